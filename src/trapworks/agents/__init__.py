@@ -1,0 +1,50 @@
+"""Agents that play any game through the kernel, and the lookup of agents by name.
+
+Generic agents live here; a game's own agents (a solver, a heuristic) are named in its
+`Game.agents` and found the same way, so no game is special-cased.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Callable
+
+from trapworks.core import Agent, Game, State, TrapworksError
+
+
+class RandomAgent(Agent):
+    """Picks uniformly among the legal actions."""
+
+    name = "random"
+
+    def step(self, state: State) -> int:
+        return self.rng.choice(state.legal_actions())
+
+
+GENERIC_AGENTS: dict[str, Any] = {
+    "random": RandomAgent,
+}
+
+
+def _resolve(factory: Any) -> Callable[..., Agent]:
+    if isinstance(factory, str):
+        module_name, _, attr = factory.partition(":")
+        return getattr(importlib.import_module(module_name), attr)
+    return factory
+
+
+def available_agents(game: Game) -> list[str]:
+    """Agent names usable in `game`: the generic ones and the game's own."""
+    return sorted(set(GENERIC_AGENTS) | set(game.agents))
+
+
+def make_agent(name: str, game: Game, seat: int, seed: int | None = None, **options: Any) -> Agent:
+    """Make the agent called `name` for `seat` (the game's own agents take precedence)."""
+    factory = game.agents.get(name) or GENERIC_AGENTS.get(name)
+    if factory is None:
+        raise TrapworksError(
+            f"unknown agent {name!r} for {game.game_id}; available: {', '.join(available_agents(game))}")
+    return _resolve(factory)(game, seat, seed=seed, **options)
+
+
+__all__ = ["Agent", "RandomAgent", "available_agents", "make_agent", "GENERIC_AGENTS"]

@@ -1,0 +1,221 @@
+"""The `trapworks` command (typer)."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from trapworks import available_games, make
+from trapworks.agents import available_agents
+from trapworks.core import GameRecord, TrapworksError, game_class
+
+from .options import data_dir, parse_options
+
+app = typer.Typer(
+    help="trapworks: Mouse Trap, Booby Trap, Last Mouse Lost and 13 Dead End Drive, rule for rule.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+OPTION_HELP = "Game option as key=value (repeatable), e.g. -o rules=advanced -o first_to=1."
+
+
+def fail(message: str, code: int = 2) -> None:
+    err.print(f"error: {message}", markup=False)
+    raise typer.Exit(code)
+
+
+def _make_game(game_id: str, options: dict[str, Any]):
+    try:
+        return make(game_id, **options)
+    except TrapworksError as e:
+        fail(str(e))
+
+
+@app.command("games")
+def games_command() -> None:
+    """List the games and their options."""
+    table = Table("game id", "title", "options (defaults)")
+    for gid in available_games():
+        cls = game_class(gid)
+        opts = ", ".join(f"{k}={v!r}" for k, v in cls.default_options.items())
+        table.add_row(gid, cls.title, opts)
+    console.print(table)
+
+
+@app.command("play")
+def play_command(
+    game_id: str = typer.Argument(..., help="Game id (see `trapworks games`)."),
+    seats: Optional[str] = typer.Option(
+        None, "--seats", "-s",
+        help="Who sits where, comma-separated: 'human' or an agent name, e.g. human,perfect or "
+             "human,human. Default: you against the random agent."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players, for games that allow several."),
+    option: Optional[list[str]] = typer.Option(None, "--option", "-o", help=OPTION_HELP),
+    seed: Optional[int] = typer.Option(None, help="Seed for chance and agents."),
+    position: Optional[str] = typer.Option(None, help="Start from this position (the game's notation)."),
+    save: Optional[Path] = typer.Option(None, help="Where to save the record (default: the data folder)."),
+) -> None:
+    """Play a game in the terminal: against agents, or several humans at one keyboard."""
+    from .terminal import TerminalSession
+
+    options = parse_options(option)
+    if players is not None:
+        options["players"] = players
+    game = _make_game(game_id, options)
+    n = game.num_players()
+    names = [s.strip() for s in seats.split(",")] if seats else ["human"] + ["random"] * (n - 1)
+    if len(names) != n:
+        fail(f"{len(names)} seats given for a {n}-player game: give {n} names, e.g. "
+             + ",".join(["human"] + ["random"] * (n - 1)))
+    known = available_agents(game)
+    for name in names:
+        if name != "human" and name not in known:
+            fail(f"unknown seat {name!r}: use 'human' or one of {', '.join(known)}")
+    try:
+        session = TerminalSession(game, names, seed=seed, save_dir=data_dir() / "records", start=position)
+    except TrapworksError as e:
+        fail(str(e))
+    session.run()
+    if save is not None:
+        session.save(save)
+        console.print(f"Also saved to {save}", markup=False)
+
+
+@app.command("replay")
+def replay_command(
+    file: Path = typer.Argument(..., help="A game record (JSON) saved by trapworks."),
+    all_steps: bool = typer.Option(False, "--all", help="Print every step instead of stepping."),
+    at: Optional[int] = typer.Option(None, help="Print only the position after this many moves."),
+) -> None:
+    """Step through a saved game record."""
+    from .terminal import replay_session
+
+    try:
+        record = GameRecord.load(file)
+        if at is not None:
+            state = record.replay(at)
+            console.print(state.render_text(), markup=False)
+            console.print(state.position(), markup=False)
+            return
+        interactive = sys.stdin.isatty() and not all_steps
+        replay_session(record, (lambda p: console.input(p)) if interactive else None, console,
+                       step_all=not interactive)
+    except TrapworksError as e:
+        fail(str(e))
+
+
+@app.command("solve")
+def solve_command(
+    game_id: str = typer.Argument(..., help="Game id; a game with an exact solver (last-mouse-lost)."),
+    position: str = typer.Argument(..., help="Position in the game's notation, e.g. ooo/ooooo/oooooo/oooooo/ooooo/ooo"),
+    rules: Optional[str] = typer.Option(None, help="Rule set, e.g. basic or advanced."),
+    option: Optional[list[str]] = typer.Option(None, "--option", "-o", help=OPTION_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print the answer as JSON."),
+) -> None:
+    """Solve a position exactly: who wins with best play, and a winning move."""
+    try:
+        cls = game_class(game_id)
+    except TrapworksError as e:
+        fail(str(e))
+    solver = getattr(cls, "position_solver", None)
+    if solver is None:
+        fail(f"{game_id} has no exact solver")
+    options = parse_options(option)
+    if rules is not None:
+        options["rules"] = rules
+    module_name, _, attr = solver.partition(":")
+    solve_position = getattr(importlib.import_module(module_name), attr)
+    try:
+        solution = solve_position(position, **options)
+    except TrapworksError as e:
+        fail(str(e))
+    if as_json:
+        print(json.dumps(solution.to_dict()))
+        return
+    who = f"Player {solution.player + 1}"
+    console.print(f"{who} to move {'wins' if solution.outcome == 'win' else 'loses'} with best play.", markup=False)
+    console.print(f"Winning move: {solution.move}" if solution.move else "No winning move.", markup=False)
+    console.print(solution.explanation, markup=False)
+
+
+@app.command("simulate")
+def simulate_command(
+    game_id: str = typer.Argument(..., help="Game id."),
+    n: int = typer.Option(1000, "-n", help="Number of games."),
+    agents: str = typer.Option("random", "--agents", "-a", help="Agents per seat, comma-separated (one name: all seats)."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players, for games that allow several."),
+    option: Optional[list[str]] = typer.Option(None, "--option", "-o", help=OPTION_HELP),
+    seed: int = typer.Option(0, help="Seed of the whole run (each game gets its own from it)."),
+    workers: int = typer.Option(1, "--workers", "-w", help="Worker processes."),
+    rotate: bool = typer.Option(False, help="Rotate the agents through the seats game by game."),
+    max_actions: Optional[int] = typer.Option(None, help="Stop (truncate) a game after this many actions."),
+    out: Optional[Path] = typer.Option(None, help="Write per-game results as JSON lines to this file."),
+    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+) -> None:
+    """Simulate many games between agents and summarise the results."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from trapworks import sim
+
+    if n < 1:
+        fail("-n must be at least 1")
+    options = parse_options(option)
+    if players is not None:
+        options["players"] = players
+    game = _make_game(game_id, options)
+    names = [a.strip() for a in agents.split(",") if a.strip()]
+    summary = sim.Summary()
+    sink = out.open("w") if out else None
+    try:
+        with Progress(TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=err, disable=as_json and not err.is_terminal) as progress:
+            task = progress.add_task("games", total=n)
+            for result in sim.run(game_id, n, names, options, seed=seed, workers=workers, rotate=rotate,
+                                  max_actions=max_actions, progress=lambda k: progress.advance(task, k)):
+                summary.add(result)
+                if sink:
+                    sink.write(json.dumps(result.to_dict()) + "\n")
+    except (TrapworksError, ValueError) as e:
+        fail(str(e))
+    finally:
+        if sink:
+            sink.close()
+    data = summary.to_dict()
+    if as_json:
+        print(json.dumps(data))
+        return
+    table = Table(title=f"{game.title}: {n} games, agents {','.join(names)}"
+                        + (" (rotated)" if rotate else ""))
+    table.add_column("who")
+    table.add_column("games", justify="right")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    for seat, wins in enumerate(summary.seat_wins):
+        table.add_row(f"seat {seat + 1}", str(summary.games), str(wins), f"{wins / summary.games:.1%}")
+    for name in sorted(summary.agent_games):
+        wins = summary.agent_wins.get(name, 0)
+        games = summary.agent_games[name]
+        table.add_row(f"agent {name}", str(games), str(wins), f"{wins / games:.1%}")
+    table.add_row("truncated", str(summary.games), str(summary.truncated), f"{summary.truncated / summary.games:.1%}")
+    console.print(table)
+    console.print(f"Game length (decisions): mean {data['length_mean']:.1f}, median {data['length_median']}, "
+                  f"min {data['length_min']}, max {data['length_max']}", markup=False)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,37 @@
+"""Parsing of the CLI's generic game options (-o key=value) and seat lists."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import typer
+
+
+def parse_options(pairs: list[str] | None) -> dict[str, Any]:
+    """["rules=advanced", "first_to=1"] -> {"rules": "advanced", "first_to": 1}.
+
+    Values are read as JSON when they are JSON (numbers, true/false, lists), else as text;
+    each game checks its own options and says what is wrong.
+    """
+    options: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise typer.BadParameter(f"option {pair!r} must look like key=value, e.g. rules=advanced")
+        key = key.strip().replace("-", "_")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value.strip()
+    return options
+
+
+def data_dir() -> Path:
+    """Where trapworks keeps records and its database: $TRAPWORKS_HOME or the XDG data dir."""
+    if os.environ.get("TRAPWORKS_HOME"):
+        return Path(os.environ["TRAPWORKS_HOME"])
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "trapworks"

@@ -1,0 +1,50 @@
+"""The agent interface every player program implements (OpenSpiel's Bot, in short)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .game import CHANCE, State, sample_chance
+
+
+class Agent:
+    """Chooses actions for one seat. Agents read only `state.view(seat)`, or a state
+    resampled from the seat's view, so hidden information stays hidden."""
+
+    name: str = "agent"
+
+    def __init__(self, game, seat: int, seed: int | None = None, **options: Any):
+        self.game = game
+        self.seat = seat
+        self.rng = random.Random(seed)
+        self.options = options
+
+    def step(self, state: State) -> int:
+        """Return the action to play in `state` (where `state.current_player() == seat`)."""
+        raise NotImplementedError
+
+    def explain(self, state: State) -> str | None:
+        """An optional sentence on why the agent would play what it plays."""
+        return None
+
+    def restart(self) -> None:
+        """Forget anything learned during a game (called before a new game)."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seat={self.seat})"
+
+
+def play_game(state: State, agents: list[Agent], rng: random.Random, max_actions: int | None = None) -> State:
+    """Play `state` to the end: chance by `rng`, seats by their agents."""
+    n = 0
+    while not state.is_terminal():
+        if max_actions is not None and n >= max_actions:
+            break
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(agents[player].step(state))
+        n += 1
+    return state

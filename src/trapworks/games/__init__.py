@@ -1,0 +1,10 @@
+"""The built-in games, one package each. Registering imports nothing until a game is made."""
+
+from trapworks.core.registry import register_game
+
+BUILTIN_GAMES = {
+    "last-mouse-lost": "trapworks.games.last_mouse_lost:LastMouseLostGame",
+}
+
+for _game_id, _factory in BUILTIN_GAMES.items():
+    register_game(_game_id, _factory)

@@ -1,0 +1,487 @@
+"""Last Mouse Lost (FoxMind), seed 002: basic and advanced rules, rounds and the match.
+
+Board: rows of mice; a row is held as a bitmask of raised mice (bit i = mouse i+1).
+An action presses a set of raised mice in one row and is numbered
+`row_offset[row] + mask - 1`, so every set of mice in every row has its own id.
+Basic rules allow any non-empty set of raised mice in one row; advanced rules only a run
+of adjacent raised mice (no pressed mouse between them).
+
+A round ends when the last mouse is pressed: whoever pressed it loses the round. The match
+is first to `first_to` round wins (3: best of five). Who opens each round is not in the
+rulebook; the `opener` option decides it (default: the rounds alternate).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, OptionError, PositionError, State
+
+STANDARD_BOARD = (3, 5, 6, 6, 5, 3)
+MAX_ROWS = 26  # rows are named by letters a..z
+MAX_ROW_LENGTH = 16  # every set of mice in a row has an action id: 2**16 - 1 per row
+RULES = ("basic", "advanced")
+OPENERS = ("alternate", "loser", "winner", "same")
+ROW_NAMES = "abcdefghijklmnopqrstuvwxyz"
+
+
+def parse_board(board: Any) -> tuple[int, ...]:
+    """A board as row lengths: a sequence of ints or text like "3,5,6,6,5,3"."""
+    if isinstance(board, str):
+        parts = [p for p in re.split(r"[,\s;/]+", board.strip()) if p]
+        if not parts or not all(p.isdigit() for p in parts):
+            raise OptionError(f"board {board!r}: give row lengths as numbers, e.g. 3,5,6,6,5,3")
+        lengths = tuple(int(p) for p in parts)
+    elif isinstance(board, (list, tuple)) and all(isinstance(n, int) and not isinstance(n, bool) for n in board):
+        lengths = tuple(board)
+    else:
+        raise OptionError(f"board {board!r}: give row lengths as a list of integers or text like 3,5,6")
+    if not 1 <= len(lengths) <= MAX_ROWS:
+        raise OptionError(f"board {board!r}: a board has 1 to {MAX_ROWS} rows, not {len(lengths)}")
+    bad = [n for n in lengths if not 1 <= n <= MAX_ROW_LENGTH]
+    if bad:
+        raise OptionError(f"board {board!r}: a row holds 1 to {MAX_ROW_LENGTH} mice, not {bad[0]}")
+    return lengths
+
+
+def is_run(mask: int) -> bool:
+    """True when the set bits of `mask` are adjacent (one run)."""
+    low = mask & -mask
+    return mask != 0 and ((mask + low) & mask) == 0
+
+
+def runs_of(mask: int, length: int) -> list[tuple[int, int]]:
+    """(start index, run length) of each run of raised mice in a row."""
+    out, i = [], 0
+    while i < length:
+        if mask >> i & 1:
+            j = i
+            while j < length and mask >> j & 1:
+                j += 1
+            out.append((i, j - i))
+            i = j
+        else:
+            i += 1
+    return out
+
+
+def mice_text(mask: int) -> str:
+    """Mice of a mask as 1-based numbers with ranges: 0b10111 -> "1-3,5"."""
+    parts, i = [], 0
+    while mask >> i:
+        if mask >> i & 1:
+            j = i
+            while mask >> (j + 1) & 1:
+                j += 1
+            parts.append(f"{i + 1}" if i == j else f"{i + 1}-{j + 1}")
+            i = j + 1
+        else:
+            i += 1
+    return ",".join(parts)
+
+
+class LastMouseLostGame(Game):
+    game_id = "last-mouse-lost"
+    title = "Last Mouse Lost"
+    default_options = {
+        "rules": "basic",          # "basic" or "advanced"
+        "board": STANDARD_BOARD,   # row lengths
+        "first_to": 3,             # round wins that take the match: 3 = best of five, 1 = one round
+        "opener": "alternate",     # who opens rounds 2+: alternate | loser | winner | same
+        "first_player": 0,         # who opens round 1: 0, 1, or "random" (a chance node)
+    }
+    has_chance = True  # only when first_player="random"
+    agents = {"perfect": "trapworks.games.last_mouse_lost.solver:PerfectAgent"}
+    position_solver = "trapworks.games.last_mouse_lost:solve_position"
+
+    def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        if options["rules"] not in RULES:
+            raise OptionError(f"rules {options['rules']!r}: choose basic or advanced")
+        options["board"] = parse_board(options["board"])
+        ft = options["first_to"]
+        if isinstance(ft, bool) or not isinstance(ft, int) or ft < 1:
+            raise OptionError(f"first_to {ft!r}: a positive number of round wins (3 = best of five)")
+        if options["opener"] not in OPENERS:
+            raise OptionError(f"opener {options['opener']!r}: choose one of {', '.join(OPENERS)}")
+        fp = options["first_player"]
+        if fp not in (0, 1, "random") or isinstance(fp, bool):
+            raise OptionError(f"first_player {fp!r}: 0, 1 or \"random\"")
+        return options
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        self.rules: str = self.options["rules"]
+        self.board: tuple[int, ...] = self.options["board"]
+        self.advanced = self.rules == "advanced"
+        self.full_rows = tuple((1 << n) - 1 for n in self.board)
+        # Action numbering: one id per (row, non-empty mask).
+        self.row_offset: list[int] = []
+        self.action_row: list[int] = []
+        self.action_mask: list[int] = []
+        for r, n in enumerate(self.board):
+            self.row_offset.append(len(self.action_row))
+            for mask in range(1, 1 << n):
+                self.action_row.append(r)
+                self.action_mask.append(mask)
+        self.num_press_actions = len(self.action_row)
+        # Chance actions (who opens round 1) come after the press actions.
+        self.opener_action = (self.num_press_actions, self.num_press_actions + 1)
+        # (row, raised mask) -> ids of the legal presses; filled lazily, shared by all states.
+        self._moves: list[dict[int, tuple[int, ...]]] = [{} for _ in self.board]
+
+    def public_options(self) -> dict[str, Any]:
+        opts = dict(self.options)
+        opts["board"] = list(self.board)
+        return opts
+
+    def num_players(self) -> int:
+        return 2
+
+    def max_game_length(self) -> int:
+        rounds = 2 * self.options["first_to"] - 1
+        return rounds * sum(self.board) + 1
+
+    def moves_in_row(self, row: int, raised: int) -> tuple[int, ...]:
+        table = self._moves[row]
+        moves = table.get(raised)
+        if moves is None:
+            base = self.row_offset[row] - 1
+            subs = []
+            sub = raised
+            while sub:  # every non-empty subset of the raised mice
+                if not self.advanced or is_run(sub):
+                    subs.append(base + sub)
+                sub = (sub - 1) & raised
+            moves = tuple(sorted(subs))
+            table[raised] = moves
+        return moves
+
+    def new_initial_state(self, seed: int | None = None) -> "LastMouseLostState":
+        return LastMouseLostState(self, seed=seed)
+
+    def state_from_position(self, text: str) -> "LastMouseLostState":
+        return parse_position(self, text)
+
+    def help_text(self) -> str:
+        rows = ROW_NAMES[: len(self.board)]
+        kind = ("any raised mice in one row" if not self.advanced
+                else "a run of adjacent raised mice in one row (no pressed mouse between them)")
+        return (
+            f"Press {kind}. Write the row letter ({rows[0]}-{rows[-1]}, top to bottom) and the mice "
+            "(numbered from 1 at the left): c2 presses mouse 2 of row c, c2-4 presses mice 2 to 4, "
+            "c1,3 presses mice 1 and 3, c* presses every raised mouse of row c. "
+            "Whoever presses the last mouse loses the round."
+        )
+
+
+class LastMouseLostState(State):
+    def __init__(self, game: LastMouseLostGame, seed: int | None = None, start: str | None = None):
+        super().__init__(game, seed=seed, start=start)
+        self.rows: list[int] = list(game.full_rows)
+        self.score = [0, 0]
+        fp = game.options["first_player"]
+        self.awaiting_opener = fp == "random"
+        self.to_move = 0 if self.awaiting_opener else fp
+        self.round_opener = self.to_move
+        self.last_round: dict[str, int] | None = None  # the round that just ended
+        self.match_over = False
+
+    # --- who moves ---------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.match_over:
+            return TERMINAL
+        if self.awaiting_opener:
+            return CHANCE
+        return self.to_move
+
+    def is_terminal(self) -> bool:
+        return self.match_over
+
+    # --- actions ------------------------------------------------------------------
+    def _legal_actions(self) -> list[int]:
+        game = self.game
+        out: list[int] = []
+        for r, raised in enumerate(self.rows):
+            if raised:
+                moves = game._moves[r].get(raised) or game.moves_in_row(r, raised)
+                out.extend(moves)
+        return out
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        a, b = self.game.opener_action
+        return [(a, 0.5), (b, 0.5)]
+
+    def _why_illegal(self, action: int) -> str | None:
+        game = self.game
+        if self.awaiting_opener:
+            if action in game.opener_action:
+                return None
+            return "the first player is still to be drawn (a chance node)"
+        if not 0 <= action < game.num_press_actions:
+            return f"no such action id (ids 0..{game.num_press_actions - 1} press mice)"
+        return self._why_illegal_press(game.action_row[action], game.action_mask[action])
+
+    def _why_illegal_press(self, row: int, mask: int) -> str | None:
+        name = ROW_NAMES[row]
+        already = mask & ~self.rows[row]
+        if already:
+            return f"mice {mice_text(already)} of row {name} are already pressed"
+        if self.game.advanced and not is_run(mask):
+            return (f"advanced rules: the mice pressed must be adjacent and not separated by a "
+                    f"space; {mice_text(mask)} of row {name} are not one run")
+        return None
+
+    def _apply_action(self, action: int) -> None:
+        game = self.game
+        if self.awaiting_opener:
+            self.awaiting_opener = False
+            self.to_move = self.round_opener = game.opener_action.index(action)
+            self._events.append({"type": "round_start", "round": 1, "opener": self.to_move,
+                                 "text": f"Drawn by lot: Player {self.to_move + 1} opens round 1."})
+            return
+        self.rows[game.action_row[action]] ^= game.action_mask[action]
+        mover = self.to_move
+        if any(self.rows):
+            self.to_move = 1 - mover
+            return
+        # The mover pressed the last mouse: they lose the round.
+        winner = 1 - mover
+        self.score[winner] += 1
+        self.last_round = {"round": sum(self.score), "winner": winner, "loser": mover}
+        score = f"{self.score[0]}-{self.score[1]}"
+        self._events.append({
+            "type": "round_over", **self.last_round, "score": list(self.score),
+            "text": f"Player {mover + 1} pressed the last mouse and loses round {sum(self.score)}. "
+                    f"Score {score}."})
+        if self.score[winner] >= game.options["first_to"]:
+            self.match_over = True
+            self._events.append({"type": "match_over", "winner": winner, "score": list(self.score),
+                                 "text": f"Player {winner + 1} wins the match {max(self.score)}-{min(self.score)}."})
+            return
+        self.rows = list(game.full_rows)  # "Flip over the playing surface"
+        self.round_opener = self._next_opener(winner, mover)
+        self.to_move = self.round_opener
+        self._events.append({"type": "round_start", "round": sum(self.score) + 1, "opener": self.round_opener,
+                             "text": f"Round {sum(self.score) + 1}: Player {self.round_opener + 1} opens."})
+
+    def _next_opener(self, winner: int, loser: int) -> int:
+        rule = self.game.options["opener"]
+        if rule == "alternate":
+            return 1 - self.round_opener
+        if rule == "loser":
+            return loser
+        if rule == "winner":
+            return winner
+        return self.round_opener  # "same"
+
+    # --- notation -----------------------------------------------------------------
+    def action_to_string(self, action: int, player: int | None = None) -> str:
+        game = self.game
+        if action in game.opener_action:
+            return f"opener:{game.opener_action.index(action) + 1}"
+        if not isinstance(action, int) or not 0 <= action < game.num_press_actions:
+            raise IllegalActionError(action, "no such action id")
+        return f"{ROW_NAMES[game.action_row[action]]}{mice_text(game.action_mask[action])}"
+
+    _ACTION_RE = re.compile(r"^\s*([a-zA-Z])\s*:?\s*(\*|[0-9,\-\s]+)\s*$")
+
+    def string_to_action(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise IllegalActionError(text, "action text must be a string such as c2-4")
+        game = self.game
+        if self.match_over:
+            raise IllegalActionError(text, "the match is over")
+        t = text.strip().lower()
+        if self.awaiting_opener:
+            if t in ("opener:1", "opener:2"):
+                return game.opener_action[int(t[-1]) - 1]
+            raise IllegalActionError(text, "the first player is still to be drawn: opener:1 or opener:2")
+        m = self._ACTION_RE.match(t)
+        if not m:
+            raise IllegalActionError(
+                text, "write a row letter and mice, e.g. c2 (one mouse), c2-4 (a run), c1,3, or c* (all)")
+        row_name, mice = m.group(1), m.group(2).replace(" ", "")
+        row = ROW_NAMES.find(row_name)
+        if not 0 <= row < len(game.board):
+            raise IllegalActionError(
+                text, f"there is no row {row_name}; rows are a-{ROW_NAMES[len(game.board) - 1]}")
+        length = game.board[row]
+        if mice == "*":
+            mask = self.rows[row]
+            if not mask:
+                raise IllegalActionError(text, f"row {row_name} has no raised mice")
+        else:
+            mask = 0
+            for part in mice.split(","):
+                bounds = part.split("-")
+                if len(bounds) > 2 or not all(b.isdigit() for b in bounds):
+                    raise IllegalActionError(text, f"{part!r} is not a mouse number or a range like 2-4")
+                lo, hi = int(bounds[0]), int(bounds[-1])
+                if lo > hi:
+                    raise IllegalActionError(text, f"range {part} runs backwards; write {hi}-{lo}")
+                for n in (lo, hi):
+                    if not 1 <= n <= length:
+                        raise IllegalActionError(
+                            text, f"row {row_name} has mice 1-{length}; there is no mouse {n}")
+                for n in range(lo, hi + 1):
+                    mask |= 1 << (n - 1)
+        reason = self._why_illegal_press(row, mask)
+        if reason:
+            raise IllegalActionError(text, reason)
+        return game.row_offset[row] + mask - 1
+
+    def position(self) -> str:
+        game = self.game
+        rows = "/".join(
+            "".join("o" if raised >> i & 1 else "." for i in range(n))
+            for raised, n in zip(self.rows, game.board)
+        )
+        if self.match_over:
+            to_move = "-"
+        elif self.awaiting_opener:
+            to_move = "?"
+        else:
+            to_move = str(self.to_move + 1)
+        return f"{rows} {to_move} {self.score[0]}-{self.score[1]} {self.round_opener + 1}"
+
+    # --- information --------------------------------------------------------------
+    def round_number(self) -> int:
+        return sum(self.score) + (0 if self.match_over else 1)
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        game = self.game
+        legal = []
+        if not self.match_over and not self.awaiting_opener:
+            for a in self._legal_actions():
+                legal.append({"id": a, "text": self.action_to_string(a), "row": game.action_row[a],
+                              "mice": [i for i in range(game.board[game.action_row[a]])
+                                       if game.action_mask[a] >> i & 1]})
+        player = self.current_player()
+        return {
+            "game": game.game_id,
+            "seat": seat,
+            "rules": game.rules,
+            "board": list(game.board),
+            "rows": [[bool(raised >> i & 1) for i in range(n)] for raised, n in zip(self.rows, game.board)],
+            "position": self.position(),
+            "to_move": player if player >= 0 else None,
+            "awaiting_chance": self.awaiting_opener,
+            "score": list(self.score),
+            "first_to": game.options["first_to"],
+            "round": self.round_number(),
+            "round_opener": self.round_opener,
+            "last_round": dict(self.last_round) if self.last_round else None,
+            "terminal": self.match_over,
+            "winner": self.winners()[0] if self.match_over else None,
+            "legal_actions": legal,
+            "moves_made": len(self._history),
+        }
+
+    def returns(self) -> list[float]:
+        if not self.match_over:
+            return [0.0, 0.0]
+        w = 0 if self.score[0] > self.score[1] else 1
+        return [1.0, -1.0] if w == 0 else [-1.0, 1.0]
+
+    # --- copying ------------------------------------------------------------------
+    def clone(self) -> "LastMouseLostState":
+        new = LastMouseLostState.__new__(LastMouseLostState)
+        new.__dict__.update(self.__dict__)
+        new.rows = self.rows[:]
+        new.score = self.score[:]
+        new._history = self._history[:]
+        new._events = [dict(e) for e in self._events]
+        new.last_round = dict(self.last_round) if self.last_round else None
+        return new
+
+    # --- presentation -------------------------------------------------------------
+    def render_text(self, seat: int | None = None) -> str:
+        game = self.game
+        width = max(game.board)
+        lines = []
+        ft = game.options["first_to"]
+        match = f"first to {ft}" if ft > 1 else "single round"
+        lines.append(f"Last Mouse Lost · {game.rules} rules · round {self.round_number()} · "
+                     f"score Player 1 {self.score[0]} – {self.score[1]} Player 2 ({match})")
+        lines.append("      " + " ".join(f"{i + 1:>2}" for i in range(width)))
+        for r, (raised, n) in enumerate(zip(self.rows, game.board)):
+            cells = " ".join(" o" if raised >> i & 1 else " ." for i in range(n))
+            count = bin(raised).count("1")
+            lines.append(f"  {ROW_NAMES[r]}   {cells}{'   ' * (width - n)}   ({count} raised)")
+        lines.append("  o = raised mouse, . = pressed")
+        if self.match_over:
+            lines.append(f"Match over: Player {self.winners()[0] + 1} wins {max(self.score)}-{min(self.score)}.")
+        elif self.awaiting_opener:
+            lines.append("Drawing who opens...")
+        else:
+            lines.append(f"Player {self.to_move + 1} to move.")
+        return "\n".join(lines)
+
+
+_POSITION_HELP = ("rows of o (raised) and . (pressed) separated by /, then optionally the player to "
+                  "move (1 or 2), the score (e.g. 1-0) and who opened this round (1 or 2): "
+                  "ooo/ooooo/oooooo/oooooo/ooooo/ooo 1 0-0 1")
+
+
+def parse_position(game: LastMouseLostGame, text: str) -> LastMouseLostState:
+    if not isinstance(text, str):
+        raise PositionError(str(text), "a position is a text: " + _POSITION_HELP)
+    fields = text.split()
+    if not 1 <= len(fields) <= 4:
+        raise PositionError(text, f"expected 1 to 4 fields, found {len(fields)}: " + _POSITION_HELP)
+    row_texts = fields[0].split("/")
+    for i, rt in enumerate(row_texts):
+        if not rt or set(rt) - {"o", "."}:
+            raise PositionError(text, f"row {i + 1} ({rt!r}) must be made of o and . only")
+    lengths = tuple(len(rt) for rt in row_texts)
+    if lengths != game.board:
+        raise PositionError(
+            text, f"its rows have {','.join(map(str, lengths))} mice but this game's board is "
+                  f"{','.join(map(str, game.board))}; make the game with board={','.join(map(str, lengths))}")
+    rows = [sum(1 << i for i, c in enumerate(rt) if c == "o") for rt in row_texts]
+
+    first_to = game.options["first_to"]
+    score = [0, 0]
+    if len(fields) >= 3:
+        m = re.fullmatch(r"(\d+)-(\d+)", fields[2])
+        if not m:
+            raise PositionError(text, f"score {fields[2]!r} must look like 1-0")
+        score = [int(m.group(1)), int(m.group(2))]
+    over = max(score) >= first_to
+    if min(score) >= first_to or max(score) > first_to:
+        raise PositionError(text, f"score {score[0]}-{score[1]} is impossible in a match to {first_to}")
+
+    to_move_text = fields[1] if len(fields) >= 2 else ("-" if over else "1")
+    if over:
+        if any(rows):
+            raise PositionError(text, "the match is over by the score, so every mouse must be pressed")
+        if to_move_text != "-":
+            raise PositionError(text, "the match is over by the score: nobody is to move (write -)")
+    else:
+        if not any(rows):
+            raise PositionError(text, "every mouse is pressed, yet nobody has won the match; "
+                                      "a round in progress has at least one raised mouse")
+        if to_move_text not in ("1", "2", "?"):
+            raise PositionError(text, f"player to move {to_move_text!r} must be 1 or 2 (or ? before the draw)")
+
+    full = rows == list(game.full_rows)
+    if to_move_text == "?" and not (full and score == [0, 0] and game.options["first_player"] == "random"):
+        raise PositionError(text, "'?' (opener not drawn yet) is only possible at the start of a match "
+                                  "with first_player=random")
+    opener_text = fields[3] if len(fields) == 4 else None
+    if opener_text is not None and opener_text not in ("1", "2"):
+        raise PositionError(text, f"round opener {opener_text!r} must be 1 or 2")
+
+    state = LastMouseLostState(game, start=text)
+    state.rows = rows
+    state.score = score
+    state.match_over = over
+    state.awaiting_opener = to_move_text == "?"
+    to_move = int(to_move_text) - 1 if to_move_text in ("1", "2") else 0
+    state.to_move = to_move
+    state.round_opener = int(opener_text) - 1 if opener_text else to_move
+    if full and not over and to_move_text in ("1", "2") and state.round_opener != to_move:
+        raise PositionError(text, "no mouse is pressed yet this round, so the player to move must be "
+                                  "the one who opened it")
+    return state

@@ -1,0 +1,190 @@
+"""Exact solver for a round of Last Mouse Lost, both rule sets.
+
+Basic rules are misère Nim with one heap per row (its raised mice). Advanced rules are the
+same game with one heap per run of adjacent raised mice: pressing part of a run of n leaves
+two runs a and b with a + b <= n - 1. The misère-Nim rule holds for both:
+
+    The player to move loses exactly when
+      (a) every heap has at most 1 mouse and the number of heaps is odd, or
+      (b) some heap has 2 or more mice and the nim-sum (XOR) of the heap sizes is 0.
+
+Why the rule holds for the advanced game (the proof in docs/last-mouse-lost.md, and an
+exhaustive check in tests/test_lml_solver.py): every Nim move (shrink one heap) is also an
+advanced move (press the end of a run), so the winning replies of misère Nim are available;
+and every advanced move from a heap n leaves heaps a, b with a XOR b <= a + b < n, so it
+changes the nim-sum exactly as a Nim move would (never to the same value), which is all the
+misère-Nim proof uses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from trapworks.core import Agent, State, TrapworksError
+
+from .game import ROW_NAMES, LastMouseLostState, mice_text, runs_of
+
+
+@dataclass
+class Heap:
+    row: int
+    start: int  # index of the first mouse of the heap (advanced: a run); basic: unused
+    size: int
+    mask: int  # the raised mice that make up this heap
+
+
+@dataclass
+class Solution:
+    outcome: str  # "win" or "loss" for the player to move
+    move: str | None  # a winning move in action notation, or None
+    action: int | None
+    nim_sum: int
+    heaps: list[int]
+    explanation: str
+    rules: str
+    player: int
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "outcome": self.outcome,
+            "move": self.move,
+            "action": self.action,
+            "player_to_move": self.player + 1,
+            "rules": self.rules,
+            "heaps": self.heaps,
+            "nim_sum": self.nim_sum,
+            "explanation": self.explanation,
+        }
+
+
+def heaps_of(state: LastMouseLostState) -> list[Heap]:
+    game = state.game
+    heaps = []
+    for r, (raised, n) in enumerate(zip(state.rows, game.board)):
+        if not raised:
+            continue
+        if game.advanced:
+            for start, size in runs_of(raised, n):
+                heaps.append(Heap(r, start, size, ((1 << size) - 1) << start))
+        else:
+            heaps.append(Heap(r, 0, bin(raised).count("1"), raised))
+    return heaps
+
+
+def mover_wins(sizes: list[int]) -> bool:
+    """The misère-Nim rule: does the player to move win with heaps `sizes`?"""
+    nim_sum = 0
+    big = False
+    for s in sizes:
+        nim_sum ^= s
+        big = big or s >= 2
+    if big:
+        return nim_sum != 0
+    ones = sum(1 for s in sizes if s == 1)
+    return ones % 2 == 0
+
+
+def _press_mask(state: LastMouseLostState, heap: Heap, leave: int) -> int:
+    """Mask pressing all but `leave` mice of a heap (the leftmost `leave` stay raised)."""
+    kept, count = 0, 0
+    for i in range(state.game.board[heap.row]):
+        if heap.mask >> i & 1:
+            if count < leave:
+                kept |= 1 << i
+            count += 1
+    return heap.mask & ~kept
+
+
+def _describe(state: LastMouseLostState, heap: Heap) -> str:
+    name = ROW_NAMES[heap.row]
+    if state.game.advanced:
+        return f"the run of {heap.size} in row {name} (mice {mice_text(heap.mask)})"
+    return f"row {name} ({heap.size} raised)"
+
+
+def solve(state: State) -> Solution:
+    """Outcome of the current round for the player to move, and a winning move if any."""
+    if not isinstance(state, LastMouseLostState):
+        raise TrapworksError("the Last Mouse Lost solver needs a Last Mouse Lost state")
+    if state.is_terminal():
+        raise TrapworksError("the match is over: there is nothing to solve")
+    if state.is_chance_node():
+        raise TrapworksError("the opener is still to be drawn: solve once a player is to move")
+    game = state.game
+    heaps = heaps_of(state)
+    sizes = [h.size for h in heaps]
+    nim_sum = 0
+    for s in sizes:
+        nim_sum ^= s
+    big = [h for h in heaps if h.size >= 2]
+    unit = "runs" if game.advanced else "rows"
+    listing = ", ".join(str(s) for s in sizes)
+    target: tuple[Heap, int] | None = None  # (heap, how many mice of it to leave raised)
+
+    if not big:
+        ones = len(heaps)
+        if ones % 2 == 0:
+            target = (heaps[0], 0)
+            text = (f"All {ones} remaining {unit} hold a single mouse. An even number: press one, "
+                    f"leaving {ones - 1}; you and your opponent then alternate and they press the last.")
+        else:
+            text = (f"All {ones} remaining {unit} hold a single mouse. An odd number: whatever you do, "
+                    f"the single mice run out on you and you press the last one.")
+    elif len(big) == 1:
+        h = big[0]
+        ones = len(heaps) - 1
+        leave = 1 if ones % 2 == 0 else 0
+        target = (h, leave)
+        text = (f"Only {_describe(state, h)} holds more than one mouse. "
+                f"Press {h.size - leave} of it to leave {ones + leave} single mice (an odd number): "
+                f"you and your opponent then take one each and they press the last.")
+    elif nim_sum == 0:
+        text = (f"The {unit} hold {listing} raised mice; their nim-sum (binary XOR) is 0 and more than "
+                f"one holds 2 or more. Every move breaks the nim-sum, and your opponent can always "
+                f"restore it, so with best play you lose this round.")
+    else:
+        for h in heaps:
+            leave = h.size ^ nim_sum
+            if leave < h.size:
+                target = (h, leave)
+                break
+        assert target is not None
+        h, leave = target
+        text = (f"The {unit} hold {listing} raised mice; their nim-sum (binary XOR) is {nim_sum}, not 0. "
+                f"Press {h.size - leave} of {_describe(state, h)} to leave {leave} there and a nim-sum of 0. "
+                f"Keep the nim-sum at 0 after each of your moves until just one {unit[:-1]} holds more "
+                f"than one mouse; then leave an odd number of single mice, and your opponent presses "
+                f"the last.")
+
+    move = action = None
+    if target is not None:
+        h, leave = target
+        mask = _press_mask(state, h, leave)
+        action = game.row_offset[h.row] + mask - 1
+        move = state.action_to_string(action)
+        text += f" Winning move: {move}."
+    outcome = "win" if target is not None else "loss"
+    return Solution(outcome, move, action, nim_sum, sizes, text, game.rules, state.current_player())
+
+
+class PerfectAgent(Agent):
+    """Plays the solver's winning move; in a lost position, the move that leaves the most
+    room for an opponent's mistake (one mouse from the largest heap)."""
+
+    name = "perfect"
+
+    def step(self, state: State) -> int:
+        if state.is_chance_node():
+            raise TrapworksError("agents do not play chance nodes")
+        sol = solve(state)
+        if sol.action is not None:
+            return sol.action
+        heaps = heaps_of(state)
+        h = max(heaps, key=lambda x: x.size)
+        lowest = h.mask & -h.mask
+        return state.game.row_offset[h.row] + lowest - 1
+
+    def explain(self, state: State) -> str | None:
+        return solve(state).explanation

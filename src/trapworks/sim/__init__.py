@@ -1,0 +1,143 @@
+"""Simulation: many games between agents, in parallel processes, with a summary.
+
+Each game gets its own seed (derived from the run's seed), so a run is reproducible whatever
+the number of worker processes.
+"""
+
+from __future__ import annotations
+
+import random
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from statistics import mean, median
+from typing import Any, Callable, Iterator
+
+from trapworks.agents import make_agent
+from trapworks.core import CHANCE, make, sample_chance
+
+
+@dataclass
+class GameResult:
+    index: int
+    seed: int
+    seats: list[str]  # agent name per seat
+    returns: list[float]
+    winners: list[int]
+    truncated: bool
+    actions: int  # every action, chance included
+    decisions: int  # actions chosen by seats
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def play_one(game_id: str, options: dict[str, Any], seats: list[str], seed: int, index: int = 0,
+             max_actions: int | None = None) -> GameResult:
+    game = make(game_id, **options)
+    rng = random.Random(seed)
+    agents = [make_agent(name, game, seat, seed=rng.randrange(2**63)) for seat, name in enumerate(seats)]
+    state = game.new_initial_state(seed=rng.randrange(2**63))
+    decisions = actions = 0
+    limit = max_actions if max_actions is not None else game.max_game_length()
+    while not state.is_terminal():
+        if limit is not None and actions >= limit:
+            break
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(agents[player].step(state))
+            decisions += 1
+        actions += 1
+    finished = state.is_terminal()
+    truncated = (not finished) or state.is_truncated()
+    returns = state.returns() if finished else [0.0] * game.num_players()
+    return GameResult(index, seed, list(seats), list(returns), [] if truncated else state.winners(),
+                      truncated, actions, decisions)
+
+
+def _play_chunk(args) -> list[GameResult]:
+    game_id, options, jobs, max_actions = args
+    return [play_one(game_id, options, seats, seed, index, max_actions) for index, seats, seed in jobs]
+
+
+def seat_plan(agents: list[str], num_players: int, n: int, rotate: bool) -> list[list[str]]:
+    """Agents per seat for each game; with `rotate`, game i shifts the agents by i seats."""
+    if len(agents) == 1:
+        agents = agents * num_players
+    if len(agents) != num_players:
+        raise ValueError(f"{len(agents)} agents given for a {num_players}-player game")
+    plans = []
+    for i in range(n):
+        k = i % num_players if rotate else 0
+        plans.append(agents[k:] + agents[:k])
+    return plans
+
+
+def run(game_id: str, n: int, agents: list[str], options: dict[str, Any] | None = None, seed: int = 0,
+        workers: int = 1, rotate: bool = False, max_actions: int | None = None,
+        progress: Callable[[int], None] | None = None) -> Iterator[GameResult]:
+    """Play `n` games; yield results as they finish (in order of index)."""
+    options = dict(options or {})
+    game = make(game_id, **options)  # validate options and agents before any work
+    plans = seat_plan(agents, game.num_players(), n, rotate)
+    for name in set(agents):
+        make_agent(name, game, 0)
+    master = random.Random(seed)
+    jobs = [(i, plans[i], master.randrange(2**63)) for i in range(n)]
+    chunk = max(1, min(200, n // (workers * 8) or 1))
+    chunks = [jobs[i:i + chunk] for i in range(0, n, chunk)]
+    if workers <= 1:
+        for c in chunks:
+            results = _play_chunk((game_id, options, c, max_actions))
+            if progress:
+                progress(len(results))
+            yield from results
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for results in pool.map(_play_chunk, [(game_id, options, c, max_actions) for c in chunks]):
+            if progress:
+                progress(len(results))
+            yield from results
+
+
+@dataclass
+class Summary:
+    games: int = 0
+    truncated: int = 0
+    seat_wins: list[int] = field(default_factory=list)
+    agent_wins: dict[str, int] = field(default_factory=dict)
+    agent_games: dict[str, int] = field(default_factory=dict)
+    lengths: list[int] = field(default_factory=list)
+
+    def add(self, r: GameResult) -> None:
+        if not self.seat_wins:
+            self.seat_wins = [0] * len(r.seats)
+        self.games += 1
+        self.truncated += r.truncated
+        self.lengths.append(r.decisions)
+        for name in set(r.seats):
+            self.agent_games[name] = self.agent_games.get(name, 0) + 1
+        for w in r.winners:
+            self.seat_wins[w] += 1
+            self.agent_wins[r.seats[w]] = self.agent_wins.get(r.seats[w], 0) + 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "truncated": self.truncated,
+            "seat_wins": self.seat_wins,
+            "agent_wins": self.agent_wins,
+            "agent_games": self.agent_games,
+            "length_mean": mean(self.lengths) if self.lengths else None,
+            "length_median": median(self.lengths) if self.lengths else None,
+            "length_min": min(self.lengths) if self.lengths else None,
+            "length_max": max(self.lengths) if self.lengths else None,
+        }
+
+
+def summarise(results) -> Summary:
+    s = Summary()
+    for r in results:
+        s.add(r)
+    return s
