@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -211,6 +212,13 @@ def simulate_command(
     console.print(table)
     console.print(f"Game length (decisions): mean {data['length_mean']:.1f}, median {data['length_median']}, "
                   f"min {data['length_min']}, max {data['length_max']}", markup=False)
+
+
+# Commands that live in their own modules (each defines `register(app)`).
+COMMAND_MODULES = ("serve", "tournament")
+for _name in COMMAND_MODULES:
+    if importlib.util.find_spec(f"{__name__}.{_name}") is not None:
+        importlib.import_module(f"{__name__}.{_name}").register(app)
 
 
 def main() -> None:

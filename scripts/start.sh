@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Set up trapworks in .venv and start the main job. Extra arguments go to the command.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e .
+exec .venv/bin/trapworks play last-mouse-lost "$@"
