@@ -1,0 +1,289 @@
+"""Monte Carlo tree search (UCT) with explicit chance nodes, for any game of the kernel.
+
+The search reads a game only through the kernel: `current_player`, `legal_actions`,
+`chance_outcomes`, `apply_action`, `clone` and `returns`. It never names a game.
+
+- Decision nodes select children by UCB1 (UCT). Rewards are the raw `returns()` of the
+  seat that chose the edge; the exploration term is scaled by the spread of returns seen
+  so far, so games that score -1/+1, 0/1 or by points all get a sensible exploration.
+- Chance nodes are explicit tree nodes: each visit samples one outcome by its probability
+  and follows (or creates) that outcome's child, so dice, draws and a trap's success are
+  averaged over correctly instead of being folded into the parent.
+- Leaves are valued by one rollout: uniformly random moves by default, or the game's
+  registered "heuristic" agent (looked up by name in `game.agents`) for a share of the
+  moves. A rollout that runs past `rollout_limit` actions is cut and valued by the
+  heuristic agent's `evaluate(state)` when it has one (a list of returns), else as a draw.
+- Budgets: `iterations`, `time_limit` (seconds), or both (whichever ends first). With an
+  iteration budget alone the move is reproducible for a seed.
+- The move played is the most visited root child (ties: higher mean, then first found).
+
+Options (all keyword arguments of the agent): iterations, time_limit, c (exploration,
+default 1.0 on returns normalised to [0, 1], the same as OpenSpiel's uct_c=2 on -1..+1),
+rollout ("random" or "heuristic"), heuristic_share (share of rollout moves made by the
+heuristic, default 1.0 when rollout="heuristic"), rollout_limit (actions, default 400).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from bisect import bisect_right
+from itertools import accumulate
+from typing import Any
+
+from trapworks.core import CHANCE, TERMINAL, Agent, State, TrapworksError
+
+DEFAULT_ITERATIONS = 1000
+CHECK_CLOCK_EVERY = 8  # iterations between clock reads when a time limit is set
+
+
+class Node:
+    """One state in the tree. `w` and `n` are the reward sum and visits of the edge into this
+    node, the reward counted for `mover`, the seat that chose that edge."""
+
+    __slots__ = ("player", "mover", "action", "n", "w", "avail", "kids", "untried",
+                 "outcomes", "cum", "by_action")
+
+    def __init__(self, player: int, mover: int, action: int | None):
+        self.player = player
+        self.mover = mover
+        self.action = action
+        self.n = 0
+        self.w = 0.0
+        self.avail = 0  # IS-MCTS: how often this edge was legal when its parent was visited
+        self.kids: list[Node] = []
+        self.untried: list[int] | None = None  # decision nodes: actions not yet expanded
+        self.outcomes: list[int] | None = None  # chance nodes: outcome actions
+        self.cum: list[float] | None = None  # chance nodes: cumulative probabilities
+        self.by_action: dict[int, Node] = {}
+
+    def mean(self) -> float:
+        return self.w / self.n if self.n else 0.0
+
+
+class SearchBudgetError(TrapworksError, ValueError):
+    """An agent option that cannot be a search budget."""
+
+
+def _positive(name: str, value: Any, kind=float) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise SearchBudgetError(f"{name} {value!r}: give a positive number")
+    return kind(value)
+
+
+class MCTSAgent(Agent):
+    """UCT with explicit chance nodes, for games with perfect information.
+
+    On a game with hidden information this agent would search the true state, i.e. cheat;
+    `make_agent` gives such games the IS-MCTS agent instead (see ismcts.py), and this class
+    refuses them unless `allow_hidden=True` (used only by tests that show the difference).
+    """
+
+    name = "mcts"
+
+    def __init__(self, game, seat: int, seed: int | None = None, *, iterations: int | None = None,
+                 time_limit: float | None = None, c: float = 1.0, rollout: str = "random",
+                 heuristic_share: float | None = None, rollout_limit: int = 400,
+                 allow_hidden: bool = False, **options: Any):
+        super().__init__(game, seat, seed=seed, **options)
+        if game.has_hidden_information and not allow_hidden and type(self) is MCTSAgent:
+            raise TrapworksError(
+                f"{game.game_id} has hidden information: plain MCTS would read other seats' secrets; "
+                "use the 'ismcts' agent")
+        self.iterations = _positive("iterations", iterations, int)
+        self.time_limit = _positive("time_limit", time_limit, float)
+        if self.iterations is None and self.time_limit is None:
+            self.iterations = DEFAULT_ITERATIONS
+        self.c = float(c)
+        if rollout not in ("random", "heuristic"):
+            raise SearchBudgetError(f"rollout {rollout!r}: choose random or heuristic")
+        self.rollout_kind = rollout
+        if heuristic_share is None:
+            heuristic_share = 1.0 if rollout == "heuristic" else 0.0
+        if not 0.0 <= heuristic_share <= 1.0:
+            raise SearchBudgetError(f"heuristic_share {heuristic_share!r}: a share between 0 and 1")
+        self.heuristic_share = float(heuristic_share)
+        self.rollout_limit = _positive("rollout_limit", rollout_limit, int)
+        self._heuristics: list[Agent] | None = None
+        self._evaluate = None
+        if self.heuristic_share > 0.0:
+            self._load_heuristic()
+        self.last_root: Node | None = None
+        self.last_iterations = 0
+        self.last_seconds = 0.0
+        self._lo = math.inf  # smallest and largest return seen: they scale exploration
+        self._hi = -math.inf
+
+    # --- the game's own heuristic, found by name -----------------------------------------
+    def _load_heuristic(self) -> None:
+        from . import _resolve  # the same lookup as make_agent, without a cycle at import
+
+        factory = self.game.agents.get("heuristic")
+        if factory is None:
+            raise TrapworksError(
+                f"{self.game.game_id} registers no 'heuristic' agent to use in rollouts; use rollout=random")
+        cls = _resolve(factory)
+        self._heuristics = [cls(self.game, seat, seed=self.rng.randrange(2**63))
+                            for seat in range(self.game.num_players())]
+        evaluate = getattr(self._heuristics[0], "evaluate", None)
+        self._evaluate = evaluate if callable(evaluate) else None
+
+    # --- the agent interface -------------------------------------------------------------
+    def step(self, state: State) -> int:
+        root = self.search(state)
+        return self._best(root).action
+
+    def restart(self) -> None:
+        self.last_root = None
+
+    def explain(self, state: State) -> str | None:
+        root = self.last_root or self.search(state)
+        kids = sorted(root.kids, key=lambda k: (k.n, k.mean()), reverse=True)[:3]
+        if not kids:
+            return None
+        span = (self._hi - self._lo) or 1.0
+        parts = []
+        for k in kids:
+            score = (k.mean() - self._lo) / span if k.n else 0.0
+            parts.append(f"{state.action_to_string(k.action)} ({k.n} visits, value {score:.2f})")
+        return (f"{self.name}: {self.last_iterations} iterations in {self.last_seconds:.2f} s; "
+                f"best: " + ", ".join(parts))
+
+    # --- search --------------------------------------------------------------------------
+    def _root_state(self, state: State) -> State:
+        """The state one iteration starts from (IS-MCTS re-draws hidden parts here)."""
+        return state.clone()
+
+    def search(self, state: State) -> Node:
+        player = state.current_player()
+        if player < 0:
+            raise TrapworksError(f"{self.name} agent asked to move where no seat moves (player {player})")
+        root = Node(player, -1, None)
+        legal = self._root_actions(state)
+        if len(legal) == 1:  # nothing to think about
+            root.kids.append(Node(player, player, legal[0]))
+            root.untried = []
+            self.last_root, self.last_iterations, self.last_seconds = root, 0, 0.0
+            return root
+        start = time.perf_counter()
+        deadline = start + self.time_limit if self.time_limit is not None else None
+        limit = self.iterations
+        done = 0
+        while limit is None or done < limit:
+            self._iterate(root, self._root_state(state))
+            done += 1
+            if deadline is not None and done % CHECK_CLOCK_EVERY == 0 and time.perf_counter() >= deadline:
+                break
+        self.last_root, self.last_iterations = root, done
+        self.last_seconds = time.perf_counter() - start
+        return root
+
+    def _root_actions(self, state: State) -> list[int]:
+        return state.legal_actions()
+
+    @staticmethod
+    def _best(root: Node) -> Node:
+        best = None
+        for k in root.kids:
+            if best is None or k.n > best.n or (k.n == best.n and k.mean() > best.mean()):
+                best = k
+        return best
+
+    def _iterate(self, root: Node, s: State) -> None:
+        rng = self.rng
+        node = root
+        path = [root]
+        log, sqrt = math.log, math.sqrt
+        while True:
+            player = node.player
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                if node.outcomes is None:
+                    outcomes = s.chance_outcomes()
+                    node.outcomes = [a for a, _ in outcomes]
+                    node.cum = list(accumulate(p for _, p in outcomes))
+                cum = node.cum
+                i = bisect_right(cum, rng.random() * cum[-1])
+                a = node.outcomes[min(i, len(cum) - 1)]
+                s.apply_action(a)
+                child = node.by_action.get(a)
+                if child is None:
+                    child = Node(s.current_player(), CHANCE, a)
+                    node.by_action[a] = child
+                    path.append(child)
+                    break
+                node = child
+                path.append(child)
+                continue
+            untried = node.untried
+            if untried is None:
+                untried = node.untried = list(s.legal_actions())
+                rng.shuffle(untried)
+            if untried:
+                a = untried.pop()
+                s.apply_action(a)
+                child = Node(s.current_player(), player, a)
+                node.kids.append(child)
+                path.append(child)
+                break
+            # UCB1 over the expanded children.
+            k = self.c * ((self._hi - self._lo) if self._hi > self._lo else 1.0)
+            logn = log(node.n)
+            best, best_v = None, -math.inf
+            for ch in node.kids:
+                v = ch.w / ch.n + k * sqrt(logn / ch.n)
+                if v > best_v:
+                    best, best_v = ch, v
+            s.apply_action(best.action)
+            node = best
+            path.append(best)
+        returns = self._rollout(s)
+        self._backup(path, returns)
+
+    def _backup(self, path: list[Node], returns) -> None:
+        lo, hi = min(returns), max(returns)
+        if lo < self._lo:
+            self._lo = lo
+        if hi > self._hi:
+            self._hi = hi
+        for node in path:
+            node.n += 1
+            mover = node.mover
+            if mover >= 0:
+                node.w += returns[mover]
+
+    def _rollout(self, s: State):
+        rng = self.rng
+        choice = rng.choice
+        heuristics = self._heuristics
+        share = self.heuristic_share
+        limit = self.rollout_limit
+        steps = 0
+        while True:
+            player = s.current_player()
+            if player == TERMINAL:
+                return s.returns()
+            if steps >= limit:
+                return self._cut_value(s)
+            if player == CHANCE:
+                outcomes = s.chance_outcomes()
+                a = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+            elif heuristics is not None and (share >= 1.0 or rng.random() < share):
+                a = heuristics[player].step(s)
+            else:
+                a = choice(s.legal_actions())
+            s.apply_action(a)
+            steps += 1
+
+    def _cut_value(self, s: State):
+        """Value of a rollout cut before the end: the heuristic's estimate, else a draw."""
+        if self._evaluate is not None:
+            return list(self._evaluate(s))
+        mid = (self._lo + self._hi) / 2 if self._hi >= self._lo else 0.0
+        return [mid] * s.num_players()
+
+
+__all__ = ["MCTSAgent", "Node", "SearchBudgetError"]
