@@ -23,7 +23,12 @@ class RandomAgent(Agent):
 
 GENERIC_AGENTS: dict[str, Any] = {
     "random": RandomAgent,
+    "mcts": "trapworks.agents.mcts:MCTSAgent",
+    "ismcts": "trapworks.agents.ismcts:ISMCTSAgent",
 }
+# Generic agents that would read other seats' secrets in a game with hidden information.
+PERFECT_INFORMATION_ONLY = {"mcts"}
+LEVEL_NAMES = ("easy", "medium", "hard")  # resolved by trapworks.agents.levels
 
 
 def _resolve(factory: Any) -> Callable[..., Agent]:
@@ -34,12 +39,20 @@ def _resolve(factory: Any) -> Callable[..., Agent]:
 
 
 def available_agents(game: Game) -> list[str]:
-    """Agent names usable in `game`: the generic ones and the game's own."""
-    return sorted(set(GENERIC_AGENTS) | set(game.agents))
+    """Agent names usable in `game`: the levels, the generic agents and the game's own."""
+    generic = {n for n in GENERIC_AGENTS if not (game.has_hidden_information and n in PERFECT_INFORMATION_ONLY)}
+    return [n for n in LEVEL_NAMES if n not in game.agents] + sorted(generic | set(game.agents))
 
 
 def make_agent(name: str, game: Game, seat: int, seed: int | None = None, **options: Any) -> Agent:
     """Make the agent called `name` for `seat` (the game's own agents take precedence)."""
+    if name in LEVEL_NAMES and name not in game.agents:
+        from .levels import level_spec
+
+        agent_name, settings = level_spec(game, name)
+        agent = make_agent(agent_name, game, seat, seed=seed, **{**settings, **options})
+        agent.level = name
+        return agent
     factory = game.agents.get(name) or GENERIC_AGENTS.get(name)
     if factory is None:
         raise TrapworksError(

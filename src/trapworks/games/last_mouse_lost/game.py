@@ -14,6 +14,8 @@ rulebook; the `opener` option decides it (default: the rounds alternate).
 from __future__ import annotations
 
 import re
+from itertools import chain
+from operator import getitem
 from typing import Any
 
 from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, OptionError, PositionError, State
@@ -66,6 +68,19 @@ def runs_of(mask: int, length: int) -> list[tuple[int, int]]:
     return out
 
 
+def rightmost(raised: int, count: int) -> int:
+    """The `count` highest set bits of `raised` (0 when it has fewer)."""
+    mask = 0
+    while count:
+        if not raised:
+            return 0
+        top = 1 << (raised.bit_length() - 1)
+        mask |= top
+        raised ^= top
+        count -= 1
+    return mask
+
+
 def mice_text(mask: int) -> str:
     """Mice of a mask as 1-based numbers with ranges: 0b10111 -> "1-3,5"."""
     parts, i = [], 0
@@ -115,20 +130,56 @@ class LastMouseLostGame(Game):
         self.board: tuple[int, ...] = self.options["board"]
         self.advanced = self.rules == "advanced"
         self.full_rows = tuple((1 << n) - 1 for n in self.board)
-        # Action numbering: one id per (row, non-empty mask).
+        # Action ids. Basic rules: one id per (row, how many mice), pressing the rightmost raised
+        # mice of that row (which ones is immaterial under basic rules). Advanced rules: one id
+        # per (row, run of adjacent mice), pressing exactly those mice.
         self.row_offset: list[int] = []
         self.action_row: list[int] = []
-        self.action_mask: list[int] = []
+        self.action_count: list[int] = []
+        self.action_mask: list[int] = []  # advanced only: the mice an action presses
+        self.run_action: dict[tuple[int, int], int] = {}  # advanced: (row, mask) -> id
         for r, n in enumerate(self.board):
             self.row_offset.append(len(self.action_row))
-            for mask in range(1, 1 << n):
-                self.action_row.append(r)
-                self.action_mask.append(mask)
+            if self.advanced:
+                for start in range(n):
+                    for length in range(1, n - start + 1):
+                        mask = ((1 << length) - 1) << start
+                        self.run_action[(r, mask)] = len(self.action_row)
+                        self.action_row.append(r)
+                        self.action_count.append(length)
+                        self.action_mask.append(mask)
+            else:
+                for count in range(1, n + 1):
+                    self.action_row.append(r)
+                    self.action_count.append(count)
         self.num_press_actions = len(self.action_row)
+        # (row, mask or count) per action, in one lookup for the fast path.
+        self.action_info = [(r, m if self.advanced else c) for r, c, m in
+                            zip(self.action_row, self.action_count, self.action_mask or self.action_count)]
         # Chance actions (who opens round 1) come after the press actions.
         self.opener_action = (self.num_press_actions, self.num_press_actions + 1)
-        # (row, raised mask) -> ids of the legal presses; filled lazily, shared by all states.
-        self._moves: list[dict[int, tuple[int, ...]]] = [{} for _ in self.board]
+        # Per row: raised mask -> ids of the legal presses; filled lazily, shared by all states.
+        self._moves: list[_MoveTable] = [_MoveTable(self, r) for r in range(len(self.board))]
+        # Basic rules, per row: raised mask -> the masks pressed by 1, 2, ... mice (rightmost first).
+        self._press_by_count: list[_PressTable] = [_PressTable() for _ in self.board]
+        # Whole board: raised masks -> legal action ids. Move generation is what playouts and
+        # search spend their time on; bounded so that huge boards cannot grow it without end.
+        self._legal_cache: dict[tuple[int, ...], list[int]] = {}
+
+    def press_mask(self, action: int, raised: int) -> int:
+        """The mice `action` presses in a row whose raised mice are `raised` (0: not possible)."""
+        if self.advanced:
+            mask = self.action_mask[action]
+            return mask if raised & mask == mask else 0
+        masks = self._press_by_count[self.action_row[action]][raised]
+        count = self.action_count[action]
+        return masks[count - 1] if count <= len(masks) else 0
+
+    def action_for(self, row: int, mask: int) -> int:
+        """The id of the action pressing `mask` in `row` (basic rules: by its count)."""
+        if self.advanced:
+            return self.run_action[(row, mask)]
+        return self.row_offset[row] + bin(mask).count("1") - 1
 
     def public_options(self) -> dict[str, Any]:
         opts = dict(self.options)
@@ -143,36 +194,66 @@ class LastMouseLostGame(Game):
         return rounds * sum(self.board) + 1
 
     def moves_in_row(self, row: int, raised: int) -> tuple[int, ...]:
-        table = self._moves[row]
-        moves = table.get(raised)
-        if moves is None:
-            base = self.row_offset[row] - 1
-            subs = []
-            sub = raised
-            while sub:  # every non-empty subset of the raised mice
-                if not self.advanced or is_run(sub):
-                    subs.append(base + sub)
-                sub = (sub - 1) & raised
-            moves = tuple(sorted(subs))
-            table[raised] = moves
-        return moves
+        return self._moves[row][raised]
 
     def new_initial_state(self, seed: int | None = None) -> "LastMouseLostState":
-        return LastMouseLostState(self, seed=seed)
+        proto = self.__dict__.get("_initial")
+        if proto is None:
+            proto = self._initial = LastMouseLostState(self)
+        state = proto.clone()
+        state.seed = seed
+        return state
 
     def state_from_position(self, text: str) -> "LastMouseLostState":
         return parse_position(self, text)
 
     def help_text(self) -> str:
         rows = ROW_NAMES[: len(self.board)]
-        kind = ("any raised mice in one row" if not self.advanced
-                else "a run of adjacent raised mice in one row (no pressed mouse between them)")
+        if not self.advanced:
+            return (
+                f"Basic rules: press any number of raised mice in one row. Write the row letter "
+                f"({rows[0]}-{rows[-1]}, top to bottom) and how many: c2 presses 2 mice of row c, "
+                "c* every raised mouse of row c. Whoever presses the last mouse loses the round."
+            )
         return (
-            f"Press {kind}. Write the row letter ({rows[0]}-{rows[-1]}, top to bottom) and the mice "
-            "(numbered from 1 at the left): c2 presses mouse 2 of row c, c2-4 presses mice 2 to 4, "
-            "c1,3 presses mice 1 and 3, c* presses every raised mouse of row c. "
-            "Whoever presses the last mouse loses the round."
+            f"Advanced rules: press a run of adjacent raised mice in one row (no pressed mouse "
+            f"between them). Write the row letter ({rows[0]}-{rows[-1]}, top to bottom) and the mice, "
+            "numbered from 1 at the left: c2 presses mouse 2 of row c, c2-4 mice 2 to 4, c* the "
+            "whole row when it is one run. Whoever presses the last mouse loses the round."
         )
+
+
+class _MoveTable(dict):
+    """Raised mask of one row -> sorted ids of the legal presses there, computed on first use."""
+
+    def __init__(self, game: LastMouseLostGame, row: int):
+        super().__init__()
+        self.game = game
+        self.row = row
+        self[0] = ()
+
+    def __missing__(self, raised: int) -> tuple[int, ...]:
+        game, row = self.game, self.row
+        first = game.row_offset[row]
+        if game.advanced:
+            moves = tuple(a for a in range(first, first + game.board[row] * (game.board[row] + 1) // 2)
+                          if raised & game.action_mask[a] == game.action_mask[a])
+        else:
+            moves = tuple(range(first, first + bin(raised).count("1")))
+        self[raised] = moves
+        return moves
+
+
+class _PressTable(dict):
+    """Raised mask -> (mask pressing 1 mouse, 2 mice, ...), always the rightmost raised mice."""
+
+    def __missing__(self, raised: int) -> tuple[int, ...]:
+        masks = tuple(rightmost(raised, k) for k in range(1, bin(raised).count("1") + 1))
+        self[raised] = masks
+        return masks
+
+
+LEGAL_CACHE_LIMIT = 200_000
 
 
 class LastMouseLostState(State):
@@ -199,14 +280,53 @@ class LastMouseLostState(State):
         return self.match_over
 
     # --- actions ------------------------------------------------------------------
+    # legal_actions and apply_action have fast paths for the common case (a seat to move, a
+    # press); they are what random playouts and search spend their time in. Anything else
+    # goes through the kernel's checked path.
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if self.match_over or self.awaiting_opener or (player is not None and player != self.to_move):
+            return super().legal_actions(player)
+        legal = self.game._legal_cache.get(tuple(self.rows))
+        return legal[:] if legal is not None else self._legal_actions()
+
     def _legal_actions(self) -> list[int]:
-        game = self.game
-        out: list[int] = []
-        for r, raised in enumerate(self.rows):
-            if raised:
-                moves = game._moves[r].get(raised) or game.moves_in_row(r, raised)
-                out.extend(moves)
-        return out
+        cache = self.game._legal_cache
+        key = tuple(self.rows)
+        legal = cache.get(key)
+        if legal is None:
+            legal = list(chain.from_iterable(map(getitem, self.game._moves, self.rows)))
+            if len(cache) >= LEGAL_CACHE_LIMIT:
+                cache.clear()
+            cache[key] = legal
+        return legal[:]  # a fresh list: callers may change theirs
+
+    def apply_action(self, action: int) -> None:
+        if type(action) is int and action >= 0 and not self.match_over and not self.awaiting_opener:
+            game = self.game
+            try:
+                row, arg = game.action_info[action]
+            except IndexError:  # not a press: the checked path below explains
+                pass
+            else:
+                rows = self.rows
+                raised = rows[row]
+                if game.advanced:  # arg: the run's mask
+                    mask = arg if raised & arg == arg else 0
+                else:  # arg: how many mice
+                    masks = game._press_by_count[row][raised]
+                    mask = masks[arg - 1] if arg <= len(masks) else 0
+                if mask:
+                    if self._events:
+                        self._events = []
+                    self._history.append(action)
+                    raised ^= mask
+                    rows[row] = raised
+                    if raised or any(rows):
+                        self.to_move = 1 - self.to_move
+                    else:
+                        self._round_over()
+                    return
+        super().apply_action(action)
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         a, b = self.game.opener_action
@@ -220,14 +340,21 @@ class LastMouseLostState(State):
             return "the first player is still to be drawn (a chance node)"
         if not 0 <= action < game.num_press_actions:
             return f"no such action id (ids 0..{game.num_press_actions - 1} press mice)"
-        return self._why_illegal_press(game.action_row[action], game.action_mask[action])
+        row = game.action_row[action]
+        if game.advanced:
+            return self._why_illegal_run(row, game.action_mask[action])
+        raised = bin(self.rows[row]).count("1")
+        if game.action_count[action] > raised:
+            return (f"row {ROW_NAMES[row]} has {raised} raised mice; cannot press "
+                    f"{game.action_count[action]}")
+        return None
 
-    def _why_illegal_press(self, row: int, mask: int) -> str | None:
+    def _why_illegal_run(self, row: int, mask: int) -> str | None:
         name = ROW_NAMES[row]
         already = mask & ~self.rows[row]
         if already:
             return f"mice {mice_text(already)} of row {name} are already pressed"
-        if self.game.advanced and not is_run(mask):
+        if not is_run(mask):
             return (f"advanced rules: the mice pressed must be adjacent and not separated by a "
                     f"space; {mice_text(mask)} of row {name} are not one run")
         return None
@@ -240,11 +367,20 @@ class LastMouseLostState(State):
             self._events.append({"type": "round_start", "round": 1, "opener": self.to_move,
                                  "text": f"Drawn by lot: Player {self.to_move + 1} opens round 1."})
             return
-        self.rows[game.action_row[action]] ^= game.action_mask[action]
+        row = game.action_row[action]
+        self._press(row, game.press_mask(action, self.rows[row]))
+
+    def _press(self, row: int, mask: int) -> None:
+        rows = self.rows
+        rows[row] ^= mask
+        if rows[row] or any(rows):
+            self.to_move = 1 - self.to_move
+        else:
+            self._round_over()
+
+    def _round_over(self) -> None:
+        game = self.game
         mover = self.to_move
-        if any(self.rows):
-            self.to_move = 1 - mover
-            return
         # The mover pressed the last mouse: they lose the round.
         winner = 1 - mover
         self.score[winner] += 1
@@ -282,7 +418,10 @@ class LastMouseLostState(State):
             return f"opener:{game.opener_action.index(action) + 1}"
         if not isinstance(action, int) or not 0 <= action < game.num_press_actions:
             raise IllegalActionError(action, "no such action id")
-        return f"{ROW_NAMES[game.action_row[action]]}{mice_text(game.action_mask[action])}"
+        row = ROW_NAMES[game.action_row[action]]
+        if game.advanced:
+            return f"{row}{mice_text(game.action_mask[action])}"
+        return f"{row}{game.action_count[action]}"
 
     _ACTION_RE = re.compile(r"^\s*([a-zA-Z])\s*:?\s*(\*|[0-9,\-\s]+)\s*$")
 
@@ -298,17 +437,34 @@ class LastMouseLostState(State):
                 return game.opener_action[int(t[-1]) - 1]
             raise IllegalActionError(text, "the first player is still to be drawn: opener:1 or opener:2")
         m = self._ACTION_RE.match(t)
+        example = "c2 (press 2 mice of row c) or c* (all of row c)" if not game.advanced else \
+            "c2 (mouse 2 of row c), c2-4 (mice 2 to 4), or c* (the whole row)"
         if not m:
-            raise IllegalActionError(
-                text, "write a row letter and mice, e.g. c2 (one mouse), c2-4 (a run), c1,3, or c* (all)")
+            raise IllegalActionError(text, f"write a row letter and {'a number' if not game.advanced else 'mice'}, "
+                                           f"e.g. {example}")
         row_name, mice = m.group(1), m.group(2).replace(" ", "")
         row = ROW_NAMES.find(row_name)
         if not 0 <= row < len(game.board):
             raise IllegalActionError(
                 text, f"there is no row {row_name}; rows are a-{ROW_NAMES[len(game.board) - 1]}")
         length = game.board[row]
+        raised = self.rows[row]
+        if not game.advanced:
+            if mice == "*":
+                count = bin(raised).count("1")
+            elif mice.isdigit():
+                count = int(mice)
+            else:
+                raise IllegalActionError(
+                    text, f"basic rules: write how many mice to press in the row, e.g. {example}")
+            if count < 1:
+                raise IllegalActionError(text, "press at least one mouse")
+            have = bin(raised).count("1")
+            if count > have:
+                raise IllegalActionError(text, f"row {row_name} has {have} raised mice; cannot press {count}")
+            return game.row_offset[row] + count - 1
         if mice == "*":
-            mask = self.rows[row]
+            mask = raised
             if not mask:
                 raise IllegalActionError(text, f"row {row_name} has no raised mice")
         else:
@@ -326,10 +482,10 @@ class LastMouseLostState(State):
                             text, f"row {row_name} has mice 1-{length}; there is no mouse {n}")
                 for n in range(lo, hi + 1):
                     mask |= 1 << (n - 1)
-        reason = self._why_illegal_press(row, mask)
+        reason = self._why_illegal_run(row, mask)
         if reason:
             raise IllegalActionError(text, reason)
-        return game.row_offset[row] + mask - 1
+        return game.run_action[(row, mask)]
 
     def position(self) -> str:
         game = self.game
@@ -354,9 +510,11 @@ class LastMouseLostState(State):
         legal = []
         if not self.match_over and not self.awaiting_opener:
             for a in self._legal_actions():
-                legal.append({"id": a, "text": self.action_to_string(a), "row": game.action_row[a],
-                              "mice": [i for i in range(game.board[game.action_row[a]])
-                                       if game.action_mask[a] >> i & 1]})
+                row = game.action_row[a]
+                mask = game.press_mask(a, self.rows[row])
+                legal.append({"id": a, "text": self.action_to_string(a), "row": row,
+                              "count": game.action_count[a],
+                              "mice": [i for i in range(game.board[row]) if mask >> i & 1]})
         player = self.current_player()
         return {
             "game": game.game_id,

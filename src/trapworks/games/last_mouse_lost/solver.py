@@ -86,15 +86,13 @@ def mover_wins(sizes: list[int]) -> bool:
     return ones % 2 == 0
 
 
-def _press_mask(state: LastMouseLostState, heap: Heap, leave: int) -> int:
-    """Mask pressing all but `leave` mice of a heap (the leftmost `leave` stay raised)."""
-    kept, count = 0, 0
-    for i in range(state.game.board[heap.row]):
-        if heap.mask >> i & 1:
-            if count < leave:
-                kept |= 1 << i
-            count += 1
-    return heap.mask & ~kept
+def _press_action(state: LastMouseLostState, heap: Heap, leave: int) -> int:
+    """The action pressing all but `leave` mice of a heap (the leftmost `leave` stay raised)."""
+    game = state.game
+    if not game.advanced:
+        return game.row_offset[heap.row] + heap.size - leave - 1
+    pressed = ((1 << (heap.size - leave)) - 1) << (heap.start + leave)
+    return game.run_action[(heap.row, pressed)]
 
 
 def _describe(state: LastMouseLostState, heap: Heap) -> str:
@@ -161,8 +159,7 @@ def solve(state: State) -> Solution:
     move = action = None
     if target is not None:
         h, leave = target
-        mask = _press_mask(state, h, leave)
-        action = game.row_offset[h.row] + mask - 1
+        action = _press_action(state, h, leave)
         move = state.action_to_string(action)
         text += f" Winning move: {move}."
     outcome = "win" if target is not None else "loss"
@@ -181,10 +178,8 @@ class PerfectAgent(Agent):
         sol = solve(state)
         if sol.action is not None:
             return sol.action
-        heaps = heaps_of(state)
-        h = max(heaps, key=lambda x: x.size)
-        lowest = h.mask & -h.mask
-        return state.game.row_offset[h.row] + lowest - 1
+        h = max(heaps_of(state), key=lambda x: x.size)
+        return _press_action(state, h, h.size - 1)
 
     def explain(self, state: State) -> str | None:
         return solve(state).explanation

@@ -1,0 +1,115 @@
+"""Information Set MCTS for games with hidden information: single-observer IS-MCTS (SO-ISMCTS).
+
+The form (Cowling, Powley & Whitehouse 2012, "Information Set Monte Carlo Tree Search"):
+one tree for the searching seat's information set; every iteration draws a fresh
+determinization with `state.resample(seat, rng)` (a state consistent with everything this
+seat has seen, all it cannot see re-drawn by the game) and walks the tree restricted to the
+actions that are legal in that determinization. Edges are keyed by action id, so the
+statistics of "play X" are shared across all determinizations in which X is legal; a
+child's UCB uses its *availability* count (how often it was legal when its parent was
+visited) in place of the parent's visits. Chance nodes are explicit, as in plain MCTS, with
+probabilities taken from the current determinization (a deck's make-up is part of it).
+
+Why this form: it needs nothing from a game beyond `resample(seat, rng)`, which every game
+with secrets implements anyway; it searches one tree (no per-determinization trees to
+average, unlike Perfect Information Monte Carlo), so its budget goes into one set of
+statistics; and it avoids PIMC's worst flaw, strategy fusion at the root: the move is chosen
+once for the whole information set, not separately per guessed deal. The multiple-observer
+form (MO-ISMCTS) would also model what opponents can observe, but needs a per-seat
+observation of every action, which the kernel does not define; SO-ISMCTS's known weakness
+(opponent nodes are shared across deals, so the model of an opponent does not use that
+opponent's own secrets) is the price of staying generic.
+
+No peeking: the agent touches the true state only through `current_player()` and
+`resample(self.seat, rng)`; every legal-action list, chance outcome and return it reads
+comes from a determinization. tests/agents/test_ismcts.py poisons the hidden parts of the
+true state and checks that the choices do not change.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+from itertools import accumulate
+
+from trapworks.core import CHANCE, TERMINAL, State, TrapworksError
+
+from .mcts import MCTSAgent, Node
+
+
+class ISMCTSAgent(MCTSAgent):
+    """SO-ISMCTS; on a game without hidden information it is UCT over clones."""
+
+    name = "ismcts"
+
+    def _root_state(self, state: State) -> State:
+        return state.resample(self.seat, self.rng)
+
+    def _root_actions(self, state: State) -> list[int]:
+        # The seat's own options, read from a determinization rather than the true state.
+        return self._root_state(state).legal_actions()
+
+    def search(self, state: State) -> Node:
+        if state.current_player() != self.seat:
+            raise TrapworksError(
+                f"ismcts agent for seat {self.seat} asked to move while seat {state.current_player()} is to move")
+        return super().search(state)
+
+    def _iterate(self, root: Node, s: State) -> None:
+        rng = self.rng
+        node = root
+        path = [root]
+        log, sqrt = math.log, math.sqrt
+        while True:
+            player = s.current_player()
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                outcomes = s.chance_outcomes()
+                cum = list(accumulate(p for _, p in outcomes))
+                i = min(bisect_right(cum, rng.random() * cum[-1]), len(cum) - 1)
+                a = outcomes[i][0]
+                s.apply_action(a)
+                child = node.by_action.get(a)
+                if child is None:
+                    child = Node(s.current_player(), CHANCE, a)
+                    node.by_action[a] = child
+                    path.append(child)
+                    break
+                node = child
+                path.append(child)
+                continue
+            legal = s.legal_actions()
+            by_action = node.by_action
+            available = []
+            untried = []
+            for a in legal:
+                ch = by_action.get(a)
+                if ch is None:
+                    untried.append(a)
+                else:
+                    available.append(ch)
+            for ch in available:
+                ch.avail += 1
+            if untried:
+                a = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                s.apply_action(a)
+                child = Node(s.current_player(), player, a)
+                child.avail = 1
+                by_action[a] = child
+                node.kids.append(child)
+                path.append(child)
+                break
+            k = self.c * ((self._hi - self._lo) if self._hi > self._lo else 1.0)
+            best, best_v = None, -math.inf
+            for ch in available:
+                v = ch.w / ch.n + k * sqrt(log(ch.avail) / ch.n)
+                if v > best_v:
+                    best, best_v = ch, v
+            s.apply_action(best.action)
+            node = best
+            path.append(best)
+        self._backup(path, self._rollout(s))
+
+
+__all__ = ["ISMCTSAgent"]

@@ -1,0 +1,68 @@
+"""Difficulty levels: "easy", "medium" and "hard", mapped to an agent and its budget per game.
+
+The generic mapping below fits any game: a tree search ("mcts" for perfect information,
+"ismcts" where the game has secrets) with a budget that grows with the level, using the
+game's registered "heuristic" agent in rollouts where the game has one. Hard moves are
+capped at `HARD_TIME_LIMIT` seconds so that a hard move stays under a second in every
+game, however slow its state is to copy (below the cap the move depends only on the seed).
+
+A game tunes its own levels by declaring `levels` on its Game class; each entry either
+names an agent outright (`"hard": "perfect"`) or updates the generic entry's settings:
+
+    class MyGame(Game):
+        levels = {"hard": {"iterations": 400}, "easy": {"agent": "heuristic"}}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trapworks.core import Game, TrapworksError
+
+LEVELS = ("easy", "medium", "hard")
+HARD_TIME_LIMIT = 0.9  # seconds; the benchmark bench/hard_move_time.py checks the whole move
+
+# "search" becomes "ismcts" or "mcts" by the game's kind; "heuristic_share" is dropped for a
+# game that registers no heuristic agent.
+GENERIC_LEVELS: dict[str, dict[str, Any]] = {
+    "easy": {"agent": "search", "iterations": 30, "rollout_limit": 200},
+    "medium": {"agent": "search", "iterations": 300, "heuristic_share": 0.5, "rollout_limit": 300},
+    "hard": {"agent": "search", "iterations": 3000, "time_limit": HARD_TIME_LIMIT,
+             "heuristic_share": 0.5, "rollout_limit": 400},
+}
+
+
+def level_spec(game: Game, level: str) -> tuple[str, dict[str, Any]]:
+    """(agent name, agent options) that play `level` in `game`."""
+    if level not in LEVELS:
+        raise TrapworksError(f"unknown level {level!r}; levels are {', '.join(LEVELS)}")
+    spec = dict(GENERIC_LEVELS[level])
+    own = (getattr(game, "levels", None) or {}).get(level)
+    if isinstance(own, str):
+        spec = {"agent": own}
+    elif isinstance(own, dict):
+        spec.update(own)
+    elif own is not None:
+        raise TrapworksError(f"{game.game_id}: levels[{level!r}] must be an agent name or a dict of settings")
+    agent = spec.pop("agent")
+    if agent == "search":
+        agent = "ismcts" if game.has_hidden_information else "mcts"
+    if agent in ("mcts", "ismcts"):
+        if "heuristic" not in game.agents:
+            spec.pop("heuristic_share", None)
+        elif spec.get("heuristic_share"):
+            spec.setdefault("rollout", "heuristic")
+    return agent, spec
+
+
+def describe_levels(game: Game) -> dict[str, str]:
+    """Level -> one line saying what plays it (for help texts and the docs)."""
+    out = {}
+    for level in LEVELS:
+        agent, spec = level_spec(game, level)
+        settings = ", ".join(f"{k}={v}" for k, v in spec.items())
+        out[level] = f"{agent} ({settings})" if settings else agent
+    return out
+
+
+__all__ = ["LEVELS", "GENERIC_LEVELS", "HARD_TIME_LIMIT", "level_spec", "describe_levels"]

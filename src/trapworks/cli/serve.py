@@ -1,0 +1,50 @@
+"""`trapworks serve`: the web app on localhost."""
+
+from __future__ import annotations
+
+import socket
+from typing import Optional
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("serve")
+    def serve_command(
+        host: str = typer.Option("127.0.0.1", help="Address to listen on (127.0.0.1: this computer only)."),
+        port: int = typer.Option(8000, help="Port to listen on (0: any free port)."),
+        db: Optional[str] = typer.Option(
+            None, help="Database URL (SQLAlchemy), e.g. postgresql+psycopg://user:pw@host/trapworks. "
+                       "Default: an SQLite file in the data folder ($TRAPWORKS_HOME)."),
+    ) -> None:
+        """Start the web app: play in the browser, against AI or with friends by link."""
+        import uvicorn
+
+        from trapworks.server import create_app
+        from trapworks.server.store import default_url
+
+        from .options import data_dir
+
+        url = db or default_url(data_dir())
+        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as e:
+            typer.echo(f"error: cannot listen on {host}:{port}: {e.strerror}; try another --port", err=True)
+            raise typer.Exit(2)
+        try:
+            web_app = create_app(url)
+        except Exception as e:  # a bad --db URL, an unreachable database
+            typer.echo(f"error: cannot open the database {url}: {e}", err=True)
+            raise typer.Exit(2)
+        shown_host = "localhost" if host in ("127.0.0.1", "::1", "localhost") else host
+        if host in ("0.0.0.0", "::"):
+            shown_host = "localhost"
+        real_port = sock.getsockname()[1]
+        shown = url if "@" not in url else url.split("@")[-1]
+        typer.echo(f"trapworks is serving at http://{shown_host}:{real_port}/  (database: {shown})", err=False)
+        typer.echo("Open that address in your browser. Press Ctrl+C to stop.")
+        config = uvicorn.Config(web_app, log_level="warning", ws_ping_interval=20, ws_ping_timeout=20)
+        server = uvicorn.Server(config)
+        server.run(sockets=[sock])

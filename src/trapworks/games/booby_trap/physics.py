@@ -1,0 +1,299 @@
+"""The Booby Trap tray as a 2D rigid-body model (pymunk), seen from above.
+
+Axes: x runs along the tray from the far wall (x = 0) towards the spring bar; y runs across
+it (0 .. TRAY_WIDTH). The pieces lie flat (knobs up) between the far wall and the bar's face
+at x = bar. The spring pushes the bar towards x = 0. Units: millimetres, grams, seconds.
+
+The tray floor is horizontal, so there is no gravity in the plane; the floor's friction on each
+piece is a pivot and a gear joint to the static body whose force is capped at mu*m*g
+(Chipmunk's usual top-down friction), which is Coulomb friction, not velocity damping.
+
+Determinism: a packing (piece sizes and rest positions, the bar position) is stored exactly
+(floats round-trip through repr), and every computation on it rebuilds a fresh space in a
+fixed order (pieces by id) and runs a fixed number of fixed-size steps; nothing reads a clock.
+The same packing therefore gives the same outcome, bit for bit, on the same platform
+(pymunk/Chipmunk build and CPU floating point); other platforms may differ in the last bits.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Iterable
+
+import pymunk
+
+INCH = 25.4
+MARK = INCH / 4  # the scale beside the bar is marked every 1/4 inch
+SIZES = ("S", "M", "L")
+SIZE_NAMES = {"S": "small", "M": "medium", "L": "large"}
+POINTS = {"S": 1, "M": 2, "L": 3}
+PIECES_PER_SIZE = 20
+
+# Piece diameters (mm). Not published: chosen so that 60 pieces, loosely packed under the bar,
+# fill a tray of 8.5 x about 8 inches in front of the bar, as in the 12 x 9 inch box.
+DIAMETER = {"S": 22.0, "M": 29.0, "L": 38.0}
+RADIUS = {s: d / 2 for s, d in DIAMETER.items()}
+THICKNESS = 6.0  # mm, polystyrene discs
+DENSITY = 1.05e-3  # g/mm^3 (polystyrene)
+MASS = {s: DENSITY * THICKNESS * math.pi * RADIUS[s] ** 2 for s in SIZES}  # S 2.4 g, M 4.2 g, L 7.1 g
+
+TRAY_WIDTH = 216.0  # 8.5 inches between the side walls
+BAR_BACK = 300.0  # the bar pulled all the way back (its face, mm from the far wall)
+# Where the setup drops the mixed pieces: loosely, over a longer strip than the tray holds packed,
+# so that random drops do not overlap; the released bar then sweeps them together.
+MIX_LENGTH = 560.0
+BAR_THICKNESS = 12.0
+BAR_MASS = 40.0  # g
+# Slow motion: every force (spring, floor friction) is scaled by FORCE_SCALE. Equilibria depend
+# only on ratios of forces, so which pieces are held and where the bar rests are unchanged, while
+# the motion runs sqrt(1/FORCE_SCALE) ~ 7 times slower; that keeps the fixed 1/120 s step accurate
+# (at full strength a piece would move tens of mm per step and the solver could not keep up).
+FORCE_SCALE = 0.02
+GRAVITY = 9810.0 * FORCE_SCALE  # mm/s^2: only for floor friction
+FLOOR_FRICTION = 0.35  # plastic on the cardboard/plastic floor
+PIECE_FRICTION = 0.45  # plastic on plastic (Chipmunk multiplies the two shapes' values)
+WALL_FRICTION = 0.45
+ELASTICITY = 0.1
+# The spring: a long soft spring with preload; its force barely changes over the bar's travel.
+SPRING_PRELOAD = 2.5e6 * FORCE_SCALE  # g*mm/s^2: 2.5 N at the packed position before scaling
+SPRING_RATE = 2.0e3 * FORCE_SCALE  # per mm of travel (2 N/m): pushes harder when pulled back
+SPRING_REFERENCE = 200.0  # bar position where the force equals the preload
+
+# Solver settings: fixed, so one packing always gives one outcome.
+DT = 1.0 / 120.0
+ITERATIONS = 12
+WARMUP_STEPS = 40  # steps that rebuild the contact forces of a stored packing before anything else
+WARMUP_RAMP = 25  # of which the spring force is ramped up over the first ones
+SETTLE_CHECK_EVERY = 6
+REST_SPEED = 0.3  # mm/s (model time): everything slower than this counts as at rest
+REST_CHECKS = 3  # consecutive checks at rest to call the packing settled
+MAX_SETTLE_STEPS = 480  # 4 simulated seconds
+FRAME_EVERY = 4  # steps between animation frames sent to the browser
+
+# A piece counts as thrown out or pushed up on its side (a 2D stand-in for leaving the plane)
+# when, during the settle after a removal, it moves faster than this.
+POP_SPEED = 40.0  # mm/s (model time)
+
+WALL_CATEGORY = 0b001
+BAR_CATEGORY = 0b010
+PIECE_CATEGORY = 0b100
+
+
+def spring_force(bar: float) -> float:
+    return SPRING_PRELOAD + SPRING_RATE * (bar - SPRING_REFERENCE)
+
+
+@dataclass(frozen=True)
+class Piece:
+    id: int
+    size: str
+    x: float
+    y: float
+
+    @property
+    def radius(self) -> float:
+        return RADIUS[self.size]
+
+
+@dataclass(frozen=True)
+class Packing:
+    """Pieces on the tray (sorted by id) and the bar's face position: a state at rest."""
+
+    pieces: tuple[Piece, ...]
+    bar: float
+
+    def by_id(self) -> dict[int, Piece]:
+        return {p.id: p for p in self.pieces}
+
+    def without(self, ids: Iterable[int]) -> "Packing":
+        gone = set(ids)
+        return Packing(tuple(p for p in self.pieces if p.id not in gone), self.bar)
+
+
+@dataclass
+class World:
+    """A live pymunk space built from a packing."""
+
+    space: pymunk.Space
+    bar: pymunk.Body
+    bodies: dict[int, pymunk.Body]
+    shapes: dict[int, pymunk.Shape]
+    joints: dict[int, tuple[pymunk.Constraint, ...]]
+
+    load: float = 1.0  # fraction of the spring force applied (ramped up after a rebuild)
+
+    def step(self) -> None:
+        self.bar.force = (-self.load * spring_force(self.bar_face()), 0.0)
+        self.space.step(DT)
+
+    def warm_up(self) -> None:
+        """Load a freshly built packing gradually, so the solver builds up the contact forces of
+        the stored rest state without the bar lurching (a fresh space has no contact memory)."""
+        for n in range(1, WARMUP_STEPS + 1):
+            self.load = min(1.0, n / WARMUP_RAMP)
+            self.step()
+        self.load = 1.0
+
+    def bar_face(self) -> float:
+        return self.bar.position.x - BAR_THICKNESS / 2
+
+    def remove_piece(self, pid: int) -> None:
+        self.space.remove(self.bodies.pop(pid), self.shapes.pop(pid), *self.joints.pop(pid))
+
+    def packing(self) -> Packing:
+        return Packing(tuple(Piece(pid, self.shapes[pid].size, float(b.position.x), float(b.position.y))
+                             for pid, b in sorted(self.bodies.items())), float(self.bar_face()))
+
+    def max_speed(self) -> float:
+        speeds = [b.velocity.length for b in self.bodies.values()]
+        speeds.append(abs(self.bar.velocity.x))
+        return max(speeds)
+
+    def contact_forces(self) -> dict[tuple[int, int], float]:
+        """Normal force (g*mm/s^2) per touching pair from the last step: keys (a, b) with a < b;
+        -1 is the bar, -2 a wall."""
+        forces: dict[tuple[int, int], float] = {}
+        owner = {id(s): pid for pid, s in self.shapes.items()}
+
+        def who(shape) -> int:
+            if id(shape) in owner:
+                return owner[id(shape)]
+            return -1 if shape.body is self.bar else -2
+
+        def record(arb: pymunk.Arbiter) -> None:
+            a, b = (who(s) for s in arb.shapes)
+            key = (min(a, b), max(a, b))
+            forces[key] = forces.get(key, 0.0) + arb.total_impulse.length / DT
+
+        for pid in sorted(self.bodies):
+            self.bodies[pid].each_arbiter(record)
+        # Each piece-piece contact was seen from both bodies.
+        return {k: (v / 2 if k[0] >= 0 else v) for k, v in forces.items()}
+
+
+def build_world(packing: Packing) -> World:
+    space = pymunk.Space()
+    space.iterations = ITERATIONS
+    space.gravity = (0.0, 0.0)
+    static = space.static_body
+    walls = [
+        pymunk.Segment(static, (0.0, -20.0), (0.0, TRAY_WIDTH + 20.0), 2.0),  # far wall
+        pymunk.Segment(static, (-20.0, 0.0), (MIX_LENGTH + 60.0, 0.0), 2.0),
+        pymunk.Segment(static, (-20.0, TRAY_WIDTH), (MIX_LENGTH + 60.0, TRAY_WIDTH), 2.0),
+    ]
+    # Segments have a radius: move them out so their surface is exactly at 0 / TRAY_WIDTH.
+    walls[0].unsafe_set_endpoints((-2.0, -20.0), (-2.0, TRAY_WIDTH + 20.0))
+    walls[1].unsafe_set_endpoints((-20.0, -2.0), (MIX_LENGTH + 60.0, -2.0))
+    walls[2].unsafe_set_endpoints((-20.0, TRAY_WIDTH + 2.0), (MIX_LENGTH + 60.0, TRAY_WIDTH + 2.0))
+    for w in walls:
+        w.friction = WALL_FRICTION
+        w.elasticity = ELASTICITY
+        w.filter = pymunk.ShapeFilter(categories=WALL_CATEGORY)
+    space.add(*walls)
+
+    bar = pymunk.Body(BAR_MASS, math.inf)
+    bar.position = (packing.bar + BAR_THICKNESS / 2, TRAY_WIDTH / 2)
+    half_w = TRAY_WIDTH / 2 - 0.5
+    bar_shape = pymunk.Poly.create_box(bar, (BAR_THICKNESS, 2 * half_w))
+    bar_shape.friction = WALL_FRICTION
+    bar_shape.elasticity = ELASTICITY
+    bar_shape.filter = pymunk.ShapeFilter(categories=BAR_CATEGORY, mask=PIECE_CATEGORY)
+    slide = pymunk.GrooveJoint(static, bar, (-100.0, TRAY_WIDTH / 2), (MIX_LENGTH + 100.0, TRAY_WIDTH / 2), (0, 0))
+    space.add(bar, bar_shape, slide)
+
+    bodies, shapes, joints = {}, {}, {}
+    for p in packing.pieces:
+        r = RADIUS[p.size]
+        m = MASS[p.size]
+        body = pymunk.Body(m, pymunk.moment_for_circle(m, 0, r))
+        body.position = (p.x, p.y)
+        shape = pymunk.Circle(body, r)
+        shape.friction = PIECE_FRICTION
+        shape.elasticity = ELASTICITY
+        shape.filter = pymunk.ShapeFilter(categories=PIECE_CATEGORY)
+        shape.size = p.size  # type: ignore[attr-defined]
+        slip = pymunk.PivotJoint(static, body, (0, 0), (0, 0))
+        slip.max_bias = 0.0
+        slip.max_force = FLOOR_FRICTION * m * GRAVITY
+        spin = pymunk.GearJoint(static, body, 0.0, 1.0)
+        spin.max_bias = 0.0
+        spin.max_force = FLOOR_FRICTION * m * GRAVITY * r * 0.5
+        space.add(body, shape, slip, spin)
+        bodies[p.id], shapes[p.id], joints[p.id] = body, shape, (slip, spin)
+    return World(space, bar, bodies, shapes, joints)
+
+
+def settle(world: World, max_steps: int = MAX_SETTLE_STEPS, frames: list | None = None,
+           watch_speed: dict[int, float] | None = None) -> int:
+    """Step until everything is at rest (or max_steps); return the steps taken.
+
+    `frames` collects (bar face, [(id, x, y)...]) every FRAME_EVERY steps; `watch_speed` keeps
+    the highest speed each piece reached.
+    """
+    quiet = 0
+    for n in range(1, max_steps + 1):
+        world.step()
+        if watch_speed is not None:
+            for pid, b in world.bodies.items():
+                v = b.velocity.length
+                if v > watch_speed.get(pid, 0.0):
+                    watch_speed[pid] = v
+        if frames is not None and n % FRAME_EVERY == 0:
+            frames.append(snapshot(world))
+        if n % SETTLE_CHECK_EVERY == 0:
+            quiet = quiet + 1 if world.max_speed() < REST_SPEED else 0
+            if quiet >= REST_CHECKS:
+                return n
+    return max_steps
+
+
+def snapshot(world: World) -> dict:
+    return {"bar": round(world.bar_face(), 2),
+            "pieces": [[pid, round(b.position.x, 2), round(b.position.y, 2)]
+                       for pid, b in sorted(world.bodies.items())]}
+
+
+def mixed_pieces(rng: random.Random, per_size: int = PIECES_PER_SIZE) -> list[str]:
+    sizes = [s for s in SIZES for _ in range(per_size)]
+    rng.shuffle(sizes)
+    return sizes
+
+
+def set_up(seed: int, per_size: int = PIECES_PER_SIZE) -> Packing:
+    """001: 'Pull back the spring bar and place the playing pieces ... Mix the pieces and gently
+    release the spring bar until it rests against them.'
+
+    The pieces (ids 0.. in a seeded random order of sizes) are dropped at random spots in front of
+    the pulled-back bar without overlapping; then the bar is released and the model runs until the
+    packing is at rest under the spring.
+    """
+    rng = random.Random(f"booby-trap-setup:{seed}")
+    sizes = mixed_pieces(rng, per_size)
+    placed: list[Piece] = []
+    for pid, size in enumerate(sizes):
+        r = RADIUS[size]
+        for _attempt in range(5000):
+            x = rng.uniform(r, MIX_LENGTH - r)
+            y = rng.uniform(r, TRAY_WIDTH - r)
+            if all((x - q.x) ** 2 + (y - q.y) ** 2 >= (r + q.radius + 0.5) ** 2 for q in placed):
+                placed.append(Piece(pid, size, x, y))
+                break
+        else:  # the tray is full where we looked: retry with the next seed's layout
+            raise RuntimeError("could not place the pieces")
+    world = build_world(Packing(tuple(placed), MIX_LENGTH))
+    # 'gently release': the bar's speed is capped while it closes on the pieces.
+    gentle = 300.0
+
+    def capped(body, gravity, damping, dt):
+        pymunk.Body.update_velocity(body, gravity, damping, dt)
+        if body.velocity.x < -gentle:
+            body.velocity = (-gentle, 0.0)
+
+    world.bar.velocity_func = capped
+    settle(world, max_steps=2400)
+    world.bar.velocity_func = pymunk.Body.update_velocity
+    settle(world, max_steps=1200)
+    return world.packing()

@@ -1,0 +1,748 @@
+"""Mouse Trap: seed 000 (Milton Bradley, variant "milton-bradley") and seed 003 (the "Original
+Rules" write-up, variant "original"), with every row of RULES-NOTES.md's table of differences as
+its own option so that the two can be mixed.
+
+A turn: the player to move rolls (a decision: "roll"), the die is a chance node, the mouse moves
+and the space landed on is carried out. On Turn Crank with the trap complete the player decides:
+"crank" (an opponent is on the Cheese Wheel), "move:P" (pay one cheese to roll for player P's
+mouse; the die is a chance node) or "end". Cranking fires the contraption: each stage of the
+firing chain is a chance node ("works" / "jams"). A tie for "the rival with the most" cheese is a
+decision ("steal:P", one card at a time when the amount may be divided).
+
+Action ids: 0 roll, 1-6 die faces, 7 crank, 8 end, 10+s move seat s's mouse, 20+s steal from
+seat s, 30 stage works, 31 stage jams, 40+s seat s goes first.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, OptionError, PositionError, State
+
+from .data import (
+    CHEESE_WHEEL, DEFAULT_STAGE_ODDS, FIRING_CHAIN, LOOP_LENGTH, LOOP_START, NUM_PARTS, NUM_SPACES,
+    PARTS, SAFE, SPACES, STAGE_IDS, START, TURN_CRANK, VARIANTS,
+)
+
+ROLL, CRANK, END = 0, 7, 8
+MOVE_BASE, STEAL_BASE = 10, 20
+WORKS, JAMS = 30, 31
+FIRST_BASE = 40
+DIE_FACES = (1, 2, 3, 4, 5, 6)
+MAX_PLAYERS = 4
+
+# Phases (the pending decision or chance event); notation names in PHASE_NAMES.
+P_FIRST, P_ROLL, P_DIE, P_CRANK, P_PUSH, P_STEAL, P_FIRE, P_OVER = range(8)
+
+ROW_OPTIONS = ("cheese_supply", "follow_destination", "pay_while_mouse_on_wheel", "pay_miss_ends_turn",
+               "steal_tie", "safe_protects_cheese", "empty_pile_source")
+STEAL_TIES = ("choose-or-divide", "choose")
+PILE_SOURCES = ("most", "any")
+DEFAULT_TURN_LIMIT = 1000
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_prob(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and 0.0 <= float(x) <= 1.0
+
+
+class MouseTrapGame(Game):
+    game_id = "mouse-trap"
+    title = "Mouse Trap"
+    default_options = {
+        "players": 2,                       # 2 to 4
+        "variant": "milton-bradley",        # "milton-bradley" (seed 000) or "original" (seed 003)
+        # One option per row of the differences table; None takes the variant's value.
+        "cheese_supply": None,              # 000: 30 cards, 003: 52 pieces
+        "follow_destination": None,         # after Go back / Move ahead, carry out the space reached
+        "pay_while_mouse_on_wheel": None,   # may pay to move mice when one is on the Cheese Wheel
+        "pay_miss_ends_turn": None,         # a paid move that misses the Cheese Wheel ends the turn
+        "steal_tie": None,                  # tie for most: "choose-or-divide" (000) or "choose" (003)
+        "safe_protects_cheese": None,       # 000: Safe also keeps your cheese from being taken
+        "empty_pile_source": None,          # empty pile: take from the rival with "most" or "any"
+        "first_player": 0,                  # seat that opens (0-based) or "random" (a chance node)
+        # The trap: None = documented default odds per stage (contraption.json).
+        "trap_reliability": None,           # overall capture chance, spread evenly over the stages
+        "trap_stage_odds": None,            # {stage id: success probability} for single stages
+        "turn_limit": DEFAULT_TURN_LIMIT,   # turns before a truncation (None: no limit)
+    }
+    has_hidden_information = False
+    has_chance = True
+    agents = {"heuristic": "trapworks.games.mouse_trap.agents:HeuristicAgent"}
+
+    def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        n = options["players"]
+        if not _is_int(n) or not 2 <= n <= MAX_PLAYERS:
+            raise OptionError(f"players {n!r}: Mouse Trap is for 2 to 4 players")
+        variant = options["variant"]
+        if variant not in VARIANTS:
+            raise OptionError(f"variant {variant!r}: choose one of {', '.join(VARIANTS)}")
+        for name in ROW_OPTIONS:
+            if options[name] is None:
+                options[name] = VARIANTS[variant][name]
+        supply = options["cheese_supply"]
+        if not _is_int(supply) or not 0 <= supply <= 500:
+            raise OptionError(f"cheese_supply {supply!r}: a number of cheese pieces from 0 to 500")
+        for name in ("follow_destination", "pay_while_mouse_on_wheel", "pay_miss_ends_turn",
+                     "safe_protects_cheese"):
+            if not isinstance(options[name], bool):
+                raise OptionError(f"{name} {options[name]!r}: true or false")
+        if options["steal_tie"] not in STEAL_TIES:
+            raise OptionError(f"steal_tie {options['steal_tie']!r}: choose one of {', '.join(STEAL_TIES)}")
+        if options["empty_pile_source"] not in PILE_SOURCES:
+            raise OptionError(f"empty_pile_source {options['empty_pile_source']!r}: "
+                              f"choose one of {', '.join(PILE_SOURCES)}")
+        fp = options["first_player"]
+        if fp != "random" and not (_is_int(fp) and 0 <= fp < n):
+            raise OptionError(f"first_player {fp!r}: a seat 0..{n - 1} or \"random\"")
+        rel = options["trap_reliability"]
+        if rel is not None and not _is_prob(rel):
+            raise OptionError(f"trap_reliability {rel!r}: a probability from 0 to 1 (1.0: the trap always works)")
+        odds = options["trap_stage_odds"]
+        if odds is not None:
+            if not isinstance(odds, dict):
+                raise OptionError("trap_stage_odds: a mapping of stage id to probability, e.g. {\"stairs\": 0.9}")
+            for key, p in odds.items():
+                if key not in STAGE_IDS:
+                    raise OptionError(f"trap_stage_odds: no stage {key!r}; stages are {', '.join(STAGE_IDS)}")
+                if not _is_prob(p):
+                    raise OptionError(f"trap_stage_odds[{key!r}] {p!r}: a probability from 0 to 1")
+            options["trap_stage_odds"] = {k: float(v) for k, v in odds.items()}
+        limit = options["turn_limit"]
+        if limit is not None and not (_is_int(limit) and limit >= 1):
+            raise OptionError(f"turn_limit {limit!r}: a positive number of turns, or null for no limit")
+        return options
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        o = self.options
+        self.players: int = o["players"]
+        self.supply: int = o["cheese_supply"]
+        self.follow_destination: bool = o["follow_destination"]
+        self.pay_while_on_wheel: bool = o["pay_while_mouse_on_wheel"]
+        self.pay_miss_ends_turn: bool = o["pay_miss_ends_turn"]
+        self.divide_ties: bool = o["steal_tie"] == "choose-or-divide"
+        self.safe_protects_cheese: bool = o["safe_protects_cheese"]
+        self.pile_from_most: bool = o["empty_pile_source"] == "most"
+        self.turn_limit: int | None = o["turn_limit"]
+        odds = list(DEFAULT_STAGE_ODDS)
+        if o["trap_reliability"] is not None:
+            # Spread the overall chance evenly, so the product of the stages is the figure asked for.
+            each = float(o["trap_reliability"]) ** (1.0 / len(odds))
+            odds = [each] * len(odds)
+        for key, p in (o["trap_stage_odds"] or {}).items():
+            odds[STAGE_IDS.index(key)] = p
+        self.stage_odds: tuple[float, ...] = tuple(odds)
+        self.capture_chance: float = math.prod(odds)
+        # Which build spaces build for this player count ("2", "2-3", "2-3-4", and the Loop's).
+        self.builds_here = tuple(
+            SPACES[i]["kind"] in ("build", "loop_build") and self.players in SPACES[i]["players"]
+            for i in range(NUM_SPACES))
+
+    def public_options(self) -> dict[str, Any]:
+        opts = dict(self.options)
+        if opts["trap_stage_odds"] is not None:
+            opts["trap_stage_odds"] = dict(opts["trap_stage_odds"])
+        return opts
+
+    def num_players(self) -> int:
+        return self.players
+
+    def max_game_length(self) -> int | None:
+        if self.turn_limit is None:
+            return None
+        # A turn is at most: roll, die, a crank decision, paid moves (each: choice + die) while
+        # cheese lasts, the firing chain, and steals; a generous bound so that the game's own
+        # turn limit, not the simulator's action cap, ends long games.
+        per_turn = 8 + 2 * (self.supply + 1) + len(FIRING_CHAIN) + 3 * MAX_PLAYERS
+        return self.turn_limit * per_turn + 1
+
+    def new_initial_state(self, seed: int | None = None) -> "MouseTrapState":
+        return MouseTrapState(self, seed=seed)
+
+    def state_from_position(self, text: str) -> "MouseTrapState":
+        from .notation import parse_position
+        return parse_position(self, text)
+
+    def help_text(self) -> str:
+        return ("Actions: 'roll' to throw the die for your mouse; on Turn Crank: 'crank' (fire the trap at "
+                "the mice on the Cheese Wheel), 'move:P' (pay 1 cheese and roll for player P's mouse), or "
+                "'end'; on a tie for the most cheese: 'steal:P' (take from player P). Chance outcomes are "
+                "written die:N, works/jams (a stage of the trap) and first:P.")
+
+
+class MouseTrapState(State):
+    def __init__(self, game: MouseTrapGame, seed: int | None = None, start: str | None = None):
+        super().__init__(game, seed=seed, start=start)
+        n = game.players
+        self.mice: list[int | None] = [START] * n       # None: caught
+        self.cheese: list[int] = [0] * n
+        self.pile: int = game.supply
+        self.parts: int = 0
+        fp = game.options["first_player"]
+        self.to_move: int = 0 if fp == "random" else fp
+        self.turn: int = 1
+        self.phase: int = P_FIRST if fp == "random" else P_ROLL
+        self.push_target: int | None = None
+        self.steal_owed: int = 0
+        self.steal_from: tuple[int, ...] = ()
+        self.steal_divide: bool = False
+        self.stage: int = 0                             # index of the pending firing stage
+        self.winner: int | None = None
+        self.truncated: bool = False
+        self.last_die: int | None = None
+        self.last_firing: dict[str, Any] | None = None  # {"stages": k passed, "jammed": id or None}
+
+    # --- who moves ---------------------------------------------------------------
+    def current_player(self) -> int:
+        ph = self.phase
+        if ph == P_OVER:
+            return TERMINAL
+        if ph in (P_FIRST, P_DIE, P_PUSH, P_FIRE):
+            return CHANCE
+        return self.to_move
+
+    def is_terminal(self) -> bool:
+        return self.phase == P_OVER
+
+    def is_truncated(self) -> bool:
+        return self.truncated
+
+    def trap_complete(self) -> bool:
+        return self.parts >= NUM_PARTS
+
+    def active_seats(self) -> list[int]:
+        return [s for s, m in enumerate(self.mice) if m is not None]
+
+    def on_wheel(self) -> list[int]:
+        """Opponents of the player to move whose mice are on the Cheese Wheel."""
+        return [s for s, m in enumerate(self.mice) if m == CHEESE_WHEEL and s != self.to_move]
+
+    def movable_targets(self) -> list[int]:
+        """Opponents whose mice may be moved by paying cheese: not caught, not on Safe, and not
+        already on the Cheese Wheel (the point of paying is to get a mouse there)."""
+        return [s for s, m in enumerate(self.mice)
+                if s != self.to_move and m is not None and m != SAFE and m != CHEESE_WHEEL]
+
+    # --- actions ------------------------------------------------------------------
+    def _legal_actions(self) -> list[int]:
+        ph = self.phase
+        if ph == P_ROLL:
+            return [ROLL]
+        if ph == P_CRANK:
+            return self._crank_choices()
+        if ph == P_STEAL:
+            return [STEAL_BASE + s for s in self.steal_from if self.cheese[s] > 0]
+        return []
+
+    def _crank_choices(self) -> list[int]:
+        out = []
+        wheel = self.on_wheel()
+        if wheel and self.trap_complete():
+            out.append(CRANK)
+        if self.cheese[self.to_move] > 0 and (not wheel or self.game.pay_while_on_wheel):
+            out.extend(MOVE_BASE + s for s in self.movable_targets())
+        out.append(END)
+        return out
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        ph = self.phase
+        if ph in (P_DIE, P_PUSH):
+            return [(d, 1 / 6) for d in DIE_FACES]
+        if ph == P_FIRE:
+            p = self.game.stage_odds[self.stage]
+            if p >= 1.0:
+                return [(WORKS, 1.0)]
+            if p <= 0.0:
+                return [(JAMS, 1.0)]
+            return [(WORKS, p), (JAMS, 1.0 - p)]
+        if ph == P_FIRST:
+            n = self.game.players
+            return [(FIRST_BASE + s, 1 / n) for s in range(n)]
+        return []
+
+    def _why_illegal(self, action: int) -> str | None:
+        if self.is_chance_node():
+            if action in [a for a, _ in self._chance_outcomes()]:
+                return None
+            return f"a chance event is pending ({self._phase_words()}); {action} is not one of its outcomes"
+        if action in self._legal_actions():
+            return None
+        return self._explain_illegal(action)
+
+    def _explain_illegal(self, action: int) -> str:
+        ph = self.phase
+        if ph == P_ROLL:
+            return "it is time to roll the die ('roll')"
+        if ph == P_STEAL:
+            return ("choose the rival to take cheese from: "
+                    + ", ".join(f"steal:{s + 1}" for s in self.steal_from if self.cheese[s] > 0))
+        if action == CRANK:
+            if not self.trap_complete():
+                return "you may only turn the crank when the Mouse Trap is completed"
+            return "no opposing mouse is on the Cheese Wheel"
+        if MOVE_BASE <= action < MOVE_BASE + MAX_PLAYERS:
+            s = action - MOVE_BASE
+            if s >= self.game.players or s == self.to_move:
+                return f"player {s + 1} is not an opponent here"
+            if self.mice[s] is None:
+                return f"player {s + 1}'s mouse has been caught"
+            if self.mice[s] == SAFE:
+                return f"player {s + 1}'s mouse is on Safe and cannot be moved"
+            if self.mice[s] == CHEESE_WHEEL:
+                return f"player {s + 1}'s mouse is already on the Cheese Wheel"
+            if self.cheese[self.to_move] <= 0:
+                return "you have no cheese to pay with"
+            return "an opposing mouse is on the Cheese Wheel; this variant allows paying only when none is"
+        return "not a legal action here: " + ", ".join(self.action_to_string(a) for a in self._legal_actions())
+
+    def _event(self, kind: str, text: str, **data: Any) -> None:
+        data["type"] = kind
+        data["text"] = text
+        self._events.append(data)
+
+    def _apply_action(self, action: int) -> None:
+        ph = self.phase
+        if ph == P_ROLL:
+            self.phase = P_DIE
+            return
+        if ph == P_DIE:
+            self._own_move(action)
+            return
+        if ph == P_CRANK:
+            if action == END:
+                self._event("end", f"Player {self.to_move + 1} ends the turn.", player=self.to_move)
+                self._end_turn()
+            elif action == CRANK:
+                self._event("crank", f"Player {self.to_move + 1} turns the crank!", player=self.to_move,
+                            targets=self.on_wheel())
+                self.phase = P_FIRE
+                self.stage = 0
+                self.last_firing = {"stages": 0, "jammed": None, "targets": self.on_wheel()}
+            else:
+                target = action - MOVE_BASE
+                me = self.to_move
+                self.cheese[me] -= 1
+                self.pile += 1
+                self.push_target = target
+                self.phase = P_PUSH
+                self._event("pay", f"Player {me + 1} pays 1 cheese to move player {target + 1}'s mouse.",
+                            player=me, target=target)
+            return
+        if ph == P_PUSH:
+            self._push(action)
+            return
+        if ph == P_FIRE:
+            self._fire_stage(action == WORKS)
+            return
+        if ph == P_STEAL:
+            self._steal_pick(action - STEAL_BASE)
+            return
+        if ph == P_FIRST:
+            self.to_move = action - FIRST_BASE
+            self.phase = P_ROLL
+            self._event("first", f"Player {self.to_move + 1} goes first.", player=self.to_move)
+            return
+        raise AssertionError(f"no action expected in phase {ph}")
+
+    # --- movement -------------------------------------------------------------------
+    @staticmethod
+    def advance(position: int, steps: int) -> int:
+        """Move forward `steps` spaces; the Loop is circular (after the Cheese Wheel comes Safe)."""
+        p = position + steps
+        if p >= LOOP_START:
+            p = LOOP_START + (p - LOOP_START) % LOOP_LENGTH
+        return p
+
+    def _own_move(self, die: int) -> None:
+        me = self.to_move
+        self.last_die = die
+        start = self.mice[me]
+        dest = self.advance(start, die)
+        self.mice[me] = dest
+        # ("to" would mark an event private, so the destination is "dest".)
+        self._event("move", f"Player {me + 1} rolls {die}: {start} → {dest} ({SPACES[dest]['text']}).",
+                    player=me, die=die, start=start, dest=dest)
+        self._land(me, dest, set())
+
+    def _land(self, me: int, pos: int, seen: set[int]) -> None:
+        """Carry out the space `pos` for the player to move, then end the turn unless a decision
+        is pending."""
+        space = SPACES[pos]
+        kind = space["kind"]
+        game = self.game
+        if kind in ("build", "loop_build"):
+            if not game.builds_here[pos]:
+                self._end_turn()
+                return
+            if self.trap_complete():
+                self._event("nothing", "The Mouse Trap is complete: nothing to build.", player=me)
+                self._end_turn()
+                return
+            want = space.get("parts", 1)
+            built = min(want, NUM_PARTS - self.parts)
+            first = self.parts + 1
+            self.parts += built
+            names = ", ".join(f"#{k} {PARTS[k - 1]}" for k in range(first, self.parts + 1))
+            self._event("build", f"Player {me + 1} builds {names}.", player=me,
+                        parts=list(range(first, self.parts + 1)), total=self.parts)
+            if self.trap_complete():
+                self._event("complete", "The Mouse Trap is complete!", player=me)
+            # One cheese per part built ("take one Cheese Card" per part; two for the Loop's two).
+            if self._take(me, built):
+                return
+        elif kind in ("take", "cheese_wheel"):
+            if self._take(me, space["amount"]):
+                return
+        elif kind == "lose":
+            lost = min(space["amount"], self.cheese[me])
+            self.cheese[me] -= lost
+            self.pile += lost
+            self._event("lose", f"Player {me + 1} returns {lost} cheese to the pile.", player=me, amount=lost)
+        elif kind == "steal_most":
+            if self._steal_most(me, space["amount"]):
+                return
+        elif kind in ("go_back", "move_ahead", "go_to"):
+            if kind == "go_back":
+                dest = max(START, pos - space["amount"])
+            elif kind == "move_ahead":
+                dest = self.advance(pos, space["amount"])
+            else:
+                dest = space["target"]
+            self.mice[me] = dest
+            self._event("jump", f"Player {me + 1} goes to {dest} ({SPACES[dest]['text']}).", player=me,
+                        start=pos, dest=dest)
+            seen.add(pos)
+            if game.follow_destination and dest not in seen:
+                self._land(me, dest, seen)
+                return
+        elif kind == "turn_crank":
+            if self.trap_complete() and self._crank_choices() != [END]:
+                self.phase = P_CRANK
+                return
+        # start, dog_bone, safe, and an incomplete trap on Turn Crank: nothing happens.
+        self._end_turn()
+
+    # --- cheese -------------------------------------------------------------------
+    def _eligible_rivals(self, me: int) -> list[int]:
+        protect = self.game.safe_protects_cheese
+        return [s for s, m in enumerate(self.mice)
+                if s != me and m is not None and not (protect and m == SAFE)]
+
+    def _take(self, me: int, amount: int) -> bool:
+        """Take `amount` cheese, from the pile first; when it runs out, from a rival.
+        Returns True when a decision (whom to take from) is pending."""
+        from_pile = min(amount, self.pile)
+        self.pile -= from_pile
+        self.cheese[me] += from_pile
+        if from_pile:
+            self._event("take", f"Player {me + 1} takes {from_pile} cheese.", player=me, amount=from_pile)
+        owed = amount - from_pile
+        if owed <= 0:
+            return False
+        rivals = [s for s in self._eligible_rivals(me) if self.cheese[s] > 0]
+        if not rivals:
+            self._event("no_cheese", f"The pile is empty and no rival has cheese to take: "
+                                     f"player {me + 1} gets {owed} fewer.", player=me, amount=owed)
+            return False
+        if self.game.pile_from_most:
+            most = max(self.cheese[s] for s in rivals)
+            group = [s for s in rivals if self.cheese[s] == most]
+            return self._start_steal(me, owed, group, self.game.divide_ties)
+        return self._start_steal(me, owed, rivals, False)
+
+    def _steal_most(self, me: int, amount: int) -> bool:
+        rivals = self._eligible_rivals(me)
+        most = max((self.cheese[s] for s in rivals), default=0)
+        if most == 0:
+            self._event("no_cheese", f"No rival has cheese for player {me + 1} to take.", player=me, amount=0)
+            return False
+        group = [s for s in rivals if self.cheese[s] == most]
+        return self._start_steal(me, amount, group, self.game.divide_ties)
+
+    def _start_steal(self, me: int, owed: int, group: list[int], divide: bool) -> bool:
+        if len(group) == 1:
+            self._transfer(group[0], me, min(owed, self.cheese[group[0]]))
+            return False
+        self.steal_owed = owed
+        self.steal_from = tuple(group)
+        self.steal_divide = divide
+        self.phase = P_STEAL
+        return True
+
+    def _steal_pick(self, victim: int) -> None:
+        me = self.to_move
+        if not self.steal_divide:
+            self._transfer(victim, me, min(self.steal_owed, self.cheese[victim]))
+            self.steal_owed = 0
+        else:
+            self._transfer(victim, me, 1)
+            self.steal_owed -= 1
+            left = [s for s in self.steal_from if self.cheese[s] > 0]
+            if self.steal_owed > 0 and len(left) == 1:
+                # Only one rival of the tie still holds cheese: the rest can only come from them.
+                self._transfer(left[0], me, min(self.steal_owed, self.cheese[left[0]]))
+                self.steal_owed = 0
+            elif not left:
+                self.steal_owed = 0
+        if self.steal_owed == 0:
+            self.steal_from = ()
+            self.steal_divide = False
+            self._end_turn()
+
+    def _transfer(self, giver: int, taker: int, amount: int) -> None:
+        if amount <= 0:
+            return
+        self.cheese[giver] -= amount
+        self.cheese[taker] += amount
+        self._event("steal", f"Player {taker + 1} takes {amount} cheese from player {giver + 1}.",
+                    player=taker, victim=giver, amount=amount)
+
+    # --- the crank ------------------------------------------------------------------
+    def _push(self, die: int) -> None:
+        target = self.push_target
+        start = self.mice[target]
+        dest = self.advance(start, die)
+        self.mice[target] = dest
+        self.push_target = None
+        self.last_die = die
+        self._event("push", f"Die {die}: player {target + 1}'s mouse moves {start} → {dest}"
+                            f" ({SPACES[dest]['text']}).", player=self.to_move, target=target, die=die,
+                    start=start, dest=dest)
+        if dest != CHEESE_WHEEL and self.game.pay_miss_ends_turn:
+            self._end_turn()
+            return
+        if self._crank_choices() == [END]:
+            self._end_turn()
+            return
+        self.phase = P_CRANK
+
+    def _fire_stage(self, works: bool) -> None:
+        game = self.game
+        info = FIRING_CHAIN[self.stage]
+        if not works:
+            targets = self.on_wheel()
+            for s in targets:
+                self.mice[s] = SAFE
+            self.last_firing = {"stages": self.stage, "jammed": info["id"], "targets": targets}
+            self._event("trap_stage", f"{info['letter']}: {info['text']}... jams!", stage=self.stage,
+                        id=info["id"], ok=False)
+            self._event("trap_failed", f"The trap jams at stage {info['letter']} ({info['text'].lower()}); "
+                                       + ", ".join(f"player {s + 1}" for s in targets)
+                                       + " escape to Safe.", stage=self.stage, id=info["id"], targets=targets)
+            self._end_turn()
+            return
+        self._event("trap_stage", f"{info['letter']}: {info['text']}.", stage=self.stage, id=info["id"], ok=True)
+        self.stage += 1
+        if self.stage < len(game.stage_odds):
+            self.last_firing["stages"] = self.stage
+            return
+        me = self.to_move
+        caught = self.on_wheel()
+        loot = 0
+        for s in caught:
+            loot += self.cheese[s]
+            self.cheese[me] += self.cheese[s]
+            self.cheese[s] = 0
+            self.mice[s] = None
+        self.last_firing = {"stages": self.stage, "jammed": None, "targets": caught}
+        self._event("caught", "The cage falls: " + ", ".join(f"player {s + 1}" for s in caught)
+                    + f" caught! Player {me + 1} takes their {loot} cheese.", player=me, caught=caught,
+                    cheese=loot)
+        self.stage = 0
+        active = self.active_seats()
+        if len(active) == 1:
+            self.winner = active[0]
+            self.phase = P_OVER
+            self._event("win", f"Player {self.winner + 1}'s mouse is the last one on the board: "
+                               f"player {self.winner + 1} wins!", player=self.winner)
+            return
+        self._end_turn()
+
+    # --- turns ------------------------------------------------------------------------
+    def _end_turn(self) -> None:
+        self.stage = 0
+        n = self.game.players
+        s = self.to_move
+        for _ in range(n):
+            s = (s + 1) % n
+            if self.mice[s] is not None:
+                break
+        self.to_move = s
+        limit = self.game.turn_limit
+        if limit is not None and self.turn >= limit:
+            self.truncated = True
+            self.phase = P_OVER
+            self._event("truncated", f"Turn limit ({limit}) reached: the game stops without a winner.")
+            return
+        self.turn += 1
+        self.phase = P_ROLL
+
+    # --- notation ---------------------------------------------------------------------
+    def action_to_string(self, action: int, player: int | None = None) -> str:
+        if action == ROLL:
+            return "roll"
+        if 1 <= action <= 6:
+            return f"die:{action}"
+        if action == CRANK:
+            return "crank"
+        if action == END:
+            return "end"
+        if MOVE_BASE <= action < MOVE_BASE + MAX_PLAYERS:
+            return f"move:{action - MOVE_BASE + 1}"
+        if STEAL_BASE <= action < STEAL_BASE + MAX_PLAYERS:
+            return f"steal:{action - STEAL_BASE + 1}"
+        if action == WORKS:
+            return "works"
+        if action == JAMS:
+            return "jams"
+        if FIRST_BASE <= action < FIRST_BASE + MAX_PLAYERS:
+            return f"first:{action - FIRST_BASE + 1}"
+        raise IllegalActionError(action, "no such Mouse Trap action id")
+
+    _ACTION_RE = re.compile(r"^(roll|crank|end|works|jams|(die|move|steal|first)\s*[: ]\s*(\S+))$")
+
+    def string_to_action(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise IllegalActionError(text, "action text must be a string such as roll, crank, move:2")
+        if self.phase == P_OVER:
+            raise IllegalActionError(text, "the game is over")
+        t = text.strip().lower()
+        m = self._ACTION_RE.match(t)
+        if not m:
+            raise IllegalActionError(text, "write roll, crank, end, move:P, steal:P (P = a player number), "
+                                           "or a chance outcome die:N, works, jams, first:P")
+        word = m.group(2)
+        if word is None:
+            action = {"roll": ROLL, "crank": CRANK, "end": END, "works": WORKS, "jams": JAMS}[m.group(1)]
+        else:
+            arg = m.group(3)
+            if not arg.isdigit():
+                raise IllegalActionError(text, f"{arg!r} is not a number")
+            k = int(arg)
+            if word == "die":
+                if k not in DIE_FACES:
+                    raise IllegalActionError(text, f"a die shows 1 to 6, not {k}")
+                action = k
+            else:
+                if not 1 <= k <= self.game.players:
+                    raise IllegalActionError(text, f"there is no player {k}; players are 1-{self.game.players}")
+                action = {"move": MOVE_BASE, "steal": STEAL_BASE, "first": FIRST_BASE}[word] + k - 1
+        reason = self._why_illegal(action)
+        if reason:
+            raise IllegalActionError(text, reason)
+        return action
+
+    def position(self) -> str:
+        from .notation import format_position
+        return format_position(self)
+
+    def _phase_words(self) -> str:
+        ph = self.phase
+        p = f"player {self.to_move + 1}"
+        if ph == P_FIRST:
+            return "drawing who goes first"
+        if ph == P_ROLL:
+            return f"{p} to roll"
+        if ph == P_DIE:
+            return f"the die for {p}'s mouse"
+        if ph == P_CRANK:
+            return f"{p} on Turn Crank: crank, pay to move a mouse, or end"
+        if ph == P_PUSH:
+            return f"the die for player {self.push_target + 1}'s mouse (paid by {p})"
+        if ph == P_STEAL:
+            return f"{p} chooses whom to take {self.steal_owed} cheese from"
+        if ph == P_FIRE:
+            return f"the trap is firing: stage {FIRING_CHAIN[self.stage]['letter']}"
+        if self.truncated:
+            return "stopped at the turn limit"
+        return f"player {self.winner + 1} has won"
+
+    # --- information ---------------------------------------------------------------------
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        from .notation import PHASE_NAMES
+        game = self.game
+        legal = []
+        if not self.is_chance_node() and self.phase != P_OVER:
+            for a in self._legal_actions():
+                legal.append({"id": a, "text": self.action_to_string(a), "label": self._action_label(a)})
+        player = self.current_player()
+        return {
+            "game": game.game_id,
+            "seat": seat,
+            "variant": game.options["variant"],
+            "players": game.players,
+            "position": self.position(),
+            "phase": PHASE_NAMES[self.phase],
+            "phase_text": self._phase_words(),
+            "to_move": player if player >= 0 else None,
+            "turn_player": self.to_move,
+            "turn": self.turn,
+            "turn_limit": game.turn_limit,
+            "mice": list(self.mice),
+            "cheese": list(self.cheese),
+            "pile": self.pile,
+            "supply": game.supply,
+            "parts_built": self.parts,
+            "parts": list(PARTS),
+            "trap_complete": self.trap_complete(),
+            "firing_chain": [{"letter": s["letter"], "id": s["id"], "text": s["text"], "odds": p}
+                             for s, p in zip(FIRING_CHAIN, game.stage_odds)],
+            "firing_stage": self.stage if self.phase == P_FIRE else None,
+            "last_firing": dict(self.last_firing) if self.last_firing else None,
+            "capture_chance": game.capture_chance,
+            "push_target": self.push_target,
+            "steal": ({"owed": self.steal_owed, "from": list(self.steal_from), "divide": self.steal_divide}
+                      if self.phase == P_STEAL else None),
+            "last_die": self.last_die,
+            "track": [{"index": s["index"], "kind": s["kind"], "text": s["text"],
+                       "builds": game.builds_here[s["index"]]} for s in SPACES],
+            "terminal": self.phase == P_OVER,
+            "truncated": self.truncated,
+            "winner": self.winner,
+            "legal_actions": legal,
+            "moves_made": len(self._history),
+        }
+
+    def _action_label(self, a: int) -> str:
+        if a == ROLL:
+            return "Roll the die"
+        if a == CRANK:
+            return "Turn the crank"
+        if a == END:
+            return "End the turn"
+        if MOVE_BASE <= a < MOVE_BASE + MAX_PLAYERS:
+            return f"Pay 1 cheese: roll for player {a - MOVE_BASE + 1}'s mouse"
+        if STEAL_BASE <= a < STEAL_BASE + MAX_PLAYERS:
+            s = a - STEAL_BASE
+            what = "1 cheese" if self.steal_divide else f"{min(self.steal_owed, self.cheese[s])} cheese"
+            return f"Take {what} from player {s + 1}"
+        return self.action_to_string(a)
+
+    def returns(self) -> list[float]:
+        n = self.game.players
+        if self.phase != P_OVER or self.winner is None:
+            return [0.0] * n
+        lose = -1.0 / (n - 1)
+        return [1.0 if s == self.winner else lose for s in range(n)]
+
+    # --- copying ------------------------------------------------------------------------
+    def clone(self) -> "MouseTrapState":
+        new = MouseTrapState.__new__(MouseTrapState)
+        new.__dict__.update(self.__dict__)
+        new.mice = self.mice[:]
+        new.cheese = self.cheese[:]
+        new._history = self._history[:]
+        new._events = [dict(e) for e in self._events]
+        new.last_firing = dict(self.last_firing) if self.last_firing else None
+        return new
+
+    # --- presentation ---------------------------------------------------------------------
+    def render_text(self, seat: int | None = None) -> str:
+        from .render import render_text
+        return render_text(self, seat)

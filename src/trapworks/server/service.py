@@ -1,0 +1,506 @@
+"""Games held by the web server: seats, tokens, views, AI seats and chance. No rule lives here.
+
+Every rule question goes to the kernel: whose turn (`current_player`), what an action text means
+(`string_to_action`, which raises with the reason), what a seat may see (`view`, `last_events`).
+The service adds only the platform: who holds which seat (secret tokens), the order of writes
+(store the action, then apply it, then tell the players), and playing the seats that are agents.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from trapworks.agents import available_agents, make_agent
+from trapworks.core import (
+    CHANCE, Agent, Game, GameRecord, IllegalActionError, State, TrapworksError, UnknownGameError,
+    available_games, game_class, make, sample_chance, undo,
+)
+
+from .store import PlyTaken, Store, StoredGame
+
+# Agents asked for hints, best first (the game's own exact or strongest player).
+HINT_AGENTS = ("perfect", "hard", "heuristic")
+RENDERER_DIR = Path(__file__).resolve().parent.parent / "web" / "static" / "renderers"
+
+
+class ServiceError(Exception):
+    """A request the service refuses: `status` is the HTTP status, `message` says why."""
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def _seeded(*parts: Any) -> random.Random:
+    # A stable seed from text: Python's hash() of str is salted per process, sha256 is not.
+    digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+@dataclass(eq=False)
+class Connection:
+    """One open socket: which seat it speaks for (None: spectator) and how to send to it."""
+
+    seat: int | None
+    send: Callable[[dict[str, Any]], Awaitable[None]]
+
+
+@dataclass(eq=False)
+class LiveGame:
+    stored: StoredGame
+    game: Game
+    state: State
+    log: list[tuple[int, str]]  # (seat, text) per ply, exactly the stored rows
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: set[Connection] = field(default_factory=set)
+    agents: dict[int, Agent] = field(default_factory=dict)
+    failed: str | None = None  # an agent crashed: the reason, shown to the players
+
+    @property
+    def id(self) -> str:
+        return self.stored.id
+
+    def ply(self) -> int:
+        return len(self.log)
+
+
+def renderer_url(game_id: str) -> str:
+    if (RENDERER_DIR / f"{game_id}.js").is_file():
+        return f"/static/renderers/{game_id}.js"
+    return "/static/renderers/generic.js"
+
+
+class GameService:
+    def __init__(self, store: Store):
+        self.store = store
+        self.live: dict[str, LiveGame] = {}
+        self._tasks: set[asyncio.Task] = set()
+
+    # --- catalog ----------------------------------------------------------------------
+    def catalog(self) -> list[dict[str, Any]]:
+        out = []
+        for gid in available_games():
+            try:
+                cls = game_class(gid)
+                game = cls()
+            except Exception as e:  # a game that cannot load must not take the lobby down
+                out.append({"id": gid, "title": gid, "error": f"cannot load: {e}"})
+                continue
+            out.append(self._describe(game))
+        return out
+
+    def _describe(self, game: Game) -> dict[str, Any]:
+        cls = type(game)
+        return {
+            "id": game.game_id,
+            "title": cls.title or game.game_id,
+            "options": game.public_options(),
+            "option_choices": dict(getattr(cls, "option_choices", {}) or {}),
+            "players": game.num_players(),
+            "agents": available_agents(game),
+            "hint_agent": self._hint_agent_name(game),
+            "has_hidden_information": cls.has_hidden_information,
+            "has_chance": cls.has_chance,
+            "help": game.help_text(),
+            "renderer": renderer_url(game.game_id),
+        }
+
+    def make_game(self, game_id: str, options: dict[str, Any]) -> Game:
+        if not isinstance(options, dict):
+            raise ServiceError(400, "bad_options", "options must be a JSON object of option name -> value")
+        try:
+            return make(game_id, **options)
+        except UnknownGameError as e:
+            raise ServiceError(404, "unknown_game", str(e)) from None
+        except TrapworksError as e:
+            raise ServiceError(400, "bad_options", str(e)) from None
+        except TypeError as e:
+            raise ServiceError(400, "bad_options", f"{game_id}: bad options: {e}") from None
+
+    def check_options(self, game_id: str, options: dict[str, Any]) -> dict[str, Any]:
+        return self._describe(self.make_game(game_id, options))
+
+    @staticmethod
+    def _hint_agent_name(game: Game) -> str | None:
+        names = available_agents(game)
+        return next((n for n in HINT_AGENTS if n in names), None)
+
+    # --- creating and loading ---------------------------------------------------------
+    async def create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]], *,
+                     hints: bool = False, seed: int | None = None, start: str | None = None) -> LiveGame:
+        game = self.make_game(game_id, options)
+        n = game.num_players()
+        if not isinstance(seats, list) or len(seats) != n:
+            raise ServiceError(400, "bad_seats", f"{game_id} with these options has {n} seats; "
+                                                 f"give exactly {n} seat entries, got {len(seats) if isinstance(seats, list) else seats!r}")
+        agents = available_agents(game)
+        seat_rows = []
+        for i, s in enumerate(seats):
+            kind = s.get("kind") if isinstance(s, dict) else None
+            name = str(s.get("name") or "")[:40] if isinstance(s, dict) else ""
+            if kind == "human":
+                seat_rows.append({"kind": "human", "agent": None, "name": name, "token": secrets.token_urlsafe(18)})
+            elif kind == "agent":
+                agent = s.get("agent")
+                if agent not in agents:
+                    raise ServiceError(400, "bad_seats", f"seat {i + 1}: unknown agent {agent!r}; "
+                                                         f"{game_id} offers {', '.join(agents)}")
+                seat_rows.append({"kind": "agent", "agent": agent, "name": name, "token": None})
+            else:
+                raise ServiceError(400, "bad_seats", f"seat {i + 1}: kind must be 'human' or 'agent', not {kind!r}")
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+            raise ServiceError(400, "bad_seed", f"seed {seed!r} must be a non-negative integer")
+        try:
+            state = game.state_from_position(start) if start is not None else game.new_initial_state(seed=seed)
+        except TrapworksError as e:
+            raise ServiceError(400, "bad_position", str(e)) from None
+        stored = StoredGame(id=secrets.token_urlsafe(9), game=game_id, options=game.public_options(), seed=seed,
+                            start=start, seats=seat_rows, spectator_token=secrets.token_urlsafe(18),
+                            hints=bool(hints), created="")
+        self.store.create_game(stored)
+        live = LiveGame(stored=stored, game=game, state=state, log=[])
+        self.live[stored.id] = live
+        self.schedule_advance(live)
+        return live
+
+    def get(self, gid: str) -> LiveGame:
+        live = self.live.get(gid)
+        if live is not None:
+            return live
+        if not isinstance(gid, str) or len(gid) > 64:
+            raise ServiceError(404, "no_such_game", f"no game {gid!r}")
+        stored = self.store.load_game(gid)
+        if stored is None:
+            raise ServiceError(404, "no_such_game", f"no game {gid!r} on this server")
+        live = self._rebuild(stored)
+        self.live[gid] = live
+        self.schedule_advance(live)  # it may have stopped while an agent or chance was to move
+        return live
+
+    def _rebuild(self, stored: StoredGame) -> LiveGame:
+        """Replay the stored actions: the state after a restart is the state before it."""
+        try:
+            game = make(stored.game, **stored.options)
+            state = (game.state_from_position(stored.start) if stored.start is not None
+                     else game.new_initial_state(seed=stored.seed))
+            for i, (_seat, text) in enumerate(stored.actions):
+                try:
+                    state.apply_action(state.string_to_action(text))
+                except IllegalActionError as e:
+                    raise ServiceError(500, "cannot_resume",
+                                       f"game {stored.id}: stored action {i + 1} ({text!r}) no longer replays: "
+                                       f"{e.reason}") from None
+        except TrapworksError as e:
+            raise ServiceError(500, "cannot_resume", f"game {stored.id} cannot be resumed: {e}") from None
+        return LiveGame(stored=stored, game=game, state=state, log=list(stored.actions))
+
+    # --- who is asking ----------------------------------------------------------------
+    def seat_for(self, live: LiveGame, token: str | None) -> int | None:
+        """Seat of a token (None: the spectator token). Raise 401/403 otherwise."""
+        if not token:
+            raise ServiceError(401, "missing_token", "this game needs a token: the secret from your seat or "
+                                                     "spectator link (?token=...)")
+        given = str(token).encode()
+        for i, s in enumerate(live.stored.seats):
+            if s["token"] and secrets.compare_digest(str(s["token"]).encode(), given):
+                return i
+        if secrets.compare_digest(live.stored.spectator_token.encode(), given):
+            return None
+        raise ServiceError(403, "wrong_token", "this token opens no seat of this game; check the link")
+
+    def humans(self, live: LiveGame) -> list[int]:
+        return [i for i, s in enumerate(live.stored.seats) if s["kind"] == "human"]
+
+    def against_ai_only(self, live: LiveGame, seat: int | None) -> bool:
+        """This seat is the only human one (everyone else is an agent)."""
+        return seat is not None and self.humans(live) == [seat]
+
+    def can_hint(self, live: LiveGame, seat: int | None) -> bool:
+        return (seat is not None and live.stored.seats[seat]["kind"] == "human"
+                and (live.stored.hints or self.against_ai_only(live, seat))
+                and self._hint_agent_name(live.game) is not None)
+
+    def seat_label(self, live: LiveGame, seat: int) -> str:
+        s = live.stored.seats[seat]
+        who = s["name"] or (s["agent"] if s["kind"] == "agent" else "")
+        return f"Player {seat + 1}" + (f" ({who})" if who else "")
+
+    def players(self, live: LiveGame) -> list[dict[str, Any]]:
+        return [{"seat": i, "kind": s["kind"], "agent": s["agent"], "name": s["name"],
+                 "label": self.seat_label(live, i)} for i, s in enumerate(live.stored.seats)]
+
+    # --- what a seat receives ---------------------------------------------------------------
+    def _visible_text(self, live: LiveGame, viewer: int | None, seat: int, text: str) -> str | None:
+        # An action's text can carry a secret (a card drawn, a die only one seat saw) in games with
+        # hidden information: there a seat reads only its own actions' texts; events say the rest.
+        if not live.game.has_hidden_information or live.state.is_terminal():
+            return text
+        return text if viewer is not None and seat == viewer else None
+
+    def log_for(self, live: LiveGame, viewer: int | None) -> list[dict[str, Any]]:
+        return [{"ply": p, "seat": s, "text": self._visible_text(live, viewer, s, t)}
+                for p, (s, t) in enumerate(live.log)]
+
+    def snapshot(self, live: LiveGame, viewer: int | None, *, sync: bool) -> dict[str, Any]:
+        state = live.state
+        player = state.current_player()
+        terminal = state.is_terminal()
+        last = None
+        if live.log:
+            s, t = live.log[-1]
+            last = {"ply": len(live.log) - 1, "seat": s, "text": self._visible_text(live, viewer, s, t)}
+        msg = {
+            "type": "state",
+            "id": live.id,
+            "game": live.stored.game,
+            "seat": viewer,
+            "ply": live.ply(),
+            "view": state.view(viewer),
+            "events": state.last_events(viewer),
+            "last_action": last,
+            "to_move": player if player >= 0 else None,
+            "terminal": terminal,
+            "returns": state.returns() if terminal else None,
+            "winners": state.winners() if terminal else None,
+            "truncated": state.is_truncated() if terminal else False,
+            "can_undo": self._can_undo(live, viewer),
+            "can_hint": self.can_hint(live, viewer) and player == viewer,
+            "error": live.failed,
+            "sync": sync,
+        }
+        if sync:
+            msg["log"] = self.log_for(live, viewer)
+        return msg
+
+    def _can_undo(self, live: LiveGame, seat: int | None) -> bool:
+        return self.against_ai_only(live, seat) and any(s == seat for s, _ in live.log)
+
+    def game_info(self, live: LiveGame, viewer: int | None) -> dict[str, Any]:
+        return {
+            "id": live.id,
+            "game": live.stored.game,
+            "title": type(live.game).title or live.stored.game,
+            "options": live.stored.options,
+            "seat": viewer,
+            "players": self.players(live),
+            "hints": live.stored.hints,
+            "renderer": renderer_url(live.stored.game),
+            "help": live.game.help_text(),
+            "has_hidden_information": type(live.game).has_hidden_information,
+            "created": live.stored.created,
+        }
+
+    async def broadcast(self, live: LiveGame, *, sync: bool = False) -> None:
+        cache: dict[int | None, dict[str, Any]] = {}
+        for conn in list(live.connections):
+            if conn.seat not in cache:
+                cache[conn.seat] = self.snapshot(live, conn.seat, sync=sync)
+            try:
+                await conn.send(cache[conn.seat])
+            except Exception:  # a closed socket: its handler removes it; others still get theirs
+                live.connections.discard(conn)
+
+    # --- acting -----------------------------------------------------------------------------
+    async def move(self, gid: str, token: str | None, text: Any, expected_ply: Any = None) -> int:
+        """Validate and apply one action of the token's seat; return the new ply count.
+
+        The action is committed to the store before this returns (and before anyone is told).
+        """
+        live = self.get(gid)
+        seat = self.seat_for(live, token)
+        if seat is None:
+            raise ServiceError(403, "spectator", "spectators cannot move")
+        if not isinstance(text, str) or not text.strip():
+            raise ServiceError(400, "bad_action", "an action is a non-empty text in the game's notation, e.g. "
+                                                  + (live.game.help_text()[:120] or "as listed in the view"))
+        if expected_ply is not None and (isinstance(expected_ply, bool) or not isinstance(expected_ply, int)):
+            raise ServiceError(400, "bad_ply", f"ply {expected_ply!r} must be an integer (the move count you saw)")
+        async with live.lock:
+            state = live.state
+            if state.is_terminal():
+                raise ServiceError(409, "game_over", "the game is over")
+            if expected_ply is not None and expected_ply != live.ply():
+                raise ServiceError(409, "stale", f"your move was for move number {expected_ply}, but the game is "
+                                                 f"at {live.ply()} (someone moved first); the board is refreshed")
+            player = state.current_player()
+            if player != seat:
+                whom = "chance" if player == CHANCE else self.seat_label(live, player)
+                raise ServiceError(409, "not_your_turn", f"it is not your turn: {whom} is to move")
+            try:
+                action = state.string_to_action(text)
+                new_state = state.clone()
+                new_state.apply_action(action)
+            except IllegalActionError as e:
+                raise ServiceError(422, "illegal_move", f"illegal move {text.strip()!r}: {e.reason}") from None
+            except TrapworksError as e:
+                raise ServiceError(422, "illegal_move", f"illegal move {text.strip()!r}: {e}") from None
+            canonical = state.action_to_string(action)
+            self._commit(live, new_state, [(seat, canonical)])
+            await self.broadcast(live)
+            ply = live.ply()
+        self.schedule_advance(live)
+        return ply
+
+    def _commit(self, live: LiveGame, new_state: State, actions: list[tuple[int, str]]) -> None:
+        try:
+            self.store.append_actions(live.id, live.ply(), actions)
+        except PlyTaken:
+            # Another server process wrote this ply: our copy is stale; reload it from the store.
+            self.live.pop(live.id, None)
+            raise ServiceError(409, "stale", "another move was stored first; reload the game") from None
+        live.state = new_state
+        live.log.extend(actions)
+
+    def schedule_advance(self, live: LiveGame) -> None:
+        if self._needs_server(live):
+            task = asyncio.get_running_loop().create_task(self.advance(live))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def _needs_server(self, live: LiveGame) -> bool:
+        state = live.state
+        if state.is_terminal() or live.failed:
+            return False
+        p = state.current_player()
+        return p == CHANCE or (p >= 0 and live.stored.seats[p]["kind"] == "agent")
+
+    def _agent(self, live: LiveGame, seat: int) -> Agent:
+        agent = live.agents.get(seat)
+        if agent is None:
+            seed = _seeded(live.stored.seed, "agent", seat).randrange(2**31)
+            agent = make_agent(live.stored.seats[seat]["agent"], live.game, seat, seed=seed)
+            live.agents[seat] = agent
+        return agent
+
+    async def advance(self, live: LiveGame) -> None:
+        """Play chance and agent seats until a human is to move or the game ends."""
+        while True:
+            async with live.lock:
+                if live.id not in self.live or not self._needs_server(live):
+                    return
+                state = live.state
+                player = state.current_player()
+                ply = live.ply()
+                try:
+                    if player == CHANCE:
+                        # One RNG per (game seed, ply): a restart draws the same outcome at the same ply.
+                        action = sample_chance(state, _seeded(live.stored.seed, "chance", ply))
+                    else:
+                        agent = self._agent(live, player)
+                        action = await asyncio.to_thread(agent.step, state.clone())
+                    new_state = state.clone()
+                    text = new_state.action_to_string(action)
+                    new_state.apply_action(action)
+                except Exception as e:  # an agent bug must not kill the server; the players are told
+                    live.failed = f"the server could not play {self.seat_label(live, player) if player >= 0 else 'chance'}: {e}"
+                    await self.broadcast(live)
+                    return
+                try:
+                    self._commit(live, new_state, [(player, text)])
+                except ServiceError:
+                    return
+                await self.broadcast(live)
+
+    async def undo(self, gid: str, token: str | None) -> int:
+        """Take back this seat's last move and everything after it (only against AI)."""
+        live = self.get(gid)
+        seat = self.seat_for(live, token)
+        if not self.against_ai_only(live, seat):
+            raise ServiceError(403, "no_undo", "undo is only for a game against AI (you the only human seat)")
+        async with live.lock:
+            mine = [p for p, (s, _) in enumerate(live.log) if s == seat]
+            if not mine:
+                raise ServiceError(409, "nothing_to_undo", "you have no move to take back")
+            keep = mine[-1]
+            new_state = undo(live.state, live.ply() - keep)
+            self.store.truncate_actions(live.id, keep)
+            live.state = new_state
+            del live.log[keep:]
+            live.failed = None
+            await self.broadcast(live, sync=True)
+            return live.ply()
+
+    async def hint(self, gid: str, token: str | None) -> dict[str, Any]:
+        live = self.get(gid)
+        seat = self.seat_for(live, token)
+        if not self.can_hint(live, seat):
+            raise ServiceError(403, "no_hint", "hints are allowed only against AI or when the game was created "
+                                               "with hints on (and the game must have a hint agent)")
+        async with live.lock:
+            state = live.state.clone()
+            ply = live.ply()
+        if state.current_player() != seat:
+            raise ServiceError(409, "not_your_turn", "a hint is for your own turn")
+        name = self._hint_agent_name(live.game)
+        agent = make_agent(name, live.game, seat, seed=_seeded(live.stored.seed, "hint", ply).randrange(2**31))
+        action = await asyncio.to_thread(agent.step, state)
+        explanation = await asyncio.to_thread(agent.explain, state)
+        return {"ok": True, "move": state.action_to_string(action), "explanation": explanation,
+                "agent": name, "ply": ply}
+
+    def record(self, gid: str, token: str | None) -> GameRecord:
+        live = self.get(gid)
+        self.seat_for(live, token)  # any seat or spectator of this game
+        if type(live.game).has_hidden_information and not live.state.is_terminal():
+            raise ServiceError(403, "record_hidden", "this game has hidden information: its record (which shows "
+                                                     "everything) can be downloaded once the game is over")
+        names = [self.seat_label(live, i) for i in range(len(live.stored.seats))]
+        return GameRecord.from_state(live.state, players=names)
+
+    def extra(self, gid: str, token: str | None, name: str, params: dict[str, Any]) -> Any:
+        live = self.get(gid)
+        seat = self.seat_for(live, token)
+        hook = getattr(live.state, "web_extra", None)
+        if hook is None:
+            raise ServiceError(404, "no_extra", f"{live.stored.game} offers no extra data")
+        try:
+            return hook(seat, name, params)
+        except TrapworksError as e:
+            raise ServiceError(400, "bad_extra", str(e)) from None
+        except KeyError:
+            raise ServiceError(404, "no_extra", f"{live.stored.game} offers no extra data {name!r}") from None
+
+    # --- replay of a record in the browser ----------------------------------------------------
+    @staticmethod
+    def replay_steps(record: GameRecord, seat: int | None = None, limit: int = 5000) -> dict[str, Any]:
+        if len(record.actions) > limit:
+            raise ServiceError(413, "record_too_long", f"record has {len(record.actions)} actions; at most {limit}")
+        steps = []
+        previous = None
+        try:
+            for i, state in enumerate(record.states()):
+                player = state.current_player()
+                steps.append({
+                    "ply": i,
+                    "view": state.view(seat),
+                    "events": state.last_events(seat),
+                    "last_action": ({"ply": i - 1, "seat": previous, "text": record.actions[i - 1]} if i else None),
+                    "to_move": player if player >= 0 else None,
+                    "terminal": state.is_terminal(),
+                    "returns": state.returns() if state.is_terminal() else None,
+                    "winners": state.winners() if state.is_terminal() else None,
+                })
+                previous = player
+        except TrapworksError as e:
+            raise ServiceError(400, "bad_record", str(e)) from None
+        try:
+            game = make(record.game, **record.options)
+        except TrapworksError as e:
+            raise ServiceError(400, "bad_record", str(e)) from None
+        return {"game": record.game, "title": type(game).title, "options": game.public_options(),
+                "players": record.players, "actions": record.actions, "renderer": renderer_url(record.game),
+                "steps": steps}
+
+    async def shutdown(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()

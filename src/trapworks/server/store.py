@@ -1,0 +1,141 @@
+"""Persistence of web games with SQLAlchemy: SQLite by default, PostgreSQL (or any SQLAlchemy URL).
+
+A game row holds what never changes after creation (game id, options, seed, seats, tokens); the
+actions table is the log, one row per applied action (chance outcomes included), with a unique
+(game, ply) pair so that two writers can never both store move number N.
+Every write commits before the caller acknowledges it, so a `kill -9` loses nothing acknowledged.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, create_engine, delete,
+    event, select,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)  # public id in URLs
+    game: Mapped[str] = mapped_column(String(64))  # game id, e.g. last-mouse-lost
+    options: Mapped[dict] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(Integer)
+    start: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # [{"kind": "human"|"agent", "agent": name|None, "name": str, "token": str|None}]
+    seats: Mapped[list] = mapped_column(JSON)
+    spectator_token: Mapped[str] = mapped_column(String(64))
+    hints: Mapped[bool] = mapped_column(Boolean, default=False)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("game_id", "ply", name="one_action_per_ply"),)
+
+    pk: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    ply: Mapped[int] = mapped_column(Integer)  # 0-based index in the action list
+    seat: Mapped[int] = mapped_column(Integer)  # -1: chance
+    text: Mapped[str] = mapped_column(Text)  # action in the game's notation (replays exactly)
+
+
+@dataclass
+class StoredGame:
+    id: str
+    game: str
+    options: dict[str, Any]
+    seed: int
+    start: str | None
+    seats: list[dict[str, Any]]
+    spectator_token: str
+    hints: bool
+    created: str
+    actions: list[tuple[int, str]] = field(default_factory=list)  # (seat, text) per ply
+
+
+class PlyTaken(Exception):
+    """Another writer stored an action at this ply first."""
+
+
+def default_url(data_dir: Path) -> str:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{data_dir / 'trapworks.sqlite'}"
+
+
+class Store:
+    def __init__(self, url: str):
+        self.url = url
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False}
+        self.engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            @event.listens_for(self.engine, "connect")
+            def _sqlite_pragmas(dbapi_connection, _record):
+                cur = dbapi_connection.cursor()
+                # WAL + synchronous=NORMAL: a commit is in the WAL file before it returns, so it
+                # survives the process being killed; only an OS crash could lose the last commits.
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=NORMAL")
+                cur.execute("PRAGMA foreign_keys=ON")
+                cur.execute("PRAGMA busy_timeout=5000")
+                cur.close()
+        Base.metadata.create_all(self.engine)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # --- writing ----------------------------------------------------------------
+    def create_game(self, game: StoredGame) -> None:
+        with self.sessions.begin() as s:
+            s.add(GameRow(id=game.id, game=game.game, options=game.options, seed=game.seed, start=game.start,
+                          seats=game.seats, spectator_token=game.spectator_token, hints=game.hints,
+                          created=datetime.now(timezone.utc)))
+
+    def append_actions(self, game_id: str, first_ply: int, actions: list[tuple[int, str]]) -> None:
+        """Store actions at plies first_ply, first_ply+1, ... in one transaction (committed on return)."""
+        try:
+            with self.sessions.begin() as s:
+                for i, (seat, text) in enumerate(actions):
+                    s.add(ActionRow(game_id=game_id, ply=first_ply + i, seat=seat, text=text))
+        except IntegrityError:
+            raise PlyTaken(f"game {game_id}: ply {first_ply} is already stored") from None
+
+    def truncate_actions(self, game_id: str, keep: int) -> None:
+        """Delete every action at ply >= keep (undo), committed on return."""
+        with self.sessions.begin() as s:
+            s.execute(delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.ply >= keep))
+
+    # --- reading ----------------------------------------------------------------
+    def load_game(self, game_id: str) -> StoredGame | None:
+        with self.sessions() as s:
+            row = s.get(GameRow, game_id)
+            if row is None:
+                return None
+            actions = s.execute(
+                select(ActionRow.seat, ActionRow.text).where(ActionRow.game_id == game_id).order_by(ActionRow.ply)
+            ).all()
+            return StoredGame(
+                id=row.id, game=row.game, options=dict(row.options), seed=row.seed, start=row.start,
+                seats=json.loads(json.dumps(row.seats)), spectator_token=row.spectator_token, hints=row.hints,
+                created=row.created.isoformat(timespec="seconds") if row.created else "",
+                actions=[(seat, text) for seat, text in actions],
+            )
+
+    def game_ids(self) -> list[str]:
+        with self.sessions() as s:
+            return list(s.scalars(select(GameRow.id).order_by(GameRow.created)))
