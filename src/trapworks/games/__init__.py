@@ -4,6 +4,7 @@ from trapworks.core.registry import register_game
 
 BUILTIN_GAMES = {
     "last-mouse-lost": "trapworks.games.last_mouse_lost:LastMouseLostGame",
+    "mouse-trap": "trapworks.games.mouse_trap:MouseTrapGame",
 }
 
 for _game_id, _factory in BUILTIN_GAMES.items():

@@ -1,0 +1,48 @@
+"""The heuristic agent for Mouse Trap: cranks whenever it can, and pays cheese only to roll for
+mice that one die can bring onto the Cheese Wheel, the richest first (a capture hands over their
+cheese)."""
+
+from __future__ import annotations
+
+from trapworks.core import Agent, State
+
+from .data import CHEESE_WHEEL, LOOP_START
+from .game import CRANK, END, MOVE_BASE, P_CRANK, P_STEAL, ROLL, STEAL_BASE
+
+
+def distance_to_wheel(position: int) -> int:
+    """Spaces a mouse must move to land exactly on the Cheese Wheel (0 when on it)."""
+    if position >= LOOP_START:
+        return (CHEESE_WHEEL - position) % (CHEESE_WHEEL - LOOP_START + 1)
+    return CHEESE_WHEEL - position
+
+
+class HeuristicAgent(Agent):
+    name = "heuristic"
+
+    def step(self, state: State) -> int:
+        return self._choose(state)[0]
+
+    def explain(self, state: State) -> str | None:
+        return self._choose(state)[1]
+
+    def _choose(self, state) -> tuple[int, str]:
+        legal = state.legal_actions()
+        if legal == [ROLL]:
+            return ROLL, "Roll the die."
+        if state.phase == P_STEAL:
+            best = max(legal, key=lambda a: (state.cheese[a - STEAL_BASE], -a))
+            return best, f"Take from player {best - STEAL_BASE + 1}, the richest of the tied rivals."
+        if state.phase == P_CRANK:
+            if CRANK in legal:
+                return CRANK, "An opposing mouse is on the Cheese Wheel: turn the crank."
+            moves = [a for a in legal if MOVE_BASE <= a < MOVE_BASE + 4]
+            if moves and state.game.capture_chance > 0:
+                reachable = [a for a in moves if 1 <= distance_to_wheel(state.mice[a - MOVE_BASE]) <= 6]
+                if reachable:
+                    best = max(reachable, key=lambda a: (state.cheese[a - MOVE_BASE], -a))
+                    return best, (f"Pay 1 cheese: player {best - MOVE_BASE + 1}'s mouse is "
+                                  f"{distance_to_wheel(state.mice[best - MOVE_BASE])} spaces from the "
+                                  "Cheese Wheel, a 1-in-6 shot, and the richest target.")
+            return END, "No mouse within one die of the Cheese Wheel: keep the cheese and end the turn."
+        return legal[0], "The only move."

@@ -1,0 +1,93 @@
+"""Terminal drawing of a Mouse Trap state: the track in columns, the Loop, cheese, the
+contraption's progress and the last firing of the trap."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .data import FIRING_CHAIN, LOOP_START, NUM_PARTS, NUM_SPACES, PARTS, SPACES
+
+if TYPE_CHECKING:
+    from .game import MouseTrapState
+
+MOUSE_MARKS = "ABCD"  # player 1 = A ... player 4 = D on the board
+
+
+def _mice_at(state: "MouseTrapState", index: int) -> str:
+    return "".join(MOUSE_MARKS[s] for s, m in enumerate(state.mice) if m == index)
+
+
+def _cell(state: "MouseTrapState", index: int, width: int) -> str:
+    space = SPACES[index]
+    text = space["text"]
+    if space["kind"] in ("build", "loop_build") and not state.game.builds_here[index]:
+        text += " (-)"
+    mice = _mice_at(state, index)
+    label = f"{index:>2} {text}"
+    if len(label) > width - 5:
+        label = label[: width - 6] + "…"
+    return f"{label:<{width - 5}}[{mice:<4}]"
+
+
+def render_text(state: "MouseTrapState", seat: int | None = None) -> str:
+    game = state.game
+    lines = []
+    status = state._phase_words()
+    limit = f" (limit {game.turn_limit})" if game.turn_limit else ""
+    lines.append(f"Mouse Trap · {game.options['variant']} · {game.players} players · turn {state.turn}{limit} · "
+                 f"{status}")
+    who = []
+    for s in range(game.players):
+        tag = f"{MOUSE_MARKS[s]}=Player {s + 1}"
+        if seat == s:
+            tag += " (you)"
+        if state.mice[s] is None:
+            who.append(f"{tag}: caught")
+        else:
+            who.append(f"{tag}: {state.cheese[s]} cheese")
+        if s == state.to_move and not state.is_terminal():
+            who[-1] = "▶ " + who[-1]
+    lines.append("  " + " | ".join(who) + f" | pile {state.pile}/{game.supply}")
+    bar = "#" * state.parts + "." * (NUM_PARTS - state.parts)
+    if state.parts < NUM_PARTS:
+        nxt = f"next: #{state.parts + 1} {PARTS[state.parts]}"
+    else:
+        nxt = f"COMPLETE: capture chance {game.capture_chance:.1%}"
+    lines.append(f"  Contraption {state.parts:>2}/{NUM_PARTS} [{bar}] {nxt}")
+    lines.append("  Trap: " + _firing_line(state))
+    # Track: spaces 0-43 in three columns, then the Loop.
+    width = 34
+    per_col = (LOOP_START + 2) // 3
+    cols = [list(range(c * per_col, min(LOOP_START, (c + 1) * per_col))) for c in range(3)]
+    for r in range(per_col):
+        row = []
+        for col in cols:
+            row.append(_cell(state, col[r], width) if r < len(col) else " " * width)
+        lines.append("  " + "  ".join(row).rstrip())
+    lines.append("  The Loop (circular, after the Cheese Wheel comes Safe again):")
+    loop = list(range(LOOP_START, NUM_SPACES))
+    for r in range(0, len(loop), 3):
+        lines.append("  " + "  ".join(_cell(state, i, width) for i in loop[r:r + 3]).rstrip())
+    lines.append("  (-) = a build space that does not build with this many players")
+    if state.is_terminal():
+        if state.truncated:
+            lines.append("Game stopped at the turn limit: no winner.")
+        else:
+            lines.append(f"Player {state.winner + 1} wins: the last mouse on the board.")
+    return "\n".join(lines)
+
+
+def _firing_line(state: "MouseTrapState") -> str:
+    from .game import P_FIRE
+    chain = FIRING_CHAIN
+    if state.phase == P_FIRE:
+        done = " ".join(s["letter"] + "✓" for s in chain[: state.stage])
+        return f"FIRING: {done} {chain[state.stage]['letter']}…".replace("  ", " ")
+    last = state.last_firing
+    if not last:
+        return "not fired yet" if state.parts >= NUM_PARTS else "incomplete: the crank cannot be turned yet"
+    passed = " ".join(s["letter"] + "✓" for s in chain[: last["stages"]])
+    if last["jammed"]:
+        k = last["stages"]
+        return f"last firing: {passed} {chain[k]['letter']}✗ jammed ({chain[k]['text'].lower()})".replace("  ", " ")
+    return f"last firing: {passed} — cage fell"
