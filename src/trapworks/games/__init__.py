@@ -4,6 +4,7 @@ from trapworks.core.registry import register_game
 
 BUILTIN_GAMES = {
     "last-mouse-lost": "trapworks.games.last_mouse_lost:LastMouseLostGame",
+    "booby-trap": "trapworks.games.booby_trap:BoobyTrapGame",
     "mouse-trap": "trapworks.games.mouse_trap:MouseTrapGame",
 }
 

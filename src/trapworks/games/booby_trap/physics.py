@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable
 
+import numpy as np
 import pymunk
 
 INCH = 25.4
@@ -73,9 +74,13 @@ REST_CHECKS = 3  # consecutive checks at rest to call the packing settled
 MAX_SETTLE_STEPS = 480  # 4 simulated seconds
 FRAME_EVERY = 4  # steps between animation frames sent to the browser
 
-# A piece counts as thrown out or pushed up on its side (a 2D stand-in for leaving the plane)
-# when, during the settle after a removal, it moves faster than this.
-POP_SPEED = 40.0  # mm/s (model time)
+# A piece counts as pushed up on its side or thrown out (a 2D stand-in for leaving the plane)
+# when, during the settle after a tripping removal, it is pressed into a neighbour, a wall or the
+# bar deeper than this: the real pieces' rounded edges would let it ride up there. Of two pieces
+# pressed together the smaller rides up (equal sizes: the one nearer the bar). At rest the
+# deepest overlap in a packing is about 0.1-0.25 mm; violent collapses reach 0.5-0.9 mm.
+POP_OVERLAP = 0.5  # mm
+SQUEEZE_CHECK_EVERY = 2
 
 WALL_CATEGORY = 0b001
 BAR_CATEGORY = 0b010
@@ -146,6 +151,28 @@ class World:
     def packing(self) -> Packing:
         return Packing(tuple(Piece(pid, self.shapes[pid].size, float(b.position.x), float(b.position.y))
                              for pid, b in sorted(self.bodies.items())), float(self.bar_face()))
+
+    def squeezed(self) -> list[int]:
+        """Pieces now pressed deeper than POP_OVERLAP into a neighbour, a wall or the bar."""
+        ids = sorted(self.bodies)
+        if not ids:
+            return []
+        pos = np.array([tuple(self.bodies[i].position) for i in ids])
+        rad = np.array([self.shapes[i].radius for i in ids])
+        diff = pos[:, None, :] - pos[None, :, :]
+        overlap = rad[:, None] + rad[None, :] - np.sqrt((diff ** 2).sum(-1))
+        np.fill_diagonal(overlap, -1.0)
+        out = set()
+        for i, j in zip(*np.nonzero(np.triu(overlap > POP_OVERLAP))):
+            a, b = ids[i], ids[j]
+            if rad[i] != rad[j]:
+                out.add(a if rad[i] < rad[j] else b)
+            else:
+                out.add(a if pos[i, 0] > pos[j, 0] else b)
+        edge = np.stack([rad - pos[:, 0], rad - pos[:, 1], pos[:, 1] + rad - TRAY_WIDTH,
+                         pos[:, 0] + rad - self.bar_face()]).max(axis=0)
+        out.update(ids[i] for i in np.nonzero(edge > POP_OVERLAP)[0])
+        return sorted(out)
 
     def max_speed(self) -> float:
         speeds = [b.velocity.length for b in self.bodies.values()]
@@ -227,20 +254,17 @@ def build_world(packing: Packing) -> World:
 
 
 def settle(world: World, max_steps: int = MAX_SETTLE_STEPS, frames: list | None = None,
-           watch_speed: dict[int, float] | None = None) -> int:
+           squeezed: set[int] | None = None) -> int:
     """Step until everything is at rest (or max_steps); return the steps taken.
 
-    `frames` collects (bar face, [(id, x, y)...]) every FRAME_EVERY steps; `watch_speed` keeps
-    the highest speed each piece reached.
+    `frames` collects snapshots every FRAME_EVERY steps; `squeezed` collects the pieces that
+    were ever pressed into a neighbour (or a wall, or the bar) deeper than POP_OVERLAP.
     """
     quiet = 0
     for n in range(1, max_steps + 1):
         world.step()
-        if watch_speed is not None:
-            for pid, b in world.bodies.items():
-                v = b.velocity.length
-                if v > watch_speed.get(pid, 0.0):
-                    watch_speed[pid] = v
+        if squeezed is not None and n % SQUEEZE_CHECK_EVERY == 0:
+            squeezed.update(world.squeezed())
         if frames is not None and n % FRAME_EVERY == 0:
             frames.append(snapshot(world))
         if n % SETTLE_CHECK_EVERY == 0:
@@ -297,3 +321,81 @@ def set_up(seed: int, per_size: int = PIECES_PER_SIZE) -> Packing:
     world.bar.velocity_func = pymunk.Body.update_velocity
     settle(world, max_steps=1200)
     return world.packing()
+
+
+@dataclass
+class Removal:
+    """What taking one piece out did."""
+
+    piece: int
+    travel: float  # how far the bar moved towards the far wall (mm)
+    tripped: bool  # one mark (1/4 inch) or more
+    popped: tuple[int, ...]  # other pieces thrown out or pushed up on their sides (only on a trip)
+    after: Packing  # the packing at rest afterwards (removed and popped pieces gone)
+    steps: int  # simulation steps of the settle
+    frames: list = field(default_factory=list)  # downsampled frames for the settle animation
+
+    @property
+    def marks(self) -> float:
+        return self.travel / MARK
+
+
+def loaded_world(packing: Packing) -> World:
+    """A fresh space for `packing` with the spring's load built up (see World.warm_up)."""
+    world = build_world(packing)
+    world.warm_up()
+    return world
+
+
+def resolve_removal(packing: Packing, piece: int, frames: bool = False) -> Removal:
+    """Take `piece` out of the packing at rest, simulate until everything is at rest again and
+    measure the bar's travel. The result depends on `packing` and `piece` only."""
+    ids = {p.id for p in packing.pieces}
+    if piece not in ids:
+        raise ValueError(f"piece {piece} is not on the tray")
+    world = loaded_world(packing)
+    start = world.bar_face()
+    frame_list: list | None = [snapshot(world)] if frames else None
+    world.remove_piece(piece)
+    squeezed: set[int] = set()
+    steps = settle(world, frames=frame_list, squeezed=squeezed)
+    travel = start - world.bar_face()
+    tripped = travel >= MARK
+    popped: tuple[int, ...] = ()
+    if tripped:
+        # Pieces squeezed hardest by the collapse ride up on their neighbours or jump out: they
+        # leave the plane, and the rest settles again without them.
+        popped = tuple(sorted(pid for pid in squeezed if pid in world.bodies))
+        if popped:
+            for pid in popped:
+                world.remove_piece(pid)
+            steps += settle(world, frames=frame_list)
+            travel = start - world.bar_face()
+    if frame_list is not None:
+        frame_list.append(snapshot(world))
+    return Removal(piece, travel, tripped, popped, world.packing(), steps, frame_list or [])
+
+
+@dataclass(frozen=True)
+class Stress:
+    """The contact forces of a packing at rest, as fractions of the spring's force on the bar."""
+
+    contacts: tuple[tuple[int, int, float], ...]  # (a, b, force); -1 the bar, -2 a wall
+    load: dict  # piece id -> sum of the contact forces on it / spring force (its "tension")
+    bar_force: float
+
+
+@lru_cache(maxsize=256)
+def stress_of(packing: Packing) -> Stress:
+    """The stress network ("stress arches" of 001) of a packing: rebuilt, loaded, read out.
+    Cached: clones of a state and agents ask for the same packing again and again."""
+    world = loaded_world(packing)
+    spring = spring_force(world.bar_face())
+    raw = world.contact_forces()
+    contacts = tuple(sorted((a, b, f / spring) for (a, b), f in raw.items() if f > 0.0))
+    load = {p.id: 0.0 for p in packing.pieces}
+    for a, b, f in contacts:
+        for end in (a, b):
+            if end >= 0:
+                load[end] += f
+    return Stress(contacts, load, spring)

@@ -1,0 +1,669 @@
+"""Booby Trap (Parker Brothers, 1965), seed 001: the regular game and its three variant games.
+
+Whether a removal moves the spring bar is decided by the rigid-body model in `physics.py`, not
+by a dice roll. A turn is two actions: touch one piece (the toucher alone gets a tension
+reading), then pass or remove it.
+
+Action ids: 0..N-1 touch piece id; N pass; N+1 remove the touched piece (N = number of pieces).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from trapworks.core import TERMINAL, Game, IllegalActionError, OptionError, PositionError, State
+
+from . import physics
+from .physics import MARK, POINTS, SIZE_NAMES, SIZES, Packing, Piece
+
+VARIANTS = ("regular", "solitaire", "sizes-in-order", "no-passes")
+MAX_PLAYERS = 6
+SOLITAIRE_TRIPS_ALLOWED = 3  # 001: 'tripping the spring bar no more than three times'
+PENALTY = 3  # 001: 'the player is penalized three points'
+# 001: 'one large size piece, or one medium size piece plus one small size piece, or three small
+# sizes pieces': the ways to pay three points, in the rulebook's order (the one we try first).
+PAYMENTS = (("L",), ("M", "S"), ("S", "S", "S"))
+FEELS = ((0.02, "loose"), (0.15, "light"), (0.5, "firm"), (float("inf"), "tight"))
+
+
+def feel_word(reading: float) -> str:
+    for limit, word in FEELS:
+        if reading < limit:
+            return word
+    return "tight"
+
+
+class BoobyTrapGame(Game):
+    game_id = "booby-trap"
+    title = "Booby Trap"
+    default_options = {
+        "players": None,            # 2-6 (None: 2, or 1 for solitaire)
+        "variant": "regular",       # regular | solitaire | sizes-in-order | no-passes
+        "teaching": False,          # every view shows the stress network (force per contact)
+        "tension_noise": 0.1,       # std. dev. of a touch reading, in units of the bar's force
+        "pieces_per_size": 20,      # 001: '20 of each piece' (a later remake has 21)
+        "first_player": 0,          # 001: 'A player is selected to take the first turn'
+    }
+    has_hidden_information = True  # touch readings
+    has_chance = False  # the setup's mixing is seeded; the physics decides the rest
+    agents = {
+        "heuristic": "trapworks.games.booby_trap.agents:TouchHeuristicAgent",
+        "heuristic-stress": "trapworks.games.booby_trap.agents:StressHeuristicAgent",
+    }
+
+    def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        variant = options["variant"]
+        if variant not in VARIANTS:
+            raise OptionError(f"variant {variant!r}: choose one of {', '.join(VARIANTS)}")
+        players = options["players"]
+        if players is None:
+            players = 1 if variant == "solitaire" else 2
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise OptionError(f"players {players!r}: a whole number")
+        if variant == "solitaire":
+            if players != 1:
+                raise OptionError(f"players {players}: the solitaire game is for 1 player")
+        elif not 2 <= players <= MAX_PLAYERS:
+            raise OptionError(f"players {players}: the {variant} game is for 2 to {MAX_PLAYERS} players "
+                              "(1 player: variant=solitaire)")
+        options["players"] = players
+        if not isinstance(options["teaching"], bool):
+            raise OptionError(f"teaching {options['teaching']!r}: true or false")
+        noise = options["tension_noise"]
+        if isinstance(noise, bool) or not isinstance(noise, (int, float)) or not 0 <= noise <= 1:
+            raise OptionError(f"tension_noise {noise!r}: a number from 0 (exact) to 1")
+        options["tension_noise"] = float(noise)
+        per = options["pieces_per_size"]
+        if isinstance(per, bool) or not isinstance(per, int) or not 1 <= per <= 21:
+            raise OptionError(f"pieces_per_size {per!r}: 1 to 21 (20 in 001, 21 in the remake)")
+        if 3 * per <= players:
+            raise OptionError(f"pieces_per_size {per}: too few pieces for {players} players")
+        fp = options["first_player"]
+        if isinstance(fp, bool) or not isinstance(fp, int) or not 0 <= fp < players:
+            raise OptionError(f"first_player {fp!r}: a seat from 0 to {players - 1}")
+        return options
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        self.players: int = self.options["players"]
+        self.variant: str = self.options["variant"]
+        self.num_pieces = 3 * self.options["pieces_per_size"]
+        self.pass_action = self.num_pieces
+        self.remove_action = self.num_pieces + 1
+        # 001: 'until there are as many playing pieces left on the board as there are players';
+        # solitaire: 'remove all pieces except one'.
+        self.end_at = 1 if self.variant == "solitaire" else self.players
+
+    def num_players(self) -> int:
+        return self.players
+
+    def max_game_length(self) -> int:
+        # Per removal at most 2n passes (touch + pass each) before one touch + remove.
+        return self.num_pieces * (4 * self.players + 2)
+
+    def new_initial_state(self, seed: int | None = None) -> "BoobyTrapState":
+        return BoobyTrapState(self, seed=seed)
+
+    def state_from_position(self, text: str) -> "BoobyTrapState":
+        return parse_position(self, text)
+
+    def help_text(self) -> str:
+        rules = {"no-passes": " No passes in this game.",
+                 "sizes-in-order": " Small pieces first, then medium, then large.",
+                 "solitaire": " Remove all pieces but one, tripping the bar no more than three times.",
+                 "regular": ""}[self.variant]
+        return ("Touch one piece (touch 17, or just 17) to feel its tension, then 'remove' it or 'pass'. "
+                "If the spring bar moves a mark (1/4 inch) or more you lose 3 points." + rules)
+
+
+class BoobyTrapState(State):
+    def __init__(self, game: BoobyTrapGame, seed: int | None = None, start: str | None = None,
+                 packing: Packing | None = None, sizes: tuple[str, ...] | None = None):
+        super().__init__(game, seed=seed, start=start)
+        n = game.players
+        if packing is None:
+            packing = physics.set_up(seed or 0, game.options["pieces_per_size"])
+            sizes = tuple(p.size for p in packing.pieces)
+        self.sizes: tuple[str, ...] = sizes  # size of every piece id, on the tray or not
+        self.packing: Packing = packing
+        self.bar_rest: float = packing.bar  # where the bar settled at the setup (the scale's zero)
+        self.to_move = game.options["first_player"]
+        self.touched: int | None = None
+        self.passes_in_row = 0
+        self.touches = 0  # touches so far: numbers each reading's noise
+        self.noise_key = seed or 0
+        self.removals = 0  # successful or not: numbers the packings ("settles")
+        self.winnings: list[list[int]] = [[] for _ in range(n)]
+        self.debt = [0] * n
+        self.trips = [0] * n
+        self.discard: list[int] = []
+        self.over = False
+        # Private: each seat's own readings; a seat's view and resample show only its own.
+        self.readings: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+        self.last_removal: dict[str, Any] | None = None
+
+    # --- who moves --------------------------------------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self.over else self.to_move
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def pieces_left(self) -> int:
+        return len(self.packing.pieces)
+
+    def must_remove(self) -> bool:
+        """001: 'If everyone playing has passed twice in succession, then on the third turn a
+        player must remove a piece'; the no-passes game never allows a pass."""
+        return self.game.variant == "no-passes" or self.passes_in_row >= 2 * self.game.players
+
+    def touchable(self) -> list[int]:
+        pieces = self.packing.pieces
+        if self.game.variant == "sizes-in-order":
+            # 001: 'All small size playing pieces must be removed first. Next, all medium size pieces'
+            present = {p.size for p in pieces}
+            first = next(s for s in SIZES if s in present)
+            return [p.id for p in pieces if p.size == first]
+        return [p.id for p in pieces]
+
+    # --- actions ------------------------------------------------------------------
+    def _legal_actions(self) -> list[int]:
+        if self.touched is None:
+            return self.touchable()
+        if self.must_remove():
+            return [self.game.remove_action]
+        return [self.game.pass_action, self.game.remove_action]
+
+    def _why_illegal(self, action: int) -> str | None:
+        game = self.game
+        if not 0 <= action <= game.remove_action:
+            return f"no such action id (0..{game.num_pieces - 1} touch a piece, {game.pass_action} pass, " \
+                   f"{game.remove_action} remove)"
+        if self.touched is None:
+            if action >= game.num_pieces:
+                return "touch a piece first: 'On each turn a player is allowed to touch only one piece'"
+            if all(p.id != action for p in self.packing.pieces):
+                return f"piece {action} is not on the tray"
+            if action not in self.touchable():
+                return (f"piece {action} is {SIZE_NAMES[self.sizes[action]]}; in this game all "
+                        f"{SIZE_NAMES[self.sizes[self.touchable()[0]]]} pieces must be removed first")
+            return None
+        if action < game.num_pieces:
+            return (f"you have touched piece {self.touched} already; only one piece a turn: "
+                    "remove it or pass")
+        if action == game.pass_action and self.must_remove():
+            if game.variant == "no-passes":
+                return "no passes are allowed in this game: remove the piece"
+            return "everyone has passed twice in succession: you must remove the piece"
+        return None
+
+    def _apply_action(self, action: int) -> None:
+        game = self.game
+        seat = self.to_move
+        if self.touched is None:
+            self._touch(seat, action)
+        elif action == game.pass_action:
+            self.passes_in_row += 1
+            self._events.append({"type": "pass", "seat": seat, "piece": self.touched,
+                                 "text": f"Player {seat + 1}: \"I pass.\""})
+            self.touched = None
+            self._next_player()
+        else:
+            self._remove(seat)
+
+    def _touch(self, seat: int, piece: int) -> None:
+        self.touched = piece
+        self.touches += 1
+        reading = self.reading_for(piece, self.touches)
+        entry = {"touch": self.touches, "settle": self.removals, "piece": piece,
+                 "reading": reading, "feel": feel_word(reading)}
+        self.readings[seat].append(entry)
+        size = SIZE_NAMES[self.sizes[piece]]
+        self._events.append({"type": "touch", "seat": seat, "piece": piece,
+                             "text": f"Player {seat + 1} touches piece {piece} ({size})."})
+        self._events.append({"type": "feel", "to": [seat], "seat": seat, "piece": piece,
+                             "reading": reading, "feel": entry["feel"],
+                             "text": f"You feel piece {piece}: {entry['feel']} (tension {reading:.2f})."})
+
+    def true_tension(self, piece: int) -> float:
+        """Sum of the contact forces on `piece`, in units of the spring's force on the bar."""
+        return physics.stress_of(self.packing).load[piece]
+
+    def reading_for(self, piece: int, touch_number: int) -> float:
+        """The tension the toucher feels: the true one plus seeded noise, never below 0."""
+        noise = self.game.options["tension_noise"]
+        true = self.true_tension(piece)
+        if noise == 0:
+            return round(true, 3)
+        rng = random.Random(f"booby-trap-feel:{self.noise_key}:{touch_number}:{piece}")
+        return round(max(0.0, true + rng.gauss(0.0, noise)), 3)
+
+    def _remove(self, seat: int) -> None:
+        game = self.game
+        piece = self.touched
+        result = physics.resolve_removal(self.packing, piece, frames=True)
+        self.packing = result.after
+        self.removals += 1
+        self.passes_in_row = 0
+        self.touched = None
+        size = self.sizes[piece]
+        marks = result.travel / MARK
+        event: dict[str, Any] = {
+            "type": "removal", "seat": seat, "piece": piece, "size": size,
+            "travel_mm": round(result.travel, 3), "marks": round(marks, 3), "tripped": result.tripped,
+            "popped": list(result.popped), "bar": round(self.packing.bar, 3),
+            "frames": _downsample(result.frames, 60),
+        }
+        if not result.tripped:
+            # 001: 'he has completed a successful play and keeps the piece'
+            self.winnings[seat].append(piece)
+            self._pay_debt(seat)
+            event["text"] = (f"Player {seat + 1} removes piece {piece} ({SIZE_NAMES[size]}, "
+                             f"{POINTS[size]} pt); the bar moved {marks:.2f} of a mark. Kept.")
+            self._events.append(event)
+        else:
+            # 001: 'the piece that caused the penalty is placed in a discard pile along with any
+            # other pieces that may have jumped out of the board or been pushed up on their sides'
+            self.trips[seat] += 1
+            self.discard.append(piece)
+            self.discard.extend(result.popped)
+            self.debt[seat] += PENALTY
+            paid = self._pay_debt(seat)
+            popped = (f" {len(result.popped)} more piece(s) jumped out: "
+                      f"{', '.join(map(str, result.popped))}." if result.popped else "")
+            event["text"] = (f"Player {seat + 1} removes piece {piece} and the spring bar moves "
+                             f"{marks:.2f} marks: penalty of 3 points.{popped}")
+            self._events.append(event)
+            self._events.append({"type": "penalty", "seat": seat, "paid": paid, "debt": self.debt[seat],
+                                 "text": f"Player {seat + 1} pays " + (
+                                     "+".join(SIZE_NAMES[self.sizes[p]] for p in paid) if paid else "nothing")
+                                 + (f" and owes {self.debt[seat]} points." if self.debt[seat] else ".")})
+        self.last_removal = {k: v for k, v in event.items() if k != "frames"}
+        if self._game_ends():
+            self.over = True
+            self._events.append({"type": "game_over", "scores": self.scores(), "winners": self.winners(),
+                                 "text": self._result_text()})
+        else:
+            self._next_player()
+
+    def _pay_debt(self, seat: int) -> list[int]:
+        """001: 'he must discard from his winnings, pieces equal to three points ... if a player
+        should owe more than he can pay he must keep track of his debt and pay it off as soon as
+        he wins enough points to do so.' Pays in lots of three points with the rulebook's three
+        combinations; returns the pieces discarded."""
+        paid: list[int] = []
+        held = self.winnings[seat]
+        while self.debt[seat] >= PENALTY:
+            for combo in PAYMENTS:
+                chosen: list[int] = []
+                pool = sorted(held)
+                for size in combo:
+                    match = next((p for p in pool if self.sizes[p] == size and p not in chosen), None)
+                    if match is None:
+                        break
+                    chosen.append(match)
+                if len(chosen) == len(combo):
+                    break
+            else:
+                break
+            for p in chosen:
+                held.remove(p)
+            self.discard.extend(chosen)
+            paid.extend(chosen)
+            self.debt[seat] -= PENALTY
+        return paid
+
+    def _game_ends(self) -> bool:
+        game = self.game
+        if game.variant == "solitaire" and self.trips[0] > SOLITAIRE_TRIPS_ALLOWED:
+            return True
+        return self.pieces_left() <= game.end_at
+
+    def _next_player(self) -> None:
+        self.to_move = (self.to_move + 1) % self.game.players
+
+    # --- results ----------------------------------------------------------------
+    def points(self, seat: int) -> int:
+        return sum(POINTS[self.sizes[p]] for p in self.winnings[seat])
+
+    def scores(self) -> list[int]:
+        """Net scores: points held minus debt ('each player can tell at a glance what his net
+        score is at any time')."""
+        return [self.points(s) - self.debt[s] for s in range(self.game.players)]
+
+    def solitaire_won(self) -> bool:
+        return (self.over and self.pieces_left() <= 1
+                and self.trips[0] <= SOLITAIRE_TRIPS_ALLOWED)
+
+    def returns(self) -> list[float]:
+        if not self.over:
+            return [0.0] * self.game.players
+        if self.game.variant == "solitaire":
+            return [1.0 if self.solitaire_won() else -1.0]
+        return [float(s) for s in self.scores()]
+
+    def winners(self) -> list[int]:
+        if not self.over:
+            return []
+        if self.game.variant == "solitaire":
+            return [0] if self.solitaire_won() else []
+        return super().winners()
+
+    def _result_text(self) -> str:
+        if self.game.variant == "solitaire":
+            if self.solitaire_won():
+                return f"Solitaire won: one piece left, the bar tripped {self.trips[0]} time(s)."
+            if self.trips[0] > SOLITAIRE_TRIPS_ALLOWED:
+                return f"Solitaire lost: the bar tripped {self.trips[0]} times."
+            return "Solitaire lost: the last pieces jumped out."
+        scores = ", ".join(f"Player {s + 1} {v}" for s, v in enumerate(self.scores()))
+        w = self.winners()
+        who = ("Winner: " + " and ".join(f"Player {s + 1}" for s in w)) if w else "A tie."
+        return f"Game over. Scores: {scores}. {who}"
+
+    # --- notation -----------------------------------------------------------------
+    def action_to_string(self, action: int, player: int | None = None) -> str:
+        game = self.game
+        if action == game.pass_action:
+            return "pass"
+        if action == game.remove_action:
+            return "remove"
+        if isinstance(action, int) and 0 <= action < game.num_pieces:
+            return f"touch {action}"
+        raise IllegalActionError(action, "no such action id")
+
+    _TOUCH_RE = re.compile(r"^(?:touch|t)?\s*([sml])?\s*(\d+)$")
+
+    def string_to_action(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise IllegalActionError(text, "action text must be a string: touch 17, pass or remove")
+        if self.over:
+            raise IllegalActionError(text, "the game is over")
+        t = text.strip().lower()
+        game = self.game
+        if t in ("pass", "p", "i pass"):
+            action = game.pass_action
+        elif t in ("remove", "r", "take", "pick"):
+            action = game.remove_action
+        else:
+            m = self._TOUCH_RE.match(t)
+            if not m:
+                raise IllegalActionError(text, "write touch N (a piece number), pass, or remove")
+            action = int(m.group(2))
+            if action >= game.num_pieces:
+                raise IllegalActionError(text, f"there is no piece {action}; pieces are 0-{game.num_pieces - 1}")
+            if m.group(1) and m.group(1).upper() != self.sizes[action]:
+                raise IllegalActionError(text, f"piece {action} is {SIZE_NAMES[self.sizes[action]]}, "
+                                               f"not {SIZE_NAMES[m.group(1).upper()]}")
+        reason = self._why_illegal(action)
+        if reason:
+            raise IllegalActionError(text, reason)
+        return action
+
+    def position(self) -> str:
+        return format_position(self)
+
+    # --- information --------------------------------------------------------------
+    def bar_marks(self) -> float:
+        """How far the bar has moved since the setup, in marks of the scale."""
+        return (self.bar_rest - self.packing.bar) / MARK
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        game = self.game
+        n = game.players
+        legal = []
+        if not self.over:
+            legal = [{"id": a, "text": self.action_to_string(a)} for a in self._legal_actions()]
+        v: dict[str, Any] = {
+            "game": game.game_id,
+            "seat": seat,
+            "variant": game.variant,
+            "players": n,
+            "teaching": game.options["teaching"],
+            "tray": {"width": physics.TRAY_WIDTH, "length": physics.BAR_BACK, "mark": MARK,
+                     "bar_thickness": physics.BAR_THICKNESS, "units": "mm",
+                     "radius": dict(physics.RADIUS), "points": dict(POINTS)},
+            "pieces": [{"id": p.id, "size": p.size, "x": round(p.x, 2), "y": round(p.y, 2),
+                        "r": p.radius, "points": POINTS[p.size]} for p in self.packing.pieces],
+            "bar": round(self.packing.bar, 3),
+            "bar_rest": round(self.bar_rest, 3),
+            "bar_marks": round(self.bar_marks(), 3),
+            "to_move": None if self.over else self.to_move,
+            "touched": self.touched,
+            "passes_in_row": self.passes_in_row,
+            "must_remove": (not self.over) and self.must_remove(),
+            "touchable": [] if self.over or self.touched is not None else self.touchable(),
+            "scores": [{"seat": s, "points": self.points(s), "debt": self.debt[s], "net": self.scores()[s],
+                        "trips": self.trips[s],
+                        "pieces": {z: sum(1 for p in self.winnings[s] if self.sizes[p] == z) for z in SIZES}}
+                       for s in range(n)],
+            "discard": {"ids": list(self.discard),
+                        "count": {z: sum(1 for p in self.discard if self.sizes[p] == z) for z in SIZES}},
+            "pieces_left": self.pieces_left(),
+            "end_at": game.end_at,
+            "last_removal": dict(self.last_removal) if self.last_removal else None,
+            "legal_actions": legal if seat is None or seat == self.to_move else [],
+            "terminal": self.over,
+            "winners": self.winners(),
+            "position": self.position(),
+            "moves_made": len(self._history),
+            "settles": self.removals,
+            "my_readings": [dict(r) for r in self.readings[seat]] if seat is not None else [],
+            "reading": None,
+        }
+        if seat is not None and self.touched is not None and seat == self.to_move and self.readings[seat]:
+            v["reading"] = dict(self.readings[seat][-1])
+        if game.options["teaching"]:
+            stress = physics.stress_of(self.packing)
+            v["stress"] = {"contacts": [[a, b, round(f, 4)] for a, b, f in stress.contacts],
+                           "loads": {str(k): round(x, 4) for k, x in stress.load.items()}}
+        return v
+
+    def _resample(self, seat: int, rng: random.Random) -> "BoobyTrapState":
+        """The tray, the bar and every score are public; what a seat does not know is the other
+        seats' readings and the noise of readings still to come. The clone keeps `seat`'s own
+        readings, forgets everyone else's and draws a fresh noise key."""
+        new = self.clone()
+        for s in range(self.game.players):
+            if s != seat:
+                new.readings[s] = []
+        new.noise_key = rng.randrange(2**62)
+        return new
+
+    # --- copying ------------------------------------------------------------------
+    def clone(self) -> "BoobyTrapState":
+        new = BoobyTrapState.__new__(BoobyTrapState)
+        new.__dict__.update(self.__dict__)
+        new._history = self._history[:]
+        new._events = [dict(e) for e in self._events]
+        new.winnings = [w[:] for w in self.winnings]
+        new.debt = self.debt[:]
+        new.trips = self.trips[:]
+        new.discard = self.discard[:]
+        new.readings = [[dict(r) for r in rs] for rs in self.readings]
+        new.last_removal = dict(self.last_removal) if self.last_removal else None
+        return new
+
+    # --- presentation -------------------------------------------------------------
+    def render_text(self, seat: int | None = None) -> str:
+        from .render import render_text
+
+        return render_text(self, seat)
+
+
+def _downsample(frames: list, limit: int) -> list:
+    if len(frames) <= limit:
+        return frames
+    step = (len(frames) - 1) / (limit - 1)
+    return [frames[round(i * step)] for i in range(limit)]
+
+
+# --- position notation ------------------------------------------------------------
+# One line of key=value fields:
+#   bt1 sizes=<letter per piece id> tray=<id>:<x>:<y>,... bar=<x> rest=<x> turn=<seat 1..n | ->
+#   touched=<id | -> passes=<k> touches=<k> key=<noise key> settles=<k>
+#   won=<ids of seat 1>/<ids of seat 2>... debt=<a>/<b>... trips=<a>/<b>... discard=<ids>
+# Floats are written with repr(), which reads back to the same bits. The private readings are
+# not part of the notation (it is public); the record's actions replay them exactly.
+
+POSITION_HELP = ("bt1 sizes=SML.. tray=ID:X:Y,.. bar=X rest=X turn=N touched=ID|- passes=K touches=K key=K "
+                 "settles=K won=IDS/IDS debt=A/B trips=A/B discard=IDS (ids joined by '.', '-' for none)")
+
+
+def _ids(items: list[int]) -> str:
+    return ".".join(map(str, items)) or "-"
+
+
+def format_position(state: BoobyTrapState) -> str:
+    tray = ",".join(f"{p.id}:{p.x!r}:{p.y!r}" for p in state.packing.pieces) or "-"
+    fields = [
+        "bt1",
+        f"sizes={''.join(state.sizes)}",
+        f"tray={tray}",
+        f"bar={state.packing.bar!r}",
+        f"rest={state.bar_rest!r}",
+        f"turn={'-' if state.over else state.to_move + 1}",
+        f"touched={'-' if state.touched is None else state.touched}",
+        f"passes={state.passes_in_row}",
+        f"touches={state.touches}",
+        f"key={state.noise_key}",
+        f"settles={state.removals}",
+        f"won={'/'.join(_ids(w) for w in state.winnings)}",
+        f"debt={'/'.join(map(str, state.debt))}",
+        f"trips={'/'.join(map(str, state.trips))}",
+        f"discard={_ids(state.discard)}",
+    ]
+    return " ".join(fields)
+
+
+def _float(text: str, where: str, whole: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise PositionError(whole, f"{where}: {text!r} is not a number") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise PositionError(whole, f"{where}: {text!r} is not a finite number")
+    return value
+
+
+def _int(text: str, where: str, whole: str, low: int = 0, high: int | None = None) -> int:
+    if not re.fullmatch(r"\d+", text):
+        raise PositionError(whole, f"{where}: {text!r} is not a whole number")
+    value = int(text)
+    if value < low or (high is not None and value > high):
+        raise PositionError(whole, f"{where}: {value} is out of range {low}..{high}")
+    return value
+
+
+def _id_list(text: str, where: str, whole: str, n: int) -> list[int]:
+    if text == "-":
+        return []
+    return [_int(t, where, whole, 0, n - 1) for t in text.split(".")]
+
+
+def parse_position(game: BoobyTrapGame, text: str) -> BoobyTrapState:
+    if not isinstance(text, str):
+        raise PositionError(str(text), "a position is a text: " + POSITION_HELP)
+    parts = text.split()
+    if not parts or parts[0] != "bt1":
+        raise PositionError(text, "a Booby Trap position starts with 'bt1': " + POSITION_HELP)
+    fields: dict[str, str] = {}
+    for part in parts[1:]:
+        key, sep, value = part.partition("=")
+        if not sep:
+            raise PositionError(text, f"field {part!r} must look like key=value")
+        if key in fields:
+            raise PositionError(text, f"field {key} is given twice")
+        fields[key] = value
+    wanted = ("sizes", "tray", "bar", "rest", "turn", "touched", "passes", "touches", "key", "settles",
+              "won", "debt", "trips", "discard")
+    missing = [k for k in wanted if k not in fields]
+    unknown = [k for k in fields if k not in wanted]
+    if missing or unknown:
+        raise PositionError(text, (f"missing field(s) {', '.join(missing)}" if missing else "")
+                            + ("; " if missing and unknown else "")
+                            + (f"unknown field(s) {', '.join(unknown)}" if unknown else ""))
+    n = game.players
+    sizes = tuple(fields["sizes"])
+    if len(sizes) != game.num_pieces or any(s not in SIZES for s in sizes):
+        raise PositionError(text, f"sizes must be {game.num_pieces} letters S, M or L (one per piece id)")
+    per = game.options["pieces_per_size"]
+    for s in SIZES:
+        if sizes.count(s) != per:
+            raise PositionError(text, f"sizes has {sizes.count(s)} {SIZE_NAMES[s]} pieces; this game has {per}")
+    pieces: list[Piece] = []
+    if fields["tray"] != "-":
+        for item in fields["tray"].split(","):
+            bits = item.split(":")
+            if len(bits) != 3:
+                raise PositionError(text, f"tray entry {item!r} must be id:x:y")
+            pid = _int(bits[0], "tray id", text, 0, game.num_pieces - 1)
+            x = _float(bits[1], f"piece {pid} x", text)
+            y = _float(bits[2], f"piece {pid} y", text)
+            pieces.append(Piece(pid, sizes[pid], x, y))
+    ids = [p.id for p in pieces]
+    if ids != sorted(set(ids)):
+        raise PositionError(text, "tray pieces must be listed once each, by increasing id")
+    bar = _float(fields["bar"], "bar", text)
+    rest = _float(fields["rest"], "rest", text)
+    for p in pieces:
+        r = p.radius
+        if not (r - 1.0 <= p.x <= bar - r + 1.0 and r - 1.0 <= p.y <= physics.TRAY_WIDTH - r + 1.0):
+            raise PositionError(text, f"piece {p.id} at ({p.x:.1f}, {p.y:.1f}) is not inside the tray "
+                                      f"in front of the bar (bar at {bar:.1f} mm, width {physics.TRAY_WIDTH} mm)")
+    if not 0 < bar <= physics.BAR_BACK:
+        raise PositionError(text, f"bar {bar}: the bar's face lies between 0 and {physics.BAR_BACK} mm")
+    won = fields["won"].split("/")
+    debt = fields["debt"].split("/")
+    trips = fields["trips"].split("/")
+    for name, lst in (("won", won), ("debt", debt), ("trips", trips)):
+        if len(lst) != n:
+            raise PositionError(text, f"{name} has {len(lst)} entries for {n} player(s); separate them with /")
+    winnings = [_id_list(w, "won", text, game.num_pieces) for w in won]
+    discard = _id_list(fields["discard"], "discard", text, game.num_pieces)
+    everywhere = ids + [p for w in winnings for p in w] + discard
+    dup = sorted({p for p in everywhere if everywhere.count(p) > 1})
+    if dup:
+        raise PositionError(text, f"piece(s) {', '.join(map(str, dup))} are in two places at once")
+    lost = sorted(set(range(game.num_pieces)) - set(everywhere))
+    if lost:
+        raise PositionError(text, f"piece(s) {', '.join(map(str, lost))} are nowhere (tray, winnings or discard)")
+    state = BoobyTrapState(game, start=text, packing=Packing(tuple(pieces), bar), sizes=sizes)
+    state.bar_rest = rest
+    state.winnings = winnings
+    state.debt = [_int(d, "debt", text) for d in debt]
+    if any(d % PENALTY for d in state.debt):
+        raise PositionError(text, "a debt is a whole number of 3-point penalties")
+    state.trips = [_int(t, "trips", text) for t in trips]
+    state.discard = discard
+    state.passes_in_row = _int(fields["passes"], "passes", text, 0, 2 * n)
+    state.touches = _int(fields["touches"], "touches", text)
+    state.noise_key = _int(fields["key"], "key", text)
+    state.removals = _int(fields["settles"], "settles", text)
+    turn = fields["turn"]
+    over = state._game_ends()
+    if turn == "-":
+        if not over:
+            raise PositionError(text, "turn '-' means the game is over, but it is not")
+        state.over = True
+    else:
+        if over:
+            raise PositionError(text, f"the game is over ({state.pieces_left()} piece(s) left): write turn=-")
+        state.to_move = _int(turn, "turn", text, 1, n) - 1
+    if fields["touched"] != "-":
+        if state.over:
+            raise PositionError(text, "nobody can have touched a piece: the game is over")
+        touched = _int(fields["touched"], "touched", text, 0, game.num_pieces - 1)
+        if touched not in ids:
+            raise PositionError(text, f"touched piece {touched} is not on the tray")
+        state.touched = touched
+        # The toucher's reading is part of the turn in progress; rebuild it.
+        reading = state.reading_for(touched, state.touches)
+        state.readings[state.to_move].append({"touch": state.touches, "settle": state.removals,
+                                              "piece": touched, "reading": reading,
+                                              "feel": feel_word(reading)})
+    if state.touched is not None and state.touched not in state.touchable():
+        raise PositionError(text, f"piece {state.touched} may not be touched now (sizes in order)")
+    return state

@@ -1,0 +1,90 @@
+"""Terminal drawing of the tray: the far wall on the left, the spring bar on the right."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .physics import MARK, POINTS, SIZE_NAMES, SIZES, TRAY_WIDTH
+
+if TYPE_CHECKING:
+    from .game import BoobyTrapState
+
+COL_MM = 4.0  # one character column is 4 mm along the tray
+ROW_MM = 9.0  # one line is 9 mm across it (characters are about twice as tall as wide)
+
+
+def render_text(state: "BoobyTrapState", seat: int | None = None) -> str:
+    game = state.game
+    bar = state.packing.bar
+    cols = int(bar / COL_MM) + 1
+    rows = int(TRAY_WIDTH / ROW_MM) + 1
+    grid = [[" "] * cols for _ in range(rows)]
+    # Disc outlines first, then each piece's label (size letter + id) at its centre.
+    for p in state.packing.pieces:
+        for r in range(rows):
+            for c in range(cols):
+                dx = (c + 0.5) * COL_MM - p.x
+                dy = (r + 0.5) * ROW_MM - p.y
+                if dx * dx + dy * dy <= p.radius * p.radius and grid[r][c] == " ":
+                    grid[r][c] = "."
+    for p in state.packing.pieces:
+        label = f"{p.size.lower()}{p.id}" if p.id != state.touched else f"{p.size}{p.id}*"
+        r = min(rows - 1, int(p.y / ROW_MM))
+        c = max(0, min(cols - len(label), int(p.x / COL_MM) - len(label) // 2))
+        for i, ch in enumerate(label):
+            grid[r][c + i] = ch
+    lines = [f"Booby Trap · {game.variant} · {state.pieces_left()} pieces on the tray "
+             f"(the game ends at {game.end_at})"]
+    lines.append(" +" + "-" * cols + "+")
+    for row in grid:
+        lines.append(" |" + "".join(row) + "#")
+    lines.append(" +" + "-" * cols + "+")
+    # The scale: a tick every mark (1/4 inch) counted back from where the bar rested at setup.
+    scale = [" "] * (cols + 8)
+    k = 0
+    while True:
+        x = state.bar_rest - k * MARK
+        c = int(x / COL_MM) + 2
+        if x < 0 or c < 0:
+            break
+        if c < len(scale):
+            scale[c] = "|" if k % 4 == 0 else "'"
+        k += 1
+    bar_c = int(bar / COL_MM) + 2
+    if 0 <= bar_c < len(scale):
+        scale[bar_c] = "^"
+    lines.append("".join(scale) + f"  bar moved {state.bar_marks():.2f} marks since the setup")
+    lines.append("  s/m/l = small (1 pt) / medium (2) / large (3) piece and its number; * = touched; "
+                 "# = the spring bar")
+    for s in range(game.players):
+        held = {z: sum(1 for p in state.winnings[s] if state.sizes[p] == z) for z in SIZES}
+        held_text = ", ".join(f"{held[z]} {SIZE_NAMES[z]}" for z in SIZES if held[z]) or "no pieces"
+        debt = f", owes {state.debt[s]}" if state.debt[s] else ""
+        lines.append(f"  Player {s + 1}: net {state.scores()[s]} ({held_text}{debt}); "
+                     f"tripped the bar {state.trips[s]} time(s)")
+    disc = {z: sum(1 for p in state.discard if state.sizes[p] == z) for z in SIZES}
+    lines.append("  Discard pile: " + (", ".join(f"{disc[z]} {SIZE_NAMES[z]}" for z in SIZES if disc[z]) or "empty"))
+    if state.last_removal:
+        lines.append("  Last: " + state.last_removal["text"])
+    if seat is not None and 0 <= seat < game.players:
+        mine = [r for r in state.readings[seat] if r["settle"] == state.removals]
+        if mine:
+            lines.append("  Your readings since the last removal: " + ", ".join(
+                f"piece {r['piece']} {r['feel']} ({r['reading']:.2f})" for r in mine[-8:]))
+    if state.over:
+        lines.append("  " + state._result_text())
+    else:
+        who = f"Player {state.to_move + 1}"
+        if state.touched is None:
+            lines.append(f"  {who} to touch a piece (touch N)." + (
+                f" Allowed now: {SIZE_NAMES[state.sizes[state.touchable()[0]]]} pieces."
+                if game.variant == "sizes-in-order" else ""))
+        else:
+            size = state.sizes[state.touched]
+            must = " You must remove it." if state.must_remove() else " Remove it or pass."
+            lines.append(f"  {who} has touched piece {state.touched} ({SIZE_NAMES[size]}, "
+                         f"{POINTS[size]} pt).{must}")
+        if state.passes_in_row:
+            lines.append(f"  Passes in a row: {state.passes_in_row} (after {2 * game.players} the next "
+                         "player must remove)")
+    return "\n".join(lines)
