@@ -164,7 +164,7 @@ class BoobyTrapState(State):
         if self.game.variant == "sizes-in-order":
             # 001: 'All small size playing pieces must be removed first. Next, all medium size pieces'
             present = {p.size for p in pieces}
-            first = next(s for s in SIZES if s in present)
+            first = next((s for s in SIZES if s in present), None)
             return [p.id for p in pieces if p.size == first]
         return [p.id for p in pieces]
 
@@ -613,8 +613,11 @@ def parse_position(game: BoobyTrapGame, text: str) -> BoobyTrapState:
         if not (r - 1.0 <= p.x <= bar - r + 1.0 and r - 1.0 <= p.y <= physics.TRAY_WIDTH - r + 1.0):
             raise PositionError(text, f"piece {p.id} at ({p.x:.1f}, {p.y:.1f}) is not inside the tray "
                                       f"in front of the bar (bar at {bar:.1f} mm, width {physics.TRAY_WIDTH} mm)")
-    if not 0 < bar <= physics.BAR_BACK:
+    if not -1.0 <= bar <= physics.BAR_BACK:
         raise PositionError(text, f"bar {bar}: the bar's face lies between 0 and {physics.BAR_BACK} mm")
+    if pieces and max(p.x + p.radius for p in pieces) < bar - 1.0:
+        raise PositionError(text, f"the bar (at {bar:.1f} mm) does not rest against any piece: a position is "
+                                  "a packing at rest, with the bar against the pieces")
     won = fields["won"].split("/")
     debt = fields["debt"].split("/")
     trips = fields["trips"].split("/")

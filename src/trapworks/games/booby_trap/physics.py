@@ -85,6 +85,7 @@ SQUEEZE_CHECK_EVERY = 2
 WALL_CATEGORY = 0b001
 BAR_CATEGORY = 0b010
 PIECE_CATEGORY = 0b100
+FAR_WALL_CATEGORY = 0b1000
 
 
 def spring_force(bar: float) -> float:
@@ -219,6 +220,8 @@ def build_world(packing: Packing) -> World:
         w.friction = WALL_FRICTION
         w.elasticity = ELASTICITY
         w.filter = pymunk.ShapeFilter(categories=WALL_CATEGORY)
+    # The bar slides clear of the side walls but stops at the far end of the tray.
+    walls[0].filter = pymunk.ShapeFilter(categories=FAR_WALL_CATEGORY)
     space.add(*walls)
 
     bar = pymunk.Body(BAR_MASS, math.inf)
@@ -227,7 +230,7 @@ def build_world(packing: Packing) -> World:
     bar_shape = pymunk.Poly.create_box(bar, (BAR_THICKNESS, 2 * half_w))
     bar_shape.friction = WALL_FRICTION
     bar_shape.elasticity = ELASTICITY
-    bar_shape.filter = pymunk.ShapeFilter(categories=BAR_CATEGORY, mask=PIECE_CATEGORY)
+    bar_shape.filter = pymunk.ShapeFilter(categories=BAR_CATEGORY, mask=PIECE_CATEGORY | FAR_WALL_CATEGORY)
     slide = pymunk.GrooveJoint(static, bar, (-100.0, TRAY_WIDTH / 2), (MIX_LENGTH + 100.0, TRAY_WIDTH / 2), (0, 0))
     space.add(bar, bar_shape, slide)
 
@@ -355,8 +358,8 @@ def resolve_removal(packing: Packing, piece: int, frames: bool = False) -> Remov
         raise ValueError(f"piece {piece} is not on the tray")
     world = loaded_world(packing)
     start = world.bar_face()
-    frame_list: list | None = [snapshot(world)] if frames else None
     world.remove_piece(piece)
+    frame_list: list | None = [snapshot(world)] if frames else None  # the piece just lifted out
     squeezed: set[int] = set()
     steps = settle(world, frames=frame_list, squeezed=squeezed)
     travel = start - world.bar_face()
