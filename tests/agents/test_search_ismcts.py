@@ -1,0 +1,132 @@
+"""IS-MCTS: plays hidden-information games from the acting seat's view, and never peeks."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from search_toy_games import CALL, CHECK, FOLD, RAISE, MiniPoker, Poison, PokerHeuristic, dealt_poker
+
+from trapworks.agents import make_agent
+from trapworks.agents.ismcts import ISMCTSAgent
+from trapworks.agents.mcts import MCTSAgent
+from trapworks.core import TrapworksError, play_game
+
+import random
+
+
+def choices(agent_cls, own, other, seeds, **options):
+    out = []
+    for seed in seeds:
+        agent = agent_cls(MiniPoker(), 0, seed=seed, iterations=300, **options)
+        out.append(agent.step(dealt_poker(own, other)))
+    return out
+
+
+def test_no_peeking_poisoned_secrets_leave_choices_unchanged():
+    """The hidden card of seat 1 is replaced by a poison that fails on any use: IS-MCTS for seat
+    0 still searches, and for every seed makes exactly the choice it makes when seat 1 really
+    holds the lowest card, or the highest: the choice distribution does not depend on the secret."""
+    seeds = range(30)
+    clean_low = choices(ISMCTSAgent, 2, 0, seeds)
+    clean_high = choices(ISMCTSAgent, 2, 5, seeds)
+    poisoned = choices(ISMCTSAgent, 2, Poison(), seeds)
+    assert poisoned == clean_low == clean_high
+    # With heuristic rollouts (the heuristic reads views of determinizations) the same holds.
+    assert (choices(ISMCTSAgent, 2, Poison(), seeds[:10], rollout="heuristic")
+            == choices(ISMCTSAgent, 2, 5, seeds[:10], rollout="heuristic"))
+
+
+def test_the_no_peeking_test_can_fail_a_cheating_search():
+    """Control: plain MCTS searching the true state sees seat 1's card, so its choices change
+    with the secret (and it trips over the poison). The test above would catch such an agent."""
+    seeds = range(10)
+    low = choices(MCTSAgent, 2, 0, seeds, allow_hidden=True)
+    high = choices(MCTSAgent, 2, 5, seeds, allow_hidden=True)
+    assert Counter(low) != Counter(high)
+    assert Counter(low)[RAISE] == 10 and Counter(high)[CHECK] == 10
+    with pytest.raises(AssertionError, match="hidden part"):
+        choices(MCTSAgent, 2, Poison(), seeds[:1], allow_hidden=True)
+
+
+@pytest.mark.parametrize("own,best", [(5, RAISE), (4, RAISE), (0, CHECK), (1, CHECK)])
+def test_ismcts_plays_its_own_card(own, best):
+    """With a sure winner seat 0 raises (+1 or +2, against +0.5 for a check); with a sure or
+    likely loser it checks (-0.5, against -2 when called)."""
+    got = Counter(choices(ISMCTSAgent, own, Poison(), range(5)))
+    assert got[best] == 5
+
+
+def test_ismcts_second_seat_calls_with_a_winner_and_folds_a_loser():
+    for own, best in ((5, CALL), (0, FOLD)):
+        s = MiniPoker().new_initial_state()
+        s.apply_action(100 + 3)
+        s.apply_action(100 + own)
+        s.apply_action(RAISE)
+        s.cards[0] = Poison()
+        agent = ISMCTSAgent(s.game, 1, seed=1, iterations=200)
+        assert agent.step(s) == best
+
+
+def test_ismcts_refuses_to_move_for_another_seat():
+    s = dealt_poker(3, 1)
+    with pytest.raises(TrapworksError, match="seat 1"):
+        ISMCTSAgent(s.game, 1, seed=1, iterations=10).step(s)
+
+
+def test_ismcts_is_reproducible_with_a_seed():
+    a = [ISMCTSAgent(MiniPoker(), 0, seed=9, iterations=200) for _ in range(2)]
+    s = dealt_poker(3, 1)
+    assert a[0].step(s) == a[1].step(s)
+    stats = [sorted((k.action, k.n, k.avail) for k in x.last_root.kids) for x in a]
+    assert stats[0] == stats[1]
+
+
+def test_availability_counts_follow_legality():
+    s = dealt_poker(3, 1)
+    agent = ISMCTSAgent(MiniPoker(), 0, seed=1, iterations=100)
+    agent.step(s)
+    # Both root moves are legal in every determinization: each is available on every visit
+    # from the one in which it was first tried (the first visit tries one, the second the other).
+    assert [k.avail for k in agent.last_root.kids] == [100, 99]
+
+
+def test_heuristic_rollouts_use_the_games_registered_heuristic():
+    PokerHeuristic.calls = 0
+    ISMCTSAgent(MiniPoker(), 0, seed=1, iterations=50, rollout="heuristic").step(dealt_poker(3, 1))
+    assert PokerHeuristic.calls > 0
+    PokerHeuristic.calls = 0
+    ISMCTSAgent(MiniPoker(), 0, seed=1, iterations=50).step(dealt_poker(3, 1))
+    assert PokerHeuristic.calls == 0
+
+
+def test_levels_give_hidden_information_games_ismcts_with_heuristic_rollouts():
+    game = MiniPoker()
+    hard = make_agent("hard", game, 0, seed=1)
+    assert isinstance(hard, ISMCTSAgent) and hard.level == "hard"
+    assert hard.heuristic_share > 0
+
+
+def test_ismcts_beats_random_at_mini_poker():
+    """Seat-rotated games against random with 95% confidence (Wilson lower bound above the
+    mean a random player gets)."""
+    from trapworks.cli.tournament import wilson
+
+    rng = random.Random(3)
+    game = MiniPoker()
+    total = 0.0
+    n = 160
+    for i in range(n):
+        seat = i % 2
+        agents = [None, None]
+        agents[seat] = ISMCTSAgent(game, seat, seed=i, iterations=150)
+        agents[1 - seat] = make_agent("random", game, 1 - seat, seed=i)
+        s = play_game(game.new_initial_state(), agents, rng)
+        total += s.returns()[seat]
+    random_total = 0.0
+    for i in range(n):
+        seat = i % 2
+        agents = [make_agent("random", game, k, seed=1000 + i + k) for k in range(2)]
+        s = play_game(game.new_initial_state(), agents, rng)
+        random_total += s.returns()[seat]
+    assert total / n > random_total / n + 0.25, (total / n, random_total / n)
