@@ -3,6 +3,7 @@
 from trapworks.core.registry import register_game
 
 BUILTIN_GAMES = {
+    "dead-end-drive": "trapworks.games.dead_end_drive:DeadEndDriveGame",
     "last-mouse-lost": "trapworks.games.last_mouse_lost:LastMouseLostGame",
     "booby-trap": "trapworks.games.booby_trap:BoobyTrapGame",
     "mouse-trap": "trapworks.games.mouse_trap:MouseTrapGame",

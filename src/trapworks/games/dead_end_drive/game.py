@@ -1,0 +1,982 @@
+"""13 Dead End Drive (Milton Bradley, 1993), seed 004: rules, notation, views.
+
+A turn, as a sequence of kernel actions:
+  chance `roll a-b` -> (doubles) `change portrait` | `keep portrait` [chance `portrait X` after a change]
+  -> `S4` (pick a pawn and a die count) -> `to j12` (where it ends) -> on a trap: `play stairs` |
+  `play wild` | `draw` -> after a draw that is not a Detective card: `spring` | `keep`
+  -> the second pawn the same way -> next player.
+
+Randomness that everyone sees (dice, who starts, the portrait revealed) is a chance node. What
+only some seats may know (the deal of Character cards, the order of the trap pile) is drawn from
+the state's own seeded generator, so no action text ever names a hidden card: the seed decides
+the deal and the pile, records replay from the seed, and `_resample` redraws both for search.
+
+Where the rulebook is silent the behaviour is a named option (see `DeadEndDriveGame.default_options`
+and docs/dead-end-drive.md).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import zlib
+from typing import Any
+
+from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, OptionError, PositionError, State
+
+from .board import Mansion, load_mansion, squares_of
+from .components import (
+    CARD_CODES, CARD_NAMES, CHARACTERS, DETECTIVE, HAND_SIZE, LETTERS, NAMES, NUM_PAWNS,
+    SECRET_CARDS_2P, TOTAL_TRAP_PILE, TRAP_KINDS, WILD, build_trap_pile, pawn_index,
+)
+
+OFF = -1  # a knocked-off pawn's square
+
+# Phases of a turn.
+FIRST = "first"        # chance: who starts
+REVEAL = "reveal"      # chance: the next portrait shows
+ROLL = "roll"          # chance: the dice
+PORTRAIT = "portrait"  # doubles: change the portrait or not
+SELECT = "select"      # pick a pawn and a count
+DEST = "dest"          # pick where the pawn ends
+TRAP = "trap"          # a pawn moved onto a trap: play a card or draw
+DRAWN = "drawn"        # a drawn card: spring (if it matches) or keep
+OVER = "over"
+PHASES = (FIRST, REVEAL, ROLL, PORTRAIT, SELECT, DEST, TRAP, DRAWN, OVER)
+CHANCE_PHASES = (FIRST, REVEAL, ROLL)
+
+# What happens after a portrait is revealed.
+RESUME_ROLL, RESUME_SELECT, RESUME_CONTINUE = "roll", "select", "continue"
+
+ROLLS = tuple((a, b) for a in range(1, 7) for b in range(a, 7))  # unordered dice, 21 outcomes
+
+BLOCKED_DIE_RULES = ("forfeit", "lose-turn")
+AFTER_DRAW_RULES = ("drawn-only", "none")
+
+WIN_ESCAPE, WIN_LAST_ALIVE, WIN_DETECTIVE = "escape", "last-alive", "detective"
+
+
+class DeadEndDriveGame(Game):
+    game_id = "dead-end-drive"
+    title = "13 Dead End Drive"
+    default_options = {
+        "players": 4,                 # 2 to 4
+        "first_player": "random",     # "random" (the dice roll-off, a chance node) or a seat 1..players
+        "traps_per_kind": 3,          # Trap cards per trap (5 traps)
+        "wild_cards": 4,              # Wild cards
+        "detective_cards": 10,        # Detective cards; the three must total 29
+        "blocked_die": "forfeit",     # a die no pawn can use: "forfeit" it, or "lose-turn" (the whole turn)
+        "after_draw": "drawn-only",   # after drawing this turn, cards held before may not be played;
+                                      # "drawn-only": cards drawn this turn may; "none": no card may
+        "passage_hops": 1,            # passage hops allowed in one move
+        "turn_limit": 3000,           # turns before the game is stopped (a truncation, nobody wins)
+    }
+    has_hidden_information = True
+    has_chance = True
+    agents = {"heuristic": "trapworks.games.dead_end_drive.agents:HeuristicAgent"}
+
+    def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        def whole(name: str, lo: int, hi: int | None = None) -> int:
+            v = options[name]
+            if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
+                span = f"{lo} to {hi}" if hi is not None else f"at least {lo}"
+                raise OptionError(f"{name} {v!r}: a whole number, {span}")
+            return v
+
+        n = whole("players", 2, 4)
+        fp = options["first_player"]
+        if fp != "random" and (isinstance(fp, bool) or not isinstance(fp, int) or not 1 <= fp <= n):
+            raise OptionError(f"first_player {fp!r}: \"random\" (roll the dice) or a seat 1 to {n}")
+        t = whole("traps_per_kind", 1)
+        w = whole("wild_cards", 0)
+        d = whole("detective_cards", 0)
+        if 5 * t + w + d != TOTAL_TRAP_PILE:
+            raise OptionError(
+                f"the trap pile has {TOTAL_TRAP_PILE} cards: 5 x traps_per_kind + wild_cards + detective_cards "
+                f"must be {TOTAL_TRAP_PILE}, not 5 x {t} + {w} + {d} = {5 * t + w + d}")
+        if options["blocked_die"] not in BLOCKED_DIE_RULES:
+            raise OptionError(f"blocked_die {options['blocked_die']!r}: choose {' or '.join(BLOCKED_DIE_RULES)}")
+        if options["after_draw"] not in AFTER_DRAW_RULES:
+            raise OptionError(f"after_draw {options['after_draw']!r}: choose {' or '.join(AFTER_DRAW_RULES)}")
+        whole("passage_hops", 0, 5)
+        whole("turn_limit", 1)
+        return options
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        self.mansion: Mansion = load_mansion()
+        self.players: int = self.options["players"]
+        self.deck: tuple[int, ...] = tuple(build_trap_pile(
+            self.options["traps_per_kind"], self.options["wild_cards"], self.options["detective_cards"]))
+        n_sq = self.mansion.width * self.mansion.height
+        # Action numbering.
+        self.SELECT_BASE = 0                        # pawn * 12 + count - 1
+        self.DEST_BASE = NUM_PAWNS * 12             # + square
+        self.CHANGE = self.DEST_BASE + n_sq
+        self.KEEP_PORTRAIT = self.CHANGE + 1
+        self.PLAY_TRAP = self.CHANGE + 2
+        self.PLAY_WILD = self.CHANGE + 3
+        self.DRAW = self.CHANGE + 4
+        self.SPRING = self.CHANGE + 5
+        self.KEEP_CARD = self.CHANGE + 6
+        self.ROLL_BASE = self.CHANGE + 7
+        self.FIRST_BASE = self.ROLL_BASE + len(ROLLS)
+        self.REVEAL_BASE = self.FIRST_BASE + 4
+        self.NUM_ACTIONS = self.REVEAL_BASE + NUM_PAWNS
+
+    def num_players(self) -> int:
+        return self.players
+
+    def max_game_length(self) -> int:
+        # Per turn at most: roll, portrait (+reveal), 2 x (select, dest, trap, drawn, reveal).
+        return 16 * self.options["turn_limit"] + 64
+
+    def new_initial_state(self, seed: int | None = None) -> "DeadEndDriveState":
+        if seed is None:
+            seed = random.randrange(2**63)  # a record must replay: keep the seed that was used
+        return DeadEndDriveState(self, seed=seed)
+
+    def state_from_position(self, text: str) -> "DeadEndDriveState":
+        from .notation import parse_position
+        return parse_position(self, text)
+
+    def help_text(self) -> str:
+        return (
+            "A move takes two actions: pick a pawn and a count, e.g. S4 (Smothers, 4 squares; pawn letters "
+            "are on the map), then where it ends, e.g. to j12 (column letter, row number; 'exit' for the "
+            "Game Over square). On doubles first: change portrait / keep portrait; a pawn may take the "
+            "total (S8). On a trap: play stairs (or the trap's name) / play wild / draw; after drawing: "
+            "spring or keep. Type 'moves' to list what is legal now."
+        )
+
+
+class DeadEndDriveState(State):
+    game: DeadEndDriveGame
+
+    def __init__(self, game: DeadEndDriveGame, seed: int | None = None, start: str | None = None,
+                 deal: bool = True):
+        super().__init__(game, seed=seed, start=start)
+        m = game.mansion
+        n = game.players
+        self.rng = random.Random(seed)
+        self.pos: list[int] = list(m.chair_order)  # pawn i on chair i
+        self.detective = 0
+        self.portrait: int | None = None           # pawn whose portrait shows (None: Aunt Agatha)
+        self.unseen: set[int] = set(range(NUM_PAWNS))  # portraits not yet shown (order unknown to all)
+        self.cycle: list[int] = []                 # portraits shown and moved to the back, in order
+        self.removed_portraits: list[int] = []     # knocked-off pawns' portraits taken out
+        self.chars: list[list[int]] = [[] for _ in range(n)]
+        self.secret: list[list[int]] = [[] for _ in range(n)]
+        self.revealed: dict[int, int | None] = {}  # knocked-off pawn -> seat that held its card (None: secret)
+        # Trap hands: entries [card, epoch, turn drawn]; epoch = how many reshuffles before the draw.
+        self.hands: list[list[list[int]]] = [[] for _ in range(n)]
+        self.pile: list[int] = []                  # top = end of the list
+        self.discard: list[int] = []
+        self.epoch = 0
+        self.out = [False] * n
+        # Turn.
+        fp = game.options["first_player"]
+        self.phase = FIRST if fp == "random" else REVEAL
+        self.resume = RESUME_ROLL
+        self.to_move = 0 if fp == "random" else fp - 1
+        self.dice: list[int] = []
+        self.total_ok = False
+        self.moved: list[int] = []
+        self.selected: tuple[int, int] | None = None
+        self.trap_pawn: int | None = None
+        self.drawn: int | None = None
+        self.drew = False
+        self.opening = True
+        self.turns = 0
+        self.winner_pawn: int | None = None
+        self.win_reason: str | None = None
+        self.truncated = False
+        self._dest_cache: dict[tuple[int, int], int] = {}
+        if deal:
+            self._deal()
+
+    def _deal(self) -> None:
+        """Seed 004 'The Cards': shuffle the Character cards and deal them; shuffle the trap pile."""
+        n = self.game.players
+        chars = list(range(NUM_PAWNS))
+        self.rng.shuffle(chars)
+        size = HAND_SIZE[n]
+        for seat in range(n):
+            self.chars[seat] = sorted(chars[seat * size:(seat + 1) * size])
+        if n == 2:
+            rest = chars[2 * size:]
+            for seat in range(2):
+                self.secret[seat] = sorted(rest[seat * SECRET_CARDS_2P:(seat + 1) * SECRET_CARDS_2P])
+        self.pile = list(self.game.deck)
+        self.rng.shuffle(self.pile)
+
+    # --- queries --------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.phase == OVER:
+            return TERMINAL
+        if self.phase in CHANCE_PHASES:
+            return CHANCE
+        return self.to_move
+
+    def is_truncated(self) -> bool:
+        return self.truncated
+
+    def alive(self, pawn: int) -> bool:
+        return self.pos[pawn] != OFF
+
+    def live_pawns(self) -> list[int]:
+        return [p for p in range(NUM_PAWNS) if self.pos[p] != OFF]
+
+    def occupied(self) -> int:
+        mask = 0
+        for sq in self.pos:
+            if sq != OFF:
+                mask |= 1 << sq
+        return mask
+
+    def holder(self, pawn: int) -> int | None:
+        """Seat holding the pawn's Character card in hand (None: nobody, or a 2-player secret card)."""
+        for seat, hand in enumerate(self.chars):
+            if pawn in hand:
+                return seat
+        return None
+
+    def secret_holder(self, pawn: int) -> int | None:
+        for seat, cards in enumerate(self.secret):
+            if pawn in cards:
+                return seat
+        return None
+
+    def frame_live(self) -> list[int]:
+        """Live pawns whose portraits are still in the frame behind the one showing."""
+        return [p for p in list(self.unseen) + self.cycle if self.alive(p)]
+
+    def destinations(self, pawn: int, count: int) -> int:
+        """Bitmask of squares where `pawn` may end a move of `count` now (public information only).
+
+        Seed 004 rules 3-6 and Figure 8: no square twice, no pawns/furniture/walls, Red Chairs only
+        when other pawns block every chair-free move; during the opening no pawn may end on a trap.
+        """
+        key = (pawn, count)
+        got = self._dest_cache.get(key)
+        if got is not None:
+            return got
+        m = self.game.mansion
+        start = self.pos[pawn]
+        hops = self.game.options["passage_hops"]
+        exit_ok = pawn == self.portrait
+        blocked = self.occupied() & ~(1 << start)
+        keep = ~m.traps if self.opening else -1
+        dest = m.destinations(start, count, blocked, chairs=False, exit_ok=exit_ok, max_hops=hops) & keep
+        if not dest:
+            # Figure 8: the chairs open only when pawns are what blocks the way.
+            unblocked = m.destinations(start, count, 0, chairs=False, exit_ok=exit_ok, max_hops=hops) & keep
+            if unblocked:
+                dest = m.destinations(start, count, blocked, chairs=True, exit_ok=exit_ok, max_hops=hops) & keep
+        self._dest_cache[key] = dest
+        return dest
+
+    def can_move(self, pawn: int, count: int) -> bool:
+        """Whether `pawn` has any legal move of `count` now (the same rules as `destinations`)."""
+        key = (pawn, count)
+        got = self._dest_cache.get(key)
+        if got is not None:
+            return bool(got)
+        key = (pawn, -count)  # existence only, cached beside the full sets
+        got = self._dest_cache.get(key)
+        if got is None:
+            got = self._dest_cache[key] = self._chair_rule(pawn, count) is not None
+        return got
+
+    def _chair_rule(self, pawn: int, count: int) -> bool | None:
+        """None: no legal move; False: moves without crossing chairs; True: chairs may be crossed."""
+        m = self.game.mansion
+        start = self.pos[pawn]
+        hops = self.game.options["passage_hops"]
+        exit_ok = pawn == self.portrait
+        blocked = self.occupied() & ~(1 << start)
+        ends = ~m.traps if self.opening else -1
+        if m.can_move(start, count, blocked, chairs=False, exit_ok=exit_ok, max_hops=hops, ends=ends):
+            return False
+        if (m.can_move(start, count, 0, chairs=False, exit_ok=exit_ok, max_hops=hops, ends=ends)
+                and m.can_move(start, count, blocked, chairs=True, exit_ok=exit_ok, max_hops=hops, ends=ends)):
+            return True
+        return None
+
+    def chairs_needed(self, pawn: int, count: int) -> bool:
+        """True when this move may cross Red Chairs (Figure 8)."""
+        return bool(self._chair_rule(pawn, count))
+
+    def counts_available(self) -> list[int]:
+        counts = sorted(set(self.dice))
+        if self.total_ok and len(self.dice) == 2:
+            counts.append(self.dice[0] + self.dice[1])
+        return counts
+
+    def movable_pawns(self) -> list[int]:
+        m = self.game.mansion
+        out = []
+        for p in range(NUM_PAWNS):
+            sq = self.pos[p]
+            if sq == OFF or p in self.moved:
+                continue
+            # Rule 2: while any pawn is on a Red Chair, only those pawns move.
+            if self.opening and not (m.chairs >> sq & 1):
+                continue
+            out.append(p)
+        return out
+
+    def select_actions(self) -> list[int]:
+        out = []
+        counts = self.counts_available()
+        for p in self.movable_pawns():
+            for c in counts:
+                if self.can_move(p, c):
+                    out.append(p * 12 + c - 1)
+        return out
+
+    def playable_cards(self, seat: int) -> list[int]:
+        """Card kinds `seat` may play now (after a draw this turn only cards drawn this turn, by option)."""
+        hand = self.hands[seat]
+        if not self.drew:
+            return [c for c, _, _ in hand]
+        if self.game.options["after_draw"] == "none":
+            return []
+        return [c for c, _, t in hand if t == self.turns]
+
+    def trap_kind_index(self, pawn: int) -> int:
+        m = self.game.mansion
+        return TRAP_KINDS.index(m.trap_kind[self.pos[pawn]])
+
+    # --- legal actions ----------------------------------------------------------------
+    def _legal_actions(self) -> list[int]:
+        g = self.game
+        ph = self.phase
+        if ph == PORTRAIT:
+            return [g.CHANGE, g.KEEP_PORTRAIT]
+        if ph == SELECT:
+            return self.select_actions()
+        if ph == DEST:
+            pawn, count = self.selected
+            return [g.DEST_BASE + sq for sq in squares_of(self.destinations(pawn, count))]
+        if ph == TRAP:
+            out = []
+            playable = self.playable_cards(self.to_move)
+            if self.trap_kind_index(self.trap_pawn) in playable:
+                out.append(g.PLAY_TRAP)
+            if WILD in playable:
+                out.append(g.PLAY_WILD)
+            if self.pile or self.discard:
+                out.append(g.DRAW)
+            return out
+        if ph == DRAWN:
+            return ([g.SPRING] if self._drawn_matches() else []) + [g.KEEP_CARD]
+        return []
+
+    def _drawn_matches(self) -> bool:
+        return self.drawn == WILD or self.drawn == self.trap_kind_index(self.trap_pawn)
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        g = self.game
+        if self.phase == ROLL:
+            return [(g.ROLL_BASE + i, (1 if a == b else 2) / 36) for i, (a, b) in enumerate(ROLLS)]
+        if self.phase == FIRST:
+            n = g.players
+            return [(g.FIRST_BASE + s, 1 / n) for s in range(n)]
+        if self.phase == REVEAL:
+            live = sorted(p for p in self.unseen if self.alive(p))
+            return [(g.REVEAL_BASE + p, 1 / len(live)) for p in live]
+        return []
+
+    def _why_illegal(self, action: int) -> str | None:
+        g = self.game
+        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < g.NUM_ACTIONS:
+            return f"no such action id (ids are 0..{g.NUM_ACTIONS - 1})"
+        if self.phase in CHANCE_PHASES:
+            if action in [a for a, _ in self._chance_outcomes()]:
+                return None
+            return f"a chance outcome is due ({self.phase}); {self.action_to_string(action)} is not one of them"
+        if action in self._legal_actions():
+            return None
+        return self._explain_illegal(action)
+
+    def _explain_illegal(self, action: int) -> str:
+        g = self.game
+        ph = self.phase
+        want = {PORTRAIT: "change portrait or keep portrait", SELECT: "a pawn and a count, e.g. S4",
+                DEST: "a square to end on, e.g. to j12", TRAP: "play <trap> / play wild / draw",
+                DRAWN: "spring or keep"}[ph]
+        if action < g.DEST_BASE:
+            if ph != SELECT:
+                return f"no pawn is picked now: the game waits for {want}"
+            pawn, count = divmod(action, 12)
+            count += 1
+            if not self.alive(pawn):
+                return f"{NAMES[pawn]} has been knocked off"
+            if pawn in self.moved:
+                return f"{NAMES[pawn]} has already moved this turn: move two different pawns"
+            if count not in self.counts_available():
+                return f"no die shows {count} (dice left: {', '.join(map(str, self.dice))})"
+            if self.opening and not (g.mansion.chairs >> self.pos[pawn] & 1):
+                return ("every pawn must leave the Red Chairs before any pawn moves a second time; "
+                        f"{NAMES[pawn]} has already left")
+            return f"{NAMES[pawn]} cannot move exactly {count} squares from {g.mansion.name(self.pos[pawn])}"
+        if action < g.CHANGE:
+            if ph != DEST:
+                return f"no pawn is picked yet: the game waits for {want}"
+            sq = action - g.DEST_BASE
+            pawn, count = self.selected
+            m = g.mansion
+            if sq == m.game_over and pawn != self.portrait:
+                return f"only the pawn whose portrait shows may leave the mansion; {NAMES[pawn]}'s does not"
+            if m.traps >> sq & 1 and self.opening:
+                return "no pawn may move onto a trap before every pawn has left the Red Chairs"
+            if m.chairs >> sq & 1:
+                return "a move may cross Red Chairs when pawns block, but never ends on one"
+            return f"{NAMES[pawn]} cannot end a move of {count} on {m.name(sq)}"
+        if ph == TRAP and action in (g.PLAY_TRAP, g.PLAY_WILD):
+            kind = "wild" if action == g.PLAY_WILD else TRAP_KINDS[self.trap_kind_index(self.trap_pawn)]
+            if self.drew and kind in [CARD_NAMES[c] for c, _, _ in self.hands[self.to_move]]:
+                return "you cannot draw a card and then play another card that you already had in your hand on the same turn"
+            return f"you hold no {kind} card"
+        if ph == TRAP and action == g.DRAW:
+            return "the trap pile and the discard pile are both empty"
+        if ph == DRAWN and action == g.SPRING:
+            return f"the card drawn ({CARD_NAMES[self.drawn]}) does not match this trap"
+        return f"not legal now: the game waits for {want}"
+
+    # --- applying ----------------------------------------------------------------
+    def _say(self, kind: str, text: str, to: list[int] | None = None, **data: Any) -> None:
+        event = {"type": kind, "text": text, **data}
+        if to is not None:
+            event["to"] = to
+        self._events.append(event)
+
+    def seat_name(self, seat: int) -> str:
+        return f"Player {seat + 1}"
+
+    def _apply_action(self, action: int) -> None:
+        g = self.game
+        ph = self.phase
+        if ph == FIRST:
+            self.to_move = action - g.FIRST_BASE
+            self._say("first_player", f"{self.seat_name(self.to_move)} rolls highest and goes first.",
+                      seat=self.to_move)
+            self.phase = REVEAL
+            self.resume = RESUME_ROLL
+        elif ph == REVEAL:
+            self._reveal(action - g.REVEAL_BASE)
+        elif ph == ROLL:
+            a, b = ROLLS[action - g.ROLL_BASE]
+            self.dice = [a, b]
+            self.total_ok = a == b
+            self.moved = []
+            self._say("roll", f"{self.seat_name(self.to_move)} rolls {a} and {b}" + (" (doubles)" if a == b else "") + ".",
+                      seat=self.to_move, dice=[a, b])
+            if a == b and self.frame_live():
+                self.phase = PORTRAIT
+            else:
+                self._enter_select()
+        elif ph == PORTRAIT:
+            if action == g.CHANGE:
+                self._say("portrait_change", f"{self.seat_name(self.to_move)} changes the portrait.",
+                          seat=self.to_move)
+                self.cycle.append(self.portrait)
+                self.portrait = None
+                self._next_portrait(RESUME_SELECT)
+            else:
+                self._say("portrait_keep", f"{self.seat_name(self.to_move)} keeps the portrait.", seat=self.to_move)
+                self._enter_select()
+        elif ph == SELECT:
+            pawn, c = divmod(action, 12)
+            self.selected = (pawn, c + 1)
+            self.phase = DEST
+            self._say("select", f"{self.seat_name(self.to_move)} moves {NAMES[pawn]} {c + 1}.",
+                      seat=self.to_move, pawn=LETTERS[pawn], count=c + 1)
+        elif ph == DEST:
+            self._move(action - g.DEST_BASE)
+        elif ph == TRAP:
+            self._trap_choice(action)
+        elif ph == DRAWN:
+            self._drawn_choice(action)
+
+    def _reveal(self, pawn: int) -> None:
+        self.unseen.discard(pawn)
+        self.portrait = pawn
+        self._say("portrait", f"The portrait on the wall now shows {NAMES[pawn]}.", pawn=LETTERS[pawn])
+        resume = self.resume
+        if resume == RESUME_ROLL:
+            self.phase = ROLL
+        elif resume == RESUME_SELECT:
+            self._enter_select()
+        else:
+            self._continue_turn()
+
+    def _next_portrait(self, resume: str) -> None:
+        """Show the next portrait: an unseen one is a chance node; else the next in the known cycle."""
+        self._dest_cache.clear()  # who may leave the mansion changes
+        if any(self.alive(p) for p in self.unseen):
+            self.phase = REVEAL
+            self.resume = resume
+            return
+        while self.cycle:
+            p = self.cycle.pop(0)
+            if self.alive(p):
+                self.portrait = p
+                self._say("portrait", f"The portrait on the wall now shows {NAMES[p]}.", pawn=LETTERS[p])
+                break
+            self.removed_portraits.append(p)
+            self._say("portrait_removed", f"{NAMES[p]}'s portrait comes up and is taken out "
+                      "(that pawn was knocked off).", pawn=LETTERS[p])
+        self.resume = resume
+        if resume == RESUME_SELECT:
+            self._enter_select()
+        elif resume == RESUME_CONTINUE:
+            self._continue_turn()
+        else:
+            self.phase = ROLL
+
+    def _enter_select(self) -> None:
+        self.phase = SELECT
+        self.selected = None
+        self._dest_cache.clear()
+        if not self.dice:
+            self._end_turn()
+            return
+        if self.game.options["blocked_die"] == "lose-turn" and not self.moved:
+            for d in sorted(set(self.dice)):
+                if not any(self.can_move(p, d) for p in self.movable_pawns()):
+                    self._say("blocked_die", f"No pawn can move {d}: {self.seat_name(self.to_move)} loses the turn "
+                              "(blocked_die=lose-turn).", seat=self.to_move, die=d)
+                    self._end_turn()
+                    return
+        if not self.select_actions():
+            lost = " and ".join(map(str, self.dice))
+            self._say("blocked_die", f"No pawn can move {lost}: the die is forfeited.",
+                      seat=self.to_move, dice=list(self.dice))
+            self._end_turn()
+
+    def _move(self, sq: int) -> None:
+        g = self.game
+        m = g.mansion
+        pawn, count = self.selected
+        start = self.pos[pawn]
+        blocked = self.occupied() & ~(1 << start)
+        path = m.path(start, count, sq, blocked, chairs=bool(self.chairs_needed(pawn, count)),
+                      exit_ok=pawn == self.portrait, max_hops=g.options["passage_hops"]) or [sq]
+        self.pos[pawn] = sq
+        self._dest_cache.clear()
+        if self.total_ok and len(self.dice) == 2 and count == self.dice[0] + self.dice[1] and count not in self.dice:
+            self.dice = []
+        else:
+            self.dice.remove(count)
+        self.total_ok = False
+        self.moved.append(pawn)
+        self.selected = None
+        if self.opening and not any(m.chairs >> p & 1 for p in self.pos if p != OFF):
+            self.opening = False
+            self._say("opening_over", "Every pawn has left the Red Chairs.")
+        where = "the Game Over square" if sq == m.game_over else f"{m.name(sq)} ({m.feature(sq)}, {m.room(sq)})"
+        self._say("move", f"{NAMES[pawn]} moves {count} to {where}.", seat=self.to_move, pawn=LETTERS[pawn],
+                  count=count, path=[m.name(s) for s in [start] + path])
+        if sq == m.game_over:
+            self._win(pawn, WIN_ESCAPE, f"{NAMES[pawn]} leaves the mansion while the portrait shows them")
+            return
+        if m.traps >> sq & 1:
+            self.trap_pawn = pawn
+            self.phase = TRAP
+            if not self._legal_actions():
+                self._say("no_cards", "No card to play and none to draw: the trap stays set.")
+                self.trap_pawn = None
+                self._continue_turn()
+            return
+        self._continue_turn()
+
+    def _trap_choice(self, action: int) -> None:
+        g = self.game
+        seat = self.to_move
+        if action == g.DRAW:
+            self._draw()
+            return
+        kind = WILD if action == g.PLAY_WILD else self.trap_kind_index(self.trap_pawn)
+        hand = self.hands[seat]
+        # Play a card drawn this turn when the rule requires it (it is the only kind allowed then).
+        idx = next(i for i, (c, _, t) in enumerate(hand) if c == kind and (not self.drew or t == self.turns))
+        hand.pop(idx)
+        self.discard.append(kind)
+        self._say("play", f"{self.seat_name(seat)} plays a {CARD_NAMES[kind]} card.", seat=seat, card=CARD_NAMES[kind])
+        self._spring(self.trap_pawn)
+
+    def _draw(self) -> None:
+        seat = self.to_move
+        m = self.game.mansion
+        while True:
+            if not self.pile:
+                if not self.discard:
+                    self._say("no_cards", "The trap pile and the discard pile are empty: nothing to draw.")
+                    self.trap_pawn = None
+                    self._continue_turn()
+                    return
+                self.pile = self.discard
+                self.discard = []
+                self.rng.shuffle(self.pile)
+                self.epoch += 1
+                self._say("reshuffle", "The trap pile has run out: the discard pile is shuffled into a new pile.")
+            card = self.pile.pop()
+            if card == DETECTIVE:
+                self.discard.append(card)
+                self.detective += 1
+                self._say("detective", f"{self.seat_name(seat)} draws a Detective card: the Detective moves to "
+                          f"step {self.detective} of {len(m.track) - 1}.", seat=seat, step=self.detective)
+                if self.detective >= len(m.track) - 1:
+                    self._win(self.portrait, WIN_DETECTIVE, "the Detective reaches the Game Over square")
+                    return
+                continue
+            self.drawn = card
+            self.drew = True
+            self._say("draw", f"{self.seat_name(seat)} draws a card.", seat=seat)
+            self._say("drawn_card", f"You drew a {CARD_NAMES[card]} card.", to=[seat], card=CARD_NAMES[card])
+            self.phase = DRAWN
+            return
+
+    def _drawn_choice(self, action: int) -> None:
+        seat = self.to_move
+        card = self.drawn
+        self.drawn = None
+        if action == self.game.SPRING:
+            self.discard.append(card)
+            self._say("play", f"{self.seat_name(seat)} plays the drawn {CARD_NAMES[card]} card.", seat=seat,
+                      card=CARD_NAMES[card])
+            self._spring(self.trap_pawn)
+            return
+        self.hands[seat].append([card, self.epoch, self.turns])
+        # The same words whether the card did not match or the player bluffs (seed 004, Bluffing).
+        self._say("keep", f"{self.seat_name(seat)}: wrong card. The trap is not sprung; the card is kept.", seat=seat)
+        self.trap_pawn = None
+        self._continue_turn()
+
+    def _spring(self, pawn: int) -> None:
+        m = self.game.mansion
+        seat = self.to_move
+        trap = m.trap_kind[self.pos[pawn]]
+        self.pos[pawn] = OFF
+        self.trap_pawn = None
+        self._dest_cache.clear()
+        owner = self.holder(pawn)
+        if owner is not None:
+            self.chars[owner].remove(pawn)
+            self.revealed[pawn] = owner
+            whose = f"{self.seat_name(owner)} owned {NAMES[pawn]} and lays down the Character card."
+        else:
+            self.revealed[pawn] = None
+            whose = f"Nobody holds {NAMES[pawn]}'s Character card: it is a secret card."
+        self._say("spring", f"The {trap} trap is sprung: {NAMES[pawn]} is knocked off! {whose}", seat=seat,
+                  pawn=LETTERS[pawn], trap=trap, owner=owner)
+        live = self.live_pawns()
+        if owner is not None and not self.chars[owner] and self.game.players > 2:
+            self.out[owner] = True
+            cards = [c for c, _, _ in self.hands[owner]]
+            self.discard.extend(cards)
+            self.hands[owner] = []
+            self._say("out", f"{self.seat_name(owner)} has lost the last Character card and is out of the game"
+                      + (f", discarding {', '.join(CARD_NAMES[c] for c in cards)}." if cards else "."),
+                      seat=owner, discarded=[CARD_NAMES[c] for c in cards])
+        if len(live) == 1:
+            self._win(live[0], WIN_LAST_ALIVE, f"{NAMES[live[0]]} is the last pawn alive")
+            return
+        if self.portrait == pawn:
+            self.removed_portraits.append(pawn)
+            self.portrait = None
+            self._say("portrait_removed", f"{NAMES[pawn]}'s portrait is taken out of the frame.", pawn=LETTERS[pawn])
+            self._next_portrait(RESUME_CONTINUE)
+            return
+        self._continue_turn()
+
+    def _continue_turn(self) -> None:
+        if self.out[self.to_move]:
+            self._end_turn()
+            return
+        self._enter_select()
+
+    def _end_turn(self) -> None:
+        self.dice = []
+        self.total_ok = False
+        self.moved = []
+        self.selected = None
+        self.trap_pawn = None
+        self.drawn = None
+        self.drew = False
+        self.turns += 1
+        self._dest_cache.clear()
+        if self.turns >= self.game.options["turn_limit"]:
+            self.phase = OVER
+            self.truncated = True
+            self._say("truncated", f"Stopped after {self.turns} turns (turn_limit): nobody wins.")
+            return
+        n = self.game.players
+        seat = self.to_move
+        for _ in range(n):
+            seat = (seat + 1) % n
+            if not self.out[seat]:
+                break
+        self.to_move = seat
+        self.phase = ROLL
+
+    def _win(self, pawn: int, reason: str, why: str) -> None:
+        self.winner_pawn = pawn
+        self.win_reason = reason
+        self.phase = OVER
+        self.dice = []
+        seat = self.winner_seat()
+        how = ""
+        if self.game.players == 2 and self.holder(pawn) is None:
+            how = f" Neither player holds the Character card; the secret cards are turned over."
+        self._say("game_over", f"{why}.{how} {self.seat_name(seat)} wins with {NAMES[pawn]}!",
+                  pawn=LETTERS[pawn], reason=reason, winner=seat)
+
+    def winner_seat(self) -> int | None:
+        if self.winner_pawn is None:
+            return None
+        seat = self.holder(self.winner_pawn)
+        if seat is None:
+            seat = self.secret_holder(self.winner_pawn)  # 2-player: "turn over their secret Character cards"
+        return seat
+
+    def returns(self) -> list[float]:
+        n = self.game.players
+        if self.phase != OVER or self.truncated:
+            return [0.0] * n
+        w = self.winner_seat()
+        return [1.0 if s == w else -1.0 / (n - 1) for s in range(n)]
+
+    # --- notation -----------------------------------------------------------------
+    def action_to_string(self, action: int, player: int | None = None) -> str:
+        g = self.game
+        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < g.NUM_ACTIONS:
+            raise IllegalActionError(action, "no such action id")
+        if action < g.DEST_BASE:
+            pawn, c = divmod(action, 12)
+            return f"{LETTERS[pawn]}{c + 1}"
+        if action < g.CHANGE:
+            sq = action - g.DEST_BASE
+            return f"to {g.mansion.name(sq)}"
+        if action >= g.REVEAL_BASE:
+            return f"portrait {LETTERS[action - g.REVEAL_BASE]}"
+        if action >= g.FIRST_BASE:
+            return f"first {action - g.FIRST_BASE + 1}"
+        if action >= g.ROLL_BASE:
+            a, b = ROLLS[action - g.ROLL_BASE]
+            return f"roll {a}-{b}"
+        if action == g.PLAY_TRAP:
+            if self.phase == TRAP and self.trap_pawn is not None:
+                return f"play {TRAP_KINDS[self.trap_kind_index(self.trap_pawn)]}"
+            return "play trap"
+        return {g.CHANGE: "change portrait", g.KEEP_PORTRAIT: "keep portrait", g.PLAY_WILD: "play wild",
+                g.DRAW: "draw", g.SPRING: "spring", g.KEEP_CARD: "keep"}[action]
+
+    _SELECT_RE = re.compile(r"^(?:move\s+)?([a-z][a-z .]*?)\s*(\d{1,2})$")
+
+    def string_to_action(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise IllegalActionError(text, "action text must be a string, e.g. S4 or to j12")
+        g = self.game
+        t = " ".join(text.strip().lower().split())
+        if not t:
+            raise IllegalActionError(text, "empty action")
+        if self.phase == OVER:
+            raise IllegalActionError(text, "the game is over")
+        action = self._parse(t, text)
+        reason = self._why_illegal(action)
+        if reason:
+            raise IllegalActionError(text, reason)
+        return action
+
+    def _parse(self, t: str, text: str) -> int:
+        g = self.game
+        m = g.mansion
+        ph = self.phase
+        if ph == ROLL:
+            mt = re.fullmatch(r"roll (\d)\s*[-, ]\s*(\d)", t)
+            if not mt:
+                raise IllegalActionError(text, "the dice are to be rolled: write e.g. roll 3-5")
+            a, b = sorted((int(mt.group(1)), int(mt.group(2))))
+            if (a, b) not in ROLLS:
+                raise IllegalActionError(text, "each die shows 1 to 6")
+            return g.ROLL_BASE + ROLLS.index((a, b))
+        if ph == FIRST:
+            mt = re.fullmatch(r"first (?:player )?(\d)", t)
+            if not mt or not 1 <= int(mt.group(1)) <= g.players:
+                raise IllegalActionError(text, f"who goes first is drawn: write first 1 to first {g.players}")
+            return g.FIRST_BASE + int(mt.group(1)) - 1
+        if ph == REVEAL:
+            mt = re.fullmatch(r"portrait (.+)", t)
+            if not mt:
+                raise IllegalActionError(text, "a portrait is revealed: write e.g. portrait L")
+            try:
+                return g.REVEAL_BASE + pawn_index(mt.group(1))
+            except ValueError as e:
+                raise IllegalActionError(text, str(e)) from None
+        if ph == PORTRAIT:
+            if t in ("change portrait", "change"):
+                return g.CHANGE
+            if t in ("keep portrait", "keep", "no change"):
+                return g.KEEP_PORTRAIT
+            raise IllegalActionError(text, "you rolled doubles: write change portrait or keep portrait")
+        if ph == SELECT:
+            mt = self._SELECT_RE.match(t)
+            if not mt:
+                raise IllegalActionError(text, "pick a pawn and a count: a pawn letter (or name) and a number, e.g. S4")
+            try:
+                pawn = pawn_index(mt.group(1))
+            except ValueError as e:
+                raise IllegalActionError(text, str(e)) from None
+            count = int(mt.group(2))
+            if not 1 <= count <= 12:
+                raise IllegalActionError(text, f"a move counts 1 to 12 squares, not {count}")
+            return pawn * 12 + count - 1
+        if ph == DEST:
+            target = t[3:] if t.startswith("to ") else t
+            if target in ("exit", "game over", "out", "door"):
+                return g.DEST_BASE + m.game_over
+            try:
+                return g.DEST_BASE + m.square(target)
+            except ValueError as e:
+                raise IllegalActionError(text, str(e)) from None
+        if ph == TRAP:
+            if t == "draw":
+                return g.DRAW
+            if t in ("play wild", "wild"):
+                return g.PLAY_WILD
+            kind = TRAP_KINDS[self.trap_kind_index(self.trap_pawn)]
+            if t in ("play", "play trap", f"play {kind}", kind):
+                return g.PLAY_TRAP
+            if t.startswith("play "):
+                raise IllegalActionError(text, f"this is the {kind} trap: play {kind} or play wild, or draw")
+            raise IllegalActionError(text, f"on the {kind} trap: write play {kind}, play wild or draw")
+        if ph == DRAWN:
+            if t == "spring":
+                return g.SPRING
+            if t in ("keep", "keep card", "pass"):
+                return g.KEEP_CARD
+            raise IllegalActionError(text, "you drew a card: write spring (if it matches) or keep")
+        raise IllegalActionError(text, "nothing to do now")
+
+    def position(self) -> str:
+        from .notation import write_position
+        return write_position(self)
+
+    # --- information ------------------------------------------------------------------
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        g = self.game
+        m = g.mansion
+        n = g.players
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
+            raise ValueError(f"seat {seat!r} does not exist; seats are 0..{n - 1}")
+        pawns = []
+        for p in range(NUM_PAWNS):
+            sq = self.pos[p]
+            status = "knocked off" if sq == OFF else "escaped" if sq == m.game_over else "in play"
+            entry = {"letter": LETTERS[p], "name": NAMES[p], "square": None if sq == OFF else m.name(sq),
+                     "status": status}
+            if sq != OFF:
+                entry["feature"] = m.feature(sq)
+                entry["room"] = m.room(sq)
+            if p in self.revealed:
+                entry["owner"] = self.revealed[p]  # seat, or None for a 2-player secret card
+            pawns.append(entry)
+        to_move = self.current_player()
+        mine = seat is not None
+        v: dict[str, Any] = {
+            "game": g.game_id,
+            "seat": seat,
+            "players": n,
+            "board": {"width": m.width, "height": m.height, "grid": list(m.grid),
+                      "traps": {m.name(sq): kind for sq, kind in m.trap_kind.items()},
+                      "passages": [m.name(sq) for sq in m.passages], "door": m.name(m.door),
+                      "game_over": m.name(m.game_over), "track": [m.name(sq) for sq in m.track]},
+            "pawns": pawns,
+            "detective": {"step": self.detective, "steps": len(m.track) - 1, "square": m.name(m.track[self.detective])},
+            "portrait": None if self.portrait is None else LETTERS[self.portrait],
+            "portrait_name": "Aunt Agatha" if self.portrait is None else NAMES[self.portrait],
+            "frame": {"behind": len(self.unseen) + len(self.cycle), "never_shown": len(self.unseen)},
+            "removed_portraits": [LETTERS[p] for p in self.removed_portraits],
+            "seats": [{"seat": s, "character_cards": len(self.chars[s]), "trap_cards": len(self.hands[s]),
+                       "secret_cards": len(self.secret[s]), "out": self.out[s]} for s in range(n)],
+            "discard": [CARD_NAMES[c] for c in self.discard],
+            "pile": len(self.pile),
+            "phase": self.phase,
+            "to_move": to_move if to_move >= 0 else None,
+            "turn_of": self.to_move,
+            "turn": self.turns + 1,
+            "dice": list(self.dice),
+            "doubles_total": self.dice[0] + self.dice[1] if self.total_ok and len(self.dice) == 2 else None,
+            "moved": [LETTERS[p] for p in self.moved],
+            "selected": ({"pawn": LETTERS[self.selected[0]], "count": self.selected[1]} if self.selected else None),
+            "trap_pawn": None if self.trap_pawn is None else LETTERS[self.trap_pawn],
+            "trap": (m.trap_kind[self.pos[self.trap_pawn]] if self.trap_pawn is not None else None),
+            "drew_this_turn": self.drew,
+            "opening": self.opening,
+            "my_characters": [LETTERS[p] for p in self.chars[seat]] if mine else [],
+            "my_trap_cards": sorted(CARD_NAMES[c] for c, _, _ in self.hands[seat]) if mine else [],
+            "my_cards_drawn_this_turn": (sorted(CARD_NAMES[c] for c, _, t in self.hands[seat] if t == self.turns)
+                                         if mine and self.drew else []),
+            "drawn_card": (CARD_NAMES[self.drawn] if mine and seat == self.to_move and self.drawn is not None
+                           else None),
+            "terminal": self.phase == OVER,
+            "truncated": self.truncated,
+            "winner": self.winner_seat() if self.phase == OVER else None,
+            "winning_pawn": None if self.winner_pawn is None else LETTERS[self.winner_pawn],
+            "win_reason": self.win_reason,
+            "legal_actions": self._legal_view() if mine and to_move == seat else [],
+        }
+        return v
+
+    def _legal_view(self) -> list[dict[str, Any]]:
+        g = self.game
+        m = g.mansion
+        out = []
+        for a in self._legal_actions():
+            entry: dict[str, Any] = {"id": a, "text": self.action_to_string(a)}
+            if a < g.DEST_BASE:
+                pawn, c = divmod(a, 12)
+                entry.update(kind="select", pawn=LETTERS[pawn], count=c + 1)
+            elif a < g.CHANGE:
+                sq = a - g.DEST_BASE
+                entry.update(kind="dest", square=m.name(sq))
+            else:
+                entry["kind"] = entry["text"].split()[0]
+            out.append(entry)
+        return out
+
+    def _resample(self, seat: int, rng: random.Random) -> "DeadEndDriveState":
+        from .hidden import resample
+        return resample(self, seat, rng)
+
+    # --- copying ----------------------------------------------------------------------
+    def clone(self) -> "DeadEndDriveState":
+        new = DeadEndDriveState.__new__(DeadEndDriveState)
+        new.__dict__.update(self.__dict__)
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.pos = self.pos[:]
+        new.unseen = set(self.unseen)
+        new.cycle = self.cycle[:]
+        new.removed_portraits = self.removed_portraits[:]
+        new.chars = [h[:] for h in self.chars]
+        new.secret = [h[:] for h in self.secret]
+        new.revealed = dict(self.revealed)
+        new.hands = [[e[:] for e in h] for h in self.hands]
+        new.pile = self.pile[:]
+        new.discard = self.discard[:]
+        new.out = self.out[:]
+        new.dice = self.dice[:]
+        new.moved = self.moved[:]
+        new._history = self._history[:]
+        new._events = [dict(e) for e in self._events]
+        new._dest_cache = dict(self._dest_cache)
+        return new
+
+    # --- presentation -------------------------------------------------------------------
+    def render_text(self, seat: int | None = None) -> str:
+        from .render import render_text
+        return render_text(self, seat)

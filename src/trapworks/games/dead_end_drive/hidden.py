@@ -1,0 +1,83 @@
+"""Hidden information: what a seat cannot see, redrawn consistently with what it has seen.
+
+What `seat` knows: its own Character cards and trap hand (and the card it just drew), every
+pawn's square, the portrait showing and the order of the portraits already shown, the face-up
+discard pile, how many cards each player holds and when each was drawn, whose cards were laid
+down for knocked-off pawns, and which knocked-off pawns had secret cards (2 players).
+
+What it does not: other players' Character cards, the 2-player secret cards (its own too), other
+players' trap cards, the card another player has just drawn, the order of the trap pile, and the
+order of the portraits not yet shown (a chance node, so nothing to redraw).
+
+Trap cards are redrawn epoch by epoch: an epoch is the time between two reshuffles. Every card a
+player drew in a past epoch came from that epoch's pile, whose contents (the discard pile that was
+shuffled) everybody saw; so the unknown cards drawn in one epoch are swapped only among the hand
+slots of that epoch. Cards of the current epoch are swapped among those slots, the drawn card and
+the pile; Detective cards never sit in a hand, so they stay in the pile.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from .components import DETECTIVE
+
+if TYPE_CHECKING:
+    from .game import DeadEndDriveState
+
+OFF = -1
+
+
+def resample(state: "DeadEndDriveState", seat: int, rng: random.Random) -> "DeadEndDriveState":
+    s = state.clone()
+    n = s.game.players
+    others = [o for o in range(n) if o != seat]
+
+    # --- Character cards --------------------------------------------------------------
+    char_slots = [("chars", o, i) for o in others for i in range(len(s.chars[o]))]
+    secret_slots = [("secret", o, i) for o in range(n) for i in range(len(s.secret[o]))]
+    pool = [s.chars[o][i] for _, o, i in char_slots] + [s.secret[o][i] for _, o, i in secret_slots]
+    # A knocked-off pawn whose card nobody laid down was a secret card: it stays among the secrets.
+    dead = [p for p in pool if s.pos[p] == OFF]
+    live = [p for p in pool if s.pos[p] != OFF]
+    rng.shuffle(secret_slots)
+    rng.shuffle(live)
+    fill = dict(zip(secret_slots, dead))
+    free = char_slots + secret_slots[len(dead):]
+    fill.update(zip(free, live))
+    for (kind, o, i), p in fill.items():
+        (s.chars if kind == "chars" else s.secret)[o][i] = p
+    for o in range(n):
+        s.chars[o].sort()
+        s.secret[o].sort()
+
+    # --- Trap cards -------------------------------------------------------------------
+    by_epoch: dict[int, list[list[int]]] = {}
+    for o in others:
+        for entry in s.hands[o]:
+            by_epoch.setdefault(entry[1], []).append(entry)
+    drawn_hidden = s.drawn is not None and s.to_move != seat
+    for epoch, entries in by_epoch.items():
+        if epoch == s.epoch:
+            continue
+        cards = [e[0] for e in entries]
+        rng.shuffle(cards)
+        for e, c in zip(entries, cards):
+            e[0] = c
+    current = by_epoch.get(s.epoch, [])
+    cards = [e[0] for e in current] + ([s.drawn] if drawn_hidden else []) + s.pile
+    detectives = [c for c in cards if c == DETECTIVE]
+    others_cards = [c for c in cards if c != DETECTIVE]
+    rng.shuffle(others_cards)
+    k = len(current) + (1 if drawn_hidden else 0)
+    for e, c in zip(current, others_cards):
+        e[0] = c
+    if drawn_hidden:
+        s.drawn = others_cards[len(current)]
+    s.pile = others_cards[k:] + detectives
+    rng.shuffle(s.pile)
+    # Future reshuffles must not follow the real game's generator either.
+    s.rng = random.Random(rng.randrange(2**63))
+    s._dest_cache = dict(s._dest_cache)
+    return s
