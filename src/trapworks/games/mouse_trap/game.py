@@ -35,6 +35,8 @@ MAX_PLAYERS = 4
 
 # Phases (the pending decision or chance event); notation names in PHASE_NAMES.
 P_FIRST, P_ROLL, P_DIE, P_CRANK, P_PUSH, P_STEAL, P_FIRE, P_OVER = range(8)
+CHANCE_PHASES = frozenset((P_FIRST, P_DIE, P_PUSH, P_FIRE))
+DIE_OUTCOMES = tuple((d, 1 / 6) for d in DIE_FACES)
 
 ROW_OPTIONS = ("cheese_supply", "follow_destination", "pay_while_mouse_on_wheel", "pay_miss_ends_turn",
                "steal_tie", "safe_protects_cheese", "empty_pile_source")
@@ -203,12 +205,15 @@ class MouseTrapState(State):
         ph = self.phase
         if ph == P_OVER:
             return TERMINAL
-        if ph in (P_FIRST, P_DIE, P_PUSH, P_FIRE):
+        if ph in CHANCE_PHASES:
             return CHANCE
         return self.to_move
 
     def is_terminal(self) -> bool:
         return self.phase == P_OVER
+
+    def is_chance_node(self) -> bool:
+        return self.phase in CHANCE_PHASES
 
     def is_truncated(self) -> bool:
         return self.truncated
@@ -253,7 +258,7 @@ class MouseTrapState(State):
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         ph = self.phase
         if ph in (P_DIE, P_PUSH):
-            return [(d, 1 / 6) for d in DIE_FACES]
+            return list(DIE_OUTCOMES)
         if ph == P_FIRE:
             p = self.game.stage_odds[self.stage]
             if p >= 1.0:
@@ -267,7 +272,13 @@ class MouseTrapState(State):
         return []
 
     def _why_illegal(self, action: int) -> str | None:
-        if self.is_chance_node():
+        ph = self.phase
+        # Fast paths for the common actions (a die face, a roll).
+        if ph == P_ROLL and action == ROLL:
+            return None
+        if (ph == P_DIE or ph == P_PUSH) and 1 <= action <= 6:
+            return None
+        if ph in CHANCE_PHASES:
             if action in [a for a, _ in self._chance_outcomes()]:
                 return None
             return f"a chance event is pending ({self._phase_words()}); {action} is not one of its outcomes"
