@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+import statistics
 from collections import Counter
 
 import pytest
@@ -11,8 +13,6 @@ from trapworks.agents import make_agent
 from trapworks.agents.ismcts import ISMCTSAgent
 from trapworks.agents.mcts import MCTSAgent
 from trapworks.core import TrapworksError, play_game
-
-import random
 
 
 def choices(agent_cls, own, other, seeds, **options):
@@ -108,25 +108,17 @@ def test_levels_give_hidden_information_games_ismcts_with_heuristic_rollouts():
 
 
 def test_ismcts_beats_random_at_mini_poker():
-    """Seat-rotated games against random with 95% confidence (Wilson lower bound above the
-    mean a random player gets)."""
-    from trapworks.cli.tournament import wilson
-
+    """Seat-rotated games against random. The game is zero-sum, so over rotated seats an agent
+    no better than random averages 0; IS-MCTS's mean return is above 0 with 95% confidence."""
     rng = random.Random(3)
     game = MiniPoker()
-    total = 0.0
-    n = 160
-    for i in range(n):
+    results = []
+    for i in range(400):
         seat = i % 2
         agents = [None, None]
-        agents[seat] = ISMCTSAgent(game, seat, seed=i, iterations=150)
+        agents[seat] = ISMCTSAgent(game, seat, seed=i, iterations=100)
         agents[1 - seat] = make_agent("random", game, 1 - seat, seed=i)
-        s = play_game(game.new_initial_state(), agents, rng)
-        total += s.returns()[seat]
-    random_total = 0.0
-    for i in range(n):
-        seat = i % 2
-        agents = [make_agent("random", game, k, seed=1000 + i + k) for k in range(2)]
-        s = play_game(game.new_initial_state(), agents, rng)
-        random_total += s.returns()[seat]
-    assert total / n > random_total / n + 0.25, (total / n, random_total / n)
+        results.append(play_game(game.new_initial_state(), agents, rng).returns()[seat])
+    mean = statistics.fmean(results)
+    se = statistics.stdev(results) / len(results) ** 0.5
+    assert mean - 1.96 * se > 0, (mean, se)
