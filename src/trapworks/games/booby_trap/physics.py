@@ -25,6 +25,7 @@ from typing import Iterable
 
 import numpy as np
 import pymunk
+import pymunk.batch
 
 INCH = 25.4
 MARK = INCH / 4  # the scale beside the bar is marked every 1/4 inch
@@ -80,7 +81,7 @@ FRAME_EVERY = 4  # steps between animation frames sent to the browser
 # pressed together the smaller rides up (equal sizes: the one nearer the bar). At rest the
 # deepest overlap in a packing is about 0.1-0.25 mm; violent collapses reach 0.5-0.9 mm.
 POP_OVERLAP = 0.5  # mm
-SQUEEZE_CHECK_EVERY = 2
+SQUEEZE_CHECK_EVERY = 1
 
 WALL_CATEGORY = 0b001
 BAR_CATEGORY = 0b010
@@ -128,6 +129,8 @@ class World:
     bodies: dict[int, pymunk.Body]
     shapes: dict[int, pymunk.Shape]
     joints: dict[int, tuple[pymunk.Constraint, ...]]
+    owner: dict[int, int]  # pymunk body id -> piece id (-1: the bar)
+    _buffer: pymunk.batch.Buffer = field(default_factory=pymunk.batch.Buffer)
 
     load: float = 1.0  # fraction of the spring force applied (ramped up after a rebuild)
 
@@ -153,53 +156,67 @@ class World:
         return Packing(tuple(Piece(pid, self.shapes[pid].size, float(b.position.x), float(b.position.y))
                              for pid, b in sorted(self.bodies.items())), float(self.bar_face()))
 
+    def _arbiters(self, fields) -> tuple[np.ndarray, np.ndarray]:
+        """Every contact of the last step read in one call (pymunk.batch): body-id pairs, floats."""
+        buf = self._buffer
+        buf.clear()
+        pymunk.batch.get_space_arbiters(self.space, fields, buf)
+        return (np.frombuffer(buf.int_buf(), dtype=np.int64).reshape(-1, 2),
+                np.frombuffer(buf.float_buf(), dtype=np.float64))
+
+    def _who(self, body_id: int) -> int:
+        return self.owner.get(body_id, -2)  # not a piece nor the bar: a wall (the static body)
+
     def squeezed(self) -> list[int]:
         """Pieces now pressed deeper than POP_OVERLAP into a neighbour, a wall or the bar."""
-        ids = sorted(self.bodies)
-        if not ids:
-            return []
-        pos = np.array([tuple(self.bodies[i].position) for i in ids])
-        rad = np.array([self.shapes[i].radius for i in ids])
-        diff = pos[:, None, :] - pos[None, :, :]
-        overlap = rad[:, None] + rad[None, :] - np.sqrt((diff ** 2).sum(-1))
-        np.fill_diagonal(overlap, -1.0)
+        pairs, depth = self._arbiters(ARB_IDS | pymunk.batch.ArbiterFields.DISTANCE_1)
         out = set()
-        for i, j in zip(*np.nonzero(np.triu(overlap > POP_OVERLAP))):
-            a, b = ids[i], ids[j]
-            if rad[i] != rad[j]:
-                out.add(a if rad[i] < rad[j] else b)
+        for k in np.nonzero(depth < -POP_OVERLAP)[0]:
+            a, b = self._who(int(pairs[k, 0])), self._who(int(pairs[k, 1]))
+            if a >= 0 and b >= 0:
+                ra, rb = self.shapes[a].radius, self.shapes[b].radius
+                if ra != rb:
+                    out.add(a if ra < rb else b)
+                else:
+                    out.add(a if self.bodies[a].position.x > self.bodies[b].position.x else b)
             else:
-                out.add(a if pos[i, 0] > pos[j, 0] else b)
-        edge = np.stack([rad - pos[:, 0], rad - pos[:, 1], pos[:, 1] + rad - TRAY_WIDTH,
-                         pos[:, 0] + rad - self.bar_face()]).max(axis=0)
-        out.update(ids[i] for i in np.nonzero(edge > POP_OVERLAP)[0])
+                out.add(max(a, b))
         return sorted(out)
 
+    def _bodies(self, fields) -> tuple[np.ndarray, np.ndarray]:
+        buf = self._buffer
+        buf.clear()
+        pymunk.batch.get_space_bodies(self.space, pymunk.batch.BodyFields.BODY_ID | fields, buf)
+        return np.frombuffer(buf.int_buf(), dtype=np.int64), np.frombuffer(buf.float_buf(), dtype=np.float64)
+
     def max_speed(self) -> float:
-        speeds = [b.velocity.length for b in self.bodies.values()]
-        speeds.append(abs(self.bar.velocity.x))
-        return max(speeds)
+        _, v = self._bodies(pymunk.batch.BodyFields.VELOCITY)
+        v = v.reshape(-1, 2)
+        return float(np.sqrt((v * v).sum(axis=1)).max()) if len(v) else 0.0
+
+    def positions(self) -> list[list]:
+        """[[piece id, x, y], ...] by id, rounded to 0.01 mm (for animation frames)."""
+        ids, xy = self._bodies(pymunk.batch.BodyFields.POSITION)
+        xy = np.round(xy.reshape(-1, 2), 2).tolist()
+        out = [[self._who(i), x, y] for i, (x, y) in zip(ids.tolist(), xy) if self._who(i) >= 0]
+        out.sort()
+        return out
 
     def contact_forces(self) -> dict[tuple[int, int], float]:
         """Normal force (g*mm/s^2) per touching pair from the last step: keys (a, b) with a < b;
         -1 is the bar, -2 a wall."""
+        pairs, imp = self._arbiters(ARB_IDS | pymunk.batch.ArbiterFields.TOTAL_IMPULSE)
+        imp = imp.reshape(-1, 2)
+        magnitude = np.sqrt((imp * imp).sum(axis=1)) / DT
         forces: dict[tuple[int, int], float] = {}
-        owner = {id(s): pid for pid, s in self.shapes.items()}
-
-        def who(shape) -> int:
-            if id(shape) in owner:
-                return owner[id(shape)]
-            return -1 if shape.body is self.bar else -2
-
-        def record(arb: pymunk.Arbiter) -> None:
-            a, b = (who(s) for s in arb.shapes)
+        for (ia, ib), f in zip(pairs.tolist(), magnitude.tolist()):
+            a, b = self._who(ia), self._who(ib)
             key = (min(a, b), max(a, b))
-            forces[key] = forces.get(key, 0.0) + arb.total_impulse.length / DT
+            forces[key] = forces.get(key, 0.0) + f
+        return forces
 
-        for pid in sorted(self.bodies):
-            self.bodies[pid].each_arbiter(record)
-        # Each piece-piece contact was seen from both bodies.
-        return {k: (v / 2 if k[0] >= 0 else v) for k, v in forces.items()}
+
+ARB_IDS = pymunk.batch.ArbiterFields.BODY_A_ID | pymunk.batch.ArbiterFields.BODY_B_ID
 
 
 def build_world(packing: Packing) -> World:
@@ -253,7 +270,9 @@ def build_world(packing: Packing) -> World:
         spin.max_force = FLOOR_FRICTION * m * GRAVITY * r * 0.5
         space.add(body, shape, slip, spin)
         bodies[p.id], shapes[p.id], joints[p.id] = body, shape, (slip, spin)
-    return World(space, bar, bodies, shapes, joints)
+    owner = {body.id: pid for pid, body in bodies.items()}
+    owner[bar.id] = -1
+    return World(space, bar, bodies, shapes, joints, owner)
 
 
 def settle(world: World, max_steps: int = MAX_SETTLE_STEPS, frames: list | None = None,
@@ -278,9 +297,7 @@ def settle(world: World, max_steps: int = MAX_SETTLE_STEPS, frames: list | None 
 
 
 def snapshot(world: World) -> dict:
-    return {"bar": round(world.bar_face(), 2),
-            "pieces": [[pid, round(b.position.x, 2), round(b.position.y, 2)]
-                       for pid, b in sorted(world.bodies.items())]}
+    return {"bar": round(world.bar_face(), 2), "pieces": world.positions()}
 
 
 def mixed_pieces(rng: random.Random, per_size: int = PIECES_PER_SIZE) -> list[str]:
