@@ -223,3 +223,12 @@ def test_random_play_conserves_pieces_and_points(seed, choices):
             assert state.scores()[s] == state.points(s) - state.debt[s]
     if state.is_terminal():
         assert state.pieces_left() <= SMALL.players
+
+
+def test_a_game_without_a_seed_gets_a_fresh_tray_and_still_replays():
+    game = trapworks.make("booby-trap", pieces_per_size=6)
+    a, b = game.new_initial_state(), game.new_initial_state()
+    assert a.seed is not None and a.packing != b.packing
+    a.apply_action(a.touchable()[0])
+    a.apply_action(game.remove_action)
+    assert GameRecord.from_json(GameRecord.from_state(a).to_json()).replay().position() == a.position()

@@ -124,7 +124,11 @@ class BoobyTrapState(State):
         super().__init__(game, seed=seed, start=start)
         n = game.players
         if packing is None:
-            packing = physics.set_up(seed or 0, game.options["pieces_per_size"])
+            if seed is None:
+                # A fresh tray each game; the drawn seed is kept, so records and undo replay it.
+                seed = random.SystemRandom().randrange(2**31)
+                self.seed = seed
+            packing = physics.set_up(seed, game.options["pieces_per_size"])
             sizes = tuple(p.size for p in packing.pieces)
         self.sizes: tuple[str, ...] = sizes  # size of every piece id, on the tray or not
         self.packing: Packing = packing
@@ -133,7 +137,7 @@ class BoobyTrapState(State):
         self.touched: int | None = None
         self.passes_in_row = 0
         self.touches = 0  # touches so far: numbers each reading's noise
-        self.noise_key = seed or 0
+        self.noise_key = seed or 0  # None only for positions, which carry their own key
         self.removals = 0  # successful or not: numbers the packings ("settles")
         self.winnings: list[list[int]] = [[] for _ in range(n)]
         self.debt = [0] * n

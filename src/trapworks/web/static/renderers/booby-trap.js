@@ -1,0 +1,315 @@
+// Booby Trap renderer: the tray drawn to scale (millimetres from the view), pieces by size and
+// colour, the spring bar and its scale, click a piece to touch it (the feel is shown to this seat
+// only: it comes in this seat's view), then Remove or Pass; the settle after a removal is animated
+// from the physics frames riding on the removal event. It decides no rule: a click sends the text
+// of one of the view's legal actions.
+
+const FILL = { S: "#f4c430", M: "#2a9d8f", L: "#e63946" };
+const NAME = { S: "small", M: "medium", L: "large" };
+const FEEL_COLOUR = { loose: "#15803d", light: "#65a30d", firm: "#d97706", tight: "#b91c1c" };
+const MARGIN = 14;
+
+export default function createRenderer(root, ctx) {
+  const { svg, el } = ctx;
+  root.classList.add("booby-trap");
+  const style = el("style", {}, root);
+  style.textContent = `
+    .booby-trap { font-family: system-ui, sans-serif; }
+    .bt-top { display: flex; flex-wrap: wrap; gap: .6em; align-items: center; margin-bottom: .4em; }
+    .bt-seat { padding: .2em .6em; border: 2px solid transparent; border-radius: .4em; background: #f3f4f6; }
+    .bt-seat.to-move { border-color: #111; }
+    .bt-status { margin: .3em 0; font-weight: 600; }
+    .bt-feel { padding: .3em .6em; border-radius: .4em; color: #fff; display: inline-block; margin: .2em 0; }
+    .bt-controls button { font-size: 1em; margin: .2em .3em .2em 0; padding: .3em .9em; }
+    .bt-result { margin: .3em 0; padding: .3em .6em; border-radius: .4em; display: inline-block; }
+    .bt-result.tripped { background: #fee2e2; color: #991b1b; }
+    .bt-result.kept { background: #dcfce7; color: #166534; }
+    .bt-side { font-size: .9em; color: #333; }
+    .bt-tray circle.piece.touchable { cursor: pointer; }
+    .bt-tray circle.piece.touchable:hover { stroke: #111; stroke-width: 1.6; }
+    .bt-tray text { pointer-events: none; user-select: none; }
+  `;
+  const top = el("div", { class: "bt-top" }, root);
+  const status = el("div", { class: "bt-status", "data-status": "booby-trap" }, root);
+  const feel = el("div", { "data-feel": "", hidden: true }, root);
+  const tray = svg("svg", { class: "bt-tray", width: "100%", "data-tray": "booby-trap" }, root);
+  const result = el("div", { class: "bt-result", "data-result": "", hidden: true }, root);
+  const controls = el("div", { class: "bt-controls", "data-controls": "booby-trap" }, root);
+  const side = el("div", { class: "bt-side" }, root);
+  const news = el("ol", { class: "bt-side", "data-news": "booby-trap" }, root);
+
+  const base = svg("g", {}, tray);
+  const stressLayer = svg("g", { "data-stress": "" }, tray);
+  const pieceLayer = svg("g", {}, tray);
+  const barLayer = svg("g", {}, tray);
+  let geometry = null; // static drawing done for this tray size
+  let barRect = null;
+  let spring = null;
+  let barMarker = null;
+  const pieceNodes = new Map(); // id -> {circle, knob, label}
+  let view = null;
+  let animations = 0;
+  root.dataset.animations = "0";
+
+  function drawStatic(v) {
+    const t = v.tray;
+    const key = `${t.width}x${t.length}`;
+    if (geometry === key) return;
+    geometry = key;
+    while (base.firstChild) base.removeChild(base.firstChild);
+    const w = t.length + t.bar_thickness + 40;
+    tray.setAttribute("viewBox", `${-MARGIN} ${-MARGIN} ${w + 2 * MARGIN} ${t.width + 2 * MARGIN + 26}`);
+    // Floor and walls: the far wall at x = 0 on the left, side walls top and bottom.
+    svg("rect", { x: 0, y: 0, width: w, height: t.width, fill: "#f5efe0" }, base);
+    svg("path", { d: `M ${w} ${-4} H -4 V ${t.width + 4} H ${w}`, fill: "none", stroke: "#5b4636",
+                  "stroke-width": 8 }, base);
+    // The scale along the side, filled in per update (it counts marks from the bar's rest).
+    base.appendChild(scaleGroup);
+    spring = svg("polyline", { fill: "none", stroke: "#888", "stroke-width": 2 }, barLayer);
+    barRect = svg("rect", { y: 1, height: t.width - 2, width: t.bar_thickness, fill: "#6b7280",
+                            stroke: "#111", "stroke-width": 1, "data-bar": "" }, barLayer);
+    barMarker = svg("path", { fill: "#111", "data-bar-marker": "" }, barLayer);
+  }
+  const scaleGroup = svg("g", { "data-scale": "" }, null);
+
+  function drawScale(v) {
+    while (scaleGroup.firstChild) scaleGroup.removeChild(scaleGroup.firstChild);
+    const t = v.tray;
+    const y0 = t.width + 6;
+    for (let k = 0; ; k++) {
+      const x = v.bar_rest - k * t.mark;
+      if (x < 0) break;
+      const long = k % 4 === 0;
+      svg("line", { x1: x, x2: x, y1: y0, y2: y0 + (long ? 10 : 6), stroke: "#111",
+                    "stroke-width": long ? 1 : 0.6 }, scaleGroup);
+      if (long && k > 0) {
+        svg("text", { x, y: y0 + 19, "font-size": 7, "text-anchor": "middle" }, scaleGroup).textContent = `${k}`;
+      }
+    }
+  }
+
+  function placeBar(v, bar) {
+    const t = v.tray;
+    barRect.setAttribute("x", bar);
+    const start = bar + t.bar_thickness;
+    const end = t.length + t.bar_thickness + 36;
+    const pts = [];
+    const n = 12;
+    for (let i = 0; i <= n; i++) {
+      const x = start + ((end - start) * i) / n;
+      const y = t.width / 2 + (i === 0 || i === n ? 0 : (i % 2 ? -14 : 14));
+      pts.push(`${x},${y}`);
+    }
+    spring.setAttribute("points", pts.join(" "));
+    const y0 = t.width + 6;
+    barMarker.setAttribute("d", `M ${bar} ${y0} l -4 -6 h 8 z`);
+  }
+
+  function legalText(id) {
+    const wanted = `touch ${id}`;
+    const hit = (view.legal_actions || []).find((a) => a.text === wanted);
+    return hit ? hit.text : null;
+  }
+
+  function myTurn() {
+    return ctx.mode === "live" && ctx.seat !== null && view && !view.terminal && view.to_move === ctx.seat;
+  }
+
+  function ensurePiece(p) {
+    let node = pieceNodes.get(p.id);
+    if (node) return node;
+    const g = svg("g", { "data-piece-group": p.id }, pieceLayer);
+    const circle = svg("circle", { r: p.r, fill: FILL[p.size], stroke: "#333", "stroke-width": 0.8,
+                                   class: "piece", "data-piece": p.id, "data-size": p.size }, g);
+    const knob = svg("circle", { r: p.r * 0.32, fill: "rgba(255,255,255,.35)", stroke: "rgba(0,0,0,.3)",
+                                 "stroke-width": 0.5 }, g);
+    const label = svg("text", { "font-size": p.size === "S" ? 7 : 8, "text-anchor": "middle",
+                                "dominant-baseline": "central" }, g);
+    label.textContent = `${p.id}`;
+    circle.addEventListener("click", async () => {
+      if (!view || !myTurn()) return;
+      const text = legalText(p.id);
+      if (!text) {
+        if (view.touched !== null) ctx.message("You have touched a piece already: remove it or pass.", "info");
+        else ctx.message(`Piece ${p.id} cannot be touched now.`, "info");
+        return;
+      }
+      const res = await ctx.send(text);
+      if (res && !res.ok) ctx.message(res.error, "error");
+    });
+    node = { g, circle, knob, label };
+    pieceNodes.set(p.id, node);
+    return node;
+  }
+
+  function movePiece(node, x, y) {
+    node.circle.setAttribute("cx", x);
+    node.circle.setAttribute("cy", y);
+    node.knob.setAttribute("cx", x);
+    node.knob.setAttribute("cy", y);
+    node.label.setAttribute("x", x);
+    node.label.setAttribute("y", y);
+  }
+
+  function drawPieces(v) {
+    const present = new Set(v.pieces.map((p) => p.id));
+    for (const [id, node] of pieceNodes) {
+      if (!present.has(id)) { node.g.remove(); pieceNodes.delete(id); }
+    }
+    const touchable = new Set(myTurn() ? v.touchable : []);
+    for (const p of v.pieces) {
+      const node = ensurePiece(p);
+      movePiece(node, p.x, p.y);
+      node.circle.classList.toggle("touchable", touchable.has(p.id));
+      node.circle.setAttribute("stroke", v.touched === p.id ? "#111" : "#333");
+      node.circle.setAttribute("stroke-width", v.touched === p.id ? 2.4 : 0.8);
+      if (v.touched === p.id) node.circle.setAttribute("data-touched", "");
+      else node.circle.removeAttribute("data-touched");
+    }
+  }
+
+  function drawStress(v) {
+    while (stressLayer.firstChild) stressLayer.removeChild(stressLayer.firstChild);
+    if (!v.stress) return;
+    const at = new Map(v.pieces.map((p) => [p.id, p]));
+    for (const [a, b, f] of v.stress.contacts) {
+      const pb = at.get(b);
+      if (!pb) continue;
+      let x1, y1;
+      if (a === -1) { x1 = v.bar; y1 = pb.y; } // the bar's face
+      else if (a === -2) { // the nearest wall
+        const d = [[pb.x, 0, pb.x], [pb.y, pb.x, 0], [v.tray.width - pb.y, pb.x, v.tray.width]];
+        d.sort((p, q) => p[0] - q[0]);
+        [x1, y1] = [d[0][1], d[0][2]];
+      } else {
+        const pa = at.get(a);
+        if (!pa) continue;
+        [x1, y1] = [pa.x, pa.y];
+      }
+      svg("line", { x1, y1, x2: pb.x, y2: pb.y, stroke: "#7c3aed", "stroke-opacity": 0.75,
+                    "stroke-width": Math.min(6, 0.4 + 3 * f), "stroke-linecap": "round",
+                    "data-contact": `${a},${b}` }, stressLayer);
+    }
+  }
+
+  function drawTop(v) {
+    while (top.firstChild) top.removeChild(top.firstChild);
+    for (const s of v.scores) {
+      const pieces = ["L", "M", "S"].filter((z) => s.pieces[z]).map((z) => `${s.pieces[z]} ${NAME[z]}`).join(", ");
+      el("div", {
+        class: "bt-seat" + (v.to_move === s.seat ? " to-move" : ""), "data-seat": s.seat,
+        text: `${ctx.seatLabel(s.seat)}: ${s.net} pts` + (s.debt ? ` (owes ${s.debt})` : "") +
+          ` · ${pieces || "no pieces"} · trips ${s.trips}`,
+      }, top);
+    }
+    const d = v.discard.count;
+    el("div", { class: "bt-seat", "data-discard": v.discard.ids.length,
+                text: `Discard pile: ${v.discard.ids.length} (${d.L} large, ${d.M} medium, ${d.S} small)` }, top);
+  }
+
+  function drawStatus(v) {
+    let text;
+    if (v.terminal) {
+      text = v.winners.length ? `Game over: ${v.winners.map((s) => ctx.seatLabel(s)).join(" and ")} won.`
+        : "Game over.";
+    } else {
+      const who = ctx.seatLabel(v.to_move);
+      if (v.touched === null) text = `${who} to touch a piece.`;
+      else text = `${who} touched piece ${v.touched}` + (v.must_remove ? " and must remove it." : ": remove it or pass.");
+      if (v.passes_in_row) text += ` Passes in a row: ${v.passes_in_row} of ${2 * v.players}.`;
+    }
+    text += ` Pieces on the tray: ${v.pieces_left} (the game ends at ${v.end_at}).` +
+      ` Bar: ${v.bar_marks.toFixed(2)} marks from its set-up rest.`;
+    status.textContent = text;
+    // The feel: only this seat's own reading is in its view.
+    if (v.reading) {
+      feel.hidden = false;
+      feel.className = "bt-feel";
+      feel.style.background = FEEL_COLOUR[v.reading.feel] || "#333";
+      feel.textContent = `You feel piece ${v.reading.piece}: ${v.reading.feel} (tension ${v.reading.reading.toFixed(2)} of the bar's force)`;
+      feel.dataset.feel = v.reading.feel;
+      feel.dataset.piece = v.reading.piece;
+    } else {
+      feel.hidden = true;
+      feel.dataset.feel = "";
+    }
+    while (controls.firstChild) controls.removeChild(controls.firstChild);
+    if (myTurn() && v.touched !== null) {
+      for (const a of v.legal_actions) {
+        const label = a.text === "remove" ? `Remove piece ${v.touched}` : a.text === "pass" ? "I pass" : a.text;
+        el("button", { "data-action": a.text, text: label, onclick: async () => {
+          const res = await ctx.send(a.text);
+          if (res && !res.ok) ctx.message(res.error, "error");
+        } }, controls);
+      }
+    }
+    side.textContent = v.teaching ? "Teaching mode: purple lines are the contact forces (thicker = more of the bar's force)." : "";
+  }
+
+  function showResult(r) {
+    if (!r) { result.hidden = true; return; }
+    result.hidden = false;
+    result.className = "bt-result " + (r.tripped ? "tripped" : "kept");
+    result.dataset.result = r.tripped ? "tripped" : "kept";
+    result.textContent = r.tripped
+      ? `Piece ${r.piece} removed: the bar moved ${r.marks.toFixed(2)} marks — tripped! 3-point penalty` +
+        (r.popped && r.popped.length ? `; ${r.popped.length} more piece(s) jumped out.` : ".")
+      : `Piece ${r.piece} removed: the bar moved ${Math.max(0, r.marks).toFixed(2)} of a mark — kept.`;
+  }
+
+  async function animate(v, event) {
+    const frames = event.frames || [];
+    if (!frames.length) return;
+    const gone = pieceNodes.get(event.piece);
+    if (gone) { gone.g.remove(); pieceNodes.delete(event.piece); }
+    const per = Math.max(8, Math.min(30, Math.floor(900 / frames.length)));
+    for (const frame of frames) {
+      const seen = new Set();
+      for (const [id, x, y] of frame.pieces) {
+        const node = pieceNodes.get(id);
+        if (node) { movePiece(node, x, y); seen.add(id); }
+      }
+      for (const [id, node] of pieceNodes) node.g.style.opacity = seen.has(id) ? "1" : "0.15";
+      placeBar(v, frame.bar);
+      await ctx.sleep(per);
+    }
+    for (const node of pieceNodes.values()) node.g.style.opacity = "1";
+    animations += 1;
+    root.dataset.animations = String(animations);
+    root.dataset.lastFrames = String(frames.length);
+  }
+
+  function drawAll(v) {
+    drawStatic(v);
+    drawScale(v);
+    drawTop(v);
+    drawPieces(v);
+    placeBar(v, v.bar);
+    drawStress(v);
+    drawStatus(v);
+    showResult(v.last_removal);
+  }
+
+  return {
+    async update(u) {
+      const v = u.view;
+      const removal = (u.events || []).find((e) => e.type === "removal");
+      for (const e of u.events || []) {
+        if (e.text) el("li", { text: e.text }, news);
+      }
+      while (news.children.length > 8) news.removeChild(news.firstChild);
+      if (removal && !u.sync && view) {
+        // Animate on the previous drawing, then draw the new state.
+        drawStress({ ...view, stress: null });
+        result.hidden = true;
+        view = v;
+        await animate(v, removal);
+      }
+      view = v;
+      drawAll(v);
+    },
+    destroy() {
+      pieceNodes.clear();
+    },
+  };
+}
