@@ -232,3 +232,13 @@ def test_a_game_without_a_seed_gets_a_fresh_tray_and_still_replays():
     a.apply_action(a.touchable()[0])
     a.apply_action(game.remove_action)
     assert GameRecord.from_json(GameRecord.from_state(a).to_json()).replay().position() == a.position()
+
+
+def test_views_do_not_give_the_noise_key():
+    state = played()
+    for seat in (0, 1, None):
+        text = state.view(seat)["position"]
+        assert " key=" not in text
+        # Still a position: it sets up the same tray (with key 0 for future readings).
+        again = state.game.state_from_position(text)
+        assert again.packing == state.packing and again.noise_key == 0

@@ -451,7 +451,9 @@ class BoobyTrapState(State):
             "legal_actions": legal if seat is None or seat == self.to_move else [],
             "terminal": self.over,
             "winners": self.winners(),
-            "position": self.position(),
+            # Without the noise key: with it, and the public tray, a seat could compute every
+            # other seat's readings.
+            "position": format_position(self, with_key=False),
             "moves_made": len(self._history),
             "settles": self.removals,
             "my_readings": [dict(r) for r in self.readings[seat]] if seat is not None else [],
@@ -510,7 +512,9 @@ def _downsample(frames: list, limit: int) -> list:
 #   touched=<id | -> passes=<k> touches=<k> key=<noise key> settles=<k>
 #   won=<ids of seat 1>/<ids of seat 2>... debt=<a>/<b>... trips=<a>/<b>... discard=<ids>
 # Floats are written with repr(), which reads back to the same bits. The private readings are
-# not part of the notation (it is public); the record's actions replay them exactly.
+# not part of the notation; the record's actions replay them exactly. Views give the position
+# without `key` (the parser then uses key 0), since the key and the public tray would let a seat
+# compute other seats' readings.
 
 POSITION_HELP = ("bt1 sizes=SML.. tray=ID:X:Y,.. bar=X rest=X turn=N touched=ID|- passes=K touches=K key=K "
                  "settles=K won=IDS/IDS debt=A/B trips=A/B discard=IDS (ids joined by '.', '-' for none)")
@@ -520,7 +524,7 @@ def _ids(items: list[int]) -> str:
     return ".".join(map(str, items)) or "-"
 
 
-def format_position(state: BoobyTrapState) -> str:
+def format_position(state: BoobyTrapState, with_key: bool = True) -> str:
     tray = ",".join(f"{p.id}:{p.x!r}:{p.y!r}" for p in state.packing.pieces) or "-"
     fields = [
         "bt1",
@@ -532,14 +536,14 @@ def format_position(state: BoobyTrapState) -> str:
         f"touched={'-' if state.touched is None else state.touched}",
         f"passes={state.passes_in_row}",
         f"touches={state.touches}",
-        f"key={state.noise_key}",
+        f"key={state.noise_key}" if with_key else "",
         f"settles={state.removals}",
         f"won={'/'.join(_ids(w) for w in state.winnings)}",
         f"debt={'/'.join(map(str, state.debt))}",
         f"trips={'/'.join(map(str, state.trips))}",
         f"discard={_ids(state.discard)}",
     ]
-    return " ".join(fields)
+    return " ".join(f for f in fields if f)
 
 
 def _float(text: str, where: str, whole: str) -> float:
@@ -583,6 +587,7 @@ def parse_position(game: BoobyTrapGame, text: str) -> BoobyTrapState:
         fields[key] = value
     wanted = ("sizes", "tray", "bar", "rest", "turn", "touched", "passes", "touches", "key", "settles",
               "won", "debt", "trips", "discard")
+    fields.setdefault("key", "0")  # views leave the noise key out; readings then use key 0
     missing = [k for k in wanted if k not in fields]
     unknown = [k for k in fields if k not in wanted]
     if missing or unknown:
