@@ -1,0 +1,37 @@
+// Loading a game's renderer module and building the `ctx` it receives (see docs/web.md,
+// "Renderer interface"). Shared by the game page and the replay page.
+import { el, svg } from "/static/js/dom.js";
+
+export async function loadRenderer(url) {
+  try {
+    const mod = await import(url);
+    if (typeof mod.default === "function") return { create: mod.default, url };
+    console.error(`renderer ${url} has no default export function`);
+  } catch (e) {
+    console.error(`renderer ${url} failed to load`, e);
+  }
+  const generic = await import("/static/renderers/generic.js");
+  return { create: generic.default, url: "/static/renderers/generic.js", fallback: true };
+}
+
+export function baseContext({ gameId, mode, seat, players, options, fast, message }) {
+  const labelOf = (s) => {
+    if (s === -1) return "Chance";
+    if (s === null || s === undefined) return "Spectator";
+    if (mode === "live" && s === seat) return "You";
+    const p = (players || [])[s];
+    return p ? p.label : `Player ${s + 1}`;
+  };
+  return {
+    gameId, mode, seat, players: players || [], options: options || {},
+    el, svg,
+    message: message || ((text) => console.log(text)),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, fast ? 0 : ms)),
+    seatLabel: labelOf,
+    send: async () => ({ ok: false, error: "this is a replay: moves cannot be sent" }),
+    hint: async () => ({ ok: false, error: "no hints here" }),
+    undo: async () => ({ ok: false, error: "no undo here" }),
+    request: async () => ({ ok: false, error: "no server data here" }),
+    links: {},
+  };
+}

@@ -1,0 +1,288 @@
+// Last Mouse Lost renderer: the board of mice in SVG. Click mice to select them (or drag across a
+// run), then Press. It decides no rule: the selection is matched to one of the view's legal
+// actions and that action's text is sent; a selection that matches none is sent as written
+// (row letter + mouse numbers) so the server's message says why it is not allowed.
+
+const ROW_NAMES = "abcdefghijklmnopqrstuvwxyz";
+const CELL = 74;
+const ROW_H = 78;
+const LEFT = 50;
+
+function mouseNumbers(mice) {
+  return [...mice].sort((a, b) => a - b).map((i) => i + 1);
+}
+
+export default function createRenderer(root, ctx) {
+  const { el, svg } = ctx;
+  root.classList.add("lml");
+  const style = el("style", {}, root);
+  style.textContent = `
+    .lml-info { display: flex; flex-wrap: wrap; gap: .6em 1.4em; align-items: baseline; margin-bottom: .5em; }
+    .lml-score { font-size: 1.25em; font-weight: 700; }
+    .lml-stage { position: relative; }
+    .lml-board { width: 100%; max-width: 640px; display: block; margin: 0 auto; touch-action: none; user-select: none; }
+    .lml-board .mouse[data-raised="1"].live { cursor: pointer; }
+    .lml-board .mouse .sel { fill: none; stroke: transparent; stroke-width: 5; }
+    .lml-board .mouse.selected .sel { stroke: #f59e0b; }
+    .lml-board .mouse.hinted .sel { stroke: #16a34a; stroke-dasharray: 6 4; }
+    .lml-board .mouse.just .body { animation: lml-press .45s ease-in forwards; transform-box: fill-box; transform-origin: center; }
+    @keyframes lml-press { from { transform: scale(1); opacity: 1; } to { transform: scale(.35); opacity: 0; } }
+    .lml-board text { pointer-events: none; font-family: system-ui, sans-serif; }
+    .lml-controls { display: flex; flex-wrap: wrap; gap: .6em; align-items: center; justify-content: center; margin-top: .6em; min-height: 2.4em; }
+    .lml-turn { text-align: center; font-weight: 600; margin: .2em 0 .4em; }
+    .lml-overlay { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center;
+                   background: rgba(251, 248, 241, .88); border-radius: .5em; text-align: center; }
+    .lml-overlay[hidden] { display: none; }
+    .lml-overlay .box { background: #fff; border: 2px solid #b45309; border-radius: .7em; padding: 1.2em 1.6em; max-width: 90%; }
+    .lml-overlay h3 { margin: .1em 0 .4em; font-size: 1.6em; }
+    .lml-overlay .actions { display: flex; gap: .8em; justify-content: center; margin-top: .8em; flex-wrap: wrap; }
+  `;
+
+  const infoBar = el("div", { class: "lml-info" }, root);
+  const turnLine = el("div", { class: "lml-turn", "data-testid": "turn" }, root);
+  const stage = el("div", { class: "lml-stage" }, root);
+  const board = svg("svg", { class: "lml-board", "data-board": "last-mouse-lost" }, stage);
+  const overlay = el("div", { class: "lml-overlay", hidden: true }, stage);
+  const controls = el("div", { class: "lml-controls" }, root);
+  const selText = el("span", { class: "muted", "data-testid": "selection" }, controls);
+  const pressBtn = el("button", { class: "primary", text: "Press", "data-testid": "press", disabled: true }, controls);
+  const clearBtn = el("button", { text: "Clear", "data-testid": "clear-selection", disabled: true }, controls);
+  if (ctx.mode !== "live" || ctx.seat === null) controls.hidden = true;
+
+  let view = null;
+  let selection = { row: null, mice: new Set() };
+  let hinted = { row: null, mice: new Set() };
+  let drag = null;
+  let sending = false;
+
+  const myTurn = () => ctx.mode === "live" && view && !view.terminal && view.to_move !== null && view.to_move === ctx.seat;
+
+  function who(seat) { return ctx.seatLabel(seat); }
+
+  function matchAction() {
+    // The listed action pressing exactly the selected mice; in basic rules the notation names only
+    // how many mice of the row are pressed, so an action of the row with that count also matches.
+    if (!view || selection.row === null || selection.mice.size === 0) return null;
+    const wanted = mouseNumbers(selection.mice).join(",");
+    const legal = view.legal_actions || [];
+    const exact = legal.find((a) => a.row === selection.row && a.mice.map((i) => i + 1).join(",") === wanted);
+    if (exact) return exact;
+    if (view.rules === "basic") {
+      return legal.find((a) => a.row === selection.row && (a.count ?? a.mice.length) === selection.mice.size) || null;
+    }
+    return null;
+  }
+
+  function selectionText() {
+    if (selection.row === null || !selection.mice.size) return "";
+    return `${ROW_NAMES[selection.row]}${mouseNumbers(selection.mice).join(",")}`;
+  }
+
+  function refreshControls() {
+    const n = selection.mice.size;
+    const match = matchAction();
+    if (!myTurn()) selText.textContent = "";
+    else if (!n) selText.textContent = "Click mice of one row (or drag across them), then Press.";
+    else selText.textContent = `Row ${ROW_NAMES[selection.row]}: ${n} mouse${n > 1 ? "" : ""}${n > 1 ? "s" : ""} selected` +
+      (match ? ` (${match.text})` : " (not one of the allowed presses)");
+    selText.textContent = selText.textContent.replace("mouses", "mice");
+    pressBtn.disabled = !myTurn() || !n || sending;
+    pressBtn.textContent = n ? `Press ${n === 1 ? "1 mouse" : n + " mice"}` : "Press";
+    clearBtn.disabled = !n;
+    for (const g of board.querySelectorAll(".mouse")) {
+      const r = +g.dataset.row, i = +g.dataset.mouse;
+      g.classList.toggle("selected", selection.row === r && selection.mice.has(i));
+      g.classList.toggle("hinted", hinted.row === r && hinted.mice.has(i));
+      g.classList.toggle("live", myTurn());
+    }
+  }
+
+  function clearSelection() {
+    selection = { row: null, mice: new Set() };
+    refreshControls();
+  }
+
+  async function press() {
+    if (!myTurn() || !selection.mice.size || sending) return;
+    const match = matchAction();
+    const text = match ? match.text : selectionText();
+    sending = true;
+    refreshControls();
+    const reply = await ctx.send(text);
+    sending = false;
+    if (reply.ok) { selection = { row: null, mice: new Set() }; hinted = { row: null, mice: new Set() }; }
+    refreshControls();
+  }
+
+  pressBtn.addEventListener("click", press);
+  clearBtn.addEventListener("click", clearSelection);
+
+  function mouseAt(x, y) {
+    const hit = document.elementFromPoint(x, y);
+    const g = hit && hit.closest && hit.closest(".mouse");
+    return g && board.contains(g) ? g : null;
+  }
+
+  board.addEventListener("pointerdown", (e) => {
+    const g = e.target.closest && e.target.closest(".mouse");
+    if (!g || !myTurn() || g.dataset.raised !== "1") return;
+    e.preventDefault();
+    drag = { row: +g.dataset.row, start: +g.dataset.mouse, moved: false, before: selection };
+  });
+  board.addEventListener("pointermove", (e) => {
+    if (!drag) return;
+    const g = mouseAt(e.clientX, e.clientY);
+    if (!g || +g.dataset.row !== drag.row) return;
+    const i = +g.dataset.mouse;
+    if (i === drag.start && !drag.moved) return;
+    drag.moved = true;
+    const [lo, hi] = [Math.min(i, drag.start), Math.max(i, drag.start)];
+    const mice = new Set();
+    for (let k = lo; k <= hi; k++) if (view.rows[drag.row][k]) mice.add(k);
+    selection = { row: drag.row, mice };
+    refreshControls();
+  });
+  window.addEventListener("pointerup", () => {
+    if (!drag) return;
+    const d = drag;
+    drag = null;
+    if (d.moved) return;
+    // A click toggles one mouse; a click in another row starts a new selection there.
+    if (selection.row !== d.row) selection = { row: d.row, mice: new Set([d.start]) };
+    else if (selection.mice.has(d.start)) selection.mice.delete(d.start);
+    else selection.mice.add(d.start);
+    if (!selection.mice.size) selection.row = null;
+    refreshControls();
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA")) return;
+    if (e.key === "Enter" && selection.mice.size) press();
+    if (e.key === "Escape") clearSelection();
+  });
+
+  function drawMouse(parent, x, y, raised, r, i, just) {
+    const g = svg("g", { class: "mouse" + (just ? " just" : ""), "data-row": r, "data-mouse": i,
+                         "data-raised": raised ? "1" : "0", transform: `translate(${x},${y})` }, parent);
+    svg("ellipse", { cx: 0, cy: 16, rx: 27, ry: 12, fill: "#3f2d1d" }, g); // the hole
+    if (raised || just) {
+      const body = svg("g", { class: "body" }, g);
+      svg("path", { d: "M22 8 C 34 4, 36 -10, 30 -18", stroke: "#9a8c7a", "stroke-width": 3, fill: "none" }, body);
+      svg("ellipse", { cx: 0, cy: 4, rx: 24, ry: 16, fill: "#a8a29e", stroke: "#57534e", "stroke-width": 2 }, body);
+      svg("circle", { cx: -17, cy: -12, r: 9, fill: "#d6d3d1", stroke: "#57534e", "stroke-width": 2 }, body);
+      svg("circle", { cx: -17, cy: -12, r: 4.5, fill: "#fda4af" }, body);
+      svg("circle", { cx: 3, cy: -13, r: 9, fill: "#d6d3d1", stroke: "#57534e", "stroke-width": 2 }, body);
+      svg("circle", { cx: 3, cy: -13, r: 4.5, fill: "#fda4af" }, body);
+      svg("circle", { cx: -13, cy: 1, r: 2.6, fill: "#1c1917" }, body);
+      svg("circle", { cx: -23, cy: 7, r: 2.4, fill: "#be123c" }, body);
+    } else {
+      svg("ellipse", { cx: 0, cy: 15, rx: 20, ry: 7, fill: "#78716c" }, g); // pressed into its hole
+    }
+    svg("ellipse", { class: "sel", cx: 0, cy: 4, rx: 31, ry: 26 }, g);
+    svg("text", { x: 0, y: 40, "text-anchor": "middle", "font-size": 11, fill: "#a8a29e", text: String(i + 1) }, g);
+    return g;
+  }
+
+  function drawBoard(justPressed) {
+    board.replaceChildren();
+    const widest = Math.max(...view.board);
+    const width = LEFT + widest * CELL + 20;
+    const height = view.board.length * ROW_H + 20;
+    board.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    svg("rect", { x: 4, y: 4, width: width - 8, height: height - 8, rx: 26, fill: "#e7c27d", stroke: "#a16207", "stroke-width": 4 }, board);
+    view.board.forEach((n, r) => {
+      const y = 20 + r * ROW_H + 30;
+      svg("text", { x: 24, y: y + 10, "text-anchor": "middle", "font-size": 20, "font-weight": 700, fill: "#78350f",
+                    text: ROW_NAMES[r] }, board);
+      const x0 = LEFT + (widest - n) * CELL / 2 + CELL / 2;
+      for (let i = 0; i < n; i++) {
+        const just = justPressed && justPressed.row === r && justPressed.mice.has(i);
+        drawMouse(board, x0 + i * CELL, y, view.rows[r][i], r, i, just);
+      }
+    });
+  }
+
+  function drawInfo() {
+    infoBar.replaceChildren();
+    const s = view.score;
+    el("span", { class: "lml-score", "data-testid": "score",
+                 text: `${who(0)} ${s[0]} – ${s[1]} ${who(1)}` }, infoBar);
+    const ft = view.first_to;
+    el("span", { text: view.terminal ? "match over" : `Round ${view.round}` + (ft > 1 ? ` (first to ${ft} rounds)` : " (a single round)") }, infoBar);
+    el("span", { class: "muted", "data-testid": "rules",
+                 text: `${view.rules === "advanced" ? "Advanced" : "Basic"} rules · whoever presses the last mouse loses the round` }, infoBar);
+    const raised = view.rows.reduce((t, row) => t + row.filter(Boolean).length, 0);
+    el("span", { class: "muted", text: `${raised} mice raised` }, infoBar);
+    if (view.terminal) turnLine.textContent = "";
+    else if (view.awaiting_chance) turnLine.textContent = "Drawing who opens…";
+    else if (myTurn()) turnLine.textContent = "Your turn";
+    else turnLine.textContent = `${who(view.to_move)} to move…`;
+  }
+
+  function showOverlay(title, lines, buttons, testid) {
+    overlay.replaceChildren();
+    overlay.hidden = false;
+    const box = el("div", { class: "box", "data-testid": testid || "overlay" }, overlay);
+    el("h3", { text: title }, box);
+    for (const line of lines) el("p", { text: line }, box);
+    if (buttons && buttons.length) {
+      const row = el("div", { class: "actions" }, box);
+      for (const b of buttons) el("a", { href: b.href, text: b.text, ...(b.download ? { download: "" } : {}) }, row);
+    }
+  }
+
+  function drawEnd(events) {
+    const w = view.winner;
+    const s = view.score;
+    const mine = ctx.seat !== null && ctx.mode === "live";
+    const title = mine ? (w === ctx.seat ? "You win the match!" : "You lose the match") : `${who(w)} wins the match`;
+    const lines = [`Final score ${Math.max(...s)}–${Math.min(...s)}.`];
+    for (const e of events || []) if (e.type === "round_over") lines.unshift(e.text);
+    const buttons = [];
+    if (ctx.links.lobby) buttons.push({ href: ctx.links.lobby, text: "New game" });
+    if (ctx.links.record) buttons.push({ href: ctx.links.record, text: "Download record", download: true });
+    if (ctx.links.replay) buttons.push({ href: ctx.links.replay, text: "Replay step by step" });
+    showOverlay(title, lines, buttons, "match-over");
+  }
+
+  return {
+    async update(u) {
+      const previous = view;
+      view = u.view;
+      selection = { row: null, mice: new Set() };
+      hinted = { row: null, mice: new Set() };
+      const events = u.events || [];
+      const roundOver = events.find((e) => e.type === "round_over");
+      let just = null;
+      if (!u.sync && previous && u.last_action && !roundOver) {
+        // Which mice the last action pressed: raised before, pressed now.
+        view.rows.forEach((row, r) => row.forEach((up, i) => {
+          if (!up && previous.rows[r] && previous.rows[r][i]) {
+            if (!just) just = { row: r, mice: new Set() };
+            if (just.row === r) just.mice.add(i);
+          }
+        }));
+      }
+      overlay.hidden = true;
+      drawInfo();
+      drawBoard(just);
+      refreshControls();
+      if (view.terminal) { drawEnd(events); return; }
+      if (roundOver && !u.sync) {
+        const lines = events.filter((e) => e.type === "round_start").map((e) => e.text);
+        showOverlay(roundOver.text, lines, [], "round-over");
+        await ctx.sleep(1400);
+        overlay.hidden = true;
+      } else if (just && u.last_action.seat !== ctx.seat) {
+        await ctx.sleep(450); // let the opponent's press be seen before the next update
+      }
+    },
+    showHint(h) {
+      const a = (view.legal_actions || []).find((x) => x.text === h.move);
+      if (!a) return;
+      hinted = { row: a.row, mice: new Set(a.mice) };
+      selection = { row: a.row, mice: new Set(a.mice) };
+      refreshControls();
+    },
+    destroy() { overlay.hidden = true; },
+  };
+}
