@@ -39,13 +39,14 @@ def cell_options(players: int, variant: str, reliability: float | None) -> dict:
     return opts
 
 
-def run_cell(n: int, options: dict, seed: int, workers: int) -> dict:
-    results = list(sim.run("mouse-trap", n, ["heuristic"], options, seed=seed, workers=workers))
+def run_cell(n: int, options: dict, seed: int, workers: int, agent: str = "heuristic") -> dict:
+    results = list(sim.run("mouse-trap", n, [agent], options, seed=seed, workers=workers))
     summary = sim.summarise(results)
     lengths = [r.decisions for r in results]
     finished = [r.decisions for r in results if not r.truncated]
     data = summary.to_dict()
     data.update({
+        "agent": agent,
         "options": options,
         "seed": seed,
         "length_stdev": statistics.pstdev(lengths),
@@ -85,12 +86,25 @@ def main() -> None:
                 print(f"{variant:15} {players}p reliability={reliability}: {data['games']} games, "
                       f"mean {data['length_mean']:.1f}, truncated {data['truncated']}, {data['seconds']:.0f}s",
                       flush=True)
+    # Beside the 12 cells: random agents (who often decline to crank) show what the turn limit is for.
+    extra = []
+    for variant in VARIANTS:
+        opts = cell_options(4, variant, None)
+        t0 = time.perf_counter()
+        data = run_cell(args.n, opts, args.seed, args.workers, agent="random")
+        data["seconds"] = time.perf_counter() - t0
+        data["reliability"] = None
+        data["capture_chance"] = trapworks.make("mouse-trap", **opts).capture_chance
+        extra.append(data)
+        print(f"{variant:15} 4p random agents: {data['games']} games, mean {data['length_mean']:.1f}, "
+              f"truncated {data['truncated']}, {data['seconds']:.0f}s", flush=True)
     total = time.perf_counter() - started
     args.out.parent.mkdir(parents=True, exist_ok=True)
     Path(f"{args.out}.json").write_text(json.dumps({"n": args.n, "seed": args.seed, "workers": args.workers,
-                                                    "seconds": total, "cells": cells}, indent=1) + "\n")
+                                                    "seconds": total, "cells": cells, "random_agent_cells": extra},
+                                                   indent=1) + "\n")
     plot(cells, Path(f"{args.out}.png"))
-    Path(f"{args.out}.md").write_text(markdown(cells, args, total))
+    Path(f"{args.out}.md").write_text(markdown(cells, extra, args, total))
     print(f"wrote {args.out}.md/.json/.png in {total:.0f}s")
 
 
@@ -148,7 +162,16 @@ def plot(cells: list[dict], path: Path) -> None:
     fig.savefig(path, dpi=90)
 
 
-def markdown(cells: list[dict], args, total: float) -> str:
+def _row(c: dict) -> str:
+    rates = " / ".join(f"{w / c['games']:.1%}" for w in c["seat_wins"])
+    return (f"| {c['options']['variant']} | {c['options']['players']} | "
+            f"{_label(c['reliability'], c['capture_chance'])} | {c['games']:,} | {c['length_mean']:.1f} | "
+            f"{c['length_median']:g} | {c['length_p10']:g}–{c['length_p90']:g} | "
+            f"{c['length_min']}–{c['length_max']} | {c['truncated']} ({c['truncated'] / c['games']:.2%}) | "
+            f"{rates} |")
+
+
+def markdown(cells: list[dict], extra: list[dict], args, total: float) -> str:
     n = args.n
     lines = [
         "# Mouse Trap: simulation report",
@@ -158,9 +181,10 @@ def markdown(cells: list[dict], args, total: float) -> str:
         f"    .venv/bin/python bench/mouse_trap_report.py -n {n} --workers {args.workers} --seed {args.seed}",
         "",
         f"It runs `trapworks.sim` (the engine of `trapworks simulate`) for {len(cells)} cells of {n:,} games",
-        f"each, {sum(c['games'] for c in cells):,} games in {total / 60:.1f} minutes on the project's 2-core",
-        "machine. Every seat is played by the game's `heuristic` agent (it cranks whenever it can and pays",
-        "cheese only for mice one die away from the Cheese Wheel). One cell is the same as",
+        "each with the game's `heuristic` agent in every seat (it cranks whenever it can and pays cheese",
+        "only for mice one die away from the Cheese Wheel), and two more cells with the `random` agent:",
+        f"{sum(c['games'] for c in cells + extra):,} games in {total / 60:.1f} minutes on the project's "
+        "2-core machine. One cell is the same as",
         "",
         "    trapworks simulate mouse-trap -n 10000 --players 4 -a heuristic -o variant=original \\",
         "        -o trap_reliability=1.0 --seed 1 --workers 2 --json",
@@ -177,14 +201,17 @@ def markdown(cells: list[dict], args, total: float) -> str:
         "win rate by seat |",
         "|---|---:|---|---:|---:|---:|---:|---:|---:|---|",
     ]
-    for c in cells:
-        rates = " / ".join(f"{w / c['games']:.1%}" for w in c["seat_wins"])
-        lines.append(
-            f"| {c['options']['variant']} | {c['options']['players']} | "
-            f"{_label(c['reliability'], c['capture_chance'])} | {c['games']:,} | {c['length_mean']:.1f} | "
-            f"{c['length_median']:g} | {c['length_p10']:g}–{c['length_p90']:g} | "
-            f"{c['length_min']}–{c['length_max']} | {c['truncated']} ({c['truncated'] / c['games']:.2%}) | "
-            f"{rates} |")
+    header = lines[-2:]
+    lines += [_row(c) for c in cells]
+    lines += [
+        "",
+        "With the `random` agent in every seat instead (it picks uniformly among the legal actions, so",
+        "it often ends its turn on Turn Crank without cranking), games run longer; the truncated column",
+        "counts those that reached the turn limit:",
+        "",
+        *header,
+        *[_row(c) for c in extra],
+    ]
     lines += [
         "",
         "Win rates are over all games of the cell (truncated games count for no seat). Seat 1 moves",
