@@ -226,3 +226,12 @@ def dealt_poker(own: int, other: Any) -> PokerState:
     s.apply_action(100 + own)
     s.cards.append(other)  # set directly so that `other` may be a Poison
     return s
+
+
+class FirstActionHeuristic(Agent):
+    """Always the first legal action (a heuristic the tests can predict)."""
+
+    name = "heuristic"
+
+    def step(self, state):
+        return state.legal_actions()[0]

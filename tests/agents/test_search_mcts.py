@@ -175,3 +175,49 @@ def test_explain_names_the_candidates():
 
 def test_search_budget_error_is_a_value_error():
     assert issubclass(SearchBudgetError, ValueError)
+
+
+def test_progressive_bias_falls_back_on_the_heuristic_when_rollouts_are_blind():
+    """With rollouts cut at once (valued as draws) the statistics say nothing; the prior
+    makes the search play the registered heuristic's move, and without it the choice is
+    not tied to the heuristic."""
+    class Blind(TreeGame):
+        agents = {"heuristic": "search_toy_games:FirstActionHeuristic"}
+
+    game = Blind(tree_seed=4)
+    game.root = {"kind": "decision", "player": 0, "children": {
+        a: {"kind": "decision", "player": 1, "children": {
+            0: {"kind": "terminal", "returns": [0.0, 0.0]}, 1: {"kind": "terminal", "returns": [0.0, 0.0]}}}
+        for a in range(4)}}
+    s = game.new_initial_state()
+    picks = {MCTSAgent(game, 0, seed=i, iterations=40, rollout_limit=1, prior_weight=1.0).step(s)
+             for i in range(5)}
+    assert picks == {0}  # FirstActionHeuristic always names the first legal action
+    free = {MCTSAgent(game, 0, seed=i, iterations=40, rollout_limit=1).step(s) for i in range(12)}
+    assert free != {0}
+
+
+def test_a_time_limit_cuts_a_long_rollout():
+    """Slow iterations: the search stops when the time is up and still plays a legal move
+    (completed iterations only are counted); a rollout running past the deadline is dropped."""
+    import time as _time
+
+    class Slow(TreeGame):
+        pass
+
+    game = Slow(tree_seed=1, depth=4)
+    s = game.new_initial_state()
+    agent = MCTSAgent(game, game.root["player"], seed=1, time_limit=0.05)
+    original = agent._rollout
+
+    def slow_rollout(state):
+        _time.sleep(0.02)
+        return original(state)
+
+    agent._rollout = slow_rollout
+    assert agent.step(s) in s.legal_actions()
+    assert agent.last_root.n == agent.last_iterations
+    agent._deadline = _time.perf_counter() - 1
+    assert original(s.clone()) is None
+    agent._deadline = None
+    assert original(s.clone()) is not None

@@ -34,7 +34,7 @@ from itertools import accumulate
 
 from trapworks.core import CHANCE, TERMINAL, State, TrapworksError
 
-from .mcts import MCTSAgent, Node
+from .mcts import NO_HINT, MCTSAgent, Node
 
 
 class ISMCTSAgent(MCTSAgent):
@@ -91,8 +91,14 @@ class ISMCTSAgent(MCTSAgent):
                     available.append(ch)
             for ch in available:
                 ch.avail += 1
+            if node.hint == NO_HINT and self.prior_weight > 0.0:
+                node.player = player
+                node.hint = self._heuristics[player].step(s)  # on this determinization
             if untried:
-                a = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                if node.hint in untried:
+                    a = node.hint
+                else:
+                    a = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
                 s.apply_action(a)
                 child = Node(s.current_player(), player, a)
                 child.avail = 1
@@ -102,14 +108,19 @@ class ISMCTSAgent(MCTSAgent):
                 break
             k = self.c * ((self._hi - self._lo) if self._hi > self._lo else 1.0)
             best, best_v = None, -math.inf
+            hint = node.hint
             for ch in available:
                 v = ch.w / ch.n + k * sqrt(log(ch.avail) / ch.n)
+                if ch.action == hint:
+                    v += self.prior_weight * k / (ch.n + 1)
                 if v > best_v:
                     best, best_v = ch, v
             s.apply_action(best.action)
             node = best
             path.append(best)
-        self._backup(path, self._rollout(s))
+        returns = self._rollout(s)
+        if returns is not None:  # None: the time ran out mid-rollout; the search stops now
+            self._backup(path, returns)
 
 
 __all__ = ["ISMCTSAgent"]

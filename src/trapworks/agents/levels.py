@@ -22,13 +22,15 @@ from trapworks.core import Game, TrapworksError
 LEVELS = ("easy", "medium", "hard")
 HARD_TIME_LIMIT = 0.9  # seconds; the benchmark bench/hard_move_time.py checks the whole move
 
-# "search" becomes "ismcts" or "mcts" by the game's kind; "heuristic_share" is dropped for a
+# "search" becomes "ismcts" or "mcts" by the game's kind; "heuristic_share" (rollout moves by
+# the game's heuristic) and "prior_weight" (progressive bias toward its move) are dropped for a
 # game that registers no heuristic agent.
 GENERIC_LEVELS: dict[str, dict[str, Any]] = {
     "easy": {"agent": "search", "iterations": 30, "rollout_limit": 200},
-    "medium": {"agent": "search", "iterations": 300, "heuristic_share": 0.5, "rollout_limit": 300},
+    "medium": {"agent": "search", "iterations": 300, "heuristic_share": 0.5, "prior_weight": 0.5,
+               "rollout_limit": 300},
     "hard": {"agent": "search", "iterations": 3000, "time_limit": HARD_TIME_LIMIT,
-             "heuristic_share": 0.5, "rollout_limit": 400},
+             "heuristic_share": 1.0, "prior_weight": 1.0, "rollout_limit": 400},
 }
 
 
@@ -47,11 +49,9 @@ def level_spec(game: Game, level: str) -> tuple[str, dict[str, Any]]:
     agent = spec.pop("agent")
     if agent == "search":
         agent = "ismcts" if game.has_hidden_information else "mcts"
-    if agent in ("mcts", "ismcts"):
-        if "heuristic" not in game.agents:
-            spec.pop("heuristic_share", None)
-        elif spec.get("heuristic_share"):
-            spec.setdefault("rollout", "heuristic")
+    if agent in ("mcts", "ismcts") and "heuristic" not in game.agents:
+        spec.pop("heuristic_share", None)
+        spec.pop("prior_weight", None)
     return agent, spec
 
 

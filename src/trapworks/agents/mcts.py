@@ -20,7 +20,10 @@ The search reads a game only through the kernel: `current_player`, `legal_action
 Options (all keyword arguments of the agent): iterations, time_limit, c (exploration,
 default 1.0 on returns normalised to [0, 1], the same as OpenSpiel's uct_c=2 on -1..+1),
 rollout ("random" or "heuristic"), heuristic_share (share of rollout moves made by the
-heuristic, default 1.0 when rollout="heuristic"), rollout_limit (actions, default 400).
+heuristic, default 1.0 when rollout="heuristic"), rollout_limit (actions, default 400),
+prior_weight (progressive bias toward the heuristic's move at each tree node, default 0:
+UCB gets + prior_weight * c * spread / (visits + 1) on that move, and it is tried first, so
+where rollouts tell little the search falls back on the heuristic's choice).
 """
 
 from __future__ import annotations
@@ -34,7 +37,8 @@ from typing import Any
 from trapworks.core import CHANCE, TERMINAL, Agent, State, TrapworksError
 
 DEFAULT_ITERATIONS = 1000
-CHECK_CLOCK_EVERY = 8  # iterations between clock reads when a time limit is set
+ROLLOUT_CLOCK_EVERY = 8  # rollout actions between clock reads when a time limit is set
+NO_HINT = -(2**62)  # a node whose heuristic move has not been asked for yet
 
 
 class Node:
@@ -42,7 +46,7 @@ class Node:
     node, the reward counted for `mover`, the seat that chose that edge."""
 
     __slots__ = ("player", "mover", "action", "n", "w", "avail", "kids", "untried",
-                 "outcomes", "cum", "by_action")
+                 "outcomes", "cum", "by_action", "hint")
 
     def __init__(self, player: int, mover: int, action: int | None):
         self.player = player
@@ -56,6 +60,7 @@ class Node:
         self.outcomes: list[int] | None = None  # chance nodes: outcome actions
         self.cum: list[float] | None = None  # chance nodes: cumulative probabilities
         self.by_action: dict[int, Node] = {}
+        self.hint: int | None = NO_HINT  # the heuristic's move here (progressive bias)
 
     def mean(self) -> float:
         return self.w / self.n if self.n else 0.0
@@ -86,7 +91,7 @@ class MCTSAgent(Agent):
     def __init__(self, game, seat: int, seed: int | None = None, *, iterations: int | None = None,
                  time_limit: float | None = None, c: float = 1.0, rollout: str = "random",
                  heuristic_share: float | None = None, rollout_limit: int = 400,
-                 allow_hidden: bool = False, **options: Any):
+                 prior_weight: float = 0.0, allow_hidden: bool = False, **options: Any):
         super().__init__(game, seat, seed=seed, **options)
         if game.has_hidden_information and not allow_hidden and type(self) is MCTSAgent:
             raise TrapworksError(
@@ -106,15 +111,19 @@ class MCTSAgent(Agent):
             raise SearchBudgetError(f"heuristic_share {heuristic_share!r}: a share between 0 and 1")
         self.heuristic_share = float(heuristic_share)
         self.rollout_limit = _positive("rollout_limit", rollout_limit, int)
+        if isinstance(prior_weight, bool) or not isinstance(prior_weight, (int, float)) or prior_weight < 0:
+            raise SearchBudgetError(f"prior_weight {prior_weight!r}: a number >= 0")
+        self.prior_weight = float(prior_weight)
         self._heuristics: list[Agent] | None = None
         self._evaluate = None
-        if self.heuristic_share > 0.0:
+        if self.heuristic_share > 0.0 or self.prior_weight > 0.0:
             self._load_heuristic()
         self.last_root: Node | None = None
         self.last_iterations = 0
         self.last_seconds = 0.0
         self._lo = math.inf  # smallest and largest return seen: they scale exploration
         self._hi = -math.inf
+        self._deadline: float | None = None
 
     # --- the game's own heuristic, found by name -----------------------------------------
     def _load_heuristic(self) -> None:
@@ -123,7 +132,8 @@ class MCTSAgent(Agent):
         factory = self.game.agents.get("heuristic")
         if factory is None:
             raise TrapworksError(
-                f"{self.game.game_id} registers no 'heuristic' agent to use in rollouts; use rollout=random")
+                f"{self.game.game_id} registers no 'heuristic' agent to use in rollouts or as a prior; "
+                "use rollout=random and prior_weight=0")
         cls = _resolve(factory)
         self._heuristics = [cls(self.game, seat, seed=self.rng.randrange(2**63))
                             for seat in range(self.game.num_players())]
@@ -168,15 +178,17 @@ class MCTSAgent(Agent):
             self.last_root, self.last_iterations, self.last_seconds = root, 0, 0.0
             return root
         start = time.perf_counter()
-        deadline = start + self.time_limit if self.time_limit is not None else None
+        deadline = self._deadline = start + self.time_limit if self.time_limit is not None else None
         limit = self.iterations
         done = 0
+        clock = time.perf_counter
         while limit is None or done < limit:
             self._iterate(root, self._root_state(state))
             done += 1
-            if deadline is not None and done % CHECK_CLOCK_EVERY == 0 and time.perf_counter() >= deadline:
+            # Checked every iteration: in a game with a slow state one iteration can be long.
+            if deadline is not None and clock() >= deadline:
                 break
-        self.last_root, self.last_iterations = root, done
+        self.last_root, self.last_iterations = root, root.n  # completed iterations
         self.last_seconds = time.perf_counter() - start
         return root
 
@@ -185,9 +197,12 @@ class MCTSAgent(Agent):
 
     @staticmethod
     def _best(root: Node) -> Node:
+        """The most visited child; ties go to the heuristic's move, then the higher mean."""
         best = None
         for k in root.kids:
-            if best is None or k.n > best.n or (k.n == best.n and k.mean() > best.mean()):
+            if (best is None or k.n > best.n
+                    or (k.n == best.n and (k.action == root.hint
+                                           or (best.action != root.hint and k.mean() > best.mean())))):
                 best = k
         return best
 
@@ -222,6 +237,8 @@ class MCTSAgent(Agent):
             if untried is None:
                 untried = node.untried = list(s.legal_actions())
                 rng.shuffle(untried)
+                if self.prior_weight > 0.0:
+                    self._set_hint(node, s, untried)
             if untried:
                 a = untried.pop()
                 s.apply_action(a)
@@ -233,15 +250,27 @@ class MCTSAgent(Agent):
             k = self.c * ((self._hi - self._lo) if self._hi > self._lo else 1.0)
             logn = log(node.n)
             best, best_v = None, -math.inf
+            hint = node.hint
             for ch in node.kids:
                 v = ch.w / ch.n + k * sqrt(logn / ch.n)
+                if ch.action == hint:
+                    v += self.prior_weight * k / (ch.n + 1)  # progressive bias toward the heuristic
                 if v > best_v:
                     best, best_v = ch, v
             s.apply_action(best.action)
             node = best
             path.append(best)
         returns = self._rollout(s)
-        self._backup(path, returns)
+        if returns is not None:  # None: the time ran out mid-rollout; the search stops now
+            self._backup(path, returns)
+
+    def _set_hint(self, node: Node, s: State, untried: list[int]) -> None:
+        """Ask the heuristic for its move here; try it first (untried pops from the end)."""
+        hint = self._heuristics[node.player].step(s)
+        node.hint = hint
+        if hint in untried:
+            untried.remove(hint)
+            untried.append(hint)
 
     def _backup(self, path: list[Node], returns) -> None:
         lo, hi = min(returns), max(returns)
@@ -255,12 +284,13 @@ class MCTSAgent(Agent):
             if mover >= 0:
                 node.w += returns[mover]
 
-    def _rollout(self, s: State):
+    def _rollout(self, s: State) -> list[float] | None:
         rng = self.rng
         choice = rng.choice
         heuristics = self._heuristics
         share = self.heuristic_share
         limit = self.rollout_limit
+        deadline = self._deadline
         steps = 0
         while True:
             player = s.current_player()
@@ -268,6 +298,8 @@ class MCTSAgent(Agent):
                 return s.returns()
             if steps >= limit:
                 return self._cut_value(s)
+            if deadline is not None and steps % ROLLOUT_CLOCK_EVERY == 0 and time.perf_counter() >= deadline:
+                return None
             if player == CHANCE:
                 outcomes = s.chance_outcomes()
                 a = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
