@@ -37,7 +37,6 @@ from typing import Any
 from trapworks.core import CHANCE, TERMINAL, Agent, State, TrapworksError
 
 DEFAULT_ITERATIONS = 1000
-ROLLOUT_CLOCK_EVERY = 8  # rollout actions between clock reads when a time limit is set
 NO_HINT = -(2**62)  # a node whose heuristic move has not been asked for yet
 
 
@@ -124,6 +123,7 @@ class MCTSAgent(Agent):
         self._lo = math.inf  # smallest and largest return seen: they scale exploration
         self._hi = -math.inf
         self._deadline: float | None = None
+        self._step_cost = 0.0  # the slowest rollout step seen (seconds), to stop before a deadline
 
     # --- the game's own heuristic, found by name -----------------------------------------
     def _load_heuristic(self) -> None:
@@ -185,8 +185,9 @@ class MCTSAgent(Agent):
         while limit is None or done < limit:
             self._iterate(root, self._root_state(state))
             done += 1
-            # Checked every iteration: in a game with a slow state one iteration can be long.
-            if deadline is not None and clock() >= deadline:
+            # Checked every iteration: in a game with a slow state one iteration can be long,
+            # so stop when even the tree descent (a couple of slow steps) would overrun.
+            if deadline is not None and clock() + 2 * self._step_cost >= deadline:
                 break
         self.last_root, self.last_iterations = root, root.n  # completed iterations
         self.last_seconds = time.perf_counter() - start
@@ -291,6 +292,7 @@ class MCTSAgent(Agent):
         share = self.heuristic_share
         limit = self.rollout_limit
         deadline = self._deadline
+        clock = time.perf_counter
         steps = 0
         while True:
             player = s.current_player()
@@ -298,8 +300,11 @@ class MCTSAgent(Agent):
                 return s.returns()
             if steps >= limit:
                 return self._cut_value(s)
-            if deadline is not None and steps % ROLLOUT_CLOCK_EVERY == 0 and time.perf_counter() >= deadline:
-                return None
+            if deadline is not None:
+                # Stop before a step that, as slow as the slowest so far, would end past the deadline.
+                now = clock()
+                if now + self._step_cost >= deadline:
+                    return None
             if player == CHANCE:
                 outcomes = s.chance_outcomes()
                 a = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
@@ -309,6 +314,10 @@ class MCTSAgent(Agent):
                 a = choice(s.legal_actions())
             s.apply_action(a)
             steps += 1
+            if deadline is not None:
+                cost = clock() - now
+                if cost > self._step_cost:
+                    self._step_cost = cost
 
     def _cut_value(self, s: State):
         """Value of a rollout cut before the end: the heuristic's estimate, else a draw."""
