@@ -15,6 +15,7 @@ export default function createRenderer(root, ctx) {
   const style = el("style", {}, root);
   style.textContent = `
     .booby-trap { font-family: system-ui, sans-serif; }
+    .booby-trap [hidden] { display: none !important; }
     .bt-top { display: flex; flex-wrap: wrap; gap: .6em; align-items: center; margin-bottom: .4em; }
     .bt-seat { padding: .2em .6em; border: 2px solid transparent; border-radius: .4em; background: #f3f4f6; }
     .bt-seat.to-move { border-color: #111; }
@@ -39,8 +40,9 @@ export default function createRenderer(root, ctx) {
   const news = el("ol", { class: "bt-side", "data-news": "booby-trap" }, root);
 
   const base = svg("g", {}, tray);
-  const stressLayer = svg("g", { "data-stress": "" }, tray);
   const pieceLayer = svg("g", {}, tray);
+  // Force lines on top of the pieces (they join centres), never catching clicks.
+  const stressLayer = svg("g", { "data-stress": "", "pointer-events": "none" }, tray);
   const barLayer = svg("g", {}, tray);
   let geometry = null; // static drawing done for this tray size
   let barRect = null;
@@ -122,7 +124,7 @@ export default function createRenderer(root, ctx) {
     const circle = svg("circle", { r: p.r, fill: FILL[p.size], stroke: "#333", "stroke-width": 0.8,
                                    class: "piece", "data-piece": p.id, "data-size": p.size }, g);
     const knob = svg("circle", { r: p.r * 0.32, fill: "rgba(255,255,255,.35)", stroke: "rgba(0,0,0,.3)",
-                                 "stroke-width": 0.5 }, g);
+                                 "stroke-width": 0.5, "pointer-events": "none" }, g);
     const label = svg("text", { "font-size": p.size === "S" ? 7 : 8, "text-anchor": "middle",
                                 "dominant-baseline": "central" }, g);
     label.textContent = `${p.id}`;
@@ -178,7 +180,7 @@ export default function createRenderer(root, ctx) {
       let x1, y1;
       if (a === -1) { x1 = v.bar; y1 = pb.y; } // the bar's face
       else if (a === -2) { // the nearest wall
-        const d = [[pb.x, 0, pb.x], [pb.y, pb.x, 0], [v.tray.width - pb.y, pb.x, v.tray.width]];
+        const d = [[pb.x, 0, pb.y], [pb.y, pb.x, 0], [v.tray.width - pb.y, pb.x, v.tray.width]];
         d.sort((p, q) => p[0] - q[0]);
         [x1, y1] = [d[0][1], d[0][2]];
       } else {
@@ -251,10 +253,13 @@ export default function createRenderer(root, ctx) {
     result.hidden = false;
     result.className = "bt-result " + (r.tripped ? "tripped" : "kept");
     result.dataset.result = r.tripped ? "tripped" : "kept";
+    const who = ctx.seatLabel(r.seat);
     result.textContent = r.tripped
-      ? `Piece ${r.piece} removed: the bar moved ${r.marks.toFixed(2)} marks — tripped! 3-point penalty` +
+      ? `${who}: piece ${r.piece} removed, the bar moved ${r.marks.toFixed(2)} marks — tripped! 3-point penalty` +
         (r.popped && r.popped.length ? `; ${r.popped.length} more piece(s) jumped out.` : ".")
-      : `Piece ${r.piece} removed: the bar moved ${Math.max(0, r.marks).toFixed(2)} of a mark — kept.`;
+      : `${who}: piece ${r.piece} removed, the bar moved ${Math.max(0, r.marks).toFixed(2)} of a mark — kept.`;
+    result.dataset.seat = r.seat;
+    result.dataset.piece = r.piece;
   }
 
   async function animate(v, event) {
@@ -277,6 +282,9 @@ export default function createRenderer(root, ctx) {
     animations += 1;
     root.dataset.animations = String(animations);
     root.dataset.lastFrames = String(frames.length);
+    // "seat:piece:tripped|kept" per animated removal, for tests and curious users.
+    const done = `${event.seat}:${event.piece}:${event.tripped ? "tripped" : "kept"}`;
+    root.dataset.removals = root.dataset.removals ? `${root.dataset.removals},${done}` : done;
   }
 
   function drawAll(v) {

@@ -1,0 +1,107 @@
+"""Booby Trap in the browser (headless Chromium): touch a piece, feel it, remove it, and watch the
+settle animation from the server's physics frames. Also: the feel is shown to the toucher only."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+import trapworks
+from trapworks.games.booby_trap import physics
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """`trapworks serve` in its own process (the web tests' helper), with its own data folder."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from web_helpers import ServerProcess
+
+    proc = ServerProcess(tmp_path_factory.mktemp("bt-web")).start()
+    yield proc.url
+    proc.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def test_touch_then_remove_with_the_settle_animation(server, browser):
+    # A known tray: the test knows which piece is most loaded and what removing it does.
+    game = trapworks.make("booby-trap", tension_noise=0.0)
+    state = game.new_initial_state(7)
+    load = physics.stress_of(state.packing).load
+    piece = max(state.touchable(), key=lambda p: (load[p], -p))
+    expected = physics.resolve_removal(state.packing, piece, frames=True)
+    created = httpx.post(server + "/api/games", json={
+        "game": "booby-trap", "options": {"tension_noise": 0.0}, "start": state.position(), "seed": 7,
+        "seats": [{"kind": "human"}, {"kind": "agent", "agent": "heuristic"}]}).json()
+    link = created["seats"][0]["link"] + "&fast"
+    spectator_link = created["spectator"]["link"] + "&fast"
+
+    page = browser.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(link)
+    page.wait_for_selector("svg[data-tray] circle[data-piece].touchable", timeout=15000)
+    assert page.locator("svg[data-tray] circle[data-piece]").count() == 60
+    # The bar and the scale are drawn.
+    assert page.locator("[data-bar]").count() == 1
+    assert page.locator("[data-scale] line").count() > 10
+
+    # Touch: click the piece; the feel is shown to this player.
+    page.locator(f"circle[data-piece='{piece}']").click()
+    page.wait_for_selector(f"[data-feel][data-piece='{piece}']:not([hidden])", timeout=15000)
+    feel = page.locator("[data-feel]")
+    assert feel.get_attribute("data-feel") == "tight"
+    assert "You feel piece" in feel.inner_text()
+    assert page.locator(f"circle[data-piece='{piece}'][data-touched]").count() == 1
+
+    # A spectator sees that a piece was touched, never the reading.
+    spectator = browser.new_page()
+    spectator.goto(spectator_link)
+    spectator.wait_for_selector("svg[data-tray] circle[data-piece]", timeout=15000)
+    spectator.wait_for_selector(f"circle[data-piece='{piece}'][data-touched]", timeout=15000)
+    assert spectator.locator("[data-feel]:not([hidden])").count() == 0
+    assert "You feel" not in spectator.content()
+
+    # Remove: the settle is animated from the removal event's frames, then the result shown.
+    page.locator("button[data-action='remove']").click()
+    page.wait_for_function("document.querySelector('.booby-trap').dataset.animations >= 1", timeout=20000)
+    root = page.locator(".booby-trap")
+    outcome = "tripped" if expected.tripped else "kept"
+    # The first animated removal is ours, with the frames the physics produced for it.
+    assert root.get_attribute("data-removals").split(",")[0] == f"0:{piece}:{outcome}"
+    frames = int(root.get_attribute("data-last-frames"))
+    if root.get_attribute("data-animations") == "1":
+        assert frames == min(60, len(expected.frames))
+    assert frames >= 2
+    # Once the agent has replied and it is our turn again, the result panel shows the last removal
+    # that was animated (ours, or the agent's if it removed a piece too).
+    page.wait_for_selector("body[data-my-turn='1']", timeout=20000)
+    page.wait_for_function("""() => {
+        const r = document.querySelector('[data-result]');
+        const done = document.querySelector('.booby-trap').dataset.removals.split(',');
+        return `${r.dataset.seat}:${r.dataset.piece}:${r.dataset.result}` === done[done.length - 1];
+    }""", timeout=10000)
+    result = page.locator("[data-result]")
+    assert f"piece {result.get_attribute('data-piece')} removed" in result.inner_text()
+    page.wait_for_function(f"!document.querySelector(\"circle[data-piece='{piece}']\")", timeout=15000)
+    # The spectator's page animated the same settle.
+    spectator.wait_for_function("document.querySelector('.booby-trap').dataset.animations >= 1", timeout=20000)
+    assert errors == []
+    page.close()
+    spectator.close()
