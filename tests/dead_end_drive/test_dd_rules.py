@@ -575,3 +575,69 @@ class TestBlockedDie:
         play(s, "roll 1-3")  # 3 could be used, 1 cannot: the whole turn is lost
         assert s.phase == "roll" and s.to_move == 1
         assert "lose-turn" in s.last_events()[-1]["text"]
+
+
+class TestMoreSentences:
+    @pytest.mark.parametrize("trap,square,start,count,sentence", [
+        ("stairs", "m3", "m7", 4, "Move the pawn up the stairs to the blue label and press the finger lever to fling the pawn down the stairs."),
+        ("fireplace", "b9", "f8", 5, "Move the pawn onto the red label on the trap and push the finger lever back to flip the pawn into the fireplace."),
+        ("chandelier", "u4", "u8", 4, "Press the finger lever to release the chandelier."),
+        ("statue", "w9", "w12", 3, "Press the finger lever to topple the statue."),
+        ("bookcase", "c2", "c6", 4, "Move the pawn up the ladder to the purple label and press the finger lever at the back of the bookcase to topple the ladder."),
+    ])
+    def test_each_of_the_five_traps_springs_with_its_card(self, trap, square, start, count, sentence):
+        cite("004", "To spring a trap, do the following:")
+        cite("004", sentence)
+        cite("004", "Once on a Trap space, you'll then need a Trap card to spring the trap.")
+        code = "sfctb"[TRAP_KINDS.index(trap)]
+        s = state_at(dice=f"{count},1" if count != 1 else "1,2", pawns={"L": start}, traps=f"{code}/-/-/-")
+        assert square in dests(s, "L", count)
+        play(s, f"L{count}", f"to {square}")
+        assert texts(s) == {f"play {trap}", "draw"}
+        play(s, f"play {trap}")
+        assert s.pos[3] == -1 and any(e["type"] == "spring" and e["trap"] == trap for e in s.last_events())
+
+    def test_the_trap_is_reset_for_the_next_victim(self):
+        cite("004", "Then reset the trap for the next victim.")
+        s = state_at(dice="5,5", pawns={"L": "f8", "P": "f10"}, traps="ff/-/-/-", phase="select")
+        play(s, "L5", "to b9", "play fireplace")
+        assert s.pos[3] == -1
+        play(s, "P5", "to b9")  # the same trap, set again, takes the next pawn
+        assert texts(s) == {"play fireplace", "draw"}
+        play(s, "play fireplace")
+        assert s.pos[4] == -1
+
+    def test_bluff_by_moving_other_pawns_toward_the_door(self):
+        cite("004", "Since you do not want the other players to know which pawns are yours, you may BLUFF by moving "
+                    "pawns other than your own towards the mansion's front door.")
+        cite("004", "Keep the pawns you own secret so you can escape more")
+        s = state_at(dice="3,1", pawns={"B": "m15"}, turn=1)  # B belongs to player 3
+        assert "m18" in dests(s, "B", 3)
+        play(s, "B3", "to m18")
+        for seat in (1, 2, 3):
+            assert "owner" not in next(p for p in s.view(seat)["pawns"] if p["letter"] == "B")
+
+    def test_aunt_agatha_shows_first_and_the_portrait_must_match_to_escape(self):
+        cite("004", "Slide the Aunt Agatha card face down underneath the pile and pick up the pile so only Aunt Agatha is shown.")
+        cite("004", "You must time your escape from the mansion exactly to the appearance of your pawn's portrait in the frame.")
+        s = game(first_player=1).new_initial_state(seed=9)
+        assert s.view(0)["portrait"] is None and s.view(0)["portrait_name"] == "Aunt Agatha"
+        s = state_at(dice="3,1", pawns={"S": "m17"}, portrait="D")
+        assert "m19" not in dests(s, "S", 3)
+
+    def test_detective_at_the_door_gives_the_win_to_the_portrait(self):
+        cite("004", "If your pawn's portrait is shown hanging on the wall when the Detective arrives at the front door, you win the game.")
+        s = on_fireplace(pile="d", det="12", portrait="S")  # S is player 1's: the player drawing wins
+        play(s, "L5", "to b9", "draw")
+        assert s.winner_seat() == 0
+
+    def test_two_players_use_all_twelve_pawns_and_nobody_peeks(self):
+        cite("004", "Players play as above with all 12 pawns.")
+        cite("004", "These secret cards must be kept facedown during the entire game — NO PEEKING BY ANYONE!")
+        s = game(2).new_initial_state(seed=2)
+        assert len(s.live_pawns()) == 12
+        for seat in (None, 0, 1):
+            v = s.view(seat)
+            hidden = {LETTERS[p] for h in s.secret for p in h}
+            assert not hidden & set(v["my_characters"])
+            assert "secret" not in {k for k, val in v.items() if isinstance(val, list) and set(map(str, val)) & hidden}
