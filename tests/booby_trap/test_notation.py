@@ -127,6 +127,14 @@ def test_bad_position_fields(key, value, words):
         trapworks.make("booby-trap").state_from_position(_edit(text, key, value))
 
 
+def test_overlapping_pieces_are_refused():
+    state = played()
+    a, b = state.packing.pieces[:2]
+    text = state.position().replace(f"{b.id}:{b.x!r}:{b.y!r}", f"{b.id}:{a.x!r}:{a.y!r}")
+    with pytest.raises(PositionError, match=f"pieces {a.id} and {b.id} overlap"):
+        state.game.state_from_position(text)
+
+
 def test_a_piece_outside_the_tray_is_refused():
     state = played()
     p = state.packing.pieces[0]
@@ -190,6 +198,17 @@ def test_resample_forgets_other_seats_readings():
     assert sample.readings[0] == state.readings[0] and sample.readings[1] == []
     assert sample.noise_key != state.noise_key
     assert sample.packing == state.packing and sample.scores() == state.scores()
+    # Right after seat 1 touches, seat 0's sample has no trace of the reading.
+    touched = state.clone()
+    while touched.current_player() != 1 or touched.touched is not None:
+        touched.apply_action(touched.touchable()[0] if touched.touched is None else touched.game.remove_action)
+    touched.apply_action(touched.touchable()[0])
+    hidden = touched.resample(0, random.Random(2))
+    assert not any(e["type"] == "feel" for e in hidden._events)
+    # Seat 1 holds a reading of its piece in the sample, redrawn with the sample's own noise.
+    assert [r["piece"] for r in hidden.readings[1]] == [touched.touched]
+    assert hidden.readings[1][0]["reading"] == hidden.reading_for(touched.touched, touched.touches)
+    assert hidden.view(1)["reading"]["piece"] == touched.touched
     # The resampled state plays on (search from seat 0's point of view).
     sample.apply_action(sample.touchable()[0])
 
