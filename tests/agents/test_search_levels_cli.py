@@ -134,10 +134,13 @@ def test_tournament_command_rotates_seats_and_saves_csv(tmp_path):
     assert {r["agent"] for r in summary} == {"easy", "random", "medium"}
     for r in data["standings"]:
         assert r["ci_low"] <= r["win_rate"] <= r["ci_high"]
-    # Same seed, same tournament.
+    # Same seed, same games and seatings (the moves of the levels also depend on their time
+    # caps, which a loaded machine may reach; reproducible search is tested with iteration budgets).
     again = runner.invoke(app, ["tournament", "last-mouse-lost", "--agents", "easy,random,medium", "-n", "4",
                                 "-o", "first_to=1", "--seed", "3", "--out", str(tmp_path / "u.csv"), "--json"])
-    assert json.loads(again.stdout.strip().splitlines()[-1])["standings"] == data["standings"]
+    assert again.exit_code == 0
+    rows_again = list(csv.DictReader((tmp_path / "u.csv").open()))
+    assert [(r["seed"], r["seats"]) for r in rows_again] == [(r["seed"], r["seats"]) for r in rows]
 
 
 @pytest.mark.parametrize("args,message", [

@@ -2,9 +2,10 @@
 
 The generic mapping below fits any game: a tree search ("mcts" for perfect information,
 "ismcts" where the game has secrets) with a budget that grows with the level, using the
-game's registered "heuristic" agent in rollouts where the game has one. Hard moves are
-capped at `HARD_TIME_LIMIT` seconds so that a hard move stays under a second in every
-game, however slow its state is to copy (below the cap the move depends only on the seed).
+game's registered "heuristic" agent in rollouts (and as a prior) where the game has one.
+Every level also has a time cap (hard: `HARD_TIME_LIMIT` seconds) so that a move stays under
+a second in every game, however slow its states are to copy and play out; in a game fast
+enough to finish the iterations first, a move depends only on the seed.
 
 A game tunes its own levels by declaring `levels` on its Game class; each entry either
 names an agent outright (`"hard": "perfect"`) or updates the generic entry's settings:
@@ -26,9 +27,9 @@ HARD_TIME_LIMIT = 0.9  # seconds; the benchmark bench/hard_move_time.py checks t
 # the game's heuristic) and "prior_weight" (progressive bias toward its move) are dropped for a
 # game that registers no heuristic agent.
 GENERIC_LEVELS: dict[str, dict[str, Any]] = {
-    "easy": {"agent": "search", "iterations": 30, "rollout_limit": 200},
-    "medium": {"agent": "search", "iterations": 300, "heuristic_share": 0.5, "prior_weight": 0.5,
-               "rollout_limit": 300},
+    "easy": {"agent": "search", "iterations": 30, "time_limit": 0.25, "rollout_limit": 200},
+    "medium": {"agent": "search", "iterations": 300, "time_limit": 0.5, "heuristic_share": 0.5,
+               "prior_weight": 0.5, "rollout_limit": 300},
     "hard": {"agent": "search", "iterations": 3000, "time_limit": HARD_TIME_LIMIT,
              "heuristic_share": 1.0, "prior_weight": 1.0, "rollout_limit": 400},
 }

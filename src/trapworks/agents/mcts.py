@@ -37,6 +37,7 @@ from typing import Any
 from trapworks.core import CHANCE, TERMINAL, Agent, State, TrapworksError
 
 DEFAULT_ITERATIONS = 1000
+STEP_MARGIN = 3.0  # stop when this many typical rollout steps would pass the deadline
 NO_HINT = -(2**62)  # a node whose heuristic move has not been asked for yet
 
 
@@ -123,7 +124,10 @@ class MCTSAgent(Agent):
         self._lo = math.inf  # smallest and largest return seen: they scale exploration
         self._hi = -math.inf
         self._deadline: float | None = None
-        self._step_cost = 0.0  # the slowest rollout step seen (seconds), to stop before a deadline
+        # Typical cost of one rollout step (seconds, a moving average), to stop before a step
+        # would overrun the deadline; an average, so that one pause of the process does not
+        # cut every later search short.
+        self._step_cost = 0.0
 
     # --- the game's own heuristic, found by name -----------------------------------------
     def _load_heuristic(self) -> None:
@@ -187,7 +191,7 @@ class MCTSAgent(Agent):
             done += 1
             # Checked every iteration: in a game with a slow state one iteration can be long,
             # so stop when even the tree descent (a couple of slow steps) would overrun.
-            if deadline is not None and clock() + 2 * self._step_cost >= deadline:
+            if deadline is not None and clock() + STEP_MARGIN * self._step_cost >= deadline:
                 break
         self.last_root, self.last_iterations = root, root.n  # completed iterations
         self.last_seconds = time.perf_counter() - start
@@ -301,9 +305,9 @@ class MCTSAgent(Agent):
             if steps >= limit:
                 return self._cut_value(s)
             if deadline is not None:
-                # Stop before a step that, as slow as the slowest so far, would end past the deadline.
+                # Stop before a step that, a few times slower than usual, would end past the deadline.
                 now = clock()
-                if now + self._step_cost >= deadline:
+                if now + STEP_MARGIN * self._step_cost >= deadline:
                     return None
             if player == CHANCE:
                 outcomes = s.chance_outcomes()
@@ -315,9 +319,7 @@ class MCTSAgent(Agent):
             s.apply_action(a)
             steps += 1
             if deadline is not None:
-                cost = clock() - now
-                if cost > self._step_cost:
-                    self._step_cost = cost
+                self._step_cost += 0.2 * (clock() - now - self._step_cost)
 
     def _cut_value(self, s: State):
         """Value of a rollout cut before the end: the heuristic's estimate, else a draw."""
