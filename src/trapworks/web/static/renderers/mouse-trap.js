@@ -17,10 +17,10 @@ const SHORT = {
 const SIZE = 56;
 
 function spaceXY(i) {
-  // Spaces 0-43 snake in four rows of 11; the Loop (44-49) is a ring to the right.
+  // Spaces 0-43 snake in four rows of 11; the Loop (44-49) is a ring to the right, Safe nearest 43.
   if (i < 44) {
     const row = Math.floor(i / 11);
-    const col = row % 2 === 0 ? i % 11 : 10 - (i % 11);
+    const col = row % 2 === 1 ? i % 11 : 10 - (i % 11); // Start top right; space 43 ends by the Loop
     return { x: 16 + col * 62, y: 16 + row * 92 };
   }
   const k = i - 44;
@@ -37,7 +37,8 @@ export default function createRenderer(root, ctx) {
   const { svg, el } = ctx;
   root.classList.add("mouse-trap");
   const top = el("div", { class: "mt-top" }, root);
-  const board = svg("svg", { viewBox: "0 0 1000 640", width: "100%", class: "mt-board" }, root);
+  const board = svg("svg", { viewBox: "0 0 1000 590", width: "100%", class: "mt-board",
+                              "data-board": "mouse-trap" }, root);
   const controls = el("div", { class: "mt-controls", "data-controls": "mouse-trap" }, root);
   const news = el("ol", { class: "mt-news", "data-news": "mouse-trap" }, root);
 
@@ -151,6 +152,9 @@ export default function createRenderer(root, ctx) {
       rect.setAttribute("fill", fill);
       rect.parentNode.setAttribute("data-state", state);
     });
+    // What the last firing did, for tests and styles (derived from the view, so a sync rebuilds it).
+    board.setAttribute("data-last-firing", !last ? "" : last.jammed ? `jammed:${last.jammed}` : "caught");
+    board.setAttribute("data-parts", String(v.parts_built));
     if (!v.trap_complete) chainStatus.textContent = `incomplete: ${v.parts_built}/24 parts built`;
     else if (firing !== null && firing !== undefined) chainStatus.textContent = "FIRING…";
     else if (last && last.jammed) chainStatus.textContent = `last firing jammed at ${last.jammed.replaceAll("_", " ")}`;

@@ -1,0 +1,153 @@
+"""Mouse Trap in headless Chromium: a 3-seat game (one human clicking, two heuristic agents) played
+until the trap fires at least once; the board, cheese, contraption and firing chain on the page
+agree with the server's view of the game."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import httpx
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    uvicorn = pytest.importorskip("uvicorn")
+    from trapworks.server import create_app
+
+    folder = tmp_path_factory.mktemp("mouse-trap-web")
+    app = create_app(f"sqlite:///{folder / 'trapworks.db'}", data_dir=folder)
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            if httpx.get(base + "/api/catalog", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    yield base
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def seat_view(server, gid, token):
+    return httpx.get(f"{server}/api/games/{gid}", params={"token": token}, timeout=10).json()["state"]["view"]
+
+
+def human_step(page) -> str:
+    """One click of the human seat: crank if offered, else pick a mouse to pay for (clicking it on
+    the board), else roll, else end the turn. Returns what was clicked."""
+    controls = page.locator("[data-controls=mouse-trap]")
+    crank = controls.locator("button[data-action=crank]")
+    if crank.count():
+        crank.click()
+        return "crank"
+    mice = page.locator("svg[data-board=mouse-trap] circle[data-mouse].pickable")
+    if mice.count():
+        seat = mice.first.get_attribute("data-mouse")
+        mice.first.click()
+        return f"move:{int(seat) + 1}"
+    for action in ("roll", "end"):
+        button = controls.locator(f"button[data-action={action}]")
+        if button.count():
+            button.click()
+            return action
+    buttons = controls.locator("button[data-action]")
+    if buttons.count():
+        text = buttons.first.get_attribute("data-action")
+        buttons.first.click()
+        return text
+    return ""
+
+
+@pytest.mark.browser
+def test_three_seats_one_human_until_the_trap_fires(server, browser):
+    created = httpx.post(server + "/api/games", json={
+        "game": "mouse-trap", "options": {"players": 3}, "seed": 11,
+        "seats": [{"kind": "human"}] + [{"kind": "agent", "agent": "heuristic"}] * 2}).json()
+    gid = created["id"]
+    token = created["seats"][0]["token"]
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(created["seats"][0]["link"] + "&fast")
+    board = page.locator("svg[data-board=mouse-trap]")
+    page.wait_for_selector("svg[data-board=mouse-trap] g[data-space='49']", timeout=20000)
+    # The track, the contraption's slots and the firing chain are drawn from the view.
+    assert page.locator("g[data-space]").count() == 50
+    assert page.locator("g[data-part]").count() == 24
+    assert page.locator("g[data-stage]").count() == 15
+    assert page.locator("circle[data-mouse]").count() == 3
+
+    clicks: list[str] = []
+    deadline = time.monotonic() + 50
+    while time.monotonic() < deadline:
+        if board.get_attribute("data-last-firing"):
+            break
+        if page.evaluate("document.body.dataset.terminal") == "1":
+            break
+        if page.evaluate("document.body.dataset.myTurn") == "1":
+            clicked = human_step(page)
+            if clicked:
+                clicks.append(clicked)
+        page.wait_for_timeout(40)
+    fired = board.get_attribute("data-last-firing")
+    assert fired, f"the trap never fired ({len(clicks)} clicks)"
+    assert "roll" in clicks and not errors, errors
+
+    # Let the page catch up with the server, then compare what it shows with the view.
+    page.wait_for_timeout(500)
+    view = seat_view(server, gid, token)
+    page.wait_for_function(f"document.body.dataset.ply === '{view['moves_made']}'", timeout=10000)
+    view = seat_view(server, gid, token)
+    last = view["last_firing"]
+    assert fired == (f"jammed:{last['jammed']}" if last["jammed"] else "caught")
+    worked = page.locator("g[data-stage][data-state=worked]").count()
+    jammed = page.locator("g[data-stage][data-state=jammed]").count()
+    if view["phase"] != "fire":
+        assert worked == last["stages"] and jammed == (1 if last["jammed"] else 0)
+    assert board.get_attribute("data-parts") == "24"
+    assert page.locator("g[data-part][data-built='1']").count() == 24
+    for seat in range(3):
+        cheese = page.locator(f"[data-player='{seat}'][data-cheese]").get_attribute("data-cheese")
+        assert int(cheese) == view["cheese"][seat]
+        shown = page.locator(f"circle[data-mouse='{seat}']")
+        if view["mice"][seat] is None:
+            assert shown.count() == 0
+        else:
+            assert shown.get_attribute("data-at") == str(view["mice"][seat])
+    assert page.locator("[data-pile]").get_attribute("data-pile") == str(view["pile"])
+    # The narrative of the firing is on the page: the crank and the stages, ending in a catch or a jam.
+    assert page.locator("li[data-event=crank]").count() >= 1
+    assert page.locator("li[data-event=trap_stage]").count() >= 1
+    assert page.locator("li[data-event=caught], li[data-event=trap_failed]").count() >= 1
+    page.screenshot(path=str(_artifact("mouse-trap-fired.png")), full_page=True)
+    page.close()
+
+
+def _artifact(name: str):
+    from pathlib import Path
+    folder = Path(__file__).resolve().parents[2] / "artifacts" / "web"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / name
