@@ -98,3 +98,10 @@ def test_simulate_solitaire_and_bad_option():
     assert result.exit_code == 0, result.output
     bad = CliRunner().invoke(app, ["simulate", "booby-trap", "-n", "1", "-o", "variant=speed"])
     assert bad.exit_code != 0 and "choose one of" in bad.output
+
+
+def test_levels_are_the_games_own_agents():
+    game = trapworks.make("booby-trap")
+    easy, medium, hard = (make_agent(level, game, 0, seed=0) for level in ("easy", "medium", "hard"))
+    assert (easy.name, medium.name, hard.name) == ("heuristic", "heuristic", "heuristic-stress")
+    assert easy.loose_below > medium.loose_below  # easy takes more risks

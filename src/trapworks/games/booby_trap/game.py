@@ -55,6 +55,10 @@ class BoobyTrapGame(Game):
         "heuristic": "trapworks.games.booby_trap.agents:TouchHeuristicAgent",
         "heuristic-stress": "trapworks.games.booby_trap.agents:StressHeuristicAgent",
     }
+    # Tree search would spend its whole budget in physics rollouts (each removal is a settle of
+    # the tray), so the levels are the game's own agents: easy takes more risks than medium.
+    levels = {"easy": {"agent": "heuristic", "loose_below": 0.6}, "medium": "heuristic",
+              "hard": "heuristic-stress"}
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         variant = options["variant"]
