@@ -364,11 +364,11 @@ class BoobyTrapState(State):
 
     def _result_text(self) -> str:
         if self.game.variant == "solitaire":
+            # Pieces that jump out count as removed: ending with none left (after a trip) is a win too.
             if self.solitaire_won():
-                return f"Solitaire won: one piece left, the bar tripped {self.trips[0]} time(s)."
-            if self.trips[0] > SOLITAIRE_TRIPS_ALLOWED:
-                return f"Solitaire lost: the bar tripped {self.trips[0]} times."
-            return "Solitaire lost: the last pieces jumped out."
+                return (f"Solitaire won: {self.pieces_left()} piece(s) left, the bar tripped "
+                        f"{self.trips[0]} time(s).")
+            return f"Solitaire lost: the bar tripped {self.trips[0]} times."
         scores = ", ".join(f"Player {s + 1} {v}" for s, v in enumerate(self.scores()))
         w = self.winners()
         who = ("Winner: " + " and ".join(f"Player {s + 1}" for s in w)) if w else "A tie."
