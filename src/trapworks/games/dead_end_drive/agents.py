@@ -50,9 +50,13 @@ def _distances(mansion_name: str = "mansion.txt") -> tuple[dict[int, int], dict[
 class HeuristicAgent(Agent):
     name = "heuristic"
 
-    def __init__(self, game, seat: int, seed: int | None = None, bluff: float = 0.2, **options: Any):
+    def __init__(self, game, seat: int, seed: int | None = None, bluff: float = 0.2, noise: float = 0.0,
+                 **options: Any):
         super().__init__(game, seat, seed=seed, **options)
+        if not 0.0 <= bluff <= 1.0 or not 0.0 <= noise <= 1.0:
+            raise ValueError(f"bluff {bluff!r} and noise {noise!r} are shares between 0 and 1")
         self.bluff = bluff
+        self.noise = noise  # share of decisions taken at random (the easier levels)
         self.plan: tuple[int, int, int] | None = None
         self.last_reason = ""
 
@@ -77,6 +81,9 @@ class HeuristicAgent(Agent):
         phase = view["phase"]
         mine = self._mine(view)
         g = self.game
+        if self.noise and self.rng.random() < self.noise:
+            self.last_reason = "a move on a whim"
+            return self.rng.choice(ids)
         if phase == "portrait":
             portrait = view["portrait"]
             if portrait is not None and LETTERS.index(portrait) in mine:

@@ -74,6 +74,10 @@ class DeadEndDriveGame(Game):
     has_hidden_information = True
     has_chance = True
     agents = {"heuristic": "trapworks.games.dead_end_drive.agents:HeuristicAgent"}
+    # Difficulty levels (trapworks.agents.levels): the heuristic, with a share of random decisions.
+    # A tree search would need thousands of actions per playout here (random games run ~600 turns).
+    levels = {"easy": {"agent": "heuristic", "noise": 0.4}, "medium": {"agent": "heuristic", "noise": 0.15},
+              "hard": {"agent": "heuristic"}}
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         def whole(name: str, lo: int, hi: int | None = None) -> int:
