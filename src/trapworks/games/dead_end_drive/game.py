@@ -76,8 +76,9 @@ class DeadEndDriveGame(Game):
     agents = {"heuristic": "trapworks.games.dead_end_drive.agents:HeuristicAgent"}
     # Difficulty levels (trapworks.agents.levels): the heuristic, with a share of random decisions.
     # A tree search would need thousands of actions per playout here (random games run ~600 turns).
+    # (The generic search budgets merged into easy/medium are ignored by the heuristic.)
     levels = {"easy": {"agent": "heuristic", "noise": 0.4}, "medium": {"agent": "heuristic", "noise": 0.15},
-              "hard": {"agent": "heuristic"}}
+              "hard": "heuristic"}
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         def whole(name: str, lo: int, hi: int | None = None) -> int:
