@@ -233,11 +233,14 @@ class DeadEndDriveState(State):
         return [p for p in range(NUM_PAWNS) if self.pos[p] != OFF]
 
     def occupied(self) -> int:
-        mask = 0
-        for sq in self.pos:
-            if sq != OFF:
-                mask |= 1 << sq
-        return mask
+        got = self._dest_cache.get("occupied")  # cleared with the cache whenever a pawn moves
+        if got is None:
+            got = 0
+            for sq in self.pos:
+                if sq != OFF:
+                    got |= 1 << sq
+            self._dest_cache["occupied"] = got
+        return got
 
     def holder(self, pawn: int) -> int | None:
         """Seat holding the pawn's Character card in hand (None: nobody, or a 2-player secret card)."""
@@ -287,14 +290,17 @@ class DeadEndDriveState(State):
         got = self._dest_cache.get(key)
         if got is not None:
             return bool(got)
-        key = (pawn, -count)  # existence only, cached beside the full sets
-        got = self._dest_cache.get(key)
-        if got is None:
-            got = self._dest_cache[key] = self._chair_rule(pawn, count) is not None
-        return got
+        return self._chair_rule(pawn, count) is not None
 
     def _chair_rule(self, pawn: int, count: int) -> bool | None:
         """None: no legal move; False: moves without crossing chairs; True: chairs may be crossed."""
+        key = ("rule", pawn, count)
+        if key in self._dest_cache:
+            return self._dest_cache[key]
+        rule = self._dest_cache[key] = self._find_chair_rule(pawn, count)
+        return rule
+
+    def _find_chair_rule(self, pawn: int, count: int) -> bool | None:
         m = self.game.mansion
         start = self.pos[pawn]
         hops = self.game.options["passage_hops"]
