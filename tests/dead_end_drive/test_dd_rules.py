@@ -3,7 +3,7 @@ Figures 6 to 11 are set up from position strings."""
 
 import pytest
 
-from dd_helpers import dests, game, play, position, state_at, texts
+from dd_helpers import dests, game, play, state_at, texts
 from rulebook import cite
 from trapworks.core import CHANCE, IllegalActionError, TERMINAL
 from trapworks.games.dead_end_drive.components import CHARACTERS, LETTERS, TRAP_KINDS

@@ -17,7 +17,6 @@ import time
 import httpx
 import pytest
 
-import trapworks
 from trapworks.core import GameRecord
 
 CHROMIUM = "/usr/bin/chromium"

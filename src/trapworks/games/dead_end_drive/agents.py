@@ -19,7 +19,7 @@ from typing import Any
 from trapworks.core import Agent
 
 from .board import Mansion, load_mansion, squares_of
-from .components import LETTERS, NAMES, TRAP_KINDS, WILD
+from .components import LETTERS, NAMES
 
 OFF = -1
 

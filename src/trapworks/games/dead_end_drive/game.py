@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import random
 import re
-import zlib
 from typing import Any
 
-from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, OptionError, PositionError, State
+from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, OptionError, State
 
 from .board import Mansion, load_mansion, squares_of
 from .components import (
-    CARD_CODES, CARD_NAMES, CHARACTERS, DETECTIVE, HAND_SIZE, LETTERS, NAMES, NUM_PAWNS,
+    CARD_NAMES, DETECTIVE, HAND_SIZE, LETTERS, NAMES, NUM_PAWNS,
     SECRET_CARDS_2P, TOTAL_TRAP_PILE, TRAP_KINDS, WILD, build_trap_pile, pawn_index,
 )
 
