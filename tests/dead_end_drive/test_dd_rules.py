@@ -641,3 +641,24 @@ class TestMoreSentences:
             hidden = {LETTERS[p] for h in s.secret for p in h}
             assert not hidden & set(v["my_characters"])
             assert "secret" not in {k for k, val in v.items() if isinstance(val, list) and set(map(str, val)) & hidden}
+
+
+class TestOptionsAndEdges:
+    def test_passage_hops_option(self):
+        s = state_at(dice="4,3", pawns={"S": "d6"}, options={"passage_hops": 0})
+        assert "w17" not in dests(s, "S", 4)  # without hops the far passage is out of reach
+
+    def test_fixed_first_player_skips_the_roll_off(self):
+        s = game(3, first_player=2).new_initial_state(seed=1)
+        assert s.phase == "reveal" and s.to_move == 1
+
+    def test_springing_your_own_last_pawn_puts_you_out_at_once(self):
+        # Player 2 holds only L; it springs its own pawn with a die still to play: out, turn over.
+        s = state_at(pawns={"P": None, "K": None, "L": "f8"}, traps="-/f/-/-", turn=2, dice="5,1")
+        play(s, "L5", "to b9", "play fireplace")
+        assert s.out[1] and s.phase == "roll" and s.to_move == 2
+
+    def test_trap_squares_may_be_passed_over(self):
+        # Not in 004 in so many words: a trap square is reached "by exact count", so passing over it is allowed.
+        s = state_at(dice="2,1", pawns={"S": "d2"})
+        assert "b2" in dests(s, "S", 2)  # d2 -> c2 (the bookcase trap) -> b2
