@@ -9,10 +9,11 @@ from collections import Counter
 import pytest
 from search_toy_games import CALL, CHECK, FOLD, RAISE, MiniPoker, Poison, PokerHeuristic, dealt_poker
 
+import trapworks
 from trapworks.agents import make_agent
 from trapworks.agents.ismcts import ISMCTSAgent
 from trapworks.agents.mcts import MCTSAgent
-from trapworks.core import TrapworksError, play_game
+from trapworks.core import CHANCE, TrapworksError, play_game, sample_chance
 
 
 def choices(agent_cls, own, other, seeds, **options):
@@ -122,3 +123,70 @@ def test_ismcts_beats_random_at_mini_poker():
     mean = statistics.fmean(results)
     se = statistics.stdev(results) / len(results) ** 0.5
     assert mean - 1.96 * se > 0, (mean, se)
+
+
+# --- the registered games with secrets ------------------------------------------------------
+HIDDEN_GAMES = [g for g in trapworks.available_games() if trapworks.make(g).has_hidden_information]
+
+
+class TrueStateGuard:
+    """Hands the agent only what a seat may use of the true state: whose move it is, and
+    re-sampling from its own view. Reading anything else fails the test."""
+
+    def __init__(self, state):
+        self._state = state
+
+    def current_player(self):
+        return self._state.current_player()
+
+    def resample(self, seat, rng=None):
+        return self._state.resample(seat, rng)
+
+    def __getattr__(self, name):
+        raise AssertionError(f"the agent read {name!r} of the true state")
+
+
+def _mid_game(game_id: str, steps: int, seed: int):
+    game = trapworks.make(game_id)
+    rng = random.Random(seed)
+    s = game.new_initial_state(seed=seed)
+    for _ in range(steps):
+        if s.is_terminal():
+            break
+        p = s.current_player()
+        s.apply_action(sample_chance(s, rng) if p == CHANCE else rng.choice(s.legal_actions()))
+    while s.current_player() == CHANCE:
+        s.apply_action(sample_chance(s, rng))
+    assert not s.is_terminal()
+    return game, s
+
+
+@pytest.mark.parametrize("game_id", HIDDEN_GAMES)
+def test_ismcts_uses_only_whose_move_and_resample_of_the_true_state(game_id):
+    """In every registered game with secrets: IS-MCTS given a guard that lets through only
+    `current_player()` and `resample(seat, rng)` still searches and plays a legal move."""
+    game, s = _mid_game(game_id, 8, seed=4)
+    seat = s.current_player()
+    agent = ISMCTSAgent(game, seat, seed=1, iterations=3, rollout_limit=4)
+    assert agent.step(TrueStateGuard(s)) in s.legal_actions()
+
+
+@pytest.mark.parametrize("game_id", HIDDEN_GAMES)
+def test_ismcts_choices_do_not_depend_on_the_hidden_parts(game_id):
+    """Two true states that the acting seat cannot tell apart (the second is re-drawn from the
+    seat's view) get the same choices seed by seed, where the game's resampling is canonical
+    (depends only on the view; e.g. Booby Trap). Where it is not (its output depends on the order
+    of the hidden parts it re-draws), only the guard test above applies."""
+    game, s = _mid_game(game_id, 8, seed=6)
+    seat = s.current_player()
+    alt = s.resample(seat, random.Random(99))
+    assert alt.view(seat) == s.view(seat)
+    canonical = all(s.resample(seat, random.Random(k)).position() == alt.resample(seat, random.Random(k)).position()
+                    for k in range(3))
+    if not canonical:
+        pytest.skip(f"{game_id}: resample output depends on the hidden order it re-draws")
+    for seed in range(3):
+        a = ISMCTSAgent(game, seat, seed=seed, iterations=4, rollout_limit=4)
+        b = ISMCTSAgent(game, seat, seed=seed, iterations=4, rollout_limit=4)
+        assert a.step(s) == b.step(alt)
+        assert ([(k.action, k.n) for k in a.last_root.kids] == [(k.action, k.n) for k in b.last_root.kids])
