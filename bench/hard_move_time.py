@@ -46,7 +46,7 @@ def measure(game_id: str, moves: int, seed: int) -> dict:
                 t = time.perf_counter()
                 action = hard.step(state)
                 times.append(time.perf_counter() - t)
-                if hard.last_iterations:
+                if getattr(hard, "last_iterations", 0):  # a game's own agent may play "hard"
                     searched += 1
                     iterations.append(hard.last_iterations)
                 state.apply_action(action)

@@ -59,6 +59,10 @@ def test_a_game_can_declare_its_own_levels():
     agent, spec = level_spec(game, "medium")
     assert agent == "mcts" and spec["iterations"] == 77 and "rollout" not in spec
     assert make_agent("medium", game, 0).iterations == 77
+    # An entry naming another agent with settings gets only its own settings.
+    Tuned.levels = {"easy": {"agent": "heuristic", "noise": 0.4}}
+    assert level_spec(Tuned(), "easy") == ("heuristic", {"noise": 0.4})
+    Tuned.levels = {"hard": "perfect", "medium": {"iterations": 77, "heuristic_share": 0.0}}
     assert describe_levels(game)["hard"] == "perfect"
     # Options given to make_agent win over the level's.
     assert make_agent("easy", game, 0, iterations=5).iterations == 5

@@ -8,7 +8,9 @@ a second in every game, however slow its states are to copy and play out; in a g
 enough to finish the iterations first, a move depends only on the seed.
 
 A game tunes its own levels by declaring `levels` on its Game class; each entry either
-names an agent outright (`"hard": "perfect"`) or updates the generic entry's settings:
+names an agent outright (`"hard": "perfect"`), names an agent with its settings
+(`{"agent": "heuristic", "noise": 0.4}`: the generic search settings are not passed on), or
+updates the generic search's settings:
 
     class MyGame(Game):
         levels = {"hard": {"iterations": 400}, "easy": {"agent": "heuristic"}}
@@ -44,7 +46,10 @@ def level_spec(game: Game, level: str) -> tuple[str, dict[str, Any]]:
     if isinstance(own, str):
         spec = {"agent": own}
     elif isinstance(own, dict):
-        spec.update(own)
+        if own.get("agent", "search") in ("search", "mcts", "ismcts"):
+            spec.update(own)  # tuning the generic search
+        else:
+            spec = dict(own)  # another agent: only its own settings
     elif own is not None:
         raise TrapworksError(f"{game.game_id}: levels[{level!r}] must be an agent name or a dict of settings")
     agent = spec.pop("agent")
