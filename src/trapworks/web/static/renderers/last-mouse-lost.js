@@ -29,6 +29,7 @@ export default function createRenderer(root, ctx) {
     @keyframes lml-press { from { transform: scale(1); opacity: 1; } to { transform: scale(.35); opacity: 0; } }
     .lml-board text { pointer-events: none; font-family: system-ui, sans-serif; }
     .lml-controls { display: flex; flex-wrap: wrap; gap: .6em; align-items: center; justify-content: center; margin-top: .6em; min-height: 2.4em; }
+    .lml-controls[hidden] { display: none; }
     .lml-turn { text-align: center; font-weight: 600; margin: .2em 0 .4em; }
     .lml-overlay { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center;
                    background: rgba(251, 248, 241, .88); border-radius: .5em; text-align: center; }
