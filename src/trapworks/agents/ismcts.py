@@ -49,6 +49,9 @@ class ISMCTSAgent(MCTSAgent):
         # The seat's own options, read from a determinization rather than the true state.
         return self._root_state(state).legal_actions()
 
+    def _state_key(self, state: State):
+        return id(state)  # nothing more of the true state is read
+
     def search(self, state: State) -> Node:
         if state.current_player() != self.seat:
             raise TrapworksError(

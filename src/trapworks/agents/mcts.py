@@ -119,6 +119,7 @@ class MCTSAgent(Agent):
         if self.heuristic_share > 0.0 or self.prior_weight > 0.0:
             self._load_heuristic()
         self.last_root: Node | None = None
+        self._last_key = None  # which state the last search was for
         self.last_iterations = 0
         self.last_seconds = 0.0
         self._lo = math.inf  # smallest and largest return seen: they scale exploration
@@ -153,7 +154,10 @@ class MCTSAgent(Agent):
         self.last_root = None
 
     def explain(self, state: State) -> str | None:
-        root = self.last_root or self.search(state)
+        """The last search's best candidates (searching now if the last search was elsewhere)."""
+        root = self.last_root
+        if root is None or self._last_key != self._state_key(state):
+            root = self.search(state)
         kids = sorted(root.kids, key=lambda k: (k.n, k.mean()), reverse=True)[:3]
         if not kids:
             return None
@@ -166,6 +170,9 @@ class MCTSAgent(Agent):
                 f"best: " + ", ".join(parts))
 
     # --- search --------------------------------------------------------------------------
+    def _state_key(self, state: State):
+        return id(state), state.move_number()
+
     def _root_state(self, state: State) -> State:
         """The state one iteration starts from (IS-MCTS re-draws hidden parts here)."""
         return state.clone()
@@ -175,6 +182,7 @@ class MCTSAgent(Agent):
         if player < 0:
             raise TrapworksError(f"{self.name} agent asked to move where no seat moves (player {player})")
         root = Node(player, -1, None)
+        self._last_key = self._state_key(state)
         legal = self._root_actions(state)
         if len(legal) == 1:  # nothing to think about
             root.kids.append(Node(player, player, legal[0]))
