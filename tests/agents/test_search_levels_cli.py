@@ -181,3 +181,19 @@ def test_levels_are_stronger_than_the_level_below_with_95_confidence(strong, wea
     game = trapworks.make("last-mouse-lost", first_to=1)
     wins = _rotated_wins(game, strong, weak, n, seed=2, time_limit=None)
     assert wilson(wins, n)[0] > 0.5, (wins, n)
+
+
+def test_tournament_with_fewer_agents_than_seats_fills_and_rotates(tmp_path):
+    """Two agents in a 3-player game sit A,B,A and move one seat per game."""
+    if "mouse-trap" not in trapworks.available_games():
+        pytest.skip("mouse-trap not registered")
+    out = tmp_path / "mt.csv"
+    result = runner.invoke(app, ["tournament", "mouse-trap", "--agents", "heuristic,random", "-n", "3",
+                                 "--players", "3", "--out", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(out.open()))
+    assert [r["seats"] for r in rows] == ["heuristic,random,heuristic", "random,heuristic,heuristic",
+                                          "heuristic,heuristic,random"]
+    data = json.loads(result.stdout.strip().splitlines()[-1])
+    games = {r["agent"]: r["games"] for r in data["standings"]}
+    assert games == {"heuristic": 3, "random": 3}
