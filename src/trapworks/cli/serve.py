@@ -45,6 +45,9 @@ def register(app: typer.Typer) -> None:
         shown = url if "@" not in url else url.split("@")[-1]
         typer.echo(f"trapworks is serving at http://{shown_host}:{real_port}/  (database: {shown})", err=False)
         typer.echo("Open that address in your browser. Press Ctrl+C to stop.")
-        config = uvicorn.Config(web_app, log_level="warning", ws_ping_interval=20, ws_ping_timeout=20)
+        # No per-message deflate: the messages are small views, and compressing each costs more
+        # server time than it saves on a local network.
+        config = uvicorn.Config(web_app, log_level="warning", ws_ping_interval=20, ws_ping_timeout=20,
+                                ws_per_message_deflate=False)
         server = uvicorn.Server(config)
         server.run(sockets=[sock])

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Literal, Optional
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketDisconnected
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -197,8 +198,8 @@ def create_app(db_url: str | None = None, data_dir: Path | None = None) -> FastA
             while True:
                 raw = await ws.receive_text()
                 await _handle(raw, gid, token, seat, send)
-        except WebSocketDisconnect:
-            pass
+        except (WebSocketDisconnect, WebSocketDisconnected):
+            pass  # the client went away (possibly while its move was being answered)
         finally:
             # The game object may have been reloaded meanwhile; drop the connection from whichever holds it.
             live.connections.discard(conn)

@@ -12,6 +12,7 @@ import asyncio
 import hashlib
 import random
 import secrets
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable
@@ -26,6 +27,8 @@ from .store import PlyTaken, Store, StoredGame
 
 # Agents asked for hints, best first (the game's own exact or strongest player).
 HINT_AGENTS = ("perfect", "hard", "heuristic")
+# Agents whose recent steps took less than this run on the event loop itself (see _agent_step).
+INLINE_AGENT_S = 0.002
 RENDERER_DIR = Path(__file__).resolve().parent.parent / "web" / "static" / "renderers"
 
 
@@ -83,6 +86,7 @@ class GameService:
         self.store = store
         self.live: dict[str, LiveGame] = {}
         self._tasks: set[asyncio.Task] = set()
+        self._agent_time: dict[tuple[str, str], float] = {}  # (game, agent) -> recent step time, s
 
     # --- catalog ----------------------------------------------------------------------
     def catalog(self) -> list[dict[str, Any]]:
@@ -382,6 +386,24 @@ class GameService:
             live.agents[seat] = agent
         return agent
 
+    async def _agent_step(self, live: LiveGame, seat: int, state: State) -> int:
+        """Ask the seat's agent for its action. A slow agent (search) thinks in a worker thread so the
+        server keeps answering everyone else; an agent that has been fast (under INLINE_AGENT_S per
+        step) runs inline, saving the thread hand-off that would cost more than its thinking."""
+        agent = self._agent(live, seat)
+        name = live.stored.seats[seat]["agent"]
+        key = (live.stored.game, name)
+        typical = self._agent_time.get(key)
+        started = time.perf_counter()
+        if typical is not None and typical < INLINE_AGENT_S:
+            action = agent.step(state.clone())
+        else:
+            action = await asyncio.to_thread(agent.step, state.clone())
+        took = time.perf_counter() - started
+        # The slowest recent step decides (decays slowly): one long think sends the agent to a thread.
+        self._agent_time[key] = took if typical is None else max(took, typical * 0.9)
+        return action
+
     async def advance(self, live: LiveGame) -> None:
         """Play chance and agent seats until a human is to move or the game ends."""
         while True:
@@ -396,8 +418,7 @@ class GameService:
                         # One RNG per (game seed, ply): a restart draws the same outcome at the same ply.
                         action = sample_chance(state, _seeded(live.stored.seed, "chance", ply))
                     else:
-                        agent = self._agent(live, player)
-                        action = await asyncio.to_thread(agent.step, state.clone())
+                        action = await self._agent_step(live, player, state)
                     new_state = state.clone()
                     text = new_state.action_to_string(action)
                     new_state.apply_action(action)

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
-    JSON, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, create_engine, delete,
+    JSON, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, create_engine, delete, insert,
     event, select,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 
@@ -95,8 +95,11 @@ class Store:
                 cur.close()
         Base.metadata.create_all(self.engine)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._writer = self.engine.connect()
+        self._insert_action = insert(ActionRow)
 
     def close(self) -> None:
+        self._writer.close()
         self.engine.dispose()
 
     # --- writing ----------------------------------------------------------------
@@ -108,12 +111,21 @@ class Store:
 
     def append_actions(self, game_id: str, first_ply: int, actions: list[tuple[int, str]]) -> None:
         """Store actions at plies first_ply, first_ply+1, ... in one transaction (committed on return)."""
+        rows = [{"game_id": game_id, "ply": first_ply + i, "seat": seat, "text": text}
+                for i, (seat, text) in enumerate(actions)]
         try:
-            with self.sessions.begin() as s:
-                for i, (seat, text) in enumerate(actions):
-                    s.add(ActionRow(game_id=game_id, ply=first_ply + i, seat=seat, text=text))
+            # Core insert on a connection kept open, not the ORM unit of work: this is the hot path
+            # of every move. The service calls the store from the event loop thread only.
+            with self._writer.begin():
+                self._writer.execute(self._insert_action, rows)
         except IntegrityError:
             raise PlyTaken(f"game {game_id}: ply {first_ply} is already stored") from None
+        except OperationalError:
+            # The database connection broke (a PostgreSQL restart): open a new one for the next
+            # write and let this move fail; the player retries it.
+            self._writer.close()
+            self._writer = self.engine.connect()
+            raise
 
     def truncate_actions(self, game_id: str, keep: int) -> None:
         """Delete every action at ply >= keep (undo), committed on return."""
