@@ -9,6 +9,7 @@ Every write commits before the caller acknowledges it, so a `kill -9` loses noth
 from __future__ import annotations
 
 import json
+import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -20,6 +21,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+
+CHECKPOINT_EVERY_S = 2.0  # SQLite: how often the WAL is copied into the database file
 
 
 class Base(DeclarativeBase):
@@ -92,13 +96,34 @@ class Store:
                 cur.execute("PRAGMA synchronous=NORMAL")
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.execute("PRAGMA busy_timeout=5000")
+                # No checkpoint inside a commit (it fsyncs the database file and stalled every move
+                # for up to half a second under load); a background thread checkpoints instead.
+                cur.execute("PRAGMA wal_autocheckpoint=0")
                 cur.close()
         Base.metadata.create_all(self.engine)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._writer = self.engine.connect()
         self._insert_action = insert(ActionRow)
+        self._stop = threading.Event()
+        self._checkpointer = None
+        if url.startswith("sqlite"):
+            self._checkpointer = threading.Thread(target=self._checkpoint_loop, name="sqlite-checkpoint",
+                                                  daemon=True)
+            self._checkpointer.start()
+
+    def _checkpoint_loop(self) -> None:
+        # PASSIVE: copy committed WAL pages into the database without blocking writers or readers.
+        while not self._stop.wait(CHECKPOINT_EVERY_S):
+            try:
+                with self.engine.connect() as conn:
+                    conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except Exception:  # a busy or closing database: try again next time
+                pass
 
     def close(self) -> None:
+        self._stop.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join(timeout=5)
         self._writer.close()
         self.engine.dispose()
 
