@@ -103,21 +103,45 @@ async def create_game(http: httpx.AsyncClient, base: str, rng: random.Random) ->
     return g["id"], g["seats"][0]["token"]
 
 
-async def client(idx: int, base_ws: str, game: tuple[str, str], stats: Stats, stop_at: float, think: float,
+class Window:
+    """Every client connects first; the timed window opens when all have their first state."""
+
+    def __init__(self, clients: int, duration: float):
+        self.waiting = clients
+        self.duration = duration
+        self.go = asyncio.Event()
+        self.start = self.stop_at = 0.0
+
+    def ready(self) -> None:
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.start = time.monotonic()
+            self.stop_at = self.start + self.duration
+            self.go.set()
+
+
+async def client(idx: int, base_ws: str, game: tuple[str, str], stats: Stats, window: Window, think: float,
                  http: httpx.AsyncClient | None, base_http: str, rng: random.Random) -> None:
     gid, token = game
     ref = 0
-    while time.monotonic() < stop_at:
+    first = True
+    while not window.go.is_set() or time.monotonic() < window.stop_at:
         async with connect(f"{base_ws}/ws/games/{gid}?token={token}", max_size=2**22,
                            open_timeout=30, ping_interval=None) as ws:
             latest = None  # the newest state received
             waiting = None  # (ref, sent time) of the move awaiting its ack
             moved_at_ply = -1
             turn_started = None
-            while time.monotonic() < stop_at:
+            while True:
                 msg = json.loads(await asyncio.wait_for(ws.recv(), RECV_TIMEOUT))
+                if window.go.is_set() and time.monotonic() >= window.stop_at:
+                    break  # the window has closed: what arrives now is not counted
                 if msg["type"] == "state":
                     latest = msg
+                    if first:
+                        first = False
+                        window.ready()
+                        await window.go.wait()
                 elif waiting and msg.get("ref") == waiting[0]:
                     if msg["type"] == "ack":
                         stats.ack.append(time.monotonic() - waiting[1])
@@ -137,7 +161,7 @@ async def client(idx: int, base_ws: str, game: tuple[str, str], stats: Stats, st
                     stats.turn.append(time.monotonic() - turn_started)
                 if think:
                     await asyncio.sleep(rng.uniform(0, 2 * think))
-                    if time.monotonic() >= stop_at:
+                    if time.monotonic() >= window.stop_at:
                         break
                 action = rng.choice(latest["view"]["legal_actions"])["text"]
                 ref += 1
@@ -173,13 +197,12 @@ async def run_one(kind: str, port: int, n: int, duration: float, think: float, s
             games = await asyncio.gather(*[create_game(http, base_http, rng) for _ in range(n)])
         else:
             games = [(f"echo{i}", "x") for i in range(n)]
-        start = time.monotonic()
-        stop_at = start + duration
+        window = Window(n, duration)
         await asyncio.gather(*[
-            client(i, base_ws, games[i], stats, stop_at, think, http if kind == "trapworks" else None,
+            client(i, base_ws, games[i], stats, window, think, http if kind == "trapworks" else None,
                    base_http, random.Random(seed * 1000 + i))
             for i in range(n)])
-        elapsed = time.monotonic() - start
+        elapsed = time.monotonic() - window.start
     return {
         "server": kind, "clients": n, "think_s": think, "duration_s": round(elapsed, 1),
         "moves": len(stats.ack), "moves_per_s": round(len(stats.ack) / elapsed, 1),
