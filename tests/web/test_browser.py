@@ -75,6 +75,12 @@ def test_last_mouse_lost_against_ai_played_to_the_end_of_the_match_by_clicking(s
     page.goto(server.url + "/")
     page.wait_for_selector("body[data-ready='1']")
     assert page.locator("[data-testid=game-select]").input_value() == "last-mouse-lost"
+    # Options are checked by the server as they are typed: the game's own message, Create disabled.
+    page.fill("[data-option=rules]", "expert")
+    page.wait_for_selector("#create-error:has-text('choose basic or advanced')")
+    assert page.locator("[data-testid=create]").is_disabled()
+    page.fill("[data-option=rules]", "basic")
+    page.wait_for_selector("[data-testid=create]:not([disabled])")
     page.select_option("[data-testid=seat-1]", "agent:perfect")
     shot(page, "lml-lobby")
     page.click("[data-testid=create]")
@@ -218,3 +224,26 @@ def test_a_dropped_connection_reconnects_and_catches_up(tmp_path, browser):
         assert not errors, errors
     finally:
         server.stop()
+
+
+def test_the_generic_renderer_plays_a_game_by_its_listed_actions(server, browser):
+    """A game without its own renderer stays playable: the fallback shows the view and a button per
+    legal action (forced here with #renderer=generic on a Last Mouse Lost game)."""
+    errors = []
+    g = httpx.post(f"{server.url}/api/games", json={
+        "game": "last-mouse-lost", "options": {"first_to": 1},
+        "seats": [{"kind": "human"}, {"kind": "agent", "agent": "random"}]}).json()
+    page = new_page(browser, errors)
+    page.goto(g["seats"][0]["link"].replace("localhost", "127.0.0.1") + "&renderer=generic")
+    page.wait_for_selector("body[data-my-turn='1']")
+    assert body(page, "renderer").endswith("generic.js")
+    moves = 0
+    while body(page, "terminal") != "1":
+        ply = int(body(page, "ply"))
+        page.locator("[data-controls=generic] button:not([disabled])").last.click()
+        wait_my_turn_or_end(page, ply)
+        moves += 1
+        assert moves < 30
+    assert page.locator("[data-testid=game-over]").count() == 1
+    shot(page, "generic-renderer-game-over")
+    assert not errors, errors

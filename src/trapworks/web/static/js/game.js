@@ -180,7 +180,8 @@ async function init() {
     rememberGame({ id: gid, token, seat: info.seat, game: info.game, title: info.title,
                    label: info.players[info.seat].label, link: location.href });
   }
-  const loaded = await loadRenderer(info.renderer);
+  // "#...&renderer=generic" shows any game with the fallback renderer (to debug a game's renderer).
+  const loaded = await loadRenderer(params.get("renderer") === "generic" ? "/static/renderers/generic.js" : info.renderer);
   const ctx = {
     ...baseContext({ gameId: info.game, mode: "live", seat: info.seat, players: info.players, options: info.options,
                      fast, message }),
