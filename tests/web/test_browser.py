@@ -81,6 +81,13 @@ def test_last_mouse_lost_against_ai_played_to_the_end_of_the_match_by_clicking(s
     assert page.locator("[data-testid=create]").is_disabled()
     page.fill("[data-option=rules]", "basic")
     page.wait_for_selector("[data-testid=create]:not([disabled])")
+    # The seats follow the server's answer for the options: a 3-player Mouse Trap has 3 seats.
+    page.select_option("[data-testid=game-select]", "mouse-trap")
+    page.fill("[data-option=players]", "3")
+    page.wait_for_selector("[data-testid=seat-2]")
+    assert page.locator("[data-seat]").count() == 3
+    page.select_option("[data-testid=game-select]", "last-mouse-lost")
+    page.wait_for_function("document.querySelectorAll('[data-seat]').length === 2")
     page.select_option("[data-testid=seat-1]", "agent:perfect")
     shot(page, "lml-lobby")
     page.click("[data-testid=create]")
