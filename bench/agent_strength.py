@@ -5,7 +5,8 @@ other seat, A moving one seat on each game (`trapworks.sim.run(..., rotate=True)
 seats, an agent no stronger than B wins 1/P of the games; A *beats* B when the Wilson 95%
 interval of A's win rate lies wholly above 1/P. Truncated games count as not won.
 
-Results accumulate in a JSON file (a matchup run again replaces its old entry) and the
+Results accumulate in a JSON file (a matchup run again with the same seed replaces its old
+entry; another seed adds a row) and the
 Markdown table is regenerated from all of it:
 
     python bench/agent_strength.py --match last-mouse-lost:hard,random:40 \\
@@ -26,6 +27,7 @@ from pathlib import Path
 
 import trapworks
 from trapworks import sim
+from trapworks.agents.levels import LEVELS, describe_levels
 from trapworks.cli.tournament import wilson
 
 
@@ -40,7 +42,9 @@ def play(game_id: str, strong: str, weak: str, n: int, seed: int, workers: int,
         truncated += r.truncated
     lo, hi = wilson(wins, n)
     baseline = 1 / game.num_players()
-    return {"game": game_id, "options": options or {}, "a": strong, "b": weak, "games": n, "players": game.num_players(),
+    levels = describe_levels(game)
+    return {"game": game_id, "options": options or {}, "a": strong, "b": weak,
+            "a_is": levels.get(strong, strong), "b_is": levels.get(weak, weak), "games": n, "players": game.num_players(),
             "wins": wins, "truncated": truncated, "win_rate": wins / n, "ci_low": lo, "ci_high": hi,
             "baseline": baseline, "a_beats_b": lo > baseline, "seed": seed, "workers": workers,
             "seconds": round(time.perf_counter() - start, 1),
@@ -57,15 +61,17 @@ def render(results: list[dict]) -> str:
         "game. With P seats an agent no better than B wins 1/P of the games (the baseline). \"A beats",
         "B\" = the whole Wilson 95% interval of A's win rate is above the baseline.",
         "",
-        "| game | A | B | seats | games | A wins | A win rate | 95% CI | baseline | A beats B? | truncated | run time |",
-        "|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|",
+        "| game | A | B | seats | games | A wins | A win rate | 95% CI | baseline | A beats B? | truncated | seed | run time |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|",
     ]
-    for r in sorted(results, key=lambda r: (r["game"], r["a"], r["b"])):
+    for r in sorted(results, key=lambda r: (r["game"], r["a"], r["b"], r["seed"])):
         verdict = "**yes**" if r["a_beats_b"] else ("no (B better)" if r["ci_high"] < r["baseline"] else "not shown")
+        a = r["a"] if r.get("a_is", r["a"]) == r["a"] else f"{r['a']} ({r['a_is']})"
+        b = r["b"] if r.get("b_is", r["b"]) == r["b"] else f"{r['b']} ({r['b_is']})"
         lines.append(
-            f"| {r['game']} | {r['a']} | {r['b']} | {r['players']} | {r['games']} | {r['wins']} | "
+            f"| {r['game']} | {a} | {b} | {r['players']} | {r['games']} | {r['wins']} | "
             f"{r['win_rate']:.1%} | {r['ci_low']:.1%}–{r['ci_high']:.1%} | {r['baseline']:.0%} | {verdict} | "
-            f"{r['truncated']} | {r['seconds']:.0f} s (workers={r['workers']}) |")
+            f"{r['truncated']} | {r['seed']} | {r['seconds']:.0f} s (workers={r['workers']}) |")
     return "\n".join(lines) + "\n"
 
 
@@ -85,7 +91,8 @@ def main() -> None:
         print(f"{game_id}: {strong} vs {weak}: {r['wins']}/{r['games']} = {r['win_rate']:.1%} "
               f"[{r['ci_low']:.1%}, {r['ci_high']:.1%}] baseline {r['baseline']:.0%} "
               f"-> {'beats' if r['a_beats_b'] else 'not shown'} ({r['seconds']} s)", flush=True)
-        results = [x for x in results if (x["game"], x["a"], x["b"]) != (game_id, strong, weak)] + [r]
+        key = (game_id, strong, weak, args.seed)
+        results = [x for x in results if (x["game"], x["a"], x["b"], x.get("seed")) != key] + [r]
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(results, indent=1) + "\n")
         args.markdown.write_text(render(results))
