@@ -215,3 +215,10 @@ def test_pages_are_served(client):
     for path in ("/", "/g/anything", "/replay", "/static/js/game.js", "/static/renderers/last-mouse-lost.js",
                  "/static/renderers/generic.js"):
         assert client.get(path).status_code == 200, path
+
+
+def test_an_overlong_action_text_is_refused_without_echoing_it(client):
+    g = create_game(client)
+    r = client.post(f"/api/games/{g['id']}/moves", json={"token": g["seats"][0]["token"], "action": "a" * 5000})
+    assert r.status_code == 400 and "at most 200 characters" in r.json()["error"]
+    assert len(r.text) < 300

@@ -48,6 +48,6 @@ def register(app: typer.Typer) -> None:
         # No per-message deflate: the messages are small views, and compressing each costs more
         # server time than it saves on a local network.
         config = uvicorn.Config(web_app, log_level="warning", ws_ping_interval=20, ws_ping_timeout=20,
-                                ws_per_message_deflate=False)
+                                ws_per_message_deflate=False, ws_max_size=1 << 16)
         server = uvicorn.Server(config)
         server.run(sockets=[sock])

@@ -27,6 +27,7 @@ from .store import PlyTaken, Store, StoredGame
 
 # Agents asked for hints, best first (the game's own exact or strongest player).
 HINT_AGENTS = ("perfect", "hard", "heuristic")
+MAX_ACTION_TEXT = 200  # longer action texts are refused before the game parses them
 # Agents whose recent steps took less than this run on the event loop itself (see _agent_step).
 INLINE_AGENT_S = 0.002
 RENDERER_DIR = Path(__file__).resolve().parent.parent / "web" / "static" / "renderers"
@@ -329,6 +330,9 @@ class GameService:
                                                   + (live.game.help_text()[:120] or "as listed in the view"))
         if expected_ply is not None and (isinstance(expected_ply, bool) or not isinstance(expected_ply, int)):
             raise ServiceError(400, "bad_ply", f"ply {expected_ply!r} must be an integer (the move count you saw)")
+        if len(text) > MAX_ACTION_TEXT:
+            raise ServiceError(400, "bad_action", f"an action text is at most {MAX_ACTION_TEXT} characters")
+        shown = text.strip()
         async with live.lock:
             state = live.state
             if state.is_terminal():
@@ -345,9 +349,9 @@ class GameService:
                 new_state = state.clone()
                 new_state.apply_action(action)
             except IllegalActionError as e:
-                raise ServiceError(422, "illegal_move", f"illegal move {text.strip()!r}: {e.reason}") from None
+                raise ServiceError(422, "illegal_move", f"illegal move {shown!r}: {e.reason}") from None
             except TrapworksError as e:
-                raise ServiceError(422, "illegal_move", f"illegal move {text.strip()!r}: {e}") from None
+                raise ServiceError(422, "illegal_move", f"illegal move {shown!r}: {e}") from None
             canonical = state.action_to_string(action)
             self._commit(live, new_state, [(seat, canonical)])
             await self.broadcast(live)

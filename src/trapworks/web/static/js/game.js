@@ -83,7 +83,7 @@ function drawShell(u) {
   const players = clear($("players"));
   for (const p of info.players) {
     const div = el("div", { class: "player" + (u.to_move === p.seat ? " to-move" : ""), "data-player": p.seat }, players);
-    div.textContent = seatLabel(p.seat) + (p.kind === "agent" && p.seat !== info.seat ? "" : "")
+    div.textContent = seatLabel(p.seat)
       + (u.to_move === p.seat ? "  ← to move" : "")
       + (u.terminal && (u.winners || []).includes(p.seat) ? "  ★ winner" : "");
   }

@@ -84,9 +84,8 @@ export default function createRenderer(root, ctx) {
     const match = matchAction();
     if (!myTurn()) selText.textContent = "";
     else if (!n) selText.textContent = "Click mice of one row (or drag across them), then Press.";
-    else selText.textContent = `Row ${ROW_NAMES[selection.row]}: ${n} mouse${n > 1 ? "" : ""}${n > 1 ? "s" : ""} selected` +
+    else selText.textContent = `Row ${ROW_NAMES[selection.row]}: ${n === 1 ? "1 mouse" : n + " mice"} selected` +
       (match ? ` (${match.text})` : " (not one of the allowed presses)");
-    selText.textContent = selText.textContent.replace("mouses", "mice");
     pressBtn.disabled = !myTurn() || !n || sending;
     pressBtn.textContent = n ? `Press ${n === 1 ? "1 mouse" : n + " mice"}` : "Press";
     clearBtn.disabled = !n;
