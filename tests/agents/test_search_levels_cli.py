@@ -152,6 +152,7 @@ def test_tournament_command_rotates_seats_and_saves_csv(tmp_path):
     (["--agents", "random,wizard"], "unknown agent 'wizard'"),
     (["--agents", "random,random"], "listed twice"),
     (["--agents", "random,easy", "-n", "0"], "-n must be at least 1"),
+    (["--agents", "random,easy", "-o", "bogus=1"], "unknown option(s) bogus"),
 ])
 def test_tournament_bad_input_is_named(args, message, tmp_path):
     result = runner.invoke(app, ["tournament", "last-mouse-lost", *args, "--out", str(tmp_path / "x.csv")])
