@@ -157,6 +157,13 @@ def test_last_mouse_lost_against_ai_played_to_the_end_of_the_match_by_clicking(s
     page.wait_for_function("document.body.dataset.step === '2'")
     assert page.locator("svg [data-raised='1']").count() < 28
     shot(page, "lml-replay")
+
+    # The lobby lists the game under "My games" (localStorage), with a link to resume it.
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    row = page.locator(f"[data-my-game='{gid}']")
+    assert row.count() == 1 and "Last Mouse Lost" in row.inner_text()
+    assert token in row.locator("a").get_attribute("href")
     assert not errors, errors
 
 
@@ -182,10 +189,14 @@ def test_two_humans_each_sees_the_others_move(server, browser):
     watcher.goto(spectator)
     watcher.wait_for_selector("body[data-connected='1'][data-ply='0']")
 
+    second_tab = host.context.new_page()  # the same person, a second tab on the same seat
+    second_tab.goto(host.url)
+    second_tab.wait_for_selector("body[data-connected='1'][data-ply='0'][data-my-turn='1']")
+
     host.locator("svg [data-row='3'][data-mouse='5']").click()
     host.locator("svg [data-row='3'][data-mouse='4']").click()
     host.click("[data-testid=press]")
-    for page in (guest, watcher):
+    for page in (guest, watcher, second_tab):
         page.wait_for_selector("body[data-ply='1']")
         assert raised_in_row(page, 3).count() == 4
     guest.wait_for_selector("body[data-my-turn='1']")

@@ -159,3 +159,35 @@ def test_the_store_refuses_a_second_action_at_the_same_ply(db_url):
         store.append_actions("g1", 0, [(0, "b1")])
     assert store.load_game("g1").actions == [(0, "a1")]
     store.close()
+
+
+def test_simultaneous_moves_from_two_sockets_on_a_real_server(tmp_path):
+    """Two tabs of one seat send a move at the same instant to `trapworks serve`: one ack, one error."""
+    from websockets.asyncio.client import connect
+
+    from .web_helpers import ServerProcess
+
+    server = ServerProcess(tmp_path / "home").start()
+    try:
+        g = httpx.post(f"{server.url}/api/games", json={"game": "last-mouse-lost",
+                                                         "seats": [{"kind": "human"}] * 2}).json()
+        url = f"ws://127.0.0.1:{server.port}/ws/games/{g['id']}?token={g['seats'][0]['token']}"
+
+        async def play():
+            async with connect(url) as a, connect(url) as b:
+                async def answer(ws, action):
+                    await ws.send(json.dumps({"type": "move", "action": action, "ply": 0, "ref": action}))
+                    while True:
+                        msg = json.loads(await ws.recv())
+                        if msg.get("ref") == action:
+                            return msg
+
+                return await asyncio.gather(answer(a, "a1"), answer(b, "b2"))
+
+        replies = asyncio.run(play())
+        assert sorted(r["type"] for r in replies) == ["ack", "error"]
+        assert [r for r in replies if r["type"] == "error"][0]["code"] in ("stale", "not_your_turn")
+        log = httpx.get(f"{server.url}/api/games/{g['id']}", params={"token": g["spectator"]["token"]}).json()
+        assert len(log["state"]["log"]) == 1
+    finally:
+        server.stop()
