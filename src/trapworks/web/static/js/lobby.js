@@ -85,6 +85,7 @@ async function checkOptions() {
   const r = await api("POST", `/api/catalog/${encodeURIComponent(current.id)}/check`, { options: optionValues() });
   $("create-error").textContent = r.ok ? "" : r.error;
   $("create").disabled = !r.ok;
+  if (r.ok) $("game-help").textContent = r.data.help; // the rules text of the options chosen
   if (r.ok && (r.data.players !== current.players || r.data.agents.join() !== current.agents.join())) {
     current = { ...current, players: r.data.players, agents: r.data.agents };
     renderSeats(current);
