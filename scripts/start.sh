@@ -5,4 +5,4 @@ cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e .
-exec .venv/bin/trapworks play last-mouse-lost "$@"
+exec .venv/bin/trapworks serve "$@"

@@ -28,6 +28,8 @@ class Game:
     title: ClassVar[str] = ""
     # option name -> default value; `make()` rejects names not listed here.
     default_options: ClassVar[dict[str, Any]] = {}
+    # Options with a fixed set of values: name -> the values (front ends offer them as a list).
+    option_choices: ClassVar[dict[str, list[Any]]] = {}
     # Whether some seat can ever lack information another seat has (cards, tensions...).
     has_hidden_information: ClassVar[bool] = False
     has_chance: ClassVar[bool] = False

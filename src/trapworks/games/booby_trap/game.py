@@ -49,6 +49,7 @@ class BoobyTrapGame(Game):
         "pieces_per_size": 20,      # 001: '20 of each piece' (a later remake has 21)
         "first_player": 0,          # 001: 'A player is selected to take the first turn'
     }
+    option_choices = {"variant": list(VARIANTS)}
     has_hidden_information = True  # touch readings
     has_chance = False  # the setup's mixing is seeded; the physics decides the rest
     agents = {

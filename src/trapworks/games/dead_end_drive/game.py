@@ -70,6 +70,8 @@ class DeadEndDriveGame(Game):
         "passage_hops": 1,            # passage hops allowed in one move
         "turn_limit": 3000,           # turns before the game is stopped (a truncation, nobody wins)
     }
+    option_choices = {"players": [2, 3, 4], "blocked_die": list(BLOCKED_DIE_RULES),
+                      "after_draw": list(AFTER_DRAW_RULES)}
     has_hidden_information = True
     has_chance = True
     agents = {"heuristic": "trapworks.games.dead_end_drive.agents:HeuristicAgent"}

@@ -106,6 +106,8 @@ class LastMouseLostGame(Game):
         "opener": "alternate",     # who opens rounds 2+: alternate | loser | winner | same
         "first_player": 0,         # who opens round 1: 0, 1, or "random" (a chance node)
     }
+    option_choices = {"rules": list(RULES), "opener": list(OPENERS), "first_player": [0, 1, "random"],
+                      "first_to": [1, 2, 3, 4, 5]}
     has_chance = True  # only when first_player="random"
     agents = {"perfect": "trapworks.games.last_mouse_lost.solver:PerfectAgent"}
     position_solver = "trapworks.games.last_mouse_lost:solve_position"

@@ -73,6 +73,7 @@ class MouseTrapGame(Game):
         "trap_stage_odds": None,            # {stage id: success probability} for single stages
         "turn_limit": DEFAULT_TURN_LIMIT,   # turns before a truncation (None: no limit)
     }
+    option_choices = {"players": [2, 3, 4], "variant": ["milton-bradley", "original"]}
     has_hidden_information = False
     has_chance = True
     agents = {"heuristic": "trapworks.games.mouse_trap.agents:HeuristicAgent"}
