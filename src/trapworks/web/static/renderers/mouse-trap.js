@@ -52,7 +52,8 @@ export default function createRenderer(root, ctx) {
     .mt-die { font-size: 1.6em; min-width: 1.4em; text-align: center; border: 2px solid #333;
               border-radius: .25em; background: #fff; }
     .mt-controls button { margin: .2em; font-size: 1em; padding: .3em .8em; }
-    .mt-news { font-size: .9em; color: #333; max-height: 9em; overflow: auto; margin: .3em 0; }
+    .mt-news { font-size: .9em; color: #333; max-height: 9em; overflow: auto; margin: .3em 0;
+               border: 1px solid #ddd; border-radius: .3em; padding: .3em .3em .3em 2.2em; background: #fff; }
     .mt-board text { pointer-events: none; }
     .mt-board [data-mouse].pickable { cursor: pointer; stroke: #111; stroke-width: 3; }
   `;
