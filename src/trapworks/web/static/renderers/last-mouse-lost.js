@@ -85,7 +85,11 @@ export default function createRenderer(root, ctx) {
     if (!myTurn()) selText.textContent = "";
     else if (!n) selText.textContent = "Click mice of one row (or drag across them), then Press.";
     else selText.textContent = `Row ${ROW_NAMES[selection.row]}: ${n === 1 ? "1 mouse" : n + " mice"} selected` +
-      (match ? ` (${match.text})` : " (not one of the allowed presses)");
+      (!match ? " (not one of the allowed presses)"
+        : view.rules === "basic"
+          // Basic rules count mice, not which ones: say which go down so the board holds no surprise.
+          ? ` (${match.text}: only the number counts; the ${n === 1 ? "rightmost raised mouse goes" : n + " rightmost raised mice go"} down)`
+          : ` (${match.text})`);
     pressBtn.disabled = !myTurn() || !n || sending;
     pressBtn.textContent = n ? `Press ${n === 1 ? "1 mouse" : n + " mice"}` : "Press";
     clearBtn.disabled = !n;
