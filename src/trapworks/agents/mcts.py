@@ -302,6 +302,9 @@ class MCTSAgent(Agent):
         choice = rng.choice
         heuristics = self._heuristics
         share = self.heuristic_share
+        if heuristics is not None and share > 0.0:
+            for h in heuristics:  # plans kept from another rollout's position mean nothing here
+                h.restart()
         limit = self.rollout_limit
         deadline = self._deadline
         clock = time.perf_counter
