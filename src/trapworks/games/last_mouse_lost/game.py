@@ -155,18 +155,18 @@ class LastMouseLostGame(Game):
                     self.action_row.append(r)
                     self.action_count.append(count)
         self.num_press_actions = len(self.action_row)
-        # (row, mask or count) per action, in one lookup for the fast path.
-        self.action_info = [(r, m if self.advanced else c) for r, c, m in
-                            zip(self.action_row, self.action_count, self.action_mask or self.action_count)]
         # Chance actions (who opens round 1) come after the press actions.
         self.opener_action = (self.num_press_actions, self.num_press_actions + 1)
         # Per row: raised mask -> ids of the legal presses; filled lazily, shared by all states.
         self._moves: list[_MoveTable] = [_MoveTable(self, r) for r in range(len(self.board))]
         # Basic rules, per row: raised mask -> the masks pressed by 1, 2, ... mice (rightmost first).
         self._press_by_count: list[_PressTable] = [_PressTable() for _ in self.board]
-        # Whole board: raised masks -> legal action ids. Move generation is what playouts and
-        # search spend their time on; bounded so that huge boards cannot grow it without end.
-        self._legal_cache: dict[tuple[int, ...], list[int]] = {}
+        # A transposition table of board nodes: raised masks -> _Node (legal action ids, and per
+        # action the next node). Move generation is what playouts and search spend their time
+        # on, and a board has few positions (28,224 in basic rules on the standard board); states
+        # hold their node, so a move follows a link instead of hashing the board. Bounded.
+        self._nodes: dict[tuple[int, ...], _Node] = {}
+        self.empty_rows = (0,) * len(self.board)
 
     def press_mask(self, action: int, raised: int) -> int:
         """The mice `action` presses in a row whose raised mice are `raised` (0: not possible)."""
@@ -255,13 +255,39 @@ class _PressTable(dict):
         return masks
 
 
-LEGAL_CACHE_LIMIT = 200_000
+NODE_CACHE_LIMIT = 100_000
+
+
+class _Node:
+    """One board (raised masks per row) in the game's transposition table."""
+
+    __slots__ = ("rows", "legal", "after", "empty")
+
+    def __init__(self, game: "LastMouseLostGame", rows: tuple[int, ...]):
+        self.rows = rows
+        self.empty = not any(rows)
+        self.legal = list(chain.from_iterable(map(getitem, game._moves, rows)))
+        # action -> the next board: its rows tuple until first used, then its node.
+        self.after: dict[int, Any] = {}
+        for a in self.legal:
+            r = game.action_row[a]
+            self.after[a] = rows[:r] + (rows[r] ^ game.press_mask(a, rows[r]),) + rows[r + 1:]
+
+    @staticmethod
+    def of(game: "LastMouseLostGame", rows: tuple[int, ...]) -> "_Node":
+        node = game._nodes.get(rows)
+        if node is None:
+            if len(game._nodes) >= NODE_CACHE_LIMIT:
+                game._nodes.clear()
+            node = game._nodes[rows] = _Node(game, rows)
+        return node
 
 
 class LastMouseLostState(State):
     def __init__(self, game: LastMouseLostGame, seed: int | None = None, start: str | None = None):
         super().__init__(game, seed=seed, start=start)
-        self.rows: list[int] = list(game.full_rows)
+        self.rows: tuple[int, ...] = game.full_rows  # raised-mice mask per row (immutable)
+        self._node: _Node | None = None  # this board's node in the transposition table
         self.score = [0, 0]
         fp = game.options["first_player"]
         self.awaiting_opener = fp == "random"
@@ -288,46 +314,34 @@ class LastMouseLostState(State):
     def legal_actions(self, player: int | None = None) -> list[int]:
         if self.match_over or self.awaiting_opener or (player is not None and player != self.to_move):
             return super().legal_actions(player)
-        legal = self.game._legal_cache.get(tuple(self.rows))
-        return legal[:] if legal is not None else self._legal_actions()
+        return (self._node or self._find_node()).legal[:]  # a fresh list: callers may change theirs
 
     def _legal_actions(self) -> list[int]:
-        cache = self.game._legal_cache
-        key = tuple(self.rows)
-        legal = cache.get(key)
-        if legal is None:
-            legal = list(chain.from_iterable(map(getitem, self.game._moves, self.rows)))
-            if len(cache) >= LEGAL_CACHE_LIMIT:
-                cache.clear()
-            cache[key] = legal
-        return legal[:]  # a fresh list: callers may change theirs
+        return (self._node or self._find_node()).legal[:]
+
+    def _find_node(self) -> "_Node":
+        self._node = node = _Node.of(self.game, self.rows)
+        return node
 
     def apply_action(self, action: int) -> None:
-        if type(action) is int and action >= 0 and not self.match_over and not self.awaiting_opener:
-            game = self.game
-            try:
-                row, arg = game.action_info[action]
-            except IndexError:  # not a press: the checked path below explains
-                pass
-            else:
-                rows = self.rows
-                raised = rows[row]
-                if game.advanced:  # arg: the run's mask
-                    mask = arg if raised & arg == arg else 0
-                else:  # arg: how many mice
-                    masks = game._press_by_count[row][raised]
-                    mask = masks[arg - 1] if arg <= len(masks) else 0
-                if mask:
-                    if self._events:
-                        self._events = []
-                    self._history.append(action)
-                    raised ^= mask
-                    rows[row] = raised
-                    if raised or any(rows):
-                        self.to_move = 1 - self.to_move
-                    else:
-                        self._round_over()
-                    return
+        # Fast path: a press by the seat to move. A node lists exactly the legal presses, so
+        # anything it does not hold goes to the kernel's checked path, which explains the refusal.
+        if type(action) is int and not self.match_over and not self.awaiting_opener:
+            node = self._node or self._find_node()
+            after = node.after.get(action)
+            if after is not None:
+                if after.__class__ is tuple:  # first time through this link: resolve it
+                    after = node.after[action] = _Node.of(self.game, after)
+                if self._events:
+                    self._events = []
+                self._history.append(action)
+                self.rows = after.rows
+                self._node = after
+                if after.empty:
+                    self._round_over()
+                else:
+                    self.to_move = 1 - self.to_move
+                return
         super().apply_action(action)
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
@@ -374,8 +388,9 @@ class LastMouseLostState(State):
 
     def _press(self, row: int, mask: int) -> None:
         rows = self.rows
-        rows[row] ^= mask
-        if rows[row] or any(rows):
+        self.rows = rows = rows[:row] + (rows[row] ^ mask,) + rows[row + 1:]
+        self._node = None
+        if any(rows):
             self.to_move = 1 - self.to_move
         else:
             self._round_over()
@@ -397,7 +412,8 @@ class LastMouseLostState(State):
             self._events.append({"type": "match_over", "winner": winner, "score": list(self.score),
                                  "text": f"Player {winner + 1} wins the match {max(self.score)}-{min(self.score)}."})
             return
-        self.rows = list(game.full_rows)  # "Flip over the playing surface"
+        self.rows = game.full_rows  # "Flip over the playing surface"
+        self._node = None
         self.round_opener = self._next_opener(winner, mover)
         self.to_move = self.round_opener
         self._events.append({"type": "round_start", "round": sum(self.score) + 1, "opener": self.round_opener,
@@ -548,7 +564,6 @@ class LastMouseLostState(State):
     def clone(self) -> "LastMouseLostState":
         new = LastMouseLostState.__new__(LastMouseLostState)
         new.__dict__.update(self.__dict__)
-        new.rows = self.rows[:]
         new.score = self.score[:]
         new._history = self._history[:]
         new._events = [dict(e) for e in self._events]
@@ -634,7 +649,8 @@ def parse_position(game: LastMouseLostGame, text: str) -> LastMouseLostState:
         raise PositionError(text, f"round opener {opener_text!r} must be 1 or 2")
 
     state = LastMouseLostState(game, start=text)
-    state.rows = rows
+    state.rows = tuple(rows)
+    state._node = None
     state.score = score
     state.match_over = over
     state.awaiting_opener = to_move_text == "?"
