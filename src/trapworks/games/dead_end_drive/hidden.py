@@ -14,6 +14,9 @@ player drew in a past epoch came from that epoch's pile, whose contents (the dis
 shuffled) everybody saw; so the unknown cards drawn in one epoch are swapped only among the hand
 slots of that epoch. Cards of the current epoch are swapped among those slots, the drawn card and
 the pile; Detective cards never sit in a hand, so they stay in the pile.
+
+Every pool is sorted before it is shuffled, so the result depends only on what the seat can see
+and on `rng`, never on the order in which the true state happens to hold its secrets.
 """
 
 from __future__ import annotations
@@ -39,8 +42,8 @@ def resample(state: "DeadEndDriveState", seat: int, rng: random.Random) -> "Dead
     secret_slots = [("secret", o, i) for o in range(n) for i in range(len(s.secret[o]))]
     pool = [s.chars[o][i] for _, o, i in char_slots] + [s.secret[o][i] for _, o, i in secret_slots]
     # A knocked-off pawn whose card nobody laid down was a secret card: it stays among the secrets.
-    dead = [p for p in pool if s.pos[p] == OFF]
-    live = [p for p in pool if s.pos[p] != OFF]
+    dead = sorted(p for p in pool if s.pos[p] == OFF)
+    live = sorted(p for p in pool if s.pos[p] != OFF)
     rng.shuffle(secret_slots)
     rng.shuffle(live)
     fill = dict(zip(secret_slots, dead))
@@ -58,17 +61,18 @@ def resample(state: "DeadEndDriveState", seat: int, rng: random.Random) -> "Dead
         for entry in s.hands[o]:
             by_epoch.setdefault(entry[1], []).append(entry)
     drawn_hidden = s.drawn is not None and s.to_move != seat
-    for epoch, entries in by_epoch.items():
+    for epoch in sorted(by_epoch):
+        entries = by_epoch[epoch]
         if epoch == s.epoch:
             continue
-        cards = [e[0] for e in entries]
+        cards = sorted(e[0] for e in entries)
         rng.shuffle(cards)
         for e, c in zip(entries, cards):
             e[0] = c
     current = by_epoch.get(s.epoch, [])
     cards = [e[0] for e in current] + ([s.drawn] if drawn_hidden else []) + s.pile
     detectives = [c for c in cards if c == DETECTIVE]
-    others_cards = [c for c in cards if c != DETECTIVE]
+    others_cards = sorted(c for c in cards if c != DETECTIVE)
     rng.shuffle(others_cards)
     k = len(current) + (1 if drawn_hidden else 0)
     for e, c in zip(current, others_cards):
