@@ -24,6 +24,12 @@ from trapworks.core import TrapworksError, play_game
 runner = CliRunner()
 
 
+def test_last_mouse_lost_hard_is_the_exact_solver_and_easier_levels_search():
+    game = trapworks.make("last-mouse-lost")
+    assert level_spec(game, "hard")[0] == "perfect"
+    assert type(make_agent("medium", game, 0, seed=1)) is MCTSAgent
+
+
 def test_levels_are_offered_for_every_registered_game():
     for gid in trapworks.available_games():
         game = trapworks.make(gid)
@@ -36,13 +42,13 @@ def test_levels_are_offered_for_every_registered_game():
 
 
 def test_levels_map_to_search_with_growing_budgets():
-    game = trapworks.make("last-mouse-lost")
+    game = TreeGame(tree_seed=0)  # a game that declares no levels of its own
     agents = {lv: make_agent(lv, game, 0, seed=1) for lv in ("easy", "medium", "hard")}
     assert all(type(a) is MCTSAgent for a in agents.values())
     assert agents["easy"].iterations < agents["medium"].iterations < agents["hard"].iterations
     assert agents["hard"].time_limit == HARD_TIME_LIMIT
     assert agents["hard"].level == "hard"
-    # Last Mouse Lost registers no heuristic: the levels use random rollouts there.
+    # The toy game registers no heuristic: the levels use random rollouts there.
     assert agents["hard"].heuristic_share == 0.0
     poker = {lv: make_agent(lv, MiniPoker(), 0, seed=1) for lv in ("easy", "hard")}
     assert all(type(a) is ISMCTSAgent for a in poker.values())

@@ -111,6 +111,8 @@ class LastMouseLostGame(Game):
     has_chance = True  # only when first_player="random"
     agents = {"perfect": "trapworks.games.last_mouse_lost.solver:PerfectAgent"}
     position_solver = "trapworks.games.last_mouse_lost:solve_position"
+    # The hardest opponent is the exact solver; easy and medium are the generic tree search.
+    levels = {"hard": "perfect"}
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         if options["rules"] not in RULES:
