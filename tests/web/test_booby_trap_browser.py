@@ -14,11 +14,6 @@ from trapworks.games.booby_trap import physics
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """`trapworks serve` in its own process (the web tests' helper), with its own data folder."""
@@ -28,15 +23,6 @@ def server(tmp_path_factory):
     proc = ServerProcess(tmp_path_factory.mktemp("bt-web")).start()
     yield proc.url
     proc.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def test_touch_then_remove_with_the_settle_animation(server, browser):

@@ -9,7 +9,7 @@ import signal
 import httpx
 import pytest
 
-from .web_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ServerProcess
+from .web_helpers import ARTIFACTS, CHROMIUM, ServerProcess
 
 pytestmark = [
     pytest.mark.browser,
@@ -25,14 +25,6 @@ def server(tmp_path_factory):
     s = ServerProcess(tmp_path_factory.mktemp("web-home")).start()
     yield s
     s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def new_page(browser, errors):
@@ -76,14 +68,17 @@ def test_last_mouse_lost_against_ai_played_to_the_end_of_the_match_by_clicking(s
     page.wait_for_selector("body[data-ready='1']")
     assert page.locator("[data-testid=game-select]").input_value() == "last-mouse-lost"
     # Options are checked by the server as they are typed: the game's own message, Create disabled.
-    page.fill("[data-option=rules]", "expert")
-    page.wait_for_selector("#create-error:has-text('choose basic or advanced')")
+    # (Options with a fixed set of values, such as rules, are offered as a list instead.)
+    assert page.locator("select[data-option=rules]").count() == 1
+    board = page.input_value("[data-option=board]")
+    page.fill("[data-option=board]", "3,x")
+    page.wait_for_selector("#create-error:has-text('give row lengths as numbers')")
     assert page.locator("[data-testid=create]").is_disabled()
-    page.fill("[data-option=rules]", "basic")
+    page.fill("[data-option=board]", board)
     page.wait_for_selector("[data-testid=create]:not([disabled])")
     # The seats follow the server's answer for the options: a 3-player Mouse Trap has 3 seats.
     page.select_option("[data-testid=game-select]", "mouse-trap")
-    page.fill("[data-option=players]", "3")
+    page.select_option("[data-option=players]", "3")
     page.wait_for_selector("[data-testid=seat-2]")
     assert page.locator("[data-seat]").count() == 3
     page.select_option("[data-testid=game-select]", "last-mouse-lost")

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-import socket
-import threading
 import time
 
 import httpx
@@ -19,48 +17,12 @@ import pytest
 
 from trapworks.core import GameRecord
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from .web_helpers import seat_view
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    uvicorn = pytest.importorskip("uvicorn")
-    from trapworks.server import create_app
-
-    folder = tmp_path_factory.mktemp("ded-web")
-    app = create_app(f"sqlite:///{folder / 'trapworks.db'}", data_dir=folder)
-    sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            if httpx.get(base + "/api/catalog", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    yield base
-    srv.should_exit = True
-    thread.join(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-def seat_view(server, gid, token):
-    return httpx.get(f"{server}/api/games/{gid}", params={"token": token}, timeout=10).json()["state"]["view"]
+def server(inprocess_server):
+    return inprocess_server
 
 
 def human_step(page, trap_squares: set[str], pick: int = 0) -> None:

@@ -80,3 +80,10 @@ def wait_for(predicate, timeout: float = 10.0, interval: float = 0.02, what: str
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(interval)
+
+
+def seat_view(base: str, gid: str, token: str) -> dict:
+    """What the server sends `token`'s seat as its view of game `gid`."""
+    import httpx
+
+    return httpx.get(f"{base}/api/games/{gid}", params={"token": token}, timeout=10).json()["state"]["view"]
