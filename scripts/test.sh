@@ -6,13 +6,27 @@ cd "$(dirname "$0")/.."
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
-# Browser tests drive Debian's Chromium (Playwright does not download browsers here).
-if ! command -v chromium >/dev/null 2>&1; then
+# Browser tests drive Debian's Chromium (Playwright does not download browsers here); the
+# server's PostgreSQL tests use a local PostgreSQL on loopback.
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v pg_ctlcluster >/dev/null 2>&1 || missing+=(postgresql)
+if [ ${#missing[@]} -gt 0 ]; then
   as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if [ -z "${TRAPWORKS_TEST_POSTGRES_URL:-}" ]; then
+  pg_version=$(ls /etc/postgresql | sort -n | tail -1)
+  as_root pg_ctlcluster "$pg_version" main start 2>/dev/null || true  # already running is fine
+  as_root su postgres -c "psql -qtAc \"SELECT 1 FROM pg_roles WHERE rolname='trapworks'\" | grep -q 1 \
+      || psql -qc \"CREATE ROLE trapworks LOGIN PASSWORD 'trapworks'\""
+  as_root su postgres -c "psql -qtAc \"SELECT 1 FROM pg_database WHERE datname='trapworks_test'\" | grep -q 1 \
+      || createdb -O trapworks trapworks_test"
+  export TRAPWORKS_TEST_POSTGRES_URL="postgresql+psycopg://trapworks:trapworks@127.0.0.1/trapworks_test"
 fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e ".[test]"
+.venv/bin/python -m pip install -q -e ".[test,postgres]"
 exec .venv/bin/python -m pytest "$@"
