@@ -25,6 +25,13 @@ def server(tmp_path_factory):
     proc.stop()
 
 
+def shots():
+    from .web_helpers import ARTIFACTS
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
 def test_touch_then_remove_with_the_settle_animation(server, browser):
     # A known tray: the test knows which piece is most loaded and what removing it does.
     game = trapworks.make("booby-trap", tension_noise=0.0)
@@ -55,6 +62,7 @@ def test_touch_then_remove_with_the_settle_animation(server, browser):
     assert feel.get_attribute("data-feel") == "tight"
     assert "You feel piece" in feel.inner_text()
     assert page.locator(f"circle[data-piece='{piece}'][data-touched]").count() == 1
+    page.screenshot(path=str(shots() / "booby-trap-touched.png"))
 
     # A spectator sees that a piece was touched, never the reading.
     spectator = browser.new_page()
@@ -86,6 +94,7 @@ def test_touch_then_remove_with_the_settle_animation(server, browser):
     result = page.locator("[data-result]")
     assert f"piece {result.get_attribute('data-piece')} removed" in result.inner_text()
     page.wait_for_function(f"!document.querySelector(\"circle[data-piece='{piece}']\")", timeout=15000)
+    page.screenshot(path=str(shots() / "booby-trap-after-settle.png"))
     # The spectator's page animated the same settle.
     spectator.wait_for_function("document.querySelector('.booby-trap').dataset.animations >= 1", timeout=20000)
     assert errors == []

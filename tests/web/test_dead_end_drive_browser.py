@@ -17,7 +17,7 @@ import pytest
 
 from trapworks.core import GameRecord
 
-from .web_helpers import seat_view
+from .web_helpers import ARTIFACTS, seat_view
 
 
 @pytest.fixture(scope="module")
@@ -71,6 +71,8 @@ def play_until_sprung(server, page, seed: int) -> tuple[str, str, int, bool]:
     board = page.locator("svg[data-board='dead-end-drive']")
     while time.monotonic() < deadline:
         if int(board.get_attribute("data-sprung") or 0) >= 1:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "dead-end-drive-sprung.png"))
             return gid, token, clicks, True
         if seat_view(server, gid, token)["terminal"]:
             break
@@ -125,6 +127,8 @@ def test_hot_seat_hides_each_hand_between_turns(server, browser):
     page.goto(created["seats"][0]["link"] + "&fast")
     page.wait_for_selector("[data-testid=reveal-hand]", timeout=20000)
     assert page.locator("[data-character]").count() == 0  # hidden behind the curtain
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "dead-end-drive-hot-seat-curtain.png"))
     page.locator("[data-testid=reveal-hand]").click()
     page.wait_for_selector("[data-character]", timeout=5000)
     mine = set(seat_view(server, gid, t0)["my_characters"])

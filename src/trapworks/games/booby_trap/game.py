@@ -273,7 +273,7 @@ class BoobyTrapState(State):
             self.winnings[seat].append(piece)
             self._pay_debt(seat)
             event["text"] = (f"Player {seat + 1} removes piece {piece} ({SIZE_NAMES[size]}, "
-                             f"{POINTS[size]} pt); the bar moved {marks:.2f} of a mark. Kept.")
+                             f"{POINTS[size]} pt); the bar moved {max(marks, 0.0):.2f} of a mark. Kept.")
             self._events.append(event)
         else:
             # 001: 'the piece that caused the penalty is placed in a discard pile along with any
