@@ -27,7 +27,7 @@ from pathlib import Path
 
 import trapworks
 from trapworks import sim
-from trapworks.agents.levels import LEVELS, describe_levels
+from trapworks.agents.levels import describe_levels
 from trapworks.cli.tournament import wilson
 
 

@@ -17,7 +17,7 @@ from trapworks import available_games, make
 from trapworks.agents import available_agents
 from trapworks.core import GameRecord, TrapworksError, game_class
 
-from .options import data_dir, parse_options
+from .options import data_dir, game_options, games_progress, parse_options
 
 app = typer.Typer(
     help="trapworks: Mouse Trap, Booby Trap, Last Mouse Lost and 13 Dead End Drive, rule for rule.",
@@ -70,9 +70,7 @@ def play_command(
     """Play a game in the terminal: against agents, or several humans at one keyboard."""
     from .terminal import TerminalSession
 
-    options = parse_options(option)
-    if players is not None:
-        options["players"] = players
+    options = game_options(option, players)
     game = _make_game(game_id, options)
     n = game.num_players()
     names = [s.strip() for s in seats.split(",")] if seats else ["human"] + ["random"] * (n - 1)
@@ -165,22 +163,17 @@ def simulate_command(
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
     """Simulate many games between agents and summarise the results."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     from trapworks import sim
 
     if n < 1:
         fail("-n must be at least 1")
-    options = parse_options(option)
-    if players is not None:
-        options["players"] = players
+    options = game_options(option, players)
     game = _make_game(game_id, options)
     names = [a.strip() for a in agents.split(",") if a.strip()]
     summary = sim.Summary()
     sink = out.open("w") if out else None
     try:
-        with Progress(TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=err, disable=as_json and not err.is_terminal) as progress:
+        with games_progress("simulating", err, as_json) as progress:
             task = progress.add_task("games", total=n)
             for result in sim.run(game_id, n, names, options, seed=seed, workers=workers, rotate=rotate,
                                   max_actions=max_actions, progress=lambda k: progress.advance(task, k)):

@@ -29,6 +29,22 @@ def parse_options(pairs: list[str] | None) -> dict[str, Any]:
     return options
 
 
+def game_options(pairs: list[str] | None, players: int | None) -> dict[str, Any]:
+    """Options from -o key=value pairs, with --players as the `players` option when given."""
+    options = parse_options(pairs)
+    if players is not None:
+        options["players"] = players
+    return options
+
+
+def games_progress(label: str, console, quiet: bool):
+    """The progress bar of commands that play many games (on stderr, so --json stays clean)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    return Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                    console=console, disable=quiet and not console.is_terminal)
+
+
 def data_dir() -> Path:
     """Where trapworks keeps records and its database: $TRAPWORKS_HOME or the XDG data dir."""
     if os.environ.get("TRAPWORKS_HOME"):

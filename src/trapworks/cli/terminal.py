@@ -15,7 +15,7 @@ from rich.console import Console
 
 from trapworks.agents import make_agent
 from trapworks.core import (
-    CHANCE, Agent, Game, GameRecord, IllegalActionError, State, TrapworksError, sample_chance, undo,
+    CHANCE, Agent, Game, GameRecord, IllegalActionError, State, sample_chance, undo,
 )
 
 HINT_AGENTS = ("perfect", "hard", "heuristic")

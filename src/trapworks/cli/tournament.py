@@ -136,7 +136,6 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print the standings as JSON."),
     ) -> None:
         """Seat-rotated matches between agents: win rates with 95% intervals, Elo-style ratings, CSV."""
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
         from rich.table import Table
 
         from trapworks import sim
@@ -144,13 +143,11 @@ def register(app: typer.Typer) -> None:
         from trapworks.core import TrapworksError
 
         from . import _make_game, console, err, fail
-        from .options import data_dir, parse_options
+        from .options import data_dir, game_options, games_progress
 
         if n < 1:
             fail("-n must be at least 1")
-        options = parse_options(option)
-        if players is not None:
-            options["players"] = players
+        options = game_options(option, players)
         game = _make_game(game_id, options)
         names = [a.strip() for a in agents.split(",") if a.strip()]
         if len(names) < 2:
@@ -169,9 +166,7 @@ def register(app: typer.Typer) -> None:
         standings = Standings(names)
         fieldnames = ["series", "game", "seed", "seats", "returns", "winners", "truncated", "actions", "decisions"]
         try:
-            with out.open("w", newline="") as fh, Progress(
-                    TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                    console=err, disable=as_json and not err.is_terminal) as progress:
+            with out.open("w", newline="") as fh, games_progress("tournament", err, as_json) as progress:
                 writer = csv.DictWriter(fh, fieldnames=fieldnames)
                 writer.writeheader()
                 task = progress.add_task("games", total=n * len(groups))

@@ -20,7 +20,7 @@ from sqlalchemy import (
     event, select,
 )
 from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 
 CHECKPOINT_EVERY_S = 2.0  # SQLite: how often the WAL is copied into the database file

@@ -253,7 +253,6 @@ class BoobyTrapState(State):
         return round(max(0.0, true + rng.gauss(0.0, noise)), 3)
 
     def _remove(self, seat: int) -> None:
-        game = self.game
         piece = self.touched
         result = physics.resolve_removal(self.packing, piece, frames=True)
         self.packing = result.after

@@ -742,7 +742,7 @@ class DeadEndDriveState(State):
         seat = self.winner_seat()
         how = ""
         if self.game.players == 2 and self.holder(pawn) is None:
-            how = f" Neither player holds the Character card; the secret cards are turned over."
+            how = " Neither player holds the Character card; the secret cards are turned over."
         self._say("game_over", f"{why}.{how} {self.seat_name(seat)} wins with {NAMES[pawn]}!",
                   pawn=LETTERS[pawn], reason=reason, winner=seat)
 
@@ -791,7 +791,6 @@ class DeadEndDriveState(State):
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):
             raise IllegalActionError(text, "action text must be a string, e.g. S4 or to j12")
-        g = self.game
         t = " ".join(text.strip().lower().split())
         if not t:
             raise IllegalActionError(text, "empty action")

@@ -19,11 +19,11 @@ import math
 import re
 from typing import Any
 
-from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, OptionError, PositionError, State
+from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, OptionError, State
 
 from .data import (
     CHEESE_WHEEL, DEFAULT_STAGE_ODDS, FIRING_CHAIN, LOOP_LENGTH, LOOP_START, NUM_PARTS, NUM_SPACES,
-    PARTS, SAFE, SPACES, STAGE_IDS, START, TURN_CRANK, VARIANTS,
+    PARTS, SAFE, SPACES, STAGE_IDS, START, VARIANTS,
 )
 
 ROLL, CRANK, END = 0, 7, 8
