@@ -25,9 +25,10 @@ GENERIC_AGENTS: dict[str, Any] = {
     "random": RandomAgent,
     "mcts": "trapworks.agents.mcts:MCTSAgent",
     "ismcts": "trapworks.agents.ismcts:ISMCTSAgent",
+    "rollout": "trapworks.agents.rollout:RolloutAgent",
 }
 # Generic agents that would read other seats' secrets in a game with hidden information.
-PERFECT_INFORMATION_ONLY = {"mcts"}
+PERFECT_INFORMATION_ONLY = {"mcts", "rollout"}
 LEVEL_NAMES = ("easy", "medium", "hard")  # resolved by trapworks.agents.levels
 
 
