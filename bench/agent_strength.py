@@ -12,6 +12,9 @@ regenerated from all of them:
     python bench/agent_strength.py --match last-mouse-lost:hard,random:40 \\
         --match mouse-trap:heuristic,random:400 --workers 2
     python bench/agent_strength.py      (no --match: only re-render docs/agent-strength.md)
+
+Game options go after the game id: "GAME@opt=val,opt=val:A,B:N", e.g.
+"mouse-trap@players=3:hard,heuristic:300" (values are read as JSON where they parse, else text).
 """
 
 from __future__ import annotations
@@ -62,12 +65,14 @@ def render(results: list[dict]) -> str:
         "| game | A | B | seats | games | A wins | A win rate | 95% CI | baseline | A beats B? | truncated | seed | run time |",
         "|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|",
     ]
-    for r in sorted(results, key=lambda r: (r["game"], r["a"], r["b"], r["seed"])):
+    for r in sorted(results, key=lambda r: (r["game"], sorted(r.get("options", {}).items()), r["a"], r["b"],
+                                            r["seed"])):
         verdict = "**yes**" if r["a_beats_b"] else ("no (B better)" if r["ci_high"] < r["baseline"] else "not shown")
         a = r["a"] if r.get("a_is", r["a"]) == r["a"] else f"{r['a']} ({r['a_is']})"
         b = r["b"] if r.get("b_is", r["b"]) == r["b"] else f"{r['b']} ({r['b_is']})"
+        game = r["game"] + "".join(f" {k}={v}" for k, v in sorted(r.get("options", {}).items()))
         lines.append(
-            f"| {r['game']} | {a} | {b} | {r['players']} | {r['games']} | {r['wins']} | "
+            f"| {game} | {a} | {b} | {r['players']} | {r['games']} | {r['wins']} | "
             f"{r['win_rate']:.1%} | {r['ci_low']:.1%}–{r['ci_high']:.1%} | {r['baseline']:.0%} | {verdict} | "
             f"{r['truncated']} | {r['seed']} | {r['seconds']:.0f} s (workers={r['workers']}) |")
     return "\n".join(lines) + "\n"
@@ -84,21 +89,34 @@ def main() -> None:
     args = parser.parse_args()
     args.results.mkdir(parents=True, exist_ok=True)
     for spec in args.match:
-        game_id, pair, n = spec.split(":")
+        game_spec, pair, n = spec.split(":")
+        game_id, _, option_text = game_spec.partition("@")
+        options = dict(parse_option(item) for item in option_text.split(",") if item)
         strong, weak = pair.split(",")
-        r = play(game_id, strong, weak, int(n), args.seed, args.workers)
-        print(f"{game_id}: {strong} vs {weak}: {r['wins']}/{r['games']} = {r['win_rate']:.1%} "
+        r = play(game_id, strong, weak, int(n), args.seed, args.workers, options)
+        print(f"{game_spec}: {strong} vs {weak}: {r['wins']}/{r['games']} = {r['win_rate']:.1%} "
               f"[{r['ci_low']:.1%}, {r['ci_high']:.1%}] baseline {r['baseline']:.0%} "
               f"-> {'beats' if r['a_beats_b'] else 'not shown'} ({r['seconds']} s)", flush=True)
         # One file per game, re-read just before writing: runs on different games never clash.
         path = args.results / f"{game_id}.json"
         results = json.loads(path.read_text()) if path.exists() else []
-        key = (game_id, strong, weak, args.seed)
-        results = [x for x in results if (x["game"], x["a"], x["b"], x.get("seed")) != key] + [r]
+        key = (game_id, options, strong, weak, args.seed)
+        results = [x for x in results
+                   if (x["game"], x.get("options", {}), x["a"], x["b"], x.get("seed")) != key] + [r]
         path.write_text(json.dumps(results, indent=1) + "\n")
         args.markdown.write_text(render(load_all(args.results)))
     if not args.match:
         args.markdown.write_text(render(load_all(args.results)))
+
+
+def parse_option(item: str) -> tuple[str, object]:
+    name, sep, text = item.partition("=")
+    if not sep:
+        raise SystemExit(f"game option {item!r}: write name=value, e.g. players=3")
+    try:
+        return name, json.loads(text)
+    except json.JSONDecodeError:
+        return name, text
 
 
 def load_all(folder: Path) -> list[dict]:
