@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import socket
 from typing import Optional
 
@@ -50,4 +51,19 @@ def register(app: typer.Typer) -> None:
         config = uvicorn.Config(web_app, log_level="warning", ws_ping_interval=20, ws_ping_timeout=20,
                                 ws_per_message_deflate=False, ws_max_size=1 << 16)
         server = uvicorn.Server(config)
+        tune_garbage_collector()
         server.run(sockets=[sock])
+
+
+def tune_garbage_collector() -> None:
+    """Keep Python's cyclic garbage collector from stalling every game at once.
+
+    Nearly all of a server's heap lives as long as the process (modules, the app, the games' move
+    tables), and a full collection walked all of it: ~0.1 s with every game waiting, several
+    times a minute under load. Freezing what exists at start-up takes it out of the collector's
+    walks, and rarer young collections let fewer objects age into the older generations. Objects
+    still get freed (reference counting frees nearly all; the collector still runs, less often).
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 50, 100)

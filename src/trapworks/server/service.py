@@ -30,6 +30,8 @@ HINT_AGENTS = ("perfect", "hard", "heuristic")
 MAX_ACTION_TEXT = 200  # longer action texts are refused before the game parses them
 # Agents whose recent steps took less than this run on the event loop itself (see _agent_step).
 INLINE_AGENT_S = 0.002
+# At most this many chance and fast-agent actions are stored together with a human's move.
+MAX_FOLDED_REPLIES = 64
 RENDERER_DIR = Path(__file__).resolve().parent.parent / "web" / "static" / "renderers"
 
 
@@ -245,10 +247,11 @@ class GameService:
                  "label": self.seat_label(live, i)} for i, s in enumerate(live.stored.seats)]
 
     # --- what a seat receives ---------------------------------------------------------------
-    def _visible_text(self, live: LiveGame, viewer: int | None, seat: int, text: str) -> str | None:
+    def _visible_text(self, live: LiveGame, viewer: int | None, seat: int, text: str,
+                      state: State | None = None) -> str | None:
         # An action's text can carry a secret (a card drawn, a die only one seat saw) in games with
         # hidden information: there a seat reads only its own actions' texts; events say the rest.
-        if not live.game.has_hidden_information or live.state.is_terminal():
+        if not live.game.has_hidden_information or (state or live.state).is_terminal():
             return text
         return text if viewer is not None and seat == viewer else None
 
@@ -256,20 +259,23 @@ class GameService:
         return [{"ply": p, "seat": s, "text": self._visible_text(live, viewer, s, t)}
                 for p, (s, t) in enumerate(live.log)]
 
-    def snapshot(self, live: LiveGame, viewer: int | None, *, sync: bool) -> dict[str, Any]:
-        state = live.state
+    def snapshot(self, live: LiveGame, viewer: int | None, *, sync: bool, state: State | None = None,
+                 ply: int | None = None) -> dict[str, Any]:
+        """What `viewer` is sent of the game: now, or of an earlier `state` after `ply` actions."""
+        state = live.state if state is None else state
+        ply = live.ply() if ply is None else ply
         player = state.current_player()
         terminal = state.is_terminal()
         last = None
-        if live.log:
-            s, t = live.log[-1]
-            last = {"ply": len(live.log) - 1, "seat": s, "text": self._visible_text(live, viewer, s, t)}
+        if ply:
+            s, t = live.log[ply - 1]
+            last = {"ply": ply - 1, "seat": s, "text": self._visible_text(live, viewer, s, t, state)}
         msg = {
             "type": "state",
             "id": live.id,
             "game": live.stored.game,
             "seat": viewer,
-            "ply": live.ply(),
+            "ply": ply,
             "view": state.view(viewer),
             "events": state.last_events(viewer),
             "last_action": last,
@@ -305,11 +311,12 @@ class GameService:
             "created": live.stored.created,
         }
 
-    async def broadcast(self, live: LiveGame, *, sync: bool = False) -> None:
+    async def broadcast(self, live: LiveGame, *, sync: bool = False, state: State | None = None,
+                        ply: int | None = None) -> None:
         cache: dict[int | None, dict[str, Any]] = {}
         for conn in list(live.connections):
             if conn.seat not in cache:
-                cache[conn.seat] = self.snapshot(live, conn.seat, sync=sync)
+                cache[conn.seat] = self.snapshot(live, conn.seat, sync=sync, state=state, ply=ply)
             try:
                 await conn.send(cache[conn.seat])
             except Exception:  # a closed socket: its handler removes it; others still get theirs
@@ -352,22 +359,61 @@ class GameService:
                 raise ServiceError(422, "illegal_move", f"illegal move {shown!r}: {e.reason}") from None
             except TrapworksError as e:
                 raise ServiceError(422, "illegal_move", f"illegal move {shown!r}: {e}") from None
-            canonical = state.action_to_string(action)
-            self._commit(live, new_state, [(seat, canonical)])
-            await self.broadcast(live)
-            ply = live.ply()
+            steps = [(seat, state.action_to_string(action), new_state)]
+            first = live.ply()
+            self._fast_replies(live, steps)
+            await self._commit(live, steps)
+            for i, (_seat, _text, after) in enumerate(steps):
+                await self.broadcast(live, state=after, ply=first + i + 1)
         self.schedule_advance(live)
-        return ply
+        return first + 1
 
-    def _commit(self, live: LiveGame, new_state: State, actions: list[tuple[int, str]]) -> None:
+    def _fast_replies(self, live: LiveGame, steps: list[tuple[int, str, State]]) -> None:
+        """Append the moves of chance and of fast agents that follow steps[-1], while they are fast.
+
+        Against a quick agent the reply then shares the human move's lock and commit: one
+        transaction and no extra task per move, which is most of the server's work under load.
+        A slow agent (a search) is left to advance(), which thinks in a thread.
+        """
+        state = steps[-1][2]
+        first = live.ply()
+        while len(steps) < MAX_FOLDED_REPLIES and not state.is_terminal():
+            player = state.current_player()
+            try:
+                if player == CHANCE:
+                    action = sample_chance(state, _seeded(live.stored.seed, "chance", first + len(steps)))
+                elif live.stored.seats[player]["kind"] == "agent" and self._agent_is_fast(live, player):
+                    action = self._think(live, player, state.clone())
+                else:
+                    return
+                after = state.clone()
+                text = after.action_to_string(action)
+                after.apply_action(action)
+            except Exception:  # advance() plays this seat again and reports a failure to the players
+                return
+            steps.append((player, text, after))
+            state = after
+
+    async def _commit(self, live: LiveGame, steps: list[tuple[int, str, State]]) -> None:
+        """Store the steps' actions (seat, text, state after), then make the last state the game's.
+        The caller holds live.lock."""
+        actions = [(seat, text) for seat, text, _ in steps]
+        stored = self.store.append_actions_soon(live.id, live.ply(), actions)
+
+        def adopt(done: asyncio.Future) -> None:
+            # Runs once the commit is done even if the caller is cancelled meanwhile (a server
+            # shutting down): what is stored is always what the game holds.
+            if not done.cancelled() and done.exception() is None:
+                live.state = steps[-1][2]
+                live.log.extend(actions)
+
+        stored.add_done_callback(adopt)
         try:
-            self.store.append_actions(live.id, live.ply(), actions)
+            await asyncio.shield(stored)
         except PlyTaken:
             # Another server process wrote this ply: our copy is stale; reload it from the store.
             self.live.pop(live.id, None)
             raise ServiceError(409, "stale", "another move was stored first; reload the game") from None
-        live.state = new_state
-        live.log.extend(actions)
 
     def schedule_advance(self, live: LiveGame) -> None:
         if self._needs_server(live):
@@ -390,23 +436,34 @@ class GameService:
             live.agents[seat] = agent
         return agent
 
+    def _agent_is_fast(self, live: LiveGame, seat: int) -> bool:
+        typical = self._agent_time.get((live.stored.game, live.stored.seats[seat]["agent"]))
+        return typical is not None and typical < INLINE_AGENT_S
+
+    def _think(self, live: LiveGame, seat: int, position: State) -> int:
+        """The seat's agent's action in `position` (a copy it may change), timing the thinking alone
+        (a thread hand-off waits for the busy event loop; counting that wait would keep a fast agent
+        in the thread pool for good)."""
+        agent = self._agent(live, seat)
+        key = (live.stored.game, live.stored.seats[seat]["agent"])
+        started = time.perf_counter()
+        try:
+            return agent.step(position)
+        finally:
+            took = time.perf_counter() - started
+            typical = self._agent_time.get(key)
+            # A moving average: a long think (a search) sends the agent to a thread for dozens of
+            # steps (its instant forced moves do not bring it back at once), while one step slowed
+            # by the machine does not move an agent that takes microseconds.
+            self._agent_time[key] = took if typical is None else 0.9 * typical + 0.1 * took
+
     async def _agent_step(self, live: LiveGame, seat: int, state: State) -> int:
         """Ask the seat's agent for its action. A slow agent (search) thinks in a worker thread so the
         server keeps answering everyone else; an agent that has been fast (under INLINE_AGENT_S per
         step) runs inline, saving the thread hand-off that would cost more than its thinking."""
-        agent = self._agent(live, seat)
-        name = live.stored.seats[seat]["agent"]
-        key = (live.stored.game, name)
-        typical = self._agent_time.get(key)
-        started = time.perf_counter()
-        if typical is not None and typical < INLINE_AGENT_S:
-            action = agent.step(state.clone())
-        else:
-            action = await asyncio.to_thread(agent.step, state.clone())
-        took = time.perf_counter() - started
-        # The slowest recent step decides (decays slowly): one long think sends the agent to a thread.
-        self._agent_time[key] = took if typical is None else max(took, typical * 0.9)
-        return action
+        if self._agent_is_fast(live, seat):
+            return self._think(live, seat, state.clone())
+        return await asyncio.to_thread(self._think, live, seat, state.clone())
 
     async def advance(self, live: LiveGame) -> None:
         """Play chance and agent seats until a human is to move or the game ends."""
@@ -431,7 +488,7 @@ class GameService:
                     await self.broadcast(live)
                     return
                 try:
-                    self._commit(live, new_state, [(player, text)])
+                    await self._commit(live, [(player, text, new_state)])
                 except ServiceError:
                     return
                 await self.broadcast(live)

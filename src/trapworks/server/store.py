@@ -8,6 +8,7 @@ Every write commits before the caller acknowledges it, so a `kill -9` loses noth
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from dataclasses import dataclass, field
@@ -70,6 +71,20 @@ class StoredGame:
     actions: list[tuple[int, str]] = field(default_factory=list)  # (seat, text) per ply
 
 
+def _action_rows(game_id: str, first_ply: int, actions: list[tuple[int, str]]) -> list[dict[str, Any]]:
+    return [{"game_id": game_id, "ply": first_ply + i, "seat": seat, "text": text}
+            for i, (seat, text) in enumerate(actions)]
+
+
+def _settle(done: asyncio.Future, error: BaseException | None) -> None:
+    if done.done():  # cancelled by its caller: nobody waits for the answer
+        return
+    if error is None:
+        done.set_result(None)
+    else:
+        done.set_exception(error)
+
+
 class PlyTaken(Exception):
     """Another writer stored an action at this ply first."""
 
@@ -104,6 +119,9 @@ class Store:
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._writer = self.engine.connect()
         self._insert_action = insert(ActionRow)
+        # Group commit: actions stored by concurrent moves in one turn of the event loop share one
+        # transaction (see append_actions_soon).
+        self._pending: list[tuple[list[dict[str, Any]], asyncio.Future]] = []
         self._stop = threading.Event()
         self._checkpointer = None
         if url.startswith("sqlite"):
@@ -136,15 +154,54 @@ class Store:
 
     def append_actions(self, game_id: str, first_ply: int, actions: list[tuple[int, str]]) -> None:
         """Store actions at plies first_ply, first_ply+1, ... in one transaction (committed on return)."""
-        rows = [{"game_id": game_id, "ply": first_ply + i, "seat": seat, "text": text}
-                for i, (seat, text) in enumerate(actions)]
+        self._insert(_action_rows(game_id, first_ply, actions))
+
+    def append_actions_soon(self, game_id: str, first_ply: int, actions: list[tuple[int, str]]) -> asyncio.Future:
+        """As append_actions, for the event loop: a future that is done once the actions are committed.
+
+        Every call made in the same turn of the event loop joins one transaction, committed when
+        the loop gets to it: under load one commit serves dozens of moves (each still waits for
+        its own commit before it is acknowledged). A ply already taken fails only its own call
+        (the future's exception is PlyTaken).
+        """
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        if not self._pending:
+            loop.call_soon(self._flush)
+        self._pending.append((_action_rows(game_id, first_ply, actions), done))
+        return done
+
+    def _flush(self) -> None:
+        batch, self._pending = self._pending, []
+        try:
+            self._insert([row for rows, _ in batch for row in rows])
+        except PlyTaken:
+            # Someone's ply was taken (another server process): store each call on its own, so
+            # that only the calls that clash fail.
+            for rows, done in batch:
+                try:
+                    self._insert(rows)
+                except Exception as e:
+                    _settle(done, e)
+                else:
+                    _settle(done, None)
+            return
+        except Exception as e:
+            for _, done in batch:
+                _settle(done, e)
+            return
+        for _, done in batch:
+            _settle(done, None)
+
+    def _insert(self, rows: list[dict[str, Any]]) -> None:
         try:
             # Core insert on a connection kept open, not the ORM unit of work: this is the hot path
             # of every move. The service calls the store from the event loop thread only.
             with self._writer.begin():
                 self._writer.execute(self._insert_action, rows)
         except IntegrityError:
-            raise PlyTaken(f"game {game_id}: ply {first_ply} is already stored") from None
+            first = rows[0]
+            raise PlyTaken(f"game {first['game_id']}: ply {first['ply']} is already stored") from None
         except OperationalError:
             # The database connection broke (a PostgreSQL restart): open a new one for the next
             # write and let this move fail; the player retries it.

@@ -159,15 +159,23 @@ class LastMouseLostGame(Game):
         self.num_press_actions = len(self.action_row)
         # Chance actions (who opens round 1) come after the press actions.
         self.opener_action = (self.num_press_actions, self.num_press_actions + 1)
-        # Per row: raised mask -> ids of the legal presses; filled lazily, shared by all states.
-        self._moves: list[_MoveTable] = [_MoveTable(self, r) for r in range(len(self.board))]
-        # Basic rules, per row: raised mask -> the masks pressed by 1, 2, ... mice (rightmost first).
-        self._press_by_count: list[_PressTable] = [_PressTable() for _ in self.board]
-        # A transposition table of board nodes: raised masks -> _Node (legal action ids, and per
-        # action the next node). Move generation is what playouts and search spend their time
-        # on, and a board has few positions (28,224 in basic rules on the standard board); states
-        # hold their node, so a move follows a link instead of hashing the board. Bounded.
-        self._nodes: dict[tuple[int, ...], _Node] = {}
+        # The move tables below depend only on the board and the rules, so every game object
+        # with the same two shares them (a server holds one game object per match).
+        shared = _SHARED_TABLES.get((self.board, self.advanced))
+        if shared is None:
+            # Per row: raised mask -> ids of the legal presses; filled lazily, shared by all states.
+            moves = [_MoveTable(self, r) for r in range(len(self.board))]
+            # Basic rules, per row: raised mask -> the masks pressed by 1, 2, ... mice (rightmost first).
+            press_by_count = [_PressTable() for _ in self.board]
+            # A transposition table of board nodes: raised masks -> _Node (legal action ids, and per
+            # action the next node). Move generation is what playouts and search spend their time
+            # on, and a board has few positions (28,224 in basic rules on the standard board);
+            # states hold their node, so a move follows a link instead of hashing the board. Bounded.
+            nodes: dict[tuple[int, ...], _Node] = {}
+            shared = _SHARED_TABLES[(self.board, self.advanced)] = (moves, press_by_count, nodes)
+        self._moves: list[_MoveTable] = shared[0]
+        self._press_by_count: list[_PressTable] = shared[1]
+        self._nodes: dict[tuple[int, ...], _Node] = shared[2]
         self.empty_rows = (0,) * len(self.board)
 
     def press_mask(self, action: int, raised: int) -> int:
@@ -258,12 +266,14 @@ class _PressTable(dict):
 
 
 NODE_CACHE_LIMIT = 100_000
+# (board, advanced rules) -> (move tables, press tables, node table) shared by game objects.
+_SHARED_TABLES: dict[tuple[tuple[int, ...], bool], tuple[list, list, dict]] = {}
 
 
 class _Node:
     """One board (raised masks per row) in the game's transposition table."""
 
-    __slots__ = ("rows", "legal", "after", "empty")
+    __slots__ = ("rows", "legal", "after", "empty", "view_legal", "text")
 
     def __init__(self, game: "LastMouseLostGame", rows: tuple[int, ...]):
         self.rows = rows
@@ -271,6 +281,8 @@ class _Node:
         self.legal = list(chain.from_iterable(map(getitem, game._moves, rows)))
         # action -> the next board: its rows tuple until first used, then its node.
         self.after: dict[int, Any] = {}
+        self.view_legal: list[dict[str, Any]] | None = None  # the view's legal_actions, made on first use
+        self.text: str | None = None  # the board part of position(), made on first use
         for a in self.legal:
             r = game.action_row[a]
             self.after[a] = rows[:r] + (rows[r] ^ game.press_mask(a, rows[r]),) + rows[r + 1:]
@@ -508,11 +520,13 @@ class LastMouseLostState(State):
         return game.run_action[(row, mask)]
 
     def position(self) -> str:
-        game = self.game
-        rows = "/".join(
-            "".join("o" if raised >> i & 1 else "." for i in range(n))
-            for raised, n in zip(self.rows, game.board)
-        )
+        node = self._node or self._find_node()
+        rows = node.text
+        if rows is None:
+            rows = node.text = "/".join(
+                "".join("o" if raised >> i & 1 else "." for i in range(n))
+                for raised, n in zip(self.rows, self.game.board)
+            )
         if self.match_over:
             to_move = "-"
         elif self.awaiting_opener:
@@ -529,12 +543,10 @@ class LastMouseLostState(State):
         game = self.game
         legal = []
         if not self.match_over and not self.awaiting_opener:
-            for a in self._legal_actions():
-                row = game.action_row[a]
-                mask = game.press_mask(a, self.rows[row])
-                legal.append({"id": a, "text": self.action_to_string(a), "row": row,
-                              "count": game.action_count[a],
-                              "mice": [i for i in range(game.board[row]) if mask >> i & 1]})
+            node = self._node or self._find_node()
+            if node.view_legal is None:  # the same board always lists the same moves: made once
+                node.view_legal = [self._describe_action(a) for a in node.legal]
+            legal = [{**entry, "mice": entry["mice"][:]} for entry in node.view_legal]  # callers own theirs
         player = self.current_player()
         return {
             "game": game.game_id,
@@ -555,6 +567,13 @@ class LastMouseLostState(State):
             "legal_actions": legal,
             "moves_made": len(self._history),
         }
+
+    def _describe_action(self, a: int) -> dict[str, Any]:
+        game = self.game
+        row = game.action_row[a]
+        mask = game.press_mask(a, self.rows[row])
+        return {"id": a, "text": self.action_to_string(a), "row": row, "count": game.action_count[a],
+                "mice": [i for i in range(game.board[row]) if mask >> i & 1]}
 
     def returns(self) -> list[float]:
         if not self.match_over:
