@@ -7,10 +7,12 @@ committed to SQLite before the ack). "turn" = time until it is this client's tur
 server's agent has replied and both updates have arrived).
 
 The peer: the same clients against a bare uvicorn WebSocket endpoint that answers each move at
-once with an ack (no game, no database) — the floor set by uvicorn, the websockets stack and this
-client on the same machine.
+once with one frame holding a tiny update and the ack (no game, no database) — the floor set by
+uvicorn, the websockets stack and this client on the same machine.
 
-Bounded: at most 500 clients and 120 s per run.
+Each client's games are created before the timed window (one, plus a spare per 2 s of window
+for when a match ends; a client that runs out creates more inside the window): the window times
+moves. Bounded: at most 500 clients and 120 s per run.
 
     .venv/bin/python bench/ws_load.py --clients 50 200 --duration 20 --think 0 1.0
 """
@@ -30,11 +32,15 @@ import time
 from pathlib import Path
 
 import httpx
+import orjson
 from websockets.asyncio.client import connect
 
 MAX_CLIENTS = 500
 MAX_DURATION = 120.0
 RECV_TIMEOUT = 30.0  # a client waiting longer than this for an update counts as a failure
+# Games made for each client before the timed window, beyond its first: one per this many seconds
+# of window. The window then times moves, not game creation (a client that runs out makes more).
+SPARE_GAME_EVERY_S = 2.0
 
 ECHO_APP = """
 import json
@@ -48,8 +54,9 @@ async def echo(ws):
     while True:
         msg = json.loads(await ws.receive_text())
         ply += 1
-        await ws.send_text(json.dumps({"type": "ack", "ref": msg.get("ref"), "ply": ply}))
-        await ws.send_text(json.dumps({"type": "state", "ply": ply, "to_move": 0, "view": {"legal_actions": [{"text": "a1"}]}}))
+        # One frame per move, as trapworks sends its mover: the update, then the ack.
+        await ws.send_text(json.dumps([{"type": "state", "ply": ply, "to_move": 0, "view": {"legal_actions": [{"text": "a1"}]}},
+                                       {"type": "ack", "ref": msg.get("ref"), "ply": ply}]))
 
 app = Starlette(routes=[WebSocketRoute("/ws/games/{gid}", echo)])
 """
@@ -119,9 +126,9 @@ class Window:
             self.go.set()
 
 
-async def client(idx: int, base_ws: str, game: tuple[str, str], stats: Stats, window: Window, think: float,
-                 http: httpx.AsyncClient | None, base_http: str, rng: random.Random) -> None:
-    gid, token = game
+async def client(idx: int, base_ws: str, games: list[tuple[str, str]], stats: Stats, window: Window,
+                 think: float, http: httpx.AsyncClient | None, base_http: str, rng: random.Random) -> None:
+    gid, token = games.pop(0)
     ref = 0
     first = True
     while not window.go.is_set() or time.monotonic() < window.stop_at:
@@ -131,8 +138,13 @@ async def client(idx: int, base_ws: str, game: tuple[str, str], stats: Stats, wi
             waiting = None  # (ref, sent time) of the move awaiting its ack
             moved_at_ply = -1
             turn_started = None
+            inbox: list[dict] = []
             while True:
-                msg = json.loads(await asyncio.wait_for(ws.recv(), RECV_TIMEOUT))
+                if not inbox:
+                    # A frame holds one message or a list of them (a move's updates and its ack).
+                    data = orjson.loads(await asyncio.wait_for(ws.recv(), RECV_TIMEOUT))
+                    inbox.extend(data if isinstance(data, list) else [data])
+                msg = inbox.pop(0)
                 if window.go.is_set() and time.monotonic() >= window.stop_at:
                     break  # the window has closed: what arrives now is not counted
                 if msg["type"] == "state":
@@ -149,8 +161,8 @@ async def client(idx: int, base_ws: str, game: tuple[str, str], stats: Stats, wi
                     waiting = None
                 elif msg["type"] == "error":
                     stats.errors.append(msg.get("message", ""))
-                if waiting or latest is None:
-                    continue
+                if waiting or latest is None or inbox:
+                    continue  # decide once the whole frame is read
                 if latest.get("terminal"):
                     break
                 # The server may send the agent's reply before our ack: decide only from the newest state.
@@ -172,7 +184,7 @@ async def client(idx: int, base_ws: str, game: tuple[str, str], stats: Stats, wi
             stats.games_finished += 1
             if http is None:
                 return
-            gid, token = await create_game(http, base_http, rng)
+            gid, token = games.pop(0) if games else await create_game(http, base_http, rng)
         else:
             return
 
@@ -193,9 +205,11 @@ async def run_one(kind: str, port: int, n: int, duration: float, think: float, s
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         if kind == "trapworks":
-            games = await asyncio.gather(*[create_game(http, base_http, rng) for _ in range(n)])
+            each = 1 + int(duration // SPARE_GAME_EVERY_S)
+            made = await asyncio.gather(*[create_game(http, base_http, rng) for _ in range(n * each)])
+            games = [made[i * each:(i + 1) * each] for i in range(n)]
         else:
-            games = [(f"echo{i}", "x") for i in range(n)]
+            games = [[(f"echo{i}", "x")] for i in range(n)]
         window = Window(n, duration)
         await asyncio.gather(*[
             client(i, base_ws, games[i], stats, window, think, http if kind == "trapworks" else None,

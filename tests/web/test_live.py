@@ -14,15 +14,20 @@ from .conftest import create_game
 
 
 def receive_state(ws):
-    while True:
-        msg = ws.receive_json()
-        if msg["type"] == "state":
-            return msg
+    return receive(ws, "state")
 
 
 def receive(ws, kind):
+    """The next message of this kind. A frame holds one message or a list of them; the messages
+    after the one wanted wait on the socket object for the next call."""
+    if not hasattr(ws, "pending_messages"):
+        ws.pending_messages = []
+    pending = ws.pending_messages
     while True:
-        msg = ws.receive_json()
+        if not pending:
+            data = ws.receive_json()
+            pending.extend(data if isinstance(data, list) else [data])
+        msg = pending.pop(0)
         if msg["type"] == kind:
             return msg
 
@@ -178,9 +183,10 @@ def test_simultaneous_moves_from_two_sockets_on_a_real_server(tmp_path):
                 async def answer(ws, action):
                     await ws.send(json.dumps({"type": "move", "action": action, "ply": 0, "ref": action}))
                     while True:
-                        msg = json.loads(await ws.recv())
-                        if msg.get("ref") == action:
-                            return msg
+                        data = json.loads(await ws.recv())
+                        for msg in data if isinstance(data, list) else [data]:
+                            if msg.get("ref") == action:
+                                return msg
 
                 return await asyncio.gather(answer(a, "a1"), answer(b, "b2"))
 
@@ -191,3 +197,28 @@ def test_simultaneous_moves_from_two_sockets_on_a_real_server(tmp_path):
         assert len(log["state"]["log"]) == 1
     finally:
         server.stop()
+
+
+def test_a_move_against_a_quick_agent_comes_back_in_one_frame_in_order(client):
+    """The mover's frame: the update after its move, the update after the agent's reply, the ack."""
+    g = create_game(client, seats=[{"kind": "human"}, {"kind": "agent", "agent": "random"}], seed=3)
+    gid, t0 = g["id"], g["seats"][0]["token"]
+    service = client.app.state.service
+    with client.websocket_connect(f"/ws/games/{gid}?token={t0}") as ws:
+        receive_state(ws)
+        for ref in range(1, 4):  # the first reply runs in a thread; then the agent is known to be quick
+            live = service.get(gid)
+            ply = live.ply()
+            action = live.state.action_to_string(live.state.legal_actions()[0])
+            ws.send_text(json.dumps({"type": "move", "action": action, "ply": ply, "ref": ref}))
+            frame = ws.receive_json()
+            if ref == 1:
+                while not (isinstance(frame, dict) and frame["type"] == "state" and frame["to_move"] == 0):
+                    frame = ws.receive_json()  # the ack, then the agent's reply on its own
+                continue
+            assert isinstance(frame, list), frame
+            assert [m["type"] for m in frame] == ["state", "state", "ack"]
+            assert [m["ply"] for m in frame] == [ply + 1, ply + 2, ply + 1]
+            assert frame[0]["last_action"]["seat"] == 0 and frame[1]["last_action"]["seat"] == 1
+            assert frame[2]["ref"] == ref
+            assert service.store.load_game(gid).actions == live.log  # both stored before the ack

@@ -23,7 +23,7 @@ from .store import Store, default_url
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
 
 
-def encode(msg: dict[str, Any]) -> str:
+def encode(msg: dict[str, Any] | list[dict[str, Any]]) -> str:
     """A socket message as JSON text. orjson: every move sends views, and the standard json module
     was a tenth of the server's time per move under load. Non-string keys become strings, as json does."""
     return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
@@ -194,7 +194,7 @@ def create_app(db_url: str | None = None, data_dir: Path | None = None) -> FastA
             await ws.close(code=4000 + e.status)
             return
 
-        async def send(msg: dict[str, Any]) -> None:
+        async def send(msg: dict[str, Any] | list[dict[str, Any]]) -> None:
             await ws.send_text(encode(msg))
 
         conn = Connection(seat=seat, send=send)
@@ -204,7 +204,7 @@ def create_app(db_url: str | None = None, data_dir: Path | None = None) -> FastA
         try:
             while True:
                 raw = await ws.receive_text()
-                await _handle(raw, gid, token, seat, send)
+                await _handle(raw, gid, token, seat, send, conn)
         except (WebSocketDisconnect, WebSocketDisconnected):
             pass  # the client went away (possibly while its move was being answered)
         finally:
@@ -214,7 +214,7 @@ def create_app(db_url: str | None = None, data_dir: Path | None = None) -> FastA
             if current is not None:
                 current.connections.discard(conn)
 
-    async def _handle(raw: str, gid: str, token: str, seat: int | None, send) -> None:
+    async def _handle(raw: str, gid: str, token: str, seat: int | None, send, conn: Connection) -> None:
         ref = None
         try:
             try:
@@ -226,8 +226,8 @@ def create_app(db_url: str | None = None, data_dir: Path | None = None) -> FastA
             ref = msg.get("ref")
             kind = msg.get("type")
             if kind == "move":
-                ply = await service.move(gid, token, msg.get("action"), msg.get("ply"))
-                await send({"type": "ack", "ref": ref, "ply": ply})
+                # The ack travels in the same frame as this connection's updates (see _send_steps).
+                await service.move(gid, token, msg.get("action"), msg.get("ply"), reply_to=conn, ref=ref)
             elif kind == "undo":
                 ply = await service.undo(gid, token)
                 await send({"type": "ack", "ref": ref, "ply": ply})

@@ -56,7 +56,8 @@ class Connection:
     """One open socket: which seat it speaks for (None: spectator) and how to send to it."""
 
     seat: int | None
-    send: Callable[[dict[str, Any]], Awaitable[None]]
+    # Sends one frame: a message (dict), or several in order (list) that arrive together.
+    send: Callable[[dict[str, Any] | list[dict[str, Any]]], Awaitable[None]]
 
 
 @dataclass(eq=False)
@@ -323,10 +324,13 @@ class GameService:
                 live.connections.discard(conn)
 
     # --- acting -----------------------------------------------------------------------------
-    async def move(self, gid: str, token: str | None, text: Any, expected_ply: Any = None) -> int:
+    async def move(self, gid: str, token: str | None, text: Any, expected_ply: Any = None, *,
+                   reply_to: Connection | None = None, ref: Any = None) -> int:
         """Validate and apply one action of the token's seat; return the new ply count.
 
         The action is committed to the store before this returns (and before anyone is told).
+        With `reply_to`, that connection's acknowledgement ({"type": "ack", "ref", "ply"}) goes in
+        the same frame as its updates.
         """
         live = self.get(gid)
         seat = self.seat_for(live, token)
@@ -363,10 +367,30 @@ class GameService:
             first = live.ply()
             self._fast_replies(live, steps)
             await self._commit(live, steps)
-            for i, (_seat, _text, after) in enumerate(steps):
-                await self.broadcast(live, state=after, ply=first + i + 1)
+            ack = {"type": "ack", "ref": ref, "ply": first + 1}
+            await self._send_steps(live, first, steps, reply_to, ack)
         self.schedule_advance(live)
         return first + 1
+
+    async def _send_steps(self, live: LiveGame, first: int, steps: list[tuple[int, str, State]],
+                          reply_to: Connection | None, reply: dict[str, Any]) -> None:
+        """Each connection gets one frame: the update after each step, in order (plus the reply
+        for `reply_to`). One frame instead of one per step: under load the server's time per
+        frame sent is a large share of a move's."""
+        cache: dict[int | None, list[dict[str, Any]]] = {}
+        for conn in list(live.connections):
+            if conn.seat not in cache:
+                cache[conn.seat] = [self.snapshot(live, conn.seat, sync=False, state=after, ply=first + i + 1)
+                                    for i, (_seat, _text, after) in enumerate(steps)]
+            frame: list[dict[str, Any]] = cache[conn.seat]
+            if conn is reply_to:
+                frame = frame + [reply]
+            try:
+                await conn.send(frame if len(frame) > 1 else frame[0])
+            except Exception:  # a closed socket: its handler removes it; others still get theirs
+                live.connections.discard(conn)
+        if reply_to is not None and reply_to not in live.connections:
+            await reply_to.send(reply)  # a socket of a game object since reloaded: the reply still goes
 
     def _fast_replies(self, live: LiveGame, steps: list[tuple[int, str, State]]) -> None:
         """Append the moves of chance and of fast agents that follow steps[-1], while they are fast.

@@ -131,8 +131,14 @@ function onState(msg) {
 }
 
 function onMessage(event) {
-  let msg;
-  try { msg = JSON.parse(event.data); } catch (e) { return; }
+  let data;
+  try { data = JSON.parse(event.data); } catch (e) { return; }
+  // A frame holds one message, or several in order (the updates after each action of a move,
+  // then its ack).
+  for (const msg of Array.isArray(data) ? data : [data]) handleMessage(msg);
+}
+
+function handleMessage(msg) {
   if (msg.type === "state") onState(msg);
   else if (msg.type === "hello") { /* info already loaded */ }
   else if (msg.type === "ack" || msg.type === "error" || msg.type === "pong" || msg.type === "hint") {
