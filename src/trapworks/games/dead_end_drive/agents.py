@@ -19,7 +19,8 @@ from typing import Any
 from trapworks.core import Agent
 
 from .board import Mansion, load_mansion, squares_of
-from .components import LETTERS, NAMES
+from .components import CARD_NAMES, NAMES
+from .evaluation import seat_values
 
 OFF = -1
 
@@ -63,49 +64,51 @@ class HeuristicAgent(Agent):
     def restart(self) -> None:
         self.plan = None
 
-    # --- reading the view ----------------------------------------------------------
-    def _mine(self, view: dict) -> set[int]:
-        return {LETTERS.index(x) for x in view["my_characters"]}
+    # --- reading what the seat may know -----------------------------------------------
+    # The heuristic is called thousands of times per search move, so it reads the few fields it
+    # needs straight from the state instead of building `view(seat)`: every one of them is in
+    # that view (the public board, the seat's own Character and trap cards, its legal actions).
+    def _mine(self, state) -> set[int]:
+        return set(state.chars[self.seat])
 
-    def _playable(self, view: dict) -> set[str]:
-        cards = view["my_cards_drawn_this_turn"] if view["drew_this_turn"] else view["my_trap_cards"]
-        if view["drew_this_turn"] and self.game.options["after_draw"] == "none":
-            return set()
-        return set(cards)
+    def _playable(self, state) -> set[str]:
+        if state.drew:
+            if self.game.options["after_draw"] == "none":
+                return set()
+            return {CARD_NAMES[c] for c, _, t in state.hands[self.seat] if t == state.turns}
+        return {CARD_NAMES[c] for c, _, _ in state.hands[self.seat]}
 
     # --- choosing -------------------------------------------------------------------
     def step(self, state) -> int:
-        view = state.view(self.seat)
-        legal = {entry["text"]: entry["id"] for entry in view["legal_actions"]}
-        ids = [entry["id"] for entry in view["legal_actions"]]
-        phase = view["phase"]
-        mine = self._mine(view)
+        ids = state.legal_actions(self.seat)
+        phase = state.phase
+        mine = self._mine(state)
         g = self.game
         if self.noise and self.rng.random() < self.noise:
             self.last_reason = "a move on a whim"
             return self.rng.choice(ids)
         if phase == "portrait":
-            portrait = view["portrait"]
-            if portrait is not None and LETTERS.index(portrait) in mine:
+            portrait = state.portrait
+            if portrait is not None and portrait in mine:
                 self.last_reason = "the portrait shows my own pawn: keep it"
                 return g.KEEP_PORTRAIT
             self.last_reason = "the portrait does not show my pawn: change it"
             return g.CHANGE
         if phase == "select":
-            best = self._best_move(state, view, mine)
+            best = self._best_move(state, ids, mine)
             self.plan = best
             pawn, count, _ = best
             return pawn * 12 + count - 1
         if phase == "dest":
-            sel = view["selected"]
-            pawn, count = LETTERS.index(sel["pawn"]), sel["count"]
+            pawn, count = state.selected
             if self.plan and self.plan[:2] == (pawn, count) and g.DEST_BASE + self.plan[2] in ids:
                 return g.DEST_BASE + self.plan[2]
-            dests = [a - g.DEST_BASE for a in ids]
-            scored = [(self._score(state, view, mine, pawn, count, sq), sq) for sq in dests]
+            playable = self._playable(state)
+            scored = [(self._score(state, playable, mine, pawn, count, a - g.DEST_BASE), a - g.DEST_BASE)
+                      for a in ids]
             return g.DEST_BASE + max(scored)[1]
         if phase == "trap":
-            pawn = LETTERS.index(view["trap_pawn"])
+            pawn = state.trap_pawn
             if pawn in mine:
                 self.last_reason = "my own pawn is on the trap: draw and keep the card (a bluff)"
                 if g.DRAW in ids:
@@ -120,44 +123,53 @@ class HeuristicAgent(Agent):
                     return g.DRAW
             return ids[0]
         if phase == "drawn":
-            pawn = LETTERS.index(view["trap_pawn"])
+            pawn = state.trap_pawn
             if g.SPRING in ids and pawn not in mine:
                 self.last_reason = f"the drawn card matches and {NAMES[pawn]} is not mine: spring"
                 return g.SPRING
             self.last_reason = "keep the card"
             return g.KEEP_CARD
-        return ids[0] if ids else legal.popitem()[1]
+        return ids[0]
 
     def explain(self, state) -> str | None:
         return self.last_reason or None
 
-    def _best_move(self, state, view: dict, mine: set[int]) -> tuple[int, int, int]:
+    def evaluate(self, state) -> list[float]:
+        """Expected returns of every seat in `state` (evaluation.py: a fitted model of which pawn
+        wins). It reads the whole state it is given, other seats' cards included: a search hands
+        it a determinization (its own guess at those cards), never the true state of a game."""
+        return seat_values(state)
+
+    def _best_move(self, state, ids: list[int], mine: set[int]) -> tuple[int, int, int]:
         best = None
-        for entry in view["legal_actions"]:
-            pawn, count = LETTERS.index(entry["pawn"]), entry["count"]
+        playable = self._playable(state)
+        rnd = self.rng.random
+        for a in ids:
+            pawn, c = divmod(a, 12)
+            count = c + 1
             for sq in squares_of(state.destinations(pawn, count)):
-                score = self._score(state, view, mine, pawn, count, sq) + self.rng.random() * 0.5
+                score = self._score(state, playable, mine, pawn, count, sq) + rnd() * 0.5
                 if best is None or score > best[0]:
                     best = (score, pawn, count, sq)
         _, pawn, count, sq = best
         return pawn, count, sq
 
-    def _score(self, state, view: dict, mine: set[int], pawn: int, count: int, sq: int) -> float:
+    def _score(self, state, playable: set[str], mine: set[int], pawn: int, count: int, sq: int) -> float:
         m = self.game.mansion
-        to_door, from_trap = _distances()
+        to_door, near_traps = _tables()
         start = state.pos[pawn]
-        portrait = None if view["portrait"] is None else LETTERS.index(view["portrait"])
+        portrait = state.portrait
         own = pawn in mine
         if sq == m.game_over:
             self.last_reason = f"{NAMES[pawn]}'s portrait shows and it is mine: escape"
             return 10_000.0 if own else -10_000.0
         score = 0.0
-        playable = self._playable(view)
+        wild = "wild" in playable
         if m.traps >> sq & 1:
             kind = m.trap_kind[sq]
             if own:
                 score += 25.0 if self.rng.random() < self.bluff else -60.0
-            elif kind in playable or "wild" in playable:
+            elif kind in playable or wild:
                 score += 500.0 + (200.0 if pawn == portrait else 0.0)
             else:
                 score += 40.0 + (60.0 if pawn == portrait else 0.0)
@@ -169,10 +181,20 @@ class HeuristicAgent(Agent):
             score += 0.5 * (d0 - d1)
         # Danger: how many traps another player could reach from here with one die (2-6 steps).
         near = 0.0
-        for tsq, dist in from_trap.items():
-            k = dist.get(sq)
-            if k is not None and 1 <= k <= 6:
-                weight = 2.0 if (m.trap_kind[tsq] in playable or "wild" in playable) else 1.0
-                near += weight
+        for kind in near_traps.get(sq, ()):
+            near += 2.0 if (wild or kind in playable) else 1.0
         score += (-6.0 * near) if own else (3.0 * near)
         return score
+
+
+@lru_cache(maxsize=None)
+def _tables() -> tuple[dict[int, int], dict[int, tuple[str, ...]]]:
+    """Steps to the door, and per square the kinds of the traps 1-6 steps away (as `_distances`)."""
+    m = load_mansion()
+    to_door, from_trap = _distances()
+    near: dict[int, list[str]] = {}
+    for tsq, dist in from_trap.items():
+        for sq, k in dist.items():
+            if 1 <= k <= 6:
+                near.setdefault(sq, []).append(m.trap_kind[tsq])
+    return to_door, {sq: tuple(kinds) for sq, kinds in near.items()}

@@ -90,6 +90,18 @@ class Mansion:
         move at once (no exact count needed). A hop between passages counts one step; at most
         `max_hops` per move.
         """
+        if count < 1:
+            return 0
+        # Only pawns within `count` steps of the start can matter: the answer is remembered by
+        # those (searches and the heuristic ask the same questions again and again).
+        ball = self.balls[start][min(count, 12)]
+        shared = _MEMO.setdefault(id(self), {})
+        skey = ("d", start, count, blocked & ball, chairs, exit_ok, max_hops)
+        got = shared.get(skey)
+        if got is not None:
+            return got
+        if len(shared) > _MEMO_LIMIT:
+            shared.clear()
         forbid = blocked | (0 if chairs else self.chairs) | (0 if exit_ok else 1 << self.game_over)
         nbrs = self.neighbours
         balls = self.balls
@@ -128,9 +140,8 @@ class Mansion:
             memo[key] = out
             return out
 
-        if count < 1:
-            return 0
-        return reach(start, count, 0, 1 << start)
+        result = shared[skey] = reach(start, count, 0, 1 << start)
+        return result
 
     def can_move(self, start: int, count: int, blocked: int, *, chairs: bool, exit_ok: bool, max_hops: int,
                  ends: int = -1) -> bool:
@@ -139,6 +150,16 @@ class Mansion:
         A depth-first search that stops at the first path found; dead ends are remembered with the
         same key as the memo of `destinations`, so a failing search stays cheap.
         """
+        if count < 1:
+            return False
+        ball = self.balls[start][min(count, 12)]
+        shared = _MEMO.setdefault(id(self), {})
+        skey = ("c", start, count, blocked & ball, chairs, exit_ok, max_hops, ends & ball)
+        got = shared.get(skey)
+        if got is not None:
+            return got
+        if len(shared) > _MEMO_LIMIT:
+            shared.clear()
         forbid = blocked | (0 if chairs else self.chairs) | (0 if exit_ok else 1 << self.game_over)
         ends &= ~self.chairs
         nbrs = self.neighbours
@@ -178,11 +199,26 @@ class Mansion:
             dead.add(key)
             return False
 
-        return count >= 1 and walk(start, count, 0, 1 << start)
+        result = shared[skey] = walk(start, count, 0, 1 << start)
+        return result
 
     def path(self, start: int, count: int, end: int, blocked: int, *, chairs: bool, exit_ok: bool,
              max_hops: int) -> list[int] | None:
         """One legal path (squares after the start) from `start` to `end`, for drawing a move."""
+        ball = self.balls[start][min(count, 12)] if count >= 1 else 0
+        shared = _MEMO.setdefault(id(self), {})
+        skey = ("p", start, count, end, blocked & ball, chairs, exit_ok, max_hops)
+        if skey in shared:
+            got = shared[skey]
+            return None if got is None else list(got)
+        if len(shared) > _MEMO_LIMIT:
+            shared.clear()
+        found = self._find_path(start, count, end, blocked, chairs=chairs, exit_ok=exit_ok, max_hops=max_hops)
+        shared[skey] = None if found is None else tuple(found)
+        return found
+
+    def _find_path(self, start: int, count: int, end: int, blocked: int, *, chairs: bool, exit_ok: bool,
+                   max_hops: int) -> list[int] | None:
         forbid = blocked | (0 if chairs else self.chairs) | (0 if exit_ok else 1 << self.game_over)
         passages = set(self.passages)
         dead: set = set()
@@ -213,6 +249,12 @@ class Mansion:
             return None
 
         return walk(start, count, 0, 1 << start, [])
+
+
+# Answers of the movement searches, per mansion (see `Mansion.destinations`); a bound keeps a
+# long-running server's memory flat.
+_MEMO: dict[int, dict] = {}
+_MEMO_LIMIT = 400_000
 
 
 def squares_of(mask: int) -> list[int]:

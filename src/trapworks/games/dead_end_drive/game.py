@@ -75,11 +75,14 @@ class DeadEndDriveGame(Game):
     has_hidden_information = True
     has_chance = True
     agents = {"heuristic": "trapworks.games.dead_end_drive.agents:HeuristicAgent"}
-    # Difficulty levels (trapworks.agents.levels): the heuristic, with a share of random decisions.
-    # A tree search would need thousands of actions per playout here (random games run ~600 turns).
-    # (The generic search budgets merged into easy/medium are ignored by the heuristic.)
+    # Difficulty levels (trapworks.agents.levels). easy and medium: the heuristic with a share of
+    # random decisions. hard: the generic IS-MCTS whose rollouts stop after a few heuristic moves
+    # and are valued by the heuristic's `evaluate` (a fitted model of who wins, evaluation.py); a
+    # playout to the end would cost ~0.1 s here. c is small because evaluated leaves are far less
+    # noisy than won/lost playouts: with c=1 the search spreads its visits almost evenly.
     levels = {"easy": {"agent": "heuristic", "noise": 0.4}, "medium": {"agent": "heuristic", "noise": 0.15},
-              "hard": "heuristic"}
+              "hard": {"agent": "ismcts", "iterations": 250, "time_limit": 0.7, "rollout_limit": 4,
+                       "heuristic_share": 1.0, "prior_weight": 1.0, "c": 0.05}}
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         def whole(name: str, lo: int, hi: int | None = None) -> int:
