@@ -152,7 +152,7 @@ def test_bad_budgets_are_refused_with_a_reason(bad):
 
 
 def test_heuristic_rollout_needs_a_registered_heuristic():
-    game = trapworks.make("last-mouse-lost")
+    game = TreeGame(tree_seed=0)  # registers no heuristic agent
     with pytest.raises(TrapworksError, match="heuristic"):
         MCTSAgent(game, 0, rollout="heuristic")
 

@@ -109,10 +109,12 @@ class LastMouseLostGame(Game):
     option_choices = {"rules": list(RULES), "opener": list(OPENERS), "first_player": [0, 1, "random"],
                       "first_to": [1, 2, 3, 4, 5]}
     has_chance = True  # only when first_player="random"
-    agents = {"perfect": "trapworks.games.last_mouse_lost.solver:PerfectAgent"}
+    agents = {"perfect": "trapworks.games.last_mouse_lost.solver:PerfectAgent",
+              "heuristic": "trapworks.games.last_mouse_lost.agents:HeuristicAgent"}
     position_solver = "trapworks.games.last_mouse_lost:solve_position"
-    # The hardest opponent is the exact solver; easy and medium are the generic tree search.
-    levels = {"hard": "perfect"}
+    # The hardest opponent is the exact solver; easy and medium are the generic tree search with
+    # random rollouts (the heuristic's clones per move would cost them most of their iterations).
+    levels = {"hard": "perfect", "medium": {"heuristic_share": 0.0, "prior_weight": 0.0}}
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         if options["rules"] not in RULES:
