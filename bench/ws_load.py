@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -198,6 +199,11 @@ def pct(values: list[float], p: float) -> float:
 
 
 async def run_one(kind: str, port: int, n: int, duration: float, think: float, seed: int) -> dict:
+    # The measuring client's own full garbage collections would stall all its clients at once and
+    # read as server latency: it collects young objects only, as the server does.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 50, 100)
     base_http = f"http://127.0.0.1:{port}"
     base_ws = f"ws://127.0.0.1:{port}"
     rng = random.Random(seed)
