@@ -1,7 +1,7 @@
 """Where does Mouse Trap's heuristic leave value on the table? Precise action values at real decisions.
 
-Games are played heuristic against heuristic; at every decision with more than one legal action
-each action is valued by `--rollouts` rollouts (every seat then plays the heuristic), with common
+Games are played heuristic against heuristic (or `--agent`, e.g. double-catch); at every decision with more than one legal action
+each action is valued by `--rollouts` rollouts (every seat then plays that agent), with common
 random numbers: rollout i of every action uses the same seed, so the paired differences against
 the heuristic's own choice are measured with little noise (the rollout agent's
 `evaluate_actions`, src/trapworks/agents/rollout.py). Values are in win probability for the seat
@@ -61,11 +61,13 @@ def main() -> None:
     parser.add_argument("--variant", default="milton-bradley")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jsonl", default=None, help="write one line per decision here")
+    parser.add_argument("--agent", default="heuristic",
+                        help="the agent that plays the games, and whose move each decision is compared with")
     args = parser.parse_args()
     game = trapworks.make("mouse-trap", players=args.players, variant=args.variant)
     P = game.num_players()
-    heur = [make_agent("heuristic", game, s, seed=s) for s in range(P)]
-    evaluator = RolloutAgent(game, 0, seed=args.seed)
+    heur = [make_agent(args.agent, game, s, seed=s) for s in range(P)]
+    evaluator = RolloutAgent(game, 0, seed=args.seed, policy=args.agent)
     rng = random.Random(args.seed)
     out = open(args.jsonl, "w") if args.jsonl else None
     rows = []
@@ -101,9 +103,9 @@ def main() -> None:
     by = defaultdict(list)
     for r in rows:
         by[r["label"]].append(r)
-    print(f"\nmouse-trap players={P} variant={args.variant}: {len(rows)} decisions in {args.games} games, "
-          f"{args.rollouts} CRN rollouts per action")
-    print("| decision | count | heuristic not best by > 2 SE | mean gain of the best (win prob) | typical SE |")
+    print(f"\nmouse-trap players={P} variant={args.variant}, agent {args.agent}: {len(rows)} decisions in "
+          f"{args.games} games, {args.rollouts} CRN rollouts per action")
+    print(f"| decision | count | {args.agent} not best by > 2 SE | mean gain of the best (win prob) | typical SE |")
     print("|---|---:|---:|---:|---:|")
     for label, rs in sorted(by.items()):
         sig = [r for r in rs if r["gain"] > 2 * r["se"]]
@@ -118,7 +120,7 @@ def main() -> None:
             moves[(r["heuristic"], r["best"])][0] += 1
             moves[(r["heuristic"], r["best"])][1] += r["gain"]
     for (h, b), (k, gsum) in sorted(moves.items(), key=lambda kv: -kv[1][1]):
-        print(f"  heuristic {h} -> better {b}: {k} times, mean gain {gsum / k:.4f}")
+        print(f"  {args.agent} {h} -> better {b}: {k} times, mean gain {gsum / k:.4f}")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 """Flat Monte Carlo with common random numbers: one step of policy improvement over a base policy.
 
 For every legal action the agent plays the game out many times from the position after it, every
-seat following the base policy (the game's registered "heuristic" agent, or uniformly random
-moves when it has none), and plays the action with the best mean return for its seat. Rollout i
+seat following the base policy (by default the game's registered "heuristic" agent, or uniformly
+random moves when it has none; `policy` may name another of the game's own agents), and plays the action with the best mean return for its seat. Rollout i
 of every action uses the same random numbers (chance outcomes and the policies' own draws come
 from generators seeded by i): the actions are compared on the same dice, so the paired
 differences between them carry far less noise than separate samples would.
@@ -69,7 +69,8 @@ class RolloutAgent(Agent):
     (seconds, default none), min_rollouts (rounds before an early stop, default 24), stop_z
     (default 3.0), tolerance (default 0.02), margin_z (standard errors by which another action
     must beat the base policy's choice to replace it, default 1.0; 0 plays the best mean),
-    policy ("heuristic" or "random"; default heuristic where the game registers one),
+    policy (the base policy: "random" or the name of one of the game's own agents, e.g.
+    "heuristic", the default where the game registers one),
     rollout_limit (actions per rollout before it is cut and valued by the heuristic's
     `evaluate(state)` or as a draw, default 2000).
     """
@@ -94,25 +95,26 @@ class RolloutAgent(Agent):
         self.stop_z, self.tolerance, self.margin_z = float(stop_z), float(tolerance), float(margin_z)
         if policy is None:
             policy = "heuristic" if "heuristic" in game.agents else "random"
-        if policy not in ("heuristic", "random"):
-            raise SearchBudgetError(f"policy {policy!r}: choose heuristic or random")
+        if policy != "random" and (not isinstance(policy, str) or (policy not in game.agents and policy != "heuristic")):
+            choices = ", ".join(["random", *sorted(game.agents)])
+            raise SearchBudgetError(f"policy {policy!r}: choose one of {choices}")
         self.policy = policy
         self.rollout_limit = _positive("rollout_limit", rollout_limit, int)
         self._policies: list[Agent] | None = None
         self._evaluate = None
-        if policy == "heuristic":
-            self._load_heuristic()
+        if policy != "random":
+            self._load_policy(policy)
         self.last_stats: list[ActionStats] = []
         self.last_base_action: int | None = None
         self.last_iterations = 0  # rollouts played for the last move (0: a forced move)
         self.last_seconds = 0.0
 
-    def _load_heuristic(self) -> None:
+    def _load_policy(self, name: str) -> None:
         from . import _resolve  # the same lookup as make_agent, without a cycle at import
 
-        factory = self.game.agents.get("heuristic")
+        factory = self.game.agents.get(name)
         if factory is None:
-            raise TrapworksError(f"{self.game.game_id} registers no 'heuristic' agent; use policy=random")
+            raise TrapworksError(f"{self.game.game_id} registers no {name!r} agent; use policy=random")
         cls = _resolve(factory)
         self._policies = [cls(self.game, s, seed=s) for s in range(self.game.num_players())]
         evaluate = getattr(self._policies[0], "evaluate", None)
