@@ -190,6 +190,16 @@ async def client(idx: int, base_ws: str, games: list[tuple[str, str]], stats: St
             return
 
 
+def run_loop(coro):
+    """Run the clients on uvloop (as the servers run): the measuring client should cost the shared
+    machine as little as it can."""
+    try:
+        import uvloop
+    except ImportError:  # uvicorn[standard] brings it; without it, the standard loop
+        return asyncio.run(coro)
+    return uvloop.run(coro)
+
+
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -259,7 +269,7 @@ def main() -> None:
                 wait_port(port)
                 for think in args.think:
                     for n in args.clients:
-                        res = asyncio.run(run_one(kind, port, n, duration, think, args.seed))
+                        res = run_loop(run_one(kind, port, n, duration, think, args.seed))
                         results.append(res)
                         print(json.dumps(res), flush=True)
             finally:

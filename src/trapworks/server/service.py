@@ -70,6 +70,7 @@ class LiveGame:
     connections: set[Connection] = field(default_factory=set)
     agents: dict[int, Agent] = field(default_factory=dict)
     failed: str | None = None  # an agent crashed: the reason, shown to the players
+    human_seats: list[int] | None = None  # made on first use
 
     @property
     def id(self) -> str:
@@ -91,6 +92,7 @@ class GameService:
         self.live: dict[str, LiveGame] = {}
         self._tasks: set[asyncio.Task] = set()
         self._agent_time: dict[tuple[str, str], float] = {}  # (game, agent) -> recent step time, s
+        self._hint_agents: dict[type, str | None] = {}  # game class -> its hint agent
 
     # --- catalog ----------------------------------------------------------------------
     def catalog(self) -> list[dict[str, Any]]:
@@ -136,10 +138,12 @@ class GameService:
     def check_options(self, game_id: str, options: dict[str, Any]) -> dict[str, Any]:
         return self._describe(self.make_game(game_id, options))
 
-    @staticmethod
-    def _hint_agent_name(game: Game) -> str | None:
-        names = available_agents(game)
-        return next((n for n in HINT_AGENTS if n in names), None)
+    def _hint_agent_name(self, game: Game) -> str | None:
+        kind = type(game)  # the agents on offer are a property of the game's class
+        if kind not in self._hint_agents:
+            names = available_agents(game)
+            self._hint_agents[kind] = next((n for n in HINT_AGENTS if n in names), None)
+        return self._hint_agents[kind]
 
     # --- creating and loading ---------------------------------------------------------
     async def create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]], *,
@@ -227,7 +231,9 @@ class GameService:
         raise ServiceError(403, "wrong_token", "this token opens no seat of this game; check the link")
 
     def humans(self, live: LiveGame) -> list[int]:
-        return [i for i, s in enumerate(live.stored.seats) if s["kind"] == "human"]
+        if live.human_seats is None:  # seats never change after creation
+            live.human_seats = [i for i, s in enumerate(live.stored.seats) if s["kind"] == "human"]
+        return live.human_seats
 
     def against_ai_only(self, live: LiveGame, seat: int | None) -> bool:
         """This seat is the only human one (everyone else is an agent)."""
@@ -295,7 +301,8 @@ class GameService:
         return msg
 
     def _can_undo(self, live: LiveGame, seat: int | None) -> bool:
-        return self.against_ai_only(live, seat) and any(s == seat for s, _ in live.log)
+        # From the end: in a game against AI the seat's own last move is a few plies back.
+        return self.against_ai_only(live, seat) and any(s == seat for s, _ in reversed(live.log))
 
     def game_info(self, live: LiveGame, viewer: int | None) -> dict[str, Any]:
         return {

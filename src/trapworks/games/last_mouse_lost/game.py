@@ -275,7 +275,7 @@ _SHARED_TABLES: dict[tuple[tuple[int, ...], bool], tuple[list, list, dict]] = {}
 class _Node:
     """One board (raised masks per row) in the game's transposition table."""
 
-    __slots__ = ("rows", "legal", "after", "empty", "view_legal", "text")
+    __slots__ = ("rows", "legal", "after", "empty", "view_legal", "view_rows", "text")
 
     def __init__(self, game: "LastMouseLostGame", rows: tuple[int, ...]):
         self.rows = rows
@@ -285,6 +285,7 @@ class _Node:
         self.after: dict[int, Any] = {}
         self.view_legal: list[dict[str, Any]] | None = None  # the view's legal_actions, made on first use
         self.text: str | None = None  # the board part of position(), made on first use
+        self.view_rows: tuple[tuple[bool, ...], ...] | None = None  # the view's rows, made on first use
         for a in self.legal:
             r = game.action_row[a]
             self.after[a] = rows[:r] + (rows[r] ^ game.press_mask(a, rows[r]),) + rows[r + 1:]
@@ -548,14 +549,15 @@ class LastMouseLostState(State):
             node = self._node or self._find_node()
             if node.view_legal is None:  # the same board always lists the same moves: made once
                 node.view_legal = [self._describe_action(a) for a in node.legal]
-            legal = [{**entry, "mice": entry["mice"][:]} for entry in node.view_legal]  # callers own theirs
+            # Callers own their copy; JSON types only (a view equals itself after a JSON round trip).
+            legal = [{**entry, "mice": list(entry["mice"])} for entry in node.view_legal]
         player = self.current_player()
         return {
             "game": game.game_id,
             "seat": seat,
             "rules": game.rules,
             "board": list(game.board),
-            "rows": [[bool(raised >> i & 1) for i in range(n)] for raised, n in zip(self.rows, game.board)],
+            "rows": self._view_rows(),
             "position": self.position(),
             "to_move": player if player >= 0 else None,
             "awaiting_chance": self.awaiting_opener,
@@ -575,7 +577,14 @@ class LastMouseLostState(State):
         row = game.action_row[a]
         mask = game.press_mask(a, self.rows[row])
         return {"id": a, "text": self.action_to_string(a), "row": row, "count": game.action_count[a],
-                "mice": [i for i in range(game.board[row]) if mask >> i & 1]}
+                "mice": tuple(i for i in range(game.board[row]) if mask >> i & 1)}
+
+    def _view_rows(self) -> list[list[bool]]:
+        node = self._node or self._find_node()
+        if node.view_rows is None:
+            node.view_rows = tuple(tuple(bool(raised >> i & 1) for i in range(n))
+                                   for raised, n in zip(self.rows, self.game.board))
+        return [list(row) for row in node.view_rows]
 
     def returns(self) -> list[float]:
         if not self.match_over:
