@@ -102,9 +102,17 @@ class Stats:
 
 
 async def create_game(http: httpx.AsyncClient, base: str, rng: random.Random) -> tuple[str, str]:
-    r = await http.post(f"{base}/api/games", json={
-        "game": "last-mouse-lost", "seed": rng.randrange(2**31),
-        "seats": [{"kind": "human"}, {"kind": "agent", "agent": "random"}]})
+    body = {"game": "last-mouse-lost", "seed": rng.randrange(2**31),
+            "seats": [{"kind": "human"}, {"kind": "agent", "agent": "random"}]}
+    for attempt in range(3):
+        try:
+            r = await http.post(f"{base}/api/games", json=body)
+            break
+        except httpx.TransportError:
+            # A pooled keep-alive connection the server closed as it was reused (the usual race
+            # of HTTP keep-alive): try again on another.
+            if attempt == 2:
+                raise
     r.raise_for_status()
     g = r.json()
     return g["id"], g["seats"][0]["token"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import socket
 from typing import Optional
 
@@ -35,7 +34,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"error: cannot listen on {host}:{port}: {e.strerror}; try another --port", err=True)
             raise typer.Exit(2)
         try:
-            web_app = create_app(url)
+            web_app = create_app(url, manage_memory=True)
         except Exception as e:  # a bad --db URL, an unreachable database
             typer.echo(f"error: cannot open the database {url}: {e}", err=True)
             raise typer.Exit(2)
@@ -51,19 +50,5 @@ def register(app: typer.Typer) -> None:
         config = uvicorn.Config(web_app, log_level="warning", ws_ping_interval=20, ws_ping_timeout=20,
                                 ws_per_message_deflate=False, ws_max_size=1 << 16)
         server = uvicorn.Server(config)
-        tune_garbage_collector()
         server.run(sockets=[sock])
 
-
-def tune_garbage_collector() -> None:
-    """Keep Python's cyclic garbage collector from stalling every game at once.
-
-    Nearly all of a server's heap lives as long as the process (modules, the app, the games' move
-    tables), and a full collection walked all of it: ~0.1 s with every game waiting, several
-    times a minute under load. Freezing what exists at start-up takes it out of the collector's
-    walks, and rarer young collections let fewer objects age into the older generations. Objects
-    still get freed (reference counting frees nearly all; the collector still runs, less often).
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10_000, 50, 100)

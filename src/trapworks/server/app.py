@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from trapworks.core import GameRecord, RecordError
 
+from .memory import GarbagePolicy
 from .service import Connection, GameService, ServiceError
 from .store import Store, default_url
 
@@ -67,17 +68,24 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"ok": False, "error": message, "code": code}, status_code=status)
 
 
-def create_app(db_url: str | None = None, data_dir: Path | None = None) -> FastAPI:
+def create_app(db_url: str | None = None, data_dir: Path | None = None, *, manage_memory: bool = False) -> FastAPI:
+    """The web app. `manage_memory`: run the garbage-collection policy of server/memory.py (for a
+    server process of its own, as `trapworks serve` is; not for an app inside another program)."""
     if db_url is None:
         from trapworks.cli.options import data_dir as default_data_dir
 
         db_url = default_url(data_dir or default_data_dir())
     store = Store(db_url)
     service = GameService(store)
+    memory = GarbagePolicy(lambda: service.last_activity) if manage_memory else None
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
+        if memory is not None:
+            memory.start()
         yield
+        if memory is not None:
+            await memory.stop()
         await service.shutdown()
         store.close()
 

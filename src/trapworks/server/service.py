@@ -93,6 +93,7 @@ class GameService:
         self._tasks: set[asyncio.Task] = set()
         self._agent_time: dict[tuple[str, str], float] = {}  # (game, agent) -> recent step time, s
         self._hint_agents: dict[type, str | None] = {}  # game class -> its hint agent
+        self.last_activity = time.monotonic()  # when an action was last stored
 
     # --- catalog ----------------------------------------------------------------------
     def catalog(self) -> list[dict[str, Any]]:
@@ -429,6 +430,7 @@ class GameService:
         """Store the steps' actions (seat, text, state after), then make the last state the game's.
         The caller holds live.lock."""
         actions = [(seat, text) for seat, text, _ in steps]
+        self.last_activity = time.monotonic()
         stored = self.store.append_actions_soon(live.id, live.ply(), actions)
 
         def adopt(done: asyncio.Future) -> None:

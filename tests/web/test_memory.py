@@ -1,0 +1,46 @@
+"""The server's garbage-collection policy: freeze survivors while games are played, a full
+collection (everything unfrozen) once the server is idle."""
+
+import asyncio
+import gc
+import time
+import weakref
+
+from trapworks.server import memory
+
+
+def test_survivors_are_frozen_during_play_and_collected_in_full_when_idle(monkeypatch):
+    monkeypatch.setattr(memory, "FREEZE_EVERY_S", 0.01)
+    monkeypatch.setattr(memory, "IDLE_S", 0.2)
+    activity = {"at": time.monotonic()}
+
+    class Cycle:  # cyclic garbage: only the collector frees it
+        def __init__(self):
+            self.me = self
+
+    async def scenario():
+        policy = memory.GarbagePolicy(lambda: activity["at"])
+        policy.start()
+        try:
+            garbage = []
+            for _ in range(10):  # "playing": moves keep coming
+                activity["at"] = time.monotonic()
+                garbage.append(Cycle())
+                await asyncio.sleep(0.02)
+            assert policy.freezes > 0 and gc.get_freeze_count() > 0
+            full_during_play = policy.full_collections
+            alive = [weakref.ref(c) for c in garbage]
+            del garbage[:]  # these cycles were frozen: only a full collection can free them
+            await asyncio.sleep(0.05)
+            assert any(ref() is not None for ref in alive)  # still held by their cycles
+            await asyncio.sleep(0.5)  # idle: the policy unfreezes and collects everything
+            assert policy.full_collections > full_during_play
+            assert all(ref() is None for ref in alive)
+        finally:
+            await policy.stop()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        gc.unfreeze()
+    assert gc.get_freeze_count() == 0
