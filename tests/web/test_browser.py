@@ -70,6 +70,9 @@ def test_last_mouse_lost_against_ai_played_to_the_end_of_the_match_by_clicking(s
     # Options are checked by the server as they are typed: the game's own message, Create disabled.
     # (Options with a fixed set of values, such as rules, are offered as a list instead.)
     assert page.locator("select[data-option=rules]").count() == 1
+    # A game may label its choices: who opens is shown as the seats are named.
+    assert page.locator("select[data-option=first_player] option").all_inner_texts() == [
+        "Player 1", "Player 2", "drawn at random"]
     board = page.input_value("[data-option=board]")
     page.fill("[data-option=board]", "3,x")
     page.wait_for_selector("#create-error:has-text('give row lengths as numbers')")

@@ -30,6 +30,9 @@ class Game:
     default_options: ClassVar[dict[str, Any]] = {}
     # Options with a fixed set of values: name -> the values (front ends offer them as a list).
     option_choices: ClassVar[dict[str, list[Any]]] = {}
+    # How a choice is shown to people (the lobby), per option, keyed by the choice's JSON text,
+    # e.g. {"first_player": {"0": "Player 1", "1": "Player 2"}}; unlisted choices show as themselves.
+    option_labels: ClassVar[dict[str, dict[str, str]]] = {}
     # Whether some seat can ever lack information another seat has (cards, tensions...).
     has_hidden_information: ClassVar[bool] = False
     has_chance: ClassVar[bool] = False

@@ -115,6 +115,7 @@ class GameService:
             "title": cls.title or game.game_id,
             "options": game.public_options(),
             "option_choices": dict(getattr(cls, "option_choices", {}) or {}),
+            "option_labels": dict(getattr(cls, "option_labels", {}) or {}),
             "players": game.num_players(),
             "agents": available_agents(game),
             "hint_agent": self._hint_agent_name(game),

@@ -108,6 +108,7 @@ class LastMouseLostGame(Game):
     }
     option_choices = {"rules": list(RULES), "opener": list(OPENERS), "first_player": [0, 1, "random"],
                       "first_to": [1, 2, 3, 4, 5]}
+    option_labels = {"first_player": {"0": "Player 1", "1": "Player 2", '"random"': "drawn at random"}}
     has_chance = True  # only when first_player="random"
     agents = {"perfect": "trapworks.games.last_mouse_lost.solver:PerfectAgent",
               "heuristic": "trapworks.games.last_mouse_lost.agents:HeuristicAgent"}

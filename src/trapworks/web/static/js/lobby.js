@@ -42,8 +42,9 @@ function renderOptions(entry) {
       input.checked = value;
     } else if (choices[name]) {
       input = el("select", { "data-option": name }, label);
+      const labels = (entry.option_labels || {})[name] || {};
       for (const c of choices[name]) {
-        const o = el("option", { value: JSON.stringify(c), text: String(c) }, input);
+        const o = el("option", { value: JSON.stringify(c), text: labels[JSON.stringify(c)] ?? String(c) }, input);
         if (JSON.stringify(c) === JSON.stringify(value)) o.selected = true;
       }
     } else {
