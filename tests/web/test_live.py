@@ -222,3 +222,19 @@ def test_a_move_against_a_quick_agent_comes_back_in_one_frame_in_order(client):
             assert frame[0]["last_action"]["seat"] == 0 and frame[1]["last_action"]["seat"] == 1
             assert frame[2]["ref"] == ref
             assert service.store.load_game(gid).actions == live.log  # both stored before the ack
+
+
+def test_a_finished_game_leaves_memory_when_its_last_socket_closes_and_loads_again(client):
+    g = create_game(client, options={"first_to": 1, "board": [1]})
+    gid, t0, t1 = g["id"], g["seats"][0]["token"], g["seats"][1]["token"]
+    service = client.app.state.service
+    with client.websocket_connect(f"/ws/games/{gid}?token={t0}") as ws:
+        receive_state(ws)
+        ws.send_text(json.dumps({"type": "move", "action": "a1", "ply": 0, "ref": 1}))
+        assert receive(ws, "ack")["ply"] == 1
+        with client.websocket_connect(f"/ws/games/{gid}?token={t1}") as other:
+            assert receive_state(other)["terminal"]
+        assert gid in service.live  # one socket still open
+    assert gid not in service.live
+    again = client.get(f"/api/games/{gid}", params={"token": t1}).json()
+    assert again["state"]["terminal"] and again["state"]["ply"] == 1

@@ -216,11 +216,7 @@ def create_app(db_url: str | None = None, data_dir: Path | None = None, *, manag
         except (WebSocketDisconnect, WebSocketDisconnected):
             pass  # the client went away (possibly while its move was being answered)
         finally:
-            # The game object may have been reloaded meanwhile; drop the connection from whichever holds it.
-            live.connections.discard(conn)
-            current = service.live.get(gid)
-            if current is not None:
-                current.connections.discard(conn)
+            service.disconnect(live, conn)
 
     async def _handle(raw: str, gid: str, token: str, seat: int | None, send, conn: Connection) -> None:
         ref = None

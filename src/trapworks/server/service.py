@@ -232,6 +232,17 @@ class GameService:
             return None
         raise ServiceError(403, "wrong_token", "this token opens no seat of this game; check the link")
 
+    def disconnect(self, live: LiveGame, conn: Connection) -> None:
+        """A socket closed. A finished game nobody watches any more leaves memory (it is in the
+        store: a later request loads it again)."""
+        # The game object may have been reloaded meanwhile; drop the connection from whichever holds it.
+        live.connections.discard(conn)
+        current = self.live.get(live.id)
+        if current is not None:
+            current.connections.discard(conn)
+            if not current.connections and current.state.is_terminal():
+                del self.live[live.id]
+
     def humans(self, live: LiveGame) -> list[int]:
         if live.human_seats is None:  # seats never change after creation
             live.human_seats = [i for i, s in enumerate(live.stored.seats) if s["kind"] == "human"]
