@@ -1,6 +1,6 @@
 """trapworks.core: the game kernel. It knows what a game is, never which games exist."""
 
-from .agent import Agent, play_game
+from .agent import Agent, ReasonedAgent, play_game
 from .errors import (
     IllegalActionError, OptionError, PositionError, RecordError, TrapworksError, UnknownGameError,
 )
@@ -11,7 +11,7 @@ from .record import GameRecord, undo
 from .registry import available_games, game_class, make, register_game
 
 __all__ = [
-    "Agent", "play_game", "IllegalActionError", "OptionError", "PositionError", "RecordError",
+    "Agent", "ReasonedAgent", "play_game", "IllegalActionError", "OptionError", "PositionError", "RecordError",
     "TrapworksError", "UnknownGameError", "CHANCE", "TERMINAL", "Game", "State", "apply_sequence",
     "check_seat", "legal_action_strings", "sample_chance", "GameRecord", "undo", "available_games",
     "game_class", "make", "register_game",

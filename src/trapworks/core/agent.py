@@ -35,6 +35,20 @@ class Agent:
         return f"{type(self).__name__}(seat={self.seat})"
 
 
+class ReasonedAgent(Agent):
+    """An agent that picks an action and says why in one go: implement `choose(state)` returning
+    (action, reason); `step` and `explain` come from it."""
+
+    def choose(self, state: State) -> tuple[int, str]:
+        raise NotImplementedError
+
+    def step(self, state: State) -> int:
+        return self.choose(state)[0]
+
+    def explain(self, state: State) -> str | None:
+        return self.choose(state)[1]
+
+
 def play_game(state: State, agents: list[Agent], rng: random.Random, max_actions: int | None = None) -> State:
     """Play `state` to the end: chance by `rng`, seats by their agents."""
     n = 0

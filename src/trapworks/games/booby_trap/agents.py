@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from trapworks.core import Agent, State
+from trapworks.core import ReasonedAgent, State
 
 from . import physics
 
@@ -39,7 +39,7 @@ def visible_contacts(view: dict[str, Any]) -> dict[int, int]:
     return count
 
 
-class TouchHeuristicAgent(Agent):
+class TouchHeuristicAgent(ReasonedAgent):
     """Uses its touch readings (and what anyone can see on the tray)."""
 
     name = "heuristic"
@@ -48,7 +48,7 @@ class TouchHeuristicAgent(Agent):
         super().__init__(game, seat, seed=seed, **options)
         self.loose_below = loose_below
 
-    def _choose(self, state: State) -> tuple[int, str]:
+    def choose(self, state: State) -> tuple[int, str]:
         view = state.view(self.seat)
         legal = [a["id"] for a in view["legal_actions"]]
         game = state.game
@@ -77,14 +77,8 @@ class TouchHeuristicAgent(Agent):
         best = min(legal, key=lambda p: (known[p], -points[p]))
         return best, f"every piece felt tight; piece {best} the least"
 
-    def step(self, state: State) -> int:
-        return self._choose(state)[0]
 
-    def explain(self, state: State) -> str | None:
-        return self._choose(state)[1]
-
-
-class StressHeuristicAgent(Agent):
+class StressHeuristicAgent(ReasonedAgent):
     """Sees the true force on every contact (the stress network), without noise."""
 
     name = "heuristic-stress"
@@ -93,7 +87,7 @@ class StressHeuristicAgent(Agent):
         super().__init__(game, seat, seed=seed, **options)
         self.loose_below = loose_below
 
-    def _choose(self, state: State) -> tuple[int, str]:
+    def choose(self, state: State) -> tuple[int, str]:
         game = state.game
         legal = state.legal_actions()
         load = physics.stress_of(state.packing).load
@@ -107,9 +101,3 @@ class StressHeuristicAgent(Agent):
         points = {p.id: physics.POINTS[p.size] for p in state.packing.pieces}
         best = min(legal, key=lambda p: (load[p] >= self.loose_below, -points[p], load[p], p))
         return best, f"piece {best} carries {load[best]:.2f} of the bar's force"
-
-    def step(self, state: State) -> int:
-        return self._choose(state)[0]
-
-    def explain(self, state: State) -> str | None:
-        return self._choose(state)[1]

@@ -9,21 +9,15 @@ the game: the exact solver (`perfect`, the hard level) beats it, and it beats ra
 
 from __future__ import annotations
 
-from trapworks.core import Agent, State, TrapworksError
+from trapworks.core import ReasonedAgent, TrapworksError
 
 from .solver import heaps_of, mover_wins, solve
 
 
-class HeuristicAgent(Agent):
+class HeuristicAgent(ReasonedAgent):
     name = "heuristic"
 
-    def step(self, state: State) -> int:
-        return self._choose(state)[0]
-
-    def explain(self, state: State) -> str | None:
-        return self._choose(state)[1]
-
-    def _choose(self, state) -> tuple[int, str]:
+    def choose(self, state) -> tuple[int, str]:
         if state.is_chance_node() or state.is_terminal():
             raise TrapworksError("the heuristic plays only a player's turn")
         legal = state.legal_actions()
