@@ -166,6 +166,38 @@ def test_the_store_refuses_a_second_action_at_the_same_ply(db_url):
     store.close()
 
 
+def test_a_group_commit_with_one_taken_ply_fails_only_that_write(db_url):
+    check_group_commit_with_a_taken_ply(db_url)
+
+
+def check_group_commit_with_a_taken_ply(url):
+    """Writes made in one turn of the event loop share a transaction; a clash (another server
+    process stored that ply) must not take the other games' moves down with it."""
+    import secrets
+
+    from trapworks.server.store import StoredGame
+
+    store = Store(url)
+    g1, g2, g3 = (secrets.token_hex(6) for _ in range(3))  # fresh ids: the database may be shared
+    for gid in (g1, g2, g3):
+        store.create_game(StoredGame(id=gid, game="last-mouse-lost", options={}, seed=1, start=None,
+                                     seats=[], spectator_token="s", hints=False, created=""))
+    store.append_actions(g2, 0, [(0, "a1")])  # "another process" took g2's ply 0
+
+    async def same_turn():
+        writes = [store.append_actions_soon(g1, 0, [(0, "c2"), (1, "d1")]),
+                  store.append_actions_soon(g2, 0, [(0, "b1")]),
+                  store.append_actions_soon(g3, 0, [(0, "e3")])]
+        return await asyncio.gather(*writes, return_exceptions=True)
+
+    results = asyncio.run(same_turn())
+    assert results[0] is None and results[2] is None and isinstance(results[1], PlyTaken)
+    assert store.load_game(g1).actions == [(0, "c2"), (1, "d1")]
+    assert store.load_game(g2).actions == [(0, "a1")]
+    assert store.load_game(g3).actions == [(0, "e3")]
+    store.close()
+
+
 def test_simultaneous_moves_from_two_sockets_on_a_real_server(tmp_path):
     """Two tabs of one seat send a move at the same instant to `trapworks serve`: one ack, one error."""
     from websockets.asyncio.client import connect

@@ -11,7 +11,7 @@ from trapworks.server import create_app
 from trapworks.server.store import Store
 
 from .conftest import create_game
-from .test_live import _simultaneous
+from .test_live import _simultaneous, check_group_commit_with_a_taken_ply
 
 PG_URL = os.environ.get("TRAPWORKS_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not PG_URL, reason="set TRAPWORKS_TEST_POSTGRES_URL to test PostgreSQL")
@@ -41,3 +41,7 @@ def test_postgres_simultaneous_moves_exactly_one_accepted(via):
     codes, bodies, state = asyncio.run(_simultaneous(PG_URL, via))
     assert sorted(codes) == [200, 409, 409, 409], bodies
     assert len(Store(PG_URL).load_game(state["id"]).actions) == 1
+
+
+def test_postgres_group_commit_with_one_taken_ply_fails_only_that_write():
+    check_group_commit_with_a_taken_ply(PG_URL)
