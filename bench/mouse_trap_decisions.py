@@ -12,6 +12,7 @@ improvement can win).
 
     python bench/mouse_trap_decisions.py --games 30 --rollouts 300 [--players 2] [--variant original]
         [--jsonl out.jsonl]
+    python bench/mouse_trap_decisions.py --players 3 --rollouts 3000 --position "mice=48,49,46 ..."
 """
 
 from __future__ import annotations
@@ -53,6 +54,22 @@ def decision_label(state) -> str:
     return "pay: a mouse within 6" if near else "pay: only mice 7+ away"
 
 
+def value_position(game, text: str, rollouts: int, seed: int, agent: str) -> None:
+    """Each legal action's win probability at one position, with its paired difference to the best."""
+    state = game.state_from_position(text)
+    P = game.num_players()
+    evaluator = RolloutAgent(game, 0, seed=seed, policy=agent)
+    start = time.perf_counter()
+    stats = evaluator.evaluate_actions(state, state.legal_actions(), rollouts, seed)
+    best = max(stats, key=lambda st: st.mean())
+    print(f"{text}: {rollouts} CRN rollouts per action, then {agent} for every seat "
+          f"({time.perf_counter() - start:.0f} s)")
+    for st in stats:
+        diff, se = paired_difference(st.returns, best.returns)
+        print(f"  {state.action_to_string(st.action):8} win probability {(st.mean() * (P - 1) + 1) / P:.4f}; "
+              f"minus the best {diff * (P - 1) / P:+.4f} ± {2 * se * (P - 1) / P:.4f} (2 SE)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=30)
@@ -63,9 +80,14 @@ def main() -> None:
     parser.add_argument("--jsonl", default=None, help="write one line per decision here")
     parser.add_argument("--agent", default="heuristic",
                         help="the agent that plays the games, and whose move each decision is compared with")
+    parser.add_argument("--position", default=None,
+                        help="value the actions of this one position (notation of docs/mouse-trap.md) instead")
     args = parser.parse_args()
     game = trapworks.make("mouse-trap", players=args.players, variant=args.variant)
     P = game.num_players()
+    if args.position:
+        value_position(game, args.position, args.rollouts, args.seed, args.agent)
+        return
     heur = [make_agent(args.agent, game, s, seed=s) for s in range(P)]
     evaluator = RolloutAgent(game, 0, seed=args.seed, policy=args.agent)
     rng = random.Random(args.seed)
