@@ -59,7 +59,7 @@ def test_rollout_agent_improves_on_its_base_policy(players):
     """Where the heuristic's own move is worse, the agent plays the action with the best exact
     value under the heuristic: one step of policy improvement, with chance weighted correctly."""
     for game, vals in _trees(players, 5, 0.2, first):
-        agent = RolloutAgent(game, game.root["player"], seed=1, rollouts=400, min_rollouts=400)
+        agent = RolloutAgent(game, game.root["player"], seed=1, rollouts=400, min_rollouts=400, time_limit=None)
         assert agent.step(game.new_initial_state()) == max(vals, key=vals.get)
         for st in agent.last_stats:  # each mean estimates the exact value under the policy
             assert abs(st.mean() - vals[st.action]) < 0.15
@@ -67,7 +67,8 @@ def test_rollout_agent_improves_on_its_base_policy(players):
 
 def test_random_rollouts_estimate_the_random_policy_value():
     for game, vals in _trees(2, 4, 0.2, "random"):
-        agent = RolloutAgent(game, game.root["player"], seed=2, policy="random", rollouts=600, min_rollouts=600)
+        agent = RolloutAgent(game, game.root["player"], seed=2, policy="random", rollouts=600, min_rollouts=600,
+                             time_limit=None)
         assert agent.step(game.new_initial_state()) == max(vals, key=vals.get)
 
 
@@ -102,7 +103,7 @@ def test_keeps_the_base_move_unless_another_is_clearly_better():
         100: {"kind": "terminal", "returns": [1.0, -1.0]}, 101: {"kind": "terminal", "returns": [-1.0, 1.0]}}}
     game.root = {"kind": "decision", "player": 0, "children": {0: t, 1: coin, 2: coin}}
     for seed in range(6):
-        agent = RolloutAgent(game, 0, seed=seed, rollouts=40, min_rollouts=40, margin_z=2.0)
+        agent = RolloutAgent(game, 0, seed=seed, rollouts=40, min_rollouts=40, margin_z=2.0, time_limit=None)
         assert agent.step(game.new_initial_state()) == 0  # the heuristic's first action
 
 
@@ -111,18 +112,19 @@ def test_stops_early_when_the_decision_is_settled_and_is_reproducible():
     win = {"kind": "terminal", "returns": [1.0, -1.0]}
     lose = {"kind": "terminal", "returns": [-1.0, 1.0]}
     game.root = {"kind": "decision", "player": 0, "children": {0: lose, 1: win}}
-    agent = RolloutAgent(game, 0, seed=3, rollouts=500, min_rollouts=8)
+    agent = RolloutAgent(game, 0, seed=3, rollouts=500, min_rollouts=8, time_limit=None)
     assert agent.step(game.new_initial_state()) == 1
     assert agent.last_iterations == 2 * 8  # settled after the minimum rounds
     # Without a time limit a move depends only on the seed: two agents alike play alike.
     game, _ = _trees(2, 1, 0.0, first)[0]
-    a, b = (RolloutAgent(game, game.root["player"], seed=11, rollouts=50) for _ in range(2))
+    a, b = (RolloutAgent(game, game.root["player"], seed=11, rollouts=50, time_limit=None) for _ in range(2))
     assert a.step(game.new_initial_state()) == b.step(game.new_initial_state())
     assert [st.returns for st in a.last_stats] == [st.returns for st in b.last_stats]
 
 
 def test_options_are_checked_and_hidden_information_is_refused():
     game = FirstPolicyTree(tree_seed=0)
+    assert RolloutAgent(game, 0).time_limit == 0.85  # a default cap: a slow game cannot stall a move
     for bad in ({"rollouts": 0}, {"time_limit": -1}, {"margin_z": -1}, {"policy": "greedy"}):
         with pytest.raises(SearchBudgetError):
             RolloutAgent(game, 0, **bad)

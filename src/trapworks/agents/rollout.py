@@ -31,6 +31,7 @@ from typing import Any
 
 from trapworks.core import CHANCE, TERMINAL, Agent, State, TrapworksError
 
+from .levels import HARD_TIME_LIMIT
 from .mcts import SearchBudgetError, _positive
 
 SEED_SPACE = 2**62
@@ -66,7 +67,8 @@ class RolloutAgent(Agent):
     """Flat Monte Carlo over the legal actions, base-policy rollouts, common random numbers.
 
     Options: rollouts (most rounds; a round is one rollout per action, default 200), time_limit
-    (seconds, default none), min_rollouts (rounds before an early stop, default 24), stop_z
+    (seconds, default the hard level's cap, 0.85, so that a slow game cannot stall a move; None:
+    no cap, and the move depends only on the seed), min_rollouts (rounds before an early stop, default 24), stop_z
     (default 3.0), tolerance (default 0.02), margin_z (standard errors by which another action
     must beat the base policy's choice to replace it, default 1.0; 0 plays the best mean),
     policy (the base policy: "random" or the name of one of the game's own agents, e.g.
@@ -78,7 +80,7 @@ class RolloutAgent(Agent):
     name = "rollout"
 
     def __init__(self, game, seat: int, seed: int | None = None, *, rollouts: int = 200,
-                 time_limit: float | None = None, min_rollouts: int = 24, stop_z: float = 3.0,
+                 time_limit: float | None = HARD_TIME_LIMIT, min_rollouts: int = 24, stop_z: float = 3.0,
                  tolerance: float = 0.02, margin_z: float = 1.0, policy: str | None = None,
                  rollout_limit: int = 2000, **options: Any):
         super().__init__(game, seat, seed=seed, **options)
