@@ -12,7 +12,9 @@ uvicorn, the websockets stack and this client on the same machine.
 
 Each client's games are created before the timed window (one, plus a spare per 2 s of window
 for when a match ends; a client that runs out creates more inside the window): the window times
-moves. Bounded: at most 500 clients and 120 s per run.
+moves. Play starts when every client has its first state; the timed window opens after a
+warm-up (`--warmup`, 3 s: the server's caches fill and the 200 clients, which all start at the
+same instant, fall out of step). Bounded: at most 500 clients and 120 s per run.
 
     .venv/bin/python bench/ws_load.py --clients 50 200 --duration 20 --think 0 1.0
 """
@@ -119,18 +121,20 @@ async def create_game(http: httpx.AsyncClient, base: str, rng: random.Random) ->
 
 
 class Window:
-    """Every client connects first; the timed window opens when all have their first state."""
+    """Every client connects first; play starts when all have their first state, and the timed
+    window opens `warmup` seconds later (moves sent before it are played, not counted)."""
 
-    def __init__(self, clients: int, duration: float):
+    def __init__(self, clients: int, duration: float, warmup: float = 0.0):
         self.waiting = clients
         self.duration = duration
+        self.warmup = warmup
         self.go = asyncio.Event()
         self.start = self.stop_at = 0.0
 
     def ready(self) -> None:
         self.waiting -= 1
         if self.waiting == 0:
-            self.start = time.monotonic()
+            self.start = time.monotonic() + self.warmup
             self.stop_at = self.start + self.duration
             self.go.set()
 
@@ -164,7 +168,8 @@ async def client(idx: int, base_ws: str, games: list[tuple[str, str]], stats: St
                         await window.go.wait()
                 elif waiting and msg.get("ref") == waiting[0]:
                     if msg["type"] == "ack":
-                        stats.ack.append(time.monotonic() - waiting[1])
+                        if waiting[1] >= window.start:  # sent inside the timed window
+                            stats.ack.append(time.monotonic() - waiting[1])
                     else:
                         stats.errors.append(msg.get("message", ""))
                     waiting = None
@@ -177,7 +182,7 @@ async def client(idx: int, base_ws: str, games: list[tuple[str, str]], stats: St
                 # The server may send the agent's reply before our ack: decide only from the newest state.
                 if latest.get("to_move") != 0 or latest["ply"] == moved_at_ply:
                     continue
-                if turn_started is not None:
+                if turn_started is not None and turn_started >= window.start:
                     stats.turn.append(time.monotonic() - turn_started)
                 if think:
                     await asyncio.sleep(rng.uniform(0, 2 * think))
@@ -216,7 +221,8 @@ def pct(values: list[float], p: float) -> float:
     return values[k] * 1000
 
 
-async def run_one(kind: str, port: int, n: int, duration: float, think: float, seed: int) -> dict:
+async def run_one(kind: str, port: int, n: int, duration: float, think: float, seed: int,
+                  warmup: float = 0.0) -> dict:
     # The measuring client's own full garbage collections would stall all its clients at once and
     # read as server latency: it collects young objects only, as the server does.
     gc.collect()
@@ -229,12 +235,12 @@ async def run_one(kind: str, port: int, n: int, duration: float, think: float, s
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         if kind == "trapworks":
-            each = 1 + int(duration // SPARE_GAME_EVERY_S)
+            each = 1 + int((warmup + duration) // SPARE_GAME_EVERY_S)
             made = await asyncio.gather(*[create_game(http, base_http, rng) for _ in range(n * each)])
             games = [made[i * each:(i + 1) * each] for i in range(n)]
         else:
             games = [[(f"echo{i}", "x")] for i in range(n)]
-        window = Window(n, duration)
+        window = Window(n, duration, warmup)
         await asyncio.gather(*[
             client(i, base_ws, games[i], stats, window, think, http if kind == "trapworks" else None,
                    base_http, random.Random(seed * 1000 + i))
@@ -260,6 +266,8 @@ def main() -> None:
                     help="mean think time between a client's moves, seconds (uniform 0..2x)")
     ap.add_argument("--peer", action=argparse.BooleanOptionalAction, default=True,
                     help="also run the bare uvicorn echo peer")
+    ap.add_argument("--warmup", type=float, default=3.0,
+                    help="seconds of play before the timed window opens (not counted)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", type=Path, help="also write the results here")
     args = ap.parse_args()
@@ -277,7 +285,7 @@ def main() -> None:
                 wait_port(port)
                 for think in args.think:
                     for n in args.clients:
-                        res = run_loop(run_one(kind, port, n, duration, think, args.seed))
+                        res = run_loop(run_one(kind, port, n, duration, think, args.seed, args.warmup))
                         results.append(res)
                         print(json.dumps(res), flush=True)
             finally:
