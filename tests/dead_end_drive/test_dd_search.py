@@ -123,3 +123,81 @@ def test_hard_plays_legal_moves_and_spends_nothing_on_a_forced_one():
             a = others[p].step(s)
         s.apply_action(a)
     assert searched >= 8 and forced >= 1
+
+
+class _TrueStateGuard:
+    """Lets the agent ask only whose move it is and for a state drawn from its seat's view."""
+
+    def __init__(self, state):
+        self._state = state
+
+    def current_player(self):
+        return self._state.current_player()
+
+    def resample(self, seat, rng=None):
+        return self._state.resample(seat, rng)
+
+    def __getattr__(self, name):
+        raise AssertionError(f"the agent read {name!r} of the true state")
+
+
+def test_hard_reads_the_true_state_only_through_resample():
+    """Heuristic rollouts, its hints and evaluate all run on determinizations."""
+    g = game(4)
+    rng = random.Random(4)
+    s = g.new_initial_state(seed=4)
+    checked = 0
+    for _ in range(400):
+        if s.is_terminal() or checked >= 4:
+            break
+        p = s.current_player()
+        if p == CHANCE:
+            s.apply_action(sample_chance(s, rng))
+            continue
+        if len(s.legal_actions()) > 1 and rng.random() < 0.2:
+            hard = make_agent("hard", g, p, seed=checked, iterations=15, time_limit=None)
+            assert hard.step(_TrueStateGuard(s)) in s.legal_actions()
+            checked += 1
+        s.apply_action(rng.choice(s.legal_actions()))
+    assert checked == 4
+
+
+def test_cut_rollouts_are_valued_by_evaluate_on_determinizations(monkeypatch):
+    from trapworks.games.dead_end_drive.agents import HeuristicAgent
+
+    seen = []
+    real = HeuristicAgent.evaluate
+
+    def recording(self, state):
+        seen.append(state)
+        return real(self, state)
+
+    monkeypatch.setattr(HeuristicAgent, "evaluate", recording)
+    g = game(4)
+    rng = random.Random(8)
+    s = g.new_initial_state(seed=8)
+    while s.current_player() == CHANCE or len(s.legal_actions()) < 2:
+        s.apply_action(sample_chance(s, rng) if s.current_player() == CHANCE else s.legal_actions()[0])
+    hard = make_agent("hard", g, s.current_player(), seed=1, iterations=30, time_limit=None)
+    hard.step(s)
+    assert len(seen) >= 20  # nearly every rollout is cut after rollout_limit actions
+    assert all(x is not s for x in seen)
+
+
+def test_resample_after_the_end_keeps_the_winner():
+    """004: 'the player whose Character card matches the pawn that escaped wins' (the card is shown;
+    with 2 players 'the secret cards are turned over'): once the game is over the winner is public,
+    so every resampled state names the same winner."""
+    from dd_helpers import random_game
+
+    ends = 0
+    for players, seed in ((2, 181861025), (3, 1), (4, 2), (4, 3), (2, 4)):
+        s = random_game(game(players), seed)
+        if not s.is_terminal() or s.winner_seat() is None:
+            continue
+        ends += 1
+        for seat in range(players):
+            for k in range(6):
+                r = s.resample(seat, random.Random(k))
+                assert r.winner_seat() == s.winner_seat() and r.view(seat) == s.view(seat)
+    assert ends >= 3

@@ -38,8 +38,13 @@ def resample(state: "DeadEndDriveState", seat: int, rng: random.Random) -> "Dead
     others = [o for o in range(n) if o != seat]
 
     # --- Character cards --------------------------------------------------------------
-    char_slots = [("chars", o, i) for o in others for i in range(len(s.chars[o]))]
-    secret_slots = [("secret", o, i) for o in range(n) for i in range(len(s.secret[o]))]
+    # The winner lays down the winning pawn's card: once the game is over that card is public.
+    won = s.winner_pawn if s.phase == "over" else None
+    char_slots = [("chars", o, i) for o in others for i in range(len(s.chars[o])) if s.chars[o][i] != won]
+    # When the game is over the 2-player secret cards have been turned over (seed 004: "the secret
+    # cards are turned over"): the winner is public, so they are not redrawn.
+    secret_slots = ([] if s.phase == "over" else
+                    [("secret", o, i) for o in range(n) for i in range(len(s.secret[o]))])
     pool = [s.chars[o][i] for _, o, i in char_slots] + [s.secret[o][i] for _, o, i in secret_slots]
     # A knocked-off pawn whose card nobody laid down was a secret card: it stays among the secrets.
     dead = sorted(p for p in pool if s.pos[p] == OFF)
