@@ -22,7 +22,7 @@ opponent's own secrets) is the price of staying generic.
 
 No peeking: the agent touches the true state only through `current_player()` and
 `resample(self.seat, rng)`; every legal-action list, chance outcome and return it reads
-comes from a determinization. tests/agents/test_ismcts.py poisons the hidden parts of the
+comes from a determinization. tests/agents/test_search_ismcts.py poisons the hidden parts of the
 true state and checks that the choices do not change.
 """
 
