@@ -12,13 +12,12 @@ It reads only its own view (its Character cards and trap hand) and the public bo
 
 from __future__ import annotations
 
-from collections import deque
 from functools import lru_cache
 from typing import Any
 
 from trapworks.core import Agent
 
-from .board import Mansion, load_mansion, squares_of
+from .board import Mansion, load_mansion, squares_of, step_distances
 from .components import CARD_NAMES, NAMES
 from .evaluation import seat_values
 
@@ -31,21 +30,7 @@ def _distances(mansion_name: str = "mansion.txt") -> tuple[dict[int, int], dict[
     from every trap square."""
     m: Mansion = load_mansion(mansion_name)
 
-    def bfs(src: int) -> dict[int, int]:
-        dist = {src: 0}
-        q = deque([src])
-        while q:
-            sq = q.popleft()
-            nbs = list(m.neighbours[sq])
-            if sq in m.passages:
-                nbs += [p for p in m.passages if p != sq]
-            for nb in nbs:
-                if nb not in dist and not (m.chairs >> nb & 1) and nb != m.game_over:
-                    dist[nb] = dist[sq] + 1
-                    q.append(nb)
-        return dist
-
-    return bfs(m.door), {sq: bfs(sq) for sq in m.trap_kind}
+    return step_distances(m, m.door), {sq: step_distances(m, sq) for sq in m.trap_kind}
 
 
 class HeuristicAgent(Agent):

@@ -9,6 +9,7 @@ squares counts 1. Which squares a move may end on is the caller's business (trap
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -386,3 +387,20 @@ def parse_grid(text: str) -> Mansion:
 def load_mansion(name: str = "mansion.txt") -> Mansion:
     text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
     return parse_grid(text)
+
+
+def step_distances(m: Mansion, src: int) -> dict[int, int]:
+    """Steps from `src` to every square it can reach, pawns ignored (chairs block, the secret
+    passages connect, as in a move): the static distances the agents and the evaluation use."""
+    dist = {src: 0}
+    queue = deque([src])
+    while queue:
+        sq = queue.popleft()
+        nbs = list(m.neighbours[sq])
+        if sq in m.passages:
+            nbs += [p for p in m.passages if p != sq]
+        for nb in nbs:
+            if nb not in dist and not (m.chairs >> nb & 1) and nb != m.game_over:
+                dist[nb] = dist[sq] + 1
+                queue.append(nb)
+    return dist

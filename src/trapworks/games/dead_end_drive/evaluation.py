@@ -18,10 +18,9 @@ test or benchmark is written into them). numpy is needed only for fitting.
 from __future__ import annotations
 
 import math
-from collections import deque
 from functools import lru_cache
 
-from .board import load_mansion
+from .board import load_mansion, step_distances
 from .components import NUM_PAWNS
 
 OFF = -1
@@ -65,26 +64,12 @@ def _tables(mansion_name: str = "mansion.txt"):
     m = load_mansion(mansion_name)
     size = m.width * m.height
 
-    def bfs(src: int) -> dict[int, int]:
-        dist = {src: 0}
-        q = deque([src])
-        while q:
-            sq = q.popleft()
-            nbs = list(m.neighbours[sq])
-            if sq in m.passages:
-                nbs += [p for p in m.passages if p != sq]
-            for nb in nbs:
-                if nb not in dist and not (m.chairs >> nb & 1) and nb != m.game_over:
-                    dist[nb] = dist[sq] + 1
-                    q.append(nb)
-        return dist
-
-    to_door = bfs(m.door)
+    to_door = step_distances(m, m.door)
     door = [min(to_door.get(sq, 30), 30) for sq in range(size)]
     near = [0] * size
     far = [0] * size
     for tsq in m.trap_kind:
-        for sq, d in bfs(tsq).items():
+        for sq, d in step_distances(m, tsq).items():
             if 1 <= d <= 6:
                 near[sq] += 1
             elif 7 <= d <= 12:
