@@ -7,6 +7,7 @@ import statistics
 from collections import Counter
 
 import pytest
+from guards import TrueStateGuard
 from search_toy_games import CALL, CHECK, FOLD, RAISE, MiniPoker, Poison, PokerHeuristic, dealt_poker
 
 import trapworks
@@ -127,23 +128,6 @@ def test_ismcts_beats_random_at_mini_poker():
 
 # --- the registered games with secrets ------------------------------------------------------
 HIDDEN_GAMES = [g for g in trapworks.available_games() if trapworks.make(g).has_hidden_information]
-
-
-class TrueStateGuard:
-    """Hands the agent only what a seat may use of the true state: whose move it is, and
-    re-sampling from its own view. Reading anything else fails the test."""
-
-    def __init__(self, state):
-        self._state = state
-
-    def current_player(self):
-        return self._state.current_player()
-
-    def resample(self, seat, rng=None):
-        return self._state.resample(seat, rng)
-
-    def __getattr__(self, name):
-        raise AssertionError(f"the agent read {name!r} of the true state")
 
 
 def _mid_game(game_id: str, steps: int, seed: int):

@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from guards import TrueStateGuard
 from dd_helpers import game, state_at
 from trapworks.agents import make_agent
 from trapworks.agents.levels import level_spec
@@ -125,22 +126,6 @@ def test_hard_plays_legal_moves_and_spends_nothing_on_a_forced_one():
     assert searched >= 8 and forced >= 1
 
 
-class _TrueStateGuard:
-    """Lets the agent ask only whose move it is and for a state drawn from its seat's view."""
-
-    def __init__(self, state):
-        self._state = state
-
-    def current_player(self):
-        return self._state.current_player()
-
-    def resample(self, seat, rng=None):
-        return self._state.resample(seat, rng)
-
-    def __getattr__(self, name):
-        raise AssertionError(f"the agent read {name!r} of the true state")
-
-
 def test_hard_reads_the_true_state_only_through_resample():
     """Heuristic rollouts, its hints and evaluate all run on determinizations."""
     g = game(4)
@@ -156,7 +141,7 @@ def test_hard_reads_the_true_state_only_through_resample():
             continue
         if len(s.legal_actions()) > 1 and rng.random() < 0.2:
             hard = make_agent("hard", g, p, seed=checked, iterations=15, time_limit=None)
-            assert hard.step(_TrueStateGuard(s)) in s.legal_actions()
+            assert hard.step(TrueStateGuard(s)) in s.legal_actions()
             checked += 1
         s.apply_action(rng.choice(s.legal_actions()))
     assert checked == 4
