@@ -36,7 +36,7 @@ class Variant(HeuristicAgent):
             return min(cands, key=lambda a: (a - MOVE_BASE - me) % n)
         return max(cands, key=lambda a: (a - MOVE_BASE - me) % n)  # "prev"
 
-    def _choose(self, state):
+    def choose(self, state):
         legal = state.legal_actions()
         if state.phase == P_CRANK and len(legal) > 1:
             moves = [a for a in legal if MOVE_BASE <= a < MOVE_BASE + 4]
@@ -50,7 +50,7 @@ class Variant(HeuristicAgent):
             if self.far and moves:
                 return self.pick_target(state, moves), ""
             return END, ""
-        return super()._choose(state)
+        return super().choose(state)
 
 
 def make(**kw):

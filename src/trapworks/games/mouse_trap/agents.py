@@ -4,7 +4,7 @@ cheese)."""
 
 from __future__ import annotations
 
-from trapworks.core import Agent, State
+from trapworks.core import ReasonedAgent
 
 from .data import CHEESE_WHEEL, LOOP_START
 from .game import CRANK, END, MOVE_BASE, P_CRANK, P_STEAL, ROLL, STEAL_BASE
@@ -17,16 +17,10 @@ def distance_to_wheel(position: int) -> int:
     return CHEESE_WHEEL - position
 
 
-class HeuristicAgent(Agent):
+class HeuristicAgent(ReasonedAgent):
     name = "heuristic"
 
-    def step(self, state: State) -> int:
-        return self._choose(state)[0]
-
-    def explain(self, state: State) -> str | None:
-        return self._choose(state)[1]
-
-    def _choose(self, state) -> tuple[int, str]:
+    def choose(self, state) -> tuple[int, str]:
         legal = state.legal_actions()
         if legal == [ROLL]:
             return ROLL, "Roll the die."
@@ -60,7 +54,7 @@ class DoubleCatchAgent(HeuristicAgent):
 
     name = "double-catch"
 
-    def _choose(self, state) -> tuple[int, str]:
+    def choose(self, state) -> tuple[int, str]:
         legal = state.legal_actions()
         if state.phase == P_CRANK and CRANK in legal and state.game.capture_chance > 0:
             moves = [a for a in legal if MOVE_BASE <= a < MOVE_BASE + 4]
@@ -70,4 +64,4 @@ class DoubleCatchAgent(HeuristicAgent):
                 return best, (f"Pay 1 cheese before cranking: player {best - MOVE_BASE + 1}'s mouse is "
                               f"{distance_to_wheel(state.mice[best - MOVE_BASE])} spaces from the Cheese "
                               "Wheel; a hit catches two mice with one firing, a miss still leaves the crank.")
-        return super()._choose(state)
+        return super().choose(state)
