@@ -16,6 +16,7 @@ class RandomAgent(Agent):
     """Picks uniformly among the legal actions."""
 
     name = "random"
+    quick = True
 
     def step(self, state: State) -> int:
         return self.rng.choice(state.legal_actions())

@@ -13,6 +13,9 @@ class Agent:
     resampled from the seat's view, so hidden information stays hidden."""
 
     name: str = "agent"
+    # A hint for programs that host agents: True when a step never searches (about a millisecond
+    # or less), so a host may run it without handing it to another thread.
+    quick: bool = False
 
     def __init__(self, game, seat: int, seed: int | None = None, **options: Any):
         self.game = game

@@ -5,9 +5,12 @@ long-lived (modules, the app, the games in play, their move tables), and the old
 collections walked all of it again and again (measured: 50-250 ms pauses, several a minute, each
 one a spike in every player's latency). The policy here:
 
-- at start-up, and then every `FREEZE_EVERY_S` seconds, collect the young generations and
-  *freeze* what survives (`gc.freeze()`): frozen objects are never walked again, so collections
-  only ever look at what is new;
+- at start-up, and then every `FREEZE_EVERY_S` seconds while the server is busy, collect the
+  young generations and *freeze* what survives (`gc.freeze()`): frozen objects are never walked
+  again, so collections only ever look at what is new;
+- the collector's own full collections are switched off (they came in bursts when play began:
+  the move tables of new positions are many new long-lived objects); the young generations are
+  still collected automatically;
 - reference counting still frees almost everything as soon as it is dropped; what freezing can
   hold back is *cyclic* garbage among frozen objects (e.g. a long-closed connection's objects).
   So once the server has been idle for `IDLE_S` seconds, and in any case every `FULL_EVERY_S`
@@ -24,11 +27,12 @@ import time
 FREEZE_EVERY_S = 1.0
 IDLE_S = 2.0
 FULL_EVERY_S = 600.0
+NEVER = 1_000_000_000  # young collections between two automatic full ones: never, in practice
 
 
 class GarbagePolicy:
     def __init__(self, last_activity):
-        self._last_activity = last_activity  # () -> monotonic time of the last move
+        self._last_activity = last_activity  # () -> monotonic time of the last game created or move
         self._task: asyncio.Task | None = None
         self.full_collections = 0
         self.freezes = 0
@@ -36,11 +40,15 @@ class GarbagePolicy:
     def start(self) -> None:
         gc.collect()
         gc.freeze()
+        self._thresholds = gc.get_threshold()
+        # The oldest generation is collected only by this policy (see the module's docstring).
+        gc.set_threshold(self._thresholds[0], self._thresholds[1], NEVER)
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
+            gc.set_threshold(*self._thresholds)
         gc.unfreeze()
 
     async def _run(self) -> None:

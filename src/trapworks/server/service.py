@@ -93,7 +93,7 @@ class GameService:
         self._tasks: set[asyncio.Task] = set()
         self._agent_time: dict[tuple[str, str], float] = {}  # (game, agent) -> recent step time, s
         self._hint_agents: dict[type, str | None] = {}  # game class -> its hint agent
-        self.last_activity = time.monotonic()  # when an action was last stored
+        self.last_activity = time.monotonic()  # when a game was last created or an action stored
 
     # --- catalog ----------------------------------------------------------------------
     def catalog(self) -> list[dict[str, Any]]:
@@ -182,6 +182,7 @@ class GameService:
                             start=start, seats=seat_rows, spectator_token=secrets.token_urlsafe(18),
                             hints=bool(hints), created="")
         self.store.create_game(stored)
+        self.last_activity = time.monotonic()
         live = LiveGame(stored=stored, game=game, state=state, log=[])
         self.live[stored.id] = live
         self.schedule_advance(live)
@@ -483,7 +484,9 @@ class GameService:
 
     def _agent_is_fast(self, live: LiveGame, seat: int) -> bool:
         typical = self._agent_time.get((live.stored.game, live.stored.seats[seat]["agent"]))
-        return typical is not None and typical < INLINE_AGENT_S
+        if typical is None:  # not timed yet: trust the agent's own word (a fresh server's first replies)
+            return self._agent(live, seat).quick
+        return typical < INLINE_AGENT_S
 
     def _think(self, live: LiveGame, seat: int, position: State) -> int:
         """The seat's agent's action in `position` (a copy it may change), timing the thinking alone
