@@ -29,10 +29,8 @@ true state and checks that the choices do not change.
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
-from itertools import accumulate
 
-from trapworks.core import CHANCE, TERMINAL, State, TrapworksError
+from trapworks.core import CHANCE, TERMINAL, State, TrapworksError, sample_chance
 
 from .mcts import NO_HINT, MCTSAgent, Node
 
@@ -68,10 +66,7 @@ class ISMCTSAgent(MCTSAgent):
             if player == TERMINAL:
                 break
             if player == CHANCE:
-                outcomes = s.chance_outcomes()
-                cum = list(accumulate(p for _, p in outcomes))
-                i = min(bisect_right(cum, rng.random() * cum[-1]), len(cum) - 1)
-                a = outcomes[i][0]
+                a = sample_chance(s, rng)  # the determinization's own odds
                 s.apply_action(a)
                 child = node.by_action.get(a)
                 if child is None:

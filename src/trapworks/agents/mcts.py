@@ -34,7 +34,7 @@ from bisect import bisect_right
 from itertools import accumulate
 from typing import Any
 
-from trapworks.core import CHANCE, TERMINAL, Agent, State, TrapworksError
+from trapworks.core import CHANCE, TERMINAL, Agent, State, TrapworksError, sample_chance
 
 DEFAULT_ITERATIONS = 1000
 STEP_MARGIN = 3.0  # stop when this many typical rollout steps would pass the deadline
@@ -321,8 +321,7 @@ class MCTSAgent(Agent):
                 if now + STEP_MARGIN * self._step_cost >= deadline:
                     return None
             if player == CHANCE:
-                outcomes = s.chance_outcomes()
-                a = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+                a = sample_chance(s, rng)
             elif heuristics is not None and (share >= 1.0 or rng.random() < share):
                 a = heuristics[player].step(s)
             else:

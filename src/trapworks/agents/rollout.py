@@ -29,7 +29,7 @@ import random
 import time
 from typing import Any
 
-from trapworks.core import CHANCE, TERMINAL, Agent, State, TrapworksError
+from trapworks.core import CHANCE, TERMINAL, Agent, State, TrapworksError, sample_chance
 
 from .levels import HARD_TIME_LIMIT
 from .mcts import SearchBudgetError, _positive
@@ -227,8 +227,7 @@ class RolloutAgent(Agent):
                     return list(self._evaluate(s))
                 return [0.0] * s.num_players()
             if player == CHANCE:
-                outcomes = s.chance_outcomes()
-                a = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+                a = sample_chance(s, rng)
             elif policies is not None:
                 a = policies[player].step(s)
             else:

@@ -333,16 +333,27 @@ class GameService:
             "created": live.stored.created,
         }
 
-    async def broadcast(self, live: LiveGame, *, sync: bool = False, state: State | None = None,
-                        ply: int | None = None) -> None:
-        cache: dict[int | None, dict[str, Any]] = {}
+    async def broadcast(self, live: LiveGame, *, sync: bool = False) -> None:
+        """Send every connection of the game its seat's view of the game now."""
+        await self._deliver(live, lambda seat: self.snapshot(live, seat, sync=sync))
+
+    async def _deliver(self, live: LiveGame, frame_for: Callable[[int | None], Any],
+                       reply_to: Connection | None = None, reply: dict[str, Any] | None = None) -> None:
+        """Send each connection one frame, `frame_for(its seat)` (made once per seat); `reply_to`
+        also gets `reply` in the same frame."""
+        cache: dict[int | None, Any] = {}
         for conn in list(live.connections):
             if conn.seat not in cache:
-                cache[conn.seat] = self.snapshot(live, conn.seat, sync=sync, state=state, ply=ply)
+                cache[conn.seat] = frame_for(conn.seat)
+            frame = cache[conn.seat]
+            if conn is reply_to:
+                frame = (frame if isinstance(frame, list) else [frame]) + [reply]
             try:
-                await conn.send(cache[conn.seat])
+                await conn.send(frame[0] if isinstance(frame, list) and len(frame) == 1 else frame)
             except Exception:  # a closed socket: its handler removes it; others still get theirs
                 live.connections.discard(conn)
+        if reply_to is not None and reply_to not in live.connections:
+            await reply_to.send(reply)  # a socket of a game object since reloaded: the reply still goes
 
     # --- acting -----------------------------------------------------------------------------
     async def move(self, gid: str, token: str | None, text: Any, expected_ply: Any = None, *,
@@ -398,20 +409,9 @@ class GameService:
         """Each connection gets one frame: the update after each step, in order (plus the reply
         for `reply_to`). One frame instead of one per step: under load the server's time per
         frame sent is a large share of a move's."""
-        cache: dict[int | None, list[dict[str, Any]]] = {}
-        for conn in list(live.connections):
-            if conn.seat not in cache:
-                cache[conn.seat] = [self.snapshot(live, conn.seat, sync=False, state=after, ply=first + i + 1)
-                                    for i, (_seat, _text, after) in enumerate(steps)]
-            frame: list[dict[str, Any]] = cache[conn.seat]
-            if conn is reply_to:
-                frame = frame + [reply]
-            try:
-                await conn.send(frame if len(frame) > 1 else frame[0])
-            except Exception:  # a closed socket: its handler removes it; others still get theirs
-                live.connections.discard(conn)
-        if reply_to is not None and reply_to not in live.connections:
-            await reply_to.send(reply)  # a socket of a game object since reloaded: the reply still goes
+        await self._deliver(live, lambda seat: [self.snapshot(live, seat, sync=False, state=after, ply=first + i + 1)
+                                                for i, (_seat, _text, after) in enumerate(steps)],
+                            reply_to, reply)
 
     def _fast_replies(self, live: LiveGame, steps: list[tuple[int, str, State]]) -> None:
         """Append the moves of chance and of fast agents that follow steps[-1], while they are fast.
