@@ -17,6 +17,14 @@ def distance_to_wheel(position: int) -> int:
     return CHEESE_WHEEL - position
 
 
+def richest_target_in_reach(state, legal: list[int]) -> int | None:
+    """The `move:P` action for the richest opponent whose mouse one die can bring onto the Cheese
+    Wheel (a capture hands over their cheese), or None."""
+    reachable = [a for a in legal if MOVE_BASE <= a < MOVE_BASE + 4
+                 and 1 <= distance_to_wheel(state.mice[a - MOVE_BASE]) <= 6]
+    return max(reachable, key=lambda a: (state.cheese[a - MOVE_BASE], -a)) if reachable else None
+
+
 class HeuristicAgent(ReasonedAgent):
     name = "heuristic"
 
@@ -30,11 +38,9 @@ class HeuristicAgent(ReasonedAgent):
         if state.phase == P_CRANK:
             if CRANK in legal:
                 return CRANK, "An opposing mouse is on the Cheese Wheel: turn the crank."
-            moves = [a for a in legal if MOVE_BASE <= a < MOVE_BASE + 4]
-            if moves and state.game.capture_chance > 0:
-                reachable = [a for a in moves if 1 <= distance_to_wheel(state.mice[a - MOVE_BASE]) <= 6]
-                if reachable:
-                    best = max(reachable, key=lambda a: (state.cheese[a - MOVE_BASE], -a))
+            if state.game.capture_chance > 0:
+                best = richest_target_in_reach(state, legal)
+                if best is not None:
                     return best, (f"Pay 1 cheese: player {best - MOVE_BASE + 1}'s mouse is "
                                   f"{distance_to_wheel(state.mice[best - MOVE_BASE])} spaces from the "
                                   "Cheese Wheel, a 1-in-6 shot, and the richest target.")
@@ -57,10 +63,8 @@ class DoubleCatchAgent(HeuristicAgent):
     def choose(self, state) -> tuple[int, str]:
         legal = state.legal_actions()
         if state.phase == P_CRANK and CRANK in legal and state.game.capture_chance > 0:
-            moves = [a for a in legal if MOVE_BASE <= a < MOVE_BASE + 4]
-            reachable = [a for a in moves if 1 <= distance_to_wheel(state.mice[a - MOVE_BASE]) <= 6]
-            if reachable:
-                best = max(reachable, key=lambda a: (state.cheese[a - MOVE_BASE], -a))
+            best = richest_target_in_reach(state, legal)
+            if best is not None:
                 return best, (f"Pay 1 cheese before cranking: player {best - MOVE_BASE + 1}'s mouse is "
                               f"{distance_to_wheel(state.mice[best - MOVE_BASE])} spaces from the Cheese "
                               "Wheel; a hit catches two mice with one firing, a miss still leaves the crank.")
