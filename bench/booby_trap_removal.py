@@ -43,7 +43,9 @@ def raw_step_rate(packing: physics.Packing, steps: int = 400) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--agents", default="heuristic,random")
     parser.add_argument("--seed", type=int, default=2026)
@@ -92,28 +94,44 @@ def main() -> None:
 
     raw = statistics.median(raw_rates)
     med_steps = statistics.median(steps)
-    print(f"python {platform.python_version()}, pymunk {pymunk.version} (Chipmunk {pymunk.chipmunk_version[:5]}), "
-          f"{args.games} games of 2 players ({args.agents}, seats alternating), dt={physics.DT:.5f} s, "
-          f"{physics.ITERATIONS} solver iterations")
+    print(
+        f"python {platform.python_version()}, pymunk {pymunk.version} (Chipmunk {pymunk.chipmunk_version[:5]}), "
+        f"{args.games} games of 2 players ({args.agents}, seats alternating), dt={physics.DT:.5f} s, "
+        f"{physics.ITERATIONS} solver iterations"
+    )
     print("| measure | median | p95 | n |")
     print("|---|---:|---:|---:|")
-    print(f"| resolve one removal (ms), all | {statistics.median(removal_ms):.1f} | "
-          f"{percentile(removal_ms, 0.95):.1f} | {len(removal_ms)} |")
+    print(
+        f"| resolve one removal (ms), all | {statistics.median(removal_ms):.1f} | "
+        f"{percentile(removal_ms, 0.95):.1f} | {len(removal_ms)} |"
+    )
     if quiet_ms:
-        print(f"| resolve one removal (ms), bar did not trip | {statistics.median(quiet_ms):.1f} | "
-              f"{percentile(quiet_ms, 0.95):.1f} | {len(quiet_ms)} |")
+        print(
+            f"| resolve one removal (ms), bar did not trip | {statistics.median(quiet_ms):.1f} | "
+            f"{percentile(quiet_ms, 0.95):.1f} | {len(quiet_ms)} |"
+        )
     if trip_ms:
-        print(f"| resolve one removal (ms), bar tripped | {statistics.median(trip_ms):.1f} | "
-              f"{percentile(trip_ms, 0.95):.1f} | {len(trip_ms)} |")
-    print(f"| simulation steps per removal (warm-up + settle) | {med_steps:.0f} | {percentile(steps, 0.95):.0f} | "
-          f"{len(steps)} |")
-    print(f"| raw pymunk `space.step` rate, same bodies (steps/s) | {raw:,.0f} | "
-          f"{percentile(raw_rates, 0.05):,.0f} (p5) | {len(raw_rates)} |")
+        print(
+            f"| resolve one removal (ms), bar tripped | {statistics.median(trip_ms):.1f} | "
+            f"{percentile(trip_ms, 0.95):.1f} | {len(trip_ms)} |"
+        )
+    print(
+        f"| simulation steps per removal (warm-up + settle) | {med_steps:.0f} | {percentile(steps, 0.95):.0f} | "
+        f"{len(steps)} |"
+    )
+    print(
+        f"| raw pymunk `space.step` rate, same bodies (steps/s) | {raw:,.0f} | "
+        f"{percentile(raw_rates, 0.05):,.0f} (p5) | {len(raw_rates)} |"
+    )
     print(f"| removal time if it were raw steps only (ms) | {1000 * med_steps / raw:.1f} | | |")
-    print(f"| set-up (mix, release, settle) (s) | {statistics.median(setup_s):.2f} | {max(setup_s):.2f} (max) | "
-          f"{len(setup_s)} |")
-    print(f"| whole 2-player game incl. set-up and agents (s) | {statistics.median(game_s):.2f} | "
-          f"{max(game_s):.2f} (max) | {len(game_s)} |")
+    print(
+        f"| set-up (mix, release, settle) (s) | {statistics.median(setup_s):.2f} | {max(setup_s):.2f} (max) | "
+        f"{len(setup_s)} |"
+    )
+    print(
+        f"| whole 2-player game incl. set-up and agents (s) | {statistics.median(game_s):.2f} | "
+        f"{max(game_s):.2f} (max) | {len(game_s)} |"
+    )
 
 
 if __name__ == "__main__":

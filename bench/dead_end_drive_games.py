@@ -59,7 +59,9 @@ def openspiel_backgammon(games: int, seed: int) -> tuple[float, float] | None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
@@ -95,8 +97,10 @@ def main() -> None:
     if peer:
         rows.append(("peer: OpenSpiel backgammon random games per second", f"{peer[0]:.1f}"))
         rows.append(("peer: OpenSpiel backgammon actions per second", f"{peer[1]:,.0f}"))
-    head = (f"python {platform.python_version()}, {args.games} games of {args.players} players, "
-            f"seeds {args.seed}..{args.seed + args.games - 1}, one process")
+    head = (
+        f"python {platform.python_version()}, {args.games} games of {args.players} players, "
+        f"seeds {args.seed}..{args.seed + args.games - 1}, one process"
+    )
     if args.markdown:
         print(head)
         print()

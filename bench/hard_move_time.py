@@ -31,7 +31,9 @@ def generic_hard(game, seat: int, seed: int):
     if "heuristic" not in game.agents:
         settings.pop("heuristic_share")
         settings.pop("prior_weight")
-    return make_agent(name, game, seat, seed=seed, **settings), f"{name} ({', '.join(f'{k}={v}' for k, v in settings.items())})"
+    return make_agent(
+        name, game, seat, seed=seed, **settings
+    ), f"{name} ({', '.join(f'{k}={v}' for k, v in settings.items())})"
 
 
 def measure(game_id: str, moves: int, seed: int, generic: bool = False) -> dict:
@@ -48,7 +50,10 @@ def measure(game_id: str, moves: int, seed: int, generic: bool = False) -> dict:
         if generic:
             hard, label = generic_hard(game, seat_of_hard, rng.randrange(2**63))
         else:
-            hard, label = make_agent("hard", game, seat_of_hard, seed=rng.randrange(2**63)), describe_levels(game)["hard"]
+            hard, label = (
+                make_agent("hard", game, seat_of_hard, seed=rng.randrange(2**63)),
+                describe_levels(game)["hard"],
+            )
         agents[seat_of_hard] = hard
         state = game.new_initial_state(seed=rng.randrange(2**63))
         limit = game.max_game_length() or 10**6
@@ -71,32 +76,49 @@ def measure(game_id: str, moves: int, seed: int, generic: bool = False) -> dict:
         index += 1
     times.sort()
     return {
-        "game": game_id, "level": label, "opponents": other, "games": index,
-        "moves": len(times), "searched": searched, "median": statistics.median(times),
-        "p95": times[min(len(times) - 1, int(0.95 * len(times)))], "max": times[-1],
+        "game": game_id,
+        "level": label,
+        "opponents": other,
+        "games": index,
+        "moves": len(times),
+        "searched": searched,
+        "median": statistics.median(times),
+        "p95": times[min(len(times) - 1, int(0.95 * len(times)))],
+        "max": times[-1],
         "over_1s": sum(t > 1.0 for t in times),
         "iterations": statistics.fmean(iterations) if iterations else 0.0,
     }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--moves", type=int, default=120, help="hard moves timed per game")
     parser.add_argument("--games", default=None, help="comma-separated game ids (default: all)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--generic", action="store_true",
-                        help="time the generic hard search, even where a game declares its own hard level")
+    parser.add_argument(
+        "--generic",
+        action="store_true",
+        help="time the generic hard search, even where a game declares its own hard level",
+    )
     args = parser.parse_args()
     games = args.games.split(",") if args.games else trapworks.available_games()
-    print(f"python {platform.python_version()}; hard moves timed with time.perf_counter "
-          f"({args.moves} per game, hard agent rotating through the seats)")
-    print("| game | hard = | opponents | games | moves | searched | median s | p95 s | max s | > 1 s | mean iterations |")
+    print(
+        f"python {platform.python_version()}; hard moves timed with time.perf_counter "
+        f"({args.moves} per game, hard agent rotating through the seats)"
+    )
+    print(
+        "| game | hard = | opponents | games | moves | searched | median s | p95 s | max s | > 1 s | mean iterations |"
+    )
     print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for gid in games:
         r = measure(gid, args.moves, args.seed, args.generic)
-        print(f"| {r['game']} | {r['level']} | {r['opponents']} | {r['games']} | {r['moves']} | {r['searched']} | "
-              f"{r['median']:.3f} | {r['p95']:.3f} | {r['max']:.3f} | {r['over_1s']} | {r['iterations']:.0f} |",
-              flush=True)
+        print(
+            f"| {r['game']} | {r['level']} | {r['opponents']} | {r['games']} | {r['moves']} | {r['searched']} | "
+            f"{r['median']:.3f} | {r['p95']:.3f} | {r['max']:.3f} | {r['over_1s']} | {r['iterations']:.0f} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

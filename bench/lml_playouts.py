@@ -39,7 +39,9 @@ def playout_loop(new_state, seconds: float, rng: random.Random) -> tuple[int, in
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per block and game")
     parser.add_argument("--blocks", type=int, default=7, help="alternating blocks per game")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table row set")
@@ -63,14 +65,20 @@ def main() -> None:
     med = {k: statistics.median(v) for k, v in rates.items()}
     names = list(contenders)
     ratio = med[names[0]] / med[names[1]]
-    print(f"python {platform.python_version()}, pyspiel nim pile_sizes=3;5;6;6;5;3 misère, "
-          f"{args.blocks} blocks x {args.seconds}s each, median over blocks")
-    print("| implementation | playouts/s (median) | min–max over blocks | moves/s (median) | moves per playout |")
+    print(
+        f"python {platform.python_version()}, pyspiel nim pile_sizes=3;5;6;6;5;3 misère, "
+        f"{args.blocks} blocks x {args.seconds}s each, median over blocks"
+    )
+    print(
+        "| implementation | playouts/s (median) | min–max over blocks | moves/s (median) | moves per playout |"
+    )
     print("|---|---:|---:|---:|---:|")
     for k in names:
         mr = statistics.median(move_rates[k])
-        print(f"| {k} | {med[k]:,.0f} | {min(rates[k]):,.0f}–{max(rates[k]):,.0f} | {mr:,.0f} | "
-              f"{mr / med[k]:.1f} |")
+        print(
+            f"| {k} | {med[k]:,.0f} | {min(rates[k]):,.0f}–{max(rates[k]):,.0f} | {mr:,.0f} | "
+            f"{mr / med[k]:.1f} |"
+        )
     print(f"\nratio trapworks / OpenSpiel (playouts per second): **{ratio:.2f}**")
 
 

@@ -59,7 +59,7 @@ class SpielGame(Game):
     def num_players(self) -> int:
         return self.spiel_game.num_players()
 
-    def new_initial_state(self, seed=None) -> "SpielState":
+    def new_initial_state(self, seed=None) -> SpielState:
         return SpielState(self, self.spiel_game.new_initial_state())
 
 
@@ -89,7 +89,7 @@ class SpielState(State):
     def returns(self):
         return self.s.returns()
 
-    def clone(self) -> "SpielState":
+    def clone(self) -> SpielState:
         new = SpielState.__new__(SpielState)
         new.game = self.game
         new.seed = None
@@ -129,9 +129,14 @@ def time_ours(game: SpielGame, spiel_states, sims: int, seed: int) -> float:
 
 def time_theirs(spiel_game, spiel_states, sims: int, seed: int, solve: bool) -> float:
     rs = np.random.RandomState(seed)
-    bot = spiel_mcts.MCTSBot(spiel_game, uct_c=2.0, max_simulations=sims,
-                             evaluator=spiel_mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs),
-                             solve=solve, random_state=rs)
+    bot = spiel_mcts.MCTSBot(
+        spiel_game,
+        uct_c=2.0,
+        max_simulations=sims,
+        evaluator=spiel_mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs),
+        solve=solve,
+        random_state=rs,
+    )
     total = 0.0
     for ss in spiel_states:
         state = ss.clone()
@@ -162,7 +167,9 @@ def time_ours_lml(sims: int, seed: int, count: int, rng: random.Random) -> float
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--simulations", type=int, default=1000, help="simulations per move (both searches)")
     parser.add_argument("--blocks", type=int, default=5, help="alternating timing blocks")
     parser.add_argument("--positions", type=int, default=4, help="positions searched per block")
@@ -173,28 +180,40 @@ def main() -> None:
     game = SpielGame(spiel_game)
     rng = random.Random(args.seed)
     states = positions(spiel_game, args.positions, rng)
-    names = ["trapworks MCTSAgent on nim (adapter)", "OpenSpiel MCTSBot, solve=False",
-             "OpenSpiel MCTSBot, solve=True (default)", "trapworks MCTSAgent on last-mouse-lost"]
+    names = [
+        "trapworks MCTSAgent on nim (adapter)",
+        "OpenSpiel MCTSBot, solve=False",
+        "OpenSpiel MCTSBot, solve=True (default)",
+        "trapworks MCTSAgent on last-mouse-lost",
+    ]
     rates: dict[str, list[float]] = {k: [] for k in names}
     for b in range(args.blocks):
         seed = args.seed + b
         rates[names[0]].append(time_ours(game, states, args.simulations, seed))
         rates[names[1]].append(time_theirs(spiel_game, states, args.simulations, seed, solve=False))
         rates[names[2]].append(time_theirs(spiel_game, states, args.simulations, seed, solve=True))
-        rates[names[3]].append(time_ours_lml(args.simulations, seed, args.positions, random.Random(args.seed)))
+        rates[names[3]].append(
+            time_ours_lml(args.simulations, seed, args.positions, random.Random(args.seed))
+        )
     med = {k: statistics.median(v) for k, v in rates.items()}
 
-    print(f"python {platform.python_version()}, pyspiel nim pile_sizes={PILES} misère, "
-          f"{args.simulations} simulations per move, random rollouts (1 per leaf), "
-          f"{args.positions} positions x {args.blocks} alternating blocks, median over blocks")
+    print(
+        f"python {platform.python_version()}, pyspiel nim pile_sizes={PILES} misère, "
+        f"{args.simulations} simulations per move, random rollouts (1 per leaf), "
+        f"{args.positions} positions x {args.blocks} alternating blocks, median over blocks"
+    )
     print("| search | game | simulations/s (median) | min–max over blocks |")
     print("|---|---|---:|---:|")
     for k in names:
-        game_name = "last-mouse-lost basic, first_to=1 (pure Python)" if "last-mouse" in k else "OpenSpiel nim (C++)"
+        game_name = (
+            "last-mouse-lost basic, first_to=1 (pure Python)" if "last-mouse" in k else "OpenSpiel nim (C++)"
+        )
         label = k.replace(" on nim (adapter)", " (via adapter)").replace(" on last-mouse-lost", "")
         print(f"| {label} | {game_name} | {med[k]:,.0f} | {min(rates[k]):,.0f}–{max(rates[k]):,.0f} |")
-    print(f"\nratio ours / OpenSpiel MCTSBot (solve=False), same game, same budget: "
-          f"**{med[names[0]] / med[names[1]]:.2f}x**")
+    print(
+        f"\nratio ours / OpenSpiel MCTSBot (solve=False), same game, same budget: "
+        f"**{med[names[0]] / med[names[1]]:.2f}x**"
+    )
     print(f"ratio ours / OpenSpiel MCTSBot (solve=True): {med[names[0]] / med[names[2]]:.2f}x")
 
 

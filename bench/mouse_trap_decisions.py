@@ -50,7 +50,9 @@ def decision_label(state) -> str:
     legal = state.legal_actions()
     if CRANK in legal:
         return "crank available" + (" + pay" if any(MOVE_BASE <= a < MOVE_BASE + 4 for a in legal) else "")
-    near = any(MOVE_BASE <= a < MOVE_BASE + 4 and distance_to_wheel(state.mice[a - MOVE_BASE]) <= 6 for a in legal)
+    near = any(
+        MOVE_BASE <= a < MOVE_BASE + 4 and distance_to_wheel(state.mice[a - MOVE_BASE]) <= 6 for a in legal
+    )
     return "pay: a mouse within 6" if near else "pay: only mice 7+ away"
 
 
@@ -62,26 +64,38 @@ def value_position(game, text: str, rollouts: int, seed: int, agent: str) -> Non
     start = time.perf_counter()
     stats = evaluator.evaluate_actions(state, state.legal_actions(), rollouts, seed)
     best = max(stats, key=lambda st: st.mean())
-    print(f"{text}: {rollouts} CRN rollouts per action, then {agent} for every seat "
-          f"({time.perf_counter() - start:.0f} s)")
+    print(
+        f"{text}: {rollouts} CRN rollouts per action, then {agent} for every seat "
+        f"({time.perf_counter() - start:.0f} s)"
+    )
     for st in stats:
         diff, se = paired_difference(st.returns, best.returns)
-        print(f"  {state.action_to_string(st.action):8} win probability {(st.mean() * (P - 1) + 1) / P:.4f}; "
-              f"minus the best {diff * (P - 1) / P:+.4f} ± {2 * se * (P - 1) / P:.4f} (2 SE)")
+        print(
+            f"  {state.action_to_string(st.action):8} win probability {(st.mean() * (P - 1) + 1) / P:.4f}; "
+            f"minus the best {diff * (P - 1) / P:+.4f} ± {2 * se * (P - 1) / P:.4f} (2 SE)"
+        )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--rollouts", type=int, default=300)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--variant", default="milton-bradley")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jsonl", default=None, help="write one line per decision here")
-    parser.add_argument("--agent", default="heuristic",
-                        help="the agent that plays the games, and whose move each decision is compared with")
-    parser.add_argument("--position", default=None,
-                        help="value the actions of this one position (notation of docs/mouse-trap.md) instead")
+    parser.add_argument(
+        "--agent",
+        default="heuristic",
+        help="the agent that plays the games, and whose move each decision is compared with",
+    )
+    parser.add_argument(
+        "--position",
+        default=None,
+        help="value the actions of this one position (notation of docs/mouse-trap.md) instead",
+    )
     args = parser.parse_args()
     game = trapworks.make("mouse-trap", players=args.players, variant=args.variant)
     P = game.num_players()
@@ -112,35 +126,55 @@ def main() -> None:
                 _, se_top2 = paired_difference(ranked[0].returns, ranked[1].returns)
                 to_prob = lambda r: (r * (P - 1) + 1) / P  # noqa: E731
                 row = {
-                    "game": g, "label": decision_label(state), "position": state.position(),
-                    "heuristic": kind_of(state, h), "best": kind_of(state, best.action),
-                    "values": {state.action_to_string(st.action) + f" [{kind_of(state, st.action)}]":
-                               round(to_prob(st.mean()), 4) for st in stats},
-                    "gain": diff * (P - 1) / P, "se": se * (P - 1) / P, "se_top2": se_top2 * (P - 1) / P,
+                    "game": g,
+                    "label": decision_label(state),
+                    "position": state.position(),
+                    "heuristic": kind_of(state, h),
+                    "best": kind_of(state, best.action),
+                    "values": {
+                        state.action_to_string(st.action) + f" [{kind_of(state, st.action)}]": round(
+                            to_prob(st.mean()), 4
+                        )
+                        for st in stats
+                    },
+                    "gain": diff * (P - 1) / P,
+                    "se": se * (P - 1) / P,
+                    "se_top2": se_top2 * (P - 1) / P,
                 }
                 rows.append(row)
                 if out:
                     out.write(json.dumps(row) + "\n")
                     out.flush()
             state.apply_action(h)
-        print(f"game {g + 1}/{args.games}: {len(rows)} decisions, {time.perf_counter() - start:.0f} s", flush=True)
+        print(
+            f"game {g + 1}/{args.games}: {len(rows)} decisions, {time.perf_counter() - start:.0f} s",
+            flush=True,
+        )
     by = defaultdict(list)
     for r in rows:
         by[r["label"]].append(r)
-    print(f"\nmouse-trap players={P} variant={args.variant}, agent {args.agent}: {len(rows)} decisions in "
-          f"{args.games} games, {args.rollouts} CRN rollouts per action")
-    print(f"| decision | count | {args.agent}'s move has the best mean | another action better by > 2 SE "
-          "| mean gain of the best mean (win prob) | median SE of the two best's difference |")
+    print(
+        f"\nmouse-trap players={P} variant={args.variant}, agent {args.agent}: {len(rows)} decisions in "
+        f"{args.games} games, {args.rollouts} CRN rollouts per action"
+    )
+    print(
+        f"| decision | count | {args.agent}'s move has the best mean | another action better by > 2 SE "
+        "| mean gain of the best mean (win prob) | median SE of the two best's difference |"
+    )
     print("|---|---:|---:|---:|---:|---:|")
     for label, rs in sorted(by.items()):
         sig = [r for r in rs if r["gain"] > 2 * r["se"]]
-        print(f"| {label} | {len(rs)} | {sum(r['gain'] == 0 for r in rs)} | {len(sig)} | "
-              f"{statistics.fmean(r['gain'] for r in rs):.4f} | "
-              f"{statistics.median(r['se_top2'] for r in rs):.4f} |")
+        print(
+            f"| {label} | {len(rs)} | {sum(r['gain'] == 0 for r in rs)} | {len(sig)} | "
+            f"{statistics.fmean(r['gain'] for r in rs):.4f} | "
+            f"{statistics.median(r['se_top2'] for r in rs):.4f} |"
+        )
     sig_gain = sum(r["gain"] for r in rows if r["gain"] > 2 * r["se"])
     all_gain = sum(r["gain"] for r in rows)  # biased upward: the best of noisy means
-    print(f"gain per game and seat if the best mean were played: significant decisions only "
-          f"{sig_gain / args.games / P:.4f}, every decision (an upper estimate) {all_gain / args.games / P:.4f}")
+    print(
+        f"gain per game and seat if the best mean were played: significant decisions only "
+        f"{sig_gain / args.games / P:.4f}, every decision (an upper estimate) {all_gain / args.games / P:.4f}"
+    )
     moves = defaultdict(lambda: [0, 0])
     for r in rows:
         if r["gain"] > 2 * r["se"]:

@@ -153,7 +153,9 @@ def block(fn, game, seconds: float, rng: random.Random) -> tuple[int, int, float
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per block and contender")
     parser.add_argument("--blocks", type=int, default=5, help="alternating blocks per contender")
     args = parser.parse_args()
@@ -172,17 +174,23 @@ def main() -> None:
             g, total, dt = block(fn, game, args.seconds, rng)
             rates[name].append(g / dt)
             lengths[name].append(total / g)
-    print(f"python {platform.python_version()}, {platform.machine()}, 4 players, variant milton-bradley, "
-          f"default trap odds, random decisions; {args.blocks} blocks x {args.seconds}s per contender, "
-          "one process (one core)")
+    print(
+        f"python {platform.python_version()}, {platform.machine()}, 4 players, variant milton-bradley, "
+        f"default trap odds, random decisions; {args.blocks} blocks x {args.seconds}s per contender, "
+        "one process (one core)"
+    )
     print("| implementation | games/s (median) | min–max over blocks | mean length per game |")
     print("|---|---:|---:|---:|")
     for name, (_, unit) in contenders.items():
         med = statistics.median(rates[name])
-        print(f"| {name} | {med:,.1f} | {min(rates[name]):,.1f}–{max(rates[name]):,.1f} | "
-              f"{statistics.mean(lengths[name]):,.1f} {unit} |")
+        print(
+            f"| {name} | {med:,.1f} | {min(rates[name]):,.1f}–{max(rates[name]):,.1f} | "
+            f"{statistics.mean(lengths[name]):,.1f} {unit} |"
+        )
     names = list(contenders)
-    print(f"\nkernel loop / reference: {statistics.median(rates[names[0]]) / statistics.median(rates[names[2]]):.2f}")
+    print(
+        f"\nkernel loop / reference: {statistics.median(rates[names[0]]) / statistics.median(rates[names[2]]):.2f}"
+    )
 
 
 if __name__ == "__main__":

@@ -21,10 +21,10 @@ from trapworks.games.mouse_trap.game import CRANK, END, MOVE_BASE, P_CRANK
 
 
 class Variant(HeuristicAgent):
-    double = True   # pay for another mouse while one is on the Cheese Wheel (000 allows it)
-    reserve = 0     # cheese kept back from such payments
+    double = True  # pay for another mouse while one is on the Cheese Wheel (000 allows it)
+    reserve = 0  # cheese kept back from such payments
     target = "richest"
-    far = False     # also pay for mice 7+ spaces from the Wheel
+    far = False  # also pay for mice 7+ spaces from the Wheel
 
     def pick_target(self, state, cands):
         me, n = state.to_move, state.game.players
@@ -97,5 +97,8 @@ if __name__ == "__main__":
         d = [a - b for a, b in zip(v, base)]
         md = sum(d) / n
         sd = math.sqrt(sum((x - md) ** 2 for x in d) / (n - 1) / n) if n > 1 else 0
-        print(f"{players}p {variant} {name}: win share {w:.4f} ± {1.96 * se:.4f}; minus the heuristic's "
-              f"{md:+.4f} ± {1.96 * sd:.4f} (95%, paired; {time.time() - t:.0f} s)", flush=True)
+        print(
+            f"{players}p {variant} {name}: win share {w:.4f} ± {1.96 * se:.4f}; minus the heuristic's "
+            f"{md:+.4f} ± {1.96 * sd:.4f} (95%, paired; {time.time() - t:.0f} s)",
+            flush=True,
+        )

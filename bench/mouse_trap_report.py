@@ -45,16 +45,18 @@ def run_cell(n: int, options: dict, seed: int, workers: int, agent: str = "heuri
     lengths = [r.decisions for r in results]
     finished = [r.decisions for r in results if not r.truncated]
     data = summary.to_dict()
-    data.update({
-        "agent": agent,
-        "options": options,
-        "seed": seed,
-        "length_stdev": statistics.pstdev(lengths),
-        "length_p10": _quantile(lengths, 0.10),
-        "length_p90": _quantile(lengths, 0.90),
-        "length_mean_finished": statistics.mean(finished) if finished else None,
-        "length_histogram": sorted(Counter(lengths).items()),
-    })
+    data.update(
+        {
+            "agent": agent,
+            "options": options,
+            "seed": seed,
+            "length_stdev": statistics.pstdev(lengths),
+            "length_p10": _quantile(lengths, 0.10),
+            "length_p90": _quantile(lengths, 0.90),
+            "length_mean_finished": statistics.mean(finished) if finished else None,
+            "length_histogram": sorted(Counter(lengths).items()),
+        }
+    )
     return data
 
 
@@ -64,7 +66,9 @@ def _quantile(values: list[int], q: float) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("-n", type=int, default=10_000, help="games per cell")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
@@ -83,9 +87,11 @@ def main() -> None:
                 data["reliability"] = reliability
                 data["capture_chance"] = trapworks.make("mouse-trap", **opts).capture_chance
                 cells.append(data)
-                print(f"{variant:15} {players}p reliability={reliability}: {data['games']} games, "
-                      f"mean {data['length_mean']:.1f}, truncated {data['truncated']}, {data['seconds']:.0f}s",
-                      flush=True)
+                print(
+                    f"{variant:15} {players}p reliability={reliability}: {data['games']} games, "
+                    f"mean {data['length_mean']:.1f}, truncated {data['truncated']}, {data['seconds']:.0f}s",
+                    flush=True,
+                )
     # Beside the 12 cells: random agents (who often decline to crank) show what the turn limit is for.
     extra = []
     for variant in VARIANTS:
@@ -96,13 +102,27 @@ def main() -> None:
         data["reliability"] = None
         data["capture_chance"] = trapworks.make("mouse-trap", **opts).capture_chance
         extra.append(data)
-        print(f"{variant:15} 4p random agents: {data['games']} games, mean {data['length_mean']:.1f}, "
-              f"truncated {data['truncated']}, {data['seconds']:.0f}s", flush=True)
+        print(
+            f"{variant:15} 4p random agents: {data['games']} games, mean {data['length_mean']:.1f}, "
+            f"truncated {data['truncated']}, {data['seconds']:.0f}s",
+            flush=True,
+        )
     total = time.perf_counter() - started
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    Path(f"{args.out}.json").write_text(json.dumps({"n": args.n, "seed": args.seed, "workers": args.workers,
-                                                    "seconds": total, "cells": cells, "random_agent_cells": extra},
-                                                   indent=1) + "\n")
+    Path(f"{args.out}.json").write_text(
+        json.dumps(
+            {
+                "n": args.n,
+                "seed": args.seed,
+                "workers": args.workers,
+                "seconds": total,
+                "cells": cells,
+                "random_agent_cells": extra,
+            },
+            indent=1,
+        )
+        + "\n"
+    )
     plot(cells, Path(f"{args.out}.png"))
     Path(f"{args.out}.md").write_text(markdown(cells, extra, args, total))
     print(f"wrote {args.out}.md/.json/.png in {total:.0f}s")
@@ -134,8 +154,15 @@ def plot(cells: list[dict], path: Path) -> None:
                 if data["options"]["variant"] != variant or data["options"]["players"] != players:
                     continue
                 lengths = [k for k, c in data["length_histogram"] for _ in range(c)]
-                ax.hist(lengths, bins=upper // 5, range=(0, upper), histtype="step", density=True, linewidth=1.4,
-                        label=f"{_label(data['reliability'], data['capture_chance'])}: mean {data['length_mean']:.0f}")
+                ax.hist(
+                    lengths,
+                    bins=upper // 5,
+                    range=(0, upper),
+                    histtype="step",
+                    density=True,
+                    linewidth=1.4,
+                    label=f"{_label(data['reliability'], data['capture_chance'])}: mean {data['length_mean']:.0f}",
+                )
             ax.set_title(f"{variant}, {players} players", fontsize=10)
             ax.set_xlabel("game length (decisions)")
             ax.set_yticks([])
@@ -149,8 +176,12 @@ def plot(cells: list[dict], path: Path) -> None:
                 continue
             rates = [w / data["games"] for w in data["seat_wins"]]
             xs = [s + (k - 1.5) * width for s in range(players)]
-            ax.bar(xs, rates, width=width,
-                   label=f"{data['options']['variant']}, {'1.0' if data['reliability'] == 1.0 else 'default'}")
+            ax.bar(
+                xs,
+                rates,
+                width=width,
+                label=f"{data['options']['variant']}, {'1.0' if data['reliability'] == 1.0 else 'default'}",
+            )
             k += 1
         ax.axhline(1 / players, color="grey", linestyle=":", linewidth=1)
         ax.set_xticks(range(players), [f"seat {s + 1}" for s in range(players)])
@@ -164,11 +195,13 @@ def plot(cells: list[dict], path: Path) -> None:
 
 def _row(c: dict) -> str:
     rates = " / ".join(f"{w / c['games']:.1%}" for w in c["seat_wins"])
-    return (f"| {c['options']['variant']} | {c['options']['players']} | "
-            f"{_label(c['reliability'], c['capture_chance'])} | {c['games']:,} | {c['length_mean']:.1f} | "
-            f"{c['length_median']:g} | {c['length_p10']:g}–{c['length_p90']:g} | "
-            f"{c['length_min']}–{c['length_max']} | {c['truncated']} ({c['truncated'] / c['games']:.2%}) | "
-            f"{rates} |")
+    return (
+        f"| {c['options']['variant']} | {c['options']['players']} | "
+        f"{_label(c['reliability'], c['capture_chance'])} | {c['games']:,} | {c['length_mean']:.1f} | "
+        f"{c['length_median']:g} | {c['length_p10']:g}–{c['length_p90']:g} | "
+        f"{c['length_min']}–{c['length_max']} | {c['truncated']} ({c['truncated'] / c['games']:.2%}) | "
+        f"{rates} |"
+    )
 
 
 def markdown(cells: list[dict], extra: list[dict], args, total: float) -> str:
@@ -192,8 +225,8 @@ def markdown(cells: list[dict], extra: list[dict], args, total: float) -> str:
         "Game length is counted in decisions, as `trapworks simulate` counts it: one `roll` per turn plus",
         "each crank / pay / end / steal choice (chance outcomes are not counted). The turn limit is the",
         "default, 1000 turns; a game that reaches it is a truncation, never a win.",
-        "\"Default odds\" is the documented chain of 15 stages (contraption.json) whose product is the",
-        "capture chance shown; \"1.0\" is `trap_reliability=1.0`, a trap that always works.",
+        '"Default odds" is the documented chain of 15 stages (contraption.json) whose product is the',
+        'capture chance shown; "1.0" is `trap_reliability=1.0`, a trap that always works.',
         "",
         "![game length and win rates](mouse-trap-simulation.png)",
         "",

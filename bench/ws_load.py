@@ -73,16 +73,42 @@ def free_port() -> int:
 
 def start_trapworks(home: Path, port: int) -> subprocess.Popen:
     env = dict(os.environ, TRAPWORKS_HOME=str(home))
-    return subprocess.Popen([sys.executable, "-c", "from trapworks.cli import main; main()", "serve",
-                             "--host", "127.0.0.1", "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from trapworks.cli import main; main()",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
 
 
 def start_echo(workdir: Path, port: int) -> subprocess.Popen:
     (workdir / "echo_app.py").write_text(ECHO_APP)
-    return subprocess.Popen([sys.executable, "-m", "uvicorn", "echo_app:app", "--host", "127.0.0.1",
-                             "--port", str(port), "--log-level", "warning"], cwd=workdir,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "echo_app:app",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        cwd=workdir,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def wait_port(port: int, timeout: float = 30) -> None:
@@ -104,8 +130,11 @@ class Stats:
 
 
 async def create_game(http: httpx.AsyncClient, base: str, rng: random.Random) -> tuple[str, str]:
-    body = {"game": "last-mouse-lost", "seed": rng.randrange(2**31),
-            "seats": [{"kind": "human"}, {"kind": "agent", "agent": "random"}]}
+    body = {
+        "game": "last-mouse-lost",
+        "seed": rng.randrange(2**31),
+        "seats": [{"kind": "human"}, {"kind": "agent", "agent": "random"}],
+    }
     for attempt in range(3):
         try:
             r = await http.post(f"{base}/api/games", json=body)
@@ -139,14 +168,24 @@ class Window:
             self.go.set()
 
 
-async def client(idx: int, base_ws: str, games: list[tuple[str, str]], stats: Stats, window: Window,
-                 think: float, http: httpx.AsyncClient | None, base_http: str, rng: random.Random) -> None:
+async def client(
+    idx: int,
+    base_ws: str,
+    games: list[tuple[str, str]],
+    stats: Stats,
+    window: Window,
+    think: float,
+    http: httpx.AsyncClient | None,
+    base_http: str,
+    rng: random.Random,
+) -> None:
     gid, token = games.pop(0)
     ref = 0
     first = True
     while not window.go.is_set() or time.monotonic() < window.stop_at:
-        async with connect(f"{base_ws}/ws/games/{gid}?token={token}", max_size=2**22,
-                           open_timeout=30, ping_interval=None) as ws:
+        async with connect(
+            f"{base_ws}/ws/games/{gid}?token={token}", max_size=2**22, open_timeout=30, ping_interval=None
+        ) as ws:
             latest = None  # the newest state received
             waiting = None  # (ref, sent time) of the move awaiting its ack
             moved_at_ply = -1
@@ -193,7 +232,9 @@ async def client(idx: int, base_ws: str, games: list[tuple[str, str]], stats: St
                 moved_at_ply = latest["ply"]
                 turn_started = sent = time.monotonic()
                 waiting = (ref, sent)
-                await ws.send(json.dumps({"type": "move", "action": action, "ply": latest["ply"], "ref": ref}))
+                await ws.send(
+                    json.dumps({"type": "move", "action": action, "ply": latest["ply"], "ref": ref})
+                )
         if latest is not None and latest.get("terminal"):
             stats.games_finished += 1
             if http is None:
@@ -221,8 +262,9 @@ def pct(values: list[float], p: float) -> float:
     return values[k] * 1000
 
 
-async def run_one(kind: str, port: int, n: int, duration: float, think: float, seed: int,
-                  warmup: float = 0.0) -> dict:
+async def run_one(
+    kind: str, port: int, n: int, duration: float, think: float, seed: int, warmup: float = 0.0
+) -> dict:
     # The measuring client's own full garbage collections would stall all its clients at once and
     # read as server latency: it collects young objects only, as the server does.
     gc.collect()
@@ -237,23 +279,41 @@ async def run_one(kind: str, port: int, n: int, duration: float, think: float, s
         if kind == "trapworks":
             each = 1 + int((warmup + duration) // SPARE_GAME_EVERY_S)
             made = await asyncio.gather(*[create_game(http, base_http, rng) for _ in range(n * each)])
-            games = [made[i * each:(i + 1) * each] for i in range(n)]
+            games = [made[i * each : (i + 1) * each] for i in range(n)]
         else:
             games = [[(f"echo{i}", "x")] for i in range(n)]
         window = Window(n, duration, warmup)
-        await asyncio.gather(*[
-            client(i, base_ws, games[i], stats, window, think, http if kind == "trapworks" else None,
-                   base_http, random.Random(seed * 1000 + i))
-            for i in range(n)])
+        await asyncio.gather(
+            *[
+                client(
+                    i,
+                    base_ws,
+                    games[i],
+                    stats,
+                    window,
+                    think,
+                    http if kind == "trapworks" else None,
+                    base_http,
+                    random.Random(seed * 1000 + i),
+                )
+                for i in range(n)
+            ]
+        )
         elapsed = time.monotonic() - window.start
     return {
-        "server": kind, "clients": n, "think_s": think, "duration_s": round(elapsed, 1),
-        "moves": len(stats.ack), "moves_per_s": round(len(stats.ack) / elapsed, 1),
-        "ack_p50_ms": round(pct(stats.ack, 50), 2), "ack_p99_ms": round(pct(stats.ack, 99), 2),
+        "server": kind,
+        "clients": n,
+        "think_s": think,
+        "duration_s": round(elapsed, 1),
+        "moves": len(stats.ack),
+        "moves_per_s": round(len(stats.ack) / elapsed, 1),
+        "ack_p50_ms": round(pct(stats.ack, 50), 2),
+        "ack_p99_ms": round(pct(stats.ack, 99), 2),
         "ack_max_ms": round(max(stats.ack) * 1000, 1) if stats.ack else None,
         "turn_p50_ms": round(pct(stats.turn, 50), 2) if stats.turn else None,
         "turn_p99_ms": round(pct(stats.turn, 99), 2) if stats.turn else None,
-        "errors": len(stats.errors), "first_error": stats.errors[0] if stats.errors else None,
+        "errors": len(stats.errors),
+        "first_error": stats.errors[0] if stats.errors else None,
         "games_finished": stats.games_finished,
     }
 
@@ -262,12 +322,25 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--clients", type=int, nargs="+", default=[50, 200])
     ap.add_argument("--duration", type=float, default=20.0, help="seconds of play per run (max 120)")
-    ap.add_argument("--think", type=float, nargs="+", default=[0.0, 1.0],
-                    help="mean think time between a client's moves, seconds (uniform 0..2x)")
-    ap.add_argument("--peer", action=argparse.BooleanOptionalAction, default=True,
-                    help="also run the bare uvicorn echo peer")
-    ap.add_argument("--warmup", type=float, default=3.0,
-                    help="seconds of play before the timed window opens (not counted)")
+    ap.add_argument(
+        "--think",
+        type=float,
+        nargs="+",
+        default=[0.0, 1.0],
+        help="mean think time between a client's moves, seconds (uniform 0..2x)",
+    )
+    ap.add_argument(
+        "--peer",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also run the bare uvicorn echo peer",
+    )
+    ap.add_argument(
+        "--warmup",
+        type=float,
+        default=3.0,
+        help="seconds of play before the timed window opens (not counted)",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", type=Path, help="also write the results here")
     args = ap.parse_args()
@@ -292,12 +365,16 @@ def main() -> None:
                 proc.terminate()
                 proc.wait(timeout=10)
     print()
-    print("| server | clients | think (mean) | moves/s | ack p50 ms | ack p99 ms | turn p50 ms | turn p99 ms | errors |")
+    print(
+        "| server | clients | think (mean) | moves/s | ack p50 ms | ack p99 ms | turn p50 ms | turn p99 ms | errors |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in results:
-        print(f"| {r['server']} | {r['clients']} | {r['think_s']} s | {r['moves_per_s']} | {r['ack_p50_ms']} | "
-              f"{r['ack_p99_ms']} | {r['turn_p50_ms'] if r['turn_p50_ms'] is not None else '-'} | "
-              f"{r['turn_p99_ms'] if r['turn_p99_ms'] is not None else '-'} | {r['errors']} |")
+        print(
+            f"| {r['server']} | {r['clients']} | {r['think_s']} s | {r['moves_per_s']} | {r['ack_p50_ms']} | "
+            f"{r['ack_p99_ms']} | {r['turn_p50_ms'] if r['turn_p50_ms'] is not None else '-'} | "
+            f"{r['turn_p99_ms'] if r['turn_p99_ms'] is not None else '-'} | {r['errors']} |"
+        )
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
 

@@ -4,7 +4,7 @@ really is in that seed file, so a citation cannot drift from the text it claims 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
@@ -14,7 +14,7 @@ def _normal(text: str) -> str:
     return re.sub(r"\s+", " ", text.replace("*", "").replace("’", "'")).strip().lower()
 
 
-@lru_cache(maxsize=None)
+@cache
 def seed_text(seed: str) -> str:
     matches = sorted(SEEDS.glob(f"{seed}_*.txt"))
     if not matches:

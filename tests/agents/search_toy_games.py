@@ -39,16 +39,22 @@ class TreeGame(Game):
             k = rng.randint(2, 3)
             weights = [rng.uniform(0.05, 1.0) for _ in range(k)]
             total = sum(weights)
-            return {"kind": "chance", "outcomes": [(100 + i, w / total) for i, w in enumerate(weights)],
-                    "children": {100 + i: self._build(rng, depth - 1, player) for i in range(k)}}
+            return {
+                "kind": "chance",
+                "outcomes": [(100 + i, w / total) for i, w in enumerate(weights)],
+                "children": {100 + i: self._build(rng, depth - 1, player) for i in range(k)},
+            }
         k = rng.randint(2, self.options["branching"])
-        return {"kind": "decision", "player": player,
-                "children": {i: self._build(rng, depth - 1, (player + 1) % self.players) for i in range(k)}}
+        return {
+            "kind": "decision",
+            "player": player,
+            "children": {i: self._build(rng, depth - 1, (player + 1) % self.players) for i in range(k)},
+        }
 
     def num_players(self) -> int:
         return self.players
 
-    def new_initial_state(self, seed=None) -> "TreeState":
+    def new_initial_state(self, seed=None) -> TreeState:
         return TreeState(self)
 
 
@@ -117,7 +123,7 @@ class MiniPoker(Game):
     def num_players(self) -> int:
         return 2
 
-    def new_initial_state(self, seed=None) -> "PokerState":
+    def new_initial_state(self, seed=None) -> PokerState:
         return PokerState(self)
 
 
@@ -163,8 +169,10 @@ class PokerState(State):
         return f"deal {action - 100}" if action >= 100 else NAMES[action]
 
     def view(self, seat=None):
-        return {"my_card": self.cards[seat] if seat is not None and seat < len(self.cards) else None,
-                "bets": [NAMES[b] for b in self.bets]}
+        return {
+            "my_card": self.cards[seat] if seat is not None and seat < len(self.cards) else None,
+            "bets": [NAMES[b] for b in self.bets],
+        }
 
     def _resample(self, seat, rng):
         # Keep what `seat` knows (its own card, the public bets); re-deal the other card

@@ -59,7 +59,9 @@ def test_rollout_agent_improves_on_its_base_policy(players):
     """Where the heuristic's own move is worse, the agent plays the action with the best exact
     value under the heuristic: one step of policy improvement, with chance weighted correctly."""
     for game, vals in _trees(players, 5, 0.2, first):
-        agent = RolloutAgent(game, game.root["player"], seed=1, rollouts=400, min_rollouts=400, time_limit=None)
+        agent = RolloutAgent(
+            game, game.root["player"], seed=1, rollouts=400, min_rollouts=400, time_limit=None
+        )
         assert agent.step(game.new_initial_state()) == max(vals, key=vals.get)
         for st in agent.last_stats:  # each mean estimates the exact value under the policy
             assert abs(st.mean() - vals[st.action]) < 0.15
@@ -67,8 +69,15 @@ def test_rollout_agent_improves_on_its_base_policy(players):
 
 def test_random_rollouts_estimate_the_random_policy_value():
     for game, vals in _trees(2, 4, 0.2, "random"):
-        agent = RolloutAgent(game, game.root["player"], seed=2, policy="random", rollouts=600, min_rollouts=600,
-                             time_limit=None)
+        agent = RolloutAgent(
+            game,
+            game.root["player"],
+            seed=2,
+            policy="random",
+            rollouts=600,
+            min_rollouts=600,
+            time_limit=None,
+        )
         assert agent.step(game.new_initial_state()) == max(vals, key=vals.get)
 
 
@@ -99,8 +108,14 @@ def test_keeps_the_base_move_unless_another_is_clearly_better():
     """margin_z: with actions of equal value the base policy's move is kept."""
     game = FirstPolicyTree(tree_seed=0, players=2)
     t = {"kind": "terminal", "returns": [0.0, 0.0]}
-    coin = {"kind": "chance", "outcomes": [(100, 0.5), (101, 0.5)], "children": {
-        100: {"kind": "terminal", "returns": [1.0, -1.0]}, 101: {"kind": "terminal", "returns": [-1.0, 1.0]}}}
+    coin = {
+        "kind": "chance",
+        "outcomes": [(100, 0.5), (101, 0.5)],
+        "children": {
+            100: {"kind": "terminal", "returns": [1.0, -1.0]},
+            101: {"kind": "terminal", "returns": [-1.0, 1.0]},
+        },
+    }
     game.root = {"kind": "decision", "player": 0, "children": {0: t, 1: coin, 2: coin}}
     for seed in range(6):
         agent = RolloutAgent(game, 0, seed=seed, rollouts=40, min_rollouts=40, margin_z=2.0, time_limit=None)

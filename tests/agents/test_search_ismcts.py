@@ -7,10 +7,10 @@ import statistics
 from collections import Counter
 
 import pytest
-from guards import TrueStateGuard
 from search_toy_games import CALL, CHECK, FOLD, RAISE, MiniPoker, Poison, PokerHeuristic, dealt_poker
 
 import trapworks
+from guards import TrueStateGuard
 from trapworks.agents import make_agent
 from trapworks.agents.ismcts import ISMCTSAgent
 from trapworks.agents.mcts import MCTSAgent
@@ -35,8 +35,9 @@ def test_no_peeking_poisoned_secrets_leave_choices_unchanged():
     poisoned = choices(ISMCTSAgent, 2, Poison(), seeds)
     assert poisoned == clean_low == clean_high
     # With heuristic rollouts (the heuristic reads views of determinizations) the same holds.
-    assert (choices(ISMCTSAgent, 2, Poison(), seeds[:10], rollout="heuristic")
-            == choices(ISMCTSAgent, 2, 5, seeds[:10], rollout="heuristic"))
+    assert choices(ISMCTSAgent, 2, Poison(), seeds[:10], rollout="heuristic") == choices(
+        ISMCTSAgent, 2, 5, seeds[:10], rollout="heuristic"
+    )
 
 
 def test_the_no_peeking_test_can_fail_a_cheating_search():
@@ -165,12 +166,14 @@ def test_ismcts_choices_do_not_depend_on_the_hidden_parts(game_id):
     seat = s.current_player()
     alt = s.resample(seat, random.Random(99))
     assert alt.view(seat) == s.view(seat)
-    canonical = all(s.resample(seat, random.Random(k)).position() == alt.resample(seat, random.Random(k)).position()
-                    for k in range(3))
+    canonical = all(
+        s.resample(seat, random.Random(k)).position() == alt.resample(seat, random.Random(k)).position()
+        for k in range(3)
+    )
     if not canonical:
         pytest.skip(f"{game_id}: resample output depends on the hidden order it re-draws")
     for seed in range(3):
         a = ISMCTSAgent(game, seat, seed=seed, iterations=4, rollout_limit=4)
         b = ISMCTSAgent(game, seat, seed=seed, iterations=4, rollout_limit=4)
         assert a.step(s) == b.step(alt)
-        assert ([(k.action, k.n) for k in a.last_root.kids] == [(k.action, k.n) for k in b.last_root.kids])
+        assert [(k.action, k.n) for k in a.last_root.kids] == [(k.action, k.n) for k in b.last_root.kids]

@@ -88,8 +88,21 @@ def test_unknown_level_or_agent_names_the_choices():
 
 
 def test_simulate_and_play_accept_levels():
-    result = runner.invoke(app, ["simulate", "last-mouse-lost", "-n", "4", "-a", "easy,random",
-                                 "--rotate", "-o", "first_to=1", "--json"])
+    result = runner.invoke(
+        app,
+        [
+            "simulate",
+            "last-mouse-lost",
+            "-n",
+            "4",
+            "-a",
+            "easy,random",
+            "--rotate",
+            "-o",
+            "first_to=1",
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout.strip().splitlines()[-1])
     assert data["games"] == 4 and sum(data["agent_games"].values()) == 8
@@ -127,8 +140,24 @@ def test_lineups_and_standings():
 
 def test_tournament_command_rotates_seats_and_saves_csv(tmp_path):
     out = tmp_path / "t.csv"
-    result = runner.invoke(app, ["tournament", "last-mouse-lost", "--agents", "easy,random,medium", "-n", "4",
-                                 "-o", "first_to=1", "--seed", "3", "--out", str(out), "--json"])
+    result = runner.invoke(
+        app,
+        [
+            "tournament",
+            "last-mouse-lost",
+            "--agents",
+            "easy,random,medium",
+            "-n",
+            "4",
+            "-o",
+            "first_to=1",
+            "--seed",
+            "3",
+            "--out",
+            str(out),
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout.strip().splitlines()[-1])
     assert data["series"] == [["easy", "random"], ["easy", "medium"], ["random", "medium"]]
@@ -146,20 +175,39 @@ def test_tournament_command_rotates_seats_and_saves_csv(tmp_path):
         assert r["ci_low"] <= r["win_rate"] <= r["ci_high"]
     # Same seed, same games and seatings (the moves of the levels also depend on their time
     # caps, which a loaded machine may reach; reproducible search is tested with iteration budgets).
-    again = runner.invoke(app, ["tournament", "last-mouse-lost", "--agents", "easy,random,medium", "-n", "4",
-                                "-o", "first_to=1", "--seed", "3", "--out", str(tmp_path / "u.csv"), "--json"])
+    again = runner.invoke(
+        app,
+        [
+            "tournament",
+            "last-mouse-lost",
+            "--agents",
+            "easy,random,medium",
+            "-n",
+            "4",
+            "-o",
+            "first_to=1",
+            "--seed",
+            "3",
+            "--out",
+            str(tmp_path / "u.csv"),
+            "--json",
+        ],
+    )
     assert again.exit_code == 0
     rows_again = list(csv.DictReader((tmp_path / "u.csv").open()))
     assert [(r["seed"], r["seats"]) for r in rows_again] == [(r["seed"], r["seats"]) for r in rows]
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--agents", "random"], "at least two agents"),
-    (["--agents", "random,wizard"], "unknown agent 'wizard'"),
-    (["--agents", "random,random"], "listed twice"),
-    (["--agents", "random,easy", "-n", "0"], "-n must be at least 1"),
-    (["--agents", "random,easy", "-o", "bogus=1"], "unknown option(s) bogus"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--agents", "random"], "at least two agents"),
+        (["--agents", "random,wizard"], "unknown agent 'wizard'"),
+        (["--agents", "random,random"], "listed twice"),
+        (["--agents", "random,easy", "-n", "0"], "-n must be at least 1"),
+        (["--agents", "random,easy", "-o", "bogus=1"], "unknown option(s) bogus"),
+    ],
+)
 def test_tournament_bad_input_is_named(args, message, tmp_path):
     result = runner.invoke(app, ["tournament", "last-mouse-lost", *args, "--out", str(tmp_path / "x.csv")])
     assert result.exit_code == 2
@@ -195,12 +243,29 @@ def test_tournament_with_fewer_agents_than_seats_fills_and_rotates(tmp_path):
     if "mouse-trap" not in trapworks.available_games():
         pytest.skip("mouse-trap not registered")
     out = tmp_path / "mt.csv"
-    result = runner.invoke(app, ["tournament", "mouse-trap", "--agents", "heuristic,random", "-n", "3",
-                                 "--players", "3", "--out", str(out), "--json"])
+    result = runner.invoke(
+        app,
+        [
+            "tournament",
+            "mouse-trap",
+            "--agents",
+            "heuristic,random",
+            "-n",
+            "3",
+            "--players",
+            "3",
+            "--out",
+            str(out),
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(out.open()))
-    assert [r["seats"] for r in rows] == ["heuristic,random,heuristic", "random,heuristic,heuristic",
-                                          "heuristic,heuristic,random"]
+    assert [r["seats"] for r in rows] == [
+        "heuristic,random,heuristic",
+        "random,heuristic,heuristic",
+        "heuristic,heuristic,random",
+    ]
     data = json.loads(result.stdout.strip().splitlines()[-1])
     games = {r["agent"]: r["games"] for r in data["standings"]}
     assert games == {"heuristic": 3, "random": 3}

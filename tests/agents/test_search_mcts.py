@@ -41,10 +41,14 @@ def test_mcts_plays_three_seat_games_by_each_seats_own_returns():
     because seat 1 would steer away from it there."""
     game = TreeGame(tree_seed=0, players=3)
     t = lambda *r: {"kind": "terminal", "returns": list(r)}  # noqa: E731
-    game.root = {"kind": "decision", "player": 0, "children": {
-        0: {"kind": "decision", "player": 1, "children": {0: t(0.9, 0.1, 0.5), 1: t(0.2, 0.8, 0.5)}},
-        1: {"kind": "decision", "player": 2, "children": {0: t(0.5, 0.5, 0.1), 1: t(0.6, 0.4, 0.9)}},
-    }}
+    game.root = {
+        "kind": "decision",
+        "player": 0,
+        "children": {
+            0: {"kind": "decision", "player": 1, "children": {0: t(0.9, 0.1, 0.5), 1: t(0.2, 0.8, 0.5)}},
+            1: {"kind": "decision", "player": 2, "children": {0: t(0.5, 0.5, 0.1), 1: t(0.6, 0.4, 0.9)}},
+        },
+    }
     for seed in range(3):
         agent = MCTSAgent(game, 0, seed=seed, iterations=1500)
         assert agent.step(game.new_initial_state()) == 1
@@ -55,15 +59,29 @@ def test_mcts_plays_three_seat_games_by_each_seats_own_returns():
 def test_chance_probabilities_matter_not_just_outcomes():
     """A tree where treating chance outcomes as equally likely would pick the wrong move."""
     game = TreeGame(tree_seed=0)
-    game.root = {"kind": "decision", "player": 0, "children": {
-        0: {"kind": "terminal", "returns": [0.2, -0.2]},
-        1: {"kind": "chance", "outcomes": [(100, 0.7), (101, 0.3)], "children": {
-            100: {"kind": "terminal", "returns": [1.0, -1.0]},
-            101: {"kind": "terminal", "returns": [-1.0, 1.0]}}},
-        2: {"kind": "chance", "outcomes": [(100, 0.3), (101, 0.7)], "children": {
-            100: {"kind": "terminal", "returns": [1.0, -1.0]},
-            101: {"kind": "terminal", "returns": [-1.0, 1.0]}}},
-    }}
+    game.root = {
+        "kind": "decision",
+        "player": 0,
+        "children": {
+            0: {"kind": "terminal", "returns": [0.2, -0.2]},
+            1: {
+                "kind": "chance",
+                "outcomes": [(100, 0.7), (101, 0.3)],
+                "children": {
+                    100: {"kind": "terminal", "returns": [1.0, -1.0]},
+                    101: {"kind": "terminal", "returns": [-1.0, 1.0]},
+                },
+            },
+            2: {
+                "kind": "chance",
+                "outcomes": [(100, 0.3), (101, 0.7)],
+                "children": {
+                    100: {"kind": "terminal", "returns": [1.0, -1.0]},
+                    101: {"kind": "terminal", "returns": [-1.0, 1.0]},
+                },
+            },
+        },
+    }
     agent = MCTSAgent(game, 0, seed=1, iterations=2000)
     assert agent.step(game.new_initial_state()) == 1  # EV +0.4, against 0.2 and -0.4
     root = agent.last_root
@@ -102,7 +120,9 @@ def test_mcts_finds_winning_moves_in_last_mouse_lost_endgames(rules):
         if after.is_terminal():
             assert s.current_player() in after.winners()
             continue
-        assert solver.solve(after).outcome == "loss", f"{s.position()}: {s.action_to_string(a)} throws the win away"
+        assert solver.solve(after).outcome == "loss", (
+            f"{s.position()}: {s.action_to_string(a)} throws the win away"
+        )
 
 
 def test_same_seed_same_search():
@@ -142,8 +162,17 @@ def test_a_single_legal_move_is_played_without_search():
     assert agent.last_iterations == 0
 
 
-@pytest.mark.parametrize("bad", [{"iterations": 0}, {"iterations": -3}, {"time_limit": "fast"},
-                                 {"rollout": "smart"}, {"heuristic_share": 1.5}, {"iterations": True}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"iterations": 0},
+        {"iterations": -3},
+        {"time_limit": "fast"},
+        {"rollout": "smart"},
+        {"heuristic_share": 1.5},
+        {"iterations": True},
+    ],
+)
 def test_bad_budgets_are_refused_with_a_reason(bad):
     game = trapworks.make("last-mouse-lost")
     with pytest.raises(TrapworksError) as e:
@@ -181,17 +210,30 @@ def test_progressive_bias_falls_back_on_the_heuristic_when_rollouts_are_blind():
     """With rollouts cut at once (valued as draws) the statistics say nothing; the prior
     makes the search play the registered heuristic's move, and without it the choice is
     not tied to the heuristic."""
+
     class Blind(TreeGame):
         agents = {"heuristic": "search_toy_games:FirstActionHeuristic"}
 
     game = Blind(tree_seed=4)
-    game.root = {"kind": "decision", "player": 0, "children": {
-        a: {"kind": "decision", "player": 1, "children": {
-            0: {"kind": "terminal", "returns": [0.0, 0.0]}, 1: {"kind": "terminal", "returns": [0.0, 0.0]}}}
-        for a in range(4)}}
+    game.root = {
+        "kind": "decision",
+        "player": 0,
+        "children": {
+            a: {
+                "kind": "decision",
+                "player": 1,
+                "children": {
+                    0: {"kind": "terminal", "returns": [0.0, 0.0]},
+                    1: {"kind": "terminal", "returns": [0.0, 0.0]},
+                },
+            }
+            for a in range(4)
+        },
+    }
     s = game.new_initial_state()
-    picks = {MCTSAgent(game, 0, seed=i, iterations=40, rollout_limit=1, prior_weight=1.0).step(s)
-             for i in range(5)}
+    picks = {
+        MCTSAgent(game, 0, seed=i, iterations=40, rollout_limit=1, prior_weight=1.0).step(s) for i in range(5)
+    }
     assert picks == {0}  # FirstActionHeuristic always names the first legal action
     free = {MCTSAgent(game, 0, seed=i, iterations=40, rollout_limit=1).step(s) for i in range(12)}
     assert free != {0}

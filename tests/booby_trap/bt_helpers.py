@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import trapworks
@@ -19,7 +19,7 @@ def _normal(text: str) -> str:
     return re.sub(r"\s+", " ", text.replace("\u2019", "'")).strip().lower()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rulebook() -> str:
     return _normal(next(SEEDS.glob("001_*.txt")).read_text(encoding="utf-8"))
 
@@ -30,9 +30,19 @@ def cite(sentence: str) -> str:
     return sentence
 
 
-def constructed(tray: list[tuple[str, float, float]], bar: float, *, players: int = 2, variant: str = "regular",
-                per_size: int = 5, won: list[list[str]] | None = None, debt: list[int] | None = None,
-                trips: list[int] | None = None, to_move: int = 0, **options) -> BoobyTrapState:
+def constructed(
+    tray: list[tuple[str, float, float]],
+    bar: float,
+    *,
+    players: int = 2,
+    variant: str = "regular",
+    per_size: int = 5,
+    won: list[list[str]] | None = None,
+    debt: list[int] | None = None,
+    trips: list[int] | None = None,
+    to_move: int = 0,
+    **options,
+) -> BoobyTrapState:
     """A state with the given pieces on the tray (size, x, y), the rest of the pieces split into
     the players' winnings (`won`: sizes per seat) and the discard pile."""
     game = trapworks.make("booby-trap", players=players, variant=variant, pieces_per_size=per_size, **options)
@@ -48,16 +58,25 @@ def constructed(tray: list[tuple[str, float, float]], bar: float, *, players: in
     def ids(items):
         return ".".join(map(str, items)) or "-"
 
-    text = " ".join([
-        "bt1", f"sizes={sizes}",
-        "tray=" + (",".join(f"{p.id}:{p.x!r}:{p.y!r}" for p in pieces) or "-"),
-        f"bar={float(bar)!r}", f"rest={float(bar)!r}", f"turn={to_move + 1}", "touched=-", "passes=0",
-        "touches=0", "key=7", "settles=0",
-        "won=" + "/".join(ids(w) for w in winnings),
-        "debt=" + "/".join(map(str, debt or [0] * players)),
-        "trips=" + "/".join(map(str, trips or [0] * players)),
-        f"discard={ids(discard)}",
-    ])
+    text = " ".join(
+        [
+            "bt1",
+            f"sizes={sizes}",
+            "tray=" + (",".join(f"{p.id}:{p.x!r}:{p.y!r}" for p in pieces) or "-"),
+            f"bar={float(bar)!r}",
+            f"rest={float(bar)!r}",
+            f"turn={to_move + 1}",
+            "touched=-",
+            "passes=0",
+            "touches=0",
+            "key=7",
+            "settles=0",
+            "won=" + "/".join(ids(w) for w in winnings),
+            "debt=" + "/".join(map(str, debt or [0] * players)),
+            "trips=" + "/".join(map(str, trips or [0] * players)),
+            f"discard={ids(discard)}",
+        ]
+    )
     return game.state_from_position(text)
 
 

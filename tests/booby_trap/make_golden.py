@@ -9,7 +9,6 @@ files then shows what changed.
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import trapworks
@@ -37,8 +36,12 @@ def play(variant: str) -> dict:
             if e["type"] == "removal":
                 removals.append([e["seat"], e["piece"], e["tripped"], e["popped"]])
     record = GameRecord.from_state(state, players=seats)
-    return {"record": record.to_dict() | {"created": ""}, "removals": removals,
-            "final_position": state.position(), "returns": state.returns()}
+    return {
+        "record": record.to_dict() | {"created": ""},
+        "removals": removals,
+        "final_position": state.position(),
+        "returns": state.returns(),
+    }
 
 
 def main() -> None:

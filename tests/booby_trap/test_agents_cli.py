@@ -74,8 +74,9 @@ def test_terminal_play_touch_then_remove():
     loose = next(p for p in state.touchable() if load[p] == 0.0)
     lines = iter([f"touch {loose}", "remove", "quit"])
     console = Console(record=True, width=140)
-    session = TerminalSession(game, ["human", "random"], seed=0, ask=lambda _: next(lines),
-                              console=console, start=state.position())
+    session = TerminalSession(
+        game, ["human", "random"], seed=0, ask=lambda _: next(lines), console=console, start=state.position()
+    )
     session.save = lambda path=None: None  # keep the test's files out of the data folder
     session.run()
     out = console.export_text()
@@ -85,16 +86,42 @@ def test_terminal_play_touch_then_remove():
 
 
 def test_simulate_command_json():
-    result = CliRunner().invoke(app, ["simulate", "booby-trap", "-n", "2", "-a", "heuristic-stress,random",
-                                      "--json", "-o", "pieces_per_size=6"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "simulate",
+            "booby-trap",
+            "-n",
+            "2",
+            "-a",
+            "heuristic-stress,random",
+            "--json",
+            "-o",
+            "pieces_per_size=6",
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout.strip().splitlines()[-1])
     assert data["games"] == 2 and data["truncated"] == 0
 
 
 def test_simulate_solitaire_and_bad_option():
-    result = CliRunner().invoke(app, ["simulate", "booby-trap", "-n", "1", "-a", "heuristic", "--json",
-                                      "-o", "variant=solitaire", "-o", "pieces_per_size=5"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "simulate",
+            "booby-trap",
+            "-n",
+            "1",
+            "-a",
+            "heuristic",
+            "--json",
+            "-o",
+            "variant=solitaire",
+            "-o",
+            "pieces_per_size=5",
+        ],
+    )
     assert result.exit_code == 0, result.output
     bad = CliRunner().invoke(app, ["simulate", "booby-trap", "-n", "1", "-o", "variant=speed"])
     assert bad.exit_code != 0 and "choose one of" in bad.output

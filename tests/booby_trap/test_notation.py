@@ -2,20 +2,19 @@
 with a clear error; hidden readings stay with their seat."""
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import trapworks
 from trapworks.agents import make_agent
 from trapworks.core import GameRecord, IllegalActionError, OptionError, PositionError, undo
 from trapworks.games.booby_trap import physics
 
-from bt_helpers import constructed
 
-
-@lru_cache(maxsize=None)
+@cache
 def _played(seed=2, moves=24):
     """A two-player game some way in (heuristic agents), with passes, touches and removals."""
     game = trapworks.make("booby-trap")
@@ -57,15 +56,19 @@ def test_position_in_mid_turn_round_trips():
 def test_clone_notation_and_record_reproduce_a_removal_exactly():
     state = played()
     piece = loaded_piece(state)
-    copies = [state.clone(), state.game.state_from_position(state.position()),
-              GameRecord.from_json(GameRecord.from_state(state).to_json()).replay()]
+    copies = [
+        state.clone(),
+        state.game.state_from_position(state.position()),
+        GameRecord.from_json(GameRecord.from_state(state).to_json()).replay(),
+    ]
     results = []
     for s in [state] + copies:
         s.apply_action(piece)
         s.apply_action(s.game.remove_action)
         event = next(e for e in s.last_events() if e["type"] == "removal")
-        results.append((s.position().split(" touches=")[0], event["travel_mm"], event["popped"],
-                        event["frames"]))
+        results.append(
+            (s.position().split(" touches=")[0], event["travel_mm"], event["popped"], event["frames"])
+        )
     assert all(r == results[0] for r in results[1:])
 
 
@@ -95,12 +98,15 @@ def test_clone_is_independent():
     assert state.position() == played().position()
 
 
-@pytest.mark.parametrize("text, words", [
-    ("", "starts with 'bt1'"),
-    ("chess", "starts with 'bt1'"),
-    ("bt1 sizes=S", "missing field"),
-    ("bt1 nonsense", "key=value"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("", "starts with 'bt1'"),
+        ("chess", "starts with 'bt1'"),
+        ("bt1 sizes=S", "missing field"),
+        ("bt1 nonsense", "key=value"),
+    ],
+)
 def test_bad_positions_say_what_is_wrong(text, words):
     with pytest.raises(PositionError, match=words):
         trapworks.make("booby-trap").state_from_position(text)
@@ -110,17 +116,20 @@ def _edit(text, key, value):
     return " ".join(f"{key}={value}" if part.startswith(key + "=") else part for part in text.split())
 
 
-@pytest.mark.parametrize("key, value, words", [
-    ("bar", "abc", "not a number"),
-    ("bar", "nan", "not a finite number"),
-    ("turn", "9", "out of range"),
-    ("debt", "1/0", "3-point penalties"),
-    ("won", "0", "entries for 2 player"),
-    ("touched", "999", "out of range"),
-    ("sizes", "SSS", "letters S, M or L"),
-    ("won", "-/-", "nowhere"),
-    ("bar", "299.0", "does not rest against any piece"),
-])
+@pytest.mark.parametrize(
+    "key, value, words",
+    [
+        ("bar", "abc", "not a number"),
+        ("bar", "nan", "not a finite number"),
+        ("turn", "9", "out of range"),
+        ("debt", "1/0", "3-point penalties"),
+        ("won", "0", "entries for 2 player"),
+        ("touched", "999", "out of range"),
+        ("sizes", "SSS", "letters S, M or L"),
+        ("won", "-/-", "nowhere"),
+        ("bar", "299.0", "does not rest against any piece"),
+    ],
+)
 def test_bad_position_fields(key, value, words):
     text = played().position()
     with pytest.raises(PositionError, match=words):
@@ -143,12 +152,15 @@ def test_a_piece_outside_the_tray_is_refused():
         state.game.state_from_position(text)
 
 
-@pytest.mark.parametrize("text, words", [
-    ("banana", "touch N"),
-    ("touch 999", "there is no piece 999"),
-    ("remove", "touch a piece first"),
-    ("pass", "touch a piece first"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("banana", "touch N"),
+        ("touch 999", "there is no piece 999"),
+        ("remove", "touch a piece first"),
+        ("pass", "touch a piece first"),
+    ],
+)
 def test_bad_actions_say_what_is_wrong(text, words):
     state = trapworks.make("booby-trap").new_initial_state(0)
     before = state.position()
@@ -176,16 +188,19 @@ def test_action_text_forms():
         state.apply_action("remove")  # text is not an action id
 
 
-@pytest.mark.parametrize("options, words", [
-    ({"players": 1}, "variant=solitaire"),
-    ({"players": 7}, "2 to 6"),
-    ({"variant": "solitaire", "players": 2}, "for 1 player"),
-    ({"variant": "speed"}, "choose one of"),
-    ({"tension_noise": -1}, "tension_noise"),
-    ({"pieces_per_size": 30}, "pieces_per_size"),
-    ({"first_player": 2}, "first_player"),
-    ({"colour": "red"}, "unknown option"),
-])
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        ({"players": 1}, "variant=solitaire"),
+        ({"players": 7}, "2 to 6"),
+        ({"variant": "solitaire", "players": 2}, "for 1 player"),
+        ({"variant": "speed"}, "choose one of"),
+        ({"tension_noise": -1}, "tension_noise"),
+        ({"pieces_per_size": 30}, "pieces_per_size"),
+        ({"first_player": 2}, "first_player"),
+        ({"colour": "red"}, "unknown option"),
+    ],
+)
 def test_bad_options(options, words):
     with pytest.raises(OptionError, match=words):
         trapworks.make("booby-trap", **options)
@@ -201,7 +216,9 @@ def test_resample_forgets_other_seats_readings():
     # Right after seat 1 touches, seat 0's sample has no trace of the reading.
     touched = state.clone()
     while touched.current_player() != 1 or touched.touched is not None:
-        touched.apply_action(touched.touchable()[0] if touched.touched is None else touched.game.remove_action)
+        touched.apply_action(
+            touched.touchable()[0] if touched.touched is None else touched.game.remove_action
+        )
     touched.apply_action(touched.touchable()[0])
     hidden = touched.resample(0, random.Random(2))
     assert not any(e["type"] == "feel" for e in hidden._events)
@@ -234,7 +251,9 @@ def test_random_play_conserves_pieces_and_points(seed, choices):
             break
         legal = state.legal_actions()
         state.apply_action(legal[c % len(legal)])
-        everywhere = [p.id for p in state.packing.pieces] + [p for w in state.winnings for p in w] + state.discard
+        everywhere = (
+            [p.id for p in state.packing.pieces] + [p for w in state.winnings for p in w] + state.discard
+        )
         assert sorted(everywhere) == list(range(n))
         assert all(d % 3 == 0 and d >= 0 for d in state.debt)
         assert state.passes_in_row <= 2 * SMALL.players

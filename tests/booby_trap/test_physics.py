@@ -1,13 +1,11 @@
 """The tray model on constructed positions and on seeded set-ups (issue 5, "Must show")."""
 
 import pytest
+from bt_helpers import MID, arch_layout, bar_travel_without_removal, constructed, piece_at, support_layout
 
 import trapworks
 from trapworks.games.booby_trap import physics
 from trapworks.games.booby_trap.physics import MARK, TRAY_WIDTH
-
-from bt_helpers import (MID, arch_layout, bar_travel_without_removal, constructed, piece_at,
-                        support_layout)
 
 
 def test_no_removal_bar_stays_at_rest_on_an_arch():

@@ -1,20 +1,19 @@
 """A test per rule sentence of 001 (Booby Trap), each citing the sentence it checks."""
 
-from functools import lru_cache
+from functools import cache
 
 import pytest
+from bt_helpers import MID, L, arch_layout, cite, column, constructed, piece_at, support_layout
 
 import trapworks
 from trapworks.core import IllegalActionError
 from trapworks.games.booby_trap import physics
 from trapworks.games.booby_trap.physics import MARK, POINTS, TRAY_WIDTH
 
-from bt_helpers import L, MID, arch_layout, cite, column, constructed, piece_at, support_layout
-
 BAR_LL = 4 * L  # the bar resting on a column of two large pieces
 
 
-@lru_cache(maxsize=None)
+@cache
 def _initial(players=2, variant="regular", seed=0):
     return trapworks.make("booby-trap", players=players, variant=variant).new_initial_state(seed)
 
@@ -26,7 +25,7 @@ def initial(players=2, variant="regular", seed=0):
 def loose_piece(state):
     """A piece that carries no load (lifting it cannot move the bar)."""
     load = physics.stress_of(state.packing).load
-    return min((p for p in state.touchable() if load[p] == 0.0))
+    return min(p for p in state.touchable() if load[p] == 0.0)
 
 
 def free_layout(**kw):
@@ -51,8 +50,10 @@ def pass_turn(state, piece=None):
 
 # --- object ------------------------------------------------------------------------
 def test_object_points_by_removing_pieces_without_moving_the_bar():
-    cite("The object of the game is to win as many points as possible by removing colored playing "
-         "pieces from the game board without moving the spring bar.")
+    cite(
+        "The object of the game is to win as many points as possible by removing colored playing "
+        "pieces from the game board without moving the spring bar."
+    )
     state, _, free = free_layout()
     event = remove(state, free[0])
     assert not event["tripped"]
@@ -72,8 +73,10 @@ def test_most_points_wins():
 
 # --- setting up --------------------------------------------------------------------
 def test_pieces_placed_in_front_of_the_bar():
-    cite("Pull back the spring bar and place the playing pieces with the knobs face up in the section "
-         "of the board in front of the spring bar.")
+    cite(
+        "Pull back the spring bar and place the playing pieces with the knobs face up in the section "
+        "of the board in front of the spring bar."
+    )
     state = initial()
     assert len(state.packing.pieces) == 60
     assert all(p.x + p.radius <= state.packing.bar + 0.5 for p in state.packing.pieces)
@@ -154,16 +157,20 @@ def test_pass_after_touching():
 
 
 def test_take_without_moving_the_bar_keeps_it():
-    cite("If the first player decides to take a piece and does so without moving the spring bar, he "
-         "keeps it, and the next player takes his turn.")
+    cite(
+        "If the first player decides to take a piece and does so without moving the spring bar, he "
+        "keeps it, and the next player takes his turn."
+    )
     state, _, free = free_layout()
     remove(state, free[1])
     assert free[1] in state.winnings[0] and state.current_player() == 1
 
 
 def test_take_and_move_the_bar_is_penalized():
-    cite("If the first player decides to take a piece and in so doing, moves the spring bar, he is "
-         "penalized according to the rules below.")
+    cite(
+        "If the first player decides to take a piece and in so doing, moves the spring bar, he is "
+        "penalized according to the rules below."
+    )
     state, key, _ = free_layout(won=[["L", "S"], []])
     event = remove(state, key)
     assert event["tripped"]
@@ -171,8 +178,10 @@ def test_take_and_move_the_bar_is_penalized():
 
 
 def test_play_continues_until_pieces_left_equal_players():
-    cite("Play is continued in this manner until there are as many playing pieces left on the board as "
-         "there are players in the game.")
+    cite(
+        "Play is continued in this manner until there are as many playing pieces left on the board as "
+        "there are players in the game."
+    )
     cite("Each player then totals his points, and the player with the most points wins.")
     tray = column("LL", 150.0) + [("S", 30.0, 30.0), ("S", 30.0, 80.0)]
     two = constructed(tray, BAR_LL, players=2, won=[["L"], ["M"]])
@@ -188,8 +197,10 @@ def test_play_continues_until_pieces_left_equal_players():
 
 
 def test_five_players_end_at_five_pieces():
-    cite("For example: If five players are playing, the game proceeds until there are five pieces "
-         "remaining on the board.")
+    cite(
+        "For example: If five players are playing, the game proceeds until there are five pieces "
+        "remaining on the board."
+    )
     tray = column("LL", 150.0) + [("S", 30.0, 20.0), ("S", 30.0, 55.0), ("S", 30.0, 90.0), ("S", 60.0, 40.0)]
     state = constructed(tray, BAR_LL, players=5)
     remove(state, piece_at(state, 60.0, 40.0))
@@ -204,8 +215,10 @@ def test_after_touching_pass_or_remove_only():
 
 
 def test_bar_moves_less_than_a_space_keeps_the_piece():
-    cite("If he does remove a piece and the spring bar moves less than one of the spaces on the scale "
-         "along the side, he has completed a successful play and keeps the piece.")
+    cite(
+        "If he does remove a piece and the spring bar moves less than one of the spaces on the scale "
+        "along the side, he has completed a successful play and keeps the piece."
+    )
     tray, bar = support_layout("LMSS")
     state = constructed(tray, bar)
     key = piece_at(state, 57.0, MID)
@@ -215,9 +228,11 @@ def test_bar_moves_less_than_a_space_keeps_the_piece():
 
 
 def test_bar_moves_a_marking_penalty_and_discard_pile():
-    cite("If the spring bar moves one or more markings, the player is penalized three points and the "
-         "piece that caused the penalty is placed in a discard pile along with any other pieces that "
-         "may have jumped out of the board or been pushed up on their sides.")
+    cite(
+        "If the spring bar moves one or more markings, the player is penalized three points and the "
+        "piece that caused the penalty is placed in a discard pile along with any other pieces that "
+        "may have jumped out of the board or been pushed up on their sides."
+    )
     state, key, _ = free_layout(won=[["L"], []])
     before = {p.id for p in state.packing.pieces}
     event = remove(state, key)
@@ -229,11 +244,15 @@ def test_bar_moves_a_marking_penalty_and_discard_pile():
     assert {p.id for p in state.packing.pieces} == before - {key} - set(event["popped"])
 
 
-@pytest.mark.parametrize("held, paid", [("L", "L"), ("MS", "MS"), ("SSS", "SSS"), ("LMS", "L"), ("MSS", "MS")])
+@pytest.mark.parametrize(
+    "held, paid", [("L", "L"), ("MS", "MS"), ("SSS", "SSS"), ("LMS", "L"), ("MSS", "MS")]
+)
 def test_penalty_paid_from_winnings(held, paid):
-    cite("Whenever a player is penalized, he must discard from his winnings, pieces equal to three points "
-         "(one large size piece, or one medium size piece plus one small size piece, or three small "
-         "sizes pieces).")
+    cite(
+        "Whenever a player is penalized, he must discard from his winnings, pieces equal to three points "
+        "(one large size piece, or one medium size piece plus one small size piece, or three small "
+        "sizes pieces)."
+    )
     state, key, _ = free_layout(won=[list(held), []])
     remove(state, key)
     penalty = next(e for e in state.last_events() if e["type"] == "penalty")
@@ -252,8 +271,10 @@ def test_net_score_at_a_glance():
 
 
 def test_debt_kept_and_paid_off_when_he_wins_enough():
-    cite("Of course if a player should owe more than he can pay he must keep track of his debt and pay "
-         "it off as soon as he wins enough points to do so.")
+    cite(
+        "Of course if a player should owe more than he can pay he must keep track of his debt and pay "
+        "it off as soon as he wins enough points to do so."
+    )
     state, key, _ = free_layout(won=[["M"], []])
     remove(state, key)
     assert state.debt[0] == 3 and state.scores()[0] == 2 - 3
@@ -268,8 +289,10 @@ def test_debt_kept_and_paid_off_when_he_wins_enough():
 
 # --- passing ----------------------------------------------------------------------
 def test_pass_as_often_as_wished_while_not_everyone_passed_twice():
-    cite("A player may pass as many times as he wishes so long as each person playing has not already "
-         "passed twice in succession.")
+    cite(
+        "A player may pass as many times as he wishes so long as each person playing has not already "
+        "passed twice in succession."
+    )
     state = initial(players=2)
     for _ in range(3):
         pass_turn(state)
@@ -278,8 +301,10 @@ def test_pass_as_often_as_wished_while_not_everyone_passed_twice():
 
 
 def test_everyone_passed_twice_then_must_remove():
-    cite("If everyone playing has passed twice in succession, then on the third turn a player must remove "
-         "a piece, even though he is certain that the spring bar will move.")
+    cite(
+        "If everyone playing has passed twice in succession, then on the third turn a player must remove "
+        "a piece, even though he is certain that the spring bar will move."
+    )
     state = initial(players=2)
     for _ in range(4):
         pass_turn(state)
@@ -317,8 +342,10 @@ def test_three_player_example_game_2():
 
 # --- feeling the tension -------------------------------------------------------------
 def test_not_all_pieces_held_tightly():
-    cite("If players study the set up board carefully, they will note that the spring bar is not holding "
-         "all the pieces tightly.")
+    cite(
+        "If players study the set up board carefully, they will note that the spring bar is not holding "
+        "all the pieces tightly."
+    )
     cite("Some pieces may be completely loose.")
     state = initial()
     load = physics.stress_of(state.packing).load
@@ -326,14 +353,19 @@ def test_not_all_pieces_held_tightly():
 
 
 def test_touching_pieces_not_under_pressure_lift_out_without_releasing_the_bar():
-    cite("Others, although touching each other, may not be under spring pressure and can be lifted out "
-         "without releasing the spring bar.")
+    cite(
+        "Others, although touching each other, may not be under spring pressure and can be lifted out "
+        "without releasing the spring bar."
+    )
     state = initial()
     stress = physics.stress_of(state.packing)
     near = {}
     for a in state.packing.pieces:
-        near[a.id] = sum(1 for b in state.packing.pieces if b.id != a.id and
-                         ((a.x - b.x) ** 2 + (a.y - b.y) ** 2) ** 0.5 < a.radius + b.radius + 0.3)
+        near[a.id] = sum(
+            1
+            for b in state.packing.pieces
+            if b.id != a.id and ((a.x - b.x) ** 2 + (a.y - b.y) ** 2) ** 0.5 < a.radius + b.radius + 0.3
+        )
     touching_unloaded = [p for p, v in stress.load.items() if v == 0.0 and near[p] >= 1]
     assert touching_unloaded
     result = physics.resolve_removal(state.packing, touching_unloaded[0])
@@ -366,8 +398,10 @@ def test_reading_tracks_the_true_tension():
 
 
 def test_tight_piece_best_to_pass():
-    cite("If the piece is being held tightly under tension, it is best to pass and try another piece on "
-         "the next turm.")
+    cite(
+        "If the piece is being held tightly under tension, it is best to pass and try another piece on "
+        "the next turm."
+    )
     from trapworks.agents import make_agent
 
     state = trapworks.make("booby-trap", tension_noise=0.0).new_initial_state(0)
@@ -394,8 +428,10 @@ def test_stress_arches_shown_in_teaching_mode():
 # --- variant games --------------------------------------------------------------------
 def test_solitaire_object():
     cite("Set up the board as in the regular game.")
-    cite("The object of the game is to remove all pieces except one, tripping the spring bar no more than "
-         "three times.")
+    cite(
+        "The object of the game is to remove all pieces except one, tripping the spring bar no more than "
+        "three times."
+    )
     state = initial(players=1, variant="solitaire")
     assert state.num_players() == 1 and len(state.packing.pieces) == 60
     # Won: one piece left after at most three trips.
@@ -418,11 +454,15 @@ def test_solitaire_three_trips_still_playing():
 
 
 def test_sizes_in_order():
-    cite("The board is set up in the regular way and turns rotate in the same manner as in the standard "
-         "game except as follows:")
+    cite(
+        "The board is set up in the regular way and turns rotate in the same manner as in the standard "
+        "game except as follows:"
+    )
     cite("All small size playing pieces must be removed first.")
     cite("Next, all medium size pieces must be removed.")
-    cite("Finally, all large size pieces are removed until only one piece remains on the board for each player.")
+    cite(
+        "Finally, all large size pieces are removed until only one piece remains on the board for each player."
+    )
     state = initial(variant="sizes-in-order")
     assert {state.sizes[p] for p in state.touchable()} == {"S"}
     large = next(p.id for p in state.packing.pieces if p.size == "L")

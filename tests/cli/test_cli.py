@@ -47,14 +47,17 @@ def test_solve_advanced_text():
     assert "wins with best play" in result.output and "Winning move:" in result.output
 
 
-@pytest.mark.parametrize("args, words", [
-    (["solve", "last-mouse-lost", "ooxo"], "bad position"),
-    (["solve", "last-mouse-lost", "ooo", "--rules", "expert"], "basic or advanced"),
-    (["solve", "nope", "ooo"], "unknown game"),
-    (["simulate", "last-mouse-lost", "-n", "5", "--agents", "random,wizard"], "unknown agent 'wizard'"),
-    (["simulate", "last-mouse-lost", "-n", "5", "-o", "rules"], "key=value"),
-    (["play", "last-mouse-lost", "--seats", "human"], "1 seats given for a 2-player game"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["solve", "last-mouse-lost", "ooxo"], "bad position"),
+        (["solve", "last-mouse-lost", "ooo", "--rules", "expert"], "basic or advanced"),
+        (["solve", "nope", "ooo"], "unknown game"),
+        (["simulate", "last-mouse-lost", "-n", "5", "--agents", "random,wizard"], "unknown agent 'wizard'"),
+        (["simulate", "last-mouse-lost", "-n", "5", "-o", "rules"], "key=value"),
+        (["play", "last-mouse-lost", "--seats", "human"], "1 seats given for a 2-player game"),
+    ],
+)
 def test_cli_errors_are_clear(args, words):
     result = runner.invoke(app, args)
     assert result.exit_code == 2
@@ -62,8 +65,21 @@ def test_cli_errors_are_clear(args, words):
 
 
 def test_simulate_summary_json():
-    result = runner.invoke(app, ["simulate", "last-mouse-lost", "-n", "60", "--agents", "perfect,random",
-                                 "--rotate", "--json", "-o", "first_to=1"])
+    result = runner.invoke(
+        app,
+        [
+            "simulate",
+            "last-mouse-lost",
+            "-n",
+            "60",
+            "--agents",
+            "perfect,random",
+            "--rotate",
+            "--json",
+            "-o",
+            "first_to=1",
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output.strip().splitlines()[-1])
     assert data["games"] == 60 and data["truncated"] == 0
@@ -88,6 +104,7 @@ def scripted(session_ref, extra):
             return lines.pop(0)
         state = session_ref[0].state
         return state.action_to_string(random.Random(len(state.history())).choice(state.legal_actions()))
+
     return ask
 
 
@@ -95,8 +112,14 @@ def test_play_a_whole_match_against_perfect(tmp_path):
     game = trapworks.make("last-mouse-lost")
     console = Console(record=True, width=100)
     ref = []
-    session = TerminalSession(game, ["human", "perfect"], seed=1, console=console, save_dir=tmp_path,
-                              ask=scripted(ref, ["help", "moves", "hint", "c9", "c1-2", "c6", "undo"]))
+    session = TerminalSession(
+        game,
+        ["human", "perfect"],
+        seed=1,
+        console=console,
+        save_dir=tmp_path,
+        ask=scripted(ref, ["help", "moves", "hint", "c9", "c1-2", "c6", "undo"]),
+    )
     ref.append(session)
     final = session.run()
     text = console.export_text()
@@ -114,8 +137,9 @@ def test_two_humans_and_undo(tmp_path):
     game = trapworks.make("last-mouse-lost", first_to=1, rules="advanced")
     console = Console(record=True, width=100)
     answers = iter(["c3", "undo", "c1-6", "d1-6", "quit"])
-    session = TerminalSession(game, ["human", "human"], console=console, save_dir=tmp_path,
-                              ask=lambda prompt: next(answers))
+    session = TerminalSession(
+        game, ["human", "human"], console=console, save_dir=tmp_path, ask=lambda prompt: next(answers)
+    )
     state = session.run()
     text = console.export_text()
     assert "Took back 1 move(s)." in text

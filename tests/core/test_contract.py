@@ -9,7 +9,8 @@ import json
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import trapworks
 from trapworks.core import CHANCE, GameRecord, sample_chance, undo
@@ -39,8 +40,11 @@ def variants(game_id):
     cls = trapworks.core.game_class(game_id)
     options = [{}]
     if game_id == "last-mouse-lost":
-        options += [{"rules": "advanced"}, {"first_player": "random", "opener": "loser"},
-                    {"rules": "advanced", "board": [2, 7, 1], "first_to": 2}]
+        options += [
+            {"rules": "advanced"},
+            {"first_player": "random", "opener": "loser"},
+            {"rules": "advanced", "board": [2, 7, 1], "first_to": 2},
+        ]
     return [o for o in options if set(o) <= set(cls.default_options)]
 
 
@@ -49,7 +53,11 @@ def test_contract(game_id):
     examples = EXAMPLES.get(game_id, DEFAULT_EXAMPLES)
 
     @settings(max_examples=examples, deadline=None)
-    @given(seed=st.integers(0, 2**32 - 1), cut=st.integers(0, MAX_STEPS), variant=st.sampled_from(variants(game_id)))
+    @given(
+        seed=st.integers(0, 2**32 - 1),
+        cut=st.integers(0, MAX_STEPS),
+        variant=st.sampled_from(variants(game_id)),
+    )
     def run(seed, cut, variant):
         rng = random.Random(seed)
         game = trapworks.make(game_id, **variant)

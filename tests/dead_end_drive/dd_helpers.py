@@ -9,8 +9,20 @@ from trapworks.core import sample_chance
 from trapworks.games.dead_end_drive.components import LETTERS
 
 # A spread-out middle-game layout: every pawn off the chairs, none on a trap or passage.
-PAWNS = {"S": "i14", "D": "k14", "C": "m14", "L": "o14", "P": "i16", "K": "k16", "B": "m16", "Z": "o16",
-         "M": "b14", "H": "d16", "R": "s15", "O": "w15"}
+PAWNS = {
+    "S": "i14",
+    "D": "k14",
+    "C": "m14",
+    "L": "o14",
+    "P": "i16",
+    "K": "k16",
+    "B": "m16",
+    "Z": "o16",
+    "M": "b14",
+    "H": "d16",
+    "R": "s15",
+    "O": "w15",
+}
 CHARS = {2: "SDCL/PKBZ", 3: "SDCL/PKBZ/MHRO", 4: "SDC/LPK/BZM/HRO"}
 SECRET_2P = "MH/RO"
 
@@ -19,8 +31,9 @@ def game(players: int = 4, **options):
     return trapworks.make("dead-end-drive", players=players, **options)
 
 
-def position(players: int = 4, pawns: dict | None = None, chars: str | None = None, traps: str | None = None,
-             **fields) -> str:
+def position(
+    players: int = 4, pawns: dict | None = None, chars: str | None = None, traps: str | None = None, **fields
+) -> str:
     """A position text: the default layout, with `pawns` entries moved (None: knocked off by its holder)."""
     layout = dict(PAWNS)
     layout.update(pawns or {})

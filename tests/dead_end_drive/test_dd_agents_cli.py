@@ -3,11 +3,11 @@
 import io
 import json
 
+from dd_helpers import game, play, state_at
 from rich.console import Console
 from typer.testing import CliRunner
 
 import trapworks
-from dd_helpers import game, play, state_at
 from trapworks import sim
 from trapworks.agents import available_agents, make_agent
 from trapworks.cli import app
@@ -23,8 +23,16 @@ def test_registered_with_its_agent():
 
 
 def test_heuristic_beats_random_clearly():
-    results = list(sim.run("dead-end-drive", 24, ["heuristic", "random", "random", "random"], {"players": 4},
-                           seed=17, rotate=True))
+    results = list(
+        sim.run(
+            "dead-end-drive",
+            24,
+            ["heuristic", "random", "random", "random"],
+            {"players": 4},
+            seed=17,
+            rotate=True,
+        )
+    )
     summary = sim.summarise(results)
     # random would win a quarter of these; the heuristic must win far more than that
     assert summary.truncated == 0
@@ -73,14 +81,21 @@ def test_terminal_play_shows_the_map_and_hides_other_hands(tmp_path):
     console = Console(file=out, width=160, highlight=False)
     lines = iter(["moves", "board", "quit"])
     g = game(4)
-    session = TerminalSession(g, ["human", "random", "random", "random"], seed=3, ask=lambda _: next(lines),
-                              console=console, save_dir=tmp_path)
+    session = TerminalSession(
+        g,
+        ["human", "random", "random", "random"],
+        seed=3,
+        ask=lambda _: next(lines),
+        console=console,
+        save_dir=tmp_path,
+    )
     session.run()
     text = out.getvalue()
     assert "Your pawns (secret)" in text and "Legal moves:" in text and "   a b c d e f" in text
     mine = {LETTERS[p] for p in session.state.chars[0]}
     others = [p for seat in (1, 2, 3) for p in session.state.chars[seat]]
     from trapworks.games.dead_end_drive import NAMES as names
+
     for p in others:
         assert f"{names[p]} ({LETTERS[p]})" not in text.split("Your pawns (secret):")[1].splitlines()[0]
     assert mine
@@ -89,8 +104,14 @@ def test_terminal_play_shows_the_map_and_hides_other_hands(tmp_path):
 def test_terminal_game_between_agents_runs_to_the_end(tmp_path):
     out = io.StringIO()
     g = game(4)
-    session = TerminalSession(g, ["heuristic"] * 4, seed=5, ask=lambda _: "quit",
-                              console=Console(file=out, width=160), save_dir=tmp_path)
+    session = TerminalSession(
+        g,
+        ["heuristic"] * 4,
+        seed=5,
+        ask=lambda _: "quit",
+        console=Console(file=out, width=160),
+        save_dir=tmp_path,
+    )
     final = session.run()
     assert final.is_terminal()
     assert "Winner: Player" in out.getvalue() or "without a winner" in out.getvalue()
@@ -98,13 +119,27 @@ def test_terminal_game_between_agents_runs_to_the_end(tmp_path):
 
 def test_cli_simulate_and_play(tmp_path, monkeypatch):
     runner = CliRunner()
-    res = runner.invoke(app, ["simulate", "dead-end-drive", "-n", "4", "-a", "heuristic,random,random,random",
-                              "--json", "--seed", "2"])
+    res = runner.invoke(
+        app,
+        [
+            "simulate",
+            "dead-end-drive",
+            "-n",
+            "4",
+            "-a",
+            "heuristic,random,random,random",
+            "--json",
+            "--seed",
+            "2",
+        ],
+    )
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout.strip().splitlines()[-1])
     assert data["games"] == 4 and data["truncated"] == 0
     monkeypatch.setenv("TRAPWORKS_HOME", str(tmp_path))
-    res = runner.invoke(app, ["play", "dead-end-drive", "--players", "4", "--seed", "1"], input="moves\nquit\n")
+    res = runner.invoke(
+        app, ["play", "dead-end-drive", "--players", "4", "--seed", "1"], input="moves\nquit\n"
+    )
     assert res.exit_code == 0, res.output
     assert "13 Dead End Drive" in res.output and "Record saved" in res.output
     res = runner.invoke(app, ["play", "dead-end-drive", "--players", "5"])
@@ -118,10 +153,16 @@ def test_easy_and_medium_are_the_heuristic_with_less_and_less_noise():
     assert level_spec(g, "easy")[0] == level_spec(g, "medium")[0] == "heuristic"
     assert level_spec(g, "easy")[1]["noise"] > level_spec(g, "medium")[1]["noise"] > 0
     assert level_spec(g, "hard")[0] == "ismcts"  # tests/dead_end_drive/test_dd_search.py
-    results = list(sim.run("dead-end-drive", 16, ["heuristic", "easy", "easy", "easy"], {"players": 4}, seed=5,
-                           rotate=True))
+    results = list(
+        sim.run(
+            "dead-end-drive", 16, ["heuristic", "easy", "easy", "easy"], {"players": 4}, seed=5, rotate=True
+        )
+    )
     summary = sim.summarise(results)
-    assert summary.agent_wins.get("heuristic", 0) / summary.games > 0.4, summary.to_dict()  # a fair share is 0.25
+    assert summary.agent_wins.get("heuristic", 0) / summary.games > 0.4, (
+        summary.to_dict()
+    )  # a fair share is 0.25
     import pytest
+
     with pytest.raises(ValueError, match="noise"):
         make_agent("heuristic", g, 0, noise=2)

@@ -18,7 +18,11 @@ GOLDEN = Path(__file__).parent / "golden"
 CASES = {
     "4p-heuristic-random": ({"players": 4}, ["heuristic", "random", "random", "random"], 101),
     "3p-heuristic": ({"players": 3}, ["heuristic", "heuristic", "heuristic"], 202),
-    "2p-random-lose-turn": ({"players": 2, "blocked_die": "lose-turn", "after_draw": "none"}, ["random", "random"], 303),
+    "2p-random-lose-turn": (
+        {"players": 2, "blocked_die": "lose-turn", "after_draw": "none"},
+        ["random", "random"],
+        303,
+    ),
 }
 
 
@@ -50,6 +54,7 @@ if __name__ == "__main__":
         state = play(options, seats, seed)
         record = GameRecord.from_state(state, players=seats)
         record.created = ""
-        (GOLDEN / f"{name}.json").write_text(json.dumps(
-            {"record": record.to_dict(), "final_position": state.position()}, indent=1) + "\n")
+        (GOLDEN / f"{name}.json").write_text(
+            json.dumps({"record": record.to_dict(), "final_position": state.position()}, indent=1) + "\n"
+        )
         print(name, len(record.actions), "actions,", state.win_reason)

@@ -4,11 +4,11 @@ import json
 import random
 from collections import Counter
 
+from dd_helpers import game, play, random_game, state_at
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from dd_helpers import game, play, random_game, state_at
 from test_dd_invariants import check_invariants
+
 from trapworks.agents import make_agent
 from trapworks.core import sample_chance
 from trapworks.games.dead_end_drive.components import DETECTIVE, LETTERS
@@ -41,7 +41,9 @@ def assert_consistent(original, sampled, seat):
         assert len(sampled.chars[o]) == len(original.chars[o])
         assert len(sampled.secret[o]) == len(original.secret[o])
         # when each card was drawn is public: per seat, the (epoch, turn) tags are unchanged
-        assert sorted((e, t) for _, e, t in sampled.hands[o]) == sorted((e, t) for _, e, t in original.hands[o])
+        assert sorted((e, t) for _, e, t in sampled.hands[o]) == sorted(
+            (e, t) for _, e, t in original.hands[o]
+        )
         for c, _, _ in sampled.hands[o]:
             assert c != DETECTIVE
     # cards drawn in a past epoch come from that epoch's (publicly seen) pile: same multiset per epoch

@@ -5,10 +5,10 @@ import random
 from collections import Counter
 
 import pytest
+from dd_helpers import game, random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dd_helpers import game, random_game
 from trapworks.core import GameRecord, sample_chance, undo
 from trapworks.games.dead_end_drive.components import DETECTIVE, NUM_PAWNS
 
@@ -31,10 +31,17 @@ def check_invariants(s):
         assert s.portrait is None
     else:
         assert s.portrait is not None and s.pos[s.portrait] != OFF
-    shown = ([s.portrait] if s.portrait is not None else []) + sorted(s.unseen) + s.cycle + s.removed_portraits
+    shown = (
+        ([s.portrait] if s.portrait is not None else []) + sorted(s.unseen) + s.cycle + s.removed_portraits
+    )
     assert sorted(shown) == list(range(NUM_PAWNS))
     # Cards conserved: the 29 trap-pile cards, the 12 Character cards.
-    cards = s.pile + s.discard + [c for h in s.hands for c, _, _ in h] + ([s.drawn] if s.drawn is not None else [])
+    cards = (
+        s.pile
+        + s.discard
+        + [c for h in s.hands for c, _, _ in h]
+        + ([s.drawn] if s.drawn is not None else [])
+    )
     assert Counter(cards) == Counter(g.deck)
     assert all(c != DETECTIVE for h in s.hands for c, _, _ in h)
     chars = [p for h in s.chars + s.secret for p in h]

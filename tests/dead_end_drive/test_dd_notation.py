@@ -3,9 +3,9 @@
 import random
 
 import pytest
+from dd_helpers import game, position, random_game, state_at, texts
 
 import trapworks
-from dd_helpers import game, position, random_game, state_at, texts
 from trapworks.core import IllegalActionError, OptionError, PositionError, sample_chance
 
 
@@ -45,13 +45,16 @@ def test_action_text_variants():
     assert s.string_to_action(sq) == s.string_to_action(sq[3:].upper())
 
 
-@pytest.mark.parametrize("text,message", [
-    ("Q4", "not a pawn"),
-    ("S13", "1 to 12"),
-    ("S3", "no die shows 3"),
-    ("hello there", "pick a pawn and a count"),
-    ("", "empty"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("Q4", "not a pawn"),
+        ("S13", "1 to 12"),
+        ("S3", "no die shows 3"),
+        ("hello there", "pick a pawn and a count"),
+        ("", "empty"),
+    ],
+)
 def test_bad_select_text(text, message):
     s = state_at(dice="4,6")
     with pytest.raises(IllegalActionError, match=message):
@@ -62,8 +65,11 @@ def test_bad_select_text(text, message):
 def test_bad_destination_text():
     s = state_at(dice="4,6")  # the portrait shows S, so D may not leave
     s.apply_action(s.string_to_action("D4"))
-    for text, message in (("to z99", "not a square|off the board"), ("to a1", "cannot end"),
-                          ("to m19", "only the pawn whose portrait shows")):
+    for text, message in (
+        ("to z99", "not a square|off the board"),
+        ("to a1", "cannot end"),
+        ("to m19", "only the pawn whose portrait shows"),
+    ):
         with pytest.raises(IllegalActionError, match=message):
             s.string_to_action(text)
     with pytest.raises(IllegalActionError, match="integer"):
@@ -82,26 +88,29 @@ def test_wrong_trap_card_named():
         s.string_to_action("play fireplace")
 
 
-@pytest.mark.parametrize("mutate,message", [
-    (lambda p: p.replace("players=4", "players=3"), "for 3 players"),
-    (lambda p: p.replace("pawns=", "pawnz="), "unknown field"),
-    (lambda p: p.replace("S:i14", "S:k14"), "both on k14"),
-    (lambda p: p.replace("S:i14", "S:a1"), "wall"),
-    (lambda p: p.replace("S:i14", "S:c14"), "desk"),
-    (lambda p: p.replace("S:i14,", ""), "missing S"),
-    (lambda p: p.replace("chars=SDC/", "chars=SDCL/"), "held twice"),
-    (lambda p: p.replace("chars=SDC/", "chars=SD/"), "must hold its Character card"),
-    (lambda p: p.replace("traps=-/-/-/-", "traps=wwwww/-/-/-"), "only 4 wild"),
-    (lambda p: p.replace("traps=-/-/-/-", "traps=d/-/-/-"), "never kept in a hand"),
-    (lambda p: p.replace("traps=-/-/-/-", "traps=q/-/-/-"), "not a card code"),
-    (lambda p: p + " dice=7,1", "1-6"),
-    (lambda p: p + " phase=dest dice=4,6", "sel="),
-    (lambda p: p + " det=13", "(?i)game over"),
-    (lambda p: p + " det=14", "0 to 13"),
-    (lambda p: p.replace("portrait=S", "portrait=-"), "portrait"),
-    (lambda p: p + " secret=AB/CD", "only a 2-player game"),
-    (lambda p: p + " garbage", "key=value"),
-])
+@pytest.mark.parametrize(
+    "mutate,message",
+    [
+        (lambda p: p.replace("players=4", "players=3"), "for 3 players"),
+        (lambda p: p.replace("pawns=", "pawnz="), "unknown field"),
+        (lambda p: p.replace("S:i14", "S:k14"), "both on k14"),
+        (lambda p: p.replace("S:i14", "S:a1"), "wall"),
+        (lambda p: p.replace("S:i14", "S:c14"), "desk"),
+        (lambda p: p.replace("S:i14,", ""), "missing S"),
+        (lambda p: p.replace("chars=SDC/", "chars=SDCL/"), "held twice"),
+        (lambda p: p.replace("chars=SDC/", "chars=SD/"), "must hold its Character card"),
+        (lambda p: p.replace("traps=-/-/-/-", "traps=wwwww/-/-/-"), "only 4 wild"),
+        (lambda p: p.replace("traps=-/-/-/-", "traps=d/-/-/-"), "never kept in a hand"),
+        (lambda p: p.replace("traps=-/-/-/-", "traps=q/-/-/-"), "not a card code"),
+        (lambda p: p + " dice=7,1", "1-6"),
+        (lambda p: p + " phase=dest dice=4,6", "sel="),
+        (lambda p: p + " det=13", "(?i)game over"),
+        (lambda p: p + " det=14", "0 to 13"),
+        (lambda p: p.replace("portrait=S", "portrait=-"), "portrait"),
+        (lambda p: p + " secret=AB/CD", "only a 2-player game"),
+        (lambda p: p + " garbage", "key=value"),
+    ],
+)
 def test_bad_positions_are_refused_with_a_reason(mutate, message):
     g = game(4)
     good = position(4)
@@ -111,10 +120,15 @@ def test_bad_positions_are_refused_with_a_reason(mutate, message):
 
 
 def test_bad_options_are_refused():
-    for options, message in (({"players": 5}, "players"), ({"players": 1}, "players"),
-                             ({"first_player": 7}, "first_player"), ({"blocked_die": "reroll"}, "blocked_die"),
-                             ({"after_draw": "maybe"}, "after_draw"), ({"wild_cards": -1}, "wild_cards"),
-                             ({"colour": "red"}, "unknown option")):
+    for options, message in (
+        ({"players": 5}, "players"),
+        ({"players": 1}, "players"),
+        ({"first_player": 7}, "first_player"),
+        ({"blocked_die": "reroll"}, "blocked_die"),
+        ({"after_draw": "maybe"}, "after_draw"),
+        ({"wild_cards": -1}, "wild_cards"),
+        ({"colour": "red"}, "unknown option"),
+    ):
         with pytest.raises(OptionError, match=message):
             trapworks.make("dead-end-drive", **options)
 
@@ -123,4 +137,5 @@ def test_records_with_unseeded_games_replay():
     g = game(2)
     s = random_game(g, 1, max_actions=150)
     from trapworks.core import GameRecord
+
     assert GameRecord.from_state(s).replay().position() == s.position()

@@ -3,9 +3,9 @@
 import random
 
 import pytest
+from dd_helpers import game, state_at
 
 from guards import TrueStateGuard
-from dd_helpers import game, state_at
 from trapworks.agents import make_agent
 from trapworks.agents.levels import level_spec
 from trapworks.core import CHANCE, sample_chance
@@ -61,7 +61,9 @@ def test_evaluate_prefers_the_seat_whose_portrait_pawn_stands_at_the_door():
 
 def test_evaluate_counts_the_pawns_a_seat_still_has():
     """004: 'If all of your pawns are eliminated ... you are out of the game': no pawn, no chance."""
-    s = state_at(pawns={"S": None, "D": None, "C": None}, portrait="L", turn=2)  # all of player 1's pawns are off
+    s = state_at(
+        pawns={"S": None, "D": None, "C": None}, portrait="L", turn=2
+    )  # all of player 1's pawns are off
     v = seat_values(s)
     assert v[0] == pytest.approx(-1 / 3)
     assert max(v[1:]) > -1 / 3

@@ -40,6 +40,8 @@ def test_in_the_middle_game_it_avoids_handing_over_a_won_endgame():
 
 def test_the_heuristic_beats_random_and_the_solver_beats_the_heuristic():
     for strong, weak in (("heuristic", "random"), ("perfect", "heuristic")):
-        wins = sum(any(r.seats[w] == strong for w in r.winners)
-                   for r in sim.run("last-mouse-lost", 30, [strong, weak], {"first_to": 1}, seed=3, rotate=True))
+        wins = sum(
+            any(r.seats[w] == strong for w in r.winners)
+            for r in sim.run("last-mouse-lost", 30, [strong, weak], {"first_to": 1}, seed=3, rotate=True)
+        )
         assert wilson(wins, 30)[0] > 0.5, (strong, weak, wins)

@@ -1,6 +1,7 @@
 """Property tests particular to Last Mouse Lost's notation."""
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import trapworks
 from trapworks.core import PositionError

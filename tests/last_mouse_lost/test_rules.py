@@ -3,10 +3,9 @@
 import pytest
 
 import trapworks
-from trapworks.core import IllegalActionError, TERMINAL
-from trapworks.games.last_mouse_lost import STANDARD_BOARD
-
 from rulebook import cite
+from trapworks.core import TERMINAL, IllegalActionError
+from trapworks.games.last_mouse_lost import STANDARD_BOARD
 
 
 def lml(position=None, **options):
@@ -35,8 +34,11 @@ def test_object_is_to_make_the_opponent_press_the_last_mouse():
 
 class TestBasicRules:
     def test_a_player_presses_any_number_of_mice_in_one_row_only(self):
-        cite("002", "Each player, on their turn, selects a row and presses down any number of mice "
-                    "they wish in that row only.")
+        cite(
+            "002",
+            "Each player, on their turn, selects a row and presses down any number of mice "
+            "they wish in that row only.",
+        )
         state = lml()
         legal = texts(state)
         # Every count from 1 to the row's raised mice, in every row, and nothing else.
@@ -62,8 +64,11 @@ class TestBasicRules:
                 state.string_to_action(text)
 
     def test_the_opponent_may_use_any_row_with_unpressed_mice_including_the_same_row(self):
-        cite("002", "On their turn, the opponent selects any row with un-pressed mice (including the "
-                    "same row that the last player used), and presses one or more mice in the row.")
+        cite(
+            "002",
+            "On their turn, the opponent selects any row with un-pressed mice (including the "
+            "same row that the last player used), and presses one or more mice in the row.",
+        )
         state = lml()
         state.apply_action(state.string_to_action("c2"))
         assert state.current_player() == 1
@@ -105,17 +110,23 @@ class TestAdvancedRules:
         assert state.score == [1, 2]
 
     def test_a_space_between_mice_splits_a_row(self):
-        cite("002", "If there is an empty space between two mice, the player can only press several "
-                    "mice in a row as long as they are adjacent and are not separated by a space.")
+        cite(
+            "002",
+            "If there is an empty space between two mice, the player can only press several "
+            "mice in a row as long as they are adjacent and are not separated by a space.",
+        )
         state = lml("ooo/oo.oo/oooooo/oooooo/ooooo/ooo", rules="advanced")
         assert {t for t in texts(state) if t.startswith("b")} == {"b1", "b2", "b1-2", "b4", "b5", "b4-5"}
         with pytest.raises(IllegalActionError, match="already pressed"):
             state.string_to_action("b2-4")
 
     def test_a_row_divided_by_the_opponent_offers_either_group(self):
-        cite("002", "Si une rangée a été divisée par un coup de l'adversaire, le joueur ne peut "
-                    "qu'appuyer sur l'un ou l'autre des groupes de souris adjacentes, de chaque côté "
-                    "de la souris enfoncée.")
+        cite(
+            "002",
+            "Si une rangée a été divisée par un coup de l'adversaire, le joueur ne peut "
+            "qu'appuyer sur l'un ou l'autre des groupes de souris adjacentes, de chaque côté "
+            "de la souris enfoncée.",
+        )
         state = lml(rules="advanced")
         state.apply_action(state.string_to_action("c3"))  # player 1 divides row c
         row_c = {t for t in texts(state) if t.startswith("c")}
@@ -154,6 +165,7 @@ class TestRoundsAndMatch:
 
     def test_a_match_lasts_three_to_five_rounds(self):
         import random
+
         rng = random.Random(7)
         for _ in range(50):
             state = lml(first_to=3)
@@ -171,8 +183,9 @@ class TestWhoOpens:
             state.apply_action(state.legal_actions()[-1])
         return state
 
-    @pytest.mark.parametrize("rule, expected", [("alternate", 1), ("loser", None), ("winner", None),
-                                                ("same", 0)])
+    @pytest.mark.parametrize(
+        "rule, expected", [("alternate", 1), ("loser", None), ("winner", None), ("same", 0)]
+    )
     def test_opener_rules(self, rule, expected):
         state = self.finish_round(lml(opener=rule))
         last = state.last_round

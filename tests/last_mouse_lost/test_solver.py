@@ -6,20 +6,20 @@ mice), and `test_abstraction_matches_the_game` checks, against the game's own mo
 generator, that this multiset is all a position's outcome can depend on.
 """
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations_with_replacement, product
 
 import pytest
 
 import trapworks
 from trapworks.games.last_mouse_lost import solve, solve_position
-from trapworks.games.last_mouse_lost.solver import mover_wins as solver_rule
 from trapworks.games.last_mouse_lost.game import runs_of
+from trapworks.games.last_mouse_lost.solver import mover_wins as solver_rule
 
 
 def successors(heaps: tuple[int, ...], rules: str):
     for i, n in enumerate(heaps):
-        rest = heaps[:i] + heaps[i + 1:]
+        rest = heaps[:i] + heaps[i + 1 :]
         if rules == "basic":
             for left in range(n):
                 yield tuple(sorted(rest + ((left,) if left else ())))
@@ -30,7 +30,7 @@ def successors(heaps: tuple[int, ...], rules: str):
                     yield tuple(sorted(rest + kept))
 
 
-@lru_cache(maxsize=None)
+@cache
 def mover_wins(heaps: tuple[int, ...], rules: str) -> bool:
     """Exhaustive misère search: the player to move wins if some move leaves a lost position.
     No heaps left means the previous player pressed the last mouse: the mover has won."""
@@ -84,8 +84,10 @@ class Checker:
         self.positions += 1
         if heaps not in self.seen:
             self.seen.add(heaps)
-            check(self.game.state_from_position("/".join(row_text(m, n) for m, n in zip(masks, board))),
-                  self.rules)
+            check(
+                self.game.state_from_position("/".join(row_text(m, n) for m, n in zip(masks, board))),
+                self.rules,
+            )
 
 
 @pytest.mark.parametrize("rules", ["basic", "advanced"])
@@ -185,7 +187,10 @@ def test_exhaustive_on_real_states_small_boards():
                 nxt.apply_action(a)
                 if nxt.round_number() != state.round_number() or not wins(nxt, memo):
                     # pressing the last mouse ends the round: only a win if it is not our loss
-                    if nxt.round_number() != state.round_number() and nxt.last_round["loser"] == state.to_move:
+                    if (
+                        nxt.round_number() != state.round_number()
+                        and nxt.last_round["loser"] == state.to_move
+                    ):
                         continue
                     memo[key] = True
                     break
@@ -206,4 +211,6 @@ def test_solve_position_reads_the_board_from_the_text():
     assert solve_position("ooo/ooooo/oooooo/oooooo/ooooo/ooo").outcome == "loss"
     s = solve_position("oooo", rules="advanced")
     assert s.outcome == "win" and s.move in {"a2-4", "a1-3"}
-    assert "nim-sum" in solve_position("ooo/oo").explanation or "single" in solve_position("ooo/oo").explanation
+    assert (
+        "nim-sum" in solve_position("ooo/oo").explanation or "single" in solve_position("ooo/oo").explanation
+    )

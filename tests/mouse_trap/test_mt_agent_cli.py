@@ -6,12 +6,11 @@ import random
 from typer.testing import CliRunner
 
 import trapworks
+from mouse_trap.mt_helpers import game, legal, play, pos, roll
 from trapworks.agents import available_agents, make_agent
 from trapworks.cli import app
 from trapworks.core import sample_chance
 from trapworks.sim import run, summarise
-
-from mouse_trap.mt_helpers import game, legal, play, pos, roll
 
 
 def test_heuristic_is_registered():
@@ -52,8 +51,16 @@ def test_heuristic_prefers_the_richer_target_and_steals_from_the_richest():
 
 def test_heuristic_beats_random_more_often_than_not():
     """Seat 0 heuristic vs three random seats, 4 players, rotated: a sanity check on the agent."""
-    results = list(run("mouse-trap", 160, ["heuristic", "random", "random", "random"],
-                       {"players": 4, "trap_reliability": 1.0}, seed=3, rotate=True))
+    results = list(
+        run(
+            "mouse-trap",
+            160,
+            ["heuristic", "random", "random", "random"],
+            {"players": 4, "trap_reliability": 1.0},
+            seed=3,
+            rotate=True,
+        )
+    )
     summary = summarise(results)
     assert summary.truncated < 8
     share = summary.agent_wins.get("heuristic", 0) / (summary.games - summary.truncated)
@@ -68,13 +75,17 @@ def test_games_end_in_wins_with_a_reliable_trap():
         state = g.new_initial_state()
         agents = [make_agent("heuristic", g, s, seed=i) for s in range(3)]
         while not state.is_terminal():
-            state.apply_action(sample_chance(state, rng) if state.is_chance_node()
-                               else agents[state.current_player()].step(state))
+            state.apply_action(
+                sample_chance(state, rng)
+                if state.is_chance_node()
+                else agents[state.current_player()].step(state)
+            )
         wins += not state.is_truncated()
     assert wins == 60
 
 
 # --- CLI ----------------------------------------------------------------------------------------
+
 
 def test_cli_games_lists_mouse_trap(tmp_path, monkeypatch):
     monkeypatch.setenv("TRAPWORKS_HOME", str(tmp_path))
@@ -86,8 +97,11 @@ def test_cli_play_three_players(tmp_path, monkeypatch):
     monkeypatch.setenv("TRAPWORKS_HOME", str(tmp_path))
     monkeypatch.setenv("COLUMNS", "100")
     lines = "roll\nmoves\nhint\nroll\nboard\nquit\n"
-    out = CliRunner().invoke(app, ["play", "mouse-trap", "--players", "3", "--seats", "human,heuristic,random",
-                                   "--seed", "4"], input=lines)
+    out = CliRunner().invoke(
+        app,
+        ["play", "mouse-trap", "--players", "3", "--seats", "human,heuristic,random", "--seed", "4"],
+        input=lines,
+    )
     assert out.exit_code == 0, out.output
     assert "Mouse Trap · milton-bradley · 3 players" in out.output
     assert "Player 2 (heuristic) plays roll" in out.output
@@ -99,25 +113,53 @@ def test_cli_play_three_players(tmp_path, monkeypatch):
 
 def test_cli_play_reports_bad_input_and_goes_on(tmp_path, monkeypatch):
     monkeypatch.setenv("TRAPWORKS_HOME", str(tmp_path))
-    out = CliRunner().invoke(app, ["play", "mouse-trap", "--seats", "human,random", "--seed", "1"],
-                             input="crank\nmove:9\nroll\nquit\n")
+    out = CliRunner().invoke(
+        app,
+        ["play", "mouse-trap", "--seats", "human,random", "--seed", "1"],
+        input="crank\nmove:9\nroll\nquit\n",
+    )
     assert out.exit_code == 0, out.output
     assert "it is time to roll the die" in out.output and "no player 9" in out.output
 
 
 def test_cli_play_from_a_position_to_the_end(tmp_path, monkeypatch):
     monkeypatch.setenv("TRAPWORKS_HOME", str(tmp_path))
-    out = CliRunner().invoke(app, ["play", "mouse-trap", "--seats", "human,random", "-o", "trap_reliability=1.0",
-                                   "--position", "mice=46,49 cheese=0,0 parts=24 phase=crank"],
-                             input="crank\n")
+    out = CliRunner().invoke(
+        app,
+        [
+            "play",
+            "mouse-trap",
+            "--seats",
+            "human,random",
+            "-o",
+            "trap_reliability=1.0",
+            "--position",
+            "mice=46,49 cheese=0,0 parts=24 phase=crank",
+        ],
+        input="crank\n",
+    )
     assert out.exit_code == 0, out.output
     assert "caught" in out.output and "Winner: Player 1" in out.output
 
 
 def test_cli_simulate(tmp_path, monkeypatch):
     monkeypatch.setenv("TRAPWORKS_HOME", str(tmp_path))
-    out = CliRunner().invoke(app, ["simulate", "mouse-trap", "-n", "30", "--players", "4", "-o", "variant=original",
-                                   "-a", "heuristic", "--json"])
+    out = CliRunner().invoke(
+        app,
+        [
+            "simulate",
+            "mouse-trap",
+            "-n",
+            "30",
+            "--players",
+            "4",
+            "-o",
+            "variant=original",
+            "-a",
+            "heuristic",
+            "--json",
+        ],
+    )
     assert out.exit_code == 0, out.output
     data = json.loads(out.output.strip().splitlines()[-1])
     assert data["games"] == 30 and sum(data["seat_wins"]) + data["truncated"] == 30

@@ -29,8 +29,11 @@ def _play(options: dict, seed: int):
     agents = [make_agent("heuristic", game, s, seed=seed) for s in range(game.num_players())]
     state = game.new_initial_state(seed=seed)
     while not state.is_terminal():
-        state.apply_action(sample_chance(state, rng) if state.is_chance_node()
-                           else agents[state.current_player()].step(state))
+        state.apply_action(
+            sample_chance(state, rng)
+            if state.is_chance_node()
+            else agents[state.current_player()].step(state)
+        )
     return state
 
 

@@ -17,13 +17,18 @@ GAMES = 2000
 
 
 @settings(max_examples=GAMES, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4),
-       variant=st.sampled_from(["milton-bradley", "original"]),
-       reliability=st.sampled_from([None, 1.0, 0.25]),
-       turn_limit=st.integers(10, 400), heuristic=st.booleans())
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    players=st.integers(2, 4),
+    variant=st.sampled_from(["milton-bradley", "original"]),
+    reliability=st.sampled_from([None, 1.0, 0.25]),
+    turn_limit=st.integers(10, 400),
+    heuristic=st.booleans(),
+)
 def test_random_play_keeps_the_invariants(seed, players, variant, reliability, turn_limit, heuristic):
-    game = trapworks.make("mouse-trap", players=players, variant=variant, trap_reliability=reliability,
-                          turn_limit=turn_limit)
+    game = trapworks.make(
+        "mouse-trap", players=players, variant=variant, trap_reliability=reliability, turn_limit=turn_limit
+    )
     rng = random.Random(seed)
     agents = [HeuristicAgent(game, s, seed=seed) for s in range(players)] if heuristic else None
     state = game.new_initial_state()

@@ -5,26 +5,33 @@ import json
 import pytest
 
 import trapworks
+from mouse_trap.mt_helpers import ALL_STAGES_WORK, game, play, pos, roll
 from trapworks.core import GameRecord, IllegalActionError, OptionError, PositionError, undo
-
-from mouse_trap.mt_helpers import ALL_STAGES_WORK, game, legal, play, pos, roll
-
 
 # --- position notation ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text,options", [
-    ("mice=0,0 cheese=0,0 pile=30 parts=0 turn=1 next=1 phase=roll", {}),
-    ("mice=12,45,x,49 cheese=3,0,0,5 pile=22 parts=24 turn=57 next=2 phase=roll", {"players": 4}),
-    ("mice=45,46,x,49 cheese=3,4,0,5 pile=18 parts=24 turn=9 next=2 phase=crank", {"players": 4}),
-    ("mice=45,46,20 cheese=3,4,0 pile=23 parts=24 turn=9 next=2 phase=push:3", {"players": 3}),
-    ("mice=0,0,0 cheese=10,10,10 pile=0 parts=0 turn=4 next=1 phase=steal:2:2+3:divide", {"players": 3}),
-    ("mice=0,0,0 cheese=20,20,12 pile=0 parts=0 turn=4 next=1 phase=steal:2:2+3:choose",
-     {"players": 3, "variant": "original"}),
-    ("mice=45,46,49 cheese=0,0,0 pile=30 parts=24 turn=9 next=2 phase=fire:7", {"players": 3}),
-    ("mice=46,x cheese=30,0 pile=0 parts=24 turn=80 next=1 phase=over", {}),
-    ("mice=3,4 cheese=1,0 pile=29 parts=2 turn=5 next=2 phase=truncated", {"turn_limit": 5}),
-    ("mice=0,0 cheese=0,0 pile=52 parts=0 turn=1 next=1 phase=first", {"first_player": "random", "variant": "original"}),
-])
+
+@pytest.mark.parametrize(
+    "text,options",
+    [
+        ("mice=0,0 cheese=0,0 pile=30 parts=0 turn=1 next=1 phase=roll", {}),
+        ("mice=12,45,x,49 cheese=3,0,0,5 pile=22 parts=24 turn=57 next=2 phase=roll", {"players": 4}),
+        ("mice=45,46,x,49 cheese=3,4,0,5 pile=18 parts=24 turn=9 next=2 phase=crank", {"players": 4}),
+        ("mice=45,46,20 cheese=3,4,0 pile=23 parts=24 turn=9 next=2 phase=push:3", {"players": 3}),
+        ("mice=0,0,0 cheese=10,10,10 pile=0 parts=0 turn=4 next=1 phase=steal:2:2+3:divide", {"players": 3}),
+        (
+            "mice=0,0,0 cheese=20,20,12 pile=0 parts=0 turn=4 next=1 phase=steal:2:2+3:choose",
+            {"players": 3, "variant": "original"},
+        ),
+        ("mice=45,46,49 cheese=0,0,0 pile=30 parts=24 turn=9 next=2 phase=fire:7", {"players": 3}),
+        ("mice=46,x cheese=30,0 pile=0 parts=24 turn=80 next=1 phase=over", {}),
+        ("mice=3,4 cheese=1,0 pile=29 parts=2 turn=5 next=2 phase=truncated", {"turn_limit": 5}),
+        (
+            "mice=0,0 cheese=0,0 pile=52 parts=0 turn=1 next=1 phase=first",
+            {"first_player": "random", "variant": "original"},
+        ),
+    ],
+)
 def test_position_round_trip(text, options):
     state = pos(text, **options)
     assert state.position() == text
@@ -36,38 +43,41 @@ def test_position_defaults_and_field_order():
     assert state.position() == "mice=5,2 cheese=1,0 pile=29 parts=3 turn=1 next=1 phase=roll"
 
 
-@pytest.mark.parametrize("text,why", [
-    ("", "a position is a text"),
-    ("mice=0,0 cheese=0,0", "parts= is missing"),
-    ("mice=0,0 cheese=0,0 parts=0 colour=red", "unknown field"),
-    ("mice=0,0 cheese=0,0 parts=0 parts=1", "appears twice"),
-    ("mice=0,0 cheese=0,0 parts", "not key=value"),
-    ("mice=0,50 cheese=0,0 parts=0", "neither a space"),
-    ("mice=0,0,0 cheese=0,0,0 parts=0", "make the game with players=3"),
-    ("mice=0,0 cheese=0 parts=0", "cheese lists 1 players"),
-    ("mice=0,0 cheese=-1,0 parts=0", "not a whole number"),
-    ("mice=0,0 cheese=20,20 parts=0", "supply is 30"),
-    ("mice=0,0 cheese=2,0 pile=30 parts=0", "cheese is conserved"),
-    ("mice=0,0 cheese=0,0 parts=25", "24 parts"),
-    ("mice=0,x cheese=0,3 parts=0 phase=over", "caught yet holds"),
-    ("mice=0,x cheese=0,0 parts=0 phase=roll", "write phase=over"),
-    ("mice=0,0 cheese=0,0 parts=0 phase=over", "exactly one mouse"),
-    ("mice=0,0 cheese=0,0 parts=0 next=3", "players are 1-2"),
-    ("mice=x,0,0 cheese=0,0,0 parts=0 next=1", "has been caught"),
-    ("mice=45,0 cheese=0,0 parts=24 phase=crank", "Turn Crank"),
-    ("mice=46,0 cheese=0,0 parts=24 phase=crank", "nothing to choose"),
-    ("mice=46,44 cheese=3,0 parts=24 phase=push:2", "cannot be moved"),
-    ("mice=46,20 cheese=3,0 parts=24 phase=push:9", "name the player"),
-    ("mice=46,20 cheese=0,0 parts=24 phase=fire:1", "opposing mouse on the Cheese Wheel"),
-    ("mice=46,49 cheese=0,0 parts=24 phase=fire:16", "a stage 1-15"),
-    ("mice=0,0,0 cheese=0,3,3 parts=0 phase=steal:x", r"write steal:N:P\+Q"),
-    ("mice=0,0,0 cheese=0,3,3 parts=0 phase=steal:2:2", "two or more"),
-    ("mice=0,0,0 cheese=0,3,0 parts=0 phase=steal:2:2+3", "no cheese to take"),
-    ("mice=0,0,0 cheese=0,3,3 parts=0 phase=steal:2:1+3", "not a rival"),
-    ("mice=0,0 cheese=0,0 parts=0 phase=first", "first_player=random"),
-    ("mice=0,0 cheese=0,0 parts=0 phase=dance", "one of first, roll"),
-    ("mice=0,0 cheese=0,0 parts=0 turn=2000", "past the turn limit"),
-])
+@pytest.mark.parametrize(
+    "text,why",
+    [
+        ("", "a position is a text"),
+        ("mice=0,0 cheese=0,0", "parts= is missing"),
+        ("mice=0,0 cheese=0,0 parts=0 colour=red", "unknown field"),
+        ("mice=0,0 cheese=0,0 parts=0 parts=1", "appears twice"),
+        ("mice=0,0 cheese=0,0 parts", "not key=value"),
+        ("mice=0,50 cheese=0,0 parts=0", "neither a space"),
+        ("mice=0,0,0 cheese=0,0,0 parts=0", "make the game with players=3"),
+        ("mice=0,0 cheese=0 parts=0", "cheese lists 1 players"),
+        ("mice=0,0 cheese=-1,0 parts=0", "not a whole number"),
+        ("mice=0,0 cheese=20,20 parts=0", "supply is 30"),
+        ("mice=0,0 cheese=2,0 pile=30 parts=0", "cheese is conserved"),
+        ("mice=0,0 cheese=0,0 parts=25", "24 parts"),
+        ("mice=0,x cheese=0,3 parts=0 phase=over", "caught yet holds"),
+        ("mice=0,x cheese=0,0 parts=0 phase=roll", "write phase=over"),
+        ("mice=0,0 cheese=0,0 parts=0 phase=over", "exactly one mouse"),
+        ("mice=0,0 cheese=0,0 parts=0 next=3", "players are 1-2"),
+        ("mice=x,0,0 cheese=0,0,0 parts=0 next=1", "has been caught"),
+        ("mice=45,0 cheese=0,0 parts=24 phase=crank", "Turn Crank"),
+        ("mice=46,0 cheese=0,0 parts=24 phase=crank", "nothing to choose"),
+        ("mice=46,44 cheese=3,0 parts=24 phase=push:2", "cannot be moved"),
+        ("mice=46,20 cheese=3,0 parts=24 phase=push:9", "name the player"),
+        ("mice=46,20 cheese=0,0 parts=24 phase=fire:1", "opposing mouse on the Cheese Wheel"),
+        ("mice=46,49 cheese=0,0 parts=24 phase=fire:16", "a stage 1-15"),
+        ("mice=0,0,0 cheese=0,3,3 parts=0 phase=steal:x", r"write steal:N:P\+Q"),
+        ("mice=0,0,0 cheese=0,3,3 parts=0 phase=steal:2:2", "two or more"),
+        ("mice=0,0,0 cheese=0,3,0 parts=0 phase=steal:2:2+3", "no cheese to take"),
+        ("mice=0,0,0 cheese=0,3,3 parts=0 phase=steal:2:1+3", "not a rival"),
+        ("mice=0,0 cheese=0,0 parts=0 phase=first", "first_player=random"),
+        ("mice=0,0 cheese=0,0 parts=0 phase=dance", "one of first, roll"),
+        ("mice=0,0 cheese=0,0 parts=0 turn=2000", "past the turn limit"),
+    ],
+)
 def test_bad_positions_are_refused_with_a_reason(text, why):
     players = 3 if text.startswith(("mice=0,0,0", "mice=x,0,0")) else 2
     if "make the game" in why:
@@ -78,13 +88,19 @@ def test_bad_positions_are_refused_with_a_reason(text, why):
 
 # --- options ------------------------------------------------------------------------------------
 
+
 def test_variants_set_every_row_of_the_differences_table():
     mb = game(variant="milton-bradley").options
     orig = game(variant="original").options
-    for name, a, b in [("cheese_supply", 30, 52), ("follow_destination", False, True),
-                       ("pay_while_mouse_on_wheel", True, False), ("pay_miss_ends_turn", False, True),
-                       ("steal_tie", "choose-or-divide", "choose"), ("safe_protects_cheese", True, False),
-                       ("empty_pile_source", "most", "any")]:
+    for name, a, b in [
+        ("cheese_supply", 30, 52),
+        ("follow_destination", False, True),
+        ("pay_while_mouse_on_wheel", True, False),
+        ("pay_miss_ends_turn", False, True),
+        ("steal_tie", "choose-or-divide", "choose"),
+        ("safe_protects_cheese", True, False),
+        ("empty_pile_source", "most", "any"),
+    ]:
         assert (mb[name], orig[name]) == (a, b), name
 
 
@@ -96,20 +112,23 @@ def test_rows_can_be_mixed():
     assert state.mice[0] == 49 and state.cheese[0] == 0
 
 
-@pytest.mark.parametrize("options,why", [
-    ({"variant": "parker"}, "variant"),
-    ({"cheese_supply": -1}, "cheese_supply"),
-    ({"follow_destination": "yes"}, "follow_destination"),
-    ({"steal_tie": "split"}, "steal_tie"),
-    ({"empty_pile_source": "bank"}, "empty_pile_source"),
-    ({"first_player": 2}, "first_player"),
-    ({"trap_reliability": 1.5}, "trap_reliability"),
-    ({"trap_stage_odds": {"rocket": 0.5}}, "no stage 'rocket'"),
-    ({"trap_stage_odds": {"stairs": 2}}, "stairs"),
-    ({"trap_stage_odds": [0.5]}, "trap_stage_odds"),
-    ({"turn_limit": 0}, "turn_limit"),
-    ({"colour": "red"}, "unknown option"),
-])
+@pytest.mark.parametrize(
+    "options,why",
+    [
+        ({"variant": "parker"}, "variant"),
+        ({"cheese_supply": -1}, "cheese_supply"),
+        ({"follow_destination": "yes"}, "follow_destination"),
+        ({"steal_tie": "split"}, "steal_tie"),
+        ({"empty_pile_source": "bank"}, "empty_pile_source"),
+        ({"first_player": 2}, "first_player"),
+        ({"trap_reliability": 1.5}, "trap_reliability"),
+        ({"trap_stage_odds": {"rocket": 0.5}}, "no stage 'rocket'"),
+        ({"trap_stage_odds": {"stairs": 2}}, "stairs"),
+        ({"trap_stage_odds": [0.5]}, "trap_stage_odds"),
+        ({"turn_limit": 0}, "turn_limit"),
+        ({"colour": "red"}, "unknown option"),
+    ],
+)
 def test_bad_options_are_refused(options, why):
     with pytest.raises(OptionError, match=why):
         game(**options)
@@ -152,14 +171,17 @@ def test_turn_limit_truncates_never_a_win():
 
 def test_options_through_make_and_the_cli_parser():
     from trapworks.cli.options import parse_options
-    opts = parse_options(["variant=original", "trap_reliability=1.0", 'trap_stage_odds={"cage": 0.9}',
-                          "turn_limit=null"])
+
+    opts = parse_options(
+        ["variant=original", "trap_reliability=1.0", 'trap_stage_odds={"cage": 0.9}', "turn_limit=null"]
+    )
     g = trapworks.make("mouse-trap", players=3, **opts)
     assert g.options["trap_reliability"] == 1.0 and g.turn_limit is None
     assert json.loads(json.dumps(g.public_options()))["variant"] == "original"
 
 
 # --- actions --------------------------------------------------------------------------------------
+
 
 def test_action_strings_round_trip():
     state = pos("mice=45,47,20 cheese=2,0,0 parts=24", players=3)
@@ -171,16 +193,19 @@ def test_action_strings_round_trip():
     assert state.string_to_action(" MOVE: 2 ") == state.string_to_action("move:2")
 
 
-@pytest.mark.parametrize("text,why", [
-    ("jump", "write roll, crank"),
-    ("move:x", "not a number"),
-    ("move:7", "no player 7"),
-    ("move:1", "not an opponent"),
-    ("crank", "no opposing mouse"),
-    ("die:3", "not a legal action here: move:2, move:3, end"),
-    ("die:9", "1 to 6"),
-    (42, "must be a string"),
-])
+@pytest.mark.parametrize(
+    "text,why",
+    [
+        ("jump", "write roll, crank"),
+        ("move:x", "not a number"),
+        ("move:7", "no player 7"),
+        ("move:1", "not an opponent"),
+        ("crank", "no opposing mouse"),
+        ("die:3", "not a legal action here: move:2, move:3, end"),
+        ("die:9", "1 to 6"),
+        (42, "must be a string"),
+    ],
+)
 def test_bad_actions_name_the_problem(text, why):
     state = pos("mice=45,47,20 cheese=2,0,0 parts=24", players=3)
     roll(state, 1)
@@ -209,9 +234,12 @@ def test_illegal_action_ids_leave_the_state_untouched():
 
 # --- records, undo, clone ------------------------------------------------------------------------
 
+
 def test_record_replays_exactly_and_undo():
     import random
+
     from trapworks.core import sample_chance
+
     g = game(players=3, variant="original", turn_limit=60)
     state = g.new_initial_state(seed=5)
     rng = random.Random(5)
@@ -243,6 +271,7 @@ def test_clone_is_independent():
 
 
 # --- view and drawing -----------------------------------------------------------------------------
+
 
 def test_view_is_json_and_lists_the_choices():
     state = pos("mice=45,49,47 cheese=2,3,0 parts=24", players=3)

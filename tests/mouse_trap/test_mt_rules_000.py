@@ -8,21 +8,21 @@ import math
 
 import pytest
 
+from mouse_trap.mt_helpers import ALL_STAGES_WORK, game, kinds, legal, play, pos, roll
+from rulebook import cite
 from trapworks.core import IllegalActionError, OptionError
 from trapworks.games.mouse_trap.data import FIRING_CHAIN, PARTS, SPACES
-
-from rulebook import cite
-from mouse_trap.mt_helpers import ALL_STAGES_WORK, game, kinds, legal, play, pos, roll
 
 MB = {"variant": "milton-bradley"}
 
 
 # --- OBJECT, CONTENTS, SET UP -------------------------------------------------------------
 
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_for_2_to_4_players(players):
     """000: 'FOR 2 TO 4 PLAYERS'"""
-    cite('000', 'FOR 2 TO 4 PLAYERS')
+    cite("000", "FOR 2 TO 4 PLAYERS")
     assert game(players=players).num_players() == players
     assert game(players=players).new_initial_state().mice == [0] * players
 
@@ -30,8 +30,8 @@ def test_for_2_to_4_players(players):
 @pytest.mark.parametrize("players", [1, 5, "3", True])
 def test_other_player_counts_are_refused(players):
     """000: 'FOR 2 TO 4 PLAYERS' (and 'CONTENTS ... 4 Mice')"""
-    cite('000', 'FOR 2 TO 4 PLAYERS')
-    cite('000', '4 Mice')
+    cite("000", "FOR 2 TO 4 PLAYERS")
+    cite("000", "4 Mice")
     with pytest.raises(OptionError, match="players"):
         game(players=players)
 
@@ -40,7 +40,10 @@ def test_object_build_then_trap():
     """000: 'The object of MOUSE TRAP is to build a wacky contraption following the Building Plan and
     then to use it to trap the mice of the other player(s).' The crank is not offered before the
     trap is built; once built, it traps."""
-    cite('000', 'The object of MOUSE TRAP is to build a wacky contraption following the Building Plan and then to use it to trap the mice of the other player(s).')
+    cite(
+        "000",
+        "The object of MOUSE TRAP is to build a wacky contraption following the Building Plan and then to use it to trap the mice of the other player(s).",
+    )
     before = pos("mice=45,49 cheese=0,0 parts=23 next=1")
     roll(before, 1)
     assert before.mice == [46, 49] and before.current_player() == 1  # nothing happened, turn passed
@@ -51,7 +54,7 @@ def test_object_build_then_trap():
 
 def test_contents_30_cheese_cards_and_one_die():
     """000: 'CONTENTS 1 Gameboard, 4 Mice, 30 Cheese Cards, 1 Die'"""
-    cite('000', 'CONTENTS 1 Gameboard, 4 Mice, 30 Cheese Cards, 1 Die')
+    cite("000", "CONTENTS 1 Gameboard, 4 Mice, 30 Cheese Cards, 1 Die")
     state = game(**MB).new_initial_state()
     assert state.pile == 30 and game(**MB).supply == 30
     play(state, "roll")
@@ -61,14 +64,14 @@ def test_contents_30_cheese_cards_and_one_die():
 
 def test_setup_cheese_in_a_pile():
     """000: 'Separate the Cheese Cards and place them in a pile next to the gameboard.'"""
-    cite('000', 'Separate the Cheese Cards and place them in a pile next to the gameboard.')
+    cite("000", "Separate the Cheese Cards and place them in a pile next to the gameboard.")
     state = game(players=4).new_initial_state()
     assert state.pile == 30 and state.cheese == [0, 0, 0, 0]
 
 
 def test_setup_every_mouse_on_start():
     """000: 'Each player chooses a mouse and places it on the gameboard in the space marked START.'"""
-    cite('000', 'Each player chooses a mouse and places it on the gameboard in the space marked START.')
+    cite("000", "Each player chooses a mouse and places it on the gameboard in the space marked START.")
     state = game(players=3).new_initial_state()
     assert state.mice == [0, 0, 0] and SPACES[0]["kind"] == "start"
 
@@ -76,7 +79,7 @@ def test_setup_every_mouse_on_start():
 def test_youngest_goes_first_then_to_the_left():
     """000: 'Youngest player goes first. Play proceeds to the left.' Seat order: the first_player
     option names who opens (seat 0 by default), then seats follow in order, wrapping round."""
-    cite('000', 'Youngest player goes first. Play proceeds to the left.')
+    cite("000", "Youngest player goes first. Play proceeds to the left.")
     state = game(players=3, first_player=2).new_initial_state()
     assert state.current_player() == 2
     roll(state, 1)  # 0 -> 1, "Build 2": nothing in a 3-player game
@@ -87,7 +90,7 @@ def test_youngest_goes_first_then_to_the_left():
 
 def test_first_player_may_be_drawn():
     """000: 'Youngest player goes first.' Digitally the opener is an option: 'random' is a chance node."""
-    cite('000', 'Youngest player goes first.')
+    cite("000", "Youngest player goes first.")
     state = game(players=4, first_player="random").new_initial_state()
     assert state.is_chance_node()
     assert [p for _, p in state.chance_outcomes()] == [0.25] * 4
@@ -97,9 +100,10 @@ def test_first_player_may_be_drawn():
 
 # --- GAME PLAY ----------------------------------------------------------------------------
 
+
 def test_toss_the_die_and_move():
     """000: 'On your turn, toss the die and move your mouse the number of spaces indicated.'"""
-    cite('000', 'On your turn, toss the die and move your mouse the number of spaces indicated.')
+    cite("000", "On your turn, toss the die and move your mouse the number of spaces indicated.")
     state = game(players=2).new_initial_state()
     assert legal(state) == ["roll"]
     roll(state, 6)
@@ -108,7 +112,7 @@ def test_toss_the_die_and_move():
 
 def test_carry_out_the_space_landed_upon():
     """000: 'Then carry out any instructions printed in the space landed upon.'"""
-    cite('000', 'Then carry out any instructions printed in the space landed upon.')
+    cite("000", "Then carry out any instructions printed in the space landed upon.")
     state = game(players=2).new_initial_state()
     events = roll(state, 2)  # space 2: Take 2 cheese
     assert state.cheese[0] == 2 and "take" in kinds(events)
@@ -116,7 +120,7 @@ def test_carry_out_the_space_landed_upon():
 
 def test_two_mice_on_one_space():
     """000: 'Two or more mice can be on one space at the same time.'"""
-    cite('000', 'Two or more mice can be on one space at the same time.')
+    cite("000", "Two or more mice can be on one space at the same time.")
     state = pos("mice=3,0,7 cheese=0,0,0 parts=0 next=2", players=3)
     roll(state, 3)  # player 2 joins player 1 on space 3
     assert state.mice[0] == state.mice[1] == 3
@@ -124,9 +128,10 @@ def test_two_mice_on_one_space():
 
 # --- BUILD SPACES -------------------------------------------------------------------------
 
+
 def test_build_spaces_carry_only_numbers():
     """000: 'Build Spaces are the ones with only numbers in them (2, 2-3 or 2-3-4).'"""
-    cite('000', 'Build Spaces are the ones with only numbers in them (2, 2-3 or 2-3-4).')
+    cite("000", "Build Spaces are the ones with only numbers in them (2, 2-3 or 2-3-4).")
     numbers = {tuple(s["players"]) for s in SPACES if s["kind"] == "build"}
     assert numbers == {(2,), (2, 3), (2, 3, 4)}
 
@@ -134,7 +139,10 @@ def test_build_spaces_carry_only_numbers():
 def test_build_when_player_count_matches():
     """000: 'If you land on a Build Space and the number of players in the game matches one of the
     numbers in the space, then you may build one piece of the Mouse Trap.'"""
-    cite('000', 'If you land on a Build Space and the number of players in the game matches one of the numbers in the space, then you may build one piece of the Mouse Trap.')
+    cite(
+        "000",
+        "If you land on a Build Space and the number of players in the game matches one of the numbers in the space, then you may build one piece of the Mouse Trap.",
+    )
     state = pos("mice=0,0,0 cheese=0,0,0 parts=0", players=3)
     events = roll(state, 3)  # space 3: Build 2-3-4
     assert state.parts == 1 and "build" in kinds(events)
@@ -142,7 +150,7 @@ def test_build_when_player_count_matches():
 
 def test_four_player_game_builds_on_2_3_4_only():
     """000: 'In a 4-player game you can build if you land on Building Space 2-3-4.'"""
-    cite('000', 'In a 4-player game you can build if you land on Building Space 2-3-4.')
+    cite("000", "In a 4-player game you can build if you land on Building Space 2-3-4.")
     for start, die, builds in [(0, 3, True), (6, 3, False), (0, 1, False)]:  # 3: 2-3-4, 9: 2-3, 1: 2
         state = pos(f"mice={start},0,0,0 cheese=0,0,0,0 parts=0", players=4)
         roll(state, die)
@@ -151,7 +159,7 @@ def test_four_player_game_builds_on_2_3_4_only():
 
 def test_three_player_game_builds_on_2_3_and_2_3_4():
     """000: 'In a 3-player game you can build if you land on Building Space 2-3 or 2-3-4.'"""
-    cite('000', 'In a 3-player game you can build if you land on Building Space 2-3 or 2-3-4.')
+    cite("000", "In a 3-player game you can build if you land on Building Space 2-3 or 2-3-4.")
     for start, die, builds in [(0, 3, True), (6, 3, True), (0, 1, False)]:
         state = pos(f"mice={start},0,0 cheese=0,0,0 parts=0", players=3)
         roll(state, die)
@@ -160,7 +168,7 @@ def test_three_player_game_builds_on_2_3_and_2_3_4():
 
 def test_two_player_game_builds_on_2_2_3_and_2_3_4():
     """000: 'in a 2-player game you can build if you land on Building Space 2, 2-3 or 2-3-4.'"""
-    cite('000', 'in a 2-player game you can build if you land on Building Space 2, 2-3 or 2-3-4.')
+    cite("000", "in a 2-player game you can build if you land on Building Space 2, 2-3 or 2-3-4.")
     for start, die in [(0, 3), (6, 3), (0, 1)]:
         state = pos(f"mice={start},0 cheese=0,0 parts=0", players=2)
         roll(state, die)
@@ -171,8 +179,11 @@ def test_parts_in_numerical_order():
     """000: 'Parts must be taken and built in numerical order!' and 'if you're the first player to land
     on a legal Build Space, you would place part #1 (Base A) on the board. The next player to land on
     a legal Build Space would position part #2 (Gear Support) into place and so on'"""
-    cite('000', 'Parts must be taken and built in numerical order!')
-    cite('000', "if you're the first player to land on a legal Build Space, you would place part #1 (Base A) on the board. The next player to land on a legal Build Space would position part #2 (Gear Support) into place and so on until the Mouse Trap is completed.")
+    cite("000", "Parts must be taken and built in numerical order!")
+    cite(
+        "000",
+        "if you're the first player to land on a legal Build Space, you would place part #1 (Base A) on the board. The next player to land on a legal Build Space would position part #2 (Gear Support) into place and so on until the Mouse Trap is completed.",
+    )
     state = pos("mice=0,0 cheese=0,0 parts=0", players=2)
     first = roll(state, 3)
     second = roll(state, 1)
@@ -185,14 +196,17 @@ def test_parts_in_numerical_order():
 def test_building_plan_numbers_1_to_24():
     """000: 'The numbers 1-24 on the gameboard refer to the Building Plan ... and the order in which
     the part is assembled.'"""
-    cite('000', 'The numbers 1-24 on the gameboard refer to the Building Plan on pages 6, 7 and 8.')
+    cite("000", "The numbers 1-24 on the gameboard refer to the Building Plan on pages 6, 7 and 8.")
     assert len(PARTS) == 24 and PARTS[23] == "Cage" and PARTS[3] == "Crank"
 
 
 def test_a_built_part_earns_one_cheese_card():
     """000: 'When you finish positioning a part of the Mouse Trap on the gameboard, take one Cheese
     Card from the pile.'"""
-    cite('000', 'When you finish positioning a part of the Mouse Trap on the gameboard, take one Cheese Card from the pile.')
+    cite(
+        "000",
+        "When you finish positioning a part of the Mouse Trap on the gameboard, take one Cheese Card from the pile.",
+    )
     state = pos("mice=0,0 cheese=0,0 parts=5", players=2)
     roll(state, 3)
     assert state.parts == 6 and state.cheese == [1, 0] and state.pile == 29
@@ -202,7 +216,10 @@ def test_a_built_part_earns_one_cheese_card():
 def test_loop_build_space_builds_two_and_gives_two(variant):
     """000: 'When you land on the Build Space around the Cheese Wheel section of the board, you'll
     build two parts of the Mouse Trap and take two Cheese Cards.'"""
-    cite('000', "When you land on the Build Space around the Cheese Wheel section of the board, you'll build two parts of the Mouse Trap and take two Cheese Cards.")
+    cite(
+        "000",
+        "When you land on the Build Space around the Cheese Wheel section of the board, you'll build two parts of the Mouse Trap and take two Cheese Cards.",
+    )
     state = pos("mice=44,0,0,0 cheese=0,0,0,0 parts=10", players=4, variant=variant)
     events = roll(state, 1)  # 45: Loop build
     assert state.parts == 12 and state.cheese[0] == 2
@@ -212,8 +229,11 @@ def test_loop_build_space_builds_two_and_gives_two(variant):
 def test_loop_build_with_one_part_left_builds_one():
     """000: 'you'll build two parts ... and take two Cheese Cards' with one part left: a card per part
     built ('When you finish positioning a part ... take one Cheese Card')."""
-    cite('000', "you'll build two parts of the Mouse Trap and take two Cheese Cards.")
-    cite('000', 'When you finish positioning a part of the Mouse Trap on the gameboard, take one Cheese Card from the pile.')
+    cite("000", "you'll build two parts of the Mouse Trap and take two Cheese Cards.")
+    cite(
+        "000",
+        "When you finish positioning a part of the Mouse Trap on the gameboard, take one Cheese Card from the pile.",
+    )
     state = pos("mice=46,0 cheese=0,0 parts=23", players=2)
     roll(state, 1)  # 47: Loop build
     assert state.parts == 24 and state.cheese[0] == 1
@@ -221,7 +241,7 @@ def test_loop_build_with_one_part_left_builds_one():
 
 def test_nothing_to_build_once_complete():
     """000: 'Once the Mouse Trap is completed, nothing occurs when you land on a Build Space.'"""
-    cite('000', 'Once the Mouse Trap is completed, nothing occurs when you land on a Build Space.')
+    cite("000", "Once the Mouse Trap is completed, nothing occurs when you land on a Build Space.")
     state = pos("mice=0,0 cheese=0,0 parts=24", players=2)
     roll(state, 3)
     assert state.parts == 24 and state.cheese == [0, 0] and state.current_player() == 1
@@ -229,10 +249,14 @@ def test_nothing_to_build_once_complete():
 
 # --- GO BACK, MOVE AHEAD AND GO TO CHEESE ---------------------------------------------------
 
+
 def test_go_back_without_following_the_destination():
     """000: 'GO BACK, MOVE AHEAD AND GO TO CHEESE: When you land on one of these spaces, you must go to
     the space indicated, but do not follow any message printed in that space!'"""
-    cite('000', 'GO BACK, MOVE AHEAD AND GO TO CHEESE: When you land on one of these spaces, you must go to the space indicated, but do not follow any message printed in that space!')
+    cite(
+        "000",
+        "GO BACK, MOVE AHEAD AND GO TO CHEESE: When you land on one of these spaces, you must go to the space indicated, but do not follow any message printed in that space!",
+    )
     state = pos("mice=38,0,0 cheese=0,0,0 parts=0", players=3, **MB)
     roll(state, 4)  # 42: go back 6 -> 36 "Build 2-3": not carried out
     assert state.mice[0] == 36 and state.parts == 0 and state.cheese[0] == 0
@@ -241,7 +265,7 @@ def test_go_back_without_following_the_destination():
 def test_move_ahead_without_following_the_destination():
     """000: 'you must go to the space indicated, but do not follow any message printed in that space!'
     (Move ahead 4 from 10 reaches 14, a Build 2-3-4 space.)"""
-    cite('000', 'you must go to the space indicated, but do not follow any message printed in that space!')
+    cite("000", "you must go to the space indicated, but do not follow any message printed in that space!")
     state = pos("mice=6,0 cheese=0,0 parts=0", players=2, **MB)
     roll(state, 4)
     assert state.mice[0] == 14 and state.parts == 0
@@ -250,7 +274,7 @@ def test_move_ahead_without_following_the_destination():
 def test_go_to_cheese_without_taking_the_wheels_cheese():
     """000: 'GO BACK, MOVE AHEAD AND GO TO CHEESE ... do not follow any message printed in that space!'
     Space 30 sends the mouse to the Cheese Wheel; in 000 it does not take the Wheel's two cheese."""
-    cite('000', 'GO BACK, MOVE AHEAD AND GO TO CHEESE')
+    cite("000", "GO BACK, MOVE AHEAD AND GO TO CHEESE")
     state = pos("mice=26,0 cheese=0,0 parts=0", players=2, **MB)
     roll(state, 4)
     assert state.mice[0] == 49 and state.cheese[0] == 0
@@ -258,7 +282,7 @@ def test_go_to_cheese_without_taking_the_wheels_cheese():
 
 def test_go_back_to_start_and_dog_bone():
     """000: 'you must go to the space indicated' (Fat cat: back to Start; Mad dog: back to the Dog Bone)"""
-    cite('000', 'you must go to the space indicated')
+    cite("000", "you must go to the space indicated")
     state = pos("mice=10,25 cheese=0,0 parts=0", players=2)
     roll(state, 3)  # 13 -> 0
     roll(state, 2)  # 27 -> 21
@@ -267,10 +291,14 @@ def test_go_back_to_start_and_dog_bone():
 
 # --- TAKE CHEESE AND LOSE CHEESE -------------------------------------------------------------
 
+
 def test_take_cheese_from_the_pile():
     """000: 'TAKE CHEESE AND LOSE CHEESE: When you land on one of these spaces, take or return the
     indicated number of Cheese Cards from or to the Cheese Card Pile.'"""
-    cite('000', 'TAKE CHEESE AND LOSE CHEESE: When you land on one of these spaces, take or return the indicated number of Cheese Cards from or to the Cheese Card Pile.')
+    cite(
+        "000",
+        "TAKE CHEESE AND LOSE CHEESE: When you land on one of these spaces, take or return the indicated number of Cheese Cards from or to the Cheese Card Pile.",
+    )
     state = pos("mice=3,0 cheese=0,0 parts=0", players=2)
     roll(state, 4)  # 7: take 1
     assert state.cheese[0] == 1 and state.pile == 29
@@ -278,7 +306,7 @@ def test_take_cheese_from_the_pile():
 
 def test_lose_cheese_to_the_pile():
     """000: 'take or return the indicated number of Cheese Cards from or to the Cheese Card Pile.'"""
-    cite('000', 'take or return the indicated number of Cheese Cards from or to the Cheese Card Pile.')
+    cite("000", "take or return the indicated number of Cheese Cards from or to the Cheese Card Pile.")
     state = pos("mice=20,0 cheese=5,0 parts=0", players=2)
     roll(state, 4)  # 24: lose 2
     assert state.cheese[0] == 3 and state.pile == 27
@@ -287,7 +315,10 @@ def test_lose_cheese_to_the_pile():
 def test_lose_more_than_you_hold():
     """000: 'If such a space requires you to return more Cheese' Cards than you currently have, return
     as many as you hold.'"""
-    cite('000', "If such a space requires you to return more Cheese' Cards than you currently have, return as many as you hold.")
+    cite(
+        "000",
+        "If such a space requires you to return more Cheese' Cards than you currently have, return as many as you hold.",
+    )
     state = pos("mice=36,0 cheese=2,4 parts=0", players=2)
     roll(state, 3)  # 39: caught napping, lose 3
     assert state.cheese == [0, 4] and state.pile == 26
@@ -295,7 +326,7 @@ def test_lose_more_than_you_hold():
 
 def test_cheese_wheel_gives_two():
     """000: 'Every time you land on the Cheese Wheel Space, you automatically take two Cheese Cards.'"""
-    cite('000', 'Every time you land on the Cheese Wheel Space, you automatically take two Cheese Cards.')
+    cite("000", "Every time you land on the Cheese Wheel Space, you automatically take two Cheese Cards.")
     state = pos("mice=46,0 cheese=0,0 parts=0", players=2)
     roll(state, 3)
     assert state.mice[0] == 49 and state.cheese[0] == 2
@@ -304,7 +335,10 @@ def test_cheese_wheel_gives_two():
 def test_empty_pile_take_from_the_opponent_with_most():
     """000: 'If you're entitled to Cheese Cards and the Cheese Card Pile is empty, you may take them from
     the opponent who has the most Cheese Cards.'"""
-    cite('000', "If you're entitled to Cheese Cards and the Cheese Card Pile is empty, you may take them from the opponent who has the most Cheese Cards.")
+    cite(
+        "000",
+        "If you're entitled to Cheese Cards and the Cheese Card Pile is empty, you may take them from the opponent who has the most Cheese Cards.",
+    )
     state = pos("mice=0,0,0 cheese=10,12,8 pile=0 parts=0", players=3)
     roll(state, 2)  # take 2
     assert state.cheese == [12, 10, 8] and state.pile == 0
@@ -313,7 +347,10 @@ def test_empty_pile_take_from_the_opponent_with_most():
 def test_pile_short_the_rest_from_the_opponent_with_most():
     """000: 'If you're entitled to Cheese Cards and the Cheese Card Pile is empty, you may take them from
     the opponent who has the most' - the pile gives what it has, the rest comes from the richest."""
-    cite('000', "If you're entitled to Cheese Cards and the Cheese Card Pile is empty, you may take them from the opponent who has the most Cheese Cards.")
+    cite(
+        "000",
+        "If you're entitled to Cheese Cards and the Cheese Card Pile is empty, you may take them from the opponent who has the most Cheese Cards.",
+    )
     state = pos("mice=0,0,0 cheese=10,12,7 pile=1 parts=0", players=3)
     roll(state, 2)
     assert state.cheese == [12, 11, 7] and state.pile == 0
@@ -322,7 +359,10 @@ def test_pile_short_the_rest_from_the_opponent_with_most():
 def test_empty_pile_tie_take_all_from_either():
     """000: 'In case of a tie, you may take them all from either opponent or divide the amount between
     them.' (taking both from player 3)"""
-    cite('000', 'In case of a tie, you may take them all from either opponent or divide the amount between them.')
+    cite(
+        "000",
+        "In case of a tie, you may take them all from either opponent or divide the amount between them.",
+    )
     state = pos("mice=0,0,0 cheese=10,10,10 pile=0 parts=0", players=3)
     roll(state, 2)
     assert state.position().endswith("phase=steal:2:2+3:divide")
@@ -334,7 +374,10 @@ def test_empty_pile_tie_take_all_from_either():
 def test_empty_pile_tie_divide():
     """000: 'In case of a tie, you may take them all from either opponent or divide the amount between
     them.' (one from each)"""
-    cite('000', 'In case of a tie, you may take them all from either opponent or divide the amount between them.')
+    cite(
+        "000",
+        "In case of a tie, you may take them all from either opponent or divide the amount between them.",
+    )
     state = pos("mice=0,0,0 cheese=10,10,10 pile=0 parts=0 next=1 phase=roll", players=3)
     roll(state, 2)
     play(state, "steal:2", "steal:3")
@@ -344,7 +387,10 @@ def test_empty_pile_tie_divide():
 def test_take_three_from_rival_with_most_even_with_cheese_in_pile():
     """000: 'If you land on the space marked TAKE THREE PIECES OF CHEESE FROM RIVAL WITH MOST, you do so
     even if there are Cheese Cards left in the pile.'"""
-    cite('000', 'If you land on the space marked TAKE THREE PIECES OF CHEESE FROM RIVAL WITH MOST, you do so even if there are Cheese Cards left in the pile.')
+    cite(
+        "000",
+        "If you land on the space marked TAKE THREE PIECES OF CHEESE FROM RIVAL WITH MOST, you do so even if there are Cheese Cards left in the pile.",
+    )
     state = pos("mice=35,0,0 cheese=0,5,2 parts=0", players=3)
     roll(state, 2)  # 37
     assert state.cheese == [3, 2, 2] and state.pile == 23
@@ -352,10 +398,14 @@ def test_take_three_from_rival_with_most_even_with_cheese_in_pile():
 
 # --- THE LOOP ---------------------------------------------------------------------------------
 
+
 def test_the_loop_is_six_spaces_from_safe_to_cheese_wheel():
     """000: 'THE LOOP: These are the 6 spaces at the end of the path beginning with Safe and ending with
     the Cheese Wheel.'"""
-    cite('000', 'THE LOOP: These are the 6 spaces at the end of the path beginning with Safe and ending with the Cheese Wheel.')
+    cite(
+        "000",
+        "THE LOOP: These are the 6 spaces at the end of the path beginning with Safe and ending with the Cheese Wheel.",
+    )
     loop = SPACES[44:]
     assert len(loop) == 6 and loop[0]["kind"] == "safe" and loop[-1]["kind"] == "cheese_wheel"
 
@@ -363,7 +413,10 @@ def test_the_loop_is_six_spaces_from_safe_to_cheese_wheel():
 def test_mice_circle_the_loop():
     """000: 'You and your opponents will circle around the Loop as many times as necessary until the
     Mouse Trap is complete and only one mouse remains on the board and the game is over.'"""
-    cite('000', 'You and your opponents will circle around the Loop as many times as necessary until the Mouse Trap is complete and only one mouse remains on the board and the game is over.')
+    cite(
+        "000",
+        "You and your opponents will circle around the Loop as many times as necessary until the Mouse Trap is complete and only one mouse remains on the board and the game is over.",
+    )
     state = pos("mice=48,0 cheese=0,0 parts=0", players=2)
     roll(state, 3)  # 49, 44, 45
     assert state.mice[0] == 45
@@ -377,12 +430,16 @@ def test_mice_circle_the_loop():
 
 # --- TRAPPING MICE -----------------------------------------------------------------------------
 
+
 def test_complete_trap_captures_opposing_mouse():
     """000: 'TRAPPING MICE: Once the Mouse Trap is completed, use it to try to capture opposing mice.'
     and 'If the trap operates correctly, the opposing mouse will be captured and the player owning it
     will be out of the game.'"""
-    cite('000', 'TRAPPING MICE: Once the Mouse Trap is completed, use it to try to capture opposing mice.')
-    cite('000', 'If the trap operates correctly, the opposing mouse will be captured and the player owning it will be out of the game.')
+    cite("000", "TRAPPING MICE: Once the Mouse Trap is completed, use it to try to capture opposing mice.")
+    cite(
+        "000",
+        "If the trap operates correctly, the opposing mouse will be captured and the player owning it will be out of the game.",
+    )
     state = pos("mice=45,49,10 cheese=0,0,0 parts=24", players=3)
     roll(state, 1)
     events = play(state, "crank", *ALL_STAGES_WORK)
@@ -394,7 +451,10 @@ def test_complete_trap_captures_opposing_mouse():
 def test_turn_the_crank_when_an_opponent_is_on_the_wheel():
     """000: 'When you end your turn by landing on the TURN CRANK space and there is an opposing mouse on
     the Cheese Wheel, turn the crank to set the Mouse Trap in motion.'"""
-    cite('000', 'When you end your turn by landing on the TURN CRANK space and there is an opposing mouse on the Cheese Wheel, turn the crank to set the Mouse Trap in motion.')
+    cite(
+        "000",
+        "When you end your turn by landing on the TURN CRANK space and there is an opposing mouse on the Cheese Wheel, turn the crank to set the Mouse Trap in motion.",
+    )
     state = pos("mice=45,49 cheese=0,0 parts=24", players=2)
     roll(state, 1)
     assert legal(state) == ["crank", "end"]
@@ -404,7 +464,7 @@ def test_turn_the_crank_when_an_opponent_is_on_the_wheel():
 
 def test_captured_players_cheese_goes_to_the_cranker():
     """000: 'Any Cheese Cards held by the captured player must be turned over to you.'"""
-    cite('000', 'Any Cheese Cards held by the captured player must be turned over to you.')
+    cite("000", "Any Cheese Cards held by the captured player must be turned over to you.")
     state = pos("mice=45,49,3 cheese=2,7,1 parts=24", players=3)
     roll(state, 1)
     play(state, "crank", *ALL_STAGES_WORK)
@@ -413,7 +473,7 @@ def test_captured_players_cheese_goes_to_the_cranker():
 
 def test_failed_trap_sends_the_mouse_to_safe():
     """000: 'If the trap fails, the opposing player immediately moves his mouse to the SAFE space.'"""
-    cite('000', 'If the trap fails, the opposing player immediately moves his mouse to the SAFE space.')
+    cite("000", "If the trap fails, the opposing player immediately moves his mouse to the SAFE space.")
     state = pos("mice=45,49,3 cheese=0,2,0 parts=24", players=3)
     roll(state, 1)
     events = play(state, "crank", "works", "works", "jams")
@@ -425,7 +485,7 @@ def test_failed_trap_sends_the_mouse_to_safe():
 
 def test_crank_only_when_complete():
     """000: 'You may only turn the crank when the Mouse Trap is completed!'"""
-    cite('000', 'You may only turn the crank when the Mouse Trap is completed!')
+    cite("000", "You may only turn the crank when the Mouse Trap is completed!")
     state = pos("mice=45,49 cheese=3,0 parts=23", players=2)
     roll(state, 1)
     assert state.current_player() == 1 and legal(state) == ["roll"]  # the turn simply ended
@@ -436,7 +496,10 @@ def test_crank_only_when_complete():
 def test_mice_on_the_wheel_caught_together():
     """000: 'If more than one mouse is on the Cheese Wheel, they may all be captured or missed all
     together.'"""
-    cite('000', 'If more than one mouse is on the Cheese Wheel, they may all be captured or missed all together.')
+    cite(
+        "000",
+        "If more than one mouse is on the Cheese Wheel, they may all be captured or missed all together.",
+    )
     caught = pos("mice=45,49,49,2 cheese=1,2,3,4 pile=20 parts=24", players=4)
     roll(caught, 1)
     play(caught, "crank", *ALL_STAGES_WORK)
@@ -451,8 +514,11 @@ def test_firing_chain_as_the_rulebook_describes():
     """000: 'Player turns crank (A) which rotates gears (B) causing lever (C) to move and push stop sign
     against shoe (D). Shoe tips bucket holding metal ball (E) Ball rolls down rickety stairs (F) ...
     causing cage (O) to fall from top of post (P) and trap unsuspecting mouse.'"""
-    cite('000', 'Player turns crank (A) which rotates gears (B) causing lever (C) to move and push stop sign against shoe (D).')
-    cite('000', 'causing cage (O) to fall from top of post (P) and trap unsuspecting mouse.')
+    cite(
+        "000",
+        "Player turns crank (A) which rotates gears (B) causing lever (C) to move and push stop sign against shoe (D).",
+    )
+    cite("000", "causing cage (O) to fall from top of post (P) and trap unsuspecting mouse.")
     assert [s["letter"] for s in FIRING_CHAIN] == list("ABCDEFGHIJKLMN") + ["O-P"]
     ids = [s["id"] for s in FIRING_CHAIN]
     assert ids[0] == "crank" and ids[5] == "stairs" and ids[-1] == "cage"
@@ -464,7 +530,10 @@ def test_firing_chain_as_the_rulebook_describes():
 def test_reset_after_a_failure():
     """000, special rule 1: 'The player who has just operated the Mouse Trap must reset the Mouse Trap
     should it fail to capture the opposing mice.' The trap stays complete and can fire again."""
-    cite('000', 'The player who has just operated the Mouse Trap must reset the Mouse Trap should it fail to capture the opposing mice.')
+    cite(
+        "000",
+        "The player who has just operated the Mouse Trap must reset the Mouse Trap should it fail to capture the opposing mice.",
+    )
     state = pos("mice=45,49 cheese=0,0 parts=24", players=2)
     roll(state, 1)
     play(state, "crank", "jams")
@@ -478,10 +547,15 @@ def test_physical_checks_become_stage_odds():
     """000, special rules 2-5 ('make sure helping hand rod is loaded', 'check to see that it will work
     properly', 'turn slowly', 're-load cage'): the physical care is modelled as each stage's chance of
     working; trap_reliability=1.0 is a trap that always works."""
-    cite('000', 'When placing bowling ball (17) on thing-a-ma-jig (16), make sure helping hand rod is loaded.')
-    cite('000', 'Before operating the Mouse Trap, check to see that it will work properly')
-    cite('000', 'When turning the crank, always turn slowly in a clockwise direction.')
-    cite('000', 'To re-load cage, remove cage post (23) from cage base (21); lift up cage, reinsert cage post and place cage in position on top.')
+    cite(
+        "000", "When placing bowling ball (17) on thing-a-ma-jig (16), make sure helping hand rod is loaded."
+    )
+    cite("000", "Before operating the Mouse Trap, check to see that it will work properly")
+    cite("000", "When turning the crank, always turn slowly in a clockwise direction.")
+    cite(
+        "000",
+        "To re-load cage, remove cage post (23) from cage base (21); lift up cage, reinsert cage post and place cage in position on top.",
+    )
     state = pos("mice=45,49 cheese=0,0 parts=24", players=2, trap_reliability=1.0)
     roll(state, 1)
     play(state, "crank")
@@ -493,11 +567,15 @@ def test_physical_checks_become_stage_odds():
 
 # --- MOVING OPPONENTS' MICE ------------------------------------------------------------------
 
+
 def test_pay_to_move_when_nobody_is_on_the_wheel():
     """000: 'MOVING OPPONENTS' MICE: When you end your turn by landing on the TURN CRANK space and there
     is no opposing mouse on the Cheese Wheel, you can try to move an opponent's mouse onto the Cheese
     Wheel to try to trap it.'"""
-    cite('000', "When you end your turn by landing on the TURN CRANK space and there is no opposing mouse on the Cheese Wheel, you can try to move an opponent's mouse onto the Cheese Wheel to try to trap it.")
+    cite(
+        "000",
+        "When you end your turn by landing on the TURN CRANK space and there is no opposing mouse on the Cheese Wheel, you can try to move an opponent's mouse onto the Cheese Wheel to try to trap it.",
+    )
     state = pos("mice=45,47,20 cheese=2,0,0 pile=28 parts=24", players=3)
     roll(state, 1)
     assert legal(state) == ["move:2", "move:3", "end"]
@@ -506,7 +584,10 @@ def test_pay_to_move_when_nobody_is_on_the_wheel():
 def test_pay_select_throw_move():
     """000: 'To do so, you must return a Cheese Card to the pile, select the opponent you wish to move,
     throw the die and then move that opponent's mouse the indicated number of spaces.'"""
-    cite('000', "To do so, you must return a Cheese Card to the pile, select the opponent you wish to move, throw the die and then move that opponent's mouse the indicated number of spaces.")
+    cite(
+        "000",
+        "To do so, you must return a Cheese Card to the pile, select the opponent you wish to move, throw the die and then move that opponent's mouse the indicated number of spaces.",
+    )
     state = pos("mice=45,47,20 cheese=2,0,0 parts=24", players=3)
     roll(state, 1)
     play(state, "move:3")
@@ -518,7 +599,10 @@ def test_pay_select_throw_move():
 def test_pay_again_and_again_while_cheese_lasts():
     """000: 'You may continue doing this as many times and to as many opponents as you like as long as
     you have Cheese Cards to "pay"'"""
-    cite('000', 'You may continue doing this as many times and to as many opponents as you like as long as you have Cheese Cards to "pay"')
+    cite(
+        "000",
+        'You may continue doing this as many times and to as many opponents as you like as long as you have Cheese Cards to "pay"',
+    )
     state = pos("mice=45,47,20 cheese=2,0,0 parts=24", players=3, **MB)
     roll(state, 1)
     play(state, "move:2", "die:1", "move:3", "die:1")
@@ -529,7 +613,10 @@ def test_pay_again_and_again_while_cheese_lasts():
 def test_crank_only_after_a_mouse_reaches_the_wheel():
     """000: 'if you manage to move an opponent's mouse (or opponents' mice) onto the Cheese Wheel, only
     then may you turn the crank.'"""
-    cite('000', "if you manage to move an opponent's mouse (or opponents' mice) onto the Cheese Wheel, only then may you turn the crank.")
+    cite(
+        "000",
+        "if you manage to move an opponent's mouse (or opponents' mice) onto the Cheese Wheel, only then may you turn the crank.",
+    )
     state = pos("mice=45,47 cheese=3,0 parts=24", players=2, **MB)
     roll(state, 1)
     assert "crank" not in legal(state)
@@ -539,7 +626,7 @@ def test_crank_only_after_a_mouse_reaches_the_wheel():
 
 def test_cheese_pays_only_on_turn_crank():
     """000: 'Cheese Cards may be used this way only when you are on the TURN CRANK space.'"""
-    cite('000', 'Cheese Cards may be used this way only when you are on the TURN CRANK space.')
+    cite("000", "Cheese Cards may be used this way only when you are on the TURN CRANK space.")
     state = pos("mice=40,47 cheese=5,0 parts=24", players=2)
     assert legal(state) == ["roll"]
     roll(state, 4)  # 44: Safe, not Turn Crank
@@ -553,8 +640,14 @@ def test_pay_while_one_mouse_is_on_the_wheel_in_000_not_in_003():
     can still use your Cheese Cards to try and get other opponents' mice onto the Cheese Wheel before
     setting the Mouse Trap in motion.' 003 (tested in both): pay only when 'there is no other mouse on
     the Cheese Wheel'."""
-    cite('000', "If one opponent's mouse is on the Cheese Wheel when you land on the TURN CRANK space, you can still use your Cheese Cards to try and get other opponents' mice onto the Cheese Wheel before setting the Mouse Trap in motion.")
-    cite('003', "If, when a player lands on Turn Crank the Mouse Trap is complete but there is no other mouse on the Cheese Wheel, they may spend cheese to attempt to move another player's mouse there.")
+    cite(
+        "000",
+        "If one opponent's mouse is on the Cheese Wheel when you land on the TURN CRANK space, you can still use your Cheese Cards to try and get other opponents' mice onto the Cheese Wheel before setting the Mouse Trap in motion.",
+    )
+    cite(
+        "003",
+        "If, when a player lands on Turn Crank the Mouse Trap is complete but there is no other mouse on the Cheese Wheel, they may spend cheese to attempt to move another player's mouse there.",
+    )
     mb = pos("mice=45,49,47 cheese=2,0,0 parts=24", players=3, variant="milton-bradley")
     roll(mb, 1)
     assert legal(mb) == ["crank", "move:3", "end"]
@@ -570,7 +663,7 @@ def test_pay_while_one_mouse_is_on_the_wheel_in_000_not_in_003():
 def test_end_without_cranking_is_a_choice():
     """000: 'turn the crank to set the Mouse Trap in motion' - cranking is the player's decision; 'end'
     passes it up (issue 4: every decision is an action)."""
-    cite('000', 'turn the crank to set the Mouse Trap in motion.')
+    cite("000", "turn the crank to set the Mouse Trap in motion.")
     state = pos("mice=45,49 cheese=0,0 parts=24", players=2)
     roll(state, 1)
     play(state, "end")
@@ -579,10 +672,14 @@ def test_end_without_cranking_is_a_choice():
 
 # --- SAFE ----------------------------------------------------------------------------------------
 
+
 def test_safe_mouse_cannot_be_moved():
     """000: 'SAFE: When your mouse is on the SAFE space your opponents cannot move you to the Cheese
     Wheel or take any of your Cheese Cards.' (moving)"""
-    cite('000', 'SAFE: When your mouse is on the SAFE space your opponents cannot move you to the Cheese Wheel or take any of your Cheese Cards.')
+    cite(
+        "000",
+        "SAFE: When your mouse is on the SAFE space your opponents cannot move you to the Cheese Wheel or take any of your Cheese Cards.",
+    )
     state = pos("mice=45,44,44 cheese=3,0,0 parts=24", players=3)
     roll(state, 1)
     assert state.current_player() == 1  # nobody movable: no decision, the turn ends
@@ -596,8 +693,8 @@ def test_safe_mouse_cannot_be_moved():
 def test_safe_mouse_keeps_its_cheese_in_000(variant, victim):
     """000: 'your opponents cannot ... take any of your Cheese Cards.' In 003 Safe only stops a mouse
     being moved ('they cannot be moved by an opponent on Turn Crank'), so the richest rival pays."""
-    cite('000', 'your opponents cannot move you to the Cheese Wheel or take any of your Cheese Cards.')
-    cite('003', 'If a mouse is on this space, they cannot be moved by an opponent on Turn Crank.')
+    cite("000", "your opponents cannot move you to the Cheese Wheel or take any of your Cheese Cards.")
+    cite("003", "If a mouse is on this space, they cannot be moved by an opponent on Turn Crank.")
     state = pos("mice=35,44,3 cheese=0,6,4 parts=0", players=3, variant=variant)
     roll(state, 2)  # 37: take 3 from the rival with the most
     assert state.cheese[victim] == (6 if victim == 1 else 4) - 3
@@ -606,9 +703,10 @@ def test_safe_mouse_keeps_its_cheese_in_000(variant, victim):
 
 # --- WINNING -------------------------------------------------------------------------------------
 
+
 def test_last_mouse_on_the_board_wins():
     """000: 'If your mouse is the last one on the board, you win!'"""
-    cite('000', 'If your mouse is the last one on the board, you win!')
+    cite("000", "If your mouse is the last one on the board, you win!")
     state = pos("mice=45,49,x,x cheese=0,3,0,0 pile=27 parts=24", players=4)
     roll(state, 1)
     events = play(state, "crank", *ALL_STAGES_WORK)

@@ -5,19 +5,21 @@ The variant is "original". Where 003 differs from 000 the test runs both variant
 
 import pytest
 
+from mouse_trap.mt_helpers import ALL_STAGES_WORK, game, kinds, legal, play, pos, roll
+from rulebook import cite
 from trapworks.core import IllegalActionError
 from trapworks.games.mouse_trap.data import CHEESE_WHEEL, NUM_PARTS, SAFE, SPACES, TURN_CRANK
-
-from rulebook import cite
-from mouse_trap.mt_helpers import ALL_STAGES_WORK, game, kinds, legal, play, pos, roll
 
 OR = {"variant": "original"}
 
 
 def test_goal_build_then_capture_last_standing_wins():
-    cite("003", "The basic goal of Mouse Trap is to travel around the board, assembling the Mouse Trap as "
-                "you go, and then use the Trap to try and capture the other players. The last player "
-                "standing is the winner.")
+    cite(
+        "003",
+        "The basic goal of Mouse Trap is to travel around the board, assembling the Mouse Trap as "
+        "you go, and then use the Trap to try and capture the other players. The last player "
+        "standing is the winner.",
+    )
     state = pos("mice=45,49 cheese=0,0 parts=24", **OR)
     roll(state, 1)
     play(state, "crank", *ALL_STAGES_WORK)
@@ -60,10 +62,13 @@ def test_next_birthday_first_then_clockwise(first):
 
 
 def test_a_turn_roll_move_act_then_next_player():
-    cite("003", "A player's turn consists of the player rolling the die and moving their mouse forward that "
-                "many spaces along the board's track. They then take an action corresponding to the type of "
-                "space they landed on. After this is resolved, that player's turn is over and play proceeds "
-                "to the player left from them.")
+    cite(
+        "003",
+        "A player's turn consists of the player rolling the die and moving their mouse forward that "
+        "many spaces along the board's track. They then take an action corresponding to the type of "
+        "space they landed on. After this is resolved, that player's turn is over and play proceeds "
+        "to the player left from them.",
+    )
     state = game(players=2, **OR).new_initial_state()
     events = roll(state, 2)
     assert state.mice[0] == 2 and state.cheese[0] == 2 and state.current_player() == 1
@@ -81,8 +86,11 @@ def test_start_is_where_players_begin():
 
 
 def test_build_one_part_and_one_cheese():
-    cite("003", "If the number of players in the game matches one of the numbers on the Build space, the "
-                "player may add one part to the Mouse Trap and collect one piece of cheese from the pile.")
+    cite(
+        "003",
+        "If the number of players in the game matches one of the numbers on the Build space, the "
+        "player may add one part to the Mouse Trap and collect one piece of cheese from the pile.",
+    )
     state = pos("mice=6,0,0 cheese=0,0,0 parts=3", players=3, **OR)
     events = roll(state, 3)  # 9: Build 2-3
     assert state.parts == 4 and state.cheese[0] == 1 and state.pile == 51
@@ -91,8 +99,11 @@ def test_build_one_part_and_one_cheese():
 
 @pytest.mark.parametrize("players,start,die,parts", [(4, 6, 3, 0), (3, 0, 1, 0), (2, 0, 3, 24)])
 def test_no_match_or_complete_nothing_happens(players, start, die, parts):
-    cite("003", "If the number on the space does not match the number of players, or the Mouse Trap is "
-                "already complete, nothing happens.")
+    cite(
+        "003",
+        "If the number on the space does not match the number of players, or the Mouse Trap is "
+        "already complete, nothing happens.",
+    )
     mice = ",".join([str(start)] + ["0"] * (players - 1))
     state = pos(f"mice={mice} cheese={','.join(['0'] * players)} parts={parts}", players=players, **OR)
     roll(state, die)
@@ -101,15 +112,29 @@ def test_no_match_or_complete_nothing_happens(players, start, die, parts):
 
 def test_seven_cheese_slice_spaces_in_order():
     cite("003", "There are seven of these spaces. Beginning from Start and proceeding to the end, they are:")
-    slices = [s for s in SPACES if s["kind"] in ("take", "lose", "steal_most")
-              or (s["kind"] == "go_to" and s["target"] == CHEESE_WHEEL)]
+    slices = [
+        s
+        for s in SPACES
+        if s["kind"] in ("take", "lose", "steal_most")
+        or (s["kind"] == "go_to" and s["target"] == CHEESE_WHEEL)
+    ]
     assert [(s["kind"], s.get("amount")) for s in slices] == [
-        ("take", 2), ("take", 1), ("lose", 2), ("go_to", None), ("steal_most", 3), ("lose", 3), ("take", 2)]
+        ("take", 2),
+        ("take", 1),
+        ("lose", 2),
+        ("go_to", None),
+        ("steal_most", 3),
+        ("lose", 3),
+        ("take", 2),
+    ]
 
 
 def test_take_cheese_from_the_pile():
-    cite("003", "If the space asks the player to take cheese, they must collect the specified number of "
-                "cheese pieces from the pile.")
+    cite(
+        "003",
+        "If the space asks the player to take cheese, they must collect the specified number of "
+        "cheese pieces from the pile.",
+    )
     state = pos("mice=3,0 cheese=0,0 parts=0", **OR)
     roll(state, 4)
     assert state.cheese[0] == 1 and state.pile == 51
@@ -129,9 +154,12 @@ def test_empty_pile_steal_from_another_player():
 
 
 def test_lose_cheese_and_all_you_have():
-    cite("003", "If the space asks the player to lose cheese, they must return the specified number of "
-                "pieces to the pile. If the space asks for more pieces than the player has, they must "
-                "return all that they do have.")
+    cite(
+        "003",
+        "If the space asks the player to lose cheese, they must return the specified number of "
+        "pieces to the pile. If the space asks for more pieces than the player has, they must "
+        "return all that they do have.",
+    )
     state = pos("mice=20,36 cheese=5,2 parts=0", **OR)
     roll(state, 4)  # 24: lose 2
     roll(state, 3)  # 39: lose 3 with only 2
@@ -140,8 +168,11 @@ def test_lose_cheese_and_all_you_have():
 
 @pytest.mark.parametrize("variant", ["original", "milton-bradley"])
 def test_take_three_from_rival_with_most(variant):
-    cite("003", "If the player lands on the space that says \"Take 3 pieces of cheese from the rival with "
-                "the most\", they must do exactly that even if there is cheese in the pile.")
+    cite(
+        "003",
+        'If the player lands on the space that says "Take 3 pieces of cheese from the rival with '
+        'the most", they must do exactly that even if there is cheese in the pile.',
+    )
     state = pos("mice=35,0,0 cheese=0,5,2 parts=0", players=3, variant=variant)
     pile = state.pile
     roll(state, 2)
@@ -150,8 +181,11 @@ def test_take_three_from_rival_with_most(variant):
 
 @pytest.mark.parametrize("variant", ["original", "milton-bradley"])
 def test_rival_with_fewer_than_three_gives_all(variant):
-    cite("003", "If the rival with the most cheese has fewer than three pieces the player may steal all "
-                "that they have.")
+    cite(
+        "003",
+        "If the rival with the most cheese has fewer than three pieces the player may steal all "
+        "that they have.",
+    )
     state = pos("mice=35,0,0 cheese=0,2,1 parts=0", players=3, variant=variant)
     roll(state, 2)
     assert state.cheese == [2, 0, 1]
@@ -160,8 +194,11 @@ def test_rival_with_fewer_than_three_gives_all(variant):
 def test_tied_rivals_taker_selects_one_in_003_or_divides_in_000():
     """003: the taker selects one rival (steal_tie='choose'); 000's tie rule ('take them all from
     either opponent or divide the amount between them') also lets them split (steal_tie='choose-or-divide')."""
-    cite("003", "If two rival players are tied for having the most cheese pieces, the player may select "
-                "which one to take them from.")
+    cite(
+        "003",
+        "If two rival players are tied for having the most cheese pieces, the player may select "
+        "which one to take them from.",
+    )
     orig = pos("mice=35,0,0 cheese=0,4,4 parts=0", players=3, **OR)
     roll(orig, 2)
     assert orig.position().endswith("phase=steal:3:2+3:choose")
@@ -174,8 +211,11 @@ def test_tied_rivals_taker_selects_one_in_003_or_divides_in_000():
 
 
 def test_go_back_and_follow_the_destination():
-    cite("003", "The player must move the number of spaces, or to the space specified by the move space, and "
-                "follow the instructions for the space they land on.")
+    cite(
+        "003",
+        "The player must move the number of spaces, or to the space specified by the move space, and "
+        "follow the instructions for the space they land on.",
+    )
     orig = pos("mice=38,0,0 cheese=0,0,0 parts=0", players=3, **OR)
     roll(orig, 4)  # 42: go back 6 -> 36 "Build 2-3": carried out in 003
     assert orig.mice[0] == 36 and orig.parts == 1 and orig.cheese[0] == 1
@@ -212,8 +252,11 @@ def test_dog_bone_nothing_happens():
 
 
 def test_circle_the_loop_until_captured_or_game_ends():
-    cite("003", "Once a player reaches the Loop, they will circle the Loop indefinitely until either their "
-                "mouse is captured or the game ends.")
+    cite(
+        "003",
+        "Once a player reaches the Loop, they will circle the Loop indefinitely until either their "
+        "mouse is captured or the game ends.",
+    )
     state = pos("mice=47,0 cheese=0,0 parts=0", **OR)
     for die, where in [(4, 45), (6, 45), (5, 44)]:
         roll(state, die)
@@ -222,8 +265,11 @@ def test_circle_the_loop_until_captured_or_game_ends():
 
 
 def test_loop_build_two_pieces_two_cheese():
-    cite("003", "If a player lands on one of the two build spaces in the Loop, they may build two pieces of "
-                "the Mouse Trap and collect two pieces of cheese.")
+    cite(
+        "003",
+        "If a player lands on one of the two build spaces in the Loop, they may build two pieces of "
+        "the Mouse Trap and collect two pieces of cheese.",
+    )
     state = pos("mice=46,0,0,0 cheese=0,0,0,0 parts=7", players=4, **OR)
     roll(state, 1)
     assert state.parts == 9 and state.cheese[0] == 2
@@ -237,9 +283,15 @@ def test_cheese_wheel_two_pieces():
 
 
 def test_turn_crank_attempt_capture():
-    cite("003", "If a player lands here while there is another mouse on the Cheese Wheel, and the Mouse Trap "
-                "is complete, they are allowed to attempt to capture that player.")
-    cite("003", "They must slowly turn the crank on the Mouse Trap clockwise, which will set the trap in motion.")
+    cite(
+        "003",
+        "If a player lands here while there is another mouse on the Cheese Wheel, and the Mouse Trap "
+        "is complete, they are allowed to attempt to capture that player.",
+    )
+    cite(
+        "003",
+        "They must slowly turn the crank on the Mouse Trap clockwise, which will set the trap in motion.",
+    )
     state = pos("mice=43,49 cheese=0,0 parts=24", **OR)
     roll(state, 3)
     assert state.mice[0] == TURN_CRANK and legal(state) == ["crank", "end"]
@@ -248,9 +300,12 @@ def test_turn_crank_attempt_capture():
 
 
 def test_captured_out_of_game_cheese_to_capturer():
-    cite("003", "If the Trap succeeds in capturing the other mouse, the captured player is out of the game. "
-                "Their mouse is removed from the board, and they must turn over all of their cheese pieces "
-                "to the player who captured them.")
+    cite(
+        "003",
+        "If the Trap succeeds in capturing the other mouse, the captured player is out of the game. "
+        "Their mouse is removed from the board, and they must turn over all of their cheese pieces "
+        "to the player who captured them.",
+    )
     state = pos("mice=45,49,20 cheese=1,9,3 parts=24", players=3, **OR)
     roll(state, 1)
     play(state, "crank", *ALL_STAGES_WORK)
@@ -259,8 +314,11 @@ def test_captured_out_of_game_cheese_to_capturer():
 
 
 def test_failed_trap_to_safe():
-    cite("003", "If the Trap fails to capture the other mouse for any reason, said player immediately moves "
-                "to the Safe space.")
+    cite(
+        "003",
+        "If the Trap fails to capture the other mouse for any reason, said player immediately moves "
+        "to the Safe space.",
+    )
     state = pos("mice=45,49 cheese=0,0 parts=24", **OR)
     roll(state, 1)
     events = play(state, "crank", *["works"] * 14, "jams")
@@ -269,8 +327,11 @@ def test_failed_trap_to_safe():
 
 
 def test_all_on_the_wheel_eliminated_together():
-    cite("003", "If more than one mouse is on the Cheese Wheel and the Trap succeeds, all of the opposing "
-                "players on the Wheel are eliminated simultaneously.")
+    cite(
+        "003",
+        "If more than one mouse is on the Cheese Wheel and the Trap succeeds, all of the opposing "
+        "players on the Wheel are eliminated simultaneously.",
+    )
     state = pos("mice=45,49,49,49 cheese=0,1,1,1 parts=24", players=4, **OR)
     roll(state, 1)
     play(state, "crank", *ALL_STAGES_WORK)
@@ -278,8 +339,11 @@ def test_all_on_the_wheel_eliminated_together():
 
 
 def test_reset_regardless_of_outcome():
-    cite("003", "Regardless of the outcome of an attempted capture, the player who operated the Mouse Trap "
-                "must reset it.")
+    cite(
+        "003",
+        "Regardless of the outcome of an attempted capture, the player who operated the Mouse Trap "
+        "must reset it.",
+    )
     state = pos("mice=45,49,49 cheese=0,0,0 parts=24", players=3, **OR)
     roll(state, 1)
     play(state, "crank", "jams")
@@ -297,8 +361,11 @@ def test_incomplete_trap_nothing_happens():
 
 
 def test_spend_cheese_when_nobody_is_on_the_wheel():
-    cite("003", "If, when a player lands on Turn Crank the Mouse Trap is complete but there is no other mouse "
-                "on the Cheese Wheel, they may spend cheese to attempt to move another player's mouse there.")
+    cite(
+        "003",
+        "If, when a player lands on Turn Crank the Mouse Trap is complete but there is no other mouse "
+        "on the Cheese Wheel, they may spend cheese to attempt to move another player's mouse there.",
+    )
     state = pos("mice=45,47 cheese=1,0 parts=24", **OR)
     roll(state, 1)
     assert legal(state) == ["move:2", "end"]
@@ -321,8 +388,10 @@ def test_pay_one_select_not_safe_roll_move():
 
 @pytest.mark.parametrize("variant,ends", [("original", True), ("milton-bradley", False)])
 def test_miss_ends_the_turn_in_003(variant, ends):
-    cite("003", "If the opponent mouse lands on the Cheese Wheel, they may turn the crank. If not, their turn "
-                "ends.")
+    cite(
+        "003",
+        "If the opponent mouse lands on the Cheese Wheel, they may turn the crank. If not, their turn ends.",
+    )
     state = pos("mice=45,47,20 cheese=3,0,0 parts=24", players=3, variant=variant)
     roll(state, 1)
     play(state, "move:2", "die:1")  # 48: a miss
@@ -372,8 +441,11 @@ def test_safe_cannot_be_moved():
 
 
 def test_winner_is_last_standing():
-    cite("003", "The winner of the game is the last player standing once all of the opposing players have "
-                "been captured.")
+    cite(
+        "003",
+        "The winner of the game is the last player standing once all of the opposing players have "
+        "been captured.",
+    )
     state = pos("mice=45,49,x cheese=0,0,0 parts=24", players=3, **OR)
     roll(state, 1)
     assert not state.is_terminal()

@@ -1,11 +1,10 @@
 """Mouse Trap: the double-catch agent, which plays the hard level."""
 
+from mouse_trap.mt_helpers import game, legal, pos, roll
 from trapworks.agents import available_agents, make_agent
 from trapworks.agents.levels import level_spec
 from trapworks.cli.tournament import wilson
 from trapworks.sim import run
-
-from mouse_trap.mt_helpers import game, legal, pos, roll
 
 
 def on_turn_crank(text: str, **options):
@@ -55,8 +54,14 @@ def test_double_catch_beats_the_heuristic_in_four_player_games():
     Wilson 95% interval lies above the 1/4 a seat without an edge gets. (Measured over 5000
     games: 28.5% against 24.9% for a heuristic in its place; this test plays 2400.)"""
     games = 2400
-    results = run("mouse-trap", games, ["double-catch", "heuristic", "heuristic", "heuristic"],
-                  {"players": 4}, seed=11, rotate=True)
+    results = run(
+        "mouse-trap",
+        games,
+        ["double-catch", "heuristic", "heuristic", "heuristic"],
+        {"players": 4},
+        seed=11,
+        rotate=True,
+    )
     wins = sum(any(r.seats[w] == "double-catch" for w in r.winners) for r in results)
     low, _ = wilson(wins, games)
     assert low > 0.25, f"double-catch won {wins}/{games}"

@@ -27,7 +27,13 @@ def test_catalog_lists_every_registered_game_with_its_agents(client):
 
 def test_openapi_schema_lists_the_api(client):
     paths = client.get("/openapi.json").json()["paths"]
-    for p in ("/api/catalog", "/api/games", "/api/games/{gid}/moves", "/api/games/{gid}/record", "/api/replay"):
+    for p in (
+        "/api/catalog",
+        "/api/games",
+        "/api/games/{gid}/moves",
+        "/api/games/{gid}/record",
+        "/api/replay",
+    ):
         assert p in paths
 
 
@@ -48,8 +54,9 @@ def test_two_humans_play_by_http_and_each_move_is_validated_by_the_kernel(client
     while not ref.is_terminal():
         seat = ref.current_player()
         text = ref.action_to_string(ref.legal_actions()[-1])
-        r = client.post(f"/api/games/{gid}/moves", json={"token": tokens[seat], "action": text,
-                                                          "ply": ref.move_number()})
+        r = client.post(
+            f"/api/games/{gid}/moves", json={"token": tokens[seat], "action": text, "ply": ref.move_number()}
+        )
         assert r.status_code == 200, r.text
         ref.apply_action(ref.string_to_action(text))
         assert r.json()["ply"] == ref.move_number()
@@ -58,7 +65,9 @@ def test_two_humans_play_by_http_and_each_move_is_validated_by_the_kernel(client
 
 
 def test_malformed_json_is_a_400_naming_the_problem(client):
-    r = client.post("/api/games", content=b'{"game": "last-mouse-lost",', headers={"content-type": "application/json"})
+    r = client.post(
+        "/api/games", content=b'{"game": "last-mouse-lost",', headers={"content-type": "application/json"}
+    )
     assert r.status_code == 400
     assert "not valid JSON" in r.json()["error"]
 
@@ -82,8 +91,13 @@ def test_bad_options_and_bad_seats_are_400(client):
     assert r.status_code == 400 and "unknown option" in r.json()["error"]
     r = client.post("/api/games", json={"game": "last-mouse-lost", "seats": [{"kind": "human"}]})
     assert r.status_code == 400 and "2 seats" in r.json()["error"]
-    r = client.post("/api/games", json={"game": "last-mouse-lost",
-                                        "seats": [{"kind": "human"}, {"kind": "agent", "agent": "deep-blue"}]})
+    r = client.post(
+        "/api/games",
+        json={
+            "game": "last-mouse-lost",
+            "seats": [{"kind": "human"}, {"kind": "agent", "agent": "deep-blue"}],
+        },
+    )
     assert r.status_code == 400 and "unknown agent 'deep-blue'" in r.json()["error"]
     r = client.post("/api/games", json={"game": "last-mouse-lost", "start": "ooo/xx 1"})
     assert r.status_code == 400 and "ooo/xx" in r.json()["error"]
@@ -120,9 +134,14 @@ def test_illegal_move_and_move_out_of_turn_are_refused_and_change_nothing(client
     assert r.status_code == 409 and "move number 5" in r.json()["error"]
     assert state_of(client, gid, t0) == before
     # ... and the server keeps serving: the same game and another one still play.
-    assert client.post(f"/api/games/{gid}/moves", json={"token": t0, "action": "a1", "ply": 0}).status_code == 200
+    assert (
+        client.post(f"/api/games/{gid}/moves", json={"token": t0, "action": "a1", "ply": 0}).status_code
+        == 200
+    )
     other = create_game(client)
-    r = client.post(f"/api/games/{other['id']}/moves", json={"token": other["seats"][0]["token"], "action": "b2"})
+    r = client.post(
+        f"/api/games/{other['id']}/moves", json={"token": other["seats"][0]["token"], "action": "b2"}
+    )
     assert r.status_code == 200
 
 
@@ -134,19 +153,32 @@ def test_spectator_gets_the_spectator_view(client):
 
 
 def test_ai_seat_replies_and_chance_is_resolved_by_the_server(client):
-    g = create_game(client, seats=[{"kind": "human"}, {"kind": "agent", "agent": "perfect"}],
-                    options={"first_player": "random", "first_to": 1}, seed=7)
+    g = create_game(
+        client,
+        seats=[{"kind": "human"}, {"kind": "agent", "agent": "perfect"}],
+        options={"first_player": "random", "first_to": 1},
+        seed=7,
+    )
     gid, tok = g["id"], g["seats"][0]["token"]
     # The opener is drawn by the server (a chance action in the log), then the AI moves if it opens.
     s = wait_for(lambda: (st := state_of(client, gid, tok))["to_move"] == 0 and st, what="my turn")
     assert s["log"][0]["seat"] == -1 and s["log"][0]["text"] in ("opener:1", "opener:2")
     while not s["terminal"]:
         ply = s["ply"]
-        r = client.post(f"/api/games/{gid}/moves",
-                        json={"token": tok, "action": s["view"]["legal_actions"][0]["text"], "ply": ply})
+        r = client.post(
+            f"/api/games/{gid}/moves",
+            json={"token": tok, "action": s["view"]["legal_actions"][0]["text"], "ply": ply},
+        )
         assert r.status_code == 200, r.text
-        s = wait_for(lambda: (st := state_of(client, gid, tok))["ply"] > ply + 1 or st["terminal"]
-                     and st["ply"] > ply and st, what="the AI reply")
+        s = wait_for(
+            lambda: (
+                (st := state_of(client, gid, tok))["ply"] > ply + 1
+                or st["terminal"]
+                and st["ply"] > ply
+                and st
+            ),
+            what="the AI reply",
+        )
         s = state_of(client, gid, tok)
     # The perfect agent never loses a round it can win; here it only matters that the match ended
     # and the record replays to the same final view.
@@ -164,11 +196,15 @@ def test_hint_only_against_ai_or_when_enabled(client):
     assert r.status_code == 200 and r.json()["agent"] == "perfect"
     r = client.get(f"/api/games/{g['id']}/hint", params={"token": g["seats"][1]["token"]})
     assert r.status_code == 409 and "your own turn" in r.json()["error"]
-    g = create_game(client, seats=[{"kind": "human"}, {"kind": "agent", "agent": "random"}],
-                    start="o../...../....../....../...../ooo 1 0-0 1")
+    g = create_game(
+        client,
+        seats=[{"kind": "human"}, {"kind": "agent", "agent": "random"}],
+        start="o../...../....../....../...../ooo 1 0-0 1",
+    )
     hint = client.get(f"/api/games/{g['id']}/hint", params={"token": g["seats"][0]["token"]}).json()
     # The solver's winning move from this position (misère Nim: leave an odd number of single mice).
     from trapworks.games.last_mouse_lost import solve_position
+
     assert hint["move"] == solve_position("o../...../....../....../...../ooo 1 0-0 1").move
 
 
@@ -177,7 +213,10 @@ def test_undo_against_ai_takes_back_my_move_and_the_reply(client):
     gid, tok = g["id"], g["seats"][0]["token"]
     start = state_of(client, gid, tok)
     assert not start["can_undo"]
-    assert client.post(f"/api/games/{gid}/moves", json={"token": tok, "action": "c2", "ply": 0}).status_code == 200
+    assert (
+        client.post(f"/api/games/{gid}/moves", json={"token": tok, "action": "c2", "ply": 0}).status_code
+        == 200
+    )
     wait_for(lambda: state_of(client, gid, tok)["ply"] == 2, what="the AI reply")
     assert state_of(client, gid, tok)["can_undo"]
     r = client.post(f"/api/games/{gid}/undo", json={"token": tok})
@@ -195,7 +234,10 @@ def test_record_download_and_replay_steps(client):
     g = create_game(client, options={"first_to": 1})
     gid, toks = g["id"], [g["seats"][0]["token"], g["seats"][1]["token"]]
     for ply, text in enumerate(["a*", "b*", "c*"]):
-        assert client.post(f"/api/games/{gid}/moves", json={"token": toks[ply % 2], "action": text}).status_code == 200
+        assert (
+            client.post(f"/api/games/{gid}/moves", json={"token": toks[ply % 2], "action": text}).status_code
+            == 200
+        )
     r = client.get(f"/api/games/{gid}/record", params={"token": g["spectator"]["token"]})
     assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
     record = json.loads(r.text)
@@ -212,13 +254,21 @@ def test_record_download_and_replay_steps(client):
 
 
 def test_pages_are_served(client):
-    for path in ("/", "/g/anything", "/replay", "/static/js/game.js", "/static/renderers/last-mouse-lost.js",
-                 "/static/renderers/generic.js"):
+    for path in (
+        "/",
+        "/g/anything",
+        "/replay",
+        "/static/js/game.js",
+        "/static/renderers/last-mouse-lost.js",
+        "/static/renderers/generic.js",
+    ):
         assert client.get(path).status_code == 200, path
 
 
 def test_an_overlong_action_text_is_refused_without_echoing_it(client):
     g = create_game(client)
-    r = client.post(f"/api/games/{g['id']}/moves", json={"token": g["seats"][0]["token"], "action": "a" * 5000})
+    r = client.post(
+        f"/api/games/{g['id']}/moves", json={"token": g["seats"][0]["token"], "action": "a" * 5000}
+    )
     assert r.status_code == 400 and "at most 200 characters" in r.json()["error"]
     assert len(r.text) < 300

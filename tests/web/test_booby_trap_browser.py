@@ -14,6 +14,7 @@ from trapworks.games.booby_trap import physics
 
 pytestmark = pytest.mark.browser
 
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """`trapworks serve` in its own process (the web tests' helper), with its own data folder."""
@@ -39,9 +40,16 @@ def test_touch_then_remove_with_the_settle_animation(server, browser):
     load = physics.stress_of(state.packing).load
     piece = max(state.touchable(), key=lambda p: (load[p], -p))
     expected = physics.resolve_removal(state.packing, piece, frames=True)
-    created = httpx.post(server + "/api/games", json={
-        "game": "booby-trap", "options": {"tension_noise": 0.0}, "start": state.position(), "seed": 7,
-        "seats": [{"kind": "human"}, {"kind": "agent", "agent": "heuristic"}]}).json()
+    created = httpx.post(
+        server + "/api/games",
+        json={
+            "game": "booby-trap",
+            "options": {"tension_noise": 0.0},
+            "start": state.position(),
+            "seed": 7,
+            "seats": [{"kind": "human"}, {"kind": "agent", "agent": "heuristic"}],
+        },
+    ).json()
     link = created["seats"][0]["link"] + "&fast"
     spectator_link = created["spectator"]["link"] + "&fast"
 
@@ -86,17 +94,22 @@ def test_touch_then_remove_with_the_settle_animation(server, browser):
     # Once the agent has replied and it is our turn again, the result panel shows the last removal
     # that was animated (ours, or the agent's if it removed a piece too).
     page.wait_for_selector("body[data-my-turn='1']", timeout=20000)
-    page.wait_for_function("""() => {
+    page.wait_for_function(
+        """() => {
         const r = document.querySelector('[data-result]');
         const done = document.querySelector('.booby-trap').dataset.removals.split(',');
         return `${r.dataset.seat}:${r.dataset.piece}:${r.dataset.result}` === done[done.length - 1];
-    }""", timeout=10000)
+    }""",
+        timeout=10000,
+    )
     result = page.locator("[data-result]")
     assert f"piece {result.get_attribute('data-piece')} removed" in result.inner_text()
     page.wait_for_function(f"!document.querySelector(\"circle[data-piece='{piece}']\")", timeout=15000)
     page.screenshot(path=str(shots() / "booby-trap-after-settle.png"))
     # The spectator's page animated the same settle.
-    spectator.wait_for_function("document.querySelector('.booby-trap').dataset.animations >= 1", timeout=20000)
+    spectator.wait_for_function(
+        "document.querySelector('.booby-trap').dataset.animations >= 1", timeout=20000
+    )
     assert errors == []
     page.close()
     spectator.close()

@@ -47,7 +47,9 @@ def wait_my_turn_or_end(page, after_ply):
     page.wait_for_function(
         "p => Number(document.body.dataset.ply) > p && "
         "(document.body.dataset.myTurn === '1' || document.body.dataset.terminal === '1')",
-        arg=after_ply, timeout=20000)
+        arg=after_ply,
+        timeout=20000,
+    )
 
 
 def raised_in_row(page, row):
@@ -72,7 +74,10 @@ def test_last_mouse_lost_against_ai_played_to_the_end_of_the_match_by_clicking(s
     assert page.locator("select[data-option=rules]").count() == 1
     # A game may label its choices: who opens is shown as the seats are named.
     assert page.locator("select[data-option=first_player] option").all_inner_texts() == [
-        "Player 1", "Player 2", "drawn at random"]
+        "Player 1",
+        "Player 2",
+        "drawn at random",
+    ]
     board = page.input_value("[data-option=board]")
     page.fill("[data-option=board]", "3,x")
     page.wait_for_selector("#create-error:has-text('give row lengths as numbers')")
@@ -221,8 +226,10 @@ def test_a_dropped_connection_reconnects_and_catches_up(tmp_path, browser):
     server = ServerProcess(tmp_path / "home").start()
     errors = []
     try:
-        g = httpx.post(f"{server.url}/api/games", json={"game": "last-mouse-lost",
-                                                         "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+        g = httpx.post(
+            f"{server.url}/api/games",
+            json={"game": "last-mouse-lost", "seats": [{"kind": "human"}, {"kind": "human"}]},
+        ).json()
         page = new_page(browser, errors)
         page.goto(g["seats"][1]["link"].replace("localhost", "127.0.0.1"))
         page.wait_for_selector("body[data-connected='1'][data-ply='0']")
@@ -231,8 +238,9 @@ def test_a_dropped_connection_reconnects_and_catches_up(tmp_path, browser):
         shot(page, "reconnect-offline")
         server = ServerProcess(tmp_path / "home", port=server.port).start()
         # While the page was away, Player 1 moved.
-        r = httpx.post(f"{server.url}/api/games/{g['id']}/moves",
-                       json={"token": g["seats"][0]["token"], "action": "e5"})
+        r = httpx.post(
+            f"{server.url}/api/games/{g['id']}/moves", json={"token": g["seats"][0]["token"], "action": "e5"}
+        )
         assert r.status_code == 200
         page.wait_for_selector("body[data-connected='1'][data-ply='1'][data-my-turn='1']", timeout=20000)
         assert raised_in_row(page, 4).count() == 0
@@ -246,9 +254,14 @@ def test_the_generic_renderer_plays_a_game_by_its_listed_actions(server, browser
     """A game without its own renderer stays playable: the fallback shows the view and a button per
     legal action (forced here with #renderer=generic on a Last Mouse Lost game)."""
     errors = []
-    g = httpx.post(f"{server.url}/api/games", json={
-        "game": "last-mouse-lost", "options": {"first_to": 1},
-        "seats": [{"kind": "human"}, {"kind": "agent", "agent": "random"}]}).json()
+    g = httpx.post(
+        f"{server.url}/api/games",
+        json={
+            "game": "last-mouse-lost",
+            "options": {"first_to": 1},
+            "seats": [{"kind": "human"}, {"kind": "agent", "agent": "random"}],
+        },
+    ).json()
     page = new_page(browser, errors)
     page.goto(g["seats"][0]["link"].replace("localhost", "127.0.0.1") + "&renderer=generic")
     page.wait_for_selector("body[data-my-turn='1']")

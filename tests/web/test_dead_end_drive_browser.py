@@ -58,9 +58,15 @@ def human_step(page, trap_squares: set[str], pick: int = 0) -> None:
 def play_until_sprung(server, page, seed: int) -> tuple[str, str, int, bool]:
     """Create a game (human seat 1, three heuristic agents), click until a trap springs or the game
     ends; return (game id, token, clicks, sprung)."""
-    created = httpx.post(server + "/api/games", json={
-        "game": "dead-end-drive", "options": {"players": 4}, "seed": seed,
-        "seats": [{"kind": "human"}] + [{"kind": "agent", "agent": "heuristic"}] * 3}).json()
+    created = httpx.post(
+        server + "/api/games",
+        json={
+            "game": "dead-end-drive",
+            "options": {"players": 4},
+            "seed": seed,
+            "seats": [{"kind": "human"}] + [{"kind": "agent", "agent": "heuristic"}] * 3,
+        },
+    ).json()
     gid = created["id"]
     token = created["seats"][0]["token"]
     page.goto(created["seats"][0]["link"] + "&fast")
@@ -95,8 +101,13 @@ def test_four_seats_one_human_until_a_trap_is_sprung(server, browser):
             break
     assert sprung, "no trap was sprung in four games"
     # The mansion: walls, furniture, rugs, 12 Red Chairs, 5 traps, 5 passages, the door, the track.
-    for selector, expected in (("rect[data-chair]", 12), ("rect[data-trap]", 5), ("rect[data-passage]", 5),
-                               ("rect[data-door]", 1), ("rect[data-game-over]", 1)):
+    for selector, expected in (
+        ("rect[data-chair]", 12),
+        ("rect[data-trap]", 5),
+        ("rect[data-passage]", 5),
+        ("rect[data-door]", 1),
+        ("rect[data-game-over]", 1),
+    ):
         assert page.locator(selector).count() == expected, selector
     assert page.locator("rect[data-furniture]").count() >= 8 and page.locator("rect[data-rug]").count() > 10
     assert page.locator("[data-detective]").count() == 1
@@ -109,8 +120,10 @@ def test_four_seats_one_human_until_a_trap_is_sprung(server, browser):
     page.wait_for_timeout(300)
     view = seat_view(server, gid, token)
     assert page.locator("[data-testid=portrait]").get_attribute("data-portrait") == (view["portrait"] or "")
-    shown = {page.locator("[data-character]").nth(i).get_attribute("data-character")
-             for i in range(page.locator("[data-character]").count())}
+    shown = {
+        page.locator("[data-character]").nth(i).get_attribute("data-character")
+        for i in range(page.locator("[data-character]").count())
+    }
     assert shown == set(view["my_characters"])
     assert errors == []
     page.close()
@@ -118,9 +131,15 @@ def test_four_seats_one_human_until_a_trap_is_sprung(server, browser):
 
 @pytest.mark.browser
 def test_hot_seat_hides_each_hand_between_turns(server, browser):
-    created = httpx.post(server + "/api/games", json={
-        "game": "dead-end-drive", "options": {"players": 2, "first_player": 1}, "seed": 3,
-        "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    created = httpx.post(
+        server + "/api/games",
+        json={
+            "game": "dead-end-drive",
+            "options": {"players": 2, "first_player": 1},
+            "seed": 3,
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+        },
+    ).json()
     gid = created["id"]
     t0, t1 = created["seats"][0]["token"], created["seats"][1]["token"]
     page = browser.new_page()
@@ -132,8 +151,10 @@ def test_hot_seat_hides_each_hand_between_turns(server, browser):
     page.locator("[data-testid=reveal-hand]").click()
     page.wait_for_selector("[data-character]", timeout=5000)
     mine = set(seat_view(server, gid, t0)["my_characters"])
-    assert {page.locator("[data-character]").nth(i).get_attribute("data-character")
-            for i in range(page.locator("[data-character]").count())} == mine
+    assert {
+        page.locator("[data-character]").nth(i).get_attribute("data-character")
+        for i in range(page.locator("[data-character]").count())
+    } == mine
     # Play the turn by clicks until it is player 2's turn.
     for _ in range(40):
         if seat_view(server, gid, t0)["turn_of"] == 1:
@@ -160,9 +181,15 @@ def test_hot_seat_hides_each_hand_between_turns(server, browser):
 def test_platform_sends_no_seat_anothers_secrets(client):
     """Drive a 3-player game (all human seats) through the REST API with random legal moves; collect
     everything sent to each seat; at the end replay the record and check every payload."""
-    created = client.post("/api/games", json={
-        "game": "dead-end-drive", "options": {"players": 3, "turn_limit": 25}, "seed": 21,
-        "seats": [{"kind": "human"}] * 3}).json()
+    created = client.post(
+        "/api/games",
+        json={
+            "game": "dead-end-drive",
+            "options": {"players": 3, "turn_limit": 25},
+            "seed": 21,
+            "seats": [{"kind": "human"}] * 3,
+        },
+    ).json()
     gid = created["id"]
     tokens = [s["token"] for s in created["seats"]]
     rng = random.Random(4)

@@ -35,8 +35,10 @@ def receive(ws, kind):
 def test_socket_sends_hello_then_the_seats_view_and_each_move_to_both_seats(client):
     g = create_game(client, options={"first_to": 1})
     gid, t0, t1 = g["id"], g["seats"][0]["token"], g["seats"][1]["token"]
-    with client.websocket_connect(f"/ws/games/{gid}?token={t0}") as a, \
-            client.websocket_connect(f"/ws/games/{gid}?token={t1}") as b:
+    with (
+        client.websocket_connect(f"/ws/games/{gid}?token={t0}") as a,
+        client.websocket_connect(f"/ws/games/{gid}?token={t1}") as b,
+    ):
         hello = a.receive_json()
         assert hello["type"] == "hello" and hello["info"]["seat"] == 0
         first = receive_state(a)
@@ -57,9 +59,11 @@ def test_socket_sends_hello_then_the_seats_view_and_each_move_to_both_seats(clie
 def test_two_tabs_on_one_seat_stay_consistent(client):
     g = create_game(client)
     gid, t0, t1 = g["id"], g["seats"][0]["token"], g["seats"][1]["token"]
-    with client.websocket_connect(f"/ws/games/{gid}?token={t0}") as tab1, \
-            client.websocket_connect(f"/ws/games/{gid}?token={t0}") as tab2, \
-            client.websocket_connect(f"/ws/games/{gid}?token={t1}") as other:
+    with (
+        client.websocket_connect(f"/ws/games/{gid}?token={t0}") as tab1,
+        client.websocket_connect(f"/ws/games/{gid}?token={t0}") as tab2,
+        client.websocket_connect(f"/ws/games/{gid}?token={t1}") as other,
+    ):
         for ws in (tab1, tab2, other):
             receive_state(ws)
         tab1.send_text(json.dumps({"type": "move", "action": "a1", "ply": 0, "ref": "x"}))
@@ -157,8 +161,19 @@ def test_the_store_refuses_a_second_action_at_the_same_ply(db_url):
     from trapworks.server.store import StoredGame
 
     store = Store(db_url)
-    store.create_game(StoredGame(id="g1", game="last-mouse-lost", options={}, seed=1, start=None,
-                                 seats=[], spectator_token="s", hints=False, created=""))
+    store.create_game(
+        StoredGame(
+            id="g1",
+            game="last-mouse-lost",
+            options={},
+            seed=1,
+            start=None,
+            seats=[],
+            spectator_token="s",
+            hints=False,
+            created="",
+        )
+    )
     store.append_actions("g1", 0, [(0, "a1")])
     with pytest.raises(PlyTaken):
         store.append_actions("g1", 0, [(0, "b1")])
@@ -180,14 +195,27 @@ def check_group_commit_with_a_taken_ply(url):
     store = Store(url)
     g1, g2, g3 = (secrets.token_hex(6) for _ in range(3))  # fresh ids: the database may be shared
     for gid in (g1, g2, g3):
-        store.create_game(StoredGame(id=gid, game="last-mouse-lost", options={}, seed=1, start=None,
-                                     seats=[], spectator_token="s", hints=False, created=""))
+        store.create_game(
+            StoredGame(
+                id=gid,
+                game="last-mouse-lost",
+                options={},
+                seed=1,
+                start=None,
+                seats=[],
+                spectator_token="s",
+                hints=False,
+                created="",
+            )
+        )
     store.append_actions(g2, 0, [(0, "a1")])  # "another process" took g2's ply 0
 
     async def same_turn():
-        writes = [store.append_actions_soon(g1, 0, [(0, "c2"), (1, "d1")]),
-                  store.append_actions_soon(g2, 0, [(0, "b1")]),
-                  store.append_actions_soon(g3, 0, [(0, "e3")])]
+        writes = [
+            store.append_actions_soon(g1, 0, [(0, "c2"), (1, "d1")]),
+            store.append_actions_soon(g2, 0, [(0, "b1")]),
+            store.append_actions_soon(g3, 0, [(0, "e3")]),
+        ]
         return await asyncio.gather(*writes, return_exceptions=True)
 
     results = asyncio.run(same_turn())
@@ -206,12 +234,14 @@ def test_simultaneous_moves_from_two_sockets_on_a_real_server(tmp_path):
 
     server = ServerProcess(tmp_path / "home").start()
     try:
-        g = httpx.post(f"{server.url}/api/games", json={"game": "last-mouse-lost",
-                                                         "seats": [{"kind": "human"}] * 2}).json()
+        g = httpx.post(
+            f"{server.url}/api/games", json={"game": "last-mouse-lost", "seats": [{"kind": "human"}] * 2}
+        ).json()
         url = f"ws://127.0.0.1:{server.port}/ws/games/{g['id']}?token={g['seats'][0]['token']}"
 
         async def play():
             async with connect(url) as a, connect(url) as b:
+
                 async def answer(ws, action):
                     await ws.send(json.dumps({"type": "move", "action": action, "ply": 0, "ref": action}))
                     while True:

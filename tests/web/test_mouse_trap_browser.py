@@ -45,9 +45,15 @@ def human_step(page) -> str:
 
 @pytest.mark.browser
 def test_three_seats_one_human_until_the_trap_fires(server, browser):
-    created = httpx.post(server + "/api/games", json={
-        "game": "mouse-trap", "options": {"players": 3}, "seed": 11,
-        "seats": [{"kind": "human"}] + [{"kind": "agent", "agent": "heuristic"}] * 2}).json()
+    created = httpx.post(
+        server + "/api/games",
+        json={
+            "game": "mouse-trap",
+            "options": {"players": 3},
+            "seed": 11,
+            "seats": [{"kind": "human"}] + [{"kind": "agent", "agent": "heuristic"}] * 2,
+        },
+    ).json()
     gid = created["id"]
     token = created["seats"][0]["token"]
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
@@ -110,6 +116,7 @@ def test_three_seats_one_human_until_the_trap_fires(server, browser):
 
 def _artifact(name: str):
     from pathlib import Path
+
     folder = Path(__file__).resolve().parents[2] / "artifacts" / "web"
     folder.mkdir(parents=True, exist_ok=True)
     return folder / name

@@ -27,15 +27,33 @@ def test_an_acknowledged_move_is_already_in_the_database(client, db_url):
 def test_a_new_server_on_the_same_database_resumes_every_game(db_url):
     with TestClient(create_app(db_url)) as c:
         a = create_game(c, options={"rules": "advanced"})
-        b = create_game(c, seats=[{"kind": "human"}, {"kind": "agent", "agent": "random"}],
-                        options={"first_player": "random"}, seed=5)
+        b = create_game(
+            c,
+            seats=[{"kind": "human"}, {"kind": "agent", "agent": "random"}],
+            options={"first_player": "random"},
+            seed=5,
+        )
         for text in ("c2-4", "b1"):
             seat = 0 if text == "c2-4" else 1
-            assert c.post(f"/api/games/{a['id']}/moves",
-                          json={"token": a["seats"][seat]["token"], "action": text}).status_code == 200
+            assert (
+                c.post(
+                    f"/api/games/{a['id']}/moves", json={"token": a["seats"][seat]["token"], "action": text}
+                ).status_code
+                == 200
+            )
         before_a = c.get(f"/api/games/{a['id']}", params={"token": a["spectator"]["token"]}).json()["state"]
-        before_b = wait_for(lambda: (s := c.get(f"/api/games/{b['id']}", params={"token": b["spectator"]["token"]})
-                                     .json()["state"])["to_move"] == 0 and s, what="seat 1 to move")
+        before_b = wait_for(
+            lambda: (
+                (
+                    s := c.get(f"/api/games/{b['id']}", params={"token": b["spectator"]["token"]}).json()[
+                        "state"
+                    ]
+                )["to_move"]
+                == 0
+                and s
+            ),
+            what="seat 1 to move",
+        )
     with TestClient(create_app(db_url)) as c:
         after_a = c.get(f"/api/games/{a['id']}", params={"token": a["spectator"]["token"]}).json()["state"]
         after_b = c.get(f"/api/games/{b['id']}", params={"token": b["spectator"]["token"]}).json()["state"]
@@ -46,7 +64,9 @@ def test_a_new_server_on_the_same_database_resumes_every_game(db_url):
 
 
 def _move(base, gid, token, action, ply):
-    return httpx.post(f"{base}/api/games/{gid}/moves", json={"token": token, "action": action, "ply": ply}, timeout=10)
+    return httpx.post(
+        f"{base}/api/games/{gid}/moves", json={"token": token, "action": action, "ply": ply}, timeout=10
+    )
 
 
 def _state(base, gid, token):
@@ -60,11 +80,22 @@ def test_sigkill_mid_game_then_restart_and_finish_with_nothing_lost(tmp_path):
     assert server.first_line.startswith(f"trapworks is serving at http://localhost:{server.port}/")
     base = server.url
     try:
-        g = httpx.post(f"{base}/api/games", json={"game": "last-mouse-lost", "options": {"first_to": 2},
-                                                   "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
-        vs_ai = httpx.post(f"{base}/api/games", json={
-            "game": "last-mouse-lost", "seed": 9,
-            "seats": [{"kind": "human"}, {"kind": "agent", "agent": "perfect"}]}).json()
+        g = httpx.post(
+            f"{base}/api/games",
+            json={
+                "game": "last-mouse-lost",
+                "options": {"first_to": 2},
+                "seats": [{"kind": "human"}, {"kind": "human"}],
+            },
+        ).json()
+        vs_ai = httpx.post(
+            f"{base}/api/games",
+            json={
+                "game": "last-mouse-lost",
+                "seed": 9,
+                "seats": [{"kind": "human"}, {"kind": "agent", "agent": "perfect"}],
+            },
+        ).json()
         gid, tokens = g["id"], [s["token"] for s in g["seats"]]
         ai_id, ai_tok = vs_ai["id"], vs_ai["seats"][0]["token"]
         reference = trapworks.make("last-mouse-lost", first_to=2).new_initial_state()
@@ -85,7 +116,9 @@ def test_sigkill_mid_game_then_restart_and_finish_with_nothing_lost(tmp_path):
         assert [e["text"] for e in s["log"]] == acknowledged
         assert s["view"] == json.loads(json.dumps(reference.view(0)))
         # The AI game: my acknowledged move is there; the AI's reply comes (now or before the kill).
-        ai_state = wait_for(lambda: (st := _state(base, ai_id, ai_tok))["to_move"] == 0 and st, what="AI reply")
+        ai_state = wait_for(
+            lambda: (st := _state(base, ai_id, ai_tok))["to_move"] == 0 and st, what="AI reply"
+        )
         assert ai_state["log"][0] == {"ply": 0, "seat": 0, "text": "a1"} and ai_state["ply"] == 2
 
         while not reference.is_terminal():

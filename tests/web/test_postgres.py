@@ -19,21 +19,29 @@ pytestmark = pytest.mark.skipif(not PG_URL, reason="set TRAPWORKS_TEST_POSTGRES_
 
 def test_postgres_game_is_stored_and_resumed_by_a_new_server():
     with TestClient(create_app(PG_URL)) as c:
-        g = create_game(c, seats=[{"kind": "human"}, {"kind": "agent", "agent": "perfect"}],
-                        options={"first_player": "random"}, seed=4)
+        g = create_game(
+            c,
+            seats=[{"kind": "human"}, {"kind": "agent", "agent": "perfect"}],
+            options={"first_player": "random"},
+            seed=4,
+        )
         tok = g["seats"][0]["token"]
         for _ in range(100):
             s = c.get(f"/api/games/{g['id']}", params={"token": tok}).json()["state"]
             if s["to_move"] == 0:
                 break
-        r = c.post(f"/api/games/{g['id']}/moves", json={"token": tok, "action": s["view"]["legal_actions"][0]["text"],
-                                                         "ply": s["ply"]})
+        r = c.post(
+            f"/api/games/{g['id']}/moves",
+            json={"token": tok, "action": s["view"]["legal_actions"][0]["text"], "ply": s["ply"]},
+        )
         assert r.status_code == 200, r.text
         stored = Store(PG_URL).load_game(g["id"])
         assert stored.actions[0][0] == -1 and len(stored.actions) >= s["ply"] + 1
     with TestClient(create_app(PG_URL)) as c:
         after = c.get(f"/api/games/{g['id']}", params={"token": tok}).json()["state"]
-        assert [e["text"] for e in after["log"]][: s["ply"] + 1] == [t for _, t in stored.actions][: s["ply"] + 1]
+        assert [e["text"] for e in after["log"]][: s["ply"] + 1] == [t for _, t in stored.actions][
+            : s["ply"] + 1
+        ]
 
 
 @pytest.mark.parametrize("via", [{"ply": 0}, {}], ids=["with-ply", "without-ply"])

@@ -12,8 +12,16 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts" / "web"
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def free_port() -> int:
@@ -35,11 +43,25 @@ class ServerProcess:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30) -> "ServerProcess":
+    def start(self, timeout: float = 30) -> ServerProcess:
         env = dict(os.environ, TRAPWORKS_HOME=str(self.home), PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", "from trapworks.cli import main; main()", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True, cwd=REPO)
+            [
+                sys.executable,
+                "-c",
+                "from trapworks.cli import main; main()",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            env=env,
+            text=True,
+            cwd=REPO,
+        )
         self.first_line = self.proc.stdout.readline().strip()
         import httpx
 

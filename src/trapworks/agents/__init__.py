@@ -7,7 +7,8 @@ Generic agents live here; a game's own agents (a solver, a heuristic) are named 
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from trapworks.core import Agent, Game, State, TrapworksError
 
@@ -42,7 +43,9 @@ def _resolve(factory: Any) -> Callable[..., Agent]:
 
 def available_agents(game: Game) -> list[str]:
     """Agent names usable in `game`: the levels, the generic agents and the game's own."""
-    generic = {n for n in GENERIC_AGENTS if not (game.has_hidden_information and n in PERFECT_INFORMATION_ONLY)}
+    generic = {
+        n for n in GENERIC_AGENTS if not (game.has_hidden_information and n in PERFECT_INFORMATION_ONLY)
+    }
     return [n for n in LEVEL_NAMES if n not in game.agents] + sorted(generic | set(game.agents))
 
 
@@ -58,7 +61,8 @@ def make_agent(name: str, game: Game, seat: int, seed: int | None = None, **opti
     factory = game.agents.get(name) or GENERIC_AGENTS.get(name)
     if factory is None:
         raise TrapworksError(
-            f"unknown agent {name!r} for {game.game_id}; available: {', '.join(available_agents(game))}")
+            f"unknown agent {name!r} for {game.game_id}; available: {', '.join(available_agents(game))}"
+        )
     return _resolve(factory)(game, seat, seed=seed, **options)
 
 

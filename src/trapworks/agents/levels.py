@@ -30,10 +30,22 @@ HARD_TIME_LIMIT = 0.85  # seconds; bench/hard_move_time.py times whole moves (ta
 # game that registers no heuristic agent.
 GENERIC_LEVELS: dict[str, dict[str, Any]] = {
     "easy": {"agent": "search", "iterations": 30, "time_limit": 0.25, "rollout_limit": 200},
-    "medium": {"agent": "search", "iterations": 300, "time_limit": 0.5, "heuristic_share": 0.5,
-               "prior_weight": 0.5, "rollout_limit": 300},
-    "hard": {"agent": "search", "iterations": 3000, "time_limit": HARD_TIME_LIMIT,
-             "heuristic_share": 1.0, "prior_weight": 1.0, "rollout_limit": 400},
+    "medium": {
+        "agent": "search",
+        "iterations": 300,
+        "time_limit": 0.5,
+        "heuristic_share": 0.5,
+        "prior_weight": 0.5,
+        "rollout_limit": 300,
+    },
+    "hard": {
+        "agent": "search",
+        "iterations": 3000,
+        "time_limit": HARD_TIME_LIMIT,
+        "heuristic_share": 1.0,
+        "prior_weight": 1.0,
+        "rollout_limit": 400,
+    },
 }
 
 

@@ -45,8 +45,20 @@ class Node:
     """One state in the tree. `w` and `n` are the reward sum and visits of the edge into this
     node, the reward counted for `mover`, the seat that chose that edge."""
 
-    __slots__ = ("player", "mover", "action", "n", "w", "avail", "kids", "untried",
-                 "outcomes", "cum", "by_action", "hint")
+    __slots__ = (
+        "player",
+        "mover",
+        "action",
+        "n",
+        "w",
+        "avail",
+        "kids",
+        "untried",
+        "outcomes",
+        "cum",
+        "by_action",
+        "hint",
+    )
 
     def __init__(self, player: int, mover: int, action: int | None):
         self.player = player
@@ -88,15 +100,28 @@ class MCTSAgent(Agent):
 
     name = "mcts"
 
-    def __init__(self, game, seat: int, seed: int | None = None, *, iterations: int | None = None,
-                 time_limit: float | None = None, c: float = 1.0, rollout: str = "random",
-                 heuristic_share: float | None = None, rollout_limit: int = 400,
-                 prior_weight: float = 0.0, allow_hidden: bool = False, **options: Any):
+    def __init__(
+        self,
+        game,
+        seat: int,
+        seed: int | None = None,
+        *,
+        iterations: int | None = None,
+        time_limit: float | None = None,
+        c: float = 1.0,
+        rollout: str = "random",
+        heuristic_share: float | None = None,
+        rollout_limit: int = 400,
+        prior_weight: float = 0.0,
+        allow_hidden: bool = False,
+        **options: Any,
+    ):
         super().__init__(game, seat, seed=seed, **options)
         if game.has_hidden_information and not allow_hidden and type(self) is MCTSAgent:
             raise TrapworksError(
                 f"{game.game_id} has hidden information: plain MCTS would read other seats' secrets; "
-                "use the 'ismcts' agent")
+                "use the 'ismcts' agent"
+            )
         self.iterations = _positive("iterations", iterations, int)
         self.time_limit = _positive("time_limit", time_limit, float)
         if self.iterations is None and self.time_limit is None:
@@ -138,10 +163,12 @@ class MCTSAgent(Agent):
         if factory is None:
             raise TrapworksError(
                 f"{self.game.game_id} registers no 'heuristic' agent to use in rollouts or as a prior; "
-                "use rollout=random and prior_weight=0")
+                "use rollout=random and prior_weight=0"
+            )
         cls = _resolve(factory)
-        self._heuristics = [cls(self.game, seat, seed=self.rng.randrange(2**63))
-                            for seat in range(self.game.num_players())]
+        self._heuristics = [
+            cls(self.game, seat, seed=self.rng.randrange(2**63)) for seat in range(self.game.num_players())
+        ]
         evaluate = getattr(self._heuristics[0], "evaluate", None)
         self._evaluate = evaluate if callable(evaluate) else None
 
@@ -166,8 +193,10 @@ class MCTSAgent(Agent):
         for k in kids:
             score = (k.mean() - self._lo) / span if k.n else 0.0
             parts.append(f"{state.action_to_string(k.action)} ({k.n} visits, value {score:.2f})")
-        return (f"{self.name}: {self.last_iterations} iterations in {self.last_seconds:.2f} s; "
-                f"best: " + ", ".join(parts))
+        return (
+            f"{self.name}: {self.last_iterations} iterations in {self.last_seconds:.2f} s; "
+            f"best: " + ", ".join(parts)
+        )
 
     # --- search --------------------------------------------------------------------------
     def _state_key(self, state: State):
@@ -213,9 +242,14 @@ class MCTSAgent(Agent):
         """The most visited child; ties go to the heuristic's move, then the higher mean."""
         best = None
         for k in root.kids:
-            if (best is None or k.n > best.n
-                    or (k.n == best.n and (k.action == root.hint
-                                           or (best.action != root.hint and k.mean() > best.mean())))):
+            if (
+                best is None
+                or k.n > best.n
+                or (
+                    k.n == best.n
+                    and (k.action == root.hint or (best.action != root.hint and k.mean() > best.mean()))
+                )
+            ):
                 best = k
         return best
 

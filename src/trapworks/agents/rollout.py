@@ -79,15 +79,28 @@ class RolloutAgent(Agent):
 
     name = "rollout"
 
-    def __init__(self, game, seat: int, seed: int | None = None, *, rollouts: int = 200,
-                 time_limit: float | None = HARD_TIME_LIMIT, min_rollouts: int = 24, stop_z: float = 3.0,
-                 tolerance: float = 0.02, margin_z: float = 1.0, policy: str | None = None,
-                 rollout_limit: int = 2000, **options: Any):
+    def __init__(
+        self,
+        game,
+        seat: int,
+        seed: int | None = None,
+        *,
+        rollouts: int = 200,
+        time_limit: float | None = HARD_TIME_LIMIT,
+        min_rollouts: int = 24,
+        stop_z: float = 3.0,
+        tolerance: float = 0.02,
+        margin_z: float = 1.0,
+        policy: str | None = None,
+        rollout_limit: int = 2000,
+        **options: Any,
+    ):
         super().__init__(game, seat, seed=seed, **options)
         if game.has_hidden_information:
             raise TrapworksError(
                 f"{game.game_id} has hidden information: rollouts from the true state would read other "
-                "seats' secrets; use the 'ismcts' agent")
+                "seats' secrets; use the 'ismcts' agent"
+            )
         self.rollouts = _positive("rollouts", rollouts, int)
         self.time_limit = _positive("time_limit", time_limit, float)
         self.min_rollouts = _positive("min_rollouts", min_rollouts, int)
@@ -97,7 +110,9 @@ class RolloutAgent(Agent):
         self.stop_z, self.tolerance, self.margin_z = float(stop_z), float(tolerance), float(margin_z)
         if policy is None:
             policy = "heuristic" if "heuristic" in game.agents else "random"
-        if policy != "random" and (not isinstance(policy, str) or (policy not in game.agents and policy != "heuristic")):
+        if policy != "random" and (
+            not isinstance(policy, str) or (policy not in game.agents and policy != "heuristic")
+        ):
             choices = ", ".join(["random", *sorted(game.agents)])
             raise SearchBudgetError(f"policy {policy!r}: choose one of {choices}")
         self.policy = policy
@@ -132,8 +147,10 @@ class RolloutAgent(Agent):
             return None
         rows = sorted(self.last_stats, key=lambda st: st.mean(), reverse=True)
         parts = [f"{state.action_to_string(st.action)} {st.mean():+.3f}" for st in rows]
-        return (f"rollout: {len(rows[0].returns)} rollouts per action in {self.last_seconds:.2f} s; "
-                f"mean return: " + ", ".join(parts))
+        return (
+            f"rollout: {len(rows[0].returns)} rollouts per action in {self.last_seconds:.2f} s; "
+            f"mean return: " + ", ".join(parts)
+        )
 
     def base_action(self, state: State) -> int | None:
         """The base policy's move here (None for random rollouts: no preferred move)."""
@@ -156,8 +173,9 @@ class RolloutAgent(Agent):
         deadline = start + self.time_limit if self.time_limit is not None else None
         base = self.base_action(state)
         self.last_base_action = base
-        stats = self.evaluate_actions(state, legal, self.rollouts, self.rng.randrange(SEED_SPACE),
-                                      deadline=deadline, early_stop=True)
+        stats = self.evaluate_actions(
+            state, legal, self.rollouts, self.rng.randrange(SEED_SPACE), deadline=deadline, early_stop=True
+        )
         self.last_stats = stats
         self.last_iterations = sum(len(st.returns) for st in stats)
         self.last_seconds = time.perf_counter() - start
@@ -175,8 +193,15 @@ class RolloutAgent(Agent):
         return best.action if diff > self.margin_z * se else base
 
     # --- rollouts ------------------------------------------------------------------------------
-    def evaluate_actions(self, state: State, actions: list[int], rounds: int, seed: int,
-                         deadline: float | None = None, early_stop: bool = False) -> list[ActionStats]:
+    def evaluate_actions(
+        self,
+        state: State,
+        actions: list[int],
+        rounds: int,
+        seed: int,
+        deadline: float | None = None,
+        early_stop: bool = False,
+    ) -> list[ActionStats]:
         """Play `rounds` rounds of one rollout per action (rollout i of each action seeded alike)
         and return each action's returns for the seat to move."""
         seat = state.current_player()

@@ -57,15 +57,20 @@ def games_command() -> None:
 @app.command("play")
 def play_command(
     game_id: str = typer.Argument(..., help="Game id (see `trapworks games`)."),
-    seats: Optional[str] = typer.Option(
-        None, "--seats", "-s",
+    seats: str | None = typer.Option(
+        None,
+        "--seats",
+        "-s",
         help="Who sits where, comma-separated: 'human' or an agent name, e.g. human,perfect or "
-             "human,human. Default: you against the random agent."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players, for games that allow several."),
-    option: Optional[list[str]] = typer.Option(None, "--option", "-o", help=OPTION_HELP),
-    seed: Optional[int] = typer.Option(None, help="Seed for chance and agents."),
-    position: Optional[str] = typer.Option(None, help="Start from this position (the game's notation)."),
-    save: Optional[Path] = typer.Option(None, help="Where to save the record (default: the data folder)."),
+        "human,human. Default: you against the random agent.",
+    ),
+    players: int | None = typer.Option(
+        None, "--players", "-p", help="Number of players, for games that allow several."
+    ),
+    option: list[str] | None = typer.Option(None, "--option", "-o", help=OPTION_HELP),
+    seed: int | None = typer.Option(None, help="Seed for chance and agents."),
+    position: str | None = typer.Option(None, help="Start from this position (the game's notation)."),
+    save: Path | None = typer.Option(None, help="Where to save the record (default: the data folder)."),
 ) -> None:
     """Play a game in the terminal: against agents, or several humans at one keyboard."""
     from .terminal import TerminalSession
@@ -75,8 +80,10 @@ def play_command(
     n = game.num_players()
     names = [s.strip() for s in seats.split(",")] if seats else ["human"] + ["random"] * (n - 1)
     if len(names) != n:
-        fail(f"{len(names)} seats given for a {n}-player game: give {n} names, e.g. "
-             + ",".join(["human"] + ["random"] * (n - 1)))
+        fail(
+            f"{len(names)} seats given for a {n}-player game: give {n} names, e.g. "
+            + ",".join(["human"] + ["random"] * (n - 1))
+        )
     known = available_agents(game)
     for name in names:
         if name != "human" and name not in known:
@@ -95,7 +102,7 @@ def play_command(
 def replay_command(
     file: Path = typer.Argument(..., help="A game record (JSON) saved by trapworks."),
     all_steps: bool = typer.Option(False, "--all", help="Print every step instead of stepping."),
-    at: Optional[int] = typer.Option(None, help="Print only the position after this many moves."),
+    at: int | None = typer.Option(None, help="Print only the position after this many moves."),
 ) -> None:
     """Step through a saved game record."""
     from .terminal import replay_session
@@ -108,8 +115,9 @@ def replay_command(
             console.print(state.position(), markup=False)
             return
         interactive = sys.stdin.isatty() and not all_steps
-        replay_session(record, (lambda p: console.input(p)) if interactive else None, console,
-                       step_all=not interactive)
+        replay_session(
+            record, (lambda p: console.input(p)) if interactive else None, console, step_all=not interactive
+        )
     except TrapworksError as e:
         fail(str(e))
 
@@ -117,9 +125,11 @@ def replay_command(
 @app.command("solve")
 def solve_command(
     game_id: str = typer.Argument(..., help="Game id; a game with an exact solver (last-mouse-lost)."),
-    position: str = typer.Argument(..., help="Position in the game's notation, e.g. ooo/ooooo/oooooo/oooooo/ooooo/ooo"),
-    rules: Optional[str] = typer.Option(None, help="Rule set, e.g. basic or advanced."),
-    option: Optional[list[str]] = typer.Option(None, "--option", "-o", help=OPTION_HELP),
+    position: str = typer.Argument(
+        ..., help="Position in the game's notation, e.g. ooo/ooooo/oooooo/oooooo/ooooo/ooo"
+    ),
+    rules: str | None = typer.Option(None, help="Rule set, e.g. basic or advanced."),
+    option: list[str] | None = typer.Option(None, "--option", "-o", help=OPTION_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the answer as JSON."),
 ) -> None:
     """Solve a position exactly: who wins with best play, and a winning move."""
@@ -143,7 +153,9 @@ def solve_command(
         print(json.dumps(solution.to_dict()))
         return
     who = f"Player {solution.player + 1}"
-    console.print(f"{who} to move {'wins' if solution.outcome == 'win' else 'loses'} with best play.", markup=False)
+    console.print(
+        f"{who} to move {'wins' if solution.outcome == 'win' else 'loses'} with best play.", markup=False
+    )
     console.print(f"Winning move: {solution.move}" if solution.move else "No winning move.", markup=False)
     console.print(solution.explanation, markup=False)
 
@@ -152,14 +164,18 @@ def solve_command(
 def simulate_command(
     game_id: str = typer.Argument(..., help="Game id."),
     n: int = typer.Option(1000, "-n", help="Number of games."),
-    agents: str = typer.Option("random", "--agents", "-a", help="Agents per seat, comma-separated (one name: all seats)."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players, for games that allow several."),
-    option: Optional[list[str]] = typer.Option(None, "--option", "-o", help=OPTION_HELP),
+    agents: str = typer.Option(
+        "random", "--agents", "-a", help="Agents per seat, comma-separated (one name: all seats)."
+    ),
+    players: int | None = typer.Option(
+        None, "--players", "-p", help="Number of players, for games that allow several."
+    ),
+    option: list[str] | None = typer.Option(None, "--option", "-o", help=OPTION_HELP),
     seed: int = typer.Option(0, help="Seed of the whole run (each game gets its own from it)."),
     workers: int = typer.Option(1, "--workers", "-w", help="Worker processes."),
     rotate: bool = typer.Option(False, help="Rotate the agents through the seats game by game."),
-    max_actions: Optional[int] = typer.Option(None, help="Stop (truncate) a game after this many actions."),
-    out: Optional[Path] = typer.Option(None, help="Write per-game results as JSON lines to this file."),
+    max_actions: int | None = typer.Option(None, help="Stop (truncate) a game after this many actions."),
+    out: Path | None = typer.Option(None, help="Write per-game results as JSON lines to this file."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
     """Simulate many games between agents and summarise the results."""
@@ -175,8 +191,17 @@ def simulate_command(
     try:
         with games_progress("simulating", err, as_json) as progress:
             task = progress.add_task("games", total=n)
-            for result in sim.run(game_id, n, names, options, seed=seed, workers=workers, rotate=rotate,
-                                  max_actions=max_actions, progress=lambda k: progress.advance(task, k)):
+            for result in sim.run(
+                game_id,
+                n,
+                names,
+                options,
+                seed=seed,
+                workers=workers,
+                rotate=rotate,
+                max_actions=max_actions,
+                progress=lambda k: progress.advance(task, k),
+            ):
                 summary.add(result)
                 if sink:
                     sink.write(json.dumps(result.to_dict()) + "\n")
@@ -189,8 +214,9 @@ def simulate_command(
     if as_json:
         print(json.dumps(data))
         return
-    table = Table(title=f"{game.title}: {n} games, agents {','.join(names)}"
-                        + (" (rotated)" if rotate else ""))
+    table = Table(
+        title=f"{game.title}: {n} games, agents {','.join(names)}" + (" (rotated)" if rotate else "")
+    )
     table.add_column("who")
     table.add_column("games", justify="right")
     table.add_column("wins", justify="right")
@@ -201,10 +227,15 @@ def simulate_command(
         wins = summary.agent_wins.get(name, 0)
         games = summary.agent_games[name]
         table.add_row(f"agent {name}", str(games), str(wins), f"{wins / games:.1%}")
-    table.add_row("truncated", str(summary.games), str(summary.truncated), f"{summary.truncated / summary.games:.1%}")
+    table.add_row(
+        "truncated", str(summary.games), str(summary.truncated), f"{summary.truncated / summary.games:.1%}"
+    )
     console.print(table)
-    console.print(f"Game length (decisions): mean {data['length_mean']:.1f}, median {data['length_median']}, "
-                  f"min {data['length_min']}, max {data['length_max']}", markup=False)
+    console.print(
+        f"Game length (decisions): mean {data['length_mean']:.1f}, median {data['length_median']}, "
+        f"min {data['length_min']}, max {data['length_max']}",
+        markup=False,
+    )
 
 
 # Commands that live in their own modules (each defines `register(app)`).

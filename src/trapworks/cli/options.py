@@ -41,8 +41,14 @@ def games_progress(label: str, console, quiet: bool):
     """The progress bar of commands that play many games (on stderr, so --json stays clean)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    return Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                    console=console, disable=quiet and not console.is_terminal)
+    return Progress(
+        TextColumn(f"[bold]{label}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=quiet and not console.is_terminal,
+    )
 
 
 def data_dir() -> Path:

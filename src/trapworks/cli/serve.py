@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import socket
-from typing import Optional
 
 import typer
 
@@ -13,9 +12,11 @@ def register(app: typer.Typer) -> None:
     def serve_command(
         host: str = typer.Option("127.0.0.1", help="Address to listen on (127.0.0.1: this computer only)."),
         port: int = typer.Option(8000, help="Port to listen on (0: any free port)."),
-        db: Optional[str] = typer.Option(
-            None, help="Database URL (SQLAlchemy), e.g. postgresql+psycopg://user:pw@host/trapworks. "
-                       "Default: an SQLite file in the data folder ($TRAPWORKS_HOME)."),
+        db: str | None = typer.Option(
+            None,
+            help="Database URL (SQLAlchemy), e.g. postgresql+psycopg://user:pw@host/trapworks. "
+            "Default: an SQLite file in the data folder ($TRAPWORKS_HOME).",
+        ),
     ) -> None:
         """Start the web app: play in the browser, against AI or with friends by link."""
         import uvicorn
@@ -43,12 +44,19 @@ def register(app: typer.Typer) -> None:
             shown_host = "localhost"
         real_port = sock.getsockname()[1]
         shown = url if "@" not in url else url.split("@")[-1]
-        typer.echo(f"trapworks is serving at http://{shown_host}:{real_port}/  (database: {shown})", err=False)
+        typer.echo(
+            f"trapworks is serving at http://{shown_host}:{real_port}/  (database: {shown})", err=False
+        )
         typer.echo("Open that address in your browser. Press Ctrl+C to stop.")
         # No per-message deflate: the messages are small views, and compressing each costs more
         # server time than it saves on a local network.
-        config = uvicorn.Config(web_app, log_level="warning", ws_ping_interval=20, ws_ping_timeout=20,
-                                ws_per_message_deflate=False, ws_max_size=1 << 16)
+        config = uvicorn.Config(
+            web_app,
+            log_level="warning",
+            ws_ping_interval=20,
+            ws_ping_timeout=20,
+            ws_per_message_deflate=False,
+            ws_max_size=1 << 16,
+        )
         server = uvicorn.Server(config)
         server.run(sockets=[sock])
-

@@ -7,15 +7,22 @@ drive it with a list of lines and read what it printed.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Callable
 
 from rich.console import Console
 
 from trapworks.agents import make_agent
 from trapworks.core import (
-    CHANCE, Agent, Game, GameRecord, IllegalActionError, State, sample_chance, undo,
+    CHANCE,
+    Agent,
+    Game,
+    GameRecord,
+    IllegalActionError,
+    State,
+    sample_chance,
+    undo,
 )
 
 HINT_AGENTS = ("perfect", "hard", "heuristic")
@@ -32,17 +39,24 @@ COMMANDS_HELP = """Commands:
 
 
 class TerminalSession:
-    def __init__(self, game: Game, seats: list[str], *, seed: int | None = None,
-                 ask: Callable[[str], str] | None = None, console: Console | None = None,
-                 save_dir: Path | None = None, start: str | None = None):
+    def __init__(
+        self,
+        game: Game,
+        seats: list[str],
+        *,
+        seed: int | None = None,
+        ask: Callable[[str], str] | None = None,
+        console: Console | None = None,
+        save_dir: Path | None = None,
+        start: str | None = None,
+    ):
         self.game = game
         self.seat_names = seats
         self.console = console or Console(highlight=False)
         self.ask = ask or (lambda prompt: self.console.input(prompt))
         self.rng = random.Random(seed)
         self.save_dir = save_dir
-        self.state: State = (game.state_from_position(start) if start
-                             else game.new_initial_state(seed=seed))
+        self.state: State = game.state_from_position(start) if start else game.new_initial_state(seed=seed)
         self.agents: list[Agent | None] = [
             None if name == "human" else make_agent(name, game, seat, seed=self.rng.randrange(2**32))
             for seat, name in enumerate(seats)
@@ -160,8 +174,9 @@ class TerminalSession:
             self.say(COMMANDS_HELP)
             self.say(self.game.help_text())
         elif word == "moves":
-            self.say("Legal moves: " + " ".join(self.state.action_to_string(a)
-                                                 for a in self.state.legal_actions()))
+            self.say(
+                "Legal moves: " + " ".join(self.state.action_to_string(a) for a in self.state.legal_actions())
+            )
         elif word == "hint":
             self.say(self.hint())
         elif word == "undo":
@@ -182,13 +197,17 @@ class TerminalSession:
         return True
 
 
-def replay_session(record: GameRecord, ask: Callable[[str], str] | None, console: Console,
-                   step_all: bool = False) -> None:
+def replay_session(
+    record: GameRecord, ask: Callable[[str], str] | None, console: Console, step_all: bool = False
+) -> None:
     """Step through a record: Enter/n next, p previous, a number jumps, q quits."""
     states = list(record.states())
     game_title = states[0].game.title
-    console.print(f"Replay of {game_title} ({len(record.actions)} moves; players: "
-                  f"{', '.join(record.players) or 'unknown'})", markup=False)
+    console.print(
+        f"Replay of {game_title} ({len(record.actions)} moves; players: "
+        f"{', '.join(record.players) or 'unknown'})",
+        markup=False,
+    )
 
     def show(i: int) -> None:
         console.print("", markup=False)
@@ -221,8 +240,9 @@ def replay_session(record: GameRecord, ask: Callable[[str], str] | None, console
         elif line.isdigit() and int(line) < len(states):
             i = int(line)
         else:
-            console.print(f"Unknown command {line!r}: Enter, n, p, a move number 0-{len(states) - 1}, or q",
-                          markup=False)
+            console.print(
+                f"Unknown command {line!r}: Enter, n, p, a move number 0-{len(states) - 1}, or q",
+                markup=False,
+            )
             continue
         show(i)
-

@@ -17,9 +17,9 @@ import itertools
 import json
 import math
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -37,8 +37,12 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def elo_ratings(scores: dict[tuple[str, str], tuple[float, float]], agents: list[str],
-                prior_draws: float = 1.0, iterations: int = 2000) -> dict[str, float]:
+def elo_ratings(
+    scores: dict[tuple[str, str], tuple[float, float]],
+    agents: list[str],
+    prior_draws: float = 1.0,
+    iterations: int = 2000,
+) -> dict[str, float]:
     """Bradley-Terry strengths fitted by the MM algorithm, as Elo points with mean 1500.
 
     `scores[(a, b)] = (points of a, games)` over the games between a and b (a win 1, a draw 0.5).
@@ -113,9 +117,18 @@ class Standings:
             g = self.games.get(name, 0)
             w = self.wins.get(name, 0)
             lo, hi = wilson(w, g)
-            out.append({"agent": name, "games": g, "wins": w, "draws": self.draws.get(name, 0),
-                        "win_rate": w / g if g else 0.0, "ci_low": lo, "ci_high": hi,
-                        "elo": ratings[name]})
+            out.append(
+                {
+                    "agent": name,
+                    "games": g,
+                    "wins": w,
+                    "draws": self.draws.get(name, 0),
+                    "win_rate": w / g if g else 0.0,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                    "elo": ratings[name],
+                }
+            )
         return sorted(out, key=lambda r: -r["elo"])
 
 
@@ -123,16 +136,29 @@ def register(app: typer.Typer) -> None:
     @app.command("tournament")
     def tournament_command(
         game_id: str = typer.Argument(..., help="Game id (see `trapworks games`)."),
-        agents: str = typer.Option(..., "--agents", "-a",
-                                   help="Agents, comma-separated, e.g. hard,heuristic,random (levels: easy, medium, hard)."),
+        agents: str = typer.Option(
+            ...,
+            "--agents",
+            "-a",
+            help="Agents, comma-separated, e.g. hard,heuristic,random (levels: easy, medium, hard).",
+        ),
         n: int = typer.Option(100, "-n", help="Games per group of agents (seats rotate game by game)."),
-        players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players, for games that allow several."),
-        option: Optional[list[str]] = typer.Option(None, "--option", "-o", help="Game option as key=value (repeatable)."),
+        players: int | None = typer.Option(
+            None, "--players", "-p", help="Number of players, for games that allow several."
+        ),
+        option: list[str] | None = typer.Option(
+            None, "--option", "-o", help="Game option as key=value (repeatable)."
+        ),
         seed: int = typer.Option(0, help="Seed of the whole tournament."),
         workers: int = typer.Option(1, "--workers", "-w", help="Worker processes."),
-        max_actions: Optional[int] = typer.Option(None, help="Stop (truncate: a draw) a game after this many actions."),
-        out: Optional[Path] = typer.Option(None, help="CSV of per-game results (default: the data folder); "
-                                                      "the summary goes beside it as *-summary.csv."),
+        max_actions: int | None = typer.Option(
+            None, help="Stop (truncate: a draw) a game after this many actions."
+        ),
+        out: Path | None = typer.Option(
+            None,
+            help="CSV of per-game results (default: the data folder); "
+            "the summary goes beside it as *-summary.csv.",
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print the standings as JSON."),
     ) -> None:
         """Seat-rotated matches between agents: win rates with 95% intervals, Elo-style ratings, CSV."""
@@ -160,26 +186,52 @@ def register(app: typer.Typer) -> None:
                 fail(f"unknown agent {name!r} for {game_id}; available: {', '.join(known)}")
         groups = lineups(names, game.num_players())
         if out is None:
-            stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
             out = data_dir() / "tournaments" / f"{game_id}-{stamp}.csv"
         out.parent.mkdir(parents=True, exist_ok=True)
         standings = Standings(names)
-        fieldnames = ["series", "game", "seed", "seats", "returns", "winners", "truncated", "actions", "decisions"]
+        fieldnames = [
+            "series",
+            "game",
+            "seed",
+            "seats",
+            "returns",
+            "winners",
+            "truncated",
+            "actions",
+            "decisions",
+        ]
         try:
             with out.open("w", newline="") as fh, games_progress("tournament", err, as_json) as progress:
                 writer = csv.DictWriter(fh, fieldnames=fieldnames)
                 writer.writeheader()
                 task = progress.add_task("games", total=n * len(groups))
                 for gi, group in enumerate(groups):
-                    for r in sim.run(game_id, n, group, options, seed=seed + 7919 * gi, workers=workers,
-                                     rotate=True, max_actions=max_actions,
-                                     progress=lambda k: progress.advance(task, k)):
+                    for r in sim.run(
+                        game_id,
+                        n,
+                        group,
+                        options,
+                        seed=seed + 7919 * gi,
+                        workers=workers,
+                        rotate=True,
+                        max_actions=max_actions,
+                        progress=lambda k: progress.advance(task, k),
+                    ):
                         standings.add(r.seats, r.winners, r.truncated)
-                        writer.writerow({"series": ",".join(group), "game": r.index, "seed": r.seed,
-                                         "seats": ",".join(r.seats), "returns": json.dumps(r.returns),
-                                         "winners": ",".join(str(w) for w in r.winners),
-                                         "truncated": r.truncated, "actions": r.actions,
-                                         "decisions": r.decisions})
+                        writer.writerow(
+                            {
+                                "series": ",".join(group),
+                                "game": r.index,
+                                "seed": r.seed,
+                                "seats": ",".join(r.seats),
+                                "returns": json.dumps(r.returns),
+                                "winners": ",".join(str(w) for w in r.winners),
+                                "truncated": r.truncated,
+                                "actions": r.actions,
+                                "decisions": r.decisions,
+                            }
+                        )
         except (TrapworksError, ValueError) as e:
             fail(str(e))
         rows = standings.rows()
@@ -189,21 +241,46 @@ def register(app: typer.Typer) -> None:
             writer.writeheader()
             writer.writerows(rows)
         if as_json:
-            print(json.dumps({"game": game_id, "options": game.public_options(), "games_per_series": n,
-                              "series": groups, "standings": rows,
-                              "head_to_head": [{"a": a, "b": b, "points_a": p, "games": g}
-                                               for (a, b), (p, g) in sorted(standings.pairs.items())],
-                              "csv": str(out), "summary_csv": str(summary)}))
+            print(
+                json.dumps(
+                    {
+                        "game": game_id,
+                        "options": game.public_options(),
+                        "games_per_series": n,
+                        "series": groups,
+                        "standings": rows,
+                        "head_to_head": [
+                            {"a": a, "b": b, "points_a": p, "games": g}
+                            for (a, b), (p, g) in sorted(standings.pairs.items())
+                        ],
+                        "csv": str(out),
+                        "summary_csv": str(summary),
+                    }
+                )
+            )
             return
         total = n * len(groups)
-        table = Table(title=f"{game.title}: {total} games, seats rotated "
-                            f"({len(groups)} series of {n})")
-        for col, justify in (("agent", "left"), ("games", "right"), ("wins", "right"), ("draws", "right"),
-                             ("win rate", "right"), ("95% CI", "right"), ("Elo", "right")):
+        table = Table(title=f"{game.title}: {total} games, seats rotated ({len(groups)} series of {n})")
+        for col, justify in (
+            ("agent", "left"),
+            ("games", "right"),
+            ("wins", "right"),
+            ("draws", "right"),
+            ("win rate", "right"),
+            ("95% CI", "right"),
+            ("Elo", "right"),
+        ):
             table.add_column(col, justify=justify)
         for r in rows:
-            table.add_row(r["agent"], str(r["games"]), str(r["wins"]), str(r["draws"]), f"{r['win_rate']:.1%}",
-                          f"{r['ci_low']:.1%}–{r['ci_high']:.1%}", f"{r['elo']:.0f}")
+            table.add_row(
+                r["agent"],
+                str(r["games"]),
+                str(r["wins"]),
+                str(r["draws"]),
+                f"{r['win_rate']:.1%}",
+                f"{r['ci_low']:.1%}–{r['ci_high']:.1%}",
+                f"{r['elo']:.0f}",
+            )
         console.print(table)
         h2h = Table(title="head to head (points of the first agent: win 1, draw 0.5)")
         for col in ("agents", "games", "score", "95% CI"):

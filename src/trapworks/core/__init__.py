@@ -2,17 +2,48 @@
 
 from .agent import Agent, ReasonedAgent, play_game
 from .errors import (
-    IllegalActionError, OptionError, PositionError, RecordError, TrapworksError, UnknownGameError,
+    IllegalActionError,
+    OptionError,
+    PositionError,
+    RecordError,
+    TrapworksError,
+    UnknownGameError,
 )
 from .game import (
-    CHANCE, TERMINAL, Game, State, apply_sequence, check_seat, legal_action_strings, sample_chance,
+    CHANCE,
+    TERMINAL,
+    Game,
+    State,
+    apply_sequence,
+    check_seat,
+    legal_action_strings,
+    sample_chance,
 )
 from .record import GameRecord, undo
 from .registry import available_games, game_class, make, register_game
 
 __all__ = [
-    "Agent", "ReasonedAgent", "play_game", "IllegalActionError", "OptionError", "PositionError", "RecordError",
-    "TrapworksError", "UnknownGameError", "CHANCE", "TERMINAL", "Game", "State", "apply_sequence",
-    "check_seat", "legal_action_strings", "sample_chance", "GameRecord", "undo", "available_games",
-    "game_class", "make", "register_game",
+    "Agent",
+    "ReasonedAgent",
+    "play_game",
+    "IllegalActionError",
+    "OptionError",
+    "PositionError",
+    "RecordError",
+    "TrapworksError",
+    "UnknownGameError",
+    "CHANCE",
+    "TERMINAL",
+    "Game",
+    "State",
+    "apply_sequence",
+    "check_seat",
+    "legal_action_strings",
+    "sample_chance",
+    "GameRecord",
+    "undo",
+    "available_games",
+    "game_class",
+    "make",
+    "register_game",
 ]

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any, ClassVar, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
 
 from .errors import IllegalActionError, OptionError, PositionError
 
@@ -58,10 +59,10 @@ class Game:
     def num_players(self) -> int:
         raise NotImplementedError
 
-    def new_initial_state(self, seed: int | None = None) -> "State":
+    def new_initial_state(self, seed: int | None = None) -> State:
         raise NotImplementedError
 
-    def state_from_position(self, text: str) -> "State":
+    def state_from_position(self, text: str) -> State:
         """Set up a state from the game's one-line position notation."""
         raise PositionError(text, f"{self.game_id} has no position notation")
 
@@ -189,7 +190,7 @@ class State:
         """A JSON-serialisable dict of what `seat` may know (None: a spectator)."""
         raise NotImplementedError
 
-    def resample(self, seat: int, rng: random.Random | None = None) -> "State":
+    def resample(self, seat: int, rng: random.Random | None = None) -> State:
         """A state consistent with everything `seat` has seen, hidden parts re-drawn.
 
         Games without hidden information return a clone; games with secrets override
@@ -201,7 +202,7 @@ class State:
             return self.clone()
         return self._resample(seat, rng or random.Random())
 
-    def _resample(self, seat: int, rng: random.Random) -> "State":
+    def _resample(self, seat: int, rng: random.Random) -> State:
         raise NotImplementedError(f"{self.game.game_id} must implement _resample")
 
     # --- results ----------------------------------------------------------------
@@ -218,7 +219,7 @@ class State:
         return [i for i, v in enumerate(r) if v == best and v > min(r)]
 
     # --- copying ------------------------------------------------------------------
-    def clone(self) -> "State":
+    def clone(self) -> State:
         return copy.deepcopy(self)
 
     def __deepcopy__(self, memo):
@@ -272,6 +273,12 @@ def check_seat(state: State, seat: Any) -> None:
 
 
 __all__: Sequence[str] = [
-    "CHANCE", "TERMINAL", "Game", "State", "sample_chance", "apply_sequence",
-    "legal_action_strings", "check_seat",
+    "CHANCE",
+    "TERMINAL",
+    "Game",
+    "State",
+    "sample_chance",
+    "apply_sequence",
+    "legal_action_strings",
+    "check_seat",
 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,7 @@ class GameRecord:
 
     # --- building -------------------------------------------------------------
     @classmethod
-    def from_state(cls, state: State, players: list[str] | None = None) -> "GameRecord":
+    def from_state(cls, state: State, players: list[str] | None = None) -> GameRecord:
         """Record of how `state` was reached (its history replayed from its origin)."""
         origin = _origin(state)
         texts = []
@@ -47,7 +47,7 @@ class GameRecord:
             actions=texts,
             players=list(players or []),
             result=state.returns() if state.is_terminal() else None,
-            created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            created=datetime.now(UTC).isoformat(timespec="seconds"),
         )
 
     # --- replaying --------------------------------------------------------------
@@ -108,7 +108,7 @@ class GameRecord:
         return json.dumps(self.to_dict(), indent=indent)
 
     @classmethod
-    def from_dict(cls, data: Any) -> "GameRecord":
+    def from_dict(cls, data: Any) -> GameRecord:
         if not isinstance(data, dict):
             raise RecordError("a record must be a JSON object")
         if data.get("format", FORMAT) != FORMAT:
@@ -133,13 +133,18 @@ class GameRecord:
         if not isinstance(players, list):
             raise RecordError("record 'players' must be a list")
         return cls(
-            game=data["game"], options=options, seed=seed, start=start, actions=list(actions),
-            players=[str(p) for p in players], result=data.get("result"),
+            game=data["game"],
+            options=options,
+            seed=seed,
+            start=start,
+            actions=list(actions),
+            players=[str(p) for p in players],
+            result=data.get("result"),
             created=str(data.get("created", "")),
         )
 
     @classmethod
-    def from_json(cls, text: str) -> "GameRecord":
+    def from_json(cls, text: str) -> GameRecord:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
@@ -153,7 +158,7 @@ class GameRecord:
         return path
 
     @classmethod
-    def load(cls, path: str | Path) -> "GameRecord":
+    def load(cls, path: str | Path) -> GameRecord:
         try:
             text = Path(path).read_text()
         except OSError as e:

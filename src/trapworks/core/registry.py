@@ -7,7 +7,8 @@ Entries are "module:Class" strings so that `available_games()` imports nothing h
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .errors import UnknownGameError
 from .game import Game

@@ -5,15 +5,15 @@ from __future__ import annotations
 import json
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Literal, Optional
+from typing import Any, Literal
 
 import orjson
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
-from starlette.websockets import WebSocketDisconnected
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.websockets import WebSocketDisconnected
 
 from trapworks.core import GameRecord, RecordError
 
@@ -32,17 +32,19 @@ def encode(msg: dict[str, Any] | list[dict[str, Any]]) -> str:
 
 class SeatSpec(BaseModel):
     kind: Literal["human", "agent"] = Field(description="'human' (you or an invited player) or 'agent' (AI)")
-    agent: Optional[str] = Field(None, description="agent name for an AI seat (see /api/catalog)")
-    name: Optional[str] = Field(None, description="a display name")
+    agent: str | None = Field(None, description="agent name for an AI seat (see /api/catalog)")
+    name: str | None = Field(None, description="a display name")
 
 
 class CreateGame(BaseModel):
     game: str = Field(description="game id, e.g. last-mouse-lost")
     options: dict[str, Any] = Field(default_factory=dict, description="game options (see /api/catalog)")
-    seats: Optional[list[SeatSpec]] = Field(None, description="one entry per seat; default: all human")
-    hints: bool = Field(False, description="allow hints for every human seat (always allowed against AI only)")
-    seed: Optional[int] = Field(None, description="seed for chance and agents (default: random)")
-    start: Optional[str] = Field(None, description="start from this position (the game's notation)")
+    seats: list[SeatSpec] | None = Field(None, description="one entry per seat; default: all human")
+    hints: bool = Field(
+        False, description="allow hints for every human seat (always allowed against AI only)"
+    )
+    seed: int | None = Field(None, description="seed for chance and agents (default: random)")
+    start: str | None = Field(None, description="start from this position (the game's notation)")
 
 
 class CheckOptions(BaseModel):
@@ -52,7 +54,7 @@ class CheckOptions(BaseModel):
 class Move(BaseModel):
     token: str = Field(description="your seat token (from your seat link)")
     action: str = Field(description="the action in the game's notation, e.g. c2-4")
-    ply: Optional[int] = Field(None, description="the move count you saw; refused (409) if the game moved on")
+    ply: int | None = Field(None, description="the move count you saw; refused (409) if the game moved on")
 
 
 class TokenOnly(BaseModel):
@@ -61,14 +63,16 @@ class TokenOnly(BaseModel):
 
 class ReplayRequest(BaseModel):
     record: dict[str, Any] = Field(description="a game record (trapworks-record JSON)")
-    seat: Optional[int] = Field(None, description="whose view to show (default: a spectator's)")
+    seat: int | None = Field(None, description="whose view to show (default: a spectator's)")
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"ok": False, "error": message, "code": code}, status_code=status)
 
 
-def create_app(db_url: str | None = None, data_dir: Path | None = None, *, manage_memory: bool = False) -> FastAPI:
+def create_app(
+    db_url: str | None = None, data_dir: Path | None = None, *, manage_memory: bool = False
+) -> FastAPI:
     """The web app. `manage_memory`: run the garbage-collection policy of server/memory.py (for a
     server process of its own, as `trapworks serve` is; not for an app inside another program)."""
     if db_url is None:
@@ -89,8 +93,12 @@ def create_app(db_url: str | None = None, data_dir: Path | None = None, *, manag
         await service.shutdown()
         store.close()
 
-    app = FastAPI(title="trapworks", version="0.1.0", lifespan=lifespan,
-                  description="Play trapworks games in the browser: lobby, live play over WebSockets, records.")
+    app = FastAPI(
+        title="trapworks",
+        version="0.1.0",
+        lifespan=lifespan,
+        description="Play trapworks games in the browser: lobby, live play over WebSockets, records.",
+    )
     app.state.service = service
     app.state.store = store
 
@@ -103,7 +111,11 @@ def create_app(db_url: str | None = None, data_dir: Path | None = None, *, manag
         errors = exc.errors()
         for e in errors:
             if e.get("type") == "json_invalid":
-                return _error(400, "bad_json", f"the request body is not valid JSON: {e.get('ctx', {}).get('error', '')}".strip())
+                return _error(
+                    400,
+                    "bad_json",
+                    f"the request body is not valid JSON: {e.get('ctx', {}).get('error', '')}".strip(),
+                )
         parts = []
         for e in errors[:5]:
             where = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
@@ -136,24 +148,38 @@ def create_app(db_url: str | None = None, data_dir: Path | None = None, *, manag
 
     @app.post("/api/games", status_code=201, summary="Create a game; returns seat links with secret tokens")
     async def create(body: CreateGame, request: Request):
-        seats = ([s.model_dump() for s in body.seats] if body.seats is not None
-                 else [{"kind": "human"}] * service.make_game(body.game, body.options).num_players())
-        live = await service.create(body.game, body.options, seats, hints=body.hints, seed=body.seed,
-                                    start=body.start)
+        seats = (
+            [s.model_dump() for s in body.seats]
+            if body.seats is not None
+            else [{"kind": "human"}] * service.make_game(body.game, body.options).num_players()
+        )
+        live = await service.create(
+            body.game, body.options, seats, hints=body.hints, seed=body.seed, start=body.start
+        )
         base = str(request.base_url).rstrip("/")
         return {
             "id": live.id,
             "game": live.stored.game,
             "options": live.stored.options,
-            "seats": [{"seat": i, "kind": s["kind"], "agent": s["agent"], "label": service.seat_label(live, i),
-                       "token": s["token"], "link": f"{base}/g/{live.id}#t={s['token']}" if s["token"] else None}
-                      for i, s in enumerate(live.stored.seats)],
-            "spectator": {"token": live.stored.spectator_token,
-                          "link": f"{base}/g/{live.id}#t={live.stored.spectator_token}"},
+            "seats": [
+                {
+                    "seat": i,
+                    "kind": s["kind"],
+                    "agent": s["agent"],
+                    "label": service.seat_label(live, i),
+                    "token": s["token"],
+                    "link": f"{base}/g/{live.id}#t={s['token']}" if s["token"] else None,
+                }
+                for i, s in enumerate(live.stored.seats)
+            ],
+            "spectator": {
+                "token": live.stored.spectator_token,
+                "link": f"{base}/g/{live.id}#t={live.stored.spectator_token}",
+            },
         }
 
     @app.get("/api/games/{gid}", summary="A game as the token's seat sees it")
-    async def get_game(gid: str, token: Optional[str] = Query(None)):
+    async def get_game(gid: str, token: str | None = Query(None)):
         live = service.get(gid)
         seat = service.seat_for(live, token)
         return {"info": service.game_info(live, seat), "state": service.snapshot(live, seat, sync=True)}
@@ -168,17 +194,20 @@ def create_app(db_url: str | None = None, data_dir: Path | None = None, *, manag
         return {"ok": True, "ply": await service.undo(gid, body.token)}
 
     @app.get("/api/games/{gid}/hint", summary="The game's best agent's move for you (where allowed)")
-    async def get_hint(gid: str, token: Optional[str] = Query(None)):
+    async def get_hint(gid: str, token: str | None = Query(None)):
         return await service.hint(gid, token)
 
     @app.get("/api/games/{gid}/record", summary="Download the game record (trapworks-record JSON)")
-    async def get_record(gid: str, token: Optional[str] = Query(None)):
+    async def get_record(gid: str, token: str | None = Query(None)):
         record = service.record(gid, token)
-        return Response(record.to_json(), media_type="application/json",
-                        headers={"Content-Disposition": f'attachment; filename="{record.game}-{gid}.json"'})
+        return Response(
+            record.to_json(),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{record.game}-{gid}.json"'},
+        )
 
     @app.get("/api/games/{gid}/extra/{name}", summary="Game-specific extra data for a renderer")
-    async def get_extra(gid: str, name: str, request: Request, token: Optional[str] = Query(None)):
+    async def get_extra(gid: str, name: str, request: Request, token: str | None = Query(None)):
         params = {k: v for k, v in request.query_params.items() if k != "token"}
         return {"ok": True, "data": service.extra(gid, token, name, params)}
 
@@ -192,7 +221,7 @@ def create_app(db_url: str | None = None, data_dir: Path | None = None, *, manag
 
     # --- live play --------------------------------------------------------------------
     @app.websocket("/ws/games/{gid}")
-    async def game_socket(ws: WebSocket, gid: str, token: Optional[str] = Query(None)):
+    async def game_socket(ws: WebSocket, gid: str, token: str | None = Query(None)):
         await ws.accept()
         try:
             live = service.get(gid)
@@ -243,8 +272,9 @@ def create_app(db_url: str | None = None, data_dir: Path | None = None, *, manag
             elif kind == "ping":
                 await send({"type": "pong", "ref": ref})
             else:
-                raise ServiceError(400, "bad_message", f"unknown message type {kind!r}; "
-                                                       "use move, undo, hint, sync or ping")
+                raise ServiceError(
+                    400, "bad_message", f"unknown message type {kind!r}; use move, undo, hint, sync or ping"
+                )
         except ServiceError as e:
             await send({"type": "error", "ref": ref, "code": e.code, "message": e.message})
             if e.code in ("stale", "not_your_turn", "game_over"):

@@ -13,14 +13,26 @@ import hashlib
 import random
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from trapworks.agents import available_agents, make_agent
 from trapworks.core import (
-    CHANCE, Agent, Game, GameRecord, IllegalActionError, State, TrapworksError, UnknownGameError,
-    available_games, game_class, make, sample_chance, undo,
+    CHANCE,
+    Agent,
+    Game,
+    GameRecord,
+    IllegalActionError,
+    State,
+    TrapworksError,
+    UnknownGameError,
+    available_games,
+    game_class,
+    make,
+    sample_chance,
+    undo,
 )
 
 from .store import PlyTaken, Store, StoredGame
@@ -148,39 +160,68 @@ class GameService:
         return self._hint_agents[kind]
 
     # --- creating and loading ---------------------------------------------------------
-    async def create(self, game_id: str, options: dict[str, Any], seats: list[dict[str, Any]], *,
-                     hints: bool = False, seed: int | None = None, start: str | None = None) -> LiveGame:
+    async def create(
+        self,
+        game_id: str,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]],
+        *,
+        hints: bool = False,
+        seed: int | None = None,
+        start: str | None = None,
+    ) -> LiveGame:
         game = self.make_game(game_id, options)
         n = game.num_players()
         if not isinstance(seats, list) or len(seats) != n:
-            raise ServiceError(400, "bad_seats", f"{game_id} with these options has {n} seats; "
-                                                 f"give exactly {n} seat entries, got {len(seats) if isinstance(seats, list) else seats!r}")
+            raise ServiceError(
+                400,
+                "bad_seats",
+                f"{game_id} with these options has {n} seats; "
+                f"give exactly {n} seat entries, got {len(seats) if isinstance(seats, list) else seats!r}",
+            )
         agents = available_agents(game)
         seat_rows = []
         for i, s in enumerate(seats):
             kind = s.get("kind") if isinstance(s, dict) else None
             name = str(s.get("name") or "")[:40] if isinstance(s, dict) else ""
             if kind == "human":
-                seat_rows.append({"kind": "human", "agent": None, "name": name, "token": secrets.token_urlsafe(18)})
+                seat_rows.append(
+                    {"kind": "human", "agent": None, "name": name, "token": secrets.token_urlsafe(18)}
+                )
             elif kind == "agent":
                 agent = s.get("agent")
                 if agent not in agents:
-                    raise ServiceError(400, "bad_seats", f"seat {i + 1}: unknown agent {agent!r}; "
-                                                         f"{game_id} offers {', '.join(agents)}")
+                    raise ServiceError(
+                        400,
+                        "bad_seats",
+                        f"seat {i + 1}: unknown agent {agent!r}; {game_id} offers {', '.join(agents)}",
+                    )
                 seat_rows.append({"kind": "agent", "agent": agent, "name": name, "token": None})
             else:
-                raise ServiceError(400, "bad_seats", f"seat {i + 1}: kind must be 'human' or 'agent', not {kind!r}")
+                raise ServiceError(
+                    400, "bad_seats", f"seat {i + 1}: kind must be 'human' or 'agent', not {kind!r}"
+                )
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise ServiceError(400, "bad_seed", f"seed {seed!r} must be a non-negative integer")
         try:
-            state = game.state_from_position(start) if start is not None else game.new_initial_state(seed=seed)
+            state = (
+                game.state_from_position(start) if start is not None else game.new_initial_state(seed=seed)
+            )
         except TrapworksError as e:
             raise ServiceError(400, "bad_position", str(e)) from None
-        stored = StoredGame(id=secrets.token_urlsafe(9), game=game_id, options=game.public_options(), seed=seed,
-                            start=start, seats=seat_rows, spectator_token=secrets.token_urlsafe(18),
-                            hints=bool(hints), created="")
+        stored = StoredGame(
+            id=secrets.token_urlsafe(9),
+            game=game_id,
+            options=game.public_options(),
+            seed=seed,
+            start=start,
+            seats=seat_rows,
+            spectator_token=secrets.token_urlsafe(18),
+            hints=bool(hints),
+            created="",
+        )
         self.store.create_game(stored)
         self.last_activity = time.monotonic()
         live = LiveGame(stored=stored, game=game, state=state, log=[])
@@ -206,15 +247,20 @@ class GameService:
         """Replay the stored actions: the state after a restart is the state before it."""
         try:
             game = make(stored.game, **stored.options)
-            state = (game.state_from_position(stored.start) if stored.start is not None
-                     else game.new_initial_state(seed=stored.seed))
+            state = (
+                game.state_from_position(stored.start)
+                if stored.start is not None
+                else game.new_initial_state(seed=stored.seed)
+            )
             for i, (_seat, text) in enumerate(stored.actions):
                 try:
                     state.apply_action(state.string_to_action(text))
                 except IllegalActionError as e:
-                    raise ServiceError(500, "cannot_resume",
-                                       f"game {stored.id}: stored action {i + 1} ({text!r}) no longer replays: "
-                                       f"{e.reason}") from None
+                    raise ServiceError(
+                        500,
+                        "cannot_resume",
+                        f"game {stored.id}: stored action {i + 1} ({text!r}) no longer replays: {e.reason}",
+                    ) from None
         except TrapworksError as e:
             raise ServiceError(500, "cannot_resume", f"game {stored.id} cannot be resumed: {e}") from None
         return LiveGame(stored=stored, game=game, state=state, log=list(stored.actions))
@@ -223,8 +269,11 @@ class GameService:
     def seat_for(self, live: LiveGame, token: str | None) -> int | None:
         """Seat of a token (None: the spectator token). Raise 401/403 otherwise."""
         if not token:
-            raise ServiceError(401, "missing_token", "this game needs a token: the secret from your seat or "
-                                                     "spectator link (?token=...)")
+            raise ServiceError(
+                401,
+                "missing_token",
+                "this game needs a token: the secret from your seat or spectator link (?token=...)",
+            )
         given = str(token).encode()
         for i, s in enumerate(live.stored.seats):
             if s["token"] and secrets.compare_digest(str(s["token"]).encode(), given):
@@ -254,9 +303,12 @@ class GameService:
         return seat is not None and self.humans(live) == [seat]
 
     def can_hint(self, live: LiveGame, seat: int | None) -> bool:
-        return (seat is not None and live.stored.seats[seat]["kind"] == "human"
-                and (live.stored.hints or self.against_ai_only(live, seat))
-                and self._hint_agent_name(live.game) is not None)
+        return (
+            seat is not None
+            and live.stored.seats[seat]["kind"] == "human"
+            and (live.stored.hints or self.against_ai_only(live, seat))
+            and self._hint_agent_name(live.game) is not None
+        )
 
     def seat_label(self, live: LiveGame, seat: int) -> str:
         s = live.stored.seats[seat]
@@ -264,12 +316,21 @@ class GameService:
         return f"Player {seat + 1}" + (f" ({who})" if who else "")
 
     def players(self, live: LiveGame) -> list[dict[str, Any]]:
-        return [{"seat": i, "kind": s["kind"], "agent": s["agent"], "name": s["name"],
-                 "label": self.seat_label(live, i)} for i, s in enumerate(live.stored.seats)]
+        return [
+            {
+                "seat": i,
+                "kind": s["kind"],
+                "agent": s["agent"],
+                "name": s["name"],
+                "label": self.seat_label(live, i),
+            }
+            for i, s in enumerate(live.stored.seats)
+        ]
 
     # --- what a seat receives ---------------------------------------------------------------
-    def _visible_text(self, live: LiveGame, viewer: int | None, seat: int, text: str,
-                      state: State | None = None) -> str | None:
+    def _visible_text(
+        self, live: LiveGame, viewer: int | None, seat: int, text: str, state: State | None = None
+    ) -> str | None:
         # An action's text can carry a secret (a card drawn, a die only one seat saw) in games with
         # hidden information: there a seat reads only its own actions' texts; events say the rest.
         if not live.game.has_hidden_information or (state or live.state).is_terminal():
@@ -277,11 +338,20 @@ class GameService:
         return text if viewer is not None and seat == viewer else None
 
     def log_for(self, live: LiveGame, viewer: int | None) -> list[dict[str, Any]]:
-        return [{"ply": p, "seat": s, "text": self._visible_text(live, viewer, s, t)}
-                for p, (s, t) in enumerate(live.log)]
+        return [
+            {"ply": p, "seat": s, "text": self._visible_text(live, viewer, s, t)}
+            for p, (s, t) in enumerate(live.log)
+        ]
 
-    def snapshot(self, live: LiveGame, viewer: int | None, *, sync: bool, state: State | None = None,
-                 ply: int | None = None) -> dict[str, Any]:
+    def snapshot(
+        self,
+        live: LiveGame,
+        viewer: int | None,
+        *,
+        sync: bool,
+        state: State | None = None,
+        ply: int | None = None,
+    ) -> dict[str, Any]:
         """What `viewer` is sent of the game: now, or of an earlier `state` after `ply` actions."""
         state = live.state if state is None else state
         ply = live.ply() if ply is None else ply
@@ -337,8 +407,13 @@ class GameService:
         """Send every connection of the game its seat's view of the game now."""
         await self._deliver(live, lambda seat: self.snapshot(live, seat, sync=sync))
 
-    async def _deliver(self, live: LiveGame, frame_for: Callable[[int | None], Any],
-                       reply_to: Connection | None = None, reply: dict[str, Any] | None = None) -> None:
+    async def _deliver(
+        self,
+        live: LiveGame,
+        frame_for: Callable[[int | None], Any],
+        reply_to: Connection | None = None,
+        reply: dict[str, Any] | None = None,
+    ) -> None:
         """Send each connection one frame, `frame_for(its seat)` (made once per seat); `reply_to`
         also gets `reply` in the same frame."""
         cache: dict[int | None, Any] = {}
@@ -356,8 +431,16 @@ class GameService:
             await reply_to.send(reply)  # a socket of a game object since reloaded: the reply still goes
 
     # --- acting -----------------------------------------------------------------------------
-    async def move(self, gid: str, token: str | None, text: Any, expected_ply: Any = None, *,
-                   reply_to: Connection | None = None, ref: Any = None) -> int:
+    async def move(
+        self,
+        gid: str,
+        token: str | None,
+        text: Any,
+        expected_ply: Any = None,
+        *,
+        reply_to: Connection | None = None,
+        ref: Any = None,
+    ) -> int:
         """Validate and apply one action of the token's seat; return the new ply count.
 
         The action is committed to the store before this returns (and before anyone is told).
@@ -369,10 +452,16 @@ class GameService:
         if seat is None:
             raise ServiceError(403, "spectator", "spectators cannot move")
         if not isinstance(text, str) or not text.strip():
-            raise ServiceError(400, "bad_action", "an action is a non-empty text in the game's notation, e.g. "
-                                                  + (live.game.help_text()[:120] or "as listed in the view"))
+            raise ServiceError(
+                400,
+                "bad_action",
+                "an action is a non-empty text in the game's notation, e.g. "
+                + (live.game.help_text()[:120] or "as listed in the view"),
+            )
         if expected_ply is not None and (isinstance(expected_ply, bool) or not isinstance(expected_ply, int)):
-            raise ServiceError(400, "bad_ply", f"ply {expected_ply!r} must be an integer (the move count you saw)")
+            raise ServiceError(
+                400, "bad_ply", f"ply {expected_ply!r} must be an integer (the move count you saw)"
+            )
         if len(text) > MAX_ACTION_TEXT:
             raise ServiceError(400, "bad_action", f"an action text is at most {MAX_ACTION_TEXT} characters")
         shown = text.strip()
@@ -381,8 +470,12 @@ class GameService:
             if state.is_terminal():
                 raise ServiceError(409, "game_over", "the game is over")
             if expected_ply is not None and expected_ply != live.ply():
-                raise ServiceError(409, "stale", f"your move was for move number {expected_ply}, but the game is "
-                                                 f"at {live.ply()} (someone moved first); the board is refreshed")
+                raise ServiceError(
+                    409,
+                    "stale",
+                    f"your move was for move number {expected_ply}, but the game is "
+                    f"at {live.ply()} (someone moved first); the board is refreshed",
+                )
             player = state.current_player()
             if player != seat:
                 whom = "chance" if player == CHANCE else self.seat_label(live, player)
@@ -404,14 +497,26 @@ class GameService:
         self.schedule_advance(live)
         return first + 1
 
-    async def _send_steps(self, live: LiveGame, first: int, steps: list[tuple[int, str, State]],
-                          reply_to: Connection | None, reply: dict[str, Any]) -> None:
+    async def _send_steps(
+        self,
+        live: LiveGame,
+        first: int,
+        steps: list[tuple[int, str, State]],
+        reply_to: Connection | None,
+        reply: dict[str, Any],
+    ) -> None:
         """Each connection gets one frame: the update after each step, in order (plus the reply
         for `reply_to`). One frame instead of one per step: under load the server's time per
         frame sent is a large share of a move's."""
-        await self._deliver(live, lambda seat: [self.snapshot(live, seat, sync=False, state=after, ply=first + i + 1)
-                                                for i, (_seat, _text, after) in enumerate(steps)],
-                            reply_to, reply)
+        await self._deliver(
+            live,
+            lambda seat: [
+                self.snapshot(live, seat, sync=False, state=after, ply=first + i + 1)
+                for i, (_seat, _text, after) in enumerate(steps)
+            ],
+            reply_to,
+            reply,
+        )
 
     def _fast_replies(self, live: LiveGame, steps: list[tuple[int, str, State]]) -> None:
         """Append the moves of chance and of fast agents that follow steps[-1], while they are fast.
@@ -564,26 +669,41 @@ class GameService:
         live = self.get(gid)
         seat = self.seat_for(live, token)
         if not self.can_hint(live, seat):
-            raise ServiceError(403, "no_hint", "hints are allowed only against AI or when the game was created "
-                                               "with hints on (and the game must have a hint agent)")
+            raise ServiceError(
+                403,
+                "no_hint",
+                "hints are allowed only against AI or when the game was created "
+                "with hints on (and the game must have a hint agent)",
+            )
         async with live.lock:
             state = live.state.clone()
             ply = live.ply()
         if state.current_player() != seat:
             raise ServiceError(409, "not_your_turn", "a hint is for your own turn")
         name = self._hint_agent_name(live.game)
-        agent = make_agent(name, live.game, seat, seed=_seeded(live.stored.seed, "hint", ply).randrange(2**31))
+        agent = make_agent(
+            name, live.game, seat, seed=_seeded(live.stored.seed, "hint", ply).randrange(2**31)
+        )
         action = await asyncio.to_thread(agent.step, state)
         explanation = await asyncio.to_thread(agent.explain, state)
-        return {"ok": True, "move": state.action_to_string(action), "explanation": explanation,
-                "agent": name, "ply": ply}
+        return {
+            "ok": True,
+            "move": state.action_to_string(action),
+            "explanation": explanation,
+            "agent": name,
+            "ply": ply,
+        }
 
     def record(self, gid: str, token: str | None) -> GameRecord:
         live = self.get(gid)
         self.seat_for(live, token)  # any seat or spectator of this game
         if type(live.game).has_hidden_information and not live.state.is_terminal():
-            raise ServiceError(403, "record_hidden", "this game has hidden information: its record (which shows "
-                                                     "everything) can be downloaded once the game is over")
+            raise ServiceError(
+                403,
+                "record_hidden",
+                "this game has hidden information: its record (which shows "
+                "everything) can be downloaded once the game is over",
+            )
         names = [self.seat_label(live, i) for i in range(len(live.stored.seats))]
         return GameRecord.from_state(live.state, players=names)
 
@@ -604,22 +724,28 @@ class GameService:
     @staticmethod
     def replay_steps(record: GameRecord, seat: int | None = None, limit: int = 5000) -> dict[str, Any]:
         if len(record.actions) > limit:
-            raise ServiceError(413, "record_too_long", f"record has {len(record.actions)} actions; at most {limit}")
+            raise ServiceError(
+                413, "record_too_long", f"record has {len(record.actions)} actions; at most {limit}"
+            )
         steps = []
         previous = None
         try:
             for i, state in enumerate(record.states()):
                 player = state.current_player()
-                steps.append({
-                    "ply": i,
-                    "view": state.view(seat),
-                    "events": state.last_events(seat),
-                    "last_action": ({"ply": i - 1, "seat": previous, "text": record.actions[i - 1]} if i else None),
-                    "to_move": player if player >= 0 else None,
-                    "terminal": state.is_terminal(),
-                    "returns": state.returns() if state.is_terminal() else None,
-                    "winners": state.winners() if state.is_terminal() else None,
-                })
+                steps.append(
+                    {
+                        "ply": i,
+                        "view": state.view(seat),
+                        "events": state.last_events(seat),
+                        "last_action": (
+                            {"ply": i - 1, "seat": previous, "text": record.actions[i - 1]} if i else None
+                        ),
+                        "to_move": player if player >= 0 else None,
+                        "terminal": state.is_terminal(),
+                        "returns": state.returns() if state.is_terminal() else None,
+                        "winners": state.winners() if state.is_terminal() else None,
+                    }
+                )
                 previous = player
         except TrapworksError as e:
             raise ServiceError(400, "bad_record", str(e)) from None
@@ -627,9 +753,15 @@ class GameService:
             game = make(record.game, **record.options)
         except TrapworksError as e:
             raise ServiceError(400, "bad_record", str(e)) from None
-        return {"game": record.game, "title": type(game).title, "options": game.public_options(),
-                "players": record.players, "actions": record.actions, "renderer": renderer_url(record.game),
-                "steps": steps}
+        return {
+            "game": record.game,
+            "title": type(game).title,
+            "options": game.public_options(),
+            "players": record.players,
+            "actions": record.actions,
+            "renderer": renderer_url(record.game),
+            "steps": steps,
+        }
 
     async def shutdown(self) -> None:
         for task in list(self._tasks):

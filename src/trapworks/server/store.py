@@ -12,17 +12,27 @@ import asyncio
 import json
 import threading
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
-    JSON, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, create_engine, delete, insert,
-    event, select,
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
 )
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
-
 
 CHECKPOINT_EVERY_S = 2.0  # SQLite: how often the WAL is copied into the database file
 
@@ -72,8 +82,10 @@ class StoredGame:
 
 
 def _action_rows(game_id: str, first_ply: int, actions: list[tuple[int, str]]) -> list[dict[str, Any]]:
-    return [{"game_id": game_id, "ply": first_ply + i, "seat": seat, "text": text}
-            for i, (seat, text) in enumerate(actions)]
+    return [
+        {"game_id": game_id, "ply": first_ply + i, "seat": seat, "text": text}
+        for i, (seat, text) in enumerate(actions)
+    ]
 
 
 def _settle(done: asyncio.Future, error: BaseException | None) -> None:
@@ -102,6 +114,7 @@ class Store:
             kwargs["connect_args"] = {"check_same_thread": False}
         self.engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
+
             @event.listens_for(self.engine, "connect")
             def _sqlite_pragmas(dbapi_connection, _record):
                 cur = dbapi_connection.cursor()
@@ -115,6 +128,7 @@ class Store:
                 # for up to half a second under load); a background thread checkpoints instead.
                 cur.execute("PRAGMA wal_autocheckpoint=0")
                 cur.close()
+
         Base.metadata.create_all(self.engine)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._writer = self.engine.connect()
@@ -125,8 +139,9 @@ class Store:
         self._stop = threading.Event()
         self._checkpointer = None
         if url.startswith("sqlite"):
-            self._checkpointer = threading.Thread(target=self._checkpoint_loop, name="sqlite-checkpoint",
-                                                  daemon=True)
+            self._checkpointer = threading.Thread(
+                target=self._checkpoint_loop, name="sqlite-checkpoint", daemon=True
+            )
             self._checkpointer.start()
 
     def _checkpoint_loop(self) -> None:
@@ -148,15 +163,27 @@ class Store:
     # --- writing ----------------------------------------------------------------
     def create_game(self, game: StoredGame) -> None:
         with self.sessions.begin() as s:
-            s.add(GameRow(id=game.id, game=game.game, options=game.options, seed=game.seed, start=game.start,
-                          seats=game.seats, spectator_token=game.spectator_token, hints=game.hints,
-                          created=datetime.now(timezone.utc)))
+            s.add(
+                GameRow(
+                    id=game.id,
+                    game=game.game,
+                    options=game.options,
+                    seed=game.seed,
+                    start=game.start,
+                    seats=game.seats,
+                    spectator_token=game.spectator_token,
+                    hints=game.hints,
+                    created=datetime.now(UTC),
+                )
+            )
 
     def append_actions(self, game_id: str, first_ply: int, actions: list[tuple[int, str]]) -> None:
         """Store actions at plies first_ply, first_ply+1, ... in one transaction (committed on return)."""
         self._insert(_action_rows(game_id, first_ply, actions))
 
-    def append_actions_soon(self, game_id: str, first_ply: int, actions: list[tuple[int, str]]) -> asyncio.Future:
+    def append_actions_soon(
+        self, game_id: str, first_ply: int, actions: list[tuple[int, str]]
+    ) -> asyncio.Future:
         """As append_actions, for the event loop: a future that is done once the actions are committed.
 
         Every call made in the same turn of the event loop joins one transaction, committed when
@@ -221,11 +248,19 @@ class Store:
             if row is None:
                 return None
             actions = s.execute(
-                select(ActionRow.seat, ActionRow.text).where(ActionRow.game_id == game_id).order_by(ActionRow.ply)
+                select(ActionRow.seat, ActionRow.text)
+                .where(ActionRow.game_id == game_id)
+                .order_by(ActionRow.ply)
             ).all()
             return StoredGame(
-                id=row.id, game=row.game, options=dict(row.options), seed=row.seed, start=row.start,
-                seats=json.loads(json.dumps(row.seats)), spectator_token=row.spectator_token, hints=row.hints,
+                id=row.id,
+                game=row.game,
+                options=dict(row.options),
+                seed=row.seed,
+                start=row.start,
+                seats=json.loads(json.dumps(row.seats)),
+                spectator_token=row.spectator_token,
+                hints=row.hints,
                 created=row.created.isoformat(timespec="seconds") if row.created else "",
                 actions=[(seat, text) for seat, text in actions],
             )

@@ -7,10 +7,11 @@ the number of worker processes.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from statistics import mean, median
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from trapworks.agents import make_agent
 from trapworks.core import CHANCE, make, sample_chance
@@ -31,8 +32,14 @@ class GameResult:
         return asdict(self)
 
 
-def play_one(game_id: str, options: dict[str, Any], seats: list[str], seed: int, index: int = 0,
-             max_actions: int | None = None) -> GameResult:
+def play_one(
+    game_id: str,
+    options: dict[str, Any],
+    seats: list[str],
+    seed: int,
+    index: int = 0,
+    max_actions: int | None = None,
+) -> GameResult:
     game = make(game_id, **options)
     rng = random.Random(seed)
     agents = [make_agent(name, game, seat, seed=rng.randrange(2**63)) for seat, name in enumerate(seats)]
@@ -52,8 +59,16 @@ def play_one(game_id: str, options: dict[str, Any], seats: list[str], seed: int,
     finished = state.is_terminal()
     truncated = (not finished) or state.is_truncated()
     returns = state.returns() if finished else [0.0] * game.num_players()
-    return GameResult(index, seed, list(seats), list(returns), [] if truncated else state.winners(),
-                      truncated, actions, decisions)
+    return GameResult(
+        index,
+        seed,
+        list(seats),
+        list(returns),
+        [] if truncated else state.winners(),
+        truncated,
+        actions,
+        decisions,
+    )
 
 
 def _play_chunk(args) -> list[GameResult]:
@@ -74,9 +89,17 @@ def seat_plan(agents: list[str], num_players: int, n: int, rotate: bool) -> list
     return plans
 
 
-def run(game_id: str, n: int, agents: list[str], options: dict[str, Any] | None = None, seed: int = 0,
-        workers: int = 1, rotate: bool = False, max_actions: int | None = None,
-        progress: Callable[[int], None] | None = None) -> Iterator[GameResult]:
+def run(
+    game_id: str,
+    n: int,
+    agents: list[str],
+    options: dict[str, Any] | None = None,
+    seed: int = 0,
+    workers: int = 1,
+    rotate: bool = False,
+    max_actions: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[GameResult]:
     """Play `n` games; yield results as they finish (in order of index)."""
     options = dict(options or {})
     game = make(game_id, **options)  # validate options and agents before any work
@@ -86,7 +109,7 @@ def run(game_id: str, n: int, agents: list[str], options: dict[str, Any] | None 
     master = random.Random(seed)
     jobs = [(i, plans[i], master.randrange(2**63)) for i in range(n)]
     chunk = max(1, min(200, n // (workers * 8) or 1))
-    chunks = [jobs[i:i + chunk] for i in range(0, n, chunk)]
+    chunks = [jobs[i : i + chunk] for i in range(0, n, chunk)]
     if workers <= 1:
         for c in chunks:
             results = _play_chunk((game_id, options, c, max_actions))

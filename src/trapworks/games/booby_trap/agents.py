@@ -28,14 +28,15 @@ def visible_contacts(view: dict[str, Any]) -> dict[int, int]:
     bar = view["bar"]
     count = {p["id"]: 0 for p in pieces}
     for i, a in enumerate(pieces):
-        for b in pieces[i + 1:]:
+        for b in pieces[i + 1 :]:
             gap = ((a["x"] - b["x"]) ** 2 + (a["y"] - b["y"]) ** 2) ** 0.5 - a["r"] - b["r"]
             if gap < CONTACT_GAP:
                 count[a["id"]] += 1
                 count[b["id"]] += 1
         r = a["r"]
-        count[a["id"]] += sum(1 for g in (a["x"] - r, a["y"] - r, width - a["y"] - r, bar - a["x"] - r)
-                              if g < CONTACT_GAP)
+        count[a["id"]] += sum(
+            1 for g in (a["x"] - r, a["y"] - r, width - a["y"] - r, bar - a["x"] - r) if g < CONTACT_GAP
+        )
     return count
 
 
@@ -55,9 +56,15 @@ class TouchHeuristicAgent(ReasonedAgent):
         if view["touched"] is not None:
             reading = view["reading"]["reading"]
             if reading < self.loose_below:
-                return game.remove_action, f"piece {view['touched']} feels {view['reading']['feel']} ({reading:.2f}): remove it"
+                return (
+                    game.remove_action,
+                    f"piece {view['touched']} feels {view['reading']['feel']} ({reading:.2f}): remove it",
+                )
             if game.pass_action in legal:
-                return game.pass_action, f"piece {view['touched']} feels {view['reading']['feel']} ({reading:.2f}): pass"
+                return (
+                    game.pass_action,
+                    f"piece {view['touched']} feels {view['reading']['feel']} ({reading:.2f}): pass",
+                )
             return game.remove_action, "passing is not allowed: remove it"
         settle = view["settles"]
         known = {r["piece"]: r["reading"] for r in view["my_readings"] if r["settle"] == settle}
@@ -69,10 +76,11 @@ class TouchHeuristicAgent(ReasonedAgent):
         contacts = visible_contacts(view)
         unknown = [p for p in legal if p not in known]
         if unknown:
+
             def risk(p: int) -> float:
                 return PRIOR_LOADED.get(contacts[p], 0.6)
-            best = min(unknown, key=lambda p: (risk(p) * 3 - points[p] * (1 - risk(p)),
-                                               self.rng.random()))
+
+            best = min(unknown, key=lambda p: (risk(p) * 3 - points[p] * (1 - risk(p)), self.rng.random()))
             return best, f"piece {best} has {contacts[best]} visible contact(s): try it"
         best = min(legal, key=lambda p: (known[p], -points[p]))
         return best, f"every piece felt tight; piece {best} the least"
@@ -96,7 +104,10 @@ class StressHeuristicAgent(ReasonedAgent):
             if load[touched] < self.loose_below:
                 return game.remove_action, f"piece {touched} carries no load: remove it"
             if game.pass_action in legal:
-                return game.pass_action, f"piece {touched} carries {load[touched]:.2f} of the bar's force: pass"
+                return (
+                    game.pass_action,
+                    f"piece {touched} carries {load[touched]:.2f} of the bar's force: pass",
+                )
             return game.remove_action, "passing is not allowed: remove it"
         points = {p.id: physics.POINTS[p.size] for p in state.packing.pieces}
         best = min(legal, key=lambda p: (load[p] >= self.loose_below, -points[p], load[p], p))

@@ -42,12 +42,12 @@ class BoobyTrapGame(Game):
     game_id = "booby-trap"
     title = "Booby Trap"
     default_options = {
-        "players": None,            # 2-6 (None: 2, or 1 for solitaire)
-        "variant": "regular",       # regular | solitaire | sizes-in-order | no-passes
-        "teaching": False,          # every view shows the stress network (force per contact)
-        "tension_noise": 0.1,       # std. dev. of a touch reading, in units of the bar's force
-        "pieces_per_size": 20,      # 001: '20 of each piece' (a later remake has 21)
-        "first_player": 0,          # 001: 'A player is selected to take the first turn'
+        "players": None,  # 2-6 (None: 2, or 1 for solitaire)
+        "variant": "regular",  # regular | solitaire | sizes-in-order | no-passes
+        "teaching": False,  # every view shows the stress network (force per contact)
+        "tension_noise": 0.1,  # std. dev. of a touch reading, in units of the bar's force
+        "pieces_per_size": 20,  # 001: '20 of each piece' (a later remake has 21)
+        "first_player": 0,  # 001: 'A player is selected to take the first turn'
     }
     option_choices = {"variant": list(VARIANTS)}
     has_hidden_information = True  # touch readings
@@ -58,8 +58,11 @@ class BoobyTrapGame(Game):
     }
     # Tree search would spend its whole budget in physics rollouts (each removal is a settle of
     # the tray), so the levels are the game's own agents: easy takes more risks than medium.
-    levels = {"easy": {"agent": "heuristic", "loose_below": 0.6}, "medium": "heuristic",
-              "hard": "heuristic-stress"}
+    levels = {
+        "easy": {"agent": "heuristic", "loose_below": 0.6},
+        "medium": "heuristic",
+        "hard": "heuristic-stress",
+    }
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         variant = options["variant"]
@@ -74,8 +77,10 @@ class BoobyTrapGame(Game):
             if players != 1:
                 raise OptionError(f"players {players}: the solitaire game is for 1 player")
         elif not 2 <= players <= MAX_PLAYERS:
-            raise OptionError(f"players {players}: the {variant} game is for 2 to {MAX_PLAYERS} players "
-                              "(1 player: variant=solitaire)")
+            raise OptionError(
+                f"players {players}: the {variant} game is for 2 to {MAX_PLAYERS} players "
+                "(1 player: variant=solitaire)"
+            )
         options["players"] = players
         if not isinstance(options["teaching"], bool):
             raise OptionError(f"teaching {options['teaching']!r}: true or false")
@@ -111,24 +116,34 @@ class BoobyTrapGame(Game):
         # Per removal at most 2n passes (touch + pass each) before one touch + remove.
         return self.num_pieces * (4 * self.players + 2)
 
-    def new_initial_state(self, seed: int | None = None) -> "BoobyTrapState":
+    def new_initial_state(self, seed: int | None = None) -> BoobyTrapState:
         return BoobyTrapState(self, seed=seed)
 
-    def state_from_position(self, text: str) -> "BoobyTrapState":
+    def state_from_position(self, text: str) -> BoobyTrapState:
         return parse_position(self, text)
 
     def help_text(self) -> str:
-        rules = {"no-passes": " No passes in this game.",
-                 "sizes-in-order": " Small pieces first, then medium, then large.",
-                 "solitaire": " Remove all pieces but one, tripping the bar no more than three times.",
-                 "regular": ""}[self.variant]
-        return ("Touch one piece (touch 17, or just 17) to feel its tension, then 'remove' it or 'pass'. "
-                "If the spring bar moves a mark (1/4 inch) or more you lose 3 points." + rules)
+        rules = {
+            "no-passes": " No passes in this game.",
+            "sizes-in-order": " Small pieces first, then medium, then large.",
+            "solitaire": " Remove all pieces but one, tripping the bar no more than three times.",
+            "regular": "",
+        }[self.variant]
+        return (
+            "Touch one piece (touch 17, or just 17) to feel its tension, then 'remove' it or 'pass'. "
+            "If the spring bar moves a mark (1/4 inch) or more you lose 3 points." + rules
+        )
 
 
 class BoobyTrapState(State):
-    def __init__(self, game: BoobyTrapGame, seed: int | None = None, start: str | None = None,
-                 packing: Packing | None = None, sizes: tuple[str, ...] | None = None):
+    def __init__(
+        self,
+        game: BoobyTrapGame,
+        seed: int | None = None,
+        start: str | None = None,
+        packing: Packing | None = None,
+        sizes: tuple[str, ...] | None = None,
+    ):
         super().__init__(game, seed=seed, start=start)
         n = game.players
         if packing is None:
@@ -191,20 +206,23 @@ class BoobyTrapState(State):
     def _why_illegal(self, action: int) -> str | None:
         game = self.game
         if not 0 <= action <= game.remove_action:
-            return f"no such action id (0..{game.num_pieces - 1} touch a piece, {game.pass_action} pass, " \
-                   f"{game.remove_action} remove)"
+            return (
+                f"no such action id (0..{game.num_pieces - 1} touch a piece, {game.pass_action} pass, "
+                f"{game.remove_action} remove)"
+            )
         if self.touched is None:
             if action >= game.num_pieces:
                 return "touch a piece first: 'On each turn a player is allowed to touch only one piece'"
             if all(p.id != action for p in self.packing.pieces):
                 return f"piece {action} is not on the tray"
             if action not in self.touchable():
-                return (f"piece {action} is {SIZE_NAMES[self.sizes[action]]}; in this game all "
-                        f"{SIZE_NAMES[self.sizes[self.touchable()[0]]]} pieces must be removed first")
+                return (
+                    f"piece {action} is {SIZE_NAMES[self.sizes[action]]}; in this game all "
+                    f"{SIZE_NAMES[self.sizes[self.touchable()[0]]]} pieces must be removed first"
+                )
             return None
         if action < game.num_pieces:
-            return (f"you have touched piece {self.touched} already; only one piece a turn: "
-                    "remove it or pass")
+            return f"you have touched piece {self.touched} already; only one piece a turn: remove it or pass"
         if action == game.pass_action and self.must_remove():
             if game.variant == "no-passes":
                 return "no passes are allowed in this game: remove the piece"
@@ -218,8 +236,9 @@ class BoobyTrapState(State):
             self._touch(seat, action)
         elif action == game.pass_action:
             self.passes_in_row += 1
-            self._events.append({"type": "pass", "seat": seat, "piece": self.touched,
-                                 "text": f"Player {seat + 1}: \"I pass.\""})
+            self._events.append(
+                {"type": "pass", "seat": seat, "piece": self.touched, "text": f'Player {seat + 1}: "I pass."'}
+            )
             self.touched = None
             self._next_player()
         else:
@@ -229,15 +248,34 @@ class BoobyTrapState(State):
         self.touched = piece
         self.touches += 1
         reading = self.reading_for(piece, self.touches)
-        entry = {"touch": self.touches, "settle": self.removals, "piece": piece,
-                 "reading": reading, "feel": feel_word(reading)}
+        entry = {
+            "touch": self.touches,
+            "settle": self.removals,
+            "piece": piece,
+            "reading": reading,
+            "feel": feel_word(reading),
+        }
         self.readings[seat].append(entry)
         size = SIZE_NAMES[self.sizes[piece]]
-        self._events.append({"type": "touch", "seat": seat, "piece": piece,
-                             "text": f"Player {seat + 1} touches piece {piece} ({size})."})
-        self._events.append({"type": "feel", "to": [seat], "seat": seat, "piece": piece,
-                             "reading": reading, "feel": entry["feel"],
-                             "text": f"You feel piece {piece}: {entry['feel']} (tension {reading:.2f})."})
+        self._events.append(
+            {
+                "type": "touch",
+                "seat": seat,
+                "piece": piece,
+                "text": f"Player {seat + 1} touches piece {piece} ({size}).",
+            }
+        )
+        self._events.append(
+            {
+                "type": "feel",
+                "to": [seat],
+                "seat": seat,
+                "piece": piece,
+                "reading": reading,
+                "feel": entry["feel"],
+                "text": f"You feel piece {piece}: {entry['feel']} (tension {reading:.2f}).",
+            }
+        )
 
     def true_tension(self, piece: int) -> float:
         """Sum of the contact forces on `piece`, in units of the spring's force on the bar."""
@@ -262,17 +300,25 @@ class BoobyTrapState(State):
         size = self.sizes[piece]
         marks = result.travel / MARK
         event: dict[str, Any] = {
-            "type": "removal", "seat": seat, "piece": piece, "size": size,
-            "travel_mm": round(result.travel, 3), "marks": round(marks, 3), "tripped": result.tripped,
-            "popped": list(result.popped), "bar": round(self.packing.bar, 3),
+            "type": "removal",
+            "seat": seat,
+            "piece": piece,
+            "size": size,
+            "travel_mm": round(result.travel, 3),
+            "marks": round(marks, 3),
+            "tripped": result.tripped,
+            "popped": list(result.popped),
+            "bar": round(self.packing.bar, 3),
             "frames": _downsample(result.frames, 60),
         }
         if not result.tripped:
             # 001: 'he has completed a successful play and keeps the piece'
             self.winnings[seat].append(piece)
             self._pay_debt(seat)
-            event["text"] = (f"Player {seat + 1} removes piece {piece} ({SIZE_NAMES[size]}, "
-                             f"{POINTS[size]} pt); the bar moved {max(marks, 0.0):.2f} of a mark. Kept.")
+            event["text"] = (
+                f"Player {seat + 1} removes piece {piece} ({SIZE_NAMES[size]}, "
+                f"{POINTS[size]} pt); the bar moved {max(marks, 0.0):.2f} of a mark. Kept."
+            )
             self._events.append(event)
         else:
             # 001: 'the piece that caused the penalty is placed in a discard pile along with any
@@ -282,20 +328,38 @@ class BoobyTrapState(State):
             self.discard.extend(result.popped)
             self.debt[seat] += PENALTY
             paid = self._pay_debt(seat)
-            popped = (f" {len(result.popped)} more piece(s) jumped out: "
-                      f"{', '.join(map(str, result.popped))}." if result.popped else "")
-            event["text"] = (f"Player {seat + 1} removes piece {piece} and the spring bar moves "
-                             f"{marks:.2f} marks: penalty of 3 points.{popped}")
+            popped = (
+                f" {len(result.popped)} more piece(s) jumped out: {', '.join(map(str, result.popped))}."
+                if result.popped
+                else ""
+            )
+            event["text"] = (
+                f"Player {seat + 1} removes piece {piece} and the spring bar moves "
+                f"{marks:.2f} marks: penalty of 3 points.{popped}"
+            )
             self._events.append(event)
-            self._events.append({"type": "penalty", "seat": seat, "paid": paid, "debt": self.debt[seat],
-                                 "text": f"Player {seat + 1} pays " + (
-                                     "+".join(SIZE_NAMES[self.sizes[p]] for p in paid) if paid else "nothing")
-                                 + (f" and owes {self.debt[seat]} points." if self.debt[seat] else ".")})
+            self._events.append(
+                {
+                    "type": "penalty",
+                    "seat": seat,
+                    "paid": paid,
+                    "debt": self.debt[seat],
+                    "text": f"Player {seat + 1} pays "
+                    + ("+".join(SIZE_NAMES[self.sizes[p]] for p in paid) if paid else "nothing")
+                    + (f" and owes {self.debt[seat]} points." if self.debt[seat] else "."),
+                }
+            )
         self.last_removal = {k: v for k, v in event.items() if k != "frames"}
         if self._game_ends():
             self.over = True
-            self._events.append({"type": "game_over", "scores": self.scores(), "winners": self.winners(),
-                                 "text": self._result_text()})
+            self._events.append(
+                {
+                    "type": "game_over",
+                    "scores": self.scores(),
+                    "winners": self.winners(),
+                    "text": self._result_text(),
+                }
+            )
         else:
             self._next_player()
 
@@ -345,8 +409,7 @@ class BoobyTrapState(State):
         return [self.points(s) - self.debt[s] for s in range(self.game.players)]
 
     def solitaire_won(self) -> bool:
-        return (self.over and self.pieces_left() <= 1
-                and self.trips[0] <= SOLITAIRE_TRIPS_ALLOWED)
+        return self.over and self.pieces_left() <= 1 and self.trips[0] <= SOLITAIRE_TRIPS_ALLOWED
 
     def returns(self) -> list[float]:
         if not self.over:
@@ -366,8 +429,10 @@ class BoobyTrapState(State):
         if self.game.variant == "solitaire":
             # Pieces that jump out count as removed: ending with none left (after a trip) is a win too.
             if self.solitaire_won():
-                return (f"Solitaire won: {self.pieces_left()} piece(s) left, the bar tripped "
-                        f"{self.trips[0]} time(s).")
+                return (
+                    f"Solitaire won: {self.pieces_left()} piece(s) left, the bar tripped "
+                    f"{self.trips[0]} time(s)."
+                )
             return f"Solitaire lost: the bar tripped {self.trips[0]} times."
         scores = ", ".join(f"Player {s + 1} {v}" for s, v in enumerate(self.scores()))
         w = self.winners()
@@ -404,10 +469,15 @@ class BoobyTrapState(State):
                 raise IllegalActionError(text, "write touch N (a piece number), pass, or remove")
             action = int(m.group(2))
             if action >= game.num_pieces:
-                raise IllegalActionError(text, f"there is no piece {action}; pieces are 0-{game.num_pieces - 1}")
+                raise IllegalActionError(
+                    text, f"there is no piece {action}; pieces are 0-{game.num_pieces - 1}"
+                )
             if m.group(1) and m.group(1).upper() != self.sizes[action]:
-                raise IllegalActionError(text, f"piece {action} is {SIZE_NAMES[self.sizes[action]]}, "
-                                               f"not {SIZE_NAMES[m.group(1).upper()]}")
+                raise IllegalActionError(
+                    text,
+                    f"piece {action} is {SIZE_NAMES[self.sizes[action]]}, "
+                    f"not {SIZE_NAMES[m.group(1).upper()]}",
+                )
         reason = self._why_illegal(action)
         if reason:
             raise IllegalActionError(text, reason)
@@ -433,11 +503,26 @@ class BoobyTrapState(State):
             "variant": game.variant,
             "players": n,
             "teaching": game.options["teaching"],
-            "tray": {"width": physics.TRAY_WIDTH, "length": physics.BAR_BACK, "mark": MARK,
-                     "bar_thickness": physics.BAR_THICKNESS, "units": "mm",
-                     "radius": dict(physics.RADIUS), "points": dict(POINTS)},
-            "pieces": [{"id": p.id, "size": p.size, "x": round(p.x, 2), "y": round(p.y, 2),
-                        "r": p.radius, "points": POINTS[p.size]} for p in self.packing.pieces],
+            "tray": {
+                "width": physics.TRAY_WIDTH,
+                "length": physics.BAR_BACK,
+                "mark": MARK,
+                "bar_thickness": physics.BAR_THICKNESS,
+                "units": "mm",
+                "radius": dict(physics.RADIUS),
+                "points": dict(POINTS),
+            },
+            "pieces": [
+                {
+                    "id": p.id,
+                    "size": p.size,
+                    "x": round(p.x, 2),
+                    "y": round(p.y, 2),
+                    "r": p.radius,
+                    "points": POINTS[p.size],
+                }
+                for p in self.packing.pieces
+            ],
             "bar": round(self.packing.bar, 3),
             "bar_rest": round(self.bar_rest, 3),
             "bar_marks": round(self.bar_marks(), 3),
@@ -446,12 +531,21 @@ class BoobyTrapState(State):
             "passes_in_row": self.passes_in_row,
             "must_remove": (not self.over) and self.must_remove(),
             "touchable": [] if self.over or self.touched is not None else self.touchable(),
-            "scores": [{"seat": s, "points": self.points(s), "debt": self.debt[s], "net": self.scores()[s],
-                        "trips": self.trips[s],
-                        "pieces": {z: sum(1 for p in self.winnings[s] if self.sizes[p] == z) for z in SIZES}}
-                       for s in range(n)],
-            "discard": {"ids": list(self.discard),
-                        "count": {z: sum(1 for p in self.discard if self.sizes[p] == z) for z in SIZES}},
+            "scores": [
+                {
+                    "seat": s,
+                    "points": self.points(s),
+                    "debt": self.debt[s],
+                    "net": self.scores()[s],
+                    "trips": self.trips[s],
+                    "pieces": {z: sum(1 for p in self.winnings[s] if self.sizes[p] == z) for z in SIZES},
+                }
+                for s in range(n)
+            ],
+            "discard": {
+                "ids": list(self.discard),
+                "count": {z: sum(1 for p in self.discard if self.sizes[p] == z) for z in SIZES},
+            },
             "pieces_left": self.pieces_left(),
             "end_at": game.end_at,
             "last_removal": dict(self.last_removal) if self.last_removal else None,
@@ -470,11 +564,13 @@ class BoobyTrapState(State):
             v["reading"] = dict(self.readings[seat][-1])
         if game.options["teaching"]:
             stress = physics.stress_of(self.packing)
-            v["stress"] = {"contacts": [[a, b, round(f, 4)] for a, b, f in stress.contacts],
-                           "loads": {str(k): round(x, 4) for k, x in stress.load.items()}}
+            v["stress"] = {
+                "contacts": [[a, b, round(f, 4)] for a, b, f in stress.contacts],
+                "loads": {str(k): round(x, 4) for k, x in stress.load.items()},
+            }
         return v
 
-    def _resample(self, seat: int, rng: random.Random) -> "BoobyTrapState":
+    def _resample(self, seat: int, rng: random.Random) -> BoobyTrapState:
         """The tray, the bar and every score are public; what a seat does not know is the other
         seats' readings and the noise of readings still to come. The clone keeps `seat`'s own
         readings, forgets everyone else's and draws a fresh noise key (a seat in mid-turn gets
@@ -489,12 +585,19 @@ class BoobyTrapState(State):
         if new.touched is not None and new.to_move != seat:
             # Another seat is mid-turn: it holds some reading; redraw it with the new key.
             reading = new.reading_for(new.touched, new.touches)
-            new.readings[new.to_move] = [{"touch": new.touches, "settle": new.removals, "piece": new.touched,
-                                          "reading": reading, "feel": feel_word(reading)}]
+            new.readings[new.to_move] = [
+                {
+                    "touch": new.touches,
+                    "settle": new.removals,
+                    "piece": new.touched,
+                    "reading": reading,
+                    "feel": feel_word(reading),
+                }
+            ]
         return new
 
     # --- copying ------------------------------------------------------------------
-    def clone(self) -> "BoobyTrapState":
+    def clone(self) -> BoobyTrapState:
         new = BoobyTrapState.__new__(BoobyTrapState)
         new.__dict__.update(self.__dict__)
         new._history = self._history[:]
@@ -531,8 +634,10 @@ def _downsample(frames: list, limit: int) -> list:
 # without `key` (the parser then uses key 0), since the key and the public tray would let a seat
 # compute other seats' readings.
 
-POSITION_HELP = ("bt1 sizes=SML.. tray=ID:X:Y,.. bar=X rest=X turn=N touched=ID|- passes=K touches=K key=K "
-                 "settles=K won=IDS/IDS debt=A/B trips=A/B discard=IDS (ids joined by '.', '-' for none)")
+POSITION_HELP = (
+    "bt1 sizes=SML.. tray=ID:X:Y,.. bar=X rest=X turn=N touched=ID|- passes=K touches=K key=K "
+    "settles=K won=IDS/IDS debt=A/B trips=A/B discard=IDS (ids joined by '.', '-' for none)"
+)
 
 
 def _ids(items: list[int]) -> str:
@@ -600,15 +705,32 @@ def parse_position(game: BoobyTrapGame, text: str) -> BoobyTrapState:
         if key in fields:
             raise PositionError(text, f"field {key} is given twice")
         fields[key] = value
-    wanted = ("sizes", "tray", "bar", "rest", "turn", "touched", "passes", "touches", "key", "settles",
-              "won", "debt", "trips", "discard")
+    wanted = (
+        "sizes",
+        "tray",
+        "bar",
+        "rest",
+        "turn",
+        "touched",
+        "passes",
+        "touches",
+        "key",
+        "settles",
+        "won",
+        "debt",
+        "trips",
+        "discard",
+    )
     fields.setdefault("key", "0")  # views leave the noise key out; readings then use key 0
     missing = [k for k in wanted if k not in fields]
     unknown = [k for k in fields if k not in wanted]
     if missing or unknown:
-        raise PositionError(text, (f"missing field(s) {', '.join(missing)}" if missing else "")
-                            + ("; " if missing and unknown else "")
-                            + (f"unknown field(s) {', '.join(unknown)}" if unknown else ""))
+        raise PositionError(
+            text,
+            (f"missing field(s) {', '.join(missing)}" if missing else "")
+            + ("; " if missing and unknown else "")
+            + (f"unknown field(s) {', '.join(unknown)}" if unknown else ""),
+        )
     n = game.players
     sizes = tuple(fields["sizes"])
     if len(sizes) != game.num_pieces or any(s not in SIZES for s in sizes):
@@ -616,7 +738,9 @@ def parse_position(game: BoobyTrapGame, text: str) -> BoobyTrapState:
     per = game.options["pieces_per_size"]
     for s in SIZES:
         if sizes.count(s) != per:
-            raise PositionError(text, f"sizes has {sizes.count(s)} {SIZE_NAMES[s]} pieces; this game has {per}")
+            raise PositionError(
+                text, f"sizes has {sizes.count(s)} {SIZE_NAMES[s]} pieces; this game has {per}"
+            )
     pieces: list[Piece] = []
     if fields["tray"] != "-":
         for item in fields["tray"].split(","):
@@ -635,25 +759,36 @@ def parse_position(game: BoobyTrapGame, text: str) -> BoobyTrapState:
     for p in pieces:
         r = p.radius
         if not (r - 1.0 <= p.x <= bar - r + 1.0 and r - 1.0 <= p.y <= physics.TRAY_WIDTH - r + 1.0):
-            raise PositionError(text, f"piece {p.id} at ({p.x:.1f}, {p.y:.1f}) is not inside the tray "
-                                      f"in front of the bar (bar at {bar:.1f} mm, width {physics.TRAY_WIDTH} mm)")
+            raise PositionError(
+                text,
+                f"piece {p.id} at ({p.x:.1f}, {p.y:.1f}) is not inside the tray "
+                f"in front of the bar (bar at {bar:.1f} mm, width {physics.TRAY_WIDTH} mm)",
+            )
     for i, a in enumerate(pieces):
-        for b in pieces[i + 1:]:
+        for b in pieces[i + 1 :]:
             overlap = a.radius + b.radius - ((a.x - b.x) ** 2 + (a.y - b.y) ** 2) ** 0.5
             if overlap > MAX_REST_OVERLAP:
-                raise PositionError(text, f"pieces {a.id} and {b.id} overlap by {overlap:.1f} mm; pieces at rest "
-                                          f"overlap by at most {MAX_REST_OVERLAP} mm")
+                raise PositionError(
+                    text,
+                    f"pieces {a.id} and {b.id} overlap by {overlap:.1f} mm; pieces at rest "
+                    f"overlap by at most {MAX_REST_OVERLAP} mm",
+                )
     if not -1.0 <= bar <= physics.BAR_BACK:
         raise PositionError(text, f"bar {bar}: the bar's face lies between 0 and {physics.BAR_BACK} mm")
     if pieces and max(p.x + p.radius for p in pieces) < bar - 1.0:
-        raise PositionError(text, f"the bar (at {bar:.1f} mm) does not rest against any piece: a position is "
-                                  "a packing at rest, with the bar against the pieces")
+        raise PositionError(
+            text,
+            f"the bar (at {bar:.1f} mm) does not rest against any piece: a position is "
+            "a packing at rest, with the bar against the pieces",
+        )
     won = fields["won"].split("/")
     debt = fields["debt"].split("/")
     trips = fields["trips"].split("/")
     for name, lst in (("won", won), ("debt", debt), ("trips", trips)):
         if len(lst) != n:
-            raise PositionError(text, f"{name} has {len(lst)} entries for {n} player(s); separate them with /")
+            raise PositionError(
+                text, f"{name} has {len(lst)} entries for {n} player(s); separate them with /"
+            )
     winnings = [_id_list(w, "won", text, game.num_pieces) for w in won]
     discard = _id_list(fields["discard"], "discard", text, game.num_pieces)
     everywhere = ids + [p for w in winnings for p in w] + discard
@@ -662,7 +797,9 @@ def parse_position(game: BoobyTrapGame, text: str) -> BoobyTrapState:
         raise PositionError(text, f"piece(s) {', '.join(map(str, dup))} are in two places at once")
     lost = sorted(set(range(game.num_pieces)) - set(everywhere))
     if lost:
-        raise PositionError(text, f"piece(s) {', '.join(map(str, lost))} are nowhere (tray, winnings or discard)")
+        raise PositionError(
+            text, f"piece(s) {', '.join(map(str, lost))} are nowhere (tray, winnings or discard)"
+        )
     state = BoobyTrapState(game, start=text, packing=Packing(tuple(pieces), bar), sizes=sizes)
     state.bar_rest = rest
     state.winnings = winnings
@@ -694,9 +831,15 @@ def parse_position(game: BoobyTrapGame, text: str) -> BoobyTrapState:
         state.touched = touched
         # The toucher's reading is part of the turn in progress; rebuild it.
         reading = state.reading_for(touched, state.touches)
-        state.readings[state.to_move].append({"touch": state.touches, "settle": state.removals,
-                                              "piece": touched, "reading": reading,
-                                              "feel": feel_word(reading)})
+        state.readings[state.to_move].append(
+            {
+                "touch": state.touches,
+                "settle": state.removals,
+                "piece": touched,
+                "reading": reading,
+                "feel": feel_word(reading),
+            }
+        )
     if state.touched is not None and state.touched not in state.touchable():
         raise PositionError(text, f"piece {state.touched} may not be touched now (sizes in order)")
     return state

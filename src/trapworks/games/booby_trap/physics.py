@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable
 
 import numpy as np
 import pymunk
@@ -115,7 +115,7 @@ class Packing:
     def by_id(self) -> dict[int, Piece]:
         return {p.id: p for p in self.pieces}
 
-    def without(self, ids: Iterable[int]) -> "Packing":
+    def without(self, ids: Iterable[int]) -> Packing:
         gone = set(ids)
         return Packing(tuple(p for p in self.pieces if p.id not in gone), self.bar)
 
@@ -153,16 +153,23 @@ class World:
         self.space.remove(self.bodies.pop(pid), self.shapes.pop(pid), *self.joints.pop(pid))
 
     def packing(self) -> Packing:
-        return Packing(tuple(Piece(pid, self.shapes[pid].size, float(b.position.x), float(b.position.y))
-                             for pid, b in sorted(self.bodies.items())), float(self.bar_face()))
+        return Packing(
+            tuple(
+                Piece(pid, self.shapes[pid].size, float(b.position.x), float(b.position.y))
+                for pid, b in sorted(self.bodies.items())
+            ),
+            float(self.bar_face()),
+        )
 
     def _arbiters(self, fields) -> tuple[np.ndarray, np.ndarray]:
         """Every contact of the last step read in one call (pymunk.batch): body-id pairs, floats."""
         buf = self._buffer
         buf.clear()
         pymunk.batch.get_space_arbiters(self.space, fields, buf)
-        return (np.frombuffer(buf.int_buf(), dtype=np.int64).reshape(-1, 2),
-                np.frombuffer(buf.float_buf(), dtype=np.float64))
+        return (
+            np.frombuffer(buf.int_buf(), dtype=np.int64).reshape(-1, 2),
+            np.frombuffer(buf.float_buf(), dtype=np.float64),
+        )
 
     def _who(self, body_id: int) -> int:
         return self.owner.get(body_id, -2)  # not a piece nor the bar: a wall (the static body)
@@ -248,7 +255,9 @@ def build_world(packing: Packing) -> World:
     bar_shape.friction = WALL_FRICTION
     bar_shape.elasticity = ELASTICITY
     bar_shape.filter = pymunk.ShapeFilter(categories=BAR_CATEGORY, mask=PIECE_CATEGORY | FAR_WALL_CATEGORY)
-    slide = pymunk.GrooveJoint(static, bar, (-100.0, TRAY_WIDTH / 2), (MIX_LENGTH + 100.0, TRAY_WIDTH / 2), (0, 0))
+    slide = pymunk.GrooveJoint(
+        static, bar, (-100.0, TRAY_WIDTH / 2), (MIX_LENGTH + 100.0, TRAY_WIDTH / 2), (0, 0)
+    )
     space.add(bar, bar_shape, slide)
 
     bodies, shapes, joints = {}, {}, {}
@@ -275,8 +284,12 @@ def build_world(packing: Packing) -> World:
     return World(space, bar, bodies, shapes, joints, owner)
 
 
-def settle(world: World, max_steps: int = MAX_SETTLE_STEPS, frames: list | None = None,
-           squeezed: set[int] | None = None) -> int:
+def settle(
+    world: World,
+    max_steps: int = MAX_SETTLE_STEPS,
+    frames: list | None = None,
+    squeezed: set[int] | None = None,
+) -> int:
     """Step until everything is at rest (or max_steps); return the steps taken.
 
     `frames` collects snapshots every FRAME_EVERY steps; `squeezed` collects the pieces that

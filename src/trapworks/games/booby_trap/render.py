@@ -13,7 +13,7 @@ COL_MM = 4.0  # one character column is 4 mm along the tray
 ROW_MM = 9.0  # one line is 9 mm across it (characters are about twice as tall as wide)
 
 
-def render_text(state: "BoobyTrapState", seat: int | None = None) -> str:
+def render_text(state: BoobyTrapState, seat: int | None = None) -> str:
     game = state.game
     bar = state.packing.bar
     cols = int(bar / COL_MM) + 1
@@ -33,8 +33,10 @@ def render_text(state: "BoobyTrapState", seat: int | None = None) -> str:
         c = max(0, min(cols - len(label), int(p.x / COL_MM) - len(label) // 2))
         for i, ch in enumerate(label):
             grid[r][c + i] = ch
-    lines = [f"Booby Trap · {game.variant} · {state.pieces_left()} pieces on the tray "
-             f"(the game ends at {game.end_at})"]
+    lines = [
+        f"Booby Trap · {game.variant} · {state.pieces_left()} pieces on the tray "
+        f"(the game ends at {game.end_at})"
+    ]
     lines.append(" +" + "-" * cols + "+")
     for row in grid:
         lines.append(" |" + "".join(row) + "#")
@@ -54,37 +56,53 @@ def render_text(state: "BoobyTrapState", seat: int | None = None) -> str:
     if 0 <= bar_c < len(scale):
         scale[bar_c] = "^"
     lines.append("".join(scale) + f"  bar moved {state.bar_marks():.2f} marks since the setup")
-    lines.append("  s/m/l = small (1 pt) / medium (2) / large (3) piece and its number; * = touched; "
-                 "# = the spring bar")
+    lines.append(
+        "  s/m/l = small (1 pt) / medium (2) / large (3) piece and its number; * = touched; "
+        "# = the spring bar"
+    )
     for s in range(game.players):
         held = {z: sum(1 for p in state.winnings[s] if state.sizes[p] == z) for z in SIZES}
         held_text = ", ".join(f"{held[z]} {SIZE_NAMES[z]}" for z in SIZES if held[z]) or "no pieces"
         debt = f", owes {state.debt[s]}" if state.debt[s] else ""
-        lines.append(f"  Player {s + 1}: net {state.scores()[s]} ({held_text}{debt}); "
-                     f"tripped the bar {state.trips[s]} time(s)")
+        lines.append(
+            f"  Player {s + 1}: net {state.scores()[s]} ({held_text}{debt}); "
+            f"tripped the bar {state.trips[s]} time(s)"
+        )
     disc = {z: sum(1 for p in state.discard if state.sizes[p] == z) for z in SIZES}
-    lines.append("  Discard pile: " + (", ".join(f"{disc[z]} {SIZE_NAMES[z]}" for z in SIZES if disc[z]) or "empty"))
+    lines.append(
+        "  Discard pile: " + (", ".join(f"{disc[z]} {SIZE_NAMES[z]}" for z in SIZES if disc[z]) or "empty")
+    )
     if state.last_removal:
         lines.append("  Last: " + state.last_removal["text"])
     if seat is not None and 0 <= seat < game.players:
         mine = [r for r in state.readings[seat] if r["settle"] == state.removals]
         if mine:
-            lines.append("  Your readings since the last removal: " + ", ".join(
-                f"piece {r['piece']} {r['feel']} ({r['reading']:.2f})" for r in mine[-8:]))
+            lines.append(
+                "  Your readings since the last removal: "
+                + ", ".join(f"piece {r['piece']} {r['feel']} ({r['reading']:.2f})" for r in mine[-8:])
+            )
     if state.over:
         lines.append("  " + state._result_text())
     else:
         who = f"Player {state.to_move + 1}"
         if state.touched is None:
-            lines.append(f"  {who} to touch a piece (touch N)." + (
-                f" Allowed now: {SIZE_NAMES[state.sizes[state.touchable()[0]]]} pieces."
-                if game.variant == "sizes-in-order" else ""))
+            lines.append(
+                f"  {who} to touch a piece (touch N)."
+                + (
+                    f" Allowed now: {SIZE_NAMES[state.sizes[state.touchable()[0]]]} pieces."
+                    if game.variant == "sizes-in-order"
+                    else ""
+                )
+            )
         else:
             size = state.sizes[state.touched]
             must = " You must remove it." if state.must_remove() else " Remove it or pass."
-            lines.append(f"  {who} has touched piece {state.touched} ({SIZE_NAMES[size]}, "
-                         f"{POINTS[size]} pt).{must}")
+            lines.append(
+                f"  {who} has touched piece {state.touched} ({SIZE_NAMES[size]}, {POINTS[size]} pt).{must}"
+            )
         if state.passes_in_row:
-            lines.append(f"  Passes in a row: {state.passes_in_row} (after {2 * game.players} the next "
-                         "player must remove)")
+            lines.append(
+                f"  Passes in a row: {state.passes_in_row} (after {2 * game.players} the next "
+                "player must remove)"
+            )
     return "\n".join(lines)

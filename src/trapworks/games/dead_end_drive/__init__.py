@@ -4,5 +4,13 @@ from .board import Mansion, load_mansion
 from .components import CHARACTERS, LETTERS, NAMES, TRAP_KINDS
 from .game import DeadEndDriveGame, DeadEndDriveState
 
-__all__ = ["CHARACTERS", "LETTERS", "NAMES", "TRAP_KINDS", "DeadEndDriveGame", "DeadEndDriveState", "Mansion",
-           "load_mansion"]
+__all__ = [
+    "CHARACTERS",
+    "LETTERS",
+    "NAMES",
+    "TRAP_KINDS",
+    "DeadEndDriveGame",
+    "DeadEndDriveState",
+    "Mansion",
+    "load_mansion",
+]

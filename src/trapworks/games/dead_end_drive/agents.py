@@ -12,7 +12,7 @@ It reads only its own view (its Character cards and trap hand) and the public bo
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from trapworks.core import Agent
@@ -24,7 +24,7 @@ from .evaluation import seat_values
 OFF = -1
 
 
-@lru_cache(maxsize=None)
+@cache
 def _distances(mansion_name: str = "mansion.txt") -> tuple[dict[int, int], dict[int, dict[int, int]]]:
     """Static step distances (pawns ignored, chairs and passages as in a move): to the door, and
     from every trap square."""
@@ -36,8 +36,9 @@ def _distances(mansion_name: str = "mansion.txt") -> tuple[dict[int, int], dict[
 class HeuristicAgent(Agent):
     name = "heuristic"
 
-    def __init__(self, game, seat: int, seed: int | None = None, bluff: float = 0.2, noise: float = 0.0,
-                 **options: Any):
+    def __init__(
+        self, game, seat: int, seed: int | None = None, bluff: float = 0.2, noise: float = 0.0, **options: Any
+    ):
         super().__init__(game, seat, seed=seed, **options)
         if not 0.0 <= bluff <= 1.0 or not 0.0 <= noise <= 1.0:
             raise ValueError(f"bluff {bluff!r} and noise {noise!r} are shares between 0 and 1")
@@ -89,8 +90,10 @@ class HeuristicAgent(Agent):
             if self.plan and self.plan[:2] == (pawn, count) and g.DEST_BASE + self.plan[2] in ids:
                 return g.DEST_BASE + self.plan[2]
             playable = self._playable(state)
-            scored = [(self._score(state, playable, mine, pawn, count, a - g.DEST_BASE), a - g.DEST_BASE)
-                      for a in ids]
+            scored = [
+                (self._score(state, playable, mine, pawn, count, a - g.DEST_BASE), a - g.DEST_BASE)
+                for a in ids
+            ]
             return g.DEST_BASE + max(scored)[1]
         if phase == "trap":
             pawn = state.trap_pawn
@@ -172,7 +175,7 @@ class HeuristicAgent(Agent):
         return score
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tables() -> tuple[dict[int, int], dict[int, tuple[str, ...]]]:
     """Steps to the door, and per square the kinds of the traps 1-6 steps away (as `_distances`)."""
     m = load_mansion()

@@ -11,12 +11,20 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 TRAP_SQUARES = {"s": "stairs", "f": "fireplace", "c": "chandelier", "t": "statue", "b": "bookcase"}
-FURNITURE = {"T": "table", "S": "sofa", "L": "large sofa", "h": "chair", "V": "vase", "K": "desk",
-             "G": "gold statue", "E": "easel"}
+FURNITURE = {
+    "T": "table",
+    "S": "sofa",
+    "L": "large sofa",
+    "h": "chair",
+    "V": "vase",
+    "K": "desk",
+    "G": "gold statue",
+    "E": "easel",
+}
 FLOOR = {".": "floor", "~": "rug", "p": "secret passage", "D": "front door", "R": "red chair"}
 OUTSIDE = {"X": "game over", "o": "detective track", "^": "detective start", "#": "wall", " ": "outside"}
 COLUMN_NAMES = "abcdefghijklmnopqrstuvwxyz"
@@ -30,19 +38,19 @@ class BoardError(ValueError):
 class Mansion:
     width: int
     height: int
-    grid: tuple[str, ...]            # the rows as in the file
+    grid: tuple[str, ...]  # the rows as in the file
     neighbours: tuple[tuple[int, ...], ...]  # orthogonal squares a pawn may ever enter
-    walkable: int                    # squares a pawn may ever enter (chairs and Game Over too)
-    chairs: int                      # Red Chair squares
-    traps: int                       # trap squares
-    trap_kind: dict                  # square -> trap name
-    trap_square: dict                # trap name -> square
-    passages: tuple[int, ...]        # Secret Passage squares
+    walkable: int  # squares a pawn may ever enter (chairs and Game Over too)
+    chairs: int  # Red Chair squares
+    traps: int  # trap squares
+    trap_kind: dict  # square -> trap name
+    trap_square: dict  # trap name -> square
+    passages: tuple[int, ...]  # Secret Passage squares
     passage_mask: int
     door: int
     game_over: int
-    track: tuple[int, ...]           # the Detective's track: Start ... Game Over
-    chair_order: tuple[int, ...]     # Red Chairs in reading order (pawns start on them)
+    track: tuple[int, ...]  # the Detective's track: Start ... Game Over
+    chair_order: tuple[int, ...]  # Red Chairs in reading order (pawns start on them)
     balls: tuple[tuple[int, ...], ...]  # balls[square][r]: squares within r steps (for the search memo)
 
     # --- naming -------------------------------------------------------------------
@@ -58,8 +66,10 @@ class Mansion:
         col = COLUMN_NAMES.index(text[0])
         row = int(text[1:]) - 1
         if not (0 <= col < self.width and 0 <= row < self.height):
-            raise ValueError(f"square {name!r} is off the board (columns a-{COLUMN_NAMES[self.width - 1]}, "
-                             f"rows 1-{self.height})")
+            raise ValueError(
+                f"square {name!r} is off the board (columns a-{COLUMN_NAMES[self.width - 1]}, "
+                f"rows 1-{self.height})"
+            )
         return row * self.width + col
 
     def char(self, square: int) -> str:
@@ -78,12 +88,16 @@ class Mansion:
             return "front lawn" if row > 17 else "front door"
         band = 0 if row <= 5 else 1 if row <= 11 else 2
         side = 0 if col <= 7 else 1 if col <= 16 else 2
-        return (("Library", "Stair hall", "Ballroom"), ("Living room", "Dining hall", "Gallery"),
-                ("Study", "Foyer", "Parlour"))[band][side]
+        return (
+            ("Library", "Stair hall", "Ballroom"),
+            ("Living room", "Dining hall", "Gallery"),
+            ("Study", "Foyer", "Parlour"),
+        )[band][side]
 
     # --- movement -----------------------------------------------------------------
-    def destinations(self, start: int, count: int, blocked: int, *, chairs: bool, exit_ok: bool,
-                     max_hops: int) -> int:
+    def destinations(
+        self, start: int, count: int, blocked: int, *, chairs: bool, exit_ok: bool, max_hops: int
+    ) -> int:
         """Bitmask of squares where a simple path of exactly `count` steps from `start` can end.
 
         `blocked`: squares a pawn may not enter (other pawns). `chairs`: Red Chairs may be crossed
@@ -144,8 +158,17 @@ class Mansion:
         result = shared[skey] = reach(start, count, 0, 1 << start)
         return result
 
-    def can_move(self, start: int, count: int, blocked: int, *, chairs: bool, exit_ok: bool, max_hops: int,
-                 ends: int = -1) -> bool:
+    def can_move(
+        self,
+        start: int,
+        count: int,
+        blocked: int,
+        *,
+        chairs: bool,
+        exit_ok: bool,
+        max_hops: int,
+        ends: int = -1,
+    ) -> bool:
         """Whether some legal move ends on a square of `ends` (same rules as `destinations`).
 
         A depth-first search that stops at the first path found; dead ends are remembered with the
@@ -203,8 +226,9 @@ class Mansion:
         result = shared[skey] = walk(start, count, 0, 1 << start)
         return result
 
-    def path(self, start: int, count: int, end: int, blocked: int, *, chairs: bool, exit_ok: bool,
-             max_hops: int) -> list[int] | None:
+    def path(
+        self, start: int, count: int, end: int, blocked: int, *, chairs: bool, exit_ok: bool, max_hops: int
+    ) -> list[int] | None:
         """One legal path (squares after the start) from `start` to `end`, for drawing a move."""
         ball = self.balls[start][min(count, 12)] if count >= 1 else 0
         shared = _MEMO.setdefault(id(self), {})
@@ -218,8 +242,9 @@ class Mansion:
         shared[skey] = None if found is None else tuple(found)
         return found
 
-    def _find_path(self, start: int, count: int, end: int, blocked: int, *, chairs: bool, exit_ok: bool,
-                   max_hops: int) -> list[int] | None:
+    def _find_path(
+        self, start: int, count: int, end: int, blocked: int, *, chairs: bool, exit_ok: bool, max_hops: int
+    ) -> list[int] | None:
         forbid = blocked | (0 if chairs else self.chairs) | (0 if exit_ok else 1 << self.game_over)
         passages = set(self.passages)
         dead: set = set()
@@ -313,8 +338,10 @@ def parse_grid(text: str) -> Mansion:
     if door is None or game_over is None or track_start is None:
         raise BoardError("the grid needs a front door D, a Game Over square X and a Detective start ^")
     if len(trap_kind) != 5 or len(passages) != 5 or len(chair_order) != 12:
-        raise BoardError(f"expected 5 traps, 5 passages, 12 Red Chairs; found {len(trap_kind)}, "
-                         f"{len(passages)}, {len(chair_order)}")
+        raise BoardError(
+            f"expected 5 traps, 5 passages, 12 Red Chairs; found {len(trap_kind)}, "
+            f"{len(passages)}, {len(chair_order)}"
+        )
 
     def orth(sq: int) -> list[int]:
         r, c = divmod(sq, width)
@@ -347,7 +374,9 @@ def parse_grid(text: str) -> Mansion:
         if not nxt:
             break
         if len(nxt) > 1:
-            raise BoardError(f"the Detective's track forks at {COLUMN_NAMES[track[-1] % width]}{track[-1] // width + 1}")
+            raise BoardError(
+                f"the Detective's track forks at {COLUMN_NAMES[track[-1] % width]}{track[-1] // width + 1}"
+            )
         track.append(nxt[0])
         left.discard(nxt[0])
     if left or game_over not in orth(track[-1]):
@@ -376,14 +405,26 @@ def parse_grid(text: str) -> Mansion:
             layers.append(layers[-1] | sum(1 << s for s in nxt))
         balls.append(tuple(layers))
     return Mansion(
-        width=width, height=height, grid=grid, neighbours=tuple(neighbours), walkable=walkable,
-        chairs=chairs, traps=traps, trap_kind=trap_kind, trap_square={v: k for k, v in trap_kind.items()},
-        passages=tuple(passages), passage_mask=passage_mask, door=door, game_over=game_over,
-        track=tuple(track), chair_order=tuple(chair_order), balls=tuple(balls),
+        width=width,
+        height=height,
+        grid=grid,
+        neighbours=tuple(neighbours),
+        walkable=walkable,
+        chairs=chairs,
+        traps=traps,
+        trap_kind=trap_kind,
+        trap_square={v: k for k, v in trap_kind.items()},
+        passages=tuple(passages),
+        passage_mask=passage_mask,
+        door=door,
+        game_over=game_over,
+        track=tuple(track),
+        chair_order=tuple(chair_order),
+        balls=tuple(balls),
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_mansion(name: str = "mansion.txt") -> Mansion:
     text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
     return parse_grid(text)

@@ -12,9 +12,18 @@
 from __future__ import annotations
 
 CHARACTERS: tuple[tuple[str, str], ...] = (
-    ("S", "Smothers"), ("D", "Dusty"), ("C", "Charity"), ("L", "Lulu"), ("P", "Parker"),
-    ("K", "Clay"), ("B", "Beauregard III"), ("Z", "Spritzy"), ("M", "Madame Astra"),
-    ("H", "Hickory"), ("R", "Pierre"), ("O", "Poopsie"),
+    ("S", "Smothers"),
+    ("D", "Dusty"),
+    ("C", "Charity"),
+    ("L", "Lulu"),
+    ("P", "Parker"),
+    ("K", "Clay"),
+    ("B", "Beauregard III"),
+    ("Z", "Spritzy"),
+    ("M", "Madame Astra"),
+    ("H", "Hickory"),
+    ("R", "Pierre"),
+    ("O", "Poopsie"),
 )
 LETTERS = "".join(letter for letter, _ in CHARACTERS)
 NAMES = tuple(name for _, name in CHARACTERS)

@@ -18,7 +18,7 @@ test or benchmark is written into them). numpy is needed only for fitting.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache
 
 from .board import load_mansion, step_distances
 from .components import NUM_PAWNS
@@ -26,18 +26,18 @@ from .components import NUM_PAWNS
 OFF = -1
 
 FEATURES = (
-    "portrait",              # its portrait shows: it alone may leave
-    "portrait_door",         # portrait x steps to the door / 10
-    "portrait_near",         # portrait and within 12 steps of the door (one roll of doubles)
-    "portrait_mover",        # portrait and its owner moves next
-    "portrait_detective",    # portrait x the Detective's progress (0..1): he ends the game for it
-    "door",                  # steps to the door / 10 (a pawn near the door may show next)
-    "danger",                # traps 1-6 steps away (a die can put it on them)
-    "danger_far",            # traps 7-12 steps away
-    "on_trap",               # standing on a trap square
-    "unseen",                # its portrait was never shown yet (x share of the frame never shown)
-    "mover",                 # its owner moves next
-    "danger_few",            # danger x 4 / live pawns: with few pawns left every trap counts more
+    "portrait",  # its portrait shows: it alone may leave
+    "portrait_door",  # portrait x steps to the door / 10
+    "portrait_near",  # portrait and within 12 steps of the door (one roll of doubles)
+    "portrait_mover",  # portrait and its owner moves next
+    "portrait_detective",  # portrait x the Detective's progress (0..1): he ends the game for it
+    "door",  # steps to the door / 10 (a pawn near the door may show next)
+    "danger",  # traps 1-6 steps away (a die can put it on them)
+    "danger_far",  # traps 7-12 steps away
+    "on_trap",  # standing on a trap square
+    "unseen",  # its portrait was never shown yet (x share of the frame never shown)
+    "mover",  # its owner moves next
+    "danger_few",  # danger x 4 / live pawns: with few pawns left every trap counts more
 )
 
 # Fitted with the command in the module docstring (1500 games, seed 11: 104018 positions; held-out
@@ -58,7 +58,7 @@ WEIGHTS = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tables(mansion_name: str = "mansion.txt"):
     """Per square: steps to the door, traps 1-6 and 7-12 steps away (pawns ignored)."""
     m = load_mansion(mansion_name)
@@ -95,11 +95,25 @@ def pawn_features(state) -> list[tuple[int, list[float]]]:
         is_p = 1.0 if p == portrait else 0.0
         moves = 1.0 if owners[p] == mover else 0.0
         danger = float(near[sq])
-        out.append((p, [
-            is_p, is_p * d / 10.0, is_p * (1.0 if d <= 12 else 0.0), is_p * moves, is_p * det,
-            d / 10.0, danger, float(far[sq]), 1.0 if traps >> sq & 1 else 0.0,
-            (unseen_share if p in state.unseen else 0.0), moves, danger * 4.0 / n_live,
-        ]))
+        out.append(
+            (
+                p,
+                [
+                    is_p,
+                    is_p * d / 10.0,
+                    is_p * (1.0 if d <= 12 else 0.0),
+                    is_p * moves,
+                    is_p * det,
+                    d / 10.0,
+                    danger,
+                    float(far[sq]),
+                    1.0 if traps >> sq & 1 else 0.0,
+                    (unseen_share if p in state.unseen else 0.0),
+                    moves,
+                    danger * 4.0 / n_live,
+                ],
+            )
+        )
     return out
 
 
@@ -224,8 +238,10 @@ def main() -> None:
     cut = int(len(samples) * 0.8)
     weights = fit(samples[:cut])
     print(f"{len(samples)} positions; fitted on {cut}, held out {len(samples) - cut}")
-    print("held-out mean log-likelihood: fitted "
-          f"{log_likelihood(samples[cut:], weights):.4f}, uniform {log_likelihood(samples[cut:], dict.fromkeys(FEATURES, 0.0)):.4f}")
+    print(
+        "held-out mean log-likelihood: fitted "
+        f"{log_likelihood(samples[cut:], weights):.4f}, uniform {log_likelihood(samples[cut:], dict.fromkeys(FEATURES, 0.0)):.4f}"
+    )
     print("WEIGHTS = {")
     for f in FEATURES:
         print(f"    {f!r}: {weights[f]},")

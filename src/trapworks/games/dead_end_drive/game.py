@@ -25,21 +25,31 @@ from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, OptionErr
 
 from .board import Mansion, load_mansion, squares_of
 from .components import (
-    CARD_NAMES, DETECTIVE, HAND_SIZE, LETTERS, NAMES, NUM_PAWNS,
-    SECRET_CARDS_2P, TOTAL_TRAP_PILE, TRAP_KINDS, WILD, build_trap_pile, pawn_index,
+    CARD_NAMES,
+    DETECTIVE,
+    HAND_SIZE,
+    LETTERS,
+    NAMES,
+    NUM_PAWNS,
+    SECRET_CARDS_2P,
+    TOTAL_TRAP_PILE,
+    TRAP_KINDS,
+    WILD,
+    build_trap_pile,
+    pawn_index,
 )
 
 OFF = -1  # a knocked-off pawn's square
 
 # Phases of a turn.
-FIRST = "first"        # chance: who starts
-REVEAL = "reveal"      # chance: the next portrait shows
-ROLL = "roll"          # chance: the dice
+FIRST = "first"  # chance: who starts
+REVEAL = "reveal"  # chance: the next portrait shows
+ROLL = "roll"  # chance: the dice
 PORTRAIT = "portrait"  # doubles: change the portrait or not
-SELECT = "select"      # pick a pawn and a count
-DEST = "dest"          # pick where the pawn ends
-TRAP = "trap"          # a pawn moved onto a trap: play a card or draw
-DRAWN = "drawn"        # a drawn card: spring (if it matches) or keep
+SELECT = "select"  # pick a pawn and a count
+DEST = "dest"  # pick where the pawn ends
+TRAP = "trap"  # a pawn moved onto a trap: play a card or draw
+DRAWN = "drawn"  # a drawn card: spring (if it matches) or keep
 OVER = "over"
 PHASES = (FIRST, REVEAL, ROLL, PORTRAIT, SELECT, DEST, TRAP, DRAWN, OVER)
 CHANCE_PHASES = (FIRST, REVEAL, ROLL)
@@ -59,19 +69,22 @@ class DeadEndDriveGame(Game):
     game_id = "dead-end-drive"
     title = "13 Dead End Drive"
     default_options = {
-        "players": 4,                 # 2 to 4
-        "first_player": "random",     # "random" (the dice roll-off, a chance node) or a seat 1..players
-        "traps_per_kind": 3,          # Trap cards per trap (5 traps)
-        "wild_cards": 4,              # Wild cards
-        "detective_cards": 10,        # Detective cards; the three must total 29
-        "blocked_die": "forfeit",     # a die no pawn can use: "forfeit" it, or "lose-turn" (the whole turn)
-        "after_draw": "drawn-only",   # after drawing this turn, cards held before may not be played;
-                                      # "drawn-only": cards drawn this turn may; "none": no card may
-        "passage_hops": 1,            # passage hops allowed in one move
-        "turn_limit": 3000,           # turns before the game is stopped (a truncation, nobody wins)
+        "players": 4,  # 2 to 4
+        "first_player": "random",  # "random" (the dice roll-off, a chance node) or a seat 1..players
+        "traps_per_kind": 3,  # Trap cards per trap (5 traps)
+        "wild_cards": 4,  # Wild cards
+        "detective_cards": 10,  # Detective cards; the three must total 29
+        "blocked_die": "forfeit",  # a die no pawn can use: "forfeit" it, or "lose-turn" (the whole turn)
+        "after_draw": "drawn-only",  # after drawing this turn, cards held before may not be played;
+        # "drawn-only": cards drawn this turn may; "none": no card may
+        "passage_hops": 1,  # passage hops allowed in one move
+        "turn_limit": 3000,  # turns before the game is stopped (a truncation, nobody wins)
     }
-    option_choices = {"players": [2, 3, 4], "blocked_die": list(BLOCKED_DIE_RULES),
-                      "after_draw": list(AFTER_DRAW_RULES)}
+    option_choices = {
+        "players": [2, 3, 4],
+        "blocked_die": list(BLOCKED_DIE_RULES),
+        "after_draw": list(AFTER_DRAW_RULES),
+    }
     has_hidden_information = True
     has_chance = True
     agents = {"heuristic": "trapworks.games.dead_end_drive.agents:HeuristicAgent"}
@@ -80,9 +93,19 @@ class DeadEndDriveGame(Game):
     # and are valued by the heuristic's `evaluate` (a fitted model of who wins, evaluation.py); a
     # playout to the end would cost ~0.1 s here. c is small because evaluated leaves are far less
     # noisy than won/lost playouts: with c=1 the search spreads its visits almost evenly.
-    levels = {"easy": {"agent": "heuristic", "noise": 0.4}, "medium": {"agent": "heuristic", "noise": 0.15},
-              "hard": {"agent": "ismcts", "iterations": 250, "time_limit": 0.7, "rollout_limit": 4,
-                       "heuristic_share": 1.0, "prior_weight": 1.0, "c": 0.05}}
+    levels = {
+        "easy": {"agent": "heuristic", "noise": 0.4},
+        "medium": {"agent": "heuristic", "noise": 0.15},
+        "hard": {
+            "agent": "ismcts",
+            "iterations": 250,
+            "time_limit": 0.7,
+            "rollout_limit": 4,
+            "heuristic_share": 1.0,
+            "prior_weight": 1.0,
+            "c": 0.05,
+        },
+    }
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         def whole(name: str, lo: int, hi: int | None = None) -> int:
@@ -95,16 +118,19 @@ class DeadEndDriveGame(Game):
         n = whole("players", 2, 4)
         fp = options["first_player"]
         if fp != "random" and (isinstance(fp, bool) or not isinstance(fp, int) or not 1 <= fp <= n):
-            raise OptionError(f"first_player {fp!r}: \"random\" (roll the dice) or a seat 1 to {n}")
+            raise OptionError(f'first_player {fp!r}: "random" (roll the dice) or a seat 1 to {n}')
         t = whole("traps_per_kind", 1)
         w = whole("wild_cards", 0)
         d = whole("detective_cards", 0)
         if 5 * t + w + d != TOTAL_TRAP_PILE:
             raise OptionError(
                 f"the trap pile has {TOTAL_TRAP_PILE} cards: 5 x traps_per_kind + wild_cards + detective_cards "
-                f"must be {TOTAL_TRAP_PILE}, not 5 x {t} + {w} + {d} = {5 * t + w + d}")
+                f"must be {TOTAL_TRAP_PILE}, not 5 x {t} + {w} + {d} = {5 * t + w + d}"
+            )
         if options["blocked_die"] not in BLOCKED_DIE_RULES:
-            raise OptionError(f"blocked_die {options['blocked_die']!r}: choose {' or '.join(BLOCKED_DIE_RULES)}")
+            raise OptionError(
+                f"blocked_die {options['blocked_die']!r}: choose {' or '.join(BLOCKED_DIE_RULES)}"
+            )
         if options["after_draw"] not in AFTER_DRAW_RULES:
             raise OptionError(f"after_draw {options['after_draw']!r}: choose {' or '.join(AFTER_DRAW_RULES)}")
         whole("passage_hops", 0, 5)
@@ -115,12 +141,15 @@ class DeadEndDriveGame(Game):
         super().__init__(**options)
         self.mansion: Mansion = load_mansion()
         self.players: int = self.options["players"]
-        self.deck: tuple[int, ...] = tuple(build_trap_pile(
-            self.options["traps_per_kind"], self.options["wild_cards"], self.options["detective_cards"]))
+        self.deck: tuple[int, ...] = tuple(
+            build_trap_pile(
+                self.options["traps_per_kind"], self.options["wild_cards"], self.options["detective_cards"]
+            )
+        )
         n_sq = self.mansion.width * self.mansion.height
         # Action numbering.
-        self.SELECT_BASE = 0                        # pawn * 12 + count - 1
-        self.DEST_BASE = NUM_PAWNS * 12             # + square
+        self.SELECT_BASE = 0  # pawn * 12 + count - 1
+        self.DEST_BASE = NUM_PAWNS * 12  # + square
         self.CHANGE = self.DEST_BASE + n_sq
         self.KEEP_PORTRAIT = self.CHANGE + 1
         self.PLAY_TRAP = self.CHANGE + 2
@@ -140,13 +169,14 @@ class DeadEndDriveGame(Game):
         # Per turn at most: roll, portrait (+reveal), 2 x (select, dest, trap, drawn, reveal).
         return 16 * self.options["turn_limit"] + 64
 
-    def new_initial_state(self, seed: int | None = None) -> "DeadEndDriveState":
+    def new_initial_state(self, seed: int | None = None) -> DeadEndDriveState:
         if seed is None:
             seed = random.randrange(2**63)  # a record must replay: keep the seed that was used
         return DeadEndDriveState(self, seed=seed)
 
-    def state_from_position(self, text: str) -> "DeadEndDriveState":
+    def state_from_position(self, text: str) -> DeadEndDriveState:
         from .notation import parse_position
+
         return parse_position(self, text)
 
     def help_text(self) -> str:
@@ -162,24 +192,27 @@ class DeadEndDriveGame(Game):
 class DeadEndDriveState(State):
     game: DeadEndDriveGame
 
-    def __init__(self, game: DeadEndDriveGame, seed: int | None = None, start: str | None = None,
-                 deal: bool = True):
+    def __init__(
+        self, game: DeadEndDriveGame, seed: int | None = None, start: str | None = None, deal: bool = True
+    ):
         super().__init__(game, seed=seed, start=start)
         m = game.mansion
         n = game.players
         self.rng = random.Random(seed)
         self.pos: list[int] = list(m.chair_order)  # pawn i on chair i
         self.detective = 0
-        self.portrait: int | None = None           # pawn whose portrait shows (None: Aunt Agatha)
+        self.portrait: int | None = None  # pawn whose portrait shows (None: Aunt Agatha)
         self.unseen: set[int] = set(range(NUM_PAWNS))  # portraits not yet shown (order unknown to all)
-        self.cycle: list[int] = []                 # portraits shown and moved to the back, in order
-        self.removed_portraits: list[int] = []     # knocked-off pawns' portraits taken out
+        self.cycle: list[int] = []  # portraits shown and moved to the back, in order
+        self.removed_portraits: list[int] = []  # knocked-off pawns' portraits taken out
         self.chars: list[list[int]] = [[] for _ in range(n)]
         self.secret: list[list[int]] = [[] for _ in range(n)]
-        self.revealed: dict[int, int | None] = {}  # knocked-off pawn -> seat that held its card (None: secret)
+        self.revealed: dict[
+            int, int | None
+        ] = {}  # knocked-off pawn -> seat that held its card (None: secret)
         # Trap hands: entries [card, epoch, turn drawn]; epoch = how many reshuffles before the draw.
         self.hands: list[list[list[int]]] = [[] for _ in range(n)]
-        self.pile: list[int] = []                  # top = end of the list
+        self.pile: list[int] = []  # top = end of the list
         self.discard: list[int] = []
         self.epoch = 0
         self.out = [False] * n
@@ -211,11 +244,11 @@ class DeadEndDriveState(State):
         self.rng.shuffle(chars)
         size = HAND_SIZE[n]
         for seat in range(n):
-            self.chars[seat] = sorted(chars[seat * size:(seat + 1) * size])
+            self.chars[seat] = sorted(chars[seat * size : (seat + 1) * size])
         if n == 2:
-            rest = chars[2 * size:]
+            rest = chars[2 * size :]
             for seat in range(2):
-                self.secret[seat] = sorted(rest[seat * SECRET_CARDS_2P:(seat + 1) * SECRET_CARDS_2P])
+                self.secret[seat] = sorted(rest[seat * SECRET_CARDS_2P : (seat + 1) * SECRET_CARDS_2P])
         self.pile = list(self.game.deck)
         self.rng.shuffle(self.pile)
 
@@ -284,7 +317,9 @@ class DeadEndDriveState(State):
             # Figure 8: the chairs open only when pawns are what blocks the way.
             unblocked = m.destinations(start, count, 0, chairs=False, exit_ok=exit_ok, max_hops=hops) & keep
             if unblocked:
-                dest = m.destinations(start, count, blocked, chairs=True, exit_ok=exit_ok, max_hops=hops) & keep
+                dest = (
+                    m.destinations(start, count, blocked, chairs=True, exit_ok=exit_ok, max_hops=hops) & keep
+                )
         self._dest_cache[key] = dest
         return dest
 
@@ -313,8 +348,9 @@ class DeadEndDriveState(State):
         ends = ~m.traps if self.opening else -1
         if m.can_move(start, count, blocked, chairs=False, exit_ok=exit_ok, max_hops=hops, ends=ends):
             return False
-        if (m.can_move(start, count, 0, chairs=False, exit_ok=exit_ok, max_hops=hops, ends=ends)
-                and m.can_move(start, count, blocked, chairs=True, exit_ok=exit_ok, max_hops=hops, ends=ends)):
+        if m.can_move(
+            start, count, 0, chairs=False, exit_ok=exit_ok, max_hops=hops, ends=ends
+        ) and m.can_move(start, count, blocked, chairs=True, exit_ok=exit_ok, max_hops=hops, ends=ends):
             return True
         return None
 
@@ -410,7 +446,9 @@ class DeadEndDriveState(State):
         if self.phase in CHANCE_PHASES:
             if action in [a for a, _ in self._chance_outcomes()]:
                 return None
-            return f"a chance outcome is due ({self.phase}); {self.action_to_string(action)} is not one of them"
+            return (
+                f"a chance outcome is due ({self.phase}); {self.action_to_string(action)} is not one of them"
+            )
         if action in self._legal_actions():
             return None
         return self._explain_illegal(action)
@@ -418,9 +456,13 @@ class DeadEndDriveState(State):
     def _explain_illegal(self, action: int) -> str:
         g = self.game
         ph = self.phase
-        want = {PORTRAIT: "change portrait or keep portrait", SELECT: "a pawn and a count, e.g. S4",
-                DEST: "a square to end on, e.g. to j12", TRAP: "play <trap> / play wild / draw",
-                DRAWN: "spring or keep"}[ph]
+        want = {
+            PORTRAIT: "change portrait or keep portrait",
+            SELECT: "a pawn and a count, e.g. S4",
+            DEST: "a square to end on, e.g. to j12",
+            TRAP: "play <trap> / play wild / draw",
+            DRAWN: "spring or keep",
+        }[ph]
         if action < g.DEST_BASE:
             if ph != SELECT:
                 return f"no pawn is picked now: the game waits for {want}"
@@ -433,8 +475,10 @@ class DeadEndDriveState(State):
             if count not in self.counts_available():
                 return f"no die shows {count} (dice left: {', '.join(map(str, self.dice))})"
             if self.opening and not (g.mansion.chairs >> self.pos[pawn] & 1):
-                return ("every pawn must leave the Red Chairs before any pawn moves a second time; "
-                        f"{NAMES[pawn]} has already left")
+                return (
+                    "every pawn must leave the Red Chairs before any pawn moves a second time; "
+                    f"{NAMES[pawn]} has already left"
+                )
             return f"{NAMES[pawn]} cannot move exactly {count} squares from {g.mansion.name(self.pos[pawn])}"
         if action < g.CHANGE:
             if ph != DEST:
@@ -475,8 +519,11 @@ class DeadEndDriveState(State):
         ph = self.phase
         if ph == FIRST:
             self.to_move = action - g.FIRST_BASE
-            self._say("first_player", f"{self.seat_name(self.to_move)} rolls highest and goes first.",
-                      seat=self.to_move)
+            self._say(
+                "first_player",
+                f"{self.seat_name(self.to_move)} rolls highest and goes first.",
+                seat=self.to_move,
+            )
             self.phase = REVEAL
             self.resume = RESUME_ROLL
         elif ph == REVEAL:
@@ -486,28 +533,42 @@ class DeadEndDriveState(State):
             self.dice = [a, b]
             self.total_ok = a == b
             self.moved = []
-            self._say("roll", f"{self.seat_name(self.to_move)} rolls {a} and {b}" + (" (doubles)" if a == b else "") + ".",
-                      seat=self.to_move, dice=[a, b])
+            self._say(
+                "roll",
+                f"{self.seat_name(self.to_move)} rolls {a} and {b}" + (" (doubles)" if a == b else "") + ".",
+                seat=self.to_move,
+                dice=[a, b],
+            )
             if a == b and self.frame_live():
                 self.phase = PORTRAIT
             else:
                 self._enter_select()
         elif ph == PORTRAIT:
             if action == g.CHANGE:
-                self._say("portrait_change", f"{self.seat_name(self.to_move)} changes the portrait.",
-                          seat=self.to_move)
+                self._say(
+                    "portrait_change",
+                    f"{self.seat_name(self.to_move)} changes the portrait.",
+                    seat=self.to_move,
+                )
                 self.cycle.append(self.portrait)
                 self.portrait = None
                 self._next_portrait(RESUME_SELECT)
             else:
-                self._say("portrait_keep", f"{self.seat_name(self.to_move)} keeps the portrait.", seat=self.to_move)
+                self._say(
+                    "portrait_keep", f"{self.seat_name(self.to_move)} keeps the portrait.", seat=self.to_move
+                )
                 self._enter_select()
         elif ph == SELECT:
             pawn, c = divmod(action, 12)
             self.selected = (pawn, c + 1)
             self.phase = DEST
-            self._say("select", f"{self.seat_name(self.to_move)} moves {NAMES[pawn]} {c + 1}.",
-                      seat=self.to_move, pawn=LETTERS[pawn], count=c + 1)
+            self._say(
+                "select",
+                f"{self.seat_name(self.to_move)} moves {NAMES[pawn]} {c + 1}.",
+                seat=self.to_move,
+                pawn=LETTERS[pawn],
+                count=c + 1,
+            )
         elif ph == DEST:
             self._move(action - g.DEST_BASE)
         elif ph == TRAP:
@@ -541,8 +602,11 @@ class DeadEndDriveState(State):
                 self._say("portrait", f"The portrait on the wall now shows {NAMES[p]}.", pawn=LETTERS[p])
                 break
             self.removed_portraits.append(p)
-            self._say("portrait_removed", f"{NAMES[p]}'s portrait comes up and is taken out "
-                      "(that pawn was knocked off).", pawn=LETTERS[p])
+            self._say(
+                "portrait_removed",
+                f"{NAMES[p]}'s portrait comes up and is taken out (that pawn was knocked off).",
+                pawn=LETTERS[p],
+            )
         self.resume = resume
         if resume == RESUME_SELECT:
             self._enter_select()
@@ -561,14 +625,23 @@ class DeadEndDriveState(State):
         if self.game.options["blocked_die"] == "lose-turn" and not self.moved:
             for d in sorted(set(self.dice)):
                 if not any(self.can_move(p, d) for p in self.movable_pawns()):
-                    self._say("blocked_die", f"No pawn can move {d}: {self.seat_name(self.to_move)} loses the turn "
-                              "(blocked_die=lose-turn).", seat=self.to_move, die=d)
+                    self._say(
+                        "blocked_die",
+                        f"No pawn can move {d}: {self.seat_name(self.to_move)} loses the turn "
+                        "(blocked_die=lose-turn).",
+                        seat=self.to_move,
+                        die=d,
+                    )
                     self._end_turn()
                     return
         if not self.select_actions():
             lost = " and ".join(map(str, self.dice))
-            self._say("blocked_die", f"No pawn can move {lost}: the die is forfeited.",
-                      seat=self.to_move, dice=list(self.dice))
+            self._say(
+                "blocked_die",
+                f"No pawn can move {lost}: the die is forfeited.",
+                seat=self.to_move,
+                dice=list(self.dice),
+            )
             self._end_turn()
 
     def _move(self, sq: int) -> None:
@@ -577,11 +650,23 @@ class DeadEndDriveState(State):
         pawn, count = self.selected
         start = self.pos[pawn]
         blocked = self.occupied() & ~(1 << start)
-        path = m.path(start, count, sq, blocked, chairs=bool(self.chairs_needed(pawn, count)),
-                      exit_ok=pawn == self.portrait, max_hops=g.options["passage_hops"]) or [sq]
+        path = m.path(
+            start,
+            count,
+            sq,
+            blocked,
+            chairs=bool(self.chairs_needed(pawn, count)),
+            exit_ok=pawn == self.portrait,
+            max_hops=g.options["passage_hops"],
+        ) or [sq]
         self.pos[pawn] = sq
         self._dest_cache.clear()
-        if self.total_ok and len(self.dice) == 2 and count == self.dice[0] + self.dice[1] and count not in self.dice:
+        if (
+            self.total_ok
+            and len(self.dice) == 2
+            and count == self.dice[0] + self.dice[1]
+            and count not in self.dice
+        ):
             self.dice = []
         else:
             self.dice.remove(count)
@@ -591,9 +676,17 @@ class DeadEndDriveState(State):
         if self.opening and not any(m.chairs >> p & 1 for p in self.pos if p != OFF):
             self.opening = False
             self._say("opening_over", "Every pawn has left the Red Chairs.")
-        where = "the Game Over square" if sq == m.game_over else f"{m.name(sq)} ({m.feature(sq)}, {m.room(sq)})"
-        self._say("move", f"{NAMES[pawn]} moves {count} to {where}.", seat=self.to_move, pawn=LETTERS[pawn],
-                  count=count, path=[m.name(s) for s in [start] + path])
+        where = (
+            "the Game Over square" if sq == m.game_over else f"{m.name(sq)} ({m.feature(sq)}, {m.room(sq)})"
+        )
+        self._say(
+            "move",
+            f"{NAMES[pawn]} moves {count} to {where}.",
+            seat=self.to_move,
+            pawn=LETTERS[pawn],
+            count=count,
+            path=[m.name(s) for s in [start] + path],
+        )
         if sq == m.game_over:
             self._win(pawn, WIN_ESCAPE, f"{NAMES[pawn]} leaves the mansion while the portrait shows them")
             return
@@ -619,7 +712,12 @@ class DeadEndDriveState(State):
         idx = next(i for i, (c, _, t) in enumerate(hand) if c == kind and (not self.drew or t == self.turns))
         hand.pop(idx)
         self.discard.append(kind)
-        self._say("play", f"{self.seat_name(seat)} plays a {CARD_NAMES[kind]} card.", seat=seat, card=CARD_NAMES[kind])
+        self._say(
+            "play",
+            f"{self.seat_name(seat)} plays a {CARD_NAMES[kind]} card.",
+            seat=seat,
+            card=CARD_NAMES[kind],
+        )
         self._spring(self.trap_pawn)
 
     def _draw(self) -> None:
@@ -636,13 +734,20 @@ class DeadEndDriveState(State):
                 self.discard = []
                 self.rng.shuffle(self.pile)
                 self.epoch += 1
-                self._say("reshuffle", "The trap pile has run out: the discard pile is shuffled into a new pile.")
+                self._say(
+                    "reshuffle", "The trap pile has run out: the discard pile is shuffled into a new pile."
+                )
             card = self.pile.pop()
             if card == DETECTIVE:
                 self.discard.append(card)
                 self.detective += 1
-                self._say("detective", f"{self.seat_name(seat)} draws a Detective card: the Detective moves to "
-                          f"step {self.detective} of {len(m.track) - 1}.", seat=seat, step=self.detective)
+                self._say(
+                    "detective",
+                    f"{self.seat_name(seat)} draws a Detective card: the Detective moves to "
+                    f"step {self.detective} of {len(m.track) - 1}.",
+                    seat=seat,
+                    step=self.detective,
+                )
                 if self.detective >= len(m.track) - 1:
                     self._win(self.portrait, WIN_DETECTIVE, "the Detective reaches the Game Over square")
                     return
@@ -660,13 +765,21 @@ class DeadEndDriveState(State):
         self.drawn = None
         if action == self.game.SPRING:
             self.discard.append(card)
-            self._say("play", f"{self.seat_name(seat)} plays the drawn {CARD_NAMES[card]} card.", seat=seat,
-                      card=CARD_NAMES[card])
+            self._say(
+                "play",
+                f"{self.seat_name(seat)} plays the drawn {CARD_NAMES[card]} card.",
+                seat=seat,
+                card=CARD_NAMES[card],
+            )
             self._spring(self.trap_pawn)
             return
         self.hands[seat].append([card, self.epoch, self.turns])
         # The same words whether the card did not match or the player bluffs (seed 004, Bluffing).
-        self._say("keep", f"{self.seat_name(seat)}: wrong card. The trap is not sprung; the card is kept.", seat=seat)
+        self._say(
+            "keep",
+            f"{self.seat_name(seat)}: wrong card. The trap is not sprung; the card is kept.",
+            seat=seat,
+        )
         self.trap_pawn = None
         self._continue_turn()
 
@@ -685,24 +798,36 @@ class DeadEndDriveState(State):
         else:
             self.revealed[pawn] = None
             whose = f"Nobody holds {NAMES[pawn]}'s Character card: it is a secret card."
-        self._say("spring", f"The {trap} trap is sprung: {NAMES[pawn]} is knocked off! {whose}", seat=seat,
-                  pawn=LETTERS[pawn], trap=trap, owner=owner)
+        self._say(
+            "spring",
+            f"The {trap} trap is sprung: {NAMES[pawn]} is knocked off! {whose}",
+            seat=seat,
+            pawn=LETTERS[pawn],
+            trap=trap,
+            owner=owner,
+        )
         live = self.live_pawns()
         if owner is not None and not self.chars[owner] and self.game.players > 2:
             self.out[owner] = True
             cards = [c for c, _, _ in self.hands[owner]]
             self.discard.extend(cards)
             self.hands[owner] = []
-            self._say("out", f"{self.seat_name(owner)} has lost the last Character card and is out of the game"
-                      + (f", discarding {', '.join(CARD_NAMES[c] for c in cards)}." if cards else "."),
-                      seat=owner, discarded=[CARD_NAMES[c] for c in cards])
+            self._say(
+                "out",
+                f"{self.seat_name(owner)} has lost the last Character card and is out of the game"
+                + (f", discarding {', '.join(CARD_NAMES[c] for c in cards)}." if cards else "."),
+                seat=owner,
+                discarded=[CARD_NAMES[c] for c in cards],
+            )
         if len(live) == 1:
             self._win(live[0], WIN_LAST_ALIVE, f"{NAMES[live[0]]} is the last pawn alive")
             return
         if self.portrait == pawn:
             self.removed_portraits.append(pawn)
             self.portrait = None
-            self._say("portrait_removed", f"{NAMES[pawn]}'s portrait is taken out of the frame.", pawn=LETTERS[pawn])
+            self._say(
+                "portrait_removed", f"{NAMES[pawn]}'s portrait is taken out of the frame.", pawn=LETTERS[pawn]
+            )
             self._next_portrait(RESUME_CONTINUE)
             return
         self._continue_turn()
@@ -746,8 +871,13 @@ class DeadEndDriveState(State):
         how = ""
         if self.game.players == 2 and self.holder(pawn) is None:
             how = " Neither player holds the Character card; the secret cards are turned over."
-        self._say("game_over", f"{why}.{how} {self.seat_name(seat)} wins with {NAMES[pawn]}!",
-                  pawn=LETTERS[pawn], reason=reason, winner=seat)
+        self._say(
+            "game_over",
+            f"{why}.{how} {self.seat_name(seat)} wins with {NAMES[pawn]}!",
+            pawn=LETTERS[pawn],
+            reason=reason,
+            winner=seat,
+        )
 
     def winner_seat(self) -> int | None:
         if self.winner_pawn is None:
@@ -786,8 +916,14 @@ class DeadEndDriveState(State):
             if self.phase == TRAP and self.trap_pawn is not None:
                 return f"play {TRAP_KINDS[self.trap_kind_index(self.trap_pawn)]}"
             return "play trap"
-        return {g.CHANGE: "change portrait", g.KEEP_PORTRAIT: "keep portrait", g.PLAY_WILD: "play wild",
-                g.DRAW: "draw", g.SPRING: "spring", g.KEEP_CARD: "keep"}[action]
+        return {
+            g.CHANGE: "change portrait",
+            g.KEEP_PORTRAIT: "keep portrait",
+            g.PLAY_WILD: "play wild",
+            g.DRAW: "draw",
+            g.SPRING: "spring",
+            g.KEEP_CARD: "keep",
+        }[action]
 
     _SELECT_RE = re.compile(r"^(?:move\s+)?([a-z][a-z .]*?)\s*(\d{1,2})$")
 
@@ -839,7 +975,9 @@ class DeadEndDriveState(State):
         if ph == SELECT:
             mt = self._SELECT_RE.match(t)
             if not mt:
-                raise IllegalActionError(text, "pick a pawn and a count: a pawn letter (or name) and a number, e.g. S4")
+                raise IllegalActionError(
+                    text, "pick a pawn and a count: a pawn letter (or name) and a number, e.g. S4"
+                )
             try:
                 pawn = pawn_index(mt.group(1))
             except ValueError as e:
@@ -877,6 +1015,7 @@ class DeadEndDriveState(State):
 
     def position(self) -> str:
         from .notation import write_position
+
         return write_position(self)
 
     # --- information ------------------------------------------------------------------
@@ -890,8 +1029,12 @@ class DeadEndDriveState(State):
         for p in range(NUM_PAWNS):
             sq = self.pos[p]
             status = "knocked off" if sq == OFF else "escaped" if sq == m.game_over else "in play"
-            entry = {"letter": LETTERS[p], "name": NAMES[p], "square": None if sq == OFF else m.name(sq),
-                     "status": status}
+            entry = {
+                "letter": LETTERS[p],
+                "name": NAMES[p],
+                "square": None if sq == OFF else m.name(sq),
+                "status": status,
+            }
             if sq != OFF:
                 entry["feature"] = m.feature(sq)
                 entry["room"] = m.room(sq)
@@ -904,18 +1047,36 @@ class DeadEndDriveState(State):
             "game": g.game_id,
             "seat": seat,
             "players": n,
-            "board": {"width": m.width, "height": m.height, "grid": list(m.grid),
-                      "traps": {m.name(sq): kind for sq, kind in m.trap_kind.items()},
-                      "passages": [m.name(sq) for sq in m.passages], "door": m.name(m.door),
-                      "game_over": m.name(m.game_over), "track": [m.name(sq) for sq in m.track]},
+            "board": {
+                "width": m.width,
+                "height": m.height,
+                "grid": list(m.grid),
+                "traps": {m.name(sq): kind for sq, kind in m.trap_kind.items()},
+                "passages": [m.name(sq) for sq in m.passages],
+                "door": m.name(m.door),
+                "game_over": m.name(m.game_over),
+                "track": [m.name(sq) for sq in m.track],
+            },
             "pawns": pawns,
-            "detective": {"step": self.detective, "steps": len(m.track) - 1, "square": m.name(m.track[self.detective])},
+            "detective": {
+                "step": self.detective,
+                "steps": len(m.track) - 1,
+                "square": m.name(m.track[self.detective]),
+            },
             "portrait": None if self.portrait is None else LETTERS[self.portrait],
             "portrait_name": "Aunt Agatha" if self.portrait is None else NAMES[self.portrait],
             "frame": {"behind": len(self.unseen) + len(self.cycle), "never_shown": len(self.unseen)},
             "removed_portraits": [LETTERS[p] for p in self.removed_portraits],
-            "seats": [{"seat": s, "character_cards": len(self.chars[s]), "trap_cards": len(self.hands[s]),
-                       "secret_cards": len(self.secret[s]), "out": self.out[s]} for s in range(n)],
+            "seats": [
+                {
+                    "seat": s,
+                    "character_cards": len(self.chars[s]),
+                    "trap_cards": len(self.hands[s]),
+                    "secret_cards": len(self.secret[s]),
+                    "out": self.out[s],
+                }
+                for s in range(n)
+            ],
             "discard": [CARD_NAMES[c] for c in self.discard],
             "pile": len(self.pile),
             "phase": self.phase,
@@ -925,17 +1086,23 @@ class DeadEndDriveState(State):
             "dice": list(self.dice),
             "doubles_total": self.dice[0] + self.dice[1] if self.total_ok and len(self.dice) == 2 else None,
             "moved": [LETTERS[p] for p in self.moved],
-            "selected": ({"pawn": LETTERS[self.selected[0]], "count": self.selected[1]} if self.selected else None),
+            "selected": (
+                {"pawn": LETTERS[self.selected[0]], "count": self.selected[1]} if self.selected else None
+            ),
             "trap_pawn": None if self.trap_pawn is None else LETTERS[self.trap_pawn],
             "trap": (m.trap_kind[self.pos[self.trap_pawn]] if self.trap_pawn is not None else None),
             "drew_this_turn": self.drew,
             "opening": self.opening,
             "my_characters": [LETTERS[p] for p in self.chars[seat]] if mine else [],
             "my_trap_cards": sorted(CARD_NAMES[c] for c, _, _ in self.hands[seat]) if mine else [],
-            "my_cards_drawn_this_turn": (sorted(CARD_NAMES[c] for c, _, t in self.hands[seat] if t == self.turns)
-                                         if mine and self.drew else []),
-            "drawn_card": (CARD_NAMES[self.drawn] if mine and seat == self.to_move and self.drawn is not None
-                           else None),
+            "my_cards_drawn_this_turn": (
+                sorted(CARD_NAMES[c] for c, _, t in self.hands[seat] if t == self.turns)
+                if mine and self.drew
+                else []
+            ),
+            "drawn_card": (
+                CARD_NAMES[self.drawn] if mine and seat == self.to_move and self.drawn is not None else None
+            ),
             "terminal": self.phase == OVER,
             "truncated": self.truncated,
             "winner": self.winner_seat() if self.phase == OVER else None,
@@ -962,12 +1129,13 @@ class DeadEndDriveState(State):
             out.append(entry)
         return out
 
-    def _resample(self, seat: int, rng: random.Random) -> "DeadEndDriveState":
+    def _resample(self, seat: int, rng: random.Random) -> DeadEndDriveState:
         from .hidden import resample
+
         return resample(self, seat, rng)
 
     # --- copying ----------------------------------------------------------------------
-    def clone(self) -> "DeadEndDriveState":
+    def clone(self) -> DeadEndDriveState:
         new = DeadEndDriveState.__new__(DeadEndDriveState)
         new.__dict__.update(self.__dict__)
         new.rng = random.Random()
@@ -993,4 +1161,5 @@ class DeadEndDriveState(State):
     # --- presentation -------------------------------------------------------------------
     def render_text(self, seat: int | None = None) -> str:
         from .render import render_text
+
         return render_text(self, seat)

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 OFF = -1
 
 
-def resample(state: "DeadEndDriveState", seat: int, rng: random.Random) -> "DeadEndDriveState":
+def resample(state: DeadEndDriveState, seat: int, rng: random.Random) -> DeadEndDriveState:
     s = state.clone()
     n = s.game.players
     others = [o for o in range(n) if o != seat]
@@ -43,8 +43,9 @@ def resample(state: "DeadEndDriveState", seat: int, rng: random.Random) -> "Dead
     char_slots = [("chars", o, i) for o in others for i in range(len(s.chars[o])) if s.chars[o][i] != won]
     # When the game is over the 2-player secret cards have been turned over (seed 004: "the secret
     # cards are turned over"): the winner is public, so they are not redrawn.
-    secret_slots = ([] if s.phase == "over" else
-                    [("secret", o, i) for o in range(n) for i in range(len(s.secret[o]))])
+    secret_slots = (
+        [] if s.phase == "over" else [("secret", o, i) for o in range(n) for i in range(len(s.secret[o]))]
+    )
     pool = [s.chars[o][i] for _, o, i in char_slots] + [s.secret[o][i] for _, o, i in secret_slots]
     # A knocked-off pawn whose card nobody laid down was a secret card: it stays among the secrets.
     dead = sorted(p for p in pool if s.pos[p] == OFF)
@@ -52,7 +53,7 @@ def resample(state: "DeadEndDriveState", seat: int, rng: random.Random) -> "Dead
     rng.shuffle(secret_slots)
     rng.shuffle(live)
     fill = dict(zip(secret_slots, dead))
-    free = char_slots + secret_slots[len(dead):]
+    free = char_slots + secret_slots[len(dead) :]
     fill.update(zip(free, live))
     for (kind, o, i), p in fill.items():
         (s.chars if kind == "chars" else s.secret)[o][i] = p

@@ -46,15 +46,49 @@ from trapworks.core import PositionError
 
 from .components import CARD_CODES, DETECTIVE, LETTERS, NUM_PAWNS, SECRET_CARDS_2P, WILD
 from .game import (
-    CHANCE_PHASES, DEST, DRAWN, OFF, OVER, PHASES, PORTRAIT, RESUME_CONTINUE, RESUME_ROLL, RESUME_SELECT, ROLL,
-    SELECT, TRAP, DeadEndDriveState,
+    CHANCE_PHASES,
+    DEST,
+    DRAWN,
+    OFF,
+    OVER,
+    PHASES,
+    PORTRAIT,
+    RESUME_CONTINUE,
+    RESUME_ROLL,
+    RESUME_SELECT,
+    ROLL,
+    SELECT,
+    TRAP,
+    DeadEndDriveState,
 )
 
 if TYPE_CHECKING:
     from .game import DeadEndDriveGame
 
-FIELDS = ("players", "turn", "phase", "resume", "dice", "moved", "sel", "trap", "drawn", "drew", "opening",
-          "turns", "det", "portrait", "cycle", "pawns", "chars", "secret", "traps", "discard", "pile", "winner")
+FIELDS = (
+    "players",
+    "turn",
+    "phase",
+    "resume",
+    "dice",
+    "moved",
+    "sel",
+    "trap",
+    "drawn",
+    "drew",
+    "opening",
+    "turns",
+    "det",
+    "portrait",
+    "cycle",
+    "pawns",
+    "chars",
+    "secret",
+    "traps",
+    "discard",
+    "pile",
+    "winner",
+)
 
 
 def _letters(pawns) -> str:
@@ -98,9 +132,13 @@ def write_position(s: DeadEndDriveState) -> str:
     f.append("chars=" + "/".join(_letters(sorted(h)) for h in s.chars))
     if n == 2:
         f.append("secret=" + "/".join(_letters(sorted(h)) for h in s.secret))
-    f.append("traps=" + "/".join(
-        "".join(CARD_CODES[c] + ("+" if t == s.turns and s.drew else "") for c, _, t in sorted(h)) or "-"
-        for h in s.hands))
+    f.append(
+        "traps="
+        + "/".join(
+            "".join(CARD_CODES[c] + ("+" if t == s.turns and s.drew else "") for c, _, t in sorted(h)) or "-"
+            for h in s.hands
+        )
+    )
     if s.discard:
         f.append("discard=" + "".join(CARD_CODES[c] for c in s.discard))
     f.append("pile=" + ("".join(CARD_CODES[c] for c in reversed(s.pile)) or "-"))
@@ -121,11 +159,16 @@ def _cards(text: str, field: str, position: str, allow_plus: bool = False, allow
     while i < len(text):
         ch = text[i]
         if ch not in CARD_CODES:
-            raise PositionError(position, f"{field}: {ch!r} is not a card code; codes are "
-                                          "s f c t b (traps: stairs fireplace chandelier statue bookcase), w wild, d detective")
+            raise PositionError(
+                position,
+                f"{field}: {ch!r} is not a card code; codes are "
+                "s f c t b (traps: stairs fireplace chandelier statue bookcase), w wild, d detective",
+            )
         card = CARD_CODES.index(ch)
         if card == DETECTIVE and not allow_detective:
-            raise PositionError(position, f"{field}: a Detective card is never kept in a hand (it is discarded when drawn)")
+            raise PositionError(
+                position, f"{field}: a Detective card is never kept in a hand (it is discarded when drawn)"
+            )
         plus = i + 1 < len(text) and text[i + 1] == "+"
         if plus and not allow_plus:
             raise PositionError(position, f"{field}: '+' (drawn this turn) only marks cards in hands")
@@ -154,9 +197,11 @@ def _int(text: str, field: str, position: str, lo: int, hi: int) -> int:
     return int(text)
 
 
-def parse_position(game: "DeadEndDriveGame", text: str) -> DeadEndDriveState:
+def parse_position(game: DeadEndDriveGame, text: str) -> DeadEndDriveState:
     if not isinstance(text, str):
-        raise PositionError(str(text), "a position is a text of key=value fields (see docs/dead-end-drive.md)")
+        raise PositionError(
+            str(text), "a position is a text of key=value fields (see docs/dead-end-drive.md)"
+        )
     m = game.mansion
     n = game.players
     fields: dict[str, str] = {}
@@ -173,8 +218,11 @@ def parse_position(game: "DeadEndDriveGame", text: str) -> DeadEndDriveState:
         if key not in fields:
             raise PositionError(text, f"the field {key}= is missing")
     if _int(fields["players"], "players", text, 2, 4) != n:
-        raise PositionError(text, f"the position is for {fields['players']} players but this game has "
-                                  f"{n}; make the game with players={fields['players']}")
+        raise PositionError(
+            text,
+            f"the position is for {fields['players']} players but this game has "
+            f"{n}; make the game with players={fields['players']}",
+        )
     seed = zlib.crc32(text.encode())
     s = DeadEndDriveState(game, seed=seed, start=text, deal=False)
 
@@ -204,9 +252,13 @@ def parse_position(game: "DeadEndDriveGame", text: str) -> DeadEndDriveState:
         except ValueError as e:
             raise PositionError(text, f"pawns: {item}: {e}") from None
         if not m.walkable >> sq & 1:
-            raise PositionError(text, f"pawns: {item}: {where} is {m.feature(sq)}, not a square a pawn can stand on")
+            raise PositionError(
+                text, f"pawns: {item}: {where} is {m.feature(sq)}, not a square a pawn can stand on"
+            )
         if sq in seen_sq:
-            raise PositionError(text, f"pawns: {LETTERS[seen_sq[sq]]} and {letter.upper()} are both on {where}")
+            raise PositionError(
+                text, f"pawns: {LETTERS[seen_sq[sq]]} and {letter.upper()} are both on {where}"
+            )
         seen_sq[sq] = p
         placed[p] = sq
     missing = [LETTERS[p] for p in range(NUM_PAWNS) if p not in placed]
@@ -231,8 +283,11 @@ def parse_position(game: "DeadEndDriveGame", text: str) -> DeadEndDriveState:
                 raise PositionError(text, "secret: two groups of secret cards, separated by /")
             s.secret = [sorted(_pawn_list(gr, "secret", text)) for gr in sg]
         else:
-            rest = [p for p in range(NUM_PAWNS)
-                    if not any(p in h for h in s.chars) and not (s.pos[p] == OFF and revealed.get(p) is not None)]
+            rest = [
+                p
+                for p in range(NUM_PAWNS)
+                if not any(p in h for h in s.chars) and not (s.pos[p] == OFF and revealed.get(p) is not None)
+            ]
             half = (len(rest) + 1) // 2
             s.secret = [sorted(rest[:half]), sorted(rest[half:])]
         if any(len(h) > SECRET_CARDS_2P for h in s.secret):
@@ -253,13 +308,21 @@ def parse_position(game: "DeadEndDriveGame", text: str) -> DeadEndDriveState:
     for p in range(NUM_PAWNS):
         if s.pos[p] == OFF:
             if p in held and held[p] != "secret":
-                raise PositionError(text, f"{LETTERS[p]} is knocked off, so its card was laid down; "
-                                          f"{held[p]} cannot still hold it")
+                raise PositionError(
+                    text,
+                    f"{LETTERS[p]} is knocked off, so its card was laid down; {held[p]} cannot still hold it",
+                )
             if revealed.get(p, "none") is None and held.get(p) != "secret":
-                raise PositionError(text, f"{LETTERS[p]}:off? says its card is a secret card, but no secret card is {LETTERS[p]}")
+                raise PositionError(
+                    text,
+                    f"{LETTERS[p]}:off? says its card is a secret card, but no secret card is {LETTERS[p]}",
+                )
         elif p not in held:
-            raise PositionError(text, f"{LETTERS[p]} is in play, so some player (or, with 2 players, a secret "
-                                      "card) must hold its Character card")
+            raise PositionError(
+                text,
+                f"{LETTERS[p]} is in play, so some player (or, with 2 players, a secret "
+                "card) must hold its Character card",
+            )
     if n > 2:
         s.out = [not h for h in s.chars]
 
@@ -277,7 +340,9 @@ def parse_position(game: "DeadEndDriveGame", text: str) -> DeadEndDriveState:
     for seat, gr in enumerate(tgroups):
         cards = _cards(gr, "traps", text, allow_plus=True, allow_detective=False)
         if any(plus for _, plus in cards) and (seat != _turn(fields, n, text) - 1 or not s.drew):
-            raise PositionError(text, "traps: '+' (drawn this turn) marks only cards of the player to move, with drew=1")
+            raise PositionError(
+                text, "traps: '+' (drawn this turn) marks only cards of the player to move, with drew=1"
+            )
         hands.append([[c, 0, turns if plus else -1] for c, plus in cards])
     s.hands = hands
     s.discard = [c for c, _ in _cards(fields.get("discard", "-"), "discard", text)]
@@ -295,8 +360,11 @@ def parse_position(game: "DeadEndDriveGame", text: str) -> DeadEndDriveState:
     over = used - deck
     if over:
         card, k = next(iter(over.items()))
-        raise PositionError(text, f"there are only {deck[card]} {'wild' if card == WILD else CARD_CODES[card]} "
-                                  f"cards in this game's trap pile; the position uses {used[card]}")
+        raise PositionError(
+            text,
+            f"there are only {deck[card]} {'wild' if card == WILD else CARD_CODES[card]} "
+            f"cards in this game's trap pile; the position uses {used[card]}",
+        )
     rest = list((deck - used).elements())
     random.Random(seed).shuffle(rest)
     s.pile = rest + list(reversed(top))  # top of the pile = end of the list
@@ -304,8 +372,11 @@ def parse_position(game: "DeadEndDriveGame", text: str) -> DeadEndDriveState:
     if n > 2:
         for seat in range(n):
             if s.out[seat] and s.hands[seat]:
-                raise PositionError(text, f"Player {seat + 1} holds no Character card, so is out of the game "
-                                          "and cannot hold Trap cards")
+                raise PositionError(
+                    text,
+                    f"Player {seat + 1} holds no Character card, so is out of the game "
+                    "and cannot hold Trap cards",
+                )
 
     # Detective and portraits.
     s.detective = _int(fields.get("det", "0"), "det", text, 0, len(m.track) - 1)
@@ -345,7 +416,9 @@ def parse_position(game: "DeadEndDriveGame", text: str) -> DeadEndDriveState:
     if phase in (PORTRAIT, SELECT, DEST) and not dice:
         raise PositionError(text, f"phase {phase} needs the dice left to use (dice=...)")
     if phase == PORTRAIT and not s.total_ok:
-        raise PositionError(text, "phase portrait comes only after rolling doubles (dice=4,4, nothing moved yet)")
+        raise PositionError(
+            text, "phase portrait comes only after rolling doubles (dice=4,4, nothing moved yet)"
+        )
     if phase in (ROLL,) + tuple(CHANCE_PHASES) and dice and phase != "reveal":
         raise PositionError(text, f"phase {phase}: no dice are in play before the roll")
     if phase == "reveal":
@@ -353,12 +426,16 @@ def parse_position(game: "DeadEndDriveGame", text: str) -> DeadEndDriveState:
         if resume not in (RESUME_ROLL, RESUME_SELECT, RESUME_CONTINUE):
             raise PositionError(text, "resume: roll, select or continue")
         if s.portrait is not None:
-            raise PositionError(text, "phase reveal: no portrait may be showing while the next is revealed (portrait=-)")
+            raise PositionError(
+                text, "phase reveal: no portrait may be showing while the next is revealed (portrait=-)"
+            )
         if not any(s.pos[p] != OFF for p in s.unseen):
             raise PositionError(text, "phase reveal: no unseen portrait of a live pawn is left to reveal")
         s.resume = resume
     elif s.portrait is None and phase not in ("first", OVER):
-        raise PositionError(text, "portrait: give the portrait showing (only before the first reveal is it -)")
+        raise PositionError(
+            text, "portrait: give the portrait showing (only before the first reveal is it -)"
+        )
     if phase == DEST:
         sel = fields.get("sel", "")
         if len(sel) < 2 or sel[0].upper() not in LETTERS or not sel[1:].isdigit():
@@ -378,7 +455,9 @@ def parse_position(game: "DeadEndDriveGame", text: str) -> DeadEndDriveState:
             raise PositionError(text, "trap= must name one pawn standing on a trap square")
         s.trap_pawn = tp[0]
         if tp[0] not in s.moved:
-            raise PositionError(text, "trap=: a trap springs only on a pawn moved there this turn; list it in moved=")
+            raise PositionError(
+                text, "trap=: a trap springs only on a pawn moved there this turn; list it in moved="
+            )
     elif "trap" in fields:
         raise PositionError(text, "trap= belongs to phases trap and drawn only")
     if (phase == DRAWN) != (drawn is not None):
@@ -389,7 +468,11 @@ def parse_position(game: "DeadEndDriveGame", text: str) -> DeadEndDriveState:
         s.opening = fields["opening"] == "1"
     else:
         s.opening = any(m.chairs >> sq & 1 for sq in s.pos if sq != OFF)
-    if not s.opening and any(m.chairs >> sq & 1 for sq in s.pos if sq != OFF) and phase not in (DEST, TRAP, DRAWN):
+    if (
+        not s.opening
+        and any(m.chairs >> sq & 1 for sq in s.pos if sq != OFF)
+        and phase not in (DEST, TRAP, DRAWN)
+    ):
         raise PositionError(text, "a pawn on a Red Chair outside the opening: moves never end on a chair")
     if s.detective >= len(m.track) - 1 and phase != OVER:
         raise PositionError(text, "the Detective is at Game Over, so the game is over (phase=over)")
@@ -399,13 +482,22 @@ def parse_position(game: "DeadEndDriveGame", text: str) -> DeadEndDriveState:
             s.truncated = True
         else:
             letter, _, reason = w.partition(":")
-            if len(letter) != 1 or letter.upper() not in LETTERS or reason not in ("escape", "last-alive", "detective"):
-                raise PositionError(text, "phase over needs winner=LETTER:escape|last-alive|detective (or winner=- "
-                                          "for a stopped game)")
+            if (
+                len(letter) != 1
+                or letter.upper() not in LETTERS
+                or reason not in ("escape", "last-alive", "detective")
+            ):
+                raise PositionError(
+                    text,
+                    "phase over needs winner=LETTER:escape|last-alive|detective (or winner=- "
+                    "for a stopped game)",
+                )
             s.winner_pawn = LETTERS.index(letter.upper())
             s.win_reason = reason
     elif escaped:
-        raise PositionError(text, f"{LETTERS[escaped[0]]} stands on the Game Over square, so the game is over (phase=over)")
+        raise PositionError(
+            text, f"{LETTERS[escaped[0]]} stands on the Game Over square, so the game is over (phase=over)"
+        )
     elif len(live) == 1:
         raise PositionError(text, "only one pawn is alive, so the game is over (phase=over)")
     if phase == "first" and s.portrait is not None:

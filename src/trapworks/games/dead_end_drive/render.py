@@ -12,18 +12,39 @@ if TYPE_CHECKING:
 
 OFF = -1
 TRAP_DIGIT = {kind: str(i + 1) for i, kind in enumerate(TRAP_KINDS)}
-GLYPH = {"#": "#", ".": ".", "~": "~", "R": "r", "T": "t", "S": "s", "L": "l", "h": "h", "V": "v",
-         "K": "k", "G": "g", "E": "e", "p": "*", "D": "+", "X": "X", "o": "-", "^": "-", " ": " "}
-LEGEND = ("A-Z pawns   # wall   . floor   ~ rug   r red chair   * secret passage   + front door   "
-          "X Game Over   & Detective on his track (-)\n"
-          "furniture: t table  s sofa  l large sofa  h chair  v vase  k desk  g gold statue  e easel\n"
-          "traps: " + "  ".join(f"{TRAP_DIGIT[k]} {k}" for k in TRAP_KINDS))
+GLYPH = {
+    "#": "#",
+    ".": ".",
+    "~": "~",
+    "R": "r",
+    "T": "t",
+    "S": "s",
+    "L": "l",
+    "h": "h",
+    "V": "v",
+    "K": "k",
+    "G": "g",
+    "E": "e",
+    "p": "*",
+    "D": "+",
+    "X": "X",
+    "o": "-",
+    "^": "-",
+    " ": " ",
+}
+LEGEND = (
+    "A-Z pawns   # wall   . floor   ~ rug   r red chair   * secret passage   + front door   "
+    "X Game Over   & Detective on his track (-)\n"
+    "furniture: t table  s sofa  l large sofa  h chair  v vase  k desk  g gold statue  e easel\n"
+    "traps: " + "  ".join(f"{TRAP_DIGIT[k]} {k}" for k in TRAP_KINDS)
+)
 
 
-def render_text(s: "DeadEndDriveState", seat: int | None = None) -> str:
+def render_text(s: DeadEndDriveState, seat: int | None = None) -> str:
     g = s.game
     m = g.mansion
     from .board import TRAP_SQUARES
+
     at = {sq: LETTERS[p] for p, sq in enumerate(s.pos) if sq != OFF}
     det_sq = m.track[s.detective]
     lines = []
@@ -31,8 +52,10 @@ def render_text(s: "DeadEndDriveState", seat: int | None = None) -> str:
     status = _status(s)
     lines.append(f"13 Dead End Drive · turn {s.turns + 1} · {status} · seen by {who}")
     portrait = "Aunt Agatha" if s.portrait is None else f"{NAMES[s.portrait]} ({LETTERS[s.portrait]})"
-    lines.append(f"Portrait on the wall: {portrait} · {len(s.unseen) + len(s.cycle)} more in the frame · "
-                 f"Detective: step {s.detective} of {len(m.track) - 1}")
+    lines.append(
+        f"Portrait on the wall: {portrait} · {len(s.unseen) + len(s.cycle)} more in the frame · "
+        f"Detective: step {s.detective} of {len(m.track) - 1}"
+    )
     lines.append("    " + " ".join(COLUMN_NAMES[c] for c in range(m.width)))
     for r in range(m.height):
         row = []
@@ -61,7 +84,7 @@ def render_text(s: "DeadEndDriveState", seat: int | None = None) -> str:
             tag = m.name(sq)
         pawn_bits.append(f"{LETTERS[p]} {NAMES[p]}: {tag}")
     for i in range(0, NUM_PAWNS, 4):
-        lines.append("  " + " · ".join(pawn_bits[i:i + 4]))
+        lines.append("  " + " · ".join(pawn_bits[i : i + 4]))
     seats = []
     for o in range(g.players):
         bit = f"Player {o + 1}: {len(s.chars[o])} character card(s), {len(s.hands[o])} trap card(s)"
@@ -69,9 +92,11 @@ def render_text(s: "DeadEndDriveState", seat: int | None = None) -> str:
             bit += " (out)"
         seats.append(bit)
     lines.append("  " + " | ".join(seats))
-    lines.append(f"  Trap pile: {len(s.pile)} card(s) · discard: "
-                 + (", ".join(CARD_NAMES[c] for c in s.discard[-6:]) or "empty")
-                 + (f" (+{len(s.discard) - 6} more)" if len(s.discard) > 6 else ""))
+    lines.append(
+        f"  Trap pile: {len(s.pile)} card(s) · discard: "
+        + (", ".join(CARD_NAMES[c] for c in s.discard[-6:]) or "empty")
+        + (f" (+{len(s.discard) - 6} more)" if len(s.discard) > 6 else "")
+    )
     if seat is not None:
         mine = ", ".join(f"{NAMES[p]} ({LETTERS[p]})" for p in s.chars[seat]) or "none left"
         traps = ", ".join(sorted(CARD_NAMES[c] for c, _, _ in s.hands[seat])) or "none"
@@ -84,7 +109,7 @@ def render_text(s: "DeadEndDriveState", seat: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def _status(s: "DeadEndDriveState") -> str:
+def _status(s: DeadEndDriveState) -> str:
     m = s.game.mansion
     if s.phase == "over":
         if s.truncated:
@@ -97,7 +122,9 @@ def _status(s: "DeadEndDriveState") -> str:
     if s.phase == "portrait":
         return f"{who} rolled doubles: change the portrait?{dice}"
     if s.phase == "select":
-        return f"{who} to move a pawn{dice}" + (" (opening: pawns on the Red Chairs first)" if s.opening else "")
+        return f"{who} to move a pawn{dice}" + (
+            " (opening: pawns on the Red Chairs first)" if s.opening else ""
+        )
     if s.phase == "dest":
         p, c = s.selected
         return f"{who} moves {NAMES[p]} {c}: where to?{dice}"

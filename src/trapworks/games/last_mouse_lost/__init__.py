@@ -20,5 +20,14 @@ def solve_position(position: str, **options: Any) -> Solution:
     return solve(game.state_from_position(position))
 
 
-__all__ = ["STANDARD_BOARD", "LastMouseLostGame", "LastMouseLostState", "PerfectAgent", "Solution",
-           "solve", "solve_position", "game_for_position", "parse_board"]
+__all__ = [
+    "STANDARD_BOARD",
+    "LastMouseLostGame",
+    "LastMouseLostState",
+    "PerfectAgent",
+    "Solution",
+    "solve",
+    "solve_position",
+    "game_for_position",
+    "parse_board",
+]

@@ -35,7 +35,9 @@ def parse_board(board: Any) -> tuple[int, ...]:
         if not parts or not all(p.isdigit() for p in parts):
             raise OptionError(f"board {board!r}: give row lengths as numbers, e.g. 3,5,6,6,5,3")
         lengths = tuple(int(p) for p in parts)
-    elif isinstance(board, (list, tuple)) and all(isinstance(n, int) and not isinstance(n, bool) for n in board):
+    elif isinstance(board, (list, tuple)) and all(
+        isinstance(n, int) and not isinstance(n, bool) for n in board
+    ):
         lengths = tuple(board)
     else:
         raise OptionError(f"board {board!r}: give row lengths as a list of integers or text like 3,5,6")
@@ -100,18 +102,24 @@ class LastMouseLostGame(Game):
     game_id = "last-mouse-lost"
     title = "Last Mouse Lost"
     default_options = {
-        "rules": "basic",          # "basic" or "advanced"
-        "board": STANDARD_BOARD,   # row lengths
-        "first_to": 3,             # round wins that take the match: 3 = best of five, 1 = one round
-        "opener": "alternate",     # who opens rounds 2+: alternate | loser | winner | same
-        "first_player": 0,         # who opens round 1: 0, 1, or "random" (a chance node)
+        "rules": "basic",  # "basic" or "advanced"
+        "board": STANDARD_BOARD,  # row lengths
+        "first_to": 3,  # round wins that take the match: 3 = best of five, 1 = one round
+        "opener": "alternate",  # who opens rounds 2+: alternate | loser | winner | same
+        "first_player": 0,  # who opens round 1: 0, 1, or "random" (a chance node)
     }
-    option_choices = {"rules": list(RULES), "opener": list(OPENERS), "first_player": [0, 1, "random"],
-                      "first_to": [1, 2, 3, 4, 5]}
+    option_choices = {
+        "rules": list(RULES),
+        "opener": list(OPENERS),
+        "first_player": [0, 1, "random"],
+        "first_to": [1, 2, 3, 4, 5],
+    }
     option_labels = {"first_player": {"0": "Player 1", "1": "Player 2", '"random"': "drawn at random"}}
     has_chance = True  # only when first_player="random"
-    agents = {"perfect": "trapworks.games.last_mouse_lost.solver:PerfectAgent",
-              "heuristic": "trapworks.games.last_mouse_lost.agents:HeuristicAgent"}
+    agents = {
+        "perfect": "trapworks.games.last_mouse_lost.solver:PerfectAgent",
+        "heuristic": "trapworks.games.last_mouse_lost.agents:HeuristicAgent",
+    }
     position_solver = "trapworks.games.last_mouse_lost:solve_position"
     # The hardest opponent is the exact solver; easy and medium are the generic tree search with
     # random rollouts (the heuristic's clones per move would cost them most of their iterations).
@@ -128,7 +136,7 @@ class LastMouseLostGame(Game):
             raise OptionError(f"opener {options['opener']!r}: choose one of {', '.join(OPENERS)}")
         fp = options["first_player"]
         if fp not in (0, 1, "random") or isinstance(fp, bool):
-            raise OptionError(f"first_player {fp!r}: 0, 1 or \"random\"")
+            raise OptionError(f'first_player {fp!r}: 0, 1 or "random"')
         return options
 
     def __init__(self, **options: Any):
@@ -211,7 +219,7 @@ class LastMouseLostGame(Game):
     def moves_in_row(self, row: int, raised: int) -> tuple[int, ...]:
         return self._moves[row][raised]
 
-    def new_initial_state(self, seed: int | None = None) -> "LastMouseLostState":
+    def new_initial_state(self, seed: int | None = None) -> LastMouseLostState:
         proto = self.__dict__.get("_initial")
         if proto is None:
             proto = self._initial = LastMouseLostState(self)
@@ -219,7 +227,7 @@ class LastMouseLostGame(Game):
         state.seed = seed
         return state
 
-    def state_from_position(self, text: str) -> "LastMouseLostState":
+    def state_from_position(self, text: str) -> LastMouseLostState:
         return parse_position(self, text)
 
     def help_text(self) -> str:
@@ -251,8 +259,11 @@ class _MoveTable(dict):
         game, row = self.game, self.row
         first = game.row_offset[row]
         if game.advanced:
-            moves = tuple(a for a in range(first, first + game.board[row] * (game.board[row] + 1) // 2)
-                          if raised & game.action_mask[a] == game.action_mask[a])
+            moves = tuple(
+                a
+                for a in range(first, first + game.board[row] * (game.board[row] + 1) // 2)
+                if raised & game.action_mask[a] == game.action_mask[a]
+            )
         else:
             moves = tuple(range(first, first + bin(raised).count("1")))
         self[raised] = moves
@@ -278,7 +289,7 @@ class _Node:
 
     __slots__ = ("rows", "legal", "after", "empty", "view_legal", "view_rows", "text")
 
-    def __init__(self, game: "LastMouseLostGame", rows: tuple[int, ...]):
+    def __init__(self, game: LastMouseLostGame, rows: tuple[int, ...]):
         self.rows = rows
         self.empty = not any(rows)
         self.legal = list(chain.from_iterable(map(getitem, game._moves, rows)))
@@ -289,10 +300,10 @@ class _Node:
         self.view_rows: tuple[tuple[bool, ...], ...] | None = None  # the view's rows, made on first use
         for a in self.legal:
             r = game.action_row[a]
-            self.after[a] = rows[:r] + (rows[r] ^ game.press_mask(a, rows[r]),) + rows[r + 1:]
+            self.after[a] = rows[:r] + (rows[r] ^ game.press_mask(a, rows[r]),) + rows[r + 1 :]
 
     @staticmethod
-    def of(game: "LastMouseLostGame", rows: tuple[int, ...]) -> "_Node":
+    def of(game: LastMouseLostGame, rows: tuple[int, ...]) -> _Node:
         node = game._nodes.get(rows)
         if node is None:
             if len(game._nodes) >= NODE_CACHE_LIMIT:
@@ -337,7 +348,7 @@ class LastMouseLostState(State):
     def _legal_actions(self) -> list[int]:
         return (self._node or self._find_node()).legal[:]
 
-    def _find_node(self) -> "_Node":
+    def _find_node(self) -> _Node:
         self._node = node = _Node.of(self.game, self.rows)
         return node
 
@@ -379,8 +390,7 @@ class LastMouseLostState(State):
             return self._why_illegal_run(row, game.action_mask[action])
         raised = bin(self.rows[row]).count("1")
         if game.action_count[action] > raised:
-            return (f"row {ROW_NAMES[row]} has {raised} raised mice; cannot press "
-                    f"{game.action_count[action]}")
+            return f"row {ROW_NAMES[row]} has {raised} raised mice; cannot press {game.action_count[action]}"
         return None
 
     def _why_illegal_run(self, row: int, mask: int) -> str | None:
@@ -389,8 +399,10 @@ class LastMouseLostState(State):
         if already:
             return f"mice {mice_text(already)} of row {name} are already pressed"
         if not is_run(mask):
-            return (f"advanced rules: the mice pressed must be adjacent and not separated by a "
-                    f"space; {mice_text(mask)} of row {name} are not one run")
+            return (
+                f"advanced rules: the mice pressed must be adjacent and not separated by a "
+                f"space; {mice_text(mask)} of row {name} are not one run"
+            )
         return None
 
     def _apply_action(self, action: int) -> None:
@@ -398,15 +410,21 @@ class LastMouseLostState(State):
         if self.awaiting_opener:
             self.awaiting_opener = False
             self.to_move = self.round_opener = game.opener_action.index(action)
-            self._events.append({"type": "round_start", "round": 1, "opener": self.to_move,
-                                 "text": f"Drawn by lot: Player {self.to_move + 1} opens round 1."})
+            self._events.append(
+                {
+                    "type": "round_start",
+                    "round": 1,
+                    "opener": self.to_move,
+                    "text": f"Drawn by lot: Player {self.to_move + 1} opens round 1.",
+                }
+            )
             return
         row = game.action_row[action]
         self._press(row, game.press_mask(action, self.rows[row]))
 
     def _press(self, row: int, mask: int) -> None:
         rows = self.rows
-        self.rows = rows = rows[:row] + (rows[row] ^ mask,) + rows[row + 1:]
+        self.rows = rows = rows[:row] + (rows[row] ^ mask,) + rows[row + 1 :]
         self._node = None
         if any(rows):
             self.to_move = 1 - self.to_move
@@ -421,21 +439,38 @@ class LastMouseLostState(State):
         self.score[winner] += 1
         self.last_round = {"round": sum(self.score), "winner": winner, "loser": mover}
         score = f"{self.score[0]}-{self.score[1]}"
-        self._events.append({
-            "type": "round_over", **self.last_round, "score": list(self.score),
-            "text": f"Player {mover + 1} pressed the last mouse and loses round {sum(self.score)}. "
-                    f"Score {score}."})
+        self._events.append(
+            {
+                "type": "round_over",
+                **self.last_round,
+                "score": list(self.score),
+                "text": f"Player {mover + 1} pressed the last mouse and loses round {sum(self.score)}. "
+                f"Score {score}.",
+            }
+        )
         if self.score[winner] >= game.options["first_to"]:
             self.match_over = True
-            self._events.append({"type": "match_over", "winner": winner, "score": list(self.score),
-                                 "text": f"Player {winner + 1} wins the match {max(self.score)}-{min(self.score)}."})
+            self._events.append(
+                {
+                    "type": "match_over",
+                    "winner": winner,
+                    "score": list(self.score),
+                    "text": f"Player {winner + 1} wins the match {max(self.score)}-{min(self.score)}.",
+                }
+            )
             return
         self.rows = game.full_rows  # "Flip over the playing surface"
         self._node = None
         self.round_opener = self._next_opener(winner, mover)
         self.to_move = self.round_opener
-        self._events.append({"type": "round_start", "round": sum(self.score) + 1, "opener": self.round_opener,
-                             "text": f"Round {sum(self.score) + 1}: Player {self.round_opener + 1} opens."})
+        self._events.append(
+            {
+                "type": "round_start",
+                "round": sum(self.score) + 1,
+                "opener": self.round_opener,
+                "text": f"Round {sum(self.score) + 1}: Player {self.round_opener + 1} opens.",
+            }
+        )
 
     def _next_opener(self, winner: int, loser: int) -> int:
         rule = self.game.options["opener"]
@@ -473,16 +508,21 @@ class LastMouseLostState(State):
                 return game.opener_action[int(t[-1]) - 1]
             raise IllegalActionError(text, "the first player is still to be drawn: opener:1 or opener:2")
         m = self._ACTION_RE.match(t)
-        example = "c2 (press 2 mice of row c) or c* (all of row c)" if not game.advanced else \
-            "c2 (mouse 2 of row c), c2-4 (mice 2 to 4), or c* (the whole row)"
+        example = (
+            "c2 (press 2 mice of row c) or c* (all of row c)"
+            if not game.advanced
+            else "c2 (mouse 2 of row c), c2-4 (mice 2 to 4), or c* (the whole row)"
+        )
         if not m:
-            raise IllegalActionError(text, f"write a row letter and {'a number' if not game.advanced else 'mice'}, "
-                                           f"e.g. {example}")
+            raise IllegalActionError(
+                text, f"write a row letter and {'a number' if not game.advanced else 'mice'}, e.g. {example}"
+            )
         row_name, mice = m.group(1), m.group(2).replace(" ", "")
         row = ROW_NAMES.find(row_name)
         if not 0 <= row < len(game.board):
             raise IllegalActionError(
-                text, f"there is no row {row_name}; rows are a-{ROW_NAMES[len(game.board) - 1]}")
+                text, f"there is no row {row_name}; rows are a-{ROW_NAMES[len(game.board) - 1]}"
+            )
         length = game.board[row]
         raised = self.rows[row]
         if not game.advanced:
@@ -492,7 +532,8 @@ class LastMouseLostState(State):
                 count = int(mice)
             else:
                 raise IllegalActionError(
-                    text, f"basic rules: write how many mice to press in the row, e.g. {example}")
+                    text, f"basic rules: write how many mice to press in the row, e.g. {example}"
+                )
             if count < 1:
                 raise IllegalActionError(text, "press at least one mouse")
             have = bin(raised).count("1")
@@ -515,7 +556,8 @@ class LastMouseLostState(State):
                 for n in (lo, hi):
                     if not 1 <= n <= length:
                         raise IllegalActionError(
-                            text, f"row {row_name} has mice 1-{length}; there is no mouse {n}")
+                            text, f"row {row_name} has mice 1-{length}; there is no mouse {n}"
+                        )
                 for n in range(lo, hi + 1):
                     mask |= 1 << (n - 1)
         reason = self._why_illegal_run(row, mask)
@@ -577,14 +619,21 @@ class LastMouseLostState(State):
         game = self.game
         row = game.action_row[a]
         mask = game.press_mask(a, self.rows[row])
-        return {"id": a, "text": self.action_to_string(a), "row": row, "count": game.action_count[a],
-                "mice": tuple(i for i in range(game.board[row]) if mask >> i & 1)}
+        return {
+            "id": a,
+            "text": self.action_to_string(a),
+            "row": row,
+            "count": game.action_count[a],
+            "mice": tuple(i for i in range(game.board[row]) if mask >> i & 1),
+        }
 
     def _view_rows(self) -> list[list[bool]]:
         node = self._node or self._find_node()
         if node.view_rows is None:
-            node.view_rows = tuple(tuple(bool(raised >> i & 1) for i in range(n))
-                                   for raised, n in zip(self.rows, self.game.board))
+            node.view_rows = tuple(
+                tuple(bool(raised >> i & 1) for i in range(n))
+                for raised, n in zip(self.rows, self.game.board)
+            )
         return [list(row) for row in node.view_rows]
 
     def returns(self) -> list[float]:
@@ -594,7 +643,7 @@ class LastMouseLostState(State):
         return [1.0, -1.0] if w == 0 else [-1.0, 1.0]
 
     # --- copying ------------------------------------------------------------------
-    def clone(self) -> "LastMouseLostState":
+    def clone(self) -> LastMouseLostState:
         new = LastMouseLostState.__new__(LastMouseLostState)
         new.__dict__.update(self.__dict__)
         new.score = self.score[:]
@@ -610,8 +659,10 @@ class LastMouseLostState(State):
         lines = []
         ft = game.options["first_to"]
         match = f"first to {ft}" if ft > 1 else "single round"
-        lines.append(f"Last Mouse Lost · {game.rules} rules · round {self.round_number()} · "
-                     f"score Player 1 {self.score[0]} – {self.score[1]} Player 2 ({match})")
+        lines.append(
+            f"Last Mouse Lost · {game.rules} rules · round {self.round_number()} · "
+            f"score Player 1 {self.score[0]} – {self.score[1]} Player 2 ({match})"
+        )
         lines.append("      " + " ".join(f"{i + 1:>2}" for i in range(width)))
         for r, (raised, n) in enumerate(zip(self.rows, game.board)):
             cells = " ".join(" o" if raised >> i & 1 else " ." for i in range(n))
@@ -619,7 +670,9 @@ class LastMouseLostState(State):
             lines.append(f"  {ROW_NAMES[r]}   {cells}{'   ' * (width - n)}   ({count} raised)")
         lines.append("  o = raised mouse, . = pressed")
         if self.match_over:
-            lines.append(f"Match over: Player {self.winners()[0] + 1} wins {max(self.score)}-{min(self.score)}.")
+            lines.append(
+                f"Match over: Player {self.winners()[0] + 1} wins {max(self.score)}-{min(self.score)}."
+            )
         elif self.awaiting_opener:
             lines.append("Drawing who opens...")
         else:
@@ -627,9 +680,11 @@ class LastMouseLostState(State):
         return "\n".join(lines)
 
 
-_POSITION_HELP = ("rows of o (raised) and . (pressed) separated by /, then optionally the player to "
-                  "move (1 or 2), the score (e.g. 1-0) and who opened this round (1 or 2): "
-                  "ooo/ooooo/oooooo/oooooo/ooooo/ooo 1 0-0 1")
+_POSITION_HELP = (
+    "rows of o (raised) and . (pressed) separated by /, then optionally the player to "
+    "move (1 or 2), the score (e.g. 1-0) and who opened this round (1 or 2): "
+    "ooo/ooooo/oooooo/oooooo/ooooo/ooo 1 0-0 1"
+)
 
 
 def parse_position(game: LastMouseLostGame, text: str) -> LastMouseLostState:
@@ -645,8 +700,10 @@ def parse_position(game: LastMouseLostGame, text: str) -> LastMouseLostState:
     lengths = tuple(len(rt) for rt in row_texts)
     if lengths != game.board:
         raise PositionError(
-            text, f"its rows have {','.join(map(str, lengths))} mice but this game's board is "
-                  f"{','.join(map(str, game.board))}; make the game with board={','.join(map(str, lengths))}")
+            text,
+            f"its rows have {','.join(map(str, lengths))} mice but this game's board is "
+            f"{','.join(map(str, game.board))}; make the game with board={','.join(map(str, lengths))}",
+        )
     rows = [sum(1 << i for i, c in enumerate(rt) if c == "o") for rt in row_texts]
 
     first_to = game.options["first_to"]
@@ -668,15 +725,22 @@ def parse_position(game: LastMouseLostGame, text: str) -> LastMouseLostState:
             raise PositionError(text, "the match is over by the score: nobody is to move (write -)")
     else:
         if not any(rows):
-            raise PositionError(text, "every mouse is pressed, yet nobody has won the match; "
-                                      "a round in progress has at least one raised mouse")
+            raise PositionError(
+                text,
+                "every mouse is pressed, yet nobody has won the match; "
+                "a round in progress has at least one raised mouse",
+            )
         if to_move_text not in ("1", "2", "?"):
-            raise PositionError(text, f"player to move {to_move_text!r} must be 1 or 2 (or ? before the draw)")
+            raise PositionError(
+                text, f"player to move {to_move_text!r} must be 1 or 2 (or ? before the draw)"
+            )
 
     full = rows == list(game.full_rows)
     if to_move_text == "?" and not (full and score == [0, 0] and game.options["first_player"] == "random"):
-        raise PositionError(text, "'?' (opener not drawn yet) is only possible at the start of a match "
-                                  "with first_player=random")
+        raise PositionError(
+            text,
+            "'?' (opener not drawn yet) is only possible at the start of a match with first_player=random",
+        )
     opener_text = fields[3] if len(fields) == 4 else None
     if opener_text is not None and opener_text not in ("1", "2"):
         raise PositionError(text, f"round opener {opener_text!r} must be 1 or 2")
@@ -691,6 +755,7 @@ def parse_position(game: LastMouseLostGame, text: str) -> LastMouseLostState:
     state.to_move = to_move
     state.round_opener = int(opener_text) - 1 if opener_text else to_move
     if full and not over and to_move_text in ("1", "2") and state.round_opener != to_move:
-        raise PositionError(text, "no mouse is pressed yet this round, so the player to move must be "
-                                  "the one who opened it")
+        raise PositionError(
+            text, "no mouse is pressed yet this round, so the player to move must be the one who opened it"
+        )
     return state

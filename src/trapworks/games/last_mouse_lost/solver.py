@@ -125,23 +125,31 @@ def solve(state: State) -> Solution:
         ones = len(heaps)
         if ones % 2 == 0:
             target = (heaps[0], 0)
-            text = (f"All {ones} remaining {unit} hold a single mouse. An even number: press one, "
-                    f"leaving {ones - 1}; you and your opponent then alternate and they press the last.")
+            text = (
+                f"All {ones} remaining {unit} hold a single mouse. An even number: press one, "
+                f"leaving {ones - 1}; you and your opponent then alternate and they press the last."
+            )
         else:
-            text = (f"All {ones} remaining {unit} hold a single mouse. An odd number: whatever you do, "
-                    f"the single mice run out on you and you press the last one.")
+            text = (
+                f"All {ones} remaining {unit} hold a single mouse. An odd number: whatever you do, "
+                f"the single mice run out on you and you press the last one."
+            )
     elif len(big) == 1:
         h = big[0]
         ones = len(heaps) - 1
         leave = 1 if ones % 2 == 0 else 0
         target = (h, leave)
-        text = (f"Only {_describe(state, h)} holds more than one mouse. "
-                f"Press {h.size - leave} of it to leave {ones + leave} single mice (an odd number): "
-                f"you and your opponent then take one each and they press the last.")
+        text = (
+            f"Only {_describe(state, h)} holds more than one mouse. "
+            f"Press {h.size - leave} of it to leave {ones + leave} single mice (an odd number): "
+            f"you and your opponent then take one each and they press the last."
+        )
     elif nim_sum == 0:
-        text = (f"The {unit} hold {listing} raised mice; their nim-sum (binary XOR) is 0 and more than "
-                f"one holds 2 or more. Every move breaks the nim-sum, and your opponent can always "
-                f"restore it, so with best play you lose this round.")
+        text = (
+            f"The {unit} hold {listing} raised mice; their nim-sum (binary XOR) is 0 and more than "
+            f"one holds 2 or more. Every move breaks the nim-sum, and your opponent can always "
+            f"restore it, so with best play you lose this round."
+        )
     else:
         for h in heaps:
             leave = h.size ^ nim_sum
@@ -150,11 +158,13 @@ def solve(state: State) -> Solution:
                 break
         assert target is not None
         h, leave = target
-        text = (f"The {unit} hold {listing} raised mice; their nim-sum (binary XOR) is {nim_sum}, not 0. "
-                f"Press {h.size - leave} of {_describe(state, h)} to leave {leave} there and a nim-sum of 0. "
-                f"Keep the nim-sum at 0 after each of your moves until just one {unit[:-1]} holds more "
-                f"than one mouse; then leave an odd number of single mice, and your opponent presses "
-                f"the last.")
+        text = (
+            f"The {unit} hold {listing} raised mice; their nim-sum (binary XOR) is {nim_sum}, not 0. "
+            f"Press {h.size - leave} of {_describe(state, h)} to leave {leave} there and a nim-sum of 0. "
+            f"Keep the nim-sum at 0 after each of your moves until just one {unit[:-1]} holds more "
+            f"than one mouse; then leave an odd number of single mice, and your opponent presses "
+            f"the last."
+        )
 
     move = action = None
     if target is not None:

@@ -20,8 +20,11 @@ def distance_to_wheel(position: int) -> int:
 def richest_target_in_reach(state, legal: list[int]) -> int | None:
     """The `move:P` action for the richest opponent whose mouse one die can bring onto the Cheese
     Wheel (a capture hands over their cheese), or None."""
-    reachable = [a for a in legal if MOVE_BASE <= a < MOVE_BASE + 4
-                 and 1 <= distance_to_wheel(state.mice[a - MOVE_BASE]) <= 6]
+    reachable = [
+        a
+        for a in legal
+        if MOVE_BASE <= a < MOVE_BASE + 4 and 1 <= distance_to_wheel(state.mice[a - MOVE_BASE]) <= 6
+    ]
     return max(reachable, key=lambda a: (state.cheese[a - MOVE_BASE], -a)) if reachable else None
 
 
@@ -41,9 +44,11 @@ class HeuristicAgent(ReasonedAgent):
             if state.game.capture_chance > 0:
                 best = richest_target_in_reach(state, legal)
                 if best is not None:
-                    return best, (f"Pay 1 cheese: player {best - MOVE_BASE + 1}'s mouse is "
-                                  f"{distance_to_wheel(state.mice[best - MOVE_BASE])} spaces from the "
-                                  "Cheese Wheel, a 1-in-6 shot, and the richest target.")
+                    return best, (
+                        f"Pay 1 cheese: player {best - MOVE_BASE + 1}'s mouse is "
+                        f"{distance_to_wheel(state.mice[best - MOVE_BASE])} spaces from the "
+                        "Cheese Wheel, a 1-in-6 shot, and the richest target."
+                    )
             return END, "No mouse within one die of the Cheese Wheel: keep the cheese and end the turn."
         return legal[0], "The only move."
 
@@ -65,7 +70,9 @@ class DoubleCatchAgent(HeuristicAgent):
         if state.phase == P_CRANK and CRANK in legal and state.game.capture_chance > 0:
             best = richest_target_in_reach(state, legal)
             if best is not None:
-                return best, (f"Pay 1 cheese before cranking: player {best - MOVE_BASE + 1}'s mouse is "
-                              f"{distance_to_wheel(state.mice[best - MOVE_BASE])} spaces from the Cheese "
-                              "Wheel; a hit catches two mice with one firing, a miss still leaves the crank.")
+                return best, (
+                    f"Pay 1 cheese before cranking: player {best - MOVE_BASE + 1}'s mouse is "
+                    f"{distance_to_wheel(state.mice[best - MOVE_BASE])} spaces from the Cheese "
+                    "Wheel; a hit catches two mice with one firing, a miss still leaves the crank."
+                )
         return super().choose(state)

@@ -8,14 +8,14 @@ variants.json: the option values of the two rulebooks (000 Milton Bradley, 003 O
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> Any:
     with open(HERE / name, encoding="utf-8") as f:
         return json.load(f)

@@ -22,8 +22,19 @@ from typing import Any
 from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, OptionError, State
 
 from .data import (
-    CHEESE_WHEEL, DEFAULT_STAGE_ODDS, FIRING_CHAIN, LOOP_LENGTH, LOOP_START, NUM_PARTS, NUM_SPACES,
-    PARTS, SAFE, SPACES, STAGE_IDS, START, VARIANTS,
+    CHEESE_WHEEL,
+    DEFAULT_STAGE_ODDS,
+    FIRING_CHAIN,
+    LOOP_LENGTH,
+    LOOP_START,
+    NUM_PARTS,
+    NUM_SPACES,
+    PARTS,
+    SAFE,
+    SPACES,
+    STAGE_IDS,
+    START,
+    VARIANTS,
 )
 
 ROLL, CRANK, END = 0, 7, 8
@@ -38,8 +49,15 @@ P_FIRST, P_ROLL, P_DIE, P_CRANK, P_PUSH, P_STEAL, P_FIRE, P_OVER = range(8)
 CHANCE_PHASES = frozenset((P_FIRST, P_DIE, P_PUSH, P_FIRE))
 DIE_OUTCOMES = tuple((d, 1 / 6) for d in DIE_FACES)
 
-ROW_OPTIONS = ("cheese_supply", "follow_destination", "pay_while_mouse_on_wheel", "pay_miss_ends_turn",
-               "steal_tie", "safe_protects_cheese", "empty_pile_source")
+ROW_OPTIONS = (
+    "cheese_supply",
+    "follow_destination",
+    "pay_while_mouse_on_wheel",
+    "pay_miss_ends_turn",
+    "steal_tie",
+    "safe_protects_cheese",
+    "empty_pile_source",
+)
 STEAL_TIES = ("choose-or-divide", "choose")
 PILE_SOURCES = ("most", "any")
 DEFAULT_TURN_LIMIT = 1000
@@ -57,27 +75,29 @@ class MouseTrapGame(Game):
     game_id = "mouse-trap"
     title = "Mouse Trap"
     default_options = {
-        "players": 2,                       # 2 to 4
-        "variant": "milton-bradley",        # "milton-bradley" (seed 000) or "original" (seed 003)
+        "players": 2,  # 2 to 4
+        "variant": "milton-bradley",  # "milton-bradley" (seed 000) or "original" (seed 003)
         # One option per row of the differences table; None takes the variant's value.
-        "cheese_supply": None,              # 000: 30 cards, 003: 52 pieces
-        "follow_destination": None,         # after Go back / Move ahead, carry out the space reached
-        "pay_while_mouse_on_wheel": None,   # may pay to move mice when one is on the Cheese Wheel
-        "pay_miss_ends_turn": None,         # a paid move that misses the Cheese Wheel ends the turn
-        "steal_tie": None,                  # tie for most: "choose-or-divide" (000) or "choose" (003)
-        "safe_protects_cheese": None,       # 000: Safe also keeps your cheese from being taken
-        "empty_pile_source": None,          # empty pile: take from the rival with "most" or "any"
-        "first_player": 0,                  # seat that opens (0-based) or "random" (a chance node)
+        "cheese_supply": None,  # 000: 30 cards, 003: 52 pieces
+        "follow_destination": None,  # after Go back / Move ahead, carry out the space reached
+        "pay_while_mouse_on_wheel": None,  # may pay to move mice when one is on the Cheese Wheel
+        "pay_miss_ends_turn": None,  # a paid move that misses the Cheese Wheel ends the turn
+        "steal_tie": None,  # tie for most: "choose-or-divide" (000) or "choose" (003)
+        "safe_protects_cheese": None,  # 000: Safe also keeps your cheese from being taken
+        "empty_pile_source": None,  # empty pile: take from the rival with "most" or "any"
+        "first_player": 0,  # seat that opens (0-based) or "random" (a chance node)
         # The trap: None = documented default odds per stage (contraption.json).
-        "trap_reliability": None,           # overall capture chance, spread evenly over the stages
-        "trap_stage_odds": None,            # {stage id: success probability} for single stages
-        "turn_limit": DEFAULT_TURN_LIMIT,   # turns before a truncation (None: no limit)
+        "trap_reliability": None,  # overall capture chance, spread evenly over the stages
+        "trap_stage_odds": None,  # {stage id: success probability} for single stages
+        "turn_limit": DEFAULT_TURN_LIMIT,  # turns before a truncation (None: no limit)
     }
     option_choices = {"players": [2, 3, 4], "variant": ["milton-bradley", "original"]}
     has_hidden_information = False
     has_chance = True
-    agents = {"heuristic": "trapworks.games.mouse_trap.agents:HeuristicAgent",
-              "double-catch": "trapworks.games.mouse_trap.agents:DoubleCatchAgent"}
+    agents = {
+        "heuristic": "trapworks.games.mouse_trap.agents:HeuristicAgent",
+        "double-catch": "trapworks.games.mouse_trap.agents:DoubleCatchAgent",
+    }
     # hard: the heuristic with its one clear mistake fixed. Precise rollouts with common random
     # numbers (bench/mouse_trap_decisions.py; docs/mouse-trap.md, "The agents") found the
     # heuristic's move best at every 2-player decision, and one systematic loss with 3-4
@@ -100,25 +120,34 @@ class MouseTrapGame(Game):
         supply = options["cheese_supply"]
         if not _is_int(supply) or not 0 <= supply <= 500:
             raise OptionError(f"cheese_supply {supply!r}: a number of cheese pieces from 0 to 500")
-        for name in ("follow_destination", "pay_while_mouse_on_wheel", "pay_miss_ends_turn",
-                     "safe_protects_cheese"):
+        for name in (
+            "follow_destination",
+            "pay_while_mouse_on_wheel",
+            "pay_miss_ends_turn",
+            "safe_protects_cheese",
+        ):
             if not isinstance(options[name], bool):
                 raise OptionError(f"{name} {options[name]!r}: true or false")
         if options["steal_tie"] not in STEAL_TIES:
             raise OptionError(f"steal_tie {options['steal_tie']!r}: choose one of {', '.join(STEAL_TIES)}")
         if options["empty_pile_source"] not in PILE_SOURCES:
-            raise OptionError(f"empty_pile_source {options['empty_pile_source']!r}: "
-                              f"choose one of {', '.join(PILE_SOURCES)}")
+            raise OptionError(
+                f"empty_pile_source {options['empty_pile_source']!r}: choose one of {', '.join(PILE_SOURCES)}"
+            )
         fp = options["first_player"]
         if fp != "random" and not (_is_int(fp) and 0 <= fp < n):
-            raise OptionError(f"first_player {fp!r}: a seat 0..{n - 1} or \"random\"")
+            raise OptionError(f'first_player {fp!r}: a seat 0..{n - 1} or "random"')
         rel = options["trap_reliability"]
         if rel is not None and not _is_prob(rel):
-            raise OptionError(f"trap_reliability {rel!r}: a probability from 0 to 1 (1.0: the trap always works)")
+            raise OptionError(
+                f"trap_reliability {rel!r}: a probability from 0 to 1 (1.0: the trap always works)"
+            )
         odds = options["trap_stage_odds"]
         if odds is not None:
             if not isinstance(odds, dict):
-                raise OptionError("trap_stage_odds: a mapping of stage id to probability, e.g. {\"stairs\": 0.9}")
+                raise OptionError(
+                    'trap_stage_odds: a mapping of stage id to probability, e.g. {"stairs": 0.9}'
+                )
             for key, p in odds.items():
                 if key not in STAGE_IDS:
                     raise OptionError(f"trap_stage_odds: no stage {key!r}; stages are {', '.join(STAGE_IDS)}")
@@ -154,7 +183,8 @@ class MouseTrapGame(Game):
         # Which build spaces build for this player count ("2", "2-3", "2-3-4", and the Loop's).
         self.builds_here = tuple(
             SPACES[i]["kind"] in ("build", "loop_build") and self.players in SPACES[i]["players"]
-            for i in range(NUM_SPACES))
+            for i in range(NUM_SPACES)
+        )
 
     def public_options(self) -> dict[str, Any]:
         opts = dict(self.options)
@@ -174,25 +204,28 @@ class MouseTrapGame(Game):
         per_turn = 8 + 2 * (self.supply + 1) + len(FIRING_CHAIN) + 3 * MAX_PLAYERS
         return self.turn_limit * per_turn + 1
 
-    def new_initial_state(self, seed: int | None = None) -> "MouseTrapState":
+    def new_initial_state(self, seed: int | None = None) -> MouseTrapState:
         return MouseTrapState(self, seed=seed)
 
-    def state_from_position(self, text: str) -> "MouseTrapState":
+    def state_from_position(self, text: str) -> MouseTrapState:
         from .notation import parse_position
+
         return parse_position(self, text)
 
     def help_text(self) -> str:
-        return ("Actions: 'roll' to throw the die for your mouse; on Turn Crank: 'crank' (fire the trap at "
-                "the mice on the Cheese Wheel), 'move:P' (pay 1 cheese and roll for player P's mouse), or "
-                "'end'; on a tie for the most cheese: 'steal:P' (take from player P). Chance outcomes are "
-                "written die:N, works/jams (a stage of the trap) and first:P.")
+        return (
+            "Actions: 'roll' to throw the die for your mouse; on Turn Crank: 'crank' (fire the trap at "
+            "the mice on the Cheese Wheel), 'move:P' (pay 1 cheese and roll for player P's mouse), or "
+            "'end'; on a tie for the most cheese: 'steal:P' (take from player P). Chance outcomes are "
+            "written die:N, works/jams (a stage of the trap) and first:P."
+        )
 
 
 class MouseTrapState(State):
     def __init__(self, game: MouseTrapGame, seed: int | None = None, start: str | None = None):
         super().__init__(game, seed=seed, start=start)
         n = game.players
-        self.mice: list[int | None] = [START] * n       # None: caught
+        self.mice: list[int | None] = [START] * n  # None: caught
         self.cheese: list[int] = [0] * n
         self.pile: int = game.supply
         self.parts: int = 0
@@ -204,7 +237,7 @@ class MouseTrapState(State):
         self.steal_owed: int = 0
         self.steal_from: tuple[int, ...] = ()
         self.steal_divide: bool = False
-        self.stage: int = 0                             # index of the pending firing stage
+        self.stage: int = 0  # index of the pending firing stage
         self.winner: int | None = None
         self.truncated: bool = False
         self.last_die: int | None = None
@@ -241,8 +274,11 @@ class MouseTrapState(State):
     def movable_targets(self) -> list[int]:
         """Opponents whose mice may be moved by paying cheese: not caught, not on Safe, and not
         already on the Cheese Wheel (the point of paying is to get a mouse there)."""
-        return [s for s, m in enumerate(self.mice)
-                if s != self.to_move and m is not None and m != SAFE and m != CHEESE_WHEEL]
+        return [
+            s
+            for s, m in enumerate(self.mice)
+            if s != self.to_move and m is not None and m != SAFE and m != CHEESE_WHEEL
+        ]
 
     # --- actions ------------------------------------------------------------------
     def _legal_actions(self) -> list[int]:
@@ -301,8 +337,9 @@ class MouseTrapState(State):
         if ph == P_ROLL:
             return "it is time to roll the die ('roll')"
         if ph == P_STEAL:
-            return ("choose the rival to take cheese from: "
-                    + ", ".join(f"steal:{s + 1}" for s in self.steal_from if self.cheese[s] > 0))
+            return "choose the rival to take cheese from: " + ", ".join(
+                f"steal:{s + 1}" for s in self.steal_from if self.cheese[s] > 0
+            )
         if action == CRANK:
             if not self.trap_complete():
                 return "you may only turn the crank when the Mouse Trap is completed"
@@ -320,7 +357,9 @@ class MouseTrapState(State):
             if self.cheese[self.to_move] <= 0:
                 return "you have no cheese to pay with"
             return "an opposing mouse is on the Cheese Wheel; this variant allows paying only when none is"
-        return "not a legal action here: " + ", ".join(self.action_to_string(a) for a in self._legal_actions())
+        return "not a legal action here: " + ", ".join(
+            self.action_to_string(a) for a in self._legal_actions()
+        )
 
     def _event(self, kind: str, text: str, **data: Any) -> None:
         data["type"] = kind
@@ -340,8 +379,12 @@ class MouseTrapState(State):
                 self._event("end", f"Player {self.to_move + 1} ends the turn.", player=self.to_move)
                 self._end_turn()
             elif action == CRANK:
-                self._event("crank", f"Player {self.to_move + 1} turns the crank!", player=self.to_move,
-                            targets=self.on_wheel())
+                self._event(
+                    "crank",
+                    f"Player {self.to_move + 1} turns the crank!",
+                    player=self.to_move,
+                    targets=self.on_wheel(),
+                )
                 self.phase = P_FIRE
                 self.stage = 0
                 self.last_firing = {"stages": 0, "jammed": None, "targets": self.on_wheel()}
@@ -352,8 +395,12 @@ class MouseTrapState(State):
                 self.pile += 1
                 self.push_target = target
                 self.phase = P_PUSH
-                self._event("pay", f"Player {me + 1} pays 1 cheese to move player {target + 1}'s mouse.",
-                            player=me, target=target)
+                self._event(
+                    "pay",
+                    f"Player {me + 1} pays 1 cheese to move player {target + 1}'s mouse.",
+                    player=me,
+                    target=target,
+                )
             return
         if ph == P_PUSH:
             self._push(action)
@@ -387,8 +434,14 @@ class MouseTrapState(State):
         dest = self.advance(start, die)
         self.mice[me] = dest
         # ("to" would mark an event private, so the destination is "dest".)
-        self._event("move", f"Player {me + 1} rolls {die}: {start} → {dest} ({SPACES[dest]['text']}).",
-                    player=me, die=die, start=start, dest=dest)
+        self._event(
+            "move",
+            f"Player {me + 1} rolls {die}: {start} → {dest} ({SPACES[dest]['text']}).",
+            player=me,
+            die=die,
+            start=start,
+            dest=dest,
+        )
         self._land(me, dest, set())
 
     def _land(self, me: int, pos: int, seen: set[int]) -> None:
@@ -410,8 +463,13 @@ class MouseTrapState(State):
             first = self.parts + 1
             self.parts += built
             names = ", ".join(f"#{k} {PARTS[k - 1]}" for k in range(first, self.parts + 1))
-            self._event("build", f"Player {me + 1} builds {names}.", player=me,
-                        parts=list(range(first, self.parts + 1)), total=self.parts)
+            self._event(
+                "build",
+                f"Player {me + 1} builds {names}.",
+                player=me,
+                parts=list(range(first, self.parts + 1)),
+                total=self.parts,
+            )
             if self.trap_complete():
                 self._event("complete", "The Mouse Trap is complete!", player=me)
             # One cheese per part built ("take one Cheese Card" per part; two for the Loop's two).
@@ -436,8 +494,13 @@ class MouseTrapState(State):
             else:
                 dest = space["target"]
             self.mice[me] = dest
-            self._event("jump", f"Player {me + 1} goes to {dest} ({SPACES[dest]['text']}).", player=me,
-                        start=pos, dest=dest)
+            self._event(
+                "jump",
+                f"Player {me + 1} goes to {dest} ({SPACES[dest]['text']}).",
+                player=me,
+                start=pos,
+                dest=dest,
+            )
             seen.add(pos)
             if game.follow_destination and dest not in seen:
                 self._land(me, dest, seen)
@@ -452,8 +515,9 @@ class MouseTrapState(State):
     # --- cheese -------------------------------------------------------------------
     def _eligible_rivals(self, me: int) -> list[int]:
         protect = self.game.safe_protects_cheese
-        return [s for s, m in enumerate(self.mice)
-                if s != me and m is not None and not (protect and m == SAFE)]
+        return [
+            s for s, m in enumerate(self.mice) if s != me and m is not None and not (protect and m == SAFE)
+        ]
 
     def _take(self, me: int, amount: int) -> bool:
         """Take `amount` cheese, from the pile first; when it runs out, from a rival.
@@ -468,8 +532,12 @@ class MouseTrapState(State):
             return False
         rivals = [s for s in self._eligible_rivals(me) if self.cheese[s] > 0]
         if not rivals:
-            self._event("no_cheese", f"The pile is empty and no rival has cheese to take: "
-                                     f"player {me + 1} gets {owed} fewer.", player=me, amount=owed)
+            self._event(
+                "no_cheese",
+                f"The pile is empty and no rival has cheese to take: player {me + 1} gets {owed} fewer.",
+                player=me,
+                amount=owed,
+            )
             return False
         if self.game.pile_from_most:
             most = max(self.cheese[s] for s in rivals)
@@ -521,8 +589,13 @@ class MouseTrapState(State):
             return
         self.cheese[giver] -= amount
         self.cheese[taker] += amount
-        self._event("steal", f"Player {taker + 1} takes {amount} cheese from player {giver + 1}.",
-                    player=taker, victim=giver, amount=amount)
+        self._event(
+            "steal",
+            f"Player {taker + 1} takes {amount} cheese from player {giver + 1}.",
+            player=taker,
+            victim=giver,
+            amount=amount,
+        )
 
     # --- the crank ------------------------------------------------------------------
     def _push(self, die: int) -> None:
@@ -532,9 +605,15 @@ class MouseTrapState(State):
         self.mice[target] = dest
         self.push_target = None
         self.last_die = die
-        self._event("push", f"Die {die}: player {target + 1}'s mouse moves {start} → {dest}"
-                            f" ({SPACES[dest]['text']}).", player=self.to_move, target=target, die=die,
-                    start=start, dest=dest)
+        self._event(
+            "push",
+            f"Die {die}: player {target + 1}'s mouse moves {start} → {dest} ({SPACES[dest]['text']}).",
+            player=self.to_move,
+            target=target,
+            die=die,
+            start=start,
+            dest=dest,
+        )
         if dest != CHEESE_WHEEL and self.game.pay_miss_ends_turn:
             self._end_turn()
             return
@@ -551,14 +630,27 @@ class MouseTrapState(State):
             for s in targets:
                 self.mice[s] = SAFE
             self.last_firing = {"stages": self.stage, "jammed": info["id"], "targets": targets}
-            self._event("trap_stage", f"{info['letter']}: {info['text']}... jams!", stage=self.stage,
-                        id=info["id"], ok=False)
-            self._event("trap_failed", f"The trap jams at stage {info['letter']} ({info['text'].lower()}); "
-                                       + ", ".join(f"player {s + 1}" for s in targets)
-                                       + " escape to Safe.", stage=self.stage, id=info["id"], targets=targets)
+            self._event(
+                "trap_stage",
+                f"{info['letter']}: {info['text']}... jams!",
+                stage=self.stage,
+                id=info["id"],
+                ok=False,
+            )
+            self._event(
+                "trap_failed",
+                f"The trap jams at stage {info['letter']} ({info['text'].lower()}); "
+                + ", ".join(f"player {s + 1}" for s in targets)
+                + " escape to Safe.",
+                stage=self.stage,
+                id=info["id"],
+                targets=targets,
+            )
             self._end_turn()
             return
-        self._event("trap_stage", f"{info['letter']}: {info['text']}.", stage=self.stage, id=info["id"], ok=True)
+        self._event(
+            "trap_stage", f"{info['letter']}: {info['text']}.", stage=self.stage, id=info["id"], ok=True
+        )
         self.stage += 1
         if self.stage < len(game.stage_odds):
             self.last_firing["stages"] = self.stage
@@ -572,16 +664,26 @@ class MouseTrapState(State):
             self.cheese[s] = 0
             self.mice[s] = None
         self.last_firing = {"stages": self.stage, "jammed": None, "targets": caught}
-        self._event("caught", "The cage falls: " + ", ".join(f"player {s + 1}" for s in caught)
-                    + f" caught! Player {me + 1} takes their {loot} cheese.", player=me, caught=caught,
-                    cheese=loot)
+        self._event(
+            "caught",
+            "The cage falls: "
+            + ", ".join(f"player {s + 1}" for s in caught)
+            + f" caught! Player {me + 1} takes their {loot} cheese.",
+            player=me,
+            caught=caught,
+            cheese=loot,
+        )
         self.stage = 0
         active = self.active_seats()
         if len(active) == 1:
             self.winner = active[0]
             self.phase = P_OVER
-            self._event("win", f"Player {self.winner + 1}'s mouse is the last one on the board: "
-                               f"player {self.winner + 1} wins!", player=self.winner)
+            self._event(
+                "win",
+                f"Player {self.winner + 1}'s mouse is the last one on the board: "
+                f"player {self.winner + 1} wins!",
+                player=self.winner,
+            )
             return
         self._end_turn()
 
@@ -636,8 +738,11 @@ class MouseTrapState(State):
         t = text.strip().lower()
         m = self._ACTION_RE.match(t)
         if not m:
-            raise IllegalActionError(text, "write roll, crank, end, move:P, steal:P (P = a player number), "
-                                           "or a chance outcome die:N, works, jams, first:P")
+            raise IllegalActionError(
+                text,
+                "write roll, crank, end, move:P, steal:P (P = a player number), "
+                "or a chance outcome die:N, works, jams, first:P",
+            )
         word = m.group(2)
         if word is None:
             action = {"roll": ROLL, "crank": CRANK, "end": END, "works": WORKS, "jams": JAMS}[m.group(1)]
@@ -652,7 +757,9 @@ class MouseTrapState(State):
                 action = k
             else:
                 if not 1 <= k <= self.game.players:
-                    raise IllegalActionError(text, f"there is no player {k}; players are 1-{self.game.players}")
+                    raise IllegalActionError(
+                        text, f"there is no player {k}; players are 1-{self.game.players}"
+                    )
                 action = {"move": MOVE_BASE, "steal": STEAL_BASE, "first": FIRST_BASE}[word] + k - 1
         reason = self._why_illegal(action)
         if reason:
@@ -661,6 +768,7 @@ class MouseTrapState(State):
 
     def position(self) -> str:
         from .notation import format_position
+
         return format_position(self)
 
     def _phase_words(self) -> str:
@@ -687,6 +795,7 @@ class MouseTrapState(State):
     # --- information ---------------------------------------------------------------------
     def view(self, seat: int | None = None) -> dict[str, Any]:
         from .notation import PHASE_NAMES
+
         game = self.game
         legal = []
         if not self.is_chance_node() and self.phase != P_OVER:
@@ -712,17 +821,29 @@ class MouseTrapState(State):
             "parts_built": self.parts,
             "parts": list(PARTS),
             "trap_complete": self.trap_complete(),
-            "firing_chain": [{"letter": s["letter"], "id": s["id"], "text": s["text"], "odds": p}
-                             for s, p in zip(FIRING_CHAIN, game.stage_odds)],
+            "firing_chain": [
+                {"letter": s["letter"], "id": s["id"], "text": s["text"], "odds": p}
+                for s, p in zip(FIRING_CHAIN, game.stage_odds)
+            ],
             "firing_stage": self.stage if self.phase == P_FIRE else None,
             "last_firing": dict(self.last_firing) if self.last_firing else None,
             "capture_chance": game.capture_chance,
             "push_target": self.push_target,
-            "steal": ({"owed": self.steal_owed, "from": list(self.steal_from), "divide": self.steal_divide}
-                      if self.phase == P_STEAL else None),
+            "steal": (
+                {"owed": self.steal_owed, "from": list(self.steal_from), "divide": self.steal_divide}
+                if self.phase == P_STEAL
+                else None
+            ),
             "last_die": self.last_die,
-            "track": [{"index": s["index"], "kind": s["kind"], "text": s["text"],
-                       "builds": game.builds_here[s["index"]]} for s in SPACES],
+            "track": [
+                {
+                    "index": s["index"],
+                    "kind": s["kind"],
+                    "text": s["text"],
+                    "builds": game.builds_here[s["index"]],
+                }
+                for s in SPACES
+            ],
             "terminal": self.phase == P_OVER,
             "truncated": self.truncated,
             "winner": self.winner,
@@ -753,7 +874,7 @@ class MouseTrapState(State):
         return [1.0 if s == self.winner else lose for s in range(n)]
 
     # --- copying ------------------------------------------------------------------------
-    def clone(self) -> "MouseTrapState":
+    def clone(self) -> MouseTrapState:
         new = MouseTrapState.__new__(MouseTrapState)
         new.__dict__.update(self.__dict__)
         new.mice = self.mice[:]
@@ -766,4 +887,5 @@ class MouseTrapState(State):
     # --- presentation ---------------------------------------------------------------------
     def render_text(self, seat: int | None = None) -> str:
         from .render import render_text
+
         return render_text(self, seat)

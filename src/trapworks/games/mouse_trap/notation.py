@@ -36,12 +36,15 @@ if TYPE_CHECKING:
     from .game import MouseTrapGame, MouseTrapState
 
 PHASE_NAMES = ("first", "roll", "die", "crank", "push", "steal", "fire", "over")
-HELP = ("fields key=value separated by spaces, e.g. "
-        "'mice=12,45,x,49 cheese=3,0,0,5 pile=22 parts=24 turn=57 next=2 phase=roll'")
+HELP = (
+    "fields key=value separated by spaces, e.g. "
+    "'mice=12,45,x,49 cheese=3,0,0,5 pile=22 parts=24 turn=57 next=2 phase=roll'"
+)
 
 
-def format_position(state: "MouseTrapState") -> str:
+def format_position(state: MouseTrapState) -> str:
     from .game import P_FIRE, P_OVER, P_PUSH, P_STEAL
+
     mice = ",".join("x" if m is None else str(m) for m in state.mice)
     cheese = ",".join(str(c) for c in state.cheese)
     ph = state.phase
@@ -56,8 +59,10 @@ def format_position(state: "MouseTrapState") -> str:
         phase = "truncated" if state.truncated else "over"
     else:
         phase = PHASE_NAMES[ph]
-    return (f"mice={mice} cheese={cheese} pile={state.pile} parts={state.parts} turn={state.turn} "
-            f"next={state.to_move + 1} phase={phase}")
+    return (
+        f"mice={mice} cheese={cheese} pile={state.pile} parts={state.parts} turn={state.turn} "
+        f"next={state.to_move + 1} phase={phase}"
+    )
 
 
 def _ints(text: str, field: str, full: str) -> list[int]:
@@ -69,10 +74,20 @@ def _ints(text: str, field: str, full: str) -> list[int]:
     return out
 
 
-def parse_position(game: "MouseTrapGame", text: str) -> "MouseTrapState":
+def parse_position(game: MouseTrapGame, text: str) -> MouseTrapState:
     from .game import (
-        END, P_CRANK, P_DIE, P_FIRE, P_FIRST, P_OVER, P_PUSH, P_ROLL, P_STEAL, MouseTrapState,
+        END,
+        P_CRANK,
+        P_DIE,
+        P_FIRE,
+        P_FIRST,
+        P_OVER,
+        P_PUSH,
+        P_ROLL,
+        P_STEAL,
+        MouseTrapState,
     )
+
     if not isinstance(text, str) or not text.strip():
         raise PositionError(str(text), "a position is a text of " + HELP)
     fields: dict[str, str] = {}
@@ -86,7 +101,9 @@ def parse_position(game: "MouseTrapGame", text: str) -> "MouseTrapState":
     known = {"mice", "cheese", "pile", "parts", "turn", "next", "phase"}
     unknown = sorted(set(fields) - known)
     if unknown:
-        raise PositionError(text, f"unknown field(s) {', '.join(unknown)}; fields are {', '.join(sorted(known))}")
+        raise PositionError(
+            text, f"unknown field(s) {', '.join(unknown)}; fields are {', '.join(sorted(known))}"
+        )
     for need in ("mice", "cheese", "parts"):
         if need not in fields:
             raise PositionError(text, f"the field {need}= is missing; " + HELP)
@@ -101,15 +118,20 @@ def parse_position(game: "MouseTrapGame", text: str) -> "MouseTrapState":
         else:
             raise PositionError(text, f"mice: {part!r} is neither a space 0-{NUM_SPACES - 1} nor x (caught)")
     if len(mice) != n:
-        raise PositionError(text, f"mice lists {len(mice)} players but this game has {n}; "
-                                  f"make the game with players={len(mice)}")
+        raise PositionError(
+            text,
+            f"mice lists {len(mice)} players but this game has {n}; make the game with players={len(mice)}",
+        )
     cheese = _ints(fields["cheese"], "cheese", text)
     if len(cheese) != n:
         raise PositionError(text, f"cheese lists {len(cheese)} players but mice lists {n}")
     for s, (m, c) in enumerate(zip(mice, cheese)):
         if m is None and c:
-            raise PositionError(text, f"player {s + 1} is caught yet holds {c} cheese "
-                                      "(a caught player's cheese goes to the cranker)")
+            raise PositionError(
+                text,
+                f"player {s + 1} is caught yet holds {c} cheese "
+                "(a caught player's cheese goes to the cranker)",
+            )
     held = sum(cheese)
     if held > game.supply:
         raise PositionError(text, f"players hold {held} cheese but the supply is {game.supply}")
@@ -117,8 +139,11 @@ def parse_position(game: "MouseTrapGame", text: str) -> "MouseTrapState":
     if "pile" in fields:
         (given,) = _ints(fields["pile"], "pile", text)
         if given != pile:
-            raise PositionError(text, f"pile={given} but the supply {game.supply} minus the {held} held "
-                                      f"leaves {pile} (cheese is conserved)")
+            raise PositionError(
+                text,
+                f"pile={given} but the supply {game.supply} minus the {held} held "
+                f"leaves {pile} (cheese is conserved)",
+            )
     (parts,) = _ints(fields["parts"], "parts", text)
     if parts > NUM_PARTS:
         raise PositionError(text, f"parts={parts}: the contraption has {NUM_PARTS} parts")
@@ -170,32 +195,49 @@ def parse_position(game: "MouseTrapGame", text: str) -> "MouseTrapState":
             raise PositionError(text, f"phase {head} takes no argument")
         state.phase = {"first": P_FIRST, "roll": P_ROLL, "die": P_DIE, "crank": P_CRANK}[head]
         if head == "first" and (fp != "random" or turn != 1):
-            raise PositionError(text, "phase=first (drawing who goes first) only happens on turn 1 of a "
-                                      "game with first_player=random")
+            raise PositionError(
+                text,
+                "phase=first (drawing who goes first) only happens on turn 1 of a "
+                "game with first_player=random",
+            )
         if head == "crank":
             if not on_crank:
-                raise PositionError(text, "phase=crank needs the player's mouse on Turn Crank (46) and the "
-                                          "trap complete (parts=24)")
+                raise PositionError(
+                    text,
+                    "phase=crank needs the player's mouse on Turn Crank (46) and the "
+                    "trap complete (parts=24)",
+                )
             if state._crank_choices() == [END]:
-                raise PositionError(text, "phase=crank but the player has nothing to choose (no mouse on the "
-                                          "Cheese Wheel, and no cheese or no mouse that can be moved)")
+                raise PositionError(
+                    text,
+                    "phase=crank but the player has nothing to choose (no mouse on the "
+                    "Cheese Wheel, and no cheese or no mouse that can be moved)",
+                )
         return state
     if head == "push":
         if not on_crank:
-            raise PositionError(text, "phase=push needs the paying player on Turn Crank with the trap complete")
+            raise PositionError(
+                text, "phase=push needs the paying player on Turn Crank with the trap complete"
+            )
         if not rest.isdigit() or not 1 <= int(rest) <= n:
             raise PositionError(text, f"push:{rest}: name the player whose mouse is moved (1-{n})")
         t = int(rest) - 1
         if t == nxt or mice[t] in (None, SAFE, CHEESE_WHEEL):
-            raise PositionError(text, f"push:{rest}: player {t + 1}'s mouse cannot be moved "
-                                      "(it is yours, caught, on Safe or on the Cheese Wheel)")
+            raise PositionError(
+                text,
+                f"push:{rest}: player {t + 1}'s mouse cannot be moved "
+                "(it is yours, caught, on Safe or on the Cheese Wheel)",
+            )
         state.phase = P_PUSH
         state.push_target = t
         return state
     if head == "fire":
         if not on_crank or not state.on_wheel():
-            raise PositionError(text, "phase=fire needs the cranker on Turn Crank, the trap complete and an "
-                                      "opposing mouse on the Cheese Wheel")
+            raise PositionError(
+                text,
+                "phase=fire needs the cranker on Turn Crank, the trap complete and an "
+                "opposing mouse on the Cheese Wheel",
+            )
         if not rest.isdigit() or not 1 <= int(rest) <= len(FIRING_CHAIN):
             raise PositionError(text, f"fire:{rest}: a stage 1-{len(FIRING_CHAIN)}")
         state.phase = P_FIRE
@@ -205,14 +247,19 @@ def parse_position(game: "MouseTrapGame", text: str) -> "MouseTrapState":
     if head == "steal":
         m = re.fullmatch(r"(\d+):(\d(?:\+\d)*)(?::(divide|choose))?", rest)
         if not m:
-            raise PositionError(text, f"steal:{rest}: write steal:N:P+Q (N cheese, from player P or Q), "
-                                      "optionally :divide or :choose")
+            raise PositionError(
+                text,
+                f"steal:{rest}: write steal:N:P+Q (N cheese, from player P or Q), "
+                "optionally :divide or :choose",
+            )
         owed = int(m.group(1))
         group = tuple(int(c) - 1 for c in m.group(2).split("+"))
         if owed < 1:
             raise PositionError(text, "steal: at least 1 cheese must be owed")
         if len(set(group)) != len(group) or len(group) < 2:
-            raise PositionError(text, "steal: name two or more different tied rivals (one rival needs no choice)")
+            raise PositionError(
+                text, "steal: name two or more different tied rivals (one rival needs no choice)"
+            )
         for s in group:
             if not 0 <= s < n or s == nxt or mice[s] is None:
                 raise PositionError(text, f"steal: player {s + 1} is not a rival still in the game")
@@ -224,6 +271,7 @@ def parse_position(game: "MouseTrapGame", text: str) -> "MouseTrapState":
         state.steal_from = group
         state.steal_divide = mode == "divide"
         return state
-    raise PositionError(text, f"phase {phase_text!r}: one of first, roll, die, crank, push:P, steal:N:P+Q, "
-                              "fire:K, over, truncated")
-
+    raise PositionError(
+        text,
+        f"phase {phase_text!r}: one of first, roll, die, crank, push:P, steal:N:P+Q, fire:K, over, truncated",
+    )

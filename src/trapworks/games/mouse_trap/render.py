@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 MOUSE_MARKS = "ABCD"  # player 1 = A ... player 4 = D on the board
 
 
-def _mice_at(state: "MouseTrapState", index: int) -> str:
+def _mice_at(state: MouseTrapState, index: int) -> str:
     return "".join(MOUSE_MARKS[s] for s, m in enumerate(state.mice) if m == index)
 
 
@@ -22,7 +22,8 @@ def short_text(space: dict) -> str:
     kind = space["kind"]
     if kind == "go_to":
         return {0: "Fat cat: to Start", 21: "Mad dog: to 21", 49: "To Cheese Wheel"}.get(
-            space["target"], f"Go to {space['target']}")
+            space["target"], f"Go to {space['target']}"
+        )
     if kind == "go_back":
         return f"Go back {space['amount']}"
     if kind == "move_ahead":
@@ -36,7 +37,7 @@ def short_text(space: dict) -> str:
     return space["text"]
 
 
-def _cell(state: "MouseTrapState", index: int, width: int) -> str:
+def _cell(state: MouseTrapState, index: int, width: int) -> str:
     """One space: number, text (cut to fit), and the marks of the mice on it."""
     space = SPACES[index]
     text = short_text(space)
@@ -49,12 +50,14 @@ def _cell(state: "MouseTrapState", index: int, width: int) -> str:
     return f"{label:<{room}} {_mice_at(state, index):<4} "
 
 
-def render_text(state: "MouseTrapState", seat: int | None = None) -> str:
+def render_text(state: MouseTrapState, seat: int | None = None) -> str:
     game = state.game
     lines = []
     status = state._phase_words()
     limit = f" (limit {game.turn_limit})" if game.turn_limit else ""
-    lines.append(f"Mouse Trap · {game.options['variant']} · {game.players} players · turn {state.turn}{limit}")
+    lines.append(
+        f"Mouse Trap · {game.options['variant']} · {game.players} players · turn {state.turn}{limit}"
+    )
     lines.append(f"  {status}")
     who = []
     for s in range(game.players):
@@ -69,7 +72,7 @@ def render_text(state: "MouseTrapState", seat: int | None = None) -> str:
             who[-1] = "▶ " + who[-1]
     who.append(f"pile {state.pile}/{game.supply}")
     for k in range(0, len(who), 3):
-        lines.append("  " + " | ".join(who[k:k + 3]))
+        lines.append("  " + " | ".join(who[k : k + 3]))
     bar = "#" * state.parts + "." * (NUM_PARTS - state.parts)
     if state.parts < NUM_PARTS:
         nxt = f"next: #{state.parts + 1} {PARTS[state.parts]}"
@@ -89,7 +92,7 @@ def render_text(state: "MouseTrapState", seat: int | None = None) -> str:
     lines.append("  The Loop (circular, after the Cheese Wheel comes Safe again):")
     loop = list(range(LOOP_START, NUM_SPACES))
     for r in range(0, len(loop), 3):
-        lines.append("  " + "".join(_cell(state, i, width) for i in loop[r:r + 3]).rstrip())
+        lines.append("  " + "".join(_cell(state, i, width) for i in loop[r : r + 3]).rstrip())
     lines.append("  A-D = mice of players 1-4; (-) = does not build with this many players")
     if state.is_terminal():
         if state.truncated:
@@ -99,8 +102,9 @@ def render_text(state: "MouseTrapState", seat: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def _firing_line(state: "MouseTrapState") -> str:
+def _firing_line(state: MouseTrapState) -> str:
     from .game import P_FIRE
+
     chain = FIRING_CHAIN
     if state.phase == P_FIRE:
         done = " ".join(s["letter"] + "✓" for s in chain[: state.stage])
@@ -111,5 +115,7 @@ def _firing_line(state: "MouseTrapState") -> str:
     passed = " ".join(s["letter"] + "✓" for s in chain[: last["stages"]])
     if last["jammed"]:
         k = last["stages"]
-        return f"last firing: {passed} {chain[k]['letter']}✗ jammed ({chain[k]['text'].lower()})".replace("  ", " ")
+        return f"last firing: {passed} {chain[k]['letter']}✗ jammed ({chain[k]['text'].lower()})".replace(
+            "  ", " "
+        )
     return f"last firing: {passed} — cage fell"
