@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
 from .errors import IllegalActionError, OptionError, PositionError
@@ -39,6 +39,9 @@ class Game:
     has_chance: ClassVar[bool] = False
     # Agents this game provides, name -> "module:callable" or callable(game, seat, seed).
     agents: ClassVar[dict[str, Any]] = {}
+    # Notation sits a layer above the rules: a game package binds its parser here (in its
+    # __init__), so the rules module never imports its notation module. parser(game, text).
+    position_parser: ClassVar[Callable[[Any, str], Any] | None] = None
 
     def __init__(self, **options: Any):
         unknown = sorted(set(options) - set(self.default_options))
@@ -64,7 +67,11 @@ class Game:
 
     def state_from_position(self, text: str) -> State:
         """Set up a state from the game's one-line position notation."""
-        raise PositionError(text, f"{self.game_id} has no position notation")
+        parser = type(self).position_parser
+        if parser is None:
+            raise PositionError(text, f"{self.game_id} has no position notation")
+        state: State = parser(self, text)
+        return state
 
     def max_game_length(self) -> int | None:
         return None
@@ -85,6 +92,11 @@ class Game:
 
 class State:
     """One position of a game. Subclasses implement the underscored hooks."""
+
+    # Notation and drawing sit a layer above the rules: a game package binds its functions here
+    # (in its __init__) instead of the rules importing them. writer(state), renderer(state, seat).
+    position_writer: ClassVar[Callable[[Any], str] | None] = None
+    text_renderer: ClassVar[Callable[[Any, int | None], str] | None] = None
 
     def __init__(self, game: Game, seed: int | None = None, start: str | None = None):
         self.game = game
@@ -183,7 +195,10 @@ class State:
         raise IllegalActionError(text, "not a legal action here")
 
     def position(self) -> str:
-        raise NotImplementedError
+        writer = type(self).position_writer
+        if writer is None:
+            raise NotImplementedError(f"{self.game.game_id} has no position notation")
+        return writer(self)
 
     # --- information --------------------------------------------------------------
     def view(self, seat: int | None = None) -> dict[str, Any]:
@@ -234,7 +249,10 @@ class State:
     # --- presentation -------------------------------------------------------------
     def render_text(self, seat: int | None = None) -> str:
         """A drawing for the terminal from `seat`'s point of view."""
-        return self.position()
+        renderer = type(self).text_renderer
+        if renderer is None:
+            return self.position()
+        return renderer(self, seat)
 
     def __str__(self) -> str:
         return self.render_text()

@@ -610,12 +610,6 @@ class BoobyTrapState(State):
         new.last_removal = dict(self.last_removal) if self.last_removal else None
         return new
 
-    # --- presentation -------------------------------------------------------------
-    def render_text(self, seat: int | None = None) -> str:
-        from .render import render_text
-
-        return render_text(self, seat)
-
 
 def _downsample(frames: list, limit: int) -> list:
     if len(frames) <= limit:

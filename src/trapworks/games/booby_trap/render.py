@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from .game import BoobyTrapState
 from .physics import MARK, POINTS, SIZE_NAMES, SIZES, TRAY_WIDTH
-
-if TYPE_CHECKING:
-    from .game import BoobyTrapState
 
 COL_MM = 4.0  # one character column is 4 mm along the tray
 ROW_MM = 9.0  # one line is 9 mm across it (characters are about twice as tall as wide)

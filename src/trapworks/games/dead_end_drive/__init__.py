@@ -3,6 +3,13 @@
 from .board import Mansion, load_mansion
 from .components import CHARACTERS, LETTERS, NAMES, TRAP_KINDS
 from .game import DeadEndDriveGame, DeadEndDriveState
+from .notation import parse_position, write_position
+from .render import render_text
+
+# The package joins its layers: notation and drawing sit above the rules and are bound here.
+DeadEndDriveGame.position_parser = parse_position
+DeadEndDriveState.position_writer = write_position
+DeadEndDriveState.text_renderer = render_text
 
 __all__ = [
     "CHARACTERS",

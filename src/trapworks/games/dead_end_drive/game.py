@@ -174,11 +174,6 @@ class DeadEndDriveGame(Game):
             seed = random.randrange(2**63)  # a record must replay: keep the seed that was used
         return DeadEndDriveState(self, seed=seed)
 
-    def state_from_position(self, text: str) -> DeadEndDriveState:
-        from .notation import parse_position
-
-        return parse_position(self, text)
-
     def help_text(self) -> str:
         return (
             "A move takes two actions: pick a pawn and a count, e.g. S4 (Smothers, 4 squares; pawn letters "
@@ -1013,11 +1008,6 @@ class DeadEndDriveState(State):
             raise IllegalActionError(text, "you drew a card: write spring (if it matches) or keep")
         raise IllegalActionError(text, "nothing to do now")
 
-    def position(self) -> str:
-        from .notation import write_position
-
-        return write_position(self)
-
     # --- information ------------------------------------------------------------------
     def view(self, seat: int | None = None) -> dict[str, Any]:
         g = self.game
@@ -1157,9 +1147,3 @@ class DeadEndDriveState(State):
         new._events = [dict(e) for e in self._events]
         new._dest_cache = dict(self._dest_cache)
         return new
-
-    # --- presentation -------------------------------------------------------------------
-    def render_text(self, seat: int | None = None) -> str:
-        from .render import render_text
-
-        return render_text(self, seat)

@@ -40,7 +40,6 @@ from __future__ import annotations
 import random
 import zlib
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from trapworks.core import PositionError
 
@@ -59,11 +58,9 @@ from .game import (
     ROLL,
     SELECT,
     TRAP,
+    DeadEndDriveGame,
     DeadEndDriveState,
 )
-
-if TYPE_CHECKING:
-    from .game import DeadEndDriveGame
 
 FIELDS = (
     "players",

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .board import COLUMN_NAMES
 from .components import CARD_NAMES, LETTERS, NAMES, NUM_PAWNS, TRAP_KINDS
-
-if TYPE_CHECKING:
-    from .game import DeadEndDriveState
+from .game import DeadEndDriveState
 
 OFF = -1
 TRAP_DIGIT = {kind: str(i + 1) for i, kind in enumerate(TRAP_KINDS)}

@@ -44,8 +44,9 @@ FIRST_BASE = 40
 DIE_FACES = (1, 2, 3, 4, 5, 6)
 MAX_PLAYERS = 4
 
-# Phases (the pending decision or chance event); notation names in PHASE_NAMES.
+# Phases (the pending decision or chance event) and their names in notation and views.
 P_FIRST, P_ROLL, P_DIE, P_CRANK, P_PUSH, P_STEAL, P_FIRE, P_OVER = range(8)
+PHASE_NAMES = ("first", "roll", "die", "crank", "push", "steal", "fire", "over")
 CHANCE_PHASES = frozenset((P_FIRST, P_DIE, P_PUSH, P_FIRE))
 DIE_OUTCOMES = tuple((d, 1 / 6) for d in DIE_FACES)
 
@@ -206,11 +207,6 @@ class MouseTrapGame(Game):
 
     def new_initial_state(self, seed: int | None = None) -> MouseTrapState:
         return MouseTrapState(self, seed=seed)
-
-    def state_from_position(self, text: str) -> MouseTrapState:
-        from .notation import parse_position
-
-        return parse_position(self, text)
 
     def help_text(self) -> str:
         return (
@@ -766,11 +762,6 @@ class MouseTrapState(State):
             raise IllegalActionError(text, reason)
         return action
 
-    def position(self) -> str:
-        from .notation import format_position
-
-        return format_position(self)
-
     def _phase_words(self) -> str:
         ph = self.phase
         p = f"player {self.to_move + 1}"
@@ -794,8 +785,6 @@ class MouseTrapState(State):
 
     # --- information ---------------------------------------------------------------------
     def view(self, seat: int | None = None) -> dict[str, Any]:
-        from .notation import PHASE_NAMES
-
         game = self.game
         legal = []
         if not self.is_chance_node() and self.phase != P_OVER:
@@ -883,9 +872,3 @@ class MouseTrapState(State):
         new._events = [dict(e) for e in self._events]
         new.last_firing = dict(self.last_firing) if self.last_firing else None
         return new
-
-    # --- presentation ---------------------------------------------------------------------
-    def render_text(self, seat: int | None = None) -> str:
-        from .render import render_text
-
-        return render_text(self, seat)

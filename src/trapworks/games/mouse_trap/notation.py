@@ -26,16 +26,25 @@ Fields may come in any order; mice, cheese and parts are required.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from trapworks.core import PositionError
 
 from .data import CHEESE_WHEEL, FIRING_CHAIN, NUM_PARTS, NUM_SPACES, SAFE, TURN_CRANK
+from .game import (
+    END,
+    P_CRANK,
+    P_DIE,
+    P_FIRE,
+    P_FIRST,
+    P_OVER,
+    P_PUSH,
+    P_ROLL,
+    P_STEAL,
+    PHASE_NAMES,
+    MouseTrapGame,
+    MouseTrapState,
+)
 
-if TYPE_CHECKING:
-    from .game import MouseTrapGame, MouseTrapState
-
-PHASE_NAMES = ("first", "roll", "die", "crank", "push", "steal", "fire", "over")
 HELP = (
     "fields key=value separated by spaces, e.g. "
     "'mice=12,45,x,49 cheese=3,0,0,5 pile=22 parts=24 turn=57 next=2 phase=roll'"
@@ -43,8 +52,6 @@ HELP = (
 
 
 def format_position(state: MouseTrapState) -> str:
-    from .game import P_FIRE, P_OVER, P_PUSH, P_STEAL
-
     mice = ",".join("x" if m is None else str(m) for m in state.mice)
     cheese = ",".join(str(c) for c in state.cheese)
     ph = state.phase
@@ -75,19 +82,6 @@ def _ints(text: str, field: str, full: str) -> list[int]:
 
 
 def parse_position(game: MouseTrapGame, text: str) -> MouseTrapState:
-    from .game import (
-        END,
-        P_CRANK,
-        P_DIE,
-        P_FIRE,
-        P_FIRST,
-        P_OVER,
-        P_PUSH,
-        P_ROLL,
-        P_STEAL,
-        MouseTrapState,
-    )
-
     if not isinstance(text, str) or not text.strip():
         raise PositionError(str(text), "a position is a text of " + HELP)
     fields: dict[str, str] = {}

@@ -3,12 +3,8 @@ contraption's progress and the last firing of the trap."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .data import FIRING_CHAIN, LOOP_START, NUM_PARTS, NUM_SPACES, PARTS, SPACES
-
-if TYPE_CHECKING:
-    from .game import MouseTrapState
+from .game import P_FIRE, MouseTrapState
 
 MOUSE_MARKS = "ABCD"  # player 1 = A ... player 4 = D on the board
 
@@ -103,8 +99,6 @@ def render_text(state: MouseTrapState, seat: int | None = None) -> str:
 
 
 def _firing_line(state: MouseTrapState) -> str:
-    from .game import P_FIRE
-
     chain = FIRING_CHAIN
     if state.phase == P_FIRE:
         done = " ".join(s["letter"] + "✓" for s in chain[: state.stage])
