@@ -3,31 +3,17 @@
 from __future__ import annotations
 
 import math
-import re
-from functools import cache
-from pathlib import Path
 
+import rulebook
 import trapworks
 from trapworks.games.booby_trap import physics
 from trapworks.games.booby_trap.game import BoobyTrapState
 from trapworks.games.booby_trap.physics import RADIUS, TRAY_WIDTH, Packing, Piece
 
-SEEDS = Path(__file__).resolve().parents[2].parent / "shared" / "seeds"
-
-
-def _normal(text: str) -> str:
-    return re.sub(r"\s+", " ", text.replace("\u2019", "'")).strip().lower()
-
-
-@cache
-def _rulebook() -> str:
-    return _normal(next(SEEDS.glob("001_*.txt")).read_text(encoding="utf-8"))
-
 
 def cite(sentence: str) -> str:
-    """Assert that `sentence` is in rulebook 001 (so a citation cannot drift); return it."""
-    assert _normal(sentence) in _rulebook(), f"not in rulebook 001: {sentence!r}"
-    return sentence
+    """Cite rulebook 001 (checked whenever the rulebooks are found, see tests/rulebook.py)."""
+    return rulebook.cite("001", sentence)
 
 
 def constructed(
