@@ -6,12 +6,14 @@ import importlib
 import importlib.util
 import json
 import sys
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any, Optional
 
 import typer
 from rich.console import Console
 from rich.table import Table
+from typer.core import TyperGroup
 
 from trapworks import available_games, make
 from trapworks.agents import available_agents
@@ -19,20 +21,90 @@ from trapworks.core import GameRecord, TrapworksError, game_class
 
 from .options import data_dir, game_options, games_progress, parse_options
 
-app = typer.Typer(
-    help="trapworks: Mouse Trap, Booby Trap, Last Mouse Lost and 13 Dead End Drive, rule for rule.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
 console = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
+
+
+def _one_line(error: BaseException) -> str:
+    """An error as one line a player can act on."""
+    if isinstance(error, TrapworksError):
+        return str(error)
+    if isinstance(error, OSError):
+        where = f" {error.filename}" if error.filename else ""
+        return f"cannot use{where}: {error.strerror or error}"
+    return f"unexpected {type(error).__name__}: {error} (run again with --debug for the traceback)"
+
+
+def _report(message: str) -> None:
+    err.print(f"error: {message}", markup=False, soft_wrap=True)
+
+
+class TrapworksGroup(TyperGroup):
+    """Shows failures as one line (`error: ...`); with --debug, as the full traceback."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        # Usage errors in the global options (before any command runs).
+        try:
+            return super().make_context(*args, **kwargs)
+        except typer.TyperException as e:
+            if type(e).__name__ == "NoArgsIsHelpError":  # plain `trapworks`: click shows the help
+                raise
+            _report(f"{_usage_message(e)} (see: trapworks --help)")
+            raise typer.Exit(2) from None
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, typer.Abort, SystemExit):
+            raise
+        except Exception as e:  # expected failures and bugs alike: one line unless --debug
+            if ctx.meta.get("trapworks.debug"):
+                raise
+            if isinstance(e, typer.TyperException):  # click's usage errors (bad options)
+                where = getattr(e, "ctx", None)
+                command = f"trapworks {where.info_name}" if where and where.parent else "trapworks"
+                _report(f"{_usage_message(e)} (see: {command} --help)")
+                raise typer.Exit(2) from None
+            _report(_one_line(e))
+            raise typer.Exit(2 if isinstance(e, TrapworksError) else 1) from None
+
+
+def _usage_message(error: Exception) -> str:
+    formatted = getattr(error, "format_message", None)
+    return str(formatted() if formatted else error)
+
+
+app = typer.Typer(
+    cls=TrapworksGroup,
+    help="trapworks: Mouse Trap, Booby Trap, Last Mouse Lost and 13 Dead End Drive, rule for rule.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        console.print(f"trapworks {version('trapworks')}", markup=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    ctx: typer.Context,
+    show_version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+    debug: bool = typer.Option(False, "--debug", help="On an error, show the full traceback."),
+) -> None:
+    """trapworks: Mouse Trap, Booby Trap, Last Mouse Lost and 13 Dead End Drive, rule for rule."""
+    ctx.meta["trapworks.debug"] = debug
+
 
 OPTION_HELP = "Game option as key=value (repeatable), e.g. -o rules=advanced -o first_to=1."
 
 
 def fail(message: str, code: int = 2) -> None:
-    err.print(f"error: {message}", markup=False)
+    _report(message)
     raise typer.Exit(code)
 
 
@@ -70,7 +142,9 @@ def play_command(
     option: list[str] | None = typer.Option(None, "--option", "-o", help=OPTION_HELP),
     seed: int | None = typer.Option(None, help="Seed for chance and agents."),
     position: str | None = typer.Option(None, help="Start from this position (the game's notation)."),
-    save: Path | None = typer.Option(None, help="Where to save the record (default: the data folder)."),
+    save: Path | None = typer.Option(
+        None, help="Save the record to this file (default: a new file in the data folder's records/)."
+    ),
 ) -> None:
     """Play a game in the terminal: against agents, or several humans at one keyboard."""
     from .terminal import TerminalSession
@@ -89,13 +163,12 @@ def play_command(
         if name != "human" and name not in known:
             fail(f"unknown seat {name!r}: use 'human' or one of {', '.join(known)}")
     try:
-        session = TerminalSession(game, names, seed=seed, save_dir=data_dir() / "records", start=position)
+        session = TerminalSession(
+            game, names, seed=seed, save_dir=data_dir() / "records", save_path=save, start=position
+        )
     except TrapworksError as e:
         fail(str(e))
     session.run()
-    if save is not None:
-        session.save(save)
-        console.print(f"Also saved to {save}", markup=False)
 
 
 @app.command("replay")

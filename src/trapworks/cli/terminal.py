@@ -48,6 +48,7 @@ class TerminalSession:
         ask: Callable[[str], str] | None = None,
         console: Console | None = None,
         save_dir: Path | None = None,
+        save_path: Path | None = None,
         start: str | None = None,
     ):
         self.game = game
@@ -56,6 +57,7 @@ class TerminalSession:
         self.ask = ask or (lambda prompt: self.console.input(prompt))
         self.rng = random.Random(seed)
         self.save_dir = save_dir
+        self.save_path = save_path  # where the record goes at the end (None: a new file in save_dir)
         self.state: State = game.state_from_position(start) if start else game.new_initial_state(seed=seed)
         self.agents: list[Agent | None] = [
             None if name == "human" else make_agent(name, game, seat, seed=self.rng.randrange(2**32))
@@ -109,10 +111,15 @@ class TerminalSession:
     def save(self, path: Path | None = None) -> Path:
         record = GameRecord.from_state(self.state, players=self.seat_names)
         if path is None:
-            base = self.save_dir or Path("records")
+            path = self.save_path
+        if path is None:
+            # A new file every time (never overwrites, even two saves in the same second).
             stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-            path = base / f"{self.game.game_id}-{stamp}.json"
-        self.saved_path = record.save(path)
+            self.saved_path = record.save_new(
+                self.save_dir or Path("records"), f"{self.game.game_id}-{stamp}"
+            )
+        else:
+            self.saved_path = record.save(path)
         return self.saved_path
 
     # --- the loop -----------------------------------------------------------------

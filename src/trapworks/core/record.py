@@ -157,6 +157,24 @@ class GameRecord:
         path.write_text(self.to_json() + "\n")
         return path
 
+    def save_new(self, folder: str | Path, stem: str) -> Path:
+        """Save to a file in `folder` that did not exist: `stem.json`, else `stem-2.json`...
+
+        The file is created exclusively, so two saves (or two processes) never share a name.
+        """
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        text = self.to_json() + "\n"
+        for n in range(1, 10_000):
+            path = folder / (f"{stem}.json" if n == 1 else f"{stem}-{n}.json")
+            try:
+                with path.open("x", encoding="utf-8") as f:
+                    f.write(text)
+            except FileExistsError:
+                continue
+            return path
+        raise RecordError(f"no free record name for {stem} in {folder}")
+
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:
         try:
