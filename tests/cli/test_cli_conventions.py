@@ -161,3 +161,19 @@ def test_expected_failures_are_one_line(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr(cli, "game_options", bad_options)
     result = runner.invoke(app, ["play", "last-mouse-lost"])
     assert result.exit_code == 2 and result.output == "error: players: 9 is more than the game allows\n"
+
+
+def test_data_folder_is_trapworks_home_else_the_platform_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import platformdirs
+
+    from trapworks.cli.options import data_dir
+
+    monkeypatch.setenv("TRAPWORKS_HOME", str(tmp_path / "here"))
+    assert data_dir() == tmp_path / "here"
+    monkeypatch.delenv("TRAPWORKS_HOME")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert data_dir() == platformdirs.user_data_path("trapworks", appauthor=False)
+    if sys.platform.startswith("linux"):
+        assert data_dir() == tmp_path / "xdg" / "trapworks"

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import platformdirs
 import typer
 
 
@@ -52,8 +53,9 @@ def games_progress(label: str, console, quiet: bool):
 
 
 def data_dir() -> Path:
-    """Where trapworks keeps records and its database: $TRAPWORKS_HOME or the XDG data dir."""
+    """Where trapworks keeps records and its database: $TRAPWORKS_HOME, else the platform's user
+    data folder (platformdirs: $XDG_DATA_HOME/trapworks or ~/.local/share/trapworks on Linux,
+    ~/Library/Application Support/trapworks on macOS, %LOCALAPPDATA%\\trapworks on Windows)."""
     if os.environ.get("TRAPWORKS_HOME"):
         return Path(os.environ["TRAPWORKS_HOME"])
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "trapworks"
+    return platformdirs.user_data_path("trapworks", appauthor=False)

@@ -19,7 +19,7 @@ from .game import (
     legal_action_strings,
     sample_chance,
 )
-from .record import GameRecord, undo
+from .record import GameRecord, record_json_schema, undo
 from .registry import available_games, game_class, make, register_game
 
 __all__ = [
@@ -41,6 +41,7 @@ __all__ = [
     "legal_action_strings",
     "sample_chance",
     "GameRecord",
+    "record_json_schema",
     "undo",
     "available_games",
     "game_class",

@@ -7,16 +7,80 @@ replay) and every chance outcome is an action, so replay needs no random numbers
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, field_validator
 
 from .errors import IllegalActionError, RecordError, TrapworksError
 from .game import State
 
 FORMAT = "trapworks-record"
 VERSION = 1
+
+
+class RecordModel(BaseModel):
+    """The JSON form of a game record (validation and the published JSON Schema)."""
+
+    model_config = ConfigDict(
+        title="trapworks game record",
+        extra="ignore",  # fields a later version adds are left alone
+    )
+
+    format: Literal["trapworks-record"] = Field(FORMAT, description="Always 'trapworks-record'.")
+    version: Literal[1] = Field(VERSION, description="Format version.")
+    game: StrictStr = Field(description="Game id, e.g. 'last-mouse-lost' (see `trapworks games`).")
+    options: dict[str, Any] = Field(default_factory=dict, description="The game's options, name -> value.")
+    seed: StrictInt | None = Field(None, description="Seed of the initial state; null when `start` is given.")
+    start: StrictStr | None = Field(None, description="Position text the game started from (null: initial).")
+    players: list[str] = Field(default_factory=list, description="Who sat where (free text), seat by seat.")
+    actions: list[StrictStr] = Field(
+        default_factory=list, description="Every action as text, chance outcomes included, in order."
+    )
+    result: list[float] | None = Field(None, description="Returns per seat when the game ended, else null.")
+    created: str = Field("", description="When the record was made (ISO 8601).")
+
+    @field_validator("players", mode="before")
+    @classmethod
+    def _players_as_text(cls, value: Any) -> Any:
+        # Seat labels are free text; numbers (e.g. seat ids) are kept as their text.
+        if isinstance(value, list):
+            return [v if isinstance(v, str) else str(v) for v in value]
+        return value
+
+
+# What each field must be, in a player's words (a RecordError names the bad field).
+_FIELD_RULES = {
+    "format": "not a trapworks record (format {value!r})",
+    "version": f"record version {{value!r}} is not supported (expected {VERSION})",
+    "game": "record 'game' must be a game id string",
+    "options": "record 'options' must be an object",
+    "seed": "record 'seed' must be an integer or null",
+    "start": "record 'start' must be a position string or null",
+    "players": "record 'players' must be a list",
+    "actions": "record 'actions' must be a list of action strings",
+    "result": "record 'result' must be a list of numbers or null",
+    "created": "record 'created' must be a string",
+}
+
+
+def _record_error(error: ValidationError, data: dict[str, Any]) -> RecordError:
+    first = error.errors()[0]
+    loc = first["loc"]
+    name = str(loc[0]) if loc else ""
+    if first["type"] == "missing" and name == "game":
+        return RecordError("record has no 'game' (a game id string)")
+    where = ".".join(str(part) for part in loc)
+    rule = _FIELD_RULES.get(name, f"record field {name!r} is invalid").format(value=data.get(name))
+    return RecordError(f"{rule} ({where}: {first['msg']})")
+
+
+def record_json_schema() -> dict[str, Any]:
+    """JSON Schema of a record file (published as docs/schema/record.schema.json)."""
+    return RecordModel.model_json_schema()
 
 
 @dataclass
@@ -65,7 +129,7 @@ class GameRecord:
                 raise RecordError(f"record's start position is invalid: {e}") from None
         return game.new_initial_state(seed=self.seed)
 
-    def states(self):
+    def states(self) -> Iterator[State]:
         """Yield the state before the first action and after each action."""
         state = self.initial_state()
         yield state.clone()
@@ -111,36 +175,19 @@ class GameRecord:
     def from_dict(cls, data: Any) -> GameRecord:
         if not isinstance(data, dict):
             raise RecordError("a record must be a JSON object")
-        if data.get("format", FORMAT) != FORMAT:
-            raise RecordError(f"not a trapworks record (format {data.get('format')!r})")
-        if data.get("version", VERSION) != VERSION:
-            raise RecordError(f"record version {data.get('version')!r} is not supported (expected {VERSION})")
-        if not isinstance(data.get("game"), str):
-            raise RecordError("record has no 'game' (a game id string)")
-        options = data.get("options", {})
-        if not isinstance(options, dict):
-            raise RecordError("record 'options' must be an object")
-        seed = data.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise RecordError("record 'seed' must be an integer or null")
-        start = data.get("start")
-        if start is not None and not isinstance(start, str):
-            raise RecordError("record 'start' must be a position string or null")
-        actions = data.get("actions", [])
-        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-            raise RecordError("record 'actions' must be a list of action strings")
-        players = data.get("players", [])
-        if not isinstance(players, list):
-            raise RecordError("record 'players' must be a list")
+        try:
+            model = RecordModel.model_validate(data)
+        except ValidationError as e:
+            raise _record_error(e, data) from None
         return cls(
-            game=data["game"],
-            options=options,
-            seed=seed,
-            start=start,
-            actions=list(actions),
-            players=[str(p) for p in players],
-            result=data.get("result"),
-            created=str(data.get("created", "")),
+            game=model.game,
+            options=model.options,
+            seed=model.seed,
+            start=model.start,
+            actions=model.actions,
+            players=model.players,
+            result=model.result,
+            created=model.created,
         )
 
     @classmethod
