@@ -78,7 +78,8 @@ def render(results: list[dict]) -> str:
         'game. With P seats an agent no better than B wins 1/P of the games (the baseline). "A beats',
         "B\" = the whole Wilson 95% interval of A's win rate is above the baseline.",
         "",
-        "| game | A | B | seats | games | A wins | A win rate | 95% CI | baseline | A beats B? | truncated | seed | run time |",
+        "| game | A | B | seats | games | A wins | A win rate | 95% CI | baseline | A beats B? "
+        "| truncated | seed | run time |",
         "|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|",
     ]
     for r in sorted(

@@ -95,7 +95,8 @@ def main() -> None:
     raw = statistics.median(raw_rates)
     med_steps = statistics.median(steps)
     print(
-        f"python {platform.python_version()}, pymunk {pymunk.version} (Chipmunk {pymunk.chipmunk_version[:5]}), "
+        f"python {platform.python_version()}, pymunk {pymunk.version} "
+        f"(Chipmunk {pymunk.chipmunk_version[:5]}), "
         f"{args.games} games of 2 players ({args.agents}, seats alternating), dt={physics.DT:.5f} s, "
         f"{physics.ITERATIONS} solver iterations"
     )
@@ -116,7 +117,8 @@ def main() -> None:
             f"{percentile(trip_ms, 0.95):.1f} | {len(trip_ms)} |"
         )
     print(
-        f"| simulation steps per removal (warm-up + settle) | {med_steps:.0f} | {percentile(steps, 0.95):.0f} | "
+        f"| simulation steps per removal (warm-up + settle) | {med_steps:.0f} "
+        f"| {percentile(steps, 0.95):.0f} | "
         f"{len(steps)} |"
     )
     print(
@@ -125,7 +127,8 @@ def main() -> None:
     )
     print(f"| removal time if it were raw steps only (ms) | {1000 * med_steps / raw:.1f} | | |")
     print(
-        f"| set-up (mix, release, settle) (s) | {statistics.median(setup_s):.2f} | {max(setup_s):.2f} (max) | "
+        f"| set-up (mix, release, settle) (s) | {statistics.median(setup_s):.2f} "
+        f"| {max(setup_s):.2f} (max) | "
         f"{len(setup_s)} |"
     )
     print(

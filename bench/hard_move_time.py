@@ -109,13 +109,15 @@ def main() -> None:
         f"({args.moves} per game, hard agent rotating through the seats)"
     )
     print(
-        "| game | hard = | opponents | games | moves | searched | median s | p95 s | max s | > 1 s | mean iterations |"
+        "| game | hard = | opponents | games | moves | searched | median s | p95 s | max s | > 1 s "
+        "| mean iterations |"
     )
     print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for gid in games:
         r = measure(gid, args.moves, args.seed, args.generic)
         print(
-            f"| {r['game']} | {r['level']} | {r['opponents']} | {r['games']} | {r['moves']} | {r['searched']} | "
+            f"| {r['game']} | {r['level']} | {r['opponents']} | {r['games']} | {r['moves']} "
+            f"| {r['searched']} | "
             f"{r['median']:.3f} | {r['p95']:.3f} | {r['max']:.3f} | {r['over_1s']} | {r['iterations']:.0f} |",
             flush=True,
         )

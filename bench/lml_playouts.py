@@ -70,7 +70,8 @@ def main() -> None:
         f"{args.blocks} blocks x {args.seconds}s each, median over blocks"
     )
     print(
-        "| implementation | playouts/s (median) | min–max over blocks | moves/s (median) | moves per playout |"
+        "| implementation | playouts/s (median) | min–max over blocks | moves/s (median) "
+        "| moves per playout |"
     )
     print("|---|---:|---:|---:|---:|")
     for k in names:

@@ -1,6 +1,7 @@
 """Where does Mouse Trap's heuristic leave value on the table? Precise action values at real decisions.
 
-Games are played heuristic against heuristic (or `--agent`, e.g. double-catch); at every decision with more than one legal action
+Games are played heuristic against heuristic (or `--agent`, e.g. double-catch); at every decision
+with more than one legal action
 each action is valued by `--rollouts` rollouts (every seat then plays that agent), with common
 random numbers: rollout i of every action uses the same seed, so the paired differences against
 the heuristic's own choice are measured with little noise (the rollout agent's

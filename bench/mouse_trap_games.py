@@ -189,7 +189,8 @@ def main() -> None:
         )
     names = list(contenders)
     print(
-        f"\nkernel loop / reference: {statistics.median(rates[names[0]]) / statistics.median(rates[names[2]]):.2f}"
+        "\nkernel loop / reference: "
+        f"{statistics.median(rates[names[0]]) / statistics.median(rates[names[2]]):.2f}"
     )
 
 

@@ -94,7 +94,7 @@ if __name__ == "__main__":
         se = math.sqrt(w * (1 - w) / n)
         if base is None:
             base = v
-        d = [a - b for a, b in zip(v, base)]
+        d = [a - b for a, b in zip(v, base, strict=True)]
         md = sum(d) / n
         sd = math.sqrt(sum((x - md) ** 2 for x in d) / (n - 1) / n) if n > 1 else 0
         print(

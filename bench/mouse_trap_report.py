@@ -161,7 +161,10 @@ def plot(cells: list[dict], path: Path) -> None:
                     histtype="step",
                     density=True,
                     linewidth=1.4,
-                    label=f"{_label(data['reliability'], data['capture_chance'])}: mean {data['length_mean']:.0f}",
+                    label=(
+                        f"{_label(data['reliability'], data['capture_chance'])}: "
+                        f"mean {data['length_mean']:.0f}"
+                    ),
                 )
             ax.set_title(f"{variant}, {players} players", fontsize=10)
             ax.set_xlabel("game length (decisions)")

@@ -53,12 +53,13 @@ from starlette.routing import WebSocketRoute
 async def echo(ws):
     await ws.accept()
     ply = 0
-    await ws.send_text(json.dumps({"type": "state", "ply": ply, "to_move": 0, "view": {"legal_actions": [{"text": "a1"}]}}))
+    view = {"legal_actions": [{"text": "a1"}]}
+    await ws.send_text(json.dumps({"type": "state", "ply": ply, "to_move": 0, "view": view}))
     while True:
         msg = json.loads(await ws.receive_text())
         ply += 1
         # One frame per move, as trapworks sends its mover: the update, then the ack.
-        await ws.send_text(json.dumps([{"type": "state", "ply": ply, "to_move": 0, "view": {"legal_actions": [{"text": "a1"}]}},
+        await ws.send_text(json.dumps([{"type": "state", "ply": ply, "to_move": 0, "view": view},
                                        {"type": "ack", "ref": msg.get("ref"), "ply": ply}]))
 
 app = Starlette(routes=[WebSocketRoute("/ws/games/{gid}", echo)])
@@ -366,7 +367,8 @@ def main() -> None:
                 proc.wait(timeout=10)
     print()
     print(
-        "| server | clients | think (mean) | moves/s | ack p50 ms | ack p99 ms | turn p50 ms | turn p99 ms | errors |"
+        "| server | clients | think (mean) | moves/s | ack p50 ms | ack p99 ms | turn p50 ms "
+        "| turn p99 ms | errors |"
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in results:

@@ -96,7 +96,10 @@ def node_value(node: dict) -> list[float]:
         return node["returns"]
     if node["kind"] == "chance":
         vals = [node_value(node["children"][a]) for a, _ in node["outcomes"]]
-        return [sum(p * v[i] for (_, p), v in zip(node["outcomes"], vals)) for i in range(len(vals[0]))]
+        return [
+            sum(p * v[i] for (_, p), v in zip(node["outcomes"], vals, strict=True))
+            for i in range(len(vals[0]))
+        ]
     p = node["player"]
     return max((node_value(c) for c in node["children"].values()), key=lambda v: v[p])
 

@@ -25,7 +25,10 @@ def policy_value(node: dict, policy) -> list[float]:
         return node["returns"]
     if node["kind"] == "chance":
         vals = [policy_value(node["children"][a], policy) for a, _ in node["outcomes"]]
-        return [sum(p * v[i] for (_, p), v in zip(node["outcomes"], vals)) for i in range(len(vals[0]))]
+        return [
+            sum(p * v[i] for (_, p), v in zip(node["outcomes"], vals, strict=True))
+            for i in range(len(vals[0]))
+        ]
     kids = node["children"]
     if policy == "random":
         vals = [policy_value(c, policy) for c in kids.values()]

@@ -254,7 +254,6 @@ class TestMovement:
         s = state_at(pawns=dict(OPENING, S="i9"), dice="6,6", opening=1)
         assert not any(t.startswith("S") for t in texts(s)), "S has moved once: not again yet"
         # no pawn may end on a trap in the opening (the stairs trap m3 is 6+6 from m9's neighbours)
-        m = s.game.mansion
         full = s.clone()
         full.opening = False
         full._dest_cache.clear()

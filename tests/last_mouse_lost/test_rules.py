@@ -42,7 +42,9 @@ class TestBasicRules:
         state = lml()
         legal = texts(state)
         # Every count from 1 to the row's raised mice, in every row, and nothing else.
-        expected = {f"{row}{k}" for row, n in zip("abcdef", STANDARD_BOARD) for k in range(1, n + 1)}
+        expected = {
+            f"{row}{k}" for row, n in zip("abcdef", STANDARD_BOARD, strict=True) for k in range(1, n + 1)
+        }
         assert legal == expected
         state.apply_action(state.string_to_action("c4"))
         assert state.position().split()[0] == "ooo/ooooo/oo..../oooooo/ooooo/ooo"

@@ -52,14 +52,20 @@ def row_text(mask: int, length: int) -> str:
 def check(state, rules):
     """The solver's outcome equals exhaustive search, and its move leaves a lost position."""
     game = state.game
-    heaps = tuple(sorted(h for m, n in zip(state.rows, game.board) for h in heaps_of_row(m, n, rules)))
+    heaps = tuple(
+        sorted(h for m, n in zip(state.rows, game.board, strict=True) for h in heaps_of_row(m, n, rules))
+    )
     solution = solve(state)
     assert solution.outcome == ("win" if mover_wins(heaps, rules) else "loss"), state.position()
     if solution.outcome == "win":
         after = state.clone()
         after.apply_action(state.string_to_action(solution.move))
         if after.round_number() == state.round_number():  # the round goes on: opponent must be lost
-            left = tuple(sorted(h for m, n in zip(after.rows, game.board) for h in heaps_of_row(m, n, rules)))
+            left = tuple(
+                sorted(
+                    h for m, n in zip(after.rows, game.board, strict=True) for h in heaps_of_row(m, n, rules)
+                )
+            )
             assert not mover_wins(left, rules), (state.position(), solution.move)
         else:  # the move ended the round: it must not have been ours to lose
             assert after.last_round["winner"] == state.current_player()
@@ -79,13 +85,17 @@ class Checker:
 
     def __call__(self, masks):
         board = self.game.board
-        heaps = tuple(sorted(h for m, n in zip(masks, board) for h in heaps_of_row(m, n, self.rules)))
+        heaps = tuple(
+            sorted(h for m, n in zip(masks, board, strict=True) for h in heaps_of_row(m, n, self.rules))
+        )
         assert solver_rule(list(heaps)) == mover_wins(heaps, self.rules), heaps
         self.positions += 1
         if heaps not in self.seen:
             self.seen.add(heaps)
             check(
-                self.game.state_from_position("/".join(row_text(m, n) for m, n in zip(masks, board))),
+                self.game.state_from_position(
+                    "/".join(row_text(m, n) for m, n in zip(masks, board, strict=True))
+                ),
                 self.rules,
             )
 
@@ -115,7 +125,7 @@ def test_every_standard_board_position_basic():
     for counts in product(*(range(n + 1) for n in board)):
         if not any(counts):
             continue
-        rows = "/".join("o" * c + "." * (n - c) for c, n in zip(counts, board))
+        rows = "/".join("o" * c + "." * (n - c) for c, n in zip(counts, board, strict=True))
         check(game.state_from_position(rows), "basic")
         count += 1
     assert count == 4 * 6 * 7 * 7 * 6 * 4 - 1
@@ -203,7 +213,9 @@ def test_exhaustive_on_real_states_small_boards():
             for masks in product(*(range(1 << n) for n in board)):
                 if not any(masks):
                     continue
-                state = game.state_from_position("/".join(row_text(m, n) for m, n in zip(masks, board)))
+                state = game.state_from_position(
+                    "/".join(row_text(m, n) for m, n in zip(masks, board, strict=True))
+                )
                 assert (solve(state).outcome == "win") == wins(state, memo), (rules, state.position())
 
 

@@ -171,7 +171,7 @@ def test_ai_seat_replies_and_chance_is_resolved_by_the_server(client):
         )
         assert r.status_code == 200, r.text
         s = wait_for(
-            lambda: (
+            lambda ply=ply: (  # bound now: the loop's next ply must not change what is awaited
                 (st := state_of(client, gid, tok))["ply"] > ply + 1
                 or st["terminal"]
                 and st["ply"] > ply

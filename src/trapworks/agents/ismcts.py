@@ -53,7 +53,8 @@ class ISMCTSAgent(MCTSAgent):
     def search(self, state: State) -> Node:
         if state.current_player() != self.seat:
             raise TrapworksError(
-                f"ismcts agent for seat {self.seat} asked to move while seat {state.current_player()} is to move"
+                f"ismcts agent for seat {self.seat} asked to move "
+                f"while seat {state.current_player()} is to move"
             )
         return super().search(state)
 

@@ -2,7 +2,8 @@
 
 For every legal action the agent plays the game out many times from the position after it, every
 seat following the base policy (by default the game's registered "heuristic" agent, or uniformly
-random moves when it has none; `policy` may name another of the game's own agents), and plays the action with the best mean return for its seat. Rollout i
+random moves when it has none; `policy` may name another of the game's own agents), and plays the
+action with the best mean return for its seat. Rollout i
 of every action uses the same random numbers (chance outcomes and the policies' own draws come
 from generators seeded by i): the actions are compared on the same dice, so the paired
 differences between them carry far less noise than separate samples would.
@@ -68,7 +69,8 @@ class RolloutAgent(Agent):
 
     Options: rollouts (most rounds; a round is one rollout per action, default 200), time_limit
     (seconds, default the hard level's cap, 0.85, so that a slow game cannot stall a move; None:
-    no cap, and the move depends only on the seed), min_rollouts (rounds before an early stop, default 24), stop_z
+    no cap, and the move depends only on the seed), min_rollouts (rounds before an early stop,
+    default 24), stop_z
     (default 3.0), tolerance (default 0.02), margin_z (standard errors by which another action
     must beat the base policy's choice to replace it, default 1.0; 0 plays the best mean),
     policy (the base policy: "random" or the name of one of the game's own agents, e.g.

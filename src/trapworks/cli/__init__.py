@@ -8,7 +8,7 @@ import json
 import sys
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 from rich.console import Console

@@ -33,12 +33,12 @@ def register(app: typer.Typer) -> None:
             sock.bind((host, port))
         except OSError as e:
             typer.echo(f"error: cannot listen on {host}:{port}: {e.strerror}; try another --port", err=True)
-            raise typer.Exit(2)
+            raise typer.Exit(2) from None
         try:
             web_app = create_app(url, manage_memory=True)
         except Exception as e:  # a bad --db URL, an unreachable database
             typer.echo(f"error: cannot open the database {url}: {e}", err=True)
-            raise typer.Exit(2)
+            raise typer.Exit(2) from None
         shown_host = "localhost" if host in ("127.0.0.1", "::1", "localhost") else host
         if host in ("0.0.0.0", "::"):
             shown_host = "localhost"

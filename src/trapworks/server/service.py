@@ -637,7 +637,8 @@ class GameService:
                     text = new_state.action_to_string(action)
                     new_state.apply_action(action)
                 except Exception as e:  # an agent bug must not kill the server; the players are told
-                    live.failed = f"the server could not play {self.seat_label(live, player) if player >= 0 else 'chance'}: {e}"
+                    who = self.seat_label(live, player) if player >= 0 else "chance"
+                    live.failed = f"the server could not play {who}: {e}"
                     await self.broadcast(live)
                     return
                 try:

@@ -205,7 +205,7 @@ class World:
         """[[piece id, x, y], ...] by id, rounded to 0.01 mm (for animation frames)."""
         ids, xy = self._bodies(pymunk.batch.BodyFields.POSITION)
         xy = np.round(xy.reshape(-1, 2), 2).tolist()
-        out = [[self._who(i), x, y] for i, (x, y) in zip(ids.tolist(), xy) if self._who(i) >= 0]
+        out = [[self._who(i), x, y] for i, (x, y) in zip(ids.tolist(), xy, strict=False) if self._who(i) >= 0]
         out.sort()
         return out
 
@@ -216,7 +216,7 @@ class World:
         imp = imp.reshape(-1, 2)
         magnitude = np.sqrt((imp * imp).sum(axis=1)) / DT
         forces: dict[tuple[int, int], float] = {}
-        for (ia, ib), f in zip(pairs.tolist(), magnitude.tolist()):
+        for (ia, ib), f in zip(pairs.tolist(), magnitude.tolist(), strict=False):
             a, b = self._who(ia), self._who(ib)
             key = (min(a, b), max(a, b))
             forces[key] = forces.get(key, 0.0) + f

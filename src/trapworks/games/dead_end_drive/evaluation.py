@@ -135,11 +135,11 @@ def pawn_chances(state, weights: dict[str, float] | None = None) -> dict[int, fl
     feats = pawn_features(state)
     if not feats:
         return {}
-    scores = [sum(wi * xi for wi, xi in zip(w, x)) for _, x in feats]
+    scores = [sum(wi * xi for wi, xi in zip(w, x, strict=False)) for _, x in feats]
     top = max(scores)
     exps = [math.exp(s - top) for s in scores]
     total = sum(exps)
-    return {p: e / total for (p, _), e in zip(feats, exps)}
+    return {p: e / total for (p, _), e in zip(feats, exps, strict=False)}
 
 
 def seat_values(state, weights: dict[str, float] | None = None) -> list[float]:
@@ -168,7 +168,7 @@ def _collect(games: int, seed: int, every: int = 3):
     game = trapworks.make("dead-end-drive")
     rng = random.Random(seed)
     samples = []  # (list of feature vectors, index of the winner among them)
-    for g in range(games):
+    for _ in range(games):
         agents = [make_agent("heuristic", game, s, seed=rng.randrange(2**63)) for s in range(4)]
         state = game.new_initial_state(seed=rng.randrange(2**63))
         taken = []
@@ -214,14 +214,14 @@ def fit(samples, steps: int = 300, l2: float = 1e-3) -> dict[str, float]:
         w -= step
         if np.abs(step).max() < 1e-7:
             break
-    return {f: round(float(v), 4) for f, v in zip(FEATURES, w)}
+    return {f: round(float(v), 4) for f, v in zip(FEATURES, w, strict=False)}
 
 
 def log_likelihood(samples, weights: dict[str, float]) -> float:
     w = [weights[f] for f in FEATURES]
     total = 0.0
     for xs, y in samples:
-        scores = [sum(a * b for a, b in zip(w, x)) for x in xs]
+        scores = [sum(a * b for a, b in zip(w, x, strict=False)) for x in xs]
         top = max(scores)
         total += scores[y] - top - math.log(sum(math.exp(s - top) for s in scores))
     return total / len(samples)
@@ -240,7 +240,8 @@ def main() -> None:
     print(f"{len(samples)} positions; fitted on {cut}, held out {len(samples) - cut}")
     print(
         "held-out mean log-likelihood: fitted "
-        f"{log_likelihood(samples[cut:], weights):.4f}, uniform {log_likelihood(samples[cut:], dict.fromkeys(FEATURES, 0.0)):.4f}"
+        f"{log_likelihood(samples[cut:], weights):.4f}, "
+        f"uniform {log_likelihood(samples[cut:], dict.fromkeys(FEATURES, 0.0)):.4f}"
     )
     print("WEIGHTS = {")
     for f in FEATURES:

@@ -52,9 +52,9 @@ def resample(state: DeadEndDriveState, seat: int, rng: random.Random) -> DeadEnd
     live = sorted(p for p in pool if s.pos[p] != OFF)
     rng.shuffle(secret_slots)
     rng.shuffle(live)
-    fill = dict(zip(secret_slots, dead))
+    fill = dict(zip(secret_slots, dead, strict=False))
     free = char_slots + secret_slots[len(dead) :]
-    fill.update(zip(free, live))
+    fill.update(zip(free, live, strict=False))
     for (kind, o, i), p in fill.items():
         (s.chars if kind == "chars" else s.secret)[o][i] = p
     for o in range(n):
@@ -73,7 +73,7 @@ def resample(state: DeadEndDriveState, seat: int, rng: random.Random) -> DeadEnd
             continue
         cards = sorted(e[0] for e in entries)
         rng.shuffle(cards)
-        for e, c in zip(entries, cards):
+        for e, c in zip(entries, cards, strict=False):
             e[0] = c
     current = by_epoch.get(s.epoch, [])
     cards = [e[0] for e in current] + ([s.drawn] if drawn_hidden else []) + s.pile
@@ -81,7 +81,7 @@ def resample(state: DeadEndDriveState, seat: int, rng: random.Random) -> DeadEnd
     others_cards = sorted(c for c in cards if c != DETECTIVE)
     rng.shuffle(others_cards)
     k = len(current) + (1 if drawn_hidden else 0)
-    for e, c in zip(current, others_cards):
+    for e, c in zip(current, others_cards, strict=False):
         e[0] = c
     if drawn_hidden:
         s.drawn = others_cards[len(current)]

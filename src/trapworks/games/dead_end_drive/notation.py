@@ -297,7 +297,7 @@ def parse_position(game: DeadEndDriveGame, text: str) -> DeadEndDriveState:
             if p in held:
                 raise PositionError(text, f"chars: {LETTERS[p]}'s card is held twice")
             held[p] = f"Player {seat + 1}"
-    for seat, h in enumerate(s.secret):
+    for h in s.secret:
         for p in h:
             if p in held:
                 raise PositionError(text, f"{LETTERS[p]}'s card is both a secret card and held by {held[p]}")

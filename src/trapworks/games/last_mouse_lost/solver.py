@@ -62,7 +62,7 @@ class Solution:
 def heaps_of(state: LastMouseLostState) -> list[Heap]:
     game = state.game
     heaps = []
-    for r, (raised, n) in enumerate(zip(state.rows, game.board)):
+    for r, (raised, n) in enumerate(zip(state.rows, game.board, strict=False)):
         if not raised:
             continue
         if game.advanced:

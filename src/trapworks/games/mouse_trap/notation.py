@@ -119,7 +119,7 @@ def parse_position(game: MouseTrapGame, text: str) -> MouseTrapState:
     cheese = _ints(fields["cheese"], "cheese", text)
     if len(cheese) != n:
         raise PositionError(text, f"cheese lists {len(cheese)} players but mice lists {n}")
-    for s, (m, c) in enumerate(zip(mice, cheese)):
+    for s, (m, c) in enumerate(zip(mice, cheese, strict=False)):
         if m is None and c:
             raise PositionError(
                 text,
