@@ -29,4 +29,10 @@ fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".[test,postgres]"
+
+# Lint, format and types first: any finding fails the run before the tests start.
+echo "ruff check, ruff format --check, mypy..."
+.venv/bin/ruff check src tests bench
+.venv/bin/ruff format --check src tests bench
+.venv/bin/mypy
 exec .venv/bin/python -m pytest "$@"

@@ -37,8 +37,10 @@ LEVEL_NAMES = ("easy", "medium", "hard")  # resolved by trapworks.agents.levels
 def _resolve(factory: Any) -> Callable[..., Agent]:
     if isinstance(factory, str):
         module_name, _, attr = factory.partition(":")
-        return getattr(importlib.import_module(module_name), attr)
-    return factory
+        found: Callable[..., Agent] = getattr(importlib.import_module(module_name), attr)
+        return found
+    factory_callable: Callable[..., Agent] = factory
+    return factory_callable
 
 
 def available_agents(game: Game) -> list[str]:

@@ -29,6 +29,7 @@ true state and checks that the choices do not change.
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 
 from trapworks.core import CHANCE, TERMINAL, State, TrapworksError, sample_chance
 
@@ -47,7 +48,7 @@ class ISMCTSAgent(MCTSAgent):
         # The seat's own options, read from a determinization rather than the true state.
         return self._root_state(state).legal_actions()
 
-    def _state_key(self, state: State):
+    def _state_key(self, state: State) -> Hashable:
         return id(state)  # nothing more of the true state is read
 
     def search(self, state: State) -> Node:
@@ -93,6 +94,7 @@ class ISMCTSAgent(MCTSAgent):
                 ch.avail += 1
             if node.hint == NO_HINT and self.prior_weight > 0.0:
                 node.player = player
+                assert self._heuristics is not None  # loaded whenever prior_weight > 0
                 node.hint = self._heuristics[player].step(s)  # on this determinization
             if untried:
                 if node.hint in untried:
@@ -115,6 +117,7 @@ class ISMCTSAgent(MCTSAgent):
                     v += self.prior_weight * k / (ch.n + 1)
                 if v > best_v:
                     best, best_v = ch, v
+            assert best is not None and best.action is not None  # an expanded node has children
             s.apply_action(best.action)
             node = best
             path.append(best)

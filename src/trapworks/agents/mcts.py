@@ -31,10 +31,11 @@ from __future__ import annotations
 import math
 import time
 from bisect import bisect_right
+from collections.abc import Callable, Hashable, Sequence
 from itertools import accumulate
 from typing import Any
 
-from trapworks.core import CHANCE, TERMINAL, Agent, State, TrapworksError, sample_chance
+from trapworks.core import CHANCE, TERMINAL, Agent, Game, State, TrapworksError, sample_chance
 
 DEFAULT_ITERATIONS = 1000
 STEP_MARGIN = 3.0  # stop when this many typical rollout steps would pass the deadline
@@ -82,7 +83,7 @@ class SearchBudgetError(TrapworksError, ValueError):
     """An agent option that cannot be a search budget."""
 
 
-def _positive(name: str, value: Any, kind=float) -> Any:
+def _positive(name: str, value: Any, kind: Callable[[Any], Any] = float) -> Any:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
@@ -102,7 +103,7 @@ class MCTSAgent(Agent):
 
     def __init__(
         self,
-        game,
+        game: Game,
         seat: int,
         seed: int | None = None,
         *,
@@ -140,11 +141,12 @@ class MCTSAgent(Agent):
             raise SearchBudgetError(f"prior_weight {prior_weight!r}: a number >= 0")
         self.prior_weight = float(prior_weight)
         self._heuristics: list[Agent] | None = None
-        self._evaluate = None
+        # The heuristic's value of a cut rollout, seat by seat (None: it has none).
+        self._evaluate: Callable[[State], Sequence[float]] | None = None
         if self.heuristic_share > 0.0 or self.prior_weight > 0.0:
             self._load_heuristic()
         self.last_root: Node | None = None
-        self._last_key = None  # which state the last search was for
+        self._last_key: Hashable = None  # which state the last search was for
         self.last_iterations = 0
         self.last_seconds = 0.0
         self._lo = math.inf  # smallest and largest return seen: they scale exploration
@@ -175,7 +177,9 @@ class MCTSAgent(Agent):
     # --- the agent interface -------------------------------------------------------------
     def step(self, state: State) -> int:
         root = self.search(state)
-        return self._best(root).action
+        action = self._best(root).action
+        assert action is not None  # only the root has no action
+        return action
 
     def restart(self) -> None:
         self.last_root = None
@@ -191,6 +195,7 @@ class MCTSAgent(Agent):
         span = (self._hi - self._lo) or 1.0
         parts = []
         for k in kids:
+            assert k.action is not None  # only the root has no action
             score = (k.mean() - self._lo) / span if k.n else 0.0
             parts.append(f"{state.action_to_string(k.action)} ({k.n} visits, value {score:.2f})")
         return (
@@ -199,7 +204,7 @@ class MCTSAgent(Agent):
         )
 
     # --- search --------------------------------------------------------------------------
-    def _state_key(self, state: State):
+    def _state_key(self, state: State) -> Hashable:
         return id(state), state.move_number()
 
     def _root_state(self, state: State) -> State:
@@ -240,7 +245,7 @@ class MCTSAgent(Agent):
     @staticmethod
     def _best(root: Node) -> Node:
         """The most visited child; ties go to the heuristic's move, then the higher mean."""
-        best = None
+        best: Node | None = None
         for k in root.kids:
             if (
                 best is None
@@ -251,6 +256,7 @@ class MCTSAgent(Agent):
                 )
             ):
                 best = k
+        assert best is not None, "a searched root has children"
         return best
 
     def _iterate(self, root: Node, s: State) -> None:
@@ -263,13 +269,13 @@ class MCTSAgent(Agent):
             if player == TERMINAL:
                 break
             if player == CHANCE:
-                if node.outcomes is None:
+                actions, cum = node.outcomes, node.cum
+                if actions is None or cum is None:  # both are set together, on the first visit
                     outcomes = s.chance_outcomes()
-                    node.outcomes = [a for a, _ in outcomes]
-                    node.cum = list(accumulate(p for _, p in outcomes))
-                cum = node.cum
+                    actions = node.outcomes = [a for a, _ in outcomes]
+                    cum = node.cum = list(accumulate(p for _, p in outcomes))
                 i = bisect_right(cum, rng.random() * cum[-1])
-                a = node.outcomes[min(i, len(cum) - 1)]
+                a = actions[min(i, len(cum) - 1)]
                 s.apply_action(a)
                 child = node.by_action.get(a)
                 if child is None:
@@ -304,6 +310,7 @@ class MCTSAgent(Agent):
                     v += self.prior_weight * k / (ch.n + 1)  # progressive bias toward the heuristic
                 if v > best_v:
                     best, best_v = ch, v
+            assert best is not None and best.action is not None  # an expanded node has children
             s.apply_action(best.action)
             node = best
             path.append(best)
@@ -313,13 +320,14 @@ class MCTSAgent(Agent):
 
     def _set_hint(self, node: Node, s: State, untried: list[int]) -> None:
         """Ask the heuristic for its move here; try it first (untried pops from the end)."""
+        assert self._heuristics is not None  # loaded whenever prior_weight > 0
         hint = self._heuristics[node.player].step(s)
         node.hint = hint
         if hint in untried:
             untried.remove(hint)
             untried.append(hint)
 
-    def _backup(self, path: list[Node], returns) -> None:
+    def _backup(self, path: list[Node], returns: Sequence[float]) -> None:
         lo, hi = min(returns), max(returns)
         if lo < self._lo:
             self._lo = lo
@@ -365,7 +373,7 @@ class MCTSAgent(Agent):
             if deadline is not None:
                 self._step_cost += 0.2 * (clock() - now - self._step_cost)
 
-    def _cut_value(self, s: State):
+    def _cut_value(self, s: State) -> list[float]:
         """Value of a rollout cut before the end: the heuristic's estimate, else a draw."""
         if self._evaluate is not None:
             return list(self._evaluate(s))

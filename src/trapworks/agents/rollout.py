@@ -30,7 +30,7 @@ import random
 import time
 from typing import Any
 
-from trapworks.core import CHANCE, TERMINAL, Agent, State, TrapworksError, sample_chance
+from trapworks.core import CHANCE, TERMINAL, Agent, Game, State, TrapworksError, sample_chance
 
 from .levels import HARD_TIME_LIMIT
 from .mcts import SearchBudgetError, _positive
@@ -83,7 +83,7 @@ class RolloutAgent(Agent):
 
     def __init__(
         self,
-        game,
+        game: Game,
         seat: int,
         seed: int | None = None,
         *,

@@ -8,7 +8,7 @@ import json
 import sys
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -103,7 +103,7 @@ def main_options(
 OPTION_HELP = "Game option as key=value (repeatable), e.g. -o rules=advanced -o first_to=1."
 
 
-def fail(message: str, code: int = 2) -> None:
+def fail(message: str, code: int = 2) -> NoReturn:
     _report(message)
     raise typer.Exit(code)
 

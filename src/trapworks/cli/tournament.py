@@ -19,11 +19,14 @@ import math
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import typer
 
 Z95 = 1.959963984540054
+
+if TYPE_CHECKING:
+    from rich.console import JustifyMethod
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -270,16 +273,16 @@ def register(app: typer.Typer) -> None:
             ("95% CI", "right"),
             ("Elo", "right"),
         ):
-            table.add_column(col, justify=justify)
-        for r in rows:
+            table.add_column(col, justify=cast("JustifyMethod", justify))
+        for row in rows:
             table.add_row(
-                r["agent"],
-                str(r["games"]),
-                str(r["wins"]),
-                str(r["draws"]),
-                f"{r['win_rate']:.1%}",
-                f"{r['ci_low']:.1%}–{r['ci_high']:.1%}",
-                f"{r['elo']:.0f}",
+                row["agent"],
+                str(row["games"]),
+                str(row["wins"]),
+                str(row["draws"]),
+                f"{row['win_rate']:.1%}",
+                f"{row['ci_low']:.1%}–{row['ci_high']:.1%}",
+                f"{row['elo']:.0f}",
             )
         console.print(table)
         h2h = Table(title="head to head (points of the first agent: win 1, draw 0.5)")

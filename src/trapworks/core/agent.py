@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .game import CHANCE, State, sample_chance
+from .game import CHANCE, Game, State, sample_chance
 
 
 class Agent:
@@ -16,8 +16,10 @@ class Agent:
     # A hint for programs that host agents: True when a step never searches (about a millisecond
     # or less), so a host may run it without handing it to another thread.
     quick: bool = False
+    # The level ("easy", "medium", "hard") this agent was made for, when made by level name.
+    level: str | None = None
 
-    def __init__(self, game, seat: int, seed: int | None = None, **options: Any):
+    def __init__(self, game: Game, seat: int, seed: int | None = None, **options: Any):
         self.game = game
         self.seat = seat
         self.rng = random.Random(seed)

@@ -4,6 +4,8 @@ Every error says what was wrong in words a player can act on; none of them leave
 state half-changed (the kernel validates before it mutates).
 """
 
+from typing import Any
+
 
 class TrapworksError(Exception):
     """Base class of every error trapworks raises on purpose."""
@@ -16,7 +18,7 @@ class UnknownGameError(TrapworksError, KeyError):
         super().__init__(f"unknown game {game_id!r}; available games: {', '.join(known)}")
 
     def __str__(self) -> str:  # KeyError would otherwise quote the message
-        return self.args[0]
+        return str(self.args[0])
 
 
 class OptionError(TrapworksError, ValueError):
@@ -26,7 +28,7 @@ class OptionError(TrapworksError, ValueError):
 class IllegalActionError(TrapworksError, ValueError):
     """An action that is malformed, or well formed but not legal in this state."""
 
-    def __init__(self, action, reason: str):
+    def __init__(self, action: Any, reason: str):
         self.action = action
         self.reason = reason
         super().__init__(f"illegal action {action!r}: {reason}")

@@ -156,6 +156,16 @@ class State:
         """Events caused by the last action that `seat` may see (None: public ones only)."""
         return [e for e in self._events if "to" not in e or (seat is not None and seat in e["to"])]
 
+    # --- hooks a game implements -----------------------------------------------------
+    def _legal_actions(self) -> list[int]:
+        raise NotImplementedError
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        raise NotImplementedError
+
+    def _apply_action(self, action: int) -> None:
+        raise NotImplementedError
+
     def _check_action(self, action: Any) -> None:
         if isinstance(action, bool) or not isinstance(action, int):
             raise IllegalActionError(action, "an action is an integer id; use string_to_action() for text")
@@ -237,7 +247,7 @@ class State:
     def clone(self) -> State:
         return copy.deepcopy(self)
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
         # The game is immutable and shared; everything else is copied.
         cls = type(self)
         new = cls.__new__(cls)

@@ -30,8 +30,8 @@ class RecordModel(BaseModel):
         extra="ignore",  # fields a later version adds are left alone
     )
 
-    format: Literal["trapworks-record"] = Field(FORMAT, description="Always 'trapworks-record'.")
-    version: Literal[1] = Field(VERSION, description="Format version.")
+    format: Literal["trapworks-record"] = Field("trapworks-record", description="Always 'trapworks-record'.")
+    version: Literal[1] = Field(1, description="Format version.")
     game: StrictStr = Field(description="Game id, e.g. 'last-mouse-lost' (see `trapworks games`).")
     options: dict[str, Any] = Field(default_factory=dict, description="The game's options, name -> value.")
     seed: StrictInt | None = Field(None, description="Seed of the initial state; null when `start` is given.")

@@ -7,17 +7,16 @@ Entries are "module:Class" strings so that `available_games()` imports nothing h
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
 from typing import Any
 
 from .errors import UnknownGameError
 from .game import Game
 
-_REGISTRY: dict[str, str | Callable[..., Game]] = {}
+_REGISTRY: dict[str, str | type[Game]] = {}
 
 
-def register_game(game_id: str, factory: str | Callable[..., Game]) -> None:
-    """Register a game id; `factory` is a Game subclass/callable or "module:attribute"."""
+def register_game(game_id: str, factory: str | type[Game]) -> None:
+    """Register a game id; `factory` is a Game subclass or "module:attribute" naming one."""
     _REGISTRY[game_id] = factory
 
 
@@ -25,7 +24,7 @@ def available_games() -> list[str]:
     return sorted(_REGISTRY)
 
 
-def game_class(game_id: str) -> Callable[..., Game]:
+def game_class(game_id: str) -> type[Game]:
     if not isinstance(game_id, str) or game_id not in _REGISTRY:
         raise UnknownGameError(str(game_id), available_games())
     factory = _REGISTRY[game_id]

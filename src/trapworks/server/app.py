@@ -241,7 +241,7 @@ def create_app(
         try:
             while True:
                 raw = await ws.receive_text()
-                await _handle(raw, gid, token, seat, send, conn)
+                await _handle(raw, gid, token, seat, send, conn)  # type: ignore[arg-type]  # spectators: None
         except (WebSocketDisconnect, WebSocketDisconnected):
             pass  # the client went away (possibly while its move was being answered)
         finally:

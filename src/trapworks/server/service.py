@@ -428,7 +428,8 @@ class GameService:
             except Exception:  # a closed socket: its handler removes it; others still get theirs
                 live.connections.discard(conn)
         if reply_to is not None and reply_to not in live.connections:
-            await reply_to.send(reply)  # a socket of a game object since reloaded: the reply still goes
+            # a socket of a game object since reloaded: the reply still goes (reply_to comes with one)
+            await reply_to.send(reply)  # type: ignore[arg-type]
 
     # --- acting -----------------------------------------------------------------------------
     async def move(
@@ -683,7 +684,10 @@ class GameService:
             raise ServiceError(409, "not_your_turn", "a hint is for your own turn")
         name = self._hint_agent_name(live.game)
         agent = make_agent(
-            name, live.game, seat, seed=_seeded(live.stored.seed, "hint", ply).randrange(2**31)
+            name,  # type: ignore[arg-type]  # hints are offered only in games that have an agent for them
+            live.game,
+            seat,
+            seed=_seeded(live.stored.seed, "hint", ply).randrange(2**31),
         )
         action = await asyncio.to_thread(agent.step, state)
         explanation = await asyncio.to_thread(agent.explain, state)

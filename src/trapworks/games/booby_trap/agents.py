@@ -9,11 +9,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from trapworks.core import ReasonedAgent, State
 
 from . import physics
+from .game import BoobyTrapGame, BoobyTrapState
 
 CONTACT_GAP = 0.6  # mm: closer than this counts as touching when counting contacts by eye
 # Chance that a piece with k visible contacts carries load (a rough prior; a piece with fewer
@@ -52,7 +53,7 @@ class TouchHeuristicAgent(ReasonedAgent):
     def choose(self, state: State) -> tuple[int, str]:
         view = state.view(self.seat)
         legal = [a["id"] for a in view["legal_actions"]]
-        game = state.game
+        game = cast(BoobyTrapGame, state.game)
         if view["touched"] is not None:
             reading = view["reading"]["reading"]
             if reading < self.loose_below:
@@ -96,6 +97,7 @@ class StressHeuristicAgent(ReasonedAgent):
         self.loose_below = loose_below
 
     def choose(self, state: State) -> tuple[int, str]:
+        state = cast(BoobyTrapState, state)  # made for this game (it reads the true tray)
         game = state.game
         legal = state.legal_actions()
         load = physics.stress_of(state.packing).load

@@ -136,6 +136,8 @@ class BoobyTrapGame(Game):
 
 
 class BoobyTrapState(State):
+    game: BoobyTrapGame  # this game's own type (the kernel only knows Game)
+
     def __init__(
         self,
         game: BoobyTrapGame,

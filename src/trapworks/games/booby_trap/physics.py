@@ -260,7 +260,9 @@ def build_world(packing: Packing) -> World:
     )
     space.add(bar, bar_shape, slide)
 
-    bodies, shapes, joints = {}, {}, {}
+    bodies: dict[int, pymunk.Body] = {}
+    shapes: dict[int, pymunk.Shape] = {}
+    joints: dict[int, tuple[pymunk.Constraint, ...]] = {}
     for p in packing.pieces:
         r = RADIUS[p.size]
         m = MASS[p.size]
@@ -270,7 +272,7 @@ def build_world(packing: Packing) -> World:
         shape.friction = PIECE_FRICTION
         shape.elasticity = ELASTICITY
         shape.filter = pymunk.ShapeFilter(categories=PIECE_CATEGORY)
-        shape.size = p.size  # type: ignore[attr-defined]
+        shape.size = p.size
         slip = pymunk.PivotJoint(static, body, (0, 0), (0, 0))
         slip.max_bias = 0.0
         slip.max_force = FLOOR_FRICTION * m * GRAVITY

@@ -20,6 +20,7 @@ from trapworks.core import Agent
 from .board import Mansion, load_mansion, squares_of, step_distances
 from .components import CARD_NAMES, NAMES
 from .evaluation import seat_values
+from .game import DeadEndDriveGame
 
 OFF = -1
 
@@ -35,6 +36,7 @@ def _distances(mansion_name: str = "mansion.txt") -> tuple[dict[int, int], dict[
 
 class HeuristicAgent(Agent):
     name = "heuristic"
+    game: DeadEndDriveGame  # the game it was made for (the kernel's Agent knows only Game)
 
     def __init__(
         self, game, seat: int, seed: int | None = None, bluff: float = 0.2, noise: float = 0.0, **options: Any
@@ -139,6 +141,7 @@ class HeuristicAgent(Agent):
                 score = self._score(state, playable, mine, pawn, count, sq) + rnd() * 0.5
                 if best is None or score > best[0]:
                     best = (score, pawn, count, sq)
+        assert best is not None, "a move decision has at least one legal destination"
         _, pawn, count, sq = best
         return pawn, count, sq
 

@@ -352,7 +352,7 @@ def parse_grid(text: str) -> Mansion:
                 out.append(rr * width + cc)
         return out
 
-    neighbours = []
+    neighbours: list[tuple[int, ...]] = []
     for sq in range(width * height):
         if not walkable >> sq & 1:
             neighbours.append(())
@@ -386,7 +386,7 @@ def parse_grid(text: str) -> Mansion:
     # Balls for the movement memo: squares within r steps (walking or hopping), r = 0..12.
     n = width * height
     hop = {sq: [p for p in passages if p != sq] for sq in passages}
-    balls = []
+    balls: list[tuple[int, ...]] = []
     for sq in range(n):
         if not walkable >> sq & 1:
             balls.append(())

@@ -165,12 +165,15 @@ def _collect(games: int, seed: int, every: int = 3):
     from trapworks.agents import make_agent
     from trapworks.core import CHANCE, sample_chance
 
+    from .game import DeadEndDriveState
+
     game = trapworks.make("dead-end-drive")
     rng = random.Random(seed)
     samples = []  # (list of feature vectors, index of the winner among them)
     for _ in range(games):
         agents = [make_agent("heuristic", game, s, seed=rng.randrange(2**63)) for s in range(4)]
         state = game.new_initial_state(seed=rng.randrange(2**63))
+        assert isinstance(state, DeadEndDriveState)
         taken = []
         k = 0
         while not state.is_terminal():

@@ -229,7 +229,7 @@ class DeadEndDriveState(State):
         self.winner_pawn: int | None = None
         self.win_reason: str | None = None
         self.truncated = False
-        self._dest_cache: dict[tuple[int, int], int] = {}
+        self._dest_cache: dict[Any, Any] = {}  # destinations, chair rules and "occupied", by key
         if deal:
             self._deal()
 
@@ -1023,7 +1023,7 @@ class DeadEndDriveState(State):
         for p in range(NUM_PAWNS):
             sq = self.pos[p]
             status = "knocked off" if sq == OFF else "escaped" if sq == m.game_over else "in play"
-            entry = {
+            entry: dict[str, Any] = {
                 "letter": LETTERS[p],
                 "name": NAMES[p],
                 "square": None if sq == OFF else m.name(sq),

@@ -149,7 +149,7 @@ def write_position(s: DeadEndDriveState) -> str:
 
 def _cards(text: str, field: str, position: str, allow_plus: bool = False, allow_detective: bool = True):
     """Card codes -> list of (card, drawn_this_turn)."""
-    out = []
+    out: list[tuple[int, bool]] = []
     if text == "-":
         return out
     i = 0

@@ -313,6 +313,8 @@ class _Node:
 
 
 class LastMouseLostState(State):
+    game: LastMouseLostGame  # this game's own type (the kernel only knows Game)
+
     def __init__(self, game: LastMouseLostGame, seed: int | None = None, start: str | None = None):
         super().__init__(game, seed=seed, start=start)
         self.rows: tuple[int, ...] = game.full_rows  # raised-mice mask per row (immutable)

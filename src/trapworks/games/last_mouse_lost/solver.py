@@ -188,6 +188,7 @@ class PerfectAgent(Agent):
         sol = solve(state)
         if sol.action is not None:
             return sol.action
+        assert isinstance(state, LastMouseLostState)  # solve() above accepted it
         h = max(heaps_of(state), key=lambda x: x.size)
         return _press_action(state, h, h.size - 1)
 

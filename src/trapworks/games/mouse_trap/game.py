@@ -218,6 +218,8 @@ class MouseTrapGame(Game):
 
 
 class MouseTrapState(State):
+    game: MouseTrapGame  # this game's own type (the kernel only knows Game)
+
     def __init__(self, game: MouseTrapGame, seed: int | None = None, start: str | None = None):
         super().__init__(game, seed=seed, start=start)
         n = game.players

@@ -239,15 +239,15 @@ def parse_position(game: MouseTrapGame, text: str) -> MouseTrapState:
         state.last_firing = {"stages": state.stage, "jammed": None, "targets": state.on_wheel()}
         return state
     if head == "steal":
-        m = re.fullmatch(r"(\d+):(\d(?:\+\d)*)(?::(divide|choose))?", rest)
-        if not m:
+        found = re.fullmatch(r"(\d+):(\d(?:\+\d)*)(?::(divide|choose))?", rest)
+        if not found:
             raise PositionError(
                 text,
                 f"steal:{rest}: write steal:N:P+Q (N cheese, from player P or Q), "
                 "optionally :divide or :choose",
             )
-        owed = int(m.group(1))
-        group = tuple(int(c) - 1 for c in m.group(2).split("+"))
+        owed = int(found.group(1))
+        group = tuple(int(c) - 1 for c in found.group(2).split("+"))
         if owed < 1:
             raise PositionError(text, "steal: at least 1 cheese must be owed")
         if len(set(group)) != len(group) or len(group) < 2:
@@ -259,7 +259,7 @@ def parse_position(game: MouseTrapGame, text: str) -> MouseTrapState:
                 raise PositionError(text, f"steal: player {s + 1} is not a rival still in the game")
             if cheese[s] <= 0:
                 raise PositionError(text, f"steal: player {s + 1} has no cheese to take")
-        mode = m.group(3) or ("divide" if game.divide_ties else "choose")
+        mode = found.group(3) or ("divide" if game.divide_ties else "choose")
         state.phase = P_STEAL
         state.steal_owed = owed
         state.steal_from = group
