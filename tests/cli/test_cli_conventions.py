@@ -132,7 +132,19 @@ def test_debug_shows_the_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
         text=True,
         timeout=60,
     )
-    assert done.returncode != 0 and "Traceback" not in done.stderr  # expected failure: still one line
+    # An expected failure too: with --debug its traceback, without it one line.
+    assert (
+        done.returncode != 0
+        and "Traceback" in done.stderr
+        and "RecordError: cannot read record" in done.stderr
+    )
+    plain = subprocess.run(
+        [str(SCRIPT), "replay", "/nonexistent/dir/game.json"], capture_output=True, text=True, timeout=60
+    )
+    assert plain.returncode == 2 and plain.stderr.startswith(
+        "error: cannot read record /nonexistent/dir/game.json"
+    )
+    assert len(plain.stderr.strip().splitlines()) == 1
 
 
 def test_expected_failures_are_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

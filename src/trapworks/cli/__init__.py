@@ -23,6 +23,7 @@ from .options import data_dir, game_options, games_progress, parse_options
 
 console = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
+_debug = {"on": False}  # the global --debug of the command being run
 
 
 def _one_line(error: BaseException) -> str:
@@ -97,13 +98,17 @@ def main_options(
     debug: bool = typer.Option(False, "--debug", help="On an error, show the full traceback."),
 ) -> None:
     """trapworks: Mouse Trap, Booby Trap, Last Mouse Lost and 13 Dead End Drive, rule for rule."""
-    ctx.meta["trapworks.debug"] = debug
+    ctx.meta["trapworks.debug"] = _debug["on"] = debug
 
 
 OPTION_HELP = "Game option as key=value (repeatable), e.g. -o rules=advanced -o first_to=1."
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
+    """Stop the command with a one-line error; with --debug, an error being handled propagates
+    instead (its traceback is what --debug is for)."""
+    if _debug["on"] and sys.exc_info()[1] is not None:
+        raise  # the exception the caller is handling
     _report(message)
     raise typer.Exit(code)
 
