@@ -136,7 +136,6 @@ def test_hot_seat_hides_each_hand_between_turns(server, browser):
         json={
             "game": "dead-end-drive",
             "options": {"players": 2, "first_player": 1},
-            "seed": 3,
             "seats": [{"kind": "human"}, {"kind": "human"}],
         },
     ).json()
@@ -186,7 +185,6 @@ def test_platform_sends_no_seat_anothers_secrets(client):
         json={
             "game": "dead-end-drive",
             "options": {"players": 3, "turn_limit": 25},
-            "seed": 21,
             "seats": [{"kind": "human"}] * 3,
         },
     ).json()

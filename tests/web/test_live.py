@@ -113,7 +113,7 @@ def test_socket_to_unknown_game_gets_an_error(client):
 
 def test_each_seat_receives_only_its_own_view_in_a_game_with_secrets(client):
     """The server sends seat i exactly state.view(i): never another seat's hand."""
-    g = create_game(client, game="dead-end-drive", seats=[{"kind": "human"}] * 4, seed=11)
+    g = create_game(client, game="dead-end-drive", seats=[{"kind": "human"}] * 4)
     gid = g["id"]
     service = client.app.state.service
     live = service.get(gid)

@@ -199,11 +199,11 @@ def create_app(
 
     @app.get("/api/games/{gid}/record", summary="Download the game record (trapworks-record JSON)")
     async def get_record(gid: str, token: str | None = Query(None)):
-        record = service.record(gid, token)
+        record = service.record_dict(gid, token)
         return Response(
-            record.to_json(),
+            json.dumps(record, indent=2),
             media_type="application/json",
-            headers={"Content-Disposition": f'attachment; filename="{record.game}-{gid}.json"'},
+            headers={"Content-Disposition": f'attachment; filename="{record["game"]}-{gid}.json"'},
         )
 
     @app.get("/api/games/{gid}/extra/{name}", summary="Game-specific extra data for a renderer")

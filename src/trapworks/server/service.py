@@ -9,8 +9,6 @@ The service adds only the platform: who holds which seat (secret tokens), the or
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -31,9 +29,9 @@ from trapworks.core import (
     available_games,
     game_class,
     make,
-    sample_chance,
     undo,
 )
+from trapworks.core.randomness import chance_outcome, derive, new_key, seed_key
 
 from .store import PlyTaken, Store, StoredGame
 
@@ -57,10 +55,19 @@ class ServiceError(Exception):
         self.message = message
 
 
-def _seeded(*parts: Any) -> random.Random:
-    # A stable seed from text: Python's hash() of str is salted per process, sha256 is not.
-    digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
-    return random.Random(int.from_bytes(digest[:8], "big"))
+def game_key(stored: StoredGame) -> bytes:
+    """The game's secret randomness key (a game stored before keys existed: its seed's key)."""
+    if stored.secret:
+        return bytes.fromhex(stored.secret)
+    return seed_key(stored.seed)
+
+
+def setup_seed(stored: StoredGame) -> int:
+    """The seed the game's setup (deal, pile, tray, noise) is made from: the creator's chosen seed,
+    else 256 bits derived from the secret key (nothing public is a function of a small value)."""
+    if stored.chosen_setup or not stored.secret:
+        return stored.seed
+    return derive(game_key(stored), "setup")
 
 
 @dataclass(eq=False)
@@ -83,6 +90,7 @@ class LiveGame:
     agents: dict[int, Agent] = field(default_factory=dict)
     failed: str | None = None  # an agent crashed: the reason, shown to the players
     human_seats: list[int] | None = None  # made on first use
+    key: bytes = b""  # the secret randomness key (see game_key)
 
     @property
     def id(self) -> str:
@@ -201,33 +209,66 @@ class GameService:
                 raise ServiceError(
                     400, "bad_seats", f"seat {i + 1}: kind must be 'human' or 'agent', not {kind!r}"
                 )
-        if seed is None:
-            seed = random.SystemRandom().randrange(2**31)
-        elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-            raise ServiceError(400, "bad_seed", f"seed {seed!r} must be a non-negative integer")
-        try:
-            state = (
-                game.state_from_position(start) if start is not None else game.new_initial_state(seed=seed)
-            )
-        except TrapworksError as e:
-            raise ServiceError(400, "bad_position", str(e)) from None
+        bad_seed = isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63
+        if seed is not None and bad_seed:
+            raise ServiceError(400, "bad_seed", f"seed {seed!r} must be an integer from 0 to 2**63-1")
+        self._check_chosen_setup(game, seat_rows, seed, start)
+        # A server-drawn game: 256 secret bits. A chosen seed stands for its own key (the creator
+        # may know every outcome: allowed only where no other human is at a disadvantage).
+        key = seed_key(seed) if seed is not None else new_key()
         stored = StoredGame(
             id=secrets.token_urlsafe(9),
             game=game_id,
             options=game.public_options(),
-            seed=seed,
+            seed=seed if seed is not None else 0,
             start=start,
             seats=seat_rows,
             spectator_token=secrets.token_urlsafe(18),
             hints=bool(hints),
             created="",
+            secret=key.hex(),
+            chosen_setup=seed is not None or start is not None,
         )
+        try:
+            state = (
+                game.state_from_position(start)
+                if start is not None
+                else game.new_initial_state(seed=setup_seed(stored))
+            )
+        except TrapworksError as e:
+            raise ServiceError(400, "bad_position", str(e)) from None
         self.store.create_game(stored)
         self.last_activity = time.monotonic()
-        live = LiveGame(stored=stored, game=game, state=state, log=[])
+        live = LiveGame(stored=stored, game=game, state=state, log=[], key=key)
         self.live[stored.id] = live
         self.schedule_advance(live)
         return live
+
+    @staticmethod
+    def _check_chosen_setup(
+        game: Game, seat_rows: list[dict[str, Any]], seed: int | None, start: str | None
+    ) -> None:
+        """A creator who chooses the seed knows every secret and every chance outcome; one who
+        chooses the start position knows the hidden parts of it. Refused where another human
+        would play against that knowledge."""
+        humans = sum(1 for s in seat_rows if s["kind"] == "human")
+        if humans < 2:
+            return
+        cls = type(game)
+        if seed is not None and (cls.has_hidden_information or cls.has_chance):
+            raise ServiceError(
+                400,
+                "chosen_seed_shared",
+                f"a chosen seed fixes every secret and chance outcome of {game.game_id}: "
+                "allowed only with at most one human seat",
+            )
+        if start is not None and cls.has_hidden_information:
+            raise ServiceError(
+                400,
+                "chosen_start_shared",
+                f"a chosen start position shows its hidden parts of {game.game_id} to its creator: "
+                "allowed only with at most one human seat",
+            )
 
     def get(self, gid: str) -> LiveGame:
         live = self.live.get(gid)
@@ -250,7 +291,7 @@ class GameService:
             state = (
                 game.state_from_position(stored.start)
                 if stored.start is not None
-                else game.new_initial_state(seed=stored.seed)
+                else game.new_initial_state(seed=setup_seed(stored))
             )
             for i, (_seat, text) in enumerate(stored.actions):
                 try:
@@ -263,7 +304,7 @@ class GameService:
                     ) from None
         except TrapworksError as e:
             raise ServiceError(500, "cannot_resume", f"game {stored.id} cannot be resumed: {e}") from None
-        return LiveGame(stored=stored, game=game, state=state, log=list(stored.actions))
+        return LiveGame(stored=stored, game=game, state=state, log=list(stored.actions), key=game_key(stored))
 
     # --- who is asking ----------------------------------------------------------------
     def seat_for(self, live: LiveGame, token: str | None) -> int | None:
@@ -401,6 +442,8 @@ class GameService:
             "help": live.game.help_text(),
             "has_hidden_information": type(live.game).has_hidden_information,
             "created": live.stored.created,
+            # The creator chose the seed or start position (it may know the secrets).
+            "chosen_setup": live.stored.chosen_setup,
         }
 
     async def broadcast(self, live: LiveGame, *, sync: bool = False) -> None:
@@ -526,12 +569,11 @@ class GameService:
         A slow agent (a search) is left to advance(), which thinks in a thread.
         """
         state = steps[-1][2]
-        first = live.ply()
         while len(steps) < MAX_FOLDED_REPLIES and not state.is_terminal():
             player = state.current_player()
             try:
                 if player == CHANCE:
-                    action = sample_chance(state, _seeded(live.stored.seed, "chance", first + len(steps)))
+                    action = chance_outcome(state, live.key)
                 elif live.stored.seats[player]["kind"] == "agent" and self._agent_is_fast(live, player):
                     action = self._think(live, player, state.clone())
                 else:
@@ -582,7 +624,7 @@ class GameService:
     def _agent(self, live: LiveGame, seat: int) -> Agent:
         agent = live.agents.get(seat)
         if agent is None:
-            seed = _seeded(live.stored.seed, "agent", seat).randrange(2**31)
+            seed = derive(live.key, "agent", seat) >> 193  # 63 bits of the key's agent stream
             agent = make_agent(live.stored.seats[seat]["agent"], live.game, seat, seed=seed)
             live.agents[seat] = agent
         return agent
@@ -626,11 +668,10 @@ class GameService:
                     return
                 state = live.state
                 player = state.current_player()
-                ply = live.ply()
                 try:
                     if player == CHANCE:
-                        # One RNG per (game seed, ply): a restart draws the same outcome at the same ply.
-                        action = sample_chance(state, _seeded(live.stored.seed, "chance", ply))
+                        # Fixed by the secret key and the ply: a restart or an undo draws the same outcome.
+                        action = chance_outcome(state, live.key)
                     else:
                         action = await self._agent_step(live, player, state)
                     new_state = state.clone()
@@ -681,9 +722,7 @@ class GameService:
         if state.current_player() != seat:
             raise ServiceError(409, "not_your_turn", "a hint is for your own turn")
         name = self._hint_agent_name(live.game)
-        agent = make_agent(
-            name, live.game, seat, seed=_seeded(live.stored.seed, "hint", ply).randrange(2**31)
-        )
+        agent = make_agent(name, live.game, seat, seed=derive(live.key, "hint", ply) >> 193)
         action = await asyncio.to_thread(agent.step, state)
         explanation = await asyncio.to_thread(agent.explain, state)
         return {
@@ -706,6 +745,16 @@ class GameService:
             )
         names = [self.seat_label(live, i) for i in range(len(live.stored.seats))]
         return GameRecord.from_state(live.state, players=names)
+
+    def record_dict(self, gid: str, token: str | None) -> dict[str, Any]:
+        """The record as JSON; once the game is over it also reveals the randomness key, so anyone
+        can check every chance outcome and the setup (never before: it predicts them all)."""
+        record = self.record(gid, token)
+        out = record.to_dict()
+        live = self.get(gid)
+        if live.state.is_terminal():
+            out["secret_key"] = live.key.hex()
+        return out
 
     def extra(self, gid: str, token: str | None, name: str, params: dict[str, Any]) -> Any:
         live = self.get(gid)

@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     ForeignKey,
@@ -29,7 +30,11 @@ from sqlalchemy import (
     delete,
     event,
     insert,
+    inspect,
     select,
+)
+from sqlalchemy import (
+    text as sql_text,
 )
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
@@ -47,13 +52,19 @@ class GameRow(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)  # public id in URLs
     game: Mapped[str] = mapped_column(String(64))  # game id, e.g. last-mouse-lost
     options: Mapped[dict] = mapped_column(JSON)
-    seed: Mapped[int] = mapped_column(Integer)
+    # A creator-chosen seed; 0 where the server drew a secret key (the setup seed is derived from it).
+    seed: Mapped[int] = mapped_column(BigInteger)
     start: Mapped[str | None] = mapped_column(Text, nullable=True)
     # [{"kind": "human"|"agent", "agent": name|None, "name": str, "token": str|None}]
     seats: Mapped[list] = mapped_column(JSON)
     spectator_token: Mapped[str] = mapped_column(String(64))
     hints: Mapped[bool] = mapped_column(Boolean, default=False)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # The game's 256-bit randomness key (hex): never sent to a client before the game ends.
+    secret: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # The creator chose the seed or the start position (allowed only where no two humans share
+    # hidden information or chance): shown to the players.
+    chosen_setup: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class ActionRow(Base):
@@ -79,6 +90,8 @@ class StoredGame:
     hints: bool
     created: str
     actions: list[tuple[int, str]] = field(default_factory=list)  # (seat, text) per ply
+    secret: str | None = None  # hex of the randomness key (None: a game stored before keys)
+    chosen_setup: bool = False
 
 
 def _action_rows(game_id: str, first_ply: int, actions: list[tuple[int, str]]) -> list[dict[str, Any]]:
@@ -130,6 +143,7 @@ class Store:
                 cur.close()
 
         Base.metadata.create_all(self.engine)
+        self._add_missing_columns()
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._writer = self.engine.connect()
         self._insert_action = insert(ActionRow)
@@ -143,6 +157,15 @@ class Store:
                 target=self._checkpoint_loop, name="sqlite-checkpoint", daemon=True
             )
             self._checkpointer.start()
+
+    def _add_missing_columns(self) -> None:
+        # A database made before the randomness key: add the new game columns (nullable/defaulted).
+        have = {c["name"] for c in inspect(self.engine).get_columns("games")}
+        added = {"secret": "VARCHAR(64)", "chosen_setup": "BOOLEAN DEFAULT FALSE"}
+        with self.engine.begin() as conn:
+            for name, kind in added.items():
+                if name not in have:
+                    conn.execute(sql_text(f"ALTER TABLE games ADD COLUMN {name} {kind}"))
 
     def _checkpoint_loop(self) -> None:
         # PASSIVE: copy committed WAL pages into the database without blocking writers or readers.
@@ -174,6 +197,8 @@ class Store:
                     spectator_token=game.spectator_token,
                     hints=game.hints,
                     created=datetime.now(UTC),
+                    secret=game.secret,
+                    chosen_setup=game.chosen_setup,
                 )
             )
 
@@ -263,6 +288,8 @@ class Store:
                 hints=row.hints,
                 created=row.created.isoformat(timespec="seconds") if row.created else "",
                 actions=[(seat, text) for seat, text in actions],
+                secret=row.secret,
+                chosen_setup=bool(row.chosen_setup),
             )
 
     def game_ids(self) -> list[str]:
