@@ -6,7 +6,6 @@ import random
 
 import pytest
 
-import trapworks
 from trapworks.core import CHANCE
 from trapworks.core.randomness import derive, seed_key, stream_seed
 from trapworks.games.booby_trap import physics

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -12,12 +13,11 @@ from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictInt
 from starlette.websockets import WebSocketDisconnected
 
-from trapworks.core import GameRecord, RecordError
-
 from .memory import GarbagePolicy
+from .outbox import Outbox, SocketDropped
 from .service import Connection, GameService, ServiceError
 from .store import Store, default_url
 
@@ -54,7 +54,11 @@ class CheckOptions(BaseModel):
 class Move(BaseModel):
     token: str = Field(description="your seat token (from your seat link)")
     action: str = Field(description="the action in the game's notation, e.g. c2-4")
-    ply: int | None = Field(None, description="the move count you saw; refused (409) if the game moved on")
+    ply: StrictInt = Field(
+        ge=0,
+        description="the move count you saw: refused (409) if the game moved on; the same move sent "
+        "again with the same ply is answered with the earlier result, never applied twice",
+    )
 
 
 class TokenOnly(BaseModel):
@@ -63,7 +67,7 @@ class TokenOnly(BaseModel):
 
 class ReplayRequest(BaseModel):
     record: dict[str, Any] = Field(description="a game record (trapworks-record JSON)")
-    seat: int | None = Field(None, description="whose view to show (default: a spectator's)")
+    seat: StrictInt | None = Field(None, description="whose view to show (default: a spectator's)")
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -186,8 +190,7 @@ def create_app(
 
     @app.post("/api/games/{gid}/moves", summary="Play an action for the token's seat")
     async def post_move(gid: str, body: Move):
-        ply = await service.move(gid, body.token, body.action, body.ply)
-        return {"ok": True, "ply": ply}
+        return {"ok": True, **(await service.move(gid, body.token, body.action, body.ply))}
 
     @app.post("/api/games/{gid}/undo", summary="Take back your last move (against AI only)")
     async def post_undo(gid: str, body: TokenOnly):
@@ -213,11 +216,8 @@ def create_app(
 
     @app.post("/api/replay", summary="Views of every step of a record, for step-by-step replay")
     async def replay(body: ReplayRequest):
-        try:
-            record = GameRecord.from_dict(body.record)
-        except RecordError as e:
-            raise ServiceError(400, "bad_record", str(e)) from None
-        return service.replay_steps(record, body.seat)
+        # In a worker process: a long record must not stall the games on this event loop.
+        return await service.replay(body.record, body.seat)
 
     # --- live play --------------------------------------------------------------------
     @app.websocket("/ws/games/{gid}")
@@ -231,21 +231,32 @@ def create_app(
             await ws.close(code=4000 + e.status)
             return
 
-        async def send(msg: dict[str, Any] | list[dict[str, Any]]) -> None:
-            await ws.send_text(encode(msg))
-
+        # Everything for this socket goes through its outbox: a queue and a writer task of its own.
+        outbox = Outbox(ws.send_text, lambda code, reason: ws.close(code, reason), encode)
+        send = outbox.put
         conn = Connection(seat=seat, send=send)
-        await send({"type": "hello", "info": service.game_info(live, seat)})
-        live.connections.add(conn)
-        await send(service.snapshot(live, seat, sync=True))
+        reader = asyncio.current_task()
+        # A socket dropped for not reading: stop waiting for its messages too.
+        dropped = asyncio.create_task(outbox.closed.wait())
+        dropped.add_done_callback(
+            lambda _t: reader.cancel() if outbox.dropped not in (None, "closed") else None
+        )
         try:
+            await send({"type": "hello", "info": service.game_info(live, seat)})
+            live.connections.add(conn)
+            await send(service.snapshot(live, seat, sync=True))
             while True:
                 raw = await ws.receive_text()
                 await _handle(raw, gid, token, seat, send, conn)
-        except (WebSocketDisconnect, WebSocketDisconnected):
+        except (WebSocketDisconnect, WebSocketDisconnected, SocketDropped):
             pass  # the client went away (possibly while its move was being answered)
+        except asyncio.CancelledError:
+            if outbox.dropped in (None, "closed"):
+                raise  # the server is stopping
         finally:
+            dropped.cancel()
             service.disconnect(live, conn)
+            await outbox.aclose()
 
     async def _handle(raw: str, gid: str, token: str, seat: int | None, send, conn: Connection) -> None:
         ref = None

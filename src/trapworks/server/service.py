@@ -9,6 +9,9 @@ The service adds only the platform: who holds which seat (secret tokens), the or
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import logging
+import multiprocessing
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -33,7 +36,10 @@ from trapworks.core import (
 )
 from trapworks.core.randomness import chance_outcome, derive, new_key, seed_key
 
+from .outbox import SocketDropped
 from .store import PlyTaken, Store, StoredGame
+
+log = logging.getLogger("trapworks.server")
 
 # Agents asked for hints, best first (the game's own exact or strongest player).
 HINT_AGENTS = ("perfect", "hard", "heuristic")
@@ -43,6 +49,12 @@ INLINE_AGENT_S = 0.002
 # At most this many chance and fast-agent actions are stored together with a human's move.
 MAX_FOLDED_REPLIES = 64
 RENDERER_DIR = Path(__file__).resolve().parent.parent / "web" / "static" / "renderers"
+CPU_WORKERS = 2  # processes for CPU-heavy requests (replays): the event loop never runs them
+CPU_QUEUE = 8  # requests running or waiting for a worker; more are refused (503, retry later)
+STORE_RETRY_S = (0.2, 0.5, 1.0, 2.0, 5.0)  # an agent's move waits this long between failed writes
+STORAGE_FAILED = (
+    "the game store cannot save right now (nothing was saved and nothing was applied); try again in a moment"
+)
 
 
 class ServiceError(Exception):
@@ -53,6 +65,9 @@ class ServiceError(Exception):
         self.status = status
         self.code = code
         self.message = message
+
+    def __reduce__(self) -> tuple[Any, ...]:  # crosses from a worker process intact
+        return (ServiceError, (self.status, self.code, self.message))
 
 
 def game_key(stored: StoredGame) -> bytes:
@@ -90,6 +105,8 @@ class LiveGame:
     agents: dict[int, Agent] = field(default_factory=dict)
     failed: str | None = None  # an agent crashed: the reason, shown to the players
     human_seats: list[int] | None = None  # made on first use
+    # (seat, ply) -> the action text as sent, for moves applied here: a repeat is answered, not applied.
+    sent_texts: dict[tuple[int, int], str] = field(default_factory=dict)
     key: bytes = b""  # the secret randomness key (see game_key)
 
     @property
@@ -114,6 +131,9 @@ class GameService:
         self._agent_time: dict[tuple[str, str], float] = {}  # (game, agent) -> recent step time, s
         self._hint_agents: dict[type, str | None] = {}  # game class -> its hint agent
         self.last_activity = time.monotonic()  # when a game was last created or an action stored
+        self._cpu_pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._cpu_slots = asyncio.Semaphore(CPU_QUEUE)
+        self.store_failures = 0  # failed writes so far (each logged)
 
     # --- catalog ----------------------------------------------------------------------
     def catalog(self) -> list[dict[str, Any]]:
@@ -237,7 +257,10 @@ class GameService:
             )
         except TrapworksError as e:
             raise ServiceError(400, "bad_position", str(e)) from None
-        self.store.create_game(stored)
+        try:
+            self.store.create_game(stored)
+        except Exception as e:
+            raise self._store_failed("create a game", e) from None
         self.last_activity = time.monotonic()
         live = LiveGame(stored=stored, game=game, state=state, log=[], key=key)
         self.live[stored.id] = live
@@ -276,13 +299,22 @@ class GameService:
             return live
         if not isinstance(gid, str) or len(gid) > 64:
             raise ServiceError(404, "no_such_game", f"no game {gid!r}")
-        stored = self.store.load_game(gid)
+        try:
+            stored = self.store.load_game(gid)
+        except Exception as e:
+            raise self._store_failed(f"load game {gid!r}", e) from None
         if stored is None:
             raise ServiceError(404, "no_such_game", f"no game {gid!r} on this server")
         live = self._rebuild(stored)
         self.live[gid] = live
         self.schedule_advance(live)  # it may have stopped while an agent or chance was to move
         return live
+
+    def _store_failed(self, what: str, error: BaseException) -> ServiceError:
+        """Log a failed store operation; the 503 to answer with (nothing was acknowledged)."""
+        self.store_failures += 1
+        log.error("storage failure (%s): %s: %s", what, type(error).__name__, error)
+        return ServiceError(503, "storage_unavailable", STORAGE_FAILED)
 
     def _rebuild(self, stored: StoredGame) -> LiveGame:
         """Replay the stored actions: the state after a restart is the state before it."""
@@ -467,11 +499,15 @@ class GameService:
             if conn is reply_to:
                 frame = (frame if isinstance(frame, list) else [frame]) + [reply]
             try:
+                # Only queued here (the socket's own writer sends it): no network I/O under the lock.
                 await conn.send(frame[0] if isinstance(frame, list) and len(frame) == 1 else frame)
-            except Exception:  # a closed socket: its handler removes it; others still get theirs
+            except Exception:  # a closed or dropped socket: others still get theirs
                 live.connections.discard(conn)
         if reply_to is not None and reply_to not in live.connections:
-            await reply_to.send(reply)  # a socket of a game object since reloaded: the reply still goes
+            try:  # a socket of a game object since reloaded: the reply still goes
+                await reply_to.send(reply)
+            except SocketDropped:
+                pass
 
     # --- acting -----------------------------------------------------------------------------
     async def move(
@@ -483,8 +519,9 @@ class GameService:
         *,
         reply_to: Connection | None = None,
         ref: Any = None,
-    ) -> int:
-        """Validate and apply one action of the token's seat; return the new ply count.
+    ) -> dict[str, Any]:
+        """Validate and apply one action of the token's seat; return {"ply": the new ply count,
+        "repeat": whether this was a repeat of an applied move, answered and not applied again}.
 
         The action is committed to the store before this returns (and before anyone is told).
         With `reply_to`, that connection's acknowledgement ({"type": "ack", "ref", "ply"}) goes in
@@ -501,9 +538,18 @@ class GameService:
                 "an action is a non-empty text in the game's notation, e.g. "
                 + (live.game.help_text()[:120] or "as listed in the view"),
             )
-        if expected_ply is not None and (isinstance(expected_ply, bool) or not isinstance(expected_ply, int)):
+        if expected_ply is None:
             raise ServiceError(
-                400, "bad_ply", f"ply {expected_ply!r} must be an integer (the move count you saw)"
+                400,
+                "missing_ply",
+                "a move needs 'ply': the move count you saw (a repeat of the same move is then "
+                "answered, never applied twice)",
+            )
+        if isinstance(expected_ply, bool) or not isinstance(expected_ply, int) or expected_ply < 0:
+            raise ServiceError(
+                400,
+                "bad_ply",
+                f"ply {expected_ply!r} must be an integer >= 0 (the move count you saw)",
             )
         if len(text) > MAX_ACTION_TEXT:
             raise ServiceError(400, "bad_action", f"an action text is at most {MAX_ACTION_TEXT} characters")
@@ -512,7 +558,13 @@ class GameService:
             state = live.state
             if state.is_terminal():
                 raise ServiceError(409, "game_over", "the game is over")
-            if expected_ply is not None and expected_ply != live.ply():
+            repeat = self._repeat_of(live, seat, expected_ply, text)
+            if repeat is not None:
+                # The same move again (a resend after a lost answer): the earlier result, not applied again.
+                if reply_to is not None:
+                    await reply_to.send({"type": "ack", "ref": ref, "ply": repeat, "repeat": True})
+                return {"ply": repeat, "repeat": True}
+            if expected_ply != live.ply():
                 raise ServiceError(
                     409,
                     "stale",
@@ -535,10 +587,24 @@ class GameService:
             first = live.ply()
             self._fast_replies(live, steps)
             await self._commit(live, steps)
+            live.sent_texts[(seat, first)] = shown
             ack = {"type": "ack", "ref": ref, "ply": first + 1}
             await self._send_steps(live, first, steps, reply_to, ack)
         self.schedule_advance(live)
-        return first + 1
+        return {"ply": first + 1, "repeat": False}
+
+    @staticmethod
+    def _repeat_of(live: LiveGame, seat: int, ply: int, text: str) -> int | None:
+        """The result of this seat's move at `ply` if it is already applied with this text."""
+        if ply >= live.ply():
+            return None
+        stored_seat, stored_text = live.log[ply]
+        if stored_seat != seat:
+            return None
+        shown = text.strip()
+        if shown in (stored_text, live.sent_texts.get((seat, ply))):
+            return ply + 1
+        return None
 
     async def _send_steps(
         self,
@@ -607,6 +673,8 @@ class GameService:
             # Another server process wrote this ply: our copy is stale; reload it from the store.
             self.live.pop(live.id, None)
             raise ServiceError(409, "stale", "another move was stored first; reload the game") from None
+        except Exception as e:  # the store failed: nothing stored, nothing applied, nothing acked
+            raise self._store_failed(f"store game {live.id} ply {live.ply()}", e) from None
 
     def schedule_advance(self, live: LiveGame) -> None:
         if self._needs_server(live):
@@ -662,6 +730,7 @@ class GameService:
 
     async def advance(self, live: LiveGame) -> None:
         """Play chance and agent seats until a human is to move or the game ends."""
+        retries = 0
         while True:
             async with live.lock:
                 if live.id not in self.live or not self._needs_server(live):
@@ -678,14 +747,26 @@ class GameService:
                     text = new_state.action_to_string(action)
                     new_state.apply_action(action)
                 except Exception as e:  # an agent bug must not kill the server; the players are told
-                    live.failed = f"the server could not play {self.seat_label(live, player) if player >= 0 else 'chance'}: {e}"
+                    who = self.seat_label(live, player) if player >= 0 else "chance"
+                    live.failed = f"the server could not play {who}: {e}"
                     await self.broadcast(live)
                     return
                 try:
                     await self._commit(live, [(player, text, new_state)])
-                except ServiceError:
-                    return
-                await self.broadcast(live)
+                except ServiceError as e:
+                    if e.status != 503:
+                        return
+                    failed_write = True
+                else:
+                    failed_write = False
+                    await self.broadcast(live)
+            if failed_write:
+                # The store failed: the move is not lost, it is played again once the store works
+                # (the same chance outcome and, agents being seeded, the same move).
+                retries += 1
+                await asyncio.sleep(STORE_RETRY_S[min(retries, len(STORE_RETRY_S)) - 1])
+            else:
+                retries = 0
 
     async def undo(self, gid: str, token: str | None) -> int:
         """Take back this seat's last move and everything after it (only against AI)."""
@@ -699,7 +780,12 @@ class GameService:
                 raise ServiceError(409, "nothing_to_undo", "you have no move to take back")
             keep = mine[-1]
             new_state = undo(live.state, live.ply() - keep)
-            self.store.truncate_actions(live.id, keep)
+            try:
+                self.store.truncate_actions(live.id, keep)
+            except Exception as e:
+                raise self._store_failed(f"undo in game {live.id}", e) from None
+            for key in [k for k in live.sent_texts if k[1] >= keep]:
+                del live.sent_texts[key]
             live.state = new_state
             del live.log[keep:]
             live.failed = None
@@ -772,9 +858,25 @@ class GameService:
     # --- replay of a record in the browser ----------------------------------------------------
     @staticmethod
     def replay_steps(record: GameRecord, seat: int | None = None, limit: int = 5000) -> dict[str, Any]:
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or seat < 0):
+            raise ServiceError(
+                400, "bad_seat", f"seat {seat!r}: a seat number from 0, or null for a spectator"
+            )
         if len(record.actions) > limit:
             raise ServiceError(
                 413, "record_too_long", f"record has {len(record.actions)} actions; at most {limit}"
+            )
+        try:
+            game = make(record.game, **record.options)
+        except TrapworksError as e:
+            raise ServiceError(400, "bad_record", str(e)) from None
+        except TypeError as e:
+            raise ServiceError(400, "bad_record", f"record options: {e}") from None
+        if seat is not None and seat >= game.num_players():
+            raise ServiceError(
+                400,
+                "bad_seat",
+                f"seat {seat}: this {record.game} game has seats 0-{game.num_players() - 1}",
             )
         steps = []
         previous = None
@@ -798,10 +900,6 @@ class GameService:
                 previous = player
         except TrapworksError as e:
             raise ServiceError(400, "bad_record", str(e)) from None
-        try:
-            game = make(record.game, **record.options)
-        except TrapworksError as e:
-            raise ServiceError(400, "bad_record", str(e)) from None
         return {
             "game": record.game,
             "title": type(game).title,
@@ -812,6 +910,33 @@ class GameService:
             "steps": steps,
         }
 
+    async def replay(self, record_data: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """replay_steps in a worker process (a 5,000-move record takes seconds of CPU): the event
+        loop keeps serving every game meanwhile. At most CPU_QUEUE replays run or wait."""
+        if self._cpu_slots.locked():
+            raise ServiceError(503, "busy", "the server is busy with other replays; try again in a moment")
+        async with self._cpu_slots:
+            if self._cpu_pool is None:
+                # spawn: a fresh interpreter, not a fork of this threaded server process.
+                self._cpu_pool = concurrent.futures.ProcessPoolExecutor(
+                    CPU_WORKERS, mp_context=multiprocessing.get_context("spawn")
+                )
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._cpu_pool, _replay_job, record_data, seat)
+
     async def shutdown(self) -> None:
         for task in list(self._tasks):
             task.cancel()
+        if self._cpu_pool is not None:
+            self._cpu_pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _replay_job(record_data: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """Runs in a worker process: the replay of a record, or the ServiceError it would raise."""
+    from trapworks.core import RecordError
+
+    try:
+        record = GameRecord.from_dict(record_data)
+    except RecordError as e:
+        raise ServiceError(400, "bad_record", str(e)) from None
+    return GameService.replay_steps(record, seat)

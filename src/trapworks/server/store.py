@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import os
+import sqlite3
 import threading
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -114,6 +118,21 @@ class PlyTaken(Exception):
     """Another writer stored an action at this ply first."""
 
 
+class StoreUnavailable(Exception):
+    """The store cannot take writes now (its database file was deleted or replaced)."""
+
+
+log = logging.getLogger("trapworks.server")
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The database file of a SQLite URL (None: not SQLite, or in memory)."""
+    prefix = "sqlite:///"
+    if not url.startswith(prefix) or url[len(prefix) :] in ("", ":memory:"):
+        return None
+    return Path(url[len(prefix) :].split("?")[0])
+
+
 def default_url(data_dir: Path) -> str:
     data_dir.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{data_dir / 'trapworks.sqlite'}"
@@ -146,6 +165,11 @@ class Store:
         self._add_missing_columns()
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._writer = self.engine.connect()
+        # The database file's identity: a write first checks that the file is still the one open
+        # (a deleted file takes writes that vanish at the next start; a replaced one is another store).
+        self.path = sqlite_path(url)
+        self._identity = self._file_identity()
+        self.lost: str | None = None  # why the store refuses writes, while it does
         self._insert_action = insert(ActionRow)
         # Group commit: actions stored by concurrent moves in one turn of the event loop share one
         # transaction (see append_actions_soon).
@@ -157,6 +181,60 @@ class Store:
                 target=self._checkpoint_loop, name="sqlite-checkpoint", daemon=True
             )
             self._checkpointer.start()
+
+    def _file_identity(self) -> tuple[int, int] | None:
+        if self.path is None:
+            return None
+        st = os.stat(self.path)
+        return (st.st_dev, st.st_ino)
+
+    def check_file(self) -> None:
+        """Raise StoreUnavailable if the database file was deleted or replaced since it was opened."""
+        if self.path is None:
+            return
+        try:
+            now: tuple[int, int] | None = self._file_identity()
+        except FileNotFoundError:
+            now = None
+        if now == self._identity:
+            return
+        if now is None:
+            self._recover_deleted()
+        else:
+            self.lost = f"the database file {self.path} was replaced by another file while in use"
+            log.critical("%s: writes refused until the server is restarted on the right file", self.lost)
+        raise StoreUnavailable(self.lost or "the database file was deleted")
+
+    def _recover_deleted(self) -> None:
+        """The file was deleted while open: every committed move is still readable through the open
+        connection. Copy it (SQLite's backup API) back to the path, then reopen there."""
+        assert self.path is not None
+        self.lost = f"the database file {self.path} was deleted while in use"
+        log.critical("%s: restoring it from the open connection", self.lost)
+        copy = self.path.with_name(f"{self.path.name}.recovered-{int(time.time())}")
+        try:
+            raw = self._writer.connection.dbapi_connection
+            target = sqlite3.connect(copy)
+            with target:
+                raw.backup(target)  # type: ignore[union-attr]
+            target.close()
+            # Close every connection of the deleted file (SQLite removes its -wal and -shm names).
+            self._writer.close()
+            self.engine.dispose()
+            if self.path.exists():
+                log.critical("not restoring over a file that appeared meanwhile; the copy is %s", copy)
+                return
+            # The deleted file's -wal and -shm are left behind (SQLite keeps them for an unlinked
+            # database): their content is in the copy, and beside a new file they would corrupt it.
+            for suffix in ("-wal", "-shm"):
+                self.path.with_name(self.path.name + suffix).unlink(missing_ok=True)
+            os.replace(copy, self.path)
+            self._writer = self.engine.connect()
+            self._identity = self._file_identity()
+            self.lost = None
+            log.error("database file restored at %s; the move that found it missing was refused", self.path)
+        except Exception as e:
+            log.critical("could not restore the database file: %s (copy attempted at %s)", e, copy)
 
     def _add_missing_columns(self) -> None:
         # A database made before the randomness key: add the new game columns (nullable/defaulted).
@@ -185,6 +263,7 @@ class Store:
 
     # --- writing ----------------------------------------------------------------
     def create_game(self, game: StoredGame) -> None:
+        self.check_file()
         with self.sessions.begin() as s:
             s.add(
                 GameRow(
@@ -246,6 +325,7 @@ class Store:
             _settle(done, None)
 
     def _insert(self, rows: list[dict[str, Any]]) -> None:
+        self.check_file()
         try:
             # Core insert on a connection kept open, not the ORM unit of work: this is the hot path
             # of every move. The service calls the store from the event loop thread only.
@@ -263,6 +343,7 @@ class Store:
 
     def truncate_actions(self, game_id: str, keep: int) -> None:
         """Delete every action at ply >= keep (undo), committed on return."""
+        self.check_file()
         with self.sessions.begin() as s:
             s.execute(delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.ply >= keep))
 
