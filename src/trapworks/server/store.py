@@ -24,6 +24,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
+    Connection,
     DateTime,
     ForeignKey,
     Integer,
@@ -37,9 +38,7 @@ from sqlalchemy import (
     inspect,
     select,
 )
-from sqlalchemy import (
-    text as sql_text,
-)
+from sqlalchemy import text as sql_text
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
@@ -164,12 +163,13 @@ class Store:
         Base.metadata.create_all(self.engine)
         self._add_missing_columns()
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
-        self._writer = self.engine.connect()
+        self._writer: Connection | None = self.engine.connect()
         # The database file's identity: a write first checks that the file is still the one open
         # (a deleted file takes writes that vanish at the next start; a replaced one is another store).
         self.path = sqlite_path(url)
         self._identity = self._file_identity()
         self.lost: str | None = None  # why the store refuses writes, while it does
+        self._warn_unwritable()
         self._insert_action = insert(ActionRow)
         # Group commit: actions stored by concurrent moves in one turn of the event loop share one
         # transaction (see append_actions_soon).
@@ -213,14 +213,13 @@ class Store:
         log.critical("%s: restoring it from the open connection", self.lost)
         copy = self.path.with_name(f"{self.path.name}.recovered-{int(time.time())}")
         try:
-            raw = self._writer.connection.dbapi_connection
+            raw = self._writer_connection().connection.dbapi_connection
             target = sqlite3.connect(copy)
             with target:
                 raw.backup(target)  # type: ignore[union-attr]
             target.close()
             # Close every connection of the deleted file (SQLite removes its -wal and -shm names).
-            self._writer.close()
-            self.engine.dispose()
+            self._drop_connections()
             if self.path.exists():
                 log.critical("not restoring over a file that appeared meanwhile; the copy is %s", copy)
                 return
@@ -229,12 +228,23 @@ class Store:
             for suffix in ("-wal", "-shm"):
                 self.path.with_name(self.path.name + suffix).unlink(missing_ok=True)
             os.replace(copy, self.path)
-            self._writer = self.engine.connect()
             self._identity = self._file_identity()
             self.lost = None
             log.error("database file restored at %s; the move that found it missing was refused", self.path)
         except Exception as e:
             log.critical("could not restore the database file: %s (copy attempted at %s)", e, copy)
+
+    def _warn_unwritable(self, error: BaseException | None = None) -> None:
+        """Name a database file this process cannot write (a read-only -wal or -shm makes every write
+        fail with 'attempt to write a readonly database', which does not say which file)."""
+        if self.path is None:
+            return
+        for suffix in ("", "-wal", "-shm"):
+            f = self.path.with_name(self.path.name + suffix)
+            if f.exists() and not os.access(f, os.W_OK):
+                log.error("database file %s is read-only: moves are refused until it is writable", f)
+        if error is not None:
+            log.error("database write failed: %s", str(error).splitlines()[0])
 
     def _add_missing_columns(self) -> None:
         # A database made before the randomness key: add the new game columns (nullable/defaulted).
@@ -258,7 +268,17 @@ class Store:
         self._stop.set()
         if self._checkpointer is not None:
             self._checkpointer.join(timeout=5)
-        self._writer.close()
+        self._drop_connections()
+
+    def _writer_connection(self) -> Connection:
+        if self._writer is None:
+            self._writer = self.engine.connect()
+        return self._writer
+
+    def _drop_connections(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
         self.engine.dispose()
 
     # --- writing ----------------------------------------------------------------
@@ -329,16 +349,20 @@ class Store:
         try:
             # Core insert on a connection kept open, not the ORM unit of work: this is the hot path
             # of every move. The service calls the store from the event loop thread only.
-            with self._writer.begin():
-                self._writer.execute(self._insert_action, rows)
+            writer = self._writer_connection()
+            with writer.begin():
+                writer.execute(self._insert_action, rows)
         except IntegrityError:
             first = rows[0]
             raise PlyTaken(f"game {first['game_id']}: ply {first['ply']} is already stored") from None
-        except OperationalError:
-            # The database connection broke (a PostgreSQL restart): open a new one for the next
-            # write and let this move fail; the player retries it.
-            self._writer.close()
-            self._writer = self.engine.connect()
+        except OperationalError as e:
+            # The database connection broke (a PostgreSQL restart), the disk is full or a file
+            # became read-only: let this move fail (the player retries it) and open fresh
+            # connections for the next write. All of them: SQLite keeps a read-only -shm mapping
+            # for as long as any connection of this process holds the file (so: none until the
+            # next write).
+            self._drop_connections()
+            self._warn_unwritable(e)
             raise
 
     def truncate_actions(self, game_id: str, keep: int) -> None:
