@@ -22,6 +22,7 @@ def register(app: typer.Typer) -> None:
         import uvicorn
 
         from trapworks.server import create_app
+        from trapworks.server.limits import uvicorn_settings
         from trapworks.server.store import default_url
 
         from .options import data_dir
@@ -33,12 +34,12 @@ def register(app: typer.Typer) -> None:
             sock.bind((host, port))
         except OSError as e:
             typer.echo(f"error: cannot listen on {host}:{port}: {e.strerror}; try another --port", err=True)
-            raise typer.Exit(2)
+            raise typer.Exit(2) from None
         try:
             web_app = create_app(url, manage_memory=True)
         except Exception as e:  # a bad --db URL, an unreachable database
             typer.echo(f"error: cannot open the database {url}: {e}", err=True)
-            raise typer.Exit(2)
+            raise typer.Exit(2) from None
         shown_host = "localhost" if host in ("127.0.0.1", "::1", "localhost") else host
         if host in ("0.0.0.0", "::"):
             shown_host = "localhost"
@@ -48,15 +49,7 @@ def register(app: typer.Typer) -> None:
             f"trapworks is serving at http://{shown_host}:{real_port}/  (database: {shown})", err=False
         )
         typer.echo("Open that address in your browser. Press Ctrl+C to stop.")
-        # No per-message deflate: the messages are small views, and compressing each costs more
-        # server time than it saves on a local network.
-        config = uvicorn.Config(
-            web_app,
-            log_level="warning",
-            ws_ping_interval=20,
-            ws_ping_timeout=20,
-            ws_per_message_deflate=False,
-            ws_max_size=1 << 16,
-        )
+        # Header, body and handshake limits and timeouts: see server/limits.py.
+        config = uvicorn.Config(web_app, log_level="warning", **uvicorn_settings())
         server = uvicorn.Server(config)
         server.run(sockets=[sock])

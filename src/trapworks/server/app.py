@@ -6,17 +6,30 @@ import asyncio
 import json
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import orjson
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field, StrictInt
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnected
 
+from . import messages
+from .limits import SOCKET_RATE_BURST, SOCKET_RATE_PER_S, LimitsMiddleware, RateLimiter
 from .memory import GarbagePolicy
+from .messages import (
+    CheckOptions,
+    CreatedGame,
+    CreateGame,
+    ErrorReply,
+    Move,
+    MoveReply,
+    ReplayRequest,
+    TokenOnly,
+)
 from .outbox import Outbox, SocketDropped
 from .service import Connection, GameService, ServiceError
 from .store import Store, default_url
@@ -30,44 +43,40 @@ def encode(msg: dict[str, Any] | list[dict[str, Any]]) -> str:
     return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-class SeatSpec(BaseModel):
-    kind: Literal["human", "agent"] = Field(description="'human' (you or an invited player) or 'agent' (AI)")
-    agent: str | None = Field(None, description="agent name for an AI seat (see /api/catalog)")
-    name: str | None = Field(None, description="a display name")
+MESSAGE_TYPES = ("move", "undo", "hint", "sync", "ping")
+CLOSE_UNSUPPORTED = 1003  # WebSocket close code: a data type the endpoint does not accept
 
 
-class CreateGame(BaseModel):
-    game: str = Field(description="game id, e.g. last-mouse-lost")
-    options: dict[str, Any] = Field(default_factory=dict, description="game options (see /api/catalog)")
-    seats: list[SeatSpec] | None = Field(None, description="one entry per seat; default: all human")
-    hints: bool = Field(
-        False, description="allow hints for every human seat (always allowed against AI only)"
-    )
-    seed: int | None = Field(None, description="seed for chance and agents (default: random)")
-    start: str | None = Field(None, description="start from this position (the game's notation)")
+def _record_schema() -> Any:
+    """core.record's JSON Schema function, where that version of the kernel has one."""
+    from trapworks.core import record
+
+    return getattr(record, "record_json_schema", None)
 
 
-class CheckOptions(BaseModel):
-    options: dict[str, Any] = Field(default_factory=dict)
+def _parse_message(raw: str) -> dict[str, Any]:
+    # orjson: a depth limit (a deeply nested message is an error, not a crash) and no lone surrogates.
+    try:
+        msg = orjson.loads(raw)
+    except orjson.JSONDecodeError as e:
+        raise ServiceError(400, "bad_json", f"message is not valid JSON: {e}") from None
+    if not isinstance(msg, dict):
+        raise ServiceError(400, "bad_message", "a message is a JSON object with a 'type'")
+    return msg
 
 
-class Move(BaseModel):
-    token: str = Field(description="your seat token (from your seat link)")
-    action: str = Field(description="the action in the game's notation, e.g. c2-4")
-    ply: StrictInt = Field(
-        ge=0,
-        description="the move count you saw: refused (409) if the game moved on; the same move sent "
-        "again with the same ply is answered with the earlier result, never applied twice",
-    )
-
-
-class TokenOnly(BaseModel):
-    token: str
-
-
-class ReplayRequest(BaseModel):
-    record: dict[str, Any] = Field(description="a game record (trapworks-record JSON)")
-    seat: StrictInt | None = Field(None, description="whose view to show (default: a spectator's)")
+def _message_error(e: ValidationError) -> ServiceError:
+    first = e.errors()[0]
+    loc = [str(x) for x in first.get("loc", ()) if x not in MESSAGE_TYPES]
+    field = loc[0] if loc else "message"
+    if field == "ply" and first.get("type") == "missing":
+        return ServiceError(
+            400,
+            "missing_ply",
+            "a move needs 'ply': the move count you saw (a repeat is then answered, not applied)",
+        )
+    code = {"action": "bad_action", "ply": "bad_ply"}.get(field, "bad_message")
+    return ServiceError(400, code, f"{'.'.join(loc) or 'message'}: {first.get('msg')}")
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -105,10 +114,18 @@ def create_app(
     )
     app.state.service = service
     app.state.store = store
+    # Sizes, body and URL limits and a request rate per client address (see limits.py).
+    app.add_middleware(LimitsMiddleware)
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError):
         return _error(exc.status, exc.code, exc.message)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, exc: StarletteHTTPException):
+        # FastAPI's own refusals (an unparsable body, an unknown path): the API's error format.
+        codes = {404: "not_found", 405: "method_not_allowed"}
+        return _error(exc.status_code, codes.get(exc.status_code, "bad_request"), str(exc.detail))
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_request: Request, exc: RequestValidationError):
@@ -142,6 +159,21 @@ def create_app(
         return FileResponse(STATIC_DIR / "replay.html")
 
     # --- API --------------------------------------------------------------------------
+    @app.get("/api/schema", summary="Names of the API's message schemas")
+    async def schema_names():
+        return {"schemas": sorted(messages.SCHEMAS) + (["record"] if _record_schema() else [])}
+
+    @app.get("/api/schema/{name}", summary="JSON Schema of one API message (HTTP body or socket message)")
+    async def schema_of(name: str):
+        if name == "record" and _record_schema():
+            return _record_schema()()
+        try:
+            return messages.schema(name)
+        except KeyError:
+            raise ServiceError(
+                404, "no_schema", f"no schema {name[:64]!r}; see /api/schema for the names"
+            ) from None
+
     @app.get("/api/catalog", summary="Games, their options, seats and agents")
     async def catalog():
         return {"games": service.catalog()}
@@ -150,7 +182,13 @@ def create_app(
     async def check(game_id: str, body: CheckOptions):
         return service.check_options(game_id, body.options)
 
-    @app.post("/api/games", status_code=201, summary="Create a game; returns seat links with secret tokens")
+    @app.post(
+        "/api/games",
+        status_code=201,
+        response_model=CreatedGame,
+        responses={400: {"model": ErrorReply}, 503: {"model": ErrorReply}},
+        summary="Create a game; returns seat links with secret tokens",
+    )
     async def create(body: CreateGame, request: Request):
         seats = (
             [s.model_dump() for s in body.seats]
@@ -165,6 +203,7 @@ def create_app(
             "id": live.id,
             "game": live.stored.game,
             "options": live.stored.options,
+            "chosen_setup": live.stored.chosen_setup,
             "seats": [
                 {
                     "seat": i,
@@ -188,7 +227,12 @@ def create_app(
         seat = service.seat_for(live, token)
         return {"info": service.game_info(live, seat), "state": service.snapshot(live, seat, sync=True)}
 
-    @app.post("/api/games/{gid}/moves", summary="Play an action for the token's seat")
+    @app.post(
+        "/api/games/{gid}/moves",
+        response_model=MoveReply,
+        responses={s: {"model": ErrorReply} for s in (400, 401, 403, 404, 409, 422, 429, 503)},
+        summary="Play an action for the token's seat",
+    )
     async def post_move(gid: str, body: Move):
         return {"ok": True, **(await service.move(gid, body.token, body.action, body.ply))}
 
@@ -235,6 +279,7 @@ def create_app(
         outbox = Outbox(ws.send_text, lambda code, reason: ws.close(code, reason), encode)
         send = outbox.put
         conn = Connection(seat=seat, send=send)
+        socket_rate = RateLimiter(SOCKET_RATE_PER_S, SOCKET_RATE_BURST)
         reader = asyncio.current_task()
         # A socket dropped for not reading: stop waiting for its messages too.
         dropped = asyncio.create_task(outbox.closed.wait())
@@ -246,7 +291,23 @@ def create_app(
             live.connections.add(conn)
             await send(service.snapshot(live, seat, sync=True))
             while True:
-                raw = await ws.receive_text()
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                raw = frame.get("text")
+                if raw is None:  # a binary frame: this API speaks JSON text only
+                    await ws.close(CLOSE_UNSUPPORTED, "binary frames are not accepted: send JSON text")
+                    break
+                if not socket_rate.allow():
+                    await send(
+                        {
+                            "type": "error",
+                            "ref": None,
+                            "code": "rate_limited",
+                            "message": "too many messages: slow down",
+                        }
+                    )
+                    continue
                 await _handle(raw, gid, token, seat, send, conn)
         except (WebSocketDisconnect, WebSocketDisconnected, SocketDropped):
             pass  # the client went away (possibly while its move was being answered)
@@ -261,14 +322,19 @@ def create_app(
     async def _handle(raw: str, gid: str, token: str, seat: int | None, send, conn: Connection) -> None:
         ref = None
         try:
-            try:
-                msg = json.loads(raw)
-            except json.JSONDecodeError as e:
-                raise ServiceError(400, "bad_json", f"message is not valid JSON: {e}") from None
-            if not isinstance(msg, dict):
-                raise ServiceError(400, "bad_message", "a message is a JSON object with a 'type'")
-            ref = msg.get("ref")
+            msg = _parse_message(raw)
+            ref = msg.get("ref") if isinstance(msg.get("ref"), int | str) else None
             kind = msg.get("type")
+            if kind not in MESSAGE_TYPES:
+                raise ServiceError(
+                    400,
+                    "bad_message",
+                    f"unknown message type {str(kind)[:40]!r}; use move, undo, hint, sync or ping",
+                )
+            try:
+                messages.client_message.validate_python(msg)
+            except ValidationError as e:
+                raise _message_error(e) from None
             if kind == "move":
                 # The ack travels in the same frame as this connection's updates (see _send_steps).
                 await service.move(gid, token, msg.get("action"), msg.get("ply"), reply_to=conn, ref=ref)
@@ -282,10 +348,6 @@ def create_app(
                 await send(service.snapshot(live, seat, sync=True))
             elif kind == "ping":
                 await send({"type": "pong", "ref": ref})
-            else:
-                raise ServiceError(
-                    400, "bad_message", f"unknown message type {kind!r}; use move, undo, hint, sync or ping"
-                )
         except ServiceError as e:
             await send({"type": "error", "ref": ref, "code": e.code, "message": e.message})
             if e.code in ("stale", "not_your_turn", "game_over"):
