@@ -280,6 +280,7 @@ def create_app(
         send = outbox.put
         conn = Connection(seat=seat, send=send)
         socket_rate = RateLimiter(SOCKET_RATE_PER_S, SOCKET_RATE_BURST)
+        told_rate_limited = False
         reader = asyncio.current_task()
         # A socket dropped for not reading: stop waiting for its messages too.
         dropped = asyncio.create_task(outbox.closed.wait())
@@ -299,15 +300,21 @@ def create_app(
                     await ws.close(CLOSE_UNSUPPORTED, "binary frames are not accepted: send JSON text")
                     break
                 if not socket_rate.allow():
+                    # Dropped unanswered: one notice per run of refused messages (answering each
+                    # would let a flood fill the socket's outbox).
+                    if told_rate_limited:
+                        continue
+                    told_rate_limited = True
                     await send(
                         {
                             "type": "error",
                             "ref": None,
                             "code": "rate_limited",
-                            "message": "too many messages: slow down",
+                            "message": "too many messages: slow down (messages over the rate are dropped)",
                         }
                     )
                     continue
+                told_rate_limited = False
                 await _handle(raw, gid, token, seat, send, conn)
         except (WebSocketDisconnect, WebSocketDisconnected, SocketDropped):
             pass  # the client went away (possibly while its move was being answered)

@@ -21,7 +21,7 @@ import h11
 import orjson
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-MAX_URL = 8192  # bytes of path and query
+MAX_URL = 7900  # bytes of path and query (with the request line under websockets' own 8 KB line limit)
 MAX_BODY = 2 * 1024 * 1024  # bytes: a 5,000-move record is far below
 MAX_HEADERS = 16 * 1024  # bytes of request line and headers (uvicorn's h11_max_incomplete_event_size)
 BODY_TIMEOUT_S = 10.0
@@ -183,13 +183,41 @@ class GuardedH11Protocol(H11Protocol):
     def data_received(self, data: bytes) -> None:
         if self._between_requests():
             self._arm_head_timer()
+            if self._request_line_too_long(data):
+                return
         super().data_received(data)
-        if not self._between_requests():
+        if not self._between_requests() or self._upgraded():
             self._cancel_head_timer()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_head_timer()
         super().connection_lost(exc)
+
+    def _request_line_too_long(self, data: bytes) -> bool:
+        # Checked here, before any handler: a WebSocket upgrade with a URL over websockets' own
+        # line limit (8 KB) would otherwise never be answered.
+        head = self.conn.trailing_data[0] + data
+        end = head.find(b"\r\n")
+        line = len(head) if end < 0 else end
+        if line <= MAX_URL + 64:  # the method, a space and " HTTP/1.1"
+            return False
+        self._refuse(414, "url_too_long", f"the URL is over {MAX_URL} bytes")
+        return True
+
+    def _refuse(self, status: int, code: str, message: str) -> None:
+        body = orjson.dumps({"ok": False, "error": message, "code": code})
+        reason = {408: "Request Timeout", 414: "URI Too Long"}[status]
+        self._cancel_head_timer()
+        self.transport.write(
+            f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\nconnection: close\r\n"
+            f"content-length: {len(body)}\r\n\r\n".encode()
+            + body
+        )
+        self.transport.close()
+
+    def _upgraded(self) -> bool:
+        # A WebSocket upgrade hands the transport to the WebSocket protocol: no more heads here.
+        return self.transport.get_protocol() is not self
 
     def _between_requests(self) -> bool:
         return self.cycle is None or self.cycle.response_complete
@@ -205,24 +233,14 @@ class GuardedH11Protocol(H11Protocol):
 
     def _head_timed_out(self) -> None:
         self._head_timer = None
-        if self.transport.is_closing() or not self._between_requests():
+        if self.transport.is_closing() or not self._between_requests() or self._upgraded():
             return
         if self.conn.their_state is h11.IDLE and not self.conn.trailing_data[0]:
             self.transport.close()  # an idle keep-alive connection: uvicorn's own timeout's case
             return
-        body = orjson.dumps(
-            {
-                "ok": False,
-                "error": f"the request's headers did not arrive within {self.head_timeout:g} s",
-                "code": "header_timeout",
-            }
+        self._refuse(
+            408, "header_timeout", f"the request's headers did not arrive within {self.head_timeout:g} s"
         )
-        self.transport.write(
-            b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\nconnection: close\r\n"
-            + f"content-length: {len(body)}\r\n\r\n".encode()
-            + body
-        )
-        self.transport.close()
 
 
 def uvicorn_settings() -> dict[str, Any]:
