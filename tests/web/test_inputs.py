@@ -5,13 +5,14 @@ import json
 import socket
 import threading
 import time
+from pathlib import Path
 
 import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from trapworks.server import create_app, limits
+from trapworks.server import create_app, limits, messages
 from trapworks.server.store import Store
 
 from .web_helpers import wait_for
@@ -224,3 +225,41 @@ def test_socket_message_errors_name_the_field(server):
         err = json.loads(ws.recv(timeout=5))
         assert err["type"] == "error" and err["code"] == code, (msg, err)
     ws.close()
+
+
+SCHEMA_DIR = Path(__file__).resolve().parents[2] / "docs" / "schema"
+
+
+def test_the_api_serves_each_message_schema_and_docs_schema_holds_the_same(client):
+    names = client.get("/api/schema").json()["schemas"]
+    assert {"create-game", "move", "move-reply", "socket-client-message", "socket-server-message"} <= set(
+        names
+    )
+    for name in messages.SCHEMAS:
+        served = client.get(f"/api/schema/{name}").json()
+        assert served == json.loads((SCHEMA_DIR / f"{name}.json").read_text()), name
+    assert client.get("/api/schema/nope").status_code == 404
+    # The OpenAPI schema names the same request and reply models.
+    components = client.get("/openapi.json").json()["components"]["schemas"]
+    assert {"Move", "MoveReply", "CreateGame", "CreatedGame", "ErrorReply"} <= set(components)
+
+
+def test_socket_messages_the_server_sends_match_the_published_schema(client):
+    """Every message of a short live game validates against socket-server-message."""
+    adapter = messages.SCHEMAS["socket-server-message"]
+    g = client.post("/api/games", json={"game": "last-mouse-lost"}).json()
+    with client.websocket_connect(f"/ws/games/{g['id']}?token={g['seats'][0]['token']}") as ws:
+        seen = []
+        for msg in [
+            {"type": "move", "action": "a1", "ply": 0, "ref": 1},
+            {"type": "move", "action": "a1", "ply": 0, "ref": 2},
+            {"type": "move", "action": "zz", "ply": 1, "ref": 3},
+            {"type": "ping", "ref": 4},
+        ]:
+            ws.send_text(json.dumps(msg))
+        while not any(m.get("type") == "pong" for m in seen):
+            frame = ws.receive_json()
+            seen.extend(frame if isinstance(frame, list) else [frame])
+    for m in seen:
+        adapter.validate_python(m)
+    assert {m["type"] for m in seen} >= {"hello", "state", "ack", "error", "pong"}

@@ -208,13 +208,24 @@ class HelloMessage(BaseModel):
     info: dict[str, Any]
 
 
+class HintReplyMessage(BaseModel):
+    type: Literal["hint"]
+    ref: Any = None
+    ok: bool
+    move: str = Field(description="the suggested action text")
+    explanation: str | None
+    agent: str
+    ply: int
+
+
 class PongMessage(BaseModel):
     type: Literal["pong"]
     ref: Any = None
 
 
 ServerMessage = Annotated[
-    AckMessage | ErrorMessage | StateMessage | HelloMessage | PongMessage, Field(discriminator="type")
+    AckMessage | ErrorMessage | StateMessage | HelloMessage | HintReplyMessage | PongMessage,
+    Field(discriminator="type"),
 ]
 
 SCHEMAS: dict[str, Any] = {
