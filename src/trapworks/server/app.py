@@ -84,10 +84,15 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 
 def create_app(
-    db_url: str | None = None, data_dir: Path | None = None, *, manage_memory: bool = False
+    db_url: str | None = None,
+    data_dir: Path | None = None,
+    *,
+    manage_memory: bool = False,
+    request_rate: tuple[float, float] | None = None,
 ) -> FastAPI:
     """The web app. `manage_memory`: run the garbage-collection policy of server/memory.py (for a
-    server process of its own, as `trapworks serve` is; not for an app inside another program)."""
+    server process of its own, as `trapworks serve` is; not for an app inside another program).
+    `request_rate`: (requests per second, burst) per client address; default limits.RATE_PER_S."""
     if db_url is None:
         from trapworks.cli.options import data_dir as default_data_dir
 
@@ -115,7 +120,7 @@ def create_app(
     app.state.service = service
     app.state.store = store
     # Sizes, body and URL limits and a request rate per client address (see limits.py).
-    app.add_middleware(LimitsMiddleware)
+    app.add_middleware(LimitsMiddleware, rate=RateLimiter(*request_rate) if request_rate else None)
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError):
