@@ -297,6 +297,7 @@ def create_app(
             live.connections.add(conn)
             await send(service.snapshot(live, seat, sync=True))
             while True:
+                await outbox.room()  # back-pressure: read no more while our answers pile up
                 frame = await ws.receive()
                 if frame["type"] == "websocket.disconnect":
                     break

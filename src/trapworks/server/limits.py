@@ -13,6 +13,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
 import time
 from collections import OrderedDict
 from typing import Any
@@ -26,10 +28,13 @@ MAX_BODY = 2 * 1024 * 1024  # bytes: a 5,000-move record is far below
 MAX_HEADERS = 16 * 1024  # bytes of request line and headers (uvicorn's h11_max_incomplete_event_size)
 BODY_TIMEOUT_S = 10.0
 HEAD_TIMEOUT_S = 10.0
-RATE_PER_S = 100.0  # HTTP requests per client address
-RATE_BURST = 200.0
-SOCKET_RATE_PER_S = 50.0  # messages per socket
-SOCKET_RATE_BURST = 100.0
+# Kernel send buffer per connection: bounds the memory a client that stops reading can hold, and
+# makes its stall show (then its socket is dropped, see outbox.py) instead of filling megabytes.
+SEND_BUFFER = 256 * 1024
+RATE_PER_S = 200.0  # HTTP requests per client address (players behind one NAT share it)
+RATE_BURST = 1000.0
+SOCKET_RATE_PER_S = 200.0  # messages per socket (a player sends a few a second)
+SOCKET_RATE_BURST = 400.0
 CLOSE_POLICY = 1008  # WebSocket close code: policy violation (a too-long URL)
 
 Scope = dict[str, Any]
@@ -178,6 +183,10 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
         self._arm_head_timer()
 
     def data_received(self, data: bytes) -> None:

@@ -42,6 +42,8 @@ class Outbox:
         self.queue: asyncio.Queue[Any] = asyncio.Queue(OUTBOX_FRAMES if limit is None else limit)
         self.dropped: str | None = None  # why, once dropped
         self.closed = asyncio.Event()  # set once dropped: the socket's reader stops too
+        self._room = asyncio.Event()  # set while the queue is under half full
+        self._room.set()
         self._writer = asyncio.get_running_loop().create_task(self._run())
 
     async def put(self, frame: Any) -> None:
@@ -53,6 +55,8 @@ class Outbox:
             raise SocketDropped(self.dropped)
         try:
             self.queue.put_nowait(frame)
+            if self.queue.qsize() * 2 >= self.queue.maxsize:
+                self._room.clear()
         except asyncio.QueueFull:
             self.drop(f"more than {self.queue.maxsize} messages unread: reconnect to catch up")
             raise SocketDropped(self.dropped) from None
@@ -73,8 +77,23 @@ class Outbox:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._close(CLOSE_SLOW, reason[:120]), self.send_timeout)
 
+    async def room(self) -> None:
+        """Wait while the queue is half full: a socket's reader calls this before reading its next
+        message, so a client that sends faster than it reads is slowed down, not dropped (it is
+        dropped only if its sends stall)."""
+        if not self._room.is_set():
+            waiter = asyncio.ensure_future(self._room.wait())
+            closed = asyncio.ensure_future(self.closed.wait())
+            try:
+                await asyncio.wait({waiter, closed}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                waiter.cancel()
+                closed.cancel()
+
     async def _run(self) -> None:
         while True:
+            if self.queue.qsize() * 2 < self.queue.maxsize:
+                self._room.set()
             frame = await self.queue.get()
             try:
                 await asyncio.wait_for(self._send_text(self._encode(frame)), self.send_timeout)
