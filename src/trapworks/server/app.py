@@ -266,7 +266,7 @@ def create_app(
     @app.post("/api/replay", summary="Views of every step of a record, for step-by-step replay")
     async def replay(body: ReplayRequest):
         # In a worker process: a long record must not stall the games on this event loop.
-        return await service.replay(body.record, body.seat)
+        return Response(await service.replay(body.record, body.seat), media_type="application/json")
 
     # --- live play --------------------------------------------------------------------
     @app.websocket("/ws/games/{gid}")

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import multiprocessing
+import os
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -910,16 +912,19 @@ class GameService:
             "steps": steps,
         }
 
-    async def replay(self, record_data: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    async def replay(self, record_data: dict[str, Any], seat: int | None) -> bytes:
         """replay_steps in a worker process (a 5,000-move record takes seconds of CPU): the event
-        loop keeps serving every game meanwhile. At most CPU_QUEUE replays run or wait."""
+        loop keeps serving every game meanwhile. At most CPU_QUEUE replays run or wait. The answer
+        comes back as JSON bytes, encoded in the worker: encoding megabytes of views is CPU work too."""
         if self._cpu_slots.locked():
             raise ServiceError(503, "busy", "the server is busy with other replays; try again in a moment")
         async with self._cpu_slots:
             if self._cpu_pool is None:
                 # spawn: a fresh interpreter, not a fork of this threaded server process.
                 self._cpu_pool = concurrent.futures.ProcessPoolExecutor(
-                    CPU_WORKERS, mp_context=multiprocessing.get_context("spawn")
+                    CPU_WORKERS,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_background_priority,
                 )
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self._cpu_pool, _replay_job, record_data, seat)
@@ -931,12 +936,20 @@ class GameService:
             self._cpu_pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _replay_job(record_data: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """Runs in a worker process: the replay of a record, or the ServiceError it would raise."""
+def _background_priority() -> None:
+    """A worker process yields the CPU to the server's event loop (replays are background work)."""
+    with contextlib.suppress(OSError):
+        os.nice(10)
+
+
+def _replay_job(record_data: dict[str, Any], seat: int | None) -> bytes:
+    """Runs in a worker process: the replay of a record as JSON, or the ServiceError it would raise."""
+    import orjson
+
     from trapworks.core import RecordError
 
     try:
         record = GameRecord.from_dict(record_data)
     except RecordError as e:
         raise ServiceError(400, "bad_record", str(e)) from None
-    return GameService.replay_steps(record, seat)
+    return orjson.dumps(GameService.replay_steps(record, seat), option=orjson.OPT_NON_STR_KEYS)
