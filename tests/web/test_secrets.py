@@ -183,3 +183,22 @@ def test_spectators_of_two_games_with_one_public_history_and_different_secrets_s
     # The secrets do differ: each seat's own hand is not the same in the two games.
     hands = [svc.get(g["id"]).state.chars for g in (a, b)]
     assert hands[0] != hands[1]
+
+
+def test_the_creator_gets_its_own_token_and_one_use_invite_links_for_the_others(client):
+    seats = [{"kind": "human"}, {"kind": "human", "invite": True}]
+    g = create_game(client, game="dead-end-drive", seats=seats, options={"players": 2})
+    mine, theirs = g["seats"]
+    assert mine["token"] and not mine["invite"]
+    # The invited seat's token is not in what the creator receives; its link holds an invite code.
+    svc = client.app.state.service
+    secret = svc.get(g["id"]).stored.seats[1]["token"]
+    assert theirs["token"] is None and theirs["invite"] and secret not in str(g)
+    code = theirs["link"].split("#i=")[1]
+    r = client.post(f"/api/games/{g['id']}/claim", json={"invite": code})
+    assert r.status_code == 200 and r.json() == {"ok": True, "seat": 1, "token": secret}
+    assert client.get(f"/api/games/{g['id']}", params={"token": secret}).json()["info"]["seat"] == 1
+    # One use: a second claim (the creator trying the link it handed out) is refused.
+    again = client.post(f"/api/games/{g['id']}/claim", json={"invite": code})
+    assert again.status_code == 403 and again.json()["code"] == "invite_used"
+    assert svc.store.load_game(g["id"]).seats[1]["invite"] is None  # used up in the store too

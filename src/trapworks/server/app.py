@@ -22,6 +22,8 @@ from .limits import SOCKET_RATE_BURST, SOCKET_RATE_PER_S, LimitsMiddleware, Rate
 from .memory import GarbagePolicy
 from .messages import (
     CheckOptions,
+    Claim,
+    Claimed,
     CreatedGame,
     CreateGame,
     ErrorReply,
@@ -215,8 +217,16 @@ def create_app(
                     "kind": s["kind"],
                     "agent": s["agent"],
                     "label": service.seat_label(live, i),
-                    "token": s["token"],
-                    "link": f"{base}/g/{live.id}#t={s['token']}" if s["token"] else None,
+                    # An invited seat: only its invite link (the token goes to who claims it).
+                    "token": None if s.get("invite") else s["token"],
+                    "link": (
+                        f"{base}/g/{live.id}#i={s['invite']}"
+                        if s.get("invite")
+                        else f"{base}/g/{live.id}#t={s['token']}"
+                        if s["token"]
+                        else None
+                    ),
+                    "invite": bool(s.get("invite")),
                 }
                 for i, s in enumerate(live.stored.seats)
             ],
@@ -225,6 +235,16 @@ def create_app(
                 "link": f"{base}/g/{live.id}#t={live.stored.spectator_token}",
             },
         }
+
+    @app.post(
+        "/api/games/{gid}/claim",
+        response_model=Claimed,
+        responses={403: {"model": ErrorReply}, 404: {"model": ErrorReply}},
+        summary="Use an invite link: its seat's token, once",
+    )
+    async def claim(gid: str, body: Claim):
+        seat = service.claim(gid, body.invite)
+        return {"ok": True, "seat": seat, "token": service.get(gid).stored.seats[seat]["token"]}
 
     @app.get("/api/games/{gid}", summary="A game as the token's seat sees it")
     async def get_game(gid: str, token: str | None = Query(None)):

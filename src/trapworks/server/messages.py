@@ -42,6 +42,11 @@ class SeatSpec(BaseModel):
     kind: Literal["human", "agent"] = Field(description="'human' (you or an invited player) or 'agent' (AI)")
     agent: str | None = Field(None, max_length=64, description="agent name for an AI seat (see /api/catalog)")
     name: str | None = Field(None, max_length=MAX_NAME, description="a display name")
+    invite: bool = Field(
+        False,
+        description="a human seat for someone else: the answer holds a one-use invite link for it, "
+        "not its token",
+    )
 
     _names = field_validator("name", "agent")(_no_surrogates)
 
@@ -83,6 +88,16 @@ class Move(BaseModel):
     )
 
 
+class Claim(BaseModel):
+    invite: str = Field(max_length=MAX_TOKEN, description="the code of an invite link (#i=...)")
+
+
+class Claimed(BaseModel):
+    ok: Literal[True] = True
+    seat: int
+    token: str = Field(description="the seat's secret token (keep it: the invite is used up)")
+
+
 class TokenOnly(BaseModel):
     token: str = Field(max_length=MAX_TOKEN)
 
@@ -112,8 +127,11 @@ class SeatLink(BaseModel):
     kind: Literal["human", "agent"]
     agent: str | None
     label: str
-    token: str | None = Field(description="this seat's secret token (a human seat)")
-    link: str | None = Field(description="the link that opens this seat")
+    token: str | None = Field(description="this seat's secret token (a human seat not invited)")
+    link: str | None = Field(
+        description="the link that opens this seat (an invited seat: its one-use invite link)"
+    )
+    invite: bool = Field(description="this seat's link is an invite: whoever opens it first gets the seat")
 
 
 class SpectatorLink(BaseModel):
@@ -235,6 +253,8 @@ SCHEMAS: dict[str, Any] = {
     "move-reply": MoveReply,
     "error": ErrorReply,
     "token": TokenOnly,
+    "claim": Claim,
+    "claimed": Claimed,
     "replay-request": ReplayRequest,
     "check-options": CheckOptions,
     "socket-client-message": TypeAdapter(ClientMessage),

@@ -215,8 +215,17 @@ class GameService:
             kind = s.get("kind") if isinstance(s, dict) else None
             name = str(s.get("name") or "")[:40] if isinstance(s, dict) else ""
             if kind == "human":
+                # An invited seat's token goes only to whoever claims its invite link (one use):
+                # the creator hands out the link, never the token.
+                invite = secrets.token_urlsafe(18) if isinstance(s, dict) and s.get("invite") else None
                 seat_rows.append(
-                    {"kind": "human", "agent": None, "name": name, "token": secrets.token_urlsafe(18)}
+                    {
+                        "kind": "human",
+                        "agent": None,
+                        "name": name,
+                        "token": secrets.token_urlsafe(18),
+                        "invite": invite,
+                    }
                 )
             elif kind == "agent":
                 agent = s.get("agent")
@@ -356,6 +365,26 @@ class GameService:
         if secrets.compare_digest(live.stored.spectator_token.encode(), given):
             return None
         raise ServiceError(403, "wrong_token", "this token opens no seat of this game; check the link")
+
+    def claim(self, gid: str, invite: str) -> int:
+        """The seat whose invite this is; the invite is used up (stored) before the token is given."""
+        live = self.get(gid)
+        given = str(invite).encode()
+        for i, s in enumerate(live.stored.seats):
+            if s.get("invite") and secrets.compare_digest(str(s["invite"]).encode(), given):
+                seats = [dict(x) for x in live.stored.seats]
+                seats[i]["invite"] = None
+                try:
+                    self.store.update_seats(live.id, seats)
+                except Exception as e:
+                    raise self._store_failed(f"claim a seat of game {live.id}", e) from None
+                live.stored.seats = seats
+                return i
+        raise ServiceError(
+            403,
+            "invite_used",
+            "this invite link was already used or is not one of this game's; ask for a new one",
+        )
 
     def disconnect(self, live: LiveGame, conn: Connection) -> None:
         """A socket closed. A finished game nobody watches any more leaves memory (it is in the

@@ -365,6 +365,14 @@ class Store:
             self._warn_unwritable(e)
             raise
 
+    def update_seats(self, game_id: str, seats: list[dict[str, Any]]) -> None:
+        """Store a game's seats again (an invite used up), committed on return."""
+        self.check_file()
+        with self.sessions.begin() as s:
+            row = s.get(GameRow, game_id)
+            if row is not None:
+                row.seats = seats
+
     def truncate_actions(self, game_id: str, keep: int) -> None:
         """Delete every action at ply >= keep (undo), committed on return."""
         self.check_file()
