@@ -17,6 +17,12 @@ def register(app: typer.Typer) -> None:
             help="Database URL (SQLAlchemy), e.g. postgresql+psycopg://user:pw@host/trapworks. "
             "Default: an SQLite file in the data folder ($TRAPWORKS_HOME).",
         ),
+        rate_limit: float = typer.Option(
+            200.0,
+            min=0,
+            help="HTTP requests per second per client address (burst: 5 s worth); 0: no limit "
+            "(a load test from one machine).",
+        ),
     ) -> None:
         """Start the web app: play in the browser, against AI or with friends by link."""
         import uvicorn
@@ -36,7 +42,8 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"error: cannot listen on {host}:{port}: {e.strerror}; try another --port", err=True)
             raise typer.Exit(2) from None
         try:
-            web_app = create_app(url, manage_memory=True)
+            rate = (rate_limit, 5 * rate_limit) if rate_limit > 0 else (float("inf"), float("inf"))
+            web_app = create_app(url, manage_memory=True, request_rate=rate)
         except Exception as e:  # a bad --db URL, an unreachable database
             typer.echo(f"error: cannot open the database {url}: {e}", err=True)
             raise typer.Exit(2) from None
