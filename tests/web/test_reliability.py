@@ -225,14 +225,28 @@ def test_replay_with_a_bad_seat_is_a_400(client, seat):
 
 
 # --- item 5: storage faults ----------------------------------------------------------------------
-def test_a_deleted_database_file_is_detected_logged_restored_and_nothing_acked_is_lost(tmp_path, caplog):
+def test_a_deleted_database_file_is_detected_logged_restored_and_nothing_acked_is_lost(
+    tmp_path, caplog, monkeypatch
+):
+    from trapworks.server import store as store_module
+
+    monkeypatch.setattr(store_module, "CHECKPOINT_EVERY_S", 0.05)
     path = tmp_path / "del.sqlite"
     url = f"sqlite:///{path}"
     caplog.set_level(logging.ERROR, logger="trapworks.server")
     with TestClient(create_app(url)) as c:
         g = create_game(c)
+        other = create_game(c)
         assert move(c, g, 0, "a1", ply=0).status_code == 200
         path.unlink()
+        time.sleep(0.3)  # the checkpoint thread and a read run meanwhile: neither makes a new file
+        c.app.state.service.live.pop(other["id"])
+        # Reads still come from the open (deleted) file; no empty file appears in its place.
+        assert (
+            c.get(f"/api/games/{other['id']}", params={"token": other["seats"][0]["token"]}).status_code
+            == 200
+        )
+        assert not path.exists()
         r = move(c, g, 1, "b1", ply=1)
         assert r.status_code == 503 and r.json()["code"] == "storage_unavailable"
         assert "deleted" in caplog.text

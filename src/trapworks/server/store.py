@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from sqlalchemy import (
     JSON,
@@ -140,9 +141,16 @@ def default_url(data_dir: Path) -> str:
 class Store:
     def __init__(self, url: str):
         self.url = url
+        self.path = sqlite_path(url)
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
+        if self.path is not None:
+            # Create the file once; every later connection opens it read-write without creating:
+            # a deleted file must be noticed (and restored), not silently replaced by an empty one.
+            sqlite3.connect(self.path).close()
+            target = f"file:{quote(str(self.path.resolve()))}?mode=rw"
+            kwargs["creator"] = lambda: sqlite3.connect(target, uri=True, check_same_thread=False)
         self.engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
 
@@ -166,7 +174,6 @@ class Store:
         self._writer: Connection | None = self.engine.connect()
         # The database file's identity: a write first checks that the file is still the one open
         # (a deleted file takes writes that vanish at the next start; a replaced one is another store).
-        self.path = sqlite_path(url)
         self._identity = self._file_identity()
         self.lost: str | None = None  # why the store refuses writes, while it does
         self._warn_unwritable()
@@ -212,6 +219,10 @@ class Store:
         self.lost = f"the database file {self.path} was deleted while in use"
         log.critical("%s: restoring it from the open connection", self.lost)
         copy = self.path.with_name(f"{self.path.name}.recovered-{int(time.time())}")
+        if self._writer is None:
+            # No connection held the deleted file open: its content is gone with it.
+            log.critical("%s and no connection held it open: nothing to restore; restore a backup", self.lost)
+            return
         try:
             raw = self._writer_connection().connection.dbapi_connection
             target = sqlite3.connect(copy)
