@@ -2,11 +2,12 @@
 key, so nothing a spectator sees can be swept back to a seed."""
 
 import hashlib
+import json
 import random
 
 import pytest
 
-from trapworks.core import CHANCE
+from trapworks.core import CHANCE, GameRecord
 from trapworks.core.randomness import derive, seed_key, stream_seed
 from trapworks.games.booby_trap import physics
 from trapworks.server import service as service_module
@@ -126,6 +127,10 @@ def test_the_record_reveals_the_key_only_after_the_end(client):
     assert live.state.is_terminal() or client.app.state.service.get(g["id"]).state.is_terminal()
     record = client.get(f"/api/games/{g['id']}/record", params={"token": tok}).json()
     assert record["secret_key"] == client.app.state.service.get(g["id"]).key.hex()
+    # The 256-bit setup seed travels as text (a browser's number would round it) and replays.
+    assert isinstance(record["seed"], str) and int(record["seed"]) == live.state.seed
+    replayed = GameRecord.from_dict(json.loads(json.dumps(record))).replay()
+    assert replayed.is_terminal() and replayed.seed == live.state.seed
 
 
 def test_spectators_of_two_games_with_one_public_history_and_different_secrets_see_the_same(

@@ -16,6 +16,7 @@ from .errors import IllegalActionError, RecordError, TrapworksError
 from .game import State
 
 FORMAT = "trapworks-record"
+JS_SAFE_INT = 2**53 - 1  # the largest integer a JSON number keeps exactly in a browser
 VERSION = 1
 
 
@@ -96,7 +97,9 @@ class GameRecord:
             "version": VERSION,
             "game": self.game,
             "options": self.options,
-            "seed": self.seed,
+            # A seed past 2**53 (a server's 256-bit setup seed) as decimal text: a JavaScript
+            # number would round it (the browser's replay page reads and resends records).
+            "seed": str(self.seed) if self.seed is not None and abs(self.seed) > JS_SAFE_INT else self.seed,
             "start": self.start,
             "players": self.players,
             "actions": self.actions,
@@ -121,8 +124,10 @@ class GameRecord:
         if not isinstance(options, dict):
             raise RecordError("record 'options' must be an object")
         seed = data.get("seed")
+        if isinstance(seed, str) and seed.isdigit():  # a large seed written as text (see to_dict)
+            seed = int(seed)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise RecordError("record 'seed' must be an integer or null")
+            raise RecordError("record 'seed' must be an integer (or its decimal digits as text) or null")
         start = data.get("start")
         if start is not None and not isinstance(start, str):
             raise RecordError("record 'start' must be a position string or null")
