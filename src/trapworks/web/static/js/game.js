@@ -171,7 +171,7 @@ function connect() {
 // An invite link (#i=...): claim its seat once, then keep the seat's own link (#t=...) instead.
 async function claimInvite() {
   const r = await api("POST", `/api/games/${encodeURIComponent(gid)}/claim`, { invite: params.get("i") });
-  if (!r.ok) { message(r.error, "error"); return false; }
+  if (!r.ok) { message(r.error, "error"); setStatus("not connected", true); return false; }
   token = r.data.token;
   params.delete("i");
   params.set("t", token);
