@@ -52,6 +52,8 @@ INLINE_AGENT_S = 0.002
 MAX_FOLDED_REPLIES = 64
 RENDERER_DIR = Path(__file__).resolve().parent.parent / "web" / "static" / "renderers"
 CPU_WORKERS = 2  # processes for CPU-heavy requests (replays): the event loop never runs them
+APPLY_THREADS = 4  # threads for actions whose physics take time (Booby Trap)
+INLINE_APPLY_S = 0.005  # a game whose recent applies took longer applies in a thread
 CPU_QUEUE = 8  # requests running or waiting for a worker; more are refused (503, retry later)
 STORE_RETRY_S = (0.2, 0.5, 1.0, 2.0, 5.0)  # an agent's move waits this long between failed writes
 STORAGE_FAILED = (
@@ -136,6 +138,8 @@ class GameService:
         self._cpu_pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._cpu_slots = asyncio.Semaphore(CPU_QUEUE)
         self.store_failures = 0  # failed writes so far (each logged)
+        self._apply_time: dict[str, float] = {}  # game id -> recent slow apply_action time, s
+        self._apply_pool = concurrent.futures.ThreadPoolExecutor(APPLY_THREADS, thread_name_prefix="apply")
 
     # --- catalog ----------------------------------------------------------------------
     def catalog(self) -> list[dict[str, Any]]:
@@ -608,8 +612,7 @@ class GameService:
                 raise ServiceError(409, "not_your_turn", f"it is not your turn: {whom} is to move")
             try:
                 action = state.string_to_action(text)
-                new_state = state.clone()
-                new_state.apply_action(action)
+                new_state = await self._applied(live, state, action)
             except IllegalActionError as e:
                 raise ServiceError(422, "illegal_move", f"illegal move {shown!r}: {e.reason}") from None
             except TrapworksError as e:
@@ -666,6 +669,8 @@ class GameService:
         A slow agent (a search) is left to advance(), which thinks in a thread.
         """
         state = steps[-1][2]
+        if self._apply_is_slow(live):
+            return  # replies whose physics take time are played by advance(), off the event loop
         while len(steps) < MAX_FOLDED_REPLIES and not state.is_terminal():
             player = state.current_player()
             try:
@@ -682,6 +687,29 @@ class GameService:
                 return
             steps.append((player, text, after))
             state = after
+
+    def _apply_is_slow(self, live: LiveGame) -> bool:
+        return self._apply_time.get(live.stored.game, 0.0) >= INLINE_APPLY_S
+
+    def _apply_timed(self, live: LiveGame, state: State, action: int) -> State:
+        after = state.clone()
+        started = time.perf_counter()
+        try:
+            after.apply_action(action)
+        finally:
+            took = time.perf_counter() - started
+            typical = self._apply_time.get(live.stored.game)
+            # The slowest recent applies count: one physics removal in ten is the stall to avoid.
+            self._apply_time[live.stored.game] = took if typical is None else max(took, 0.95 * typical)
+        return after
+
+    async def _applied(self, live: LiveGame, state: State, action: int) -> State:
+        """A copy of `state` after `action`. In a game whose actions have taken time to apply (Booby
+        Trap's physics), in a capped thread pool: pymunk's C code runs while the loop serves others."""
+        if not self._apply_is_slow(live):
+            return self._apply_timed(live, state, action)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._apply_pool, self._apply_timed, live, state, action)
 
     async def _commit(self, live: LiveGame, steps: list[tuple[int, str, State]]) -> None:
         """Store the steps' actions (seat, text, state after), then make the last state the game's.
@@ -774,9 +802,8 @@ class GameService:
                         action = chance_outcome(state, live.key)
                     else:
                         action = await self._agent_step(live, player, state)
-                    new_state = state.clone()
-                    text = new_state.action_to_string(action)
-                    new_state.apply_action(action)
+                    text = state.action_to_string(action)
+                    new_state = await self._applied(live, state, action)
                 except Exception as e:  # an agent bug must not kill the server; the players are told
                     who = self.seat_label(live, player) if player >= 0 else "chance"
                     live.failed = f"the server could not play {who}: {e}"
@@ -963,6 +990,7 @@ class GameService:
             task.cancel()
         if self._cpu_pool is not None:
             self._cpu_pool.shutdown(wait=False, cancel_futures=True)
+        self._apply_pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _background_priority() -> None:
