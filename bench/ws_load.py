@@ -84,6 +84,8 @@ def start_trapworks(home: Path, port: int) -> subprocess.Popen:
             "127.0.0.1",
             "--port",
             str(port),
+            "--rate-limit",
+            "0",  # every client is on this machine: one address
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

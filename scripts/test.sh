@@ -27,7 +27,7 @@ if [ -z "${TRAPWORKS_TEST_POSTGRES_URL:-}" ]; then
 fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
-.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q --upgrade pip setuptools  # the venv's own are old (pip 23, setuptools 65)
 .venv/bin/python -m pip install -q -e ".[test,postgres]"
 
 # Lint, format and types first: any finding fails the run before the tests start.

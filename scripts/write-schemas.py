@@ -1,4 +1,4 @@
-"""Write the published JSON Schemas (docs/schema/*.schema.json) from the pydantic models.
+"""Write the published JSON Schemas (docs/schema/*.json) from the pydantic models.
 
 Run after changing a model: .venv/bin/python scripts/write-schemas.py
 (tests/core/test_record_schema.py fails while a published schema is stale)."""
@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from trapworks.core.record import record_json_schema
+from trapworks.server.messages import write_schemas
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "schema"
 
@@ -33,6 +34,8 @@ def main() -> None:
     for name, schema in schemas().items():
         (DOCS / name).write_text(schema_text(schema), encoding="utf-8")
         print(f"wrote {DOCS / name}")
+    for path in write_schemas(DOCS):  # the API's messages (also served at /api/schema/<name>)
+        print(f"wrote {path}")
 
 
 if __name__ == "__main__":

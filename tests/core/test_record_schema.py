@@ -61,7 +61,7 @@ def test_schema_accepts_what_the_code_writes_and_rejects_what_it_refuses() -> No
 @pytest.mark.parametrize(
     "change, words",
     [
-        ({"seed": True}, "record 'seed' must be an integer or null (seed:"),
+        ({"seed": True}, "record 'seed' must be an integer (or its decimal digits as text) or null (seed:"),
         ({"seed": 1.5}, "'seed' must be an integer"),
         ({"actions": ["c6", 5]}, "'actions' must be a list of action strings (actions.1:"),
         ({"players": "ann"}, "'players' must be a list"),

@@ -110,9 +110,9 @@ def test_missing_or_wrong_token_is_refused(client):
     assert r.status_code == 401 and "token" in r.json()["error"]
     r = client.get(f"/api/games/{gid}", params={"token": "not-the-token"})
     assert r.status_code == 403 and "opens no seat" in r.json()["error"]
-    r = client.post(f"/api/games/{gid}/moves", json={"token": "not-the-token", "action": "a1"})
+    r = client.post(f"/api/games/{gid}/moves", json={"token": "not-the-token", "action": "a1", "ply": 0})
     assert r.status_code == 403
-    r = client.post(f"/api/games/{gid}/moves", json={"token": "jalapeño", "action": "a1"})
+    r = client.post(f"/api/games/{gid}/moves", json={"token": "jalapeño", "action": "a1", "ply": 0})
     assert r.status_code == 403
     r = client.post(f"/api/games/{gid}/moves", json={"action": "a1"})
     assert r.status_code == 422 and "token" in r.json()["error"]
@@ -122,13 +122,15 @@ def test_illegal_move_and_move_out_of_turn_are_refused_and_change_nothing(client
     g = create_game(client)
     gid, t0, t1 = g["id"], g["seats"][0]["token"], g["seats"][1]["token"]
     before = state_of(client, gid, t0)
-    r = client.post(f"/api/games/{gid}/moves", json={"token": t0, "action": "z9"})
+    r = client.post(f"/api/games/{gid}/moves", json={"token": t0, "action": "z9", "ply": 0})
     assert r.status_code == 422 and "there is no row z" in r.json()["error"]
-    r = client.post(f"/api/games/{gid}/moves", json={"token": t0, "action": "a7"})
+    r = client.post(f"/api/games/{gid}/moves", json={"token": t0, "action": "a7", "ply": 0})
     assert r.status_code == 422 and "illegal move 'a7'" in r.json()["error"]
-    r = client.post(f"/api/games/{gid}/moves", json={"token": t1, "action": "a1"})
+    r = client.post(f"/api/games/{gid}/moves", json={"token": t1, "action": "a1", "ply": 0})
     assert r.status_code == 409 and "not your turn" in r.json()["error"] and "Player 1" in r.json()["error"]
-    r = client.post(f"/api/games/{gid}/moves", json={"token": g["spectator"]["token"], "action": "a1"})
+    r = client.post(
+        f"/api/games/{gid}/moves", json={"token": g["spectator"]["token"], "action": "a1", "ply": 0}
+    )
     assert r.status_code == 403 and "spectators" in r.json()["error"]
     r = client.post(f"/api/games/{gid}/moves", json={"token": t0, "action": "a1", "ply": 5})
     assert r.status_code == 409 and "move number 5" in r.json()["error"]
@@ -140,7 +142,8 @@ def test_illegal_move_and_move_out_of_turn_are_refused_and_change_nothing(client
     )
     other = create_game(client)
     r = client.post(
-        f"/api/games/{other['id']}/moves", json={"token": other["seats"][0]["token"], "action": "b2"}
+        f"/api/games/{other['id']}/moves",
+        json={"token": other["seats"][0]["token"], "action": "b2", "ply": 0},
     )
     assert r.status_code == 200
 
@@ -235,7 +238,9 @@ def test_record_download_and_replay_steps(client):
     gid, toks = g["id"], [g["seats"][0]["token"], g["seats"][1]["token"]]
     for ply, text in enumerate(["a*", "b*", "c*"]):
         assert (
-            client.post(f"/api/games/{gid}/moves", json={"token": toks[ply % 2], "action": text}).status_code
+            client.post(
+                f"/api/games/{gid}/moves", json={"token": toks[ply % 2], "action": text, "ply": ply}
+            ).status_code
             == 200
         )
     r = client.get(f"/api/games/{gid}/record", params={"token": g["spectator"]["token"]})
@@ -268,7 +273,7 @@ def test_pages_are_served(client):
 def test_an_overlong_action_text_is_refused_without_echoing_it(client):
     g = create_game(client)
     r = client.post(
-        f"/api/games/{g['id']}/moves", json={"token": g["seats"][0]["token"], "action": "a" * 5000}
+        f"/api/games/{g['id']}/moves", json={"token": g["seats"][0]["token"], "action": "a" * 5000, "ply": 0}
     )
     assert r.status_code == 400 and "at most 200 characters" in r.json()["error"]
     assert len(r.text) < 300

@@ -239,7 +239,8 @@ def test_a_dropped_connection_reconnects_and_catches_up(tmp_path, browser):
         server = ServerProcess(tmp_path / "home", port=server.port).start()
         # While the page was away, Player 1 moved.
         r = httpx.post(
-            f"{server.url}/api/games/{g['id']}/moves", json={"token": g["seats"][0]["token"], "action": "e5"}
+            f"{server.url}/api/games/{g['id']}/moves",
+            json={"token": g["seats"][0]["token"], "action": "e5", "ply": 0},
         )
         assert r.status_code == 200
         page.wait_for_selector("body[data-connected='1'][data-ply='1'][data-my-turn='1']", timeout=20000)

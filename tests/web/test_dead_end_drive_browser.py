@@ -136,7 +136,6 @@ def test_hot_seat_hides_each_hand_between_turns(server, browser):
         json={
             "game": "dead-end-drive",
             "options": {"players": 2, "first_player": 1},
-            "seed": 3,
             "seats": [{"kind": "human"}, {"kind": "human"}],
         },
     ).json()
@@ -169,7 +168,11 @@ def test_hot_seat_hides_each_hand_between_turns(server, browser):
             break
         if v["to_move"] == 1:
             text = v["legal_actions"][0]["text"]
-            r = httpx.post(f"{server}/api/games/{gid}/moves", json={"token": t1, "action": text}, timeout=10)
+            ply = httpx.get(f"{server}/api/games/{gid}", params={"token": t1}, timeout=10).json()["state"][
+                "ply"
+            ]
+            body = {"token": t1, "action": text, "ply": ply}
+            r = httpx.post(f"{server}/api/games/{gid}/moves", json=body, timeout=10)
             assert r.status_code < 300, r.text
         else:
             time.sleep(0.05)
@@ -186,7 +189,6 @@ def test_platform_sends_no_seat_anothers_secrets(client):
         json={
             "game": "dead-end-drive",
             "options": {"players": 3, "turn_limit": 25},
-            "seed": 21,
             "seats": [{"kind": "human"}] * 3,
         },
     ).json()
@@ -212,7 +214,10 @@ def test_platform_sends_no_seat_anothers_secrets(client):
         # before the end, the record (which holds every secret) is refused
         assert client.get(f"/api/games/{gid}/record", params={"token": tokens[mover]}).status_code == 403
         text = rng.choice(snaps[mover]["view"]["legal_actions"])["text"]
-        r = client.post(f"/api/games/{gid}/moves", json={"token": tokens[mover], "action": text})
+        r = client.post(
+            f"/api/games/{gid}/moves",
+            json={"token": tokens[mover], "action": text, "ply": snaps[mover]["ply"]},
+        )
         assert r.status_code < 300, r.text
     assert payloads[-1][1]["terminal"]
     record = GameRecord.from_dict(client.get(f"/api/games/{gid}/record", params={"token": tokens[0]}).json())

@@ -16,7 +16,9 @@ from .web_helpers import ServerProcess, wait_for
 
 def test_an_acknowledged_move_is_already_in_the_database(client, db_url):
     g = create_game(client)
-    r = client.post(f"/api/games/{g['id']}/moves", json={"token": g["seats"][0]["token"], "action": "d3"})
+    r = client.post(
+        f"/api/games/{g['id']}/moves", json={"token": g["seats"][0]["token"], "action": "d3", "ply": 0}
+    )
     assert r.status_code == 200
     # A second, independent connection to the same database sees it: it was committed before the reply.
     other = Store(db_url)
@@ -33,14 +35,9 @@ def test_a_new_server_on_the_same_database_resumes_every_game(db_url):
             options={"first_player": "random"},
             seed=5,
         )
-        for text in ("c2-4", "b1"):
-            seat = 0 if text == "c2-4" else 1
-            assert (
-                c.post(
-                    f"/api/games/{a['id']}/moves", json={"token": a["seats"][seat]["token"], "action": text}
-                ).status_code
-                == 200
-            )
+        for ply, text in enumerate(("c2-4", "b1")):
+            body = {"token": a["seats"][ply]["token"], "action": text, "ply": ply}
+            assert c.post(f"/api/games/{a['id']}/moves", json=body).status_code == 200
         before_a = c.get(f"/api/games/{a['id']}", params={"token": a["spectator"]["token"]}).json()["state"]
         before_b = wait_for(
             lambda: (

@@ -17,11 +17,18 @@ def register(app: typer.Typer) -> None:
             help="Database URL (SQLAlchemy), e.g. postgresql+psycopg://user:pw@host/trapworks. "
             "Default: an SQLite file in the data folder ($TRAPWORKS_HOME).",
         ),
+        rate_limit: float = typer.Option(
+            200.0,
+            min=0,
+            help="HTTP requests per second per client address (burst: 5 s worth); 0: no limit "
+            "(a load test from one machine).",
+        ),
     ) -> None:
         """Start the web app: play in the browser, against AI or with friends by link."""
         import uvicorn
 
         from trapworks.server import create_app
+        from trapworks.server.limits import uvicorn_settings
         from trapworks.server.store import default_url
 
         from .options import data_dir
@@ -35,7 +42,8 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"error: cannot listen on {host}:{port}: {e.strerror}; try another --port", err=True)
             raise typer.Exit(2) from None
         try:
-            web_app = create_app(url, manage_memory=True)
+            rate = (rate_limit, 5 * rate_limit) if rate_limit > 0 else (float("inf"), float("inf"))
+            web_app = create_app(url, manage_memory=True, request_rate=rate)
         except Exception as e:  # a bad --db URL, an unreachable database
             typer.echo(f"error: cannot open the database {url}: {e}", err=True)
             raise typer.Exit(2) from None
@@ -48,15 +56,7 @@ def register(app: typer.Typer) -> None:
             f"trapworks is serving at http://{shown_host}:{real_port}/  (database: {shown})", err=False
         )
         typer.echo("Open that address in your browser. Press Ctrl+C to stop.")
-        # No per-message deflate: the messages are small views, and compressing each costs more
-        # server time than it saves on a local network.
-        config = uvicorn.Config(
-            web_app,
-            log_level="warning",
-            ws_ping_interval=20,
-            ws_ping_timeout=20,
-            ws_per_message_deflate=False,
-            ws_max_size=1 << 16,
-        )
+        # Header, body and handshake limits and timeouts: see server/limits.py.
+        config = uvicorn.Config(web_app, log_level="warning", **uvicorn_settings())
         server = uvicorn.Server(config)
         server.run(sockets=[sock])

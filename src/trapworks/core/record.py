@@ -19,6 +19,7 @@ from .errors import IllegalActionError, RecordError, TrapworksError
 from .game import State
 
 FORMAT = "trapworks-record"
+JS_SAFE_INT = 2**53 - 1  # the largest integer a JSON number keeps exactly in a browser
 VERSION = 1
 
 
@@ -34,7 +35,14 @@ class RecordModel(BaseModel):
     version: Literal[1] = Field(1, description="Format version.")
     game: StrictStr = Field(description="Game id, e.g. 'last-mouse-lost' (see `trapworks games`).")
     options: dict[str, Any] = Field(default_factory=dict, description="The game's options, name -> value.")
-    seed: StrictInt | None = Field(None, description="Seed of the initial state; null when `start` is given.")
+    seed: StrictInt | None = Field(
+        None,
+        description="Seed of the initial state; null when `start` is given. A seed past 2**53 "
+        "is written as its decimal digits (text), which a browser keeps exactly.",
+        json_schema_extra={
+            "anyOf": [{"type": "integer"}, {"type": "string", "pattern": "^[0-9]+$"}, {"type": "null"}]
+        },
+    )
     start: StrictStr | None = Field(None, description="Position text the game started from (null: initial).")
     players: list[str] = Field(default_factory=list, description="Who sat where (free text), seat by seat.")
     actions: list[StrictStr] = Field(
@@ -51,6 +59,14 @@ class RecordModel(BaseModel):
             return [v if isinstance(v, str) else str(v) for v in value]
         return value
 
+    @field_validator("seed", mode="before")
+    @classmethod
+    def _seed_from_text(cls, value: Any) -> Any:
+        # A large seed written as decimal text (see GameRecord.to_dict).
+        if isinstance(value, str) and value.isdigit():
+            return int(value)
+        return value
+
 
 # What each field must be, in a player's words (a RecordError names the bad field).
 _FIELD_RULES = {
@@ -58,7 +74,7 @@ _FIELD_RULES = {
     "version": f"record version {{value!r}} is not supported (expected {VERSION})",
     "game": "record 'game' must be a game id string",
     "options": "record 'options' must be an object",
-    "seed": "record 'seed' must be an integer or null",
+    "seed": "record 'seed' must be an integer (or its decimal digits as text) or null",
     "start": "record 'start' must be a position string or null",
     "players": "record 'players' must be a list",
     "actions": "record 'actions' must be a list of action strings",
@@ -160,7 +176,9 @@ class GameRecord:
             "version": VERSION,
             "game": self.game,
             "options": self.options,
-            "seed": self.seed,
+            # A seed past 2**53 (a server's 256-bit setup seed) as decimal text: a JavaScript
+            # number would round it (the browser's replay page reads and resends records).
+            "seed": str(self.seed) if self.seed is not None and abs(self.seed) > JS_SAFE_INT else self.seed,
             "start": self.start,
             "players": self.players,
             "actions": self.actions,

@@ -2,25 +2,42 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import orjson
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnected
 
-from trapworks.core import GameRecord, RecordError
-
+from . import messages
+from .limits import SOCKET_RATE_BURST, SOCKET_RATE_PER_S, LimitsMiddleware, RateLimiter
 from .memory import GarbagePolicy
+from .messages import (
+    CheckOptions,
+    Claim,
+    Claimed,
+    CreatedGame,
+    CreateGame,
+    ErrorReply,
+    Move,
+    MoveReply,
+    ReplayRequest,
+    TokenOnly,
+)
+from .outbox import Outbox, SocketDropped
 from .service import Connection, GameService, ServiceError
 from .store import Store, default_url
 
+RATE_NOTICE_GAP_S = 5.0  # at most one "rate_limited" notice per socket in this time
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
 
 
@@ -30,40 +47,40 @@ def encode(msg: dict[str, Any] | list[dict[str, Any]]) -> str:
     return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-class SeatSpec(BaseModel):
-    kind: Literal["human", "agent"] = Field(description="'human' (you or an invited player) or 'agent' (AI)")
-    agent: str | None = Field(None, description="agent name for an AI seat (see /api/catalog)")
-    name: str | None = Field(None, description="a display name")
+MESSAGE_TYPES = ("move", "undo", "hint", "sync", "ping")
+CLOSE_UNSUPPORTED = 1003  # WebSocket close code: a data type the endpoint does not accept
 
 
-class CreateGame(BaseModel):
-    game: str = Field(description="game id, e.g. last-mouse-lost")
-    options: dict[str, Any] = Field(default_factory=dict, description="game options (see /api/catalog)")
-    seats: list[SeatSpec] | None = Field(None, description="one entry per seat; default: all human")
-    hints: bool = Field(
-        False, description="allow hints for every human seat (always allowed against AI only)"
-    )
-    seed: int | None = Field(None, description="seed for chance and agents (default: random)")
-    start: str | None = Field(None, description="start from this position (the game's notation)")
+def _record_schema() -> Any:
+    """core.record's JSON Schema function, where that version of the kernel has one."""
+    from trapworks.core import record
+
+    return getattr(record, "record_json_schema", None)
 
 
-class CheckOptions(BaseModel):
-    options: dict[str, Any] = Field(default_factory=dict)
+def _parse_message(raw: str) -> dict[str, Any]:
+    # orjson: a depth limit (a deeply nested message is an error, not a crash) and no lone surrogates.
+    try:
+        msg = orjson.loads(raw)
+    except orjson.JSONDecodeError as e:
+        raise ServiceError(400, "bad_json", f"message is not valid JSON: {e}") from None
+    if not isinstance(msg, dict):
+        raise ServiceError(400, "bad_message", "a message is a JSON object with a 'type'")
+    return msg
 
 
-class Move(BaseModel):
-    token: str = Field(description="your seat token (from your seat link)")
-    action: str = Field(description="the action in the game's notation, e.g. c2-4")
-    ply: int | None = Field(None, description="the move count you saw; refused (409) if the game moved on")
-
-
-class TokenOnly(BaseModel):
-    token: str
-
-
-class ReplayRequest(BaseModel):
-    record: dict[str, Any] = Field(description="a game record (trapworks-record JSON)")
-    seat: int | None = Field(None, description="whose view to show (default: a spectator's)")
+def _message_error(e: ValidationError) -> ServiceError:
+    first = e.errors()[0]
+    loc = [str(x) for x in first.get("loc", ()) if x not in MESSAGE_TYPES]
+    field = loc[0] if loc else "message"
+    if field == "ply" and first.get("type") == "missing":
+        return ServiceError(
+            400,
+            "missing_ply",
+            "a move needs 'ply': the move count you saw (a repeat is then answered, not applied)",
+        )
+    code = {"action": "bad_action", "ply": "bad_ply"}.get(field, "bad_message")
+    return ServiceError(400, code, f"{'.'.join(loc) or 'message'}: {first.get('msg')}")
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -71,10 +88,15 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 
 def create_app(
-    db_url: str | None = None, data_dir: Path | None = None, *, manage_memory: bool = False
+    db_url: str | None = None,
+    data_dir: Path | None = None,
+    *,
+    manage_memory: bool = False,
+    request_rate: tuple[float, float] | None = None,
 ) -> FastAPI:
     """The web app. `manage_memory`: run the garbage-collection policy of server/memory.py (for a
-    server process of its own, as `trapworks serve` is; not for an app inside another program)."""
+    server process of its own, as `trapworks serve` is; not for an app inside another program).
+    `request_rate`: (requests per second, burst) per client address; default limits.RATE_PER_S."""
     if db_url is None:
         from trapworks.cli.options import data_dir as default_data_dir
 
@@ -101,10 +123,18 @@ def create_app(
     )
     app.state.service = service
     app.state.store = store
+    # Sizes, body and URL limits and a request rate per client address (see limits.py).
+    app.add_middleware(LimitsMiddleware, rate=RateLimiter(*request_rate) if request_rate else None)
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError):
         return _error(exc.status, exc.code, exc.message)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, exc: StarletteHTTPException):
+        # FastAPI's own refusals (an unparsable body, an unknown path): the API's error format.
+        codes = {404: "not_found", 405: "method_not_allowed"}
+        return _error(exc.status_code, codes.get(exc.status_code, "bad_request"), str(exc.detail))
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_request: Request, exc: RequestValidationError):
@@ -138,6 +168,21 @@ def create_app(
         return FileResponse(STATIC_DIR / "replay.html")
 
     # --- API --------------------------------------------------------------------------
+    @app.get("/api/schema", summary="Names of the API's message schemas")
+    async def schema_names():
+        return {"schemas": sorted(messages.SCHEMAS) + (["record"] if _record_schema() else [])}
+
+    @app.get("/api/schema/{name}", summary="JSON Schema of one API message (HTTP body or socket message)")
+    async def schema_of(name: str):
+        if name == "record" and _record_schema():
+            return _record_schema()()
+        try:
+            return messages.schema(name)
+        except KeyError:
+            raise ServiceError(
+                404, "no_schema", f"no schema {name[:64]!r}; see /api/schema for the names"
+            ) from None
+
     @app.get("/api/catalog", summary="Games, their options, seats and agents")
     async def catalog():
         return {"games": service.catalog()}
@@ -146,7 +191,13 @@ def create_app(
     async def check(game_id: str, body: CheckOptions):
         return service.check_options(game_id, body.options)
 
-    @app.post("/api/games", status_code=201, summary="Create a game; returns seat links with secret tokens")
+    @app.post(
+        "/api/games",
+        status_code=201,
+        response_model=CreatedGame,
+        responses={400: {"model": ErrorReply}, 503: {"model": ErrorReply}},
+        summary="Create a game; returns seat links with secret tokens",
+    )
     async def create(body: CreateGame, request: Request):
         seats = (
             [s.model_dump() for s in body.seats]
@@ -161,14 +212,23 @@ def create_app(
             "id": live.id,
             "game": live.stored.game,
             "options": live.stored.options,
+            "chosen_setup": live.stored.chosen_setup,
             "seats": [
                 {
                     "seat": i,
                     "kind": s["kind"],
                     "agent": s["agent"],
                     "label": service.seat_label(live, i),
-                    "token": s["token"],
-                    "link": f"{base}/g/{live.id}#t={s['token']}" if s["token"] else None,
+                    # An invited seat: only its invite link (the token goes to who claims it).
+                    "token": None if s.get("invite") else s["token"],
+                    "link": (
+                        f"{base}/g/{live.id}#i={s['invite']}"
+                        if s.get("invite")
+                        else f"{base}/g/{live.id}#t={s['token']}"
+                        if s["token"]
+                        else None
+                    ),
+                    "invite": bool(s.get("invite")),
                 }
                 for i, s in enumerate(live.stored.seats)
             ],
@@ -178,16 +238,30 @@ def create_app(
             },
         }
 
+    @app.post(
+        "/api/games/{gid}/claim",
+        response_model=Claimed,
+        responses={403: {"model": ErrorReply}, 404: {"model": ErrorReply}},
+        summary="Use an invite link: its seat's token, once",
+    )
+    async def claim(gid: str, body: Claim):
+        seat = service.claim(gid, body.invite)
+        return {"ok": True, "seat": seat, "token": service.get(gid).stored.seats[seat]["token"]}
+
     @app.get("/api/games/{gid}", summary="A game as the token's seat sees it")
     async def get_game(gid: str, token: str | None = Query(None)):
         live = service.get(gid)
         seat = service.seat_for(live, token)
         return {"info": service.game_info(live, seat), "state": service.snapshot(live, seat, sync=True)}
 
-    @app.post("/api/games/{gid}/moves", summary="Play an action for the token's seat")
+    @app.post(
+        "/api/games/{gid}/moves",
+        response_model=MoveReply,
+        responses={s: {"model": ErrorReply} for s in (400, 401, 403, 404, 409, 422, 429, 503)},
+        summary="Play an action for the token's seat",
+    )
     async def post_move(gid: str, body: Move):
-        ply = await service.move(gid, body.token, body.action, body.ply)
-        return {"ok": True, "ply": ply}
+        return {"ok": True, **(await service.move(gid, body.token, body.action, body.ply))}
 
     @app.post("/api/games/{gid}/undo", summary="Take back your last move (against AI only)")
     async def post_undo(gid: str, body: TokenOnly):
@@ -199,11 +273,11 @@ def create_app(
 
     @app.get("/api/games/{gid}/record", summary="Download the game record (trapworks-record JSON)")
     async def get_record(gid: str, token: str | None = Query(None)):
-        record = service.record(gid, token)
+        record = service.record_dict(gid, token)
         return Response(
-            record.to_json(),
+            json.dumps(record, indent=2),
             media_type="application/json",
-            headers={"Content-Disposition": f'attachment; filename="{record.game}-{gid}.json"'},
+            headers={"Content-Disposition": f'attachment; filename="{record["game"]}-{gid}.json"'},
         )
 
     @app.get("/api/games/{gid}/extra/{name}", summary="Game-specific extra data for a renderer")
@@ -213,11 +287,8 @@ def create_app(
 
     @app.post("/api/replay", summary="Views of every step of a record, for step-by-step replay")
     async def replay(body: ReplayRequest):
-        try:
-            record = GameRecord.from_dict(body.record)
-        except RecordError as e:
-            raise ServiceError(400, "bad_record", str(e)) from None
-        return service.replay_steps(record, body.seat)
+        # In a worker process: a long record must not stall the games on this event loop.
+        return Response(await service.replay(body.record, body.seat), media_type="application/json")
 
     # --- live play --------------------------------------------------------------------
     @app.websocket("/ws/games/{gid}")
@@ -231,33 +302,74 @@ def create_app(
             await ws.close(code=4000 + e.status)
             return
 
-        async def send(msg: dict[str, Any] | list[dict[str, Any]]) -> None:
-            await ws.send_text(encode(msg))
-
+        # Everything for this socket goes through its outbox: a queue and a writer task of its own.
+        outbox = Outbox(ws.send_text, lambda code, reason: ws.close(code, reason), encode)
+        send = outbox.put
         conn = Connection(seat=seat, send=send)
-        await send({"type": "hello", "info": service.game_info(live, seat)})
-        live.connections.add(conn)
-        await send(service.snapshot(live, seat, sync=True))
+        socket_rate = RateLimiter(SOCKET_RATE_PER_S, SOCKET_RATE_BURST)
+        last_rate_notice = -RATE_NOTICE_GAP_S
+        reader = asyncio.current_task()
+        assert reader is not None  # a socket handler always runs in a task
+        # A socket dropped for not reading: stop waiting for its messages too.
+        dropped = asyncio.create_task(outbox.closed.wait())
+        dropped.add_done_callback(
+            lambda _t: reader.cancel() if outbox.dropped not in (None, "closed") else None
+        )
         try:
+            await send({"type": "hello", "info": service.game_info(live, seat)})
+            live.connections.add(conn)
+            await send(service.snapshot(live, seat, sync=True))
             while True:
-                raw = await ws.receive_text()
+                await outbox.room()  # back-pressure: read no more while our answers pile up
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                raw = frame.get("text")
+                if raw is None:  # a binary frame: this API speaks JSON text only
+                    await ws.close(CLOSE_UNSUPPORTED, "binary frames are not accepted: send JSON text")
+                    break
+                if not socket_rate.allow():
+                    # Dropped unanswered (answering each would let a flood fill the socket's outbox),
+                    # with one notice per few seconds, not one per refill of the bucket.
+                    if time.monotonic() - last_rate_notice < RATE_NOTICE_GAP_S:
+                        continue
+                    last_rate_notice = time.monotonic()
+                    await send(
+                        {
+                            "type": "error",
+                            "ref": None,
+                            "code": "rate_limited",
+                            "message": "too many messages: slow down (messages over the rate are dropped)",
+                        }
+                    )
+                    continue
                 await _handle(raw, gid, token, seat, send, conn)  # type: ignore[arg-type]  # spectators: None
-        except (WebSocketDisconnect, WebSocketDisconnected):
+        except (WebSocketDisconnect, WebSocketDisconnected, SocketDropped):
             pass  # the client went away (possibly while its move was being answered)
+        except asyncio.CancelledError:
+            if outbox.dropped in (None, "closed"):
+                raise  # the server is stopping
         finally:
+            dropped.cancel()
             service.disconnect(live, conn)
+            await outbox.aclose()
 
     async def _handle(raw: str, gid: str, token: str, seat: int | None, send, conn: Connection) -> None:
         ref = None
         try:
-            try:
-                msg = json.loads(raw)
-            except json.JSONDecodeError as e:
-                raise ServiceError(400, "bad_json", f"message is not valid JSON: {e}") from None
-            if not isinstance(msg, dict):
-                raise ServiceError(400, "bad_message", "a message is a JSON object with a 'type'")
-            ref = msg.get("ref")
+            msg = _parse_message(raw)
+            ref = msg.get("ref") if isinstance(msg.get("ref"), int | str) else None
             kind = msg.get("type")
+            if kind not in MESSAGE_TYPES:
+                raise ServiceError(
+                    400,
+                    "bad_message",
+                    f"unknown message type {str(kind)[:40]!r}; use move, undo, hint, sync or ping",
+                )
+            try:
+                messages.client_message.validate_python(msg)
+            except ValidationError as e:
+                raise _message_error(e) from None
             if kind == "move":
                 # The ack travels in the same frame as this connection's updates (see _send_steps).
                 await service.move(gid, token, msg.get("action"), msg.get("ply"), reply_to=conn, ref=ref)
@@ -271,10 +383,6 @@ def create_app(
                 await send(service.snapshot(live, seat, sync=True))
             elif kind == "ping":
                 await send({"type": "pong", "ref": ref})
-            else:
-                raise ServiceError(
-                    400, "bad_message", f"unknown message type {kind!r}; use move, undo, hint, sync or ping"
-                )
         except ServiceError as e:
             await send({"type": "error", "ref": ref, "code": e.code, "message": e.message})
             if e.code in ("stale", "not_your_turn", "game_over"):

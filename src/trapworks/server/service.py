@@ -9,8 +9,11 @@ The service adds only the platform: who holds which seat (secret tokens), the or
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import random
+import concurrent.futures
+import contextlib
+import logging
+import multiprocessing
+import os
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -31,11 +34,14 @@ from trapworks.core import (
     available_games,
     game_class,
     make,
-    sample_chance,
     undo,
 )
+from trapworks.core.randomness import chance_outcome, derive, new_key, seed_key
 
+from .outbox import SocketDropped
 from .store import PlyTaken, Store, StoredGame
+
+log = logging.getLogger("trapworks.server")
 
 # Agents asked for hints, best first (the game's own exact or strongest player).
 HINT_AGENTS = ("perfect", "hard", "heuristic")
@@ -45,6 +51,14 @@ INLINE_AGENT_S = 0.002
 # At most this many chance and fast-agent actions are stored together with a human's move.
 MAX_FOLDED_REPLIES = 64
 RENDERER_DIR = Path(__file__).resolve().parent.parent / "web" / "static" / "renderers"
+CPU_WORKERS = 2  # processes for CPU-heavy requests (replays): the event loop never runs them
+APPLY_THREADS = 4  # threads for actions whose physics take time (Booby Trap)
+INLINE_APPLY_S = 0.005  # a game whose recent applies took longer applies in a thread
+CPU_QUEUE = 8  # requests running or waiting for a worker; more are refused (503, retry later)
+STORE_RETRY_S = (0.2, 0.5, 1.0, 2.0, 5.0)  # an agent's move waits this long between failed writes
+STORAGE_FAILED = (
+    "the game store cannot save right now (nothing was saved and nothing was applied); try again in a moment"
+)
 
 
 class ServiceError(Exception):
@@ -56,11 +70,23 @@ class ServiceError(Exception):
         self.code = code
         self.message = message
 
+    def __reduce__(self) -> tuple[Any, ...]:  # crosses from a worker process intact
+        return (ServiceError, (self.status, self.code, self.message))
 
-def _seeded(*parts: Any) -> random.Random:
-    # A stable seed from text: Python's hash() of str is salted per process, sha256 is not.
-    digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
-    return random.Random(int.from_bytes(digest[:8], "big"))
+
+def game_key(stored: StoredGame) -> bytes:
+    """The game's secret randomness key (a game stored before keys existed: its seed's key)."""
+    if stored.secret:
+        return bytes.fromhex(stored.secret)
+    return seed_key(stored.seed)
+
+
+def setup_seed(stored: StoredGame) -> int:
+    """The seed the game's setup (deal, pile, tray, noise) is made from: the creator's chosen seed,
+    else 256 bits derived from the secret key (nothing public is a function of a small value)."""
+    if stored.chosen_setup or not stored.secret:
+        return stored.seed
+    return derive(game_key(stored), "setup")
 
 
 @dataclass(eq=False)
@@ -83,6 +109,9 @@ class LiveGame:
     agents: dict[int, Agent] = field(default_factory=dict)
     failed: str | None = None  # an agent crashed: the reason, shown to the players
     human_seats: list[int] | None = None  # made on first use
+    # (seat, ply) -> the action text as sent, for moves applied here: a repeat is answered, not applied.
+    sent_texts: dict[tuple[int, int], str] = field(default_factory=dict)
+    key: bytes = b""  # the secret randomness key (see game_key)
 
     @property
     def id(self) -> str:
@@ -106,6 +135,11 @@ class GameService:
         self._agent_time: dict[tuple[str, str], float] = {}  # (game, agent) -> recent step time, s
         self._hint_agents: dict[type, str | None] = {}  # game class -> its hint agent
         self.last_activity = time.monotonic()  # when a game was last created or an action stored
+        self._cpu_pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._cpu_slots = asyncio.Semaphore(CPU_QUEUE)
+        self.store_failures = 0  # failed writes so far (each logged)
+        self._apply_time: dict[str, float] = {}  # game id -> recent slow apply_action time, s
+        self._apply_pool = concurrent.futures.ThreadPoolExecutor(APPLY_THREADS, thread_name_prefix="apply")
 
     # --- catalog ----------------------------------------------------------------------
     def catalog(self) -> list[dict[str, Any]]:
@@ -185,8 +219,17 @@ class GameService:
             kind = s.get("kind") if isinstance(s, dict) else None
             name = str(s.get("name") or "")[:40] if isinstance(s, dict) else ""
             if kind == "human":
+                # An invited seat's token goes only to whoever claims its invite link (one use):
+                # the creator hands out the link, never the token.
+                invite = secrets.token_urlsafe(18) if isinstance(s, dict) and s.get("invite") else None
                 seat_rows.append(
-                    {"kind": "human", "agent": None, "name": name, "token": secrets.token_urlsafe(18)}
+                    {
+                        "kind": "human",
+                        "agent": None,
+                        "name": name,
+                        "token": secrets.token_urlsafe(18),
+                        "invite": invite,
+                    }
                 )
             elif kind == "agent":
                 agent = s.get("agent")
@@ -201,33 +244,69 @@ class GameService:
                 raise ServiceError(
                     400, "bad_seats", f"seat {i + 1}: kind must be 'human' or 'agent', not {kind!r}"
                 )
-        if seed is None:
-            seed = random.SystemRandom().randrange(2**31)
-        elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-            raise ServiceError(400, "bad_seed", f"seed {seed!r} must be a non-negative integer")
-        try:
-            state = (
-                game.state_from_position(start) if start is not None else game.new_initial_state(seed=seed)
-            )
-        except TrapworksError as e:
-            raise ServiceError(400, "bad_position", str(e)) from None
+        bad_seed = isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63
+        if seed is not None and bad_seed:
+            raise ServiceError(400, "bad_seed", f"seed {seed!r} must be an integer from 0 to 2**63-1")
+        self._check_chosen_setup(game, seat_rows, seed, start)
+        # A server-drawn game: 256 secret bits. A chosen seed stands for its own key (the creator
+        # may know every outcome: allowed only where no other human is at a disadvantage).
+        key = seed_key(seed) if seed is not None else new_key()
         stored = StoredGame(
             id=secrets.token_urlsafe(9),
             game=game_id,
             options=game.public_options(),
-            seed=seed,
+            seed=seed if seed is not None else 0,
             start=start,
             seats=seat_rows,
             spectator_token=secrets.token_urlsafe(18),
             hints=bool(hints),
             created="",
+            secret=key.hex(),
+            chosen_setup=seed is not None or start is not None,
         )
-        self.store.create_game(stored)
+        try:
+            state = (
+                game.state_from_position(start)
+                if start is not None
+                else game.new_initial_state(seed=setup_seed(stored))
+            )
+        except TrapworksError as e:
+            raise ServiceError(400, "bad_position", str(e)) from None
+        try:
+            self.store.create_game(stored)
+        except Exception as e:
+            raise self._store_failed("create a game", e) from None
         self.last_activity = time.monotonic()
-        live = LiveGame(stored=stored, game=game, state=state, log=[])
+        live = LiveGame(stored=stored, game=game, state=state, log=[], key=key)
         self.live[stored.id] = live
         self.schedule_advance(live)
         return live
+
+    @staticmethod
+    def _check_chosen_setup(
+        game: Game, seat_rows: list[dict[str, Any]], seed: int | None, start: str | None
+    ) -> None:
+        """A creator who chooses the seed knows every secret and every chance outcome; one who
+        chooses the start position knows the hidden parts of it. Refused where another human
+        would play against that knowledge."""
+        humans = sum(1 for s in seat_rows if s["kind"] == "human")
+        if humans < 2:
+            return
+        cls = type(game)
+        if seed is not None and (cls.has_hidden_information or cls.has_chance):
+            raise ServiceError(
+                400,
+                "chosen_seed_shared",
+                f"a chosen seed fixes every secret and chance outcome of {game.game_id}: "
+                "allowed only with at most one human seat",
+            )
+        if start is not None and cls.has_hidden_information:
+            raise ServiceError(
+                400,
+                "chosen_start_shared",
+                f"a chosen start position shows its hidden parts of {game.game_id} to its creator: "
+                "allowed only with at most one human seat",
+            )
 
     def get(self, gid: str) -> LiveGame:
         live = self.live.get(gid)
@@ -235,13 +314,22 @@ class GameService:
             return live
         if not isinstance(gid, str) or len(gid) > 64:
             raise ServiceError(404, "no_such_game", f"no game {gid!r}")
-        stored = self.store.load_game(gid)
+        try:
+            stored = self.store.load_game(gid)
+        except Exception as e:
+            raise self._store_failed(f"load game {gid!r}", e) from None
         if stored is None:
             raise ServiceError(404, "no_such_game", f"no game {gid!r} on this server")
         live = self._rebuild(stored)
         self.live[gid] = live
         self.schedule_advance(live)  # it may have stopped while an agent or chance was to move
         return live
+
+    def _store_failed(self, what: str, error: BaseException) -> ServiceError:
+        """Log a failed store operation; the 503 to answer with (nothing was acknowledged)."""
+        self.store_failures += 1
+        log.error("storage failure (%s): %s: %s", what, type(error).__name__, error)
+        return ServiceError(503, "storage_unavailable", STORAGE_FAILED)
 
     def _rebuild(self, stored: StoredGame) -> LiveGame:
         """Replay the stored actions: the state after a restart is the state before it."""
@@ -250,7 +338,7 @@ class GameService:
             state = (
                 game.state_from_position(stored.start)
                 if stored.start is not None
-                else game.new_initial_state(seed=stored.seed)
+                else game.new_initial_state(seed=setup_seed(stored))
             )
             for i, (_seat, text) in enumerate(stored.actions):
                 try:
@@ -263,7 +351,7 @@ class GameService:
                     ) from None
         except TrapworksError as e:
             raise ServiceError(500, "cannot_resume", f"game {stored.id} cannot be resumed: {e}") from None
-        return LiveGame(stored=stored, game=game, state=state, log=list(stored.actions))
+        return LiveGame(stored=stored, game=game, state=state, log=list(stored.actions), key=game_key(stored))
 
     # --- who is asking ----------------------------------------------------------------
     def seat_for(self, live: LiveGame, token: str | None) -> int | None:
@@ -281,6 +369,26 @@ class GameService:
         if secrets.compare_digest(live.stored.spectator_token.encode(), given):
             return None
         raise ServiceError(403, "wrong_token", "this token opens no seat of this game; check the link")
+
+    def claim(self, gid: str, invite: str) -> int:
+        """The seat whose invite this is; the invite is used up (stored) before the token is given."""
+        live = self.get(gid)
+        given = str(invite).encode()
+        for i, s in enumerate(live.stored.seats):
+            if s.get("invite") and secrets.compare_digest(str(s["invite"]).encode(), given):
+                seats = [dict(x) for x in live.stored.seats]
+                seats[i]["invite"] = None
+                try:
+                    self.store.update_seats(live.id, seats)
+                except Exception as e:
+                    raise self._store_failed(f"claim a seat of game {live.id}", e) from None
+                live.stored.seats = seats
+                return i
+        raise ServiceError(
+            403,
+            "invite_used",
+            "this invite link was already used or is not one of this game's; ask for a new one",
+        )
 
     def disconnect(self, live: LiveGame, conn: Connection) -> None:
         """A socket closed. A finished game nobody watches any more leaves memory (it is in the
@@ -401,6 +509,8 @@ class GameService:
             "help": live.game.help_text(),
             "has_hidden_information": type(live.game).has_hidden_information,
             "created": live.stored.created,
+            # The creator chose the seed or start position (it may know the secrets).
+            "chosen_setup": live.stored.chosen_setup,
         }
 
     async def broadcast(self, live: LiveGame, *, sync: bool = False) -> None:
@@ -424,12 +534,15 @@ class GameService:
             if conn is reply_to:
                 frame = (frame if isinstance(frame, list) else [frame]) + [reply]
             try:
+                # Only queued here (the socket's own writer sends it): no network I/O under the lock.
                 await conn.send(frame[0] if isinstance(frame, list) and len(frame) == 1 else frame)
-            except Exception:  # a closed socket: its handler removes it; others still get theirs
+            except Exception:  # a closed or dropped socket: others still get theirs
                 live.connections.discard(conn)
         if reply_to is not None and reply_to not in live.connections:
-            # a socket of a game object since reloaded: the reply still goes (reply_to comes with one)
-            await reply_to.send(reply)  # type: ignore[arg-type]
+            try:  # a socket of a game object since reloaded: the reply still goes
+                await reply_to.send(reply)  # type: ignore[arg-type]
+            except SocketDropped:
+                pass
 
     # --- acting -----------------------------------------------------------------------------
     async def move(
@@ -441,8 +554,9 @@ class GameService:
         *,
         reply_to: Connection | None = None,
         ref: Any = None,
-    ) -> int:
-        """Validate and apply one action of the token's seat; return the new ply count.
+    ) -> dict[str, Any]:
+        """Validate and apply one action of the token's seat; return {"ply": the new ply count,
+        "repeat": whether this was a repeat of an applied move, answered and not applied again}.
 
         The action is committed to the store before this returns (and before anyone is told).
         With `reply_to`, that connection's acknowledgement ({"type": "ack", "ref", "ply"}) goes in
@@ -459,9 +573,18 @@ class GameService:
                 "an action is a non-empty text in the game's notation, e.g. "
                 + (live.game.help_text()[:120] or "as listed in the view"),
             )
-        if expected_ply is not None and (isinstance(expected_ply, bool) or not isinstance(expected_ply, int)):
+        if expected_ply is None:
             raise ServiceError(
-                400, "bad_ply", f"ply {expected_ply!r} must be an integer (the move count you saw)"
+                400,
+                "missing_ply",
+                "a move needs 'ply': the move count you saw (a repeat of the same move is then "
+                "answered, never applied twice)",
+            )
+        if isinstance(expected_ply, bool) or not isinstance(expected_ply, int) or expected_ply < 0:
+            raise ServiceError(
+                400,
+                "bad_ply",
+                f"ply {expected_ply!r} must be an integer >= 0 (the move count you saw)",
             )
         if len(text) > MAX_ACTION_TEXT:
             raise ServiceError(400, "bad_action", f"an action text is at most {MAX_ACTION_TEXT} characters")
@@ -470,7 +593,13 @@ class GameService:
             state = live.state
             if state.is_terminal():
                 raise ServiceError(409, "game_over", "the game is over")
-            if expected_ply is not None and expected_ply != live.ply():
+            repeat = self._repeat_of(live, seat, expected_ply, text)
+            if repeat is not None:
+                # The same move again (a resend after a lost answer): the earlier result, not applied again.
+                if reply_to is not None:
+                    await reply_to.send({"type": "ack", "ref": ref, "ply": repeat, "repeat": True})
+                return {"ply": repeat, "repeat": True}
+            if expected_ply != live.ply():
                 raise ServiceError(
                     409,
                     "stale",
@@ -483,8 +612,7 @@ class GameService:
                 raise ServiceError(409, "not_your_turn", f"it is not your turn: {whom} is to move")
             try:
                 action = state.string_to_action(text)
-                new_state = state.clone()
-                new_state.apply_action(action)
+                new_state = await self._applied(live, state, action)
             except IllegalActionError as e:
                 raise ServiceError(422, "illegal_move", f"illegal move {shown!r}: {e.reason}") from None
             except TrapworksError as e:
@@ -493,10 +621,24 @@ class GameService:
             first = live.ply()
             self._fast_replies(live, steps)
             await self._commit(live, steps)
+            live.sent_texts[(seat, first)] = shown
             ack = {"type": "ack", "ref": ref, "ply": first + 1}
             await self._send_steps(live, first, steps, reply_to, ack)
         self.schedule_advance(live)
-        return first + 1
+        return {"ply": first + 1, "repeat": False}
+
+    @staticmethod
+    def _repeat_of(live: LiveGame, seat: int, ply: int, text: str) -> int | None:
+        """The result of this seat's move at `ply` if it is already applied with this text."""
+        if ply >= live.ply():
+            return None
+        stored_seat, stored_text = live.log[ply]
+        if stored_seat != seat:
+            return None
+        shown = text.strip()
+        if shown in (stored_text, live.sent_texts.get((seat, ply))):
+            return ply + 1
+        return None
 
     async def _send_steps(
         self,
@@ -527,12 +669,13 @@ class GameService:
         A slow agent (a search) is left to advance(), which thinks in a thread.
         """
         state = steps[-1][2]
-        first = live.ply()
+        if self._apply_is_slow(live):
+            return  # replies whose physics take time are played by advance(), off the event loop
         while len(steps) < MAX_FOLDED_REPLIES and not state.is_terminal():
             player = state.current_player()
             try:
                 if player == CHANCE:
-                    action = sample_chance(state, _seeded(live.stored.seed, "chance", first + len(steps)))
+                    action = chance_outcome(state, live.key)
                 elif live.stored.seats[player]["kind"] == "agent" and self._agent_is_fast(live, player):
                     action = self._think(live, player, state.clone())
                 else:
@@ -544,6 +687,29 @@ class GameService:
                 return
             steps.append((player, text, after))
             state = after
+
+    def _apply_is_slow(self, live: LiveGame) -> bool:
+        return self._apply_time.get(live.stored.game, 0.0) >= INLINE_APPLY_S
+
+    def _apply_timed(self, live: LiveGame, state: State, action: int) -> State:
+        after = state.clone()
+        started = time.perf_counter()
+        try:
+            after.apply_action(action)
+        finally:
+            took = time.perf_counter() - started
+            typical = self._apply_time.get(live.stored.game)
+            # The slowest recent applies count: one physics removal in ten is the stall to avoid.
+            self._apply_time[live.stored.game] = took if typical is None else max(took, 0.95 * typical)
+        return after
+
+    async def _applied(self, live: LiveGame, state: State, action: int) -> State:
+        """A copy of `state` after `action`. In a game whose actions have taken time to apply (Booby
+        Trap's physics), in a capped thread pool: pymunk's C code runs while the loop serves others."""
+        if not self._apply_is_slow(live):
+            return self._apply_timed(live, state, action)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._apply_pool, self._apply_timed, live, state, action)
 
     async def _commit(self, live: LiveGame, steps: list[tuple[int, str, State]]) -> None:
         """Store the steps' actions (seat, text, state after), then make the last state the game's.
@@ -566,6 +732,8 @@ class GameService:
             # Another server process wrote this ply: our copy is stale; reload it from the store.
             self.live.pop(live.id, None)
             raise ServiceError(409, "stale", "another move was stored first; reload the game") from None
+        except Exception as e:  # the store failed: nothing stored, nothing applied, nothing acked
+            raise self._store_failed(f"store game {live.id} ply {live.ply()}", e) from None
 
     def schedule_advance(self, live: LiveGame) -> None:
         if self._needs_server(live):
@@ -583,7 +751,7 @@ class GameService:
     def _agent(self, live: LiveGame, seat: int) -> Agent:
         agent = live.agents.get(seat)
         if agent is None:
-            seed = _seeded(live.stored.seed, "agent", seat).randrange(2**31)
+            seed = derive(live.key, "agent", seat) >> 193  # 63 bits of the key's agent stream
             agent = make_agent(live.stored.seats[seat]["agent"], live.game, seat, seed=seed)
             live.agents[seat] = agent
         return agent
@@ -621,22 +789,21 @@ class GameService:
 
     async def advance(self, live: LiveGame) -> None:
         """Play chance and agent seats until a human is to move or the game ends."""
+        retries = 0
         while True:
             async with live.lock:
                 if live.id not in self.live or not self._needs_server(live):
                     return
                 state = live.state
                 player = state.current_player()
-                ply = live.ply()
                 try:
                     if player == CHANCE:
-                        # One RNG per (game seed, ply): a restart draws the same outcome at the same ply.
-                        action = sample_chance(state, _seeded(live.stored.seed, "chance", ply))
+                        # Fixed by the secret key and the ply: a restart or an undo draws the same outcome.
+                        action = chance_outcome(state, live.key)
                     else:
                         action = await self._agent_step(live, player, state)
-                    new_state = state.clone()
-                    text = new_state.action_to_string(action)
-                    new_state.apply_action(action)
+                    text = state.action_to_string(action)
+                    new_state = await self._applied(live, state, action)
                 except Exception as e:  # an agent bug must not kill the server; the players are told
                     who = self.seat_label(live, player) if player >= 0 else "chance"
                     live.failed = f"the server could not play {who}: {e}"
@@ -644,9 +811,20 @@ class GameService:
                     return
                 try:
                     await self._commit(live, [(player, text, new_state)])
-                except ServiceError:
-                    return
-                await self.broadcast(live)
+                except ServiceError as e:
+                    if e.status != 503:
+                        return
+                    failed_write = True
+                else:
+                    failed_write = False
+                    await self.broadcast(live)
+            if failed_write:
+                # The store failed: the move is not lost, it is played again once the store works
+                # (the same chance outcome and, agents being seeded, the same move).
+                retries += 1
+                await asyncio.sleep(STORE_RETRY_S[min(retries, len(STORE_RETRY_S)) - 1])
+            else:
+                retries = 0
 
     async def undo(self, gid: str, token: str | None) -> int:
         """Take back this seat's last move and everything after it (only against AI)."""
@@ -660,7 +838,12 @@ class GameService:
                 raise ServiceError(409, "nothing_to_undo", "you have no move to take back")
             keep = mine[-1]
             new_state = undo(live.state, live.ply() - keep)
-            self.store.truncate_actions(live.id, keep)
+            try:
+                self.store.truncate_actions(live.id, keep)
+            except Exception as e:
+                raise self._store_failed(f"undo in game {live.id}", e) from None
+            for key in [k for k in live.sent_texts if k[1] >= keep]:
+                del live.sent_texts[key]
             live.state = new_state
             del live.log[keep:]
             live.failed = None
@@ -683,12 +866,8 @@ class GameService:
         if state.current_player() != seat:
             raise ServiceError(409, "not_your_turn", "a hint is for your own turn")
         name = self._hint_agent_name(live.game)
-        agent = make_agent(
-            name,  # type: ignore[arg-type]  # hints are offered only in games that have an agent for them
-            live.game,
-            seat,
-            seed=_seeded(live.stored.seed, "hint", ply).randrange(2**31),
-        )
+        assert name is not None  # hints are offered only in games that have an agent for them
+        agent = make_agent(name, live.game, seat, seed=derive(live.key, "hint", ply) >> 193)
         action = await asyncio.to_thread(agent.step, state)
         explanation = await asyncio.to_thread(agent.explain, state)
         return {
@@ -712,6 +891,16 @@ class GameService:
         names = [self.seat_label(live, i) for i in range(len(live.stored.seats))]
         return GameRecord.from_state(live.state, players=names)
 
+    def record_dict(self, gid: str, token: str | None) -> dict[str, Any]:
+        """The record as JSON; once the game is over it also reveals the randomness key, so anyone
+        can check every chance outcome and the setup (never before: it predicts them all)."""
+        record = self.record(gid, token)
+        out = record.to_dict()
+        live = self.get(gid)
+        if live.state.is_terminal():
+            out["secret_key"] = live.key.hex()
+        return out
+
     def extra(self, gid: str, token: str | None, name: str, params: dict[str, Any]) -> Any:
         live = self.get(gid)
         seat = self.seat_for(live, token)
@@ -728,9 +917,25 @@ class GameService:
     # --- replay of a record in the browser ----------------------------------------------------
     @staticmethod
     def replay_steps(record: GameRecord, seat: int | None = None, limit: int = 5000) -> dict[str, Any]:
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or seat < 0):
+            raise ServiceError(
+                400, "bad_seat", f"seat {seat!r}: a seat number from 0, or null for a spectator"
+            )
         if len(record.actions) > limit:
             raise ServiceError(
                 413, "record_too_long", f"record has {len(record.actions)} actions; at most {limit}"
+            )
+        try:
+            game = make(record.game, **record.options)
+        except TrapworksError as e:
+            raise ServiceError(400, "bad_record", str(e)) from None
+        except TypeError as e:
+            raise ServiceError(400, "bad_record", f"record options: {e}") from None
+        if seat is not None and seat >= game.num_players():
+            raise ServiceError(
+                400,
+                "bad_seat",
+                f"seat {seat}: this {record.game} game has seats 0-{game.num_players() - 1}",
             )
         steps = []
         previous = None
@@ -754,10 +959,6 @@ class GameService:
                 previous = player
         except TrapworksError as e:
             raise ServiceError(400, "bad_record", str(e)) from None
-        try:
-            game = make(record.game, **record.options)
-        except TrapworksError as e:
-            raise ServiceError(400, "bad_record", str(e)) from None
         return {
             "game": record.game,
             "title": type(game).title,
@@ -768,6 +969,45 @@ class GameService:
             "steps": steps,
         }
 
+    async def replay(self, record_data: dict[str, Any], seat: int | None) -> bytes:
+        """replay_steps in a worker process (a 5,000-move record takes seconds of CPU): the event
+        loop keeps serving every game meanwhile. At most CPU_QUEUE replays run or wait. The answer
+        comes back as JSON bytes, encoded in the worker: encoding megabytes of views is CPU work too."""
+        if self._cpu_slots.locked():
+            raise ServiceError(503, "busy", "the server is busy with other replays; try again in a moment")
+        async with self._cpu_slots:
+            if self._cpu_pool is None:
+                # spawn: a fresh interpreter, not a fork of this threaded server process.
+                self._cpu_pool = concurrent.futures.ProcessPoolExecutor(
+                    CPU_WORKERS,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_background_priority,
+                )
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._cpu_pool, _replay_job, record_data, seat)
+
     async def shutdown(self) -> None:
         for task in list(self._tasks):
             task.cancel()
+        if self._cpu_pool is not None:
+            self._cpu_pool.shutdown(wait=False, cancel_futures=True)
+        self._apply_pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _background_priority() -> None:
+    """A worker process yields the CPU to the server's event loop (replays are background work)."""
+    with contextlib.suppress(OSError):
+        os.nice(10)
+
+
+def _replay_job(record_data: dict[str, Any], seat: int | None) -> bytes:
+    """Runs in a worker process: the replay of a record as JSON, or the ServiceError it would raise."""
+    import orjson
+
+    from trapworks.core import RecordError
+
+    try:
+        record = GameRecord.from_dict(record_data)
+    except RecordError as e:
+        raise ServiceError(400, "bad_record", str(e)) from None
+    return orjson.dumps(GameService.replay_steps(record, seat), option=orjson.OPT_NON_STR_KEYS)

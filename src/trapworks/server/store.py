@@ -10,15 +10,22 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import os
+import sqlite3
 import threading
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
+    Connection,
     DateTime,
     ForeignKey,
     Integer,
@@ -29,8 +36,10 @@ from sqlalchemy import (
     delete,
     event,
     insert,
+    inspect,
     select,
 )
+from sqlalchemy import text as sql_text
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
@@ -47,13 +56,19 @@ class GameRow(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)  # public id in URLs
     game: Mapped[str] = mapped_column(String(64))  # game id, e.g. last-mouse-lost
     options: Mapped[dict] = mapped_column(JSON)
-    seed: Mapped[int] = mapped_column(Integer)
+    # A creator-chosen seed; 0 where the server drew a secret key (the setup seed is derived from it).
+    seed: Mapped[int] = mapped_column(BigInteger)
     start: Mapped[str | None] = mapped_column(Text, nullable=True)
     # [{"kind": "human"|"agent", "agent": name|None, "name": str, "token": str|None}]
     seats: Mapped[list] = mapped_column(JSON)
     spectator_token: Mapped[str] = mapped_column(String(64))
     hints: Mapped[bool] = mapped_column(Boolean, default=False)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # The game's 256-bit randomness key (hex): never sent to a client before the game ends.
+    secret: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # The creator chose the seed or the start position (allowed only where no two humans share
+    # hidden information or chance): shown to the players.
+    chosen_setup: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class ActionRow(Base):
@@ -79,6 +94,8 @@ class StoredGame:
     hints: bool
     created: str
     actions: list[tuple[int, str]] = field(default_factory=list)  # (seat, text) per ply
+    secret: str | None = None  # hex of the randomness key (None: a game stored before keys)
+    chosen_setup: bool = False
 
 
 def _action_rows(game_id: str, first_ply: int, actions: list[tuple[int, str]]) -> list[dict[str, Any]]:
@@ -101,6 +118,21 @@ class PlyTaken(Exception):
     """Another writer stored an action at this ply first."""
 
 
+class StoreUnavailable(Exception):
+    """The store cannot take writes now (its database file was deleted or replaced)."""
+
+
+log = logging.getLogger("trapworks.server")
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The database file of a SQLite URL (None: not SQLite, or in memory)."""
+    prefix = "sqlite:///"
+    if not url.startswith(prefix) or url[len(prefix) :] in ("", ":memory:"):
+        return None
+    return Path(url[len(prefix) :].split("?")[0])
+
+
 def default_url(data_dir: Path) -> str:
     data_dir.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{data_dir / 'trapworks.sqlite'}"
@@ -109,9 +141,16 @@ def default_url(data_dir: Path) -> str:
 class Store:
     def __init__(self, url: str):
         self.url = url
+        self.path = sqlite_path(url)
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
+        if self.path is not None:
+            # Create the file once; every later connection opens it read-write without creating:
+            # a deleted file must be noticed (and restored), not silently replaced by an empty one.
+            sqlite3.connect(self.path).close()
+            target = f"file:{quote(str(self.path.resolve()))}?mode=rw"
+            kwargs["creator"] = lambda: sqlite3.connect(target, uri=True, check_same_thread=False)
         self.engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
 
@@ -130,8 +169,14 @@ class Store:
                 cur.close()
 
         Base.metadata.create_all(self.engine)
+        self._add_missing_columns()
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
-        self._writer = self.engine.connect()
+        self._writer: Connection | None = self.engine.connect()
+        # The database file's identity: a write first checks that the file is still the one open
+        # (a deleted file takes writes that vanish at the next start; a replaced one is another store).
+        self._identity = self._file_identity()
+        self.lost: str | None = None  # why the store refuses writes, while it does
+        self._warn_unwritable()
         self._insert_action = insert(ActionRow)
         # Group commit: actions stored by concurrent moves in one turn of the event loop share one
         # transaction (see append_actions_soon).
@@ -143,6 +188,83 @@ class Store:
                 target=self._checkpoint_loop, name="sqlite-checkpoint", daemon=True
             )
             self._checkpointer.start()
+
+    def _file_identity(self) -> tuple[int, int] | None:
+        if self.path is None:
+            return None
+        st = os.stat(self.path)
+        return (st.st_dev, st.st_ino)
+
+    def check_file(self) -> None:
+        """Raise StoreUnavailable if the database file was deleted or replaced since it was opened."""
+        if self.path is None:
+            return
+        try:
+            now: tuple[int, int] | None = self._file_identity()
+        except FileNotFoundError:
+            now = None
+        if now == self._identity:
+            return
+        if now is None:
+            self._recover_deleted()
+        else:
+            self.lost = f"the database file {self.path} was replaced by another file while in use"
+            log.critical("%s: writes refused until the server is restarted on the right file", self.lost)
+        raise StoreUnavailable(self.lost or "the database file was deleted")
+
+    def _recover_deleted(self) -> None:
+        """The file was deleted while open: every committed move is still readable through the open
+        connection. Copy it (SQLite's backup API) back to the path, then reopen there."""
+        assert self.path is not None
+        self.lost = f"the database file {self.path} was deleted while in use"
+        log.critical("%s: restoring it from the open connection", self.lost)
+        copy = self.path.with_name(f"{self.path.name}.recovered-{int(time.time())}")
+        if self._writer is None:
+            # No connection held the deleted file open: its content is gone with it.
+            log.critical("%s and no connection held it open: nothing to restore; restore a backup", self.lost)
+            return
+        try:
+            raw = self._writer_connection().connection.dbapi_connection
+            target = sqlite3.connect(copy)
+            with target:
+                raw.backup(target)  # type: ignore[union-attr]
+            target.close()
+            # Close every connection of the deleted file (SQLite removes its -wal and -shm names).
+            self._drop_connections()
+            if self.path.exists():
+                log.critical("not restoring over a file that appeared meanwhile; the copy is %s", copy)
+                return
+            # The deleted file's -wal and -shm are left behind (SQLite keeps them for an unlinked
+            # database): their content is in the copy, and beside a new file they would corrupt it.
+            for suffix in ("-wal", "-shm"):
+                self.path.with_name(self.path.name + suffix).unlink(missing_ok=True)
+            os.replace(copy, self.path)
+            self._identity = self._file_identity()
+            self.lost = None
+            log.error("database file restored at %s; the move that found it missing was refused", self.path)
+        except Exception as e:
+            log.critical("could not restore the database file: %s (copy attempted at %s)", e, copy)
+
+    def _warn_unwritable(self, error: BaseException | None = None) -> None:
+        """Name a database file this process cannot write (a read-only -wal or -shm makes every write
+        fail with 'attempt to write a readonly database', which does not say which file)."""
+        if self.path is None:
+            return
+        for suffix in ("", "-wal", "-shm"):
+            f = self.path.with_name(self.path.name + suffix)
+            if f.exists() and not os.access(f, os.W_OK):
+                log.error("database file %s is read-only: moves are refused until it is writable", f)
+        if error is not None:
+            log.error("database write failed: %s", str(error).splitlines()[0])
+
+    def _add_missing_columns(self) -> None:
+        # A database made before the randomness key: add the new game columns (nullable/defaulted).
+        have = {c["name"] for c in inspect(self.engine).get_columns("games")}
+        added = {"secret": "VARCHAR(64)", "chosen_setup": "BOOLEAN DEFAULT FALSE"}
+        with self.engine.begin() as conn:
+            for name, kind in added.items():
+                if name not in have:
+                    conn.execute(sql_text(f"ALTER TABLE games ADD COLUMN {name} {kind}"))
 
     def _checkpoint_loop(self) -> None:
         # PASSIVE: copy committed WAL pages into the database without blocking writers or readers.
@@ -157,11 +279,22 @@ class Store:
         self._stop.set()
         if self._checkpointer is not None:
             self._checkpointer.join(timeout=5)
-        self._writer.close()
+        self._drop_connections()
+
+    def _writer_connection(self) -> Connection:
+        if self._writer is None:
+            self._writer = self.engine.connect()
+        return self._writer
+
+    def _drop_connections(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
         self.engine.dispose()
 
     # --- writing ----------------------------------------------------------------
     def create_game(self, game: StoredGame) -> None:
+        self.check_file()
         with self.sessions.begin() as s:
             s.add(
                 GameRow(
@@ -174,6 +307,8 @@ class Store:
                     spectator_token=game.spectator_token,
                     hints=game.hints,
                     created=datetime.now(UTC),
+                    secret=game.secret,
+                    chosen_setup=game.chosen_setup,
                 )
             )
 
@@ -221,23 +356,37 @@ class Store:
             _settle(done, None)
 
     def _insert(self, rows: list[dict[str, Any]]) -> None:
+        self.check_file()
         try:
             # Core insert on a connection kept open, not the ORM unit of work: this is the hot path
             # of every move. The service calls the store from the event loop thread only.
-            with self._writer.begin():
-                self._writer.execute(self._insert_action, rows)
+            writer = self._writer_connection()
+            with writer.begin():
+                writer.execute(self._insert_action, rows)
         except IntegrityError:
             first = rows[0]
             raise PlyTaken(f"game {first['game_id']}: ply {first['ply']} is already stored") from None
-        except OperationalError:
-            # The database connection broke (a PostgreSQL restart): open a new one for the next
-            # write and let this move fail; the player retries it.
-            self._writer.close()
-            self._writer = self.engine.connect()
+        except OperationalError as e:
+            # The database connection broke (a PostgreSQL restart), the disk is full or a file
+            # became read-only: let this move fail (the player retries it) and open fresh
+            # connections for the next write. All of them: SQLite keeps a read-only -shm mapping
+            # for as long as any connection of this process holds the file (so: none until the
+            # next write).
+            self._drop_connections()
+            self._warn_unwritable(e)
             raise
+
+    def update_seats(self, game_id: str, seats: list[dict[str, Any]]) -> None:
+        """Store a game's seats again (an invite used up), committed on return."""
+        self.check_file()
+        with self.sessions.begin() as s:
+            row = s.get(GameRow, game_id)
+            if row is not None:
+                row.seats = seats
 
     def truncate_actions(self, game_id: str, keep: int) -> None:
         """Delete every action at ply >= keep (undo), committed on return."""
+        self.check_file()
         with self.sessions.begin() as s:
             s.execute(delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.ply >= keep))
 
@@ -263,6 +412,8 @@ class Store:
                 hints=row.hints,
                 created=row.created.isoformat(timespec="seconds") if row.created else "",
                 actions=[(seat, text) for seat, text in actions],
+                secret=row.secret,
+                chosen_setup=bool(row.chosen_setup),
             )
 
     def game_ids(self) -> list[str]:

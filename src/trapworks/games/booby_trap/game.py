@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from trapworks.core import TERMINAL, Game, IllegalActionError, OptionError, PositionError, State
+from trapworks.core.randomness import new_seed, stream_seed
 
 from . import physics
 from .physics import MARK, POINTS, SIZE_NAMES, SIZES, Packing, Piece
@@ -151,9 +152,10 @@ class BoobyTrapState(State):
         if packing is None:
             if seed is None:
                 # A fresh tray each game; the drawn seed is kept, so records and undo replay it.
-                seed = random.SystemRandom().randrange(2**31)
+                seed = new_seed()
                 self.seed = seed
-            packing = physics.set_up(seed, game.options["pieces_per_size"])
+            # Separate streams: the tray (public) and the touch noise (each seat's secret).
+            packing = physics.set_up(stream_seed(seed, "pile"), game.options["pieces_per_size"])
             sizes = tuple(p.size for p in packing.pieces)
         self.sizes: tuple[str, ...] = sizes  # size of every piece id, on the tray or not
         self.packing: Packing = packing
@@ -162,7 +164,8 @@ class BoobyTrapState(State):
         self.touched: int | None = None
         self.passes_in_row = 0
         self.touches = 0  # touches so far: numbers each reading's noise
-        self.noise_key = seed or 0  # None only for positions, which carry their own key
+        # None only for positions, which carry their own key.
+        self.noise_key = stream_seed(seed, "noise") if seed is not None else 0
         self.removals = 0  # successful or not: numbers the packings ("settles")
         self.winnings: list[list[int]] = [[] for _ in range(n)]
         self.debt = [0] * n

@@ -22,6 +22,7 @@ import re
 from typing import Any
 
 from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, OptionError, State
+from trapworks.core.randomness import new_seed, stream_seed
 
 from .board import Mansion, load_mansion, squares_of
 from .components import (
@@ -172,7 +173,7 @@ class DeadEndDriveGame(Game):
 
     def new_initial_state(self, seed: int | None = None) -> DeadEndDriveState:
         if seed is None:
-            seed = random.randrange(2**63)  # a record must replay: keep the seed that was used
+            seed = new_seed()  # a record must replay: keep the seed that was used
         return DeadEndDriveState(self, seed=seed)
 
     def help_text(self) -> str:
@@ -194,7 +195,8 @@ class DeadEndDriveState(State):
         super().__init__(game, seed=seed, start=start)
         m = game.mansion
         n = game.players
-        self.rng = random.Random(seed)
+        # The trap pile's own stream; the Character deal has another (see _deal).
+        self.rng = random.Random(stream_seed(seed, "pile") if seed is not None else None)
         self.pos: list[int] = list(m.chair_order)  # pawn i on chair i
         self.detective = 0
         self.portrait: int | None = None  # pawn whose portrait shows (None: Aunt Agatha)
@@ -237,7 +239,8 @@ class DeadEndDriveState(State):
         """Seed 004 'The Cards': shuffle the Character cards and deal them; shuffle the trap pile."""
         n = self.game.players
         chars = list(range(NUM_PAWNS))
-        self.rng.shuffle(chars)
+        deal_rng = random.Random(stream_seed(self.seed, "deal")) if self.seed is not None else self.rng
+        deal_rng.shuffle(chars)
         size = HAND_SIZE[n]
         for seat in range(n):
             self.chars[seat] = sorted(chars[seat * size : (seat + 1) * size])

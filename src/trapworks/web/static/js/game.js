@@ -6,7 +6,7 @@ import { baseContext, loadRenderer } from "/static/js/host.js";
 const $ = (id) => document.getElementById(id);
 const gid = decodeURIComponent(location.pathname.split("/")[2] || "");
 const params = hashParams();
-const token = params.get("t") || new URLSearchParams(location.search).get("token") || "";
+let token = params.get("t") || new URLSearchParams(location.search).get("token") || "";
 const fast = params.has("fast");
 
 let info = null;
@@ -168,7 +168,19 @@ function connect() {
   });
 }
 
+// An invite link (#i=...): claim its seat once, then keep the seat's own link (#t=...) instead.
+async function claimInvite() {
+  const r = await api("POST", `/api/games/${encodeURIComponent(gid)}/claim`, { invite: params.get("i") });
+  if (!r.ok) { message(r.error, "error"); setStatus("not connected", true); return false; }
+  token = r.data.token;
+  params.delete("i");
+  params.set("t", token);
+  history.replaceState(null, "", `${location.pathname}${location.search}#${params.toString()}`);
+  return true;
+}
+
 async function init() {
+  if (!token && params.has("i") && !(await claimInvite())) return;
   if (!token) {
     message("This link has no seat token (#t=...). Open the link you were given, or create a game in the lobby.", "error");
     return;

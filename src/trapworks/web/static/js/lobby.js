@@ -105,7 +105,9 @@ function chooseGame(id) {
 async function create() {
   $("create-error").textContent = "";
   const seatChoices = [...document.querySelectorAll("[data-seat]")].map((s) => s.value);
-  const seats = seatChoices.map((v) => v.startsWith("agent:") ? { kind: "agent", agent: v.slice(6) } : { kind: "human" });
+  // An invited seat gets a one-use invite link (its token goes only to the friend who opens it).
+  const seats = seatChoices.map((v) => v.startsWith("agent:") ? { kind: "agent", agent: v.slice(6) }
+    : { kind: "human", invite: v === "invite" });
   const body = { game: current.id, options: optionValues(), seats, hints: $("hints").checked };
   const start = $("start").value.trim();
   if (start) body.start = start;

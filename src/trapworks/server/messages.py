@@ -1,0 +1,288 @@
+"""The API's messages as pydantic models: HTTP request and response bodies and WebSocket messages.
+
+The server validates what it receives with these models (not hand-written checks), serves their
+JSON Schema at /api/schema/<name>, and docs/schema/ holds the same schemas (written by
+`python -m trapworks.server.messages docs/schema`; a test keeps them equal).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, field_validator
+
+from ..core.record import RecordModel
+
+MAX_NAME = 40  # a seat's display name
+MAX_ACTION = 200  # an action text
+MAX_TOKEN = 64
+MAX_START = 20_000  # a start position text
+
+
+def _no_surrogates(text: str | None) -> str | None:
+    # A lone surrogate cannot be stored as UTF-8 nor sent back as JSON: refuse it here.
+    if text is not None:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("text must be valid Unicode (it holds a lone surrogate)") from None
+    return text
+
+
+Ref = Annotated[
+    StrictInt | Annotated[str, Field(max_length=64)] | None,
+    Field(None, description="any short id of the client's; echoed in the answer"),
+]
+
+
+# --- HTTP requests ---------------------------------------------------------------------------------
+class SeatSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["human", "agent"] = Field(description="'human' (you or an invited player) or 'agent' (AI)")
+    agent: str | None = Field(None, max_length=64, description="agent name for an AI seat (see /api/catalog)")
+    name: str | None = Field(None, max_length=MAX_NAME, description="a display name")
+    invite: bool = Field(
+        False,
+        description="a human seat for someone else: the answer holds a one-use invite link for it, "
+        "not its token",
+    )
+
+    _names = field_validator("name", "agent")(_no_surrogates)
+
+
+class CreateGame(BaseModel):
+    game: str = Field(max_length=64, description="game id, e.g. last-mouse-lost")
+    options: dict[str, Any] = Field(default_factory=dict, description="game options (see /api/catalog)")
+    seats: list[SeatSpec] | None = Field(
+        None, max_length=16, description="one entry per seat; default: all human"
+    )
+    hints: bool = Field(
+        False, description="allow hints for every human seat (always allowed against AI only)"
+    )
+    seed: StrictInt | None = Field(
+        None,
+        ge=0,
+        lt=2**63,
+        description="a chosen seed (default: 256 secret bits); only with at most one human seat in a "
+        "game with hidden information or chance, and the game is marked 'chosen_setup'",
+    )
+    start: str | None = Field(
+        None, max_length=MAX_START, description="start from this position (the game's notation)"
+    )
+
+    _texts = field_validator("game", "start")(_no_surrogates)
+
+
+class CheckOptions(BaseModel):
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class Move(BaseModel):
+    token: str = Field(max_length=MAX_TOKEN, description="your seat token (from your seat link)")
+    action: str = Field(max_length=10_000, description="the action in the game's notation, e.g. c2-4")
+    ply: StrictInt = Field(
+        ge=0,
+        description="the move count you saw: refused (409) if the game moved on; the same move sent "
+        "again with the same ply is answered with the earlier result, never applied twice",
+    )
+
+
+class Claim(BaseModel):
+    invite: str = Field(max_length=MAX_TOKEN, description="the code of an invite link (#i=...)")
+
+
+class Claimed(BaseModel):
+    ok: Literal[True] = True
+    seat: int
+    token: str = Field(description="the seat's secret token (keep it: the invite is used up)")
+
+
+class TokenOnly(BaseModel):
+    token: str = Field(max_length=MAX_TOKEN)
+
+
+class ReplayRequest(BaseModel):
+    record: dict[str, Any] = Field(description="a game record (trapworks-record JSON)")
+    seat: StrictInt | None = Field(None, ge=0, description="whose view to show (default: a spectator's)")
+
+
+# --- HTTP responses --------------------------------------------------------------------------------
+class ErrorReply(BaseModel):
+    ok: Literal[False] = False
+    error: str = Field(description="what is wrong, for a person")
+    code: str = Field(
+        description="a stable machine-readable code, e.g. stale, illegal_move, storage_unavailable"
+    )
+
+
+class MoveReply(BaseModel):
+    ok: Literal[True] = True
+    ply: int = Field(description="the move count after your move")
+    repeat: bool = Field(description="true: this move was already applied; answered again, not applied again")
+
+
+class SeatLink(BaseModel):
+    seat: int
+    kind: Literal["human", "agent"]
+    agent: str | None
+    label: str
+    token: str | None = Field(description="this seat's secret token (a human seat not invited)")
+    link: str | None = Field(
+        description="the link that opens this seat (an invited seat: its one-use invite link)"
+    )
+    invite: bool = Field(description="this seat's link is an invite: whoever opens it first gets the seat")
+
+
+class SpectatorLink(BaseModel):
+    token: str
+    link: str
+
+
+class CreatedGame(BaseModel):
+    id: str
+    game: str
+    options: dict[str, Any]
+    chosen_setup: bool = Field(description="the creator chose the seed or the start position")
+    seats: list[SeatLink]
+    spectator: SpectatorLink
+
+
+# --- WebSocket: client to server ------------------------------------------------------------------
+class MoveMessage(BaseModel):
+    type: Literal["move"]
+    action: str = Field(max_length=10_000)
+    ply: StrictInt = Field(
+        ge=0, description="the move count you saw (required: a repeat is answered, not applied)"
+    )
+    ref: Ref
+
+
+class UndoMessage(BaseModel):
+    type: Literal["undo"]
+    ref: Ref
+
+
+class HintMessage(BaseModel):
+    type: Literal["hint"]
+    ref: Ref
+
+
+class SyncMessage(BaseModel):
+    type: Literal["sync"]
+    ref: Ref
+
+
+class PingMessage(BaseModel):
+    type: Literal["ping"]
+    ref: Ref
+
+
+ClientMessage = Annotated[
+    MoveMessage | UndoMessage | HintMessage | SyncMessage | PingMessage, Field(discriminator="type")
+]
+client_message = TypeAdapter(ClientMessage)
+
+
+# --- WebSocket: server to client (a frame holds one of these or a list of them) ----------------
+class AckMessage(BaseModel):
+    type: Literal["ack"]
+    ref: Any = None
+    ply: int
+    repeat: bool | None = Field(None, description="true: a repeat of an applied move, not applied again")
+
+
+class ErrorMessage(BaseModel):
+    type: Literal["error"]
+    ref: Any = None
+    code: str
+    message: str
+    fatal: bool | None = Field(None, description="true: the socket is closed after this message")
+
+
+class StateMessage(BaseModel):
+    type: Literal["state"]
+    id: str
+    game: str
+    seat: int | None
+    ply: int
+    view: dict[str, Any]
+    events: list[Any]
+    last_action: dict[str, Any] | None
+    to_move: int | None
+    terminal: bool
+    returns: list[float] | None
+    winners: list[int] | None
+    truncated: bool
+    can_undo: bool
+    can_hint: bool
+    error: str | None
+    sync: bool
+    log: list[dict[str, Any]] | None = None
+
+
+class HelloMessage(BaseModel):
+    type: Literal["hello"]
+    info: dict[str, Any]
+
+
+class HintReplyMessage(BaseModel):
+    type: Literal["hint"]
+    ref: Any = None
+    ok: bool
+    move: str = Field(description="the suggested action text")
+    explanation: str | None
+    agent: str
+    ply: int
+
+
+class PongMessage(BaseModel):
+    type: Literal["pong"]
+    ref: Any = None
+
+
+ServerMessage = Annotated[
+    AckMessage | ErrorMessage | StateMessage | HelloMessage | HintReplyMessage | PongMessage,
+    Field(discriminator="type"),
+]
+
+SCHEMAS: dict[str, Any] = {
+    "create-game": CreateGame,
+    "created-game": CreatedGame,
+    "move": Move,
+    "move-reply": MoveReply,
+    "error": ErrorReply,
+    "token": TokenOnly,
+    "claim": Claim,
+    "claimed": Claimed,
+    "replay-request": ReplayRequest,
+    "check-options": CheckOptions,
+    "socket-client-message": TypeAdapter(ClientMessage),
+    "socket-server-message": TypeAdapter(ServerMessage),
+    "record": RecordModel,  # a record file, as downloaded and as POST /api/replay takes it
+}
+
+
+def schema(name: str) -> dict[str, Any]:
+    """The JSON Schema of one message (KeyError: no such name)."""
+    model = SCHEMAS[name]
+    out: dict[str, Any] = model.json_schema() if isinstance(model, TypeAdapter) else model.model_json_schema()
+    out.setdefault("title", name)
+    return out
+
+
+def write_schemas(folder: Path) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in SCHEMAS:
+        path = folder / f"{name}.json"
+        path.write_text(json.dumps(schema(name), indent=2, sort_keys=True) + "\n")
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":
+    for p in write_schemas(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/schema")):
+        print("wrote", p)
