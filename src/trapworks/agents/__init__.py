@@ -58,7 +58,13 @@ def make_agent(name: str, game: Game, seat: int, seed: int | None = None, **opti
         agent = make_agent(agent_name, game, seat, seed=seed, **{**settings, **options})
         agent.level = name
         return agent
-    factory = game.agents.get(name) or GENERIC_AGENTS.get(name)
+    # A game's analysis agents (e.g. an oracle that reads hidden things) are made by name for
+    # analysis, but are never levels and never listed by available_agents (so never in the lobby).
+    factory = (
+        game.agents.get(name)
+        or GENERIC_AGENTS.get(name)
+        or (getattr(game, "analysis_agents", None) or {}).get(name)
+    )
     if factory is None:
         raise TrapworksError(
             f"unknown agent {name!r} for {game.game_id}; available: {', '.join(available_agents(game))}"

@@ -71,6 +71,12 @@ def play_command(
     seed: int | None = typer.Option(None, help="Seed for chance and agents."),
     position: str | None = typer.Option(None, help="Start from this position (the game's notation)."),
     save: Path | None = typer.Option(None, help="Where to save the record (default: the data folder)."),
+    practice: bool = typer.Option(
+        False,
+        "--practice",
+        help="A practice game: undo may take back dice, cards and physics outcomes already seen "
+        "against AI (marked in the record).",
+    ),
 ) -> None:
     """Play a game in the terminal: against agents, or several humans at one keyboard."""
     from .terminal import TerminalSession
@@ -89,7 +95,9 @@ def play_command(
         if name != "human" and name not in known:
             fail(f"unknown seat {name!r}: use 'human' or one of {', '.join(known)}")
     try:
-        session = TerminalSession(game, names, seed=seed, save_dir=data_dir() / "records", start=position)
+        session = TerminalSession(
+            game, names, seed=seed, save_dir=data_dir() / "records", start=position, practice=practice
+        )
     except TrapworksError as e:
         fail(str(e))
     session.run()

@@ -45,6 +45,11 @@ class CreateGame(BaseModel):
     )
     seed: int | None = Field(None, description="seed for chance and agents (default: random)")
     start: str | None = Field(None, description="start from this position (the game's notation)")
+    practice: bool = Field(
+        False,
+        description="a practice game: undo may take back chance and physics outcomes already seen "
+        "(marked in the record and on the page)",
+    )
 
 
 class CheckOptions(BaseModel):
@@ -154,7 +159,13 @@ def create_app(
             else [{"kind": "human"}] * service.make_game(body.game, body.options).num_players()
         )
         live = await service.create(
-            body.game, body.options, seats, hints=body.hints, seed=body.seed, start=body.start
+            body.game,
+            body.options,
+            seats,
+            hints=body.hints,
+            seed=body.seed,
+            start=body.start,
+            practice=body.practice,
         )
         base = str(request.base_url).rstrip("/")
         return {

@@ -33,6 +33,7 @@ from trapworks.core import (
     make,
     sample_chance,
     undo,
+    undo_refusal,
 )
 
 from .store import PlyTaken, Store, StoredGame
@@ -169,6 +170,7 @@ class GameService:
         hints: bool = False,
         seed: int | None = None,
         start: str | None = None,
+        practice: bool = False,
     ) -> LiveGame:
         game = self.make_game(game_id, options)
         n = game.num_players()
@@ -221,6 +223,7 @@ class GameService:
             spectator_token=secrets.token_urlsafe(18),
             hints=bool(hints),
             created="",
+            practice=bool(practice),
         )
         self.store.create_game(stored)
         self.last_activity = time.monotonic()
@@ -384,9 +387,21 @@ class GameService:
             msg["log"] = self.log_for(live, viewer)
         return msg
 
-    def _can_undo(self, live: LiveGame, seat: int | None) -> bool:
+    def _undo_steps(self, live: LiveGame, seat: int | None) -> tuple[int | None, str | None]:
+        """(actions to take back, why not): undo takes back this seat's last move and everything
+        after it, by the one undo policy shared with the terminal (core.record.undo_refusal)."""
+        if not self.against_ai_only(live, seat):
+            return None, "undo is only for a game against AI (you the only human seat)"
         # From the end: in a game against AI the seat's own last move is a few plies back.
-        return self.against_ai_only(live, seat) and any(s == seat for s, _ in reversed(live.log))
+        keep = next((p for p in range(len(live.log) - 1, -1, -1) if live.log[p][0] == seat), None)
+        if keep is None:
+            return None, "you have no move to take back"
+        steps = live.ply() - keep
+        return steps, undo_refusal(live.state, steps, against_ai=True, practice=live.stored.practice)
+
+    def _can_undo(self, live: LiveGame, seat: int | None) -> bool:
+        steps, refusal = self._undo_steps(live, seat)
+        return steps is not None and refusal is None
 
     def game_info(self, live: LiveGame, viewer: int | None) -> dict[str, Any]:
         return {
@@ -397,6 +412,7 @@ class GameService:
             "seat": viewer,
             "players": self.players(live),
             "hints": live.stored.hints,
+            "practice": live.stored.practice,
             "renderer": renderer_url(live.stored.game),
             "help": live.game.help_text(),
             "has_hidden_information": type(live.game).has_hidden_information,
@@ -637,7 +653,8 @@ class GameService:
                     text = new_state.action_to_string(action)
                     new_state.apply_action(action)
                 except Exception as e:  # an agent bug must not kill the server; the players are told
-                    live.failed = f"the server could not play {self.seat_label(live, player) if player >= 0 else 'chance'}: {e}"
+                    who = self.seat_label(live, player) if player >= 0 else "chance"
+                    live.failed = f"the server could not play {who}: {e}"
                     await self.broadcast(live)
                     return
                 try:
@@ -653,11 +670,14 @@ class GameService:
         if not self.against_ai_only(live, seat):
             raise ServiceError(403, "no_undo", "undo is only for a game against AI (you the only human seat)")
         async with live.lock:
-            mine = [p for p, (s, _) in enumerate(live.log) if s == seat]
-            if not mine:
+            steps, refusal = self._undo_steps(live, seat)
+            if steps is None:
                 raise ServiceError(409, "nothing_to_undo", "you have no move to take back")
-            keep = mine[-1]
-            new_state = undo(live.state, live.ply() - keep)
+            if refusal is not None:
+                code = "game_over" if live.state.is_terminal() else "outcome_revealed"
+                raise ServiceError(409, code, f"undo refused: {refusal}")
+            keep = live.ply() - steps
+            new_state = undo(live.state, steps)
             self.store.truncate_actions(live.id, keep)
             live.state = new_state
             del live.log[keep:]
@@ -705,7 +725,7 @@ class GameService:
                 "everything) can be downloaded once the game is over",
             )
         names = [self.seat_label(live, i) for i in range(len(live.stored.seats))]
-        return GameRecord.from_state(live.state, players=names)
+        return GameRecord.from_state(live.state, players=names, practice=live.stored.practice)
 
     def extra(self, gid: str, token: str | None, name: str, params: dict[str, Any]) -> Any:
         live = self.get(gid)

@@ -29,7 +29,9 @@ from sqlalchemy import (
     delete,
     event,
     insert,
+    inspect,
     select,
+    text,
 )
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
@@ -53,6 +55,8 @@ class GameRow(Base):
     seats: Mapped[list] = mapped_column(JSON)
     spectator_token: Mapped[str] = mapped_column(String(64))
     hints: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Created as practice: undo may cross revealed chance and physics outcomes against AI.
+    practice: Mapped[bool] = mapped_column(Boolean, default=False)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
@@ -79,6 +83,7 @@ class StoredGame:
     hints: bool
     created: str
     actions: list[tuple[int, str]] = field(default_factory=list)  # (seat, text) per ply
+    practice: bool = False
 
 
 def _action_rows(game_id: str, first_ply: int, actions: list[tuple[int, str]]) -> list[dict[str, Any]]:
@@ -130,6 +135,7 @@ class Store:
                 cur.close()
 
         Base.metadata.create_all(self.engine)
+        self._add_missing_columns()
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._writer = self.engine.connect()
         self._insert_action = insert(ActionRow)
@@ -153,6 +159,13 @@ class Store:
             except Exception:  # a busy or closing database: try again next time
                 pass
 
+    def _add_missing_columns(self) -> None:
+        """A database made before a column existed gets it (create_all adds tables, not columns)."""
+        have = {c["name"] for c in inspect(self.engine).get_columns("games")}
+        if "practice" not in have:
+            with self.engine.begin() as conn:
+                conn.execute(text("ALTER TABLE games ADD COLUMN practice BOOLEAN NOT NULL DEFAULT FALSE"))
+
     def close(self) -> None:
         self._stop.set()
         if self._checkpointer is not None:
@@ -173,6 +186,7 @@ class Store:
                     seats=game.seats,
                     spectator_token=game.spectator_token,
                     hints=game.hints,
+                    practice=game.practice,
                     created=datetime.now(UTC),
                 )
             )
@@ -261,6 +275,7 @@ class Store:
                 seats=json.loads(json.dumps(row.seats)),
                 spectator_token=row.spectator_token,
                 hints=row.hints,
+                practice=bool(row.practice),
                 created=row.created.isoformat(timespec="seconds") if row.created else "",
                 actions=[(seat, text) for seat, text in actions],
             )

@@ -72,7 +72,12 @@ WARMUP_RAMP = 25  # of which the spring force is ramped up over the first ones
 SETTLE_CHECK_EVERY = 6
 REST_SPEED = 0.3  # mm/s (model time): everything slower than this counts as at rest
 REST_CHECKS = 3  # consecutive checks at rest to call the packing settled
-MAX_SETTLE_STEPS = 480  # 4 simulated seconds
+# 001 judges a removal by where the bar ends up ("If the spring bar moves one or more markings"),
+# so a removal is judged only once the tray is at rest (every body, bar included, below
+# REST_SPEED). The cap only guards against a model that never comes to rest: 100 model seconds,
+# far above any settle seen (bench/booby_trap_settle.py: docs/booby-trap.md). A settle that hits
+# it is reported (Removal.at_rest False, and the removal event says so), never silently judged.
+MAX_SETTLE_STEPS = 12_000
 FRAME_EVERY = 4  # steps between animation frames sent to the browser
 
 # A piece counts as pushed up on its side or thrown out (a 2D stand-in for leaving the plane)
@@ -205,7 +210,7 @@ class World:
         """[[piece id, x, y], ...] by id, rounded to 0.01 mm (for animation frames)."""
         ids, xy = self._bodies(pymunk.batch.BodyFields.POSITION)
         xy = np.round(xy.reshape(-1, 2), 2).tolist()
-        out = [[self._who(i), x, y] for i, (x, y) in zip(ids.tolist(), xy) if self._who(i) >= 0]
+        out = [[self._who(i), x, y] for i, (x, y) in zip(ids.tolist(), xy, strict=False) if self._who(i) >= 0]
         out.sort()
         return out
 
@@ -216,7 +221,7 @@ class World:
         imp = imp.reshape(-1, 2)
         magnitude = np.sqrt((imp * imp).sum(axis=1)) / DT
         forces: dict[tuple[int, int], float] = {}
-        for (ia, ib), f in zip(pairs.tolist(), magnitude.tolist()):
+        for (ia, ib), f in zip(pairs.tolist(), magnitude.tolist(), strict=False):
             a, b = self._who(ia), self._who(ib)
             key = (min(a, b), max(a, b))
             forces[key] = forces.get(key, 0.0) + f
@@ -367,6 +372,7 @@ class Removal:
     after: Packing  # the packing at rest afterwards (removed and popped pieces gone)
     steps: int  # simulation steps of the settle
     frames: list = field(default_factory=list)  # downsampled frames for the settle animation
+    at_rest: bool = True  # False only if a settle hit MAX_SETTLE_STEPS (reported, see there)
 
     @property
     def marks(self) -> float:
@@ -392,6 +398,8 @@ def resolve_removal(packing: Packing, piece: int, frames: bool = False) -> Remov
     frame_list: list | None = [snapshot(world)] if frames else None  # the piece just lifted out
     squeezed: set[int] = set()
     steps = settle(world, frames=frame_list, squeezed=squeezed)
+    at_rest = steps < MAX_SETTLE_STEPS
+    # Judged here, at rest: the bar's travel is where it stopped, not where it was mid-collapse.
     travel = start - world.bar_face()
     tripped = travel >= MARK
     popped: tuple[int, ...] = ()
@@ -402,11 +410,13 @@ def resolve_removal(packing: Packing, piece: int, frames: bool = False) -> Remov
         if popped:
             for pid in popped:
                 world.remove_piece(pid)
-            steps += settle(world, frames=frame_list)
+            again = settle(world, frames=frame_list)
+            at_rest = at_rest and again < MAX_SETTLE_STEPS
+            steps += again
             travel = start - world.bar_face()
     if frame_list is not None:
         frame_list.append(snapshot(world))
-    return Removal(piece, travel, tripped, popped, world.packing(), steps, frame_list or [])
+    return Removal(piece, travel, tripped, popped, world.packing(), steps, frame_list or [], at_rest)
 
 
 @dataclass(frozen=True)

@@ -57,6 +57,7 @@ ROW_OPTIONS = (
     "steal_tie",
     "safe_protects_cheese",
     "empty_pile_source",
+    "crank_required",
 )
 STEAL_TIES = ("choose-or-divide", "choose")
 PILE_SOURCES = ("most", "any")
@@ -85,6 +86,10 @@ class MouseTrapGame(Game):
         "steal_tie": None,  # tie for most: "choose-or-divide" (000) or "choose" (003)
         "safe_protects_cheese": None,  # 000: Safe also keeps your cheese from being taken
         "empty_pile_source": None,  # empty pile: take from the rival with "most" or "any"
+        # On Turn Crank with an opposing mouse on the Cheese Wheel and the trap complete: 000
+        # "turn the crank" (true: the turn cannot end without cranking), 003 "are allowed to
+        # attempt" (false: the player may end the turn instead).
+        "crank_required": None,
         "first_player": 0,  # seat that opens (0-based) or "random" (a chance node)
         # The trap: None = documented default odds per stage (contraption.json).
         "trap_reliability": None,  # overall capture chance, spread evenly over the stages
@@ -125,6 +130,7 @@ class MouseTrapGame(Game):
             "pay_while_mouse_on_wheel",
             "pay_miss_ends_turn",
             "safe_protects_cheese",
+            "crank_required",
         ):
             if not isinstance(options[name], bool):
                 raise OptionError(f"{name} {options[name]!r}: true or false")
@@ -169,6 +175,7 @@ class MouseTrapGame(Game):
         self.pay_miss_ends_turn: bool = o["pay_miss_ends_turn"]
         self.divide_ties: bool = o["steal_tie"] == "choose-or-divide"
         self.safe_protects_cheese: bool = o["safe_protects_cheese"]
+        self.crank_required: bool = o["crank_required"]
         self.pile_from_most: bool = o["empty_pile_source"] == "most"
         self.turn_limit: int | None = o["turn_limit"]
         odds = list(DEFAULT_STAGE_ODDS)
@@ -298,7 +305,8 @@ class MouseTrapState(State):
             out.append(CRANK)
         if self.cheese[self.to_move] > 0 and (not wheel or self.game.pay_while_on_wheel):
             out.extend(MOVE_BASE + s for s in self.movable_targets())
-        out.append(END)
+        if not (self.game.crank_required and CRANK in out):
+            out.append(END)  # crank_required (000: "turn the crank"): no ending the turn instead
         return out
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
@@ -494,9 +502,13 @@ class MouseTrapState(State):
             else:
                 dest = space["target"]
             self.mice[me] = dest
+            # 000: "you must go to the space indicated, but do not follow any message printed in
+            # that space!": say so, or a player wonders why e.g. nothing was built there.
+            carried = game.follow_destination and dest not in seen | {pos}
+            note = "" if carried else "; its message is not followed"
             self._event(
                 "jump",
-                f"Player {me + 1} goes to {dest} ({SPACES[dest]['text']}).",
+                f"Player {me + 1} goes to {dest} ({SPACES[dest]['text']}){note}.",
                 player=me,
                 start=pos,
                 dest=dest,
@@ -823,7 +835,7 @@ class MouseTrapState(State):
             "trap_complete": self.trap_complete(),
             "firing_chain": [
                 {"letter": s["letter"], "id": s["id"], "text": s["text"], "odds": p}
-                for s, p in zip(FIRING_CHAIN, game.stage_odds)
+                for s, p in zip(FIRING_CHAIN, game.stage_odds, strict=False)
             ],
             "firing_stage": self.stage if self.phase == P_FIRE else None,
             "last_firing": dict(self.last_firing) if self.last_firing else None,

@@ -106,7 +106,8 @@ async function create() {
   $("create-error").textContent = "";
   const seatChoices = [...document.querySelectorAll("[data-seat]")].map((s) => s.value);
   const seats = seatChoices.map((v) => v.startsWith("agent:") ? { kind: "agent", agent: v.slice(6) } : { kind: "human" });
-  const body = { game: current.id, options: optionValues(), seats, hints: $("hints").checked };
+  const body = { game: current.id, options: optionValues(), seats, hints: $("hints").checked,
+                 practice: $("practice").checked };
   const start = $("start").value.trim();
   if (start) body.start = start;
   $("create").disabled = true;
