@@ -35,7 +35,7 @@ from .data import CHEESE_WHEEL, FIRING_CHAIN, NUM_PARTS, NUM_SPACES, SAFE, TURN_
 if TYPE_CHECKING:
     from .game import MouseTrapGame, MouseTrapState
 
-PHASE_NAMES = ("first", "roll", "die", "crank", "push", "steal", "fire", "over")
+PHASE_NAMES = ("first", "roll", "die", "crank", "push", "steal", "fire", "over", "build")
 HELP = (
     "fields key=value separated by spaces, e.g. "
     "'mice=12,45,x,49 cheese=3,0,0,5 pile=22 parts=24 turn=57 next=2 phase=roll'"
@@ -190,6 +190,20 @@ def parse_position(game: MouseTrapGame, text: str) -> MouseTrapState:
     if limit is not None and turn > limit:
         raise PositionError(text, f"turn {turn} is past the turn limit {limit}")
     on_crank = mice[nxt] == TURN_CRANK and parts >= NUM_PARTS
+    if head == "build":
+        from .game import P_BUILD
+
+        if rest:
+            raise PositionError(text, "phase build takes no argument")
+        here = mice[nxt]
+        if not (game.build_optional and here is not None and game.builds_here[here] and parts < NUM_PARTS):
+            raise PositionError(
+                text,
+                "phase=build needs build_optional, the player's mouse on a Build space that builds "
+                "for this number of players, and the trap not complete",
+            )
+        state.phase = P_BUILD
+        return state
     if head in ("first", "roll", "die", "crank"):
         if rest:
             raise PositionError(text, f"phase {head} takes no argument")
