@@ -5,9 +5,9 @@ Go to Cheese destination says that its message is not followed."""
 from __future__ import annotations
 
 import pytest
+
 from mouse_trap.mt_helpers import legal, play, pos, roll
 from rulebook import cite
-
 from trapworks.core import IllegalActionError
 
 
