@@ -7,8 +7,9 @@ and the space landed on is carried out. On Turn Crank with the trap complete the
 "crank" (an opponent is on the Cheese Wheel), "move:P" (pay one cheese to roll for player P's
 mouse; the die is a chance node) or "end". On a Build space that builds, the player decides
 "build" or "end" (both books: the player "may" build; option build_optional). Cranking fires
-the contraption: each stage of the firing chain is a chance node ("works" / "jams"). A tie for "the rival with the most" cheese is a
-decision ("steal:P", one card at a time when the amount may be divided).
+the contraption: each stage of the firing chain is a chance node ("works" / "jams"). A tie for
+"the rival with the most" cheese is a decision ("steal:P", one card at a time when the amount
+may be divided).
 
 Action ids: 0 roll, 1-6 die faces, 7 crank, 8 end, 9 build, 10+s move seat s's mouse, 20+s steal from
 seat s, 30 stage works, 31 stage jams, 40+s seat s goes first.
