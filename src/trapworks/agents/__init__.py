@@ -49,6 +49,12 @@ def available_agents(game: Game) -> list[str]:
     return [n for n in LEVEL_NAMES if n not in game.agents] + sorted(generic | set(game.agents))
 
 
+def analysis_agents(game: Game) -> list[str]:
+    """A game's agents for analysis only (they may read hidden things): made by name for
+    simulations and tournaments, never a level, never offered to play against."""
+    return sorted(getattr(game, "analysis_agents", None) or {})
+
+
 def make_agent(name: str, game: Game, seat: int, seed: int | None = None, **options: Any) -> Agent:
     """Make the agent called `name` for `seat` (the game's own agents take precedence)."""
     if name in LEVEL_NAMES and name not in game.agents:
@@ -72,4 +78,4 @@ def make_agent(name: str, game: Game, seat: int, seed: int | None = None, **opti
     return _resolve(factory)(game, seat, seed=seed, **options)
 
 
-__all__ = ["Agent", "RandomAgent", "available_agents", "make_agent", "GENERIC_AGENTS"]
+__all__ = ["Agent", "RandomAgent", "available_agents", "analysis_agents", "make_agent", "GENERIC_AGENTS"]

@@ -291,15 +291,18 @@ def build_world(packing: Packing) -> World:
 
 def settle(
     world: World,
-    max_steps: int = MAX_SETTLE_STEPS,
+    max_steps: int | None = None,
     frames: list | None = None,
     squeezed: set[int] | None = None,
 ) -> int:
-    """Step until everything is at rest (or max_steps); return the steps taken.
+    """Step until everything is at rest (or max_steps, by default MAX_SETTLE_STEPS read at call
+    time); return the steps taken. Returning max_steps means the cap was hit (reported).
 
     `frames` collects snapshots every FRAME_EVERY steps; `squeezed` collects the pieces that
     were ever pressed into a neighbour (or a wall, or the bar) deeper than POP_OVERLAP.
     """
+    if max_steps is None:
+        max_steps = MAX_SETTLE_STEPS
     quiet = 0
     for n in range(1, max_steps + 1):
         world.step()
@@ -309,7 +312,7 @@ def settle(
             frames.append(snapshot(world))
         if n % SETTLE_CHECK_EVERY == 0:
             quiet = quiet + 1 if world.max_speed() < REST_SPEED else 0
-            if quiet >= REST_CHECKS:
+            if quiet >= REST_CHECKS and n < max_steps:
                 return n
     return max_steps
 
