@@ -7,9 +7,9 @@ import random
 import re
 
 import pytest
-from rulebook import cite
 
 import trapworks
+from rulebook import cite
 from trapworks.games.last_mouse_lost import solve
 
 BAD = re.compile(r"\b1 single mice|\bAll 1 remaining|\b1 remaining (rows|runs)")
