@@ -232,7 +232,10 @@ class MouseTrapGame(Game):
         return (
             "Actions: 'roll' to throw the die for your mouse; on Turn Crank: 'crank' (fire the trap at "
             "the mice on the Cheese Wheel), 'move:P' (pay 1 cheese and roll for player P's mouse), or "
-            "'end'; on a tie for the most cheese: 'steal:P' (take from player P). Chance outcomes are "
+            "'end'"
+            + (" (but when the crank can be turned it must be)" if self.crank_required else "")
+            + ("; on a Build space: 'build' or 'end' (no build)" if self.build_optional else "")
+            + "; on a tie for the most cheese: 'steal:P' (take from player P). Chance outcomes are "
             "written die:N, works/jams (a stage of the trap) and first:P."
         )
 
