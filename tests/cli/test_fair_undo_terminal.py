@@ -86,18 +86,22 @@ def test_seeded_terminal_draws_chance_from_the_seed_key(tmp_path):
     game = trapworks.make("mouse-trap", players=2)
     histories = []
     for _ in range(2):
-        lines = iter(["roll", "roll", "roll", "quit"])
+        box: dict = {"n": 0}
+
+        def ask(_prompt, box=box):
+            box["n"] += 1
+            if box["n"] > 6:
+                return "quit"
+            state = box["session"].state
+            return state.action_to_string(state.legal_actions()[0])
+
         s = TerminalSession(
-            game,
-            ["human", "human"],
-            seed=5,
-            ask=lambda _, lines=lines: next(lines),
-            console=Console(record=True),
-            save_dir=tmp_path,
+            game, ["human", "human"], seed=5, ask=ask, console=Console(record=True), save_dir=tmp_path
         )
+        box["session"] = s
         s.run()
         histories.append(s.state.history())
-    assert histories[0] == histories[1] and len(histories[0]) >= 6
+    assert histories[0] == histories[1] and len(histories[0]) >= 8
 
 
 def play_until_outcome_then_undo(practice: bool, tmp_path):
