@@ -175,3 +175,14 @@ def test_practice_flag_survives_a_restart(db_url):
     with TestClient(create_app(db_url)) as c:
         assert state_of(c, g["id"], g["seats"][0]["token"])["info"]["practice"] is True
     assert trapworks.make("last-mouse-lost")  # the app's games still load
+
+
+def test_the_oracle_is_not_offered_and_cannot_sit(client):
+    """Booby Trap's oracle reads the true stress network: never in the lobby, refused as a seat."""
+    games = {g["id"]: g for g in client.get("/api/catalog").json()["games"]}
+    assert "oracle" not in games["booby-trap"]["agents"] and "hard" in games["booby-trap"]["agents"]
+    r = client.post(
+        "/api/games",
+        json={"game": "booby-trap", "seats": [{"kind": "human"}, {"kind": "agent", "agent": "oracle"}]},
+    )
+    assert r.status_code == 400 and "unknown agent 'oracle'" in r.json()["error"]

@@ -90,6 +90,8 @@ def play_command(
             f"{len(names)} seats given for a {n}-player game: give {n} names, e.g. "
             + ",".join(["human"] + ["random"] * (n - 1))
         )
+    if seed is not None and seed < 0:
+        fail(f"--seed {seed}: a seed is a whole number of 0 or more")
     known = available_agents(game)
     for name in names:
         if name != "human" and name not in known:
