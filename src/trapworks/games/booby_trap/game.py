@@ -319,6 +319,9 @@ class BoobyTrapState(State):
         self.touched = None
         size = self.sizes[piece]
         marks = eye(result.travel) / MARK
+        # Read to the eye's resolution a travel just short of a mark can round up to it (and one
+        # just past it down): the reading shown never contradicts the judgement.
+        marks = max(marks, 1.0) if result.tripped else min(marks, 0.99)
         event: dict[str, Any] = {
             "type": "removal",
             "seat": seat,
@@ -327,7 +330,7 @@ class BoobyTrapState(State):
             # The bar's travel as read on the scale, and the animation, at the eye's resolution:
             # the event goes to every seat.
             "travel_mm": eye(result.travel),
-            "marks": round(eye(result.travel) / MARK, 2),
+            "marks": round(marks, 2),
             "tripped": result.tripped,
             "popped": list(result.popped),
             "bar": eye(self.packing.bar),
