@@ -186,3 +186,24 @@ def test_the_oracle_is_not_offered_and_cannot_sit(client):
         json={"game": "booby-trap", "seats": [{"kind": "human"}, {"kind": "agent", "agent": "oracle"}]},
     )
     assert r.status_code == 400 and "unknown agent 'oracle'" in r.json()["error"]
+
+
+def test_a_database_from_before_the_practice_column_is_upgraded(tmp_path):
+    import sqlite3
+
+    from fastapi.testclient import TestClient
+
+    from trapworks.server import create_app
+
+    path = tmp_path / "old.sqlite"
+    url = f"sqlite:///{path}"
+    with TestClient(create_app(url)) as c:
+        old = create_game(c, seats=[{"kind": "human"}, {"kind": "agent", "agent": "random"}])
+    con = sqlite3.connect(path)
+    con.execute("ALTER TABLE games DROP COLUMN practice")  # the table as it was made before
+    con.commit()
+    con.close()
+    with TestClient(create_app(url)) as c:
+        assert state_of(c, old["id"], old["seats"][0]["token"])["info"]["practice"] is False
+        new = create_game(c, practice=True, seats=[{"kind": "human"}, {"kind": "agent", "agent": "random"}])
+        assert state_of(c, new["id"], new["seats"][0]["token"])["info"]["practice"] is True
