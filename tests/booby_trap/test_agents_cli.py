@@ -15,7 +15,9 @@ from trapworks.sim import run, summarise
 
 def test_agents_are_registered():
     game = trapworks.make("booby-trap")
-    assert {"heuristic", "heuristic-stress", "random"} <= set(available_agents(game))
+    assert {"heuristic", "physics-view", "random"} <= set(available_agents(game))
+    # The oracle reads the true stress network: analysis only, never offered to play against.
+    assert "oracle" not in available_agents(game) and "heuristic-stress" not in available_agents(game)
     assert "booby-trap" in trapworks.available_games()
 
 
@@ -49,9 +51,9 @@ def test_heuristic_never_reads_the_stress_network(monkeypatch):
     assert view_calls == [0]
 
 
-def test_stress_agent_touches_an_unloaded_piece():
+def test_oracle_touches_an_unloaded_piece():
     state = trapworks.make("booby-trap").new_initial_state(0)
-    agent = make_agent("heuristic-stress", state.game, 0, seed=0)
+    agent = make_agent("oracle", state.game, 0, seed=0)
     piece = agent.step(state)
     # 'Unloaded' as the agent means it: below its loose_below share of the bar's force.
     assert physics.stress_of(state.packing).load[piece] < agent.loose_below
@@ -65,9 +67,9 @@ def test_heuristic_beats_random_clearly():
     assert summary.agent_wins.get("heuristic", 0) >= 5
 
 
-def test_stress_heuristic_beats_random_and_the_touch_heuristic():
-    summary = summarise(run("booby-trap", 4, ["heuristic-stress", "heuristic"], {}, seed=12, rotate=True))
-    assert summary.agent_wins.get("heuristic-stress", 0) >= 3
+def test_the_oracle_beats_the_touch_heuristic():
+    summary = summarise(run("booby-trap", 4, ["oracle", "heuristic"], {}, seed=12, rotate=True))
+    assert summary.agent_wins.get("oracle", 0) >= 3
 
 
 def test_terminal_play_touch_then_remove():
@@ -97,7 +99,7 @@ def test_simulate_command_json():
             "-n",
             "2",
             "-a",
-            "heuristic-stress,random",
+            "oracle,random",
             "--json",
             "-o",
             "pieces_per_size=6",
@@ -133,5 +135,5 @@ def test_simulate_solitaire_and_bad_option():
 def test_levels_are_the_games_own_agents():
     game = trapworks.make("booby-trap")
     easy, medium, hard = (make_agent(level, game, 0, seed=0) for level in ("easy", "medium", "hard"))
-    assert (easy.name, medium.name, hard.name) == ("heuristic", "heuristic", "heuristic-stress")
+    assert (easy.name, medium.name, hard.name) == ("heuristic", "heuristic", "physics-view")
     assert easy.loose_below > medium.loose_below  # easy takes more risks

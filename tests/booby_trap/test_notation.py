@@ -12,6 +12,7 @@ import trapworks
 from trapworks.agents import make_agent
 from trapworks.core import GameRecord, IllegalActionError, OptionError, PositionError, undo
 from trapworks.games.booby_trap import physics
+from trapworks.games.booby_trap.game import EYE_MM, eye
 
 
 @cache
@@ -212,7 +213,13 @@ def test_resample_forgets_other_seats_readings():
     sample = state.resample(0, random.Random(1))
     assert sample.readings[0] == state.readings[0] and sample.readings[1] == []
     assert sample.noise_key != state.noise_key
-    assert sample.packing == state.packing and sample.scores() == state.scores()
+    assert sample.scores() == state.scores()
+    # The tray as seat 0 sees it (to EYE_MM), each piece redrawn within that: not the true tray.
+    assert sample.packing != state.packing
+    half = EYE_MM / 2 + 1e-9
+    for p, q in zip(sample.packing.pieces, state.packing.pieces, strict=True):
+        assert p.id == q.id and abs(p.x - eye(q.x)) <= half and abs(p.y - eye(q.y)) <= half
+    assert sample.view(0)["pieces"] == state.view(0)["pieces"]
     # Right after seat 1 touches, seat 0's sample has no trace of the reading.
     touched = state.clone()
     while touched.current_player() != 1 or touched.touched is not None:
@@ -277,6 +284,7 @@ def test_views_do_not_give_the_noise_key():
     for seat in (0, 1, None):
         text = state.view(seat)["position"]
         assert " key=" not in text
-        # Still a position: it sets up the same tray (with key 0 for future readings).
+        # Still a position: it sets up the tray as the eye sees it (with key 0 for future readings).
         again = state.game.state_from_position(text)
-        assert again.packing == state.packing and again.noise_key == 0
+        assert again.noise_key == 0 and again.view(seat)["pieces"] == state.view(seat)["pieces"]
+        assert all(p.x == eye(p.x) and p.y == eye(p.y) for p in again.packing.pieces)

@@ -91,6 +91,7 @@ def test_frames_ride_on_the_removal_and_end_at_the_new_packing():
     frames = event["frames"]
     assert 2 <= len(frames) <= 60
     assert frames[0]["bar"] == pytest.approx(bar, abs=0.5)
-    assert frames[-1]["bar"] == pytest.approx(state.packing.bar, abs=0.01)
+    # Frames go to every seat: at the eye's resolution (game.EYE_MM).
+    assert frames[-1]["bar"] == pytest.approx(state.packing.bar, abs=0.25)
     assert {p[0] for p in frames[-1]["pieces"]} == {p.id for p in state.packing.pieces}
     assert keystone not in {p[0] for p in frames[0]["pieces"]}

@@ -26,9 +26,13 @@ def play(state, *actions):
     return seen
 
 
-def roll(state, die: int):
-    """The player to move rolls `die`."""
-    return play(state, "roll", f"die:{die}")
+def roll(state, die: int, build: bool = True):
+    """The player to move rolls `die`; on a Build space (both books: the player "may" build) the
+    player builds, unless `build` is False (then the move stops at the decision)."""
+    events = play(state, "roll", f"die:{die}")
+    if build and state.position().endswith("phase=build"):
+        events += play(state, "build")
+    return events
 
 
 def kinds(events) -> list[str]:

@@ -279,7 +279,7 @@ def test_view_is_json_and_lists_the_choices():
     view = state.view(0)
     json.dumps(view)
     assert view["phase"] == "crank" and view["to_move"] == 0 and view["trap_complete"]
-    assert [a["text"] for a in view["legal_actions"]] == ["crank", "move:3", "end"]
+    assert [a["text"] for a in view["legal_actions"]] == ["crank", "move:3"]
     assert len(view["track"]) == 50 and len(view["parts"]) == 24 and len(view["firing_chain"]) == 15
     assert state.view(None)["legal_actions"] == view["legal_actions"]  # nothing hidden in Mouse Trap
     play(state, "crank", "works", "jams")

@@ -457,9 +457,14 @@ def test_turn_the_crank_when_an_opponent_is_on_the_wheel():
     )
     state = pos("mice=45,49 cheese=0,0 parts=24", players=2)
     roll(state, 1)
-    assert legal(state) == ["crank", "end"]
+    # 000 instructs the crank (option crank_required, true in milton-bradley): no 'end' instead.
+    assert state.game.options["crank_required"] is True
+    assert legal(state) == ["crank"]
     play(state, "crank")
     assert state.is_chance_node() and state.position().endswith("phase=fire:1")
+    loose = pos("mice=45,49 cheese=0,0 parts=24", players=2, crank_required=False)
+    roll(loose, 1)
+    assert legal(loose) == ["crank", "end"]
 
 
 def test_captured_players_cheese_goes_to_the_cranker():
@@ -650,7 +655,7 @@ def test_pay_while_one_mouse_is_on_the_wheel_in_000_not_in_003():
     )
     mb = pos("mice=45,49,47 cheese=2,0,0 parts=24", players=3, variant="milton-bradley")
     roll(mb, 1)
-    assert legal(mb) == ["crank", "move:3", "end"]
+    assert legal(mb) == ["crank", "move:3"]  # pay first, then the crank 000 instructs
     play(mb, "move:3", "die:2")
     assert mb.mice == [46, 49, 49]
     events = play(mb, "crank", *ALL_STAGES_WORK)
@@ -660,14 +665,26 @@ def test_pay_while_one_mouse_is_on_the_wheel_in_000_not_in_003():
     assert legal(orig) == ["crank", "end"]
 
 
-def test_end_without_cranking_is_a_choice():
-    """000: 'turn the crank to set the Mouse Trap in motion' - cranking is the player's decision; 'end'
-    passes it up (issue 4: every decision is an action)."""
+def test_end_without_cranking_is_a_choice_in_003_not_in_000():
+    """003: players 'are allowed to attempt' a capture: cranking is their decision and 'end' passes
+    it up (option crank_required false, the original variant's default); 000: 'turn the crank to
+    set the Mouse Trap in motion' (crank_required true: no 'end' while the crank can be turned)."""
+    cite(
+        "003",
+        "If a player lands here while there is another mouse on the Cheese Wheel, and the Mouse Trap "
+        "is complete, they are allowed to attempt to capture that player.",
+    )
     cite("000", "turn the crank to set the Mouse Trap in motion.")
-    state = pos("mice=45,49 cheese=0,0 parts=24", players=2)
+    state = pos("mice=45,49 cheese=0,0 parts=24", players=2, variant="original")
+    assert state.game.options["crank_required"] is False
     roll(state, 1)
     play(state, "end")
     assert state.mice == [46, 49] and state.current_player() == 1
+    mb = pos("mice=45,49 cheese=0,0 parts=24", players=2, variant="milton-bradley")
+    roll(mb, 1)
+    assert "end" not in legal(mb)
+    with pytest.raises(IllegalActionError):
+        play(mb, "end")
 
 
 # --- SAFE ----------------------------------------------------------------------------------------

@@ -51,6 +51,12 @@ def available_agents(game: Game) -> list[str]:
     return [n for n in LEVEL_NAMES if n not in game.agents] + sorted(generic | set(game.agents))
 
 
+def analysis_agents(game: Game) -> list[str]:
+    """A game's agents for analysis only (they may read hidden things): made by name for
+    simulations and tournaments, never a level, never offered to play against."""
+    return sorted(getattr(game, "analysis_agents", None) or {})
+
+
 def make_agent(name: str, game: Game, seat: int, seed: int | None = None, **options: Any) -> Agent:
     """Make the agent called `name` for `seat` (the game's own agents take precedence)."""
     if name in LEVEL_NAMES and name not in game.agents:
@@ -60,7 +66,13 @@ def make_agent(name: str, game: Game, seat: int, seed: int | None = None, **opti
         agent = make_agent(agent_name, game, seat, seed=seed, **{**settings, **options})
         agent.level = name
         return agent
-    factory = game.agents.get(name) or GENERIC_AGENTS.get(name)
+    # A game's analysis agents (e.g. an oracle that reads hidden things) are made by name for
+    # analysis, but are never levels and never listed by available_agents (so never in the lobby).
+    factory = (
+        game.agents.get(name)
+        or GENERIC_AGENTS.get(name)
+        or (getattr(game, "analysis_agents", None) or {}).get(name)
+    )
     if factory is None:
         raise TrapworksError(
             f"unknown agent {name!r} for {game.game_id}; available: {', '.join(available_agents(game))}"
@@ -68,4 +80,4 @@ def make_agent(name: str, game: Game, seat: int, seed: int | None = None, **opti
     return _resolve(factory)(game, seat, seed=seed, **options)
 
 
-__all__ = ["Agent", "RandomAgent", "available_agents", "make_agent", "GENERIC_AGENTS"]
+__all__ = ["Agent", "RandomAgent", "available_agents", "analysis_agents", "make_agent", "GENERIC_AGENTS"]

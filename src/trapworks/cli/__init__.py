@@ -150,6 +150,12 @@ def play_command(
     save: Path | None = typer.Option(
         None, help="Save the record to this file (default: a new file in the data folder's records/)."
     ),
+    practice: bool = typer.Option(
+        False,
+        "--practice",
+        help="A practice game: undo may take back dice, cards and physics outcomes already seen "
+        "against AI (marked in the record).",
+    ),
 ) -> None:
     """Play a game in the terminal: against agents, or several humans at one keyboard."""
     from .terminal import TerminalSession
@@ -163,13 +169,21 @@ def play_command(
             f"{len(names)} seats given for a {n}-player game: give {n} names, e.g. "
             + ",".join(["human"] + ["random"] * (n - 1))
         )
+    if seed is not None and seed < 0:
+        fail(f"--seed {seed}: a seed is a whole number of 0 or more")
     known = available_agents(game)
     for name in names:
         if name != "human" and name not in known:
             fail(f"unknown seat {name!r}: use 'human' or one of {', '.join(known)}")
     try:
         session = TerminalSession(
-            game, names, seed=seed, save_dir=data_dir() / "records", save_path=save, start=position
+            game,
+            names,
+            seed=seed,
+            save_dir=data_dir() / "records",
+            save_path=save,
+            start=position,
+            practice=practice,
         )
     except TrapworksError as e:
         fail(str(e))

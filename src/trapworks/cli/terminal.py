@@ -21,8 +21,9 @@ from trapworks.core import (
     GameRecord,
     IllegalActionError,
     State,
-    sample_chance,
+    randomness,
     undo,
+    undo_refusal,
 )
 
 HINT_AGENTS = ("perfect", "hard", "heuristic")
@@ -31,11 +32,13 @@ COMMANDS_HELP = """Commands:
   <action>   play a move (see the notation below)
   moves      list the legal moves
   hint       suggest a move (and why, where the game can say)
-  undo       take back your last move (and the replies to it)
+  undo       take back your last move (and the replies to it); against AI not past a
+             die, card or trap outcome already seen, unless the game is practice (--practice)
   board      draw the board again
   save FILE  save the game so far as a record
   help       this text
-  quit       leave the game (it is saved as an unfinished record)"""
+  quit       leave the game (it is saved as an unfinished record)
+Anything else is read as a move (in 13 Dead End Drive 'exit' is a move, not a command)."""
 
 
 class TerminalSession:
@@ -50,8 +53,13 @@ class TerminalSession:
         save_dir: Path | None = None,
         save_path: Path | None = None,
         start: str | None = None,
+        practice: bool = False,
     ):
         self.game = game
+        self.practice = practice
+        # Chance outcomes are fixed per ply by a secret per-game key (or the key standing for
+        # --seed), so undo then the same moves replays the same dice, cards and trap stages.
+        self.chance_key = randomness.seed_key(seed) if seed is not None else randomness.new_key()
         self.seat_names = seats
         self.console = console or Console(highlight=False)
         self.ask = ask or (lambda prompt: self.console.input(prompt))
@@ -105,11 +113,16 @@ class TerminalSession:
         if not removed_human:
             self.say("Nothing of yours to undo yet.")
             return
+        against_ai = any(a is not None for a in self.agents)
+        refusal = undo_refusal(self.state, steps, against_ai=against_ai, practice=self.practice)
+        if refusal:
+            self.say(f"Not undone: {refusal}.")
+            return
         self.state = probe
         self.say(f"Took back {steps} move(s).")
 
     def save(self, path: Path | None = None) -> Path:
-        record = GameRecord.from_state(self.state, players=self.seat_names)
+        record = GameRecord.from_state(self.state, players=self.seat_names, practice=self.practice)
         if path is None:
             path = self.save_path
         if path is None:
@@ -126,12 +139,14 @@ class TerminalSession:
     def run(self) -> State:
         self.say(f"{self.game.title}: " + ", ".join(self.label(i) for i in range(len(self.seat_names))))
         self.say(self.game.help_text())
+        if self.practice:
+            self.say("Practice game: undo may take back dice, cards and trap outcomes already seen.")
         self.say("Type 'help' for commands.")
         shown = None
         while not self.state.is_terminal():
             player = self.state.current_player()
             if player == CHANCE:
-                action = sample_chance(self.state, self.rng)
+                action = randomness.chance_outcome(self.state, self.chance_key)
                 self.say(f"Chance: {self.state.action_to_string(action)}")
                 self._apply(action)
                 continue
@@ -174,7 +189,9 @@ class TerminalSession:
         word = line.split(" ", 1)[0].lower()
         if not line:
             return True
-        if word in ("quit", "exit", "resign"):
+        # 'exit' is not a way out: 13 Dead End Drive's help tells players to type it for the Game
+        # Over square, so it is read as a move like any other text below.
+        if word in ("quit", "resign"):
             self.say("Leaving the game.")
             return False
         if word in ("help", "?"):
@@ -198,7 +215,8 @@ class TerminalSession:
             try:
                 action = self.state.string_to_action(line)
             except IllegalActionError as e:
-                self.say(f"Not played: {e.reason}. Type 'moves' for the legal moves or 'help'.")
+                leave = " ('quit' leaves the game)" if word == "exit" else ""
+                self.say(f"Not played: {e.reason}. Type 'moves' for the legal moves or 'help'{leave}.")
                 return True
             self._apply(action)
         return True

@@ -168,7 +168,7 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         from trapworks import sim
-        from trapworks.agents import available_agents
+        from trapworks.agents import analysis_agents, available_agents
         from trapworks.core import TrapworksError
 
         from . import _make_game, console, err, fail
@@ -183,7 +183,7 @@ def register(app: typer.Typer) -> None:
             fail("a tournament needs at least two agents, e.g. --agents hard,random")
         if len(set(names)) != len(names):
             fail(f"agent listed twice in {agents!r}")
-        known = available_agents(game)
+        known = available_agents(game) + analysis_agents(game)  # an oracle may be measured here
         for name in names:
             if name not in known:
                 fail(f"unknown agent {name!r} for {game_id}; available: {', '.join(known)}")

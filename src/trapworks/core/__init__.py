@@ -19,7 +19,7 @@ from .game import (
     legal_action_strings,
     sample_chance,
 )
-from .record import GameRecord, record_json_schema, undo
+from .record import GameRecord, record_json_schema, undo, undo_refusal
 from .registry import available_games, game_class, make, register_game
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "TERMINAL",
     "Game",
     "State",
+    "undo_refusal",
     "apply_sequence",
     "check_seat",
     "legal_action_strings",

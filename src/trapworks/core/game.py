@@ -107,6 +107,9 @@ class State:
         # Events the last action caused (a round won, a trap sprung...): dicts with at least
         # "type" and "text"; an event with "to": [seats] is private to those seats.
         self._events: list[dict[str, Any]] = []
+        # Actions up to and including the last one that revealed an outcome nobody chose (a
+        # chance outcome, a physics result): an int, so shallow clones cannot share it by mistake.
+        self._revealed_upto = 0
 
     # --- who moves ---------------------------------------------------------------
     def current_player(self) -> int:
@@ -148,9 +151,21 @@ class State:
     def apply_action(self, action: int) -> None:
         """Apply a legal action; raise IllegalActionError (state unchanged) otherwise."""
         self._check_action(action)
+        reveals = self.is_chance_node() or self.reveals_outcome(action)
         self._events = []
         self._apply_action(action)
         self._history.append(action)
+        if reveals:
+            self._revealed_upto = len(self._history)
+
+    def reveals_outcome(self, action: int) -> bool:
+        """True when `action` (a seat's) reveals an outcome nobody chose, as a removal reveals how
+        the tray settles. Chance outcomes always count; a game overrides this for the rest."""
+        return False
+
+    def revealed_upto(self) -> int:
+        """How many of the history's actions reach the last revealed outcome (0: none yet)."""
+        return getattr(self, "_revealed_upto", 0)
 
     def last_events(self, seat: int | None = None) -> list[dict[str, Any]]:
         """Events caused by the last action that `seat` may see (None: public ones only)."""

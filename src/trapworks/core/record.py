@@ -13,7 +13,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    field_validator,
+)
 
 from .errors import IllegalActionError, RecordError, TrapworksError
 from .game import State
@@ -50,6 +59,9 @@ class RecordModel(BaseModel):
     )
     result: list[float] | None = Field(None, description="Returns per seat when the game ended, else null.")
     created: str = Field("", description="When the record was made (ISO 8601).")
+    practice: StrictBool = Field(
+        False, description="Created as a practice game: undo against AI could take back seen outcomes."
+    )
 
     @field_validator("players", mode="before")
     @classmethod
@@ -80,6 +92,7 @@ _FIELD_RULES = {
     "actions": "record 'actions' must be a list of action strings",
     "result": "record 'result' must be a list of numbers or null",
     "created": "record 'created' must be a string",
+    "practice": "record 'practice' must be true or false",
 }
 
 
@@ -109,10 +122,11 @@ class GameRecord:
     players: list[str] = field(default_factory=list)  # who sat where (free text)
     result: list[float] | None = None
     created: str = ""
+    practice: bool = False  # created as practice: undo may cross revealed outcomes
 
     # --- building -------------------------------------------------------------
     @classmethod
-    def from_state(cls, state: State, players: list[str] | None = None) -> GameRecord:
+    def from_state(cls, state: State, players: list[str] | None = None, practice: bool = False) -> GameRecord:
         """Record of how `state` was reached (its history replayed from its origin)."""
         origin = _origin(state)
         texts = []
@@ -128,6 +142,7 @@ class GameRecord:
             players=list(players or []),
             result=state.returns() if state.is_terminal() else None,
             created=datetime.now(UTC).isoformat(timespec="seconds"),
+            practice=practice,
         )
 
     # --- replaying --------------------------------------------------------------
@@ -184,6 +199,7 @@ class GameRecord:
             "actions": self.actions,
             "result": self.result,
             "created": self.created,
+            "practice": self.practice,
         }
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -206,6 +222,7 @@ class GameRecord:
             players=model.players,
             result=model.result,
             created=model.created,
+            practice=model.practice,
         )
 
     @classmethod
@@ -253,6 +270,29 @@ def _origin(state: State) -> State:
     if state.start is not None:
         return state.game.state_from_position(state.start)
     return state.game.new_initial_state(seed=state.seed)
+
+
+def undo_refusal(state: State, steps: int, *, against_ai: bool, practice: bool) -> str | None:
+    """Why taking back the last `steps` actions is not allowed (None: it is). The one undo policy
+    of the terminal and the web server:
+
+    - never after the end of the game;
+    - against an AI, never across a revealed outcome (a chance outcome such as a die, or a physics
+      result such as a removal's settle), so nobody re-rolls or re-tries a removal against the
+      AI, unless the game was created as practice (marked so in its record and on its page).
+      Chance outcomes are fixed per ply as well (core.randomness.chance_outcome), so even a
+      practice undo replays the same dice when the same moves are made again.
+    """
+    if state.is_terminal():
+        return "the game is over: there is no undo after the end"
+    if not 0 < steps <= state.move_number():
+        return f"only {state.move_number()} action(s) to take back"
+    if against_ai and not practice and state.move_number() - steps < state.revealed_upto():
+        return (
+            "that would take back a revealed outcome (a chance outcome or a physics result); "
+            "against AI undo stops there unless the game was created as practice"
+        )
+    return None
 
 
 def undo(state: State, steps: int = 1) -> State:

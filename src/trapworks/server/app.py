@@ -205,7 +205,13 @@ def create_app(
             else [{"kind": "human"}] * service.make_game(body.game, body.options).num_players()
         )
         live = await service.create(
-            body.game, body.options, seats, hints=body.hints, seed=body.seed, start=body.start
+            body.game,
+            body.options,
+            seats,
+            hints=body.hints,
+            seed=body.seed,
+            start=body.start,
+            practice=body.practice,
         )
         base = str(request.base_url).rstrip("/")
         return {

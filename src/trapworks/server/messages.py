@@ -72,6 +72,11 @@ class CreateGame(BaseModel):
     start: str | None = Field(
         None, max_length=MAX_START, description="start from this position (the game's notation)"
     )
+    practice: bool = Field(
+        False,
+        description="a practice game: undo may take back chance and physics outcomes already seen "
+        "(marked in the record and on the page)",
+    )
 
     _texts = field_validator("game", "start")(_no_surrogates)
 

@@ -35,6 +35,7 @@ from trapworks.core import (
     game_class,
     make,
     undo,
+    undo_refusal,
 )
 from trapworks.core.randomness import chance_outcome, derive, new_key, seed_key
 
@@ -203,6 +204,7 @@ class GameService:
         hints: bool = False,
         seed: int | None = None,
         start: str | None = None,
+        practice: bool = False,
     ) -> LiveGame:
         game = self.make_game(game_id, options)
         n = game.num_players()
@@ -263,6 +265,7 @@ class GameService:
             created="",
             secret=key.hex(),
             chosen_setup=seed is not None or start is not None,
+            practice=bool(practice),
         )
         try:
             state = (
@@ -492,9 +495,21 @@ class GameService:
             msg["log"] = self.log_for(live, viewer)
         return msg
 
-    def _can_undo(self, live: LiveGame, seat: int | None) -> bool:
+    def _undo_steps(self, live: LiveGame, seat: int | None) -> tuple[int | None, str | None]:
+        """(actions to take back, why not): undo takes back this seat's last move and everything
+        after it, by the one undo policy shared with the terminal (core.record.undo_refusal)."""
+        if not self.against_ai_only(live, seat):
+            return None, "undo is only for a game against AI (you the only human seat)"
         # From the end: in a game against AI the seat's own last move is a few plies back.
-        return self.against_ai_only(live, seat) and any(s == seat for s, _ in reversed(live.log))
+        keep = next((p for p in range(len(live.log) - 1, -1, -1) if live.log[p][0] == seat), None)
+        if keep is None:
+            return None, "you have no move to take back"
+        steps = live.ply() - keep
+        return steps, undo_refusal(live.state, steps, against_ai=True, practice=live.stored.practice)
+
+    def _can_undo(self, live: LiveGame, seat: int | None) -> bool:
+        steps, refusal = self._undo_steps(live, seat)
+        return steps is not None and refusal is None
 
     def game_info(self, live: LiveGame, viewer: int | None) -> dict[str, Any]:
         return {
@@ -505,6 +520,7 @@ class GameService:
             "seat": viewer,
             "players": self.players(live),
             "hints": live.stored.hints,
+            "practice": live.stored.practice,
             "renderer": renderer_url(live.stored.game),
             "help": live.game.help_text(),
             "has_hidden_information": type(live.game).has_hidden_information,
@@ -833,11 +849,14 @@ class GameService:
         if not self.against_ai_only(live, seat):
             raise ServiceError(403, "no_undo", "undo is only for a game against AI (you the only human seat)")
         async with live.lock:
-            mine = [p for p, (s, _) in enumerate(live.log) if s == seat]
-            if not mine:
+            steps, refusal = self._undo_steps(live, seat)
+            if steps is None:
                 raise ServiceError(409, "nothing_to_undo", "you have no move to take back")
-            keep = mine[-1]
-            new_state = undo(live.state, live.ply() - keep)
+            if refusal is not None:
+                code = "game_over" if live.state.is_terminal() else "outcome_revealed"
+                raise ServiceError(409, code, f"undo refused: {refusal}")
+            keep = live.ply() - steps
+            new_state = undo(live.state, steps)
             try:
                 self.store.truncate_actions(live.id, keep)
             except Exception as e:
@@ -889,7 +908,7 @@ class GameService:
                 "everything) can be downloaded once the game is over",
             )
         names = [self.seat_label(live, i) for i in range(len(live.stored.seats))]
-        return GameRecord.from_state(live.state, players=names)
+        return GameRecord.from_state(live.state, players=names, practice=live.stored.practice)
 
     def record_dict(self, gid: str, token: str | None) -> dict[str, Any]:
         """The record as JSON; once the game is over it also reveals the randomness key, so anyone

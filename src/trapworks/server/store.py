@@ -63,6 +63,8 @@ class GameRow(Base):
     seats: Mapped[list] = mapped_column(JSON)
     spectator_token: Mapped[str] = mapped_column(String(64))
     hints: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Created as practice: undo may cross revealed chance and physics outcomes against AI.
+    practice: Mapped[bool] = mapped_column(Boolean, default=False)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     # The game's 256-bit randomness key (hex): never sent to a client before the game ends.
     secret: Mapped[str | None] = mapped_column(String(64), nullable=True)
@@ -96,6 +98,7 @@ class StoredGame:
     actions: list[tuple[int, str]] = field(default_factory=list)  # (seat, text) per ply
     secret: str | None = None  # hex of the randomness key (None: a game stored before keys)
     chosen_setup: bool = False
+    practice: bool = False
 
 
 def _action_rows(game_id: str, first_ply: int, actions: list[tuple[int, str]]) -> list[dict[str, Any]]:
@@ -258,9 +261,13 @@ class Store:
             log.error("database write failed: %s", str(error).splitlines()[0])
 
     def _add_missing_columns(self) -> None:
-        # A database made before the randomness key: add the new game columns (nullable/defaulted).
+        # A database made before a column existed gets it (create_all adds tables, not columns).
         have = {c["name"] for c in inspect(self.engine).get_columns("games")}
-        added = {"secret": "VARCHAR(64)", "chosen_setup": "BOOLEAN DEFAULT FALSE"}
+        added = {
+            "secret": "VARCHAR(64)",
+            "chosen_setup": "BOOLEAN DEFAULT FALSE",
+            "practice": "BOOLEAN NOT NULL DEFAULT FALSE",
+        }
         with self.engine.begin() as conn:
             for name, kind in added.items():
                 if name not in have:
@@ -306,6 +313,7 @@ class Store:
                     seats=game.seats,
                     spectator_token=game.spectator_token,
                     hints=game.hints,
+                    practice=game.practice,
                     created=datetime.now(UTC),
                     secret=game.secret,
                     chosen_setup=game.chosen_setup,
@@ -410,6 +418,7 @@ class Store:
                 seats=json.loads(json.dumps(row.seats)),
                 spectator_token=row.spectator_token,
                 hints=row.hints,
+                practice=bool(row.practice),
                 created=row.created.isoformat(timespec="seconds") if row.created else "",
                 actions=[(seat, text) for seat, text in actions],
                 secret=row.secret,

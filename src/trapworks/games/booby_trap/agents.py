@@ -3,15 +3,20 @@
 - "heuristic" plays from its own view only: the public tray and its own touch readings. It
   touches the piece that looks least likely to be held (fewest visible contacts, best value),
   removes it when the reading feels loose and passes otherwise while passing is allowed.
-- "heuristic-stress" sees the whole stress network (the force on every contact, as teaching mode
-  shows it) instead of noisy readings: the stronger setting asked for in issue 5.
+- "physics-view" (the hard level) also plays from what its seat may know only: it asks the state
+  for resamples (`state.resample(seat)`: the tray as its eye sees it, each piece put at a random
+  spot within the eye's resolution), runs the tray model on each to estimate every piece's load,
+  and weighs those estimates with its own touch readings.
+- "oracle" (analysis only: never a level, never in the lobby) reads the true stress network of
+  the state, which no seat can see. It measures how much the hidden forces are worth.
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any, cast
 
-from trapworks.core import ReasonedAgent, State
+from trapworks.core import Game, ReasonedAgent, State
 
 from . import physics
 from .game import BoobyTrapGame, BoobyTrapState
@@ -87,10 +92,88 @@ class TouchHeuristicAgent(ReasonedAgent):
         return best, f"every piece felt tight; piece {best} the least"
 
 
-class StressHeuristicAgent(ReasonedAgent):
-    """Sees the true force on every contact (the stress network), without noise."""
+class PhysicsViewAgent(ReasonedAgent):
+    """Estimates every piece's load from its view: the tray model on `samples` resampled trays
+    (positions drawn within the eye's resolution of what it sees), averaged. A piece it has
+    touched since the last removal is judged by the estimate and its reading together (a
+    precision-weighted mean: the reading's noise is the game's `tension_noise`, the estimate's
+    spread is `estimate_sd`)."""
 
-    name = "heuristic-stress"
+    name = "physics-view"
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        seed: int | None = None,
+        samples: int = 4,
+        loose_below: float = 0.1,
+        estimate_sd: float = 0.12,
+        **options: Any,
+    ):
+        super().__init__(game, seat, seed=seed, **options)
+        self.samples = samples
+        self.loose_below = loose_below
+        self.estimate_sd = estimate_sd
+        self._cache: tuple[str, dict[int, float]] | None = None
+
+    def estimated_loads(self, state: State) -> dict[int, float]:
+        """Mean load per piece over resampled trays (cached per tray: the same view gives the same
+        estimate, whoever's turn it is in it)."""
+        view = state.view(self.seat)
+        tray_key = view["position"].split(" turn=")[0]
+        if self._cache is not None and self._cache[0] == tray_key:
+            return self._cache[1]
+        # Seeded from the tray as seen: the estimate is a function of the view alone.
+        rng = random.Random(f"physics-view:{tray_key}")
+        total: dict[int, float] = {}
+        for _ in range(self.samples):
+            sample = state.resample(self.seat, rng)
+            for pid, load in physics.stress_of(sample.packing).load.items():  # type: ignore[attr-defined]
+                total[pid] = total.get(pid, 0.0) + load / self.samples
+        self._cache = (tray_key, total)
+        return total
+
+    def _combined(self, estimate: float, reading: float, noise: float) -> float:
+        if noise <= 0:
+            return reading
+        we, wr = 1 / self.estimate_sd**2, 1 / noise**2
+        return (we * estimate + wr * reading) / (we + wr)
+
+    def choose(self, state: State) -> tuple[int, str]:
+        view = state.view(self.seat)
+        game = cast(BoobyTrapGame, state.game)
+        legal = [a["id"] for a in view["legal_actions"]]
+        est = self.estimated_loads(state)
+        noise = game.options["tension_noise"]
+        if view["touched"] is not None:
+            piece = view["touched"]
+            reading = view["reading"]["reading"]
+            load = self._combined(est[piece], reading, noise)
+            why = f"piece {piece} feels {view['reading']['feel']} ({reading:.2f}) and looks "
+            why += "loose" if est[piece] < self.loose_below else "held"
+            if load < self.loose_below:
+                return game.remove_action, why + ": remove it"
+            if game.pass_action in legal:
+                return game.pass_action, why + ": pass"
+            return game.remove_action, "passing is not allowed: remove it"
+        settle = view["settles"]
+        known = {r["piece"]: r["reading"] for r in view["my_readings"] if r["settle"] == settle}
+        points = {p["id"]: p["points"] for p in view["pieces"]}
+
+        def judged(p: int) -> float:
+            return self._combined(est[p], known[p], noise) if p in known else est[p]
+
+        best = min(legal, key=lambda p: (judged(p) >= self.loose_below, -points[p], judged(p), p))
+        looks = "looks loose" if judged(best) < self.loose_below else "looks the least held"
+        return best, f"piece {best} {looks} from where the pieces lie"
+
+
+class StressOracleAgent(ReasonedAgent):
+    """Analysis only: reads the true force on every contact (the stress network), without noise.
+    No seat can see that, so this is never a level and never offered to play against."""
+
+    name = "oracle"
 
     def __init__(self, game, seat: int, seed: int | None = None, loose_below: float = 0.02, **options: Any):
         super().__init__(game, seat, seed=seed, **options)

@@ -30,6 +30,16 @@ PENALTY = 3  # 001: 'the player is penalized three points'
 # sizes pieces': the ways to pay three points, in the rulebook's order (the one we try first).
 PAYMENTS = (("L",), ("M", "S"), ("S", "S", "S"))
 FEELS = ((0.02, "loose"), (0.15, "light"), (0.5, "firm"), (float("inf"), "tight"))
+# What a seat sees of the tray: positions at the resolution of an eye looking down at it. With
+# exact positions (even at 0.01 mm) any program recomputes every piece's tension from the view,
+# better than the toucher's own noisy reading; at 0.5 mm the view tells roughly where the arches
+# are and the touch reading stays the only exact force information (docs/booby-trap.md).
+EYE_MM = 0.5
+
+
+def eye(value: float) -> float:
+    """A length as an eye reads it: to the nearest EYE_MM."""
+    return round(round(value / EYE_MM) * EYE_MM, 2)
 
 
 def feel_word(reading: float) -> str:
@@ -55,14 +65,19 @@ class BoobyTrapGame(Game):
     has_chance = False  # the setup's mixing is seeded; the physics decides the rest
     agents = {
         "heuristic": "trapworks.games.booby_trap.agents:TouchHeuristicAgent",
-        "heuristic-stress": "trapworks.games.booby_trap.agents:StressHeuristicAgent",
+        "physics-view": "trapworks.games.booby_trap.agents:PhysicsViewAgent",
     }
+    # Agents for analysis only: they read what no seat may know (the true stress network). Made
+    # by name (`trapworks tournament booby-trap --agents oracle,hard`), never a level, never
+    # offered in the lobby (trapworks.agents.available_agents leaves them out).
+    analysis_agents = {"oracle": "trapworks.games.booby_trap.agents:StressOracleAgent"}
     # Tree search would spend its whole budget in physics rollouts (each removal is a settle of
-    # the tray), so the levels are the game's own agents: easy takes more risks than medium.
+    # the tray), so the levels are the game's own agents: easy takes more risks than medium,
+    # hard estimates the loads with physics on positions resampled from its view.
     levels = {
         "easy": {"agent": "heuristic", "loose_below": 0.6},
         "medium": "heuristic",
-        "hard": "heuristic-stress",
+        "hard": "physics-view",
     }
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
@@ -234,6 +249,11 @@ class BoobyTrapState(State):
             return "everyone has passed twice in succession: you must remove the piece"
         return None
 
+    def reveals_outcome(self, action: int) -> bool:
+        # A touch reveals a reading and a removal how the tray settles: against an AI, undo must
+        # not let a player feel a second piece in one turn or try a removal again.
+        return action != self.game.pass_action
+
     def _apply_action(self, action: int) -> None:
         game = self.game
         seat = self.to_move
@@ -303,18 +323,24 @@ class BoobyTrapState(State):
         self.passes_in_row = 0
         self.touched = None
         size = self.sizes[piece]
-        marks = result.travel / MARK
+        marks = eye(result.travel) / MARK
+        # Read to the eye's resolution a travel just short of a mark can round up to it (and one
+        # just past it down): the reading shown never contradicts the judgement.
+        marks = max(marks, 1.0) if result.tripped else min(marks, 0.99)
         event: dict[str, Any] = {
             "type": "removal",
             "seat": seat,
             "piece": piece,
             "size": size,
-            "travel_mm": round(result.travel, 3),
-            "marks": round(marks, 3),
+            # The bar's travel as read on the scale, and the animation, at the eye's resolution:
+            # the event goes to every seat.
+            "travel_mm": eye(result.travel),
+            "marks": round(marks, 2),
             "tripped": result.tripped,
             "popped": list(result.popped),
-            "bar": round(self.packing.bar, 3),
-            "frames": _downsample(result.frames, 60),
+            "bar": eye(self.packing.bar),
+            "frames": [_frame_by_eye(f) for f in _downsample(result.frames, 60)],
+            "at_rest": result.at_rest,
         }
         if not result.tripped:
             # 001: 'he has completed a successful play and keeps the piece'
@@ -353,6 +379,12 @@ class BoobyTrapState(State):
                     + ("+".join(SIZE_NAMES[self.sizes[p]] for p in paid) if paid else "nothing")
                     + (f" and owes {self.debt[seat]} points." if self.debt[seat] else "."),
                 }
+            )
+        if not result.at_rest:
+            # Never seen (docs/booby-trap.md); if the model ever fails to settle, say so.
+            event["text"] += (
+                f" (The tray was still moving after {physics.MAX_SETTLE_STEPS * physics.DT:.0f} model "
+                "seconds; judged where it was.)"
             )
         self.last_removal = {k: v for k, v in event.items() if k != "frames"}
         if self._game_ends():
@@ -521,16 +553,16 @@ class BoobyTrapState(State):
                 {
                     "id": p.id,
                     "size": p.size,
-                    "x": round(p.x, 2),
-                    "y": round(p.y, 2),
+                    "x": eye(p.x),
+                    "y": eye(p.y),
                     "r": p.radius,
                     "points": POINTS[p.size],
                 }
                 for p in self.packing.pieces
             ],
-            "bar": round(self.packing.bar, 3),
-            "bar_rest": round(self.bar_rest, 3),
-            "bar_marks": round(self.bar_marks(), 3),
+            "bar": eye(self.packing.bar),
+            "bar_rest": eye(self.bar_rest),
+            "bar_marks": round((eye(self.bar_rest) - eye(self.packing.bar)) / MARK, 3),
             "to_move": None if self.over else self.to_move,
             "touched": self.touched,
             "passes_in_row": self.passes_in_row,
@@ -557,9 +589,9 @@ class BoobyTrapState(State):
             "legal_actions": legal if seat is None or seat == self.to_move else [],
             "terminal": self.over,
             "winners": self.winners(),
-            # Without the noise key: with it, and the public tray, a seat could compute every
-            # other seat's readings.
-            "position": format_position(self, with_key=False),
+            # Without the noise key (with it and the tray a seat could compute every other seat's
+            # readings) and with the tray as the eye sees it.
+            "position": format_position(self, with_key=False, by_eye=True),
             "moves_made": len(self._history),
             "settles": self.removals,
             "my_readings": [dict(r) for r in self.readings[seat]] if seat is not None else [],
@@ -576,11 +608,22 @@ class BoobyTrapState(State):
         return v
 
     def _resample(self, seat: int, rng: random.Random) -> BoobyTrapState:
-        """The tray, the bar and every score are public; what a seat does not know is the other
-        seats' readings and the noise of readings still to come. The clone keeps `seat`'s own
-        readings, forgets everyone else's and draws a fresh noise key (a seat in mid-turn gets
-        its current reading redrawn with it)."""
+        """Every score is public and the tray is seen to EYE_MM; what a seat does not know is
+        where exactly each piece lies within that, the other seats' readings and the noise of
+        readings still to come. The clone puts every piece (and the bar) at a random spot within
+        the eye's resolution of what the seat sees, keeps `seat`'s own readings, forgets everyone
+        else's and draws a fresh noise key (a seat in mid-turn gets its current reading redrawn
+        with it). Nothing of the exact tray goes into the clone."""
         new = self.clone()
+        half = EYE_MM / 2
+        new.packing = Packing(
+            tuple(
+                Piece(p.id, p.size, eye(p.x) + rng.uniform(-half, half), eye(p.y) + rng.uniform(-half, half))
+                for p in self.packing.pieces
+            ),
+            eye(self.packing.bar) + rng.uniform(-half, half),
+        )
+        new.bar_rest = eye(self.bar_rest)
         for s in range(self.game.players):
             if s != seat:
                 new.readings[s] = []
@@ -616,6 +659,10 @@ class BoobyTrapState(State):
         return new
 
 
+def _frame_by_eye(frame: dict) -> dict:
+    return {"bar": eye(frame["bar"]), "pieces": [[pid, eye(x), eye(y)] for pid, x, y in frame["pieces"]]}
+
+
 def _downsample(frames: list, limit: int) -> list:
     if len(frames) <= limit:
         return frames
@@ -643,14 +690,19 @@ def _ids(items: list[int]) -> str:
     return ".".join(map(str, items)) or "-"
 
 
-def format_position(state: BoobyTrapState, with_key: bool = True) -> str:
-    tray = ",".join(f"{p.id}:{p.x!r}:{p.y!r}" for p in state.packing.pieces) or "-"
+def format_position(state: BoobyTrapState, with_key: bool = True, by_eye: bool = False) -> str:
+    """The position text; `by_eye`: lengths as a seat sees them (EYE_MM), for views."""
+
+    def length(v: float) -> str:
+        return repr(eye(v)) if by_eye else repr(v)
+
+    tray = ",".join(f"{p.id}:{length(p.x)}:{length(p.y)}" for p in state.packing.pieces) or "-"
     fields = [
         "bt1",
         f"sizes={''.join(state.sizes)}",
         f"tray={tray}",
-        f"bar={state.packing.bar!r}",
-        f"rest={state.bar_rest!r}",
+        f"bar={length(state.packing.bar)}",
+        f"rest={length(state.bar_rest)}",
         f"turn={'-' if state.over else state.to_move + 1}",
         f"touched={'-' if state.touched is None else state.touched}",
         f"passes={state.passes_in_row}",

@@ -72,7 +72,12 @@ WARMUP_RAMP = 25  # of which the spring force is ramped up over the first ones
 SETTLE_CHECK_EVERY = 6
 REST_SPEED = 0.3  # mm/s (model time): everything slower than this counts as at rest
 REST_CHECKS = 3  # consecutive checks at rest to call the packing settled
-MAX_SETTLE_STEPS = 480  # 4 simulated seconds
+# 001 judges a removal by where the bar ends up ("If the spring bar moves one or more markings"),
+# so a removal is judged only once the tray is at rest (every body, bar included, below
+# REST_SPEED). The cap only guards against a model that never comes to rest: 100 model seconds,
+# far above any settle seen (bench/booby_trap_settle.py: docs/booby-trap.md). A settle that hits
+# it is reported (Removal.at_rest False, and the removal event says so), never silently judged.
+MAX_SETTLE_STEPS = 12_000
 FRAME_EVERY = 4  # steps between animation frames sent to the browser
 
 # A piece counts as pushed up on its side or thrown out (a 2D stand-in for leaving the plane)
@@ -158,7 +163,9 @@ class World:
                 Piece(pid, self.shapes[pid].size, float(b.position.x), float(b.position.y))
                 for pid, b in sorted(self.bodies.items())
             ),
-            float(self.bar_face()),
+            # An empty tray lets the bar sink a hair into the far wall (contact slop); the real bar
+            # stops at the wall, and a position with the bar behind it would not read back.
+            max(0.0, float(self.bar_face())),
         )
 
     def _arbiters(self, fields) -> tuple[np.ndarray, np.ndarray]:
@@ -288,15 +295,18 @@ def build_world(packing: Packing) -> World:
 
 def settle(
     world: World,
-    max_steps: int = MAX_SETTLE_STEPS,
+    max_steps: int | None = None,
     frames: list | None = None,
     squeezed: set[int] | None = None,
 ) -> int:
-    """Step until everything is at rest (or max_steps); return the steps taken.
+    """Step until everything is at rest (or max_steps, by default MAX_SETTLE_STEPS read at call
+    time); return the steps taken. Returning max_steps means the cap was hit (reported).
 
     `frames` collects snapshots every FRAME_EVERY steps; `squeezed` collects the pieces that
     were ever pressed into a neighbour (or a wall, or the bar) deeper than POP_OVERLAP.
     """
+    if max_steps is None:
+        max_steps = MAX_SETTLE_STEPS
     quiet = 0
     for n in range(1, max_steps + 1):
         world.step()
@@ -306,7 +316,7 @@ def settle(
             frames.append(snapshot(world))
         if n % SETTLE_CHECK_EVERY == 0:
             quiet = quiet + 1 if world.max_speed() < REST_SPEED else 0
-            if quiet >= REST_CHECKS:
+            if quiet >= REST_CHECKS and n < max_steps:
                 return n
     return max_steps
 
@@ -369,6 +379,7 @@ class Removal:
     after: Packing  # the packing at rest afterwards (removed and popped pieces gone)
     steps: int  # simulation steps of the settle
     frames: list = field(default_factory=list)  # downsampled frames for the settle animation
+    at_rest: bool = True  # False only if a settle hit MAX_SETTLE_STEPS (reported, see there)
 
     @property
     def marks(self) -> float:
@@ -394,6 +405,8 @@ def resolve_removal(packing: Packing, piece: int, frames: bool = False) -> Remov
     frame_list: list | None = [snapshot(world)] if frames else None  # the piece just lifted out
     squeezed: set[int] = set()
     steps = settle(world, frames=frame_list, squeezed=squeezed)
+    at_rest = steps < MAX_SETTLE_STEPS
+    # Judged here, at rest: the bar's travel is where it stopped, not where it was mid-collapse.
     travel = start - world.bar_face()
     tripped = travel >= MARK
     popped: tuple[int, ...] = ()
@@ -404,11 +417,13 @@ def resolve_removal(packing: Packing, piece: int, frames: bool = False) -> Remov
         if popped:
             for pid in popped:
                 world.remove_piece(pid)
-            steps += settle(world, frames=frame_list)
+            again = settle(world, frames=frame_list)
+            at_rest = at_rest and again < MAX_SETTLE_STEPS
+            steps += again
             travel = start - world.bar_face()
     if frame_list is not None:
         frame_list.append(snapshot(world))
-    return Removal(piece, travel, tripped, popped, world.packing(), steps, frame_list or [])
+    return Removal(piece, travel, tripped, popped, world.packing(), steps, frame_list or [], at_rest)
 
 
 @dataclass(frozen=True)

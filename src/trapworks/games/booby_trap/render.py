@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .game import BoobyTrapState
+from .game import BoobyTrapState, eye
 from .physics import MARK, POINTS, SIZE_NAMES, SIZES, TRAY_WIDTH
 
 COL_MM = 4.0  # one character column is 4 mm along the tray
@@ -51,7 +51,9 @@ def render_text(state: BoobyTrapState, seat: int | None = None) -> str:
     bar_c = int(bar / COL_MM) + 2
     if 0 <= bar_c < len(scale):
         scale[bar_c] = "^"
-    lines.append("".join(scale) + f"  bar moved {state.bar_marks():.2f} marks since the setup")
+    # Read on the scale as an eye reads it (game.EYE_MM), as the views give it.
+    moved = (eye(state.bar_rest) - eye(state.packing.bar)) / MARK
+    lines.append("".join(scale) + f"  bar moved {moved:.2f} marks since the setup")
     lines.append(
         "  s/m/l = small (1 pt) / medium (2) / large (3) piece and its number; * = touched; "
         "# = the spring bar"

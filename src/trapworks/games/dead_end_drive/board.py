@@ -96,14 +96,23 @@ class Mansion:
 
     # --- movement -----------------------------------------------------------------
     def destinations(
-        self, start: int, count: int, blocked: int, *, chairs: bool, exit_ok: bool, max_hops: int
+        self,
+        start: int,
+        count: int,
+        blocked: int,
+        *,
+        chairs: bool,
+        exit_ok: bool,
+        max_hops: int,
+        start_hop: bool = False,
     ) -> int:
         """Bitmask of squares where a simple path of exactly `count` steps from `start` can end.
 
         `blocked`: squares a pawn may not enter (other pawns). `chairs`: Red Chairs may be crossed
         (never ended on). `exit_ok`: the pawn may step from the door onto Game Over, which ends its
         move at once (no exact count needed). A hop between passages counts one step; at most
-        `max_hops` per move.
+        `max_hops` per move. `start_hop`: a pawn standing on a passage may hop at the very start
+        of its move (004 has the pawn move onto a passage first: off by default).
         """
         if count < 1:
             return 0
@@ -111,7 +120,7 @@ class Mansion:
         # those (searches and the heuristic ask the same questions again and again).
         ball = self.balls[start][min(count, 12)]
         shared = _MEMO.setdefault(id(self), {})
-        skey = ("d", start, count, blocked & ball, chairs, exit_ok, max_hops)
+        skey = ("d", start, count, blocked & ball, chairs, exit_ok, max_hops, start_hop)
         got = shared.get(skey)
         if got is not None:
             return got
@@ -143,7 +152,7 @@ class Mansion:
                         out |= bit
                 else:
                     out |= reach(nb, r - 1, hops, visited | bit)
-            if hops < max_hops and (pmask >> sq) & 1:
+            if hops < max_hops and (pmask >> sq) & 1 and (start_hop or sq != start):
                 for nb in passages:
                     bit = 1 << nb
                     if visited & bit or forbid & bit:
@@ -168,6 +177,7 @@ class Mansion:
         exit_ok: bool,
         max_hops: int,
         ends: int = -1,
+        start_hop: bool = False,
     ) -> bool:
         """Whether some legal move ends on a square of `ends` (same rules as `destinations`).
 
@@ -178,7 +188,7 @@ class Mansion:
             return False
         ball = self.balls[start][min(count, 12)]
         shared = _MEMO.setdefault(id(self), {})
-        skey = ("c", start, count, blocked & ball, chairs, exit_ok, max_hops, ends & ball)
+        skey = ("c", start, count, blocked & ball, chairs, exit_ok, max_hops, ends & ball, start_hop)
         got = shared.get(skey)
         if got is not None:
             return got
@@ -210,7 +220,7 @@ class Mansion:
                         return True
                 elif walk(nb, r - 1, hops, visited | bit):
                     return True
-            if hops < max_hops and (pmask >> sq) & 1:
+            if hops < max_hops and (pmask >> sq) & 1 and (start_hop or sq != start):
                 for nb in passages:
                     bit = 1 << nb
                     if visited & bit or forbid & bit:
@@ -227,23 +237,43 @@ class Mansion:
         return result
 
     def path(
-        self, start: int, count: int, end: int, blocked: int, *, chairs: bool, exit_ok: bool, max_hops: int
+        self,
+        start: int,
+        count: int,
+        end: int,
+        blocked: int,
+        *,
+        chairs: bool,
+        exit_ok: bool,
+        max_hops: int,
+        start_hop: bool = False,
     ) -> list[int] | None:
         """One legal path (squares after the start) from `start` to `end`, for drawing a move."""
         ball = self.balls[start][min(count, 12)] if count >= 1 else 0
         shared = _MEMO.setdefault(id(self), {})
-        skey = ("p", start, count, end, blocked & ball, chairs, exit_ok, max_hops)
+        skey = ("p", start, count, end, blocked & ball, chairs, exit_ok, max_hops, start_hop)
         if skey in shared:
             got = shared[skey]
             return None if got is None else list(got)
         if len(shared) > _MEMO_LIMIT:
             shared.clear()
-        found = self._find_path(start, count, end, blocked, chairs=chairs, exit_ok=exit_ok, max_hops=max_hops)
+        found = self._find_path(
+            start, count, end, blocked, chairs=chairs, exit_ok=exit_ok, max_hops=max_hops, start_hop=start_hop
+        )
         shared[skey] = None if found is None else tuple(found)
         return found
 
     def _find_path(
-        self, start: int, count: int, end: int, blocked: int, *, chairs: bool, exit_ok: bool, max_hops: int
+        self,
+        start: int,
+        count: int,
+        end: int,
+        blocked: int,
+        *,
+        chairs: bool,
+        exit_ok: bool,
+        max_hops: int,
+        start_hop: bool = False,
     ) -> list[int] | None:
         forbid = blocked | (0 if chairs else self.chairs) | (0 if exit_ok else 1 << self.game_over)
         passages = set(self.passages)
@@ -254,7 +284,7 @@ class Mansion:
             if key in dead:
                 return None
             steps = [(nb, hops) for nb in self.neighbours[sq]]
-            if hops < max_hops and sq in passages:
+            if hops < max_hops and sq in passages and (start_hop or sq != start):
                 steps += [(nb, hops + 1) for nb in self.passages if nb != sq]
             for nb, h in steps:
                 bit = 1 << nb

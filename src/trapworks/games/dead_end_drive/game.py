@@ -79,6 +79,10 @@ class DeadEndDriveGame(Game):
         "after_draw": "drawn-only",  # after drawing this turn, cards held before may not be played;
         # "drawn-only": cards drawn this turn may; "none": no card may
         "passage_hops": 1,  # passage hops allowed in one move
+        # 004: "move any pawn onto a Secret Passage space and then move it to one other" (Figure
+        # 10): the pawn moves onto the passage first. True lets a pawn already standing on one
+        # hop at the start of its move.
+        "passage_start_hop": False,
         "turn_limit": 3000,  # turns before the game is stopped (a truncation, nobody wins)
     }
     option_choices = {
@@ -136,6 +140,8 @@ class DeadEndDriveGame(Game):
         if options["after_draw"] not in AFTER_DRAW_RULES:
             raise OptionError(f"after_draw {options['after_draw']!r}: choose {' or '.join(AFTER_DRAW_RULES)}")
         whole("passage_hops", 0, 5)
+        if not isinstance(options["passage_start_hop"], bool):
+            raise OptionError(f"passage_start_hop {options['passage_start_hop']!r}: true or false")
         whole("turn_limit", 1)
         return options
 
@@ -308,16 +314,26 @@ class DeadEndDriveState(State):
         m = self.game.mansion
         start = self.pos[pawn]
         hops = self.game.options["passage_hops"]
+        sh = self.game.options["passage_start_hop"]
         exit_ok = pawn == self.portrait
         blocked = self.occupied() & ~(1 << start)
         keep = ~m.traps if self.opening else -1
-        dest = m.destinations(start, count, blocked, chairs=False, exit_ok=exit_ok, max_hops=hops) & keep
+        dest = (
+            m.destinations(start, count, blocked, chairs=False, exit_ok=exit_ok, max_hops=hops, start_hop=sh)
+            & keep
+        )
         if not dest:
             # Figure 8: the chairs open only when pawns are what blocks the way.
-            unblocked = m.destinations(start, count, 0, chairs=False, exit_ok=exit_ok, max_hops=hops) & keep
+            unblocked = (
+                m.destinations(start, count, 0, chairs=False, exit_ok=exit_ok, max_hops=hops, start_hop=sh)
+                & keep
+            )
             if unblocked:
                 dest = (
-                    m.destinations(start, count, blocked, chairs=True, exit_ok=exit_ok, max_hops=hops) & keep
+                    m.destinations(
+                        start, count, blocked, chairs=True, exit_ok=exit_ok, max_hops=hops, start_hop=sh
+                    )
+                    & keep
                 )
         self._dest_cache[key] = dest
         return dest
@@ -342,14 +358,19 @@ class DeadEndDriveState(State):
         m = self.game.mansion
         start = self.pos[pawn]
         hops = self.game.options["passage_hops"]
+        sh = self.game.options["passage_start_hop"]
         exit_ok = pawn == self.portrait
         blocked = self.occupied() & ~(1 << start)
         ends = ~m.traps if self.opening else -1
-        if m.can_move(start, count, blocked, chairs=False, exit_ok=exit_ok, max_hops=hops, ends=ends):
+        if m.can_move(
+            start, count, blocked, chairs=False, exit_ok=exit_ok, max_hops=hops, ends=ends, start_hop=sh
+        ):
             return False
         if m.can_move(
-            start, count, 0, chairs=False, exit_ok=exit_ok, max_hops=hops, ends=ends
-        ) and m.can_move(start, count, blocked, chairs=True, exit_ok=exit_ok, max_hops=hops, ends=ends):
+            start, count, 0, chairs=False, exit_ok=exit_ok, max_hops=hops, ends=ends, start_hop=sh
+        ) and m.can_move(
+            start, count, blocked, chairs=True, exit_ok=exit_ok, max_hops=hops, ends=ends, start_hop=sh
+        ):
             return True
         return None
 
@@ -434,8 +455,10 @@ class DeadEndDriveState(State):
             n = g.players
             return [(g.FIRST_BASE + s, 1 / n) for s in range(n)]
         if self.phase == REVEAL:
-            live = sorted(p for p in self.unseen if self.alive(p))
-            return [(g.REVEAL_BASE + p, 1 / len(live)) for p in live]
+            # Every card not yet shown may come up next, a knocked-off pawn's too (004: it is
+            # then removed, and the next card comes up).
+            cards = sorted(self.unseen)
+            return [(g.REVEAL_BASE + p, 1 / len(cards)) for p in cards]
         return []
 
     def _why_illegal(self, action: int) -> str | None:
@@ -580,6 +603,12 @@ class DeadEndDriveState(State):
 
     def _reveal(self, pawn: int) -> None:
         self.unseen.discard(pawn)
+        if not self.alive(pawn):
+            # 004: 'when the "knocked-off" pawn's matching Portrait card appears in the frame,
+            # remove the card'; the next card comes up.
+            self._remove_portrait(pawn)
+            self._next_portrait(self.resume)
+            return
         self.portrait = pawn
         self._say("portrait", f"The portrait on the wall now shows {NAMES[pawn]}.", pawn=LETTERS[pawn])
         resume = self.resume
@@ -590,6 +619,14 @@ class DeadEndDriveState(State):
         else:
             self._continue_turn()
 
+    def _remove_portrait(self, p: int) -> None:
+        self.removed_portraits.append(p)
+        self._say(
+            "portrait_removed",
+            f"{NAMES[p]}'s portrait comes up and is taken out (that pawn was knocked off).",
+            pawn=LETTERS[p],
+        )
+
     def _next_portrait(self, resume: str) -> None:
         """Show the next portrait: an unseen one is a chance node; else the next in the known cycle."""
         self._dest_cache.clear()  # who may leave the mansion changes
@@ -597,18 +634,18 @@ class DeadEndDriveState(State):
             self.phase = REVEAL
             self.resume = resume
             return
+        # Only knocked-off pawns' cards are left unshown: they come up before the shown ones
+        # (which went to the back) and are removed, whatever their order.
+        for p in sorted(self.unseen):
+            self.unseen.discard(p)
+            self._remove_portrait(p)
         while self.cycle:
             p = self.cycle.pop(0)
             if self.alive(p):
                 self.portrait = p
                 self._say("portrait", f"The portrait on the wall now shows {NAMES[p]}.", pawn=LETTERS[p])
                 break
-            self.removed_portraits.append(p)
-            self._say(
-                "portrait_removed",
-                f"{NAMES[p]}'s portrait comes up and is taken out (that pawn was knocked off).",
-                pawn=LETTERS[p],
-            )
+            self._remove_portrait(p)
         self.resume = resume
         if resume == RESUME_SELECT:
             self._enter_select()
@@ -660,6 +697,7 @@ class DeadEndDriveState(State):
             chairs=bool(self.chairs_needed(pawn, count)),
             exit_ok=pawn == self.portrait,
             max_hops=g.options["passage_hops"],
+            start_hop=g.options["passage_start_hop"],
         ) or [sq]
         self.pos[pawn] = sq
         self._dest_cache.clear()

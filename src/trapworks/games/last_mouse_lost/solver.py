@@ -123,12 +123,16 @@ def solve(state: State) -> Solution:
 
     if not big:
         ones = len(heaps)
-        if ones % 2 == 0:
+        if ones == 1:
+            text = f"One {unit[:-1]} is left and it holds a single mouse: you must press it, the last one."
+        elif ones % 2 == 0:
             target = (heaps[0], 0)
-            text = (
-                f"All {ones} remaining {unit} hold a single mouse. An even number: press one, "
-                f"leaving {ones - 1}; you and your opponent then alternate and they press the last."
+            left = (
+                "leaving a single mouse: your opponent must press it, the last one."
+                if ones == 2
+                else f"leaving {ones - 1}; you and your opponent then alternate and they press the last."
             )
+            text = f"All {ones} remaining {unit} hold a single mouse. An even number: press one, {left}"
         else:
             text = (
                 f"All {ones} remaining {unit} hold a single mouse. An odd number: whatever you do, "
@@ -139,10 +143,18 @@ def solve(state: State) -> Solution:
         ones = len(heaps) - 1
         leave = 1 if ones % 2 == 0 else 0
         target = (h, leave)
+        singles = ones + leave
+        # One mouse left is "a single mouse" the opponent must press, not "1 single mice" that
+        # players "take one each" of (wording found in review, issue 13).
+        after = (
+            "a single mouse: your opponent must press it, the last one."
+            if singles == 1
+            else f"{singles} single mice (an odd number): you and your opponent then take one each "
+            "and they press the last."
+        )
         text = (
             f"Only {_describe(state, h)} holds more than one mouse. "
-            f"Press {h.size - leave} of it to leave {ones + leave} single mice (an odd number): "
-            f"you and your opponent then take one each and they press the last."
+            f"Press {h.size - leave} of it to leave {after}"
         )
     elif nim_sum == 0:
         text = (

@@ -7,7 +7,7 @@ from __future__ import annotations
 from trapworks.core import ReasonedAgent
 
 from .data import CHEESE_WHEEL, LOOP_START
-from .game import CRANK, END, MOVE_BASE, P_CRANK, P_STEAL, ROLL, STEAL_BASE
+from .game import BUILD, CRANK, END, MOVE_BASE, P_BUILD, P_CRANK, P_STEAL, ROLL, STEAL_BASE
 
 
 def distance_to_wheel(position: int) -> int:
@@ -35,6 +35,8 @@ class HeuristicAgent(ReasonedAgent):
         legal = state.legal_actions()
         if legal == [ROLL]:
             return ROLL, "Roll the die."
+        if state.phase == P_BUILD:
+            return BUILD, "Build: one more part of the trap and a cheese per part."
         if state.phase == P_STEAL:
             best = max(legal, key=lambda a: (state.cheese[a - STEAL_BASE], -a))
             return best, f"Take from player {best - STEAL_BASE + 1}, the richest of the tied rivals."

@@ -5,11 +5,13 @@ its own option so that the two can be mixed.
 A turn: the player to move rolls (a decision: "roll"), the die is a chance node, the mouse moves
 and the space landed on is carried out. On Turn Crank with the trap complete the player decides:
 "crank" (an opponent is on the Cheese Wheel), "move:P" (pay one cheese to roll for player P's
-mouse; the die is a chance node) or "end". Cranking fires the contraption: each stage of the
-firing chain is a chance node ("works" / "jams"). A tie for "the rival with the most" cheese is a
-decision ("steal:P", one card at a time when the amount may be divided).
+mouse; the die is a chance node) or "end". On a Build space that builds, the player decides
+"build" or "end" (both books: the player "may" build; option build_optional). Cranking fires
+the contraption: each stage of the firing chain is a chance node ("works" / "jams"). A tie for
+"the rival with the most" cheese is a decision ("steal:P", one card at a time when the amount
+may be divided).
 
-Action ids: 0 roll, 1-6 die faces, 7 crank, 8 end, 10+s move seat s's mouse, 20+s steal from
+Action ids: 0 roll, 1-6 die faces, 7 crank, 8 end, 9 build, 10+s move seat s's mouse, 20+s steal from
 seat s, 30 stage works, 31 stage jams, 40+s seat s goes first.
 """
 
@@ -37,7 +39,7 @@ from .data import (
     VARIANTS,
 )
 
-ROLL, CRANK, END = 0, 7, 8
+ROLL, CRANK, END, BUILD = 0, 7, 8, 9
 MOVE_BASE, STEAL_BASE = 10, 20
 WORKS, JAMS = 30, 31
 FIRST_BASE = 40
@@ -45,8 +47,8 @@ DIE_FACES = (1, 2, 3, 4, 5, 6)
 MAX_PLAYERS = 4
 
 # Phases (the pending decision or chance event) and their names in notation and views.
-P_FIRST, P_ROLL, P_DIE, P_CRANK, P_PUSH, P_STEAL, P_FIRE, P_OVER = range(8)
-PHASE_NAMES = ("first", "roll", "die", "crank", "push", "steal", "fire", "over")
+P_FIRST, P_ROLL, P_DIE, P_CRANK, P_PUSH, P_STEAL, P_FIRE, P_OVER, P_BUILD = range(9)
+PHASE_NAMES = ("first", "roll", "die", "crank", "push", "steal", "fire", "over", "build")
 CHANCE_PHASES = frozenset((P_FIRST, P_DIE, P_PUSH, P_FIRE))
 DIE_OUTCOMES = tuple((d, 1 / 6) for d in DIE_FACES)
 
@@ -58,6 +60,8 @@ ROW_OPTIONS = (
     "steal_tie",
     "safe_protects_cheese",
     "empty_pile_source",
+    "crank_required",
+    "build_optional",
 )
 STEAL_TIES = ("choose-or-divide", "choose")
 PILE_SOURCES = ("most", "any")
@@ -86,6 +90,14 @@ class MouseTrapGame(Game):
         "steal_tie": None,  # tie for most: "choose-or-divide" (000) or "choose" (003)
         "safe_protects_cheese": None,  # 000: Safe also keeps your cheese from being taken
         "empty_pile_source": None,  # empty pile: take from the rival with "most" or "any"
+        # On Turn Crank with an opposing mouse on the Cheese Wheel and the trap complete: 000
+        # "turn the crank" (true: the turn cannot end without cranking), 003 "are allowed to
+        # attempt" (false: the player may end the turn instead).
+        "crank_required": None,
+        # On a Build space that builds for this player count: 000 "you may build one piece",
+        # 003 "the player may add one part" (true: "build" or "end" is the player's decision;
+        # false: the part is built at once).
+        "build_optional": None,
         "first_player": 0,  # seat that opens (0-based) or "random" (a chance node)
         # The trap: None = documented default odds per stage (contraption.json).
         "trap_reliability": None,  # overall capture chance, spread evenly over the stages
@@ -126,6 +138,8 @@ class MouseTrapGame(Game):
             "pay_while_mouse_on_wheel",
             "pay_miss_ends_turn",
             "safe_protects_cheese",
+            "crank_required",
+            "build_optional",
         ):
             if not isinstance(options[name], bool):
                 raise OptionError(f"{name} {options[name]!r}: true or false")
@@ -170,6 +184,8 @@ class MouseTrapGame(Game):
         self.pay_miss_ends_turn: bool = o["pay_miss_ends_turn"]
         self.divide_ties: bool = o["steal_tie"] == "choose-or-divide"
         self.safe_protects_cheese: bool = o["safe_protects_cheese"]
+        self.crank_required: bool = o["crank_required"]
+        self.build_optional: bool = o["build_optional"]
         self.pile_from_most: bool = o["empty_pile_source"] == "most"
         self.turn_limit: int | None = o["turn_limit"]
         odds = list(DEFAULT_STAGE_ODDS)
@@ -212,7 +228,10 @@ class MouseTrapGame(Game):
         return (
             "Actions: 'roll' to throw the die for your mouse; on Turn Crank: 'crank' (fire the trap at "
             "the mice on the Cheese Wheel), 'move:P' (pay 1 cheese and roll for player P's mouse), or "
-            "'end'; on a tie for the most cheese: 'steal:P' (take from player P). Chance outcomes are "
+            "'end'"
+            + (" (but when the crank can be turned it must be)" if self.crank_required else "")
+            + ("; on a Build space: 'build' or 'end' (no build)" if self.build_optional else "")
+            + "; on a tie for the most cheese: 'steal:P' (take from player P). Chance outcomes are "
             "written die:N, works/jams (a stage of the trap) and first:P."
         )
 
@@ -285,6 +304,8 @@ class MouseTrapState(State):
             return [ROLL]
         if ph == P_CRANK:
             return self._crank_choices()
+        if ph == P_BUILD:
+            return [BUILD, END]
         if ph == P_STEAL:
             return [STEAL_BASE + s for s in self.steal_from if self.cheese[s] > 0]
         return []
@@ -296,7 +317,8 @@ class MouseTrapState(State):
             out.append(CRANK)
         if self.cheese[self.to_move] > 0 and (not wheel or self.game.pay_while_on_wheel):
             out.extend(MOVE_BASE + s for s in self.movable_targets())
-        out.append(END)
+        if not (self.game.crank_required and CRANK in out):
+            out.append(END)  # crank_required (000: "turn the crank"): no ending the turn instead
         return out
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
@@ -400,6 +422,14 @@ class MouseTrapState(State):
                     target=target,
                 )
             return
+        if ph == P_BUILD:
+            me = self.to_move
+            if action == END:
+                self._event("no_build", f"Player {me + 1} does not build and ends the turn.", player=me)
+                self._end_turn()
+            elif not self._build(me, self.mice[me]):
+                self._end_turn()
+            return
         if ph == P_PUSH:
             self._push(action)
             return
@@ -456,22 +486,11 @@ class MouseTrapState(State):
                 self._event("nothing", "The Mouse Trap is complete: nothing to build.", player=me)
                 self._end_turn()
                 return
-            want = space.get("parts", 1)
-            built = min(want, NUM_PARTS - self.parts)
-            first = self.parts + 1
-            self.parts += built
-            names = ", ".join(f"#{k} {PARTS[k - 1]}" for k in range(first, self.parts + 1))
-            self._event(
-                "build",
-                f"Player {me + 1} builds {names}.",
-                player=me,
-                parts=list(range(first, self.parts + 1)),
-                total=self.parts,
-            )
-            if self.trap_complete():
-                self._event("complete", "The Mouse Trap is complete!", player=me)
-            # One cheese per part built ("take one Cheese Card" per part; two for the Loop's two).
-            if self._take(me, built):
+            if game.build_optional:
+                # 000 "you may build", 003 "may add one part": the player's decision.
+                self.phase = P_BUILD
+                return
+            if self._build(me, pos):
                 return
         elif kind in ("take", "cheese_wheel"):
             if self._take(me, space["amount"]):
@@ -492,9 +511,13 @@ class MouseTrapState(State):
             else:
                 dest = space["target"]
             self.mice[me] = dest
+            # 000: "you must go to the space indicated, but do not follow any message printed in
+            # that space!": say so, or a player wonders why e.g. nothing was built there.
+            carried = game.follow_destination and dest not in seen | {pos}
+            note = "" if carried else "; its message is not followed"
             self._event(
                 "jump",
-                f"Player {me + 1} goes to {dest} ({SPACES[dest]['text']}).",
+                f"Player {me + 1} goes to {dest} ({SPACES[dest]['text']}){note}.",
                 player=me,
                 start=pos,
                 dest=dest,
@@ -509,6 +532,26 @@ class MouseTrapState(State):
                 return
         # start, dog_bone, safe, and an incomplete trap on Turn Crank: nothing happens.
         self._end_turn()
+
+    def _build(self, me: int, pos: int) -> bool:
+        """Build the space's parts and take a cheese per part; True if a decision is now pending
+        (a steal tie), else the caller ends the turn."""
+        want = SPACES[pos].get("parts", 1)
+        built = min(want, NUM_PARTS - self.parts)
+        first = self.parts + 1
+        self.parts += built
+        names = ", ".join(f"#{k} {PARTS[k - 1]}" for k in range(first, self.parts + 1))
+        self._event(
+            "build",
+            f"Player {me + 1} builds {names}.",
+            player=me,
+            parts=list(range(first, self.parts + 1)),
+            total=self.parts,
+        )
+        if self.trap_complete():
+            self._event("complete", "The Mouse Trap is complete!", player=me)
+        # One cheese per part built ("take one Cheese Card" per part; two for the Loop's two).
+        return self._take(me, built)
 
     # --- cheese -------------------------------------------------------------------
     def _eligible_rivals(self, me: int) -> list[int]:
@@ -714,6 +757,8 @@ class MouseTrapState(State):
             return "crank"
         if action == END:
             return "end"
+        if action == BUILD:
+            return "build"
         if MOVE_BASE <= action < MOVE_BASE + MAX_PLAYERS:
             return f"move:{action - MOVE_BASE + 1}"
         if STEAL_BASE <= action < STEAL_BASE + MAX_PLAYERS:
@@ -726,7 +771,7 @@ class MouseTrapState(State):
             return f"first:{action - FIRST_BASE + 1}"
         raise IllegalActionError(action, "no such Mouse Trap action id")
 
-    _ACTION_RE = re.compile(r"^(roll|crank|end|works|jams|(die|move|steal|first)\s*[: ]\s*(\S+))$")
+    _ACTION_RE = re.compile(r"^(roll|crank|end|build|works|jams|(die|move|steal|first)\s*[: ]\s*(\S+))$")
 
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):
@@ -738,12 +783,13 @@ class MouseTrapState(State):
         if not m:
             raise IllegalActionError(
                 text,
-                "write roll, crank, end, move:P, steal:P (P = a player number), "
+                "write roll, crank, end, build, move:P, steal:P (P = a player number), "
                 "or a chance outcome die:N, works, jams, first:P",
             )
         word = m.group(2)
         if word is None:
-            action = {"roll": ROLL, "crank": CRANK, "end": END, "works": WORKS, "jams": JAMS}[m.group(1)]
+            words = {"roll": ROLL, "crank": CRANK, "end": END, "build": BUILD, "works": WORKS, "jams": JAMS}
+            action = words[m.group(1)]
         else:
             arg = m.group(3)
             if not arg.isdigit():
@@ -775,6 +821,8 @@ class MouseTrapState(State):
             return f"the die for {p}'s mouse"
         if ph == P_CRANK:
             return f"{p} on Turn Crank: crank, pay to move a mouse, or end"
+        if ph == P_BUILD:
+            return f"{p} on a Build space: build, or end the turn without building"
         if ph == P_PUSH:
             return f"the die for player {self.push_target + 1}'s mouse (paid by {p})"
         if ph == P_STEAL:
@@ -848,7 +896,9 @@ class MouseTrapState(State):
         if a == CRANK:
             return "Turn the crank"
         if a == END:
-            return "End the turn"
+            return "Do not build: end the turn" if self.phase == P_BUILD else "End the turn"
+        if a == BUILD:
+            return "Build (and take a cheese per part)"
         if MOVE_BASE <= a < MOVE_BASE + MAX_PLAYERS:
             return f"Pay 1 cheese: roll for player {a - MOVE_BASE + 1}'s mouse"
         if STEAL_BASE <= a < STEAL_BASE + MAX_PLAYERS:

@@ -32,6 +32,7 @@ from trapworks.core import PositionError
 from .data import CHEESE_WHEEL, FIRING_CHAIN, NUM_PARTS, NUM_SPACES, SAFE, TURN_CRANK
 from .game import (
     END,
+    P_BUILD,
     P_CRANK,
     P_DIE,
     P_FIRE,
@@ -184,6 +185,18 @@ def parse_position(game: MouseTrapGame, text: str) -> MouseTrapState:
     if limit is not None and turn > limit:
         raise PositionError(text, f"turn {turn} is past the turn limit {limit}")
     on_crank = mice[nxt] == TURN_CRANK and parts >= NUM_PARTS
+    if head == "build":
+        if rest:
+            raise PositionError(text, "phase build takes no argument")
+        here = mice[nxt]
+        if not (game.build_optional and here is not None and game.builds_here[here] and parts < NUM_PARTS):
+            raise PositionError(
+                text,
+                "phase=build needs build_optional, the player's mouse on a Build space that builds "
+                "for this number of players, and the trap not complete",
+            )
+        state.phase = P_BUILD
+        return state
     if head in ("first", "roll", "die", "crank"):
         if rest:
             raise PositionError(text, f"phase {head} takes no argument")

@@ -189,8 +189,11 @@ async function init() {
   if (!r.ok) { message(r.error, "error"); setStatus("not connected", true); return; }
   info = r.data.info;
   document.title = `${info.title} · trapworks`;
-  $("title").textContent = `${info.title} · ${info.seat === null ? "spectating" : "you are Player " + (info.seat + 1)}`;
+  $("title").textContent = `${info.title} · ${info.seat === null ? "spectating" : "you are Player " + (info.seat + 1)}`
+    + (info.practice ? " · practice game" : "");
   $("help").textContent = info.help;
+  // Practice games may take back dice, cards and physics outcomes already seen; say so on the page.
+  $("practice").hidden = !info.practice;
   const base = `/api/games/${encodeURIComponent(gid)}`;
   $("record").href = `${base}/record?token=${encodeURIComponent(token)}`;
   $("replay").href = `/replay#g=${encodeURIComponent(gid)}&t=${encodeURIComponent(token)}`;

@@ -108,7 +108,8 @@ async function create() {
   // An invited seat gets a one-use invite link (its token goes only to the friend who opens it).
   const seats = seatChoices.map((v) => v.startsWith("agent:") ? { kind: "agent", agent: v.slice(6) }
     : { kind: "human", invite: v === "invite" });
-  const body = { game: current.id, options: optionValues(), seats, hints: $("hints").checked };
+  const body = { game: current.id, options: optionValues(), seats, hints: $("hints").checked,
+                 practice: $("practice").checked };
   const start = $("start").value.trim();
   if (start) body.start = start;
   $("create").disabled = true;
