@@ -19,6 +19,7 @@ from .game import (
     legal_action_strings,
     sample_chance,
 )
+from .options import Option
 from .record import GameRecord, undo
 from .registry import available_games, game_class, make, register_game
 
@@ -35,6 +36,7 @@ __all__ = [
     "CHANCE",
     "TERMINAL",
     "Game",
+    "Option",
     "State",
     "apply_sequence",
     "check_seat",

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from .errors import IllegalActionError, OptionError, PositionError
+from .options import Option, check_options, untyped
 
 # Same numbers as OpenSpiel's kChancePlayerId / kTerminalPlayerId, so adapters stay thin.
 CHANCE = -1
@@ -27,18 +28,45 @@ class Game:
 
     game_id: ClassVar[str] = ""
     title: ClassVar[str] = ""
-    # option name -> default value; `make()` rejects names not listed here.
+    # The game's options, declared once (core/options.py): names, types, choices, defaults, labels
+    # and help. `Game.__init__` checks every value with it; the CLI and the web lobby read it.
+    options_schema: ClassVar[tuple[Option, ...]] = ()
+    # Derived from options_schema: option name -> default value; `make()` rejects other names.
+    # A game may still declare it the old way (a dict, no schema): its options are then untyped and
+    # only `_validate_options` checks them; options listed here and not in the schema are appended
+    # to the schema as untyped, so a half-converted game keeps working.
     default_options: ClassVar[dict[str, Any]] = {}
-    # Options with a fixed set of values: name -> the values (front ends offer them as a list).
+    # Derived from options_schema (kept for older callers): name -> the values of choice options,
+    # and name -> {choice JSON text: words} for their labels.
     option_choices: ClassVar[dict[str, list[Any]]] = {}
-    # How a choice is shown to people (the lobby), per option, keyed by the choice's JSON text,
-    # e.g. {"first_player": {"0": "Player 1", "1": "Player 2"}}; unlisted choices show as themselves.
     option_labels: ClassVar[dict[str, dict[str, str]]] = {}
     # Whether some seat can ever lack information another seat has (cards, tensions...).
     has_hidden_information: ClassVar[bool] = False
     has_chance: ClassVar[bool] = False
     # Agents this game provides, name -> "module:callable" or callable(game, seat, seed).
     agents: ClassVar[dict[str, Any]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__
+        if "options_schema" not in own and "default_options" not in own:
+            return  # inherits both from its parent
+        schema = list(cls.options_schema)
+        declared = {o.name for o in schema}
+        if "default_options" in own:  # the old style: a dict of defaults
+            schema += [untyped(k, v) for k, v in own["default_options"].items() if k not in declared]
+        cls.options_schema = tuple(schema)
+        cls.default_options = {o.name: o.default for o in schema}
+        cls.option_choices = {o.name: list(o.choices) for o in schema if o.kind == "choice"}
+        cls.option_labels = {o.name: dict(o.labels) for o in schema if o.labels}
+
+    @classmethod
+    def option(cls, name: str) -> Option:
+        """The declared option called `name` (KeyError if there is none)."""
+        for o in cls.options_schema:
+            if o.name == name:
+                return o
+        raise KeyError(name)
 
     def __init__(self, **options: Any):
         unknown = sorted(set(options) - set(self.default_options))
@@ -49,11 +77,13 @@ class Game:
             )
         merged = dict(self.default_options)
         merged.update(options)
-        self.options: dict[str, Any] = self._validate_options(merged)
+        # The schema's checks first (types, choices, ranges), then the game's cross-checks.
+        self.options: dict[str, Any] = self._validate_options(check_options(self.options_schema, merged))
 
     # --- hooks -----------------------------------------------------------------
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        """Check and normalise options; raise OptionError naming the bad one."""
+        """Checks the schema cannot express (one option's range depending on another) and
+        normalisation; raise OptionError naming the bad option. Runs after the schema's checks."""
         return options
 
     def num_players(self) -> int:

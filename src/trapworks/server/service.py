@@ -128,6 +128,8 @@ class GameService:
             "options": game.public_options(),
             "option_choices": dict(getattr(cls, "option_choices", {}) or {}),
             "option_labels": dict(getattr(cls, "option_labels", {}) or {}),
+            # The declared options (core/options.py): the lobby builds its controls from this.
+            "options_schema": [o.to_json() for o in cls.options_schema],
             "players": game.num_players(),
             "agents": available_agents(game),
             "hint_agent": self._hint_agent_name(game),

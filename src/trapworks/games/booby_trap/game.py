@@ -13,7 +13,7 @@ import random
 import re
 from typing import Any
 
-from trapworks.core import TERMINAL, Game, IllegalActionError, OptionError, PositionError, State
+from trapworks.core import TERMINAL, Game, IllegalActionError, Option, OptionError, PositionError, State
 
 from . import physics
 from .physics import MARK, POINTS, SIZE_NAMES, SIZES, Packing, Piece
@@ -41,15 +41,69 @@ def feel_word(reading: float) -> str:
 class BoobyTrapGame(Game):
     game_id = "booby-trap"
     title = "Booby Trap"
-    default_options = {
-        "players": None,  # 2-6 (None: 2, or 1 for solitaire)
-        "variant": "regular",  # regular | solitaire | sizes-in-order | no-passes
-        "teaching": False,  # every view shows the stress network (force per contact)
-        "tension_noise": 0.1,  # std. dev. of a touch reading, in units of the bar's force
-        "pieces_per_size": 20,  # 001: '20 of each piece' (a later remake has 21)
-        "first_player": 0,  # 001: 'A player is selected to take the first turn'
-    }
-    option_choices = {"variant": list(VARIANTS)}
+    # The options, declared once (trapworks.core.options): kernel, CLI and lobby all read this.
+    options_schema = (
+        Option.integer(
+            "players",
+            None,
+            1,
+            MAX_PLAYERS,
+            nullable=True,
+            null_label="2 (1 for solitaire)",
+            expects=f"2 to {MAX_PLAYERS} players (1 for variant=solitaire)",
+            label="Players",
+            help="How many take turns removing pieces.",
+        ),
+        Option.choice(
+            "variant",
+            "regular",
+            VARIANTS,
+            labels={
+                "regular": "Regular game",
+                "solitaire": "Solitaire",
+                "sizes-in-order": "Sizes in order (small, then medium, then large)",
+                "no-passes": "No passes",
+            },
+            label="Game",
+            help="The regular game or one of the rulebook's three variant games.",
+            source="001: the regular game and its variant games",
+        ),
+        Option.boolean(
+            "teaching",
+            False,
+            label="Show the forces",
+            help="Every player sees how hard each piece presses (for learning, not for a real game).",
+        ),
+        Option.number(
+            "tension_noise",
+            0.1,
+            0.0,
+            1.0,
+            label="Touch accuracy",
+            help="How unsure a touch reading is (0: exact), in parts of the spring bar's force.",
+            source="001 leaves open how much a touch tells",
+            advanced=True,
+        ),
+        Option.integer(
+            "pieces_per_size",
+            20,
+            1,
+            21,
+            label="Pieces of each size",
+            help="How many small, medium and large pieces fill the tray.",
+            source="001: 20 of each piece (a later remake has 21)",
+            advanced=True,
+        ),
+        Option.choice(
+            "first_player",
+            0,
+            list(range(MAX_PLAYERS)),
+            labels={i: f"Player {i + 1}" for i in range(MAX_PLAYERS)},
+            label="Who starts",
+            help="The player who takes the first turn.",
+            source="001: 'A player is selected to take the first turn'",
+        ),
+    )
     has_hidden_information = True  # touch readings
     has_chance = False  # the setup's mixing is seeded; the physics decides the rest
     agents = {
@@ -65,14 +119,11 @@ class BoobyTrapGame(Game):
     }
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        # The schema has checked each value; left: what depends on the variant and player count.
         variant = options["variant"]
-        if variant not in VARIANTS:
-            raise OptionError(f"variant {variant!r}: choose one of {', '.join(VARIANTS)}")
         players = options["players"]
         if players is None:
             players = 1 if variant == "solitaire" else 2
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise OptionError(f"players {players!r}: a whole number")
         if variant == "solitaire":
             if players != 1:
                 raise OptionError(f"players {players}: the solitaire game is for 1 player")
@@ -82,19 +133,11 @@ class BoobyTrapGame(Game):
                 "(1 player: variant=solitaire)"
             )
         options["players"] = players
-        if not isinstance(options["teaching"], bool):
-            raise OptionError(f"teaching {options['teaching']!r}: true or false")
-        noise = options["tension_noise"]
-        if isinstance(noise, bool) or not isinstance(noise, (int, float)) or not 0 <= noise <= 1:
-            raise OptionError(f"tension_noise {noise!r}: a number from 0 (exact) to 1")
-        options["tension_noise"] = float(noise)
         per = options["pieces_per_size"]
-        if isinstance(per, bool) or not isinstance(per, int) or not 1 <= per <= 21:
-            raise OptionError(f"pieces_per_size {per!r}: 1 to 21 (20 in 001, 21 in the remake)")
         if 3 * per <= players:
             raise OptionError(f"pieces_per_size {per}: too few pieces for {players} players")
         fp = options["first_player"]
-        if isinstance(fp, bool) or not isinstance(fp, int) or not 0 <= fp < players:
+        if fp >= players:
             raise OptionError(f"first_player {fp!r}: a seat from 0 to {players - 1}")
         return options
 
