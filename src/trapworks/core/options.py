@@ -191,13 +191,18 @@ class Option:
     # --- for front ends -----------------------------------------------------------------------
     def control(self) -> str:
         """The control a front end offers: select, toggle, number or text."""
-        if self.kind == "choice" or (self.kind == "bool" and self.nullable):
+        if self.kind == "choice" or (self.kind == "bool" and self.nullable) or self._small_range():
             return "select"
         if self.kind == "bool":
             return "toggle"
         if self.kind in ("int", "float") and not self.nullable:
             return "number"
         return "text"
+
+    def _small_range(self) -> bool:
+        # A whole number with a handful of values (players: 2 to 4) reads best as a list.
+        lo, hi = self.minimum, self.maximum
+        return self.kind == "int" and lo is not None and hi is not None and hi - lo <= 8
 
     def to_json(self) -> dict[str, Any]:
         """The schema entry the web API sends (the lobby builds its controls from it)."""
@@ -218,6 +223,8 @@ class Option:
             values = list(self.choices)
         elif self.kind == "bool" and self.nullable:
             values = [True, False]
+        elif self._small_range() and self.minimum is not None and self.maximum is not None:
+            values = list(range(int(self.minimum), int(self.maximum) + 1))
         if values or (self.nullable and out["control"] == "select"):
             choices = [{"value": v, "label": self.choice_label(v)} for v in values]
             if self.nullable:

@@ -128,7 +128,6 @@ class LastMouseLostGame(Game):
             parse_board,
             label="Rows of mice",
             help="How many mice in each row, e.g. [3, 4, 5].",
-            advanced=True,
         ),
         Option.integer(
             "first_to",
