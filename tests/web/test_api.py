@@ -245,7 +245,12 @@ def test_record_download_and_replay_steps(client):
     rep = client.post("/api/replay", json={"record": record}).json()
     assert len(rep["steps"]) == 4 and rep["renderer"].endswith("last-mouse-lost.js")
     assert rep["steps"][3]["view"] == GameRecord.from_dict(record).replay().view(None)
-    assert rep["steps"][1]["last_action"] == {"ply": 0, "seat": 0, "text": "a3"}
+    assert rep["steps"][1]["last_action"] == {
+        "ply": 0,
+        "seat": 0,
+        "text": "a3",
+        "story": {"seat": 0, "lines": [{"text": "pressed 3 mice in row a."}]},
+    }
     bad = dict(record, actions=["a3", "a3"])
     r = client.post("/api/replay", json={"record": bad})
     assert r.status_code == 400 and "step 2" in r.json()["error"]

@@ -18,6 +18,9 @@ from .game import (
     check_seat,
     legal_action_strings,
     sample_chance,
+    seat_refs,
+    story_entry,
+    story_for,
 )
 from .options import Option
 from .record import GameRecord, undo
@@ -42,6 +45,9 @@ __all__ = [
     "check_seat",
     "legal_action_strings",
     "sample_chance",
+    "seat_refs",
+    "story_entry",
+    "story_for",
     "GameRecord",
     "undo",
     "available_games",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
@@ -235,6 +236,25 @@ class State:
     def _resample(self, seat: int, rng: random.Random) -> State:
         raise NotImplementedError(f"{self.game.game_id} must implement _resample")
 
+    # --- the story of the game, in players' words ----------------------------------------
+    def story_owner(self, action: int) -> int | None:
+        """Whose turn `action`, about to be applied in this state, belongs to in the game's log:
+        the seat to move, or for a chance action the seat it is rolled for (None: nobody's).
+        Games fold their dice into the move they belong to by overriding this."""
+        player = self.current_player()
+        return player if player >= 0 else None
+
+    def story(self, action: int) -> list[dict[str, Any]]:
+        """What `action` (just applied to this state) did, in the words a player uses: dicts with
+        "text" (seats written "Player 1", "player 2") and, for a line private to some seats, "to".
+        The default tells the action's events; games reword or add lines (an action that causes
+        no event, a die folded into the move). Never engine notation."""
+        return [
+            {"text": e["text"], **({"to": list(e["to"])} if "to" in e else {})}
+            for e in self._events
+            if e.get("text")
+        ]
+
     # --- results ----------------------------------------------------------------
     def returns(self) -> list[float]:
         """One number per seat: final outcome when terminal, 0 elsewhere."""
@@ -273,6 +293,42 @@ class State:
         return f"<{type(self).__name__} {self.position()!r}>"
 
 
+_SEAT_NAME = re.compile(r"\b[Pp]layer (\d+)\b")
+
+
+def seat_refs(text: str, players: int) -> str:
+    """ "Player 2 takes..." -> "{P1} takes...": a seat reference that a front end shows as "You"
+    to that seat and as the player's name to the others."""
+
+    def ref(m: re.Match[str]) -> str:
+        n = int(m.group(1))
+        return f"{{P{n - 1}}}" if 1 <= n <= players else m.group(0)
+
+    return _SEAT_NAME.sub(ref, text)
+
+
+def story_entry(owner: int | None, state: State, action: int) -> dict[str, Any]:
+    """The log entry of one ply: whose turn it belongs to and its lines (seat references in
+    them), from the state right after `action`; `owner` is `story_owner` asked before it."""
+    n = state.num_players()
+    lines = []
+    for line in state.story(action):
+        out = dict(line)
+        out["text"] = seat_refs(str(line["text"]), n)
+        lines.append(out)
+    return {"seat": owner, "lines": lines}
+
+
+def story_for(entry: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    """A log entry as `viewer` may read it (None: a spectator): private lines of others left out."""
+    lines = [
+        {"text": line["text"]}
+        for line in entry["lines"]
+        if "to" not in line or (viewer is not None and viewer in line["to"])
+    ]
+    return {"seat": entry["seat"], "lines": lines}
+
+
 def sample_chance(state: State, rng: random.Random) -> int:
     """Draw one chance outcome by its probability."""
     outcomes = state.chance_outcomes()
@@ -308,6 +364,9 @@ __all__: Sequence[str] = [
     "Game",
     "State",
     "sample_chance",
+    "seat_refs",
+    "story_entry",
+    "story_for",
     "apply_sequence",
     "legal_action_strings",
     "check_seat",

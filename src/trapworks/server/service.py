@@ -32,6 +32,8 @@ from trapworks.core import (
     game_class,
     make,
     sample_chance,
+    story_entry,
+    story_for,
     undo,
 )
 
@@ -78,6 +80,8 @@ class LiveGame:
     game: Game
     state: State
     log: list[tuple[int, str]]  # (seat, text) per ply, exactly the stored rows
+    # Per ply, the kernel's words for it (core.story_entry: whose turn, lines, private ones marked).
+    stories: list[dict[str, Any]] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     agents: dict[int, Agent] = field(default_factory=dict)
@@ -254,9 +258,13 @@ class GameService:
                 if stored.start is not None
                 else game.new_initial_state(seed=stored.seed)
             )
+            stories = []
             for i, (_seat, text) in enumerate(stored.actions):
                 try:
-                    state.apply_action(state.string_to_action(text))
+                    action = state.string_to_action(text)
+                    owner = state.story_owner(action)
+                    state.apply_action(action)
+                    stories.append(story_entry(owner, state, action))
                 except IllegalActionError as e:
                     raise ServiceError(
                         500,
@@ -265,7 +273,7 @@ class GameService:
                     ) from None
         except TrapworksError as e:
             raise ServiceError(500, "cannot_resume", f"game {stored.id} cannot be resumed: {e}") from None
-        return LiveGame(stored=stored, game=game, state=state, log=list(stored.actions))
+        return LiveGame(stored=stored, game=game, state=state, log=list(stored.actions), stories=stories)
 
     # --- who is asking ----------------------------------------------------------------
     def seat_for(self, live: LiveGame, token: str | None) -> int | None:
@@ -341,9 +349,19 @@ class GameService:
 
     def log_for(self, live: LiveGame, viewer: int | None) -> list[dict[str, Any]]:
         return [
-            {"ply": p, "seat": s, "text": self._visible_text(live, viewer, s, t)}
+            {
+                "ply": p,
+                "seat": s,
+                "text": self._visible_text(live, viewer, s, t),
+                "story": self._story(live, p, viewer),
+            }
             for p, (s, t) in enumerate(live.log)
         ]
+
+    @staticmethod
+    def _story(live: LiveGame, ply: int, viewer: int | None) -> dict[str, Any] | None:
+        # The ply in players' words as this viewer may read them (the log shows these, keyed by ply).
+        return story_for(live.stories[ply], viewer) if ply < len(live.stories) else None
 
     def snapshot(
         self,
@@ -362,7 +380,12 @@ class GameService:
         last = None
         if ply:
             s, t = live.log[ply - 1]
-            last = {"ply": ply - 1, "seat": s, "text": self._visible_text(live, viewer, s, t, state)}
+            last = {
+                "ply": ply - 1,
+                "seat": s,
+                "text": self._visible_text(live, viewer, s, t, state),
+                "story": self._story(live, ply - 1, viewer),
+            }
         msg = {
             "type": "state",
             "id": live.id,
@@ -557,6 +580,11 @@ class GameService:
             # Runs once the commit is done even if the caller is cancelled meanwhile (a server
             # shutting down): what is stored is always what the game holds.
             if not done.cancelled() and done.exception() is None:
+                before = live.state
+                for _seat, _text, after in steps:
+                    action = after.history()[-1]
+                    live.stories.append(story_entry(before.story_owner(action), after, action))
+                    before = after
                 live.state = steps[-1][2]
                 live.log.extend(actions)
 
@@ -663,6 +691,7 @@ class GameService:
             self.store.truncate_actions(live.id, keep)
             live.state = new_state
             del live.log[keep:]
+            del live.stories[keep:]
             live.failed = None
             await self.broadcast(live, sync=True)
             return live.ply()
@@ -731,16 +760,24 @@ class GameService:
             )
         steps = []
         previous = None
+        before: State | None = None
         try:
             for i, state in enumerate(record.states()):
                 player = state.current_player()
+                story = None
+                if before is not None:
+                    action = state.history()[-1]
+                    story = story_for(story_entry(before.story_owner(action), state, action), seat)
+                before = state
                 steps.append(
                     {
                         "ply": i,
                         "view": state.view(seat),
                         "events": state.last_events(seat),
                         "last_action": (
-                            {"ply": i - 1, "seat": previous, "text": record.actions[i - 1]} if i else None
+                            {"ply": i - 1, "seat": previous, "text": record.actions[i - 1], "story": story}
+                            if i
+                            else None
                         ),
                         "to_move": player if player >= 0 else None,
                         "terminal": state.is_terminal(),

@@ -272,6 +272,13 @@ class BoobyTrapState(State):
             return "everyone has passed twice in succession: you must remove the piece"
         return None
 
+    def story(self, action: int) -> list[dict[str, Any]]:
+        lines = super().story(action)
+        for line, e in zip(lines, (e for e in self._events if e.get("text")), strict=True):
+            if e["type"] == "pass":
+                line["text"] = f"Player {e['seat'] + 1} passed."
+        return lines
+
     def _apply_action(self, action: int) -> None:
         game = self.game
         seat = self.to_move

@@ -557,6 +557,13 @@ class DeadEndDriveState(State):
     def seat_name(self, seat: int) -> str:
         return f"Player {seat + 1}"
 
+    def story_owner(self, action: int) -> int | None:
+        # The dice belong to the turn of the player who rolls them; the roll-off for who starts
+        # and a portrait revealed belong to nobody's turn.
+        if self.phase == ROLL:
+            return self.to_move
+        return super().story_owner(action)
+
     def _apply_action(self, action: int) -> None:
         g = self.game
         ph = self.phase

@@ -437,6 +437,21 @@ class LastMouseLostState(State):
             )
         return None
 
+    def story(self, action: int) -> list[dict[str, Any]]:
+        # A press causes no event unless it ends a round: the log says what was pressed (a line
+        # in lower case continues the sentence of the seat whose turn it was).
+        lines = super().story(action)
+        game = self.game
+        if action in game.opener_action:
+            return lines
+        row, count = ROW_NAMES[game.action_row[action]], game.action_count[action]
+        if game.advanced:
+            mice = mice_text(game.action_mask[action])
+            what = f"pressed mouse {mice} in row {row}" if count == 1 else f"pressed mice {mice} in row {row}"
+        else:
+            what = f"pressed {count} {'mouse' if count == 1 else 'mice'} in row {row}"
+        return [{"text": what + "."}, *lines]
+
     def _apply_action(self, action: int) -> None:
         game = self.game
         if self.awaiting_opener:

@@ -453,6 +453,33 @@ class MouseTrapState(State):
             self.action_to_string(a) for a in self._legal_actions()
         )
 
+    # --- the log in players' words ------------------------------------------------------
+    def story_owner(self, action: int) -> int | None:
+        # The die, a paid roll and the trap's stages belong to the turn of the player to move.
+        if self.phase in (P_DIE, P_PUSH, P_FIRE):
+            return self.to_move
+        return super().story_owner(action)
+
+    def story(self, action: int) -> list[dict[str, Any]]:
+        lines: list[dict[str, Any]] = []
+        for e in self._events:
+            kind = e["type"]
+            if kind == "trap_stage":
+                continue  # the working stages are the animation; a jam is told by trap_failed
+            if kind == "move":
+                where = SPACES[e["dest"]]["text"]
+                went = "came round to" if e["dest"] == e["start"] else "landed on"
+                text = f"Player {e['player'] + 1} rolled {e['die']} and {went} {where}."
+            elif kind == "push":
+                text = (
+                    f"Player {e['player'] + 1} rolled {e['die']} for player {e['target'] + 1}'s mouse, which moved to "
+                    f"{SPACES[e['dest']]['text']}."
+                )
+            else:
+                text = e["text"]
+            lines.append({"text": text})
+        return lines
+
     def _event(self, kind: str, text: str, **data: Any) -> None:
         data["type"] = kind
         data["text"] = text
