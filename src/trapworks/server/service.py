@@ -725,6 +725,25 @@ class GameService:
             "ply": ply,
         }
 
+    def moment(self, gid: str, token: str | None, ply: int) -> dict[str, Any]:
+        """What the token's seat saw right after `ply` actions (a log line clicked): the game is
+        replayed to that point and only that seat's view is sent, as at the time."""
+        live = self.get(gid)
+        seat = self.seat_for(live, token)
+        log = list(live.log)
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(log):
+            raise ServiceError(400, "bad_ply", f"move {ply!r} is not in this game (0 to {len(log)})")
+        stored = live.stored
+        state = (
+            live.game.state_from_position(stored.start)
+            if stored.start is not None
+            else live.game.new_initial_state(seed=stored.seed)
+        )
+        for _seat, text in log[:ply]:
+            state.apply_action(state.string_to_action(text))
+        snap = self.snapshot(live, seat, sync=False, state=state, ply=ply)
+        return {**snap, "can_undo": False, "can_hint": False, "moment": True}
+
     def record(self, gid: str, token: str | None) -> GameRecord:
         live = self.get(gid)
         self.seat_for(live, token)  # any seat or spectator of this game
