@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from .game import CHANCE, State, sample_chance
@@ -16,6 +17,9 @@ class Agent:
     # A hint for programs that host agents: True when a step never searches (about a millisecond
     # or less), so a host may run it without handing it to another thread.
     quick: bool = False
+    # True when `explain` gives its reasons in players' words, from the seat's own knowledge (a
+    # hint shows them then; search statistics and readings of hidden state are never shown).
+    speaks_plainly: bool = False
 
     def __init__(self, game, seat: int, seed: int | None = None, **options: Any):
         self.game = game
@@ -50,6 +54,25 @@ class ReasonedAgent(Agent):
 
     def explain(self, state: State) -> str | None:
         return self.choose(state)[1]
+
+
+_FIRST_PERSON = (
+    (r"\bI am\b", "you are"),
+    (r"\bI\b", "you"),
+    (r"\bmy\b", "your"),
+    (r"\bMy\b", "Your"),
+    (r"\bmine\b", "yours"),
+    (r"\bme\b", "you"),
+)
+
+
+def advice(reason: str) -> str:
+    """An agent's reason, written in the first person ("the portrait shows my own pawn"), as
+    advice to the seat it plays for ("...your own pawn"), starting with a capital letter."""
+    for pattern, repl in _FIRST_PERSON:
+        reason = re.sub(pattern, repl, reason)
+    reason = reason.strip()
+    return reason[:1].upper() + reason[1:] if reason else reason
 
 
 def play_game(state: State, agents: list[Agent], rng: random.Random, max_actions: int | None = None) -> State:

@@ -46,6 +46,9 @@ class Game:
     has_chance: ClassVar[bool] = False
     # Agents this game provides, name -> "module:callable" or callable(game, seat, seed).
     agents: ClassVar[dict[str, Any]] = {}
+    # The agent that gives hints (None: the host's choice). It must play from the hinted seat's
+    # knowledge only: a hint shows its move and, where it speaks plainly, its reason.
+    hint_agent: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -199,6 +202,12 @@ class State:
     # --- notation -----------------------------------------------------------------
     def action_to_string(self, action: int, player: int | None = None) -> str:
         raise NotImplementedError
+
+    def describe_action(self, action: int) -> str:
+        """`action`, legal in this state, as advice to the seat to move in players' words
+        ("Press 2 mice in row b"), saying nothing its result would reveal. Games override this;
+        the default is the action's notation."""
+        return self.action_to_string(action)
 
     def string_to_action(self, text: str) -> int:
         """Parse action text in this state; raise IllegalActionError naming the problem.

@@ -36,6 +36,7 @@ from trapworks.core import (
     story_for,
     undo,
 )
+from trapworks.core.agent import ReasonedAgent, advice
 
 from .store import PlyTaken, Store, StoredGame
 
@@ -162,7 +163,10 @@ class GameService:
         kind = type(game)  # the agents on offer are a property of the game's class
         if kind not in self._hint_agents:
             names = available_agents(game)
-            self._hint_agents[kind] = next((n for n in HINT_AGENTS if n in names), None)
+            own = getattr(kind, "hint_agent", None)  # the game's choice: plays from the seat's view
+            self._hint_agents[kind] = (
+                own if own in names else next((n for n in HINT_AGENTS if n in names), None)
+            )
         return self._hint_agents[kind]
 
     # --- creating and loading ---------------------------------------------------------
@@ -712,16 +716,23 @@ class GameService:
         if state.current_player() != seat:
             raise ServiceError(409, "not_your_turn", "a hint is for your own turn")
         name = self._hint_agent_name(live.game)
-        agent = make_agent(
-            name, live.game, seat, seed=_seeded(live.stored.seed, "hint", ply).randrange(2**31)
-        )
-        action = await asyncio.to_thread(agent.step, state)
-        explanation = await asyncio.to_thread(agent.explain, state)
+        rng = _seeded(live.stored.seed, "hint", ply)
+        agent = make_agent(name, live.game, seat, seed=rng.randrange(2**31))
+        # The hint knows what this seat knows: with hidden information the agent gets a state
+        # resampled from the seat's view, never the true one.
+        position = state.resample(seat, rng) if type(live.game).has_hidden_information else state
+        if isinstance(agent, ReasonedAgent):  # the move and its reason from one decision
+            action, reason = await asyncio.to_thread(agent.choose, position.clone())
+        else:
+            action = await asyncio.to_thread(agent.step, position.clone())
+            reason = await asyncio.to_thread(agent.explain, position.clone())
+        # Only reasons in players' words are shown (no search statistics, no hidden readings).
+        reason = reason if agent.speaks_plainly else None
         return {
             "ok": True,
-            "move": state.action_to_string(action),
-            "explanation": explanation,
-            "agent": name,
+            "move": state.action_to_string(action),  # for the board (renderers mark it)
+            "text": state.describe_action(action),  # for people: the kernel's words
+            "explanation": advice(reason) if reason else None,
             "ply": ply,
         }
 

@@ -105,6 +105,9 @@ class BoobyTrapGame(Game):
         ),
     )
     has_hidden_information = True  # touch readings
+    # Hints come from the agent that knows only its own touch readings: the "hard" level reads
+    # the true forces on every piece, which no player may know.
+    hint_agent = "heuristic"
     has_chance = False  # the setup's mixing is seeded; the physics decides the rest
     agents = {
         "heuristic": "trapworks.games.booby_trap.agents:TouchHeuristicAgent",
@@ -271,6 +274,16 @@ class BoobyTrapState(State):
                 return "no passes are allowed in this game: remove the piece"
             return "everyone has passed twice in succession: you must remove the piece"
         return None
+
+    def describe_action(self, action: int) -> str:
+        game = self.game
+        if action == game.pass_action:
+            return "Pass (put the piece back untouched)"
+        if action == game.remove_action:
+            return f"Remove piece {self.touched}"
+        if 0 <= action < game.num_pieces:
+            return f"Touch piece {action} (a {SIZE_NAMES[self.sizes[action]]} one)"
+        return self.action_to_string(action)
 
     def story(self, action: int) -> list[dict[str, Any]]:
         lines = super().story(action)

@@ -145,6 +145,7 @@ class DeadEndDriveGame(Game):
     )
     has_hidden_information = True
     has_chance = True
+    hint_agent = "heuristic"  # quick, and its reasons are sentences (the host gives it a resample)
     agents = {"heuristic": "trapworks.games.dead_end_drive.agents:HeuristicAgent"}
     # Difficulty levels (trapworks.agents.levels). easy and medium: the heuristic with a share of
     # random decisions. hard: the generic IS-MCTS whose rollouts stop after a few heuristic moves
@@ -556,6 +557,26 @@ class DeadEndDriveState(State):
 
     def seat_name(self, seat: int) -> str:
         return f"Player {seat + 1}"
+
+    def describe_action(self, action: int) -> str:
+        g = self.game
+        if action < g.DEST_BASE:
+            pawn, c = divmod(action, 12)
+            return f"Move {NAMES[pawn]} {c + 1} {'square' if c == 0 else 'squares'}"
+        if action < g.CHANGE:
+            who = NAMES[self.selected[0]] if self.selected is not None else "the pawn"
+            return f"Move {who} to {g.mansion.name(action - g.DEST_BASE)}"
+        words = {
+            g.CHANGE: "Change the portrait",
+            g.KEEP_PORTRAIT: "Keep the portrait",
+            g.PLAY_WILD: "Play a wild card to spring the trap",
+            g.DRAW: "Draw a card from the trap pile",
+            g.SPRING: "Spring the trap with the card you drew",
+            g.KEEP_CARD: "Keep the card you drew",
+        }
+        if action == g.PLAY_TRAP:
+            return f"Play your {self.action_to_string(action).removeprefix('play ')} card to spring the trap"
+        return words.get(action, self.action_to_string(action))
 
     def story_owner(self, action: int) -> int | None:
         # The dice belong to the turn of the player who rolls them; the roll-off for who starts

@@ -162,6 +162,7 @@ class LastMouseLostGame(Game):
         ),
     )
     has_chance = True  # only when first_player="random"
+    hint_agent = "perfect"
     agents = {
         "perfect": "trapworks.games.last_mouse_lost.solver:PerfectAgent",
         "heuristic": "trapworks.games.last_mouse_lost.agents:HeuristicAgent",
@@ -436,6 +437,16 @@ class LastMouseLostState(State):
                 f"space; {mice_text(mask)} of row {name} are not one run"
             )
         return None
+
+    def describe_action(self, action: int) -> str:
+        game = self.game
+        if action in game.opener_action:
+            return f"Player {game.opener_action.index(action) + 1} opens round 1"
+        row, count = ROW_NAMES[game.action_row[action]], game.action_count[action]
+        if game.advanced:
+            mice = mice_text(game.action_mask[action])
+            return f"Press mouse {mice} in row {row}" if count == 1 else f"Press mice {mice} in row {row}"
+        return f"Press {count} {'mouse' if count == 1 else 'mice'} in row {row}"
 
     def story(self, action: int) -> list[dict[str, Any]]:
         # A press causes no event unless it ends a round: the log says what was pressed (a line

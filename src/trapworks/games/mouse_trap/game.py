@@ -227,6 +227,7 @@ class MouseTrapGame(Game):
     )
     has_hidden_information = False
     has_chance = True
+    hint_agent = "hard"
     agents = {
         "heuristic": "trapworks.games.mouse_trap.agents:HeuristicAgent",
         "double-catch": "trapworks.games.mouse_trap.agents:DoubleCatchAgent",
@@ -454,6 +455,19 @@ class MouseTrapState(State):
         )
 
     # --- the log in players' words ------------------------------------------------------
+    def describe_action(self, action: int) -> str:
+        if action == ROLL:
+            return "Roll the die"
+        if action == CRANK:
+            return "Turn the crank to spring the trap on the mouse on the Cheese Wheel"
+        if action == END:
+            return "End your turn"
+        if MOVE_BASE <= action < MOVE_BASE + MAX_PLAYERS:
+            return f"Pay 1 cheese to roll for player {action - MOVE_BASE + 1}'s mouse"
+        if STEAL_BASE <= action < STEAL_BASE + MAX_PLAYERS:
+            return f"Take the cheese from player {action - STEAL_BASE + 1}"
+        return self.action_to_string(action)
+
     def story_owner(self, action: int) -> int | None:
         # The die, a paid roll and the trap's stages belong to the turn of the player to move.
         if self.phase in (P_DIE, P_PUSH, P_FIRE):

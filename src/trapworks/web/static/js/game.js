@@ -56,7 +56,7 @@ async function sendAction(text) {
 async function hint() {
   const r = await api("GET", `/api/games/${encodeURIComponent(gid)}/hint?token=${encodeURIComponent(token)}`);
   if (!r.ok) { message(r.error, "error"); return { ok: false, error: r.error }; }
-  message(`Hint: ${r.data.move}` + (r.data.explanation ? ` (${r.data.explanation})` : ""));
+  message(`Hint: ${r.data.text || r.data.move}.` + (r.data.explanation ? ` ${r.data.explanation}` : ""));
   if (renderer && renderer.showHint) renderer.showHint(r.data);
   return r.data;
 }
