@@ -85,7 +85,10 @@ export function renderLog(container, entries, ctx) {
     if (line.owner === ctx.seat && ctx.seat !== null && ctx.seat !== undefined) li.classList.add("mine");
     el("span", { class: "num", text: `${i + 1}.`, "aria-hidden": "true" }, li);
     const button = el("button", { type: "button", class: "line", text: line.text, title: "Show the board at this moment" }, li);
-    button.addEventListener("click", () => showMoment(last + 1, `Move ${i + 1}: ${line.text}`, ctx));
+    button.addEventListener("click", () => {
+      if (ctx.onPick) ctx.onPick(last + 1); // the replay page moves its own board there
+      else showMoment(last + 1, `Move ${i + 1}: ${line.text}`, ctx);
+    });
   });
   if (atBottom || !container.dataset.scrolled) container.scrollTop = container.scrollHeight;
   container.dataset.scrolled = "1";
