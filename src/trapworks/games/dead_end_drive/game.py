@@ -578,6 +578,12 @@ class DeadEndDriveState(State):
             return f"Play your {self.action_to_string(action).removeprefix('play ')} card to spring the trap"
         return words.get(action, self.action_to_string(action))
 
+    def story(self, action: int) -> list[dict[str, Any]]:
+        # Picking a pawn and a count is half a move: the line of the square it reaches tells it.
+        lines = super().story(action)
+        told = [e for e in self._events if e.get("text")]
+        return [line for line, e in zip(lines, told, strict=True) if e["type"] != "select"]
+
     def story_owner(self, action: int) -> int | None:
         # The dice belong to the turn of the player who rolls them; the roll-off for who starts
         # and a portrait revealed belong to nobody's turn.

@@ -58,7 +58,7 @@ const GUIDES = {
   "mouse-trap": {
     draw: drawMouseTrap,
     steps: [
-      "On your turn click Roll: your mouse moves by the die and the space it lands on happens by itself (take cheese, build a part of the trap, go back...).",
+      "On your turn click Roll the die: your mouse moves by the die and the space it lands on happens by itself (take cheese, build a part of the trap, go back...).",
       "On Turn Crank with the trap built you choose with a button: crank the trap to catch a rival on the Cheese Wheel, pay cheese to move a rival there, or end your turn.",
       "Watch the trap fire stage by stage. The last mouse left free wins.",
     ],
@@ -74,9 +74,9 @@ const GUIDES = {
   "dead-end-drive": {
     draw: drawDeadEndDrive,
     steps: [
-      "The dice roll for you. Click a pawn with a yellow ring, then one of the green squares it can reach.",
+      "The dice roll for you. Click a pawn with a yellow ring, then the button with how far to move it, then one of the green squares it can reach.",
       "Lead the heirs you secretly hold (your cards, shown under the board) to the front door; knock the others off with traps.",
-      "When a pawn stops on a trap, click a card from your hand to spring it, or draw from the pile. Doubles let you change the portrait first.",
+      "When a pawn stops on a trap, click a button: play a matching card from your hand to spring it, or draw from the pile. Doubles let you change the portrait first.",
     ],
   },
 };
