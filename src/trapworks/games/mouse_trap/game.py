@@ -569,7 +569,7 @@ class MouseTrapState(State):
         # ("to" would mark an event private, so the destination is "dest".)
         self._event(
             "move",
-            f"Player {me + 1} rolls {die}: {start} → {dest} ({SPACES[dest]['text']}).",
+            f"Player {me + 1} rolls {die} and lands on {dest} ({SPACES[dest]['text']}).",
             player=me,
             die=die,
             start=start,
@@ -740,7 +740,7 @@ class MouseTrapState(State):
         self.last_die = die
         self._event(
             "push",
-            f"Die {die}: player {target + 1}'s mouse moves {start} → {dest} ({SPACES[dest]['text']}).",
+            f"Rolled {die}: player {target + 1}'s mouse moves to {dest} ({SPACES[dest]['text']}).",
             player=self.to_move,
             target=target,
             die=die,

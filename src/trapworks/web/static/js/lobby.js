@@ -65,7 +65,10 @@ function optionRow(opt, box) {
   input.dataset.control = opt.control;
   const help = el("p", { class: "option-help muted", id: `${id}-help` }, row);
   help.textContent = opt.help;
-  if (opt.source) el("span", { class: "source", text: ` Rulebook: ${opt.source}.` }, help);
+  if (opt.source) {
+    const stop = /[.!?]'?$/.test(opt.source) ? "" : ".";
+    el("span", { class: "source", text: ` Rulebook: ${opt.source}${stop}` }, help);
+  }
   input.setAttribute("aria-describedby", help.id);
   input.addEventListener("change", scheduleCheck);
   input.addEventListener("input", scheduleCheck);
