@@ -726,13 +726,19 @@ class GameService:
         else:
             action = await asyncio.to_thread(agent.step, position.clone())
             reason = await asyncio.to_thread(agent.explain, position.clone())
-        # Only reasons in players' words are shown (no search statistics, no hidden readings).
-        reason = reason if agent.speaks_plainly else None
+        if action not in state.legal_actions():  # a resample must keep the seat's own choices
+            raise ServiceError(500, "hint_failed", "the hint agent suggested a move that is not legal here")
+        # Only reasons in players' words are shown (no search statistics, no hidden readings),
+        # and only when they add something to the move itself ("Roll the die.").
+        text = state.describe_action(action)
+        reason = advice(reason) if reason and agent.speaks_plainly else None
+        if reason and reason.rstrip(".").lower() == text.rstrip(".").lower():
+            reason = None
         return {
             "ok": True,
             "move": state.action_to_string(action),  # for the board (renderers mark it)
-            "text": state.describe_action(action),  # for people: the kernel's words
-            "explanation": advice(reason) if reason else None,
+            "text": text,  # for people: the kernel's words
+            "explanation": reason,
             "ply": ply,
         }
 
