@@ -484,6 +484,13 @@ class MouseTrapState(State):
                 where = SPACES[e["dest"]]["text"]
                 went = "came round to" if e["dest"] == e["start"] else "landed on"
                 text = f"Player {e['player'] + 1} rolled {e['die']} and {went} {where}."
+            elif kind == "trap_failed":
+                info = FIRING_CHAIN[e["stage"]]
+                who = " and ".join(f"player {t + 1}" for t in e["targets"]) or "nobody"
+                text = (
+                    f"The trap jammed at {info['letter']} ({info['text'][0].lower()}{info['text'][1:]}): "
+                    f"{who} escaped to Safe."
+                )
             elif kind == "push":
                 text = (
                     f"Player {e['player'] + 1} rolled {e['die']} for player {e['target'] + 1}'s mouse, which moved to "
