@@ -80,7 +80,7 @@ def test_a_firing_of_the_trap_is_at_most_two_lines_not_one_per_stage():
         lines = [ln["text"] for _c, _p, e in entries for ln in e["lines"]]
         assert not any(re.match(r"^[A-P]: ", t) for t in lines), "a stage of the firing chain told on its own"
         fired = [t for t in lines if "turns the crank" in t]
-        outcome = [t for t in lines if t.startswith(("The trap jammed at ", "The cage falls"))]
+        outcome = [t for t in lines if t.startswith(("The trap jammed at ", "The cage fell on "))]
         assert fired and len(outcome) == len(fired)
         jams += sum(
             bool(re.match(r"The trap jammed at [A-P] \(.+\): .+ escaped to Safe\.$", t)) for t in outcome

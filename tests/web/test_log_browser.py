@@ -162,3 +162,29 @@ def test_clicking_a_line_shows_that_moment_read_only(server, browser):
     time.sleep(0.3)
     assert int(page.evaluate("document.body.dataset.ply")) == ply
     assert not errors
+
+
+def test_sentences_name_you_and_make_verbs_agree(server, browser):
+    page = browser.new_page()
+    page.goto(server.url + "/")
+    players = [{"seat": 0, "kind": "human", "name": ""}, {"seat": 1, "kind": "agent", "name": ""}]
+    cases = {
+        "{P0} rolls highest and goes first.": "You roll highest and go first.",
+        "{P0} takes 2 cheese.": "You take 2 cheese.",
+        "{P1} takes 2 cheese.": "Player 2 (computer) takes 2 cheese.",
+        "The cage fell on {P0}'s mouse. {P1} took their 14 cheese.": (
+            "The cage fell on your mouse. Player 2 (computer) took their 14 cheese."
+        ),
+        "Round 2: {P0} opens.": "Round 2: you open.",
+        "{P0}'s mouse is the last one on the board: {P0} wins!": (
+            "Your mouse is the last one on the board: you win!"
+        ),
+        "{P1} pays 1 cheese to move {P0}'s mouse.": "Player 2 (computer) pays 1 cheese to move your mouse.",
+        "{P0} has no cheese and passes.": "You have no cheese and pass.",
+    }
+    got = page.evaluate(
+        "async ([cases, players]) => { const m = await import('/static/js/log.js');"
+        " return Object.keys(cases).map((t) => m.sentence(t, 0, players)); }",
+        [cases, players],
+    )
+    assert got == list(cases.values())

@@ -491,6 +491,9 @@ class MouseTrapState(State):
                     f"The trap jammed at {info['letter']} ({info['text'][0].lower()}{info['text'][1:]}): "
                     f"{who} escaped to Safe."
                 )
+            elif kind == "caught":
+                mice = " and ".join(f"player {c + 1}'s mouse" for c in e["caught"])
+                text = f"The cage fell on {mice}. Player {e['player'] + 1} took their {e['cheese']} cheese."
             elif kind == "push":
                 text = (
                     f"Player {e['player'] + 1} rolled {e['die']} for player {e['target'] + 1}'s mouse, which moved to "

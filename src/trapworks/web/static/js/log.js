@@ -30,7 +30,7 @@ function nameOf(seat, players) {
 export function sentence(text, viewer, players) {
   let out = text.replace(REF, (whole, n, possessive, offset) => {
     const seat = Number(n);
-    const start = offset === 0 || /[.!?:]\s*$/.test(text.slice(0, offset));
+    const start = offset === 0 || /[.!?]\s*$/.test(text.slice(0, offset));
     if (seat === viewer) {
       const word = possessive ? "your" : "you";
       return start ? word[0].toUpperCase() + word.slice(1) : word;
@@ -38,6 +38,9 @@ export function sentence(text, viewer, players) {
     return nameOf(seat, players) + (possessive || "");
   });
   out = out.replace(/\b(You|you) ([a-z]+)\b/g, (whole, you, verb) => `${you} ${conjugate(verb)}`);
+  // "You roll highest and goes first": a second verb of the same subject agrees too.
+  out = out.replace(/\b(You|you) ([a-z]+)([^.;:!?]*?) and ([a-z]+)\b/g,
+    (whole, you, verb, middle, second) => `${you} ${verb}${middle} and ${conjugate(second)}`);
   return out;
 }
 
