@@ -496,8 +496,8 @@ class MouseTrapState(State):
                 text = f"The cage fell on {mice}. Player {e['player'] + 1} took their {e['cheese']} cheese."
             elif kind == "push":
                 text = (
-                    f"Player {e['player'] + 1} rolled {e['die']} for player {e['target'] + 1}'s mouse, which moved to "
-                    f"{SPACES[e['dest']]['text']}."
+                    f"Player {e['player'] + 1} rolled {e['die']} for player {e['target'] + 1}'s mouse, "
+                    f"which moved to {SPACES[e['dest']]['text']}."
                 )
             else:
                 text = e["text"]
