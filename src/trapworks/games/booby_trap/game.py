@@ -290,6 +290,13 @@ class BoobyTrapState(State):
         for line, e in zip(lines, (e for e in self._events if e.get("text")), strict=True):
             if e["type"] == "pass":
                 line["text"] = f"Player {e['seat'] + 1} passed."
+            elif e["type"] == "removal" and not e["tripped"]:
+                points = POINTS[e["size"]]
+                line["text"] = (
+                    f"Player {e['seat'] + 1} removed piece {e['piece']} ({SIZE_NAMES[e['size']]}) and kept it "
+                    f"for {points} {'point' if points == 1 else 'points'}: the spring bar moved "
+                    f"{abs(e['marks']):.2f} of a mark."
+                )
         return lines
 
     def _apply_action(self, action: int) -> None:
