@@ -124,9 +124,9 @@ def test_booby_trap_log_shows_the_opponents_public_actions(server, browser):
     assert theirs and all("touches piece" in t for t in theirs), texts
     assert not any("feel" in t for t in theirs), "another seat's feel stays secret"
     mine = [t for t in texts if t.startswith("You")]
-    assert mine and any("You feel piece" in t for t in mine) and any("You removed piece" in t for t in mine), (
-        mine
-    )
+    assert (
+        mine and any("You feel piece" in t for t in mine) and any("You removed piece" in t for t in mine)
+    ), mine
     assert not errors
 
 
