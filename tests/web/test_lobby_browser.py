@@ -29,8 +29,19 @@ def server(tmp_path_factory):
     s.stop()
 
 
+OPEN: list = []  # contexts opened by the current test, closed after it
+
+
+@pytest.fixture(autouse=True)
+def close_contexts():
+    yield
+    while OPEN:
+        OPEN.pop().close()
+
+
 def open_lobby(browser, server, width, height, errors):
     context = browser.new_context(viewport={"width": width, "height": height})
+    OPEN.append(context)
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
     page = context.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -21,6 +21,13 @@ sync_api = pytest.importorskip("playwright.sync_api")
 NOTATION = re.compile(r"\b[a-f]\d(,\d)*\b|die:|Chance|\(hidden\)|→|\bworks\b|touch \d|\{P\d\}|Player 1\b")
 
 
+@pytest.fixture(autouse=True)
+def close_pages(browser):
+    yield
+    for context in browser.contexts:  # each test's pages, so Chromium does not keep them running
+        context.close()
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     s = ServerProcess(tmp_path_factory.mktemp("web-home")).start()
@@ -96,7 +103,8 @@ def test_mouse_trap_log_tells_rolls_in_words_with_you(server, browser):
     page.wait_for_function("n => document.querySelectorAll('#log li').length >= n", arg=len(lines))
     again = log_lines(page)
     check_lines(again)
-    assert [line["text"] for line in again[: len(lines)]] == texts
+    # (the last line may have grown meanwhile: the computer's turn was still being played)
+    assert [line["text"] for line in again[: len(lines) - 1]] == texts[:-1]
     page.screenshot(path=str(ARTIFACTS / "log-mouse-trap.png"))
     assert not errors
 
