@@ -91,6 +91,7 @@ def test_last_mouse_lost_against_ai_played_to_the_end_of_the_match_by_clicking(s
     assert page.locator("[data-seat]").count() == 3
     page.select_option("[data-testid=game-select]", "last-mouse-lost")
     page.wait_for_function("document.querySelectorAll('[data-seat]').length === 2")
+    page.check("#more-agents")  # the perfect player is one of the agents behind "More agents"
     page.select_option("[data-testid=seat-1]", "agent:perfect")
     shot(page, "lml-lobby")
     page.click("[data-testid=create]")

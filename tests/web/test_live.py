@@ -52,7 +52,12 @@ def test_socket_sends_hello_then_the_seats_view_and_each_move_to_both_seats(clie
         ref = trapworks.make("last-mouse-lost", first_to=1).new_initial_state()
         ref.apply_action(ref.string_to_action("c2"))
         assert mine["view"] == ref.view(0) and theirs["view"] == ref.view(1)
-        assert theirs["last_action"] == {"ply": 0, "seat": 0, "text": "c2"}
+        assert theirs["last_action"] == {
+            "ply": 0,
+            "seat": 0,
+            "text": "c2",
+            "story": {"seat": 0, "lines": [{"text": "pressed 2 mice in row c."}]},
+        }
         assert theirs["to_move"] == 1
 
 

@@ -123,12 +123,20 @@ def _make_game(game_id: str, options: dict[str, Any]):
 @app.command("games")
 def games_command() -> None:
     """List the games and their options."""
-    table = Table("game id", "title", "options (defaults)")
     for gid in available_games():
         cls = game_class(gid)
-        opts = ", ".join(f"{k}={v!r}" for k, v in cls.default_options.items())
-        table.add_row(gid, cls.title, opts)
-    console.print(table)
+        # One table per game, made from its declared options (the lobby shows the same schema).
+        table = Table(
+            "-o name=value", "default", "what it is", title=f"{cls.title} ({gid})", title_justify="left"
+        )
+        for opt in cls.options_schema:
+            default = "null" if opt.default is None else json.dumps(opt.default)
+            what = opt.title + (f": {opt.help}" if opt.help else "")
+            what += f" Values: {opt.expectation()}."
+            if opt.source:
+                what += f" Rulebook: {opt.source}."
+            table.add_row(opt.name, f"{default} ({opt.choice_label(opt.default)})", what)
+        console.print(table)
 
 
 @app.command("play")

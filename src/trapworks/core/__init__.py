@@ -18,7 +18,11 @@ from .game import (
     check_seat,
     legal_action_strings,
     sample_chance,
+    seat_refs,
+    story_entry,
+    story_for,
 )
+from .options import Option
 from .record import GameRecord, record_json_schema, undo, undo_refusal
 from .registry import available_games, game_class, make, register_game
 
@@ -35,12 +39,16 @@ __all__ = [
     "CHANCE",
     "TERMINAL",
     "Game",
+    "Option",
     "State",
     "undo_refusal",
     "apply_sequence",
     "check_seat",
     "legal_action_strings",
     "sample_chance",
+    "seat_refs",
+    "story_entry",
+    "story_for",
     "GameRecord",
     "record_json_schema",
     "undo",

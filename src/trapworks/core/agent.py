@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from .game import CHANCE, Game, State, sample_chance
@@ -18,6 +19,9 @@ class Agent:
     quick: bool = False
     # The level ("easy", "medium", "hard") this agent was made for, when made by level name.
     level: str | None = None
+    # True when `explain` gives its reasons in players' words, from the seat's own knowledge (a
+    # hint shows them then; search statistics and readings of hidden state are never shown).
+    speaks_plainly: bool = False
 
     def __init__(self, game: Game, seat: int, seed: int | None = None, **options: Any):
         self.game = game
@@ -52,6 +56,25 @@ class ReasonedAgent(Agent):
 
     def explain(self, state: State) -> str | None:
         return self.choose(state)[1]
+
+
+_FIRST_PERSON = (
+    (r"\bI am\b", "you are"),
+    (r"\bI\b", "you"),
+    (r"\bmy\b", "your"),
+    (r"\bMy\b", "Your"),
+    (r"\bmine\b", "yours"),
+    (r"\bme\b", "you"),
+)
+
+
+def advice(reason: str) -> str:
+    """An agent's reason, written in the first person ("the portrait shows my own pawn"), as
+    advice to the seat it plays for ("...your own pawn"), starting with a capital letter."""
+    for pattern, repl in _FIRST_PERSON:
+        reason = re.sub(pattern, repl, reason)
+    reason = reason.strip()
+    return reason[:1].upper() + reason[1:] if reason else reason
 
 
 def play_game(state: State, agents: list[Agent], rng: random.Random, max_actions: int | None = None) -> State:

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
 from .errors import IllegalActionError, OptionError, PositionError
+from .options import Option, check_options, untyped
 
 # Same numbers as OpenSpiel's kChancePlayerId / kTerminalPlayerId, so adapters stay thin.
 CHANCE = -1
@@ -27,12 +29,17 @@ class Game:
 
     game_id: ClassVar[str] = ""
     title: ClassVar[str] = ""
-    # option name -> default value; `make()` rejects names not listed here.
+    # The game's options, declared once (core/options.py): names, types, choices, defaults, labels
+    # and help. `Game.__init__` checks every value with it; the CLI and the web lobby read it.
+    options_schema: ClassVar[tuple[Option, ...]] = ()
+    # Derived from options_schema: option name -> default value; `make()` rejects other names.
+    # A game may still declare it the old way (a dict, no schema): its options are then untyped and
+    # only `_validate_options` checks them; options listed here and not in the schema are appended
+    # to the schema as untyped, so a half-converted game keeps working.
     default_options: ClassVar[dict[str, Any]] = {}
-    # Options with a fixed set of values: name -> the values (front ends offer them as a list).
+    # Derived from options_schema (kept for older callers): name -> the values of choice options,
+    # and name -> {choice JSON text: words} for their labels.
     option_choices: ClassVar[dict[str, list[Any]]] = {}
-    # How a choice is shown to people (the lobby), per option, keyed by the choice's JSON text,
-    # e.g. {"first_player": {"0": "Player 1", "1": "Player 2"}}; unlisted choices show as themselves.
     option_labels: ClassVar[dict[str, dict[str, str]]] = {}
     # Whether some seat can ever lack information another seat has (cards, tensions...).
     has_hidden_information: ClassVar[bool] = False
@@ -43,6 +50,32 @@ class Game:
     # __init__), so the rules module never imports its notation module. parser(game, text).
     position_parser: ClassVar[Callable[[Any, str], Any] | None] = None
 
+    # The agent that gives hints (None: the host's choice). It must play from the hinted seat's
+    # knowledge only: a hint shows its move and, where it speaks plainly, its reason.
+    hint_agent: ClassVar[str | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__
+        if "options_schema" not in own and "default_options" not in own:
+            return  # inherits both from its parent
+        schema = list(cls.options_schema)
+        declared = {o.name for o in schema}
+        if "default_options" in own:  # the old style: a dict of defaults
+            schema += [untyped(k, v) for k, v in own["default_options"].items() if k not in declared]
+        cls.options_schema = tuple(schema)
+        cls.default_options = {o.name: o.default for o in schema}
+        cls.option_choices = {o.name: list(o.choices) for o in schema if o.kind == "choice"}
+        cls.option_labels = {o.name: dict(o.labels) for o in schema if o.labels}
+
+    @classmethod
+    def option(cls, name: str) -> Option:
+        """The declared option called `name` (KeyError if there is none)."""
+        for o in cls.options_schema:
+            if o.name == name:
+                return o
+        raise KeyError(name)
+
     def __init__(self, **options: Any):
         unknown = sorted(set(options) - set(self.default_options))
         if unknown:
@@ -52,11 +85,13 @@ class Game:
             )
         merged = dict(self.default_options)
         merged.update(options)
-        self.options: dict[str, Any] = self._validate_options(merged)
+        # The schema's checks first (types, choices, ranges), then the game's cross-checks.
+        self.options: dict[str, Any] = self._validate_options(check_options(self.options_schema, merged))
 
     # --- hooks -----------------------------------------------------------------
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        """Check and normalise options; raise OptionError naming the bad one."""
+        """Checks the schema cannot express (one option's range depending on another) and
+        normalisation; raise OptionError naming the bad option. Runs after the schema's checks."""
         return options
 
     def num_players(self) -> int:
@@ -206,6 +241,12 @@ class State:
     def action_to_string(self, action: int, player: int | None = None) -> str:
         raise NotImplementedError
 
+    def describe_action(self, action: int) -> str:
+        """`action`, legal in this state, as advice to the seat to move in players' words
+        ("Press 2 mice in row b"), saying nothing its result would reveal. Games override this;
+        the default is the action's notation."""
+        return self.action_to_string(action)
+
     def string_to_action(self, text: str) -> int:
         """Parse action text in this state; raise IllegalActionError naming the problem.
 
@@ -244,6 +285,25 @@ class State:
 
     def _resample(self, seat: int, rng: random.Random) -> State:
         raise NotImplementedError(f"{self.game.game_id} must implement _resample")
+
+    # --- the story of the game, in players' words ----------------------------------------
+    def story_owner(self, action: int) -> int | None:
+        """Whose turn `action`, about to be applied in this state, belongs to in the game's log:
+        the seat to move, or for a chance action the seat it is rolled for (None: nobody's).
+        Games fold their dice into the move they belong to by overriding this."""
+        player = self.current_player()
+        return player if player >= 0 else None
+
+    def story(self, action: int) -> list[dict[str, Any]]:
+        """What `action` (just applied to this state) did, in the words a player uses: dicts with
+        "text" (seats written "Player 1", "player 2") and, for a line private to some seats, "to".
+        The default tells the action's events; games reword or add lines (an action that causes
+        no event, a die folded into the move). Never engine notation."""
+        return [
+            {"text": e["text"], **({"to": list(e["to"])} if "to" in e else {})}
+            for e in self._events
+            if e.get("text")
+        ]
 
     # --- results ----------------------------------------------------------------
     def returns(self) -> list[float]:
@@ -286,6 +346,42 @@ class State:
         return f"<{type(self).__name__} {self.position()!r}>"
 
 
+_SEAT_NAME = re.compile(r"\b[Pp]layer (\d+)\b")
+
+
+def seat_refs(text: str, players: int) -> str:
+    """ "Player 2 takes..." -> "{P1} takes...": a seat reference that a front end shows as "You"
+    to that seat and as the player's name to the others."""
+
+    def ref(m: re.Match[str]) -> str:
+        n = int(m.group(1))
+        return f"{{P{n - 1}}}" if 1 <= n <= players else m.group(0)
+
+    return _SEAT_NAME.sub(ref, text)
+
+
+def story_entry(owner: int | None, state: State, action: int) -> dict[str, Any]:
+    """The log entry of one ply: whose turn it belongs to and its lines (seat references in
+    them), from the state right after `action`; `owner` is `story_owner` asked before it."""
+    n = state.num_players()
+    lines = []
+    for line in state.story(action):
+        out = dict(line)
+        out["text"] = seat_refs(str(line["text"]), n)
+        lines.append(out)
+    return {"seat": owner, "lines": lines}
+
+
+def story_for(entry: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    """A log entry as `viewer` may read it (None: a spectator): private lines of others left out."""
+    lines = [
+        {"text": line["text"]}
+        for line in entry["lines"]
+        if "to" not in line or (viewer is not None and viewer in line["to"])
+    ]
+    return {"seat": entry["seat"], "lines": lines}
+
+
 def sample_chance(state: State, rng: random.Random) -> int:
     """Draw one chance outcome by its probability."""
     outcomes = state.chance_outcomes()
@@ -321,6 +417,9 @@ __all__: Sequence[str] = [
     "Game",
     "State",
     "sample_chance",
+    "seat_refs",
+    "story_entry",
+    "story_for",
     "apply_sequence",
     "legal_action_strings",
     "check_seat",

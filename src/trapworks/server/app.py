@@ -277,6 +277,10 @@ def create_app(
     async def get_hint(gid: str, token: str | None = Query(None)):
         return await service.hint(gid, token)
 
+    @app.get("/api/games/{gid}/moment/{ply}", summary="Your view of the game right after move `ply`")
+    async def get_moment(gid: str, ply: int, token: str | None = Query(None)):
+        return service.moment(gid, token, ply)
+
     @app.get("/api/games/{gid}/record", summary="Download the game record (trapworks-record JSON)")
     async def get_record(gid: str, token: str | None = Query(None)):
         record = service.record_dict(gid, token)

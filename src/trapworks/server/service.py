@@ -34,10 +34,13 @@ from trapworks.core import (
     available_games,
     game_class,
     make,
+    story_entry,
+    story_for,
     undo,
     undo_refusal,
 )
-from trapworks.core.randomness import chance_outcome, derive, new_key, seed_key
+from trapworks.core.agent import ReasonedAgent, advice
+from trapworks.core.randomness import chance_outcome, derive, derived_random, new_key, seed_key
 
 from .outbox import SocketDropped
 from .store import PlyTaken, Store, StoredGame
@@ -105,6 +108,8 @@ class LiveGame:
     game: Game
     state: State
     log: list[tuple[int, str]]  # (seat, text) per ply, exactly the stored rows
+    # Per ply, the kernel's words for it (core.story_entry: whose turn, lines, private ones marked).
+    stories: list[dict[str, Any]] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     agents: dict[int, Agent] = field(default_factory=dict)
@@ -163,6 +168,8 @@ class GameService:
             "options": game.public_options(),
             "option_choices": dict(getattr(cls, "option_choices", {}) or {}),
             "option_labels": dict(getattr(cls, "option_labels", {}) or {}),
+            # The declared options (core/options.py): the lobby builds its controls from this.
+            "options_schema": [o.to_json() for o in cls.options_schema],
             "players": game.num_players(),
             "agents": available_agents(game),
             "hint_agent": self._hint_agent_name(game),
@@ -191,7 +198,10 @@ class GameService:
         kind = type(game)  # the agents on offer are a property of the game's class
         if kind not in self._hint_agents:
             names = available_agents(game)
-            self._hint_agents[kind] = next((n for n in HINT_AGENTS if n in names), None)
+            own = getattr(kind, "hint_agent", None)  # the game's choice: plays from the seat's view
+            self._hint_agents[kind] = (
+                own if own in names else next((n for n in HINT_AGENTS if n in names), None)
+            )
         return self._hint_agents[kind]
 
     # --- creating and loading ---------------------------------------------------------
@@ -343,9 +353,13 @@ class GameService:
                 if stored.start is not None
                 else game.new_initial_state(seed=setup_seed(stored))
             )
+            stories = []
             for i, (_seat, text) in enumerate(stored.actions):
                 try:
-                    state.apply_action(state.string_to_action(text))
+                    action = state.string_to_action(text)
+                    owner = state.story_owner(action)
+                    state.apply_action(action)
+                    stories.append(story_entry(owner, state, action))
                 except IllegalActionError as e:
                     raise ServiceError(
                         500,
@@ -354,7 +368,14 @@ class GameService:
                     ) from None
         except TrapworksError as e:
             raise ServiceError(500, "cannot_resume", f"game {stored.id} cannot be resumed: {e}") from None
-        return LiveGame(stored=stored, game=game, state=state, log=list(stored.actions), key=game_key(stored))
+        return LiveGame(
+            stored=stored,
+            game=game,
+            state=state,
+            log=list(stored.actions),
+            key=game_key(stored),
+            stories=stories,
+        )
 
     # --- who is asking ----------------------------------------------------------------
     def seat_for(self, live: LiveGame, token: str | None) -> int | None:
@@ -450,9 +471,19 @@ class GameService:
 
     def log_for(self, live: LiveGame, viewer: int | None) -> list[dict[str, Any]]:
         return [
-            {"ply": p, "seat": s, "text": self._visible_text(live, viewer, s, t)}
+            {
+                "ply": p,
+                "seat": s,
+                "text": self._visible_text(live, viewer, s, t),
+                "story": self._story(live, p, viewer),
+            }
             for p, (s, t) in enumerate(live.log)
         ]
+
+    @staticmethod
+    def _story(live: LiveGame, ply: int, viewer: int | None) -> dict[str, Any] | None:
+        # The ply in players' words as this viewer may read them (the log shows these, keyed by ply).
+        return story_for(live.stories[ply], viewer) if ply < len(live.stories) else None
 
     def snapshot(
         self,
@@ -471,7 +502,12 @@ class GameService:
         last = None
         if ply:
             s, t = live.log[ply - 1]
-            last = {"ply": ply - 1, "seat": s, "text": self._visible_text(live, viewer, s, t, state)}
+            last = {
+                "ply": ply - 1,
+                "seat": s,
+                "text": self._visible_text(live, viewer, s, t, state),
+                "story": self._story(live, ply - 1, viewer),
+            }
         msg = {
             "type": "state",
             "id": live.id,
@@ -738,6 +774,11 @@ class GameService:
             # Runs once the commit is done even if the caller is cancelled meanwhile (a server
             # shutting down): what is stored is always what the game holds.
             if not done.cancelled() and done.exception() is None:
+                before = live.state
+                for _seat, _text, after in steps:
+                    action = after.history()[-1]
+                    live.stories.append(story_entry(before.story_owner(action), after, action))
+                    before = after
                 live.state = steps[-1][2]
                 live.log.extend(actions)
 
@@ -865,6 +906,7 @@ class GameService:
                 del live.sent_texts[key]
             live.state = new_state
             del live.log[keep:]
+            del live.stories[keep:]
             live.failed = None
             await self.broadcast(live, sync=True)
             return live.ply()
@@ -886,16 +928,51 @@ class GameService:
             raise ServiceError(409, "not_your_turn", "a hint is for your own turn")
         name = self._hint_agent_name(live.game)
         assert name is not None  # hints are offered only in games that have an agent for them
+        rng = derived_random(live.key, "hint", ply)
         agent = make_agent(name, live.game, seat, seed=derive(live.key, "hint", ply) >> 193)
-        action = await asyncio.to_thread(agent.step, state)
-        explanation = await asyncio.to_thread(agent.explain, state)
+        # The hint knows what this seat knows: with hidden information the agent gets a state
+        # resampled from the seat's view, never the true one.
+        position = state.resample(seat, rng) if type(live.game).has_hidden_information else state
+        reason: str | None
+        if isinstance(agent, ReasonedAgent):  # the move and its reason from one decision
+            action, reason = await asyncio.to_thread(agent.choose, position.clone())
+        else:
+            action = await asyncio.to_thread(agent.step, position.clone())
+            reason = await asyncio.to_thread(agent.explain, position.clone())
+        if action not in state.legal_actions():  # a resample must keep the seat's own choices
+            raise ServiceError(500, "hint_failed", "the hint agent suggested a move that is not legal here")
+        # Only reasons in players' words are shown (no search statistics, no hidden readings),
+        # and only when they add something to the move itself ("Roll the die.").
+        text = state.describe_action(action)
+        reason = advice(reason) if reason and agent.speaks_plainly else None
+        if reason and reason.rstrip(".").lower() == text.rstrip(".").lower():
+            reason = None
         return {
             "ok": True,
-            "move": state.action_to_string(action),
-            "explanation": explanation,
-            "agent": name,
+            "move": state.action_to_string(action),  # for the board (renderers mark it)
+            "text": text,  # for people: the kernel's words
+            "explanation": reason,
             "ply": ply,
         }
+
+    def moment(self, gid: str, token: str | None, ply: int) -> dict[str, Any]:
+        """What the token's seat saw right after `ply` actions (a log line clicked): the game is
+        replayed to that point and only that seat's view is sent, as at the time."""
+        live = self.get(gid)
+        seat = self.seat_for(live, token)
+        log = list(live.log)
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(log):
+            raise ServiceError(400, "bad_ply", f"move {ply!r} is not in this game (0 to {len(log)})")
+        stored = live.stored
+        state = (
+            live.game.state_from_position(stored.start)
+            if stored.start is not None
+            else live.game.new_initial_state(seed=stored.seed)
+        )
+        for _seat, text in log[:ply]:
+            state.apply_action(state.string_to_action(text))
+        snap = self.snapshot(live, seat, sync=False, state=state, ply=ply)
+        return {**snap, "can_undo": False, "can_hint": False, "moment": True}
 
     def record(self, gid: str, token: str | None) -> GameRecord:
         live = self.get(gid)
@@ -958,16 +1035,24 @@ class GameService:
             )
         steps = []
         previous = None
+        before: State | None = None
         try:
             for i, state in enumerate(record.states()):
                 player = state.current_player()
+                story = None
+                if before is not None:
+                    action = state.history()[-1]
+                    story = story_for(story_entry(before.story_owner(action), state, action), seat)
+                before = state
                 steps.append(
                     {
                         "ply": i,
                         "view": state.view(seat),
                         "events": state.last_events(seat),
                         "last_action": (
-                            {"ply": i - 1, "seat": previous, "text": record.actions[i - 1]} if i else None
+                            {"ply": i - 1, "seat": previous, "text": record.actions[i - 1], "story": story}
+                            if i
+                            else None
                         ),
                         "to_move": player if player >= 0 else None,
                         "terminal": state.is_terminal(),

@@ -50,6 +50,7 @@ class TouchHeuristicAgent(ReasonedAgent):
     """Uses its touch readings (and what anyone can see on the tray)."""
 
     name = "heuristic"
+    speaks_plainly = True  # its reasons name only its own readings and the visible tray
 
     def __init__(self, game, seat: int, seed: int | None = None, loose_below: float = 0.15, **options: Any):
         super().__init__(game, seat, seed=seed, **options)

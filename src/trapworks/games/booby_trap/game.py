@@ -13,7 +13,7 @@ import random
 import re
 from typing import Any
 
-from trapworks.core import TERMINAL, Game, IllegalActionError, OptionError, PositionError, State
+from trapworks.core import TERMINAL, Game, IllegalActionError, Option, OptionError, PositionError, State
 from trapworks.core.randomness import new_seed, stream_seed
 
 from . import physics
@@ -52,16 +52,73 @@ def feel_word(reading: float) -> str:
 class BoobyTrapGame(Game):
     game_id = "booby-trap"
     title = "Booby Trap"
-    default_options = {
-        "players": None,  # 2-6 (None: 2, or 1 for solitaire)
-        "variant": "regular",  # regular | solitaire | sizes-in-order | no-passes
-        "teaching": False,  # every view shows the stress network (force per contact)
-        "tension_noise": 0.1,  # std. dev. of a touch reading, in units of the bar's force
-        "pieces_per_size": 20,  # 001: '20 of each piece' (a later remake has 21)
-        "first_player": 0,  # 001: 'A player is selected to take the first turn'
-    }
-    option_choices = {"variant": list(VARIANTS)}
+    # The options, declared once (trapworks.core.options): kernel, CLI and lobby all read this.
+    options_schema = (
+        Option.integer(
+            "players",
+            None,
+            1,
+            MAX_PLAYERS,
+            nullable=True,
+            null_label="2 (1 for solitaire)",
+            expects=f"2 to {MAX_PLAYERS} players (1 for variant=solitaire)",
+            label="Players",
+            help="How many take turns removing pieces.",
+        ),
+        Option.choice(
+            "variant",
+            "regular",
+            VARIANTS,
+            labels={
+                "regular": "Regular game",
+                "solitaire": "Solitaire",
+                "sizes-in-order": "Sizes in order (small, then medium, then large)",
+                "no-passes": "No passes",
+            },
+            label="Game",
+            help="The regular game or one of the rulebook's three variant games.",
+            source="001: the regular game and its variant games",
+        ),
+        Option.boolean(
+            "teaching",
+            False,
+            label="Show the forces",
+            help="Every player sees how hard each piece presses (for learning, not for a real game).",
+        ),
+        Option.number(
+            "tension_noise",
+            0.1,
+            0.0,
+            1.0,
+            label="Touch accuracy",
+            help="How unsure a touch reading is (0: exact), in parts of the spring bar's force.",
+            source="001 leaves open how much a touch tells",
+            advanced=True,
+        ),
+        Option.integer(
+            "pieces_per_size",
+            20,
+            1,
+            21,
+            label="Pieces of each size",
+            help="How many small, medium and large pieces fill the tray.",
+            source="001: 20 of each piece (a later remake has 21)",
+            advanced=True,
+        ),
+        Option.choice(
+            "first_player",
+            0,
+            list(range(MAX_PLAYERS)),
+            labels={i: f"Player {i + 1}" for i in range(MAX_PLAYERS)},
+            label="Who starts",
+            help="The player who takes the first turn.",
+            source="001: 'A player is selected to take the first turn'",
+        ),
+    )
     has_hidden_information = True  # touch readings
+    # Hints come from the agent that knows only its own touch readings: the "hard" level reads
+    # the true forces on every piece, which no player may know.
+    hint_agent = "heuristic"
     has_chance = False  # the setup's mixing is seeded; the physics decides the rest
     agents = {
         "heuristic": "trapworks.games.booby_trap.agents:TouchHeuristicAgent",
@@ -81,14 +138,11 @@ class BoobyTrapGame(Game):
     }
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        # The schema has checked each value; left: what depends on the variant and player count.
         variant = options["variant"]
-        if variant not in VARIANTS:
-            raise OptionError(f"variant {variant!r}: choose one of {', '.join(VARIANTS)}")
         players = options["players"]
         if players is None:
             players = 1 if variant == "solitaire" else 2
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise OptionError(f"players {players!r}: a whole number")
         if variant == "solitaire":
             if players != 1:
                 raise OptionError(f"players {players}: the solitaire game is for 1 player")
@@ -98,19 +152,11 @@ class BoobyTrapGame(Game):
                 "(1 player: variant=solitaire)"
             )
         options["players"] = players
-        if not isinstance(options["teaching"], bool):
-            raise OptionError(f"teaching {options['teaching']!r}: true or false")
-        noise = options["tension_noise"]
-        if isinstance(noise, bool) or not isinstance(noise, (int, float)) or not 0 <= noise <= 1:
-            raise OptionError(f"tension_noise {noise!r}: a number from 0 (exact) to 1")
-        options["tension_noise"] = float(noise)
         per = options["pieces_per_size"]
-        if isinstance(per, bool) or not isinstance(per, int) or not 1 <= per <= 21:
-            raise OptionError(f"pieces_per_size {per!r}: 1 to 21 (20 in 001, 21 in the remake)")
         if 3 * per <= players:
             raise OptionError(f"pieces_per_size {per}: too few pieces for {players} players")
         fp = options["first_player"]
-        if isinstance(fp, bool) or not isinstance(fp, int) or not 0 <= fp < players:
+        if fp >= players:
             raise OptionError(f"first_player {fp!r}: a seat from 0 to {players - 1}")
         return options
 
@@ -253,6 +299,31 @@ class BoobyTrapState(State):
         # A touch reveals a reading and a removal how the tray settles: against an AI, undo must
         # not let a player feel a second piece in one turn or try a removal again.
         return action != self.game.pass_action
+
+    def describe_action(self, action: int) -> str:
+        game = self.game
+        if action == game.pass_action:
+            return "Pass (put the piece back untouched)"
+        if action == game.remove_action:
+            return f"Remove piece {self.touched}"
+        if 0 <= action < game.num_pieces:
+            return f"Touch piece {action} (a {SIZE_NAMES[self.sizes[action]]} one)"
+        return self.action_to_string(action)
+
+    def story(self, action: int) -> list[dict[str, Any]]:
+        lines = super().story(action)
+        for line, e in zip(lines, (e for e in self._events if e.get("text")), strict=True):
+            if e["type"] == "pass":
+                line["text"] = f"Player {e['seat'] + 1} passed."
+            elif e["type"] == "removal" and not e["tripped"]:
+                points = POINTS[e["size"]]
+                size = SIZE_NAMES[e["size"]]
+                line["text"] = (
+                    f"Player {e['seat'] + 1} removed piece {e['piece']} ({size}) and kept it "
+                    f"for {points} {'point' if points == 1 else 'points'}: the spring bar moved "
+                    f"{abs(e['marks']):.2f} of a mark."
+                )
+        return lines
 
     def _apply_action(self, action: int) -> None:
         game = self.game

@@ -38,6 +38,10 @@ class HeuristicAgent(Agent):
     name = "heuristic"
     game: DeadEndDriveGame  # the game it was made for (the kernel's Agent knows only Game)
 
+    # Its reasons are sentences in the first person about its own cards and the board (a hint
+    # turns them into advice); given a resampled state it knows only what its seat knows.
+    speaks_plainly = True
+
     def __init__(
         self, game, seat: int, seed: int | None = None, bluff: float = 0.2, noise: float = 0.0, **options: Any
     ):

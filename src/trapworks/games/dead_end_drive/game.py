@@ -21,7 +21,7 @@ import random
 import re
 from typing import Any
 
-from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, OptionError, State
+from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, Option, OptionError, State
 from trapworks.core.randomness import new_seed, stream_seed
 
 from .board import Mansion, load_mansion, squares_of
@@ -69,29 +69,93 @@ WIN_ESCAPE, WIN_LAST_ALIVE, WIN_DETECTIVE = "escape", "last-alive", "detective"
 class DeadEndDriveGame(Game):
     game_id = "dead-end-drive"
     title = "13 Dead End Drive"
-    default_options = {
-        "players": 4,  # 2 to 4
-        "first_player": "random",  # "random" (the dice roll-off, a chance node) or a seat 1..players
-        "traps_per_kind": 3,  # Trap cards per trap (5 traps)
-        "wild_cards": 4,  # Wild cards
-        "detective_cards": 10,  # Detective cards; the three must total 29
-        "blocked_die": "forfeit",  # a die no pawn can use: "forfeit" it, or "lose-turn" (the whole turn)
-        "after_draw": "drawn-only",  # after drawing this turn, cards held before may not be played;
-        # "drawn-only": cards drawn this turn may; "none": no card may
-        "passage_hops": 1,  # passage hops allowed in one move
-        # 004: "move any pawn onto a Secret Passage space and then move it to one other" (Figure
-        # 10): the pawn moves onto the passage first. True lets a pawn already standing on one
-        # hop at the start of its move.
-        "passage_start_hop": False,
-        "turn_limit": 3000,  # turns before the game is stopped (a truncation, nobody wins)
-    }
-    option_choices = {
-        "players": [2, 3, 4],
-        "blocked_die": list(BLOCKED_DIE_RULES),
-        "after_draw": list(AFTER_DRAW_RULES),
-    }
+    # The options, declared once (trapworks.core.options): kernel, CLI and lobby all read this.
+    options_schema = (
+        Option.integer("players", 4, 2, 4, label="Players", help="How many players share the heirs."),
+        Option.choice(
+            "first_player",
+            "random",
+            ["random", 1, 2, 3, 4],
+            labels={
+                "random": "the highest dice roll",
+                1: "Player 1",
+                2: "Player 2",
+                3: "Player 3",
+                4: "Player 4",
+            },
+            label="Who starts",
+            help="Who takes the first turn.",
+            source="004: 'The player with the highest roll goes first.'",
+        ),
+        Option.integer(
+            "traps_per_kind",
+            3,
+            1,
+            label="Trap cards per trap",
+            help="Cards of each of the five traps in the trap pile.",
+            source="004: '29 Trap cards'",
+            advanced=True,
+        ),
+        Option.integer(
+            "wild_cards", 4, 0, label="Wild cards", help="Wild cards in the trap pile.", advanced=True
+        ),
+        Option.integer(
+            "detective_cards",
+            10,
+            0,
+            label="Detective cards",
+            help="Detective cards in the trap pile.",
+            advanced=True,
+        ),
+        Option.choice(
+            "blocked_die",
+            "forfeit",
+            BLOCKED_DIE_RULES,
+            labels={"forfeit": "lose that die only", "lose-turn": "lose the whole turn"},
+            label="A die no pawn can use",
+            help="What happens when no pawn can move by one of your dice.",
+            source="004 does not say what a die no pawn can use costs",
+        ),
+        Option.choice(
+            "after_draw",
+            "drawn-only",
+            AFTER_DRAW_RULES,
+            labels={"drawn-only": "cards drawn this turn", "none": "no card"},
+            label="Cards you may play after drawing",
+            help="After you drew this turn, which cards you may still play (cards held before may not).",
+            source="004 leaves open which cards may be played after a draw",
+        ),
+        Option.integer(
+            "passage_hops",
+            1,
+            0,
+            5,
+            label="Secret passages per move",
+            help="How many secret passages a pawn may use in one move.",
+            source="004 does not limit passages per move",
+            advanced=True,
+        ),
+        Option.boolean(
+            "passage_start_hop",
+            False,
+            label="Hop from a passage you start on",
+            help="A pawn already standing on a secret passage may hop at the start of its move.",
+            source="004: 'move any pawn onto a Secret Passage space and then move it to one other' "
+            "(Figure 10): the pawn moves onto the passage first",
+            advanced=True,
+        ),
+        Option.integer(
+            "turn_limit",
+            3000,
+            1,
+            label="Turn limit",
+            help="Turns before the game is stopped with no winner.",
+            advanced=True,
+        ),
+    )
     has_hidden_information = True
     has_chance = True
+    hint_agent = "heuristic"  # quick, and its reasons are sentences (the host gives it a resample)
     agents = {"heuristic": "trapworks.games.dead_end_drive.agents:HeuristicAgent"}
     # Difficulty levels (trapworks.agents.levels). easy and medium: the heuristic with a share of
     # random decisions. hard: the generic IS-MCTS whose rollouts stop after a few heuristic moves
@@ -113,36 +177,18 @@ class DeadEndDriveGame(Game):
     }
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        def whole(name: str, lo: int, hi: int | None = None) -> int:
-            v = options[name]
-            if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
-                span = f"{lo} to {hi}" if hi is not None else f"at least {lo}"
-                raise OptionError(f"{name} {v!r}: a whole number, {span}")
-            return v
-
-        n = whole("players", 2, 4)
+        # The schema has checked each value; left: the cross-checks.
+        n = options["players"]
         fp = options["first_player"]
-        if fp != "random" and (isinstance(fp, bool) or not isinstance(fp, int) or not 1 <= fp <= n):
+        if fp != "random" and fp > n:
             raise OptionError(f'first_player {fp!r}: "random" (roll the dice) or a seat 1 to {n}')
-        t = whole("traps_per_kind", 1)
-        w = whole("wild_cards", 0)
-        d = whole("detective_cards", 0)
+        t, w, d = options["traps_per_kind"], options["wild_cards"], options["detective_cards"]
         if 5 * t + w + d != TOTAL_TRAP_PILE:
             raise OptionError(
                 f"the trap pile has {TOTAL_TRAP_PILE} cards: "
                 "5 x traps_per_kind + wild_cards + detective_cards "
                 f"must be {TOTAL_TRAP_PILE}, not 5 x {t} + {w} + {d} = {5 * t + w + d}"
             )
-        if options["blocked_die"] not in BLOCKED_DIE_RULES:
-            raise OptionError(
-                f"blocked_die {options['blocked_die']!r}: choose {' or '.join(BLOCKED_DIE_RULES)}"
-            )
-        if options["after_draw"] not in AFTER_DRAW_RULES:
-            raise OptionError(f"after_draw {options['after_draw']!r}: choose {' or '.join(AFTER_DRAW_RULES)}")
-        whole("passage_hops", 0, 5)
-        if not isinstance(options["passage_start_hop"], bool):
-            raise OptionError(f"passage_start_hop {options['passage_start_hop']!r}: true or false")
-        whole("turn_limit", 1)
         return options
 
     def __init__(self, **options: Any):
@@ -538,6 +584,39 @@ class DeadEndDriveState(State):
 
     def seat_name(self, seat: int) -> str:
         return f"Player {seat + 1}"
+
+    def describe_action(self, action: int) -> str:
+        g = self.game
+        if action < g.DEST_BASE:
+            pawn, c = divmod(action, 12)
+            return f"Move {NAMES[pawn]} {c + 1} {'square' if c == 0 else 'squares'}"
+        if action < g.CHANGE:
+            who = NAMES[self.selected[0]] if self.selected is not None else "the pawn"
+            return f"Move {who} to {g.mansion.name(action - g.DEST_BASE)}"
+        words = {
+            g.CHANGE: "Change the portrait",
+            g.KEEP_PORTRAIT: "Keep the portrait",
+            g.PLAY_WILD: "Play a wild card to spring the trap",
+            g.DRAW: "Draw a card from the trap pile",
+            g.SPRING: "Spring the trap with the card you drew",
+            g.KEEP_CARD: "Keep the card you drew",
+        }
+        if action == g.PLAY_TRAP:
+            return f"Play your {self.action_to_string(action).removeprefix('play ')} card to spring the trap"
+        return words.get(action, self.action_to_string(action))
+
+    def story(self, action: int) -> list[dict[str, Any]]:
+        # Picking a pawn and a count is half a move: the line of the square it reaches tells it.
+        lines = super().story(action)
+        told = [e for e in self._events if e.get("text")]
+        return [line for line, e in zip(lines, told, strict=True) if e["type"] != "select"]
+
+    def story_owner(self, action: int) -> int | None:
+        # The dice belong to the turn of the player who rolls them; the roll-off for who starts
+        # and a portrait revealed belong to nobody's turn.
+        if self.phase == ROLL:
+            return self.to_move
+        return super().story_owner(action)
 
     def _apply_action(self, action: int) -> None:
         g = self.game

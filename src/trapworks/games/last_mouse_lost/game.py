@@ -18,7 +18,16 @@ from itertools import chain
 from operator import getitem
 from typing import Any
 
-from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, OptionError, PositionError, State
+from trapworks.core import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    IllegalActionError,
+    Option,
+    OptionError,
+    PositionError,
+    State,
+)
 
 STANDARD_BOARD = (3, 5, 6, 6, 5, 3)
 MAX_ROWS = 26  # rows are named by letters a..z
@@ -101,21 +110,59 @@ def mice_text(mask: int) -> str:
 class LastMouseLostGame(Game):
     game_id = "last-mouse-lost"
     title = "Last Mouse Lost"
-    default_options = {
-        "rules": "basic",  # "basic" or "advanced"
-        "board": STANDARD_BOARD,  # row lengths
-        "first_to": 3,  # round wins that take the match: 3 = best of five, 1 = one round
-        "opener": "alternate",  # who opens rounds 2+: alternate | loser | winner | same
-        "first_player": 0,  # who opens round 1: 0, 1, or "random" (a chance node)
-    }
-    option_choices = {
-        "rules": list(RULES),
-        "opener": list(OPENERS),
-        "first_player": [0, 1, "random"],
-        "first_to": [1, 2, 3, 4, 5],
-    }
-    option_labels = {"first_player": {"0": "Player 1", "1": "Player 2", '"random"': "drawn at random"}}
+    # The options, declared once (trapworks.core.options): kernel, CLI and lobby all read this.
+    options_schema = (
+        Option.choice(
+            "rules",
+            "basic",
+            RULES,
+            labels={"basic": "Basic: any mice of one row", "advanced": "Advanced: mice side by side"},
+            label="Rules",
+            help="Basic: press any number of mice in one row. Advanced: only mice next to each other.",
+            source="002: the basic rules and the advanced rules",
+        ),
+        Option.custom(
+            "board",
+            STANDARD_BOARD,
+            "list",
+            parse_board,
+            label="Rows of mice",
+            help="How many mice in each row, e.g. [3, 4, 5].",
+        ),
+        Option.integer(
+            "first_to",
+            3,
+            1,
+            expects="a positive number of round wins (3 = best of five)",
+            label="Round wins to take the match",
+            help="3 is best of five; 1 plays a single round.",
+            source="002: 'The player who wins three of five rounds is the winner.'",
+        ),
+        Option.choice(
+            "opener",
+            "alternate",
+            OPENERS,
+            labels={
+                "alternate": "take turns",
+                "loser": "the loser of the last round",
+                "winner": "the winner of the last round",
+                "same": "the same player every round",
+            },
+            label="Who opens later rounds",
+            help="Who presses first in rounds 2 and on.",
+            source="002 does not say who opens the later rounds",
+        ),
+        Option.choice(
+            "first_player",
+            0,
+            [0, 1, "random"],
+            labels={0: "Player 1", 1: "Player 2", "random": "drawn at random"},
+            label="Who opens round 1",
+            help="The player who presses first in the first round.",
+        ),
+    )
     has_chance = True  # only when first_player="random"
+    hint_agent = "perfect"
     agents = {
         "perfect": "trapworks.games.last_mouse_lost.solver:PerfectAgent",
         "heuristic": "trapworks.games.last_mouse_lost.agents:HeuristicAgent",
@@ -124,20 +171,6 @@ class LastMouseLostGame(Game):
     # The hardest opponent is the exact solver; easy and medium are the generic tree search with
     # random rollouts (the heuristic's clones per move would cost them most of their iterations).
     levels = {"hard": "perfect", "medium": {"heuristic_share": 0.0, "prior_weight": 0.0}}
-
-    def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        if options["rules"] not in RULES:
-            raise OptionError(f"rules {options['rules']!r}: choose basic or advanced")
-        options["board"] = parse_board(options["board"])
-        ft = options["first_to"]
-        if isinstance(ft, bool) or not isinstance(ft, int) or ft < 1:
-            raise OptionError(f"first_to {ft!r}: a positive number of round wins (3 = best of five)")
-        if options["opener"] not in OPENERS:
-            raise OptionError(f"opener {options['opener']!r}: choose one of {', '.join(OPENERS)}")
-        fp = options["first_player"]
-        if fp not in (0, 1, "random") or isinstance(fp, bool):
-            raise OptionError(f'first_player {fp!r}: 0, 1 or "random"')
-        return options
 
     def __init__(self, **options: Any):
         super().__init__(**options)
@@ -406,6 +439,31 @@ class LastMouseLostState(State):
                 f"space; {mice_text(mask)} of row {name} are not one run"
             )
         return None
+
+    def describe_action(self, action: int) -> str:
+        game = self.game
+        if action in game.opener_action:
+            return f"Player {game.opener_action.index(action) + 1} opens round 1"
+        row, count = ROW_NAMES[game.action_row[action]], game.action_count[action]
+        if game.advanced:
+            mice = mice_text(game.action_mask[action])
+            return f"Press mouse {mice} in row {row}" if count == 1 else f"Press mice {mice} in row {row}"
+        return f"Press {count} {'mouse' if count == 1 else 'mice'} in row {row}"
+
+    def story(self, action: int) -> list[dict[str, Any]]:
+        # A press causes no event unless it ends a round: the log says what was pressed (a line
+        # in lower case continues the sentence of the seat whose turn it was).
+        lines = super().story(action)
+        game = self.game
+        if action in game.opener_action:
+            return lines
+        row, count = ROW_NAMES[game.action_row[action]], game.action_count[action]
+        if game.advanced:
+            mice = mice_text(game.action_mask[action])
+            what = f"pressed mouse {mice} in row {row}" if count == 1 else f"pressed mice {mice} in row {row}"
+        else:
+            what = f"pressed {count} {'mouse' if count == 1 else 'mice'} in row {row}"
+        return [{"text": what + "."}, *lines]
 
     def _apply_action(self, action: int) -> None:
         game = self.game

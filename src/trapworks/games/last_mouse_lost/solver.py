@@ -193,6 +193,7 @@ class PerfectAgent(Agent):
     room for an opponent's mistake (one mouse from the largest heap)."""
 
     name = "perfect"
+    speaks_plainly = True  # the solver explains its move in sentences (Last Mouse Lost hides nothing)
 
     def step(self, state: State) -> int:
         if state.is_chance_node():

@@ -29,6 +29,7 @@ def richest_target_in_reach(state, legal: list[int]) -> int | None:
 
 
 class HeuristicAgent(ReasonedAgent):
+    speaks_plainly = True  # its reasons are sentences about the board everyone sees
     name = "heuristic"
 
     def choose(self, state) -> tuple[int, str]:

@@ -17,11 +17,12 @@ seat s, 30 stage works, 31 stage jams, 40+s seat s goes first.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from typing import Any
 
-from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, OptionError, State
+from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, Option, OptionError, State
 
 from .data import (
     CHEESE_WHEEL,
@@ -76,37 +77,180 @@ def _is_prob(x: Any) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and 0.0 <= float(x) <= 1.0
 
 
+def _stage_odds(odds: Any) -> dict[str, float]:
+    if isinstance(odds, str):
+        try:
+            odds = json.loads(odds)
+        except json.JSONDecodeError:
+            pass
+    if not isinstance(odds, dict):
+        raise OptionError('trap_stage_odds: a mapping of stage id to probability, e.g. {"stairs": 0.9}')
+    for key, p in odds.items():
+        if key not in STAGE_IDS:
+            raise OptionError(f"trap_stage_odds: no stage {key!r}; stages are {', '.join(STAGE_IDS)}")
+        if not _is_prob(p):
+            raise OptionError(f"trap_stage_odds[{key!r}] {p!r}: a probability from 0 to 1")
+    return {k: float(v) for k, v in odds.items()}
+
+
 class MouseTrapGame(Game):
     game_id = "mouse-trap"
     title = "Mouse Trap"
-    default_options = {
-        "players": 2,  # 2 to 4
-        "variant": "milton-bradley",  # "milton-bradley" (seed 000) or "original" (seed 003)
-        # One option per row of the differences table; None takes the variant's value.
-        "cheese_supply": None,  # 000: 30 cards, 003: 52 pieces
-        "follow_destination": None,  # after Go back / Move ahead, carry out the space reached
-        "pay_while_mouse_on_wheel": None,  # may pay to move mice when one is on the Cheese Wheel
-        "pay_miss_ends_turn": None,  # a paid move that misses the Cheese Wheel ends the turn
-        "steal_tie": None,  # tie for most: "choose-or-divide" (000) or "choose" (003)
-        "safe_protects_cheese": None,  # 000: Safe also keeps your cheese from being taken
-        "empty_pile_source": None,  # empty pile: take from the rival with "most" or "any"
-        # On Turn Crank with an opposing mouse on the Cheese Wheel and the trap complete: 000
-        # "turn the crank" (true: the turn cannot end without cranking), 003 "are allowed to
-        # attempt" (false: the player may end the turn instead).
-        "crank_required": None,
-        # On a Build space that builds for this player count: 000 "you may build one piece",
-        # 003 "the player may add one part" (true: "build" or "end" is the player's decision;
-        # false: the part is built at once).
-        "build_optional": None,
-        "first_player": 0,  # seat that opens (0-based) or "random" (a chance node)
-        # The trap: None = documented default odds per stage (contraption.json).
-        "trap_reliability": None,  # overall capture chance, spread evenly over the stages
-        "trap_stage_odds": None,  # {stage id: success probability} for single stages
-        "turn_limit": DEFAULT_TURN_LIMIT,  # turns before a truncation (None: no limit)
-    }
-    option_choices = {"players": [2, 3, 4], "variant": ["milton-bradley", "original"]}
+    # The options, declared once (trapworks.core.options): the kernel checks them with this, the
+    # CLI lists them and the lobby builds its controls from it. The row options default to None:
+    # "as the chosen variant's rulebook says" (variants.json).
+    options_schema = (
+        Option.integer(
+            "players",
+            2,
+            2,
+            MAX_PLAYERS,
+            expects=f"Mouse Trap is for 2 to {MAX_PLAYERS} players",
+            label="Players",
+            help="How many mice race for the cheese.",
+        ),
+        Option.choice(
+            "variant",
+            "milton-bradley",
+            ["milton-bradley", "original"],
+            labels={"milton-bradley": "Milton Bradley rules (000)", "original": "Original rules (003)"},
+            label="Rulebook",
+            help="Which written rules to follow; the rows below can mix the two.",
+            source="000 (Milton Bradley) and 003 (Original Rules) differ in the rows below",
+        ),
+        Option.integer(
+            "cheese_supply",
+            None,
+            0,
+            500,
+            nullable=True,
+            null_label="as the rulebook says",
+            label="Cheese in the supply",
+            help="How much cheese starts in the pile.",
+            source="000: 30 cheese cards; 003: 52 cheese pieces",
+            advanced=True,
+        ),
+        Option.boolean(
+            "follow_destination",
+            None,
+            nullable=True,
+            null_label="as the rulebook says",
+            label="Follow Go back / Move ahead",
+            help="After Go back or Move ahead, also do what the space you reach says.",
+            source="003 carries out the space reached; 000 does not",
+        ),
+        Option.boolean(
+            "pay_while_mouse_on_wheel",
+            None,
+            nullable=True,
+            null_label="as the rulebook says",
+            label="Pay to move mice while one is on the Cheese Wheel",
+            help="Whether you may pay cheese to roll a rival's mouse when one already sits on the wheel.",
+            source="000 allows it; 003 does not",
+        ),
+        Option.boolean(
+            "pay_miss_ends_turn",
+            None,
+            nullable=True,
+            null_label="as the rulebook says",
+            label="A paid miss ends the turn",
+            help="A paid move that misses the Cheese Wheel ends your turn.",
+            source="003: yes; 000: no",
+        ),
+        Option.choice(
+            "steal_tie",
+            None,
+            ["choose-or-divide", "choose"],
+            labels={"choose-or-divide": "choose one or divide", "choose": "choose one"},
+            nullable=True,
+            null_label="as the rulebook says",
+            label="Tie for the most cheese",
+            help="When rivals tie for the most cheese, whom you take it from.",
+            source="000: choose one or divide; 003: choose one",
+        ),
+        Option.boolean(
+            "safe_protects_cheese",
+            None,
+            nullable=True,
+            null_label="as the rulebook says",
+            label="Safe keeps your cheese",
+            help="A mouse on Safe also keeps its cheese from being taken.",
+            source="000: yes; 003: no",
+        ),
+        Option.choice(
+            "empty_pile_source",
+            None,
+            ["most", "any"],
+            labels={"most": "the rival with the most", "any": "any rival"},
+            nullable=True,
+            null_label="as the rulebook says",
+            label="Empty pile: take cheese from",
+            help="Whom you take cheese from when the supply has run out.",
+            source="000: the rival with the most; 003: any rival",
+        ),
+        Option.boolean(
+            "crank_required",
+            None,
+            nullable=True,
+            null_label="as the rulebook says",
+            label="Turn Crank must be cranked",
+            help="On Turn Crank with a rival on the Cheese Wheel and the trap complete, you must crank.",
+            source="000: 'turn the crank' (must); 003: 'are allowed to attempt' (may end the turn)",
+        ),
+        Option.boolean(
+            "build_optional",
+            None,
+            nullable=True,
+            null_label="as the rulebook says",
+            label="Building is a choice",
+            help="On a Build space you decide whether to build the next part.",
+            source="000: 'you may build one piece'; 003: 'the player may add one part'",
+        ),
+        Option.choice(
+            "first_player",
+            0,
+            [0, 1, 2, 3, "random"],
+            labels={0: "Player 1", 1: "Player 2", 2: "Player 3", 3: "Player 4", "random": "drawn at random"},
+            label="Who starts",
+            help="The player who takes the first turn.",
+        ),
+        Option.number(
+            "trap_reliability",
+            None,
+            0.0,
+            1.0,
+            nullable=True,
+            null_label="the usual odds of each stage",
+            label="How often the trap works",
+            help="The chance that a firing catches the mouse, spread evenly over the stages (1: always).",
+            source="the rulebooks leave open how often the contraption fails",
+            advanced=True,
+        ),
+        Option.custom(
+            "trap_stage_odds",
+            None,
+            "mapping",
+            _stage_odds,
+            nullable=True,
+            null_label="the usual odds",
+            label="Odds of single stages",
+            help='Chance that each named stage works, e.g. {"stairs": 0.9}.',
+            advanced=True,
+        ),
+        Option.integer(
+            "turn_limit",
+            DEFAULT_TURN_LIMIT,
+            1,
+            nullable=True,
+            null_label="no limit",
+            label="Turn limit",
+            help="Turns before the game is stopped with no winner.",
+            advanced=True,
+        ),
+    )
     has_hidden_information = False
     has_chance = True
+    hint_agent = "hard"
     agents = {
         "heuristic": "trapworks.games.mouse_trap.agents:HeuristicAgent",
         "double-catch": "trapworks.games.mouse_trap.agents:DoubleCatchAgent",
@@ -121,57 +265,14 @@ class MouseTrapGame(Game):
     levels = {"hard": "double-catch"}
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        # The schema has checked each value; left: the variant's values and the seat range.
         n = options["players"]
-        if not _is_int(n) or not 2 <= n <= MAX_PLAYERS:
-            raise OptionError(f"players {n!r}: Mouse Trap is for 2 to 4 players")
-        variant = options["variant"]
-        if variant not in VARIANTS:
-            raise OptionError(f"variant {variant!r}: choose one of {', '.join(VARIANTS)}")
         for name in ROW_OPTIONS:
             if options[name] is None:
-                options[name] = VARIANTS[variant][name]
-        supply = options["cheese_supply"]
-        if not _is_int(supply) or not 0 <= supply <= 500:
-            raise OptionError(f"cheese_supply {supply!r}: a number of cheese pieces from 0 to 500")
-        for name in (
-            "follow_destination",
-            "pay_while_mouse_on_wheel",
-            "pay_miss_ends_turn",
-            "safe_protects_cheese",
-            "crank_required",
-            "build_optional",
-        ):
-            if not isinstance(options[name], bool):
-                raise OptionError(f"{name} {options[name]!r}: true or false")
-        if options["steal_tie"] not in STEAL_TIES:
-            raise OptionError(f"steal_tie {options['steal_tie']!r}: choose one of {', '.join(STEAL_TIES)}")
-        if options["empty_pile_source"] not in PILE_SOURCES:
-            raise OptionError(
-                f"empty_pile_source {options['empty_pile_source']!r}: choose one of {', '.join(PILE_SOURCES)}"
-            )
+                options[name] = VARIANTS[options["variant"]][name]
         fp = options["first_player"]
-        if fp != "random" and not (_is_int(fp) and 0 <= fp < n):
-            raise OptionError(f'first_player {fp!r}: a seat 0..{n - 1} or "random"')
-        rel = options["trap_reliability"]
-        if rel is not None and not _is_prob(rel):
-            raise OptionError(
-                f"trap_reliability {rel!r}: a probability from 0 to 1 (1.0: the trap always works)"
-            )
-        odds = options["trap_stage_odds"]
-        if odds is not None:
-            if not isinstance(odds, dict):
-                raise OptionError(
-                    'trap_stage_odds: a mapping of stage id to probability, e.g. {"stairs": 0.9}'
-                )
-            for key, p in odds.items():
-                if key not in STAGE_IDS:
-                    raise OptionError(f"trap_stage_odds: no stage {key!r}; stages are {', '.join(STAGE_IDS)}")
-                if not _is_prob(p):
-                    raise OptionError(f"trap_stage_odds[{key!r}] {p!r}: a probability from 0 to 1")
-            options["trap_stage_odds"] = {k: float(v) for k, v in odds.items()}
-        limit = options["turn_limit"]
-        if limit is not None and not (_is_int(limit) and limit >= 1):
-            raise OptionError(f"turn_limit {limit!r}: a positive number of turns, or null for no limit")
+        if fp != "random" and fp >= n:
+            raise self.option("first_player").error(fp, f'a seat 0..{n - 1} or "random"')
         return options
 
     def __init__(self, **options: Any):
@@ -381,6 +482,56 @@ class MouseTrapState(State):
             self.action_to_string(a) for a in self._legal_actions()
         )
 
+    # --- the log in players' words ------------------------------------------------------
+    def describe_action(self, action: int) -> str:
+        if action == ROLL:
+            return "Roll the die"
+        if action == CRANK:
+            return "Turn the crank to spring the trap on the mouse on the Cheese Wheel"
+        if action == END:
+            return "End your turn"
+        if MOVE_BASE <= action < MOVE_BASE + MAX_PLAYERS:
+            return f"Pay 1 cheese to roll for player {action - MOVE_BASE + 1}'s mouse"
+        if STEAL_BASE <= action < STEAL_BASE + MAX_PLAYERS:
+            return f"Take the cheese from player {action - STEAL_BASE + 1}"
+        return self.action_to_string(action)
+
+    def story_owner(self, action: int) -> int | None:
+        # The die, a paid roll and the trap's stages belong to the turn of the player to move.
+        if self.phase in (P_DIE, P_PUSH, P_FIRE):
+            return self.to_move
+        return super().story_owner(action)
+
+    def story(self, action: int) -> list[dict[str, Any]]:
+        lines: list[dict[str, Any]] = []
+        for e in self._events:
+            kind = e["type"]
+            if kind == "trap_stage":
+                continue  # the working stages are the animation; a jam is told by trap_failed
+            if kind == "move":
+                where = SPACES[e["dest"]]["text"]
+                went = "came round to" if e["dest"] == e["start"] else "landed on"
+                text = f"Player {e['player'] + 1} rolled {e['die']} and {went} {where}."
+            elif kind == "trap_failed":
+                info = FIRING_CHAIN[e["stage"]]
+                who = " and ".join(f"player {t + 1}" for t in e["targets"]) or "nobody"
+                text = (
+                    f"The trap jammed at {info['letter']} ({info['text'][0].lower()}{info['text'][1:]}): "
+                    f"{who} escaped to Safe."
+                )
+            elif kind == "caught":
+                mice = " and ".join(f"player {c + 1}'s mouse" for c in e["caught"])
+                text = f"The cage fell on {mice}. Player {e['player'] + 1} took their {e['cheese']} cheese."
+            elif kind == "push":
+                text = (
+                    f"Player {e['player'] + 1} rolled {e['die']} for player {e['target'] + 1}'s mouse, "
+                    f"which moved to {SPACES[e['dest']]['text']}."
+                )
+            else:
+                text = e["text"]
+            lines.append({"text": text})
+        return lines
+
     def _event(self, kind: str, text: str, **data: Any) -> None:
         data["type"] = kind
         data["text"] = text
@@ -464,7 +615,7 @@ class MouseTrapState(State):
         # ("to" would mark an event private, so the destination is "dest".)
         self._event(
             "move",
-            f"Player {me + 1} rolls {die}: {start} → {dest} ({SPACES[dest]['text']}).",
+            f"Player {me + 1} rolls {die} and lands on {dest} ({SPACES[dest]['text']}).",
             player=me,
             die=die,
             start=start,
@@ -614,6 +765,7 @@ class MouseTrapState(State):
             self._transfer(victim, me, 1)
             self.steal_owed -= 1
             left = [s for s in self.steal_from if self.cheese[s] > 0]
+            self.steal_from = tuple(left)  # a rival taken bare is out of the tie (and of the position)
             if self.steal_owed > 0 and len(left) == 1:
                 # Only one rival of the tie still holds cheese: the rest can only come from them.
                 self._transfer(left[0], me, min(self.steal_owed, self.cheese[left[0]]))
@@ -648,7 +800,7 @@ class MouseTrapState(State):
         self.last_die = die
         self._event(
             "push",
-            f"Die {die}: player {target + 1}'s mouse moves {start} → {dest} ({SPACES[dest]['text']}).",
+            f"Rolled {die}: player {target + 1}'s mouse moves to {dest} ({SPACES[dest]['text']}).",
             player=self.to_move,
             target=target,
             die=die,

@@ -2,6 +2,7 @@
 // game's renderer one update at a time, and draws the common parts (players, log, buttons).
 import { api, clear, el, hashParams, rememberGame } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
+import { renderLog } from "/static/js/log.js";
 
 const $ = (id) => document.getElementById(id);
 const gid = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -55,7 +56,7 @@ async function sendAction(text) {
 async function hint() {
   const r = await api("GET", `/api/games/${encodeURIComponent(gid)}/hint?token=${encodeURIComponent(token)}`);
   if (!r.ok) { message(r.error, "error"); return { ok: false, error: r.error }; }
-  message(`Hint: ${r.data.move}` + (r.data.explanation ? ` (${r.data.explanation})` : ""));
+  message(`Hint: ${r.data.text || r.data.move}.` + (r.data.explanation ? ` ${r.data.explanation}` : ""));
   if (renderer && renderer.showHint) renderer.showHint(r.data);
   return r.data;
 }
@@ -97,11 +98,8 @@ function drawShell(u) {
     el("p", { class: "banner", text, "data-testid": "game-over" }, end);
     el("a", { href: "/", text: "New game" }, end);
   }
-  const ol = clear($("log"));
-  for (const entry of u.log) {
-    el("li", { text: `${seatLabel(entry.seat)}: ${entry.text ?? "(hidden)"}`, "data-ply": entry.ply }, ol);
-  }
-  ol.scrollTop = ol.scrollHeight;
+  renderLog($("log"), u.log, { seat: info.seat, players: info.players, gid, token, gameId: info.game,
+                               renderer: info.renderer, options: info.options });
   $("hint").disabled = !u.can_hint;
   $("undo").disabled = !u.can_undo;
   $("typed").hidden = info.seat === null || u.terminal;

@@ -1,59 +1,103 @@
 // The lobby: choose a game, its options and seats; create it; keep "my games" in localStorage.
 // Everything it offers (games, options, seat count, agents) comes from the server.
 import { api, clear, el, forgetGame, myGames, rememberGame } from "/static/js/dom.js";
+import { showHowToPlay } from "/static/js/howto.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = [];
 let current = null; // the catalog entry of the chosen game, refreshed by /check
 let checkTimer = null;
 
-function optionText(value) {
-  if (Array.isArray(value)) return value.join(",");
-  return String(value);
-}
-
-// Same reading as the CLI's -o key=value: JSON when it is JSON, text otherwise; the game checks it.
-function readOption(text, defaultValue) {
-  if (typeof defaultValue === "boolean") return text;
+// Same reading as the CLI's -o key=value for free-text options (lists, mappings): JSON when it
+// is JSON, text otherwise; the game checks it and says what is wrong.
+function readText(text) {
   const t = text.trim();
+  if (t === "") return null;
   try { return JSON.parse(t); } catch (e) { /* not JSON */ }
   return t;
+}
+
+function optionText(value) {
+  if (value === null || value === undefined) return "";
+  if (Array.isArray(value)) return value.join(",");
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
 }
 
 function optionValues() {
   const out = {};
   for (const input of $("options").querySelectorAll("[data-option]")) {
     const name = input.dataset.option;
-    const def = current.defaults[name];
-    out[name] = input.type === "checkbox" ? input.checked : readOption(input.value, def);
+    const control = input.dataset.control;
+    if (control === "toggle") out[name] = input.checked;
+    else if (control === "select") out[name] = JSON.parse(input.value);
+    else if (control === "number") out[name] = input.value.trim() === "" ? input.value : Number(input.value);
+    else out[name] = readText(input.value);
   }
   return out;
 }
 
+// One row per declared option (the game's schema from the catalog): its label, the control the
+// schema asks for, the one-line help and, where it is a rulebook difference, the rulebook source.
+function optionRow(opt, box) {
+  const row = el("div", { class: "option", "data-option-row": opt.name }, box);
+  const id = `opt-${opt.name}`;
+  const label = el("label", { for: id, class: "option-label" }, row);
+  el("span", { class: "name", text: opt.label }, label);
+  let input;
+  if (opt.control === "toggle") {
+    input = el("input", { type: "checkbox", id, role: "switch" }, label);
+    input.checked = !!opt.default;
+  } else if (opt.control === "select") {
+    input = el("select", { id }, label);
+    for (const c of opt.choices) {
+      const o = el("option", { value: JSON.stringify(c.value), text: c.label }, input);
+      if (JSON.stringify(c.value) === JSON.stringify(opt.default)) o.selected = true;
+    }
+  } else if (opt.control === "number") {
+    input = el("input", { type: "number", id, value: optionText(opt.default), step: opt.step,
+                          min: opt.min ?? undefined, max: opt.max ?? undefined }, label);
+  } else {
+    input = el("input", { type: "text", id, value: optionText(opt.default),
+                          placeholder: opt.nullable ? "(empty: default)" : "" }, label);
+  }
+  input.dataset.option = opt.name;
+  input.dataset.control = opt.control;
+  const help = el("p", { class: "option-help muted", id: `${id}-help` }, row);
+  help.textContent = opt.help;
+  if (opt.source) {
+    const stop = /[.!?]'?$/.test(opt.source) ? "" : ".";
+    el("span", { class: "source", text: ` Rulebook: ${opt.source}${stop}` }, help);
+  }
+  input.setAttribute("aria-describedby", help.id);
+  input.addEventListener("change", scheduleCheck);
+  input.addEventListener("input", scheduleCheck);
+}
+
 function renderOptions(entry) {
   const box = clear($("options"));
-  const choices = entry.option_choices || {};
-  for (const [name, value] of Object.entries(entry.options)) {
-    const label = el("label", {}, box);
-    el("span", { class: "name", text: name.replace(/_/g, " ") }, label);
-    let input;
-    if (typeof value === "boolean") {
-      input = el("input", { type: "checkbox", "data-option": name }, label);
-      input.checked = value;
-    } else if (choices[name]) {
-      input = el("select", { "data-option": name }, label);
-      const labels = (entry.option_labels || {})[name] || {};
-      for (const c of choices[name]) {
-        const o = el("option", { value: JSON.stringify(c), text: labels[JSON.stringify(c)] ?? String(c) }, input);
-        if (JSON.stringify(c) === JSON.stringify(value)) o.selected = true;
-      }
-    } else {
-      input = el("input", { type: "text", "data-option": name, value: optionText(value) }, label);
-    }
-    input.addEventListener("change", scheduleCheck);
-    input.addEventListener("input", scheduleCheck);
+  const schema = entry.options_schema || [];
+  for (const opt of schema.filter((o) => !o.advanced)) optionRow(opt, box);
+  const advanced = schema.filter((o) => o.advanced);
+  if (advanced.length) {
+    const more = el("details", { class: "more-options" }, box);
+    el("summary", { text: `More options (${advanced.length})` }, more);
+    for (const opt of advanced) optionRow(opt, more);
   }
 }
+
+// AI seats in players' words: three levels up front, every other agent behind "More agents".
+const LEVELS = [["easy", "Computer: Easy"], ["medium", "Computer: Medium"], ["hard", "Computer: Hard"]];
+const AGENT_WORDS = {
+  perfect: "Perfect player (never misses a win)",
+  heuristic: "Rule-of-thumb player",
+  "heuristic-stress": "Rule-of-thumb player that feels every force (sees more than a player may)",
+  "double-catch": "Trap-first player",
+  ismcts: "Tree search over what it cannot see",
+  mcts: "Tree search",
+  rollout: "Plays each move out many times",
+  random: "Random moves",
+};
 
 function defaultAgent(agents) {
   for (const name of ["medium", "perfect", "hard", "heuristic", "easy", "random"]) if (agents.includes(name)) return name;
@@ -63,17 +107,31 @@ function defaultAgent(agents) {
 function renderSeats(entry) {
   const box = clear($("seats"));
   const previous = [...document.querySelectorAll("[data-seat]")].map((s) => s.value);
+  const levels = LEVELS.filter(([name]) => entry.agents.includes(name));
+  const others = entry.agents.filter((a) => !LEVELS.some(([name]) => name === a));
+  const showMore = $("more-agents").checked;
   for (let i = 0; i < entry.players; i++) {
     const label = el("label", {}, box);
     el("span", { class: "name", text: `Player ${i + 1}` }, label);
     const select = el("select", { "data-seat": i, "data-testid": `seat-${i}` }, label);
     el("option", { value: "me", text: "Me (this browser)" }, select);
-    el("option", { value: "invite", text: "Invite a friend (link)" }, select);
-    for (const a of entry.agents) el("option", { value: `agent:${a}`, text: `AI: ${a}` }, select);
-    select.value = (box.dataset.game === entry.id && previous[i]) ||
-      (i === 0 ? "me" : `agent:${defaultAgent(entry.agents)}`);
+    el("option", { value: "invite", text: "A friend (I get a link to send)" }, select);
+    for (const [name, words] of levels) el("option", { value: `agent:${name}`, text: words }, select);
+    if (others.length) {
+      const group = el("optgroup", { label: "More agents", "data-more-agents": "1" }, select);
+      for (const a of others) el("option", { value: `agent:${a}`, text: AGENT_WORDS[a] || a }, group);
+      group.hidden = !showMore;
+      group.disabled = !showMore;
+    }
+    const wanted = (box.dataset.game === entry.id && previous[i]) || (i === 0 ? "me" : `agent:${defaultAgent(entry.agents)}`);
+    select.value = wanted;
+    if (select.value !== wanted && others.includes(wanted.slice(6))) {
+      $("more-agents").checked = true; // a previous choice among the other agents stays visible
+      return renderSeats(entry);
+    }
     if (!select.value) select.value = i === 0 ? "me" : "invite";
   }
+  $("more-agents-row").hidden = !others.length;
   box.dataset.game = entry.id;
 }
 
@@ -86,7 +144,6 @@ async function checkOptions() {
   const r = await api("POST", `/api/catalog/${encodeURIComponent(current.id)}/check`, { options: optionValues() });
   $("create-error").textContent = r.ok ? "" : r.error;
   $("create").disabled = !r.ok;
-  if (r.ok) $("game-help").textContent = r.data.help; // the rules text of the options chosen
   if (r.ok && (r.data.players !== current.players || r.data.agents.join() !== current.agents.join())) {
     current = { ...current, players: r.data.players, agents: r.data.agents };
     renderSeats(current);
@@ -96,7 +153,8 @@ async function checkOptions() {
 function chooseGame(id) {
   const entry = catalog.find((g) => g.id === id);
   current = { ...entry, defaults: entry.options };
-  $("game-help").textContent = entry.error ? entry.error : entry.help;
+  $("game-help").textContent = entry.error ? entry.error : "";
+  showHowToPlay(clear($("how-to-play")), entry.id, entry.title);
   renderOptions(entry);
   renderSeats(entry);
   $("create").disabled = !!entry.error;
@@ -131,21 +189,51 @@ async function create() {
   renderMyGames();
 }
 
+async function copyText(text, button) {
+  let ok = false;
+  try { await navigator.clipboard.writeText(text); ok = true; } catch (e) { /* no clipboard permission */ }
+  if (!ok) { // older browsers, plain http: copy from a selected field
+    const area = el("textarea", { style: "position:fixed;opacity:0", "aria-hidden": "true" }, document.body);
+    area.value = text;
+    area.select();
+    try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+    area.remove();
+  }
+  button.textContent = ok ? "Copied" : "Select and copy";
+  button.dataset.copied = ok ? "1" : "0";
+  setTimeout(() => { button.textContent = "Copy link"; }, 2500);
+}
+
+function linkRow(box, title, link, testId) {
+  const p = el("div", { class: "link-row" }, box);
+  el("strong", { text: title }, p);
+  const line = el("div", { class: "link-line" }, p);
+  const input = el("input", { type: "text", readonly: true, value: link, "data-link": testId, "aria-label": title }, line);
+  input.addEventListener("focus", () => input.select());
+  const button = el("button", { type: "button", text: "Copy link", "data-copy": testId }, line);
+  button.addEventListener("click", () => copyText(link, button));
+  return p;
+}
+
 function showLinks(game, seatChoices) {
-  $("created").hidden = false;
+  const section = $("created");
+  section.hidden = false;
   const box = clear($("created-links"));
   game.seats.forEach((s, i) => {
-    if (s.kind !== "human") { el("p", { text: `${s.label}: played by the server` }, box); return; }
-    const p = el("p", {}, box);
-    const who = seatChoices[i] === "me" ? "you" : "send this link to your friend";
-    el("strong", { text: `${s.label} (${who}): ` }, p);
-    if (seatChoices[i] === "me") el("a", { href: s.link, text: "open my seat", "data-testid": `open-seat-${i}` }, p);
-    const input = el("input", { type: "text", readonly: true, value: s.link, "data-link": `seat-${i}` }, p);
-    input.addEventListener("focus", () => input.select());
+    if (s.kind !== "human") { el("p", { text: `${s.label}: played by the computer` }, box); return; }
+    if (seatChoices[i] === "me") {
+      const p = el("p", {}, box);
+      el("strong", { text: `${s.label} (you): ` }, p);
+      el("a", { href: s.link, text: "open my seat", "data-testid": `open-seat-${i}` }, p);
+      return;
+    }
+    linkRow(box, `${s.label}: send this link to your friend`, s.link, `seat-${i}`);
   });
-  const p = el("p", {}, box);
-  el("strong", { text: "Spectator link: " }, p);
-  el("input", { type: "text", readonly: true, value: game.spectator.link, "data-link": "spectator" }, p);
+  linkRow(box, "Spectators: anyone with this link can watch", game.spectator.link, "spectator");
+  // The links go where they are seen without scrolling: the top of the page.
+  section.scrollIntoView({ block: "start" });
+  const first = box.querySelector("[data-copy]");
+  if (first) first.focus({ preventScroll: true });
 }
 
 function renderMyGames() {
@@ -180,6 +268,7 @@ async function init() {
   select.addEventListener("change", () => chooseGame(select.value));
   chooseGame(select.value);
   $("create").addEventListener("click", create);
+  $("more-agents").addEventListener("change", () => renderSeats(current));
   document.body.dataset.ready = "1";
 }
 

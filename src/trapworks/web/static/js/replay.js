@@ -2,6 +2,7 @@
 // (POST /api/replay); this page feeds them to the game's renderer in replay mode.
 import { api, clear, el, hashParams } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
+import { renderLog } from "/static/js/log.js";
 
 const $ = (id) => document.getElementById(id);
 let data = null;
@@ -25,8 +26,12 @@ function show(i, animate) {
   $("slider").value = String(i);
   $("where").textContent = `Step ${i} of ${data.steps.length - 1}` + (step.terminal ? " · game over" : "");
   document.body.dataset.step = String(i);
-  for (const li of $("log").children) li.classList.toggle("current", +li.dataset.ply === i - 1);
-  [...$("log").children].forEach((li) => { li.style.fontWeight = +li.dataset.ply === i - 1 ? "700" : ""; });
+  // The line of the turn this step belongs to is the current one.
+  for (const li of $("log").children) {
+    li.classList.toggle("current", +li.dataset.ply <= i - 1 && i - 1 <= +li.dataset.lastPly);
+  }
+  const current = $("log").querySelector("li.current");
+  if (current) current.scrollIntoView({ block: "nearest" });
 }
 
 async function start(record) {
@@ -41,12 +46,10 @@ async function start(record) {
   const ctx = baseContext({ gameId: data.game, mode: "replay", seat: null, players, options: data.options,
                             fast: hashParams().has("fast"), message });
   renderer = loaded.create(clear($("board")), ctx);
-  const ol = clear($("log"));
-  data.actions.forEach((text, k) => {
-    const who = data.steps[k].to_move === null ? "Chance" : (data.players[data.steps[k].to_move] || `Player ${data.steps[k].to_move + 1}`);
-    const li = el("li", { text: `${who}: ${text}`, "data-ply": k, style: "cursor:pointer" }, ol);
-    li.addEventListener("click", () => show(k + 1, false));
-  });
+  // The log in the kernel's words (each step's story), one line per turn; a click shows it.
+  const entries = data.steps.slice(1).map((s) => s.last_action);
+  renderLog($("log"), entries, { seat: null, players: data.players.map((label) => ({ name: label })),
+                                 onPick: (step) => show(step, false) });
   $("slider").max = String(data.steps.length - 1);
   $("player").hidden = false;
   show(0, false);

@@ -221,6 +221,7 @@ export default function createRenderer(root, ctx) {
     });
   }
 
+  let newsPly = -1; // the ply whose events the news list shows last
   function drawNews(events) {
     for (const e of events) {
       if (!e.text) continue;
@@ -267,7 +268,9 @@ export default function createRenderer(root, ctx) {
       if (!u.sync) await animate(u, fresh);
       drawChain(v);
       drawParts(v, new Set());
-      drawNews(u.events || []);
+      // Keyed by ply: an update seen twice (a resent frame, a retry) adds no second copy.
+      if (u.sync || u.ply !== newsPly) drawNews(u.events || []);
+      newsPly = u.ply;
       drawControls(v);
       view = v;
       void view;

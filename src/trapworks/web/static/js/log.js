@@ -1,0 +1,124 @@
+// The game's log in players' words. The kernel words every ply (State.story): whose turn it
+// belongs to and its sentences, with seats written {P0}, {P1}...; this module only lays them out:
+// one line per run of plies of the same seat's turn (a die folded into the move it belongs to),
+// "You" for the viewer's own seat, players' names for the others, numbered turns. Entries are
+// keyed by ply, so a reload or a resent update replaces a line instead of adding one.
+// Clicking a line shows the board at that moment, read-only (the seat's own view then).
+import { api, clear, el } from "/static/js/dom.js";
+import { baseContext, loadRenderer } from "/static/js/host.js";
+
+const REF = /\{P(\d+)\}('s)?/g;
+
+// "You takes 2 cheese" -> "You take 2 cheese": the kernel writes the third person for any seat.
+const IRREGULAR = { has: "have", is: "are", was: "were", does: "do", goes: "go", owes: "owe", pays: "pay" };
+function conjugate(verb) {
+  if (IRREGULAR[verb]) return IRREGULAR[verb];
+  if (/[^aeiou]ies$/.test(verb)) return verb.slice(0, -3) + "y";
+  if (/(ss|sh|ch|x|z)es$/.test(verb)) return verb.slice(0, -2);
+  if (/[^s]s$/.test(verb) && verb.length > 2) return verb.slice(0, -1);
+  return verb;
+}
+
+function nameOf(seat, players) {
+  const p = (players || [])[seat];
+  if (p && p.name) return p.name;
+  if (p && p.kind === "agent") return `Player ${seat + 1} (computer)`;
+  return `Player ${seat + 1}`;
+}
+
+// One sentence with its seat references filled in for `viewer`.
+export function sentence(text, viewer, players) {
+  let out = text.replace(REF, (whole, n, possessive, offset) => {
+    const seat = Number(n);
+    const start = offset === 0 || /[.!?]\s*$/.test(text.slice(0, offset));
+    if (seat === viewer) {
+      const word = possessive ? "your" : "you";
+      return start ? word[0].toUpperCase() + word.slice(1) : word;
+    }
+    return nameOf(seat, players) + (possessive || "");
+  });
+  out = out.replace(/\b(You|you) ([a-z]+)\b/g, (whole, you, verb) => `${you} ${conjugate(verb)}`);
+  // "You roll highest and goes first": a second verb of the same subject agrees too.
+  out = out.replace(/\b(You|you) ([a-z]+)([^.;:!?]*?) and ([a-z]+)\b/g,
+    (whole, you, verb, middle, second) => `${you} ${verb}${middle} and ${conjugate(second)}`);
+  return out;
+}
+
+function subject(owner, viewer, players) {
+  if (owner === null || owner === undefined) return "";
+  return owner === viewer ? "You" : nameOf(owner, players);
+}
+
+// Lines of the log: [{plies: [first, ..., last], owner, text}], from entries keyed by ply.
+export function logLines(entries, viewer, players) {
+  const lines = [];
+  for (const entry of entries) {
+    if (!entry || !entry.story) continue;
+    const owner = entry.story.seat;
+    const texts = entry.story.lines.map((l) => {
+      let t = l.text;
+      // A sentence in lower case continues the sentence of the seat whose turn it is.
+      if (/^[a-z]/.test(t) && owner !== null && owner !== undefined) t = `{P${owner}} ${t}`;
+      return sentence(t, viewer, players);
+    });
+    const last = lines[lines.length - 1];
+    if (last && last.owner === owner && owner !== null && owner !== undefined) {
+      last.plies.push(entry.ply);
+      last.parts.push(...texts);
+    } else {
+      lines.push({ plies: [entry.ply], owner, parts: texts });
+    }
+  }
+  for (const line of lines) {
+    line.text = line.parts.join(" ") || `${subject(line.owner, viewer, players)} moved.`.trim();
+  }
+  return lines;
+}
+
+// Render the log into `container` (an <ol> or any element). ctx: { seat, players, gid, token,
+// gameId, renderer, options } — the last ones let a click show that moment on a board.
+export function renderLog(container, entries, ctx) {
+  const lines = logLines(entries, ctx.seat, ctx.players);
+  const atBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 30;
+  clear(container);
+  container.classList.add("story-log");
+  lines.forEach((line, i) => {
+    const last = line.plies[line.plies.length - 1];
+    const li = el("li", { "data-ply": line.plies[0], "data-last-ply": last, "data-seat": line.owner ?? "" }, container);
+    if (line.owner === ctx.seat && ctx.seat !== null && ctx.seat !== undefined) li.classList.add("mine");
+    el("span", { class: "num", text: `${i + 1}.`, "aria-hidden": "true" }, li);
+    const button = el("button", { type: "button", class: "line", text: line.text, title: "Show the board at this moment" }, li);
+    button.addEventListener("click", () => {
+      if (ctx.onPick) ctx.onPick(last + 1); // the replay page moves its own board there
+      else showMoment(last + 1, `Move ${i + 1}: ${line.text}`, ctx);
+    });
+  });
+  if (atBottom || !container.dataset.scrolled) container.scrollTop = container.scrollHeight;
+  container.dataset.scrolled = "1";
+  return lines;
+}
+
+// The board right after ply `ply`, read-only, as this seat saw it (the server replays the game to
+// that point and sends this seat's view only).
+async function showMoment(ply, title, ctx) {
+  if (!ctx.gid) return;
+  const r = await api("GET", `/api/games/${encodeURIComponent(ctx.gid)}/moment/${ply}?token=${encodeURIComponent(ctx.token)}`);
+  let dialog = document.getElementById("moment");
+  if (!dialog) {
+    dialog = el("dialog", { id: "moment", class: "moment", "aria-labelledby": "moment-title" }, document.body);
+  }
+  clear(dialog);
+  const head = el("div", { class: "moment-head" }, dialog);
+  el("h2", { id: "moment-title", text: title }, head);
+  const close = el("button", { type: "button", text: "Back to the game", "data-testid": "moment-close" }, head);
+  close.addEventListener("click", () => dialog.close());
+  const board = el("div", { class: "moment-board", "data-moment-ply": ply }, dialog);
+  if (!r.ok) { el("p", { class: "error", text: r.error }, board); dialog.showModal(); return; }
+  const loaded = await loadRenderer(ctx.renderer);
+  const rctx = baseContext({ gameId: ctx.gameId, mode: "replay", seat: ctx.seat, players: ctx.players,
+                             options: ctx.options, fast: true });
+  const renderer = loaded.create(board, rctx);
+  dialog.showModal();
+  // Read-only: nobody is to move in a past moment, and there is nothing to undo or hint.
+  await renderer.update({ ...r.data, to_move: null, can_undo: false, can_hint: false, sync: true, log: [] });
+}
