@@ -132,10 +132,12 @@ def test_undo_refused_after_a_booby_trap_removal_against_ai(client):
     gid, tok = g["id"], g["seats"][0]["token"]
     s = my_turn(client, gid, tok)
     piece = s["view"]["legal_actions"][0]["text"]
-    assert client.post(f"/api/games/{gid}/moves", json={"token": tok, "action": piece}).status_code == 200
+    move = {"token": tok, "action": piece, "ply": s["ply"]}
+    assert client.post(f"/api/games/{gid}/moves", json=move).status_code == 200
     r = client.post(f"/api/games/{gid}/undo", json={"token": tok})
     assert r.status_code == 409 and r.json()["code"] == "outcome_revealed"  # no feeling a second piece
-    assert client.post(f"/api/games/{gid}/moves", json={"token": tok, "action": "remove"}).status_code == 200
+    move = {"token": tok, "action": "remove", "ply": s["ply"] + 1}
+    assert client.post(f"/api/games/{gid}/moves", json=move).status_code == 200
     my_turn(client, gid, tok)
     r = client.post(f"/api/games/{gid}/undo", json={"token": tok})
     assert r.status_code == 409 and r.json()["code"] == "outcome_revealed"

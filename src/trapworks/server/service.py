@@ -967,7 +967,7 @@ class GameService:
         state = (
             live.game.state_from_position(stored.start)
             if stored.start is not None
-            else live.game.new_initial_state(seed=stored.seed)
+            else live.game.new_initial_state(seed=setup_seed(stored))
         )
         for _seat, text in log[:ply]:
             state.apply_action(state.string_to_action(text))
