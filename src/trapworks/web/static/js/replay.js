@@ -39,7 +39,7 @@ async function start(record) {
   const loaded = await loadRenderer(data.renderer);
   if (renderer && renderer.destroy) renderer.destroy();
   const ctx = baseContext({ gameId: data.game, mode: "replay", seat: null, players, options: data.options,
-                            fast: hashParams().has("fast"), message });
+                            fast: hashParams().has("fast"), message, bar: clear($("bar")), side: clear($("side-extra")) });
   renderer = loaded.create(clear($("board")), ctx);
   const ol = clear($("log"));
   data.actions.forEach((text, k) => {
