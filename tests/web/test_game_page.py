@@ -240,6 +240,9 @@ def play_to_end(server, browser, game, size, seed=3):
         else:
             decide_ded(page, traps, rng)
         clicks += 1
+        if label == "pick-a-pawn":  # picking a pawn sends nothing: its counts are offered next
+            page.wait_for_selector("[data-testid=controls] button[data-count]", timeout=5000)
+            continue
         # The click's move is applied (the ply grows) before the next decision is looked at.
         page.wait_for_function("p => Number(document.body.dataset.ply) > p", arg=ply, timeout=20000)
     assert not errors, errors
