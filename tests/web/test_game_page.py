@@ -305,7 +305,9 @@ def test_rematch_link_starts_the_same_game_with_seats_rotated(server, browser):
     page.locator("[data-testid=rematch]").click()
     page.wait_for_function(f"!location.pathname.includes('{created['id']}')", timeout=10000)
     gid = page.url.split("/g/")[1].split("#")[0]
-    info = httpx.get(f"{server.url}/api/games/{gid}", params={"token": page.url.split("t=")[1].split("&")[0]}).json()
+    info = httpx.get(
+        f"{server.url}/api/games/{gid}", params={"token": page.url.split("t=")[1].split("&")[0]}
+    ).json()
     assert info["info"]["seat"] == 1  # I moved one seat along
     assert [p["kind"] for p in info["info"]["players"]] == ["agent", "human"]
     assert info["info"]["options"]["board"] == [1, 2] and info["info"]["options"]["first_to"] == 1
@@ -450,7 +452,7 @@ def test_keyboard_play_tab_arrows_and_enter(server, browser):
     page.keyboard.press("Enter")
     page.wait_for_function("Number(document.body.dataset.ply) >= 1")
     assert any(
-        e["text"].startswith(("abcdef"[int(row)]))
+        e["text"].startswith("abcdef"[int(row)])
         for e in httpx.get(
             f"{server.url}/api/games/{created['id']}", params={"token": created["seats"][0]["token"]}
         ).json()["state"]["log"][:1]
@@ -509,3 +511,54 @@ def test_axe_finds_no_serious_or_critical_violation(server, browser):
     (ARTIFACTS / "axe.json").write_text(json.dumps(found, indent=1))
     assert not any(found.values()), found
     assert not errors
+
+
+def tab_to(page, selector, back=False, limit=120):
+    """Press Tab (Shift+Tab when back) until the focused element matches selector."""
+    for _ in range(limit):
+        page.keyboard.press("Shift+Tab" if back else "Tab")
+        if page.evaluate("s => !!(document.activeElement && document.activeElement.matches(s))", selector):
+            return page.evaluate(
+                "document.activeElement.getAttribute('aria-label') || document.activeElement.textContent"
+            )
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_keyboard_play_booby_trap_and_dead_end_drive(server, browser):
+    errors: list[str] = []
+    # Booby Trap: Tab to a piece, Enter touches it, Tab to Remove, Enter removes it.
+    created = create(server, "booby-trap", GAMES["booby-trap"], seats=[{"kind": "human"}, {"kind": "human"}])
+    page = open_page(browser, created["seats"][0]["link"] + "&fast", (1366, 768), errors)
+    page.wait_for_selector("circle.piece.touchable")
+    settled(page)
+    label = tab_to(page, "circle.piece.touchable")
+    assert "piece" in label and "touch it" in label
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.body.dataset.ply === '1' && document.body.dataset.busy === '0'")
+    tab_to(page, "[data-controls=booby-trap] button[data-action=remove]")
+    page.keyboard.press("Enter")
+    page.wait_for_function("Number(document.body.dataset.ply) >= 2")
+    page.context.close()
+    # 13 Dead End Drive: Tab to a pawn, Enter picks it, Tab to a count, Enter, back to a square, Enter.
+    created = create(server, "dead-end-drive", {"players": 2, "first_player": 1})
+    page = open_page(browser, created["seats"][0]["link"] + "&fast", (1366, 768), errors)
+    page.wait_for_selector("g.pawn[data-movable]")
+    settled(page)
+    label = tab_to(page, "g.pawn[data-movable]")
+    assert label.startswith("Pawn ") and "pick it" in label
+    page.keyboard.press("ArrowRight")  # the arrows move between the pawns that may move
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=controls] button[data-count]")
+    ply = int(page.evaluate("document.body.dataset.ply"))
+    tab_to(page, "[data-testid=controls] button[data-count]")
+    page.keyboard.press("Enter")
+    page.wait_for_function("p => Number(document.body.dataset.ply) > p", arg=ply)
+    page.wait_for_selector("rect[data-dest]")
+    settled(page)
+    ply = int(page.evaluate("document.body.dataset.ply"))
+    label = tab_to(page, "rect[data-dest]", back=True)
+    assert label.startswith("Square ")
+    page.keyboard.press("Enter")
+    page.wait_for_function("p => Number(document.body.dataset.ply) > p", arg=ply)
+    assert not errors
+    page.context.close()

@@ -94,7 +94,9 @@ export default function createRenderer(root, ctx) {
       svg("rect", { width: SIZE, height: SIZE, rx: 6, fill: KIND_FILL[space.kind] || "#ddd",
                     opacity: space.kind.includes("build") && !space.builds ? 0.35 : 1,
                     stroke: "#333" }, g);
-      svg("text", { x: 4, y: 12, "font-size": 10, fill: "#111" }, g).textContent = String(space.index);
+      // Words on the dark purple Build spaces are white (dark text there is 3.3:1, too little).
+      const ink = KIND_FILL[space.kind] === "#7c3aed" && space.builds ? "#fff" : "#111";
+      svg("text", { x: 4, y: 12, "font-size": 10, fill: ink }, g).textContent = String(space.index);
       const words = shortText(space).split(" ");
       const lines = [];
       for (const w of words) {
@@ -103,7 +105,7 @@ export default function createRenderer(root, ctx) {
       }
       lines.slice(0, 3).forEach((line, k) => {
         svg("text", { x: SIZE / 2, y: 26 + k * 11, "font-size": 9, "text-anchor": "middle",
-                      fill: "#111" }, g).textContent = line;
+                      fill: ink }, g).textContent = line;
       });
       const title = svg("title", {}, g);
       title.textContent = `${space.index}: ${space.text}${space.kind.includes("build") && !space.builds ? " (does not build with this many players)" : ""}`;
