@@ -228,6 +228,18 @@ export default function createRenderer(root, ctx) {
     }
   }
 
+  // On a phone the board pans: bring what the decision is about (the squares it may end on, or the
+  // pawns that may move) into the middle of the visible part, without scrolling the page.
+  function panTo(nodes) {
+    if (!nodes.length || stage.scrollWidth <= stage.clientWidth + 1 && stage.scrollHeight <= stage.clientHeight + 1) return;
+    const p = stage.getBoundingClientRect();
+    const boxes = nodes.map((n) => n.getBoundingClientRect());
+    const cx = (Math.min(...boxes.map((b) => b.left)) + Math.max(...boxes.map((b) => b.right))) / 2;
+    const cy = (Math.min(...boxes.map((b) => b.top)) + Math.max(...boxes.map((b) => b.bottom))) / 2;
+    stage.scrollLeft += cx - (p.left + p.width / 2);
+    stage.scrollTop += cy - (p.top + p.height / 2);
+  }
+
   // --- panels ---------------------------------------------------------------------------
   function drawInfo() {
     portraitBox.replaceChildren();
@@ -338,6 +350,7 @@ export default function createRenderer(root, ctx) {
     drawHand();
     drawOthers();
     drawControls();
+    if (myTurn()) panTo([...gMarks.querySelectorAll("[data-dest]")].concat(picked ? [] : [...gPawns.querySelectorAll("[data-movable]")]));
   }
 
   // --- animations -------------------------------------------------------------------------

@@ -300,7 +300,7 @@ export default function createRenderer(root, ctx) {
       if (v.truncated) reason.push(`Stopped by the turn limit (${v.turn_limit} turns).`);
       if (caught.length) reason.push(`Caught in the trap: ${caught.map((s) => ctx.seatLabel(s)).join(", ")}.`);
       if (free.length === 1 && caught.length) reason.push(`${ctx.seatLabel(free[0])} is the last mouse free.`);
-      if (v.phase_text) reason.push(v.phase_text);
+      if (!reason.length && v.phase_text) reason.push(v.phase_text);
       return {
         reason,
         columns: ["Player", "Cheese", "Mouse"],
