@@ -36,7 +36,9 @@ export default function createRenderer(root, ctx) {
   const feel = el("div", { "data-feel": "", hidden: true }, ctx.bar);
   const result = el("div", { class: "bt-result", "data-result": "", hidden: true }, ctx.bar);
   const controls = el("div", { class: "bt-controls", "data-controls": "booby-trap" }, ctx.bar);
-  const pan = el("div", { class: "board-pan" }, root);
+  // On a phone the tray is drawn wider than the screen (pieces big enough to tap) and pans; the
+  // pieces sit by the far wall on the left, which is what shows first.
+  const pan = el("div", { class: "board-pan zoomable", style: "--pan-w: 600px" }, root);
   const tray = svg("svg", { class: "bt-tray", "data-tray": "booby-trap", role: "group",
                             "aria-label": "The tray: pieces held by the spring bar" }, pan);
   ctx.enableArrowKeys(tray);
