@@ -93,6 +93,7 @@ export default function createRenderer(root, ctx) {
           // Basic rules count mice, not which ones: say which go down so the board holds no surprise.
           ? ` (${match.text}: only the number counts; the ${n === 1 ? "rightmost raised mouse goes" : n + " rightmost raised mice go"} down)`
           : ` (${match.text})`);
+    controls.hidden = ctx.mode !== "live" || ctx.seat === null || !!(view && view.terminal); // no Press after the end
     pressBtn.disabled = !myTurn() || !n || sending;
     pressBtn.textContent = n ? `Press ${n === 1 ? "1 mouse" : n + " mice"}` : "Press";
     clearBtn.disabled = !n;
