@@ -101,7 +101,8 @@ OUTSIDE_JS = """
     // ... and not covered by something else (the sticky action bar over a board, say)
     const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
     const covered = !hit || !(hit === node || node.contains(hit) || hit.closest('#toasts'));
-    if (window.scrollY !== 0 || covered || b.left < -0.5 || b.top < -0.5 || b.right > W + 0.5 || b.bottom > H + 0.5) {
+    const off = b.left < -0.5 || b.top < -0.5 || b.right > W + 0.5 || b.bottom > H + 0.5;
+    if (window.scrollY !== 0 || covered || off) {
       out.push(`${node.tagName} ${node.getAttribute('data-action') || node.getAttribute('aria-label') ||
                 node.getAttribute('data-testid') || node.textContent.slice(0, 30)} at ` +
                `${Math.round(b.left)},${Math.round(b.top)}-${Math.round(b.right)},${Math.round(b.bottom)}`);
