@@ -26,6 +26,12 @@ if [ -z "${TRAPWORKS_TEST_POSTGRES_URL:-}" ]; then
   export TRAPWORKS_TEST_POSTGRES_URL="postgresql+psycopg://trapworks:trapworks@127.0.0.1/trapworks_test"
 fi
 
+# axe-core for the accessibility checks of the browser tests (tests/web/axe, injected by Playwright).
+if [ ! -f tests/web/axe/node_modules/axe-core/axe.min.js ]; then
+  command -v npm >/dev/null 2>&1 || { as_root apt-get update -qq; as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; }
+  (cd tests/web/axe && npm ci --no-audit --no-fund --silent)
+fi
+
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip setuptools  # the venv's own are old (pip 23, setuptools 65)
 .venv/bin/python -m pip install -q -e ".[test,postgres]"

@@ -138,10 +138,10 @@ def test_last_mouse_lost_against_ai_played_to_the_end_of_the_match_by_clicking(s
         wait_my_turn_or_end(page, ply)
         moves += 1
         assert moves < 60
-    end = page.locator("[data-testid=match-over]")
+    end = page.locator("[data-testid=end-screen]")
     end.wait_for()
     assert "the match" in end.inner_text()
-    assert "Final score 3" in end.inner_text()
+    assert "final score 3" in end.inner_text()
     shot(page, "lml-match-over")
     assert not errors, errors
 

@@ -1224,7 +1224,29 @@ class DeadEndDriveState(State):
             "win_reason": self.win_reason,
             "legal_actions": self._legal_view() if mine and to_move == seat else [],
         }
+        if self.phase == OVER:
+            # The game is over: every secret is shown to every seat and the spectator alike (the
+            # end-of-game screen); never before, so resample(seat) can leave a live view unchanged.
+            v["revealed"] = self._revealed_view()
         return v
+
+    def _revealed_view(self) -> dict[str, Any]:
+        return {
+            "hands": [
+                {
+                    "seat": s,
+                    "characters": [LETTERS[p] for p in self.chars[s]],
+                    "secret_cards": [LETTERS[p] for p in self.secret[s]],
+                    "trap_cards": sorted(CARD_NAMES[c] for c, _, _ in self.hands[s]),
+                }
+                for s in range(self.game.players)
+            ],
+            # The frame from front to back: the portraits shown and sent to the back, in order,
+            # then those never shown (their order was never drawn, so it is no secret and given sorted).
+            "portrait_cycle": [LETTERS[p] for p in self.cycle],
+            "portraits_never_shown": sorted(LETTERS[p] for p in self.unseen),
+            "pile": [CARD_NAMES[c] for c in reversed(self.pile)],  # top first
+        }
 
     def _legal_view(self) -> list[dict[str, Any]]:
         g = self.game

@@ -34,6 +34,10 @@ OFF = -1
 
 def resample(state: DeadEndDriveState, seat: int, rng: random.Random) -> DeadEndDriveState:
     s = state.clone()
+    if s.phase == "over":
+        # Once the game is over its view shows every hand and the frame to everyone (the end-of-game
+        # screen): nothing is hidden, so nothing is redrawn.
+        return s
     n = s.game.players
     others = [o for o in range(n) if o != seat]
 

@@ -21,11 +21,22 @@ const pending = new Map();
 let backoff = 250;
 let stopped = false;
 
+// Messages are toasts in the action bar (always on screen): one at a time, kept until closed or
+// replaced; the same text again does not stack a second copy (a double click's two refusals).
 function message(text, kind = "info") {
-  const box = $("messages");
-  const div = el("div", { class: `msg ${kind}`, text, "data-message": kind }, box);
-  while (box.children.length > 3) box.removeChild(box.firstChild);
-  setTimeout(() => div.remove(), kind === "error" ? 8000 : 6000);
+  const box = $("toasts");
+  const current = box.firstElementChild;
+  if (current && current.dataset.text === text && current.dataset.message === kind) {
+    current.classList.remove("again");
+    void current.offsetWidth;
+    current.classList.add("again");
+    return;
+  }
+  clear(box);
+  const div = el("div", { class: `toast ${kind}`, "data-message": kind, "data-text": text }, box);
+  el("span", { class: "text", text }, div);
+  el("button", { class: "close", type: "button", "aria-label": "Dismiss message", text: "×",
+                 onclick: () => div.remove() }, div);
 }
 
 function setStatus(text, offline) {
@@ -47,10 +58,16 @@ function request(msg, timeoutMs = 15000) {
   });
 }
 
+let inFlight = null; // {text, ply, promise}: a second identical send while one is out joins it
 async function sendAction(text) {
-  const reply = await request({ type: "move", action: String(text), ply: latest ? latest.ply : undefined });
-  if (!reply.ok) message(reply.error, "error");
-  return reply;
+  const ply = latest ? latest.ply : undefined;
+  if (inFlight && inFlight.text === String(text) && inFlight.ply === ply) return inFlight.promise;
+  const promise = request({ type: "move", action: String(text), ply }).then((reply) => {
+    if (!reply.ok) message(reply.error, "error");
+    return reply;
+  });
+  inFlight = { text: String(text), ply, promise };
+  try { return await promise; } finally { if (inFlight && inFlight.promise === promise) inFlight = null; }
 }
 
 async function hint() {
@@ -68,6 +85,19 @@ async function undo() {
   return { ok: true, ply: r.data.ply };
 }
 
+// The record is fetched first so that a refusal (a hidden-information game before its end: 403)
+// is said on the page instead of failing silently.
+async function downloadRecord(e) {
+  e.preventDefault();
+  const r = await api("GET", $("record").href.replace(location.origin, ""));
+  if (!r.ok) { message(`Download record: ${r.error}`, "error"); return; }
+  const blob = new Blob([JSON.stringify(r.data, null, 1)], { type: "application/json" });
+  const a = el("a", { href: URL.createObjectURL(blob), download: `${info.game}-${gid}.json` });
+  document.body.appendChild(a);
+  a.click();
+  setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+}
+
 async function extra(name, data) {
   const q = new URLSearchParams({ ...(data || {}), token });
   const r = await api("GET", `/api/games/${encodeURIComponent(gid)}/extra/${encodeURIComponent(name)}?${q}`);
@@ -76,8 +106,86 @@ async function extra(name, data) {
 
 function seatLabel(s) {
   if (s === -1) return "Chance";
+  if (s === null || s === undefined) return "Spectator";
   if (s === info.seat) return `You (Player ${s + 1})`;
   return info.players[s] ? info.players[s].label : `Player ${s + 1}`;
+}
+
+let endShown = -1;       // the ply whose end screen was drawn (drawn once, may be closed)
+
+function announce(u) {
+  // The screen reader's "what happened": the events of this update in the game's own words.
+  if (u.sync) return;
+  const texts = (u.events || []).map((e) => e && e.text).filter(Boolean);
+  if (!texts.length && u.last_action && u.last_action.text) texts.push(`${seatLabel(u.last_action.seat)}: ${u.last_action.text}`);
+  if (u.terminal) texts.push(resultHeadline(u));
+  if (texts.length) $("live").textContent = texts.join(" ");
+}
+
+function resultHeadline(u) {
+  const winners = (u.winners || []).map(seatLabel);
+  if (u.truncated) return "Game over: stopped by the turn limit, nobody wins.";
+  if (!winners.length) return "Game over: a draw.";
+  const you = info.seat !== null && (u.winners || []).includes(info.seat);
+  if (you && winners.length === 1) return "You win!";
+  return `${winners.join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`;
+}
+
+async function rematch(button) {
+  // The same game and options, everyone one seat along (who opened now plays second, ...).
+  const n = info.players.length;
+  const seats = new Array(n);
+  for (const p of info.players) seats[(p.seat + 1) % n] = p.kind === "agent" ? { kind: "agent", agent: p.agent } : { kind: "human" };
+  button.disabled = true;
+  const r = await api("POST", "/api/games", { game: info.game, options: info.options, seats, hints: !!info.hints });
+  button.disabled = false;
+  if (!r.ok) { message(`no rematch: ${r.error}`, "error"); return; }
+  const humans = info.players.filter((p) => p.kind === "human").length;
+  const mine = info.seat === null ? r.data.spectator : r.data.seats[(info.seat + 1) % n];
+  if (humans <= 1) { location.href = mine.link; return; }
+  // Other people play too: give every human seat its link to pass on.
+  const box = $("end-links");
+  clear(box);
+  el("p", { text: "Rematch created. Send each player their new link:" }, box);
+  r.data.seats.forEach((s, i) => {
+    if (seats[i].kind !== "human") return;
+    const row = el("p", {}, box);
+    el("a", { href: s.link, text: `Player ${i + 1}${mine === s ? " (you)" : ""}`, "data-rematch-seat": i }, row);
+  });
+}
+
+function drawEndScreen(u) {
+  const box = $("end-screen");
+  clear(box);
+  const summary = (renderer && renderer.summary && renderer.summary(u)) || {};
+  el("h2", { id: "end-title", text: summary.title || resultHeadline(u) }, box);
+  for (const line of summary.reason || []) el("p", { text: line, "data-testid": "end-reason" }, box);
+  if (summary.scores && summary.scores.length) {
+    const t = el("table", { "data-testid": "end-scores" }, box);
+    const head = el("tr", {}, el("thead", {}, t));
+    for (const h of summary.columns || ["Player", "Result"]) el("th", { text: h, scope: "col" }, head);
+    const tb = el("tbody", {}, t);
+    for (const row of summary.scores) {
+      const tr = el("tr", { "data-seat": row.seat }, tb);
+      el("th", { scope: "row", text: seatLabel(row.seat) + ((u.winners || []).includes(row.seat) ? " ★" : "") }, tr);
+      for (const cell of row.cells) el("td", { text: cell }, tr);
+    }
+  }
+  for (const section of summary.secrets || []) {
+    el("h3", { text: section.heading }, box);
+    const dl = el("ul", { "data-testid": "end-secrets" }, box);
+    for (const line of section.lines) el("li", { text: line }, dl);
+  }
+  const actions = el("div", { class: "actions" }, box);
+  const again = el("button", { type: "button", class: "primary", text: "Rematch (seats rotated)", "data-testid": "rematch" }, actions);
+  again.addEventListener("click", () => rematch(again));
+  el("a", { href: "/", text: "New game", "data-testid": "new-game" }, actions);
+  el("a", { href: $("record").href, text: "Download record", download: "", "data-testid": "end-record" }, actions);
+  el("a", { href: $("replay").href, text: "Replay", "data-testid": "end-replay" }, actions);
+  el("button", { type: "button", text: "Look at the board", "data-testid": "close-end",
+                 onclick: () => { box.hidden = true; $("show-result").hidden = false; $("show-result").focus(); } }, actions);
+  el("div", { id: "end-links" }, box);
+  box.hidden = false;
 }
 
 function drawShell(u) {
@@ -91,22 +199,30 @@ function drawShell(u) {
   const end = clear($("end"));
   if (u.error) el("p", { class: "error", text: u.error }, end);
   if (u.terminal) {
-    const winners = (u.winners || []).map(seatLabel);
-    const text = u.truncated ? "Game over: stopped by the turn limit, nobody wins."
-      : winners.length ? `Game over: ${winners.join(" and ")} ${winners.length > 1 || winners[0].startsWith("You") ? "win" : "wins"}.`
-      : "Game over: a draw.";
-    el("p", { class: "banner", text, "data-testid": "game-over" }, end);
-    el("a", { href: "/", text: "New game" }, end);
+    el("p", { class: "banner", text: `Game over: ${resultHeadline(u).replace(/^Game over: /, "")}`, "data-testid": "game-over" }, end);
+    const show = el("button", { type: "button", id: "show-result", text: "Show the result", hidden: true,
+                                onclick: () => { $("end-screen").hidden = false; show.hidden = true; } }, end);
+    void show;
+    if (endShown !== u.ply) { endShown = u.ply; drawEndScreen(u); }
+    else if ($("end-screen").hidden) show.hidden = false;
+  } else {
+    $("end-screen").hidden = true;
+    endShown = -1;
   }
   renderLog($("log"), u.log, { seat: info.seat, players: info.players, gid, token, gameId: info.game,
                                renderer: info.renderer, options: info.options });
-  $("hint").disabled = !u.can_hint;
-  $("undo").disabled = !u.can_undo;
+  announce(u);
+  $("hint").disabled = !u.can_hint || u.terminal;
+  // No undo after the end (the server refuses it too).
+  $("undo").disabled = !u.can_undo || !!u.terminal;
   $("typed").hidden = info.seat === null || u.terminal;
+  $("hint").hidden = info.seat === null;
+  $("undo").hidden = info.seat === null;
   document.body.dataset.ply = String(u.ply);
   document.body.dataset.toMove = u.to_move === null ? "" : String(u.to_move);
   document.body.dataset.terminal = u.terminal ? "1" : "0";
   document.body.dataset.myTurn = (u.to_move !== null && u.to_move === info.seat) ? "1" : "0";
+  document.body.dataset.busy = "0";
 }
 
 function onState(msg) {
@@ -117,6 +233,7 @@ function onState(msg) {
     if (msg.last_action) log[msg.last_action.ply] = msg.last_action;
   }
   const u = { ...msg, log: log.slice() };
+  document.body.dataset.busy = "1";
   queue = queue.then(async () => {
     try {
       await renderer.update(u);
@@ -189,6 +306,7 @@ async function init() {
   document.title = `${info.title} · trapworks`;
   $("title").textContent = `${info.title} · ${info.seat === null ? "spectating" : "you are Player " + (info.seat + 1)}`
     + (info.practice ? " · practice game" : "");
+  if (info.seat === null) { $("typed").hidden = true; $("hint").hidden = true; $("undo").hidden = true; }
   $("help").textContent = info.help;
   // Practice games may take back dice, cards and physics outcomes already seen; say so on the page.
   $("practice").hidden = !info.practice;
@@ -203,12 +321,13 @@ async function init() {
   const loaded = await loadRenderer(params.get("renderer") === "generic" ? "/static/renderers/generic.js" : info.renderer);
   const ctx = {
     ...baseContext({ gameId: info.game, mode: "live", seat: info.seat, players: info.players, options: info.options,
-                     fast, message }),
+                     fast, message, bar: clear($("bar")), side: clear($("side-extra")) }),
     send: sendAction, hint, undo, request: extra,
     links: { record: $("record").href, replay: $("replay").href, lobby: "/" },
   };
   renderer = loaded.create(clear($("board")), ctx);
   document.body.dataset.renderer = loaded.url;
+  $("record").addEventListener("click", downloadRecord);
   $("hint").addEventListener("click", hint);
   $("undo").addEventListener("click", undo);
   $("typed").addEventListener("submit", async (e) => {

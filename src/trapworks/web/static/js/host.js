@@ -1,5 +1,6 @@
 // Loading a game's renderer module and building the `ctx` it receives (see docs/web.md,
 // "Renderer interface"). Shared by the game page and the replay page.
+import { actionable, enableArrowKeys } from "/static/js/boardkeys.js";
 import { el, svg } from "/static/js/dom.js";
 
 export async function loadRenderer(url) {
@@ -14,7 +15,7 @@ export async function loadRenderer(url) {
   return { create: generic.default, url: "/static/renderers/generic.js", fallback: true };
 }
 
-export function baseContext({ gameId, mode, seat, players, options, fast, message }) {
+export function baseContext({ gameId, mode, seat, players, options, fast, message, bar, side }) {
   const labelOf = (s) => {
     if (s === -1) return "Chance";
     if (s === null || s === undefined) return "Spectator";
@@ -25,6 +26,11 @@ export function baseContext({ gameId, mode, seat, players, options, fast, messag
   return {
     gameId, mode, seat, players: players || [], options: options || {},
     el, svg,
+    // Where the current decision's controls, your hand and the dice go (the page keeps it on
+    // screen), and a panel beside the board for everything else (news, other players' counts).
+    bar: bar || el("div"),
+    side: side || el("div"),
+    actionable, enableArrowKeys,
     message: message || ((text) => console.log(text)),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, fast ? 0 : ms)),
     seatLabel: labelOf,

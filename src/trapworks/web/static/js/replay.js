@@ -44,7 +44,7 @@ async function start(record) {
   const loaded = await loadRenderer(data.renderer);
   if (renderer && renderer.destroy) renderer.destroy();
   const ctx = baseContext({ gameId: data.game, mode: "replay", seat: null, players, options: data.options,
-                            fast: hashParams().has("fast"), message });
+                            fast: hashParams().has("fast"), message, bar: clear($("bar")), side: clear($("side-extra")) });
   renderer = loaded.create(clear($("board")), ctx);
   // The log in the kernel's words (each step's story), one line per turn; a click shows it.
   const entries = data.steps.slice(1).map((s) => s.last_action);

@@ -16,6 +16,7 @@ export default function createRenderer(root, ctx) {
   style.textContent = `
     .booby-trap { font-family: system-ui, sans-serif; }
     .booby-trap [hidden] { display: none !important; }
+    .bt-tray circle.piece:focus-visible { stroke: #1d4ed8; stroke-width: 2.4; }
     .bt-top { display: flex; flex-wrap: wrap; gap: .6em; align-items: center; margin-bottom: .4em; }
     .bt-seat { padding: .2em .6em; border: 2px solid transparent; border-radius: .4em; background: #f3f4f6; }
     .bt-seat.to-move { border-color: #111; }
@@ -31,13 +32,20 @@ export default function createRenderer(root, ctx) {
     .bt-tray text { pointer-events: none; user-select: none; }
   `;
   const top = el("div", { class: "bt-top" }, root);
-  const status = el("div", { class: "bt-status", "data-status": "booby-trap" }, root);
-  const feel = el("div", { "data-feel": "", hidden: true }, root);
-  const tray = svg("svg", { class: "bt-tray", width: "100%", "data-tray": "booby-trap" }, root);
-  const result = el("div", { class: "bt-result", "data-result": "", hidden: true }, root);
-  const controls = el("div", { class: "bt-controls", "data-controls": "booby-trap" }, root);
-  const side = el("div", { class: "bt-side" }, root);
-  const news = el("ol", { class: "bt-side", "data-news": "booby-trap" }, root);
+  const status = el("div", { class: "bt-status", "data-status": "booby-trap" }, ctx.bar);
+  const feel = el("div", { "data-feel": "", hidden: true }, ctx.bar);
+  const result = el("div", { class: "bt-result", "data-result": "", hidden: true }, ctx.bar);
+  const controls = el("div", { class: "bt-controls", "data-controls": "booby-trap" }, ctx.bar);
+  // On a phone the tray is drawn wider than the screen (pieces big enough to tap) and pans; the
+  // pieces sit by the far wall on the left, which is what shows first.
+  const pan = el("div", { class: "board-pan zoomable", style: "--pan-w: 600px" }, root);
+  const tray = svg("svg", { class: "bt-tray", "data-tray": "booby-trap", role: "group",
+                            "aria-label": "The tray: pieces held by the spring bar" }, pan);
+  ctx.enableArrowKeys(tray);
+  const newsCard = el("div", { class: "card" }, ctx.side);
+  el("h2", { text: "What happened" }, newsCard);
+  const side = el("div", { class: "bt-side" }, newsCard);
+  const news = el("ol", { class: "bt-side", "data-news": "booby-trap" }, newsCard);
 
   const base = svg("g", {}, tray);
   const pieceLayer = svg("g", {}, tray);
@@ -136,9 +144,15 @@ export default function createRenderer(root, ctx) {
         else ctx.message(`Piece ${p.id} cannot be touched now.`, "info");
         return;
       }
-      const res = await ctx.send(text);
-      if (res && !res.ok) ctx.message(res.error, "error");
+      await ctx.send(text); // a refusal is shown by the page
     });
+    // Keyboard: Enter/Space on a focused piece is the same click.
+    circle.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter" && e.key !== " ") return;
+      e.preventDefault();
+      circle.dispatchEvent(new MouseEvent("click"));
+    });
+    circle.setAttribute("data-kbd", "");
     node = { g, circle, knob, label };
     pieceNodes.set(p.id, node);
     return node;
@@ -163,6 +177,10 @@ export default function createRenderer(root, ctx) {
       const node = ensurePiece(p);
       movePiece(node, p.x, p.y);
       node.circle.classList.toggle("touchable", touchable.has(p.id));
+      node.circle.setAttribute("tabindex", touchable.has(p.id) ? "0" : "-1");
+      node.circle.setAttribute("role", touchable.has(p.id) ? "button" : "img");
+      node.circle.setAttribute("aria-label", `${NAME[p.size]} piece ${p.id}` + (v.touched === p.id ? ", touched" : "")
+        + (touchable.has(p.id) ? ": touch it" : ""));
       node.circle.setAttribute("stroke", v.touched === p.id ? "#111" : "#333");
       node.circle.setAttribute("stroke-width", v.touched === p.id ? 2.4 : 0.8);
       if (v.touched === p.id) node.circle.setAttribute("data-touched", "");
@@ -239,9 +257,13 @@ export default function createRenderer(root, ctx) {
     if (myTurn() && v.touched !== null) {
       for (const a of v.legal_actions) {
         const label = a.text === "remove" ? `Remove piece ${v.touched}` : a.text === "pass" ? "I pass" : a.text;
-        el("button", { "data-action": a.text, text: label, onclick: async () => {
+        const b = el("button", { "data-action": a.text, text: label, class: a.text === "remove" ? "primary" : "",
+                                 onclick: async () => {
+          // One send per decision: a double click does not send (or report) it twice.
+          if (b.disabled) return;
+          controls.querySelectorAll("button").forEach((x) => { x.disabled = true; });
           const res = await ctx.send(a.text);
-          if (res && !res.ok) ctx.message(res.error, "error");
+          if (!res || !res.ok) controls.querySelectorAll("button").forEach((x) => { x.disabled = false; });
         } }, controls);
       }
     }
@@ -315,6 +337,21 @@ export default function createRenderer(root, ctx) {
       }
       view = v;
       drawAll(v);
+    },
+    summary(u) {
+      const v = u.view;
+      const reason = [`The game ended with ${v.pieces_left} piece(s) on the tray (it ends at ${v.end_at}); the most points wins.`];
+      if (v.last_removal) reason.push(`Last removal: piece ${v.last_removal.piece}, ${v.last_removal.tripped ? "the bar tripped" : "the bar held"}.`);
+      return {
+        reason,
+        columns: ["Player", "Points", "Pieces kept", "Trips"],
+        scores: v.scores.map((s) => ({
+          seat: s.seat,
+          cells: [String(s.net) + (s.debt ? ` (owes ${s.debt})` : ""),
+                  ["L", "M", "S"].filter((z) => s.pieces[z]).map((z) => `${s.pieces[z]} ${NAME[z]}`).join(", ") || "none",
+                  String(s.trips)],
+        })),
+      };
     },
     destroy() {
       pieceNodes.clear();

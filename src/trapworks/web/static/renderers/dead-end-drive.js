@@ -39,7 +39,11 @@ export default function createRenderer(root, ctx) {
     .ded-dice span { display: inline-block; border: 2px solid #444; border-radius: .3em; width: 1.6em; text-align: center;
                      margin-right: .2em; font-weight: 700; background: #fff; }
     .ded-stage { position: relative; }
-    .ded-board { width: 100%; max-width: 680px; display: block; margin: 0 auto; user-select: none; }
+    .ded-board { display: block; margin: 0 auto; user-select: none; }
+    .ded-board .pawn:focus-visible circle, .ded-board .dest:focus-visible { stroke: #1d4ed8; stroke-width: 4; }
+    .ded-hand { padding: .2em .5em; }
+    .ded-hand h4 { display: inline; margin-right: .5em; font-size: .95em; }
+    .ded-hand > div, .ded-hand > p { display: inline; margin-right: .8em; }
     .ded-board text { pointer-events: none; font-family: system-ui, sans-serif; }
     .ded-board .pawn.movable { cursor: pointer; }
     .ded-board .pawn.movable circle { stroke: #facc15; stroke-width: 3; }
@@ -62,20 +66,26 @@ export default function createRenderer(root, ctx) {
   const infoBar = el("div", { class: "ded-info" }, root);
   const portraitBox = el("div", { class: "ded-portrait", "data-testid": "portrait" }, infoBar);
   const detectiveText = el("span", { "data-testid": "detective" }, infoBar);
-  const diceBox = el("span", { class: "ded-dice", "data-testid": "dice" }, infoBar);
   const pileText = el("span", { class: "muted", "data-testid": "pile" }, infoBar);
-  const turnLine = el("div", { class: "ded-turn", "data-testid": "turn" }, root);
-  const stage = el("div", { class: "ded-stage" }, root);
-  const board = svg("svg", { class: "ded-board", "data-board": "dead-end-drive" }, stage);
+  // On a phone the squares stay at least 32 px (the board pans); see --pan-w below.
+  const stage = el("div", { class: "ded-stage board-pan zoomable" }, root);
+  const board = svg("svg", { class: "ded-board", "data-board": "dead-end-drive", role: "group",
+                             "aria-label": "The mansion: rooms, traps, pawns" }, stage);
+  ctx.enableArrowKeys(board);
+  const barTop = el("div", { class: "ded-info" }, ctx.bar);
+  const diceBox = el("span", { class: "ded-dice", "data-testid": "dice", "aria-label": "dice" }, barTop);
+  const turnLine = el("div", { class: "ded-turn", "data-testid": "turn" }, barTop);
   const gCells = svg("g", {}, board);
   const gMarks = svg("g", {}, board);
   const gPawns = svg("g", {}, board);
   const gFx = svg("g", {}, board);
-  const curtain = el("div", { class: "ded-curtain", hidden: true, "data-testid": "curtain" }, root);
-  const controls = el("div", { class: "ded-controls", "data-testid": "controls" }, root);
-  const events = el("ul", { class: "ded-events", "data-testid": "events" }, root);
-  const panels = el("div", { class: "ded-panels" }, root);
-  const handPanel = el("div", { class: "ded-panel", "data-testid": "hand" }, panels);
+  const curtain = el("div", { class: "ded-curtain", hidden: true, "data-testid": "curtain" }, ctx.bar);
+  const controls = el("div", { class: "ded-controls", "data-testid": "controls" }, ctx.bar);
+  const handPanel = el("div", { class: "ded-panel ded-hand", "data-testid": "hand" }, ctx.bar);
+  const sideCard = el("div", { class: "card" }, ctx.side);
+  el("h2", { text: "What happened" }, sideCard);
+  const events = el("ul", { class: "ded-events", "data-testid": "events" }, sideCard);
+  const panels = el("div", { class: "ded-panels" }, sideCard);
   const othersPanel = el("div", { class: "ded-panel", "data-testid": "players" }, panels);
   const offPanel = el("div", { class: "ded-panel", "data-testid": "knocked-off" }, panels);
 
@@ -110,6 +120,7 @@ export default function createRenderer(root, ctx) {
     drawnGrid = key;
     gCells.replaceChildren();
     board.setAttribute("viewBox", `0 0 ${LEFT * 2 + b.width * CELL} ${TOP * 2 + b.height * CELL}`);
+    stage.style.setProperty("--pan-w", `${Math.ceil(((LEFT * 2 + b.width * CELL) * 33) / CELL)}px`);
     b.grid.forEach((row, r) => {
       [...row].forEach((ch, c) => {
         if (ch === " ") return;
@@ -187,7 +198,16 @@ export default function createRenderer(root, ctx) {
       if (mine && movable.has(p.letter)) {
         g.classList.add("movable");
         g.setAttribute("data-movable", "1");
-        g.addEventListener("click", () => { picked = p.letter; render(); });
+        ctx.actionable(g, `Pawn ${p.name} (${p.letter}) on ${p.square}: pick it`, () => {
+          picked = p.letter;
+          render();
+          // keep the keyboard where it was: on the picked pawn
+          const again = gPawns.querySelector(`[data-pawn="${p.letter}"]`);
+          if (again) again.focus();
+        });
+      } else {
+        g.setAttribute("role", "img");
+        g.setAttribute("aria-label", `Pawn ${p.name} (${p.letter}) on ${p.square}`);
       }
       if (picked === p.letter || (view.selected && view.selected.pawn === p.letter)) g.classList.add("picked");
     }
@@ -203,9 +223,21 @@ export default function createRenderer(root, ctx) {
         const { x, y } = squareXY(a.square);
         const r = svg("rect", { class: "dest", x: x - CELL / 2 + 2, y: y - CELL / 2 + 2, width: CELL - 4, height: CELL - 4,
                                 rx: 4, "data-dest": a.square, "data-action": a.text }, gMarks);
-        r.addEventListener("click", () => send(a.text));
+        ctx.actionable(r, `Square ${a.square}: end the move here`, () => send(a.text));
       }
     }
+  }
+
+  // On a phone the board pans: bring what the decision is about (the squares it may end on, or the
+  // pawns that may move) into the middle of the visible part, without scrolling the page.
+  function panTo(nodes) {
+    if (!nodes.length || stage.scrollWidth <= stage.clientWidth + 1 && stage.scrollHeight <= stage.clientHeight + 1) return;
+    const p = stage.getBoundingClientRect();
+    const boxes = nodes.map((n) => n.getBoundingClientRect());
+    const cx = (Math.min(...boxes.map((b) => b.left)) + Math.max(...boxes.map((b) => b.right))) / 2;
+    const cy = (Math.min(...boxes.map((b) => b.top)) + Math.max(...boxes.map((b) => b.bottom))) / 2;
+    stage.scrollLeft += cx - (p.left + p.width / 2);
+    stage.scrollTop += cy - (p.top + p.height / 2);
   }
 
   // --- panels ---------------------------------------------------------------------------
@@ -318,6 +350,7 @@ export default function createRenderer(root, ctx) {
     drawHand();
     drawOthers();
     drawControls();
+    if (myTurn()) panTo([...gMarks.querySelectorAll("[data-dest]")].concat(picked ? [] : [...gPawns.querySelectorAll("[data-movable]")]));
   }
 
   // --- animations -------------------------------------------------------------------------
@@ -380,6 +413,38 @@ export default function createRenderer(root, ctx) {
         for (const ev of springs) await animateSpring(ev);
         if (portraitChanged) setTimeout(() => portraitBox.classList.remove("flash"), 700);
       })();
+    },
+    summary(u) {
+      // The end-of-game screen: who won and why, then every secret (the view reveals them all to
+      // every seat and the spectator once the game is over).
+      const v = u.view;
+      const name = (l) => { const p = v.pawns.find((q) => q.letter === l); return p ? `${p.name} (${l})` : l; };
+      const reason = [];
+      if (v.truncated) reason.push("Stopped by the turn limit: nobody wins.");
+      else if (v.winning_pawn) reason.push(`${name(v.winning_pawn)} wins (${v.win_reason}) for ${ctx.seatLabel(v.winner)}, who held that character card.`);
+      const off = v.pawns.filter((p) => p.status === "knocked off");
+      if (off.length) reason.push(`Knocked off: ${off.map((p) => p.name).join(", ")}.`);
+      const r = v.revealed || { hands: [] };
+      const secrets = [];
+      if (r.hands.length) {
+        secrets.push({ heading: "Everyone's cards", lines: r.hands.map((h) => `${ctx.seatLabel(h.seat)}: characters ${h.characters.map(name).join(", ") || "none left"}`
+          + (h.secret_cards.length ? `; secret cards ${h.secret_cards.map(name).join(", ")}` : "")
+          + `; trap cards ${h.trap_cards.join(", ") || "none"}`) });
+        secrets.push({ heading: "The portrait frame, front to back", lines: [
+          `${v.portrait ? name(v.portrait) : "Aunt Agatha"} on the wall`,
+          ...(r.portrait_cycle.length ? [`then ${r.portrait_cycle.map(name).join(", ")}`] : []),
+          ...(r.portraits_never_shown.length ? [`never shown: ${r.portraits_never_shown.map(name).join(", ")}`] : []),
+        ] });
+      }
+      return {
+        reason,
+        columns: ["Player", "Characters left", "Out"],
+        scores: (r.hands.length ? r.hands : v.seats).map((h) => ({
+          seat: h.seat,
+          cells: [(h.characters || []).map(name).join(", ") || "—", v.seats[h.seat].out ? "out" : ""],
+        })),
+        secrets,
+      };
     },
     destroy() {},
   };

@@ -4,8 +4,8 @@ export default function createRenderer(root, ctx) {
   const { el } = ctx;
   const head = el("p", { class: "muted" }, root);
   const events = el("ul", {}, root);
-  const buttons = el("div", { class: "row-buttons", "data-controls": "generic" }, root);
-  const pre = el("pre", { class: "view" }, root);
+  const buttons = el("div", { class: "row-buttons", "data-controls": "generic" }, ctx.bar);
+  const pre = el("pre", { class: "view board-pan" }, root);
 
   return {
     update(u) {

@@ -20,7 +20,8 @@ export default function createRenderer(root, ctx) {
     .lml-info { display: flex; flex-wrap: wrap; gap: .6em 1.4em; align-items: baseline; margin-bottom: .5em; }
     .lml-score { font-size: 1.25em; font-weight: 700; }
     .lml-stage { position: relative; }
-    .lml-board { width: 100%; max-width: 640px; display: block; margin: 0 auto; touch-action: none; user-select: none; }
+    .lml-board { display: block; margin: 0 auto; touch-action: none; user-select: none; }
+    .lml-board .mouse:focus-visible .sel { stroke: #1d4ed8; }
     .lml-board .mouse[data-raised="1"].live { cursor: pointer; }
     .lml-board .mouse .sel { fill: none; stroke: transparent; stroke-width: 5; }
     .lml-board .mouse.selected .sel { stroke: #f59e0b; }
@@ -40,11 +41,13 @@ export default function createRenderer(root, ctx) {
   `;
 
   const infoBar = el("div", { class: "lml-info" }, root);
-  const turnLine = el("div", { class: "lml-turn", "data-testid": "turn" }, root);
-  const stage = el("div", { class: "lml-stage" }, root);
-  const board = svg("svg", { class: "lml-board", "data-board": "last-mouse-lost" }, stage);
+  const turnLine = el("div", { class: "lml-turn", "data-testid": "turn" }, ctx.bar);
+  const stage = el("div", { class: "lml-stage board-pan" }, root);
+  const board = svg("svg", { class: "lml-board", "data-board": "last-mouse-lost", role: "group",
+                             "aria-label": "The board: rows of mice" }, stage);
+  ctx.enableArrowKeys(board);
   const overlay = el("div", { class: "lml-overlay", hidden: true }, stage);
-  const controls = el("div", { class: "lml-controls" }, root);
+  const controls = el("div", { class: "lml-controls" }, ctx.bar);
   const selText = el("span", { class: "muted", "data-testid": "selection" }, controls);
   const pressBtn = el("button", { class: "primary", text: "Press", "data-testid": "press", disabled: true }, controls);
   const clearBtn = el("button", { text: "Clear", "data-testid": "clear-selection", disabled: true }, controls);
@@ -90,12 +93,18 @@ export default function createRenderer(root, ctx) {
           // Basic rules count mice, not which ones: say which go down so the board holds no surprise.
           ? ` (${match.text}: only the number counts; the ${n === 1 ? "rightmost raised mouse goes" : n + " rightmost raised mice go"} down)`
           : ` (${match.text})`);
+    controls.hidden = ctx.mode !== "live" || ctx.seat === null || !!(view && view.terminal); // no Press after the end
     pressBtn.disabled = !myTurn() || !n || sending;
     pressBtn.textContent = n ? `Press ${n === 1 ? "1 mouse" : n + " mice"}` : "Press";
     clearBtn.disabled = !n;
     for (const g of board.querySelectorAll(".mouse")) {
       const r = +g.dataset.row, i = +g.dataset.mouse;
-      g.classList.toggle("selected", selection.row === r && selection.mice.has(i));
+      const on = selection.row === r && selection.mice.has(i);
+      g.classList.toggle("selected", on);
+      if (g.hasAttribute("data-kbd")) {
+        g.setAttribute("tabindex", myTurn() ? "0" : "-1");
+        g.setAttribute("aria-pressed", on ? "true" : "false");
+      }
       g.classList.toggle("hinted", hinted.row === r && hinted.mice.has(i));
       g.classList.toggle("live", myTurn());
     }
@@ -146,20 +155,24 @@ export default function createRenderer(root, ctx) {
     selection = { row: drag.row, mice };
     refreshControls();
   });
+  function toggle(row, i) {
+    // A click toggles one mouse; a click in another row starts a new selection there.
+    if (selection.row !== row) selection = { row, mice: new Set([i]) };
+    else if (selection.mice.has(i)) selection.mice.delete(i);
+    else selection.mice.add(i);
+    if (!selection.mice.size) selection.row = null;
+    refreshControls();
+  }
   window.addEventListener("pointerup", () => {
     if (!drag) return;
     const d = drag;
     drag = null;
     if (d.moved) return;
-    // A click toggles one mouse; a click in another row starts a new selection there.
-    if (selection.row !== d.row) selection = { row: d.row, mice: new Set([d.start]) };
-    else if (selection.mice.has(d.start)) selection.mice.delete(d.start);
-    else selection.mice.add(d.start);
-    if (!selection.mice.size) selection.row = null;
-    refreshControls();
+    toggle(d.row, d.start);
   });
   document.addEventListener("keydown", (e) => {
-    if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA")) return;
+    if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA" || e.target.tagName === "BUTTON"
+        || e.target.tagName === "A" || (e.target.closest && e.target.closest("[data-kbd]")))) return;
     if (e.key === "Enter" && selection.mice.size) press();
     if (e.key === "Escape") clearSelection();
   });
@@ -182,7 +195,13 @@ export default function createRenderer(root, ctx) {
       svg("ellipse", { cx: 0, cy: 15, rx: 20, ry: 7, fill: "#78716c" }, g); // pressed into its hole
     }
     svg("ellipse", { class: "sel", cx: 0, cy: 4, rx: 31, ry: 26 }, g);
-    svg("text", { x: 0, y: 40, "text-anchor": "middle", "font-size": 11, fill: "#a8a29e", text: String(i + 1) }, g);
+    svg("text", { x: 0, y: 40, "text-anchor": "middle", "font-size": 12, "font-weight": 600, fill: "#3f2d1d", text: String(i + 1) }, g);
+    if (raised && ctx.mode === "live" && ctx.seat !== null) {
+      ctx.actionable(g, `Row ${ROW_NAMES[r]}, mouse ${i + 1}, raised`, () => { if (myTurn()) toggle(r, i); }, { click: false });
+    } else {
+      g.setAttribute("role", "img");
+      g.setAttribute("aria-label", `Row ${ROW_NAMES[r]}, mouse ${i + 1}, ${raised ? "raised" : "pressed down"}`);
+    }
     return g;
   }
 
@@ -234,20 +253,6 @@ export default function createRenderer(root, ctx) {
     }
   }
 
-  function drawEnd(events) {
-    const w = view.winner;
-    const s = view.score;
-    const mine = ctx.seat !== null && ctx.mode === "live";
-    const title = mine ? (w === ctx.seat ? "You win the match!" : "You lose the match") : `${who(w)} wins the match`;
-    const lines = [`Final score ${Math.max(...s)}–${Math.min(...s)}.`];
-    for (const e of events || []) if (e.type === "round_over") lines.unshift(e.text);
-    const buttons = [];
-    if (ctx.links.lobby) buttons.push({ href: ctx.links.lobby, text: "New game" });
-    if (ctx.links.record) buttons.push({ href: ctx.links.record, text: "Download record", download: true });
-    if (ctx.links.replay) buttons.push({ href: ctx.links.replay, text: "Replay step by step" });
-    showOverlay(title, lines, buttons, "match-over");
-  }
-
   return {
     async update(u) {
       const previous = view;
@@ -270,7 +275,7 @@ export default function createRenderer(root, ctx) {
       drawInfo();
       drawBoard(just);
       refreshControls();
-      if (view.terminal) { drawEnd(events); return; }
+      if (view.terminal) return;
       if (roundOver && !u.sync) {
         const lines = events.filter((e) => e.type === "round_start").map((e) => e.text);
         showOverlay(roundOver.text, lines, [], "round-over");
@@ -286,6 +291,17 @@ export default function createRenderer(root, ctx) {
       hinted = { row: a.row, mice: new Set(a.mice) };
       selection = { row: a.row, mice: new Set(a.mice) };
       refreshControls();
+    },
+    summary(u) {
+      // For the page's end-of-game screen: who won the match, why, the final score.
+      const v = u.view;
+      const s = v.score;
+      const reason = [];
+      for (const e of u.events || []) if (e.type === "round_over") reason.push(e.text);
+      reason.push(`Whoever presses the last mouse loses the round; ${who(v.winner)} won ${Math.max(...s)} of the rounds played (final score ${Math.max(...s)}–${Math.min(...s)}).`);
+      const title = ctx.seat !== null && ctx.mode === "live"
+        ? (v.winner === ctx.seat ? "You win the match!" : "You lose the match") : `${who(v.winner)} wins the match`;
+      return { title, reason, columns: ["Player", "Rounds won"], scores: s.map((n, seat) => ({ seat, cells: [String(n)] })) };
     },
     destroy() { overlay.hidden = true; },
   };

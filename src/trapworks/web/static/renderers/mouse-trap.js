@@ -37,10 +37,16 @@ export default function createRenderer(root, ctx) {
   const { svg, el } = ctx;
   root.classList.add("mouse-trap");
   const top = el("div", { class: "mt-top" }, root);
-  const board = svg("svg", { viewBox: "0 0 1000 590", width: "100%", class: "mt-board",
-                              "data-board": "mouse-trap" }, root);
-  const controls = el("div", { class: "mt-controls", "data-controls": "mouse-trap" }, root);
-  const news = el("ol", { class: "mt-news", "data-news": "mouse-trap" }, root);
+  // On a phone the board keeps its spaces at least 32 px (56 of 1000 units: 610 px wide) and pans.
+  const pan = el("div", { class: "board-pan zoomable", style: "--pan-w: 610px" }, root);
+  const board = svg("svg", { viewBox: "0 0 1000 590", class: "mt-board", "data-board": "mouse-trap",
+                              role: "group", "aria-label": "The board: the track, the Loop, the contraption" }, pan);
+  ctx.enableArrowKeys(board);
+  const turnBar = el("div", { class: "mt-top" }, ctx.bar);
+  const controls = el("div", { class: "mt-controls", "data-controls": "mouse-trap" }, ctx.bar);
+  const newsCard = el("div", { class: "card" }, ctx.side);
+  el("h2", { text: "What happened" }, newsCard);
+  const news = el("ol", { class: "mt-news", "data-news": "mouse-trap" }, newsCard);
 
   const style = el("style", {}, root);
   style.textContent = `
@@ -55,7 +61,10 @@ export default function createRenderer(root, ctx) {
     .mt-news { font-size: .9em; color: #333; max-height: 9em; overflow: auto; margin: .3em 0;
                border: 1px solid #ddd; border-radius: .3em; padding: .3em .3em .3em 2.2em; background: #fff; }
     .mt-board text { pointer-events: none; }
+    .mt-news:empty { display: none; }
     .mt-board [data-mouse].pickable { cursor: pointer; stroke: #111; stroke-width: 3; }
+    .mt-board [data-mouse].pickable:focus-visible { stroke: #1d4ed8; stroke-width: 5; }
+    .mt-dot { display: inline-block; width: .8em; height: .8em; border-radius: 50%; margin-right: .3em; border: 1px solid #111; }
   `;
 
   let view = null;
@@ -85,7 +94,9 @@ export default function createRenderer(root, ctx) {
       svg("rect", { width: SIZE, height: SIZE, rx: 6, fill: KIND_FILL[space.kind] || "#ddd",
                     opacity: space.kind.includes("build") && !space.builds ? 0.35 : 1,
                     stroke: "#333" }, g);
-      svg("text", { x: 4, y: 12, "font-size": 10, fill: "#111" }, g).textContent = String(space.index);
+      // Words on the dark purple Build spaces are white (dark text there is 3.3:1, too little).
+      const ink = KIND_FILL[space.kind] === "#7c3aed" && space.builds ? "#fff" : "#111";
+      svg("text", { x: 4, y: 12, "font-size": 10, fill: ink }, g).textContent = String(space.index);
       const words = shortText(space).split(" ");
       const lines = [];
       for (const w of words) {
@@ -94,10 +105,12 @@ export default function createRenderer(root, ctx) {
       }
       lines.slice(0, 3).forEach((line, k) => {
         svg("text", { x: SIZE / 2, y: 26 + k * 11, "font-size": 9, "text-anchor": "middle",
-                      fill: "#111" }, g).textContent = line;
+                      fill: ink }, g).textContent = line;
       });
       const title = svg("title", {}, g);
       title.textContent = `${space.index}: ${space.text}${space.kind.includes("build") && !space.builds ? " (does not build with this many players)" : ""}`;
+      g.setAttribute("role", "img");
+      g.setAttribute("aria-label", `Space ${title.textContent}`);
       spaceGroups[space.index] = g;
     }
     v.parts.forEach((name, k) => {
@@ -183,7 +196,10 @@ export default function createRenderer(root, ctx) {
       t.textContent = `${ctx.seatLabel(seat)} (${MOUSE_NAMES[seat]} mouse) on ${where}`;
       if (pickable.has(seat)) {
         c.classList.add("pickable");
-        c.addEventListener("click", () => send(pickable.get(seat)));
+        ctx.actionable(c, `Move ${t.textContent}`, () => send(pickable.get(seat)));
+      } else {
+        c.setAttribute("role", "img");
+        c.setAttribute("aria-label", t.textContent);
       }
     });
   }
@@ -195,13 +211,17 @@ export default function createRenderer(root, ctx) {
       const p = el("span", {
         class: "mt-player" + (seat === v.turn_player && !v.terminal ? " to-move" : "") + (caught ? " caught" : ""),
         "data-player": seat, "data-cheese": n,
-        text: `● ${ctx.seatLabel(seat)}: ${caught ? "caught" : n + " cheese"}`,
       }, top);
-      p.style.color = MOUSE_COLOURS[seat];
+      // The mouse's colour as a dot; the words stay dark (yellow text on white is unreadable).
+      el("span", { class: "mt-dot", style: `background:${MOUSE_COLOURS[seat]}`, "aria-hidden": "true" }, p);
+      p.append(`${ctx.seatLabel(seat)} (${MOUSE_NAMES[seat]}): ${caught ? "caught" : n + " cheese"}`);
     });
     el("span", { "data-pile": v.pile, text: `Pile: ${v.pile}/${v.supply}` }, top);
-    el("span", { class: "mt-die", "data-die": v.last_die ?? "", text: v.last_die ? "⚀⚁⚂⚃⚄⚅"[v.last_die - 1] : "·" }, top);
-    el("span", { "data-phase": v.phase, text: `Turn ${v.turn}: ${v.phase_text}` }, top);
+    turnBar.replaceChildren();
+    el("span", { class: "mt-die", "data-die": v.last_die ?? "", role: "img",
+                 "aria-label": v.last_die ? `die: ${v.last_die}` : "die: not rolled",
+                 text: v.last_die ? "⚀⚁⚂⚃⚄⚅"[v.last_die - 1] : "·" }, turnBar);
+    el("span", { "data-phase": v.phase, text: `Turn ${v.turn}: ${v.phase_text}` }, turnBar);
   }
 
   function drawControls(v) {
@@ -274,6 +294,21 @@ export default function createRenderer(root, ctx) {
       drawControls(v);
       view = v;
       void view;
+    },
+    summary(u) {
+      const v = u.view;
+      const reason = [];
+      const free = v.mice.map((m, s) => (m === null ? null : s)).filter((s) => s !== null);
+      const caught = v.mice.map((m, s) => (m === null ? s : null)).filter((s) => s !== null);
+      if (v.truncated) reason.push(`Stopped by the turn limit (${v.turn_limit} turns).`);
+      if (caught.length) reason.push(`Caught in the trap: ${caught.map((s) => ctx.seatLabel(s)).join(", ")}.`);
+      if (free.length === 1 && caught.length) reason.push(`${ctx.seatLabel(free[0])} is the last mouse free.`);
+      if (!reason.length && v.phase_text) reason.push(v.phase_text);
+      return {
+        reason,
+        columns: ["Player", "Cheese", "Mouse"],
+        scores: v.cheese.map((n, seat) => ({ seat, cells: [String(n), v.mice[seat] === null ? "caught" : `free on ${v.mice[seat]}`] })),
+      };
     },
     destroy() {
       root.replaceChildren();
