@@ -47,7 +47,7 @@ class DeadEndDriveEncoder(Encoder):
         mine = set(view["my_characters"])
         moved = set(view["moved"])
         selected = view["selected"]["pawn"] if view["selected"] else None
-        for letter, pawn in zip(LETTERS, view["pawns"]):
+        for letter, pawn in zip(LETTERS, view["pawns"], strict=True):
             one_hot(out, STATUSES.index(pawn["status"]), len(STATUSES))
             square = pawn["square"]
             if square is None:

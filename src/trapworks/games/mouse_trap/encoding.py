@@ -28,7 +28,7 @@ class MouseTrapEncoder(Encoder):
     def encode(self, view: dict[str, Any], out: list[float]) -> None:
         n = view["players"]
         supply = max(1, view["supply"])
-        for mouse, cheese in zip(view["mice"], view["cheese"]):
+        for mouse, cheese in zip(view["mice"], view["cheese"], strict=True):
             one_hot(out, NUM_SPACES if mouse is None else mouse, NUM_SPACES + 1)
             out.append(cheese / supply)
         out.append(view["pile"] / supply)
