@@ -27,6 +27,9 @@ class Encoder:
 
     # View keys that never change during a game (the board, the track...): left out of strings.
     static_keys: ClassVar[tuple[str, ...]] = ()
+    # Bounds of every tensor entry (observation spaces use them).
+    low: ClassVar[float] = 0.0
+    high: ClassVar[float] = 1.0
 
     def __init__(self, game: Game):
         self.game = game

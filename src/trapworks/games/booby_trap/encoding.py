@@ -19,6 +19,9 @@ SIZES = ("S", "M", "L")
 
 class BoobyTrapEncoder(Encoder):
     static_keys = ("game", "variant", "players", "teaching", "tray", "position", "legal_actions")
+    # Readings, the bar's displacement and net scores are not bounded by 1 (scores go negative).
+    low = float("-inf")
+    high = float("inf")
 
     def observation_shape(self) -> tuple[int, ...]:
         big_n = self.game.num_pieces
