@@ -161,13 +161,13 @@ def options_from_params(name: str, params: dict[str, Any]) -> tuple[dict[str, An
     return options, seed
 
 
-def _game_type(name: str) -> pyspiel.GameType:
+def _game_type(name: str, chance_mode: pyspiel.GameType.ChanceMode | None = None) -> pyspiel.GameType:
     info = GAMES[name]
     return pyspiel.GameType(
         short_name=name,
         long_name=info["long_name"],
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=info["chance"],
+        chance_mode=info["chance"] if chance_mode is None else chance_mode,
         information=info["information"],
         utility=info["utility"],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -195,19 +195,20 @@ class TrapworksGame(pyspiel.Game):
         if length is None:
             raise ValueError(f"{self.short_name}: OpenSpiel needs a bounded game; give turn_limit a number")
         utility_sum = g.utility_sum()
+        # Registered as stochastic when some option brings chance; a loaded game whose options
+        # bring none (Last Mouse Lost with a fixed first player) says it is deterministic, so
+        # that algorithms for deterministic games (alpha-beta) accept it.
+        chance_mode = _STOCHASTIC if g.max_chance_outcomes() > 0 else _DETERMINISTIC
         info = pyspiel.GameInfo(
             num_distinct_actions=g.num_distinct_actions(),
-            # OpenSpiel wants at least one outcome slot for a stochastic game type.
-            max_chance_outcomes=max(1, g.max_chance_outcomes())
-            if GAMES[self.short_name]["chance"] == _STOCHASTIC
-            else 0,
+            max_chance_outcomes=g.max_chance_outcomes(),
             num_players=g.num_players(),
             min_utility=g.min_utility(),
             max_utility=g.max_utility(),
             utility_sum=utility_sum,
             max_game_length=length,
         )
-        super().__init__(_game_type(self.short_name), info, params)
+        super().__init__(_game_type(self.short_name, chance_mode), info, params)
 
     def new_initial_state(self) -> TrapworksState:
         return TrapworksState(self, self.tw_game.new_initial_state(seed=self.seed))
