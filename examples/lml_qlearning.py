@@ -163,7 +163,8 @@ def main() -> None:
     last = result["history"][-1]
     print(
         f"board {board}: after {args.episodes} episodes ({result['seconds']} s) the Q-learners win "
-        f"{last['win_rate_vs_random']:.1%} against random (random vs random: {result['random_vs_random']:.1%}); "
+        f"{last['win_rate_vs_random']:.1%} against random "
+        f"(random vs random: {result['random_vs_random']:.1%}); "
         f"greedy move wins in {last['optimal_move_rate']:.1%} of the winning positions"
     )
     if not args.no_plot:
