@@ -133,7 +133,8 @@ class Game:
             if not spec:
                 raise NotImplementedError(f"{self.game_id} has no observation encoding")
             module_name, _, attr = spec.partition(":")
-            enc = self._encoder = getattr(importlib.import_module(module_name), attr)(self)
+            made: Encoder = getattr(importlib.import_module(module_name), attr)(self)
+            enc = self._encoder = made
         return enc
 
     # --- pickling ---------------------------------------------------------------
