@@ -122,3 +122,10 @@ def test_last_mouse_lost_state_pickle_leaves_the_position_table_out():
     copied = copy.deepcopy(state)
     assert copied._node is state._node  # shared, not copied
     assert State.shared_attrs == ()
+
+
+def test_a_game_is_shared_by_copies_and_rebuilt_by_pickle():
+    game = trapworks.make("mouse-trap", players=3, variant="original")
+    assert copy.deepcopy(game) is game and copy.copy(game) is game
+    again = pickle.loads(pickle.dumps(game))
+    assert again.options == game.options and again.num_players() == 3

@@ -137,7 +137,15 @@ class Game:
             enc = self._encoder = made
         return enc
 
-    # --- pickling ---------------------------------------------------------------
+    # --- copying and pickling ---------------------------------------------------
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        # A game is immutable rules and options: copies of states (and of wrappers holding the
+        # game, such as OpenSpiel's) share it.
+        return self
+
+    def __copy__(self) -> Game:
+        return self
+
     def __reduce__(self) -> tuple[Any, ...]:
         # A game is its class and options: its tables (move tables, the mansion...) are rebuilt
         # or found again on unpickling, never written into the pickle.
