@@ -11,13 +11,17 @@ so an illegal or malformed action never changes a state.
 from __future__ import annotations
 
 import copy
+import importlib
 import random
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import IllegalActionError, OptionError, PositionError
 from .options import Option, check_options, untyped
+
+if TYPE_CHECKING:
+    from .encoding import Encoder
 
 # Same numbers as OpenSpiel's kChancePlayerId / kTerminalPlayerId, so adapters stay thin.
 CHANCE = -1
@@ -76,6 +80,9 @@ class Game:
                 return o
         raise KeyError(name)
 
+    # The observation encoder, "module:Class" (a trapworks.core.encoding.Encoder subclass).
+    encoding: ClassVar[str] = ""
+
     def __init__(self, **options: Any):
         unknown = sorted(set(options) - set(self.default_options))
         if unknown:
@@ -115,6 +122,78 @@ class Game:
         """How to write actions, for terminal prompts."""
         return ""
 
+    # --- action spaces and utilities (OpenSpiel's GameInfo; the research adapters read these) ---
+    def num_distinct_actions(self) -> int:
+        """Player actions are ids 0..num_distinct_actions()-1 (some may never be legal)."""
+        raise NotImplementedError(f"{self.game_id} does not state its action space")
+
+    def chance_actions(self) -> tuple[int, ...]:
+        """Every action id a chance node can produce under these options, in a fixed order.
+
+        Chance outcome *numbers* (OpenSpiel's own space, from 0) are positions in this tuple:
+        `chance_outcome_index(action)` and `chance_outcome_action(index)` map between them, so
+        records and golden games keep the kernel's ids. Empty: no chance under these options.
+        """
+        return ()
+
+    def max_chance_outcomes(self) -> int:
+        return len(self.chance_actions())
+
+    def chance_outcome_index(self, action: int) -> int:
+        """The chance outcome number (0..max_chance_outcomes()-1) of a chance action id."""
+        table = self.__dict__.get("_chance_index")
+        if table is None:
+            table = self._chance_index = {a: i for i, a in enumerate(self.chance_actions())}
+        try:
+            return table[action]
+        except KeyError:
+            raise ValueError(f"{self.game_id}: {action!r} is not a chance outcome") from None
+
+    def chance_outcome_action(self, index: int) -> int:
+        """The chance action id of a chance outcome number (inverse of chance_outcome_index)."""
+        actions = self.chance_actions()
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(actions):
+            raise ValueError(f"{self.game_id}: chance outcome {index!r} is not in 0..{len(actions) - 1}")
+        return actions[index]
+
+    def min_utility(self) -> float:
+        """The lowest value returns() can give a seat."""
+        return -1.0
+
+    def max_utility(self) -> float:
+        """The highest value returns() can give a seat."""
+        return 1.0
+
+    def utility_sum(self) -> float | None:
+        """The sum of returns() in every terminal state, or None when it varies (general-sum)."""
+        return 0.0
+
+    def encoder(self) -> Encoder:
+        """The game's observation encoder (class attribute `encoding`, "module:Class"), made once."""
+        enc = self.__dict__.get("_encoder")
+        if enc is None:
+            spec = type(self).encoding
+            if not spec:
+                raise NotImplementedError(f"{self.game_id} has no observation encoding")
+            module_name, _, attr = spec.partition(":")
+            made: Encoder = getattr(importlib.import_module(module_name), attr)(self)
+            enc = self._encoder = made
+        return enc
+
+    # --- copying and pickling ---------------------------------------------------
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        # A game is immutable rules and options: copies of states (and of wrappers holding the
+        # game, such as OpenSpiel's) share it.
+        return self
+
+    def __copy__(self) -> Game:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A game is its class and options: its tables (move tables, the mansion...) are rebuilt
+        # or found again on unpickling, never written into the pickle.
+        return (_rebuild_game, (type(self), self.options))
+
     # --- conveniences ---------------------------------------------------------
     def public_options(self) -> dict[str, Any]:
         """Options as JSON-serialisable values (records keep these)."""
@@ -132,6 +211,11 @@ class State:
     # (in its __init__) instead of the rules importing them. writer(state), renderer(state, seat).
     position_writer: ClassVar[Callable[[Any], str] | None] = None
     text_renderer: ClassVar[Callable[[Any, int | None], str] | None] = None
+
+    # Attributes that point into tables the game shares between its states (a transposition
+    # table's node, a cache): deepcopy shares them, pickle leaves them out (as None; the state
+    # must rebuild them on use), so neither ever copies the game's tables.
+    shared_attrs: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, game: Game, seed: int | None = None, start: str | None = None):
         self.game = game
@@ -323,13 +407,52 @@ class State:
         return copy.deepcopy(self)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> State:
-        # The game is immutable and shared; everything else is copied.
         cls = type(self)
+        if cls.clone is not State.clone:
+            # The game's own clone is the cheap, complete copy (OpenSpiel, Ray and wrappers
+            # deep-copy states all the time).
+            new = self.clone()
+            memo[id(self)] = new
+            return new
+        # The game is immutable and shared, and so are the tables it marks; the rest is copied.
         new = cls.__new__(cls)
         memo[id(self)] = new
+        keep = ("game", *cls.shared_attrs)
         for k, v in self.__dict__.items():
-            setattr(new, k, v if k == "game" else copy.deepcopy(v, memo))
+            setattr(new, k, v if k in keep else copy.deepcopy(v, memo))
         return new
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The game pickles as its class and options (Game.__reduce__); shared tables are left out.
+        state = dict(self.__dict__)
+        for k in type(self).shared_attrs:
+            if k in state:
+                state[k] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    # --- encodings (built from view(seat) only, so they can never carry a secret) ---------
+    def observation_tensor(self, seat: int) -> list[float]:
+        check_seat(self, seat)
+        return self.game.encoder().observation_tensor(self.view(seat))
+
+    def observation_string(self, seat: int) -> str:
+        check_seat(self, seat)
+        return self.game.encoder().observation_string(self.view(seat))
+
+    def information_state_tensor(self, seat: int) -> list[float]:
+        check_seat(self, seat)
+        return self.game.encoder().information_state_tensor(self.view(seat))
+
+    def information_state_string(self, seat: int) -> str:
+        check_seat(self, seat)
+        return self.game.encoder().information_state_string(self.view(seat), self.public_history())
+
+    def public_history(self) -> list[int]:
+        """The actions every seat has seen, in order (games with secret actions override)."""
+        return self.history()
 
     # --- presentation -------------------------------------------------------------
     def render_text(self, seat: int | None = None) -> str:
@@ -380,6 +503,20 @@ def story_for(entry: dict[str, Any], viewer: int | None) -> dict[str, Any]:
         if "to" not in line or (viewer is not None and viewer in line["to"])
     ]
     return {"seat": entry["seat"], "lines": lines}
+
+
+_GAME_CACHE: dict[tuple[type, str], Game] = {}
+
+
+def _rebuild_game(cls: type[Game], options: dict[str, Any]) -> Game:
+    """Unpickle a game: one object per class and options in this process (games are immutable)."""
+    key = (cls, repr(sorted(options.items())))
+    game = _GAME_CACHE.get(key)
+    if game is None:
+        if len(_GAME_CACHE) > 256:
+            _GAME_CACHE.clear()
+        game = _GAME_CACHE[key] = cls(**options)
+    return game
 
 
 def sample_chance(state: State, rng: random.Random) -> int:

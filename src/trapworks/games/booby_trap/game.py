@@ -136,6 +136,7 @@ class BoobyTrapGame(Game):
         "medium": "heuristic",
         "hard": "physics-view",
     }
+    encoding = "trapworks.games.booby_trap.encoding:BoobyTrapEncoder"
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         # The schema has checked each value; left: what depends on the variant and player count.
@@ -173,6 +174,24 @@ class BoobyTrapGame(Game):
 
     def num_players(self) -> int:
         return self.players
+
+    def num_distinct_actions(self) -> int:
+        # Touch piece 0..N-1, pass N, remove N+1.
+        return self.num_pieces + 2
+
+    def min_utility(self) -> float:
+        if self.variant == "solitaire":
+            return -1.0
+        # Every removal trips the bar: three points of debt each.
+        return -float(PENALTY * self.num_pieces)
+
+    def max_utility(self) -> float:
+        if self.variant == "solitaire":
+            return 1.0
+        return float(self.options["pieces_per_size"] * sum(POINTS.values()))
+
+    def utility_sum(self) -> float | None:
+        return None  # net scores: general-sum
 
     def max_game_length(self) -> int:
         # Per removal at most 2n passes (touch + pass each) before one touch + remove.

@@ -162,6 +162,7 @@ class DeadEndDriveGame(Game):
     # and are valued by the heuristic's `evaluate` (a fitted model of who wins, evaluation.py); a
     # playout to the end would cost ~0.1 s here. c is small because evaluated leaves are far less
     # noisy than won/lost playouts: with c=1 the search spreads its visits almost evenly.
+    encoding = "trapworks.games.dead_end_drive.encoding:DeadEndDriveEncoder"
     levels = {
         "easy": {"agent": "heuristic", "noise": 0.4},
         "medium": {"agent": "heuristic", "noise": 0.15},
@@ -218,6 +219,19 @@ class DeadEndDriveGame(Game):
 
     def num_players(self) -> int:
         return self.players
+
+    def num_distinct_actions(self) -> int:
+        # Player actions come first; the dice, the roll-off and the portraits after them.
+        return self.ROLL_BASE
+
+    def chance_actions(self) -> tuple[int, ...]:
+        first = (
+            tuple(range(self.FIRST_BASE, self.FIRST_BASE + self.players))
+            if self.options["first_player"] == "random"
+            else ()
+        )
+        rolls = tuple(range(self.ROLL_BASE, self.ROLL_BASE + len(ROLLS)))
+        return rolls + first + tuple(range(self.REVEAL_BASE, self.REVEAL_BASE + NUM_PAWNS))
 
     def max_game_length(self) -> int:
         # Per turn at most: roll, portrait (+reveal), 2 x (select, dest, trap, drawn, reveal).

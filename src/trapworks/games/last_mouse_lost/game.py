@@ -168,6 +168,7 @@ class LastMouseLostGame(Game):
         "heuristic": "trapworks.games.last_mouse_lost.agents:HeuristicAgent",
     }
     position_solver = "trapworks.games.last_mouse_lost:solve_position"
+    encoding = "trapworks.games.last_mouse_lost.encoding:LastMouseLostEncoder"
     # The hardest opponent is the exact solver; easy and medium are the generic tree search with
     # random rollouts (the heuristic's clones per move would cost them most of their iterations).
     levels = {"hard": "perfect", "medium": {"heuristic_share": 0.0, "prior_weight": 0.0}}
@@ -248,6 +249,13 @@ class LastMouseLostGame(Game):
     def max_game_length(self) -> int:
         rounds = 2 * self.options["first_to"] - 1
         return rounds * sum(self.board) + 1
+
+    def num_distinct_actions(self) -> int:
+        return self.num_press_actions
+
+    def chance_actions(self) -> tuple[int, ...]:
+        # Chance only draws who opens round 1, and only with first_player="random".
+        return self.opener_action if self.options["first_player"] == "random" else ()
 
     def moves_in_row(self, row: int, raised: int) -> tuple[int, ...]:
         return self._moves[row][raised]
@@ -347,6 +355,9 @@ class _Node:
 
 class LastMouseLostState(State):
     game: LastMouseLostGame  # this game's own type (the kernel only knows Game)
+
+    # The node links into the game's shared transposition table: never copied or pickled.
+    shared_attrs = ("_node",)
 
     def __init__(self, game: LastMouseLostGame, seed: int | None = None, start: str | None = None):
         super().__init__(game, seed=seed, start=start)

@@ -263,6 +263,7 @@ class MouseTrapGame(Game):
     # (noise of the same size as these gains within 0.8 s) cannot resolve it within a move's
     # time; double-catch plays it at once.
     levels = {"hard": "double-catch"}
+    encoding = "trapworks.games.mouse_trap.encoding:MouseTrapEncoder"
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         # The schema has checked each value; left: the variant's values and the seat range.
@@ -312,6 +313,19 @@ class MouseTrapGame(Game):
 
     def num_players(self) -> int:
         return self.players
+
+    def num_distinct_actions(self) -> int:
+        # roll 0, crank 7, end 8, move 10-13, steal 20-23 (ids between are never legal).
+        return STEAL_BASE + MAX_PLAYERS
+
+    def chance_actions(self) -> tuple[int, ...]:
+        # Die faces 1-6, a firing stage works/jams, then (first_player="random") who opens.
+        first = (
+            tuple(FIRST_BASE + s for s in range(self.players))
+            if self.options["first_player"] == "random"
+            else ()
+        )
+        return DIE_FACES + (WORKS, JAMS) + first
 
     def max_game_length(self) -> int | None:
         if self.turn_limit is None:

@@ -1,0 +1,147 @@
+"""Every trapworks game as a single-agent Gymnasium environment: one seat learns, trapworks
+agents play the others.
+
+    import gymnasium as gym
+    import trapworks.adapters.gymnasium  # registers the ids
+    env = gym.make("trapworks/LastMouseLost-v0", board=[1, 2, 3], first_to=1, opponents="random")
+    obs, info = env.reset(seed=0)
+    action = int(np.flatnonzero(info["action_mask"])[0])
+    obs, reward, terminated, truncated, info = env.step(action)
+
+Ids: trapworks/LastMouseLost-v0, trapworks/MouseTrap-v0, trapworks/BoobyTrap-v0,
+trapworks/DeadEndDrive-v0. Keyword arguments: `seat` (the learning seat, default 0),
+`opponents` (one agent name for every other seat, or a list with one per other seat, in seat
+order: "random", a level "easy"/"medium"/"hard", or any agent of the game; default "random"),
+`render_mode` ("ansi" or "human"), and every trapworks option of the game.
+
+The observation is the seat's observation tensor (from its view only); `info["action_mask"]`
+marks the legal actions. The reward is the seat's return at the end (0 before). An illegal action
+ends the episode as a loss (reward: the game's lowest utility, `info["illegal_action"]` set), so
+that an unmasked policy learns to avoid it; a game stopped by its turn limit is truncated.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+import trapworks
+from trapworks.agents import Agent, make_agent
+from trapworks.core.game import State
+
+from ._common import action_mask, observation_array, resolve_chance, setup_seed
+
+ENV_IDS = {
+    "last-mouse-lost": "trapworks/LastMouseLost-v0",
+    "mouse-trap": "trapworks/MouseTrap-v0",
+    "booby-trap": "trapworks/BoobyTrap-v0",
+    "dead-end-drive": "trapworks/DeadEndDrive-v0",
+}
+
+
+class TrapworksEnv(gymnasium.Env):
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        game_id: str,
+        seat: int = 0,
+        opponents: str | list[str] = "random",
+        render_mode: str | None = None,
+        **options: Any,
+    ):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r}: choose one of {self.metadata['render_modes']}")
+        self.game = trapworks.make(game_id, **options)
+        n = self.game.num_players()
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"seat {seat!r}: the learning seat is one of 0..{n - 1}")
+        self.seat = seat
+        others = [s for s in range(n) if s != seat]
+        names = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
+        if len(names) != len(others):
+            raise ValueError(f"opponents: {len(names)} given for {len(others)} other seat(s) {others}")
+        self.opponent_names = dict(zip(others, names, strict=True))
+        for s, name in self.opponent_names.items():
+            make_agent(name, self.game, s, seed=0)  # fails now, naming the agent, if unknown
+        self.render_mode = render_mode
+        enc = self.game.encoder()
+        self.observation_space = gymnasium.spaces.Box(
+            enc.low, enc.high, shape=enc.observation_shape(), dtype=np.float32
+        )
+        self.action_space = gymnasium.spaces.Discrete(self.game.num_distinct_actions())
+        self._rng = random.Random()
+        self.state: State | None = None
+        self.opponents: dict[int, Agent] = {}
+        self._done = False
+
+    def _info(self) -> dict[str, Any]:
+        assert self.state is not None
+        return {"action_mask": action_mask(self.game, self.state, self.seat)}
+
+    def _play_others(self) -> None:
+        """Chance and the opponents move until it is the learning seat's turn or the game ends."""
+        state = self.state
+        assert state is not None
+        while True:
+            resolve_chance(state, self._rng)
+            if state.is_terminal() or state.current_player() == self.seat:
+                return
+            state.apply_action(self.opponents[state.current_player()].step(state))
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.state = self.game.new_initial_state(seed=setup_seed(self._rng))
+        self._done = False
+        self.opponents = {
+            s: make_agent(name, self.game, s, seed=self._rng.getrandbits(63))
+            for s, name in self.opponent_names.items()
+        }
+        self._play_others()
+        return observation_array(self.state, self.seat), self._info()
+
+    def step(self, action: int):
+        state = self.state
+        assert state is not None, "call reset() first"
+        if self._done or state.is_terminal():
+            raise RuntimeError("the episode is over: call reset()")
+        action = int(action)
+        if action not in state.legal_actions():
+            # The state stays as it was (the kernel never applies an illegal action); the episode ends.
+            self._done = True
+            info = {**self._info(), "illegal_action": True}
+            return observation_array(state, self.seat), self.game.min_utility(), True, False, info
+        state.apply_action(action)
+        self._play_others()
+        reward = 0.0
+        terminated = truncated = False
+        if state.is_terminal():
+            reward = float(state.returns()[self.seat])
+            truncated = state.is_truncated()
+            terminated = not truncated
+        if self.render_mode == "human":
+            self.render()
+        return observation_array(state, self.seat), reward, terminated, truncated, self._info()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi' or 'human'")
+            return None
+        text = self.state.render_text(self.seat) if self.state is not None else "(not started: call reset())"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+for _game_id, _env_id in ENV_IDS.items():
+    if _env_id not in gymnasium.registry:
+        gymnasium.register(id=_env_id, entry_point=TrapworksEnv, kwargs={"game_id": _game_id})  # type: ignore[arg-type]
+
+
+__all__ = ["ENV_IDS", "TrapworksEnv"]

@@ -1,0 +1,95 @@
+"""13 Dead End Drive observation encoding (from `view(seat)` only; see trapworks.core.encoding).
+
+A view holds the seat's own Character cards and trap cards and only counts of everyone
+else's, so neither the tensor nor the string can tell another seat's hand.
+
+Tensor, in order, with n = players and P = 12 pawns. Per pawn (n + 11 each): status one-hot
+(in play, knocked off, escaped), column / width and row / height of its square (2; zero when
+off), its portrait showing (1), its revealed owner one-hot over the n seats plus "a 2-player
+secret card" (n + 1), one of my Character cards (1), moved this turn (1), selected (1), the pawn
+on a trap (1). Then: the detective's step / steps (1); portraits behind the frame / P and never
+shown / P (2); portraits removed (P); per seat Character cards / 4, trap cards / 29, secret
+cards / 4, out (4n); my trap cards per kind / 29 (7: stairs, fireplace, chandelier, statue,
+bookcase, wild, detective); my cards drawn this turn per kind (7); the card I just drew
+(7, one-hot); the discard per kind / 29 (7); the pile / 29 (1); the phase (9, one-hot); who is to
+move (n); whose turn (n); the observing seat (n); the dice (2 x 6, one-hot); doubles total
+allowed (1); the selected count / 12 (1); the trap's kind (5); drew this turn, opening turn,
+game over, truncated (4); the turn / turn limit (1).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trapworks.core.encoding import Encoder, one_hot
+
+from .board import COLUMN_NAMES
+from .components import CARD_NAMES, LETTERS, NUM_PAWNS, TOTAL_TRAP_PILE, TRAP_KINDS
+
+PHASES = ("first", "reveal", "roll", "portrait", "select", "dest", "trap", "drawn", "over")
+STATUSES = ("in play", "knocked off", "escaped")
+
+
+class DeadEndDriveEncoder(Encoder):
+    static_keys = ("game", "players", "board", "legal_actions")
+
+    def observation_shape(self) -> tuple[int, ...]:
+        n = self.game.num_players()
+        per_pawn = n + 11
+        size = NUM_PAWNS * per_pawn + 3 + NUM_PAWNS + 4 * n + 4 * len(CARD_NAMES) + 1 + len(PHASES)
+        size += 3 * n + 12 + 2 + len(TRAP_KINDS) + 4 + 1
+        return (size,)
+
+    def encode(self, view: dict[str, Any], out: list[float]) -> None:
+        n = view["players"]
+        board = view["board"]
+        width, height = board["width"], board["height"]
+        mine = set(view["my_characters"])
+        moved = set(view["moved"])
+        selected = view["selected"]["pawn"] if view["selected"] else None
+        for letter, pawn in zip(LETTERS, view["pawns"], strict=True):
+            one_hot(out, STATUSES.index(pawn["status"]), len(STATUSES))
+            square = pawn["square"]
+            if square is None:
+                out.extend((0.0, 0.0))
+            else:
+                out.append((COLUMN_NAMES.index(square[0]) + 1) / width)
+                out.append(int(square[1:]) / height)
+            out.append(1.0 if view["portrait"] == letter else 0.0)
+            if "owner" in pawn:
+                one_hot(out, n if pawn["owner"] is None else pawn["owner"], n + 1)
+            else:
+                out.extend([0.0] * (n + 1))
+            out.append(1.0 if letter in mine else 0.0)
+            out.append(1.0 if letter in moved else 0.0)
+            out.append(1.0 if letter == selected else 0.0)
+            out.append(1.0 if letter == view["trap_pawn"] else 0.0)
+        det = view["detective"]
+        out.append(det["step"] / max(1, det["steps"]))
+        out.append(view["frame"]["behind"] / NUM_PAWNS)
+        out.append(view["frame"]["never_shown"] / NUM_PAWNS)
+        removed = set(view["removed_portraits"])
+        out.extend(1.0 if letter in removed else 0.0 for letter in LETTERS)
+        for s in view["seats"]:
+            out.append(s["character_cards"] / 4)
+            out.append(s["trap_cards"] / TOTAL_TRAP_PILE)
+            out.append(s["secret_cards"] / 4)
+            out.append(1.0 if s["out"] else 0.0)
+        for names in (view["my_trap_cards"], view["my_cards_drawn_this_turn"]):
+            out.extend(names.count(c) / TOTAL_TRAP_PILE for c in CARD_NAMES)
+        one_hot(out, None if view["drawn_card"] is None else CARD_NAMES.index(view["drawn_card"]), 7)
+        out.extend(view["discard"].count(c) / TOTAL_TRAP_PILE for c in CARD_NAMES)
+        out.append(view["pile"] / TOTAL_TRAP_PILE)
+        one_hot(out, PHASES.index(view["phase"]), len(PHASES))
+        one_hot(out, view["to_move"], n)
+        one_hot(out, view["turn_of"], n)
+        one_hot(out, view["seat"], n)
+        dice = view["dice"]
+        for i in range(2):
+            one_hot(out, dice[i] - 1 if i < len(dice) else None, 6)
+        out.append((view["doubles_total"] or 0) / 12)
+        out.append(view["selected"]["count"] / 12 if view["selected"] else 0.0)
+        one_hot(out, None if view["trap"] is None else TRAP_KINDS.index(view["trap"]), len(TRAP_KINDS))
+        for flag in ("drew_this_turn", "opening", "terminal", "truncated"):
+            out.append(1.0 if view[flag] else 0.0)
+        out.append(min(1.0, view["turn"] / self.game.options["turn_limit"]))

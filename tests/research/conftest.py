@@ -1,0 +1,5 @@
+import pytest
+
+pytest.importorskip("pyspiel")
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")

@@ -1,0 +1,130 @@
+"""PettingZoo's api_test and seed_test, Gymnasium's check_env, on every game and variant."""
+
+from __future__ import annotations
+
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+import trapworks.adapters.gymnasium  # noqa: F401 (registers the ids)
+from research.variants import case_id, cases
+from trapworks.adapters.gymnasium import ENV_IDS
+from trapworks.adapters.pettingzoo import env as pz_env
+from trapworks.core.errors import IllegalActionError
+
+CASES = cases()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
+def test_pettingzoo_api_and_seed_tests(case):
+    game_id, options = case
+    with warnings.catch_warnings():
+        # api_test warns that a dict observation is "not a NumPy array" for any environment not on
+        # its own list of classic games; the dict is PettingZoo's classic format.
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(pz_env(game_id, **options), num_cycles=60 if game_id == "booby-trap" else 200)
+        seed_test(lambda: pz_env(game_id, **options), num_cycles=40 if game_id == "booby-trap" else 100)
+
+
+def test_pettingzoo_plays_to_the_end_with_masks_and_rewards():
+    e = pz_env("last-mouse-lost", board=[1, 2, 3], first_to=2, first_player="random")
+    e.reset(seed=7)
+    rng = np.random.default_rng(7)
+    totals = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, _ = e.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            e.step(None)
+            continue
+        assert obs["action_mask"].sum() >= 1
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert sorted(totals.values()) == [-1.0, 1.0]
+
+
+def test_pettingzoo_illegal_action_is_refused_and_named():
+    e = pz_env("last-mouse-lost", board=[1, 2, 3], first_to=1)
+    e.reset(seed=1)
+    e.step(5)  # row c, all three mice
+    obs, *_ = e.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionError, match="row c"):
+        e.step(illegal)
+    assert e.unwrapped.state.move_number() == 1  # unchanged
+
+
+def test_pettingzoo_render_text():
+    e = pz_env("mouse-trap", render_mode="ansi", players=2)
+    e.reset(seed=3)
+    text = e.render()
+    assert "Mouse Trap" in text
+
+
+GYM_CASES = [
+    ("last-mouse-lost", {"board": [1, 2, 3], "first_to": 2, "first_player": "random", "opponents": "hard"}),
+    ("last-mouse-lost", {"rules": "advanced", "first_to": 1, "seat": 1}),
+    ("mouse-trap", {"players": 3, "turn_limit": 12, "opponents": ["heuristic", "easy"]}),
+    ("mouse-trap", {"players": 2, "variant": "original", "turn_limit": 12, "opponents": "hard"}),
+    ("booby-trap", {"pieces_per_size": 2, "opponents": "hard"}),
+    ("booby-trap", {"pieces_per_size": 2, "variant": "solitaire"}),
+    ("dead-end-drive", {"players": 2, "turn_limit": 8, "opponents": "medium"}),
+    ("dead-end-drive", {"players": 4, "turn_limit": 6, "seat": 2}),
+]
+
+
+@pytest.mark.parametrize("case", GYM_CASES, ids=[case_id(c) for c in GYM_CASES])
+def test_gymnasium_check_env(case):
+    game_id, kwargs = case
+    env = gymnasium.make(ENV_IDS[game_id], **kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # e.g. Booby Trap's unbounded readings
+        check_env(env.unwrapped, skip_render_check=False)
+    obs, info = env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    done = False
+    steps = 0
+    while not done:
+        assert env.observation_space.contains(obs)
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, reward, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+        steps += 1
+    assert steps >= 1
+
+
+def test_gymnasium_illegal_action_ends_the_episode_as_a_loss():
+    env = gymnasium.make("trapworks/LastMouseLost-v0", board=[1, 2, 3], first_to=1)
+    obs, info = env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(5)  # row c, all three mice
+    assert not terminated  # rows a and b keep 3 mice: the opponent cannot press them all
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    obs, reward, terminated, truncated, info = env.step(illegal)
+    assert terminated and reward == -1.0 and info["illegal_action"]
+
+
+def test_gymnasium_bad_arguments_are_named():
+    with pytest.raises(Exception, match="opponents"):
+        gymnasium.make("trapworks/MouseTrap-v0", players=3, opponents=["easy"])
+    with pytest.raises(Exception, match="nonsense"):
+        gymnasium.make("trapworks/MouseTrap-v0", opponents="nonsense")
+    with pytest.raises(Exception, match="seat"):
+        gymnasium.make("trapworks/LastMouseLost-v0", seat=2)
+
+
+def test_gymnasium_same_seed_same_episode():
+    def run():
+        env = gymnasium.make("trapworks/DeadEndDrive-v0", players=2, turn_limit=6, opponents="easy")
+        obs, info = env.reset(seed=11)
+        trace = [obs.tobytes()]
+        done = False
+        while not done:
+            obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+            trace.append(obs.tobytes())
+            done = terminated or truncated
+        return trace
+
+    assert run() == run()
