@@ -16,6 +16,8 @@ from .game import (
     State,
     apply_sequence,
     check_seat,
+    explore_cells,
+    game_statistics,
     legal_action_strings,
     sample_chance,
 )
@@ -38,6 +40,8 @@ __all__ = [
     "State",
     "apply_sequence",
     "check_seat",
+    "explore_cells",
+    "game_statistics",
     "legal_action_strings",
     "sample_chance",
     "GameRecord",

@@ -106,6 +106,8 @@ class MouseTrapGame(Game):
     # (noise of the same size as these gains within 0.8 s) cannot resolve it within a move's
     # time; double-catch plays it at once.
     levels = {"hard": "double-catch"}
+    stats = "trapworks.games.mouse_trap.stats:game_stats"  # columns of simulation rows
+    explore_grid = "trapworks.games.mouse_trap.stats:explore_grid"  # `trapworks explore` default cells
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         n = options["players"]
