@@ -86,12 +86,13 @@ def run_jobs(
 ) -> list[Any]:
     """Run `trapworks.sim.runner` jobs under a progress bar; errors end the command in one line."""
     from trapworks.core import TrapworksError
-    from trapworks.sim.runner import RunError, RunIncomplete, execute
+    from trapworks.sim.runner import RunError, RunIncomplete, execute, plan
 
     from . import err
     from .options import games_progress
 
     try:
+        planned = plan(jobs, resume)  # bad input ends here, before any progress bar
         with games_progress(label, err, quiet) as progress:
             task = progress.add_task("games", total=None)
 
@@ -107,6 +108,7 @@ def run_jobs(
                 retries=retries,
                 progress=lambda k: progress.advance(task, k),
                 total=total,
+                planned=planned,
             )
     except (TrapworksError, ValueError, RunError) as e:
         fail(str(e))

@@ -270,6 +270,13 @@ def _ray(
             ray.shutdown()
 
 
+def plan(jobs: Sequence[Job], resume: bool) -> list[list[tuple[int, int]]]:
+    """Check every job (game, options, agents, files) and set up its parts; the chunks to play."""
+    for job in jobs:
+        validate(job.spec)
+    return [prepare(job, resume) for job in jobs]
+
+
 def execute(
     jobs: Sequence[Job],
     backend: str = "local",
@@ -279,6 +286,7 @@ def execute(
     retries: int = 3,
     progress: Callable[[int], None] | None = None,
     total: Callable[[int, int], None] | None = None,
+    planned: list[list[tuple[int, int]]] | None = None,
 ) -> list[Any]:
     """Play every job's missing chunks on `backend` and write the outputs; their tables.
 
@@ -287,9 +295,7 @@ def execute(
     """
     if backend not in BACKENDS:
         raise RunError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
-    for job in jobs:
-        validate(job.spec)
-    todo = [prepare(job, resume) for job in jobs]
+    todo = planned if planned is not None else plan(jobs, resume)
     tasks = [(k, jobs[k].spec.to_json(), s, e) for k, chunks in enumerate(todo) for s, e in chunks]
     n_all = sum(job.spec.n for job in jobs)
     n_todo = sum(e - s for _, _, s, e in tasks)
