@@ -20,36 +20,9 @@ from typing import Any
 
 import typer
 
+from trapworks.sim.stats import elo_ratings, wilson
 
-def wilson(successes: float, n: int) -> tuple[float, float]:
-    """Wilson score 95% interval for a proportion (statsmodels); (0, 1) when n is 0."""
-    if n <= 0:
-        return 0.0, 1.0
-    from statsmodels.stats.proportion import proportion_confint
-
-    lo, hi = proportion_confint(successes, n, alpha=0.05, method="wilson")
-    return float(lo), float(hi)
-
-
-def elo_ratings(
-    wins: dict[tuple[str, str], int], draws: dict[tuple[str, str], int], agents: list[str]
-) -> dict[str, float]:
-    """Elo ratings (mean 1500) by OpenSpiel's `elo` from `wins[(a, b)]` (games a won against b)
-    and `draws[(a, b)]`; OpenSpiel's smoothing keeps an unbeaten agent's rating finite."""
-    import numpy as np
-    from open_spiel.python.algorithms import elo
-
-    index = {a: i for i, a in enumerate(agents)}
-    w = np.zeros((len(agents), len(agents)), dtype=int)
-    d = np.zeros_like(w)
-    for (a, b), k in wins.items():
-        w[index[a], index[b]] += k
-    for (a, b), k in draws.items():
-        d[index[a], index[b]] += k
-        d[index[b], index[a]] += k
-    ratings = elo.compute_ratings_from_matrices(w, d)
-    shift = 1500 - float(np.mean(ratings))
-    return {a: float(ratings[i]) + shift for a, i in index.items()}
+__all__ = ["Standings", "elo_ratings", "lineups", "register", "wilson"]
 
 
 def lineups(agents: list[str], seats: int) -> list[list[str]]:
