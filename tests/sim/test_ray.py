@@ -106,3 +106,25 @@ def test_lost_worker_keeps_finished_games_and_resume_completes(cluster, tmp_path
         kept.sort_values("index").reset_index(drop=True),
         rows[rows["index"].isin(kept["index"])].reset_index(drop=True),
     )
+
+
+def test_explore_on_the_cluster_gives_the_local_rows(cluster, tmp_path):
+    grid = ["explore", "last-mouse-lost", "--vary", "rules=basic,advanced", "-n", "15", "--json"]
+    local = trapworks(*grid, "--out", str(tmp_path / "local"), env_home=tmp_path)
+    assert local.returncode == 0, local.stderr
+    ray = trapworks(
+        *grid,
+        "--backend",
+        "ray",
+        "--address",
+        cluster.address,
+        "--out",
+        str(tmp_path / "ray"),
+        env_home=tmp_path,
+    )
+    assert ray.returncode == 0, ray.stderr
+    pd.testing.assert_frame_equal(
+        pd.read_parquet(tmp_path / "local" / "rows.parquet"),
+        pd.read_parquet(tmp_path / "ray" / "rows.parquet"),
+    )
+    assert "--backend ray" in (tmp_path / "ray" / "report.md").read_text()
