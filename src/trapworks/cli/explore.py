@@ -4,6 +4,7 @@ Ray, and a report (HTML with embedded plots, Markdown, PNG) comparing the cells.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import shutil
 import time
@@ -133,8 +134,12 @@ def register(app: typer.Typer) -> None:
         command += ["--workers", str(workers), "--out", str(out)]
         if backend != "local":
             command += ["--backend", backend] + (["--address", address] if address else [])
+        load = os.getloadavg()[0]
+        machine = (
+            f" ({os.cpu_count()} CPUs here, load average {load:.1f} at the end)" if backend == "local" else ""
+        )
         md, page, png = report(
-            df, labels, f"{cls.title}: variant explorer", shlex.join(command), seconds, "report.png"
+            df, labels, f"{cls.title}: variant explorer", shlex.join(command), seconds, "report.png", machine
         )
         (out / "report.md").write_text(md + "\n")
         (out / "report.html").write_text(page + "\n")
