@@ -105,9 +105,19 @@ def build_grid(
 # --- the report -----------------------------------------------------------------------------
 def stat_columns(df: Any) -> list[str]:
     """The game's own statistics: the numeric columns after `ending` that are not per-seat."""
+    import re
+
     cols = list(df.columns)
     start = cols.index("ending") + 1 if "ending" in cols else len(cols)
-    return [c for c in cols[start:] if df[c].dtype.kind in "iufb"]
+    seat = re.compile(r"^(agent|return|won)_seat\d+$")  # a cell with more players adds these late
+    return [
+        c
+        for c in cols[start:]
+        if df[c].dtype.kind in "iufb"
+        and not seat.match(c)
+        and not c.startswith("opt_")
+        and c not in FIXED_COLUMNS
+    ]
 
 
 def cell_summary(df: Any) -> dict[str, Any]:

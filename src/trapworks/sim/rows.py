@@ -104,10 +104,26 @@ def concat(tables: Sequence[Any]) -> Any:
     if not tables:
         return pa.table({})
     try:
-        return pa.concat_tables(tables, promote_options="permissive")
+        table = pa.concat_tables(tables, promote_options="permissive")
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         # Types that do not promote (e.g. text in one chunk, numbers in another): through rows.
-        return to_table([r for t in tables for r in t.to_pylist()])
+        table = to_table([r for t in tables for r in t.to_pylist()])
+    return table.select(canonical_order(table.column_names))
+
+
+def canonical_order(names: Sequence[str]) -> list[str]:
+    """Seat columns together after `players` (a later chunk with more players adds some at the
+    end), everything else in first-seen order."""
+    import re
+
+    seat = re.compile(r"^(agent|return|won)_seat(\d+)$")
+    kinds = {"agent": 0, "return": 1, "won": 2}
+    seats = sorted(
+        (n for n in names if seat.match(n)), key=lambda n: (kinds[seat.match(n)[1]], int(seat.match(n)[2]))
+    )  # type: ignore[index]
+    rest = [n for n in names if not seat.match(n)]
+    at = rest.index("players") + 1 if "players" in rest else len(rest)
+    return rest[:at] + seats + rest[at:]
 
 
 def write_table(table: Any, path: Path, fmt: str) -> None:
