@@ -450,7 +450,9 @@ def report(
         "<style>body{font-family:system-ui,sans-serif;max-width:1200px;margin:auto;padding:1em;line-height:1.4}"
         "table{border-collapse:collapse;font-size:13px;margin:0.5em 0;display:block;overflow-x:auto}"
         "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
-        "td:first-child,th:first-child{text-align:left}img{max-width:100%}code,pre{background:#f4f4f4}"
+        "td:first-child,th:first-child{text-align:left}code,pre{background:#f4f4f4}"
+        # On a phone the figure keeps a readable size and scrolls sideways instead of shrinking.
+        ".plot{overflow-x:auto}.plot img{width:100%;min-width:760px}"
         "pre{padding:0.5em;overflow-x:auto;white-space:pre-wrap}</style>",
         "</head><body>",
         f"<h1>{html.escape(title)}</h1>",
@@ -460,8 +462,8 @@ def report(
         "<h2>Seat advantage within a cell</h2><ul>"
         + "".join(f"<li>{html.escape(x[2:])}</li>" for x in seat_lines)
         + "</ul>",
-        "<img alt='seat advantage, game length, how games end and the game statistics per cell' "
-        f"src='data:image/png;base64,{b64}'>",
+        "<div class='plot'><img alt='seat advantage, game length, how games end and the game statistics "
+        f"per cell' src='data:image/png;base64,{b64}'></div>",
         "<h2>Cells</h2>" + _html_table(cell_header, cell_rows),
         "<h2>How games end</h2>" + _html_table(end_header, end_rows),
         "<h2>The game's own statistics (mean per game)</h2>" + _html_table(stat_header, stat_rows),
