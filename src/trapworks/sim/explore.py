@@ -296,7 +296,9 @@ def plot(df: Any, cells: list[str], summaries: dict[str, dict[str, Any]], title:
         ax.set_yticks(y, cells, fontsize=7)
         ax.set_title(f"{c} per game (mean, 95% interval)", fontsize=9)
     fig.suptitle(title)
-    fig.tight_layout()
+    # Keep half an inch on top for the title (tight_layout alone lets a tall figure's first
+    # panel run into it).
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / fig.get_figheight()))
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=80)
     plt.close(fig)
