@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 RAY = str(Path(sys.executable).with_name("ray"))
+RAY_ENV = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
 
 
 def free_port() -> int:
@@ -28,7 +29,9 @@ class Cluster:
         self.port = free_port()
         self.address = f"127.0.0.1:{self.port}"
         self.nodes: dict[str, subprocess.Popen[bytes]] = {}
-        self.env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+        # A private loopback cluster: no token authentication (Ray >= 2.5x enables it on a head by
+        # default, with a token file in the shared home that other Ray users may rewrite).
+        self.env = {**os.environ, **RAY_ENV}
 
     def _start(self, name: str, args: list[str]) -> None:
         log = open(Path(self.temp) / f"{name}.log", "wb")  # noqa: SIM115 (kept open for the process)
@@ -83,7 +86,7 @@ class Cluster:
         except (ValueError, IndexError):
             return 0
 
-    def wait_nodes(self, count: int, timeout: float = 90) -> None:
+    def wait_nodes(self, count: int, timeout: float = 240) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.alive_nodes() >= count:

@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("ray")
 
-from sim.ray_cluster import Cluster  # noqa: E402
+from sim.ray_cluster import RAY_ENV, Cluster  # noqa: E402
 
 TRAPWORKS = str(Path(sys.executable).with_name("trapworks"))
 RUN = ["simulate", "mouse-trap", "-a", "heuristic", "--players", "3", "--seed", "5"]
@@ -32,7 +32,7 @@ def cluster():
 
 
 def trapworks(*args: str, env_home: Path) -> subprocess.CompletedProcess[str]:
-    env = {"TRAPWORKS_HOME": str(env_home), "PATH": "/usr/bin:/bin", "RAY_USAGE_STATS_ENABLED": "0"}
+    env = {"TRAPWORKS_HOME": str(env_home), "PATH": "/usr/bin:/bin", **RAY_ENV}
     return subprocess.run([TRAPWORKS, *args], capture_output=True, text=True, env=env, timeout=300)
 
 
@@ -68,7 +68,7 @@ def test_lost_worker_keeps_finished_games_and_resume_completes(cluster, tmp_path
     out = tmp_path / "run.parquet"
     parts = tmp_path / "run.parquet.parts"
     args = [*RUN, "-n", str(n), "--chunk", "10", "--backend", "ray", "--address", cluster.address]
-    env = {"TRAPWORKS_HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "RAY_USAGE_STATS_ENABLED": "0"}
+    env = {"TRAPWORKS_HOME": str(tmp_path), "PATH": "/usr/bin:/bin", **RAY_ENV}
     proc = subprocess.Popen(
         [TRAPWORKS, *args, "--retries", "0", "--out", str(out)],
         stdout=subprocess.PIPE,
