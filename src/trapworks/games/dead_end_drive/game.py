@@ -126,7 +126,8 @@ class DeadEndDriveGame(Game):
         d = whole("detective_cards", 0)
         if 5 * t + w + d != TOTAL_TRAP_PILE:
             raise OptionError(
-                f"the trap pile has {TOTAL_TRAP_PILE} cards: 5 x traps_per_kind + wild_cards + detective_cards "
+                f"the trap pile has {TOTAL_TRAP_PILE} cards: "
+                "5 x traps_per_kind + wild_cards + detective_cards "
                 f"must be {TOTAL_TRAP_PILE}, not 5 x {t} + {w} + {d} = {5 * t + w + d}"
             )
         if options["blocked_die"] not in BLOCKED_DIE_RULES:
@@ -498,7 +499,10 @@ class DeadEndDriveState(State):
         if ph == TRAP and action in (g.PLAY_TRAP, g.PLAY_WILD):
             kind = "wild" if action == g.PLAY_WILD else TRAP_KINDS[self.trap_kind_index(self.trap_pawn)]
             if self.drew and kind in [CARD_NAMES[c] for c, _, _ in self.hands[self.to_move]]:
-                return "you cannot draw a card and then play another card that you already had in your hand on the same turn"
+                return (
+                    "you cannot draw a card and then play another card that you already had in your hand "
+                    "on the same turn"
+                )
             return f"you hold no {kind} card"
         if ph == TRAP and action == g.DRAW:
             return "the trap pile and the discard pile are both empty"

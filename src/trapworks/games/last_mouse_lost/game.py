@@ -573,7 +573,7 @@ class LastMouseLostState(State):
         if rows is None:
             rows = node.text = "/".join(
                 "".join("o" if raised >> i & 1 else "." for i in range(n))
-                for raised, n in zip(self.rows, self.game.board)
+                for raised, n in zip(self.rows, self.game.board, strict=False)
             )
         if self.match_over:
             to_move = "-"
@@ -634,7 +634,7 @@ class LastMouseLostState(State):
         if node.view_rows is None:
             node.view_rows = tuple(
                 tuple(bool(raised >> i & 1) for i in range(n))
-                for raised, n in zip(self.rows, self.game.board)
+                for raised, n in zip(self.rows, self.game.board, strict=False)
             )
         return [list(row) for row in node.view_rows]
 
@@ -666,7 +666,7 @@ class LastMouseLostState(State):
             f"score Player 1 {self.score[0]} – {self.score[1]} Player 2 ({match})"
         )
         lines.append("      " + " ".join(f"{i + 1:>2}" for i in range(width)))
-        for r, (raised, n) in enumerate(zip(self.rows, game.board)):
+        for r, (raised, n) in enumerate(zip(self.rows, game.board, strict=False)):
             cells = " ".join(" o" if raised >> i & 1 else " ." for i in range(n))
             count = bin(raised).count("1")
             lines.append(f"  {ROW_NAMES[r]}   {cells}{'   ' * (width - n)}   ({count} raised)")

@@ -825,7 +825,7 @@ class MouseTrapState(State):
             "trap_complete": self.trap_complete(),
             "firing_chain": [
                 {"letter": s["letter"], "id": s["id"], "text": s["text"], "odds": p}
-                for s, p in zip(FIRING_CHAIN, game.stage_odds)
+                for s, p in zip(FIRING_CHAIN, game.stage_odds, strict=False)
             ],
             "firing_stage": self.stage if self.phase == P_FIRE else None,
             "last_firing": dict(self.last_firing) if self.last_firing else None,
