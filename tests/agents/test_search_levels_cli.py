@@ -121,10 +121,11 @@ def test_wilson_interval_known_values():
 
 
 def test_elo_orders_agents_and_gives_400_points_for_ten_to_one():
-    ratings = elo_ratings({("a", "b"): (10_000 * 10 / 11, 10_000)}, ["a", "b"], prior_draws=0)
+    """OpenSpiel's Elo: ten wins to one is 400 points; an unbeaten agent's rating stays finite."""
+    ratings = elo_ratings({("a", "b"): 9091, ("b", "a"): 909}, {}, ["a", "b"])
     assert math.isclose(ratings["a"] - ratings["b"], 400, abs_tol=1)
     assert math.isclose((ratings["a"] + ratings["b"]) / 2, 1500, abs_tol=1e-6)
-    unbeaten = elo_ratings({("a", "b"): (20, 20), ("b", "c"): (15, 20)}, ["a", "b", "c"])
+    unbeaten = elo_ratings({("a", "b"): 20, ("b", "c"): 15, ("c", "b"): 5}, {("b", "c"): 3}, ["a", "b", "c"])
     assert unbeaten["a"] > unbeaten["b"] > unbeaten["c"] and math.isfinite(unbeaten["a"])
 
 
@@ -136,6 +137,11 @@ def test_lineups_and_standings():
     st.add(["b", "a", "c"], [], True)
     assert st.wins == {"a": 1} and st.draws == {"a": 1, "b": 1, "c": 1}
     assert st.pairs[("a", "b")] == [1.5, 2] and st.pairs[("b", "c")] == [1.0, 2]
+    assert st.beat == {("a", "b"): 1, ("a", "c"): 1} and st.tied == {
+        ("a", "b"): 1,
+        ("a", "c"): 1,
+        ("b", "c"): 2,
+    }
 
 
 def test_tournament_command_rotates_seats_and_saves_csv(tmp_path):
@@ -164,8 +170,8 @@ def test_tournament_command_rotates_seats_and_saves_csv(tmp_path):
     rows = list(csv.DictReader(out.open()))
     assert len(rows) == 12
     for series in data["series"]:
-        seatings = [r["seats"] for r in rows if r["series"] == ",".join(series)]
-        assert seatings == [",".join(series), ",".join(reversed(series))] * 2  # seats rotate
+        seatings = [(r["agent_seat1"], r["agent_seat2"]) for r in rows if r["series"] == ",".join(series)]
+        assert seatings == [tuple(series), tuple(reversed(series))] * 2  # seats rotate
     standings = {r["agent"]: r for r in data["standings"]}
     assert sum(r["games"] for r in standings.values()) == 24
     assert sum(r["wins"] for r in standings.values()) == 12  # one winner per game
@@ -195,7 +201,9 @@ def test_tournament_command_rotates_seats_and_saves_csv(tmp_path):
     )
     assert again.exit_code == 0
     rows_again = list(csv.DictReader((tmp_path / "u.csv").open()))
-    assert [(r["seed"], r["seats"]) for r in rows_again] == [(r["seed"], r["seats"]) for r in rows]
+    assert [(r["seed"], r["agent_seat1"]) for r in rows_again] == [
+        (r["seed"], r["agent_seat1"]) for r in rows
+    ]
 
 
 @pytest.mark.parametrize(
@@ -261,7 +269,7 @@ def test_tournament_with_fewer_agents_than_seats_fills_and_rotates(tmp_path):
     )
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(out.open()))
-    assert [r["seats"] for r in rows] == [
+    assert [",".join(r[f"agent_seat{k}"] for k in (1, 2, 3)) for r in rows] == [
         "heuristic,random,heuristic",
         "random,heuristic,heuristic",
         "heuristic,heuristic,random",

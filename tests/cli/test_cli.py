@@ -88,11 +88,11 @@ def test_simulate_summary_json():
 
 
 def test_simulate_table_and_results_file(tmp_path):
-    out = tmp_path / "games.jsonl"
+    out = tmp_path / "games.csv"
     result = runner.invoke(app, ["simulate", "last-mouse-lost", "-n", "20", "--out", str(out)])
     assert result.exit_code == 0
     assert "seat 1" in result.output and "Game length" in result.output
-    assert len(out.read_text().splitlines()) == 20
+    assert len(out.read_text().splitlines()) == 21  # a header and one row per game
 
 
 def scripted(session_ref, extra):

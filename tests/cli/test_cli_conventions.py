@@ -152,7 +152,7 @@ def test_expected_failures_are_one_line(tmp_path: Path, monkeypatch: pytest.Monk
         (["replay", str(tmp_path / "missing.json")], "error: cannot read record"),
         (
             ["simulate", "last-mouse-lost", "-n", "2", "--out", str(tmp_path / "no" / "x.jsonl")],
-            "error: cannot use",
+            "error: --out",
         ),
         (["simulate", "last-mouse-lost", "-n", "2", "--bogus"], "error: No such option: --bogus"),
         (["--bogus"], "error: No such option: --bogus"),

@@ -19,7 +19,7 @@ from trapworks import available_games, make
 from trapworks.agents import available_agents
 from trapworks.core import GameRecord, TrapworksError, game_class
 
-from .options import data_dir, game_options, games_progress, parse_options
+from .options import data_dir, game_options, parse_options
 
 console = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -260,86 +260,8 @@ def solve_command(
     console.print(solution.explanation, markup=False)
 
 
-@app.command("simulate")
-def simulate_command(
-    game_id: str = typer.Argument(..., help="Game id."),
-    n: int = typer.Option(1000, "-n", help="Number of games."),
-    agents: str = typer.Option(
-        "random", "--agents", "-a", help="Agents per seat, comma-separated (one name: all seats)."
-    ),
-    players: int | None = typer.Option(
-        None, "--players", "-p", help="Number of players, for games that allow several."
-    ),
-    option: list[str] | None = typer.Option(None, "--option", "-o", help=OPTION_HELP),
-    seed: int = typer.Option(0, help="Seed of the whole run (each game gets its own from it)."),
-    workers: int = typer.Option(1, "--workers", "-w", help="Worker processes."),
-    rotate: bool = typer.Option(False, help="Rotate the agents through the seats game by game."),
-    max_actions: int | None = typer.Option(None, help="Stop (truncate) a game after this many actions."),
-    out: Path | None = typer.Option(None, help="Write per-game results as JSON lines to this file."),
-    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
-) -> None:
-    """Simulate many games between agents and summarise the results."""
-    from trapworks import sim
-
-    if n < 1:
-        fail("-n must be at least 1")
-    options = game_options(option, players)
-    game = _make_game(game_id, options)
-    names = [a.strip() for a in agents.split(",") if a.strip()]
-    summary = sim.Summary()
-    sink = out.open("w") if out else None
-    try:
-        with games_progress("simulating", err, as_json) as progress:
-            task = progress.add_task("games", total=n)
-            for result in sim.run(
-                game_id,
-                n,
-                names,
-                options,
-                seed=seed,
-                workers=workers,
-                rotate=rotate,
-                max_actions=max_actions,
-                progress=lambda k: progress.advance(task, k),
-            ):
-                summary.add(result)
-                if sink:
-                    sink.write(json.dumps(result.to_dict()) + "\n")
-    except (TrapworksError, ValueError) as e:
-        fail(str(e))
-    finally:
-        if sink:
-            sink.close()
-    data = summary.to_dict()
-    if as_json:
-        print(json.dumps(data))
-        return
-    table = Table(
-        title=f"{game.title}: {n} games, agents {','.join(names)}" + (" (rotated)" if rotate else "")
-    )
-    table.add_column("who")
-    table.add_column("games", justify="right")
-    table.add_column("wins", justify="right")
-    table.add_column("win rate", justify="right")
-    for seat, wins in enumerate(summary.seat_wins):
-        table.add_row(f"seat {seat + 1}", str(summary.games), str(wins), f"{wins / summary.games:.1%}")
-    for name in sorted(summary.agent_games):
-        wins = summary.agent_wins.get(name, 0)
-        games = summary.agent_games[name]
-        table.add_row(f"agent {name}", str(games), str(wins), f"{wins / games:.1%}")
-    table.add_row(
-        "truncated", str(summary.games), str(summary.truncated), f"{summary.truncated / summary.games:.1%}"
-    )
-    console.print(table)
-    console.print(
-        f"Game length (decisions): mean {data['length_mean']:.1f}, median {data['length_median']}, "
-        f"min {data['length_min']}, max {data['length_max']}",
-        markup=False,
-    )
-
-
 # Commands that live in their own modules (each defines `register(app)`).
-COMMAND_MODULES = ("serve", "tournament")
+COMMAND_MODULES = ("serve", "simulate", "tournament", "explore")
 for _name in COMMAND_MODULES:
     if importlib.util.find_spec(f"{__name__}.{_name}") is not None:
         importlib.import_module(f"{__name__}.{_name}").register(app)

@@ -83,6 +83,13 @@ class Game:
     # The observation encoder, "module:Class" (a trapworks.core.encoding.Encoder subclass).
     encoding: ClassVar[str] = ""
 
+    # Analysis hooks, as "module:attribute" so the kernel imports no game code:
+    # `stats`: f(final_state, events) -> {column: scalar}, a finished game's own statistics
+    # (the "ending" key says how it ended); `explore_grid`: f(game_class) -> list of cells, each
+    # {"label": str, "options": dict}, what `trapworks explore` compares by default.
+    stats: ClassVar[str | None] = None
+    explore_grid: ClassVar[str | None] = None
+
     def __init__(self, **options: Any):
         unknown = sorted(set(options) - set(self.default_options))
         if unknown:
@@ -537,6 +544,31 @@ def apply_sequence(state: State, actions: Iterable[int | str]) -> State:
     return state
 
 
+def _hook(spec: str) -> Any:
+    module_name, _, attr = spec.partition(":")
+    return getattr(importlib.import_module(module_name), attr)
+
+
+def game_statistics(state: State, events: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """A finished game's own statistics through its `stats` hook ({} for a game without one).
+
+    Values are scalars (int, float, str, bool or None) so that each becomes a typed column.
+    """
+    spec = type(state.game).stats
+    if spec is None:
+        return {}
+    result: dict[str, Any] = _hook(spec)(state, events)
+    return result
+
+
+def explore_cells(game_cls: type[Game]) -> list[dict[str, Any]]:
+    """The default cells `trapworks explore` compares for a game (its `explore_grid` hook)."""
+    if game_cls.explore_grid is None:
+        return [{"label": "defaults", "options": {}}]
+    cells: list[dict[str, Any]] = _hook(game_cls.explore_grid)(game_cls)
+    return cells
+
+
 def legal_action_strings(state: State) -> list[str]:
     return [state.action_to_string(a) for a in state.legal_actions()]
 
@@ -560,4 +592,6 @@ __all__: Sequence[str] = [
     "apply_sequence",
     "legal_action_strings",
     "check_seat",
+    "game_statistics",
+    "explore_cells",
 ]

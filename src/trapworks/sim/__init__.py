@@ -1,7 +1,10 @@
-"""Simulation: many games between agents, in parallel processes, with a summary.
+"""Simulation: many games between agents, in chunks, on local processes or a Ray cluster.
 
-Each game gets its own seed (derived from the run's seed), so a run is reproducible whatever
-the number of worker processes.
+Each game's seed is derived from the run's seed and the game's number alone (`game_seed`), so a
+run gives the same rows whatever the backend, the number of workers or the chunk size, and a
+resumed run plays exactly the games that are missing. `run()` yields results in memory (what
+the tests and bench scripts use); `trapworks.sim.runner.execute` writes rows to Parquet/CSV in
+resumable chunks (what `simulate`, `tournament` and `explore` use).
 """
 
 from __future__ import annotations
@@ -14,7 +17,15 @@ from statistics import mean, median
 from typing import Any
 
 from trapworks.agents import make_agent
-from trapworks.core import CHANCE, make, sample_chance
+from trapworks.core import CHANCE, State, game_statistics, make, sample_chance
+from trapworks.core.randomness import derive, seed_key
+
+SEED_BITS = 63  # per-game seeds fit a signed 64-bit column
+
+
+def game_seed(run_seed: int, index: int) -> int:
+    """The seed of game `index` of a run: a function of the run's seed and the index only."""
+    return derive(seed_key(run_seed), "sim-game", index) >> (256 - SEED_BITS)
 
 
 @dataclass
@@ -27,9 +38,22 @@ class GameResult:
     truncated: bool
     actions: int  # every action, chance included
     decisions: int  # actions chosen by seats
+    stats: dict[str, Any] = field(default_factory=dict)  # the game's own statistics (scalars)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def _all_events(state: State, seats: int) -> list[dict[str, Any]]:
+    """Every event of the last action, private ones included, each once (analysis after the game)."""
+    seen: set[int] = set()
+    out = []
+    for seat in range(seats):
+        for e in state.last_events(seat):
+            if id(e) not in seen:
+                seen.add(id(e))
+                out.append(e)
+    return out
 
 
 def play_one(
@@ -44,6 +68,9 @@ def play_one(
     rng = random.Random(seed)
     agents = [make_agent(name, game, seat, seed=rng.randrange(2**63)) for seat, name in enumerate(seats)]
     state = game.new_initial_state(seed=rng.randrange(2**63))
+    want_stats = type(game).stats is not None
+    events: list[dict[str, Any]] = []
+    n = game.num_players()
     decisions = actions = 0
     limit = max_actions if max_actions is not None else game.max_game_length()
     while not state.is_terminal():
@@ -56,9 +83,14 @@ def play_one(
             state.apply_action(agents[player].step(state))
             decisions += 1
         actions += 1
+        if want_stats:
+            events.extend(_all_events(state, n))
     finished = state.is_terminal()
     truncated = (not finished) or state.is_truncated()
-    returns = state.returns() if finished else [0.0] * game.num_players()
+    returns = state.returns() if finished else [0.0] * n
+    stats = game_statistics(state, events) if want_stats else {}
+    if not finished:
+        stats["ending"] = "max-actions"  # stopped by the run's --max-actions
     return GameResult(
         index,
         seed,
@@ -68,25 +100,28 @@ def play_one(
         truncated,
         actions,
         decisions,
+        stats,
     )
 
 
-def _play_chunk(args) -> list[GameResult]:
+def _play_chunk(args: tuple[Any, ...]) -> list[GameResult]:
     game_id, options, jobs, max_actions = args
     return [play_one(game_id, options, seats, seed, index, max_actions) for index, seats, seed in jobs]
 
 
 def seat_plan(agents: list[str], num_players: int, n: int, rotate: bool) -> list[list[str]]:
     """Agents per seat for each game; with `rotate`, game i shifts the agents by i seats."""
+    return [seats_for(agents, num_players, i, rotate) for i in range(n)]
+
+
+def seats_for(agents: list[str], num_players: int, index: int, rotate: bool) -> list[str]:
+    """Agents per seat of game `index` (one name fills every seat)."""
     if len(agents) == 1:
         agents = agents * num_players
     if len(agents) != num_players:
         raise ValueError(f"{len(agents)} agents given for a {num_players}-player game")
-    plans = []
-    for i in range(n):
-        k = i % num_players if rotate else 0
-        plans.append(agents[k:] + agents[:k])
-    return plans
+    k = index % num_players if rotate else 0
+    return agents[k:] + agents[:k]
 
 
 def run(
@@ -100,14 +135,13 @@ def run(
     max_actions: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Iterator[GameResult]:
-    """Play `n` games; yield results as they finish (in order of index)."""
+    """Play `n` games on local processes; yield results in order of index."""
     options = dict(options or {})
     game = make(game_id, **options)  # validate options and agents before any work
     plans = seat_plan(agents, game.num_players(), n, rotate)
     for name in set(agents):
         make_agent(name, game, 0)
-    master = random.Random(seed)
-    jobs = [(i, plans[i], master.randrange(2**63)) for i in range(n)]
+    jobs = [(i, plans[i], game_seed(seed, i)) for i in range(n)]
     chunk = max(1, min(200, n // (workers * 8) or 1))
     chunks = [jobs[i : i + chunk] for i in range(0, n, chunk)]
     if workers <= 1:
@@ -134,16 +168,19 @@ class Summary:
     lengths: list[int] = field(default_factory=list)
 
     def add(self, r: GameResult) -> None:
+        self.add_game(r.seats, r.winners, r.truncated, r.decisions)
+
+    def add_game(self, seats: list[str], winners: list[int], truncated: bool, length: int) -> None:
         if not self.seat_wins:
-            self.seat_wins = [0] * len(r.seats)
+            self.seat_wins = [0] * len(seats)
         self.games += 1
-        self.truncated += r.truncated
-        self.lengths.append(r.decisions)
-        for name in set(r.seats):
+        self.truncated += truncated
+        self.lengths.append(length)
+        for name in set(seats):
             self.agent_games[name] = self.agent_games.get(name, 0) + 1
-        for w in r.winners:
+        for w in winners:
             self.seat_wins[w] += 1
-            self.agent_wins[r.seats[w]] = self.agent_wins.get(r.seats[w], 0) + 1
+            self.agent_wins[seats[w]] = self.agent_wins.get(seats[w], 0) + 1
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -159,7 +196,7 @@ class Summary:
         }
 
 
-def summarise(results) -> Summary:
+def summarise(results: Any) -> Summary:
     s = Summary()
     for r in results:
         s.add(r)

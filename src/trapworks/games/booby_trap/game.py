@@ -131,6 +131,8 @@ class BoobyTrapGame(Game):
     # Tree search would spend its whole budget in physics rollouts (each removal is a settle of
     # the tray), so the levels are the game's own agents: easy takes more risks than medium,
     # hard estimates the loads with physics on positions resampled from its view.
+    stats = "trapworks.games.booby_trap.stats:game_stats"  # columns of simulation rows
+    explore_grid = "trapworks.games.booby_trap.stats:explore_grid"  # `trapworks explore` default cells
     levels = {
         "easy": {"agent": "heuristic", "loose_below": 0.6},
         "medium": "heuristic",

@@ -157,6 +157,8 @@ class DeadEndDriveGame(Game):
     has_chance = True
     hint_agent = "heuristic"  # quick, and its reasons are sentences (the host gives it a resample)
     agents = {"heuristic": "trapworks.games.dead_end_drive.agents:HeuristicAgent"}
+    stats = "trapworks.games.dead_end_drive.stats:game_stats"  # columns of simulation rows
+    explore_grid = "trapworks.games.dead_end_drive.stats:explore_grid"  # `trapworks explore` default cells
     # Difficulty levels (trapworks.agents.levels). easy and medium: the heuristic with a share of
     # random decisions. hard: the generic IS-MCTS whose rollouts stop after a few heuristic moves
     # and are valued by the heuristic's `evaluate` (a fitted model of who wins, evaluation.py); a
@@ -888,7 +890,13 @@ class DeadEndDriveState(State):
             self.drawn = card
             self.drew = True
             self._say("draw", f"{self.seat_name(seat)} draws a card.", seat=seat)
-            self._say("drawn_card", f"You drew a {CARD_NAMES[card]} card.", to=[seat], card=CARD_NAMES[card])
+            self._say(
+                "drawn_card",
+                f"You drew a {CARD_NAMES[card]} card.",
+                to=[seat],
+                card=CARD_NAMES[card],
+                matches=self._drawn_matches(),  # only the drawer sees it: a keep after True is a bluff
+            )
             self.phase = DRAWN
             return
 

@@ -169,6 +169,8 @@ class LastMouseLostGame(Game):
     }
     position_solver = "trapworks.games.last_mouse_lost:solve_position"
     encoding = "trapworks.games.last_mouse_lost.encoding:LastMouseLostEncoder"
+    stats = "trapworks.games.last_mouse_lost.stats:game_stats"  # columns of simulation rows
+    explore_grid = "trapworks.games.last_mouse_lost.stats:explore_grid"  # `trapworks explore` default cells
     # The hardest opponent is the exact solver; easy and medium are the generic tree search with
     # random rollouts (the heuristic's clones per move would cost them most of their iterations).
     levels = {"hard": "perfect", "medium": {"heuristic_share": 0.0, "prior_weight": 0.0}}

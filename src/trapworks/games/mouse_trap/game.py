@@ -264,6 +264,8 @@ class MouseTrapGame(Game):
     # time; double-catch plays it at once.
     levels = {"hard": "double-catch"}
     encoding = "trapworks.games.mouse_trap.encoding:MouseTrapEncoder"
+    stats = "trapworks.games.mouse_trap.stats:game_stats"  # columns of simulation rows
+    explore_grid = "trapworks.games.mouse_trap.stats:explore_grid"  # `trapworks explore` default cells
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         # The schema has checked each value; left: the variant's values and the seat range.

@@ -1,0 +1,239 @@
+"""`trapworks simulate`: many games between agents, on local processes or a Ray cluster, one row
+per game to Parquet (default) or CSV, resumable after Ctrl-C or a lost worker.
+
+The helpers here (output paths, the backend options, `run_jobs` with its progress bar and
+one-line errors) are shared by `tournament` and `explore`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import typer
+
+BACKEND_HELP = "Where games run: 'local' (processes on this machine) or 'ray' (a Ray cluster)."
+ADDRESS_HELP = (
+    "Ray cluster to join with --backend ray, e.g. 127.0.0.1:6379 or 'auto' "
+    "(default: a new Ray instance on this machine with --workers CPUs)."
+)
+RESUME_HELP = "Complete an interrupted run into the same --out: only the missing games are played."
+RETRIES_HELP = "With --backend ray: how often Ray re-runs a chunk whose worker was lost."
+FORMAT_HELP = "parquet (default) or csv; by default taken from --out's suffix."
+
+
+def fail(message: str, code: int = 2) -> None:
+    """End the command with one line on stderr (never wrapped, never a traceback)."""
+    sys.stderr.write(f"error: {' '.join(message.split())}\n")
+    raise typer.Exit(code)
+
+
+def make_game(game_id: str, options: dict[str, Any]) -> Any:
+    from trapworks import make
+    from trapworks.core import TrapworksError
+
+    try:
+        return make(game_id, **options)
+    except TrapworksError as e:
+        fail(str(e))
+
+
+def output_path(out: Path | None, kind: str, stem: str, fmt: str | None) -> tuple[Path, str]:
+    """The output file and its format; a bad path or format is a one-line error (exit 2)."""
+    from .options import data_dir
+
+    if fmt is not None and fmt not in ("parquet", "csv"):
+        fail(f"--format {fmt!r}: choose parquet or csv")
+    if out is None:
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        fmt = fmt or "parquet"
+        folder = data_dir() / kind
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder / f"{stem}-{stamp}.{fmt}", fmt
+    suffix = out.suffix.lower()
+    if fmt is None:
+        if suffix not in (".parquet", ".csv"):
+            fail(f"--out {out}: name a .parquet or .csv file (or give --format)")
+        fmt = suffix[1:]
+    if not out.parent.is_dir():
+        fail(f"--out {out}: folder {out.parent} does not exist")
+    if out.is_dir():
+        fail(f"--out {out} is a folder: name a file in it")
+    return out, fmt
+
+
+def check_backend(backend: str, workers: int, address: str | None) -> None:
+    if backend not in ("local", "ray"):
+        fail(f"--backend {backend!r}: choose local or ray")
+    if workers < 1:
+        fail("--workers must be at least 1")
+    if address is not None and backend != "ray":
+        fail("--address needs --backend ray")
+
+
+def run_jobs(
+    jobs: list[Any],
+    backend: str,
+    workers: int,
+    address: str | None,
+    resume: bool,
+    retries: int,
+    quiet: bool,
+    label: str = "games",
+) -> list[Any]:
+    """Run `trapworks.sim.runner` jobs under a progress bar; errors end the command in one line."""
+    from trapworks.core import TrapworksError
+    from trapworks.sim.runner import RunError, RunIncomplete, execute, plan
+
+    from . import err
+    from .options import games_progress
+
+    try:
+        planned = plan(jobs, resume)  # bad input ends here, before any progress bar
+        with games_progress(label, err, quiet) as progress:
+            task = progress.add_task("games", total=None)
+
+            def total(n: int, done: int) -> None:
+                progress.update(task, total=n, completed=done)
+
+            return execute(
+                jobs,
+                backend=backend,
+                workers=workers,
+                address=address,
+                resume=resume,
+                retries=retries,
+                progress=lambda k: progress.advance(task, k),
+                total=total,
+                planned=planned,
+            )
+    except (TrapworksError, ValueError, RunError) as e:
+        fail(str(e))
+    except RunIncomplete as e:
+        fail(str(e), code=130 if str(e).startswith("interrupted") else 1)
+    except ConnectionError as e:  # Ray cannot reach --address
+        fail(f"cannot reach the Ray cluster: {e}")
+    raise AssertionError("unreachable")
+
+
+def summary_of(table: Any) -> dict[str, Any]:
+    """The run's summary (games, seat and agent wins, truncations, lengths) from its rows."""
+    df = table.to_pandas()
+    players = int(df["players"].max())
+    seat_wins = [int(df[f"won_seat{k}"].fillna(False).sum()) for k in range(1, players + 1)]
+    agent_games: dict[str, int] = {}
+    agent_wins: dict[str, int] = {}
+    agent_cols = [f"agent_seat{k}" for k in range(1, players + 1)]
+    for name in sorted(set(df[agent_cols].stack().dropna())):
+        present = (df[agent_cols] == name).any(axis=1)
+        won = sum(
+            ((df[f"agent_seat{k}"] == name) & df[f"won_seat{k}"].fillna(False).astype(bool))
+            for k in range(1, players + 1)
+        )
+        agent_games[name] = int(present.sum())
+        agent_wins[name] = int(won.sum())
+    lengths = df["length"]
+    return {
+        "games": len(df),
+        "truncated": int(df["truncated"].sum()),
+        "seat_wins": seat_wins,
+        "agent_wins": agent_wins,
+        "agent_games": agent_games,
+        "length_mean": float(lengths.mean()),
+        "length_median": float(lengths.median()),
+        "length_min": int(lengths.min()),
+        "length_max": int(lengths.max()),
+        "endings": {str(k): int(v) for k, v in df["ending"].value_counts().items()},
+    }
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("simulate")
+    def simulate_command(
+        game_id: str = typer.Argument(..., help="Game id."),
+        n: int = typer.Option(1000, "-n", help="Number of games."),
+        agents: str = typer.Option(
+            "random", "--agents", "-a", help="Agents per seat, comma-separated (one name: all seats)."
+        ),
+        players: int | None = typer.Option(
+            None, "--players", "-p", help="Number of players, for games that allow several."
+        ),
+        option: list[str] | None = typer.Option(
+            None, "--option", "-o", help="Game option as key=value (repeatable), e.g. -o rules=advanced."
+        ),
+        seed: int = typer.Option(
+            0, help="Seed of the whole run (each game's seed comes from it and its index)."
+        ),
+        workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (local) or CPUs (new Ray)."),
+        rotate: bool = typer.Option(False, help="Rotate the agents through the seats game by game."),
+        max_actions: int | None = typer.Option(None, help="Stop (truncate) a game after this many actions."),
+        out: Path | None = typer.Option(
+            None, help="Rows file, .parquet or .csv (default: a .parquet in the data folder's simulations/)."
+        ),
+        fmt: str | None = typer.Option(None, "--format", help=FORMAT_HELP),
+        backend: str = typer.Option("local", help=BACKEND_HELP),
+        address: str | None = typer.Option(None, help=ADDRESS_HELP),
+        resume: bool = typer.Option(False, help=RESUME_HELP),
+        retries: int = typer.Option(3, help=RETRIES_HELP),
+        chunk: int | None = typer.Option(None, help="Games per chunk (default: from -n and --workers)."),
+        as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+    ) -> None:
+        """Simulate many games between agents: one row per game (Parquet or CSV) and a summary."""
+        from rich.table import Table
+
+        from trapworks.sim.runner import Job, RunSpec, default_chunk_size
+
+        from . import console
+        from .options import game_options
+
+        if n < 1:
+            fail("-n must be at least 1")
+        if chunk is not None and chunk < 1:
+            fail("--chunk must be at least 1")
+        check_backend(backend, workers, address)
+        try:
+            options = game_options(option, players)
+        except typer.BadParameter as e:
+            fail(str(e))
+        game = make_game(game_id, options)
+        names = [a.strip() for a in agents.split(",") if a.strip()]
+        path, fmt = output_path(out, "simulations", game_id, fmt)
+        spec = RunSpec(
+            game_id=game_id,
+            agents=tuple(names),
+            n=n,
+            options=options,
+            seed=seed,
+            rotate=rotate,
+            max_actions=max_actions,
+            chunk_size=chunk or default_chunk_size(n, workers),
+        )
+        (table,) = run_jobs([Job(spec, path, fmt)], backend, workers, address, resume, retries, as_json)
+        data = summary_of(table)
+        data["out"] = str(path)
+        if as_json:
+            print(json.dumps(data))
+            return
+        title = f"{game.title}: {n} games, agents {','.join(names)}" + (" (rotated)" if rotate else "")
+        t = Table(title=title)
+        for col, justify in (("who", "left"), ("games", "right"), ("wins", "right"), ("win rate", "right")):
+            t.add_column(col, justify=justify)  # type: ignore[arg-type]
+        games = data["games"]
+        for seat, wins in enumerate(data["seat_wins"]):
+            t.add_row(f"seat {seat + 1}", str(games), str(wins), f"{wins / games:.1%}")
+        for name in sorted(data["agent_games"]):
+            wins, g = data["agent_wins"][name], data["agent_games"][name]
+            t.add_row(f"agent {name}", str(g), str(wins), f"{wins / g:.1%}")
+        t.add_row("truncated", str(games), str(data["truncated"]), f"{data['truncated'] / games:.1%}")
+        console.print(t)
+        console.print(
+            f"Game length (decisions): mean {data['length_mean']:.1f}, median {data['length_median']:g}, "
+            f"min {data['length_min']}, max {data['length_max']}",
+            markup=False,
+        )
+        endings = ", ".join(f"{k} {v}" for k, v in data["endings"].items())
+        console.print(f"How games ended: {endings}", markup=False)
+        console.print(f"Rows: {path}", markup=False)

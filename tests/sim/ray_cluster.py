@@ -1,0 +1,141 @@
+"""A real Ray cluster on loopback for the tests: a head node and one worker node, each a separate
+`ray start --block` process in its own process group (so a test can kill one node by its id)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+RAY = str(Path(sys.executable).with_name("ray"))
+RAY_ENV = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Cluster:
+    def __init__(self) -> None:
+        self.temp = tempfile.mkdtemp(prefix="rt", dir="/tmp")  # short: Ray's socket paths have a limit
+        self.port = free_port()
+        self.address = f"127.0.0.1:{self.port}"
+        self.nodes: dict[str, subprocess.Popen[bytes]] = {}
+        # A private loopback cluster: no token authentication (Ray >= 2.5x enables it on a head by
+        # default, with a token file in the shared home that other Ray users may rewrite).
+        self.env = {**os.environ, **RAY_ENV}
+
+    def _start(self, name: str, args: list[str]) -> None:
+        log = open(Path(self.temp) / f"{name}.log", "wb")  # noqa: SIM115 (kept open for the process)
+        # Free ports for what Ray would otherwise put on fixed ones (other Ray users on this machine).
+        ports = [
+            "--dashboard-agent-listen-port",
+            str(free_port()),
+            "--metrics-export-port",
+            str(free_port()),
+            "--object-store-memory",
+            str(100 * 1024 * 1024),
+        ]
+        self.nodes[name] = subprocess.Popen(
+            [RAY, "start", "--block", "--num-cpus", "1", "--node-ip-address", "127.0.0.1", *ports, *args],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=self.env,
+            start_new_session=True,
+        )
+
+    def start_head(self) -> None:
+        self._start(
+            "head",
+            [
+                "--head",
+                "--port",
+                str(self.port),
+                "--temp-dir",
+                self.temp,
+                "--include-dashboard",
+                "false",
+                "--dashboard-port",
+                str(free_port()),
+                "--ray-client-server-port",
+                str(free_port()),
+                "--disable-usage-stats",
+            ],
+        )
+
+    def start_worker(self, name: str = "worker") -> None:
+        self.kill(name)
+        self._start(name, ["--address", self.address])
+
+    def alive_nodes(self) -> int:
+        code = (
+            f"import ray; ray.init(address={self.address!r}, logging_level='ERROR');"
+            "print(sum(1 for n in ray.nodes() if n['Alive']))"
+        )
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=self.env)
+        try:
+            return int(out.stdout.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            return 0
+
+    def wait_nodes(self, count: int, timeout: float = 240) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.alive_nodes() >= count:
+                return
+            time.sleep(1)
+        logs = {p.name: p.read_text(errors="replace")[-2000:] for p in Path(self.temp).glob("*.log")}
+        raise RuntimeError(f"the Ray cluster did not reach {count} nodes: {logs}")
+
+    def _members(self, name: str) -> list[int]:
+        """The node's processes: its `ray start` process and every descendant (Ray's workers run
+        in sessions of their own, so the process group alone would miss them)."""
+        root = self.nodes[name].pid
+        children: dict[int, list[int]] = {}
+        for proc in Path("/proc").iterdir():
+            if proc.name.isdigit():
+                try:
+                    ppid = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
+                    continue
+                children.setdefault(ppid, []).append(int(proc.name))
+        members, todo = [], [root]
+        while todo:
+            pid = todo.pop()
+            members.append(pid)
+            todo.extend(children.get(pid, []))
+        return members
+
+    def running(self, name: str, task: str) -> bool:
+        """Whether a process of node `name` is executing Ray task `task` (Ray titles it ray::<task>)."""
+        for pid in self._members(name):
+            try:
+                if Path(f"/proc/{pid}/cmdline").read_bytes().startswith(f"ray::{task}".encode()):
+                    return True
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+        return False
+
+    def kill(self, name: str) -> None:
+        """Kill one node at once: its `ray start` process and all its descendants, by process id."""
+        if name not in self.nodes:
+            return
+        for pid in self._members(name):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.nodes.pop(name).wait()
+
+    def stop(self) -> None:
+        for name in list(self.nodes):
+            self.kill(name)
+        shutil.rmtree(self.temp, ignore_errors=True)

@@ -1,0 +1,130 @@
+"""`trapworks simulate --backend ray` on a real Ray cluster: a head node and a worker node, each
+its own process on loopback (one cluster for the module: starting one costs seconds)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+pytest.importorskip("ray")
+
+from sim.ray_cluster import RAY_ENV, Cluster  # noqa: E402
+
+TRAPWORKS = str(Path(sys.executable).with_name("trapworks"))
+RUN = ["simulate", "mouse-trap", "-a", "heuristic", "--players", "3", "--seed", "5"]
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    c = Cluster()
+    try:
+        c.start_head()
+        c.start_worker()
+        c.wait_nodes(2)
+        yield c
+    finally:
+        c.stop()
+
+
+def trapworks(*args: str, env_home: Path) -> subprocess.CompletedProcess[str]:
+    env = {"TRAPWORKS_HOME": str(env_home), "PATH": "/usr/bin:/bin", **RAY_ENV}
+    return subprocess.run([TRAPWORKS, *args], capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_ray_cluster_gives_exactly_the_local_rows(cluster, tmp_path):
+    local = trapworks(
+        *RUN, "-n", "120", "--out", str(tmp_path / "local.parquet"), "--json", env_home=tmp_path
+    )
+    assert local.returncode == 0, local.stderr
+    ray = trapworks(
+        *RUN,
+        "-n",
+        "120",
+        "--chunk",
+        "7",  # other chunks than the local run's: the rows may not depend on them
+        "--backend",
+        "ray",
+        "--address",
+        cluster.address,
+        "--out",
+        str(tmp_path / "ray.parquet"),
+        "--json",
+        env_home=tmp_path,
+    )
+    assert ray.returncode == 0, ray.stderr
+    a = pd.read_parquet(tmp_path / "local.parquet")
+    b = pd.read_parquet(tmp_path / "ray.parquet")
+    assert len(a) == 120 and list(a["index"]) == list(range(120))
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_lost_worker_keeps_finished_games_and_resume_completes(cluster, tmp_path):
+    n = 1500
+    out = tmp_path / "run.parquet"
+    parts = tmp_path / "run.parquet.parts"
+    args = [*RUN, "-n", str(n), "--chunk", "10", "--backend", "ray", "--address", cluster.address]
+    env = {"TRAPWORKS_HOME": str(tmp_path), "PATH": "/usr/bin:/bin", **RAY_ENV}
+    proc = subprocess.Popen(
+        [TRAPWORKS, *args, "--retries", "0", "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not (parts.exists() and cluster.running("worker", "play_chunk")):
+            assert time.monotonic() < deadline and proc.poll() is None, "the worker node never got a chunk"
+            time.sleep(0.02)
+        cluster.kill("worker")  # the worker node dies with a chunk in hand
+        _, stderr = proc.communicate(timeout=240)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        cluster.start_worker()  # as the module found it (after killing the old one if still there)
+    assert proc.returncode == 1, stderr
+    last = stderr.strip().splitlines()[-1]  # (above it, the progress bar's last state)
+    assert last.startswith("error: ") and "NodeDiedError" in last and "rerun with --resume" in last
+    assert "Traceback" not in stderr
+    kept = pd.concat(pd.read_parquet(p) for p in parts.glob("part-*.parquet"))
+    assert 0 < len(kept) < n and kept["index"].is_unique
+    resumed = trapworks(*args, "--resume", "--out", str(out), "--json", env_home=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert not parts.exists()
+    rows = pd.read_parquet(out)
+    assert list(rows["index"]) == list(range(n))  # no game lost or played twice
+    full = trapworks(*RUN, "-n", str(n), "--out", str(tmp_path / "full.parquet"), env_home=tmp_path)
+    assert full.returncode == 0, full.stderr
+    pd.testing.assert_frame_equal(rows, pd.read_parquet(tmp_path / "full.parquet"))
+    # The games finished before the worker was lost are the same rows in the final file.
+    pd.testing.assert_frame_equal(
+        kept.sort_values("index").reset_index(drop=True),
+        rows[rows["index"].isin(kept["index"])].reset_index(drop=True),
+    )
+
+
+def test_explore_on_the_cluster_gives_the_local_rows(cluster, tmp_path):
+    grid = ["explore", "last-mouse-lost", "--vary", "rules=basic,advanced", "-n", "15", "--json"]
+    local = trapworks(*grid, "--out", str(tmp_path / "local"), env_home=tmp_path)
+    assert local.returncode == 0, local.stderr
+    ray = trapworks(
+        *grid,
+        "--backend",
+        "ray",
+        "--address",
+        cluster.address,
+        "--out",
+        str(tmp_path / "ray"),
+        env_home=tmp_path,
+    )
+    assert ray.returncode == 0, ray.stderr
+    pd.testing.assert_frame_equal(
+        pd.read_parquet(tmp_path / "local" / "rows.parquet"),
+        pd.read_parquet(tmp_path / "ray" / "rows.parquet"),
+    )
+    assert "--backend ray" in (tmp_path / "ray" / "report.md").read_text()
