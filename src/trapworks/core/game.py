@@ -39,6 +39,9 @@ class Game:
     has_chance: ClassVar[bool] = False
     # Agents this game provides, name -> "module:callable" or callable(game, seat, seed).
     agents: ClassVar[dict[str, Any]] = {}
+    # Agents that `play_batch` can play (a compiled engine playing many games at once); a
+    # simulation uses it when every seat's agent is listed here.
+    batched_agents: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, **options: Any):
         unknown = sorted(set(options) - set(self.default_options))
@@ -72,6 +75,14 @@ class Game:
     def help_text(self) -> str:
         """How to write actions, for terminal prompts."""
         return ""
+
+    def play_batch(self, agents: Sequence[str], seeds: Sequence[int]) -> list[dict[str, Any]]:
+        """Play one game per seed with `agents` (one name per seat, all in `batched_agents`).
+
+        One row per game: "winners", "returns", "length" (actions, chance included),
+        "truncated", and the game's own statistics.
+        """
+        raise NotImplementedError(f"{self.game_id} has no batched playouts")
 
     # --- conveniences ---------------------------------------------------------
     def public_options(self) -> dict[str, Any]:

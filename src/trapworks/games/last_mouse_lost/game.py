@@ -14,7 +14,9 @@ rulebook; the `opener` option decides it (default: the rounds alternate).
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Sequence
+from importlib.util import find_spec
+from typing import Any, ClassVar
 
 from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, OptionError, PositionError, State
 
@@ -119,6 +121,10 @@ class LastMouseLostGame(Game):
         "heuristic": "trapworks.games.last_mouse_lost.agents:HeuristicAgent",
     }
     position_solver = "trapworks.games.last_mouse_lost:solve_position"
+    # The batched engine (batch.py) is compiled with numba, when it is installed.
+    batched_agents: ClassVar[frozenset[str]] = (
+        frozenset({"random", "heuristic"}) if find_spec("numba") else frozenset()
+    )
     # The hardest opponent is the exact solver; easy and medium are the generic tree search with
     # random rollouts (the heuristic's clones per move would cost them most of their iterations).
     levels = {"hard": "perfect", "medium": {"heuristic_share": 0.0, "prior_weight": 0.0}}
@@ -232,6 +238,18 @@ class LastMouseLostGame(Game):
 
     def state_from_position(self, text: str) -> LastMouseLostState:
         return parse_position(self, text)
+
+    def play_batch(
+        self, agents: Sequence[str], seeds: Sequence[int], moves: bool = False
+    ) -> list[dict[str, Any]]:
+        """Whole matches in the compiled engine, one per seed: rows with "winners", "returns",
+        "length", "truncated", "rounds" and "opener_wins" (rounds won by the player who opened
+        them); with `moves`, also each game's "actions". See batch.py for the random stream."""
+        if not self.batched_agents:
+            raise NotImplementedError("batched Last Mouse Lost needs numba (pip install trapworks[fast])")
+        from .batch import play_batch
+
+        return play_batch(self, agents, seeds, moves=moves)
 
     def help_text(self) -> str:
         rows = ROW_NAMES[: len(self.board)]
