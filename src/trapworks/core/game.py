@@ -11,8 +11,11 @@ so an illegal or malformed action never changes a state.
 from __future__ import annotations
 
 import copy
+import math
 import random
+from bisect import bisect
 from collections.abc import Iterable, Sequence
+from itertools import accumulate
 from typing import Any, ClassVar
 
 from .errors import IllegalActionError, OptionError, PositionError
@@ -216,6 +219,12 @@ class State:
     def _resample(self, seat: int, rng: random.Random) -> State:
         raise NotImplementedError(f"{self.game.game_id} must implement _resample")
 
+    def chance_table(self) -> tuple[Sequence[int], Sequence[float]]:
+        """The chance outcomes as (actions, cumulative probabilities), what `sample_chance`
+        draws from. Games with few distinct chance nodes may return cached tables."""
+        outcomes = self.chance_outcomes()
+        return [a for a, _ in outcomes], list(accumulate(p for _, p in outcomes))
+
     # --- results ----------------------------------------------------------------
     def returns(self) -> list[float]:
         """One number per seat: final outcome when terminal, 0 elsewhere."""
@@ -255,11 +264,18 @@ class State:
 
 
 def sample_chance(state: State, rng: random.Random) -> int:
-    """Draw one chance outcome by its probability."""
-    outcomes = state.chance_outcomes()
-    actions = [a for a, _ in outcomes]
-    weights = [p for _, p in outcomes]
-    return rng.choices(actions, weights)[0]
+    """Draw one chance outcome by its probability.
+
+    The draw is exactly `rng.choices(actions, weights)[0]` (the same number from the same
+    generator, so seeded games and records replay), without rebuilding the weights each time.
+    """
+    actions, cum = state.chance_table()
+    if not isinstance(rng, random.Random):
+        return rng.choices(actions, cum_weights=cum)[0]
+    total = cum[-1] + 0.0
+    if not 0.0 < total < math.inf:
+        raise ValueError(f"chance outcomes with total probability {total}")
+    return actions[bisect(cum, rng.random() * total, 0, len(cum) - 1)]
 
 
 def apply_sequence(state: State, actions: Iterable[int | str]) -> State:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Sequence
+from itertools import accumulate
 from typing import Any
 
 from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, OptionError, State
@@ -48,6 +50,11 @@ MAX_PLAYERS = 4
 P_FIRST, P_ROLL, P_DIE, P_CRANK, P_PUSH, P_STEAL, P_FIRE, P_OVER = range(8)
 CHANCE_PHASES = frozenset((P_FIRST, P_DIE, P_PUSH, P_FIRE))
 DIE_OUTCOMES = tuple((d, 1 / 6) for d in DIE_FACES)
+# The die as sample_chance draws it: (actions, cumulative probabilities), made once.
+_DIE_TABLE: tuple[list[int], list[float]] = (
+    [a for a, _ in DIE_OUTCOMES],
+    list(accumulate(p for _, p in DIE_OUTCOMES)),
+)
 
 ROW_OPTIONS = (
     "cheese_supply",
@@ -181,6 +188,13 @@ class MouseTrapGame(Game):
         self.stage_odds: tuple[float, ...] = tuple(odds)
         self.capture_chance: float = math.prod(odds)
         # Which build spaces build for this player count ("2", "2-3", "2-3-4", and the Loop's).
+        # Each firing stage's chance outcomes as sample_chance draws them, made once.
+        self.fire_tables: list[tuple[list[int], list[float]]] = []
+        for p in self.stage_odds:
+            outcomes = (
+                [(WORKS, 1.0)] if p >= 1.0 else [(JAMS, 1.0)] if p <= 0.0 else [(WORKS, p), (JAMS, 1.0 - p)]
+            )
+            self.fire_tables.append(([a for a, _ in outcomes], list(accumulate(q for _, q in outcomes))))
         self.builds_here = tuple(
             SPACES[i]["kind"] in ("build", "loop_build") and self.players in SPACES[i]["players"]
             for i in range(NUM_SPACES)
@@ -281,6 +295,36 @@ class MouseTrapState(State):
         ]
 
     # --- actions ------------------------------------------------------------------
+    # legal_actions, apply_action and chance_table have fast paths for what every turn does
+    # (roll, then the die); everything else goes through the kernel's checked path.
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if self.phase == P_ROLL and (player is None or player == self.to_move):
+            return [ROLL]
+        return super().legal_actions(player)
+
+    def apply_action(self, action: int) -> None:
+        ph = self.phase
+        if action.__class__ is int and (
+            (ph == P_DIE and 1 <= action <= 6) or (ph == P_ROLL and action == ROLL)
+        ):
+            if self._events:
+                self._events = []
+            if ph == P_ROLL:
+                self.phase = P_DIE
+            else:
+                self._own_move(action)
+            self._history.append(action)
+            return
+        super().apply_action(action)
+
+    def chance_table(self) -> tuple[Sequence[int], Sequence[float]]:
+        ph = self.phase
+        if ph == P_DIE or ph == P_PUSH:
+            return _DIE_TABLE
+        if ph == P_FIRE:
+            return self.game.fire_tables[self.stage]
+        return super().chance_table()
+
     def _legal_actions(self) -> list[int]:
         ph = self.phase
         if ph == P_ROLL:
@@ -361,10 +405,20 @@ class MouseTrapState(State):
             self.action_to_string(a) for a in self._legal_actions()
         )
 
-    def _event(self, kind: str, text: str, **data: Any) -> None:
+    def _event(self, kind: str, text: str | Callable[[], str], **data: Any) -> None:
+        # `text` may be a function that makes it: playouts and search never read the words, so
+        # frequent events defer the formatting to last_events(). Such a function reads only
+        # values fixed when the event happened (locals, never the state).
         data["type"] = kind
         data["text"] = text
         self._events.append(data)
+
+    def last_events(self, seat: int | None = None) -> list[dict[str, Any]]:
+        for e in self._events:
+            text = e["text"]
+            if text.__class__ is not str:
+                e["text"] = text()  # made once, kept
+        return super().last_events(seat)
 
     def _apply_action(self, action: int) -> None:
         ph = self.phase
@@ -376,13 +430,15 @@ class MouseTrapState(State):
             return
         if ph == P_CRANK:
             if action == END:
-                self._event("end", f"Player {self.to_move + 1} ends the turn.", player=self.to_move)
+                me = self.to_move
+                self._event("end", lambda: f"Player {me + 1} ends the turn.", player=me)
                 self._end_turn()
             elif action == CRANK:
+                me = self.to_move
                 self._event(
                     "crank",
-                    f"Player {self.to_move + 1} turns the crank!",
-                    player=self.to_move,
+                    lambda: f"Player {me + 1} turns the crank!",
+                    player=me,
                     targets=self.on_wheel(),
                 )
                 self.phase = P_FIRE
@@ -397,7 +453,7 @@ class MouseTrapState(State):
                 self.phase = P_PUSH
                 self._event(
                     "pay",
-                    f"Player {me + 1} pays 1 cheese to move player {target + 1}'s mouse.",
+                    lambda: f"Player {me + 1} pays 1 cheese to move player {target + 1}'s mouse.",
                     player=me,
                     target=target,
                 )
@@ -436,7 +492,7 @@ class MouseTrapState(State):
         # ("to" would mark an event private, so the destination is "dest".)
         self._event(
             "move",
-            f"Player {me + 1} rolls {die}: {start} → {dest} ({SPACES[dest]['text']}).",
+            lambda: f"Player {me + 1} rolls {die}: {start} → {dest} ({SPACES[dest]['text']}).",
             player=me,
             die=die,
             start=start,
@@ -461,13 +517,16 @@ class MouseTrapState(State):
             want = space.get("parts", 1)
             built = min(want, NUM_PARTS - self.parts)
             first = self.parts + 1
-            self.parts += built
-            names = ", ".join(f"#{k} {PARTS[k - 1]}" for k in range(first, self.parts + 1))
+            self.parts = last = self.parts + built
             self._event(
                 "build",
-                f"Player {me + 1} builds {names}.",
+                lambda: (
+                    f"Player {me + 1} builds "
+                    + ", ".join(f"#{k} {PARTS[k - 1]}" for k in range(first, last + 1))
+                    + "."
+                ),
                 player=me,
-                parts=list(range(first, self.parts + 1)),
+                parts=list(range(first, last + 1)),
                 total=self.parts,
             )
             if self.trap_complete():
@@ -482,7 +541,9 @@ class MouseTrapState(State):
             lost = min(space["amount"], self.cheese[me])
             self.cheese[me] -= lost
             self.pile += lost
-            self._event("lose", f"Player {me + 1} returns {lost} cheese to the pile.", player=me, amount=lost)
+            self._event(
+                "lose", lambda: f"Player {me + 1} returns {lost} cheese to the pile.", player=me, amount=lost
+            )
         elif kind == "steal_most":
             if self._steal_most(me, space["amount"]):
                 return
@@ -496,7 +557,7 @@ class MouseTrapState(State):
             self.mice[me] = dest
             self._event(
                 "jump",
-                f"Player {me + 1} goes to {dest} ({SPACES[dest]['text']}).",
+                lambda: f"Player {me + 1} goes to {dest} ({SPACES[dest]['text']}).",
                 player=me,
                 start=pos,
                 dest=dest,
@@ -526,7 +587,9 @@ class MouseTrapState(State):
         self.pile -= from_pile
         self.cheese[me] += from_pile
         if from_pile:
-            self._event("take", f"Player {me + 1} takes {from_pile} cheese.", player=me, amount=from_pile)
+            self._event(
+                "take", lambda: f"Player {me + 1} takes {from_pile} cheese.", player=me, amount=from_pile
+            )
         owed = amount - from_pile
         if owed <= 0:
             return False
@@ -591,7 +654,7 @@ class MouseTrapState(State):
         self.cheese[taker] += amount
         self._event(
             "steal",
-            f"Player {taker + 1} takes {amount} cheese from player {giver + 1}.",
+            lambda: f"Player {taker + 1} takes {amount} cheese from player {giver + 1}.",
             player=taker,
             victim=giver,
             amount=amount,
@@ -607,7 +670,9 @@ class MouseTrapState(State):
         self.last_die = die
         self._event(
             "push",
-            f"Die {die}: player {target + 1}'s mouse moves {start} → {dest} ({SPACES[dest]['text']}).",
+            lambda: (
+                f"Die {die}: player {target + 1}'s mouse moves {start} → {dest} ({SPACES[dest]['text']})."
+            ),
             player=self.to_move,
             target=target,
             die=die,
@@ -632,7 +697,7 @@ class MouseTrapState(State):
             self.last_firing = {"stages": self.stage, "jammed": info["id"], "targets": targets}
             self._event(
                 "trap_stage",
-                f"{info['letter']}: {info['text']}... jams!",
+                lambda: f"{info['letter']}: {info['text']}... jams!",
                 stage=self.stage,
                 id=info["id"],
                 ok=False,
@@ -649,7 +714,11 @@ class MouseTrapState(State):
             self._end_turn()
             return
         self._event(
-            "trap_stage", f"{info['letter']}: {info['text']}.", stage=self.stage, id=info["id"], ok=True
+            "trap_stage",
+            lambda: f"{info['letter']}: {info['text']}.",
+            stage=self.stage,
+            id=info["id"],
+            ok=True,
         )
         self.stage += 1
         if self.stage < len(game.stage_odds):
@@ -823,7 +892,7 @@ class MouseTrapState(State):
             "trap_complete": self.trap_complete(),
             "firing_chain": [
                 {"letter": s["letter"], "id": s["id"], "text": s["text"], "odds": p}
-                for s, p in zip(FIRING_CHAIN, game.stage_odds)
+                for s, p in zip(FIRING_CHAIN, game.stage_odds, strict=True)
             ],
             "firing_stage": self.stage if self.phase == P_FIRE else None,
             "last_firing": dict(self.last_firing) if self.last_firing else None,
