@@ -11,7 +11,6 @@ so an illegal or malformed action never changes a state.
 from __future__ import annotations
 
 import copy
-import math
 import random
 from bisect import bisect
 from collections.abc import Iterable, Sequence
@@ -270,12 +269,10 @@ def sample_chance(state: State, rng: random.Random) -> int:
     generator, so seeded games and records replay), without rebuilding the weights each time.
     """
     actions, cum = state.chance_table()
-    if not isinstance(rng, random.Random):
-        return rng.choices(actions, cum_weights=cum)[0]
-    total = cum[-1] + 0.0
-    if not 0.0 < total < math.inf:
-        raise ValueError(f"chance outcomes with total probability {total}")
-    return actions[bisect(cum, rng.random() * total, 0, len(cum) - 1)]
+    total = cum[-1]
+    if total > 0.0 and isinstance(rng, random.Random):
+        return actions[bisect(cum, rng.random() * total, 0, len(cum) - 1)]
+    return rng.choices(actions, cum_weights=cum)[0]  # also raises on a bad total
 
 
 def apply_sequence(state: State, actions: Iterable[int | str]) -> State:

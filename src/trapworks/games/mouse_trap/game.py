@@ -50,6 +50,45 @@ MAX_PLAYERS = 4
 P_FIRST, P_ROLL, P_DIE, P_CRANK, P_PUSH, P_STEAL, P_FIRE, P_OVER = range(8)
 CHANCE_PHASES = frozenset((P_FIRST, P_DIE, P_PUSH, P_FIRE))
 DIE_OUTCOMES = tuple((d, 1 / 6) for d in DIE_FACES)
+# Where a mouse on each space lands after a die roll of 0..6 (the Loop is circular).
+_ADVANCE: tuple[tuple[int, ...], ...] = tuple(
+    tuple(p + d if p + d < LOOP_START else LOOP_START + (p + d - LOOP_START) % LOOP_LENGTH for d in range(7))
+    for p in range(NUM_SPACES)
+)
+# Each space's kind, None where landing does nothing (start, dog bone, safe).
+_KINDS: tuple[str | None, ...] = tuple(
+    None if SPACES[i]["kind"] in ("start", "dog_bone", "safe") else SPACES[i]["kind"]
+    for i in range(NUM_SPACES)
+)
+# Seats after seat s in turn order, s itself last: _SEAT_ORDER[players][s].
+_SEAT_ORDER = {n: [[(s + k) % n for k in range(1, n + 1)] for s in range(n)] for n in range(2, 5)}
+
+
+# The frequent events, made only when read (the state keeps the function and its arguments).
+def _move_event(me: int, die: int, start: int, dest: int) -> dict[str, Any]:
+    return {
+        "player": me,
+        "die": die,
+        "start": start,
+        "dest": dest,
+        "type": "move",
+        "text": f"Player {me + 1} rolls {die}: {start} → {dest} ({SPACES[dest]['text']}).",
+    }
+
+
+def _take_event(me: int, from_pile: int) -> dict[str, Any]:
+    return {
+        "player": me,
+        "amount": from_pile,
+        "type": "take",
+        "text": f"Player {me + 1} takes {from_pile} cheese.",
+    }
+
+
+def _end_event(me: int) -> dict[str, Any]:
+    return {"player": me, "type": "end", "text": f"Player {me + 1} ends the turn."}
+
+
 # The die as sample_chance draws it: (actions, cumulative probabilities), made once.
 _DIE_TABLE: tuple[list[int], list[float]] = (
     [a for a, _ in DIE_OUTCOMES],
@@ -304,17 +343,36 @@ class MouseTrapState(State):
 
     def apply_action(self, action: int) -> None:
         ph = self.phase
-        if action.__class__ is int and (
-            (ph == P_DIE and 1 <= action <= 6) or (ph == P_ROLL and action == ROLL)
-        ):
+        if ph == P_DIE and action.__class__ is int and 1 <= action <= 6:  # the most common action
             if self._events:
                 self._events = []
-            if ph == P_ROLL:
-                self.phase = P_DIE
-            else:
-                self._own_move(action)
+            self._own_move(action)
             self._history.append(action)
             return
+        if action.__class__ is int:
+            # The legality test of each phase, once (the kernel's path would list the legal
+            # actions to check membership, then list them again for the crank).
+            if ph == P_DIE or ph == P_PUSH:
+                ok = 1 <= action <= 6
+            elif ph == P_ROLL:
+                ok = action == ROLL
+            elif ph == P_CRANK:
+                ok = action in self._crank_choices()
+            elif ph == P_FIRE:
+                ok = action in self.game.fire_tables[self.stage][0]
+            else:
+                ok = False
+            if ok:
+                if self._events:
+                    self._events = []
+                if ph == P_DIE:
+                    self._own_move(action)
+                elif ph == P_ROLL:
+                    self.phase = P_DIE
+                else:
+                    self._apply_action(action)
+                self._history.append(action)
+                return
         super().apply_action(action)
 
     def chance_table(self) -> tuple[Sequence[int], Sequence[float]]:
@@ -336,12 +394,21 @@ class MouseTrapState(State):
         return []
 
     def _crank_choices(self) -> list[int]:
-        out = []
-        wheel = self.on_wheel()
-        if wheel and self.trap_complete():
-            out.append(CRANK)
-        if self.cheese[self.to_move] > 0 and (not wheel or self.game.pay_while_on_wheel):
-            out.extend(MOVE_BASE + s for s in self.movable_targets())
+        # One pass over the mice: is an opponent on the Cheese Wheel (on_wheel), and which may
+        # be moved by paying (movable_targets).
+        me = self.to_move
+        wheel = False
+        movable = []
+        for s, m in enumerate(self.mice):
+            if s == me or m is None:
+                continue
+            if m == CHEESE_WHEEL:
+                wheel = True
+            elif m != SAFE:
+                movable.append(MOVE_BASE + s)
+        out = [CRANK] if wheel and self.parts >= NUM_PARTS else []
+        if movable and self.cheese[me] > 0 and (not wheel or self.game.pay_while_on_wheel):
+            out += movable
         out.append(END)
         return out
 
@@ -407,17 +474,23 @@ class MouseTrapState(State):
 
     def _event(self, kind: str, text: str | Callable[[], str], **data: Any) -> None:
         # `text` may be a function that makes it: playouts and search never read the words, so
-        # frequent events defer the formatting to last_events(). Such a function reads only
-        # values fixed when the event happened (locals, never the state).
+        # events defer the formatting to last_events(). The most frequent events go further
+        # and append a function that makes the whole event. Such functions read only values
+        # fixed when the event happened (locals, never the state).
         data["type"] = kind
         data["text"] = text
         self._events.append(data)
 
     def last_events(self, seat: int | None = None) -> list[dict[str, Any]]:
-        for e in self._events:
+        events = self._events
+        for i, e in enumerate(events):
+            if e.__class__ is tuple:  # (function, its arguments)
+                events[i] = e = e[0](*e[1:])
+            elif e.__class__ is not dict:
+                events[i] = e = e()  # made once, kept
             text = e["text"]
             if text.__class__ is not str:
-                e["text"] = text()  # made once, kept
+                e["text"] = text()
         return super().last_events(seat)
 
     def _apply_action(self, action: int) -> None:
@@ -431,7 +504,7 @@ class MouseTrapState(State):
         if ph == P_CRANK:
             if action == END:
                 me = self.to_move
-                self._event("end", lambda: f"Player {me + 1} ends the turn.", player=me)
+                self._events.append((_end_event, me))
                 self._end_turn()
             elif action == CRANK:
                 me = self.to_move
@@ -487,24 +560,20 @@ class MouseTrapState(State):
         me = self.to_move
         self.last_die = die
         start = self.mice[me]
-        dest = self.advance(start, die)
+        dest = _ADVANCE[start][die]
         self.mice[me] = dest
         # ("to" would mark an event private, so the destination is "dest".)
-        self._event(
-            "move",
-            lambda: f"Player {me + 1} rolls {die}: {start} → {dest} ({SPACES[dest]['text']}).",
-            player=me,
-            die=die,
-            start=start,
-            dest=dest,
-        )
-        self._land(me, dest, set())
+        self._events.append((_move_event, me, die, start, dest))
+        self._land(me, dest, None)
 
-    def _land(self, me: int, pos: int, seen: set[int]) -> None:
+    def _land(self, me: int, pos: int, seen: set[int] | None) -> None:
         """Carry out the space `pos` for the player to move, then end the turn unless a decision
         is pending."""
         space = SPACES[pos]
-        kind = space["kind"]
+        kind = _KINDS[pos]
+        if kind is None:  # start, dog_bone, safe: nothing happens
+            self._end_turn()
+            return
         game = self.game
         if kind in ("build", "loop_build"):
             if not game.builds_here[pos]:
@@ -518,16 +587,16 @@ class MouseTrapState(State):
             built = min(want, NUM_PARTS - self.parts)
             first = self.parts + 1
             self.parts = last = self.parts + built
-            self._event(
-                "build",
-                lambda: (
-                    f"Player {me + 1} builds "
+            self._events.append(
+                lambda: {
+                    "player": me,
+                    "parts": list(range(first, last + 1)),
+                    "total": last,
+                    "type": "build",
+                    "text": f"Player {me + 1} builds "
                     + ", ".join(f"#{k} {PARTS[k - 1]}" for k in range(first, last + 1))
-                    + "."
-                ),
-                player=me,
-                parts=list(range(first, last + 1)),
-                total=self.parts,
+                    + ".",
+                }
             )
             if self.trap_complete():
                 self._event("complete", "The Mouse Trap is complete!", player=me)
@@ -541,8 +610,13 @@ class MouseTrapState(State):
             lost = min(space["amount"], self.cheese[me])
             self.cheese[me] -= lost
             self.pile += lost
-            self._event(
-                "lose", lambda: f"Player {me + 1} returns {lost} cheese to the pile.", player=me, amount=lost
+            self._events.append(
+                lambda: {
+                    "player": me,
+                    "amount": lost,
+                    "type": "lose",
+                    "text": f"Player {me + 1} returns {lost} cheese to the pile.",
+                }
             )
         elif kind == "steal_most":
             if self._steal_most(me, space["amount"]):
@@ -555,13 +629,16 @@ class MouseTrapState(State):
             else:
                 dest = space["target"]
             self.mice[me] = dest
-            self._event(
-                "jump",
-                lambda: f"Player {me + 1} goes to {dest} ({SPACES[dest]['text']}).",
-                player=me,
-                start=pos,
-                dest=dest,
+            self._events.append(
+                lambda: {
+                    "player": me,
+                    "start": pos,
+                    "dest": dest,
+                    "type": "jump",
+                    "text": f"Player {me + 1} goes to {dest} ({SPACES[dest]['text']}).",
+                }
             )
+            seen = seen or set()
             seen.add(pos)
             if game.follow_destination and dest not in seen:
                 self._land(me, dest, seen)
@@ -587,9 +664,7 @@ class MouseTrapState(State):
         self.pile -= from_pile
         self.cheese[me] += from_pile
         if from_pile:
-            self._event(
-                "take", lambda: f"Player {me + 1} takes {from_pile} cheese.", player=me, amount=from_pile
-            )
+            self._events.append((_take_event, me, from_pile))
         owed = amount - from_pile
         if owed <= 0:
             return False
@@ -652,19 +727,21 @@ class MouseTrapState(State):
             return
         self.cheese[giver] -= amount
         self.cheese[taker] += amount
-        self._event(
-            "steal",
-            lambda: f"Player {taker + 1} takes {amount} cheese from player {giver + 1}.",
-            player=taker,
-            victim=giver,
-            amount=amount,
+        self._events.append(
+            lambda: {
+                "player": taker,
+                "victim": giver,
+                "amount": amount,
+                "type": "steal",
+                "text": f"Player {taker + 1} takes {amount} cheese from player {giver + 1}.",
+            }
         )
 
     # --- the crank ------------------------------------------------------------------
     def _push(self, die: int) -> None:
         target = self.push_target
         start = self.mice[target]
-        dest = self.advance(start, die)
+        dest = _ADVANCE[start][die]
         self.mice[target] = dest
         self.push_target = None
         self.last_die = die
@@ -759,11 +836,10 @@ class MouseTrapState(State):
     # --- turns ------------------------------------------------------------------------
     def _end_turn(self) -> None:
         self.stage = 0
-        n = self.game.players
+        mice = self.mice
         s = self.to_move
-        for _ in range(n):
-            s = (s + 1) % n
-            if self.mice[s] is not None:
+        for s in _SEAT_ORDER[len(mice)][self.to_move]:  # the next seats in turn, this one last
+            if mice[s] is not None:
                 break
         self.to_move = s
         limit = self.game.turn_limit
@@ -949,7 +1025,7 @@ class MouseTrapState(State):
         new.mice = self.mice[:]
         new.cheese = self.cheese[:]
         new._history = self._history[:]
-        new._events = [dict(e) for e in self._events]
+        new._events = [dict(e) if e.__class__ is dict else e for e in self._events]
         new.last_firing = dict(self.last_firing) if self.last_firing else None
         return new
 
