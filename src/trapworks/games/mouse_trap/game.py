@@ -337,16 +337,28 @@ class MouseTrapState(State):
     # legal_actions, apply_action and chance_table have fast paths for what every turn does
     # (roll, then the die); everything else goes through the kernel's checked path.
     def legal_actions(self, player: int | None = None) -> list[int]:
-        if self.phase == P_ROLL and (player is None or player == self.to_move):
-            return [ROLL]
+        ph = self.phase
+        if player is None or player == self.to_move:
+            if ph == P_ROLL:
+                return [ROLL]
+            if ph == P_CRANK:
+                return self._crank_choices()
         return super().legal_actions(player)
 
     def apply_action(self, action: int) -> None:
         ph = self.phase
         if ph == P_DIE and action.__class__ is int and 1 <= action <= 6:  # the most common action
-            if self._events:
-                self._events = []
-            self._own_move(action)
+            # _own_move, inlined: this is every turn's step.
+            me = self.to_move
+            start = self.mice[me]
+            dest = _ADVANCE[start][action]
+            self._events = [(_move_event, me, action, start, dest)]
+            self.last_die = action
+            self.mice[me] = dest
+            if _KINDS[dest] is None:
+                self._end_turn()
+            else:
+                self._land(me, dest, None)
             self._history.append(action)
             return
         if action.__class__ is int:
