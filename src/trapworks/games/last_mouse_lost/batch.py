@@ -372,6 +372,92 @@ def _play(
     return winner_out, length_out, rounds_out, opener_wins_out, moves
 
 
+@njit(cache=True)
+def _play_random_basic(
+    board: Any,
+    first_to: int,
+    opener_rule: int,
+    first_player: int,
+    seeds: Any,
+    row_offset: Any,
+    n_actions: int,
+    record: bool,
+    max_len: int,
+) -> Any:
+    """_play for two random players under basic rules, the common simulation: a row is just
+    its count of raised mice, and the legal presses are one per raised mouse (the same ids in
+    the same order, so the same draws give the same games)."""
+    n_games = seeds.shape[0]
+    n_rows = board.shape[0]
+    total = 0
+    for r in range(n_rows):
+        total += board[r]
+    winner_out = np.zeros(n_games, np.int8)
+    length_out = np.zeros(n_games, np.int32)
+    rounds_out = np.zeros(n_games, np.int32)
+    opener_wins_out = np.zeros(n_games, np.int32)
+    moves = np.full((n_games if record else 0, max_len), -1, np.int32)
+    count = np.zeros(n_rows, np.int64)
+    st = np.zeros(1, np.uint64)
+    for g in range(n_games):
+        st[0] = seeds[g]
+        length = 0
+        if first_player == 2:
+            to_move = _below(st, 2)
+            if record:
+                moves[g, 0] = n_actions + to_move
+            length = 1
+        else:
+            to_move = first_player
+        opener = to_move
+        score0 = 0
+        score1 = 0
+        opener_wins = 0
+        for r in range(n_rows):
+            count[r] = board[r]
+        left = total
+        while True:
+            k = _below(st, left)  # the k-th legal press: one per raised mouse
+            r = 0
+            while k >= count[r]:
+                k -= count[r]
+                r += 1
+            count[r] -= k + 1
+            left -= k + 1
+            if record:
+                moves[g, length] = row_offset[r] + k
+            length += 1
+            if left:
+                to_move ^= 1
+                continue
+            winner = 1 - to_move
+            if winner == opener:
+                opener_wins += 1
+            if winner == 0:
+                score0 += 1
+                won = score0
+            else:
+                score1 += 1
+                won = score1
+            if won >= first_to:
+                winner_out[g] = winner
+                break
+            for r in range(n_rows):
+                count[r] = board[r]
+            left = total
+            if opener_rule == 0:
+                opener = 1 - opener
+            elif opener_rule == 1:
+                opener = to_move
+            elif opener_rule == 2:
+                opener = winner
+            to_move = opener
+        length_out[g] = length
+        rounds_out[g] = score0 + score1
+        opener_wins_out[g] = opener_wins
+    return winner_out, length_out, rounds_out, opener_wins_out, moves
+
+
 def play_arrays(
     game: LastMouseLostGame, agents: Sequence[str], seeds: Any, moves: bool = False
 ) -> dict[str, Any]:
@@ -390,6 +476,22 @@ def play_arrays(
         seed_array = seeds
     else:
         seed_array = np.array([int(s) & _MASK64 for s in seeds], np.uint64)
+    if not game.advanced and agents[0] == agents[1] == "random":
+        winner, length, rounds, opener_wins, played = _play_random_basic(
+            np.array(game.board, np.int64),
+            int(game.options["first_to"]),
+            OPENER_RULES[game.options["opener"]],
+            2 if fp == "random" else int(fp),
+            seed_array,
+            np.array(game.row_offset, np.int64),
+            n_actions,
+            moves,
+            game.max_game_length(),
+        )
+        out = {"winner": winner, "length": length, "rounds": rounds, "opener_wins": opener_wins}
+        if moves:
+            out["moves"] = played
+        return out
     winner, length, rounds, opener_wins, played = _play(
         np.array(game.board, np.int64),
         game.advanced,
