@@ -43,6 +43,26 @@ def playout_loop(new_state, seconds: float, rng: random.Random) -> tuple[int, in
     return playouts, moves, time.perf_counter() - start
 
 
+class _Floor:
+    """The floor of the shared loop for any Python state: methods that do no work (13 moves of
+    a constant 14-action list, the same shape as a round of the game)."""
+
+    __slots__ = ("left",)
+    LEGAL = list(range(14))
+
+    def __init__(self) -> None:
+        self.left = 13
+
+    def is_terminal(self) -> bool:
+        return self.left == 0
+
+    def legal_actions(self) -> list[int]:
+        return self.LEGAL[:]
+
+    def apply_action(self, action: int) -> None:
+        self.left -= 1
+
+
 def batched_loop(game, seconds: float, rng: random.Random, rows: bool) -> tuple[int, int, float]:
     """The batched engine: batches of one-round games with fresh seeds until `seconds` pass."""
     size = 20_000 if rows else 400_000
@@ -80,6 +100,7 @@ def main() -> None:
     b_basic = "trapworks batched basic (numba), columns"
     b_adv = "trapworks batched advanced (numba), columns"
     r_basic = "trapworks batched basic (numba), play_batch row dicts"
+    floor = "floor: a Python state whose methods do nothing, same loop"
     contenders = {
         basic: lambda sec, rng: playout_loop(ours.new_initial_state, sec, rng),
         nim: lambda sec, rng: playout_loop(theirs.new_initial_state, sec, rng),
@@ -87,6 +108,7 @@ def main() -> None:
         b_basic: lambda sec, rng: batched_loop(ours, sec, rng, rows=False),
         b_adv: lambda sec, rng: batched_loop(advanced, sec, rng, rows=False),
         r_basic: lambda sec, rng: batched_loop(ours, sec, rng, rows=True),
+        floor: lambda sec, rng: playout_loop(_Floor, sec, rng),
     }
     rates: dict[str, list[float]] = {k: [] for k in contenders}
     move_rates: dict[str, list[float]] = {k: [] for k in contenders}
@@ -115,6 +137,7 @@ def main() -> None:
         )
     print()
     print(f"single-state basic / nim (playouts per second): **{med[basic] / med[nim]:.2f}**")
+    print(f"floor (no work) / nim: **{med[floor] / med[nim]:.2f}**")
     print(f"batched basic (columns) / nim: **{med[b_basic] / med[nim]:.1f}**")
     print(f"batched basic (row dicts) / nim: **{med[r_basic] / med[nim]:.1f}**")
     print(
