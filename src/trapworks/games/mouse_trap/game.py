@@ -295,6 +295,9 @@ class MouseTrapState(State):
         self.truncated: bool = False
         self.last_die: int | None = None
         self.last_firing: dict[str, Any] | None = None  # {"stages": k passed, "jammed": id or None}
+        # (ply, crank choices) made when the crank decision came up (see _enter_crank); set here
+        # so that every state has the same attributes (CPython's attribute caches rely on it).
+        self._crank_cache: tuple[int, list[int]] | None = None
 
     # --- who moves ---------------------------------------------------------------
     def current_player(self) -> int:
@@ -342,7 +345,7 @@ class MouseTrapState(State):
             if ph == P_ROLL:
                 return [ROLL]
             if ph == P_CRANK:
-                return self._crank_choices()
+                return self._current_crank_choices()[:]
         return super().legal_actions(player)
 
     def apply_action(self, action: int) -> None:
@@ -361,6 +364,12 @@ class MouseTrapState(State):
                 self._land(me, dest, None)
             self._history.append(action)
             return
+        if ph == P_ROLL and action == ROLL and action.__class__ is int:  # every turn's decision
+            if self._events:
+                self._events = []
+            self.phase = P_DIE
+            self._history.append(action)
+            return
         if action.__class__ is int:
             # The legality test of each phase, once (the kernel's path would list the legal
             # actions to check membership, then list them again for the crank).
@@ -369,7 +378,7 @@ class MouseTrapState(State):
             elif ph == P_ROLL:
                 ok = action == ROLL
             elif ph == P_CRANK:
-                ok = action in self._crank_choices()
+                ok = action in self._current_crank_choices()
             elif ph == P_FIRE:
                 ok = action in self.game.fire_tables[self.stage][0]
             else:
@@ -404,6 +413,19 @@ class MouseTrapState(State):
         if ph == P_STEAL:
             return [STEAL_BASE + s for s in self.steal_from if self.cheese[s] > 0]
         return []
+
+    def _enter_crank(self) -> list[int]:
+        """The crank choices of the state this action leaves (called within apply_action, before
+        the action joins the history), kept so that the decision does not list them again."""
+        choices = self._crank_choices()
+        self._crank_cache = (len(self._history) + 1, choices)
+        return choices
+
+    def _current_crank_choices(self) -> list[int]:
+        cache = self._crank_cache
+        if cache is not None and cache[0] == len(self._history):
+            return cache[1]
+        return self._crank_choices()
 
     def _crank_choices(self) -> list[int]:
         # One pass over the mice: is an opponent on the Cheese Wheel (on_wheel), and which may
@@ -591,7 +613,7 @@ class MouseTrapState(State):
             if not game.builds_here[pos]:
                 self._end_turn()
                 return
-            if self.trap_complete():
+            if self.parts >= NUM_PARTS:  # the trap is complete
                 self._event("nothing", "The Mouse Trap is complete: nothing to build.", player=me)
                 self._end_turn()
                 return
@@ -610,7 +632,7 @@ class MouseTrapState(State):
                     + ".",
                 }
             )
-            if self.trap_complete():
+            if last >= NUM_PARTS:
                 self._event("complete", "The Mouse Trap is complete!", player=me)
             # One cheese per part built ("take one Cheese Card" per part; two for the Loop's two).
             if self._take(me, built):
@@ -656,7 +678,7 @@ class MouseTrapState(State):
                 self._land(me, dest, seen)
                 return
         elif kind == "turn_crank":
-            if self.trap_complete() and self._crank_choices() != [END]:
+            if self.parts >= NUM_PARTS and self._enter_crank() != [END]:
                 self.phase = P_CRANK
                 return
         # start, dog_bone, safe, and an incomplete trap on Turn Crank: nothing happens.
@@ -771,7 +793,7 @@ class MouseTrapState(State):
         if dest != CHEESE_WHEEL and self.game.pay_miss_ends_turn:
             self._end_turn()
             return
-        if self._crank_choices() == [END]:
+        if self._enter_crank() == [END]:
             self._end_turn()
             return
         self.phase = P_CRANK
