@@ -89,3 +89,17 @@ def test_bitboard_moves_agree_with_the_rows(rules, board):
             else:  # that press took the last mouse; the board is set up again unless it is over
                 assert sum(before) == 0 or bin(before[r]).count("1") == game.action_count[a]
                 assert state.rows == (game.empty_rows if state.is_terminal() else game.full_rows)
+
+
+def test_clone_copies_every_attribute_and_shares_no_mutable_part():
+    game = trapworks.make("last-mouse-lost", rules="advanced", first_player="random")
+    state = game.new_initial_state(5)
+    state.apply_action(state.legal_actions()[0])
+    state.apply_action(state.legal_actions()[3])
+    copy = state.clone()
+    assert copy.__dict__.keys() == state.__dict__.keys()
+    assert all(copy.__dict__[k] == v for k, v in state.__dict__.items())
+    for name in ("score", "_history", "_events"):
+        assert getattr(copy, name) is not getattr(state, name)
+    copy.apply_action(copy.legal_actions()[0])
+    assert copy.position() != state.position() and len(state.history()) == 2

@@ -775,13 +775,27 @@ class LastMouseLostState(State):
 
     # --- copying ------------------------------------------------------------------
     def clone(self) -> LastMouseLostState:
-        cls = self.__class__
-        new = cls.__new__(cls)
-        d = self.__dict__.copy()  # one copy of the attribute dict, then the mutable parts
-        d["score"] = self.score[:]
-        d["_history"] = self._history[:]
-        d["_events"] = self._events[:]  # tuples: immutable
-        new.__dict__ = d
+        # Attribute by attribute, in __init__'s order: the copy keeps CPython's compact
+        # per-instance attribute layout, whose specialised lookups make every later move
+        # faster (about a quarter of a playout's time, compared with copying __dict__).
+        # test_engine.py checks that no attribute is missed.
+        new = self.__class__.__new__(self.__class__)
+        new.game = self.game
+        new.seed = self.seed
+        new.start = self.start
+        new._history = self._history[:]
+        new._events = self._events[:]  # tuples: immutable
+        new.board = self.board
+        new.score = self.score[:]
+        new.awaiting_opener = self.awaiting_opener
+        new.to_move = self.to_move
+        new.round_opener = self.round_opener
+        new._last_round = self._last_round
+        new.match_over = self.match_over
+        new._events_at = self._events_at
+        new._legal = self._legal
+        new._live = self._live
+        new._press = self._press
         return new
 
     # --- presentation -------------------------------------------------------------
