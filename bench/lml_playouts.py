@@ -1,11 +1,14 @@
 """Random-playout throughput: trapworks' Last Mouse Lost vs OpenSpiel's C++ `nim`.
 
 Both games are the same board (rows/piles 3,5,6,6,5,3), basic rules = misère Nim, one round.
-Both are driven by the *same* Python loop: new state, then `apply_action(rng.choice(
-legal_actions()))` until terminal. Runs alternate in blocks so that machine load hits both
-alike; the figure reported is the median over blocks.
+Single-state contenders are driven by the *same* Python loop: new state, then
+`apply_action(rng.choice(legal_actions()))` until terminal. Also in the same run: trapworks'
+advanced rules through the same loop (a different game, more moves per round), and the batched
+engine (`Game.play_batch`'s numba code, one round per seed, random policy) for both rule sets,
+timed as columns (batch.play_arrays) and as the row dicts play_batch returns. Contenders
+alternate in blocks so that machine load hits all alike; the figure is the median over blocks.
 
-    python bench/lml_playouts.py [--seconds 2] [--blocks 7] [--markdown]
+    python bench/lml_playouts.py [--seconds 2] [--blocks 7]
 """
 
 from __future__ import annotations
@@ -16,9 +19,11 @@ import random
 import statistics
 import time
 
+import numpy as np
 import pyspiel
 
 import trapworks
+from trapworks.games.last_mouse_lost.batch import play_arrays
 
 
 def playout_loop(new_state, seconds: float, rng: random.Random) -> tuple[int, int, float]:
@@ -38,6 +43,43 @@ def playout_loop(new_state, seconds: float, rng: random.Random) -> tuple[int, in
     return playouts, moves, time.perf_counter() - start
 
 
+class _Floor:
+    """The floor of the shared loop for any Python state: methods that do no work (13 moves of
+    a constant 14-action list, the same shape as a round of the game)."""
+
+    __slots__ = ("left",)
+    LEGAL = list(range(14))
+
+    def __init__(self) -> None:
+        self.left = 13
+
+    def is_terminal(self) -> bool:
+        return self.left == 0
+
+    def legal_actions(self) -> list[int]:
+        return self.LEGAL[:]
+
+    def apply_action(self, action: int) -> None:
+        self.left -= 1
+
+
+def batched_loop(game, seconds: float, rng: random.Random, rows: bool) -> tuple[int, int, float]:
+    """The batched engine: batches of one-round games with fresh seeds until `seconds` pass."""
+    size = 20_000 if rows else 400_000
+    playouts = moves = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        first = rng.randrange(2**62)
+        if rows:
+            out = game.play_batch(["random", "random"], range(first, first + size))
+            moves += sum(r["length"] for r in out)
+        else:
+            seeds = np.arange(first, first + size, dtype=np.uint64)
+            moves += int(play_arrays(game, ["random", "random"], seeds)["length"].sum())
+        playouts += size
+    return playouts, moves, time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -48,39 +90,61 @@ def main() -> None:
     args = parser.parse_args()
 
     ours = trapworks.make("last-mouse-lost", rules="basic", first_to=1)
+    advanced = trapworks.make("last-mouse-lost", rules="advanced", first_to=1)
     theirs = pyspiel.load_game("nim", {"pile_sizes": "3;5;6;6;5;3", "is_misere": True})
+    for g in (ours, advanced):  # compile the batched engine before timing
+        g.play_batch(["random", "random"], [1])
+    nim = "OpenSpiel nim (C++ via pybind11), same loop"
+    basic = "trapworks last-mouse-lost basic (Python), same loop"
+    adv = "trapworks last-mouse-lost advanced (Python), same loop"
+    b_basic = "trapworks batched basic (numba), columns"
+    b_adv = "trapworks batched advanced (numba), columns"
+    r_basic = "trapworks batched basic (numba), play_batch row dicts"
+    floor = "floor: a Python state whose methods do nothing, same loop"
     contenders = {
-        "trapworks last-mouse-lost (Python)": ours.new_initial_state,
-        "OpenSpiel nim (C++ via pybind11)": theirs.new_initial_state,
+        basic: lambda sec, rng: playout_loop(ours.new_initial_state, sec, rng),
+        nim: lambda sec, rng: playout_loop(theirs.new_initial_state, sec, rng),
+        adv: lambda sec, rng: playout_loop(advanced.new_initial_state, sec, rng),
+        b_basic: lambda sec, rng: batched_loop(ours, sec, rng, rows=False),
+        b_adv: lambda sec, rng: batched_loop(advanced, sec, rng, rows=False),
+        r_basic: lambda sec, rng: batched_loop(ours, sec, rng, rows=True),
+        floor: lambda sec, rng: playout_loop(_Floor, sec, rng),
     }
     rates: dict[str, list[float]] = {k: [] for k in contenders}
     move_rates: dict[str, list[float]] = {k: [] for k in contenders}
     rng = random.Random(12345)
     for _ in range(args.blocks):
-        for name, new_state in contenders.items():
-            n, m, dt = playout_loop(new_state, args.seconds, rng)
+        for name, run in contenders.items():
+            n, m, dt = run(args.seconds, rng)
             rates[name].append(n / dt)
             move_rates[name].append(m / dt)
 
     med = {k: statistics.median(v) for k, v in rates.items()}
-    names = list(contenders)
-    ratio = med[names[0]] / med[names[1]]
+    mmed = {k: statistics.median(v) for k, v in move_rates.items()}
     print(
-        f"python {platform.python_version()}, pyspiel nim pile_sizes=3;5;6;6;5;3 misère, "
-        f"{args.blocks} blocks x {args.seconds}s each, median over blocks"
+        f"python {platform.python_version()}, pyspiel nim pile_sizes=3;5;6;6;5;3 misère, one round per "
+        f"playout, {args.blocks} blocks x {args.seconds}s each per contender, median over blocks, one core"
     )
     print(
         "| implementation | playouts/s (median) | min–max over blocks | moves/s (median) "
         "| moves per playout |"
     )
     print("|---|---:|---:|---:|---:|")
-    for k in names:
-        mr = statistics.median(move_rates[k])
+    for k in contenders:
         print(
-            f"| {k} | {med[k]:,.0f} | {min(rates[k]):,.0f}–{max(rates[k]):,.0f} | {mr:,.0f} | "
-            f"{mr / med[k]:.1f} |"
+            f"| {k} | {med[k]:,.0f} | {min(rates[k]):,.0f}–{max(rates[k]):,.0f} | {mmed[k]:,.0f} | "
+            f"{mmed[k] / med[k]:.1f} |"
         )
-    print(f"\nratio trapworks / OpenSpiel (playouts per second): **{ratio:.2f}**")
+    print()
+    print(f"single-state basic / nim (playouts per second): **{med[basic] / med[nim]:.2f}**")
+    print(f"floor (no work) / nim: **{med[floor] / med[nim]:.2f}**")
+    print(f"batched basic (columns) / nim: **{med[b_basic] / med[nim]:.1f}**")
+    print(f"batched basic (row dicts) / nim: **{med[r_basic] / med[nim]:.1f}**")
+    print(
+        f"single-state advanced / basic: playouts/s **{med[adv] / med[basic]:.2f}**, "
+        f"moves/s **{mmed[adv] / mmed[basic]:.2f}**"
+    )
+    print(f"batched advanced / batched basic (playouts/s): **{med[b_adv] / med[b_basic]:.2f}**")
 
 
 if __name__ == "__main__":

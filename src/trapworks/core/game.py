@@ -14,7 +14,9 @@ import copy
 import importlib
 import random
 import re
+from bisect import bisect
 from collections.abc import Callable, Iterable, Sequence
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import IllegalActionError, OptionError, PositionError
@@ -89,6 +91,10 @@ class Game:
     # {"label": str, "options": dict}, what `trapworks explore` compares by default.
     stats: ClassVar[str | None] = None
     explore_grid: ClassVar[str | None] = None
+
+    # Agents that `play_batch` can play (a compiled engine playing many games at once); a
+    # simulation uses it when every seat's agent is listed here.
+    batched_agents: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, **options: Any):
         unknown = sorted(set(options) - set(self.default_options))
@@ -201,6 +207,14 @@ class Game:
         # or found again on unpickling, never written into the pickle.
         return (_rebuild_game, (type(self), self.options))
 
+    def play_batch(self, agents: Sequence[str], seeds: Sequence[int]) -> list[dict[str, Any]]:
+        """Play one game per seed with `agents` (one name per seat, all in `batched_agents`).
+
+        One row per game: "winners", "returns", "length" (actions, chance included),
+        "truncated", and the game's own statistics.
+        """
+        raise NotImplementedError(f"{self.game_id} has no batched playouts")
+
     # --- conveniences ---------------------------------------------------------
     def public_options(self) -> dict[str, Any]:
         """Options as JSON-serialisable values (records keep these)."""
@@ -232,7 +246,7 @@ class State:
         self._history: list[int] = []
         # Events the last action caused (a round won, a trap sprung...): dicts with at least
         # "type" and "text"; an event with "to": [seats] is private to those seats.
-        self._events: list[dict[str, Any]] = []
+        self._events: list[Any] = []  # event dicts (or what a game's all_events() makes them from)
         # Actions up to and including the last one that revealed an outcome nobody chose (a
         # chance outcome, a physics result): an int, so shallow clones cannot share it by mistake.
         self._revealed_upto = 0
@@ -295,7 +309,12 @@ class State:
 
     def last_events(self, seat: int | None = None) -> list[dict[str, Any]]:
         """Events caused by the last action that `seat` may see (None: public ones only)."""
-        return [e for e in self._events if "to" not in e or (seat is not None and seat in e["to"])]
+        return [e for e in self.all_events() if "to" not in e or (seat is not None and seat in e["to"])]
+
+    def all_events(self) -> list[dict[str, Any]]:
+        """Every event of the last action, private ones included (for the log's story, which
+        sorts them out per seat). Games that make their events lazily make them here."""
+        return self._events
 
     # --- hooks a game implements -----------------------------------------------------
     def _legal_actions(self) -> list[int]:
@@ -392,9 +411,15 @@ class State:
         no event, a die folded into the move). Never engine notation."""
         return [
             {"text": e["text"], **({"to": list(e["to"])} if "to" in e else {})}
-            for e in self._events
+            for e in self.all_events()
             if e.get("text")
         ]
+
+    def chance_table(self) -> tuple[Sequence[int], Sequence[float]]:
+        """The chance outcomes as (actions, cumulative probabilities), what `sample_chance`
+        draws from. Games with few distinct chance nodes may return cached tables."""
+        outcomes = self.chance_outcomes()
+        return [a for a, _ in outcomes], list(accumulate(p for _, p in outcomes))
 
     # --- results ----------------------------------------------------------------
     def returns(self) -> list[float]:
@@ -527,11 +552,16 @@ def _rebuild_game(cls: type[Game], options: dict[str, Any]) -> Game:
 
 
 def sample_chance(state: State, rng: random.Random) -> int:
-    """Draw one chance outcome by its probability."""
-    outcomes = state.chance_outcomes()
-    actions = [a for a, _ in outcomes]
-    weights = [p for _, p in outcomes]
-    return rng.choices(actions, weights)[0]
+    """Draw one chance outcome by its probability.
+
+    The draw is exactly `rng.choices(actions, weights)[0]` (the same number from the same
+    generator, so seeded games and records replay), without rebuilding the weights each time.
+    """
+    actions, cum = state.chance_table()
+    total = cum[-1]
+    if total > 0.0 and isinstance(rng, random.Random):
+        return actions[bisect(cum, rng.random() * total, 0, len(cum) - 1)]
+    return rng.choices(actions, cum_weights=cum)[0]  # also raises on a bad total
 
 
 def apply_sequence(state: State, actions: Iterable[int | str]) -> State:

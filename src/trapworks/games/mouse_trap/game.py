@@ -20,6 +20,8 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable, Sequence
+from itertools import accumulate
 from typing import Any
 
 from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, Option, OptionError, State
@@ -52,6 +54,50 @@ P_FIRST, P_ROLL, P_DIE, P_CRANK, P_PUSH, P_STEAL, P_FIRE, P_OVER, P_BUILD = rang
 PHASE_NAMES = ("first", "roll", "die", "crank", "push", "steal", "fire", "over", "build")
 CHANCE_PHASES = frozenset((P_FIRST, P_DIE, P_PUSH, P_FIRE))
 DIE_OUTCOMES = tuple((d, 1 / 6) for d in DIE_FACES)
+# Where a mouse on each space lands after a die roll of 0..6 (the Loop is circular).
+_ADVANCE: tuple[tuple[int, ...], ...] = tuple(
+    tuple(p + d if p + d < LOOP_START else LOOP_START + (p + d - LOOP_START) % LOOP_LENGTH for d in range(7))
+    for p in range(NUM_SPACES)
+)
+# Each space's kind, None where landing does nothing (start, dog bone, safe).
+_KINDS: tuple[str | None, ...] = tuple(
+    None if SPACES[i]["kind"] in ("start", "dog_bone", "safe") else SPACES[i]["kind"]
+    for i in range(NUM_SPACES)
+)
+# Seats after seat s in turn order, s itself last: _SEAT_ORDER[players][s].
+_SEAT_ORDER = {n: [[(s + k) % n for k in range(1, n + 1)] for s in range(n)] for n in range(2, 5)}
+
+
+# The frequent events, made only when read (the state keeps the function and its arguments).
+def _move_event(me: int, die: int, start: int, dest: int) -> dict[str, Any]:
+    return {
+        "player": me,
+        "die": die,
+        "start": start,
+        "dest": dest,
+        "type": "move",
+        "text": f"Player {me + 1} rolls {die} and lands on {dest} ({SPACES[dest]['text']}).",
+    }
+
+
+def _take_event(me: int, from_pile: int) -> dict[str, Any]:
+    return {
+        "player": me,
+        "amount": from_pile,
+        "type": "take",
+        "text": f"Player {me + 1} takes {from_pile} cheese.",
+    }
+
+
+def _end_event(me: int) -> dict[str, Any]:
+    return {"player": me, "type": "end", "text": f"Player {me + 1} ends the turn."}
+
+
+# The die as sample_chance draws it: (actions, cumulative probabilities), made once.
+_DIE_TABLE: tuple[list[int], list[float]] = (
+    [a for a, _ in DIE_OUTCOMES],
+    list(accumulate(p for _, p in DIE_OUTCOMES)),
+)
 
 ROW_OPTIONS = (
     "cheese_supply",
@@ -302,6 +348,13 @@ class MouseTrapGame(Game):
         self.stage_odds: tuple[float, ...] = tuple(odds)
         self.capture_chance: float = math.prod(odds)
         # Which build spaces build for this player count ("2", "2-3", "2-3-4", and the Loop's).
+        # Each firing stage's chance outcomes as sample_chance draws them, made once.
+        self.fire_tables: list[tuple[list[int], list[float]]] = []
+        for p in self.stage_odds:
+            outcomes = (
+                [(WORKS, 1.0)] if p >= 1.0 else [(JAMS, 1.0)] if p <= 0.0 else [(WORKS, p), (JAMS, 1.0 - p)]
+            )
+            self.fire_tables.append(([a for a, _ in outcomes], list(accumulate(q for _, q in outcomes))))
         self.builds_here = tuple(
             SPACES[i]["kind"] in ("build", "loop_build") and self.players in SPACES[i]["players"]
             for i in range(NUM_SPACES)
@@ -376,6 +429,9 @@ class MouseTrapState(State):
         self.truncated: bool = False
         self.last_die: int | None = None
         self.last_firing: dict[str, Any] | None = None  # {"stages": k passed, "jammed": id or None}
+        # (ply, crank choices) made when the crank decision came up (see _enter_crank); set here
+        # so that every state has the same attributes (CPython's attribute caches rely on it).
+        self._crank_cache: tuple[int, list[int]] | None = None
 
     # --- who moves ---------------------------------------------------------------
     def current_player(self) -> int:
@@ -415,6 +471,76 @@ class MouseTrapState(State):
         ]
 
     # --- actions ------------------------------------------------------------------
+    # legal_actions, apply_action and chance_table have fast paths for what every turn does
+    # (roll, then the die); everything else goes through the kernel's checked path.
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        ph = self.phase
+        if player is None or player == self.to_move:
+            if ph == P_ROLL:
+                return [ROLL]
+            if ph == P_CRANK:
+                return self._current_crank_choices()[:]
+        return super().legal_actions(player)
+
+    def apply_action(self, action: int) -> None:
+        ph = self.phase
+        if ph == P_DIE and action.__class__ is int and 1 <= action <= 6:  # the most common action
+            # _own_move, inlined: this is every turn's step.
+            me = self.to_move
+            start = self.mice[me]
+            dest = _ADVANCE[start][action]
+            self._events = [(_move_event, me, action, start, dest)]
+            self.last_die = action
+            self.mice[me] = dest
+            if _KINDS[dest] is None:
+                self._end_turn()
+            else:
+                self._land(me, dest, None)
+            self._history.append(action)
+            self._revealed_upto = len(self._history)  # a die seen: undo against AI stops here
+            return
+        if ph == P_ROLL and action == ROLL and action.__class__ is int:  # every turn's decision
+            if self._events:
+                self._events = []
+            self.phase = P_DIE
+            self._history.append(action)
+            return
+        if action.__class__ is int:
+            # The legality test of each phase, once (the kernel's path would list the legal
+            # actions to check membership, then list them again for the crank).
+            if ph == P_DIE or ph == P_PUSH:
+                ok = 1 <= action <= 6
+            elif ph == P_ROLL:
+                ok = action == ROLL
+            elif ph == P_CRANK:
+                ok = action in self._current_crank_choices()
+            elif ph == P_FIRE:
+                ok = action in self.game.fire_tables[self.stage][0]
+            else:
+                ok = False
+            if ok:
+                if self._events:
+                    self._events = []
+                if ph == P_DIE:
+                    self._own_move(action)
+                elif ph == P_ROLL:
+                    self.phase = P_DIE
+                else:
+                    self._apply_action(action)
+                self._history.append(action)
+                if ph == P_DIE or ph == P_PUSH or ph == P_FIRE:  # chance: an outcome seen
+                    self._revealed_upto = len(self._history)
+                return
+        super().apply_action(action)
+
+    def chance_table(self) -> tuple[Sequence[int], Sequence[float]]:
+        ph = self.phase
+        if ph == P_DIE or ph == P_PUSH:
+            return _DIE_TABLE
+        if ph == P_FIRE:
+            return self.game.fire_tables[self.stage]
+        return super().chance_table()
+
     def _legal_actions(self) -> list[int]:
         ph = self.phase
         if ph == P_ROLL:
@@ -427,13 +553,35 @@ class MouseTrapState(State):
             return [STEAL_BASE + s for s in self.steal_from if self.cheese[s] > 0]
         return []
 
+    def _enter_crank(self) -> list[int]:
+        """The crank choices of the state this action leaves (called within apply_action, before
+        the action joins the history), kept so that the decision does not list them again."""
+        choices = self._crank_choices()
+        self._crank_cache = (len(self._history) + 1, choices)
+        return choices
+
+    def _current_crank_choices(self) -> list[int]:
+        cache = self._crank_cache
+        if cache is not None and cache[0] == len(self._history):
+            return cache[1]
+        return self._crank_choices()
+
     def _crank_choices(self) -> list[int]:
-        out = []
-        wheel = self.on_wheel()
-        if wheel and self.trap_complete():
-            out.append(CRANK)
-        if self.cheese[self.to_move] > 0 and (not wheel or self.game.pay_while_on_wheel):
-            out.extend(MOVE_BASE + s for s in self.movable_targets())
+        # One pass over the mice: is an opponent on the Cheese Wheel (on_wheel), and which may
+        # be moved by paying (movable_targets).
+        me = self.to_move
+        wheel = False
+        movable = []
+        for s, m in enumerate(self.mice):
+            if s == me or m is None:
+                continue
+            if m == CHEESE_WHEEL:
+                wheel = True
+            elif m != SAFE:
+                movable.append(MOVE_BASE + s)
+        out = [CRANK] if wheel and self.trap_complete() else []
+        if movable and self.cheese[me] > 0 and (not wheel or self.game.pay_while_on_wheel):
+            out += movable
         if not (self.game.crank_required and CRANK in out):
             out.append(END)  # crank_required (000: "turn the crank"): no ending the turn instead
         return out
@@ -520,7 +668,7 @@ class MouseTrapState(State):
 
     def story(self, action: int) -> list[dict[str, Any]]:
         lines: list[dict[str, Any]] = []
-        for e in self._events:
+        for e in self.all_events():
             kind = e["type"]
             if kind == "trap_stage":
                 continue  # the working stages are the animation; a jam is told by trap_failed
@@ -548,10 +696,30 @@ class MouseTrapState(State):
             lines.append({"text": text})
         return lines
 
-    def _event(self, kind: str, text: str, **data: Any) -> None:
+    def _event(self, kind: str, text: str | Callable[[], str], **data: Any) -> None:
+        # `text` may be a function that makes it: playouts and search never read the words, so
+        # events defer the formatting to last_events(). The most frequent events go further
+        # and append a function that makes the whole event. Such functions read only values
+        # fixed when the event happened (locals, never the state).
         data["type"] = kind
         data["text"] = text
         self._events.append(data)
+
+    def __getstate__(self) -> dict[str, Any]:
+        self.all_events()  # lazy events are functions: made into dicts before pickling
+        return super().__getstate__()
+
+    def all_events(self) -> list[dict[str, Any]]:
+        events = self._events
+        for i, e in enumerate(events):
+            if e.__class__ is tuple:  # (function, its arguments)
+                events[i] = e = e[0](*e[1:])
+            elif e.__class__ is not dict:
+                events[i] = e = e()  # made once, kept
+            text = e["text"]
+            if text.__class__ is not str:
+                e["text"] = text()
+        return events
 
     def _apply_action(self, action: int) -> None:
         ph = self.phase
@@ -563,13 +731,15 @@ class MouseTrapState(State):
             return
         if ph == P_CRANK:
             if action == END:
-                self._event("end", f"Player {self.to_move + 1} ends the turn.", player=self.to_move)
+                me = self.to_move
+                self._events.append((_end_event, me))
                 self._end_turn()
             elif action == CRANK:
+                me = self.to_move
                 self._event(
                     "crank",
-                    f"Player {self.to_move + 1} turns the crank!",
-                    player=self.to_move,
+                    lambda: f"Player {me + 1} turns the crank!",
+                    player=me,
                     targets=self.on_wheel(),
                 )
                 self.phase = P_FIRE
@@ -584,7 +754,7 @@ class MouseTrapState(State):
                 self.phase = P_PUSH
                 self._event(
                     "pay",
-                    f"Player {me + 1} pays 1 cheese to move player {target + 1}'s mouse.",
+                    lambda: f"Player {me + 1} pays 1 cheese to move player {target + 1}'s mouse.",
                     player=me,
                     target=target,
                 )
@@ -626,30 +796,26 @@ class MouseTrapState(State):
         me = self.to_move
         self.last_die = die
         start = self.mice[me]
-        dest = self.advance(start, die)
+        dest = _ADVANCE[start][die]
         self.mice[me] = dest
         # ("to" would mark an event private, so the destination is "dest".)
-        self._event(
-            "move",
-            f"Player {me + 1} rolls {die} and lands on {dest} ({SPACES[dest]['text']}).",
-            player=me,
-            die=die,
-            start=start,
-            dest=dest,
-        )
-        self._land(me, dest, set())
+        self._events.append((_move_event, me, die, start, dest))
+        self._land(me, dest, None)
 
-    def _land(self, me: int, pos: int, seen: set[int]) -> None:
+    def _land(self, me: int, pos: int, seen: set[int] | None) -> None:
         """Carry out the space `pos` for the player to move, then end the turn unless a decision
         is pending."""
         space = SPACES[pos]
-        kind = space["kind"]
+        kind = _KINDS[pos]
+        if kind is None:  # start, dog_bone, safe: nothing happens
+            self._end_turn()
+            return
         game = self.game
         if kind in ("build", "loop_build"):
             if not game.builds_here[pos]:
                 self._end_turn()
                 return
-            if self.trap_complete():
+            if self.parts >= NUM_PARTS:  # the trap is complete
                 self._event("nothing", "The Mouse Trap is complete: nothing to build.", player=me)
                 self._end_turn()
                 return
@@ -666,7 +832,14 @@ class MouseTrapState(State):
             lost = min(space["amount"], self.cheese[me])
             self.cheese[me] -= lost
             self.pile += lost
-            self._event("lose", f"Player {me + 1} returns {lost} cheese to the pile.", player=me, amount=lost)
+            self._events.append(
+                lambda: {
+                    "player": me,
+                    "amount": lost,
+                    "type": "lose",
+                    "text": f"Player {me + 1} returns {lost} cheese to the pile.",
+                }
+            )
         elif kind == "steal_most":
             if self._steal_most(me, space["amount"]):
                 return
@@ -680,21 +853,24 @@ class MouseTrapState(State):
             self.mice[me] = dest
             # 000: "you must go to the space indicated, but do not follow any message printed in
             # that space!": say so, or a player wonders why e.g. nothing was built there.
-            carried = game.follow_destination and dest not in seen | {pos}
+            carried = game.follow_destination and dest not in (seen or set()) | {pos}
             note = "" if carried else "; its message is not followed"
-            self._event(
-                "jump",
-                f"Player {me + 1} goes to {dest} ({SPACES[dest]['text']}){note}.",
-                player=me,
-                start=pos,
-                dest=dest,
+            self._events.append(
+                lambda: {
+                    "player": me,
+                    "start": pos,
+                    "dest": dest,
+                    "type": "jump",
+                    "text": f"Player {me + 1} goes to {dest} ({SPACES[dest]['text']}){note}.",
+                }
             )
+            seen = seen or set()
             seen.add(pos)
             if game.follow_destination and dest not in seen:
                 self._land(me, dest, seen)
                 return
         elif kind == "turn_crank":
-            if self.trap_complete() and self._crank_choices() != [END]:
+            if self.parts >= NUM_PARTS and self._enter_crank() != [END]:
                 self.phase = P_CRANK
                 return
         # start, dog_bone, safe, and an incomplete trap on Turn Crank: nothing happens.
@@ -734,7 +910,7 @@ class MouseTrapState(State):
         self.pile -= from_pile
         self.cheese[me] += from_pile
         if from_pile:
-            self._event("take", f"Player {me + 1} takes {from_pile} cheese.", player=me, amount=from_pile)
+            self._events.append((_take_event, me, from_pile))
         owed = amount - from_pile
         if owed <= 0:
             return False
@@ -798,25 +974,27 @@ class MouseTrapState(State):
             return
         self.cheese[giver] -= amount
         self.cheese[taker] += amount
-        self._event(
-            "steal",
-            f"Player {taker + 1} takes {amount} cheese from player {giver + 1}.",
-            player=taker,
-            victim=giver,
-            amount=amount,
+        self._events.append(
+            lambda: {
+                "player": taker,
+                "victim": giver,
+                "amount": amount,
+                "type": "steal",
+                "text": f"Player {taker + 1} takes {amount} cheese from player {giver + 1}.",
+            }
         )
 
     # --- the crank ------------------------------------------------------------------
     def _push(self, die: int) -> None:
         target = self.push_target
         start = self.mice[target]
-        dest = self.advance(start, die)
+        dest = _ADVANCE[start][die]
         self.mice[target] = dest
         self.push_target = None
         self.last_die = die
         self._event(
             "push",
-            f"Rolled {die}: player {target + 1}'s mouse moves to {dest} ({SPACES[dest]['text']}).",
+            lambda: f"Rolled {die}: player {target + 1}'s mouse moves to {dest} ({SPACES[dest]['text']}).",
             player=self.to_move,
             target=target,
             die=die,
@@ -826,7 +1004,7 @@ class MouseTrapState(State):
         if dest != CHEESE_WHEEL and self.game.pay_miss_ends_turn:
             self._end_turn()
             return
-        if self._crank_choices() == [END]:
+        if self._enter_crank() == [END]:
             self._end_turn()
             return
         self.phase = P_CRANK
@@ -841,7 +1019,7 @@ class MouseTrapState(State):
             self.last_firing = {"stages": self.stage, "jammed": info["id"], "targets": targets}
             self._event(
                 "trap_stage",
-                f"{info['letter']}: {info['text']}... jams!",
+                lambda: f"{info['letter']}: {info['text']}... jams!",
                 stage=self.stage,
                 id=info["id"],
                 ok=False,
@@ -858,7 +1036,11 @@ class MouseTrapState(State):
             self._end_turn()
             return
         self._event(
-            "trap_stage", f"{info['letter']}: {info['text']}.", stage=self.stage, id=info["id"], ok=True
+            "trap_stage",
+            lambda: f"{info['letter']}: {info['text']}.",
+            stage=self.stage,
+            id=info["id"],
+            ok=True,
         )
         self.stage += 1
         if self.stage < len(game.stage_odds):
@@ -899,11 +1081,10 @@ class MouseTrapState(State):
     # --- turns ------------------------------------------------------------------------
     def _end_turn(self) -> None:
         self.stage = 0
-        n = self.game.players
+        mice = self.mice
         s = self.to_move
-        for _ in range(n):
-            s = (s + 1) % n
-            if self.mice[s] is not None:
+        for s in _SEAT_ORDER[len(mice)][self.to_move]:  # the next seats in turn, this one last
+            if mice[s] is not None:
                 break
         self.to_move = s
         limit = self.game.turn_limit
@@ -1089,6 +1270,6 @@ class MouseTrapState(State):
         new.mice = self.mice[:]
         new.cheese = self.cheese[:]
         new._history = self._history[:]
-        new._events = [dict(e) for e in self._events]
+        new._events = [dict(e) if e.__class__ is dict else e for e in self._events]
         new.last_firing = dict(self.last_firing) if self.last_firing else None
         return new
