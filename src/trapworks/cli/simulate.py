@@ -74,6 +74,31 @@ def check_backend(backend: str, workers: int, address: str | None) -> None:
         fail("--address needs --backend ray")
 
 
+def checked_run(
+    game_id: str,
+    option: list[str] | None,
+    players: int | None,
+    agents: str,
+    n: int,
+    backend: str,
+    workers: int,
+    address: str | None,
+) -> tuple[Any, dict[str, Any], list[str]]:
+    """The checks every run command makes first (the count, the backend, the options, the game):
+    the game, the options as given and the agent names; a bad argument ends with one line."""
+    from .options import game_options
+
+    if n < 1:
+        fail("-n must be at least 1")
+    check_backend(backend, workers, address)
+    try:
+        options = game_options(option, players)
+    except typer.BadParameter as e:
+        fail(str(e))
+    game = make_game(game_id, options)
+    return game, options, [a.strip() for a in agents.split(",") if a.strip()]
+
+
 def run_jobs(
     jobs: list[Any],
     backend: str,
@@ -187,19 +212,10 @@ def register(app: typer.Typer) -> None:
         from trapworks.sim.runner import Job, RunSpec, default_chunk_size
 
         from . import console
-        from .options import game_options
 
-        if n < 1:
-            fail("-n must be at least 1")
         if chunk is not None and chunk < 1:
             fail("--chunk must be at least 1")
-        check_backend(backend, workers, address)
-        try:
-            options = game_options(option, players)
-        except typer.BadParameter as e:
-            fail(str(e))
-        game = make_game(game_id, options)
-        names = [a.strip() for a in agents.split(",") if a.strip()]
+        game, options, names = checked_run(game_id, option, players, agents, n, backend, workers, address)
         path, fmt = output_path(out, "simulations", game_id, fmt)
         spec = RunSpec(
             game_id=game_id,

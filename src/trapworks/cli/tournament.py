@@ -129,18 +129,9 @@ def register(app: typer.Typer) -> None:
         from trapworks.sim.runner import Job, RunSpec, default_chunk_size
 
         from . import console
-        from .options import game_options
-        from .simulate import check_backend, fail, make_game, output_path, run_jobs
+        from .simulate import checked_run, fail, output_path, run_jobs
 
-        if n < 1:
-            fail("-n must be at least 1")
-        check_backend(backend, workers, address)
-        try:
-            options = game_options(option, players)
-        except typer.BadParameter as e:
-            fail(str(e))
-        game = make_game(game_id, options)
-        names = [a.strip() for a in agents.split(",") if a.strip()]
+        game, options, names = checked_run(game_id, option, players, agents, n, backend, workers, address)
         if len(names) < 2:
             fail("a tournament needs at least two agents, e.g. --agents hard,random")
         if len(set(names)) != len(names):
