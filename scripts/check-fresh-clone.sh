@@ -7,6 +7,7 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 commit="$(git -C "$repo" rev-parse HEAD)"
 tmp="$(mktemp -d)"
+chmod 755 "$tmp"  # like a clone in /tmp: the storage test that runs the server as user nobody needs to read it
 trap 'rm -rf "$tmp"' EXIT
 git clone --quiet --no-hardlinks "$repo" "$tmp/trapworks"
 git -C "$tmp/trapworks" checkout --quiet --detach "$commit"
