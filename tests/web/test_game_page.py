@@ -212,6 +212,7 @@ def play_to_end(server, browser, game, size, seed=3):
         }
     phases: set[str] = set()
     clicks = 0
+    marked_last_move = 0  # decisions at which the board marked the last move (issue 14)
     deadline = time.monotonic() + 240
     while True:
         settled(page)
@@ -238,6 +239,7 @@ def play_to_end(server, browser, game, size, seed=3):
                 else "trap-card"
             )
         check_decision(page, game, size, phases, label or "decide")
+        marked_last_move += page.locator("#board [data-last-move]").count() > 0
         if game == "last-mouse-lost":
             decide_lml(page)
         elif game == "booby-trap":
@@ -253,6 +255,9 @@ def play_to_end(server, browser, game, size, seed=3):
         # The click's move is applied (the ply grows) before the next decision is looked at.
         page.wait_for_function("p => Number(document.body.dataset.ply) > p", arg=ply, timeout=20000)
     assert not errors, errors
+    # The last move stays marked on the board until the next (pressed mice, moved mice and pawns,
+    # the hole a removed piece left).
+    assert marked_last_move > 0, f"{game} {size}: the last move was never marked on the board"
     return page, created, clicks
 
 

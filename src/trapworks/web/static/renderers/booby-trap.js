@@ -10,6 +10,7 @@ const FEEL_COLOUR = { loose: "#15803d", light: "#65a30d", firm: "#d97706", tight
 const MARGIN = 14;
 
 export default function createRenderer(root, ctx) {
+  let lastHole = null; // where the last removed piece lay (the board's last move)
   const { svg, el } = ctx;
   root.classList.add("booby-trap");
   const style = el("style", {}, root);
@@ -309,11 +310,22 @@ export default function createRenderer(root, ctx) {
     root.dataset.removals = root.dataset.removals ? `${root.dataset.removals},${done}` : done;
   }
 
+  function drawLastHole(v) {
+    for (const old of pieceLayer.querySelectorAll("[data-last-move]")) old.remove();
+    if (!lastHole || !v.last_removal || v.last_removal.piece !== lastHole.id) return;
+    const ring = svg("circle", { cx: lastHole.x, cy: lastHole.y, r: lastHole.r, fill: "none", stroke: "#d97706",
+                                 "stroke-width": 1.6, "stroke-dasharray": "4 2", "data-last-move": "1",
+                                 "pointer-events": "none" }, pieceLayer);
+    const t = svg("title", {}, ring);
+    t.textContent = `Piece ${lastHole.id} was removed from here`;
+  }
+
   function drawAll(v) {
     drawStatic(v);
     drawScale(v);
     drawTop(v);
     drawPieces(v);
+    drawLastHole(v);
     placeBar(v, v.bar);
     drawStress(v);
     drawStatus(v);
@@ -329,6 +341,8 @@ export default function createRenderer(root, ctx) {
       }
       while (news.children.length > 8) news.removeChild(news.firstChild);
       if (removal && !u.sync && view) {
+        const was = view.pieces.find((p) => p.id === removal.piece);
+        lastHole = was ? { id: was.id, x: was.x, y: was.y, r: was.r } : null;
         // Animate on the previous drawing, then draw the new state.
         drawStress({ ...view, stress: null });
         result.hidden = true;

@@ -26,6 +26,7 @@ function squareXY(name) {
 }
 
 export default function createRenderer(root, ctx) {
+  let lastMoved = new Set(); // pawns walked by the last move
   const { el, svg } = ctx;
   root.classList.add("ded");
   const style = el("style", {}, root);
@@ -188,6 +189,7 @@ export default function createRenderer(root, ctx) {
       const { x, y } = squareXY(p.square);
       const g = svg("g", { class: "pawn", "data-pawn": p.letter, "data-square-at": p.square,
                            transform: `translate(${x},${y})` }, gPawns);
+      if (lastMoved.has(p.letter)) g.setAttribute("data-last-move", "1"); // walked by the last move
       svg("circle", { r: CELL / 2 - 2, fill: pawnColour(p.letter), stroke: "#111", "stroke-width": 1 }, g);
       const t = svg("text", { y: 5, "text-anchor": "middle", "font-size": 13, "font-weight": 700, fill: "#fff" }, g);
       t.textContent = p.letter;
@@ -398,6 +400,7 @@ export default function createRenderer(root, ctx) {
         return undefined;
       }
       const moves = (u.events || []).filter((e) => e.type === "move");
+      if (moves.length) lastMoved = new Set(moves.map((e) => e.pawn)); // marked until the next move
       const portraitChanged = before.portrait !== view.portrait;
       return (async () => {
         // draw the pawns where they were, walk them along the path, then draw the new view

@@ -13,6 +13,7 @@ function mouseNumbers(mice) {
 }
 
 export default function createRenderer(root, ctx) {
+  let lastPressed = null; // {row, mice} pressed by the last move, marked until the next one
   const { el, svg } = ctx;
   root.classList.add("lml");
   const style = el("style", {}, root);
@@ -28,6 +29,7 @@ export default function createRenderer(root, ctx) {
     .lml-board .mouse.hinted .sel { stroke: #16a34a; stroke-dasharray: 6 4; }
     .lml-board .mouse.just .body { animation: lml-press .45s ease-in forwards; transform-box: fill-box; transform-origin: center; }
     @keyframes lml-press { from { transform: scale(1); opacity: 1; } to { transform: scale(.35); opacity: 0; } }
+    @media (prefers-reduced-motion: reduce) { .lml-board .mouse.just .body { animation: none; display: none; } }
     .lml-board text { pointer-events: none; font-family: system-ui, sans-serif; }
     .lml-controls { display: flex; flex-wrap: wrap; gap: .6em; align-items: center; justify-content: center; margin-top: .6em; min-height: 2.4em; }
     .lml-controls[hidden] { display: none; }
@@ -181,6 +183,12 @@ export default function createRenderer(root, ctx) {
     const g = svg("g", { class: "mouse" + (just ? " just" : ""), "data-row": r, "data-mouse": i,
                          "data-raised": raised ? "1" : "0", transform: `translate(${x},${y})` }, parent);
     svg("ellipse", { cx: 0, cy: 16, rx: 27, ry: 12, fill: "#3f2d1d" }, g); // the hole
+    if (lastPressed && lastPressed.row === r && lastPressed.mice.has(i)) {
+      // Pressed by the last move: a ring on its hole until the next move (the board's last move).
+      g.setAttribute("data-last-move", "1");
+      svg("ellipse", { class: "last-ring", cx: 0, cy: 15, rx: 25, ry: 11, fill: "none", stroke: "#d97706",
+                       "stroke-width": 3, "stroke-dasharray": "6 3" }, g);
+    }
     if (raised || just) {
       const body = svg("g", { class: "body" }, g);
       svg("path", { d: "M22 8 C 34 4, 36 -10, 30 -18", stroke: "#9a8c7a", "stroke-width": 3, fill: "none" }, body);
@@ -272,6 +280,7 @@ export default function createRenderer(root, ctx) {
         }));
       }
       overlay.hidden = true;
+      if (!u.sync && u.last_action) lastPressed = just; // a new move: its mice (none at a round's end)
       drawInfo();
       drawBoard(just);
       refreshControls();

@@ -34,6 +34,7 @@ function shortText(space) {
 }
 
 export default function createRenderer(root, ctx) {
+  let lastMoved = new Set(); // seats whose mouse the last moving action moved
   const { svg, el } = ctx;
   root.classList.add("mouse-trap");
   const top = el("div", { class: "mt-top" }, root);
@@ -192,6 +193,7 @@ export default function createRenderer(root, ctx) {
       const cy = y + SIZE - 12 - Math.floor((k - 1) / 2) * 18;
       const c = svg("circle", { cx, cy, r: 9, fill: MOUSE_COLOURS[seat], "data-mouse": seat,
                                 "data-at": where }, miceLayer);
+      if (lastMoved.has(seat)) c.setAttribute("data-last-move", "1"); // moved by the last move
       const t = svg("title", {}, c);
       t.textContent = `${ctx.seatLabel(seat)} (${MOUSE_NAMES[seat]} mouse) on ${where}`;
       if (pickable.has(seat)) {
@@ -275,6 +277,12 @@ export default function createRenderer(root, ctx) {
   return {
     async update(u) {
       const v = u.view;
+      if (!u.sync) {
+        // The mice the last action moved stay marked until a later action moves one.
+        const moved = (u.events || []).flatMap((e) =>
+          e.type === "move" || e.type === "jump" ? [e.player] : e.type === "push" ? [e.target] : []);
+        if (moved.length) lastMoved = new Set(moved);
+      }
       drawStatic(v);
       const fresh = new Set();
       if (!u.sync) {
