@@ -5,9 +5,8 @@ multiprocessing and environment wrappers pickle or deep-copy them. Since issue 1
 `State.__deepcopy__` (the game's clone) and `State.__getstate__` / `Game.__reduce__` (a game
 pickles as its class and options; attributes a state marks in `shared_attrs` are left out).
 
-For Last Mouse Lost the run also reproduces the old behaviour in the same process, on the same
-state ("before": every attribute but the game deep-copied, so the node drags the shared position
-table along; the pickle carried the game's tables): the issue measured 1.4 s and 6.7 MiB.
+(Until issue 19 replaced Last Mouse Lost's shared position table by a bitboard, this script also
+reproduced the behaviour before issue 17 on that table; BENCHMARKS.md keeps those figures.)
 
     .venv/bin/python bench/state_copy.py      # prints a Markdown table
 """
@@ -67,22 +66,6 @@ def per_call(fn, min_seconds: float = 0.1, max_calls: int = 100_000, repeats: in
     return best
 
 
-def old_deepcopy(state):
-    """The kernel's deepcopy before issue 17: everything but the game copied deeply."""
-    new = type(state).__new__(type(state))
-    memo: dict[int, Any] = {id(state): new}
-    for k, v in state.__dict__.items():
-        setattr(new, k, v if k == "game" else copy.deepcopy(v, memo))
-    return new
-
-
-def old_pickle(state) -> bytes:
-    """What pickle wrote before issue 17: the state's attributes and the game's, tables included."""
-    attrs = {k: v for k, v in state.__dict__.items() if k != "game"}
-    game_attrs = {k: v for k, v in state.game.__dict__.items() if k not in ("_encoder", "_initial")}
-    return pickle.dumps((type(state).__name__, attrs, type(state.game).__name__, game_attrs))
-
-
 def fmt_time(s: float) -> str:
     if s >= 0.1:
         return f"{s:.2f} s"
@@ -111,19 +94,6 @@ def main() -> None:
             "size": len(data),
         }
         rows.append(row)
-        if game_id == "last-mouse-lost":
-            before = {
-                "game": f"{row['game']}, before issue 17 (reproduced)",
-                "clone": row["clone"],
-                "deepcopy": per_call(
-                    lambda s=state: old_deepcopy(s), min_seconds=0.0, max_calls=1, repeats=3
-                ),
-                "size": len(old_pickle(state)),
-                "dumps": per_call(lambda s=state: old_pickle(s), min_seconds=0.0, max_calls=1, repeats=3),
-                "loads": None,
-                "nodes": len(state.game._nodes),
-            }
-            rows.append(before)
     print(f"python {platform.python_version()}, {platform.machine()}")
     header = "| game | clone() | deepcopy | pickle.dumps | pickle.loads | pickle size |"
     print(header)
