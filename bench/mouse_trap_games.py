@@ -46,7 +46,8 @@ def sim_game(game, rng: random.Random) -> int:
 
 
 def reference_game(_game, rng: random.Random) -> int:
-    """Mouse Trap (000 rules) for random players, without the kernel. Returns the turns played."""
+    """Mouse Trap (000 rules, with the review's build decision and crank requirement) for random
+    players, without the kernel. Returns the turns played."""
     n, supply = PLAYERS, 30
     mice = [0] * n
     cheese = [0] * n
@@ -85,7 +86,9 @@ def reference_game(_game, rng: random.Random) -> int:
         sp = SPACES[pos]
         kind = sp["kind"]
         if kind in ("build", "loop_build"):
-            if n in sp["players"] and parts < 24:
+            # 000 "you may build one piece" (build_optional): a random player builds or ends
+            # the turn, as the kernel lists the two.
+            if n in sp["players"] and parts < 24 and rand() < 0.5:
                 k = min(sp.get("parts", 1), 24 - parts)
                 parts += k
                 take(k)
@@ -113,7 +116,12 @@ def reference_game(_game, rng: random.Random) -> int:
             while True:  # random decisions among crank / pay for a mouse / end, as the kernel lists them
                 wheel = [s for s in range(n) if s != me and mice[s] == 49]
                 movable = [s for s in range(n) if s != me and mice[s] not in (None, 44, 49)]
-                options = (["crank"] if wheel else []) + (movable if cheese[me] else []) + ["end"]
+                # 000 "turn the crank" (crank_required): no ending the turn while it can be cranked.
+                options = (
+                    (["crank"] if wheel else [])
+                    + (movable if cheese[me] else [])
+                    + ([] if wheel else ["end"])
+                )
                 pick = rng.choice(options)
                 if pick == "end":
                     break
