@@ -49,3 +49,30 @@ def test_no_log_line_contains_a_seat_token(client, caplog):
         for t in tokens:
             assert t not in text and t not in as_json, text
     assert any(REDACTED in r.getMessage() for r in http)
+
+
+def test_serve_log_json_writes_one_json_line_per_request_without_tokens(tmp_path):
+    import httpx
+
+    from .web_helpers import ServerProcess, wait_for
+
+    server = ServerProcess(tmp_path / "home", extra_args=["--log-json"]).start()
+    try:
+        r = httpx.post(
+            server.url + "/api/games",
+            json={"game": "last-mouse-lost", "seats": [{"kind": "human"}, {"kind": "human"}]},
+        )
+        g = r.json()
+        token = g["seats"][0]["token"]
+        httpx.get(f"{server.url}/api/games/{g['id']}", params={"token": token})
+
+        def got_it():
+            return any(f"/api/games/{g['id']}?token=" in line for line in server.lines)
+
+        wait_for(got_it, what="the access line of the GET")
+        entries = [json.loads(line) for line in server.lines if line.startswith("{")]
+        gets = [e for e in entries if e.get("path", "").startswith(f"/api/games/{g['id']}?")]
+        assert gets and gets[0]["method"] == "GET" and gets[0]["status"] == 200 and gets[0]["ms"] >= 0
+        assert all(token not in line for line in server.lines)
+    finally:
+        server.stop()
