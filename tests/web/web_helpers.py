@@ -6,6 +6,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -33,11 +34,13 @@ def free_port() -> int:
 class ServerProcess:
     """`trapworks serve` in a subprocess with its own TRAPWORKS_HOME (so its own SQLite file)."""
 
-    def __init__(self, home: Path, port: int | None = None):
+    def __init__(self, home: Path, port: int | None = None, extra_args: list[str] | None = None):
+        self.extra_args = list(extra_args or [])
         self.home = Path(home)
         self.port = port or free_port()
         self.proc: subprocess.Popen | None = None
         self.first_line = ""
+        self.lines: list[str] = []  # what the server wrote after its first line (the access log)
 
     @property
     def url(self) -> str:
@@ -55,6 +58,7 @@ class ServerProcess:
                 "127.0.0.1",
                 "--port",
                 str(self.port),
+                *self.extra_args,
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -71,10 +75,20 @@ class ServerProcess:
                 raise RuntimeError(f"server exited: {self.first_line} {self.proc.stdout.read()}")
             try:
                 if httpx.get(self.url + "/api/catalog", timeout=2).status_code == 200:
+                    # Read its output from now on: a full pipe would stall the server's logging.
+                    threading.Thread(target=self._drain, daemon=True).start()
                     return self
             except httpx.HTTPError:
                 time.sleep(0.1)
         raise RuntimeError("server did not answer in time")
+
+    def _drain(self) -> None:
+        stream = self.proc.stdout if self.proc else None
+        try:
+            for line in stream or ():
+                self.lines.append(line.rstrip("\n"))
+        except (ValueError, OSError):  # closed by stop()
+            pass
 
     def kill(self, sig: int = 9) -> None:
         if self.proc and self.proc.poll() is None:

@@ -23,16 +23,23 @@ def register(app: typer.Typer) -> None:
             help="HTTP requests per second per client address (burst: 5 s worth); 0: no limit "
             "(a load test from one machine).",
         ),
+        log_json: bool = typer.Option(
+            False,
+            "--log-json",
+            help="Write the access log (one line per request and socket event) as JSON lines.",
+        ),
     ) -> None:
         """Start the web app: play in the browser, against AI or with friends by link."""
         import uvicorn
 
         from trapworks.server import create_app
+        from trapworks.server.accesslog import configure as configure_access_log
         from trapworks.server.limits import uvicorn_settings
         from trapworks.server.store import default_url
 
         from .options import data_dir
 
+        configure_access_log(json_lines=log_json)
         url = db or default_url(data_dir())
         sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

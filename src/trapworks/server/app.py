@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnected
 
 from . import messages
+from .accesslog import AccessLogMiddleware
 from .limits import SOCKET_RATE_BURST, SOCKET_RATE_PER_S, LimitsMiddleware, RateLimiter
 from .memory import GarbagePolicy
 from .messages import (
@@ -125,6 +126,8 @@ def create_app(
     app.state.store = store
     # Sizes, body and URL limits and a request rate per client address (see limits.py).
     app.add_middleware(LimitsMiddleware, rate=RateLimiter(*request_rate) if request_rate else None)
+    # Outermost: one log line per request and per socket event, refusals by the limits included.
+    app.add_middleware(AccessLogMiddleware)
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError):
