@@ -86,8 +86,9 @@ def test_last_mouse_lost_ai_press_is_animated_and_marked_and_reduced_motion_play
     assert seen_ai_press, "the AI's press was never marked on the board"
     # pressed mice are drawn unlike raised ones: a dark cap, no mouse body
     assert page.locator("#board g.mouse[data-raised='0']:not(.just) .body").count() == 0
-    assert page.locator("#board g.mouse[data-raised='0'] .cap").count() == page.locator(
-        "#board g.mouse[data-raised='0']"
-    ).count()
+    assert (
+        page.locator("#board g.mouse[data-raised='0'] .cap").count()
+        == page.locator("#board g.mouse[data-raised='0']").count()
+    )
     assert not errors, errors
     ctx.close()
