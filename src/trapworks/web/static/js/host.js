@@ -15,6 +15,11 @@ export async function loadRenderer(url) {
   return { create: generic.default, url: "/static/renderers/generic.js", fallback: true };
 }
 
+function reducedMotion() {
+  return typeof window !== "undefined" && !!window.matchMedia &&
+    window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
 export function baseContext({ gameId, mode, seat, players, options, fast, message, bar, side }) {
   const labelOf = (s) => {
     if (s === -1) return "Chance";
@@ -32,7 +37,8 @@ export function baseContext({ gameId, mode, seat, players, options, fast, messag
     side: side || el("div"),
     actionable, enableArrowKeys,
     message: message || ((text) => console.log(text)),
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, fast ? 0 : ms)),
+    // Renderers animate by sleeping between frames; reduced motion skips those pauses like ?fast.
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, fast || reducedMotion() ? 0 : ms)),
     seatLabel: labelOf,
     send: async () => ({ ok: false, error: "this is a replay: moves cannot be sent" }),
     hint: async () => ({ ok: false, error: "no hints here" }),

@@ -37,6 +37,7 @@ export default function createRenderer(root, ctx) {
     .ded-portrait small { display: block; font-weight: 400; font-size: .75em; color: #78350f; }
     .ded-portrait.flash { animation: ded-flash .6s ease-out; }
     @keyframes ded-flash { from { background: #fde047; } to { background: #fef3c7; } }
+    @media (prefers-reduced-motion: reduce) { .ded-portrait.flash { animation: none; } }
     .ded-dice span { display: inline-block; border: 2px solid #444; border-radius: .3em; width: 1.6em; text-align: center;
                      margin-right: .2em; font-weight: 700; background: #fff; }
     .ded-stage { position: relative; }

@@ -13,7 +13,6 @@ function mouseNumbers(mice) {
 }
 
 export default function createRenderer(root, ctx) {
-  let lastPressed = null; // {row, mice} pressed by the last move, marked until the next one
   const { el, svg } = ctx;
   root.classList.add("lml");
   const style = el("style", {}, root);
@@ -27,9 +26,15 @@ export default function createRenderer(root, ctx) {
     .lml-board .mouse .sel { fill: none; stroke: transparent; stroke-width: 5; }
     .lml-board .mouse.selected .sel { stroke: #f59e0b; }
     .lml-board .mouse.hinted .sel { stroke: #16a34a; stroke-dasharray: 6 4; }
-    .lml-board .mouse.just .body { animation: lml-press .45s ease-in forwards; transform-box: fill-box; transform-origin: center; }
-    @keyframes lml-press { from { transform: scale(1); opacity: 1; } to { transform: scale(.35); opacity: 0; } }
-    @media (prefers-reduced-motion: reduce) { .lml-board .mouse.just .body { animation: none; display: none; } }
+    .lml-board .mouse.just .body { animation: lml-press .9s ease-in forwards; transform-box: fill-box; transform-origin: center bottom; }
+    @keyframes lml-press { 0% { transform: translateY(0) scale(1); opacity: 1; }
+                           35% { transform: translateY(0) scale(1, .85); opacity: 1; }
+                           100% { transform: translateY(10px) scale(.45, .2); opacity: 0; } }
+    /* The mice the last press took down stay ringed until the next move, so a player sees which went. */
+    .lml-board .mouse .just-ring { fill: none; stroke: #dc2626; stroke-width: 3; stroke-dasharray: 5 3; }
+    @media (prefers-reduced-motion: reduce) {
+      .lml-board .mouse.just .body { animation: none; opacity: 0; }
+    }
     .lml-board text { pointer-events: none; font-family: system-ui, sans-serif; }
     .lml-controls { display: flex; flex-wrap: wrap; gap: .6em; align-items: center; justify-content: center; margin-top: .6em; min-height: 2.4em; }
     .lml-controls[hidden] { display: none; }
@@ -183,11 +188,13 @@ export default function createRenderer(root, ctx) {
     const g = svg("g", { class: "mouse" + (just ? " just" : ""), "data-row": r, "data-mouse": i,
                          "data-raised": raised ? "1" : "0", transform: `translate(${x},${y})` }, parent);
     svg("ellipse", { cx: 0, cy: 16, rx: 27, ry: 12, fill: "#3f2d1d" }, g); // the hole
-    if (lastPressed && lastPressed.row === r && lastPressed.mice.has(i)) {
-      // Pressed by the last move: a ring on its hole until the next move (the board's last move).
-      g.setAttribute("data-last-move", "1");
-      svg("ellipse", { class: "last-ring", cx: 0, cy: 15, rx: 25, ry: 11, fill: "none", stroke: "#d97706",
-                       "stroke-width": 3, "stroke-dasharray": "6 3" }, g);
+    if (!raised) {
+      // Pressed flush into its hole: a dark cap with a rim, nothing like a raised grey mouse.
+      svg("ellipse", { class: "cap", cx: 0, cy: 15, rx: 21, ry: 8, fill: "#1c1917", stroke: "#a16207", "stroke-width": 2 }, g);
+      if (just) {
+        g.setAttribute("data-last-move", "1"); // the board's last move, marked until the next
+        svg("ellipse", { class: "just-ring", cx: 0, cy: 12, rx: 30, ry: 17 }, g);
+      }
     }
     if (raised || just) {
       const body = svg("g", { class: "body" }, g);
@@ -199,8 +206,6 @@ export default function createRenderer(root, ctx) {
       svg("circle", { cx: 3, cy: -13, r: 4.5, fill: "#fda4af" }, body);
       svg("circle", { cx: -13, cy: 1, r: 2.6, fill: "#1c1917" }, body);
       svg("circle", { cx: -23, cy: 7, r: 2.4, fill: "#be123c" }, body);
-    } else {
-      svg("ellipse", { cx: 0, cy: 15, rx: 20, ry: 7, fill: "#78716c" }, g); // pressed into its hole
     }
     svg("ellipse", { class: "sel", cx: 0, cy: 4, rx: 31, ry: 26 }, g);
     svg("text", { x: 0, y: 40, "text-anchor": "middle", "font-size": 12, "font-weight": 600, fill: "#3f2d1d", text: String(i + 1) }, g);
@@ -208,7 +213,7 @@ export default function createRenderer(root, ctx) {
       ctx.actionable(g, `Row ${ROW_NAMES[r]}, mouse ${i + 1}, raised`, () => { if (myTurn()) toggle(r, i); }, { click: false });
     } else {
       g.setAttribute("role", "img");
-      g.setAttribute("aria-label", `Row ${ROW_NAMES[r]}, mouse ${i + 1}, ${raised ? "raised" : "pressed down"}`);
+      g.setAttribute("aria-label", `Row ${ROW_NAMES[r]}, mouse ${i + 1}, ${raised ? "raised" : just ? "pressed down by the last move" : "pressed down"}`);
     }
     return g;
   }
@@ -280,7 +285,6 @@ export default function createRenderer(root, ctx) {
         }));
       }
       overlay.hidden = true;
-      if (!u.sync && u.last_action) lastPressed = just; // a new move: its mice (none at a round's end)
       drawInfo();
       drawBoard(just);
       refreshControls();
@@ -291,7 +295,7 @@ export default function createRenderer(root, ctx) {
         await ctx.sleep(1400);
         overlay.hidden = true;
       } else if (just && u.last_action.seat !== ctx.seat) {
-        await ctx.sleep(450); // let the opponent's press be seen before the next update
+        await ctx.sleep(900); // let the opponent's press be seen before the next update
       }
     },
     showHint(h) {
