@@ -460,12 +460,19 @@ class DeadEndDriveState(State):
         return out
 
     def select_actions(self) -> list[int]:
+        # Asked twice per decision (legal_actions, then apply_action's check): kept in the cache
+        # that every pawn move and portrait change clears, keyed by the turn's other inputs.
+        key = ("select", tuple(self.dice), self.total_ok, tuple(self.moved), self.opening)
+        got = self._dest_cache.get(key)
+        if got is not None:
+            return list(got)
         out = []
         counts = self.counts_available()
         for p in self.movable_pawns():
             for c in counts:
                 if self.can_move(p, c):
                     out.append(p * 12 + c - 1)
+        self._dest_cache[key] = tuple(out)
         return out
 
     def playable_cards(self, seat: int) -> list[int]:
