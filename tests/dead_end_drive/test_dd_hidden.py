@@ -129,7 +129,7 @@ def test_no_view_or_event_leaks_another_seats_secrets():
             twins = {seat: s.resample(seat, rng) for seat in range(players)}
             s.apply_action(action)
             steps += 1
-            for event in s._events:
+            for event in s.all_events():
                 if event["type"] == "drawn_card":
                     assert event["to"] == [mover]
                 assert "to" not in event or event["type"] == "drawn_card"

@@ -460,12 +460,19 @@ class DeadEndDriveState(State):
         return out
 
     def select_actions(self) -> list[int]:
+        # Asked twice per decision (legal_actions, then apply_action's check): kept in the cache
+        # that every pawn move and portrait change clears, keyed by the turn's other inputs.
+        key = ("select", tuple(self.dice), self.total_ok, tuple(self.moved), self.opening)
+        got = self._dest_cache.get(key)
+        if got is not None:
+            return list(got)
         out = []
         counts = self.counts_available()
         for p in self.movable_pawns():
             for c in counts:
                 if self.can_move(p, c):
                     out.append(p * 12 + c - 1)
+        self._dest_cache[key] = tuple(out)
         return out
 
     def playable_cards(self, seat: int) -> list[int]:
@@ -598,6 +605,17 @@ class DeadEndDriveState(State):
             event["to"] = to
         self._events.append(event)
 
+    def all_events(self) -> list[dict[str, Any]]:
+        events = self._events
+        for i, e in enumerate(events):
+            if e.__class__ is not dict:
+                events[i] = e()  # a lazy event (see `_move`): made once, kept
+        return events
+
+    def __getstate__(self) -> dict[str, Any]:
+        self.all_events()  # lazy events are functions: made into dicts before pickling
+        return super().__getstate__()
+
     def seat_name(self, seat: int) -> str:
         return f"Player {seat + 1}"
 
@@ -624,7 +642,7 @@ class DeadEndDriveState(State):
     def story(self, action: int) -> list[dict[str, Any]]:
         # Picking a pawn and a count is half a move: the line of the square it reaches tells it.
         lines = super().story(action)
-        told = [e for e in self._events if e.get("text")]
+        told = [e for e in self.all_events() if e.get("text")]
         return [line for line, e in zip(lines, told, strict=True) if e["type"] != "select"]
 
     def story_owner(self, action: int) -> int | None:
@@ -784,16 +802,11 @@ class DeadEndDriveState(State):
         pawn, count = self.selected
         start = self.pos[pawn]
         blocked = self.occupied() & ~(1 << start)
-        path = m.path(
-            start,
-            count,
-            sq,
-            blocked,
-            chairs=bool(self.chairs_needed(pawn, count)),
-            exit_ok=pawn == self.portrait,
-            max_hops=g.options["passage_hops"],
-            start_hop=g.options["passage_start_hop"],
-        ) or [sq]
+        chairs = bool(self.chairs_needed(pawn, count))
+        exit_ok = pawn == self.portrait
+        hops = g.options["passage_hops"]
+        start_hop = g.options["passage_start_hop"]
+        seat = self.to_move
         self.pos[pawn] = sq
         self._dest_cache.clear()
         if (
@@ -811,17 +824,28 @@ class DeadEndDriveState(State):
         if self.opening and not any(m.chairs >> p & 1 for p in self.pos if p != OFF):
             self.opening = False
             self._say("opening_over", "Every pawn has left the Red Chairs.")
-        where = (
-            "the Game Over square" if sq == m.game_over else f"{m.name(sq)} ({m.feature(sq)}, {m.room(sq)})"
-        )
-        self._say(
-            "move",
-            f"{NAMES[pawn]} moves {count} to {where}.",
-            seat=self.to_move,
-            pawn=LETTERS[pawn],
-            count=count,
-            path=[m.name(s) for s in [start] + path],
-        )
+
+        # The event (its path search and text) is made only when read: playouts and search never
+        # read it. The function reads only values fixed now, never the state.
+        def move_event() -> dict[str, Any]:
+            path = m.path(
+                start, count, sq, blocked, chairs=chairs, exit_ok=exit_ok, max_hops=hops, start_hop=start_hop
+            ) or [sq]
+            where = (
+                "the Game Over square"
+                if sq == m.game_over
+                else f"{m.name(sq)} ({m.feature(sq)}, {m.room(sq)})"
+            )
+            return {
+                "type": "move",
+                "text": f"{NAMES[pawn]} moves {count} to {where}.",
+                "seat": seat,
+                "pawn": LETTERS[pawn],
+                "count": count,
+                "path": [m.name(s) for s in [start] + path],
+            }
+
+        self._events.append(move_event)
         if sq == m.game_over:
             self._win(pawn, WIN_ESCAPE, f"{NAMES[pawn]} leaves the mansion while the portrait shows them")
             return
@@ -1312,6 +1336,7 @@ class DeadEndDriveState(State):
         new.dice = self.dice[:]
         new.moved = self.moved[:]
         new._history = self._history[:]
-        new._events = [dict(e) for e in self._events]
+        # Lazy events are functions of fixed values: shared; dicts are copied.
+        new._events = [dict(e) if e.__class__ is dict else e for e in self._events]
         new._dest_cache = dict(self._dest_cache)
         return new
