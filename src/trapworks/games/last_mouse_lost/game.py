@@ -603,13 +603,10 @@ class LastMouseLostState(State):
 
     def all_events(self) -> list[dict[str, Any]]:
         # Events are kept with the move count they belong to, so a move that causes none need
-        # not clear them.
+        # not clear them. None is private (the kernel's last_events filters nothing out).
         if self._events_at != len(self._history):
             return []
         return [_event_dict(e) for e in self._events]
-
-    def last_events(self, seat: int | None = None) -> list[dict[str, Any]]:
-        return self.all_events()  # no event of this game is private
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         a, b = self.game.opener_action
