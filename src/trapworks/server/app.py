@@ -36,6 +36,7 @@ from .messages import (
 )
 from .outbox import Outbox, SocketDropped
 from .service import Connection, GameService, ServiceError
+from .social import SOCIAL_MESSAGES, Social, add_routes
 from .store import Store, default_url
 
 RATE_NOTICE_GAP_S = 5.0  # at most one "rate_limited" notice per socket in this time
@@ -48,7 +49,7 @@ def encode(msg: dict[str, Any] | list[dict[str, Any]]) -> str:
     return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-MESSAGE_TYPES = ("move", "undo", "hint", "sync", "ping")
+MESSAGE_TYPES = ("move", "undo", "hint", "sync", "ping", *SOCIAL_MESSAGES)
 CLOSE_UNSUPPORTED = 1003  # WebSocket close code: a data type the endpoint does not accept
 
 
@@ -72,7 +73,9 @@ def _parse_message(raw: str) -> dict[str, Any]:
 
 def _message_error(e: ValidationError) -> ServiceError:
     first = e.errors()[0]
-    loc = [str(x) for x in first.get("loc", ()) if x not in MESSAGE_TYPES]
+    loc = [str(x) for x in first.get("loc", ())]
+    if loc and loc[0] in MESSAGE_TYPES:  # the message type the union tried ("name" is also a field)
+        loc = loc[1:]
     field = loc[0] if loc else "message"
     if field == "ply" and first.get("type") == "missing":
         return ServiceError(
@@ -104,6 +107,7 @@ def create_app(
         db_url = default_url(data_dir or default_data_dir())
     store = Store(db_url)
     service = GameService(store)
+    social = Social(service)  # names, presence, chat, open tables
     memory = GarbagePolicy(lambda: service.last_activity) if manage_memory else None
 
     @asynccontextmanager
@@ -113,6 +117,7 @@ def create_app(
         yield
         if memory is not None:
             await memory.stop()
+        await social.stop()
         await service.shutdown()
         store.close()
 
@@ -215,6 +220,8 @@ def create_app(
             seed=body.seed,
             start=body.start,
             practice=body.practice,
+            public=body.public,
+            spectator_chat=body.spectator_chat,
         )
         base = str(request.base_url).rstrip("/")
         return {
@@ -303,6 +310,8 @@ def create_app(
         # In a worker process: a long record must not stall the games on this event loop.
         return Response(await service.replay(body.record, body.seat), media_type="application/json")
 
+    add_routes(app, social)
+
     # --- live play --------------------------------------------------------------------
     @app.websocket("/ws/games/{gid}")
     async def game_socket(ws: WebSocket, gid: str, token: str | None = Query(None)):
@@ -329,7 +338,9 @@ def create_app(
             lambda _t: reader.cancel() if outbox.dropped not in (None, "closed") else None
         )
         try:
-            await send({"type": "hello", "info": service.game_info(live, seat)})
+            # The hello also carries the seats' names and presence and the chat so far.
+            greeting = await social.connected(live, conn)
+            await send({"type": "hello", "info": service.game_info(live, seat), **greeting})
             live.connections.add(conn)
             await send(service.snapshot(live, seat, sync=True))
             while True:
@@ -341,6 +352,7 @@ def create_app(
                 if raw is None:  # a binary frame: this API speaks JSON text only
                     await ws.close(CLOSE_UNSUPPORTED, "binary frames are not accepted: send JSON text")
                     break
+                social.heard(live, conn)
                 if not socket_rate.allow():
                     # Dropped unanswered (answering each would let a flood fill the socket's outbox),
                     # with one notice per few seconds, not one per refill of the bucket.
@@ -364,6 +376,7 @@ def create_app(
                 raise  # the server is stopping
         finally:
             dropped.cancel()
+            await social.disconnected(live, conn)
             service.disconnect(live, conn)
             await outbox.aclose()
 
@@ -377,7 +390,7 @@ def create_app(
                 raise ServiceError(
                     400,
                     "bad_message",
-                    f"unknown message type {str(kind)[:40]!r}; use move, undo, hint, sync or ping",
+                    f"unknown message type {str(kind)[:40]!r}; use {', '.join(MESSAGE_TYPES)}",
                 )
             try:
                 messages.client_message.validate_python(msg)
@@ -396,6 +409,8 @@ def create_app(
                 await send(service.snapshot(live, seat, sync=True))
             elif kind == "ping":
                 await send({"type": "pong", "ref": ref})
+            elif kind in SOCIAL_MESSAGES:
+                await social.handle(msg, service.get(gid), conn, send, ref)
         except ServiceError as e:
             await send({"type": "error", "ref": ref, "code": e.code, "message": e.message})
             if e.code in ("stale", "not_your_turn", "game_over"):

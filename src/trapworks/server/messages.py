@@ -77,6 +77,12 @@ class CreateGame(BaseModel):
         description="a practice game: undo may take back chance and physics outcomes already seen "
         "(marked in the record and on the page)",
     )
+    public: bool = Field(
+        False,
+        description="an open table: listed in the lobby (GET /api/tables) while it has free seats; "
+        "its invited seats are the free seats anyone may join",
+    )
+    spectator_chat: bool = Field(False, description="spectators may write in the chat (default: read only)")
 
     _texts = field_validator("game", "start")(_no_surrogates)
 
@@ -103,6 +109,53 @@ class Claimed(BaseModel):
     ok: Literal[True] = True
     seat: int
     token: str = Field(description="the seat's secret token (keep it: the invite is used up)")
+
+
+class NameChange(BaseModel):
+    token: str = Field(max_length=MAX_TOKEN, description="your seat token")
+    name: str = Field(max_length=10_000, description="your display name (trimmed; at most 24 characters)")
+
+
+class NameChanged(BaseModel):
+    ok: Literal[True] = True
+    seat: int
+    name: str = Field(description="the name as stored and shown (trimmed)")
+
+
+class JoinTable(BaseModel):
+    seat: StrictInt | None = Field(None, ge=0, description="the free seat to take (default: the first)")
+    name: str | None = Field(None, max_length=10_000, description="your display name")
+
+
+class Joined(BaseModel):
+    ok: Literal[True] = True
+    seat: int
+    token: str = Field(description="the seat's secret token (keep it: it is the only key to the seat)")
+    link: str = Field(description="the seat's page (the token in its fragment)")
+
+
+class TableSeat(BaseModel):
+    seat: int
+    kind: Literal["human", "agent"]
+    name: str
+    label: str
+    status: str | None = Field(description="free, joined, online, away or left; null for an agent")
+    free: bool
+
+
+class OpenTable(BaseModel):
+    id: str
+    game: str
+    title: str
+    options: dict[str, Any]
+    ply: int = Field(description="moves played so far")
+    seats: list[TableSeat]
+    free: int = Field(description="free seats")
+    waiting_s: int = Field(description="seconds since the table was created")
+
+
+class TableList(BaseModel):
+    tables: list[OpenTable]
 
 
 class TokenOnly(BaseModel):
@@ -185,8 +238,34 @@ class PingMessage(BaseModel):
     ref: Ref
 
 
+class NameMessage(BaseModel):
+    type: Literal["name"]
+    name: str = Field(max_length=10_000, description="your display name (a spectator's: for chat)")
+    ref: Ref
+
+
+class ChatMessage(BaseModel):
+    type: Literal["chat"]
+    text: str = Field(max_length=10_000, description="one line (at most 300 characters)")
+    ref: Ref
+
+
+class PresenceMessage(BaseModel):
+    type: Literal["presence"]
+    visible: bool = Field(description="the page's tab is visible (false: hidden, the seat shows away)")
+    ref: Ref
+
+
 ClientMessage = Annotated[
-    MoveMessage | UndoMessage | HintMessage | SyncMessage | PingMessage, Field(discriminator="type")
+    MoveMessage
+    | UndoMessage
+    | HintMessage
+    | SyncMessage
+    | PingMessage
+    | NameMessage
+    | ChatMessage
+    | PresenceMessage,
+    Field(discriminator="type"),
 ]
 client_message = TypeAdapter(ClientMessage)
 
@@ -228,11 +307,6 @@ class StateMessage(BaseModel):
     log: list[dict[str, Any]] | None = None
 
 
-class HelloMessage(BaseModel):
-    type: Literal["hello"]
-    info: dict[str, Any]
-
-
 class HintReplyMessage(BaseModel):
     type: Literal["hint"]
     ref: Any = None
@@ -248,8 +322,56 @@ class PongMessage(BaseModel):
     ref: Any = None
 
 
+class SeatPresence(BaseModel):
+    seat: int
+    kind: Literal["human", "agent"]
+    name: str
+    label: str
+    status: Literal["free", "joined", "online", "away", "left"] | None = Field(
+        description="null for an agent seat"
+    )
+
+
+class SeatsPresenceMessage(BaseModel):
+    type: Literal["presence"]
+    seats: list[SeatPresence]
+
+
+class ChatLine(BaseModel):
+    id: int
+    seat: int | None = Field(description="the sender's seat; null: a spectator")
+    name: str = Field(description="the sender's display name when it was sent (plain text: escape it)")
+    text: str = Field(description="plain text: escape it when shown")
+    at: str = Field(description="ISO 8601 time, UTC")
+
+
+class ChatLineMessage(BaseModel):
+    type: Literal["chat"]
+    line: ChatLine
+
+
+class HelloChat(BaseModel):
+    lines: list[ChatLine] = Field(description="the last 100 lines, oldest first")
+    can_chat: bool = Field(description="this connection may write (seats; spectators if allowed)")
+    error: str | None = Field(None, description="why the chat could not be read (the store failed)")
+
+
+class HelloMessage(BaseModel):
+    type: Literal["hello"]
+    info: dict[str, Any]
+    presence: list[SeatPresence] | None = Field(None, description="every seat's name and presence")
+    chat: HelloChat | None = None
+
+
 ServerMessage = Annotated[
-    AckMessage | ErrorMessage | StateMessage | HelloMessage | HintReplyMessage | PongMessage,
+    AckMessage
+    | ErrorMessage
+    | StateMessage
+    | HelloMessage
+    | HintReplyMessage
+    | PongMessage
+    | SeatsPresenceMessage
+    | ChatLineMessage,
     Field(discriminator="type"),
 ]
 
@@ -264,6 +386,11 @@ SCHEMAS: dict[str, Any] = {
     "claimed": Claimed,
     "replay-request": ReplayRequest,
     "check-options": CheckOptions,
+    "name-change": NameChange,
+    "name-changed": NameChanged,
+    "join-table": JoinTable,
+    "joined": Joined,
+    "table-list": TableList,
     "socket-client-message": TypeAdapter(ClientMessage),
     "socket-server-message": TypeAdapter(ServerMessage),
     "record": RecordModel,  # a record file, as downloaded and as POST /api/replay takes it

@@ -42,8 +42,9 @@ from trapworks.core import (
 from trapworks.core.agent import ReasonedAgent, advice
 from trapworks.core.randomness import chance_outcome, derive, derived_random, new_key, seed_key
 
+from .names import BadName, clean_name
 from .outbox import SocketDropped
-from .store import PlyTaken, Store, StoredGame
+from .store import PlyTaken, SeatTaken, Store, StoredGame
 
 log = logging.getLogger("trapworks.server")
 
@@ -215,6 +216,8 @@ class GameService:
         seed: int | None = None,
         start: str | None = None,
         practice: bool = False,
+        public: bool = False,
+        spectator_chat: bool = False,
     ) -> LiveGame:
         game = self.make_game(game_id, options)
         n = game.num_players()
@@ -229,7 +232,11 @@ class GameService:
         seat_rows = []
         for i, s in enumerate(seats):
             kind = s.get("kind") if isinstance(s, dict) else None
-            name = str(s.get("name") or "")[:40] if isinstance(s, dict) else ""
+            name = s.get("name") if isinstance(s, dict) else None
+            try:
+                name = clean_name(name) if name else ""
+            except BadName as e:
+                raise ServiceError(400, "bad_name", f"seat {i + 1}: {e}") from None
             if kind == "human":
                 # An invited seat's token goes only to whoever claims its invite link (one use):
                 # the creator hands out the link, never the token.
@@ -276,7 +283,11 @@ class GameService:
             secret=key.hex(),
             chosen_setup=seed is not None or start is not None,
             practice=bool(practice),
+            public=bool(public),
+            spectator_chat=bool(spectator_chat),
         )
+        # A public game's invited seats are its free seats: anyone may take one from the lobby.
+        stored.open_seats = len(self.free_seats(stored)) if public else 0
         try:
             state = (
                 game.state_from_position(start)
@@ -395,24 +406,49 @@ class GameService:
         raise ServiceError(403, "wrong_token", "this token opens no seat of this game; check the link")
 
     def claim(self, gid: str, invite: str) -> int:
-        """The seat whose invite this is; the invite is used up (stored) before the token is given."""
+        """The seat whose invite this is; the seat is taken (stored) before the token is given."""
         live = self.get(gid)
         given = str(invite).encode()
         for i, s in enumerate(live.stored.seats):
             if s.get("invite") and secrets.compare_digest(str(s["invite"]).encode(), given):
-                seats = [dict(x) for x in live.stored.seats]
-                seats[i]["invite"] = None
-                try:
-                    self.store.update_seats(live.id, seats)
-                except Exception as e:
-                    raise self._store_failed(f"claim a seat of game {live.id}", e) from None
-                live.stored.seats = seats
+                self.take_seat(live, i)
                 return i
         raise ServiceError(
             403,
             "invite_used",
             "this invite link was already used or is not one of this game's; ask for a new one",
         )
+
+    @staticmethod
+    def free_seats(stored: StoredGame) -> list[int]:
+        """Human seats whose invite nobody has used yet (a public game lists them in the lobby)."""
+        return [
+            i
+            for i, s in enumerate(stored.seats)
+            if s["kind"] == "human" and s.get("invite") and i not in stored.joins
+        ]
+
+    def take_seat(self, live: LiveGame, seat: int) -> None:
+        """Hand a free seat out once: stored before its token is given, and the database's unique
+        (game, seat) pair refuses a second taker, even one served by another server process."""
+        left = [i for i in self.free_seats(live.stored) if i != seat] if live.stored.public else []
+        try:
+            joined = self.store.take_seat(live.id, seat, len(left))
+        except SeatTaken:
+            raise ServiceError(
+                409, "seat_taken", f"seat {seat + 1} was taken by someone else first"
+            ) from None
+        except Exception as e:
+            raise self._store_failed(f"take a seat of game {live.id}", e) from None
+        live.stored.joins[seat] = (joined, None)
+        live.stored.open_seats = len(left)
+        seats = [dict(x) for x in live.stored.seats]
+        seats[seat]["invite"] = None
+        try:
+            self.store.update_seats(live.id, seats)
+        except Exception as e:  # the seat is taken all the same (its join row says so)
+            log.error("game %s: seat %d taken but its invite not cleared: %s", live.id, seat, e)
+        live.stored.seats = seats
 
     def disconnect(self, live: LiveGame, conn: Connection) -> None:
         """A socket closed. A finished game nobody watches any more leaves memory (it is in the
@@ -563,6 +599,8 @@ class GameService:
             "created": live.stored.created,
             # The creator chose the seed or start position (it may know the secrets).
             "chosen_setup": live.stored.chosen_setup,
+            "public": live.stored.public,
+            "spectator_chat": live.stored.spectator_chat,
         }
 
     async def broadcast(self, live: LiveGame, *, sync: bool = False) -> None:

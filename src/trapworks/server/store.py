@@ -71,6 +71,37 @@ class GameRow(Base):
     # The creator chose the seed or the start position (allowed only where no two humans share
     # hidden information or chance): shown to the players.
     chosen_setup: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Listed in the lobby's open tables while it has free seats (server/tables.py).
+    public: Mapped[bool] = mapped_column("is_public", Boolean, default=False)
+    # Spectators may write in the chat (by default they only read it).
+    spectator_chat: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Free seats of a public game (0 once full or over): what the open-tables query filters on.
+    open_seats: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class SeatJoinRow(Base):
+    """A human seat someone has taken: the unique (game, seat) pair hands a free seat out once,
+    even to two servers racing for it. `seen` is when the seat's last socket opened or closed."""
+
+    __tablename__ = "seat_joins"
+    __table_args__ = (UniqueConstraint("game_id", "seat", name="one_holder_per_seat"),)
+
+    pk: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    joined: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ChatRow(Base):
+    __tablename__ = "chat_lines"
+
+    pk: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: a spectator
+    name: Mapped[str] = mapped_column(String(64))  # the sender's display name when it was sent
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class ActionRow(Base):
@@ -99,6 +130,15 @@ class StoredGame:
     secret: str | None = None  # hex of the randomness key (None: a game stored before keys)
     chosen_setup: bool = False
     practice: bool = False
+    public: bool = False
+    spectator_chat: bool = False
+    open_seats: int = 0
+    # seat -> (joined, last seen or None): the human seats someone has taken (SeatJoinRow).
+    joins: dict[int, tuple[datetime, datetime | None]] = field(default_factory=dict)
+
+
+class SeatTaken(Exception):
+    """Someone took this seat first."""
 
 
 def _action_rows(game_id: str, first_ply: int, actions: list[tuple[int, str]]) -> list[dict[str, Any]]:
@@ -267,6 +307,9 @@ class Store:
             "secret": "VARCHAR(64)",
             "chosen_setup": "BOOLEAN DEFAULT FALSE",
             "practice": "BOOLEAN NOT NULL DEFAULT FALSE",
+            "is_public": "BOOLEAN NOT NULL DEFAULT FALSE",
+            "spectator_chat": "BOOLEAN NOT NULL DEFAULT FALSE",
+            "open_seats": "INTEGER NOT NULL DEFAULT 0",
         }
         with self.engine.begin() as conn:
             for name, kind in added.items():
@@ -317,6 +360,9 @@ class Store:
                     created=datetime.now(UTC),
                     secret=game.secret,
                     chosen_setup=game.chosen_setup,
+                    public=game.public,
+                    spectator_chat=game.spectator_chat,
+                    open_seats=game.open_seats,
                 )
             )
 
@@ -423,8 +469,102 @@ class Store:
                 actions=[(seat, text) for seat, text in actions],
                 secret=row.secret,
                 chosen_setup=bool(row.chosen_setup),
+                public=bool(row.public),
+                spectator_chat=bool(row.spectator_chat),
+                open_seats=row.open_seats or 0,
+                joins=self.seat_joins(game_id),
             )
 
     def game_ids(self) -> list[str]:
         with self.sessions() as s:
             return list(s.scalars(select(GameRow.id).order_by(GameRow.created)))
+
+    # --- seats taken, presence, chat, open tables (server/presence.py, chat.py, tables.py) ------
+    def take_seat(self, game_id: str, seat: int, open_seats: int) -> datetime:
+        """Record that `seat` is taken and `open_seats` seats are left free (committed on return);
+        SeatTaken if the seat already was taken."""
+        self.check_file()
+        now = datetime.now(UTC)
+        try:
+            with self.sessions.begin() as s:
+                s.add(SeatJoinRow(game_id=game_id, seat=seat, joined=now, seen=None))
+                s.flush()  # the unique pair is checked here, before the count changes
+                row = s.get(GameRow, game_id)
+                if row is not None:
+                    row.open_seats = open_seats
+        except IntegrityError:
+            raise SeatTaken(f"game {game_id}: seat {seat} is taken") from None
+        return now
+
+    def seat_seen(self, game_id: str, seat: int, when: datetime) -> None:
+        """A taken seat's socket opened or closed at `when` (the seat is taken if it was not)."""
+        self.check_file()
+        with self.sessions.begin() as s:
+            row = s.scalars(
+                select(SeatJoinRow).where(SeatJoinRow.game_id == game_id, SeatJoinRow.seat == seat)
+            ).first()
+            if row is None:
+                s.add(SeatJoinRow(game_id=game_id, seat=seat, joined=when, seen=when))
+            else:
+                row.seen = when
+
+    def seat_joins(self, game_id: str) -> dict[int, tuple[datetime, datetime | None]]:
+        with self.sessions() as s:
+            rows = s.execute(
+                select(SeatJoinRow.seat, SeatJoinRow.joined, SeatJoinRow.seen).where(
+                    SeatJoinRow.game_id == game_id
+                )
+            ).all()
+        return {seat: (_aware(joined), _aware(seen) if seen else None) for seat, joined, seen in rows}
+
+    def add_chat(self, game_id: str, seat: int | None, name: str, text: str) -> dict[str, Any]:
+        """Store one chat line (committed on return); the line as sent to the players."""
+        self.check_file()
+        now = datetime.now(UTC)
+        with self.sessions.begin() as s:
+            row = ChatRow(game_id=game_id, seat=seat, name=name, text=text, at=now)
+            s.add(row)
+            s.flush()
+            pk = row.pk
+        return {"id": pk, "seat": seat, "name": name, "text": text, "at": now.isoformat(timespec="seconds")}
+
+    def chat_lines(self, game_id: str, last: int) -> list[dict[str, Any]]:
+        """The game's last `last` chat lines, oldest first."""
+        with self.sessions() as s:
+            rows = s.scalars(
+                select(ChatRow).where(ChatRow.game_id == game_id).order_by(ChatRow.pk.desc()).limit(last)
+            ).all()
+            return [
+                {
+                    "id": r.pk,
+                    "seat": r.seat,
+                    "name": r.name,
+                    "text": r.text,
+                    "at": _aware(r.at).isoformat(timespec="seconds"),
+                }
+                for r in reversed(rows)
+            ]
+
+    def close_table(self, game_id: str) -> None:
+        """A public game is over: it has no open seats any more (committed on return)."""
+        self.check_file()
+        with self.sessions.begin() as s:
+            row = s.get(GameRow, game_id)
+            if row is not None:
+                row.open_seats = 0
+
+    def open_tables(self, since: datetime, limit: int) -> list[tuple[str, datetime]]:
+        """(id, created) of public games with open seats created after `since`, newest first."""
+        with self.sessions() as s:
+            rows = s.execute(
+                select(GameRow.id, GameRow.created)
+                .where(GameRow.public.is_(True), GameRow.open_seats > 0, GameRow.created > since)
+                .order_by(GameRow.created.desc())
+                .limit(limit)
+            ).all()
+        return [(gid, _aware(created)) for gid, created in rows]
+
+
+def _aware(when: datetime) -> datetime:
+    # SQLite gives back naive datetimes (stored as UTC); PostgreSQL aware ones.
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)

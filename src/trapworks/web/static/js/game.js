@@ -1,8 +1,12 @@
 // The game page: connects to the server by WebSocket (reconnecting with backoff), feeds the
 // game's renderer one update at a time, and draws the common parts (players, log, buttons).
-import { api, clear, el, hashParams, rememberGame } from "/static/js/dom.js";
+import { api, clear, el, hashParams, myGames, rememberGame } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
 import { renderLog } from "/static/js/log.js";
+import { createAlerts } from "/static/js/alerts.js";
+import { createChat } from "/static/js/chat.js";
+import { nameField, storedName } from "/static/js/names.js";
+import { applyPresence, drawPlayers, startHeartbeat } from "/static/js/presence.js";
 
 const $ = (id) => document.getElementById(id);
 const gid = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -20,6 +24,10 @@ let refCounter = 0;
 const pending = new Map();
 let backoff = 250;
 let stopped = false;
+let chat = null;
+let alerts = null;
+let hotSeat = false; // this browser holds more than one human seat of this game
+let shown = null;    // the update drawn last (presence redraws the players with it)
 
 // Messages are toasts in the action bar (always on screen): one at a time, kept until closed or
 // replaced; the same text again does not stack a second copy (a double click's two refusals).
@@ -188,14 +196,13 @@ function drawEndScreen(u) {
   box.hidden = false;
 }
 
+function drawPlayersNow(u) {
+  drawPlayers($("players"), info.players, { viewer: info.seat, toMove: u.to_move, terminal: u.terminal, winners: u.winners });
+}
+
 function drawShell(u) {
-  const players = clear($("players"));
-  for (const p of info.players) {
-    const div = el("div", { class: "player" + (u.to_move === p.seat ? " to-move" : ""), "data-player": p.seat }, players);
-    div.textContent = seatLabel(p.seat)
-      + (u.to_move === p.seat ? "  ← to move" : "")
-      + (u.terminal && (u.winners || []).includes(p.seat) ? "  ★ winner" : "");
-  }
+  shown = u;
+  drawPlayersNow(u);
   const end = clear($("end"));
   if (u.error) el("p", { class: "error", text: u.error }, end);
   if (u.terminal) {
@@ -223,6 +230,7 @@ function drawShell(u) {
   document.body.dataset.terminal = u.terminal ? "1" : "0";
   document.body.dataset.myTurn = (u.to_move !== null && u.to_move === info.seat) ? "1" : "0";
   document.body.dataset.busy = "0";
+  if (alerts) alerts.update(u);
 }
 
 function onState(msg) {
@@ -253,9 +261,27 @@ function onMessage(event) {
   for (const msg of Array.isArray(data) ? data : [data]) handleMessage(msg);
 }
 
+// Names and presence changed: the players, the log (it names seats) and later chat lines.
+function onPresence(msg) {
+  applyPresence(info.players, msg.seats);
+  if (shown) {
+    drawPlayersNow(shown);
+    renderLog($("log"), shown.log, { seat: info.seat, players: info.players, gid, token, gameId: info.game,
+                                     renderer: info.renderer, options: info.options });
+  }
+  const me = info.seat !== null ? info.players[info.seat] : null;
+  if (me && nameBox && document.activeElement !== nameBox.input && me.name) nameBox.set(me.name);
+}
+
 function handleMessage(msg) {
-  if (msg.type === "state") onState(msg);
-  else if (msg.type === "hello") { /* info already loaded */ }
+  if (msg.type === "presence") onPresence(msg);
+  else if (msg.type === "chat") { if (chat) chat.add(msg.line); }
+  else if (msg.type === "state") onState(msg);
+  else if (msg.type === "hello") {
+    // The game's info is already loaded; the hello adds who is here and the chat so far.
+    if (msg.presence) onPresence({ seats: msg.presence });
+    if (msg.chat && chat) chat.history(msg.chat.lines, msg.chat.can_chat, msg.chat.error);
+  }
   else if (msg.type === "ack" || msg.type === "error" || msg.type === "pong" || msg.type === "hint") {
     const resolve = msg.ref != null ? pending.get(msg.ref) : null;
     if (resolve) {
@@ -271,7 +297,7 @@ function handleMessage(msg) {
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   ws = new WebSocket(`${proto}://${location.host}/ws/games/${encodeURIComponent(gid)}?token=${encodeURIComponent(token)}`);
-  ws.addEventListener("open", () => { backoff = 250; setStatus("connected", false); });
+  ws.addEventListener("open", () => { backoff = 250; setStatus("connected", false); greet(); });
   ws.addEventListener("message", onMessage);
   ws.addEventListener("close", () => {
     for (const [ref, resolve] of pending) resolve({ ok: false, error: "connection lost; reconnecting…" });
@@ -281,6 +307,23 @@ function connect() {
     setTimeout(connect, backoff);
     backoff = Math.min(backoff * 2, 8000);
   });
+}
+
+// On every (re)connect: the tab's visibility, and this browser's name for the seat when it differs
+// from the seat's (not in hot seat: two people share this browser, each names their own seat).
+let nameBox = null;
+function greet() {
+  ws.send(JSON.stringify({ type: "presence", visible: !document.hidden }));
+  const name = storedName();
+  const me = info.seat !== null ? info.players[info.seat] : null;
+  const spectatorChats = info.seat === null && info.spectator_chat;
+  if (name && !hotSeat && ((me && me.name !== name) || spectatorChats)) sendName(name);
+}
+
+async function sendName(name) {
+  const reply = await request({ type: "name", name });
+  if (!reply.ok) message(`Your name: ${reply.error}`, "error");
+  return reply.ok ? null : reply.error;
 }
 
 // An invite link (#i=...): claim its seat once, then keep the seat's own link (#t=...) instead.
@@ -317,6 +360,7 @@ async function init() {
     rememberGame({ id: gid, token, seat: info.seat, game: info.game, title: info.title,
                    label: info.players[info.seat].label, link: location.href });
   }
+  hotSeat = info.seat !== null && new Set(myGames().filter((g) => g.id === gid).map((g) => g.seat)).size > 1;
   // "#...&renderer=generic" shows any game with the fallback renderer (to debug a game's renderer).
   const loaded = await loadRenderer(params.get("renderer") === "generic" ? "/static/renderers/generic.js" : info.renderer);
   const ctx = {
@@ -324,8 +368,11 @@ async function init() {
                      fast, message, bar: clear($("bar")), side: clear($("side-extra")) }),
     send: sendAction, hint, undo, request: extra,
     links: { record: $("record").href, replay: $("replay").href, lobby: "/" },
+    // Hot seat: two or more human seats of this game are held by this browser (so one screen).
+    hotSeat,
   };
   renderer = loaded.create(clear($("board")), ctx);
+  setupSocial();
   document.body.dataset.renderer = loaded.url;
   $("record").addEventListener("click", downloadRecord);
   $("hint").addEventListener("click", hint);
@@ -339,6 +386,23 @@ async function init() {
   });
   onState(r.data.state);
   connect();
+}
+
+// The name field, the chat, the turn alerts and the heartbeat (see names.js, chat.js, alerts.js,
+// presence.js).
+function setupSocial() {
+  applyPresence(info.players, info.players);
+  if (info.seat !== null || info.spectator_chat) {
+    nameBox = nameField(clear($("name-box")), {
+      label: info.seat === null ? "Your name (for chat)" : "Your name",
+      onSave: (name) => sendName(name),
+    });
+    const me = info.seat !== null ? info.players[info.seat] : null;
+    if (me && me.name && hotSeat) nameBox.set(me.name);
+  }
+  chat = createChat($("chat"), { viewer: info.seat, send: (text) => request({ type: "chat", text }) });
+  if (info.seat !== null) alerts = createAlerts($("alerts"), { baseTitle: document.title, seat: info.seat, gameTitle: info.title });
+  startHeartbeat((msg) => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg)); });
 }
 
 init();

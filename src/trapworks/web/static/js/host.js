@@ -45,5 +45,6 @@ export function baseContext({ gameId, mode, seat, players, options, fast, messag
     undo: async () => ({ ok: false, error: "no undo here" }),
     request: async () => ({ ok: false, error: "no server data here" }),
     links: {},
+    hotSeat: false, // the game page sets it: this browser holds two or more human seats (one screen)
   };
 }

@@ -2,11 +2,14 @@
 // Everything it offers (games, options, seat count, agents) comes from the server.
 import { api, clear, el, forgetGame, myGames, rememberGame } from "/static/js/dom.js";
 import { showHowToPlay } from "/static/js/howto.js";
+import { nameField } from "/static/js/names.js";
+import { startTables } from "/static/js/tables.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = [];
 let current = null; // the catalog entry of the chosen game, refreshed by /check
 let checkTimer = null;
+let tables = null; // the open tables list (tables.js)
 
 // Same reading as the CLI's -o key=value for free-text options (lists, mappings): JSON when it
 // is JSON, text otherwise; the game checks it and says what is wrong.
@@ -167,7 +170,8 @@ async function create() {
   const seats = seatChoices.map((v) => v.startsWith("agent:") ? { kind: "agent", agent: v.slice(6) }
     : { kind: "human", invite: v === "invite" });
   const body = { game: current.id, options: optionValues(), seats, hints: $("hints").checked,
-                 practice: $("practice").checked };
+                 practice: $("practice").checked, public: $("public").checked,
+                 spectator_chat: $("spectator-chat").checked };
   const start = $("start").value.trim();
   if (start) body.start = start;
   $("create").disabled = true;
@@ -187,6 +191,7 @@ async function create() {
   }
   showLinks(game, seatChoices);
   renderMyGames();
+  if (body.public && tables) tables.refresh();
 }
 
 async function copyText(text, button) {
@@ -257,6 +262,9 @@ function renderMyGames() {
 
 async function init() {
   renderMyGames();
+  // The name is kept in this browser; each game page sends it with the seat (names.js).
+  nameField($("lobby-name"), { label: "Your name (shown to the other players)" });
+  tables = startTables($("tables"), $("tables-error"));
   const r = await api("GET", "/api/catalog");
   if (!r.ok) { $("create-error").textContent = r.error; return; }
   catalog = r.data.games;

@@ -2,7 +2,7 @@
 // rooms' floors, walls, furniture, rugs, Red Chairs, the 5 traps and 5 secret passages, the front
 // door, the Detective's track; pawns you can pick and move to the squares the view lists; the
 // portrait on the wall; your hand; other players' hands as counts only. It decides no rule: every
-// click sends the text of one of the view's legal actions. With more than one human seat (hot
+// click sends the text of one of the view's legal actions. With two or more human seats in this browser (hot
 // seat), your hand and your choices stay behind a curtain until you open it on your turn, and the
 // curtain closes again when your turn ends.
 
@@ -91,8 +91,9 @@ export default function createRenderer(root, ctx) {
   const othersPanel = el("div", { class: "ded-panel", "data-testid": "players" }, panels);
   const offPanel = el("div", { class: "ded-panel", "data-testid": "knocked-off" }, panels);
 
-  const humans = (ctx.players || []).filter((p) => p.kind === "human").length;
-  const hotSeat = ctx.mode === "live" && ctx.seat !== null && humans > 1;
+  // Hot seat only when this browser holds two or more human seats (the host says so): a remote
+  // player at their own screen keeps their hand in view.
+  const hotSeat = ctx.mode === "live" && ctx.seat !== null && !!ctx.hotSeat;
   let view = null;
   let drawnGrid = null;
   let picked = null;       // pawn letter picked in the select phase

@@ -1,0 +1,101 @@
+"""A chat per game over the game's WebSocket.
+
+A line is stored (it survives a restart like a move), then sent to every seat and spectator as
+`{"type": "chat", "line": {id, seat, name, text, at}}`; a connection gets the last CHAT_HISTORY
+lines when it opens. Lines are plain text: the page inserts them as text, never as HTML. Seats
+may always write; spectators only read, unless the game was created with `spectator_chat`.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from .limits import RateLimiter
+from .presence import Presence, send_all
+from .service import Connection, GameService, LiveGame, ServiceError
+
+CHAT_MAX = 300  # characters in one line
+CHAT_HISTORY = 100  # lines sent to a connection when it opens
+# Per connection: 5 lines at once, then one every 2 s.
+CHAT_RATE_PER_S = 0.5
+CHAT_BURST = 5
+REFUSED_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"}
+
+
+def _too_long(n: int) -> ServiceError:
+    return ServiceError(
+        400, "chat_too_long", f"a chat line is at most {CHAT_MAX} characters (this one has {n})"
+    )
+
+
+def clean_text(raw: object) -> str:
+    """A chat line as stored: trimmed, tabs and line breaks made spaces; refused with the reason."""
+    if not isinstance(raw, str):
+        raise ServiceError(400, "bad_chat", f"a chat line is text, not {type(raw).__name__}")
+    if len(raw) > 4 * CHAT_MAX:
+        raise _too_long(len(raw))
+    text = raw.replace("\t", " ").replace("\r\n", " ").replace("\r", " ").replace("\n", " ").strip()
+    for ch in text:
+        if unicodedata.category(ch) in REFUSED_CATEGORIES:
+            raise ServiceError(
+                400,
+                "bad_chat",
+                f"a chat line cannot hold control or invisible characters (U+{ord(ch):04X} is one)",
+            )
+    if not text:
+        raise ServiceError(400, "bad_chat", "a chat line needs at least one visible character")
+    if len(text) > CHAT_MAX:
+        raise _too_long(len(text))
+    return text
+
+
+class Chat:
+    def __init__(self, service: GameService, presence: Presence):
+        self.service = service
+        self.presence = presence
+        self._rates: dict[Connection, RateLimiter] = {}
+
+    def history(self, live: LiveGame) -> list[dict[str, Any]]:
+        try:
+            return self.service.store.chat_lines(live.id, CHAT_HISTORY)
+        except Exception as e:
+            raise self.service._store_failed(f"read the chat of game {live.id}", e) from None
+
+    def greeting(self, live: LiveGame, conn: Connection) -> dict[str, Any]:
+        """The chat so far and whether this connection may write, for its hello."""
+        try:
+            lines, error = self.history(live), None
+        except ServiceError as e:  # the game is still playable; the page says why the chat is empty
+            lines, error = [], e.message
+        return {"lines": lines, "can_chat": self.may_write(live, conn.seat), "error": error}
+
+    def disconnected(self, conn: Connection) -> None:
+        self._rates.pop(conn, None)
+
+    @staticmethod
+    def may_write(live: LiveGame, seat: int | None) -> bool:
+        return seat is not None or live.stored.spectator_chat
+
+    async def say(self, live: LiveGame, conn: Connection, raw: object) -> dict[str, Any]:
+        """Store a line from this connection and send it to everyone; the line, or the refusal."""
+        if not self.may_write(live, conn.seat):
+            raise ServiceError(
+                403, "chat_read_only", "spectators read this game's chat but cannot write in it"
+            )
+        text = clean_text(raw)
+        rate = self._rates.setdefault(conn, RateLimiter(CHAT_RATE_PER_S, CHAT_BURST, max_keys=1))
+        if not rate.allow():
+            raise ServiceError(
+                429,
+                "chat_rate_limited",
+                f"too many chat lines: at most {CHAT_BURST} at once, then one every "
+                f"{1 / CHAT_RATE_PER_S:g} s; wait a moment",
+            )
+        name = self.presence.speaker(live, conn)
+        try:
+            line = self.service.store.add_chat(live.id, conn.seat, name, text)
+        except Exception as e:
+            raise self.service._store_failed(f"store a chat line of game {live.id}", e) from None
+        await send_all(live, {"type": "chat", "line": line})
+        return line

@@ -1,0 +1,219 @@
+"""Who sits at a game and whether they are here: names and presence, live to every connection.
+
+A human seat is `free` (a public or invited seat nobody has taken), `joined` (taken, its page not
+opened yet), `online` (a socket open, the tab visible, heard from lately), `away` (sockets open but
+every tab hidden, or silent for AWAY_AFTER_S) or `left` (no socket for LEFT_AFTER_S, or silent for
+LEFT_SILENT_S). A reload closes and reopens the socket within the grace period, so it shows no
+"left". Every change is sent as one `presence` message to every seat and spectator: seat numbers,
+names, labels and statuses, never a token.
+
+What survives a restart is in the store: the names (the game's seats), which seats are taken and
+when each was last seen (seat_joins). After a restart a seat that had been seen is `left` until
+its page reconnects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from .names import BadName, clean_name, same_name
+from .service import Connection, GameService, LiveGame, ServiceError
+
+log = logging.getLogger("trapworks.server")
+
+AWAY_AFTER_S = 45.0  # no message (the page sends a heartbeat every 15 s) for this long: away
+LEFT_SILENT_S = 120.0  # no message at all for this long, socket or not: left
+LEFT_AFTER_S = 4.0  # no socket for this long: left (a reload reconnects well within it)
+SWEEP_S = 1.0  # how often statuses that change with time alone are looked at
+
+
+@dataclass
+class Heard:
+    """One connection's presence: whether its tab is visible and when it was last heard from."""
+
+    visible: bool = True
+    at: float = 0.0
+
+
+class Presence:
+    def __init__(self, service: GameService):
+        self.service = service
+        self._heard: dict[str, dict[Connection, Heard]] = {}  # game id -> its open sockets
+        self._spectator_names: dict[Connection, str] = {}
+        # game id -> seat -> when its last socket closed (monotonic), for the grace before "left"
+        self._closed: dict[str, dict[int, float]] = {}
+        self._shown: dict[str, list[dict[str, Any]]] = {}  # game id -> the seats last broadcast
+        self._sweeper: asyncio.Task | None = None
+
+    # --- statuses -------------------------------------------------------------------------
+    def status(self, live: LiveGame, seat: int, now: float | None = None) -> str | None:
+        stored = live.stored
+        s = stored.seats[seat]
+        if s["kind"] != "human":
+            return None
+        now = time.monotonic() if now is None else now
+        heard = [h for c, h in self._heard.get(live.id, {}).items() if c.seat == seat]
+        if heard:
+            latest = max(h.at for h in heard)
+            if now - latest > LEFT_SILENT_S:
+                return "left"
+            if now - latest > AWAY_AFTER_S or not any(h.visible for h in heard):
+                return "away"
+            return "online"
+        if seat not in stored.joins:
+            return "free" if s.get("invite") else "joined"
+        closed = self._closed.get(live.id, {}).get(seat)
+        if closed is not None and now - closed < LEFT_AFTER_S:
+            shown = self._shown.get(live.id)
+            previous = shown[seat]["status"] if shown and seat < len(shown) else None
+            if previous in ("online", "away"):
+                return previous  # a reload: not "left" yet
+        if stored.joins[seat][1] is None and closed is None:
+            return "joined"  # taken (a lobby join, an invite), its page not opened yet
+        return "left"
+
+    def seats(self, live: LiveGame) -> list[dict[str, Any]]:
+        """Every seat as the presence message shows it (no token, no invite code)."""
+        now = time.monotonic()
+        return [
+            {
+                "seat": i,
+                "kind": s["kind"],
+                "name": s["name"],
+                "label": self.service.seat_label(live, i),
+                "status": self.status(live, i, now),
+            }
+            for i, s in enumerate(live.stored.seats)
+        ]
+
+    async def refresh(self, live: LiveGame) -> bool:
+        """Send every connection the seats if anything shown changed (whether it did)."""
+        seats = self.seats(live)
+        if self._shown.get(live.id) == seats:
+            return False
+        self._shown[live.id] = seats
+        await send_all(live, {"type": "presence", "seats": seats})
+        return True
+
+    # --- sockets ----------------------------------------------------------------------------
+    async def connected(self, live: LiveGame, conn: Connection) -> list[dict[str, Any]]:
+        """A socket opens (before it joins the game's connections): the others are told if its
+        seat's status changes; the seats are returned for its hello."""
+        self._heard.setdefault(live.id, {})[conn] = Heard(visible=True, at=time.monotonic())
+        self._start_sweeper()
+        if conn.seat is not None and live.stored.seats[conn.seat]["kind"] == "human":
+            self._closed.get(live.id, {}).pop(conn.seat, None)
+            self._seen(live, conn.seat)
+        await self.refresh(live)
+        return self._shown[live.id]
+
+    async def disconnected(self, live: LiveGame, conn: Connection) -> None:
+        sockets = self._heard.get(live.id, {})
+        sockets.pop(conn, None)
+        if not sockets:
+            self._heard.pop(live.id, None)
+        self._spectator_names.pop(conn, None)
+        seat = conn.seat
+        if seat is not None and not any(c.seat == seat for c in sockets):
+            self._closed.setdefault(live.id, {})[seat] = time.monotonic()
+            self._seen(live, seat)
+        # The sweep says "left" once the grace is over; nothing changes on screen before that.
+
+    def heard(self, live: LiveGame, conn: Connection, visible: bool | None = None) -> None:
+        h = self._heard.get(live.id, {}).get(conn)
+        if h is None:
+            return
+        h.at = time.monotonic()
+        if visible is not None:
+            h.visible = visible
+
+    def _seen(self, live: LiveGame, seat: int) -> None:
+        """Store when the seat's socket last opened or closed (presence after a restart)."""
+        now = datetime.now(UTC)
+        joined = live.stored.joins.get(seat, (now, None))[0]
+        live.stored.joins[seat] = (joined, now)
+        try:
+            self.service.store.seat_seen(live.id, seat, now)
+        except Exception as e:  # presence is not worth refusing a connection for
+            log.error("game %s: could not store seat %d's presence: %s", live.id, seat, e)
+
+    def _start_sweeper(self) -> None:
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        """Statuses that change with time alone (the grace before "left", a silent page going
+        away): looked at every SWEEP_S in the games someone is watching."""
+        while True:
+            await asyncio.sleep(SWEEP_S)
+            for gid in list(self._heard):
+                live = self.service.live.get(gid)
+                if live is not None:
+                    try:
+                        await self.refresh(live)
+                    except Exception as e:  # one game's failure must not stop the others' presence
+                        log.error("presence of game %s: %s", live.id, e)
+            for gid in [g for g in self._shown if g not in self.service.live]:
+                self._shown.pop(gid, None)
+                self._closed.pop(gid, None)
+
+    async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sweeper
+
+    # --- names ------------------------------------------------------------------------------
+    def check_name(self, live: LiveGame, seat: int | None, raw: object) -> str:
+        """The cleaned name, refused if it reads like another seat's name (nobody may pose as
+        another player)."""
+        try:
+            name = clean_name(raw)
+        except BadName as e:
+            raise ServiceError(400, "bad_name", str(e)) from None
+        for i, s in enumerate(live.stored.seats):
+            if i != seat and s["name"] and same_name(s["name"], name):
+                raise ServiceError(409, "name_taken", f"{name!r} is the name of player {i + 1}; pick another")
+        return name
+
+    async def set_name(
+        self, live: LiveGame, seat: int | None, raw: object, conn: Connection | None = None
+    ) -> str:
+        """Name a seat (stored, then shown to everyone), or a spectator's connection (for chat)."""
+        name = self.check_name(live, seat, raw)
+        if seat is None:
+            if conn is not None:
+                self._spectator_names[conn] = name
+            return name
+        if live.stored.seats[seat]["name"] == name:
+            return name
+        seats = [dict(x) for x in live.stored.seats]
+        seats[seat]["name"] = name
+        try:
+            self.service.store.update_seats(live.id, seats)
+        except Exception as e:
+            raise self.service._store_failed(f"name a seat of game {live.id}", e) from None
+        live.stored.seats = seats
+        await self.refresh(live)
+        return name
+
+    def speaker(self, live: LiveGame, conn: Connection) -> str:
+        """The name a chat line from this connection carries."""
+        if conn.seat is None:
+            return self._spectator_names.get(conn, "Spectator")
+        return live.stored.seats[conn.seat]["name"] or f"Player {conn.seat + 1}"
+
+
+async def send_all(live: LiveGame, msg: dict[str, Any]) -> None:
+    """Queue one message to every connection of the game (only queued: no network I/O here)."""
+    for conn in list(live.connections):
+        try:
+            await conn.send(msg)
+        except Exception:  # a closed or dropped socket: the others still get it
+            live.connections.discard(conn)

@@ -1,0 +1,108 @@
+"""Playing with people: names, presence, chat and open tables, wired into the app.
+
+`Social` holds the three parts (presence.py, chat.py, tables.py); `add_routes` adds their HTTP
+endpoints; the game socket calls `connected`, `heard`, `handle` and `disconnected`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from fastapi import FastAPI, Request
+
+from .chat import Chat
+from .messages import ErrorReply, Joined, JoinTable, NameChange, NameChanged, TableList
+from .presence import Presence
+from .service import Connection, GameService, LiveGame, ServiceError
+from .tables import Tables
+
+# Socket message types handled here (the rest are the game's: move, undo, hint, sync, ping).
+SOCIAL_MESSAGES = ("name", "chat", "presence")
+
+
+class Social:
+    def __init__(self, service: GameService):
+        self.service = service
+        self.presence = Presence(service)
+        self.chat = Chat(service, self.presence)
+        self.tables = Tables(service, self.presence)
+
+    async def connected(self, live: LiveGame, conn: Connection) -> dict[str, Any]:
+        """A socket opens: what its hello carries besides the game (the seats' presence, the chat
+        so far and whether it may write); the other connections are told it came."""
+        return {
+            "presence": await self.presence.connected(live, conn),
+            "chat": self.chat.greeting(live, conn),
+        }
+
+    async def disconnected(self, live: LiveGame, conn: Connection) -> None:
+        self.chat.disconnected(conn)
+        await self.presence.disconnected(live, conn)
+
+    def heard(self, live: LiveGame, conn: Connection) -> None:
+        self.presence.heard(live, conn)
+
+    async def handle(
+        self,
+        msg: dict[str, Any],
+        live: LiveGame,
+        conn: Connection,
+        send: Callable[[dict[str, Any]], Awaitable[None]],
+        ref: Any,
+    ) -> None:
+        """One validated socket message of SOCIAL_MESSAGES; a refusal raises ServiceError."""
+        kind = msg["type"]
+        if kind == "presence":
+            self.presence.heard(live, conn, visible=bool(msg["visible"]))
+            await self.presence.refresh(live)
+            await send({"type": "ack", "ref": ref, "ply": live.ply()})
+        elif kind == "name":
+            await self.presence.set_name(live, conn.seat, msg["name"], conn)
+            await send({"type": "ack", "ref": ref, "ply": live.ply()})
+        elif kind == "chat":
+            await self.chat.say(live, conn, msg["text"])
+            await send({"type": "ack", "ref": ref, "ply": live.ply()})
+
+    async def stop(self) -> None:
+        await self.presence.stop()
+
+
+def add_routes(app: FastAPI, social: Social) -> None:
+    service = social.service
+
+    @app.get("/api/tables", response_model=TableList, summary="Open tables: public games with free seats")
+    async def open_tables():
+        return {"tables": social.tables.listing()}
+
+    @app.post(
+        "/api/tables/{gid}/join",
+        response_model=Joined,
+        responses={s: {"model": ErrorReply} for s in (400, 404, 409, 503)},
+        summary="Take a free seat of an open table: its token, handed out once",
+    )
+    async def join_table(gid: str, body: JoinTable, request: Request):
+        live, seat = social.tables.join(gid, body.seat, body.name)
+        if body.name is not None:
+            try:
+                await social.presence.set_name(live, seat, body.name)
+            except ServiceError:
+                pass  # checked before the seat was taken; a name taken meanwhile leaves it unnamed
+        token = live.stored.seats[seat]["token"]
+        await social.presence.refresh(live)
+        base = str(request.base_url).rstrip("/")
+        return {"ok": True, "seat": seat, "token": token, "link": f"{base}/g/{live.id}#t={token}"}
+
+    @app.post(
+        "/api/games/{gid}/name",
+        response_model=NameChanged,
+        responses={s: {"model": ErrorReply} for s in (400, 401, 403, 404, 409, 503)},
+        summary="Set your seat's display name (shown on the seats, in the log and in chat)",
+    )
+    async def set_name(gid: str, body: NameChange):
+        live = service.get(gid)
+        seat = service.seat_for(live, body.token)
+        if seat is None:
+            raise ServiceError(403, "spectator", "a spectator's name is set over the socket, for chat")
+        name = await social.presence.set_name(live, seat, body.name)
+        return {"ok": True, "seat": seat, "name": name}

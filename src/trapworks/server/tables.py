@@ -1,0 +1,97 @@
+"""Open tables: public games with free seats, listed in the lobby and joined in one click.
+
+A game created with `public: true` is listed while it has a free seat (a seat created as invited
+whose invite nobody has used) and is not over. Joining hands out one free seat's token; the seat
+is stored as taken before the token leaves the server, and the store's unique (game, seat) pair
+refuses a second taker, so a seat is never handed out twice. The list says what a stranger may
+know: the game, its options, who sits (names and presence) and how long the table has waited;
+never a token, an invite code or the spectator link. Private games are never listed.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from .presence import Presence
+from .service import GameService, LiveGame, ServiceError
+
+LIST_MAX = 50  # tables listed at most (the newest)
+LIST_MAX_AGE = timedelta(days=1)  # a table waiting longer leaves the list
+
+
+class Tables:
+    def __init__(self, service: GameService, presence: Presence):
+        self.service = service
+        self.presence = presence
+
+    def listing(self) -> list[dict[str, Any]]:
+        now = datetime.now(UTC)
+        try:
+            rows = self.service.store.open_tables(now - LIST_MAX_AGE, LIST_MAX)
+        except Exception as e:
+            raise self.service._store_failed("list the open tables", e) from None
+        tables = []
+        for gid, created in rows:
+            try:
+                live = self.service.get(gid)
+            except ServiceError:
+                continue  # a game that cannot be loaded is not offered
+            if not self._open(live):
+                continue
+            tables.append(self._describe(live, created, now))
+        return tables
+
+    def _open(self, live: LiveGame) -> bool:
+        if live.state.is_terminal():
+            try:  # over: it leaves the list for good
+                self.service.store.close_table(live.id)
+            except Exception:
+                pass
+            return False
+        return live.failed is None and bool(self.service.free_seats(live.stored))
+
+    def _describe(self, live: LiveGame, created: datetime, now: datetime) -> dict[str, Any]:
+        free = set(self.service.free_seats(live.stored))
+        return {
+            "id": live.id,
+            "game": live.stored.game,
+            "title": type(live.game).title or live.stored.game,
+            "options": live.stored.options,
+            "ply": live.ply(),
+            "seats": [{**s, "free": s["seat"] in free} for s in self.presence.seats(live)],
+            "free": len(free),
+            "waiting_s": max(0, int((now - created).total_seconds())),
+        }
+
+    def join(self, gid: str, seat: Any = None, name: Any = None) -> tuple[LiveGame, int]:
+        """Take a free seat of a public game (the given one, else the first): (game, seat)."""
+        if not isinstance(gid, str) or len(gid) > 64:
+            raise ServiceError(404, "no_such_table", "no open table with this id")
+        try:
+            live = self.service.get(gid)
+        except ServiceError as e:
+            if e.status == 404:
+                raise ServiceError(404, "no_such_table", f"no open table {gid!r}") from None
+            raise
+        if not live.stored.public:
+            # The same answer as an unknown id: a private game's existence is not told.
+            raise ServiceError(404, "no_such_table", f"no open table {gid!r}")
+        if live.state.is_terminal():
+            raise ServiceError(409, "game_over", "this game is over: its seats are no longer offered")
+        free = self.service.free_seats(live.stored)
+        if seat is not None:
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(live.stored.seats):
+                raise ServiceError(
+                    400, "bad_seat", f"seat {seat!r}: a seat number from 0 to {len(live.stored.seats) - 1}"
+                )
+            if seat not in free:
+                raise ServiceError(409, "seat_taken", f"seat {seat + 1} is not free; join another")
+        elif not free:
+            raise ServiceError(409, "table_full", "every seat of this table is taken")
+        chosen = seat if seat is not None else free[0]
+        # The name is checked before the seat is taken: a bad name costs no seat.
+        if name is not None:
+            self.presence.check_name(live, chosen, name)
+        self.service.take_seat(live, chosen)
+        return live, chosen

@@ -1,0 +1,53 @@
+// Who sits at the game and whether they are here (the server's `presence` messages), drawn in
+// the Players card; and this page's heartbeat: whether its tab is visible, every HEARTBEAT_MS.
+import { clear, el } from "/static/js/dom.js";
+
+const HEARTBEAT_MS = 15000;
+const STATUS_WORDS = {
+  free: "free seat", joined: "joined", online: "online", away: "away", left: "left",
+};
+
+// Merge a presence message's names and labels into info.players (the log, chat and the
+// renderer's seat labels read them there).
+export function applyPresence(players, seats) {
+  for (const s of seats || []) {
+    const p = players[s.seat];
+    if (!p) continue;
+    p.name = s.name;
+    p.label = s.label;
+    p.status = s.status;
+  }
+}
+
+// One row per seat: name (or "Player N"), seat number, who it is for this page, and the status.
+export function drawPlayers(box, players, { viewer, toMove, terminal, winners }) {
+  clear(box);
+  for (const p of players) {
+    const mine = viewer !== null && viewer !== undefined && p.seat === viewer;
+    const row = el("div", { class: "player" + (toMove === p.seat ? " to-move" : ""), "data-player": p.seat }, box);
+    const who = el("span", { class: "who" }, row);
+    const name = p.name || (p.kind === "agent" ? `Computer (${p.agent})` : `Player ${p.seat + 1}`);
+    el("span", { class: "pname", text: name, "data-testid": `player-name-${p.seat}` }, who);
+    const seatWords = [`Player ${p.seat + 1}`];
+    if (mine) seatWords.push("you");
+    if (p.name && p.kind === "agent") seatWords.push("computer");
+    if (p.name || mine) el("span", { class: "pseat muted", text: ` (${seatWords.join(", ")})` }, who);
+    const notes = [];
+    if (toMove === p.seat) notes.push("to move");
+    if (terminal && (winners || []).includes(p.seat)) notes.push("★ winner");
+    if (notes.length) el("span", { class: "pnote", text: notes.join(" · ") }, row);
+    if (p.kind === "human" && p.status) {
+      el("span", { class: `presence presence-${p.status}`, text: STATUS_WORDS[p.status] || p.status,
+                   "data-presence": p.status, "data-testid": `presence-${p.seat}` }, row);
+    }
+  }
+}
+
+// Tell the server whether this page's tab is visible: at once when it changes, and every
+// HEARTBEAT_MS (a page that stops sending shows "away", then "left").
+export function startHeartbeat(send) {
+  const beat = () => send({ type: "presence", visible: !document.hidden });
+  document.addEventListener("visibilitychange", beat);
+  const timer = setInterval(beat, HEARTBEAT_MS);
+  return { beat, stop() { clearInterval(timer); document.removeEventListener("visibilitychange", beat); } };
+}

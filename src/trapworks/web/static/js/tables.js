@@ -1,0 +1,83 @@
+// The lobby's open tables: public games with a free seat (GET /api/tables), refreshed every
+// REFRESH_MS while the lobby is visible; "Join" takes a free seat (POST /api/tables/{id}/join:
+// the server hands that seat's token out once) and opens it.
+import { api, clear, el, rememberGame } from "/static/js/dom.js";
+import { storedName } from "/static/js/names.js";
+
+const REFRESH_MS = 5000;
+
+function waited(seconds) {
+  if (seconds < 60) return "just now";
+  const m = Math.floor(seconds / 60);
+  if (m < 60) return `${m} min`;
+  const h = Math.floor(m / 60);
+  return `${h} h ${m % 60} min`;
+}
+
+function optionWords(options) {
+  return Object.entries(options || {})
+    .map(([k, v]) => `${k.replace(/_/g, " ")}: ${Array.isArray(v) ? v.join(",") : typeof v === "object" && v !== null ? JSON.stringify(v) : v}`)
+    .join(" · ");
+}
+
+function seatWords(s) {
+  if (s.free) return `Player ${s.seat + 1}: free`;
+  if (s.kind === "agent") return `Player ${s.seat + 1}: computer`;
+  return `${s.name || `Player ${s.seat + 1}`}${s.name ? ` (P${s.seat + 1})` : ""}${s.status ? `, ${s.status}` : ""}`;
+}
+
+export function startTables(box, error) {
+  let timer = null;
+
+  async function join(table, button) {
+    button.disabled = true;
+    const name = storedName();
+    const r = await api("POST", `/api/tables/${encodeURIComponent(table.id)}/join`, name ? { name } : {});
+    if (!r.ok) {
+      // A bad or taken name must not keep anyone out: try once more without it.
+      const retry = r.data && (r.data.code === "bad_name" || r.data.code === "name_taken")
+        ? await api("POST", `/api/tables/${encodeURIComponent(table.id)}/join`, {}) : null;
+      if (!retry || !retry.ok) {
+        button.disabled = false;
+        error.textContent = `Could not join: ${(retry || r).error}`;
+        refresh();
+        return;
+      }
+      Object.assign(r, retry);
+    }
+    rememberGame({ id: table.id, token: r.data.token, seat: r.data.seat, game: table.game, title: table.title,
+                   label: `Player ${r.data.seat + 1}`, link: r.data.link });
+    location.href = r.data.link;
+  }
+
+  function draw(tables) {
+    clear(box);
+    if (!tables.length) {
+      el("p", { class: "muted", text: "No open tables right now. Create a game with “Open table” ticked to start one." }, box);
+      return;
+    }
+    for (const t of tables) {
+      const row = el("div", { class: "open-table", "data-table": t.id, "data-game": t.game }, box);
+      const infoBox = el("div", { class: "table-info" }, row);
+      el("div", { class: "table-title", text: `${t.title} · ${t.seats.length} players · waiting ${waited(t.waiting_s)}` }, infoBox);
+      el("div", { class: "table-seats", text: t.seats.map(seatWords).join(" · "), "data-testid": "table-seats" }, infoBox);
+      el("div", { class: "table-options muted", text: optionWords(t.options) }, infoBox);
+      const button = el("button", { type: "button", class: "primary", text: t.free > 1 ? `Join (${t.free} free seats)` : "Join",
+                                    "data-join": t.id }, row);
+      button.addEventListener("click", () => join(t, button));
+    }
+  }
+
+  async function refresh() {
+    clearTimeout(timer);
+    const r = await api("GET", "/api/tables");
+    if (r.ok) { error.textContent = error.textContent.startsWith("Open tables") ? "" : error.textContent; draw(r.data.tables); }
+    else error.textContent = `Open tables: ${r.error}`;
+    box.dataset.loaded = "1";
+    if (!document.hidden) timer = setTimeout(refresh, REFRESH_MS);
+  }
+
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
+  refresh();
+  return { refresh };
+}
