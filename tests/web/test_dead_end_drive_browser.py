@@ -141,7 +141,12 @@ def test_hot_seat_hides_each_hand_between_turns(server, browser):
     ).json()
     gid = created["id"]
     t0, t1 = created["seats"][0]["token"], created["seats"][1]["token"]
-    page = browser.new_page()
+    # Hot seat: one browser holds both seats (it opened seat 2's link too), so one screen.
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(created["seats"][1]["link"] + "&fast")
+    page.wait_for_selector("body[data-ply]", timeout=20000)
+    page.goto("about:blank")  # (another seat's link differs only after the #: load it afresh)
     page.goto(created["seats"][0]["link"] + "&fast")
     page.wait_for_selector("[data-testid=reveal-hand]", timeout=20000)
     assert page.locator("[data-character]").count() == 0  # hidden behind the curtain
@@ -178,7 +183,7 @@ def test_hot_seat_hides_each_hand_between_turns(server, browser):
             time.sleep(0.05)
     page.wait_for_selector("[data-testid=reveal-hand]", timeout=10000)
     assert page.locator("[data-character]").count() == 0
-    page.close()
+    context.close()
 
 
 def test_platform_sends_no_seat_anothers_secrets(client):

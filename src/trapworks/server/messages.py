@@ -148,6 +148,7 @@ class OpenTable(BaseModel):
     game: str
     title: str
     options: dict[str, Any]
+    changed_options: dict[str, Any] = Field(description="the options that differ from the game's defaults")
     ply: int = Field(description="moves played so far")
     seats: list[TableSeat]
     free: int = Field(description="free seats")

@@ -13,6 +13,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from trapworks.core import make
+
 from .presence import Presence
 from .service import GameService, LiveGame, ServiceError
 
@@ -24,6 +26,7 @@ class Tables:
     def __init__(self, service: GameService, presence: Presence):
         self.service = service
         self.presence = presence
+        self._default_options: dict[str, dict[str, Any]] = {}
 
     def listing(self) -> list[dict[str, Any]]:
         now = datetime.now(UTC)
@@ -58,11 +61,23 @@ class Tables:
             "game": live.stored.game,
             "title": type(live.game).title or live.stored.game,
             "options": live.stored.options,
+            # What differs from the game's defaults: the options worth a glance in the list.
+            "changed_options": {
+                k: v for k, v in live.stored.options.items() if self._defaults(live.stored.game).get(k) != v
+            },
             "ply": live.ply(),
             "seats": [{**s, "free": s["seat"] in free} for s in self.presence.seats(live)],
             "free": len(free),
             "waiting_s": max(0, int((now - created).total_seconds())),
         }
+
+    def _defaults(self, game_id: str) -> dict[str, Any]:
+        if game_id not in self._default_options:
+            try:
+                self._default_options[game_id] = make(game_id).public_options()
+            except Exception:  # a game whose defaults do not load: every option counts as chosen
+                self._default_options[game_id] = {}
+        return self._default_options[game_id]
 
     def join(self, gid: str, seat: Any = None, name: Any = None) -> tuple[LiveGame, int]:
         """Take a free seat of a public game (the given one, else the first): (game, seat)."""

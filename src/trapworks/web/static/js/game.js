@@ -392,7 +392,10 @@ async function init() {
 // presence.js).
 function setupSocial() {
   applyPresence(info.players, info.players);
-  if (info.seat !== null || info.spectator_chat) {
+  // Names and chat matter where people meet: two or more human seats, or spectators who chat.
+  const people = info.players.filter((p) => p.kind === "human").length > 1 || info.spectator_chat;
+  $("chat-card").hidden = !people;
+  if ((info.seat !== null && people) || (info.seat === null && info.spectator_chat)) {
     nameBox = nameField(clear($("name-box")), {
       label: info.seat === null ? "Your name (for chat)" : "Your name",
       onSave: (name) => sendName(name),

@@ -61,7 +61,8 @@ export function startTables(box, error) {
       const infoBox = el("div", { class: "table-info" }, row);
       el("div", { class: "table-title", text: `${t.title} · ${t.seats.length} players · waiting ${waited(t.waiting_s)}` }, infoBox);
       el("div", { class: "table-seats", text: t.seats.map(seatWords).join(" · "), "data-testid": "table-seats" }, infoBox);
-      el("div", { class: "table-options muted", text: optionWords(t.options) }, infoBox);
+      const changed = optionWords(t.changed_options);
+      el("div", { class: "table-options muted", text: changed || "standard options" }, infoBox);
       const button = el("button", { type: "button", class: "primary", text: t.free > 1 ? `Join (${t.free} free seats)` : "Join",
                                     "data-join": t.id }, row);
       button.addEventListener("click", () => join(t, button));
