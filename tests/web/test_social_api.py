@@ -118,6 +118,28 @@ def test_name_refusals_over_http(client):
     assert r.status_code == 400 and r.json()["code"] == "bad_name" and "seat 1" in r.json()["error"]
 
 
+def test_name_changes_and_presence_messages_are_rate_limited(client):
+    g = create_game(client)
+    gid, t0 = g["id"], g["seats"][0]["token"]
+    codes = [
+        client.post(f"/api/games/{gid}/name", json={"token": t0, "name": f"Name {i}"})
+        .json()
+        .get("code", "ok")
+        for i in range(5)
+    ]
+    assert codes == ["ok", "ok", "ok", "name_rate_limited", "name_rate_limited"]
+    with client.websocket_connect(f"/ws/games/{gid}?token={t0}") as ws:
+        hello(ws)
+        ws.send_text(json.dumps({"type": "name", "name": "Another", "ref": 1}))  # the same seat's budget
+        err = answer(ws, 1)
+        assert err["code"] == "name_rate_limited" and "wait a moment" in err["message"]
+        replies = []
+        for ref in range(10, 25):
+            ws.send_text(json.dumps({"type": "presence", "visible": ref % 2 == 0, "ref": ref}))
+            replies.append(answer(ws, ref).get("code", "ack"))
+        assert replies[:10] == ["ack"] * 10 and "presence_rate_limited" in replies[10:]
+
+
 # --- presence -----------------------------------------------------------------------------------
 def test_presence_goes_online_away_and_left_live(client, monkeypatch):
     from trapworks.server import presence

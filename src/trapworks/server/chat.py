@@ -17,7 +17,8 @@ from .service import Connection, GameService, LiveGame, ServiceError
 
 CHAT_MAX = 300  # characters in one line
 CHAT_HISTORY = 100  # lines sent to a connection when it opens
-# Per connection: 5 lines at once, then one every 2 s.
+# Per seat (all its sockets together) and per spectator connection: 5 lines at once, then one
+# every 2 s.
 CHAT_RATE_PER_S = 0.5
 CHAT_BURST = 5
 REFUSED_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"}
@@ -54,7 +55,7 @@ class Chat:
     def __init__(self, service: GameService, presence: Presence):
         self.service = service
         self.presence = presence
-        self._rates: dict[Connection, RateLimiter] = {}
+        self._rates = RateLimiter(CHAT_RATE_PER_S, CHAT_BURST)
 
     def history(self, live: LiveGame) -> list[dict[str, Any]]:
         try:
@@ -70,9 +71,6 @@ class Chat:
             lines, error = [], e.message
         return {"lines": lines, "can_chat": self.may_write(live, conn.seat), "error": error}
 
-    def disconnected(self, conn: Connection) -> None:
-        self._rates.pop(conn, None)
-
     @staticmethod
     def may_write(live: LiveGame, seat: int | None) -> bool:
         return seat is not None or live.stored.spectator_chat
@@ -84,8 +82,8 @@ class Chat:
                 403, "chat_read_only", "spectators read this game's chat but cannot write in it"
             )
         text = clean_text(raw)
-        rate = self._rates.setdefault(conn, RateLimiter(CHAT_RATE_PER_S, CHAT_BURST, max_keys=1))
-        if not rate.allow():
+        # A seat's sockets share one allowance: more tabs do not buy more lines.
+        if not self._rates.allow(conn if conn.seat is None else (live.id, conn.seat)):
             raise ServiceError(
                 429,
                 "chat_rate_limited",

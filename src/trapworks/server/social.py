@@ -12,6 +12,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 
 from .chat import Chat
+from .limits import RateLimiter
 from .messages import ErrorReply, Joined, JoinTable, NameChange, NameChanged, TableList
 from .presence import Presence
 from .service import Connection, GameService, LiveGame, ServiceError
@@ -19,6 +20,10 @@ from .tables import Tables
 
 # Socket message types handled here (the rest are the game's: move, undo, hint, sync, ping).
 SOCIAL_MESSAGES = ("name", "chat", "presence")
+# Each is shown to every connection of the game: a client changing names or flipping its
+# visibility in a loop would flood them all. Per seat (per spectator connection).
+NAME_RATE = (0.2, 3.0)  # 3 changes at once, then one every 5 s
+PRESENCE_RATE = (1.0, 10.0)  # heartbeats come every 15 s; visibility changes are rarer still
 
 
 class Social:
@@ -27,6 +32,17 @@ class Social:
         self.presence = Presence(service)
         self.chat = Chat(service, self.presence)
         self.tables = Tables(service, self.presence)
+        self._name_rate = RateLimiter(*NAME_RATE)
+        self._presence_rate = RateLimiter(*PRESENCE_RATE)
+
+    def check_name_rate(self, live: LiveGame, seat: int | None, conn: Connection | None) -> None:
+        if not self._name_rate.allow(conn if seat is None else (live.id, seat)):
+            raise ServiceError(
+                429,
+                "name_rate_limited",
+                f"too many name changes: at most {NAME_RATE[1]:g} at once, then one every "
+                f"{1 / NAME_RATE[0]:g} s; wait a moment",
+            )
 
     async def connected(self, live: LiveGame, conn: Connection) -> dict[str, Any]:
         """A socket opens: what its hello carries besides the game (the seats' presence, the chat
@@ -37,7 +53,6 @@ class Social:
         }
 
     async def disconnected(self, live: LiveGame, conn: Connection) -> None:
-        self.chat.disconnected(conn)
         await self.presence.disconnected(live, conn)
 
     def heard(self, live: LiveGame, conn: Connection) -> None:
@@ -54,10 +69,16 @@ class Social:
         """One validated socket message of SOCIAL_MESSAGES; a refusal raises ServiceError."""
         kind = msg["type"]
         if kind == "presence":
+            if not self._presence_rate.allow(conn):
+                raise ServiceError(
+                    429, "presence_rate_limited", "too many presence messages: one every 15 s is enough"
+                )
             self.presence.heard(live, conn, visible=bool(msg["visible"]))
             await self.presence.refresh(live)
             await send({"type": "ack", "ref": ref, "ply": live.ply()})
         elif kind == "name":
+            self.presence.check_name(live, conn.seat, msg["name"])  # a refused name costs nothing
+            self.check_name_rate(live, conn.seat, conn)
             await self.presence.set_name(live, conn.seat, msg["name"], conn)
             await send({"type": "ack", "ref": ref, "ply": live.ply()})
         elif kind == "chat":
@@ -104,5 +125,7 @@ def add_routes(app: FastAPI, social: Social) -> None:
         seat = service.seat_for(live, body.token)
         if seat is None:
             raise ServiceError(403, "spectator", "a spectator's name is set over the socket, for chat")
+        social.presence.check_name(live, seat, body.name)
+        social.check_name_rate(live, seat, None)
         name = await social.presence.set_name(live, seat, body.name)
         return {"ok": True, "seat": seat, "name": name}
