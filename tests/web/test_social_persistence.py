@@ -103,6 +103,7 @@ def test_names_chat_seats_and_the_public_flag_survive_sigkill(tmp_path):
             ws.send(json.dumps({"type": "chat", "text": "me too", "ref": 2}))
             assert until(ws, lambda m: m.get("ref") == 2)["type"] == "ack"
         server.kill(9)
+        first = server
         server = ServerProcess(tmp_path / "home", port=server.port).start()
         table = check_after_restart(get, post, g, bob)
         # Presence after the restart: Alice had been here (left until she is back), Bob never came.
@@ -112,8 +113,14 @@ def test_names_chat_seats_and_the_public_flag_survive_sigkill(tmp_path):
             lines = [(x["seat"], x["name"], x["text"]) for x in hello["chat"]["lines"]]
             assert lines == [(0, "Alice", "before the crash <b>!</b>"), (None, "Watcher", "me too")]
             assert [s["status"] for s in hello["presence"]] == ["left", "online", "free"]
-        assert post(f"/api/tables/{gid}/join", {"name": "Cleo"})["seat"] == 2
+        cleo = post(f"/api/tables/{gid}/join", {"name": "Cleo"})
+        assert cleo["seat"] == 2
         assert get("/api/tables", {})["tables"] == []
+        # Both servers' logs (a line per request and socket): not one token among them.
+        tokens = [g["seats"][0]["token"], g["spectator"]["token"], bob["token"], cleo["token"]]
+        lines = first.lines + server.lines
+        assert any("/api/tables" in line for line in lines) and any("/ws/games/" in line for line in lines)
+        assert not [line for line in lines for t in tokens if t in line]
     finally:
         server.stop()
 
