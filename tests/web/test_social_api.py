@@ -9,6 +9,8 @@ import logging
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from trapworks.server import create_app
 from trapworks.server.chat import CHAT_BURST, CHAT_MAX
@@ -359,3 +361,41 @@ def test_no_token_in_the_list_presence_chat_or_any_log_line(client, caplog):
     assert "presence" in kinds and '"chat"' in kinds and "tables" in kinds
     for secret in secrets:
         assert all(secret not in text for text in seen), secret
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=60))
+def test_any_text_is_a_clean_name_or_refused_with_a_reason(raw):
+    try:
+        name = clean_name(raw)
+    except BadName as e:
+        assert str(e).startswith(("a name", repr(" ".join(raw.split()))))
+        return
+    assert name == name.strip() and 0 < len(name) <= NAME_MAX and "  " not in name
+    assert clean_name(name) == name  # stable: what is stored passes again
+
+
+def test_random_names_and_chat_lines_are_each_answered_and_the_socket_stays(client):
+    import random
+
+    rng = random.Random(15)
+    g = create_game(client)
+    gid, t0 = g["id"], g["seats"][0]["token"]
+    alphabet = "aZ <>&\"'\\/\x00\x07\t\n\u202e\u200b\ud7ff\U0001f600é漢"
+    with client.websocket_connect(f"/ws/games/{gid}?token={t0}") as ws:
+        hello(ws)
+        for ref in range(60):
+            text = "".join(rng.choice(alphabet) for _ in range(rng.choice([0, 1, 5, 30, 400])))
+            kind = rng.choice(["name", "chat"])
+            ws.send_text(json.dumps({"type": kind, kind if kind == "name" else "text": text, "ref": ref}))
+            reply = answer(ws, ref)
+            assert reply["type"] == "ack" or reply["code"] in (
+                "bad_name",
+                "name_taken",
+                "name_rate_limited",
+                "bad_chat",
+                "chat_too_long",
+                "chat_rate_limited",
+            ), reply
+        ws.send_text(json.dumps({"type": "ping", "ref": "end"}))
+        assert receive(ws, "pong")["ref"] == "end"
