@@ -83,7 +83,8 @@ class Chat:
             )
         text = clean_text(raw)
         # A seat's sockets share one allowance: more tabs do not buy more lines.
-        if not self._rates.allow(conn if conn.seat is None else (live.id, conn.seat)):
+        # (A connection by its id: the limiter must not keep closed sockets alive.)
+        if not self._rates.allow(id(conn) if conn.seat is None else (live.id, conn.seat)):
             raise ServiceError(
                 429,
                 "chat_rate_limited",

@@ -36,7 +36,8 @@ class Social:
         self._presence_rate = RateLimiter(*PRESENCE_RATE)
 
     def check_name_rate(self, live: LiveGame, seat: int | None, conn: Connection | None) -> None:
-        if not self._name_rate.allow(conn if seat is None else (live.id, seat)):
+        # Keyed by the connection's id, not the object: the limiter must not keep closed sockets alive.
+        if not self._name_rate.allow(id(conn) if seat is None else (live.id, seat)):
             raise ServiceError(
                 429,
                 "name_rate_limited",
@@ -69,7 +70,7 @@ class Social:
         """One validated socket message of SOCIAL_MESSAGES; a refusal raises ServiceError."""
         kind = msg["type"]
         if kind == "presence":
-            if not self._presence_rate.allow(conn):
+            if not self._presence_rate.allow(id(conn)):
                 raise ServiceError(
                     429, "presence_rate_limited", "too many presence messages: one every 15 s is enough"
                 )
