@@ -32,14 +32,14 @@ export function drawPlayers(box, players, { viewer, toMove, terminal, winners })
     if (mine) seatWords.push("you");
     if (p.name && p.kind === "agent") seatWords.push("computer");
     if (p.name || mine) el("span", { class: "pseat muted", text: ` (${seatWords.join(", ")})` }, who);
-    const notes = [];
-    if (toMove === p.seat) notes.push("to move");
-    if (terminal && (winners || []).includes(p.seat)) notes.push("★ winner");
-    if (notes.length) el("span", { class: "pnote", text: notes.join(" · ") }, row);
     if (p.kind === "human" && p.status) {
       el("span", { class: `presence presence-${p.status}`, text: STATUS_WORDS[p.status] || p.status,
                    "data-presence": p.status, "data-testid": `presence-${p.seat}` }, row);
     }
+    const notes = [];
+    if (toMove === p.seat) notes.push("to move");
+    if (terminal && (winners || []).includes(p.seat)) notes.push("★ winner");
+    if (notes.length) el("span", { class: "pnote", text: notes.join(" · ") }, row);
   }
 }
 
