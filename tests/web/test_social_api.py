@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 
 import pytest
 from fastapi.testclient import TestClient
@@ -290,9 +291,14 @@ def test_joining_hands_a_seat_out_once_and_the_full_table_leaves_the_list(client
         assert info["seat"] == j["seat"] and info["players"][j["seat"]]["name"] == f"P{j['seat'] - 1}"
 
 
-def test_two_servers_racing_for_one_seat_hand_it_out_once(db_url):
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_two_servers_racing_for_one_seat_hand_it_out_once(backend, db_url):
     """Two app processes on one database each still think the seat is free: the store's unique
     (game, seat) pair lets one of them have it."""
+    pg = os.environ.get("TRAPWORKS_TEST_POSTGRES_URL")
+    if backend == "postgres" and not pg:
+        pytest.skip("set TRAPWORKS_TEST_POSTGRES_URL to test PostgreSQL")
+    db_url = pg if backend == "postgres" else db_url
     with TestClient(create_app(db_url)) as a, TestClient(create_app(db_url)) as b:
         g = public_game(a)
         gid = g["id"]
