@@ -26,12 +26,12 @@ export function drawPlayers(box, players, { viewer, toMove, terminal, winners })
     const mine = viewer !== null && viewer !== undefined && p.seat === viewer;
     const row = el("div", { class: "player" + (toMove === p.seat ? " to-move" : ""), "data-player": p.seat }, box);
     const who = el("span", { class: "who" }, row);
-    const name = p.name || (p.kind === "agent" ? `Computer (${p.agent})` : `Player ${p.seat + 1}`);
-    el("span", { class: "pname", text: name, "data-testid": `player-name-${p.seat}` }, who);
-    const seatWords = [`Player ${p.seat + 1}`];
+    el("span", { class: "pname", text: p.name || `Player ${p.seat + 1}`, "data-testid": `player-name-${p.seat}` }, who);
+    const seatWords = [];
+    if (p.name) seatWords.push(`Player ${p.seat + 1}`);
+    if (p.kind === "agent") seatWords.push(p.agent ? `computer: ${p.agent}` : "computer");
     if (mine) seatWords.push("you");
-    if (p.name && p.kind === "agent") seatWords.push("computer");
-    if (p.name || mine) el("span", { class: "pseat muted", text: ` (${seatWords.join(", ")})` }, who);
+    if (seatWords.length) el("span", { class: "pseat muted", text: ` (${seatWords.join(", ")})` }, who);
     if (p.kind === "human" && p.status) {
       el("span", { class: `presence presence-${p.status}`, text: STATUS_WORDS[p.status] || p.status,
                    "data-presence": p.status, "data-testid": `presence-${p.seat}` }, row);
