@@ -20,6 +20,7 @@ from starlette.websockets import WebSocketDisconnected
 
 from . import messages
 from .accesslog import AccessLogMiddleware
+from .control_api import add_control_routes
 from .limits import SOCKET_RATE_BURST, SOCKET_RATE_PER_S, LimitsMiddleware, RateLimiter
 from .memory import GarbagePolicy
 from .messages import (
@@ -215,6 +216,8 @@ def create_app(
             seed=body.seed,
             start=body.start,
             practice=body.practice,
+            clock=body.clock.model_dump() if body.clock else None,
+            hand_over_after=body.hand_over_after,
         )
         base = str(request.base_url).rstrip("/")
         return {
@@ -303,6 +306,8 @@ def create_app(
         # In a worker process: a long record must not stall the games on this event loop.
         return Response(await service.replay(body.record, body.seat), media_type="application/json")
 
+    add_control_routes(app, service)  # resign, abort, rematch, hand-over, public records
+
     # --- live play --------------------------------------------------------------------
     @app.websocket("/ws/games/{gid}")
     async def game_socket(ws: WebSocket, gid: str, token: str | None = Query(None)):
@@ -331,6 +336,7 @@ def create_app(
         try:
             await send({"type": "hello", "info": service.game_info(live, seat)})
             live.connections.add(conn)
+            service.control.connected(live, seat)
             await send(service.snapshot(live, seat, sync=True))
             while True:
                 await outbox.room()  # back-pressure: read no more while our answers pile up
