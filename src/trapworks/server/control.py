@@ -562,7 +562,9 @@ class Control:
         if turn is not None and clock["mode"] == "total":
             spent = now - st["turn_started"]
             left = max(0.0, st["remaining"][turn] - spent)
-            st["remaining"][turn] = left + clock["increment"] if left > 0 else 0.0
+            # The increment is for a turn played; none for the turn a game ended in.
+            played = left > 0 and not self.ended(live)
+            st["remaining"][turn] = left + clock["increment"] if played else left
         human_turn = player >= 0 and live.stored.seats[player]["kind"] == "human" and not self.ended(live)
         if human_turn:
             st.update(turn_seat=player, turn_ply=ply, turn_started=now)

@@ -918,7 +918,7 @@ class GameService:
             raise ServiceError(403, "no_undo", "undo is only for a game against AI (you the only human seat)")
         async with live.lock:
             if self.control.ended(live):
-                raise ServiceError(409, "game_over", "undo refused: the game is over")
+                raise ServiceError(409, "game_over", "undo refused: there is no undo after the end")
             steps, refusal = self._undo_steps(live, seat)
             if steps is None:
                 raise ServiceError(409, "nothing_to_undo", "you have no move to take back")

@@ -1,6 +1,7 @@
 // The lobby: choose a game, its options and seats; create it; keep "my games" in localStorage.
 // Everything it offers (games, options, seat count, agents) comes from the server.
 import { api, clear, el, forgetGame, myGames, rememberGame } from "/static/js/dom.js";
+import { clockSpec, renderClockOptions } from "/static/js/clock.js";
 import { showHowToPlay } from "/static/js/howto.js";
 
 const $ = (id) => document.getElementById(id);
@@ -167,7 +168,7 @@ async function create() {
   const seats = seatChoices.map((v) => v.startsWith("agent:") ? { kind: "agent", agent: v.slice(6) }
     : { kind: "human", invite: v === "invite" });
   const body = { game: current.id, options: optionValues(), seats, hints: $("hints").checked,
-                 practice: $("practice").checked };
+                 practice: $("practice").checked, clock: clockSpec() };
   const start = $("start").value.trim();
   if (start) body.start = start;
   $("create").disabled = true;
@@ -257,6 +258,7 @@ function renderMyGames() {
 
 async function init() {
   renderMyGames();
+  renderClockOptions($("clock-options"), ["easy", "medium", "hard"]); // every game has the levels
   const r = await api("GET", "/api/catalog");
   if (!r.ok) { $("create-error").textContent = r.error; return; }
   catalog = r.data.games;
