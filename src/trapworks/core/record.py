@@ -128,10 +128,10 @@ _FIELD_RULES = {
     "result": "record 'result' must be a list of numbers or null",
     "created": "record 'created' must be a string",
     "practice": "record 'practice' must be true or false",
-    "forfeits": "record 'forfeits' must be a list of {seat, reason, ply}",
+    "forfeits": "record 'forfeits' must be a list of {{seat, reason, ply}}",
     "clock": "record 'clock' must be an object or null",
     "clock_moves": "record 'clock_moves' must be a list of plies",
-    "handed_to_ai": "record 'handed_to_ai' must be a list of {seat, agent, ply, by}",
+    "handed_to_ai": "record 'handed_to_ai' must be a list of {{seat, agent, ply, by}}",
 }
 
 

@@ -111,6 +111,7 @@ def create_app(
     async def lifespan(_app: FastAPI):
         if memory is not None:
             memory.start()
+        service.control.resume_clocks()  # clocks run again at once, not when a player comes back
         yield
         if memory is not None:
             await memory.stop()

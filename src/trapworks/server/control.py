@@ -172,6 +172,20 @@ class Control:
             state["turn_started"] = time.time()
         self._start_gone_watch(live)
 
+    def resume_clocks(self) -> None:
+        """After a restart: load every game whose clock was running, so that its timer is set
+        again now (a game that cannot be loaded is logged and left for its players to see)."""
+        try:
+            ids = self.store.games_on_the_clock()
+        except Exception as e:
+            log.error("cannot list the games on the clock: %s", e)
+            return
+        for gid in ids:
+            try:
+                self.service.get(gid)
+            except ServiceError as e:
+                log.error("game %s: its clock cannot resume: %s", gid, e.message)
+
     def _plain(self, live: LiveGame) -> bool:
         d = control_of(live).data
         return (
@@ -557,6 +571,8 @@ class Control:
         if turn is not None and player == turn and not self.ended(live):
             # Still the same seat's turn if nobody else acted since it began (chance may have).
             if ply >= st["turn_ply"] and all(s in (turn, CHANCE) for s, _ in live.log[st["turn_ply"] :]):
+                if ctl.timer is None or ctl.timer.done():
+                    self._arm(live)  # a game just loaded (a restart): its timer is set again
                 return  # its timer (or the clock's AI playing the turn) carries on
         clock = ctl.clock
         if turn is not None and clock["mode"] == "total":

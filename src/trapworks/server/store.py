@@ -451,6 +451,16 @@ class Store:
             row = s.get(ControlRow, game_id)
             return None if row is None else json.loads(json.dumps(row.data))
 
+    def games_on_the_clock(self) -> list[str]:
+        """Games whose clock was running for a seat when last stored (a restart resumes them)."""
+        with self.sessions() as s:
+            rows = s.execute(select(ControlRow.game_id, ControlRow.data)).all()
+        return [
+            gid
+            for gid, data in rows
+            if (data or {}).get("clock") and (data.get("clock_state") or {}).get("turn_seat") is not None
+        ]
+
     def game_ids(self) -> list[str]:
         with self.sessions() as s:
             return list(s.scalars(select(GameRow.id).order_by(GameRow.created)))
