@@ -254,3 +254,40 @@ def test_an_unfinished_hidden_information_record_is_still_refused(client):
     post(client, gid, "resign", token=t0)
     assert client.get(f"/api/games/{gid}/record", params={"token": t0}).status_code == 200
     assert client.get(f"/api/public/games/{gid}/record").status_code == 200
+
+
+def test_the_clocks_ai_plays_from_the_seats_view_never_the_true_state(client, monkeypatch):
+    """13 Dead End Drive hides each seat's cards: the clock's AI gets a state resampled from the
+    seat's view (State.resample), never the game's own state."""
+    from trapworks.core import State
+    from trapworks.server import control
+
+    resampled: dict[int, int] = {}  # id of a resampled state -> the seat it was made for
+    seen: list[tuple[int, State]] = []
+    real_resample = State.resample
+
+    def spying_resample(self, seat, rng=None):
+        out = real_resample(self, seat, rng)
+        resampled[id(out)] = seat
+        return out
+
+    class SpyAgent:
+        def __init__(self, seat):
+            self.seat = seat
+
+        def step(self, position):
+            seen.append((self.seat, position))
+            return position.legal_actions()[0]
+
+    monkeypatch.setattr(State, "resample", spying_resample)
+    monkeypatch.setattr(control, "make_agent", lambda _name, _game, seat, seed: SpyAgent(seat))
+    clock = {"mode": "move", "seconds": 1, "on_timeout": "ai", "ai_level": "easy"}
+    g = create_game(client, game="dead-end-drive", options={"players": 2}, clock=clock)
+    gid, t0 = g["id"], g["seats"][0]["token"]
+    wait_for(lambda: len(seen) >= 2, timeout=20, what="two moves by the clock's AI")
+    live = client.app.state.service.live[gid]
+    for seat, position in seen:
+        assert resampled.get(id(position)) == seat
+        assert position is not live.state
+    record = client.get(f"/api/games/{gid}/record", params={"token": t0})
+    assert record.status_code == 403  # still on, hidden information: refused

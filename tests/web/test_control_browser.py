@@ -248,3 +248,37 @@ def test_the_embedded_replay_plays_inside_an_iframe(server, browser):
     text = inner.inner_text("[data-testid=where]")
     assert "game over" in text and "Player 2" in text and "resigned" in text
     ctx.close()
+
+
+def test_the_lobby_creates_a_game_with_a_clock_and_the_friend_sees_it(server, browser):
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": DESKTOP[0], "height": DESKTOP[1]})
+    lobby = ctx.new_page()
+    lobby.on("pageerror", lambda e: errors.append(str(e)))
+    lobby.goto(server.url + "/?game=last-mouse-lost")
+    lobby.wait_for_function("document.body.dataset.ready === '1'", timeout=20000)
+    lobby.select_option("[data-testid=seat-1]", "invite")
+    lobby.select_option("[data-testid=clock-mode]", "total")
+    lobby.fill("[data-testid=clock-seconds]", "240")
+    lobby.fill("[data-testid=clock-increment]", "4")
+    lobby.select_option("[data-testid=clock-rule]", "forfeit")
+    lobby.locator("[data-testid=create]").click()
+    invite = lobby.locator("[data-link=seat-1]").input_value(timeout=10000)
+    # The friend opens the invite in a browser of their own: the clock is there, running for Player 1.
+    friend = open_seat(browser, invite, errors=errors)
+    friend.wait_for_selector("[data-testid=clock-seat-0][data-running='1']", timeout=10000)
+    assert "4:00" in friend.locator("[data-testid=clock-seat-1]").inner_text()
+    assert "forfeit on time" in friend.locator("[data-testid=clock]").inner_text()
+    gid = invite.split("/g/")[1].split("#")[0]
+    token = friend.evaluate("new URLSearchParams(location.hash.slice(1)).get('t')")
+    info = state(server, gid, token)["info"]
+    assert info["clock"] == {
+        "mode": "total",
+        "seconds": 240.0,
+        "increment": 4.0,
+        "on_timeout": "forfeit",
+        "ai_level": None,
+    }
+    assert not errors
+    ctx.close()
+    friend.context.close()

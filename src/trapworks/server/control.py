@@ -499,8 +499,12 @@ class Control:
         # A seat just became handable: everyone's page is told (the offer appears live).
         ctl = control_of(live)
         ctl.watch = None
-        self._spawn(live, self.service.broadcast(live))
+        self._spawn(live, self._tell_everyone(live))
         self._watch_gone(live)
+
+    async def _tell_everyone(self, live: LiveGame) -> None:
+        async with live.lock:  # in order with the moves' updates, never between them
+            await self.service.broadcast(live)
 
     def _handable(self, live: LiveGame, viewer: int | None) -> list[int]:
         ctl = control_of(live)
@@ -578,8 +582,9 @@ class Control:
         if turn is not None and clock["mode"] == "total":
             spent = now - st["turn_started"]
             left = max(0.0, st["remaining"][turn] - spent)
-            # The increment is for a turn played; none for the turn a game ended in.
-            played = left > 0 and not self.ended(live)
+            # The increment is for a turn played: none for the turn a game ended in, nor for one
+            # taken back by undo (undo then a move again must not add it twice).
+            played = left > 0 and not self.ended(live) and ply > st["turn_ply"]
             st["remaining"][turn] = left + clock["increment"] if played else left
         human_turn = player >= 0 and live.stored.seats[player]["kind"] == "human" and not self.ended(live)
         if human_turn:
