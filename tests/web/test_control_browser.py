@@ -155,6 +155,10 @@ def test_per_move_clock_runs_out_and_the_ai_plays_the_turn(server, browser):
     # Nobody moves: the clock's AI plays Player 1's turn; both pages see it and Player 2's clock runs.
     for page in (me, them):
         page.wait_for_function("Number(document.body.dataset.ply) >= 1", timeout=15000)
+        # Each page says why a move was played for Player 1.
+        toast = page.locator("[data-message=info]", has_text="Time ran out")
+        toast.wait_for(timeout=10000)
+        assert "the computer (easy) played for" in toast.inner_text()
     record = wait_for(
         lambda: (
             (

@@ -310,6 +310,7 @@ class Control:
             "running": running,
             # Milliseconds left per seat as of sending: the page counts down from these numbers.
             "remaining_ms": [None if r is None else round(r * 1000) for r in remaining],
+            "moves": list(ctl.data["clock_moves"]),  # plies the clock's AI played
         }
 
     def _present_humans(self, live: LiveGame) -> list[int]:

@@ -9,6 +9,7 @@ export function createControls({ box, gid, token, info, message, seatLabel }) {
   const base = `/api/games/${encodeURIComponent(gid)}`;
   let last = null;
   let armed = null; // a button waiting for its confirming second click
+  let clockMoves = -1; // how many moves the clock's AI had played at the last update
 
   async function post(what, body) {
     const r = await api("POST", `${base}/${what}`, { token, ...(body || {}) });
@@ -88,6 +89,14 @@ export function createControls({ box, gid, token, info, message, seatLabel }) {
   function update(u) {
     if (u.controls === undefined) return; // an intermediate update of a move: the last one has them
     last = u;
+    // Time ran out and the clock's AI played: say so (not on the first update of the page).
+    const moves = u.clock ? u.clock.moves || [] : [];
+    if (clockMoves >= 0 && moves.length > clockMoves) {
+      const entry = (u.log || [])[moves[moves.length - 1]];
+      const who = entry ? seatLabel(entry.seat) : "a player";
+      message(`Time ran out: the computer (${u.clock.ai_level}) played for ${who}.`);
+    }
+    clockMoves = moves.length;
     clear(box);
     const c = u.controls || {};
     const row = el("div", { class: "row-buttons" }, box);
