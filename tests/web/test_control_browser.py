@@ -286,3 +286,36 @@ def test_the_lobby_creates_a_game_with_a_clock_and_the_friend_sees_it(server, br
     assert not errors
     ctx.close()
     friend.context.close()
+
+
+def test_a_gone_players_seat_is_offered_and_handed_to_the_computer(server, browser):
+    body = {
+        "game": "last-mouse-lost",
+        "options": SMALL,
+        "seats": [{"kind": "human"}, {"kind": "human"}],
+        "hand_over_after": 2,
+    }
+    created = httpx.post(server.url + "/api/games", json=body, timeout=30).json()
+    errors: list[str] = []
+    me = open_seat(browser, created["seats"][0]["link"], errors=errors)
+    # Player 2 never opens the game: after 2 s the offer appears on my page by itself.
+    me.locator("[data-testid=hand-over-1]").click(timeout=15000)
+    me.locator("[data-message=info]", has_text="played by the computer now").wait_for(timeout=10000)
+    me.wait_for_selector("[data-testid=hand-over-1]", state="detached", timeout=10000)
+    record = wait_for(
+        lambda: (
+            (
+                r := httpx.get(
+                    f"{server.url}/api/games/{created['id']}/record",
+                    params={"token": created["seats"][0]["token"]},
+                    timeout=10,
+                ).json()
+            )["handed_to_ai"]
+            and r
+        ),
+        timeout=10,
+        what="the hand-over in the record",
+    )
+    assert record["handed_to_ai"][0]["seat"] == 1 and record["handed_to_ai"][0]["by"] == 0
+    assert not errors
+    me.context.close()
