@@ -291,3 +291,14 @@ def test_the_clocks_ai_plays_from_the_seats_view_never_the_true_state(client, mo
         assert position is not live.state
     record = client.get(f"/api/games/{gid}/record", params={"token": t0})
     assert record.status_code == 403  # still on, hidden information: refused
+
+
+def test_a_public_link_does_not_keep_a_finished_game_in_memory(client):
+    g = create_game(client, options=SMALL)
+    post(client, g["id"], "resign", token=g["seats"][0]["token"])
+    service = client.app.state.service
+    service.live.pop(g["id"])  # as after a restart: only the store holds it
+    assert client.get(f"/api/public/games/{g['id']}/record").status_code == 200
+    assert g["id"] not in service.live  # anyone may open public links: none piles games up
+    game_state(client, g["id"], g["seats"][1]["token"])  # a player's request loads it as before
+    assert g["id"] in service.live

@@ -98,5 +98,5 @@ def abort_refusal(state: State, seat_moves: int) -> str | None:
     if state.is_terminal():
         return "the game is over"
     if seat_moves >= 2:
-        return f"a game can be aborted only before its second move; {seat_moves} moves have been played"
+        return "a game can be aborted only before its second move (resign instead)"
     return None

@@ -376,8 +376,17 @@ class Control:
         live.human_seats = None
         live.agents.clear()
 
-    def _seat_moves(self, live: LiveGame) -> int:
-        return sum(1 for seat, _text in live.log if seat >= 0)
+    @staticmethod
+    def _seat_moves(live: LiveGame, enough: int = 2) -> int:
+        """Moves by seats so far (chance outcomes do not count), counted up to `enough`: every
+        state message asks, and a long game's log is long."""
+        count = 0
+        for seat, _text in live.log:
+            if seat >= 0:
+                count += 1
+                if count >= enough:
+                    break
+        return count
 
     def _abort_refusal(self, live: LiveGame) -> str | None:
         return abort_refusal(live.state, self._seat_moves(live))

@@ -67,12 +67,19 @@ def add_control_routes(app: FastAPI, service: GameService) -> None:
         summary="A finished game's record, for anyone (no token; the randomness key revealed)",
     )
     async def public_record(gid: str):
+        held = gid in service.live
         live = service.get(gid)
-        if not control.ended(live):
-            raise ServiceError(
-                409, "not_finished", "this game is not over yet: its public link works once it has ended"
-            )
-        record = service.game_record(live).to_dict()
+        try:
+            if not control.ended(live):
+                raise ServiceError(
+                    409, "not_finished", "this game is not over yet: its public link works once it has ended"
+                )
+            record = service.game_record(live).to_dict()
+        finally:
+            # Anyone may open public links: a finished game loaded only for one leaves memory again.
+            if not held and not live.connections and control.ended(live):
+                control.stop(live)
+                service.live.pop(gid, None)
         record["secret_key"] = live.key.hex()  # as the players' own download at the end
         return Response(json.dumps(record, indent=2), media_type="application/json")
 
