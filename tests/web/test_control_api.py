@@ -302,3 +302,20 @@ def test_a_public_link_does_not_keep_a_finished_game_in_memory(client):
     assert g["id"] not in service.live  # anyone may open public links: none piles games up
     game_state(client, g["id"], g["seats"][1]["token"])  # a player's request loads it as before
     assert g["id"] in service.live
+
+
+def test_a_clock_agent_that_fails_is_reported_to_the_players_and_the_server_goes_on(client, monkeypatch):
+    from trapworks.server import control
+
+    class BrokenAgent:
+        def step(self, position):
+            raise RuntimeError("out of ideas")
+
+    monkeypatch.setattr(control, "make_agent", lambda *_args, **_kw: BrokenAgent())
+    clock = {"mode": "move", "seconds": 1, "on_timeout": "ai", "ai_level": "easy"}
+    g = create_game(client, options=SMALL, clock=clock)
+    token = g["seats"][1]["token"]
+    failed = wait_for(lambda: game_state(client, g["id"], token)["error"], timeout=10, what="the failure")
+    assert "the clock could not play for Player 1" in failed and "out of ideas" in failed
+    assert game_state(client, g["id"], token)["ply"] == 0  # nothing half-applied
+    assert client.get("/api/catalog").status_code == 200

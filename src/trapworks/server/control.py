@@ -29,7 +29,7 @@ from trapworks.core import CHANCE, Forfeit, abort_refusal, outcome
 from trapworks.core.forfeit import Outcome
 from trapworks.core.randomness import derive, derived_random
 
-from .service import ServiceError
+from .service import STORE_RETRY_S, ServiceError
 
 if TYPE_CHECKING:
     from .service import GameService, LiveGame
@@ -636,12 +636,27 @@ class Control:
 
     async def _expire_at(self, live: LiveGame, turn_ply: int, seat: int, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - time.time()))
-        try:
-            await self._expire(live, turn_ply, seat)
-        except ServiceError as e:  # a store failure: logged; the timer is set again on the next change
-            log.error("clock of game %s: %s", live.id, e.message)
-        except Exception:
-            log.exception("clock of game %s failed", live.id)
+        for wait in (*STORE_RETRY_S, None):
+            try:
+                await self._expire(live, turn_ply, seat)
+                return
+            except ServiceError as e:
+                if e.status != 503 or wait is None:
+                    await self._clock_failed(live, seat, e.message)
+                    return
+                # The store failed: nothing was applied; try again (the turn is checked again).
+                log.error("clock of game %s: %s; retrying in %s s", live.id, e.message, wait)
+                await asyncio.sleep(wait)
+            except Exception as e:  # an agent bug must not kill the server; the players are told
+                log.exception("clock of game %s failed", live.id)
+                await self._clock_failed(live, seat, str(e))
+                return
+
+    async def _clock_failed(self, live: LiveGame, seat: int, why: str) -> None:
+        async with live.lock:
+            who = self.service.seat_label(live, seat)
+            live.failed = f"the clock could not play for {who} when time ran out: {why}"
+            await self.service.broadcast(live)
 
     async def _expire(self, live: LiveGame, turn_ply: int, seat: int) -> None:
         """The seat on move ran out of time: the chosen rule, under the game's lock."""
