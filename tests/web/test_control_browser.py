@@ -14,6 +14,7 @@ import os
 import httpx
 import pytest
 
+from .test_game_page import axe_serious
 from .web_helpers import ARTIFACTS, CHROMIUM, ServerProcess, wait_for
 
 pytestmark = [
@@ -199,8 +200,9 @@ def test_per_move_clock_runs_out_and_the_seat_forfeits(server, browser):
 
 
 def test_screenshots_clock_controls_end_screen_and_embedded_replay(server, browser):
-    """The pictures in docs/web.md, at 1366x768 and 390x844."""
+    """The pictures in docs/web.md, at 1366x768 and 390x844; axe-core on each (desktop)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
+    found: dict[str, list[str]] = {}
     for size in (DESKTOP, PHONE):
         tag = size[0]
         created = create(
@@ -216,6 +218,8 @@ def test_screenshots_clock_controls_end_screen_and_embedded_replay(server, brows
         if size == PHONE:
             me.locator("[data-testid=control]").scroll_into_view_if_needed()
         me.screenshot(path=str(SHOTS / f"clock-and-controls-{tag}.png"))
+        if size == DESKTOP:
+            found["clock and controls"] = axe_serious(me)
         # The other player resigns (by the API, as their browser would) and offers a rematch.
         them = {"token": created["seats"][1]["token"]}
         base = f"{server.url}/api/games/{created['id']}"
@@ -224,6 +228,8 @@ def test_screenshots_clock_controls_end_screen_and_embedded_replay(server, brows
         me.wait_for_selector("[data-testid=end-screen]:not([hidden])", timeout=10000)
         me.wait_for_selector("#end-links [data-testid=rematch-offer]", timeout=10000)
         me.screenshot(path=str(SHOTS / f"end-after-resignation-{tag}.png"))
+        if size == DESKTOP:
+            found["end after resignation"] = axe_serious(me)
         # The public replay made for an <iframe>: no header, the board and its steps.
         embed = me.context.new_page()
         embed.goto(f"{server.url}/replay/{created['id']}?embed=1")
@@ -231,8 +237,11 @@ def test_screenshots_clock_controls_end_screen_and_embedded_replay(server, brows
         embed.locator("#last").click()
         assert embed.locator("header.top").is_hidden()
         embed.screenshot(path=str(SHOTS / f"embedded-replay-{tag}.png"))
+        if size == DESKTOP:
+            found["embedded replay"] = axe_serious(embed)
         assert not errors
         me.context.close()
+    assert not any(found.values()), found
 
 
 def test_the_embedded_replay_plays_inside_an_iframe(server, browser):
