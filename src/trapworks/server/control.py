@@ -491,8 +491,8 @@ class Control:
         if ctl.watch is not None:
             ctl.watch.cancel()
             ctl.watch = None
-        if not ctl.gone_since or self.ended(live):
-            return
+        if not ctl.gone_since or self.ended(live) or len(self._present_humans(live)) < 2:
+            return  # nobody else to offer a seat to
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
