@@ -9,6 +9,7 @@ from .errors import (
     TrapworksError,
     UnknownGameError,
 )
+from .forfeit import Forfeit, Outcome, abort_refusal, outcome, winners_of
 from .game import (
     CHANCE,
     TERMINAL,
@@ -30,6 +31,11 @@ from .registry import available_games, game_class, make, register_game
 
 __all__ = [
     "Agent",
+    "Forfeit",
+    "Outcome",
+    "abort_refusal",
+    "outcome",
+    "winners_of",
     "ReasonedAgent",
     "play_game",
     "IllegalActionError",

@@ -181,6 +181,30 @@ class Game:
         """The sum of returns() in every terminal state, or None when it varies (general-sum)."""
         return 0.0
 
+    # --- a game ended off the board (core/forfeit.py: resignations, time forfeits) ---------
+    def forfeit_ends_game(self, remaining: Sequence[int]) -> bool:
+        """Whether the game ends when only `remaining` seats are left in (the others resigned or
+        lost on time). Default: it ends when at most one is left; otherwise it goes on."""
+        return len(remaining) <= 1
+
+    def forfeit_returns(self, state: State, out: frozenset[int]) -> list[float]:
+        """Returns per seat when seats `out` left the game (the game ended by forfeit, or was
+        played to its end with stand-ins for them). Default: out seats score the lowest utility;
+        a game that ends with one seat left gives it the highest; a game played to its end keeps
+        the others' own returns. In a zero-sum game the losers share the winner's gain."""
+        n = state.num_players()
+        low, high = self.min_utility(), self.max_utility()
+        if state.is_terminal():
+            returns = list(state.returns())
+            return [low if s in out else r for s, r in enumerate(returns)]
+        remaining = [s for s in range(n) if s not in out]
+        if len(remaining) != 1:
+            return [low] * n
+        if self.utility_sum() == 0.0 and n > 1:
+            share = -high / (n - 1)
+            return [high if s in remaining else share for s in range(n)]
+        return [high if s in remaining else low for s in range(n)]
+
     def encoder(self) -> Encoder:
         """The game's observation encoder (class attribute `encoding`, "module:Class"), made once."""
         enc = self.__dict__.get("_encoder")

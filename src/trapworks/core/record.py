@@ -25,11 +25,29 @@ from pydantic import (
 )
 
 from .errors import IllegalActionError, RecordError, TrapworksError
+from .forfeit import Forfeit, outcome
 from .game import State
 
 FORMAT = "trapworks-record"
 JS_SAFE_INT = 2**53 - 1  # the largest integer a JSON number keeps exactly in a browser
 VERSION = 1
+
+
+class ForfeitModel(BaseModel):
+    """A seat out of the game off the board (core/forfeit.py)."""
+
+    seat: StrictInt | None = Field(description="The seat (null: the game was aborted).")
+    reason: Literal["resigned", "out_of_time", "aborted"]
+    ply: StrictInt = Field(description="Actions applied when it happened.")
+
+
+class HandoverModel(BaseModel):
+    """A seat whose player had gone, handed to an AI by another player."""
+
+    seat: StrictInt
+    agent: StrictStr = Field(description="The agent (level) that played the seat from then on.")
+    ply: StrictInt = Field(description="Actions applied when it was handed over.")
+    by: StrictInt | None = Field(None, description="The seat whose player handed it over.")
 
 
 class RecordModel(BaseModel):
@@ -62,6 +80,23 @@ class RecordModel(BaseModel):
     practice: StrictBool = Field(
         False, description="Created as a practice game: undo against AI could take back seen outcomes."
     )
+    forfeits: list[ForfeitModel] = Field(
+        default_factory=list,
+        description="Seats that left the game off the board, in order (a resignation, a loss on time, "
+        "or an abort with seat null); `result` is then the kernel's forfeit result (core/forfeit.py).",
+    )
+    clock: dict[str, Any] | None = Field(
+        None, description="The clock the game was played with (null: none): mode, seconds, increment, rule."
+    )
+    clock_moves: list[StrictInt] = Field(
+        default_factory=list,
+        description="Plies (0-based indexes in `actions`) played by the clock's AI when a seat's "
+        "time ran out.",
+    )
+    handed_to_ai: list[HandoverModel] = Field(
+        default_factory=list,
+        description="Seats handed to an AI while the game was played (who, when, to what).",
+    )
 
     @field_validator("players", mode="before")
     @classmethod
@@ -93,6 +128,10 @@ _FIELD_RULES = {
     "result": "record 'result' must be a list of numbers or null",
     "created": "record 'created' must be a string",
     "practice": "record 'practice' must be true or false",
+    "forfeits": "record 'forfeits' must be a list of {{seat, reason, ply}}",
+    "clock": "record 'clock' must be an object or null",
+    "clock_moves": "record 'clock_moves' must be a list of plies",
+    "handed_to_ai": "record 'handed_to_ai' must be a list of {{seat, agent, ply, by}}",
 }
 
 
@@ -123,16 +162,29 @@ class GameRecord:
     result: list[float] | None = None
     created: str = ""
     practice: bool = False  # created as practice: undo may cross revealed outcomes
+    # Off the board (core/forfeit.py): resignations, losses on time, an abort, as dicts.
+    forfeits: list[dict[str, Any]] = field(default_factory=list)
+    clock: dict[str, Any] | None = None  # the clock's settings, if the game had one
+    clock_moves: list[int] = field(default_factory=list)  # plies the clock's AI played
+    handed_to_ai: list[dict[str, Any]] = field(default_factory=list)
 
     # --- building -------------------------------------------------------------
     @classmethod
-    def from_state(cls, state: State, players: list[str] | None = None, practice: bool = False) -> GameRecord:
-        """Record of how `state` was reached (its history replayed from its origin)."""
+    def from_state(
+        cls,
+        state: State,
+        players: list[str] | None = None,
+        practice: bool = False,
+        forfeits: list[Forfeit] | None = None,
+    ) -> GameRecord:
+        """Record of how `state` was reached (its history replayed from its origin). With
+        `forfeits`, the result is the kernel's forfeit result (core/forfeit.outcome)."""
         origin = _origin(state)
         texts = []
         for a in state.history():
             texts.append(origin.action_to_string(a))
             origin.apply_action(a)
+        ended = outcome(state, forfeits or [])
         return cls(
             game=state.game.game_id,
             options=state.game.public_options(),
@@ -140,9 +192,10 @@ class GameRecord:
             start=state.start,
             actions=texts,
             players=list(players or []),
-            result=state.returns() if state.is_terminal() else None,
+            result=ended.returns,
             created=datetime.now(UTC).isoformat(timespec="seconds"),
             practice=practice,
+            forfeits=[f.to_dict() for f in forfeits or []],
         )
 
     # --- replaying --------------------------------------------------------------
@@ -200,6 +253,10 @@ class GameRecord:
             "result": self.result,
             "created": self.created,
             "practice": self.practice,
+            "forfeits": self.forfeits,
+            "clock": self.clock,
+            "clock_moves": self.clock_moves,
+            "handed_to_ai": self.handed_to_ai,
         }
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -223,7 +280,14 @@ class GameRecord:
             result=model.result,
             created=model.created,
             practice=model.practice,
+            forfeits=[f.model_dump() for f in model.forfeits],
+            clock=model.clock,
+            clock_moves=model.clock_moves,
+            handed_to_ai=[h.model_dump() for h in model.handed_to_ai],
         )
+
+    def forfeit_list(self) -> list[Forfeit]:
+        return [Forfeit.from_dict(f) for f in self.forfeits]
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:

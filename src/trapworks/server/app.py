@@ -20,6 +20,7 @@ from starlette.websockets import WebSocketDisconnected
 
 from . import messages
 from .accesslog import AccessLogMiddleware
+from .control_api import add_control_routes
 from .limits import SOCKET_RATE_BURST, SOCKET_RATE_PER_S, LimitsMiddleware, RateLimiter
 from .memory import GarbagePolicy
 from .messages import (
@@ -114,6 +115,7 @@ def create_app(
     async def lifespan(_app: FastAPI):
         if memory is not None:
             memory.start()
+        service.control.resume_clocks()  # clocks run again at once, not when a player comes back
         yield
         if memory is not None:
             await memory.stop()
@@ -222,6 +224,8 @@ def create_app(
             practice=body.practice,
             public=body.public,
             spectator_chat=body.spectator_chat,
+            clock=body.clock.model_dump() if body.clock else None,
+            hand_over_after=body.hand_over_after,
         )
         base = str(request.base_url).rstrip("/")
         return {
@@ -311,6 +315,7 @@ def create_app(
         return Response(await service.replay(body.record, body.seat), media_type="application/json")
 
     add_routes(app, social)
+    add_control_routes(app, service)  # resign, abort, rematch, hand-over, public records
 
     # --- live play --------------------------------------------------------------------
     @app.websocket("/ws/games/{gid}")
@@ -342,6 +347,7 @@ def create_app(
             greeting = await social.connected(live, conn)
             await send({"type": "hello", "info": service.game_info(live, seat), **greeting})
             live.connections.add(conn)
+            service.control.connected(live, seat)
             await send(service.snapshot(live, seat, sync=True))
             while True:
                 await outbox.room()  # back-pressure: read no more while our answers pile up

@@ -53,6 +53,23 @@ class SeatSpec(BaseModel):
     _names = field_validator("name", "agent")(_no_surrogates)
 
 
+class ClockSpec(BaseModel):
+    """A game's clock (server/control.py): the server times each human seat's turns."""
+
+    model_config = ConfigDict(extra="forbid")
+    mode: Literal["move", "total"] = Field(
+        "move", description="'move': `seconds` per turn; 'total': `seconds` per player for the game"
+    )
+    seconds: float = Field(ge=1, le=604800, description="seconds per turn ('move') or per player ('total')")
+    increment: float = Field(
+        0, ge=0, le=3600, description="'total' only: seconds added after each of a player's turns (Fischer)"
+    )
+    on_timeout: Literal["ai", "forfeit"] = Field(
+        "ai", description="when time runs out: 'ai' plays the seat's turn, 'forfeit' puts the seat out"
+    )
+    ai_level: str = Field("easy", max_length=64, description="the agent the 'ai' rule plays with (a level)")
+
+
 class CreateGame(BaseModel):
     game: str = Field(max_length=64, description="game id, e.g. last-mouse-lost")
     options: dict[str, Any] = Field(default_factory=dict, description="game options (see /api/catalog)")
@@ -83,6 +100,15 @@ class CreateGame(BaseModel):
         "its invited seats are the free seats anyone may join",
     )
     spectator_chat: bool = Field(False, description="spectators may write in the chat (default: read only)")
+
+    clock: ClockSpec | None = Field(None, description="a clock (default: none)")
+    hand_over_after: float | None = Field(
+        None,
+        ge=1,
+        le=86400,
+        description="seconds a human seat must have had no connection before the other players may "
+        "hand it to an AI (default 120)",
+    )
 
     _texts = field_validator("game", "start")(_no_surrogates)
 
@@ -161,6 +187,25 @@ class TableList(BaseModel):
 
 class TokenOnly(BaseModel):
     token: str = Field(max_length=MAX_TOKEN)
+
+
+class HandOver(BaseModel):
+    token: str = Field(max_length=MAX_TOKEN, description="your seat token")
+    seat: StrictInt = Field(ge=0, description="the seat whose player has gone")
+    agent: str | None = Field(None, max_length=64, description="the agent (level) to play it; default: easy")
+
+
+class ControlReply(BaseModel):
+    ok: Literal[True] = True
+    ended: bool = Field(description="the game is over now")
+    ply: int
+
+
+class RematchReply(BaseModel):
+    ok: Literal[True] = True
+    accepted: list[int] = Field(description="the seats that accepted so far")
+    game: str | None = Field(description="the new game's id, once every human seat accepted")
+    link: str | None = Field(description="your seat's link in the new game (it holds your new token)")
 
 
 class ReplayRequest(BaseModel):
@@ -306,6 +351,22 @@ class StateMessage(BaseModel):
     error: str | None
     sync: bool
     log: list[dict[str, Any]] | None = None
+    # Off the board (server/control.py); on the update that shows the game now.
+    clock: dict[str, Any] | None = Field(
+        None,
+        description="the clock: its settings, `running` (the seat on move, or null) and "
+        "`remaining_ms` per seat as of sending (null: not timed)",
+    )
+    ending: dict[str, Any] | None = Field(
+        None, description="how the game ended off the board: {forfeits: [{seat, reason, ply}], aborted, out}"
+    )
+    controls: dict[str, Any] | None = Field(
+        None, description="what this seat may do now: can_resign, can_abort, can_rematch, handable (seats)"
+    )
+    rematch: dict[str, Any] | None = Field(
+        None,
+        description="{accepted: seats, needed: seats, game: new id or null, link: your new link or null}",
+    )
 
 
 class HintReplyMessage(BaseModel):
@@ -386,6 +447,10 @@ SCHEMAS: dict[str, Any] = {
     "claim": Claim,
     "claimed": Claimed,
     "replay-request": ReplayRequest,
+    "hand-over": HandOver,
+    "control-reply": ControlReply,
+    "rematch-reply": RematchReply,
+    "clock": ClockSpec,
     "check-options": CheckOptions,
     "name-change": NameChange,
     "name-changed": NameChanged,

@@ -40,6 +40,7 @@ from trapworks.core import (
     undo_refusal,
 )
 from trapworks.core.agent import ReasonedAgent, advice
+from trapworks.core.forfeit import outcome as forfeit_outcome
 from trapworks.core.randomness import chance_outcome, derive, derived_random, new_key, seed_key
 
 from .names import BadName, clean_name
@@ -119,6 +120,7 @@ class LiveGame:
     # (seat, ply) -> the action text as sent, for moves applied here: a repeat is answered, not applied.
     sent_texts: dict[tuple[int, int], str] = field(default_factory=dict)
     key: bytes = b""  # the secret randomness key (see game_key)
+    control: Any = None  # server/control.GameControl: clock, resignations, rematch, hand-overs
 
     @property
     def id(self) -> str:
@@ -147,6 +149,9 @@ class GameService:
         self.store_failures = 0  # failed writes so far (each logged)
         self._apply_time: dict[str, float] = {}  # game id -> recent slow apply_action time, s
         self._apply_pool = concurrent.futures.ThreadPoolExecutor(APPLY_THREADS, thread_name_prefix="apply")
+        from .control import Control  # it imports this module's ServiceError
+
+        self.control = Control(self)  # resign, abort, rematch, clocks, hand-over (server/control.py)
 
     # --- catalog ----------------------------------------------------------------------
     def catalog(self) -> list[dict[str, Any]]:
@@ -218,6 +223,9 @@ class GameService:
         practice: bool = False,
         public: bool = False,
         spectator_chat: bool = False,
+        clock: dict[str, Any] | None = None,
+        hand_over_after: float | None = None,
+        rematch_of: str | None = None,
     ) -> LiveGame:
         game = self.make_game(game_id, options)
         n = game.num_players()
@@ -296,13 +304,18 @@ class GameService:
             )
         except TrapworksError as e:
             raise ServiceError(400, "bad_position", str(e)) from None
+        live = LiveGame(stored=stored, game=game, state=state, log=[], key=key)
+        self.control.setup(live, clock, hand_over_after, rematch_of)  # checks the clock first
         try:
             self.store.create_game(stored)
+            self.control.created(live)
+        except ServiceError:
+            raise
         except Exception as e:
             raise self._store_failed("create a game", e) from None
         self.last_activity = time.monotonic()
-        live = LiveGame(stored=stored, game=game, state=state, log=[], key=key)
         self.live[stored.id] = live
+        self.control.changed(live)  # a clock starts with the first turn
         self.schedule_advance(live)
         return live
 
@@ -345,7 +358,12 @@ class GameService:
         if stored is None:
             raise ServiceError(404, "no_such_game", f"no game {gid!r} on this server")
         live = self._rebuild(stored)
+        try:
+            self.control.load(live)
+        except Exception as e:
+            raise self._store_failed(f"load the control of game {gid!r}", e) from None
         self.live[gid] = live
+        self.control.changed(live)
         self.schedule_advance(live)  # it may have stopped while an agent or chance was to move
         return live
 
@@ -458,7 +476,9 @@ class GameService:
         current = self.live.get(live.id)
         if current is not None:
             current.connections.discard(conn)
-            if not current.connections and current.state.is_terminal():
+            self.control.disconnected(current, conn.seat)
+            if not current.connections and self.control.ended(current):
+                self.control.stop(current)
                 del self.live[live.id]
 
     def humans(self, live: LiveGame) -> list[int]:
@@ -563,6 +583,8 @@ class GameService:
             "error": live.failed,
             "sync": sync,
         }
+        if state is live.state:  # now (a moment of the past has no clock or result off the board)
+            msg.update(self.control.view(live, viewer))
         if sync:
             msg["log"] = self.log_for(live, viewer)
         return msg
@@ -601,10 +623,12 @@ class GameService:
             "chosen_setup": live.stored.chosen_setup,
             "public": live.stored.public,
             "spectator_chat": live.stored.spectator_chat,
+            **self.control.info(live),
         }
 
     async def broadcast(self, live: LiveGame, *, sync: bool = False) -> None:
         """Send every connection of the game its seat's view of the game now."""
+        self.control.changed(live)
         await self._deliver(live, lambda seat: self.snapshot(live, seat, sync=sync))
 
     async def _deliver(
@@ -684,6 +708,8 @@ class GameService:
             if state.is_terminal():
                 raise ServiceError(409, "game_over", "the game is over")
             repeat = self._repeat_of(live, seat, expected_ply, text)
+            if repeat is None:
+                self.control.check_can_move(live, seat)  # resigned, aborted, or handed to an AI
             if repeat is not None:
                 # The same move again (a resend after a lost answer): the earlier result, not applied again.
                 if reply_to is not None:
@@ -741,6 +767,7 @@ class GameService:
         """Each connection gets one frame: the update after each step, in order (plus the reply
         for `reply_to`). One frame instead of one per step: under load the server's time per
         frame sent is a large share of a move's."""
+        self.control.changed(live)
         await self._deliver(
             live,
             lambda seat: [
@@ -838,7 +865,7 @@ class GameService:
 
     def _needs_server(self, live: LiveGame) -> bool:
         state = live.state
-        if state.is_terminal() or live.failed:
+        if state.is_terminal() or live.failed or self.control.ended(live):
             return False
         p = state.current_player()
         return p == CHANCE or (p >= 0 and live.stored.seats[p]["kind"] == "agent")
@@ -928,6 +955,8 @@ class GameService:
         if not self.against_ai_only(live, seat):
             raise ServiceError(403, "no_undo", "undo is only for a game against AI (you the only human seat)")
         async with live.lock:
+            if self.control.ended(live):
+                raise ServiceError(409, "game_over", "undo refused: there is no undo after the end")
             steps, refusal = self._undo_steps(live, seat)
             if steps is None:
                 raise ServiceError(409, "nothing_to_undo", "you have no move to take back")
@@ -1015,7 +1044,11 @@ class GameService:
     def record(self, gid: str, token: str | None) -> GameRecord:
         live = self.get(gid)
         self.seat_for(live, token)  # any seat or spectator of this game
-        if type(live.game).has_hidden_information and not live.state.is_terminal():
+        return self.game_record(live)
+
+    def game_record(self, live: LiveGame) -> GameRecord:
+        """The game's record, refused while a game with hidden information is on (it shows all)."""
+        if type(live.game).has_hidden_information and not self.control.ended(live):
             raise ServiceError(
                 403,
                 "record_hidden",
@@ -1023,7 +1056,16 @@ class GameService:
                 "everything) can be downloaded once the game is over",
             )
         names = [self.seat_label(live, i) for i in range(len(live.stored.seats))]
-        return GameRecord.from_state(live.state, players=names, practice=live.stored.practice)
+        extra = self.control.record_extra(live)
+        record = GameRecord.from_state(
+            live.state, players=names, practice=live.stored.practice, forfeits=extra.pop("forfeits")
+        )
+        record.clock, record.clock_moves, record.handed_to_ai = (
+            extra["clock"],
+            extra["clock_moves"],
+            extra["handed_to_ai"],
+        )
+        return record
 
     def record_dict(self, gid: str, token: str | None) -> dict[str, Any]:
         """The record as JSON; once the game is over it also reveals the randomness key, so anyone
@@ -1031,7 +1073,7 @@ class GameService:
         record = self.record(gid, token)
         out = record.to_dict()
         live = self.get(gid)
-        if live.state.is_terminal():
+        if self.control.ended(live):
             out["secret_key"] = live.key.hex()
         return out
 
@@ -1099,9 +1141,27 @@ class GameService:
                     }
                 )
                 previous = player
+            forfeits = record.forfeit_list()
         except TrapworksError as e:
             raise ServiceError(400, "bad_record", str(e)) from None
+        except ValueError as e:
+            raise ServiceError(400, "bad_record", f"record forfeits: {e}") from None
+        ending = None
+        if forfeits:
+            # Ended off the board (resigned, out of time, aborted): the kernel's result on the last step.
+            result = forfeit_outcome(state, forfeits)
+            if result.ended:
+                steps[-1].update(terminal=True, to_move=None, returns=result.returns, winners=result.winners)
+            ending = {
+                "forfeits": [f.to_dict() for f in forfeits],
+                "aborted": result.aborted,
+                "out": sorted(result.out),
+            }
         return {
+            "ending": ending,
+            "clock": record.clock,
+            "clock_moves": record.clock_moves,
+            "handed_to_ai": record.handed_to_ai,
             "game": record.game,
             "title": type(game).title,
             "options": game.public_options(),

@@ -115,6 +115,17 @@ class ActionRow(Base):
     text: Mapped[str] = mapped_column(Text)  # action in the game's notation (replays exactly)
 
 
+class ControlRow(Base):
+    """What a game's players did off the board (server/control.py): its clock (settings, time left,
+    who is on move since when), resignations and an abort, the clock AI's moves, seats handed to an
+    AI, and a rematch (who accepted, the new game). One JSON document per game, rewritten on change."""
+
+    __tablename__ = "game_control"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    data: Mapped[dict] = mapped_column(JSON)
+
+
 @dataclass
 class StoredGame:
     id: str
@@ -444,6 +455,16 @@ class Store:
         with self.sessions.begin() as s:
             s.execute(delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.ply >= keep))
 
+    def save_control(self, game_id: str, data: dict[str, Any]) -> None:
+        """Store a game's control document (server/control.py), committed on return."""
+        self.check_file()
+        with self.sessions.begin() as s:
+            row = s.get(ControlRow, game_id)
+            if row is None:
+                s.add(ControlRow(game_id=game_id, data=data))
+            else:
+                row.data = data
+
     # --- reading ----------------------------------------------------------------
     def load_game(self, game_id: str) -> StoredGame | None:
         with self.sessions() as s:
@@ -474,6 +495,21 @@ class Store:
                 open_seats=row.open_seats or 0,
                 joins=self.seat_joins(game_id),
             )
+
+    def load_control(self, game_id: str) -> dict[str, Any] | None:
+        with self.sessions() as s:
+            row = s.get(ControlRow, game_id)
+            return None if row is None else json.loads(json.dumps(row.data))
+
+    def games_on_the_clock(self) -> list[str]:
+        """Games whose clock was running for a seat when last stored (a restart resumes them)."""
+        with self.sessions() as s:
+            rows = s.execute(select(ControlRow.game_id, ControlRow.data)).all()
+        return [
+            gid
+            for gid, data in rows
+            if (data or {}).get("clock") and (data.get("clock_state") or {}).get("turn_seat") is not None
+        ]
 
     def game_ids(self) -> list[str]:
         with self.sessions() as s:

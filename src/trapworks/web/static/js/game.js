@@ -7,6 +7,8 @@ import { createAlerts } from "/static/js/alerts.js";
 import { createChat } from "/static/js/chat.js";
 import { nameField, storedName } from "/static/js/names.js";
 import { applyPresence, drawPlayers, startHeartbeat } from "/static/js/presence.js";
+import { createClock } from "/static/js/clock.js";
+import { createControls } from "/static/js/controls.js";
 
 const $ = (id) => document.getElementById(id);
 const gid = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -16,6 +18,8 @@ const fast = params.has("fast");
 
 let info = null;
 let renderer = null;
+let controls = null; // js/controls.js: resign, abort, rematch, hand-over
+let clockView = null; // js/clock.js: the countdown from the server's numbers
 let ws = null;
 let latest = null; // the newest state received (may be ahead of what is drawn)
 let log = [];
@@ -131,6 +135,8 @@ function announce(u) {
 }
 
 function resultHeadline(u) {
+  const off = controls && controls.headline(u); // resigned, out of time, aborted
+  if (off) return off;
   const winners = (u.winners || []).map(seatLabel);
   if (u.truncated) return "Game over: stopped by the turn limit, nobody wins.";
   if (!winners.length) return "Game over: a draw.";
@@ -139,33 +145,10 @@ function resultHeadline(u) {
   return `${winners.join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`;
 }
 
-async function rematch(button) {
-  // The same game and options, everyone one seat along (who opened now plays second, ...).
-  const n = info.players.length;
-  const seats = new Array(n);
-  for (const p of info.players) seats[(p.seat + 1) % n] = p.kind === "agent" ? { kind: "agent", agent: p.agent } : { kind: "human" };
-  button.disabled = true;
-  const r = await api("POST", "/api/games", { game: info.game, options: info.options, seats, hints: !!info.hints });
-  button.disabled = false;
-  if (!r.ok) { message(`no rematch: ${r.error}`, "error"); return; }
-  const humans = info.players.filter((p) => p.kind === "human").length;
-  const mine = info.seat === null ? r.data.spectator : r.data.seats[(info.seat + 1) % n];
-  if (humans <= 1) { location.href = mine.link; return; }
-  // Other people play too: give every human seat its link to pass on.
-  const box = $("end-links");
-  clear(box);
-  el("p", { text: "Rematch created. Send each player their new link:" }, box);
-  r.data.seats.forEach((s, i) => {
-    if (seats[i].kind !== "human") return;
-    const row = el("p", {}, box);
-    el("a", { href: s.link, text: `Player ${i + 1}${mine === s ? " (you)" : ""}`, "data-rematch-seat": i }, row);
-  });
-}
-
 function drawEndScreen(u) {
   const box = $("end-screen");
   clear(box);
-  const summary = (renderer && renderer.summary && renderer.summary(u)) || {};
+  const summary = controls.endSummary(u) || (renderer && renderer.summary && renderer.summary(u)) || {};
   el("h2", { id: "end-title", text: summary.title || resultHeadline(u) }, box);
   for (const line of summary.reason || []) el("p", { text: line, "data-testid": "end-reason" }, box);
   if (summary.scores && summary.scores.length) {
@@ -185,14 +168,19 @@ function drawEndScreen(u) {
     for (const line of section.lines) el("li", { text: line }, dl);
   }
   const actions = el("div", { class: "actions" }, box);
-  const again = el("button", { type: "button", class: "primary", text: "Rematch (seats rotated)", "data-testid": "rematch" }, actions);
-  again.addEventListener("click", () => rematch(again));
+  if (u.controls && u.controls.can_rematch) {
+    // The server makes the rematch once every human seat has accepted (js/controls.js).
+    const again = el("button", { type: "button", class: "primary", text: "Rematch (seats rotated)", "data-testid": "rematch" }, actions);
+    again.addEventListener("click", () => controls.acceptRematch(again));
+  }
   el("a", { href: "/", text: "New game", "data-testid": "new-game" }, actions);
   el("a", { href: $("record").href, text: "Download record", download: "", "data-testid": "end-record" }, actions);
   el("a", { href: $("replay").href, text: "Replay", "data-testid": "end-replay" }, actions);
   el("button", { type: "button", text: "Look at the board", "data-testid": "close-end",
                  onclick: () => { box.hidden = true; $("show-result").hidden = false; $("show-result").focus(); } }, actions);
+  controls.endLinks(actions);
   el("div", { id: "end-links" }, box);
+  controls.renderRematch($("end-links"));
   box.hidden = false;
 }
 
@@ -219,6 +207,8 @@ function drawShell(u) {
   renderLog($("log"), u.log, { seat: info.seat, players: info.players, gid, token, gameId: info.game,
                                renderer: info.renderer, options: info.options });
   announce(u);
+  controls.update(u);
+  clockView.update(u.clock);
   $("hint").disabled = !u.can_hint || u.terminal;
   // No undo after the end (the server refuses it too).
   $("undo").disabled = !u.can_undo || !!u.terminal;
@@ -228,6 +218,7 @@ function drawShell(u) {
   document.body.dataset.ply = String(u.ply);
   document.body.dataset.toMove = u.to_move === null ? "" : String(u.to_move);
   document.body.dataset.terminal = u.terminal ? "1" : "0";
+  document.body.dataset.endedOff = u.ending && u.terminal ? "1" : "0";
   document.body.dataset.myTurn = (u.to_move !== null && u.to_move === info.seat) ? "1" : "0";
   document.body.dataset.busy = "0";
   if (alerts) alerts.update(u);
@@ -241,6 +232,8 @@ function onState(msg) {
     if (msg.last_action) log[msg.last_action.ply] = msg.last_action;
   }
   const u = { ...msg, log: log.slice() };
+  // Ended off the board (resigned, out of time, aborted): the board has no move left to offer.
+  if (msg.ending && msg.terminal && msg.view && !msg.view.terminal) u.view = { ...msg.view, to_move: null, legal_actions: [] };
   document.body.dataset.busy = "1";
   queue = queue.then(async () => {
     try {
@@ -373,6 +366,8 @@ async function init() {
   };
   renderer = loaded.create(clear($("board")), ctx);
   setupSocial();
+  controls = createControls({ box: $("control"), gid, token, info, message, seatLabel });
+  clockView = createClock($("clockbar"), { seatLabel });
   document.body.dataset.renderer = loaded.url;
   $("record").addEventListener("click", downloadRecord);
   $("hint").addEventListener("click", hint);

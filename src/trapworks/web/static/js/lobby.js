@@ -1,6 +1,7 @@
 // The lobby: choose a game, its options and seats; create it; keep "my games" in localStorage.
 // Everything it offers (games, options, seat count, agents) comes from the server.
 import { api, clear, el, forgetGame, myGames, rememberGame } from "/static/js/dom.js";
+import { clockSpec, renderClockOptions } from "/static/js/clock.js";
 import { showHowToPlay } from "/static/js/howto.js";
 import { nameField } from "/static/js/names.js";
 import { startTables } from "/static/js/tables.js";
@@ -171,7 +172,7 @@ async function create() {
     : { kind: "human", invite: v === "invite" });
   const body = { game: current.id, options: optionValues(), seats, hints: $("hints").checked,
                  practice: $("practice").checked, public: $("public").checked,
-                 spectator_chat: $("spectator-chat").checked };
+                 spectator_chat: $("spectator-chat").checked, clock: clockSpec() };
   const start = $("start").value.trim();
   if (start) body.start = start;
   $("create").disabled = true;
@@ -265,6 +266,7 @@ async function init() {
   // The name is kept in this browser; each game page sends it with the seat (names.js).
   nameField($("lobby-name"), { label: "Your name (shown to the other players)" });
   tables = startTables($("tables"), $("tables-error"));
+  renderClockOptions($("clock-options"), ["easy", "medium", "hard"]); // every game has the levels
   const r = await api("GET", "/api/catalog");
   if (!r.ok) { $("create-error").textContent = r.error; return; }
   catalog = r.data.games;

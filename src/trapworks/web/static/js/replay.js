@@ -22,9 +22,13 @@ function show(i, animate) {
   const step = data.steps[i];
   const log = data.actions.slice(0, i).map((text, k) => ({ ply: k, seat: data.steps[k].to_move ?? -1, text }));
   const u = { ...step, log, sync: !animate, can_undo: false, can_hint: false, error: null, truncated: false };
+  // Ended off the board (resigned, out of time, aborted): no move is left to offer on the last step.
+  const closed = step.terminal && data.ending && !step.view.terminal;
+  if (closed) u.view = { ...step.view, to_move: null, legal_actions: [] };
+  document.body.dataset.endedOff = closed ? "1" : "0";
   queue = queue.then(() => renderer.update(u)).catch((e) => message(`the board could not be drawn: ${e.message}`, "error"));
   $("slider").value = String(i);
-  $("where").textContent = `Step ${i} of ${data.steps.length - 1}` + (step.terminal ? " · game over" : "");
+  $("where").textContent = `Step ${i} of ${data.steps.length - 1}` + (step.terminal ? ` · game over${endingText(step)}` : "");
   document.body.dataset.step = String(i);
   // The line of the turn this step belongs to is the current one.
   for (const li of $("log").children) {
@@ -32,6 +36,19 @@ function show(i, animate) {
   }
   const current = $("log").querySelector("li.current");
   if (current) current.scrollIntoView({ block: "nearest" });
+}
+
+// How a game ended off the board (resigned, out of time, aborted), from the record's forfeits.
+const REASONS = { resigned: "resigned", out_of_time: "ran out of time" };
+function endingText(step) {
+  const ending = data.ending;
+  const label = (s) => data.players[s] || `Player ${s + 1}`;
+  const winners = (step.winners || []).map(label);
+  const result = winners.length ? ` · ${winners.join(" and ")} ${winners.length > 1 ? "win" : "wins"}` : "";
+  if (!ending) return result;
+  if (ending.aborted) return " · aborted: no result";
+  const said = ending.forfeits.map((f) => `${label(f.seat)} ${REASONS[f.reason]}`).join(", ");
+  return ` · ${said}${result}`;
 }
 
 async function start(record) {
@@ -78,7 +95,19 @@ $("file").addEventListener("change", async () => {
 
 async function init() {
   const p = hashParams();
-  if (p.get("g") && p.get("t")) {
+  // The public link of a finished game (/replay/<id>, no token); ?embed=1 for an <iframe>.
+  const publicId = location.pathname.startsWith("/replay/") ? decodeURIComponent(location.pathname.slice(8)) : "";
+  if (new URLSearchParams(location.search).get("embed") === "1") {
+    document.body.classList.add("embed");
+    const credit = el("p", { class: "embed-credit muted" }, document.querySelector(".side .card"));
+    el("a", { href: `/replay/${encodeURIComponent(publicId)}`, target: "_blank", rel: "noopener", text: "Open on trapworks" }, credit);
+  }
+  if (publicId) {
+    const r = await api("GET", `/api/public/games/${encodeURIComponent(publicId)}/record`);
+    $("load").hidden = true;
+    if (!r.ok) { message(r.error, "error"); document.body.dataset.ready = "1"; return; }
+    start(r.data);
+  } else if (p.get("g") && p.get("t")) {
     const r = await api("GET", `/api/games/${encodeURIComponent(p.get("g"))}/record?token=${encodeURIComponent(p.get("t"))}`);
     if (!r.ok) { message(r.error, "error"); return; }
     $("load").hidden = true;

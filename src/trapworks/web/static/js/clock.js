@@ -1,0 +1,95 @@
+// Clocks: the lobby's clock choice, and the game page's countdown. The server keeps and enforces
+// every clock (server/control.py); the page only counts down from the numbers it last received.
+import { clear, el } from "/static/js/dom.js";
+
+// --- the lobby --------------------------------------------------------------------------------
+export function renderClockOptions(box, agents) {
+  clear(box);
+  const levels = (agents || []).filter((a) => ["easy", "medium", "hard"].includes(a));
+  const row = (label, control) => {
+    const l = el("label", {}, box);
+    el("span", { class: "name", text: label }, l);
+    l.appendChild(control);
+    return l;
+  };
+  const mode = el("select", { id: "clock-mode", "data-testid": "clock-mode" });
+  for (const [value, text] of [["", "No clock"], ["move", "Time per turn"], ["total", "Time per player (+ increment)"]]) {
+    el("option", { value, text }, mode);
+  }
+  row("Clock", mode);
+  const seconds = el("input", { type: "number", id: "clock-seconds", min: "1", step: "1", value: "60", "data-testid": "clock-seconds" });
+  const secondsRow = row("Seconds", seconds);
+  const increment = el("input", { type: "number", id: "clock-increment", min: "0", step: "1", value: "5", "data-testid": "clock-increment" });
+  const incrementRow = row("Increment (s)", increment);
+  const rule = el("select", { id: "clock-rule", "data-testid": "clock-rule" });
+  for (const level of levels) el("option", { value: `ai:${level}`, text: `the computer (${level}) plays the turn` }, rule);
+  el("option", { value: "forfeit", text: "that player forfeits" }, rule);
+  const ruleRow = row("When time runs out", rule);
+  const sync = () => {
+    const on = mode.value !== "";
+    secondsRow.hidden = !on;
+    ruleRow.hidden = !on;
+    incrementRow.hidden = mode.value !== "total";
+    seconds.value = mode.value === "total" && seconds.value === "60" ? "300" : seconds.value;
+  };
+  mode.addEventListener("change", sync);
+  sync();
+}
+
+// The clock option of POST /api/games (null: no clock).
+export function clockSpec() {
+  const mode = document.getElementById("clock-mode");
+  if (!mode || !mode.value) return null;
+  const rule = document.getElementById("clock-rule").value;
+  const spec = { mode: mode.value, seconds: Number(document.getElementById("clock-seconds").value) };
+  if (mode.value === "total") spec.increment = Number(document.getElementById("clock-increment").value || 0);
+  if (rule === "forfeit") spec.on_timeout = "forfeit";
+  else { spec.on_timeout = "ai"; spec.ai_level = rule.slice(3); }
+  return spec;
+}
+
+// --- the game page ------------------------------------------------------------------------------
+export function formatClock(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const m = Math.floor(s / 60);
+  return `${m}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// A countdown in `box`: update(clock) with the server's clock of a state message; between
+// messages it counts the running seat down locally (never below zero; the server decides).
+export function createClock(box, { seatLabel }) {
+  let clock = null;
+  let received = 0;
+  let timer = null;
+  function draw() {
+    clear(box);
+    if (!clock) { box.hidden = true; return; }
+    box.hidden = false;
+    const elapsed = performance.now() - received;
+    clock.remaining_ms.forEach((ms, seat) => {
+      if (ms === null || ms === undefined) return;
+      const running = clock.running === seat;
+      const left = running ? ms - elapsed : ms;
+      const div = el("div", {
+        class: "clock-seat" + (running ? " running" : "") + (running && left < 10000 ? " low" : ""),
+        "data-testid": `clock-seat-${seat}`, "data-running": running ? "1" : "0",
+      }, box);
+      el("span", { class: "who", text: seatLabel(seat) }, div);
+      el("span", { class: "time", text: formatClock(left) }, div);
+    });
+    const rule = clock.on_timeout === "forfeit" ? "forfeit on time" : `on time: the computer (${clock.ai_level}) plays`;
+    const what = clock.mode === "total" ? `${formatClock(clock.seconds * 1000)} each` + (clock.increment ? ` + ${clock.increment} s` : "")
+      : `${formatClock(clock.seconds * 1000)} per turn`;
+    el("span", { class: "clock-rule muted small", text: `${what} · ${rule}` }, box);
+  }
+  return {
+    update(next) {
+      if (next === undefined) return; // an intermediate update: the clock is on the last one
+      clock = next;
+      received = performance.now();
+      if (timer) clearInterval(timer);
+      timer = clock && clock.running !== null ? setInterval(draw, 250) : null;
+      draw();
+    },
+  };
+}

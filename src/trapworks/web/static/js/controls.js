@@ -1,0 +1,143 @@
+// Game control off the board on the game page: resign, abort, hand a gone player's seat to an AI,
+// rematch (offered, accepted, then each player's own new link), and a finished game's public link.
+// The server decides who may do what (u.controls) and what it does to the result (u.ending).
+import { api, clear, el } from "/static/js/dom.js";
+
+const REASONS = { resigned: "resigned", out_of_time: "ran out of time", aborted: "aborted the game" };
+
+export function createControls({ box, gid, token, info, message, seatLabel }) {
+  const base = `/api/games/${encodeURIComponent(gid)}`;
+  let last = null;
+  let armed = null; // a button waiting for its confirming second click
+  let clockMoves = -1; // how many moves the clock's AI had played at the last update
+
+  async function post(what, body) {
+    const r = await api("POST", `${base}/${what}`, { token, ...(body || {}) });
+    if (!r.ok) message(r.error, "error");
+    return r;
+  }
+
+  // Resign and abort end a game: the first click asks, the second (within 4 s) does it.
+  function confirmButton(parent, text, confirmText, testid, act) {
+    const b = el("button", { type: "button", text, "data-testid": testid }, parent);
+    b.addEventListener("click", async () => {
+      if (armed !== b) {
+        armed = b;
+        b.textContent = confirmText;
+        b.classList.add("confirm");
+        setTimeout(() => { if (armed === b) { armed = null; b.textContent = text; b.classList.remove("confirm"); } }, 4000);
+        return;
+      }
+      armed = null;
+      b.disabled = true;
+      await act();
+    });
+    return b;
+  }
+
+  function endingLines(u) {
+    const lines = [];
+    for (const f of (u.ending && u.ending.forfeits) || []) {
+      if (f.reason === "aborted") lines.push("The game was aborted before its second move: no result.");
+      else lines.push(`${seatLabel(f.seat)} ${REASONS[f.reason]} after ${f.ply} moves.`);
+    }
+    return lines;
+  }
+
+  function headline(u) {
+    if (!u.ending) return null;
+    if (u.ending.aborted) return "Game aborted: no result.";
+    const winners = (u.winners || []).map(seatLabel);
+    const last = u.ending.forfeits[u.ending.forfeits.length - 1];
+    const why = `${seatLabel(last.seat)} ${REASONS[last.reason]}`;
+    if (!winners.length) return `${why}: nobody wins.`;
+    const you = info.seat !== null && (u.winners || []).includes(info.seat);
+    return `${why}. ${you && winners.length === 1 ? "You win!" : `${winners.join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`}`;
+  }
+
+  async function acceptRematch(button) {
+    if (button) button.disabled = true;
+    const r = await post("rematch");
+    if (!r.ok) { if (button) button.disabled = false; return; }
+    if (button) button.textContent = "Rematch offered";
+    const humans = info.players.filter((p) => p.kind === "human").length;
+    // Alone against the computer: straight to the new game.
+    if (r.data.link && humans <= 1) location.href = r.data.link;
+  }
+
+  function renderRematch(container, u, withButton = true) {
+    if (!container || !u.rematch) return;
+    clear(container);
+    const rm = u.rematch;
+    if (rm.game && rm.link) {
+      const p = el("p", { class: "rematch-ready", "data-testid": "rematch-ready" }, container);
+      el("span", { text: "Rematch ready (seats rotated): " }, p);
+      el("a", { href: rm.link, text: "play the rematch", "data-testid": "rematch-link" }, p);
+      return;
+    }
+    if (!rm.accepted.length) return;
+    const waiting = rm.needed.filter((s) => !rm.accepted.includes(s));
+    const names = rm.accepted.map(seatLabel).join(", ");
+    el("p", { text: `Rematch offered by ${names}` + (waiting.length ? `; waiting for ${waiting.map(seatLabel).join(", ")}.` : "."),
+              "data-testid": "rematch-offer" }, container);
+    if (withButton && info.seat !== null && waiting.includes(info.seat) && u.controls && u.controls.can_rematch) {
+      const b = el("button", { type: "button", class: "primary", text: "Accept the rematch", "data-testid": "accept-rematch" }, container);
+      b.addEventListener("click", () => acceptRematch(b));
+    }
+  }
+
+  function update(u) {
+    if (u.controls === undefined) return; // an intermediate update of a move: the last one has them
+    last = u;
+    // Time ran out and the clock's AI played: say so (not on the first update of the page).
+    const moves = u.clock ? u.clock.moves || [] : [];
+    if (clockMoves >= 0 && moves.length > clockMoves) {
+      const entry = (u.log || [])[moves[moves.length - 1]];
+      const who = entry ? seatLabel(entry.seat) : "a player";
+      message(`Time ran out: the computer (${u.clock.ai_level}) played for ${who}.`);
+    }
+    clockMoves = moves.length;
+    clear(box);
+    const c = u.controls || {};
+    const row = el("div", { class: "row-buttons" }, box);
+    if (c.can_abort) {
+      confirmButton(row, "Abort", "Confirm abort", "abort", async () => { if ((await post("abort")).ok) message("Game aborted."); });
+    }
+    if (c.can_resign) {
+      confirmButton(row, "Resign", "Confirm resign", "resign", async () => { if ((await post("resign")).ok) message("You resigned."); });
+    }
+    for (const seat of c.handable || []) {
+      const p = el("p", { class: "small", "data-testid": `gone-${seat}` }, box);
+      el("span", { text: `${seatLabel(seat)} has gone. ` }, p);
+      const b = el("button", { type: "button", text: "Let the computer play for them", "data-testid": `hand-over-${seat}` }, p);
+      b.addEventListener("click", async () => {
+        b.disabled = true;
+        if ((await post("hand-over", { seat })).ok) message(`${seatLabel(seat)} is played by the computer now.`);
+      });
+    }
+    if (u.terminal) {
+      renderRematch(el("div", { class: "rematch-status" }, box), u);
+      const p = el("p", { class: "small" }, box);
+      el("a", { href: `/replay/${encodeURIComponent(gid)}`, text: "Public link to this game", "data-testid": "public-link" }, p);
+    }
+    renderRematch(document.getElementById("end-links"), u, false); // the end screen has its own button
+    box.hidden = !box.querySelector("button, a, p");
+  }
+
+  // The end screen's parts for a game ended off the board (the renderer's summary reads the
+  // board, which does not know about resignations).
+  function endSummary(u) {
+    if (!u.ending) return null;
+    return { title: headline(u), reason: endingLines(u) };
+  }
+
+  // Extra end-screen entries: the public link and the embeddable replay.
+  function endLinks(actions) {
+    const href = `/replay/${encodeURIComponent(gid)}`;
+    el("a", { href, text: "Public link", "data-testid": "end-public-link", title: "A link anyone can open: no seat token in it" }, actions);
+    el("a", { href: `${href}?embed=1`, text: "Embed", "data-testid": "end-embed-link",
+              title: "The replay for an <iframe>" }, actions);
+  }
+
+  return { update, headline, endSummary, endLinks, acceptRematch, renderRematch: (c) => last && renderRematch(c, last, false) };
+}
