@@ -457,6 +457,8 @@ class Control:
             seats,
             hints=live.stored.hints,
             practice=live.stored.practice,
+            # The same people play again: not listed as an open table, spectators as before.
+            spectator_chat=live.stored.spectator_chat,
             clock=d["clock"],
             hand_over_after=d["hand_over_after"],
             rematch_of=live.id,
