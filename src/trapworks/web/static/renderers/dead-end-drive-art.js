@@ -648,10 +648,13 @@ export async function springTrap(fx, kind, o) {
     const py = dy ? sy + cell / 2 - (dy * cell) / 2 : sy + cell * 0.9;
     const tipping = mk("g", {}, g);
     statue(tipping, sx, sy - cell * 0.25, cell, cell * 1.2);
-    const turn = dx > 0 ? -90 : dx < 0 ? 90 : dy < 0 ? 180 : 0;
+    const turn = dx > 0 ? -90 : 90;
     await frames(12, 45, sleep, (t) => {
       const e = t * t;
-      tipping.setAttribute("transform", `rotate(${turn * e},${px},${py})`);
+      // toppling sideways turns it about its base; toppling toward or away from the viewer (the
+      // board is seen from above) folds it over its base line
+      tipping.setAttribute("transform", dy ? `translate(0,${py}) scale(1,${Math.cos(Math.PI * e)}) translate(0,${-py})`
+        : `rotate(${turn * e},${px},${py})`);
     });
     const dust = puffs(g, cx, cy, 8, "#d6d3d1");
     await frames(8, 45, sleep, (t) => {

@@ -542,19 +542,53 @@ export default function createRenderer(root, ctx) {
     node.removeAttribute("data-walking");
   }
 
+  // A trap springing is shown enlarged in a spotlight over the dimmed board (the board's own
+  // squares are small), with a caption; the board's piece that moves is hidden meanwhile.
+  let spotId = 0;
   async function animateSpring(ev) {
     const trap = drawing().traps.find((t) => t.kind === ev.trap);
     if (!trap) return;
     const { x, y } = squareXY(trap.square);
-    // the board's own piece that moves in the animation is hidden while its double moves
     const object = gDecor.querySelector(`[data-trap-object="${ev.trap}"]`);
     const moving = ev.trap === "statue" || ev.trap === "chandelier" ? object
       : ev.trap === "bookcase" && object ? object.querySelector(".ladder") : null;
     if (moving) moving.setAttribute("opacity", "0");
+    const [, , vw, vh] = board.getAttribute("viewBox").split(" ").map(Number);
+    const zoom = 3;
+    const reach = CELL * 1.7;                 // the spotlight's radius around the trap, board units
+    const R = reach * zoom;
+    const sx = Math.min(Math.max(x, R + 4), vw - R - 4);
+    const sy = Math.min(Math.max(y, R + 4), vh - R - 30);
+    const dim = svg("rect", { x: 0, y: 0, width: vw, height: vh, fill: "#0c0a09", opacity: 0 }, gFx);
+    const id = `ded-spot-${++spotId}`;
+    const clip = svg("clipPath", { id }, svg("defs", {}, gFx));
+    svg("circle", { cx: x, cy: y, r: reach }, clip);
+    const lens = svg("g", { transform: `translate(${sx},${sy}) scale(${zoom}) translate(${-x},${-y})` }, gFx);
+    const inside = svg("g", { "clip-path": `url(#${id})` }, lens);
+    // the floor around the trap: the board's own cells and furniture, copied
+    for (const layer of [gCells, gDecor]) {
+      const copy = layer.cloneNode(true);
+      copy.removeAttribute("data-testid");
+      for (const n of copy.querySelectorAll("[data-square], [data-furniture-kind], [data-trap-object], [data-legend], [data-room], [data-passage-art], [data-doorway], [data-trap-label], [data-front-door]")) {
+        for (const a of [...n.attributes]) if (a.name.startsWith("data-")) n.removeAttribute(a.name);
+      }
+      inside.append(copy);
+    }
+    svg("circle", { cx: x, cy: y, r: reach, fill: "none", stroke: TRAP_COLOURS[ev.trap], "stroke-width": 1.2 }, lens);
+    const name = (view.pawns.find((p) => p.letter === ev.pawn) || { name: ev.pawn }).name;
+    const caption = `${ev.trap[0].toUpperCase()}${ev.trap.slice(1)} trap: ${name} is knocked off!`;
+    const label = svg("g", {}, gFx);
+    const text = svg("text", { x: sx, y: sy + R + 20, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: "#fff" }, label);
+    text.textContent = caption;
+    const w = caption.length * 8 + 20;
+    label.insertBefore(svg("rect", { x: sx - w / 2, y: sy + R + 4, width: w, height: 23, rx: 6, fill: TRAP_COLOURS[ev.trap] }), text);
     try {
-      await springTrap(gFx, ev.trap, { x: x - CELL / 2, y: y - CELL / 2, cell: CELL, against: trap.against,
-                                       colour: pawnColour(ev.pawn), letter: ev.pawn, sleep: ctx.sleep });
+      for (const o of [0.15, 0.3, 0.45]) { dim.setAttribute("opacity", String(o)); await ctx.sleep(40); }
+      await springTrap(inside, ev.trap, { x: x - CELL / 2, y: y - CELL / 2, cell: CELL, against: trap.against,
+                                          colour: pawnColour(ev.pawn), letter: ev.pawn, sleep: ctx.sleep });
+      await ctx.sleep(250);
     } finally {
+      gFx.replaceChildren();
       if (moving) moving.removeAttribute("opacity");
     }
   }
