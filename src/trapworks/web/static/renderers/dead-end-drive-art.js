@@ -356,7 +356,8 @@ export function portrait(p, letter, x, y, w, h, background) {
   if (f.shirt) mk("path", { d: "M24 51 L30 64 L36 51 Z", fill: f.shirt }, g);
   mk("rect", { x: 26, y: 42, width: 8, height: 10, fill: f.skin }, g);
   // hair behind the head
-  if (f.style === "long" || f.style === "curls") mk("ellipse", { cx: 30, cy: 36, rx: 17, ry: 19, fill: f.hair }, g);
+  if (f.style === "long") mk("path", { d: "M14 30 Q14 13 30 13 Q46 13 46 30 L48 52 Q41 50 40 42 L20 42 Q19 50 12 52 Z", fill: f.hair }, g);
+  if (f.style === "curls") mk("ellipse", { cx: 30, cy: 36, rx: 17, ry: 19, fill: f.hair }, g);
   if (f.style === "bob") mk("path", { d: "M12 40 Q10 14 30 13 Q50 14 48 40 Z", fill: f.hair }, g);
   if (f.style === "bun") mk("circle", { cx: 30, cy: 13, r: 7, fill: f.hair }, g);
   if (f.style === "topbun") mk("circle", { cx: 30, cy: 11, r: 7, fill: f.hair, stroke: "#9ca3af", "stroke-width": 0.8 }, g);
@@ -593,9 +594,9 @@ export async function springTrap(fx, kind, o) {
     const lines = [0.3, 0.5, 0.7].map((f) => mk("line", { x1: x + cell * f, y1: y, x2: x + cell * f, y2: y, stroke: "#1e3a8a", "stroke-width": 1.2 }, g));
     await frames(12, 45, sleep, (t) => {
       const e = ease(t);
-      pawn.setAttribute("transform", `translate(${cx},${cy - cell * 0.35 + cell * 2.3 * e}) rotate(${540 * e}) scale(${0.8 - 0.5 * t})`);
+      pawn.setAttribute("transform", `translate(${cx},${cy - cell * 0.35 + cell * 1.3 * e}) rotate(${540 * e}) scale(${0.8 - 0.4 * t})`);
       pawn.setAttribute("opacity", String(1 - t * 0.9));
-      for (const l of lines) { l.setAttribute("y1", y + cell * 2.3 * e - 8); l.setAttribute("y2", y + cell * 2.3 * e + 4); }
+      for (const l of lines) { l.setAttribute("y1", y + cell * 1.3 * e - 8); l.setAttribute("y2", y + cell * 1.3 * e + 4); }
     });
   } else if (kind === "fireplace") {
     const [dx, dy] = DIRS[against || "left"];

@@ -578,10 +578,12 @@ export default function createRenderer(root, ctx) {
     const name = (view.pawns.find((p) => p.letter === ev.pawn) || { name: ev.pawn }).name;
     const caption = `${ev.trap[0].toUpperCase()}${ev.trap.slice(1)} trap: ${name} is knocked off!`;
     const label = svg("g", {}, gFx);
-    const text = svg("text", { x: sx, y: sy + R + 20, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: "#fff" }, label);
-    text.textContent = caption;
     const w = caption.length * 8 + 20;
-    label.insertBefore(svg("rect", { x: sx - w / 2, y: sy + R + 4, width: w, height: 23, rx: 6, fill: TRAP_COLOURS[ev.trap] }), text);
+    const lx = Math.min(Math.max(sx, w / 2 + 2), vw - w / 2 - 2);  // the caption stays on the board
+    svg("rect", { x: lx - w / 2, y: sy + R + 4, width: w, height: 23, rx: 6, fill: "#1c1917", stroke: TRAP_COLOURS[ev.trap],
+                  "stroke-width": 2 }, label);
+    const text = svg("text", { x: lx, y: sy + R + 20, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: "#fff" }, label);
+    text.textContent = caption;
     try {
       for (const o of [0.15, 0.3, 0.45]) { dim.setAttribute("opacity", String(o)); await ctx.sleep(40); }
       await springTrap(inside, ev.trap, { x: x - CELL / 2, y: y - CELL / 2, cell: CELL, against: trap.against,
