@@ -78,6 +78,8 @@ export default function createRenderer(root, ctx) {
     .ded-card.drawn { outline: 3px solid #16a34a; }
     .ded-curtain { text-align: center; padding: .8em; background: #1f2937; color: #fff; border-radius: .4em; }
     .ded-curtain[hidden] { display: none; }
+    .ded-off { display: flex; align-items: center; gap: .4em; margin: .15em 0; }
+    .ded-off svg { flex: none; border-radius: 3px; filter: grayscale(.6); }
     .ded-events { font-size: .85em; max-height: 7em; overflow: auto; margin: .2em 0; padding-left: 1.2em; }
   `;
 
@@ -454,7 +456,10 @@ export default function createRenderer(root, ctx) {
     if (!off.length) el("span", { class: "muted", text: "nobody yet" }, offPanel);
     for (const p of off) {
       const owner = p.owner === null || p.owner === undefined ? "secret card" : ctx.seatLabel(p.owner);
-      el("div", { text: `${p.name} (${p.letter}) — ${owner}`, "data-off": p.letter }, offPanel);
+      const line = el("div", { class: "ded-off", "data-off": p.letter }, offPanel);
+      const face = svg("svg", { viewBox: "0 0 20 24", width: 20, height: 24, "aria-hidden": "true" }, line);
+      portrait(face, p.letter, 0, 0, 20, 24, `${pawnColour(p.letter)}66`);
+      el("span", { text: `${p.name} (${p.letter}) — ${owner}` }, line);
     }
   }
 
