@@ -101,8 +101,15 @@ RECORDER = """() => {
 }"""
 
 
+# A game under way: pawns about the mansion, the Detective 3 steps on, a Detective card on the discard.
+UNDER_WAY = (
+    "players=2 turn=1 pawns=" + PAWNS.format(L="e9") + " chars=SDCP/LKBZ traps=fw/s portrait=M cycle=S "
+    "opening=0 dice=4,2 det=3 discard=sddd turns=9"
+)
+
+
 def test_every_furniture_kind_in_the_mansion_data_is_drawn_and_in_the_legend(server, browser):
-    created = create(server)
+    created = create(server, start=UNDER_WAY)
     page, errors = open_page(browser, created["seats"][0]["link"] + "&fast")
     # the kinds come from the data file (mansion.txt through board.py), not from a list here
     squares_of: dict[str, set[str]] = {}
@@ -160,6 +167,8 @@ def test_every_furniture_kind_in_the_mansion_data_is_drawn_and_in_the_legend(ser
     assert face.locator(SHAPES).count() >= 8
     faces = page.locator("[data-testid=my-characters] .ded-card[data-character] svg [data-face]")
     assert faces.count() == len(view["my_characters"])
+    assert page.locator("[data-testid=pile] svg[data-discard-top='detective']").count() == 1
+    assert page.locator(f"{BOARD} [data-detective='3']").count() == 1
     assert errors == []
     shot(page, "dead-end-drive-mansion-1366.png")
     page.context.close()

@@ -50,7 +50,20 @@ export default function createRenderer(root, ctx) {
     .ded-portrait.flip .frame { animation: ded-flip .6s ease-in-out; }
     @keyframes ded-flip { 0% { transform: rotateY(0); } 50% { transform: rotateY(90deg); } 100% { transform: rotateY(0); } }
     @media (prefers-reduced-motion: reduce) { .ded-portrait.flip .frame { animation: none; } }
+    .ded-status { display: flex; flex-wrap: wrap; align-items: center; gap: .2em 1.1em; }
     .ded-pile { display: inline-flex; align-items: center; gap: .35em; font-size: .9em; }
+    /* a phone: the portrait and the status side by side, smaller cards */
+    @media (max-width: 600px) {
+      .ded-info { flex-wrap: nowrap; gap: .6em; }
+      .ded-portrait { min-width: 0; flex: 1 1 auto; }
+      .ded-portrait .frame { width: 38px; height: 47px; }
+      .ded-status { flex-direction: column; align-items: flex-start; gap: .1em; font-size: .85em; flex: none; }
+      .ded-pile { font-size: 1em; }
+      .ded-pile .top { display: none; }  /* the card picture says it */
+      .ded-hand { gap: .2em .5em; }
+      .ded-card { font-size: .66em; min-width: 3em; }
+      .ded-card .ded-card-art { width: 30px; height: 40px; }
+    }
     .ded-dice { display: inline-flex; gap: .25em; }
     .ded-dice svg { display: block; }
     .ded-stage { position: relative; }
@@ -85,8 +98,9 @@ export default function createRenderer(root, ctx) {
 
   const infoBar = el("div", { class: "ded-info" }, root);
   const portraitBox = el("div", { class: "ded-portrait", "data-testid": "portrait" }, infoBar);
-  const detectiveText = el("span", { "data-testid": "detective" }, infoBar);
-  const pileBox = el("span", { class: "ded-pile", "data-testid": "pile" }, infoBar);
+  const statusBox = el("div", { class: "ded-status" }, infoBar);
+  const detectiveText = el("span", { "data-testid": "detective" }, statusBox);
+  const pileBox = el("span", { class: "ded-pile", "data-testid": "pile" }, statusBox);
   // On a phone the squares stay at least 32 px (the board pans); see --pan-w below.
   const stage = el("div", { class: "ded-stage board-pan zoomable" }, root);
   const board = svg("svg", { class: "ded-board", "data-board": "dead-end-drive", role: "group",
@@ -408,7 +422,8 @@ export default function createRenderer(root, ctx) {
       face.setAttribute("data-discard-top", top);
       pileBox.append(face);
     }
-    el("span", { text: `discard ${view.discard.length}` + (top ? ` (top: ${top})` : "") }, pileBox);
+    el("span", { text: `discard ${view.discard.length}` }, pileBox);
+    if (top) el("span", { class: "top", text: `(top: ${top})` }, pileBox);
     if (view.terminal) {
       turnLine.textContent = view.truncated ? "Stopped by the turn limit: no winner."
         : `${ctx.seatLabel(view.winner)} win${view.winner === ctx.seat ? "" : "s"} with ${view.winning_pawn} (${view.win_reason}).`;
