@@ -182,16 +182,18 @@ def test_every_furniture_kind_in_the_mansion_data_is_drawn_and_in_the_legend(ser
 
 
 def test_each_trap_springs_with_its_own_animation(server, browser):
-    for kind in ("stairs", "fireplace", "chandelier", "statue", "bookcase"):
+    desktop, phone = (1366, 768), (390, 844)
+    runs = [(kind, desktop) for kind in ("stairs", "fireplace", "chandelier", "statue", "bookcase")]
+    for kind, size in runs + [("fireplace", phone)]:
         start = ON_TRAP.format(L=trap_square(kind), card=CARD_CODE[kind])
         created = create(server, start=start)
-        page, errors = open_page(browser, created["seats"][0]["link"])  # not ?fast: real timing
+        page, errors = open_page(browser, created["seats"][0]["link"], size=size)  # not ?fast: real timing
         page.evaluate(RECORDER)
         # my hand: the trap card is drawn as a card naming its trap
         card = page.locator(f"[data-testid=my-traps] .ded-card[data-card='{kind}']")
         assert card.count() == 1 and card.locator(SHAPES).count() >= 3 and kind in card.inner_text()
         assert page.locator("[data-testid=my-traps] .ded-card[data-card='wild'] svg polygon").count() == 1
-        if kind == "fireplace":
+        if kind == "fireplace" and size == desktop:
             SHOTS.mkdir(parents=True, exist_ok=True)
             page.locator(".actionbar").screenshot(path=str(SHOTS / "dead-end-drive-hand-1366.png"))
         page.locator(f"[data-testid=controls] button[data-action='play {kind}']").click()
@@ -204,6 +206,12 @@ def test_each_trap_springs_with_its_own_animation(server, browser):
         elif kind == "statue":
             page.wait_for_timeout(430)
             shot(page, "dead-end-drive-statue-toppling-1366.png")
+        elif size == phone:
+            # the phone's board pans to the spotlight; its caption is on screen
+            page.wait_for_timeout(200)
+            caption = page.locator(f"{BOARD} [data-caption='{kind}']").bounding_box()
+            assert caption and caption["x"] >= 0 and caption["x"] + caption["width"] <= size[0], caption
+            shot(page, "dead-end-drive-fireplace-390.png")
         anim.wait_for(state="detached", timeout=10000)  # it ends, and the pawn is gone
         assert page.evaluate("window.__anims") == [kind]
         assert page.locator(f"{BOARD} g.pawn[data-pawn='L']").count() == 0

@@ -578,7 +578,7 @@ export default function createRenderer(root, ctx) {
     const reach = CELL * 1.7;                 // the spotlight's radius around the trap, board units
     const R = reach * zoom;
     const sx = Math.min(Math.max(x, R + 4), vw - R - 4);
-    const sy = Math.min(Math.max(y, R + 4), vh - R - 30);
+    const sy = Math.min(Math.max(y, R + 4), vh - R - 50);
     const dim = svg("rect", { x: 0, y: 0, width: vw, height: vh, fill: "#0c0a09", opacity: 0 }, gFx);
     const id = `ded-spot-${++spotId}`;
     const clip = svg("clipPath", { id }, svg("defs", {}, gFx));
@@ -594,16 +594,21 @@ export default function createRenderer(root, ctx) {
       }
       inside.append(copy);
     }
-    svg("circle", { cx: x, cy: y, r: reach, fill: "none", stroke: TRAP_COLOURS[ev.trap], "stroke-width": 1.2 }, lens);
+    const ring = svg("circle", { cx: x, cy: y, r: reach, fill: "none", stroke: TRAP_COLOURS[ev.trap], "stroke-width": 1.2 }, lens);
+    panTo([ring]); // a phone's board pans: bring the spotlight into view
     const name = (view.pawns.find((p) => p.letter === ev.pawn) || { name: ev.pawn }).name;
-    const caption = `${ev.trap[0].toUpperCase()}${ev.trap.slice(1)} trap: ${name} is knocked off!`;
-    const label = svg("g", {}, gFx);
-    const w = caption.length * 8 + 20;
+    // a two-line caption under the spotlight, narrow enough for a phone's view of the board
+    const lines = [`${ev.trap[0].toUpperCase()}${ev.trap.slice(1)} trap!`, `${name} is knocked off`];
+    const w = Math.max(...lines.map((l) => l.length)) * 8.2 + 22;
     const lx = Math.min(Math.max(sx, w / 2 + 2), vw - w / 2 - 2);  // the caption stays on the board
-    svg("rect", { x: lx - w / 2, y: sy + R + 4, width: w, height: 23, rx: 6, fill: "#1c1917", stroke: TRAP_COLOURS[ev.trap],
+    const label = svg("g", { "data-caption": ev.trap }, gFx);
+    svg("rect", { x: lx - w / 2, y: sy + R + 4, width: w, height: 42, rx: 6, fill: "#1c1917", stroke: TRAP_COLOURS[ev.trap],
                   "stroke-width": 2 }, label);
-    const text = svg("text", { x: lx, y: sy + R + 20, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: "#fff" }, label);
-    text.textContent = caption;
+    lines.forEach((line, i) => {
+      const text = svg("text", { x: lx, y: sy + R + 21 + i * 18, "text-anchor": "middle", "font-size": 15, "font-weight": 700,
+                                 fill: "#fff" }, label);
+      text.textContent = line;
+    });
     try {
       for (const o of [0.15, 0.3, 0.45]) { dim.setAttribute("opacity", String(o)); await ctx.sleep(40); }
       await springTrap(inside, ev.trap, { x: x - CELL / 2, y: y - CELL / 2, cell: CELL, against: trap.against,
