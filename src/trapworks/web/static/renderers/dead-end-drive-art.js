@@ -167,7 +167,7 @@ export function passage(p, x, y, w, h) {
   const cy = y + h / 2;
   const s = Math.min(w, h) / 26;
   mk("path", { d: `M${cx} ${cy} m0 -1.5 a1.5 1.5 0 1 1 -1.5 1.5 a3 3 0 1 1 3 3 a4.5 4.5 0 1 1 -4.5 -4.5`,
-               fill: "none", stroke: PALETTE.goldLight, "stroke-width": 1.3 * s, transform: `scale(1)` }, p);
+               fill: "none", stroke: PALETTE.goldLight, "stroke-width": 1.3 * s }, p);
 }
 
 export function doorway(p, x, y, w, h, along) {
