@@ -4,7 +4,6 @@ know), and the data the browser needs to draw it (`mansion_drawing`, added to ev
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -142,16 +141,17 @@ def _status(s: DeadEndDriveState) -> str:
 
 _SIDES = (("up", -1, 0), ("left", 0, -1), ("right", 0, 1), ("down", 1, 0))
 _NOT_ROOMS = ("front door", "front lawn")
-_DRAWINGS: dict[tuple[str, ...], str] = {}
+_DRAWINGS: dict[tuple[str, ...], dict[str, Any]] = {}
 
 
 def mansion_drawing(m: Mansion) -> dict[str, Any]:
     """Rooms, furniture pieces, trap anchors, doorways and the legend of mansion `m`, as JSON-ready
-    data (a fresh copy each call: a view is the caller's to change)."""
-    text = _DRAWINGS.get(m.grid)
-    if text is None:
-        text = _DRAWINGS[m.grid] = json.dumps(_drawing(m))
-    return json.loads(text)
+    data. Made once per grid and shared by every view (a copy per view cost twice the rest of the
+    view): read it, never change it."""
+    drawing = _DRAWINGS.get(m.grid)
+    if drawing is None:
+        drawing = _DRAWINGS[m.grid] = _drawing(m)
+    return drawing
 
 
 def with_drawing(view: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
