@@ -1,28 +1,39 @@
-// 13 Dead End Drive renderer: the (reconstructed) mansion in SVG, drawn from the view's grid:
-// rooms' floors, walls, furniture, rugs, Red Chairs, the 5 traps and 5 secret passages, the front
-// door, the Detective's track; pawns you can pick and move to the squares the view lists; the
-// portrait on the wall; your hand; other players' hands as counts only. It decides no rule: every
-// click sends the text of one of the view's legal actions. With two or more human seats in this browser (hot
-// seat), your hand and your choices stay behind a curtain until you open it on your turn, and the
-// curtain closes again when your turn ends.
+// 13 Dead End Drive renderer: the (reconstructed) mansion in SVG, drawn from the view: the grid and
+// `board.drawing` (rooms, furniture pieces, trap anchors, doorways, legend: games/dead_end_drive/
+// render.py). Furniture, traps, portraits and cards are pictures (dead-end-drive-art.js); pawns walk
+// their move's path square by square; each trap springs with its own animation; a legend names
+// every kind of thing on the board. It decides no rule: every click sends the text of one of the
+// view's legal actions. With two or more human seats in this browser (hot seat), your hand and your
+// choices stay behind a curtain until you open it on your turn, and the curtain closes again when your turn ends.
+// Under prefers-reduced-motion nothing walks, springs or flips: the board is redrawn at once.
+
+import {
+  PALETTE, PAWN_COLOURS, TRAP_COLOURS, cardBack, cardFace, detective, doorway, drawPiece, frontDoor, gameOver,
+  passage, portrait, rugSwatch, springTrap, trackSquare, trapFurniture, trapIcon,
+} from "./dead-end-drive-art.js";
 
 const COLS = "abcdefghijklmnopqrstuvwxyz";
 const CELL = 26;
 const TOP = 4;
 const LEFT = 4;
-const PAWN_COLOURS = ["#7c3aed", "#db2777", "#ea580c", "#0891b2", "#65a30d", "#b91c1c", "#1d4ed8", "#a16207",
-                      "#be185d", "#15803d", "#4338ca", "#0f766e"];
-const TRAP_COLOURS = { stairs: "#2563eb", fireplace: "#dc2626", chandelier: "#eab308", statue: "#d97706",
-                       bookcase: "#7e22ce" };
-const FURNITURE = { T: "table", S: "sofa", L: "large sofa", h: "chair", V: "vase", K: "desk", G: "gold statue",
-                    E: "easel" };
-const TRAP_CHARS = { s: "stairs", f: "fireplace", c: "chandelier", t: "statue", b: "bookcase" };
+const LEGEND_W = 178;   // the legend beside the mansion (wide screens) ...
+const LEGEND_ROW = 25;  // ... or under it (phones), one entry a row
+// Each room's floor has its own light tone (pawns stay equally visible on all of them).
+const ROOM_TONES = ["#ecdcbd", "#e7e2d8", "#f1e6cc", "#eddcc6", "#f0e2c4", "#e6e3dd", "#e9d8bb", "#ebe5d9", "#f0dfcb"];
+const NEXT = { up: [-1, 0], down: [1, 0], left: [0, -1], right: [0, 1] };
+const still = () => typeof window !== "undefined" && !!window.matchMedia
+  && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 function squareName(r, c) { return `${COLS[c]}${r + 1}`; }
+function squareRC(name) { return { r: parseInt(name.slice(1), 10) - 1, c: COLS.indexOf(name[0]) }; }
 function squareXY(name) {
-  const c = COLS.indexOf(name[0]);
-  const r = parseInt(name.slice(1), 10) - 1;
+  const { r, c } = squareRC(name);
   return { x: LEFT + c * CELL + CELL / 2, y: TOP + r * CELL + CELL / 2 };
+}
+function neighbour(name, side) {
+  const { r, c } = squareRC(name);
+  const [dr, dc] = NEXT[side] || [0, 0];
+  return squareName(r + dr, c + dc);
 }
 
 export default function createRenderer(root, ctx) {
@@ -31,44 +42,65 @@ export default function createRenderer(root, ctx) {
   root.classList.add("ded");
   const style = el("style", {}, root);
   style.textContent = `
-    .ded-info { display: flex; flex-wrap: wrap; gap: .5em 1.2em; align-items: center; margin-bottom: .4em; }
-    .ded-portrait { border: 6px ridge #a16207; background: #fef3c7; padding: .25em .7em; border-radius: .2em;
-                    font-weight: 700; min-width: 8em; text-align: center; }
-    .ded-portrait small { display: block; font-weight: 400; font-size: .75em; color: #78350f; }
-    .ded-portrait.flash { animation: ded-flash .6s ease-out; }
-    @keyframes ded-flash { from { background: #fde047; } to { background: #fef3c7; } }
-    @media (prefers-reduced-motion: reduce) { .ded-portrait.flash { animation: none; } }
-    .ded-dice span { display: inline-block; border: 2px solid #444; border-radius: .3em; width: 1.6em; text-align: center;
-                     margin-right: .2em; font-weight: 700; background: #fff; }
+    .ded-info { display: flex; flex-wrap: wrap; gap: .4em 1.1em; align-items: center; margin-bottom: .3em; }
+    .ded-portrait { display: flex; align-items: center; gap: .5em; min-width: 11em; }
+    .ded-portrait .frame { flex: none; width: 44px; height: 54px; }
+    .ded-portrait .who { font-weight: 700; line-height: 1.15; }
+    .ded-portrait small { display: block; font-weight: 400; font-size: .78em; color: #78350f; }
+    .ded-portrait.flip .frame { animation: ded-flip .6s ease-in-out; }
+    @keyframes ded-flip { 0% { transform: rotateY(0); } 50% { transform: rotateY(90deg); } 100% { transform: rotateY(0); } }
+    @media (prefers-reduced-motion: reduce) { .ded-portrait.flip .frame { animation: none; } }
+    .ded-status { display: flex; flex-wrap: wrap; align-items: center; gap: .2em 1.1em; }
+    .ded-pile { display: inline-flex; align-items: center; gap: .35em; font-size: .9em; }
+    /* a phone: the portrait and the status side by side, smaller cards */
+    @media (max-width: 600px) {
+      .ded-info { flex-wrap: nowrap; gap: .6em; }
+      .ded-portrait { min-width: 0; flex: 1 1 auto; }
+      .ded-portrait .frame { width: 38px; height: 47px; }
+      .ded-status { flex-direction: column; align-items: flex-start; gap: .1em; font-size: .85em; flex: none; }
+      .ded-pile { font-size: 1em; }
+      .ded-pile .top { display: none; }  /* the card picture says it */
+      .ded-hand { gap: .2em .5em; }
+      .ded-card { font-size: .66em; min-width: 3em; }
+      .ded-card .ded-card-art { width: 30px; height: 40px; }
+    }
+    .ded-dice { display: inline-flex; gap: .25em; }
+    .ded-dice svg { display: block; }
     .ded-stage { position: relative; }
     .ded-board { display: block; margin: 0 auto; user-select: none; }
     .ded-board .pawn:focus-visible circle, .ded-board .dest:focus-visible { stroke: #1d4ed8; stroke-width: 4; }
-    .ded-hand { padding: .2em .5em; }
-    .ded-hand h4 { display: inline; margin-right: .5em; font-size: .95em; }
-    .ded-hand > div, .ded-hand > p { display: inline; margin-right: .8em; }
     .ded-board text { pointer-events: none; font-family: system-ui, sans-serif; }
+    .ded-board .decor, .ded-board .fx, .ded-board .legend { pointer-events: none; }
     .ded-board .pawn.movable { cursor: pointer; }
-    .ded-board .pawn.movable circle { stroke: #facc15; stroke-width: 3; }
-    .ded-board .pawn.picked circle { stroke: #16a34a; stroke-width: 4; }
+    .ded-board .pawn.movable circle.body { stroke: #facc15; stroke-width: 3; }
+    .ded-board .pawn.picked circle.body { stroke: #16a34a; stroke-width: 4; }
     .ded-board .dest { fill: rgba(22, 163, 74, .35); stroke: #16a34a; stroke-width: 2; cursor: pointer; }
     .ded-board .dest:hover { fill: rgba(22, 163, 74, .6); }
-    .ded-board .ring { fill: none; stroke: #dc2626; stroke-width: 4; }
-    .ded-turn { text-align: center; font-weight: 600; margin: .3em 0; }
-    .ded-controls { display: flex; flex-wrap: wrap; gap: .4em; justify-content: center; min-height: 2.2em; margin: .3em 0; }
+    .ded-turn { text-align: center; font-weight: 600; margin: .2em 0; }
+    .ded-controls { display: flex; flex-wrap: wrap; gap: .4em; justify-content: center; min-height: 2.2em; margin: .2em 0; }
     .ded-panels { display: flex; flex-wrap: wrap; gap: .8em; margin-top: .4em; }
     .ded-panel { flex: 1 1 14em; border: 1px solid #ddd; border-radius: .4em; padding: .4em .6em; background: #fffdf8; }
     .ded-panel h4 { margin: .1em 0 .3em; }
-    .ded-card { display: inline-block; border: 1px solid #999; border-radius: .3em; padding: .1em .4em; margin: .1em; background: #fff; }
-    .ded-card.trap { border-color: #7e22ce; }
+    .ded-hand { display: flex; flex-wrap: wrap; align-items: center; gap: .3em .8em; padding: .25em .5em; }
+    .ded-hand h4 { margin: 0; font-size: .95em; }
+    .ded-hand .cards { display: flex; flex-wrap: wrap; align-items: center; gap: .3em; }
+    .ded-card { display: inline-flex; flex-direction: column; align-items: center; gap: 1px; padding: 2px 3px 1px;
+                border-radius: .35em; background: #fff; box-shadow: 0 1px 3px rgba(0,0,0,.25); font-size: .74em;
+                line-height: 1.1; min-width: 3.4em; }
+    .ded-card .ded-card-art { display: block; }
+    .ded-card.drawn { outline: 3px solid #16a34a; }
     .ded-curtain { text-align: center; padding: .8em; background: #1f2937; color: #fff; border-radius: .4em; }
     .ded-curtain[hidden] { display: none; }
+    .ded-off { display: flex; align-items: center; gap: .4em; margin: .15em 0; }
+    .ded-off svg { flex: none; border-radius: 3px; filter: grayscale(.6); }
     .ded-events { font-size: .85em; max-height: 7em; overflow: auto; margin: .2em 0; padding-left: 1.2em; }
   `;
 
   const infoBar = el("div", { class: "ded-info" }, root);
   const portraitBox = el("div", { class: "ded-portrait", "data-testid": "portrait" }, infoBar);
-  const detectiveText = el("span", { "data-testid": "detective" }, infoBar);
-  const pileText = el("span", { class: "muted", "data-testid": "pile" }, infoBar);
+  const statusBox = el("div", { class: "ded-status" }, infoBar);
+  const detectiveText = el("span", { "data-testid": "detective" }, statusBox);
+  const pileBox = el("span", { class: "ded-pile", "data-testid": "pile" }, statusBox);
   // On a phone the squares stay at least 32 px (the board pans); see --pan-w below.
   const stage = el("div", { class: "ded-stage board-pan zoomable" }, root);
   const board = svg("svg", { class: "ded-board", "data-board": "dead-end-drive", role: "group",
@@ -78,9 +110,11 @@ export default function createRenderer(root, ctx) {
   const diceBox = el("span", { class: "ded-dice", "data-testid": "dice", "aria-label": "dice" }, barTop);
   const turnLine = el("div", { class: "ded-turn", "data-testid": "turn" }, barTop);
   const gCells = svg("g", {}, board);
+  const gDecor = svg("g", { class: "decor" }, board);
+  const gLegend = svg("g", { class: "legend", "data-testid": "legend" }, board);
   const gMarks = svg("g", {}, board);
   const gPawns = svg("g", {}, board);
-  const gFx = svg("g", {}, board);
+  const gFx = svg("g", { class: "fx" }, board);
   const curtain = el("div", { class: "ded-curtain", hidden: true, "data-testid": "curtain" }, ctx.bar);
   const controls = el("div", { class: "ded-controls", "data-testid": "controls" }, ctx.bar);
   const handPanel = el("div", { class: "ded-panel ded-hand", "data-testid": "hand" }, ctx.bar);
@@ -104,6 +138,7 @@ export default function createRenderer(root, ctx) {
   const myTurn = () => ctx.mode === "live" && view && !view.terminal && view.to_move !== null
     && view.to_move === ctx.seat;
   const legal = () => (view && Array.isArray(view.legal_actions) ? view.legal_actions : []);
+  const drawing = () => (view && view.board.drawing) || { key: {}, rooms: [], pieces: [], traps: [], doorways: [], legend: [] };
 
   async function send(text) {
     if (sending) return;
@@ -122,56 +157,154 @@ export default function createRenderer(root, ctx) {
     if (drawnGrid === key) return;
     drawnGrid = key;
     gCells.replaceChildren();
-    board.setAttribute("viewBox", `0 0 ${LEFT * 2 + b.width * CELL} ${TOP * 2 + b.height * CELL}`);
-    stage.style.setProperty("--pan-w", `${Math.ceil(((LEFT * 2 + b.width * CELL) * 33) / CELL)}px`);
+    gDecor.replaceChildren();
+    const d = b.drawing || drawing();
+    const kindOf = (r, c) => {
+      const ch = (b.grid[r] || "")[c];
+      return ch === undefined ? "outside" : d.key[ch] || "outside";
+    };
+    const W = LEFT * 2 + b.width * CELL;
+    const H = TOP * 2 + b.height * CELL;
+    // the legend goes beside the mansion where there is width to spare, else under it
+    const beside = (root.clientWidth || 1000) >= 720;
+    const rows = beside ? 0 : Math.ceil(d.legend.length / 2);
+    const vw = beside ? W + LEGEND_W : W;
+    const vh = beside ? Math.max(H, 26 + d.legend.length * LEGEND_ROW) : H + 30 + rows * LEGEND_ROW;
+    board.setAttribute("viewBox", `0 0 ${vw} ${vh}`);
+    stage.style.setProperty("--pan-w", `${Math.ceil((vw * 33) / CELL)}px`);
+
+    // the front lawn under the Detective's track, from the row after the front wall down
+    const lawnRow = b.grid.findIndex((row) => [...row].some((ch) => d.key[ch] === "game over" || d.key[ch] === "detective track"));
+    if (lawnRow >= 0) svg("rect", { x: 0, y: TOP + lawnRow * CELL - 2, width: W, height: (b.height - lawnRow) * CELL + TOP + 2,
+                                   fill: PALETTE.lawn, rx: 6 }, gCells);
+    const roomAt = (r, c) => d.rooms.findIndex((m) => r >= m.row && r < m.row + m.rows && c >= m.col && c < m.col + m.cols);
+    const doorways = new Map(d.doorways.map((w) => [w.square, w.along]));
+    const onRug = (r, c) => {
+      const k = kindOf(r, c);
+      if (k === "rug") return true;
+      if (!k.endsWith(" trap") && k !== "secret passage") return false;
+      return Object.values(NEXT).filter(([dr, dc]) => kindOf(r + dr, c + dc) === "rug").length >= 3;
+    };
     b.grid.forEach((row, r) => {
       [...row].forEach((ch, c) => {
-        if (ch === " ") return;
+        const kind = kindOf(r, c);
+        if (kind === "outside") return;
         const x = LEFT + c * CELL;
         const y = TOP + r * CELL;
         const name = squareName(r, c);
-        const attrs = { x, y, width: CELL, height: CELL, "data-square": name };
-        let fill = "#efe6d2";
-        if (ch === "#") fill = "#44403c";
-        else if (ch === "~") fill = "#d6b27a";
-        else if (ch === "o" || ch === "^" || ch === "X") fill = "#9ca3af";
-        const cell = svg("rect", { ...attrs, fill, stroke: ch === "#" ? "#44403c" : "#d6cdb8", "stroke-width": 0.6 }, gCells);
-        if (ch === "~") cell.setAttribute("data-rug", "1");
-        const cx = x + CELL / 2;
-        const cy = y + CELL / 2;
-        if (ch === "R") {
-          cell.setAttribute("data-chair", "1");
-          svg("rect", { x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, rx: 4, fill: "#dc2626", opacity: 0.8 }, gCells);
-        } else if (FURNITURE[ch]) {
-          cell.setAttribute("data-furniture", FURNITURE[ch]);
-          const gold = ch === "G";
-          svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 3, fill: gold ? "#facc15" : "#92400e" }, gCells);
-          const t = svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 9, fill: gold ? "#422006" : "#fde68a" }, gCells);
-          t.textContent = FURNITURE[ch].split(" ").map((w) => w[0]).join("").toUpperCase();
-        } else if (TRAP_CHARS[ch]) {
-          const kind = TRAP_CHARS[ch];
-          cell.setAttribute("data-trap", kind);
-          svg("circle", { cx, cy, r: CELL / 2 - 3, fill: TRAP_COLOURS[kind], opacity: 0.85 }, gCells);
-          const t = svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 11, fill: "#fff" }, gCells);
-          t.textContent = "☠";
-        } else if (ch === "p") {
-          cell.setAttribute("data-passage", "1");
-          svg("rect", { x: x + 6, y: y + 3, width: CELL - 12, height: CELL - 6, rx: 2, fill: "#78350f" }, gCells);
-          svg("circle", { cx: x + CELL - 9, cy, r: 1.6, fill: "#fde68a" }, gCells);
-        } else if (ch === "D") {
-          cell.setAttribute("data-door", "1");
-          svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, fill: "none", stroke: "#15803d", "stroke-width": 3 }, gCells);
-        } else if (ch === "X") {
-          cell.setAttribute("data-game-over", "1");
-          cell.setAttribute("fill", "#111827");
-          const t = svg("text", { x: cx, y: cy + 3, "text-anchor": "middle", "font-size": 7, fill: "#fff" }, gCells);
-          t.textContent = "OVER";
-        } else if (ch === "^") {
-          const t = svg("text", { x: cx, y: cy + 3, "text-anchor": "middle", "font-size": 7, fill: "#111" }, gCells);
-          t.textContent = "START";
+        const room = roomAt(r, c);
+        let fill = room >= 0 ? ROOM_TONES[room % ROOM_TONES.length] : PALETTE.floor;
+        let stroke = PALETTE.grid;
+        if (kind === "wall") { fill = PALETTE.wall; stroke = PALETTE.wall; }
+        else if (onRug(r, c)) { fill = PALETTE.rug; stroke = PALETTE.rugLine; }
+        else if (kind === "detective track" || kind === "detective start") { fill = PALETTE.lawn; stroke = PALETTE.lawn; }
+        const cell = svg("rect", { x, y, width: CELL, height: CELL, fill, stroke, "stroke-width": 0.6, "data-square": name }, gCells);
+        if (kind === "rug") cell.setAttribute("data-rug", "1");
+        else if (kind === "red chair") cell.setAttribute("data-chair", "1");
+        else if (kind.endsWith(" trap")) cell.setAttribute("data-trap", kind.slice(0, -5));
+        else if (kind === "secret passage") cell.setAttribute("data-passage", "1");
+        else if (kind === "front door") cell.setAttribute("data-door", "1");
+        else if (kind === "game over") cell.setAttribute("data-game-over", "1");
+        else if (d.pieces.some((p) => p.kind === kind)) cell.setAttribute("data-furniture", kind);
+        // the rug's gold border where it meets anything else
+        if (onRug(r, c)) {
+          for (const [side, [dr, dc]] of Object.entries(NEXT)) {
+            if (onRug(r + dr, c + dc)) continue;
+            const x1 = side === "right" ? x + CELL - 2 : x + 2;
+            const y1 = side === "down" ? y + CELL - 2 : y + 2;
+            const x2 = side === "left" ? x + 2 : x + CELL - 2;
+            const y2 = side === "up" ? y + 2 : y + CELL - 2;
+            svg("line", { x1, y1, x2, y2, stroke: PALETTE.rugBorder, "stroke-width": 2, "stroke-linecap": "square" }, gDecor);
+          }
+          if (kind === "rug") {  // the weave: a diamond on every square
+            svg("path", { d: `M${x + CELL / 2} ${y + 6} L${x + CELL - 6} ${y + CELL / 2} L${x + CELL / 2} ${y + CELL - 6} L${x + 6} ${y + CELL / 2} Z`,
+                          fill: "none", stroke: PALETTE.rugBorder, "stroke-width": 0.8, opacity: 0.55 }, gDecor);
+          }
         }
+        if (doorways.has(name)) {
+          const g = svg("g", { "data-doorway": name }, gDecor);
+          doorway(g, x, y, CELL, CELL, doorways.get(name));
+        }
+        if (kind === "secret passage") passage(svg("g", { "data-passage-art": name }, gDecor), x, y, CELL, CELL);
+        else if (kind === "front door") frontDoor(svg("g", { "data-front-door": name }, gDecor), x, y, CELL, CELL);
+        else if (kind === "game over") gameOver(svg("g", {}, gDecor), x, y, CELL, CELL);
+        else if (kind === "detective track" || kind === "detective start") trackSquare(gDecor, x, y, CELL, CELL);
       });
     });
+    // the Detective's steps, numbered from his Start
+    b.track.forEach((sq, i) => {
+      if (i === b.track.length - 1) return;
+      const { x, y } = squareXY(sq);
+      const t = svg("text", { x, y: y + 3.5, "text-anchor": "middle", "font-size": i ? 10 : 7.5, "font-weight": 700,
+                              fill: "#3f3a33" }, gDecor);
+      t.textContent = i ? String(i) : "START";
+    });
+    // rooms' names on the wall above each room
+    for (const m of d.rooms) {
+      const cols = m.label.cols || m.cols;
+      const t = svg("text", { x: LEFT + (m.label.col + cols / 2) * CELL, y: TOP + m.label.row * CELL + CELL / 2 + 4,
+                              "text-anchor": "middle", "font-size": 11, "font-weight": 600, "letter-spacing": 0.6,
+                              fill: PALETTE.wallText, "data-room": m.name }, gDecor);
+      t.textContent = m.name.toUpperCase();
+      // a long name on a short stretch of wall is set smaller so it never runs over a doorway
+      const room = cols * CELL - 6;
+      const len = t.getComputedTextLength ? t.getComputedTextLength() : 0;
+      if (len > room) t.setAttribute("font-size", String(Math.max(7, (11 * room) / len)));
+    }
+    // furniture, then the traps' own furniture and their coloured labels
+    const pieceAt = new Map();
+    for (const p of d.pieces) {
+      const g = svg("g", { "data-furniture-kind": p.kind, "data-squares": p.squares.join(" ") }, gDecor);
+      drawPiece(g, p.kind, LEFT + p.col * CELL, TOP + p.row * CELL, p.cols * CELL, p.rows * CELL, p.facing);
+      for (const sq of p.squares) pieceAt.set(sq, g);
+    }
+    for (const t of d.traps) {
+      const { x, y } = squareXY(t.square);
+      const colour = TRAP_COLOURS[t.kind] || "#6b7280";
+      svg("rect", { x: x - CELL / 2 + 1.5, y: y - CELL / 2 + 1.5, width: CELL - 3, height: CELL - 3, rx: 3, fill: colour,
+                    "fill-opacity": 0.22, stroke: colour, "stroke-width": 2.2, "data-trap-label": t.kind }, gDecor);
+      // the statue's furniture is the gold statue beside its square; the others are drawn here
+      const beside = t.against ? pieceAt.get(neighbour(t.square, t.against)) : null;
+      if (beside) beside.setAttribute("data-trap-object", t.kind);
+      else trapFurniture(gDecor, t.kind, x - CELL / 2, y - CELL / 2, CELL, t.against).setAttribute("data-trap-object", t.kind);
+    }
+    drawLegend(d, beside ? W + 8 : LEFT, beside ? TOP : H + 6, beside);
+  }
+
+  function drawLegend(d, x0, y0, beside) {
+    gLegend.replaceChildren();
+    const title = svg("text", { x: x0 + 2, y: y0 + 14, "font-size": 13, "font-weight": 700, fill: PALETTE.ink }, gLegend);
+    title.textContent = "Legend";
+    const colW = beside ? LEGEND_W : (LEFT * 2 + view.board.width * CELL) / 2;
+    d.legend.forEach((item, i) => {
+      const col = beside ? 0 : i % 2;
+      const row = beside ? i : Math.floor(i / 2);
+      const x = x0 + col * colW;
+      const y = y0 + 22 + row * LEGEND_ROW;
+      const g = svg("g", { "data-legend": item.kind }, gLegend);
+      svg("rect", { x, y, width: 22, height: 22, rx: 3, fill: PALETTE.floor, stroke: PALETTE.grid, "stroke-width": 0.6 }, g);
+      legendIcon(g, item.kind, x, y, 22);
+      const t = svg("text", { x: x + 28, y: y + 15, "font-size": 11.5, fill: PALETTE.ink }, g);
+      t.textContent = item.label;
+    });
+  }
+
+  function legendIcon(g, kind, x, y, s) {
+    if (kind.endsWith(" trap")) {
+      const k = kind.slice(0, -5);
+      svg("rect", { x: x + 1, y: y + 1, width: s - 2, height: s - 2, rx: 3, fill: TRAP_COLOURS[k], "fill-opacity": 0.22,
+                    stroke: TRAP_COLOURS[k], "stroke-width": 2 }, g);
+      trapIcon(g, k, x + 3, y + 3, s - 6, s - 6);
+    } else if (kind === "rug") rugSwatch(g, x, y, s, s);
+    else if (kind === "secret passage") passage(g, x, y, s, s);
+    else if (kind === "front door") frontDoor(g, x, y, s, s);
+    else if (kind === "game over") gameOver(g, x, y, s, s);
+    else if (kind === "detective track") { svg("rect", { x, y, width: s, height: s, rx: 3, fill: PALETTE.lawn }, g); trackSquare(g, x, y, s, s); }
+    else if (kind === "doorway") {
+      svg("rect", { x, y, width: s, height: 6, fill: PALETTE.wall }, g);
+      svg("rect", { x, y: y + s - 6, width: s, height: 6, fill: PALETTE.wall }, g);
+      doorway(g, x, y, s, s, "column");
+    } else drawPiece(g, kind, x, y, s, s, kind === "red chair" ? "down" : null);
   }
 
   // --- pawns, highlights, detective -----------------------------------------------------
@@ -192,7 +325,8 @@ export default function createRenderer(root, ctx) {
       const g = svg("g", { class: "pawn", "data-pawn": p.letter, "data-square-at": p.square,
                            transform: `translate(${x},${y})` }, gPawns);
       if (lastMoved.has(p.letter)) g.setAttribute("data-last-move", "1"); // walked by the last move
-      svg("circle", { r: CELL / 2 - 2, fill: pawnColour(p.letter), stroke: "#111", "stroke-width": 1 }, g);
+      svg("circle", { class: "body", r: CELL / 2 - 2, fill: pawnColour(p.letter), stroke: "#111", "stroke-width": 1 }, g);
+      svg("circle", { r: CELL / 2 - 5, fill: "none", stroke: "rgba(255,255,255,.45)", "stroke-width": 1.2 }, g);
       const t = svg("text", { y: 5, "text-anchor": "middle", "font-size": 13, "font-weight": 700, fill: "#fff" }, g);
       t.textContent = p.letter;
       const title = svg("title", {}, g);
@@ -217,10 +351,9 @@ export default function createRenderer(root, ctx) {
     }
     // the Detective on his track
     const d = squareXY(view.detective.square);
-    const dg = svg("g", { "data-detective": view.detective.step, transform: `translate(${d.x},${d.y})` }, gPawns);
-    svg("rect", { x: -9, y: -11, width: 18, height: 22, rx: 4, fill: "#111827" }, dg);
-    const dt = svg("text", { y: 4, "text-anchor": "middle", "font-size": 10, fill: "#fbbf24" }, dg);
-    dt.textContent = "Det";
+    const dg = svg("g", { "data-detective": view.detective.step, transform: `translate(${d.x},${d.y})`, role: "img",
+                          "aria-label": `The Detective, step ${view.detective.step} of ${view.detective.steps}` }, gPawns);
+    detective(dg, CELL);
     // squares the picked pawn may end on
     if (mine) {
       for (const a of legal().filter((e) => e.kind === "dest")) {
@@ -245,20 +378,53 @@ export default function createRenderer(root, ctx) {
   }
 
   // --- panels ---------------------------------------------------------------------------
+  function card(parent, kind, label, attrs = {}) {
+    const c = el("span", { class: "ded-card", ...attrs }, parent);
+    const letter = attrs["data-character"];
+    c.append(cardFace(kind, letter ? { letter, colour: pawnColour(letter) } : {}));
+    el("span", { text: label }, c);
+    return c;
+  }
+
+  function die(n) {
+    const s = svg("svg", { viewBox: "0 0 24 24", width: 26, height: 26, role: "img", "aria-label": `a ${n}` });
+    svg("rect", { x: 1, y: 1, width: 22, height: 22, rx: 4, fill: "#fff", stroke: "#44403c", "stroke-width": 1.6 }, s);
+    const at = { 1: [[12, 12]], 2: [[7, 7], [17, 17]], 3: [[7, 7], [12, 12], [17, 17]], 4: [[7, 7], [17, 7], [7, 17], [17, 17]],
+                 5: [[7, 7], [17, 7], [12, 12], [7, 17], [17, 17]], 6: [[7, 6], [17, 6], [7, 12], [17, 12], [7, 18], [17, 18]] }[n] || [];
+    for (const [cx, cy] of at) svg("circle", { cx, cy, r: 2.2, fill: "#1f2328" }, s);
+    return s;
+  }
+
   function drawInfo() {
-    portraitBox.replaceChildren();
     const name = view.portrait_name;
-    portraitBox.append(document.createTextNode(view.portrait ? `${name} (${view.portrait})` : name));
-    el("small", { text: `portrait on the wall · ${view.frame.behind} more in the frame` }, portraitBox);
+    if (portraitBox.dataset.portrait !== (view.portrait || "") || !portraitBox.firstChild) {
+      portraitBox.replaceChildren();
+      const frame = svg("svg", { class: "frame", viewBox: "0 0 44 54", role: "img", "aria-label": `Portrait of ${name}` }, portraitBox);
+      svg("rect", { x: 0.5, y: 0.5, width: 43, height: 53, rx: 3, fill: PALETTE.gold, stroke: PALETTE.goldDark, "stroke-width": 1 }, frame);
+      svg("rect", { x: 3, y: 3, width: 38, height: 48, fill: PALETTE.goldDark }, frame);
+      const colour = view.portrait ? pawnColour(view.portrait) : "#a78bfa";
+      portrait(frame, view.portrait || "A", 4, 4, 36, 46, `${colour}66`);
+      const who = el("div", { class: "who" }, portraitBox);
+      who.append(document.createTextNode(view.portrait ? `${name} (${view.portrait})` : name));
+      el("small", { text: "portrait on the wall" }, who);
+      el("small", { class: "behind", text: "" }, who);
+    }
+    portraitBox.querySelector(".behind").textContent = `${view.frame.behind} more in the frame`;
     portraitBox.dataset.portrait = view.portrait || "";
     detectiveText.textContent = `Detective: step ${view.detective.step} of ${view.detective.steps}`;
     diceBox.replaceChildren();
-    if (view.dice.length) {
-      el("span", { text: String(view.dice[0]) }, diceBox);
-      if (view.dice.length > 1) el("span", { text: String(view.dice[1]) }, diceBox);
+    for (const n of view.dice) diceBox.append(die(n));
+    pileBox.replaceChildren();
+    pileBox.append(cardBack({ w: 21, h: 28 }));
+    el("span", { text: `pile ${view.pile}` }, pileBox);
+    const top = view.discard[view.discard.length - 1];
+    if (top) {
+      const face = cardFace(top, { w: 21, h: 28 });
+      face.setAttribute("data-discard-top", top);
+      pileBox.append(face);
     }
-    pileText.textContent = `trap pile ${view.pile} · discard ${view.discard.length}`
-      + (view.discard.length ? ` (top: ${view.discard[view.discard.length - 1]})` : "");
+    el("span", { text: `discard ${view.discard.length}` }, pileBox);
+    if (top) el("span", { class: "top", text: `(top: ${top})` }, pileBox);
     if (view.terminal) {
       turnLine.textContent = view.truncated ? "Stopped by the turn limit: no winner."
         : `${ctx.seatLabel(view.winner)} win${view.winner === ctx.seat ? "" : "s"} with ${view.winning_pawn} (${view.win_reason}).`;
@@ -277,20 +443,21 @@ export default function createRenderer(root, ctx) {
     el("h4", { text: ctx.seat === null ? "Spectating" : "Your hand (secret)" }, handPanel);
     if (ctx.seat === null) { el("p", { class: "muted", text: "A spectator sees no hand." }, handPanel); return; }
     if (!revealed) { el("p", { class: "muted", text: "Hidden (hot seat): open it on your turn." }, handPanel); return; }
-    const chars = el("div", { "data-testid": "my-characters" }, handPanel);
-    el("span", { text: "Pawns: " }, chars);
+    const chars = el("div", { class: "cards", "data-testid": "my-characters", "aria-label": "your character cards" }, handPanel);
     for (const letter of view.my_characters) {
       const p = view.pawns.find((q) => q.letter === letter);
-      el("span", { class: "ded-card", text: `${p.name} (${letter})`, "data-character": letter }, chars);
+      card(chars, "character", p.name, { "data-character": letter, title: `${p.name} (${letter})` });
     }
-    if (!view.my_characters.length) el("span", { class: "muted", text: "none left" }, chars);
-    const traps = el("div", { "data-testid": "my-traps" }, handPanel);
-    el("span", { text: "Trap cards: " }, traps);
-    for (const c of view.my_trap_cards) el("span", { class: "ded-card trap", text: c, "data-card": c }, traps);
-    if (!view.my_trap_cards.length) el("span", { class: "muted", text: "none" }, traps);
-    if (view.drawn_card) el("p", { text: `You drew: ${view.drawn_card}`, "data-testid": "drawn" }, handPanel);
+    if (!view.my_characters.length) el("span", { class: "muted", text: "no character left" }, chars);
+    const traps = el("div", { class: "cards", "data-testid": "my-traps", "aria-label": "your trap cards" }, handPanel);
+    for (const c of view.my_trap_cards) card(traps, c, c, { "data-card": c });
+    if (!view.my_trap_cards.length) el("span", { class: "muted", text: "no trap card" }, traps);
+    if (view.drawn_card) {
+      const drawn = el("div", { class: "cards", "data-testid": "drawn" }, handPanel);
+      el("span", { text: "You drew:" }, drawn);
+      card(drawn, view.drawn_card, view.drawn_card, { "data-drawn": view.drawn_card }).classList.add("drawn");
+    }
   }
-
   function drawOthers() {
     othersPanel.replaceChildren();
     el("h4", { text: "Players (hands hidden)" }, othersPanel);
@@ -305,8 +472,19 @@ export default function createRenderer(root, ctx) {
     if (!off.length) el("span", { class: "muted", text: "nobody yet" }, offPanel);
     for (const p of off) {
       const owner = p.owner === null || p.owner === undefined ? "secret card" : ctx.seatLabel(p.owner);
-      el("div", { text: `${p.name} (${p.letter}) — ${owner}`, "data-off": p.letter }, offPanel);
+      const line = el("div", { class: "ded-off", "data-off": p.letter }, offPanel);
+      const face = svg("svg", { viewBox: "0 0 20 24", width: 20, height: 24, "aria-hidden": "true" }, line);
+      portrait(face, p.letter, 0, 0, 20, 24, `${pawnColour(p.letter)}66`);
+      el("span", { text: `${p.name} (${p.letter}) — ${owner}` }, line);
     }
+  }
+
+  // Hot seat: the curtain over your hand and choices until you open it.
+  function showCurtain() {
+    curtain.hidden = false;
+    el("p", { text: `Your turn, ${ctx.seatLabel(ctx.seat)}. Make sure nobody else is looking.` }, curtain);
+    el("button", { text: "Show my hand and play", "data-testid": "reveal-hand",
+                   onclick: () => { revealed = true; render(); } }, curtain);
   }
 
   function drawControls() {
@@ -315,10 +493,7 @@ export default function createRenderer(root, ctx) {
     curtain.hidden = true;
     if (!myTurn()) return;
     if (!revealed) {
-      curtain.hidden = false;
-      el("p", { text: `Your turn, ${ctx.seatLabel(ctx.seat)}. Make sure nobody else is looking.` }, curtain);
-      el("button", { text: "Show my hand and play", "data-testid": "reveal-hand",
-                     onclick: () => { revealed = true; render(); } }, curtain);
+      showCurtain();
       return;
     }
     const entries = legal();
@@ -358,30 +533,92 @@ export default function createRenderer(root, ctx) {
   }
 
   // --- animations -------------------------------------------------------------------------
+  // The pawn walks the move's path (the move event's `path`, start first) square by square; a hop
+  // between two secret passages (squares that do not touch) fades out and in.
   async function animateMove(ev) {
     const node = gPawns.querySelector(`[data-pawn="${ev.pawn}"]`);
-    if (!node || !Array.isArray(ev.path)) return;
+    if (!node || !Array.isArray(ev.path) || ev.path.length < 2) return;
+    node.setAttribute("data-walking", "1");
+    let from = squareXY(ev.path[0]);
+    let prev = squareRC(ev.path[0]);
     for (const sq of ev.path.slice(1)) {
-      const { x, y } = squareXY(sq);
-      node.setAttribute("transform", `translate(${x},${y})`);
-      await ctx.sleep(70);
+      const to = squareXY(sq);
+      const rc = squareRC(sq);
+      const hop = Math.abs(rc.r - prev.r) + Math.abs(rc.c - prev.c) > 1;
+      if (hop) {
+        for (const o of [0.6, 0.2]) { node.setAttribute("opacity", String(o)); await ctx.sleep(40); }
+        node.setAttribute("transform", `translate(${to.x},${to.y})`);
+        for (const o of [0.6, 1]) { node.setAttribute("opacity", String(o)); await ctx.sleep(40); }
+      } else {
+        for (const f of [0.5, 1]) {
+          const lift = f === 0.5 ? 3 : 0;  // a little hop at each step
+          node.setAttribute("transform", `translate(${from.x + (to.x - from.x) * f},${from.y + (to.y - from.y) * f - lift})`);
+          await ctx.sleep(45);
+        }
+      }
+      node.setAttribute("data-square-at", sq);
+      from = to;
+      prev = rc;
     }
+    node.removeAttribute("data-walking");
   }
 
+  // A trap springing is shown enlarged in a spotlight over the dimmed board (the board's own
+  // squares are small), with a caption; the board's piece that moves is hidden meanwhile.
+  let spotId = 0;
   async function animateSpring(ev) {
-    const trapSquare = Object.keys(view.board.traps).find((sq) => view.board.traps[sq] === ev.trap);
-    if (!trapSquare) return;
-    const { x, y } = squareXY(trapSquare);
-    const ghost = svg("g", { transform: `translate(${x},${y})`, "data-sprung-pawn": ev.pawn }, gFx);
-    svg("circle", { r: CELL / 2 - 2, fill: pawnColour(ev.pawn) }, ghost);
-    const ring = svg("circle", { class: "ring", cx: x, cy: y, r: 6 }, gFx);
-    for (let i = 1; i <= 8; i++) {
-      ring.setAttribute("r", 6 + i * 4);
-      ring.setAttribute("opacity", String(1 - i / 9));
-      ghost.setAttribute("transform", `translate(${x},${y + i * 2}) rotate(${i * 20}) scale(${1 - i / 9})`);
-      await ctx.sleep(45);
+    const trap = drawing().traps.find((t) => t.kind === ev.trap);
+    if (!trap) return;
+    const { x, y } = squareXY(trap.square);
+    const object = gDecor.querySelector(`[data-trap-object="${ev.trap}"]`);
+    const moving = ev.trap === "statue" || ev.trap === "chandelier" ? object
+      : ev.trap === "bookcase" && object ? object.querySelector(".ladder") : null;
+    if (moving) moving.setAttribute("opacity", "0");
+    const [, , vw, vh] = board.getAttribute("viewBox").split(" ").map(Number);
+    const zoom = 3;
+    const reach = CELL * 1.7;                 // the spotlight's radius around the trap, board units
+    const R = reach * zoom;
+    const sx = Math.min(Math.max(x, R + 4), vw - R - 4);
+    const sy = Math.min(Math.max(y, R + 4), vh - R - 50);
+    const dim = svg("rect", { x: 0, y: 0, width: vw, height: vh, fill: "#0c0a09", opacity: 0 }, gFx);
+    const id = `ded-spot-${++spotId}`;
+    const clip = svg("clipPath", { id }, svg("defs", {}, gFx));
+    svg("circle", { cx: x, cy: y, r: reach }, clip);
+    const lens = svg("g", { transform: `translate(${sx},${sy}) scale(${zoom}) translate(${-x},${-y})` }, gFx);
+    const inside = svg("g", { "clip-path": `url(#${id})` }, lens);
+    // the floor around the trap: the board's own cells and furniture, copied
+    for (const layer of [gCells, gDecor]) {
+      const copy = layer.cloneNode(true);
+      copy.removeAttribute("data-testid");
+      for (const n of copy.querySelectorAll("[data-square], [data-furniture-kind], [data-trap-object], [data-legend], [data-room], [data-passage-art], [data-doorway], [data-trap-label], [data-front-door]")) {
+        for (const a of [...n.attributes]) if (a.name.startsWith("data-")) n.removeAttribute(a.name);
+      }
+      inside.append(copy);
     }
-    gFx.replaceChildren();
+    const ring = svg("circle", { cx: x, cy: y, r: reach, fill: "none", stroke: TRAP_COLOURS[ev.trap], "stroke-width": 1.2 }, lens);
+    panTo([ring]); // a phone's board pans: bring the spotlight into view
+    const name = (view.pawns.find((p) => p.letter === ev.pawn) || { name: ev.pawn }).name;
+    // a two-line caption under the spotlight, narrow enough for a phone's view of the board
+    const lines = [`${ev.trap[0].toUpperCase()}${ev.trap.slice(1)} trap!`, `${name} is knocked off`];
+    const w = Math.max(...lines.map((l) => l.length)) * 8.2 + 22;
+    const lx = Math.min(Math.max(sx, w / 2 + 2), vw - w / 2 - 2);  // the caption stays on the board
+    const label = svg("g", { "data-caption": ev.trap }, gFx);
+    svg("rect", { x: lx - w / 2, y: sy + R + 4, width: w, height: 42, rx: 6, fill: "#1c1917", stroke: TRAP_COLOURS[ev.trap],
+                  "stroke-width": 2 }, label);
+    lines.forEach((line, i) => {
+      const text = svg("text", { x: lx, y: sy + R + 21 + i * 18, "text-anchor": "middle", "font-size": 15, "font-weight": 700,
+                                 fill: "#fff" }, label);
+      text.textContent = line;
+    });
+    try {
+      for (const o of [0.15, 0.3, 0.45]) { dim.setAttribute("opacity", String(o)); await ctx.sleep(40); }
+      await springTrap(inside, ev.trap, { x: x - CELL / 2, y: y - CELL / 2, cell: CELL, against: trap.against,
+                                          colour: pawnColour(ev.pawn), letter: ev.pawn, sleep: ctx.sleep });
+      await ctx.sleep(250);
+    } finally {
+      gFx.replaceChildren();
+      if (moving) moving.removeAttribute("opacity");
+    }
   }
 
   return {
@@ -397,12 +634,12 @@ export default function createRenderer(root, ctx) {
       const springs = (u.events || []).filter((e) => e.type === "spring");
       sprung += springs.length;
       board.dataset.sprung = String(sprung);
-      if (u.sync || !before) {
+      const moves = (u.events || []).filter((e) => e.type === "move");
+      if (moves.length) lastMoved = new Set(moves.map((e) => e.pawn)); // marked until the next move
+      if (u.sync || !before || still()) {
         render();
         return undefined;
       }
-      const moves = (u.events || []).filter((e) => e.type === "move");
-      if (moves.length) lastMoved = new Set(moves.map((e) => e.pawn)); // marked until the next move
       const portraitChanged = before.portrait !== view.portrait;
       return (async () => {
         // draw the pawns where they were, walk them along the path, then draw the new view
@@ -414,9 +651,12 @@ export default function createRenderer(root, ctx) {
           for (const ev of moves) await animateMove(ev);
         }
         render();
-        if (portraitChanged) portraitBox.classList.add("flash");
+        if (portraitChanged) {
+          portraitBox.classList.remove("flip");
+          void portraitBox.offsetWidth; // restart the flip
+          portraitBox.classList.add("flip");
+        }
         for (const ev of springs) await animateSpring(ev);
-        if (portraitChanged) setTimeout(() => portraitBox.classList.remove("flash"), 700);
       })();
     },
     summary(u) {
