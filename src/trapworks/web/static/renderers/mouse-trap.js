@@ -351,7 +351,9 @@ export default function createRenderer(root, ctx) {
       el("li", { "data-event": e.type, text: e.text }, news);
     }
     while (news.children.length > 40) news.removeChild(news.firstChild);
-    news.scrollTop = news.scrollHeight;
+    // Scrolled at the next frame: reading scrollHeight now would lay out the whole board once
+    // per update (the slowest part of an update, and several updates come in one frame).
+    requestAnimationFrame(() => { news.scrollTop = news.scrollHeight; });
   }
 
   // --- animations ---------------------------------------------------------------------------------
@@ -360,6 +362,13 @@ export default function createRenderer(root, ctx) {
   async function tween(ms, f) {
     if (still()) { f(1); return false; }
     board.setAttribute("data-animations", String(Number(board.getAttribute("data-animations")) + 1));
+    if (ctx.fast) {
+      // ?fast (tests): sleep would not wait, and yielding a frame per step costs a repaint of
+      // the board each time: the frames are computed but only the end is shown.
+      f(0.5);
+      f(1);
+      return true;
+    }
     const frames = Math.max(2, Math.round(ms / 40));
     for (let k = 1; k <= frames; k++) {
       f(k / frames);
@@ -382,6 +391,7 @@ export default function createRenderer(root, ctx) {
       }
     }
     if (path[path.length - 1] !== dest) path.push(dest);
+    if (stepwise) board.setAttribute("data-last-walk", `${seat}:${path.join(",")}`); // for tests
     miceLayer.appendChild(g); // the moving mouse on top
     for (let k = 1; k < path.length; k++) {
       const a = A.spaceXY(path[k - 1]), b = A.spaceXY(path[k]);

@@ -1,0 +1,282 @@
+"""Mouse Trap's board and contraption in headless Chromium (issue 16, part A).
+
+- Every part of the building plan is an element of the drawing (`g[data-part=<id>]`, the ids the
+  view lists); the parts the view says are built are drawn, the rest ghosted; a part built during
+  play appears (animated) and the drawing still matches the view.
+- A trap that jams (stage odds set so that it jams at F, the rickety stairs) stops the firing's
+  animation there: that stage is marked jammed with its "jammed here" label, the stages before it
+  were animated and worked, none after it was animated.
+- Under prefers-reduced-motion no animation plays and a game still plays to its end by clicking;
+  without it the same game animates (mice stepping space by space, parts, the firing).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import httpx
+import pytest
+
+from .web_helpers import CHROMIUM, ServerProcess, seat_view
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium at /usr/bin/chromium"),
+]
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+STAGES = [
+    "crank",
+    "gears",
+    "lever",
+    "shoe",
+    "bucket",
+    "stairs",
+    "rain_pipe",
+    "helping_hand",
+    "bowling_ball",
+    "thing_a_ma_jig",
+    "bathtub",
+    "diving_board",
+    "diver",
+    "wash_tub",
+    "cage",
+]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    s = ServerProcess(tmp_path_factory.mktemp("mt-board-home")).start()
+    yield s
+    s.stop()
+
+
+def create(server, start, options=None, players=2):
+    body = {
+        "game": "mouse-trap",
+        "options": {"players": players, **(options or {})},
+        "seats": [{"kind": "human"}] + [{"kind": "agent", "agent": "heuristic"}] * (players - 1),
+        "seed": 7,
+        "start": start,
+    }
+    r = httpx.post(server.url + "/api/games", json=body, timeout=30)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def open_game(browser, created, reduced=False, fast=True, size=(1366, 768)):
+    ctx = browser.new_context(
+        viewport={"width": size[0], "height": size[1]},
+        reduced_motion="reduce" if reduced else "no-preference",
+    )
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(created["seats"][0]["link"] + ("&fast" if fast else ""))
+    page.wait_for_selector("svg[data-board=mouse-trap] g[data-space='49']", timeout=20000)
+    return page, errors
+
+
+def settled(page, timeout=30000):
+    page.wait_for_function(
+        "document.body.dataset.busy === '0' && (document.body.dataset.myTurn === '1' || "
+        "document.body.dataset.terminal === '1')",
+        timeout=timeout,
+    )
+
+
+def drawn_parts(page):
+    """Each part element of the drawing: id -> (built flag, ghosted, opacity)."""
+    return page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('svg[data-board] g[data-part]')].map(
+             (g) => [g.dataset.part, {built: g.dataset.built, ghost: g.classList.contains('ghost'),
+                                      opacity: Number(getComputedStyle(g).opacity),
+                                      shapes: g.querySelectorAll('path, rect, circle, polygon').length}]))"""
+    )
+
+
+def check_parts_match_view(page, view):
+    parts = drawn_parts(page)
+    # one element per part id of the building plan, in the view's own list
+    assert sorted(parts) == sorted(view["part_ids"]) and len(parts) == 24
+    assert page.locator("svg[data-board] g[data-part]").count() == 24
+    built = set(view["built_parts"])
+    assert len(built) == view["parts_built"]
+    for pid, p in parts.items():
+        assert p["shapes"] > 0, pid  # drawn, not an empty slot
+        if pid in built:
+            assert p["built"] == "1" and not p["ghost"] and p["opacity"] == 1, (pid, p)
+        else:
+            assert p["built"] == "0" and p["ghost"] and p["opacity"] < 0.5, (pid, p)
+
+
+def click_step(page) -> str:
+    """One decision of the human seat: crank, pay for a mouse, build, roll, else end."""
+    controls = page.locator("[data-controls=mouse-trap]")
+    for action in ("crank", "build"):
+        if controls.locator(f"button[data-action={action}]").count():
+            controls.locator(f"button[data-action={action}]").click()
+            return action
+    mice = page.locator("svg[data-board=mouse-trap] circle[data-mouse].pickable")
+    if mice.count():
+        mice.first.click()
+        return "move"
+    for action in ("roll", "end"):
+        if controls.locator(f"button[data-action={action}]").count():
+            controls.locator(f"button[data-action={action}]").click()
+            return action
+    buttons = controls.locator("button[data-action]")
+    assert buttons.count(), "no control to click"
+    buttons.first.click()
+    return "other"
+
+
+def play_click(page):
+    ply = int(page.evaluate("document.body.dataset.ply"))
+    clicked = click_step(page)
+    page.wait_for_function("p => Number(document.body.dataset.ply) > p", arg=ply, timeout=20000)
+    return clicked
+
+
+@pytest.mark.parametrize("parts", [0, 12, 24])
+def test_each_part_is_an_element_built_ones_drawn_and_the_rest_ghosted(server, browser, parts):
+    pile = 30 - 6
+    created = create(server, f"mice=3,5 cheese=3,3 pile={pile} parts={parts} turn=9 next=1 phase=roll")
+    page, errors = open_game(browser, created)
+    settled(page)
+    view = seat_view(server.url, created["id"], created["seats"][0]["token"])
+    assert view["parts_built"] == parts
+    check_parts_match_view(page, view)
+    # the next part to build is labelled where it goes
+    assert page.locator("[data-next-part] text").count() == (0 if parts == 24 else 1)
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_part_built_in_play_appears_in_place(server, browser):
+    # Two players: every Build space builds; the human builds when offered.
+    created = create(server, "mice=2,5 cheese=3,3 pile=24 parts=10 turn=9 next=1 phase=roll")
+    token = created["seats"][0]["token"]
+    page, errors = open_game(browser, created)
+    built_before = 10
+    deadline = time.monotonic() + 120
+    while True:
+        settled(page)
+        view = seat_view(server.url, created["id"], token)
+        page.wait_for_function(f"document.body.dataset.ply === '{view['moves_made']}'", timeout=10000)
+        check_parts_match_view(page, view)
+        if view["parts_built"] > built_before + 1 or view["terminal"]:
+            break
+        assert time.monotonic() < deadline, "no part was built"
+        play_click(page)
+    assert view["parts_built"] > built_before
+    # the new parts came in by an animation (counted on the board), not all at once
+    assert int(page.locator("svg[data-board]").get_attribute("data-animations")) > 0
+    assert not errors, errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("reduced", [False, True], ids=["motion", "reduced-motion"])
+def test_a_jam_stops_the_firing_at_the_jammed_stage_marked_there(server, browser, reduced):
+    # Every stage works except F (the rickety stairs), which always jams.
+    created = create(
+        server,
+        "mice=46,49 cheese=4,4 pile=22 parts=24 turn=40 next=1 phase=crank",
+        {"trap_reliability": 1.0, "trap_stage_odds": {"stairs": 0.0}},
+    )
+    page, errors = open_game(browser, created, reduced=reduced)
+    settled(page)
+    # Record every stage the page marks as firing ("next", then its outcome) while it fires.
+    page.evaluate(
+        """() => {
+          window.__fired = [];
+          new MutationObserver((records) => {
+            for (const r of records) if (r.oldValue === 'next') window.__fired.push(r.target.dataset.stage);
+          }).observe(document.querySelector('svg[data-board]'), {
+            subtree: true, attributes: true, attributeOldValue: true, attributeFilter: ['data-state'],
+          });
+        }"""
+    )
+    play_click(page)  # turn the crank
+    page.wait_for_selector("g[data-stage=stairs][data-state=jammed]", timeout=30000)
+    settled(page)
+    view = seat_view(server.url, created["id"], created["seats"][0]["token"])
+    assert view["last_firing"]["jammed"] == "stairs" and view["last_firing"]["stages"] == 5
+    board = page.locator("svg[data-board=mouse-trap]")
+    assert board.get_attribute("data-last-firing") == "jammed:stairs"
+    # the jammed stage is marked: a red outline and "jammed here"
+    label = page.locator("[data-jam-label=stairs]")
+    assert label.is_visible() and label.inner_html().count("jammed here") == 1
+    halo = page.evaluate("getComputedStyle(document.querySelector('g[data-stage=stairs] .halo')).stroke")
+    assert halo == "rgb(185, 28, 28)", halo
+    assert page.locator("[data-jam-label]:visible").count() == 1
+    states = {s: page.locator(f"g[data-stage={s}]").get_attribute("data-state") for s in STAGES}
+    animated = {s: page.locator(f"g[data-stage={s}]").get_attribute("data-animated") for s in STAGES}
+    jam = STAGES.index("stairs")
+    assert all(states[s] == "worked" for s in STAGES[:jam]), states
+    assert all(states[s] == "idle" for s in STAGES[jam + 1 :]), states
+    # the firing went stage by stage up to the jam and never beyond it
+    fired = list(dict.fromkeys(page.evaluate("window.__fired")))
+    assert fired == STAGES[: jam + 1], fired
+    assert all(animated[s] is None for s in STAGES[jam + 1 :]), animated
+    # the metal ball stopped on the stairs; the pieces after them did not move
+    ball = page.locator("g[data-part=metal_ball] > g.mv").bounding_box()
+    stairs = page.locator("g[data-stage=stairs] .halo").bounding_box()
+    cx, cy = ball["x"] + ball["width"] / 2, ball["y"] + ball["height"] / 2
+    assert stairs["x"] <= cx <= stairs["x"] + stairs["width"], (ball, stairs)
+    assert stairs["y"] <= cy <= stairs["y"] + stairs["height"], (ball, stairs)
+    for piece in ("bowling_ball", "diver", "cage"):
+        moved = page.locator(f"g[data-part={piece}] > g.mv").get_attribute("transform")
+        assert moved in (None, "", "translate(0.00,0.00)"), (piece, moved)
+    if reduced:
+        # reduced motion: the outcome is drawn, no animation played
+        assert all(a is None for a in animated.values()), animated
+        assert board.get_attribute("data-animations") == "0"
+    else:
+        assert all(animated[s] == "1" for s in STAGES[: jam + 1]), animated
+    assert page.locator("li[data-event=trap_failed]").count() == 1
+    assert not errors, errors
+    page.context.close()
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("reduced", [False, True], ids=["motion", "reduced-motion"])
+def test_reduced_motion_skips_animations_and_the_game_plays_to_the_end(server, browser, reduced):
+    # Near the end of a game: the trap two parts from complete and always working.
+    created = create(
+        server,
+        "mice=38,41 cheese=3,3 pile=24 parts=22 turn=30 next=1 phase=roll",
+        {"trap_reliability": 1.0},
+    )
+    # With motion the page runs ?fast (timers at 0) but still plays every animation's frames.
+    page, errors = open_game(browser, created, reduced=reduced, fast=not reduced)
+    board = page.locator("svg[data-board=mouse-trap]")
+    walks: set[str] = set()
+    deadline = time.monotonic() + 400
+    while True:
+        settled(page, timeout=60000)
+        walk = board.get_attribute("data-last-walk")
+        if walk:
+            walks.add(walk)
+        if page.evaluate("document.body.dataset.terminal") == "1":
+            break
+        assert time.monotonic() < deadline, "the game did not end"
+        play_click(page)
+    view = seat_view(server.url, created["id"], created["seats"][0]["token"])
+    assert view["terminal"] and not view["truncated"]
+    assert view["parts_built"] == 24 and view["last_firing"]["jammed"] is None
+    # a die's move walks space by space: each step to the next space, round the Loop
+    assert walks
+    for walk in walks:
+        steps = [int(x) for x in walk.split(":")[1].split(",")]
+        assert all(b == (44 if a == 49 else a + 1) for a, b in zip(steps, steps[1:], strict=False)), walk
+    animations = int(board.get_attribute("data-animations"))
+    if reduced:
+        assert animations == 0 and page.locator("[data-animated]").count() == 0
+    else:
+        assert animations > 0 and page.locator("[data-animated]").count() == len(STAGES)
+    page.locator("[data-testid=end-screen]").wait_for(state="visible", timeout=10000)
+    assert not errors, errors
+    page.context.close()
