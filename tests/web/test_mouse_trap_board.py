@@ -8,6 +8,10 @@
   were animated and worked, none after it was animated.
 - Under prefers-reduced-motion no animation plays and a game still plays to its end by clicking;
   without it the same game animates (mice stepping space by space, parts, the firing).
+- The words on the board are legible at 1366x768 and 390x844 (no text under 10 px) and the
+  spaces at least 32 px on a phone.
+
+Screenshots land in artifacts/web/boards/ (those in docs/screenshots/mouse-trap-*.png are copies).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import time
 import httpx
 import pytest
 
-from .web_helpers import CHROMIUM, ServerProcess, seat_view
+from .web_helpers import ARTIFACTS, CHROMIUM, ServerProcess, seat_view
 
 pytestmark = [
     pytest.mark.browser,
@@ -87,6 +91,18 @@ def settled(page, timeout=30000):
     )
 
 
+SHOTS = ARTIFACTS / "boards"
+
+
+def shot(page, name, board_only=False):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    if board_only:
+        page.locator("svg[data-board=mouse-trap]").screenshot(path=str(SHOTS / f"{name}.png"))
+    else:
+        page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
 def drawn_parts(page):
     """Each part element of the drawing: id -> (built flag, ghosted, opacity)."""
     return page.evaluate(
@@ -151,6 +167,7 @@ def test_each_part_is_an_element_built_ones_drawn_and_the_rest_ghosted(server, b
     check_parts_match_view(page, view)
     # the next part to build is labelled where it goes
     assert page.locator("[data-next-part] text").count() == (0 if parts == 24 else 1)
+    shot(page, f"mouse-trap-contraption-{parts}", board_only=True)
     assert not errors, errors
     page.context.close()
 
@@ -237,6 +254,7 @@ def test_a_jam_stops_the_firing_at_the_jammed_stage_marked_there(server, browser
     else:
         assert all(animated[s] == "1" for s in STAGES[: jam + 1]), animated
     assert page.locator("li[data-event=trap_failed]").count() == 1
+    shot(page, f"mouse-trap-jammed{'-reduced' if reduced else ''}", board_only=True)
     assert not errors, errors
     page.context.close()
 
@@ -278,5 +296,60 @@ def test_reduced_motion_skips_animations_and_the_game_plays_to_the_end(server, b
     else:
         assert animations > 0 and page.locator("[data-animated]").count() == len(STAGES)
     page.locator("[data-testid=end-screen]").wait_for(state="visible", timeout=10000)
+    assert not errors, errors
+    page.context.close()
+
+
+TEXT_SIZES = """() => {
+  const svg = document.querySelector('svg[data-board=mouse-trap]');
+  const scale = svg.getScreenCTM().a;
+  const sizes = [...svg.querySelectorAll('text')].filter((t) => t.getClientRects().length)
+    .map((t) => Number(getComputedStyle(t).fontSize.replace('px', '')) * scale);
+  const tile = svg.querySelector('[data-space] rect').getBoundingClientRect().width;
+  return {smallest: Math.min(...sizes), count: sizes.length, tile};
+}"""
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (390, 844)], ids=["desktop", "phone"])
+def test_the_board_is_legible_at_desktop_and_phone_size(server, browser, size):
+    created = create(
+        server, "mice=12,45,27 cheese=4,2,3 pile=21 parts=13 turn=20 next=1 phase=roll", players=3
+    )
+    page, errors = open_game(browser, created, size=size)
+    settled(page)
+    sizes = page.evaluate(TEXT_SIZES)
+    # every space's number and words, the status lines, the pile: 10 px or more on screen
+    assert sizes["count"] > 100 and sizes["smallest"] >= 10, sizes
+    assert sizes["tile"] >= 32, sizes
+    # the spaces keep their pictures: an icon drawn in every space
+    assert page.locator("[data-space] > g[aria-hidden=true] > *").count() >= 50
+    shot(page, f"mouse-trap-board-{size[0]}")
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_catch_drops_the_cage_over_the_caught_mouse(server, browser):
+    # Two players, a trap that always works: the catch ends the game and the board stays as it fell.
+    created = create(
+        server,
+        "mice=46,49 cheese=6,5 pile=19 parts=24 turn=40 next=1 phase=crank",
+        {"trap_reliability": 1.0},
+    )
+    page, errors = open_game(browser, created)
+    settled(page)
+    play_click(page)  # turn the crank
+    page.locator("[data-testid=close-end]").click(timeout=30000)  # "Look at the board"
+    view = seat_view(server.url, created["id"], created["seats"][0]["token"])
+    assert view["terminal"] and view["mice"][1] is None and view["last_firing"]["jammed"] is None
+    assert page.locator("svg[data-board]").get_attribute("data-last-firing") == "caught"
+    assert page.locator("g[data-stage][data-state=worked]").count() == 15
+    assert page.locator("circle[data-mouse='1']").count() == 0  # out of the game...
+    caught = page.locator("g[data-caught='1']").bounding_box()  # ...drawn under the fallen cage
+    cage = page.locator("g[data-part=cage] > g.mv").bounding_box()
+    wheel = page.locator("g[data-space='49'] rect").bounding_box()
+    cx, cy = caught["x"] + caught["width"] / 2, caught["y"] + caught["height"] / 2
+    assert cage["x"] <= cx <= cage["x"] + cage["width"] and cage["y"] <= cy <= cage["y"] + cage["height"]
+    assert cage["y"] + cage["height"] >= wheel["y"] + wheel["height"] - 2  # down on the Cheese Wheel
+    shot(page, "mouse-trap-caught", board_only=True)
     assert not errors, errors
     page.context.close()

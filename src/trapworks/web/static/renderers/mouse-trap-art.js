@@ -403,6 +403,9 @@ export const STAGE_BOX = {
   diver: [298, 206, 24, 40], wash_tub: [220, 174, 60, 34], cage: [140, 84, 82, 76],
 };
 
+// Where a stage's letter goes when not at its box's top left corner (H would cover I there).
+export const STAGE_TAG = { helping_hand: [484, 290] };
+
 // --- the firing's poses -----------------------------------------------------------------------------
 // p runs from 0 (at rest) through 15 (every stage done): stage k (0 = A ... 14 = O-P) moves its
 // pieces while p goes from k to k + 1. pose(p) says where every moving piece is at p.

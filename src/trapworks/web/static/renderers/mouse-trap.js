@@ -59,6 +59,7 @@ export default function createRenderer(root, ctx) {
     .mt-board .mt-stage:not([data-state=idle]) .tag { display: inline; }
     .mt-board .jam-label { display: none; }
     .mt-board .mt-stage[data-state=jammed] .jam-label { display: inline; }
+    @media (max-width: 600px) { .mt-top { font-size: .9em; gap: .1em .6em; } .mt-player { padding: .1em .4em; } }
     .mt-dot { display: inline-block; width: .8em; height: .8em; border-radius: 50%; border: 1px solid #111; }
   `;
 
@@ -142,13 +143,14 @@ export default function createRenderer(root, ctx) {
       svg("rect", { class: "halo", x, y, width: w, height: h, rx: 6 }, g);
       const tag = svg("g", { class: "tag" }, g);
       const lw = stage.letter.length > 1 ? 30 : 20;
-      svg("rect", { x: x - 6, y: y - 8, width: lw, height: 18, rx: 9, fill: "#fff", stroke: C.ink }, tag);
-      svg("text", { x: x - 6 + lw / 2, y: y + 5.5, "font-size": 12, "font-weight": "bold", "text-anchor": "middle", fill: C.ink }, tag)
+      const [tx, ty] = A.STAGE_TAG[stage.id] || [x - 6, y - 8];
+      svg("rect", { x: tx, y: ty, width: lw, height: 18, rx: 9, fill: "#fff", stroke: C.ink }, tag);
+      svg("text", { x: tx + lw / 2, y: ty + 13.5, "font-size": 12, "font-weight": "bold", "text-anchor": "middle", fill: C.ink }, tag)
         .textContent = stage.letter;
       const jam = svg("g", { class: "jam-label", "data-jam-label": stage.id }, g);
       const lx = Math.max(70, Math.min(A.W - 70, x + w / 2));
       const ly = y + h + 22 > A.H - 70 ? y - 14 : y + h + 22;
-      svg("rect", { x: lx - 52, y: ly - 15, width: 104, height: 22, rx: 5, fill: "#fff", stroke: C.jam, "stroke-width": 2 }, jam);
+      svg("rect", { x: lx - 60, y: ly - 15, width: 120, height: 22, rx: 5, fill: "#fff", stroke: C.jam, "stroke-width": 2 }, jam);
       svg("text", { x: lx, y: ly + 1, "font-size": 14, "font-weight": "bold", "text-anchor": "middle", fill: C.jam }, jam)
         .textContent = "jammed here";
       const title = svg("title", {}, g);
