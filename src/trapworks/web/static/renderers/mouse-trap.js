@@ -148,7 +148,7 @@ export default function createRenderer(root, ctx) {
       svg("text", { x: tx + lw / 2, y: ty + 13.5, "font-size": 12, "font-weight": "bold", "text-anchor": "middle", fill: C.ink }, tag)
         .textContent = stage.letter;
       const jam = svg("g", { class: "jam-label", "data-jam-label": stage.id }, g);
-      const lx = Math.max(70, Math.min(A.W - 70, x + w / 2));
+      const lx = Math.max(150, Math.min(A.W - 150, x + w / 2)); // inside the track, off its spaces
       const ly = y + h + 22 > A.H - 70 ? y - 14 : y + h + 22;
       svg("rect", { x: lx - 60, y: ly - 15, width: 120, height: 22, rx: 5, fill: "#fff", stroke: C.jam, "stroke-width": 2 }, jam);
       svg("text", { x: lx, y: ly + 1, "font-size": 14, "font-weight": "bold", "text-anchor": "middle", fill: C.jam }, jam)
