@@ -103,6 +103,12 @@ def shot(page, name, board_only=False):
         page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
+OFF_SCREEN = """(selector) => [...document.querySelectorAll(selector)].filter((n) => {
+  const b = n.getBoundingClientRect();
+  return b.left < 0 || b.top < 0 || b.right > innerWidth || b.bottom > innerHeight;
+}).map((n) => n.outerHTML.slice(0, 60))"""
+
+
 def drawn_parts(page):
     """Each part element of the drawing: id -> (built flag, ghosted, opacity)."""
     return page.evaluate(
@@ -195,15 +201,19 @@ def test_a_part_built_in_play_appears_in_place(server, browser):
     page.context.close()
 
 
-@pytest.mark.parametrize("reduced", [False, True], ids=["motion", "reduced-motion"])
-def test_a_jam_stops_the_firing_at_the_jammed_stage_marked_there(server, browser, reduced):
+@pytest.mark.parametrize(
+    ("reduced", "size"),
+    [(False, (1366, 768)), (True, (1366, 768)), (False, (390, 844))],
+    ids=["motion", "reduced-motion", "phone"],
+)
+def test_a_jam_stops_the_firing_at_the_jammed_stage_marked_there(server, browser, reduced, size):
     # Every stage works except F (the rickety stairs), which always jams.
     created = create(
         server,
         "mice=46,49 cheese=4,4 pile=22 parts=24 turn=40 next=1 phase=crank",
         {"trap_reliability": 1.0, "trap_stage_odds": {"stairs": 0.0}},
     )
-    page, errors = open_game(browser, created, reduced=reduced)
+    page, errors = open_game(browser, created, reduced=reduced, size=size)
     settled(page)
     # Record every stage the page marks as firing ("next", then its outcome) while it fires.
     page.evaluate(
@@ -254,7 +264,12 @@ def test_a_jam_stops_the_firing_at_the_jammed_stage_marked_there(server, browser
     else:
         assert all(animated[s] == "1" for s in STAGES[: jam + 1]), animated
     assert page.locator("li[data-event=trap_failed]").count() == 1
-    shot(page, f"mouse-trap-jammed{'-reduced' if reduced else ''}", board_only=True)
+    if size[0] < 500:
+        # on a phone the board pans to the firing: the jammed part and its label are on screen
+        assert not page.evaluate(OFF_SCREEN, "g[data-stage=stairs] .halo, [data-jam-label=stairs]")
+        shot(page, "mouse-trap-jammed-390")
+    else:
+        shot(page, f"mouse-trap-jammed{'-reduced' if reduced else ''}", board_only=True)
     assert not errors, errors
     page.context.close()
 

@@ -231,7 +231,7 @@ export default function createRenderer(root, ctx) {
       t.setAttribute("data-firing-status", "");
     }
     // The pile: a stack of Cheese Cards and how many are left.
-    const pile = svg("g", { "data-info": "", "data-pile-cards": v.pile }, infoLayer);
+    const pile = svg("g", { "data-info": "", "data-pile": v.pile }, infoLayer);
     const shown = Math.min(6, Math.ceil(v.pile / 5));
     for (let k = 0; k < shown; k++) A.drawCheeseCard(svg, pile, 780 + k * 3, 262 - k * 4);
     if (!v.pile) svg("rect", { x: 780, y: 262, width: 40, height: 28, rx: 4, fill: "none", stroke: C.muted, "stroke-dasharray": "4 3" }, pile);
@@ -321,7 +321,6 @@ export default function createRenderer(root, ctx) {
       p.append(`${ctx.seatLabel(seat)} (${MOUSE_NAMES[seat]}): ${caught ? "caught" : n + " cheese"}`);
       if (!caught && n) p.append(cheeseCards(n));
     });
-    el("span", { "data-pile": v.pile, text: `Pile: ${v.pile}/${v.supply}` }, top);
     turnBar.replaceChildren();
     el("span", { class: "mt-die", "data-die": v.last_die ?? "", role: "img",
                  "aria-label": v.last_die ? `die: ${v.last_die}` : "die: not rolled",
@@ -421,9 +420,18 @@ export default function createRenderer(root, ctx) {
     }
   }
 
+  function reveal(node) {
+    // On a phone the board pans: bring the firing part into view (the page itself does not scroll).
+    if (pan.scrollWidth <= pan.clientWidth + 1) return;
+    const b = node.getBoundingClientRect(), p = pan.getBoundingClientRect();
+    if (b.left >= p.left + 40 && b.right <= p.right - 40) return; // room for its label too
+    pan.scrollLeft += b.left + b.width / 2 - (p.left + p.width / 2);
+  }
+
   async function fireStage(e) {
     const g = stageGroups[e.stage];
     if (!g) return;
+    reveal(g.querySelector(".halo"));
     g.setAttribute("data-state", "next");
     const played = await tween(e.ok ? 420 : 300, (t) => setPose(e.stage + (e.ok ? t : 0.4 * t)));
     if (played) g.setAttribute("data-animated", "1");
