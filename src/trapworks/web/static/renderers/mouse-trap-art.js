@@ -53,11 +53,6 @@ export function spaceXY(i) {
   return { x: LOOP_C.x + Math.cos(a) * LOOP_R, y: LOOP_C.y + Math.sin(a) * LOOP_R };
 }
 
-// The next space a mouse steps onto (the Loop is circular: after the Cheese Wheel comes Safe).
-export function nextSpace(i) {
-  return i === 49 ? 44 : i + 1;
-}
-
 export function roadPath() {
   const pts = [];
   for (let i = 0; i <= 43; i++) pts.push(spaceXY(i));
@@ -199,10 +194,10 @@ const gearPath = (cx, cy, r, teeth) => {
   }
   return d + "Z";
 };
-const plate = (s, g, x, y, w, label) => {
+// A base: a flat plate with its shadow.
+const plate = (s, g, x, y, w) => {
   s("rect", { x, y: y + 4, width: w, height: 10, rx: 3, fill: "#a8a29e" }, g);
   s("rect", { x, y, width: w, height: 10, rx: 3, fill: C.plate, stroke: C.plateEdge, "stroke-width": 1.5 }, g);
-  void label;
 };
 export const STAIRS = [[654, 196], [644, 212], [634, 228], [624, 244], [614, 260], [604, 276]];
 
@@ -386,7 +381,7 @@ export const PARTS = {
     tag: [140, 124],
     draw: (s, g) => {
       s("path", { d: "M147,154 L147,112 Q181,80 215,112 L215,154", fill: "rgba(220,38,38,0.12)", stroke: C.red, "stroke-width": 3 }, g);
-      for (const x of [158, 169, 193, 204]) s("path", { d: `M${x},154 L${x},${x < 181 ? 104 + (x - 158) * -0.3 : 104}`, stroke: C.red, "stroke-width": 2 }, g);
+      for (const x of [158, 169, 193, 204]) s("path", { d: `M${x},154 L${x},104`, stroke: C.red, "stroke-width": 2 }, g);
       s("path", { d: "M147,133 H215 M147,154 H215", stroke: C.red, "stroke-width": 2.5 }, g);
       s("circle", { cx: 181, cy: 92, r: 5, fill: C.red, stroke: C.redDark }, g);
     },

@@ -378,7 +378,7 @@ export default function createRenderer(root, ctx) {
     return true;
   }
 
-  async function walk(seat, start, dest, stepwise) {
+  async function walk(v, seat, start, dest, stepwise) {
     // A die's move steps space by space (round the Loop); a jump (go back, move ahead, go to) glides.
     const g = mouseGroups[seat];
     if (!g || start === null || start === undefined) return;
@@ -386,7 +386,7 @@ export default function createRenderer(root, ctx) {
     if (stepwise) {
       let at = start;
       for (let k = 0; k < 12 && (k === 0 || at !== dest); k++) {
-        at = A.nextSpace(at);
+        at = at === wheel(v) ? safe(v) : at + 1; // the Loop is circular: after the Cheese Wheel, Safe
         path.push(at);
         if (at === dest) break;
       }
@@ -447,9 +447,9 @@ export default function createRenderer(root, ctx) {
     for (const e of u.events || []) {
       if (e.type === "move" || e.type === "push") {
         const seat = e.type === "move" ? e.player : e.target;
-        await walk(seat, e.start, e.dest, true);
+        await walk(v, seat, e.start, e.dest, true);
       } else if (e.type === "jump") {
-        await walk(e.player, e.start, e.dest, false);
+        await walk(v, e.player, e.start, e.dest, false);
       } else if (e.type === "build") {
         await buildParts(v, e.parts);
       } else if (e.type === "crank") {
@@ -459,7 +459,7 @@ export default function createRenderer(root, ctx) {
       } else if (e.type === "trap_stage") {
         await fireStage(e);
       } else if (e.type === "trap_failed") {
-        for (const t of e.targets) await walk(t, wheel(v), safe(v), false);
+        for (const t of e.targets) await walk(v, t, wheel(v), safe(v), false);
       }
     }
   }
