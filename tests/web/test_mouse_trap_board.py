@@ -183,6 +183,21 @@ def test_a_part_built_in_play_appears_in_place(server, browser):
     created = create(server, "mice=2,5 cheese=3,3 pile=24 parts=10 turn=9 next=1 phase=roll")
     token = created["seats"][0]["token"]
     page, errors = open_game(browser, created)
+    settled(page)
+    # Record each part that was drawn on its way in (moved off its place) while it was built.
+    page.evaluate(
+        r"""() => {
+          window.__dropped = new Set();
+          new MutationObserver((records) => {
+            for (const r of records) {
+              const m = /translate\(0,(-?[0-9.]+)\)/.exec(r.oldValue || '');
+              if (m && Number(m[1]) < -1) window.__dropped.add(r.target.dataset.part);
+            }
+          }).observe(document.querySelector('svg[data-board]'), {
+            subtree: true, attributes: true, attributeOldValue: true, attributeFilter: ['transform'],
+          });
+        }"""
+    )
     built_before = 10
     deadline = time.monotonic() + 120
     while True:
@@ -195,8 +210,9 @@ def test_a_part_built_in_play_appears_in_place(server, browser):
         assert time.monotonic() < deadline, "no part was built"
         play_click(page)
     assert view["parts_built"] > built_before
-    # the new parts came in by an animation (counted on the board), not all at once
-    assert int(page.locator("svg[data-board]").get_attribute("data-animations")) > 0
+    # each new part dropped into its place (an animation), and only the new ones
+    dropped = set(page.evaluate("[...window.__dropped]"))
+    assert dropped == set(view["built_parts"][built_before:]), dropped
     assert not errors, errors
     page.context.close()
 
