@@ -34,6 +34,8 @@ CHEESE_WHEEL: int = TRACK["cheese_wheel"]
 
 CONTRAPTION = load("contraption.json")
 PARTS: tuple[str, ...] = tuple(p["name"] for p in CONTRAPTION["parts"])
+# Stable ids of the parts (the browser's drawing names its elements by them; names repeat: "Gear").
+PART_IDS: tuple[str, ...] = tuple(p["id"] for p in CONTRAPTION["parts"])
 NUM_PARTS = len(PARTS)
 FIRING_CHAIN: tuple[dict[str, Any], ...] = tuple(CONTRAPTION["firing_chain"])
 STAGE_IDS: tuple[str, ...] = tuple(s["id"] for s in FIRING_CHAIN)
@@ -49,6 +51,7 @@ def _check_track() -> None:
     assert SPACES[START]["kind"] == "start" and SPACES[SAFE]["kind"] == "safe"
     assert SPACES[TURN_CRANK]["kind"] == "turn_crank" and SPACES[CHEESE_WHEEL]["kind"] == "cheese_wheel"
     assert NUM_PARTS == 24
+    assert len(set(PART_IDS)) == NUM_PARTS, "part ids are unique"
     for s in SPACES:
         if s["kind"] == "go_to":
             assert 0 <= s["target"] < NUM_SPACES

@@ -19,7 +19,17 @@ from .notation import PHASE_NAMES
 
 
 class MouseTrapEncoder(Encoder):
-    static_keys = ("game", "variant", "players", "supply", "parts", "firing_chain", "track", "legal_actions")
+    static_keys = (
+        "game",
+        "variant",
+        "players",
+        "supply",
+        "parts",
+        "part_ids",
+        "firing_chain",
+        "track",
+        "legal_actions",
+    )
 
     def observation_shape(self) -> tuple[int, ...]:
         n = self.game.num_players()

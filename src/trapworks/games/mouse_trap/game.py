@@ -34,6 +34,7 @@ from .data import (
     LOOP_START,
     NUM_PARTS,
     NUM_SPACES,
+    PART_IDS,
     PARTS,
     SAFE,
     SPACES,
@@ -1208,6 +1209,9 @@ class MouseTrapState(State):
             "supply": game.supply,
             "parts_built": self.parts,
             "parts": list(PARTS),
+            # for drawing: every part's stable id, and those built so far (always in order)
+            "part_ids": list(PART_IDS),
+            "built_parts": list(PART_IDS[: self.parts]),
             "trap_complete": self.trap_complete(),
             "firing_chain": [
                 {"letter": s["letter"], "id": s["id"], "text": s["text"], "odds": p}
@@ -1229,6 +1233,9 @@ class MouseTrapState(State):
                     "kind": s["kind"],
                     "text": s["text"],
                     "builds": game.builds_here[s["index"]],
+                    # how many spaces or cheese, and where a Go to space sends (for the drawing)
+                    "amount": s.get("amount"),
+                    "target": s.get("target"),
                 }
                 for s in SPACES
             ],

@@ -39,6 +39,7 @@ export function baseContext({ gameId, mode, seat, players, options, fast, messag
     message: message || ((text) => console.log(text)),
     // Renderers animate by sleeping between frames; reduced motion skips those pauses like ?fast.
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, fast || reducedMotion() ? 0 : ms)),
+    fast: !!fast, // ?fast (tests): sleep does not wait, so a renderer may draw fewer frames
     seatLabel: labelOf,
     send: async () => ({ ok: false, error: "this is a replay: moves cannot be sent" }),
     hint: async () => ({ ok: false, error: "no hints here" }),

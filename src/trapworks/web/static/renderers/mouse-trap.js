@@ -1,36 +1,16 @@
-// Mouse Trap renderer: the track (44 spaces and the circular Loop), mice, cheese, the contraption
-// growing part by part, the firing chain animated stage by stage (stopping at a jam), the die, and
-// the player's choices. It decides no rule: buttons are the view's legal actions, sent by text.
+// Mouse Trap renderer: the board as a board (the track winding round it, the spaces with their
+// pictures, the Loop and the Cheese Wheel), the mice stepping space by space, cheese as cards, the
+// contraption's 24 parts appearing in place as they are built (unbuilt ones ghosted), and the
+// firing animated along 000's chain, stopping where a stage jams. It decides no rule: buttons are
+// the view's legal actions, sent by text; what was built and how a firing went come from the view
+// and the events. The art is in mouse-trap-art.js.
+import * as A from "./mouse-trap-art.js";
 
-const MOUSE_COLOURS = ["#d62828", "#1d4ed8", "#2a9d3f", "#e9b308"];
-const MOUSE_NAMES = ["red", "blue", "green", "yellow"];
-const KIND_FILL = {
-  start: "#c4b5fd", build: "#7c3aed", loop_build: "#7c3aed", take: "#facc15", lose: "#facc15",
-  steal_most: "#facc15", cheese_wheel: "#fbbf24", go_back: "#a78bfa", move_ahead: "#a78bfa",
-  go_to: "#a78bfa", dog_bone: "#c4b5fd", safe: "#34d399", turn_crank: "#f97316",
-};
-const SHORT = {
-  13: "Fat cat → Start", 27: "Mad dog → 21", 30: "→ Cheese Wheel", 37: "Take 3 from most",
-  39: "Napping: lose 3", 44: "SAFE", 45: "Build ×2", 46: "TURN CRANK", 47: "Build ×2",
-  48: "Take 2", 49: "CHEESE WHEEL",
-};
-const SIZE = 56;
+const { MOUSE_COLOURS, MOUSE_NAMES, C } = A;
 
-function spaceXY(i) {
-  // Spaces 0-43 snake in four rows of 11; the Loop (44-49) is a ring to the right, Safe nearest 43.
-  if (i < 44) {
-    const row = Math.floor(i / 11);
-    const col = row % 2 === 1 ? i % 11 : 10 - (i % 11); // Start top right; space 43 ends by the Loop
-    return { x: 16 + col * 62, y: 16 + row * 92 };
-  }
-  const k = i - 44;
-  const angle = Math.PI / 2 + (k * Math.PI) / 3; // Safe at the bottom of the ring, then clockwise
-  return { x: 822 + Math.cos(angle) * 112 - SIZE / 2, y: 190 + Math.sin(angle) * 112 - SIZE / 2 };
-}
-
-function shortText(space) {
-  if (SHORT[space.index]) return SHORT[space.index];
-  return space.text.replace(" cheese", "").replace(" spaces", "");
+// Under prefers-reduced-motion every animation below is skipped (drawn at its end at once).
+function still() {
+  return !!window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
 export default function createRenderer(root, ctx) {
@@ -38,10 +18,12 @@ export default function createRenderer(root, ctx) {
   const { svg, el } = ctx;
   root.classList.add("mouse-trap");
   const top = el("div", { class: "mt-top" }, root);
-  // On a phone the board keeps its spaces at least 32 px (56 of 1000 units: 610 px wide) and pans.
-  const pan = el("div", { class: "board-pan zoomable", style: "--pan-w: 610px" }, root);
-  const board = svg("svg", { viewBox: "0 0 1000 590", class: "mt-board", "data-board": "mouse-trap",
-                              role: "group", "aria-label": "The board: the track, the Loop, the contraption" }, pan);
+  // On a phone the board keeps its words legible (12 units = 10 px and more) and its spaces at
+  // least 32 px: it is drawn 860 px wide and pans.
+  const pan = el("div", { class: "board-pan zoomable", style: "--pan-w: 860px" }, root);
+  const board = svg("svg", { viewBox: `0 0 ${A.W} ${A.H}`, class: "mt-board", "data-board": "mouse-trap",
+                              "data-animations": "0", role: "group",
+                              "aria-label": "The board: the track, the Loop, the Cheese Wheel and the contraption" }, pan);
   ctx.enableArrowKeys(board);
   const turnBar = el("div", { class: "mt-top" }, ctx.bar);
   const controls = el("div", { class: "mt-controls", "data-controls": "mouse-trap" }, ctx.bar);
@@ -52,129 +34,218 @@ export default function createRenderer(root, ctx) {
   const style = el("style", {}, root);
   style.textContent = `
     .mouse-trap { font-family: system-ui, sans-serif; }
-    .mt-top { display: flex; gap: 1em; flex-wrap: wrap; align-items: center; margin-bottom: .4em; }
-    .mt-player { padding: .2em .6em; border-radius: .4em; border: 2px solid transparent; }
+    .mt-top { display: flex; gap: .3em 1em; flex-wrap: wrap; align-items: center; margin-bottom: .4em; }
+    .mt-player { padding: .15em .6em; border-radius: .4em; border: 2px solid transparent; display: inline-flex; align-items: center; gap: .35em; }
     .mt-player.to-move { border-color: #111; }
-    .mt-player.caught { opacity: .45; text-decoration: line-through; }
+    .mt-player.caught { opacity: .6; text-decoration: line-through; }
+    .mt-player svg { height: 1.1em; width: auto; vertical-align: middle; }
     .mt-die { font-size: 1.6em; min-width: 1.4em; text-align: center; border: 2px solid #333;
               border-radius: .25em; background: #fff; }
     .mt-controls button { margin: .2em; font-size: 1em; padding: .3em .8em; }
     .mt-news { font-size: .9em; color: #333; max-height: 9em; overflow: auto; margin: .3em 0;
                border: 1px solid #ddd; border-radius: .3em; padding: .3em .3em .3em 2.2em; background: #fff; }
-    .mt-board text { pointer-events: none; }
     .mt-news:empty { display: none; }
+    .mt-board text { pointer-events: none; font-family: system-ui, sans-serif; }
     .mt-board [data-mouse].pickable { cursor: pointer; stroke: #111; stroke-width: 3; }
     .mt-board [data-mouse].pickable:focus-visible { stroke: #1d4ed8; stroke-width: 5; }
-    .mt-dot { display: inline-block; width: .8em; height: .8em; border-radius: 50%; margin-right: .3em; border: 1px solid #111; }
+    .mt-board .mt-part.ghost { opacity: .4; }
+    .mt-board .mt-part.ghost * { fill: none !important; stroke: #57534e !important; stroke-width: 1.2 !important;
+                                 stroke-dasharray: 3 3; }
+    .mt-board .mt-stage .halo { fill: none; stroke: none; }
+    .mt-board .mt-stage .tag { display: none; }
+    .mt-board .mt-stage[data-state=worked] .tag rect { fill: #dcfce7; stroke: ${C.worked}; stroke-width: 2; }
+    .mt-board .mt-stage[data-state=next] .halo { stroke: ${C.next}; stroke-width: 3; }
+    .mt-board .mt-stage[data-state=jammed] .halo { stroke: ${C.jam}; stroke-width: 4.5; fill: rgba(185,28,28,.08); }
+    .mt-board .mt-stage:not([data-state=idle]) .tag { display: inline; }
+    .mt-board .jam-label { display: none; }
+    .mt-board .mt-stage[data-state=jammed] .jam-label { display: inline; }
+    @media (max-width: 600px) { .mt-top { font-size: .9em; gap: .1em .6em; } .mt-player { padding: .1em .4em; } }
+    .mt-dot { display: inline-block; width: .8em; height: .8em; border-radius: 50%; border: 1px solid #111; }
   `;
 
-  let view = null;
   const spaceGroups = [];
-  const partRects = [];
-  const stageRects = [];
+  const partGroups = {}; // part id -> {outer, mv}
+  const stageGroups = []; // by stage index
+  let staticDrawn = false;
 
-  // --- static drawing: track, loop, contraption slots, firing chain slots ---------------------
+  // --- layers ----------------------------------------------------------------------------------
+  const bg = svg("g", {}, board);
   const trackLayer = svg("g", {}, board);
+  const partLayer = svg("g", { "data-contraption": "" }, board);
+  const stageLayer = svg("g", {}, board);
+  const infoLayer = svg("g", {}, board);
   const miceLayer = svg("g", {}, board);
-  const contraption = svg("g", { transform: "translate(16,400)" }, board);
-  const chain = svg("g", { transform: "translate(16,540)" }, board);
-  svg("text", { x: 0, y: -8, "font-size": 14, "font-weight": "bold" }, contraption).textContent =
-    "The contraption";
-  svg("text", { x: 0, y: -8, "font-size": 14, "font-weight": "bold" }, chain).textContent =
-    "The firing chain";
-  const chainStatus = svg("text", { x: 150, y: -8, "font-size": 13 }, chain);
-  const ring = svg("circle", { cx: 822, cy: 190, r: 112, fill: "none", stroke: "#999",
-                                "stroke-dasharray": "4 4" }, trackLayer);
-  void ring;
+  const cageLayer = svg("g", {}, board); // the cage falls over the mice
+  const mouseGroups = {}; // seat -> g
 
   function drawStatic(v) {
-    if (spaceGroups.length) return;
-    for (const space of v.track) {
-      const { x, y } = spaceXY(space.index);
-      const g = svg("g", { transform: `translate(${x},${y})`, "data-space": space.index }, trackLayer);
-      svg("rect", { width: SIZE, height: SIZE, rx: 6, fill: KIND_FILL[space.kind] || "#ddd",
-                    opacity: space.kind.includes("build") && !space.builds ? 0.35 : 1,
-                    stroke: "#333" }, g);
-      // Words on the dark purple Build spaces are white (dark text there is 3.3:1, too little).
-      const ink = KIND_FILL[space.kind] === "#7c3aed" && space.builds ? "#fff" : "#111";
-      svg("text", { x: 4, y: 12, "font-size": 10, fill: ink }, g).textContent = String(space.index);
-      const words = shortText(space).split(" ");
-      const lines = [];
-      for (const w of words) {
-        if (lines.length && (lines[lines.length - 1] + " " + w).length <= 10) lines[lines.length - 1] += " " + w;
-        else lines.push(w);
-      }
-      lines.slice(0, 3).forEach((line, k) => {
-        svg("text", { x: SIZE / 2, y: 26 + k * 11, "font-size": 9, "text-anchor": "middle",
-                      fill: ink }, g).textContent = line;
-      });
-      const title = svg("title", {}, g);
-      title.textContent = `${space.index}: ${space.text}${space.kind.includes("build") && !space.builds ? " (does not build with this many players)" : ""}`;
-      g.setAttribute("role", "img");
-      g.setAttribute("aria-label", `Space ${title.textContent}`);
-      spaceGroups[space.index] = g;
-    }
-    v.parts.forEach((name, k) => {
-      const col = k % 12, row = Math.floor(k / 12);
-      const g = svg("g", { transform: `translate(${col * 80},${row * 52})`, "data-part": k + 1 }, contraption);
-      const rect = svg("rect", { width: 76, height: 46, rx: 4, fill: "#eee", stroke: "#bbb" }, g);
-      svg("text", { x: 4, y: 13, "font-size": 10, "font-weight": "bold" }, g).textContent = `#${k + 1}`;
-      name.replace(" (with rubber band)", "").replace(" (pipe)", "").replace(" (man)", "")
-        .split(" ").reduce((acc, w) => {
-          if (acc.length && (acc[acc.length - 1] + " " + w).length <= 12) acc[acc.length - 1] += " " + w;
-          else acc.push(w);
-          return acc;
-        }, []).slice(0, 2).forEach((line, j) => {
-          svg("text", { x: 38, y: 27 + j * 11, "font-size": 9, "text-anchor": "middle" }, g).textContent = line;
-        });
-      partRects.push(rect);
+    if (staticDrawn) return;
+    staticDrawn = true;
+    svg("rect", { x: 2, y: 2, width: A.W - 4, height: A.H - 4, rx: 18, fill: C.board, stroke: C.boardEdge, "stroke-width": 4 }, bg);
+    const road = A.roadPath();
+    svg("path", { d: road.track, fill: "none", stroke: C.roadEdge, "stroke-width": 66, "stroke-linejoin": "round" }, bg);
+    svg("path", { d: road.track, fill: "none", stroke: C.road, "stroke-width": 60, "stroke-linejoin": "round" }, bg);
+    svg("circle", { cx: road.loop.x, cy: road.loop.y, r: road.loopR, fill: "none", stroke: C.roadEdge, "stroke-width": 66 }, bg);
+    svg("circle", { cx: road.loop.x, cy: road.loop.y, r: road.loopR, fill: "none", stroke: C.road, "stroke-width": 60 }, bg);
+    for (const space of v.track) drawSpace(space);
+    drawParts(v);
+    drawStages(v);
+  }
+
+  function drawSpace(space) {
+    const { x, y } = A.spaceXY(space.index);
+    const [fill, edge, ink] = A.spaceStyle(space);
+    const idle = (space.kind === "build" || space.kind === "loop_build") && !space.builds;
+    const g = svg("g", { transform: `translate(${(x - A.TILE / 2).toFixed(1)},${(y - A.TILE / 2).toFixed(1)})`,
+                         "data-space": space.index, "data-kind": space.kind }, trackLayer);
+    svg("rect", { width: A.TILE, height: A.TILE, rx: 7, fill, stroke: edge, "stroke-width": 2,
+                  "stroke-dasharray": idle ? "4 3" : null }, g);
+    svg("text", { x: 4, y: 13, "font-size": 12, "font-weight": "bold", fill: ink }, g).textContent = String(space.index);
+    const icon = svg("g", { transform: "translate(29,3) scale(0.95)", "aria-hidden": "true" }, g);
+    A.drawIcon(svg, icon, space, ink);
+    const words = A.spaceWords(space);
+    words.forEach((line, k) => {
+      svg("text", { x: A.TILE / 2, y: (words.length === 1 ? 46 : 38) + k * 13, "font-size": 12.5,
+                    "font-weight": k === 0 ? "600" : "400", "text-anchor": "middle", fill: ink }, g).textContent = line;
     });
+    const title = svg("title", {}, g);
+    title.textContent = `${space.index}: ${space.text}${idle ? " (does not build with this many players)" : ""}`;
+    g.setAttribute("role", "img");
+    g.setAttribute("aria-label", `Space ${title.textContent}`);
+    spaceGroups[space.index] = g;
+  }
+
+  function drawParts(v) {
+    v.part_ids.forEach((id, k) => {
+      const art = A.PARTS[id];
+      const outer = svg("g", { class: "mt-part ghost", "data-part": id, "data-number": k + 1, "data-built": "0" },
+                        id === "cage" ? cageLayer : partLayer);
+      const mv = svg("g", { class: "mv" }, outer);
+      art.draw(svg, mv);
+      const t = svg("title", {}, outer);
+      t.textContent = `Part ${k + 1}: ${v.parts[k]}`;
+      const parts = { outer, mv };
+      if (art.extra) { // the lever rides on gear 2's axle but moves on its own
+        parts.lever = svg("g", { class: "mv" }, outer);
+        art.extra(svg, parts.lever);
+      }
+      partGroups[id] = parts;
+    });
+    // The next part to build: its number where it goes, as on the printed board.
+    nextTag = svg("g", { "data-next-part": "" }, infoLayer);
+  }
+  let nextTag = null;
+
+  function drawStages(v) {
     v.firing_chain.forEach((stage, k) => {
-      const g = svg("g", { transform: `translate(${k * 64},0)`, "data-stage": stage.id }, chain);
-      const rect = svg("rect", { width: 60, height: 40, rx: 4, fill: "#eee", stroke: "#bbb" }, g);
-      svg("text", { x: 30, y: 16, "font-size": 12, "font-weight": "bold", "text-anchor": "middle" }, g)
+      const [x, y, w, h] = A.STAGE_BOX[stage.id];
+      const g = svg("g", { class: "mt-stage", "data-stage": stage.id, "data-state": "idle" }, stageLayer);
+      svg("rect", { class: "halo", x, y, width: w, height: h, rx: 6 }, g);
+      const tag = svg("g", { class: "tag" }, g);
+      const lw = stage.letter.length > 1 ? 30 : 20;
+      const [tx, ty] = A.STAGE_TAG[stage.id] || [x - 6, y - 8];
+      svg("rect", { x: tx, y: ty, width: lw, height: 18, rx: 9, fill: "#fff", stroke: C.ink }, tag);
+      svg("text", { x: tx + lw / 2, y: ty + 13.5, "font-size": 12, "font-weight": "bold", "text-anchor": "middle", fill: C.ink }, tag)
         .textContent = stage.letter;
-      svg("text", { x: 30, y: 31, "font-size": 8, "text-anchor": "middle" }, g).textContent =
-        stage.id.replaceAll("_", " ").slice(0, 13);
+      const jam = svg("g", { class: "jam-label", "data-jam-label": stage.id }, g);
+      const lx = Math.max(150, Math.min(A.W - 150, x + w / 2)); // inside the track, off its spaces
+      const ly = y + h + 22 > A.H - 70 ? y - 14 : y + h + 22;
+      svg("rect", { x: lx - 60, y: ly - 15, width: 120, height: 22, rx: 5, fill: "#fff", stroke: C.jam, "stroke-width": 2 }, jam);
+      svg("text", { x: lx, y: ly + 1, "font-size": 14, "font-weight": "bold", "text-anchor": "middle", fill: C.jam }, jam)
+        .textContent = "jammed here";
       const title = svg("title", {}, g);
       title.textContent = `${stage.letter}: ${stage.text} (works with probability ${stage.odds.toFixed(3)})`;
-      stageRects.push(rect);
+      stageGroups[k] = g;
     });
   }
 
-  // --- dynamic parts ---------------------------------------------------------------------------
-  function drawParts(v, fresh) {
-    partRects.forEach((rect, k) => {
-      const built = k < v.parts_built;
-      rect.setAttribute("fill", built ? (fresh.has(k + 1) ? "#fde047" : "#c7d2fe") : "#eee");
-      rect.setAttribute("stroke", built ? "#4338ca" : "#bbb");
-      rect.parentNode.setAttribute("data-built", built ? "1" : "0");
-    });
+  // --- the contraption: built parts, and the firing's pose -----------------------------------------
+  function showParts(v) {
+    const built = new Set(v.built_parts);
+    for (const [id, p] of Object.entries(partGroups)) {
+      p.outer.classList.toggle("ghost", !built.has(id));
+      p.outer.setAttribute("data-built", built.has(id) ? "1" : "0");
+      p.outer.style.opacity = "";
+      p.outer.removeAttribute("transform");
+    }
+    nextTag.replaceChildren();
+    if (v.parts_built < v.part_ids.length) {
+      const id = v.part_ids[v.parts_built];
+      const [x, y] = A.PARTS[id].tag;
+      const label = `next: ${v.parts_built + 1}`;
+      svg("rect", { x: x - 32, y: y - 12, width: 64, height: 20, rx: 10, fill: "#fff", stroke: C.next, "stroke-width": 2 }, nextTag);
+      svg("text", { x, y: y + 3, "font-size": 12, "font-weight": "bold", "text-anchor": "middle", fill: C.ink }, nextTag).textContent = label;
+    }
   }
 
-  function drawChain(v) {
+  function setPose(p) {
+    const poses = A.pose(p);
+    for (const [id, t] of Object.entries(poses)) {
+      const part = id === "lever" ? partGroups.gear_2 && partGroups.gear_2.lever : partGroups[id] && partGroups[id].mv;
+      if (!part) continue;
+      if (t) part.setAttribute("transform", t);
+      else part.removeAttribute("transform");
+    }
+  }
+
+  function showChain(v) {
     const firing = v.firing_stage;
     const last = v.last_firing;
-    stageRects.forEach((rect, k) => {
-      let fill = "#eee";
+    stageGroups.forEach((g, k) => {
       let state = "idle";
       if (firing !== null && firing !== undefined) {
-        if (k < firing) { fill = "#86efac"; state = "worked"; } else if (k === firing) { fill = "#fde68a"; state = "next"; }
+        if (k < firing) state = "worked"; else if (k === firing) state = "next";
       } else if (last) {
-        if (k < last.stages) { fill = "#86efac"; state = "worked"; }
-        if (last.jammed && k === last.stages) { fill = "#f87171"; state = "jammed"; }
+        if (k < last.stages) state = "worked";
+        if (last.jammed && k === last.stages) state = "jammed";
       }
-      rect.setAttribute("fill", fill);
-      rect.parentNode.setAttribute("data-state", state);
+      g.setAttribute("data-state", state);
     });
     // What the last firing did, for tests and styles (derived from the view, so a sync rebuilds it).
     board.setAttribute("data-last-firing", !last ? "" : last.jammed ? `jammed:${last.jammed}` : "caught");
     board.setAttribute("data-parts", String(v.parts_built));
-    if (!v.trap_complete) chainStatus.textContent = `incomplete: ${v.parts_built}/24 parts built`;
-    else if (firing !== null && firing !== undefined) chainStatus.textContent = "FIRING…";
-    else if (last && last.jammed) chainStatus.textContent = `last firing jammed at ${last.jammed.replaceAll("_", " ")}`;
-    else if (last) chainStatus.textContent = "last firing: the cage fell!";
-    else chainStatus.textContent = `complete: capture chance ${(v.capture_chance * 100).toFixed(1)}%`;
+  }
+
+  // --- the status panel, the pile ---------------------------------------------------------------
+  function showInfo(v) {
+    infoLayer.querySelectorAll("[data-info]").forEach((n) => n.remove());
+    const g = svg("g", { "data-info": "" }, infoLayer);
+    const line = (y, text, size = 15, weight = "400", fill = C.ink) => {
+      const t = svg("text", { x: 300, y, "font-size": size, "font-weight": weight, fill }, g);
+      t.textContent = text;
+      return t;
+    };
+    const name = (k) => v.parts[k].replace(" (with rubber band)", "").replace(" (pipe)", "").replace(" (man)", "");
+    line(398, `The contraption: ${v.parts_built} of ${v.part_ids.length} parts`, 17, "bold");
+    if (!v.trap_complete) line(420, `Next to build: ${v.parts_built + 1}, ${name(v.parts_built)}`);
+    else line(420, `Complete: it catches with chance ${(v.capture_chance * 100).toFixed(1)}%`);
+    const last = v.last_firing;
+    let status = "";
+    if (v.firing_stage !== null && v.firing_stage !== undefined) status = "Firing…";
+    else if (last && last.jammed) {
+      const st = v.firing_chain[last.stages];
+      status = `Last firing jammed at ${st.letter}: ${st.text.toLowerCase()}`;
+    } else if (last) status = "Last firing: the cage fell!";
+    if (status) {
+      const t = line(442, status, 15, "600", last && last.jammed && !(v.firing_stage >= 0 && v.firing_stage !== null) ? C.jam : C.ink);
+      t.setAttribute("data-firing-status", "");
+    }
+    // The pile: a stack of Cheese Cards and how many are left.
+    const pile = svg("g", { "data-info": "", "data-pile": v.pile }, infoLayer);
+    const shown = Math.min(6, Math.ceil(v.pile / 5));
+    for (let k = 0; k < shown; k++) A.drawCheeseCard(svg, pile, 780 + k * 3, 262 - k * 4);
+    if (!v.pile) svg("rect", { x: 780, y: 262, width: 40, height: 28, rx: 4, fill: "none", stroke: C.muted, "stroke-dasharray": "4 3" }, pile);
+    const t = svg("text", { x: 800, y: 315, "font-size": 15, "text-anchor": "middle", fill: C.ink }, pile);
+    t.textContent = `Cheese pile: ${v.pile} of ${v.supply}`;
+  }
+
+  // --- mice -------------------------------------------------------------------------------------
+  // Mice sit over the picture first, then the number, then the words (the words matter most).
+  const SLOTS = [[13, -11], [-13, -11], [-13, 14], [13, 14]];
+  function placeMouse(seat, at, slot) {
+    const { x, y } = A.spaceXY(at);
+    const [dx, dy] = SLOTS[slot % 4];
+    mouseGroups[seat].setAttribute("transform", `translate(${(x + dx).toFixed(1)},${(y + dy).toFixed(1)})`);
   }
 
   function drawMice(v) {
@@ -186,13 +257,15 @@ export default function createRenderer(root, ctx) {
     }
     const count = {};
     v.mice.forEach((where, seat) => {
+      delete mouseGroups[seat];
       if (where === null) return;
       const k = count[where] = (count[where] || 0) + 1;
-      const { x, y } = spaceXY(where);
-      const cx = x + 12 + ((k - 1) % 2) * 32;
-      const cy = y + SIZE - 12 - Math.floor((k - 1) / 2) * 18;
-      const c = svg("circle", { cx, cy, r: 9, fill: MOUSE_COLOURS[seat], "data-mouse": seat,
-                                "data-at": where }, miceLayer);
+      const g = svg("g", { class: "mt-mouse", "data-seat": seat }, miceLayer);
+      mouseGroups[seat] = g;
+      placeMouse(seat, where, k - 1);
+      const c = A.drawMouse(svg, g, MOUSE_COLOURS[seat]);
+      c.setAttribute("data-mouse", seat);
+      c.setAttribute("data-at", where);
       if (lastMoved.has(seat)) c.setAttribute("data-last-move", "1"); // moved by the last move
       const t = svg("title", {}, c);
       t.textContent = `${ctx.seatLabel(seat)} (${MOUSE_NAMES[seat]} mouse) on ${where}`;
@@ -206,6 +279,35 @@ export default function createRenderer(root, ctx) {
     });
   }
 
+  const wheel = (v) => v.track.find((s) => s.kind === "cheese_wheel").index;
+  const safe = (v) => v.track.find((s) => s.kind === "safe").index;
+
+  function drawCaught(v, events) {
+    // The mice this update's firing caught stay under the fallen cage until the next update.
+    for (const e of events || []) {
+      if (e.type !== "caught") continue;
+      e.caught.forEach((seat, k) => {
+        const g = svg("g", { class: "mt-mouse mt-caught", "data-caught": seat }, miceLayer);
+        const { x, y } = A.spaceXY(wheel(v));
+        g.setAttribute("transform", `translate(${x + SLOTS[k % 4][0]},${y + SLOTS[k % 4][1]})`);
+        A.drawMouse(svg, g, MOUSE_COLOURS[seat]);
+        const t = svg("title", {}, g);
+        t.textContent = `${ctx.seatLabel(seat)} (${MOUSE_NAMES[seat]} mouse): caught`;
+      });
+    }
+  }
+
+  // --- the top line: players and their cheese as cards -------------------------------------------
+  function cheeseCards(n) {
+    const s = svg("svg", { viewBox: `0 0 ${Math.max(1, Math.min(n, 8)) * 9 + 12} 22`, "aria-hidden": "true" });
+    for (let k = 0; k < Math.min(n, 8); k++) {
+      const g = svg("g", { transform: `translate(${k * 9},0) scale(0.8)` }, s);
+      svg("rect", { x: 1, y: 1, width: 24, height: 25, rx: 3, fill: "#fffbeb", stroke: C.cheeseDark, "stroke-width": 1.5 }, g);
+      svg("path", { d: "M5,20 L21,20 L21,10 Z", fill: C.cheese, stroke: C.cheeseDark, "stroke-width": 1.3 }, g);
+    }
+    return s;
+  }
+
   function drawTop(v) {
     top.replaceChildren();
     v.cheese.forEach((n, seat) => {
@@ -217,8 +319,8 @@ export default function createRenderer(root, ctx) {
       // The mouse's colour as a dot; the words stay dark (yellow text on white is unreadable).
       el("span", { class: "mt-dot", style: `background:${MOUSE_COLOURS[seat]}`, "aria-hidden": "true" }, p);
       p.append(`${ctx.seatLabel(seat)} (${MOUSE_NAMES[seat]}): ${caught ? "caught" : n + " cheese"}`);
+      if (!caught && n) p.append(cheeseCards(n));
     });
-    el("span", { "data-pile": v.pile, text: `Pile: ${v.pile}/${v.supply}` }, top);
     turnBar.replaceChildren();
     el("span", { class: "mt-die", "data-die": v.last_die ?? "", role: "img",
                  "aria-label": v.last_die ? `die: ${v.last_die}` : "die: not rolled",
@@ -247,31 +349,131 @@ export default function createRenderer(root, ctx) {
   function drawNews(events) {
     for (const e of events) {
       if (!e.text) continue;
-      const li = el("li", { "data-event": e.type, text: e.text }, news);
-      void li;
+      el("li", { "data-event": e.type, text: e.text }, news);
     }
     while (news.children.length > 40) news.removeChild(news.firstChild);
-    news.scrollTop = news.scrollHeight;
+    // Scrolled at the next frame: reading scrollHeight now would lay out the whole board once
+    // per update (the slowest part of an update, and several updates come in one frame).
+    requestAnimationFrame(() => { news.scrollTop = news.scrollHeight; });
   }
 
-  async function animate(u, fresh) {
-    const events = u.events || [];
-    const stage = events.find((e) => e.type === "trap_stage");
-    if (stage) {
-      // The stage lights up, then shows its result; a jam stays red.
-      const rect = stageRects[stage.stage];
-      if (rect) {
-        rect.setAttribute("fill", "#fde68a");
-        await ctx.sleep(120);
-        rect.setAttribute("fill", stage.ok ? "#86efac" : "#f87171");
-        await ctx.sleep(stage.ok ? 60 : 300);
+  // --- animations ---------------------------------------------------------------------------------
+  // tween(ms, f) calls f(t) for t from 0 to 1 in frames of about 40 ms; under reduced motion only
+  // f(1). Each animation that plays counts on the board (data-animations), for tests.
+  async function tween(ms, f) {
+    if (still()) { f(1); return false; }
+    board.setAttribute("data-animations", String(Number(board.getAttribute("data-animations")) + 1));
+    if (ctx.fast) {
+      // ?fast (tests): sleep would not wait, and yielding a frame per step costs a repaint of
+      // the board each time: the frames are computed but only the end is shown.
+      f(0.5);
+      f(1);
+      return true;
+    }
+    const frames = Math.max(2, Math.round(ms / 40));
+    for (let k = 1; k <= frames; k++) {
+      f(k / frames);
+      await ctx.sleep(ms / frames);
+    }
+    return true;
+  }
+
+  async function walk(v, seat, start, dest, stepwise) {
+    // A die's move steps space by space (round the Loop); a jump (go back, move ahead, go to) glides.
+    const g = mouseGroups[seat];
+    if (!g || start === null || start === undefined) return;
+    const path = [start];
+    if (stepwise) {
+      let at = start;
+      for (let k = 0; k < 12 && (k === 0 || at !== dest); k++) {
+        at = at === wheel(v) ? safe(v) : at + 1; // the Loop is circular: after the Cheese Wheel, Safe
+        path.push(at);
+        if (at === dest) break;
       }
     }
-    const move = events.find((e) => e.type === "move" || e.type === "push");
-    if (move) {
-      await ctx.sleep(150);
+    if (path[path.length - 1] !== dest) path.push(dest);
+    if (stepwise) board.setAttribute("data-last-walk", `${seat}:${path.join(",")}`); // for tests
+    miceLayer.appendChild(g); // the moving mouse on top
+    for (let k = 1; k < path.length; k++) {
+      const a = A.spaceXY(path[k - 1]), b = A.spaceXY(path[k]);
+      await tween(stepwise ? 130 : 260, (t) => {
+        const hop = stepwise ? -10 * Math.sin(Math.PI * t) : 0;
+        g.setAttribute("transform", `translate(${(a.x + (b.x - a.x) * t + SLOTS[0][0]).toFixed(1)},${(a.y + (b.y - a.y) * t + SLOTS[0][1] + hop).toFixed(1)})`);
+      });
     }
-    if (fresh.size) await ctx.sleep(150);
+  }
+
+  async function buildParts(v, numbers) {
+    for (const n of numbers) {
+      const id = v.part_ids[n - 1];
+      const p = partGroups[id];
+      if (!p) continue;
+      p.outer.classList.remove("ghost");
+      p.outer.setAttribute("data-built", "1");
+      await tween(420, (t) => {
+        const e = 1 - (1 - t) * (1 - t);
+        p.outer.setAttribute("transform", `translate(0,${(-40 * (1 - e)).toFixed(1)})`);
+        p.outer.style.opacity = String(0.2 + 0.8 * e);
+      });
+      p.outer.removeAttribute("transform");
+      p.outer.style.opacity = "";
+    }
+  }
+
+  function reveal(node) {
+    // On a phone the board pans: bring the firing part into view (the page itself does not scroll).
+    if (pan.scrollWidth <= pan.clientWidth + 1) return;
+    const b = node.getBoundingClientRect(), p = pan.getBoundingClientRect();
+    if (b.left >= p.left + 40 && b.right <= p.right - 40) return; // room for its label too
+    pan.scrollLeft += b.left + b.width / 2 - (p.left + p.width / 2);
+  }
+
+  async function fireStage(e) {
+    const g = stageGroups[e.stage];
+    if (!g) return;
+    reveal(g.querySelector(".halo"));
+    g.setAttribute("data-state", "next");
+    const played = await tween(e.ok ? 420 : 300, (t) => setPose(e.stage + (e.ok ? t : 0.4 * t)));
+    if (played) g.setAttribute("data-animated", "1");
+    if (!e.ok) {
+      // stuck: the piece shudders where it stopped
+      await tween(360, (t) => setPose(e.stage + 0.4 + 0.04 * Math.sin(t * Math.PI * 6)));
+      setPose(e.stage + 0.4);
+    }
+    g.setAttribute("data-state", e.ok ? "worked" : "jammed");
+  }
+
+  async function animate(u, v) {
+    for (const e of u.events || []) {
+      if (e.type === "move" || e.type === "push") {
+        const seat = e.type === "move" ? e.player : e.target;
+        await walk(v, seat, e.start, e.dest, true);
+      } else if (e.type === "jump") {
+        await walk(v, e.player, e.start, e.dest, false);
+      } else if (e.type === "build") {
+        await buildParts(v, e.parts);
+      } else if (e.type === "crank") {
+        setPose(0);
+        stageGroups.forEach((g) => { g.setAttribute("data-state", "idle"); g.removeAttribute("data-animated"); });
+        await tween(200, () => {});
+      } else if (e.type === "trap_stage") {
+        await fireStage(e);
+      } else if (e.type === "trap_failed") {
+        for (const t of e.targets) await walk(v, t, wheel(v), safe(v), false);
+      }
+    }
+  }
+
+  // The trap at rest as the view says: mid-firing at its stage, stuck where the last firing jammed
+  // (until the next firing), else set (after a catch the cranker sets the cage again).
+  function restPose(v) {
+    if (v.firing_stage !== null && v.firing_stage !== undefined) return v.firing_stage;
+    const last = v.last_firing;
+    return last && last.jammed ? last.stages + 0.4 : 0;
+  }
+
+  function firingUpdate(u) {
+    return (u.events || []).some((e) => e.type === "trap_stage" || e.type === "caught" || e.type === "trap_failed");
   }
 
   return {
@@ -284,24 +486,37 @@ export default function createRenderer(root, ctx) {
         if (moved.length) lastMoved = new Set(moved);
       }
       drawStatic(v);
-      const fresh = new Set();
-      if (!u.sync) {
-        for (const e of u.events || []) if (e.type === "build") e.parts.forEach((p) => fresh.add(p));
-      } else {
-        news.replaceChildren();
-      }
+      if (u.sync) news.replaceChildren();
+      if (u.sync || (!firingUpdate(u) && v.firing_stage === null)) setPose(restPose(v));
       drawTop(v);
+      if (!u.sync) {
+        // Built parts not yet shown stay ghosted until their animation puts them in place.
+        const fresh = new Set((u.events || []).flatMap((e) => (e.type === "build" ? e.parts : [])));
+        showParts({ ...v, built_parts: v.built_parts.filter((id, k) => !fresh.has(k + 1)) });
+        // The mice the events move start where the events say they started.
+        drawMice(v);
+        const placed = new Set();
+        for (const e of u.events || []) {
+          const seat = e.type === "push" ? e.target : e.player;
+          if ((e.type === "move" || e.type === "push" || e.type === "jump") && mouseGroups[seat] && !placed.has(seat)) {
+            placeMouse(seat, e.start, 0);
+            placed.add(seat);
+          } else if (e.type === "trap_failed") {
+            e.targets.forEach((t, k) => { if (mouseGroups[t] && !placed.has(t)) placeMouse(t, wheel(v), k); });
+          }
+        }
+        drawCaught(v, u.events);
+        await animate(u, v);
+      }
       drawMice(v);
-      drawParts(v, fresh);
-      if (!u.sync) await animate(u, fresh);
-      drawChain(v);
-      drawParts(v, new Set());
+      if (!u.sync) drawCaught(v, u.events);
+      showParts(v);
+      showChain(v);
+      showInfo(v);
       // Keyed by ply: an update seen twice (a resent frame, a retry) adds no second copy.
       if (u.sync || u.ply !== newsPly) drawNews(u.events || []);
       newsPly = u.ply;
       drawControls(v);
-      view = v;
-      void view;
     },
     summary(u) {
       const v = u.view;
