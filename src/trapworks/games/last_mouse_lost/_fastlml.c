@@ -126,18 +126,27 @@ static PyTypeObject SpecType = {
 
 /* ---------------------------------------------------------------- Core ---------------- */
 
-/* Names of the Python methods the hot path hands over to (interned at import). */
+/* Names of the Python methods the hot path hands over to, and of the attributes the end of a
+ * round sets (interned at import). */
 static PyObject *str_slow_legal, *str_checked_apply, *str_round_over;
+static PyObject *str_score, *str_last_round, *str_events_at, *str_events, *str_press, *str_round_opener;
+static PyObject *str_ev_round_over, *str_ev_match_over, *str_ev_round_start;
 
 typedef struct {
     PyObject_HEAD
     uint64_t board;
+    uint64_t full_board; /* the board a new round starts from */
     int to_move;
+    int first_to;        /* round wins that take the match; 0: the round's end is left to Python */
+    int opener_rule;     /* who opens the next round: OPENER_* */
     char live;
     char over;
-    PyObject *history; /* list */
-    PyObject *spec;    /* SpecObject or None */
+    PyObject *history;   /* list */
+    PyObject *spec;      /* SpecObject or None */
+    PyObject *no_press;  /* what `_press` becomes when the match is over (game.py's _NO_PRESS) */
 } CoreObject;
+
+enum { OPENER_ALTERNATE, OPENER_LOSER, OPENER_WINNER, OPENER_SAME };
 
 static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     CoreObject *self = (CoreObject *)type->tp_alloc(type, 0);
@@ -149,18 +158,22 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     }
     Py_INCREF(Py_None);
     self->spec = Py_None;
+    Py_INCREF(Py_None);
+    self->no_press = Py_None;
     return (PyObject *)self;
 }
 
 static int Core_traverse(CoreObject *self, visitproc visit, void *arg) {
     Py_VISIT(self->history);
     Py_VISIT(self->spec);
+    Py_VISIT(self->no_press);
     return 0;
 }
 
 static int Core_clear(CoreObject *self) {
     Py_CLEAR(self->history);
     Py_CLEAR(self->spec);
+    Py_CLEAR(self->no_press);
     return 0;
 }
 
@@ -237,6 +250,144 @@ static PyObject *Core_legal_actions(CoreObject *self, PyObject *const *args, Py_
     return PyObject_CallMethodOneArg((PyObject *)self, str_slow_legal, player);
 }
 
+/* The round ends: the mover pressed the last mouse and loses it (game.py's _round_over, which
+ * this is, step for step; tests/last_mouse_lost/test_fast.py compares the two). Returns -1 on
+ * error, 1 when it could not be done here (Python's _round_over then runs). */
+static PyObject *int_tuple(int n, const long *v) {
+    PyObject *t = PyTuple_New(n);
+    if (!t) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(v[i]);
+        if (!x) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, x);
+    }
+    return t;
+}
+
+/* (kind, *values): an event as game.py keeps it until read. */
+static PyObject *event_tuple(PyObject *kind, int n, const long *v) {
+    PyObject *t = PyTuple_New(n + 1);
+    if (!t) return NULL;
+    Py_INCREF(kind);
+    PyTuple_SET_ITEM(t, 0, kind);
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(v[i]);
+        if (!x) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i + 1, x);
+    }
+    return t;
+}
+
+static int set_steal(PyObject *obj, PyObject *name, PyObject *value) {
+    if (!value) return -1;
+    int rc = PyObject_SetAttr(obj, name, value);
+    Py_DECREF(value);
+    return rc;
+}
+
+/* The round ends: the mover pressed the last mouse and loses it (game.py's _round_over, which
+ * this is, step for step; tests/last_mouse_lost/test_fast.py compares the two). Returns -1 on
+ * error, 1 when it could not be done here (Python's _round_over then runs). */
+static int round_over(CoreObject *self) {
+    if (self->first_to <= 0) return 1;
+    PyObject *obj = (PyObject *)self;
+    PyObject *score = PyObject_GetAttr(obj, str_score);
+    if (!score) return -1;
+    long s[2];
+    int ok = PyList_CheckExact(score) && PyList_GET_SIZE(score) == 2;
+    for (int i = 0; ok && i < 2; i++) {
+        PyObject *v = PyList_GET_ITEM(score, i);
+        ok = PyLong_CheckExact(v);
+        if (ok) {
+            s[i] = PyLong_AsLong(v);
+            if (s[i] == -1 && PyErr_Occurred()) {
+                PyErr_Clear();
+                ok = 0;
+            }
+        }
+    }
+    if (!ok) {
+        Py_DECREF(score);
+        return 1;
+    }
+    int mover = self->to_move, winner = 1 - mover;
+    int match_over = s[winner] + 1 >= self->first_to;
+    long opener = winner;
+    if (!match_over) {
+        if (self->opener_rule == OPENER_LOSER) {
+            opener = mover;
+        } else if (self->opener_rule != OPENER_WINNER) {
+            PyObject *ro = PyObject_GetAttr(obj, str_round_opener);
+            if (!ro) {
+                Py_DECREF(score);
+                return -1;
+            }
+            long r = PyLong_CheckExact(ro) ? PyLong_AsLong(ro) : -1;
+            Py_DECREF(ro);
+            if (r != 0 && r != 1) {
+                PyErr_Clear();
+                Py_DECREF(score);
+                return 1;
+            }
+            opener = self->opener_rule == OPENER_ALTERNATE ? 1 - r : r;
+        }
+    }
+    s[winner] += 1;
+    PyObject *won = PyLong_FromLong(s[winner]);
+    if (!won) {
+        Py_DECREF(score);
+        return -1;
+    }
+    PyList_SetItem(score, winner, won); /* steals `won` */
+    Py_DECREF(score);
+    long rnd = s[0] + s[1];
+    long last[3] = {rnd, winner, mover};
+    if (set_steal(obj, str_last_round, int_tuple(3, last)) < 0) return -1;
+    if (set_steal(obj, str_events_at, PyLong_FromSsize_t(PyList_GET_SIZE(self->history))) < 0) return -1;
+    long ended[5] = {rnd, winner, mover, s[0], s[1]};
+    PyObject *first = event_tuple(str_ev_round_over, 5, ended);
+    PyObject *second;
+    if (match_over) {
+        self->over = 1;
+        self->live = 0;
+        if (PyObject_SetAttr(obj, str_press, self->no_press) < 0) {
+            Py_XDECREF(first);
+            return -1;
+        }
+        long v[3] = {winner, s[0], s[1]};
+        second = event_tuple(str_ev_match_over, 3, v);
+    } else {
+        self->board = self->full_board; /* "Flip over the playing surface" */
+        if (set_steal(obj, str_round_opener, PyLong_FromLong(opener)) < 0) {
+            Py_XDECREF(first);
+            return -1;
+        }
+        self->to_move = (int)opener;
+        long v[2] = {rnd + 1, opener};
+        second = event_tuple(str_ev_round_start, 2, v);
+    }
+    if (!first || !second) {
+        Py_XDECREF(first);
+        Py_XDECREF(second);
+        return -1;
+    }
+    PyObject *events = PyList_New(2);
+    if (!events) {
+        Py_DECREF(first);
+        Py_DECREF(second);
+        return -1;
+    }
+    PyList_SET_ITEM(events, 0, first);
+    PyList_SET_ITEM(events, 1, second);
+    return set_steal(obj, str_events, events);
+}
+
 static PyObject *Core_apply_action(CoreObject *self, PyObject *action) {
     SpecObject *sp = spec_of(self);
     if (self->live && sp && Py_IS_TYPE(action, &PyLong_Type)) {
@@ -269,9 +420,13 @@ static PyObject *Core_apply_action(CoreObject *self, PyObject *action) {
                     self->to_move ^= 1;
                     Py_RETURN_NONE;
                 }
-                PyObject *r = PyObject_CallMethodNoArgs((PyObject *)self, str_round_over);
-                if (!r) return NULL;
-                Py_DECREF(r);
+                int done = round_over(self);
+                if (done < 0) return NULL;
+                if (done > 0) {
+                    PyObject *r = PyObject_CallMethodNoArgs((PyObject *)self, str_round_over);
+                    if (!r) return NULL;
+                    Py_DECREF(r);
+                }
                 Py_RETURN_NONE;
             }
         }
@@ -289,7 +444,12 @@ static PyObject *Core_clone(CoreObject *self, PyObject *unused) {
     CoreObject *new = (CoreObject *)type->tp_alloc(type, 0);
     if (!new) return NULL;
     new->board = self->board;
+    new->full_board = self->full_board;
     new->to_move = self->to_move;
+    new->first_to = self->first_to;
+    new->opener_rule = self->opener_rule;
+    Py_INCREF(self->no_press);
+    new->no_press = self->no_press; /* tp_alloc left every field zero */
     new->live = self->live;
     new->over = self->over;
     new->history = PyList_GetSlice(self->history, 0, PyList_GET_SIZE(self->history));
@@ -406,7 +566,35 @@ static int Core_set_spec(CoreObject *self, PyObject *value, void *c) {
     return 0;
 }
 
+/* _round_rules = (full board, first_to, opener rule number, what _press becomes at the end) */
+static PyObject *Core_get_round_rules(CoreObject *self, void *c) {
+    return Py_BuildValue("(KiiO)", (unsigned long long)self->full_board, self->first_to, self->opener_rule,
+                         self->no_press);
+}
+
+static int Core_set_round_rules(CoreObject *self, PyObject *value, void *c) {
+    unsigned long long full;
+    int first_to, rule;
+    PyObject *no_press;
+    if (!value || !PyArg_ParseTuple(value, "KiiO", &full, &first_to, &rule, &no_press)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "_round_rules is a 4-tuple");
+        return -1;
+    }
+    if (rule < OPENER_ALTERNATE || rule > OPENER_SAME) {
+        PyErr_SetString(PyExc_ValueError, "no such opener rule");
+        return -1;
+    }
+    self->full_board = full;
+    self->first_to = first_to;
+    self->opener_rule = rule;
+    Py_INCREF(no_press);
+    Py_SETREF(self->no_press, no_press);
+    return 0;
+}
+
 static PyGetSetDef Core_getset[] = {
+    {"_round_rules", (getter)Core_get_round_rules, (setter)Core_set_round_rules,
+     "(full board, first_to, opener rule, what _press becomes at the end)", NULL},
     {"board", (getter)Core_get_board, (setter)Core_set_board, "raised mice, all rows in one integer", NULL},
     {"to_move", (getter)Core_get_to_move, (setter)Core_set_to_move, "the seat to move", NULL},
     {"match_over", (getter)Core_get_over, (setter)Core_set_over, "the match is over", NULL},
@@ -476,6 +664,18 @@ PyMODINIT_FUNC PyInit__fastlml(void) {
     str_checked_apply = PyUnicode_InternFromString("_checked_apply");
     str_round_over = PyUnicode_InternFromString("_round_over");
     if (!str_slow_legal || !str_checked_apply || !str_round_over) return NULL;
+    str_score = PyUnicode_InternFromString("score");
+    str_last_round = PyUnicode_InternFromString("_last_round");
+    str_events_at = PyUnicode_InternFromString("_events_at");
+    str_events = PyUnicode_InternFromString("_events");
+    str_press = PyUnicode_InternFromString("_press");
+    str_round_opener = PyUnicode_InternFromString("round_opener");
+    str_ev_round_over = PyUnicode_InternFromString("round_over");
+    str_ev_match_over = PyUnicode_InternFromString("match_over");
+    str_ev_round_start = PyUnicode_InternFromString("round_start");
+    if (!str_score || !str_last_round || !str_events_at || !str_events || !str_press || !str_round_opener ||
+        !str_ev_round_over || !str_ev_match_over || !str_ev_round_start)
+        return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     Py_INCREF(&SpecType);

@@ -1088,11 +1088,18 @@ if _fastlml is not None:
 
         def __init__(self, game: LastMouseLostGame, seed: int | None = None, start: str | None = None):
             super().__init__(game, seed=seed, start=start)
-            self._spec = game.tables.spec
+            self._bind_game()
 
         def __setstate__(self, state: dict[str, Any]) -> None:
             super().__setstate__(state)
-            self._spec = self.game.tables.spec
+            self._bind_game()
+
+        def _bind_game(self) -> None:
+            game = self.game
+            self._spec = game.tables.spec
+            # What the end of a round needs (the C code does _round_over's steps itself).
+            opener_rule = OPENERS.index(game.options["opener"])
+            self._round_rules = (game.full_board, game.first_to, opener_rule, _NO_PRESS)
 
         def _slow_legal_actions(self, player: int | None) -> list[int]:
             return State.legal_actions(self, player)
