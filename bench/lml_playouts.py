@@ -2,7 +2,9 @@
 
 Both games are the same board (rows/piles 3,5,6,6,5,3), basic rules = misère Nim, one round.
 Single-state contenders are driven by the *same* Python loop: new state, then
-`apply_action(rng.choice(legal_actions()))` until terminal. Also in the same run: trapworks'
+`apply_action(rng.choice(legal_actions()))` until terminal. trapworks' states have their hot path
+compiled (_fastlml.c) where the extension is built; the same game on the pure-Python path
+(what runs without it) is a contender too. Also in the same run: trapworks'
 advanced rules through the same loop (a different game, more moves per round), and the batched
 engine (`Game.play_batch`'s numba code, one round per seed, random policy) for both rule sets,
 timed as columns (batch.play_arrays) and as the row dicts play_batch returns. Contenders
@@ -23,6 +25,7 @@ import numpy as np
 import pyspiel
 
 import trapworks
+from trapworks.games.last_mouse_lost import game as lml_game
 from trapworks.games.last_mouse_lost.batch import play_arrays
 
 
@@ -90,13 +93,19 @@ def main() -> None:
     args = parser.parse_args()
 
     ours = trapworks.make("last-mouse-lost", rules="basic", first_to=1)
+    # The same game on the pure-Python path (what runs where the C extension is not built).
+    pure = trapworks.make("last-mouse-lost", rules="basic", first_to=1)
+    pure.state_class = lml_game._BasicState
+    pure._initial = pure.state_class(pure)
+    compiled = type(ours.new_initial_state()) is not lml_game._BasicState
     advanced = trapworks.make("last-mouse-lost", rules="advanced", first_to=1)
     theirs = pyspiel.load_game("nim", {"pile_sizes": "3;5;6;6;5;3", "is_misere": True})
     for g in (ours, advanced):  # compile the batched engine before timing
         g.play_batch(["random", "random"], [1])
     nim = "OpenSpiel nim (C++ via pybind11), same loop"
-    basic = "trapworks last-mouse-lost basic (Python), same loop"
-    adv = "trapworks last-mouse-lost advanced (Python), same loop"
+    basic = f"trapworks last-mouse-lost basic ({'compiled state' if compiled else 'Python'}), same loop"
+    p_basic = "trapworks last-mouse-lost basic (pure-Python path), same loop"
+    adv = f"trapworks last-mouse-lost advanced ({'compiled state' if compiled else 'Python'}), same loop"
     b_basic = "trapworks batched basic (numba), columns"
     b_adv = "trapworks batched advanced (numba), columns"
     r_basic = "trapworks batched basic (numba), play_batch row dicts"
@@ -104,6 +113,7 @@ def main() -> None:
     contenders = {
         basic: lambda sec, rng: playout_loop(ours.new_initial_state, sec, rng),
         nim: lambda sec, rng: playout_loop(theirs.new_initial_state, sec, rng),
+        p_basic: lambda sec, rng: playout_loop(pure.new_initial_state, sec, rng),
         adv: lambda sec, rng: playout_loop(advanced.new_initial_state, sec, rng),
         b_basic: lambda sec, rng: batched_loop(ours, sec, rng, rows=False),
         b_adv: lambda sec, rng: batched_loop(advanced, sec, rng, rows=False),
@@ -137,6 +147,7 @@ def main() -> None:
         )
     print()
     print(f"single-state basic / nim (playouts per second): **{med[basic] / med[nim]:.2f}**")
+    print(f"pure-Python path basic / nim: **{med[p_basic] / med[nim]:.2f}**")
     print(f"floor (no work) / nim: **{med[floor] / med[nim]:.2f}**")
     print(f"batched basic (columns) / nim: **{med[b_basic] / med[nim]:.1f}**")
     print(f"batched basic (row dicts) / nim: **{med[r_basic] / med[nim]:.1f}**")
