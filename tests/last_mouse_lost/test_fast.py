@@ -19,7 +19,9 @@ import trapworks
 from trapworks.core import IllegalActionError
 from trapworks.games.last_mouse_lost import game as lml_game
 
-pytest.importorskip("trapworks.games.last_mouse_lost._fastlml")
+pytestmark = pytest.mark.skipif(
+    lml_game._fastlml is None, reason="the C extension is not built (or TRAPWORKS_PURE_PYTHON is set)"
+)
 
 
 def pure_twin(game):
