@@ -2,7 +2,9 @@
 
 Both games are the same board (rows/piles 3,5,6,6,5,3), basic rules = misère Nim, one round.
 Single-state contenders are driven by the *same* Python loop: new state, then
-`apply_action(rng.choice(legal_actions()))` until terminal. Also in the same run: trapworks'
+`apply_action(rng.choice(legal_actions()))` until terminal. trapworks' states have their hot path
+compiled (_fastlml.c) where the extension is built; the same game on the pure-Python path
+(what runs without it) is a contender too. Also in the same run: trapworks'
 advanced rules through the same loop (a different game, more moves per round), and the batched
 engine (`Game.play_batch`'s numba code, one round per seed, random policy) for both rule sets,
 timed as columns (batch.play_arrays) and as the row dicts play_batch returns. Contenders
@@ -23,14 +25,20 @@ import numpy as np
 import pyspiel
 
 import trapworks
+from trapworks.games.last_mouse_lost import game as lml_game
 from trapworks.games.last_mouse_lost.batch import play_arrays
+
+# What a block's seconds are: wall-clock time (default), or this process's CPU time (--clock cpu:
+# on a machine shared with other jobs, the time the scheduler gave to other processes is not
+# counted against the contender that happened to be running).
+CLOCK = time.perf_counter
 
 
 def playout_loop(new_state, seconds: float, rng: random.Random) -> tuple[int, int, float]:
     """The shared loop: random playouts until `seconds` pass. Returns (playouts, moves, elapsed)."""
     playouts = moves = 0
     choice = rng.choice
-    start = time.perf_counter()
+    start = CLOCK()
     deadline = start + seconds
     while True:
         state = new_state()
@@ -38,9 +46,9 @@ def playout_loop(new_state, seconds: float, rng: random.Random) -> tuple[int, in
             state.apply_action(choice(state.legal_actions()))
             moves += 1
         playouts += 1
-        if playouts % 64 == 0 and time.perf_counter() >= deadline:
+        if playouts % 64 == 0 and CLOCK() >= deadline:
             break
-    return playouts, moves, time.perf_counter() - start
+    return playouts, moves, CLOCK() - start
 
 
 class _Floor:
@@ -67,8 +75,8 @@ def batched_loop(game, seconds: float, rng: random.Random, rows: bool) -> tuple[
     """The batched engine: batches of one-round games with fresh seeds until `seconds` pass."""
     size = 20_000 if rows else 400_000
     playouts = moves = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = CLOCK()
+    while CLOCK() - start < seconds:
         first = rng.randrange(2**62)
         if rows:
             out = game.play_batch(["random", "random"], range(first, first + size))
@@ -77,7 +85,7 @@ def batched_loop(game, seconds: float, rng: random.Random, rows: bool) -> tuple[
             seeds = np.arange(first, first + size, dtype=np.uint64)
             moves += int(play_arrays(game, ["random", "random"], seeds)["length"].sum())
         playouts += size
-    return playouts, moves, time.perf_counter() - start
+    return playouts, moves, CLOCK() - start
 
 
 def main() -> None:
@@ -87,16 +95,27 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per block and game")
     parser.add_argument("--blocks", type=int, default=7, help="alternating blocks per game")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table row set")
+    parser.add_argument(
+        "--clock", choices=("wall", "cpu"), default="wall", help="time blocks by wall clock or CPU time"
+    )
     args = parser.parse_args()
+    global CLOCK
+    CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
 
     ours = trapworks.make("last-mouse-lost", rules="basic", first_to=1)
+    # The same game on the pure-Python path (what runs where the C extension is not built).
+    pure = trapworks.make("last-mouse-lost", rules="basic", first_to=1)
+    pure.state_class = lml_game._BasicState
+    pure._initial = pure.state_class(pure)
+    compiled = type(ours.new_initial_state()) is not lml_game._BasicState
     advanced = trapworks.make("last-mouse-lost", rules="advanced", first_to=1)
     theirs = pyspiel.load_game("nim", {"pile_sizes": "3;5;6;6;5;3", "is_misere": True})
     for g in (ours, advanced):  # compile the batched engine before timing
         g.play_batch(["random", "random"], [1])
     nim = "OpenSpiel nim (C++ via pybind11), same loop"
-    basic = "trapworks last-mouse-lost basic (Python), same loop"
-    adv = "trapworks last-mouse-lost advanced (Python), same loop"
+    basic = f"trapworks last-mouse-lost basic ({'compiled state' if compiled else 'Python'}), same loop"
+    p_basic = "trapworks last-mouse-lost basic (pure-Python path), same loop"
+    adv = f"trapworks last-mouse-lost advanced ({'compiled state' if compiled else 'Python'}), same loop"
     b_basic = "trapworks batched basic (numba), columns"
     b_adv = "trapworks batched advanced (numba), columns"
     r_basic = "trapworks batched basic (numba), play_batch row dicts"
@@ -104,6 +123,7 @@ def main() -> None:
     contenders = {
         basic: lambda sec, rng: playout_loop(ours.new_initial_state, sec, rng),
         nim: lambda sec, rng: playout_loop(theirs.new_initial_state, sec, rng),
+        p_basic: lambda sec, rng: playout_loop(pure.new_initial_state, sec, rng),
         adv: lambda sec, rng: playout_loop(advanced.new_initial_state, sec, rng),
         b_basic: lambda sec, rng: batched_loop(ours, sec, rng, rows=False),
         b_adv: lambda sec, rng: batched_loop(advanced, sec, rng, rows=False),
@@ -123,7 +143,8 @@ def main() -> None:
     mmed = {k: statistics.median(v) for k, v in move_rates.items()}
     print(
         f"python {platform.python_version()}, pyspiel nim pile_sizes=3;5;6;6;5;3 misère, one round per "
-        f"playout, {args.blocks} blocks x {args.seconds}s each per contender, median over blocks, one core"
+        f"playout, {args.blocks} blocks x {args.seconds}s ({args.clock} clock) each per contender, median "
+        "over blocks, one core"
     )
     print(
         "| implementation | playouts/s (median) | min–max over blocks | moves/s (median) "
@@ -137,6 +158,7 @@ def main() -> None:
         )
     print()
     print(f"single-state basic / nim (playouts per second): **{med[basic] / med[nim]:.2f}**")
+    print(f"pure-Python path basic / nim: **{med[p_basic] / med[nim]:.2f}**")
     print(f"floor (no work) / nim: **{med[floor] / med[nim]:.2f}**")
     print(f"batched basic (columns) / nim: **{med[b_basic] / med[nim]:.1f}**")
     print(f"batched basic (row dicts) / nim: **{med[r_basic] / med[nim]:.1f}**")

@@ -9,6 +9,9 @@ Contenders, all in this one run, in alternating blocks (the median over blocks i
   1. trapworks kernel loop: `legal_actions()` / `apply_action()`, chance by `sample_chance`.
   2. `trapworks.sim.play_one`: what `trapworks simulate` runs per game (RandomAgent per seat).
   3. the plain-Python reference below.
+  4. floor: the kernel loop over a state whose methods do no work, replaying the sequence of
+     chance nodes and decisions (with their legal lists) of real games: what the loop, the
+     random draws and the method calls cost before any rule is carried out.
 
     python bench/mouse_trap_games.py [--seconds 3] [--blocks 5]
 """
@@ -24,7 +27,13 @@ import time
 import trapworks
 from trapworks.core import sample_chance
 from trapworks.games.mouse_trap.data import DEFAULT_STAGE_ODDS, SPACES
+from trapworks.games.mouse_trap.game import _DIE_TABLE
 from trapworks.sim import play_one
+
+# What a block's seconds are: wall-clock time (default), or this process's CPU time (--clock cpu:
+# on a machine shared with other jobs, the time the scheduler gave to other processes is not
+# counted against the contender that happened to be running).
+CLOCK = time.perf_counter
 
 PLAYERS = 4
 
@@ -38,6 +47,68 @@ def kernel_game(game, rng: random.Random) -> int:
         else:
             state.apply_action(choice(state.legal_actions()))
     return state.turn
+
+
+class _Floor:
+    """A state that does no rule work: it replays a real game's sequence of chance nodes and
+    decisions (the decisions' legal lists included); its chance nodes are dice."""
+
+    __slots__ = ("steps", "i", "turn")
+
+    def __init__(self, steps: list[list[int] | None], turn: int) -> None:
+        self.steps, self.i, self.turn = steps, 0, turn
+
+    def is_terminal(self) -> bool:
+        return self.i == len(self.steps)
+
+    def is_chance_node(self) -> bool:
+        return self.steps[self.i] is None
+
+    def legal_actions(self) -> list[int]:
+        return self.steps[self.i][:]
+
+    def chance_table(self):
+        return _DIE_TABLE
+
+    def apply_action(self, action: int) -> None:
+        self.i += 1
+
+
+def record_games(game, n: int) -> list[tuple[list[list[int] | None], int]]:
+    """The chance/decision sequences of `n` random kernel games (what the floor replays)."""
+    out = []
+    for seed in range(n):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        steps: list[list[int] | None] = []
+        while not state.is_terminal():
+            if state.is_chance_node():
+                steps.append(None)
+                state.apply_action(sample_chance(state, rng))
+            else:
+                legal = state.legal_actions()
+                steps.append(legal)
+                state.apply_action(rng.choice(legal))
+        out.append((steps, state.turn))
+    return out
+
+
+def make_floor_game(recorded):
+    played = [0]
+
+    def floor_game(_game, rng: random.Random) -> int:
+        steps, turn = recorded[played[0] % len(recorded)]
+        played[0] += 1
+        state = _Floor(steps, turn)
+        choice = rng.choice
+        while not state.is_terminal():  # the kernel loop, as in kernel_game
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+            else:
+                state.apply_action(choice(state.legal_actions()))
+        return state.turn
+
+    return floor_game
 
 
 def sim_game(game, rng: random.Random) -> int:
@@ -151,13 +222,13 @@ def reference_game(_game, rng: random.Random) -> int:
 
 def block(fn, game, seconds: float, rng: random.Random) -> tuple[int, int, float]:
     games = total = 0
-    start = time.perf_counter()
+    start = CLOCK()
     while True:
         total += fn(game, rng)
         games += 1
-        if time.perf_counter() - start >= seconds:
+        if CLOCK() - start >= seconds:
             break
-    return games, total, time.perf_counter() - start
+    return games, total, CLOCK() - start
 
 
 def main() -> None:
@@ -166,13 +237,20 @@ def main() -> None:
     )
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per block and contender")
     parser.add_argument("--blocks", type=int, default=5, help="alternating blocks per contender")
+    parser.add_argument(
+        "--clock", choices=("wall", "cpu"), default="wall", help="time blocks by wall clock or CPU time"
+    )
     args = parser.parse_args()
+    global CLOCK
+    CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
 
     game = trapworks.make("mouse-trap", players=PLAYERS)
+    floor_game = make_floor_game(record_games(game, 200))
     contenders = {
         "trapworks kernel loop (legal_actions/apply_action)": (kernel_game, "turns"),
         "trapworks.sim.play_one (the `simulate` path)": (sim_game, "decisions"),
         "plain-Python reference, no kernel (bench only)": (reference_game, "turns"),
+        "floor: the kernel loop over a state that does no work": (floor_game, "turns"),
     }
     rates: dict[str, list[float]] = {k: [] for k in contenders}
     lengths: dict[str, list[float]] = {k: [] for k in contenders}
@@ -184,7 +262,8 @@ def main() -> None:
             lengths[name].append(total / g)
     print(
         f"python {platform.python_version()}, {platform.machine()}, 4 players, variant milton-bradley, "
-        f"default trap odds, random decisions; {args.blocks} blocks x {args.seconds}s per contender, "
+        f"default trap odds, random decisions; {args.blocks} blocks x {args.seconds}s ({args.clock} clock) "
+        "per contender, "
         "one process (one core)"
     )
     print("| implementation | games/s (median) | min–max over blocks | mean length per game |")
@@ -196,10 +275,13 @@ def main() -> None:
             f"{statistics.mean(lengths[name]):,.1f} {unit} |"
         )
     names = list(contenders)
+    per_turn = {k: statistics.median(rates[k]) * statistics.mean(lengths[k]) for k in names}
     print(
         "\nkernel loop / reference: "
         f"{statistics.median(rates[names[0]]) / statistics.median(rates[names[2]]):.2f}"
+        f" (turns/s: {per_turn[names[0]] / per_turn[names[2]]:.2f})"
     )
+    print(f"floor / reference (turns/s): {per_turn[names[3]] / per_turn[names[2]]:.2f}")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,11 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v pg_ctlcluster >/dev/null 2>&1 || missing+=(postgresql)
+# A C compiler and Python's headers build Last Mouse Lost's compiled state (setup.py; optional:
+# without them the install still works and the game takes its pure-Python path).
+command -v cc >/dev/null 2>&1 || missing+=(gcc)
+python3 -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
+  || missing+=(python3-dev)
 if [ ${#missing[@]} -gt 0 ]; then
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null

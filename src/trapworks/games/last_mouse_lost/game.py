@@ -13,6 +13,7 @@ rulebook; the `opener` option decides it (default: the rounds alternate).
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from importlib.util import find_spec
@@ -35,6 +36,17 @@ MAX_ROW_LENGTH = 16  # every set of mice in a row has an action id: 2**16 - 1 pe
 RULES = ("basic", "advanced")
 OPENERS = ("alternate", "loser", "winner", "same")
 ROW_NAMES = "abcdefghijklmnopqrstuvwxyz"
+
+# The compiled hot path of a state (_fastlml.c, built by setup.py where a C compiler is found):
+# the same moves as the pure-Python path below, which is used without it, for boards of more
+# than 64 mice, or when TRAPWORKS_PURE_PYTHON is set.
+_fastlml: Any
+try:
+    if os.environ.get("TRAPWORKS_PURE_PYTHON"):
+        raise ImportError("TRAPWORKS_PURE_PYTHON is set")
+    from . import _fastlml
+except ImportError:
+    _fastlml = None
 
 
 def parse_board(board: Any) -> tuple[int, ...]:
@@ -225,7 +237,12 @@ class LastMouseLostGame(Game):
             del _SHARED_TABLES[next(iter(_SHARED_TABLES))]
         self.tables: _Tables = tables
         self.empty_rows = (0,) * len(self.board)
-        self.state_class: type[LastMouseLostState] = _AdvancedState if self.advanced else _BasicState
+        self.state_class: type[LastMouseLostState] = (
+            _FastState if tables.spec is not None else _AdvancedState if self.advanced else _BasicState
+        )
+        self.first_to: int = self.options["first_to"]
+        # The initial state, which new_initial_state copies (never handed out itself).
+        self._initial: LastMouseLostState = self.state_class(self)
 
     def press_mask(self, action: int, raised: int) -> int:
         """The mice `action` presses in a row whose raised mice are `raised` (0: not possible)."""
@@ -272,11 +289,9 @@ class LastMouseLostGame(Game):
         return tuple(self.tables.row_moves[row][raised])
 
     def new_initial_state(self, seed: int | None = None) -> LastMouseLostState:
-        proto = self.__dict__.get("_initial")
-        if proto is None:
-            proto = self._initial = self.state_class(self)
-        state = proto.clone()
-        state.seed = seed
+        state = self._initial.clone()  # its seed is None
+        if seed is not None:
+            state.seed = seed
         return state
 
     def state_from_position(self, text: str) -> LastMouseLostState:
@@ -409,6 +424,17 @@ class _Tables:
 
             self.legal = legal
         self.board = board
+        # The compiled state's copy of the action numbering (None: the pure-Python path).
+        self.spec: Any = None
+        if _fastlml is not None and sum(board) <= 64:
+            self.spec = _fastlml.Spec(
+                advanced,
+                board,
+                game.row_offset,
+                game.action_row,
+                game.action_count,
+                game.action_mask if advanced else [0] * game.num_press_actions,
+            )
 
     def sizes(self) -> dict[str, int]:
         """How many entries each kind of table holds now."""
@@ -501,6 +527,18 @@ def _event_dict(event: tuple[Any, ...]) -> dict[str, Any]:
     }
 
 
+# What a compiled state holds in its C base class rather than in its __dict__.
+_CORE_FIELDS = ("board", "to_move", "match_over", "_live", "_history")
+
+
+def _restore_state(game: LastMouseLostGame, state: dict[str, Any]) -> LastMouseLostState:
+    """Unpickle a state as an instance of `game.state_class`."""
+    cls = game.state_class
+    new = cls.__new__(cls)
+    new.__setstate__(state)
+    return new
+
+
 class LastMouseLostState(State):
     game: LastMouseLostGame  # this game's own type (the kernel only knows Game)
 
@@ -522,10 +560,24 @@ class LastMouseLostState(State):
     # __setstate__ takes them again from the (rebuilt) game.
     shared_attrs = ("_legal", "_press")
 
+    def __getstate__(self) -> dict[str, Any]:
+        state = super().__getstate__()
+        for name in _CORE_FIELDS:  # attributes of the compiled base class, where it is used
+            state[name] = getattr(self, name)
+        return state
+
     def __setstate__(self, state: dict[str, Any]) -> None:
+        state = dict(state)
+        core = {name: state.pop(name) for name in _CORE_FIELDS if name in state}
         super().__setstate__(state)
+        for name, value in core.items():
+            setattr(self, name, value)
         self._legal = self.game.tables.legal
         self._set_live(self._live)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt as the unpickling process's own state class of the game (compiled or not).
+        return (_restore_state, (self.game, self.__getstate__()))
 
     def _set_live(self, live: bool) -> None:
         # Live: a seat is to move (neither terminal nor a chance node), the fast paths apply.
@@ -683,24 +735,26 @@ class LastMouseLostState(State):
             self._round_over()
 
     def _round_over(self) -> None:
-        game = self.game
         mover = self.to_move
         # The mover pressed the last mouse: they lose the round.
         winner = 1 - mover
         score = self.score
         score[winner] += 1
-        rnd = score[0] + score[1]
+        s0, s1 = score
+        rnd = s0 + s1
         self._last_round = (rnd, winner, mover)
         self._events_at = len(self._history)
-        if score[winner] >= game.options["first_to"]:
+        game = self.game
+        if score[winner] >= game.first_to:
             self.match_over = True
-            self._set_live(False)
-            self._events = [("round_over", rnd, winner, mover, *score), ("match_over", winner, *score)]
+            self._live = False  # _set_live(False), inlined: every playout ends here
+            self._press = _NO_PRESS
+            self._events = [("round_over", rnd, winner, mover, s0, s1), ("match_over", winner, s0, s1)]
             return
         self.board = game.full_board  # "Flip over the playing surface"
         self.round_opener = opener = self._next_opener(winner, mover)
         self.to_move = opener
-        self._events = [("round_over", rnd, winner, mover, *score), ("round_start", rnd + 1, opener)]
+        self._events = [("round_over", rnd, winner, mover, s0, s1), ("round_start", rnd + 1, opener)]
 
     def _next_opener(self, winner: int, loser: int) -> int:
         rule = self.game.options["opener"]
@@ -1023,3 +1077,34 @@ class _AdvancedState(LastMouseLostState):
                         self._round_over()
                     return
         self._checked_apply(action)
+
+
+if _fastlml is not None:
+
+    class _FastState(_fastlml.Core, LastMouseLostState):
+        """A state whose is_terminal, legal_actions, apply_action and clone are compiled
+        (_fastlml.c) for both rule sets: a press by the seat to move is done in C, anything else
+        (a refusal, the opener's draw, a round's end) by the Python methods above."""
+
+        def __init__(self, game: LastMouseLostGame, seed: int | None = None, start: str | None = None):
+            super().__init__(game, seed=seed, start=start)
+            self._bind_game()
+
+        def __setstate__(self, state: dict[str, Any]) -> None:
+            super().__setstate__(state)
+            self._bind_game()
+
+        def _bind_game(self) -> None:
+            game = self.game
+            self._spec = game.tables.spec
+            # What the end of a round needs (the C code does _round_over's steps itself).
+            opener_rule = OPENERS.index(game.options["opener"])
+            self._round_rules = (game.full_board, game.first_to, opener_rule, _NO_PRESS)
+
+        def _slow_legal_actions(self, player: int | None) -> list[int]:
+            return State.legal_actions(self, player)
+
+    _fastlml.bind_methods(_FastState)
+
+else:
+    _FastState = None  # type: ignore[assignment,misc]  # never chosen: tables.spec is None then

@@ -54,7 +54,10 @@ MAX_PLAYERS = 4
 P_FIRST, P_ROLL, P_DIE, P_CRANK, P_PUSH, P_STEAL, P_FIRE, P_OVER, P_BUILD = range(9)
 PHASE_NAMES = ("first", "roll", "die", "crank", "push", "steal", "fire", "over", "build")
 CHANCE_PHASES = frozenset((P_FIRST, P_DIE, P_PUSH, P_FIRE))
+_IS_CHANCE = tuple(ph in CHANCE_PHASES for ph in range(len(PHASE_NAMES)))  # by phase number
 DIE_OUTCOMES = tuple((d, 1 / 6) for d in DIE_FACES)
+# Every action id a chance node can produce (no seat's decision has one of these ids).
+_CHANCE_IDS = frozenset((*DIE_FACES, WORKS, JAMS, *(FIRST_BASE + s for s in range(MAX_PLAYERS))))
 # Where a mouse on each space lands after a die roll of 0..6 (the Loop is circular).
 _ADVANCE: tuple[tuple[int, ...], ...] = tuple(
     tuple(p + d if p + d < LOOP_START else LOOP_START + (p + d - LOOP_START) % LOOP_LENGTH for d in range(7))
@@ -92,6 +95,67 @@ def _take_event(me: int, from_pile: int) -> dict[str, Any]:
 
 def _end_event(me: int) -> dict[str, Any]:
     return {"player": me, "type": "end", "text": f"Player {me + 1} ends the turn."}
+
+
+def _stage_event(stage: int, ok: bool) -> dict[str, Any]:
+    info = FIRING_CHAIN[stage]
+    return {
+        "stage": stage,
+        "id": info["id"],
+        "ok": ok,
+        "type": "trap_stage",
+        "text": f"{info['letter']}: {info['text']}." if ok else f"{info['letter']}: {info['text']}... jams!",
+    }
+
+
+def _nothing_event(me: int) -> dict[str, Any]:
+    return {"player": me, "type": "nothing", "text": "The Mouse Trap is complete: nothing to build."}
+
+
+def _no_build_event(me: int) -> dict[str, Any]:
+    return {"player": me, "type": "no_build", "text": f"Player {me + 1} does not build and ends the turn."}
+
+
+def _build_event(me: int, first: int, total: int) -> dict[str, Any]:
+    names = ", ".join(f"#{k} {PARTS[k - 1]}" for k in range(first, total + 1))
+    return {
+        "player": me,
+        "parts": list(range(first, total + 1)),
+        "total": total,
+        "type": "build",
+        "text": f"Player {me + 1} builds {names}.",
+    }
+
+
+def _steal_event(taker: int, giver: int, amount: int) -> dict[str, Any]:
+    return {
+        "player": taker,
+        "victim": giver,
+        "amount": amount,
+        "type": "steal",
+        "text": f"Player {taker + 1} takes {amount} cheese from player {giver + 1}.",
+    }
+
+
+def _pay_event(me: int, target: int) -> dict[str, Any]:
+    return {
+        "player": me,
+        "target": target,
+        "type": "pay",
+        "text": f"Player {me + 1} pays 1 cheese to move player {target + 1}'s mouse.",
+    }
+
+
+def _push_event(me: int, target: int, die: int, start: int, dest: int) -> dict[str, Any]:
+    return {
+        "player": me,
+        "target": target,
+        "die": die,
+        "start": start,
+        "dest": dest,
+        "type": "push",
+        "text": f"Rolled {die}: player {target + 1}'s mouse moves to {dest} ({SPACES[dest]['text']}).",
+    }
 
 
 # The die as sample_chance draws it: (actions, cumulative probabilities), made once.
@@ -439,7 +503,7 @@ class MouseTrapState(State):
         ph = self.phase
         if ph == P_OVER:
             return TERMINAL
-        if ph in CHANCE_PHASES:
+        if _IS_CHANCE[ph]:
             return CHANCE
         return self.to_move
 
@@ -447,7 +511,7 @@ class MouseTrapState(State):
         return self.phase == P_OVER
 
     def is_chance_node(self) -> bool:
-        return self.phase in CHANCE_PHASES
+        return _IS_CHANCE[self.phase]
 
     def is_truncated(self) -> bool:
         return self.truncated
@@ -481,58 +545,79 @@ class MouseTrapState(State):
                 return [ROLL]
             if ph == P_CRANK:
                 return self._current_crank_choices()[:]
+            if ph == P_BUILD:
+                return [BUILD, END]
+            if ph == P_STEAL:
+                return [STEAL_BASE + s for s in self.steal_from if self.cheese[s] > 0]
         return super().legal_actions(player)
 
     def apply_action(self, action: int) -> None:
-        ph = self.phase
-        if ph == P_DIE and action.__class__ is int and 1 <= action <= 6:  # the most common action
-            # _own_move, inlined: this is every turn's step.
-            me = self.to_move
-            start = self.mice[me]
-            dest = _ADVANCE[start][action]
-            self._events = [(_move_event, me, action, start, dest)]
-            self.last_die = action
-            self.mice[me] = dest
-            if _KINDS[dest] is None:
-                self._end_turn()
-            else:
-                self._land(me, dest, None)
-            self._history.append(action)
-            self._revealed_upto = len(self._history)  # a die seen: undo against AI stops here
-            return
-        if ph == P_ROLL and action == ROLL and action.__class__ is int:  # every turn's decision
-            if self._events:
-                self._events = []
-            self.phase = P_DIE
-            self._history.append(action)
-            return
+        # A legal action of the phase goes straight to its rule, each phase's legality tested
+        # once; anything else (a refusal, the first player's draw) through the kernel's path.
+        # Every action is appended to the history after its rule ran (_enter_crank relies on it).
         if action.__class__ is int:
-            # The legality test of each phase, once (the kernel's path would list the legal
-            # actions to check membership, then list them again for the crank).
-            if ph == P_DIE or ph == P_PUSH:
-                ok = 1 <= action <= 6
-            elif ph == P_ROLL:
-                ok = action == ROLL
-            elif ph == P_CRANK:
-                ok = action in self._current_crank_choices()
+            ph = self.phase
+            if ph == P_DIE:  # every turn's die: _own_move, inlined
+                if 1 <= action <= 6:
+                    me = self.to_move
+                    mice = self.mice
+                    start = mice[me]
+                    dest = _ADVANCE[start][action]
+                    self._events = [(_move_event, me, action, start, dest)]
+                    self.last_die = action
+                    mice[me] = dest
+                    if _KINDS[dest] is None:
+                        self._end_turn()
+                    else:
+                        self._land(me, dest, None)
+                    self._history.append(action)
+                    return
+            elif ph == P_ROLL:  # every turn's decision
+                if action == ROLL:
+                    if self._events:
+                        self._events = []
+                    self.phase = P_DIE
+                    self._history.append(action)
+                    return
             elif ph == P_FIRE:
-                ok = action in self.game.fire_tables[self.stage][0]
-            else:
-                ok = False
-            if ok:
+                if action in self.game.fire_tables[self.stage][0]:
+                    if self._events:
+                        self._events = []
+                    self._fire_stage(action == WORKS)
+                    self._history.append(action)
+                    return
+            elif ph == P_BUILD:
+                if action == BUILD or action == END:
+                    if self._events:
+                        self._events = []
+                    self._decide_build(action)
+                    self._history.append(action)
+                    return
+            elif (
+                ph == P_CRANK
+                and action in self._current_crank_choices()
+                or ph == P_PUSH
+                and 1 <= action <= 6
+                or ph == P_STEAL
+                and STEAL_BASE <= action < STEAL_BASE + MAX_PLAYERS
+                and action - STEAL_BASE in self.steal_from
+                and self.cheese[action - STEAL_BASE] > 0
+            ):
                 if self._events:
                     self._events = []
-                if ph == P_DIE:
-                    self._own_move(action)
-                elif ph == P_ROLL:
-                    self.phase = P_DIE
-                else:
-                    self._apply_action(action)
+                self._apply_action(action)
                 self._history.append(action)
-                if ph == P_DIE or ph == P_PUSH or ph == P_FIRE:  # chance: an outcome seen
-                    self._revealed_upto = len(self._history)
                 return
         super().apply_action(action)
+
+    # Chance action ids are never a seat's (die faces, works/jams, first:P), so the last revealed
+    # outcome is the last chance id in the history: nothing to keep up to date per action.
+    def revealed_upto(self) -> int:
+        history = self._history
+        for i in range(len(history) - 1, -1, -1):
+            if history[i] in _CHANCE_IDS:
+                return i + 1
+        return 0
 
     def chance_table(self) -> tuple[Sequence[int], Sequence[float]]:
         ph = self.phase
@@ -753,20 +838,10 @@ class MouseTrapState(State):
                 self.pile += 1
                 self.push_target = target
                 self.phase = P_PUSH
-                self._event(
-                    "pay",
-                    lambda: f"Player {me + 1} pays 1 cheese to move player {target + 1}'s mouse.",
-                    player=me,
-                    target=target,
-                )
+                self._events.append((_pay_event, me, target))
             return
         if ph == P_BUILD:
-            me = self.to_move
-            if action == END:
-                self._event("no_build", f"Player {me + 1} does not build and ends the turn.", player=me)
-                self._end_turn()
-            elif not self._build(me, self.mice[me]):
-                self._end_turn()
+            self._decide_build(action)
             return
         if ph == P_PUSH:
             self._push(action)
@@ -783,6 +858,14 @@ class MouseTrapState(State):
             self._event("first", f"Player {self.to_move + 1} goes first.", player=self.to_move)
             return
         raise AssertionError(f"no action expected in phase {ph}")
+
+    def _decide_build(self, action: int) -> None:
+        me = self.to_move
+        if action == END:
+            self._events.append((_no_build_event, me))
+            self._end_turn()
+        elif not self._build(me, self.mice[me]):
+            self._end_turn()
 
     # --- movement -------------------------------------------------------------------
     @staticmethod
@@ -806,18 +889,18 @@ class MouseTrapState(State):
     def _land(self, me: int, pos: int, seen: set[int] | None) -> None:
         """Carry out the space `pos` for the player to move, then end the turn unless a decision
         is pending."""
-        space = SPACES[pos]
         kind = _KINDS[pos]
         if kind is None:  # start, dog_bone, safe: nothing happens
             self._end_turn()
             return
         game = self.game
-        if kind in ("build", "loop_build"):
+        space = SPACES[pos]
+        if kind == "build" or kind == "loop_build":
             if not game.builds_here[pos]:
                 self._end_turn()
                 return
             if self.parts >= NUM_PARTS:  # the trap is complete
-                self._event("nothing", "The Mouse Trap is complete: nothing to build.", player=me)
+                self._events.append((_nothing_event, me))
                 self._end_turn()
                 return
             if game.build_optional:
@@ -884,14 +967,7 @@ class MouseTrapState(State):
         built = min(want, NUM_PARTS - self.parts)
         first = self.parts + 1
         self.parts += built
-        names = ", ".join(f"#{k} {PARTS[k - 1]}" for k in range(first, self.parts + 1))
-        self._event(
-            "build",
-            f"Player {me + 1} builds {names}.",
-            player=me,
-            parts=list(range(first, self.parts + 1)),
-            total=self.parts,
-        )
+        self._events.append((_build_event, me, first, self.parts))
         if self.trap_complete():
             self._event("complete", "The Mouse Trap is complete!", player=me)
         # One cheese per part built ("take one Cheese Card" per part; two for the Loop's two).
@@ -975,15 +1051,7 @@ class MouseTrapState(State):
             return
         self.cheese[giver] -= amount
         self.cheese[taker] += amount
-        self._events.append(
-            lambda: {
-                "player": taker,
-                "victim": giver,
-                "amount": amount,
-                "type": "steal",
-                "text": f"Player {taker + 1} takes {amount} cheese from player {giver + 1}.",
-            }
-        )
+        self._events.append((_steal_event, taker, giver, amount))
 
     # --- the crank ------------------------------------------------------------------
     def _push(self, die: int) -> None:
@@ -993,15 +1061,7 @@ class MouseTrapState(State):
         self.mice[target] = dest
         self.push_target = None
         self.last_die = die
-        self._event(
-            "push",
-            lambda: f"Rolled {die}: player {target + 1}'s mouse moves to {dest} ({SPACES[dest]['text']}).",
-            player=self.to_move,
-            target=target,
-            die=die,
-            start=start,
-            dest=dest,
-        )
+        self._events.append((_push_event, self.to_move, target, die, start, dest))
         if dest != CHEESE_WHEEL and self.game.pay_miss_ends_turn:
             self._end_turn()
             return
@@ -1018,13 +1078,7 @@ class MouseTrapState(State):
             for s in targets:
                 self.mice[s] = SAFE
             self.last_firing = {"stages": self.stage, "jammed": info["id"], "targets": targets}
-            self._event(
-                "trap_stage",
-                lambda: f"{info['letter']}: {info['text']}... jams!",
-                stage=self.stage,
-                id=info["id"],
-                ok=False,
-            )
+            self._events.append((_stage_event, self.stage, False))
             self._event(
                 "trap_failed",
                 f"The trap jams at stage {info['letter']} ({info['text'].lower()}); "
@@ -1036,13 +1090,7 @@ class MouseTrapState(State):
             )
             self._end_turn()
             return
-        self._event(
-            "trap_stage",
-            lambda: f"{info['letter']}: {info['text']}.",
-            stage=self.stage,
-            id=info["id"],
-            ok=True,
-        )
+        self._events.append((_stage_event, self.stage, True))
         self.stage += 1
         if self.stage < len(game.stage_odds):
             self.last_firing["stages"] = self.stage

@@ -1,0 +1,689 @@
+/* Last Mouse Lost: the hot path of a state in C (optional; game.py falls back to pure Python).
+ *
+ * `Core` is a base class for the state: it holds the board (one 64-bit integer: boards of up to
+ * 64 mice), the seat to move, whether a seat is to move ("live") and whether the match is over,
+ * and the history list; it implements is_terminal, legal_actions, apply_action and clone. Every
+ * case but "a legal press by the seat to move" is handed back to the Python methods
+ * (_slow_legal_actions, _checked_apply, _round_over), so the rules live in one place: the press
+ * tables here are built from the game's own action numbering (game.py passes it in `Spec`), and
+ * tests/last_mouse_lost/test_fast.py plays both implementations side by side.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+#define MAX_ROWS 64
+#define MAX_ACTIONS 1088 /* 64 mice: at most 4 rows of 16, 136 runs each (advanced) */
+
+/* ---------------------------------------------------------------- Spec ---------------- */
+
+typedef struct {
+    PyObject_HEAD
+    int advanced;
+    int nrows;
+    int nactions;
+    int row_shift[MAX_ROWS];
+    int row_len[MAX_ROWS];
+    int row_first[MAX_ROWS];   /* first action id of the row */
+    int row_nacts[MAX_ROWS];   /* how many action ids the row has */
+    int act_shift[MAX_ACTIONS];
+    uint64_t act_rowmask[MAX_ACTIONS]; /* the row's full mask, unshifted */
+    int act_count[MAX_ACTIONS];        /* basic: how many mice */
+    uint64_t act_mask[MAX_ACTIONS];    /* advanced: the run, shifted onto the board */
+    PyObject *ids;                     /* tuple of the action ids as Python ints */
+} SpecObject;
+
+static void Spec_dealloc(SpecObject *self) {
+    Py_XDECREF(self->ids);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int read_ints(PyObject *seq, int *out, int max, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > max) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: too many entries", what);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+/* Spec(advanced, row_lengths, row_first_action, action_row, action_count, action_mask) */
+static PyObject *Spec_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    int advanced;
+    PyObject *lengths, *firsts, *arow, *acount, *amask;
+    if (!PyArg_ParseTuple(args, "pOOOOO", &advanced, &lengths, &firsts, &arow, &acount, &amask))
+        return NULL;
+    SpecObject *self = (SpecObject *)type->tp_alloc(type, 0);
+    if (!self) return NULL;
+    self->advanced = advanced;
+    int rows[MAX_ACTIONS], masks[MAX_ACTIONS];
+    int n = read_ints(lengths, self->row_len, MAX_ROWS, "row lengths");
+    if (n < 0 || read_ints(firsts, self->row_first, MAX_ROWS, "row first actions") != n) goto fail;
+    self->nrows = n;
+    int shift = 0;
+    for (int r = 0; r < n; r++) {
+        if (self->row_len[r] < 1 || self->row_len[r] > 16) {
+            PyErr_SetString(PyExc_ValueError, "a row holds 1 to 16 mice");
+            goto fail;
+        }
+        self->row_shift[r] = shift;
+        shift += self->row_len[r];
+    }
+    if (shift > 64) {
+        PyErr_SetString(PyExc_ValueError, "the board has more than 64 mice");
+        goto fail;
+    }
+    int na = read_ints(arow, rows, MAX_ACTIONS, "action rows");
+    if (na < 0 || read_ints(acount, self->act_count, MAX_ACTIONS, "action counts") != na ||
+        read_ints(amask, masks, MAX_ACTIONS, "action masks") != na)
+        goto fail;
+    self->nactions = na;
+    for (int r = 0; r < n; r++) self->row_nacts[r] = 0;
+    for (int a = 0; a < na; a++) {
+        int r = rows[a];
+        if (r < 0 || r >= n) {
+            PyErr_SetString(PyExc_ValueError, "an action's row is not on the board");
+            goto fail;
+        }
+        self->row_nacts[r]++;
+        self->act_shift[a] = self->row_shift[r];
+        self->act_rowmask[a] = (((uint64_t)1) << self->row_len[r]) - 1;
+        self->act_mask[a] = ((uint64_t)(unsigned)masks[a]) << self->row_shift[r];
+    }
+    self->ids = PyTuple_New(na);
+    if (!self->ids) goto fail;
+    for (int a = 0; a < na; a++) {
+        PyObject *v = PyLong_FromLong(a);
+        if (!v) goto fail;
+        PyTuple_SET_ITEM(self->ids, a, v);
+    }
+    return (PyObject *)self;
+fail:
+    Py_DECREF(self);
+    return NULL;
+}
+
+static PyTypeObject SpecType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "trapworks.games.last_mouse_lost._fastlml.Spec",
+    .tp_basicsize = sizeof(SpecObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The action numbering of one (board, rules) pair, for Core.",
+    .tp_new = Spec_new,
+    .tp_dealloc = (destructor)Spec_dealloc,
+};
+
+/* ---------------------------------------------------------------- Core ---------------- */
+
+/* Names of the Python methods the hot path hands over to, and of the attributes the end of a
+ * round sets (interned at import). */
+static PyObject *str_slow_legal, *str_checked_apply, *str_round_over;
+static PyObject *str_score, *str_last_round, *str_events_at, *str_events, *str_press, *str_round_opener;
+static PyObject *str_ev_round_over, *str_ev_match_over, *str_ev_round_start;
+
+typedef struct {
+    PyObject_HEAD
+    uint64_t board;
+    uint64_t full_board; /* the board a new round starts from */
+    int to_move;
+    int first_to;        /* round wins that take the match; 0: the round's end is left to Python */
+    int opener_rule;     /* who opens the next round: OPENER_* */
+    char live;
+    char over;
+    PyObject *history;   /* list */
+    PyObject *spec;      /* SpecObject or None */
+    PyObject *no_press;  /* what `_press` becomes when the match is over (game.py's _NO_PRESS) */
+} CoreObject;
+
+enum { OPENER_ALTERNATE, OPENER_LOSER, OPENER_WINNER, OPENER_SAME };
+
+static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    CoreObject *self = (CoreObject *)type->tp_alloc(type, 0);
+    if (!self) return NULL;
+    self->history = PyList_New(0);
+    if (!self->history) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    Py_INCREF(Py_None);
+    self->spec = Py_None;
+    Py_INCREF(Py_None);
+    self->no_press = Py_None;
+    return (PyObject *)self;
+}
+
+static int Core_traverse(CoreObject *self, visitproc visit, void *arg) {
+    Py_VISIT(self->history);
+    Py_VISIT(self->spec);
+    Py_VISIT(self->no_press);
+    return 0;
+}
+
+static int Core_clear(CoreObject *self) {
+    Py_CLEAR(self->history);
+    Py_CLEAR(self->spec);
+    Py_CLEAR(self->no_press);
+    return 0;
+}
+
+static void Core_dealloc(CoreObject *self) {
+    PyObject_GC_UnTrack(self);
+    Core_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static inline SpecObject *spec_of(CoreObject *self) {
+    return Py_IS_TYPE(self->spec, &SpecType) ? (SpecObject *)self->spec : NULL;
+}
+
+/* The legal press ids of the board, ascending (game.py's _row_moves, row after row). */
+static PyObject *legal_list(SpecObject *sp, uint64_t board) {
+    int buf[MAX_ACTIONS];
+    int n = 0;
+    for (int r = 0; r < sp->nrows; r++) {
+        uint64_t raised = (board >> sp->row_shift[r]) & ((((uint64_t)1) << sp->row_len[r]) - 1);
+        if (!raised) continue;
+        int first = sp->row_first[r];
+        if (sp->advanced) {
+            int last = first + sp->row_nacts[r];
+            for (int a = first; a < last; a++) {
+                uint64_t m = sp->act_mask[a];
+                if ((board & m) == m) buf[n++] = a;
+            }
+        } else {
+            int k = __builtin_popcountll(raised);
+            for (int i = 0; i < k; i++) buf[n++] = first + i;
+        }
+    }
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *v = PyTuple_GET_ITEM(sp->ids, buf[i]);
+        Py_INCREF(v);
+        PyList_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
+static PyObject *Core_is_terminal(CoreObject *self, PyObject *unused) {
+    return PyBool_FromLong(self->over);
+}
+
+static PyObject *Core_legal_actions(CoreObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                    PyObject *kwnames) {
+    PyObject *player = Py_None;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (nargs + nkw > 1) {
+        PyErr_SetString(PyExc_TypeError, "legal_actions() takes at most one argument (player)");
+        return NULL;
+    }
+    if (nargs == 1) {
+        player = args[0];
+    } else if (nkw == 1) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, 0);
+        if (!PyUnicode_Check(name) || PyUnicode_CompareWithASCIIString(name, "player") != 0) {
+            PyErr_Format(PyExc_TypeError, "legal_actions() got an unexpected keyword argument %R", name);
+            return NULL;
+        }
+        player = args[0];
+    }
+    SpecObject *sp = spec_of(self);
+    if (self->live && sp) {
+        if (player == Py_None) return legal_list(sp, self->board);
+        if (Py_IS_TYPE(player, &PyLong_Type)) {
+            int overflow;
+            long p = PyLong_AsLongAndOverflow(player, &overflow);
+            if (!overflow && p == self->to_move) return legal_list(sp, self->board);
+        }
+    }
+    return PyObject_CallMethodOneArg((PyObject *)self, str_slow_legal, player);
+}
+
+/* The round ends: the mover pressed the last mouse and loses it (game.py's _round_over, which
+ * this is, step for step; tests/last_mouse_lost/test_fast.py compares the two). Returns -1 on
+ * error, 1 when it could not be done here (Python's _round_over then runs). */
+static PyObject *int_tuple(int n, const long *v) {
+    PyObject *t = PyTuple_New(n);
+    if (!t) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(v[i]);
+        if (!x) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, x);
+    }
+    return t;
+}
+
+/* (kind, *values): an event as game.py keeps it until read. */
+static PyObject *event_tuple(PyObject *kind, int n, const long *v) {
+    PyObject *t = PyTuple_New(n + 1);
+    if (!t) return NULL;
+    Py_INCREF(kind);
+    PyTuple_SET_ITEM(t, 0, kind);
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(v[i]);
+        if (!x) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i + 1, x);
+    }
+    return t;
+}
+
+static int set_steal(PyObject *obj, PyObject *name, PyObject *value) {
+    if (!value) return -1;
+    int rc = PyObject_SetAttr(obj, name, value);
+    Py_DECREF(value);
+    return rc;
+}
+
+/* The round ends: the mover pressed the last mouse and loses it (game.py's _round_over, which
+ * this is, step for step; tests/last_mouse_lost/test_fast.py compares the two). Returns -1 on
+ * error, 1 when it could not be done here (Python's _round_over then runs). */
+static int round_over(CoreObject *self) {
+    if (self->first_to <= 0) return 1;
+    PyObject *obj = (PyObject *)self;
+    PyObject *score = PyObject_GetAttr(obj, str_score);
+    if (!score) return -1;
+    long s[2];
+    int ok = PyList_CheckExact(score) && PyList_GET_SIZE(score) == 2;
+    for (int i = 0; ok && i < 2; i++) {
+        PyObject *v = PyList_GET_ITEM(score, i);
+        ok = PyLong_CheckExact(v);
+        if (ok) {
+            s[i] = PyLong_AsLong(v);
+            if (s[i] == -1 && PyErr_Occurred()) {
+                PyErr_Clear();
+                ok = 0;
+            }
+        }
+    }
+    if (!ok) {
+        Py_DECREF(score);
+        return 1;
+    }
+    int mover = self->to_move, winner = 1 - mover;
+    int match_over = s[winner] + 1 >= self->first_to;
+    long opener = winner;
+    if (!match_over) {
+        if (self->opener_rule == OPENER_LOSER) {
+            opener = mover;
+        } else if (self->opener_rule != OPENER_WINNER) {
+            PyObject *ro = PyObject_GetAttr(obj, str_round_opener);
+            if (!ro) {
+                Py_DECREF(score);
+                return -1;
+            }
+            long r = PyLong_CheckExact(ro) ? PyLong_AsLong(ro) : -1;
+            Py_DECREF(ro);
+            if (r != 0 && r != 1) {
+                PyErr_Clear();
+                Py_DECREF(score);
+                return 1;
+            }
+            opener = self->opener_rule == OPENER_ALTERNATE ? 1 - r : r;
+        }
+    }
+    s[winner] += 1;
+    PyObject *won = PyLong_FromLong(s[winner]);
+    if (!won) {
+        Py_DECREF(score);
+        return -1;
+    }
+    PyList_SetItem(score, winner, won); /* steals `won` */
+    Py_DECREF(score);
+    long rnd = s[0] + s[1];
+    long last[3] = {rnd, winner, mover};
+    if (set_steal(obj, str_last_round, int_tuple(3, last)) < 0) return -1;
+    if (set_steal(obj, str_events_at, PyLong_FromSsize_t(PyList_GET_SIZE(self->history))) < 0) return -1;
+    long ended[5] = {rnd, winner, mover, s[0], s[1]};
+    PyObject *first = event_tuple(str_ev_round_over, 5, ended);
+    PyObject *second;
+    if (match_over) {
+        self->over = 1;
+        self->live = 0;
+        if (PyObject_SetAttr(obj, str_press, self->no_press) < 0) {
+            Py_XDECREF(first);
+            return -1;
+        }
+        long v[3] = {winner, s[0], s[1]};
+        second = event_tuple(str_ev_match_over, 3, v);
+    } else {
+        self->board = self->full_board; /* "Flip over the playing surface" */
+        if (set_steal(obj, str_round_opener, PyLong_FromLong(opener)) < 0) {
+            Py_XDECREF(first);
+            return -1;
+        }
+        self->to_move = (int)opener;
+        long v[2] = {rnd + 1, opener};
+        second = event_tuple(str_ev_round_start, 2, v);
+    }
+    if (!first || !second) {
+        Py_XDECREF(first);
+        Py_XDECREF(second);
+        return -1;
+    }
+    PyObject *events = PyList_New(2);
+    if (!events) {
+        Py_DECREF(first);
+        Py_DECREF(second);
+        return -1;
+    }
+    PyList_SET_ITEM(events, 0, first);
+    PyList_SET_ITEM(events, 1, second);
+    return set_steal(obj, str_events, events);
+}
+
+static PyObject *Core_apply_action(CoreObject *self, PyObject *action) {
+    SpecObject *sp = spec_of(self);
+    if (self->live && sp && Py_IS_TYPE(action, &PyLong_Type)) {
+        int overflow;
+        long a = PyLong_AsLongAndOverflow(action, &overflow);
+        if (!overflow && a >= 0 && a < sp->nactions) {
+            uint64_t board = self->board;
+            uint64_t press = 0;
+            if (sp->advanced) {
+                uint64_t m = sp->act_mask[a];
+                if ((board & m) == m) press = m;
+            } else {
+                uint64_t raised = (board >> sp->act_shift[a]) & sp->act_rowmask[a];
+                int count = sp->act_count[a];
+                if (count <= __builtin_popcountll(raised)) {
+                    /* the `count` rightmost raised mice (game.py's rightmost(): highest bits) */
+                    for (int i = 0; i < count; i++) {
+                        uint64_t top = ((uint64_t)1) << (63 - __builtin_clzll(raised));
+                        press |= top;
+                        raised ^= top;
+                    }
+                    press <<= sp->act_shift[a];
+                }
+            }
+            if (press) {
+                if (PyList_Append(self->history, action) < 0) return NULL;
+                board ^= press;
+                self->board = board;
+                if (board) {
+                    self->to_move ^= 1;
+                    Py_RETURN_NONE;
+                }
+                int done = round_over(self);
+                if (done < 0) return NULL;
+                if (done > 0) {
+                    PyObject *r = PyObject_CallMethodNoArgs((PyObject *)self, str_round_over);
+                    if (!r) return NULL;
+                    Py_DECREF(r);
+                }
+                Py_RETURN_NONE;
+            }
+        }
+    } else if (PyErr_Occurred()) {
+        return NULL;
+    }
+    return PyObject_CallMethodOneArg((PyObject *)self, str_checked_apply, action);
+}
+
+/* A copy: the C fields, the history list copied, and the instance dictionary copied with every
+ * list in it copied (score, events) and every other value shared (the game, tables, tuples),
+ * as the pure-Python clone does. */
+static PyObject *Core_clone(CoreObject *self, PyObject *unused) {
+    PyTypeObject *type = Py_TYPE(self);
+    CoreObject *new = (CoreObject *)type->tp_alloc(type, 0);
+    if (!new) return NULL;
+    new->board = self->board;
+    new->full_board = self->full_board;
+    new->to_move = self->to_move;
+    new->first_to = self->first_to;
+    new->opener_rule = self->opener_rule;
+    Py_INCREF(self->no_press);
+    new->no_press = self->no_press; /* tp_alloc left every field zero */
+    new->live = self->live;
+    new->over = self->over;
+    new->history = PyList_GetSlice(self->history, 0, PyList_GET_SIZE(self->history));
+    Py_INCREF(self->spec);
+    new->spec = self->spec;
+    if (!new->history) goto fail;
+    PyObject *src = PyObject_GenericGetDict((PyObject *)self, NULL);
+    if (!src) goto fail;
+    PyObject *dict = PyDict_Copy(src);
+    Py_DECREF(src);
+    if (!dict) goto fail;
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(dict, &pos, &key, &value)) {
+        if (Py_IS_TYPE(value, &PyList_Type)) {
+            PyObject *copy = PyList_GetSlice(value, 0, PyList_GET_SIZE(value));
+            if (!copy || PyDict_SetItem(dict, key, copy) < 0) { /* an existing key: no resize */
+                Py_XDECREF(copy);
+                Py_DECREF(dict);
+                goto fail;
+            }
+            Py_DECREF(copy);
+        }
+    }
+    int rc = PyObject_GenericSetDict((PyObject *)new, dict, NULL);
+    Py_DECREF(dict);
+    if (rc < 0) goto fail;
+    return (PyObject *)new;
+fail:
+    Py_DECREF(new);
+    return NULL;
+}
+
+static PyObject *Core_get_board(CoreObject *self, void *c) {
+    return PyLong_FromUnsignedLongLong(self->board);
+}
+
+static int Core_set_board(CoreObject *self, PyObject *value, void *c) {
+    if (!value) {
+        PyErr_SetString(PyExc_AttributeError, "the board cannot be deleted");
+        return -1;
+    }
+    if (!PyLong_Check(value) || PyBool_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "the board is an int");
+        return -1;
+    }
+    unsigned long long b = PyLong_AsUnsignedLongLong(value);
+    if (b == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    self->board = b;
+    return 0;
+}
+
+static PyObject *Core_get_to_move(CoreObject *self, void *c) { return PyLong_FromLong(self->to_move); }
+
+static int Core_set_to_move(CoreObject *self, PyObject *value, void *c) {
+    if (!value) {
+        PyErr_SetString(PyExc_AttributeError, "to_move cannot be deleted");
+        return -1;
+    }
+    long v = PyLong_AsLong(value);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v != 0 && v != 1) {
+        PyErr_SetString(PyExc_ValueError, "to_move is 0 or 1");
+        return -1;
+    }
+    self->to_move = (int)v;
+    return 0;
+}
+
+static PyObject *Core_get_over(CoreObject *self, void *c) { return PyBool_FromLong(self->over); }
+static PyObject *Core_get_live(CoreObject *self, void *c) { return PyBool_FromLong(self->live); }
+
+static int set_flag(char *flag, PyObject *value) {
+    if (!value) {
+        PyErr_SetString(PyExc_AttributeError, "cannot delete this attribute");
+        return -1;
+    }
+    int v = PyObject_IsTrue(value);
+    if (v < 0) return -1;
+    *flag = (char)v;
+    return 0;
+}
+
+static int Core_set_over(CoreObject *self, PyObject *value, void *c) { return set_flag(&self->over, value); }
+static int Core_set_live(CoreObject *self, PyObject *value, void *c) { return set_flag(&self->live, value); }
+
+static PyObject *Core_get_history(CoreObject *self, void *c) {
+    Py_INCREF(self->history);
+    return self->history;
+}
+
+static int Core_set_history(CoreObject *self, PyObject *value, void *c) {
+    if (!value || !PyList_CheckExact(value)) {
+        PyErr_SetString(PyExc_TypeError, "the history is a list");
+        return -1;
+    }
+    Py_INCREF(value);
+    Py_SETREF(self->history, value);
+    return 0;
+}
+
+static PyObject *Core_get_spec(CoreObject *self, void *c) {
+    Py_INCREF(self->spec);
+    return self->spec;
+}
+
+static int Core_set_spec(CoreObject *self, PyObject *value, void *c) {
+    if (!value || (value != Py_None && !Py_IS_TYPE(value, &SpecType))) {
+        PyErr_SetString(PyExc_TypeError, "_spec is a Spec or None");
+        return -1;
+    }
+    Py_INCREF(value);
+    Py_SETREF(self->spec, value);
+    return 0;
+}
+
+/* _round_rules = (full board, first_to, opener rule number, what _press becomes at the end) */
+static PyObject *Core_get_round_rules(CoreObject *self, void *c) {
+    return Py_BuildValue("(KiiO)", (unsigned long long)self->full_board, self->first_to, self->opener_rule,
+                         self->no_press);
+}
+
+static int Core_set_round_rules(CoreObject *self, PyObject *value, void *c) {
+    unsigned long long full;
+    int first_to, rule;
+    PyObject *no_press;
+    if (!value || !PyArg_ParseTuple(value, "KiiO", &full, &first_to, &rule, &no_press)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "_round_rules is a 4-tuple");
+        return -1;
+    }
+    if (rule < OPENER_ALTERNATE || rule > OPENER_SAME) {
+        PyErr_SetString(PyExc_ValueError, "no such opener rule");
+        return -1;
+    }
+    self->full_board = full;
+    self->first_to = first_to;
+    self->opener_rule = rule;
+    Py_INCREF(no_press);
+    Py_SETREF(self->no_press, no_press);
+    return 0;
+}
+
+static PyGetSetDef Core_getset[] = {
+    {"_round_rules", (getter)Core_get_round_rules, (setter)Core_set_round_rules,
+     "(full board, first_to, opener rule, what _press becomes at the end)", NULL},
+    {"board", (getter)Core_get_board, (setter)Core_set_board, "raised mice, all rows in one integer", NULL},
+    {"to_move", (getter)Core_get_to_move, (setter)Core_set_to_move, "the seat to move", NULL},
+    {"match_over", (getter)Core_get_over, (setter)Core_set_over, "the match is over", NULL},
+    {"_live", (getter)Core_get_live, (setter)Core_set_live, "a seat is to move", NULL},
+    {"_history", (getter)Core_get_history, (setter)Core_set_history, "the actions so far", NULL},
+    {"_spec", (getter)Core_get_spec, (setter)Core_set_spec, "the game's action numbering", NULL},
+    {NULL},
+};
+
+static PyMethodDef Core_methods[] = {
+    {"is_terminal", (PyCFunction)Core_is_terminal, METH_NOARGS, "True when the match is over."},
+    {"legal_actions", (PyCFunction)(void (*)(void))Core_legal_actions, METH_FASTCALL | METH_KEYWORDS,
+     "Legal actions of the player to move (a fresh list)."},
+    {"apply_action", (PyCFunction)Core_apply_action, METH_O, "Apply a legal action."},
+    {"clone", (PyCFunction)Core_clone, METH_NOARGS, "A copy of the state."},
+    {NULL},
+};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "trapworks.games.last_mouse_lost._fastlml.Core",
+    .tp_basicsize = sizeof(CoreObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "The compiled hot path of a Last Mouse Lost state (a base class).",
+    .tp_new = Core_new,
+    .tp_dealloc = (destructor)Core_dealloc,
+    .tp_traverse = (traverseproc)Core_traverse,
+    .tp_clear = (inquiry)Core_clear,
+    .tp_methods = Core_methods,
+    .tp_getset = Core_getset,
+};
+
+/* bind_methods(cls): give the final state class (a Python subclass of Core) its own copies of
+ * Core's method descriptors. CPython 3.11 specialises a call to a C method only when the
+ * instance's type is exactly the descriptor's type; inherited from Core, every call of the
+ * playout loop would take the generic path (about twice the cost of the call itself). */
+static PyObject *bind_methods(PyObject *module, PyObject *cls) {
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &CoreType)) {
+        PyErr_SetString(PyExc_TypeError, "bind_methods() needs a subclass of Core");
+        return NULL;
+    }
+    for (PyMethodDef *def = Core_methods; def->ml_name; def++) {
+        PyObject *descr = PyDescr_NewMethod((PyTypeObject *)cls, def);
+        if (!descr) return NULL;
+        int rc = PyObject_SetAttrString(cls, def->ml_name, descr);
+        Py_DECREF(descr);
+        if (rc < 0) return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+    {"bind_methods", (PyCFunction)bind_methods, METH_O, "Copy Core's methods onto a final subclass."},
+    {NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    "_fastlml",
+    "Last Mouse Lost's state hot path in C (optional; game.py has the same in Python).",
+    -1,
+    module_methods,
+};
+
+PyMODINIT_FUNC PyInit__fastlml(void) {
+    if (PyType_Ready(&SpecType) < 0 || PyType_Ready(&CoreType) < 0) return NULL;
+    str_slow_legal = PyUnicode_InternFromString("_slow_legal_actions");
+    str_checked_apply = PyUnicode_InternFromString("_checked_apply");
+    str_round_over = PyUnicode_InternFromString("_round_over");
+    if (!str_slow_legal || !str_checked_apply || !str_round_over) return NULL;
+    str_score = PyUnicode_InternFromString("score");
+    str_last_round = PyUnicode_InternFromString("_last_round");
+    str_events_at = PyUnicode_InternFromString("_events_at");
+    str_events = PyUnicode_InternFromString("_events");
+    str_press = PyUnicode_InternFromString("_press");
+    str_round_opener = PyUnicode_InternFromString("round_opener");
+    str_ev_round_over = PyUnicode_InternFromString("round_over");
+    str_ev_match_over = PyUnicode_InternFromString("match_over");
+    str_ev_round_start = PyUnicode_InternFromString("round_start");
+    if (!str_score || !str_last_round || !str_events_at || !str_events || !str_press || !str_round_opener ||
+        !str_ev_round_over || !str_ev_match_over || !str_ev_round_start)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&SpecType);
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "Spec", (PyObject *)&SpecType) < 0 ||
+        PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,28 @@
+# Types of the compiled module _fastlml.c (optional; see game.py).
+from collections.abc import Sequence
+from typing import Any, Self
+
+class Spec:
+    def __init__(
+        self,
+        advanced: bool,
+        row_lengths: Sequence[int],
+        row_first_action: Sequence[int],
+        action_row: Sequence[int],
+        action_count: Sequence[int],
+        action_mask: Sequence[int],
+    ) -> None: ...
+
+class Core:
+    board: int
+    to_move: int
+    match_over: bool
+    _live: bool
+    _history: list[int]
+    _spec: Spec | None
+    _round_rules: tuple[int, int, int, Any]
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def is_terminal(self) -> bool: ...
+    def legal_actions(self, player: int | None = None) -> list[int]: ...
+    def apply_action(self, action: int) -> None: ...
+    def clone(self) -> Self: ...

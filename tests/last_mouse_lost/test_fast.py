@@ -1,0 +1,129 @@
+"""The compiled state (_fastlml.c) and the pure-Python state play the same game, move for move.
+
+The compiled hot path is optional (setup.py builds it where a C compiler is found); these tests
+play both implementations side by side on the same random actions, legal and not.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import pickle
+import random
+import subprocess
+import sys
+
+import pytest
+
+import trapworks
+from trapworks.core import IllegalActionError
+from trapworks.games.last_mouse_lost import game as lml_game
+
+pytestmark = pytest.mark.skipif(
+    lml_game._fastlml is None, reason="the C extension is not built (or TRAPWORKS_PURE_PYTHON is set)"
+)
+
+
+def pure_twin(game):
+    """The same game whose states take the pure-Python path."""
+    twin = trapworks.make("last-mouse-lost", **game.public_options())
+    twin.state_class = lml_game._AdvancedState if twin.advanced else lml_game._BasicState
+    twin._initial = twin.state_class(twin)
+    return twin
+
+
+def observe(state):
+    def outcome(f):
+        try:
+            return ("ok", f())
+        except IllegalActionError as e:
+            return ("illegal", str(e))
+
+    return (
+        state.is_terminal(),
+        state.current_player(),
+        state.is_chance_node(),
+        state.legal_actions(),
+        state.legal_actions(0),
+        state.legal_actions(1),
+        state.legal_actions(player=1),
+        state.position(),
+        state.history(),
+        state.all_events(),
+        state.last_events(0),
+        state.returns(),
+        state.view(0),
+        outcome(lambda: state.string_to_action("c2")),
+    )
+
+
+JUNK = [-1, 10**30, 2**64 + 3, True, False, "a1", None, 1.0, 999]
+
+
+@pytest.mark.parametrize("rules", ["basic", "advanced"])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"first_to": 2, "opener": "loser", "first_player": "random"},
+        {"board": [16, 1, 15], "first_to": 2, "opener": "winner"},
+        {"board": [7] * 9, "opener": "same", "first_player": 1},
+        {"board": [1], "first_to": 3},
+    ],
+)
+def test_compiled_and_pure_states_play_the_same_games(rules, options):
+    game = trapworks.make("last-mouse-lost", rules=rules, **options)
+    assert game.state_class is lml_game._FastState
+    twin = pure_twin(game)
+    rng = random.Random(f"{rules}{options}")
+    for _ in range(12):
+        fast, pure = game.new_initial_state(seed=3), twin.new_initial_state(seed=3)
+        assert type(pure) is not type(fast)
+        while True:
+            assert observe(fast) == observe(pure)
+            if fast.is_terminal():
+                break
+            # An illegal or malformed action is refused the same way and changes nothing.
+            legal = fast.legal_actions()
+            bad = rng.choice([*JUNK, *(a for a in range(game.num_press_actions) if a not in legal)])
+            errors = []
+            for s in (fast, pure):
+                try:
+                    s.apply_action(bad)
+                except (IllegalActionError, TypeError) as e:
+                    errors.append((type(e), str(e)))
+            assert len(errors) == 2 and errors[0] == errors[1], (bad, errors)
+            if rng.random() < 0.1:  # clones and pickles carry on the same game
+                fast = rng.choice([fast.clone(), copy.deepcopy(fast), pickle.loads(pickle.dumps(fast))])
+                assert type(fast) is lml_game._FastState
+            action = rng.choice(legal)
+            fast.apply_action(action)
+            pure.apply_action(action)
+
+
+def test_a_pickle_loads_as_the_other_implementation():
+    game = trapworks.make("last-mouse-lost", rules="advanced", first_to=2)
+    twin = pure_twin(game)
+    fast = game.new_initial_state()
+    for text in ("c2-4", "a1", "f*"):
+        fast.apply_action(fast.string_to_action(text))
+    pure = lml_game._restore_state(twin, fast.__getstate__())
+    assert type(pure) is lml_game._AdvancedState
+    back = lml_game._restore_state(game, pure.__getstate__())
+    assert type(back) is lml_game._FastState
+    assert observe(pure) == observe(fast) == observe(back)
+
+
+def test_boards_beyond_64_mice_take_the_pure_path():
+    game = trapworks.make("last-mouse-lost", board=[16, 16, 16, 16, 1])
+    state = game.new_initial_state()
+    assert type(state) is lml_game._BasicState
+    state.apply_action(state.string_to_action("e1"))
+    assert state.position().startswith("o" * 16)
+
+
+def test_trapworks_pure_python_turns_the_compiled_path_off():
+    code = "import trapworks; print(type(trapworks.make('last-mouse-lost').new_initial_state()).__name__)"
+    env = {**os.environ, "TRAPWORKS_PURE_PYTHON": "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "_BasicState"
