@@ -239,7 +239,7 @@ class GameRecord:
 
     # --- JSON -------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "format": FORMAT,
             "version": VERSION,
             "game": self.game,
@@ -253,11 +253,16 @@ class GameRecord:
             "result": self.result,
             "created": self.created,
             "practice": self.practice,
+        }
+        # What happened off the board is written only when something did: a game played on the
+        # board alone keeps the record it always had (golden records, older readers).
+        off_board = {
             "forfeits": self.forfeits,
             "clock": self.clock,
             "clock_moves": self.clock_moves,
             "handed_to_ai": self.handed_to_ai,
         }
+        return data | {k: v for k, v in off_board.items() if v}
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent)
