@@ -319,3 +319,23 @@ def test_a_clock_agent_that_fails_is_reported_to_the_players_and_the_server_goes
     assert "the clock could not play for Player 1" in failed and "out of ideas" in failed
     assert game_state(client, g["id"], token)["ply"] == 0  # nothing half-applied
     assert client.get("/api/catalog").status_code == 200
+
+
+def test_an_invited_seats_clock_waits_until_its_player_takes_the_seat(client):
+    """A friend is not timed out before they have opened their link: an invited seat on move is
+    shown with its whole time, not counting down, until its invite is used; then it runs."""
+    clock = {"mode": "move", "seconds": 1, "on_timeout": "forfeit"}
+    seats = [{"kind": "human"}, {"kind": "human", "invite": True}]
+    g = create_game(client, options=SMALL, seats=seats, clock=clock)
+    gid, t0 = g["id"], g["seats"][0]["token"]
+    first_legal_move(client, gid, t0)  # now the invited seat is on move
+    time.sleep(2.5)  # more than its second: it would have forfeited had its clock run
+    s = game_state(client, gid, t0)
+    assert not s["terminal"] and s["clock"]["running"] is None, s["clock"]
+    assert s["clock"]["remaining_ms"][1] == 1000
+    code = g["seats"][1]["link"].split("#i=")[1]
+    t1 = client.post(f"/api/games/{gid}/claim", json={"invite": code}).json()["token"]
+    assert game_state(client, gid, t1)["clock"]["running"] == 1
+    wait_for(lambda: game_state(client, gid, t0)["terminal"], timeout=20, what="the forfeit on time")
+    record = client.get(f"/api/games/{gid}/record", params={"token": t0}).json()
+    assert record["forfeits"] == [{"seat": 1, "reason": "out_of_time", "ply": 1}]

@@ -290,6 +290,29 @@ class Control:
         }
         return out
 
+    @staticmethod
+    def _not_arrived(live: LiveGame, seat: int) -> bool:
+        """An invited seat whose link nobody has opened yet: its player cannot move, so its
+        clock does not run (a friend is not timed out before they have seen the game)."""
+        return bool(live.stored.seats[seat].get("invite"))
+
+    def seat_taken(self, live: LiveGame, seat: int) -> None:
+        """An invited or open seat was just taken: if it is on move, its turn starts now."""
+        ctl = live.control
+        if ctl is None or not ctl.clock or self.ended(live):
+            return
+        st = ctl.data["clock_state"]
+        if st["turn_seat"] != seat:
+            return
+        st["turn_started"] = time.time()
+        try:
+            self.store.save_control(live.id, ctl.data)
+        except Exception as e:  # the clock runs in memory; the next change stores it
+            self.service.store_failures += 1
+            log.error("storage failure (clock of game %s): %s", live.id, e)
+        self._arm(live)
+        self._spawn(live, self._tell_everyone(live))  # the others' pages start its countdown
+
     def _clock_view(self, live: LiveGame) -> dict[str, Any] | None:
         ctl = control_of(live)
         clock = ctl.clock
@@ -297,6 +320,8 @@ class Control:
             return None
         st = ctl.data["clock_state"]
         running = st["turn_seat"] if not self.ended(live) else None
+        if running is not None and self._not_arrived(live, running):
+            running = None  # waiting for its player to arrive: shown full, not counting down
         now = time.time()
         if clock["mode"] == "total":
             remaining = list(st["remaining"])
@@ -621,6 +646,9 @@ class Control:
             ctl.deadline = None
             return
         seat = st["turn_seat"]
+        if self._not_arrived(live, seat):
+            ctl.deadline = None  # its clock starts when its player takes the seat (seat_taken)
+            return
         budget = st["remaining"][seat] if clock["mode"] == "total" else clock["seconds"]
         ctl.deadline = st["turn_started"] + budget
         ctl.timer = self._spawn(live, self._expire_at(live, st["turn_ply"], seat, ctl.deadline))

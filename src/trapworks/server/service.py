@@ -467,6 +467,7 @@ class GameService:
         except Exception as e:  # the seat is taken all the same (its join row says so)
             log.error("game %s: seat %d taken but its invite not cleared: %s", live.id, seat, e)
         live.stored.seats = seats
+        self.control.seat_taken(live, seat)
 
     def disconnect(self, live: LiveGame, conn: Connection) -> None:
         """A socket closed. A finished game nobody watches any more leaves memory (it is in the
