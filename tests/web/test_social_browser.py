@@ -9,6 +9,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from .test_game_page import AXE
 from .web_helpers import ARTIFACTS
 
 pytestmark = pytest.mark.browser
@@ -60,6 +61,20 @@ def wait_text(page, selector, text, timeout=10000):
         arg=[selector, text],
         timeout=timeout,
     )
+
+
+def axe_serious(page, parts):
+    """axe-core's serious and critical findings inside the given parts of the page."""
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate(
+        "async (parts) => await axe.run({include: parts.map((p) => [p])}, {resultTypes: ['violations']})",
+        parts,
+    )
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} :: {[n['target'] for n in v['nodes']][:4]}"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 def create(server, **body):
@@ -357,6 +372,10 @@ def test_screenshots_of_the_open_tables_and_a_game_with_names_presence_and_chat(
         # Every part fits the width: nothing pokes out sideways on a phone.
         assert a.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
         assert lobby.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+        # The new parts pass axe-core (no serious or critical finding): the open tables and the name
+        # field, the players with presence, the alert controls and the chat.
+        assert axe_serious(lobby, ["#open-tables"]) == []
+        assert axe_serious(a, ["#players", "#name-box", "#alerts", "#chat-card"]) == []
     finally:
         ca.close()
         cb.close()
