@@ -160,6 +160,9 @@ def test_joining_an_open_table_from_the_lobby_list(server, browser):
         a.select_option("[data-testid=game-select]", "last-mouse-lost")
         a.select_option("[data-testid=seat-1]", "invite")
         a.check("[data-testid=public]")
+        # Ticking "Open table" keeps the seat choices and names the invited seat an open seat.
+        assert a.locator("[data-testid=seat-1]").input_value() == "invite"
+        assert "Open seat" in a.locator("[data-testid=seat-1] option[value=invite]").inner_text()
         a.click("[data-testid=create]")
         a.wait_for_selector("[data-testid=open-seat-0]")
         gid = a.locator("[data-testid=open-seat-0]").get_attribute("href").split("/g/")[1].split("#")[0]
