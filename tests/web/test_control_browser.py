@@ -97,6 +97,9 @@ def test_resign_both_sides_see_the_result(server, browser):
     assert me.locator("#end-title").inner_text() == "You (Player 1) resigned. Player 2 wins."
     assert them.locator("#end-title").inner_text() == "Player 1 resigned. You win!"
     assert "resigned after 0 moves" in them.locator("[data-testid=end-reason]").first.inner_text()
+    for page in (me, them):
+        assert "· out" in page.locator("#players [data-player='0']").inner_text()
+        assert "· out" not in page.locator("#players [data-player='1']").inner_text()
     # The result is the kernel's: the resigning seat loses, the other wins; stated in the record.
     view = state(server, created["id"], created["seats"][1]["token"])["state"]
     assert view["terminal"] and view["winners"] == [1]
@@ -311,6 +314,7 @@ def test_a_gone_players_seat_is_offered_and_handed_to_the_computer(server, brows
     me.locator("[data-testid=hand-over-1]").click(timeout=15000)
     me.locator("[data-message=info]", has_text="played by the computer now").wait_for(timeout=10000)
     me.wait_for_selector("[data-testid=hand-over-1]", state="detached", timeout=10000)
+    me.locator("#players [data-player='1']", has_text="played by the computer").wait_for(timeout=10000)
     record = wait_for(
         lambda: (
             (

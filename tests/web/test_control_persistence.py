@@ -35,7 +35,7 @@ def move(base, gid, token):
     assert r.status_code == 200, r.text
 
 
-def test_clocks_results_and_rematch_links_survive_sigkill(tmp_path):
+def test_clocks_results_rematch_links_and_hand_overs_survive_sigkill(tmp_path):
     server = ServerProcess(tmp_path).start()
     try:
         base = server.url
@@ -51,6 +51,17 @@ def test_clocks_results_and_rematch_links_survive_sigkill(tmp_path):
             httpx.post(f"{base}/api/games/{done}/rematch", json={"token": t}, timeout=10)
         links = [snapshot(base, done, t)["rematch"]["link"] for t in done_tokens]
         assert all(links)
+        # A seat whose player never came, handed to an AI by the other player.
+        handed, handed_tokens = create(base, hand_over_after=1)
+        wait_for(
+            lambda: snapshot(base, handed, handed_tokens[0])["controls"]["handable"] == [1],
+            timeout=10,
+            what="seat 2 offered",
+        )
+        r = httpx.post(
+            f"{base}/api/games/{handed}/hand-over", json={"token": handed_tokens[0], "seat": 1}, timeout=10
+        )
+        assert r.status_code == 200, r.text
         time.sleep(1.5)  # seat 2's clock runs meanwhile
         running_before = snapshot(base, timed, timed_tokens[1])["clock"]["remaining_ms"][1]
         # A per-move clock with the AI rule, still running when the server dies.
@@ -89,6 +100,13 @@ def test_clocks_results_and_rematch_links_survive_sigkill(tmp_path):
             assert s["terminal"] and s["winners"] == [0]
             assert s["ending"]["forfeits"] == [{"seat": 1, "reason": "resigned", "ply": 0}]
             assert s["rematch"]["link"] == link
+        # The hand-over: the seat is the AI's, in the game and in its record.
+        info = httpx.get(f"{base}/api/games/{handed}", params={"token": handed_tokens[0]}, timeout=10).json()
+        assert info["info"]["players"][1]["kind"] == "agent"
+        record = httpx.get(
+            f"{base}/api/games/{handed}/record", params={"token": handed_tokens[0]}, timeout=10
+        ).json()
+        assert record["handed_to_ai"] == [{"seat": 1, "agent": "easy", "ply": 0, "by": 0}]
         new_gid, token = links[0].split("/g/")[1].split("#t=")
         info = httpx.get(f"{base}/api/games/{new_gid}", params={"token": token}, timeout=10).json()["info"]
         assert info["seat"] == 1 and info["rematch_of"] == done

@@ -9,6 +9,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from .test_game_page import AXE
 from .web_helpers import ARTIFACTS
 
 pytestmark = pytest.mark.browser
@@ -60,6 +61,20 @@ def wait_text(page, selector, text, timeout=10000):
         arg=[selector, text],
         timeout=timeout,
     )
+
+
+def axe_serious(page, parts):
+    """axe-core's serious and critical findings inside the given parts of the page."""
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate(
+        "async (parts) => await axe.run({include: parts.map((p) => [p])}, {resultTypes: ['violations']})",
+        parts,
+    )
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} :: {[n['target'] for n in v['nodes']][:4]}"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 def create(server, **body):
@@ -145,6 +160,9 @@ def test_joining_an_open_table_from_the_lobby_list(server, browser):
         a.select_option("[data-testid=game-select]", "last-mouse-lost")
         a.select_option("[data-testid=seat-1]", "invite")
         a.check("[data-testid=public]")
+        # Ticking "Open table" keeps the seat choices and names the invited seat an open seat.
+        assert a.locator("[data-testid=seat-1]").input_value() == "invite"
+        assert "Open seat" in a.locator("[data-testid=seat-1] option[value=invite]").inner_text()
         a.click("[data-testid=create]")
         a.wait_for_selector("[data-testid=open-seat-0]")
         gid = a.locator("[data-testid=open-seat-0]").get_attribute("href").split("/g/")[1].split("#")[0]
@@ -357,6 +375,10 @@ def test_screenshots_of_the_open_tables_and_a_game_with_names_presence_and_chat(
         # Every part fits the width: nothing pokes out sideways on a phone.
         assert a.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
         assert lobby.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+        # The new parts pass axe-core (no serious or critical finding): the open tables and the name
+        # field, the players with presence, the alert controls and the chat.
+        assert axe_serious(lobby, ["#open-tables"]) == []
+        assert axe_serious(a, ["#players", "#name-box", "#alerts", "#chat-card"]) == []
     finally:
         ca.close()
         cb.close()

@@ -280,6 +280,7 @@ class Control:
             "can_abort": is_player and not ended and self._abort_refusal(live) is None,
             "can_rematch": viewer is not None and ended and viewer in humans,
             "handable": self._handable(live, viewer) if is_player and not ended else [],
+            "handed": [h["seat"] for h in d["handed"]],  # seats handed to an AI (shown on the page)
         }
         rematch = d["rematch"]
         out["rematch"] = {

@@ -97,6 +97,14 @@ export function createControls({ box, gid, token, info, message, seatLabel }) {
       message(`Time ran out: the computer (${u.clock.ai_level}) played for ${who}.`);
     }
     clockMoves = moves.length;
+    // Who left the game off the board, beside their name in the players list.
+    const out = new Set((u.ending && u.ending.out) || []);
+    for (const seat of [...out, ...((u.controls || {}).handed || [])]) {
+      const row = document.querySelector(`#players [data-player="${seat}"]`);
+      if (row && !row.querySelector(".left-game")) {
+        el("span", { class: "left-game muted", text: out.has(seat) ? " · out" : " · played by the computer" }, row);
+      }
+    }
     clear(box);
     const c = u.controls || {};
     const row = el("div", { class: "row-buttons" }, box);

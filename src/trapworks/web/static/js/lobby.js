@@ -109,8 +109,9 @@ function defaultAgent(agents) {
 }
 
 function renderSeats(entry) {
-  const box = clear($("seats"));
+  // Read the choices before clearing them (a re-render keeps each seat's choice).
   const previous = [...document.querySelectorAll("[data-seat]")].map((s) => s.value);
+  const box = clear($("seats"));
   const levels = LEVELS.filter(([name]) => entry.agents.includes(name));
   const others = entry.agents.filter((a) => !LEVELS.some(([name]) => name === a));
   const showMore = $("more-agents").checked;
@@ -119,7 +120,9 @@ function renderSeats(entry) {
     el("span", { class: "name", text: `Player ${i + 1}` }, label);
     const select = el("select", { "data-seat": i, "data-testid": `seat-${i}` }, label);
     el("option", { value: "me", text: "Me (this browser)" }, select);
-    el("option", { value: "invite", text: "A friend (I get a link to send)" }, select);
+    // An open table's invited seats are also free seats anyone may take from the list.
+    el("option", { value: "invite", text: $("public").checked ? "Open seat (anyone from the list, or a friend by link)"
+      : "A friend (I get a link to send)" }, select);
     for (const [name, words] of levels) el("option", { value: `agent:${name}`, text: words }, select);
     if (others.length) {
       const group = el("optgroup", { label: "More agents", "data-more-agents": "1" }, select);
@@ -279,6 +282,7 @@ async function init() {
   chooseGame(select.value);
   $("create").addEventListener("click", create);
   $("more-agents").addEventListener("change", () => renderSeats(current));
+  $("public").addEventListener("change", () => renderSeats(current));
   document.body.dataset.ready = "1";
 }
 
