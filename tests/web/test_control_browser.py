@@ -171,7 +171,7 @@ def test_per_move_clock_runs_out_and_the_ai_plays_the_turn(server, browser):
                     params={"token": created["seats"][0]["token"]},
                     timeout=10,
                 ).json()
-            )["clock_moves"]
+            ).get("clock_moves")
             and r
         ),
         timeout=10,
@@ -179,7 +179,7 @@ def test_per_move_clock_runs_out_and_the_ai_plays_the_turn(server, browser):
     )
     assert record["clock_moves"][0] == 0  # the first move was the clock's AI's
     assert record["clock"]["on_timeout"] == "ai" and record["clock"]["ai_level"] == "easy"
-    assert record["forfeits"] == []
+    assert "forfeits" not in record  # written only when someone left the game
     assert not errors
     me.context.close()
     them.context.close()
@@ -196,7 +196,7 @@ def test_per_move_clock_runs_out_and_the_seat_forfeits(server, browser):
     assert "You win!" in them.locator("#end-title").inner_text()
     record = httpx.get(f"{server.url}/api/public/games/{created['id']}/record", timeout=10).json()
     assert record["forfeits"] == [{"seat": 0, "reason": "out_of_time", "ply": 0}]
-    assert record["clock_moves"] == [] and record["result"] == [-1.0, 1.0]
+    assert "clock_moves" not in record and record["result"] == [-1.0, 1.0]
     assert not errors
     me.context.close()
     them.context.close()
@@ -323,7 +323,7 @@ def test_a_gone_players_seat_is_offered_and_handed_to_the_computer(server, brows
                     params={"token": created["seats"][0]["token"]},
                     timeout=10,
                 ).json()
-            )["handed_to_ai"]
+            ).get("handed_to_ai")
             and r
         ),
         timeout=10,

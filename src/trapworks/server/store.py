@@ -41,7 +41,7 @@ from sqlalchemy import (
 )
 from sqlalchemy import text as sql_text
 from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 CHECKPOINT_EVERY_S = 2.0  # SQLite: how often the WAL is copied into the database file
 
@@ -493,7 +493,9 @@ class Store:
                 public=bool(row.public),
                 spectator_chat=bool(row.spectator_chat),
                 open_seats=row.open_seats or 0,
-                joins=self.seat_joins(game_id),
+                # In the same session: a second connection could not open a deleted SQLite file,
+                # while the open one still reads it (test_reliability's deleted-file case).
+                joins=self._seat_joins(s, game_id),
             )
 
     def load_control(self, game_id: str) -> dict[str, Any] | None:
@@ -546,11 +548,15 @@ class Store:
 
     def seat_joins(self, game_id: str) -> dict[int, tuple[datetime, datetime | None]]:
         with self.sessions() as s:
-            rows = s.execute(
-                select(SeatJoinRow.seat, SeatJoinRow.joined, SeatJoinRow.seen).where(
-                    SeatJoinRow.game_id == game_id
-                )
-            ).all()
+            return self._seat_joins(s, game_id)
+
+    @staticmethod
+    def _seat_joins(s: Session, game_id: str) -> dict[int, tuple[datetime, datetime | None]]:
+        rows = s.execute(
+            select(SeatJoinRow.seat, SeatJoinRow.joined, SeatJoinRow.seen).where(
+                SeatJoinRow.game_id == game_id
+            )
+        ).all()
         return {seat: (_aware(joined), _aware(seen) if seen else None) for seat, joined, seen in rows}
 
     def add_chat(self, game_id: str, seat: int | None, name: str, text: str) -> dict[str, Any]:
