@@ -352,7 +352,7 @@ _USER_DATA = [ffi.cast("void *", pid + _PIECE_ID0) for pid in range(4 * PIECES_P
 class _Batch:
     """One pymunk.batch query (its fields and buffers), reused for every call on one world."""
 
-    __slots__ = ("buffer", "data", "func", "space")
+    __slots__ = ("buffer", "data", "func", "space", "_ptr", "_view")
 
     def __init__(self, space: ffi.CData, fields: int, func: ffi.CData):
         self.buffer = pymunk.batch.Buffer()
@@ -362,6 +362,17 @@ class _Batch:
         self.data.intArray = self.buffer._int_arr
         self.space = space
         self.func = func
+        self._ptr: ffi.CData = None  # the float array's memory, and a numpy view of all of it
+        self._view: np.ndarray = np.zeros(0)
+
+    def values(self) -> np.ndarray:
+        """The floats of the last query, as a view (remade only when pymunk reallocates)."""
+        arr = self.buffer._float_arr
+        ptr = arr.arr
+        if ptr != self._ptr:
+            self._ptr = ptr
+            self._view = np.frombuffer(ffi.buffer(ptr, 8 * arr.max), dtype=np.float64)
+        return self._view[: arr.num]
 
     def bodies(self) -> None:
         self.buffer.clear()
@@ -567,10 +578,9 @@ class LeanWorld:
         arr = q.buffer._float_arr
         arr.num = 0
         lib.cpSpaceEachBody(self.space, q.func, q.data)
-        k = arr.num
-        if not k:
+        if not arr.num:
             return 0.0
-        v = np.frombuffer(ffi.buffer(arr.arr, 8 * k), np.float64).reshape(-1, 2)
+        v = q.values().reshape(-1, 2)
         return math.sqrt((v * v).sum(axis=1).max())
 
     def squeezed(self) -> list[int]:
@@ -638,7 +648,7 @@ class LeanWorld:
         )
         depths = self._depths
         depth_arr, depth_func, depth_data = depths.buffer._float_arr, depths.func, depths.data
-        frombuffer, f64, buffer = np.frombuffer, np.float64, ffi.buffer
+        depth_values = depths.values
         pop = -POP_OVERLAP
         quiet = 0
         for n in range(1, max_steps + 1):
@@ -649,8 +659,7 @@ class LeanWorld:
                 # The deepest contact first: only a contact deeper than POP_OVERLAP names a piece.
                 depth_arr.num = 0
                 each_arbiter(space, depth_func, depth_data)
-                k = depth_arr.num
-                if k and frombuffer(buffer(depth_arr.arr, 8 * k), f64).min() < pop:
+                if depth_arr.num and depth_values().min() < pop:
                     squeezed.update(self.squeezed())
             if tape is not None and n % FRAME_EVERY == 0:
                 tape.append(self.tape())

@@ -415,18 +415,24 @@ class MoveTables:
         self._rest: list[Any] = [None] * n
         self.go_bit = 1 << mansion.game_over
         self.not_traps = ~mansion.traps
+        # Each square's steps that may ever be taken in a table's move (never onto a chair), and
+        # the passage squares, with their bits.
+        chairs = mansion.chairs
+        self._steps = tuple(
+            tuple((nb, 1 << nb) for nb in nbs if not (chairs >> nb) & 1) for nbs in mansion.neighbours
+        )
+        self._hop_steps = tuple((nb, 1 << nb) for nb in mansion.passages)
 
     # --- building ---------------------------------------------------------------------
     def _build(self, s: int, first_hop: bool) -> list[Any]:
         """Every simple path of 1..TABLE_DEPTH steps from `s` that enters no chair, by the rules
         of `Mansion.search_destinations` taken path by path."""
         m = self.mansion
-        nbrs = m.neighbours
-        chairs = m.chairs
         traps = m.traps
         go = m.game_over
-        passages = m.passages
         pmask = m.passage_mask
+        steps = self._steps
+        hop_steps = self._hop_steps
         max_hops = self.max_hops
         sbit = 1 << s
         layer: dict[tuple[int, int], int] = {(s, sbit): 0}
@@ -434,10 +440,10 @@ class MoveTables:
         out: list[Any] = [None]
         for _c in range(1, TABLE_DEPTH + 1):
             nxt: dict[tuple[int, int], int] = {}
+            get = nxt.get
             for (sq, mask), h in layer.items():
-                for nb in nbrs[sq]:
-                    bit = 1 << nb
-                    if mask & bit or chairs & bit:
+                for nb, bit in steps[sq]:
+                    if mask & bit:
                         continue
                     if nb == go:
                         path = (mask | bit) ^ sbit
@@ -445,15 +451,14 @@ class MoveTables:
                             exits[path] = h
                         continue
                     key = (nb, mask | bit)
-                    if nxt.get(key, 99) > h:
+                    if get(key, 99) > h:
                         nxt[key] = h
                 if h < max_hops and (pmask >> sq) & 1 and (first_hop or sq != s):
-                    for nb in passages:
-                        bit = 1 << nb
+                    for nb, bit in hop_steps:
                         if mask & bit:
                             continue
                         key = (nb, mask | bit)
-                        if nxt.get(key, 99) > h + 1:
+                        if get(key, 99) > h + 1:
                             nxt[key] = h + 1
             layer = nxt
             by_end: dict[int, list[tuple[int, int]]] = {}
@@ -461,7 +466,8 @@ class MoveTables:
                 by_end.setdefault(end, []).append((h, mask ^ sbit))
             groups = []
             for end in sorted(by_end):
-                entries = sorted(by_end[end])
+                entries = by_end[end]
+                entries.sort(key=_fewest_hops)  # fewest hops first (the order of equals never matters)
                 groups.append((1 << end, end, tuple(p for _h, p in entries), tuple(h for h, _p in entries)))
             flat = tuple(p for g in groups for p in g[2])
             flat_nt = tuple(p for g in groups if not (traps >> g[1]) & 1 for p in g[2])
@@ -630,6 +636,10 @@ class MoveTables:
                     if not p2 & forbid:
                         return self.go_bit
         return 0
+
+
+def _fewest_hops(entry: tuple[int, int]) -> int:
+    return entry[0]
 
 
 # Answers of the movement searches, per mansion (see `Mansion.destinations`); a bound keeps a
