@@ -648,19 +648,26 @@ class LeanWorld:
         )
         depths = self._depths
         depth_arr, depth_func, depth_data = depths.buffer._float_arr, depths.func, depths.data
-        depth_values = depths.values
+        frombuffer, buffer, f64 = np.frombuffer, ffi.buffer, np.float64
+        view_at, view = None, np.zeros(0)  # a numpy view of the depths' memory (see _Batch.values)
+        check = squeezed is not None
         pop = -POP_OVERLAP
         quiet = 0
         for n in range(1, max_steps + 1):
             # World.step: the spring's force on the bar, then one step.
             set_force(bar, (-load * (preload + rate * ((position(bar).x - half) - reference)), 0.0))
             step(space, dt)
-            if squeezed is not None and n % SQUEEZE_CHECK_EVERY == 0:
+            if check and n % SQUEEZE_CHECK_EVERY == 0:
                 # The deepest contact first: only a contact deeper than POP_OVERLAP names a piece.
                 depth_arr.num = 0
                 each_arbiter(space, depth_func, depth_data)
-                if depth_arr.num and depth_values().min() < pop:
-                    squeezed.update(self.squeezed())
+                k = depth_arr.num
+                if k:
+                    at = depth_arr.arr
+                    if at != view_at:
+                        view_at, view = at, frombuffer(buffer(at, 8 * depth_arr.max), f64)
+                    if view[:k].min() < pop:
+                        squeezed.update(self.squeezed())  # type: ignore[union-attr]
             if tape is not None and n % FRAME_EVERY == 0:
                 tape.append(self.tape())
             if n % SETTLE_CHECK_EVERY == 0:
