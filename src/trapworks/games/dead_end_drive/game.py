@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import accumulate
-from typing import Any
+from typing import Any, ClassVar
 
 from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, Option, OptionError, State
 from trapworks.core.randomness import new_seed, stream_seed
@@ -269,6 +269,9 @@ class DeadEndDriveGame(Game):
 
 class DeadEndDriveState(State):
     game: DeadEndDriveGame
+    # What a picture of the mansion needs besides the rules' data (rooms, furniture pieces,
+    # doorways, a legend): public, worked out from the grid by render.py, bound in __init__.py.
+    mansion_drawing: ClassVar[Callable[[Mansion], dict[str, Any]] | None] = None
 
     def __init__(
         self, game: DeadEndDriveGame, seed: int | None = None, start: str | None = None, deal: bool = True
@@ -1357,6 +1360,9 @@ class DeadEndDriveState(State):
             # The game is over: every secret is shown to every seat and the spectator alike (the
             # end-of-game screen); never before, so resample(seat) can leave a live view unchanged.
             v["revealed"] = self._revealed_view()
+        drawing = type(self).mansion_drawing
+        if drawing is not None:
+            v["board"]["drawing"] = drawing(m)
         return v
 
     def _revealed_view(self) -> dict[str, Any]:
