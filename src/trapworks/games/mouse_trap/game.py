@@ -69,7 +69,17 @@ _KINDS: tuple[str | None, ...] = tuple(
     for i in range(NUM_SPACES)
 )
 # Seats after seat s in turn order, s itself last: _SEAT_ORDER[players][s].
-_SEAT_ORDER = {n: [[(s + k) % n for k in range(1, n + 1)] for s in range(n)] for n in range(2, 5)}
+_SEAT_ORDER = {n: tuple(tuple((s + k) % n for k in range(1, n + 1)) for s in range(n)) for n in range(2, 5)}
+# What landing on a space does, as the die's fast path sorts it (MouseTrapGame.land_codes): nothing
+# (start, dog bone, safe, and a build space that does not build for this player count), build,
+# take cheese (take, cheese_wheel), or anything else (_land).
+L_NOTHING, L_BUILD, L_TAKE, L_OTHER = range(4)
+# The parts a build space builds, and the cheese a take space gives (0 elsewhere).
+_PARTS_AT: tuple[int, ...] = tuple(int(SPACES[i].get("parts", 1)) for i in range(NUM_SPACES))
+_AMOUNT_AT: tuple[int, ...] = tuple(
+    int(SPACES[i]["amount"]) if SPACES[i]["kind"] in ("take", "cheese_wheel") else 0
+    for i in range(NUM_SPACES)
+)
 
 
 # The frequent events, made only when read (the state keeps the function and its arguments).
@@ -424,6 +434,20 @@ class MouseTrapGame(Game):
             SPACES[i]["kind"] in ("build", "loop_build") and self.players in SPACES[i]["players"]
             for i in range(NUM_SPACES)
         )
+        # Per space, what landing there does for this player count (see L_NOTHING...).
+        self.land_codes: tuple[int, ...] = tuple(
+            L_BUILD
+            if self.builds_here[i]
+            else L_NOTHING
+            if _KINDS[i] is None or _KINDS[i] in ("build", "loop_build")
+            else L_TAKE
+            if _KINDS[i] in ("take", "cheese_wheel")
+            else L_OTHER
+            for i in range(NUM_SPACES)
+        )
+        self.seat_order: tuple[tuple[int, ...], ...] = _SEAT_ORDER[self.players]
+        # The turn at which the game stops (turn_limit; None: never).
+        self.turn_cap: float = math.inf if self.turn_limit is None else self.turn_limit
 
     def public_options(self) -> dict[str, Any]:
         opts = dict(self.options)
@@ -563,11 +587,25 @@ class MouseTrapState(State):
                     mice = self.mice
                     start = mice[me]
                     dest = _ADVANCE[start][action]
-                    self._events = [(_move_event, me, action, start, dest)]
+                    events = self._events = [(_move_event, me, action, start, dest)]
                     self.last_die = action
                     mice[me] = dest
-                    if _KINDS[dest] is None:
+                    game = self.game
+                    code = game.land_codes[dest]
+                    # _land's most frequent cases, inlined: nothing, a build, cheese taken.
+                    if code == L_NOTHING:
                         self._end_turn()
+                    elif code == L_BUILD:
+                        if self.parts >= NUM_PARTS:  # the trap is complete
+                            events.append((_nothing_event, me))
+                            self._end_turn()
+                        elif game.build_optional:
+                            self.phase = P_BUILD
+                        elif not self._build(me, dest):
+                            self._end_turn()
+                    elif code == L_TAKE:
+                        if not self._take(me, _AMOUNT_AT[dest]):
+                            self._end_turn()
                     else:
                         self._land(me, dest, None)
                     self._history.append(action)
@@ -580,10 +618,18 @@ class MouseTrapState(State):
                     self._history.append(action)
                     return
             elif ph == P_FIRE:
-                if action in self.game.fire_tables[self.stage][0]:
-                    if self._events:
-                        self._events = []
-                    self._fire_stage(action == WORKS)
+                stage = self.stage
+                game = self.game
+                if action in game.fire_tables[stage][0]:
+                    if action == WORKS and stage + 1 < len(game.stage_odds):
+                        # A stage that works with more to come (_fire_stage's first case).
+                        self._events = [(_stage_event, stage, True)]
+                        self.stage = stage = stage + 1
+                        self.last_firing["stages"] = stage
+                    else:
+                        if self._events:
+                            self._events = []
+                        self._fire_stage(action == WORKS)
                     self._history.append(action)
                     return
             elif ph == P_BUILD:
@@ -963,12 +1009,12 @@ class MouseTrapState(State):
     def _build(self, me: int, pos: int) -> bool:
         """Build the space's parts and take a cheese per part; True if a decision is now pending
         (a steal tie), else the caller ends the turn."""
-        want = SPACES[pos].get("parts", 1)
+        want = _PARTS_AT[pos]
         built = min(want, NUM_PARTS - self.parts)
         first = self.parts + 1
         self.parts += built
         self._events.append((_build_event, me, first, self.parts))
-        if self.trap_complete():
+        if self.parts >= NUM_PARTS:
             self._event("complete", "The Mouse Trap is complete!", player=me)
         # One cheese per part built ("take one Cheese Card" per part; two for the Loop's two).
         return self._take(me, built)
@@ -983,7 +1029,14 @@ class MouseTrapState(State):
     def _take(self, me: int, amount: int) -> bool:
         """Take `amount` cheese, from the pile first; when it runs out, from a rival.
         Returns True when a decision (whom to take from) is pending."""
-        from_pile = min(amount, self.pile)
+        pile = self.pile
+        if pile >= amount:  # all from the pile
+            self.pile = pile - amount
+            self.cheese[me] += amount
+            if amount:
+                self._events.append((_take_event, me, amount))
+            return False
+        from_pile = min(amount, pile)
         self.pile -= from_pile
         self.cheese[me] += from_pile
         if from_pile:
@@ -991,7 +1044,12 @@ class MouseTrapState(State):
         owed = amount - from_pile
         if owed <= 0:
             return False
-        rivals = [s for s in self._eligible_rivals(me) if self.cheese[s] > 0]
+        game = self.game
+        rivals = (
+            self._richest(me)
+            if game.pile_from_most
+            else [s for s in self._eligible_rivals(me) if self.cheese[s] > 0]
+        )
         if not rivals:
             self._event(
                 "no_cheese",
@@ -1000,19 +1058,33 @@ class MouseTrapState(State):
                 amount=owed,
             )
             return False
-        if self.game.pile_from_most:
-            most = max(self.cheese[s] for s in rivals)
-            group = [s for s in rivals if self.cheese[s] == most]
-            return self._start_steal(me, owed, group, self.game.divide_ties)
+        if game.pile_from_most:
+            return self._start_steal(me, owed, rivals, game.divide_ties)
         return self._start_steal(me, owed, rivals, False)
 
+    def _richest(self, me: int) -> list[int]:
+        """The eligible rivals (_eligible_rivals) holding the most cheese, in seat order; empty
+        when none holds any. One pass over the mice."""
+        protect = self.game.safe_protects_cheese
+        cheese = self.cheese
+        most = 0
+        group: list[int] = []
+        for s, m in enumerate(self.mice):
+            if s == me or m is None or (protect and m == SAFE):
+                continue
+            c = cheese[s]
+            if c > most:
+                most = c
+                group = [s]
+            elif c == most and c:
+                group.append(s)
+        return group
+
     def _steal_most(self, me: int, amount: int) -> bool:
-        rivals = self._eligible_rivals(me)
-        most = max((self.cheese[s] for s in rivals), default=0)
-        if most == 0:
+        group = self._richest(me)
+        if not group:
             self._event("no_cheese", f"No rival has cheese for player {me + 1} to take.", player=me, amount=0)
             return False
-        group = [s for s in rivals if self.cheese[s] == most]
         return self._start_steal(me, amount, group, self.game.divide_ties)
 
     def _start_steal(self, me: int, owed: int, group: list[int], divide: bool) -> bool:
@@ -1131,13 +1203,14 @@ class MouseTrapState(State):
     def _end_turn(self) -> None:
         self.stage = 0
         mice = self.mice
+        game = self.game
         s = self.to_move
-        for s in _SEAT_ORDER[len(mice)][self.to_move]:  # the next seats in turn, this one last
+        for s in game.seat_order[self.to_move]:  # the next seats in turn, this one last
             if mice[s] is not None:
                 break
         self.to_move = s
-        limit = self.game.turn_limit
-        if limit is not None and self.turn >= limit:
+        if self.turn >= game.turn_cap:
+            limit = game.turn_limit
             self.truncated = True
             self.phase = P_OVER
             self._event("truncated", f"Turn limit ({limit}) reached: the game stops without a winner.")
