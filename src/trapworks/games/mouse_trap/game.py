@@ -72,8 +72,9 @@ _KINDS: tuple[str | None, ...] = tuple(
 _SEAT_ORDER = {n: tuple(tuple((s + k) % n for k in range(1, n + 1)) for s in range(n)) for n in range(2, 5)}
 # What landing on a space does, as the die's fast path sorts it (MouseTrapGame.land_codes): nothing
 # (start, dog bone, safe, and a build space that does not build for this player count), build,
-# take cheese (take, cheese_wheel), or anything else (_land).
-L_NOTHING, L_BUILD, L_TAKE, L_OTHER = range(4)
+# take cheese (take, cheese_wheel), Turn Crank, or anything else (_land).
+_END_ONLY = [END]  # crank choices with nothing but "end" (compared with, never handed out)
+L_NOTHING, L_BUILD, L_TAKE, L_CRANK, L_OTHER = range(5)
 # The parts a build space builds, and the cheese a take space gives (0 elsewhere).
 _PARTS_AT: tuple[int, ...] = tuple(int(SPACES[i].get("parts", 1)) for i in range(NUM_SPACES))
 _AMOUNT_AT: tuple[int, ...] = tuple(
@@ -115,6 +116,19 @@ def _stage_event(stage: int, ok: bool) -> dict[str, Any]:
         "ok": ok,
         "type": "trap_stage",
         "text": f"{info['letter']}: {info['text']}." if ok else f"{info['letter']}: {info['text']}... jams!",
+    }
+
+
+def _trap_failed_event(stage: int, targets: list[int]) -> dict[str, Any]:
+    info = FIRING_CHAIN[stage]
+    return {
+        "stage": stage,
+        "id": info["id"],
+        "targets": targets,
+        "type": "trap_failed",
+        "text": f"The trap jams at stage {info['letter']} ({info['text'].lower()}); "
+        + ", ".join(f"player {s + 1}" for s in targets)
+        + " escape to Safe.",
     }
 
 
@@ -442,6 +456,8 @@ class MouseTrapGame(Game):
             if _KINDS[i] is None or _KINDS[i] in ("build", "loop_build")
             else L_TAKE
             if _KINDS[i] in ("take", "cheese_wheel")
+            else L_CRANK
+            if _KINDS[i] == "turn_crank"
             else L_OTHER
             for i in range(NUM_SPACES)
         )
@@ -605,6 +621,11 @@ class MouseTrapState(State):
                             self._end_turn()
                     elif code == L_TAKE:
                         if not self._take(me, _AMOUNT_AT[dest]):
+                            self._end_turn()
+                    elif code == L_CRANK:
+                        if self.parts >= NUM_PARTS and self._enter_crank() != _END_ONLY:
+                            self.phase = P_CRANK
+                        else:  # an incomplete trap, or nothing to do but end
                             self._end_turn()
                     else:
                         self._land(me, dest, None)
@@ -1000,7 +1021,7 @@ class MouseTrapState(State):
                 self._land(me, dest, seen)
                 return
         elif kind == "turn_crank":
-            if self.parts >= NUM_PARTS and self._enter_crank() != [END]:
+            if self.parts >= NUM_PARTS and self._enter_crank() != _END_ONLY:
                 self.phase = P_CRANK
                 return
         # start, dog_bone, safe, and an incomplete trap on Turn Crank: nothing happens.
@@ -1137,7 +1158,7 @@ class MouseTrapState(State):
         if dest != CHEESE_WHEEL and self.game.pay_miss_ends_turn:
             self._end_turn()
             return
-        if self._enter_crank() == [END]:
+        if self._enter_crank() == _END_ONLY:
             self._end_turn()
             return
         self.phase = P_CRANK
@@ -1151,15 +1172,8 @@ class MouseTrapState(State):
                 self.mice[s] = SAFE
             self.last_firing = {"stages": self.stage, "jammed": info["id"], "targets": targets}
             self._events.append((_stage_event, self.stage, False))
-            self._event(
-                "trap_failed",
-                f"The trap jams at stage {info['letter']} ({info['text'].lower()}); "
-                + ", ".join(f"player {s + 1}" for s in targets)
-                + " escape to Safe.",
-                stage=self.stage,
-                id=info["id"],
-                targets=targets,
-            )
+            self._events.append((_trap_failed_event, self.stage, targets))
+            self.stage = 0
             self._end_turn()
             return
         self._events.append((_stage_event, self.stage, True))
@@ -1201,7 +1215,7 @@ class MouseTrapState(State):
 
     # --- turns ------------------------------------------------------------------------
     def _end_turn(self) -> None:
-        self.stage = 0
+        # (The firing stage is back at 0 here: a firing resets it when it ends.)
         mice = self.mice
         game = self.game
         s = self.to_move
