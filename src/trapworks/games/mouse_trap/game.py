@@ -462,8 +462,8 @@ class MouseTrapGame(Game):
             for i in range(NUM_SPACES)
         )
         self.seat_order: tuple[tuple[int, ...], ...] = _SEAT_ORDER[self.players]
-        # The turn at which the game stops (turn_limit; None: never).
-        self.turn_cap: float = math.inf if self.turn_limit is None else self.turn_limit
+        # The turn at which the game stops (turn_limit; None: never, a turn no game reaches).
+        self.turn_cap: int = 1 << 62 if self.turn_limit is None else self.turn_limit
 
     def public_options(self) -> dict[str, Any]:
         opts = dict(self.options)
@@ -654,10 +654,15 @@ class MouseTrapState(State):
                     self._history.append(action)
                     return
             elif ph == P_BUILD:
-                if action == BUILD or action == END:
-                    if self._events:
+                if action == BUILD or action == END:  # _decide_build, inlined
+                    me = self.to_move
+                    if action == END:
+                        self._events = [(_no_build_event, me)]
+                        self._end_turn()
+                    else:
                         self._events = []
-                    self._decide_build(action)
+                        if not self._build(me, self.mice[me]):
+                            self._end_turn()
                     self._history.append(action)
                     return
             elif (
@@ -1066,11 +1071,18 @@ class MouseTrapState(State):
         if owed <= 0:
             return False
         game = self.game
-        rivals = (
-            self._richest(me)
-            if game.pile_from_most
-            else [s for s in self._eligible_rivals(me) if self.cheese[s] > 0]
-        )
+        if game.pile_from_most:
+            rivals = self._richest(me)
+            if len(rivals) == 1:  # the usual case: one rival has the most (_start_steal's first case)
+                giver = rivals[0]
+                cheese = self.cheese
+                got = min(owed, cheese[giver])
+                cheese[giver] -= got
+                cheese[me] += got
+                self._events.append((_steal_event, me, giver, got))
+                return False
+        else:
+            rivals = [s for s in self._eligible_rivals(me) if self.cheese[s] > 0]
         if not rivals:
             self._event(
                 "no_cheese",
