@@ -665,19 +665,29 @@ class MouseTrapState(State):
                             self._end_turn()
                     self._history.append(action)
                     return
+            elif ph == P_CRANK:
+                if action in self._current_crank_choices():
+                    if self._events:
+                        self._events = []
+                    self._crank(action)
+                    self._history.append(action)
+                    return
+            elif ph == P_PUSH:
+                if 1 <= action <= 6:
+                    if self._events:
+                        self._events = []
+                    self._push(action)
+                    self._history.append(action)
+                    return
             elif (
-                ph == P_CRANK
-                and action in self._current_crank_choices()
-                or ph == P_PUSH
-                and 1 <= action <= 6
-                or ph == P_STEAL
+                ph == P_STEAL
                 and STEAL_BASE <= action < STEAL_BASE + MAX_PLAYERS
                 and action - STEAL_BASE in self.steal_from
                 and self.cheese[action - STEAL_BASE] > 0
             ):
                 if self._events:
                     self._events = []
-                self._apply_action(action)
+                self._steal_pick(action - STEAL_BASE)
                 self._history.append(action)
                 return
         super().apply_action(action)
@@ -888,29 +898,7 @@ class MouseTrapState(State):
             self._own_move(action)
             return
         if ph == P_CRANK:
-            if action == END:
-                me = self.to_move
-                self._events.append((_end_event, me))
-                self._end_turn()
-            elif action == CRANK:
-                me = self.to_move
-                self._event(
-                    "crank",
-                    lambda: f"Player {me + 1} turns the crank!",
-                    player=me,
-                    targets=self.on_wheel(),
-                )
-                self.phase = P_FIRE
-                self.stage = 0
-                self.last_firing = {"stages": 0, "jammed": None, "targets": self.on_wheel()}
-            else:
-                target = action - MOVE_BASE
-                me = self.to_move
-                self.cheese[me] -= 1
-                self.pile += 1
-                self.push_target = target
-                self.phase = P_PUSH
-                self._events.append((_pay_event, me, target))
+            self._crank(action)
             return
         if ph == P_BUILD:
             self._decide_build(action)
@@ -930,6 +918,30 @@ class MouseTrapState(State):
             self._event("first", f"Player {self.to_move + 1} goes first.", player=self.to_move)
             return
         raise AssertionError(f"no action expected in phase {ph}")
+
+    def _crank(self, action: int) -> None:
+        """A crank decision: end the turn, crank, or pay to roll for a rival's mouse."""
+        me = self.to_move
+        if action == END:
+            self._events.append((_end_event, me))
+            self._end_turn()
+        elif action == CRANK:
+            self._event(
+                "crank",
+                lambda: f"Player {me + 1} turns the crank!",
+                player=me,
+                targets=self.on_wheel(),
+            )
+            self.phase = P_FIRE
+            self.stage = 0
+            self.last_firing = {"stages": 0, "jammed": None, "targets": self.on_wheel()}
+        else:
+            target = action - MOVE_BASE
+            self.cheese[me] -= 1
+            self.pile += 1
+            self.push_target = target
+            self.phase = P_PUSH
+            self._events.append((_pay_event, me, target))
 
     def _decide_build(self, action: int) -> None:
         me = self.to_move
@@ -1062,8 +1074,8 @@ class MouseTrapState(State):
             if amount:
                 self._events.append((_take_event, me, amount))
             return False
-        from_pile = min(amount, pile)
-        self.pile -= from_pile
+        from_pile = pile  # less than the amount
+        self.pile = 0
         self.cheese[me] += from_pile
         if from_pile:
             self._events.append((_take_event, me, from_pile))
