@@ -2,11 +2,15 @@
 
 For each seed a 2-player game is played by two agents (heuristic vs random by default, so
 there are both quiet removals and trips). Every removal is timed as the game resolves it
-(`physics.resolve_removal(..., frames=True)`: rebuild the space, load it, take the piece out,
-settle, detect pops, record frames). In the same run, for the same packings, the raw rate of
-`space.step()` is measured on a loaded world with no Python in the loop but the step call, so
-the removal times can be read as "steps taken x raw step time + our overhead".
-Whole games are timed too (setup included): the target is < 5 s per 2-player game.
+(`physics.resolve_removal(...)` with the arguments the game passes: rebuild the space, load it,
+take the piece out, settle, detect pops, keep the positions for the animation). In the same run,
+right after each removal, for the same packing, the raw rate of pymunk's `space.step()` is
+measured on a loaded world with no Python in the loop but the step call, so the removal times
+can be read as "steps taken x raw step time + our overhead". The ratio is given as the issue
+measured it (median removal time over the median steps at the median raw rate) and per removal
+(its time over its own steps at its own packing's raw rate, median over removals), in wall
+time and in CPU time (`time.process_time`: the machine is shared). Whole games are timed too
+(setup included): the target is < 5 s per 2-player game.
 
     python bench/booby_trap_removal.py [--games 6] [--agents heuristic,random] [--markdown]
 """
@@ -32,14 +36,16 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[k]
 
 
-def raw_step_rate(packing: physics.Packing, steps: int = 400) -> float:
-    """Steps per second of pymunk alone on this packing's bodies (loaded, at rest)."""
+def raw_step_rate(packing: physics.Packing, steps: int = 400) -> tuple[float, float]:
+    """Steps per second (wall, CPU) of pymunk alone on this packing's bodies (loaded, at rest)."""
     world = physics.loaded_world(packing)
     space, dt = world.space, physics.DT
     start = time.perf_counter()
+    cpu = time.process_time()
     for _ in range(steps):
         space.step(dt)
-    return steps / (time.perf_counter() - start)
+    cpu = time.process_time() - cpu
+    return steps / (time.perf_counter() - start), steps / cpu
 
 
 def main() -> None:
@@ -59,20 +65,32 @@ def main() -> None:
     quiet_ms: list[float] = []
     steps: list[int] = []
     raw_rates: list[float] = []
+    raw_cpu_rates: list[float] = []
+    removal_cpu_ms: list[float] = []
+    per_removal: list[float] = []
+    per_removal_cpu: list[float] = []
     setup_s: list[float] = []
     game_s: list[float] = []
     master = random.Random(args.seed)
 
     original = physics.resolve_removal
 
-    def timed(packing, piece, frames=False):
+    def timed(packing, piece, **kwargs):
         t0 = time.perf_counter()
-        result = original(packing, piece, frames=frames)
+        c0 = time.process_time()
+        result = original(packing, piece, **kwargs)
+        cpu = (time.process_time() - c0) * 1000
         dt = (time.perf_counter() - t0) * 1000
         removal_ms.append(dt)
+        removal_cpu_ms.append(cpu)
         (trip_ms if result.tripped else quiet_ms).append(dt)
-        steps.append(result.steps + physics.WARMUP_STEPS)
-        raw_rates.append(raw_step_rate(packing))  # same bodies, same run (not in the game's time)
+        n = result.steps + physics.WARMUP_STEPS
+        steps.append(n)
+        rate, cpu_rate = raw_step_rate(packing)  # same bodies, same run (not in the game's time)
+        raw_rates.append(rate)
+        raw_cpu_rates.append(cpu_rate)
+        per_removal.append(dt / (1000 * n / rate))
+        per_removal_cpu.append(cpu / (1000 * n / cpu_rate))
         timed.extra += time.perf_counter() - t0 - dt / 1000
         return result
 
@@ -126,6 +144,20 @@ def main() -> None:
         f"{percentile(raw_rates, 0.05):,.0f} (p5) | {len(raw_rates)} |"
     )
     print(f"| removal time if it were raw steps only (ms) | {1000 * med_steps / raw:.1f} | | |")
+    raw_cpu = statistics.median(raw_cpu_rates)
+    print(
+        f"| resolve one removal, CPU time (ms), all | {statistics.median(removal_cpu_ms):.1f} | "
+        f"{percentile(removal_cpu_ms, 0.95):.1f} | {len(removal_cpu_ms)} |"
+    )
+    print(f"| raw steps only, CPU time (ms) | {1000 * med_steps / raw_cpu:.1f} | | |")
+    print(
+        f"| removal / its raw steps, per removal (wall) | {statistics.median(per_removal):.2f} | "
+        f"{percentile(per_removal, 0.95):.2f} | {len(per_removal)} |"
+    )
+    print(
+        f"| removal / its raw steps, per removal (CPU) | {statistics.median(per_removal_cpu):.2f} | "
+        f"{percentile(per_removal_cpu, 0.95):.2f} | {len(per_removal_cpu)} |"
+    )
     print(
         f"| set-up (mix, release, settle) (s) | {statistics.median(setup_s):.2f} "
         f"| {max(setup_s):.2f} (max) | "
@@ -134,6 +166,14 @@ def main() -> None:
     print(
         f"| whole 2-player game incl. set-up and agents (s) | {statistics.median(game_s):.2f} | "
         f"{max(game_s):.2f} (max) | {len(game_s)} |"
+    )
+
+    ratio = statistics.median(removal_ms) / (1000 * med_steps / raw)
+    ratio_cpu = statistics.median(removal_cpu_ms) / (1000 * med_steps / raw_cpu)
+    print(
+        f"\nremoval / raw steps (median removal time over median steps at the median raw rate): "
+        f"{ratio:.2f}x wall, {ratio_cpu:.2f}x CPU; per removal (median): "
+        f"{statistics.median(per_removal):.2f}x wall, {statistics.median(per_removal_cpu):.2f}x CPU"
     )
 
 

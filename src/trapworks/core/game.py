@@ -575,6 +575,9 @@ def _rebuild_game(cls: type[Game], options: dict[str, Any]) -> Game:
     return game
 
 
+_Random = random.Random
+
+
 def sample_chance(state: State, rng: random.Random) -> int:
     """Draw one chance outcome by its probability.
 
@@ -583,7 +586,7 @@ def sample_chance(state: State, rng: random.Random) -> int:
     """
     actions, cum = state.chance_table()
     total = cum[-1]
-    if total > 0.0 and isinstance(rng, random.Random):
+    if total > 0.0 and (rng.__class__ is _Random or isinstance(rng, _Random)):
         return actions[bisect(cum, rng.random() * total, 0, len(cum) - 1)]
     return rng.choices(actions, cum_weights=cum)[0]  # also raises on a bad total
 

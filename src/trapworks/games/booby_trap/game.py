@@ -409,7 +409,9 @@ class BoobyTrapState(State):
 
     def _remove(self, seat: int) -> None:
         piece = self.touched
-        result = physics.resolve_removal(self.packing, piece, frames=True)
+        # The settle's positions are kept raw (`tape`); the event's animation frames are made from
+        # them only if the event is read (`all_events`): playouts and search never draw them.
+        result = physics.resolve_removal(self.packing, piece, tape=True)
         self.packing = result.after
         self.removals += 1
         self.passes_in_row = 0
@@ -431,7 +433,7 @@ class BoobyTrapState(State):
             "tripped": result.tripped,
             "popped": list(result.popped),
             "bar": eye(self.packing.bar),
-            "frames": [_frame_by_eye(f) for f in _downsample(result.frames, 60)],
+            "frames": _LazyFrames(result.tape),
             "at_rest": result.at_rest,
         }
         if not result.tripped:
@@ -736,6 +738,17 @@ class BoobyTrapState(State):
             ]
         return new
 
+    def all_events(self) -> list[dict[str, Any]]:
+        for e in self._events:
+            lazy = e.get("frames")
+            if lazy.__class__ is _LazyFrames:
+                e["frames"] = lazy.frames()
+        return self._events
+
+    def __getstate__(self) -> dict[str, Any]:
+        self.all_events()  # the animation made before pickling (a record of what was seen)
+        return super().__getstate__()
+
     # --- copying ------------------------------------------------------------------
     def clone(self) -> BoobyTrapState:
         new = BoobyTrapState.__new__(BoobyTrapState)
@@ -749,6 +762,23 @@ class BoobyTrapState(State):
         new.readings = [[dict(r) for r in rs] for rs in self.readings]
         new.last_removal = dict(self.last_removal) if self.last_removal else None
         return new
+
+
+class _LazyFrames:
+    """A removal event's animation, made into frames (at most 60, at the eye's resolution) when
+    the event is first read: the same frames `resolve_removal(..., frames=True)` gives."""
+
+    __slots__ = ("tape", "made")
+
+    def __init__(self, tape: list):
+        self.tape = tape
+        self.made: list | None = None
+
+    def frames(self) -> list:
+        if self.made is None:
+            self.made = [_frame_by_eye(physics.frame_of(t)) for t in _downsample(self.tape, 60)]
+            self.tape = []
+        return self.made
 
 
 def _frame_by_eye(frame: dict) -> dict:

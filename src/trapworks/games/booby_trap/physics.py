@@ -26,6 +26,7 @@ from functools import lru_cache
 import numpy as np
 import pymunk
 import pymunk.batch
+from pymunk._chipmunk import ffi, lib
 
 INCH = 25.4
 MARK = INCH / 4  # the scale beside the bar is marked every 1/4 inch
@@ -293,6 +294,404 @@ def build_world(packing: Packing) -> World:
     return World(space, bar, bodies, shapes, joints, owner)
 
 
+# --- the lean world: the same Chipmunk calls without pymunk's Python objects --------------------
+# A removal and a stress reading build a fresh space from a packing, step it and throw it away.
+# pymunk's wrappers (a Python object, a handle and a finaliser per body, shape and joint, checks in
+# every step) cost more than the steps of a short settle, so `LeanWorld` makes the very same
+# Chipmunk calls, in the very same order, on raw pointers (`pymunk._chipmunk`): the space is the
+# same, so every step gives the same numbers, bit for bit (tested against `World`:
+# tests/booby_trap/test_physics.py). `World` (pymunk objects) is still what the set-up uses, whose
+# gentle release needs a Python velocity function.
+
+_BODY_FIELDS_GET = ffi.addressof(lib, "pmSpaceBodyGetIteratorFuncBatched")
+_ARBITER_FIELDS_GET = ffi.addressof(lib, "pmSpaceArbiterIteratorFuncBatched")
+_VELOCITY = int(pymunk.batch.BodyFields.VELOCITY.value)
+_IDS_POSITION = int((pymunk.batch.BodyFields.BODY_ID | pymunk.batch.BodyFields.POSITION).value)
+_IDS_DEPTH = int(
+    (
+        pymunk.batch.ArbiterFields.BODY_A_ID
+        | pymunk.batch.ArbiterFields.BODY_B_ID
+        | pymunk.batch.ArbiterFields.DISTANCE_1
+    ).value
+)
+_DEPTH = int(pymunk.batch.ArbiterFields.DISTANCE_1.value)
+_IDS_IMPULSE = int(
+    (
+        pymunk.batch.ArbiterFields.BODY_A_ID
+        | pymunk.batch.ArbiterFields.BODY_B_ID
+        | pymunk.batch.ArbiterFields.TOTAL_IMPULSE
+    ).value
+)
+# The filters and the zero vector as C structs, made once (pymunk makes them from tuples per call).
+_WALL_FILTER = ffi.new("cpShapeFilter *", tuple(pymunk.ShapeFilter(categories=WALL_CATEGORY)))[0]
+_FAR_WALL_FILTER = ffi.new("cpShapeFilter *", tuple(pymunk.ShapeFilter(categories=FAR_WALL_CATEGORY)))[0]
+_BAR_FILTER = ffi.new(
+    "cpShapeFilter *",
+    tuple(pymunk.ShapeFilter(categories=BAR_CATEGORY, mask=PIECE_CATEGORY | FAR_WALL_CATEGORY)),
+)[0]
+_PIECE_FILTER = ffi.new("cpShapeFilter *", tuple(pymunk.ShapeFilter(categories=PIECE_CATEGORY)))[0]
+_ZERO = ffi.new("cpVect *", (0.0, 0.0))[0]
+# Per size: radius, mass, moment, and the floor friction's caps (the expressions of build_world).
+_PIECE_CONSTANTS = {
+    size: (
+        RADIUS[size],
+        MASS[size],
+        pymunk.moment_for_circle(MASS[size], 0, RADIUS[size]),
+        FLOOR_FRICTION * MASS[size] * GRAVITY,
+        FLOOR_FRICTION * MASS[size] * GRAVITY * RADIUS[size] * 0.5,
+    )
+    for size in SIZES
+}
+# Body user data, read back as the body's id by pymunk.batch: the static body 0 (walls), the
+# bar 1, piece `pid` pid + 2.
+_BAR_ID = 1
+_PIECE_ID0 = 2
+_USER_DATA = [ffi.cast("void *", pid + _PIECE_ID0) for pid in range(4 * PIECES_PER_SIZE * len(SIZES))]
+
+
+class _Batch:
+    """One pymunk.batch query (its fields and buffers), reused for every call on one world."""
+
+    __slots__ = ("buffer", "data", "func", "space", "_ptr", "_view")
+
+    def __init__(self, space: ffi.CData, fields: int, func: ffi.CData):
+        self.buffer = pymunk.batch.Buffer()
+        self.data = ffi.new("pmBatchedData *")
+        self.data.fields = fields
+        self.data.floatArray = self.buffer._float_arr
+        self.data.intArray = self.buffer._int_arr
+        self.space = space
+        self.func = func
+        self._ptr: ffi.CData = None  # the float array's memory, and a numpy view of all of it
+        self._view: np.ndarray = np.zeros(0)
+
+    def values(self) -> np.ndarray:
+        """The floats of the last query, as a view (remade only when pymunk reallocates)."""
+        arr = self.buffer._float_arr
+        ptr = arr.arr
+        if ptr != self._ptr:
+            self._ptr = ptr
+            self._view = np.frombuffer(ffi.buffer(ptr, 8 * arr.max), dtype=np.float64)
+        return self._view[: arr.num]
+
+    def bodies(self) -> None:
+        self.buffer.clear()
+        lib.cpSpaceEachBody(self.space, self.func, self.data)
+
+    def arbiters(self) -> None:
+        self.buffer.clear()
+        lib.cpSpaceEachCachedArbiter(self.space, self.func, self.data)
+
+    def floats(self) -> np.ndarray:
+        return np.frombuffer(self.buffer.float_buf(), dtype=np.float64)
+
+    def ints(self) -> np.ndarray:
+        return np.frombuffer(self.buffer.int_buf(), dtype=np.int64)
+
+
+class LeanWorld:
+    """A packing's space made with Chipmunk's own calls (see above); `close()` frees it."""
+
+    def __init__(self, packing: Packing):
+        # What close() frees (removed pieces' too), by kind.
+        self._bodies: list[ffi.CData] = []
+        self._shapes: list[ffi.CData] = []
+        self._joints: list[ffi.CData] = []
+        space = self.space = lib.cpSpaceNew()
+        lib.cpSpaceSetIterations(space, ITERATIONS)
+        lib.cpSpaceSetGravity(space, (0.0, 0.0))
+        static = self._keep(self._bodies, lib.cpBodyNewStatic())
+        lib.cpSpaceAddBody(space, static)
+        walls = [
+            self._keep(
+                self._shapes, lib.cpSegmentShapeNew(static, (0.0, -20.0), (0.0, TRAY_WIDTH + 20.0), 2.0)
+            ),
+            self._keep(
+                self._shapes, lib.cpSegmentShapeNew(static, (-20.0, 0.0), (MIX_LENGTH + 60.0, 0.0), 2.0)
+            ),
+            self._keep(
+                self._shapes,
+                lib.cpSegmentShapeNew(static, (-20.0, TRAY_WIDTH), (MIX_LENGTH + 60.0, TRAY_WIDTH), 2.0),
+            ),
+        ]
+        lib.cpSegmentShapeSetEndpoints(walls[0], (-2.0, -20.0), (-2.0, TRAY_WIDTH + 20.0))
+        lib.cpSegmentShapeSetEndpoints(walls[1], (-20.0, -2.0), (MIX_LENGTH + 60.0, -2.0))
+        lib.cpSegmentShapeSetEndpoints(
+            walls[2], (-20.0, TRAY_WIDTH + 2.0), (MIX_LENGTH + 60.0, TRAY_WIDTH + 2.0)
+        )
+        for w in walls:
+            lib.cpShapeSetFriction(w, WALL_FRICTION)
+            lib.cpShapeSetElasticity(w, ELASTICITY)
+            lib.cpShapeSetFilter(w, _WALL_FILTER)
+        lib.cpShapeSetFilter(walls[0], _FAR_WALL_FILTER)
+        for w in walls:
+            lib.cpSpaceAddShape(space, w)
+
+        bar = self.bar = self._keep(self._bodies, lib.cpBodyNew(BAR_MASS, math.inf))
+        lib.cpBodySetUserData(bar, ffi.cast("void *", _BAR_ID))
+        lib.cpBodySetPosition(bar, (packing.bar + BAR_THICKNESS / 2, TRAY_WIDTH / 2))
+        half_w = TRAY_WIDTH / 2 - 0.5
+        bar_shape = self._keep(self._shapes, lib.cpBoxShapeNew(bar, BAR_THICKNESS, 2 * half_w, 0))
+        lib.cpShapeSetFriction(bar_shape, WALL_FRICTION)
+        lib.cpShapeSetElasticity(bar_shape, ELASTICITY)
+        lib.cpShapeSetFilter(bar_shape, _BAR_FILTER)
+        slide = self._keep(
+            self._joints,
+            lib.cpGrooveJointNew(
+                static, bar, (-100.0, TRAY_WIDTH / 2), (MIX_LENGTH + 100.0, TRAY_WIDTH / 2), (0, 0)
+            ),
+        )
+        lib.cpSpaceAddBody(space, bar)
+        lib.cpSpaceAddShape(space, bar_shape)
+        lib.cpSpaceAddConstraint(space, slide)
+
+        self.pieces: dict[int, tuple[ffi.CData, ffi.CData, ffi.CData, ffi.CData]] = {}
+        self.sizes: dict[int, str] = {}
+        # The pieces: the calls of build_world's loop, with everything that is not a call to
+        # Chipmunk taken out of it (this loop is most of the cost of making a world).
+        bodies, shapes, joints = self._bodies, self._shapes, self._joints
+        pieces, sizes = self.pieces, self.sizes
+        body_new, set_user_data, set_position = lib.cpBodyNew, lib.cpBodySetUserData, lib.cpBodySetPosition
+        circle_new, set_friction, set_elasticity, set_filter = (
+            lib.cpCircleShapeNew,
+            lib.cpShapeSetFriction,
+            lib.cpShapeSetElasticity,
+            lib.cpShapeSetFilter,
+        )
+        pivot_new, gear_new = lib.cpPivotJointNew2, lib.cpGearJointNew
+        set_max_bias, set_max_force = lib.cpConstraintSetMaxBias, lib.cpConstraintSetMaxForce
+        add_body, add_shape, add_constraint = (
+            lib.cpSpaceAddBody,
+            lib.cpSpaceAddShape,
+            lib.cpSpaceAddConstraint,
+        )
+        zero, piece_filter, user_data = _ZERO, _PIECE_FILTER, _USER_DATA
+        for p in packing.pieces:
+            pid, size = p.id, p.size
+            r, m, moment, slip_force, spin_force = _PIECE_CONSTANTS[size]
+            body = body_new(m, moment)
+            bodies.append(body)
+            set_user_data(body, user_data[pid])
+            set_position(body, (p.x, p.y))
+            shape = circle_new(body, r, zero)
+            shapes.append(shape)
+            set_friction(shape, PIECE_FRICTION)
+            set_elasticity(shape, ELASTICITY)
+            set_filter(shape, piece_filter)
+            slip = pivot_new(static, body, zero, zero)
+            set_max_bias(slip, 0.0)
+            set_max_force(slip, slip_force)
+            spin = gear_new(static, body, 0.0, 1.0)
+            set_max_bias(spin, 0.0)
+            set_max_force(spin, spin_force)
+            joints.append(slip)
+            joints.append(spin)
+            add_body(space, body)
+            add_shape(space, shape)
+            add_constraint(space, slip)
+            add_constraint(space, spin)
+            pieces[pid] = (body, shape, slip, spin)
+            sizes[pid] = size
+        self.load = 1.0
+        self._speeds = _Batch(space, _VELOCITY, _BODY_FIELDS_GET)
+        self._depths = _Batch(space, _DEPTH, _ARBITER_FIELDS_GET)
+        self._places = _Batch(space, _IDS_POSITION, _BODY_FIELDS_GET)
+
+    @staticmethod
+    def _keep(kind: list[ffi.CData], pointer: ffi.CData) -> ffi.CData:
+        kind.append(pointer)
+        return pointer
+
+    def close(self) -> None:
+        """Free the space, then every shape, joint and body it held (removed ones too)."""
+        if self.space is not None:
+            lib.cpSpaceFree(self.space)
+            self.space = None
+            for free, kind in (
+                (lib.cpShapeFree, self._shapes),
+                (lib.cpConstraintFree, self._joints),
+                (lib.cpBodyFree, self._bodies),
+            ):
+                for pointer in kind:
+                    free(pointer)
+                kind.clear()
+
+    def __enter__(self) -> LeanWorld:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- stepping ---------------------------------------------------------------------
+    def step(self) -> None:
+        bar = self.bar
+        lib.cpBodySetForce(
+            bar, (-self.load * spring_force(lib.cpBodyGetPosition(bar).x - BAR_THICKNESS / 2), 0.0)
+        )
+        lib.cpSpaceStep(self.space, DT)
+
+    def warm_up(self) -> None:
+        """As `World.warm_up` (its steps written out, as in `settle`)."""
+        space, bar = self.space, self.bar
+        set_force, position, step = lib.cpBodySetForce, lib.cpBodyGetPosition, lib.cpSpaceStep
+        half, preload, rate, reference, dt = (
+            BAR_THICKNESS / 2,
+            SPRING_PRELOAD,
+            SPRING_RATE,
+            SPRING_REFERENCE,
+            DT,
+        )
+        for n in range(1, WARMUP_STEPS + 1):
+            load = min(1.0, n / WARMUP_RAMP)
+            set_force(bar, (-load * (preload + rate * ((position(bar).x - half) - reference)), 0.0))
+            step(space, dt)
+        self.load = 1.0
+
+    def bar_face(self) -> float:
+        return float(lib.cpBodyGetPosition(self.bar).x - BAR_THICKNESS / 2)
+
+    def remove_piece(self, pid: int) -> None:
+        # The order pymunk's Space.remove(body, shape, slip, spin) uses.
+        body, shape, slip, spin = self.pieces.pop(pid)
+        space = self.space
+        lib.cpSpaceRemoveBody(space, body)
+        lib.cpSpaceRemoveShape(space, shape)
+        lib.cpSpaceRemoveConstraint(space, slip)
+        lib.cpSpaceRemoveConstraint(space, spin)
+
+    # --- reading -------------------------------------------------------------------------
+    def packing(self) -> Packing:
+        """As `World.packing` (the positions read in one call)."""
+        q = self._places
+        q.bodies()
+        xy = q.floats().reshape(-1, 2).tolist()
+        sizes = self.sizes
+        rows = sorted(
+            (i - _PIECE_ID0, x, y) for i, (x, y) in zip(q.ints().tolist(), xy, strict=True) if i >= _PIECE_ID0
+        )
+        return Packing(tuple(Piece(pid, sizes[pid], x, y) for pid, x, y in rows), max(0.0, self.bar_face()))
+
+    def max_speed(self) -> float:
+        """As `World.max_speed`. sqrt is correctly rounded and increasing, so the square root of
+        the largest squared speed is exactly the largest of their square roots."""
+        q = self._speeds
+        arr = q.buffer._float_arr
+        arr.num = 0
+        lib.cpSpaceEachBody(self.space, q.func, q.data)
+        if not arr.num:
+            return 0.0
+        v = q.values().reshape(-1, 2)
+        return math.sqrt((v * v).sum(axis=1).max())
+
+    def squeezed(self) -> list[int]:
+        """As `World.squeezed`; a quick look at the depths first (no contact that deep, no piece)."""
+        q = self._depths
+        q.arbiters()
+        depth = q.floats()
+        if not len(depth) or depth.min() >= -POP_OVERLAP:
+            return []
+        full = _Batch(self.space, _IDS_DEPTH, _ARBITER_FIELDS_GET)
+        full.arbiters()
+        pairs = full.ints().reshape(-1, 2)
+        depth = full.floats()
+        out = set()
+        for k in np.nonzero(depth < -POP_OVERLAP)[0]:
+            a, b = _owner(int(pairs[k, 0])), _owner(int(pairs[k, 1]))
+            if a >= 0 and b >= 0:
+                ra, rb = RADIUS[self.sizes[a]], RADIUS[self.sizes[b]]
+                if ra != rb:
+                    out.add(a if ra < rb else b)
+                else:
+                    xa = lib.cpBodyGetPosition(self.pieces[a][0]).x
+                    xb = lib.cpBodyGetPosition(self.pieces[b][0]).x
+                    out.add(a if xa > xb else b)
+            else:
+                out.add(max(a, b))
+        return sorted(out)
+
+    def tape(self) -> tuple[float, bytes, bytes]:
+        """The positions now, as raw numbers (for an animation frame made later: `frame_of`)."""
+        q = self._places
+        q.bodies()
+        return (self.bar_face(), bytes(q.buffer.int_buf()), bytes(q.buffer.float_buf()))
+
+    def contact_forces(self) -> dict[tuple[int, int], float]:
+        """As `World.contact_forces`."""
+        q = _Batch(self.space, _IDS_IMPULSE, _ARBITER_FIELDS_GET)
+        q.arbiters()
+        pairs = q.ints().reshape(-1, 2)
+        imp = q.floats().reshape(-1, 2)
+        magnitude = np.sqrt((imp * imp).sum(axis=1)) / DT
+        forces: dict[tuple[int, int], float] = {}
+        for (ia, ib), f in zip(pairs.tolist(), magnitude.tolist(), strict=False):
+            a, b = _owner(ia), _owner(ib)
+            key = (min(a, b), max(a, b))
+            forces[key] = forces.get(key, 0.0) + f
+        return forces
+
+    def settle(
+        self, max_steps: int | None = None, tape: list | None = None, squeezed: set[int] | None = None
+    ) -> int:
+        """`settle` on this world: the same steps, the same rest test and the same squeeze
+        test, with the per-step work written out (it runs for every step of every removal)."""
+        if max_steps is None:
+            max_steps = MAX_SETTLE_STEPS
+        space, bar, load = self.space, self.bar, self.load
+        set_force, position, step = lib.cpBodySetForce, lib.cpBodyGetPosition, lib.cpSpaceStep
+        each_arbiter = lib.cpSpaceEachCachedArbiter
+        half, preload, rate, reference, dt = (
+            BAR_THICKNESS / 2,
+            SPRING_PRELOAD,
+            SPRING_RATE,
+            SPRING_REFERENCE,
+            DT,
+        )
+        depths = self._depths
+        depth_arr, depth_func, depth_data = depths.buffer._float_arr, depths.func, depths.data
+        frombuffer, buffer, f64 = np.frombuffer, ffi.buffer, np.float64
+        view_at, view = None, np.zeros(0)  # a numpy view of the depths' memory (see _Batch.values)
+        check = squeezed is not None
+        pop = -POP_OVERLAP
+        quiet = 0
+        for n in range(1, max_steps + 1):
+            # World.step: the spring's force on the bar, then one step.
+            set_force(bar, (-load * (preload + rate * ((position(bar).x - half) - reference)), 0.0))
+            step(space, dt)
+            if check and n % SQUEEZE_CHECK_EVERY == 0:
+                # The deepest contact first: only a contact deeper than POP_OVERLAP names a piece.
+                depth_arr.num = 0
+                each_arbiter(space, depth_func, depth_data)
+                k = depth_arr.num
+                if k:
+                    at = depth_arr.arr
+                    if at != view_at:
+                        view_at, view = at, frombuffer(buffer(at, 8 * depth_arr.max), f64)
+                    if view[:k].min() < pop:
+                        squeezed.update(self.squeezed())  # type: ignore[union-attr]
+            if tape is not None and n % FRAME_EVERY == 0:
+                tape.append(self.tape())
+            if n % SETTLE_CHECK_EVERY == 0:
+                quiet = quiet + 1 if self.max_speed() < REST_SPEED else 0
+                if quiet >= REST_CHECKS and n < max_steps:
+                    return n
+        return max_steps
+
+
+def _owner(body_id: int) -> int:
+    """Piece id of a body's user data; -1 the bar, -2 a wall (the static body)."""
+    return body_id - _PIECE_ID0 if body_id >= _PIECE_ID0 else -1 if body_id == _BAR_ID else -2
+
+
+def frame_of(tape: tuple[float, bytes, bytes]) -> dict:
+    """The animation frame (`snapshot`) of a position taken by `LeanWorld.tape`."""
+    bar, ids_raw, xy_raw = tape
+    ids = np.frombuffer(ids_raw, dtype=np.int64)
+    xy = np.round(np.frombuffer(xy_raw, dtype=np.float64).reshape(-1, 2), 2).tolist()
+    pieces = [[_owner(i), x, y] for i, (x, y) in zip(ids.tolist(), xy, strict=False) if i >= _PIECE_ID0]
+    pieces.sort()
+    return {"bar": round(bar, 2), "pieces": pieces}
+
+
 def settle(
     world: World,
     max_steps: int | None = None,
@@ -378,8 +777,10 @@ class Removal:
     popped: tuple[int, ...]  # other pieces thrown out or pushed up on their sides (only on a trip)
     after: Packing  # the packing at rest afterwards (removed and popped pieces gone)
     steps: int  # simulation steps of the settle
-    frames: list = field(default_factory=list)  # downsampled frames for the settle animation
+    frames: list = field(default_factory=list)  # frames for the settle animation (frames=True)
     at_rest: bool = True  # False only if a settle hit MAX_SETTLE_STEPS (reported, see there)
+    # The same frames as raw positions (tape=True), made into frames only when drawn: `frame_of`.
+    tape: list = field(default_factory=list)
 
     @property
     def marks(self) -> float:
@@ -393,37 +794,54 @@ def loaded_world(packing: Packing) -> World:
     return world
 
 
-def resolve_removal(packing: Packing, piece: int, frames: bool = False) -> Removal:
+def resolve_removal(packing: Packing, piece: int, frames: bool = False, tape: bool = False) -> Removal:
     """Take `piece` out of the packing at rest, simulate until everything is at rest again and
-    measure the bar's travel. The result depends on `packing` and `piece` only."""
+    measure the bar's travel. The result depends on `packing` and `piece` only.
+
+    `frames`: also the settle animation, a frame every FRAME_EVERY steps (`snapshot`), the first
+    with the piece just lifted out, the last at rest. `tape`: the same positions as raw numbers
+    (`Removal.tape`), for a caller that makes frames only if someone draws them (`frame_of`).
+    Reading positions never changes the simulation: the outcome is the same either way."""
     ids = {p.id for p in packing.pieces}
     if piece not in ids:
         raise ValueError(f"piece {piece} is not on the tray")
-    world = loaded_world(packing)
-    start = world.bar_face()
-    world.remove_piece(piece)
-    frame_list: list | None = [snapshot(world)] if frames else None  # the piece just lifted out
-    squeezed: set[int] = set()
-    steps = settle(world, frames=frame_list, squeezed=squeezed)
-    at_rest = steps < MAX_SETTLE_STEPS
-    # Judged here, at rest: the bar's travel is where it stopped, not where it was mid-collapse.
-    travel = start - world.bar_face()
-    tripped = travel >= MARK
-    popped: tuple[int, ...] = ()
-    if tripped:
-        # Pieces squeezed hardest by the collapse ride up on their neighbours or jump out: they
-        # leave the plane, and the rest settles again without them.
-        popped = tuple(sorted(pid for pid in squeezed if pid in world.bodies))
-        if popped:
-            for pid in popped:
-                world.remove_piece(pid)
-            again = settle(world, frames=frame_list)
-            at_rest = at_rest and again < MAX_SETTLE_STEPS
-            steps += again
-            travel = start - world.bar_face()
-    if frame_list is not None:
-        frame_list.append(snapshot(world))
-    return Removal(piece, travel, tripped, popped, world.packing(), steps, frame_list or [], at_rest)
+    with LeanWorld(packing) as world:
+        world.warm_up()
+        start = world.bar_face()
+        world.remove_piece(piece)
+        recording: list | None = [world.tape()] if frames or tape else None  # the piece just lifted out
+        squeezed: set[int] = set()
+        steps = world.settle(tape=recording, squeezed=squeezed)
+        at_rest = steps < MAX_SETTLE_STEPS
+        # Judged here, at rest: the bar's travel is where it stopped, not where it was mid-collapse.
+        travel = start - world.bar_face()
+        tripped = travel >= MARK
+        popped: tuple[int, ...] = ()
+        if tripped:
+            # Pieces squeezed hardest by the collapse ride up on their neighbours or jump out: they
+            # leave the plane, and the rest settles again without them.
+            popped = tuple(sorted(pid for pid in squeezed if pid in world.pieces))
+            if popped:
+                for pid in popped:
+                    world.remove_piece(pid)
+                again = world.settle(tape=recording)
+                at_rest = at_rest and again < MAX_SETTLE_STEPS
+                steps += again
+                travel = start - world.bar_face()
+        if recording is not None:
+            recording.append(world.tape())
+        after = world.packing()
+    return Removal(
+        piece,
+        travel,
+        tripped,
+        popped,
+        after,
+        steps,
+        [frame_of(t) for t in recording] if frames and recording is not None else [],
+        at_rest,
+        recording if tape and recording is not None else [],
+    )
 
 
 @dataclass(frozen=True)
@@ -439,9 +857,10 @@ class Stress:
 def stress_of(packing: Packing) -> Stress:
     """The stress network ("stress arches" of 001) of a packing: rebuilt, loaded, read out.
     Cached: clones of a state and agents ask for the same packing again and again."""
-    world = loaded_world(packing)
-    spring = spring_force(world.bar_face())
-    raw = world.contact_forces()
+    with LeanWorld(packing) as world:
+        world.warm_up()
+        spring = spring_force(world.bar_face())
+        raw = world.contact_forces()
     contacts = tuple(sorted((a, b, f / spring) for (a, b), f in raw.items() if f > 0.0))
     load = {p.id: 0.0 for p in packing.pieces}
     for a, b, f in contacts:

@@ -13,6 +13,7 @@ from collections import deque
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Any
 
 TRAP_SQUARES = {"s": "stairs", "f": "fireplace", "c": "chandelier", "t": "statue", "b": "bookcase"}
 FURNITURE = {
@@ -113,7 +114,39 @@ class Mansion:
         move at once (no exact count needed). A hop between passages counts one step; at most
         `max_hops` per move. `start_hop`: a pawn standing on a passage may hop at the very start
         of its move (004 has the pawn move onto a passage first: off by default).
+
+        Moves that never cross a chair, up to 12 steps, are read from the movement tables
+        (`MoveTables`); the others are searched (`search_destinations`).
         """
+        if count < 1:
+            return 0
+        if not chairs and count <= 2 * TABLE_DEPTH:
+            return self.tables(max_hops, start_hop).destinations(start, count, blocked, exit_ok)
+        return self.search_destinations(
+            start, count, blocked, chairs=chairs, exit_ok=exit_ok, max_hops=max_hops, start_hop=start_hop
+        )
+
+    def tables(self, max_hops: int, start_hop: bool) -> MoveTables:
+        """The movement tables of this mansion for these passage options (made once, shared)."""
+        key = (id(self), max_hops, start_hop)
+        got = _TABLES.get(key)
+        if got is None:
+            got = _TABLES[key] = MoveTables(self, max_hops, start_hop)
+        return got
+
+    def search_destinations(
+        self,
+        start: int,
+        count: int,
+        blocked: int,
+        *,
+        chairs: bool,
+        exit_ok: bool,
+        max_hops: int,
+        start_hop: bool = False,
+    ) -> int:
+        """`destinations` by a depth-first search of the paths (the reference the tables are
+        tested against; used for moves that may cross chairs and for counts past the tables)."""
         if count < 1:
             return 0
         # Only pawns within `count` steps of the start can matter: the answer is remembered by
@@ -181,9 +214,39 @@ class Mansion:
     ) -> bool:
         """Whether some legal move ends on a square of `ends` (same rules as `destinations`).
 
-        A depth-first search that stops at the first path found; dead ends are remembered with the
-        same key as the memo of `destinations`, so a failing search stays cheap.
+        Moves that never cross a chair, up to 12 steps, are read from the movement tables
+        (`MoveTables`); the others are searched (`search_can_move`).
         """
+        if count < 1:
+            return False
+        if not chairs and count <= 2 * TABLE_DEPTH:
+            return self.tables(max_hops, start_hop).can_move(start, count, blocked, exit_ok, ends)
+        return self.search_can_move(
+            start,
+            count,
+            blocked,
+            chairs=chairs,
+            exit_ok=exit_ok,
+            max_hops=max_hops,
+            ends=ends,
+            start_hop=start_hop,
+        )
+
+    def search_can_move(
+        self,
+        start: int,
+        count: int,
+        blocked: int,
+        *,
+        chairs: bool,
+        exit_ok: bool,
+        max_hops: int,
+        ends: int = -1,
+        start_hop: bool = False,
+    ) -> bool:
+        """`can_move` by a depth-first search that stops at the first path found; dead ends are
+        remembered with the same key as the memo of `search_destinations`, so a failing search
+        stays cheap (the reference the tables are tested against)."""
         if count < 1:
             return False
         ball = self.balls[start][min(count, 12)]
@@ -305,6 +368,278 @@ class Mansion:
             return None
 
         return walk(start, count, 0, 1 << start, [])
+
+
+# --- movement tables ------------------------------------------------------------------
+# How deep the tables go: every simple path of 1..TABLE_DEPTH steps from every square is listed
+# once per mansion (about 72,000 paths for mansion.txt, 1-6 steps). A move of 7..12 steps is a
+# path of c // 2 steps followed by one of the rest (`MoveTables.destinations`).
+TABLE_DEPTH = 6
+
+# One key per (mansion, passage_hops, passage_start_hop): each holds its mansion, so an id is
+# never reused while its tables live. Bounded by the options (passage_hops 0..5, two start rules).
+_TABLES: dict[tuple[int, int, bool], MoveTables] = {}
+
+
+class MoveTables:
+    """Every move that crosses no Red Chair, listed once per square: which squares a move of `c`
+    steps from `s` passes (its path as a bitmask, the start left out) and where it ends.
+
+    A move is legal when its path holds no pawn (`path & blocked == 0`), so "where can this pawn
+    end" and "can it move at all" become a scan of a short list of ints instead of a search. Two
+    paths with the same squares and the same end are one entry (the order the squares were
+    walked in never matters to the rules), with the fewest passage hops any such path takes.
+
+    A square's entries are made the first time a move from it is asked (at most every walkable
+    square x 6 step counts: the size is fixed by the board, never by play). They hold only the
+    board, never a position, so every state and every game with these options shares them.
+
+    `start(s)[c]`, for c = 1..6, is (flat, flat_nt, groups, exits, ends, by_end):
+      flat     the paths of every move ending inside the mansion;
+      flat_nt  those not ending on a trap square (the opening: 004 rule 2);
+      groups   (end bit, end, paths, their hops) per end square, the paths by fewest hops first;
+      exits    (paths, their hops) of moves that step onto Game Over within `c` steps (a move
+               ends there), fewest hops first;
+      ends     every end square of `groups` (a bitmask);
+      by_end   {end: (paths, their hops)}, `groups` by end square.
+    `rest(s)` is the same for the second half of a longer move: its first square is not the
+    move's start, so a hop from it is allowed whatever `passage_start_hop` says.
+    """
+
+    def __init__(self, mansion: Mansion, max_hops: int, start_hop: bool):
+        self.mansion = mansion
+        self.max_hops = max_hops
+        self.start_hop = start_hop
+        n = mansion.width * mansion.height
+        self._start: list[Any] = [None] * n
+        self._rest: list[Any] = [None] * n
+        self.go_bit = 1 << mansion.game_over
+        self.not_traps = ~mansion.traps
+        # Each square's steps that may ever be taken in a table's move (never onto a chair), and
+        # the passage squares, with their bits.
+        chairs = mansion.chairs
+        self._steps = tuple(
+            tuple((nb, 1 << nb) for nb in nbs if not (chairs >> nb) & 1) for nbs in mansion.neighbours
+        )
+        self._hop_steps = tuple((nb, 1 << nb) for nb in mansion.passages)
+
+    # --- building ---------------------------------------------------------------------
+    def _build(self, s: int, first_hop: bool) -> list[Any]:
+        """Every simple path of 1..TABLE_DEPTH steps from `s` that enters no chair, by the rules
+        of `Mansion.search_destinations` taken path by path."""
+        m = self.mansion
+        traps = m.traps
+        go = m.game_over
+        pmask = m.passage_mask
+        steps = self._steps
+        hop_steps = self._hop_steps
+        max_hops = self.max_hops
+        sbit = 1 << s
+        layer: dict[tuple[int, int], int] = {(s, sbit): 0}
+        exits: dict[int, int] = {}  # path (start left out) -> fewest hops, over the steps so far
+        out: list[Any] = [None]
+        for _c in range(1, TABLE_DEPTH + 1):
+            nxt: dict[tuple[int, int], int] = {}
+            get = nxt.get
+            for (sq, mask), h in layer.items():
+                for nb, bit in steps[sq]:
+                    if mask & bit:
+                        continue
+                    if nb == go:
+                        path = (mask | bit) ^ sbit
+                        if exits.get(path, 99) > h:
+                            exits[path] = h
+                        continue
+                    key = (nb, mask | bit)
+                    if get(key, 99) > h:
+                        nxt[key] = h
+                if h < max_hops and (pmask >> sq) & 1 and (first_hop or sq != s):
+                    for nb, bit in hop_steps:
+                        if mask & bit:
+                            continue
+                        key = (nb, mask | bit)
+                        if get(key, 99) > h + 1:
+                            nxt[key] = h + 1
+            layer = nxt
+            by_end: dict[int, list[tuple[int, int]]] = {}
+            for (end, mask), h in nxt.items():
+                by_end.setdefault(end, []).append((h, mask ^ sbit))
+            groups = []
+            for end in sorted(by_end):
+                entries = by_end[end]
+                entries.sort(key=_fewest_hops)  # fewest hops first (the order of equals never matters)
+                groups.append((1 << end, end, tuple(p for _h, p in entries), tuple(h for h, _p in entries)))
+            flat = tuple(p for g in groups for p in g[2])
+            flat_nt = tuple(p for g in groups if not (traps >> g[1]) & 1 for p in g[2])
+            ex = sorted((h, p) for p, h in exits.items())
+            ends = 0
+            for g in groups:
+                ends |= g[0]
+            exit_paths = (tuple(p for _h, p in ex), tuple(h for h, _p in ex))
+            by_square = {g[1]: (g[2], g[3]) for g in groups}
+            out.append((flat, flat_nt, tuple(groups), exit_paths, ends, by_square))
+        return out
+
+    def start(self, s: int) -> list[Any]:
+        got = self._start[s]
+        if got is None:
+            if self.start_hop or not (self.mansion.passage_mask >> s) & 1:
+                got = self._start[s] = self._rest[s] = self._rest[s] or self._build(s, True)
+            else:
+                got = self._start[s] = self._build(s, False)
+        return got
+
+    def rest(self, s: int) -> list[Any]:
+        got = self._rest[s]
+        if got is None:
+            if self.start_hop or not (self.mansion.passage_mask >> s) & 1:
+                got = self.start(s)
+            else:
+                got = self._rest[s] = self._build(s, True)
+        return got
+
+    # --- answers ------------------------------------------------------------------------
+    def can_move(self, s: int, count: int, blocked: int, exit_ok: bool, ends: int = -1) -> bool:
+        """`Mansion.can_move` with chairs closed, for 1 <= count <= 2 * TABLE_DEPTH."""
+        tab = self._start[s] or self.start(s)
+        exit_ok = exit_ok and bool(ends & self.go_bit)
+        if count <= TABLE_DEPTH:
+            flat, flat_nt, groups, exits, _ends, _by_end = tab[count]
+            paths = flat if ends == -1 else flat_nt if ends == self.not_traps else None
+            if paths is not None:
+                for path in paths:
+                    if not path & blocked:
+                        return True
+            else:
+                for end_bit, _end, ps, _hs in groups:
+                    if end_bit & ends:
+                        for path in ps:
+                            if not path & blocked:
+                                return True
+            if exit_ok:
+                for path in exits[0]:
+                    if not path & blocked:
+                        return True
+            return False
+        # A longer move: its first count // 2 steps, then the rest from where they end.
+        if self._long_can(s, count, blocked, ends):
+            return True
+        return exit_ok and bool(self._long_exit(s, count, blocked))
+
+    def destinations(self, s: int, count: int, blocked: int, exit_ok: bool) -> int:
+        """`Mansion.destinations` with chairs closed, for 1 <= count <= 2 * TABLE_DEPTH."""
+        tab = self._start[s] or self.start(s)
+        out = 0
+        if count <= TABLE_DEPTH:
+            _flat, _flat_nt, groups, exits, _ends, _by_end = tab[count]
+            for end_bit, _end, ps, _hs in groups:
+                for path in ps:
+                    if not path & blocked:
+                        out |= end_bit
+                        break
+            if exit_ok:
+                for path in exits[0]:
+                    if not path & blocked:
+                        out |= self.go_bit
+                        break
+            return out
+        # A longer move: its first count // 2 steps, then the rest from where they end.
+        return self._long_ends(s, count, blocked) | (self._long_exit(s, count, blocked) if exit_ok else 0)
+
+    def _long_can(self, s: int, count: int, blocked: int, want: int) -> bool:
+        """Whether a move of 7..12 steps from `s` whose path holds no pawn can end on `want`."""
+        return bool(self._long_ends(s, count, blocked, want, True))
+
+    def _long_ends(self, s: int, count: int, blocked: int, want: int = -1, first_only: bool = False) -> int:
+        """The ends (in `want`) inside the mansion of the moves of 7..12 steps whose path holds no
+        pawn; with `first_only`, the first one found. Such a move is its first count // 2 steps
+        (from the tables) and the rest from where they end (the tables again), whose path must
+        avoid the first part's squares and the start.
+
+        Per square where the first part can end (and its number of hops), the free first parts
+        are gathered: a second part that meets a square all of them pass (`core`) fits none; one
+        that meets none of their squares (`union`) fits all; only between the two are they tried
+        one by one."""
+        tab = self._start[s] or self.start(s)
+        first = count // 2
+        second = count - first
+        sbit = 1 << s
+        avoid = blocked | sbit
+        max_hops = self.max_hops
+        rest = self._rest
+        out = 0
+        for _mbit, mid, paths, hops in tab[first][2]:
+            tails = (rest[mid] or self.rest(mid))[second]
+            if not tails[4] & want & ~out:
+                continue  # nothing new can end from here
+            n = len(paths)
+            i = 0
+            while i < n:
+                h = hops[i]
+                free = []
+                union = 0
+                core = -1
+                while i < n and hops[i] == h:
+                    path = paths[i]
+                    i += 1
+                    if not path & blocked:
+                        free.append(path)
+                        union |= path
+                        core &= path
+                if not free:
+                    continue
+                budget = max_hops - h
+                for end_bit, _end, ps, hs in tails[2]:
+                    if out & end_bit or not end_bit & want:
+                        continue
+                    for p2, h2 in zip(ps, hs, strict=True):
+                        if h2 > budget:
+                            break
+                        if p2 & avoid or p2 & core:
+                            continue
+                        if p2 & union:
+                            for path in free:
+                                if not path & p2:
+                                    break
+                            else:
+                                continue
+                        out |= end_bit
+                        if first_only:
+                            return out
+                        break
+        return out
+
+    def _long_exit(self, s: int, count: int, blocked: int) -> int:
+        """The Game Over bit if a move of 7..12 steps from `s` can step onto it, else 0."""
+        tab = self._start[s] or self.start(s)
+        first = count // 2
+        second = count - first
+        heads = tab[first]
+        for path in heads[3][0]:
+            if not path & blocked:
+                return self.go_bit
+        sbit = 1 << s
+        max_hops = self.max_hops
+        rest = self._rest
+        for _mbit, mid, paths, hops in heads[2]:
+            rexits = (rest[mid] or self.rest(mid))[second][3]
+            if not rexits[0]:
+                continue
+            for path, h in zip(paths, hops, strict=True):
+                if path & blocked:
+                    continue
+                forbid = blocked | path | sbit
+                budget = max_hops - h
+                for p2, h2 in zip(*rexits, strict=True):
+                    if h2 > budget:
+                        break
+                    if not p2 & forbid:
+                        return self.go_bit
+        return 0
+
+
+def _fewest_hops(entry: tuple[int, int]) -> int:
+    return entry[0]
 
 
 # Answers of the movement searches, per mansion (see `Mansion.destinations`); a bound keeps a

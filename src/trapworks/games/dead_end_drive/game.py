@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any
+from collections.abc import Callable, Sequence
+from itertools import accumulate
+from typing import Any, ClassVar
 
 from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, Option, OptionError, State
 from trapworks.core.randomness import new_seed, stream_seed
 
-from .board import Mansion, load_mansion, squares_of
+from .board import TABLE_DEPTH, Mansion, MoveTables, load_mansion, squares_of
 from .components import (
     CARD_NAMES,
     DETECTIVE,
@@ -218,6 +220,17 @@ class DeadEndDriveGame(Game):
         self.FIRST_BASE = self.ROLL_BASE + len(ROLLS)
         self.REVEAL_BASE = self.FIRST_BASE + 4
         self.NUM_ACTIONS = self.REVEAL_BASE + NUM_PAWNS
+        # The movement tables for these passage rules (board.MoveTables: shared by every game
+        # with the same options, filled square by square as moves are asked).
+        self.moves: MoveTables = self.mansion.tables(
+            self.options["passage_hops"], self.options["passage_start_hop"]
+        )
+        # The dice as `chance_table` gives them (the kernel's own computation, made once).
+        roll = [(self.ROLL_BASE + i, (1 if a == b else 2) / 36) for i, (a, b) in enumerate(ROLLS)]
+        self.roll_table: tuple[list[int], list[float]] = (
+            [a for a, _ in roll],
+            list(accumulate(q for _, q in roll)),
+        )
 
     def num_players(self) -> int:
         return self.players
@@ -256,6 +269,9 @@ class DeadEndDriveGame(Game):
 
 class DeadEndDriveState(State):
     game: DeadEndDriveGame
+    # What a picture of the mansion needs besides the rules' data (rooms, furniture pieces,
+    # doorways, a legend): public, worked out from the grid by render.py, bound in __init__.py.
+    mansion_drawing: ClassVar[Callable[[Mansion], dict[str, Any]] | None] = None
 
     def __init__(
         self, game: DeadEndDriveGame, seed: int | None = None, start: str | None = None, deal: bool = True
@@ -321,11 +337,19 @@ class DeadEndDriveState(State):
 
     # --- queries --------------------------------------------------------------------
     def current_player(self) -> int:
-        if self.phase == OVER:
+        ph = self.phase
+        if ph == OVER:
             return TERMINAL
-        if self.phase in CHANCE_PHASES:
+        if ph == ROLL or ph == REVEAL or ph == FIRST:
             return CHANCE
         return self.to_move
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def is_chance_node(self) -> bool:
+        ph = self.phase
+        return ph == ROLL or ph == REVEAL or ph == FIRST
 
     def is_truncated(self) -> bool:
         return self.truncated
@@ -373,17 +397,23 @@ class DeadEndDriveState(State):
         got = self._dest_cache.get(key)
         if got is not None:
             return got
-        m = self.game.mansion
+        g = self.game
+        m = g.mansion
         start = self.pos[pawn]
-        hops = self.game.options["passage_hops"]
-        sh = self.game.options["passage_start_hop"]
+        hops = g.options["passage_hops"]
+        sh = g.options["passage_start_hop"]
         exit_ok = pawn == self.portrait
         blocked = self.occupied() & ~(1 << start)
         keep = ~m.traps if self.opening else -1
-        dest = (
-            m.destinations(start, count, blocked, chairs=False, exit_ok=exit_ok, max_hops=hops, start_hop=sh)
-            & keep
-        )
+        if 1 <= count <= 2 * TABLE_DEPTH:
+            dest = g.moves.destinations(start, count, blocked, exit_ok) & keep
+        else:
+            dest = (
+                m.destinations(
+                    start, count, blocked, chairs=False, exit_ok=exit_ok, max_hops=hops, start_hop=sh
+                )
+                & keep
+            )
         if not dest:
             # Figure 8: the chairs open only when pawns are what blocks the way.
             unblocked = (
@@ -417,13 +447,23 @@ class DeadEndDriveState(State):
         return rule
 
     def _find_chair_rule(self, pawn: int, count: int) -> bool | None:
-        m = self.game.mansion
+        g = self.game
+        m = g.mansion
         start = self.pos[pawn]
-        hops = self.game.options["passage_hops"]
-        sh = self.game.options["passage_start_hop"]
+        hops = g.options["passage_hops"]
+        sh = g.options["passage_start_hop"]
         exit_ok = pawn == self.portrait
         blocked = self.occupied() & ~(1 << start)
         ends = ~m.traps if self.opening else -1
+        if 1 <= count <= 2 * TABLE_DEPTH:
+            moves = g.moves
+            if moves.can_move(start, count, blocked, exit_ok, ends):
+                return False
+            if moves.can_move(start, count, 0, exit_ok, ends) and m.can_move(
+                start, count, blocked, chairs=True, exit_ok=exit_ok, max_hops=hops, ends=ends, start_hop=sh
+            ):
+                return True
+            return None
         if m.can_move(
             start, count, blocked, chairs=False, exit_ok=exit_ok, max_hops=hops, ends=ends, start_hop=sh
         ):
@@ -460,20 +500,41 @@ class DeadEndDriveState(State):
         return out
 
     def select_actions(self) -> list[int]:
+        return list(self._select_choices())
+
+    def _select_choices(self) -> tuple[int, ...]:
         # Asked twice per decision (legal_actions, then apply_action's check): kept in the cache
         # that every pawn move and portrait change clears, keyed by the turn's other inputs.
         key = ("select", tuple(self.dice), self.total_ok, tuple(self.moved), self.opening)
-        got = self._dest_cache.get(key)
+        got: tuple[int, ...] | None = self._dest_cache.get(key)
         if got is not None:
-            return list(got)
+            return got
         out = []
         counts = self.counts_available()
+        g = self.game
+        moves = g.moves
+        tables = moves._start
+        occupied = self.occupied()
+        which = 1 if self.opening else 0  # the opening: no move may end on a trap (rule 2)
         for p in self.movable_pawns():
+            start = self.pos[p]
+            blocked = occupied & ~(1 << start)
+            tab = tables[start] or moves.start(start)
             for c in counts:
-                if self.can_move(p, c):
+                if c <= TABLE_DEPTH:
+                    # The common case read straight from the tables: a path that crosses no
+                    # chair, holds no pawn and ends inside the mansion. Else the full rule.
+                    for path in tab[c][which]:
+                        if not path & blocked:
+                            out.append(p * 12 + c - 1)
+                            break
+                    else:
+                        if self.can_move(p, c):
+                            out.append(p * 12 + c - 1)
+                elif self.can_move(p, c):
                     out.append(p * 12 + c - 1)
-        self._dest_cache[key] = tuple(out)
-        return out
+        got = self._dest_cache[key] = tuple(out)
+        return got
 
     def playable_cards(self, seat: int) -> list[int]:
         """Card kinds `seat` may play now (after a draw this turn only cards drawn this turn, by option)."""
@@ -489,6 +550,51 @@ class DeadEndDriveState(State):
         return TRAP_KINDS.index(m.trap_kind[self.pos[pawn]])
 
     # --- legal actions ----------------------------------------------------------------
+    # legal_actions, apply_action and chance_table have fast paths for what every turn does (the
+    # dice, a pawn and a count, where it ends); everything else goes through the kernel's path.
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        ph = self.phase
+        if (ph == SELECT or ph == DEST) and (player is None or player == self.to_move):
+            return self._legal_actions()
+        return super().legal_actions(player)
+
+    def chance_table(self) -> tuple[Sequence[int], Sequence[float]]:
+        if self.phase == ROLL:
+            return self.game.roll_table
+        return super().chance_table()
+
+    def apply_action(self, action: int) -> None:
+        ph = self.phase
+        if action.__class__ is int:
+            g = self.game
+            if ph == ROLL:
+                if 0 <= action - g.ROLL_BASE < len(ROLLS):
+                    if self._events:
+                        self._events = []
+                    self._roll(action)
+                    self._history.append(action)
+                    self._revealed_upto = len(self._history)  # the dice are seen
+                    return
+            elif ph == SELECT:
+                if action in self._select_choices():
+                    if self._events:
+                        self._events = []
+                    pawn, c = divmod(action, 12)
+                    self.selected = (pawn, c + 1)
+                    self.phase = DEST
+                    self._events.append((_select_event, self.to_move, pawn, c + 1))
+                    self._history.append(action)
+                    return
+            elif ph == DEST:
+                sq = action - g.DEST_BASE
+                if 0 <= sq < g.CHANGE - g.DEST_BASE and self.destinations(*self.selected) >> sq & 1:
+                    if self._events:
+                        self._events = []
+                    self._move(sq)
+                    self._history.append(action)
+                    return
+        super().apply_action(action)
+
     def _legal_actions(self) -> list[int]:
         g = self.game
         ph = self.phase
@@ -609,7 +715,7 @@ class DeadEndDriveState(State):
         events = self._events
         for i, e in enumerate(events):
             if e.__class__ is not dict:
-                events[i] = e()  # a lazy event (see `_move`): made once, kept
+                events[i] = e[0](*e[1:])  # a lazy event, (function, its values): made once, kept
         return events
 
     def __getstate__(self) -> dict[str, Any]:
@@ -667,20 +773,7 @@ class DeadEndDriveState(State):
         elif ph == REVEAL:
             self._reveal(action - g.REVEAL_BASE)
         elif ph == ROLL:
-            a, b = ROLLS[action - g.ROLL_BASE]
-            self.dice = [a, b]
-            self.total_ok = a == b
-            self.moved = []
-            self._say(
-                "roll",
-                f"{self.seat_name(self.to_move)} rolls {a} and {b}" + (" (doubles)" if a == b else "") + ".",
-                seat=self.to_move,
-                dice=[a, b],
-            )
-            if a == b and self.frame_live():
-                self.phase = PORTRAIT
-            else:
-                self._enter_select()
+            self._roll(action)
         elif ph == PORTRAIT:
             if action == g.CHANGE:
                 self._say(
@@ -700,19 +793,24 @@ class DeadEndDriveState(State):
             pawn, c = divmod(action, 12)
             self.selected = (pawn, c + 1)
             self.phase = DEST
-            self._say(
-                "select",
-                f"{self.seat_name(self.to_move)} moves {NAMES[pawn]} {c + 1}.",
-                seat=self.to_move,
-                pawn=LETTERS[pawn],
-                count=c + 1,
-            )
+            self._events.append((_select_event, self.to_move, pawn, c + 1))
         elif ph == DEST:
             self._move(action - g.DEST_BASE)
         elif ph == TRAP:
             self._trap_choice(action)
         elif ph == DRAWN:
             self._drawn_choice(action)
+
+    def _roll(self, action: int) -> None:
+        a, b = ROLLS[action - self.game.ROLL_BASE]
+        self.dice = [a, b]
+        self.total_ok = a == b
+        self.moved = []
+        self._events.append((_roll_event, self.to_move, a, b))
+        if a == b and self.frame_live():
+            self.phase = PORTRAIT
+        else:
+            self._enter_select()
 
     def _reveal(self, pawn: int) -> None:
         self.unseen.discard(pawn)
@@ -786,7 +884,7 @@ class DeadEndDriveState(State):
                     )
                     self._end_turn()
                     return
-        if not self.select_actions():
+        if not self._select_choices():
             lost = " and ".join(map(str, self.dice))
             self._say(
                 "blocked_die",
@@ -802,11 +900,20 @@ class DeadEndDriveState(State):
         pawn, count = self.selected
         start = self.pos[pawn]
         blocked = self.occupied() & ~(1 << start)
-        chairs = bool(self.chairs_needed(pawn, count))
-        exit_ok = pawn == self.portrait
-        hops = g.options["passage_hops"]
-        start_hop = g.options["passage_start_hop"]
-        seat = self.to_move
+        # The event (its path search and text) is made only when read: playouts and search never
+        # read it. It holds only values fixed now, never the state.
+        event = (
+            _move_event,
+            g,
+            pawn,
+            count,
+            start,
+            sq,
+            blocked,
+            pawn == self.portrait,
+            self.opening,
+            self.to_move,
+        )
         self.pos[pawn] = sq
         self._dest_cache.clear()
         if (
@@ -824,28 +931,7 @@ class DeadEndDriveState(State):
         if self.opening and not any(m.chairs >> p & 1 for p in self.pos if p != OFF):
             self.opening = False
             self._say("opening_over", "Every pawn has left the Red Chairs.")
-
-        # The event (its path search and text) is made only when read: playouts and search never
-        # read it. The function reads only values fixed now, never the state.
-        def move_event() -> dict[str, Any]:
-            path = m.path(
-                start, count, sq, blocked, chairs=chairs, exit_ok=exit_ok, max_hops=hops, start_hop=start_hop
-            ) or [sq]
-            where = (
-                "the Game Over square"
-                if sq == m.game_over
-                else f"{m.name(sq)} ({m.feature(sq)}, {m.room(sq)})"
-            )
-            return {
-                "type": "move",
-                "text": f"{NAMES[pawn]} moves {count} to {where}.",
-                "seat": seat,
-                "pawn": LETTERS[pawn],
-                "count": count,
-                "path": [m.name(s) for s in [start] + path],
-            }
-
-        self._events.append(move_event)
+        self._events.append(event)
         if sq == m.game_over:
             self._win(pawn, WIN_ESCAPE, f"{NAMES[pawn]} leaves the mansion while the portrait shows them")
             return
@@ -1274,6 +1360,9 @@ class DeadEndDriveState(State):
             # The game is over: every secret is shown to every seat and the spectator alike (the
             # end-of-game screen); never before, so resample(seat) can leave a live view unchanged.
             v["revealed"] = self._revealed_view()
+        drawing = type(self).mansion_drawing
+        if drawing is not None:
+            v["board"]["drawing"] = drawing(m)
         return v
 
     def _revealed_view(self) -> dict[str, Any]:
@@ -1340,3 +1429,57 @@ class DeadEndDriveState(State):
         new._events = [dict(e) if e.__class__ is dict else e for e in self._events]
         new._dest_cache = dict(self._dest_cache)
         return new
+
+
+# --- lazy events: (function, values) in `_events`, made into dicts by `all_events()` -------------
+def _roll_event(seat: int, a: int, b: int) -> dict[str, Any]:
+    return {
+        "type": "roll",
+        "text": f"Player {seat + 1} rolls {a} and {b}" + (" (doubles)" if a == b else "") + ".",
+        "seat": seat,
+        "dice": [a, b],
+    }
+
+
+def _select_event(seat: int, pawn: int, count: int) -> dict[str, Any]:
+    return {
+        "type": "select",
+        "text": f"Player {seat + 1} moves {NAMES[pawn]} {count}.",
+        "seat": seat,
+        "pawn": LETTERS[pawn],
+        "count": count,
+    }
+
+
+def _move_event(
+    g: DeadEndDriveGame,
+    pawn: int,
+    count: int,
+    start: int,
+    sq: int,
+    blocked: int,
+    exit_ok: bool,
+    opening: bool,
+    seat: int,
+) -> dict[str, Any]:
+    m = g.mansion
+    hops = g.options["passage_hops"]
+    start_hop = g.options["passage_start_hop"]
+    # Whether the move crossed chairs (Figure 8): it did when no chair-free move of this count
+    # was open (the move was legal, so one that crosses chairs was).
+    ends = ~m.traps if opening else -1
+    chairs = not m.can_move(
+        start, count, blocked, chairs=False, exit_ok=exit_ok, max_hops=hops, ends=ends, start_hop=start_hop
+    )
+    path = m.path(
+        start, count, sq, blocked, chairs=chairs, exit_ok=exit_ok, max_hops=hops, start_hop=start_hop
+    ) or [sq]
+    where = "the Game Over square" if sq == m.game_over else f"{m.name(sq)} ({m.feature(sq)}, {m.room(sq)})"
+    return {
+        "type": "move",
+        "text": f"{NAMES[pawn]} moves {count} to {where}.",
+        "seat": seat,
+        "pawn": LETTERS[pawn],
+        "count": count,
+        "path": [m.name(s) for s in [start] + path],
+    }

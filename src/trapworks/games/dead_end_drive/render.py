@@ -3,8 +3,6 @@ know), and the data the browser needs to draw it (`mansion_drawing`, added to ev
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
 from typing import Any
 
 from .board import COLUMN_NAMES, FLOOR, FURNITURE, OUTSIDE, TRAP_SQUARES, Mansion
@@ -152,18 +150,6 @@ def mansion_drawing(m: Mansion) -> dict[str, Any]:
     if drawing is None:
         drawing = _DRAWINGS[m.grid] = _drawing(m)
     return drawing
-
-
-def with_drawing(view: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
-    """The rules' `view` plus `board.drawing` (bound in the package's __init__)."""
-
-    @functools.wraps(view)
-    def drawn_view(state: DeadEndDriveState, seat: int | None = None) -> dict[str, Any]:
-        v = view(state, seat)
-        v["board"]["drawing"] = mansion_drawing(state.game.mansion)
-        return v
-
-    return drawn_view
 
 
 def _drawing(m: Mansion) -> dict[str, Any]:

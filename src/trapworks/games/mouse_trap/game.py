@@ -69,7 +69,18 @@ _KINDS: tuple[str | None, ...] = tuple(
     for i in range(NUM_SPACES)
 )
 # Seats after seat s in turn order, s itself last: _SEAT_ORDER[players][s].
-_SEAT_ORDER = {n: [[(s + k) % n for k in range(1, n + 1)] for s in range(n)] for n in range(2, 5)}
+_SEAT_ORDER = {n: tuple(tuple((s + k) % n for k in range(1, n + 1)) for s in range(n)) for n in range(2, 5)}
+# What landing on a space does, as the die's fast path sorts it (MouseTrapGame.land_codes): nothing
+# (start, dog bone, safe, and a build space that does not build for this player count), build,
+# take cheese (take, cheese_wheel), Turn Crank, or anything else (_land).
+_END_ONLY = [END]  # crank choices with nothing but "end" (compared with, never handed out)
+L_NOTHING, L_BUILD, L_TAKE, L_CRANK, L_OTHER = range(5)
+# The parts a build space builds, and the cheese a take space gives (0 elsewhere).
+_PARTS_AT: tuple[int, ...] = tuple(int(SPACES[i].get("parts", 1)) for i in range(NUM_SPACES))
+_AMOUNT_AT: tuple[int, ...] = tuple(
+    int(SPACES[i]["amount"]) if SPACES[i]["kind"] in ("take", "cheese_wheel") else 0
+    for i in range(NUM_SPACES)
+)
 
 
 # The frequent events, made only when read (the state keeps the function and its arguments).
@@ -105,6 +116,19 @@ def _stage_event(stage: int, ok: bool) -> dict[str, Any]:
         "ok": ok,
         "type": "trap_stage",
         "text": f"{info['letter']}: {info['text']}." if ok else f"{info['letter']}: {info['text']}... jams!",
+    }
+
+
+def _trap_failed_event(stage: int, targets: list[int]) -> dict[str, Any]:
+    info = FIRING_CHAIN[stage]
+    return {
+        "stage": stage,
+        "id": info["id"],
+        "targets": targets,
+        "type": "trap_failed",
+        "text": f"The trap jams at stage {info['letter']} ({info['text'].lower()}); "
+        + ", ".join(f"player {s + 1}" for s in targets)
+        + " escape to Safe.",
     }
 
 
@@ -424,6 +448,22 @@ class MouseTrapGame(Game):
             SPACES[i]["kind"] in ("build", "loop_build") and self.players in SPACES[i]["players"]
             for i in range(NUM_SPACES)
         )
+        # Per space, what landing there does for this player count (see L_NOTHING...).
+        self.land_codes: tuple[int, ...] = tuple(
+            L_BUILD
+            if self.builds_here[i]
+            else L_NOTHING
+            if _KINDS[i] is None or _KINDS[i] in ("build", "loop_build")
+            else L_TAKE
+            if _KINDS[i] in ("take", "cheese_wheel")
+            else L_CRANK
+            if _KINDS[i] == "turn_crank"
+            else L_OTHER
+            for i in range(NUM_SPACES)
+        )
+        self.seat_order: tuple[tuple[int, ...], ...] = _SEAT_ORDER[self.players]
+        # The turn at which the game stops (turn_limit; None: never, a turn no game reaches).
+        self.turn_cap: int = 1 << 62 if self.turn_limit is None else self.turn_limit
 
     def public_options(self) -> dict[str, Any]:
         opts = dict(self.options)
@@ -563,11 +603,30 @@ class MouseTrapState(State):
                     mice = self.mice
                     start = mice[me]
                     dest = _ADVANCE[start][action]
-                    self._events = [(_move_event, me, action, start, dest)]
+                    events = self._events = [(_move_event, me, action, start, dest)]
                     self.last_die = action
                     mice[me] = dest
-                    if _KINDS[dest] is None:
+                    game = self.game
+                    code = game.land_codes[dest]
+                    # _land's most frequent cases, inlined: nothing, a build, cheese taken.
+                    if code == L_NOTHING:
                         self._end_turn()
+                    elif code == L_BUILD:
+                        if self.parts >= NUM_PARTS:  # the trap is complete
+                            events.append((_nothing_event, me))
+                            self._end_turn()
+                        elif game.build_optional:
+                            self.phase = P_BUILD
+                        elif not self._build(me, dest):
+                            self._end_turn()
+                    elif code == L_TAKE:
+                        if not self._take(me, _AMOUNT_AT[dest]):
+                            self._end_turn()
+                    elif code == L_CRANK:
+                        if self.parts >= NUM_PARTS and self._enter_crank() != _END_ONLY:
+                            self.phase = P_CRANK
+                        else:  # an incomplete trap, or nothing to do but end
+                            self._end_turn()
                     else:
                         self._land(me, dest, None)
                     self._history.append(action)
@@ -580,32 +639,55 @@ class MouseTrapState(State):
                     self._history.append(action)
                     return
             elif ph == P_FIRE:
-                if action in self.game.fire_tables[self.stage][0]:
-                    if self._events:
-                        self._events = []
-                    self._fire_stage(action == WORKS)
+                stage = self.stage
+                game = self.game
+                if action in game.fire_tables[stage][0]:
+                    if action == WORKS and stage + 1 < len(game.stage_odds):
+                        # A stage that works with more to come (_fire_stage's first case).
+                        self._events = [(_stage_event, stage, True)]
+                        self.stage = stage = stage + 1
+                        self.last_firing["stages"] = stage
+                    else:
+                        if self._events:
+                            self._events = []
+                        self._fire_stage(action == WORKS)
                     self._history.append(action)
                     return
             elif ph == P_BUILD:
-                if action == BUILD or action == END:
+                if action == BUILD or action == END:  # _decide_build, inlined
+                    me = self.to_move
+                    if action == END:
+                        self._events = [(_no_build_event, me)]
+                        self._end_turn()
+                    else:
+                        self._events = []
+                        if not self._build(me, self.mice[me]):
+                            self._end_turn()
+                    self._history.append(action)
+                    return
+            elif ph == P_CRANK:
+                if action in self._current_crank_choices():
                     if self._events:
                         self._events = []
-                    self._decide_build(action)
+                    self._crank(action)
+                    self._history.append(action)
+                    return
+            elif ph == P_PUSH:
+                if 1 <= action <= 6:
+                    if self._events:
+                        self._events = []
+                    self._push(action)
                     self._history.append(action)
                     return
             elif (
-                ph == P_CRANK
-                and action in self._current_crank_choices()
-                or ph == P_PUSH
-                and 1 <= action <= 6
-                or ph == P_STEAL
+                ph == P_STEAL
                 and STEAL_BASE <= action < STEAL_BASE + MAX_PLAYERS
                 and action - STEAL_BASE in self.steal_from
                 and self.cheese[action - STEAL_BASE] > 0
             ):
                 if self._events:
                     self._events = []
-                self._apply_action(action)
+                self._steal_pick(action - STEAL_BASE)
                 self._history.append(action)
                 return
         super().apply_action(action)
@@ -816,29 +898,7 @@ class MouseTrapState(State):
             self._own_move(action)
             return
         if ph == P_CRANK:
-            if action == END:
-                me = self.to_move
-                self._events.append((_end_event, me))
-                self._end_turn()
-            elif action == CRANK:
-                me = self.to_move
-                self._event(
-                    "crank",
-                    lambda: f"Player {me + 1} turns the crank!",
-                    player=me,
-                    targets=self.on_wheel(),
-                )
-                self.phase = P_FIRE
-                self.stage = 0
-                self.last_firing = {"stages": 0, "jammed": None, "targets": self.on_wheel()}
-            else:
-                target = action - MOVE_BASE
-                me = self.to_move
-                self.cheese[me] -= 1
-                self.pile += 1
-                self.push_target = target
-                self.phase = P_PUSH
-                self._events.append((_pay_event, me, target))
+            self._crank(action)
             return
         if ph == P_BUILD:
             self._decide_build(action)
@@ -858,6 +918,30 @@ class MouseTrapState(State):
             self._event("first", f"Player {self.to_move + 1} goes first.", player=self.to_move)
             return
         raise AssertionError(f"no action expected in phase {ph}")
+
+    def _crank(self, action: int) -> None:
+        """A crank decision: end the turn, crank, or pay to roll for a rival's mouse."""
+        me = self.to_move
+        if action == END:
+            self._events.append((_end_event, me))
+            self._end_turn()
+        elif action == CRANK:
+            self._event(
+                "crank",
+                lambda: f"Player {me + 1} turns the crank!",
+                player=me,
+                targets=self.on_wheel(),
+            )
+            self.phase = P_FIRE
+            self.stage = 0
+            self.last_firing = {"stages": 0, "jammed": None, "targets": self.on_wheel()}
+        else:
+            target = action - MOVE_BASE
+            self.cheese[me] -= 1
+            self.pile += 1
+            self.push_target = target
+            self.phase = P_PUSH
+            self._events.append((_pay_event, me, target))
 
     def _decide_build(self, action: int) -> None:
         me = self.to_move
@@ -954,7 +1038,7 @@ class MouseTrapState(State):
                 self._land(me, dest, seen)
                 return
         elif kind == "turn_crank":
-            if self.parts >= NUM_PARTS and self._enter_crank() != [END]:
+            if self.parts >= NUM_PARTS and self._enter_crank() != _END_ONLY:
                 self.phase = P_CRANK
                 return
         # start, dog_bone, safe, and an incomplete trap on Turn Crank: nothing happens.
@@ -963,12 +1047,12 @@ class MouseTrapState(State):
     def _build(self, me: int, pos: int) -> bool:
         """Build the space's parts and take a cheese per part; True if a decision is now pending
         (a steal tie), else the caller ends the turn."""
-        want = SPACES[pos].get("parts", 1)
+        want = _PARTS_AT[pos]
         built = min(want, NUM_PARTS - self.parts)
         first = self.parts + 1
         self.parts += built
         self._events.append((_build_event, me, first, self.parts))
-        if self.trap_complete():
+        if self.parts >= NUM_PARTS:
             self._event("complete", "The Mouse Trap is complete!", player=me)
         # One cheese per part built ("take one Cheese Card" per part; two for the Loop's two).
         return self._take(me, built)
@@ -983,15 +1067,34 @@ class MouseTrapState(State):
     def _take(self, me: int, amount: int) -> bool:
         """Take `amount` cheese, from the pile first; when it runs out, from a rival.
         Returns True when a decision (whom to take from) is pending."""
-        from_pile = min(amount, self.pile)
-        self.pile -= from_pile
+        pile = self.pile
+        if pile >= amount:  # all from the pile
+            self.pile = pile - amount
+            self.cheese[me] += amount
+            if amount:
+                self._events.append((_take_event, me, amount))
+            return False
+        from_pile = pile  # less than the amount
+        self.pile = 0
         self.cheese[me] += from_pile
         if from_pile:
             self._events.append((_take_event, me, from_pile))
         owed = amount - from_pile
         if owed <= 0:
             return False
-        rivals = [s for s in self._eligible_rivals(me) if self.cheese[s] > 0]
+        game = self.game
+        if game.pile_from_most:
+            rivals = self._richest(me)
+            if len(rivals) == 1:  # the usual case: one rival has the most (_start_steal's first case)
+                giver = rivals[0]
+                cheese = self.cheese
+                got = min(owed, cheese[giver])
+                cheese[giver] -= got
+                cheese[me] += got
+                self._events.append((_steal_event, me, giver, got))
+                return False
+        else:
+            rivals = [s for s in self._eligible_rivals(me) if self.cheese[s] > 0]
         if not rivals:
             self._event(
                 "no_cheese",
@@ -1000,19 +1103,33 @@ class MouseTrapState(State):
                 amount=owed,
             )
             return False
-        if self.game.pile_from_most:
-            most = max(self.cheese[s] for s in rivals)
-            group = [s for s in rivals if self.cheese[s] == most]
-            return self._start_steal(me, owed, group, self.game.divide_ties)
+        if game.pile_from_most:
+            return self._start_steal(me, owed, rivals, game.divide_ties)
         return self._start_steal(me, owed, rivals, False)
 
+    def _richest(self, me: int) -> list[int]:
+        """The eligible rivals (_eligible_rivals) holding the most cheese, in seat order; empty
+        when none holds any. One pass over the mice."""
+        protect = self.game.safe_protects_cheese
+        cheese = self.cheese
+        most = 0
+        group: list[int] = []
+        for s, m in enumerate(self.mice):
+            if s == me or m is None or (protect and m == SAFE):
+                continue
+            c = cheese[s]
+            if c > most:
+                most = c
+                group = [s]
+            elif c == most and c:
+                group.append(s)
+        return group
+
     def _steal_most(self, me: int, amount: int) -> bool:
-        rivals = self._eligible_rivals(me)
-        most = max((self.cheese[s] for s in rivals), default=0)
-        if most == 0:
+        group = self._richest(me)
+        if not group:
             self._event("no_cheese", f"No rival has cheese for player {me + 1} to take.", player=me, amount=0)
             return False
-        group = [s for s in rivals if self.cheese[s] == most]
         return self._start_steal(me, amount, group, self.game.divide_ties)
 
     def _start_steal(self, me: int, owed: int, group: list[int], divide: bool) -> bool:
@@ -1065,7 +1182,7 @@ class MouseTrapState(State):
         if dest != CHEESE_WHEEL and self.game.pay_miss_ends_turn:
             self._end_turn()
             return
-        if self._enter_crank() == [END]:
+        if self._enter_crank() == _END_ONLY:
             self._end_turn()
             return
         self.phase = P_CRANK
@@ -1079,15 +1196,8 @@ class MouseTrapState(State):
                 self.mice[s] = SAFE
             self.last_firing = {"stages": self.stage, "jammed": info["id"], "targets": targets}
             self._events.append((_stage_event, self.stage, False))
-            self._event(
-                "trap_failed",
-                f"The trap jams at stage {info['letter']} ({info['text'].lower()}); "
-                + ", ".join(f"player {s + 1}" for s in targets)
-                + " escape to Safe.",
-                stage=self.stage,
-                id=info["id"],
-                targets=targets,
-            )
+            self._events.append((_trap_failed_event, self.stage, targets))
+            self.stage = 0
             self._end_turn()
             return
         self._events.append((_stage_event, self.stage, True))
@@ -1129,15 +1239,16 @@ class MouseTrapState(State):
 
     # --- turns ------------------------------------------------------------------------
     def _end_turn(self) -> None:
-        self.stage = 0
+        # (The firing stage is back at 0 here: a firing resets it when it ends.)
         mice = self.mice
+        game = self.game
         s = self.to_move
-        for s in _SEAT_ORDER[len(mice)][self.to_move]:  # the next seats in turn, this one last
+        for s in game.seat_order[self.to_move]:  # the next seats in turn, this one last
             if mice[s] is not None:
                 break
         self.to_move = s
-        limit = self.game.turn_limit
-        if limit is not None and self.turn >= limit:
+        if self.turn >= game.turn_cap:
+            limit = game.turn_limit
             self.truncated = True
             self.phase = P_OVER
             self._event("truncated", f"Turn limit ({limit}) reached: the game stops without a winner.")
