@@ -528,6 +528,27 @@ def test_axe_finds_no_serious_or_critical_violation(server, browser):
     assert not errors
 
 
+@pytest.mark.timeout(300)
+def test_axe_on_a_phone_where_the_boards_pan(server, browser):
+    """On a phone Mouse Trap's board and 13 Dead End Drive's mansion scroll sideways: a keyboard
+    must reach them (axe: scrollable-region-focusable), also when nothing on them is to be clicked."""
+    errors: list[str] = []
+    found: dict[str, list[str]] = {}
+    for game in ("mouse-trap", "dead-end-drive"):
+        created = create(server, game, GAMES[game])
+        page = open_page(browser, created["seats"][0]["link"] + "&fast", (390, 844), errors)
+        page.wait_for_selector("#board svg")
+        settled(page)
+        assert page.evaluate(
+            "(() => { const p = document.querySelector('.board-pan');"
+            " return p.scrollWidth > p.clientWidth; })()"
+        ), f"{game}: the board does not pan"
+        found[game] = axe_serious(page)
+        page.context.close()
+    assert not any(found.values()), found
+    assert not errors
+
+
 def tab_to(page, selector, back=False, limit=120):
     """Press Tab (Shift+Tab when back) until the focused element matches selector."""
     for _ in range(limit):

@@ -102,7 +102,9 @@ export default function createRenderer(root, ctx) {
   const detectiveText = el("span", { "data-testid": "detective" }, statusBox);
   const pileBox = el("span", { class: "ded-pile", "data-testid": "pile" }, statusBox);
   // On a phone the squares stay at least 32 px (the board pans); see --pan-w below.
-  const stage = el("div", { class: "ded-stage board-pan zoomable" }, root);
+  // Focusable, so that a keyboard can scroll it too when nothing on it is to be clicked (axe).
+  const stage = el("div", { class: "ded-stage board-pan zoomable", tabindex: "0", role: "region",
+                            "aria-label": "Mansion (scrolls on a narrow screen)" }, root);
   const board = svg("svg", { class: "ded-board", "data-board": "dead-end-drive", role: "group",
                              "aria-label": "The mansion: rooms, traps, pawns" }, stage);
   ctx.enableArrowKeys(board);
@@ -120,7 +122,8 @@ export default function createRenderer(root, ctx) {
   const handPanel = el("div", { class: "ded-panel ded-hand", "data-testid": "hand" }, ctx.bar);
   const sideCard = el("div", { class: "card" }, ctx.side);
   el("h2", { text: "What happened" }, sideCard);
-  const events = el("ul", { class: "ded-events", "data-testid": "events" }, sideCard);
+  const events = el("ul", { class: "ded-events", "data-testid": "events", tabindex: "0",
+                            "aria-label": "What happened" }, sideCard);
   const panels = el("div", { class: "ded-panels" }, sideCard);
   const othersPanel = el("div", { class: "ded-panel", "data-testid": "players" }, panels);
   const offPanel = el("div", { class: "ded-panel", "data-testid": "knocked-off" }, panels);

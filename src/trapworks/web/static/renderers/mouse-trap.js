@@ -20,7 +20,9 @@ export default function createRenderer(root, ctx) {
   const top = el("div", { class: "mt-top" }, root);
   // On a phone the board keeps its words legible (12 units = 10 px and more) and its spaces at
   // least 32 px: it is drawn 860 px wide and pans.
-  const pan = el("div", { class: "board-pan zoomable", style: "--pan-w: 860px" }, root);
+  // Focusable, so that a keyboard can scroll it too when nothing on it is to be clicked (axe).
+  const pan = el("div", { class: "board-pan zoomable", style: "--pan-w: 860px", tabindex: "0",
+                          role: "region", "aria-label": "Board (scrolls sideways on a narrow screen)" }, root);
   const board = svg("svg", { viewBox: `0 0 ${A.W} ${A.H}`, class: "mt-board", "data-board": "mouse-trap",
                               "data-animations": "0", role: "group",
                               "aria-label": "The board: the track, the Loop, the Cheese Wheel and the contraption" }, pan);
@@ -29,7 +31,8 @@ export default function createRenderer(root, ctx) {
   const controls = el("div", { class: "mt-controls", "data-controls": "mouse-trap" }, ctx.bar);
   const newsCard = el("div", { class: "card" }, ctx.side);
   el("h2", { text: "What happened" }, newsCard);
-  const news = el("ol", { class: "mt-news", "data-news": "mouse-trap" }, newsCard);
+  const news = el("ol", { class: "mt-news", "data-news": "mouse-trap", tabindex: "0",
+                          "aria-label": "What happened" }, newsCard);
 
   const style = el("style", {}, root);
   style.textContent = `
