@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -41,6 +42,7 @@ class ServerProcess:
         self.proc: subprocess.Popen | None = None
         self.first_line = ""
         self.lines: list[str] = []  # what the server wrote after its first line (the access log)
+        self._drainer: threading.Thread | None = None
 
     @property
     def url(self) -> str:
@@ -65,6 +67,9 @@ class ServerProcess:
             env=env,
             text=True,
             cwd=REPO,
+            # Its own process group: stop() and kill() reach the worker processes it starts too
+            # (an orphaned worker would hold the output pipe open, and the reader with it).
+            start_new_session=True,
         )
         self.first_line = self.proc.stdout.readline().strip()
         import httpx
@@ -76,7 +81,8 @@ class ServerProcess:
             try:
                 if httpx.get(self.url + "/api/catalog", timeout=2).status_code == 200:
                     # Read its output from now on: a full pipe would stall the server's logging.
-                    threading.Thread(target=self._drain, daemon=True).start()
+                    self._drainer = threading.Thread(target=self._drain, daemon=True)
+                    self._drainer.start()
                     return self
             except httpx.HTTPError:
                 time.sleep(0.1)
@@ -90,9 +96,16 @@ class ServerProcess:
         except (ValueError, OSError):  # closed by stop()
             pass
 
+    def _signal_group(self, sig: int) -> None:
+        try:
+            os.killpg(self.proc.pid, sig)  # the server and every worker process it started
+        except (ProcessLookupError, PermissionError):
+            pass
+
     def kill(self, sig: int = 9) -> None:
+        """Like a crash of the machine's server: the server and its workers get `sig` at once."""
         if self.proc and self.proc.poll() is None:
-            os.kill(self.proc.pid, sig)
+            self._signal_group(sig)
             self.proc.wait(timeout=10)
 
     def stop(self) -> None:
@@ -103,7 +116,11 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        if self.proc and self.proc.stdout:
+        if self.proc:
+            self._signal_group(signal.SIGKILL)  # workers left behind by the server
+        if self._drainer is not None:
+            self._drainer.join(timeout=5)  # the pipe is closed by now: the reader ends
+        if self.proc and self.proc.stdout and (self._drainer is None or not self._drainer.is_alive()):
             self.proc.stdout.close()
 
 
