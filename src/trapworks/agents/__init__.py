@@ -1,7 +1,7 @@
 """Agents that play any game through the kernel, and the lookup of agents by name.
 
-Generic agents live here; a game's own agents (a solver, a heuristic) are named in its
-`Game.agents` and found the same way, so no game is special-cased.
+Generic agents live here; a game's own agents (a solver, a heuristic) are declared in its spec
+(`GameSpec.agents`, core/spec.py) and found the same way, so no game is special-cased.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from trapworks.core import Agent, Game, State, TrapworksError
+from trapworks.core.spec import spec_of
 
 
 class RandomAgent(Agent):
@@ -29,6 +30,13 @@ GENERIC_AGENTS: dict[str, Any] = {
     "ismcts": "trapworks.agents.ismcts:ISMCTSAgent",
     "rollout": "trapworks.agents.rollout:RolloutAgent",
 }
+# What a player reads for each generic agent in the lobby (a game's own agents bring their words).
+GENERIC_AGENT_WORDS: dict[str, str] = {
+    "random": "Random moves",
+    "mcts": "Tree search",
+    "ismcts": "Tree search over what it cannot see",
+    "rollout": "Plays each move out many times",
+}
 # Generic agents that would read other seats' secrets in a game with hidden information.
 PERFECT_INFORMATION_ONLY = {"mcts", "rollout"}
 LEVEL_NAMES = ("easy", "medium", "hard")  # resolved by trapworks.agents.levels
@@ -43,23 +51,45 @@ def _resolve(factory: Any) -> Callable[..., Agent]:
     return factory_callable
 
 
+def own_agents(game: Game) -> dict[str, Any]:
+    """The game's own agents offered to play, name -> factory (from its spec; a game without a
+    spec: its `agents` class attribute)."""
+    spec = spec_of(game)
+    return spec.play_agents() if spec is not None else dict(game.agents)
+
+
+def _analysis_factories(game: Game) -> dict[str, Any]:
+    spec = spec_of(game)
+    return spec.analysis_agents() if spec is not None else dict(game.analysis_agents)
+
+
 def available_agents(game: Game) -> list[str]:
     """Agent names usable in `game`: the levels, the generic agents and the game's own."""
     generic = {
         n for n in GENERIC_AGENTS if not (game.has_hidden_information and n in PERFECT_INFORMATION_ONLY)
     }
-    return [n for n in LEVEL_NAMES if n not in game.agents] + sorted(generic | set(game.agents))
+    own = own_agents(game)
+    return [n for n in LEVEL_NAMES if n not in own] + sorted(generic | set(own))
 
 
 def analysis_agents(game: Game) -> list[str]:
     """A game's agents for analysis only (they may read hidden things): made by name for
     simulations and tournaments, never a level, never offered to play against."""
-    return sorted(getattr(game, "analysis_agents", None) or {})
+    return sorted(_analysis_factories(game))
+
+
+def agent_words(game: Game) -> dict[str, str]:
+    """What a player reads for each agent of `available_agents(game)` that has words (the game's
+    own from its spec, the generic ones from GENERIC_AGENT_WORDS); levels are worded by the lobby."""
+    spec = spec_of(game)
+    words = {**GENERIC_AGENT_WORDS, **(spec.agent_words() if spec is not None else {})}
+    return {n: words[n] for n in available_agents(game) if n in words}
 
 
 def make_agent(name: str, game: Game, seat: int, seed: int | None = None, **options: Any) -> Agent:
     """Make the agent called `name` for `seat` (the game's own agents take precedence)."""
-    if name in LEVEL_NAMES and name not in game.agents:
+    own = own_agents(game)
+    if name in LEVEL_NAMES and name not in own:
         from .levels import level_spec
 
         agent_name, settings = level_spec(game, name)
@@ -68,11 +98,7 @@ def make_agent(name: str, game: Game, seat: int, seed: int | None = None, **opti
         return agent
     # A game's analysis agents (e.g. an oracle that reads hidden things) are made by name for
     # analysis, but are never levels and never listed by available_agents (so never in the lobby).
-    factory = (
-        game.agents.get(name)
-        or GENERIC_AGENTS.get(name)
-        or (getattr(game, "analysis_agents", None) or {}).get(name)
-    )
+    factory = own.get(name) or GENERIC_AGENTS.get(name) or _analysis_factories(game).get(name)
     if factory is None:
         raise TrapworksError(
             f"unknown agent {name!r} for {game.game_id}; available: {', '.join(available_agents(game))}"
@@ -80,4 +106,14 @@ def make_agent(name: str, game: Game, seat: int, seed: int | None = None, **opti
     return _resolve(factory)(game, seat, seed=seed, **options)
 
 
-__all__ = ["Agent", "RandomAgent", "available_agents", "analysis_agents", "make_agent", "GENERIC_AGENTS"]
+__all__ = [
+    "Agent",
+    "RandomAgent",
+    "available_agents",
+    "analysis_agents",
+    "agent_words",
+    "make_agent",
+    "own_agents",
+    "GENERIC_AGENTS",
+    "GENERIC_AGENT_WORDS",
+]

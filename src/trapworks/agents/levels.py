@@ -7,13 +7,12 @@ Every level also has a time cap (hard: `HARD_TIME_LIMIT` seconds) so that a move
 a second in every game, however slow its states are to copy and play out; in a game fast
 enough to finish the iterations first, a move depends only on the seed.
 
-A game tunes its own levels by declaring `levels` on its Game class; each entry either
+A game tunes its own levels by declaring `levels` in its spec (core/spec.py); each entry either
 names an agent outright (`"hard": "perfect"`), names an agent with its settings
 (`{"agent": "heuristic", "noise": 0.4}`: the generic search settings are not passed on), or
 updates the generic search's settings:
 
-    class MyGame(Game):
-        levels = {"hard": {"iterations": 400}, "easy": {"agent": "heuristic"}}
+    SPEC = GameSpec(..., levels={"hard": {"iterations": 400}, "easy": {"agent": "heuristic"}})
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from trapworks.core import Game, TrapworksError
+from trapworks.core.spec import spec_of
 
 LEVELS = ("easy", "medium", "hard")
 HARD_TIME_LIMIT = 0.85  # seconds; bench/hard_move_time.py times whole moves (target <= 1 s)
@@ -54,7 +54,8 @@ def level_spec(game: Game, level: str) -> tuple[str, dict[str, Any]]:
     if level not in LEVELS:
         raise TrapworksError(f"unknown level {level!r}; levels are {', '.join(LEVELS)}")
     spec = dict(GENERIC_LEVELS[level])
-    own = (getattr(game, "levels", None) or {}).get(level)
+    spec_ = spec_of(game)
+    own = (spec_.levels if spec_ is not None else game.levels).get(level)
     if isinstance(own, str):
         spec = {"agent": own}
     elif isinstance(own, dict):
@@ -67,7 +68,8 @@ def level_spec(game: Game, level: str) -> tuple[str, dict[str, Any]]:
     agent = spec.pop("agent")
     if agent == "search":
         agent = "ismcts" if game.has_hidden_information else "mcts"
-    if agent in ("mcts", "ismcts") and "heuristic" not in game.agents:
+    has_heuristic = spec_.agent("heuristic") is not None if spec_ is not None else "heuristic" in game.agents
+    if agent in ("mcts", "ismcts") and not has_heuristic:
         spec.pop("heuristic_share", None)
         spec.pop("prior_weight", None)
     return agent, spec

@@ -18,6 +18,7 @@ from typer.core import TyperGroup
 from trapworks import available_games, make
 from trapworks.agents import available_agents
 from trapworks.core import GameRecord, TrapworksError, game_class
+from trapworks.core.spec import spec_of
 
 from .options import data_dir, game_options, parse_options
 
@@ -237,14 +238,13 @@ def solve_command(
         cls = game_class(game_id)
     except TrapworksError as e:
         fail(str(e))
-    solver = getattr(cls, "position_solver", None)
-    if solver is None:
+    spec = spec_of(cls)
+    solve_position = spec.solver if spec is not None else None
+    if solve_position is None:
         fail(f"{game_id} has no exact solver")
     options = parse_options(option)
     if rules is not None:
         options["rules"] = rules
-    module_name, _, attr = solver.partition(":")
-    solve_position = getattr(importlib.import_module(module_name), attr)
     try:
         solution = solve_position(position, **options)
     except TrapworksError as e:

@@ -18,12 +18,39 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Literal
 
 from .game import State
 
 Reason = Literal["resigned", "out_of_time", "aborted"]
-REASONS: tuple[str, ...] = ("resigned", "out_of_time", "aborted")
+
+
+class ForfeitReason(StrEnum):
+    """Why a seat left the game off the board: the one list (records, the API, the front end's
+    words all come from it; the catalog publishes `forfeit_reason_words()`)."""
+
+    RESIGNED = "resigned"
+    OUT_OF_TIME = "out_of_time"
+    ABORTED = "aborted"
+
+    @property
+    def words(self) -> str:
+        """What a player reads after a seat's name ("Ann ran out of time")."""
+        return _REASON_WORDS[self]
+
+
+_REASON_WORDS = {
+    ForfeitReason.RESIGNED: "resigned",
+    ForfeitReason.OUT_OF_TIME: "ran out of time",
+    ForfeitReason.ABORTED: "aborted the game",
+}
+REASONS: tuple[str, ...] = tuple(r.value for r in ForfeitReason)
+
+
+def forfeit_reason_words() -> dict[str, str]:
+    """reason -> words, for front ends (published in the game catalog)."""
+    return {r.value: r.words for r in ForfeitReason}
 
 
 @dataclass(frozen=True)

@@ -17,13 +17,29 @@ import re
 from bisect import bisect
 from collections.abc import Callable, Iterable, Sequence
 from itertools import accumulate
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from .errors import IllegalActionError, OptionError, PositionError
 from .options import Option, check_options, untyped
 
-if TYPE_CHECKING:
-    from .encoding import Encoder
+
+class ViewEncoder(Protocol):
+    """What a state asks of its game's encoder (trapworks.core.encoding.Encoder implements it;
+    declared here so that the kernel's game module does not import the encoding module, which
+    imports it)."""
+
+    @property
+    def low(self) -> float: ...
+    @property
+    def high(self) -> float: ...
+    def observation_shape(self) -> tuple[int, ...]: ...
+    def observation_size(self) -> int: ...
+    def information_state_shape(self) -> tuple[int, ...]: ...
+    def observation_tensor(self, view: dict[str, Any]) -> list[float]: ...
+    def observation_string(self, view: dict[str, Any]) -> str: ...
+    def information_state_tensor(self, view: dict[str, Any]) -> list[float]: ...
+    def information_state_string(self, view: dict[str, Any], public_history: Sequence[int]) -> str: ...
+
 
 # Same numbers as OpenSpiel's kChancePlayerId / kTerminalPlayerId, so adapters stay thin.
 CHANCE = -1
@@ -50,8 +66,15 @@ class Game:
     # Whether some seat can ever lack information another seat has (cards, tensions...).
     has_hidden_information: ClassVar[bool] = False
     has_chance: ClassVar[bool] = False
+    # The game's declaration (core/spec.py: a GameSpec), bound here when the spec is made. The
+    # attributes below that it also sets (agents, levels, hint_agent, notation, drawing) are kept
+    # for older readers; new code reads the spec (trapworks.core.spec.spec_of).
+    spec: ClassVar[Any] = None
     # Agents this game provides, name -> "module:callable" or callable(game, seat, seed).
     agents: ClassVar[dict[str, Any]] = {}
+    # Agents for analysis only (they may read hidden things), and the levels' mapping.
+    analysis_agents: ClassVar[dict[str, Any]] = {}
+    levels: ClassVar[dict[str, Any]] = {}
     # Notation sits a layer above the rules: a game package binds its parser here (in its
     # __init__), so the rules module never imports its notation module. parser(game, text).
     position_parser: ClassVar[Callable[[Any, str], Any] | None] = None
@@ -205,15 +228,18 @@ class Game:
             return [high if s in remaining else share for s in range(n)]
         return [high if s in remaining else low for s in range(n)]
 
-    def encoder(self) -> Encoder:
-        """The game's observation encoder (class attribute `encoding`, "module:Class"), made once."""
+    def encoder(self) -> ViewEncoder:
+        """The game's observation encoder (its spec's `encoder`; or, for a game without a spec,
+        the class attribute `encoding`, "module:Class"), made once."""
         enc = self.__dict__.get("_encoder")
         if enc is None:
-            spec = type(self).encoding
-            if not spec:
+            spec = type(self).spec
+            factory = spec.encoder if spec is not None else None
+            if factory is None and type(self).encoding:
+                factory = _hook(type(self).encoding)
+            if factory is None:
                 raise NotImplementedError(f"{self.game_id} has no observation encoding")
-            module_name, _, attr = spec.partition(":")
-            made: Encoder = getattr(importlib.import_module(module_name), attr)(self)
+            made: ViewEncoder = factory(self)
             enc = self._encoder = made
         return enc
 
@@ -256,6 +282,7 @@ class State:
     # (in its __init__) instead of the rules importing them. writer(state), renderer(state, seat).
     position_writer: ClassVar[Callable[[Any], str] | None] = None
     text_renderer: ClassVar[Callable[[Any, int | None], str] | None] = None
+    spec: ClassVar[Any] = None  # the game's GameSpec (core/spec.py), bound when it is made
 
     # Attributes that point into tables the game shares between its states (a transposition
     # table's node, a cache): deepcopy shares them, pickle leaves them out (as None; the state
@@ -510,6 +537,19 @@ class State:
         """The actions every seat has seen, in order (games with secret actions override)."""
         return self.history()
 
+    def action_text_visible(self, actor: int | None, viewer: int | None) -> bool:
+        """Whether `viewer` (None: a spectator) may read the text of an action seat `actor`
+        played in this game, as things stand in this state. The game declares it in its spec
+        (`secret_action_texts`; unset: secret exactly when the game has hidden information): a
+        secret text (a card drawn, a die only one seat saw) is read by its own seat only until
+        the game is over; events say the rest."""
+        spec = type(self).spec
+        declared = getattr(spec, "secret_action_texts", None)
+        secret = self.game.has_hidden_information if declared is None else declared
+        if not secret or self.is_terminal():
+            return True
+        return viewer is not None and actor == viewer
+
     # --- presentation -------------------------------------------------------------
     def render_text(self, seat: int | None = None) -> str:
         """A drawing for the terminal from `seat`'s point of view."""
@@ -601,9 +641,20 @@ def apply_sequence(state: State, actions: Iterable[int | str]) -> State:
     return state
 
 
-def _hook(spec: str) -> Any:
+def _hook(spec: Any) -> Any:
+    """A hook: a callable as it is, or (older games without a spec) "module:attribute"."""
+    if not isinstance(spec, str):
+        return spec
     module_name, _, attr = spec.partition(":")
     return getattr(importlib.import_module(module_name), attr)
+
+
+def stats_hook(game_cls: type[Game]) -> Any:
+    """The game's statistics hook (its spec's `stats`, else the older class attribute), or None."""
+    spec = game_cls.spec
+    if spec is not None:
+        return spec.stats
+    return game_cls.stats
 
 
 def game_statistics(state: State, events: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -611,18 +662,20 @@ def game_statistics(state: State, events: Sequence[dict[str, Any]]) -> dict[str,
 
     Values are scalars (int, float, str, bool or None) so that each becomes a typed column.
     """
-    spec = type(state.game).stats
-    if spec is None:
+    hook = stats_hook(type(state.game))
+    if hook is None:
         return {}
-    result: dict[str, Any] = _hook(spec)(state, events)
+    result: dict[str, Any] = _hook(hook)(state, events)
     return result
 
 
 def explore_cells(game_cls: type[Game]) -> list[dict[str, Any]]:
     """The default cells `trapworks explore` compares for a game (its `explore_grid` hook)."""
-    if game_cls.explore_grid is None:
+    spec = game_cls.spec
+    grid = spec.explore_grid if spec is not None else game_cls.explore_grid
+    if grid is None:
         return [{"label": "defaults", "options": {}}]
-    cells: list[dict[str, Any]] = _hook(game_cls.explore_grid)(game_cls)
+    cells: list[dict[str, Any]] = _hook(grid)(game_cls)
     return cells
 
 

@@ -42,7 +42,9 @@ from trapworks.core import (
 from trapworks.core.agent import ReasonedAgent, advice
 from trapworks.core.forfeit import outcome as forfeit_outcome
 from trapworks.core.randomness import chance_outcome, derive, derived_random, new_key, seed_key
+from trapworks.core.spec import spec_of
 
+from .catalog import catalog_words, spec_for_id
 from .names import BadName, clean_name
 from .outbox import SocketDropped
 from .store import PlyTaken, SeatTaken, Store, StoredGame
@@ -131,6 +133,9 @@ class LiveGame:
 
 
 def renderer_url(game_id: str) -> str:
+    spec = spec_for_id(game_id)
+    if spec is not None and (RENDERER_DIR / spec.renderer).is_file():
+        return f"/static/renderers/{spec.renderer}"
     if (RENDERER_DIR / f"{game_id}.js").is_file():
         return f"/static/renderers/{game_id}.js"
     return "/static/renderers/generic.js"
@@ -183,6 +188,7 @@ class GameService:
             "has_chance": cls.has_chance,
             "help": game.help_text(),
             "renderer": renderer_url(game.game_id),
+            **catalog_words(game),
         }
 
     def make_game(self, game_id: str, options: dict[str, Any]) -> Game:
@@ -204,7 +210,8 @@ class GameService:
         kind = type(game)  # the agents on offer are a property of the game's class
         if kind not in self._hint_agents:
             names = available_agents(game)
-            own = getattr(kind, "hint_agent", None)  # the game's choice: plays from the seat's view
+            spec = spec_of(kind)
+            own = spec.hint_agent if spec is not None else None  # the game's choice: from the seat's view
             self._hint_agents[kind] = (
                 own if own in names else next((n for n in HINT_AGENTS if n in names), None)
             )
@@ -520,11 +527,8 @@ class GameService:
     def _visible_text(
         self, live: LiveGame, viewer: int | None, seat: int, text: str, state: State | None = None
     ) -> str | None:
-        # An action's text can carry a secret (a card drawn, a die only one seat saw) in games with
-        # hidden information: there a seat reads only its own actions' texts; events say the rest.
-        if not live.game.has_hidden_information or (state or live.state).is_terminal():
-            return text
-        return text if viewer is not None and seat == viewer else None
+        # Which texts a seat may read is the game's declaration, read by the kernel.
+        return text if (state or live.state).action_text_visible(seat, viewer) else None
 
     def log_for(self, live: LiveGame, viewer: int | None) -> list[dict[str, Any]]:
         return [
@@ -1081,11 +1085,12 @@ class GameService:
     def extra(self, gid: str, token: str | None, name: str, params: dict[str, Any]) -> Any:
         live = self.get(gid)
         seat = self.seat_for(live, token)
-        hook = getattr(live.state, "web_extra", None)
+        spec = spec_of(live.game)
+        hook = spec.extra if spec is not None else None
         if hook is None:
             raise ServiceError(404, "no_extra", f"{live.stored.game} offers no extra data")
         try:
-            return hook(seat, name, params)
+            return hook(live.state, seat, name, params)
         except TrapworksError as e:
             raise ServiceError(400, "bad_extra", str(e)) from None
         except KeyError:

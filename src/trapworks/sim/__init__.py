@@ -18,6 +18,7 @@ from typing import Any
 
 from trapworks.agents import make_agent
 from trapworks.core import CHANCE, State, game_statistics, make, sample_chance
+from trapworks.core.game import stats_hook
 from trapworks.core.randomness import derive, seed_key
 
 SEED_BITS = 63  # per-game seeds fit a signed 64-bit column
@@ -68,7 +69,7 @@ def play_one(
     rng = random.Random(seed)
     agents = [make_agent(name, game, seat, seed=rng.randrange(2**63)) for seat, name in enumerate(seats)]
     state = game.new_initial_state(seed=rng.randrange(2**63))
-    want_stats = type(game).stats is not None
+    want_stats = stats_hook(type(game)) is not None
     events: list[dict[str, Any]] = []
     n = game.num_players()
     decisions = actions = 0

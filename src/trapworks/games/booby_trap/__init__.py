@@ -1,9 +1,47 @@
 """Booby Trap (seed 001) with a pymunk model of the tray and the spring bar."""
 
+from trapworks.core.spec import AgentSpec, GameSpec
+
+from .agents import PhysicsViewAgent, StressOracleAgent, TouchHeuristicAgent
+from .encoding import BoobyTrapEncoder
 from .game import BoobyTrapGame, BoobyTrapState
 from .render import render_text
+from .stats import explore_grid, game_stats
 
-# The package joins its layers: drawing sits above the rules and is bound here.
-BoobyTrapState.text_renderer = render_text
+SPEC = GameSpec(
+    game=BoobyTrapGame,
+    state=BoobyTrapState,
+    render_text=render_text,
+    encoder=BoobyTrapEncoder,
+    agents=(
+        AgentSpec("heuristic", TouchHeuristicAgent, "Rule-of-thumb player"),
+        AgentSpec("physics-view", PhysicsViewAgent, "Weighs each piece with physics from what it has felt"),
+        # For analysis only: it reads what no seat may know (the true stress network). Made by
+        # name (`trapworks tournament booby-trap --agents oracle,hard`), never a level, never
+        # offered in the lobby (trapworks.agents.available_agents leaves it out).
+        AgentSpec("oracle", StressOracleAgent, "Reads the true forces (analysis only)", analysis=True),
+    ),
+    # Tree search would spend its whole budget in physics rollouts (each removal is a settle of
+    # the tray), so the levels are the game's own agents: easy takes more risks than medium,
+    # hard estimates the loads with physics on positions resampled from its view.
+    levels={
+        "easy": {"agent": "heuristic", "loose_below": 0.6},
+        "medium": "heuristic",
+        "hard": "physics-view",
+    },
+    # Hints come from the agent that knows only its own touch readings: the "hard" level reads
+    # the true forces on every piece, which no player may know.
+    hint_agent="heuristic",
+    stats=game_stats,  # columns of simulation rows
+    explore_grid=explore_grid,  # `trapworks explore` default cells
+    renderer="booby-trap.js",
+    seeded_setup=True,  # the tray's mixing comes from the seed, not from chance nodes
+    howto=(
+        "On your turn click a piece to touch it: only you see how it feels (loose, light, firm, tight).",
+        "Then click Remove to take it, or Pass to leave it (if passes are allowed).",
+        "If the spring bar jumps a mark when a piece comes out, you lose 3 points. The most points at the "
+        "end wins.",
+    ),
+)
 
-__all__ = ["BoobyTrapGame", "BoobyTrapState"]
+__all__ = ["SPEC", "BoobyTrapGame", "BoobyTrapState"]

@@ -116,29 +116,8 @@ class BoobyTrapGame(Game):
         ),
     )
     has_hidden_information = True  # touch readings
-    # Hints come from the agent that knows only its own touch readings: the "hard" level reads
-    # the true forces on every piece, which no player may know.
-    hint_agent = "heuristic"
     has_chance = False  # the setup's mixing is seeded; the physics decides the rest
-    agents = {
-        "heuristic": "trapworks.games.booby_trap.agents:TouchHeuristicAgent",
-        "physics-view": "trapworks.games.booby_trap.agents:PhysicsViewAgent",
-    }
-    # Agents for analysis only: they read what no seat may know (the true stress network). Made
-    # by name (`trapworks tournament booby-trap --agents oracle,hard`), never a level, never
-    # offered in the lobby (trapworks.agents.available_agents leaves them out).
-    analysis_agents = {"oracle": "trapworks.games.booby_trap.agents:StressOracleAgent"}
-    # Tree search would spend its whole budget in physics rollouts (each removal is a settle of
-    # the tray), so the levels are the game's own agents: easy takes more risks than medium,
-    # hard estimates the loads with physics on positions resampled from its view.
-    stats = "trapworks.games.booby_trap.stats:game_stats"  # columns of simulation rows
-    explore_grid = "trapworks.games.booby_trap.stats:explore_grid"  # `trapworks explore` default cells
-    levels = {
-        "easy": {"agent": "heuristic", "loose_below": 0.6},
-        "medium": "heuristic",
-        "hard": "physics-view",
-    }
-    encoding = "trapworks.games.booby_trap.encoding:BoobyTrapEncoder"
+    # Agents, levels, hints, encoder and analysis hooks: the package's SPEC (__init__.py).
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         # The schema has checked each value; left: what depends on the variant and player count.

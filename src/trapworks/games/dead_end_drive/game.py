@@ -157,29 +157,7 @@ class DeadEndDriveGame(Game):
     )
     has_hidden_information = True
     has_chance = True
-    hint_agent = "heuristic"  # quick, and its reasons are sentences (the host gives it a resample)
-    agents = {"heuristic": "trapworks.games.dead_end_drive.agents:HeuristicAgent"}
-    stats = "trapworks.games.dead_end_drive.stats:game_stats"  # columns of simulation rows
-    explore_grid = "trapworks.games.dead_end_drive.stats:explore_grid"  # `trapworks explore` default cells
-    # Difficulty levels (trapworks.agents.levels). easy and medium: the heuristic with a share of
-    # random decisions. hard: the generic IS-MCTS whose rollouts stop after a few heuristic moves
-    # and are valued by the heuristic's `evaluate` (a fitted model of who wins, evaluation.py); a
-    # playout to the end would cost ~0.1 s here. c is small because evaluated leaves are far less
-    # noisy than won/lost playouts: with c=1 the search spreads its visits almost evenly.
-    encoding = "trapworks.games.dead_end_drive.encoding:DeadEndDriveEncoder"
-    levels = {
-        "easy": {"agent": "heuristic", "noise": 0.4},
-        "medium": {"agent": "heuristic", "noise": 0.15},
-        "hard": {
-            "agent": "ismcts",
-            "iterations": 250,
-            "time_limit": 0.7,
-            "rollout_limit": 4,
-            "heuristic_share": 1.0,
-            "prior_weight": 1.0,
-            "c": 0.05,
-        },
-    }
+    # Agents, levels, hints, encoder and analysis hooks: the package's SPEC (__init__.py).
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         # The schema has checked each value; left: the cross-checks.

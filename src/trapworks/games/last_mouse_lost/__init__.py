@@ -2,8 +2,13 @@
 
 from typing import Any
 
+from trapworks.core.spec import AgentSpec, GameSpec
+
+from .agents import HeuristicAgent
+from .encoding import LastMouseLostEncoder
 from .game import STANDARD_BOARD, LastMouseLostGame, LastMouseLostState, parse_board
 from .solver import PerfectAgent, Solution, solve
+from .stats import explore_grid, game_stats
 
 
 def game_for_position(position: str, **options: Any) -> LastMouseLostGame:
@@ -20,7 +25,32 @@ def solve_position(position: str, **options: Any) -> Solution:
     return solve(game.state_from_position(position))
 
 
+SPEC = GameSpec(
+    game=LastMouseLostGame,
+    state=LastMouseLostState,
+    encoder=LastMouseLostEncoder,
+    agents=(
+        AgentSpec("perfect", PerfectAgent, "Perfect player (never misses a win)"),
+        AgentSpec("heuristic", HeuristicAgent, "Rule-of-thumb player"),
+    ),
+    # The hardest opponent is the exact solver; easy and medium are the generic tree search with
+    # random rollouts (the heuristic's clones per move would cost them most of their iterations).
+    levels={"hard": "perfect", "medium": {"heuristic_share": 0.0, "prior_weight": 0.0}},
+    hint_agent="perfect",
+    solver=solve_position,
+    stats=game_stats,  # columns of simulation rows
+    explore_grid=explore_grid,  # `trapworks explore` default cells
+    renderer="last-mouse-lost.js",
+    howto=(
+        "On your turn, click the raised mice you want to press: any number from one row (advanced rules: "
+        "only mice side by side). Drag across a row to pick several.",
+        "Click Press. The mice go down; Clear starts your choice again.",
+        "Whoever presses the last mouse loses the round. Win the rounds the match asks for.",
+    ),
+)
+
 __all__ = [
+    "SPEC",
     "STANDARD_BOARD",
     "LastMouseLostGame",
     "LastMouseLostState",

@@ -174,22 +174,11 @@ class LastMouseLostGame(Game):
         ),
     )
     has_chance = True  # only when first_player="random"
-    hint_agent = "perfect"
-    agents = {
-        "perfect": "trapworks.games.last_mouse_lost.solver:PerfectAgent",
-        "heuristic": "trapworks.games.last_mouse_lost.agents:HeuristicAgent",
-    }
-    position_solver = "trapworks.games.last_mouse_lost:solve_position"
-    encoding = "trapworks.games.last_mouse_lost.encoding:LastMouseLostEncoder"
-    stats = "trapworks.games.last_mouse_lost.stats:game_stats"  # columns of simulation rows
-    explore_grid = "trapworks.games.last_mouse_lost.stats:explore_grid"  # `trapworks explore` default cells
+    # Agents, levels, hints, solver, encoder and analysis hooks: the package's SPEC (__init__.py).
     # The batched engine (batch.py) is compiled with numba, when it is installed.
     batched_agents: ClassVar[frozenset[str]] = (
         frozenset({"random", "heuristic"}) if find_spec("numba") else frozenset()
     )
-    # The hardest opponent is the exact solver; easy and medium are the generic tree search with
-    # random rollouts (the heuristic's clones per move would cost them most of their iterations).
-    levels = {"hard": "perfect", "medium": {"heuristic_share": 0.0, "prior_weight": 0.0}}
 
     def __init__(self, **options: Any):
         super().__init__(**options)

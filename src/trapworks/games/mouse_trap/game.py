@@ -385,22 +385,7 @@ class MouseTrapGame(Game):
     )
     has_hidden_information = False
     has_chance = True
-    hint_agent = "hard"
-    agents = {
-        "heuristic": "trapworks.games.mouse_trap.agents:HeuristicAgent",
-        "double-catch": "trapworks.games.mouse_trap.agents:DoubleCatchAgent",
-    }
-    # hard: the heuristic with its one clear mistake fixed. Precise rollouts with common random
-    # numbers (bench/mouse_trap_decisions.py; docs/mouse-trap.md, "The agents") found the
-    # heuristic's move best at every 2-player decision, and one systematic loss with 3-4
-    # players: cranking at once where a second mouse could first be paid onto the Cheese Wheel.
-    # The generic MCTS (49.1% against the heuristic over 800 games) and the rollout agent
-    # (noise of the same size as these gains within 0.8 s) cannot resolve it within a move's
-    # time; double-catch plays it at once.
-    levels = {"hard": "double-catch"}
-    encoding = "trapworks.games.mouse_trap.encoding:MouseTrapEncoder"
-    stats = "trapworks.games.mouse_trap.stats:game_stats"  # columns of simulation rows
-    explore_grid = "trapworks.games.mouse_trap.stats:explore_grid"  # `trapworks explore` default cells
+    # Agents, levels, hints, encoder and analysis hooks: the package's SPEC (__init__.py).
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         # The schema has checked each value; left: the variant's values and the seat range.

@@ -1,6 +1,7 @@
 // "How to play" panels for the lobby: per game, a small drawing and what to click. They describe
 // the web page (clicks), not the typed notation of the terminal; the rules themselves live in the
-// games (the server decides every rule).
+// games (the server decides every rule). The steps come from the game's spec (the catalog's
+// `howto`); a game without a drawing here shows its steps alone.
 import { el, svg } from "/static/js/dom.js";
 
 function drawLastMouseLost(box) {
@@ -46,49 +47,19 @@ function drawDeadEndDrive(box) {
   svg("text", { x: 185, y: 25, "text-anchor": "middle", "font-size": 10, fill: "#1d4ed8" }, s).textContent = "Stairs";
 }
 
-const GUIDES = {
-  "last-mouse-lost": {
-    draw: drawLastMouseLost,
-    steps: [
-      "On your turn, click the raised mice you want to press: any number from one row (advanced rules: only mice side by side). Drag across a row to pick several.",
-      "Click Press. The mice go down; Clear starts your choice again.",
-      "Whoever presses the last mouse loses the round. Win the rounds the match asks for.",
-    ],
-  },
-  "mouse-trap": {
-    draw: drawMouseTrap,
-    steps: [
-      "On your turn click Roll the die: your mouse moves by the die and the space it lands on happens by itself (take cheese, build a part of the trap, go back...).",
-      "On Turn Crank with the trap built you choose with a button: crank the trap to catch a rival on the Cheese Wheel, pay cheese to move a rival there, or end your turn.",
-      "Watch the trap fire stage by stage. The last mouse left free wins.",
-    ],
-  },
-  "booby-trap": {
-    draw: drawBoobyTrap,
-    steps: [
-      "On your turn click a piece to touch it: only you see how it feels (loose, light, firm, tight).",
-      "Then click Remove to take it, or Pass to leave it (if passes are allowed).",
-      "If the spring bar jumps a mark when a piece comes out, you lose 3 points. The most points at the end wins.",
-    ],
-  },
-  "dead-end-drive": {
-    draw: drawDeadEndDrive,
-    steps: [
-      "The dice roll for you. Click a pawn with a yellow ring, then the button with how far to move it, then one of the green squares it can reach.",
-      "Lead the heirs you secretly hold (your cards, shown under the board) to the front door; knock the others off with traps.",
-      "When a pawn stops on a trap, click a button: play a matching card from your hand to spring it, or draw from the pile. Doubles let you change the portrait first.",
-    ],
-  },
+const DRAWINGS = {
+  "last-mouse-lost": drawLastMouseLost,
+  "mouse-trap": drawMouseTrap,
+  "booby-trap": drawBoobyTrap,
+  "dead-end-drive": drawDeadEndDrive,
 };
 
-export function showHowToPlay(box, gameId, title) {
-  const guide = GUIDES[gameId];
-  if (!guide) return;
+export function showHowToPlay(box, gameId, title, steps) {
+  if (!steps || !steps.length) return;
   const panel = el("details", { class: "how-to-play card-inset", open: true, "data-how-to-play": gameId }, box);
   el("summary", { text: `How to play ${title}` }, panel);
   const body = el("div", { class: "how-body" }, panel);
-  const art = el("div", { class: "how-art" }, body);
-  guide.draw(art);
+  if (DRAWINGS[gameId]) DRAWINGS[gameId](el("div", { class: "how-art" }, body));
   const ol = el("ol", {}, body);
-  for (const step of guide.steps) el("li", { text: step }, ol);
+  for (const step of steps) el("li", { text: step }, ol);
 }

@@ -92,17 +92,6 @@ function renderOptions(entry) {
 
 // AI seats in players' words: three levels up front, every other agent behind "More agents".
 const LEVELS = [["easy", "Computer: Easy"], ["medium", "Computer: Medium"], ["hard", "Computer: Hard"]];
-const AGENT_WORDS = {
-  perfect: "Perfect player (never misses a win)",
-  heuristic: "Rule-of-thumb player",
-  "heuristic-stress": "Rule-of-thumb player that feels every force (sees more than a player may)",
-  "double-catch": "Trap-first player",
-  ismcts: "Tree search over what it cannot see",
-  mcts: "Tree search",
-  rollout: "Plays each move out many times",
-  random: "Random moves",
-};
-
 function defaultAgent(agents) {
   for (const name of ["medium", "perfect", "hard", "heuristic", "easy", "random"]) if (agents.includes(name)) return name;
   return agents[0];
@@ -126,7 +115,7 @@ function renderSeats(entry) {
     for (const [name, words] of levels) el("option", { value: `agent:${name}`, text: words }, select);
     if (others.length) {
       const group = el("optgroup", { label: "More agents", "data-more-agents": "1" }, select);
-      for (const a of others) el("option", { value: `agent:${a}`, text: AGENT_WORDS[a] || a }, group);
+      for (const a of others) el("option", { value: `agent:${a}`, text: (entry.agent_words || {})[a] || a }, group);
       group.hidden = !showMore;
       group.disabled = !showMore;
     }
@@ -161,7 +150,7 @@ function chooseGame(id) {
   const entry = catalog.find((g) => g.id === id);
   current = { ...entry, defaults: entry.options };
   $("game-help").textContent = entry.error ? entry.error : "";
-  showHowToPlay(clear($("how-to-play")), entry.id, entry.title);
+  showHowToPlay(clear($("how-to-play")), entry.id, entry.title, entry.howto);
   renderOptions(entry);
   renderSeats(entry);
   $("create").disabled = !!entry.error;

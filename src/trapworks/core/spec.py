@@ -1,0 +1,265 @@
+"""What a game provides, declared once: a frozen `GameSpec` that each game package exports as `SPEC`.
+
+    SPEC = GameSpec(
+        game=MouseTrapGame, state=MouseTrapState,
+        notation=Notation(parse=parse_position, write=format_position),
+        render_text=render_text, encoder=MouseTrapEncoder,
+        agents=(AgentSpec("heuristic", HeuristicAgent, "Rule-of-thumb player"),),
+        levels={"hard": "double-catch"}, hint_agent="hard",
+        stats=game_stats, explore_grid=explore_grid,
+        renderer="mouse-trap.js", howto=("On your turn click Roll the die...",),
+    )
+
+Every hook is a real object (a class, a function), never a "module:attr" string, and the spec is
+checked when it is made (`validate`): a missing or wrong hook fails at once with its name, not
+when the hook is first called. Games are found through the `trapworks.games` entry-point group
+(core/registry.py), so a game can live in another package; everything else (OpenSpiel parameters,
+Gymnasium ids, the lobby's words, the how-to, the docs' option tables) is derived from the spec
+and the game's option schema.
+
+The kernel reads the spec through `spec_of(game)`; making a spec binds it to its Game and State
+classes, and also sets the older class attributes (`agents`, `levels`, `position_parser`,
+`text_renderer`...) from it, for code that still reads those.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from .agent import Agent
+from .encoding import Encoder
+from .errors import TrapworksError
+from .game import Game, State
+
+# The difficulty levels every game offers (trapworks.agents.levels resolves them).
+LEVEL_NAMES = ("easy", "medium", "hard")
+
+
+class SpecError(TrapworksError):
+    """A game's spec is missing a hook or has a wrong one; the message names the hook."""
+
+    def __init__(self, game_id: str, hook: str, problem: str):
+        self.game_id = game_id
+        self.hook = hook
+        super().__init__(f"{game_id or 'a game'}: spec hook {hook!r}: {problem}")
+
+
+@dataclass(frozen=True)
+class Notation:
+    """A game's position notation (like chess's FEN): parse(game, text) -> state, write(state) -> text."""
+
+    parse: Callable[[Any, str], Any]
+    write: Callable[[Any], str]
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """One of a game's own agents: `factory(game, seat, seed=..., **settings)` makes it; `words`
+    are what a player reads in the lobby. An `analysis` agent reads what no seat may know (an
+    oracle): it is made by name for simulations and tournaments, never offered to play against."""
+
+    name: str
+    factory: Callable[..., Agent]
+    words: str
+    analysis: bool = False
+
+
+# What a level maps to: an agent's name, or a dict of settings (trapworks.agents.levels).
+LevelSpec = str | Mapping[str, Any]
+
+
+def _frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything a game provides to the platform. Only `game` and `state` are required."""
+
+    game: type[Game]
+    state: type[State]
+    notation: Notation | None = None
+    # The terminal drawing: render_text(state, seat) -> text (None: the position text).
+    render_text: Callable[[Any, int | None], str] | None = None
+    # The observation encoder (a trapworks.core.encoding.Encoder subclass, made with the game).
+    encoder: type[Encoder] | None = None
+    agents: tuple[AgentSpec, ...] = ()
+    # Level -> the agent that plays it or the generic search's settings (trapworks.agents.levels).
+    levels: Mapping[str, LevelSpec] = field(default_factory=dict)
+    # The agent that gives hints: it must play from the hinted seat's knowledge only.
+    hint_agent: str | None = None
+    # stats(final_state, events) -> {column: scalar}: a finished game's own statistics.
+    stats: Callable[[Any, Any], dict[str, Any]] | None = None
+    # explore_grid(game_class) -> [{"label": str, "options": dict}]: `trapworks explore`'s cells.
+    explore_grid: Callable[[Any], list[dict[str, Any]]] | None = None
+    # solver(position_text, **options) -> a solution with to_dict(): `trapworks solve`.
+    solver: Callable[..., Any] | None = None
+    # The web renderer: a file name under the front end's renderers folder (generic.js: the
+    # generic one, which draws any game from its views and legal actions).
+    renderer: str = "generic.js"
+    # "How to play" steps for the web page, in players' words (clicks, not notation).
+    howto: tuple[str, ...] = ()
+    # Extra data a renderer may ask for: extra(state, seat, name, params) -> JSON (KeyError: no
+    # such data). None: the game offers none.
+    extra: Callable[[Any, int | None, str, dict[str, Any]], Any] | None = None
+    # The part of every view that never changes during a game (the board, its drawing):
+    # static_view(game) -> dict, sent once with the game's info; views leave those keys out.
+    static_view: Callable[[Any], dict[str, Any]] | None = None
+    # The setup (a tray, a card deal) comes from a seed rather than from chance nodes: research
+    # adapters take a `seed` parameter so that one loaded game always starts from the same setup.
+    seeded_setup: bool = False
+    # Whether an action's text can carry a secret, so that a seat reads only its own actions'
+    # texts until the end (State.action_text_visible). None: exactly when the game has hidden
+    # information.
+    secret_action_texts: bool | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "levels", _frozen(self.levels))
+        object.__setattr__(self, "agents", tuple(self.agents))
+        object.__setattr__(self, "howto", tuple(self.howto))
+        self.validate()
+        self._bind()
+
+    # --- derived names ------------------------------------------------------------------
+    @property
+    def game_id(self) -> str:
+        return self.game.game_id
+
+    @property
+    def title(self) -> str:
+        return self.game.title or self.game.game_id
+
+    @property
+    def camel_name(self) -> str:
+        """The id in CamelCase ("dead-end-drive" -> "DeadEndDrive"): Gymnasium ids use it."""
+        return "".join(part.capitalize() for part in self.game_id.replace("_", "-").split("-"))
+
+    @property
+    def snake_name(self) -> str:
+        """The id in snake_case ("dead-end-drive" -> "dead_end_drive"): OpenSpiel names use it."""
+        return self.game_id.replace("-", "_")
+
+    def agent(self, name: str) -> AgentSpec | None:
+        return next((a for a in self.agents if a.name == name), None)
+
+    def play_agents(self) -> dict[str, Callable[..., Agent]]:
+        """The agents offered to play against, name -> factory."""
+        return {a.name: a.factory for a in self.agents if not a.analysis}
+
+    def analysis_agents(self) -> dict[str, Callable[..., Agent]]:
+        return {a.name: a.factory for a in self.agents if a.analysis}
+
+    def agent_words(self) -> dict[str, str]:
+        return {a.name: a.words for a in self.agents}
+
+    # --- checks -----------------------------------------------------------------------------
+    def validate(self) -> None:
+        """Check every hook; raise SpecError naming the first missing or wrong one."""
+        gid = getattr(self.game, "game_id", "") if isinstance(self.game, type) else ""
+
+        def fail(hook: str, problem: str) -> None:
+            raise SpecError(gid, hook, problem)
+
+        if not (isinstance(self.game, type) and issubclass(self.game, Game)):
+            fail("game", f"must be a trapworks.core.Game subclass, got {self.game!r}")
+        if not gid or not isinstance(gid, str):
+            fail("game", f"{self.game.__name__} sets no game_id")
+        if not (isinstance(self.state, type) and issubclass(self.state, State)):
+            fail("state", f"must be a trapworks.core.State subclass, got {self.state!r}")
+        if self.game.new_initial_state is Game.new_initial_state:
+            fail("game", f"{self.game.__name__} does not implement new_initial_state")
+        if self.game.num_players is Game.num_players:
+            fail("game", f"{self.game.__name__} does not implement num_players")
+        for name, impl in (("current_player", State.current_player), ("view", State.view)):
+            if getattr(self.state, name) is impl:
+                fail("state", f"{self.state.__name__} does not implement {name}")
+        if self.notation is not None:
+            if not isinstance(self.notation, Notation):
+                fail("notation", f"must be a Notation(parse=..., write=...), got {self.notation!r}")
+            _check_callable(fail, "notation.parse", self.notation.parse, 2)
+            _check_callable(fail, "notation.write", self.notation.write, 1)
+        _check_callable(fail, "render_text", self.render_text, 2)
+        if self.encoder is not None and not (
+            isinstance(self.encoder, type) and issubclass(self.encoder, Encoder)
+        ):
+            fail("encoder", f"must be a trapworks.core.encoding.Encoder subclass, got {self.encoder!r}")
+        names: set[str] = set()
+        for i, a in enumerate(self.agents):
+            if not isinstance(a, AgentSpec):
+                fail(f"agents[{i}]", f"must be an AgentSpec, got {a!r}")
+            if not a.name or not isinstance(a.name, str):
+                fail(f"agents[{i}]", "has no name")
+            if a.name in names:
+                fail(f"agents[{i}]", f"the name {a.name!r} is used twice")
+            names.add(a.name)
+            _check_callable(fail, f"agents[{a.name!r}].factory", a.factory, 2)
+            if not isinstance(a.words, str) or not a.words.strip():
+                fail(f"agents[{a.name!r}].words", "say in a few words what this agent is, for the lobby")
+        for level, value in self.levels.items():
+            if level not in LEVEL_NAMES:
+                fail(f"levels[{level!r}]", f"not a level; levels are {', '.join(LEVEL_NAMES)}")
+            if isinstance(value, str):
+                agent = self.agent(value)
+                if agent is None or agent.analysis:
+                    fail(f"levels[{level!r}]", f"names {value!r}, which is not one of the game's own agents")
+            elif not isinstance(value, Mapping):
+                fail(f"levels[{level!r}]", "must be an agent name or a dict of settings")
+        if self.hint_agent is not None:
+            allowed = {a.name for a in self.agents if not a.analysis} | set(LEVEL_NAMES)
+            if self.hint_agent not in allowed:
+                fail("hint_agent", f"{self.hint_agent!r} is neither a level nor one of the game's agents")
+        _check_callable(fail, "stats", self.stats, 2)
+        _check_callable(fail, "explore_grid", self.explore_grid, 1)
+        _check_callable(fail, "solver", self.solver, 1)
+        _check_callable(fail, "extra", self.extra, 4)
+        _check_callable(fail, "static_view", self.static_view, 1)
+        if not isinstance(self.renderer, str) or not self.renderer.endswith(".js") or "/" in self.renderer:
+            fail("renderer", f"a .js file name in the renderers folder, got {self.renderer!r}")
+        if any(not isinstance(s, str) or not s.strip() for s in self.howto):
+            fail("howto", "every step is a sentence")
+
+    def _bind(self) -> None:
+        """Join the spec to its classes: the kernel finds it from a game or a state (spec_of),
+        and older readers find the hooks under their former class attribute names."""
+        g, s = self.game, self.state
+        g.spec = self
+        s.spec = self
+        g.agents = self.play_agents()
+        g.analysis_agents = self.analysis_agents()
+        g.levels = dict(self.levels)
+        g.hint_agent = self.hint_agent
+        if self.notation is not None:
+            g.position_parser = self.notation.parse
+            s.position_writer = self.notation.write
+        if self.render_text is not None:
+            s.text_renderer = self.render_text
+
+
+def _check_callable(fail: Callable[[str, str], None], hook: str, fn: Any, arity: int) -> None:
+    """`fn` (None allowed) is callable with `arity` positional arguments."""
+    if fn is None:
+        return
+    if not callable(fn):
+        fail(hook, f"must be callable, got {fn!r}")
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return  # a builtin without a signature: trust it
+    try:
+        sig.bind(*([None] * arity))
+    except TypeError as e:
+        fail(hook, f"{getattr(fn, '__qualname__', fn)} cannot be called with {arity} argument(s): {e}")
+
+
+def spec_of(game: Game | State | type[Game] | type[State]) -> GameSpec | None:
+    """The spec bound to a game or a state (None: a class no spec was made for)."""
+    cls = game if isinstance(game, type) else type(game)
+    found = getattr(cls, "spec", None)
+    return found if isinstance(found, GameSpec) else None
+
+
+__all__ = ["AgentSpec", "GameSpec", "LEVEL_NAMES", "Notation", "SpecError", "spec_of"]

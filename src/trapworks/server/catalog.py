@@ -1,0 +1,41 @@
+"""What the lobby and the game pages read about a game beyond its options, derived from the
+game's spec (core/spec.py): the agents' words, the how-to-play steps, the static part of its
+views, and the shared words (forfeit reasons). No rule here; nothing a seat may not know."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trapworks.agents import agent_words
+from trapworks.core import Game
+from trapworks.core.forfeit import forfeit_reason_words
+from trapworks.core.registry import game_spec
+from trapworks.core.spec import GameSpec, spec_of
+
+
+def spec_for_id(game_id: str) -> GameSpec | None:
+    try:
+        return game_spec(game_id)
+    except Exception:  # noqa: BLE001 - an unknown or older game: no spec
+        return None
+
+
+def catalog_words(game: Game) -> dict[str, Any]:
+    """The catalog entry's words for `game`: agent words, how-to steps, forfeit reasons."""
+    spec = spec_of(game)
+    return {
+        "agent_words": agent_words(game),
+        "howto": list(spec.howto) if spec is not None else [],
+        "forfeit_reasons": forfeit_reason_words(),
+    }
+
+
+def static_view(game: Game) -> dict[str, Any] | None:
+    """The part of every view of `game` that never changes (None: the game declares none)."""
+    spec = spec_of(game)
+    if spec is None or spec.static_view is None:
+        return None
+    return spec.static_view(game)
+
+
+__all__ = ["catalog_words", "spec_for_id", "static_view"]
