@@ -1,76 +1,69 @@
-"""Option sets the research adapters are tested on: every variant and every option with a rule
-choice of each game, kept small (short turn limits, small boards, few Booby Trap pieces) so that
-the checks stay fast; Booby Trap runs physics on every removal."""
+"""Option sets the research adapters are tested on, generated from each game's spec and option
+schema (no list kept by hand): the game's `quick_options` (a short game: short turn limits, small
+boards, few Booby Trap pieces), then sets that together try every other value of every choice,
+boolean and player count and both ends of every number's range, each value kept only where the
+game accepts it with the others. A new
+game or a new option is tested here with no edit."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import trapworks
+from trapworks.adapters.params import openspiel_name, params_from_options
+from trapworks.core import TrapworksError
+from trapworks.core.options import Option
+from trapworks.core.registry import game_spec
+from trapworks.core.spec import GameSpec
+
+
+def _alternatives(o: Option) -> list[Any]:
+    """The values of `o` other than its default that the generated sets try."""
+    if o.kind == "choice":
+        values = list(o.choices)
+    elif o.kind == "bool":
+        values = [True, False]
+    elif o.name == "players" and o.kind == "int" and o.minimum is not None and o.maximum is not None:
+        values = list(range(int(o.minimum), int(o.maximum) + 1))
+    elif o.kind in ("int", "float"):  # the ends of its range
+        values = [v for v in (o.minimum, o.maximum) if v is not None]
+        values = [int(v) if o.kind == "int" else float(v) for v in values]
+    else:
+        return []
+    return [v for v in values if v != o.default]
+
+
+def option_sets(spec: GameSpec) -> list[dict[str, Any]]:
+    base = dict(spec.quick_options)
+    sets = [base]
+    alternatives = {o.name: _alternatives(o) for o in spec.game.options_schema if o.name not in base}
+    rounds = max((len(v) for v in alternatives.values()), default=0)
+    for k in range(rounds):
+        options = dict(base)
+        for name, values in alternatives.items():
+            if not values:
+                continue
+            tried = {**options, name: values[k % len(values)]}
+            try:
+                spec.game(**tried)
+            except TrapworksError:
+                continue
+            options = tried
+        if options not in sets:
+            sets.append(options)
+    return sets
+
+
 # game id -> list of option sets (trapworks options).
 VARIANTS: dict[str, list[dict[str, Any]]] = {
-    "last-mouse-lost": [
-        {"board": [1, 2, 3], "first_to": 2},
-        {"board": [1, 2, 3], "first_to": 2, "rules": "advanced", "first_player": "random"},
-        {"board": [2, 3], "first_to": 3, "opener": "loser", "first_player": 1},
-        {"board": [2, 3], "first_to": 2, "opener": "winner", "rules": "advanced"},
-        {"board": [1, 3], "first_to": 2, "opener": "same", "first_player": "random"},
-        {"first_to": 1},  # the standard board
-    ],
-    "mouse-trap": [
-        {"players": 2, "turn_limit": 12},
-        {"players": 3, "variant": "original", "turn_limit": 12, "first_player": "random"},
-        {"players": 4, "turn_limit": 10, "trap_reliability": 1.0},
-        {
-            "players": 2,
-            "turn_limit": 12,
-            "cheese_supply": 4,
-            "follow_destination": False,
-            "pay_while_mouse_on_wheel": False,
-            "pay_miss_ends_turn": True,
-            "steal_tie": "choose",
-            "safe_protects_cheese": False,
-            "empty_pile_source": "any",
-            "trap_stage_odds": {"stairs": 0.5},
-        },
-    ],
-    "booby-trap": [
-        {"pieces_per_size": 2},
-        {"pieces_per_size": 2, "variant": "solitaire"},
-        {"pieces_per_size": 2, "variant": "sizes-in-order", "players": 3},
-        {"pieces_per_size": 2, "variant": "no-passes", "first_player": 1, "tension_noise": 0.0},
-        {"pieces_per_size": 2, "teaching": True},
-    ],
-    "dead-end-drive": [
-        {"players": 4, "turn_limit": 8},
-        {"players": 2, "turn_limit": 8, "first_player": 2},
-        {"players": 3, "turn_limit": 8, "blocked_die": "lose-turn", "after_draw": "none"},
-        {"players": 2, "turn_limit": 8, "passage_hops": 0, "traps_per_kind": 2, "wild_cards": 9},
-    ],
+    gid: option_sets(game_spec(gid)) for gid in trapworks.available_games()
 }
-
-OPENSPIEL_NAMES = {
-    "last-mouse-lost": "trapworks_last_mouse_lost",
-    "mouse-trap": "trapworks_mouse_trap",
-    "booby-trap": "trapworks_booby_trap",
-    "dead-end-drive": "trapworks_dead_end_drive",
-}
+OPENSPIEL_NAMES = {gid: openspiel_name(game_spec(gid)) for gid in VARIANTS}
 
 
 def openspiel_params(game_id: str, options: dict[str, Any]) -> dict[str, Any]:
     """The OpenSpiel game parameters for trapworks options (the adapter's documented mapping)."""
-    params: dict[str, Any] = {}
-    for key, value in options.items():
-        if key == "board":
-            params[key] = ";".join(map(str, value)) + ";"
-        elif key == "first_player" and value == "random":
-            params[key] = -1
-        elif key == "trap_stage_odds":
-            params[key] = ";".join(f"{k}:{v}" for k, v in value.items())
-        elif isinstance(value, bool) and game_id == "mouse-trap":
-            params[key] = "yes" if value else "no"
-        else:
-            params[key] = value
-    return params
+    return params_from_options(game_spec(game_id), options)
 
 
 def cases() -> list[tuple[str, dict[str, Any]]]:

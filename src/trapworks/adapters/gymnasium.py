@@ -31,15 +31,15 @@ import numpy as np
 import trapworks
 from trapworks.agents import Agent, make_agent
 from trapworks.core.game import State
+from trapworks.core.registry import game_spec, game_specs
+from trapworks.core.spec import GameSpec
 
 from ._common import action_mask, observation_array, resolve_chance, setup_seed
+from .params import gym_id
 
-ENV_IDS = {
-    "last-mouse-lost": "trapworks/LastMouseLost-v0",
-    "mouse-trap": "trapworks/MouseTrap-v0",
-    "booby-trap": "trapworks/BoobyTrap-v0",
-    "dead-end-drive": "trapworks/DeadEndDrive-v0",
-}
+# game id -> Gymnasium id (trapworks/<GameIdInCamelCase>-v0), derived from each game's spec when
+# it is registered here (register_env); every game of the registry is registered on import.
+ENV_IDS: dict[str, str] = {}
 
 
 class TrapworksEnv(gymnasium.Env):
@@ -139,9 +139,18 @@ class TrapworksEnv(gymnasium.Env):
         return text
 
 
-for _game_id, _env_id in ENV_IDS.items():
-    if _env_id not in gymnasium.registry:
-        gymnasium.register(id=_env_id, entry_point=TrapworksEnv, kwargs={"game_id": _game_id})  # type: ignore[arg-type]
+def register_env(spec: GameSpec | str) -> str:
+    """Register a game's Gymnasium environment (once); returns its id. A game registered with
+    trapworks after this module was imported (a test's example game) is added by calling this."""
+    spec = game_spec(spec) if isinstance(spec, str) else spec
+    env_id = ENV_IDS[spec.game_id] = gym_id(spec)
+    if env_id not in gymnasium.registry:
+        gymnasium.register(id=env_id, entry_point=TrapworksEnv, kwargs={"game_id": spec.game_id})  # type: ignore[arg-type]
+    return env_id
 
 
-__all__ = ["ENV_IDS", "TrapworksEnv"]
+for _spec in game_specs():
+    register_env(_spec)
+
+
+__all__ = ["ENV_IDS", "TrapworksEnv", "register_env"]

@@ -4,12 +4,14 @@
     import trapworks.adapters.openspiel  # registers the games
     game = pyspiel.load_game("trapworks_last_mouse_lost(rules=advanced,board=1;2;3,first_to=1)")
 
-Names: trapworks_last_mouse_lost, trapworks_mouse_trap, trapworks_booby_trap,
-trapworks_dead_end_drive. Game parameters are the trapworks options (docs/research.md), written
-so that they survive OpenSpiel's game strings: a list is `;`-separated (`board=3;5;6`; one row:
-`board=5;`), an option whose default is "the variant's value" is `variant` or -1 (yes/no for its
-booleans), a mapping is `key:value;...`, and `first_player=-1` stands for "random".
-Booby Trap and 13 Dead End Drive have a `seed` parameter: the tray's setup and the card deal
+Names: trapworks_<game id in snake_case> for every registered game (trapworks_last_mouse_lost,
+trapworks_mouse_trap, trapworks_booby_trap, trapworks_dead_end_drive). Game parameters are the
+trapworks options (docs/research.md), derived from each game's option schema (adapters/params.py)
+and written so that they survive OpenSpiel's game strings: a list is `;`-separated
+(`board=3;5;6`; one row: `board=5;`), an option whose default is "the variant's value" is
+`variant` or -1 (yes/no for its booleans), a mapping is `key:value;...`, and `first_player=-1`
+stands for "random". Games whose setup comes from a seed (spec.seeded_setup: Booby Trap and
+13 Dead End Drive) have a `seed` parameter: the tray's setup and the card deal
 come from it (they are not chance nodes in the kernel), so one loaded game always starts from
 the same deal; load the game with another seed for another deal.
 
@@ -30,8 +32,12 @@ import pyspiel
 
 import trapworks
 from trapworks.core.game import CHANCE, Game, State
+from trapworks.core.registry import game_spec, game_specs
+from trapworks.core.spec import GameSpec
 
-# OpenSpiel name -> (trapworks id, long name, min players, max players, information, utility).
+from .params import openspiel_name, parameter_specification, player_range
+from .params import options_from_params as _options_from_params
+
 _PERFECT = pyspiel.GameType.Information.PERFECT_INFORMATION
 _IMPERFECT = pyspiel.GameType.Information.IMPERFECT_INFORMATION
 _ZERO = pyspiel.GameType.Utility.ZERO_SUM
@@ -39,129 +45,30 @@ _GENERAL = pyspiel.GameType.Utility.GENERAL_SUM
 _STOCHASTIC = pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
 _DETERMINISTIC = pyspiel.GameType.ChanceMode.DETERMINISTIC
 
-GAMES: dict[str, dict[str, Any]] = {
-    "trapworks_last_mouse_lost": {
-        "game_id": "last-mouse-lost",
-        "long_name": "trapworks Last Mouse Lost",
-        "players": (2, 2),
-        "information": _PERFECT,
-        "utility": _ZERO,
-        "chance": _STOCHASTIC,  # first_player=random draws who opens
+# OpenSpiel name -> the game's facts, derived from its spec and option schema (adapters/params.py)
+# when the game is registered here; nothing is declared twice.
+GAMES: dict[str, dict[str, Any]] = {}
+
+
+def game_facts(spec: GameSpec) -> dict[str, Any]:
+    """The registered facts of a game: id, long name, seats, information, utility, chance, params."""
+    default = spec.game()
+    return {
+        "game_id": spec.game_id,
+        "long_name": f"trapworks {spec.title}",
+        "players": player_range(spec),
+        "information": _IMPERFECT if spec.game.has_hidden_information else _PERFECT,
+        "utility": _ZERO if default.utility_sum() == 0.0 else _GENERAL,
+        # Stochastic where some option brings chance (Last Mouse Lost: first_player=random).
+        "chance": _STOCHASTIC if spec.game.has_chance else _DETERMINISTIC,
         # parameter -> its OpenSpiel default (its type fixes the parameter's type)
-        "params": {
-            "rules": "basic",
-            "board": "3;5;6;6;5;3",
-            "first_to": 3,
-            "opener": "alternate",
-            "first_player": 0,
-        },
-    },
-    "trapworks_mouse_trap": {
-        "game_id": "mouse-trap",
-        "long_name": "trapworks Mouse Trap",
-        "players": (2, 4),
-        "information": _PERFECT,
-        "utility": _ZERO,
-        "chance": _STOCHASTIC,
-        "params": {
-            "players": 2,
-            "variant": "milton-bradley",
-            "cheese_supply": -1,  # -1: the variant's
-            # "yes" or "no" ("variant": the variant's value; true/false would parse as booleans)
-            "follow_destination": "variant",
-            "pay_while_mouse_on_wheel": "variant",
-            "pay_miss_ends_turn": "variant",
-            "steal_tie": "variant",  # or choose-or-divide, choose
-            "safe_protects_cheese": "variant",
-            "empty_pile_source": "variant",  # or most, any
-            "crank_required": "variant",
-            "build_optional": "variant",
-            "first_player": 0,  # a seat, or -1: drawn at random
-            "trap_reliability": -1.0,  # -1: the documented odds per stage
-            "trap_stage_odds": "",  # e.g. "stairs:0.9;bathtub:0.5"
-            "turn_limit": 1000,
-        },
-    },
-    "trapworks_booby_trap": {
-        "game_id": "booby-trap",
-        "long_name": "trapworks Booby Trap",
-        "players": (1, 6),
-        "information": _IMPERFECT,
-        "utility": _GENERAL,
-        "chance": _DETERMINISTIC,  # the physics decides; the setup comes from `seed`
-        "params": {
-            "players": 0,  # 0: 2, or 1 for solitaire
-            "variant": "regular",
-            "teaching": False,
-            "tension_noise": 0.1,
-            "pieces_per_size": 20,
-            "first_player": 0,
-            "seed": 0,
-        },
-    },
-    "trapworks_dead_end_drive": {
-        "game_id": "dead-end-drive",
-        "long_name": "trapworks 13 Dead End Drive",
-        "players": (2, 4),
-        "information": _IMPERFECT,
-        "utility": _ZERO,
-        "chance": _STOCHASTIC,
-        "params": {
-            "players": 4,
-            "first_player": -1,  # a seat 1..players, or -1: the dice roll-off
-            "traps_per_kind": 3,
-            "wild_cards": 4,
-            "detective_cards": 10,
-            "blocked_die": "forfeit",
-            "after_draw": "drawn-only",
-            "passage_hops": 1,
-            "passage_start_hop": False,
-            "turn_limit": 3000,
-            "seed": 0,
-        },
-    },
-}
+        "params": parameter_specification(spec),
+    }
 
 
 def options_from_params(name: str, params: dict[str, Any]) -> tuple[dict[str, Any], int]:
     """Trapworks options (and the setup seed) from OpenSpiel parameters of game `name`."""
-    spec = GAMES[name]["params"]
-    options: dict[str, Any] = {}
-    seed = 0
-    for key, value in params.items():
-        if key not in spec:
-            raise ValueError(f"{name}: unknown parameter {key!r}; parameters: {', '.join(spec)}")
-        if key == "seed":
-            seed = int(value)
-            continue
-        default = spec[key]
-        if isinstance(default, str) and not isinstance(value, str):
-            value = str(value)
-        if key == "board":
-            try:
-                options[key] = [int(n) for n in str(value).replace(",", ";").split(";") if n]
-            except ValueError:
-                raise ValueError(
-                    f"{name}: board {value!r}: row lengths separated by ';', e.g. 3;5;6"
-                ) from None
-        elif key == "trap_stage_odds":
-            if value:
-                pairs = [p.split(":") for p in value.split(";") if p]
-                if any(len(p) != 2 for p in pairs):
-                    raise ValueError(f"{name}: trap_stage_odds {value!r}: write stage:probability;...")
-                options[key] = {k: float(v) for k, v in pairs}
-        elif key == "first_player" and name != "trapworks_booby_trap":
-            options[key] = "random" if value == -1 else value
-        elif default == "variant":
-            if value != "variant":
-                options[key] = {"yes": True, "no": False}.get(value.lower(), value)
-        elif key in ("cheese_supply", "players") and value in (-1, 0) and default in (-1, 0):
-            continue
-        elif key == "trap_reliability" and value < 0:
-            continue
-        else:
-            options[key] = value
-    return options, seed
+    return _options_from_params(name, params)
 
 
 def _game_type(name: str, chance_mode: pyspiel.GameType.ChanceMode | None = None) -> pyspiel.GameType:
@@ -300,9 +207,23 @@ def _make_class(name: str) -> type[TrapworksGame]:
 
 
 GAME_CLASSES: dict[str, type[TrapworksGame]] = {}
-for _name in GAMES:
-    GAME_CLASSES[_name] = _make_class(_name)
-    pyspiel.register_game(_game_type(_name), GAME_CLASSES[_name])
+
+
+def register(spec: GameSpec | str) -> str:
+    """Register one trapworks game with OpenSpiel (once); returns its OpenSpiel name. The games
+    registered when this module is imported are all of trapworks' registry; a game registered
+    later (a test's example game) is added by calling this."""
+    spec = game_spec(spec) if isinstance(spec, str) else spec
+    name = openspiel_name(spec)
+    if name not in GAME_CLASSES:
+        GAMES[name] = game_facts(spec)
+        GAME_CLASSES[name] = _make_class(name)
+        pyspiel.register_game(_game_type(name), GAME_CLASSES[name])
+    return name
+
+
+for _spec in game_specs():
+    register(_spec)
 
 
 def ismcts_resampler() -> Callable[[TrapworksState, int], TrapworksState]:
@@ -314,6 +235,8 @@ def ismcts_resampler() -> Callable[[TrapworksState, int], TrapworksState]:
 __all__ = [
     "GAMES",
     "GAME_CLASSES",
+    "game_facts",
+    "register",
     "TrapworksGame",
     "TrapworksState",
     "options_from_params",

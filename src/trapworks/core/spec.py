@@ -116,9 +116,14 @@ class GameSpec:
     # texts until the end (State.action_text_visible). None: exactly when the game has hidden
     # information.
     secret_action_texts: bool | None = None
+    # Options that make a short game (a small board, a short turn limit, few pieces): tests and
+    # smoke runs start from them (the research tests' option sets are derived from them and the
+    # schema).
+    quick_options: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "levels", _frozen(self.levels))
+        object.__setattr__(self, "quick_options", _frozen(self.quick_options))
         object.__setattr__(self, "agents", tuple(self.agents))
         object.__setattr__(self, "howto", tuple(self.howto))
         self.validate()
@@ -221,6 +226,9 @@ class GameSpec:
             fail("renderer", f"a .js file name in the renderers folder, got {self.renderer!r}")
         if any(not isinstance(s, str) or not s.strip() for s in self.howto):
             fail("howto", "every step is a sentence")
+        unknown = sorted(set(self.quick_options) - set(self.game.default_options))
+        if unknown:
+            fail("quick_options", f"unknown option(s) {', '.join(unknown)}")
 
     def _bind(self) -> None:
         """Join the spec to its classes: the kernel finds it from a game or a state (spec_of),

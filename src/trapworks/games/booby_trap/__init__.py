@@ -35,6 +35,7 @@ SPEC = GameSpec(
     stats=game_stats,  # columns of simulation rows
     explore_grid=explore_grid,  # `trapworks explore` default cells
     renderer="booby-trap.js",
+    quick_options={"pieces_per_size": 2},  # physics runs on every removal
     seeded_setup=True,  # the tray's mixing comes from the seed, not from chance nodes
     howto=(
         "On your turn click a piece to touch it: only you see how it feels (loose, light, firm, tight).",

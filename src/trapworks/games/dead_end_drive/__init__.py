@@ -44,6 +44,7 @@ SPEC = GameSpec(
     stats=game_stats,  # columns of simulation rows
     explore_grid=explore_grid,  # `trapworks explore` default cells
     renderer="dead-end-drive.js",
+    quick_options={"turn_limit": 8},
     seeded_setup=True,  # research adapters: the card deal comes from the seed
     howto=(
         "The dice roll for you. Click a pawn with a yellow ring, then the button with how far to move it, "

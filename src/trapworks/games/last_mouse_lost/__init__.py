@@ -41,6 +41,7 @@ SPEC = GameSpec(
     stats=game_stats,  # columns of simulation rows
     explore_grid=explore_grid,  # `trapworks explore` default cells
     renderer="last-mouse-lost.js",
+    quick_options={"board": [1, 2, 3], "first_to": 2},
     howto=(
         "On your turn, click the raised mice you want to press: any number from one row (advanced rules: "
         "only mice side by side). Drag across a row to pick several.",

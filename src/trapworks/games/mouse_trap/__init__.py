@@ -31,6 +31,7 @@ SPEC = GameSpec(
     stats=game_stats,  # columns of simulation rows
     explore_grid=explore_grid,  # `trapworks explore` default cells
     renderer="mouse-trap.js",
+    quick_options={"turn_limit": 12},
     howto=(
         "On your turn click Roll the die: your mouse moves by the die and the space it lands on happens "
         "by itself (take cheese, build a part of the trap, go back...).",
