@@ -1,0 +1,51 @@
+"""The example game is registered here, by the tests alone (an installed package would declare
+it in the `trapworks.games` entry-point group instead): nothing outside this folder names it."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import httpx
+import pytest
+
+from trapworks.core.registry import register_spec, unregister
+
+from . import SPEC
+
+
+@pytest.fixture(autouse=True, scope="module")
+def pig_registered():
+    register_spec(SPEC)
+    yield SPEC
+    unregister(SPEC.game_id)
+
+
+@pytest.fixture(scope="module")
+def pig_server(tmp_path_factory, pig_registered):
+    """The web app under uvicorn in a thread of this process (so it knows the registered game),
+    on a free loopback port; its URL."""
+    import uvicorn
+
+    from trapworks.server import create_app
+
+    folder = tmp_path_factory.mktemp("pig-web")
+    app = create_app(f"sqlite:///{folder / 'trapworks.db'}", data_dir=folder)
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            if httpx.get(base + "/api/catalog", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    yield base
+    srv.should_exit = True
+    thread.join(timeout=10)
