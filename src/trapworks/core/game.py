@@ -282,7 +282,6 @@ class State:
     # (in its __init__) instead of the rules importing them. writer(state), renderer(state, seat).
     position_writer: ClassVar[Callable[[Any], str] | None] = None
     text_renderer: ClassVar[Callable[[Any, int | None], str] | None] = None
-    spec: ClassVar[Any] = None  # the game's GameSpec (core/spec.py), bound when it is made
 
     # Attributes that point into tables the game shares between its states (a transposition
     # table's node, a cache): deepcopy shares them, pickle leaves them out (as None; the state
@@ -543,7 +542,7 @@ class State:
         (`secret_action_texts`; unset: secret exactly when the game has hidden information): a
         secret text (a card drawn, a die only one seat saw) is read by its own seat only until
         the game is over; events say the rest."""
-        spec = type(self).spec
+        spec = type(self.game).spec
         declared = getattr(spec, "secret_action_texts", None)
         secret = self.game.has_hidden_information if declared is None else declared
         if not secret or self.is_terminal():

@@ -234,8 +234,7 @@ class GameSpec:
         """Join the spec to its classes: the kernel finds it from a game or a state (spec_of),
         and older readers find the hooks under their former class attribute names."""
         g, s = self.game, self.state
-        g.spec = self
-        s.spec = self
+        g.spec = self  # a state finds it through its game (a State class may serve several specs)
         g.agents = self.play_agents()
         g.analysis_agents = self.analysis_agents()
         g.levels = dict(self.levels)
@@ -263,8 +262,10 @@ def _check_callable(fail: Callable[[str, str], None], hook: str, fn: Any, arity:
         fail(hook, f"{getattr(fn, '__qualname__', fn)} cannot be called with {arity} argument(s): {e}")
 
 
-def spec_of(game: Game | State | type[Game] | type[State]) -> GameSpec | None:
-    """The spec bound to a game or a state (None: a class no spec was made for)."""
+def spec_of(game: Game | State | type[Game]) -> GameSpec | None:
+    """The spec bound to a game, a game class or a state's game (None: no spec was made for it)."""
+    if isinstance(game, State):
+        game = game.game
     cls = game if isinstance(game, type) else type(game)
     found = getattr(cls, "spec", None)
     return found if isinstance(found, GameSpec) else None
