@@ -83,8 +83,8 @@ def options_table(spec: GameSpec) -> str:
         )
     if spec.seeded_setup:
         lines.append(
-            "| (OpenSpiel only) | | a whole number | `seed=0` | the setup's seed: one loaded game always starts "
-            "from the same setup |"
+            "| (OpenSpiel only) | | a whole number | `seed=0` | the setup's seed: one loaded game "
+            "always starts from the same setup |"
         )
     return "\n".join(lines) + "\n"
 
