@@ -262,6 +262,29 @@ def _check_callable(fail: Callable[[str, str], None], hook: str, fn: Any, arity:
         fail(hook, f"{getattr(fn, '__qualname__', fn)} cannot be called with {arity} argument(s): {e}")
 
 
+def static_view(game: Game) -> dict[str, Any] | None:
+    """The static part of `game`'s views (its spec's `static_view`; None: it declares none),
+    made once per game object."""
+    cached = game.__dict__.get("_static_view")
+    if cached is None:
+        spec = spec_of(game)
+        if spec is None or spec.static_view is None:
+            return None
+        cached = game.__dict__["_static_view"] = spec.static_view(game)
+    found: dict[str, Any] = cached
+    return found
+
+
+def dynamic_view(state: State, seat: int | None) -> dict[str, Any]:
+    """`state.view(seat)` without the static part's keys: what changes, sent with every update
+    (the static part went once with the game's info; a front end puts the two together)."""
+    view = state.view(seat)
+    static = static_view(state.game)
+    if not static:
+        return view
+    return {k: v for k, v in view.items() if k not in static}
+
+
 def spec_of(game: Game | State | type[Game]) -> GameSpec | None:
     """The spec bound to a game, a game class or a state's game (None: no spec was made for it)."""
     if isinstance(game, State):
@@ -271,4 +294,13 @@ def spec_of(game: Game | State | type[Game]) -> GameSpec | None:
     return found if isinstance(found, GameSpec) else None
 
 
-__all__ = ["AgentSpec", "GameSpec", "LEVEL_NAMES", "Notation", "SpecError", "spec_of"]
+__all__ = [
+    "AgentSpec",
+    "GameSpec",
+    "LEVEL_NAMES",
+    "Notation",
+    "SpecError",
+    "dynamic_view",
+    "spec_of",
+    "static_view",
+]

@@ -30,12 +30,4 @@ def catalog_words(game: Game) -> dict[str, Any]:
     }
 
 
-def static_view(game: Game) -> dict[str, Any] | None:
-    """The part of every view of `game` that never changes (None: the game declares none)."""
-    spec = spec_of(game)
-    if spec is None or spec.static_view is None:
-        return None
-    return spec.static_view(game)
-
-
-__all__ = ["catalog_words", "spec_for_id", "static_view"]
+__all__ = ["catalog_words", "spec_for_id"]

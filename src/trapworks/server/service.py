@@ -42,7 +42,7 @@ from trapworks.core import (
 from trapworks.core.agent import ReasonedAgent, advice
 from trapworks.core.forfeit import outcome as forfeit_outcome
 from trapworks.core.randomness import chance_outcome, derive, derived_random, new_key, seed_key
-from trapworks.core.spec import spec_of
+from trapworks.core.spec import dynamic_view, spec_of, static_view
 
 from .catalog import catalog_words, spec_for_id
 from .names import BadName, clean_name
@@ -575,7 +575,8 @@ class GameService:
             "game": live.stored.game,
             "seat": viewer,
             "ply": ply,
-            "view": state.view(viewer),
+            # An update leaves out the view's static part (sent once in the game's info).
+            "view": state.view(viewer) if sync else dynamic_view(state, viewer),
             "events": state.last_events(viewer),
             "last_action": last,
             "to_move": player if player >= 0 else None,
@@ -621,6 +622,7 @@ class GameService:
             "hints": live.stored.hints,
             "practice": live.stored.practice,
             "renderer": renderer_url(live.stored.game),
+            "static_view": static_view(live.game),  # the views' unchanging part (core/spec.py)
             "help": live.game.help_text(),
             "has_hidden_information": type(live.game).has_hidden_information,
             "created": live.stored.created,

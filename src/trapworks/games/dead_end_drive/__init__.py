@@ -6,7 +6,7 @@ from .agents import HeuristicAgent
 from .board import Mansion, load_mansion
 from .components import CHARACTERS, LETTERS, NAMES, TRAP_KINDS
 from .encoding import DeadEndDriveEncoder
-from .game import DeadEndDriveGame, DeadEndDriveState
+from .game import DeadEndDriveGame, DeadEndDriveState, static_view
 from .notation import parse_position, write_position
 from .render import mansion_drawing, render_text
 from .stats import explore_grid, game_stats
@@ -44,6 +44,7 @@ SPEC = GameSpec(
     stats=game_stats,  # columns of simulation rows
     explore_grid=explore_grid,  # `trapworks explore` default cells
     renderer="dead-end-drive.js",
+    static_view=static_view,  # the mansion and its drawing: sent once with the game's info
     quick_options={"turn_limit": 8},
     seeded_setup=True,  # research adapters: the card deal comes from the seed
     howto=(

@@ -245,6 +245,36 @@ class DeadEndDriveGame(Game):
         )
 
 
+def board_view(game: DeadEndDriveGame) -> dict[str, Any]:
+    """The mansion as every view shows it (squares, traps, passages, the track and, when the
+    package has bound it, the drawing): the same for every seat and every state of a game, so it
+    is the static part of the view (the spec's `static_view`), sent once with the game's info.
+    Made once per game; each call returns a new top-level dict over shared, read-only parts."""
+    board = game.__dict__.get("_board_view")
+    if board is None:
+        m = game.mansion
+        board = {
+            "width": m.width,
+            "height": m.height,
+            "grid": list(m.grid),
+            "traps": {m.name(sq): kind for sq, kind in m.trap_kind.items()},
+            "passages": [m.name(sq) for sq in m.passages],
+            "door": m.name(m.door),
+            "game_over": m.name(m.game_over),
+            "track": [m.name(sq) for sq in m.track],
+        }
+        drawing = DeadEndDriveState.mansion_drawing
+        if drawing is not None:
+            board["drawing"] = drawing(m)
+        game.__dict__["_board_view"] = board
+    return dict(board)
+
+
+def static_view(game: DeadEndDriveGame) -> dict[str, Any]:
+    """The part of every view that never changes during a game: the board."""
+    return {"board": board_view(game)}
+
+
 class DeadEndDriveState(State):
     game: DeadEndDriveGame
     # What a picture of the mansion needs besides the rules' data (rooms, furniture pieces,
@@ -1271,16 +1301,7 @@ class DeadEndDriveState(State):
             "game": g.game_id,
             "seat": seat,
             "players": n,
-            "board": {
-                "width": m.width,
-                "height": m.height,
-                "grid": list(m.grid),
-                "traps": {m.name(sq): kind for sq, kind in m.trap_kind.items()},
-                "passages": [m.name(sq) for sq in m.passages],
-                "door": m.name(m.door),
-                "game_over": m.name(m.game_over),
-                "track": [m.name(sq) for sq in m.track],
-            },
+            "board": board_view(g),
             "pawns": pawns,
             "detective": {
                 "step": self.detective,
@@ -1338,9 +1359,6 @@ class DeadEndDriveState(State):
             # The game is over: every secret is shown to every seat and the spectator alike (the
             # end-of-game screen); never before, so resample(seat) can leave a live view unchanged.
             v["revealed"] = self._revealed_view()
-        drawing = type(self).mansion_drawing
-        if drawing is not None:
-            v["board"]["drawing"] = drawing(m)
         return v
 
     def _revealed_view(self) -> dict[str, Any]:

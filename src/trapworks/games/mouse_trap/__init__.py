@@ -1,5 +1,7 @@
 """Mouse Trap (seeds 000 and 003)."""
 
+from typing import Any
+
 from trapworks.core.spec import AgentSpec, GameSpec, Notation
 
 from .agents import DoubleCatchAgent, HeuristicAgent
@@ -8,6 +10,16 @@ from .game import MouseTrapGame, MouseTrapState
 from .notation import format_position, parse_position
 from .render import render_text
 from .stats import explore_grid, game_stats
+
+# The parts of every view that never change during a game: the track, the contraption's parts and
+# its firing chain with this game's odds (sent once with the game's info, not with every update).
+STATIC_VIEW_KEYS = ("track", "parts", "part_ids", "firing_chain")
+
+
+def static_view(game: MouseTrapGame) -> dict[str, Any]:
+    view = game.new_initial_state(seed=0).view(None)
+    return {k: view[k] for k in STATIC_VIEW_KEYS}
+
 
 SPEC = GameSpec(
     game=MouseTrapGame,
@@ -31,6 +43,7 @@ SPEC = GameSpec(
     stats=game_stats,  # columns of simulation rows
     explore_grid=explore_grid,  # `trapworks explore` default cells
     renderer="mouse-trap.js",
+    static_view=static_view,
     quick_options={"turn_limit": 12},
     howto=(
         "On your turn click Roll the die: your mouse moves by the die and the space it lands on happens "

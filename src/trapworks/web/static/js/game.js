@@ -232,6 +232,8 @@ function onState(msg) {
     if (msg.last_action) log[msg.last_action.ply] = msg.last_action;
   }
   const u = { ...msg, log: log.slice() };
+  // An update leaves out the view's static part (the board): it came once with the game's info.
+  if (info.static_view && u.view) u.view = { ...info.static_view, ...u.view };
   // Ended off the board (resigned, out of time, aborted): the board has no move left to offer.
   if (msg.ending && msg.terminal && msg.view && !msg.view.terminal) u.view = { ...msg.view, to_move: null, legal_actions: [] };
   document.body.dataset.busy = "1";
