@@ -11,6 +11,21 @@
 
 from __future__ import annotations
 
+OFF = -1  # a knocked-off pawn's square
+
+# Phases of a turn (the rules, game.py, move through them; hidden.py and the views name them).
+FIRST = "first"  # chance: who starts
+REVEAL = "reveal"  # chance: the next portrait shows
+ROLL = "roll"  # chance: the dice
+PORTRAIT = "portrait"  # doubles: change the portrait or not
+SELECT = "select"  # pick a pawn and a count
+DEST = "dest"  # pick where the pawn ends
+TRAP = "trap"  # a pawn moved onto a trap: play a card or draw
+DRAWN = "drawn"  # a drawn card: spring (if it matches) or keep
+OVER = "over"
+PHASES = (FIRST, REVEAL, ROLL, PORTRAIT, SELECT, DEST, TRAP, DRAWN, OVER)
+CHANCE_PHASES = (FIRST, REVEAL, ROLL)
+
 CHARACTERS: tuple[tuple[str, str], ...] = (
     ("S", "Smothers"),
     ("D", "Dusty"),

@@ -9,7 +9,7 @@ search hands in a determinization, so for other seats that is the searcher's gue
 The weights are fitted by maximum likelihood on positions from games between heuristic agents
 (the winner's pawn as label):
 
-    python -m trapworks.games.dead_end_drive.evaluation --games 1500 --seed 11
+    python -m trapworks.games.dead_end_drive.fit --games 1500 --seed 11
 
 prints the weights; they are pasted into `WEIGHTS` below with that command (no result of any
 test or benchmark is written into them). numpy is needed only for fitting.
@@ -155,102 +155,3 @@ def seat_values(state, weights: dict[str, float] | None = None) -> list[float]:
             win[o] += chance
     total = sum(win) or 1.0
     return [(x / total) * (1.0 + 1.0 / (n - 1)) - 1.0 / (n - 1) for x in win]
-
-
-# --- fitting --------------------------------------------------------------------------
-def _collect(games: int, seed: int, every: int = 3):
-    import random
-
-    import trapworks
-    from trapworks.agents import make_agent
-    from trapworks.core import CHANCE, sample_chance
-
-    from .game import DeadEndDriveState
-
-    game = trapworks.make("dead-end-drive")
-    rng = random.Random(seed)
-    samples = []  # (list of feature vectors, index of the winner among them)
-    for _ in range(games):
-        agents = [make_agent("heuristic", game, s, seed=rng.randrange(2**63)) for s in range(4)]
-        state = game.new_initial_state(seed=rng.randrange(2**63))
-        assert isinstance(state, DeadEndDriveState)
-        taken = []
-        k = 0
-        while not state.is_terminal():
-            p = state.current_player()
-            if p == CHANCE:
-                state.apply_action(sample_chance(state, rng))
-                continue
-            k += 1
-            if k % every == 0:
-                taken.append(pawn_features(state))
-            state.apply_action(agents[p].step(state))
-        if state.is_truncated() or state.winner_pawn is None:
-            continue
-        for feats in taken:
-            pawns = [p for p, _ in feats]
-            if state.winner_pawn in pawns and len(pawns) > 1:
-                samples.append(([x for _, x in feats], pawns.index(state.winner_pawn)))
-    return samples
-
-
-def fit(samples, steps: int = 300, l2: float = 1e-3) -> dict[str, float]:
-    """Maximum likelihood of the conditional logit (Newton's method, a little L2)."""
-    import numpy as np
-
-    k = len(FEATURES)
-    w = np.zeros(k)
-    blocks = [(np.array(x), y) for x, y in samples]
-    for _ in range(steps):
-        grad = -l2 * w
-        hess = -l2 * np.eye(k)
-        for x, y in blocks:
-            s = x @ w
-            s -= s.max()
-            p = np.exp(s)
-            p /= p.sum()
-            mean = p @ x
-            grad += x[y] - mean
-            xc = x - mean
-            hess -= (xc * p[:, None]).T @ xc
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.abs(step).max() < 1e-7:
-            break
-    return {f: round(float(v), 4) for f, v in zip(FEATURES, w, strict=False)}
-
-
-def log_likelihood(samples, weights: dict[str, float]) -> float:
-    w = [weights[f] for f in FEATURES]
-    total = 0.0
-    for xs, y in samples:
-        scores = [sum(a * b for a, b in zip(w, x, strict=False)) for x in xs]
-        top = max(scores)
-        total += scores[y] - top - math.log(sum(math.exp(s - top) for s in scores))
-    return total / len(samples)
-
-
-def main() -> None:
-    import argparse
-
-    parser = argparse.ArgumentParser(description="Fit the evaluation's weights on heuristic self-play.")
-    parser.add_argument("--games", type=int, default=1500)
-    parser.add_argument("--seed", type=int, default=11)
-    args = parser.parse_args()
-    samples = _collect(args.games, args.seed)
-    cut = int(len(samples) * 0.8)
-    weights = fit(samples[:cut])
-    print(f"{len(samples)} positions; fitted on {cut}, held out {len(samples) - cut}")
-    print(
-        "held-out mean log-likelihood: fitted "
-        f"{log_likelihood(samples[cut:], weights):.4f}, "
-        f"uniform {log_likelihood(samples[cut:], dict.fromkeys(FEATURES, 0.0)):.4f}"
-    )
-    print("WEIGHTS = {")
-    for f in FEATURES:
-        print(f"    {f!r}: {weights[f]},")
-    print("}")
-
-
-if __name__ == "__main__":
-    main()

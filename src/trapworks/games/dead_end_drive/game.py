@@ -29,34 +29,31 @@ from trapworks.core.randomness import new_seed, stream_seed
 from .board import TABLE_DEPTH, Mansion, MoveTables, load_mansion, squares_of
 from .components import (
     CARD_NAMES,
+    CHANCE_PHASES,
+    DEST,
     DETECTIVE,
+    DRAWN,
+    FIRST,
     HAND_SIZE,
     LETTERS,
     NAMES,
     NUM_PAWNS,
+    OFF,
+    OVER,
+    PORTRAIT,
+    REVEAL,
+    ROLL,
     SECRET_CARDS_2P,
+    SELECT,
     TOTAL_TRAP_PILE,
+    TRAP,
     TRAP_KINDS,
     WILD,
     build_trap_pile,
     pawn_index,
 )
 
-OFF = -1  # a knocked-off pawn's square
-
-# Phases of a turn.
-FIRST = "first"  # chance: who starts
-REVEAL = "reveal"  # chance: the next portrait shows
-ROLL = "roll"  # chance: the dice
-PORTRAIT = "portrait"  # doubles: change the portrait or not
-SELECT = "select"  # pick a pawn and a count
-DEST = "dest"  # pick where the pawn ends
-TRAP = "trap"  # a pawn moved onto a trap: play a card or draw
-DRAWN = "drawn"  # a drawn card: spring (if it matches) or keep
-OVER = "over"
-PHASES = (FIRST, REVEAL, ROLL, PORTRAIT, SELECT, DEST, TRAP, DRAWN, OVER)
-CHANCE_PHASES = (FIRST, REVEAL, ROLL)
-
+# OFF (a knocked-off pawn's square) and the phases of a turn live in components.py.
 # What happens after a portrait is revealed.
 RESUME_ROLL, RESUME_SELECT, RESUME_CONTINUE = "roll", "select", "continue"
 

@@ -22,19 +22,16 @@ and on `rng`, never on the order in which the true state happens to hold its sec
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import Any
 
-from .components import DETECTIVE
-
-if TYPE_CHECKING:
-    from .game import DeadEndDriveState
-
-OFF = -1
+from .components import DETECTIVE, OFF, OVER
 
 
-def resample(state: DeadEndDriveState, seat: int, rng: random.Random) -> DeadEndDriveState:
+def resample(state: Any, seat: int, rng: random.Random) -> Any:
+    """A DeadEndDriveState (typed loosely: the rules module imports this one, never the reverse)
+    with what `seat` cannot see redrawn."""
     s = state.clone()
-    if s.phase == "over":
+    if s.phase == OVER:
         # Once the game is over its view shows every hand and the frame to everyone (the end-of-game
         # screen): nothing is hidden, so nothing is redrawn.
         return s
@@ -43,12 +40,12 @@ def resample(state: DeadEndDriveState, seat: int, rng: random.Random) -> DeadEnd
 
     # --- Character cards --------------------------------------------------------------
     # The winner lays down the winning pawn's card: once the game is over that card is public.
-    won = s.winner_pawn if s.phase == "over" else None
+    won = s.winner_pawn if s.phase == OVER else None
     char_slots = [("chars", o, i) for o in others for i in range(len(s.chars[o])) if s.chars[o][i] != won]
     # When the game is over the 2-player secret cards have been turned over (seed 004: "the secret
     # cards are turned over"): the winner is public, so they are not redrawn.
     secret_slots = (
-        [] if s.phase == "over" else [("secret", o, i) for o in range(n) for i in range(len(s.secret[o]))]
+        [] if s.phase == OVER else [("secret", o, i) for o in range(n) for i in range(len(s.secret[o]))]
     )
     pool = [s.chars[o][i] for _, o, i in char_slots] + [s.secret[o][i] for _, o, i in secret_slots]
     # A knocked-off pawn whose card nobody laid down was a secret card: it stays among the secrets.

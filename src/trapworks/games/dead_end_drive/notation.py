@@ -43,21 +43,28 @@ from collections import Counter
 
 from trapworks.core import PositionError
 
-from .components import CARD_CODES, DETECTIVE, LETTERS, NUM_PAWNS, SECRET_CARDS_2P, WILD
-from .game import (
+from .components import (
+    CARD_CODES,
     CHANCE_PHASES,
     DEST,
+    DETECTIVE,
     DRAWN,
+    LETTERS,
+    NUM_PAWNS,
     OFF,
     OVER,
     PHASES,
     PORTRAIT,
+    ROLL,
+    SECRET_CARDS_2P,
+    SELECT,
+    TRAP,
+    WILD,
+)
+from .game import (
     RESUME_CONTINUE,
     RESUME_ROLL,
     RESUME_SELECT,
-    ROLL,
-    SELECT,
-    TRAP,
     DeadEndDriveGame,
     DeadEndDriveState,
 )

@@ -15,15 +15,29 @@ test plays the kernel with it and gets the batched games move for move.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 from numba import njit
 
 from trapworks.core import TrapworksError
 
-if TYPE_CHECKING:
-    from .game import LastMouseLostGame
+
+class LastMouseLostGame(Protocol):
+    """What the engine reads of a Last Mouse Lost game (game.py's LastMouseLostGame; named here
+    as a protocol because the rules module imports this one, never the reverse)."""
+
+    options: dict[str, Any]
+    board: tuple[int, ...]
+    advanced: bool
+    num_press_actions: int
+    row_offset: Any
+    action_row: Any
+    action_count: Any
+    action_mask: Any
+
+    def max_game_length(self) -> int: ...
+
 
 POLICIES = {"random": 0, "heuristic": 1}
 OPENER_RULES = {"alternate": 0, "loser": 1, "winner": 2, "same": 3}
