@@ -8,12 +8,8 @@ from .components import CHARACTERS, LETTERS, NAMES, TRAP_KINDS
 from .encoding import DeadEndDriveEncoder
 from .game import DeadEndDriveGame, DeadEndDriveState, static_view
 from .notation import parse_position, write_position
-from .render import mansion_drawing, render_text
+from .render import render_text
 from .stats import explore_grid, game_stats
-
-# What a picture of the mansion needs (rooms, furniture pieces, doorways, a legend: public, worked
-# out from the grid; see render.py), added to every view.
-DeadEndDriveState.mansion_drawing = mansion_drawing
 
 SPEC = GameSpec(
     game=DeadEndDriveGame,

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import accumulate
-from typing import Any, ClassVar
+from typing import Any
 
 from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, Option, OptionError, State
 from trapworks.core.randomness import new_seed, stream_seed
@@ -52,6 +52,7 @@ from .components import (
     build_trap_pile,
     pawn_index,
 )
+from .drawing import mansion_drawing
 
 # OFF (a knocked-off pawn's square) and the phases of a turn live in components.py.
 # What happens after a portrait is revealed.
@@ -260,9 +261,7 @@ def board_view(game: DeadEndDriveGame) -> dict[str, Any]:
             "game_over": m.name(m.game_over),
             "track": [m.name(sq) for sq in m.track],
         }
-        drawing = DeadEndDriveState.mansion_drawing
-        if drawing is not None:
-            board["drawing"] = drawing(m)
+        board["drawing"] = mansion_drawing(m)
         game.__dict__["_board_view"] = board
     return dict(board)
 
@@ -274,9 +273,6 @@ def static_view(game: DeadEndDriveGame) -> dict[str, Any]:
 
 class DeadEndDriveState(State):
     game: DeadEndDriveGame
-    # What a picture of the mansion needs besides the rules' data (rooms, furniture pieces,
-    # doorways, a legend): public, worked out from the grid by render.py, bound in __init__.py.
-    mansion_drawing: ClassVar[Callable[[Mansion], dict[str, Any]] | None] = None
 
     def __init__(
         self, game: DeadEndDriveGame, seed: int | None = None, start: str | None = None, deal: bool = True
