@@ -45,6 +45,12 @@ class ViewEncoder(Protocol):
 CHANCE = -1
 TERMINAL = -4
 
+# What a game's fast path (State._fast_apply) answers: not taken (0: the checked path applies the
+# action), applied, or applied revealing an outcome nobody chose (a chance outcome...).
+FAST_DECLINED = 0
+FAST_APPLIED = 1
+FAST_REVEALED = 2
+
 
 class Game:
     """Rules and options of one game. Subclasses set the class attributes and hooks."""
@@ -339,7 +345,18 @@ class State:
         return self._chance_outcomes()
 
     def apply_action(self, action: int) -> None:
-        """Apply a legal action; raise IllegalActionError (state unchanged) otherwise."""
+        """Apply a legal action; raise IllegalActionError (state unchanged) otherwise.
+
+        The bookkeeping (the history, the last revealed outcome, the events' reset) lives here
+        only. A game with a fast path for its common actions implements `_fast_apply`; anything
+        it declines goes through the checked path: validation, then `_apply_action`."""
+        if action.__class__ is int:
+            done = self._fast_apply(action)
+            if done:
+                self._history.append(action)
+                if done == FAST_REVEALED:
+                    self._revealed_upto = len(self._history)
+                return
         self._check_action(action)
         reveals = self.is_chance_node() or self.reveals_outcome(action)
         self._events = []
@@ -347,6 +364,13 @@ class State:
         self._history.append(action)
         if reveals:
             self._revealed_upto = len(self._history)
+
+    def _fast_apply(self, action: int) -> int:
+        """A game's fast path: if `action` is a legal action this path knows, apply it (starting
+        the action's events itself) and return FAST_APPLIED, or FAST_REVEALED when it revealed
+        an outcome nobody chose; else change nothing and return FAST_DECLINED, leaving the action
+        to the checked path. The kernel keeps the history either way."""
+        return FAST_DECLINED
 
     def reveals_outcome(self, action: int) -> bool:
         """True when `action` (a seat's) reveals an outcome nobody chose, as a removal reveals how
@@ -692,6 +716,9 @@ def check_seat(state: State, seat: Any) -> None:
 __all__: Sequence[str] = [
     "CHANCE",
     "TERMINAL",
+    "FAST_APPLIED",
+    "FAST_DECLINED",
+    "FAST_REVEALED",
     "Game",
     "State",
     "sample_chance",

@@ -24,6 +24,7 @@ from itertools import accumulate
 from typing import Any
 
 from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, Option, OptionError, State
+from trapworks.core.game import FAST_APPLIED, FAST_DECLINED, FAST_REVEALED
 from trapworks.core.randomness import new_seed, stream_seed
 
 from .board import TABLE_DEPTH, Mansion, MoveTables, load_mansion, squares_of
@@ -564,37 +565,34 @@ class DeadEndDriveState(State):
             return self.game.roll_table
         return super().chance_table()
 
-    def apply_action(self, action: int) -> None:
+    def _fast_apply(self, action: int) -> int:
+        # The turn's common actions straight to their rules (the kernel keeps the history);
+        # anything else through the kernel's checked path.
         ph = self.phase
-        if action.__class__ is int:
-            g = self.game
-            if ph == ROLL:
-                if 0 <= action - g.ROLL_BASE < len(ROLLS):
-                    if self._events:
-                        self._events = []
-                    self._roll(action)
-                    self._history.append(action)
-                    self._revealed_upto = len(self._history)  # the dice are seen
-                    return
-            elif ph == SELECT:
-                if action in self._select_choices():
-                    if self._events:
-                        self._events = []
-                    pawn, c = divmod(action, 12)
-                    self.selected = (pawn, c + 1)
-                    self.phase = DEST
-                    self._events.append((_select_event, self.to_move, pawn, c + 1))
-                    self._history.append(action)
-                    return
-            elif ph == DEST:
-                sq = action - g.DEST_BASE
-                if 0 <= sq < g.CHANGE - g.DEST_BASE and self.destinations(*self.selected) >> sq & 1:
-                    if self._events:
-                        self._events = []
-                    self._move(sq)
-                    self._history.append(action)
-                    return
-        super().apply_action(action)
+        g = self.game
+        if ph == ROLL:
+            if 0 <= action - g.ROLL_BASE < len(ROLLS):
+                if self._events:
+                    self._events = []
+                self._roll(action)
+                return FAST_REVEALED  # the dice are seen
+        elif ph == SELECT:
+            if action in self._select_choices():
+                if self._events:
+                    self._events = []
+                pawn, c = divmod(action, 12)
+                self.selected = (pawn, c + 1)
+                self.phase = DEST
+                self._events.append((_select_event, self.to_move, pawn, c + 1))
+                return FAST_APPLIED
+        elif ph == DEST:
+            sq = action - g.DEST_BASE
+            if 0 <= sq < g.CHANGE - g.DEST_BASE and self.destinations(*self.selected) >> sq & 1:
+                if self._events:
+                    self._events = []
+                self._move(sq)
+                return FAST_APPLIED
+        return FAST_DECLINED
 
     def _legal_actions(self) -> list[int]:
         g = self.game

@@ -25,6 +25,7 @@ from itertools import accumulate
 from typing import Any
 
 from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, Option, OptionError, State
+from trapworks.core.game import FAST_APPLIED, FAST_DECLINED
 
 from .data import (
     CHEESE_WHEEL,
@@ -576,10 +577,11 @@ class MouseTrapState(State):
                 return [STEAL_BASE + s for s in self.steal_from if self.cheese[s] > 0]
         return super().legal_actions(player)
 
-    def apply_action(self, action: int) -> None:
+    def _fast_apply(self, action: int) -> int:
         # A legal action of the phase goes straight to its rule, each phase's legality tested
-        # once; anything else (a refusal, the first player's draw) through the kernel's path.
-        # Every action is appended to the history after its rule ran (_enter_crank relies on it).
+        # once; anything else (a refusal, the first player's draw) through the kernel's checked
+        # path. The kernel appends every action to the history after its rule ran (_enter_crank
+        # relies on it); Mouse Trap's revealed outcomes are read from the history (revealed_upto).
         if action.__class__ is int:
             ph = self.phase
             if ph == P_DIE:  # every turn's die: _own_move, inlined
@@ -614,15 +616,13 @@ class MouseTrapState(State):
                             self._end_turn()
                     else:
                         self._land(me, dest, None)
-                    self._history.append(action)
-                    return
+                    return FAST_APPLIED
             elif ph == P_ROLL:  # every turn's decision
                 if action == ROLL:
                     if self._events:
                         self._events = []
                     self.phase = P_DIE
-                    self._history.append(action)
-                    return
+                    return FAST_APPLIED
             elif ph == P_FIRE:
                 stage = self.stage
                 game = self.game
@@ -636,8 +636,7 @@ class MouseTrapState(State):
                         if self._events:
                             self._events = []
                         self._fire_stage(action == WORKS)
-                    self._history.append(action)
-                    return
+                    return FAST_APPLIED
             elif ph == P_BUILD:
                 if action == BUILD or action == END:  # _decide_build, inlined
                     me = self.to_move
@@ -648,22 +647,19 @@ class MouseTrapState(State):
                         self._events = []
                         if not self._build(me, self.mice[me]):
                             self._end_turn()
-                    self._history.append(action)
-                    return
+                    return FAST_APPLIED
             elif ph == P_CRANK:
                 if action in self._current_crank_choices():
                     if self._events:
                         self._events = []
                     self._crank(action)
-                    self._history.append(action)
-                    return
+                    return FAST_APPLIED
             elif ph == P_PUSH:
                 if 1 <= action <= 6:
                     if self._events:
                         self._events = []
                     self._push(action)
-                    self._history.append(action)
-                    return
+                    return FAST_APPLIED
             elif (
                 ph == P_STEAL
                 and STEAL_BASE <= action < STEAL_BASE + MAX_PLAYERS
@@ -673,9 +669,8 @@ class MouseTrapState(State):
                 if self._events:
                     self._events = []
                 self._steal_pick(action - STEAL_BASE)
-                self._history.append(action)
-                return
-        super().apply_action(action)
+                return FAST_APPLIED
+        return FAST_DECLINED
 
     # Chance action ids are never a seat's (die faces, works/jams, first:P), so the last revealed
     # outcome is the last chance id in the history: nothing to keep up to date per action.
