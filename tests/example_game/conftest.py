@@ -4,6 +4,7 @@ it in the `trapworks.games` entry-point group instead): nothing outside this fol
 from __future__ import annotations
 
 import socket
+import sys
 import threading
 import time
 
@@ -20,6 +21,15 @@ def pig_registered():
     register_spec(SPEC)
     yield SPEC
     unregister(SPEC.game_id)
+    # The adapters' tables list the games they registered: the example leaves them as it found
+    # them (pyspiel and gymnasium keep their own registrations, under names no other test reads).
+    openspiel = sys.modules.get("trapworks.adapters.openspiel")
+    if openspiel is not None:
+        openspiel.GAMES.pop("trapworks_pig", None)
+        openspiel.GAME_CLASSES.pop("trapworks_pig", None)
+    gym = sys.modules.get("trapworks.adapters.gymnasium")
+    if gym is not None:
+        gym.ENV_IDS.pop(SPEC.game_id, None)
 
 
 @pytest.fixture(scope="module")

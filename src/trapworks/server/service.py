@@ -1046,7 +1046,8 @@ class GameService:
         for _seat, text in log[:ply]:
             state.apply_action(state.string_to_action(text))
         snap = self.snapshot(live, seat, sync=False, state=state, ply=ply)
-        return {**snap, "can_undo": False, "can_hint": False, "moment": True}
+        # A moment is drawn on its own: it carries the whole view (static part included).
+        return {**snap, "view": state.view(seat), "can_undo": False, "can_hint": False, "moment": True}
 
     def record(self, gid: str, token: str | None) -> GameRecord:
         live = self.get(gid)
