@@ -97,4 +97,11 @@ class Chat:
         except Exception as e:
             raise self.service._store_failed(f"store a chat line of game {live.id}", e) from None
         await send_all(live, {"type": "chat", "line": line})
+        self.service.publish("chat", live, line=line)  # the other nodes of a cluster send it too
         return line
+
+    async def heard_elsewhere(self, msg: dict[str, Any]) -> None:
+        """A line said on another node of the cluster: our sockets of that game get it."""
+        live = self.service.live.get(str(msg.get("g")))
+        if live is not None and isinstance(msg.get("line"), dict):
+            await send_all(live, {"type": "chat", "line": msg["line"]})

@@ -29,7 +29,7 @@ from trapworks.core import CHANCE, Forfeit, abort_refusal, outcome
 from trapworks.core.forfeit import Outcome
 from trapworks.core.randomness import derive, derived_random
 
-from .service import STORE_RETRY_S, ServiceError
+from .errors import STORE_RETRY_S, ServiceError
 
 if TYPE_CHECKING:
     from .service import GameService, LiveGame
@@ -41,6 +41,9 @@ TIMEOUT_RULES = ("ai", "forfeit")
 DEFAULT_HAND_OVER_AFTER_S = 120.0  # a seat with no socket this long may be handed to an AI
 STAND_IN = ("easy", "random")  # who plays an out seat's turns when the game goes on (first offered)
 MAX_CLOCK_TURN_ACTIONS = 200  # the clock's AI plays at most this many actions of one turn
+# A cluster node's claim on a clock running out lapses after this long (then another node acts:
+# the claimant may have died before it could).
+CLOCK_CLAIM_S = 10.0
 
 
 def check_clock(spec: Any, agents: list[str]) -> dict[str, Any] | None:
@@ -168,9 +171,23 @@ class Control:
         n = len(live.stored.seats)
         live.control = GameControl(stored or new_data(None, DEFAULT_HAND_OVER_AFTER_S, n, None))
         state = live.control.data["clock_state"]
-        if live.control.clock and state["turn_seat"] is not None:
+        # In a cluster another node may be serving the game right now: its clock runs on as stored.
+        if live.control.clock and state["turn_seat"] is not None and not self.service.clustered:
             state["turn_started"] = time.time()
         self._start_gone_watch(live)
+
+    def reloaded(self, live: LiveGame, data: dict[str, Any] | None) -> None:
+        """Another node changed the game's control document: adopt the stored one (its timer
+        set again where the clock's turn changed)."""
+        if data is None:
+            return
+        ctl = control_of(live)
+        before = ctl.data.get("clock_state")
+        ctl.data = data
+        if data.get("clock") and (data.get("clock_state") != before or ctl.timer is None or ctl.timer.done()):
+            if ctl.timer is None or ctl.timer is not asyncio.current_task():
+                self._arm(live)
+        self._watch_gone(live)
 
     def resume_clocks(self) -> None:
         """After a restart: load every game whose clock was running, so that its timer is set
@@ -367,6 +384,7 @@ class Control:
         live = self.service.get(gid)
         seat = self._player(live, token, "resign")
         async with live.lock:
+            await self.service.refresh_locked(live)
             if self.ended(live):
                 raise ServiceError(409, "game_over", "the game is over: there is nothing to resign")
             if live.stored.seats[seat]["kind"] != "human":
@@ -421,6 +439,7 @@ class Control:
         live = self.service.get(gid)
         self._player(live, token, "abort")
         async with live.lock:
+            await self.service.refresh_locked(live)
             if self.ended(live):
                 raise ServiceError(409, "game_over", "the game is over: there is nothing to abort")
             why = self._abort_refusal(live)
@@ -444,6 +463,7 @@ class Control:
         live = self.service.get(gid)
         seat = self._player(live, token, "ask for a rematch")
         async with live.lock:
+            await self.service.refresh_locked(live)
             if not self.ended(live):
                 raise ServiceError(409, "not_over", "a rematch is for a finished game; this one is still on")
             ctl = control_of(live)
@@ -548,12 +568,14 @@ class Control:
         ctl = control_of(live)
         now = time.time()
         wait = ctl.data["hand_over_after"]
+        elsewhere = self.service.seats_elsewhere(live.id)  # connected to another node of a cluster
         return [
             i
             for i, since in sorted(ctl.gone_since.items())
             if i != viewer
             and live.stored.seats[i]["kind"] == "human"
             and not any(c.seat == i for c in live.connections)
+            and i not in elsewhere
             and now - since >= wait
         ]
 
@@ -570,6 +592,7 @@ class Control:
         if level not in agents:
             raise ServiceError(400, "bad_agent", f"agent {level!r}: one of {', '.join(agents)}")
         async with live.lock:
+            await self.service.refresh_locked(live)
             if self.ended(live):
                 raise ServiceError(409, "game_over", "the game is over")
             if live.stored.seats[by]["kind"] != "human":
@@ -693,6 +716,7 @@ class Control:
         """The seat on move ran out of time: the chosen rule, under the game's lock."""
         ctl = control_of(live)
         async with live.lock:
+            await self.service.refresh_locked(live)  # in a cluster: as stored, moves made elsewhere
             st = ctl.data["clock_state"]
             if (
                 self.service.live.get(live.id) is not live
@@ -703,6 +727,16 @@ class Control:
             ):
                 return  # the turn ended meanwhile (a move arrived as the timer fired)
             assert ctl.clock is not None
+            budget = st["remaining"][seat] if ctl.clock["mode"] == "total" else ctl.clock["seconds"]
+            if time.time() < st["turn_started"] + budget - 0.01:
+                self._arm(live)  # the turn was restarted meanwhile (a seat taken): not yet
+                return
+            if not self.service.claim_timer(live, "clock", turn_ply, CLOCK_CLAIM_S):
+                # Another node acts on it. Should it die first, its claim lapses: look again then.
+                ctl.timer = self._spawn(
+                    live, self._expire_at(live, turn_ply, seat, time.time() + CLOCK_CLAIM_S + 0.1)
+                )
+                return
             if ctl.clock["mode"] == "total":
                 st["remaining"][seat] = 0.0
             if ctl.clock["on_timeout"] == "forfeit":
