@@ -9,23 +9,34 @@ Needs TRAPWORKS_TEST_POSTGRES_URL (scripts/test.sh sets it up).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import httpx
 import pytest
 
-from .cluster_helpers import CROSS_NODE_S, PG_URL, Sock, fresh_schema, start_nodes, stop_nodes
+from .cluster_helpers import (
+    CROSS_NODE_S,
+    PG_URL,
+    Sock,
+    fresh_schema,
+    redis_server,
+    start_nodes,
+    stop_nodes,
+)
 
 pytestmark = pytest.mark.skipif(not PG_URL, reason="set TRAPWORKS_TEST_POSTGRES_URL to test a cluster")
 
 
-@pytest.fixture(scope="module")
-def two_nodes(tmp_path_factory):
-    with fresh_schema() as url:
-        nodes = start_nodes(tmp_path_factory.mktemp("cluster"), url, 2)
-        try:
-            yield url, nodes
-        finally:
-            stop_nodes(nodes)
+@pytest.fixture(scope="module", params=["postgres", "redis"])
+def two_nodes(request, tmp_path_factory):
+    """Two nodes on a fresh schema, told of each other's changes by PostgreSQL's LISTEN/NOTIFY
+    (the default) or by a real Debian redis-server."""
+    with contextlib.ExitStack() as stack:
+        url = stack.enter_context(fresh_schema())
+        bus = stack.enter_context(redis_server()) if request.param == "redis" else None
+        nodes = start_nodes(tmp_path_factory.mktemp("cluster"), url, 2, bus=bus)
+        stack.callback(stop_nodes, nodes)
+        yield url, nodes
 
 
 def create(base: str, game: str = "last-mouse-lost", **body) -> dict:
@@ -44,7 +55,7 @@ def state_of(base: str, gid: str, token: str) -> dict:
 def test_both_nodes_run_the_cluster_bus_on_the_newest_schema(two_nodes):
     _url, (a, b) = two_nodes
     infos = [httpx.get(f"{n.url}/api/node").json() for n in (a, b)]
-    assert [i["bus"] for i in infos] == ["postgres", "postgres"]
+    assert infos[0]["bus"] == infos[1]["bus"] and infos[0]["bus"] in ("postgres", "redis")
     assert infos[0]["node"] != infos[1]["node"]
     assert infos[0]["schema"] == infos[1]["schema"] == "0002"
 
