@@ -102,7 +102,7 @@ def redis_server() -> Iterator[str]:
 
 HAPROXY_CFG = """
 global
-    maxconn 20000
+    maxconn 4000
 defaults
     mode http
     timeout connect 2s
