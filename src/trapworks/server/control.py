@@ -24,12 +24,12 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from trapworks.agents import available_agents, make_agent
+from trapworks.agents import available_agents
 from trapworks.core import CHANCE, Forfeit, abort_refusal, outcome
 from trapworks.core.forfeit import Outcome
-from trapworks.core.randomness import derive, derived_random
 
 from .errors import STORE_RETRY_S, ServiceError
+from .seat_player import IllegalChoice, SeatPlayer
 
 if TYPE_CHECKING:
     from .service import GameService, LiveGame
@@ -755,17 +755,14 @@ class Control:
             if self.ended(live) or state.current_player() != seat:
                 return
             ply = live.ply()
-            agent = make_agent(level, live.game, seat, seed=derive(live.key, "clock", seat, ply) >> 193)
-            # Never the true state: the agent sees what the seat may know.
-            if type(live.game).has_hidden_information:
-                position = state.resample(seat, derived_random(live.key, "clock", seat, ply))
-            else:
-                position = state.clone()
-            action = await asyncio.to_thread(agent.step, position)
-            if action not in state.legal_actions():
+            # Never the true state: the agent sees what the seat may know (server/seat_player.py).
+            player = SeatPlayer.new(level, live.game, seat, live.key, "clock", seat, ply)
+            try:
+                action = await asyncio.to_thread(player.choose, state, ply)
+            except IllegalChoice:
                 raise ServiceError(
                     500, "clock_agent_failed", f"the clock's {level} agent chose an illegal action"
-                )
+                ) from None
             after = await self.service._applied(live, state, action)
             steps = [(seat, state.action_to_string(action), after)]
             self.service._fast_replies(live, steps)

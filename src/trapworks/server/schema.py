@@ -20,7 +20,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, inspect
+from sqlalchemy import Connection, Engine, MetaData, inspect
 from sqlalchemy import text as sql_text
 
 log = logging.getLogger("trapworks.server")
@@ -85,29 +85,26 @@ def _migration_lock(engine: Engine, sqlite_file: Path | None) -> Iterator[Connec
                 conn.commit()
 
 
-def _complete_legacy(conn: Connection) -> None:
+def _complete_legacy(conn: Connection, metadata: MetaData) -> None:
     """A database made by `create_all` before migrations: add what the first revision has."""
-    from .store import Base  # the models as they were at the baseline (its tables only)
-
     have = {c["name"] for c in inspect(conn).get_columns("games")}
     for name, kind in LEGACY_COLUMNS.items():
         if name not in have:
             conn.execute(sql_text(f"ALTER TABLE games ADD COLUMN {name} {kind}"))
-    tables = [Base.metadata.tables[t] for t in BASELINE_TABLES]
-    Base.metadata.create_all(conn, tables=tables)  # tables added later than `games`, if missing
+    tables = [metadata.tables[t] for t in BASELINE_TABLES]
+    metadata.create_all(conn, tables=tables)  # tables added later than `games`, if missing
     conn.commit()
 
 
-def migrate(engine: Engine, sqlite_file: Path | None = None) -> str:
-    """Bring the database to the newest revision (under the migration lock); the revision."""
-    from .store import Base
-
+def migrate(engine: Engine, metadata: MetaData, sqlite_file: Path | None = None) -> str:
+    """Bring the database to the newest revision (under the migration lock); the revision.
+    `metadata`: the store's models (server/store.py)."""
     with _migration_lock(engine, sqlite_file) as conn:
         cfg = _config(conn)
         found = current(conn)
         if found is None and inspect(conn).has_table("games"):
             log.warning("database made before migrations: completing it and stamping revision %s", BASELINE)
-            _complete_legacy(conn)
+            _complete_legacy(conn, metadata)
             command.stamp(cfg, BASELINE)
             conn.commit()
         if found != head():
@@ -115,7 +112,7 @@ def migrate(engine: Engine, sqlite_file: Path | None = None) -> str:
             conn.commit()
         # Tables whose models have no migration yet (there should be none: a test compares the
         # migrations with the models) are still created, under the same lock.
-        Base.metadata.create_all(conn)
+        metadata.create_all(conn)
         conn.commit()
         rev = current(conn)
     assert rev is not None

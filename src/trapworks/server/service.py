@@ -21,10 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from trapworks.agents import available_agents, make_agent
+from trapworks.agents import available_agents
 from trapworks.core import (
     CHANCE,
-    Agent,
     Game,
     GameRecord,
     IllegalActionError,
@@ -39,15 +38,16 @@ from trapworks.core import (
     undo,
     undo_refusal,
 )
-from trapworks.core.agent import ReasonedAgent, advice
+from trapworks.core.agent import advice
 from trapworks.core.forfeit import outcome as forfeit_outcome
-from trapworks.core.randomness import chance_outcome, derive, derived_random, new_key, seed_key
+from trapworks.core.randomness import chance_outcome, derive, new_key, seed_key
 
 from .bus import Bus, LocalBus
 from .control import Control
 from .errors import STORAGE_FAILED, STORE_RETRY_S, ServiceError
 from .names import BadName, clean_name
 from .outbox import SocketDropped
+from .seat_player import IllegalChoice, SeatPlayer
 from .store import PlyTaken, SeatTaken, Store, StoredGame
 
 log = logging.getLogger("trapworks.server")
@@ -105,7 +105,7 @@ class LiveGame:
     stories: list[dict[str, Any]] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
-    agents: dict[int, Agent] = field(default_factory=dict)
+    agents: dict[int, SeatPlayer] = field(default_factory=dict)  # the AI seats' players
     failed: str | None = None  # an agent crashed: the reason, shown to the players
     human_seats: list[int] | None = None  # made on first use
     # (seat, ply) -> the action text as sent, for moves applied here: a repeat is answered, not applied.
@@ -801,7 +801,7 @@ class GameService:
                 if player == CHANCE:
                     action = chance_outcome(state, live.key)
                 elif live.stored.seats[player]["kind"] == "agent" and self._agent_is_fast(live, player):
-                    action = self._think(live, player, state.clone())
+                    action = self._think(live, player, state)
                 else:
                     return
                 after = state.clone()
@@ -1075,13 +1075,14 @@ class GameService:
         p = state.current_player()
         return p == CHANCE or (p >= 0 and live.stored.seats[p]["kind"] == "agent")
 
-    def _agent(self, live: LiveGame, seat: int) -> Agent:
-        agent = live.agents.get(seat)
-        if agent is None:
-            seed = derive(live.key, "agent", seat) >> 193  # 63 bits of the key's agent stream
-            agent = make_agent(live.stored.seats[seat]["agent"], live.game, seat, seed=seed)
-            live.agents[seat] = agent
-        return agent
+    def _agent(self, live: LiveGame, seat: int) -> SeatPlayer:
+        """The seat's player (server/seat_player.py: it sees only the seat's view), made once."""
+        player = live.agents.get(seat)
+        if player is None:
+            name = live.stored.seats[seat]["agent"]
+            player = SeatPlayer.new(name, live.game, seat, live.key, "agent")
+            live.agents[seat] = player
+        return player
 
     def _agent_is_fast(self, live: LiveGame, seat: int) -> bool:
         typical = self._agent_time.get((live.stored.game, live.stored.seats[seat]["agent"]))
@@ -1089,15 +1090,16 @@ class GameService:
             return self._agent(live, seat).quick
         return typical < INLINE_AGENT_S
 
-    def _think(self, live: LiveGame, seat: int, position: State) -> int:
-        """The seat's agent's action in `position` (a copy it may change), timing the thinking alone
-        (a thread hand-off waits for the busy event loop; counting that wait would keep a fast agent
-        in the thread pool for good)."""
-        agent = self._agent(live, seat)
+    def _think(self, live: LiveGame, seat: int, state: State) -> int:
+        """The seat's agent's action in `state` (after `live.ply()` or the folded steps' plies; the
+        agent sees only the seat's view of it), timing the thinking alone (a thread hand-off waits
+        for the busy event loop; counting that wait would keep a fast agent in the thread pool for
+        good)."""
+        player = self._agent(live, seat)
         key = (live.stored.game, live.stored.seats[seat]["agent"])
         started = time.perf_counter()
         try:
-            return agent.step(position)
+            return player.choose(state, len(state.history()))
         finally:
             took = time.perf_counter() - started
             typical = self._agent_time.get(key)
@@ -1111,7 +1113,7 @@ class GameService:
         server keeps answering everyone else; an agent that has been fast (under INLINE_AGENT_S per
         step) runs inline, saving the thread hand-off that would cost more than its thinking."""
         if self._agent_is_fast(live, seat):
-            return self._think(live, seat, state.clone())
+            return self._think(live, seat, state)
         return await asyncio.to_thread(self._think, live, seat, state.clone())
 
     async def advance(self, live: LiveGame) -> None:
@@ -1209,19 +1211,15 @@ class GameService:
             raise ServiceError(409, "not_your_turn", "a hint is for your own turn")
         name = self._hint_agent_name(live.game)
         assert name is not None  # hints are offered only in games that have an agent for them
-        rng = derived_random(live.key, "hint", ply)
-        agent = make_agent(name, live.game, seat, seed=derive(live.key, "hint", ply) >> 193)
-        # The hint knows what this seat knows: with hidden information the agent gets a state
-        # resampled from the seat's view, never the true one.
-        position = state.resample(seat, rng) if type(live.game).has_hidden_information else state
-        reason: str | None
-        if isinstance(agent, ReasonedAgent):  # the move and its reason from one decision
-            action, reason = await asyncio.to_thread(agent.choose, position.clone())
-        else:
-            action = await asyncio.to_thread(agent.step, position.clone())
-            reason = await asyncio.to_thread(agent.explain, position.clone())
-        if action not in state.legal_actions():  # a resample must keep the seat's own choices
-            raise ServiceError(500, "hint_failed", "the hint agent suggested a move that is not legal here")
+        # The hint knows what this seat knows (server/seat_player.py), like every AI seat.
+        helper = SeatPlayer.new(name, live.game, seat, live.key, "hint", ply)
+        try:
+            action, reason = await asyncio.to_thread(helper.choose_with_reason, state, ply)
+        except IllegalChoice:
+            raise ServiceError(
+                500, "hint_failed", "the hint agent suggested a move that is not legal here"
+            ) from None
+        agent = helper.agent
         # Only reasons in players' words are shown (no search statistics, no hidden readings),
         # and only when they add something to the move itself ("Roll the die.").
         text = state.describe_action(action)

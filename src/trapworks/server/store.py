@@ -44,6 +44,8 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
+from .schema import migrate
+
 CHECKPOINT_EVERY_S = 2.0  # SQLite: how often the WAL is copied into the database file
 
 
@@ -238,9 +240,7 @@ class Store:
 
         # The schema: created, upgraded or stamped by its Alembic migrations (server/schema.py),
         # under a lock so that nodes starting together on one empty database all come up.
-        from .schema import migrate
-
-        self.revision = migrate(self.engine, self.path)
+        self.revision = migrate(self.engine, Base.metadata, self.path)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._writer: Connection | None = self.engine.connect()
         # The database file's identity: a write first checks that the file is still the one open
