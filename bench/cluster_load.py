@@ -35,6 +35,7 @@ import resource
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import httpx
@@ -65,7 +66,7 @@ class Run:
         self.acks: list[float] = []
         self.acked_at: dict[tuple[str, int], float] = {}
         self.cross: list[float] = []
-        self.errors = 0
+        self.errors: Counter[str] = Counter()  # what went wrong, by kind
 
 
 async def make_game(http: httpx.AsyncClient, lb: str, rng: random.Random) -> dict:
@@ -125,7 +126,7 @@ async def player(ws_base: str, g: dict, run: Run, rng: random.Random) -> None:
                     # The spectator's update for the agent's reply (the last ply) is the one timed.
                     run.acked_at[(g["id"], latest["ply"] if latest else msg["ply"])] = now
                 else:
-                    run.errors += 1
+                    run.errors[f"{msg['type']} {msg.get('code')}"] += 1
                 waiting = None
             if waiting or latest is None or inbox:
                 continue
@@ -160,8 +161,9 @@ async def load(lb: str, clients: int, duration: float, warmup: float, seed: int)
             watch = asyncio.create_task(spectator(ws_base, g, run))
             try:
                 await player(ws_base, g, run, crng)
-            except Exception:
-                run.errors += 1
+            except Exception as e:
+                status = getattr(getattr(e, "response", None), "status_code", None)
+                run.errors[type(e).__name__ + (f" {status}" if status else "")] += 1
             watch.cancel()
             with contextlib.suppress(BaseException):
                 await watch
@@ -173,7 +175,8 @@ async def load(lb: str, clients: int, duration: float, warmup: float, seed: int)
         "ack p99": pct(run.acks, 99),
         "cross p50": pct(run.cross, 50),
         "cross p99": pct(run.cross, 99),
-        "errors": run.errors,
+        "errors": sum(run.errors.values()),
+        "error kinds": dict(run.errors),
     }
 
 

@@ -109,6 +109,7 @@ defaults
     timeout client 60s
     timeout server 60s
     timeout tunnel 1h
+    timeout check 5s
     option redispatch
     retries 3
 frontend web
@@ -124,11 +125,13 @@ backend nodes
 @contextlib.contextmanager
 def haproxy(folder: Path, nodes: list[ServerProcess]) -> Iterator[str]:
     """Debian's HAProxy in front of the nodes: round robin, no stickiness, WebSockets tunnelled,
-    a node that stops answering its health check taken out of the rotation. Its URL."""
+    a node that stops answering its health check taken out of the rotation (a busy node is given
+    5 s to answer it; a dead one refuses connections at once, and HAProxy redispatches those). Its URL."""
     exe = shutil.which("haproxy") or "/usr/sbin/haproxy"
     port = free_port()
     servers = "\n".join(
-        f"    server n{i} 127.0.0.1:{node.port} check inter 500 fall 2 rise 2" for i, node in enumerate(nodes)
+        f"    server n{i} 127.0.0.1:{node.port} check inter 1000 fall 3 rise 2"
+        for i, node in enumerate(nodes)
     )
     cfg = folder / "haproxy.cfg"
     folder.mkdir(parents=True, exist_ok=True)
