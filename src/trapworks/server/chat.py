@@ -61,7 +61,7 @@ class Chat:
         try:
             return self.service.store.chat_lines(live.id, CHAT_HISTORY)
         except Exception as e:
-            raise self.service._store_failed(f"read the chat of game {live.id}", e) from None
+            raise self.service.store_failed(f"read the chat of game {live.id}", e) from None
 
     def greeting(self, live: LiveGame, conn: Connection) -> dict[str, Any]:
         """The chat so far and whether this connection may write, for its hello."""
@@ -95,7 +95,7 @@ class Chat:
         try:
             line = self.service.store.add_chat(live.id, conn.seat, name, text)
         except Exception as e:
-            raise self.service._store_failed(f"store a chat line of game {live.id}", e) from None
+            raise self.service.store_failed(f"store a chat line of game {live.id}", e) from None
         await send_all(live, {"type": "chat", "line": line})
         self.service.publish("chat", live, line=line)  # the other nodes of a cluster send it too
         return line

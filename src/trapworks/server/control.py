@@ -218,7 +218,7 @@ class Control:
         try:
             self.store.save_control(live.id, control_of(live).data)
         except Exception as e:
-            raise self.service._store_failed(f"store the control of game {live.id}", e) from None
+            raise self.service.store_failed(f"store the control of game {live.id}", e) from None
 
     def stop(self, live: LiveGame) -> None:
         ctl = live.control
@@ -410,7 +410,7 @@ class Control:
             self.store.save_control(live.id, ctl.data)
         except Exception as e:
             ctl.data["forfeits"].pop()
-            raise self.service._store_failed(f"store a forfeit in game {live.id}", e) from None
+            raise self.service.store_failed(f"store a forfeit in game {live.id}", e) from None
         if seats is not None:
             self._adopt_seats(live, seats)
         await self.service.broadcast(live, sync=True)
@@ -451,7 +451,7 @@ class Control:
                 self.store.save_control(live.id, ctl.data)
             except Exception as e:
                 ctl.data["forfeits"].pop()
-                raise self.service._store_failed(f"store an abort in game {live.id}", e) from None
+                raise self.service.store_failed(f"store an abort in game {live.id}", e) from None
             await self.service.broadcast(live, sync=True)
         return {"ok": True, "ended": True, "ply": live.ply()}
 
@@ -481,7 +481,7 @@ class Control:
                 except Exception as e:
                     if rematch["game"] is None:
                         rematch["accepted"].remove(seat)
-                    raise self.service._store_failed(f"store a rematch of game {live.id}", e) from None
+                    raise self.service.store_failed(f"store a rematch of game {live.id}", e) from None
                 await self.service.broadcast(live, sync=True)
         return {
             "ok": True,
@@ -613,7 +613,7 @@ class Control:
                 self.store.save_control(live.id, ctl.data)
             except Exception as e:
                 ctl.data["handed"].pop()
-                raise self.service._store_failed(f"hand a seat of game {live.id} to an AI", e) from None
+                raise self.service.store_failed(f"hand a seat of game {live.id} to an AI", e) from None
             self._adopt_seats(live, seats)
             ctl.gone_since.pop(seat, None)
             await self.service.broadcast(live, sync=True)
@@ -678,15 +678,7 @@ class Control:
         ctl.timer = self._spawn(live, self._expire_at(live, st["turn_ply"], seat, ctl.deadline))
 
     def _spawn(self, live: LiveGame, work: Any) -> asyncio.Task | None:
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            work.close()
-            return None
-        task = loop.create_task(work)
-        self.service._tasks.add(task)
-        task.add_done_callback(self.service._tasks.discard)
-        return task
+        return self.service.spawn(work)
 
     async def _expire_at(self, live: LiveGame, turn_ply: int, seat: int, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - time.time()))
@@ -763,16 +755,12 @@ class Control:
                 raise ServiceError(
                     500, "clock_agent_failed", f"the clock's {level} agent chose an illegal action"
                 ) from None
-            after = await self.service._applied(live, state, action)
-            steps = [(seat, state.action_to_string(action), after)]
-            self.service._fast_replies(live, steps)
             ctl.data["clock_moves"].append(ply)
             try:
-                await self.service._commit(live, steps)
+                await self.service.play_locked(live, seat, action, by="clock")
             except ServiceError:
                 ctl.data["clock_moves"].pop()
                 raise
-            await self.service._send_steps(live, ply, steps, None, {})
 
 
 def control_of(live: LiveGame) -> GameControl:

@@ -249,7 +249,7 @@ class Presence:
         try:
             self.service.store.update_seats(live.id, seats)
         except Exception as e:
-            raise self.service._store_failed(f"name a seat of game {live.id}", e) from None
+            raise self.service.store_failed(f"name a seat of game {live.id}", e) from None
         live.stored.seats = seats
         self.service.publish("seats", live)  # the other nodes of a cluster show the name too
         await self.refresh(live)

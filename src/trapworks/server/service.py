@@ -366,11 +366,13 @@ class GameService:
         self.schedule_advance(live)  # it may have stopped while an agent or chance was to move
         return live
 
-    def _store_failed(self, what: str, error: BaseException) -> ServiceError:
+    def store_failed(self, what: str, error: BaseException) -> ServiceError:
         """Log a failed store operation; the 503 to answer with (nothing was acknowledged)."""
         self.store_failures += 1
         log.error("storage failure (%s): %s: %s", what, type(error).__name__, error)
         return ServiceError(503, "storage_unavailable", STORAGE_FAILED)
+
+    _store_failed = store_failed  # the name the server's modules used before it was public
 
     def _rebuild(self, stored: StoredGame) -> LiveGame:
         """Replay the stored actions: the state after a restart is the state before it."""
@@ -738,15 +740,58 @@ class GameService:
                 raise ServiceError(422, "illegal_move", f"illegal move {shown!r}: {e.reason}") from None
             except TrapworksError as e:
                 raise ServiceError(422, "illegal_move", f"illegal move {shown!r}: {e}") from None
-            steps = [(seat, state.action_to_string(action), new_state)]
             first = live.ply()
-            self._fast_replies(live, steps)
-            await self._commit(live, steps)
-            live.sent_texts[(seat, first)] = shown
             ack = {"type": "ack", "ref": ref, "ply": first + 1}
-            await self._send_steps(live, first, steps, reply_to, ack)
+            await self.play_locked(
+                live, seat, action, by="human", after=new_state, reply_to=reply_to, reply=ack
+            )
+            live.sent_texts[(seat, first)] = shown
         self.schedule_advance(live)
         return {"ply": first + 1, "repeat": False}
+
+    async def play_locked(
+        self,
+        live: LiveGame,
+        seat: int,
+        action: int,
+        *,
+        by: str,
+        after: State | None = None,
+        reply_to: Connection | None = None,
+        reply: dict[str, Any] | None = None,
+    ) -> list[tuple[int, str, State]]:
+        """The path of a seat's action into the game, whoever chose it (`by`: "human", "clock"):
+        applied (unless `after`, the state it gives, is known), followed by chance's and quick
+        agents' replies, committed to the store, then sent to every socket here (each its seat's
+        view of every step, `reply_to` its `reply` in the same frame) and told to the other nodes
+        of a cluster. The caller holds live.lock and has checked that the seat may act. The steps
+        (seat, text, state after) stored."""
+        state = live.state
+        first = live.ply()
+        if after is None:
+            after = await self._applied(live, state, action)
+        steps = [(seat, state.action_to_string(action), after)]
+        self._fast_replies(live, steps)
+        try:
+            await self._commit(live, steps)
+        except ServiceError as e:
+            log.info("game %s: %s action at ply %d not stored: %s", live.id, by, first, e.code)
+            raise
+        await self._send_steps(live, first, steps, reply_to, reply or {})
+        return steps
+
+    def spawn(self, work: Any) -> asyncio.Task | None:
+        """Run `work` (a coroutine) as a task the service cancels when it shuts down (None: no
+        event loop is running; the coroutine is closed unrun)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            work.close()
+            return None
+        task = loop.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
 
     @staticmethod
     def _repeat_of(live: LiveGame, seat: int, ply: int, text: str) -> int | None:
