@@ -9,8 +9,9 @@ with more than one node most spectators sit on another node than their game's pl
 then crosses the bus. Measured in the timed window:
 - moves/s: acknowledged moves (each a stored player move and a stored agent reply);
 - ack p50/p99: from sending a move to its ack;
-- cross-node p50/p99: from a move's ack at the player to the spectator receiving that ply (a
-  spectator on the player's own node counts too: with 1 node this is the local fan-out).
+- cross-node p50/p99: from a move's ack at the player to the spectator having the ply the ack's
+  frame brought (the agent's reply; 0 where the spectator had it first). With one node this is
+  the local fan-out; with more, most spectators sit on another node than their player.
 Then, on a single node, `--idle` idle sockets (spectators of 100 games, nothing sent) and the
 node's resident memory before and after (GET /api/node).
 
@@ -64,8 +65,8 @@ class Run:
         self.start = time.monotonic() + warmup
         self.stop_at = self.start + duration
         self.acks: list[float] = []
-        self.acked_at: dict[tuple[str, int], float] = {}
-        self.cross: list[float] = []
+        self.acked_at: dict[tuple[str, int], float] = {}  # (game, ply) -> when its ack came
+        self.watched_at: dict[tuple[str, int], float] = {}  # (game, ply) -> when the spectator had it
         self.errors: Counter[str] = Counter()  # what went wrong, by kind
 
 
@@ -98,9 +99,7 @@ async def spectator(ws_base: str, g: dict, run: Run) -> None:
                 now = time.monotonic()
                 for m in data if isinstance(data, list) else [data]:
                     if m.get("type") == "state" and not m.get("sync"):
-                        sent = run.acked_at.pop((g["id"], m["ply"]), None)
-                        if sent is not None and sent >= run.start:
-                            run.cross.append(now - sent)
+                        run.watched_at.setdefault((g["id"], m["ply"]), now)
 
 
 async def player(ws_base: str, g: dict, run: Run, rng: random.Random) -> None:
@@ -169,12 +168,20 @@ async def load(lb: str, clients: int, duration: float, warmup: float, seed: int)
                 await watch
 
     await asyncio.gather(*[one_client(i) for i in range(clients)])
+    # From the ack at the player to the spectator having that ply (0 where it came first: both
+    # sockets are read by this one process, in the order their frames arrive).
+    cross = [
+        max(0.0, run.watched_at[k] - t)
+        for k, t in run.acked_at.items()
+        if t >= run.start and k in run.watched_at
+    ]
     return {
         "moves/s": len(run.acks) / duration,
         "ack p50": pct(run.acks, 50),
         "ack p99": pct(run.acks, 99),
-        "cross p50": pct(run.cross, 50),
-        "cross p99": pct(run.cross, 99),
+        "cross p50": pct(cross, 50),
+        "cross p99": pct(cross, 99),
+        "cross n": len(cross),
         "errors": sum(run.errors.values()),
         "error kinds": dict(run.errors),
     }

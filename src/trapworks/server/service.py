@@ -988,12 +988,12 @@ class GameService:
         asked, and send our sockets every step in order. The caller holds live.lock. Whether
         anything changed."""
         first = live.ply()
-        if hint is not None and (hint.get("rewound") or hint.get("ply", first) < first):
+        if hint is not None and hint.get("rewound"):
             await self._reload_locked(live)
             return True
         actions: list[tuple[int, str]]
-        if hint is not None and hint.get("ply") == first:
-            actions = []
+        if hint is not None and isinstance(hint.get("ply"), int) and hint["ply"] <= first:
+            actions = []  # nothing new (we read it through the store before the message came)
         elif hint is not None and hint.get("from") == first and "a" in hint:
             actions = [(int(a[0]), str(a[1])) for a in hint["a"]]
         else:
