@@ -130,3 +130,33 @@ def test_two_nodes_started_at_once_on_an_empty_postgres_database_both_serve(tmp_
             assert all(n.proc.poll() is None for n in nodes)
         finally:
             stop_nodes(nodes)
+
+
+def test_a_timer_claim_is_taken_once_renewed_by_its_node_taken_over_once_lapsed_and_swept(tmp_path):
+    from trapworks.server.store import StoredGame
+
+    store = Store(f"sqlite:///{tmp_path / 'c.sqlite'}")
+    try:
+        store.create_game(
+            StoredGame(
+                id="g1",
+                game="last-mouse-lost",
+                options={},
+                seed=1,
+                start=None,
+                seats=[],
+                spectator_token="s",
+                hints=False,
+                created="",
+            )
+        )
+        assert store.claim_timer("g1", "clock", 3, "node-a", 60)
+        assert not store.claim_timer("g1", "clock", 3, "node-b", 60)  # held by a
+        assert store.claim_timer("g1", "clock", 3, "node-a", 60)  # a renews its own
+        assert store.claim_timer("g1", "clock", 4, "node-b", -7200)  # another timer; lapsed at once
+        assert store.claim_timer("g1", "clock", 4, "node-a", 60)  # a lapsed claim is taken over
+        assert store.claim_timer("g1", "advance", 5, "node-b", -7200)
+        assert store.forget_old_claims(3600) == 1  # only the claim that lapsed two hours ago
+        assert not store.claim_timer("g1", "clock", 3, "node-b", 60)
+    finally:
+        store.close()

@@ -47,6 +47,10 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sess
 from .schema import migrate
 
 CHECKPOINT_EVERY_S = 2.0  # SQLite: how often the WAL is copied into the database file
+# Timer claims (cluster nodes, server/cluster.py) are swept every this many claims, keeping those
+# that lapsed less than CLAIM_KEEP_S ago.
+CLAIM_SWEEP_EVERY = 500
+CLAIM_KEEP_S = 3600.0
 
 
 class Base(DeclarativeBase):
@@ -249,6 +253,7 @@ class Store:
         self.lost: str | None = None  # why the store refuses writes, while it does
         self._warn_unwritable()
         self._insert_action = insert(ActionRow)
+        self._claims = 0  # timer claims made (the old ones are swept now and then)
         # Group commit: actions stored by concurrent moves in one turn of the event loop share one
         # transaction (see append_actions_soon).
         self._pending: list[tuple[list[dict[str, Any]], asyncio.Future]] = []
@@ -543,6 +548,9 @@ class Store:
         now = datetime.now(UTC)
         until = now + timedelta(seconds=hold_s)
         key = (TimerClaimRow.game_id == game_id, TimerClaimRow.kind == kind, TimerClaimRow.ply == ply)
+        self._claims += 1
+        if self._claims % CLAIM_SWEEP_EVERY == 0:
+            self.forget_old_claims(CLAIM_KEEP_S)
         try:
             with self.sessions.begin() as s:
                 s.add(TimerClaimRow(game_id=game_id, kind=kind, ply=ply, node=node, until=until))
@@ -556,6 +564,14 @@ class Store:
                 .values(node=node, until=until)
             )
             return bool(taken.rowcount)  # type: ignore[attr-defined]
+
+    def forget_old_claims(self, older_than_s: float) -> int:
+        """Delete timer claims that lapsed more than `older_than_s` ago (their timers have fired
+        or been taken over long since); how many (committed on return)."""
+        cutoff = datetime.now(UTC) - timedelta(seconds=older_than_s)
+        with self.sessions.begin() as s:
+            gone = s.execute(delete(TimerClaimRow).where(TimerClaimRow.until < cutoff))
+        return int(gone.rowcount)  # type: ignore[attr-defined]
 
     def game_ids(self) -> list[str]:
         with self.sessions() as s:
