@@ -272,3 +272,39 @@ def test_a_forfeit_on_time_is_stored_once_though_both_nodes_time_the_turn(two_no
         assert len(store.load_control(gid)["forfeits"]) == 1
     finally:
         store.close()
+
+
+def test_an_undo_on_one_node_rewinds_the_other_nodes_copy(two_nodes):
+    """Against AI, seat 0 takes its move back through node A: the spectator on node B is sent the
+    shorter game, and B answers it as current."""
+    _url, (a, b) = two_nodes
+    g = create(a.url, seats=[{"kind": "human"}, {"kind": "agent", "agent": "random"}])
+    gid, t0, spec = g["id"], g["seats"][0]["token"], g["spectator"]["token"]
+
+    async def play() -> None:
+        async with Sock(b.url, gid, spec) as watcher:
+            await watcher.wait(lambda m: m["type"] == "state", 10, "the first state")
+            for _ in range(2):
+                s = state_of(a.url, gid, t0)
+                action = s["view"]["legal_actions"][0]["text"]
+                r = httpx.post(
+                    f"{a.url}/api/games/{gid}/moves", json={"token": t0, "action": action, "ply": s["ply"]}
+                )
+                assert r.status_code == 200, r.text
+            before = state_of(a.url, gid, t0)["ply"]
+            await watcher.wait(
+                lambda m: m["type"] == "state" and m["ply"] == before, CROSS_NODE_S, "the moves"
+            )
+            r = httpx.post(f"{a.url}/api/games/{gid}/undo", json={"token": t0})
+            assert r.status_code == 200, r.text
+            after = r.json()["ply"]
+            assert after < before
+            rewound = await watcher.wait(
+                lambda m: m["type"] == "state" and m["ply"] == after and m.get("sync"),
+                CROSS_NODE_S,
+                "the undo",
+            )
+            assert len(rewound["log"]) == after
+            assert state_of(b.url, gid, spec)["ply"] == after
+
+    asyncio.run(play())
