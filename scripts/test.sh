@@ -14,6 +14,9 @@ command -v pg_ctlcluster >/dev/null 2>&1 || missing+=(postgresql)
 # A C compiler and Python's headers build Last Mouse Lost's compiled state (setup.py; optional:
 # without them the install still works and the game takes its pure-Python path).
 command -v cc >/dev/null 2>&1 || missing+=(gcc)
+# The cluster tests: Redis as the other bus, HAProxy as the load balancer in front of the nodes.
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
 python3 -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
   || missing+=(python3-dev)
 if [ ${#missing[@]} -gt 0 ]; then

@@ -260,7 +260,7 @@ def test_the_clocks_ai_plays_from_the_seats_view_never_the_true_state(client, mo
     """13 Dead End Drive hides each seat's cards: the clock's AI gets a state resampled from the
     seat's view (State.resample), never the game's own state."""
     from trapworks.core import State
-    from trapworks.server import control
+    from trapworks.server import seat_player as control  # the clock's AI plays through it
 
     resampled: dict[int, int] = {}  # id of a resampled state -> the seat it was made for
     seen: list[tuple[int, State]] = []
@@ -305,7 +305,7 @@ def test_a_public_link_does_not_keep_a_finished_game_in_memory(client):
 
 
 def test_a_clock_agent_that_fails_is_reported_to_the_players_and_the_server_goes_on(client, monkeypatch):
-    from trapworks.server import control
+    from trapworks.server import seat_player as control  # the clock's AI plays through it
 
     class BrokenAgent:
         def step(self, position):

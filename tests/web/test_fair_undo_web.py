@@ -203,6 +203,9 @@ def test_a_database_from_before_the_practice_column_is_upgraded(tmp_path):
         old = create_game(c, seats=[{"kind": "human"}, {"kind": "agent", "agent": "random"}])
     con = sqlite3.connect(path)
     con.execute("ALTER TABLE games DROP COLUMN practice")  # the table as it was made before
+    # ... and before migrations: no revision stamped, no table added by a migration since.
+    con.execute("DROP TABLE alembic_version")
+    con.execute("DROP TABLE timer_claims")
     con.commit()
     con.close()
     with TestClient(create_app(url)) as c:

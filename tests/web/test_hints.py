@@ -8,7 +8,7 @@ import pytest
 
 import trapworks
 from trapworks.core import State
-from trapworks.server import service as service_module
+from trapworks.server import seat_player as seat_player_module
 
 from .conftest import create_game
 
@@ -78,7 +78,7 @@ def test_a_hint_in_a_game_with_secrets_is_computed_from_a_resample(client, monke
     # The hint agent must never be handed the true state of 13 Dead End Drive (the other seat's
     # characters and cards): the service resamples from the hinted seat's view first.
     seen = []
-    real_make_agent = service_module.make_agent
+    real_make_agent = seat_player_module.make_agent
 
     def spy(name, game, seat, seed=None):
         agent = real_make_agent(name, game, seat, seed=seed)
@@ -91,7 +91,7 @@ def test_a_hint_in_a_game_with_secrets_is_computed_from_a_resample(client, monke
         agent.step = watched
         return agent
 
-    monkeypatch.setattr(service_module, "make_agent", spy)
+    monkeypatch.setattr(seat_player_module, "make_agent", spy)  # every AI seat plays through it
     resampled = []
     real_resample = State.resample
 

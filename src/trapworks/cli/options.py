@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 from typing import Any
 
-import platformdirs
 import typer
+
+from trapworks.paths import data_dir as data_dir  # re-exported: the CLI's commands use it
 
 
 def parse_options(pairs: list[str] | None) -> dict[str, Any]:
@@ -50,12 +49,3 @@ def games_progress(label: str, console, quiet: bool):
         console=console,
         disable=quiet and not console.is_terminal,
     )
-
-
-def data_dir() -> Path:
-    """Where trapworks keeps records and its database: $TRAPWORKS_HOME, else the platform's user
-    data folder (platformdirs: $XDG_DATA_HOME/trapworks or ~/.local/share/trapworks on Linux,
-    ~/Library/Application Support/trapworks on macOS, %LOCALAPPDATA%\\trapworks on Windows)."""
-    if os.environ.get("TRAPWORKS_HOME"):
-        return Path(os.environ["TRAPWORKS_HOME"])
-    return platformdirs.user_data_path("trapworks", appauthor=False)

@@ -23,6 +23,13 @@ def register(app: typer.Typer) -> None:
             help="HTTP requests per second per client address (burst: 5 s worth); 0: no limit "
             "(a load test from one machine).",
         ),
+        bus: str | None = typer.Option(
+            None,
+            help="How the nodes of a cluster (several `trapworks serve` on one PostgreSQL database) "
+            "hear of each other's changes: 'postgres' (LISTEN/NOTIFY, the default on PostgreSQL), "
+            "a redis://host:6379/0 URL (Redis pub/sub), or 'local' (one process: the SQLite default). "
+            "See docs/cluster.md.",
+        ),
         log_json: bool = typer.Option(
             False,
             "--log-json",
@@ -50,7 +57,7 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
         try:
             rate = (rate_limit, 5 * rate_limit) if rate_limit > 0 else (float("inf"), float("inf"))
-            web_app = create_app(url, manage_memory=True, request_rate=rate)
+            web_app = create_app(url, manage_memory=True, request_rate=rate, bus=bus)
         except Exception as e:  # a bad --db URL, an unreachable database
             typer.echo(f"error: cannot open the database {url}: {e}", err=True)
             raise typer.Exit(2) from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -20,6 +21,8 @@ from starlette.websockets import WebSocketDisconnected
 
 from . import messages
 from .accesslog import AccessLogMiddleware
+from .bus import make_bus
+from .cluster import ClusterLink
 from .control_api import add_control_routes
 from .limits import SOCKET_RATE_BURST, SOCKET_RATE_PER_S, LimitsMiddleware, RateLimiter
 from .memory import GarbagePolicy
@@ -88,6 +91,17 @@ def _message_error(e: ValidationError) -> ServiceError:
     return ServiceError(400, code, f"{'.'.join(loc) or 'message'}: {first.get('msg')}")
 
 
+def _rss_mib() -> float:
+    """This process's resident memory in MiB (Linux: /proc; elsewhere the peak from getrusage)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except OSError:
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"ok": False, "error": message, "code": code}, status_code=status)
 
@@ -98,28 +112,35 @@ def create_app(
     *,
     manage_memory: bool = False,
     request_rate: tuple[float, float] | None = None,
+    bus: str | None = None,
 ) -> FastAPI:
     """The web app. `manage_memory`: run the garbage-collection policy of server/memory.py (for a
     server process of its own, as `trapworks serve` is; not for an app inside another program).
-    `request_rate`: (requests per second, burst) per client address; default limits.RATE_PER_S."""
+    `request_rate`: (requests per second, burst) per client address; default limits.RATE_PER_S.
+    `bus`: how the nodes of a cluster hear of each other's changes (server/bus.py make_bus:
+    default PostgreSQL's LISTEN/NOTIFY on a PostgreSQL database, nothing on SQLite)."""
     if db_url is None:
-        from trapworks.cli.options import data_dir as default_data_dir
+        from trapworks.paths import data_dir as default_data_dir
 
         db_url = default_url(data_dir or default_data_dir())
+    the_bus = make_bus(bus, db_url)  # a bad --bus is refused before the database is touched
     store = Store(db_url)
     service = GameService(store)
     social = Social(service)  # names, presence, chat, open tables
+    cluster = ClusterLink(the_bus, service, social)  # the other nodes (server/cluster.py)
     memory = GarbagePolicy(lambda: service.last_activity) if manage_memory else None
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
         if memory is not None:
             memory.start()
+        await cluster.start()  # subscribed before serving: no change made elsewhere goes unheard
         service.control.resume_clocks()  # clocks run again at once, not when a player comes back
         yield
         if memory is not None:
             await memory.stop()
         await social.stop()
+        await cluster.stop()
         await service.shutdown()
         store.close()
 
@@ -131,6 +152,7 @@ def create_app(
     )
     app.state.service = service
     app.state.store = store
+    app.state.bus = the_bus
     # Sizes, body and URL limits and a request rate per client address (see limits.py).
     app.add_middleware(LimitsMiddleware, rate=RateLimiter(*request_rate) if request_rate else None)
     # Outermost: one log line per request and per socket event, refusals by the limits included.
@@ -192,6 +214,20 @@ def create_app(
             raise ServiceError(
                 404, "no_schema", f"no schema {name[:64]!r}; see /api/schema for the names"
             ) from None
+
+    @app.get("/api/node", summary="This server process: its cluster node, games and sockets held")
+    async def node_info():
+        return {
+            "node": the_bus.node,
+            "bus": the_bus.kind,
+            "schema": store.revision,
+            "games": len(service.live),
+            "sockets": sum(len(live.connections) for live in service.live.values()),
+            "rss_mib": round(_rss_mib(), 1),
+            "catch_ups": service.catch_ups,
+            "published": the_bus.published,
+            "heard": the_bus.heard,
+        }
 
     @app.get("/api/catalog", summary="Games, their options, seats and agents")
     async def catalog():
@@ -270,7 +306,7 @@ def create_app(
 
     @app.get("/api/games/{gid}", summary="A game as the token's seat sees it")
     async def get_game(gid: str, token: str | None = Query(None)):
-        live = service.get(gid)
+        live = await service.fresh(gid)  # in a cluster: never an old ply as current
         seat = service.seat_for(live, token)
         return {"info": service.game_info(live, seat), "state": service.snapshot(live, seat, sync=True)}
 
@@ -322,7 +358,7 @@ def create_app(
     async def game_socket(ws: WebSocket, gid: str, token: str | None = Query(None)):
         await ws.accept()
         try:
-            live = service.get(gid)
+            live = await service.fresh(gid)
             seat = service.seat_for(live, token)
         except ServiceError as e:
             await ws.send_json({"type": "error", "code": e.code, "message": e.message, "fatal": True})
@@ -411,7 +447,7 @@ def create_app(
             elif kind == "hint":
                 await send({"type": "hint", "ref": ref, **(await service.hint(gid, token))})
             elif kind == "sync":
-                live = service.get(gid)
+                live = await service.fresh(gid)
                 await send(service.snapshot(live, seat, sync=True))
             elif kind == "ping":
                 await send({"type": "pong", "ref": ref})

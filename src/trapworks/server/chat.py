@@ -61,7 +61,7 @@ class Chat:
         try:
             return self.service.store.chat_lines(live.id, CHAT_HISTORY)
         except Exception as e:
-            raise self.service._store_failed(f"read the chat of game {live.id}", e) from None
+            raise self.service.store_failed(f"read the chat of game {live.id}", e) from None
 
     def greeting(self, live: LiveGame, conn: Connection) -> dict[str, Any]:
         """The chat so far and whether this connection may write, for its hello."""
@@ -95,6 +95,13 @@ class Chat:
         try:
             line = self.service.store.add_chat(live.id, conn.seat, name, text)
         except Exception as e:
-            raise self.service._store_failed(f"store a chat line of game {live.id}", e) from None
+            raise self.service.store_failed(f"store a chat line of game {live.id}", e) from None
         await send_all(live, {"type": "chat", "line": line})
+        self.service.publish("chat", live, line=line)  # the other nodes of a cluster send it too
         return line
+
+    async def heard_elsewhere(self, msg: dict[str, Any]) -> None:
+        """A line said on another node of the cluster: our sockets of that game get it."""
+        live = self.service.live.get(str(msg.get("g")))
+        if live is not None and isinstance(msg.get("line"), dict):
+            await send_all(live, {"type": "chat", "line": msg["line"]})

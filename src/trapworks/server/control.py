@@ -24,12 +24,12 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from trapworks.agents import available_agents, make_agent
+from trapworks.agents import available_agents
 from trapworks.core import CHANCE, Forfeit, abort_refusal, outcome
 from trapworks.core.forfeit import Outcome
-from trapworks.core.randomness import derive, derived_random
 
-from .service import STORE_RETRY_S, ServiceError
+from .errors import STORE_RETRY_S, ServiceError
+from .seat_player import IllegalChoice, SeatPlayer
 
 if TYPE_CHECKING:
     from .service import GameService, LiveGame
@@ -41,6 +41,9 @@ TIMEOUT_RULES = ("ai", "forfeit")
 DEFAULT_HAND_OVER_AFTER_S = 120.0  # a seat with no socket this long may be handed to an AI
 STAND_IN = ("easy", "random")  # who plays an out seat's turns when the game goes on (first offered)
 MAX_CLOCK_TURN_ACTIONS = 200  # the clock's AI plays at most this many actions of one turn
+# A cluster node's claim on a clock running out lapses after this long (then another node acts:
+# the claimant may have died before it could).
+CLOCK_CLAIM_S = 10.0
 
 
 def check_clock(spec: Any, agents: list[str]) -> dict[str, Any] | None:
@@ -168,9 +171,23 @@ class Control:
         n = len(live.stored.seats)
         live.control = GameControl(stored or new_data(None, DEFAULT_HAND_OVER_AFTER_S, n, None))
         state = live.control.data["clock_state"]
-        if live.control.clock and state["turn_seat"] is not None:
+        # In a cluster another node may be serving the game right now: its clock runs on as stored.
+        if live.control.clock and state["turn_seat"] is not None and not self.service.clustered:
             state["turn_started"] = time.time()
         self._start_gone_watch(live)
+
+    def reloaded(self, live: LiveGame, data: dict[str, Any] | None) -> None:
+        """Another node changed the game's control document: adopt the stored one (its timer
+        set again where the clock's turn changed)."""
+        if data is None:
+            return
+        ctl = control_of(live)
+        before = ctl.data.get("clock_state")
+        ctl.data = data
+        if data.get("clock") and (data.get("clock_state") != before or ctl.timer is None or ctl.timer.done()):
+            if ctl.timer is None or ctl.timer is not asyncio.current_task():
+                self._arm(live)
+        self._watch_gone(live)
 
     def resume_clocks(self) -> None:
         """After a restart: load every game whose clock was running, so that its timer is set
@@ -201,7 +218,7 @@ class Control:
         try:
             self.store.save_control(live.id, control_of(live).data)
         except Exception as e:
-            raise self.service._store_failed(f"store the control of game {live.id}", e) from None
+            raise self.service.store_failed(f"store the control of game {live.id}", e) from None
 
     def stop(self, live: LiveGame) -> None:
         ctl = live.control
@@ -367,6 +384,7 @@ class Control:
         live = self.service.get(gid)
         seat = self._player(live, token, "resign")
         async with live.lock:
+            await self.service.refresh_locked(live)
             if self.ended(live):
                 raise ServiceError(409, "game_over", "the game is over: there is nothing to resign")
             if live.stored.seats[seat]["kind"] != "human":
@@ -392,7 +410,7 @@ class Control:
             self.store.save_control(live.id, ctl.data)
         except Exception as e:
             ctl.data["forfeits"].pop()
-            raise self.service._store_failed(f"store a forfeit in game {live.id}", e) from None
+            raise self.service.store_failed(f"store a forfeit in game {live.id}", e) from None
         if seats is not None:
             self._adopt_seats(live, seats)
         await self.service.broadcast(live, sync=True)
@@ -421,6 +439,7 @@ class Control:
         live = self.service.get(gid)
         self._player(live, token, "abort")
         async with live.lock:
+            await self.service.refresh_locked(live)
             if self.ended(live):
                 raise ServiceError(409, "game_over", "the game is over: there is nothing to abort")
             why = self._abort_refusal(live)
@@ -432,7 +451,7 @@ class Control:
                 self.store.save_control(live.id, ctl.data)
             except Exception as e:
                 ctl.data["forfeits"].pop()
-                raise self.service._store_failed(f"store an abort in game {live.id}", e) from None
+                raise self.service.store_failed(f"store an abort in game {live.id}", e) from None
             await self.service.broadcast(live, sync=True)
         return {"ok": True, "ended": True, "ply": live.ply()}
 
@@ -444,6 +463,7 @@ class Control:
         live = self.service.get(gid)
         seat = self._player(live, token, "ask for a rematch")
         async with live.lock:
+            await self.service.refresh_locked(live)
             if not self.ended(live):
                 raise ServiceError(409, "not_over", "a rematch is for a finished game; this one is still on")
             ctl = control_of(live)
@@ -461,7 +481,7 @@ class Control:
                 except Exception as e:
                     if rematch["game"] is None:
                         rematch["accepted"].remove(seat)
-                    raise self.service._store_failed(f"store a rematch of game {live.id}", e) from None
+                    raise self.service.store_failed(f"store a rematch of game {live.id}", e) from None
                 await self.service.broadcast(live, sync=True)
         return {
             "ok": True,
@@ -548,12 +568,14 @@ class Control:
         ctl = control_of(live)
         now = time.time()
         wait = ctl.data["hand_over_after"]
+        elsewhere = self.service.seats_elsewhere(live.id)  # connected to another node of a cluster
         return [
             i
             for i, since in sorted(ctl.gone_since.items())
             if i != viewer
             and live.stored.seats[i]["kind"] == "human"
             and not any(c.seat == i for c in live.connections)
+            and i not in elsewhere
             and now - since >= wait
         ]
 
@@ -570,6 +592,7 @@ class Control:
         if level not in agents:
             raise ServiceError(400, "bad_agent", f"agent {level!r}: one of {', '.join(agents)}")
         async with live.lock:
+            await self.service.refresh_locked(live)
             if self.ended(live):
                 raise ServiceError(409, "game_over", "the game is over")
             if live.stored.seats[by]["kind"] != "human":
@@ -590,7 +613,7 @@ class Control:
                 self.store.save_control(live.id, ctl.data)
             except Exception as e:
                 ctl.data["handed"].pop()
-                raise self.service._store_failed(f"hand a seat of game {live.id} to an AI", e) from None
+                raise self.service.store_failed(f"hand a seat of game {live.id} to an AI", e) from None
             self._adopt_seats(live, seats)
             ctl.gone_since.pop(seat, None)
             await self.service.broadcast(live, sync=True)
@@ -655,15 +678,7 @@ class Control:
         ctl.timer = self._spawn(live, self._expire_at(live, st["turn_ply"], seat, ctl.deadline))
 
     def _spawn(self, live: LiveGame, work: Any) -> asyncio.Task | None:
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            work.close()
-            return None
-        task = loop.create_task(work)
-        self.service._tasks.add(task)
-        task.add_done_callback(self.service._tasks.discard)
-        return task
+        return self.service.spawn(work)
 
     async def _expire_at(self, live: LiveGame, turn_ply: int, seat: int, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - time.time()))
@@ -693,6 +708,7 @@ class Control:
         """The seat on move ran out of time: the chosen rule, under the game's lock."""
         ctl = control_of(live)
         async with live.lock:
+            await self.service.refresh_locked(live)  # in a cluster: as stored, moves made elsewhere
             st = ctl.data["clock_state"]
             if (
                 self.service.live.get(live.id) is not live
@@ -703,6 +719,16 @@ class Control:
             ):
                 return  # the turn ended meanwhile (a move arrived as the timer fired)
             assert ctl.clock is not None
+            budget = st["remaining"][seat] if ctl.clock["mode"] == "total" else ctl.clock["seconds"]
+            if time.time() < st["turn_started"] + budget - 0.01:
+                self._arm(live)  # the turn was restarted meanwhile (a seat taken): not yet
+                return
+            if not self.service.claim_timer(live, "clock", turn_ply, CLOCK_CLAIM_S):
+                # Another node acts on it. Should it die first, its claim lapses: look again then.
+                ctl.timer = self._spawn(
+                    live, self._expire_at(live, turn_ply, seat, time.time() + CLOCK_CLAIM_S + 0.1)
+                )
+                return
             if ctl.clock["mode"] == "total":
                 st["remaining"][seat] = 0.0
             if ctl.clock["on_timeout"] == "forfeit":
@@ -721,27 +747,20 @@ class Control:
             if self.ended(live) or state.current_player() != seat:
                 return
             ply = live.ply()
-            agent = make_agent(level, live.game, seat, seed=derive(live.key, "clock", seat, ply) >> 193)
-            # Never the true state: the agent sees what the seat may know.
-            if type(live.game).has_hidden_information:
-                position = state.resample(seat, derived_random(live.key, "clock", seat, ply))
-            else:
-                position = state.clone()
-            action = await asyncio.to_thread(agent.step, position)
-            if action not in state.legal_actions():
+            # Never the true state: the agent sees what the seat may know (server/seat_player.py).
+            player = SeatPlayer.new(level, live.game, seat, live.key, "clock", seat, ply)
+            try:
+                action = await asyncio.to_thread(player.choose, state, ply)
+            except IllegalChoice:
                 raise ServiceError(
                     500, "clock_agent_failed", f"the clock's {level} agent chose an illegal action"
-                )
-            after = await self.service._applied(live, state, action)
-            steps = [(seat, state.action_to_string(action), after)]
-            self.service._fast_replies(live, steps)
+                ) from None
             ctl.data["clock_moves"].append(ply)
             try:
-                await self.service._commit(live, steps)
+                await self.service.play_locked(live, seat, action, by="clock")
             except ServiceError:
                 ctl.data["clock_moves"].pop()
                 raise
-            await self.service._send_steps(live, ply, steps, None, {})
 
 
 def control_of(live: LiveGame) -> GameControl:

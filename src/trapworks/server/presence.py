@@ -31,6 +31,9 @@ AWAY_AFTER_S = 45.0  # no message (the page sends a heartbeat every 15 s) for th
 LEFT_SILENT_S = 120.0  # no message at all for this long, socket or not: left
 LEFT_AFTER_S = 4.0  # no socket for this long: left (a reload reconnects well within it)
 SWEEP_S = 1.0  # how often statuses that change with time alone are looked at
+# In a cluster each node tells the others which seats have a socket on it (on change, and again
+# this often: another node forgets what a node has not repeated in REMOTE_PRESENCE_TTL_S).
+REPUBLISH_S = 15.0
 
 
 @dataclass
@@ -50,6 +53,9 @@ class Presence:
         self._closed: dict[str, dict[int, float]] = {}
         self._shown: dict[str, list[dict[str, Any]]] = {}  # game id -> the seats last broadcast
         self._sweeper: asyncio.Task | None = None
+        # game id -> what this node last told the other nodes of a cluster (seat, status) pairs
+        self._published: dict[str, list[list[Any]]] = {}
+        self._republished = time.monotonic()
 
     # --- statuses -------------------------------------------------------------------------
     def status(self, live: LiveGame, seat: int, now: float | None = None) -> str | None:
@@ -58,14 +64,12 @@ class Presence:
         if s["kind"] != "human":
             return None
         now = time.monotonic() if now is None else now
-        heard = [h for c, h in self._heard.get(live.id, {}).items() if c.seat == seat]
-        if heard:
-            latest = max(h.at for h in heard)
-            if now - latest > LEFT_SILENT_S:
-                return "left"
-            if now - latest > AWAY_AFTER_S or not any(h.visible for h in heard):
-                return "away"
-            return "online"
+        here = self._here(live, seat, now)
+        if here is not None:
+            return here
+        elsewhere = self.service.seats_elsewhere(live.id).get(seat)  # another node of a cluster
+        if elsewhere is not None:
+            return elsewhere
         if seat not in stored.joins:
             return "free" if s.get("invite") else "joined"
         closed = self._closed.get(live.id, {}).get(seat)
@@ -77,6 +81,46 @@ class Presence:
         if stored.joins[seat][1] is None and closed is None:
             return "joined"  # taken (a lobby join, an invite), its page not opened yet
         return "left"
+
+    def _here(self, live: LiveGame, seat: int, now: float) -> str | None:
+        """The seat's status from its sockets on this node (None: it has none here)."""
+        heard = [h for c, h in self._heard.get(live.id, {}).items() if c.seat == seat]
+        if not heard:
+            return None
+        latest = max(h.at for h in heard)
+        if now - latest > LEFT_SILENT_S:
+            return "left"
+        if now - latest > AWAY_AFTER_S or not any(h.visible for h in heard):
+            return "away"
+        return "online"
+
+    def _publish_here(self, live: LiveGame, force: bool = False) -> None:
+        """Tell the other nodes of a cluster which seats have a socket here, if that changed."""
+        if not self.service.clustered:
+            return
+        now = time.monotonic()
+        seats = sorted({c.seat for c in self._heard.get(live.id, {}) if c.seat is not None})
+        statuses = [(seat, self._here(live, seat, now)) for seat in seats]
+        here = [[seat, status] for seat, status in statuses if status in ("online", "away")]
+        if not force and self._published.get(live.id, []) == here:
+            return
+        self._published[live.id] = here
+        self.service.publish("presence", live, seats=here)
+
+    async def heard_elsewhere(self, msg: dict[str, Any]) -> None:
+        """Another node of the cluster says which seats of a game have a socket on it."""
+        gid, node = str(msg.get("g")), str(msg.get("n"))
+        seats = {int(seat): str(status) for seat, status in msg.get("seats", [])}
+        nodes = self.service.remote_seats.setdefault(gid, {})
+        before = nodes.get(node, (0.0, {}))[1]
+        now = time.monotonic()
+        nodes[node] = (now, seats)
+        for seat in before:
+            if seat not in seats:  # its socket there closed: the grace before "left" starts
+                self._closed.setdefault(gid, {})[seat] = now
+        live = self.service.live.get(gid)
+        if live is not None:
+            await self.refresh(live)
 
     def seats(self, live: LiveGame) -> list[dict[str, Any]]:
         """Every seat as the presence message shows it (no token, no invite code)."""
@@ -94,6 +138,7 @@ class Presence:
 
     async def refresh(self, live: LiveGame) -> bool:
         """Send every connection the seats if anything shown changed (whether it did)."""
+        self._publish_here(live)
         seats = self.seats(live)
         if self._shown.get(live.id) == seats:
             return False
@@ -152,7 +197,12 @@ class Presence:
         away): looked at every SWEEP_S in the games someone is watching."""
         while True:
             await asyncio.sleep(SWEEP_S)
+            republish = time.monotonic() - self._republished >= REPUBLISH_S
+            if republish:
+                self._republished = time.monotonic()
             for gid in list(self._heard):
+                if republish and gid in self.service.live:
+                    self._publish_here(self.service.live[gid], force=True)
                 live = self.service.live.get(gid)
                 if live is not None:
                     try:
@@ -162,6 +212,7 @@ class Presence:
             for gid in [g for g in self._shown if g not in self.service.live]:
                 self._shown.pop(gid, None)
                 self._closed.pop(gid, None)
+                self._published.pop(gid, None)
 
     async def stop(self) -> None:
         if self._sweeper is not None:
@@ -198,8 +249,9 @@ class Presence:
         try:
             self.service.store.update_seats(live.id, seats)
         except Exception as e:
-            raise self.service._store_failed(f"name a seat of game {live.id}", e) from None
+            raise self.service.store_failed(f"name a seat of game {live.id}", e) from None
         live.stored.seats = seats
+        self.service.publish("seats", live)  # the other nodes of a cluster show the name too
         await self.refresh(live)
         return name
 

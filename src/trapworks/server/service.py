@@ -21,10 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from trapworks.agents import available_agents, make_agent
+from trapworks.agents import available_agents
 from trapworks.core import (
     CHANCE,
-    Agent,
     Game,
     GameRecord,
     IllegalActionError,
@@ -39,14 +38,18 @@ from trapworks.core import (
     undo,
     undo_refusal,
 )
-from trapworks.core.agent import ReasonedAgent, advice
+from trapworks.core.agent import advice
 from trapworks.core.forfeit import outcome as forfeit_outcome
-from trapworks.core.randomness import chance_outcome, derive, derived_random, new_key, seed_key
+from trapworks.core.randomness import chance_outcome, derive, new_key, seed_key
 from trapworks.core.spec import dynamic_view, spec_of, static_view
 
+from .bus import Bus, LocalBus
 from .catalog import catalog_words, spec_for_id
+from .control import Control
+from .errors import STORAGE_FAILED, STORE_RETRY_S, ServiceError
 from .names import BadName, clean_name
 from .outbox import SocketDropped
+from .seat_player import IllegalChoice, SeatPlayer
 from .store import PlyTaken, SeatTaken, Store, StoredGame
 
 log = logging.getLogger("trapworks.server")
@@ -63,23 +66,11 @@ CPU_WORKERS = 2  # processes for CPU-heavy requests (replays): the event loop ne
 APPLY_THREADS = 4  # threads for actions whose physics take time (Booby Trap)
 INLINE_APPLY_S = 0.005  # a game whose recent applies took longer applies in a thread
 CPU_QUEUE = 8  # requests running or waiting for a worker; more are refused (503, retry later)
-STORE_RETRY_S = (0.2, 0.5, 1.0, 2.0, 5.0)  # an agent's move waits this long between failed writes
-STORAGE_FAILED = (
-    "the game store cannot save right now (nothing was saved and nothing was applied); try again in a moment"
-)
-
-
-class ServiceError(Exception):
-    """A request the service refuses: `status` is the HTTP status, `message` says why."""
-
-    def __init__(self, status: int, code: str, message: str):
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-
-    def __reduce__(self) -> tuple[Any, ...]:  # crosses from a worker process intact
-        return (ServiceError, (self.status, self.code, self.message))
+# A cluster node's claim on playing chance or an AI seat at one ply lapses after this long (then
+# another node plays it: the claimant may have died).
+ADVANCE_CLAIM_S = 10.0
+# Another node's word on which seats it has sockets for counts this long (it repeats it sooner).
+REMOTE_PRESENCE_TTL_S = 40.0
 
 
 def game_key(stored: StoredGame) -> bytes:
@@ -116,13 +107,16 @@ class LiveGame:
     stories: list[dict[str, Any]] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
-    agents: dict[int, Agent] = field(default_factory=dict)
+    agents: dict[int, SeatPlayer] = field(default_factory=dict)  # the AI seats' players
     failed: str | None = None  # an agent crashed: the reason, shown to the players
     human_seats: list[int] | None = None  # made on first use
     # (seat, ply) -> the action text as sent, for moves applied here: a repeat is answered, not applied.
     sent_texts: dict[tuple[int, int], str] = field(default_factory=dict)
     key: bytes = b""  # the secret randomness key (see game_key)
     control: Any = None  # server/control.GameControl: clock, resignations, rematch, hand-overs
+    # The ply last told to the other nodes of a cluster (server/bus.py): the next message carries
+    # the actions after it.
+    published_ply: int = 0
 
     @property
     def id(self) -> str:
@@ -154,9 +148,13 @@ class GameService:
         self.store_failures = 0  # failed writes so far (each logged)
         self._apply_time: dict[str, float] = {}  # game id -> recent slow apply_action time, s
         self._apply_pool = concurrent.futures.ThreadPoolExecutor(APPLY_THREADS, thread_name_prefix="apply")
-        from .control import Control  # it imports this module's ServiceError
-
         self.control = Control(self)  # resign, abort, rematch, clocks, hand-over (server/control.py)
+        # The other nodes of a cluster (server/bus.py); the single-process default tells nobody.
+        self.bus: Bus = LocalBus()
+        self.catch_ups = 0  # times this node brought a game up to date from the store
+        # game id -> node -> (when heard, monotonic; seat -> "online"/"away"): the seats that have a
+        # socket on another node of the cluster (server/presence.py publishes ours).
+        self.remote_seats: dict[str, dict[str, tuple[float, dict[int, str]]]] = {}
 
     # --- catalog ----------------------------------------------------------------------
     def catalog(self) -> list[dict[str, Any]]:
@@ -365,6 +363,7 @@ class GameService:
         if stored is None:
             raise ServiceError(404, "no_such_game", f"no game {gid!r} on this server")
         live = self._rebuild(stored)
+        live.published_ply = live.ply()
         try:
             self.control.load(live)
         except Exception as e:
@@ -374,11 +373,13 @@ class GameService:
         self.schedule_advance(live)  # it may have stopped while an agent or chance was to move
         return live
 
-    def _store_failed(self, what: str, error: BaseException) -> ServiceError:
+    def store_failed(self, what: str, error: BaseException) -> ServiceError:
         """Log a failed store operation; the 503 to answer with (nothing was acknowledged)."""
         self.store_failures += 1
         log.error("storage failure (%s): %s: %s", what, type(error).__name__, error)
         return ServiceError(503, "storage_unavailable", STORAGE_FAILED)
+
+    _store_failed = store_failed  # the name the server's modules used before it was public
 
     def _rebuild(self, stored: StoredGame) -> LiveGame:
         """Replay the stored actions: the state after a restart is the state before it."""
@@ -475,6 +476,7 @@ class GameService:
             log.error("game %s: seat %d taken but its invite not cleared: %s", live.id, seat, e)
         live.stored.seats = seats
         self.control.seat_taken(live, seat)
+        self.publish("seats", live)
 
     def disconnect(self, live: LiveGame, conn: Connection) -> None:
         """A socket closed. A finished game nobody watches any more leaves memory (it is in the
@@ -633,10 +635,12 @@ class GameService:
             **self.control.info(live),
         }
 
-    async def broadcast(self, live: LiveGame, *, sync: bool = False) -> None:
-        """Send every connection of the game its seat's view of the game now."""
+    async def broadcast(self, live: LiveGame, *, sync: bool = False, rewound: bool = False) -> None:
+        """Send every connection of the game its seat's view of the game now (and tell the other
+        nodes of a cluster that it changed; `rewound`: actions were taken back)."""
         self.control.changed(live)
         await self._deliver(live, lambda seat: self.snapshot(live, seat, sync=sync))
+        self.publish_state(live, control=True, rewound=rewound)
 
     async def _deliver(
         self,
@@ -711,6 +715,8 @@ class GameService:
             raise ServiceError(400, "bad_action", f"an action text is at most {MAX_ACTION_TEXT} characters")
         shown = text.strip()
         async with live.lock:
+            if self.bus.clustered and expected_ply > live.ply():
+                await self.catch_up_locked(live, control=True)  # the player saw moves made elsewhere
             state = live.state
             if state.is_terminal():
                 raise ServiceError(409, "game_over", "the game is over")
@@ -740,15 +746,58 @@ class GameService:
                 raise ServiceError(422, "illegal_move", f"illegal move {shown!r}: {e.reason}") from None
             except TrapworksError as e:
                 raise ServiceError(422, "illegal_move", f"illegal move {shown!r}: {e}") from None
-            steps = [(seat, state.action_to_string(action), new_state)]
             first = live.ply()
-            self._fast_replies(live, steps)
-            await self._commit(live, steps)
-            live.sent_texts[(seat, first)] = shown
             ack = {"type": "ack", "ref": ref, "ply": first + 1}
-            await self._send_steps(live, first, steps, reply_to, ack)
+            await self.play_locked(
+                live, seat, action, by="human", after=new_state, reply_to=reply_to, reply=ack
+            )
+            live.sent_texts[(seat, first)] = shown
         self.schedule_advance(live)
         return {"ply": first + 1, "repeat": False}
+
+    async def play_locked(
+        self,
+        live: LiveGame,
+        seat: int,
+        action: int,
+        *,
+        by: str,
+        after: State | None = None,
+        reply_to: Connection | None = None,
+        reply: dict[str, Any] | None = None,
+    ) -> list[tuple[int, str, State]]:
+        """The path of a seat's action into the game, whoever chose it (`by`: "human", "clock"):
+        applied (unless `after`, the state it gives, is known), followed by chance's and quick
+        agents' replies, committed to the store, then sent to every socket here (each its seat's
+        view of every step, `reply_to` its `reply` in the same frame) and told to the other nodes
+        of a cluster. The caller holds live.lock and has checked that the seat may act. The steps
+        (seat, text, state after) stored."""
+        state = live.state
+        first = live.ply()
+        if after is None:
+            after = await self._applied(live, state, action)
+        steps = [(seat, state.action_to_string(action), after)]
+        self._fast_replies(live, steps)
+        try:
+            await self._commit(live, steps)
+        except ServiceError as e:
+            log.info("game %s: %s action at ply %d not stored: %s", live.id, by, first, e.code)
+            raise
+        await self._send_steps(live, first, steps, reply_to, reply or {})
+        return steps
+
+    def spawn(self, work: Any) -> asyncio.Task | None:
+        """Run `work` (a coroutine) as a task the service cancels when it shuts down (None: no
+        event loop is running; the coroutine is closed unrun)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            work.close()
+            return None
+        task = loop.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
 
     @staticmethod
     def _repeat_of(live: LiveGame, seat: int, ply: int, text: str) -> int | None:
@@ -775,15 +824,17 @@ class GameService:
         for `reply_to`). One frame instead of one per step: under load the server's time per
         frame sent is a large share of a move's."""
         self.control.changed(live)
-        await self._deliver(
-            live,
-            lambda seat: [
-                self.snapshot(live, seat, sync=False, state=after, ply=first + i + 1)
-                for i, (_seat, _text, after) in enumerate(steps)
-            ],
-            reply_to,
-            reply,
-        )
+        await self._deliver(live, self._step_frames(live, first, steps), reply_to, reply)
+        # The control document changes with a move only where a clock runs.
+        self.publish_state(live, control=bool(self.control.info(live)["clock"]))
+
+    def _step_frames(
+        self, live: LiveGame, first: int, steps: list[tuple[int, str, State]]
+    ) -> Callable[[int | None], list[dict[str, Any]]]:
+        return lambda seat: [
+            self.snapshot(live, seat, sync=False, state=after, ply=first + i + 1)
+            for i, (_seat, _text, after) in enumerate(steps)
+        ]
 
     def _fast_replies(self, live: LiveGame, steps: list[tuple[int, str, State]]) -> None:
         """Append the moves of chance and of fast agents that follow steps[-1], while they are fast.
@@ -801,7 +852,7 @@ class GameService:
                 if player == CHANCE:
                     action = chance_outcome(state, live.key)
                 elif live.stored.seats[player]["kind"] == "agent" and self._agent_is_fast(live, player):
-                    action = self._think(live, player, state.clone())
+                    action = self._think(live, player, state)
                 else:
                     return
                 after = state.clone()
@@ -846,29 +897,227 @@ class GameService:
             # Runs once the commit is done even if the caller is cancelled meanwhile (a server
             # shutting down): what is stored is always what the game holds.
             if not done.cancelled() and done.exception() is None:
-                before = live.state
-                for _seat, _text, after in steps:
-                    action = after.history()[-1]
-                    live.stories.append(story_entry(before.story_owner(action), after, action))
-                    before = after
-                live.state = steps[-1][2]
-                live.log.extend(actions)
+                self._adopt_steps(live, steps)
 
         stored.add_done_callback(adopt)
         try:
             await asyncio.shield(stored)
         except PlyTaken:
-            # Another server process wrote this ply: our copy is stale; reload it from the store.
-            self.live.pop(live.id, None)
-            raise ServiceError(409, "stale", "another move was stored first; reload the game") from None
+            # Another server process (a node of the cluster) stored this ply first: our copy was
+            # stale. Catch up from the store (the players here see the moves they missed), then
+            # refuse this one as stale: it was for a position that is gone.
+            try:
+                await self.catch_up_locked(live, control=True)
+            except Exception as e:
+                log.error("game %s: cannot catch up after a lost ply race: %s", live.id, e)
+                self.live.pop(live.id, None)  # reloaded from the store on the next request
+            self.schedule_advance(live)
+            raise ServiceError(
+                409, "stale", "another move was stored first; the board is refreshed"
+            ) from None
         except Exception as e:  # the store failed: nothing stored, nothing applied, nothing acked
             raise self._store_failed(f"store game {live.id} ply {live.ply()}", e) from None
+
+    @staticmethod
+    def _adopt_steps(live: LiveGame, steps: list[tuple[int, str, State]]) -> None:
+        """Make stored steps (seat, text, state after) the game's: its state, log and stories."""
+        before = live.state
+        for _seat, _text, after in steps:
+            action = after.history()[-1]
+            live.stories.append(story_entry(before.story_owner(action), after, action))
+            before = after
+        live.state = steps[-1][2]
+        live.log.extend((seat, text) for seat, text, _ in steps)
+
+    # --- a cluster: other nodes serve the same games (server/bus.py, docs/cluster.md) ---------
+    @property
+    def clustered(self) -> bool:
+        return self.bus.clustered
+
+    def publish_state(self, live: LiveGame, *, control: bool, rewound: bool = False) -> None:
+        """Tell the other nodes that the game changed: its ply now and the actions since the last
+        message (the database has them all; these save a read), whether its control document or
+        seats changed, and whether actions were taken back."""
+        if not self.bus.clustered:
+            return
+        first = live.published_ply
+        msg: dict[str, Any] = {"k": "state", "g": live.id, "ply": live.ply(), "from": first}
+        if control:
+            msg["c"] = 1
+        if rewound or first > live.ply():
+            msg["rewound"] = 1
+        elif live.ply() - first <= MAX_FOLDED_REPLIES:
+            msg["a"] = live.log[first:]
+        live.published_ply = live.ply()
+        self.bus.publish(msg)
+
+    def publish(self, kind: str, live: LiveGame, **fields: Any) -> None:
+        """Tell the other nodes something else about the game (seats, chat, presence)."""
+        if self.bus.clustered:
+            self.bus.publish({"k": kind, "g": live.id, **fields})
+
+    async def heard_state(self, msg: dict[str, Any]) -> None:
+        """Another node changed a game: bring our copy up to date and tell our sockets."""
+        live = self.live.get(msg.get("g", ""))
+        if live is None:
+            return  # not served here: it is read from the store when someone asks for it
+        async with live.lock:
+            await self.catch_up_locked(live, hint=msg, control=bool(msg.get("c")))
+        self.schedule_advance(live)
+
+    async def fresh(self, gid: str) -> LiveGame:
+        """The game, up to date with the store where other nodes may have moved it (a read
+        through: a node never answers an old ply as current, even before the bus's message)."""
+        live = self.get(gid)
+        if self.bus.clustered:
+            try:
+                stored_ply = self.store.ply_count(live.id)
+            except Exception as e:
+                raise self._store_failed(f"read game {gid!r}", e) from None
+            if stored_ply != live.ply():
+                async with live.lock:
+                    await self.catch_up_locked(live, control=True)
+                self.schedule_advance(live)
+        return live
+
+    async def refresh_locked(self, live: LiveGame) -> None:
+        """Before acting on the game off the board (resign, rematch, a timer): our copy and its
+        control document as stored (caller holds the lock). Nothing to do on a single node."""
+        if self.bus.clustered:
+            await self.catch_up_locked(live, control=True)
+
+    async def catch_up_locked(
+        self, live: LiveGame, *, hint: dict[str, Any] | None = None, control: bool = False
+    ) -> bool:
+        """Apply the actions other nodes stored since our copy's ply (from `hint`, a bus message,
+        when it has them, else read from the store), reload the control document and seats if
+        asked, and send our sockets every step in order. The caller holds live.lock. Whether
+        anything changed."""
+        first = live.ply()
+        if hint is not None and hint.get("rewound"):
+            await self._reload_locked(live)
+            return True
+        actions: list[tuple[int, str]]
+        if hint is not None and isinstance(hint.get("ply"), int) and hint["ply"] <= first:
+            actions = []  # nothing new (we read it through the store before the message came)
+        elif hint is not None and hint.get("from") == first and "a" in hint:
+            actions = [(int(a[0]), str(a[1])) for a in hint["a"]]
+        else:
+            try:
+                actions = self.store.actions_from(live.id, first)
+                if not actions and self.store.ply_count(live.id) < first:
+                    await self._reload_locked(live)  # taken back elsewhere (undo)
+                    return True
+            except ServiceError:
+                raise
+            except Exception as e:
+                raise self._store_failed(f"catch up on game {live.id}", e) from None
+        steps: list[tuple[int, str, State]] = []
+        state = live.state
+        try:
+            for seat, text in actions:
+                action = state.string_to_action(text)
+                after = await self._applied(live, state, action)
+                steps.append((seat, text, after))
+                state = after
+        except TrapworksError as e:  # our copy and the store disagree: start again from the store
+            log.error("game %s: stored actions do not follow our copy (%s): reloading it", live.id, e)
+            await self._reload_locked(live)
+            return True
+        if steps:
+            self._adopt_steps(live, steps)
+            live.sent_texts = {k: v for k, v in live.sent_texts.items() if k[1] < first}
+        if control:
+            self._reload_control(live)
+        live.published_ply = live.ply()
+        if not steps and not control:
+            return False
+        self.catch_ups += 1
+        self.last_activity = time.monotonic()
+        if steps:
+            await self._deliver(live, self._step_frames(live, first, steps))
+        else:
+            await self._deliver(live, lambda seat: self.snapshot(live, seat, sync=False))
+        return True
+
+    def _reload_control(self, live: LiveGame) -> None:
+        try:
+            data = self.store.load_control(live.id)
+            seats = self.store.load_seats(live.id)
+            joins = self.store.seat_joins(live.id)
+        except Exception as e:
+            raise self._store_failed(f"reload the control of game {live.id}", e) from None
+        if seats is not None and seats != live.stored.seats:
+            live.stored.seats = seats
+            live.human_seats = None
+            live.agents.clear()
+        live.stored.joins = joins
+        live.stored.open_seats = len(self.free_seats(live.stored)) if live.stored.public else 0
+        self.control.reloaded(live, data)
+
+    async def _reload_locked(self, live: LiveGame) -> None:
+        """Our copy replaced by the stored game (actions taken back elsewhere, or a copy that no
+        longer agrees): every socket here gets the whole game again."""
+        try:
+            stored = self.store.load_game(live.id)
+        except Exception as e:
+            raise self._store_failed(f"reload game {live.id}", e) from None
+        if stored is None:
+            return
+        fresh = self._rebuild(stored)
+        live.stored, live.game, live.state = fresh.stored, fresh.game, fresh.state
+        live.log, live.stories, live.key = fresh.log, fresh.stories, fresh.key
+        live.sent_texts.clear()
+        live.agents.clear()
+        live.human_seats = None
+        live.failed = None
+        self._reload_control(live)
+        live.published_ply = live.ply()
+        self.catch_ups += 1
+        await self._deliver(live, lambda seat: self.snapshot(live, seat, sync=True))
+
+    def seats_elsewhere(self, gid: str) -> dict[int, str]:
+        """Seat -> its best status ("online" before "away") on the other nodes of a cluster that
+        said so lately (a node that stopped saying it, or died, no longer counts)."""
+        nodes = self.remote_seats.get(gid)
+        if not nodes:
+            return {}
+        now = time.monotonic()
+        out: dict[int, str] = {}
+        for node, (heard, seats) in list(nodes.items()):
+            if now - heard > REMOTE_PRESENCE_TTL_S:
+                del nodes[node]
+                continue
+            for seat, status in seats.items():
+                if out.get(seat) != "online":
+                    out[seat] = status
+        return out
+
+    def claim_timer(self, live: LiveGame, kind: str, ply: int, hold_s: float) -> bool:
+        """Whether this node fires timer (kind, ply) of the game: always on a single node; in a
+        cluster, the one node whose claim the store takes (a claim lapses after `hold_s`)."""
+        if not self.bus.clustered:
+            return True
+        try:
+            return self.store.claim_timer(live.id, kind, ply, self.bus.node, hold_s)
+        except Exception as e:
+            log.error("game %s: cannot claim its %s timer: %s", live.id, kind, e)
+            return False
 
     def schedule_advance(self, live: LiveGame) -> None:
         if self._needs_server(live):
             task = asyncio.get_running_loop().create_task(self.advance(live))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+
+    def _recheck_later(self, live: LiveGame, after_s: float) -> None:
+        ply = live.ply()
+
+        def again() -> None:
+            if self.live.get(live.id) is live and live.ply() == ply:
+                self.schedule_advance(live)
+
+        asyncio.get_running_loop().call_later(after_s + 0.1, again)
 
     def _needs_server(self, live: LiveGame) -> bool:
         state = live.state
@@ -877,13 +1126,14 @@ class GameService:
         p = state.current_player()
         return p == CHANCE or (p >= 0 and live.stored.seats[p]["kind"] == "agent")
 
-    def _agent(self, live: LiveGame, seat: int) -> Agent:
-        agent = live.agents.get(seat)
-        if agent is None:
-            seed = derive(live.key, "agent", seat) >> 193  # 63 bits of the key's agent stream
-            agent = make_agent(live.stored.seats[seat]["agent"], live.game, seat, seed=seed)
-            live.agents[seat] = agent
-        return agent
+    def _agent(self, live: LiveGame, seat: int) -> SeatPlayer:
+        """The seat's player (server/seat_player.py: it sees only the seat's view), made once."""
+        player = live.agents.get(seat)
+        if player is None:
+            name = live.stored.seats[seat]["agent"]
+            player = SeatPlayer.new(name, live.game, seat, live.key, "agent")
+            live.agents[seat] = player
+        return player
 
     def _agent_is_fast(self, live: LiveGame, seat: int) -> bool:
         typical = self._agent_time.get((live.stored.game, live.stored.seats[seat]["agent"]))
@@ -891,15 +1141,16 @@ class GameService:
             return self._agent(live, seat).quick
         return typical < INLINE_AGENT_S
 
-    def _think(self, live: LiveGame, seat: int, position: State) -> int:
-        """The seat's agent's action in `position` (a copy it may change), timing the thinking alone
-        (a thread hand-off waits for the busy event loop; counting that wait would keep a fast agent
-        in the thread pool for good)."""
-        agent = self._agent(live, seat)
+    def _think(self, live: LiveGame, seat: int, state: State) -> int:
+        """The seat's agent's action in `state` (after `live.ply()` or the folded steps' plies; the
+        agent sees only the seat's view of it), timing the thinking alone (a thread hand-off waits
+        for the busy event loop; counting that wait would keep a fast agent in the thread pool for
+        good)."""
+        player = self._agent(live, seat)
         key = (live.stored.game, live.stored.seats[seat]["agent"])
         started = time.perf_counter()
         try:
-            return agent.step(position)
+            return player.choose(state, len(state.history()))
         finally:
             took = time.perf_counter() - started
             typical = self._agent_time.get(key)
@@ -913,7 +1164,7 @@ class GameService:
         server keeps answering everyone else; an agent that has been fast (under INLINE_AGENT_S per
         step) runs inline, saving the thread hand-off that would cost more than its thinking."""
         if self._agent_is_fast(live, seat):
-            return self._think(live, seat, state.clone())
+            return self._think(live, seat, state)
         return await asyncio.to_thread(self._think, live, seat, state.clone())
 
     async def advance(self, live: LiveGame) -> None:
@@ -923,6 +1174,15 @@ class GameService:
             async with live.lock:
                 if live.id not in self.live or not self._needs_server(live):
                     return
+                if self.bus.clustered:
+                    # Once in the cluster: the node whose claim on this ply the store takes plays it;
+                    # the others look again when the claim lapses (its node may have died).
+                    await self.catch_up_locked(live)
+                    if not self._needs_server(live):
+                        return
+                    if not self.claim_timer(live, "advance", live.ply(), ADVANCE_CLAIM_S):
+                        self._recheck_later(live, ADVANCE_CLAIM_S)
+                        return
                 state = live.state
                 player = state.current_player()
                 try:
@@ -982,7 +1242,7 @@ class GameService:
             del live.log[keep:]
             del live.stories[keep:]
             live.failed = None
-            await self.broadcast(live, sync=True)
+            await self.broadcast(live, sync=True, rewound=True)
             return live.ply()
 
     async def hint(self, gid: str, token: str | None) -> dict[str, Any]:
@@ -1002,19 +1262,15 @@ class GameService:
             raise ServiceError(409, "not_your_turn", "a hint is for your own turn")
         name = self._hint_agent_name(live.game)
         assert name is not None  # hints are offered only in games that have an agent for them
-        rng = derived_random(live.key, "hint", ply)
-        agent = make_agent(name, live.game, seat, seed=derive(live.key, "hint", ply) >> 193)
-        # The hint knows what this seat knows: with hidden information the agent gets a state
-        # resampled from the seat's view, never the true one.
-        position = state.resample(seat, rng) if type(live.game).has_hidden_information else state
-        reason: str | None
-        if isinstance(agent, ReasonedAgent):  # the move and its reason from one decision
-            action, reason = await asyncio.to_thread(agent.choose, position.clone())
-        else:
-            action = await asyncio.to_thread(agent.step, position.clone())
-            reason = await asyncio.to_thread(agent.explain, position.clone())
-        if action not in state.legal_actions():  # a resample must keep the seat's own choices
-            raise ServiceError(500, "hint_failed", "the hint agent suggested a move that is not legal here")
+        # The hint knows what this seat knows (server/seat_player.py), like every AI seat.
+        helper = SeatPlayer.new(name, live.game, seat, live.key, "hint", ply)
+        try:
+            action, reason = await asyncio.to_thread(helper.choose_with_reason, state, ply)
+        except IllegalChoice:
+            raise ServiceError(
+                500, "hint_failed", "the hint agent suggested a move that is not legal here"
+            ) from None
+        agent = helper.agent
         # Only reasons in players' words are shown (no search statistics, no hidden readings),
         # and only when they add something to the move itself ("Roll the die.").
         text = state.describe_action(action)

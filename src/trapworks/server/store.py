@@ -16,7 +16,7 @@ import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -35,15 +35,22 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
-    inspect,
+    or_,
     select,
+    update,
 )
-from sqlalchemy import text as sql_text
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
+from .schema import migrate
+
 CHECKPOINT_EVERY_S = 2.0  # SQLite: how often the WAL is copied into the database file
+# Timer claims (cluster nodes, server/cluster.py) are swept every this many claims, keeping those
+# that lapsed less than CLAIM_KEEP_S ago.
+CLAIM_SWEEP_EVERY = 500
+CLAIM_KEEP_S = 3600.0
 
 
 class Base(DeclarativeBase):
@@ -124,6 +131,19 @@ class ControlRow(Base):
 
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     data: Mapped[dict] = mapped_column(JSON)
+
+
+class TimerClaimRow(Base):
+    """A node's claim on one timer of a game (server/cluster.py): (game, kind, ply) fires once in
+    a cluster; a claim lapses at `until`, so the timers of a node that died are taken over."""
+
+    __tablename__ = "timer_claims"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    node: Mapped[str] = mapped_column(String(64))
+    until: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 @dataclass
@@ -222,8 +242,9 @@ class Store:
                 cur.execute("PRAGMA wal_autocheckpoint=0")
                 cur.close()
 
-        Base.metadata.create_all(self.engine)
-        self._add_missing_columns()
+        # The schema: created, upgraded or stamped by its Alembic migrations (server/schema.py),
+        # under a lock so that nodes starting together on one empty database all come up.
+        self.revision = migrate(self.engine, Base.metadata, self.path)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._writer: Connection | None = self.engine.connect()
         # The database file's identity: a write first checks that the file is still the one open
@@ -232,6 +253,7 @@ class Store:
         self.lost: str | None = None  # why the store refuses writes, while it does
         self._warn_unwritable()
         self._insert_action = insert(ActionRow)
+        self._claims = 0  # timer claims made (the old ones are swept now and then)
         # Group commit: actions stored by concurrent moves in one turn of the event loop share one
         # transaction (see append_actions_soon).
         self._pending: list[tuple[list[dict[str, Any]], asyncio.Future]] = []
@@ -310,22 +332,6 @@ class Store:
                 log.error("database file %s is read-only: moves are refused until it is writable", f)
         if error is not None:
             log.error("database write failed: %s", str(error).splitlines()[0])
-
-    def _add_missing_columns(self) -> None:
-        # A database made before a column existed gets it (create_all adds tables, not columns).
-        have = {c["name"] for c in inspect(self.engine).get_columns("games")}
-        added = {
-            "secret": "VARCHAR(64)",
-            "chosen_setup": "BOOLEAN DEFAULT FALSE",
-            "practice": "BOOLEAN NOT NULL DEFAULT FALSE",
-            "is_public": "BOOLEAN NOT NULL DEFAULT FALSE",
-            "spectator_chat": "BOOLEAN NOT NULL DEFAULT FALSE",
-            "open_seats": "INTEGER NOT NULL DEFAULT 0",
-        }
-        with self.engine.begin() as conn:
-            for name, kind in added.items():
-                if name not in have:
-                    conn.execute(sql_text(f"ALTER TABLE games ADD COLUMN {name} {kind}"))
 
     def _checkpoint_loop(self) -> None:
         # PASSIVE: copy committed WAL pages into the database without blocking writers or readers.
@@ -512,6 +518,60 @@ class Store:
             for gid, data in rows
             if (data or {}).get("clock") and (data.get("clock_state") or {}).get("turn_seat") is not None
         ]
+
+    def actions_from(self, game_id: str, first_ply: int) -> list[tuple[int, str]]:
+        """The stored actions at plies >= first_ply, in order (a node catching up on a game)."""
+        with self.sessions() as s:
+            rows = s.execute(
+                select(ActionRow.seat, ActionRow.text)
+                .where(ActionRow.game_id == game_id, ActionRow.ply >= first_ply)
+                .order_by(ActionRow.ply)
+            ).all()
+        return [(seat, text) for seat, text in rows]
+
+    def ply_count(self, game_id: str) -> int:
+        """How many actions the game has stored (plies are 0, 1, ...: the count is max + 1)."""
+        with self.sessions() as s:
+            top = s.scalar(select(func.max(ActionRow.ply)).where(ActionRow.game_id == game_id))
+        return 0 if top is None else int(top) + 1
+
+    def load_seats(self, game_id: str) -> list[dict[str, Any]] | None:
+        with self.sessions() as s:
+            row = s.get(GameRow, game_id)
+            return None if row is None else json.loads(json.dumps(row.seats))
+
+    def claim_timer(self, game_id: str, kind: str, ply: int, node: str, hold_s: float) -> bool:
+        """Claim timer (game, kind, ply) for `node` for `hold_s` seconds: True for exactly one
+        claimant at a time (committed on return). A lapsed claim may be taken over; a node may
+        renew its own."""
+        self.check_file()
+        now = datetime.now(UTC)
+        until = now + timedelta(seconds=hold_s)
+        key = (TimerClaimRow.game_id == game_id, TimerClaimRow.kind == kind, TimerClaimRow.ply == ply)
+        self._claims += 1
+        if self._claims % CLAIM_SWEEP_EVERY == 0:
+            self.forget_old_claims(CLAIM_KEEP_S)
+        try:
+            with self.sessions.begin() as s:
+                s.add(TimerClaimRow(game_id=game_id, kind=kind, ply=ply, node=node, until=until))
+            return True
+        except IntegrityError:
+            pass
+        with self.sessions.begin() as s:
+            taken = s.execute(
+                update(TimerClaimRow)
+                .where(*key, or_(TimerClaimRow.until < now, TimerClaimRow.node == node))
+                .values(node=node, until=until)
+            )
+            return bool(taken.rowcount)  # type: ignore[attr-defined]
+
+    def forget_old_claims(self, older_than_s: float) -> int:
+        """Delete timer claims that lapsed more than `older_than_s` ago (their timers have fired
+        or been taken over long since); how many (committed on return)."""
+        cutoff = datetime.now(UTC) - timedelta(seconds=older_than_s)
+        with self.sessions.begin() as s:
+            gone = s.execute(delete(TimerClaimRow).where(TimerClaimRow.until < cutoff))
+        return int(gone.rowcount)  # type: ignore[attr-defined]
 
     def game_ids(self) -> list[str]:
         with self.sessions() as s:

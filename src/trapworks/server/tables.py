@@ -33,7 +33,7 @@ class Tables:
         try:
             rows = self.service.store.open_tables(now - LIST_MAX_AGE, LIST_MAX)
         except Exception as e:
-            raise self.service._store_failed("list the open tables", e) from None
+            raise self.service.store_failed("list the open tables", e) from None
         tables = []
         for gid, created in rows:
             try:
