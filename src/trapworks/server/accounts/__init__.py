@@ -16,7 +16,7 @@ from .routes import build_router
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
-    from ..service import GameService
+    from ..service import GameService, LiveGame
 
 __all__ = ["Accounts", "Matchmaker", "install"]
 
@@ -26,6 +26,7 @@ def install(app: FastAPI, service: GameService) -> Accounts:
     matchmaker = Matchmaker(accounts)
     _hook_game_end(service, accounts)
     app.state.accounts = accounts
+    app.state.matchmaker = matchmaker
     app.include_router(build_router(accounts, matchmaker))
     return accounts
 
@@ -37,7 +38,7 @@ def _hook_game_end(service: GameService, accounts: Accounts) -> None:
     control = service.control
     changed = control.changed
 
-    def changed_then_rated(live):  # type: ignore[no-untyped-def]
+    def changed_then_rated(live: LiveGame) -> None:
         changed(live)
         accounts.game_changed(live)
 

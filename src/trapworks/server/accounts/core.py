@@ -235,7 +235,7 @@ class Accounts:
             raise ServiceError(403, "wrong_password", "to delete your account, type your password")
         with self.db.begin() as s:
             for table in (SessionRow, AccountSeatRow, RatingRow, RatingHistoryRow):
-                s.execute(delete(table).where(table.account_id == current.account_id))  # type: ignore[attr-defined]
+                s.execute(delete(table).where(table.account_id == current.account_id))
             s.execute(delete(AccountRow).where(AccountRow.id == current.account_id))
         self._games.clear()
         log.info("account deleted: id %d", current.account_id)
@@ -472,7 +472,7 @@ class Accounts:
             if players is not None:
                 q = q.where(RatingRow.players == players)
             rows = s.execute(q).all()
-        out = [
+        out: list[dict[str, Any]] = [
             {"username": name, "players": r.players, **ratings.describe(r.mu, r.sigma, r.games)}
             for r, name in rows
         ]
