@@ -359,7 +359,7 @@ def test_quick_game_pairs_two_waiting_players_and_lists_seeks(browsers):
     sb = b.post("/api/seeks", {"game": "last-mouse-lost", "options": SMALL_LML, "ai_after": None}, 201)
     assert sb["status"] == "matched"
     pa = a.get(f"/api/seeks/{sa['seek']}")
-    assert pa["status"] == "matched" and pa["game"] == sb["game"] and {pa["seat"], sb["seat"]} == {0, 1}
+    assert pa["status"] == "matched" and pa["game_id"] == sb["game_id"] and {pa["seat"], sb["seat"]} == {0, 1}
     # Both seats are in both accounts' games; the game is rated.
     assert a.get("/api/players/quick-a/games")["games"][0]["rated"] is True
     assert a.get("/api/seeks")["seeks"] == []
@@ -391,5 +391,5 @@ def test_quick_game_prefers_the_nearest_rating_and_gives_an_ai_after_the_wait(ap
     while (p := a.get(f"/api/seeks/{solo['seek']}"))["status"] == "waiting" and time.monotonic() < deadline:
         time.sleep(0.2)
     assert p["status"] == "matched" and p["against_ai"] is True and p["rated"] is False
-    info = a.get(f"/api/games/{p['game']}", token=p["token"])["info"]
+    info = a.get(f"/api/games/{p['game_id']}", token=p["token"])["info"]
     assert [x["kind"] for x in info["players"]].count("agent") == 1

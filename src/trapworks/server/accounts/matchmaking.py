@@ -293,7 +293,7 @@ class Matchmaker:
             if holder.account_id is not None:
                 self.accounts.attach(holder.account_id, live.id, token)
             holder.result = {
-                "game": live.id,
+                "game_id": live.id,
                 "seat": seat,
                 "token": token,
                 "link": f"/g/{live.id}#t={token}",

@@ -1,0 +1,67 @@
+// On every page: the account's place in the header (log in / your name), the games waiting for
+// your move (a badge, a notification where the browser allows), and the seats this browser takes
+// joining the logged-in account (an invite opened on the game page, a quick game).
+import { el } from "/static/js/dom.js";
+import { account, me, syncSeats } from "/static/js/account-api.js";
+
+const POLL_MS = 20000;
+let box = null;
+let lastWaiting = null;
+
+function render(data) {
+  const nav = document.querySelector("header.top nav");
+  if (!nav) return;
+  if (!box) {
+    el("a", { href: "/leaderboard", text: "Leaderboards", "data-testid": "nav-leaderboard" }, nav);
+    box = el("span", { class: "account-nav", "data-testid": "account-nav" }, nav);
+  }
+  box.textContent = "";
+  const who = data.account;
+  if (!who) {
+    el("a", { href: "/account", text: "Log in / Sign up", "data-testid": "nav-login" }, box);
+    return;
+  }
+  const waiting = data.your_turn || [];
+  const games = el("a", { href: "/account#my-games", "data-testid": "nav-my-games" }, box);
+  games.textContent = "My games";
+  if (waiting.length) {
+    el("span", { class: "turn-badge", text: String(waiting.length), "data-testid": "turn-badge",
+                 title: `${waiting.length} game(s) waiting for your move` }, games);
+    games.setAttribute("aria-label", `My games: ${waiting.length} waiting for your move`);
+  }
+  el("a", { href: `/u/${encodeURIComponent(who.username)}`, text: who.username, "data-testid": "nav-username" }, box);
+  notify(waiting);
+}
+
+function notify(waiting) {
+  const ids = waiting.map((g) => g.id);
+  if (lastWaiting !== null && "Notification" in window && Notification.permission === "granted" && document.hidden) {
+    const fresh = ids.filter((id) => !lastWaiting.includes(id));
+    if (fresh.length) {
+      try { new Notification("trapworks: your move", { body: `${fresh.length} game(s) wait for your move`, tag: "trapworks-turns" }); }
+      catch (e) { /* notifications not available here */ }
+    }
+  }
+  lastWaiting = ids;
+}
+
+async function refresh() {
+  const data = await me();
+  render(data);
+  if (account()) await syncSeats();
+}
+
+async function start() {
+  // The accounts' styles, on pages whose own stylesheet does not have them (the lobby, the game).
+  if (!document.querySelector('link[href="/static/accounts.css"]')) {
+    el("link", { rel: "stylesheet", href: "/static/accounts.css" }, document.head);
+  }
+  await refresh();
+  // The game page stores its seat a moment after it opens (an invite is claimed first).
+  setTimeout(() => { if (account()) syncSeats(); }, 1500);
+  setTimeout(() => { if (account()) syncSeats(); }, 5000);
+  setInterval(() => { if (!document.hidden) refresh(); }, POLL_MS);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
+}
+
+start();
