@@ -27,7 +27,7 @@ function render(data) {
   if (waiting.length) {
     el("span", { class: "turn-badge", text: String(waiting.length), "data-testid": "turn-badge",
                  title: `${waiting.length} game(s) waiting for your move` }, games);
-    games.setAttribute("aria-label", `My games: ${waiting.length} waiting for your move`);
+    el("span", { class: "sr-only", text: " waiting for your move" }, games);
   }
   el("a", { href: `/u/${encodeURIComponent(who.username)}`, text: who.username, "data-testid": "nav-username" }, box);
   notify(waiting);
@@ -62,6 +62,8 @@ async function start() {
   setTimeout(() => { if (account()) syncSeats(); }, 5000);
   setInterval(() => { if (!document.hidden) refresh(); }, POLL_MS);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
+  // The account page says when this browser logs in or out.
+  window.addEventListener("trapworks:account", refresh);
 }
 
 start();

@@ -17,6 +17,7 @@ function showNotice(text) {
 async function show() {
   const data = await me();
   const who = account();
+  window.dispatchEvent(new Event("trapworks:account")); // the header's links follow
   $("logged-out").hidden = !!who;
   $("logged-in").hidden = !who;
   if (data.expired) showNotice(data.message || "Your session has expired: log in again.");
