@@ -79,7 +79,10 @@ def test_a_rated_quick_game_between_two_accounts_rates_both_as_openskill_does(br
         # An anonymous game in Alice's browser joins her account when she signs up.
         g = httpx.post(
             base + "/api/games",
-            json={"game": "last-mouse-lost", "seats": [{"kind": "human"}, {"kind": "agent", "agent": "easy"}]},
+            json={
+                "game": "last-mouse-lost",
+                "seats": [{"kind": "human"}, {"kind": "agent", "agent": "easy"}],
+            },
         ).json()
         a.goto(f"/g/{g['id']}#t={g['seats'][0]['token']}&fast")
         a.wait_for_selector("body[data-ply]")
@@ -150,7 +153,9 @@ def test_a_rated_quick_game_between_two_accounts_rates_both_as_openskill_does(br
         # The leaderboard shows both, the winner first, with the conservative rating (provisional).
         a.goto("/leaderboard?game=last-mouse-lost&players=2")
         a.wait_for_selector(f"[data-player='{alice}']")
-        rows = a.eval_on_selector_all("[data-player]", "rs => rs.map((r) => [r.dataset.player, r.cells[2].textContent])")
+        rows = a.eval_on_selector_all(
+            "[data-player]", "rs => rs.map((r) => [r.dataset.player, r.cells[2].textContent])"
+        )
         ours = [row for row in rows if row[0] in (alice, bob)]
         assert ours == sorted(([n, f"{v}?"] for n, v in shown.items()), key=lambda x: -int(x[1][:-1]))
         a.screenshot(path=str(SHOTS / "leaderboard-desktop.png"))
@@ -180,7 +185,9 @@ def test_quick_game_alone_gets_the_computer_after_the_chosen_wait(browser, inpro
         page.wait_for_url("**/g/**", timeout=20000)
         page.wait_for_selector("body[data-ply]")
         gid = page.url.split("/g/")[1].split("#")[0]
-        info = httpx.get(f"{inprocess_server}/api/games/{gid}", params={"token": token_of(page)}).json()["info"]
+        info = httpx.get(f"{inprocess_server}/api/games/{gid}", params={"token": token_of(page)}).json()[
+            "info"
+        ]
         assert sorted(p["kind"] for p in info["players"]) == ["agent", "human"]
         assert page.errors == []
     finally:
