@@ -54,6 +54,9 @@ LOGIN_FAILS_PER_ACCOUNT = 5
 LOGIN_FAILS_PER_ADDRESS = 20
 WRONG_LOGIN = "wrong username or password"  # the same words for a wrong user and a wrong password
 MAX_ATTACH = 200  # seats sent at once when a browser's anonymous games join an account
+NONE_TTL_S = 10.0  # a game seen with no account seat is looked up again after this long
+MAX_CACHED_GAMES = 20_000
+_MISSING: Any = object()
 
 
 def _now() -> datetime:
@@ -138,6 +141,7 @@ class Accounts:
         # game id -> {seat: account id} and whether it is rated and still on (None: no account
         # seat). Read once per game per process; kept in step by this class's own writes.
         self._games: dict[str, dict[str, Any] | None] = {}
+        self._none_since: dict[str, float] = {}  # when a game was last seen with no account seat
 
     # --- sign-up, log-in, sessions ------------------------------------------------------------
     def signup(self, username: Any, password: Any) -> int:
@@ -250,8 +254,14 @@ class Accounts:
         return row.id, row.username
 
     # --- seats held by accounts -----------------------------------------------------------------
-    def _game(self, gid: str) -> dict[str, Any] | None:
-        if gid not in self._games:
+    def _game(self, gid: str, fresh: bool = False) -> dict[str, Any] | None:
+        cached = self._games.get(gid, _MISSING)
+        if cached is None and time.monotonic() - self._none_since.get(gid, 0.0) > NONE_TTL_S:
+            cached = _MISSING  # another node may have attached a seat since: look again
+        if fresh or cached is _MISSING:
+            if len(self._games) > MAX_CACHED_GAMES:
+                self._games.clear()
+                self._none_since.clear()
             with self.db() as s:
                 game = s.get(AccountGameRow, gid)
                 seats = s.execute(
@@ -264,6 +274,8 @@ class Accounts:
                 if game is None
                 else {"rated": game.rated, "status": game.status, "seats": {seat: a for seat, a in seats}}
             )
+            if game is None:
+                self._none_since[gid] = time.monotonic()
         return self._games[gid]
 
     def register_game(self, live: LiveGame, rated: bool) -> None:
@@ -345,7 +357,9 @@ class Accounts:
         if info is None or info["status"] != "on" or not self.service.control.ended(live):
             return
         try:
-            self._finish(live, info)
+            info = self._game(live.id, fresh=True)  # the seats as stored now (any node may add one)
+            if info is not None and info["status"] == "on":
+                self._finish(live, info)
         except Exception:  # the game itself is stored; a failed rating is logged, not fatal
             log.exception("game %s: its results could not be stored", live.id)
         self._games.pop(live.id, None)
