@@ -393,3 +393,28 @@ def test_quick_game_prefers_the_nearest_rating_and_gives_an_ai_after_the_wait(ap
     assert p["status"] == "matched" and p["against_ai"] is True and p["rated"] is False
     info = a.get(f"/api/games/{p['game_id']}", token=p["token"])["info"]
     assert [x["kind"] for x in info["players"]].count("agent") == 1
+
+
+def test_a_loss_on_time_is_rated(browsers):
+    a, b = browsers
+    a.signup("clock-a")
+    b.signup("clock-b")
+    gid, tokens = rated_game(a, b, seconds_per_move=5)
+    assert a.post(f"/api/games/{gid}/moves", {"token": tokens[0], "action": "a1", "ply": 0})["ok"]
+    # Bob does not move: his clock runs out and the forfeit rule puts him out (the game ends).
+    deadline = time.monotonic() + 30
+    while not a.get(f"/api/games/{gid}", token=tokens[0])["state"]["terminal"]:
+        assert time.monotonic() < deadline, "the clock did not run out"
+        time.sleep(0.3)
+    ending = a.get(f"/api/games/{gid}", token=tokens[0])["state"]["ending"]
+    assert ending["forfeits"][0]["reason"] == "out_of_time" and ending["forfeits"][0]["seat"] == 1
+    model = PlackettLuce()
+    expected = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2])
+    [r] = a.get("/api/players/clock-b")["ratings"]
+    assert r["mu"] == pytest.approx(expected[1][0].mu) and r["sigma"] == pytest.approx(expected[1][0].sigma)
+    assert (
+        a.post(
+            "/api/account/games", {"game": "last-mouse-lost", "days_per_move": 1, "seconds_per_move": 60}, 400
+        )["code"]
+        == "bad_clock"
+    )

@@ -50,6 +50,9 @@ class Challenge(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     rated: bool = True
     days_per_move: int | None = Field(None, ge=1, le=7, description="a correspondence clock: days per move")
+    seconds_per_move: int | None = Field(
+        None, ge=5, le=3600, description="a live clock: seconds per move (out of time: the seat loses)"
+    )
     seat: int | None = Field(None, ge=0, le=15, description="your seat (default: random)")
 
 
@@ -223,11 +226,10 @@ def build_router(accounts: Accounts, matchmaker: Matchmaker) -> APIRouter:
             {"kind": "human", "name": who.username} if i == mine else {"kind": "human", "invite": True}
             for i in range(n)
         ]
-        clock = (
-            {"mode": "move", "seconds": body.days_per_move * 86400, "on_timeout": "forfeit"}
-            if body.days_per_move
-            else None
-        )
+        if body.days_per_move and body.seconds_per_move:
+            raise ServiceError(400, "bad_clock", "give days_per_move or seconds_per_move, not both")
+        per_move = body.days_per_move * 86400 if body.days_per_move else body.seconds_per_move
+        clock = {"mode": "move", "seconds": per_move, "on_timeout": "forfeit"} if per_move else None
         live = await accounts.service.create(body.game, body.options, seats, clock=clock)
         accounts.register_game(live, rated=body.rated)
         token = live.stored.seats[mine]["token"]

@@ -105,7 +105,9 @@ async function challenge(ev) {
   form.querySelector(".error").textContent = "";
   const days = field(form, "days").value;
   const r = await send("POST", "/api/account/games", {
-    game: field(form, "game").value, rated: field(form, "rated").checked, days_per_move: days ? Number(days) : null,
+    game: field(form, "game").value, rated: field(form, "rated").checked,
+    days_per_move: days && !days.startsWith("s") ? Number(days) : null,
+    seconds_per_move: days.startsWith("s") ? Number(days.slice(1)) : null,
   });
   if (!r.ok) { fail(form, r); return; }
   const g = r.data;
