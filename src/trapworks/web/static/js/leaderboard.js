@@ -30,7 +30,7 @@ async function show() {
   else {
     const t = el("table", { class: "games" }, box);
     const head = el("tr", {}, el("thead", {}, t));
-    for (const h of ["#", "Player", "Rating", "±", "Rated games"]) el("th", { text: h, scope: "col" }, head);
+    for (const h of ["#", "Player", "Rating", "Uncertainty (±)", "Rated games"]) el("th", { text: h, scope: "col" }, head);
     const body = el("tbody", {}, t);
     for (const row of r.data.rows) {
       const tr = el("tr", { "data-player": row.username }, body);
