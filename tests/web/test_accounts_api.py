@@ -418,3 +418,22 @@ def test_a_loss_on_time_is_rated(browsers):
         )["code"]
         == "bad_clock"
     )
+
+
+def test_a_listed_seek_is_accepted_at_once_and_refusals_say_why(browsers):
+    a, b = browsers
+    a.signup("lister")
+    sa = a.post("/api/seeks", {"game": "last-mouse-lost", "ai_after": None}, 201)
+    [listed] = a.get("/api/seeks")["seeks"]
+    assert a.post(f"/api/seeks/accept/{listed['id']}", {}, 409)["code"] == "own_seek"
+    anon = Browser(TestClient(a.c.app))
+    anon.me()
+    assert anon.post(f"/api/seeks/accept/{listed['id']}", {}, 401)["code"] == "login_needed"
+    assert anon.post("/api/seeks", {"game": "last-mouse-lost", "rated": True}, 401)["code"] == "login_needed"
+    assert anon.post("/api/seeks", {"game": "last-mouse-lost", "ai_after": 0}, 400)["code"] == "bad_ai_after"
+    assert anon.post("/api/seeks", {"game": "nope"}, 404)["code"] == "unknown_game"
+    b.signup("taker")
+    got = b.post(f"/api/seeks/accept/{listed['id']}", {}, 201)
+    assert got["status"] == "matched" and got["rated"] is True
+    assert a.get(f"/api/seeks/{sa['seek']}")["game_id"] == got["game_id"]
+    assert b.post(f"/api/seeks/accept/{listed['id']}", {}, 404)["code"] == "no_such_seek"

@@ -192,3 +192,40 @@ def test_quick_game_alone_gets_the_computer_after_the_chosen_wait(browser, inpro
         assert page.errors == []
     finally:
         ctx.close()
+
+
+def test_an_invite_link_opened_again_on_another_device_opens_the_accounts_seat(browser, inprocess_server):
+    """The issue's complaint: a seat link opened on a second device was refused ("this invite link
+    was already used"). Logged in, the second device gets the account's seat instead."""
+    alice, bob = unique("host"), unique("guest")
+    ca, a = person(browser, inprocess_server)
+    cb, b = person(browser, inprocess_server)
+    cc, c = person(browser, inprocess_server, PHONE)
+    try:
+        sign_up(a, alice)
+        a.select_option("[data-testid=challenge-game]", "last-mouse-lost")
+        a.click("[data-testid=challenge-submit]")
+        a.wait_for_selector("[data-testid=challenge-open]")
+        invite = a.locator("input.invite-link").first.input_value()
+        gid = invite.split("/g/")[1].split("#")[0]
+        sign_up(b, bob)
+        b.goto(invite + "&fast")
+        b.wait_for_selector("body[data-ply]")
+        seat_token = token_of(b)
+        # The seat joins Bob's account (the page sends it a moment after claiming it).
+        b.wait_for_function(
+            "async ([name, gid]) => (await (await fetch(`/api/players/${name}/games`)).json())"
+            ".games.some((g) => g.id === gid)",
+            arg=[bob, gid],
+            timeout=15000,
+        )
+        log_in(c, bob)
+        c.goto(invite + "&fast")
+        c.wait_for_function("() => new URLSearchParams(location.hash.slice(1)).has('t')", timeout=15000)
+        c.wait_for_selector("body[data-ply]")
+        assert token_of(c) == seat_token
+        assert "you are Player" in c.inner_text("#title")
+        c.screenshot(path=str(SHOTS / "second-device-seat-phone.png"))
+    finally:
+        for ctx in (ca, cb, cc):
+            ctx.close()

@@ -1,7 +1,7 @@
 // On every page: the account's place in the header (log in / your name), the games waiting for
 // your move (a badge, a notification where the browser allows), and the seats this browser takes
 // joining the logged-in account (an invite opened on the game page, a quick game).
-import { el } from "/static/js/dom.js";
+import { api, el } from "/static/js/dom.js";
 import { account, me, syncSeats } from "/static/js/account-api.js";
 
 const POLL_MS = 20000;
@@ -51,12 +51,30 @@ async function refresh() {
   if (account()) await syncSeats();
 }
 
+// A game page opened by an invite link this account has already used (on another device): the
+// account holds the seat, so open the seat itself instead of the "invite already used" refusal.
+async function seatForInvite() {
+  const who = account();
+  const m = location.pathname.match(/^\/g\/([^/]+)$/);
+  const hash = new URLSearchParams(location.hash.slice(1));
+  if (!who || !m || !hash.has("i") || hash.has("t")) return;
+  const gid = decodeURIComponent(m[1]);
+  const r = await api("GET", `/api/players/${encodeURIComponent(who.username)}/games`);
+  const mine = r.ok && r.data.games.find((g) => g.id === gid && g.link);
+  if (!mine) return;
+  const again = new URLSearchParams(location.hash.slice(1));
+  if (again.has("t")) return; // the invite was this browser's to claim after all
+  location.replace(mine.link + (again.has("fast") ? "&fast" : ""));
+  location.reload();
+}
+
 async function start() {
   // The accounts' styles, on pages whose own stylesheet does not have them (the lobby, the game).
   if (!document.querySelector('link[href="/static/accounts.css"]')) {
     el("link", { rel: "stylesheet", href: "/static/accounts.css" }, document.head);
   }
   await refresh();
+  await seatForInvite();
   // The game page stores its seat a moment after it opens (an invite is claimed first).
   setTimeout(() => { if (account()) syncSeats(); }, 1500);
   setTimeout(() => { if (account()) syncSeats(); }, 5000);
