@@ -49,6 +49,10 @@ export async function syncSeats() {
   localStorage.setItem(key, JSON.stringify(done.concat(sent).slice(-500)));
 }
 
+// Ratings in the reader's numbers (their locale's digits; no grouping: a rating is a label, like
+// a chess rating), "?" after a provisional one.
+const NUMBERS = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0, useGrouping: false });
+
 export function ratingText(r) {
-  return `${r.rating}${r.provisional ? "?" : ""}`;
+  return `${NUMBERS.format(r.rating)}${r.provisional ? "?" : ""}`;
 }

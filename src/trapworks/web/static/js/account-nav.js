@@ -5,6 +5,7 @@ import { api, el } from "/static/js/dom.js";
 import { account, me, syncSeats } from "/static/js/account-api.js";
 
 const POLL_MS = 20000;
+const SYNC_MS = 2000;
 let box = null;
 let lastWaiting = null;
 
@@ -75,9 +76,9 @@ async function start() {
   }
   await refresh();
   await seatForInvite();
-  // The game page stores its seat a moment after it opens (an invite is claimed first).
-  setTimeout(() => { if (account()) syncSeats(); }, 1500);
-  setTimeout(() => { if (account()) syncSeats(); }, 5000);
+  // The game page stores its seat a moment after it opens (an invite is claimed first): look
+  // every few seconds (only seats not sent yet are sent; most looks send nothing).
+  setInterval(() => { if (account()) syncSeats(); }, SYNC_MS);
   setInterval(() => { if (!document.hidden) refresh(); }, POLL_MS);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
   // The account page says when this browser logs in or out.
