@@ -437,3 +437,38 @@ def test_a_listed_seek_is_accepted_at_once_and_refusals_say_why(browsers):
     assert got["status"] == "matched" and got["rated"] is True
     assert a.get(f"/api/seeks/{sa['seek']}")["game_id"] == got["game_id"]
     assert b.post(f"/api/seeks/accept/{listed['id']}", {}, 404)["code"] == "no_such_seek"
+
+
+def test_a_three_player_rated_game_rates_every_seat_as_plackett_luce_does(app, db_url):
+    """Multiplayer: a 3-player Mouse Trap game between accounts, ended by two resignations (the
+    kernel: the out seats share the lowest result), rated in the 3-player pool."""
+    with TestClient(app) as ca, TestClient(app) as cb, TestClient(app) as cc:
+        a, b, c = Browser(ca), Browser(cb), Browser(cc)
+        for browser, name in ((a, "trio-a"), (b, "trio-b"), (c, "trio-c")):
+            browser.signup(name)
+        g = a.post("/api/account/games", {"game": "mouse-trap", "options": {"players": 3}, "seat": 0}, 201)
+        tokens = [g["link"].split("#t=")[1]]
+        for browser, inv in zip((b, c), g["invites"], strict=True):
+            claimed = browser.c.post(
+                f"/api/games/{g['id']}/claim", json={"invite": inv["link"].split("#i=")[1]}
+            )
+            tokens.append(claimed.json()["token"])
+            browser.post("/api/account/seats", {"seats": [{"game": g["id"], "token": tokens[-1]}]})
+        b.post(f"/api/games/{g['id']}/resign", {"token": tokens[1]})
+        c.post(f"/api/games/{g['id']}/resign", {"token": tokens[2]})
+        state = a.get(f"/api/games/{g['id']}", token=tokens[0])["state"]
+        assert state["terminal"] and state["winners"] == [0]
+        ranks = [1 + sum(r > mine for r in state["returns"]) for mine in state["returns"]]
+        assert ranks == [1, 2, 2]
+        model = PlackettLuce()
+        expected = model.rate([[model.rating()] for _ in range(3)], ranks=ranks)
+        for seat, name in enumerate(("trio-a", "trio-b", "trio-c")):
+            [r] = a.get(f"/api/players/{name}")["ratings"]
+            assert r["players"] == 3
+            assert r["mu"] == pytest.approx(expected[seat][0].mu) and r["sigma"] == pytest.approx(
+                expected[seat][0].sigma
+            )
+        assert [x["username"] for x in a.get("/api/leaderboard", game="mouse-trap", players=3)["rows"]][
+            0
+        ] == "trio-a"
+        assert a.get("/api/leaderboard", game="mouse-trap", players=2)["rows"] == []
