@@ -6,6 +6,8 @@ against the computer after the chosen wait. Screenshots land in artifacts/web/ac
 
 from __future__ import annotations
 
+import time
+
 import httpx
 import pytest
 from openskill.models import PlackettLuce
@@ -213,16 +215,18 @@ def test_an_invite_link_opened_again_on_another_device_opens_the_accounts_seat(b
         b.wait_for_selector("body[data-ply]")
         seat_token = token_of(b)
         # The seat joins Bob's account (the page sends it a moment after claiming it).
-        b.wait_for_function(
+        has_seat = (
             "async ([name, gid]) => (await (await fetch(`/api/players/${name}/games`)).json())"
-            ".games.some((g) => g.id === gid)",
-            arg=[bob, gid],
-            timeout=45000,
+            ".games.some((g) => g.id === gid)"
         )
+        deadline = time.monotonic() + 45
+        while not b.evaluate(has_seat, [bob, gid]):
+            assert time.monotonic() < deadline, "the seat did not join the account"
+            time.sleep(0.3)
         log_in(c, bob)
         c.goto(invite + "&fast")
         # (Generous waits: the shared test machine is sometimes very loaded.)
-        c.wait_for_function("() => new URLSearchParams(location.hash.slice(1)).has('t')", timeout=45000)
+        c.wait_for_function("() => new URLSearchParams(location.hash.slice(1)).has('t')", timeout=20000)
         c.wait_for_selector("body[data-ply]")
         assert token_of(c) == seat_token
         assert "you are Player" in c.inner_text("#title")

@@ -65,7 +65,9 @@ async function seatForInvite() {
   if (!mine) return;
   const again = new URLSearchParams(location.hash.slice(1));
   if (again.has("t")) return; // the invite was this browser's to claim after all
-  location.replace(mine.link + (again.has("fast") ? "&fast" : ""));
+  // replaceState is synchronous (a fragment navigation is not, and a reload right after it may
+  // reload the old address); then the page opens again on the seat's own link.
+  history.replaceState(null, "", mine.link + (again.has("fast") ? "&fast" : ""));
   location.reload();
 }
 
