@@ -23,6 +23,7 @@ from . import messages
 from .accesslog import AccessLogMiddleware
 from .bus import make_bus
 from .cluster import ClusterLink
+from .accounts import install as install_accounts  # issue 28: accounts, ratings, quick game
 from .control_api import add_control_routes
 from .limits import SOCKET_RATE_BURST, SOCKET_RATE_PER_S, LimitsMiddleware, RateLimiter
 from .memory import GarbagePolicy
@@ -352,6 +353,7 @@ def create_app(
 
     add_routes(app, social)
     add_control_routes(app, service)  # resign, abort, rematch, hand-over, public records
+    install_accounts(app, service)  # issue 28: accounts, ratings, profiles, my games, quick game
 
     # --- live play --------------------------------------------------------------------
     @app.websocket("/ws/games/{gid}")

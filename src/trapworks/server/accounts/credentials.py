@@ -1,0 +1,107 @@
+"""Usernames and passwords: the checks (each refusal says what is wrong) and argon2 hashing.
+
+Passwords are hashed with argon2id through argon2-cffi (its RFC 9106 low-memory profile); only the
+hash is stored. A login for an unknown user still verifies against a dummy hash, so that a wrong
+user and a wrong password take the same time and get the same answer.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
+USERNAME_MIN, USERNAME_MAX = 3, 24
+PASSWORD_MIN, PASSWORD_MAX = 10, 128  # longer passwords are refused: hashing them is the server's time
+USERNAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+# Names that would pose as the site, the page's words for seats, or an AI level.
+RESERVED = frozenset(
+    {
+        "admin", "administrator", "root", "system", "sysop", "staff", "moderator", "mod", "support",
+        "help", "trapworks", "official", "server", "api", "static", "account", "accounts", "login",
+        "logout", "signup", "me", "you", "player", "spectator", "anonymous", "anon", "guest", "null",
+        "none", "undefined", "computer", "ai", "bot", "easy", "medium", "hard", "random", "perfect",
+        "heuristic", "chance", "nobody", "everyone",
+    }
+)  # fmt: skip
+# The most common passwords of at least PASSWORD_MIN characters (lists of leaked passwords).
+COMMON = frozenset(
+    {
+        "1234567890", "12345678910", "0123456789", "qwertyuiop", "password1", "password12",
+        "password123", "password1234", "passw0rd123", "iloveyou123", "1q2w3e4r5t", "qwerty1234",
+        "qwerty12345", "1qaz2wsx3edc", "abcdefghij", "abc1234567", "aaaaaaaaaa", "1111111111",
+        "0000000000", "letmein123", "welcome123", "football123", "baseball123", "trustno1234",
+        "princess123", "sunshine123", "superman123", "administrator", "changeme123", "trapworks123",
+    }
+)  # fmt: skip
+
+hasher = PasswordHasher()  # argon2id with argon2-cffi's default (RFC 9106 low-memory) parameters
+_DUMMY_HASH = hasher.hash("not a password of anyone's")
+
+
+class BadCredentials(ValueError):
+    """A username or password refused at sign-up: the message says why."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def username_key(name: str) -> str:
+    """The form two usernames are compared in (case and compatibility forms folded)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def check_username(name: object) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise BadCredentials("bad_username", "choose a username")
+    name = name.strip()
+    if len(name) < USERNAME_MIN:
+        raise BadCredentials("bad_username", f"a username has at least {USERNAME_MIN} characters")
+    if len(name) > USERNAME_MAX:
+        raise BadCredentials("bad_username", f"a username has at most {USERNAME_MAX} characters")
+    if not USERNAME_RE.match(name):
+        raise BadCredentials(
+            "bad_username",
+            "a username uses letters A-Z, digits, '_' and '-', and starts with a letter or digit",
+        )
+    key = username_key(name)
+    if key in RESERVED or re.fullmatch(r"player[-_]?\d+", key):
+        raise BadCredentials("reserved_username", f"the username {name!r} is reserved; choose another")
+    return name
+
+
+def check_password(password: object, username: str) -> str:
+    if not isinstance(password, str) or not password:
+        raise BadCredentials("weak_password", "choose a password")
+    if len(password) > PASSWORD_MAX:
+        raise BadCredentials("long_password", f"a password has at most {PASSWORD_MAX} characters")
+    if len(password) < PASSWORD_MIN:
+        raise BadCredentials(
+            "weak_password", f"a password has at least {PASSWORD_MIN} characters (a short phrase is good)"
+        )
+    folded = password.casefold()
+    if folded in COMMON or len(set(password)) < 4:
+        raise BadCredentials("weak_password", "this password is too easy to guess; choose a less common one")
+    if username_key(username) in folded:
+        raise BadCredentials("weak_password", "a password must not contain the username")
+    return password
+
+
+def hash_password(password: str) -> str:
+    return hasher.hash(password)
+
+
+def verify_password(stored_hash: str | None, password: str) -> bool:
+    """Whether `password` matches; with no hash (no such user) a dummy verification keeps the time."""
+    try:
+        return hasher.verify(stored_hash or _DUMMY_HASH, password) and stored_hash is not None
+    except (VerifyMismatchError, VerificationError, InvalidHashError):
+        return False
+
+
+def needs_rehash(stored_hash: str) -> bool:
+    return hasher.check_needs_rehash(stored_hash)

@@ -1,0 +1,61 @@
+"""Ratings with OpenSkill's Weng-Lin Plackett-Luce model (openskill): one rating per game and
+player count, for 2 to 6 players, from the ranks of a finished game.
+
+A rating is (mu, sigma): the skill estimate and its uncertainty. The number shown to players is
+conservative, `DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 sigma)`: a new player shows 1500 and rises as
+their results make the estimate surer. A rating is provisional until PROVISIONAL_GAMES rated games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+DISPLAY_BASE = 1500.0
+DISPLAY_SCALE = 60.0
+PROVISIONAL_GAMES = 5
+
+MODEL = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
+MU0 = MODEL.mu
+SIGMA0 = MODEL.sigma
+
+
+@dataclass(frozen=True)
+class Skill:
+    mu: float
+    sigma: float
+
+
+def display(mu: float, sigma: float) -> int:
+    """The conservative rating shown to players."""
+    return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 * sigma))
+
+
+def uncertainty(sigma: float) -> int:
+    """About a 95% interval around mu, in display points (2 sigma)."""
+    return round(DISPLAY_SCALE * 2 * sigma)
+
+
+def ranks_of(returns: Sequence[float]) -> list[int]:
+    """1 for the best result; seats with equal returns share a rank (a draw among them)."""
+    return [1 + sum(1 for other in returns if other > mine) for mine in returns]
+
+
+def rate(skills: Sequence[Skill], returns: Sequence[float]) -> list[Skill]:
+    """New skills after one game with these returns (one entry per seat, each seat one player)."""
+    teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in skills]
+    result = MODEL.rate(teams, ranks=[float(r) for r in ranks_of(returns)])
+    return [Skill(team[0].mu, team[0].sigma) for team in result]
+
+
+def describe(mu: float, sigma: float, games: int) -> dict[str, object]:
+    return {
+        "rating": display(mu, sigma),
+        "uncertainty": uncertainty(sigma),
+        "provisional": games < PROVISIONAL_GAMES,
+        "mu": mu,
+        "sigma": sigma,
+        "games": games,
+    }

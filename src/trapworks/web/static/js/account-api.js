@@ -1,0 +1,58 @@
+// Accounts in the browser (issue 28): who is logged in, the CSRF token, and requests made with the
+// session cookie. The cookie is HttpOnly (no script reads it); every state-changing request sends
+// the CSRF token the server gave in /api/account/me in the X-CSRF-Token header.
+import { api, myGames } from "/static/js/dom.js";
+
+let csrf = "";
+let current = null; // {account, your_turn, expired?} from the last /api/account/me
+
+export async function me() {
+  const r = await api("GET", "/api/account/me");
+  if (r.ok) { current = r.data; csrf = r.data.csrf || ""; }
+  return r.ok ? r.data : { account: null, error: r.error };
+}
+
+export function account() { return current && current.account; }
+
+// A request with the session cookie: the CSRF header, then the same {ok, status, data, error} as api().
+export async function send(method, url, body) {
+  if (!csrf) await me();
+  const init = { method, headers: { "x-csrf-token": csrf }, credentials: "same-origin" };
+  if (body !== undefined) { init.headers["content-type"] = "application/json"; init.body = JSON.stringify(body); }
+  let res;
+  try { res = await fetch(url, init); } catch (e) { return { ok: false, status: 0, error: "the server cannot be reached" }; }
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = null; }
+  if (data && data.csrf) csrf = data.csrf;
+  if (!res.ok) return { ok: false, status: res.status, error: (data && data.error) || `HTTP ${res.status}`, data };
+  return { ok: true, status: res.status, data };
+}
+
+// The seats this browser holds (its "My games" in localStorage), as the server wants them.
+export function heldSeats() {
+  return myGames().filter((g) => g.id && g.token).map((g) => ({ game: g.id, token: g.token }));
+}
+
+// Seats this browser holds that are not yet the account's join it (an invite opened while logged in,
+// a game played before logging in). Remembered per account, so each is sent once.
+export async function syncSeats() {
+  const who = account();
+  if (!who) return;
+  const key = `trapworks.synced.${who.username.toLowerCase()}`;
+  let done = [];
+  try { done = JSON.parse(localStorage.getItem(key) || "[]"); } catch (e) { done = []; }
+  const fresh = heldSeats().filter((s) => !done.includes(`${s.game}:${s.token}`));
+  if (!fresh.length) return;
+  const r = await send("POST", "/api/account/seats", { seats: fresh });
+  if (!r.ok) return;
+  const sent = fresh.map((s) => `${s.game}:${s.token}`);
+  localStorage.setItem(key, JSON.stringify(done.concat(sent).slice(-500)));
+}
+
+// Ratings in the reader's numbers (their locale's digits; no grouping: a rating is a label, like
+// a chess rating), "?" after a provisional one.
+const NUMBERS = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0, useGrouping: false });
+
+export function ratingText(r) {
+  return `${NUMBERS.format(r.rating)}${r.provisional ? "?" : ""}`;
+}

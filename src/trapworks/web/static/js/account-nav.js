@@ -1,0 +1,90 @@
+// On every page: the account's place in the header (log in / your name), the games waiting for
+// your move (a badge, a notification where the browser allows), and the seats this browser takes
+// joining the logged-in account (an invite opened on the game page, a quick game).
+import { api, el } from "/static/js/dom.js";
+import { account, me, syncSeats } from "/static/js/account-api.js";
+
+const POLL_MS = 20000;
+const SYNC_MS = 2000;
+let box = null;
+let lastWaiting = null;
+
+function render(data) {
+  const nav = document.querySelector("header.top nav");
+  if (!nav) return;
+  if (!box) {
+    el("a", { href: "/leaderboard", text: "Leaderboards", "data-testid": "nav-leaderboard" }, nav);
+    box = el("span", { class: "account-nav", "data-testid": "account-nav" }, nav);
+  }
+  box.textContent = "";
+  const who = data.account;
+  if (!who) {
+    el("a", { href: "/account", text: "Log in / Sign up", "data-testid": "nav-login" }, box);
+    return;
+  }
+  const waiting = data.your_turn || [];
+  const games = el("a", { href: "/account#my-games", "data-testid": "nav-my-games" }, box);
+  games.textContent = "My games";
+  if (waiting.length) {
+    el("span", { class: "turn-badge", text: String(waiting.length), "data-testid": "turn-badge",
+                 title: `${waiting.length} game(s) waiting for your move` }, games);
+    el("span", { class: "sr-only", text: " waiting for your move" }, games);
+  }
+  el("a", { href: `/u/${encodeURIComponent(who.username)}`, text: who.username, "data-testid": "nav-username" }, box);
+  notify(waiting);
+}
+
+function notify(waiting) {
+  const ids = waiting.map((g) => g.id);
+  if (lastWaiting !== null && "Notification" in window && Notification.permission === "granted" && document.hidden) {
+    const fresh = ids.filter((id) => !lastWaiting.includes(id));
+    if (fresh.length) {
+      try { new Notification("trapworks: your move", { body: `${fresh.length} game(s) wait for your move`, tag: "trapworks-turns" }); }
+      catch (e) { /* notifications not available here */ }
+    }
+  }
+  lastWaiting = ids;
+}
+
+async function refresh() {
+  const data = await me();
+  render(data);
+  if (account()) await syncSeats();
+}
+
+// A game page opened by an invite link this account has already used (on another device): the
+// account holds the seat, so open the seat itself instead of the "invite already used" refusal.
+async function seatForInvite() {
+  const who = account();
+  const m = location.pathname.match(/^\/g\/([^/]+)$/);
+  const hash = new URLSearchParams(location.hash.slice(1));
+  if (!who || !m || !hash.has("i") || hash.has("t")) return;
+  const gid = decodeURIComponent(m[1]);
+  const r = await api("GET", `/api/players/${encodeURIComponent(who.username)}/games`);
+  const mine = r.ok && r.data.games.find((g) => g.id === gid && g.link);
+  if (!mine) return;
+  const again = new URLSearchParams(location.hash.slice(1));
+  if (again.has("t")) return; // the invite was this browser's to claim after all
+  // replaceState is synchronous (a fragment navigation is not, and a reload right after it may
+  // reload the old address); then the page opens again on the seat's own link.
+  history.replaceState(null, "", mine.link + (again.has("fast") ? "&fast" : ""));
+  location.reload();
+}
+
+async function start() {
+  // The accounts' styles, on pages whose own stylesheet does not have them (the lobby, the game).
+  if (!document.querySelector('link[href="/static/accounts.css"]')) {
+    el("link", { rel: "stylesheet", href: "/static/accounts.css" }, document.head);
+  }
+  await refresh();
+  await seatForInvite();
+  // The game page stores its seat a moment after it opens (an invite is claimed first): look
+  // every few seconds (only seats not sent yet are sent; most looks send nothing).
+  setInterval(() => { if (account()) syncSeats(); }, SYNC_MS);
+  setInterval(() => { if (!document.hidden) refresh(); }, POLL_MS);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
+  // The account page says when this browser logs in or out.
+  window.addEventListener("trapworks:account", refresh);
+}
+
+start();

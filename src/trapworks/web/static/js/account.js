@@ -1,0 +1,162 @@
+// The account page: sign up, log in, log out, my games across devices, play a friend (rated or
+// casual, live or correspondence), notifications, data export and account deletion.
+import { api, clear, el, rememberGame } from "/static/js/dom.js";
+import { account, heldSeats, me, send, syncSeats } from "/static/js/account-api.js";
+
+const $ = (id) => document.getElementById(id);
+const STATES = { your_turn: "Your turn", waiting: "Waiting", finished: "Finished" };
+let catalog = [];
+
+function field(form, name) { return form.querySelector(`[name=${name}]`); }
+
+function showNotice(text) {
+  $("notice").textContent = text;
+  $("notice").hidden = !text;
+}
+
+async function show() {
+  const data = await me();
+  const who = account();
+  window.dispatchEvent(new Event("trapworks:account")); // the header's links follow
+  $("logged-out").hidden = !!who;
+  $("logged-in").hidden = !who;
+  if (data.expired) showNotice(data.message || "Your session has expired: log in again.");
+  if (!who) { document.body.dataset.ready = "1"; return; }
+  $("profile-link").textContent = who.username;
+  $("profile-link").href = `/u/${encodeURIComponent(who.username)}`;
+  $("export").href = `/api/players/${encodeURIComponent(who.username)}/export`;
+  await syncSeats();
+  await showGames();
+  document.body.dataset.ready = "1";
+}
+
+function when(iso) { return iso ? iso.replace("T", " ").slice(0, 16) : ""; }
+
+async function showGames() {
+  const who = account();
+  if (!who) return;
+  const filter = $("game-filter").value;
+  const url = `/api/players/${encodeURIComponent(who.username)}/games` + (filter ? `?game=${encodeURIComponent(filter)}` : "");
+  const r = await api("GET", url);
+  const box = clear($("games"));
+  if (!r.ok) { el("p", { class: "error", text: r.error }, box); return; }
+  const games = r.data.games;
+  if (!games.length) { el("p", { class: "muted", text: "No games yet. Start one in the lobby, or play a friend below." }, box); return; }
+  const table = el("table", { class: "games" }, box);
+  const head = el("tr", {}, el("thead", {}, table));
+  for (const h of ["", "Game", "Opponents", "Result", "", ""]) el("th", { text: h, scope: "col" }, head);
+  const body = el("tbody", {}, table);
+  for (const g of games) {
+    const tr = el("tr", { "data-game-row": g.id, "data-state": g.state, class: `state-${g.state}` }, body);
+    const state = el("td", {}, tr);
+    el("strong", { text: STATES[g.state] || g.state }, state);
+    if (g.deadline && g.state === "your_turn") el("div", { class: "small muted", text: `move by ${when(g.deadline)} UTC` }, state);
+    const title = (catalog.find((c) => c.id === g.game) || {}).title || g.game;
+    const name = el("td", {}, tr);
+    el("div", { text: title }, name);
+    el("div", { class: "small muted", text: g.variant + (g.rated ? " · rated" : " · casual") }, name);
+    el("td", { text: g.opponents.join(", ") || "—" }, tr);
+    el("td", { text: g.result ? g.result[0].toUpperCase() + g.result.slice(1) : "", "data-result": g.result || "" }, tr);
+    const open = el("td", {}, tr);
+    if (g.link) el("a", { href: g.link, text: g.state === "finished" ? "Look" : "Open", "data-open": g.id }, open);
+    const replay = el("td", {}, tr);
+    if (g.replay) el("a", { href: g.replay, text: "Replay" }, replay);
+  }
+}
+
+function fail(form, r) {
+  form.querySelector(".error").textContent = r.error;
+}
+
+async function signup(ev) {
+  ev.preventDefault();
+  const form = ev.target;
+  const r = await send("POST", "/api/account/signup", {
+    username: field(form, "username").value, password: field(form, "password").value, seats: heldSeats(),
+  });
+  if (!r.ok) { fail(form, r); return; }
+  const n = r.data.seats.joined.length;
+  showNotice(n ? `Welcome! ${n} game(s) of this browser joined your account.` : "Welcome! Your account is ready.");
+  form.reset();
+  await show();
+}
+
+async function login(ev) {
+  ev.preventDefault();
+  const form = ev.target;
+  const r = await send("POST", "/api/account/login", {
+    username: field(form, "username").value, password: field(form, "password").value, seats: heldSeats(),
+  });
+  if (!r.ok) { fail(form, r); return; }
+  showNotice("");
+  form.reset();
+  await show();
+}
+
+async function logout() {
+  await send("POST", "/api/account/logout", {});
+  showNotice("You are logged out.");
+  await show();
+}
+
+async function challenge(ev) {
+  ev.preventDefault();
+  const form = ev.target;
+  form.querySelector(".error").textContent = "";
+  const days = field(form, "days").value;
+  const r = await send("POST", "/api/account/games", {
+    game: field(form, "game").value, rated: field(form, "rated").checked,
+    days_per_move: days && !days.startsWith("s") ? Number(days) : null,
+    seconds_per_move: days.startsWith("s") ? Number(days.slice(1)) : null,
+  });
+  if (!r.ok) { fail(form, r); return; }
+  const g = r.data;
+  const token = g.link.split("#t=")[1];
+  rememberGame({ id: g.id, token, seat: g.seat, game: field(form, "game").value, title: field(form, "game").selectedOptions[0].textContent,
+                 label: `Player ${g.seat + 1}`, link: location.origin + g.link });
+  const box = clear($("challenge-links"));
+  el("p", {}, box).append("Your seat: ", el("a", { href: g.link, text: "open the game", "data-testid": "challenge-open" }));
+  for (const inv of g.invites) {
+    const p = el("p", {}, box);
+    el("strong", { text: `Player ${inv.seat + 1}: send this link ` }, p);
+    el("input", { type: "text", readonly: true, value: location.origin + inv.link, "aria-label": `Invite link for player ${inv.seat + 1}`,
+                  "data-testid": `invite-${inv.seat}`, class: "invite-link" }, p);
+  }
+  await showGames();
+}
+
+async function remove(ev) {
+  ev.preventDefault();
+  const form = ev.target;
+  const r = await send("POST", "/api/account/delete", { password: field(form, "password").value });
+  if (!r.ok) { fail(form, r); return; }
+  showNotice("Your account is deleted.");
+  await show();
+}
+
+async function askNotifications() {
+  if (!("Notification" in window)) { $("notify").textContent = "This browser has no notifications"; return; }
+  const answer = await Notification.requestPermission();
+  $("notify").textContent = answer === "granted" ? "Notifications are on" : "Notifications were not allowed";
+}
+
+async function init() {
+  $("signup").addEventListener("submit", signup);
+  $("login").addEventListener("submit", login);
+  $("logout").addEventListener("click", logout);
+  $("challenge").addEventListener("submit", challenge);
+  $("delete").addEventListener("submit", remove);
+  $("notify").addEventListener("click", askNotifications);
+  $("game-filter").addEventListener("change", showGames);
+  const r = await api("GET", "/api/catalog");
+  if (r.ok) {
+    catalog = r.data.games;
+    for (const g of catalog) {
+      el("option", { value: g.id, text: g.title }, $("game-filter"));
+      el("option", { value: g.id, text: g.title }, document.querySelector("#challenge [name=game]"));
+    }
+  }
+  await show();
+}
+
+init();

@@ -1,0 +1,80 @@
+// A player's profile: ratings per game with a chart of their history, results by game and variant,
+// recent games with their replays. Everything here is public; no token is ever on this page.
+import { api, clear, el, svg } from "/static/js/dom.js";
+import { ratingText } from "/static/js/account-api.js";
+
+const $ = (id) => document.getElementById(id);
+let titles = {};
+
+function title(game) { return titles[game] || game; }
+
+function chart(parent, history, label) {
+  const W = 320, H = 140, P = 28;
+  const points = [{ rating: history.length ? history[0].before : 1500 }, ...history];
+  const values = points.map((p) => p.rating);
+  const lo = Math.min(...values) - 20, hi = Math.max(...values) + 20;
+  const x = (i) => P + (i * (W - 2 * P)) / Math.max(1, points.length - 1);
+  const y = (v) => H - P + 8 - ((v - lo) * (H - P - 8 - 8)) / Math.max(1, hi - lo);
+  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": label, "data-testid": "rating-chart" }, parent);
+  svg("line", { x1: P, y1: H - P + 8, x2: W - 8, y2: H - P + 8, class: "axis" }, root);
+  svg("line", { x1: P, y1: 8, x2: P, y2: H - P + 8, class: "axis" }, root);
+  svg("text", { x: 2, y: y(hi) + 4, text: String(Math.round(hi)) }, root);
+  svg("text", { x: 2, y: y(lo) + 4, text: String(Math.round(lo)) }, root);
+  svg("text", { x: W / 2 - 30, y: H - 4, text: `${history.length} rated game(s)` }, root);
+  svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "), class: "line" }, root);
+  points.forEach((p, i) => {
+    const dot = svg("circle", { cx: x(i), cy: y(p.rating), r: 3, class: "dot" }, root);
+    svg("title", { text: i ? `after game ${i}: ${p.rating}` : `start: ${p.rating}` }, dot);
+  });
+}
+
+function table(parent, headers, rows) {
+  const t = el("table", { class: "games" }, clear(parent));
+  const head = el("tr", {}, el("thead", {}, t));
+  for (const h of headers) el("th", { text: h, scope: "col" }, head);
+  const body = el("tbody", {}, t);
+  for (const cells of rows) {
+    const tr = el("tr", {}, body);
+    for (const c of cells) {
+      const td = el("td", {}, tr);
+      if (c instanceof Node) td.appendChild(c); else td.textContent = c;
+    }
+  }
+  return t;
+}
+
+async function init() {
+  const name = decodeURIComponent(location.pathname.split("/")[2] || "");
+  const [cat, r] = await Promise.all([api("GET", "/api/catalog"), api("GET", `/api/players/${encodeURIComponent(name)}`)]);
+  if (cat.ok) titles = Object.fromEntries(cat.data.games.map((g) => [g.id, g.title]));
+  if (!r.ok) { $("error").textContent = r.error; document.body.dataset.ready = "1"; return; }
+  const p = r.data;
+  document.title = `${p.username} · trapworks`;
+  $("name").textContent = p.username;
+  $("joined").textContent = `Playing since ${(p.joined || "").slice(0, 10)}`;
+  const box = clear($("ratings"));
+  if (!p.ratings.length) el("p", { class: "muted", text: "No rated games yet." }, box);
+  for (const rt of p.ratings) {
+    const card = el("div", { class: "rating-card", "data-rating-game": rt.game, "data-players": rt.players }, box);
+    el("h3", { text: `${title(rt.game)} · ${rt.players} players` }, card);
+    const line = el("p", {}, card);
+    el("span", { class: "rating-big", text: ratingText(rt), "data-testid": "rating-value" }, line);
+    el("span", { class: "muted", text: ` ± ${rt.uncertainty} · ${rt.games} rated game(s)` }, line);
+    if (rt.provisional) el("div", { class: "provisional", text: "Provisional: fewer than 5 rated games" }, card);
+    chart(card, rt.history, `${title(rt.game)} rating history of ${p.username}`);
+  }
+  if (p.stats.length) {
+    table($("stats"), ["Game", "Variant", "Played", "Won", "Lost", "Drawn", "Aborted"],
+      p.stats.map((s) => [title(s.game), s.variant, String(s.played), String(s.won), String(s.lost), String(s.drawn), String(s.aborted)]));
+  } else el("p", { class: "muted", text: "No finished games yet." }, clear($("stats")));
+  if (p.recent.length) {
+    table($("recent"), ["Game", "Opponents", "Result", ""], p.recent.map((g) => {
+      const link = g.replay ? el("a", { href: g.replay, text: "Replay", "data-replay": g.id }) : "";
+      const result = g.status === "on" ? "playing" : (g.result || "");
+      return [`${title(g.game)} (${g.variant}${g.rated ? ", rated" : ""})`, g.opponents.join(", ") || "—", result, link];
+    }));
+  } else el("p", { class: "muted", text: "No games yet." }, clear($("recent")));
+  document.body.dataset.ready = "1";
+}
+
+init();

@@ -1,0 +1,181 @@
+// The lobby's "Quick game" card (issue 28): pick a game and variant, get paired with the nearest
+// rating within a widening range, or with the computer after the wait you choose; the players
+// waiting now are listed, and anyone may accept one of them.
+import { api, clear, el } from "/static/js/dom.js";
+import { account, me, send } from "/static/js/account-api.js";
+
+const POLL_MS = 1000;
+const LIST_MS = 4000;
+const VARIANT_OPTIONS = ["players", "variant", "rules"];
+let catalog = [];
+let seeking = null; // the seek being waited for: {seek, ...}
+let ui = null;
+
+function choiceSelect(opt, row) {
+  const label = el("label", {}, row);
+  el("span", { class: "name", text: opt.label }, label);
+  const select = el("select", { "data-quick-option": opt.name }, label);
+  for (const c of opt.choices || []) {
+    if (c.value === null) continue;
+    const o = el("option", { value: JSON.stringify(c.value), text: c.label }, select);
+    if (JSON.stringify(c.value) === JSON.stringify(opt.default)) o.selected = true;
+  }
+  return select;
+}
+
+function renderVariants() {
+  const game = catalog.find((g) => g.id === ui.game.value);
+  const box = clear(ui.variants);
+  for (const opt of game.options_schema || []) {
+    if (VARIANT_OPTIONS.includes(opt.name) && opt.control === "select") choiceSelect(opt, box);
+  }
+}
+
+function options() {
+  const out = {};
+  for (const s of ui.variants.querySelectorAll("[data-quick-option]")) out[s.dataset.quickOption] = JSON.parse(s.value);
+  return out;
+}
+
+function status(text, error) {
+  ui.status.textContent = text;
+  ui.status.classList.toggle("error", !!error);
+}
+
+async function start() {
+  const ai = ui.ai.value;
+  const days = ui.days.value;
+  const body = {
+    game: ui.game.value, options: options(), rated: !!(account() && ui.rated.checked),
+    ai_after: ai ? Number(ai) : null, ai_level: ui.level.value, days_per_move: days ? Number(days) : null,
+  };
+  const r = await send("POST", "/api/seeks", body);
+  if (!r.ok) { status(r.error, true); return; }
+  follow(r.data);
+}
+
+function follow(seek) {
+  seeking = seek;
+  ui.find.hidden = true;
+  ui.cancel.hidden = false;
+  waitFor();
+}
+
+async function waitFor() {
+  if (!seeking) return;
+  const s = seeking;
+  if (s.status === "matched") { go(s); return; }
+  if (s.status === "failed") { stop(); status(s.error || "no game could be made", true); return; }
+  const ai = s.ai_after ? `; the computer plays you after ${Math.round(s.ai_after)} s` : "";
+  status(`Looking for an opponent near ${s.rating} (within ±${s.window})… ${Math.round(s.waited_s)} s${ai}`);
+  await new Promise((done) => setTimeout(done, POLL_MS));
+  if (!seeking) return;
+  const r = await api("GET", `/api/seeks/${encodeURIComponent(s.seek)}`);
+  if (!r.ok) { stop(); status(r.error, true); return; }
+  seeking = r.data;
+  waitFor();
+}
+
+function go(s) {
+  status(s.against_ai ? "Nobody came in time: you play the computer." : "Found a game! Opening it…");
+  seeking = null;
+  location.href = s.link;
+}
+
+async function stop() {
+  const s = seeking;
+  seeking = null;
+  ui.find.hidden = false;
+  ui.cancel.hidden = true;
+  if (s && s.status === "waiting") await api("DELETE", `/api/seeks/${encodeURIComponent(s.seek)}`);
+  status("");
+}
+
+async function listSeeks() {
+  if (document.hidden) return;
+  const r = await api("GET", "/api/seeks");
+  if (!r.ok) return;
+  const box = clear(ui.list);
+  const mine = seeking ? seeking.id : null;
+  const others = r.data.seeks.filter((s) => s.id !== mine);
+  if (!others.length) { el("p", { class: "muted small", text: "Nobody is waiting right now." }, box); return; }
+  const t = el("table", { class: "games" }, box);
+  const head = el("tr", {}, el("thead", {}, t));
+  for (const h of ["Player", "Rating", "Game", "", ""]) el("th", { text: h, scope: "col" }, head);
+  const body = el("tbody", {}, t);
+  for (const s of others) {
+    const tr = el("tr", { "data-seek": s.id }, body);
+    el("td", { text: s.name }, tr);
+    el("td", { text: String(s.rating) }, tr);
+    el("td", { text: `${s.title} (${s.variant})${s.rated ? " · rated" : " · casual"}${s.days_per_move ? ` · ${s.days_per_move} d/move` : ""}` }, tr);
+    el("td", { class: "small muted", text: `${s.waiting_s} s` }, tr);
+    const cell = el("td", {}, tr);
+    if (s.players === 2) {
+      const b = el("button", { type: "button", text: "Play", "data-accept": s.id }, cell);
+      b.addEventListener("click", async () => {
+        const a = await send("POST", `/api/seeks/accept/${encodeURIComponent(s.id)}`, {});
+        if (!a.ok) { status(a.error, true); listSeeks(); return; }
+        go(a.data);
+      });
+    }
+  }
+}
+
+function build(main) {
+  const card = el("section", { class: "card", id: "quick-game", "aria-labelledby": "quick-title", "data-testid": "quick-game" });
+  main.insertBefore(card, main.firstChild);
+  el("h2", { id: "quick-title", text: "Quick game" }, card);
+  el("p", { class: "muted small", text: "Play someone now: you are paired with the nearest rating, the range widening as you wait; "
+    + "if nobody comes, the computer plays you after the wait you choose." }, card);
+  const row = el("div", { class: "quick-row" }, card);
+  const gl = el("label", {}, row);
+  el("span", { class: "name", text: "Game" }, gl);
+  const game = el("select", { "data-testid": "quick-game-select" }, gl);
+  const variants = el("span", { class: "quick-row" }, row);
+  const row2 = el("div", { class: "quick-row" }, card);
+  const al = el("label", {}, row2);
+  el("span", { class: "name", text: "Computer after" }, al);
+  const ai = el("select", { "data-testid": "quick-ai-after" }, al);
+  for (const [v, t] of [["5", "5 s"], ["15", "15 s"], ["30", "30 s"], ["60", "1 min"], ["300", "5 min"], ["", "never"]]) el("option", { value: v, text: t }, ai);
+  ai.value = "30";
+  const ll = el("label", {}, row2);
+  el("span", { class: "name", text: "Computer level" }, ll);
+  const level = el("select", {}, ll);
+  for (const v of ["easy", "medium", "hard"]) el("option", { value: v, text: v[0].toUpperCase() + v.slice(1) }, level);
+  const dl = el("label", {}, row2);
+  el("span", { class: "name", text: "Time per move" }, dl);
+  const days = el("select", { "data-testid": "quick-days" }, dl);
+  for (const [v, t] of [["", "live"], ["1", "1 day"], ["3", "3 days"], ["7", "7 days"]]) el("option", { value: v, text: t }, days);
+  const rl = el("label", {}, row2);
+  const rated = el("input", { type: "checkbox", "data-testid": "quick-rated" }, rl);
+  rl.append(" Rated (players with an account)");
+  const row3 = el("div", { class: "row-buttons" }, card);
+  const find = el("button", { type: "button", class: "primary", text: "Find a game", "data-testid": "quick-find" }, row3);
+  const cancel = el("button", { type: "button", text: "Stop waiting", "data-testid": "quick-cancel", hidden: true }, row3);
+  const st = el("p", { class: "seek-status", role: "status", "aria-live": "polite", "data-testid": "quick-status" }, card);
+  el("h3", { text: "Players waiting", class: "small" }, card);
+  const list = el("div", { "data-testid": "seeks" }, card);
+  ui = { game, variants, ai, level, days, rated, find, cancel, status: st, list };
+  find.addEventListener("click", start);
+  cancel.addEventListener("click", stop);
+  game.addEventListener("change", renderVariants);
+}
+
+async function init() {
+  const main = document.querySelector("main");
+  if (!main) return;
+  build(main);
+  const [r] = await Promise.all([api("GET", "/api/catalog"), me()]);
+  if (!r.ok) return;
+  catalog = r.data.games.filter((g) => !g.error);
+  for (const g of catalog) el("option", { value: g.id, text: g.title }, ui.game);
+  if (catalog.some((g) => g.id === "last-mouse-lost")) ui.game.value = "last-mouse-lost";
+  renderVariants();
+  ui.rated.checked = !!account();
+  ui.rated.disabled = !account();
+  listSeeks();
+  setInterval(listSeeks, LIST_MS);
+  window.addEventListener("pagehide", () => { if (seeking) stop(); });
+}
+
+init();
