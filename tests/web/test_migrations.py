@@ -12,7 +12,7 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import create_engine, inspect
+from sqlalchemy import MetaData, create_engine, inspect
 
 from trapworks.server import schema
 from trapworks.server.store import Base, Store
@@ -22,13 +22,24 @@ from .cluster_helpers import PG_URL, fresh_schema, start_nodes, stop_nodes
 needs_pg = pytest.mark.skipif(not PG_URL, reason="set TRAPWORKS_TEST_POSTGRES_URL to test PostgreSQL")
 
 
+def all_models() -> MetaData:
+    """The store's models and the accounts' (server/accounts/models.py), in one MetaData."""
+    from trapworks.server.accounts.models import AccountsBase
+
+    combined = MetaData()
+    for metadata in (Base.metadata, AccountsBase.metadata):
+        for table in metadata.tables.values():
+            table.to_metadata(combined)
+    return combined
+
+
 def test_the_migrations_make_exactly_the_tables_of_the_models(tmp_path):
     """Only the migrations run here (no create_all): a model changed without a migration fails."""
     engine = create_engine(f"sqlite:///{tmp_path / 'm.sqlite'}")
     with engine.connect() as conn:
         command.upgrade(schema._config(conn), "head")
         conn.commit()
-        diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+        diff = compare_metadata(MigrationContext.configure(conn), all_models())
         assert schema.current(conn) == schema.head()
     assert diff == [], diff
 

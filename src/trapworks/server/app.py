@@ -21,9 +21,9 @@ from starlette.websockets import WebSocketDisconnected
 
 from . import messages
 from .accesslog import AccessLogMiddleware
+from .accounts import install as install_accounts  # issue 28: accounts, ratings, quick game
 from .bus import make_bus
 from .cluster import ClusterLink
-from .accounts import install as install_accounts  # issue 28: accounts, ratings, quick game
 from .control_api import add_control_routes
 from .limits import SOCKET_RATE_BURST, SOCKET_RATE_PER_S, LimitsMiddleware, RateLimiter
 from .memory import GarbagePolicy

@@ -35,7 +35,6 @@ from .credentials import (
 from .models import (
     AccountGameRow,
     AccountRow,
-    AccountsBase,
     AccountSeatRow,
     RatingHistoryRow,
     RatingRow,
@@ -134,8 +133,7 @@ class LoginLimiter:
 class Accounts:
     def __init__(self, service: GameService):
         self.service = service
-        self.engine = service.store.engine
-        AccountsBase.metadata.create_all(self.engine)
+        self.engine = service.store.engine  # its tables: migration 0003 (server/migrations)
         self.db = sessionmaker(self.engine, expire_on_commit=False)
         self.limiter = LoginLimiter()
         # game id -> {seat: account id} and whether it is rated and still on (None: no account
