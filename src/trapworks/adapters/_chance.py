@@ -74,6 +74,9 @@ class ChanceLayer:
     def copy(self) -> ChanceLayer:
         return self
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> ChanceLayer:
+        return self.copy()
+
 
 def _comb(n: int, k: int) -> int:
     return math.comb(n, k) if 0 <= k <= n else 0
@@ -330,18 +333,31 @@ class BoobyTrapChance(ChanceLayer):
     def pending(self) -> bool:
         return self.waiting
 
+    def _reading(self, tw: Any, level: int) -> float:
+        piece = tw.readings[tw.to_move][-1]["piece"]
+        return round(max(0.0, tw.true_tension(piece) + self.sigma * self.quantiles[level]), 3)
+
     def outcomes(self, tw: State) -> list[tuple[int, float]]:
-        return [(i, 1 / NOISE_LEVELS) for i in range(NOISE_LEVELS)] if self.waiting else []
+        # Levels that give the same reading (below 0, read as 0) are one outcome: the toucher
+        # sees the reading, not the noise.
+        if not self.waiting:
+            return []
+        first: dict[float, int] = {}
+        probs: dict[int, float] = {}
+        for level in range(NOISE_LEVELS):
+            i = first.setdefault(self._reading(tw, level), level)
+            probs[i] = probs.get(i, 0.0) + 1 / NOISE_LEVELS
+        return sorted(probs.items())
 
     def apply(self, tw: Any, outcome: int) -> None:
         from trapworks.games.booby_trap.game import feel_word
 
-        if not self.waiting or not 0 <= outcome < NOISE_LEVELS:
+        if outcome not in dict(self.outcomes(tw)):
             raise ValueError(f"chance outcome {outcome} is not possible here")
+        reading = self._reading(tw, outcome)
         self.waiting = False
         seat = tw.to_move
         entry = tw.readings[seat][-1]
-        reading = round(max(0.0, tw.true_tension(entry["piece"]) + self.sigma * self.quantiles[outcome]), 3)
         entry["reading"] = reading
         entry["feel"] = feel_word(reading)
         for e in tw._events:

@@ -21,6 +21,7 @@ registered as explicitly stochastic (Last Mouse Lost: `first_player=random`).
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable
 from typing import Any
@@ -247,13 +248,18 @@ class TrapworksGame(pyspiel.Game):
         super().__init__(_game_type(self.short_name, chance_mode), info, params)
 
     def new_initial_state(self) -> TrapworksState:
-        g = self.tw_game
-        if self.position:
-            tw = g.state_from_position(self.position)
-        else:
-            tw = g.new_initial_state(seed=max(self.seed, 0))
-        layer = layer_for(tw) if self.hidden_chance else ChanceLayer()
-        return TrapworksState(self, tw, layer)
+        # Made once, then cloned: OpenSpiel's C++ algorithms (best response, exploitability) make
+        # a Python game's initial state for every state they copy.
+        proto = self.__dict__.get("_initial")
+        if proto is None:
+            g = self.tw_game
+            if self.position:
+                tw = g.state_from_position(self.position)
+            else:
+                tw = g.new_initial_state(seed=max(self.seed, 0))
+            layer = layer_for(tw) if self.hidden_chance else ChanceLayer()
+            proto = self._initial = (tw, layer)
+        return TrapworksState(self, None, None)
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict[str, Any] | None = None
@@ -292,13 +298,35 @@ class TrapworksState(pyspiel.State):
     perfect-recall tensors are made from.
     """
 
-    def __init__(self, game: TrapworksGame, tw_state: State, layer: ChanceLayer | None = None):
+    def __init__(self, game: TrapworksGame, tw_state: State | None, layer: ChanceLayer | None = None):
         super().__init__(game)
-        self.tw = tw_state
+        # None: the game's initial state, copied when first used (OpenSpiel clones a Python state
+        # by making an initial state and replacing its attributes with copies of the original's).
+        self._tw = tw_state
+        self._layer = layer
         self.tw_game = game.tw_game
         self.os_game = game
-        self.layer = layer if layer is not None else ChanceLayer()
         self.seen: list[int] = []
+
+    @property
+    def tw(self) -> State:
+        """The kernel state."""
+        tw = self._tw
+        if tw is None:
+            self._tw = tw = self.os_game._initial[0].clone()
+        return tw
+
+    @tw.setter
+    def tw(self, value: State) -> None:
+        self._tw = value
+
+    @property
+    def layer(self) -> ChanceLayer:
+        """The hidden-information chance nodes around the kernel state."""
+        layer = self._layer
+        if layer is None:
+            self._layer = layer = copy.deepcopy(self.os_game._initial[1])
+        return layer
 
     def current_player(self) -> int:
         if self.layer.pending():
