@@ -10,8 +10,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import trapworks
-
 # (game, options, label) for each row of the table.
 CONFIGS: list[tuple[str, dict[str, Any], str]] = [
     ("last-mouse-lost", {}, "standard board"),
