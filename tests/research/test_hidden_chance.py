@@ -237,3 +237,45 @@ def test_every_openspiel_game_pickles_and_copies(name, params):
     assert str(copied) == str(game) and copied.tw_game is not None
     state = copied.new_initial_state()
     assert state.current_player() == game.new_initial_state().current_player()
+
+
+def test_resample_draws_from_the_given_sampler():
+    game = pyspiel.load_game("trapworks_dead_end_drive", {"players": 3, "turn_limit": 12})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+
+    def draw(seed):
+        return state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0))
+
+    assert draw(1).history() == draw(1).history()
+    assert len({tuple(draw(k).history()) for k in range(8)}) > 1
+    assert all(draw(k).information_state_string(0) == state.information_state_string(0) for k in range(4))
+
+
+def test_ismcts_with_the_seeded_resampler_plays_the_same_game_twice():
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from trapworks.adapters.openspiel import ismcts_resampler
+
+    def play():
+        game = pyspiel.load_game("trapworks_dead_end_drive", {"players": 2, "turn_limit": 3})
+        rng = np.random.RandomState(7)
+        bots = []
+        for p in range(2):
+            bot = ismcts.ISMCTSBot(
+                game, mcts.RandomRolloutEvaluator(1, rng), uct_c=2.0, max_simulations=8, random_state=rng
+            )
+            bot.set_resampler(ismcts_resampler(seed=p))
+            bots.append(bot)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rng.choice(actions, p=probs)))
+            else:
+                state.apply_action(bots[state.current_player()].step(state))
+        return state.history()
+
+    assert play() == play()
