@@ -279,3 +279,38 @@ def test_ismcts_with_the_seeded_resampler_plays_the_same_game_twice():
         return state.history()
 
     assert play() == play()
+
+
+# Player 1's Smothers stands on the Stairs trap with the trap pile empty: every card is in the
+# discard pile, so a draw reshuffles it into a new pile first.
+RESHUFFLE_POSITION = (
+    "players=2 turn=1 phase=trap trap=S moved=S dice=3 det=0 portrait=K opening=0 turns=0 "
+    "pawns=S:m3,D:l16,C:n16,L:j9,P:n9,K:o9,B:j11,Z:k11,M:l11,H:m11,R:n11,O:o11 "
+    "chars=SDCL/PKBZ secret=MH/RO traps=-/- discard=sssfffccctttbbbwwwwdddddddddd"
+)
+
+
+def test_dead_end_drive_reshuffle_draws_by_chance_from_the_discard():
+    game = pyspiel.load_game(
+        "trapworks_dead_end_drive",
+        {"players": 2, "turn_limit": 5, "first_player": 1, "position": RESHUFFLE_POSITION},
+    )
+    state = game.new_initial_state()
+    while state.is_chance_node():  # the deal
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert state.tw.pile == [] and len(state.tw.discard) == 29
+    state.apply_action(game.tw_game.DRAW)
+    base = game.max_chance_outcomes() - DeadEndDriveChance.num_outcomes + 12
+    outcomes = dict(state.chance_outcomes())
+    discard = Counter(state.tw.discard)
+    assert outcomes == pytest.approx({base + k: c / 29 for k, c in discard.items()})
+    # A Detective card, then a statue card: the kernel deals exactly those after its reshuffle.
+    state.apply_action(base + DETECTIVE)
+    assert state.is_chance_node()  # a Detective card draws again
+    assert dict(state.chance_outcomes())[base + DETECTIVE] == pytest.approx(9 / 28)
+    state.apply_action(base + 3)
+    tw = state.tw
+    assert not state.is_chance_node()
+    assert tw.drawn == 3 and tw.detective == 1 and tw.epoch == 1
+    assert len(tw.pile) == 27 and Counter(tw.pile)[DETECTIVE] == 9
+    assert any(e.get("type") == "reshuffle" for e in tw.all_events())
