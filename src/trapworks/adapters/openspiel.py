@@ -9,9 +9,15 @@ trapworks_dead_end_drive. Game parameters are the trapworks options (docs/resear
 so that they survive OpenSpiel's game strings: a list is `;`-separated (`board=3;5;6`; one row:
 `board=5;`), an option whose default is "the variant's value" is `variant` or -1 (yes/no for its
 booleans), a mapping is `key:value;...`, and `first_player=-1` stands for "random".
-Booby Trap and 13 Dead End Drive have a `seed` parameter: the tray's setup and the card deal
-come from it (they are not chance nodes in the kernel), so one loaded game always starts from
-the same deal; load the game with another seed for another deal.
+Booby Trap and 13 Dead End Drive have a `seed` parameter. `seed=-1` (the default) makes every
+hidden draw a chance node of the tree (trapworks.adapters._chance: 13 Dead End Drive's deal,
+secret cards and trap-pile draws; Booby Trap's touch noise), so that an information set holds
+every state its seat cannot tell apart; `seed=n` reproduces the kernel's seeded deal n instead
+(no hidden chance: one deal). 13 Dead End Drive also takes `position` (its notation) to start
+from a position, the cards its public facts leave unknown dealt by chance.
+
+Observers follow `pyspiel.IIGObservationType` (TrapworksObserver): public, one seat's private
+information or every seat's; perfect recall for the information state. Games pickle and copy.
 
 Chance outcomes are numbered from 0 in their own space: OpenSpiel's outcome i is the kernel's
 action `game.chance_actions()[i]` (trapworks.core.game.Game.chance_outcome_action). Player
