@@ -254,3 +254,17 @@ def test_pettingzoo_state_and_infos():
 def test_pettingzoo_reward_mode_is_checked():
     with pytest.raises(ValueError, match="placement"):
         pz_env("last-mouse-lost", reward="rank")
+
+
+@pytest.mark.parametrize("reward", ["return", "placement"])
+def test_pettingzoo_api_test_with_eliminations(reward):
+    """PettingZoo's api_test and seed_test on configurations where seats can be eliminated mid-game
+    (a caught mouse with a trap that always works, a 4-player 13 Dead End Drive)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        for game_id, options in [
+            ("mouse-trap", {"players": 4, "turn_limit": 300, "trap_reliability": 1.0}),
+            ("dead-end-drive", {"players": 4, "turn_limit": 60}),
+        ]:
+            api_test(pz_env(game_id, reward=reward, **options), num_cycles=3000)
+            seed_test(lambda g=game_id, o=options: pz_env(g, reward=reward, **o), num_cycles=500)
