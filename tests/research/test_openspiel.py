@@ -55,6 +55,7 @@ def test_game_facts_come_from_the_kernel():
     stochastic = pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert registered["trapworks_last_mouse_lost"].chance_mode == stochastic
     assert registered["trapworks_dead_end_drive"].chance_mode == stochastic
+    assert registered["trapworks_booby_trap"].chance_mode == stochastic  # the touch noise
     lml = pyspiel.load_game("trapworks_last_mouse_lost")
     assert lml.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
     drawn = pyspiel.load_game("trapworks_last_mouse_lost(first_player=-1)")

@@ -97,7 +97,7 @@ GAMES: dict[str, dict[str, Any]] = {
         "players": (1, 6),
         "information": _IMPERFECT,
         "utility": _GENERAL,
-        "chance": _DETERMINISTIC,  # the physics decides; the setup comes from `seed`
+        "chance": _STOCHASTIC,  # the touch noise (seed=-1); the physics decides the rest
         "params": {
             "players": 0,  # 0: 2, or 1 for solitaire
             "variant": "regular",
