@@ -268,3 +268,12 @@ def test_pettingzoo_api_test_with_eliminations(reward):
         ]:
             api_test(pz_env(game_id, reward=reward, **options), num_cycles=3000)
             seed_test(lambda g=game_id, o=options: pz_env(g, reward=reward, **o), num_cycles=500)
+
+
+def test_gymnasium_action_masks_reach_through_the_wrappers():
+    """What MaskablePPO's vector environments call (`get_wrapper_attr("action_masks")`) works on
+    the environment gym.make gives, with no wrapper of ours."""
+    env = gymnasium.make("trapworks/DeadEndDrive-v0", players=2, turn_limit=6)
+    obs, info = env.reset(seed=1)
+    masks = env.get_wrapper_attr("action_masks")()
+    assert np.array_equal(masks, info["action_mask"].astype(bool)) and masks.any()
