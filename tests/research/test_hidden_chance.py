@@ -230,6 +230,7 @@ def test_every_openspiel_game_pickles_and_copies(name, params):
     import copy
 
     game = pyspiel.load_game(name, params)
+    assert str(pyspiel.load_game(str(game))) == str(game)  # a position's commas survive as ';'
     again = pickle.loads(pickle.dumps(game))
     assert str(again) == str(game) and type(again) is type(game)
     assert again.new_initial_state().history() == []
@@ -314,3 +315,11 @@ def test_dead_end_drive_reshuffle_draws_by_chance_from_the_discard():
     assert tw.drawn == 3 and tw.detective == 1 and tw.epoch == 1
     assert len(tw.pile) == 27 and Counter(tw.pile)[DETECTIVE] == 9
     assert any(e.get("type") == "reshuffle" for e in tw.all_events())
+
+
+@pytest.mark.parametrize("position", [SMALL_POSITION, RESHUFFLE_POSITION], ids=["small", "reshuffle"])
+def test_random_sim_test_on_positions_with_hidden_chance(position):
+    game = pyspiel.load_game(
+        "trapworks_dead_end_drive", {"players": 2, "turn_limit": 3, "first_player": 1, "position": position}
+    )
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)

@@ -218,7 +218,12 @@ class TrapworksGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None):
         params = dict(params or {})
         options, self.seed = options_from_params(self.short_name, params)
-        self.position = str(params.get("position", "") or "")
+        # OpenSpiel's game strings split parameters at ',' and a parameter at '=': the game keeps
+        # a position with ';' for ',' and '~' for '=' (both spellings are read), so that
+        # load_game(str(game)) gives the same game.
+        self.position = str(params.get("position", "") or "").replace(";", ",").replace("~", "=")
+        if self.position:
+            params["position"] = self.position.replace(",", ";").replace("=", "~")
         self.tw_game: Game = trapworks.make(GAMES[self.short_name]["game_id"], **options)
         g = self.tw_game
         length = g.max_game_length()
