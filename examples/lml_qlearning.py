@@ -75,7 +75,7 @@ def optimal_move_rate(game: pyspiel.Game, learners) -> float:
             for a, _ in state.chance_outcomes():
                 frontier.append(state.child(a))
             continue
-        key = str(state.information_state_tensor(state.current_player()))
+        key = str(state.observation_tensor(state.current_player()))
         if key in seen:
             continue
         seen[key] = state
@@ -98,7 +98,16 @@ def train(board: list[int], episodes: int, eval_every: int, eval_games: int, see
     random.seed(seed)
     np.random.seed(seed)
     game = pyspiel.load_game(game_string(board))
-    env = rl_environment.Environment(game, seed=seed)
+    # rl_environment ignores `seed=` for a game object (it is a game parameter then): the chance
+    # nodes (who opens) are drawn by a seeded sampler; the agents draw from numpy's generator,
+    # seeded above. So the same command gives the same figures.
+    # Last Mouse Lost has perfect information: the observation is the whole position (the
+    # information state adds the history, which a tabular learner would only split on).
+    env = rl_environment.Environment(
+        game,
+        chance_event_sampler=rl_environment.ChanceEventSampler(seed=seed),
+        observation_type=rl_environment.ObservationType.OBSERVATION,
+    )
     n = env.action_spec()["num_actions"]
     learners = [tabular_qlearner.QLearner(player_id=p, num_actions=n, step_size=0.2) for p in range(2)]
     randoms = [random_agent.RandomAgent(player_id=p, num_actions=n) for p in range(2)]

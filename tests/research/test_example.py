@@ -26,3 +26,14 @@ def test_q_learning_beats_random_and_learns_the_misere_rule():
     assert after["win_rate_vs_random"] >= 0.8
     assert after["win_rate_vs_random"] > before["win_rate_vs_random"] + 0.15
     assert after["optimal_move_rate"] > before["optimal_move_rate"] + 0.2
+
+
+def test_the_example_gives_the_same_figures_twice():
+    example = load_example()
+    runs = [example.train([1, 2, 3], episodes=300, eval_every=150, eval_games=60, seed=4) for _ in range(2)]
+    for run in runs:
+        run.pop("seconds")
+    assert runs[0] == runs[1]
+    other = example.train([1, 2, 3], episodes=300, eval_every=150, eval_games=60, seed=5)
+    other.pop("seconds")
+    assert other["seed"] != runs[0]["seed"]

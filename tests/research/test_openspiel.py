@@ -12,6 +12,7 @@ from open_spiel.python.algorithms import cfr, exploitability, ismcts, mcts, mini
 import trapworks
 import trapworks.adapters.openspiel  # noqa: F401 (registers the games)
 from research.variants import OPENSPIEL_NAMES, case_id, cases, openspiel_params
+from trapworks.adapters.openspiel import PUBLIC
 from trapworks.games.last_mouse_lost import solve
 
 CASES = cases()
@@ -40,7 +41,13 @@ def test_game_facts_come_from_the_kernel():
         tw = trapworks.make(game_id)
         assert game.num_distinct_actions() == tw.num_distinct_actions()
         assert game.num_players() == tw.num_players()
-        assert game.max_game_length() == tw.max_game_length()
+        # Hidden information as chance (seed -1) adds the deal and the draws (or the touch noise).
+        hidden = game_id in ("booby-trap", "dead-end-drive")
+        assert game.max_game_length() == tw.max_game_length() * (2 if hidden else 1) + (26 if hidden else 0)
+        if hidden:
+            fixed = pyspiel.load_game(name, {"seed": 0})
+            assert fixed.max_game_length() == tw.max_game_length()
+            assert fixed.max_chance_outcomes() == tw.max_chance_outcomes()
         assert game.observation_tensor_size() == tw.encoder().observation_size()
     # Registered as stochastic (first_player=random draws the opener); a game loaded with a fixed
     # first player has no chance node and says so.
@@ -48,13 +55,16 @@ def test_game_facts_come_from_the_kernel():
     stochastic = pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert registered["trapworks_last_mouse_lost"].chance_mode == stochastic
     assert registered["trapworks_dead_end_drive"].chance_mode == stochastic
+    assert registered["trapworks_booby_trap"].chance_mode == stochastic  # the touch noise
     lml = pyspiel.load_game("trapworks_last_mouse_lost")
     assert lml.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
     drawn = pyspiel.load_game("trapworks_last_mouse_lost(first_player=-1)")
     assert drawn.get_type().chance_mode == stochastic
     state = drawn.new_initial_state()
     assert state.is_chance_node() and [a for a, _ in state.chance_outcomes()] == [0, 1]
-    assert pyspiel.load_game("trapworks_booby_trap").get_type().chance_mode == (
+    # Booby Trap: the touch noise is chance (seed -1); a seeded game has none.
+    assert pyspiel.load_game("trapworks_booby_trap").get_type().chance_mode == stochastic
+    assert pyspiel.load_game("trapworks_booby_trap(seed=3)").get_type().chance_mode == (
         pyspiel.GameType.ChanceMode.DETERMINISTIC
     )
 
@@ -138,7 +148,17 @@ def test_resample_from_infostate_keeps_the_seats_information():
     other = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
     assert other.information_state_string(seat) == state.information_state_string(seat)
     assert other.observation_tensor(seat) == state.observation_tensor(seat)
-    assert other.history() == state.history()
+    assert other.information_state_tensor(seat) == state.information_state_tensor(seat)
+
+    # The same public actions; the hidden chance outcomes (other seats' cards) drawn anew.
+    def public(s):
+        return [a for a, who in zip(s.history(), s.seen, strict=True) if who in (PUBLIC, seat)]
+
+    assert public(other) == public(state)
+    others = [
+        state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(k, 0.0, 1.0)) for k in range(6)
+    ]
+    assert len({str(o.tw.chars) for o in others}) > 1
 
 
 @pytest.mark.parametrize("rules", ["basic", "advanced"])
@@ -188,4 +208,4 @@ def test_every_game_option_is_an_openspiel_parameter():
 
     for name, info in GAMES.items():
         options = set(trapworks.core.game_class(info["game_id"]).default_options)
-        assert set(info["params"]) - {"seed"} == options, name
+        assert set(info["params"]) - {"seed", "position"} == options, name

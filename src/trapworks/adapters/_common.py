@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 
@@ -21,10 +22,39 @@ def action_mask(game: Game, state: State, seat: int) -> np.ndarray:
     return mask
 
 
-def resolve_chance(state: State, rng: random.Random) -> None:
-    """Draw chance outcomes (by their probabilities) until a seat is to move or the game ends."""
+def resolve_chance(state: State, rng: random.Random) -> list[int]:
+    """Draw chance outcomes (by their probabilities) until a seat is to move or the game ends;
+    the outcomes drawn, in order."""
+    drawn = []
     while state.current_player() == CHANCE:
-        state.apply_action(sample_chance(state, rng))
+        outcome = sample_chance(state, rng)
+        state.apply_action(outcome)
+        drawn.append(outcome)
+    return drawn
+
+
+def reward_scale(game: Game) -> float:
+    """What the adapters divide returns by so that every game's rewards lie in -1..1: the largest
+    absolute utility (1 for every game but Booby Trap, whose net scores reach the points on the
+    tray)."""
+    return max(abs(game.min_utility()), abs(game.max_utility()), 1e-9)
+
+
+def eliminated(state: State) -> set[int]:
+    """Seats out of the game before its end: a Mouse Trap mouse caught, a 13 Dead End Drive
+    player who lost the last Character card."""
+    out = getattr(state, "out", None)
+    if isinstance(out, list):
+        return {s for s, o in enumerate(out) if o}
+    mice = getattr(state, "mice", None)
+    if isinstance(mice, list) and state.game.game_id == "mouse-trap":
+        return {s for s, m in enumerate(mice) if m is None}
+    return set()
+
+
+def visible_events(state: State, seat: int) -> list[dict[str, Any]]:
+    """The last action's events that `seat` may see (its own private ones, every public one)."""
+    return [{k: v for k, v in e.items() if k != "frames"} for e in state.last_events(seat)]
 
 
 def setup_seed(rng: random.Random) -> int:

@@ -14,10 +14,15 @@ trapworks/DeadEndDrive-v0. Keyword arguments: `seat` (the learning seat, default
 order: "random", a level "easy"/"medium"/"hard", or any agent of the game; default "random"),
 `render_mode` ("ansi" or "human"), and every trapworks option of the game.
 
-The observation is the seat's observation tensor (from its view only); `info["action_mask"]`
-marks the legal actions. The reward is the seat's return at the end (0 before). An illegal action
-ends the episode as a loss (reward: the game's lowest utility, `info["illegal_action"]` set), so
-that an unmasked policy learns to avoid it; a game stopped by its turn limit is truncated.
+The observation is the seat's observation tensor (from its view only); `env.action_masks()`
+(what sb3-contrib's MaskablePPO reads, no wrapper needed) and `info["action_mask"]` mark the legal
+actions. The reward is the seat's return at the end (0 before), on one scale for every game:
+the return divided by the game's largest absolute utility, so in -1..1 (Booby Trap's net
+scores too; `env.reward_scale` is the divisor). An action id outside the action space raises a
+ValueError naming the range; an id inside it that is illegal now ends the episode as a loss
+(reward -1, `info["illegal_action"]` set), so that an unmasked policy learns to avoid it; a game
+stopped by its turn limit is truncated. Analysis agents that read what no seat may know (Booby
+Trap's `oracle`) are refused as opponents.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from trapworks.core.game import State
 from trapworks.core.registry import game_spec, game_specs
 from trapworks.core.spec import GameSpec
 
-from ._common import action_mask, observation_array, resolve_chance, setup_seed
+from ._common import action_mask, observation_array, resolve_chance, reward_scale, setup_seed
 from .params import gym_id
 
 # game id -> Gymnasium id (trapworks/<GameIdInCamelCase>-v0), derived from each game's spec when
@@ -43,6 +48,9 @@ ENV_IDS: dict[str, str] = {}
 
 
 class TrapworksEnv(gymnasium.Env):
+    """One seat of a trapworks game as a Gymnasium environment; trapworks agents play the other
+    seats (see the module's notes for the arguments, the reward scale and the masks)."""
+
     metadata = {"render_modes": ["human", "ansi"], "render_fps": 4}
 
     def __init__(
@@ -65,7 +73,13 @@ class TrapworksEnv(gymnasium.Env):
         if len(names) != len(others):
             raise ValueError(f"opponents: {len(names)} given for {len(others)} other seat(s) {others}")
         self.opponent_names = dict(zip(others, names, strict=True))
+        analysis = getattr(self.game, "analysis_agents", None) or {}
         for s, name in self.opponent_names.items():
+            if name in analysis:
+                raise ValueError(
+                    f"opponents: {name!r} reads what no seat may know (an analysis agent); "
+                    "choose an agent that plays from its own view"
+                )
             make_agent(name, self.game, s, seed=0)  # fails now, naming the agent, if unknown
         self.render_mode = render_mode
         enc = self.game.encoder()
@@ -77,6 +91,13 @@ class TrapworksEnv(gymnasium.Env):
         self.state: State | None = None
         self.opponents: dict[int, Agent] = {}
         self._done = False
+        self.reward_scale = reward_scale(self.game)
+
+    def action_masks(self) -> np.ndarray:
+        """True for each legal action of the learning seat now (MaskablePPO calls this)."""
+        if self.state is None:
+            raise RuntimeError("call reset() first")
+        return action_mask(self.game, self.state, self.seat).astype(bool)
 
     def _info(self) -> dict[str, Any]:
         assert self.state is not None
@@ -110,18 +131,28 @@ class TrapworksEnv(gymnasium.Env):
         assert state is not None, "call reset() first"
         if self._done or state.is_terminal():
             raise RuntimeError("the episode is over: call reset()")
-        action = int(action)
+        n = self.game.num_distinct_actions()
+        try:
+            index = int(action)
+        except (TypeError, ValueError):
+            index = -1
+        if isinstance(action, bool) or index != action or not 0 <= index < n:
+            raise ValueError(
+                f"action {action!r} is not an action id: ids are 0..{n - 1} "
+                "(env.action_masks() marks the legal ones)"
+            )
+        action = index
         if action not in state.legal_actions():
             # The state stays as it was (the kernel never applies an illegal action); the episode ends.
             self._done = True
             info = {**self._info(), "illegal_action": True}
-            return observation_array(state, self.seat), self.game.min_utility(), True, False, info
+            return observation_array(state, self.seat), -1.0, True, False, info
         state.apply_action(action)
         self._play_others()
         reward = 0.0
         terminated = truncated = False
         if state.is_terminal():
-            reward = float(state.returns()[self.seat])
+            reward = float(state.returns()[self.seat]) / self.reward_scale
             truncated = state.is_truncated()
             terminated = not truncated
         if self.render_mode == "human":
