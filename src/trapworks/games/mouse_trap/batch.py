@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from trapworks.core import TrapworksError
 from trapworks.games.last_mouse_lost.batch import SharedStream
@@ -123,7 +123,7 @@ def sample_chance_from_stream(state: State, stream: SharedStream) -> int:
     return actions[bisect(cum, stream_random(stream) * cum[-1], 0, len(cum) - 1)]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def _next(st: Any) -> Any:
     z = st[0] + np.uint64(0x9E3779B97F4A7C15)
     st[0] = z
@@ -132,34 +132,31 @@ def _next(st: Any) -> Any:
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def _below(st: Any, n: int) -> Any:
     return np.int64(((_next(st) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def _sample(st: Any, cum: Any, count: int) -> Any:
     """Index of the outcome: bisect_right(cum[:count], u * cum[count - 1], 0, count - 1)."""
     u = np.float64(_next(st) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
     x = u * cum[count - 1]
-    lo = 0
-    hi = count - 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if x < cum[mid]:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    i = 0  # bisect_right over cum[:count - 1]: how many of them are <= x (few: a linear scan)
+    while i < count - 1 and cum[i] <= x:
+        i += 1
+    return i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def _end_turn(S: Any, P: Any, mice: Any) -> None:
     n = P[P_PLAYERS]
     me = S[TO_MOVE]
     s = me
-    for k in range(1, n + 1):  # the next seats in turn, this one last
-        s = (me + k) % n
+    for _ in range(n):  # the next seats in turn, this one last (no division: it is slow)
+        s += 1
+        if s == n:
+            s = 0
         if mice[s] >= 0:
             break
     S[TO_MOVE] = s
@@ -171,7 +168,7 @@ def _end_turn(S: Any, P: Any, mice: Any) -> None:
     S[PHASE] = F_ROLL
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def _transfer(S: Any, cheese: Any, giver: int, taker: int, amount: int) -> None:
     if amount <= 0:
         return
@@ -180,7 +177,7 @@ def _transfer(S: Any, cheese: Any, giver: int, taker: int, amount: int) -> None:
     S[N_STEALS] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def _richest(P: Any, mice: Any, cheese: Any, me: int) -> Any:
     """Bit mask of the eligible rivals holding the most cheese (0 when none holds any)."""
     most = 0
@@ -198,7 +195,7 @@ def _richest(P: Any, mice: Any, cheese: Any, me: int) -> Any:
     return group
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def _single(mask: int) -> Any:
     """The seat of a one-bit mask, -1 if the mask has more or fewer bits."""
     if mask == 0 or (mask & (mask - 1)) != 0:
@@ -209,7 +206,7 @@ def _single(mask: int) -> Any:
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def _start_steal(S: Any, cheese: Any, me: int, owed: int, group: int, divide: int) -> bool:
     one = _single(group)
     if one >= 0:
@@ -222,7 +219,7 @@ def _start_steal(S: Any, cheese: Any, me: int, owed: int, group: int, divide: in
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def _take(S: Any, P: Any, mice: Any, cheese: Any, me: int, amount: int) -> bool:
     """Take cheese from the pile, then from a rival; True when a choice of rival is pending."""
     pile = S[PILE]
@@ -250,14 +247,14 @@ def _take(S: Any, P: Any, mice: Any, cheese: Any, me: int, amount: int) -> bool:
     return _start_steal(S, cheese, me, owed, rivals, P[P_DIVIDE_TIES] if P[P_FROM_MOST] else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def _build(S: Any, P: Any, mice: Any, cheese: Any, parts_at: Any, me: int, pos: int) -> bool:
     built = min(parts_at[pos], NUM_PARTS - S[PARTS])
     S[PARTS] += built
     return _take(S, P, mice, cheese, me, built)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def _crank_choices(S: Any, P: Any, mice: Any, cheese: Any, out: Any) -> int:
     """The crank decision's legal actions into `out`, in the kernel's order; their count."""
     me = S[TO_MOVE]
@@ -283,7 +280,7 @@ def _crank_choices(S: Any, P: Any, mice: Any, cheese: Any, out: Any) -> int:
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def _land(
     S: Any, P: Any, mice: Any, cheese: Any, kinds: Any, builds: Any, amounts: Any, targets: Any,
     parts_at: Any, advance: Any, scratch: Any, me: int, pos: int,
@@ -341,14 +338,14 @@ def _land(
     _end_turn(S, P, mice)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def _distance_to_wheel(position: int) -> Any:
     if position >= LOOP_START:
         return (CHEESE_WHEEL - position) % (CHEESE_WHEEL - LOOP_START + 1)
     return CHEESE_WHEEL - position
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", error_model="numpy")
 def _richest_in_reach(mice: Any, cheese: Any, legal: Any, k: int) -> Any:
     """agents.richest_target_in_reach: the move:P action for the richest reachable rival, -1 if none."""
     best = -1
@@ -363,7 +360,7 @@ def _richest_in_reach(mice: Any, cheese: Any, legal: Any, k: int) -> Any:
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", parallel=True)
 def _play(
     seeds: Any, policies: Any, P: Any, die_cum: Any, fire_cum: Any, fire_ids: Any, fire_count: Any,
     first_cum: Any, kinds: Any, builds: Any, amounts: Any, targets: Any, parts_at: Any, advance: Any,
@@ -371,10 +368,10 @@ def _play(
 ) -> None:
     n_games = seeds.shape[0]
     n = P[P_PLAYERS]
-    st = np.zeros(1, np.uint64)
-    legal = np.zeros(8, np.int64)
-    scratch = np.zeros(8, np.int64)
-    for g in range(n_games):
+    for g in prange(n_games):  # games are independent: one per thread at a time
+        st = np.zeros(1, np.uint64)
+        legal = np.zeros(8, np.int64)
+        scratch = np.zeros(8, np.int64)
         st[0] = seeds[g]
         S = S_out[g]
         mice = mice_out[g]
