@@ -89,8 +89,9 @@ F_FIRST, F_ROLL, F_DIE, F_CRANK, F_PUSH, F_STEAL, F_FIRE, F_OVER, F_BUILD = rang
     N_STEALS,
     N_DECISIONS,
     N_ACTIONS,
-) = range(19)
-STATE_SIZE = 19
+    LAST_DIE,
+) = range(20)
+STATE_SIZE = 20
 
 # Slots of the parameter vector.
 (
@@ -360,189 +361,231 @@ def _richest_in_reach(mice: Any, cheese: Any, legal: Any, k: int) -> Any:
     return best
 
 
+# The board and chance tables travel as one tuple (engine_tables builds it, in this order).
+T_DIE, T_FIRE_CUM, T_FIRE_IDS, T_FIRE_COUNT, T_FIRST, T_KINDS, T_BUILDS, T_AMOUNTS, T_TARGETS, T_PARTS, T_ADV = range(11)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _new_game(S: Any, P: Any, mice: Any, cheese: Any, jams: Any, supply: int) -> None:
+    S[:] = 0
+    S[PILE] = supply
+    S[TURN] = 1
+    S[WINNER] = -1
+    S[PUSH_TARGET] = -1
+    S[LAST_DIE] = 0
+    for s in range(4):
+        mice[s] = START if s < P[P_PLAYERS] else -1
+        cheese[s] = 0
+    jams[:] = 0
+    if P[P_FIRST] < 0:
+        S[PHASE] = F_FIRST
+    else:
+        S[TO_MOVE] = P[P_FIRST]
+        S[PHASE] = F_ROLL
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _chance(S: Any, P: Any, mice: Any, cheese: Any, jams: Any, st: Any, T: Any, scratch: Any) -> Any:
+    """Draw and carry out the pending chance outcome; its action id."""
+    n = P[P_PLAYERS]
+    ph = S[PHASE]
+    me = S[TO_MOVE]
+    if ph == F_FIRST:
+        i = _sample(st, T[T_FIRST], n)
+        S[TO_MOVE] = i
+        S[PHASE] = F_ROLL
+        return FIRST_BASE + i
+    if ph == F_DIE or ph == F_PUSH:
+        action = 1 + _sample(st, T[T_DIE], 6)
+        S[LAST_DIE] = action
+        advance = T[T_ADV]
+        if ph == F_DIE:
+            dest = advance[mice[me], action]
+            mice[me] = dest
+            _land(
+                S, P, mice, cheese, T[T_KINDS], T[T_BUILDS], T[T_AMOUNTS], T[T_TARGETS], T[T_PARTS],
+                advance, scratch, me, dest,
+            )
+            return action
+        target = S[PUSH_TARGET]
+        dest = advance[mice[target], action]
+        mice[target] = dest
+        S[PUSH_TARGET] = -1
+        if dest != CHEESE_WHEEL and P[P_MISS_ENDS]:
+            _end_turn(S, P, mice)
+        else:
+            k = _crank_choices(S, P, mice, cheese, scratch)
+            if k == 1 and scratch[0] == END:
+                _end_turn(S, P, mice)
+            else:
+                S[PHASE] = F_CRANK
+        return action
+    # F_FIRE: one stage of the firing chain works or jams
+    stage = S[STAGE]
+    action = T[T_FIRE_IDS][stage, _sample(st, T[T_FIRE_CUM][stage], T[T_FIRE_COUNT][stage])]
+    if action == JAMS:
+        for s in range(n):
+            if s != me and mice[s] == CHEESE_WHEEL:
+                mice[s] = SAFE
+        jams[stage] += 1
+        S[STAGE] = 0
+        _end_turn(S, P, mice)
+        return action
+    S[STAGE] = stage + 1
+    if stage + 1 >= P[P_STAGES]:
+        caught = 0
+        for s in range(n):
+            if s != me and mice[s] == CHEESE_WHEEL:
+                cheese[me] += cheese[s]
+                cheese[s] = 0
+                mice[s] = -1
+                caught += 1
+        S[N_CAPTURES] += 1
+        S[N_CAUGHT] += caught
+        S[STAGE] = 0
+        alive = 0
+        last = -1
+        for s in range(n):
+            if mice[s] >= 0:
+                alive += 1
+                last = s
+        if alive == 1:
+            S[WINNER] = last
+            S[PHASE] = F_OVER
+        else:
+            _end_turn(S, P, mice)
+    return action
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _legal(S: Any, P: Any, mice: Any, cheese: Any, legal: Any) -> Any:
+    """The deciding seat's legal actions into `legal`, in the kernel's order; their count."""
+    ph = S[PHASE]
+    if ph == F_ROLL:
+        legal[0] = ROLL
+        return 1
+    if ph == F_BUILD:
+        legal[0] = BUILD
+        legal[1] = END
+        return 2
+    if ph == F_CRANK:
+        return _crank_choices(S, P, mice, cheese, legal)
+    k = 0  # F_STEAL
+    for s in range(P[P_PLAYERS]):
+        if (S[STEAL_FROM] >> s) & 1 and cheese[s] > 0:
+            legal[k] = STEAL_BASE + s
+            k += 1
+    return k
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _policy(S: Any, P: Any, mice: Any, cheese: Any, legal: Any, k: int, policy: int, st: Any) -> Any:
+    """What agent `policy` (0 random, 1 heuristic, 2 double-catch) chooses among legal[:k]."""
+    if policy == 0:
+        return legal[_below(st, k)]
+    ph = S[PHASE]
+    if k == 1 and legal[0] == ROLL:
+        return ROLL
+    if ph == F_BUILD:
+        return BUILD
+    if ph == F_STEAL:
+        action = legal[0]
+        for i in range(1, k):
+            if cheese[legal[i] - STEAL_BASE] > cheese[action - STEAL_BASE]:
+                action = legal[i]
+        return action
+    if ph == F_CRANK:
+        has_crank = legal[0] == CRANK
+        best = _richest_in_reach(mice, cheese, legal, k) if P[P_CAPTURE_POSSIBLE] else -1
+        if policy == 2 and has_crank and best >= 0:
+            return best
+        if has_crank:
+            return CRANK
+        if best >= 0:
+            return best
+        return END
+    return legal[0]
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _decide(S: Any, P: Any, mice: Any, cheese: Any, T: Any, action: int) -> None:
+    """Carry out a legal decision of the seat to move."""
+    n = P[P_PLAYERS]
+    ph = S[PHASE]
+    me = S[TO_MOVE]
+    S[N_DECISIONS] += 1
+    if ph == F_ROLL:
+        S[PHASE] = F_DIE
+    elif ph == F_BUILD:
+        if action == END or not _build(S, P, mice, cheese, T[T_PARTS], me, mice[me]):
+            _end_turn(S, P, mice)
+    elif ph == F_CRANK:
+        if action == END:
+            _end_turn(S, P, mice)
+        elif action == CRANK:
+            S[N_CRANKS] += 1
+            S[PHASE] = F_FIRE
+            S[STAGE] = 0
+        else:
+            cheese[me] -= 1
+            S[PILE] += 1
+            S[N_PAID] += 1
+            S[PUSH_TARGET] = action - MOVE_BASE
+            S[PHASE] = F_PUSH
+    else:  # a steal
+        victim = action - STEAL_BASE
+        if not S[DIVIDE]:
+            _transfer(S, cheese, victim, me, min(S[OWED], cheese[victim]))
+            S[OWED] = 0
+        else:
+            _transfer(S, cheese, victim, me, 1)
+            S[OWED] -= 1
+            left = 0
+            for s in range(n):
+                if (S[STEAL_FROM] >> s) & 1 and cheese[s] > 0:
+                    left |= 1 << s
+            S[STEAL_FROM] = left
+            one = _single(left)
+            if S[OWED] > 0 and one >= 0:
+                _transfer(S, cheese, one, me, min(S[OWED], cheese[one]))
+                S[OWED] = 0
+            elif left == 0:
+                S[OWED] = 0
+        if S[OWED] == 0:
+            S[STEAL_FROM] = 0
+            S[DIVIDE] = 0
+            _end_turn(S, P, mice)
+
+
 @njit(cache=True, error_model="numpy", parallel=True)
 def _play(
-    seeds: Any, policies: Any, P: Any, die_cum: Any, fire_cum: Any, fire_ids: Any, fire_count: Any,
-    first_cum: Any, kinds: Any, builds: Any, amounts: Any, targets: Any, parts_at: Any, advance: Any,
-    record: int, moves: Any, lengths: Any, S_out: Any, mice_out: Any, jams_out: Any,
+    seeds: Any, policies: Any, P: Any, T: Any, supply: int, record: int, moves: Any, S_out: Any,
+    mice_out: Any, jams_out: Any,
 ) -> None:
-    n_games = seeds.shape[0]
-    n = P[P_PLAYERS]
-    for g in prange(n_games):  # games are independent: one per thread at a time
+    """Whole games, one per seed, each to its end (statistics in S_out, jams_out)."""
+    for g in prange(seeds.shape[0]):  # games are independent: one per thread at a time
         st = np.zeros(1, np.uint64)
+        st[0] = seeds[g]
         legal = np.zeros(8, np.int64)
         scratch = np.zeros(8, np.int64)
-        st[0] = seeds[g]
+        cheese = np.zeros(4, np.int64)
         S = S_out[g]
         mice = mice_out[g]
-        cheese = np.zeros(4, np.int64)
         jams = jams_out[g]
-        for s in range(4):
-            mice[s] = START if s < n else -1
-        S[PARTS] = 0
-        S[TURN] = 1
-        S[STAGE] = 0
-        S[WINNER] = -1
-        S[TRUNC] = 0
-        if P[P_FIRST] < 0:
-            S[TO_MOVE] = 0
-            S[PHASE] = F_FIRST
-        else:
-            S[TO_MOVE] = P[P_FIRST]
-            S[PHASE] = F_ROLL
+        _new_game(S, P, mice, cheese, jams, supply)
         count = 0
         while S[PHASE] != F_OVER:
             ph = S[PHASE]
-            me = S[TO_MOVE]
-            action = -1
-            if ph == F_FIRST:
-                i = _sample(st, first_cum, n)
-                action = FIRST_BASE + i
-                S[TO_MOVE] = i
-                S[PHASE] = F_ROLL
-            elif ph == F_DIE or ph == F_PUSH:
-                action = 1 + _sample(st, die_cum, 6)
-                if ph == F_DIE:
-                    dest = advance[mice[me], action]
-                    mice[me] = dest
-                    _land(S, P, mice, cheese, kinds, builds, amounts, targets, parts_at, advance, scratch, me, dest)
-                else:
-                    target = S[PUSH_TARGET]
-                    dest = advance[mice[target], action]
-                    mice[target] = dest
-                    S[PUSH_TARGET] = -1
-                    if dest != CHEESE_WHEEL and P[P_MISS_ENDS]:
-                        _end_turn(S, P, mice)
-                    else:
-                        k = _crank_choices(S, P, mice, cheese, scratch)
-                        if k == 1 and scratch[0] == END:
-                            _end_turn(S, P, mice)
-                        else:
-                            S[PHASE] = F_CRANK
-            elif ph == F_FIRE:
-                stage = S[STAGE]
-                action = fire_ids[stage, _sample(st, fire_cum[stage], fire_count[stage])]
-                if action == JAMS:
-                    for s in range(n):
-                        if s != me and mice[s] == CHEESE_WHEEL:
-                            mice[s] = SAFE
-                    jams[stage] += 1
-                    S[STAGE] = 0
-                    _end_turn(S, P, mice)
-                else:
-                    S[STAGE] = stage + 1
-                    if stage + 1 >= P[P_STAGES]:
-                        caught = 0
-                        for s in range(n):
-                            if s != me and mice[s] == CHEESE_WHEEL:
-                                cheese[me] += cheese[s]
-                                cheese[s] = 0
-                                mice[s] = -1
-                                caught += 1
-                        S[N_CAPTURES] += 1
-                        S[N_CAUGHT] += caught
-                        S[STAGE] = 0
-                        alive = 0
-                        last = -1
-                        for s in range(n):
-                            if mice[s] >= 0:
-                                alive += 1
-                                last = s
-                        if alive == 1:
-                            S[WINNER] = last
-                            S[PHASE] = F_OVER
-                        else:
-                            _end_turn(S, P, mice)
+            if ph == F_FIRST or ph == F_DIE or ph == F_PUSH or ph == F_FIRE:
+                action = _chance(S, P, mice, cheese, jams, st, T, scratch)
             else:
-                # A seat's decision: its legal actions in the kernel's order.
-                if ph == F_ROLL:
-                    legal[0] = ROLL
-                    k = 1
-                elif ph == F_BUILD:
-                    legal[0] = BUILD
-                    legal[1] = END
-                    k = 2
-                elif ph == F_CRANK:
-                    k = _crank_choices(S, P, mice, cheese, legal)
-                else:  # F_STEAL
-                    k = 0
-                    for s in range(n):
-                        if (S[STEAL_FROM] >> s) & 1 and cheese[s] > 0:
-                            legal[k] = STEAL_BASE + s
-                            k += 1
-                policy = policies[me]
-                if policy == 0:
-                    action = legal[_below(st, k)]
-                elif k == 1 and legal[0] == ROLL:
-                    action = ROLL
-                elif ph == F_BUILD:
-                    action = BUILD
-                elif ph == F_STEAL:
-                    action = legal[0]
-                    for i in range(1, k):
-                        if cheese[legal[i] - STEAL_BASE] > cheese[action - STEAL_BASE]:
-                            action = legal[i]
-                elif ph == F_CRANK:
-                    has_crank = legal[0] == CRANK
-                    best = _richest_in_reach(mice, cheese, legal, k) if P[P_CAPTURE_POSSIBLE] else -1
-                    if policy == 2 and has_crank and best >= 0:
-                        action = best
-                    elif has_crank:
-                        action = CRANK
-                    elif best >= 0:
-                        action = best
-                    else:
-                        action = END
-                else:
-                    action = legal[0]
-                S[N_DECISIONS] += 1
-                if ph == F_ROLL:
-                    S[PHASE] = F_DIE
-                elif ph == F_BUILD:
-                    if action == END or not _build(S, P, mice, cheese, parts_at, me, mice[me]):
-                        _end_turn(S, P, mice)
-                elif ph == F_CRANK:
-                    if action == END:
-                        _end_turn(S, P, mice)
-                    elif action == CRANK:
-                        S[N_CRANKS] += 1
-                        S[PHASE] = F_FIRE
-                        S[STAGE] = 0
-                    else:
-                        cheese[me] -= 1
-                        S[PILE] += 1
-                        S[N_PAID] += 1
-                        S[PUSH_TARGET] = action - MOVE_BASE
-                        S[PHASE] = F_PUSH
-                else:  # a steal
-                    victim = action - STEAL_BASE
-                    if not S[DIVIDE]:
-                        _transfer(S, cheese, victim, me, min(S[OWED], cheese[victim]))
-                        S[OWED] = 0
-                    else:
-                        _transfer(S, cheese, victim, me, 1)
-                        S[OWED] -= 1
-                        left = 0
-                        for s in range(n):
-                            if (S[STEAL_FROM] >> s) & 1 and cheese[s] > 0:
-                                left |= 1 << s
-                        S[STEAL_FROM] = left
-                        one = _single(left)
-                        if S[OWED] > 0 and one >= 0:
-                            _transfer(S, cheese, one, me, min(S[OWED], cheese[one]))
-                            S[OWED] = 0
-                        elif left == 0:
-                            S[OWED] = 0
-                    if S[OWED] == 0:
-                        S[STEAL_FROM] = 0
-                        S[DIVIDE] = 0
-                        _end_turn(S, P, mice)
-            if record:
-                if count < moves.shape[1]:
-                    moves[g, count] = action
+                k = _legal(S, P, mice, cheese, legal)
+                action = _policy(S, P, mice, cheese, legal, k, policies[S[TO_MOVE]], st)
+                _decide(S, P, mice, cheese, T, action)
+            if record and count < moves.shape[1]:
+                moves[g, count] = action
             count += 1
         S[N_ACTIONS] = count
-        lengths[g] = count
 
 
 def engine_tables(game: MouseTrapGame) -> dict[str, Any]:
@@ -594,6 +637,12 @@ def engine_tables(game: MouseTrapGame) -> dict[str, Any]:
     }
 
 
+def engine_tuple(t: dict[str, Any]) -> tuple[Any, ...]:
+    """The tables in the order of the T_ slots."""
+    keys = ("die_cum", "fire_cum", "fire_ids", "fire_count", "first_cum", "kinds", "builds", "amounts")
+    return tuple(t[k] for k in keys) + (t["targets"], t["parts_at"], t["advance"])
+
+
 def play_batch(
     game: MouseTrapGame, agents: Sequence[str], seeds: Sequence[int], moves: bool = False, max_moves: int = 20000
 ) -> list[dict[str, Any]]:
@@ -614,17 +663,11 @@ def play_batch(
     policies = np.zeros(4, np.int64)
     policies[:n] = [POLICIES[a] for a in agents]
     move_arr = np.full((count, max_moves if moves else 1), -1, np.int64)
-    lengths = np.zeros(count, np.int64)
     S = np.zeros((count, STATE_SIZE), np.int64)
-    S[:, PILE] = game.supply
-    S[:, PUSH_TARGET] = -1
     mice = np.zeros((count, 4), np.int64)
     jams = np.zeros((count, max(1, len(game.stage_odds))), np.int64)
-    _play(
-        seed_arr, policies, t["params"], t["die_cum"], t["fire_cum"], t["fire_ids"], t["fire_count"],
-        t["first_cum"], t["kinds"], t["builds"], t["amounts"], t["targets"], t["parts_at"], t["advance"],
-        int(moves), move_arr, lengths, S, mice, jams,
-    )
+    _play(seed_arr, policies, t["params"], engine_tuple(t), game.supply, int(moves), move_arr, S, mice, jams)
+    lengths = S[:, N_ACTIONS]
     return rows_from_arrays(game, S, jams, move_arr if moves else None, lengths)
 
 
