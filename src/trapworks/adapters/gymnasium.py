@@ -139,9 +139,17 @@ class TrapworksEnv(gymnasium.Env):
         return text
 
 
+# Games whose batched engine backs `gymnasium.make_vec(...)` (other games: SyncVectorEnv copies).
+VECTOR_ENTRY_POINTS = {"mouse-trap": "trapworks.adapters.gymnasium_vector:MouseTrapVectorEnv"}
+
 for _game_id, _env_id in ENV_IDS.items():
     if _env_id not in gymnasium.registry:
-        gymnasium.register(id=_env_id, entry_point=TrapworksEnv, kwargs={"game_id": _game_id})  # type: ignore[arg-type]
+        gymnasium.register(
+            id=_env_id,
+            entry_point=TrapworksEnv,  # type: ignore[arg-type]
+            vector_entry_point=VECTOR_ENTRY_POINTS.get(_game_id),
+            kwargs={"game_id": _game_id},
+        )
 
 
 __all__ = ["ENV_IDS", "TrapworksEnv"]

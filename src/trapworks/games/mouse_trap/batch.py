@@ -67,6 +67,7 @@ _KIND_CODES = {
 
 # Phases (the kernel's numbers are not needed: the engine keeps its own).
 F_FIRST, F_ROLL, F_DIE, F_CRANK, F_PUSH, F_STEAL, F_FIRE, F_OVER, F_BUILD = range(9)
+N_PHASES = 9
 
 # Slots of the per-game state vector.
 (
@@ -586,6 +587,137 @@ def _play(
                 moves[g, count] = action
             count += 1
         S[N_ACTIONS] = count
+
+
+# --- step by step, for vector environments (one learning seat, the engine's agents elsewhere) ---
+@njit(cache=True, inline="always", error_model="numpy")
+def _advance(S: Any, P: Any, mice: Any, cheese: Any, jams: Any, st: Any, T: Any, policies: Any,
+             seat: int, legal: Any, scratch: Any) -> None:
+    """Chance and the other seats move until `seat` is to decide or the game is over."""
+    while True:
+        ph = S[PHASE]
+        if ph == F_OVER:
+            return
+        if ph == F_FIRST or ph == F_DIE or ph == F_PUSH or ph == F_FIRE:
+            _chance(S, P, mice, cheese, jams, st, T, scratch)
+            S[N_ACTIONS] += 1
+            continue
+        if S[TO_MOVE] == seat:
+            return
+        k = _legal(S, P, mice, cheese, legal)
+        _decide(S, P, mice, cheese, T, _policy(S, P, mice, cheese, legal, k, policies[S[TO_MOVE]], st))
+        S[N_ACTIONS] += 1
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _encode(S: Any, P: Any, mice: Any, cheese: Any, seat: int, supply: int, turn_limit: int, out: Any) -> None:
+    """encoding.MouseTrapEncoder's tensor of `seat`'s view, written in place."""
+    n = P[P_PLAYERS]
+    out[:] = 0.0
+    per = float(max(1, supply))
+    i = 0
+    for s in range(n):
+        out[i + (NUM_SPACES if mice[s] < 0 else mice[s])] = 1.0
+        i += NUM_SPACES + 1
+        out[i] = cheese[s] / per
+        i += 1
+    out[i] = S[PILE] / per
+    out[i + 1] = S[PARTS] / float(NUM_PARTS)
+    i += 2
+    ph = S[PHASE]
+    out[i + ph] = 1.0
+    i += N_PHASES
+    out[i + S[TO_MOVE]] = 1.0
+    i += n
+    if ph == F_ROLL or ph == F_CRANK or ph == F_BUILD or ph == F_STEAL:
+        out[i + S[TO_MOVE]] = 1.0
+    i += n
+    out[i + seat] = 1.0
+    i += n
+    if ph == F_FIRE:
+        out[i + S[STAGE]] = 1.0
+    i += P[P_STAGES]
+    if S[LAST_DIE] > 0:
+        out[i + S[LAST_DIE] - 1] = 1.0
+    i += 6
+    if S[PUSH_TARGET] >= 0:
+        out[i + S[PUSH_TARGET]] = 1.0
+    i += n
+    if ph == F_STEAL:
+        out[i] = S[OWED] / per
+        for s in range(n):
+            if (S[STEAL_FROM] >> s) & 1:
+                out[i + 1 + s] = 1.0
+    i += 1 + n
+    if turn_limit > 0:
+        out[i] = min(1.0, S[TURN] / float(turn_limit))
+
+
+@njit(cache=True, error_model="numpy")
+def vector_reset(S: Any, P: Any, mice: Any, cheese: Any, jams: Any, st: Any, T: Any, policies: Any, seat: int,
+                 supply: int, turn_limit: int, obs: Any, mask: Any) -> None:
+    """A new game in every environment, played on to the learning seat's first decision."""
+    legal = np.zeros(8, np.int64)
+    scratch = np.zeros(8, np.int64)
+    for e in range(S.shape[0]):
+        _new_game(S[e], P, mice[e], cheese[e], jams[e], supply)
+        _advance(S[e], P, mice[e], cheese[e], jams[e], st[e], T, policies, seat, legal, scratch)
+        _observe(S[e], P, mice[e], cheese[e], seat, supply, turn_limit, obs[e], mask[e], legal)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _observe(S: Any, P: Any, mice: Any, cheese: Any, seat: int, supply: int, turn_limit: int, obs: Any,
+             mask: Any, legal: Any) -> None:
+    _encode(S, P, mice, cheese, seat, supply, turn_limit, obs)
+    mask[:] = 0
+    if S[PHASE] != F_OVER and S[TO_MOVE] == seat:
+        k = _legal(S, P, mice, cheese, legal)
+        for j in range(k):
+            mask[legal[j]] = 1
+
+
+@njit(cache=True, error_model="numpy")
+def vector_step(actions: Any, S: Any, P: Any, mice: Any, cheese: Any, jams: Any, st: Any, T: Any, policies: Any,
+                seat: int, supply: int, turn_limit: int, lose: float, ended: Any, obs: Any, mask: Any,
+                rewards: Any, terminated: Any, truncated: Any, illegal: Any) -> None:
+    """One decision of the learning seat in every environment; an environment whose episode
+    ended at the last step starts a new game instead (Gymnasium's next-step autoreset)."""
+    legal = np.zeros(8, np.int64)
+    scratch = np.zeros(8, np.int64)
+    for e in range(S.shape[0]):
+        Se = S[e]
+        rewards[e] = 0.0
+        terminated[e] = False
+        truncated[e] = False
+        illegal[e] = False
+        if ended[e]:
+            ended[e] = False
+            _new_game(Se, P, mice[e], cheese[e], jams[e], supply)
+        else:
+            a = actions[e]
+            k = _legal(Se, P, mice[e], cheese[e], legal)
+            ok = False
+            for j in range(k):
+                if legal[j] == a:
+                    ok = True
+            if not ok:  # the episode ends as a loss; the state stays as it was
+                illegal[e] = True
+                terminated[e] = True
+                rewards[e] = lose
+                ended[e] = True
+                _observe(Se, P, mice[e], cheese[e], seat, supply, turn_limit, obs[e], mask[e], legal)
+                continue
+            _decide(Se, P, mice[e], cheese[e], T, a)
+            Se[N_ACTIONS] += 1
+        _advance(Se, P, mice[e], cheese[e], jams[e], st[e], T, policies, seat, legal, scratch)
+        if Se[PHASE] == F_OVER:
+            ended[e] = True
+            if Se[TRUNC]:
+                truncated[e] = True
+            else:
+                terminated[e] = True
+                rewards[e] = 1.0 if Se[WINNER] == seat else lose
+        _observe(Se, P, mice[e], cheese[e], seat, supply, turn_limit, obs[e], mask[e], legal)
 
 
 def engine_tables(game: MouseTrapGame) -> dict[str, Any]:
