@@ -4,10 +4,11 @@ Python kernel with the kernel's agents), on one core, in one run (issue 31).
 
 For each agent set and player count, both contenders play in alternating blocks of about
 `--seconds` each; the median games per second over the blocks is reported, by CPU time of this
-process (the machine may be shared: time given to other processes is not counted). The engine's
-compile time is excluded (one warm-up call). The ratio is batched / kernel.
+process (with NUMBA_NUM_THREADS=1 the engine runs on one thread, as the kernel does) (the machine may be shared: time given to other processes is not counted). The engine's
+compile time is excluded (one warm-up call). "rows": `play_batch`, one Python dict per game (what
+`simulate` reads); "columns": `play_columns`, the same results as NumPy columns.
 
-    python bench/mouse_trap_batch.py [--seconds 2] [--blocks 3]
+    NUMBA_NUM_THREADS=1 python bench/mouse_trap_batch.py [--seconds 2] [--blocks 3]
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import statistics
 import time
 
 import trapworks
+from trapworks.games.mouse_trap.batch import play_batch, play_columns
 from trapworks.sim import play_one
 
 CLOCK = time.process_time
@@ -32,11 +34,11 @@ def kernel_rate(options: dict, agents: list[str], seconds: float, start: int) ->
     return n / (CLOCK() - t0), start + n
 
 
-def batched_rate(game, agents: list[str], seconds: float, start: int, batch: int) -> tuple[float, int]:
+def batched_rate(play, game, agents: list[str], seconds: float, start: int, batch: int) -> tuple[float, int]:
     t0 = CLOCK()
     n = 0
     while CLOCK() - t0 < seconds:
-        game.play_batch(agents, range(start + n, start + n + batch))
+        play(game, agents, range(start + n, start + n + batch))
         n += batch
     return n / (CLOCK() - t0), start + n
 
@@ -49,8 +51,8 @@ def main() -> None:
     args = ap.parse_args()
     print(f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
           f"CPU time of one process, median of {args.blocks} blocks of {args.seconds} s")
-    print("| game | agents | kernel games/s | batched games/s | batched / kernel |")
-    print("|---|---|---:|---:|---:|")
+    print("| game | agents | kernel games/s | batched, rows | batched, columns | rows / kernel | columns / kernel |")
+    print("|---|---|---:|---:|---:|---:|---:|")
     for players, agents, options in [
         (4, ["random"] * 4, {"players": 4}),
         (4, ["heuristic"] * 4, {"players": 4}),
@@ -58,16 +60,21 @@ def main() -> None:
     ]:
         game = trapworks.make("mouse-trap", **options)
         game.play_batch(agents, range(10))  # compile (cached on disk after the first run)
-        ks, bs = [], []
-        seed_k = seed_b = 0
+        ks, rs, cs = [], [], []
+        seed_k = seed_r = seed_c = 0
         for _ in range(args.blocks):
             rate, seed_k = kernel_rate(options, agents, args.seconds, seed_k)
             ks.append(rate)
-            rate, seed_b = batched_rate(game, agents, args.seconds, seed_b, args.batch)
-            bs.append(rate)
-        k, b = statistics.median(ks), statistics.median(bs)
+            rate, seed_r = batched_rate(play_batch, game, agents, args.seconds, seed_r, args.batch)
+            rs.append(rate)
+            rate, seed_c = batched_rate(play_columns, game, agents, args.seconds, seed_c, args.batch)
+            cs.append(rate)
+        k, r, c = statistics.median(ks), statistics.median(rs), statistics.median(cs)
         label = f"Mouse Trap {players}p {options.get('variant', 'milton-bradley')}"
-        print(f"| {label} | {','.join(agents)} | {k:,.0f} | {b:,.0f} | {b / k:,.1f}x |", flush=True)
+        print(
+            f"| {label} | {','.join(agents)} | {k:,.0f} | {r:,.0f} | {c:,.0f} | {r / k:,.1f}x | {c / k:,.1f}x |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

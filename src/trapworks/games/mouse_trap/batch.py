@@ -775,12 +775,13 @@ def engine_tuple(t: dict[str, Any]) -> tuple[Any, ...]:
     return tuple(t[k] for k in keys) + (t["targets"], t["parts_at"], t["advance"])
 
 
-def play_batch(
+def play_columns(
     game: MouseTrapGame, agents: Sequence[str], seeds: Sequence[int], moves: bool = False, max_moves: int = 20000
-) -> list[dict[str, Any]]:
-    """Whole games in the compiled engine, one per seed: rows with "winners", "returns", "length"
-    (seats' decisions), "actions" (every action, chance included), "truncated", "ending" and the
-    statistics columns of stats.game_stats; with `moves`, also each game's "moves" (action ids)."""
+) -> dict[str, Any]:
+    """Whole games in the compiled engine, one per seed, as columns (NumPy arrays, one entry per
+    game): "winner" (seat, -1 when none), "truncated", "length" (seats' decisions), "actions"
+    (every action, chance included) and the statistics columns of stats.game_stats; with `moves`,
+    "moves" (a 2-D array of action ids, -1 after each game's end)."""
     n = game.players
     if len(agents) != n:
         raise TrapworksError(f"{len(agents)} agents for a {n}-player game")
@@ -791,7 +792,7 @@ def play_batch(
         )
     t = engine_tables(game)
     count = len(seeds)
-    seed_arr = np.array([s & _MASK64 for s in seeds], np.uint64)
+    seed_arr = np.array([s & _MASK64 for s in seeds], np.uint64) if count else np.zeros(0, np.uint64)
     policies = np.zeros(4, np.int64)
     policies[:n] = [POLICIES[a] for a in agents]
     move_arr = np.full((count, max_moves if moves else 1), -1, np.int64)
@@ -799,42 +800,57 @@ def play_batch(
     mice = np.zeros((count, 4), np.int64)
     jams = np.zeros((count, max(1, len(game.stage_odds))), np.int64)
     _play(seed_arr, policies, t["params"], engine_tuple(t), game.supply, int(moves), move_arr, S, mice, jams)
-    lengths = S[:, N_ACTIONS]
-    return rows_from_arrays(game, S, jams, move_arr if moves else None, lengths)
+    cols: dict[str, Any] = {
+        "winner": S[:, WINNER],
+        "truncated": S[:, TRUNC].astype(bool),
+        "length": S[:, N_DECISIONS],
+        "actions": S[:, N_ACTIONS],
+        "cranks": S[:, N_CRANKS],
+        "captures": S[:, N_CAPTURES],
+        "mice_caught": S[:, N_CAUGHT],
+        "jams": jams.sum(axis=1),
+        "cheese_paid": S[:, N_PAID],
+        "steals": S[:, N_STEALS],
+    }
+    for i, stage in enumerate(STAGE_IDS):
+        cols[f"jams_{stage}"] = jams[:, i]
+    if moves:
+        too_long = np.flatnonzero(S[:, N_ACTIONS] > max_moves)
+        if too_long.size:
+            g = int(too_long[0])
+            raise TrapworksError(f"game {g} has {int(S[g, N_ACTIONS])} actions, more than the {max_moves} kept")
+        cols["moves"] = move_arr
+    return cols
 
 
-def rows_from_arrays(
-    game: MouseTrapGame, S: Any, jams: Any, moves: Any | None, lengths: Any
+STAT_COLUMNS = ("cranks", "captures", "mice_caught", "jams", "cheese_paid", "steals", *(f"jams_{s}" for s in STAGE_IDS))
+
+
+def play_batch(
+    game: MouseTrapGame, agents: Sequence[str], seeds: Sequence[int], moves: bool = False, max_moves: int = 20000
 ) -> list[dict[str, Any]]:
+    """play_columns as rows (the form Game.play_batch gives): "winners", "returns", "length",
+    "actions", "truncated", "ending" and the statistics; with `moves`, each game's "moves"."""
+    cols = play_columns(game, agents, seeds, moves, max_moves)
     n = game.players
     lose = -1.0 / (n - 1)
+    returns_by_winner = {w: [1.0 if k == w else lose for k in range(n)] for w in range(n)}
+    stats = [cols[c].tolist() for c in STAT_COLUMNS]
     rows: list[dict[str, Any]] = []
-    for g in range(S.shape[0]):
-        s = S[g]
-        truncated = bool(s[TRUNC])
-        winner = int(s[WINNER])
-        row: dict[str, Any] = {
-            "winners": [] if truncated or winner < 0 else [winner],
-            "returns": [0.0] * n if winner < 0 else [1.0 if k == winner else lose for k in range(n)],
-            "truncated": truncated,
-            "length": int(s[N_DECISIONS]),
-            "actions": int(s[N_ACTIONS]),
-            "ending": "truncated" if truncated else "last-mouse",
-            "cranks": int(s[N_CRANKS]),
-            "captures": int(s[N_CAPTURES]),
-            "mice_caught": int(s[N_CAUGHT]),
-            "jams": int(jams[g].sum()),
-            "cheese_paid": int(s[N_PAID]),
-            "steals": int(s[N_STEALS]),
-        }
-        row.update({f"jams_{stage}": int(jams[g, i]) for i, stage in enumerate(STAGE_IDS)})
-        if moves is not None:
-            length = int(lengths[g])
-            if length > moves.shape[1]:
-                raise TrapworksError(f"game {g} has {length} actions, more than the {moves.shape[1]} kept")
-            row["moves"] = [int(a) for a in moves[g, :length]]
+    for g, (winner, truncated, length, actions) in enumerate(
+        zip(cols["winner"].tolist(), cols["truncated"].tolist(), cols["length"].tolist(), cols["actions"].tolist())
+    ):
+        row = dict(zip(STAT_COLUMNS, (c[g] for c in stats)))
+        row["winners"] = [winner] if winner >= 0 else []
+        row["returns"] = list(returns_by_winner[winner]) if winner >= 0 else [0.0] * n
+        row["truncated"] = truncated
+        row["length"] = length
+        row["actions"] = actions
+        row["ending"] = "truncated" if truncated else "last-mouse"
+        if moves:
+            row["moves"] = cols["moves"][g, :actions].tolist()
         rows.append(row)
     return rows
 
 
-__all__ = ["POLICIES", "SharedStream", "play_batch", "sample_chance_from_stream", "NUM_SPACES", "WORKS"]
+__all__ = ["POLICIES", "SharedStream", "play_batch", "play_columns", "sample_chance_from_stream"]
