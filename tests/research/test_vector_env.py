@@ -133,3 +133,17 @@ def test_same_seed_same_games_and_sync_mode_still_available():
     assert not np.array_equal(run(3), run(4))
     sync = gymnasium.make_vec("trapworks/MouseTrap-v0", num_envs=2, vectorization_mode="sync")
     assert isinstance(sync, gymnasium.vector.SyncVectorEnv)
+
+
+def test_the_training_example_runs(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "mouse_trap_vector_pg.py"
+    out = subprocess.run(
+        [sys.executable, str(example), "--updates", "2", "--num-envs", "16", "--steps", "40"],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "win rate" in out.stdout and "Warning" not in out.stderr
