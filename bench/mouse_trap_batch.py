@@ -4,8 +4,9 @@ Python kernel with the kernel's agents), on one core, in one run (issue 31).
 
 For each agent set and player count, both contenders play in alternating blocks of about
 `--seconds` each; the median games per second over the blocks is reported, by CPU time of this
-process (with NUMBA_NUM_THREADS=1 the engine runs on one thread, as the kernel does) (the machine may be shared: time given to other processes is not counted). The engine's
-compile time is excluded (one warm-up call). "rows": `play_batch`, one Python dict per game (what
+process (with NUMBA_NUM_THREADS=1 the engine runs on one thread, as the kernel does; the
+machine may be shared: time given to other processes is not counted). The engine's compile
+time is excluded (one warm-up call). "rows": `play_batch`, one Python dict per game (what
 `simulate` reads); "columns": `play_columns`, the same results as NumPy columns.
 
     NUMBA_NUM_THREADS=1 python bench/mouse_trap_batch.py [--seconds 2] [--blocks 3]
@@ -49,9 +50,14 @@ def main() -> None:
     ap.add_argument("--blocks", type=int, default=3)
     ap.add_argument("--batch", type=int, default=20000, help="games per play_batch call")
     args = ap.parse_args()
-    print(f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
-          f"CPU time of one process, median of {args.blocks} blocks of {args.seconds} s")
-    print("| game | agents | kernel games/s | batched, rows | batched, columns | rows / kernel | columns / kernel |")
+    print(
+        f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
+        f"CPU time of one process, median of {args.blocks} blocks of {args.seconds} s"
+    )
+    print(
+        "| game | agents | kernel games/s | batched, rows | batched, columns "
+        "| rows / kernel | columns / kernel |"
+    )
     print("|---|---|---:|---:|---:|---:|---:|")
     for players, agents, options in [
         (4, ["random"] * 4, {"players": 4}),
@@ -72,7 +78,8 @@ def main() -> None:
         k, r, c = statistics.median(ks), statistics.median(rs), statistics.median(cs)
         label = f"Mouse Trap {players}p {options.get('variant', 'milton-bradley')}"
         print(
-            f"| {label} | {','.join(agents)} | {k:,.0f} | {r:,.0f} | {c:,.0f} | {r / k:,.1f}x | {c / k:,.1f}x |",
+            f"| {label} | {','.join(agents)} | {k:,.0f} | {r:,.0f} | {c:,.0f} "
+            f"| {r / k:,.1f}x | {c / k:,.1f}x |",
             flush=True,
         )
 

@@ -52,7 +52,10 @@ def main() -> None:
         b.append(rate(batched, args.seconds))
         s.append(rate(sync, args.seconds))
     mb, ms = statistics.median(b), statistics.median(s)
-    print(f"# {platform.machine()}, Python {platform.python_version()}, CPU time, median of {args.blocks} blocks")
+    print(
+        f"# {platform.machine()}, Python {platform.python_version()}, CPU time, "
+        f"median of {args.blocks} blocks"
+    )
     print("| environment | num_envs | env steps/s | ratio |")
     print("|---|---:|---:|---:|")
     print(f"| SyncVectorEnv(TrapworksEnv) Mouse Trap 4p | {args.num_envs} | {ms:,.0f} | 1.0x |")

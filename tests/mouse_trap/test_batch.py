@@ -29,22 +29,36 @@ CONFIGS = [
     ({"players": 2}, ["random", "random"]),
     ({"players": 4}, ["random", "random", "random", "random"]),
     ({"players": 3, "variant": "original"}, ["heuristic", "random", "heuristic"]),
-    ({"players": 4, "variant": "original", "first_player": "random"}, ["random", "heuristic", "random", "double-catch"]),
+    (
+        {"players": 4, "variant": "original", "first_player": "random"},
+        ["random", "heuristic", "random", "double-catch"],
+    ),
     ({"players": 4}, ["heuristic", "heuristic", "double-catch", "heuristic"]),
     ({"players": 3, "cheese_supply": 4, "steal_tie": "choose-or-divide"}, ["random", "random", "heuristic"]),
-    ({"players": 4, "cheese_supply": 0, "empty_pile_source": "any"}, ["random", "heuristic", "random", "random"]),
+    (
+        {"players": 4, "cheese_supply": 0, "empty_pile_source": "any"},
+        ["random", "heuristic", "random", "random"],
+    ),
     (
         {"players": 3, "follow_destination": True, "safe_protects_cheese": False, "crank_required": False},
         ["random", "random", "random"],
     ),
     (
-        {"players": 4, "pay_while_mouse_on_wheel": False, "pay_miss_ends_turn": True, "build_optional": False},
+        {
+            "players": 4,
+            "pay_while_mouse_on_wheel": False,
+            "pay_miss_ends_turn": True,
+            "build_optional": False,
+        },
         ["random", "random", "heuristic", "random"],
     ),
     ({"players": 2, "trap_reliability": 1.0, "first_player": 1}, ["random", "heuristic"]),
     ({"players": 3, "trap_reliability": 0.0, "turn_limit": 40}, ["random", "random", "random"]),
     ({"players": 4, "trap_stage_odds": {"stairs": 0.5, "bathtub": 1.0}, "turn_limit": None}, ["random"] * 4),
-    ({"players": 2, "variant": "original", "steal_tie": "choose-or-divide", "empty_pile_source": "most"}, ["random"] * 2),
+    (
+        {"players": 2, "variant": "original", "steal_tie": "choose-or-divide", "empty_pile_source": "most"},
+        ["random"] * 2,
+    ),
 ]
 
 
@@ -115,8 +129,10 @@ def test_batched_outcomes_have_the_kernels_distribution(options, agents):
     rng = random.Random(2026)
     rows = game.play_batch(agents, [rng.randrange(2**64) for _ in range(n)])
     kernel = [play_one("mouse-trap", options, agents, seed) for seed in range(n)]
-    winners = _table(Counter(r["winners"][0] if r["winners"] else -1 for r in rows),
-                     Counter(k.winners[0] if k.winners else -1 for k in kernel))
+    winners = _table(
+        Counter(r["winners"][0] if r["winners"] else -1 for r in rows),
+        Counter(k.winners[0] if k.winners else -1 for k in kernel),
+    )
     assert chi2_contingency(winners)[1] > 0.001
     # game length in decisions, in bins of 20
     lengths = _table(Counter(r["length"] // 20 for r in rows), Counter(k.decisions // 20 for k in kernel))

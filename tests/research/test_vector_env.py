@@ -28,7 +28,9 @@ class KernelEnv:
         self.seat = seat
         self.stream = SharedStream(int(seed))
         others = [s for s in range(self.game.num_players()) if s != seat]
-        self.agents = {s: make_agent(name, self.game, s, seed=0) for s, name in zip(others, opponents)}
+        self.agents = {
+            s: make_agent(name, self.game, s, seed=0) for s, name in zip(others, opponents, strict=True)
+        }
         for a in self.agents.values():
             a.rng = self.stream
 
@@ -60,13 +62,19 @@ class KernelEnv:
     "options,seat,opponents",
     [
         ({"players": 2}, 0, ["random"]),
-        ({"players": 4, "variant": "original", "first_player": "random"}, 2, ["heuristic", "random", "double-catch"]),
+        (
+            {"players": 4, "variant": "original", "first_player": "random"},
+            2,
+            ["heuristic", "random", "double-catch"],
+        ),
         ({"players": 3, "turn_limit": 15, "cheese_supply": 3}, 1, ["random", "heuristic"]),
     ],
 )
 def test_vector_env_is_the_kernel_step_for_step(options, seat, opponents):
     num = 6
-    envs = gymnasium.make_vec("trapworks/MouseTrap-v0", num_envs=num, seat=seat, opponents=opponents, **options)
+    envs = gymnasium.make_vec(
+        "trapworks/MouseTrap-v0", num_envs=num, seat=seat, opponents=opponents, **options
+    )
     assert isinstance(envs.unwrapped, MouseTrapVectorEnv)
     obs, info = envs.reset(seed=11)
     kernels = [KernelEnv(options, seat, opponents, s) for s in stream_seeds(11, num)]
@@ -80,7 +88,10 @@ def test_vector_env_is_the_kernel_step_for_step(options, seat, opponents):
             np.testing.assert_array_equal(obs[e], k.obs())
             np.testing.assert_array_equal(info["action_mask"][e], k.mask())
         actions = np.array(
-            [picker.choice(np.flatnonzero(m).tolist()) if m.any() else 0 for m in envs.unwrapped.action_masks()]
+            [
+                picker.choice(np.flatnonzero(m).tolist()) if m.any() else 0
+                for m in envs.unwrapped.action_masks()
+            ]
         )
         obs, rewards, terminated, truncated, info = envs.step(actions)
         for e, k in enumerate(kernels):
@@ -103,7 +114,7 @@ def test_vector_env_is_the_kernel_step_for_step(options, seat, opponents):
 
 
 def test_vector_env_errors_name_the_problem():
-    envs = gymnasium.make_vec("trapworks/MouseTrap-v0", num_envs=2)
+    envs = gymnasium.make_vec("trapworks/MouseTrap-v0", num_envs=2, players=3)
     with pytest.raises(RuntimeError, match="reset"):
         envs.step(np.array([0, 0]))
     envs.reset(seed=0)
@@ -111,7 +122,8 @@ def test_vector_env_errors_name_the_problem():
         envs.step(np.array([0, 99]))
     with pytest.raises(ValueError, match="one per environment"):
         envs.step(np.array([0]))
-    # a legal-range action that is not legal: that episode ends as a loss, the other plays on
+    # a legal-range action that is not legal: that episode ends as a loss (-1, as the single
+    # environment gives it), the other plays on
     obs, rewards, terminated, truncated, info = envs.step(np.array([7, 0]))  # crank before any roll
     assert terminated.tolist() == [True, False] and rewards[0] == -1.0 and info["illegal_action"][0]
     with pytest.raises(ValueError, match="mcts"):
@@ -143,7 +155,9 @@ def test_the_training_example_runs(tmp_path):
     example = Path(__file__).resolve().parents[2] / "examples" / "mouse_trap_vector_pg.py"
     out = subprocess.run(
         [sys.executable, str(example), "--updates", "2", "--num-envs", "16", "--steps", "40"],
-        capture_output=True, text=True, timeout=600,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert out.returncode == 0, out.stderr
     assert "win rate" in out.stdout and "Warning" not in out.stderr

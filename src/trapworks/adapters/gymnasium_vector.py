@@ -56,7 +56,9 @@ class MouseTrapVectorEnv(VectorEnv):
             raise ValueError("the batched Mouse Trap environments do not render; use TrapworksEnv for that")
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs {num_envs!r}: a whole number of environments, at least 1")
-        self.game = game = trapworks.make(game_id, **options)
+        game = trapworks.make(game_id, **options)
+        assert isinstance(game, batch.MouseTrapGame)
+        self.game = game
         n = game.num_players()
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"seat {seat!r}: the learning seat is one of 0..{n - 1}")
@@ -86,7 +88,8 @@ class MouseTrapVectorEnv(VectorEnv):
         self.single_observation_space = gymnasium.spaces.Box(
             enc.low, enc.high, shape=enc.observation_shape(), dtype=np.float32
         )
-        self.single_action_space = gymnasium.spaces.Discrete(game.num_distinct_actions())
+        self._num_actions = game.num_distinct_actions()
+        self.single_action_space = gymnasium.spaces.Discrete(self._num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.render_mode = None
@@ -98,7 +101,7 @@ class MouseTrapVectorEnv(VectorEnv):
         self._streams = np.zeros((num_envs, 1), np.uint64)
         self._ended = np.zeros(num_envs, np.bool_)
         self._obs = np.zeros((num_envs, size), np.float32)
-        self._mask = np.zeros((num_envs, self.single_action_space.n), np.int8)
+        self._mask = np.zeros((num_envs, self._num_actions), np.int8)
         self._rewards = np.zeros(num_envs, np.float64)
         self._terminated = np.zeros(num_envs, np.bool_)
         self._truncated = np.zeros(num_envs, np.bool_)
@@ -110,8 +113,19 @@ class MouseTrapVectorEnv(VectorEnv):
         self._streams[:, 0] = stream_seeds(seed, self.num_envs)
         self._ended[:] = False
         self._batch.vector_reset(
-            self._S, self._params, self._mice, self._cheese, self._jams, self._streams, self._tables,
-            self.policies, self.seat, self._supply, self._turn_limit, self._obs, self._mask,
+            self._S,
+            self._params,
+            self._mice,
+            self._cheese,
+            self._jams,
+            self._streams,
+            self._tables,
+            self.policies,
+            self.seat,
+            self._supply,
+            self._turn_limit,
+            self._obs,
+            self._mask,
         )
         self._started = True
         return self._obs.copy(), {"action_mask": self._mask.copy()}
@@ -121,17 +135,38 @@ class MouseTrapVectorEnv(VectorEnv):
             raise RuntimeError("call reset() first")
         acts = np.asarray(actions)
         if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
-            raise ValueError(f"actions: {self.num_envs} integer action ids, one per environment (got {acts!r})")
-        bad = np.flatnonzero((acts < 0) | (acts >= self.single_action_space.n))
+            raise ValueError(
+                f"actions: {self.num_envs} integer action ids, one per environment (got {acts!r})"
+            )
+        bad = np.flatnonzero((acts < 0) | (acts >= self._num_actions))
         if bad.size:
             e = int(bad[0])
             raise ValueError(
-                f"action {int(acts[e])} for environment {e} is out of range: ids are 0..{self.single_action_space.n - 1}"
+                f"action {int(acts[e])} for environment {e} is out of range: "
+                f"ids are 0..{self._num_actions - 1}"
             )
         self._batch.vector_step(
-            acts.astype(np.int64), self._S, self._params, self._mice, self._cheese, self._jams, self._streams,
-            self._tables, self.policies, self.seat, self._supply, self._turn_limit, self._lose, self._ended,
-            self._obs, self._mask, self._rewards, self._terminated, self._truncated, self._illegal,
+            acts.astype(np.int64),
+            self._S,
+            self._params,
+            self._mice,
+            self._cheese,
+            self._jams,
+            self._streams,
+            self._tables,
+            self.policies,
+            self.seat,
+            self._supply,
+            self._turn_limit,
+            self._lose,
+            -1.0,
+            self._ended,
+            self._obs,
+            self._mask,
+            self._rewards,
+            self._terminated,
+            self._truncated,
+            self._illegal,
         )
         info: dict[str, Any] = {"action_mask": self._mask.copy()}
         if self._illegal.any():

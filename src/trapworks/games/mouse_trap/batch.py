@@ -37,13 +37,12 @@ from .game import (
     MOVE_BASE,
     ROLL,
     STEAL_BASE,
-    WORKS,
 )
+
+from .game import MouseTrapGame
 
 if TYPE_CHECKING:
     from trapworks.core import State
-
-    from .game import MouseTrapGame
 
 POLICIES = {"random": 0, "heuristic": 1, "double-catch": 2}
 
@@ -284,8 +283,19 @@ def _crank_choices(S: Any, P: Any, mice: Any, cheese: Any, out: Any) -> int:
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _land(
-    S: Any, P: Any, mice: Any, cheese: Any, kinds: Any, builds: Any, amounts: Any, targets: Any,
-    parts_at: Any, advance: Any, scratch: Any, me: int, pos: int,
+    S: Any,
+    P: Any,
+    mice: Any,
+    cheese: Any,
+    kinds: Any,
+    builds: Any,
+    amounts: Any,
+    targets: Any,
+    parts_at: Any,
+    advance: Any,
+    scratch: Any,
+    me: int,
+    pos: int,
 ) -> None:
     """Carry out the space `pos` for the player to move (following jumps where the rules say)."""
     seen = 0
@@ -363,7 +373,19 @@ def _richest_in_reach(mice: Any, cheese: Any, legal: Any, k: int) -> Any:
 
 
 # The board and chance tables travel as one tuple (engine_tables builds it, in this order).
-T_DIE, T_FIRE_CUM, T_FIRE_IDS, T_FIRE_COUNT, T_FIRST, T_KINDS, T_BUILDS, T_AMOUNTS, T_TARGETS, T_PARTS, T_ADV = range(11)
+(
+    T_DIE,
+    T_FIRE_CUM,
+    T_FIRE_IDS,
+    T_FIRE_COUNT,
+    T_FIRST,
+    T_KINDS,
+    T_BUILDS,
+    T_AMOUNTS,
+    T_TARGETS,
+    T_PARTS,
+    T_ADV,
+) = range(11)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -404,8 +426,19 @@ def _chance(S: Any, P: Any, mice: Any, cheese: Any, jams: Any, st: Any, T: Any, 
             dest = advance[mice[me], action]
             mice[me] = dest
             _land(
-                S, P, mice, cheese, T[T_KINDS], T[T_BUILDS], T[T_AMOUNTS], T[T_TARGETS], T[T_PARTS],
-                advance, scratch, me, dest,
+                S,
+                P,
+                mice,
+                cheese,
+                T[T_KINDS],
+                T[T_BUILDS],
+                T[T_AMOUNTS],
+                T[T_TARGETS],
+                T[T_PARTS],
+                advance,
+                scratch,
+                me,
+                dest,
             )
             return action
         target = S[PUSH_TARGET]
@@ -560,8 +593,16 @@ def _decide(S: Any, P: Any, mice: Any, cheese: Any, T: Any, action: int) -> None
 
 @njit(cache=True, error_model="numpy", parallel=True)
 def _play(
-    seeds: Any, policies: Any, P: Any, T: Any, supply: int, record: int, moves: Any, S_out: Any,
-    mice_out: Any, jams_out: Any,
+    seeds: Any,
+    policies: Any,
+    P: Any,
+    T: Any,
+    supply: int,
+    record: int,
+    moves: Any,
+    S_out: Any,
+    mice_out: Any,
+    jams_out: Any,
 ) -> None:
     """Whole games, one per seed, each to its end (statistics in S_out, jams_out)."""
     for g in prange(seeds.shape[0]):  # games are independent: one per thread at a time
@@ -591,8 +632,19 @@ def _play(
 
 # --- step by step, for vector environments (one learning seat, the engine's agents elsewhere) ---
 @njit(cache=True, inline="always", error_model="numpy")
-def _advance(S: Any, P: Any, mice: Any, cheese: Any, jams: Any, st: Any, T: Any, policies: Any,
-             seat: int, legal: Any, scratch: Any) -> None:
+def _advance(
+    S: Any,
+    P: Any,
+    mice: Any,
+    cheese: Any,
+    jams: Any,
+    st: Any,
+    T: Any,
+    policies: Any,
+    seat: int,
+    legal: Any,
+    scratch: Any,
+) -> None:
     """Chance and the other seats move until `seat` is to decide or the game is over."""
     while True:
         ph = S[PHASE]
@@ -610,7 +662,9 @@ def _advance(S: Any, P: Any, mice: Any, cheese: Any, jams: Any, st: Any, T: Any,
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _encode(S: Any, P: Any, mice: Any, cheese: Any, seat: int, supply: int, turn_limit: int, out: Any) -> None:
+def _encode(
+    S: Any, P: Any, mice: Any, cheese: Any, seat: int, supply: int, turn_limit: int, out: Any
+) -> None:
     """encoding.MouseTrapEncoder's tensor of `seat`'s view, written in place."""
     n = P[P_PLAYERS]
     out[:] = 0.0
@@ -654,8 +708,21 @@ def _encode(S: Any, P: Any, mice: Any, cheese: Any, seat: int, supply: int, turn
 
 
 @njit(cache=True, error_model="numpy")
-def vector_reset(S: Any, P: Any, mice: Any, cheese: Any, jams: Any, st: Any, T: Any, policies: Any, seat: int,
-                 supply: int, turn_limit: int, obs: Any, mask: Any) -> None:
+def vector_reset(
+    S: Any,
+    P: Any,
+    mice: Any,
+    cheese: Any,
+    jams: Any,
+    st: Any,
+    T: Any,
+    policies: Any,
+    seat: int,
+    supply: int,
+    turn_limit: int,
+    obs: Any,
+    mask: Any,
+) -> None:
     """A new game in every environment, played on to the learning seat's first decision."""
     legal = np.zeros(8, np.int64)
     scratch = np.zeros(8, np.int64)
@@ -666,8 +733,18 @@ def vector_reset(S: Any, P: Any, mice: Any, cheese: Any, jams: Any, st: Any, T: 
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _observe(S: Any, P: Any, mice: Any, cheese: Any, seat: int, supply: int, turn_limit: int, obs: Any,
-             mask: Any, legal: Any) -> None:
+def _observe(
+    S: Any,
+    P: Any,
+    mice: Any,
+    cheese: Any,
+    seat: int,
+    supply: int,
+    turn_limit: int,
+    obs: Any,
+    mask: Any,
+    legal: Any,
+) -> None:
     _encode(S, P, mice, cheese, seat, supply, turn_limit, obs)
     mask[:] = 0
     if S[PHASE] != F_OVER and S[TO_MOVE] == seat:
@@ -677,9 +754,29 @@ def _observe(S: Any, P: Any, mice: Any, cheese: Any, seat: int, supply: int, tur
 
 
 @njit(cache=True, error_model="numpy")
-def vector_step(actions: Any, S: Any, P: Any, mice: Any, cheese: Any, jams: Any, st: Any, T: Any, policies: Any,
-                seat: int, supply: int, turn_limit: int, lose: float, ended: Any, obs: Any, mask: Any,
-                rewards: Any, terminated: Any, truncated: Any, illegal: Any) -> None:
+def vector_step(
+    actions: Any,
+    S: Any,
+    P: Any,
+    mice: Any,
+    cheese: Any,
+    jams: Any,
+    st: Any,
+    T: Any,
+    policies: Any,
+    seat: int,
+    supply: int,
+    turn_limit: int,
+    lose: float,
+    illegal_reward: float,
+    ended: Any,
+    obs: Any,
+    mask: Any,
+    rewards: Any,
+    terminated: Any,
+    truncated: Any,
+    illegal: Any,
+) -> None:
     """One decision of the learning seat in every environment; an environment whose episode
     ended at the last step starts a new game instead (Gymnasium's next-step autoreset)."""
     legal = np.zeros(8, np.int64)
@@ -703,7 +800,7 @@ def vector_step(actions: Any, S: Any, P: Any, mice: Any, cheese: Any, jams: Any,
             if not ok:  # the episode ends as a loss; the state stays as it was
                 illegal[e] = True
                 terminated[e] = True
-                rewards[e] = lose
+                rewards[e] = illegal_reward
                 ended[e] = True
                 _observe(Se, P, mice[e], cheese[e], seat, supply, turn_limit, obs[e], mask[e], legal)
                 continue
@@ -737,8 +834,8 @@ def engine_tables(game: MouseTrapGame) -> dict[str, Any]:
     first_cum = np.ones(4, np.float64)
     if first == "random":
         probe = MouseTrapState(game)
-        _ids, cum = probe.chance_table()
-        first_cum[: len(cum)] = cum
+        _ids, first_table = probe.chance_table()
+        first_cum[: len(first_table)] = first_table
     params = np.zeros(13, np.int64)
     params[P_PLAYERS] = game.players
     params[P_FOLLOW] = game.follow_destination
@@ -776,7 +873,11 @@ def engine_tuple(t: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def play_columns(
-    game: MouseTrapGame, agents: Sequence[str], seeds: Sequence[int], moves: bool = False, max_moves: int = 20000
+    game: MouseTrapGame,
+    agents: Sequence[str],
+    seeds: Sequence[int],
+    moves: bool = False,
+    max_moves: int = 20000,
 ) -> dict[str, Any]:
     """Whole games in the compiled engine, one per seed, as columns (NumPy arrays, one entry per
     game): "winner" (seat, -1 when none), "truncated", "length" (seats' decisions), "actions"
@@ -818,16 +919,30 @@ def play_columns(
         too_long = np.flatnonzero(S[:, N_ACTIONS] > max_moves)
         if too_long.size:
             g = int(too_long[0])
-            raise TrapworksError(f"game {g} has {int(S[g, N_ACTIONS])} actions, more than the {max_moves} kept")
+            raise TrapworksError(
+                f"game {g} has {int(S[g, N_ACTIONS])} actions, more than the {max_moves} kept"
+            )
         cols["moves"] = move_arr
     return cols
 
 
-STAT_COLUMNS = ("cranks", "captures", "mice_caught", "jams", "cheese_paid", "steals", *(f"jams_{s}" for s in STAGE_IDS))
+STAT_COLUMNS = (
+    "cranks",
+    "captures",
+    "mice_caught",
+    "jams",
+    "cheese_paid",
+    "steals",
+    *(f"jams_{s}" for s in STAGE_IDS),
+)
 
 
 def play_batch(
-    game: MouseTrapGame, agents: Sequence[str], seeds: Sequence[int], moves: bool = False, max_moves: int = 20000
+    game: MouseTrapGame,
+    agents: Sequence[str],
+    seeds: Sequence[int],
+    moves: bool = False,
+    max_moves: int = 20000,
 ) -> list[dict[str, Any]]:
     """play_columns as rows (the form Game.play_batch gives): "winners", "returns", "length",
     "actions", "truncated", "ending" and the statistics; with `moves`, each game's "moves"."""
@@ -838,9 +953,15 @@ def play_batch(
     stats = [cols[c].tolist() for c in STAT_COLUMNS]
     rows: list[dict[str, Any]] = []
     for g, (winner, truncated, length, actions) in enumerate(
-        zip(cols["winner"].tolist(), cols["truncated"].tolist(), cols["length"].tolist(), cols["actions"].tolist())
+        zip(
+            cols["winner"].tolist(),
+            cols["truncated"].tolist(),
+            cols["length"].tolist(),
+            cols["actions"].tolist(),
+            strict=True,
+        )
     ):
-        row = dict(zip(STAT_COLUMNS, (c[g] for c in stats)))
+        row = dict(zip(STAT_COLUMNS, (c[g] for c in stats), strict=True))
         row["winners"] = [winner] if winner >= 0 else []
         row["returns"] = list(returns_by_winner[winner]) if winner >= 0 else [0.0] * n
         row["truncated"] = truncated
