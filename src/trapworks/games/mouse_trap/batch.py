@@ -37,9 +37,8 @@ from .game import (
     MOVE_BASE,
     ROLL,
     STEAL_BASE,
+    MouseTrapGame,
 )
-
-from .game import MouseTrapGame
 
 if TYPE_CHECKING:
     from trapworks.core import State
