@@ -170,13 +170,22 @@ class TrapworksEnv(gymnasium.Env):
         return text
 
 
+# Games whose batched engine backs `gymnasium.make_vec(...)` (other games: SyncVectorEnv copies).
+VECTOR_ENTRY_POINTS = {"mouse-trap": "trapworks.adapters.gymnasium_vector:MouseTrapVectorEnv"}
+
+
 def register_env(spec: GameSpec | str) -> str:
     """Register a game's Gymnasium environment (once); returns its id. A game registered with
     trapworks after this module was imported (a test's example game) is added by calling this."""
     spec = game_spec(spec) if isinstance(spec, str) else spec
     env_id = ENV_IDS[spec.game_id] = gym_id(spec)
     if env_id not in gymnasium.registry:
-        gymnasium.register(id=env_id, entry_point=TrapworksEnv, kwargs={"game_id": spec.game_id})  # type: ignore[arg-type]
+        gymnasium.register(
+            id=env_id,
+            entry_point=TrapworksEnv,  # type: ignore[arg-type]
+            vector_entry_point=VECTOR_ENTRY_POINTS.get(spec.game_id),
+            kwargs={"game_id": spec.game_id},
+        )
     return env_id
 
 

@@ -203,6 +203,12 @@ ROW_OPTIONS = (
 STEAL_TIES = ("choose-or-divide", "choose")
 PILE_SOURCES = ("most", "any")
 DEFAULT_TURN_LIMIT = 1000
+try:
+    import numba  # noqa: F401  (the batched engine's compiler)
+
+    _BATCHED_AGENTS: frozenset[str] = frozenset({"random", "heuristic", "double-catch"})
+except ImportError:
+    _BATCHED_AGENTS = frozenset()
 
 
 def _is_int(x: Any) -> bool:
@@ -387,6 +393,8 @@ class MouseTrapGame(Game):
     has_hidden_information = False
     has_chance = True
     # Agents, levels, hints, encoder and analysis hooks: the package's SPEC (__init__.py).
+    # The agents the compiled engine plays (batch.py), where numba is installed.
+    batched_agents = _BATCHED_AGENTS
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         # The schema has checked each value; left: the variant's values and the seat range.
@@ -484,6 +492,18 @@ class MouseTrapGame(Game):
 
     def new_initial_state(self, seed: int | None = None) -> MouseTrapState:
         return MouseTrapState(self, seed=seed)
+
+    def play_batch(
+        self, agents: Sequence[str], seeds: Sequence[int], moves: bool = False
+    ) -> list[dict[str, Any]]:
+        """Whole games in the compiled engine (batch.py), one per seed: the rows of stats.game_stats
+        with "winners", "returns", "length", "actions" and "truncated"; with `moves`, each game's
+        action ids. See batch.py for the random stream."""
+        if not self.batched_agents:
+            raise NotImplementedError("batched Mouse Trap needs numba (pip install trapworks[fast])")
+        from .batch import play_batch
+
+        return play_batch(self, agents, seeds, moves=moves)
 
     def help_text(self) -> str:
         return (

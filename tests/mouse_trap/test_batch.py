@@ -1,0 +1,144 @@
+"""Mouse Trap's batched engine (batch.py) against the kernel (game.py), issue 31.
+
+Move for move: the kernel's real agents and its chance tables draw from the engine's own stream
+(SharedStream), and every game is the same action list, with the same winner, length and
+statistics as the kernel's events give (stats.game_stats). Every option of the schema is covered
+by some configuration. Distribution: with independent randomness (the kernel with Python's
+Mersenne Twister through trapworks.sim.play_one), the outcomes and lengths agree (chi-square on
+fixed seeds, so the test is deterministic).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+
+import trapworks
+from trapworks.agents import make_agent
+from trapworks.core import TrapworksError
+from trapworks.games.mouse_trap.stats import game_stats
+from trapworks.sim import _all_events
+
+pytest.importorskip("numba")
+from trapworks.games.mouse_trap.batch import SharedStream, sample_chance_from_stream  # noqa: E402
+
+CONFIGS = [
+    ({"players": 2}, ["random", "random"]),
+    ({"players": 4}, ["random", "random", "random", "random"]),
+    ({"players": 3, "variant": "original"}, ["heuristic", "random", "heuristic"]),
+    (
+        {"players": 4, "variant": "original", "first_player": "random"},
+        ["random", "heuristic", "random", "double-catch"],
+    ),
+    ({"players": 4}, ["heuristic", "heuristic", "double-catch", "heuristic"]),
+    ({"players": 3, "cheese_supply": 4, "steal_tie": "choose-or-divide"}, ["random", "random", "heuristic"]),
+    (
+        {"players": 4, "cheese_supply": 0, "empty_pile_source": "any"},
+        ["random", "heuristic", "random", "random"],
+    ),
+    (
+        {"players": 3, "follow_destination": True, "safe_protects_cheese": False, "crank_required": False},
+        ["random", "random", "random"],
+    ),
+    (
+        {
+            "players": 4,
+            "pay_while_mouse_on_wheel": False,
+            "pay_miss_ends_turn": True,
+            "build_optional": False,
+        },
+        ["random", "random", "heuristic", "random"],
+    ),
+    ({"players": 2, "trap_reliability": 1.0, "first_player": 1}, ["random", "heuristic"]),
+    ({"players": 3, "trap_reliability": 0.0, "turn_limit": 40}, ["random", "random", "random"]),
+    ({"players": 4, "trap_stage_odds": {"stairs": 0.5, "bathtub": 1.0}, "turn_limit": None}, ["random"] * 4),
+    (
+        {"players": 2, "variant": "original", "steal_tie": "choose-or-divide", "empty_pile_source": "most"},
+        ["random"] * 2,
+    ),
+]
+
+
+def kernel_game(game, agents, seed):
+    """The kernel's game with its real agents and chance tables, all drawing from the engine's stream;
+    the state and every event (for the statistics)."""
+    stream = SharedStream(seed)
+    seats = [make_agent(name, game, s, seed=0) for s, name in enumerate(agents)]
+    for agent in seats:
+        agent.rng = stream
+    state = game.new_initial_state(seed)
+    events = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance_from_stream(state, stream))
+        else:
+            state.apply_action(seats[state.current_player()].step(state))
+        events.extend(_all_events(state, game.num_players()))
+    return state, events
+
+
+@pytest.mark.parametrize("options,agents", CONFIGS)
+def test_batched_games_equal_the_kernel_move_for_move(options, agents):
+    game = trapworks.make("mouse-trap", **options)
+    seeds = [7, 2**64 - 1, 123456789] + list(range(1000, 1017))
+    rows = game.play_batch(agents, seeds, moves=True)
+    for seed, row in zip(seeds, rows, strict=True):
+        state, events = kernel_game(game, agents, seed)
+        assert row["moves"] == state.history(), seed
+        assert row["actions"] == len(state.history())
+        assert row["winners"] == state.winners() and row["returns"] == state.returns()
+        assert row["truncated"] == state.is_truncated()
+        stats = game_stats(state, events)
+        assert {k: row[k] for k in stats} == stats, seed
+
+
+def test_every_option_is_covered_by_a_configuration():
+    game = trapworks.make("mouse-trap")
+    covered = {name for options, _ in CONFIGS for name in options}
+    assert {o.name for o in game.options_schema} <= covered
+
+
+def test_unknown_agents_and_seat_counts_are_refused_by_name():
+    game = trapworks.make("mouse-trap", players=3)
+    with pytest.raises(TrapworksError, match="mcts"):
+        game.play_batch(["random", "mcts", "random"], [1])
+    with pytest.raises(TrapworksError, match="2 agents for a 3-player game"):
+        game.play_batch(["random", "random"], [1])
+
+
+def _table(a, b):
+    cats = sorted(set(a) | set(b))
+    t = np.array([[a[c] for c in cats], [b[c] for c in cats]])
+    return t[:, t.sum(axis=0) >= 10]
+
+
+@pytest.mark.parametrize(
+    "options,agents",
+    [({"players": 4}, ["heuristic"] * 4), ({"players": 2, "variant": "original"}, ["random", "heuristic"])],
+)
+def test_batched_outcomes_have_the_kernels_distribution(options, agents):
+    from scipy.stats import chi2_contingency
+
+    from trapworks.sim import play_one
+
+    n = 3000
+    game = trapworks.make("mouse-trap", **options)
+    rng = random.Random(2026)
+    rows = game.play_batch(agents, [rng.randrange(2**64) for _ in range(n)])
+    kernel = [play_one("mouse-trap", options, agents, seed) for seed in range(n)]
+    winners = _table(
+        Counter(r["winners"][0] if r["winners"] else -1 for r in rows),
+        Counter(k.winners[0] if k.winners else -1 for k in kernel),
+    )
+    assert chi2_contingency(winners)[1] > 0.001
+    # game length in decisions, in bins of 20
+    lengths = _table(Counter(r["length"] // 20 for r in rows), Counter(k.decisions // 20 for k in kernel))
+    assert chi2_contingency(lengths)[1] > 0.001
+    for column in ("cranks", "captures", "jams", "cheese_paid", "steals"):
+        a = np.array([r[column] for r in rows], float)
+        b = np.array([k.stats[column] for k in kernel], float)
+        se = np.sqrt(a.var() / n + b.var() / n) or 1.0
+        assert abs(a.mean() - b.mean()) < 4.5 * se, column
