@@ -42,10 +42,9 @@ from trapworks.core.game import CHANCE, Game, State
 from trapworks.core.registry import game_spec, game_specs
 from trapworks.core.spec import GameSpec
 
+from ._chance import ChanceLayer, layer_for, layer_outcomes, takes_position
 from .params import openspiel_name, parameter_specification, player_range
 from .params import options_from_params as _options_from_params
-
-from ._chance import ChanceLayer, layer_for, layer_outcomes, takes_position
 
 # OpenSpiel name -> (trapworks id, long name, min players, max players, information, utility).
 _PERFECT = pyspiel.GameType.Information.PERFECT_INFORMATION
