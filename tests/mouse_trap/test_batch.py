@@ -142,3 +142,10 @@ def test_batched_outcomes_have_the_kernels_distribution(options, agents):
         b = np.array([k.stats[column] for k in kernel], float)
         se = np.sqrt(a.var() / n + b.var() / n) or 1.0
         assert abs(a.mean() - b.mean()) < 4.5 * se, column
+
+
+def test_the_engine_uses_the_kernels_action_ids():
+    from trapworks.games.mouse_trap import batch, game
+
+    for name in ("ROLL", "CRANK", "END", "BUILD", "MOVE_BASE", "STEAL_BASE", "WORKS", "JAMS", "FIRST_BASE"):
+        assert getattr(batch, name) == getattr(game, name), name

@@ -27,6 +27,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 import trapworks
+from trapworks.games.mouse_trap.game import MouseTrapGame
 
 
 def stream_seeds(seed: int | None, num_envs: int) -> np.ndarray:
@@ -57,7 +58,7 @@ class MouseTrapVectorEnv(VectorEnv):
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs {num_envs!r}: a whole number of environments, at least 1")
         game = trapworks.make(game_id, **options)
-        assert isinstance(game, batch.MouseTrapGame)
+        assert isinstance(game, MouseTrapGame)
         self.game = game
         n = game.num_players()
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:

@@ -26,19 +26,13 @@ from trapworks.core import TrapworksError
 from trapworks.games.last_mouse_lost.batch import SharedStream
 
 from .data import CHEESE_WHEEL, LOOP_LENGTH, LOOP_START, NUM_PARTS, NUM_SPACES, SAFE, SPACES, STAGE_IDS, START
-from .game import (
-    _ADVANCE,
-    _DIE_TABLE,
-    BUILD,
-    CRANK,
-    END,
-    FIRST_BASE,
-    JAMS,
-    MOVE_BASE,
-    ROLL,
-    STEAL_BASE,
-    MouseTrapGame,
-)
+
+# The kernel's action ids (game.py; not imported from there: game.py calls this module, and
+# tests/mouse_trap/test_batch.py checks that the two agree).
+ROLL, CRANK, END, BUILD = 0, 7, 8, 9
+MOVE_BASE, STEAL_BASE = 10, 20
+WORKS, JAMS = 30, 31
+FIRST_BASE = 40
 
 if TYPE_CHECKING:
     from trapworks.core import State
@@ -816,11 +810,9 @@ def vector_step(
         _observe(Se, P, mice[e], cheese[e], seat, supply, turn_limit, obs[e], mask[e], legal)
 
 
-def engine_tables(game: MouseTrapGame) -> dict[str, Any]:
+def engine_tables(game: Any) -> dict[str, Any]:
     """The engine's inputs for one game object: options as a vector, board and chance tables.
     The chance tables are the kernel's own (the same floats, so the same draws)."""
-    from .game import MouseTrapState
-
     n_stages = len(game.stage_odds)
     fire_cum = np.ones((n_stages, 2), np.float64)
     fire_ids = np.zeros((n_stages, 2), np.int64)
@@ -832,7 +824,7 @@ def engine_tables(game: MouseTrapGame) -> dict[str, Any]:
     first = game.options["first_player"]
     first_cum = np.ones(4, np.float64)
     if first == "random":
-        probe = MouseTrapState(game)
+        probe = game.new_initial_state()  # the draw of who goes first
         _ids, first_table = probe.chance_table()
         first_cum[: len(first_table)] = first_table
     params = np.zeros(13, np.int64)
@@ -851,7 +843,7 @@ def engine_tables(game: MouseTrapGame) -> dict[str, Any]:
     params[P_CAPTURE_POSSIBLE] = game.capture_chance > 0
     return {
         "params": params,
-        "die_cum": np.array(_DIE_TABLE[1], np.float64),
+        "die_cum": np.array(game.die_table[1], np.float64),
         "fire_cum": fire_cum,
         "fire_ids": fire_ids,
         "fire_count": fire_count,
@@ -861,7 +853,7 @@ def engine_tables(game: MouseTrapGame) -> dict[str, Any]:
         "amounts": np.array([int(s.get("amount", 0)) for s in SPACES], np.int64),
         "targets": np.array([int(s.get("target", 0)) for s in SPACES], np.int64),
         "parts_at": np.array([int(s.get("parts", 1)) for s in SPACES], np.int64),
-        "advance": np.array(_ADVANCE, np.int64),
+        "advance": np.array(game.advance_table, np.int64),
     }
 
 
@@ -872,7 +864,7 @@ def engine_tuple(t: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def play_columns(
-    game: MouseTrapGame,
+    game: Any,
     agents: Sequence[str],
     seeds: Sequence[int],
     moves: bool = False,
@@ -937,7 +929,7 @@ STAT_COLUMNS = (
 
 
 def play_batch(
-    game: MouseTrapGame,
+    game: Any,
     agents: Sequence[str],
     seeds: Sequence[int],
     moves: bool = False,

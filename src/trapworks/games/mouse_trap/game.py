@@ -393,8 +393,11 @@ class MouseTrapGame(Game):
     has_hidden_information = False
     has_chance = True
     # Agents, levels, hints, encoder and analysis hooks: the package's SPEC (__init__.py).
-    # The agents the compiled engine plays (batch.py), where numba is installed.
+    # The agents the compiled engine plays (batch.py), where numba is installed, and the tables
+    # it shares with these rules: the die's (actions, cumulative odds) and where a roll lands.
     batched_agents = _BATCHED_AGENTS
+    die_table = _DIE_TABLE
+    advance_table = _ADVANCE
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         # The schema has checked each value; left: the variant's values and the seat range.
