@@ -387,7 +387,9 @@ class _Batch:
         """The floats of the last query, as a view (remade only when pymunk reallocates)."""
         arr = self.buffer._float_arr
         ptr = arr.arr
-        if ptr != self._ptr:
+        # Remade when pymunk reallocates: a new address, or the same one grown in place (realloc
+        # may extend a block where it lies; a view of the old size would then miss the new end).
+        if ptr != self._ptr or len(self._view) != arr.max:
             self._ptr = ptr
             self._view = np.frombuffer(ffi.buffer(ptr, 8 * arr.max), dtype=np.float64)
         return self._view[: arr.num]
@@ -684,7 +686,7 @@ class LeanWorld:
                 k = depth_arr.num
                 if k:
                     at = depth_arr.arr
-                    if at != view_at:
+                    if at != view_at or len(view) != depth_arr.max:  # moved, or grown in place
                         view_at, view = at, frombuffer(buffer(at, 8 * depth_arr.max), f64)
                     if view[:k].min() < pop:
                         squeezed.update(self.squeezed())  # type: ignore[union-attr]
