@@ -53,20 +53,19 @@ GAMES = [
     ("no-passes", 5, 4),
     ("no-passes", 2, 4),
 ]
-# A bigger run (slow): full trays too, more seeds.
+# A bigger run (slow): more seeds, and full trays (20 pieces a size).
 SLOW_GAMES = [
-    (variant, players, per)
-    for variant, players in [
-        ("regular", 2),
-        ("regular", 3),
-        ("regular", 6),
-        ("solitaire", 1),
-        ("sizes-in-order", 2),
-        ("sizes-in-order", 5),
-        ("no-passes", 2),
-        ("no-passes", 4),
-    ]
-    for per in (8, 20)
+    ("regular", 2, 8),
+    ("regular", 3, 8),
+    ("regular", 6, 8),
+    ("solitaire", 1, 8),
+    ("sizes-in-order", 2, 8),
+    ("sizes-in-order", 5, 8),
+    ("no-passes", 2, 8),
+    ("no-passes", 4, 8),
+    ("regular", 2, 20),
+    ("sizes-in-order", 3, 20),
+    ("no-passes", 4, 20),
 ]
 
 
@@ -118,7 +117,7 @@ def test_every_stored_tray_holds_after_kept_removals_set_ups_and_throw_outs():
 @pytest.mark.slow
 def test_every_stored_tray_holds_over_a_bigger_run():
     kept, trips, popped = check_games(SLOW_GAMES, 2600)
-    assert kept >= 300 and trips >= 30 and popped >= 1
+    assert kept >= 150 and trips >= 20 and popped >= 1
 
 
 def no_load_removals(games, seed0: int, every: int = 2) -> list[tuple[str, float, bool]]:
