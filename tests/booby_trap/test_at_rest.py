@@ -197,3 +197,16 @@ def test_a_set_up_that_does_not_come_to_hold_is_reported(monkeypatch):
     assert not at_rest and checks >= 1
     game = trapworks.make("booby-trap", pieces_per_size=4)
     assert game.new_initial_state(5).view(0)["setup_at_rest"] is False
+
+
+def test_the_hold_checks_stress_reading_is_a_fresh_spaces():
+    """The hold check leaves its reading of the stored tray in stress_of's cache: the very
+    numbers a space built afresh for that packing gives."""
+    state = trapworks.make("booby-trap", pieces_per_size=6).new_initial_state(8)
+    rng = random.Random(8)
+    for _ in range(5):
+        result = physics.resolve_removal(state.packing, rng.choice(state.packing.pieces).id)
+        state.packing = result.after
+        left = physics.stress_of(state.packing)
+        physics.stress_of.cache_clear()
+        assert physics.stress_of(state.packing) == left

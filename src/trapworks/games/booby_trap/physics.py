@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 import pymunk
@@ -891,12 +891,14 @@ def _settle_until_it_holds(
             # Rebuilt, loaded and left alone: does the stored tray hold?
             world = LeanWorld(after)
             world.warm_up()
+            loaded = _read_stress(world, after)  # what stress_of(after) will give, if it is stored
             trial: list | None = [] if recording is not None else None
             pressed: set[int] | None = set() if squeezed is not None else None
             n = world.settle(max_steps=left, tape=trial, squeezed=pressed)
             if n < left and abs(after.bar - world.bar_face()) < HOLD:
                 if recording is not None:
                     recording.append(last)
+                stress_of.remember(after, loaded)
                 return after, steps, True, popped or (), failed
             # It did not hold: its motion belongs to this removal.
             failed += 1
@@ -965,14 +967,10 @@ class Stress:
     bar_force: float
 
 
-@lru_cache(maxsize=256)
-def stress_of(packing: Packing) -> Stress:
-    """The stress network ("stress arches" of 001) of a packing: rebuilt, loaded, read out.
-    Cached: clones of a state and agents ask for the same packing again and again."""
-    with LeanWorld(packing) as world:
-        world.warm_up()
-        spring = spring_force(world.bar_face())
-        raw = world.contact_forces()
+def _read_stress(world: LeanWorld, packing: Packing) -> Stress:
+    """The stress network of `packing` from its world just loaded (`warm_up`)."""
+    spring = spring_force(world.bar_face())
+    raw = world.contact_forces()
     contacts = tuple(sorted((a, b, f / spring) for (a, b), f in raw.items() if f > 0.0))
     load = {p.id: 0.0 for p in packing.pieces}
     for a, b, f in contacts:
@@ -980,3 +978,38 @@ def stress_of(packing: Packing) -> Stress:
             if end >= 0:
                 load[end] += f
     return Stress(contacts, load, spring)
+
+
+class _StressOf:
+    """`stress_of(packing)`: the stress network ("stress arches" of 001) of a packing: rebuilt,
+    loaded, read out. Cached (the last 256 packings): clones of a state and agents ask for the
+    same packing again and again. A removal's hold check builds and loads the very space a
+    reading of the packing it stores would build, so it leaves that reading here (`remember`):
+    the same numbers, bit for bit, without building the space twice."""
+
+    def __init__(self, size: int = 256):
+        self.size = size
+        self._cache: OrderedDict[Packing, Stress] = OrderedDict()
+
+    def __call__(self, packing: Packing) -> Stress:
+        hit = self._cache.get(packing)
+        if hit is not None:
+            self._cache.move_to_end(packing)
+            return hit
+        with LeanWorld(packing) as world:
+            world.warm_up()
+            stress = _read_stress(world, packing)
+        self.remember(packing, stress)
+        return stress
+
+    def remember(self, packing: Packing, stress: Stress) -> None:
+        self._cache[packing] = stress
+        self._cache.move_to_end(packing)
+        while len(self._cache) > self.size:
+            self._cache.popitem(last=False)
+
+    def cache_clear(self) -> None:
+        self._cache.clear()
+
+
+stress_of = _StressOf()
