@@ -886,7 +886,9 @@ def _settle_until_it_holds(
             after = world.packing()
             world.close()
             left = MAX_SETTLE_STEPS - steps - WARMUP_STEPS
-            if left <= 0:
+            if left <= 0:  # the cap reached: judged where it is, and reported (at rest False)
+                if recording is not None:
+                    recording.append(last)
                 return after, steps, False, popped or (), failed
             # Rebuilt, loaded and left alone: does the stored tray hold?
             world = LeanWorld(after)
