@@ -17,7 +17,7 @@ from trapworks.core import GameRecord
 
 HERE = Path(__file__).resolve().parent / "golden"
 GAMES = {
-    "regular": ({"players": 3, "pieces_per_size": 8}, ["heuristic", "random", "heuristic-stress"]),
+    "regular": ({"players": 3, "pieces_per_size": 8}, ["heuristic", "random", "oracle"]),
     "solitaire": ({"variant": "solitaire", "pieces_per_size": 8}, ["heuristic"]),
     "sizes-in-order": ({"variant": "sizes-in-order", "pieces_per_size": 8}, ["heuristic", "random"]),
     "no-passes": ({"variant": "no-passes", "pieces_per_size": 8}, ["random", "heuristic"]),

@@ -15,7 +15,7 @@ import trapworks
 from trapworks.agents import available_agents, make_agent
 from trapworks.agents.levels import level_spec
 from trapworks.games.booby_trap import physics
-from trapworks.games.booby_trap.game import EYE_MM
+from trapworks.games.booby_trap.game import EYE_MM, eye
 
 PENALTY_SENTENCE = "If the spring bar moves one or more markings, the player is penalized"
 
@@ -92,22 +92,22 @@ def test_removal_is_judged_at_rest_the_reviews_example():
     """The review's seed 49 (touch 4, remove, touch 23, remove, touch 28, remove, touch 8, remove,
     touch 22; the position saved before the fifth removal, since setups now come from a secret key's
     streams): that removal used to be judged after 480 steps at 1.6 mm (kept) while the bar ran on
-    to 11.8 mm, so the next player paid for the collapse. Now the tray settles first."""
+    to 11.8 mm, so the next player paid for the collapse. The judgement now waits until the stored
+    tray holds (issue 25's model: 24 solver iterations; there this removal moves the bar 0.7 mm):
+    the bar's travel in the event is where the tray holds, and left alone it moves no further."""
     cite(PENALTY_SENTENCE)
     position = (Path(__file__).parent / "data" / "review-seed49-before-fifth-removal.txt").read_text()
     state = trapworks.make("booby-trap").state_from_position(position.strip())
-    before = state.packing
     state.apply_action(state.game.remove_action)
     removal = next(e for e in state.last_events() if e["type"] == "removal")
-    assert removal["at_rest"] and removal["tripped"] and removal["marks"] >= 1
-    # At rest: nothing moves any more after the judgement.
+    assert removal["at_rest"]
+    assert removal["tripped"] == (removal["marks"] >= 1)
+    assert removal["bar"] == eye(state.packing.bar)
+    # At rest: rebuilt and left alone for four times the cap, the bar stays within HOLD.
     world = physics.loaded_world(state.packing)
-    bar = world.bar_face()
-    for _ in range(300):
+    for _ in range(4 * physics.MAX_SETTLE_STEPS):
         world.step()
-    assert abs(world.bar_face() - bar) < 0.5
-    result = physics.resolve_removal(before, 22)
-    assert result.at_rest and result.steps > 480  # longer than the old cap
+    assert abs(world.bar_face() - state.packing.bar) < physics.HOLD
 
 
 def test_a_settle_that_hits_the_cap_is_reported(monkeypatch):

@@ -83,8 +83,9 @@ def options_table(spec: GameSpec) -> str:
         )
     if spec.seeded_setup:
         lines.append(
-            "| (OpenSpiel only) | | a whole number | `seed=0` | the setup's seed: one loaded game "
-            "always starts from the same setup |"
+            "| (OpenSpiel only) | | -1 or a whole number | `seed=-1` | -1: what is hidden (the deal, "
+            "the draws, a touch's noise) is chance nodes of the tree; n >= 0: the kernel's seeded "
+            "setup n, one deal (docs/research.md) |"
         )
     return "\n".join(lines) + "\n"
 

@@ -13,15 +13,16 @@
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any, cast
 
 from trapworks.core import Game, ReasonedAgent, State
 
 from . import physics
-from .game import BoobyTrapGame, BoobyTrapState
+from .game import TOUCH_FLOOR, BoobyTrapGame, BoobyTrapState
 
-CONTACT_GAP = 0.6  # mm: closer than this counts as touching when counting contacts by eye
+CONTACT_GAP = 1.0  # mm: closer than this counts as touching when counting contacts by eye (EYE_MM)
 # Chance that a piece with k visible contacts carries load (a rough prior; a piece with fewer
 # than two contacts cannot carry any: forces on it would not balance).
 PRIOR_LOADED = {0: 0.0, 1: 0.0, 2: 0.35, 3: 0.5}
@@ -97,8 +98,8 @@ class PhysicsViewAgent(ReasonedAgent):
     """Estimates every piece's load from its view: the tray model on `samples` resampled trays
     (positions drawn within the eye's resolution of what it sees), averaged. A piece it has
     touched since the last removal is judged by the estimate and its reading together (a
-    precision-weighted mean: the reading's noise is the game's `tension_noise`, the estimate's
-    spread is `estimate_sd`)."""
+    precision-weighted mean: the reading's spread is the game's `tension_noise` times the reading
+    and the touch's floor `TOUCH_FLOOR`, the estimate's spread is `estimate_sd`)."""
 
     name = "physics-view"
 
@@ -138,7 +139,9 @@ class PhysicsViewAgent(ReasonedAgent):
     def _combined(self, estimate: float, reading: float, noise: float) -> float:
         if noise <= 0:
             return reading
-        we, wr = 1 / self.estimate_sd**2, 1 / noise**2
+        # The reading's spread: a fraction `noise` of the tension felt, and the touch's floor.
+        sd = math.hypot(noise * reading, TOUCH_FLOOR)
+        we, wr = 1 / self.estimate_sd**2, 1 / sd**2
         return (we * estimate + wr * reading) / (we + wr)
 
     def choose(self, state: State) -> tuple[int, str]:
