@@ -2,6 +2,7 @@
 // game's renderer one update at a time, and draws the common parts (players, log, buttons).
 import { api, clear, el, hashParams, myGames, rememberGame } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
+import { focusMark, restoreFocus } from "/static/js/boardkeys.js";
 import { renderLog } from "/static/js/log.js";
 import { createAlerts } from "/static/js/alerts.js";
 import { createChat } from "/static/js/chat.js";
@@ -31,11 +32,20 @@ let stopped = false;
 let chat = null;
 let alerts = null;
 let hotSeat = false; // this browser holds more than one human seat of this game
-let shown = null;    // the update drawn last (presence redraws the players with it)
+let shown = null;
+let latestU = null; // the newest update made from a state message    // the update drawn last (presence redraws the players with it)
+let started = false; // the page's one-time parts (listeners, heartbeat) are set up
+let generation = 0;  // which seat's session the socket belongs to (hot seat switches seats)
+let drawnPly = -1;   // the ply of the last update drawn
 
-// Messages are toasts in the action bar (always on screen): one at a time, kept until closed or
-// replaced; the same text again does not stack a second copy (a double click's two refusals).
-function message(text, kind = "info") {
+// Messages are toasts in the action bar (always on screen): one at a time; the same text again does
+// not stack a second copy (a double click's two refusals). They do not stay for ever (issue 27): a
+// message is replaced by the next one, closed (×), gone with the next move (a hint, a refusal), and
+// an information expires after INFO_MS (an error after ERROR_MS); a message with a `tag` goes when
+// what it is about is over (`dropMessages(tag)`: "connection" on reconnecting, "name" on a good save).
+const INFO_MS = 9000;
+const ERROR_MS = 20000;
+function message(text, kind = "info", { tag = "", keep = false } = {}) {
   const box = $("toasts");
   const current = box.firstElementChild;
   if (current && current.dataset.text === text && current.dataset.message === kind) {
@@ -45,10 +55,21 @@ function message(text, kind = "info") {
     return;
   }
   clear(box);
-  const div = el("div", { class: `toast ${kind}`, "data-message": kind, "data-text": text }, box);
+  const div = el("div", { class: `toast ${kind}`, "data-message": kind, "data-text": text, "data-tag": tag,
+                          "data-ply": String(drawnPly), "data-keep": keep ? "1" : "" }, box);
   el("span", { class: "text", text }, div);
   el("button", { class: "close", type: "button", "aria-label": "Dismiss message", text: "×",
                  onclick: () => div.remove() }, div);
+  if (!keep) setTimeout(() => div.remove(), kind === "error" ? ERROR_MS : INFO_MS);
+}
+
+function dropMessages(tag) {
+  for (const t of $("toasts").querySelectorAll(".toast")) if (!tag || t.dataset.tag === tag) t.remove();
+}
+
+// A new move: the messages about the moment before it (a hint, a refused move) are gone.
+function dropStaleMessages(ply) {
+  for (const t of $("toasts").querySelectorAll(".toast")) if (!t.dataset.keep && Number(t.dataset.ply) < ply) t.remove();
 }
 
 function setStatus(text, offline) {
@@ -60,7 +81,7 @@ function setStatus(text, offline) {
 function request(msg, timeoutMs = 15000) {
   return new Promise((resolve) => {
     if (!ws || ws.readyState !== WebSocket.OPEN) {
-      resolve({ ok: false, error: "not connected to the server; reconnecting…" });
+      resolve({ ok: false, error: "not connected to the server; reconnecting…", tag: "connection" });
       return;
     }
     const ref = ++refCounter;
@@ -75,7 +96,7 @@ async function sendAction(text) {
   const ply = latest ? latest.ply : undefined;
   if (inFlight && inFlight.text === String(text) && inFlight.ply === ply) return inFlight.promise;
   const promise = request({ type: "move", action: String(text), ply }).then((reply) => {
-    if (!reply.ok) message(reply.error, "error");
+    if (!reply.ok) message(reply.error, "error", { tag: reply.tag || "" });
     return reply;
   });
   inFlight = { text: String(text), ply, promise };
@@ -85,7 +106,7 @@ async function sendAction(text) {
 async function hint() {
   const r = await api("GET", `/api/games/${encodeURIComponent(gid)}/hint?token=${encodeURIComponent(token)}`);
   if (!r.ok) { message(r.error, "error"); return { ok: false, error: r.error }; }
-  message(`Hint: ${r.data.text || r.data.move}.` + (r.data.explanation ? ` ${r.data.explanation}` : ""));
+  message(`Hint: ${r.data.text || r.data.move}.` + (r.data.explanation ? ` ${r.data.explanation}` : ""), "info", { tag: "hint" });
   if (renderer && renderer.showHint) renderer.showHint(r.data);
   return r.data;
 }
@@ -116,11 +137,14 @@ async function extra(name, data) {
   return r.ok ? { ok: true, data: r.data.data } : { ok: false, error: r.error };
 }
 
+// One vocabulary for seats (issue 27): "You" for this page's player, the others by name (or
+// "Player N" until they give one). On a shared screen (hot seat) nobody is "You": every seat by name.
 function seatLabel(s) {
   if (s === -1) return "Chance";
   if (s === null || s === undefined) return "Spectator";
-  if (s === info.seat) return `You (Player ${s + 1})`;
-  return info.players[s] ? info.players[s].label : `Player ${s + 1}`;
+  if (s === info.seat && !hotSeat) return "You";
+  const p = info.players[s];
+  return p ? (p.name || p.label || `Player ${s + 1}`) : `Player ${s + 1}`;
 }
 
 let endShown = -1;       // the ply whose end screen was drawn (drawn once, may be closed)
@@ -140,7 +164,7 @@ function resultHeadline(u) {
   const winners = (u.winners || []).map(seatLabel);
   if (u.truncated) return "Game over: stopped by the turn limit, nobody wins.";
   if (!winners.length) return "Game over: a draw.";
-  const you = info.seat !== null && (u.winners || []).includes(info.seat);
+  const you = info.seat !== null && !hotSeat && (u.winners || []).includes(info.seat);
   if (you && winners.length === 1) return "You win!";
   return `${winners.join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`;
 }
@@ -182,6 +206,9 @@ function drawEndScreen(u) {
   el("div", { id: "end-links" }, box);
   controls.renderRematch($("end-links"));
   box.hidden = false;
+  // The dialog takes the focus (issue 27): its first action, so Enter plays again.
+  const first = actions.querySelector("button, a");
+  if (first) first.focus({ preventScroll: true });
 }
 
 function drawPlayersNow(u) {
@@ -232,19 +259,30 @@ function onState(msg) {
     if (msg.last_action) log[msg.last_action.ply] = msg.last_action;
   }
   const u = { ...msg, log: log.slice() };
+  latestU = u;
   // Ended off the board (resigned, out of time, aborted): the board has no move left to offer.
   if (msg.ending && msg.terminal && msg.view && !msg.view.terminal) u.view = { ...msg.view, to_move: null, legal_actions: [] };
   document.body.dataset.busy = "1";
+  const mine = generation;
   queue = queue.then(async () => {
+    if (mine !== generation) return; // a seat switch replaced this page's renderer
+    if (u.ply !== drawnPly) { dropStaleMessages(u.ply); drawnPly = u.ply; }
+    // Keep the keyboard on the board while the renderer redraws it (an opponent's move).
+    const mark = focusMark($("board"));
     try {
       await renderer.update(u);
     } catch (e) {
       console.error(e);
       message(`the board could not be drawn: ${e.message}`, "error");
     }
+    if (mine !== generation) return;
     drawShell(u);
+    restoreFocus(mark, $("board"));
+    if (u === latestDrawable()) maybeSwitchSeat(u);
   });
 }
+
+function latestDrawable() { return latestU; }
 
 function onMessage(event) {
   let data;
@@ -289,15 +327,21 @@ function handleMessage(msg) {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  ws = new WebSocket(`${proto}://${location.host}/ws/games/${encodeURIComponent(gid)}?token=${encodeURIComponent(token)}`);
-  ws.addEventListener("open", () => { backoff = 250; setStatus("connected", false); greet(); });
-  ws.addEventListener("message", onMessage);
-  ws.addEventListener("close", () => {
-    for (const [ref, resolve] of pending) resolve({ ok: false, error: "connection lost; reconnecting…" });
+  const mine = generation;
+  const sock = new WebSocket(`${proto}://${location.host}/ws/games/${encodeURIComponent(gid)}?token=${encodeURIComponent(token)}`);
+  ws = sock;
+  sock.addEventListener("open", () => {
+    if (mine !== generation) { sock.close(); return; }
+    backoff = 250; setStatus("connected", false); dropMessages("connection"); greet();
+  });
+  sock.addEventListener("message", (e) => { if (mine === generation) onMessage(e); });
+  sock.addEventListener("close", () => {
+    if (mine !== generation) return; // a seat switch closed it on purpose
+    for (const [ref, resolve] of pending) resolve({ ok: false, error: "connection lost; reconnecting…", tag: "connection" });
     pending.clear();
     if (stopped) { setStatus("disconnected", true); return; }
     setStatus(`connection lost; reconnecting in ${(backoff / 1000).toFixed(1)} s…`, true);
-    setTimeout(connect, backoff);
+    setTimeout(() => { if (mine === generation) connect(); }, backoff);
     backoff = Math.min(backoff * 2, 8000);
   });
 }
@@ -315,33 +359,107 @@ function greet() {
 
 async function sendName(name) {
   const reply = await request({ type: "name", name });
-  if (!reply.ok) message(`Your name: ${reply.error}`, "error");
+  if (!reply.ok) message(`Your name: ${reply.error}`, "error", { tag: "name" });
+  else dropMessages("name"); // a refusal said before is over
   return reply.ok ? null : reply.error;
 }
 
-// An invite link (#i=...): claim its seat once, then keep the seat's own link (#t=...) instead.
-async function claimInvite() {
-  const r = await api("POST", `/api/games/${encodeURIComponent(gid)}/claim`, { invite: params.get("i") });
-  if (!r.ok) { message(r.error, "error"); setStatus("not connected", true); return false; }
-  token = r.data.token;
+// --- seats this browser holds (hot seat) -------------------------------------------------------
+// "My games" (localStorage) keeps each seat's token. One page plays every human seat of the game
+// that this browser holds (issue 27): when such a seat is on move, the page becomes that seat's.
+function heldSeats() {
+  const held = new Map();
+  for (const g of myGames()) if (g.id === gid && !held.has(g.seat)) held.set(g.seat, g);
+  return held;
+}
+
+function setToken(next) {
+  token = next;
   params.delete("i");
   params.set("t", token);
   history.replaceState(null, "", `${location.pathname}${location.search}#${params.toString()}`);
-  return true;
 }
 
-async function init() {
-  if (!token && params.has("i") && !(await claimInvite())) return;
-  if (!token) {
-    message("This link has no seat token (#t=...). Open the link you were given, or create a game in the lobby.", "error");
-    return;
+// An invite link (#i=...): claim its seat once, then keep the seat's own link (#t=...) instead.
+// The same link opened again in this browser resumes the seat it gave (issue 27).
+async function claimInvite() {
+  const invite = params.get("i");
+  const known = myGames().find((g) => g.id === gid && g.invite === invite);
+  if (known) { setToken(known.token); return true; }
+  const r = await api("POST", `/api/games/${encodeURIComponent(gid)}/claim`, { invite });
+  if (!r.ok) {
+    const held = [...heldSeats().values()];
+    if (held.length) { // used by someone else, but this browser holds a seat of the game: open it
+      setToken(held[0].token);
+      message(`This invite link was already used; here is your own seat (Player ${held[0].seat + 1}).`, "info");
+      return true;
+    }
+    message(`${r.error}. If you opened this link before in another browser, use that browser (its lobby lists the game under "My games").`, "error", { keep: true });
+    setStatus("not connected", true);
+    return false;
   }
+  setToken(r.data.token);
+  pendingInvite = invite;
+  return true;
+}
+let pendingInvite = null; // the invite code just claimed, remembered with the seat
+
+// The screen between two seats of a shared screen where hands are secret: the next player says
+// they are at the screen before their seat is shown (and the last one's is hidden).
+function curtain(seat) {
+  return new Promise((resolve) => {
+    const who = seatLabel(seat);
+    const box = clear($("curtain"));
+    const inner = el("div", { class: "curtain-box" }, box);
+    el("h2", { id: "curtain-title", text: `Pass the screen to ${who}` }, inner);
+    el("p", { text: `${who} is to move. The other players look away: ${who}'s hand is shown next.` }, inner);
+    const go = el("button", { type: "button", class: "primary", "data-testid": "curtain-ready",
+                              text: `I am ${who}: show my seat` }, inner);
+    go.addEventListener("click", () => { box.hidden = true; clear(box); resolve(); });
+    box.hidden = false;
+    document.body.dataset.curtain = "1";
+    go.focus();
+  });
+}
+
+let switching = false;
+function maybeSwitchSeat(u) {
+  if (switching || info.seat === null || u.terminal || u.to_move === null || u.to_move === undefined) return;
+  if (u.to_move === info.seat || u.to_move < 0) return;
+  const held = heldSeats().get(u.to_move);
+  if (!held) return;
+  switchSeat(held);
+}
+
+async function switchSeat(entry) {
+  switching = true;
+  try {
+    if (info.has_hidden_information) await curtain(entry.seat);
+    generation += 1;
+    const old = ws;
+    ws = null;
+    if (old) old.close();
+    for (const [, resolve] of pending) resolve({ ok: false, error: "switched seats" });
+    pending.clear();
+    if (renderer && renderer.destroy) renderer.destroy();
+    setToken(entry.token);
+    latest = null; latestU = null; log = []; queue = Promise.resolve(); endShown = -1; drawnPly = -1;
+    await openSeat();
+  } finally {
+    switching = false;
+    document.body.dataset.curtain = "0";
+  }
+}
+
+async function openSeat() {
   const r = await api("GET", `/api/games/${encodeURIComponent(gid)}?token=${encodeURIComponent(token)}`);
-  if (!r.ok) { message(r.error, "error"); setStatus("not connected", true); return; }
+  if (!r.ok) { message(r.error, "error", { keep: true }); setStatus("not connected", true); return; }
   info = r.data.info;
+  hotSeat = info.seat !== null && heldSeats().size > 1;
   document.title = `${info.title} · trapworks`;
-  $("title").textContent = `${info.title} · ${info.seat === null ? "spectating" : "you are Player " + (info.seat + 1)}`
-    + (info.practice ? " · practice game" : "");
+  const seatWords = info.seat === null ? "spectating"
+    : hotSeat ? `${seatLabel(info.seat)}'s turn on this screen` : `you are Player ${info.seat + 1}`;
+  $("title").textContent = `${info.title} · ${seatWords}` + (info.practice ? " · practice game" : "");
   if (info.seat === null) { $("typed").hidden = true; $("hint").hidden = true; $("undo").hidden = true; }
   $("help").textContent = info.help;
   // Practice games may take back dice, cards and physics outcomes already seen; say so on the page.
@@ -350,10 +468,14 @@ async function init() {
   $("record").href = `${base}/record?token=${encodeURIComponent(token)}`;
   $("replay").href = `/replay#g=${encodeURIComponent(gid)}&t=${encodeURIComponent(token)}`;
   if (info.seat !== null) {
+    const before = myGames().find((g) => g.id === gid && g.token === token);
+    const invite = pendingInvite || (before && before.invite) || undefined;
+    pendingInvite = null;
     rememberGame({ id: gid, token, seat: info.seat, game: info.game, title: info.title,
-                   label: info.players[info.seat].label, link: location.href });
+                   label: info.players[info.seat].label, link: `${location.origin}/g/${gid}#t=${token}`, invite });
   }
-  hotSeat = info.seat !== null && new Set(myGames().filter((g) => g.id === gid).map((g) => g.seat)).size > 1;
+  document.body.dataset.hotSeat = hotSeat ? "1" : "0";
+  document.body.dataset.seat = info.seat === null ? "" : String(info.seat);
   // "#...&renderer=generic" shows any game with the fallback renderer (to debug a game's renderer).
   const loaded = await loadRenderer(params.get("renderer") === "generic" ? "/static/renderers/generic.js" : info.renderer);
   const ctx = {
@@ -361,14 +483,27 @@ async function init() {
                      fast, message, bar: clear($("bar")), side: clear($("side-extra")) }),
     send: sendAction, hint, undo, request: extra,
     links: { record: $("record").href, replay: $("replay").href, lobby: "/" },
-    // Hot seat: two or more human seats of this game are held by this browser (so one screen).
-    hotSeat,
+    // Hot seat: the page shows a curtain between seats itself (curtain() above), so a renderer
+    // draws the seat's hand at once.
+    hotSeat: false,
+    seatLabel,
   };
   renderer = loaded.create(clear($("board")), ctx);
   setupSocial();
   controls = createControls({ box: $("control"), gid, token, info, message, seatLabel });
   clockView = createClock($("clockbar"), { seatLabel });
   document.body.dataset.renderer = loaded.url;
+  onState(r.data.state);
+  stopped = false;
+  connect();
+}
+
+async function init() {
+  if (params.has("i") && !(await claimInvite())) return;
+  if (!token) {
+    message("This link has no seat token (#t=...). Open the link you were given, or create a game in the lobby.", "error", { keep: true });
+    return;
+  }
   $("record").addEventListener("click", downloadRecord);
   $("hint").addEventListener("click", hint);
   $("undo").addEventListener("click", undo);
@@ -379,8 +514,7 @@ async function init() {
     const reply = await sendAction(text);
     if (reply.ok) $("typed-action").value = "";
   });
-  onState(r.data.state);
-  connect();
+  await openSeat();
 }
 
 // The name field, the chat, the turn alerts and the heartbeat (see names.js, chat.js, alerts.js,
@@ -390,16 +524,20 @@ function setupSocial() {
   // Names and chat matter where people meet: two or more human seats, or spectators who chat.
   const people = info.players.filter((p) => p.kind === "human").length > 1 || info.spectator_chat;
   $("chat-card").hidden = !people;
+  clear($("name-box"));
+  nameBox = null;
   if ((info.seat !== null && people) || (info.seat === null && info.spectator_chat)) {
-    nameBox = nameField(clear($("name-box")), {
-      label: info.seat === null ? "Your name (for chat)" : "Your name",
+    nameBox = nameField($("name-box"), {
+      label: info.seat === null ? "Your name (for chat)" : hotSeat ? `Name of ${seatLabel(info.seat)}` : "Your name",
       onSave: (name) => sendName(name),
     });
     const me = info.seat !== null ? info.players[info.seat] : null;
     if (me && me.name && hotSeat) nameBox.set(me.name);
   }
-  chat = createChat($("chat"), { viewer: info.seat, send: (text) => request({ type: "chat", text }) });
-  if (info.seat !== null) alerts = createAlerts($("alerts"), { baseTitle: document.title, seat: info.seat, gameTitle: info.title });
+  chat = createChat(clear($("chat")), { viewer: info.seat, send: (text) => request({ type: "chat", text }) });
+  alerts = info.seat !== null ? createAlerts(clear($("alerts")), { baseTitle: document.title, seat: info.seat, gameTitle: info.title }) : null;
+  if (started) return;
+  started = true;
   startHeartbeat((msg) => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg)); });
 }
 

@@ -210,7 +210,13 @@ export default function createRenderer(root, ctx) {
     svg("ellipse", { class: "sel", cx: 0, cy: 4, rx: 31, ry: 26 }, g);
     svg("text", { x: 0, y: 40, "text-anchor": "middle", "font-size": 12, "font-weight": 600, fill: "#3f2d1d", text: String(i + 1) }, g);
     if (raised && ctx.mode === "live" && ctx.seat !== null) {
-      ctx.actionable(g, `Row ${ROW_NAMES[r]}, mouse ${i + 1}, raised`, () => { if (myTurn()) toggle(r, i); }, { click: false });
+      // Enter or Space selects a mouse; Enter on a selected mouse presses the selection (issue 27:
+      // a press by keyboard is arrows, then Enter twice).
+      ctx.actionable(g, `Row ${ROW_NAMES[r]}, mouse ${i + 1}, raised`, (e) => {
+        if (!myTurn()) return;
+        if (e && e.key === "Enter" && selection.row === r && selection.mice.has(i)) press();
+        else toggle(r, i);
+      }, { click: false });
     } else {
       g.setAttribute("role", "img");
       g.setAttribute("aria-label", `Row ${ROW_NAMES[r]}, mouse ${i + 1}, ${raised ? "raised" : just ? "pressed down by the last move" : "pressed down"}`);
