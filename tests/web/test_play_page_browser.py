@@ -19,7 +19,7 @@ import time
 import httpx
 import pytest
 
-from .test_game_page import GAMES, OUTSIDE_JS, decide_bt, decide_ded, decide_lml, decide_mt
+from .test_game_page import DECISION, GAMES, OUTSIDE_JS, decide_bt, decide_ded, decide_lml
 from .web_helpers import CHROMIUM, ServerProcess
 
 pytestmark = [
@@ -150,6 +150,20 @@ def wait_decision(page, timeout=30000):
     return "end" if page.evaluate("document.body.dataset.terminal") == "1" else "turn"
 
 
+def decide_mt(page, rng):
+    """Mouse Trap between two people who build (the trap must be built before anyone is caught)."""
+    mice = page.locator("[data-mouse].pickable")
+    if mice.count():
+        mice.first.click()
+        return "pick-a-mouse"
+    buttons = page.locator("[data-controls=mouse-trap] button[data-action]")
+    actions = [buttons.nth(i).get_attribute("data-action") for i in range(buttons.count())]
+    choice = next((a for a in ("crank", "build", "roll") if a in actions), None)
+    choice = choice or actions[rng.randrange(len(actions))]
+    page.locator(f"[data-controls=mouse-trap] button[data-action='{choice}']").click()
+    return choice
+
+
 def test_the_lobby_sends_a_hot_seat_game_straight_to_its_page(server, browser):
     errors: list[str] = []
     page = new_page(browser, (1366, 768), errors)
@@ -202,6 +216,9 @@ def test_hot_seat_one_page_plays_every_seat_to_the_end(server, browser, game, si
         seat = page.evaluate("document.body.dataset.seat")
         assert page.evaluate("document.body.dataset.toMove") == seat  # the page is the mover's
         seats_played.add(seat)
+        # every control of the turn is on screen, at both sizes (issue 27 item 8)
+        outside = page.evaluate(OUTSIDE_JS, DECISION)
+        assert not outside, f"{game} {size}: controls outside the viewport: {outside}"
         ply = int(page.evaluate("document.body.dataset.ply"))
         if game == "last-mouse-lost":
             decide_lml(page)

@@ -78,7 +78,23 @@ function setStatus(text, offline) {
   document.body.dataset.connected = offline ? "0" : "1";
 }
 
-function request(msg, timeoutMs = 15000) {
+// A socket still connecting (a page just opened, a hot seat's switch) is waited for, up to 5 s:
+// a move made before it opened is sent, not refused.
+function whenOpen(limitMs = 5000) {
+  if (ws && ws.readyState === WebSocket.OPEN) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const poll = () => {
+      if (ws && ws.readyState === WebSocket.OPEN) resolve(true);
+      else if (performance.now() - t0 > limitMs) resolve(false);
+      else setTimeout(poll, 30);
+    };
+    poll();
+  });
+}
+
+async function request(msg, timeoutMs = 15000) {
+  await whenOpen();
   return new Promise((resolve) => {
     if (!ws || ws.readyState !== WebSocket.OPEN) {
       resolve({ ok: false, error: "not connected to the server; reconnecting…", tag: "connection" });
@@ -212,7 +228,8 @@ function drawEndScreen(u) {
 }
 
 function drawPlayersNow(u) {
-  drawPlayers($("players"), info.players, { viewer: info.seat, toMove: u.to_move, terminal: u.terminal, winners: u.winners });
+  // On a shared screen nobody is "you" (issue 27: one vocabulary for seats).
+  drawPlayers($("players"), info.players, { viewer: hotSeat ? null : info.seat, toMove: u.to_move, terminal: u.terminal, winners: u.winners });
 }
 
 function drawShell(u) {
@@ -249,7 +266,18 @@ function drawShell(u) {
   document.body.dataset.myTurn = (u.to_move !== null && u.to_move === info.seat) ? "1" : "0";
   document.body.dataset.busy = "0";
   if (alerts) alerts.update(u);
+  holdBar();
 }
+
+// The action bar never shrinks while the page is open (until the window is resized): a decision
+// with fewer words does not make the board jump (issue 27).
+let barHeld = 0;
+function holdBar() {
+  const bar = $("actionbar");
+  const h = bar.getBoundingClientRect().height;
+  if (h > barHeld + 0.5) { barHeld = h; bar.style.minHeight = `${Math.ceil(h)}px`; }
+}
+window.addEventListener("resize", () => { barHeld = 0; $("actionbar").style.minHeight = ""; });
 
 function onState(msg) {
   latest = msg;
@@ -431,6 +459,24 @@ function maybeSwitchSeat(u) {
   switchSeat(held);
 }
 
+// The other seats this browser holds stay present (a socket each, only for presence): on a shared
+// screen a seat whose turn it is not is not "gone" (no hand-over offered for it).
+const companions = new Map(); // seat -> WebSocket
+function keepCompanions() {
+  const held = heldSeats();
+  for (const [seat, sock] of companions) {
+    if (seat === info.seat || !held.has(seat)) { sock.close(); companions.delete(seat); }
+  }
+  for (const [seat, entry] of held) {
+    if (seat === info.seat || companions.has(seat)) continue;
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const sock = new WebSocket(`${proto}://${location.host}/ws/games/${encodeURIComponent(gid)}?token=${encodeURIComponent(entry.token)}`);
+    sock.addEventListener("open", () => sock.send(JSON.stringify({ type: "presence", visible: !document.hidden })));
+    sock.addEventListener("close", () => { if (companions.get(seat) === sock) companions.delete(seat); });
+    companions.set(seat, sock);
+  }
+}
+
 async function switchSeat(entry) {
   switching = true;
   try {
@@ -438,7 +484,9 @@ async function switchSeat(entry) {
     generation += 1;
     const old = ws;
     ws = null;
-    if (old) old.close();
+    // The seat just played stays present through its socket (now a companion's).
+    if (old && old.readyState <= WebSocket.OPEN && !companions.has(info.seat)) companions.set(info.seat, old);
+    else if (old) old.close();
     for (const [, resolve] of pending) resolve({ ok: false, error: "switched seats" });
     pending.clear();
     if (renderer && renderer.destroy) renderer.destroy();
@@ -491,11 +539,12 @@ async function openSeat() {
   renderer = loaded.create(clear($("board")), ctx);
   setupSocial();
   controls = createControls({ box: $("control"), gid, token, info, message, seatLabel });
-  clockView = createClock($("clockbar"), { seatLabel });
+  clockView = clockView || createClock($("clockbar"), { seatLabel }); // one countdown for the page
   document.body.dataset.renderer = loaded.url;
   onState(r.data.state);
   stopped = false;
   connect();
+  if (hotSeat) keepCompanions();
 }
 
 async function init() {
@@ -538,7 +587,10 @@ function setupSocial() {
   alerts = info.seat !== null ? createAlerts(clear($("alerts")), { baseTitle: document.title, seat: info.seat, gameTitle: info.title }) : null;
   if (started) return;
   started = true;
-  startHeartbeat((msg) => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg)); });
+  startHeartbeat((msg) => {
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+    for (const sock of companions.values()) if (sock.readyState === WebSocket.OPEN) sock.send(JSON.stringify(msg));
+  });
 }
 
 init();

@@ -38,6 +38,10 @@ export default function createRenderer(root, ctx) {
     .lml-board text { pointer-events: none; font-family: system-ui, sans-serif; }
     .lml-controls { display: flex; flex-wrap: wrap; gap: .6em; align-items: center; justify-content: center; margin-top: .6em; min-height: 2.4em; }
     .lml-controls[hidden] { display: none; }
+    /* The selection's words on a line of their own with room for two lines: a longer selection
+       never wraps the bar into a new height (issue 27: the board holds still). */
+    .lml-controls [data-testid=selection] { flex: 1 0 100%; min-height: 2.6em; display: flex; align-items: center;
+                                            justify-content: center; text-align: center; }
     .lml-turn { text-align: center; font-weight: 600; margin: .2em 0 .4em; }
     .lml-overlay { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center;
                    background: rgba(251, 248, 241, .88); border-radius: .5em; text-align: center; }
