@@ -366,3 +366,51 @@ def test_booby_trap_board_keeps_its_box_between_touching_and_removing(server, br
     assert before == after, (before, after)
     assert not errors
     page.context.close()
+
+
+# --- rules and settings -------------------------------------------------------------------------
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_rules_panel_and_settings_kept_in_the_browser(server, browser, size):
+    """Issue 27 items 7 and 10: the rules at hand (how to play, the options in force and where they
+    come from) one tap away; theme, animations, board size and sound kept in the browser."""
+    options = {"first_to": 2, "rules": "advanced"}
+    created = create(server, "last-mouse-lost", options, VS_EASY)
+    errors: list[str] = []
+    page = new_page(browser, size, errors)
+    page.goto(fast(created["seats"][0]["link"]))
+    page.wait_for_function(MY_TURN, timeout=20000)
+    button = page.locator("[data-testid=rules-button]")
+    assert not page.evaluate(OUTSIDE_JS, "[data-testid=rules-button]")  # one tap away, on a phone too
+    button.click()
+    rules = page.locator("[data-testid=rules]")
+    rules.wait_for(state="visible")
+    assert rules.locator("[data-how-to-play]").count() == 1
+    words = rules.locator("[data-testid=rules-options]").inner_text()
+    assert "Advanced" in words and "chosen for this game" in words, words
+    assert "Rulebook:" in words  # where a rule comes from
+    page.keyboard.press("Escape")
+    rules.wait_for(state="hidden")
+    # Settings: dark theme, no animations, a large board; kept after a reload and in the lobby.
+    page.locator("[data-testid=settings-button]").click()
+    page.locator("[data-setting=theme][value=dark]").check()
+    page.locator("[data-setting=speed][value=off]").check()
+    page.locator("[data-setting=boardSize][value=large]").check()
+    page.locator("[data-setting=sound]").check()
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    page.keyboard.press("Escape")
+    page.reload()
+    page.wait_for_function(MY_TURN, timeout=20000)
+    root = page.evaluate("({...document.documentElement.dataset})")
+    assert (root["theme"], root["speed"], root["boardSize"]) == ("dark", "off", "large"), root
+    assert page.locator("[data-testid=alert-sound]").is_checked()
+    page.goto(server.url + "/")
+    page.wait_for_function("document.documentElement.dataset.theme === 'dark'")
+    # "Follow the system": the browser's dark or light preference decides.
+    page.evaluate("localStorage.setItem('trapworks.settings', JSON.stringify({theme: 'system'}))")
+    page.emulate_media(color_scheme="light")
+    page.reload()
+    page.wait_for_function("document.documentElement.dataset.theme === 'light'")
+    page.emulate_media(color_scheme="dark")
+    page.wait_for_function("document.documentElement.dataset.theme === 'dark'")
+    assert not errors
+    page.context.close()

@@ -39,7 +39,7 @@ export function createControls({ box, gid, token, info, message, seatLabel }) {
     const lines = [];
     for (const f of (u.ending && u.ending.forfeits) || []) {
       if (f.reason === "aborted") lines.push("The game was aborted before its second move: no result.");
-      else lines.push(`${seatLabel(f.seat)} ${REASONS[f.reason]} after ${f.ply} moves.`);
+      else lines.push(`${seatLabel(f.seat)} ${REASONS[f.reason]} after ${f.ply} ${f.ply === 1 ? "move" : "moves"}.`);
     }
     return lines;
   }

@@ -10,6 +10,8 @@ import { nameField, storedName } from "/static/js/names.js";
 import { applyPresence, drawPlayers, startHeartbeat } from "/static/js/presence.js";
 import { createClock } from "/static/js/clock.js";
 import { createControls } from "/static/js/controls.js";
+import { setupRules } from "/static/js/rules.js";
+import { setupSettings } from "/static/js/settings.js";
 
 const $ = (id) => document.getElementById(id);
 const gid = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -208,7 +210,8 @@ function drawEndScreen(u) {
     for (const line of section.lines) el("li", { text: line }, dl);
   }
   const actions = el("div", { class: "actions" }, box);
-  if (u.controls && u.controls.can_rematch) {
+  // An aborted game has no result to answer with a rematch (issue 27): New game instead.
+  if (u.controls && u.controls.can_rematch && !(u.ending && u.ending.aborted)) {
     // The server makes the rematch once every human seat has accepted (js/controls.js).
     const again = el("button", { type: "button", class: "primary", text: "Rematch (seats rotated)", "data-testid": "rematch" }, actions);
     again.addEventListener("click", () => controls.acceptRematch(again));
@@ -553,6 +556,8 @@ async function init() {
     message("This link has no seat token (#t=...). Open the link you were given, or create a game in the lobby.", "error", { keep: true });
     return;
   }
+  setupRules($("rules-button"), $("rules-dialog"), () => info);
+  setupSettings($("settings-button"), $("settings-dialog"));
   $("record").addEventListener("click", downloadRecord);
   $("hint").addEventListener("click", hint);
   $("undo").addEventListener("click", undo);

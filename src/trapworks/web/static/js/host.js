@@ -2,6 +2,7 @@
 // "Renderer interface"). Shared by the game page and the replay page.
 import { actionable, enableArrowKeys } from "/static/js/boardkeys.js";
 import { el, svg } from "/static/js/dom.js";
+import { scaledMs } from "/static/js/settings.js";
 
 export async function loadRenderer(url) {
   try {
@@ -38,7 +39,8 @@ export function baseContext({ gameId, mode, seat, players, options, fast, messag
     actionable, enableArrowKeys,
     message: message || ((text) => console.log(text)),
     // Renderers animate by sleeping between frames; reduced motion skips those pauses like ?fast.
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, fast || reducedMotion() ? 0 : ms)),
+    // The player's animation speed (js/settings.js) scales every pause.
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, fast || reducedMotion() ? 0 : scaledMs(ms))),
     fast: !!fast, // ?fast (tests): sleep does not wait, so a renderer may draw fewer frames
     seatLabel: labelOf,
     send: async () => ({ ok: false, error: "this is a replay: moves cannot be sent" }),
