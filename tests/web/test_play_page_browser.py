@@ -382,7 +382,7 @@ def test_rules_panel_and_settings_kept_in_the_browser(server, browser, size):
     button = page.locator("[data-testid=rules-button]")
     assert not page.evaluate(OUTSIDE_JS, "[data-testid=rules-button]")  # one tap away, on a phone too
     button.click()
-    rules = page.locator("[data-testid=rules]")
+    rules = page.locator("[data-testid=rules-dialog]")
     rules.wait_for(state="visible")
     assert rules.locator("[data-how-to-play]").count() == 1
     words = rules.locator("[data-testid=rules-options]").inner_text()
