@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import time
@@ -19,8 +20,8 @@ import time
 import httpx
 import pytest
 
-from .test_game_page import DECISION, GAMES, OUTSIDE_JS, decide_bt, decide_ded, decide_lml
-from .web_helpers import CHROMIUM, ServerProcess
+from .test_game_page import AXE, DECISION, GAMES, OUTSIDE_JS, decide_bt, decide_ded, decide_lml
+from .web_helpers import ARTIFACTS, CHROMIUM, ServerProcess
 
 pytestmark = [
     pytest.mark.browser,
@@ -414,3 +415,46 @@ def test_rules_panel_and_settings_kept_in_the_browser(server, browser, size):
     page.wait_for_function("document.documentElement.dataset.theme === 'dark'")
     assert not errors
     page.context.close()
+
+
+# --- screenshots and axe, light and dark -------------------------------------------------------
+SHOTS = ARTIFACTS / "issue27"
+
+
+def axe_all(page):
+    """Every axe-core violation, of any impact."""
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} :: {[n['target'] for n in v['nodes']][:3]}"
+        for v in result["violations"]
+    ]
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_screenshots_and_axe_of_every_game_light_and_dark(server, browser, size):
+    """Every game page at the start of a game against the computer, light and dark: a screenshot
+    each (artifacts/web/issue27, copied to docs/screenshots) and no axe-core violation of any impact."""
+    errors: list[str] = []
+    found: dict[str, list[str]] = {}
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for theme in ("light", "dark"):
+        page = new_page(browser, size, errors)
+        page.goto(server.url + "/")
+        page.evaluate("t => localStorage.setItem('trapworks.settings', JSON.stringify({theme: t}))", theme)
+        page.reload()
+        page.wait_for_selector("body[data-ready='1']", timeout=20000)
+        found[f"lobby {theme}"] = axe_all(page)
+        for game, options in GAMES.items():
+            created = create(server, game, options, VS_HEURISTIC, seed=3)
+            page.goto(fast(created["seats"][0]["link"]))
+            page.wait_for_selector("#board svg", timeout=20000)
+            page.wait_for_function(MY_TURN, timeout=30000)
+            assert page.evaluate("document.documentElement.dataset.theme") == theme
+            page.screenshot(path=str(SHOTS / f"{game}-{size[0]}-{theme}.png"))
+            found[f"{game} {theme}"] = axe_all(page)
+        page.context.close()
+    (SHOTS / f"axe-{size[0]}.json").write_text(json.dumps(found, indent=1))
+    assert not errors, errors
+    assert not any(found.values()), {k: v for k, v in found.items() if v}
