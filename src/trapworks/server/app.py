@@ -21,6 +21,7 @@ from starlette.websockets import WebSocketDisconnected
 from . import messages
 from .accesslog import AccessLogMiddleware
 from .control_api import add_control_routes
+from .i18n import add_i18n_routes
 from .limits import SOCKET_RATE_BURST, SOCKET_RATE_PER_S, LimitsMiddleware, RateLimiter
 from .memory import GarbagePolicy
 from .messages import (
@@ -316,6 +317,7 @@ def create_app(
 
     add_routes(app, social)
     add_control_routes(app, service)  # resign, abort, rematch, hand-over, public records
+    add_i18n_routes(app)  # the front end's message catalogs (issue 27)
 
     # --- live play --------------------------------------------------------------------
     @app.websocket("/ws/games/{gid}")

@@ -1,6 +1,7 @@
 // Clocks: the lobby's clock choice, and the game page's countdown. The server keeps and enforces
 // every clock (server/control.py); the page only counts down from the numbers it last received.
 import { clear, el } from "/static/js/dom.js";
+import { t } from "/static/js/i18n.js";
 
 // --- the lobby --------------------------------------------------------------------------------
 export function renderClockOptions(box, agents) {
@@ -77,9 +78,9 @@ export function createClock(box, { seatLabel }) {
       el("span", { class: "who", text: seatLabel(seat) }, div);
       el("span", { class: "time", text: formatClock(left) }, div);
     });
-    const rule = clock.on_timeout === "forfeit" ? "forfeit on time" : `on time: the computer (${clock.ai_level}) plays`;
-    const what = clock.mode === "total" ? `${formatClock(clock.seconds * 1000)} each` + (clock.increment ? ` + ${clock.increment} s` : "")
-      : `${formatClock(clock.seconds * 1000)} per turn`;
+    const rule = clock.on_timeout === "forfeit" ? t("forfeit on time") : t("on time: the computer ({level}) plays", { level: clock.ai_level });
+    const what = clock.mode === "total" ? t("{time} each", { time: formatClock(clock.seconds * 1000) }) + (clock.increment ? ` + ${clock.increment} s` : "")
+      : t("{time} per turn", { time: formatClock(clock.seconds * 1000) });
     el("span", { class: "clock-rule muted small", text: `${what} · ${rule}` }, box);
   }
   return {

@@ -3,6 +3,7 @@
 import { api, clear, el, hashParams, myGames, rememberGame } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
 import { focusMark, restoreFocus } from "/static/js/boardkeys.js";
+import { t, translatePage } from "/static/js/i18n.js";
 import { renderLog } from "/static/js/log.js";
 import { createAlerts } from "/static/js/alerts.js";
 import { createChat } from "/static/js/chat.js";
@@ -60,7 +61,7 @@ function message(text, kind = "info", { tag = "", keep = false } = {}) {
   const div = el("div", { class: `toast ${kind}`, "data-message": kind, "data-text": text, "data-tag": tag,
                           "data-ply": String(drawnPly), "data-keep": keep ? "1" : "" }, box);
   el("span", { class: "text", text }, div);
-  el("button", { class: "close", type: "button", "aria-label": "Dismiss message", text: "×",
+  el("button", { class: "close", type: "button", "aria-label": t("Dismiss message"), text: "×",
                  onclick: () => div.remove() }, div);
   if (!keep) setTimeout(() => div.remove(), kind === "error" ? ERROR_MS : INFO_MS);
 }
@@ -99,11 +100,11 @@ async function request(msg, timeoutMs = 15000) {
   await whenOpen();
   return new Promise((resolve) => {
     if (!ws || ws.readyState !== WebSocket.OPEN) {
-      resolve({ ok: false, error: "not connected to the server; reconnecting…", tag: "connection" });
+      resolve({ ok: false, error: t("not connected to the server; reconnecting…"), tag: "connection" });
       return;
     }
     const ref = ++refCounter;
-    const timer = setTimeout(() => { pending.delete(ref); resolve({ ok: false, error: "no answer from the server" }); }, timeoutMs);
+    const timer = setTimeout(() => { pending.delete(ref); resolve({ ok: false, error: t("no answer from the server") }); }, timeoutMs);
     pending.set(ref, (reply) => { clearTimeout(timer); resolve(reply); });
     ws.send(JSON.stringify({ ...msg, ref }));
   });
@@ -124,7 +125,7 @@ async function sendAction(text) {
 async function hint() {
   const r = await api("GET", `/api/games/${encodeURIComponent(gid)}/hint?token=${encodeURIComponent(token)}`);
   if (!r.ok) { message(r.error, "error"); return { ok: false, error: r.error }; }
-  message(`Hint: ${r.data.text || r.data.move}.` + (r.data.explanation ? ` ${r.data.explanation}` : ""), "info", { tag: "hint" });
+  message(t("Hint: {move}.", { move: r.data.text || r.data.move }) + (r.data.explanation ? ` ${r.data.explanation}` : ""), "info", { tag: "hint" });
   if (renderer && renderer.showHint) renderer.showHint(r.data);
   return r.data;
 }
@@ -132,7 +133,7 @@ async function hint() {
 async function undo() {
   const r = await api("POST", `/api/games/${encodeURIComponent(gid)}/undo`, { token });
   if (!r.ok) { message(r.error, "error"); return { ok: false, error: r.error }; }
-  message("Move taken back.");
+  message(t("Move taken back."));
   return { ok: true, ply: r.data.ply };
 }
 
@@ -141,7 +142,7 @@ async function undo() {
 async function downloadRecord(e) {
   e.preventDefault();
   const r = await api("GET", $("record").href.replace(location.origin, ""));
-  if (!r.ok) { message(`Download record: ${r.error}`, "error"); return; }
+  if (!r.ok) { message(t("Download record: {error}", { error: r.error }), "error"); return; }
   const blob = new Blob([JSON.stringify(r.data, null, 1)], { type: "application/json" });
   const a = el("a", { href: URL.createObjectURL(blob), download: `${info.game}-${gid}.json` });
   document.body.appendChild(a);
@@ -158,11 +159,19 @@ async function extra(name, data) {
 // One vocabulary for seats (issue 27): "You" for this page's player, the others by name (or
 // "Player N" until they give one). On a shared screen (hot seat) nobody is "You": every seat by name.
 function seatLabel(s) {
-  if (s === -1) return "Chance";
-  if (s === null || s === undefined) return "Spectator";
-  if (s === info.seat && !hotSeat) return "You";
+  if (s === -1) return t("Chance");
+  if (s === null || s === undefined) return t("Spectator");
+  if (s === info.seat && !hotSeat) return t("You");
   const p = info.players[s];
-  return p ? (p.name || p.label || `Player ${s + 1}`) : `Player ${s + 1}`;
+  if (p && p.name) return p.name;
+  if (p && p.kind === "agent" && p.agent) return t("Player {n} ({agent})", { n: s + 1, agent: p.agent });
+  return t("Player {n}", { n: s + 1 });
+}
+
+// "Game over: ..." once, whether the headline says it already or not.
+function gameOverLine(head) {
+  const prefix = t("Game over: {result}", { result: "" });
+  return head.startsWith(prefix) ? head : t("Game over: {result}", { result: head });
 }
 
 let endShown = -1;       // the ply whose end screen was drawn (drawn once, may be closed)
@@ -180,11 +189,11 @@ function resultHeadline(u) {
   const off = controls && controls.headline(u); // resigned, out of time, aborted
   if (off) return off;
   const winners = (u.winners || []).map(seatLabel);
-  if (u.truncated) return "Game over: stopped by the turn limit, nobody wins.";
-  if (!winners.length) return "Game over: a draw.";
+  if (u.truncated) return t("Game over: stopped by the turn limit, nobody wins.");
+  if (!winners.length) return t("Game over: a draw.");
   const you = info.seat !== null && !hotSeat && (u.winners || []).includes(info.seat);
-  if (you && winners.length === 1) return "You win!";
-  return `${winners.join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`;
+  if (you && winners.length === 1) return t("You win!");
+  return winners.length > 1 ? t("{who} win.", { who: winners.join(t(" and ")) }) : t("{who} wins.", { who: winners[0] });
 }
 
 function drawEndScreen(u) {
@@ -196,7 +205,7 @@ function drawEndScreen(u) {
   if (summary.scores && summary.scores.length) {
     const t = el("table", { "data-testid": "end-scores" }, box);
     const head = el("tr", {}, el("thead", {}, t));
-    for (const h of summary.columns || ["Player", "Result"]) el("th", { text: h, scope: "col" }, head);
+    for (const h of summary.columns || [t("Player"), t("Result")]) el("th", { text: h, scope: "col" }, head);
     const tb = el("tbody", {}, t);
     for (const row of summary.scores) {
       const tr = el("tr", { "data-seat": row.seat }, tb);
@@ -213,13 +222,13 @@ function drawEndScreen(u) {
   // An aborted game has no result to answer with a rematch (issue 27): New game instead.
   if (u.controls && u.controls.can_rematch && !(u.ending && u.ending.aborted)) {
     // The server makes the rematch once every human seat has accepted (js/controls.js).
-    const again = el("button", { type: "button", class: "primary", text: "Rematch (seats rotated)", "data-testid": "rematch" }, actions);
+    const again = el("button", { type: "button", class: "primary", text: t("Rematch (seats rotated)"), "data-testid": "rematch" }, actions);
     again.addEventListener("click", () => controls.acceptRematch(again));
   }
-  el("a", { href: "/", text: "New game", "data-testid": "new-game" }, actions);
-  el("a", { href: $("record").href, text: "Download record", download: "", "data-testid": "end-record" }, actions);
-  el("a", { href: $("replay").href, text: "Replay", "data-testid": "end-replay" }, actions);
-  el("button", { type: "button", text: "Look at the board", "data-testid": "close-end",
+  el("a", { href: "/", text: t("New game"), "data-testid": "new-game" }, actions);
+  el("a", { href: $("record").href, text: t("Download record"), download: "", "data-testid": "end-record" }, actions);
+  el("a", { href: $("replay").href, text: t("Replay"), "data-testid": "end-replay" }, actions);
+  el("button", { type: "button", text: t("Look at the board"), "data-testid": "close-end",
                  onclick: () => { box.hidden = true; $("show-result").hidden = false; $("show-result").focus(); } }, actions);
   controls.endLinks(actions);
   el("div", { id: "end-links" }, box);
@@ -241,8 +250,8 @@ function drawShell(u) {
   const end = clear($("end"));
   if (u.error) el("p", { class: "error", text: u.error }, end);
   if (u.terminal) {
-    el("p", { class: "banner", text: `Game over: ${resultHeadline(u).replace(/^Game over: /, "")}`, "data-testid": "game-over" }, end);
-    const show = el("button", { type: "button", id: "show-result", text: "Show the result", hidden: true,
+    el("p", { class: "banner", text: gameOverLine(resultHeadline(u)), "data-testid": "game-over" }, end);
+    const show = el("button", { type: "button", id: "show-result", text: t("Show the result"), hidden: true,
                                 onclick: () => { $("end-screen").hidden = false; show.hidden = true; } }, end);
     void show;
     if (endShown !== u.ply) { endShown = u.ply; drawEndScreen(u); }
@@ -304,7 +313,7 @@ function onState(msg) {
       await renderer.update(u);
     } catch (e) {
       console.error(e);
-      message(`the board could not be drawn: ${e.message}`, "error");
+      message(t("the board could not be drawn: {error}", { error: e.message }), "error");
     }
     if (mine !== generation) return;
     drawShell(u);
@@ -363,15 +372,15 @@ function connect() {
   ws = sock;
   sock.addEventListener("open", () => {
     if (mine !== generation) { sock.close(); return; }
-    backoff = 250; setStatus("connected", false); dropMessages("connection"); greet();
+    backoff = 250; setStatus(t("connected"), false); dropMessages("connection"); greet();
   });
   sock.addEventListener("message", (e) => { if (mine === generation) onMessage(e); });
   sock.addEventListener("close", () => {
     if (mine !== generation) return; // a seat switch closed it on purpose
-    for (const [ref, resolve] of pending) resolve({ ok: false, error: "connection lost; reconnecting…", tag: "connection" });
+    for (const [ref, resolve] of pending) resolve({ ok: false, error: t("connection lost; reconnecting…"), tag: "connection" });
     pending.clear();
-    if (stopped) { setStatus("disconnected", true); return; }
-    setStatus(`connection lost; reconnecting in ${(backoff / 1000).toFixed(1)} s…`, true);
+    if (stopped) { setStatus(t("disconnected"), true); return; }
+    setStatus(t("connection lost; reconnecting in {s} s…", { s: (backoff / 1000).toFixed(1) }), true);
     setTimeout(() => { if (mine === generation) connect(); }, backoff);
     backoff = Math.min(backoff * 2, 8000);
   });
@@ -390,7 +399,7 @@ function greet() {
 
 async function sendName(name) {
   const reply = await request({ type: "name", name });
-  if (!reply.ok) message(`Your name: ${reply.error}`, "error", { tag: "name" });
+  if (!reply.ok) message(t("Your name: {error}", { error: reply.error }), "error", { tag: "name" });
   else dropMessages("name"); // a refusal said before is over
   return reply.ok ? null : reply.error;
 }
@@ -422,11 +431,11 @@ async function claimInvite() {
     const held = [...heldSeats().values()];
     if (held.length) { // used by someone else, but this browser holds a seat of the game: open it
       setToken(held[0].token);
-      message(`This invite link was already used; here is your own seat (Player ${held[0].seat + 1}).`, "info");
+      message(t("This invite link was already used; here is your own seat (Player {n}).", { n: held[0].seat + 1 }), "info");
       return true;
     }
-    message(`${r.error}. If you opened this link before in another browser, use that browser (its lobby lists the game under "My games").`, "error", { keep: true });
-    setStatus("not connected", true);
+    message(t("{error}. If you opened this link before in another browser, use that browser (its lobby lists the game under \"My games\").", { error: r.error }), "error", { keep: true });
+    setStatus(t("not connected"), true);
     return false;
   }
   setToken(r.data.token);
@@ -442,10 +451,10 @@ function curtain(seat) {
     const who = seatLabel(seat);
     const box = clear($("curtain"));
     const inner = el("div", { class: "curtain-box" }, box);
-    el("h2", { id: "curtain-title", text: `Pass the screen to ${who}` }, inner);
-    el("p", { text: `${who} is to move. The other players look away: ${who}'s hand is shown next.` }, inner);
+    el("h2", { id: "curtain-title", text: t("Pass the screen to {who}", { who }) }, inner);
+    el("p", { text: t("{who} is to move. The other players look away: {who}'s hand is shown next.", { who }) }, inner);
     const go = el("button", { type: "button", class: "primary", "data-testid": "curtain-ready",
-                              text: `I am ${who}: show my seat` }, inner);
+                              text: t("I am {who}: show my seat", { who }) }, inner);
     go.addEventListener("click", () => { box.hidden = true; clear(box); resolve(); });
     box.hidden = false;
     document.body.dataset.curtain = "1";
@@ -504,13 +513,13 @@ async function switchSeat(entry) {
 
 async function openSeat() {
   const r = await api("GET", `/api/games/${encodeURIComponent(gid)}?token=${encodeURIComponent(token)}`);
-  if (!r.ok) { message(r.error, "error", { keep: true }); setStatus("not connected", true); return; }
+  if (!r.ok) { message(r.error, "error", { keep: true }); setStatus(t("not connected"), true); return; }
   info = r.data.info;
   hotSeat = info.seat !== null && heldSeats().size > 1;
   document.title = `${info.title} · trapworks`;
-  const seatWords = info.seat === null ? "spectating"
-    : hotSeat ? `${seatLabel(info.seat)}'s turn on this screen` : `you are Player ${info.seat + 1}`;
-  $("title").textContent = `${info.title} · ${seatWords}` + (info.practice ? " · practice game" : "");
+  const seatWords = info.seat === null ? t("spectating")
+    : hotSeat ? t("{who}'s turn on this screen", { who: seatLabel(info.seat) }) : t("you are Player {n}", { n: info.seat + 1 });
+  $("title").textContent = `${info.title} · ${seatWords}` + (info.practice ? ` · ${t("practice game")}` : "");
   if (info.seat === null) { $("typed").hidden = true; $("hint").hidden = true; $("undo").hidden = true; }
   $("help").textContent = info.help;
   // Practice games may take back dice, cards and physics outcomes already seen; say so on the page.
@@ -551,9 +560,10 @@ async function openSeat() {
 }
 
 async function init() {
+  translatePage();
   if (params.has("i") && !(await claimInvite())) return;
   if (!token) {
-    message("This link has no seat token (#t=...). Open the link you were given, or create a game in the lobby.", "error", { keep: true });
+    message(t("This link has no seat token (#t=...). Open the link you were given, or create a game in the lobby."), "error", { keep: true });
     return;
   }
   setupRules($("rules-button"), $("rules-dialog"), () => info);
@@ -582,7 +592,7 @@ function setupSocial() {
   nameBox = null;
   if ((info.seat !== null && people) || (info.seat === null && info.spectator_chat)) {
     nameBox = nameField($("name-box"), {
-      label: info.seat === null ? "Your name (for chat)" : hotSeat ? `Name of ${seatLabel(info.seat)}` : "Your name",
+      label: info.seat === null ? t("Your name (for chat)") : hotSeat ? t("Name of {who}", { who: seatLabel(info.seat) }) : t("Your name"),
       onSave: (name) => sendName(name),
     });
     const me = info.seat !== null ? info.players[info.seat] : null;

@@ -4,24 +4,25 @@
 // move notation for typing. The server decides every rule; this only says them.
 import { api, clear, el } from "/static/js/dom.js";
 import { showHowToPlay } from "/static/js/howto.js";
+import { t } from "/static/js/i18n.js";
 
 function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 
 function valueWords(opt, value) {
   const choice = (opt.choices || []).find((c) => same(c.value, value));
   if (choice) return choice.label;
-  if (typeof value === "boolean") return value ? "on" : "off";
-  if (value === null || value === undefined) return "(default)";
+  if (typeof value === "boolean") return value ? t("on") : t("off");
+  if (value === null || value === undefined) return t("(default)");
   return Array.isArray(value) ? value.join(", ") : String(value);
 }
 
 export async function drawRules(box, info) {
   clear(box);
-  el("h2", { id: "rules-title", text: `Rules: ${info.title}` }, box);
+  el("h2", { id: "rules-title", text: t("Rules: {game}", { game: info.title }) }, box);
   showHowToPlay(box, info.game, info.title);
   const r = await api("GET", "/api/catalog");
   const entry = r.ok ? (r.data.games || []).find((g) => g.id === info.game) : null;
-  el("h3", { text: "Options in force" }, box);
+  el("h3", { text: t("Options in force") }, box);
   const list = el("dl", { class: "rules-options", "data-testid": "rules-options" }, box);
   const schema = entry ? entry.options_schema || [] : [];
   const defaults = entry ? entry.options || {} : {};
@@ -31,14 +32,14 @@ export async function drawRules(box, info) {
     const changed = !same(opt.name in defaults ? defaults[opt.name] : opt.default, value);
     const dt = el("dt", { "data-option": opt.name }, list);
     el("strong", { text: `${opt.label}: ` }, dt);
-    el("span", { text: valueWords(opt, value) + (changed ? " (chosen for this game)" : "") }, dt);
+    el("span", { text: valueWords(opt, value) + (changed ? ` ${t("(chosen for this game)")}` : "") }, dt);
     const dd = el("dd", {}, list);
     if (opt.help) el("span", { text: opt.help }, dd);
-    if (opt.source) el("span", { class: "source muted", text: ` Rulebook: ${opt.source}` }, dd);
+    if (opt.source) el("span", { class: "source muted", text: ` ${t("Rulebook: {source}", { source: opt.source })}` }, dd);
   }
-  if (!schema.length) el("p", { class: "muted", text: "This game has no options." }, box);
+  if (!schema.length) el("p", { class: "muted", text: t("This game has no options.") }, box);
   if (info.help) {
-    el("h3", { text: "Typing a move" }, box);
+    el("h3", { text: t("Typing a move") }, box);
     el("p", { class: "small", text: info.help }, box);
   }
 }

@@ -2,10 +2,11 @@
 // turn, animation speed and board size. Applied to every page at once (the <html> element's
 // data-theme / data-board-size; renderers' animations read the speed through ctx.sleep).
 import { clear, el } from "/static/js/dom.js";
+import { LANGUAGES, t } from "/static/js/i18n.js";
 
 const KEY = "trapworks.settings";
 const SOUND_KEY = "trapworks.sound"; // js/alerts.js reads it too
-const DEFAULTS = { theme: "system", speed: "normal", boardSize: "normal" };
+const DEFAULTS = { theme: "system", speed: "normal", boardSize: "normal", language: "system" };
 export const SPEEDS = { normal: 1, fast: 0.4, off: 0 };
 
 export function settings() {
@@ -57,18 +58,18 @@ function radios(box, legend, name, options, value, onChange) {
 
 export function drawSettings(box) {
   clear(box);
-  el("h2", { id: "settings-title", text: "Settings" }, box);
-  el("p", { class: "muted small", text: "Kept in this browser, for every game." }, box);
+  el("h2", { id: "settings-title", text: t("Settings") }, box);
+  el("p", { class: "muted small", text: t("Kept in this browser, for every game.") }, box);
   const s = settings();
   const change = (patch) => { const next = { ...settings(), ...patch }; save(next); applySettings(next); };
-  radios(box, "Theme", "theme", [["system", "Follow the system"], ["light", "Light"], ["dark", "Dark"]], s.theme,
+  radios(box, t("Theme"), "theme", [["system", t("Follow the system")], ["light", t("Light")], ["dark", t("Dark")]], s.theme,
          (v) => change({ theme: v }));
-  radios(box, "Animations", "speed", [["normal", "Normal"], ["fast", "Fast"], ["off", "Off"]], s.speed,
+  radios(box, t("Animations"), "speed", [["normal", t("Normal")], ["fast", t("Fast")], ["off", t("Off")]], s.speed,
          (v) => change({ speed: v }));
-  radios(box, "Board size", "boardSize", [["normal", "Normal"], ["large", "Large (narrower side panel)"]], s.boardSize,
+  radios(box, t("Board size"), "boardSize", [["normal", t("Normal")], ["large", t("Large (narrower side panel)")]], s.boardSize,
          (v) => change({ boardSize: v }));
   const fs = el("fieldset", { class: "setting" }, box);
-  el("legend", { text: "Sound" }, fs);
+  el("legend", { text: t("Sound") }, fs);
   const label = el("label", { class: "inline" }, fs);
   const input = el("input", { type: "checkbox", "data-setting": "sound" }, label);
   input.checked = s.sound;
@@ -77,7 +78,10 @@ export function drawSettings(box) {
     const page = document.querySelector("[data-testid=alert-sound]");
     if (page) page.checked = input.checked;
   });
-  label.appendChild(document.createTextNode(" A sound when it is my turn"));
+  label.appendChild(document.createTextNode(` ${t("A sound when it is my turn")}`));
+  // The language: the browser's unless chosen; the page reloads in the chosen one.
+  radios(box, t("Language"), "language", [["system", t("Follow the browser")], ...Object.entries(LANGUAGES)], s.language,
+         (v) => { change({ language: v }); location.reload(); });
 }
 
 export function setupSettings(button, dialog) {
