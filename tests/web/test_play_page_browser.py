@@ -190,15 +190,8 @@ def test_hot_seat_one_page_plays_every_seat_to_the_end(server, browser, game, si
     page = new_page(browser, size, errors)
     hold_seats(page, server, created, game)
     page.goto(fast(created["seats"][0]["link"]))
-    page.wait_for_selector("#board svg", timeout=20000)
     rng = random.Random(5)
-    traps = set()
-    if game == "dead-end-drive":
-        page.wait_for_selector("rect[data-trap]")
-        traps = {
-            page.locator("rect[data-trap]").nth(i).get_attribute("data-square")
-            for i in range(page.locator("rect[data-trap]").count())
-        }
+    traps: set[str | None] = set()
     seats_played: set[str] = set()
     curtains = 0
     deadline = time.monotonic() + 420
@@ -228,6 +221,10 @@ def test_hot_seat_one_page_plays_every_seat_to_the_end(server, browser, game, si
         elif game == "mouse-trap":
             decide_mt(page, rng)
         else:
+            traps = traps or {
+                page.locator("rect[data-trap]").nth(i).get_attribute("data-square")
+                for i in range(page.locator("rect[data-trap]").count())
+            }
             label = decide_ded(page, traps, rng)
             if label == "pick-a-pawn":
                 page.wait_for_selector("[data-testid=controls] button[data-count]", timeout=5000)

@@ -511,11 +511,28 @@ async function switchSeat(entry) {
   }
 }
 
-async function openSeat() {
-  const r = await api("GET", `/api/games/${encodeURIComponent(gid)}?token=${encodeURIComponent(token)}`);
+async function openSeat(first = false) {
+  let r = await api("GET", `/api/games/${encodeURIComponent(gid)}?token=${encodeURIComponent(token)}`);
   if (!r.ok) { message(r.error, "error", { keep: true }); setStatus(t("not connected"), true); return; }
   info = r.data.info;
-  hotSeat = info.seat !== null && heldSeats().size > 1;
+  const seatsHere = new Set([...heldSeats().keys(), ...(info.seat !== null ? [info.seat] : [])]);
+  hotSeat = info.seat !== null && seatsHere.size > 1;
+  if (first && hotSeat) {
+    // A shared screen opens on the seat on move, if this browser holds it ...
+    const mover = r.data.state.to_move;
+    const held = mover !== null && mover !== undefined && mover !== info.seat ? heldSeats().get(mover) : null;
+    if (held && !r.data.state.terminal) {
+      setToken(held.token);
+      r = await api("GET", `/api/games/${encodeURIComponent(gid)}?token=${encodeURIComponent(token)}`);
+      if (!r.ok) { message(r.error, "error", { keep: true }); setStatus(t("not connected"), true); return; }
+      info = r.data.info;
+    }
+    // ... and, where hands are secret, behind the curtain until its player is at the screen.
+    if (info.has_hidden_information && !r.data.state.terminal) {
+      switching = true;
+      try { await curtain(info.seat); } finally { switching = false; document.body.dataset.curtain = "0"; }
+    }
+  }
   document.title = `${info.title} · trapworks`;
   const seatWords = info.seat === null ? t("spectating")
     : hotSeat ? t("{who}'s turn on this screen", { who: seatLabel(info.seat) }) : t("you are Player {n}", { n: info.seat + 1 });
@@ -578,7 +595,7 @@ async function init() {
     const reply = await sendAction(text);
     if (reply.ok) $("typed-action").value = "";
   });
-  await openSeat();
+  await openSeat(true);
 }
 
 // The name field, the chat, the turn alerts and the heartbeat (see names.js, chat.js, alerts.js,
