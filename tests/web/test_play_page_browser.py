@@ -428,30 +428,72 @@ def axe_all(page):
     ]
 
 
-@pytest.mark.timeout(600)
+def one_decision(page, game, rng):
+    """Play one decision of `game` by clicking (to look at a game in its middle)."""
+    from .test_game_page import decide_mt as decide_mt_first
+
+    ply = int(page.evaluate("document.body.dataset.ply"))
+    if game == "last-mouse-lost":
+        decide_lml(page)
+    elif game == "booby-trap":
+        decide_bt(page, rng)
+    elif game == "mouse-trap":
+        decide_mt_first(page, rng)
+    elif decide_ded(page, set(), rng) == "pick-a-pawn":
+        return  # a pawn picked: the turn's next decision is on screen
+    page.wait_for_function("p => Number(document.body.dataset.ply) > p", arg=ply, timeout=20000)
+    page.wait_for_function(
+        "document.body.dataset.busy === '0' && (document.body.dataset.myTurn === '1' || "
+        "document.body.dataset.terminal === '1')",
+        timeout=30000,
+    )
+
+
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
-def test_screenshots_and_axe_of_every_game_light_and_dark(server, browser, size):
-    """Every game page at the start of a game against the computer, light and dark: a screenshot
-    each (artifacts/web/issue27, copied to docs/screenshots) and no axe-core violation of any impact."""
+def test_screenshots_and_axe_of_every_game_light_and_dark_english_and_french(server, browser, size):
+    """The lobby and every game page at the start of a game against the computer, in English and
+    French, light and dark: a screenshot each (artifacts/web/issue27, copied to docs/screenshots);
+    axe-core on each, on each game after a decision (mid-game) and on an end screen: no violation of
+    any impact."""
     errors: list[str] = []
     found: dict[str, list[str]] = {}
     SHOTS.mkdir(parents=True, exist_ok=True)
-    for theme in ("light", "dark"):
-        page = new_page(browser, size, errors)
-        page.goto(server.url + "/")
-        page.evaluate("t => localStorage.setItem('trapworks.settings', JSON.stringify({theme: t}))", theme)
-        page.reload()
-        page.wait_for_selector("body[data-ready='1']", timeout=20000)
-        found[f"lobby {theme}"] = axe_all(page)
-        for game, options in GAMES.items():
-            created = create(server, game, options, VS_HEURISTIC, seed=3)
-            page.goto(fast(created["seats"][0]["link"]))
-            page.wait_for_selector("#board svg", timeout=20000)
-            page.wait_for_function(MY_TURN, timeout=30000)
-            assert page.evaluate("document.documentElement.dataset.theme") == theme
-            page.screenshot(path=str(SHOTS / f"{game}-{size[0]}-{theme}.png"))
-            found[f"{game} {theme}"] = axe_all(page)
-        page.context.close()
+    rng = random.Random(2)
+    for lang in ("en", "fr"):
+        for theme in ("light", "dark"):
+            ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=f"{lang}-FR")
+            page = ctx.new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(server.url + "/")
+            keep = "t => localStorage.setItem('trapworks.settings', JSON.stringify({theme: t}))"
+            page.evaluate(keep, theme)
+            page.reload()
+            page.wait_for_selector("body[data-ready='1']", timeout=20000)
+            assert page.evaluate("document.documentElement.lang") == lang
+            found[f"lobby {lang} {theme}"] = axe_all(page)
+            for game, options in GAMES.items():
+                created = create(server, game, options, VS_HEURISTIC, seed=3)
+                page.goto(fast(created["seats"][0]["link"]))
+                page.wait_for_selector("#board svg", timeout=20000)
+                page.wait_for_function(MY_TURN, timeout=30000)
+                assert page.evaluate("document.documentElement.dataset.theme") == theme
+                page.screenshot(path=str(SHOTS / f"{game}-{size[0]}-{theme}-{lang}.png"))
+                found[f"{game} {lang} {theme} start"] = axe_all(page)
+                if theme == "light":
+                    one_decision(page, game, rng)
+                    found[f"{game} {lang} {theme} mid-game"] = axe_all(page)
+            if theme == "light":  # an end screen: a short game of Last Mouse Lost played out
+                short = {"first_to": 1, "board": [1, 2]}
+                created = create(server, "last-mouse-lost", short, VS_HEURISTIC, seed=1)
+                page.goto(fast(created["seats"][0]["link"]))
+                page.wait_for_function(MY_TURN + " || document.body.dataset.terminal === '1'", timeout=30000)
+                while page.evaluate("document.body.dataset.terminal") != "1":
+                    one_decision(page, "last-mouse-lost", rng)
+                page.locator("[data-testid=end-screen]").wait_for(state="visible", timeout=10000)
+                page.screenshot(path=str(SHOTS / f"end-{size[0]}-{theme}-{lang}.png"))
+                found[f"end screen {lang} {theme}"] = axe_all(page)
+            ctx.close()
     (SHOTS / f"axe-{size[0]}.json").write_text(json.dumps(found, indent=1))
     assert not errors, errors
     assert not any(found.values()), {k: v for k, v in found.items() if v}
