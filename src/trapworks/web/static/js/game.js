@@ -563,6 +563,7 @@ async function openSeat(first = false) {
     // Hot seat: the page shows a curtain between seats itself (curtain() above), so a renderer
     // draws the seat's hand at once.
     hotSeat: false,
+    shared: hotSeat, // one screen for several seats: say names, never "you"
     seatLabel,
   };
   renderer = loaded.create(clear($("board")), ctx);

@@ -322,7 +322,7 @@ export default function createRenderer(root, ctx) {
       const reason = [];
       for (const e of u.events || []) if (e.type === "round_over") reason.push(e.text);
       reason.push(`Whoever presses the last mouse loses the round; ${who(v.winner)} won ${Math.max(...s)} of the rounds played (final score ${Math.max(...s)}–${Math.min(...s)}).`);
-      const title = ctx.seat !== null && ctx.mode === "live"
+      const title = ctx.seat !== null && ctx.mode === "live" && !ctx.shared
         ? (v.winner === ctx.seat ? "You win the match!" : "You lose the match") : `${who(v.winner)} wins the match`;
       return { title, reason, columns: ["Player", "Rounds won"], scores: s.map((n, seat) => ({ seat, cells: [String(n)] })) };
     },
