@@ -110,6 +110,10 @@ def test_a_french_browser_gets_the_game_page_in_french(server, browser, size):
         if isinstance(tr, str) and tr != m and len(m) > 3 and "{" not in m and m in text
     ]
     assert not english, f"English words left on the French page: {english}"
+    # Last Mouse Lost's own words (its rulebook is printed in both languages) are French too.
+    bar = page.locator("#bar").inner_text() + page.locator("#board").inner_text()
+    assert "Appuyer" in bar and "Manche 1" in bar and "Règles de base" in bar, bar
+    assert page.locator("#board [data-kbd]").first.get_attribute("aria-label").startswith("Rangée ")
     # Chosen in the settings: an English browser, French chosen.
     page.locator("[data-testid=settings-button]").click()
     assert page.locator("[data-setting=language][value=fr]").count() == 1

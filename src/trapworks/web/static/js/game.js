@@ -286,6 +286,7 @@ function drawShell(u) {
 let barHeld = 0;
 function holdBar() {
   const bar = $("actionbar");
+  if (document.body.dataset.terminal === "1") { barHeld = 0; bar.style.minHeight = ""; return; } // over: nothing to hold
   const h = bar.getBoundingClientRect().height;
   if (h > barHeld + 0.5) { barHeld = h; bar.style.minHeight = `${Math.ceil(h)}px`; }
 }
