@@ -497,3 +497,21 @@ def test_screenshots_and_axe_of_every_game_light_and_dark_english_and_french(ser
     (SHOTS / f"axe-{size[0]}.json").write_text(json.dumps(found, indent=1))
     assert not errors, errors
     assert not any(found.values()), {k: v for k, v in found.items() if v}
+
+
+def test_on_a_phone_the_rest_is_one_tap_away(server, browser):
+    """Issue 27 item 8: the players, Resign, Hint, Undo, chat and the moves are one tap away."""
+    created = create(server, "mouse-trap", GAMES["mouse-trap"], VS_HEURISTIC, seed=3, hints=True)
+    errors: list[str] = []
+    page = new_page(browser, (390, 844), errors)
+    page.goto(fast(created["seats"][0]["link"]))
+    page.wait_for_function(MY_TURN, timeout=20000)
+    assert not page.evaluate(OUTSIDE_JS, "[data-testid=more]")
+    assert page.evaluate(OUTSIDE_JS, "[data-testid=hint]")  # below the board before the tap
+    page.locator("[data-testid=more]").click()
+    page.wait_for_timeout(300)
+    box = page.locator("[data-testid=hint]").bounding_box()
+    assert box and 0 <= box["y"] and box["y"] + box["height"] <= 844, box
+    assert page.locator("[data-testid=resign]").is_visible()
+    assert not errors
+    page.context.close()
