@@ -456,7 +456,10 @@ function curtain(seat) {
     el("p", { text: t("{who} is to move. The other players look away: {who}'s hand is shown next.", { who }) }, inner);
     const go = el("button", { type: "button", class: "primary", "data-testid": "curtain-ready",
                               text: t("I am {who}: show my seat", { who }) }, inner);
-    go.addEventListener("click", () => { box.hidden = true; clear(box); resolve(); });
+    // Nothing of the last seat stays on the page under the curtain (nor for a screen reader).
+    const main = document.querySelector("main");
+    go.addEventListener("click", () => { box.hidden = true; clear(box); main.hidden = false; resolve(); });
+    main.hidden = true;
     box.hidden = false;
     document.body.dataset.curtain = "1";
     go.focus();
