@@ -515,3 +515,30 @@ def test_on_a_phone_the_rest_is_one_tap_away(server, browser):
     assert page.locator("[data-testid=resign]").is_visible()
     assert not errors
     page.context.close()
+
+
+def test_an_embedded_replay_in_a_small_frame_shows_its_controls(server, browser):
+    """Issue 27 item 8: an embedded replay in a 640x420 frame hid its controls."""
+    created = create(server, "last-mouse-lost", {"first_to": 1, "board": [1, 2]}, VS_EASY, seed=1)
+    httpx.post(f"{server.url}/api/games/{created['id']}/resign", json={"token": created["seats"][0]["token"]})
+    errors: list[str] = []
+    page = new_page(browser, (1366, 768), errors)
+    page.goto(server.url + "/static/app.css")  # a page of the same server hosts the frame
+    src = f"{server.url}/replay/{created['id']}?embed=1"
+    page.set_content(f'<iframe src="{src}" width="640" height="420"></iframe>')
+    page.wait_for_function("window.frames.length === 1", timeout=10000)
+    inner = page.frames[1]
+    inner.wait_for_function("document.body.dataset.ready === '1'", timeout=20000)
+    frame = page.locator("iframe").bounding_box()
+    assert frame
+    for sel in ("#first", "#prev", "#next", "#last", "#play", "#slider", "[data-testid=where]"):
+        box = inner.locator(sel).bounding_box()
+        assert box, sel
+        top, left = box["y"] - frame["y"], box["x"] - frame["x"]
+        assert top >= 0 and top + box["height"] <= 420 and left + box["width"] <= 640, (sel, box, frame)
+    board = inner.locator("#board svg").bounding_box()
+    assert board and board["height"] > 120, board  # the board still has room
+    inner.click("#last")
+    assert "resigned" in inner.inner_text("[data-testid=where]")
+    assert not errors
+    page.context.close()
