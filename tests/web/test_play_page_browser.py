@@ -115,7 +115,7 @@ def test_an_invite_link_opened_again_resumes_the_seat(server, browser, size):
     again.wait_for_function("document.body.dataset.ply !== undefined")
     assert "Player 2" in again.locator("#title").inner_text()
     assert again.locator("[data-message=error]").count() == 0, again.locator("#toasts").inner_text()
-    assert again.evaluate("document.body.dataset.connected") == "1"
+    again.wait_for_function("document.body.dataset.connected === '1'", timeout=10000)  # its socket opens
     # A browser that never held the seat is told what to do, not shown an empty board silently.
     stranger = new_page(browser, size, errors)
     stranger.goto(invite)
