@@ -289,6 +289,7 @@ def test_a_whole_last_mouse_lost_game_by_keyboard_under_10_keys_a_move(server, b
         press("Enter")  # Enter on a selected mouse presses
         page.wait_for_function("p => Number(document.body.dataset.ply) > p", arg=ply, timeout=20000)
         per_move.append(keys - before)
+    print("keystrokes per move:", per_move)
     assert per_move and max(per_move) < 10, per_move
     # The board is one tab stop: one Tab from a mouse leaves the board.
     page.locator("[data-testid=end-screen]").wait_for(state="visible", timeout=10000)
