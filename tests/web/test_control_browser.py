@@ -94,7 +94,8 @@ def test_resign_both_sides_see_the_result(server, browser):
     resign_by_clicking(me)
     for page in (me, them):
         page.wait_for_selector("[data-testid=end-screen]:not([hidden])", timeout=10000)
-    assert me.locator("#end-title").inner_text() == "You (Player 1) resigned. Player 2 wins."
+    # One vocabulary for seats (issue 27): "You", then names.
+    assert me.locator("#end-title").inner_text() == "You resigned. Player 2 wins."
     assert them.locator("#end-title").inner_text() == "Player 1 resigned. You win!"
     assert "resigned after 0 moves" in them.locator("[data-testid=end-reason]").first.inner_text()
     for page in (me, them):

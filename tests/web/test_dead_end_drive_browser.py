@@ -148,41 +148,41 @@ def test_hot_seat_hides_each_hand_between_turns(server, browser):
     page.wait_for_selector("body[data-ply]", timeout=20000)
     page.goto("about:blank")  # (another seat's link differs only after the #: load it afresh)
     page.goto(created["seats"][0]["link"] + "&fast")
-    page.wait_for_selector("[data-testid=reveal-hand]", timeout=20000)
+    # Issue 27: one page plays both seats; the page's curtain stands before any hand is drawn.
+    page.wait_for_selector("[data-testid=curtain-ready]", timeout=20000)
     assert page.locator("[data-character]").count() == 0  # hidden behind the curtain
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "dead-end-drive-hot-seat-curtain.png"))
-    page.locator("[data-testid=reveal-hand]").click()
+    page.locator("[data-testid=curtain-ready]").click()
     page.wait_for_selector("[data-character]", timeout=5000)
-    mine = set(seat_view(server, gid, t0)["my_characters"])
+    seat = int(page.evaluate("document.body.dataset.seat"))
+    tokens = [t0, t1]
+    mine = set(seat_view(server, gid, tokens[seat])["my_characters"])
     assert {
         page.locator("[data-character]").nth(i).get_attribute("data-character")
         for i in range(page.locator("[data-character]").count())
     } == mine
-    # Play the turn by clicks until it is player 2's turn.
-    for _ in range(40):
-        if seat_view(server, gid, t0)["turn_of"] == 1:
+    # Play the turn by clicks until it is the other seat's: the curtain comes back, no hand shows.
+    for _ in range(60):
+        if page.evaluate("document.body.dataset.curtain") == "1":
             break
+        if seat_view(server, gid, tokens[seat])["turn_of"] != seat:
+            page.wait_for_timeout(200)
+            continue
         human_step(page, set())
         page.wait_for_timeout(120)
-    page.wait_for_function("document.querySelectorAll('[data-character]').length === 0", timeout=10000)
-    # Player 2 moves (by its own link, here through the API); on player 1's next turn the curtain is back.
-    for _ in range(40):
-        v = seat_view(server, gid, t1)
-        if v["turn_of"] == 0 or v["terminal"]:
-            break
-        if v["to_move"] == 1:
-            text = v["legal_actions"][0]["text"]
-            ply = httpx.get(f"{server}/api/games/{gid}", params={"token": t1}, timeout=10).json()["state"][
-                "ply"
-            ]
-            body = {"token": t1, "action": text, "ply": ply}
-            r = httpx.post(f"{server}/api/games/{gid}/moves", json=body, timeout=10)
-            assert r.status_code < 300, r.text
-        else:
-            time.sleep(0.05)
-    page.wait_for_selector("[data-testid=reveal-hand]", timeout=10000)
-    assert page.locator("[data-character]").count() == 0
+    page.wait_for_selector("[data-testid=curtain-ready]", timeout=10000)
+    assert page.locator("[data-character]:visible").count() == 0
+    # The other player at the screen: their own hand, the same page.
+    page.locator("[data-testid=curtain-ready]").click()
+    other = 1 - seat
+    page.wait_for_function(f"document.body.dataset.seat === '{other}'", timeout=10000)
+    page.wait_for_selector("[data-character]", timeout=10000)
+    theirs = set(seat_view(server, gid, tokens[other])["my_characters"])
+    assert {
+        page.locator("[data-character]").nth(i).get_attribute("data-character")
+        for i in range(page.locator("[data-character]").count())
+    } == theirs
     context.close()
 
 

@@ -318,9 +318,12 @@ def test_the_curtain_stays_when_one_browser_holds_both_seats(server, browser):
     try:
         open_game(page, g["seats"][1]["link"])  # this browser now holds seat 2 ...
         page.goto("about:blank")
-        open_game(page, g["seats"][0]["link"])  # ... and seat 1: one screen, two players
-        page.wait_for_selector("[data-testid=reveal-hand]", timeout=20000)
+        page.goto(g["seats"][0]["link"] + "&fast")  # ... and seat 1: one screen, two players
+        # Issue 27: the page's own curtain, before any hand is drawn, until the player says so.
+        page.wait_for_selector("[data-testid=curtain-ready]", timeout=20000)
         assert page.locator("[data-character]").count() == 0
+        page.locator("[data-testid=curtain-ready]").click()
+        page.wait_for_selector("[data-testid=hand] [data-character]", timeout=20000)
     finally:
         context.close()
 

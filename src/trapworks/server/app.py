@@ -25,6 +25,7 @@ from .accounts import install as install_accounts  # issue 28: accounts, ratings
 from .bus import make_bus
 from .cluster import ClusterLink
 from .control_api import add_control_routes
+from .i18n import add_i18n_routes
 from .limits import SOCKET_RATE_BURST, SOCKET_RATE_PER_S, LimitsMiddleware, RateLimiter
 from .memory import GarbagePolicy
 from .messages import (
@@ -354,6 +355,7 @@ def create_app(
     add_routes(app, social)
     add_control_routes(app, service)  # resign, abort, rematch, hand-over, public records
     install_accounts(app, service)  # issue 28: accounts, ratings, profiles, my games, quick game
+    add_i18n_routes(app)  # the front end's message catalogs (issue 27)
 
     # --- live play --------------------------------------------------------------------
     @app.websocket("/ws/games/{gid}")

@@ -310,17 +310,19 @@ class Control:
 
     @staticmethod
     def _not_arrived(live: LiveGame, seat: int) -> bool:
-        """An invited seat whose link nobody has opened yet: its player cannot move, so its
-        clock does not run (a friend is not timed out before they have seen the game)."""
-        return bool(live.stored.seats[seat].get("invite"))
+        """The clocks wait until every human seat is taken (issue 27): while an invited seat's
+        link is unopened, no seat's clock runs (a friend is not timed out before they have seen
+        the game, and a player is not timed out waiting for a friend who has not come)."""
+        return any(s["kind"] == "human" and s.get("invite") for s in live.stored.seats)
 
     def seat_taken(self, live: LiveGame, seat: int) -> None:
-        """An invited or open seat was just taken: if it is on move, its turn starts now."""
+        """An invited or open seat was just taken: once every human seat is, the turn of the
+        seat on move starts now."""
         ctl = live.control
         if ctl is None or not ctl.clock or self.ended(live):
             return
         st = ctl.data["clock_state"]
-        if st["turn_seat"] != seat:
+        if st["turn_seat"] is None or self._not_arrived(live, st["turn_seat"]):
             return
         st["turn_started"] = time.time()
         try:
@@ -640,7 +642,8 @@ class Control:
                     self._arm(live)  # a game just loaded (a restart): its timer is set again
                 return  # its timer (or the clock's AI playing the turn) carries on
         clock = ctl.clock
-        if turn is not None and clock["mode"] == "total":
+        if turn is not None and clock["mode"] == "total" and not self._not_arrived(live, turn):
+            # (no time is spent while the clocks wait for a seat to be taken)
             spent = now - st["turn_started"]
             left = max(0.0, st["remaining"][turn] - spent)
             # The increment is for a turn played: none for the turn a game ended in, nor for one

@@ -3,6 +3,7 @@
 // a browser notification is shown while the tab is hidden (only after the player granted
 // permission with the button: never asked unprompted). The title comes back when the tab is
 // focused or when it is no longer this seat's turn.
+import { t } from "/static/js/i18n.js";
 import { el } from "/static/js/dom.js";
 
 const SOUND_KEY = "trapworks.sound";
@@ -24,17 +25,17 @@ export function createAlerts(controls, { baseTitle, seat, gameTitle }) {
   const row = el("div", { class: "alert-controls row-buttons" }, controls);
   const soundLabel = el("label", { class: "inline" }, row);
   const sound = el("input", { type: "checkbox", "data-testid": "alert-sound" }, soundLabel);
-  soundLabel.appendChild(document.createTextNode(" Sound on my turn"));
+  soundLabel.appendChild(document.createTextNode(` ${t("Sound on my turn")}`));
   sound.checked = soundOn();
   sound.addEventListener("change", () => {
     try { localStorage.setItem(SOUND_KEY, sound.checked ? "1" : "0"); } catch (e) { /* not kept */ }
     if (sound.checked) beep(); // made in a click, so the browser lets it play; a sample of the sound
   });
-  const notify = el("button", { type: "button", text: "Notify me on my turn", "data-testid": "alert-notify" }, row);
+  const notify = el("button", { type: "button", text: t("Notify me on my turn"), "data-testid": "alert-notify" }, row);
   const canNotify = typeof Notification !== "undefined";
   const showNotify = () => {
     notify.hidden = !canNotify || Notification.permission !== "default";
-    if (canNotify && Notification.permission === "denied") notify.title = "Notifications are blocked for this site";
+    if (canNotify && Notification.permission === "denied") notify.title = t("Notifications are blocked for this site");
   };
   showNotify();
   notify.addEventListener("click", async () => {
@@ -61,7 +62,7 @@ export function createAlerts(controls, { baseTitle, seat, gameTitle }) {
 
   function show(what) {
     state = what;
-    document.title = what === "turn" ? "● Your turn — trapworks" : "● Game over — trapworks";
+    document.title = what === "turn" ? `● ${t("Your turn")} — trapworks` : `● ${t("Game over")} — trapworks`;
     icon.setAttribute("href", DOT_ICON);
     document.body.dataset.alert = what;
   }
@@ -79,7 +80,7 @@ export function createAlerts(controls, { baseTitle, seat, gameTitle }) {
     if (sound.checked) beep();
     if (canNotify && Notification.permission === "granted" && document.hidden) {
       try {
-        new Notification(what === "turn" ? "Your turn" : "Game over", { body: gameTitle, tag: "trapworks-turn" });
+        new Notification(what === "turn" ? t("Your turn") : t("Game over"), { body: gameTitle, tag: "trapworks-turn" });
       } catch (e) { /* some browsers allow notifications from a service worker only */ }
     }
   }

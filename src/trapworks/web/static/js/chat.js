@@ -1,5 +1,6 @@
 // The game's chat: lines from the server (`chat_history` when the socket opens, then `chat`), a
 // field to write one. Every name and text is inserted as text (textContent), never as HTML.
+import { t } from "/static/js/i18n.js";
 import { clear, el } from "/static/js/dom.js";
 
 const MAX = 300;
@@ -9,17 +10,17 @@ export function createChat(root, { send, viewer }) {
   clear(root);
   const list = el("ol", { class: "chat-lines", "aria-live": "polite", "data-testid": "chat-lines" }, root);
   const form = el("form", { class: "chat-form", "data-testid": "chat-form" }, root);
-  el("label", { for: "chat-input", class: "sr-only", text: "Chat message" }, form);
+  el("label", { for: "chat-input", class: "sr-only", text: t("Chat message") }, form);
   const input = el("input", { type: "text", id: "chat-input", maxlength: String(MAX), autocomplete: "off",
-                              placeholder: "Say something", "data-testid": "chat-input" }, form);
-  const button = el("button", { type: "submit", text: "Send", "data-testid": "chat-send" }, form);
+                              placeholder: t("Say something"), "data-testid": "chat-input" }, form);
+  const button = el("button", { type: "submit", text: t("Send"), "data-testid": "chat-send" }, form);
   const note = el("p", { class: "chat-note small", role: "status", "data-testid": "chat-note" }, root);
   const seen = new Set();
 
   // The sender's name as sent and its seat (a name alone could be anyone's).
   function who(line) {
     if (line.seat === null || line.seat === undefined) return `${line.name} (spectator)`;
-    const seat = `Player ${line.seat + 1}`;
+    const seat = t("Player {n}", { n: line.seat + 1 });
     const mine = line.seat === viewer ? "you" : "";
     if (line.name === seat) return mine ? `${seat} (you)` : seat;
     return `${line.name} (${[seat, mine].filter(Boolean).join(", ")})`;
@@ -37,7 +38,7 @@ export function createChat(root, { send, viewer }) {
 
   function setWritable(can) {
     form.hidden = !can;
-    if (!can) { note.textContent = "Spectators read the chat; only players write."; note.className = "chat-note small muted"; }
+    if (!can) { note.textContent = t("Spectators read the chat; only players write."); note.className = "chat-note small muted"; }
     else if (note.textContent.startsWith("Spectators")) note.textContent = "";
   }
 
@@ -57,7 +58,7 @@ export function createChat(root, { send, viewer }) {
     history(lines, canChat, error) {
       for (const line of lines || []) add(line);
       setWritable(!!canChat);
-      if (error) { note.textContent = `The chat cannot be read now: ${error}`; note.className = "chat-note small error"; }
+      if (error) { note.textContent = t("The chat cannot be read now: {error}", { error }); note.className = "chat-note small error"; }
     },
     add,
   };

@@ -1,6 +1,7 @@
 // Clocks: the lobby's clock choice, and the game page's countdown. The server keeps and enforces
 // every clock (server/control.py); the page only counts down from the numbers it last received.
 import { clear, el } from "/static/js/dom.js";
+import { t } from "/static/js/i18n.js";
 
 // --- the lobby --------------------------------------------------------------------------------
 export function renderClockOptions(box, agents) {
@@ -13,18 +14,18 @@ export function renderClockOptions(box, agents) {
     return l;
   };
   const mode = el("select", { id: "clock-mode", "data-testid": "clock-mode" });
-  for (const [value, text] of [["", "No clock"], ["move", "Time per turn"], ["total", "Time per player (+ increment)"]]) {
+  for (const [value, text] of [["", t("No clock")], ["move", t("Time per turn")], ["total", t("Time per player (+ increment)")]]) {
     el("option", { value, text }, mode);
   }
-  row("Clock", mode);
+  row(t("Clock"), mode);
   const seconds = el("input", { type: "number", id: "clock-seconds", min: "1", step: "1", value: "60", "data-testid": "clock-seconds" });
-  const secondsRow = row("Seconds", seconds);
+  const secondsRow = row(t("Seconds"), seconds);
   const increment = el("input", { type: "number", id: "clock-increment", min: "0", step: "1", value: "5", "data-testid": "clock-increment" });
-  const incrementRow = row("Increment (s)", increment);
+  const incrementRow = row(t("Increment (s)"), increment);
   const rule = el("select", { id: "clock-rule", "data-testid": "clock-rule" });
-  for (const level of levels) el("option", { value: `ai:${level}`, text: `the computer (${level}) plays the turn` }, rule);
-  el("option", { value: "forfeit", text: "that player forfeits" }, rule);
-  const ruleRow = row("When time runs out", rule);
+  for (const level of levels) el("option", { value: `ai:${level}`, text: t("the computer ({level}) plays the turn", { level }) }, rule);
+  el("option", { value: "forfeit", text: t("that player forfeits") }, rule);
+  const ruleRow = row(t("When time runs out"), rule);
   const sync = () => {
     const on = mode.value !== "";
     secondsRow.hidden = !on;
@@ -77,9 +78,9 @@ export function createClock(box, { seatLabel }) {
       el("span", { class: "who", text: seatLabel(seat) }, div);
       el("span", { class: "time", text: formatClock(left) }, div);
     });
-    const rule = clock.on_timeout === "forfeit" ? "forfeit on time" : `on time: the computer (${clock.ai_level}) plays`;
-    const what = clock.mode === "total" ? `${formatClock(clock.seconds * 1000)} each` + (clock.increment ? ` + ${clock.increment} s` : "")
-      : `${formatClock(clock.seconds * 1000)} per turn`;
+    const rule = clock.on_timeout === "forfeit" ? t("forfeit on time") : t("on time: the computer ({level}) plays", { level: clock.ai_level });
+    const what = clock.mode === "total" ? t("{time} each", { time: formatClock(clock.seconds * 1000) }) + (clock.increment ? ` + ${clock.increment} s` : "")
+      : t("{time} per turn", { time: formatClock(clock.seconds * 1000) });
     el("span", { class: "clock-rule muted small", text: `${what} · ${rule}` }, box);
   }
   return {

@@ -1,9 +1,10 @@
 // Game control off the board on the game page: resign, abort, hand a gone player's seat to an AI,
 // rematch (offered, accepted, then each player's own new link), and a finished game's public link.
 // The server decides who may do what (u.controls) and what it does to the result (u.ending).
+import { t, tn } from "/static/js/i18n.js";
 import { api, clear, el } from "/static/js/dom.js";
 
-const REASONS = { resigned: "resigned", out_of_time: "ran out of time", aborted: "aborted the game" };
+const REASONS = { resigned: () => t("resigned"), out_of_time: () => t("ran out of time"), aborted: () => t("aborted the game") };
 
 export function createControls({ box, gid, token, info, message, seatLabel }) {
   const base = `/api/games/${encodeURIComponent(gid)}`;
@@ -38,28 +39,29 @@ export function createControls({ box, gid, token, info, message, seatLabel }) {
   function endingLines(u) {
     const lines = [];
     for (const f of (u.ending && u.ending.forfeits) || []) {
-      if (f.reason === "aborted") lines.push("The game was aborted before its second move: no result.");
-      else lines.push(`${seatLabel(f.seat)} ${REASONS[f.reason]} after ${f.ply} moves.`);
+      if (f.reason === "aborted") lines.push(t("The game was aborted before its second move: no result."));
+      else lines.push(tn("{who} {what} after {n} move.", "{who} {what} after {n} moves.", f.ply, { who: seatLabel(f.seat), what: REASONS[f.reason]() }));
     }
     return lines;
   }
 
   function headline(u) {
     if (!u.ending) return null;
-    if (u.ending.aborted) return "Game aborted: no result.";
+    if (u.ending.aborted) return t("Game aborted: no result.");
     const winners = (u.winners || []).map(seatLabel);
     const last = u.ending.forfeits[u.ending.forfeits.length - 1];
-    const why = `${seatLabel(last.seat)} ${REASONS[last.reason]}`;
-    if (!winners.length) return `${why}: nobody wins.`;
+    const why = `${seatLabel(last.seat)} ${REASONS[last.reason]()}`;
+    if (!winners.length) return t("{why}: nobody wins.", { why });
     const you = info.seat !== null && (u.winners || []).includes(info.seat);
-    return `${why}. ${you && winners.length === 1 ? "You win!" : `${winners.join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`}`;
+    const result = you && winners.length === 1 ? t("You win!") : winners.length > 1 ? t("{who} win.", { who: winners.join(t(" and ")) }) : t("{who} wins.", { who: winners[0] });
+    return `${why}. ${result}`;
   }
 
   async function acceptRematch(button) {
     if (button) button.disabled = true;
     const r = await post("rematch");
     if (!r.ok) { if (button) button.disabled = false; return; }
-    if (button) button.textContent = "Rematch offered";
+    if (button) button.textContent = t("Rematch offered");
     const humans = info.players.filter((p) => p.kind === "human").length;
     // Alone against the computer: straight to the new game.
     if (r.data.link && humans <= 1) location.href = r.data.link;
@@ -71,17 +73,17 @@ export function createControls({ box, gid, token, info, message, seatLabel }) {
     const rm = u.rematch;
     if (rm.game && rm.link) {
       const p = el("p", { class: "rematch-ready", "data-testid": "rematch-ready" }, container);
-      el("span", { text: "Rematch ready (seats rotated): " }, p);
-      el("a", { href: rm.link, text: "play the rematch", "data-testid": "rematch-link" }, p);
+      el("span", { text: t("Rematch ready (seats rotated): ") }, p);
+      el("a", { href: rm.link, text: t("play the rematch"), "data-testid": "rematch-link" }, p);
       return;
     }
     if (!rm.accepted.length) return;
     const waiting = rm.needed.filter((s) => !rm.accepted.includes(s));
     const names = rm.accepted.map(seatLabel).join(", ");
-    el("p", { text: `Rematch offered by ${names}` + (waiting.length ? `; waiting for ${waiting.map(seatLabel).join(", ")}.` : "."),
+    el("p", { text: waiting.length ? t("Rematch offered by {names}; waiting for {waiting}.", { names, waiting: waiting.map(seatLabel).join(", ") }) : t("Rematch offered by {names}.", { names }),
               "data-testid": "rematch-offer" }, container);
     if (withButton && info.seat !== null && waiting.includes(info.seat) && u.controls && u.controls.can_rematch) {
-      const b = el("button", { type: "button", class: "primary", text: "Accept the rematch", "data-testid": "accept-rematch" }, container);
+      const b = el("button", { type: "button", class: "primary", text: t("Accept the rematch"), "data-testid": "accept-rematch" }, container);
       b.addEventListener("click", () => acceptRematch(b));
     }
   }
@@ -94,7 +96,7 @@ export function createControls({ box, gid, token, info, message, seatLabel }) {
     if (clockMoves >= 0 && moves.length > clockMoves) {
       const entry = (u.log || [])[moves[moves.length - 1]];
       const who = entry ? seatLabel(entry.seat) : "a player";
-      message(`Time ran out: the computer (${u.clock.ai_level}) played for ${who}.`);
+      message(t("Time ran out: the computer ({level}) played for {who}.", { level: u.clock.ai_level, who }));
     }
     clockMoves = moves.length;
     // Who left the game off the board, beside their name in the players list.
@@ -109,15 +111,15 @@ export function createControls({ box, gid, token, info, message, seatLabel }) {
     const c = u.controls || {};
     const row = el("div", { class: "row-buttons" }, box);
     if (c.can_abort) {
-      confirmButton(row, "Abort", "Confirm abort", "abort", async () => { if ((await post("abort")).ok) message("Game aborted."); });
+      confirmButton(row, t("Abort"), t("Confirm abort"), "abort", async () => { if ((await post("abort")).ok) message(t("Game aborted.")); });
     }
     if (c.can_resign) {
-      confirmButton(row, "Resign", "Confirm resign", "resign", async () => { if ((await post("resign")).ok) message("You resigned."); });
+      confirmButton(row, t("Resign"), t("Confirm resign"), "resign", async () => { if ((await post("resign")).ok) message(t("You resigned.")); });
     }
     for (const seat of c.handable || []) {
       const p = el("p", { class: "small", "data-testid": `gone-${seat}` }, box);
-      el("span", { text: `${seatLabel(seat)} has gone. ` }, p);
-      const b = el("button", { type: "button", text: "Let the computer play for them", "data-testid": `hand-over-${seat}` }, p);
+      el("span", { text: t("{who} has gone. ", { who: seatLabel(seat) }) }, p);
+      const b = el("button", { type: "button", text: t("Let the computer play for them"), "data-testid": `hand-over-${seat}` }, p);
       b.addEventListener("click", async () => {
         b.disabled = true;
         if ((await post("hand-over", { seat })).ok) message(`${seatLabel(seat)} is played by the computer now.`);
@@ -126,7 +128,7 @@ export function createControls({ box, gid, token, info, message, seatLabel }) {
     if (u.terminal) {
       renderRematch(el("div", { class: "rematch-status" }, box), u);
       const p = el("p", { class: "small" }, box);
-      el("a", { href: `/replay/${encodeURIComponent(gid)}`, text: "Public link to this game", "data-testid": "public-link" }, p);
+      el("a", { href: `/replay/${encodeURIComponent(gid)}`, text: t("Public link to this game"), "data-testid": "public-link" }, p);
     }
     renderRematch(document.getElementById("end-links"), u, false); // the end screen has its own button
     box.hidden = !box.querySelector("button, a, p");
@@ -142,9 +144,9 @@ export function createControls({ box, gid, token, info, message, seatLabel }) {
   // Extra end-screen entries: the public link and the embeddable replay.
   function endLinks(actions) {
     const href = `/replay/${encodeURIComponent(gid)}`;
-    el("a", { href, text: "Public link", "data-testid": "end-public-link", title: "A link anyone can open: no seat token in it" }, actions);
-    el("a", { href: `${href}?embed=1`, text: "Embed", "data-testid": "end-embed-link",
-              title: "The replay for an <iframe>" }, actions);
+    el("a", { href, text: t("Public link"), "data-testid": "end-public-link", title: t("A link anyone can open: no seat token in it") }, actions);
+    el("a", { href: `${href}?embed=1`, text: t("Embed"), "data-testid": "end-embed-link",
+              title: t("The replay for an <iframe>") }, actions);
   }
 
   return { update, headline, endSummary, endLinks, acceptRematch, renderRematch: (c) => last && renderRematch(c, last, false) };

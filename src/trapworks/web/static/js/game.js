@@ -2,6 +2,8 @@
 // game's renderer one update at a time, and draws the common parts (players, log, buttons).
 import { api, clear, el, hashParams, myGames, rememberGame } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
+import { focusMark, restoreFocus } from "/static/js/boardkeys.js";
+import { t, translatePage } from "/static/js/i18n.js";
 import { renderLog } from "/static/js/log.js";
 import { createAlerts } from "/static/js/alerts.js";
 import { createChat } from "/static/js/chat.js";
@@ -9,6 +11,8 @@ import { nameField, storedName } from "/static/js/names.js";
 import { applyPresence, drawPlayers, startHeartbeat } from "/static/js/presence.js";
 import { createClock } from "/static/js/clock.js";
 import { createControls } from "/static/js/controls.js";
+import { setupRules } from "/static/js/rules.js";
+import { setupSettings } from "/static/js/settings.js";
 
 const $ = (id) => document.getElementById(id);
 const gid = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -31,11 +35,20 @@ let stopped = false;
 let chat = null;
 let alerts = null;
 let hotSeat = false; // this browser holds more than one human seat of this game
-let shown = null;    // the update drawn last (presence redraws the players with it)
+let shown = null;
+let latestU = null; // the newest update made from a state message    // the update drawn last (presence redraws the players with it)
+let started = false; // the page's one-time parts (listeners, heartbeat) are set up
+let generation = 0;  // which seat's session the socket belongs to (hot seat switches seats)
+let drawnPly = -1;   // the ply of the last update drawn
 
-// Messages are toasts in the action bar (always on screen): one at a time, kept until closed or
-// replaced; the same text again does not stack a second copy (a double click's two refusals).
-function message(text, kind = "info") {
+// Messages are toasts in the action bar (always on screen): one at a time; the same text again does
+// not stack a second copy (a double click's two refusals). They do not stay for ever (issue 27): a
+// message is replaced by the next one, closed (×), gone with the next move (a hint, a refusal), and
+// an information expires after INFO_MS (an error after ERROR_MS); a message with a `tag` goes when
+// what it is about is over (`dropMessages(tag)`: "connection" on reconnecting, "name" on a good save).
+const INFO_MS = 9000;
+const ERROR_MS = 20000;
+function message(text, kind = "info", { tag = "", keep = false } = {}) {
   const box = $("toasts");
   const current = box.firstElementChild;
   if (current && current.dataset.text === text && current.dataset.message === kind) {
@@ -45,10 +58,21 @@ function message(text, kind = "info") {
     return;
   }
   clear(box);
-  const div = el("div", { class: `toast ${kind}`, "data-message": kind, "data-text": text }, box);
+  const div = el("div", { class: `toast ${kind}`, "data-message": kind, "data-text": text, "data-tag": tag,
+                          "data-ply": String(drawnPly), "data-keep": keep ? "1" : "" }, box);
   el("span", { class: "text", text }, div);
-  el("button", { class: "close", type: "button", "aria-label": "Dismiss message", text: "×",
+  el("button", { class: "close", type: "button", "aria-label": t("Dismiss message"), text: "×",
                  onclick: () => div.remove() }, div);
+  if (!keep) setTimeout(() => div.remove(), kind === "error" ? ERROR_MS : INFO_MS);
+}
+
+function dropMessages(tag) {
+  for (const t of $("toasts").querySelectorAll(".toast")) if (!tag || t.dataset.tag === tag) t.remove();
+}
+
+// A new move: the messages about the moment before it (a hint, a refused move) are gone.
+function dropStaleMessages(ply) {
+  for (const t of $("toasts").querySelectorAll(".toast")) if (!t.dataset.keep && Number(t.dataset.ply) < ply) t.remove();
 }
 
 function setStatus(text, offline) {
@@ -57,14 +81,30 @@ function setStatus(text, offline) {
   document.body.dataset.connected = offline ? "0" : "1";
 }
 
-function request(msg, timeoutMs = 15000) {
+// A socket still connecting (a page just opened, a hot seat's switch) is waited for, up to 5 s:
+// a move made before it opened is sent, not refused.
+function whenOpen(limitMs = 5000) {
+  if (ws && ws.readyState === WebSocket.OPEN) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const poll = () => {
+      if (ws && ws.readyState === WebSocket.OPEN) resolve(true);
+      else if (performance.now() - t0 > limitMs) resolve(false);
+      else setTimeout(poll, 30);
+    };
+    poll();
+  });
+}
+
+async function request(msg, timeoutMs = 15000) {
+  await whenOpen();
   return new Promise((resolve) => {
     if (!ws || ws.readyState !== WebSocket.OPEN) {
-      resolve({ ok: false, error: "not connected to the server; reconnecting…" });
+      resolve({ ok: false, error: t("not connected to the server; reconnecting…"), tag: "connection" });
       return;
     }
     const ref = ++refCounter;
-    const timer = setTimeout(() => { pending.delete(ref); resolve({ ok: false, error: "no answer from the server" }); }, timeoutMs);
+    const timer = setTimeout(() => { pending.delete(ref); resolve({ ok: false, error: t("no answer from the server") }); }, timeoutMs);
     pending.set(ref, (reply) => { clearTimeout(timer); resolve(reply); });
     ws.send(JSON.stringify({ ...msg, ref }));
   });
@@ -75,7 +115,7 @@ async function sendAction(text) {
   const ply = latest ? latest.ply : undefined;
   if (inFlight && inFlight.text === String(text) && inFlight.ply === ply) return inFlight.promise;
   const promise = request({ type: "move", action: String(text), ply }).then((reply) => {
-    if (!reply.ok) message(reply.error, "error");
+    if (!reply.ok) message(reply.error, "error", { tag: reply.tag || "" });
     return reply;
   });
   inFlight = { text: String(text), ply, promise };
@@ -85,7 +125,7 @@ async function sendAction(text) {
 async function hint() {
   const r = await api("GET", `/api/games/${encodeURIComponent(gid)}/hint?token=${encodeURIComponent(token)}`);
   if (!r.ok) { message(r.error, "error"); return { ok: false, error: r.error }; }
-  message(`Hint: ${r.data.text || r.data.move}.` + (r.data.explanation ? ` ${r.data.explanation}` : ""));
+  message(t("Hint: {move}.", { move: r.data.text || r.data.move }) + (r.data.explanation ? ` ${r.data.explanation}` : ""), "info", { tag: "hint" });
   if (renderer && renderer.showHint) renderer.showHint(r.data);
   return r.data;
 }
@@ -93,7 +133,7 @@ async function hint() {
 async function undo() {
   const r = await api("POST", `/api/games/${encodeURIComponent(gid)}/undo`, { token });
   if (!r.ok) { message(r.error, "error"); return { ok: false, error: r.error }; }
-  message("Move taken back.");
+  message(t("Move taken back."));
   return { ok: true, ply: r.data.ply };
 }
 
@@ -102,7 +142,7 @@ async function undo() {
 async function downloadRecord(e) {
   e.preventDefault();
   const r = await api("GET", $("record").href.replace(location.origin, ""));
-  if (!r.ok) { message(`Download record: ${r.error}`, "error"); return; }
+  if (!r.ok) { message(t("Download record: {error}", { error: r.error }), "error"); return; }
   const blob = new Blob([JSON.stringify(r.data, null, 1)], { type: "application/json" });
   const a = el("a", { href: URL.createObjectURL(blob), download: `${info.game}-${gid}.json` });
   document.body.appendChild(a);
@@ -116,11 +156,22 @@ async function extra(name, data) {
   return r.ok ? { ok: true, data: r.data.data } : { ok: false, error: r.error };
 }
 
+// One vocabulary for seats (issue 27): "You" for this page's player, the others by name (or
+// "Player N" until they give one). On a shared screen (hot seat) nobody is "You": every seat by name.
 function seatLabel(s) {
-  if (s === -1) return "Chance";
-  if (s === null || s === undefined) return "Spectator";
-  if (s === info.seat) return `You (Player ${s + 1})`;
-  return info.players[s] ? info.players[s].label : `Player ${s + 1}`;
+  if (s === -1) return t("Chance");
+  if (s === null || s === undefined) return t("Spectator");
+  if (s === info.seat && !hotSeat) return t("You");
+  const p = info.players[s];
+  if (p && p.name) return p.name;
+  if (p && p.kind === "agent" && p.agent) return t("Player {n} ({agent})", { n: s + 1, agent: p.agent });
+  return t("Player {n}", { n: s + 1 });
+}
+
+// "Game over: ..." once, whether the headline says it already or not.
+function gameOverLine(head) {
+  const prefix = t("Game over: {result}", { result: "" });
+  return head.startsWith(prefix) ? head : t("Game over: {result}", { result: head });
 }
 
 let endShown = -1;       // the ply whose end screen was drawn (drawn once, may be closed)
@@ -138,11 +189,11 @@ function resultHeadline(u) {
   const off = controls && controls.headline(u); // resigned, out of time, aborted
   if (off) return off;
   const winners = (u.winners || []).map(seatLabel);
-  if (u.truncated) return "Game over: stopped by the turn limit, nobody wins.";
-  if (!winners.length) return "Game over: a draw.";
-  const you = info.seat !== null && (u.winners || []).includes(info.seat);
-  if (you && winners.length === 1) return "You win!";
-  return `${winners.join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`;
+  if (u.truncated) return t("Game over: stopped by the turn limit, nobody wins.");
+  if (!winners.length) return t("Game over: a draw.");
+  const you = info.seat !== null && !hotSeat && (u.winners || []).includes(info.seat);
+  if (you && winners.length === 1) return t("You win!");
+  return winners.length > 1 ? t("{who} win.", { who: winners.join(t(" and ")) }) : t("{who} wins.", { who: winners[0] });
 }
 
 function drawEndScreen(u) {
@@ -154,7 +205,7 @@ function drawEndScreen(u) {
   if (summary.scores && summary.scores.length) {
     const t = el("table", { "data-testid": "end-scores" }, box);
     const head = el("tr", {}, el("thead", {}, t));
-    for (const h of summary.columns || ["Player", "Result"]) el("th", { text: h, scope: "col" }, head);
+    for (const h of summary.columns || [t("Player"), t("Result")]) el("th", { text: h, scope: "col" }, head);
     const tb = el("tbody", {}, t);
     for (const row of summary.scores) {
       const tr = el("tr", { "data-seat": row.seat }, tb);
@@ -168,24 +219,29 @@ function drawEndScreen(u) {
     for (const line of section.lines) el("li", { text: line }, dl);
   }
   const actions = el("div", { class: "actions" }, box);
-  if (u.controls && u.controls.can_rematch) {
+  // An aborted game has no result to answer with a rematch (issue 27): New game instead.
+  if (u.controls && u.controls.can_rematch && !(u.ending && u.ending.aborted)) {
     // The server makes the rematch once every human seat has accepted (js/controls.js).
-    const again = el("button", { type: "button", class: "primary", text: "Rematch (seats rotated)", "data-testid": "rematch" }, actions);
+    const again = el("button", { type: "button", class: "primary", text: t("Rematch (seats rotated)"), "data-testid": "rematch" }, actions);
     again.addEventListener("click", () => controls.acceptRematch(again));
   }
-  el("a", { href: "/", text: "New game", "data-testid": "new-game" }, actions);
-  el("a", { href: $("record").href, text: "Download record", download: "", "data-testid": "end-record" }, actions);
-  el("a", { href: $("replay").href, text: "Replay", "data-testid": "end-replay" }, actions);
-  el("button", { type: "button", text: "Look at the board", "data-testid": "close-end",
+  el("a", { href: "/", text: t("New game"), "data-testid": "new-game" }, actions);
+  el("a", { href: $("record").href, text: t("Download record"), download: "", "data-testid": "end-record" }, actions);
+  el("a", { href: $("replay").href, text: t("Replay"), "data-testid": "end-replay" }, actions);
+  el("button", { type: "button", text: t("Look at the board"), "data-testid": "close-end",
                  onclick: () => { box.hidden = true; $("show-result").hidden = false; $("show-result").focus(); } }, actions);
   controls.endLinks(actions);
   el("div", { id: "end-links" }, box);
   controls.renderRematch($("end-links"));
   box.hidden = false;
+  // The dialog takes the focus (issue 27): its first action, so Enter plays again.
+  const first = actions.querySelector("button, a");
+  if (first) first.focus({ preventScroll: true });
 }
 
 function drawPlayersNow(u) {
-  drawPlayers($("players"), info.players, { viewer: info.seat, toMove: u.to_move, terminal: u.terminal, winners: u.winners });
+  // On a shared screen nobody is "you" (issue 27: one vocabulary for seats).
+  drawPlayers($("players"), info.players, { viewer: hotSeat ? null : info.seat, toMove: u.to_move, terminal: u.terminal, winners: u.winners });
 }
 
 function drawShell(u) {
@@ -194,8 +250,8 @@ function drawShell(u) {
   const end = clear($("end"));
   if (u.error) el("p", { class: "error", text: u.error }, end);
   if (u.terminal) {
-    el("p", { class: "banner", text: `Game over: ${resultHeadline(u).replace(/^Game over: /, "")}`, "data-testid": "game-over" }, end);
-    const show = el("button", { type: "button", id: "show-result", text: "Show the result", hidden: true,
+    el("p", { class: "banner", text: gameOverLine(resultHeadline(u)), "data-testid": "game-over" }, end);
+    const show = el("button", { type: "button", id: "show-result", text: t("Show the result"), hidden: true,
                                 onclick: () => { $("end-screen").hidden = false; show.hidden = true; } }, end);
     void show;
     if (endShown !== u.ply) { endShown = u.ply; drawEndScreen(u); }
@@ -222,7 +278,19 @@ function drawShell(u) {
   document.body.dataset.myTurn = (u.to_move !== null && u.to_move === info.seat) ? "1" : "0";
   document.body.dataset.busy = "0";
   if (alerts) alerts.update(u);
+  holdBar();
 }
+
+// The action bar never shrinks while the page is open (until the window is resized): a decision
+// with fewer words does not make the board jump (issue 27).
+let barHeld = 0;
+function holdBar() {
+  const bar = $("actionbar");
+  if (document.body.dataset.terminal === "1") { barHeld = 0; bar.style.minHeight = ""; return; } // over: nothing to hold
+  const h = bar.getBoundingClientRect().height;
+  if (h > barHeld + 0.5) { barHeld = h; bar.style.minHeight = `${Math.ceil(h)}px`; }
+}
+window.addEventListener("resize", () => { barHeld = 0; $("actionbar").style.minHeight = ""; });
 
 function onState(msg) {
   latest = msg;
@@ -234,19 +302,30 @@ function onState(msg) {
   const u = { ...msg, log: log.slice() };
   // An update leaves out the view's static part (the board): it came once with the game's info.
   if (info.static_view && u.view) u.view = { ...info.static_view, ...u.view };
+  latestU = u;
   // Ended off the board (resigned, out of time, aborted): the board has no move left to offer.
   if (msg.ending && msg.terminal && msg.view && !msg.view.terminal) u.view = { ...msg.view, to_move: null, legal_actions: [] };
   document.body.dataset.busy = "1";
+  const mine = generation;
   queue = queue.then(async () => {
+    if (mine !== generation) return; // a seat switch replaced this page's renderer
+    if (u.ply !== drawnPly) { dropStaleMessages(u.ply); drawnPly = u.ply; }
+    // Keep the keyboard on the board while the renderer redraws it (an opponent's move).
+    const mark = focusMark($("board"));
     try {
       await renderer.update(u);
     } catch (e) {
       console.error(e);
-      message(`the board could not be drawn: ${e.message}`, "error");
+      message(t("the board could not be drawn: {error}", { error: e.message }), "error");
     }
+    if (mine !== generation) return;
     drawShell(u);
+    restoreFocus(mark, $("board"));
+    if (u === latestDrawable()) maybeSwitchSeat(u);
   });
 }
+
+function latestDrawable() { return latestU; }
 
 function onMessage(event) {
   let data;
@@ -291,15 +370,21 @@ function handleMessage(msg) {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  ws = new WebSocket(`${proto}://${location.host}/ws/games/${encodeURIComponent(gid)}?token=${encodeURIComponent(token)}`);
-  ws.addEventListener("open", () => { backoff = 250; setStatus("connected", false); greet(); });
-  ws.addEventListener("message", onMessage);
-  ws.addEventListener("close", () => {
-    for (const [ref, resolve] of pending) resolve({ ok: false, error: "connection lost; reconnecting…" });
+  const mine = generation;
+  const sock = new WebSocket(`${proto}://${location.host}/ws/games/${encodeURIComponent(gid)}?token=${encodeURIComponent(token)}`);
+  ws = sock;
+  sock.addEventListener("open", () => {
+    if (mine !== generation) { sock.close(); return; }
+    backoff = 250; setStatus(t("connected"), false); dropMessages("connection"); greet();
+  });
+  sock.addEventListener("message", (e) => { if (mine === generation) onMessage(e); });
+  sock.addEventListener("close", () => {
+    if (mine !== generation) return; // a seat switch closed it on purpose
+    for (const [ref, resolve] of pending) resolve({ ok: false, error: t("connection lost; reconnecting…"), tag: "connection" });
     pending.clear();
-    if (stopped) { setStatus("disconnected", true); return; }
-    setStatus(`connection lost; reconnecting in ${(backoff / 1000).toFixed(1)} s…`, true);
-    setTimeout(connect, backoff);
+    if (stopped) { setStatus(t("disconnected"), true); return; }
+    setStatus(t("connection lost; reconnecting in {s} s…", { s: (backoff / 1000).toFixed(1) }), true);
+    setTimeout(() => { if (mine === generation) connect(); }, backoff);
     backoff = Math.min(backoff * 2, 8000);
   });
 }
@@ -317,33 +402,147 @@ function greet() {
 
 async function sendName(name) {
   const reply = await request({ type: "name", name });
-  if (!reply.ok) message(`Your name: ${reply.error}`, "error");
+  if (!reply.ok) message(t("Your name: {error}", { error: reply.error }), "error", { tag: "name" });
+  else dropMessages("name"); // a refusal said before is over
   return reply.ok ? null : reply.error;
 }
 
-// An invite link (#i=...): claim its seat once, then keep the seat's own link (#t=...) instead.
-async function claimInvite() {
-  const r = await api("POST", `/api/games/${encodeURIComponent(gid)}/claim`, { invite: params.get("i") });
-  if (!r.ok) { message(r.error, "error"); setStatus("not connected", true); return false; }
-  token = r.data.token;
+// --- seats this browser holds (hot seat) -------------------------------------------------------
+// "My games" (localStorage) keeps each seat's token. One page plays every human seat of the game
+// that this browser holds (issue 27): when such a seat is on move, the page becomes that seat's.
+function heldSeats() {
+  const held = new Map();
+  for (const g of myGames()) if (g.id === gid && !held.has(g.seat)) held.set(g.seat, g);
+  return held;
+}
+
+function setToken(next) {
+  token = next;
   params.delete("i");
   params.set("t", token);
   history.replaceState(null, "", `${location.pathname}${location.search}#${params.toString()}`);
-  return true;
 }
 
-async function init() {
-  if (!token && params.has("i") && !(await claimInvite())) return;
-  if (!token) {
-    message("This link has no seat token (#t=...). Open the link you were given, or create a game in the lobby.", "error");
-    return;
+// An invite link (#i=...): claim its seat once, then keep the seat's own link (#t=...) instead.
+// The same link opened again in this browser resumes the seat it gave (issue 27).
+async function claimInvite() {
+  const invite = params.get("i");
+  const known = myGames().find((g) => g.id === gid && g.invite === invite);
+  if (known) { setToken(known.token); return true; }
+  const r = await api("POST", `/api/games/${encodeURIComponent(gid)}/claim`, { invite });
+  if (!r.ok) {
+    const held = [...heldSeats().values()];
+    if (held.length) { // used by someone else, but this browser holds a seat of the game: open it
+      setToken(held[0].token);
+      message(t("This invite link was already used; here is your own seat (Player {n}).", { n: held[0].seat + 1 }), "info");
+      return true;
+    }
+    message(t("{error}. If you opened this link before in another browser, use that browser (its lobby lists the game under \"My games\").", { error: r.error }), "error", { keep: true });
+    setStatus(t("not connected"), true);
+    return false;
   }
-  const r = await api("GET", `/api/games/${encodeURIComponent(gid)}?token=${encodeURIComponent(token)}`);
-  if (!r.ok) { message(r.error, "error"); setStatus("not connected", true); return; }
+  setToken(r.data.token);
+  pendingInvite = invite;
+  return true;
+}
+let pendingInvite = null; // the invite code just claimed, remembered with the seat
+
+// The screen between two seats of a shared screen where hands are secret: the next player says
+// they are at the screen before their seat is shown (and the last one's is hidden).
+function curtain(seat) {
+  return new Promise((resolve) => {
+    const who = seatLabel(seat);
+    const box = clear($("curtain"));
+    const inner = el("div", { class: "curtain-box" }, box);
+    el("h2", { id: "curtain-title", text: t("Pass the screen to {who}", { who }) }, inner);
+    el("p", { text: t("{who} is to move. The other players look away: {who}'s hand is shown next.", { who }) }, inner);
+    const go = el("button", { type: "button", class: "primary", "data-testid": "curtain-ready",
+                              text: t("I am {who}: show my seat", { who }) }, inner);
+    // Nothing of the last seat stays on the page under the curtain (nor for a screen reader).
+    const main = document.querySelector("main");
+    go.addEventListener("click", () => { box.hidden = true; clear(box); main.hidden = false; resolve(); });
+    main.hidden = true;
+    box.hidden = false;
+    document.body.dataset.curtain = "1";
+    go.focus();
+  });
+}
+
+let switching = false;
+function maybeSwitchSeat(u) {
+  if (switching || info.seat === null || u.terminal || u.to_move === null || u.to_move === undefined) return;
+  if (u.to_move === info.seat || u.to_move < 0) return;
+  const held = heldSeats().get(u.to_move);
+  if (!held) return;
+  switchSeat(held);
+}
+
+// The other seats this browser holds stay present (a socket each, only for presence): on a shared
+// screen a seat whose turn it is not is not "gone" (no hand-over offered for it).
+const companions = new Map(); // seat -> WebSocket
+function keepCompanions() {
+  const held = heldSeats();
+  for (const [seat, sock] of companions) {
+    if (seat === info.seat || !held.has(seat)) { sock.close(); companions.delete(seat); }
+  }
+  for (const [seat, entry] of held) {
+    if (seat === info.seat || companions.has(seat)) continue;
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const sock = new WebSocket(`${proto}://${location.host}/ws/games/${encodeURIComponent(gid)}?token=${encodeURIComponent(entry.token)}`);
+    sock.addEventListener("open", () => sock.send(JSON.stringify({ type: "presence", visible: !document.hidden })));
+    sock.addEventListener("close", () => { if (companions.get(seat) === sock) companions.delete(seat); });
+    companions.set(seat, sock);
+  }
+}
+
+async function switchSeat(entry) {
+  switching = true;
+  try {
+    if (info.has_hidden_information) await curtain(entry.seat);
+    generation += 1;
+    const old = ws;
+    ws = null;
+    // The seat just played stays present through its socket (now a companion's).
+    if (old && old.readyState <= WebSocket.OPEN && !companions.has(info.seat)) companions.set(info.seat, old);
+    else if (old) old.close();
+    for (const [, resolve] of pending) resolve({ ok: false, error: "switched seats" });
+    pending.clear();
+    if (renderer && renderer.destroy) renderer.destroy();
+    setToken(entry.token);
+    latest = null; latestU = null; log = []; queue = Promise.resolve(); endShown = -1; drawnPly = -1;
+    await openSeat();
+  } finally {
+    switching = false;
+    document.body.dataset.curtain = "0";
+  }
+}
+
+async function openSeat(first = false) {
+  let r = await api("GET", `/api/games/${encodeURIComponent(gid)}?token=${encodeURIComponent(token)}`);
+  if (!r.ok) { message(r.error, "error", { keep: true }); setStatus(t("not connected"), true); return; }
   info = r.data.info;
+  const seatsHere = new Set([...heldSeats().keys(), ...(info.seat !== null ? [info.seat] : [])]);
+  hotSeat = info.seat !== null && seatsHere.size > 1;
+  if (first && hotSeat) {
+    // A shared screen opens on the seat on move, if this browser holds it ...
+    const mover = r.data.state.to_move;
+    const held = mover !== null && mover !== undefined && mover !== info.seat ? heldSeats().get(mover) : null;
+    if (held && !r.data.state.terminal) {
+      setToken(held.token);
+      r = await api("GET", `/api/games/${encodeURIComponent(gid)}?token=${encodeURIComponent(token)}`);
+      if (!r.ok) { message(r.error, "error", { keep: true }); setStatus(t("not connected"), true); return; }
+      info = r.data.info;
+    }
+    // ... and, where hands are secret, behind the curtain until its player is at the screen.
+    if (info.has_hidden_information && !r.data.state.terminal) {
+      switching = true;
+      try { await curtain(info.seat); } finally { switching = false; document.body.dataset.curtain = "0"; }
+    }
+  }
   document.title = `${info.title} · trapworks`;
-  $("title").textContent = `${info.title} · ${info.seat === null ? "spectating" : "you are Player " + (info.seat + 1)}`
-    + (info.practice ? " · practice game" : "");
+  const seatWords = info.seat === null ? t("spectating")
+    : hotSeat ? t("{who}'s turn on this screen", { who: seatLabel(info.seat) }) : t("you are Player {n}", { n: info.seat + 1 });
+  $("title").textContent = `${info.title} · ${seatWords}` + (info.practice ? ` · ${t("practice game")}` : "");
   if (info.seat === null) { $("typed").hidden = true; $("hint").hidden = true; $("undo").hidden = true; }
   $("help").textContent = info.help;
   // Practice games may take back dice, cards and physics outcomes already seen; say so on the page.
@@ -352,10 +551,14 @@ async function init() {
   $("record").href = `${base}/record?token=${encodeURIComponent(token)}`;
   $("replay").href = `/replay#g=${encodeURIComponent(gid)}&t=${encodeURIComponent(token)}`;
   if (info.seat !== null) {
+    const before = myGames().find((g) => g.id === gid && g.token === token);
+    const invite = pendingInvite || (before && before.invite) || undefined;
+    pendingInvite = null;
     rememberGame({ id: gid, token, seat: info.seat, game: info.game, title: info.title,
-                   label: info.players[info.seat].label, link: location.href });
+                   label: info.players[info.seat].label, link: `${location.origin}/g/${gid}#t=${token}`, invite });
   }
-  hotSeat = info.seat !== null && new Set(myGames().filter((g) => g.id === gid).map((g) => g.seat)).size > 1;
+  document.body.dataset.hotSeat = hotSeat ? "1" : "0";
+  document.body.dataset.seat = info.seat === null ? "" : String(info.seat);
   // "#...&renderer=generic" shows any game with the fallback renderer (to debug a game's renderer).
   const loaded = await loadRenderer(params.get("renderer") === "generic" ? "/static/renderers/generic.js" : info.renderer);
   const ctx = {
@@ -363,14 +566,32 @@ async function init() {
                      fast, message, bar: clear($("bar")), side: clear($("side-extra")) }),
     send: sendAction, hint, undo, request: extra,
     links: { record: $("record").href, replay: $("replay").href, lobby: "/" },
-    // Hot seat: two or more human seats of this game are held by this browser (so one screen).
-    hotSeat,
+    // Hot seat: the page shows a curtain between seats itself (curtain() above), so a renderer
+    // draws the seat's hand at once.
+    hotSeat: false,
+    shared: hotSeat, // one screen for several seats: say names, never "you"
+    seatLabel,
   };
   renderer = loaded.create(clear($("board")), ctx);
   setupSocial();
   controls = createControls({ box: $("control"), gid, token, info, message, seatLabel });
-  clockView = createClock($("clockbar"), { seatLabel });
+  clockView = clockView || createClock($("clockbar"), { seatLabel }); // one countdown for the page
   document.body.dataset.renderer = loaded.url;
+  onState(r.data.state);
+  stopped = false;
+  connect();
+  if (hotSeat) keepCompanions();
+}
+
+async function init() {
+  translatePage();
+  if (params.has("i") && !(await claimInvite())) return;
+  if (!token) {
+    message(t("This link has no seat token (#t=...). Open the link you were given, or create a game in the lobby."), "error", { keep: true });
+    return;
+  }
+  setupRules($("rules-button"), $("rules-dialog"), () => info);
+  setupSettings($("settings-button"), $("settings-dialog"));
   $("record").addEventListener("click", downloadRecord);
   $("hint").addEventListener("click", hint);
   $("undo").addEventListener("click", undo);
@@ -381,8 +602,7 @@ async function init() {
     const reply = await sendAction(text);
     if (reply.ok) $("typed-action").value = "";
   });
-  onState(r.data.state);
-  connect();
+  await openSeat(true);
 }
 
 // The name field, the chat, the turn alerts and the heartbeat (see names.js, chat.js, alerts.js,
@@ -392,17 +612,24 @@ function setupSocial() {
   // Names and chat matter where people meet: two or more human seats, or spectators who chat.
   const people = info.players.filter((p) => p.kind === "human").length > 1 || info.spectator_chat;
   $("chat-card").hidden = !people;
+  clear($("name-box"));
+  nameBox = null;
   if ((info.seat !== null && people) || (info.seat === null && info.spectator_chat)) {
-    nameBox = nameField(clear($("name-box")), {
-      label: info.seat === null ? "Your name (for chat)" : "Your name",
+    nameBox = nameField($("name-box"), {
+      label: info.seat === null ? t("Your name (for chat)") : hotSeat ? t("Name of {who}", { who: seatLabel(info.seat) }) : t("Your name"),
       onSave: (name) => sendName(name),
     });
     const me = info.seat !== null ? info.players[info.seat] : null;
     if (me && me.name && hotSeat) nameBox.set(me.name);
   }
-  chat = createChat($("chat"), { viewer: info.seat, send: (text) => request({ type: "chat", text }) });
-  if (info.seat !== null) alerts = createAlerts($("alerts"), { baseTitle: document.title, seat: info.seat, gameTitle: info.title });
-  startHeartbeat((msg) => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg)); });
+  chat = createChat(clear($("chat")), { viewer: info.seat, send: (text) => request({ type: "chat", text }) });
+  alerts = info.seat !== null ? createAlerts(clear($("alerts")), { baseTitle: document.title, seat: info.seat, gameTitle: info.title }) : null;
+  if (started) return;
+  started = true;
+  startHeartbeat((msg) => {
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+    for (const sock of companions.values()) if (sock.readyState === WebSocket.OPEN) sock.send(JSON.stringify(msg));
+  });
 }
 
 init();

@@ -2,6 +2,8 @@
 // "Renderer interface"). Shared by the game page and the replay page.
 import { actionable, enableArrowKeys } from "/static/js/boardkeys.js";
 import { el, svg } from "/static/js/dom.js";
+import { scaledMs } from "/static/js/settings.js";
+import { lang, t, tn } from "/static/js/i18n.js";
 
 export async function loadRenderer(url) {
   try {
@@ -22,15 +24,17 @@ function reducedMotion() {
 
 export function baseContext({ gameId, mode, seat, players, options, fast, message, bar, side }) {
   const labelOf = (s) => {
-    if (s === -1) return "Chance";
-    if (s === null || s === undefined) return "Spectator";
-    if (mode === "live" && s === seat) return "You";
+    if (s === -1) return t("Chance");
+    if (s === null || s === undefined) return t("Spectator");
+    if (mode === "live" && s === seat) return t("You");
     const p = (players || [])[s];
-    return p ? p.label : `Player ${s + 1}`;
+    return p ? p.label : t("Player {n}", { n: s + 1 });
   };
   return {
     gameId, mode, seat, players: players || [], options: options || {},
     el, svg,
+    // The page's language (js/i18n.js): a renderer says its words with ctx.t / ctx.tn too.
+    lang, t, tn,
     // Where the current decision's controls, your hand and the dice go (the page keeps it on
     // screen), and a panel beside the board for everything else (news, other players' counts).
     bar: bar || el("div"),
@@ -38,7 +42,8 @@ export function baseContext({ gameId, mode, seat, players, options, fast, messag
     actionable, enableArrowKeys,
     message: message || ((text) => console.log(text)),
     // Renderers animate by sleeping between frames; reduced motion skips those pauses like ?fast.
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, fast || reducedMotion() ? 0 : ms)),
+    // The player's animation speed (js/settings.js) scales every pause.
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, fast || reducedMotion() ? 0 : scaledMs(ms))),
     fast: !!fast, // ?fast (tests): sleep does not wait, so a renderer may draw fewer frames
     seatLabel: labelOf,
     send: async () => ({ ok: false, error: "this is a replay: moves cannot be sent" }),

@@ -178,8 +178,10 @@ async function create() {
                    link: s.link });
   }
   const invites = game.seats.filter((s, i) => seatChoices[i] === "invite");
-  if (mine.length === 1 && invites.length === 0) {
-    location.href = mine[0].link; // alone against AI: straight to the game
+  if (mine.length >= 1 && invites.length === 0) {
+    // Alone against AI, or every human seat here (hot seat: one page plays them all, issue 27):
+    // straight to the game.
+    location.href = mine[0].link;
     return;
   }
   showLinks(game, seatChoices);

@@ -1,6 +1,7 @@
 // The player's display name, kept in this browser (localStorage): no account. The lobby and the
 // game page offer the same field; the server checks every name (length, control characters,
 // another seat's name) and says what is wrong.
+import { t } from "/static/js/i18n.js";
 import { el } from "/static/js/dom.js";
 
 const KEY = "trapworks.name";
@@ -31,24 +32,24 @@ export function localProblem(name) {
 
 // A "Your name" field with a Save button. `onSave(name)` may return a Promise of an error text
 // (the server's refusal), shown under the field; the name is kept in this browser once accepted.
-export function nameField(parent, { onSave, label = "Your name", testId = "name" } = {}) {
+export function nameField(parent, { onSave, label = t("Your name"), testId = "name" } = {}) {
   const form = el("form", { class: "name-field", "data-testid": `${testId}-form` }, parent);
   const id = `${testId}-input`;
   el("label", { for: id, text: label, class: "name-label" }, form);
   const line = el("div", { class: "name-line" }, form);
   const input = el("input", { type: "text", id, maxlength: String(NAME_MAX), autocomplete: "nickname",
-                              placeholder: "a name others see", value: storedName(), "data-testid": testId }, line);
-  el("button", { type: "submit", text: "Save", "data-testid": `${testId}-save` }, line);
+                              placeholder: t("a name others see"), value: storedName(), "data-testid": testId }, line);
+  el("button", { type: "submit", text: t("Save"), "data-testid": `${testId}-save` }, line);
   const note = el("p", { class: "name-note small", role: "status", "data-testid": `${testId}-note` }, form);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const name = tidyName(input.value);
-    if (!name) { note.textContent = "Type a name first."; note.className = "name-note small error"; return; }
+    if (!name) { note.textContent = t("Type a name first."); note.className = "name-note small error"; return; }
     const error = localProblem(name) || (onSave ? await onSave(name) : null);
     if (error) { note.textContent = error; note.className = "name-note small error"; return; }
     storeName(name);
     input.value = name;
-    note.textContent = "Saved.";
+    note.textContent = t("Saved.");
     note.className = "name-note small muted";
   });
   return { input, note, set(value) { input.value = value || ""; } };

@@ -1,10 +1,11 @@
 // Who sits at the game and whether they are here (the server's `presence` messages), drawn in
 // the Players card; and this page's heartbeat: whether its tab is visible, every HEARTBEAT_MS.
+import { t } from "/static/js/i18n.js";
 import { clear, el } from "/static/js/dom.js";
 
 const HEARTBEAT_MS = 15000;
 const STATUS_WORDS = {
-  free: "free seat", joined: "joined", online: "online", away: "away", left: "left",
+  free: () => t("free seat"), joined: () => t("joined"), online: () => t("online"), away: () => t("away"), left: () => t("left"),
 };
 
 // Merge a presence message's names and labels into info.players (the log, chat and the
@@ -26,19 +27,19 @@ export function drawPlayers(box, players, { viewer, toMove, terminal, winners })
     const mine = viewer !== null && viewer !== undefined && p.seat === viewer;
     const row = el("div", { class: "player" + (toMove === p.seat ? " to-move" : ""), "data-player": p.seat }, box);
     const who = el("span", { class: "who" }, row);
-    el("span", { class: "pname", text: p.name || `Player ${p.seat + 1}`, "data-testid": `player-name-${p.seat}` }, who);
+    el("span", { class: "pname", text: p.name || t("Player {n}", { n: p.seat + 1 }), "data-testid": `player-name-${p.seat}` }, who);
     const seatWords = [];
-    if (p.name) seatWords.push(`Player ${p.seat + 1}`);
-    if (p.kind === "agent") seatWords.push(p.agent ? `computer: ${p.agent}` : "computer");
-    if (mine) seatWords.push("you");
+    if (p.name) seatWords.push(t("Player {n}", { n: p.seat + 1 }));
+    if (p.kind === "agent") seatWords.push(p.agent ? t("computer: {agent}", { agent: p.agent }) : t("computer"));
+    if (mine) seatWords.push(t("you"));
     if (seatWords.length) el("span", { class: "pseat muted", text: ` (${seatWords.join(", ")})` }, who);
     if (p.kind === "human" && p.status) {
-      el("span", { class: `presence presence-${p.status}`, text: STATUS_WORDS[p.status] || p.status,
+      el("span", { class: `presence presence-${p.status}`, text: STATUS_WORDS[p.status] ? STATUS_WORDS[p.status]() : p.status,
                    "data-presence": p.status, "data-testid": `presence-${p.seat}` }, row);
     }
     const notes = [];
-    if (toMove === p.seat) notes.push("to move");
-    if (terminal && (winners || []).includes(p.seat)) notes.push("★ winner");
+    if (toMove === p.seat) notes.push(t("to move"));
+    if (terminal && (winners || []).includes(p.seat)) notes.push(t("★ winner"));
     if (notes.length) el("span", { class: "pnote", text: notes.join(" · ") }, row);
   }
 }

@@ -31,15 +31,34 @@ export default function createRenderer(root, ctx) {
     .bt-tray circle.piece.touchable { cursor: pointer; }
     .bt-tray circle.piece.touchable:hover { stroke: #111; stroke-width: 1.6; }
     .bt-tray text { pointer-events: none; user-select: none; }
+    .bt-row { display: flex; flex-wrap: wrap; align-items: center; gap: .2em .8em; }
+    .bt-row-a { min-height: 2.2em; }
+    .bt-row-b { min-height: 2.9em; }
+    .bt-row .bt-status, .bt-row .bt-result, .bt-row .bt-feel { margin: 0; }
+    .bt-controls { display: flex; gap: .4em; }
+    .bt-controls button { margin: 0; }
+    .bt-top { font-size: .9em; gap: .35em; margin-bottom: .25em; }
+    .bt-top .bt-seat { padding: .1em .5em; }
+    @media (max-width: 900px) {
+      .bt-row-a { min-height: 4.6em; align-content: flex-start; }
+      .bt-row-b { min-height: 5.2em; align-content: flex-start; }
+      .bt-top { font-size: .8em; }
+    }
+    .bt-tray circle.piece.hinted { stroke: #1d4ed8; stroke-width: 3; stroke-dasharray: 4 2; }
   `;
   const top = el("div", { class: "bt-top" }, root);
-  const status = el("div", { class: "bt-status", "data-status": "booby-trap" }, ctx.bar);
-  const feel = el("div", { "data-feel": "", hidden: true }, ctx.bar);
-  const result = el("div", { class: "bt-result", "data-result": "", hidden: true }, ctx.bar);
-  const controls = el("div", { class: "bt-controls", "data-controls": "booby-trap" }, ctx.bar);
-  // On a phone the tray is drawn wider than the screen (pieces big enough to tap) and pans; the
-  // pieces sit by the far wall on the left, which is what shows first.
-  const pan = el("div", { class: "board-pan zoomable", style: "--pan-w: 600px" }, root);
+  // Two rows that keep their room while empty (issue 27): touching, then removing, never changes
+  // the bar's height, so the tray above it keeps its size and its pieces stay where they are.
+  // Row one: whose turn and the last removal's result; row two: Remove / Pass and the feel.
+  const rowA = el("div", { class: "bt-row bt-row-a" }, ctx.bar);
+  const status = el("div", { class: "bt-status", "data-status": "booby-trap" }, rowA);
+  const result = el("div", { class: "bt-result", "data-result": "", hidden: true }, rowA);
+  const rowB = el("div", { class: "bt-row bt-row-b" }, ctx.bar);
+  const controls = el("div", { class: "bt-controls", "data-controls": "booby-trap" }, rowB);
+  const feel = el("div", { "data-feel": "", hidden: true }, rowB);
+  // The whole tray is in view on a phone too (issue 27: the spring bar was off screen), scaled to
+  // the screen's width.
+  const pan = el("div", { class: "board-pan" }, root);
   const tray = svg("svg", { class: "bt-tray", "data-tray": "booby-trap", role: "group",
                             "aria-label": "The tray: pieces held by the spring bar" }, pan);
   ctx.enableArrowKeys(tray);
@@ -114,6 +133,12 @@ export default function createRenderer(root, ctx) {
     spring.setAttribute("points", pts.join(" "));
     const y0 = t.width + 6;
     barMarker.setAttribute("d", `M ${bar} ${y0} l -4 -6 h 8 z`);
+  }
+
+  // One way to say how far the bar moved, everywhere: "0.08 marks", "1 mark".
+  function marks(x) {
+    const t = x.toFixed(2);
+    return `${t} ${t === "1.00" ? "mark" : "marks"}`;
   }
 
   function legalText(id) {
@@ -226,6 +251,9 @@ export default function createRenderer(root, ctx) {
     const d = v.discard.count;
     el("div", { class: "bt-seat", "data-discard": v.discard.ids.length,
                 text: `Discard pile: ${v.discard.ids.length} (${d.L} large, ${d.M} medium, ${d.S} small)` }, top);
+    el("div", { class: "bt-seat", "data-tray-count": v.pieces_left,
+                text: `On the tray: ${v.pieces_left} (the game ends at ${v.end_at}) · the bar has moved ` +
+                  `${marks(v.bar_marks)} since set-up` }, top);
   }
 
   function drawStatus(v) {
@@ -235,19 +263,17 @@ export default function createRenderer(root, ctx) {
         : "Game over.";
     } else {
       const who = ctx.seatLabel(v.to_move);
-      if (v.touched === null) text = `${who} to touch a piece.`;
+      if (v.touched === null) text = myTurn() ? "Your turn: touch a piece." : `${who} to touch a piece.`;
       else text = `${who} touched piece ${v.touched}` + (v.must_remove ? " and must remove it." : ": remove it or pass.");
       if (v.passes_in_row) text += ` Passes in a row: ${v.passes_in_row} of ${2 * v.players}.`;
     }
-    text += ` Pieces on the tray: ${v.pieces_left} (the game ends at ${v.end_at}).` +
-      ` Bar: ${v.bar_marks.toFixed(2)} marks from its set-up rest.`;
     status.textContent = text;
     // The feel: only this seat's own reading is in its view.
     if (v.reading) {
       feel.hidden = false;
       feel.className = "bt-feel";
       feel.style.background = FEEL_COLOUR[v.reading.feel] || "#333";
-      feel.textContent = `You feel piece ${v.reading.piece}: ${v.reading.feel} (tension ${v.reading.reading.toFixed(2)} of the bar's force)`;
+      feel.textContent = `You feel piece ${v.reading.piece}: ${v.reading.feel} (tension ${v.reading.reading.toFixed(2)})`;
       feel.dataset.feel = v.reading.feel;
       feel.dataset.piece = v.reading.piece;
     } else {
@@ -278,9 +304,9 @@ export default function createRenderer(root, ctx) {
     result.dataset.result = r.tripped ? "tripped" : "kept";
     const who = ctx.seatLabel(r.seat);
     result.textContent = r.tripped
-      ? `${who}: piece ${r.piece} removed, the bar moved ${r.marks.toFixed(2)} marks — tripped! 3-point penalty` +
+      ? `${who}: piece ${r.piece} removed, the bar moved ${marks(r.marks)} — tripped! 3-point penalty` +
         (r.popped && r.popped.length ? `; ${r.popped.length} more piece(s) jumped out.` : ".")
-      : `${who}: piece ${r.piece} removed, the bar moved ${Math.max(0, r.marks).toFixed(2)} of a mark — kept.`;
+      : `${who}: piece ${r.piece} removed, the bar moved ${marks(Math.max(0, r.marks))} — kept.`;
     result.dataset.seat = r.seat;
     result.dataset.piece = r.piece;
   }
@@ -366,6 +392,18 @@ export default function createRenderer(root, ctx) {
                   String(s.trips)],
         })),
       };
+    },
+    showHint(h) {
+      // The hint's piece is outlined on the tray (a touch), or its button is the one marked.
+      for (const n of tray.querySelectorAll("circle.piece.hinted")) n.classList.remove("hinted");
+      const m = /^touch (\d+)$/.exec(h.move || "");
+      if (m) {
+        const node = pieceNodes.get(Number(m[1])) || pieceNodes.get(m[1]);
+        if (node) node.circle.classList.add("hinted");
+      } else {
+        const b = controls.querySelector(`button[data-action="${h.move}"]`);
+        if (b) b.classList.add("hinted");
+      }
     },
     destroy() {
       pieceNodes.clear();

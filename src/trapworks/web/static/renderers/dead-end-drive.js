@@ -80,9 +80,10 @@ export default function createRenderer(root, ctx) {
     .ded-controls { display: flex; flex-wrap: wrap; gap: .4em; justify-content: center; min-height: 2.2em; margin: .2em 0; }
     .ded-panels { display: flex; flex-wrap: wrap; gap: .8em; margin-top: .4em; }
     .ded-panel { flex: 1 1 14em; border: 1px solid #ddd; border-radius: .4em; padding: .4em .6em; background: #fffdf8; }
-    .ded-panel h4 { margin: .1em 0 .3em; }
+    .ded-panel h3 { margin: .1em 0 .3em; }
     .ded-hand { display: flex; flex-wrap: wrap; align-items: center; gap: .3em .8em; padding: .25em .5em; }
-    .ded-hand h4 { margin: 0; font-size: .95em; }
+    .ded-hand h2 { margin: 0; font-size: .95em; }
+    .ded-panel h3 { font-size: 1em; }
     .ded-hand .cards { display: flex; flex-wrap: wrap; align-items: center; gap: .3em; }
     .ded-card { display: inline-flex; flex-direction: column; align-items: center; gap: 1px; padding: 2px 3px 1px;
                 border-radius: .35em; background: #fff; box-shadow: 0 1px 3px rgba(0,0,0,.25); font-size: .74em;
@@ -443,7 +444,7 @@ export default function createRenderer(root, ctx) {
 
   function drawHand() {
     handPanel.replaceChildren();
-    el("h4", { text: ctx.seat === null ? "Spectating" : "Your hand (secret)" }, handPanel);
+    el("h2", { text: ctx.seat === null ? "Spectating" : "Your hand (secret)" }, handPanel);
     if (ctx.seat === null) { el("p", { class: "muted", text: "A spectator sees no hand." }, handPanel); return; }
     if (!revealed) { el("p", { class: "muted", text: "Hidden (hot seat): open it on your turn." }, handPanel); return; }
     const chars = el("div", { class: "cards", "data-testid": "my-characters", "aria-label": "your character cards" }, handPanel);
@@ -463,14 +464,14 @@ export default function createRenderer(root, ctx) {
   }
   function drawOthers() {
     othersPanel.replaceChildren();
-    el("h4", { text: "Players (hands hidden)" }, othersPanel);
+    el("h3", { text: "Players (hands hidden)" }, othersPanel);
     for (const s of view.seats) {
       const line = `${ctx.seatLabel(s.seat)}: ${s.character_cards} character, ${s.trap_cards} trap card(s)`
         + (s.secret_cards ? `, ${s.secret_cards} secret` : "") + (s.out ? " — out" : "");
       el("div", { text: line, "data-seat-cards": s.seat }, othersPanel);
     }
     offPanel.replaceChildren();
-    el("h4", { text: "Knocked off" }, offPanel);
+    el("h3", { text: "Knocked off" }, offPanel);
     const off = view.pawns.filter((p) => p.status === "knocked off");
     if (!off.length) el("span", { class: "muted", text: "nobody yet" }, offPanel);
     for (const p of off) {

@@ -13,6 +13,8 @@ function mouseNumbers(mice) {
 }
 
 export default function createRenderer(root, ctx) {
+  const t = ctx.t || ((m, v) => m.replace(/\{(\w+)\}/g, (x, k) => (v && k in v ? v[k] : x)));
+  const tn = ctx.tn || ((one, many, n, v) => t(n === 1 ? one : many, { n, ...(v || {}) }));
   const { el, svg } = ctx;
   root.classList.add("lml");
   const style = el("style", {}, root);
@@ -38,6 +40,10 @@ export default function createRenderer(root, ctx) {
     .lml-board text { pointer-events: none; font-family: system-ui, sans-serif; }
     .lml-controls { display: flex; flex-wrap: wrap; gap: .6em; align-items: center; justify-content: center; margin-top: .6em; min-height: 2.4em; }
     .lml-controls[hidden] { display: none; }
+    /* The selection's words on a line of their own with room for two lines: a longer selection
+       never wraps the bar into a new height (issue 27: the board holds still). */
+    .lml-controls [data-testid=selection] { flex: 1 0 100%; min-height: 2.6em; display: flex; align-items: center;
+                                            justify-content: center; text-align: center; }
     .lml-turn { text-align: center; font-weight: 600; margin: .2em 0 .4em; }
     .lml-overlay { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center;
                    background: rgba(251, 248, 241, .88); border-radius: .5em; text-align: center; }
@@ -51,13 +57,13 @@ export default function createRenderer(root, ctx) {
   const turnLine = el("div", { class: "lml-turn", "data-testid": "turn" }, ctx.bar);
   const stage = el("div", { class: "lml-stage board-pan" }, root);
   const board = svg("svg", { class: "lml-board", "data-board": "last-mouse-lost", role: "group",
-                             "aria-label": "The board: rows of mice" }, stage);
+                             "aria-label": t("The board: rows of mice") }, stage);
   ctx.enableArrowKeys(board);
   const overlay = el("div", { class: "lml-overlay", hidden: true }, stage);
   const controls = el("div", { class: "lml-controls" }, ctx.bar);
   const selText = el("span", { class: "muted", "data-testid": "selection" }, controls);
-  const pressBtn = el("button", { class: "primary", text: "Press", "data-testid": "press", disabled: true }, controls);
-  const clearBtn = el("button", { text: "Clear", "data-testid": "clear-selection", disabled: true }, controls);
+  const pressBtn = el("button", { class: "primary", text: t("Press"), "data-testid": "press", disabled: true }, controls);
+  const clearBtn = el("button", { text: t("Clear"), "data-testid": "clear-selection", disabled: true }, controls);
   if (ctx.mode !== "live" || ctx.seat === null) controls.hidden = true;
 
   let view = null;
@@ -93,16 +99,16 @@ export default function createRenderer(root, ctx) {
     const n = selection.mice.size;
     const match = matchAction();
     if (!myTurn()) selText.textContent = "";
-    else if (!n) selText.textContent = "Click mice of one row (or drag across them), then Press.";
-    else selText.textContent = `Row ${ROW_NAMES[selection.row]}: ${n === 1 ? "1 mouse" : n + " mice"} selected` +
-      (!match ? " (not one of the allowed presses)"
+    else if (!n) selText.textContent = t("Click mice of one row (or drag across them), then Press.");
+    else selText.textContent = tn("Row {row}: {n} mouse selected", "Row {row}: {n} mice selected", n, { row: ROW_NAMES[selection.row] }) +
+      (!match ? ` ${t("(not one of the allowed presses)")}`
         : view.rules === "basic"
           // Basic rules count mice, not which ones: say which go down so the board holds no surprise.
-          ? ` (${match.text}: only the number counts; the ${n === 1 ? "rightmost raised mouse goes" : n + " rightmost raised mice go"} down)`
+          ? ` ${tn("({move}: only the number counts; the rightmost raised mouse goes down)", "({move}: only the number counts; the {n} rightmost raised mice go down)", n, { move: match.text })}`
           : ` (${match.text})`);
     controls.hidden = ctx.mode !== "live" || ctx.seat === null || !!(view && view.terminal); // no Press after the end
     pressBtn.disabled = !myTurn() || !n || sending;
-    pressBtn.textContent = n ? `Press ${n === 1 ? "1 mouse" : n + " mice"}` : "Press";
+    pressBtn.textContent = n ? tn("Press {n} mouse", "Press {n} mice", n) : t("Press");
     clearBtn.disabled = !n;
     for (const g of board.querySelectorAll(".mouse")) {
       const r = +g.dataset.row, i = +g.dataset.mouse;
@@ -210,10 +216,17 @@ export default function createRenderer(root, ctx) {
     svg("ellipse", { class: "sel", cx: 0, cy: 4, rx: 31, ry: 26 }, g);
     svg("text", { x: 0, y: 40, "text-anchor": "middle", "font-size": 12, "font-weight": 600, fill: "#3f2d1d", text: String(i + 1) }, g);
     if (raised && ctx.mode === "live" && ctx.seat !== null) {
-      ctx.actionable(g, `Row ${ROW_NAMES[r]}, mouse ${i + 1}, raised`, () => { if (myTurn()) toggle(r, i); }, { click: false });
+      // Enter or Space selects a mouse; Enter on a selected mouse presses the selection (issue 27:
+      // a press by keyboard is arrows, then Enter twice).
+      ctx.actionable(g, t("Row {row}, mouse {n}, raised", { row: ROW_NAMES[r], n: i + 1 }), (e) => {
+        if (!myTurn()) return;
+        if (e && e.key === "Enter" && selection.row === r && selection.mice.has(i)) press();
+        else toggle(r, i);
+      }, { click: false });
     } else {
       g.setAttribute("role", "img");
-      g.setAttribute("aria-label", `Row ${ROW_NAMES[r]}, mouse ${i + 1}, ${raised ? "raised" : just ? "pressed down by the last move" : "pressed down"}`);
+      const state = raised ? t("raised") : just ? t("pressed down by the last move") : t("pressed down");
+      g.setAttribute("aria-label", t("Row {row}, mouse {n}, {state}", { row: ROW_NAMES[r], n: i + 1, state }));
     }
     return g;
   }
@@ -243,15 +256,16 @@ export default function createRenderer(root, ctx) {
     el("span", { class: "lml-score", "data-testid": "score",
                  text: `${who(0)} ${s[0]} – ${s[1]} ${who(1)}` }, infoBar);
     const ft = view.first_to;
-    el("span", { text: view.terminal ? "match over" : `Round ${view.round}` + (ft > 1 ? ` (first to ${ft} rounds)` : " (a single round)") }, infoBar);
+    el("span", { text: view.terminal ? t("match over") : t("Round {n}", { n: view.round }) + " "
+      + (ft > 1 ? t("(first to {n} rounds)", { n: ft }) : t("(a single round)")) }, infoBar);
     el("span", { class: "muted", "data-testid": "rules",
-                 text: `${view.rules === "advanced" ? "Advanced" : "Basic"} rules · whoever presses the last mouse loses the round` }, infoBar);
+                 text: `${view.rules === "advanced" ? t("Advanced rules") : t("Basic rules")} · ${t("whoever presses the last mouse loses the round")}` }, infoBar);
     const raised = view.rows.reduce((t, row) => t + row.filter(Boolean).length, 0);
-    el("span", { class: "muted", text: `${raised} mice raised` }, infoBar);
+    el("span", { class: "muted", text: tn("{n} mouse raised", "{n} mice raised", raised) }, infoBar);
     if (view.terminal) turnLine.textContent = "";
-    else if (view.awaiting_chance) turnLine.textContent = "Drawing who opens…";
-    else if (myTurn()) turnLine.textContent = "Your turn";
-    else turnLine.textContent = `${who(view.to_move)} to move…`;
+    else if (view.awaiting_chance) turnLine.textContent = t("Drawing who opens…");
+    else if (myTurn()) turnLine.textContent = ctx.shared ? t("{who}: your turn", { who: who(ctx.seat) }) : t("Your turn");
+    else turnLine.textContent = t("{who} to move…", { who: who(view.to_move) });
   }
 
   function showOverlay(title, lines, buttons, testid) {
@@ -311,10 +325,11 @@ export default function createRenderer(root, ctx) {
       const s = v.score;
       const reason = [];
       for (const e of u.events || []) if (e.type === "round_over") reason.push(e.text);
-      reason.push(`Whoever presses the last mouse loses the round; ${who(v.winner)} won ${Math.max(...s)} of the rounds played (final score ${Math.max(...s)}–${Math.min(...s)}).`);
-      const title = ctx.seat !== null && ctx.mode === "live"
-        ? (v.winner === ctx.seat ? "You win the match!" : "You lose the match") : `${who(v.winner)} wins the match`;
-      return { title, reason, columns: ["Player", "Rounds won"], scores: s.map((n, seat) => ({ seat, cells: [String(n)] })) };
+      reason.push(t("Whoever presses the last mouse loses the round; {who} won {n} of the rounds played (final score {n}–{m}).",
+                    { who: who(v.winner), n: Math.max(...s), m: Math.min(...s) }));
+      const title = ctx.seat !== null && ctx.mode === "live" && !ctx.shared
+        ? (v.winner === ctx.seat ? t("You win the match!") : t("You lose the match")) : t("{who} wins the match", { who: who(v.winner) });
+      return { title, reason, columns: [t("Player"), t("Rounds won")], scores: s.map((n, seat) => ({ seat, cells: [String(n)] })) };
     },
     destroy() { overlay.hidden = true; },
   };

@@ -1,0 +1,99 @@
+"""The web front end's messages (issue 27): extract them and keep the catalogs up to date.
+
+    .venv/bin/python scripts/i18n.py            # list messages without a translation (exit 1 if any)
+    .venv/bin/python scripts/i18n.py --update   # add new messages to each catalog (empty, to translate)
+
+Messages are the first argument of t("...") and the first two of tn("...", "...", n) in
+src/trapworks/web/static/**/*.js (a double-quoted literal: the code's rule), and the data-i18n* attributes of
+the static HTML pages. Catalogs: src/trapworks/web/i18n/<lang>.po (gettext).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parents[1]
+STATIC = ROOT / "src" / "trapworks" / "web" / "static"
+CATALOGS = ROOT / "src" / "trapworks" / "web" / "i18n"
+# t("...") and tn("...", "...", n): the messages are double-quoted literals (a rule of the code).
+STRING = r'"((?:[^"\\]|\\.)*)"'
+CALL = re.compile(r"\b(tn?)\(\s*" + STRING + r"(?:\s*,\s*" + STRING + r")?")
+ATTR = re.compile(r'data-i18n(?:-label|-placeholder|-title)?="([^"]+)"')
+
+
+def where(path: Path) -> str:
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
+def extract() -> dict[str | tuple[str, str], list[str]]:
+    """Every message of the front end -> where it is used."""
+    found: dict[str | tuple[str, str], list[str]] = {}
+    for path in sorted(STATIC.rglob("*.js")):
+        if "node_modules" in path.parts:
+            continue
+        for lineno, line in enumerate(path.read_text().splitlines(), 1):
+            if line.lstrip().startswith("//"):
+                continue  # a comment's example is no message
+            for m in CALL.finditer(line):
+                key: str | tuple[str, str] = (
+                    (json.loads(f'"{m.group(2)}"'), json.loads(f'"{m.group(3)}"'))
+                    if m.group(1) == "tn"
+                    else json.loads(f'"{m.group(2)}"')
+                )
+                found.setdefault(key, []).append(f"{where(path)}:{lineno}")
+    for path in sorted(STATIC.glob("*.html")):
+        for lineno, line in enumerate(path.read_text().splitlines(), 1):
+            for m in ATTR.finditer(line):
+                found.setdefault(m.group(1).replace("&quot;", '"'), []).append(f"{where(path)}:{lineno}")
+    return found
+
+
+def missing(lang: str) -> list[str]:
+    """The messages that `lang`'s catalog does not translate (absent, empty or fuzzy)."""
+    with (CATALOGS / f"{lang}.po").open("rb") as f:
+        cat = read_po(f, locale=lang)
+    out = []
+    for key in extract():
+        msg = cat.get(key[0] if isinstance(key, tuple) else key)
+        forms = (msg.string if isinstance(msg.string, (list, tuple)) else [msg.string]) if msg else []
+        if msg is None or msg.fuzzy or not forms or not all(forms):
+            out.append(key[0] if isinstance(key, tuple) else key)
+    return out
+
+
+def update(lang: str) -> None:
+    path = CATALOGS / f"{lang}.po"
+    template = Catalog(locale=None)
+    for key, places in extract().items():
+        template.add(key, locations=[(p.rsplit(":", 1)[0], int(p.rsplit(":", 1)[1])) for p in places])
+    if path.exists():
+        with path.open("rb") as f:
+            cat = read_po(f, locale=lang)
+    else:
+        cat = Catalog(locale=lang, project="trapworks")
+    cat.update(template, no_fuzzy_matching=True)
+    with path.open("wb") as f:
+        write_po(f, cat, width=100, omit_header=False, ignore_obsolete=True, include_previous=False)
+
+
+def main() -> int:
+    langs = [p.stem for p in CATALOGS.glob("*.po")] or ["fr"]
+    if "--update" in sys.argv:
+        for lang in langs:
+            update(lang)
+    bad = 0
+    for lang in langs:
+        for m in missing(lang):
+            print(f"{lang}: no translation: {m!r}")
+            bad += 1
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,545 @@
+"""The game page as a new player tries it (issue 27), in headless Chromium at 1366x768 and 390x844.
+
+- A friend's clock waits for the friend: no clock runs while an invited seat is free.
+- An invite link opened again in the browser that took its seat resumes that seat.
+- One-screen hot seat: every human seat this browser holds is played on one page (a curtain
+  between seats where hands are secret), every game played to its end that way.
+- Keyboard: a board is one tab stop, the focus stays on it after the opponent's move, a whole
+  Last Mouse Lost game takes under 10 keystrokes a move (counted), the end dialog takes the focus.
+- Messages do not stay for ever: a hint's message goes with the next move.
+- The board keeps its size when the action bar changes (Booby Trap: touching, then removing).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+
+import httpx
+import pytest
+
+from .test_game_page import AXE, DECISION, GAMES, OUTSIDE_JS, decide_bt, decide_ded, decide_lml
+from .web_helpers import ARTIFACTS, CHROMIUM, ServerProcess
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium at /usr/bin/chromium"),
+]
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+SIZES = [(1366, 768), (390, 844)]
+SIZE_IDS = ["desktop", "phone"]
+VS_EASY = [{"kind": "human"}, {"kind": "agent", "agent": "easy"}]
+VS_HEURISTIC = [{"kind": "human"}, {"kind": "agent", "agent": "heuristic"}]
+MY_TURN = "document.body.dataset.myTurn === '1' && document.body.dataset.busy === '0'"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    s = ServerProcess(tmp_path_factory.mktemp("play-page-home")).start()
+    yield s
+    s.stop()
+
+
+def create(server, game, options, seats, **extra):
+    r = httpx.post(
+        server.url + "/api/games",
+        json={"game": game, "options": options, "seats": seats, **extra},
+        timeout=30,
+    )
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def new_page(browser, size, errors, ctx=None):
+    ctx = ctx or browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return page
+
+
+def fast(link):
+    return link + ("&fast" if "#" in link else "#fast")
+
+
+def running(page, seat):
+    return page.locator(f"[data-testid=clock-seat-{seat}]").get_attribute("data-running")
+
+
+# --- clocks and seats ---------------------------------------------------------------------------
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_a_friends_clock_waits_for_the_friend(server, browser, size):
+    """Issue 27 item 1: seat 2 "A friend", 2 s per turn, forfeit: my seat is not timed out while
+    the friend's seat is still free; the clocks start when the friend takes it."""
+    clock = {"mode": "move", "seconds": 2, "on_timeout": "forfeit"}
+    seats = [{"kind": "human"}, {"kind": "human", "invite": True}]
+    created = create(server, "last-mouse-lost", {"board": [1, 2, 3], "first_to": 1}, seats, clock=clock)
+    errors: list[str] = []
+    me = new_page(browser, size, errors)
+    me.goto(fast(created["seats"][0]["link"]))
+    me.wait_for_selector("[data-testid=clock-seat-0]", timeout=20000)
+    me.wait_for_timeout(3500)  # longer than the 2 s turn: it would have forfeited
+    assert me.evaluate("document.body.dataset.terminal") == "0"
+    assert me.locator("[data-testid=end-screen]").is_hidden()
+    assert running(me, 0) == "0" and "0:02" in me.locator("[data-testid=clock-seat-0]").inner_text()
+    # The friend arrives: now my clock runs, on both pages.
+    friend = new_page(browser, size, errors)
+    friend.goto(fast(created["seats"][1]["link"]))
+    for page in (me, friend):
+        page.wait_for_selector("[data-testid=clock-seat-0][data-running='1']", timeout=10000)
+    assert not errors
+    me.context.close()
+    friend.context.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_an_invite_link_opened_again_resumes_the_seat(server, browser, size):
+    """Issue 27 item 2: the tab closed, the same invite link clicked again: the seat is back."""
+    seats = [{"kind": "human"}, {"kind": "human", "invite": True}]
+    created = create(server, "last-mouse-lost", {"first_to": 1}, seats)
+    invite = fast(created["seats"][1]["link"])
+    errors: list[str] = []
+    friend = new_page(browser, size, errors)
+    friend.goto(invite)
+    friend.wait_for_selector("#board svg", timeout=20000)
+    friend.wait_for_function("document.body.dataset.ply !== undefined")
+    assert "Player 2" in friend.locator("#title").inner_text()
+    ctx = friend.context
+    friend.close()
+    again = new_page(browser, size, errors, ctx=ctx)
+    again.goto(invite)
+    again.wait_for_selector("#board svg .mouse", timeout=20000)
+    again.wait_for_function("document.body.dataset.ply !== undefined")
+    assert "Player 2" in again.locator("#title").inner_text()
+    assert again.locator("[data-message=error]").count() == 0, again.locator("#toasts").inner_text()
+    again.wait_for_function("document.body.dataset.connected === '1'", timeout=10000)  # its socket opens
+    # A browser that never held the seat is told what to do, not shown an empty board silently.
+    stranger = new_page(browser, size, errors)
+    stranger.goto(invite)
+    stranger.locator("[data-message=error]").wait_for(timeout=10000)
+    assert "already used" in stranger.locator("#toasts").inner_text()
+    assert not errors
+    ctx.close()
+    stranger.context.close()
+
+
+# --- one-screen hot seat ----------------------------------------------------------------------
+def hold_seats(page, server, created, game):
+    """This browser holds every human seat of `created` (as the lobby's Create leaves it)."""
+    page.goto(server.url + "/")
+    entries = [
+        {"id": created["id"], "token": s["token"], "seat": s["seat"], "game": game, "label": s["label"]}
+        for s in created["seats"]
+        if s["kind"] == "human"
+    ]
+    page.evaluate("e => localStorage.setItem('trapworks.myGames', JSON.stringify(e))", entries)
+
+
+def wait_decision(page, timeout=30000):
+    """Until the page has drawn everything and a seat of this page is on move, a curtain asks for
+    the next player, or the game is over; which one."""
+    page.wait_for_function(
+        "document.body.dataset.curtain === '1' || (document.body.dataset.busy === '0' && "
+        "(document.body.dataset.myTurn === '1' || document.body.dataset.terminal === '1'))",
+        timeout=timeout,
+    )
+    if page.evaluate("document.body.dataset.curtain") == "1":
+        return "curtain"
+    return "end" if page.evaluate("document.body.dataset.terminal") == "1" else "turn"
+
+
+def decide_mt(page, rng):
+    """Mouse Trap between two people who build (the trap must be built before anyone is caught)."""
+    mice = page.locator("[data-mouse].pickable")
+    if mice.count():
+        mice.first.click()
+        return "pick-a-mouse"
+    buttons = page.locator("[data-controls=mouse-trap] button[data-action]")
+    actions = [buttons.nth(i).get_attribute("data-action") for i in range(buttons.count())]
+    choice = next((a for a in ("crank", "build", "roll") if a in actions), None)
+    choice = choice or actions[rng.randrange(len(actions))]
+    page.locator(f"[data-controls=mouse-trap] button[data-action='{choice}']").click()
+    return choice
+
+
+def test_the_lobby_sends_a_hot_seat_game_straight_to_its_page(server, browser):
+    errors: list[str] = []
+    page = new_page(browser, (1366, 768), errors)
+    page.goto(server.url + "/?game=last-mouse-lost")
+    page.wait_for_function("document.body.dataset.ready === '1'", timeout=20000)
+    page.select_option("[data-testid=seat-1]", "me")
+    page.locator("[data-testid=create]").click()
+    page.wait_for_url("**/g/**", timeout=20000)
+    page.wait_for_function("document.body.dataset.hotSeat === '1'", timeout=20000)
+    assert not errors
+    page.context.close()
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+@pytest.mark.parametrize("game", list(GAMES))
+def test_hot_seat_one_page_plays_every_seat_to_the_end(server, browser, game, size):
+    """Issue 27 item 3: both seats "Me": one page, which becomes the seat on move; where hands are
+    secret a curtain stands between the seats. Played to the end by clicking."""
+    created = create(server, game, GAMES[game], [{"kind": "human"}, {"kind": "human"}])
+    secret = game in ("booby-trap", "dead-end-drive")
+    errors: list[str] = []
+    page = new_page(browser, size, errors)
+    hold_seats(page, server, created, game)
+    page.goto(fast(created["seats"][0]["link"]))
+    rng = random.Random(5)
+    traps: set[str | None] = set()
+    seats_played: set[str] = set()
+    curtains = 0
+    deadline = time.monotonic() + 420
+    while True:
+        what = wait_decision(page)
+        if what == "end":
+            break
+        assert time.monotonic() < deadline, f"{game} {size}: no end"
+        if what == "curtain":
+            curtains += 1
+            # nothing of the last seat shows through: the curtain covers the page
+            assert not page.evaluate(OUTSIDE_JS, "[data-testid=curtain-ready]")
+            page.locator("[data-testid=curtain-ready]").click()
+            page.wait_for_function("document.body.dataset.curtain !== '1'")
+            continue
+        seat = page.evaluate("document.body.dataset.seat")
+        assert page.evaluate("document.body.dataset.toMove") == seat  # the page is the mover's
+        seats_played.add(seat)
+        # every control of the turn is on screen, at both sizes (issue 27 item 8)
+        outside = page.evaluate(OUTSIDE_JS, DECISION)
+        assert not outside, f"{game} {size}: controls outside the viewport: {outside}"
+        ply = int(page.evaluate("document.body.dataset.ply"))
+        if game == "last-mouse-lost":
+            decide_lml(page)
+        elif game == "booby-trap":
+            decide_bt(page, rng)
+        elif game == "mouse-trap":
+            decide_mt(page, rng)
+        else:
+            traps = traps or {
+                page.locator("rect[data-trap]").nth(i).get_attribute("data-square")
+                for i in range(page.locator("rect[data-trap]").count())
+            }
+            label = decide_ded(page, traps, rng)
+            if label == "pick-a-pawn":
+                page.wait_for_selector("[data-testid=controls] button[data-count]", timeout=5000)
+                continue
+        page.wait_for_function(
+            "p => Number(document.body.dataset.ply) > p || document.body.dataset.curtain === '1'",
+            arg=ply,
+            timeout=30000,
+        )
+    assert seats_played == {"0", "1"}, seats_played
+    assert (curtains > 0) == secret, (game, curtains)
+    page.locator("[data-testid=end-screen]").wait_for(state="visible", timeout=10000)
+    # one screen, two people: nobody is "You"
+    assert "You" not in page.locator("#players").inner_text()
+    assert not errors, errors
+    page.context.close()
+
+
+# --- keyboard ---------------------------------------------------------------------------------
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_a_whole_last_mouse_lost_game_by_keyboard_under_10_keys_a_move(server, browser, size):
+    """Issue 27 items 1 and 4: one tab stop per board, arrows inside, Enter to act; the focus stays
+    on the board after the opponent's move; the end dialog takes the focus."""
+    created = create(server, "last-mouse-lost", {"first_to": 2}, VS_EASY)
+    errors: list[str] = []
+    page = new_page(browser, size, errors)
+    page.goto(fast(created["seats"][0]["link"]))
+    page.wait_for_selector("#board svg .mouse", timeout=20000)
+    keys = 0
+
+    def press(key):
+        nonlocal keys
+        keys += 1
+        page.keyboard.press(key)
+
+    on_board = "!!(document.activeElement && document.activeElement.closest('#board [data-kbd]'))"
+    per_move: list[int] = []
+    first = True
+    while True:
+        page.wait_for_function(
+            "document.body.dataset.busy === '0' && (document.body.dataset.myTurn === '1' || "
+            "document.body.dataset.terminal === '1')",
+            timeout=30000,
+        )
+        if page.evaluate("document.body.dataset.terminal") == "1":
+            break
+        before = keys
+        if first:  # from the top of the page: Tab reaches the board
+            for _ in range(12):
+                press("Tab")
+                if page.evaluate(on_board):
+                    break
+            first = False
+        else:
+            assert page.evaluate(on_board), "the focus left the board after the opponent's move"
+        ply = int(page.evaluate("document.body.dataset.ply"))
+        press("ArrowRight")  # the arrows move between mice (at a row's end it stays)
+        assert page.evaluate(on_board)
+        press("Enter")  # select the mouse
+        assert page.locator(".mouse.selected").count() == 1
+        press("Enter")  # Enter on a selected mouse presses
+        page.wait_for_function("p => Number(document.body.dataset.ply) > p", arg=ply, timeout=20000)
+        per_move.append(keys - before)
+    print("keystrokes per move:", per_move)
+    assert per_move and max(per_move) < 10, per_move
+    # The board is one tab stop: one Tab from a mouse leaves the board.
+    page.locator("[data-testid=end-screen]").wait_for(state="visible", timeout=10000)
+    assert page.evaluate("!!document.activeElement.closest('#end-screen')"), "the end dialog has no focus"
+    assert page.evaluate("document.activeElement.dataset.testid") == "rematch"
+    assert not errors
+    page.context.close()
+
+
+def test_a_board_is_one_tab_stop(server, browser):
+    created = create(server, "last-mouse-lost", {"first_to": 1}, VS_EASY)
+    errors: list[str] = []
+    page = new_page(browser, (1366, 768), errors)
+    page.goto(fast(created["seats"][0]["link"]))
+    page.wait_for_selector("#board svg .mouse[data-kbd]", timeout=20000)
+    page.wait_for_function("document.body.dataset.myTurn === '1' && document.body.dataset.busy === '0'")
+    assert page.locator("#board [data-kbd]").count() > 5
+    stops_on_board = 0
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("!!document.activeElement.closest('#board [data-kbd]')"):
+            stops_on_board += 1
+        if page.evaluate("document.activeElement.id") == "hint":
+            break
+    assert stops_on_board == 1
+    # Shift+Tab back onto the board lands where the player was.
+    page.locator("#board [data-kbd]").nth(3).focus()
+    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    page.keyboard.press("Tab")
+    assert not page.evaluate("!!document.activeElement.closest('#board')")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == label
+    assert not errors
+    page.context.close()
+
+
+# --- messages and layout ----------------------------------------------------------------------
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_a_hints_message_goes_with_the_next_move(server, browser, size):
+    created = create(server, "last-mouse-lost", {"first_to": 2}, VS_EASY, hints=True)
+    errors: list[str] = []
+    page = new_page(browser, size, errors)
+    page.goto(fast(created["seats"][0]["link"]))
+    page.wait_for_function(MY_TURN, timeout=20000)
+    page.locator("[data-testid=hint]").click()
+    page.locator("#toasts .toast", has_text="Hint").wait_for(timeout=20000)
+    ply = int(page.evaluate("document.body.dataset.ply"))
+    page.locator("[data-testid=press]").click()  # the hint selected its mice: press them
+    page.wait_for_function("p => Number(document.body.dataset.ply) > p + 1", arg=ply, timeout=20000)
+    page.wait_for_function("document.body.dataset.busy === '0'")
+    assert page.locator("#toasts .toast", has_text="Hint").count() == 0
+    assert not errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_booby_trap_board_keeps_its_box_between_touching_and_removing(server, browser, size):
+    created = create(server, "booby-trap", GAMES["booby-trap"], VS_HEURISTIC, seed=4)
+    errors: list[str] = []
+    page = new_page(browser, size, errors)
+    page.goto(fast(created["seats"][0]["link"]))
+    page.wait_for_selector("circle.piece.touchable", timeout=20000)
+    page.wait_for_function("document.body.dataset.myTurn === '1' && document.body.dataset.busy === '0'")
+    box = (
+        "(() => { const b = document.querySelector('#board .board-pan').getBoundingClientRect();"
+        " return [b.left, b.top, b.width, b.height].map(Math.round); })()"
+    )
+    before = page.evaluate(box)
+    page.locator("circle.piece.touchable").first.click()
+    page.wait_for_selector("[data-controls=booby-trap] button[data-action=remove]", timeout=20000)
+    page.wait_for_function("document.body.dataset.busy === '0'")
+    after = page.evaluate(box)
+    assert before == after, (before, after)
+    assert not errors
+    page.context.close()
+
+
+# --- rules and settings -------------------------------------------------------------------------
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_rules_panel_and_settings_kept_in_the_browser(server, browser, size):
+    """Issue 27 items 7 and 10: the rules at hand (how to play, the options in force and where they
+    come from) one tap away; theme, animations, board size and sound kept in the browser."""
+    options = {"first_to": 2, "rules": "advanced"}
+    created = create(server, "last-mouse-lost", options, VS_EASY)
+    errors: list[str] = []
+    page = new_page(browser, size, errors)
+    page.goto(fast(created["seats"][0]["link"]))
+    page.wait_for_function(MY_TURN, timeout=20000)
+    button = page.locator("[data-testid=rules-button]")
+    assert not page.evaluate(OUTSIDE_JS, "[data-testid=rules-button]")  # one tap away, on a phone too
+    button.click()
+    rules = page.locator("[data-testid=rules-dialog]")
+    rules.wait_for(state="visible")
+    assert rules.locator("[data-how-to-play]").count() == 1
+    words = rules.locator("[data-testid=rules-options]").inner_text()
+    assert "Advanced" in words and "chosen for this game" in words, words
+    assert "Rulebook:" in words  # where a rule comes from
+    page.keyboard.press("Escape")
+    rules.wait_for(state="hidden")
+    # Settings: dark theme, no animations, a large board; kept after a reload and in the lobby.
+    page.locator("[data-testid=settings-button]").click()
+    page.locator("[data-setting=theme][value=dark]").check()
+    page.locator("[data-setting=speed][value=off]").check()
+    page.locator("[data-setting=boardSize][value=large]").check()
+    page.locator("[data-setting=sound]").check()
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    page.keyboard.press("Escape")
+    page.reload()
+    page.wait_for_function(MY_TURN, timeout=20000)
+    root = page.evaluate("({...document.documentElement.dataset})")
+    assert (root["theme"], root["speed"], root["boardSize"]) == ("dark", "off", "large"), root
+    assert page.locator("[data-testid=alert-sound]").is_checked()
+    page.goto(server.url + "/")
+    page.wait_for_function("document.documentElement.dataset.theme === 'dark'")
+    # "Follow the system": the browser's dark or light preference decides.
+    page.evaluate("localStorage.setItem('trapworks.settings', JSON.stringify({theme: 'system'}))")
+    page.emulate_media(color_scheme="light")
+    page.reload()
+    page.wait_for_function("document.documentElement.dataset.theme === 'light'")
+    page.emulate_media(color_scheme="dark")
+    page.wait_for_function("document.documentElement.dataset.theme === 'dark'")
+    assert not errors
+    page.context.close()
+
+
+# --- screenshots and axe, light and dark -------------------------------------------------------
+SHOTS = ARTIFACTS / "issue27"
+
+
+def axe_all(page):
+    """Every axe-core violation, of any impact."""
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} :: {[n['target'] for n in v['nodes']][:3]}"
+        for v in result["violations"]
+    ]
+
+
+def one_decision(page, game, rng):
+    """Play one decision of `game` by clicking (to look at a game in its middle)."""
+    from .test_game_page import decide_mt as decide_mt_first
+
+    ply = int(page.evaluate("document.body.dataset.ply"))
+    if game == "last-mouse-lost":
+        decide_lml(page)
+    elif game == "booby-trap":
+        decide_bt(page, rng)
+    elif game == "mouse-trap":
+        decide_mt_first(page, rng)
+    elif decide_ded(page, set(), rng) == "pick-a-pawn":
+        return  # a pawn picked: the turn's next decision is on screen
+    page.wait_for_function("p => Number(document.body.dataset.ply) > p", arg=ply, timeout=20000)
+    page.wait_for_function(
+        "document.body.dataset.busy === '0' && (document.body.dataset.myTurn === '1' || "
+        "document.body.dataset.terminal === '1')",
+        timeout=30000,
+    )
+
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_screenshots_and_axe_of_every_game_light_and_dark_english_and_french(server, browser, size):
+    """The lobby and every game page at the start of a game against the computer, in English and
+    French, light and dark: a screenshot each (artifacts/web/issue27, copied to docs/screenshots);
+    axe-core on each, on each game after a decision (mid-game) and on an end screen: no violation of
+    any impact."""
+    errors: list[str] = []
+    found: dict[str, list[str]] = {}
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(2)
+    for lang in ("en", "fr"):
+        for theme in ("light", "dark"):
+            ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=f"{lang}-FR")
+            page = ctx.new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(server.url + "/")
+            keep = "t => localStorage.setItem('trapworks.settings', JSON.stringify({theme: t}))"
+            page.evaluate(keep, theme)
+            page.reload()
+            page.wait_for_selector("body[data-ready='1']", timeout=20000)
+            assert page.evaluate("document.documentElement.lang") == lang
+            found[f"lobby {lang} {theme}"] = axe_all(page)
+            for game, options in GAMES.items():
+                created = create(server, game, options, VS_HEURISTIC, seed=3)
+                page.goto(fast(created["seats"][0]["link"]))
+                page.wait_for_selector("#board svg", timeout=20000)
+                page.wait_for_function(MY_TURN, timeout=30000)
+                assert page.evaluate("document.documentElement.dataset.theme") == theme
+                page.screenshot(path=str(SHOTS / f"{game}-{size[0]}-{theme}-{lang}.png"))
+                found[f"{game} {lang} {theme} start"] = axe_all(page)
+                if theme == "light":
+                    one_decision(page, game, rng)
+                    found[f"{game} {lang} {theme} mid-game"] = axe_all(page)
+            if theme == "light":  # an end screen: a short game of Last Mouse Lost played out
+                short = {"first_to": 1, "board": [1, 2]}
+                created = create(server, "last-mouse-lost", short, VS_HEURISTIC, seed=1)
+                page.goto(fast(created["seats"][0]["link"]))
+                page.wait_for_function(MY_TURN + " || document.body.dataset.terminal === '1'", timeout=30000)
+                while page.evaluate("document.body.dataset.terminal") != "1":
+                    one_decision(page, "last-mouse-lost", rng)
+                page.locator("[data-testid=end-screen]").wait_for(state="visible", timeout=10000)
+                page.screenshot(path=str(SHOTS / f"end-{size[0]}-{theme}-{lang}.png"))
+                found[f"end screen {lang} {theme}"] = axe_all(page)
+            ctx.close()
+    (SHOTS / f"axe-{size[0]}.json").write_text(json.dumps(found, indent=1))
+    assert not errors, errors
+    assert not any(found.values()), {k: v for k, v in found.items() if v}
+
+
+def test_on_a_phone_the_rest_is_one_tap_away(server, browser):
+    """Issue 27 item 8: the players, Resign, Hint, Undo, chat and the moves are one tap away."""
+    created = create(server, "mouse-trap", GAMES["mouse-trap"], VS_HEURISTIC, seed=3, hints=True)
+    errors: list[str] = []
+    page = new_page(browser, (390, 844), errors)
+    page.goto(fast(created["seats"][0]["link"]))
+    page.wait_for_function(MY_TURN, timeout=20000)
+    assert not page.evaluate(OUTSIDE_JS, "[data-testid=more]")
+    assert page.evaluate(OUTSIDE_JS, "[data-testid=hint]")  # below the board before the tap
+    page.locator("[data-testid=more]").click()
+    page.wait_for_timeout(300)
+    box = page.locator("[data-testid=hint]").bounding_box()
+    assert box and 0 <= box["y"] and box["y"] + box["height"] <= 844, box
+    assert page.locator("[data-testid=resign]").is_visible()
+    assert not errors
+    page.context.close()
+
+
+def test_an_embedded_replay_in_a_small_frame_shows_its_controls(server, browser):
+    """Issue 27 item 8: an embedded replay in a 640x420 frame hid its controls."""
+    created = create(server, "last-mouse-lost", {"first_to": 1, "board": [1, 2]}, VS_EASY, seed=1)
+    httpx.post(f"{server.url}/api/games/{created['id']}/resign", json={"token": created["seats"][0]["token"]})
+    errors: list[str] = []
+    page = new_page(browser, (1366, 768), errors)
+    page.goto(server.url + "/static/app.css")  # a page of the same server hosts the frame
+    src = f"{server.url}/replay/{created['id']}?embed=1"
+    page.set_content(f'<iframe src="{src}" width="640" height="420"></iframe>')
+    page.wait_for_function("window.frames.length === 1", timeout=10000)
+    inner = page.frames[1]
+    inner.wait_for_function("document.body.dataset.ready === '1'", timeout=20000)
+    frame = page.locator("iframe").bounding_box()
+    assert frame
+    for sel in ("#first", "#prev", "#next", "#last", "#play", "#slider", "[data-testid=where]"):
+        box = inner.locator(sel).bounding_box()
+        assert box, sel
+        top, left = box["y"] - frame["y"], box["x"] - frame["x"]
+        assert top >= 0 and top + box["height"] <= 420 and left + box["width"] <= 640, (sel, box, frame)
+    board = inner.locator("#board svg").bounding_box()
+    assert board and board["height"] > 120, board  # the board still has room
+    inner.click("#last")
+    assert "resigned" in inner.inner_text("[data-testid=where]")
+    assert not errors
+    page.context.close()
