@@ -19,9 +19,10 @@ function valueWords(opt, value) {
 export async function drawRules(box, info) {
   clear(box);
   el("h2", { id: "rules-title", text: t("Rules: {game}", { game: info.title }) }, box);
-  showHowToPlay(box, info.game, info.title);
   const r = await api("GET", "/api/catalog");
   const entry = r.ok ? (r.data.games || []).find((g) => g.id === info.game) : null;
+  // The how-to steps are the game's own (its spec), served with the catalog.
+  showHowToPlay(box, info.game, info.title, (entry && entry.howto) || info.howto || []);
   el("h3", { text: t("Options in force") }, box);
   const list = el("dl", { class: "rules-options", "data-testid": "rules-options" }, box);
   const schema = entry ? entry.options_schema || [] : [];
