@@ -26,10 +26,26 @@ err = Console(stderr=True, highlight=False)
 _debug = {"on": False}  # the global --debug of the command being run
 
 
+# Optional packages and the extra that installs each (pyproject.toml's optional-dependencies).
+EXTRAS = {"ray": "cluster", "open_spiel": "research", "pyspiel": "research", "pettingzoo": "research"}
+EXTRAS |= {"gymnasium": "research", "numba": "fast", "psycopg": "postgres"}
+
+
+def missing_module(name: str) -> str:
+    """One line naming the package a command needs and how to install it."""
+    top = name.split(".")[0]
+    extra = EXTRAS.get(top)
+    if extra:
+        return f"this command needs the '{top}' package: pip install 'trapworks[{extra}]' (or -e \".[{extra}]\")"
+    return f"this command needs the '{top}' package, which trapworks depends on: pip install trapworks again"
+
+
 def _one_line(error: BaseException) -> str:
     """An error as one line a player can act on."""
     if isinstance(error, TrapworksError):
         return str(error)
+    if isinstance(error, ModuleNotFoundError) and error.name:
+        return missing_module(error.name)
     if isinstance(error, OSError):
         where = f" {error.filename}" if error.filename else ""
         return f"cannot use{where}: {error.strerror or error}"

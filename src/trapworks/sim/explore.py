@@ -72,6 +72,21 @@ def build_grid(
     player count; every cell's options are checked by the game (an unknown option names itself)."""
     base = dict(base or {})
     varied = parse_vary(vary)
+    # -o applies to every cell: checked on its own (a cell that sets the same option would hide a
+    # bad value), and an option both fixed by -o and varied by the grid is refused.
+    make(game_id, **base)  # OptionError names the bad option or value
+    if varied:
+        cell_keys = {k for k, _ in varied}
+    else:
+        cell_keys = {k for c in explore_cells(game_class(game_id)) for k in c["options"]}
+    if players:
+        cell_keys.add("players")
+    clash = sorted(k for k in base if k in cell_keys)
+    if clash:
+        raise GridError(
+            f"-o {clash[0]}={base[clash[0]]}: the grid sets {clash[0]} in its cells; "
+            f"vary it with --vary {clash[0]}=... or leave out -o {clash[0]}"
+        )
     if "players" in dict(varied) and players:
         raise GridError("give the player counts either as --players or as --vary players=..., not both")
     if varied:
