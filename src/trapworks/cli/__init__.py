@@ -36,7 +36,7 @@ def missing_module(name: str) -> str:
     top = name.split(".")[0]
     extra = EXTRAS.get(top)
     if extra:
-        return f"this command needs the '{top}' package: pip install 'trapworks[{extra}]' (or -e \".[{extra}]\")"
+        return f"this command needs the '{top}' package: pip install 'trapworks[{extra}]' (checkout: -e .)"
     return f"this command needs the '{top}' package, which trapworks depends on: pip install trapworks again"
 
 

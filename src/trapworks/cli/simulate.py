@@ -260,9 +260,8 @@ def register(app: typer.Typer) -> None:
         """Simulate many games between agents: one row per game (Parquet or CSV) and a summary."""
         from rich.table import Table
 
-        from trapworks.sim.runner import Job, RunSpec, default_chunk_size
-
         from trapworks.sim.provenance import command_line
+        from trapworks.sim.runner import Job, RunSpec, default_chunk_size
 
         from . import console
 

@@ -181,7 +181,9 @@ def register(app: typer.Typer) -> None:
             job.out.unlink(missing_ok=True)
         standings = Standings(names)
         players_n = game.num_players()
-        cols = [f"agent_seat{k + 1}" for k in range(players_n)] + [f"won_seat{k + 1}" for k in range(players_n)]
+        cols = [f"agent_seat{k + 1}" for k in range(players_n)] + [
+            f"won_seat{k + 1}" for k in range(players_n)
+        ]
         for batch in dataset(path).to_batches(columns=[*cols, "truncated"], batch_size=65536):
             data = batch.to_pydict()
             for i in range(batch.num_rows):
@@ -194,20 +196,20 @@ def register(app: typer.Typer) -> None:
         write_table(to_table(rows), summary, fmt, meta)
         if as_json:
             emit_json(
-                    {
-                        "game": game_id,
-                        "options": game.public_options(),
-                        "games_per_series": n,
-                        "series": groups,
-                        "standings": rows,
-                        "head_to_head": [
-                            {"a": a, "b": b, "points_a": p, "games": g}
-                            for (a, b), (p, g) in sorted(standings.pairs.items())
-                        ],
-                        "rows": str(path),
-                        "summary": str(summary),
-                        "note": note,
-                    }
+                {
+                    "game": game_id,
+                    "options": game.public_options(),
+                    "games_per_series": n,
+                    "series": groups,
+                    "standings": rows,
+                    "head_to_head": [
+                        {"a": a, "b": b, "points_a": p, "games": g}
+                        for (a, b), (p, g) in sorted(standings.pairs.items())
+                    ],
+                    "rows": str(path),
+                    "summary": str(summary),
+                    "note": note,
+                }
             )
             return
         total = n * len(groups)

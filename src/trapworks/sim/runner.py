@@ -115,7 +115,12 @@ def play_chunk(spec_json: dict[str, Any], start: int, stop: int) -> dict[str, An
     plans = [seats_for(list(spec.agents), players, i, spec.rotate) for i in range(start, stop)]
     seeds = [game_seed(spec.seed, i) for i in range(start, stop)]
     batched = getattr(game, "batched_agents", None)
-    if batched and spec.max_actions is None and not spec.keep_records and all(a in batched for a in spec.agents):
+    if (
+        batched
+        and spec.max_actions is None
+        and not spec.keep_records
+        and all(a in batched for a in spec.agents)
+    ):
         return {"rows": _batched_rows(game, spec, public, start, plans, seeds), "records": None}
     rows, records = [], []
     for k in range(stop - start):
@@ -372,11 +377,15 @@ def ray_connect(address: str | None, workers: int, timeout: float = 30.0) -> boo
                 "set RAY_AUTH_MODE=token and the cluster's token (RAY_AUTH_TOKEN or RAY_AUTH_TOKEN_PATH) "
                 "here as on every node, see docs/scale.md"
             )
-        raise RayConnectError(f"cannot join the Ray cluster at {address}: {type(error).__name__}: {text[:200]}")
+        raise RayConnectError(
+            f"cannot join the Ray cluster at {address}: {type(error).__name__}: {text[:200]}"
+        )
     return True
 
 
-def _ray(tasks: list[Task], address: str | None, workers: int, retries: int, window: int) -> Iterator[Outcome]:
+def _ray(
+    tasks: list[Task], address: str | None, workers: int, retries: int, window: int
+) -> Iterator[Outcome]:
     import ray
 
     started_here = ray_connect(address, workers)
@@ -455,7 +464,9 @@ def execute(
     failures: list[str] = []
     played = 0
     window = window or 2 * max(1, workers)
-    stream = _ray(tasks, address, workers, retries, window) if backend == "ray" else _local(tasks, workers, window)
+    stream = (
+        _ray(tasks, address, workers, retries, window) if backend == "ray" else _local(tasks, workers, window)
+    )
     try:
         for key, start, result in stream:
             if isinstance(result, BaseException):
