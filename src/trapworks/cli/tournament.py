@@ -157,6 +157,12 @@ def register(app: typer.Typer) -> None:
         for name in names:
             if name not in known:
                 fail(f"unknown agent {name!r} for {game_id}; available: {', '.join(known)}")
+        try:  # before any game is played: the Elo fit at the end needs OpenSpiel
+            import open_spiel.python.algorithms.elo  # noqa: F401
+        except ImportError:
+            from . import missing_module
+
+            fail(missing_module("open_spiel"))
         groups = lineups(names, game.num_players())
         path, fmt = output_path(out, "tournaments", game_id, fmt)
         jobs = []

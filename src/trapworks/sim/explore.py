@@ -453,6 +453,22 @@ def _wrap(label: str, width: int = 30) -> str:
     return "\n".join(textwrap.wrap(label, width)) or label
 
 
+def length_bin(summaries: dict[str, dict[str, Any]]) -> int:
+    """One bin width for every cell's length histogram: about 60 bins over the longest."""
+    longest = max(len(s["length_hist"]) for s in summaries.values())
+    return max(1, math.ceil(longest / 60))
+
+
+def binned_lengths(summary: dict[str, Any], width: int) -> tuple[Any, Any]:
+    """(bin starts, share of games) of a cell's length histogram in bins of `width`."""
+    import numpy as np
+
+    h = np.array(summary["length_hist"], dtype=float)
+    pad = (-len(h)) % width
+    h = np.concatenate([h, np.zeros(pad)]).reshape(-1, width).sum(axis=1)
+    return np.arange(len(h)) * width, h / h.sum()
+
+
 def plot(
     rows: Rows, cells: list[str], summaries: dict[str, dict[str, Any]], title: str, stats: Sequence[str]
 ) -> bytes:
@@ -536,11 +552,11 @@ def plot(
     # Length histograms.
     ax = fig.add_subplot(grid[r, :])
     r += 1
+    width = length_bin(summaries)
     for i, label in enumerate(cells):
-        h = np.array(summaries[label]["length_hist"], dtype=float)
-        h /= h.sum()
-        ax.step(np.arange(len(h)), 100 * h, where="mid", color=colours[i], label=label, linewidth=1.2)
-    ax.set_xlabel("game length in decisions (the last bin: that many or more)")
+        starts, share = binned_lengths(summaries[label], width)
+        ax.step(starts + width / 2, 100 * share, where="mid", color=colours[i], label=label, linewidth=1.2)
+    ax.set_xlabel(f"game length in decisions, bins of {width} (the last bin: that many or more)")
     ax.set_ylabel("% of games")
     ax.set_ylim(bottom=0)
     ax.set_title("Game length")
@@ -600,8 +616,8 @@ def interactive_charts(
     import altair as alt
     import pandas as pd
 
-    pick = alt.selection_point(fields=["cell"], bind="legend")
     colour = alt.Color("cell:N", sort=cells, legend=alt.Legend(title="cell (click to pick)", labelLimit=400))
+    pick = alt.selection_point(fields=["cell"], bind="legend", name="pick_seats")
     opacity = alt.condition(pick, alt.value(1.0), alt.value(0.15))
     seats = pd.DataFrame(
         [
@@ -644,23 +660,25 @@ def interactive_charts(
         .add_params(pick)
         .properties(title="Seat effects", width=700)
     )
+    pick = alt.selection_point(fields=["cell"], bind="legend", name="pick_lengths")
+    opacity = alt.condition(pick, alt.value(1.0), alt.value(0.15))
+    width = length_bin(summaries)
     hist = pd.DataFrame(
         [
-            {"cell": c, "length": i, "share": 100 * k / summaries[c]["games"], "games": k}
+            {"cell": c, "length": int(start), "share": 100 * float(share)}
             for c in cells
-            for i, k in enumerate(summaries[c]["length_hist"])
-            if k
+            for start, share in zip(*binned_lengths(summaries[c], width), strict=True)
         ]
     )
     length_chart = (
         alt.Chart(hist)
         .mark_line(interpolate="step")
         .encode(
-            x=alt.X("length:Q", title="game length (decisions)"),
+            x=alt.X("length:Q", title=f"game length (decisions, bins of {width} from the value shown)"),
             y=alt.Y("share:Q", title="% of games"),
             color=colour,
             opacity=opacity,
-            tooltip=["cell", "length", alt.Tooltip("share:Q", format=".2f"), "games"],
+            tooltip=["cell", "length", alt.Tooltip("share:Q", format=".2f")],
         )
         .add_params(pick)
         .properties(title="Game length", width=700)
@@ -699,7 +717,7 @@ def interactive_charts(
         ]
     )
     if len(diffs):
-        metric_pick = alt.selection_point(fields=["verdict"], bind="legend")
+        metric_pick = alt.selection_point(fields=["verdict"], bind="legend", name="pick_verdicts")
         b = alt.Chart(diffs).encode(
             y=alt.Y("metric:N", axis=alt.Axis(labelLimit=300)),
             yOffset=alt.YOffset("cell:N", sort=cells),

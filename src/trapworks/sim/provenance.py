@@ -51,10 +51,21 @@ def git_commit() -> str | None:
         return None
 
 
+_command: list[str] | None = None
+
+
+def set_command(argv: list[str]) -> None:
+    """The command line as the CLI received it (the CLI calls this before running a command)."""
+    global _command
+    _command = list(argv)
+
+
 def command_line() -> str:
-    """The command as typed (argv), for the record."""
+    """The command as typed (what the CLI received, else argv), for the record."""
     import shlex
 
+    if _command:
+        return shlex.join(_command)
     argv = list(sys.argv)
     if argv:
         argv[0] = Path(argv[0]).name
