@@ -152,6 +152,10 @@ def run_jobs(
     from .options import games_progress
 
     try:
+        if backend == "ray":  # an unreachable cluster ends here, before any file or progress bar
+            from trapworks.sim.runner import ray_connect
+
+            ray_connect(address, workers)
         planned = plan(jobs, resume)  # bad input ends here, before any progress bar
         with games_progress(label, err, quiet) as progress:
             task = progress.add_task("games", total=None)

@@ -278,9 +278,9 @@ def cell_summary(rows: Rows, label: str, stats: Sequence[str] | None = None) -> 
     }
     for c in stats if stats is not None else rows.stat_columns():
         x = rows.col(label, c).astype(float)
-        m, lo, hi = _mean_ci(x, counts=bool(x.min() >= 0))
-        out["stats"][c] = m
-        out["stats_ci"][c] = [lo, hi]
+        mean, low, high = _mean_ci(x, counts=bool(x.min() >= 0))
+        out["stats"][c] = mean
+        out["stats_ci"][c] = [low, high]
     if "cranks" in rows.names:
         cranks = int(rows.col(label, "cranks").sum())
         for c in [c for c in rows.names if c == "jams" or c.startswith("jams_")]:
@@ -634,7 +634,7 @@ def interactive_charts(
             for x in summaries[c]["seats"]
         ]
     )
-    tip = [
+    tip: list[Any] = [
         "cell",
         "seat",
         alt.Tooltip("effect_pp:Q", format="+.2f"),

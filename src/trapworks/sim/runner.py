@@ -332,14 +332,20 @@ def _auth_hint(text: str) -> bool:
     return "auth" in low or "token" in low or "unauthenticated" in low
 
 
+_ray_started = False  # whether this process's Ray was started by ray_connect (shut down after a run)
+
+
 def ray_connect(address: str | None, workers: int, timeout: float = 30.0) -> bool:
-    """ray.init with a time limit and errors that say why; whether this call started Ray."""
+    """ray.init with a time limit and errors that say why (callers may connect before a run,
+    so that a bad address fails before anything is set up); whether trapworks started Ray."""
     import logging
 
     import ray
 
+    global _ray_started
     if ray.is_initialized():
-        return False
+        return _ray_started
+    _ray_started = False
     kwargs: dict[str, Any] = {
         "include_dashboard": False,
         "log_to_driver": False,
@@ -348,6 +354,7 @@ def ray_connect(address: str | None, workers: int, timeout: float = 30.0) -> boo
     if address is None:
         # "local": always a new private instance, never someone else's cluster on this machine.
         ray.init(address="local", num_cpus=max(1, workers), **kwargs)
+        _ray_started = True
         return True
     if address != "auto":
         _reachable(address, min(timeout, 10.0))
@@ -360,13 +367,38 @@ def ray_connect(address: str | None, workers: int, timeout: float = 30.0) -> boo
         except BaseException as e:  # handed to the caller's thread
             box["error"] = e
 
-    thread = threading.Thread(target=init, name="ray-init", daemon=True)
-    thread.start()
-    thread.join(timeout)
+    # Ray's own log lines while joining (its retries, an auth failure) go to a log file, read
+    # back for the cause; the driver's stdout and stderr keep only trapworks' one line.
+    import os
+    import sys
+    import tempfile
+
+    log = tempfile.NamedTemporaryFile(prefix="trapworks-ray-", suffix=".log", delete=False)  # noqa: SIM115
+    sys.stderr.flush()
+    saved = os.dup(2)
+    os.dup2(log.fileno(), 2)
+    try:
+        thread = threading.Thread(target=init, name="ray-init", daemon=True)
+        thread.start()
+        thread.join(timeout)
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        log.close()
+    said = Path(log.name).read_text(errors="replace")
+    if not thread.is_alive() and box.get("error") is None:
+        Path(log.name).unlink(missing_ok=True)
+    if "InvalidAuthToken" in said or "Unauthenticated" in said:
+        raise RayConnectError(
+            f"the Ray cluster at {address} refused this driver's authentication token (InvalidAuthToken): "
+            "set RAY_AUTH_MODE=token and the cluster's token (RAY_AUTH_TOKEN or RAY_AUTH_TOKEN_PATH) "
+            f"here as on every node, see docs/scale.md (Ray's log: {log.name})"
+        )
     if thread.is_alive():
         raise RayConnectError(
             f"the Ray cluster at {address} did not let this driver join within {timeout:g} s "
-            "(a head that is starting, a version mismatch, or token authentication: see docs/scale.md)"
+            "(a head that is starting, a version mismatch, or token authentication: see docs/scale.md; "
+            f"Ray's log: {log.name})"
         )
     error = box.get("error")
     if error is not None:
@@ -378,8 +410,10 @@ def ray_connect(address: str | None, workers: int, timeout: float = 30.0) -> boo
                 "here as on every node, see docs/scale.md"
             )
         raise RayConnectError(
-            f"cannot join the Ray cluster at {address}: {type(error).__name__}: {text[:200]}"
+            f"cannot join the Ray cluster at {address}: {type(error).__name__}: {text[:200]} "
+            f"(Ray's log: {log.name})"
         )
+    _ray_started = True
     return True
 
 
@@ -423,7 +457,9 @@ def _ray(
             ray.cancel(ref, force=True)
         refs.clear()
         if started_here:
+            global _ray_started
             ray.shutdown()
+            _ray_started = False
 
 
 def plan(jobs: Sequence[Job], resume: bool) -> list[list[tuple[int, int]]]:
