@@ -857,7 +857,7 @@ def report(
         need = max((t["games_needed"] or 0) for t in unclear)
         diff_lines.append(
             f"- {len(unclear)} differences are unclear (not significant, but the interval reaches past the "
-            f"threshold): about {need:,} games per cell would settle the largest of them "
+            f"threshold): about {need:,} games per cell would settle the hardest of them "
             "(80% power at 0.05 for a change of the threshold's size)."
         )
     seat_lines = []
@@ -1009,9 +1009,12 @@ def report(
     md += ["## Every comparison", "", *_md_table(test_header, test_rows), ""]
     b64 = base64.b64encode(png).decode()
     chart = _chart_html(interactive_charts(cells, summaries, tests))
-    body_start = chart.find("<body>")
+    # Altair's page: its head (styles, the inlined Vega scripts) and its body (the chart's div and
+    # the call that draws it). The scripts themselves contain "<body>": the real tags are the last.
+    body_start = chart.rfind("<body>")
+    head_end = chart.rfind("</head>", 0, body_start) if body_start >= 0 else -1
     chart_body = chart[body_start + 6 : chart.rfind("</body>")] if body_start >= 0 else chart
-    chart_head = chart[chart.find("<head>") + 6 : chart.find("</head>")] if "<head>" in chart else ""
+    chart_head = chart[chart.find("<head>") + 6 : head_end] if head_end >= 0 else ""
     h = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
         "<meta name='viewport' content='width=device-width, initial-scale=1'>",
