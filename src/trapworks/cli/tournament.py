@@ -140,7 +140,7 @@ def register(app: typer.Typer) -> None:
 
         from trapworks.agents import analysis_agents, available_agents
         from trapworks.sim.provenance import command_line, provenance
-        from trapworks.sim.rows import dataset, stream_join, to_table, write_table
+        from trapworks.sim.rows import iter_batches, stream_join, to_table, write_table
         from trapworks.sim.runner import Job, RunSpec, default_chunk_size
 
         from . import console
@@ -190,7 +190,7 @@ def register(app: typer.Typer) -> None:
         cols = [f"agent_seat{k + 1}" for k in range(players_n)] + [
             f"won_seat{k + 1}" for k in range(players_n)
         ]
-        for batch in dataset(path).to_batches(columns=[*cols, "truncated"], batch_size=65536):
+        for batch in iter_batches(path, [*cols, "truncated"]):
             data = batch.to_pydict()
             for i in range(batch.num_rows):
                 seats = [data[f"agent_seat{k + 1}"][i] for k in range(players_n)]

@@ -355,6 +355,8 @@ def comparisons(
                 )
             )
         for col in stats:
+            if col in sc["per_crank"]:
+                continue  # compared per crank above (a count per game mixes in the game's length)
             xa, xb = rows.col(b, col).astype(float), rows.col(c, col).astype(float)
             out.append(_mean_row(b, c, col, xa, xb, th))
     for r, p in zip(out, holm([r["p"] for r in out]), strict=True):
@@ -793,6 +795,10 @@ def _pp(x: float) -> str:
     return f"{100 * x:+.2f}"
 
 
+def _p(p: float) -> str:
+    return "< 1e-300" if p == 0 else f"= {p:.2g}"
+
+
 def _effect(t: dict[str, Any]) -> str:
     if t["lo"] is None:
         return f"V = {t['diff']:.3f}"
@@ -839,7 +845,7 @@ def report(
     unclear = [t for t in tests if t["verdict"] == "unclear"]
     diff_lines = [
         f"- {t['cell']} vs {t['baseline']}: {t['metric']} {_fmt(t['base_value'])} → {_fmt(t['value'])}, "
-        f"{_effect(t)} (p = {t['p_holm']:.2g} after Holm)"
+        f"{_effect(t)} (p {_p(t['p_holm'])} after Holm)"
         for t in practical
     ] or [
         f"- No difference between cells reaches the practical threshold ({100 * th.rate:g} pp for rates, "
@@ -869,7 +875,7 @@ def report(
             f"- {c}: seat {fav['seat']} favoured, {_pp(fav['effect'])} pp "
             f"[{_pp(fav['effect_lo'])}, {_pp(fav['effect_hi'])}] over 1/{s['players']}; seat {worst['seat']} "
             f"{_pp(worst['effect'])} pp [{_pp(worst['effect_lo'])}, {_pp(worst['effect_hi'])}] "
-            f"(seats equal: chi-square p = {s['seat_p']:.2g})"
+            f"(seats equal: chi-square p {_p(s['seat_p'])})"
         )
         if s["starter"]:
             st = s["starter"]

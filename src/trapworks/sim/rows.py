@@ -299,29 +299,49 @@ def stream_join(
     fmt: str,
     provenance: dict[str, Any] | None = None,
     rename: dict[str, str] | None = None,
+    group_rows: int = 65536,
 ) -> int:
-    """Join Parquet files (in the order given) into `path`, one row group at a time (atomic,
-    memory bounded by the largest row group); the rows written."""
+    """Join Parquet files (in the order given) into `path`, atomically, holding at most one row
+    group of about `group_rows` rows at a time (files are opened one after another, and the
+    output has one row group per `group_rows` rows, however many files went in); the rows
+    written."""
+    import pyarrow as pa
     import pyarrow.csv as pacsv
     import pyarrow.parquet as pq
 
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}: choose one of {', '.join(FORMATS)}")
     rename = rename or {}
-    files = [pq.ParquetFile(p) for p in sources]
-    schema = unify_schemas([_renamed(f.schema_arrow, rename) for f in files])
+    schema = unify_schemas([_renamed(pq.read_schema(p), rename) for p in sources])
     schema = with_provenance(schema, provenance)
     tmp = path.with_name(path.name + ".tmp")
     writer: Any = pq.ParquetWriter(tmp, schema) if fmt == "parquet" else pacsv.CSVWriter(tmp, schema)
     rows = 0
+    buffer: list[Any] = []
+    buffered = 0
+
+    def flush() -> None:
+        nonlocal buffer, buffered
+        if buffer:
+            if fmt == "parquet":
+                writer.write_table(pa.concat_tables(buffer), row_group_size=max(group_rows, buffered))
+            else:
+                writer.write_table(pa.concat_tables(buffer))
+        buffer, buffered = [], 0
+
     try:
-        for f in files:
-            for g in range(f.num_row_groups):
-                part = f.read_row_group(g)
-                part = part.rename_columns([rename.get(c, c) for c in part.column_names])
-                part = conform(part, schema)
-                writer.write_table(part)
-                rows += part.num_rows
+        for source in sources:
+            with pq.ParquetFile(source) as f:
+                for g in range(f.num_row_groups):
+                    part = f.read_row_group(g)
+                    part = part.rename_columns([rename.get(c, c) for c in part.column_names])
+                    part = conform(part, schema)
+                    buffer.append(part)
+                    buffered += part.num_rows
+                    rows += part.num_rows
+                    if buffered >= group_rows:
+                        flush()
+        flush()
     finally:
         writer.close()
     tmp.replace(path)
@@ -339,6 +359,19 @@ def dataset(path: Path) -> Any:
     import pyarrow.dataset as ds
 
     return ds.dataset(path, format="csv" if path.suffix == ".csv" else "parquet")
+
+
+def iter_batches(path: Path, columns: Sequence[str], batch_size: int = 65536) -> Any:
+    """Record batches of `columns` of a rows file, one after another (nothing read ahead)."""
+    import pyarrow.parquet as pq
+
+    if path.suffix == ".csv":
+        yield from dataset(path).to_batches(
+            columns=list(columns), batch_size=batch_size, batch_readahead=1, fragment_readahead=1
+        )
+        return
+    with pq.ParquetFile(path) as f:
+        yield from f.iter_batches(columns=list(columns), batch_size=batch_size, use_threads=False)
 
 
 def read_columns(path: Path, columns: Sequence[str], filter: Any = None) -> Any:
