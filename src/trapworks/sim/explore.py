@@ -485,8 +485,13 @@ def plot(
     import numpy as np
 
     endings = sorted({e for s in summaries.values() for e in s["endings"]})
-    starters = all(s["starter"] for s in summaries.values())
+    # The starting player's panel only where who starts varies (else it is one seat's panel again).
+    starters = all(
+        s["starter"] and sum(1 for v in s["starter"]["by_seat"].values() if v) > 1 for s in summaries.values()
+    )
     crank = sorted({k for s in summaries.values() for k in s["per_crank"]}, key=lambda k: (k != "jams", k))
+    if len(cells) > 4:
+        crank = crank[:1]  # every stage for every cell would be a wall of bars: the total (stages: the table)
     shown = [c for c in stats if not (crank and (c == "jams" or c.startswith("jams_")))][:6]
     panels: list[str] = ["seats"] + (["starter"] if starters else []) + ["lengths"]
     panels += (["endings"] if len(endings) > 1 else []) + (["crank"] if crank else []) + ["stat"] * len(shown)
