@@ -4,5 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e .
+# The research extra: OpenSpiel, whose Elo fit `trapworks tournament` (in the README) uses.
+.venv/bin/python -m pip install -q -e ".[research]"
 exec .venv/bin/trapworks serve "$@"

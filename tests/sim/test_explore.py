@@ -90,7 +90,7 @@ def test_explore_writes_a_report_that_finds_a_real_difference(tmp_path):
     md = (out / "report.md").read_text()
     assert "trapworks explore mouse-trap --vary trap_reliability=1.0,0.05" in md
     assert "length (decisions)" in md and "jams" in md and "95% Wilson" in md
-    tests = comparisons(df, ["trap_reliability=1.0", "trap_reliability=0.05"])
+    tests = comparisons(out / "rows.parquet", ["trap_reliability=1.0", "trap_reliability=0.05"])
     length = next(t for t in tests if t["metric"] == "length (decisions)")
     assert length["significant"] and length["value"] > length["base_value"]
     seat = next(t for t in tests if t["metric"] == "seat 1 win rate")

@@ -27,10 +27,26 @@ err = Console(stderr=True, highlight=False)
 _debug = {"on": False}  # the global --debug of the command being run
 
 
+# Optional packages and the extra that installs each (pyproject.toml's optional-dependencies).
+EXTRAS = {"ray": "cluster", "open_spiel": "research", "pyspiel": "research", "pettingzoo": "research"}
+EXTRAS |= {"gymnasium": "research", "numba": "fast", "psycopg": "postgres"}
+
+
+def missing_module(name: str) -> str:
+    """One line naming the package a command needs and how to install it."""
+    top = name.split(".")[0]
+    extra = EXTRAS.get(top)
+    if extra:
+        return f"this command needs the '{top}' package: pip install 'trapworks[{extra}]'"
+    return f"this command needs the '{top}' package, which trapworks depends on: pip install trapworks again"
+
+
 def _one_line(error: BaseException) -> str:
     """An error as one line a player can act on."""
     if isinstance(error, TrapworksError):
         return str(error)
+    if isinstance(error, ModuleNotFoundError) and error.name:
+        return missing_module(error.name)
     if isinstance(error, OSError):
         where = f" {error.filename}" if error.filename else ""
         return f"cannot use{where}: {error.strerror or error}"
@@ -55,6 +71,10 @@ class TrapworksGroup(TyperGroup):
             raise typer.Exit(2) from None
 
     def invoke(self, ctx: Any) -> Any:
+        # The command as typed, for the provenance written into simulation files.
+        from trapworks.sim.provenance import set_command
+
+        set_command(["trapworks", *getattr(ctx, "_protected_args", []), *ctx.args])
         try:
             return super().invoke(ctx)
         except (typer.Exit, typer.Abort, SystemExit):
@@ -204,12 +224,21 @@ def replay_command(
     file: Path = typer.Argument(..., help="A game record (JSON) saved by trapworks."),
     all_steps: bool = typer.Option(False, "--all", help="Print every step instead of stepping."),
     at: int | None = typer.Option(None, help="Print only the position after this many moves."),
+    seed: int | None = typer.Option(
+        None,
+        help="With rows from a run with --keep-records (.parquet): the game whose row has this seed.",
+    ),
 ) -> None:
-    """Step through a saved game record."""
+    """Step through a saved game record, or a simulated game by its row's seed."""
     from .terminal import replay_session
 
     try:
-        record = GameRecord.load(file)
+        if seed is not None or file.suffix == ".parquet":
+            from trapworks.sim.replay import record_for_seed
+
+            record = record_for_seed(file, seed)
+        else:
+            record = GameRecord.load(file)
         if at is not None:
             state = record.replay(at)
             console.print(state.render_text(), markup=False)

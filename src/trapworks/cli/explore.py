@@ -3,7 +3,6 @@ Ray, and a report (HTML with embedded plots, Markdown, PNG) comparing the cells.
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import shutil
@@ -49,20 +48,32 @@ def register(app: typer.Typer) -> None:
         address: str | None = typer.Option(None, help=ADDRESS_HELP),
         resume: bool = typer.Option(False, help=RESUME_HELP),
         retries: int = typer.Option(3, help=RETRIES_HELP),
+        min_effect: float = typer.Option(
+            1.0, help="Practical threshold for rates (win rates, jams per crank), in percentage points."
+        ),
+        min_change: float = typer.Option(
+            5.0, help="Practical threshold for means (length, statistics), in % of the baseline cell's."
+        ),
+        keep_records: bool = typer.Option(
+            False, "--keep-records", help="Write each game's record beside the rows (records.parquet)."
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print the cells' summaries as JSON."),
     ) -> None:
-        """Compare rule variants: seat advantage, game length, endings, the game's own statistics."""
-        import pandas as pd
-
+        """Compare rule variants: seat effects, game length, endings, the game's own statistics."""
         from trapworks.core import TrapworksError, game_class
-        from trapworks.sim.explore import GridError, build_grid, cell_summary, report
-        from trapworks.sim.rows import concat, write_table
+        from trapworks.sim.explore import GridError, Thresholds, build_grid, report
+        from trapworks.sim.provenance import provenance
+        from trapworks.sim.rows import stream_join
         from trapworks.sim.runner import Job, RunSpec, default_chunk_size
 
         from . import console
         from .options import data_dir, parse_options
-        from .simulate import check_backend, fail, run_jobs
+        from .simulate import check_backend, emit_json, fail, json_mode, run_jobs
 
+        if as_json:
+            json_mode()
+        if min_effect <= 0 or min_change <= 0:
+            fail("--min-effect and --min-change must be above 0")
         if n < 1:
             fail("-n must be at least 1")
         check_backend(backend, workers, address)
@@ -106,18 +117,16 @@ def register(app: typer.Typer) -> None:
                     max_actions=max_actions,
                     cell=cell.label,
                     chunk_size=default_chunk_size(n * len(grid), workers),
+                    keep_records=keep_records,
                 ),
                 cells_dir / f"cell-{k:03d}.parquet",
             )
             for k, cell in enumerate(grid)
         ]
         started = time.perf_counter()
-        tables = run_jobs(jobs, backend, workers, address, resume, retries, as_json, label="explore")
+        done = run_jobs(jobs, backend, workers, address, resume, retries, as_json, label="explore")
         seconds = time.perf_counter() - started
         rows_path = out / "rows.parquet"
-        write_table(concat(tables), rows_path, "parquet")
-        shutil.rmtree(cells_dir)
-        df = pd.read_parquet(rows_path)
         labels = [c.label for c in grid]
         command = ["trapworks", "explore", game_id]
         for v in vary or []:
@@ -134,21 +143,39 @@ def register(app: typer.Typer) -> None:
         command += ["--workers", str(workers), "--out", str(out)]
         if backend != "local":
             command += ["--backend", backend] + (["--address", address] if address else [])
+        command += ["--min-effect", f"{min_effect:g}", "--min-change", f"{min_change:g}"]
+        if keep_records:
+            command += ["--keep-records"]
+        meta = provenance({"grid": [c.options for c in grid], "labels": labels}, shlex.join(command))
+        stream_join(done, rows_path, "parquet", meta)  # one cell after another, a row group at a time
+        if keep_records:
+            stream_join([j.records for j in jobs], out / "rows.records.parquet", "parquet", meta)
+        shutil.rmtree(cells_dir)
         load = os.getloadavg()[0]
         machine = (
             f" ({os.cpu_count()} CPUs here, load average {load:.1f} at the end)" if backend == "local" else ""
         )
-        md, page, png = report(
-            df, labels, f"{cls.title}: variant explorer", shlex.join(command), seconds, "report.png", machine
+        result = report(
+            rows_path,
+            labels,
+            f"{cls.title}: variant explorer",
+            shlex.join(command),
+            seconds,
+            "report.png",
+            machine,
+            Thresholds(min_effect / 100, min_change / 100),
         )
-        (out / "report.md").write_text(md + "\n")
-        (out / "report.html").write_text(page + "\n")
-        (out / "report.png").write_bytes(png)
+        (out / "report.md").write_text(result.markdown + "\n")
+        (out / "report.html").write_text(result.html + "\n")
+        (out / "report.png").write_bytes(result.png)
         if as_json:
-            summaries = {c: cell_summary(df[df["cell"] == c]) for c in labels}
-            print(json.dumps({"out": str(out), "cells": summaries, "seconds": seconds}))
+            emit_json({"out": str(out), "cells": result.summaries, "tests": result.tests, "seconds": seconds})
             return
-        console.print(f"{len(df):,} games in {len(grid)} cells, {seconds:.0f} s", markup=False)
+        console.print(
+            f"{sum(s['games'] for s in result.summaries.values()):,} games in {len(grid)} cells, "
+            f"{seconds:.0f} s",
+            markup=False,
+        )
         console.print(
             f"Report: {out / 'report.html'} (also report.md, report.png; rows: {rows_path})", markup=False
         )

@@ -8,6 +8,7 @@ one-line errors) are shared by `tournament` and `explore`.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,6 +30,40 @@ def fail(message: str, code: int = 2) -> None:
     """End the command with one line on stderr (never wrapped, never a traceback)."""
     sys.stderr.write(f"error: {' '.join(message.split())}\n")
     raise typer.Exit(code)
+
+
+KEEP_RECORDS_HELP = (
+    "Write each game's record (its seed, options and every action) beside the rows, as "
+    "<out stem>.records.parquet; `trapworks replay ROWS --seed SEED` opens one."
+)
+_json_fd: int | None = None
+
+
+def json_mode() -> None:
+    """For --json: stdout carries the JSON alone. Anything else written to file descriptor 1
+    from here on (Ray's log lines, a library's print) goes to stderr; `emit_json` writes to
+    the real stdout."""
+    global _json_fd
+    if _json_fd is not None:
+        return
+    try:
+        fd = sys.stdout.fileno()
+    except (OSError, AttributeError, ValueError):  # not a real file (a test's captured output)
+        return
+    if fd != 1:
+        return
+    sys.stdout.flush()
+    _json_fd = os.dup(1)
+    os.dup2(2, 1)
+
+
+def emit_json(data: Any) -> None:
+    text = json.dumps(data) + "\n"
+    if _json_fd is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    os.write(_json_fd, text.encode())
 
 
 def make_game(game_id: str, options: dict[str, Any]) -> Any:
@@ -117,6 +152,10 @@ def run_jobs(
     from .options import games_progress
 
     try:
+        if backend == "ray":  # an unreachable cluster ends here, before any file or progress bar
+            from trapworks.sim.runner import ray_connect
+
+            ray_connect(address, workers)
         planned = plan(jobs, resume)  # bad input ends here, before any progress bar
         with games_progress(label, err, quiet) as progress:
             task = progress.add_task("games", total=None)
@@ -140,38 +179,68 @@ def run_jobs(
     except RunIncomplete as e:
         fail(str(e), code=130 if str(e).startswith("interrupted") else 1)
     except ConnectionError as e:  # Ray cannot reach --address
-        fail(f"cannot reach the Ray cluster: {e}")
+        fail(f"cannot reach the Ray cluster at {address}: {e}")
     raise AssertionError("unreachable")
 
 
-def summary_of(table: Any) -> dict[str, Any]:
-    """The run's summary (games, seat and agent wins, truncations, lengths) from its rows."""
-    df = table.to_pandas()
-    players = int(df["players"].max())
-    seat_wins = [int(df[f"won_seat{k}"].fillna(False).sum()) for k in range(1, players + 1)]
-    agent_games: dict[str, int] = {}
-    agent_wins: dict[str, int] = {}
+def seat_count(path: Path) -> int:
+    from trapworks.sim.rows import column_names
+
+    return sum(1 for c in column_names(path) if c.startswith("agent_seat"))
+
+
+def summary_of(path: Path) -> dict[str, Any]:
+    """The run's summary (games, seat and agent wins, truncations, lengths, endings) from its
+    rows file, read in batches of a few columns (memory does not grow with the run; the median
+    comes from a histogram of lengths, exactly)."""
+    from collections import Counter
+
+    import numpy as np
+
+    from trapworks.sim.rows import iter_batches
+
+    players = seat_count(path)
     agent_cols = [f"agent_seat{k}" for k in range(1, players + 1)]
-    for name in sorted(set(df[agent_cols].stack().dropna())):
-        present = (df[agent_cols] == name).any(axis=1)
-        won = sum(
-            ((df[f"agent_seat{k}"] == name) & df[f"won_seat{k}"].fillna(False).astype(bool))
-            for k in range(1, players + 1)
-        )
-        agent_games[name] = int(present.sum())
-        agent_wins[name] = int(won.sum())
-    lengths = df["length"]
+    won_cols = [f"won_seat{k}" for k in range(1, players + 1)]
+    seat_wins = [0] * players
+    agent_games: Counter[str] = Counter()
+    agent_wins: Counter[str] = Counter()
+    endings: Counter[str] = Counter()
+    lengths = np.zeros(0, dtype=np.int64)  # games of each length
+    games = truncated = 0
+    columns = [*agent_cols, *won_cols, "length", "truncated", "ending"]
+    for batch in iter_batches(path, columns):
+        data = batch.to_pydict()
+        n = batch.num_rows
+        games += n
+        truncated += sum(bool(t) for t in data["truncated"])
+        endings.update(str(e) for e in data["ending"])
+        counts = np.bincount(np.asarray(data["length"], dtype=np.int64))
+        if len(counts) > len(lengths):
+            lengths = np.concatenate([lengths, np.zeros(len(counts) - len(lengths), dtype=np.int64)])
+        lengths[: len(counts)] += counts
+        for i in range(n):
+            seats = [data[c][i] for c in agent_cols]
+            agent_games.update({a for a in seats if a is not None})
+            for k in range(players):
+                if data[won_cols[k]][i]:
+                    seat_wins[k] += 1
+                    agent_wins[seats[k]] += 1
+    cum = np.cumsum(lengths)
+    lo = int(np.searchsorted(cum, (games - 1) // 2, side="right"))
+    hi = int(np.searchsorted(cum, games // 2, side="right"))
+    present = np.nonzero(lengths)[0]
     return {
-        "games": len(df),
-        "truncated": int(df["truncated"].sum()),
+        "games": games,
+        "truncated": truncated,
         "seat_wins": seat_wins,
-        "agent_wins": agent_wins,
-        "agent_games": agent_games,
-        "length_mean": float(lengths.mean()),
-        "length_median": float(lengths.median()),
-        "length_min": int(lengths.min()),
-        "length_max": int(lengths.max()),
-        "endings": {str(k): int(v) for k, v in df["ending"].value_counts().items()},
+        "agent_wins": {k: agent_wins[k] for k in sorted(agent_wins)},
+        "agent_games": {k: agent_games[k] for k in sorted(agent_games)},
+        "length_mean": float((lengths * np.arange(len(lengths))).sum() / games),
+        "length_median": (lo + hi) / 2,
+        "length_min": int(present[0]),
+        "length_max": int(present[-1]),
+        "endings": dict(endings.most_common()),
     }
 
 
@@ -204,15 +273,19 @@ def register(app: typer.Typer) -> None:
         resume: bool = typer.Option(False, help=RESUME_HELP),
         retries: int = typer.Option(3, help=RETRIES_HELP),
         chunk: int | None = typer.Option(None, help="Games per chunk (default: from -n and --workers)."),
+        keep_records: bool = typer.Option(False, "--keep-records", help=KEEP_RECORDS_HELP),
         as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
     ) -> None:
         """Simulate many games between agents: one row per game (Parquet or CSV) and a summary."""
         from rich.table import Table
 
+        from trapworks.sim.provenance import command_line
         from trapworks.sim.runner import Job, RunSpec, default_chunk_size
 
         from . import console
 
+        if as_json:
+            json_mode()
         if chunk is not None and chunk < 1:
             fail("--chunk must be at least 1")
         game, options, names = checked_run(game_id, option, players, agents, n, backend, workers, address)
@@ -226,12 +299,16 @@ def register(app: typer.Typer) -> None:
             rotate=rotate,
             max_actions=max_actions,
             chunk_size=chunk or default_chunk_size(n, workers),
+            keep_records=keep_records,
         )
-        (table,) = run_jobs([Job(spec, path, fmt)], backend, workers, address, resume, retries, as_json)
-        data = summary_of(table)
+        job = Job(spec, path, fmt, command=command_line())
+        (done,) = run_jobs([job], backend, workers, address, resume, retries, as_json)
+        data = summary_of(done)
         data["out"] = str(path)
+        if keep_records:
+            data["records"] = str(job.records)
         if as_json:
-            print(json.dumps(data))
+            emit_json(data)
             return
         title = f"{game.title}: {n} games, agents {','.join(names)}" + (" (rotated)" if rotate else "")
         t = Table(title=title)
@@ -253,3 +330,5 @@ def register(app: typer.Typer) -> None:
         endings = ", ".join(f"{k} {v}" for k, v in data["endings"].items())
         console.print(f"How games ended: {endings}", markup=False)
         console.print(f"Rows: {path}", markup=False)
+        if keep_records:
+            console.print(f"Records: {job.records} (trapworks replay {path} --seed SEED)", markup=False)

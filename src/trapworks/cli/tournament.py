@@ -1,8 +1,10 @@
 """`trapworks tournament`: agents against each other, seats rotated, with confidence and ratings.
 
 With as many agents as seats, every game seats all of them, shifted one seat per game. With
-more agents than seats, every group of that many agents plays its own series; with fewer (two
-agents in a four-player game), the agents fill the seats in turn (A,B,A,B) and rotate.
+more agents than seats, every group of that many agents plays its own series; with fewer (three
+agents in a four-player game), the agents fill the seats in turn and rotate (game 0 A,B,C,A,
+game 1 B,C,A,B, game 2 C,A,B,C): each agent holds two seats in one game of three and every seat
+equally often, and the output says so (an agent with two seats wins when either seat wins).
 Results: per agent games, wins, draws (truncated games and games without a winner), win rate
 with a 95% Wilson interval (statsmodels); head-to-head scores; Elo ratings fitted to every
 pairwise result by OpenSpiel's `elo` (Bradley-Terry maximum likelihood, Hunter's MM algorithm:
@@ -13,7 +15,6 @@ a winner beats each loser at the table, anything else between two agents is a dr
 from __future__ import annotations
 
 import itertools
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,10 +27,23 @@ __all__ = ["Standings", "elo_ratings", "lineups", "register", "wilson"]
 
 
 def lineups(agents: list[str], seats: int) -> list[list[str]]:
-    """The groups of agents that play a series (before seat rotation)."""
+    """The groups of agents that play a series (each rotated through the seats game by game,
+    `trapworks.sim.seats_for`); fewer agents than seats play one series with every agent."""
     if len(agents) >= seats:
         return [list(c) for c in itertools.combinations(agents, seats)]
-    return [[agents[i % len(agents)] for i in range(seats)]]
+    return [list(agents)]
+
+
+def shared_seats_note(agents: list[str], seats: int) -> str | None:
+    """What the standings mean when there are fewer agents than seats (None otherwise)."""
+    if len(agents) >= seats:
+        return None
+    return (
+        f"{len(agents)} agents for {seats} seats: the agents fill the seats in turn, rotated game by "
+        f"game, so {seats - len(agents)} agent(s) hold two seats in every game (each agent equally "
+        "often, every seat equally often); an agent with two seats wins when either seat wins, "
+        f"so win rates are not comparable with 1/{seats}"
+    )
 
 
 @dataclass
@@ -125,12 +139,15 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         from trapworks.agents import analysis_agents, available_agents
-        from trapworks.sim.rows import concat, to_table, write_table
+        from trapworks.sim.provenance import command_line, provenance
+        from trapworks.sim.rows import iter_batches, stream_join, to_table, write_table
         from trapworks.sim.runner import Job, RunSpec, default_chunk_size
 
         from . import console
-        from .simulate import checked_run, fail, output_path, run_jobs
+        from .simulate import checked_run, emit_json, fail, json_mode, output_path, run_jobs
 
+        if as_json:
+            json_mode()
         game, options, names = checked_run(game_id, option, players, agents, n, backend, workers, address)
         if len(names) < 2:
             fail("a tournament needs at least two agents, e.g. --agents hard,random")
@@ -140,6 +157,12 @@ def register(app: typer.Typer) -> None:
         for name in names:
             if name not in known:
                 fail(f"unknown agent {name!r} for {game_id}; available: {', '.join(known)}")
+        try:  # before any game is played: the Elo fit at the end needs OpenSpiel
+            import open_spiel.python.algorithms.elo  # noqa: F401
+        except ImportError:
+            from . import missing_module
+
+            fail(missing_module("open_spiel"))
         groups = lineups(names, game.num_players())
         path, fmt = output_path(out, "tournaments", game_id, fmt)
         jobs = []
@@ -156,39 +179,43 @@ def register(app: typer.Typer) -> None:
                 chunk_size=default_chunk_size(n, workers),
             )
             # One file per series while playing (each resumable), joined into `path` at the end.
-            jobs.append(Job(spec, path.with_name(f".{path.name}.series{gi}.parquet")))
-        tables = run_jobs(jobs, backend, workers, address, resume, retries, as_json, label="tournament")
-        table = concat(tables)
-        table = table.rename_columns(["series" if c == "cell" else c for c in table.column_names])
-        write_table(table, path, fmt)
+            jobs.append(Job(spec, path.with_name(f".{path.name}.series{gi}.parquet"), command=command_line()))
+        done = run_jobs(jobs, backend, workers, address, resume, retries, as_json, label="tournament")
+        meta = provenance({"agents": names, "n": n, "options": options, "seed": seed}, command_line())
+        stream_join(done, path, fmt, meta, rename={"cell": "series"})
         for job in jobs:
             job.out.unlink(missing_ok=True)
         standings = Standings(names)
         players_n = game.num_players()
-        for r in table.to_pylist():
-            seats = [r[f"agent_seat{k + 1}"] for k in range(players_n)]
-            winners = [k for k in range(players_n) if r[f"won_seat{k + 1}"]]
-            standings.add(seats, winners, r["truncated"])
+        cols = [f"agent_seat{k + 1}" for k in range(players_n)] + [
+            f"won_seat{k + 1}" for k in range(players_n)
+        ]
+        for batch in iter_batches(path, [*cols, "truncated"]):
+            data = batch.to_pydict()
+            for i in range(batch.num_rows):
+                seats = [data[f"agent_seat{k + 1}"][i] for k in range(players_n)]
+                winners = [k for k in range(players_n) if data[f"won_seat{k + 1}"][i]]
+                standings.add(seats, winners, data["truncated"][i])
         rows = standings.rows()
+        note = shared_seats_note(names, players_n)
         summary = path.with_name(f"{path.stem}-summary.{fmt}")
-        write_table(to_table(rows), summary, fmt)
+        write_table(to_table(rows), summary, fmt, meta)
         if as_json:
-            print(
-                json.dumps(
-                    {
-                        "game": game_id,
-                        "options": game.public_options(),
-                        "games_per_series": n,
-                        "series": groups,
-                        "standings": rows,
-                        "head_to_head": [
-                            {"a": a, "b": b, "points_a": p, "games": g}
-                            for (a, b), (p, g) in sorted(standings.pairs.items())
-                        ],
-                        "rows": str(path),
-                        "summary": str(summary),
-                    }
-                )
+            emit_json(
+                {
+                    "game": game_id,
+                    "options": game.public_options(),
+                    "games_per_series": n,
+                    "series": groups,
+                    "standings": rows,
+                    "head_to_head": [
+                        {"a": a, "b": b, "points_a": p, "games": g}
+                        for (a, b), (p, g) in sorted(standings.pairs.items())
+                    ],
+                    "rows": str(path),
+                    "summary": str(summary),
+                    "note": note,
+                }
             )
             return
         total = n * len(groups)
@@ -221,4 +248,6 @@ def register(app: typer.Typer) -> None:
             lo, hi = wilson(pts, int(g))
             h2h.add_row(f"{a} vs {b}", str(int(g)), f"{pts / g:.1%}", f"{lo:.1%}–{hi:.1%}")
         console.print(h2h)
+        if note:
+            console.print(f"Note: {note}.", markup=False)
         console.print(f"Rows: {path}\nStandings: {summary}", markup=False)

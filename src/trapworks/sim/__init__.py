@@ -40,21 +40,11 @@ class GameResult:
     actions: int  # every action, chance included
     decisions: int  # actions chosen by seats
     stats: dict[str, Any] = field(default_factory=dict)  # the game's own statistics (scalars)
+    first_seat: int | None = None  # the seat (0-based) that made the first decision
+    record: dict[str, Any] | None = None  # the game record (GameRecord.to_dict), when asked for
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-def _all_events(state: State, seats: int) -> list[dict[str, Any]]:
-    """Every event of the last action, private ones included, each once (analysis after the game)."""
-    seen: set[int] = set()
-    out = []
-    for seat in range(seats):
-        for e in state.last_events(seat):
-            if id(e) not in seen:
-                seen.add(id(e))
-                out.append(e)
-    return out
 
 
 def play_one(
@@ -64,6 +54,7 @@ def play_one(
     seed: int,
     index: int = 0,
     max_actions: int | None = None,
+    keep_record: bool = False,
 ) -> GameResult:
     game = make(game_id, **options)
     rng = random.Random(seed)
@@ -73,6 +64,7 @@ def play_one(
     events: list[dict[str, Any]] = []
     n = game.num_players()
     decisions = actions = 0
+    first_seat: int | None = None
     limit = max_actions if max_actions is not None else game.max_game_length()
     while not state.is_terminal():
         if limit is not None and actions >= limit:
@@ -81,17 +73,28 @@ def play_one(
         if player == CHANCE:
             state.apply_action(sample_chance(state, rng))
         else:
+            if first_seat is None:
+                first_seat = player
             state.apply_action(agents[player].step(state))
             decisions += 1
         actions += 1
         if want_stats:
-            events.extend(_all_events(state, n))
+            # Each event once: state.all_events() is the game's own list (private ones included);
+            # gathering every seat's view would count an event once per seat that sees it.
+            events.extend(state.all_events())
     finished = state.is_terminal()
     truncated = (not finished) or state.is_truncated()
     returns = state.returns() if finished else [0.0] * n
     stats = game_statistics(state, events) if want_stats else {}
     if not finished:
         stats["ending"] = "max-actions"  # stopped by the run's --max-actions
+    record = None
+    if keep_record:
+        from trapworks.core.record import GameRecord
+
+        rec = GameRecord.from_state(state, players=list(seats))
+        rec.created = ""  # the same record whenever the game is played again
+        record = rec.to_dict()
     return GameResult(
         index,
         seed,
@@ -102,6 +105,8 @@ def play_one(
         actions,
         decisions,
         stats,
+        first_seat,
+        record,
     )
 
 
@@ -116,13 +121,19 @@ def seat_plan(agents: list[str], num_players: int, n: int, rotate: bool) -> list
 
 
 def seats_for(agents: list[str], num_players: int, index: int, rotate: bool) -> list[str]:
-    """Agents per seat of game `index` (one name fills every seat)."""
+    """Agents per seat of game `index` (one name fills every seat).
+
+    With `rotate`, seat j of game i holds agents[(i + j) % len(agents)]: as many agents as seats
+    shift one seat per game; fewer agents than seats (3 agents, 4 seats) fill the seats in turn,
+    so some agent holds two seats in each game, and which one changes game by game: over any
+    len(agents) consecutive games every agent holds every seat once and the extra seats equally.
+    """
     if len(agents) == 1:
-        agents = agents * num_players
-    if len(agents) != num_players:
+        return agents * num_players
+    if len(agents) > num_players or (len(agents) < num_players and not rotate):
         raise ValueError(f"{len(agents)} agents given for a {num_players}-player game")
-    k = index % num_players if rotate else 0
-    return agents[k:] + agents[:k]
+    k = index if rotate else 0
+    return [agents[(k + j) % len(agents)] for j in range(num_players)]
 
 
 def run(

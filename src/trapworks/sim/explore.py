@@ -1,11 +1,21 @@
 """The variant explorer: a grid of option cells played by the same agents, and a report comparing
-the cells (seat advantage with 95% intervals, game lengths, how games end, the game's own
-statistics, and which differences are significant) as HTML with embedded plots, Markdown and PNG.
+the cells for a game designer: seat effects (each seat's win rate against 1/players, and the
+starting player's) with 95% intervals, game lengths (histograms), how games end, the game's own
+statistics (jams per crank for Mouse Trap), and for every difference between cells its size with
+a 95% interval, its Holm-adjusted p-value, a verdict against a practical threshold and the games
+per cell it would take to settle it. Written as Markdown, an interactive HTML page (Vega-Lite
+through Altair: hover for values, pick cells) and PNG.
 
 Comparisons are made between cells with the same number of players, each against the first such
-cell (the baseline): win rates by a two-proportion z-test, lengths and statistics by a
-Mann-Whitney U test, endings by a chi-square test; the p-values of one report are Holm-adjusted
-together, so "significant" means below 0.05 after correction for every test in the report.
+cell (the baseline): win rates by a two-proportion z-test (difference: Newcombe's interval),
+lengths and statistics by a Mann-Whitney U test (difference of means: Welch's interval), endings
+by a chi-square test (Cramér's V); the p-values of one report are Holm-adjusted together, so
+"significant" means below 0.05 after correction for every test in the report. A difference is
+"practical" only when it is significant and its whole interval lies beyond the threshold
+(default 1 percentage point for rates, 5% of the baseline for means).
+
+The report reads the rows file a column (and a cell) at a time through pyarrow datasets, never
+every row of every column at once.
 """
 
 from __future__ import annotations
@@ -15,17 +25,36 @@ import html
 import io
 import itertools
 import json
+import math
+import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from trapworks.core import explore_cells, game_class, make
 
-from .stats import contingency, holm, mann_whitney, two_proportions, uniform_seats, wilson
+from .rows import column_names, read_columns
+from .stats import (
+    contingency,
+    cramers_v,
+    diff_means,
+    diff_proportions,
+    holm,
+    mann_whitney,
+    n_for_difference,
+    n_for_mean_difference,
+    two_proportions,
+    uniform_seats,
+    verdict,
+    wilson,
+)
 
 FIXED_COLUMNS = {"game", "cell", "index", "seed", "version", "players", "winner", "num_winners"}
-FIXED_COLUMNS |= {"length", "actions", "truncated", "ending"}
+FIXED_COLUMNS |= {"length", "actions", "truncated", "ending", "first_seat"}
 ALPHA = 0.05
+MIN_RATE = 0.01  # a change in a rate smaller than 1 percentage point is not worth a rule change
+MIN_CHANGE = 0.05  # nor a change in a mean smaller than 5% of the baseline's
 
 
 class GridError(ValueError):
@@ -72,6 +101,21 @@ def build_grid(
     player count; every cell's options are checked by the game (an unknown option names itself)."""
     base = dict(base or {})
     varied = parse_vary(vary)
+    # -o applies to every cell: checked on its own (a cell that sets the same option would hide a
+    # bad value), and an option both fixed by -o and varied by the grid is refused.
+    make(game_id, **base)  # OptionError names the bad option or value
+    if varied:
+        cell_keys = {k for k, _ in varied}
+    else:
+        cell_keys = {k for c in explore_cells(game_class(game_id)) for k in c["options"]}
+    if players:
+        cell_keys.add("players")
+    clash = sorted(k for k in base if k in cell_keys)
+    if clash:
+        raise GridError(
+            f"-o {clash[0]}={base[clash[0]]}: the grid sets {clash[0]} in its cells; "
+            f"vary it with --vary {clash[0]}=... or leave out -o {clash[0]}"
+        )
     if "players" in dict(varied) and players:
         raise GridError("give the player counts either as --players or as --vary players=..., not both")
     if varied:
@@ -102,207 +146,623 @@ def build_grid(
     return out
 
 
-# --- the report -----------------------------------------------------------------------------
-def stat_columns(df: Any) -> list[str]:
-    """The game's own statistics: the numeric columns after `ending` that are not per-seat."""
-    import re
+# --- reading the rows, a column and a cell at a time ----------------------------------------
+class Rows:
+    """A rows file read lazily: one column of one cell at a time (pyarrow dataset projection
+    and filter), so a report over millions of games never holds them all."""
 
-    cols = list(df.columns)
-    start = cols.index("ending") + 1 if "ending" in cols else len(cols)
-    seat = re.compile(r"^(agent|return|won)_seat\d+$")  # a cell with more players adds these late
-    return [
-        c
-        for c in cols[start:]
-        if df[c].dtype.kind in "iufb"
-        and not seat.match(c)
-        and not c.startswith("opt_")
-        and c not in FIXED_COLUMNS
-    ]
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.names = column_names(self.path)
+
+    def col(self, label: str, name: str) -> Any:
+        import pyarrow.dataset as ds
+
+        return read_columns(self.path, [name], filter=ds.field("cell") == label)[name].to_numpy()
+
+    def cols(self, label: str, names: Sequence[str]) -> Any:
+        import pyarrow.dataset as ds
+
+        return read_columns(self.path, list(names), filter=ds.field("cell") == label)
+
+    def stat_columns(self) -> list[str]:
+        """The game's own statistics: the numeric columns after `ending` that are not per-seat,
+        and not constant over the whole file (a constant column says nothing)."""
+        import re
+
+        from .rows import dataset
+
+        schema = dataset(self.path).schema
+        start = self.names.index("ending") + 1 if "ending" in self.names else len(self.names)
+        seat = re.compile(r"^(agent|return|won)_seat\d+$")
+        out = []
+        for c in self.names[start:]:
+            kind = schema.field(c).type
+            if seat.match(c) or c.startswith("opt_") or c in FIXED_COLUMNS:
+                continue
+            if not (str(kind).startswith(("int", "uint", "double", "float", "bool"))):
+                continue
+            values = read_columns(self.path, [c])[c]
+            if values.nunique(dropna=True) > 1:
+                out.append(c)
+            del values
+        return out
 
 
-def cell_summary(df: Any) -> dict[str, Any]:
-    players = int(df["players"].iloc[0])
-    n = len(df)
+@dataclass
+class Thresholds:
+    rate: float = MIN_RATE
+    change: float = MIN_CHANGE
+
+
+def _mean_ci(x: Any, counts: bool) -> tuple[float, float, float]:
+    import numpy as np
+
+    x = np.asarray(x, dtype=float)
+    m = float(x.mean())
+    half = 1.96 * float(x.std(ddof=1)) / math.sqrt(len(x)) if len(x) > 1 else 0.0
+    lo = m - half
+    return m, max(0.0, lo) if counts else lo, m + half
+
+
+def cell_summary(rows: Rows, label: str, stats: Sequence[str] | None = None) -> dict[str, Any]:
+    import numpy as np
+
+    players = int(rows.col(label, "players")[0])
+    won = {k: rows.col(label, f"won_seat{k}").astype(bool) for k in range(1, players + 1)}
+    n = len(won[1])
     seats = []
     for k in range(1, players + 1):
-        wins = int(df[f"won_seat{k}"].sum())
+        wins = int(won[k].sum())
         lo, hi = wilson(wins, n)
-        seats.append({"seat": k, "wins": wins, "rate": wins / n, "lo": lo, "hi": hi})
-    lengths = df["length"]
-    return {
+        fair = 1 / players
+        seats.append(
+            {
+                "seat": k,
+                "wins": wins,
+                "rate": wins / n,
+                "lo": lo,
+                "hi": hi,
+                "effect": wins / n - fair,
+                "effect_lo": lo - fair,
+                "effect_hi": hi - fair,
+            }
+        )
+    starter = None
+    if "first_seat" in rows.names:
+        first = rows.col(label, "first_seat")
+        ok = ~np.isnan(first.astype(float))
+        if ok.any():
+            idx = first[ok].astype(int) - 1
+            stack = np.stack([won[k][ok] for k in range(1, players + 1)], axis=1)
+            wins = int(stack[np.arange(len(idx)), idx].sum())
+            m = int(ok.sum())
+            lo, hi = wilson(wins, m)
+            starter = {
+                "games": m,
+                "wins": wins,
+                "rate": wins / m,
+                "lo": lo,
+                "hi": hi,
+                "effect": wins / m - 1 / players,
+                "effect_lo": lo - 1 / players,
+                "effect_hi": hi - 1 / players,
+                "by_seat": {int(s) + 1: int((idx == s).sum()) for s in range(players)},
+            }
+    del won
+    lengths = rows.col(label, "length").astype(float)
+    agents = set()
+    for k in range(1, players + 1):
+        agents |= {a for a in set(rows.col(label, f"agent_seat{k}")) if isinstance(a, str)}
+    other = rows.cols(label, ["truncated", "ending"])
+    hist_max = int(np.percentile(lengths, 99.5)) + 1
+    counts = np.bincount(np.minimum(lengths.astype(int), hist_max), minlength=hist_max + 1)
+    out: dict[str, Any] = {
         "games": n,
         "players": players,
-        "agents": ",".join(sorted(set(df[[f"agent_seat{k}" for k in range(1, players + 1)]].stack()))),
+        "agents": ",".join(sorted(agents)),
         "seats": seats,
         "seat_p": uniform_seats([s["wins"] for s in seats]),
-        "truncated": int(df["truncated"].sum()),
+        "starter": starter,
+        "truncated": int(other["truncated"].sum()),
         "length_mean": float(lengths.mean()),
-        "length_median": float(lengths.median()),
-        "length_p10": float(lengths.quantile(0.1)),
-        "length_p90": float(lengths.quantile(0.9)),
-        "endings": {str(k): int(v) for k, v in df["ending"].value_counts().items()},
-        "stats": {c: float(df[c].mean()) for c in stat_columns(df)},
+        "length_sd": float(lengths.std(ddof=1)) if n > 1 else 0.0,
+        "length_median": float(np.median(lengths)),
+        "length_p10": float(np.percentile(lengths, 10)),
+        "length_p90": float(np.percentile(lengths, 90)),
+        "length_hist": [int(c) for c in counts],  # games of each length (the last: that or longer)
+        "endings": {str(k): int(v) for k, v in other["ending"].value_counts().items()},
+        "stats": {},
+        "stats_ci": {},
+        "per_crank": {},
     }
+    for c in stats if stats is not None else rows.stat_columns():
+        x = rows.col(label, c).astype(float)
+        mean, low, high = _mean_ci(x, counts=bool(x.min() >= 0))
+        out["stats"][c] = mean
+        out["stats_ci"][c] = [low, high]
+    if "cranks" in rows.names:
+        cranks = int(rows.col(label, "cranks").sum())
+        for c in [c for c in rows.names if c == "jams" or c.startswith("jams_")]:
+            k = int(rows.col(label, c).sum())
+            lo, hi = wilson(k, cranks)
+            out["per_crank"][c] = {"count": k, "cranks": cranks, "rate": k / cranks if cranks else 0.0}
+            out["per_crank"][c] |= {"lo": lo, "hi": hi}
+    return out
 
 
-def comparisons(df: Any, cells: list[str]) -> list[dict[str, Any]]:
-    """Each cell against the first cell with as many players: the tests and Holm-adjusted p."""
-    rows: list[dict[str, Any]] = []
-    stats = stat_columns(df)
+# --- comparisons ------------------------------------------------------------------------------
+def comparisons(
+    rows: Rows | Any,
+    cells: list[str],
+    thresholds: Thresholds | None = None,
+    summaries: dict[str, dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
+    """Each cell against the first cell with as many players: every test with its effect size
+    (the difference with a 95% interval), Holm-adjusted p, verdict and games needed."""
+    if not isinstance(rows, Rows):
+        rows = Rows(rows)
+    th = thresholds or Thresholds()
+    stats = rows.stat_columns()
+    summaries = summaries or {c: cell_summary(rows, c, stats) for c in cells}
+    out: list[dict[str, Any]] = []
     baseline: dict[int, str] = {}
     for label in cells:
-        sub = df[df["cell"] == label]
-        players = int(sub["players"].iloc[0])
+        players = summaries[label]["players"]
         if players not in baseline:
             baseline[players] = label
             continue
-        base = df[df["cell"] == baseline[players]]
-        for k in range(1, players + 1):
-            a, b = int(base[f"won_seat{k}"].sum()), int(sub[f"won_seat{k}"].sum())
-            rows.append(
-                _cmp(
-                    baseline[players],
-                    label,
-                    f"seat {k} win rate",
-                    a / len(base),
-                    b / len(sub),
-                    two_proportions(a, len(base), b, len(sub)),
-                    "z-test",
+        b, c = baseline[players], label
+        sb, sc = summaries[b], summaries[c]
+        nb, nc = sb["games"], sc["games"]
+        for k in range(players):
+            kb, kc = sb["seats"][k]["wins"], sc["seats"][k]["wins"]
+            out.append(_rate_row(b, c, f"seat {k + 1} win rate", kb, nb, kc, nc, th))
+        if sb["starter"] and sc["starter"]:
+            x, y = sb["starter"], sc["starter"]
+            out.append(
+                _rate_row(
+                    b, c, "starting player's win rate", x["wins"], x["games"], y["wins"], y["games"], th
                 )
             )
-        rows.append(
-            _cmp(
-                baseline[players],
-                label,
-                "length (decisions)",
-                base["length"].mean(),
-                sub["length"].mean(),
-                mann_whitney(list(base["length"]), list(sub["length"])),
-                "Mann-Whitney",
-            )
-        )
-        endings = sorted(set(base["ending"]) | set(sub["ending"]))
-        table = [[int((part["ending"] == e).sum()) for e in endings] for part in (base, sub)]
-        rows.append(
-            _cmp(baseline[players], label, "how games end", None, None, contingency(table), "chi-square")
-        )
-        for c in stats:
-            rows.append(
-                _cmp(
-                    baseline[players],
-                    label,
+        for key, per in sc["per_crank"].items():
+            x = sb["per_crank"].get(key)
+            if x:
+                out.append(
+                    _rate_row(
+                        b, c, f"{key} per crank", x["count"], x["cranks"], per["count"], per["cranks"], th
+                    )
+                )
+        la, lb = rows.col(b, "length").astype(float), rows.col(c, "length").astype(float)
+        out.append(_mean_row(b, c, "length (decisions)", la, lb, th))
+        endings = sorted(set(sb["endings"]) | set(sc["endings"]))
+        if len(endings) > 1:
+            table = [[s["endings"].get(e, 0) for e in endings] for s in (sb, sc)]
+            v = cramers_v(table)
+            out.append(
+                _row(
+                    b,
                     c,
-                    base[c].mean(),
-                    sub[c].mean(),
-                    mann_whitney(list(base[c]), list(sub[c])),
-                    "Mann-Whitney",
+                    "how games end",
+                    None,
+                    None,
+                    v,
+                    None,
+                    None,
+                    "Cramér's V",
+                    contingency(table),
+                    "chi-square",
                 )
             )
-    for r, p in zip(rows, holm([r["p"] for r in rows]), strict=True):
+        for col in stats:
+            if col in sc["per_crank"]:
+                continue  # compared per crank above (a count per game mixes in the game's length)
+            xa, xb = rows.col(b, col).astype(float), rows.col(c, col).astype(float)
+            out.append(_mean_row(b, c, col, xa, xb, th))
+    for r, p in zip(out, holm([r["p"] for r in out]), strict=True):
         r["p_holm"] = p
         r["significant"] = p < ALPHA
-    return rows
+        if r["lo"] is None:
+            r["verdict"] = (
+                "practical"
+                if r["significant"] and r["diff"] >= 0.1
+                else ("small" if r["significant"] else "negligible" if r["diff"] < 0.1 else "unclear")
+            )
+        else:
+            r["verdict"] = verdict(r["significant"], r["lo"], r["hi"], r["threshold"])
+    return out
 
 
-def _cmp(base: str, cell: str, metric: str, a: Any, b: Any, p: float, test: str) -> dict[str, Any]:
+def _row(
+    base: str,
+    cell: str,
+    metric: str,
+    a: Any,
+    b: Any,
+    diff: float,
+    lo: float | None,
+    hi: float | None,
+    unit: str,
+    p: float,
+    test: str,
+    threshold: float = 0.1,
+    needed: int | None = None,
+) -> dict[str, Any]:
     return {
         "baseline": base,
         "cell": cell,
         "metric": metric,
         "base_value": a,
         "value": b,
+        "diff": diff,
+        "lo": lo,
+        "hi": hi,
+        "unit": unit,
+        "threshold": threshold,
         "p": p,
         "test": test,
+        "games_needed": needed,
     }
 
 
-def plot(df: Any, cells: list[str], summaries: dict[str, dict[str, Any]], title: str) -> bytes:
-    """One PNG: win rate by seat (95% Wilson intervals), length distributions, how games end,
-    and the game's main statistics (means with 95% intervals), one colour per cell."""
+def _rate_row(
+    base: str, cell: str, metric: str, ka: int, na: int, kb: int, nb: int, th: Thresholds
+) -> dict[str, Any]:
+    d, lo, hi = diff_proportions(kb, nb, ka, na)
+    pa = ka / na if na else 0.0
+    need = n_for_difference(pa, th.rate)
+    return _row(
+        base,
+        cell,
+        metric,
+        pa,
+        kb / nb if nb else 0.0,
+        d,
+        lo,
+        hi,
+        "pp",
+        two_proportions(ka, na, kb, nb),
+        "z-test",
+        th.rate,
+        need,
+    )
+
+
+def _mean_row(base: str, cell: str, metric: str, a: Any, b: Any, th: Thresholds) -> dict[str, Any]:
+    d, lo, hi = diff_means(b, a)
+    mean_a = float(a.mean())
+    threshold = th.change * abs(mean_a) if mean_a else th.change
+    sd = float(a.std(ddof=1)) if len(a) > 1 else 0.0
+    return _row(
+        base,
+        cell,
+        metric,
+        mean_a,
+        float(b.mean()),
+        d,
+        lo,
+        hi,
+        "",
+        mann_whitney(a, b),
+        "Mann-Whitney",
+        threshold,
+        n_for_mean_difference(sd, threshold),
+    )
+
+
+# --- figures ------------------------------------------------------------------------------------
+def _wrap(label: str, width: int = 30) -> str:
+    return "\n".join(textwrap.wrap(label, width)) or label
+
+
+def length_bin(summaries: dict[str, dict[str, Any]]) -> int:
+    """One bin width for every cell's length histogram: about 60 bins over the longest."""
+    longest = max(len(s["length_hist"]) for s in summaries.values())
+    return max(1, math.ceil(longest / 60))
+
+
+def binned_lengths(summary: dict[str, Any], width: int) -> tuple[Any, Any]:
+    """(bin starts, share of games) of a cell's length histogram in bins of `width`."""
+    import numpy as np
+
+    h = np.array(summary["length_hist"], dtype=float)
+    pad = (-len(h)) % width
+    h = np.concatenate([h, np.zeros(pad)]).reshape(-1, width).sum(axis=1)
+    return np.arange(len(h)) * width, h / h.sum()
+
+
+def plot(
+    rows: Rows, cells: list[str], summaries: dict[str, dict[str, Any]], title: str, stats: Sequence[str]
+) -> bytes:
+    """One PNG: seat effects (win rate minus 1/players, percentage points, zoomed to the data),
+    the starting player's edge, length histograms, how games end (stacked, when games end in
+    more than one way), jams per crank, and the game's statistics (means with 95% intervals,
+    counts never below 0); long cell labels wrapped, nothing cut."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
 
-    stats = [c for c in stat_columns(df) if df[c].std() > 0][:6]
-    height = 0.32 * len(cells) + 1.6
-    fig = plt.figure(figsize=(15, 3 * height + 0.5 * (len(stats) + 1) // 2 * height))
-    rows = 3 + (len(stats) + 1) // 2
-    grid = fig.add_gridspec(rows, 2)
-    colours = plt.get_cmap("tab20")(np.linspace(0, 1, max(len(cells), 2)))
+    endings = sorted({e for s in summaries.values() for e in s["endings"]})
+    # The starting player's panel only where who starts varies (else it is one seat's panel again).
+    starters = all(
+        s["starter"] and sum(1 for v in s["starter"]["by_seat"].values() if v) > 1 for s in summaries.values()
+    )
+    crank = sorted({k for s in summaries.values() for k in s["per_crank"]}, key=lambda k: (k != "jams", k))
+    if len(cells) > 4:
+        crank = crank[:1]  # every stage for every cell would be a wall of bars: the total (stages: the table)
+    shown = [c for c in stats if not (crank and (c == "jams" or c.startswith("jams_")))][:6]
+    panels: list[str] = ["seats"] + (["starter"] if starters else []) + ["lengths"]
+    panels += (["endings"] if len(endings) > 1 else []) + (["crank"] if crank else []) + ["stat"] * len(shown)
+    labels = [_wrap(c) for c in cells]
+    lines = sum(label.count("\n") + 1 for label in labels)
+    cell_h = 0.25 * lines + 1.4
+    heights = {"seats": cell_h * 1.3, "starter": cell_h, "lengths": 3.2, "endings": cell_h, "stat": cell_h}
+    heights["crank"] = max(cell_h, 0.22 * len(crank) * len(cells) + 1.2)
+    big = [p for p in panels if p != "stat"]
+    rows_h = [heights[p] for p in big] + [heights["stat"]] * ((len(shown) + 1) // 2)
+    fig = plt.figure(figsize=(14, sum(rows_h) + 1), layout="constrained")
+    grid = fig.add_gridspec(len(rows_h), 2, height_ratios=rows_h)
+    colours = plt.get_cmap("tab10" if len(cells) <= 10 else "tab20")(np.arange(len(cells)) % 20)
     y = np.arange(len(cells))[::-1]
-    # Seat advantage.
-    ax = fig.add_subplot(grid[0, :])
+    r = 0
+    # Seat effects.
+    ax = fig.add_subplot(grid[r, :])
+    r += 1
     max_p = max(s["players"] for s in summaries.values())
     width = 0.8 / max_p
     for i, label in enumerate(cells):
         s = summaries[label]
         for seat in s["seats"]:
-            yy = y[i] + (seat["seat"] - 1 - (s["players"] - 1) / 2) * width
-            ax.barh(
-                yy,
-                seat["rate"],
-                height=width * 0.9,
-                color=colours[i],
-                alpha=0.35 + 0.65 * (seat["seat"] == 1),
-            )
+            yy = y[i] + (s["players"] - 1 - (seat["seat"] - 1) - (s["players"] - 1) / 2) * width
+            e = 100 * seat["effect"]
             ax.errorbar(
-                seat["rate"],
+                e,
                 yy,
-                xerr=[[seat["rate"] - seat["lo"]], [seat["hi"] - seat["rate"]]],
-                fmt="none",
-                ecolor="black",
-                elinewidth=0.8,
+                xerr=[[e - 100 * seat["effect_lo"]], [100 * seat["effect_hi"] - e]],
+                fmt="o",
+                color=colours[i],
+                markersize=4,
                 capsize=2,
+                elinewidth=1,
             )
-        ax.plot([1 / s["players"]] * 2, [y[i] - 0.45, y[i] + 0.45], color="grey", linestyle=":", linewidth=1)
-    ax.set_yticks(y, cells, fontsize=8)
-    ax.set_xlabel(
-        "win rate by seat (seat 1 lowest in each cell, darkest); bars: 95% Wilson interval; dotted: 1/players"
-    )
-    ax.set_title("Seat advantage")
-    # Game length.
-    ax = fig.add_subplot(grid[1, :])
-    data = [df.loc[df["cell"] == label, "length"].to_numpy() for label in cells]
-    parts = ax.boxplot(data, positions=y, vert=False, widths=0.6, showfliers=False, patch_artist=True)
-    for patch, c in zip(parts["boxes"], colours, strict=False):
-        patch.set_facecolor(c)
-    for i, d in enumerate(data):
-        ax.plot(d.mean(), y[i], marker="D", color="black", markersize=3)
-    ax.set_yticks(y, cells, fontsize=8)
-    ax.set_xlabel("game length in decisions (box: quartiles, whiskers: 1.5 IQR, diamond: mean)")
+            ax.annotate(
+                f"{seat['seat']}",
+                (100 * seat["effect_hi"], yy),
+                xytext=(3, -3),
+                textcoords="offset points",
+                fontsize=6,
+            )
+    ax.axvline(0, color="grey", linestyle=":")
+    ax.set_yticks(y, labels, fontsize=8)
+    ax.set_xlabel("win rate minus 1/players, percentage points (95% Wilson interval); number: the seat")
+    ax.set_title("Seat effects: which seat is favoured, and by how much")
+    if starters:
+        ax = fig.add_subplot(grid[r, :])
+        r += 1
+        for i, label in enumerate(cells):
+            st = summaries[label]["starter"]
+            e = 100 * st["effect"]
+            ax.errorbar(
+                e,
+                y[i],
+                xerr=[[e - 100 * st["effect_lo"]], [100 * st["effect_hi"] - e]],
+                fmt="o",
+                color=colours[i],
+                capsize=3,
+            )
+        ax.axvline(0, color="grey", linestyle=":")
+        ax.set_yticks(y, labels, fontsize=8)
+        ax.set_xlabel("starting player's win rate minus 1/players, percentage points (95% Wilson interval)")
+        ax.set_title("First-player advantage")
+    # Length histograms.
+    ax = fig.add_subplot(grid[r, :])
+    r += 1
+    width = length_bin(summaries)
+    for i, label in enumerate(cells):
+        starts, share = binned_lengths(summaries[label], width)
+        ax.step(starts + width / 2, 100 * share, where="mid", color=colours[i], label=label, linewidth=1.2)
+    ax.set_xlabel(f"game length in decisions, bins of {width} (the last bin: that many or more)")
+    ax.set_ylabel("% of games")
+    ax.set_ylim(bottom=0)
     ax.set_title("Game length")
-    # Endings.
-    ax = fig.add_subplot(grid[2, :])
-    endings = sorted(set(df["ending"]))
-    left = np.zeros(len(cells))
-    ecol = plt.get_cmap("Set2")(np.linspace(0, 1, max(len(endings), 2)))
-    for j, e in enumerate(endings):
-        share = np.array([summaries[c]["endings"].get(e, 0) / summaries[c]["games"] for c in cells])
-        ax.barh(y, share, left=left, color=ecol[j], label=e)
-        left += share
-    ax.set_yticks(y, cells, fontsize=8)
-    ax.set_xlim(0, 1)
-    ax.set_xlabel("share of games")
-    ax.set_title("How games end")
-    ax.legend(fontsize=7, loc="lower right", ncol=min(len(endings), 6))
-    # The game's own statistics.
-    for k, c in enumerate(stats):
-        ax = fig.add_subplot(grid[3 + k // 2, k % 2])
-        means = [df.loc[df["cell"] == label, c].mean() for label in cells]
-        sems = [1.96 * df.loc[df["cell"] == label, c].sem() for label in cells]
-        ax.barh(y, means, xerr=sems, color=colours[: len(cells)], ecolor="black", capsize=2)
-        ax.set_yticks(y, cells, fontsize=7)
+    ax.legend(fontsize=7, ncol=2 if len(cells) > 4 else 1, loc="upper right")
+    if len(endings) > 1:
+        ax = fig.add_subplot(grid[r, :])
+        r += 1
+        left = np.zeros(len(cells))
+        ecol = plt.get_cmap("Set2")(np.arange(len(endings)) % 8)
+        for j, e in enumerate(endings):
+            share = np.array([summaries[c]["endings"].get(e, 0) / summaries[c]["games"] for c in cells])
+            ax.barh(y, 100 * share, left=left, color=ecol[j], label=e, edgecolor="white")
+            left += 100 * share
+        ax.set_yticks(y, labels, fontsize=8)
+        ax.set_xlim(0, 100)
+        ax.set_xlabel("% of games")
+        ax.set_title("How games end")
+        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.25), ncol=min(len(endings), 6))
+    if crank:
+        ax = fig.add_subplot(grid[r, :])
+        r += 1
+        h = 0.8 / len(cells)
+        yk = np.arange(len(crank))[::-1]
+        for i, label in enumerate(cells):
+            pc_ = summaries[label]["per_crank"]
+            vals = np.array([100 * pc_[k]["rate"] for k in crank])
+            lo = np.array([100 * pc_[k]["lo"] for k in crank])
+            hi = np.array([100 * pc_[k]["hi"] for k in crank])
+            yy = yk + (len(cells) - 1 - i - (len(cells) - 1) / 2) * h
+            ax.barh(yy, vals, height=h * 0.9, color=colours[i], label=label)
+            ax.errorbar(vals, yy, xerr=[vals - lo, hi - vals], fmt="none", ecolor="black", elinewidth=0.6)
+        ax.set_yticks(yk, crank, fontsize=7)
+        ax.set_xlim(left=0)
+        ax.set_xlabel("% of cranks that jam (95% Wilson interval)")
+        ax.set_title("Jams per crank, by stage")
+        ax.legend(fontsize=7, loc="lower right")
+    for k, c in enumerate(shown):
+        ax = fig.add_subplot(grid[r + k // 2, k % 2])
+        means = np.array([summaries[label]["stats"][c] for label in cells])
+        ci = np.array([summaries[label]["stats_ci"][c] for label in cells])
+        ax.errorbar(means, y, xerr=[means - ci[:, 0], ci[:, 1] - means], fmt="o", color="black", capsize=2)
+        ax.scatter(means, y, c=colours[: len(cells)], zorder=3)
+        ax.set_yticks(y, labels, fontsize=7)
         ax.set_title(f"{c} per game (mean, 95% interval)", fontsize=9)
     fig.suptitle(title)
-    # Keep half an inch on top for the title (tight_layout alone lets a tall figure's first
-    # panel run into it).
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / fig.get_figheight()))
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=80)
+    fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
     plt.close(fig)
     return buf.getvalue()
+
+
+def interactive_charts(
+    cells: list[str], summaries: dict[str, dict[str, Any]], tests: list[dict[str, Any]]
+) -> Any:
+    """The report's figures as one Vega-Lite (Altair) chart: hover for the numbers, click a cell
+    in the legend to pick it out."""
+    import altair as alt
+    import pandas as pd
+
+    colour = alt.Color("cell:N", sort=cells, legend=alt.Legend(title="cell (click to pick)", labelLimit=400))
+    pick = alt.selection_point(fields=["cell"], bind="legend", name="pick_seats")
+    opacity = alt.condition(pick, alt.value(1.0), alt.value(0.15))
+    seats = pd.DataFrame(
+        [
+            {
+                "cell": c,
+                "seat": f"seat {x['seat']}",
+                "effect_pp": 100 * x["effect"],
+                "lo": 100 * x["effect_lo"],
+                "hi": 100 * x["effect_hi"],
+                "win_rate": x["rate"],
+                "games": summaries[c]["games"],
+            }
+            for c in cells
+            for x in summaries[c]["seats"]
+        ]
+    )
+    tip: list[Any] = [
+        "cell",
+        "seat",
+        alt.Tooltip("effect_pp:Q", format="+.2f"),
+        alt.Tooltip("lo:Q", format="+.2f"),
+        alt.Tooltip("hi:Q", format="+.2f"),
+        alt.Tooltip("win_rate:Q", format=".2%"),
+        "games",
+    ]
+    base = alt.Chart(seats).encode(
+        y=alt.Y("seat:N"),
+        yOffset=alt.YOffset("cell:N", sort=cells),
+        color=colour,
+        opacity=opacity,
+        tooltip=tip,
+    )
+    seat_chart = (
+        (
+            base.mark_rule().encode(
+                x=alt.X("lo:Q", title="win rate minus 1/players (pp, 95% interval)"), x2="hi:Q"
+            )
+            + base.mark_point(filled=True).encode(x="effect_pp:Q")
+        )
+        .add_params(pick)
+        .properties(title="Seat effects", width=700)
+    )
+    pick = alt.selection_point(fields=["cell"], bind="legend", name="pick_lengths")
+    opacity = alt.condition(pick, alt.value(1.0), alt.value(0.15))
+    width = length_bin(summaries)
+    hist = pd.DataFrame(
+        [
+            {"cell": c, "length": int(start), "share": 100 * float(share)}
+            for c in cells
+            for start, share in zip(*binned_lengths(summaries[c], width), strict=True)
+        ]
+    )
+    length_chart = (
+        alt.Chart(hist)
+        .mark_line(interpolate="step")
+        .encode(
+            x=alt.X("length:Q", title=f"game length (decisions, bins of {width} from the value shown)"),
+            y=alt.Y("share:Q", title="% of games"),
+            color=colour,
+            opacity=opacity,
+            tooltip=["cell", "length", alt.Tooltip("share:Q", format=".2f")],
+        )
+        .add_params(pick)
+        .properties(title="Game length", width=700)
+    )
+    charts = [seat_chart, length_chart]
+    endings = pd.DataFrame(
+        [
+            {"cell": c, "ending": e, "share": 100 * k / summaries[c]["games"], "games": k}
+            for c in cells
+            for e, k in summaries[c]["endings"].items()
+        ]
+    )
+    if endings["ending"].nunique() > 1:
+        charts.append(
+            alt.Chart(endings)
+            .mark_bar()
+            .encode(
+                y=alt.Y("cell:N", sort=cells, axis=alt.Axis(labelLimit=400)),
+                x=alt.X("share:Q", title="% of games", stack="zero"),
+                color=alt.Color("ending:N"),
+                tooltip=["cell", "ending", alt.Tooltip("share:Q", format=".2f"), "games"],
+            )
+            .properties(title="How games end", width=700)
+        )
+    diffs = pd.DataFrame(
+        [
+            {
+                **{k: t[k] for k in ("cell", "metric", "verdict", "p_holm", "test")},
+                "diff": t["diff"] * (100 if t["unit"] == "pp" else 1),
+                "lo": (t["lo"] if t["lo"] is not None else t["diff"]) * (100 if t["unit"] == "pp" else 1),
+                "hi": (t["hi"] if t["hi"] is not None else t["diff"]) * (100 if t["unit"] == "pp" else 1),
+                "unit": t["unit"] or "mean",
+            }
+            for t in tests
+            if t["unit"] == "pp"
+        ]
+    )
+    if len(diffs):
+        metric_pick = alt.selection_point(fields=["verdict"], bind="legend", name="pick_verdicts")
+        b = alt.Chart(diffs).encode(
+            y=alt.Y("metric:N", axis=alt.Axis(labelLimit=300)),
+            yOffset=alt.YOffset("cell:N", sort=cells),
+            color=alt.Color(
+                "verdict:N", scale=alt.Scale(domain=["practical", "small", "negligible", "unclear"])
+            ),
+            opacity=alt.condition(metric_pick, alt.value(1.0), alt.value(0.15)),
+            tooltip=[
+                "cell",
+                "metric",
+                alt.Tooltip("diff:Q", format="+.2f"),
+                alt.Tooltip("lo:Q", format="+.2f"),
+                alt.Tooltip("hi:Q", format="+.2f"),
+                "verdict",
+                alt.Tooltip("p_holm:Q", format=".2g"),
+                "test",
+            ],
+        )
+        charts.append(
+            (
+                b.mark_rule().encode(
+                    x=alt.X("lo:Q", title="difference from the baseline (pp, 95% interval)"), x2="hi:Q"
+                )
+                + b.mark_point(filled=True).encode(x="diff:Q")
+            )
+            .add_params(metric_pick)
+            .properties(title="Differences in rates against the baseline cell", width=700)
+        )
+    return alt.vconcat(*charts).resolve_scale(color="independent")
+
+
+def _chart_html(chart: Any) -> str:
+    """The chart as HTML: scripts inlined when vl-convert is present (a page that works offline),
+    else loaded from the jsDelivr CDN."""
+    try:
+        return str(chart.to_html(inline=True))
+    except Exception:  # vl-convert missing: the CDN
+        return str(chart.to_html())
 
 
 def _fmt(v: Any) -> str:
@@ -311,6 +771,8 @@ def _fmt(v: Any) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"
     if isinstance(v, float):
+        if math.isnan(v):
+            return ""
         return f"{v:.3g}" if abs(v) < 1000 else f"{v:,.0f}"
     return str(v)
 
@@ -334,19 +796,110 @@ def _html_table(header: list[str], rows: list[list[Any]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def _pp(x: float) -> str:
+    return f"{100 * x:+.2f}"
+
+
+def _p(p: float) -> str:
+    return "< 1e-300" if p == 0 else f"= {p:.2g}"
+
+
+def _effect(t: dict[str, Any]) -> str:
+    if t["lo"] is None:
+        return f"V = {t['diff']:.3f}"
+    if t["unit"] == "pp":
+        return f"{_pp(t['diff'])} pp [{_pp(t['lo'])}, {_pp(t['hi'])}]"
+    return f"{t['diff']:+.3g} [{t['lo']:+.3g}, {t['hi']:+.3g}]"
+
+
+@dataclass
+class Report:
+    markdown: str
+    html: str
+    png: bytes
+    summaries: dict[str, dict[str, Any]] = field(default_factory=dict)
+    tests: list[dict[str, Any]] = field(default_factory=list)
+
+
 def report(
-    df: Any, cells: list[str], title: str, command: str, seconds: float, png_name: str, machine: str = ""
-) -> tuple[str, str, bytes]:
-    """(Markdown, HTML, PNG) of a finished grid's rows."""
-    summaries = {c: cell_summary(df[df["cell"] == c]) for c in cells}
-    tests = comparisons(df, cells)
-    png = plot(df, cells, summaries, title)
-    stats = stat_columns(df)
-    n_games = len(df)
+    path: Path,
+    cells: list[str],
+    title: str,
+    command: str,
+    seconds: float,
+    png_name: str,
+    machine: str = "",
+    thresholds: Thresholds | None = None,
+) -> Report:
+    """The report of a finished grid's rows file (read a column and a cell at a time)."""
+    th = thresholds or Thresholds()
+    rows = Rows(path)
+    stats = rows.stat_columns()
+    summaries = {c: cell_summary(rows, c, stats) for c in cells}
+    tests = comparisons(rows, cells, th, summaries)
+    png = plot(rows, cells, summaries, title, stats)
+    n_games = sum(s["games"] for s in summaries.values())
     intro = [
         f"Generated by `trapworks explore` (do not edit by hand): {n_games:,} games in {len(cells)} cells, "
         f"{seconds:.0f} s of wall time{machine}.",
         "Command:",
+    ]
+    # What differs, for a designer: practical differences first, then what is real but small.
+    practical = [t for t in tests if t["verdict"] == "practical"]
+    small = [t for t in tests if t["verdict"] == "small"]
+    unclear = [t for t in tests if t["verdict"] == "unclear"]
+    diff_lines = [
+        f"- {t['cell']} vs {t['baseline']}: {t['metric']} {_fmt(t['base_value'])} → {_fmt(t['value'])}, "
+        f"{_effect(t)} (p {_p(t['p_holm'])} after Holm)"
+        for t in practical
+    ] or [
+        f"- No difference between cells reaches the practical threshold ({100 * th.rate:g} pp for rates, "
+        f"{100 * th.change:g}% of the baseline for means) with a significant test."
+    ]
+    if small:
+        biggest = sorted(small, key=lambda t: -abs(t["diff"]) / (t["threshold"] or 1))[:3]
+        diff_lines.append(
+            f"- {len(small)} more differences are significant after Holm but may be smaller than the "
+            "threshold (their intervals reach inside it), e.g. "
+            + "; ".join(f"{t['cell']}: {t['metric']} {_effect(t)}" for t in biggest)
+            + "."
+        )
+    if unclear:
+        need = max((t["games_needed"] or 0) for t in unclear)
+        diff_lines.append(
+            f"- {len(unclear)} differences are unclear (not significant, but the interval reaches past the "
+            f"threshold): about {need:,} games per cell would settle the hardest of them "
+            "(80% power at 0.05 for a change of the threshold's size)."
+        )
+    seat_lines = []
+    for c in cells:
+        s = summaries[c]
+        fav = max(s["seats"], key=lambda x: x["effect"])
+        worst = min(s["seats"], key=lambda x: x["effect"])
+        line = (
+            f"- {c}: seat {fav['seat']} favoured, {_pp(fav['effect'])} pp "
+            f"[{_pp(fav['effect_lo'])}, {_pp(fav['effect_hi'])}] over 1/{s['players']}; seat {worst['seat']} "
+            f"{_pp(worst['effect'])} pp [{_pp(worst['effect_lo'])}, {_pp(worst['effect_hi'])}] "
+            f"(seats equal: chi-square p {_p(s['seat_p'])})"
+        )
+        if s["starter"]:
+            st = s["starter"]
+            line += (
+                f"; the starting player wins {st['rate']:.1%} [{st['lo']:.1%}, {st['hi']:.1%}], "
+                f"{_pp(st['effect'])} pp against 1/{s['players']}"
+            )
+        seat_lines.append(line + ".")
+    cell_header = [
+        "cell",
+        "games",
+        "players",
+        "agents",
+        "win rate by seat [95% Wilson]",
+        "p (seats equal)",
+        "length mean",
+        "median",
+        "p10–p90",
+        "truncated",
     ]
     cell_rows = []
     for c in cells:
@@ -366,36 +919,56 @@ def report(
                 s["truncated"],
             ]
         )
-    cell_header = [
-        "cell",
-        "games",
-        "players",
-        "agents",
-        "win rate by seat [95% Wilson]",
-        "p (seats equal)",
-        "length mean",
-        "median",
-        "p10–p90",
-        "truncated",
-    ]
-    endings = sorted(set(df["ending"]))
+    seat_header = ["cell", "seat", "wins", "win rate", "minus 1/players (pp) [95%]"]
+    seat_rows = []
+    for c in cells:
+        s = summaries[c]
+        for x in s["seats"]:
+            seat_rows.append(
+                [
+                    c,
+                    x["seat"],
+                    x["wins"],
+                    f"{x['rate']:.2%}",
+                    f"{_pp(x['effect'])} [{_pp(x['effect_lo'])}, {_pp(x['effect_hi'])}]",
+                ]
+            )
+        if s["starter"]:
+            st = s["starter"]
+            seat_rows.append(
+                [
+                    c,
+                    "starter",
+                    st["wins"],
+                    f"{st['rate']:.2%}",
+                    f"{_pp(st['effect'])} [{_pp(st['effect_lo'])}, {_pp(st['effect_hi'])}]",
+                ]
+            )
+    endings = sorted({e for s in summaries.values() for e in s["endings"]})
     end_header = ["cell", *endings]
     end_rows = [
         [c, *[f"{summaries[c]['endings'].get(e, 0) / summaries[c]['games']:.1%}" for e in endings]]
         for c in cells
     ]
+    end_note = [f"Every game ends the same way ({endings[0]}): no plot for it."] if len(endings) == 1 else []
     stat_header = ["cell", *stats]
     stat_rows = [[c, *[summaries[c]["stats"][s] for s in stats]] for c in cells]
+    crank = sorted({k for s in summaries.values() for k in s["per_crank"]}, key=lambda k: (k != "jams", k))
+    crank_header = ["cell", *crank]
+    crank_rows = [[c, *[f"{summaries[c]['per_crank'][k]['rate']:.2%}" for k in crank]] for c in cells]
     test_header = [
         "baseline",
         "cell",
         "metric",
         "baseline value",
         "cell value",
+        "difference [95%]",
+        "threshold",
         "test",
         "p",
         "p (Holm)",
-        "significant",
+        "verdict",
+        "games per cell for the threshold",
     ]
     test_rows = [
         [
@@ -404,72 +977,85 @@ def report(
             t["metric"],
             t["base_value"],
             t["value"],
+            _effect(t),
+            (f"{100 * t['threshold']:g} pp" if t["unit"] == "pp" else t["threshold"])
+            if t["lo"] is not None
+            else "",
             t["test"],
             t["p"],
             t["p_holm"],
-            t["significant"],
+            t["verdict"],
+            t["games_needed"],
         ]
         for t in tests
     ]
-    significant = [t for t in tests if t["significant"]]
-    sig_lines = [
-        f"- {t['cell']} vs {t['baseline']}: {t['metric']} "
-        + (f"{_fmt(t['base_value'])} → {_fmt(t['value'])} " if t["value"] is not None else "")
-        + f"(p = {t['p_holm']:.2g} after Holm)"
-        for t in significant
-    ] or ["- No difference between cells is significant at 0.05 after Holm's correction."]
-    seat_lines = [
-        f"- {c}: seat wins differ from equal (chi-square p = {summaries[c]['seat_p']:.2g})"
-        for c in cells
-        if summaries[c]["seat_p"] < ALPHA
-    ] or ["- In no cell do the seats' win counts differ significantly from equal (chi-square, 0.05)."]
     notes = [
-        "Seat advantage: each seat's win rate with its 95% Wilson interval (statsmodels); "
-        "'p (seats equal)' is a chi-square test (scipy) that every seat wins equally often. "
-        "Comparisons: each cell against the first cell with as many players; win rates by a two-proportion "
-        "z-test (statsmodels), lengths and statistics by Mann-Whitney U (scipy), endings by a chi-square "
-        "test; all p-values of this report Holm-adjusted together (statsmodels). Length counts decisions "
-        "(chance outcomes not counted). The command writes the rows behind the report (one per game) "
-        "to rows.parquet beside it: `pandas.read_parquet`."
+        "Seat effects: each seat's win rate minus 1/players, in percentage points, with its 95% Wilson "
+        "interval (statsmodels); 'p (seats equal)' is a chi-square test (scipy) that every seat wins "
+        "equally often; the starting player is the seat that made the first decision (column "
+        "`first_seat`). Comparisons: each cell against the first cell with as many players. Every "
+        "difference is given with its 95% interval: rates (pp) by Newcombe's interval with a "
+        "two-proportion z-test, means by Welch's interval with a Mann-Whitney U test (scipy), endings "
+        "by a chi-square test with Cramér's V; all p-values of this report Holm-adjusted together "
+        "(statsmodels). Verdict: 'practical' when significant and the whole interval is beyond the "
+        f"threshold ({100 * th.rate:g} pp for rates, {100 * th.change:g}% of the baseline for means; "
+        "`--min-effect`, `--min-change`), 'negligible' when the whole interval is within it, 'small' "
+        "when significant but possibly below it, 'unclear' otherwise; the last column is the games per "
+        "cell that would find a change of the threshold's size with 80% power at 0.05. Length counts "
+        "decisions (chance outcomes not counted). The rows behind the report (one per game) are "
+        "rows.parquet beside it (examples/explore_rows.ipynb reads them with DuckDB)."
     ]
     md = [f"# {title}", "", *intro, "", f"    {command}", "", *notes, "", f"![plots]({png_name})", ""]
-    md += ["## What differs", "", *sig_lines, "", "## Seat advantage within a cell", "", *seat_lines, ""]
-    md += ["## Cells", "", *_md_table(cell_header, cell_rows), "", "## How games end", ""]
-    md += [*_md_table(end_header, end_rows), "", "## The game's own statistics (mean per game)", ""]
     md += [
-        *_md_table(stat_header, stat_rows),
-        "",
-        "## Every comparison",
-        "",
-        *_md_table(test_header, test_rows),
+        "Open report.html for the same figures interactively (hover for values, click a cell in a legend).",
         "",
     ]
+    md += ["## What differs", "", *diff_lines, "", "## Seat effects", "", *seat_lines, ""]
+    md += [*_md_table(seat_header, seat_rows), ""]
+    md += ["## Cells", "", *_md_table(cell_header, cell_rows), "", "## How games end", "", *end_note]
+    md += [*_md_table(end_header, end_rows), ""]
+    if crank:
+        md += ["## Jams per crank", "", *_md_table(crank_header, crank_rows), ""]
+    md += ["## The game's own statistics (mean per game)", "", *_md_table(stat_header, stat_rows), ""]
+    md += ["## Every comparison", "", *_md_table(test_header, test_rows), ""]
     b64 = base64.b64encode(png).decode()
+    chart = _chart_html(interactive_charts(cells, summaries, tests))
+    # Altair's page: its head (styles, the inlined Vega scripts) and its body (the chart's div and
+    # the call that draws it). The scripts themselves contain "<body>": the real tags are the last.
+    body_start = chart.rfind("<body>")
+    head_end = chart.rfind("</head>", 0, body_start) if body_start >= 0 else -1
+    chart_body = chart[body_start + 6 : chart.rfind("</body>")] if body_start >= 0 else chart
+    chart_head = chart[chart.find("<head>") + 6 : head_end] if head_end >= 0 else ""
     h = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
         "<meta name='viewport' content='width=device-width, initial-scale=1'>",
         f"<title>{html.escape(title)}</title>",
+        chart_head,
         "<style>body{font-family:system-ui,sans-serif;max-width:1200px;margin:auto;padding:1em;line-height:1.4}"
         "table{border-collapse:collapse;font-size:13px;margin:0.5em 0;display:block;overflow-x:auto}"
         "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
         "td:first-child,th:first-child{text-align:left}code,pre{background:#f4f4f4}"
-        # On a phone the figure keeps a readable size and scrolls sideways instead of shrinking.
-        ".plot{overflow-x:auto}.plot img{width:100%;min-width:760px}"
+        ".plot,.charts{overflow-x:auto}.plot img{width:100%;min-width:760px}"
         "pre{padding:0.5em;overflow-x:auto;white-space:pre-wrap}</style>",
         "</head><body>",
         f"<h1>{html.escape(title)}</h1>",
         f"<p>{_inline(' '.join(intro))}</p><pre>{html.escape(command)}</pre>",
         f"<p>{_inline(notes[0])}</p>",
-        "<h2>What differs</h2><ul>" + "".join(f"<li>{html.escape(x[2:])}</li>" for x in sig_lines) + "</ul>",
-        "<h2>Seat advantage within a cell</h2><ul>"
-        + "".join(f"<li>{html.escape(x[2:])}</li>" for x in seat_lines)
-        + "</ul>",
-        "<div class='plot'><img alt='seat advantage, game length, how games end and the game statistics "
-        f"per cell' src='data:image/png;base64,{b64}'></div>",
+        "<h2>What differs</h2><ul>" + "".join(f"<li>{html.escape(x[2:])}</li>" for x in diff_lines) + "</ul>",
+        "<h2>Seat effects</h2><ul>" + "".join(f"<li>{html.escape(x[2:])}</li>" for x in seat_lines) + "</ul>",
+        "<h2>Figures (interactive: hover for values, click a cell in a legend)</h2>",
+        f"<div class='charts'>{chart_body}</div>",
+        "<h2>Figures (static)</h2>",
+        "<div class='plot'><img alt='seat effects, first-player advantage, game length, how games end, jams "
+        f"per crank and the game statistics per cell' src='data:image/png;base64,{b64}'></div>",
+        "<h2>Seat effects by seat</h2>" + _html_table(seat_header, seat_rows),
         "<h2>Cells</h2>" + _html_table(cell_header, cell_rows),
-        "<h2>How games end</h2>" + _html_table(end_header, end_rows),
+        "<h2>How games end</h2>"
+        + "".join(f"<p>{html.escape(x)}</p>" for x in end_note)
+        + _html_table(end_header, end_rows),
+        ("<h2>Jams per crank</h2>" + _html_table(crank_header, crank_rows)) if crank else "",
         "<h2>The game's own statistics (mean per game)</h2>" + _html_table(stat_header, stat_rows),
         "<h2>Every comparison</h2>" + _html_table(test_header, test_rows),
         "</body></html>",
     ]
-    return "\n".join(md), "\n".join(h), png
+    return Report("\n".join(md), "\n".join(h), png, summaries, tests)

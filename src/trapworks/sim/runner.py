@@ -9,6 +9,14 @@ are the same whatever the backend, the number of workers or where the run was in
 
 Ray is the distributed engine (`backend="ray"`): one Ray task per chunk, retried by Ray on a lost
 node (`retries`), progress from `ray.wait` as chunks finish anywhere in the cluster.
+
+Memory stays flat in the number of games: only a few chunks per worker are in flight at once
+(`window`), each chunk's rows are written to its part file as soon as it finishes and then
+dropped (on Ray its object is released at once), and the parts are joined into the output one
+row group at a time. The manifest records the trapworks version and a fingerprint of the code
+that plays the games; `--resume` with different code is refused (its games would not be the
+same). With `keep_records`, each game's record (seed, options, every action) is written beside
+the rows, `<out stem>.records.parquet`, for `trapworks replay ROWS --seed SEED`.
 """
 
 from __future__ import annotations
@@ -17,6 +25,8 @@ import json
 import math
 import shutil
 import signal
+import socket
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
@@ -27,7 +37,8 @@ from trapworks.agents import make_agent
 from trapworks.core import make
 
 from . import game_seed, play_one, seats_for
-from .rows import FORMATS, base_row, concat, read_table, result_row, seat_columns, to_table, write_table
+from .provenance import code_fingerprint, provenance
+from .rows import FORMATS, base_row, result_row, seat_columns, stream_join, to_table, write_table
 
 BACKENDS = ("local", "ray")
 MANIFEST = "run.json"
@@ -59,6 +70,7 @@ class RunSpec:
     max_actions: int | None = None
     cell: str | None = None  # a label naming the cell of an explore grid (a column of the rows)
     chunk_size: int = 100
+    keep_records: bool = False  # write each game's record beside the rows
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -71,8 +83,9 @@ class RunSpec:
 
     def same_games(self, other: RunSpec) -> bool:
         a, b = self.to_json(), other.to_json()
-        a.pop("chunk_size")
-        b.pop("chunk_size")
+        for key in ("chunk_size", "keep_records"):
+            a.pop(key)
+            b.pop(key)
         return a == b
 
     def chunks(self) -> list[tuple[int, int]]:
@@ -92,8 +105,9 @@ def validate(spec: RunSpec) -> None:
         make_agent(name, game, 0)
 
 
-def play_chunk(spec_json: dict[str, Any], start: int, stop: int) -> list[dict[str, Any]]:
-    """Rows of games start..stop-1 (what a worker runs: plain data in, plain data out)."""
+def play_chunk(spec_json: dict[str, Any], start: int, stop: int) -> dict[str, Any]:
+    """Rows of games start..stop-1, and their records when the run keeps them (what a worker
+    runs: plain data in, plain data out)."""
     spec = RunSpec.from_json(spec_json)
     game = make(spec.game_id, **spec.options)
     public = game.public_options()
@@ -101,17 +115,22 @@ def play_chunk(spec_json: dict[str, Any], start: int, stop: int) -> list[dict[st
     plans = [seats_for(list(spec.agents), players, i, spec.rotate) for i in range(start, stop)]
     seeds = [game_seed(spec.seed, i) for i in range(start, stop)]
     batched = getattr(game, "batched_agents", None)
-    if batched and spec.max_actions is None and all(a in batched for a in spec.agents):
-        return _batched_rows(game, spec, public, start, plans, seeds)
-    return [
-        result_row(
-            spec.game_id,
-            public,
-            play_one(spec.game_id, spec.options, plans[k], seeds[k], start + k, spec.max_actions),
-            spec.cell,
+    if (
+        batched
+        and spec.max_actions is None
+        and not spec.keep_records
+        and all(a in batched for a in spec.agents)
+    ):
+        return {"rows": _batched_rows(game, spec, public, start, plans, seeds), "records": None}
+    rows, records = [], []
+    for k in range(stop - start):
+        result = play_one(
+            spec.game_id, spec.options, plans[k], seeds[k], start + k, spec.max_actions, spec.keep_records
         )
-        for k in range(stop - start)
-    ]
+        rows.append(result_row(spec.game_id, public, result, spec.cell))
+        if result.record is not None:
+            records.append({"index": start + k, "seed": seeds[k], "record": json.dumps(result.record)})
+    return {"rows": rows, "records": records if spec.keep_records else None}
 
 
 def _batched_rows(
@@ -133,10 +152,12 @@ def _batched_rows(
             index = start + i + k
             row = base_row(spec.game_id, spec.cell, index, seeds[i + k], public)
             row.update(seat_columns(plans[i], r["returns"], r["winners"], r["truncated"]))
+            first = r.get("first_seat")
+            row["first_seat"] = None if first is None else first + 1
             row["length"] = r["length"]
             row["actions"] = r.get("actions")
             row["ending"] = r.get("ending", "truncated" if r["truncated"] else None)
-            skip = {"returns", "winners", "truncated", "length", "actions", "ending"}
+            skip = {"returns", "winners", "truncated", "length", "actions", "ending", "first_seat"}
             row.update({key: v for key, v in r.items() if key not in skip})
             rows.append(row)
         i = j
@@ -150,17 +171,39 @@ class Job:
     spec: RunSpec
     out: Path
     fmt: str = "parquet"
+    command: str | None = None  # the command line written into the output's metadata
+    created: bool = False  # whether this process made the parts folder (removed if nothing ran)
 
     @property
     def parts(self) -> Path:
         return self.out.with_name(self.out.name + ".parts")
 
+    @property
+    def records(self) -> Path:
+        """Where the game records go (with `keep_records`): `<out stem>.records.parquet`."""
+        return records_path(self.out)
+
     def part(self, start: int) -> Path:
         return self.parts / f"part-{start:012d}.parquet"
+
+    def records_part(self, start: int) -> Path:
+        return self.parts / f"records-{start:012d}.parquet"
+
+
+def records_path(rows: Path) -> Path:
+    return rows.with_name(rows.stem + ".records.parquet")
+
+
+def _manifest(spec: RunSpec) -> dict[str, Any]:
+    import trapworks
+
+    return {"spec": spec.to_json(), "version": trapworks.__version__, "code": code_fingerprint()}
 
 
 def prepare(job: Job, resume: bool) -> list[tuple[int, int]]:
     """Set up the parts folder; the chunks still to play (none when the output is complete)."""
+    import trapworks
+
     if job.fmt not in FORMATS:
         raise RunError(f"unknown format {job.fmt!r}: choose one of {', '.join(FORMATS)}")
     if not job.out.parent.is_dir():
@@ -171,7 +214,15 @@ def prepare(job: Job, resume: bool) -> list[tuple[int, int]]:
             if job.out.exists():
                 return []  # finished before
             raise RunError(f"nothing to resume: {job.parts} does not exist (run without --resume)")
-        stored = RunSpec.from_json(json.loads(manifest.read_text()))
+        data = json.loads(manifest.read_text())
+        if "spec" not in data or data.get("code") != code_fingerprint():
+            raise RunError(
+                f"--resume with other code than the run in {job.parts}: it was played by trapworks "
+                f"{data.get('version', 'before 0.2')} (code {data.get('code', 'unknown')}), this is "
+                f"{trapworks.__version__} (code {code_fingerprint()}); its games would differ: finish it "
+                "with that version, or delete the folder and start again"
+            )
+        stored = RunSpec.from_json(data["spec"])
         if not stored.same_games(job.spec):
             raise RunError(
                 f"--resume with other settings than the run in {job.parts}: it was "
@@ -184,24 +235,30 @@ def prepare(job: Job, resume: bool) -> list[tuple[int, int]]:
                 f"an unfinished run is in {job.parts}: add --resume to complete it, or delete that folder"
             )
         job.parts.mkdir()
-        manifest.write_text(json.dumps(job.spec.to_json(), indent=1) + "\n")
+        job.created = True
+        manifest.write_text(json.dumps(_manifest(job.spec), indent=1) + "\n")
     return [(s, e) for s, e in job.spec.chunks() if not job.part(s).exists()]
 
 
-def finish(job: Job) -> Any:
-    """Join the parts into the output file (sorted by index) and remove the parts folder."""
+def finish(job: Job) -> Path:
+    """Join the parts into the output file (sorted by index, one part at a time, with the run's
+    provenance in its metadata) and remove the parts folder; the output's path."""
     import pyarrow.parquet as pq
 
     if not job.parts.exists():
-        return read_table(job.out)
+        return job.out
     paths = sorted(job.parts.glob("part-*.parquet"))
-    table = concat([pq.read_table(p) for p in paths])
-    if table.num_rows != job.spec.n:
-        raise RunError(f"{job.parts} holds {table.num_rows} games, the run has {job.spec.n}")
-    table = table.sort_by("index")
-    write_table(table, job.out, job.fmt)
+    rows = sum(pq.ParquetFile(p).metadata.num_rows for p in paths)
+    if rows != job.spec.n:
+        raise RunError(f"{job.parts} holds {rows} games, the run has {job.spec.n}")
+    meta = provenance(job.spec.to_json(), job.command)
+    # Parts are named by their first game and each is in order: joined by name, rows are sorted.
+    stream_join(paths, job.out, job.fmt, meta)
+    records = sorted(job.parts.glob("records-*.parquet"))
+    if job.spec.keep_records and records:
+        stream_join(records, job.records, "parquet", meta)
     shutil.rmtree(job.parts)
-    return table
+    return job.out
 
 
 def _ignore_sigint() -> None:
@@ -209,65 +266,200 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _local(
-    tasks: list[tuple[int, dict[str, Any], int, int]], workers: int
-) -> Iterator[tuple[int, int, list[dict[str, Any]] | BaseException]]:
+Task = tuple[int, dict[str, Any], int, int]
+Outcome = tuple[int, int, dict[str, Any] | BaseException]
+
+
+def _local(tasks: list[Task], workers: int, window: int) -> Iterator[Outcome]:
     if workers <= 1:
         for key, spec_json, s, e in tasks:
             yield key, s, play_chunk(spec_json, s, e)
         return
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+    todo = iter(tasks)
+    running: dict[Future[dict[str, Any]], tuple[int, int]] = {}
+
+    def submit() -> None:
+        # A few chunks per worker in flight, never the whole run: a finished chunk's future
+        # is dropped as soon as its rows are handed on.
+        while len(running) < window:
+            task = next(todo, None)
+            if task is None:
+                return
+            key, spec_json, s, e = task
+            running[pool.submit(play_chunk, spec_json, s, e)] = (key, s)
+
     try:
-        futures: dict[Future[list[dict[str, Any]]], tuple[int, int]] = {
-            pool.submit(play_chunk, spec_json, s, e): (key, s) for key, spec_json, s, e in tasks
-        }
-        pending = set(futures)
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+        submit()
+        while running:
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
             for f in done:
-                key, s = futures[f]
+                key, s = running.pop(f)
                 exc = f.exception()
                 yield key, s, exc if exc is not None else f.result()
+                del f
+            submit()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _ray(
-    tasks: list[tuple[int, dict[str, Any], int, int]], address: str | None, workers: int, retries: int
-) -> Iterator[tuple[int, int, list[dict[str, Any]] | BaseException]]:
+class RayConnectError(RunError):
+    """The Ray cluster could not be joined (unreachable, too slow, or refused the driver)."""
+
+
+def _reachable(address: str, timeout: float) -> None:
+    """Raise RayConnectError unless `address` (host:port) accepts a TCP connection in time."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit():
+        raise RayConnectError(f"--address {address!r}: write HOST:PORT, e.g. 127.0.0.1:6379, or 'auto'")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except TimeoutError:
+        raise RayConnectError(
+            f"cannot reach the Ray cluster at {address}: no answer within {timeout:g} s "
+            "(is the head running, and is its port open from here?)"
+        ) from None
+    except OSError as e:
+        raise RayConnectError(
+            f"cannot reach the Ray cluster at {address}: {e.strerror or e} "
+            "(start one with `ray start --head --port PORT`, or check the address)"
+        ) from None
+
+
+def _auth_hint(text: str) -> bool:
+    low = text.lower()
+    return "auth" in low or "token" in low or "unauthenticated" in low
+
+
+_ray_started = False  # whether this process's Ray was started by ray_connect (shut down after a run)
+
+
+def ray_connect(address: str | None, workers: int, timeout: float = 30.0) -> bool:
+    """ray.init with a time limit and errors that say why (callers may connect before a run,
+    so that a bad address fails before anything is set up); whether trapworks started Ray."""
     import logging
 
     import ray
 
-    started_here = not ray.is_initialized()
-    if started_here:
-        kwargs: dict[str, Any] = {
-            "include_dashboard": False,
-            "log_to_driver": False,
-            "logging_level": logging.ERROR,
-        }
-        if address is None:
-            # "local": always a new private instance, never someone else's cluster on this machine.
-            ray.init(address="local", num_cpus=max(1, workers), **kwargs)
-        else:
+    global _ray_started
+    if ray.is_initialized():
+        return _ray_started
+    _ray_started = False
+    kwargs: dict[str, Any] = {
+        "include_dashboard": False,
+        "log_to_driver": False,
+        "logging_level": logging.ERROR,
+    }
+    if address is None:
+        # "local": always a new private instance, never someone else's cluster on this machine.
+        ray.init(address="local", num_cpus=max(1, workers), **kwargs)
+        _ray_started = True
+        return True
+    if address != "auto":
+        _reachable(address, min(timeout, 10.0))
+    box: dict[str, BaseException | None] = {}
+
+    def init() -> None:
+        try:
             ray.init(address=address, **kwargs)
-    remote = ray.remote(num_cpus=1, max_retries=retries)(play_chunk)
-    refs = {remote.remote(spec_json, s, e): (key, s) for key, spec_json, s, e in tasks}
-    pending = list(refs)
+            box["error"] = None
+        except BaseException as e:  # handed to the caller's thread
+            box["error"] = e
+
+    # Ray's own log lines while joining (its retries, an auth failure) go to a log file, read
+    # back for the cause; the driver's stdout and stderr keep only trapworks' one line.
+    import os
+    import sys
+    import tempfile
+
+    log = tempfile.NamedTemporaryFile(prefix="trapworks-ray-", suffix=".log", delete=False)  # noqa: SIM115
+    sys.stderr.flush()
+    saved = os.dup(2)
+    os.dup2(log.fileno(), 2)
     try:
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
+        thread = threading.Thread(target=init, name="ray-init", daemon=True)
+        thread.start()
+        thread.join(timeout)
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        log.close()
+    said = Path(log.name).read_text(errors="replace")
+    if not thread.is_alive() and box.get("error") is None:
+        Path(log.name).unlink(missing_ok=True)
+    if "InvalidAuthToken" in said or "Unauthenticated" in said:
+        raise RayConnectError(
+            f"the Ray cluster at {address} refused this driver's authentication token (InvalidAuthToken): "
+            "set RAY_AUTH_MODE=token and the cluster's token (RAY_AUTH_TOKEN or RAY_AUTH_TOKEN_PATH) "
+            f"here as on every node, see docs/scale.md (Ray's log: {log.name})"
+        )
+    if thread.is_alive():
+        raise RayConnectError(
+            f"the Ray cluster at {address} did not let this driver join within {timeout:g} s "
+            "(a head that is starting, a version mismatch, or token authentication: see docs/scale.md; "
+            f"Ray's log: {log.name})"
+        )
+    error = box.get("error")
+    if error is not None:
+        text = " ".join(str(error).split())
+        if _auth_hint(text):
+            raise RayConnectError(
+                f"the Ray cluster at {address} refused this driver's authentication ({text[:160]}): "
+                "set RAY_AUTH_MODE=token and the cluster's token (RAY_AUTH_TOKEN or RAY_AUTH_TOKEN_PATH) "
+                "here as on every node, see docs/scale.md"
+            )
+        raise RayConnectError(
+            f"cannot join the Ray cluster at {address}: {type(error).__name__}: {text[:200]} "
+            f"(Ray's log: {log.name})"
+        )
+    _ray_started = True
+    return True
+
+
+def _ray(
+    tasks: list[Task], address: str | None, workers: int, retries: int, window: int
+) -> Iterator[Outcome]:
+    import ray
+
+    started_here = ray_connect(address, workers)
+    remote = ray.remote(num_cpus=1, max_retries=retries)(play_chunk)
+    todo = iter(tasks)
+    refs: dict[Any, tuple[int, int]] = {}
+    cpus = int(ray.cluster_resources().get("CPU", workers)) or 1
+    limit = max(window, 2 * cpus)
+
+    def submit() -> None:
+        while len(refs) < limit:
+            task = next(todo, None)
+            if task is None:
+                return
+            key, spec_json, s, e = task
+            refs[remote.remote(spec_json, s, e)] = (key, s)
+
+    try:
+        submit()
+        while refs:
+            ready, _ = ray.wait(list(refs), num_returns=1)
             for ref in ready:
-                key, s = refs[ref]
+                key, s = refs.pop(ref)
                 try:
-                    yield key, s, ray.get(ref)
+                    result = ray.get(ref)
                 except ray.exceptions.RayError as e:  # a task that failed or a node lost for good
                     yield key, s, e
+                    continue
+                del ref  # the last reference: Ray frees the chunk's object now, not at the end
+                yield key, s, result
+                del result
+            submit()
     finally:
-        for ref in pending:
+        for ref in list(refs):
             ray.cancel(ref, force=True)
+        refs.clear()
         if started_here:
+            global _ray_started
             ray.shutdown()
+            _ray_started = False
 
 
 def plan(jobs: Sequence[Job], resume: bool) -> list[list[tuple[int, int]]]:
@@ -287,11 +479,14 @@ def execute(
     progress: Callable[[int], None] | None = None,
     total: Callable[[int, int], None] | None = None,
     planned: list[list[tuple[int, int]]] | None = None,
-) -> list[Any]:
-    """Play every job's missing chunks on `backend` and write the outputs; their tables.
+    window: int | None = None,
+) -> list[Path]:
+    """Play every job's missing chunks on `backend` and write the outputs; their paths.
 
     `total(games, already_done)` is called once before play, `progress(games)` per finished
-    chunk. Raises RunError (nothing played) or RunIncomplete (finished chunks kept).
+    chunk; at most `window` chunks (default: two per worker) are in flight at once. Raises
+    RunError (nothing played; a parts folder this call made is removed) or RunIncomplete
+    (finished chunks kept).
     """
     if backend not in BACKENDS:
         raise RunError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
@@ -304,22 +499,38 @@ def execute(
     sizes = {(k, s): e - s for k, _, s, e in tasks}
     failures: list[str] = []
     played = 0
-    stream = _ray(tasks, address, workers, retries) if backend == "ray" else _local(tasks, workers)
+    window = window or 2 * max(1, workers)
+    stream = (
+        _ray(tasks, address, workers, retries, window) if backend == "ray" else _local(tasks, workers, window)
+    )
     try:
         for key, start, result in stream:
             if isinstance(result, BaseException):
                 failures.append(f"games {start}-{start + sizes[(key, start)] - 1}: {type(result).__name__}")
                 continue
-            write_table(to_table(result), jobs[key].part(start), "parquet")
-            played += len(result)
+            job = jobs[key]
+            if result["records"] is not None:
+                write_table(to_table(result["records"]), job.records_part(start), "parquet")
+            write_table(to_table(result["rows"]), job.part(start), "parquet")
+            played += len(result["rows"])
+            del result
             if progress:
-                progress(len(result))
+                progress(sizes[(key, start)])
     except KeyboardInterrupt:
         raise RunIncomplete(
             f"interrupted: {n_all - n_todo + played} of {n_all} games kept; rerun with --resume for the rest",
             n_all - n_todo + played,
             n_all,
         ) from None
+    except RunError:
+        # Nothing could start (a Ray cluster out of reach): leave no parts folder behind that
+        # would block the next run.
+        if played == 0:
+            for job in jobs:
+                if job.created and not any(job.parts.glob("part-*.parquet")):
+                    shutil.rmtree(job.parts, ignore_errors=True)
+                    job.created = False
+        raise
     if failures:
         lost = n_todo - played
         raise RunIncomplete(

@@ -85,3 +85,82 @@ def contingency(table: Any) -> float:
     if t.shape[0] < 2 or t.shape[1] < 2:
         return 1.0
     return float(chi2_contingency(t)[1])
+
+
+# --- effect sizes ----------------------------------------------------------------------------
+def diff_proportions(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float, float]:
+    """k1/n1 - k2/n2 with its 95% interval (Newcombe's hybrid score interval, statsmodels)."""
+    if n1 == 0 or n2 == 0:
+        return 0.0, -1.0, 1.0
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    lo, hi = confint_proportions_2indep(k1, n1, k2, n2, compare="diff", method="newcomb")
+    return k1 / n1 - k2 / n2, float(lo), float(hi)
+
+
+def diff_means(a: Any, b: Any) -> tuple[float, float, float]:
+    """mean(a) - mean(b) with its 95% Welch interval (scipy); exact when both are constant."""
+    import numpy as np
+    from scipy.stats import ttest_ind
+
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    d = float(a.mean() - b.mean())
+    if len(a) < 2 or len(b) < 2 or (a.var() == 0 and b.var() == 0):
+        return d, d, d
+    ci = ttest_ind(a, b, equal_var=False).confidence_interval(0.95)
+    return d, float(ci.low), float(ci.high)
+
+
+def n_for_difference(p: float, delta: float, alpha: float = 0.05, power: float = 0.8) -> int:
+    """Games per cell for a two-sided z-test at `alpha` to find a change of `delta` in a
+    proportion near `p` with probability `power` (statsmodels' NormalIndPower, Cohen's h)."""
+    import math
+
+    from statsmodels.stats.power import NormalIndPower
+    from statsmodels.stats.proportion import proportion_effectsize
+
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    q = min(max(p + delta, 1e-6), 1 - 1e-6)
+    h = abs(float(proportion_effectsize(q, p)))
+    if h == 0:
+        return 0
+    n = NormalIndPower().solve_power(effect_size=h, alpha=alpha, power=power, ratio=1.0)
+    return int(math.ceil(float(n)))
+
+
+def n_for_mean_difference(sd: float, delta: float, alpha: float = 0.05, power: float = 0.8) -> int:
+    """Games per cell to find a change of `delta` in a mean with standard deviation `sd`."""
+    import math
+
+    from statsmodels.stats.power import NormalIndPower
+
+    if sd <= 0 or delta <= 0:
+        return 0
+    n = NormalIndPower().solve_power(effect_size=delta / sd, alpha=alpha, power=power, ratio=1.0)
+    return int(math.ceil(float(n)))
+
+
+def cramers_v(table: Any) -> float:
+    """Cramér's V of a table of counts (0: independent, 1: fully dependent)."""
+    import numpy as np
+    from scipy.stats.contingency import association
+
+    t = np.asarray(table)
+    t = t[:, t.sum(axis=0) > 0]
+    t = t[t.sum(axis=1) > 0]
+    if t.shape[0] < 2 or t.shape[1] < 2:
+        return 0.0
+    return float(association(t, method="cramer"))
+
+
+def verdict(significant: bool, lo: float, hi: float, threshold: float) -> str:
+    """What a difference means for a designer, given its interval and the practical threshold:
+    'practical' (significant and the whole interval beyond the threshold), 'negligible' (the
+    whole interval within it), 'small' (significant, but it may be below the threshold),
+    'unclear' (not significant and the interval reaches past the threshold: play more games)."""
+    if significant and (lo > threshold or hi < -threshold):
+        return "practical"
+    if -threshold <= lo and hi <= threshold:
+        return "negligible"
+    return "small" if significant else "unclear"
