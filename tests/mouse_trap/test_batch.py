@@ -20,7 +20,6 @@ import trapworks
 from trapworks.agents import make_agent
 from trapworks.core import TrapworksError
 from trapworks.games.mouse_trap.stats import game_stats
-from trapworks.sim import _all_events
 
 pytest.importorskip("numba")
 from trapworks.games.mouse_trap.batch import SharedStream, sample_chance_from_stream  # noqa: E402
@@ -76,7 +75,7 @@ def kernel_game(game, agents, seed):
             state.apply_action(sample_chance_from_stream(state, stream))
         else:
             state.apply_action(seats[state.current_player()].step(state))
-        events.extend(_all_events(state, game.num_players()))
+        events.extend(state.all_events())  # the last action's events, each once
     return state, events
 
 

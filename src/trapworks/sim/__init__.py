@@ -17,7 +17,7 @@ from statistics import mean, median
 from typing import Any
 
 from trapworks.agents import make_agent
-from trapworks.core import CHANCE, State, game_statistics, make, sample_chance
+from trapworks.core import CHANCE, game_statistics, make, sample_chance
 from trapworks.core.game import stats_hook
 from trapworks.core.randomness import derive, seed_key
 
