@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnected
 
-from . import messages
+from . import logsafe, messages
 from .accesslog import AccessLogMiddleware
 from .control_api import add_control_routes
 from .limits import SOCKET_RATE_BURST, SOCKET_RATE_PER_S, LimitsMiddleware, RateLimiter
@@ -106,6 +106,7 @@ def create_app(
         from trapworks.cli.options import data_dir as default_data_dir
 
         db_url = default_url(data_dir or default_data_dir())
+    logsafe.install()  # i26: every log record of the process redacted (server/logsafe.py)
     store = Store(db_url)
     service = GameService(store)
     social = Social(service)  # names, presence, chat, open tables

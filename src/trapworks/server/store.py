@@ -205,7 +205,8 @@ class Store:
             sqlite3.connect(self.path).close()
             target = f"file:{quote(str(self.path.resolve()))}?mode=rw"
             kwargs["creator"] = lambda: sqlite3.connect(target, uri=True, check_same_thread=False)
-        self.engine = create_engine(url, **kwargs)
+        # i26: never put a statement's parameters (tokens, keys) in an error message or log line.
+        self.engine = create_engine(url, hide_parameters=True, **kwargs)
         if url.startswith("sqlite"):
 
             @event.listens_for(self.engine, "connect")
