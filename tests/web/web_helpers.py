@@ -140,3 +140,25 @@ def seat_view(base: str, gid: str, token: str) -> dict:
     import httpx
 
     return httpx.get(f"{base}/api/games/{gid}", params={"token": token}, timeout=10).json()["state"]["view"]
+
+
+def poll_without_eval() -> None:
+    """Playwright polls a `wait_for_function("expression")` by evaluating the string with `eval` in
+    the page, which the pages' Content-Security-Policy forbids (no 'unsafe-eval': issue 26). Passed
+    as a function (`() => (expression)`) it is called without eval: every test's expressions are
+    turned into functions here, so the tests run under the real policy."""
+    from playwright.sync_api import Frame, Page
+
+    for cls in (Page, Frame):
+        original = cls.wait_for_function
+        if getattr(original, "_no_eval", False):
+            continue
+
+        def wait_for_function(self, expression, *args, _original=original, **kwargs):
+            text = expression.strip()
+            if not (text.startswith("(") or text.startswith("function") or text.startswith("async")):
+                expression = f"() => ({text})"
+            return _original(self, expression, *args, **kwargs)
+
+        wait_for_function._no_eval = True  # type: ignore[attr-defined]
+        cls.wait_for_function = wait_for_function  # type: ignore[method-assign]

@@ -21,6 +21,7 @@ from starlette.websockets import WebSocketDisconnected
 from . import logsafe, messages
 from .accesslog import AccessLogMiddleware
 from .control_api import add_control_routes
+from .headers import OriginCheck, SecurityHeaders
 from .limits import SOCKET_RATE_BURST, SOCKET_RATE_PER_S, LimitsMiddleware, RateLimiter
 from .memory import GarbagePolicy
 from .messages import (
@@ -98,10 +99,12 @@ def create_app(
     *,
     manage_memory: bool = False,
     request_rate: tuple[float, float] | None = None,
+    allowed_origins: tuple[str, ...] = (),
 ) -> FastAPI:
     """The web app. `manage_memory`: run the garbage-collection policy of server/memory.py (for a
     server process of its own, as `trapworks serve` is; not for an app inside another program).
-    `request_rate`: (requests per second, burst) per client address; default limits.RATE_PER_S."""
+    `request_rate`: (requests per second, burst) per client address; default limits.RATE_PER_S.
+    `allowed_origins`: origins besides the served one whose pages may open sockets (headers.py)."""
     if db_url is None:
         from trapworks.cli.options import data_dir as default_data_dir
 
@@ -134,6 +137,9 @@ def create_app(
     app.state.store = store
     # Sizes, body and URL limits and a request rate per client address (see limits.py).
     app.add_middleware(LimitsMiddleware, rate=RateLimiter(*request_rate) if request_rate else None)
+    # i26: browser security headers on every answer; sockets only from this origin's pages.
+    app.add_middleware(OriginCheck, allowed_origins=allowed_origins)
+    app.add_middleware(SecurityHeaders)
     # Outermost: one log line per request and per socket event, refusals by the limits included.
     app.add_middleware(AccessLogMiddleware)
 
