@@ -20,7 +20,9 @@ from starlette.websockets import WebSocketDisconnected
 
 from . import logsafe, messages
 from .accesslog import AccessLogMiddleware
+from .bounds import Bounds, BoundsMiddleware
 from .control_api import add_control_routes
+from .eviction import Evictor
 from .headers import OriginCheck, SecurityHeaders
 from .limits import SOCKET_RATE_BURST, SOCKET_RATE_PER_S, LimitsMiddleware, RateLimiter
 from .memory import GarbagePolicy
@@ -100,11 +102,13 @@ def create_app(
     manage_memory: bool = False,
     request_rate: tuple[float, float] | None = None,
     allowed_origins: tuple[str, ...] = (),
+    bounds: Bounds | None = None,
 ) -> FastAPI:
     """The web app. `manage_memory`: run the garbage-collection policy of server/memory.py (for a
     server process of its own, as `trapworks serve` is; not for an app inside another program).
     `request_rate`: (requests per second, burst) per client address; default limits.RATE_PER_S.
-    `allowed_origins`: origins besides the served one whose pages may open sockets (headers.py)."""
+    `allowed_origins`: origins besides the served one whose pages may open sockets (headers.py).
+    `bounds`: what one address may make the server hold (bounds.py); default Bounds.from_env()."""
     if db_url is None:
         from trapworks.cli.options import data_dir as default_data_dir
 
@@ -114,13 +118,16 @@ def create_app(
     service = GameService(store)
     social = Social(service)  # names, presence, chat, open tables
     memory = GarbagePolicy(lambda: service.last_activity) if manage_memory else None
+    evictor = Evictor(service)  # i26: idle games leave memory, reloaded on demand (eviction.py)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
         if memory is not None:
             memory.start()
         service.control.resume_clocks()  # clocks run again at once, not when a player comes back
+        evictor.start()  # i26
         yield
+        await evictor.stop()  # i26
         if memory is not None:
             await memory.stop()
         await social.stop()
@@ -135,6 +142,9 @@ def create_app(
     )
     app.state.service = service
     app.state.store = store
+    app.state.evictor = evictor  # i26
+    # i26: per-address and total bounds (sockets, games an hour, open tables, replays): bounds.py.
+    app.add_middleware(BoundsMiddleware, bounds=bounds)
     # Sizes, body and URL limits and a request rate per client address (see limits.py).
     app.add_middleware(LimitsMiddleware, rate=RateLimiter(*request_rate) if request_rate else None)
     # i26: browser security headers on every answer; sockets only from this origin's pages.
