@@ -3,8 +3,9 @@
 Every game is in the store (its actions, control, seats: everything acknowledged was committed),
 and `GameService.get` already rebuilds a game that is not in memory from the store, as after a
 restart. So evicting a game is dropping it from `service.live`, when nothing in memory still
-needs it: no open socket, no move or timer in progress (its lock free, no clock timer or hand-over
-watch set, no agent or chance to move) and no change (a new action, a socket) for `idle_s`.
+needs it: no open socket, no move or timer in progress (its lock free, no clock timer running,
+no agent or chance to move; a hand-over watch only tells open pages, and there are none) and
+no change (a new action, a socket) for `idle_s`.
 Beyond `max_games` in memory, idle games are evicted oldest first even before `idle_s`.
 
 `Evictor.start()` runs the sweep every `sweep_s` in the event loop (create_app starts it).
@@ -65,8 +66,6 @@ class Evictor:
         if ctl is not None:
             if ctl.timer is not None and not ctl.timer.done():
                 return True
-            if getattr(ctl, "watch", None) is not None:
-                return True
         try:
             return bool(self.service._needs_server(live))
         except Exception:
@@ -93,7 +92,11 @@ class Evictor:
         out = 0
         for since, gid in idle:
             if now - since >= self.idle_s or out < over:
-                live_games.pop(gid, None)
+                live = live_games.pop(gid, None)
+                watch = getattr(getattr(live, "control", None), "watch", None)
+                if watch is not None:  # it tells open pages of a gone seat: there are none
+                    watch.cancel()
+                    live.control.watch = None
                 self._last.pop(gid, None)
                 out += 1
         self.evicted += out

@@ -597,12 +597,13 @@ class Store:
                 row.open_seats = 0
 
     def open_tables(self, since: datetime, limit: int) -> list[tuple[str, datetime]]:
-        """(id, created) of public games with open seats created after `since`, newest first."""
+        """(id, created) of public games with open seats created after `since`, oldest first (i26:
+        newer tables, junk ones included, cannot push a waiting table off the list)."""
         with self.sessions() as s:
             rows = s.execute(
                 select(GameRow.id, GameRow.created)
                 .where(GameRow.public.is_(True), GameRow.open_seats > 0, GameRow.created > since)
-                .order_by(GameRow.created.desc())
+                .order_by(GameRow.created.asc())
                 .limit(limit)
             ).all()
         return [(gid, _aware(created)) for gid, created in rows]
