@@ -60,8 +60,8 @@ class Bounds:
     open_tables_per_address: int = 3
     joins_per_minute: int = 10
     replays_per_address: int = 1
-    replay_answer_max: int = 64 * 1024 * 1024
-    replay_bytes_in_flight: int = 64 * 1024 * 1024
+    replay_answer_max: int = 48 * 1024 * 1024
+    replay_bytes_in_flight: int = 48 * 1024 * 1024
     max_addresses: int = 50_000  # per-address records kept (the least recently seen forgotten)
 
     @classmethod
