@@ -20,6 +20,9 @@ already) enforces, per client address (players behind one NAT share one) and in 
   client that stops reading it is cut off by the write timeout of limits.py's protocol, which
   frees the answer.
 
+- **disk**: under `disk_reserve` bytes free on the database's file system, new games are refused
+  (503 `disk_nearly_full`) while moves go on (walguard.py keeps the WAL small).
+
 Every number is a field of `Bounds`; `Bounds.from_env()` reads `TRAPWORKS_BOUND_<FIELD>`
 variables (e.g. `TRAPWORKS_BOUND_GAMES_PER_HOUR=50`) so a deployment or a test can change them.
 """
@@ -38,6 +41,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
+
+from . import walguard
 
 CLOSE_IDLE = 4408  # WebSocket close code: nothing heard from the client for socket_idle_s
 CHUNK = 256 * 1024  # bytes per piece of a large answer
@@ -62,6 +67,7 @@ class Bounds:
     replays_per_address: int = 1
     replay_answer_max: int = 48 * 1024 * 1024
     replay_bytes_in_flight: int = 48 * 1024 * 1024
+    disk_reserve: int = 64 * 1024 * 1024  # bytes free under which new games are refused
     max_addresses: int = 50_000  # per-address records kept (the least recently seen forgotten)
 
     @classmethod
@@ -238,6 +244,17 @@ class BoundsMiddleware:
 
     async def _create(self, scope: dict[str, Any], receive: Any, send: Any, client: str) -> None:
         b = self.bounds
+        store = getattr(getattr(scope.get("app"), "state", None), "store", None)
+        free = walguard.disk_free(getattr(store, "path", None))
+        if free is not None and free < b.disk_reserve:
+            await _refuse_http(
+                send,
+                503,
+                "disk_nearly_full",
+                "the server's disk is nearly full: no new games for now, so that the games in play can go on",
+                retry_after=60,
+            )
+            return
         now = time.monotonic()
         made: deque[float] = self.created.at(client)
         while made and made[0] <= now - 3600:

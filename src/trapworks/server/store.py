@@ -43,6 +43,8 @@ from sqlalchemy import text as sql_text
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
+from . import walguard
+
 CHECKPOINT_EVERY_S = 2.0  # SQLite: how often the WAL is copied into the database file
 
 
@@ -221,6 +223,7 @@ class Store:
                 # No checkpoint inside a commit (it fsyncs the database file and stalled every move
                 # for up to half a second under load); a background thread checkpoints instead.
                 cur.execute("PRAGMA wal_autocheckpoint=0")
+                walguard.pragmas(cur)  # i26: a rewound WAL is truncated (walguard.py)
                 cur.close()
 
         Base.metadata.create_all(self.engine)
@@ -329,11 +332,12 @@ class Store:
                     conn.execute(sql_text(f"ALTER TABLE games ADD COLUMN {name} {kind}"))
 
     def _checkpoint_loop(self) -> None:
-        # PASSIVE: copy committed WAL pages into the database without blocking writers or readers.
-        while not self._stop.wait(CHECKPOINT_EVERY_S):
+        # PASSIVE: copy committed WAL pages into the database without blocking writers or readers;
+        # TRUNCATE once the WAL is over its bound (walguard.py).
+        guard = walguard.WalGuard(self.engine, self.path, CHECKPOINT_EVERY_S)  # i26
+        while not self._stop.wait(walguard.TICK_S):
             try:
-                with self.engine.connect() as conn:
-                    conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+                guard.tick()  # i26: PASSIVE every CHECKPOINT_EVERY_S, TRUNCATE over the WAL's bound
             except Exception:  # a busy or closing database: try again next time
                 pass
 
