@@ -21,6 +21,7 @@ from starlette.websockets import WebSocketDisconnected
 from . import logsafe, messages
 from .accesslog import AccessLogMiddleware
 from .bounds import Bounds, BoundsMiddleware
+from .bounds import document as document_bounds
 from .control_api import add_control_routes
 from .eviction import Evictor
 from .headers import OriginCheck, SecurityHeaders
@@ -161,7 +162,9 @@ def create_app(
     async def _http_error(_request: Request, exc: StarletteHTTPException):
         # FastAPI's own refusals (an unparsable body, an unknown path): the API's error format.
         codes = {404: "not_found", 405: "method_not_allowed"}
-        return _error(exc.status_code, codes.get(exc.status_code, "bad_request"), str(exc.detail))
+        reply = _error(exc.status_code, codes.get(exc.status_code, "bad_request"), str(exc.detail))
+        reply.headers.update(getattr(exc, "headers", None) or {})  # i26: 405's Allow
+        return reply
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_request: Request, exc: RequestValidationError):
@@ -173,6 +176,14 @@ def create_app(
                     "bad_json",
                     f"the request body is not valid JSON: {e.get('ctx', {}).get('error', '')}".strip(),
                 )
+        first = errors[0] if errors else {}
+        # i26: as on the socket (and in the docs): a move whose first fault is no ply is a 400.
+        if first.get("type") == "missing" and tuple(first.get("loc", ())) == ("body", "ply"):
+            return _error(
+                400,
+                "missing_ply",
+                "a move needs 'ply': the move count you saw (a repeat is then answered, not applied)",
+            )
         parts = []
         for e in errors[:5]:
             where = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
@@ -333,6 +344,7 @@ def create_app(
 
     add_routes(app, social)
     add_control_routes(app, service)  # resign, abort, rematch, hand-over, public records
+    document_bounds(app)  # i26: the bounds' 413/429/503 answers in the OpenAPI schema
 
     # --- live play --------------------------------------------------------------------
     @app.websocket("/ws/games/{gid}")
@@ -407,7 +419,7 @@ def create_app(
         ref = None
         try:
             msg = _parse_message(raw)
-            ref = msg.get("ref") if isinstance(msg.get("ref"), int | str) else None
+            ref = messages.ref_of(msg)  # i26: 3.0 is the integer 3
             kind = msg.get("type")
             if kind not in MESSAGE_TYPES:
                 raise ServiceError(

@@ -410,3 +410,59 @@ class BoundsMiddleware:
             self.replays[client] -= 1
             if self.replays[client] <= 0:
                 del self.replays[client]
+
+
+# What the bounds answer, for the OpenAPI schema (path, method) -> {status: what}.
+DOCUMENTED = {
+    ("/api/games", "post"): {
+        429: "too_many_games (Retry-After) or too_many_tables",
+        503: "disk_nearly_full or storage_unavailable",
+    },
+    ("/api/replay", "post"): {
+        413: "replay_too_large",
+        429: "replay_busy (Retry-After)",
+        503: "busy: other replays are being computed or sent",
+    },
+    ("/api/tables/{gid}/join", "post"): {429: "too_many_joins (Retry-After)"},
+}
+
+
+ERROR_REF = "#/components/schemas/ErrorReply"
+
+
+def document(app: Any) -> None:
+    """Add the bounds' answers to the app's OpenAPI schema (their bodies are ErrorReply)."""
+    original = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        schema = original()
+        for (path, method), answers in DOCUMENTED.items():
+            op = schema.get("paths", {}).get(path, {}).get(method)
+            if op is None:
+                continue
+            for status, what in answers.items():
+                op.setdefault("responses", {}).setdefault(
+                    str(status),
+                    {
+                        "description": what,
+                        "content": {"application/json": {"schema": {"$ref": ERROR_REF}}},
+                    },
+                )
+        schema.setdefault("components", {}).setdefault("schemas", {}).setdefault(
+            "ErrorReply",
+            {
+                "type": "object",
+                "properties": {
+                    "ok": {"type": "boolean"},
+                    "error": {"type": "string"},
+                    "code": {"type": "string"},
+                },
+                "required": ["ok", "error", "code"],
+            },
+        )
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi

@@ -202,7 +202,7 @@ class GuardedH11Protocol(H11Protocol):
     def data_received(self, data: bytes) -> None:
         if self._between_requests():
             self._arm_head_timer()
-            if self._request_line_too_long(data):
+            if self._request_line_too_long(data) or self._head_too_large(data):
                 return
         super().data_received(data)
         if not self._between_requests() or self._upgraded():
@@ -234,9 +234,20 @@ class GuardedH11Protocol(H11Protocol):
         self._refuse(414, "url_too_long", f"the URL is over {MAX_URL} bytes")
         return True
 
+    def _head_too_large(self, data: bytes) -> bool:
+        # h11's own cap (h11_max_incomplete_event_size) holds only while a head is incomplete: a
+        # head of 20-70 KB that arrives in one piece was parsed whole. The same cap, however it comes.
+        head = self.conn.trailing_data[0] + data
+        end = head.find(b"\r\n\r\n")
+        size = len(head) if end < 0 else end + 4
+        if size <= MAX_HEADERS:
+            return False
+        self._refuse(400, "head_too_large", f"the request's line and headers are over {MAX_HEADERS} bytes")
+        return True
+
     def _refuse(self, status: int, code: str, message: str) -> None:
         body = orjson.dumps({"ok": False, "error": message, "code": code})
-        reason = {408: "Request Timeout", 414: "URI Too Long"}[status]
+        reason = {400: "Bad Request", 408: "Request Timeout", 414: "URI Too Long"}[status]
         self._cancel_head_timer()
         self.transport.write(
             f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\nconnection: close\r\n"
