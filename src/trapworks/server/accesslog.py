@@ -108,6 +108,8 @@ class AccessLogMiddleware:
                 )
             elif message["type"] == "websocket.close":
                 status.append(int(message.get("code", 1000)))
+            elif message["type"] == "websocket.http.response.start":  # a refused handshake (429...)
+                status.append(int(message["status"]))
             await send(message)
 
         async def receive_ws() -> dict[str, Any]:

@@ -5,7 +5,7 @@ and `GameService.get` already rebuilds a game that is not in memory from the sto
 restart. So evicting a game is dropping it from `service.live`, when nothing in memory still
 needs it: no open socket, no move or timer in progress (its lock free, no clock timer running,
 no agent or chance to move; a hand-over watch only tells open pages, and there are none) and
-no change (a new action, a socket) for `idle_s`.
+no change (a new action, a socket) and no request for it (`service.get`) for `idle_s`.
 Beyond `max_games` in memory, idle games are evicted oldest first even before `idle_s`.
 
 `Evictor.start()` runs the sweep every `sweep_s` in the event loop (create_app starts it).
@@ -80,10 +80,12 @@ class Evictor:
             ply = live.ply()
             seen = self._last.get(gid)
             if seen is None or seen[0] != ply or live.connections:
-                self._last[gid] = (ply, now)
-                continue
-            if not self.busy(live):
-                idle.append((seen[1], gid))
+                self._last[gid] = seen = (ply, now)
+            # Unused since: the last change seen, or the last time anything asked for the game
+            # (service.get; a socket's handler between its get and its connection is covered).
+            since = max(seen[1], getattr(live, "used", 0.0))
+            if not live.connections and not self.busy(live):
+                idle.append((since, gid))
         for gid in list(self._last):
             if gid not in live_games:
                 del self._last[gid]

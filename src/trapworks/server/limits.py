@@ -210,7 +210,8 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_head_timer()
-        self._write_timer = _cancel(self._write_timer)
+        _cancel(self._write_timer)
+        self._write_timer = None
         super().connection_lost(exc)
 
     def pause_writing(self) -> None:
@@ -220,7 +221,8 @@ class GuardedH11Protocol(H11Protocol):
             self._write_timer = self.loop.call_later(WRITE_TIMEOUT_S, self.transport.abort)
 
     def resume_writing(self) -> None:
-        self._write_timer = _cancel(self._write_timer)
+        _cancel(self._write_timer)
+        self._write_timer = None
         super().resume_writing()
 
     def _request_line_too_long(self, data: bytes) -> bool:
@@ -324,8 +326,10 @@ class GuardedWSProtocol(WebSocketsSansIOProtocol):
             self._abort_timer = self.loop.call_later(CLOSE_GRACE_S, transport.abort)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._write_timer = _cancel(self._write_timer)
-        self._abort_timer = _cancel(self._abort_timer)
+        _cancel(self._write_timer)
+        self._write_timer = None
+        _cancel(self._abort_timer)
+        self._abort_timer = None
         super().connection_lost(exc)
 
     def pause_writing(self) -> None:
@@ -334,7 +338,8 @@ class GuardedWSProtocol(WebSocketsSansIOProtocol):
             self._write_timer = self.loop.call_later(WRITE_TIMEOUT_S, self.transport.abort)
 
     def resume_writing(self) -> None:
-        self._write_timer = _cancel(self._write_timer)
+        _cancel(self._write_timer)
+        self._write_timer = None
         super().resume_writing()
 
 

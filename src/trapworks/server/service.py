@@ -121,6 +121,7 @@ class LiveGame:
     sent_texts: dict[tuple[int, int], str] = field(default_factory=dict)
     key: bytes = b""  # the secret randomness key (see game_key)
     control: Any = None  # server/control.GameControl: clock, resignations, rematch, hand-overs
+    used: float = field(default_factory=time.monotonic)  # i26: last asked for (eviction.py)
 
     @property
     def id(self) -> str:
@@ -348,6 +349,7 @@ class GameService:
     def get(self, gid: str) -> LiveGame:
         live = self.live.get(gid)
         if live is not None:
+            live.used = time.monotonic()  # i26: a game asked for is not evicted (eviction.py)
             return live
         if not isinstance(gid, str) or len(gid) > 64:
             raise ServiceError(404, "no_such_game", f"no game {gid!r}")
