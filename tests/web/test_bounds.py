@@ -266,3 +266,19 @@ def test_games_in_memory_are_bounded_even_before_they_are_idle(client):
     evictor.sweep()
     evictor.sweep()
     assert len(service.live) == 3
+
+
+# --- replays ---------------------------------------------------------------------------------------
+def test_a_replay_answer_over_its_bound_is_413_and_past_the_bytes_in_flight_503(db_url):
+    record = {"game": "last-mouse-lost", "actions": ["a1", "b1", "c1"]}
+    with TestClient(create_app(db_url, bounds=Bounds(replay_answer_max=2_000))) as c:
+        r = c.post("/api/replay", json={"record": record})
+        assert r.status_code == 413 and r.json()["code"] == "replay_too_large"
+        small = c.post("/api/replay", json={"record": {"game": "last-mouse-lost", "actions": []}})
+        assert small.status_code == 413  # even the start's views are over 2,000 bytes
+    with TestClient(create_app(db_url, bounds=Bounds(replay_bytes_in_flight=1_000))) as c:
+        r = c.post("/api/replay", json={"record": record})
+        assert r.status_code == 503 and r.json()["code"] == "busy"
+    with TestClient(create_app(db_url)) as c:
+        r = c.post("/api/replay", json={"record": record})
+        assert r.status_code == 200 and len(r.json()["steps"]) == 4
