@@ -9,6 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from trapworks.server import create_app
+from trapworks.server.bounds import Bounds
 from trapworks.server.logsafe import redact_text
 from trapworks.server.store import Store
 
@@ -46,6 +47,15 @@ def secrets_of(stored) -> list[str]:
     return [x for x in out if x]
 
 
+def invited_token(client, g) -> str:
+    """The invited seat's token (claimed with its invite link, as its player would)."""
+    invite = g["seats"][1]["link"].split("#i=")[1]
+    r = client.post(f"/api/games/{g['id']}/claim", json={"invite": invite})
+    if r.status_code == 200:
+        g["seats"][1]["token"] = r.json()["token"]
+    return g["seats"][1]["token"]
+
+
 def all_log_text(records) -> str:
     fmt = logging.Formatter("%(name)s %(levelname)s %(message)s")
     return "\n".join(fmt.format(r) for r in records)
@@ -67,7 +77,8 @@ def test_a_failed_write_logs_no_token_invite_or_key(small_disk, caplog):
     caplog.set_level(logging.DEBUG)  # every logger, every level
     url = f"sqlite:///{small_disk / 'full.sqlite'}"
     made = []
-    with TestClient(create_app(url)) as c:
+    # No disk reserve: the creations are tried (and fail at the statement) rather than refused first.
+    with TestClient(create_app(url, bounds=Bounds(disk_reserve=0))) as c:
         store = c.app.state.store
         real_create = store.create_game
 
@@ -86,10 +97,11 @@ def test_a_failed_write_logs_no_token_invite_or_key(small_disk, caplog):
             r = c.post("/api/games", json={"game": "last-mouse-lost", "seats": [{"kind": "human"}] * 2})
             refused += r.status_code == 503
             s = c.get(f"/api/games/{g['id']}", params={"token": token}).json()["state"]
-            if s["to_move"] == 0:
+            if s["to_move"] is not None:  # both seats play (the invited one by its stored token)
+                mover = token if s["to_move"] == 0 else invited_token(c, g)
                 text = s["view"]["legal_actions"][0]["text"]
                 r = c.post(
-                    f"/api/games/{g['id']}/moves", json={"token": token, "action": text, "ply": s["ply"]}
+                    f"/api/games/{g['id']}/moves", json={"token": mover, "action": text, "ply": s["ply"]}
                 )
                 refused += r.status_code == 503
             if refused >= 4:

@@ -83,7 +83,7 @@ def test_a_nearly_full_disk_refuses_new_games_before_moves(disk):
     with TestClient(create_app(url, bounds=Bounds(disk_reserve=4 * MB))) as c:
         p = Player(c)
         assert p.move() == 200
-        filler = fill(disk, leave=2 * MB)
+        filler = fill(disk, leave=MB // 2)  # the reserve: 4 MB, at most 1/20 of 24 MB
         r = c.post("/api/games", json={"game": "last-mouse-lost"})
         assert r.status_code == 503 and r.json()["code"] == "disk_nearly_full"
         assert [p.move() for _ in range(20)] == [200] * 20  # the games in play go on

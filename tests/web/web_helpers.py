@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -142,6 +143,10 @@ def seat_view(base: str, gid: str, token: str) -> dict:
     return httpx.get(f"{base}/api/games/{gid}", params={"token": token}, timeout=10).json()["state"]["view"]
 
 
+# A function's text, as Playwright tells one: `function ...`, `async ...`, `(a, b) => ...`, `p => ...`.
+_FUNCTION = re.compile(r"^\s*(async\b|function\b|\([^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)")
+
+
 def poll_without_eval() -> None:
     """Playwright polls a `wait_for_function("expression")` by evaluating the string with `eval` in
     the page, which the pages' Content-Security-Policy forbids (no 'unsafe-eval': issue 26). Passed
@@ -155,9 +160,8 @@ def poll_without_eval() -> None:
             continue
 
         def wait_for_function(self, expression, *args, _original=original, **kwargs):
-            text = expression.strip()
-            if not (text.startswith("(") or text.startswith("function") or text.startswith("async")):
-                expression = f"() => ({text})"
+            if not _FUNCTION.match(expression):  # an expression, not already a function
+                expression = f"() => ({expression.strip()})"
             return _original(self, expression, *args, **kwargs)
 
         wait_for_function._no_eval = True  # type: ignore[attr-defined]

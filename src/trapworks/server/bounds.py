@@ -20,7 +20,8 @@ already) enforces, per client address (players behind one NAT share one) and in 
   client that stops reading it is cut off by the write timeout of limits.py's protocol, which
   frees the answer.
 
-- **disk**: under `disk_reserve` bytes free on the database's file system, new games are refused
+- **disk**: under `disk_reserve` bytes free on the database's file system (at most a twentieth of
+  its size), new games are refused
   (503 `disk_nearly_full`) while moves go on (walguard.py keeps the WAL small).
 
 Every number is a field of `Bounds`; `Bounds.from_env()` reads `TRAPWORKS_BOUND_<FIELD>`
@@ -62,12 +63,13 @@ class Bounds:
     sockets_total: int = dataclasses.field(default_factory=_default_sockets_total)
     socket_idle_s: float = 300.0
     games_per_hour: int = 200
-    open_tables_per_address: int = 3
+    open_tables_per_address: int = 10
     joins_per_minute: int = 10
     replays_per_address: int = 1
     replay_answer_max: int = 48 * 1024 * 1024
     replay_bytes_in_flight: int = 48 * 1024 * 1024
-    disk_reserve: int = 64 * 1024 * 1024  # bytes free under which new games are refused
+    # Bytes free under which new games are refused (at most a twentieth of the file system).
+    disk_reserve: int = 64 * 1024 * 1024
     max_addresses: int = 50_000  # per-address records kept (the least recently seen forgotten)
 
     @classmethod
@@ -245,8 +247,9 @@ class BoundsMiddleware:
     async def _create(self, scope: dict[str, Any], receive: Any, send: Any, client: str) -> None:
         b = self.bounds
         store = getattr(getattr(scope.get("app"), "state", None), "store", None)
-        free = walguard.disk_free(getattr(store, "path", None))
-        if free is not None and free < b.disk_reserve:
+        path = getattr(store, "path", None)
+        free, size = walguard.disk_free(path), walguard.disk_size(path)
+        if free is not None and size is not None and free < min(b.disk_reserve, size // 20):
             await _refuse_http(
                 send,
                 503,

@@ -12,7 +12,8 @@
   rewinds it on its own. So the WAL stays under about `WAL_SOFT_LIMIT` plus what a quarter of a
   second of play writes (tested: under 2 x WAL_SOFT_LIMIT = 8 MB over 10,000 moves).
 - **A reserve for moves.** `disk_free(path)` is the free space of the database's file system;
-  bounds.py refuses new games (503 `disk_nearly_full`) once it is under `Bounds.disk_reserve`,
+  bounds.py refuses new games (503 `disk_nearly_full`) once it is under `Bounds.disk_reserve`
+  (64 MB, at most a twentieth of the file system),
   so that the games in play keep the rest for their moves.
 """
 
@@ -88,3 +89,14 @@ def disk_free(db: Path | None) -> int | None:
     except OSError:
         return None
     return st.f_bavail * st.f_frsize
+
+
+def disk_size(db: Path | None) -> int | None:
+    """Bytes of the database file's file system (None: not a file)."""
+    if db is None:
+        return None
+    try:
+        st = os.statvfs(db.parent)
+    except OSError:
+        return None
+    return st.f_blocks * st.f_frsize
