@@ -38,7 +38,14 @@ def serve(tmp_path, bounds: Bounds):
     thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    wait_for(lambda: httpx.get(base + "/api/catalog", timeout=30).status_code == 200, what="server up")
+
+    def up() -> bool:
+        try:
+            return httpx.get(base + "/api/catalog", timeout=30).status_code == 200
+        except httpx.HTTPError:  # not listening yet
+            return False
+
+    wait_for(up, timeout=60, what="server up")
 
     def stop():
         srv.should_exit = True
