@@ -8,13 +8,14 @@ from fastapi.testclient import TestClient
 
 from trapworks.server import create_app
 
-from .web_helpers import CHROMIUM, CHROMIUM_ARGS
+from .web_helpers import CHROMIUM, CHROMIUM_ARGS, poll_without_eval
 
 
 @pytest.fixture(scope="module")
 def browser():
     """Debian's headless Chromium driven by Playwright, one per test module."""
     sync_api = pytest.importorskip("playwright.sync_api")
+    poll_without_eval()  # the pages forbid eval (their CSP): Playwright must poll without it
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b

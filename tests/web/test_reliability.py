@@ -48,7 +48,8 @@ def test_a_double_send_is_applied_once_without_and_with_ply(client):
     # Without ply: refused with the reason, nothing applied (no way to tell a repeat from a new move).
     for _ in range(2):
         r = move(client, g, 0, "a1")
-        assert r.status_code == 422 and "ply" in r.json()["error"]
+        # 400 missing_ply, as on the socket and in the docs (issue 26: it was a 422).
+        assert r.status_code == 400 and r.json()["code"] == "missing_ply" and "ply" in r.json()["error"]
     assert state_of(client, g)["ply"] == 0
     # With ply: the first is applied, the second gets the same answer and changes nothing.
     first, second = move(client, g, 0, "a1", ply=0), move(client, g, 0, "a1", ply=0)

@@ -35,6 +35,12 @@ def register(app: typer.Typer) -> None:
             "--log-json",
             help="Write the access log (one line per request and socket event) as JSON lines.",
         ),
+        allowed_origin: list[str] = typer.Option(
+            [],
+            "--allowed-origin",
+            help="An origin (e.g. https://games.example.org) whose pages may open game sockets, "
+            "besides the address the request was sent to (behind a proxy that rewrites Host). Repeatable.",
+        ),
     ) -> None:
         """Start the web app: play in the browser, against AI or with friends by link."""
         import uvicorn
@@ -57,7 +63,9 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
         try:
             rate = (rate_limit, 5 * rate_limit) if rate_limit > 0 else (float("inf"), float("inf"))
-            web_app = create_app(url, manage_memory=True, request_rate=rate, bus=bus)
+            web_app = create_app(
+                url, manage_memory=True, request_rate=rate, bus=bus, allowed_origins=tuple(allowed_origin)
+            )
         except Exception as e:  # a bad --db URL, an unreachable database
             typer.echo(f"error: cannot open the database {url}: {e}", err=True)
             raise typer.Exit(2) from None

@@ -108,10 +108,20 @@ class AccessLogMiddleware:
                 )
             elif message["type"] == "websocket.close":
                 status.append(int(message.get("code", 1000)))
+            elif message["type"] == "websocket.http.response.start":  # a refused handshake (429...)
+                status.append(int(message["status"]))
             await send(message)
 
+        async def receive_ws() -> dict[str, Any]:
+            # A close the server's code never sent (the client's, or the protocol's: 1009 for an
+            # over-long message, 1011 keepalive timeout) arrives as the disconnect's code.
+            message = await receive()
+            if message.get("type") == "websocket.disconnect" and not status:
+                status.append(int(message.get("code", 1005)))
+            return message
+
         try:
-            await self.app(scope, receive, send_ws)
+            await self.app(scope, receive_ws, send_ws)
         finally:
             ms = round((time.perf_counter() - start) * 1000, 1)
             code = status[0] if status else 1000

@@ -19,12 +19,16 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnected
 
-from . import messages
+from . import logsafe, messages
 from .accesslog import AccessLogMiddleware
 from .accounts import install as install_accounts  # issue 28: accounts, ratings, quick game
+from .bounds import Bounds, BoundsMiddleware
+from .bounds import document as document_bounds
 from .bus import make_bus
 from .cluster import ClusterLink
 from .control_api import add_control_routes
+from .eviction import Evictor
+from .headers import OriginCheck, SecurityHeaders
 from .i18n import add_i18n_routes
 from .limits import SOCKET_RATE_BURST, SOCKET_RATE_PER_S, LimitsMiddleware, RateLimiter
 from .memory import GarbagePolicy
@@ -115,22 +119,28 @@ def create_app(
     manage_memory: bool = False,
     request_rate: tuple[float, float] | None = None,
     bus: str | None = None,
+    allowed_origins: tuple[str, ...] = (),
+    bounds: Bounds | None = None,
 ) -> FastAPI:
     """The web app. `manage_memory`: run the garbage-collection policy of server/memory.py (for a
     server process of its own, as `trapworks serve` is; not for an app inside another program).
     `request_rate`: (requests per second, burst) per client address; default limits.RATE_PER_S.
     `bus`: how the nodes of a cluster hear of each other's changes (server/bus.py make_bus:
-    default PostgreSQL's LISTEN/NOTIFY on a PostgreSQL database, nothing on SQLite)."""
+    default PostgreSQL's LISTEN/NOTIFY on a PostgreSQL database, nothing on SQLite).
+    `allowed_origins`: origins besides the served one whose pages may open sockets (headers.py).
+    `bounds`: what one address may make the server hold (bounds.py); default Bounds.from_env()."""
     if db_url is None:
         from trapworks.paths import data_dir as default_data_dir
 
         db_url = default_url(data_dir or default_data_dir())
     the_bus = make_bus(bus, db_url)  # a bad --bus is refused before the database is touched
+    logsafe.install()  # i26: every log record of the process redacted (server/logsafe.py)
     store = Store(db_url)
     service = GameService(store)
     social = Social(service)  # names, presence, chat, open tables
     cluster = ClusterLink(the_bus, service, social)  # the other nodes (server/cluster.py)
     memory = GarbagePolicy(lambda: service.last_activity) if manage_memory else None
+    evictor = Evictor(service)  # i26: idle games leave memory, reloaded on demand (eviction.py)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -138,7 +148,9 @@ def create_app(
             memory.start()
         await cluster.start()  # subscribed before serving: no change made elsewhere goes unheard
         service.control.resume_clocks()  # clocks run again at once, not when a player comes back
+        evictor.start()  # i26
         yield
+        await evictor.stop()  # i26
         if memory is not None:
             await memory.stop()
         await social.stop()
@@ -155,8 +167,14 @@ def create_app(
     app.state.service = service
     app.state.store = store
     app.state.bus = the_bus
+    app.state.evictor = evictor  # i26
+    # i26: per-address and total bounds (sockets, games an hour, open tables, replays): bounds.py.
+    app.add_middleware(BoundsMiddleware, bounds=bounds)
     # Sizes, body and URL limits and a request rate per client address (see limits.py).
     app.add_middleware(LimitsMiddleware, rate=RateLimiter(*request_rate) if request_rate else None)
+    # i26: browser security headers on every answer; sockets only from this origin's pages.
+    app.add_middleware(OriginCheck, allowed_origins=allowed_origins)
+    app.add_middleware(SecurityHeaders)
     # Outermost: one log line per request and per socket event, refusals by the limits included.
     app.add_middleware(AccessLogMiddleware)
 
@@ -168,7 +186,9 @@ def create_app(
     async def _http_error(_request: Request, exc: StarletteHTTPException):
         # FastAPI's own refusals (an unparsable body, an unknown path): the API's error format.
         codes = {404: "not_found", 405: "method_not_allowed"}
-        return _error(exc.status_code, codes.get(exc.status_code, "bad_request"), str(exc.detail))
+        reply = _error(exc.status_code, codes.get(exc.status_code, "bad_request"), str(exc.detail))
+        reply.headers.update(getattr(exc, "headers", None) or {})  # i26: 405's Allow
+        return reply
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_request: Request, exc: RequestValidationError):
@@ -180,6 +200,14 @@ def create_app(
                     "bad_json",
                     f"the request body is not valid JSON: {e.get('ctx', {}).get('error', '')}".strip(),
                 )
+        first = errors[0] if errors else {}
+        # i26: as on the socket (and in the docs): a move whose first fault is no ply is a 400.
+        if first.get("type") == "missing" and tuple(first.get("loc", ())) == ("body", "ply"):
+            return _error(
+                400,
+                "missing_ply",
+                "a move needs 'ply': the move count you saw (a repeat is then answered, not applied)",
+            )
         parts = []
         for e in errors[:5]:
             where = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
@@ -356,6 +384,7 @@ def create_app(
     add_control_routes(app, service)  # resign, abort, rematch, hand-over, public records
     install_accounts(app, service)  # issue 28: accounts, ratings, profiles, my games, quick game
     add_i18n_routes(app)  # the front end's message catalogs (issue 27)
+    document_bounds(app)  # i26: the bounds' 413/429/503 answers in the OpenAPI schema
 
     # --- live play --------------------------------------------------------------------
     @app.websocket("/ws/games/{gid}")
@@ -430,7 +459,7 @@ def create_app(
         ref = None
         try:
             msg = _parse_message(raw)
-            ref = msg.get("ref") if isinstance(msg.get("ref"), int | str) else None
+            ref = messages.ref_of(msg)  # i26: 3.0 is the integer 3
             kind = msg.get("type")
             if kind not in MESSAGE_TYPES:
                 raise ServiceError(

@@ -17,8 +17,8 @@ from .service import Connection, GameService, LiveGame, ServiceError
 
 CHAT_MAX = 300  # characters in one line
 CHAT_HISTORY = 100  # lines sent to a connection when it opens
-# Per seat (all its sockets together) and per spectator connection: 5 lines at once, then one
-# every 2 s.
+# Per seat (all its sockets together) and per spectator link (all the game's spectator sockets
+# together): 5 lines at once, then one every 2 s.
 CHAT_RATE_PER_S = 0.5
 CHAT_BURST = 5
 REFUSED_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"}
@@ -82,9 +82,9 @@ class Chat:
                 403, "chat_read_only", "spectators read this game's chat but cannot write in it"
             )
         text = clean_text(raw)
-        # A seat's sockets share one allowance: more tabs do not buy more lines.
-        # (A connection by its id: the limiter must not keep closed sockets alive.)
-        if not self._rates.allow(id(conn) if conn.seat is None else (live.id, conn.seat)):
+        # A seat's sockets share one allowance: more tabs do not buy more lines; so do all the
+        # sockets of the game's spectator link (i26: reconnecting bought a new allowance).
+        if not self._rates.allow((live.id, conn.seat)):
             raise ServiceError(
                 429,
                 "chat_rate_limited",

@@ -39,6 +39,9 @@ log = logging.getLogger("trapworks.server")
 CLOCK_MODES = ("move", "total")
 TIMEOUT_RULES = ("ai", "forfeit")
 DEFAULT_HAND_OVER_AFTER_S = 120.0  # a seat with no socket this long may be handed to an AI
+# i26: an invited seat whose link nobody has opened yet is handed to an AI no sooner than this,
+# whatever hand_over_after says (the invited friend needs time to get the link and arrive).
+HAND_OVER_INVITE_FLOOR_S = 300.0
 STAND_IN = ("easy", "random")  # who plays an out seat's turns when the game goes on (first offered)
 MAX_CLOCK_TURN_ACTIONS = 200  # the clock's AI plays at most this many actions of one turn
 # A cluster node's claim on a clock running out lapses after this long (then another node acts:
@@ -548,7 +551,7 @@ class Control:
         except RuntimeError:
             return
         now = time.time()
-        later = [t + ctl.data["hand_over_after"] for t in ctl.gone_since.values()]
+        later = [t + self._hand_over_wait(live, i) for i, t in ctl.gone_since.items()]
         later = [t for t in later if t > now]
         if not later:
             return
@@ -566,10 +569,15 @@ class Control:
         async with live.lock:  # in order with the moves' updates, never between them
             await self.service.broadcast(live)
 
+    def _hand_over_wait(self, live: LiveGame, seat: int) -> float:
+        wait = control_of(live).data["hand_over_after"]
+        if self._not_arrived(live, seat):  # i26: the floor for a friend not arrived yet
+            return max(wait, HAND_OVER_INVITE_FLOOR_S)
+        return wait
+
     def _handable(self, live: LiveGame, viewer: int | None) -> list[int]:
         ctl = control_of(live)
         now = time.time()
-        wait = ctl.data["hand_over_after"]
         elsewhere = self.service.seats_elsewhere(live.id)  # connected to another node of a cluster
         return [
             i
@@ -578,7 +586,7 @@ class Control:
             and live.stored.seats[i]["kind"] == "human"
             and not any(c.seat == i for c in live.connections)
             and i not in elsewhere
-            and now - since >= wait
+            and now - since >= self._hand_over_wait(live, i)
         ]
 
     async def hand_over(self, gid: str, token: str | None, seat: Any, agent: Any) -> dict[str, Any]:
@@ -604,7 +612,13 @@ class Control:
                     409,
                     "not_gone",
                     f"seat {seat + 1} cannot be handed to an AI: only another human seat whose player "
-                    f"has had no connection for {ctl.data['hand_over_after']:g} s",
+                    f"has had no connection for {ctl.data['hand_over_after']:g} s"
+                    + (
+                        f" (an invited player who has not opened the link yet: "
+                        f"{HAND_OVER_INVITE_FLOOR_S:g} s)"
+                        if self._not_arrived(live, seat)
+                        else ""
+                    ),
                 )
             seats = [dict(s) for s in live.stored.seats]
             seats[seat].update(kind="agent", agent=level)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import resource
 import socket
 import time
 from collections import OrderedDict
@@ -22,6 +23,7 @@ from typing import Any
 import h11
 import orjson
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 MAX_URL = 7900  # bytes of path and query (with the request line under websockets' own 8 KB line limit)
 MAX_BODY = 2 * 1024 * 1024  # bytes: a 5,000-move record is far below
@@ -36,6 +38,13 @@ RATE_BURST = 1000.0
 SOCKET_RATE_PER_S = 200.0  # messages per socket (a player sends a few a second)
 SOCKET_RATE_BURST = 400.0
 CLOSE_POLICY = 1008  # WebSocket close code: policy violation (a too-long URL)
+# A connection whose client stops reading: once the kernel's send buffer and the transport's
+# buffer are full, a write that makes no progress for WRITE_TIMEOUT_S aborts the connection (its
+# buffers, e.g. a replay answer of tens of MB, are freed). A connection the server closes gets
+# CLOSE_GRACE_S to send what is left (a WebSocket's close frame), then it is aborted: a client
+# that does not read cannot keep a closed socket ESTABLISHED.
+WRITE_TIMEOUT_S = 10.0
+CLOSE_GRACE_S = 5.0
 
 Scope = dict[str, Any]
 
@@ -180,6 +189,7 @@ class GuardedH11Protocol(H11Protocol):
 
     head_timeout = HEAD_TIMEOUT_S
     _head_timer: asyncio.TimerHandle | None = None
+    _write_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -192,7 +202,7 @@ class GuardedH11Protocol(H11Protocol):
     def data_received(self, data: bytes) -> None:
         if self._between_requests():
             self._arm_head_timer()
-            if self._request_line_too_long(data):
+            if self._request_line_too_long(data) or self._head_too_large(data):
                 return
         super().data_received(data)
         if not self._between_requests() or self._upgraded():
@@ -200,7 +210,20 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_head_timer()
+        _cancel(self._write_timer)
+        self._write_timer = None
         super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        # The client is not reading what we send: it has WRITE_TIMEOUT_S to start again.
+        super().pause_writing()
+        if self._write_timer is None:
+            self._write_timer = self.loop.call_later(WRITE_TIMEOUT_S, self.transport.abort)
+
+    def resume_writing(self) -> None:
+        _cancel(self._write_timer)
+        self._write_timer = None
+        super().resume_writing()
 
     def _request_line_too_long(self, data: bytes) -> bool:
         # Checked here, before any handler: a WebSocket upgrade with a URL over websockets' own
@@ -213,9 +236,20 @@ class GuardedH11Protocol(H11Protocol):
         self._refuse(414, "url_too_long", f"the URL is over {MAX_URL} bytes")
         return True
 
+    def _head_too_large(self, data: bytes) -> bool:
+        # h11's own cap (h11_max_incomplete_event_size) holds only while a head is incomplete: a
+        # head of 20-70 KB that arrives in one piece was parsed whole. The same cap, however it comes.
+        head = self.conn.trailing_data[0] + data
+        end = head.find(b"\r\n\r\n")
+        size = len(head) if end < 0 else end + 4
+        if size <= MAX_HEADERS:
+            return False
+        self._refuse(400, "head_too_large", f"the request's line and headers are over {MAX_HEADERS} bytes")
+        return True
+
     def _refuse(self, status: int, code: str, message: str) -> None:
         body = orjson.dumps({"ok": False, "error": message, "code": code})
-        reason = {408: "Request Timeout", 414: "URI Too Long"}[status]
+        reason = {400: "Bad Request", 408: "Request Timeout", 414: "URI Too Long"}[status]
         self._cancel_head_timer()
         self.transport.write(
             f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\nconnection: close\r\n"
@@ -252,10 +286,78 @@ class GuardedH11Protocol(H11Protocol):
         )
 
 
+def _cancel(timer: asyncio.TimerHandle | None) -> None:
+    if timer is not None:
+        timer.cancel()
+    return None
+
+
+class _ClosingTransport:
+    """A transport whose close() also sets an abort for later (uvloop's transports take no new
+    attributes, so the protocol holds this wrapper instead of patching the transport)."""
+
+    def __init__(self, transport: Any, protocol: GuardedWSProtocol) -> None:
+        self._transport = transport
+        self._protocol = protocol
+
+    def close(self) -> None:
+        self._transport.close()
+        self._protocol._closing(self._transport)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+
+class GuardedWSProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol, with a write timeout (a client that stops reading is cut off
+    after WRITE_TIMEOUT_S of no progress) and closes that really close: a socket the server closes
+    (4008 for not reading, an idle timeout, a keepalive timeout, the handler's end) is aborted after
+    CLOSE_GRACE_S if its close frame cannot get through, instead of staying ESTABLISHED with its
+    descriptor and buffers until the client goes."""
+
+    _write_timer: asyncio.TimerHandle | None = None
+    _abort_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(_ClosingTransport(transport, self))  # type: ignore[arg-type]
+
+    def _closing(self, transport: Any) -> None:
+        if self._abort_timer is None:
+            self._abort_timer = self.loop.call_later(CLOSE_GRACE_S, transport.abort)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        _cancel(self._write_timer)
+        self._write_timer = None
+        _cancel(self._abort_timer)
+        self._abort_timer = None
+        super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._write_timer is None:
+            self._write_timer = self.loop.call_later(WRITE_TIMEOUT_S, self.transport.abort)
+
+    def resume_writing(self) -> None:
+        _cancel(self._write_timer)
+        self._write_timer = None
+        super().resume_writing()
+
+
+def _max_connections() -> int:
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return 20_000
+    return max(64, soft - 64)  # descriptors kept for the database, the logs and worker pipes
+
+
 def uvicorn_settings() -> dict[str, Any]:
     """uvicorn.Config settings for these limits (`trapworks serve` and the tests use them)."""
     return {
         "http": GuardedH11Protocol,
+        "ws": GuardedWSProtocol,  # write timeout; a closed socket really closed
+        # Connections and tasks at once: past it new requests get 503 (not a failed accept when
+        # the process runs out of descriptors).
+        "limit_concurrency": _max_connections(),
         "h11_max_incomplete_event_size": MAX_HEADERS,  # a longer request head: 400
         "timeout_keep_alive": 5,
         "ws_max_size": 1 << 16,  # a longer socket message: closed with 1009

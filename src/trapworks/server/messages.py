@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, TypeAdapter, field_validator
 
 from ..core.record import RecordModel
 
@@ -32,8 +32,30 @@ def _no_surrogates(text: str | None) -> str | None:
     return text
 
 
+def _integral(value: Any) -> Any:
+    """JSON Schema's "integer" is any number with no fractional part: 1.0 is the integer 1 (i26:
+    schema-valid inputs were refused). A fraction, a string or a boolean stays refused."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
+        return int(value)
+    return value
+
+
+# An integer as JSON Schema means it: 3 or 3.0, never "3", 3.5 or true.
+JsonInt = Annotated[StrictInt, BeforeValidator(_integral)]
+# The same with its bounds inside (in a union with None, bounds given to Field would not reach the
+# JSON Schema as minimum/maximum).
+SeatNumber = Annotated[StrictInt, Field(ge=0), BeforeValidator(_integral)]
+SeedNumber = Annotated[StrictInt, Field(ge=0, lt=2**63), BeforeValidator(_integral)]
+
+
+def ref_of(msg: dict[str, Any]) -> int | str | None:
+    """A socket message's `ref` as echoed in its answer (None when it is not a valid ref)."""
+    ref = _integral(msg.get("ref"))
+    return ref if isinstance(ref, int | str) and not isinstance(ref, bool) else None
+
+
 Ref = Annotated[
-    StrictInt | Annotated[str, Field(max_length=64)] | None,
+    JsonInt | Annotated[str, Field(max_length=64)] | None,
     Field(None, description="any short id of the client's; echoed in the answer"),
 ]
 
@@ -79,10 +101,8 @@ class CreateGame(BaseModel):
     hints: bool = Field(
         False, description="allow hints for every human seat (always allowed against AI only)"
     )
-    seed: StrictInt | None = Field(
+    seed: SeedNumber | None = Field(
         None,
-        ge=0,
-        lt=2**63,
         description="a chosen seed (default: 256 secret bits); only with at most one human seat in a "
         "game with hidden information or chance, and the game is marked 'chosen_setup'",
     )
@@ -120,7 +140,7 @@ class CheckOptions(BaseModel):
 class Move(BaseModel):
     token: str = Field(max_length=MAX_TOKEN, description="your seat token (from your seat link)")
     action: str = Field(max_length=10_000, description="the action in the game's notation, e.g. c2-4")
-    ply: StrictInt = Field(
+    ply: JsonInt = Field(
         ge=0,
         description="the move count you saw: refused (409) if the game moved on; the same move sent "
         "again with the same ply is answered with the earlier result, never applied twice",
@@ -149,7 +169,7 @@ class NameChanged(BaseModel):
 
 
 class JoinTable(BaseModel):
-    seat: StrictInt | None = Field(None, ge=0, description="the free seat to take (default: the first)")
+    seat: SeatNumber | None = Field(None, description="the free seat to take (default: the first)")
     name: str | None = Field(None, max_length=10_000, description="your display name")
 
 
@@ -191,7 +211,7 @@ class TokenOnly(BaseModel):
 
 class HandOver(BaseModel):
     token: str = Field(max_length=MAX_TOKEN, description="your seat token")
-    seat: StrictInt = Field(ge=0, description="the seat whose player has gone")
+    seat: JsonInt = Field(ge=0, description="the seat whose player has gone")
     agent: str | None = Field(None, max_length=64, description="the agent (level) to play it; default: easy")
 
 
@@ -210,7 +230,7 @@ class RematchReply(BaseModel):
 
 class ReplayRequest(BaseModel):
     record: dict[str, Any] = Field(description="a game record (trapworks-record JSON)")
-    seat: StrictInt | None = Field(None, ge=0, description="whose view to show (default: a spectator's)")
+    seat: SeatNumber | None = Field(None, description="whose view to show (default: a spectator's)")
 
 
 # --- HTTP responses --------------------------------------------------------------------------------
@@ -258,7 +278,7 @@ class CreatedGame(BaseModel):
 class MoveMessage(BaseModel):
     type: Literal["move"]
     action: str = Field(max_length=10_000)
-    ply: StrictInt = Field(
+    ply: JsonInt = Field(
         ge=0, description="the move count you saw (required: a repeat is answered, not applied)"
     )
     ref: Ref

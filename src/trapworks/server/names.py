@@ -43,5 +43,11 @@ def clean_name(raw: object) -> str:
 
 
 def same_name(a: str, b: str) -> bool:
-    """Names that read alike (case and compatibility forms aside: 'ＡＬＩＣＥ' is 'alice')."""
-    return unicodedata.normalize("NFKC", a).casefold() == unicodedata.normalize("NFKC", b).casefold()
+    """Names that read alike: case and compatibility forms aside ('ＡＬＩＣＥ' is 'alice'), and after
+    folding Unicode confusables (the `confusables` package, from Unicode's confusables data: a
+    Cyrillic 'А' reads as a Latin 'A', 'rn' as 'm', '0' as 'O'), so 'Аlice' is taken beside 'Alice'."""
+    if unicodedata.normalize("NFKC", a).casefold() == unicodedata.normalize("NFKC", b).casefold():
+        return True
+    from confusables import is_confusable
+
+    return bool(is_confusable(a, b))

@@ -117,6 +117,7 @@ class LiveGame:
     # The ply last told to the other nodes of a cluster (server/bus.py): the next message carries
     # the actions after it.
     published_ply: int = 0
+    used: float = field(default_factory=time.monotonic)  # i26: last asked for (eviction.py)
 
     @property
     def id(self) -> str:
@@ -353,6 +354,7 @@ class GameService:
     def get(self, gid: str) -> LiveGame:
         live = self.live.get(gid)
         if live is not None:
+            live.used = time.monotonic()  # i26: a game asked for is not evicted (eviction.py)
             return live
         if not isinstance(gid, str) or len(gid) > 64:
             raise ServiceError(404, "no_such_game", f"no game {gid!r}")

@@ -44,6 +44,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
+from . import walguard
 from .schema import migrate
 
 CHECKPOINT_EVERY_S = 2.0  # SQLite: how often the WAL is copied into the database file
@@ -225,7 +226,8 @@ class Store:
             sqlite3.connect(self.path).close()
             target = f"file:{quote(str(self.path.resolve()))}?mode=rw"
             kwargs["creator"] = lambda: sqlite3.connect(target, uri=True, check_same_thread=False)
-        self.engine = create_engine(url, **kwargs)
+        # i26: never put a statement's parameters (tokens, keys) in an error message or log line.
+        self.engine = create_engine(url, hide_parameters=True, **kwargs)
         if url.startswith("sqlite"):
 
             @event.listens_for(self.engine, "connect")
@@ -240,6 +242,7 @@ class Store:
                 # No checkpoint inside a commit (it fsyncs the database file and stalled every move
                 # for up to half a second under load); a background thread checkpoints instead.
                 cur.execute("PRAGMA wal_autocheckpoint=0")
+                walguard.pragmas(cur)  # i26: a rewound WAL is truncated (walguard.py)
                 cur.close()
 
         # The schema: created, upgraded or stamped by its Alembic migrations (server/schema.py),
@@ -334,11 +337,12 @@ class Store:
             log.error("database write failed: %s", str(error).splitlines()[0])
 
     def _checkpoint_loop(self) -> None:
-        # PASSIVE: copy committed WAL pages into the database without blocking writers or readers.
-        while not self._stop.wait(CHECKPOINT_EVERY_S):
+        # PASSIVE: copy committed WAL pages into the database without blocking writers or readers;
+        # TRUNCATE once the WAL is over its bound (walguard.py).
+        guard = walguard.WalGuard(self.engine, self.path, CHECKPOINT_EVERY_S)  # i26
+        while not self._stop.wait(walguard.TICK_S):
             try:
-                with self.engine.connect() as conn:
-                    conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+                guard.tick()  # i26: PASSIVE every CHECKPOINT_EVERY_S, TRUNCATE over the WAL's bound
             except Exception:  # a busy or closing database: try again next time
                 pass
 
@@ -656,12 +660,13 @@ class Store:
                 row.open_seats = 0
 
     def open_tables(self, since: datetime, limit: int) -> list[tuple[str, datetime]]:
-        """(id, created) of public games with open seats created after `since`, newest first."""
+        """(id, created) of public games with open seats created after `since`, oldest first (i26:
+        newer tables, junk ones included, cannot push a waiting table off the list)."""
         with self.sessions() as s:
             rows = s.execute(
                 select(GameRow.id, GameRow.created)
                 .where(GameRow.public.is_(True), GameRow.open_seats > 0, GameRow.created > since)
-                .order_by(GameRow.created.desc())
+                .order_by(GameRow.created.asc())
                 .limit(limit)
             ).all()
         return [(gid, _aware(created)) for gid, created in rows]

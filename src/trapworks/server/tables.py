@@ -18,7 +18,7 @@ from trapworks.core import make
 from .presence import Presence
 from .service import GameService, LiveGame, ServiceError
 
-LIST_MAX = 50  # tables listed at most (the newest)
+LIST_MAX = 50  # tables listed at most (the oldest: see bounds.py for the tables per address)
 LIST_MAX_AGE = timedelta(days=1)  # a table waiting longer leaves the list
 
 

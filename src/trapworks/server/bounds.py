@@ -1,0 +1,471 @@
+"""Bounds on what one client address (and all of them together) can make the server hold.
+
+`BoundsMiddleware` (ASGI, inside the request limits of limits.py, so a request's body is read
+already) enforces, per client address (players behind one NAT share one) and in total:
+
+- **sockets**: at most `sockets_per_address` open game sockets per address (more: the handshake is
+  answered 429 `too_many_sockets`) and `sockets_total` in all (503 `server_full`); a socket that
+  sends nothing for `socket_idle_s` (the game page sends a heartbeat every 15 s) is closed with
+  4408. (A socket that stops reading is dropped by outbox.py; limits.py's protocols then really
+  close it: see `GuardedWSProtocol`.)
+- **games created**: at most `games_per_hour` `POST /api/games` per address in any hour (429
+  `too_many_games`, with `Retry-After`); the refused ones cost nothing.
+- **open tables**: at most `open_tables_per_address` public games with a free seat per address
+  (429 `too_many_tables`); seats taken at open tables at most `joins_per_minute` a minute per
+  address (429 `too_many_joins`).
+- **replay answers**: at most `replays_per_address` replays per address computed or being sent
+  at once (429 `replay_busy`), an answer at most `replay_answer_max` bytes (413
+  `replay_too_large`), all answers being sent at most `replay_bytes_in_flight` bytes together (503
+  `busy`); an answer goes out in 256 KB pieces (no second copy of it in the socket's buffer), and a
+  client that stops reading it is cut off by the write timeout of limits.py's protocol, which
+  frees the answer.
+
+- **disk**: under `disk_reserve` bytes free on the database's file system (at most a twentieth of
+  its size), new games are refused
+  (503 `disk_nearly_full`) while moves go on (walguard.py keeps the WAL small).
+
+Every number is a field of `Bounds`; `Bounds.from_env()` reads `TRAPWORKS_BOUND_<FIELD>`
+variables (e.g. `TRAPWORKS_BOUND_GAMES_PER_HOUR=50`) so a deployment or a test can change them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import os
+import re
+import resource
+import time
+from collections import Counter, OrderedDict, deque
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from . import walguard
+
+CLOSE_IDLE = 4408  # WebSocket close code: nothing heard from the client for socket_idle_s
+CHUNK = 256 * 1024  # bytes per piece of a large answer
+
+
+def _default_sockets_total() -> int:
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return 10_000
+    # Leave descriptors for HTTP requests, the database and the worker processes' pipes.
+    return max(64, min(10_000, soft - 256 if soft > 512 else soft // 2))
+
+
+@dataclass
+class Bounds:
+    sockets_per_address: int = 100
+    sockets_total: int = dataclasses.field(default_factory=_default_sockets_total)
+    socket_idle_s: float = 300.0
+    games_per_hour: int = 200
+    open_tables_per_address: int = 10
+    joins_per_minute: int = 10
+    replays_per_address: int = 1
+    replay_answer_max: int = 48 * 1024 * 1024
+    replay_bytes_in_flight: int = 48 * 1024 * 1024
+    # Bytes free under which new games are refused (at most a twentieth of the file system).
+    disk_reserve: int = 64 * 1024 * 1024
+    max_addresses: int = 50_000  # per-address records kept (the least recently seen forgotten)
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> Bounds:
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            raw = env.get(f"TRAPWORKS_BOUND_{f.name.upper()}")
+            if raw is not None:
+                values[f.name] = float(raw) if f.type == "float" else int(float(raw))
+        return cls(**values)
+
+
+class _PerAddress(OrderedDict):
+    """address -> value, forgetting the least recently used beyond a size."""
+
+    def __init__(self, size: int, make: Any):
+        super().__init__()
+        self.size = size
+        self.make = make
+
+    def at(self, key: str) -> Any:
+        if key in self:
+            self.move_to_end(key)
+            return self[key]
+        value = self[key] = self.make()
+        if len(self) > self.size:
+            self.popitem(last=False)
+        return value
+
+
+async def _refuse_http(
+    send: Any, status: int, code: str, message: str, retry_after: int | None = None
+) -> None:
+    body = orjson.dumps({"ok": False, "error": message, "code": code})
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if retry_after is not None:
+        headers.append((b"retry-after", str(retry_after).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+_JOIN = re.compile(r"^/api/tables/[^/]+/join$")
+
+
+class BoundsMiddleware:
+    def __init__(self, app: Any, bounds: Bounds | None = None) -> None:
+        self.app = app
+        self.bounds = b = bounds or Bounds.from_env()
+        self.sockets: Counter[str] = Counter()
+        self.sockets_open = 0
+        self.created: _PerAddress = _PerAddress(b.max_addresses, deque)
+        self.tables: _PerAddress = _PerAddress(b.max_addresses, list)
+        self.joined: _PerAddress = _PerAddress(b.max_addresses, deque)
+        self.replays: Counter[str] = Counter()
+        self.replay_bytes = 0
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        kind = scope.get("type")
+        client = (scope.get("client") or ("?", 0))[0]
+        if kind == "websocket":
+            await self._socket(scope, receive, send, client)
+            return
+        if kind == "http" and scope.get("method") == "POST":
+            path = scope.get("path", "")
+            if path == "/api/games":
+                await self._create(scope, receive, send, client)
+                return
+            if path == "/api/replay":
+                await self._replay(scope, receive, send, client)
+                return
+            if _JOIN.match(path):
+                await self._join(scope, receive, send, client)
+                return
+        await self.app(scope, receive, send)
+
+    # --- sockets ------------------------------------------------------------------------
+    async def _socket(self, scope: dict[str, Any], receive: Any, send: Any, client: str) -> None:
+        b = self.bounds
+        refusal = None
+        if self.sockets[client] >= b.sockets_per_address:
+            refusal = (429, "too_many_sockets", f"at most {b.sockets_per_address} open sockets per address")
+        elif self.sockets_open >= b.sockets_total:
+            refusal = (503, "server_full", "the server holds as many sockets as it can; try again soon")
+        if refusal is not None:
+            message = await receive()
+            if message.get("type") != "websocket.connect":
+                return
+            if "websocket.http.response" in (scope.get("extensions") or {}):
+                body = orjson.dumps({"ok": False, "error": refusal[2], "code": refusal[1]})
+                await send(
+                    {
+                        "type": "websocket.http.response.start",
+                        "status": refusal[0],
+                        "headers": [(b"content-type", b"application/json"), (b"retry-after", b"5")],
+                    }
+                )
+                await send({"type": "websocket.http.response.body", "body": body})
+            else:
+                await send({"type": "websocket.close", "code": 1013})  # try again later
+            return
+        self.sockets[client] += 1
+        self.sockets_open += 1
+        accepted = False
+        closed = False
+
+        async def send_noted(message: dict[str, Any]) -> None:
+            nonlocal accepted, closed
+            if message["type"] == "websocket.accept":
+                accepted = True
+            elif message["type"] == "websocket.close":
+                closed = True
+            await send(message)
+
+        async def receive_or_idle() -> dict[str, Any]:
+            if not accepted:
+                return await receive()
+            try:
+                return await asyncio.wait_for(receive(), b.socket_idle_s)
+            except TimeoutError:
+                if not closed:
+                    await send_noted(
+                        {"type": "websocket.close", "code": CLOSE_IDLE, "reason": "idle: nothing heard"}
+                    )
+                return {"type": "websocket.disconnect", "code": CLOSE_IDLE}
+
+        try:
+            await self.app(scope, receive_or_idle, send_noted)
+        finally:
+            self.sockets_open -= 1
+            self.sockets[client] -= 1
+            if self.sockets[client] <= 0:
+                del self.sockets[client]
+
+    # --- games and tables -----------------------------------------------------------------
+    async def _body(self, receive: Any) -> tuple[bytes, Any]:
+        """The whole request body (limits.py has read it already) and a receive that replays it."""
+        chunks = []
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body"):
+                break
+        body = b"".join(chunks)
+        given = False
+
+        async def again() -> dict[str, Any]:
+            nonlocal given
+            if not given:
+                given = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        return body, again
+
+    def _open_tables(self, scope: dict[str, Any], ids: list[str]) -> int:
+        service = getattr(getattr(scope.get("app"), "state", None), "service", None)
+        if service is None:
+            return len(ids)
+        still = []
+        for gid in ids:
+            try:
+                live = service.get(gid)  # loads a game evicted from memory
+            except Exception as e:
+                if getattr(e, "status", 503) != 404:
+                    still.append(gid)  # cannot tell now: counted
+                continue
+            if not live.state.is_terminal() and service.free_seats(live.stored):
+                still.append(gid)
+        ids[:] = still
+        return len(still)
+
+    async def _create(self, scope: dict[str, Any], receive: Any, send: Any, client: str) -> None:
+        b = self.bounds
+        store = getattr(getattr(scope.get("app"), "state", None), "store", None)
+        path = getattr(store, "path", None)
+        free, size = walguard.disk_free(path), walguard.disk_size(path)
+        if free is not None and size is not None and free < min(b.disk_reserve, size // 20):
+            await _refuse_http(
+                send,
+                503,
+                "disk_nearly_full",
+                "the server's disk is nearly full: no new games for now, so that the games in play can go on",
+                retry_after=60,
+            )
+            return
+        now = time.monotonic()
+        made: deque[float] = self.created.at(client)
+        while made and made[0] <= now - 3600:
+            made.popleft()
+        if len(made) >= b.games_per_hour:
+            wait = int(made[0] + 3600 - now) + 1
+            await _refuse_http(
+                send,
+                429,
+                "too_many_games",
+                f"at most {b.games_per_hour} games an hour from one address; the next in {wait} s",
+                retry_after=wait,
+            )
+            return
+        body, again = await self._body(receive)
+        public = False
+        try:
+            parsed = orjson.loads(body)
+            public = isinstance(parsed, dict) and parsed.get("public") is True
+        except orjson.JSONDecodeError:
+            pass  # the app answers a bad body
+        tables: list[str] = self.tables.at(client)
+        if public and self._open_tables(scope, tables) >= b.open_tables_per_address:
+            await _refuse_http(
+                send,
+                429,
+                "too_many_tables",
+                f"at most {b.open_tables_per_address} open tables per address: wait until yours fill or end",
+            )
+            return
+        made.append(now)  # reserved now (concurrent creates count), given back if refused
+        status: list[int] = []
+        answer: list[bytes] = []
+
+        async def send_noted(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                status.append(message["status"])
+            elif message["type"] == "http.response.body" and public:
+                answer.append(message.get("body", b""))
+            await send(message)
+
+        try:
+            await self.app(scope, again, send_noted)
+        finally:
+            if status[:1] != [201]:
+                with contextlib.suppress(ValueError):
+                    made.remove(now)
+            elif public:
+                try:
+                    tables.append(orjson.loads(b"".join(answer))["id"])
+                except (orjson.JSONDecodeError, KeyError, TypeError):
+                    pass
+
+    async def _join(self, scope: dict[str, Any], receive: Any, send: Any, client: str) -> None:
+        """Seats taken from open tables: at most joins_per_minute per address (refusals are free)."""
+        now = time.monotonic()
+        taken: deque[float] = self.joined.at(client)
+        while taken and taken[0] <= now - 60:
+            taken.popleft()
+        if len(taken) >= self.bounds.joins_per_minute:
+            wait = int(taken[0] + 60 - now) + 1
+            await _refuse_http(
+                send,
+                429,
+                "too_many_joins",
+                f"at most {self.bounds.joins_per_minute} seats a minute from one address; "
+                f"the next in {wait} s",
+                retry_after=wait,
+            )
+            return
+        taken.append(now)
+        status: list[int] = []
+
+        async def send_noted(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                status.append(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_noted)
+        finally:
+            if status[:1] != [200]:
+                with contextlib.suppress(ValueError):
+                    taken.remove(now)
+
+    # --- replays ------------------------------------------------------------------------------
+    async def _replay(self, scope: dict[str, Any], receive: Any, send: Any, client: str) -> None:
+        b = self.bounds
+        if self.replays[client] >= b.replays_per_address:
+            await _refuse_http(
+                send,
+                429,
+                "replay_busy",
+                f"at most {b.replays_per_address} replay(s) at once per address: wait for the last answer",
+                retry_after=1,
+            )
+            return
+        self.replays[client] += 1
+        held = 0
+        start: dict[str, Any] | None = None
+
+        async def send_bounded(message: dict[str, Any]) -> None:
+            nonlocal start, held
+            if message["type"] == "http.response.start":
+                start = message  # held until the body's size is known
+                return
+            if message["type"] != "http.response.body" or start is None:
+                await send(message)
+                return
+            body = message.get("body", b"")
+            if message.get("more_body") or start["status"] != 200:
+                await send(start)
+                start = None
+                await send(message)
+                return
+            size = len(body)
+            if size > b.replay_answer_max:
+                start = None
+                await _refuse_http(
+                    send,
+                    413,
+                    "replay_too_large",
+                    f"this record's replay is {size // 1_000_000} MB, over the server's "
+                    f"{b.replay_answer_max // 1_000_000} MB: replay a shorter part of it",
+                )
+                return
+            if self.replay_bytes + size > b.replay_bytes_in_flight:
+                start = None
+                await _refuse_http(
+                    send, 503, "busy", "the server is sending other replays; try again in a moment", 2
+                )
+                return
+            self.replay_bytes += size
+            held = size
+            await send(start)
+            start = None
+            view = memoryview(body)
+            for i in range(0, size, CHUNK):
+                await send(
+                    {
+                        "type": "http.response.body",
+                        "body": bytes(view[i : i + CHUNK]),
+                        "more_body": i + CHUNK < size,
+                    }
+                )
+            if size == 0:
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+        try:
+            await self.app(scope, receive, send_bounded)
+        finally:
+            self.replay_bytes -= held
+            self.replays[client] -= 1
+            if self.replays[client] <= 0:
+                del self.replays[client]
+
+
+# What the bounds answer, for the OpenAPI schema (path, method) -> {status: what}.
+DOCUMENTED = {
+    ("/api/games", "post"): {
+        429: "too_many_games (Retry-After) or too_many_tables",
+        503: "disk_nearly_full or storage_unavailable",
+    },
+    ("/api/replay", "post"): {
+        413: "replay_too_large",
+        429: "replay_busy (Retry-After)",
+        503: "busy: other replays are being computed or sent",
+    },
+    ("/api/tables/{gid}/join", "post"): {429: "too_many_joins (Retry-After)"},
+}
+
+
+ERROR_REF = "#/components/schemas/ErrorReply"
+
+
+def document(app: Any) -> None:
+    """Add the bounds' answers to the app's OpenAPI schema (their bodies are ErrorReply)."""
+    original = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        schema = original()
+        for (path, method), answers in DOCUMENTED.items():
+            op = schema.get("paths", {}).get(path, {}).get(method)
+            if op is None:
+                continue
+            for status, what in answers.items():
+                op.setdefault("responses", {}).setdefault(
+                    str(status),
+                    {
+                        "description": what,
+                        "content": {"application/json": {"schema": {"$ref": ERROR_REF}}},
+                    },
+                )
+        schema.setdefault("components", {}).setdefault("schemas", {}).setdefault(
+            "ErrorReply",
+            {
+                "type": "object",
+                "properties": {
+                    "ok": {"type": "boolean"},
+                    "error": {"type": "string"},
+                    "code": {"type": "string"},
+                },
+                "required": ["ok", "error", "code"],
+            },
+        )
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi

@@ -1,0 +1,155 @@
+"""Issue 26, items 2-4 (deliver 2): storage that stays small. The WAL is truncated under
+continuous play, a nearly full disk refuses new games before moves, and after a full disk the
+freed space serves moves again (the WAL no longer takes it back within a second). Every log line
+written meanwhile is scanned for the games' secrets."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import threading
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+from trapworks.server import create_app, walguard
+from trapworks.server.bounds import Bounds
+from trapworks.server.store import Store
+
+from .test_logsafe import all_log_text, secrets_of
+
+MB = 1024 * 1024
+
+
+@pytest.fixture
+def disk(tmp_path):
+    """A 24 MB file system of its own (tmpfs)."""
+    mount = tmp_path / "tmpfs"
+    mount.mkdir()
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs", str(mount)], capture_output=True)
+    if r.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {r.stderr.decode().strip()}")
+    yield mount
+    subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def fill(mount, leave: int = 0):
+    """Fill the disk until `leave` bytes are free (0: to the last block); the file to delete."""
+    filler = mount / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    try:
+        while True:
+            free = walguard.disk_free(mount / "x")
+            if free is not None and free <= leave + 65536:
+                break
+            os.write(fd, b"\0" * 65536)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+    return filler
+
+
+class Player:
+    """Plays Last Mouse Lost games over HTTP for both seats, a new game when one ends."""
+
+    def __init__(self, client):
+        self.c = client
+        self.service = client.app.state.service
+        self.games: list[dict] = []
+        self.g = self.new()
+
+    def new(self):
+        r = self.c.post("/api/games", json={"game": "last-mouse-lost", "seats": [{"kind": "human"}] * 2})
+        assert r.status_code == 201, r.text
+        self.games.append(r.json())
+        return r.json()
+
+    def move(self) -> int:
+        live = self.service.get(self.g["id"])
+        if live.state.is_terminal():
+            self.g = self.new()
+            live = self.service.get(self.g["id"])
+        seat = live.state.current_player()
+        text = live.state.action_to_string(live.state.legal_actions()[0])
+        body = {"token": self.g["seats"][seat]["token"], "action": text, "ply": live.ply()}
+        return self.c.post(f"/api/games/{self.g['id']}/moves", json=body).status_code
+
+
+def test_a_nearly_full_disk_refuses_new_games_before_moves(disk):
+    url = f"sqlite:///{disk / 'near.sqlite'}"
+    with TestClient(create_app(url, bounds=Bounds(disk_reserve=4 * MB))) as c:
+        p = Player(c)
+        assert p.move() == 200
+        filler = fill(disk, leave=MB // 2)  # the reserve: 4 MB, at most 1/20 of 24 MB
+        r = c.post("/api/games", json={"game": "last-mouse-lost"})
+        assert r.status_code == 503 and r.json()["code"] == "disk_nearly_full"
+        assert [p.move() for _ in range(20)] == [200] * 20  # the games in play go on
+        filler.unlink()
+        assert c.post("/api/games", json={"game": "last-mouse-lost"}).status_code == 201
+
+
+@pytest.mark.slow
+def test_after_a_full_disk_the_freed_space_serves_moves_for_30_s_and_no_log_holds_a_secret(disk, caplog):
+    caplog.set_level(logging.DEBUG)
+    url = f"sqlite:///{disk / 'full.sqlite'}"
+    app = create_app(url, request_rate=(1e9, 1e9), bounds=Bounds(disk_reserve=0, games_per_hour=100_000))
+    with TestClient(app) as c:
+        p = Player(c)
+        for _ in range(20):
+            assert p.move() == 200
+        filler = fill(disk)
+        codes = [p.move() for _ in range(200)]
+        assert 503 in codes  # the full disk refused moves
+        filler.unlink()  # space is back
+        time.sleep(2.5)  # a checkpoint
+        refused, acked = 0, 0
+        started = time.monotonic()
+        while time.monotonic() - started < 30:
+            code = p.move()
+            acked += code == 200
+            refused += code != 200
+        wal = walguard.wal_size(disk / "full.sqlite")
+        print(
+            f"after the space came back: {acked} moves acknowledged, {refused} refused in 30 s; WAL {wal} B"
+        )
+        assert refused == 0 and acked > 100
+    text = all_log_text(caplog.records)
+    assert "storage failure" in text
+    store = Store(url)
+    stored = [store.load_game(g["id"]) for g in p.games]
+    store.close()
+    leaked = {s for st in stored if st for s in secrets_of(st) if s in text}
+    assert not leaked
+
+
+@pytest.mark.slow
+def test_the_wal_stays_under_its_bound_over_10000_moves(tmp_path):
+    """Continuous play with a reader beside it (a spectator's page, the lobby): the WAL file
+    stays under 2 x WAL_SOFT_LIMIT (8 MB), checked after every move."""
+    url = f"sqlite:///{tmp_path / 'wal.sqlite'}"
+    db = tmp_path / "wal.sqlite"
+    stop = threading.Event()
+    app = create_app(url, request_rate=(1e9, 1e9), bounds=Bounds(games_per_hour=100_000))
+    with TestClient(app) as c:
+        p = Player(c)
+        store = c.app.state.store
+
+        def reader():
+            while not stop.is_set():
+                store.load_game(p.g["id"])
+
+        t = threading.Thread(target=reader, daemon=True)
+        t.start()
+        worst = 0
+        try:
+            for _ in range(10_000):
+                assert p.move() == 200
+                worst = max(worst, walguard.wal_size(db))
+        finally:
+            stop.set()
+            t.join(timeout=10)
+        print(f"10,000 moves in {len(p.games)} games: the WAL was at most {worst / MB:.2f} MB")
+        assert worst <= 2 * walguard.WAL_SOFT_LIMIT
