@@ -90,6 +90,8 @@ def test_batched_games_equal_the_kernel_move_for_move(options, agents):
         assert row["actions"] == len(state.history())
         assert row["winners"] == state.winners() and row["returns"] == state.returns()
         assert row["truncated"] == state.is_truncated()
+        first = next((e["player"] for e in events if e["type"] == "first"), game.options["first_player"])
+        assert row["first_seat"] == first
         stats = game_stats(state, events)
         assert {k: row[k] for k in stats} == stats, seed
 
@@ -148,3 +150,25 @@ def test_the_engine_uses_the_kernels_action_ids():
 
     for name in ("ROLL", "CRANK", "END", "BUILD", "MOVE_BASE", "STEAL_BASE", "WORKS", "JAMS", "FIRST_BASE"):
         assert getattr(batch, name) == getattr(game, name), name
+
+
+def test_simulate_uses_the_batched_engine_and_says_so(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import pyarrow.parquet as pq
+
+    def run(*extra):
+        out = tmp_path / f"rows{len(extra)}.parquet"
+        args = ["simulate", "mouse-trap", "-n", "40", "--players", "3", "-a", "heuristic", "--out", str(out)]
+        cmd = [str(Path(sys.executable).with_name("trapworks")), *args, *extra, "--json"]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout), pq.read_table(out)
+
+    batched, rows_b = run()
+    kernel, rows_k = run("--max-actions", "100000")  # --max-actions asks for the kernel's path
+    assert batched["engine"] == "batched" and kernel["engine"] == "kernel"
+    assert rows_b.schema == rows_k.schema  # the rows are the same schema either way

@@ -280,7 +280,7 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         from trapworks.sim.provenance import command_line
-        from trapworks.sim.runner import Job, RunSpec, default_chunk_size
+        from trapworks.sim.runner import Job, RunSpec, default_chunk_size, uses_batched_engine
 
         from . import console
 
@@ -305,6 +305,7 @@ def register(app: typer.Typer) -> None:
         (done,) = run_jobs([job], backend, workers, address, resume, retries, as_json)
         data = summary_of(done)
         data["out"] = str(path)
+        data["engine"] = "batched" if uses_batched_engine(spec) else "kernel"
         if keep_records:
             data["records"] = str(job.records)
         if as_json:
@@ -329,6 +330,12 @@ def register(app: typer.Typer) -> None:
         )
         endings = ", ".join(f"{k} {v}" for k, v in data["endings"].items())
         console.print(f"How games ended: {endings}", markup=False)
+        console.print(
+            "Engine: the game's batched engine (compiled; every game of the run)"
+            if data["engine"] == "batched"
+            else "Engine: the kernel, one game at a time",
+            markup=False,
+        )
         console.print(f"Rows: {path}", markup=False)
         if keep_records:
             console.print(f"Records: {job.records} (trapworks replay {path} --seed SEED)", markup=False)

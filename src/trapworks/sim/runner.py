@@ -105,6 +105,19 @@ def validate(spec: RunSpec) -> None:
         make_agent(name, game, 0)
 
 
+def uses_batched_engine(spec: RunSpec, game: Any | None = None) -> bool:
+    """Whether a run's games are played by the game's batched engine (`Game.play_batch`: its
+    agents cover the run's, and neither --max-actions nor --keep-records asks for the kernel)."""
+    game = game if game is not None else make(spec.game_id, **spec.options)
+    batched = getattr(game, "batched_agents", None)
+    return bool(
+        batched
+        and spec.max_actions is None
+        and not spec.keep_records
+        and all(a in batched for a in spec.agents)
+    )
+
+
 def play_chunk(spec_json: dict[str, Any], start: int, stop: int) -> dict[str, Any]:
     """Rows of games start..stop-1, and their records when the run keeps them (what a worker
     runs: plain data in, plain data out)."""
@@ -114,13 +127,7 @@ def play_chunk(spec_json: dict[str, Any], start: int, stop: int) -> dict[str, An
     players = game.num_players()
     plans = [seats_for(list(spec.agents), players, i, spec.rotate) for i in range(start, stop)]
     seeds = [game_seed(spec.seed, i) for i in range(start, stop)]
-    batched = getattr(game, "batched_agents", None)
-    if (
-        batched
-        and spec.max_actions is None
-        and not spec.keep_records
-        and all(a in batched for a in spec.agents)
-    ):
+    if uses_batched_engine(spec, game):
         return {"rows": _batched_rows(game, spec, public, start, plans, seeds), "records": None}
     rows, records = [], []
     for k in range(stop - start):

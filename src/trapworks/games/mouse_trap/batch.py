@@ -83,8 +83,9 @@ N_PHASES = 9
     N_DECISIONS,
     N_ACTIONS,
     LAST_DIE,
-) = range(20)
-STATE_SIZE = 20
+    FIRST_SEAT,
+) = range(21)
+STATE_SIZE = 21
 
 # Slots of the parameter vector.
 (
@@ -397,6 +398,7 @@ def _new_game(S: Any, P: Any, mice: Any, cheese: Any, jams: Any, supply: int) ->
         S[PHASE] = F_FIRST
     else:
         S[TO_MOVE] = P[P_FIRST]
+        S[FIRST_SEAT] = P[P_FIRST]
         S[PHASE] = F_ROLL
 
 
@@ -409,6 +411,7 @@ def _chance(S: Any, P: Any, mice: Any, cheese: Any, jams: Any, st: Any, T: Any, 
     if ph == F_FIRST:
         i = _sample(st, T[T_FIRST], n)
         S[TO_MOVE] = i
+        S[FIRST_SEAT] = i
         S[PHASE] = F_ROLL
         return FIRST_BASE + i
     if ph == F_DIE or ph == F_PUSH:
@@ -894,6 +897,7 @@ def play_columns(
     _play(seed_arr, policies, t["params"], engine_tuple(t), game.supply, int(moves), move_arr, S, mice, jams)
     cols: dict[str, Any] = {
         "winner": S[:, WINNER],
+        "first_seat": S[:, FIRST_SEAT],
         "truncated": S[:, TRUNC].astype(bool),
         "length": S[:, N_DECISIONS],
         "actions": S[:, N_ACTIONS],
@@ -942,6 +946,7 @@ def play_batch(
     lose = -1.0 / (n - 1)
     returns_by_winner = {w: [1.0 if k == w else lose for k in range(n)] for w in range(n)}
     stats = [cols[c].tolist() for c in STAT_COLUMNS]
+    first_seats = cols["first_seat"].tolist()
     rows: list[dict[str, Any]] = []
     for g, (winner, truncated, length, actions) in enumerate(
         zip(
@@ -959,6 +964,7 @@ def play_batch(
         row["length"] = length
         row["actions"] = actions
         row["ending"] = "truncated" if truncated else "last-mouse"
+        row["first_seat"] = first_seats[g]  # the seat that took the first turn (0-based)
         if moves:
             row["moves"] = cols["moves"][g, :actions].tolist()
         rows.append(row)
