@@ -12,16 +12,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 SRC = Path(__file__).resolve().parents[2] / "src"
 PACKAGE = SRC / "trapworks"
 # paths: where trapworks keeps its files, a neutral module importing nothing of trapworks.
 LAYERS = {"paths": 0, "core": 0, "games": 1, "agents": 2, "adapters": 3, "sim": 3, "server": 3, "cli": 4}
-# Left of issue 24's restructuring (rooms and features are not done): control.py still names the
-# service's classes in its type annotations (a TYPE_CHECKING import of service.py, which imports
-# control.py). The tests below name it, fail on anything else, and turn to xpass once it is gone.
-SERVER_ISSUE = "issue 24: control.py's TYPE_CHECKING import of service.py (rooms and features not done)"
 
 
 def module_name(path: Path) -> str:
@@ -142,17 +136,7 @@ def test_no_upward_import_outside_the_server() -> None:
     assert not bad, "upward imports: " + "; ".join(f"{m} -> {d}" for m, d in bad)
 
 
-@pytest.mark.xfail(reason=SERVER_ISSUE, strict=False)
 def test_no_import_cycle_or_upward_import_in_the_server() -> None:
     graph = import_graph()
     assert [c for c in cycles(graph) if any(in_server(m) for m in c)] == []
     assert [(m, d) for m, d in upward_imports(graph) if in_server(m)] == []
-
-
-def test_the_known_server_exceptions_are_only_these() -> None:
-    """What the xfail above covers, named, so that a new server cycle does not hide behind it."""
-    graph = import_graph()
-    server_cycles = [c for c in cycles(graph) if any(in_server(m) for m in c)]
-    server_up = [(m, d) for m, d in upward_imports(graph) if in_server(m)]
-    assert all(set(c) <= {"trapworks.server.service", "trapworks.server.control"} for c in server_cycles)
-    assert server_up == []

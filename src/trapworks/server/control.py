@@ -22,17 +22,41 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from trapworks.agents import available_agents
 from trapworks.core import CHANCE, Forfeit, abort_refusal, outcome
 from trapworks.core.forfeit import Outcome
 
 from .errors import STORE_RETRY_S, ServiceError
+from .live import LiveGame
 from .seat_player import IllegalChoice, SeatPlayer
 
-if TYPE_CHECKING:
-    from .service import GameService, LiveGame
+
+class GameService(Protocol):
+    """What the control needs of the service (server/service.py's GameService has it): named
+    here, not imported, so that control.py and service.py do not import each other."""
+
+    live: dict[str, LiveGame]
+    store_failures: int
+    store: Any  # server/store.Store
+
+    def broadcast(self, *args: Any, **kwargs: Any) -> Any: ...
+    def claim_timer(self, *args: Any, **kwargs: Any) -> Any: ...
+    def create(self, *args: Any, **kwargs: Any) -> Any: ...
+    def get(self, *args: Any, **kwargs: Any) -> Any: ...
+    def play_locked(self, *args: Any, **kwargs: Any) -> Any: ...
+    def refresh_locked(self, *args: Any, **kwargs: Any) -> Any: ...
+    def schedule_advance(self, *args: Any, **kwargs: Any) -> Any: ...
+    def seat_for(self, *args: Any, **kwargs: Any) -> Any: ...
+    def seat_label(self, *args: Any, **kwargs: Any) -> Any: ...
+    def seats_elsewhere(self, *args: Any, **kwargs: Any) -> Any: ...
+    def spawn(self, *args: Any, **kwargs: Any) -> Any: ...
+    def store_failed(self, *args: Any, **kwargs: Any) -> Any: ...
+
+    @property
+    def clustered(self) -> bool: ...
+
 
 log = logging.getLogger("trapworks.server")
 

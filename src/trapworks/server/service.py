@@ -16,8 +16,7 @@ import multiprocessing
 import os
 import secrets
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +46,7 @@ from .bus import Bus, LocalBus
 from .catalog import catalog_words, spec_for_id
 from .control import Control
 from .errors import STORAGE_FAILED, STORE_RETRY_S, ServiceError
+from .live import Connection, LiveGame
 from .names import BadName, clean_name
 from .outbox import SocketDropped
 from .seat_player import IllegalChoice, SeatPlayer
@@ -86,45 +86,6 @@ def setup_seed(stored: StoredGame) -> int:
     if stored.chosen_setup or not stored.secret:
         return stored.seed
     return derive(game_key(stored), "setup")
-
-
-@dataclass(eq=False)
-class Connection:
-    """One open socket: which seat it speaks for (None: spectator) and how to send to it."""
-
-    seat: int | None
-    # Sends one frame: a message (dict), or several in order (list) that arrive together.
-    send: Callable[[dict[str, Any] | list[dict[str, Any]]], Awaitable[None]]
-
-
-@dataclass(eq=False)
-class LiveGame:
-    stored: StoredGame
-    game: Game
-    state: State
-    log: list[tuple[int, str]]  # (seat, text) per ply, exactly the stored rows
-    # Per ply, the kernel's words for it (core.story_entry: whose turn, lines, private ones marked).
-    stories: list[dict[str, Any]] = field(default_factory=list)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    connections: set[Connection] = field(default_factory=set)
-    agents: dict[int, SeatPlayer] = field(default_factory=dict)  # the AI seats' players
-    failed: str | None = None  # an agent crashed: the reason, shown to the players
-    human_seats: list[int] | None = None  # made on first use
-    # (seat, ply) -> the action text as sent, for moves applied here: a repeat is answered, not applied.
-    sent_texts: dict[tuple[int, int], str] = field(default_factory=dict)
-    key: bytes = b""  # the secret randomness key (see game_key)
-    control: Any = None  # server/control.GameControl: clock, resignations, rematch, hand-overs
-    # The ply last told to the other nodes of a cluster (server/bus.py): the next message carries
-    # the actions after it.
-    published_ply: int = 0
-    used: float = field(default_factory=time.monotonic)  # i26: last asked for (eviction.py)
-
-    @property
-    def id(self) -> str:
-        return self.stored.id
-
-    def ply(self) -> int:
-        return len(self.log)
 
 
 def renderer_url(game_id: str) -> str:
