@@ -67,6 +67,13 @@ AFTER_DRAW_RULES = ("drawn-only", "none")
 
 WIN_ESCAPE, WIN_LAST_ALIVE, WIN_DETECTIVE = "escape", "last-alive", "detective"
 
+try:
+    import numba  # noqa: F401  (the batched engine's compiler)
+
+    _BATCHED_AGENTS: frozenset[str] = frozenset({"random"})
+except ImportError:
+    _BATCHED_AGENTS = frozenset()
+
 
 class DeadEndDriveGame(Game):
     game_id = "dead-end-drive"
@@ -157,6 +164,8 @@ class DeadEndDriveGame(Game):
     )
     has_hidden_information = True
     has_chance = True
+    # The agents the compiled engine plays (batch.py), where numba is installed.
+    batched_agents = _BATCHED_AGENTS
     hint_agent = "heuristic"  # quick, and its reasons are sentences (the host gives it a resample)
     agents = {"heuristic": "trapworks.games.dead_end_drive.agents:HeuristicAgent"}
     stats = "trapworks.games.dead_end_drive.stats:game_stats"  # columns of simulation rows
@@ -256,6 +265,18 @@ class DeadEndDriveGame(Game):
         if seed is None:
             seed = new_seed()  # a record must replay: keep the seed that was used
         return DeadEndDriveState(self, seed=seed)
+
+    def play_batch(
+        self, agents: Sequence[str], seeds: Sequence[int], moves: bool = False
+    ) -> list[dict[str, Any]]:
+        """Whole games in the compiled engine (batch.py), one per seed: the rows of stats.game_stats
+        with "winners", "returns", "length", "actions" and "truncated"; with `moves`, each game's
+        action ids. See batch.py for the random stream and the deal."""
+        if not self.batched_agents:
+            raise NotImplementedError("batched 13 Dead End Drive needs numba (pip install trapworks[fast])")
+        from .batch import play_batch
+
+        return play_batch(self, agents, seeds, moves=moves)
 
     def help_text(self) -> str:
         return (
