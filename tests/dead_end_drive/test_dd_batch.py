@@ -101,7 +101,9 @@ def test_every_ending_and_a_bluff_occur_in_the_move_for_move_games():
     bluffs = 0
     for options in CONFIGS:
         game = trapworks.make("dead-end-drive", **options)
-        for row in game.play_batch(["random"] * game.players, [7, 2**64 - 1, 123456789] + list(range(1000, 1009))):
+        for row in game.play_batch(
+            ["random"] * game.players, [7, 2**64 - 1, 123456789] + list(range(1000, 1009))
+        ):
             seen[row["ending"]] += 1
             bluffs += row["bluffs"]
     assert {"escape", "last-alive", "detective", "truncated"} <= set(seen)

@@ -65,9 +65,37 @@ ENDINGS = ("truncated", "escape", "last-alive", "detective")
 
 # Slots of the per-game vector G: scalars first, then the arrays at fixed offsets.
 (
-    TO_MOVE, PHASE, RESUME, DETECTIVE_STEP, PORTRAIT, UNSEEN, DIE0, DIE1, NDICE, TOTAL_OK, MOVED,
-    SEL_PAWN, SEL_COUNT, TRAP_PAWN, DRAWN, DREW, OPENING, TURNS, WINNER_PAWN, WIN_REASON, TRUNC,
-    PILE_N, DISC_N, CYCLE_N, OUT, CARDS_PLAYED, DRAWS, DET_CARDS, BLUFFS, N_DECISIONS, N_ACTIONS,
+    TO_MOVE,
+    PHASE,
+    RESUME,
+    DETECTIVE_STEP,
+    PORTRAIT,
+    UNSEEN,
+    DIE0,
+    DIE1,
+    NDICE,
+    TOTAL_OK,
+    MOVED,
+    SEL_PAWN,
+    SEL_COUNT,
+    TRAP_PAWN,
+    DRAWN,
+    DREW,
+    OPENING,
+    TURNS,
+    WINNER_PAWN,
+    WIN_REASON,
+    TRUNC,
+    PILE_N,
+    DISC_N,
+    CYCLE_N,
+    OUT,
+    CARDS_PLAYED,
+    DRAWS,
+    DET_CARDS,
+    BLUFFS,
+    N_DECISIONS,
+    N_ACTIONS,
     MATCHES,
 ) = range(32)
 KNOCK = 32  # 5 slots, one per trap
@@ -90,7 +118,18 @@ G_SIZE = STACK + 64
 (P_PLAYERS, P_FIRST, P_LOSE_TURN, P_AFTER_NONE, P_HOPS, P_START_HOP, P_TURN_LIMIT, P_DECK_N) = range(8)
 
 # Tables (one tuple, engine_tables builds it, in this order).
-T_NBR, T_CHAIR, T_TRAP, T_PASSAGES, T_IS_PASS, T_ROLL_CUM, T_FIRST_CUM, T_REVEAL_CUM, T_DECK, T_CHAIR_ORDER = range(10)
+(
+    T_NBR,
+    T_CHAIR,
+    T_TRAP,
+    T_PASSAGES,
+    T_IS_PASS,
+    T_ROLL_CUM,
+    T_FIRST_CUM,
+    T_REVEAL_CUM,
+    T_DECK,
+    T_CHAIR_ORDER,
+) = range(10)
 
 _MASK64 = (1 << 64) - 1
 
@@ -179,8 +218,16 @@ def _shuffle(G: Any, base: int, n: int, st: Any) -> None:
 
 @njit(cache=True, error_model="numpy")
 def _search(
-    G: Any, T: Any, P: Any, start: int, count: int, blocked: int, chairs_ok: int, exit_ok: int,
-    first_only: int, go: int,
+    G: Any,
+    T: Any,
+    P: Any,
+    start: int,
+    count: int,
+    blocked: int,
+    chairs_ok: int,
+    exit_ok: int,
+    first_only: int,
+    go: int,
 ) -> Any:
     """Depth-first over simple paths of exactly `count` steps from `start` (board.search_*):
     with `first_only`, 1 when some path ends on a square allowed now, else 0; otherwise the
@@ -223,7 +270,12 @@ def _search(
             G[VISITED + sq] = 0
             d -= 1
             continue
-        if G[VISITED + nb] or (blocked and G[OCC + nb]) or (not chairs_ok and chair[nb]) or (not exit_ok and nb == go):
+        if (
+            G[VISITED + nb]
+            or (blocked and G[OCC + nb])
+            or (not chairs_ok and chair[nb])
+            or (not exit_ok and nb == go)
+        ):
             continue
         end = -1
         if nb == go and not hop:
@@ -457,7 +509,9 @@ def _playable(G: Any, P: Any, seat: int, card: int) -> Any:
     if G[DREW] and P[P_AFTER_NONE]:
         return False
     for i in range(G[HAND_N + seat]):
-        if G[HAND_CARD + seat * MAX_CARDS + i] == card and (not G[DREW] or G[HAND_TURN + seat * MAX_CARDS + i] == G[TURNS]):
+        if G[HAND_CARD + seat * MAX_CARDS + i] == card and (
+            not G[DREW] or G[HAND_TURN + seat * MAX_CARDS + i] == G[TURNS]
+        ):
             return True
     return False
 
@@ -591,8 +645,9 @@ def _new_game(G: Any, T: Any, P: Any, st: Any) -> None:
 
 
 @njit(cache=True, error_model="numpy")
-def _chance(G: Any, T: Any, P: Any, st: Any, go: int, roll_base: int, first_base: int, reveal_base: int,
-            scratch: Any) -> Any:
+def _chance(
+    G: Any, T: Any, P: Any, st: Any, go: int, roll_base: int, first_base: int, reveal_base: int, scratch: Any
+) -> Any:
     ph = G[PHASE]
     if ph == F_FIRST:
         i = _sample(st, T[T_FIRST_CUM], P[P_PLAYERS])
@@ -700,7 +755,9 @@ def _remove_from_hand(G: Any, seat: int, card: int) -> None:
 
 
 @njit(cache=True, error_model="numpy")
-def _decide(G: Any, T: Any, P: Any, st: Any, go: int, track_end: int, ids: Any, action: int, scratch: Any) -> None:
+def _decide(
+    G: Any, T: Any, P: Any, st: Any, go: int, track_end: int, ids: Any, action: int, scratch: Any
+) -> None:
     ph = G[PHASE]
     seat = G[TO_MOVE]
     if ph == F_PORTRAIT:
@@ -748,7 +805,9 @@ def _decide(G: Any, T: Any, P: Any, st: Any, go: int, track_end: int, ids: Any, 
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def _play(seeds: Any, P: Any, T: Any, ids: Any, go: int, track_end: int, record: int, moves: Any, G_out: Any) -> None:
+def _play(
+    seeds: Any, P: Any, T: Any, ids: Any, go: int, track_end: int, record: int, moves: Any, G_out: Any
+) -> None:
     """Whole games, one per seed, each to its end (the state at the end in G_out)."""
     for g in prange(seeds.shape[0]):
         st = np.zeros(1, np.uint64)
@@ -808,21 +867,44 @@ def engine_tables(game: DeadEndDriveGame) -> dict[str, Any]:
     deck = np.zeros(MAX_CARDS, np.int64)
     deck[: len(game.deck)] = game.deck
     ids = np.array(
-        [game.DEST_BASE, game.CHANGE, game.KEEP_PORTRAIT, game.PLAY_TRAP, game.PLAY_WILD, game.DRAW, game.SPRING,
-         game.KEEP_CARD, game.ROLL_BASE, game.FIRST_BASE, game.REVEAL_BASE],
+        [
+            game.DEST_BASE,
+            game.CHANGE,
+            game.KEEP_PORTRAIT,
+            game.PLAY_TRAP,
+            game.PLAY_WILD,
+            game.DRAW,
+            game.SPRING,
+            game.KEEP_CARD,
+            game.ROLL_BASE,
+            game.FIRST_BASE,
+            game.REVEAL_BASE,
+        ],
         np.int64,
     )
     assert game.PLAY_WILD == game.PLAY_TRAP + 1 and game.DRAW == game.PLAY_TRAP + 2  # _trap_choices' offsets
     assert len(ROLLS) == 21
     tables = (
-        nbr, chair, trap, np.array(m.passages, np.int64), is_pass, np.array(game.roll_table[1], np.float64),
-        first_cum, reveal_cum, deck, np.array(m.chair_order, np.int64),
+        nbr,
+        chair,
+        trap,
+        np.array(m.passages, np.int64),
+        is_pass,
+        np.array(game.roll_table[1], np.float64),
+        first_cum,
+        reveal_cum,
+        deck,
+        np.array(m.chair_order, np.int64),
     )
     return {"params": params, "tables": tables, "ids": ids, "go": m.game_over, "track_end": len(m.track) - 1}
 
 
 def play_columns(
-    game: DeadEndDriveGame, agents: Sequence[str], seeds: Sequence[int], moves: bool = False, max_moves: int = 50000
+    game: DeadEndDriveGame,
+    agents: Sequence[str],
+    seeds: Sequence[int],
+    moves: bool = False,
+    max_moves: int = 50000,
 ) -> dict[str, Any]:
     """Whole games in the compiled engine, one per seed, as columns (NumPy arrays, one entry per
     game): "winner" (seat, -1 when none), "truncated", "ending" (an index into ENDINGS),
@@ -869,18 +951,29 @@ def play_columns(
         too_long = np.flatnonzero(G[:, N_ACTIONS] > max_moves)
         if too_long.size:
             g = int(too_long[0])
-            raise TrapworksError(f"game {g} has {int(G[g, N_ACTIONS])} actions, more than the {max_moves} kept")
+            raise TrapworksError(
+                f"game {g} has {int(G[g, N_ACTIONS])} actions, more than the {max_moves} kept"
+            )
         cols["moves"] = move_arr
     return cols
 
 
 STAT_COLUMNS = (
-    "knockoffs", "cards_played", "draws", "detective_cards", "bluffs", *(f"knockoffs_{t}" for t in TRAP_KINDS)
+    "knockoffs",
+    "cards_played",
+    "draws",
+    "detective_cards",
+    "bluffs",
+    *(f"knockoffs_{t}" for t in TRAP_KINDS),
 )
 
 
 def play_batch(
-    game: DeadEndDriveGame, agents: Sequence[str], seeds: Sequence[int], moves: bool = False, max_moves: int = 50000
+    game: DeadEndDriveGame,
+    agents: Sequence[str],
+    seeds: Sequence[int],
+    moves: bool = False,
+    max_moves: int = 50000,
 ) -> list[dict[str, Any]]:
     """play_columns as rows (the form Game.play_batch gives): "winners", "returns", "length",
     "actions", "truncated", "ending" and the statistics; with `moves`, each game's "moves"."""
@@ -891,11 +984,15 @@ def play_batch(
     rows: list[dict[str, Any]] = []
     for g, (winner, truncated, ending, length, actions) in enumerate(
         zip(
-            cols["winner"].tolist(), cols["truncated"].tolist(), cols["ending"].tolist(), cols["length"].tolist(),
+            cols["winner"].tolist(),
+            cols["truncated"].tolist(),
+            cols["ending"].tolist(),
+            cols["length"].tolist(),
             cols["actions"].tolist(),
+            strict=True,
         )
     ):
-        row = dict(zip(STAT_COLUMNS, (c[g] for c in stats)))
+        row = dict(zip(STAT_COLUMNS, (c[g] for c in stats), strict=True))
         row["winners"] = [winner] if winner >= 0 else []
         if truncated:
             row["returns"] = [0.0] * n
@@ -912,5 +1009,10 @@ def play_batch(
 
 
 __all__ = [
-    "POLICIES", "SharedStream", "deal_from_stream", "play_batch", "play_columns", "sample_chance_from_stream",
+    "POLICIES",
+    "SharedStream",
+    "deal_from_stream",
+    "play_batch",
+    "play_columns",
+    "sample_chance_from_stream",
 ]
