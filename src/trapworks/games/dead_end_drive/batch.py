@@ -112,7 +112,9 @@ OCC = CYCLE + 16  # per square: a pawn stands there
 VISITED = OCC + N_SQ
 ENDS = VISITED + N_SQ
 STACK = ENDS + N_SQ  # 4 x 16: square, steps left, hops used, next choice
-G_SIZE = STACK + 64
+SEL_N = STACK + 64  # the move choices worked out on entering the select phase (legal reads them)
+SEL = SEL_N + 1  # up to 13 pawns x 3 counts
+G_SIZE = SEL + 40
 
 # Slots of the parameter vector.
 (P_PLAYERS, P_FIRST, P_LOSE_TURN, P_AFTER_NONE, P_HOPS, P_START_HOP, P_TURN_LIMIT, P_DECK_N) = range(8)
@@ -413,7 +415,9 @@ def _enter_select(G: Any, T: Any, P: Any, go: int, scratch: Any) -> None:
             if not ok:
                 _end_turn(G, P)
                 return
-    if _select_choices(G, T, P, go, scratch) == 0:
+    k = _select_choices(G, T, P, go, G[SEL : SEL + 40])
+    G[SEL_N] = k
+    if k == 0:
         _end_turn(G, P)
 
 
@@ -716,8 +720,11 @@ def _legal(G: Any, T: Any, P: Any, go: int, ids: Any, legal: Any) -> Any:
         legal[0] = ids[1]
         legal[1] = ids[2]
         return 2
-    if ph == F_SELECT:
-        return _select_choices(G, T, P, go, legal)
+    if ph == F_SELECT:  # the choices _enter_select found (nothing moved since)
+        k = G[SEL_N]
+        for i in range(k):
+            legal[i] = G[SEL + i]
+        return k
     if ph == F_DEST:
         _destinations(G, T, P, G[SEL_PAWN], G[SEL_COUNT], go)
         k = 0
