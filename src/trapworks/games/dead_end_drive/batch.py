@@ -114,7 +114,9 @@ ENDS = VISITED + N_SQ
 STACK = ENDS + N_SQ  # 4 x 16: square, steps left, hops used, next choice
 SEL_N = STACK + 64  # the move choices worked out on entering the select phase (legal reads them)
 SEL = SEL_N + 1  # up to 13 pawns x 3 counts
-G_SIZE = SEL + 40
+END_N = SEL + 40  # the squares marked in ENDS, as a list (to clear and sort only those)
+END_LIST = END_N + 1
+G_SIZE = END_LIST + N_SQ
 
 # Slots of the parameter vector.
 (P_PLAYERS, P_FIRST, P_LOSE_TURN, P_AFTER_NONE, P_HOPS, P_START_HOP, P_TURN_LIMIT, P_DECK_N) = range(8)
@@ -300,14 +302,17 @@ def _search(
                 return 1
             if not G[ENDS + end]:
                 G[ENDS + end] = 1
+                G[END_LIST + G[END_N]] = end
+                G[END_N] += 1
                 found += 1
     return found
 
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _clear_ends(G: Any) -> None:
-    for i in range(N_SQ):
-        G[ENDS + i] = 0
+    for i in range(G[END_N]):
+        G[ENDS + G[END_LIST + i]] = 0
+    G[END_N] = 0
 
 
 @njit(cache=True, error_model="numpy")
@@ -727,11 +732,14 @@ def _legal(G: Any, T: Any, P: Any, go: int, ids: Any, legal: Any) -> Any:
         return k
     if ph == F_DEST:
         _destinations(G, T, P, G[SEL_PAWN], G[SEL_COUNT], go)
-        k = 0
-        for sq in range(N_SQ):
-            if G[ENDS + sq]:
-                legal[k] = ids[0] + sq
-                k += 1
+        k = G[END_N]
+        for i in range(k):  # by square (an insertion sort: the list is short)
+            sq = G[END_LIST + i]
+            j = i
+            while j > 0 and legal[j - 1] > ids[0] + sq:
+                legal[j] = legal[j - 1]
+                j -= 1
+            legal[j] = ids[0] + sq
         return k
     if ph == F_TRAP:
         k = _trap_choices(G, T, P, legal)
