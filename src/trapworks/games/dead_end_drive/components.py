@@ -81,3 +81,7 @@ def build_trap_pile(traps_per_kind: int, wild: int, detective: int) -> list[int]
     for kind in range(len(TRAP_KINDS)):
         pile += [kind] * traps_per_kind
     return pile + [WILD] * wild + [DETECTIVE] * detective
+
+
+# The two dice as the chance node draws them: unordered pairs, 21 outcomes.
+ROLLS = tuple((a, b) for a in range(1, 7) for b in range(a, 7))

@@ -44,6 +44,7 @@ from .components import (
     PORTRAIT,
     REVEAL,
     ROLL,
+    ROLLS,
     SECRET_CARDS_2P,
     SELECT,
     TOTAL_TRAP_PILE,
@@ -59,12 +60,18 @@ from .drawing import mansion_drawing
 # What happens after a portrait is revealed.
 RESUME_ROLL, RESUME_SELECT, RESUME_CONTINUE = "roll", "select", "continue"
 
-ROLLS = tuple((a, b) for a in range(1, 7) for b in range(a, 7))  # unordered dice, 21 outcomes
 
 BLOCKED_DIE_RULES = ("forfeit", "lose-turn")
 AFTER_DRAW_RULES = ("drawn-only", "none")
 
 WIN_ESCAPE, WIN_LAST_ALIVE, WIN_DETECTIVE = "escape", "last-alive", "detective"
+
+try:
+    import numba  # noqa: F401  (the batched engine's compiler)
+
+    _BATCHED_AGENTS: frozenset[str] = frozenset({"random"})
+except ImportError:
+    _BATCHED_AGENTS = frozenset()
 
 
 class DeadEndDriveGame(Game):
@@ -157,6 +164,8 @@ class DeadEndDriveGame(Game):
     has_hidden_information = True
     has_chance = True
     # Agents, levels, hints, encoder and analysis hooks: the package's SPEC (__init__.py).
+    # The agents the compiled engine plays (batch.py), where numba is installed.
+    batched_agents = _BATCHED_AGENTS
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         # The schema has checked each value; left: the cross-checks.
@@ -233,6 +242,18 @@ class DeadEndDriveGame(Game):
         if seed is None:
             seed = new_seed()  # a record must replay: keep the seed that was used
         return DeadEndDriveState(self, seed=seed)
+
+    def play_batch(
+        self, agents: Sequence[str], seeds: Sequence[int], moves: bool = False
+    ) -> list[dict[str, Any]]:
+        """Whole games in the compiled engine (batch.py), one per seed: the rows of stats.game_stats
+        with "winners", "returns", "length", "actions" and "truncated"; with `moves`, each game's
+        action ids. See batch.py for the random stream and the deal."""
+        if not self.batched_agents:
+            raise NotImplementedError("batched 13 Dead End Drive needs numba (pip install trapworks[fast])")
+        from .batch import play_batch
+
+        return play_batch(self, agents, seeds, moves=moves)
 
     def help_text(self) -> str:
         return (

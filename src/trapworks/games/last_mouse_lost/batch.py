@@ -21,6 +21,7 @@ import numpy as np
 from numba import njit
 
 from trapworks.core import TrapworksError
+from trapworks.core.stream import _MASK64
 
 
 class LastMouseLostGame(Protocol):
@@ -41,26 +42,6 @@ class LastMouseLostGame(Protocol):
 
 POLICIES = {"random": 0, "heuristic": 1}
 OPENER_RULES = {"alternate": 0, "loser": 1, "winner": 2, "same": 3}
-_MASK64 = (1 << 64) - 1
-
-
-class SharedStream:
-    """The batched engine's per-game random stream (SplitMix64), for the kernel's agents."""
-
-    def __init__(self, seed: int):
-        self.state = seed & _MASK64
-
-    def next(self) -> int:
-        self.state = z = (self.state + 0x9E3779B97F4A7C15) & _MASK64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        return ((self.next() >> 32) * n) >> 32
-
-    def choice(self, seq: Sequence[Any]) -> Any:
-        return seq[self.below(len(seq))]
 
 
 @njit(cache=True)

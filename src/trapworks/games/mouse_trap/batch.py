@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit, prange
 
 from trapworks.core import TrapworksError
-from trapworks.games.last_mouse_lost.batch import SharedStream
+from trapworks.core.stream import SharedStream
 
 from .data import CHEESE_WHEEL, LOOP_LENGTH, LOOP_START, NUM_PARTS, NUM_SPACES, SAFE, SPACES, STAGE_IDS, START
 

@@ -1,0 +1,1031 @@
+"""Batched playouts of 13 Dead End Drive: many whole games in one compiled loop (numba), issue 31.
+
+The rules of game.py, every option included (2-4 players, a drawn or a fixed first player, the
+trap-pile split, both `blocked_die` and both `after_draw` rules, `passage_hops`,
+`passage_start_hop`, `turn_limit`), with the `random` agent (a uniform legal action). The
+`heuristic` agent (agents.py) is refused by name: it scores every destination with its own
+generator and tables, not ported here. Action ids and their order in each legal list are the
+kernel's (moves: pawns in letter order, counts as `counts_available`; destinations by square).
+
+Moves: the kernel reads moves of up to 12 squares from its movement tables and searches the
+rest; the engine searches every move depth-first over simple paths (the kernel's
+`search_destinations` / `search_can_move`, which the tables are tested against), with the same
+Figure 8 rule for the Red Chairs and the same "no trap during the opening" filter.
+
+Randomness: each game draws from its own SplitMix64 stream seeded with its seed (Last Mouse
+Lost's `SharedStream`). A uniform choice among n takes item `((draw >> 32) * n) >> 32`; a chance
+node (the dice, who starts, the next portrait) takes `bisect(cum, u * cum[-1])` of the kernel's
+own `chance_table()`, u = (draw >> 11) / 2**53 (`sample_chance_from_stream` is that draw for the
+kernel).
+
+The hidden deal: the kernel draws the Character deal and the trap pile's order from two Mersenne
+Twister generators derived from the game seed (`stream_seed(seed, "deal")`, `"pile"`), and
+reshuffles the discard pile with the second. The engine does not reproduce Mersenne Twister:
+it deals and shuffles from the game's own stream, with the algorithm of `random.shuffle`
+(for i from the end down to 1, swap item i with item `below(i + 1)`): first the 12 Character
+cards (dealt in slices as `_deal` does), then the trap pile, each reshuffle when it happens.
+`deal_from_stream` and `StreamShuffler` do the same for a kernel state, so the tests play the
+kernel's game with the engine's deal and reshuffles and compare move for move. A batched game is
+therefore a game of the same distribution as the kernel's for the same seed, not the same game.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect
+from collections.abc import Sequence
+from itertools import accumulate
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numba import njit, prange
+
+from trapworks.core import TrapworksError
+from trapworks.core.stream import SharedStream
+
+from .board import load_mansion
+from .components import DETECTIVE, HAND_SIZE, NUM_PAWNS, ROLLS, SECRET_CARDS_2P, TRAP_KINDS, WILD
+
+if TYPE_CHECKING:
+    from trapworks.core import State
+
+
+POLICIES = {"random": 0}
+
+_M = load_mansion()
+N_SQ = _M.width * _M.height
+MAX_CARDS = 32
+
+# Phases (the engine's own numbers).
+F_FIRST, F_REVEAL, F_ROLL, F_PORTRAIT, F_SELECT, F_DEST, F_TRAP, F_DRAWN, F_OVER = range(9)
+R_ROLL, R_SELECT, R_CONTINUE = range(3)
+E_NONE, E_ESCAPE, E_LAST_ALIVE, E_DETECTIVE = range(4)
+ENDINGS = ("truncated", "escape", "last-alive", "detective")
+
+# Slots of the per-game vector G: scalars first, then the arrays at fixed offsets.
+(
+    TO_MOVE,
+    PHASE,
+    RESUME,
+    DETECTIVE_STEP,
+    PORTRAIT,
+    UNSEEN,
+    DIE0,
+    DIE1,
+    NDICE,
+    TOTAL_OK,
+    MOVED,
+    SEL_PAWN,
+    SEL_COUNT,
+    TRAP_PAWN,
+    DRAWN,
+    DREW,
+    OPENING,
+    TURNS,
+    WINNER_PAWN,
+    WIN_REASON,
+    TRUNC,
+    PILE_N,
+    DISC_N,
+    CYCLE_N,
+    OUT,
+    CARDS_PLAYED,
+    DRAWS,
+    DET_CARDS,
+    BLUFFS,
+    N_DECISIONS,
+    N_ACTIONS,
+    MATCHES,
+) = range(32)
+KNOCK = 32  # 5 slots, one per trap
+POS = KNOCK + 5  # 13 pawns' squares (-1 off)
+CHARS = POS + 16  # per seat, a bit mask of pawns
+SECRET = CHARS + 4
+HAND_N = SECRET + 4
+HAND_CARD = HAND_N + 4  # seat * MAX_CARDS + i
+HAND_TURN = HAND_CARD + 4 * MAX_CARDS
+PILE = HAND_TURN + 4 * MAX_CARDS
+DISC = PILE + MAX_CARDS
+CYCLE = DISC + MAX_CARDS
+OCC = CYCLE + 16  # per square: a pawn stands there
+VISITED = OCC + N_SQ
+ENDS = VISITED + N_SQ
+STACK = ENDS + N_SQ  # 4 x 16: square, steps left, hops used, next choice
+SEL_N = STACK + 64  # the move choices worked out on entering the select phase (legal reads them)
+SEL = SEL_N + 1  # up to 13 pawns x 3 counts
+END_N = SEL + 40  # the squares marked in ENDS, as a list (to clear and sort only those)
+END_LIST = END_N + 1
+G_SIZE = END_LIST + N_SQ
+
+# Slots of the parameter vector.
+(P_PLAYERS, P_FIRST, P_LOSE_TURN, P_AFTER_NONE, P_HOPS, P_START_HOP, P_TURN_LIMIT, P_DECK_N) = range(8)
+
+# Tables (one tuple, engine_tables builds it, in this order).
+(
+    T_NBR,
+    T_CHAIR,
+    T_TRAP,
+    T_PASSAGES,
+    T_IS_PASS,
+    T_ROLL_CUM,
+    T_FIRST_CUM,
+    T_REVEAL_CUM,
+    T_DECK,
+    T_CHAIR_ORDER,
+) = range(10)
+
+_MASK64 = (1 << 64) - 1
+
+
+# --- the stream, for the kernel -------------------------------------------------------
+def stream_random(stream: SharedStream) -> float:
+    """A float in [0, 1) from the stream, as the engine draws it."""
+    return (stream.next() >> 11) * (1.0 / 9007199254740992.0)
+
+
+def sample_chance_from_stream(state: State, stream: SharedStream) -> int:
+    """The chance outcome the engine would draw at this state from this stream."""
+    actions, cum = state.chance_table()
+    return actions[bisect(cum, stream_random(stream) * cum[-1], 0, len(cum) - 1)]
+
+
+def stream_shuffle(items: list[Any], stream: SharedStream) -> None:
+    """random.shuffle's algorithm with the stream's `below` (the engine's shuffle)."""
+    for i in range(len(items) - 1, 0, -1):
+        j = stream.below(i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+class StreamShuffler:
+    """Stands for a kernel state's `rng` (its reshuffles of the discard pile) on the stream."""
+
+    def __init__(self, stream: SharedStream):
+        self.stream = stream
+
+    def shuffle(self, items: list[Any]) -> None:
+        stream_shuffle(items, self.stream)
+
+
+def deal_from_stream(state: Any, stream: SharedStream) -> None:
+    """Deal a kernel state made with `deal=False` as the engine deals (see the module's words),
+    and make its reshuffles draw from the stream."""
+    n = state.game.players
+    chars = list(range(NUM_PAWNS))
+    stream_shuffle(chars, stream)
+    size = HAND_SIZE[n]
+    for seat in range(n):
+        state.chars[seat] = sorted(chars[seat * size : (seat + 1) * size])
+    if n == 2:
+        rest = chars[2 * size :]
+        for seat in range(2):
+            state.secret[seat] = sorted(rest[seat * SECRET_CARDS_2P : (seat + 1) * SECRET_CARDS_2P])
+    state.pile = list(state.game.deck)
+    stream_shuffle(state.pile, stream)
+    state.rng = StreamShuffler(stream)
+
+
+# --- compiled helpers ------------------------------------------------------------------
+@njit(cache=True, inline="always", error_model="numpy")
+def _next(st: Any) -> Any:
+    z = st[0] + np.uint64(0x9E3779B97F4A7C15)
+    st[0] = z
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _below(st: Any, n: int) -> Any:
+    return np.int64(((_next(st) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _sample(st: Any, cum: Any, count: int) -> Any:
+    """bisect_right(cum[:count], u * cum[count - 1], 0, count - 1)."""
+    u = np.float64(_next(st) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    x = u * cum[count - 1]
+    i = 0
+    while i < count - 1 and cum[i] <= x:
+        i += 1
+    return i
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _shuffle(G: Any, base: int, n: int, st: Any) -> None:
+    for i in range(n - 1, 0, -1):
+        j = _below(st, i + 1)
+        t = G[base + i]
+        G[base + i] = G[base + j]
+        G[base + j] = t
+
+
+@njit(cache=True, error_model="numpy")
+def _search(
+    G: Any,
+    T: Any,
+    P: Any,
+    start: int,
+    count: int,
+    blocked: int,
+    chairs_ok: int,
+    exit_ok: int,
+    first_only: int,
+    go: int,
+) -> Any:
+    """Depth-first over simple paths of exactly `count` steps from `start` (board.search_*):
+    with `first_only`, 1 when some path ends on a square allowed now, else 0; otherwise the
+    allowed ends are marked in G[ENDS:] and their count returned."""
+    nbr = T[T_NBR]
+    chair = T[T_CHAIR]
+    trap = T[T_TRAP]
+    passages = T[T_PASSAGES]
+    is_pass = T[T_IS_PASS]
+    n_pass = passages.shape[0]
+    max_hops = P[P_HOPS]
+    start_hop = P[P_START_HOP]
+    opening = G[OPENING]
+    found = 0
+    d = 0
+    G[STACK] = start
+    G[STACK + 16] = count
+    G[STACK + 32] = 0
+    G[STACK + 48] = 0
+    G[VISITED + start] = 1
+    while d >= 0:
+        sq = G[STACK + d]
+        r = G[STACK + 16 + d]
+        h = G[STACK + 32 + d]
+        k = G[STACK + 48 + d]
+        G[STACK + 48 + d] = k + 1
+        nb = -1
+        hop = 0
+        if k < 4:
+            nb = nbr[sq, k]
+            if nb < 0:
+                continue
+        elif k < 4 + n_pass:
+            if not (h < max_hops and is_pass[sq] and (start_hop or sq != start)):
+                G[STACK + 48 + d] = 4 + n_pass
+                continue
+            nb = passages[k - 4]
+            hop = 1
+        else:
+            G[VISITED + sq] = 0
+            d -= 1
+            continue
+        if (
+            G[VISITED + nb]
+            or (blocked and G[OCC + nb])
+            or (not chairs_ok and chair[nb])
+            or (not exit_ok and nb == go)
+        ):
+            continue
+        end = -1
+        if nb == go and not hop:
+            end = nb
+        elif r == 1:
+            if not chair[nb]:
+                end = nb
+        else:
+            d += 1
+            G[STACK + d] = nb
+            G[STACK + 16 + d] = r - 1
+            G[STACK + 32 + d] = h + hop
+            G[STACK + 48 + d] = 0
+            G[VISITED + nb] = 1
+            continue
+        if end >= 0 and not (opening and trap[end] >= 0):
+            if first_only:
+                for i in range(d + 1):
+                    G[VISITED + G[STACK + i]] = 0
+                return 1
+            if not G[ENDS + end]:
+                G[ENDS + end] = 1
+                G[END_LIST + G[END_N]] = end
+                G[END_N] += 1
+                found += 1
+    return found
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _clear_ends(G: Any) -> None:
+    for i in range(G[END_N]):
+        G[ENDS + G[END_LIST + i]] = 0
+    G[END_N] = 0
+
+
+@njit(cache=True, error_model="numpy")
+def _can_move(G: Any, T: Any, P: Any, pawn: int, count: int, go: int) -> Any:
+    """Any.can_move: a move without chairs, or (Figure 8) with chairs when only
+    pawns block every chair-free move."""
+    start = G[POS + pawn]
+    exit_ok = 1 if pawn == G[PORTRAIT] else 0
+    if _search(G, T, P, start, count, 1, 0, exit_ok, 1, go):
+        return True
+    return bool(_search(G, T, P, start, count, 0, 0, exit_ok, 1, go)) and bool(
+        _search(G, T, P, start, count, 1, 1, exit_ok, 1, go)
+    )
+
+
+@njit(cache=True, error_model="numpy")
+def _destinations(G: Any, T: Any, P: Any, pawn: int, count: int, go: int) -> Any:
+    """Any.destinations into G[ENDS:] (cleared first); how many."""
+    _clear_ends(G)
+    start = G[POS + pawn]
+    exit_ok = 1 if pawn == G[PORTRAIT] else 0
+    k = _search(G, T, P, start, count, 1, 0, exit_ok, 0, go)
+    if k == 0 and _search(G, T, P, start, count, 0, 0, exit_ok, 1, go):
+        k = _search(G, T, P, start, count, 1, 1, exit_ok, 0, go)
+    return k
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _movable(G: Any, T: Any, p: int) -> Any:
+    sq = G[POS + p]
+    if sq < 0 or (G[MOVED] >> p) & 1:
+        return False
+    return not (G[OPENING] and not T[T_CHAIR][sq])
+
+
+@njit(cache=True, error_model="numpy")
+def _select_choices(G: Any, T: Any, P: Any, go: int, out: Any) -> Any:
+    """The pawn-and-count actions in the kernel's order into `out`; their count."""
+    counts = np.zeros(3, np.int64)
+    nc = 0
+    if G[NDICE] == 2 and G[DIE0] != G[DIE1]:
+        a = min(G[DIE0], G[DIE1])
+        b = max(G[DIE0], G[DIE1])
+        counts[0] = a
+        counts[1] = b
+        nc = 2
+    elif G[NDICE] >= 1:
+        counts[0] = G[DIE0]
+        nc = 1
+    if G[TOTAL_OK] and G[NDICE] == 2:
+        counts[nc] = G[DIE0] + G[DIE1]
+        nc += 1
+    k = 0
+    for p in range(NUM_PAWNS):
+        if not _movable(G, T, p):
+            continue
+        for i in range(nc):
+            if _can_move(G, T, P, p, counts[i], go):
+                out[k] = p * 12 + counts[i] - 1
+                k += 1
+    return k
+
+
+@njit(cache=True, error_model="numpy")
+def _end_turn(G: Any, P: Any) -> None:
+    G[NDICE] = 0
+    G[TOTAL_OK] = 0
+    G[MOVED] = 0
+    G[SEL_PAWN] = -1
+    G[TRAP_PAWN] = -1
+    G[DRAWN] = -1
+    G[DREW] = 0
+    G[TURNS] += 1
+    if G[TURNS] >= P[P_TURN_LIMIT]:
+        G[PHASE] = F_OVER
+        G[TRUNC] = 1
+        return
+    n = P[P_PLAYERS]
+    seat = G[TO_MOVE]
+    for _ in range(n):
+        seat = (seat + 1) % n
+        if not (G[OUT] >> seat) & 1:
+            break
+    G[TO_MOVE] = seat
+    G[PHASE] = F_ROLL
+
+
+@njit(cache=True, error_model="numpy")
+def _enter_select(G: Any, T: Any, P: Any, go: int, scratch: Any) -> None:
+    G[PHASE] = F_SELECT
+    G[SEL_PAWN] = -1
+    if G[NDICE] == 0:
+        _end_turn(G, P)
+        return
+    if P[P_LOSE_TURN] and G[MOVED] == 0:
+        for i in range(G[NDICE]):
+            d = G[DIE0 + i]
+            if i == 1 and G[DIE1] == G[DIE0]:
+                continue
+            ok = False
+            for p in range(NUM_PAWNS):
+                if _movable(G, T, p) and _can_move(G, T, P, p, d, go):
+                    ok = True
+                    break
+            if not ok:
+                _end_turn(G, P)
+                return
+    k = _select_choices(G, T, P, go, G[SEL : SEL + 40])
+    G[SEL_N] = k
+    if k == 0:
+        _end_turn(G, P)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _continue_turn(G: Any, T: Any, P: Any, go: int, scratch: Any) -> None:
+    if (G[OUT] >> G[TO_MOVE]) & 1:
+        _end_turn(G, P)
+    else:
+        _enter_select(G, T, P, go, scratch)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _alive(G: Any, p: int) -> Any:
+    return G[POS + p] >= 0
+
+
+@njit(cache=True, error_model="numpy")
+def _next_portrait(G: Any, T: Any, P: Any, resume: int, go: int, scratch: Any) -> None:
+    unseen = G[UNSEEN]
+    for p in range(NUM_PAWNS):
+        if (unseen >> p) & 1 and _alive(G, p):
+            G[PHASE] = F_REVEAL
+            G[RESUME] = resume
+            return
+    G[UNSEEN] = 0  # only knocked-off pawns' cards were left unshown: removed
+    while G[CYCLE_N] > 0:
+        p = G[CYCLE]
+        for i in range(G[CYCLE_N] - 1):
+            G[CYCLE + i] = G[CYCLE + i + 1]
+        G[CYCLE_N] -= 1
+        if _alive(G, p):
+            G[PORTRAIT] = p
+            break
+    G[RESUME] = resume
+    if resume == R_SELECT:
+        _enter_select(G, T, P, go, scratch)
+    elif resume == R_CONTINUE:
+        _continue_turn(G, T, P, go, scratch)
+    else:
+        G[PHASE] = F_ROLL
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _holder(G: Any, P: Any, pawn: int) -> Any:
+    for s in range(P[P_PLAYERS]):
+        if (G[CHARS + s] >> pawn) & 1:
+            return s
+    return -1
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _win(G: Any, pawn: int, reason: int) -> None:
+    G[WINNER_PAWN] = pawn
+    G[WIN_REASON] = reason
+    G[PHASE] = F_OVER
+    G[NDICE] = 0
+
+
+@njit(cache=True, error_model="numpy")
+def _spring(G: Any, T: Any, P: Any, pawn: int, go: int, scratch: Any) -> None:
+    sq = G[POS + pawn]
+    G[KNOCK + T[T_TRAP][sq]] += 1
+    G[POS + pawn] = -1
+    G[OCC + sq] = 0
+    G[TRAP_PAWN] = -1
+    owner = _holder(G, P, pawn)
+    if owner >= 0:
+        G[CHARS + owner] &= ~(1 << pawn)
+    live = 0
+    last = -1
+    for p in range(NUM_PAWNS):
+        if _alive(G, p):
+            live += 1
+            last = p
+    if owner >= 0 and G[CHARS + owner] == 0 and P[P_PLAYERS] > 2:
+        G[OUT] |= 1 << owner
+        for i in range(G[HAND_N + owner]):
+            G[DISC + G[DISC_N]] = G[HAND_CARD + owner * MAX_CARDS + i]
+            G[DISC_N] += 1
+        G[HAND_N + owner] = 0
+    if live == 1:
+        _win(G, last, E_LAST_ALIVE)
+        return
+    if G[PORTRAIT] == pawn:
+        G[PORTRAIT] = -1
+        _next_portrait(G, T, P, R_CONTINUE, go, scratch)
+        return
+    _continue_turn(G, T, P, go, scratch)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _playable(G: Any, P: Any, seat: int, card: int) -> Any:
+    if G[DREW] and P[P_AFTER_NONE]:
+        return False
+    for i in range(G[HAND_N + seat]):
+        if G[HAND_CARD + seat * MAX_CARDS + i] == card and (
+            not G[DREW] or G[HAND_TURN + seat * MAX_CARDS + i] == G[TURNS]
+        ):
+            return True
+    return False
+
+
+@njit(cache=True, error_model="numpy")
+def _trap_choices(G: Any, T: Any, P: Any, out: Any) -> Any:
+    seat = G[TO_MOVE]
+    kind = T[T_TRAP][G[POS + G[TRAP_PAWN]]]
+    k = 0
+    if _playable(G, P, seat, kind):
+        out[k] = 0  # play the trap's card
+        k += 1
+    if _playable(G, P, seat, WILD):
+        out[k] = 1
+        k += 1
+    if G[PILE_N] > 0 or G[DISC_N] > 0:
+        out[k] = 2
+        k += 1
+    return k
+
+
+@njit(cache=True, error_model="numpy")
+def _move(G: Any, T: Any, P: Any, sq: int, go: int, scratch: Any) -> None:
+    pawn = G[SEL_PAWN]
+    count = G[SEL_COUNT]
+    G[OCC + G[POS + pawn]] = 0
+    G[POS + pawn] = sq
+    G[OCC + sq] = 1
+    if G[TOTAL_OK] and G[NDICE] == 2 and count == G[DIE0] + G[DIE1] and count != G[DIE0] and count != G[DIE1]:
+        G[NDICE] = 0
+    else:
+        if G[DIE0] == count:
+            G[DIE0] = G[DIE1]
+        G[NDICE] -= 1
+    G[TOTAL_OK] = 0
+    G[MOVED] |= 1 << pawn
+    G[SEL_PAWN] = -1
+    if G[OPENING]:
+        on_chair = False
+        for p in range(NUM_PAWNS):
+            if _alive(G, p) and T[T_CHAIR][G[POS + p]]:
+                on_chair = True
+        if not on_chair:
+            G[OPENING] = 0
+    if sq == go:
+        _win(G, pawn, E_ESCAPE)
+        return
+    if T[T_TRAP][sq] >= 0:
+        G[TRAP_PAWN] = pawn
+        G[PHASE] = F_TRAP
+        if _trap_choices(G, T, P, scratch) == 0:
+            G[TRAP_PAWN] = -1
+            _continue_turn(G, T, P, go, scratch)
+        return
+    _continue_turn(G, T, P, go, scratch)
+
+
+@njit(cache=True, error_model="numpy")
+def _draw(G: Any, T: Any, P: Any, st: Any, go: int, track_end: int, scratch: Any) -> None:
+    while True:
+        if G[PILE_N] == 0:
+            if G[DISC_N] == 0:
+                G[TRAP_PAWN] = -1
+                _continue_turn(G, T, P, go, scratch)
+                return
+            for i in range(G[DISC_N]):
+                G[PILE + i] = G[DISC + i]
+            G[PILE_N] = G[DISC_N]
+            G[DISC_N] = 0
+            _shuffle(G, PILE, G[PILE_N], st)
+        G[PILE_N] -= 1
+        card = G[PILE + G[PILE_N]]
+        if card == DETECTIVE:
+            G[DISC + G[DISC_N]] = card
+            G[DISC_N] += 1
+            G[DETECTIVE_STEP] += 1
+            G[DET_CARDS] += 1
+            if G[DETECTIVE_STEP] >= track_end:
+                _win(G, G[PORTRAIT], E_DETECTIVE)
+                return
+            continue
+        G[DRAWN] = card
+        G[DREW] = 1
+        G[DRAWS] += 1
+        G[MATCHES] = 1 if (card == WILD or card == T[T_TRAP][G[POS + G[TRAP_PAWN]]]) else 0
+        G[PHASE] = F_DRAWN
+        return
+
+
+@njit(cache=True, error_model="numpy")
+def _new_game(G: Any, T: Any, P: Any, st: Any) -> None:
+    G[:] = 0
+    n = P[P_PLAYERS]
+    G[PORTRAIT] = -1
+    G[SEL_PAWN] = -1
+    G[TRAP_PAWN] = -1
+    G[DRAWN] = -1
+    G[WINNER_PAWN] = -1
+    G[OPENING] = 1
+    G[UNSEEN] = (1 << NUM_PAWNS) - 1
+    order = T[T_CHAIR_ORDER]
+    for p in range(NUM_PAWNS):
+        G[POS + p] = order[p]
+        G[OCC + order[p]] = 1
+    # the deal: the Character cards, then the trap pile (deal_from_stream's order)
+    chars = np.arange(NUM_PAWNS)
+    for i in range(NUM_PAWNS - 1, 0, -1):
+        j = _below(st, i + 1)
+        t = chars[i]
+        chars[i] = chars[j]
+        chars[j] = t
+    size = 3 if n == 4 else 4
+    for s in range(n):
+        for i in range(s * size, (s + 1) * size):
+            G[CHARS + s] |= 1 << chars[i]
+    if n == 2:
+        for s in range(2):
+            for i in range(2 * size + s * 2, 2 * size + (s + 1) * 2):
+                G[SECRET + s] |= 1 << chars[i]
+    deck = T[T_DECK]
+    for i in range(P[P_DECK_N]):
+        G[PILE + i] = deck[i]
+    G[PILE_N] = P[P_DECK_N]
+    _shuffle(G, PILE, G[PILE_N], st)
+    G[RESUME] = R_ROLL
+    if P[P_FIRST] < 0:
+        G[PHASE] = F_FIRST
+    else:
+        G[TO_MOVE] = P[P_FIRST]
+        G[PHASE] = F_REVEAL
+
+
+@njit(cache=True, error_model="numpy")
+def _chance(
+    G: Any, T: Any, P: Any, st: Any, go: int, roll_base: int, first_base: int, reveal_base: int, scratch: Any
+) -> Any:
+    ph = G[PHASE]
+    if ph == F_FIRST:
+        i = _sample(st, T[T_FIRST_CUM], P[P_PLAYERS])
+        G[TO_MOVE] = i
+        G[PHASE] = F_REVEAL
+        G[RESUME] = R_ROLL
+        return first_base + i
+    if ph == F_REVEAL:
+        unseen = G[UNSEEN]
+        k = 0
+        for p in range(NUM_PAWNS):
+            if (unseen >> p) & 1:
+                scratch[k] = p
+                k += 1
+        pawn = scratch[_sample(st, T[T_REVEAL_CUM][k], k)]
+        G[UNSEEN] = unseen & ~(1 << pawn)
+        if not _alive(G, pawn):
+            _next_portrait(G, T, P, G[RESUME], go, scratch)
+            return reveal_base + pawn
+        G[PORTRAIT] = pawn
+        resume = G[RESUME]
+        if resume == R_ROLL:
+            G[PHASE] = F_ROLL
+        elif resume == R_SELECT:
+            _enter_select(G, T, P, go, scratch)
+        else:
+            _continue_turn(G, T, P, go, scratch)
+        return reveal_base + pawn
+    # the dice
+    i = _sample(st, T[T_ROLL_CUM], 21)
+    a = 1
+    b = 1
+    j = 0
+    for x in range(1, 7):
+        for y in range(x, 7):
+            if j == i:
+                a = x
+                b = y
+            j += 1
+    G[DIE0] = a
+    G[DIE1] = b
+    G[NDICE] = 2
+    G[TOTAL_OK] = 1 if a == b else 0
+    G[MOVED] = 0
+    live_frame = False
+    if a == b:
+        for p in range(NUM_PAWNS):
+            if (G[UNSEEN] >> p) & 1 and _alive(G, p):
+                live_frame = True
+        for i2 in range(G[CYCLE_N]):
+            if _alive(G, G[CYCLE + i2]):
+                live_frame = True
+    if live_frame:
+        G[PHASE] = F_PORTRAIT
+    else:
+        _enter_select(G, T, P, go, scratch)
+    return roll_base + i
+
+
+@njit(cache=True, error_model="numpy")
+def _legal(G: Any, T: Any, P: Any, go: int, ids: Any, legal: Any) -> Any:
+    """The deciding seat's legal action ids into `legal`, in the kernel's order; their count.
+    ids: DEST_BASE, CHANGE, KEEP_PORTRAIT, PLAY_TRAP, PLAY_WILD, DRAW, SPRING, KEEP_CARD."""
+    ph = G[PHASE]
+    if ph == F_PORTRAIT:
+        legal[0] = ids[1]
+        legal[1] = ids[2]
+        return 2
+    if ph == F_SELECT:  # the choices _enter_select found (nothing moved since)
+        k = G[SEL_N]
+        for i in range(k):
+            legal[i] = G[SEL + i]
+        return k
+    if ph == F_DEST:
+        _destinations(G, T, P, G[SEL_PAWN], G[SEL_COUNT], go)
+        k = G[END_N]
+        for i in range(k):  # by square (an insertion sort: the list is short)
+            sq = G[END_LIST + i]
+            j = i
+            while j > 0 and legal[j - 1] > ids[0] + sq:
+                legal[j] = legal[j - 1]
+                j -= 1
+            legal[j] = ids[0] + sq
+        return k
+    if ph == F_TRAP:
+        k = _trap_choices(G, T, P, legal)
+        for i in range(k):
+            legal[i] = ids[3] + legal[i]
+        return k
+    # drawn
+    if G[MATCHES]:
+        legal[0] = ids[6]
+        legal[1] = ids[7]
+        return 2
+    legal[0] = ids[7]
+    return 1
+
+
+@njit(cache=True, error_model="numpy")
+def _remove_from_hand(G: Any, seat: int, card: int) -> None:
+    base = HAND_CARD + seat * MAX_CARDS
+    tbase = HAND_TURN + seat * MAX_CARDS
+    n = G[HAND_N + seat]
+    for i in range(n):
+        if G[base + i] == card and (not G[DREW] or G[tbase + i] == G[TURNS]):
+            for j in range(i, n - 1):
+                G[base + j] = G[base + j + 1]
+                G[tbase + j] = G[tbase + j + 1]
+            G[HAND_N + seat] = n - 1
+            return
+
+
+@njit(cache=True, error_model="numpy")
+def _decide(
+    G: Any, T: Any, P: Any, st: Any, go: int, track_end: int, ids: Any, action: int, scratch: Any
+) -> None:
+    ph = G[PHASE]
+    seat = G[TO_MOVE]
+    if ph == F_PORTRAIT:
+        if action == ids[1]:
+            if G[PORTRAIT] >= 0:
+                G[CYCLE + G[CYCLE_N]] = G[PORTRAIT]
+                G[CYCLE_N] += 1
+            G[PORTRAIT] = -1
+            _next_portrait(G, T, P, R_SELECT, go, scratch)
+        else:
+            _enter_select(G, T, P, go, scratch)
+    elif ph == F_SELECT:
+        G[SEL_PAWN] = action // 12
+        G[SEL_COUNT] = action % 12 + 1
+        G[PHASE] = F_DEST
+    elif ph == F_DEST:
+        _move(G, T, P, action - ids[0], go, scratch)
+    elif ph == F_TRAP:
+        if action == ids[5]:
+            _draw(G, T, P, st, go, track_end, scratch)
+            return
+        pawn = G[TRAP_PAWN]
+        kind = WILD if action == ids[4] else T[T_TRAP][G[POS + pawn]]
+        _remove_from_hand(G, seat, kind)
+        G[DISC + G[DISC_N]] = kind
+        G[DISC_N] += 1
+        G[CARDS_PLAYED] += 1
+        _spring(G, T, P, pawn, go, scratch)
+    else:  # a drawn card
+        card = G[DRAWN]
+        G[DRAWN] = -1
+        if action == ids[6]:
+            G[DISC + G[DISC_N]] = card
+            G[DISC_N] += 1
+            G[CARDS_PLAYED] += 1
+            _spring(G, T, P, G[TRAP_PAWN], go, scratch)
+            return
+        n = G[HAND_N + seat]
+        G[HAND_CARD + seat * MAX_CARDS + n] = card
+        G[HAND_TURN + seat * MAX_CARDS + n] = G[TURNS]
+        G[HAND_N + seat] = n + 1
+        G[BLUFFS] += G[MATCHES]
+        G[TRAP_PAWN] = -1
+        _continue_turn(G, T, P, go, scratch)
+
+
+@njit(cache=True, error_model="numpy", parallel=True)
+def _play(
+    seeds: Any, P: Any, T: Any, ids: Any, go: int, track_end: int, record: int, moves: Any, G_out: Any
+) -> None:
+    """Whole games, one per seed, each to its end (the state at the end in G_out)."""
+    for g in prange(seeds.shape[0]):
+        st = np.zeros(1, np.uint64)
+        st[0] = seeds[g]
+        legal = np.zeros(N_SQ + 8, np.int64)
+        scratch = np.zeros(N_SQ + 8, np.int64)
+        G = G_out[g]
+        _new_game(G, T, P, st)
+        count = 0
+        while G[PHASE] != F_OVER:
+            ph = G[PHASE]
+            if ph == F_FIRST or ph == F_REVEAL or ph == F_ROLL:
+                action = _chance(G, T, P, st, go, ids[8], ids[9], ids[10], scratch)
+            else:
+                k = _legal(G, T, P, go, ids, legal)
+                action = legal[_below(st, k)]
+                G[N_DECISIONS] += 1
+                _decide(G, T, P, st, go, track_end, ids, action, scratch)
+            if record and count < moves.shape[1]:
+                moves[g, count] = action
+            count += 1
+        G[N_ACTIONS] = count
+
+
+# --- the Python side ----------------------------------------------------------------
+def engine_tables(game: Any) -> dict[str, Any]:
+    """The engine's inputs for one game object: options as a vector, board and chance tables
+    (the chance tables are the kernel's own floats, so the same draws)."""
+    m = game.mansion
+    if m.width * m.height != N_SQ:
+        raise TrapworksError("the batched 13 Dead End Drive engine was built for another mansion")
+    nbr = np.full((N_SQ, 4), -1, np.int64)
+    for sq, nbs in enumerate(m.neighbours):
+        nbr[sq, : len(nbs)] = nbs
+    chair = np.array([(m.chairs >> sq) & 1 for sq in range(N_SQ)], np.int64)
+    trap = np.full(N_SQ, -1, np.int64)
+    for sq, kind in m.trap_kind.items():
+        trap[sq] = TRAP_KINDS.index(kind)
+    is_pass = np.zeros(N_SQ, np.int64)
+    is_pass[list(m.passages)] = 1
+    n = game.players
+    first_cum = np.ones(4, np.float64)
+    first_cum[:n] = list(accumulate(1 / n for _ in range(n)))
+    reveal_cum = np.ones((NUM_PAWNS + 1, NUM_PAWNS), np.float64)
+    for k in range(1, NUM_PAWNS + 1):
+        reveal_cum[k, :k] = list(accumulate(1 / k for _ in range(k)))
+    o = game.options
+    params = np.zeros(8, np.int64)
+    params[P_PLAYERS] = n
+    params[P_FIRST] = -1 if o["first_player"] == "random" else int(o["first_player"]) - 1
+    params[P_LOSE_TURN] = o["blocked_die"] == "lose-turn"
+    params[P_AFTER_NONE] = o["after_draw"] == "none"
+    params[P_HOPS] = o["passage_hops"]
+    params[P_START_HOP] = bool(o["passage_start_hop"])
+    params[P_TURN_LIMIT] = min(int(o["turn_limit"]), 1 << 62)
+    params[P_DECK_N] = len(game.deck)
+    deck = np.zeros(MAX_CARDS, np.int64)
+    deck[: len(game.deck)] = game.deck
+    ids = np.array(
+        [
+            game.DEST_BASE,
+            game.CHANGE,
+            game.KEEP_PORTRAIT,
+            game.PLAY_TRAP,
+            game.PLAY_WILD,
+            game.DRAW,
+            game.SPRING,
+            game.KEEP_CARD,
+            game.ROLL_BASE,
+            game.FIRST_BASE,
+            game.REVEAL_BASE,
+        ],
+        np.int64,
+    )
+    assert game.PLAY_WILD == game.PLAY_TRAP + 1 and game.DRAW == game.PLAY_TRAP + 2  # _trap_choices' offsets
+    assert len(ROLLS) == 21
+    tables = (
+        nbr,
+        chair,
+        trap,
+        np.array(m.passages, np.int64),
+        is_pass,
+        np.array(game.roll_table[1], np.float64),
+        first_cum,
+        reveal_cum,
+        deck,
+        np.array(m.chair_order, np.int64),
+    )
+    return {"params": params, "tables": tables, "ids": ids, "go": m.game_over, "track_end": len(m.track) - 1}
+
+
+def play_columns(
+    game: Any,
+    agents: Sequence[str],
+    seeds: Sequence[int],
+    moves: bool = False,
+    max_moves: int = 50000,
+) -> dict[str, Any]:
+    """Whole games in the compiled engine, one per seed, as columns (NumPy arrays, one entry per
+    game): "winner" (seat, -1 when none), "truncated", "ending" (an index into ENDINGS),
+    "length" (seats' decisions), "actions" (every action, chance included) and the statistics
+    columns of stats.game_stats; with `moves`, "moves" (action ids, -1 after each game's end)."""
+    n = game.players
+    if len(agents) != n:
+        raise TrapworksError(f"{len(agents)} agents for a {n}-player game")
+    unknown = [a for a in agents if a not in POLICIES]
+    if unknown:
+        raise TrapworksError(
+            f"no batched 13 Dead End Drive agent {unknown[0]!r}; the engine plays {', '.join(POLICIES)}"
+        )
+    t = engine_tables(game)
+    count = len(seeds)
+    seed_arr = np.array([s & _MASK64 for s in seeds], np.uint64) if count else np.zeros(0, np.uint64)
+    move_arr = np.full((count, max_moves if moves else 1), -1, np.int64)
+    G = np.zeros((count, G_SIZE), np.int64)
+    _play(seed_arr, t["params"], t["tables"], t["ids"], t["go"], t["track_end"], int(moves), move_arr, G)
+    # the winner's seat: whoever holds the winning pawn's Character card, or its secret card
+    winner = np.full(count, -1, np.int64)
+    wp = G[:, WINNER_PAWN]
+    for s in range(n):
+        for base in (CHARS, SECRET):
+            held = (wp >= 0) & ((G[:, base + s] >> np.maximum(wp, 0)) & 1).astype(bool)
+            winner[held & (winner < 0)] = s
+    trunc = G[:, TRUNC].astype(bool)
+    winner[trunc] = -1
+    cols: dict[str, Any] = {
+        "winner": winner,
+        "truncated": trunc,
+        "ending": G[:, WIN_REASON],
+        "length": G[:, N_DECISIONS],
+        "actions": G[:, N_ACTIONS],
+        "knockoffs": G[:, KNOCK : KNOCK + 5].sum(axis=1),
+        "cards_played": G[:, CARDS_PLAYED],
+        "draws": G[:, DRAWS],
+        "detective_cards": G[:, DET_CARDS],
+        "bluffs": G[:, BLUFFS],
+    }
+    for i, trap in enumerate(TRAP_KINDS):
+        cols[f"knockoffs_{trap}"] = G[:, KNOCK + i]
+    if moves:
+        too_long = np.flatnonzero(G[:, N_ACTIONS] > max_moves)
+        if too_long.size:
+            g = int(too_long[0])
+            raise TrapworksError(
+                f"game {g} has {int(G[g, N_ACTIONS])} actions, more than the {max_moves} kept"
+            )
+        cols["moves"] = move_arr
+    return cols
+
+
+STAT_COLUMNS = (
+    "knockoffs",
+    "cards_played",
+    "draws",
+    "detective_cards",
+    "bluffs",
+    *(f"knockoffs_{t}" for t in TRAP_KINDS),
+)
+
+
+def play_batch(
+    game: Any,
+    agents: Sequence[str],
+    seeds: Sequence[int],
+    moves: bool = False,
+    max_moves: int = 50000,
+) -> list[dict[str, Any]]:
+    """play_columns as rows (the form Game.play_batch gives): "winners", "returns", "length",
+    "actions", "truncated", "ending" and the statistics; with `moves`, each game's "moves"."""
+    cols = play_columns(game, agents, seeds, moves, max_moves)
+    n = game.players
+    lose = -1.0 / (n - 1)
+    stats = [cols[c].tolist() for c in STAT_COLUMNS]
+    rows: list[dict[str, Any]] = []
+    for g, (winner, truncated, ending, length, actions) in enumerate(
+        zip(
+            cols["winner"].tolist(),
+            cols["truncated"].tolist(),
+            cols["ending"].tolist(),
+            cols["length"].tolist(),
+            cols["actions"].tolist(),
+            strict=True,
+        )
+    ):
+        row = dict(zip(STAT_COLUMNS, (c[g] for c in stats), strict=True))
+        row["winners"] = [winner] if winner >= 0 else []
+        if truncated:
+            row["returns"] = [0.0] * n
+        else:
+            row["returns"] = [1.0 if s == winner else lose for s in range(n)]
+        row["truncated"] = truncated
+        row["length"] = length
+        row["actions"] = actions
+        row["ending"] = ENDINGS[ending]
+        if moves:
+            row["moves"] = cols["moves"][g, :actions].tolist()
+        rows.append(row)
+    return rows
+
+
+__all__ = [
+    "POLICIES",
+    "SharedStream",
+    "deal_from_stream",
+    "play_batch",
+    "play_columns",
+    "sample_chance_from_stream",
+]

@@ -1,0 +1,152 @@
+"""13 Dead End Drive's batched engine (batch.py) against the kernel (game.py), issue 31.
+
+Move for move: the kernel's real `random` agents and its chance tables draw from the engine's own
+stream (SharedStream), and the kernel's state is dealt, and reshuffles its discard pile, from that
+stream as the engine does (batch.deal_from_stream; the kernel's own deal comes from Mersenne
+Twister generators the engine does not reproduce). Every game is then the same action list,
+with the same winner, returns and statistics as the kernel's events give (stats.game_stats).
+Every option of the schema is covered by some configuration. Distribution: with independent
+randomness (the kernel's own deal and Python's Mersenne Twister through trapworks.sim.play_one),
+winners, endings, lengths and every statistics column agree (fixed seeds: deterministic).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+
+import trapworks
+from trapworks.agents import make_agent
+from trapworks.core import TrapworksError
+from trapworks.games.dead_end_drive.stats import game_stats
+from trapworks.sim import _all_events
+
+pytest.importorskip("numba")
+from trapworks.games.dead_end_drive.batch import (  # noqa: E402
+    STAT_COLUMNS,
+    SharedStream,
+    deal_from_stream,
+    sample_chance_from_stream,
+)
+from trapworks.games.dead_end_drive.game import DeadEndDriveState  # noqa: E402
+
+CONFIGS = [
+    {"players": 4},
+    {"players": 2},
+    {"players": 3, "first_player": 2},
+    {"players": 4, "first_player": 4, "blocked_die": "lose-turn", "after_draw": "none"},
+    {"players": 2, "traps_per_kind": 1, "wild_cards": 0, "detective_cards": 24},
+    {"players": 3, "traps_per_kind": 5, "wild_cards": 4, "detective_cards": 0},
+    {"players": 4, "passage_hops": 0, "blocked_die": "lose-turn"},
+    {"players": 3, "passage_hops": 3, "passage_start_hop": True, "after_draw": "none"},
+    {"players": 2, "passage_hops": 5, "passage_start_hop": True, "first_player": 1},
+    {"players": 4, "turn_limit": 25},
+    {"players": 2, "turn_limit": 1},
+]
+
+
+def kernel_game(game, seed):
+    """The kernel's game with its real random agents, its chance tables, its deal and its
+    reshuffles all drawing from the engine's stream; the state, every event, the seats' decisions."""
+    stream = SharedStream(seed)
+    seats = [make_agent("random", game, s, seed=0) for s in range(game.players)]
+    for agent in seats:
+        agent.rng = stream
+    state = DeadEndDriveState(game, seed=seed, deal=False)
+    deal_from_stream(state, stream)
+    events = []
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance_from_stream(state, stream))
+        else:
+            state.apply_action(seats[state.current_player()].step(state))
+            decisions += 1
+        events.extend(_all_events(state, game.num_players()))
+    return state, events, decisions
+
+
+@pytest.mark.parametrize("options", CONFIGS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_batched_games_equal_the_kernel_move_for_move(options):
+    game = trapworks.make("dead-end-drive", **options)
+    seeds = [7, 2**64 - 1, 123456789] + list(range(1000, 1009))
+    rows = game.play_batch(["random"] * game.players, seeds, moves=True)
+    endings = set()
+    for seed, row in zip(seeds, rows, strict=True):
+        state, events, decisions = kernel_game(game, seed)
+        assert row["moves"] == state.history(), seed
+        assert row["actions"] == len(state.history())
+        assert row["length"] == decisions
+        assert row["winners"] == state.winners() and row["returns"] == state.returns(), seed
+        assert row["truncated"] == state.is_truncated()
+        stats = game_stats(state, events)
+        assert {k: row[k] for k in stats} == stats, seed
+        endings.add(row["ending"])
+    if options.get("turn_limit") == 1:
+        assert endings == {"truncated"}
+
+
+def test_every_option_is_covered_by_a_configuration():
+    game = trapworks.make("dead-end-drive")
+    covered = {name for options in CONFIGS for name in options}
+    assert {o.name for o in game.options_schema} <= covered
+
+
+def test_every_ending_and_a_bluff_occur_in_the_move_for_move_games():
+    """The configurations reach each way a game ends (so each is compared above)."""
+    seen = Counter()
+    bluffs = 0
+    for options in CONFIGS:
+        game = trapworks.make("dead-end-drive", **options)
+        for row in game.play_batch(
+            ["random"] * game.players, [7, 2**64 - 1, 123456789] + list(range(1000, 1009))
+        ):
+            seen[row["ending"]] += 1
+            bluffs += row["bluffs"]
+    assert {"escape", "last-alive", "detective", "truncated"} <= set(seen)
+    assert bluffs > 0
+
+
+def test_unknown_agents_and_seat_counts_are_refused_by_name():
+    game = trapworks.make("dead-end-drive", players=3)
+    with pytest.raises(TrapworksError, match="'heuristic'"):
+        game.play_batch(["random", "heuristic", "random"], [1])
+    with pytest.raises(TrapworksError, match="2 agents for a 3-player game"):
+        game.play_batch(["random", "random"], [1])
+    assert type(game).batched_agents == frozenset({"random"})
+
+
+def _table(a, b):
+    cats = sorted(set(a) | set(b))
+    t = np.array([[a[c] for c in cats], [b[c] for c in cats]])
+    return t[:, t.sum(axis=0) >= 10]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", [{"players": 4}, {"players": 2, "wild_cards": 8, "detective_cards": 6}])
+def test_batched_outcomes_have_the_kernels_distribution(options):
+    from scipy.stats import chi2_contingency
+
+    from trapworks.sim import play_one
+
+    n_batch, n_kernel = 4000, 250
+    game = trapworks.make("dead-end-drive", **options)
+    agents = ["random"] * game.players
+    rng = random.Random(2026)
+    rows = game.play_batch(agents, [rng.randrange(2**64) for _ in range(n_batch)])
+    kernel = [play_one("dead-end-drive", options, agents, seed) for seed in range(n_kernel)]
+    winners = _table(
+        Counter(r["winners"][0] if r["winners"] else -1 for r in rows),
+        Counter(k.winners[0] if k.winners else -1 for k in kernel),
+    )
+    assert chi2_contingency(winners)[1] > 0.001
+    endings = _table(Counter(r["ending"] for r in rows), Counter(k.stats["ending"] for k in kernel))
+    assert chi2_contingency(endings)[1] > 0.001
+    for column in ("length", *STAT_COLUMNS):
+        a = np.array([r[column] for r in rows], float)
+        b = np.array([k.decisions if column == "length" else k.stats[column] for k in kernel], float)
+        se = np.sqrt(a.var() / n_batch + b.var() / n_kernel) or 1.0
+        assert abs(a.mean() - b.mean()) < 4.5 * se, column
