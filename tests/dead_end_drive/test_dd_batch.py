@@ -22,7 +22,6 @@ import trapworks
 from trapworks.agents import make_agent
 from trapworks.core import TrapworksError
 from trapworks.games.dead_end_drive.stats import game_stats
-from trapworks.sim import _all_events
 
 pytest.importorskip("numba")
 from trapworks.games.dead_end_drive.batch import (  # noqa: E402
@@ -59,13 +58,16 @@ def kernel_game(game, seed):
     deal_from_stream(state, stream)
     events = []
     decisions = 0
+    state.first_decider = None
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(sample_chance_from_stream(state, stream))
         else:
+            if state.first_decider is None:
+                state.first_decider = state.current_player()
             state.apply_action(seats[state.current_player()].step(state))
             decisions += 1
-        events.extend(_all_events(state, game.num_players()))
+        events.extend(state.all_events())  # the last action's events, each once
     return state, events, decisions
 
 
@@ -82,6 +84,7 @@ def test_batched_games_equal_the_kernel_move_for_move(options):
         assert row["length"] == decisions
         assert row["winners"] == state.winners() and row["returns"] == state.returns(), seed
         assert row["truncated"] == state.is_truncated()
+        assert row["first_seat"] == state.first_decider  # who started (the rows' first_seat)
         stats = game_stats(state, events)
         assert {k: row[k] for k in stats} == stats, seed
         endings.add(row["ending"])

@@ -114,7 +114,8 @@ SEL_N = STACK + 64  # the move choices worked out on entering the select phase (
 SEL = SEL_N + 1  # up to 13 pawns x 3 counts
 END_N = SEL + 40  # the squares marked in ENDS, as a list (to clear and sort only those)
 END_LIST = END_N + 1
-G_SIZE = END_LIST + N_SQ
+FIRST_SEAT = END_LIST + N_SQ  # the seat that took the first turn
+G_SIZE = FIRST_SEAT + 1
 
 # Slots of the parameter vector.
 (P_PLAYERS, P_FIRST, P_LOSE_TURN, P_AFTER_NONE, P_HOPS, P_START_HOP, P_TURN_LIMIT, P_DECK_N) = range(8)
@@ -315,7 +316,7 @@ def _clear_ends(G: Any) -> None:
 
 @njit(cache=True, error_model="numpy")
 def _can_move(G: Any, T: Any, P: Any, pawn: int, count: int, go: int) -> Any:
-    """Any.can_move: a move without chairs, or (Figure 8) with chairs when only
+    """DeadEndDriveState.can_move: a move without chairs, or (Figure 8) with chairs when only
     pawns block every chair-free move."""
     start = G[POS + pawn]
     exit_ok = 1 if pawn == G[PORTRAIT] else 0
@@ -328,7 +329,7 @@ def _can_move(G: Any, T: Any, P: Any, pawn: int, count: int, go: int) -> Any:
 
 @njit(cache=True, error_model="numpy")
 def _destinations(G: Any, T: Any, P: Any, pawn: int, count: int, go: int) -> Any:
-    """Any.destinations into G[ENDS:] (cleared first); how many."""
+    """DeadEndDriveState.destinations into G[ENDS:] (cleared first); how many."""
     _clear_ends(G)
     start = G[POS + pawn]
     exit_ok = 1 if pawn == G[PORTRAIT] else 0
@@ -648,6 +649,7 @@ def _new_game(G: Any, T: Any, P: Any, st: Any) -> None:
         G[PHASE] = F_FIRST
     else:
         G[TO_MOVE] = P[P_FIRST]
+        G[FIRST_SEAT] = P[P_FIRST]
         G[PHASE] = F_REVEAL
 
 
@@ -659,6 +661,7 @@ def _chance(
     if ph == F_FIRST:
         i = _sample(st, T[T_FIRST_CUM], P[P_PLAYERS])
         G[TO_MOVE] = i
+        G[FIRST_SEAT] = i
         G[PHASE] = F_REVEAL
         G[RESUME] = R_ROLL
         return first_base + i
@@ -948,6 +951,7 @@ def play_columns(
     winner[trunc] = -1
     cols: dict[str, Any] = {
         "winner": winner,
+        "first_seat": G[:, FIRST_SEAT],
         "truncated": trunc,
         "ending": G[:, WIN_REASON],
         "length": G[:, N_DECISIONS],
@@ -994,6 +998,7 @@ def play_batch(
     n = game.players
     lose = -1.0 / (n - 1)
     stats = [cols[c].tolist() for c in STAT_COLUMNS]
+    first_seats = cols["first_seat"].tolist()
     rows: list[dict[str, Any]] = []
     for g, (winner, truncated, ending, length, actions) in enumerate(
         zip(
@@ -1015,6 +1020,7 @@ def play_batch(
         row["length"] = length
         row["actions"] = actions
         row["ending"] = ENDINGS[ending]
+        row["first_seat"] = first_seats[g]  # the seat that took the first turn (0-based)
         if moves:
             row["moves"] = cols["moves"][g, :actions].tolist()
         rows.append(row)
