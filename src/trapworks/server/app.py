@@ -19,6 +19,8 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnected
 
+import trapworks
+
 from . import logsafe, messages
 from .accesslog import AccessLogMiddleware
 from .accounts import install as install_accounts  # issue 28: accounts, ratings, quick game
@@ -160,7 +162,7 @@ def create_app(
 
     app = FastAPI(
         title="trapworks",
-        version="0.1.0",
+        version=trapworks.__version__,
         lifespan=lifespan,
         description="Play trapworks games in the browser: lobby, live play over WebSockets, records.",
     )
