@@ -40,15 +40,20 @@ class Evictor:
         self.evicted = 0
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run())
+        loop = asyncio.get_running_loop()
+        # A task of an earlier run of the app (another event loop, e.g. a test client opened
+        # again) is replaced: it can neither run nor be awaited here.
+        if self._task is None or self._task.done() or self._task.get_loop() is not loop:
+            self._task = loop.create_task(self._run())
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        task, self._task = self._task, None
+        if task is None:
+            return
+        task.cancel()
+        if task.get_loop() is asyncio.get_running_loop():
             with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+                await task
 
     async def _run(self) -> None:
         while True:
