@@ -49,4 +49,21 @@ echo "ruff check, ruff format --check, mypy..."
 .venv/bin/ruff check src tests bench
 .venv/bin/ruff format --check src tests bench
 .venv/bin/mypy
-exec .venv/bin/python -m pytest "$@"
+# With arguments: pytest with them, as asked. Without: the whole suite as two pytest processes at
+# once (the web and server tests, which hold the PostgreSQL tests, and everything else), so that
+# the waits of the browser, socket and cluster tests overlap the CPU-bound rest; each writes its
+# own report, shown when both are done.
+if [ $# -gt 0 ]; then
+  exec .venv/bin/python -m pytest "$@"
+fi
+logs=$(mktemp -d)
+.venv/bin/python -m pytest tests/web --durations=15 > "$logs/web.log" 2>&1 &
+web=$!
+.venv/bin/python -m pytest --ignore=tests/web --durations=15 > "$logs/rest.log" 2>&1 &
+rest=$!
+status=0
+wait $rest || status=1
+wait $web || status=1
+echo "=== pytest --ignore=tests/web"; cat "$logs/rest.log"
+echo "=== pytest tests/web"; cat "$logs/web.log"
+exit $status
