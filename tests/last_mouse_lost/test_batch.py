@@ -18,7 +18,7 @@ from scipy.stats import chi2_contingency
 import trapworks
 from trapworks.agents import make_agent
 from trapworks.core import TrapworksError
-from trapworks.games.last_mouse_lost.batch import SharedStream
+from trapworks.core.stream import SharedStream
 
 pytest.importorskip("numba")
 
@@ -127,7 +127,7 @@ def test_batched_engine_refuses_what_it_cannot_play():
         game.play_batch(["mcts", "random"], [1])
     with pytest.raises(TrapworksError, match="2 seats"):
         game.play_batch(["random"], [1])
-    mouse_trap = trapworks.make("mouse-trap")
-    assert mouse_trap.batched_agents == frozenset()
+    booby_trap = trapworks.make("booby-trap")  # a game with no batched engine (its physics is pymunk)
+    assert booby_trap.batched_agents == frozenset()
     with pytest.raises(NotImplementedError):
-        mouse_trap.play_batch(["random"] * 4, [1])
+        booby_trap.play_batch(["random"] * 2, [1])

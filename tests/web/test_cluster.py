@@ -14,6 +14,8 @@ import contextlib
 import httpx
 import pytest
 
+from trapworks.server import schema
+
 from .cluster_helpers import (
     CROSS_NODE_S,
     PG_URL,
@@ -57,7 +59,7 @@ def test_both_nodes_run_the_cluster_bus_on_the_newest_schema(two_nodes):
     infos = [httpx.get(f"{n.url}/api/node").json() for n in (a, b)]
     assert infos[0]["bus"] == infos[1]["bus"] and infos[0]["bus"] in ("postgres", "redis")
     assert infos[0]["node"] != infos[1]["node"]
-    assert infos[0]["schema"] == infos[1]["schema"] == "0002"
+    assert infos[0]["schema"] == infos[1]["schema"] == schema.head()  # the newest migration
 
 
 def test_moves_and_chance_reach_seats_and_spectators_on_the_other_node_in_order(two_nodes):
