@@ -321,11 +321,23 @@ function onState(msg) {
     if (mine !== generation) return;
     drawShell(u);
     restoreFocus(mark, $("board"));
+    focusBoardOnArrival();
     if (u === latestDrawable()) maybeSwitchSeat(u);
   });
 }
 
 function latestDrawable() { return latestU; }
+
+// Once, when the page first shows this player a move to make and nothing has the focus yet: the
+// keyboard starts on the board (one Tab away from everything else), not at the top of the page.
+let arrivedOnBoard = false;
+function focusBoardOnArrival() {
+  if (arrivedOnBoard || document.body.dataset.myTurn !== "1") return;
+  arrivedOnBoard = true;
+  if (document.activeElement && document.activeElement !== document.body) return;
+  const first = document.querySelector("#board [data-kbd]");
+  if (first) first.focus({ preventScroll: true });
+}
 
 function onMessage(event) {
   let data;
