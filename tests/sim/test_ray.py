@@ -67,7 +67,10 @@ def test_lost_worker_keeps_finished_games_and_resume_completes(cluster, tmp_path
     n = 1500
     out = tmp_path / "run.parquet"
     parts = tmp_path / "run.parquet.parts"
-    args = [*RUN, "-n", str(n), "--chunk", "10", "--backend", "ray", "--address", cluster.address]
+    # --max-actions: the kernel's path, one game at a time (the batched engine would finish every
+    # chunk on the first node before the worker node joins, and there would be no worker to lose).
+    args = [*RUN, "--max-actions", "1000000", "-n", str(n), "--chunk", "10", "--backend", "ray"]
+    args += ["--address", cluster.address]
     env = {"TRAPWORKS_HOME": str(tmp_path), "PATH": "/usr/bin:/bin", **RAY_ENV}
     proc = subprocess.Popen(
         [TRAPWORKS, *args, "--retries", "0", "--out", str(out)],
@@ -98,7 +101,16 @@ def test_lost_worker_keeps_finished_games_and_resume_completes(cluster, tmp_path
     assert not parts.exists()
     rows = pd.read_parquet(out)
     assert list(rows["index"]) == list(range(n))  # no game lost or played twice
-    full = trapworks(*RUN, "-n", str(n), "--out", str(tmp_path / "full.parquet"), env_home=tmp_path)
+    full = trapworks(
+        *RUN,
+        "--max-actions",
+        "1000000",
+        "-n",
+        str(n),
+        "--out",
+        str(tmp_path / "full.parquet"),
+        env_home=tmp_path,
+    )
     assert full.returncode == 0, full.stderr
     pd.testing.assert_frame_equal(rows, pd.read_parquet(tmp_path / "full.parquet"))
     # The games finished before the worker was lost are the same rows in the final file.

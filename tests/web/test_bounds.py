@@ -153,9 +153,10 @@ def test_a_socket_dropped_for_not_reading_is_really_closed(tmp_path, monkeypatch
         live = app.state.service.get(g["id"])
         wait_for(lambda: not live.connections, timeout=30, what="the drop")
         # Old servers: ESTABLISHED for as long as the client stays (the issue: 20 of 20 after 90 s).
+        # (40 s: the close handshake's own timeout and a loaded machine come before the abort.)
         wait_for(
             lambda: tcp_state(server_port, client_port) in (None, "CLOSE", "TIME_WAIT"),
-            timeout=15,
+            timeout=40,
             what="the dropped connection closed",
         )
         stalled.close()
