@@ -157,7 +157,7 @@ def test_a_socket_dropped_for_not_reading_is_really_closed(tmp_path, monkeypatch
         wait_for(
             lambda: tcp_state(server_port, client_port) in (None, "CLOSE", "TIME_WAIT"),
             timeout=40,
-            what="the dropped connection closed",
+            what=f"the dropped connection closed (state {tcp_state(server_port, client_port)})",
         )
         stalled.close()
     finally:

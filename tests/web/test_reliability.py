@@ -99,10 +99,18 @@ def live_server(tmp_path, monkeypatch):
     thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    wait_for(lambda: httpx.get(base + "/api/catalog", timeout=1).status_code == 200, what="server up")
+    wait_for(lambda: _answers(base), timeout=30, what="server up")
     yield base, app
     srv.should_exit = True
     thread.join(timeout=10)
+
+
+def _answers(base):
+    """Whether the server answers yet (starting on a loaded machine, it may not for a while)."""
+    try:
+        return httpx.get(base + "/api/catalog", timeout=5).status_code == 200
+    except httpx.TransportError:
+        return False
 
 
 def raw_socket_client(base, path):
@@ -117,6 +125,14 @@ def raw_socket_client(base, path):
             "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         ).encode()
     )
+    # Wait for the 101 as a real client does: uvicorn's h11 protocol drops whatever arrived in the
+    # same read as the upgrade request, so frames sent before the answer may be lost (under load).
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = s.recv(1)
+        assert chunk, "the server closed the socket during the handshake"
+        head += chunk
+    assert head.startswith(b"HTTP/1.1 101"), head[:80]
     return s
 
 

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import resource
 import socket
+import struct
 import time
 from collections import OrderedDict
 from typing import Any
@@ -218,7 +219,7 @@ class GuardedH11Protocol(H11Protocol):
         # The client is not reading what we send: it has WRITE_TIMEOUT_S to start again.
         super().pause_writing()
         if self._write_timer is None:
-            self._write_timer = self.loop.call_later(WRITE_TIMEOUT_S, self.transport.abort)
+            self._write_timer = self.loop.call_later(WRITE_TIMEOUT_S, reset, self.transport)
 
     def resume_writing(self) -> None:
         _cancel(self._write_timer)
@@ -286,6 +287,18 @@ class GuardedH11Protocol(H11Protocol):
         )
 
 
+def reset(transport: Any) -> None:
+    """Abort a connection with a TCP reset. A plain abort closes the descriptor, but while the
+    client does not read, the kernel keeps the socket (FIN-WAIT-1, its whole send buffer unsent)
+    for as long as the client answers its window probes; a zero linger time makes the close a
+    reset, so the kernel frees the connection and its buffers at once."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    transport.abort()
+
+
 def _cancel(timer: asyncio.TimerHandle | None) -> None:
     if timer is not None:
         timer.cancel()
@@ -323,7 +336,7 @@ class GuardedWSProtocol(WebSocketsSansIOProtocol):
 
     def _closing(self, transport: Any) -> None:
         if self._abort_timer is None:
-            self._abort_timer = self.loop.call_later(CLOSE_GRACE_S, transport.abort)
+            self._abort_timer = self.loop.call_later(CLOSE_GRACE_S, reset, transport)
 
     def connection_lost(self, exc: Exception | None) -> None:
         _cancel(self._write_timer)
@@ -335,7 +348,7 @@ class GuardedWSProtocol(WebSocketsSansIOProtocol):
     def pause_writing(self) -> None:
         super().pause_writing()
         if self._write_timer is None:
-            self._write_timer = self.loop.call_later(WRITE_TIMEOUT_S, self.transport.abort)
+            self._write_timer = self.loop.call_later(WRITE_TIMEOUT_S, reset, self.transport)
 
     def resume_writing(self) -> None:
         _cancel(self._write_timer)
