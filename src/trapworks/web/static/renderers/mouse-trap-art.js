@@ -5,7 +5,7 @@
 
 export const W = 1000;
 export const H = 560;
-export const TILE = 56; // a space: 56 units square (at least 32 px on a phone, see --pan-w)
+export const TILE = 56; // a space: 56 units square
 
 // One palette for the board, warm like app.css (accent #b45309, cream background).
 export const C = {

@@ -18,12 +18,12 @@ export default function createRenderer(root, ctx) {
   const { svg, el } = ctx;
   root.classList.add("mouse-trap");
   const top = el("div", { class: "mt-top" }, root);
-  // On a phone the board keeps its words legible (12 units = 10 px and more) and its spaces at
-  // least 32 px: it is drawn 860 px wide and pans.
-  // Focusable, so that a keyboard can scroll it too when nothing on it is to be clicked (axe).
-  const pan = el("div", { class: "board-pan zoomable", style: "--pan-w: 860px", tabindex: "0",
-                          role: "region", "aria-label": "Board (scrolls sideways on a narrow screen)" }, root);
+  // The whole board fits its box at every size (issue 27: no panning on a phone). Every decision
+  // is a button in the action bar (a mouse to move too), so a small board costs no target; a
+  // mouse that may be picked on the board gets a hit area of a finger's size around it.
+  const pan = el("div", { class: "board-pan fits", role: "region", "aria-label": "Board" }, root);
   const board = svg("svg", { viewBox: `0 0 ${A.W} ${A.H}`, class: "mt-board", "data-board": "mouse-trap",
+                              preserveAspectRatio: "xMidYMin meet",
                               "data-animations": "0", role: "group",
                               "aria-label": "The board: the track, the Loop, the Cheese Wheel and the contraption" }, pan);
   ctx.enableArrowKeys(board);
@@ -273,6 +273,10 @@ export default function createRenderer(root, ctx) {
       const t = svg("title", {}, c);
       t.textContent = `${ctx.seatLabel(seat)} (${MOUSE_NAMES[seat]} mouse) on ${where}`;
       if (pickable.has(seat)) {
+        // a transparent hit area of at least 24 px around the mouse, however small the board is drawn
+        const scale = board.clientWidth ? Math.min(board.clientWidth / A.W, board.clientHeight / A.H) : 1;
+        svg("circle", { r: Math.max(16, 12 / scale), fill: "transparent", "data-hit": seat,
+                        "pointer-events": "all" }, g).addEventListener("click", () => send(pickable.get(seat)));
         c.classList.add("pickable");
         ctx.actionable(c, `Move ${t.textContent}`, () => send(pickable.get(seat)));
       } else {
