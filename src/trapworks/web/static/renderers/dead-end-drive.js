@@ -112,7 +112,7 @@ export default function createRenderer(root, ctx) {
     .ded-board .dest-count { font-size: 9px; font-weight: 700; fill: #14532d; }
     .ded-controls .chip { min-width: 2.6em; min-height: 2.6em; font-weight: 700; color: #fff; border: 2px solid #111;
                           border-radius: 50%; padding: 0; text-shadow: 0 0 2px #000; }
-    .ded-zoom { position: absolute; right: .3em; top: .3em; z-index: 2; font-size: .85em; padding: .25em .6em; }
+    .ded-zoom { flex: none; font-size: .85em; padding: .2em .6em; min-height: 2.2em; }
     .ded-legend { font-size: .85em; margin-top: .2em; }
     .ded-legend summary { cursor: pointer; }
     .ded-legend svg { width: 100%; height: auto; display: block; }
@@ -131,8 +131,13 @@ export default function createRenderer(root, ctx) {
   const board = svg("svg", { class: "ded-board", "data-board": "dead-end-drive", role: "group",
                              "aria-label": "The mansion: rooms, traps, pawns" }, stage);
   ctx.enableArrowKeys(board);
-  const zoomButton = el("button", { class: "ded-zoom", type: "button", hidden: true, "data-testid": "whole-board" }, stage);
-  zoomButton.addEventListener("click", () => { zoomOff = !zoomOff; fitView(); });
+  const zoomButton = el("button", { class: "ded-zoom", type: "button", hidden: true, "data-testid": "zoom" }, statusBox);
+  zoomButton.addEventListener("click", () => {
+    if (panZoom) panZoom = false;
+    else if (board.dataset.zoomed === "1") zoomOff = true;
+    else panZoom = true;
+    fitView();
+  });
   const legendBox = el("details", { class: "ded-legend", "data-testid": "legend-details", hidden: true }, root);
   el("summary", { text: t("Legend") }, legendBox);
   const legendSvg = svg("svg", { role: "img", "aria-label": t("Legend") }, legendBox);
@@ -167,6 +172,7 @@ export default function createRenderer(root, ctx) {
   let sprung = 0;
   let pendingDest = null;  // the square clicked with the pawn's count: sent once the dest phase comes
   let zoomOff = false;     // the player asked for the whole board while choosing a square
+  let panZoom = false;     // the player asked for the board drawn large (it pans), to read it
   let fullBox = null;      // the whole board's viewBox [x, y, w, h]
 
   const myTurn = () => ctx.mode === "live" && view && !view.terminal && view.to_move !== null
@@ -219,6 +225,7 @@ export default function createRenderer(root, ctx) {
     fullBox = [0, 0, vw, vh];
     board.setAttribute("viewBox", fullBox.join(" "));
     board.setAttribute("preserveAspectRatio", "xMidYMin meet");
+    stage.style.setProperty("--pan-w", `${Math.ceil((vw * 33) / CELL)}px`);  // "Zoom in": 33 px squares
     legendBox.hidden = beside;
 
     // the front lawn under the Detective's track, from the row after the front wall down
@@ -450,15 +457,21 @@ export default function createRenderer(root, ctx) {
   function fitView() {
     if (!fullBox) return;
     const marks = [...gMarks.querySelectorAll("[data-to], [data-dest]")];
-    const scale = stage.clientWidth / fullBox[2];
-    const small = CELL * scale < 24;
-    zoomButton.hidden = !(small && marks.length);
-    if (!small || !marks.length || zoomOff) {
+    stage.classList.toggle("zoomed", panZoom);
+    // zoomed, the board pans: focusable, so that a keyboard can scroll it too (axe)
+    if (panZoom) stage.setAttribute("tabindex", "0"); else stage.removeAttribute("tabindex");
+    const scale = Math.min(stage.clientWidth / fullBox[2], stage.clientHeight / fullBox[3] || Infinity);
+    const small = panZoom || CELL * scale < 24;
+    zoomButton.hidden = !small;
+    if (panZoom || !marks.length || zoomOff) {
       board.setAttribute("viewBox", fullBox.join(" "));
-      zoomButton.textContent = t("Zoom in");
+      zoomButton.textContent = panZoom ? t("Whole board") : t("Zoom in");
+      zoomButton.setAttribute("aria-pressed", panZoom ? "true" : "false");
       board.dataset.zoomed = "0";
       return;
     }
+    if (!small) { board.setAttribute("viewBox", fullBox.join(" ")); board.dataset.zoomed = "0"; return; }
+    zoomButton.setAttribute("aria-pressed", "true");
     const squares = marks.map((m) => m.getAttribute("data-to") || m.getAttribute("data-dest"));
     const pawn = picked || (view.selected && view.selected.pawn);
     const p = view.pawns.find((q) => q.letter === pawn);

@@ -16,12 +16,31 @@ function still() {
 export default function createRenderer(root, ctx) {
   let lastMoved = new Set(); // seats whose mouse the last moving action moved
   const { svg, el } = ctx;
+  const t = ctx.t || ((m, v) => m.replace(/\{(\w+)\}/g, (x, k) => (v && k in v ? v[k] : x)));
   root.classList.add("mouse-trap");
   const top = el("div", { class: "mt-top" }, root);
   // The whole board fits its box at every size (issue 27: no panning on a phone). Every decision
   // is a button in the action bar (a mouse to move too), so a small board costs no target; a
-  // mouse that may be picked on the board gets a hit area of a finger's size around it.
-  const pan = el("div", { class: "board-pan fits", role: "region", "aria-label": "Board" }, root);
+  // mouse that may be picked on the board gets a hit area of a finger's size around it. Where the
+  // spaces come out under 24 px, one tap on "Zoom in" draws the board 860 px wide (words of 10 px
+  // and more, spaces of 32 px and more), panning, and "Whole board" brings it back.
+  const zoomRow = el("div", { class: "mt-zoom-row", hidden: true }, root);
+  const zoomButton = el("button", { type: "button", class: "mt-zoom", "data-testid": "zoom", "aria-pressed": "false",
+                                    text: t("Zoom in") }, zoomRow);
+  const pan = el("div", { class: "board-pan fits", style: "--pan-w: 860px", role: "region", "aria-label": t("Board") }, root);
+  zoomButton.addEventListener("click", () => {
+    const on = !pan.classList.contains("zoomed");
+    pan.classList.toggle("zoomed", on);
+    // zoomed, the board pans: focusable, so that a keyboard can scroll it too (axe)
+    if (on) pan.setAttribute("tabindex", "0"); else pan.removeAttribute("tabindex");
+    zoomButton.setAttribute("aria-pressed", on ? "true" : "false");
+    zoomButton.textContent = on ? t("Whole board") : t("Zoom in");
+  });
+  function fitZoom() {
+    if (pan.classList.contains("zoomed")) { zoomRow.hidden = false; return; }
+    const scale = Math.min(pan.clientWidth / A.W, pan.clientHeight / A.H);
+    zoomRow.hidden = !(scale > 0 && A.TILE * scale < 24);
+  }
   const board = svg("svg", { viewBox: `0 0 ${A.W} ${A.H}`, class: "mt-board", "data-board": "mouse-trap",
                               preserveAspectRatio: "xMidYMin meet",
                               "data-animations": "0", role: "group",
@@ -63,6 +82,8 @@ export default function createRenderer(root, ctx) {
     .mt-board .jam-label { display: none; }
     .mt-board .mt-stage[data-state=jammed] .jam-label { display: inline; }
     @media (max-width: 600px) { .mt-top { font-size: .9em; gap: .1em .6em; } .mt-player { padding: .1em .4em; } }
+    .mt-zoom-row { display: flex; justify-content: flex-end; margin: 0 0 .2em; }
+    .mt-zoom { font-size: .85em; padding: .2em .7em; min-height: 2.2em; }
     .mt-dot { display: inline-block; width: .8em; height: .8em; border-radius: 50%; border: 1px solid #111; }
   `;
 
@@ -524,6 +545,7 @@ export default function createRenderer(root, ctx) {
       if (u.sync || u.ply !== newsPly) drawNews(u.events || []);
       newsPly = u.ply;
       drawControls(v);
+      fitZoom();
     },
     summary(u) {
       const v = u.view;
