@@ -172,7 +172,10 @@ export default function createRenderer(root, ctx) {
   let sprung = 0;
   let pendingDest = null;  // the square clicked with the pawn's count: sent once the dest phase comes
   let zoomOff = false;     // the player asked for the whole board while choosing a square
-  let panZoom = false;     // the player asked for the board drawn large (it pans), to read it
+  let panZoom = false;
+  let choosing = null;     // a square two dice reach, clicked on a small board: its dice in the bar
+  const smallBoard = () => !!fullBox && stage.clientWidth > 0
+    && CELL * Math.min(stage.clientWidth / fullBox[2], stage.clientHeight / fullBox[3] || Infinity) < 24;     // the player asked for the board drawn large (it pans), to read it
   let fullBox = null;      // the whole board's viewBox [x, y, w, h]
 
   const myTurn = () => ctx.mode === "live" && view && !view.terminal && view.to_move !== null
@@ -403,9 +406,16 @@ export default function createRenderer(root, ctx) {
         ctx.actionable(g, `Pawn ${p.name} (${p.letter}) on ${p.square}: pick it`, () => {
           picked = p.letter;
           render();
-          // keep the keyboard where it was: on the picked pawn
+          // the keyboard goes on to the squares it may end on (the nearest first; arrows for the
+          // others, Enter moves there), else stays on the picked pawn
           const again = gPawns.querySelector(`[data-pawn="${p.letter}"]`);
-          if (again) again.focus();
+          const { x, y } = squareXY(p.square);
+          const near = [...gMarks.querySelectorAll("[data-to]")].sort((a, b) => {
+            const d = (n) => { const q = squareXY(n.getAttribute("data-to")); return (q.x - x) ** 2 + (q.y - y) ** 2; };
+            return d(a) - d(b);
+          })[0];
+          if (again) again.focus(); // first on the board again (the board's roving tab stop)
+          if (near) near.focus();
         });
       } else {
         g.setAttribute("role", "img");
@@ -435,8 +445,12 @@ export default function createRenderer(root, ctx) {
       for (const a of legal().filter((e) => e.kind === "select" && e.pawn === picked)) {
         for (const sq of a.to || []) at.set(sq, [...(at.get(sq) || []), a]);
       }
-      for (const [sq, options] of at) {
+      // Where squares are small (a phone), halves would be too small for a finger: a square two
+      // dice reach is one target, and its dice are then offered as buttons in the action bar.
+      const split = !smallBoard();
+      for (const [sq, all] of at) {
         const { x, y } = squareXY(sq);
+        const options = split || all.length === 1 ? all : [{ text: null, count: all.map((a) => a.count).join("/") }];
         const w = (CELL - 4) / options.length;
         options.forEach((a, k) => {
           const x0 = x - CELL / 2 + 2 + k * w;
@@ -444,6 +458,7 @@ export default function createRenderer(root, ctx) {
           svg("rect", { class: "dest preview", x: x0, y: y - CELL / 2 + 2, width: w, height: CELL - 4, rx: 4 }, g);
           svg("text", { class: "dest-count", x: x0 + w / 2, y: y + 3.5, "text-anchor": "middle" }, g).textContent = String(a.count);
           ctx.actionable(g, t("Move {pawn} {n} to {sq}", { pawn: picked, n: a.count, sq }), () => {
+            if (!a.text) { choosing = sq; drawControls(); return; }
             pendingDest = { square: sq, select: a.text };
             send(a.text);
           });
@@ -628,11 +643,13 @@ export default function createRenderer(root, ctx) {
         }
       } else {
         for (const a of entries.filter((e) => e.kind === "select" && e.pawn === picked)) {
-          const b = el("button", { class: "primary", text: `Move ${picked} ${a.count}`, "data-count": a.count,
-                                   "data-action": a.text }, controls);
-          b.addEventListener("click", () => send(a.text));
+          if (choosing && !(a.to || []).includes(choosing)) continue;
+          const b = el("button", { class: "primary", text: choosing ? t("Move {pawn} {n} to {sq}", { pawn: picked, n: a.count, sq: choosing })
+            : `Move ${picked} ${a.count}`, "data-count": a.count, "data-action": a.text }, controls);
+          const sq = choosing;
+          b.addEventListener("click", () => { if (sq) pendingDest = { square: sq, select: a.text }; send(a.text); });
         }
-        el("button", { text: "Other pawn", onclick: () => { picked = null; render(); } }, controls);
+        el("button", { text: t("Other pawn"), onclick: () => { picked = null; choosing = null; render(); } }, controls);
       }
       return;
     }
@@ -656,6 +673,7 @@ export default function createRenderer(root, ctx) {
     drawOthers();
     drawControls();
     if (!picked && view.phase !== "dest") zoomOff = false;
+    if (!picked) choosing = null;
     fitView();
   }
 
