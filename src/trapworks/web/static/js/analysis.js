@@ -23,7 +23,9 @@ function words(m, label) {
     const kind = m.same ? "same" : "other";
     const mark = m.same ? t("as the hint") : t("not as the hint");
     const text = m.same ? `${who}: ${m.move} — ${t("the hint agent chose the same")}`
-      : `${who}: ${m.move} — ${t("the hint agent chose {move} ({words})", { move: m.choice, words: m.choice_text })}`;
+      : m.choice_text && m.choice_text.toLowerCase() !== m.choice.toLowerCase()
+        ? `${who}: ${m.move} — ${t("the hint agent chose {move} ({words})", { move: m.choice, words: m.choice_text })}`
+        : `${who}: ${m.move} — ${t("the hint agent chose {move}", { move: m.choice })}`;
     return { mark, text, kind };
   }
   return { mark: "", text: `${who}: ${m.move}`, kind: "none" };
