@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import time
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -45,7 +45,7 @@ def raised(state):
     return sum(bin(r).count("1") for r in state.rows)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _wins(rows_key, advanced, board):
     """Exhaustive search of one round: does the player to move win it? (rows as bitmasks)"""
     from trapworks.games.last_mouse_lost import SPEC

@@ -31,7 +31,9 @@ def server(inprocess_server):
 
 def finished(server, game, options, seed):
     r = httpx.post(
-        server + "/api/games", json={"game": game, "options": options, "seed": seed, "seats": [AI, AI]}, timeout=30
+        server + "/api/games",
+        json={"game": game, "options": options, "seed": seed, "seats": [AI, AI]},
+        timeout=30,
     )
     assert r.status_code == 201, r.text
     gid = r.json()["id"]

@@ -62,7 +62,9 @@ def _left(solution: dict[str, Any]) -> int | None:
     return sum(heaps) if isinstance(heaps, list) else None
 
 
-def judge(solver: Any, before: State, action: int, after: State, options: dict[str, Any]) -> dict[str, Any] | None:
+def judge(
+    solver: Any, before: State, action: int, after: State, options: dict[str, Any]
+) -> dict[str, Any] | None:
     """The solver's word on one move: winning or losing, and a winning move where one existed."""
     sol = _solve(solver, before, options)
     if sol is None or sol.get("outcome") not in ("win", "loss"):
@@ -151,7 +153,9 @@ class Analyses:
         live = service.get(gid)
         try:
             if not control.ended(live):
-                raise ServiceError(409, "not_finished", "this game is not over yet: it is analysed once it has ended")
+                raise ServiceError(
+                    409, "not_finished", "this game is not over yet: it is analysed once it has ended"
+                )
             record = service.game_record(live)
             key = live.key
         finally:

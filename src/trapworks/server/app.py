@@ -24,11 +24,11 @@ import trapworks
 from . import logsafe, messages
 from .accesslog import AccessLogMiddleware
 from .accounts import install as install_accounts  # issue 28: accounts, ratings, quick game
+from .analysis import add_analysis_routes
 from .bounds import Bounds, BoundsMiddleware
 from .bounds import document as document_bounds
 from .bus import make_bus
 from .cluster import ClusterLink
-from .analysis import add_analysis_routes
 from .control_api import add_control_routes
 from .eviction import Evictor
 from .headers import OriginCheck, SecurityHeaders
