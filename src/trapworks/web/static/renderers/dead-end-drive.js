@@ -154,7 +154,7 @@ export default function createRenderer(root, ctx) {
   const curtain = el("div", { class: "ded-curtain", hidden: true, "data-testid": "curtain" }, ctx.bar);
   const handPanel = el("div", { class: "ded-panel ded-hand", "data-testid": "hand" }, ctx.bar);
   const sideCard = el("div", { class: "card" }, ctx.side);
-  el("h2", { text: "What happened" }, sideCard);
+  el("h2", { text: t("What happened") }, sideCard);
   const events = el("ul", { class: "ded-events", "data-testid": "events", tabindex: "0",
                             "aria-label": "What happened" }, sideCard);
   const panels = el("div", { class: "ded-panels" }, sideCard);
@@ -539,24 +539,24 @@ export default function createRenderer(root, ctx) {
       portrait(frame, view.portrait || "A", 4, 4, 36, 46, `${colour}66`);
       const who = el("div", { class: "who" }, portraitBox);
       who.append(document.createTextNode(view.portrait ? `${name} (${view.portrait})` : name));
-      el("small", { text: "portrait on the wall" }, who);
+      el("small", { text: t("portrait on the wall") }, who);
       el("small", { class: "behind", text: "" }, who);
     }
-    portraitBox.querySelector(".behind").textContent = `${view.frame.behind} more in the frame`;
+    portraitBox.querySelector(".behind").textContent = t("{n} more in the frame", { n: view.frame.behind });
     portraitBox.dataset.portrait = view.portrait || "";
-    detectiveText.textContent = `Detective: step ${view.detective.step} of ${view.detective.steps}`;
+    detectiveText.textContent = t("Detective: step {n} of {m}", { n: view.detective.step, m: view.detective.steps });
     diceBox.replaceChildren();
     for (const n of view.dice) diceBox.append(die(n));
     pileBox.replaceChildren();
     pileBox.append(cardBack({ w: 21, h: 28 }));
-    el("span", { text: `pile ${view.pile}` }, pileBox);
+    el("span", { text: t("pile {n}", { n: view.pile }) }, pileBox);
     const top = view.discard[view.discard.length - 1];
     if (top) {
       const face = cardFace(top, { w: 21, h: 28 });
       face.setAttribute("data-discard-top", top);
       pileBox.append(face);
     }
-    el("span", { text: `discard ${view.discard.length}` }, pileBox);
+    el("span", { text: t("discard {n}", { n: view.discard.length }) }, pileBox);
     if (top) el("span", { class: "top", text: `(top: ${top})` }, pileBox);
     if (view.terminal) {
       turnLine.textContent = view.truncated ? "Stopped by the turn limit: no winner."
@@ -564,45 +564,46 @@ export default function createRenderer(root, ctx) {
     } else if (view.to_move === null) {
       turnLine.textContent = `${ctx.seatLabel(view.turn_of)}: ${view.phase}…`;
     } else {
-      const phaseText = { portrait: "rolled doubles: change the portrait?", select: "pick a pawn to move",
-                          dest: "pick where it ends", trap: "on a trap: play a card or draw",
-                          drawn: "drew a card: spring or keep" }[view.phase] || view.phase;
-      turnLine.textContent = `${ctx.seatLabel(view.to_move)} ${myTurn() ? "—" : "is to move:"} ${phaseText}`;
+      const phaseText = { portrait: t("rolled doubles: change the portrait?"), select: t("pick a pawn to move"),
+                          dest: t("pick where it ends"), trap: t("on a trap: play a card or draw"),
+                          drawn: t("drew a card: spring or keep") }[view.phase] || view.phase;
+      turnLine.textContent = myTurn() ? `${ctx.seatLabel(view.to_move)} — ${phaseText}`
+        : t("{who} is to move: {what}", { who: ctx.seatLabel(view.to_move), what: phaseText });
     }
   }
 
   function drawHand() {
     handPanel.replaceChildren();
-    el("h2", { text: ctx.seat === null ? "Spectating" : "Your hand (secret)" }, handPanel);
-    if (ctx.seat === null) { el("p", { class: "muted", text: "A spectator sees no hand." }, handPanel); return; }
-    if (!revealed) { el("p", { class: "muted", text: "Hidden (hot seat): open it on your turn." }, handPanel); return; }
+    el("h2", { text: ctx.seat === null ? t("Spectating") : t("Your hand (secret)") }, handPanel);
+    if (ctx.seat === null) { el("p", { class: "muted", text: t("A spectator sees no hand.") }, handPanel); return; }
+    if (!revealed) { el("p", { class: "muted", text: t("Hidden (hot seat): open it on your turn.") }, handPanel); return; }
     const chars = el("div", { class: "cards", "data-testid": "my-characters", "aria-label": "your character cards" }, handPanel);
     for (const letter of view.my_characters) {
       const p = view.pawns.find((q) => q.letter === letter);
       card(chars, "character", p.name, { "data-character": letter, title: `${p.name} (${letter})` });
     }
-    if (!view.my_characters.length) el("span", { class: "muted", text: "no character left" }, chars);
+    if (!view.my_characters.length) el("span", { class: "muted", text: t("no character left") }, chars);
     const traps = el("div", { class: "cards", "data-testid": "my-traps", "aria-label": "your trap cards" }, handPanel);
     for (const c of view.my_trap_cards) card(traps, c, c, { "data-card": c });
-    if (!view.my_trap_cards.length) el("span", { class: "muted", text: "no trap card" }, traps);
+    if (!view.my_trap_cards.length) el("span", { class: "muted", text: t("no trap card") }, traps);
     if (view.drawn_card) {
       const drawn = el("div", { class: "cards", "data-testid": "drawn" }, handPanel);
-      el("span", { text: "You drew:" }, drawn);
+      el("span", { text: t("You drew:") }, drawn);
       card(drawn, view.drawn_card, view.drawn_card, { "data-drawn": view.drawn_card }).classList.add("drawn");
     }
   }
   function drawOthers() {
     othersPanel.replaceChildren();
-    el("h3", { text: "Players (hands hidden)" }, othersPanel);
+    el("h3", { text: t("Players (hands hidden)") }, othersPanel);
     for (const s of view.seats) {
       const line = `${ctx.seatLabel(s.seat)}: ${s.character_cards} character, ${s.trap_cards} trap card(s)`
         + (s.secret_cards ? `, ${s.secret_cards} secret` : "") + (s.out ? " — out" : "");
       el("div", { text: line, "data-seat-cards": s.seat }, othersPanel);
     }
     offPanel.replaceChildren();
-    el("h3", { text: "Knocked off" }, offPanel);
+    el("h3", { text: t("Knocked off") }, offPanel);
     const off = view.pawns.filter((p) => p.status === "knocked off");
-    if (!off.length) el("span", { class: "muted", text: "nobody yet" }, offPanel);
+    if (!off.length) el("span", { class: "muted", text: t("nobody yet") }, offPanel);
     for (const p of off) {
       const owner = p.owner === null || p.owner === undefined ? "secret card" : ctx.seatLabel(p.owner);
       const line = el("div", { class: "ded-off", "data-off": p.letter }, offPanel);
@@ -615,8 +616,8 @@ export default function createRenderer(root, ctx) {
   // Hot seat: the curtain over your hand and choices until you open it.
   function showCurtain() {
     curtain.hidden = false;
-    el("p", { text: `Your turn, ${ctx.seatLabel(ctx.seat)}. Make sure nobody else is looking.` }, curtain);
-    el("button", { text: "Show my hand and play", "data-testid": "reveal-hand",
+    el("p", { text: t("Your turn, {who}. Make sure nobody else is looking.", { who: ctx.seatLabel(ctx.seat) }) }, curtain);
+    el("button", { text: t("Show my hand and play"), "data-testid": "reveal-hand",
                    onclick: () => { revealed = true; render(); } }, curtain);
   }
 
@@ -645,7 +646,7 @@ export default function createRenderer(root, ctx) {
         for (const a of entries.filter((e) => e.kind === "select" && e.pawn === picked)) {
           if (choosing && !(a.to || []).includes(choosing)) continue;
           const b = el("button", { class: "primary", text: choosing ? t("Move {pawn} {n} to {sq}", { pawn: picked, n: a.count, sq: choosing })
-            : `Move ${picked} ${a.count}`, "data-count": a.count, "data-action": a.text }, controls);
+            : t("Move {pawn} {n}", { pawn: picked, n: a.count }), "data-count": a.count, "data-action": a.text }, controls);
           const sq = choosing;
           b.addEventListener("click", () => { if (sq) pendingDest = { square: sq, select: a.text }; send(a.text); });
         }

@@ -49,7 +49,7 @@ export default function createRenderer(root, ctx) {
   const turnBar = el("div", { class: "mt-top" }, ctx.bar);
   const controls = el("div", { class: "mt-controls", "data-controls": "mouse-trap" }, ctx.bar);
   const newsCard = el("div", { class: "card" }, ctx.side);
-  el("h2", { text: "What happened" }, newsCard);
+  el("h2", { text: t("What happened") }, newsCard);
   const news = el("ol", { class: "mt-news", "data-news": "mouse-trap", tabindex: "0",
                           "aria-label": "What happened" }, newsCard);
 
@@ -87,6 +87,7 @@ export default function createRenderer(root, ctx) {
     .mt-dot { display: inline-block; width: .8em; height: .8em; border-radius: 50%; border: 1px solid #111; }
   `;
 
+  const mouseName = (seat) => [t("red"), t("blue"), t("green"), t("yellow")][seat] || MOUSE_NAMES[seat];
   const spaceGroups = [];
   const partGroups = {}; // part id -> {outer, mv}
   const stageGroups = []; // by stage index
@@ -176,7 +177,7 @@ export default function createRenderer(root, ctx) {
       const ly = y + h + 22 > A.H - 70 ? y - 14 : y + h + 22;
       svg("rect", { x: lx - 60, y: ly - 15, width: 120, height: 22, rx: 5, fill: "#fff", stroke: C.jam, "stroke-width": 2 }, jam);
       svg("text", { x: lx, y: ly + 1, "font-size": 14, "font-weight": "bold", "text-anchor": "middle", fill: C.jam }, jam)
-        .textContent = "jammed here";
+        .textContent = t("jammed here");
       const title = svg("title", {}, g);
       title.textContent = `${stage.letter}: ${stage.text} (works with probability ${stage.odds.toFixed(3)})`;
       stageGroups[k] = g;
@@ -196,7 +197,7 @@ export default function createRenderer(root, ctx) {
     if (v.parts_built < v.part_ids.length) {
       const id = v.part_ids[v.parts_built];
       const [x, y] = A.PARTS[id].tag;
-      const label = `next: ${v.parts_built + 1}`;
+      const label = t("next: {n}", { n: v.parts_built + 1 });
       svg("rect", { x: x - 32, y: y - 12, width: 64, height: 20, rx: 10, fill: "#fff", stroke: C.next, "stroke-width": 2 }, nextTag);
       svg("text", { x, y: y + 3, "font-size": 12, "font-weight": "bold", "text-anchor": "middle", fill: C.ink }, nextTag).textContent = label;
     }
@@ -240,16 +241,16 @@ export default function createRenderer(root, ctx) {
       return t;
     };
     const name = (k) => v.parts[k].replace(" (with rubber band)", "").replace(" (pipe)", "").replace(" (man)", "");
-    line(398, `The contraption: ${v.parts_built} of ${v.part_ids.length} parts`, 17, "bold");
-    if (!v.trap_complete) line(420, `Next to build: ${v.parts_built + 1}, ${name(v.parts_built)}`);
-    else line(420, `Complete: it catches with chance ${(v.capture_chance * 100).toFixed(1)}%`);
+    line(398, t("The contraption: {n} of {m} parts", { n: v.parts_built, m: v.part_ids.length }), 17, "bold");
+    if (!v.trap_complete) line(420, t("Next to build: {n}, {part}", { n: v.parts_built + 1, part: name(v.parts_built) }));
+    else line(420, t("Complete: it catches with chance {p}%", { p: (v.capture_chance * 100).toFixed(1) }));
     const last = v.last_firing;
     let status = "";
-    if (v.firing_stage !== null && v.firing_stage !== undefined) status = "Firing…";
+    if (v.firing_stage !== null && v.firing_stage !== undefined) status = t("Firing…");
     else if (last && last.jammed) {
       const st = v.firing_chain[last.stages];
-      status = `Last firing jammed at ${st.letter}: ${st.text.toLowerCase()}`;
-    } else if (last) status = "Last firing: the cage fell!";
+      status = t("Last firing jammed at {stage}: {what}", { stage: st.letter, what: st.text.toLowerCase() });
+    } else if (last) status = t("Last firing: the cage fell!");
     if (status) {
       const t = line(442, status, 15, "600", last && last.jammed && !(v.firing_stage >= 0 && v.firing_stage !== null) ? C.jam : C.ink);
       t.setAttribute("data-firing-status", "");
@@ -259,8 +260,8 @@ export default function createRenderer(root, ctx) {
     const shown = Math.min(6, Math.ceil(v.pile / 5));
     for (let k = 0; k < shown; k++) A.drawCheeseCard(svg, pile, 780 + k * 3, 262 - k * 4);
     if (!v.pile) svg("rect", { x: 780, y: 262, width: 40, height: 28, rx: 4, fill: "none", stroke: C.muted, "stroke-dasharray": "4 3" }, pile);
-    const t = svg("text", { x: 800, y: 315, "font-size": 15, "text-anchor": "middle", fill: C.ink }, pile);
-    t.textContent = `Cheese pile: ${v.pile} of ${v.supply}`;
+    const pileText = svg("text", { x: 800, y: 315, "font-size": 15, "text-anchor": "middle", fill: C.ink }, pile);
+    pileText.textContent = t("Cheese pile: {n} of {m}", { n: v.pile, m: v.supply });
   }
 
   // --- mice -------------------------------------------------------------------------------------
@@ -346,7 +347,9 @@ export default function createRenderer(root, ctx) {
       }, top);
       // The mouse's colour as a dot; the words stay dark (yellow text on white is unreadable).
       el("span", { class: "mt-dot", style: `background:${MOUSE_COLOURS[seat]}`, "aria-hidden": "true" }, p);
-      p.append(`${ctx.seatLabel(seat)} (${MOUSE_NAMES[seat]}): ${caught ? "caught" : n + " cheese"}`);
+      const mouse = mouseName(seat);
+      p.append(caught ? t("{who} ({mouse}): caught", { who: ctx.seatLabel(seat), mouse })
+        : t("{who} ({mouse}): {n} cheese", { who: ctx.seatLabel(seat), mouse, n }));
       if (!caught && n) p.append(cheeseCards(n));
     });
     turnBar.replaceChildren();
