@@ -27,7 +27,7 @@ export default function createRenderer(root, ctx) {
   const zoomRow = el("div", { class: "mt-zoom-row", hidden: true }, root);
   const zoomButton = el("button", { type: "button", class: "mt-zoom", "data-testid": "zoom", "aria-pressed": "false",
                                     text: t("Zoom in") }, zoomRow);
-  const pan = el("div", { class: "board-pan fits", style: "--pan-w: 860px", role: "region", "aria-label": t("Board") }, root);
+  const pan = el("div", { class: "board-pan fits", style: "--pan-w: 860px", role: "region", "aria-label": t("Track and contraption") }, root);
   zoomButton.addEventListener("click", () => {
     const on = !pan.classList.contains("zoomed");
     pan.classList.toggle("zoomed", on);
@@ -128,7 +128,7 @@ export default function createRenderer(root, ctx) {
     svg("text", { x: 4, y: 13, "font-size": 12, "font-weight": "bold", fill: ink }, g).textContent = String(space.index);
     const icon = svg("g", { transform: "translate(29,3) scale(0.95)", "aria-hidden": "true" }, g);
     A.drawIcon(svg, icon, space, ink);
-    const words = A.spaceWords(space);
+    const words = A.spaceWords(space, t);
     words.forEach((line, k) => {
       svg("text", { x: A.TILE / 2, y: (words.length === 1 ? 46 : 38) + k * 13, "font-size": 12.5,
                     "font-weight": k === 0 ? "600" : "400", "text-anchor": "middle", fill: ink }, g).textContent = line;
@@ -198,7 +198,8 @@ export default function createRenderer(root, ctx) {
       const id = v.part_ids[v.parts_built];
       const [x, y] = A.PARTS[id].tag;
       const label = t("next: {n}", { n: v.parts_built + 1 });
-      svg("rect", { x: x - 32, y: y - 12, width: 64, height: 20, rx: 10, fill: "#fff", stroke: C.next, "stroke-width": 2 }, nextTag);
+      const w = Math.max(64, label.length * 7.4 + 14);
+      svg("rect", { x: x - w / 2, y: y - 12, width: w, height: 20, rx: 10, fill: "#fff", stroke: C.next, "stroke-width": 2 }, nextTag);
       svg("text", { x, y: y + 3, "font-size": 12, "font-weight": "bold", "text-anchor": "middle", fill: C.ink }, nextTag).textContent = label;
     }
   }
