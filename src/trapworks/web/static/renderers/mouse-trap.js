@@ -298,8 +298,11 @@ export default function createRenderer(root, ctx) {
       if (pickable.has(seat)) {
         // a transparent hit area of at least 24 px around the mouse, however small the board is drawn
         const scale = board.clientWidth ? Math.min(board.clientWidth / A.W, board.clientHeight / A.H) : 1;
-        svg("circle", { r: Math.max(16, 12 / scale), fill: "transparent", "data-hit": seat,
-                        "pointer-events": "all" }, g).addEventListener("click", () => send(pickable.get(seat)));
+        // under the mouse's drawing: a click on the mouse itself is the mouse's own
+        const hit = svg("circle", { r: Math.max(16, 12 / scale), fill: "transparent", "data-hit": seat,
+                                    "pointer-events": "all" });
+        g.insertBefore(hit, g.firstChild);
+        hit.addEventListener("click", () => send(pickable.get(seat)));
         c.classList.add("pickable");
         ctx.actionable(c, `Move ${t.textContent}`, () => send(pickable.get(seat)));
       } else {
