@@ -142,6 +142,7 @@ def test_on_a_phone_the_whole_board_and_every_control_of_the_turn_are_in_view(se
         assert page.locator(DD).get_attribute("data-zoomed") == "1"
         targets_at_least(page, f"{DD} [data-to] rect")
         assert not page.evaluate(OUTSIDE_JS, f"{DD} [data-to] rect")
+        assert not page.evaluate(OUTSIDE_JS, DECISION)  # nothing offered out of the magnified view
         both = page.locator(f"{DD} [data-to][data-count*='/']")
         if both.count():  # a square two dice reach: one target; its dice as buttons in the bar
             both.first.click()

@@ -136,7 +136,7 @@ export default function createRenderer(root, ctx) {
     if (panZoom) panZoom = false;
     else if (board.dataset.zoomed === "1") zoomOff = true;
     else panZoom = true;
-    fitView();
+    render();
   });
   const legendBox = el("details", { class: "ded-legend", "data-testid": "legend-details", hidden: true }, root);
   el("summary", { text: t("Legend") }, legendBox);
@@ -400,7 +400,10 @@ export default function createRenderer(root, ctx) {
       title.textContent = `${p.name} (${p.square})`;
       if (p.letter === view.portrait) svg("circle", { r: CELL / 2 + 1, fill: "none", stroke: "#f59e0b", "stroke-width": 2,
                                                        "stroke-dasharray": "3 2" }, g);
-      if (mine && movable.has(p.letter)) {
+      // magnified on the picked pawn's squares (a small board): the other pawns are out of view and
+      // not offered there ("Other pawn" in the action bar brings back the whole board)
+      const magnified = picked && picked !== p.letter && !zoomOff && !panZoom && smallBoard();
+      if (mine && movable.has(p.letter) && !magnified) {
         g.classList.add("movable");
         g.setAttribute("data-movable", "1");
         ctx.actionable(g, `Pawn ${p.name} (${p.letter}) on ${p.square}: pick it`, () => {
