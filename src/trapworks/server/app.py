@@ -24,6 +24,7 @@ import trapworks
 from . import logsafe, messages
 from .accesslog import AccessLogMiddleware
 from .accounts import install as install_accounts  # issue 28: accounts, ratings, quick game
+from .analysis import add_analysis_routes
 from .bounds import Bounds, BoundsMiddleware
 from .bounds import document as document_bounds
 from .bus import make_bus
@@ -384,6 +385,7 @@ def create_app(
 
     add_routes(app, social)
     add_control_routes(app, service)  # resign, abort, rematch, hand-over, public records
+    add_analysis_routes(app, service)  # issue 27: review with analysis (server/analysis.py)
     install_accounts(app, service)  # issue 28: accounts, ratings, profiles, my games, quick game
     add_i18n_routes(app)  # the front end's message catalogs (issue 27)
     document_bounds(app)  # i26: the bounds' 413/429/503 answers in the OpenAPI schema

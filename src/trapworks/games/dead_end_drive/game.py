@@ -1400,6 +1400,10 @@ class DeadEndDriveState(State):
             if a < g.DEST_BASE:
                 pawn, c = divmod(a, 12)
                 entry.update(kind="select", pawn=LETTERS[pawn], count=c + 1)
+                # Where the move may end (public: the board and the pawns), so that a page can
+                # offer pawn-then-square in two clicks (issue 27); the dest phase still decides.
+                dest = self.destinations(pawn, c + 1)
+                entry["to"] = [m.name(sq) for sq in range(dest.bit_length()) if dest >> sq & 1]
             elif a < g.CHANGE:
                 sq = a - g.DEST_BASE
                 entry.update(kind="dest", square=m.name(sq))

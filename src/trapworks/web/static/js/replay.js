@@ -3,6 +3,7 @@
 import { api, clear, el, hashParams } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
 import { renderLog } from "/static/js/log.js";
+import { loadAnalysis, showAnalysis } from "/static/js/analysis.js";
 
 const $ = (id) => document.getElementById(id);
 let data = null;
@@ -10,6 +11,8 @@ let renderer = null;
 let at = 0;
 let timer = null;
 let queue = Promise.resolve();
+let gameId = ""; // the game's id where the page knows it (its analysis is asked for)
+let markStep = () => {};
 
 function message(text, kind = "info") {
   const box = clear($("messages"));
@@ -36,6 +39,7 @@ function show(i, animate) {
   }
   const current = $("log").querySelector("li.current");
   if (current) current.scrollIntoView({ block: "nearest" });
+  markStep(i);
 }
 
 // How a game ended off the board (resigned, out of time, aborted), from the record's forfeits.
@@ -71,6 +75,15 @@ async function start(record) {
   $("player").hidden = false;
   show(0, false);
   document.body.dataset.ready = "1";
+  if (gameId) {
+    const analysis = await loadAnalysis(gameId);
+    if (analysis) {
+      markStep = showAnalysis($("analysis"), $("log"), analysis, {
+        label: (s) => data.players[s] || `Player ${s + 1}`, onPick: (step) => { stop(); show(step, false); } });
+      markStep(at);
+    }
+    document.body.dataset.analysis = analysis ? "1" : "0";
+  }
 }
 
 function stop() { clearInterval(timer); timer = null; $("play").textContent = "Play"; }
@@ -102,6 +115,7 @@ async function init() {
     const credit = el("p", { class: "embed-credit muted" }, document.querySelector(".side .card"));
     el("a", { href: `/replay/${encodeURIComponent(publicId)}`, target: "_blank", rel: "noopener", text: "Open on trapworks" }, credit);
   }
+  gameId = publicId || p.get("g") || "";
   if (publicId) {
     const r = await api("GET", `/api/public/games/${encodeURIComponent(publicId)}/record`);
     $("load").hidden = true;

@@ -38,6 +38,7 @@ function neighbour(name, side) {
 
 export default function createRenderer(root, ctx) {
   let lastMoved = new Set(); // pawns walked by the last move
+  const t = ctx.t || ((m, v) => m.replace(/\{(\w+)\}/g, (x, k) => (v && k in v ? v[k] : x)));
   const { el, svg } = ctx;
   root.classList.add("ded");
   const style = el("style", {}, root);
@@ -95,6 +96,26 @@ export default function createRenderer(root, ctx) {
     .ded-off { display: flex; align-items: center; gap: .4em; margin: .15em 0; }
     .ded-off svg { flex: none; border-radius: 3px; filter: grayscale(.6); }
     .ded-events { font-size: .85em; max-height: 7em; overflow: auto; margin: .2em 0; padding-left: 1.2em; }
+    /* Wide screens (issue 27): the portrait, Detective and pile in a column beside the mansion, the
+       dice, the turn and its buttons on one line: the mansion gets the height. */
+    @media (min-width: 901px) {
+      #board.ded { flex-direction: row; gap: .6em; }
+      #board.ded > .ded-info { flex-direction: column; align-items: flex-start; width: 10.5em; flex: none; margin: 0; }
+      #board.ded .ded-portrait { flex-direction: column; align-items: flex-start; min-width: 0; }
+      #board.ded .ded-status { flex-direction: column; align-items: flex-start; gap: .4em; }
+      .ded-bar-top { flex-wrap: nowrap; }
+    }
+    .ded-bar-top { display: flex; flex-wrap: wrap; gap: .3em .8em; align-items: center; }
+    .ded-bar-top .ded-turn { margin: 0; }
+    .ded-bar-top .ded-controls { flex: 1 1 auto; justify-content: flex-start; margin: 0; min-height: 0; }
+    .ded-board .dest.preview { fill: rgba(22, 163, 74, .3); }
+    .ded-board .dest-count { font-size: 9px; font-weight: 700; fill: #14532d; }
+    .ded-controls .chip { min-width: 2.6em; min-height: 2.6em; font-weight: 700; color: #fff; border: 2px solid #111;
+                          border-radius: 50%; padding: 0; text-shadow: 0 0 2px #000; }
+    .ded-zoom { flex: none; font-size: .85em; padding: .2em .6em; min-height: 2.2em; }
+    .ded-legend { font-size: .85em; margin-top: .2em; }
+    .ded-legend summary { cursor: pointer; }
+    .ded-legend svg { width: 100%; height: auto; display: block; }
   `;
 
   const infoBar = el("div", { class: "ded-info" }, root);
@@ -102,14 +123,25 @@ export default function createRenderer(root, ctx) {
   const statusBox = el("div", { class: "ded-status" }, infoBar);
   const detectiveText = el("span", { "data-testid": "detective" }, statusBox);
   const pileBox = el("span", { class: "ded-pile", "data-testid": "pile" }, statusBox);
-  // On a phone the squares stay at least 32 px (the board pans); see --pan-w below.
-  // Focusable, so that a keyboard can scroll it too when nothing on it is to be clicked (axe).
-  const stage = el("div", { class: "ded-stage board-pan zoomable", tabindex: "0", role: "region",
-                            "aria-label": "Mansion (scrolls on a narrow screen)" }, root);
+  // The whole mansion is drawn to fit its box at every size (issue 27: no panning on a phone).
+  // Where its squares come out smaller than a finger (under 24 px), choosing where a pawn ends
+  // magnifies the part of the mansion that matters (the pawn and its squares), with a button back
+  // to the whole board; picking the pawn itself is also offered as big buttons in the action bar.
+  const stage = el("div", { class: "ded-stage board-pan fits", role: "region", "aria-label": t("Mansion") }, root);
   const board = svg("svg", { class: "ded-board", "data-board": "dead-end-drive", role: "group",
                              "aria-label": "The mansion: rooms, traps, pawns" }, stage);
   ctx.enableArrowKeys(board);
-  const barTop = el("div", { class: "ded-info" }, ctx.bar);
+  const zoomButton = el("button", { class: "ded-zoom", type: "button", hidden: true, "data-testid": "zoom" }, statusBox);
+  zoomButton.addEventListener("click", () => {
+    if (panZoom) panZoom = false;
+    else if (board.dataset.zoomed === "1") zoomOff = true;
+    else panZoom = true;
+    render();
+  });
+  const legendBox = el("details", { class: "ded-legend", "data-testid": "legend-details", hidden: true }, root);
+  el("summary", { text: t("Legend") }, legendBox);
+  const legendSvg = svg("svg", { role: "img", "aria-label": t("Legend") }, legendBox);
+  const barTop = el("div", { class: "ded-info ded-bar-top" }, ctx.bar);
   const diceBox = el("span", { class: "ded-dice", "data-testid": "dice", "aria-label": "dice" }, barTop);
   const turnLine = el("div", { class: "ded-turn", "data-testid": "turn" }, barTop);
   const gCells = svg("g", {}, board);
@@ -118,11 +150,11 @@ export default function createRenderer(root, ctx) {
   const gMarks = svg("g", {}, board);
   const gPawns = svg("g", {}, board);
   const gFx = svg("g", { class: "fx" }, board);
+  const controls = el("div", { class: "ded-controls", "data-testid": "controls" }, barTop);
   const curtain = el("div", { class: "ded-curtain", hidden: true, "data-testid": "curtain" }, ctx.bar);
-  const controls = el("div", { class: "ded-controls", "data-testid": "controls" }, ctx.bar);
   const handPanel = el("div", { class: "ded-panel ded-hand", "data-testid": "hand" }, ctx.bar);
   const sideCard = el("div", { class: "card" }, ctx.side);
-  el("h2", { text: "What happened" }, sideCard);
+  el("h2", { text: t("What happened") }, sideCard);
   const events = el("ul", { class: "ded-events", "data-testid": "events", tabindex: "0",
                             "aria-label": "What happened" }, sideCard);
   const panels = el("div", { class: "ded-panels" }, sideCard);
@@ -138,6 +170,13 @@ export default function createRenderer(root, ctx) {
   let revealed = !hotSeat; // hot seat: is my hand shown now?
   let sending = false;
   let sprung = 0;
+  let pendingDest = null;  // the square clicked with the pawn's count: sent once the dest phase comes
+  let zoomOff = false;     // the player asked for the whole board while choosing a square
+  let panZoom = false;
+  let choosing = null;     // a square two dice reach, clicked on a small board: its dice in the bar
+  const smallBoard = () => !!fullBox && stage.clientWidth > 0
+    && CELL * Math.min(stage.clientWidth / fullBox[2], stage.clientHeight / fullBox[3] || Infinity) < 24;     // the player asked for the board drawn large (it pans), to read it
+  let fullBox = null;      // the whole board's viewBox [x, y, w, h]
 
   const myTurn = () => ctx.mode === "live" && view && !view.terminal && view.to_move !== null
     && view.to_move === ctx.seat;
@@ -150,9 +189,21 @@ export default function createRenderer(root, ctx) {
     try {
       const reply = await ctx.send(text);
       if (reply && reply.ok) picked = null;
+      else if (pendingDest && pendingDest.select === text) pendingDest = null;
     } finally {
       sending = false;
     }
+    sendPending();
+  }
+
+  // The square clicked with a pawn's die: once the view asks where the move ends, it is sent.
+  function sendPending() {
+    if (!pendingDest || !view || sending) return;
+    if (view.phase === "dest" && myTurn()) {
+      const a = legal().find((e) => e.kind === "dest" && e.square === pendingDest.square);
+      pendingDest = null;
+      if (a) send(a.text);
+    } else if (view.phase !== "select" || !myTurn()) pendingDest = null;
   }
 
   // --- the static board ---------------------------------------------------------------
@@ -170,12 +221,15 @@ export default function createRenderer(root, ctx) {
     const W = LEFT * 2 + b.width * CELL;
     const H = TOP * 2 + b.height * CELL;
     // the legend goes beside the mansion where there is width to spare, else under it
+    // the legend goes beside the mansion where there is width to spare, else one tap away under it
     const beside = (root.clientWidth || 1000) >= 720;
-    const rows = beside ? 0 : Math.ceil(d.legend.length / 2);
     const vw = beside ? W + LEGEND_W : W;
-    const vh = beside ? Math.max(H, 26 + d.legend.length * LEGEND_ROW) : H + 30 + rows * LEGEND_ROW;
-    board.setAttribute("viewBox", `0 0 ${vw} ${vh}`);
-    stage.style.setProperty("--pan-w", `${Math.ceil((vw * 33) / CELL)}px`);
+    const vh = beside ? Math.max(H, 26 + d.legend.length * LEGEND_ROW) : H;
+    fullBox = [0, 0, vw, vh];
+    board.setAttribute("viewBox", fullBox.join(" "));
+    board.setAttribute("preserveAspectRatio", "xMidYMin meet");
+    stage.style.setProperty("--pan-w", `${Math.ceil((vw * 33) / CELL)}px`);  // "Zoom in": 33 px squares
+    legendBox.hidden = beside;
 
     // the front lawn under the Detective's track, from the row after the front wall down
     const lawnRow = b.grid.findIndex((row) => [...row].some((ch) => d.key[ch] === "game over" || d.key[ch] === "detective track"));
@@ -272,13 +326,22 @@ export default function createRenderer(root, ctx) {
       if (beside) beside.setAttribute("data-trap-object", t.kind);
       else trapFurniture(gDecor, t.kind, x - CELL / 2, y - CELL / 2, CELL, t.against).setAttribute("data-trap-object", t.kind);
     }
-    drawLegend(d, beside ? W + 8 : LEFT, beside ? TOP : H + 6, beside);
+    if (beside) drawLegend(d, W + 8, TOP, true, gLegend);
+    else {
+      gLegend.replaceChildren();
+      legendSvg.replaceChildren();
+      const rows = Math.ceil(d.legend.length / 2);
+      legendSvg.setAttribute("viewBox", `0 0 ${W} ${rows * LEGEND_ROW + 4}`);
+      drawLegend(d, LEFT, -20, false, svg("g", {}, legendSvg));
+    }
   }
 
-  function drawLegend(d, x0, y0, beside) {
+  function drawLegend(d, x0, y0, beside, gLegend) {
     gLegend.replaceChildren();
-    const title = svg("text", { x: x0 + 2, y: y0 + 14, "font-size": 13, "font-weight": 700, fill: PALETTE.ink }, gLegend);
-    title.textContent = "Legend";
+    if (beside) {
+      const title = svg("text", { x: x0 + 2, y: y0 + 14, "font-size": 13, "font-weight": 700, fill: PALETTE.ink }, gLegend);
+      title.textContent = t("Legend");
+    }
     const colW = beside ? LEGEND_W : (LEFT * 2 + view.board.width * CELL) / 2;
     d.legend.forEach((item, i) => {
       const col = beside ? 0 : i % 2;
@@ -337,15 +400,25 @@ export default function createRenderer(root, ctx) {
       title.textContent = `${p.name} (${p.square})`;
       if (p.letter === view.portrait) svg("circle", { r: CELL / 2 + 1, fill: "none", stroke: "#f59e0b", "stroke-width": 2,
                                                        "stroke-dasharray": "3 2" }, g);
-      if (mine && movable.has(p.letter)) {
+      // magnified on the picked pawn's squares (a small board): the other pawns are out of view and
+      // not offered there ("Other pawn" in the action bar brings back the whole board)
+      const magnified = picked && picked !== p.letter && !zoomOff && !panZoom && smallBoard();
+      if (mine && movable.has(p.letter) && !magnified) {
         g.classList.add("movable");
         g.setAttribute("data-movable", "1");
         ctx.actionable(g, `Pawn ${p.name} (${p.letter}) on ${p.square}: pick it`, () => {
           picked = p.letter;
           render();
-          // keep the keyboard where it was: on the picked pawn
+          // the keyboard goes on to the squares it may end on (the nearest first; arrows for the
+          // others, Enter moves there), else stays on the picked pawn
           const again = gPawns.querySelector(`[data-pawn="${p.letter}"]`);
-          if (again) again.focus();
+          const { x, y } = squareXY(p.square);
+          const near = [...gMarks.querySelectorAll("[data-to]")].sort((a, b) => {
+            const d = (n) => { const q = squareXY(n.getAttribute("data-to")); return (q.x - x) ** 2 + (q.y - y) ** 2; };
+            return d(a) - d(b);
+          })[0];
+          if (again) again.focus(); // first on the board again (the board's roving tab stop)
+          if (near) near.focus();
         });
       } else {
         g.setAttribute("role", "img");
@@ -364,21 +437,80 @@ export default function createRenderer(root, ctx) {
         const { x, y } = squareXY(a.square);
         const r = svg("rect", { class: "dest", x: x - CELL / 2 + 2, y: y - CELL / 2 + 2, width: CELL - 4, height: CELL - 4,
                                 rx: 4, "data-dest": a.square, "data-action": a.text }, gMarks);
-        ctx.actionable(r, `Square ${a.square}: end the move here`, () => send(a.text));
+        ctx.actionable(r, t("Square {sq}: end the move here", { sq: a.square }), () => send(a.text));
+      }
+    }
+    // Picked in the select phase: every square the pawn may end on, with each die that gets it
+    // there (the view's `to` lists), so that pawn then square is the whole move: two clicks. A
+    // square two dice reach is split in two, one half for each die.
+    if (mine && picked && view.phase === "select") {
+      const at = new Map();
+      for (const a of legal().filter((e) => e.kind === "select" && e.pawn === picked)) {
+        for (const sq of a.to || []) at.set(sq, [...(at.get(sq) || []), a]);
+      }
+      // Where squares are small (a phone), halves would be too small for a finger: a square two
+      // dice reach is one target, and its dice are then offered as buttons in the action bar.
+      const split = !smallBoard();
+      for (const [sq, all] of at) {
+        const { x, y } = squareXY(sq);
+        const options = split || all.length === 1 ? all : [{ text: null, count: all.map((a) => a.count).join("/") }];
+        const w = (CELL - 4) / options.length;
+        options.forEach((a, k) => {
+          const x0 = x - CELL / 2 + 2 + k * w;
+          const g = svg("g", { "data-to": sq, "data-count": a.count, "data-action": a.text }, gMarks);
+          svg("rect", { class: "dest preview", x: x0, y: y - CELL / 2 + 2, width: w, height: CELL - 4, rx: 4 }, g);
+          svg("text", { class: "dest-count", x: x0 + w / 2, y: y + 3.5, "text-anchor": "middle" }, g).textContent = String(a.count);
+          ctx.actionable(g, t("Move {pawn} {n} to {sq}", { pawn: picked, n: a.count, sq }), () => {
+            if (!a.text) { choosing = sq; drawControls(); return; }
+            pendingDest = { square: sq, select: a.text };
+            send(a.text);
+          });
+        });
       }
     }
   }
 
-  // On a phone the board pans: bring what the decision is about (the squares it may end on, or the
-  // pawns that may move) into the middle of the visible part, without scrolling the page.
-  function panTo(nodes) {
-    if (!nodes.length || stage.scrollWidth <= stage.clientWidth + 1 && stage.scrollHeight <= stage.clientHeight + 1) return;
-    const p = stage.getBoundingClientRect();
-    const boxes = nodes.map((n) => n.getBoundingClientRect());
-    const cx = (Math.min(...boxes.map((b) => b.left)) + Math.max(...boxes.map((b) => b.right))) / 2;
-    const cy = (Math.min(...boxes.map((b) => b.top)) + Math.max(...boxes.map((b) => b.bottom))) / 2;
-    stage.scrollLeft += cx - (p.left + p.width / 2);
-    stage.scrollTop += cy - (p.top + p.height / 2);
+  // The view box: the whole board, or (squares under 24 px, a square to choose) the part of the
+  // board with the pawn and its squares, big enough to tap.
+  function fitView() {
+    if (!fullBox) return;
+    const marks = [...gMarks.querySelectorAll("[data-to], [data-dest]")];
+    stage.classList.toggle("zoomed", panZoom);
+    // zoomed, the board pans: focusable, so that a keyboard can scroll it too (axe)
+    if (panZoom) stage.setAttribute("tabindex", "0"); else stage.removeAttribute("tabindex");
+    const scale = Math.min(stage.clientWidth / fullBox[2], stage.clientHeight / fullBox[3] || Infinity);
+    const small = panZoom || CELL * scale < 24;
+    zoomButton.hidden = !small;
+    if (panZoom || !marks.length || zoomOff) {
+      board.setAttribute("viewBox", fullBox.join(" "));
+      zoomButton.textContent = panZoom ? t("Whole board") : t("Zoom in");
+      zoomButton.setAttribute("aria-pressed", panZoom ? "true" : "false");
+      board.dataset.zoomed = "0";
+      return;
+    }
+    if (!small) { board.setAttribute("viewBox", fullBox.join(" ")); board.dataset.zoomed = "0"; return; }
+    zoomButton.setAttribute("aria-pressed", "true");
+    const squares = marks.map((m) => m.getAttribute("data-to") || m.getAttribute("data-dest"));
+    const pawn = picked || (view.selected && view.selected.pawn);
+    const p = view.pawns.find((q) => q.letter === pawn);
+    if (p && p.square) squares.push(p.square);
+    const xs = squares.map((q) => squareXY(q).x);
+    const ys = squares.map((q) => squareXY(q).y);
+    // at least 9 squares across; the stage's own proportions, so that it fills the box
+    const ratio = stage.clientHeight > 0 ? stage.clientHeight / stage.clientWidth : 1;
+    let w = Math.max(Math.max(...xs) - Math.min(...xs) + 3 * CELL, 9 * CELL);
+    let h = Math.max(Math.max(...ys) - Math.min(...ys) + 3 * CELL, w * ratio);
+    w = Math.max(w, h / ratio);
+    h = w * ratio;
+    w = Math.min(w, fullBox[2]);
+    h = Math.min(h, fullBox[3]);
+    const cx = (Math.max(...xs) + Math.min(...xs)) / 2;
+    const cy = (Math.max(...ys) + Math.min(...ys)) / 2;
+    const x = Math.min(Math.max(cx - w / 2, 0), fullBox[2] - w);
+    const y = Math.min(Math.max(cy - h / 2, 0), fullBox[3] - h);
+    board.setAttribute("viewBox", [x, y, w, h].map((n) => n.toFixed(1)).join(" "));
+    zoomButton.textContent = t("Whole board");
+    board.dataset.zoomed = "1";
   }
 
   // --- panels ---------------------------------------------------------------------------
@@ -410,24 +542,24 @@ export default function createRenderer(root, ctx) {
       portrait(frame, view.portrait || "A", 4, 4, 36, 46, `${colour}66`);
       const who = el("div", { class: "who" }, portraitBox);
       who.append(document.createTextNode(view.portrait ? `${name} (${view.portrait})` : name));
-      el("small", { text: "portrait on the wall" }, who);
+      el("small", { text: t("portrait on the wall") }, who);
       el("small", { class: "behind", text: "" }, who);
     }
-    portraitBox.querySelector(".behind").textContent = `${view.frame.behind} more in the frame`;
+    portraitBox.querySelector(".behind").textContent = t("{n} more in the frame", { n: view.frame.behind });
     portraitBox.dataset.portrait = view.portrait || "";
-    detectiveText.textContent = `Detective: step ${view.detective.step} of ${view.detective.steps}`;
+    detectiveText.textContent = t("Detective: step {n} of {m}", { n: view.detective.step, m: view.detective.steps });
     diceBox.replaceChildren();
     for (const n of view.dice) diceBox.append(die(n));
     pileBox.replaceChildren();
     pileBox.append(cardBack({ w: 21, h: 28 }));
-    el("span", { text: `pile ${view.pile}` }, pileBox);
+    el("span", { text: t("pile {n}", { n: view.pile }) }, pileBox);
     const top = view.discard[view.discard.length - 1];
     if (top) {
       const face = cardFace(top, { w: 21, h: 28 });
       face.setAttribute("data-discard-top", top);
       pileBox.append(face);
     }
-    el("span", { text: `discard ${view.discard.length}` }, pileBox);
+    el("span", { text: t("discard {n}", { n: view.discard.length }) }, pileBox);
     if (top) el("span", { class: "top", text: `(top: ${top})` }, pileBox);
     if (view.terminal) {
       turnLine.textContent = view.truncated ? "Stopped by the turn limit: no winner."
@@ -435,45 +567,46 @@ export default function createRenderer(root, ctx) {
     } else if (view.to_move === null) {
       turnLine.textContent = `${ctx.seatLabel(view.turn_of)}: ${view.phase}…`;
     } else {
-      const phaseText = { portrait: "rolled doubles: change the portrait?", select: "pick a pawn to move",
-                          dest: "pick where it ends", trap: "on a trap: play a card or draw",
-                          drawn: "drew a card: spring or keep" }[view.phase] || view.phase;
-      turnLine.textContent = `${ctx.seatLabel(view.to_move)} ${myTurn() ? "—" : "is to move:"} ${phaseText}`;
+      const phaseText = { portrait: t("rolled doubles: change the portrait?"), select: t("pick a pawn to move"),
+                          dest: t("pick where it ends"), trap: t("on a trap: play a card or draw"),
+                          drawn: t("drew a card: spring or keep") }[view.phase] || view.phase;
+      turnLine.textContent = myTurn() ? `${ctx.seatLabel(view.to_move)} — ${phaseText}`
+        : t("{who} is to move: {what}", { who: ctx.seatLabel(view.to_move), what: phaseText });
     }
   }
 
   function drawHand() {
     handPanel.replaceChildren();
-    el("h2", { text: ctx.seat === null ? "Spectating" : "Your hand (secret)" }, handPanel);
-    if (ctx.seat === null) { el("p", { class: "muted", text: "A spectator sees no hand." }, handPanel); return; }
-    if (!revealed) { el("p", { class: "muted", text: "Hidden (hot seat): open it on your turn." }, handPanel); return; }
+    el("h2", { text: ctx.seat === null ? t("Spectating") : t("Your hand (secret)") }, handPanel);
+    if (ctx.seat === null) { el("p", { class: "muted", text: t("A spectator sees no hand.") }, handPanel); return; }
+    if (!revealed) { el("p", { class: "muted", text: t("Hidden (hot seat): open it on your turn.") }, handPanel); return; }
     const chars = el("div", { class: "cards", "data-testid": "my-characters", "aria-label": "your character cards" }, handPanel);
     for (const letter of view.my_characters) {
       const p = view.pawns.find((q) => q.letter === letter);
       card(chars, "character", p.name, { "data-character": letter, title: `${p.name} (${letter})` });
     }
-    if (!view.my_characters.length) el("span", { class: "muted", text: "no character left" }, chars);
+    if (!view.my_characters.length) el("span", { class: "muted", text: t("no character left") }, chars);
     const traps = el("div", { class: "cards", "data-testid": "my-traps", "aria-label": "your trap cards" }, handPanel);
     for (const c of view.my_trap_cards) card(traps, c, c, { "data-card": c });
-    if (!view.my_trap_cards.length) el("span", { class: "muted", text: "no trap card" }, traps);
+    if (!view.my_trap_cards.length) el("span", { class: "muted", text: t("no trap card") }, traps);
     if (view.drawn_card) {
       const drawn = el("div", { class: "cards", "data-testid": "drawn" }, handPanel);
-      el("span", { text: "You drew:" }, drawn);
+      el("span", { text: t("You drew:") }, drawn);
       card(drawn, view.drawn_card, view.drawn_card, { "data-drawn": view.drawn_card }).classList.add("drawn");
     }
   }
   function drawOthers() {
     othersPanel.replaceChildren();
-    el("h3", { text: "Players (hands hidden)" }, othersPanel);
+    el("h3", { text: t("Players (hands hidden)") }, othersPanel);
     for (const s of view.seats) {
       const line = `${ctx.seatLabel(s.seat)}: ${s.character_cards} character, ${s.trap_cards} trap card(s)`
         + (s.secret_cards ? `, ${s.secret_cards} secret` : "") + (s.out ? " — out" : "");
       el("div", { text: line, "data-seat-cards": s.seat }, othersPanel);
     }
     offPanel.replaceChildren();
-    el("h3", { text: "Knocked off" }, offPanel);
+    el("h3", { text: t("Knocked off") }, offPanel);
     const off = view.pawns.filter((p) => p.status === "knocked off");
-    if (!off.length) el("span", { class: "muted", text: "nobody yet" }, offPanel);
+    if (!off.length) el("span", { class: "muted", text: t("nobody yet") }, offPanel);
     for (const p of off) {
       const owner = p.owner === null || p.owner === undefined ? "secret card" : ctx.seatLabel(p.owner);
       const line = el("div", { class: "ded-off", "data-off": p.letter }, offPanel);
@@ -486,8 +619,8 @@ export default function createRenderer(root, ctx) {
   // Hot seat: the curtain over your hand and choices until you open it.
   function showCurtain() {
     curtain.hidden = false;
-    el("p", { text: `Your turn, ${ctx.seatLabel(ctx.seat)}. Make sure nobody else is looking.` }, curtain);
-    el("button", { text: "Show my hand and play", "data-testid": "reveal-hand",
+    el("p", { text: t("Your turn, {who}. Make sure nobody else is looking.", { who: ctx.seatLabel(ctx.seat) }) }, curtain);
+    el("button", { text: t("Show my hand and play"), "data-testid": "reveal-hand",
                    onclick: () => { revealed = true; render(); } }, curtain);
   }
 
@@ -503,19 +636,29 @@ export default function createRenderer(root, ctx) {
     const entries = legal();
     if (view.phase === "select") {
       if (!picked) {
-        el("span", { class: "muted", text: "Click a highlighted pawn (yellow ring)." }, controls);
+        // the pawns that may move, as buttons a finger can hit (the board's pawns may be small)
+        const movable = [...new Set(entries.filter((e) => e.kind === "select").map((e) => e.pawn))];
+        for (const letter of movable) {
+          const p = view.pawns.find((q) => q.letter === letter);
+          const b = el("button", { class: "chip", type: "button", text: letter, "data-pawn-chip": letter,
+                                   title: p ? p.name : letter, "aria-label": t("Pick {name} ({letter})", { name: p ? p.name : letter, letter }),
+                                   style: `background:${pawnColour(letter)}` }, controls);
+          b.addEventListener("click", () => { picked = letter; render(); });
+        }
       } else {
         for (const a of entries.filter((e) => e.kind === "select" && e.pawn === picked)) {
-          const b = el("button", { class: "primary", text: `Move ${picked} ${a.count}`, "data-count": a.count,
-                                   "data-action": a.text }, controls);
-          b.addEventListener("click", () => send(a.text));
+          if (choosing && !(a.to || []).includes(choosing)) continue;
+          const b = el("button", { class: "primary", text: choosing ? t("Move {pawn} {n} to {sq}", { pawn: picked, n: a.count, sq: choosing })
+            : t("Move {pawn} {n}", { pawn: picked, n: a.count }), "data-count": a.count, "data-action": a.text }, controls);
+          const sq = choosing;
+          b.addEventListener("click", () => { if (sq) pendingDest = { square: sq, select: a.text }; send(a.text); });
         }
-        el("button", { text: "Other pawn", onclick: () => { picked = null; render(); } }, controls);
+        el("button", { text: t("Other pawn"), onclick: () => { picked = null; choosing = null; render(); } }, controls);
       }
       return;
     }
     if (view.phase === "dest") {
-      el("span", { class: "muted", text: `Click a green square for ${view.selected.pawn} (${view.selected.count}).` }, controls);
+      el("span", { class: "muted", text: t("Click a green square for {pawn} ({n}).", { pawn: view.selected.pawn, n: view.selected.count }) }, controls);
       return;
     }
     for (const a of entries) {
@@ -533,7 +676,9 @@ export default function createRenderer(root, ctx) {
     drawHand();
     drawOthers();
     drawControls();
-    if (myTurn()) panTo([...gMarks.querySelectorAll("[data-dest]")].concat(picked ? [] : [...gPawns.querySelectorAll("[data-movable]")]));
+    if (!picked && view.phase !== "dest") zoomOff = false;
+    if (!picked) choosing = null;
+    fitView();
   }
 
   // --- animations -------------------------------------------------------------------------
@@ -600,7 +745,6 @@ export default function createRenderer(root, ctx) {
       inside.append(copy);
     }
     const ring = svg("circle", { cx: x, cy: y, r: reach, fill: "none", stroke: TRAP_COLOURS[ev.trap], "stroke-width": 1.2 }, lens);
-    panTo([ring]); // a phone's board pans: bring the spotlight into view
     const name = (view.pawns.find((p) => p.letter === ev.pawn) || { name: ev.pawn }).name;
     // a two-line caption under the spotlight, narrow enough for a phone's view of the board
     const lines = [`${ev.trap[0].toUpperCase()}${ev.trap.slice(1)} trap!`, `${name} is knocked off`];
@@ -642,6 +786,7 @@ export default function createRenderer(root, ctx) {
       if (moves.length) lastMoved = new Set(moves.map((e) => e.pawn)); // marked until the next move
       if (u.sync || !before || still()) {
         render();
+        sendPending();
         return undefined;
       }
       const portraitChanged = before.portrait !== view.portrait;
@@ -655,6 +800,7 @@ export default function createRenderer(root, ctx) {
           for (const ev of moves) await animateMove(ev);
         }
         render();
+        sendPending();
         if (portraitChanged) {
           portraitBox.classList.remove("flip");
           void portraitBox.offsetWidth; // restart the flip

@@ -5,7 +5,7 @@
 
 export const W = 1000;
 export const H = 560;
-export const TILE = 56; // a space: 56 units square (at least 32 px on a phone, see --pan-w)
+export const TILE = 56; // a space: 56 units square
 
 // One palette for the board, warm like app.css (accent #b45309, cream background).
 export const C = {
@@ -62,26 +62,27 @@ export function roadPath() {
 }
 
 // Words on a space (the full text is its title and label): two short lines at most.
-export function spaceWords(space) {
-  const t = space.text;
+// The words on a space, in the page's language when the renderer passes its t (js/i18n.js).
+export function spaceWords(space, t = (m, v) => m.replace(/\{(\w+)\}/g, (x, k) => (v && k in v ? v[k] : x))) {
+  const text = space.text;
   switch (space.kind) {
-    case "start": return ["Start"];
-    case "build": return ["Build", t.replace("Build ", "")];
-    case "loop_build": return ["Build", "2 parts"];
-    case "take": return ["Take", `${space.amount}`];
-    case "lose": return space.amount === 3 ? ["Napping", "lose 3"] : ["Lose", `${space.amount}`];
-    case "steal_most": return [`Take ${space.amount}`, "richest"];
-    case "go_back": return ["Back", `${space.amount}`];
-    case "move_ahead": return ["Ahead", `${space.amount}`];
+    case "start": return [t("Start")];
+    case "build": return [t("Build"), text.replace("Build ", "")];
+    case "loop_build": return [t("Build"), t("2 parts")];
+    case "take": return [t("Take"), `${space.amount}`];
+    case "lose": return space.amount === 3 ? [t("Napping"), t("lose 3")] : [t("Lose"), `${space.amount}`];
+    case "steal_most": return [t("Take {n}", { n: space.amount }), t("richest")];
+    case "go_back": return [t("Back"), `${space.amount}`];
+    case "move_ahead": return [t("Ahead"), `${space.amount}`];
     case "go_to":
-      if (space.target === 0) return ["Fat cat", "to Start"];
-      if (space.target === 21) return ["Mad dog", "to 21"];
-      return ["To the", "Wheel"];
-    case "dog_bone": return ["Dog", "Bone"];
-    case "safe": return ["Safe"];
-    case "turn_crank": return ["Turn", "Crank"];
-    case "cheese_wheel": return ["Cheese", "Wheel"];
-    default: return [t];
+      if (space.target === 0) return [t("Fat cat"), t("to Start")];
+      if (space.target === 21) return [t("Mad dog"), t("to 21")];
+      return [t("To the"), t("Wheel")];
+    case "dog_bone": return [t("Dog"), t("Bone")];
+    case "safe": return [t("Safe")];
+    case "turn_crank": return [t("Turn"), t("Crank")];
+    case "cheese_wheel": return [t("Cheese"), t("Wheel")];
+    default: return [text];
   }
 }
 

@@ -16,21 +16,40 @@ function still() {
 export default function createRenderer(root, ctx) {
   let lastMoved = new Set(); // seats whose mouse the last moving action moved
   const { svg, el } = ctx;
+  const t = ctx.t || ((m, v) => m.replace(/\{(\w+)\}/g, (x, k) => (v && k in v ? v[k] : x)));
   root.classList.add("mouse-trap");
   const top = el("div", { class: "mt-top" }, root);
-  // On a phone the board keeps its words legible (12 units = 10 px and more) and its spaces at
-  // least 32 px: it is drawn 860 px wide and pans.
-  // Focusable, so that a keyboard can scroll it too when nothing on it is to be clicked (axe).
-  const pan = el("div", { class: "board-pan zoomable", style: "--pan-w: 860px", tabindex: "0",
-                          role: "region", "aria-label": "Board (scrolls sideways on a narrow screen)" }, root);
+  // The whole board fits its box at every size (issue 27: no panning on a phone). Every decision
+  // is a button in the action bar (a mouse to move too), so a small board costs no target; a
+  // mouse that may be picked on the board gets a hit area of a finger's size around it. Where the
+  // spaces come out under 24 px, one tap on "Zoom in" draws the board 860 px wide (words of 10 px
+  // and more, spaces of 32 px and more), panning, and "Whole board" brings it back.
+  const zoomRow = el("div", { class: "mt-zoom-row", hidden: true }, root);
+  const zoomButton = el("button", { type: "button", class: "mt-zoom", "data-testid": "zoom", "aria-pressed": "false",
+                                    text: t("Zoom in") }, zoomRow);
+  const pan = el("div", { class: "board-pan fits", style: "--pan-w: 860px", role: "region", "aria-label": t("Track and contraption") }, root);
+  zoomButton.addEventListener("click", () => {
+    const on = !pan.classList.contains("zoomed");
+    pan.classList.toggle("zoomed", on);
+    // zoomed, the board pans: focusable, so that a keyboard can scroll it too (axe)
+    if (on) pan.setAttribute("tabindex", "0"); else pan.removeAttribute("tabindex");
+    zoomButton.setAttribute("aria-pressed", on ? "true" : "false");
+    zoomButton.textContent = on ? t("Whole board") : t("Zoom in");
+  });
+  function fitZoom() {
+    if (pan.classList.contains("zoomed")) { zoomRow.hidden = false; return; }
+    const scale = Math.min(pan.clientWidth / A.W, pan.clientHeight / A.H);
+    zoomRow.hidden = !(scale > 0 && A.TILE * scale < 24);
+  }
   const board = svg("svg", { viewBox: `0 0 ${A.W} ${A.H}`, class: "mt-board", "data-board": "mouse-trap",
+                              preserveAspectRatio: "xMidYMin meet",
                               "data-animations": "0", role: "group",
                               "aria-label": "The board: the track, the Loop, the Cheese Wheel and the contraption" }, pan);
   ctx.enableArrowKeys(board);
   const turnBar = el("div", { class: "mt-top" }, ctx.bar);
   const controls = el("div", { class: "mt-controls", "data-controls": "mouse-trap" }, ctx.bar);
   const newsCard = el("div", { class: "card" }, ctx.side);
-  el("h2", { text: "What happened" }, newsCard);
+  el("h2", { text: t("What happened") }, newsCard);
   const news = el("ol", { class: "mt-news", "data-news": "mouse-trap", tabindex: "0",
                           "aria-label": "What happened" }, newsCard);
 
@@ -63,9 +82,12 @@ export default function createRenderer(root, ctx) {
     .mt-board .jam-label { display: none; }
     .mt-board .mt-stage[data-state=jammed] .jam-label { display: inline; }
     @media (max-width: 600px) { .mt-top { font-size: .9em; gap: .1em .6em; } .mt-player { padding: .1em .4em; } }
+    .mt-zoom-row { display: flex; justify-content: flex-end; margin: 0 0 .2em; }
+    .mt-zoom { font-size: .85em; padding: .2em .7em; min-height: 2.2em; }
     .mt-dot { display: inline-block; width: .8em; height: .8em; border-radius: 50%; border: 1px solid #111; }
   `;
 
+  const mouseName = (seat) => [t("red"), t("blue"), t("green"), t("yellow")][seat] || MOUSE_NAMES[seat];
   const spaceGroups = [];
   const partGroups = {}; // part id -> {outer, mv}
   const stageGroups = []; // by stage index
@@ -106,7 +128,7 @@ export default function createRenderer(root, ctx) {
     svg("text", { x: 4, y: 13, "font-size": 12, "font-weight": "bold", fill: ink }, g).textContent = String(space.index);
     const icon = svg("g", { transform: "translate(29,3) scale(0.95)", "aria-hidden": "true" }, g);
     A.drawIcon(svg, icon, space, ink);
-    const words = A.spaceWords(space);
+    const words = A.spaceWords(space, t);
     words.forEach((line, k) => {
       svg("text", { x: A.TILE / 2, y: (words.length === 1 ? 46 : 38) + k * 13, "font-size": 12.5,
                     "font-weight": k === 0 ? "600" : "400", "text-anchor": "middle", fill: ink }, g).textContent = line;
@@ -155,7 +177,7 @@ export default function createRenderer(root, ctx) {
       const ly = y + h + 22 > A.H - 70 ? y - 14 : y + h + 22;
       svg("rect", { x: lx - 60, y: ly - 15, width: 120, height: 22, rx: 5, fill: "#fff", stroke: C.jam, "stroke-width": 2 }, jam);
       svg("text", { x: lx, y: ly + 1, "font-size": 14, "font-weight": "bold", "text-anchor": "middle", fill: C.jam }, jam)
-        .textContent = "jammed here";
+        .textContent = t("jammed here");
       const title = svg("title", {}, g);
       title.textContent = `${stage.letter}: ${stage.text} (works with probability ${stage.odds.toFixed(3)})`;
       stageGroups[k] = g;
@@ -175,8 +197,9 @@ export default function createRenderer(root, ctx) {
     if (v.parts_built < v.part_ids.length) {
       const id = v.part_ids[v.parts_built];
       const [x, y] = A.PARTS[id].tag;
-      const label = `next: ${v.parts_built + 1}`;
-      svg("rect", { x: x - 32, y: y - 12, width: 64, height: 20, rx: 10, fill: "#fff", stroke: C.next, "stroke-width": 2 }, nextTag);
+      const label = t("next: {n}", { n: v.parts_built + 1 });
+      const w = Math.max(64, label.length * 7.4 + 14);
+      svg("rect", { x: x - w / 2, y: y - 12, width: w, height: 20, rx: 10, fill: "#fff", stroke: C.next, "stroke-width": 2 }, nextTag);
       svg("text", { x, y: y + 3, "font-size": 12, "font-weight": "bold", "text-anchor": "middle", fill: C.ink }, nextTag).textContent = label;
     }
   }
@@ -219,16 +242,16 @@ export default function createRenderer(root, ctx) {
       return t;
     };
     const name = (k) => v.parts[k].replace(" (with rubber band)", "").replace(" (pipe)", "").replace(" (man)", "");
-    line(398, `The contraption: ${v.parts_built} of ${v.part_ids.length} parts`, 17, "bold");
-    if (!v.trap_complete) line(420, `Next to build: ${v.parts_built + 1}, ${name(v.parts_built)}`);
-    else line(420, `Complete: it catches with chance ${(v.capture_chance * 100).toFixed(1)}%`);
+    line(398, t("The contraption: {n} of {m} parts", { n: v.parts_built, m: v.part_ids.length }), 17, "bold");
+    if (!v.trap_complete) line(420, t("Next to build: {n}, {part}", { n: v.parts_built + 1, part: name(v.parts_built) }));
+    else line(420, t("Complete: it catches with chance {p}%", { p: (v.capture_chance * 100).toFixed(1) }));
     const last = v.last_firing;
     let status = "";
-    if (v.firing_stage !== null && v.firing_stage !== undefined) status = "Firing…";
+    if (v.firing_stage !== null && v.firing_stage !== undefined) status = t("Firing…");
     else if (last && last.jammed) {
       const st = v.firing_chain[last.stages];
-      status = `Last firing jammed at ${st.letter}: ${st.text.toLowerCase()}`;
-    } else if (last) status = "Last firing: the cage fell!";
+      status = t("Last firing jammed at {stage}: {what}", { stage: st.letter, what: st.text.toLowerCase() });
+    } else if (last) status = t("Last firing: the cage fell!");
     if (status) {
       const t = line(442, status, 15, "600", last && last.jammed && !(v.firing_stage >= 0 && v.firing_stage !== null) ? C.jam : C.ink);
       t.setAttribute("data-firing-status", "");
@@ -238,8 +261,8 @@ export default function createRenderer(root, ctx) {
     const shown = Math.min(6, Math.ceil(v.pile / 5));
     for (let k = 0; k < shown; k++) A.drawCheeseCard(svg, pile, 780 + k * 3, 262 - k * 4);
     if (!v.pile) svg("rect", { x: 780, y: 262, width: 40, height: 28, rx: 4, fill: "none", stroke: C.muted, "stroke-dasharray": "4 3" }, pile);
-    const t = svg("text", { x: 800, y: 315, "font-size": 15, "text-anchor": "middle", fill: C.ink }, pile);
-    t.textContent = `Cheese pile: ${v.pile} of ${v.supply}`;
+    const pileText = svg("text", { x: 800, y: 315, "font-size": 15, "text-anchor": "middle", fill: C.ink }, pile);
+    pileText.textContent = t("Cheese pile: {n} of {m}", { n: v.pile, m: v.supply });
   }
 
   // --- mice -------------------------------------------------------------------------------------
@@ -273,6 +296,13 @@ export default function createRenderer(root, ctx) {
       const t = svg("title", {}, c);
       t.textContent = `${ctx.seatLabel(seat)} (${MOUSE_NAMES[seat]} mouse) on ${where}`;
       if (pickable.has(seat)) {
+        // a transparent hit area of at least 24 px around the mouse, however small the board is drawn
+        const scale = board.clientWidth ? Math.min(board.clientWidth / A.W, board.clientHeight / A.H) : 1;
+        // under the mouse's drawing: a click on the mouse itself is the mouse's own
+        const hit = svg("circle", { r: Math.max(16, 12 / scale), fill: "transparent", "data-hit": seat,
+                                    "pointer-events": "all" });
+        g.insertBefore(hit, g.firstChild);
+        hit.addEventListener("click", () => send(pickable.get(seat)));
         c.classList.add("pickable");
         ctx.actionable(c, `Move ${t.textContent}`, () => send(pickable.get(seat)));
       } else {
@@ -321,7 +351,9 @@ export default function createRenderer(root, ctx) {
       }, top);
       // The mouse's colour as a dot; the words stay dark (yellow text on white is unreadable).
       el("span", { class: "mt-dot", style: `background:${MOUSE_COLOURS[seat]}`, "aria-hidden": "true" }, p);
-      p.append(`${ctx.seatLabel(seat)} (${MOUSE_NAMES[seat]}): ${caught ? "caught" : n + " cheese"}`);
+      const mouse = mouseName(seat);
+      p.append(caught ? t("{who} ({mouse}): caught", { who: ctx.seatLabel(seat), mouse })
+        : t("{who} ({mouse}): {n} cheese", { who: ctx.seatLabel(seat), mouse, n }));
       if (!caught && n) p.append(cheeseCards(n));
     });
     turnBar.replaceChildren();
@@ -520,6 +552,7 @@ export default function createRenderer(root, ctx) {
       if (u.sync || u.ply !== newsPly) drawNews(u.events || []);
       newsPly = u.ply;
       drawControls(v);
+      fitZoom();
     },
     summary(u) {
       const v = u.view;
