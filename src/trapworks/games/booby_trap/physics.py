@@ -808,9 +808,24 @@ def _holding(packing: Packing) -> tuple[Packing, bool, int]:
     return after, at_rest, failed + 1
 
 
+_SET_UPS: OrderedDict[tuple, tuple[Packing, bool, int]] = OrderedDict()
+_SET_UPS_KEPT = 16
+
+
 def set_up_report(seed: int, per_size: int = PIECES_PER_SIZE) -> tuple[Packing, bool, int]:
-    """`set_up` with whether it came to hold within the cap and how many checks failed first."""
-    return _holding(_set_up_pile(seed, per_size))
+    """`set_up` with whether it came to hold within the cap and how many checks failed first.
+
+    The last `_SET_UPS_KEPT` set-ups are kept (by seed, size and the model's settings): a game
+    replayed from its record (an undo, a replay page) sets up the same tray again, and the
+    set-up's settle costs more than a removal."""
+    key = (seed, per_size, _model_key())
+    hit = _SET_UPS.get(key)
+    if hit is None:
+        hit = _SET_UPS[key] = _holding(_set_up_pile(seed, per_size))
+        while len(_SET_UPS) > _SET_UPS_KEPT:
+            _SET_UPS.popitem(last=False)
+    _SET_UPS.move_to_end(key)
+    return hit
 
 
 @dataclass
