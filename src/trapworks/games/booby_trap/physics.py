@@ -820,11 +820,12 @@ def set_up_report(seed: int, per_size: int = PIECES_PER_SIZE) -> tuple[Packing, 
     set-up's settle costs more than a removal."""
     key = (seed, per_size, _model_key())
     hit = _SET_UPS.get(key)
-    if hit is None:
-        hit = _SET_UPS[key] = _holding(_set_up_pile(seed, per_size))
-        while len(_SET_UPS) > _SET_UPS_KEPT:
-            _SET_UPS.popitem(last=False)
-    _SET_UPS.move_to_end(key)
+    if hit is not None:
+        _SET_UPS.move_to_end(key)
+        return hit
+    hit = _SET_UPS[key] = _holding(_set_up_pile(seed, per_size))
+    while len(_SET_UPS) > _SET_UPS_KEPT:
+        _SET_UPS.popitem(last=False)
     return hit
 
 
