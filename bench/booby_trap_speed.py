@@ -9,7 +9,7 @@ loads a rebuilt space, the settle, reading the stress network, reading the packi
 the space, each split by role: the removal's own world (the stored tray rebuilt, the piece taken
 out, settled) and the hold check's worlds (the packing it would store, rebuilt and left alone
 until at rest: issue 25). With `--cprofile` the same removals also run under cProfile and the
-share of `cpSpaceStep` (Chipmunk's step) in the whole is printed.
+share of `cpSpaceStep` (Chipmunk's step) in the whole CPU time is printed.
 
 **compare**, side by side in one run, alternating which goes first: *before* = the removal and
 set-up caches off (empty, size 0: the code before them; stress_of's cache, which that code had,
@@ -179,7 +179,7 @@ def main() -> None:
     print(f"| all the phases, per removal | | | {wrapped:.2f} ms of {statistics.mean(times):.2f} ms |")
     if args.cprofile:
         clear_caches()
-        profiler = cProfile.Profile()
+        profiler = cProfile.Profile(time.process_time)  # CPU time: the machine is shared
         profiler.enable()
         random_removals(args.trays, args.seed)
         profiler.disable()
