@@ -808,9 +808,25 @@ def _holding(packing: Packing) -> tuple[Packing, bool, int]:
     return after, at_rest, failed + 1
 
 
+_SET_UPS: OrderedDict[tuple, tuple[Packing, bool, int]] = OrderedDict()
+_SET_UPS_KEPT = 16
+
+
 def set_up_report(seed: int, per_size: int = PIECES_PER_SIZE) -> tuple[Packing, bool, int]:
-    """`set_up` with whether it came to hold within the cap and how many checks failed first."""
-    return _holding(_set_up_pile(seed, per_size))
+    """`set_up` with whether it came to hold within the cap and how many checks failed first.
+
+    The last `_SET_UPS_KEPT` set-ups are kept (by seed, size and the model's settings): a game
+    replayed from its record (an undo, a replay page) sets up the same tray again, and the
+    set-up's settle costs more than a removal."""
+    key = (seed, per_size, _model_key())
+    hit = _SET_UPS.get(key)
+    if hit is not None:
+        _SET_UPS.move_to_end(key)
+        return hit
+    hit = _SET_UPS[key] = _holding(_set_up_pile(seed, per_size))
+    while len(_SET_UPS) > _SET_UPS_KEPT:
+        _SET_UPS.popitem(last=False)
+    return hit
 
 
 @dataclass
@@ -918,7 +934,7 @@ def _settle_until_it_holds(
         world.close()
 
 
-def resolve_removal(packing: Packing, piece: int, frames: bool = False, tape: bool = False) -> Removal:
+def _resolve_removal(packing: Packing, piece: int, frames: bool = False, tape: bool = False) -> Removal:
     """Take `piece` out of the packing at rest, simulate until the tray is truly at rest again
     (it holds when rebuilt: `holds`) and measure the bar's travel over the whole motion. The
     result depends on `packing` and `piece` only.
@@ -958,6 +974,81 @@ def resolve_removal(packing: Packing, piece: int, frames: bool = False, tape: bo
         recording if tape and recording is not None else [],
         checks,
     )
+
+
+def _model_key() -> tuple:
+    """The settings a removal's outcome depends on that are read when it runs (tests and
+    benchmarks change some of them): part of the removal cache's key, so a cached outcome is
+    never served under other settings."""
+    return (
+        HOLD,
+        MAX_SETTLE_STEPS,
+        REST_SPEED,
+        REST_CHECKS,
+        SETTLE_CHECK_EVERY,
+        SQUEEZE_CHECK_EVERY,
+        FRAME_EVERY,
+        POP_OVERLAP,
+        MARK,
+        WARMUP_STEPS,
+        WARMUP_RAMP,
+        WARMUP_ITERATIONS,
+        ITERATIONS,
+        DT,
+    )
+
+
+class _ResolveRemoval:
+    """`resolve_removal(packing, piece, frames=False, tape=False)`: see `_resolve_removal`.
+
+    A removal's outcome depends on the packing and the piece only (and the model's settings,
+    `_model_key`), so the last `size` outcomes are kept (issue 31, item 5: a position's settled
+    outcome cached): a game replayed from its record (an undo, a reload, a log or replay page,
+    the golden tests), a clone, or a search that tries the same piece on the same tray again
+    gets the very `Removal` it got the first time, bit for bit, without running the physics
+    again. Each caller gets its own copy (its own frames list; the tape's raw bytes are shared,
+    read-only). An outcome computed without the raw positions is computed again, once, when a
+    caller asks for them (recording them never changes the simulation)."""
+
+    def __init__(self, size: int = 128):
+        self.size = size
+        self._cache: OrderedDict[tuple, Removal] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def __call__(self, packing: Packing, piece: int, frames: bool = False, tape: bool = False) -> Removal:
+        key = (packing, piece, _model_key())
+        hit = self._cache.get(key)
+        record = frames or tape
+        if hit is not None and (hit.tape or not record):
+            self._cache.move_to_end(key)
+            self.hits += 1
+        else:
+            self.misses += 1
+            hit = _resolve_removal(packing, piece, tape=record)
+            self._cache[key] = hit
+            self._cache.move_to_end(key)
+            while len(self._cache) > self.size:
+                self._cache.popitem(last=False)
+        return Removal(
+            hit.piece,
+            hit.travel,
+            hit.tripped,
+            hit.popped,
+            hit.after,
+            hit.steps,
+            [frame_of(t) for t in hit.tape] if frames else [],
+            hit.at_rest,
+            list(hit.tape) if tape else [],
+            hit.slipped,
+        )
+
+    def cache_clear(self) -> None:
+        self._cache.clear()
+        self.hits = self.misses = 0
+
+
+resolve_removal = _ResolveRemoval()
 
 
 @dataclass(frozen=True)

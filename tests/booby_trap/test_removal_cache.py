@@ -1,0 +1,68 @@
+"""Issue 31, item 5: a removal's outcome is kept per (packing, piece, model settings) and a
+set-up per (seed, size, settings); what they serve is what the physics gives when run again."""
+
+import random
+
+import trapworks
+from trapworks.core import undo
+from trapworks.games.booby_trap import physics
+
+
+def _fields(r: physics.Removal) -> tuple:
+    return (r.piece, r.travel, r.tripped, r.popped, r.after, r.steps, r.frames, r.at_rest, r.tape, r.slipped)
+
+
+def test_a_cached_removal_is_the_one_the_physics_gives_again():
+    state = trapworks.make("booby-trap", pieces_per_size=8).new_initial_state(4)
+    rng = random.Random(4)
+    packing = state.packing
+    for _ in range(6):
+        piece = rng.choice(packing.pieces).id
+        physics.resolve_removal.cache_clear()
+        first = physics.resolve_removal(packing, piece, frames=True, tape=True)
+        hits = physics.resolve_removal.hits
+        served = physics.resolve_removal(packing, piece, frames=True, tape=True)
+        assert physics.resolve_removal.hits == hits + 1
+        physics.resolve_removal.cache_clear()
+        again = physics.resolve_removal(packing, piece, frames=True, tape=True)
+        assert _fields(served) == _fields(first) == _fields(again)
+        packing = first.after
+
+
+def test_each_caller_gets_its_own_copy_and_asks_only_for_what_it_wants():
+    state = trapworks.make("booby-trap", pieces_per_size=6).new_initial_state(2)
+    piece = state.packing.pieces[3].id
+    physics.resolve_removal.cache_clear()
+    plain = physics.resolve_removal(state.packing, piece)
+    assert plain.frames == [] and plain.tape == []
+    drawn = physics.resolve_removal(state.packing, piece, frames=True)
+    assert drawn.frames and drawn.tape == []
+    drawn.frames.clear()
+    assert physics.resolve_removal(state.packing, piece, frames=True).frames
+    assert (drawn.travel, drawn.after) == (plain.travel, plain.after)
+
+
+def test_the_cache_is_keyed_by_the_model_settings(monkeypatch):
+    state = trapworks.make("booby-trap", pieces_per_size=6).new_initial_state(3)
+    piece = state.packing.pieces[0].id
+    calm = physics.resolve_removal(state.packing, piece)
+    monkeypatch.setattr(physics, "HOLD", 0.0)  # nothing holds: a cached outcome would be wrong
+    restless = physics.resolve_removal(state.packing, piece)
+    assert calm.at_rest and not restless.at_rest and restless.slipped >= 1
+
+
+def test_an_undo_replays_from_the_caches_to_the_same_state():
+    """The web server's undo replays the game from its seed: the set-up and every removal come
+    from the caches, and the state is the one the physics gives with the caches emptied."""
+    game = trapworks.make("booby-trap", players=2, pieces_per_size=8)
+    state = game.new_initial_state(9)
+    rng = random.Random(9)
+    while state.removals < 6 and not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    misses = physics.resolve_removal.misses
+    hits = physics.resolve_removal.hits
+    cached = undo(state, 1)
+    assert physics.resolve_removal.misses == misses and physics.resolve_removal.hits >= hits + 5
+    physics.resolve_removal.cache_clear()
+    physics._SET_UPS.clear()
+    assert undo(state, 1).position() == cached.position()
