@@ -5,7 +5,10 @@
 
 Messages are the first argument of t("...") and the first two of tn("...", "...", n) in
 src/trapworks/web/static/**/*.js (a double-quoted literal: the code's rule), and the data-i18n* attributes of
-the static HTML pages. Catalogs: src/trapworks/web/i18n/<lang>.po (gettext).
+the static HTML pages; and the words the page gets from the server and the games (patterns:
+src/trapworks/web/i18n/patterns.txt for the games' sentences of the log, every refusal of the
+server read from its source, the games' declared option and agent words; see
+trapworks.server.i18n). Catalogs: src/trapworks/web/i18n/<lang>.po (gettext).
 """
 
 from __future__ import annotations
@@ -51,6 +54,10 @@ def extract() -> dict[str | tuple[str, str], list[str]]:
         for lineno, line in enumerate(path.read_text().splitlines(), 1):
             for m in ATTR.finditer(line):
                 found.setdefault(m.group(1).replace("&quot;", '"'), []).append(f"{where(path)}:{lineno}")
+    from trapworks.server import i18n as server_i18n
+
+    for pattern in server_i18n.patterns():
+        found.setdefault(pattern, []).append(f"{where(server_i18n.PATTERNS_FILE)}:0")
     return found
 
 

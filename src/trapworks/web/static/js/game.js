@@ -3,7 +3,7 @@
 import { api, clear, el, hashParams, myGames, rememberGame } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
 import { focusMark, restoreFocus } from "/static/js/boardkeys.js";
-import { t, translatePage } from "/static/js/i18n.js";
+import { t, translatePage, tx } from "/static/js/i18n.js";
 import { renderLog } from "/static/js/log.js";
 import { createAlerts } from "/static/js/alerts.js";
 import { createChat } from "/static/js/chat.js";
@@ -49,6 +49,7 @@ let drawnPly = -1;   // the ply of the last update drawn
 const INFO_MS = 9000;
 const ERROR_MS = 20000;
 function message(text, kind = "info", { tag = "", keep = false } = {}) {
+  text = tx(text); // the server's words (a refusal, a reason) in the page's language
   const box = $("toasts");
   const current = box.firstElementChild;
   if (current && current.dataset.text === text && current.dataset.message === kind) {
@@ -248,7 +249,7 @@ function drawShell(u) {
   shown = u;
   drawPlayersNow(u);
   const end = clear($("end"));
-  if (u.error) el("p", { class: "error", text: u.error }, end);
+  if (u.error) el("p", { class: "error", text: tx(u.error) }, end);
   if (u.terminal) {
     el("p", { class: "banner", text: gameOverLine(resultHeadline(u)), "data-testid": "game-over" }, end);
     const show = el("button", { type: "button", id: "show-result", text: t("Show the result"), hidden: true,

@@ -26,12 +26,17 @@ function chosen() {
 
 export const lang = chosen();
 let messages = {};
-if (lang !== "en") {
-  try {
-    const res = await fetch(`/api/i18n/${lang}`);
-    if (res.ok) messages = (await res.json()).messages || {};
-  } catch (e) { /* the server is away: English */ }
-}
+// The shared words (one enum each, published with the catalog: forfeit reasons...) in this
+// language (the server away: the enum's keys).
+export let shared = { forfeit_reasons: {} };
+try {
+  const res = await fetch(`/api/i18n/${lang}`);
+  if (res.ok) {
+    const body = await res.json();
+    messages = body.messages || {};
+    if (body.shared) shared = body.shared;
+  }
+} catch (e) { /* the server is away: English */ }
 const plurals = new Intl.PluralRules(lang);
 
 function fill(text, vars) {
@@ -53,6 +58,61 @@ export function tn(singular, plural, n, vars) {
     return fill(forms[index], all);
   }
   return fill(n === 1 ? singular : plural, all);
+}
+
+// Words the page did not write (the server's refusals, the games' story lines and option lists)
+// arrive as English text; tx() finds the catalog's message for it, or the message pattern it
+// matches ("it is not your turn: {whom} is to move"), and fills the language's pattern with the
+// parts it caught, each translated in turn (a list "a, b" item by item). The same rule as
+// trapworks.server.i18n.translate. Unknown text stays as it came.
+const PLACE = /\{(\w+)\}/g;
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+let compiled = null;
+function patterns() {
+  if (compiled) return compiled;
+  compiled = Object.keys(messages)
+    .filter((m) => typeof messages[m] === "string" && /\{\w+\}/.test(m))
+    .map((m) => {
+      const parts = m.split(/\{(\w+)\}/);
+      const names = parts.filter((p, i) => i % 2 === 1);
+      const rx = new RegExp("^" + parts.map((p, i) => (i % 2 === 0 ? escape(p) : "([\\s\\S]+?)")).join("") + "$");
+      return { m, names, rx, fixed: m.replace(PLACE, "").length };
+    })
+    .sort((a, b) => b.fixed - a.fixed || a.names.length - b.names.length);
+  return compiled;
+}
+
+function part(value, depth) {
+  if (/^(\{P\d+\}|[-+]?[\d.]+|\s*)$/.test(value)) return value;
+  const tr = translate(value, depth);
+  if (tr !== null) return tr;
+  if (value.includes(", ")) return value.split(", ").map((v) => part(v, depth)).join(", ");
+  return value;
+}
+
+function translate(text, depth) {
+  const tr = messages[text];
+  if (typeof tr === "string") return tr;
+  if (depth > 3) return null;
+  for (const p of patterns()) {
+    const m = p.rx.exec(text);
+    if (!m) continue;
+    const values = {};
+    p.names.forEach((name, i) => { values[name] = part(m[i + 1], depth + 1); });
+    return messages[p.m].replace(PLACE, (whole, k) => (k in values ? values[k] : whole));
+  }
+  return null;
+}
+
+export function tx(text) {
+  if (lang === "en" || typeof text !== "string" || !text) return text;
+  const tr = translate(text, 0);
+  return tr === null ? text : tr;
+}
+
+// Why a seat left the game (core/forfeit.py's ForfeitReason), in this language.
+export function forfeitWords(reason) {
+  return (shared.forfeit_reasons || {})[reason] || String(reason).replace(/_/g, " ");
 }
 
 export function translatePage(root = document) {
