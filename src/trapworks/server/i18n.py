@@ -36,7 +36,7 @@ def catalog(lang: str) -> dict[str, Any]:
             "lang": lang,
             "plural_forms": "nplurals=2; plural=(n != 1);",
             "messages": {},
-            "shared": shared_words({}),
+            "shared": shared_words({}, lang),
         }
     path = CATALOGS / f"{lang}.po"
     if not path.is_file():
@@ -59,18 +59,18 @@ def catalog(lang: str) -> dict[str, Any]:
         "lang": lang,
         "plural_forms": cat.plural_forms,
         "messages": messages,
-        "shared": shared_words(messages),
+        "shared": shared_words(messages, lang),
     }
 
 
-def shared_words(messages: dict[str, Any]) -> dict[str, dict[str, str]]:
+def shared_words(messages: dict[str, Any], lang: str) -> dict[str, dict[str, str]]:
     """The words every front end shares, one enum each, in the catalog's language: the forfeit
     reasons (core/forfeit.py's ForfeitReason: "resigned", "ran out of time", ...)."""
     from trapworks.core.forfeit import forfeit_reason_words
 
     return {
         "forfeit_reasons": {
-            k: translate(v, messages) or v for k, v in forfeit_reason_words().items()
+            k: translate(v, messages, lang) or v for k, v in forfeit_reason_words().items()
         }
     }
 
@@ -179,6 +179,15 @@ def game_words() -> list[str]:
                 add(j.get(key))
             for c in j.get("choices") or []:
                 add(c.get("label"))
+        # The move notation's help (the rules panel's "Typing a move"), for each variant.
+        add(game.help_text())
+        for o in cls.options_schema:
+            if o.to_json().get("control") == "select" and o.name in ("rules", "variant"):
+                for c in o.to_json().get("choices") or []:
+                    try:
+                        add(cls(**{o.name: c.get("value")}).help_text())
+                    except Exception:  # noqa: BLE001, S112 - a choice that needs other options too
+                        continue
         cw = catalog_words(game)
         for w in cw["agent_words"].values():
             add(w)
@@ -206,13 +215,40 @@ def _regex(pattern: str) -> re.Pattern[str]:
     return re.compile(f"^{rx}$", re.S)
 
 
+def _matchable(pattern: str) -> bool:
+    # A pattern with no fixed words ("{label}: ") would take any text: it is a message only.
+    return bool(_PLACE.sub("", pattern).strip(" :"))
+
+
 def _specificity(pattern: str) -> tuple[int, int]:
     # The pattern with the most fixed text wins ("{who} pays nothing and owes {n} points."
     # before "{who} pays {what}.").
     return (-len(_PLACE.sub("", pattern)), len(_PLACE.findall(pattern)))
 
 
-def translate(text: str, messages: dict[str, Any], depth: int = 0) -> str | None:
+# A count's word in a translated pattern: "{n:fromage|fromages}" is the word for the count
+# caught as {n}, by the language's plural rule (CLDR's, as Babel and Intl.PluralRules say it).
+_PLURAL = re.compile(r"\{(\w+):([^{}|]*)\|([^{}]*)\}")
+
+
+@lru_cache(maxsize=64)
+def _compiled(keys: tuple[str, ...]) -> list[tuple[str, re.Pattern[str], list[str]]]:
+    ordered = sorted((m for m in keys if _PLACE.search(m) and _matchable(m)), key=_specificity)
+    return [(m, _regex(m), _PLACE.findall(m)) for m in ordered]
+
+
+def _plural_one(lang: str, value: str) -> bool:
+    from babel import Locale
+
+    try:
+        n = float(value)
+    except ValueError:
+        return False
+    number: int | float = int(n) if n.is_integer() else n
+    return Locale.parse(lang).plural_form(number) == "one"
+
+
+def translate(text: str, messages: dict[str, Any], lang: str = "fr", depth: int = 0) -> str | None:
     """`text` in the catalog's language (None: no message or pattern matches it). The page does
     the same (i18n.js tx()); this one is the tests' and the server's."""
     tr = messages.get(text)
@@ -220,37 +256,32 @@ def translate(text: str, messages: dict[str, Any], depth: int = 0) -> str | None
         return tr
     if depth > 3:
         return None
-    for pattern in sorted((m for m in messages if "{" in m), key=_specificity):
-        target = messages[pattern]
-        if not isinstance(target, str):
-            continue
-        m = _regex(pattern).match(text)
+    keys = tuple(k for k, v in messages.items() if isinstance(v, str) and "{" in k)
+    for pattern, rx, names in _compiled(keys):
+        m = rx.match(text)
         if not m:
             continue
-        names = _PLACE.findall(pattern)
-        values = {}
-        for name, value in zip(names, m.groups(), strict=True):
-            values[name] = _part(value, messages, depth + 1)
-        return _PLACE.sub(lambda g: values.get(g.group(1), g.group(0)), target)
+        raw = dict(zip(names, m.groups(), strict=True))
+        values = {name: _part(value, messages, lang, depth + 1) for name, value in raw.items()}
+        out = _PLURAL.sub(
+            lambda g: (g.group(2) if _plural_one(lang, raw.get(g.group(1), "")) else g.group(3)),
+            messages[pattern],
+        )
+        return _PLACE.sub(lambda g: values.get(g.group(1), g.group(0)), out)
     return None
 
 
-def _part(value: str, messages: dict[str, Any], depth: int) -> str:
+def _part(value: str, messages: dict[str, Any], lang: str, depth: int) -> str:
     """A caught part in the language: a seat reference or a number as is, a message or pattern
     translated, a list ("a, b, c") item by item."""
     if re.fullmatch(r"\{P\d+\}|[-+]?[\d.]+|\s*", value):
         return value
-    tr = translate(value, messages, depth)
+    tr = translate(value, messages, lang, depth)
     if tr is not None:
         return tr
     if ", " in value:
-        return ", ".join(_part(v, messages, depth) for v in value.split(", "))
+        return ", ".join(_part(v, messages, lang, depth) for v in value.split(", "))
     return value
-
-
-def untranslated_text(text: str, messages: dict[str, Any]) -> bool:
-    """Whether `text` has no translation (neither a message nor a pattern takes it)."""
-    return translate(text, messages) is None
 
 
 def add_i18n_routes(app: FastAPI) -> None:

@@ -71,7 +71,8 @@ let compiled = null;
 function patterns() {
   if (compiled) return compiled;
   compiled = Object.keys(messages)
-    .filter((m) => typeof messages[m] === "string" && /\{\w+\}/.test(m))
+    // a pattern with no fixed words ("{label}: ") would take any text: it is a message only
+    .filter((m) => typeof messages[m] === "string" && /\{\w+\}/.test(m) && m.replace(PLACE, "").replace(/[\s:]/g, ""))
     .map((m) => {
       const parts = m.split(/\{(\w+)\}/);
       const names = parts.filter((p, i) => i % 2 === 1);
@@ -97,9 +98,13 @@ function translate(text, depth) {
   for (const p of patterns()) {
     const m = p.rx.exec(text);
     if (!m) continue;
+    const raw = {};
     const values = {};
-    p.names.forEach((name, i) => { values[name] = part(m[i + 1], depth + 1); });
-    return messages[p.m].replace(PLACE, (whole, k) => (k in values ? values[k] : whole));
+    p.names.forEach((name, i) => { raw[name] = m[i + 1]; values[name] = part(m[i + 1], depth + 1); });
+    // "{n:fromage|fromages}": the word for the count caught as {n}, by the language's plural rule.
+    return messages[p.m]
+      .replace(/\{(\w+):([^{}|]*)\|([^{}]*)\}/g, (whole, k, one, other) => (plurals.select(Number(raw[k])) === "one" ? one : other))
+      .replace(PLACE, (whole, k) => (k in values ? values[k] : whole));
   }
   return null;
 }
