@@ -557,7 +557,7 @@ async function openSeat(first = false) {
     : hotSeat ? t("{who}'s turn on this screen", { who: seatLabel(info.seat) }) : t("you are Player {n}", { n: info.seat + 1 });
   $("title").textContent = `${info.title} · ${seatWords}` + (info.practice ? ` · ${t("practice game")}` : "");
   if (info.seat === null) { $("typed").hidden = true; $("hint").hidden = true; $("undo").hidden = true; }
-  $("help").textContent = info.help;
+  $("help").textContent = tx(info.help);
   // Practice games may take back dice, cards and physics outcomes already seen; say so on the page.
   $("practice").hidden = !info.practice;
   const base = `/api/games/${encodeURIComponent(gid)}`;

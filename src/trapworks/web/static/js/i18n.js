@@ -39,9 +39,13 @@ try {
 } catch (e) { /* the server is away: English */ }
 const plurals = new Intl.PluralRules(lang);
 
+// "{n:souris|souris}" in a translation: the word for the count `n` by the language's plural rule.
+const COUNT_WORD = /\{(\w+):([^{}|]*)\|([^{}]*)\}/g;
 function fill(text, vars) {
   if (!vars) return text;
-  return text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+  return text
+    .replace(COUNT_WORD, (m, k, one, other) => (k in vars ? (plurals.select(Number(vars[k])) === "one" ? one : other) : m))
+    .replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
 }
 
 export function t(msgid, vars) {
@@ -107,6 +111,14 @@ function translate(text, depth) {
       .replace(PLACE, (whole, k) => (k in values ? values[k] : whole));
   }
   return null;
+}
+
+// A game's sentence that names seats "Player 2" (an event's text): in another language, through
+// the catalog with each seat named by `label(seat)`; in English as the game wrote it.
+export function txSeats(text, label) {
+  if (lang === "en" || typeof text !== "string") return text;
+  const refs = text.replace(/\b[Pp]layer (\d+)\b/g, (m, n) => `{P${Number(n) - 1}}`);
+  return tx(refs).replace(/\{P(\d+)\}/g, (m, n) => label(Number(n)));
 }
 
 export function tx(text) {
