@@ -41,8 +41,11 @@ GAMES = {
 }
 MID_MOVES = 2  # the human seat's moves before the mid-game page
 
-# Where a renderer draws (its board, its action bar, its side panel): the games' own words.
-RENDERER_PARTS = "#board, #bar, #side-extra"
+# Where a renderer draws (its board, its action bar, its side panel, its part of the end screen).
+RENDERER_PARTS = (
+    "#board, #bar, #side-extra, #end-screen > [data-testid=end-reason], [data-testid=end-scores], "
+    "[data-testid=end-secrets], #end-screen > h3"
+)
 
 VISIBLE_TEXT = """
 (skip) => {
@@ -126,8 +129,8 @@ def english_left(text: str, probes, names: list[str]) -> list[str]:
     # Move notation quoted in the help ('touch 17', 'roll'): code, not words (an opening quote
     # after a letter is a French apostrophe: l'Abri).
     text = re.sub(r"(?<![^\W\d_])'[^'\n]{1,40}'(?![^\W\d_])", " ", text)
-    found = sorted({m for m, rx in probes if rx.search(text)})
-    found += sorted({f"word {w!r}" for w in ENGLISH_WORDS.findall(text)})
+    found = sorted({f"{m!r} in {text[max(0, x.start() - 30):x.end() + 30]!r}" for m, rx in probes if (x := rx.search(text))})
+    found += sorted({f"word {w.group(0)!r} in {text[max(0, w.start() - 30):w.end() + 30]!r}" for w in ENGLISH_WORDS.finditer(text)})
     return found
 
 
@@ -170,9 +173,13 @@ def play(server, created, moves: int | None, rng: random.Random) -> None:
         done += r.status_code < 300
 
 
-def axe_violations(page) -> list[str]:
+def axe_violations(page, exclude: str = "") -> list[str]:
     page.add_script_tag(path=str(AXE))
-    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    result = page.evaluate(
+        "async (exclude) => await axe.run(exclude ? {exclude: exclude.split(', ').map((s) => [s])} : document,"
+        " {resultTypes: ['violations']})",
+        exclude,
+    )
     return [
         f"{v['id']} ({v['impact']}): {v['help']} :: {[n['target'] for n in v['nodes']][:4]}"
         for v in result["violations"]
@@ -187,9 +194,14 @@ def check_page(page, name: str, size, probes, names, renderer_english: bool = Fa
     skip = RENDERER_PARTS if renderer_english else ""
     left = english_left(page.evaluate(VISIBLE_TEXT, skip), probes, names)
     assert not left, f"{name} at {size[0]}x{size[1]}: English left: {left}"
-    assert axe_violations(page) == [], f"{name} at {size[0]}x{size[1]}"
+    assert axe_violations(page, skip) == [], f"{name} at {size[0]}x{size[1]}"
     if renderer_english:
-        return {name: english_left(page.evaluate(ONLY_TEXT, RENDERER_PARTS), probes, names)}
+        return {
+            f"{name}-{size[0]}": {
+                "english": english_left(page.evaluate(ONLY_TEXT, RENDERER_PARTS), probes, names),
+                "axe": axe_violations(page),
+            }
+        }
     return {}
 
 

@@ -204,10 +204,10 @@ function drawEndScreen(u) {
   el("h2", { id: "end-title", text: summary.title || resultHeadline(u) }, box);
   for (const line of summary.reason || []) el("p", { text: line, "data-testid": "end-reason" }, box);
   if (summary.scores && summary.scores.length) {
-    const t = el("table", { "data-testid": "end-scores" }, box);
-    const head = el("tr", {}, el("thead", {}, t));
+    const table = el("table", { "data-testid": "end-scores" }, box);
+    const head = el("tr", {}, el("thead", {}, table));
     for (const h of summary.columns || [t("Player"), t("Result")]) el("th", { text: h, scope: "col" }, head);
-    const tb = el("tbody", {}, t);
+    const tb = el("tbody", {}, table);
     for (const row of summary.scores) {
       const tr = el("tr", { "data-seat": row.seat }, tb);
       el("th", { scope: "row", text: seatLabel(row.seat) + ((u.winners || []).includes(row.seat) ? " ★" : "") }, tr);

@@ -142,7 +142,7 @@ export default function createRenderer(root, ctx) {
   // One way to say how far the bar moved, everywhere: "0.08 marks", "1 mark".
   function marks(x) {
     const n = x.toFixed(2);
-    return n === "1.00" ? t("{n} mark", { n }) : t("{n} marks", { n });
+    return tn("{n} mark", "{n} marks", Number(n), { n });
   }
 
   function legalText(id) {
@@ -248,7 +248,7 @@ export default function createRenderer(root, ctx) {
       const pieces = ["L", "M", "S"].filter((z) => s.pieces[z]).map((z) => `${s.pieces[z]} ${size(z)}`).join(", ");
       el("div", {
         class: "bt-seat" + (v.to_move === s.seat ? " to-move" : ""), "data-seat": s.seat,
-        text: `${ctx.seatLabel(s.seat)}: ${tn("{n} pt", "{n} pts", s.net)}` + (s.debt ? ` ${t("(owes {n})", { n: s.debt })}` : "") +
+        text: t("{label}: ", { label: ctx.seatLabel(s.seat) }) + tn("{n} pt", "{n} pts", s.net) + (s.debt ? ` ${t("(owes {n})", { n: s.debt })}` : "") +
           ` · ${pieces || t("no pieces")} · ${t("trips {n}", { n: s.trips })}`,
       }, top);
     }
@@ -368,7 +368,7 @@ export default function createRenderer(root, ctx) {
       const v = u.view;
       const removal = (u.events || []).find((e) => e.type === "removal");
       for (const e of u.events || []) {
-        if (e.text) el("li", { text: e.text }, news);
+        if (e.text) el("li", { text: ctx.txSeats ? ctx.txSeats(e.text, ctx.seatLabel) : e.text }, news);
       }
       while (news.children.length > 8) news.removeChild(news.firstChild);
       if (removal && !u.sync && view) {
