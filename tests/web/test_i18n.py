@@ -180,7 +180,9 @@ def story_lines(game_id: str, options: dict, seed: int, max_plies: int = 3000) -
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game_id,options", STORY_GAMES, ids=[f"{g}-{i}" for i, (g, _) in enumerate(STORY_GAMES)])
+@pytest.mark.parametrize(
+    "game_id,options", STORY_GAMES, ids=[f"{g}-{i}" for i, (g, _) in enumerate(STORY_GAMES)]
+)
 def test_every_line_of_every_games_story_has_a_french_translation(game_id, options):
     messages = french()
     lines: set[str] = set()
@@ -224,9 +226,14 @@ def test_every_refusal_of_the_server_is_a_message_with_a_french_translation():
     messages = french()
     assert all(isinstance(messages.get(p), str) for p in patterns), [p for p in patterns if p not in messages]
     tr = server_i18n.translate
-    assert tr("it is not your turn: Ann is to move", messages) == "ce n'est pas votre tour : c'est à Ann de jouer"
+    assert (
+        tr("it is not your turn: Ann is to move", messages)
+        == "ce n'est pas votre tour : c'est à Ann de jouer"
+    )
     # a refusal that carries another refusal: both translated
-    assert tr("abort refused: a game can be aborted only before its second move (resign instead)", messages) == (
+    assert tr(
+        "abort refused: a game can be aborted only before its second move (resign instead)", messages
+    ) == (
         "annulation refusée : une partie ne peut être annulée qu'avant son deuxième coup (abandonnez plutôt)"
     )
 

@@ -59,9 +59,13 @@ VISIBLE_TEXT = """
   const parts = [document.body.innerText, document.title];
   for (const n of document.body.querySelectorAll('[aria-label], [title], [placeholder], [alt]')) {
     if (!shown(n) && !(n.closest('svg') && shown(n.closest('svg')))) continue;
-    for (const a of ['aria-label', 'title', 'placeholder', 'alt']) if (n.getAttribute(a)) parts.push(n.getAttribute(a));
+    for (const a of ['aria-label', 'title', 'placeholder', 'alt']) {
+      if (n.getAttribute(a)) parts.push(n.getAttribute(a));
+    }
   }
-  for (const n of document.querySelectorAll('svg title')) if (shown(n.closest('svg'))) parts.push(n.textContent);
+  for (const n of document.querySelectorAll('svg title')) {
+    if (shown(n.closest('svg'))) parts.push(n.textContent);
+  }
   drop.forEach((d, i) => { d.style.display = before[i]; });
   return parts.join('\\n');
 }
@@ -86,7 +90,9 @@ def proper_nouns() -> list[str]:
     from trapworks.core.registry import available_games, game_class
     from trapworks.games.dead_end_drive.components import NAMES
 
-    return sorted({game_class(g).title for g in available_games()} | set(NAMES) | {"trapworks"}, key=len)[::-1]
+    return sorted({game_class(g).title for g in available_games()} | set(NAMES) | {"trapworks"}, key=len)[
+        ::-1
+    ]
 
 
 def english_probes() -> list[tuple[str, re.Pattern[str]]]:
@@ -129,8 +135,19 @@ def english_left(text: str, probes, names: list[str]) -> list[str]:
     # Move notation quoted in the help ('touch 17', 'roll'): code, not words (an opening quote
     # after a letter is a French apostrophe: l'Abri).
     text = re.sub(r"(?<![^\W\d_])'[^'\n]{1,40}'(?![^\W\d_])", " ", text)
-    found = sorted({f"{m!r} in {text[max(0, x.start() - 30):x.end() + 30]!r}" for m, rx in probes if (x := rx.search(text))})
-    found += sorted({f"word {w.group(0)!r} in {text[max(0, w.start() - 30):w.end() + 30]!r}" for w in ENGLISH_WORDS.finditer(text)})
+    found = sorted(
+        {
+            f"{m!r} in {text[max(0, x.start() - 30) : x.end() + 30]!r}"
+            for m, rx in probes
+            if (x := rx.search(text))
+        }
+    )
+    found += sorted(
+        {
+            f"word {w.group(0)!r} in {text[max(0, w.start() - 30) : w.end() + 30]!r}"
+            for w in ENGLISH_WORDS.finditer(text)
+        }
+    )
     return found
 
 
@@ -166,7 +183,9 @@ def play(server, created, moves: int | None, rng: random.Random) -> None:
         if not view["legal_actions"]:
             time.sleep(0.05)
             continue
-        state = httpx.get(f"{server.url}/api/games/{gid}", params={"token": token}, timeout=30).json()["state"]
+        state = httpx.get(f"{server.url}/api/games/{gid}", params={"token": token}, timeout=30).json()[
+            "state"
+        ]
         move = {"token": token, "action": rng.choice(view["legal_actions"])["text"], "ply": state["ply"]}
         r = httpx.post(f"{server.url}/api/games/{gid}/moves", json=move, timeout=30)
         assert r.status_code < 300 or r.status_code == 409, r.text
@@ -176,14 +195,24 @@ def play(server, created, moves: int | None, rng: random.Random) -> None:
 def axe_violations(page, exclude: str = "") -> list[str]:
     page.add_script_tag(path=str(AXE))
     result = page.evaluate(
-        "async (exclude) => await axe.run(exclude ? {exclude: exclude.split(', ').map((s) => [s])} : document,"
-        " {resultTypes: ['violations']})",
+        "async (exclude) => await axe.run("
+        "exclude ? {exclude: exclude.split(', ').map((s) => [s])} : document, {resultTypes: ['violations']})",
         exclude,
     )
     return [
         f"{v['id']} ({v['impact']}): {v['help']} :: {[n['target'] for n in v['nodes']][:4]}"
         for v in result["violations"]
     ]
+
+
+def check_english_page(page, name: str, size, renderer_parts: bool = False) -> None:
+    """The same page in English: axe clean too (both languages)."""
+    assert page.evaluate("document.documentElement.lang") == "en"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}-{size[0]}-en.png"), full_page=True)
+    assert axe_violations(page, RENDERER_PARTS if renderer_parts else "") == [], (
+        f"{name} (en) at {size[0]}x{size[1]}"
+    )
 
 
 def check_page(page, name: str, size, probes, names, renderer_english: bool = False) -> dict:
@@ -205,8 +234,8 @@ def check_page(page, name: str, size, probes, names, renderer_english: bool = Fa
     return {}
 
 
-def french_page(browser, url, size, errors):
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="fr-FR")
+def french_page(browser, url, size, errors, locale="fr-FR"):
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=locale)
     page = ctx.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(url)
@@ -235,6 +264,11 @@ def test_the_lobby_in_french_has_no_english_left_and_is_axe_clean(server, browse
         )
         page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
         check_page(page, f"lobby-{game}", size, probes, names)
+    ctx.close()
+    ctx, page = french_page(browser, server.url + "/", size, errors, locale="en-US")
+    page.wait_for_function("document.body.dataset.ready === '1'", timeout=20000)
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    check_english_page(page, "lobby", size)
     ctx.close()
     assert not errors, errors
 
@@ -265,6 +299,17 @@ def test_every_game_page_in_french_has_no_english_left_and_is_axe_clean(server, 
                 check_page(page, f"{game}-{stage}", size, probes, names, game in RENDERERS_NOT_YET_FRENCH)
             )
             ctx.close()
+            ctx, page = french_page(browser, link, size, errors, locale="en-US")
+            settled(page)
+            if stage == "end":
+                page.locator("[data-testid=end-screen]").wait_for(state="visible", timeout=10000)
+            check_english_page(page, f"{game}-{stage}", size, game in RENDERERS_NOT_YET_FRENCH)
+            ctx.close()
     assert not errors, errors
     if leftovers:
+        import json
+
+        (SHOTS / f"{game}-renderer-english.json").write_text(
+            json.dumps(leftovers, indent=1, ensure_ascii=False)
+        )
         print(f"\n{game}: English left in the renderer (another branch's): {leftovers}")

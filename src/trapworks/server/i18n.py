@@ -69,9 +69,7 @@ def shared_words(messages: dict[str, Any], lang: str) -> dict[str, dict[str, str
     from trapworks.core.forfeit import forfeit_reason_words
 
     return {
-        "forfeit_reasons": {
-            k: translate(v, messages, lang) or v for k, v in forfeit_reason_words().items()
-        }
+        "forfeit_reasons": {k: translate(v, messages, lang) or v for k, v in forfeit_reason_words().items()}
     }
 
 
@@ -163,7 +161,12 @@ def game_words() -> list[str]:
     words: list[str] = []
 
     def add(w: object) -> None:
-        if isinstance(w, str) and w.strip() and not w.strip().lstrip("-").replace(".", "").isdigit() and w not in words:
+        if (
+            isinstance(w, str)
+            and w.strip()
+            and not w.strip().lstrip("-").replace(".", "").isdigit()
+            and w not in words
+        ):
             words.append(w)
 
     for gid in available_games():
@@ -263,12 +266,15 @@ def translate(text: str, messages: dict[str, Any], lang: str = "fr", depth: int 
             continue
         raw = dict(zip(names, m.groups(), strict=True))
         values = {name: _part(value, messages, lang, depth + 1) for name, value in raw.items()}
-        out = _PLURAL.sub(
-            lambda g: (g.group(2) if _plural_one(lang, raw.get(g.group(1), "")) else g.group(3)),
-            messages[pattern],
-        )
-        return _PLACE.sub(lambda g: values.get(g.group(1), g.group(0)), out)
+        return _fill(messages[pattern], raw, values, lang)
     return None
+
+
+def _fill(target: str, raw: dict[str, str], values: dict[str, str], lang: str) -> str:
+    out = _PLURAL.sub(
+        lambda g: g.group(2) if _plural_one(lang, raw.get(g.group(1), "")) else g.group(3), target
+    )
+    return _PLACE.sub(lambda g: values.get(g.group(1), g.group(0)), out)
 
 
 def _part(value: str, messages: dict[str, Any], lang: str, depth: int) -> str:
