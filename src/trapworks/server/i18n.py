@@ -280,6 +280,10 @@ def _fill(target: str, raw: dict[str, str], values: dict[str, str], lang: str) -
 def _part(value: str, messages: dict[str, Any], lang: str, depth: int) -> str:
     """A caught part in the language: a seat reference or a number as is, a message or pattern
     translated, a list ("a, b, c") item by item."""
+    if re.fullmatch(r"[-+]?\d+\.\d+", value):  # a number the language's way: "0.08" -> "0,08"
+        from babel.numbers import get_decimal_symbol
+
+        return value.replace(".", get_decimal_symbol(lang))
     if re.fullmatch(r"\{P\d+\}|[-+]?[\d.]+|\s*", value):
         return value
     tr = translate(value, messages, lang, depth)

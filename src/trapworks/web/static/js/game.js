@@ -3,7 +3,7 @@
 import { api, clear, el, hashParams, myGames, rememberGame } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
 import { focusMark, restoreFocus } from "/static/js/boardkeys.js";
-import { t, translatePage, tx } from "/static/js/i18n.js";
+import { agentName, t, translatePage, tx } from "/static/js/i18n.js";
 import { renderLog } from "/static/js/log.js";
 import { createAlerts } from "/static/js/alerts.js";
 import { createChat } from "/static/js/chat.js";
@@ -165,7 +165,7 @@ function seatLabel(s) {
   if (s === info.seat && !hotSeat) return t("You");
   const p = info.players[s];
   if (p && p.name) return p.name;
-  if (p && p.kind === "agent" && p.agent) return t("Player {n} ({agent})", { n: s + 1, agent: p.agent });
+  if (p && p.kind === "agent" && p.agent) return t("Player {n} ({agent})", { n: s + 1, agent: agentName(p.agent) });
   return t("Player {n}", { n: s + 1 });
 }
 

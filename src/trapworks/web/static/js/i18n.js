@@ -87,7 +87,10 @@ function patterns() {
   return compiled;
 }
 
+const DECIMAL = (1.5).toLocaleString(lang).replace(/\d/g, "") || ".";
 function part(value, depth) {
+  // A number caught in a sentence is written the language's way ("0.08" -> "0,08").
+  if (/^[-+]?\d+\.\d+$/.test(value)) return value.replace(".", DECIMAL);
   if (/^(\{P\d+\}|[-+]?[\d.]+|\s*)$/.test(value)) return value;
   const tr = translate(value, depth);
   if (tr !== null) return tr;
@@ -125,6 +128,16 @@ export function tx(text) {
   if (lang === "en" || typeof text !== "string" || !text) return text;
   const tr = translate(text, 0);
   return tr === null ? text : tr;
+}
+
+// An AI seat's agent in players' words: the levels and the common kinds (the others by their id).
+export function agentName(id) {
+  const words = {
+    easy: t("Easy").toLowerCase(), medium: t("Medium").toLowerCase(), hard: t("Hard").toLowerCase(),
+    perfect: t("perfect"), random: t("random"),
+    heuristic: t("heuristic"), rollout: t("rollout"), mcts: "MCTS", ismcts: "IS-MCTS",
+  };
+  return words[id] || id;
 }
 
 // Why a seat left the game (core/forfeit.py's ForfeitReason), in this language.

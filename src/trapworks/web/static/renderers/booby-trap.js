@@ -15,6 +15,10 @@ export default function createRenderer(root, ctx) {
   const t = ctx.t || ((m, v) => m.replace(/\{(\w+)\}/g, (x, k) => (v && k in v ? v[k] : x)));
   const tn = ctx.tn || ((one, many, n, v) => t(n === 1 ? one : many, { n, ...(v || {}) }));
   const size = (z) => t(NAME[z]);
+  // "2 large, 1 small": the count with its size's word (agreeing in number where the language does).
+  const counted = (z, n) => (z === "S" ? tn("{n} small", "{n} small", n) : z === "M" ? tn("{n} medium", "{n} medium", n)
+    : tn("{n} large", "{n} large", n));
+  const num = (x) => Number(x).toLocaleString(ctx.lang || "en", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const feelWord = (f) => ({ loose: t("loose"), light: t("light"), firm: t("firm"), tight: t("tight") })[f] || f;
   root.classList.add("booby-trap");
   const style = el("style", {}, root);
@@ -142,7 +146,7 @@ export default function createRenderer(root, ctx) {
   // One way to say how far the bar moved, everywhere: "0.08 marks", "1 mark".
   function marks(x) {
     const n = x.toFixed(2);
-    return tn("{n} mark", "{n} marks", Number(n), { n });
+    return tn("{n} mark", "{n} marks", Number(n), { n: num(n) });
   }
 
   function legalText(id) {
@@ -245,7 +249,7 @@ export default function createRenderer(root, ctx) {
   function drawTop(v) {
     while (top.firstChild) top.removeChild(top.firstChild);
     for (const s of v.scores) {
-      const pieces = ["L", "M", "S"].filter((z) => s.pieces[z]).map((z) => `${s.pieces[z]} ${size(z)}`).join(", ");
+      const pieces = ["L", "M", "S"].filter((z) => s.pieces[z]).map((z) => counted(z, s.pieces[z])).join(", ");
       el("div", {
         class: "bt-seat" + (v.to_move === s.seat ? " to-move" : ""), "data-seat": s.seat,
         text: t("{label}: ", { label: ctx.seatLabel(s.seat) }) + tn("{n} pt", "{n} pts", s.net) + (s.debt ? ` ${t("(owes {n})", { n: s.debt })}` : "") +
@@ -278,7 +282,7 @@ export default function createRenderer(root, ctx) {
       feel.hidden = false;
       feel.className = "bt-feel";
       feel.style.background = FEEL_COLOUR[v.reading.feel] || "#333";
-      feel.textContent = t("You feel piece {id}: {feel} (tension {tension})", { id: v.reading.piece, feel: feelWord(v.reading.feel), tension: v.reading.reading.toFixed(2) });
+      feel.textContent = t("You feel piece {id}: {feel} (tension {tension})", { id: v.reading.piece, feel: feelWord(v.reading.feel), tension: num(v.reading.reading) });
       feel.dataset.feel = v.reading.feel;
       feel.dataset.piece = v.reading.piece;
     } else {
@@ -394,7 +398,7 @@ export default function createRenderer(root, ctx) {
         scores: v.scores.map((s) => ({
           seat: s.seat,
           cells: [String(s.net) + (s.debt ? ` ${t("(owes {n})", { n: s.debt })}` : ""),
-                  ["L", "M", "S"].filter((z) => s.pieces[z]).map((z) => `${s.pieces[z]} ${size(z)}`).join(", ") || t("none"),
+                  ["L", "M", "S"].filter((z) => s.pieces[z]).map((z) => counted(z, s.pieces[z])).join(", ") || t("none"),
                   String(s.trips)],
         })),
       };
