@@ -313,3 +313,27 @@ def test_every_game_page_in_french_has_no_english_left_and_is_axe_clean(server, 
             json.dumps(leftovers, indent=1, ensure_ascii=False)
         )
         print(f"\n{game}: English left in the renderer (another branch's): {leftovers}")
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("size", SIZES, ids=["desktop", "phone"])
+def test_a_refusal_of_the_server_reaches_a_french_page_in_french(server, browser, size):
+    # Two humans; the second tries a move out of turn: the server's refusal, made in English
+    # for every client, is shown in the page's language (with the seat's words in it too).
+    r = httpx.post(
+        server.url + "/api/games",
+        json={"game": "last-mouse-lost", "options": {"first_player": 0}, "seats": [{"kind": "human"}] * 2},
+        timeout=30,
+    )
+    assert r.status_code == 201, r.text
+    created = r.json()
+    errors: list[str] = []
+    ctx, page = french_page(browser, created["seats"][1]["link"] + "&fast", size, errors)
+    page.wait_for_function("document.body.dataset.connected === '1' && document.body.dataset.busy === '0'")
+    page.fill("#typed-action", "a1")
+    page.locator("#typed button[type=submit]").click()
+    toast = page.locator("#toasts .toast.error .text")
+    toast.wait_for(timeout=10000)
+    assert toast.inner_text() == "ce n'est pas votre tour : c'est à Joueur 1 de jouer"
+    ctx.close()
+    assert not errors, errors
