@@ -298,6 +298,12 @@ def test_every_game_page_in_french_has_no_english_left_and_is_axe_clean(server, 
             leftovers.update(
                 check_page(page, f"{game}-{stage}", size, probes, names, game in RENDERERS_NOT_YET_FRENCH)
             )
+            if stage == "start":
+                # The rules panel: how to play, the options in force and where they come from.
+                page.locator("[data-testid=rules-button]").click()
+                page.locator("[data-testid=rules-options]").wait_for(timeout=10000)
+                assert "Règles" in page.locator("#rules-title").inner_text()
+                check_page(page, f"{game}-rules", size, probes, names, game in RENDERERS_NOT_YET_FRENCH)
             ctx.close()
             ctx, page = french_page(browser, link, size, errors, locale="en-US")
             settled(page)

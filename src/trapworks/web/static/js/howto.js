@@ -14,8 +14,11 @@ function drawLastMouseLost(box) {
       svg("circle", { cx: 20 + i * 26, cy: 18 + r * 30, r: 10, fill: picked ? "#f59e0b" : "#9ca3af", stroke: "#374151" }, s);
     }
   });
-  svg("rect", { x: 168, y: 36, width: 46, height: 24, rx: 5, fill: "#b45309" }, s);
-  svg("text", { x: 191, y: 53, "text-anchor": "middle", fill: "#fff", "font-size": 12, "font-weight": 700 }, s).textContent = t("Press");
+  // The button's word in the page's language: a longer word ("Appuyer") gets a wider button.
+  const press = t("Press");
+  const w = Math.max(46, 8 * press.length + 6);
+  svg("rect", { x: 214 - w, y: 36, width: w, height: 24, rx: 5, fill: "#b45309" }, s);
+  svg("text", { x: 214 - w / 2, y: 53, "text-anchor": "middle", fill: "#fff", "font-size": 12, "font-weight": 700 }, s).textContent = press;
 }
 
 function drawMouseTrap(box) {
