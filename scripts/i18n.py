@@ -13,6 +13,7 @@ trapworks.server.i18n). Catalogs: src/trapworks/web/i18n/<lang>.po (gettext).
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import sys
@@ -53,7 +54,7 @@ def extract() -> dict[str | tuple[str, str], list[str]]:
     for path in sorted(STATIC.glob("*.html")):
         for lineno, line in enumerate(path.read_text().splitlines(), 1):
             for m in ATTR.finditer(line):
-                found.setdefault(m.group(1).replace("&quot;", '"'), []).append(f"{where(path)}:{lineno}")
+                found.setdefault(html.unescape(m.group(1)), []).append(f"{where(path)}:{lineno}")
     from trapworks.server import i18n as server_i18n
 
     for pattern in server_i18n.patterns():
