@@ -343,3 +343,29 @@ def test_a_refusal_of_the_server_reaches_a_french_page_in_french(server, browser
     assert toast.inner_text() == "ce n'est pas votre tour : c'est à Joueur 1 de jouer"
     ctx.close()
     assert not errors, errors
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("size", SIZES, ids=["desktop", "phone"])
+def test_the_account_leaderboard_and_profile_pages_in_french(server, browser, size):
+    probes, names = english_probes(), proper_nouns()
+    username = f"fr{random.randrange(10**6)}"
+    names = [username, *names]
+    errors: list[str] = []
+    ctx, page = french_page(browser, server.url + "/account", size, errors)
+    page.wait_for_selector("body[data-ready]")
+    check_page(page, "account-logged-out", size, probes, names)
+    page.fill("[data-testid=signup-username]", username)
+    page.fill("[data-testid=signup-password]", "a long enough phrase 42")
+    page.click("[data-testid=signup-submit]")
+    page.wait_for_selector("#logged-in:not([hidden])")
+    check_page(page, "account-logged-in", size, probes, names)
+    page.goto(server.url + "/leaderboard")
+    page.wait_for_selector("[data-testid=board-game] option", state="attached")
+    page.wait_for_timeout(300)
+    check_page(page, "leaderboard", size, probes, names)
+    page.goto(f"{server.url}/u/{username}")
+    page.wait_for_selector("body[data-ready]")
+    check_page(page, "profile", size, probes, names)
+    ctx.close()
+    assert not errors, errors
