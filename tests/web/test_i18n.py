@@ -279,3 +279,25 @@ def test_the_forfeit_reasons_are_one_enum_published_with_the_catalog(client):
     for name in ("controls.js", "replay.js"):
         text = (static / name).read_text()
         assert '"ran out of time"' not in text and "forfeitWords" in text, name
+
+
+def test_another_branchs_translations_are_merged_where_ours_has_none(tmp_path, monkeypatch):
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import read_po, write_po
+
+    ours, theirs = Catalog(locale="fr"), Catalog(locale="fr")
+    ours.add("Resign", "Abandonner")
+    ours.add("Roll the die")  # new on the other branch: no translation here yet
+    theirs.add("Resign", "Laisser tomber")
+    theirs.add("Roll the die", "Lancer le dé")
+    (tmp_path / "cat").mkdir()
+    with (tmp_path / "cat" / "fr.po").open("wb") as f:
+        write_po(f, ours)
+    with (tmp_path / "theirs.po").open("wb") as f:
+        write_po(f, theirs)
+    monkeypatch.setattr(i18n_script, "CATALOGS", tmp_path / "cat")
+    assert i18n_script.merge("fr", tmp_path / "theirs.po") == 1
+    with (tmp_path / "cat" / "fr.po").open("rb") as f:
+        merged = read_po(f, locale="fr")
+    assert merged.get("Roll the die").string == "Lancer le dé"
+    assert merged.get("Resign").string == "Abandonner"  # ours kept
