@@ -3,7 +3,7 @@
 import { api, clear, el, hashParams, myGames, rememberGame } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
 import { focusMark, restoreFocus } from "/static/js/boardkeys.js";
-import { agentName, t, translatePage, tx } from "/static/js/i18n.js";
+import { agentName, t, translatePage, tx, txSeats } from "/static/js/i18n.js";
 import { renderLog } from "/static/js/log.js";
 import { createAlerts } from "/static/js/alerts.js";
 import { createChat } from "/static/js/chat.js";
@@ -126,7 +126,10 @@ async function sendAction(text) {
 async function hint() {
   const r = await api("GET", `/api/games/${encodeURIComponent(gid)}/hint?token=${encodeURIComponent(token)}`);
   if (!r.ok) { message(r.error, "error"); return { ok: false, error: r.error }; }
-  message(t("Hint: {move}.", { move: r.data.text || r.data.move }) + (r.data.explanation ? ` ${r.data.explanation}` : ""), "info", { tag: "hint" });
+  // The move and the reason are the game's words: through the catalog, seats by their names.
+  const move = r.data.text ? txSeats(r.data.text, seatLabel) : r.data.move;
+  const why = r.data.explanation ? ` ${txSeats(r.data.explanation, seatLabel)}` : "";
+  message(t("Hint: {move}.", { move }) + why, "info", { tag: "hint" });
   if (renderer && renderer.showHint) renderer.showHint(r.data);
   return r.data;
 }
