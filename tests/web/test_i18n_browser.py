@@ -369,3 +369,23 @@ def test_the_account_leaderboard_and_profile_pages_in_french(server, browser, si
     check_page(page, "profile", size, probes, names)
     ctx.close()
     assert not errors, errors
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("game", ["last-mouse-lost", "booby-trap", "mouse-trap"])
+def test_a_hint_reads_in_french(server, browser, game):
+    # The move and the hint agent's reason are the game's words (Last Mouse Lost's solver
+    # explains the nim-sum): a French page shows them in French.
+    probes, names = english_probes(), proper_nouns()
+    created = create(server, game)
+    errors: list[str] = []
+    ctx, page = french_page(browser, created["seats"][0]["link"] + "&fast", SIZES[0], errors)
+    settled(page)
+    page.locator("#hint").click()
+    toast = page.locator("#toasts .toast .text")
+    toast.wait_for(timeout=20000)
+    text = toast.inner_text()
+    assert text.startswith("Indice"), text
+    assert english_left(text, probes, names) == [], text
+    ctx.close()
+    assert not errors, errors
