@@ -220,6 +220,9 @@ def check_page(page, name: str, size, probes, names, renderer_english: bool = Fa
     assert page.evaluate("document.documentElement.lang") == "fr"
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}-{size[0]}.png"), full_page=True)
+    # Longer French words must not widen the page past a phone's screen.
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= size[0], f"{name} at {size[0]}x{size[1]}: the page is {width} px wide"
     skip = RENDERER_PARTS if renderer_english else ""
     left = english_left(page.evaluate(VISIBLE_TEXT, skip), probes, names)
     assert not left, f"{name} at {size[0]}x{size[1]}: English left: {left}"
