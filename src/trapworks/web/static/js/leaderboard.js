@@ -29,10 +29,10 @@ async function show() {
   if (!r.ok) { el("p", { class: "error", text: tx(r.error) }, box); return; }
   if (!r.data.rows.length) { el("p", { class: "muted", text: t("No rated games yet at this player count.") }, box); }
   else {
-    const t = el("table", { class: "games" }, box);
-    const head = el("tr", {}, el("thead", {}, t));
+    const table = el("table", { class: "games" }, box);
+    const head = el("tr", {}, el("thead", {}, table));
     for (const h of ["#", t("Player"), t("Rating"), t("Uncertainty (±)"), t("Rated games")]) el("th", { text: h, scope: "col" }, head);
-    const body = el("tbody", {}, t);
+    const body = el("tbody", {}, table);
     for (const row of r.data.rows) {
       const tr = el("tr", { "data-player": row.username }, body);
       el("td", { text: String(row.rank) }, tr);

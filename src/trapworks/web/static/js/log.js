@@ -67,10 +67,10 @@ export function logLines(entries, viewer, players) {
     if (!entry || !entry.story) continue;
     const owner = entry.story.seat;
     const texts = entry.story.lines.map((l) => {
-      let t = l.text;
+      let text = l.text;
       // A sentence in lower case continues the sentence of the seat whose turn it is.
-      if (/^[a-z]/.test(t) && owner !== null && owner !== undefined) t = `{P${owner}} ${t}`;
-      return sentence(t, viewer, players);
+      if (/^[a-z]/.test(text) && owner !== null && owner !== undefined) text = `{P${owner}} ${text}`;
+      return sentence(text, viewer, players);
     });
     const last = lines[lines.length - 1];
     if (last && last.owner === owner && owner !== null && owner !== undefined) {

@@ -72,7 +72,7 @@ async function init() {
   if (p.recent.length) {
     table($("recent"), [t("Game"), t("Opponents"), t("Result"), ""], p.recent.map((g) => {
       const link = g.replay ? el("a", { href: g.replay, text: t("Replay"), "data-replay": g.id }) : "";
-      const RESULTS = { won: t("Won"), lost: t("Lost"), drawn: t("Drawn"), aborted: t("Aborted") };
+      const RESULTS = { won: t("won"), lost: t("lost"), drawn: t("drawn"), aborted: t("aborted") };
       const result = g.status === "on" ? t("playing") : (RESULTS[g.result] || g.result || "");
       return [`${title(g.game)} (${tx(g.variant)}${g.rated ? `, ${t("rated")}` : ""})`, g.opponents.join(", ") || "—", result, link];
     }));
