@@ -2,14 +2,20 @@
 
     .venv/bin/python scripts/i18n.py            # list messages without a translation (exit 1 if any)
     .venv/bin/python scripts/i18n.py --update   # add new messages to each catalog (empty, to translate)
+    .venv/bin/python scripts/i18n.py --merge OTHER.po   # take OTHER's translations of messages
+                                                        # fr.po leaves untranslated (after a merge)
 
 Messages are the first argument of t("...") and the first two of tn("...", "...", n) in
 src/trapworks/web/static/**/*.js (a double-quoted literal: the code's rule), and the data-i18n* attributes of
-the static HTML pages. Catalogs: src/trapworks/web/i18n/<lang>.po (gettext).
+the static HTML pages; and the words the page gets from the server and the games (patterns:
+src/trapworks/web/i18n/patterns.txt for the games' sentences of the log, every refusal of the
+server read from its source, the games' declared option and agent words; see
+trapworks.server.i18n). Catalogs: src/trapworks/web/i18n/<lang>.po (gettext).
 """
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import sys
@@ -50,7 +56,11 @@ def extract() -> dict[str | tuple[str, str], list[str]]:
     for path in sorted(STATIC.glob("*.html")):
         for lineno, line in enumerate(path.read_text().splitlines(), 1):
             for m in ATTR.finditer(line):
-                found.setdefault(m.group(1).replace("&quot;", '"'), []).append(f"{where(path)}:{lineno}")
+                found.setdefault(html.unescape(m.group(1)), []).append(f"{where(path)}:{lineno}")
+    from trapworks.server import i18n as server_i18n
+
+    for pattern in server_i18n.patterns():
+        found.setdefault(pattern, []).append(f"{where(server_i18n.PATTERNS_FILE)}:0")
     return found
 
 
@@ -82,11 +92,42 @@ def update(lang: str) -> None:
         write_po(f, cat, width=100, omit_header=False, ignore_obsolete=True, include_previous=False)
 
 
+def merge(lang: str, other: Path) -> int:
+    """Copy `other`'s translations into `lang`'s catalog where it has none (two branches that
+    both translated: update first, then merge the other branch's file). Returns how many."""
+    path = CATALOGS / f"{lang}.po"
+    with path.open("rb") as f:
+        cat = read_po(f, locale=lang)
+    with other.open("rb") as f:
+        theirs = read_po(f, locale=lang)
+    n = 0
+    for msg in cat:
+        if not msg.id:
+            continue
+        forms = msg.string if isinstance(msg.string, (list, tuple)) else [msg.string]
+        if forms and all(forms) and not msg.fuzzy:
+            continue
+        their = theirs.get(msg.id[0] if isinstance(msg.id, (list, tuple)) else msg.id)
+        if their is None or their.fuzzy or not their.string:
+            continue
+        if isinstance(their.string, (list, tuple)) != isinstance(msg.id, (list, tuple)):
+            continue
+        msg.string = their.string
+        msg.flags.discard("fuzzy")
+        n += 1
+    with path.open("wb") as f:
+        write_po(f, cat, width=100, omit_header=False, ignore_obsolete=True, include_previous=False)
+    return n
+
+
 def main() -> int:
     langs = [p.stem for p in CATALOGS.glob("*.po")] or ["fr"]
     if "--update" in sys.argv:
         for lang in langs:
             update(lang)
+    if "--merge" in sys.argv:
+        other = Path(sys.argv[sys.argv.index("--merge") + 1])
+        print(f"fr: {merge('fr', other)} translations taken from {other}")
     bad = 0
     for lang in langs:
         for m in missing(lang):

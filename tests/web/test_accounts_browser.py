@@ -92,7 +92,7 @@ def test_a_rated_quick_game_between_two_accounts_rates_both_as_openskill_does(br
         a.wait_for_selector("body[data-ready]")
         a.screenshot(path=str(SHOTS / "account-logged-out-desktop.png"))
         sign_up(a, alice)
-        assert "1 game(s) of this browser joined your account" in a.inner_text("#notice")
+        assert "1 game of this browser joined your account" in a.inner_text("#notice")
         a.wait_for_selector(f"[data-game-row='{g['id']}']")
         sign_up(b, bob)
         b.screenshot(path=str(SHOTS / "account-phone.png"), full_page=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 from pathlib import Path
 
 import httpx
@@ -128,3 +129,175 @@ def test_a_french_browser_gets_the_game_page_in_french(server, browser, size):
     assert "Joueurs" in page.evaluate(SHELL_TEXT)
     ctx.close()
     assert not errors, errors
+
+
+# --- the words the page does not write itself: the server's, the games' ----------------------
+
+server_i18n = pytest.importorskip("trapworks.server.i18n")
+
+
+def french() -> dict:
+    return server_i18n.catalog("fr")["messages"]
+
+
+# Each game played at random with a few option sets: every line of its story (the log) is
+# taken by a message pattern with a French translation (issue 27: "the games' own words").
+STORY_GAMES = [
+    ("last-mouse-lost", {}),
+    ("last-mouse-lost", {"rules": "advanced", "first_to": 2}),
+    ("booby-trap", {"players": 3, "pieces_per_size": 4}),
+    ("booby-trap", {"variant": "solitaire", "players": 1, "pieces_per_size": 4}),
+    ("mouse-trap", {"players": 4}),
+    ("dead-end-drive", {"players": 2}),
+    ("dead-end-drive", {"players": 4, "blocked_die": "lose-turn"}),
+]
+
+
+def story_lines(game_id: str, options: dict, seed: int, max_plies: int = 3000) -> set[str]:
+    import random
+
+    from trapworks.core import story_entry
+    from trapworks.core.registry import make
+
+    game = make(game_id, **options)
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    lines: set[str] = set()
+    for _ in range(max_plies):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            action = rng.choices(*zip(*state.chance_outcomes(), strict=True))[0]
+        else:
+            action = rng.choice(state.legal_actions())
+        owner = state.story_owner(action)
+        state.apply_action(action)
+        for line in story_entry(owner, state, action)["lines"]:
+            text = line["text"]
+            # The page starts a lower-case line with its seat (js/log.js).
+            lines.add(f"{{P{owner}}} {text}" if text[:1].islower() and owner is not None else text)
+    return lines
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "game_id,options", STORY_GAMES, ids=[f"{g}-{i}" for i, (g, _) in enumerate(STORY_GAMES)]
+)
+def test_every_line_of_every_games_story_has_a_french_translation(game_id, options):
+    messages = french()
+    lines: set[str] = set()
+    for seed in range(3):
+        lines |= story_lines(game_id, options, seed)
+    assert len(lines) > 5
+    missing = sorted(line for line in lines if server_i18n.translate(line, messages) is None)
+    assert not missing, f"{game_id}: story lines without a French pattern: {missing[:20]}"
+    for line in lines:
+        fr = server_i18n.translate(line, messages)
+        # Seat references survive for the page to name the seats; the English sentence is gone.
+        assert sorted(re.findall(r"\{P\d\}", fr)) == sorted(re.findall(r"\{P\d\}", line)), (line, fr)
+        if re.search(r"[a-z]{4} [a-z]{4}", re.sub(r"\{P\d\}", "", line)):
+            assert fr != line, line
+
+
+def test_story_patterns_translate_their_parts_and_counts():
+    m = french()
+    tr = server_i18n.translate
+    assert tr("{P0} pressed 2 mice in row c.", m) == "{P0} a appuyé sur 2 souris dans la rangée c."
+    # a count's word by French plural rules (CLDR: 0 and 1 are "one")
+    assert tr("{P1} takes 1 cheese.", m) == "{P1} prend 1 fromage."
+    assert tr("{P1} takes 3 cheese.", m) == "{P1} prend 3 fromages."
+    assert tr("{P1} takes 0 cheese.", m) == "{P1} prend 0 fromage."
+    # parts caught by a pattern are translated in turn: a space, a list of parts, a possessive
+    assert tr("{P0} rolled 4 for {P1}'s mouse, which moved to Cheese Wheel.", m) == (
+        "{P0} a fait 4 pour la souris de {P1}, qui va sur Roue à fromage."
+    )
+    assert tr("{P0} builds #3 Gear, #4 Crank.", m) == "{P0} construit nº 3 Engrenage, nº 4 Manivelle."
+    assert tr("Charity moves 3 to d4 (rug, Living room).", m) == (
+        "Charity avance de 3 cases jusqu'en d4 (tapis, Salon)."
+    )
+    assert tr("no such sentence anywhere", m) is None
+
+
+def test_every_refusal_of_the_server_is_a_message_with_a_french_translation():
+    patterns = server_i18n.server_patterns()
+    assert "it is not your turn: {whom} is to move" in patterns
+    assert "a chat line needs at least one visible character" in patterns
+    assert "a game can be aborted only before its second move (resign instead)" in patterns
+    messages = french()
+    assert all(isinstance(messages.get(p), str) for p in patterns), [p for p in patterns if p not in messages]
+    tr = server_i18n.translate
+    assert (
+        tr("it is not your turn: Ann is to move", messages)
+        == "ce n'est pas votre tour : c'est à Ann de jouer"
+    )
+    # a refusal that carries another refusal: both translated
+    assert tr(
+        "abort refused: a game can be aborted only before its second move (resign instead)", messages
+    ) == (
+        "annulation refusée : une partie ne peut être annulée qu'avant son deuxième coup (abandonnez plutôt)"
+    )
+
+
+def test_a_new_refusal_of_the_server_without_translation_is_reported(tmp_path, monkeypatch):
+    (tmp_path / "server").mkdir()
+    (tmp_path / "core").mkdir()
+    (tmp_path / "core" / "forfeit.py").write_text("")
+    (tmp_path / "server" / "new.py").write_text(
+        'def f(seat):\n    raise ServiceError(409, "new_refusal", f"seat {seat} may not dance here")\n'
+    )
+    monkeypatch.setattr(server_i18n, "SOURCE", tmp_path)
+    assert server_i18n.server_patterns() == ["seat {seat} may not dance here"]
+    assert "seat {seat} may not dance here" in i18n_script.missing("fr")
+
+
+def test_the_lobby_option_lists_and_the_games_words_are_translated():
+    from trapworks.core.registry import available_games, game_class
+
+    messages = french()
+    words = server_i18n.game_words()
+    for gid in available_games():
+        for opt in game_class(gid).options_schema:
+            j = opt.to_json()
+            assert j["label"] in words and isinstance(messages.get(j["label"]), str), j["label"]
+            for c in j.get("choices") or []:
+                label = c["label"]
+                if not label.strip().lstrip("-").replace(".", "").isdigit():
+                    assert isinstance(messages.get(label), str), (gid, label)
+    assert messages["Round wins to take the match"] == "Manches gagnées pour remporter le match"
+
+
+def test_the_forfeit_reasons_are_one_enum_published_with_the_catalog(client):
+    from trapworks.core.forfeit import ForfeitReason, forfeit_reason_words
+
+    en = client.get("/api/i18n/en").json()["shared"]["forfeit_reasons"]
+    fr = client.get("/api/i18n/fr").json()["shared"]["forfeit_reasons"]
+    assert en == forfeit_reason_words()
+    assert set(fr) == {r.value for r in ForfeitReason}
+    assert fr["resigned"] == "a abandonné" and fr["out_of_time"] == "n'a plus de temps"
+    # the front end holds no copy of them
+    static = ROOT / "src" / "trapworks" / "web" / "static" / "js"
+    for name in ("controls.js", "replay.js"):
+        text = (static / name).read_text()
+        assert '"ran out of time"' not in text and "forfeitWords" in text, name
+
+
+def test_another_branchs_translations_are_merged_where_ours_has_none(tmp_path, monkeypatch):
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import read_po, write_po
+
+    ours, theirs = Catalog(locale="fr"), Catalog(locale="fr")
+    ours.add("Resign", "Abandonner")
+    ours.add("Roll the die")  # new on the other branch: no translation here yet
+    theirs.add("Resign", "Laisser tomber")
+    theirs.add("Roll the die", "Lancer le dé")
+    (tmp_path / "cat").mkdir()
+    with (tmp_path / "cat" / "fr.po").open("wb") as f:
+        write_po(f, ours)
+    with (tmp_path / "theirs.po").open("wb") as f:
+        write_po(f, theirs)
+    monkeypatch.setattr(i18n_script, "CATALOGS", tmp_path / "cat")
+    assert i18n_script.merge("fr", tmp_path / "theirs.po") == 1
+    with (tmp_path / "cat" / "fr.po").open("rb") as f:
+        merged = read_po(f, locale="fr")
+    assert merged.get("Roll the die").string == "Lancer le dé"
+    assert merged.get("Resign").string == "Abandonner"  # ours kept

@@ -10,6 +10,8 @@ served empty. A fuzzy or empty translation is left out (the page then shows the 
 
 from __future__ import annotations
 
+import ast
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -30,7 +32,12 @@ def languages() -> list[str]:
 def catalog(lang: str) -> dict[str, Any]:
     """One language's messages as the browser gets them (KeyError: no such language)."""
     if lang == SOURCE_LANGUAGE:
-        return {"lang": lang, "plural_forms": "nplurals=2; plural=(n != 1);", "messages": {}}
+        return {
+            "lang": lang,
+            "plural_forms": "nplurals=2; plural=(n != 1);",
+            "messages": {},
+            "shared": shared_words({}, lang),
+        }
     path = CATALOGS / f"{lang}.po"
     if not path.is_file():
         raise KeyError(lang)
@@ -48,7 +55,243 @@ def catalog(lang: str) -> dict[str, Any]:
                 messages[m.id[0]] = forms
         elif m.string:
             messages[m.id] = m.string
-    return {"lang": lang, "plural_forms": cat.plural_forms, "messages": messages}
+    return {
+        "lang": lang,
+        "plural_forms": cat.plural_forms,
+        "messages": messages,
+        "shared": shared_words(messages, lang),
+    }
+
+
+def shared_words(messages: dict[str, Any], lang: str) -> dict[str, dict[str, str]]:
+    """The words every front end shares, one enum each, in the catalog's language: the forfeit
+    reasons (core/forfeit.py's ForfeitReason: "resigned", "ran out of time", ...)."""
+    from trapworks.core.forfeit import forfeit_reason_words
+
+    return {
+        "forfeit_reasons": {k: translate(v, messages, lang) or v for k, v in forfeit_reason_words().items()}
+    }
+
+
+# --- words the page does not write itself: patterns ---------------------------------------
+# The server's refusals and the games' own words (the log's story, the lobby's option lists)
+# reach the page as English text made by the server or a game. They are translated at the page
+# with the same catalog: each is a message whose msgid is an English *pattern* ("it is not your
+# turn: {whom} is to move"); the page finds the pattern a text matches and fills the language's
+# pattern with the parts it caught, each translated in turn ("{P0}'s mouse", "Cheese Wheel").
+# The patterns come from (1) patterns.txt beside the catalogs (the games' sentences), (2) the
+# server's own refusals, read from its source (every ServiceError message), (3) the games'
+# declared words (titles, option labels, choices, help, agents, how-to steps). A new message of
+# any of them without a translation fails tests/web/test_i18n.py.
+
+PATTERNS_FILE = CATALOGS / "patterns.txt"
+SOURCE = Path(__file__).resolve().parent.parent
+_PLACE = re.compile(r"\{(\w+)\}")
+
+
+def file_patterns() -> list[str]:
+    """The games' sentences (the log's story): patterns.txt, one pattern a line."""
+    out = []
+    for line in PATTERNS_FILE.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not (line.startswith("# ") or line == "#"):
+            out.append(line.rstrip("\n"))
+    return out
+
+
+def _template(node: ast.AST) -> str | None:
+    """A string or f-string node as a pattern ({name} for each value), None for anything else."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if not isinstance(node, ast.JoinedStr):
+        return None
+    parts: list[str] = []
+    used: dict[str, int] = {}
+    for v in node.values:
+        if isinstance(v, ast.Constant):
+            parts.append(str(v.value))
+        elif isinstance(v, ast.FormattedValue):
+            e = v.value
+            name = e.id if isinstance(e, ast.Name) else e.attr if isinstance(e, ast.Attribute) else "x"
+            used[name] = used.get(name, 0) + 1
+            parts.append("{" + (name if used[name] == 1 else f"{name}{used[name]}") + "}")
+    return "".join(parts)
+
+
+def server_patterns() -> list[str]:
+    """Every refusal the server words: the message of each ServiceError(status, code, message)
+    and each {"error": ...} / {"message": ...} reply in src/trapworks/server, and the kernel's
+    refusal to abort (core/forfeit.py)."""
+    found: list[str] = []
+    files = sorted((SOURCE / "server").rglob("*.py")) + [SOURCE / "core" / "forfeit.py"]
+    for path in files:
+        if "migrations" in path.parts:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            nodes: list[ast.AST] = []
+            if isinstance(node, ast.Call):
+                f = node.func
+                fname = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+                if fname in ("ServiceError", "_refuse", "refuse") and len(node.args) >= 3:
+                    nodes.append(node.args[2])
+            elif isinstance(node, ast.Dict):
+                for k, v in zip(node.keys, node.values, strict=True):
+                    if isinstance(k, ast.Constant) and k.value in ("error", "message") and v is not None:
+                        nodes.append(v)
+            elif isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "STORAGE_FAILED" for t in node.targets
+            ):
+                nodes.append(node.value)
+            elif isinstance(node, ast.Return) and path.name == "forfeit.py" and node.value is not None:
+                nodes.append(node.value)
+            for n in nodes:
+                text = _template(n)
+                # A pattern of placeholders only ("{e}") says nothing to translate.
+                if text and _PLACE.sub("", text).strip(" :.,'\"") and text not in found:
+                    found.append(text)
+    return found
+
+
+def game_words() -> list[str]:
+    """The games' declared words the lobby shows: titles, option labels, choices, help, rulebook
+    sources, agents' words and how-to steps (from each game's spec and option schema)."""
+    from trapworks.core.registry import available_games, game_class
+    from trapworks.server.catalog import catalog_words
+
+    words: list[str] = []
+
+    def add(w: object) -> None:
+        if (
+            isinstance(w, str)
+            and w.strip()
+            and not w.strip().lstrip("-").replace(".", "").isdigit()
+            and w not in words
+        ):
+            words.append(w)
+
+    for gid in available_games():
+        try:
+            cls = game_class(gid)
+            game = cls()
+        except Exception:  # noqa: BLE001 - a game that cannot load has no words to show
+            continue
+        add(cls.title)
+        for o in cls.options_schema:
+            j = o.to_json()
+            for key in ("label", "help", "source"):
+                add(j.get(key))
+            for c in j.get("choices") or []:
+                add(c.get("label"))
+        # The move notation's help (the rules panel's "Typing a move"), for each variant.
+        add(game.help_text())
+        for o in cls.options_schema:
+            if o.to_json().get("control") == "select" and o.name in ("rules", "variant"):
+                for c in o.to_json().get("choices") or []:
+                    try:
+                        add(cls(**{o.name: c.get("value")}).help_text())
+                    except Exception:  # noqa: BLE001, S112 - a choice that needs other options too
+                        continue
+        cw = catalog_words(game)
+        for w in cw["agent_words"].values():
+            add(w)
+        for step in cw["howto"]:
+            for w in step.values() if isinstance(step, dict) else [step]:
+                add(w)
+    return words
+
+
+def patterns() -> list[str]:
+    """Every pattern of the words the page does not write itself (see above)."""
+    from trapworks.core.forfeit import forfeit_reason_words
+
+    out: list[str] = []
+    shared = list(forfeit_reason_words().values())
+    for p in [*file_patterns(), *server_patterns(), *game_words(), *shared]:
+        if p not in out:
+            out.append(p)
+    return out
+
+
+def _regex(pattern: str) -> re.Pattern[str]:
+    parts = _PLACE.split(pattern)
+    rx = "".join(re.escape(p) if i % 2 == 0 else "(.+?)" for i, p in enumerate(parts))
+    return re.compile(f"^{rx}$", re.S)
+
+
+def _matchable(pattern: str) -> bool:
+    # A pattern with no fixed words ("{label}: ") would take any text: it is a message only.
+    return bool(_PLACE.sub("", pattern).strip(" :"))
+
+
+def _specificity(pattern: str) -> tuple[int, int]:
+    # The pattern with the most fixed text wins ("{who} pays nothing and owes {n} points."
+    # before "{who} pays {what}.").
+    return (-len(_PLACE.sub("", pattern)), len(_PLACE.findall(pattern)))
+
+
+# A count's word in a translated pattern: "{n:fromage|fromages}" is the word for the count
+# caught as {n}, by the language's plural rule (CLDR's, as Babel and Intl.PluralRules say it).
+_PLURAL = re.compile(r"\{(\w+):([^{}|]*)\|([^{}]*)\}")
+
+
+@lru_cache(maxsize=64)
+def _compiled(keys: tuple[str, ...]) -> list[tuple[str, re.Pattern[str], list[str]]]:
+    ordered = sorted((m for m in keys if _PLACE.search(m) and _matchable(m)), key=_specificity)
+    return [(m, _regex(m), _PLACE.findall(m)) for m in ordered]
+
+
+def _plural_one(lang: str, value: str) -> bool:
+    from babel import Locale
+
+    try:
+        n = float(value)
+    except ValueError:
+        return False
+    number: int | float = int(n) if n.is_integer() else n
+    return Locale.parse(lang).plural_form(number) == "one"
+
+
+def translate(text: str, messages: dict[str, Any], lang: str = "fr", depth: int = 0) -> str | None:
+    """`text` in the catalog's language (None: no message or pattern matches it). The page does
+    the same (i18n.js tx()); this one is the tests' and the server's."""
+    tr = messages.get(text)
+    if isinstance(tr, str):
+        return tr
+    if depth > 3:
+        return None
+    keys = tuple(k for k, v in messages.items() if isinstance(v, str) and "{" in k)
+    for pattern, rx, names in _compiled(keys):
+        m = rx.match(text)
+        if not m:
+            continue
+        raw = dict(zip(names, m.groups(), strict=True))
+        values = {name: _part(value, messages, lang, depth + 1) for name, value in raw.items()}
+        return _fill(messages[pattern], raw, values, lang)
+    return None
+
+
+def _fill(target: str, raw: dict[str, str], values: dict[str, str], lang: str) -> str:
+    out = _PLURAL.sub(
+        lambda g: g.group(2) if _plural_one(lang, raw.get(g.group(1), "")) else g.group(3), target
+    )
+    return _PLACE.sub(lambda g: values.get(g.group(1), g.group(0)), out)
+
+
+def _part(value: str, messages: dict[str, Any], lang: str, depth: int) -> str:
+    """A caught part in the language: a seat reference or a number as is, a message or pattern
+    translated, a list ("a, b, c") item by item."""
+    if re.fullmatch(r"[-+]?\d+\.\d+", value):  # a number the language's way: "0.08" -> "0,08"
+        from babel.numbers import get_decimal_symbol
+
+        return value.replace(".", get_decimal_symbol(lang))
+    if re.fullmatch(r"\{P\d+\}|[-+]?[\d.]+|\s*", value):
+        return value
+    tr = translate(value, messages, lang, depth)
+    if tr is not None:
+        return tr
+    if ", " in value:
+        return ", ".join(_part(v, messages, lang, depth) for v in value.split(", "))
+    return value
 
 
 def add_i18n_routes(app: FastAPI) -> None:

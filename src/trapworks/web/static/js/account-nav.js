@@ -3,6 +3,7 @@
 // joining the logged-in account (an invite opened on the game page, a quick game).
 import { api, el } from "/static/js/dom.js";
 import { account, me, syncSeats } from "/static/js/account-api.js";
+import { t, tn } from "/static/js/i18n.js";
 
 const POLL_MS = 20000;
 const SYNC_MS = 2000;
@@ -13,22 +14,22 @@ function render(data) {
   const nav = document.querySelector("header.top nav");
   if (!nav) return;
   if (!box) {
-    el("a", { href: "/leaderboard", text: "Leaderboards", "data-testid": "nav-leaderboard" }, nav);
+    el("a", { href: "/leaderboard", text: t("Leaderboards"), "data-testid": "nav-leaderboard" }, nav);
     box = el("span", { class: "account-nav", "data-testid": "account-nav" }, nav);
   }
   box.textContent = "";
   const who = data.account;
   if (!who) {
-    el("a", { href: "/account", text: "Log in / Sign up", "data-testid": "nav-login" }, box);
+    el("a", { href: "/account", text: t("Log in / Sign up"), "data-testid": "nav-login" }, box);
     return;
   }
   const waiting = data.your_turn || [];
   const games = el("a", { href: "/account#my-games", "data-testid": "nav-my-games" }, box);
-  games.textContent = "My games";
+  games.textContent = t("My games");
   if (waiting.length) {
     el("span", { class: "turn-badge", text: String(waiting.length), "data-testid": "turn-badge",
-                 title: `${waiting.length} game(s) waiting for your move` }, games);
-    el("span", { class: "sr-only", text: " waiting for your move" }, games);
+                 title: tn("{n} game waiting for your move", "{n} games waiting for your move", waiting.length) }, games);
+    el("span", { class: "sr-only", text: ` ${t("waiting for your move")}` }, games);
   }
   el("a", { href: `/u/${encodeURIComponent(who.username)}`, text: who.username, "data-testid": "nav-username" }, box);
   notify(waiting);
@@ -39,7 +40,7 @@ function notify(waiting) {
   if (lastWaiting !== null && "Notification" in window && Notification.permission === "granted" && document.hidden) {
     const fresh = ids.filter((id) => !lastWaiting.includes(id));
     if (fresh.length) {
-      try { new Notification("trapworks: your move", { body: `${fresh.length} game(s) wait for your move`, tag: "trapworks-turns" }); }
+      try { new Notification(t("trapworks: your move"), { body: tn("{n} game waits for your move", "{n} games wait for your move", fresh.length), tag: "trapworks-turns" }); }
       catch (e) { /* notifications not available here */ }
     }
   }

@@ -2,15 +2,17 @@
 // casual, live or correspondence), notifications, data export and account deletion.
 import { api, clear, el, rememberGame } from "/static/js/dom.js";
 import { account, heldSeats, me, send, syncSeats } from "/static/js/account-api.js";
+import { t, tn, translatePage, tx } from "/static/js/i18n.js";
 
 const $ = (id) => document.getElementById(id);
-const STATES = { your_turn: "Your turn", waiting: "Waiting", finished: "Finished" };
+const STATES = { your_turn: () => t("Your turn"), waiting: () => t("Waiting"), finished: () => t("Finished") };
+const RESULTS = { won: () => t("Won"), lost: () => t("Lost"), drawn: () => t("Drawn"), aborted: () => t("Aborted") };
 let catalog = [];
 
 function field(form, name) { return form.querySelector(`[name=${name}]`); }
 
 function showNotice(text) {
-  $("notice").textContent = text;
+  $("notice").textContent = tx(text);
   $("notice").hidden = !text;
 }
 
@@ -39,33 +41,33 @@ async function showGames() {
   const url = `/api/players/${encodeURIComponent(who.username)}/games` + (filter ? `?game=${encodeURIComponent(filter)}` : "");
   const r = await api("GET", url);
   const box = clear($("games"));
-  if (!r.ok) { el("p", { class: "error", text: r.error }, box); return; }
+  if (!r.ok) { el("p", { class: "error", text: tx(r.error) }, box); return; }
   const games = r.data.games;
-  if (!games.length) { el("p", { class: "muted", text: "No games yet. Start one in the lobby, or play a friend below." }, box); return; }
+  if (!games.length) { el("p", { class: "muted", text: t("No games yet. Start one in the lobby, or play a friend below.") }, box); return; }
   const table = el("table", { class: "games" }, box);
   const head = el("tr", {}, el("thead", {}, table));
-  for (const h of ["", "Game", "Opponents", "Result", "", ""]) el("th", { text: h, scope: "col" }, head);
+  for (const h of ["", t("Game"), t("Opponents"), t("Result"), "", ""]) el("th", { text: h, scope: "col" }, head);
   const body = el("tbody", {}, table);
   for (const g of games) {
     const tr = el("tr", { "data-game-row": g.id, "data-state": g.state, class: `state-${g.state}` }, body);
     const state = el("td", {}, tr);
-    el("strong", { text: STATES[g.state] || g.state }, state);
-    if (g.deadline && g.state === "your_turn") el("div", { class: "small muted", text: `move by ${when(g.deadline)} UTC` }, state);
+    el("strong", { text: STATES[g.state] ? STATES[g.state]() : g.state }, state);
+    if (g.deadline && g.state === "your_turn") el("div", { class: "small muted", text: t("move by {when} UTC", { when: when(g.deadline) }) }, state);
     const title = (catalog.find((c) => c.id === g.game) || {}).title || g.game;
     const name = el("td", {}, tr);
-    el("div", { text: title }, name);
-    el("div", { class: "small muted", text: g.variant + (g.rated ? " · rated" : " · casual") }, name);
+    el("div", { text: tx(title) }, name);
+    el("div", { class: "small muted", text: `${tx(g.variant)} · ${g.rated ? t("rated") : t("casual")}` }, name);
     el("td", { text: g.opponents.join(", ") || "—" }, tr);
-    el("td", { text: g.result ? g.result[0].toUpperCase() + g.result.slice(1) : "", "data-result": g.result || "" }, tr);
+    el("td", { text: g.result ? (RESULTS[g.result] ? RESULTS[g.result]() : g.result) : "", "data-result": g.result || "" }, tr);
     const open = el("td", {}, tr);
-    if (g.link) el("a", { href: g.link, text: g.state === "finished" ? "Look" : "Open", "data-open": g.id }, open);
+    if (g.link) el("a", { href: g.link, text: g.state === "finished" ? t("Look") : t("Open"), "data-open": g.id }, open);
     const replay = el("td", {}, tr);
-    if (g.replay) el("a", { href: g.replay, text: "Replay" }, replay);
+    if (g.replay) el("a", { href: g.replay, text: t("Replay") }, replay);
   }
 }
 
 function fail(form, r) {
-  form.querySelector(".error").textContent = r.error;
+  form.querySelector(".error").textContent = tx(r.error);
 }
 
 async function signup(ev) {
@@ -76,7 +78,7 @@ async function signup(ev) {
   });
   if (!r.ok) { fail(form, r); return; }
   const n = r.data.seats.joined.length;
-  showNotice(n ? `Welcome! ${n} game(s) of this browser joined your account.` : "Welcome! Your account is ready.");
+  showNotice(n ? tn("Welcome! {n} game of this browser joined your account.", "Welcome! {n} games of this browser joined your account.", n) : t("Welcome! Your account is ready."));
   form.reset();
   await show();
 }
@@ -95,7 +97,7 @@ async function login(ev) {
 
 async function logout() {
   await send("POST", "/api/account/logout", {});
-  showNotice("You are logged out.");
+  showNotice(t("You are logged out."));
   await show();
 }
 
@@ -113,13 +115,13 @@ async function challenge(ev) {
   const g = r.data;
   const token = g.link.split("#t=")[1];
   rememberGame({ id: g.id, token, seat: g.seat, game: field(form, "game").value, title: field(form, "game").selectedOptions[0].textContent,
-                 label: `Player ${g.seat + 1}`, link: location.origin + g.link });
+                 label: t("Player {n}", { n: g.seat + 1 }), link: location.origin + g.link });
   const box = clear($("challenge-links"));
-  el("p", {}, box).append("Your seat: ", el("a", { href: g.link, text: "open the game", "data-testid": "challenge-open" }));
+  el("p", {}, box).append(t("Your seat: "), el("a", { href: g.link, text: t("open the game"), "data-testid": "challenge-open" }));
   for (const inv of g.invites) {
     const p = el("p", {}, box);
-    el("strong", { text: `Player ${inv.seat + 1}: send this link ` }, p);
-    el("input", { type: "text", readonly: true, value: location.origin + inv.link, "aria-label": `Invite link for player ${inv.seat + 1}`,
+    el("strong", { text: t("Player {n}: send this link ", { n: inv.seat + 1 }) }, p);
+    el("input", { type: "text", readonly: true, value: location.origin + inv.link, "aria-label": t("Invite link for player {n}", { n: inv.seat + 1 }),
                   "data-testid": `invite-${inv.seat}`, class: "invite-link" }, p);
   }
   await showGames();
@@ -130,17 +132,18 @@ async function remove(ev) {
   const form = ev.target;
   const r = await send("POST", "/api/account/delete", { password: field(form, "password").value });
   if (!r.ok) { fail(form, r); return; }
-  showNotice("Your account is deleted.");
+  showNotice(t("Your account is deleted."));
   await show();
 }
 
 async function askNotifications() {
-  if (!("Notification" in window)) { $("notify").textContent = "This browser has no notifications"; return; }
+  if (!("Notification" in window)) { $("notify").textContent = t("This browser has no notifications"); return; }
   const answer = await Notification.requestPermission();
-  $("notify").textContent = answer === "granted" ? "Notifications are on" : "Notifications were not allowed";
+  $("notify").textContent = answer === "granted" ? t("Notifications are on") : t("Notifications were not allowed");
 }
 
 async function init() {
+  translatePage(); // the page's own words (data-i18n) in the chosen language
   $("signup").addEventListener("submit", signup);
   $("login").addEventListener("submit", login);
   $("logout").addEventListener("click", logout);
@@ -152,8 +155,8 @@ async function init() {
   if (r.ok) {
     catalog = r.data.games;
     for (const g of catalog) {
-      el("option", { value: g.id, text: g.title }, $("game-filter"));
-      el("option", { value: g.id, text: g.title }, document.querySelector("#challenge [name=game]"));
+      el("option", { value: g.id, text: tx(g.title) }, $("game-filter"));
+      el("option", { value: g.id, text: tx(g.title) }, document.querySelector("#challenge [name=game]"));
     }
   }
   await show();

@@ -1,10 +1,11 @@
 // Game control off the board on the game page: resign, abort, hand a gone player's seat to an AI,
 // rematch (offered, accepted, then each player's own new link), and a finished game's public link.
 // The server decides who may do what (u.controls) and what it does to the result (u.ending).
-import { t, tn } from "/static/js/i18n.js";
+import { forfeitWords, t, tn } from "/static/js/i18n.js";
 import { api, clear, el } from "/static/js/dom.js";
 
-const REASONS = { resigned: () => t("resigned"), out_of_time: () => t("ran out of time"), aborted: () => t("aborted the game") };
+// The forfeit reasons' words are the server's one enum (core/forfeit.py), published with the
+// message catalog in the page's language (i18n.js forfeitWords).
 
 export function createControls({ box, gid, token, info, message, seatLabel }) {
   const base = `/api/games/${encodeURIComponent(gid)}`;
@@ -40,7 +41,7 @@ export function createControls({ box, gid, token, info, message, seatLabel }) {
     const lines = [];
     for (const f of (u.ending && u.ending.forfeits) || []) {
       if (f.reason === "aborted") lines.push(t("The game was aborted before its second move: no result."));
-      else lines.push(tn("{who} {what} after {n} move.", "{who} {what} after {n} moves.", f.ply, { who: seatLabel(f.seat), what: REASONS[f.reason]() }));
+      else lines.push(tn("{who} {what} after {n} move.", "{who} {what} after {n} moves.", f.ply, { who: seatLabel(f.seat), what: forfeitWords(f.reason) }));
     }
     return lines;
   }
@@ -50,7 +51,7 @@ export function createControls({ box, gid, token, info, message, seatLabel }) {
     if (u.ending.aborted) return t("Game aborted: no result.");
     const winners = (u.winners || []).map(seatLabel);
     const last = u.ending.forfeits[u.ending.forfeits.length - 1];
-    const why = `${seatLabel(last.seat)} ${REASONS[last.reason]()}`;
+    const why = `${seatLabel(last.seat)} ${forfeitWords(last.reason)}`;
     if (!winners.length) return t("{why}: nobody wins.", { why });
     const you = info.seat !== null && (u.winners || []).includes(info.seat);
     const result = you && winners.length === 1 ? t("You win!") : winners.length > 1 ? t("{who} win.", { who: winners.join(t(" and ")) }) : t("{who} wins.", { who: winners[0] });
@@ -95,7 +96,7 @@ export function createControls({ box, gid, token, info, message, seatLabel }) {
     const moves = u.clock ? u.clock.moves || [] : [];
     if (clockMoves >= 0 && moves.length > clockMoves) {
       const entry = (u.log || [])[moves[moves.length - 1]];
-      const who = entry ? seatLabel(entry.seat) : "a player";
+      const who = entry ? seatLabel(entry.seat) : t("a player");
       message(t("Time ran out: the computer ({level}) played for {who}.", { level: u.clock.ai_level, who }));
     }
     clockMoves = moves.length;

@@ -3,7 +3,7 @@
 import { api, clear, el, hashParams, myGames, rememberGame } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
 import { focusMark, restoreFocus } from "/static/js/boardkeys.js";
-import { t, translatePage } from "/static/js/i18n.js";
+import { agentName, t, translatePage, tx, txSeats } from "/static/js/i18n.js";
 import { renderLog } from "/static/js/log.js";
 import { createAlerts } from "/static/js/alerts.js";
 import { createChat } from "/static/js/chat.js";
@@ -49,6 +49,7 @@ let drawnPly = -1;   // the ply of the last update drawn
 const INFO_MS = 9000;
 const ERROR_MS = 20000;
 function message(text, kind = "info", { tag = "", keep = false } = {}) {
+  text = tx(text); // the server's words (a refusal, a reason) in the page's language
   const box = $("toasts");
   const current = box.firstElementChild;
   if (current && current.dataset.text === text && current.dataset.message === kind) {
@@ -125,7 +126,10 @@ async function sendAction(text) {
 async function hint() {
   const r = await api("GET", `/api/games/${encodeURIComponent(gid)}/hint?token=${encodeURIComponent(token)}`);
   if (!r.ok) { message(r.error, "error"); return { ok: false, error: r.error }; }
-  message(t("Hint: {move}.", { move: r.data.text || r.data.move }) + (r.data.explanation ? ` ${r.data.explanation}` : ""), "info", { tag: "hint" });
+  // The move and the reason are the game's words: through the catalog, seats by their names.
+  const move = r.data.text ? txSeats(r.data.text, seatLabel) : r.data.move;
+  const why = r.data.explanation ? ` ${txSeats(r.data.explanation, seatLabel)}` : "";
+  message(t("Hint: {move}.", { move }) + why, "info", { tag: "hint" });
   if (renderer && renderer.showHint) renderer.showHint(r.data);
   return r.data;
 }
@@ -164,7 +168,7 @@ function seatLabel(s) {
   if (s === info.seat && !hotSeat) return t("You");
   const p = info.players[s];
   if (p && p.name) return p.name;
-  if (p && p.kind === "agent" && p.agent) return t("Player {n} ({agent})", { n: s + 1, agent: p.agent });
+  if (p && p.kind === "agent" && p.agent) return t("Player {n} ({agent})", { n: s + 1, agent: agentName(p.agent) });
   return t("Player {n}", { n: s + 1 });
 }
 
@@ -203,10 +207,10 @@ function drawEndScreen(u) {
   el("h2", { id: "end-title", text: summary.title || resultHeadline(u) }, box);
   for (const line of summary.reason || []) el("p", { text: line, "data-testid": "end-reason" }, box);
   if (summary.scores && summary.scores.length) {
-    const t = el("table", { "data-testid": "end-scores" }, box);
-    const head = el("tr", {}, el("thead", {}, t));
+    const table = el("table", { "data-testid": "end-scores" }, box);
+    const head = el("tr", {}, el("thead", {}, table));
     for (const h of summary.columns || [t("Player"), t("Result")]) el("th", { text: h, scope: "col" }, head);
-    const tb = el("tbody", {}, t);
+    const tb = el("tbody", {}, table);
     for (const row of summary.scores) {
       const tr = el("tr", { "data-seat": row.seat }, tb);
       el("th", { scope: "row", text: seatLabel(row.seat) + ((u.winners || []).includes(row.seat) ? " ★" : "") }, tr);
@@ -248,7 +252,7 @@ function drawShell(u) {
   shown = u;
   drawPlayersNow(u);
   const end = clear($("end"));
-  if (u.error) el("p", { class: "error", text: u.error }, end);
+  if (u.error) el("p", { class: "error", text: tx(u.error) }, end);
   if (u.terminal) {
     el("p", { class: "banner", text: gameOverLine(resultHeadline(u)), "data-testid": "game-over" }, end);
     const show = el("button", { type: "button", id: "show-result", text: t("Show the result"), hidden: true,
@@ -556,7 +560,7 @@ async function openSeat(first = false) {
     : hotSeat ? t("{who}'s turn on this screen", { who: seatLabel(info.seat) }) : t("you are Player {n}", { n: info.seat + 1 });
   $("title").textContent = `${info.title} · ${seatWords}` + (info.practice ? ` · ${t("practice game")}` : "");
   if (info.seat === null) { $("typed").hidden = true; $("hint").hidden = true; $("undo").hidden = true; }
-  $("help").textContent = info.help;
+  $("help").textContent = tx(info.help);
   // Practice games may take back dice, cards and physics outcomes already seen; say so on the page.
   $("practice").hidden = !info.practice;
   const base = `/api/games/${encodeURIComponent(gid)}`;

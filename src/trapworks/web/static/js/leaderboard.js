@@ -1,6 +1,7 @@
 // Leaderboards: the best ratings of a game, per player count.
 import { api, clear, el } from "/static/js/dom.js";
 import { ratingText } from "/static/js/account-api.js";
+import { t, tn, translatePage, tx } from "/static/js/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = [];
@@ -14,7 +15,7 @@ function playerCounts(game) {
 function fillPlayers() {
   const game = catalog.find((g) => g.id === $("game").value);
   const select = clear($("players"));
-  for (const n of playerCounts(game)) el("option", { value: String(n), text: `${n} players` }, select);
+  for (const n of playerCounts(game)) el("option", { value: String(n), text: tn("{n} player", "{n} players", n) }, select);
   const wanted = new URLSearchParams(location.search).get("players");
   if (wanted && [...select.options].some((o) => o.value === wanted)) select.value = wanted;
   else select.value = String(game.players);
@@ -25,18 +26,18 @@ async function show() {
   history.replaceState(null, "", `/leaderboard?${params}`);
   const r = await api("GET", `/api/leaderboard?${params}`);
   const box = clear($("board"));
-  if (!r.ok) { el("p", { class: "error", text: r.error }, box); return; }
-  if (!r.data.rows.length) { el("p", { class: "muted", text: "No rated games yet at this player count." }, box); }
+  if (!r.ok) { el("p", { class: "error", text: tx(r.error) }, box); return; }
+  if (!r.data.rows.length) { el("p", { class: "muted", text: t("No rated games yet at this player count.") }, box); }
   else {
-    const t = el("table", { class: "games" }, box);
-    const head = el("tr", {}, el("thead", {}, t));
-    for (const h of ["#", "Player", "Rating", "Uncertainty (±)", "Rated games"]) el("th", { text: h, scope: "col" }, head);
-    const body = el("tbody", {}, t);
+    const table = el("table", { class: "games" }, box);
+    const head = el("tr", {}, el("thead", {}, table));
+    for (const h of ["#", t("Player"), t("Rating"), t("Uncertainty (±)"), t("Rated games")]) el("th", { text: h, scope: "col" }, head);
+    const body = el("tbody", {}, table);
     for (const row of r.data.rows) {
       const tr = el("tr", { "data-player": row.username }, body);
       el("td", { text: String(row.rank) }, tr);
       el("a", { href: `/u/${encodeURIComponent(row.username)}`, text: row.username }, el("td", {}, tr));
-      el("td", { text: ratingText(row), "data-rating": String(row.rating), title: row.provisional ? "provisional" : "" }, tr);
+      el("td", { text: ratingText(row), "data-rating": String(row.rating), title: row.provisional ? t("provisional") : "" }, tr);
       el("td", { text: String(row.uncertainty) }, tr);
       el("td", { text: String(row.games) }, tr);
     }
@@ -45,10 +46,11 @@ async function show() {
 }
 
 async function init() {
+  translatePage(); // the page's own words (data-i18n) in the chosen language
   const r = await api("GET", "/api/catalog");
-  if (!r.ok) { $("board").textContent = r.error; return; }
+  if (!r.ok) { $("board").textContent = tx(r.error); return; }
   catalog = r.data.games.filter((g) => !g.error);
-  for (const g of catalog) el("option", { value: g.id, text: g.title }, $("game"));
+  for (const g of catalog) el("option", { value: g.id, text: tx(g.title) }, $("game"));
   const wanted = new URLSearchParams(location.search).get("game");
   if (catalog.some((g) => g.id === wanted)) $("game").value = wanted;
   fillPlayers();

@@ -5,6 +5,7 @@ import { clockSpec, renderClockOptions } from "/static/js/clock.js";
 import { showHowToPlay } from "/static/js/howto.js";
 import { nameField } from "/static/js/names.js";
 import { startTables } from "/static/js/tables.js";
+import { t, tx } from "/static/js/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = [];
@@ -15,10 +16,10 @@ let tables = null; // the open tables list (tables.js)
 // Same reading as the CLI's -o key=value for free-text options (lists, mappings): JSON when it
 // is JSON, text otherwise; the game checks it and says what is wrong.
 function readText(text) {
-  const t = text.trim();
-  if (t === "") return null;
-  try { return JSON.parse(t); } catch (e) { /* not JSON */ }
-  return t;
+  const s = text.trim();
+  if (s === "") return null;
+  try { return JSON.parse(s); } catch (e) { /* not JSON */ }
+  return s;
 }
 
 function optionText(value) {
@@ -47,7 +48,7 @@ function optionRow(opt, box) {
   const row = el("div", { class: "option", "data-option-row": opt.name }, box);
   const id = `opt-${opt.name}`;
   const label = el("label", { for: id, class: "option-label" }, row);
-  el("span", { class: "name", text: opt.label }, label);
+  el("span", { class: "name", text: tx(opt.label) }, label);
   let input;
   if (opt.control === "toggle") {
     input = el("input", { type: "checkbox", id, role: "switch" }, label);
@@ -55,7 +56,7 @@ function optionRow(opt, box) {
   } else if (opt.control === "select") {
     input = el("select", { id }, label);
     for (const c of opt.choices) {
-      const o = el("option", { value: JSON.stringify(c.value), text: c.label }, input);
+      const o = el("option", { value: JSON.stringify(c.value), text: tx(c.label) }, input);
       if (JSON.stringify(c.value) === JSON.stringify(opt.default)) o.selected = true;
     }
   } else if (opt.control === "number") {
@@ -63,15 +64,16 @@ function optionRow(opt, box) {
                           min: opt.min ?? undefined, max: opt.max ?? undefined }, label);
   } else {
     input = el("input", { type: "text", id, value: optionText(opt.default),
-                          placeholder: opt.nullable ? "(empty: default)" : "" }, label);
+                          placeholder: opt.nullable ? t("(empty: default)") : "" }, label);
   }
   input.dataset.option = opt.name;
   input.dataset.control = opt.control;
   const help = el("p", { class: "option-help muted", id: `${id}-help` }, row);
-  help.textContent = opt.help;
+  help.textContent = tx(opt.help);
   if (opt.source) {
-    const stop = /[.!?]'?$/.test(opt.source) ? "" : ".";
-    el("span", { class: "source", text: ` Rulebook: ${opt.source}${stop}` }, help);
+    const source = tx(opt.source);
+    const stop = /[.!?]'?$/.test(source) ? "" : ".";
+    el("span", { class: "source", text: ` ${t("Rulebook: {source}", { source })}${stop}` }, help);
   }
   input.setAttribute("aria-describedby", help.id);
   input.addEventListener("change", scheduleCheck);
@@ -85,13 +87,13 @@ function renderOptions(entry) {
   const advanced = schema.filter((o) => o.advanced);
   if (advanced.length) {
     const more = el("details", { class: "more-options" }, box);
-    el("summary", { text: `More options (${advanced.length})` }, more);
+    el("summary", { text: t("More options ({n})", { n: advanced.length }) }, more);
     for (const opt of advanced) optionRow(opt, more);
   }
 }
 
 // AI seats in players' words: three levels up front, every other agent behind "More agents".
-const LEVELS = [["easy", "Computer: Easy"], ["medium", "Computer: Medium"], ["hard", "Computer: Hard"]];
+const LEVELS = [["easy", () => t("Computer: Easy")], ["medium", () => t("Computer: Medium")], ["hard", () => t("Computer: Hard")]];
 function defaultAgent(agents) {
   for (const name of ["medium", "perfect", "hard", "heuristic", "easy", "random"]) if (agents.includes(name)) return name;
   return agents[0];
@@ -106,16 +108,16 @@ function renderSeats(entry) {
   const showMore = $("more-agents").checked;
   for (let i = 0; i < entry.players; i++) {
     const label = el("label", {}, box);
-    el("span", { class: "name", text: `Player ${i + 1}` }, label);
+    el("span", { class: "name", text: t("Player {n}", { n: i + 1 }) }, label);
     const select = el("select", { "data-seat": i, "data-testid": `seat-${i}` }, label);
-    el("option", { value: "me", text: "Me (this browser)" }, select);
+    el("option", { value: "me", text: t("Me (this browser)") }, select);
     // An open table's invited seats are also free seats anyone may take from the list.
-    el("option", { value: "invite", text: $("public").checked ? "Open seat (anyone from the list, or a friend by link)"
-      : "A friend (I get a link to send)" }, select);
-    for (const [name, words] of levels) el("option", { value: `agent:${name}`, text: words }, select);
+    el("option", { value: "invite", text: $("public").checked ? t("Open seat (anyone from the list, or a friend by link)")
+      : t("A friend (I get a link to send)") }, select);
+    for (const [name, words] of levels) el("option", { value: `agent:${name}`, text: words() }, select);
     if (others.length) {
-      const group = el("optgroup", { label: "More agents", "data-more-agents": "1" }, select);
-      for (const a of others) el("option", { value: `agent:${a}`, text: (entry.agent_words || {})[a] || a }, group);
+      const group = el("optgroup", { label: t("More agents"), "data-more-agents": "1" }, select);
+      for (const a of others) el("option", { value: `agent:${a}`, text: tx((entry.agent_words || {})[a] || a) }, group);
       group.hidden = !showMore;
       group.disabled = !showMore;
     }
@@ -138,7 +140,7 @@ function scheduleCheck() {
 
 async function checkOptions() {
   const r = await api("POST", `/api/catalog/${encodeURIComponent(current.id)}/check`, { options: optionValues() });
-  $("create-error").textContent = r.ok ? "" : r.error;
+  $("create-error").textContent = r.ok ? "" : tx(r.error);
   $("create").disabled = !r.ok;
   if (r.ok && (r.data.players !== current.players || r.data.agents.join() !== current.agents.join())) {
     current = { ...current, players: r.data.players, agents: r.data.agents };
@@ -149,8 +151,8 @@ async function checkOptions() {
 function chooseGame(id) {
   const entry = catalog.find((g) => g.id === id);
   current = { ...entry, defaults: entry.options };
-  $("game-help").textContent = entry.error ? entry.error : "";
-  showHowToPlay(clear($("how-to-play")), entry.id, entry.title, entry.howto);
+  $("game-help").textContent = entry.error ? tx(entry.error) : "";
+  showHowToPlay(clear($("how-to-play")), entry.id, tx(entry.title), (entry.howto || []).map(tx));
   renderOptions(entry);
   renderSeats(entry);
   $("create").disabled = !!entry.error;
@@ -170,7 +172,7 @@ async function create() {
   $("create").disabled = true;
   const r = await api("POST", "/api/games", body);
   $("create").disabled = false;
-  if (!r.ok) { $("create-error").textContent = r.error; return; }
+  if (!r.ok) { $("create-error").textContent = tx(r.error); return; }
   const game = r.data;
   const mine = game.seats.filter((s, i) => seatChoices[i] === "me");
   for (const s of mine) {
@@ -199,9 +201,9 @@ async function copyText(text, button) {
     try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
     area.remove();
   }
-  button.textContent = ok ? "Copied" : "Select and copy";
+  button.textContent = ok ? t("Copied") : t("Select and copy");
   button.dataset.copied = ok ? "1" : "0";
-  setTimeout(() => { button.textContent = "Copy link"; }, 2500);
+  setTimeout(() => { button.textContent = t("Copy link"); }, 2500);
 }
 
 function linkRow(box, title, link, testId) {
@@ -210,7 +212,7 @@ function linkRow(box, title, link, testId) {
   const line = el("div", { class: "link-line" }, p);
   const input = el("input", { type: "text", readonly: true, value: link, "data-link": testId, "aria-label": title }, line);
   input.addEventListener("focus", () => input.select());
-  const button = el("button", { type: "button", text: "Copy link", "data-copy": testId }, line);
+  const button = el("button", { type: "button", text: t("Copy link"), "data-copy": testId }, line);
   button.addEventListener("click", () => copyText(link, button));
   return p;
 }
@@ -220,16 +222,16 @@ function showLinks(game, seatChoices) {
   section.hidden = false;
   const box = clear($("created-links"));
   game.seats.forEach((s, i) => {
-    if (s.kind !== "human") { el("p", { text: `${s.label}: played by the computer` }, box); return; }
+    if (s.kind !== "human") { el("p", { text: t("{seat}: played by the computer", { seat: tx(s.label) }) }, box); return; }
     if (seatChoices[i] === "me") {
       const p = el("p", {}, box);
-      el("strong", { text: `${s.label} (you): ` }, p);
-      el("a", { href: s.link, text: "open my seat", "data-testid": `open-seat-${i}` }, p);
+      el("strong", { text: t("{seat} (you): ", { seat: tx(s.label) }) }, p);
+      el("a", { href: s.link, text: t("open my seat"), "data-testid": `open-seat-${i}` }, p);
       return;
     }
-    linkRow(box, `${s.label}: send this link to your friend`, s.link, `seat-${i}`);
+    linkRow(box, t("{seat}: send this link to your friend", { seat: tx(s.label) }), s.link, `seat-${i}`);
   });
-  linkRow(box, "Spectators: anyone with this link can watch", game.spectator.link, "spectator");
+  linkRow(box, t("Spectators: anyone with this link can watch"), game.spectator.link, "spectator");
   // The links go where they are seen without scrolling: the top of the page.
   section.scrollIntoView({ block: "start" });
   const first = box.querySelector("[data-copy]");
@@ -239,33 +241,33 @@ function showLinks(game, seatChoices) {
 function renderMyGames() {
   const box = clear($("my-games"));
   const list = myGames();
-  if (!list.length) { el("p", { class: "muted", text: "No games yet in this browser." }, box); return; }
+  if (!list.length) { el("p", { class: "muted", text: t("No games yet in this browser.") }, box); return; }
   const table = el("table", { class: "games" }, box);
   const head = el("tr", {}, table);
-  for (const h of ["game", "seat", "created", "", ""]) el("th", { text: h }, head);
+  for (const h of [t("game"), t("seat"), t("created"), "", ""]) el("th", { text: h }, head);
   for (const g of list) {
     const tr = el("tr", { "data-my-game": g.id }, table);
-    el("td", { text: g.title || g.game }, tr);
-    el("td", { text: g.label || `Player ${g.seat + 1}` }, tr);
+    el("td", { text: tx(g.title || g.game) }, tr);
+    el("td", { text: tx(g.label) || t("Player {n}", { n: g.seat + 1 }) }, tr);
     el("td", { text: (g.seen || "").replace("T", " ").slice(0, 16) }, tr);
     const open = el("td", {}, tr);
-    el("a", { href: `/g/${g.id}#t=${g.token}`, text: "resume" }, open);
+    el("a", { href: `/g/${g.id}#t=${g.token}`, text: t("resume") }, open);
     const rm = el("td", {}, tr);
-    el("button", { text: "forget", onclick: () => { forgetGame(g.id, g.token); renderMyGames(); } }, rm);
+    el("button", { text: t("forget"), onclick: () => { forgetGame(g.id, g.token); renderMyGames(); } }, rm);
   }
 }
 
 async function init() {
   renderMyGames();
   // The name is kept in this browser; each game page sends it with the seat (names.js).
-  nameField($("lobby-name"), { label: "Your name (shown to the other players)" });
+  nameField($("lobby-name"), { label: t("Your name (shown to the other players)") });
   tables = startTables($("tables"), $("tables-error"));
   renderClockOptions($("clock-options"), ["easy", "medium", "hard"]); // every game has the levels
   const r = await api("GET", "/api/catalog");
-  if (!r.ok) { $("create-error").textContent = r.error; return; }
+  if (!r.ok) { $("create-error").textContent = tx(r.error); return; }
   catalog = r.data.games;
   const select = $("game-select");
-  for (const g of catalog) el("option", { value: g.id, text: g.title + (g.error ? " (unavailable)" : "") }, select);
+  for (const g of catalog) el("option", { value: g.id, text: tx(g.title) + (g.error ? ` ${t("(unavailable)")}` : "") }, select);
   const wanted = new URLSearchParams(location.search).get("game");
   select.value = catalog.some((g) => g.id === wanted) ? wanted
     : (catalog.some((g) => g.id === "last-mouse-lost") ? "last-mouse-lost" : catalog[0].id);

@@ -6,6 +6,7 @@
 // Clicking a line shows the board at that moment, read-only (the seat's own view then).
 import { api, clear, el } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
+import { lang, t, tx } from "/static/js/i18n.js";
 
 const REF = /\{P(\d+)\}('s)?/g;
 
@@ -22,12 +23,22 @@ function conjugate(verb) {
 function nameOf(seat, players) {
   const p = (players || [])[seat];
   if (p && p.name) return p.name;
-  if (p && p.kind === "agent") return `Player ${seat + 1} (computer)`;
-  return `Player ${seat + 1}`;
+  if (p && p.kind === "agent") return t("Player {n} (computer)", { n: seat + 1 });
+  return t("Player {n}", { n: seat + 1 });
 }
 
 // One sentence with its seat references filled in for `viewer`.
 export function sentence(text, viewer, players) {
+  if (lang !== "en") {
+    // Another language: the game's sentence through the catalog (its patterns keep {P0}), then
+    // each seat by its name; the viewer's own seat is named too, marked "(you)", so that no
+    // verb needs to change person.
+    return tx(text).replace(REF, (whole, n) => {
+      const seat = Number(n);
+      const name = nameOf(seat, players);
+      return seat === viewer ? t("{name} (you)", { name }) : name;
+    });
+  }
   let out = text.replace(REF, (whole, n, possessive, offset) => {
     const seat = Number(n);
     const start = offset === 0 || /[.!?]\s*$/.test(text.slice(0, offset));
@@ -46,7 +57,7 @@ export function sentence(text, viewer, players) {
 
 function subject(owner, viewer, players) {
   if (owner === null || owner === undefined) return "";
-  return owner === viewer ? "You" : nameOf(owner, players);
+  return owner === viewer ? t("You") : nameOf(owner, players);
 }
 
 // Lines of the log: [{plies: [first, ..., last], owner, text}], from entries keyed by ply.
@@ -56,10 +67,10 @@ export function logLines(entries, viewer, players) {
     if (!entry || !entry.story) continue;
     const owner = entry.story.seat;
     const texts = entry.story.lines.map((l) => {
-      let t = l.text;
+      let text = l.text;
       // A sentence in lower case continues the sentence of the seat whose turn it is.
-      if (/^[a-z]/.test(t) && owner !== null && owner !== undefined) t = `{P${owner}} ${t}`;
-      return sentence(t, viewer, players);
+      if (/^[a-z]/.test(text) && owner !== null && owner !== undefined) text = `{P${owner}} ${text}`;
+      return sentence(text, viewer, players);
     });
     const last = lines[lines.length - 1];
     if (last && last.owner === owner && owner !== null && owner !== undefined) {
@@ -70,7 +81,7 @@ export function logLines(entries, viewer, players) {
     }
   }
   for (const line of lines) {
-    line.text = line.parts.join(" ") || `${subject(line.owner, viewer, players)} moved.`.trim();
+    line.text = line.parts.join(" ") || t("{who} moved.", { who: subject(line.owner, viewer, players) }).trim();
   }
   return lines;
 }
@@ -87,10 +98,10 @@ export function renderLog(container, entries, ctx) {
     const li = el("li", { "data-ply": line.plies[0], "data-last-ply": last, "data-seat": line.owner ?? "" }, container);
     if (line.owner === ctx.seat && ctx.seat !== null && ctx.seat !== undefined) li.classList.add("mine");
     el("span", { class: "num", text: `${i + 1}.`, "aria-hidden": "true" }, li);
-    const button = el("button", { type: "button", class: "line", text: line.text, title: "Show the board at this moment" }, li);
+    const button = el("button", { type: "button", class: "line", text: line.text, title: t("Show the board at this moment") }, li);
     button.addEventListener("click", () => {
       if (ctx.onPick) ctx.onPick(last + 1); // the replay page moves its own board there
-      else showMoment(last + 1, `Move ${i + 1}: ${line.text}`, ctx);
+      else showMoment(last + 1, t("Move {n}: {text}", { n: i + 1, text: line.text }), ctx);
     });
   });
   if (atBottom || !container.dataset.scrolled) container.scrollTop = container.scrollHeight;
@@ -110,10 +121,10 @@ async function showMoment(ply, title, ctx) {
   clear(dialog);
   const head = el("div", { class: "moment-head" }, dialog);
   el("h2", { id: "moment-title", text: title }, head);
-  const close = el("button", { type: "button", text: "Back to the game", "data-testid": "moment-close" }, head);
+  const close = el("button", { type: "button", text: t("Back to the game"), "data-testid": "moment-close" }, head);
   close.addEventListener("click", () => dialog.close());
   const board = el("div", { class: "moment-board", "data-moment-ply": ply }, dialog);
-  if (!r.ok) { el("p", { class: "error", text: r.error }, board); dialog.showModal(); return; }
+  if (!r.ok) { el("p", { class: "error", text: tx(r.error) }, board); dialog.showModal(); return; }
   const loaded = await loadRenderer(ctx.renderer);
   const rctx = baseContext({ gameId: ctx.gameId, mode: "replay", seat: ctx.seat, players: ctx.players,
                              options: ctx.options, fast: true });

@@ -1,6 +1,6 @@
 // Who sits at the game and whether they are here (the server's `presence` messages), drawn in
 // the Players card; and this page's heartbeat: whether its tab is visible, every HEARTBEAT_MS.
-import { t } from "/static/js/i18n.js";
+import { t, agentName } from "/static/js/i18n.js";
 import { clear, el } from "/static/js/dom.js";
 
 const HEARTBEAT_MS = 15000;
@@ -30,7 +30,7 @@ export function drawPlayers(box, players, { viewer, toMove, terminal, winners })
     el("span", { class: "pname", text: p.name || t("Player {n}", { n: p.seat + 1 }), "data-testid": `player-name-${p.seat}` }, who);
     const seatWords = [];
     if (p.name) seatWords.push(t("Player {n}", { n: p.seat + 1 }));
-    if (p.kind === "agent") seatWords.push(p.agent ? t("computer: {agent}", { agent: p.agent }) : t("computer"));
+    if (p.kind === "agent") seatWords.push(p.agent ? t("computer: {agent}", { agent: agentName(p.agent) }) : t("computer"));
     if (mine) seatWords.push(t("you"));
     if (seatWords.length) el("span", { class: "pseat muted", text: ` (${seatWords.join(", ")})` }, who);
     if (p.kind === "human" && p.status) {

@@ -2,11 +2,12 @@
 // recent games with their replays. Everything here is public; no token is ever on this page.
 import { api, clear, el, svg } from "/static/js/dom.js";
 import { ratingText } from "/static/js/account-api.js";
+import { t, tn, translatePage, tx } from "/static/js/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let titles = {};
 
-function title(game) { return titles[game] || game; }
+function title(game) { return tx(titles[game] || game); }
 
 function chart(parent, history, label) {
   const W = 320, H = 140, P = 28;
@@ -20,19 +21,19 @@ function chart(parent, history, label) {
   svg("line", { x1: P, y1: 8, x2: P, y2: H - P + 8, class: "axis" }, root);
   svg("text", { x: 2, y: y(hi) + 4, text: String(Math.round(hi)) }, root);
   svg("text", { x: 2, y: y(lo) + 4, text: String(Math.round(lo)) }, root);
-  svg("text", { x: W / 2 - 30, y: H - 4, text: `${history.length} rated game(s)` }, root);
+  svg("text", { x: W / 2 - 30, y: H - 4, text: tn("{n} rated game", "{n} rated games", history.length) }, root);
   svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "), class: "line" }, root);
   points.forEach((p, i) => {
     const dot = svg("circle", { cx: x(i), cy: y(p.rating), r: 3, class: "dot" }, root);
-    svg("title", { text: i ? `after game ${i}: ${p.rating}` : `start: ${p.rating}` }, dot);
+    svg("title", { text: i ? t("after game {i}: {rating}", { i, rating: p.rating }) : t("start: {rating}", { rating: p.rating }) }, dot);
   });
 }
 
 function table(parent, headers, rows) {
-  const t = el("table", { class: "games" }, clear(parent));
-  const head = el("tr", {}, el("thead", {}, t));
+  const tb = el("table", { class: "games" }, clear(parent));
+  const head = el("tr", {}, el("thead", {}, tb));
   for (const h of headers) el("th", { text: h, scope: "col" }, head);
-  const body = el("tbody", {}, t);
+  const body = el("tbody", {}, tb);
   for (const cells of rows) {
     const tr = el("tr", {}, body);
     for (const c of cells) {
@@ -40,40 +41,42 @@ function table(parent, headers, rows) {
       if (c instanceof Node) td.appendChild(c); else td.textContent = c;
     }
   }
-  return t;
+  return tb;
 }
 
 async function init() {
+  translatePage(); // the page's own words (data-i18n) in the chosen language
   const name = decodeURIComponent(location.pathname.split("/")[2] || "");
   const [cat, r] = await Promise.all([api("GET", "/api/catalog"), api("GET", `/api/players/${encodeURIComponent(name)}`)]);
   if (cat.ok) titles = Object.fromEntries(cat.data.games.map((g) => [g.id, g.title]));
-  if (!r.ok) { $("error").textContent = r.error; document.body.dataset.ready = "1"; return; }
+  if (!r.ok) { $("error").textContent = tx(r.error); document.body.dataset.ready = "1"; return; }
   const p = r.data;
   document.title = `${p.username} · trapworks`;
   $("name").textContent = p.username;
-  $("joined").textContent = `Playing since ${(p.joined || "").slice(0, 10)}`;
+  $("joined").textContent = t("Playing since {date}", { date: (p.joined || "").slice(0, 10) });
   const box = clear($("ratings"));
-  if (!p.ratings.length) el("p", { class: "muted", text: "No rated games yet." }, box);
+  if (!p.ratings.length) el("p", { class: "muted", text: t("No rated games yet.") }, box);
   for (const rt of p.ratings) {
     const card = el("div", { class: "rating-card", "data-rating-game": rt.game, "data-players": rt.players }, box);
-    el("h3", { text: `${title(rt.game)} · ${rt.players} players` }, card);
+    el("h3", { text: `${title(rt.game)} · ${tn("{n} player", "{n} players", rt.players)}` }, card);
     const line = el("p", {}, card);
     el("span", { class: "rating-big", text: ratingText(rt), "data-testid": "rating-value" }, line);
-    el("span", { class: "muted", text: ` ± ${rt.uncertainty} · ${rt.games} rated game(s)` }, line);
-    if (rt.provisional) el("div", { class: "provisional", text: "Provisional: fewer than 5 rated games" }, card);
-    chart(card, rt.history, `${title(rt.game)} rating history of ${p.username}`);
+    el("span", { class: "muted", text: ` ± ${rt.uncertainty} · ${tn("{n} rated game", "{n} rated games", rt.games)}` }, line);
+    if (rt.provisional) el("div", { class: "provisional", text: t("Provisional: fewer than 5 rated games") }, card);
+    chart(card, rt.history, t("{game} rating history of {name}", { game: title(rt.game), name: p.username }));
   }
   if (p.stats.length) {
-    table($("stats"), ["Game", "Variant", "Played", "Won", "Lost", "Drawn", "Aborted"],
-      p.stats.map((s) => [title(s.game), s.variant, String(s.played), String(s.won), String(s.lost), String(s.drawn), String(s.aborted)]));
-  } else el("p", { class: "muted", text: "No finished games yet." }, clear($("stats")));
+    table($("stats"), [t("Game"), t("Variant"), t("Played"), t("Won"), t("Lost"), t("Drawn"), t("Aborted")],
+      p.stats.map((s) => [title(s.game), tx(s.variant), String(s.played), String(s.won), String(s.lost), String(s.drawn), String(s.aborted)]));
+  } else el("p", { class: "muted", text: t("No finished games yet.") }, clear($("stats")));
   if (p.recent.length) {
-    table($("recent"), ["Game", "Opponents", "Result", ""], p.recent.map((g) => {
-      const link = g.replay ? el("a", { href: g.replay, text: "Replay", "data-replay": g.id }) : "";
-      const result = g.status === "on" ? "playing" : (g.result || "");
-      return [`${title(g.game)} (${g.variant}${g.rated ? ", rated" : ""})`, g.opponents.join(", ") || "—", result, link];
+    table($("recent"), [t("Game"), t("Opponents"), t("Result"), ""], p.recent.map((g) => {
+      const link = g.replay ? el("a", { href: g.replay, text: t("Replay"), "data-replay": g.id }) : "";
+      const RESULTS = { won: t("won"), lost: t("lost"), drawn: t("drawn"), aborted: t("aborted") };
+      const result = g.status === "on" ? t("playing") : (RESULTS[g.result] || g.result || "");
+      return [`${title(g.game)} (${tx(g.variant)}${g.rated ? `, ${t("rated")}` : ""})`, g.opponents.join(", ") || "—", result, link];
     }));
-  } else el("p", { class: "muted", text: "No games yet." }, clear($("recent")));
+  } else el("p", { class: "muted", text: t("No games yet.") }, clear($("recent")));
   document.body.dataset.ready = "1";
 }
 

@@ -3,6 +3,7 @@
 // waiting now are listed, and anyone may accept one of them.
 import { api, clear, el } from "/static/js/dom.js";
 import { account, me, send } from "/static/js/account-api.js";
+import { t, tn, tx } from "/static/js/i18n.js";
 
 const POLL_MS = 1000;
 const LIST_MS = 4000;
@@ -13,11 +14,11 @@ let ui = null;
 
 function choiceSelect(opt, row) {
   const label = el("label", {}, row);
-  el("span", { class: "name", text: opt.label }, label);
+  el("span", { class: "name", text: tx(opt.label) }, label);
   const select = el("select", { "data-quick-option": opt.name }, label);
   for (const c of opt.choices || []) {
     if (c.value === null) continue;
-    const o = el("option", { value: JSON.stringify(c.value), text: c.label }, select);
+    const o = el("option", { value: JSON.stringify(c.value), text: tx(c.label) }, select);
     if (JSON.stringify(c.value) === JSON.stringify(opt.default)) o.selected = true;
   }
   return select;
@@ -38,7 +39,7 @@ function options() {
 }
 
 function status(text, error) {
-  ui.status.textContent = text;
+  ui.status.textContent = tx(text);
   ui.status.classList.toggle("error", !!error);
 }
 
@@ -65,9 +66,9 @@ async function waitFor() {
   if (!seeking) return;
   const s = seeking;
   if (s.status === "matched") { go(s); return; }
-  if (s.status === "failed") { stop(); status(s.error || "no game could be made", true); return; }
-  const ai = s.ai_after ? `; the computer plays you after ${Math.round(s.ai_after)} s` : "";
-  status(`Looking for an opponent near ${s.rating} (within ±${s.window})… ${Math.round(s.waited_s)} s${ai}`);
+  if (s.status === "failed") { stop(); status(s.error || t("no game could be made"), true); return; }
+  const ai = s.ai_after ? t("; the computer plays you after {n} s", { n: Math.round(s.ai_after) }) : "";
+  status(t("Looking for an opponent near {rating} (within ±{window})… {n} s", { rating: s.rating, window: s.window, n: Math.round(s.waited_s) }) + ai);
   await new Promise((done) => setTimeout(done, POLL_MS));
   if (!seeking) return;
   const r = await api("GET", `/api/seeks/${encodeURIComponent(s.seek)}`);
@@ -77,7 +78,7 @@ async function waitFor() {
 }
 
 function go(s) {
-  status(s.against_ai ? "Nobody came in time: you play the computer." : "Found a game! Opening it…");
+  status(s.against_ai ? t("Nobody came in time: you play the computer.") : t("Found a game! Opening it…"));
   seeking = null;
   location.href = s.link;
 }
@@ -98,20 +99,20 @@ async function listSeeks() {
   const box = clear(ui.list);
   const mine = seeking ? seeking.id : null;
   const others = r.data.seeks.filter((s) => s.id !== mine);
-  if (!others.length) { el("p", { class: "muted small", text: "Nobody is waiting right now." }, box); return; }
-  const t = el("table", { class: "games" }, box);
-  const head = el("tr", {}, el("thead", {}, t));
-  for (const h of ["Player", "Rating", "Game", "", ""]) el("th", { text: h, scope: "col" }, head);
-  const body = el("tbody", {}, t);
+  if (!others.length) { el("p", { class: "muted small", text: t("Nobody is waiting right now.") }, box); return; }
+  const table = el("table", { class: "games" }, box);
+  const head = el("tr", {}, el("thead", {}, table));
+  for (const h of [t("Player"), t("Rating"), t("Game"), "", ""]) el("th", { text: h, scope: "col" }, head);
+  const body = el("tbody", {}, table);
   for (const s of others) {
     const tr = el("tr", { "data-seek": s.id }, body);
     el("td", { text: s.name }, tr);
     el("td", { text: String(s.rating) }, tr);
-    el("td", { text: `${s.title} (${s.variant})${s.rated ? " · rated" : " · casual"}${s.days_per_move ? ` · ${s.days_per_move} d/move` : ""}` }, tr);
+    el("td", { text: `${tx(s.title)} (${tx(s.variant)}) · ${s.rated ? t("rated") : t("casual")}${s.days_per_move ? ` · ${t("{n} d/move", { n: s.days_per_move })}` : ""}` }, tr);
     el("td", { class: "small muted", text: `${s.waiting_s} s` }, tr);
     const cell = el("td", {}, tr);
     if (s.players === 2) {
-      const b = el("button", { type: "button", text: "Play", "data-accept": s.id }, cell);
+      const b = el("button", { type: "button", text: t("Play"), "data-accept": s.id }, cell);
       b.addEventListener("click", async () => {
         const a = await send("POST", `/api/seeks/accept/${encodeURIComponent(s.id)}`, {});
         if (!a.ok) { status(a.error, true); listSeeks(); return; }
@@ -124,36 +125,35 @@ async function listSeeks() {
 function build(main) {
   const card = el("section", { class: "card", id: "quick-game", "aria-labelledby": "quick-title", "data-testid": "quick-game" });
   main.insertBefore(card, main.firstChild);
-  el("h2", { id: "quick-title", text: "Quick game" }, card);
-  el("p", { class: "muted small", text: "Play someone now: you are paired with the nearest rating, the range widening as you wait; "
-    + "if nobody comes, the computer plays you after the wait you choose." }, card);
+  el("h2", { id: "quick-title", text: t("Quick game") }, card);
+  el("p", { class: "muted small", text: t("Play someone now: you are paired with the nearest rating, the range widening as you wait; if nobody comes, the computer plays you after the wait you choose.") }, card);
   const row = el("div", { class: "quick-row" }, card);
   const gl = el("label", {}, row);
-  el("span", { class: "name", text: "Game" }, gl);
+  el("span", { class: "name", text: t("Game") }, gl);
   const game = el("select", { "data-testid": "quick-game-select" }, gl);
   const variants = el("span", { class: "quick-row" }, row);
   const row2 = el("div", { class: "quick-row" }, card);
   const al = el("label", {}, row2);
-  el("span", { class: "name", text: "Computer after" }, al);
+  el("span", { class: "name", text: t("Computer after") }, al);
   const ai = el("select", { "data-testid": "quick-ai-after" }, al);
-  for (const [v, t] of [["5", "5 s"], ["15", "15 s"], ["30", "30 s"], ["60", "1 min"], ["300", "5 min"], ["", "never"]]) el("option", { value: v, text: t }, ai);
+  for (const [v, words] of [["5", "5 s"], ["15", "15 s"], ["30", "30 s"], ["60", "1 min"], ["300", "5 min"], ["", t("never")]]) el("option", { value: v, text: words }, ai);
   ai.value = "30";
   const ll = el("label", {}, row2);
-  el("span", { class: "name", text: "Computer level" }, ll);
+  el("span", { class: "name", text: t("Computer level") }, ll);
   const level = el("select", {}, ll);
-  for (const v of ["easy", "medium", "hard"]) el("option", { value: v, text: v[0].toUpperCase() + v.slice(1) }, level);
+  for (const [v, words] of [["easy", t("Easy")], ["medium", t("Medium")], ["hard", t("Hard")]]) el("option", { value: v, text: words }, level);
   const dl = el("label", {}, row2);
-  el("span", { class: "name", text: "Time per move" }, dl);
+  el("span", { class: "name", text: t("Time per move") }, dl);
   const days = el("select", { "data-testid": "quick-days" }, dl);
-  for (const [v, t] of [["", "live"], ["1", "1 day"], ["3", "3 days"], ["7", "7 days"]]) el("option", { value: v, text: t }, days);
+  for (const v of ["", "1", "3", "7"]) el("option", { value: v, text: v ? tn("{n} day", "{n} days", Number(v)) : t("live") }, days);
   const rl = el("label", {}, row2);
   const rated = el("input", { type: "checkbox", "data-testid": "quick-rated" }, rl);
-  rl.append(" Rated (players with an account)");
+  rl.append(" " + t("Rated (players with an account)"));
   const row3 = el("div", { class: "row-buttons" }, card);
-  const find = el("button", { type: "button", class: "primary", text: "Find a game", "data-testid": "quick-find" }, row3);
-  const cancel = el("button", { type: "button", text: "Stop waiting", "data-testid": "quick-cancel", hidden: true }, row3);
+  const find = el("button", { type: "button", class: "primary", text: t("Find a game"), "data-testid": "quick-find" }, row3);
+  const cancel = el("button", { type: "button", text: t("Stop waiting"), "data-testid": "quick-cancel", hidden: true }, row3);
   const st = el("p", { class: "seek-status", role: "status", "aria-live": "polite", "data-testid": "quick-status" }, card);
-  el("h3", { text: "Players waiting", class: "small" }, card);
+  el("h3", { text: t("Players waiting"), class: "small" }, card);
   const list = el("div", { "data-testid": "seeks" }, card);
   ui = { game, variants, ai, level, days, rated, find, cancel, status: st, list };
   find.addEventListener("click", start);
@@ -168,7 +168,7 @@ async function init() {
   const [r] = await Promise.all([api("GET", "/api/catalog"), me()]);
   if (!r.ok) return;
   catalog = r.data.games.filter((g) => !g.error);
-  for (const g of catalog) el("option", { value: g.id, text: g.title }, ui.game);
+  for (const g of catalog) el("option", { value: g.id, text: tx(g.title) }, ui.game);
   if (catalog.some((g) => g.id === "last-mouse-lost")) ui.game.value = "last-mouse-lost";
   renderVariants();
   ui.rated.checked = !!account();

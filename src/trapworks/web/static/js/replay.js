@@ -4,6 +4,7 @@ import { api, clear, el, hashParams } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
 import { renderLog } from "/static/js/log.js";
 import { loadAnalysis, showAnalysis } from "/static/js/analysis.js";
+import { forfeitWords, t, translatePage, tx } from "/static/js/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let data = null;
@@ -16,7 +17,7 @@ let markStep = () => {};
 
 function message(text, kind = "info") {
   const box = clear($("messages"));
-  el("div", { class: `msg ${kind}`, text, "data-message": kind }, box);
+  el("div", { class: `msg ${kind}`, text: tx(text), "data-message": kind }, box);
 }
 
 function show(i, animate) {
@@ -29,9 +30,9 @@ function show(i, animate) {
   const closed = step.terminal && data.ending && !step.view.terminal;
   if (closed) u.view = { ...step.view, to_move: null, legal_actions: [] };
   document.body.dataset.endedOff = closed ? "1" : "0";
-  queue = queue.then(() => renderer.update(u)).catch((e) => message(`the board could not be drawn: ${e.message}`, "error"));
+  queue = queue.then(() => renderer.update(u)).catch((e) => message(t("the board could not be drawn: {error}", { error: e.message }), "error"));
   $("slider").value = String(i);
-  $("where").textContent = `Step ${i} of ${data.steps.length - 1}` + (step.terminal ? ` · game over${endingText(step)}` : "");
+  $("where").textContent = t("Step {i} of {n}", { i, n: data.steps.length - 1 }) + (step.terminal ? ` · ${t("game over")}${endingText(step)}` : "");
   document.body.dataset.step = String(i);
   // The line of the turn this step belongs to is the current one.
   for (const li of $("log").children) {
@@ -42,16 +43,17 @@ function show(i, animate) {
   markStep(i);
 }
 
-// How a game ended off the board (resigned, out of time, aborted), from the record's forfeits.
-const REASONS = { resigned: "resigned", out_of_time: "ran out of time" };
+// How a game ended off the board (resigned, out of time, aborted), from the record's forfeits;
+// the reasons' words are the server's one enum (i18n.js forfeitWords).
 function endingText(step) {
   const ending = data.ending;
-  const label = (s) => data.players[s] || `Player ${s + 1}`;
+  const label = (s) => data.players[s] || t("Player {n}", { n: s + 1 });
   const winners = (step.winners || []).map(label);
-  const result = winners.length ? ` · ${winners.join(" and ")} ${winners.length > 1 ? "win" : "wins"}` : "";
+  const result = !winners.length ? ""
+    : ` · ${winners.length > 1 ? t("{who} win", { who: winners.join(t(" and ")) }) : t("{who} wins", { who: winners[0] })}`;
   if (!ending) return result;
-  if (ending.aborted) return " · aborted: no result";
-  const said = ending.forfeits.map((f) => `${label(f.seat)} ${REASONS[f.reason]}`).join(", ");
+  if (ending.aborted) return ` · ${t("aborted: no result")}`;
+  const said = ending.forfeits.map((f) => `${label(f.seat)} ${forfeitWords(f.reason)}`).join(", ");
   return ` · ${said}${result}`;
 }
 
@@ -59,8 +61,8 @@ async function start(record) {
   const r = await api("POST", "/api/replay", { record });
   if (!r.ok) { message(r.error, "error"); return; }
   data = r.data;
-  $("title").textContent = `Replay: ${data.title}`;
-  $("players").textContent = data.players.length ? `Players: ${data.players.join(", ")}` : "";
+  $("title").textContent = t("Replay: {title}", { title: tx(data.title) });
+  $("players").textContent = data.players.length ? t("Players: {names}", { names: data.players.join(", ") }) : "";
   const players = data.players.map((label, seat) => ({ seat, label, kind: "human" }));
   const loaded = await loadRenderer(data.renderer);
   if (renderer && renderer.destroy) renderer.destroy();
@@ -86,7 +88,7 @@ async function start(record) {
   }
 }
 
-function stop() { clearInterval(timer); timer = null; $("play").textContent = "Play"; }
+function stop() { clearInterval(timer); timer = null; $("play").textContent = t("Play"); }
 
 $("first").addEventListener("click", () => { stop(); show(0, false); });
 $("prev").addEventListener("click", () => { stop(); show(at - 1, false); });
@@ -95,25 +97,26 @@ $("last").addEventListener("click", () => { stop(); show(data.steps.length - 1, 
 $("slider").addEventListener("input", () => { stop(); show(+$("slider").value, false); });
 $("play").addEventListener("click", () => {
   if (timer) { stop(); return; }
-  $("play").textContent = "Pause";
+  $("play").textContent = t("Pause");
   timer = setInterval(() => { if (at >= data.steps.length - 1) stop(); else show(at + 1, true); }, 900);
 });
 $("file").addEventListener("change", async () => {
   const f = $("file").files[0];
   if (!f) return;
   let record;
-  try { record = JSON.parse(await f.text()); } catch (e) { message(`${f.name} is not JSON: ${e.message}`, "error"); return; }
+  try { record = JSON.parse(await f.text()); } catch (e) { message(t("{file} is not JSON: {error}", { file: f.name, error: e.message }), "error"); return; }
   start(record);
 });
 
 async function init() {
+  translatePage(); // the page's words (data-i18n) in the chosen language
   const p = hashParams();
   // The public link of a finished game (/replay/<id>, no token); ?embed=1 for an <iframe>.
   const publicId = location.pathname.startsWith("/replay/") ? decodeURIComponent(location.pathname.slice(8)) : "";
   if (new URLSearchParams(location.search).get("embed") === "1") {
     document.body.classList.add("embed");
     const credit = el("p", { class: "embed-credit muted" }, document.querySelector(".side .card"));
-    el("a", { href: `/replay/${encodeURIComponent(publicId)}`, target: "_blank", rel: "noopener", text: "Open on trapworks" }, credit);
+    el("a", { href: `/replay/${encodeURIComponent(publicId)}`, target: "_blank", rel: "noopener", text: t("Open on trapworks") }, credit);
   }
   gameId = publicId || p.get("g") || "";
   if (publicId) {

@@ -3,11 +3,12 @@
 // the server hands that seat's token out once) and opens it.
 import { api, clear, el, rememberGame } from "/static/js/dom.js";
 import { storedName } from "/static/js/names.js";
+import { t, tn, tx } from "/static/js/i18n.js";
 
 const REFRESH_MS = 5000;
 
 function waited(seconds) {
-  if (seconds < 60) return "just now";
+  if (seconds < 60) return t("just now");
   const m = Math.floor(seconds / 60);
   if (m < 60) return `${m} min`;
   const h = Math.floor(m / 60);
@@ -16,14 +17,14 @@ function waited(seconds) {
 
 function optionWords(options) {
   return Object.entries(options || {})
-    .map(([k, v]) => `${k.replace(/_/g, " ")}: ${Array.isArray(v) ? v.join(",") : typeof v === "object" && v !== null ? JSON.stringify(v) : v}`)
+    .map(([k, v]) => `${tx(k.replace(/_/g, " "))}: ${Array.isArray(v) ? v.join(",") : typeof v === "object" && v !== null ? JSON.stringify(v) : v}`)
     .join(" · ");
 }
 
 function seatWords(s) {
-  if (s.free) return `Player ${s.seat + 1}: free`;
-  if (s.kind === "agent") return `Player ${s.seat + 1}: computer`;
-  return `${s.name || `Player ${s.seat + 1}`}${s.name ? ` (P${s.seat + 1})` : ""}${s.status ? `, ${s.status}` : ""}`;
+  if (s.free) return t("Player {n}: free", { n: s.seat + 1 });
+  if (s.kind === "agent") return t("Player {n}: computer", { n: s.seat + 1 });
+  return `${s.name || t("Player {n}", { n: s.seat + 1 })}${s.name ? ` (P${s.seat + 1})` : ""}${s.status ? `, ${tx(s.status)}` : ""}`;
 }
 
 export function startTables(box, error) {
@@ -39,41 +40,41 @@ export function startTables(box, error) {
         ? await api("POST", `/api/tables/${encodeURIComponent(table.id)}/join`, {}) : null;
       if (!retry || !retry.ok) {
         button.disabled = false;
-        error.textContent = `Could not join: ${(retry || r).error}`;
+        error.textContent = t("Could not join: {error}", { error: tx((retry || r).error) });
         refresh();
         return;
       }
       Object.assign(r, retry);
     }
     rememberGame({ id: table.id, token: r.data.token, seat: r.data.seat, game: table.game, title: table.title,
-                   label: `Player ${r.data.seat + 1}`, link: r.data.link });
+                   label: t("Player {n}", { n: r.data.seat + 1 }), link: r.data.link });
     location.href = r.data.link;
   }
 
   function draw(tables) {
     clear(box);
     if (!tables.length) {
-      el("p", { class: "muted", text: "No open tables right now. Create a game with “Open table” ticked to start one." }, box);
+      el("p", { class: "muted", text: t("No open tables right now. Create a game with “Open table” ticked to start one.") }, box);
       return;
     }
-    for (const t of tables) {
-      const row = el("div", { class: "open-table", "data-table": t.id, "data-game": t.game }, box);
+    for (const tb of tables) {
+      const row = el("div", { class: "open-table", "data-table": tb.id, "data-game": tb.game }, box);
       const infoBox = el("div", { class: "table-info" }, row);
-      el("div", { class: "table-title", text: `${t.title} · ${t.seats.length} players · waiting ${waited(t.waiting_s)}` }, infoBox);
-      el("div", { class: "table-seats", text: t.seats.map(seatWords).join(" · "), "data-testid": "table-seats" }, infoBox);
-      const changed = optionWords(t.changed_options);
-      el("div", { class: "table-options muted", text: changed || "standard options" }, infoBox);
-      const button = el("button", { type: "button", class: "primary", text: t.free > 1 ? `Join (${t.free} free seats)` : "Join",
-                                    "data-join": t.id }, row);
-      button.addEventListener("click", () => join(t, button));
+      el("div", { class: "table-title", text: `${tx(tb.title)} · ${tn("{n} player", "{n} players", tb.seats.length)} · ${t("waiting {time}", { time: waited(tb.waiting_s) })}` }, infoBox);
+      el("div", { class: "table-seats", text: tb.seats.map(seatWords).join(" · "), "data-testid": "table-seats" }, infoBox);
+      const changed = optionWords(tb.changed_options);
+      el("div", { class: "table-options muted", text: changed || t("standard options") }, infoBox);
+      const button = el("button", { type: "button", class: "primary", text: tb.free > 1 ? tn("Join ({n} free seat)", "Join ({n} free seats)", tb.free) : t("Join"),
+                                    "data-join": tb.id }, row);
+      button.addEventListener("click", () => join(tb, button));
     }
   }
 
   async function refresh() {
     clearTimeout(timer);
     const r = await api("GET", "/api/tables");
-    if (r.ok) { error.textContent = error.textContent.startsWith("Open tables") ? "" : error.textContent; draw(r.data.tables); }
-    else error.textContent = `Open tables: ${r.error}`;
+    if (r.ok) { error.textContent = error.textContent.startsWith(t("Open tables")) ? "" : error.textContent; draw(r.data.tables); }
+    else error.textContent = t("Open tables: {error}", { error: tx(r.error) });
     box.dataset.loaded = "1";
     if (!document.hidden) timer = setTimeout(refresh, REFRESH_MS);
   }

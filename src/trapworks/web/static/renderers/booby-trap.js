@@ -5,13 +5,21 @@
 // of one of the view's legal actions.
 
 const FILL = { S: "#f4c430", M: "#2a9d8f", L: "#e63946" };
-const NAME = { S: "small", M: "medium", L: "large" };
+const NAME = { S: "small", M: "medium", L: "large" }; // the game's words (ctx.t puts them in the page's language)
 const FEEL_COLOUR = { loose: "#15803d", light: "#65a30d", firm: "#d97706", tight: "#b91c1c" };
 const MARGIN = 14;
 
 export default function createRenderer(root, ctx) {
   let lastHole = null; // where the last removed piece lay (the board's last move)
   const { svg, el } = ctx;
+  const t = ctx.t || ((m, v) => m.replace(/\{(\w+)\}/g, (x, k) => (v && k in v ? v[k] : x)));
+  const tn = ctx.tn || ((one, many, n, v) => t(n === 1 ? one : many, { n, ...(v || {}) }));
+  const size = (z) => t(NAME[z]);
+  // "2 large, 1 small": the count with its size's word (agreeing in number where the language does).
+  const counted = (z, n) => (z === "S" ? tn("{n} small", "{n} small", n) : z === "M" ? tn("{n} medium", "{n} medium", n)
+    : tn("{n} large", "{n} large", n));
+  const num = (x) => Number(x).toLocaleString(ctx.lang || "en", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const feelWord = (f) => ({ loose: t("loose"), light: t("light"), firm: t("firm"), tight: t("tight") })[f] || f;
   root.classList.add("booby-trap");
   const style = el("style", {}, root);
   style.textContent = `
@@ -60,10 +68,10 @@ export default function createRenderer(root, ctx) {
   // the screen's width.
   const pan = el("div", { class: "board-pan" }, root);
   const tray = svg("svg", { class: "bt-tray", "data-tray": "booby-trap", role: "group",
-                            "aria-label": "The tray: pieces held by the spring bar" }, pan);
+                            "aria-label": t("The tray: pieces held by the spring bar") }, pan);
   ctx.enableArrowKeys(tray);
   const newsCard = el("div", { class: "card" }, ctx.side);
-  el("h2", { text: "What happened" }, newsCard);
+  el("h2", { text: t("What happened") }, newsCard);
   const side = el("div", { class: "bt-side" }, newsCard);
   const news = el("ol", { class: "bt-side", "data-news": "booby-trap" }, newsCard);
 
@@ -82,21 +90,21 @@ export default function createRenderer(root, ctx) {
   root.dataset.animations = "0";
 
   function drawStatic(v) {
-    const t = v.tray;
-    const key = `${t.width}x${t.length}`;
+    const tr = v.tray;
+    const key = `${tr.width}x${tr.length}`;
     if (geometry === key) return;
     geometry = key;
     while (base.firstChild) base.removeChild(base.firstChild);
-    const w = t.length + t.bar_thickness + 40;
-    tray.setAttribute("viewBox", `${-MARGIN} ${-MARGIN} ${w + 2 * MARGIN} ${t.width + 2 * MARGIN + 26}`);
+    const w = tr.length + tr.bar_thickness + 40;
+    tray.setAttribute("viewBox", `${-MARGIN} ${-MARGIN} ${w + 2 * MARGIN} ${tr.width + 2 * MARGIN + 26}`);
     // Floor and walls: the far wall at x = 0 on the left, side walls top and bottom.
-    svg("rect", { x: 0, y: 0, width: w, height: t.width, fill: "#f5efe0" }, base);
-    svg("path", { d: `M ${w} ${-4} H -4 V ${t.width + 4} H ${w}`, fill: "none", stroke: "#5b4636",
+    svg("rect", { x: 0, y: 0, width: w, height: tr.width, fill: "#f5efe0" }, base);
+    svg("path", { d: `M ${w} ${-4} H -4 V ${tr.width + 4} H ${w}`, fill: "none", stroke: "#5b4636",
                   "stroke-width": 8 }, base);
     // The scale along the side, filled in per update (it counts marks from the bar's rest).
     base.appendChild(scaleGroup);
     spring = svg("polyline", { fill: "none", stroke: "#888", "stroke-width": 2 }, barLayer);
-    barRect = svg("rect", { y: 1, height: t.width - 2, width: t.bar_thickness, fill: "#6b7280",
+    barRect = svg("rect", { y: 1, height: tr.width - 2, width: tr.bar_thickness, fill: "#6b7280",
                             stroke: "#111", "stroke-width": 1, "data-bar": "" }, barLayer);
     barMarker = svg("path", { fill: "#111", "data-bar-marker": "" }, barLayer);
   }
@@ -104,10 +112,10 @@ export default function createRenderer(root, ctx) {
 
   function drawScale(v) {
     while (scaleGroup.firstChild) scaleGroup.removeChild(scaleGroup.firstChild);
-    const t = v.tray;
-    const y0 = t.width + 6;
+    const tr = v.tray;
+    const y0 = tr.width + 6;
     for (let k = 0; ; k++) {
-      const x = v.bar_rest - k * t.mark;
+      const x = v.bar_rest - k * tr.mark;
       if (x < 0) break;
       const long = k % 4 === 0;
       svg("line", { x1: x, x2: x, y1: y0, y2: y0 + (long ? 10 : 6), stroke: "#111",
@@ -119,26 +127,26 @@ export default function createRenderer(root, ctx) {
   }
 
   function placeBar(v, bar) {
-    const t = v.tray;
+    const tr = v.tray;
     barRect.setAttribute("x", bar);
-    const start = bar + t.bar_thickness;
-    const end = t.length + t.bar_thickness + 36;
+    const start = bar + tr.bar_thickness;
+    const end = tr.length + tr.bar_thickness + 36;
     const pts = [];
     const n = 12;
     for (let i = 0; i <= n; i++) {
       const x = start + ((end - start) * i) / n;
-      const y = t.width / 2 + (i === 0 || i === n ? 0 : (i % 2 ? -14 : 14));
+      const y = tr.width / 2 + (i === 0 || i === n ? 0 : (i % 2 ? -14 : 14));
       pts.push(`${x},${y}`);
     }
     spring.setAttribute("points", pts.join(" "));
-    const y0 = t.width + 6;
+    const y0 = tr.width + 6;
     barMarker.setAttribute("d", `M ${bar} ${y0} l -4 -6 h 8 z`);
   }
 
   // One way to say how far the bar moved, everywhere: "0.08 marks", "1 mark".
   function marks(x) {
-    const t = x.toFixed(2);
-    return `${t} ${t === "1.00" ? "mark" : "marks"}`;
+    const n = x.toFixed(2);
+    return tn("{n} mark", "{n} marks", Number(n), { n: num(n) });
   }
 
   function legalText(id) {
@@ -166,8 +174,8 @@ export default function createRenderer(root, ctx) {
       if (!view || !myTurn()) return;
       const text = legalText(p.id);
       if (!text) {
-        if (view.touched !== null) ctx.message("You have touched a piece already: remove it or pass.", "info");
-        else ctx.message(`Piece ${p.id} cannot be touched now.`, "info");
+        if (view.touched !== null) ctx.message(t("You have touched a piece already: remove it or pass."), "info");
+        else ctx.message(t("Piece {id} cannot be touched now.", { id: p.id }), "info");
         return;
       }
       await ctx.send(text); // a refusal is shown by the page
@@ -205,8 +213,8 @@ export default function createRenderer(root, ctx) {
       node.circle.classList.toggle("touchable", touchable.has(p.id));
       node.circle.setAttribute("tabindex", touchable.has(p.id) ? "0" : "-1");
       node.circle.setAttribute("role", touchable.has(p.id) ? "button" : "img");
-      node.circle.setAttribute("aria-label", `${NAME[p.size]} piece ${p.id}` + (v.touched === p.id ? ", touched" : "")
-        + (touchable.has(p.id) ? ": touch it" : ""));
+      node.circle.setAttribute("aria-label", t("{size} piece {id}", { size: size(p.size), id: p.id })
+        + (v.touched === p.id ? t(", touched") : "") + (touchable.has(p.id) ? t(": touch it") : ""));
       node.circle.setAttribute("stroke", v.touched === p.id ? "#111" : "#333");
       node.circle.setAttribute("stroke-width", v.touched === p.id ? 2.4 : 0.8);
       if (v.touched === p.id) node.circle.setAttribute("data-touched", "");
@@ -241,31 +249,32 @@ export default function createRenderer(root, ctx) {
   function drawTop(v) {
     while (top.firstChild) top.removeChild(top.firstChild);
     for (const s of v.scores) {
-      const pieces = ["L", "M", "S"].filter((z) => s.pieces[z]).map((z) => `${s.pieces[z]} ${NAME[z]}`).join(", ");
+      const pieces = ["L", "M", "S"].filter((z) => s.pieces[z]).map((z) => counted(z, s.pieces[z])).join(", ");
       el("div", {
         class: "bt-seat" + (v.to_move === s.seat ? " to-move" : ""), "data-seat": s.seat,
-        text: `${ctx.seatLabel(s.seat)}: ${s.net} pts` + (s.debt ? ` (owes ${s.debt})` : "") +
-          ` · ${pieces || "no pieces"} · trips ${s.trips}`,
+        text: t("{label}: ", { label: ctx.seatLabel(s.seat) }) + tn("{n} pt", "{n} pts", s.net) + (s.debt ? ` ${t("(owes {n})", { n: s.debt })}` : "") +
+          ` · ${pieces || t("no pieces")} · ${t("trips {n}", { n: s.trips })}`,
       }, top);
     }
     const d = v.discard.count;
     el("div", { class: "bt-seat", "data-discard": v.discard.ids.length,
-                text: `Discard pile: ${v.discard.ids.length} (${d.L} large, ${d.M} medium, ${d.S} small)` }, top);
+                text: t("Discard pile: {n} ({l} large, {m} medium, {s} small)", { n: v.discard.ids.length, l: d.L, m: d.M, s: d.S }) }, top);
     el("div", { class: "bt-seat", "data-tray-count": v.pieces_left,
-                text: `On the tray: ${v.pieces_left} (the game ends at ${v.end_at}) · the bar has moved ` +
-                  `${marks(v.bar_marks)} since set-up` }, top);
+                text: t("On the tray: {n} (the game ends at {end}) · the bar has moved {marks} since set-up",
+                        { n: v.pieces_left, end: v.end_at, marks: marks(v.bar_marks) }) }, top);
   }
 
   function drawStatus(v) {
     let text;
     if (v.terminal) {
-      text = v.winners.length ? `Game over: ${v.winners.map((s) => ctx.seatLabel(s)).join(" and ")} won.`
-        : "Game over.";
+      text = v.winners.length ? t("Game over: {who} won.", { who: v.winners.map((s) => ctx.seatLabel(s)).join(t(" and ")) })
+        : t("Game over.");
     } else {
       const who = ctx.seatLabel(v.to_move);
-      if (v.touched === null) text = myTurn() ? "Your turn: touch a piece." : `${who} to touch a piece.`;
-      else text = `${who} touched piece ${v.touched}` + (v.must_remove ? " and must remove it." : ": remove it or pass.");
-      if (v.passes_in_row) text += ` Passes in a row: ${v.passes_in_row} of ${2 * v.players}.`;
+      if (v.touched === null) text = myTurn() ? t("Your turn: touch a piece.") : t("{who} to touch a piece.", { who });
+      else text = v.must_remove ? t("{who} touched piece {id} and must remove it.", { who, id: v.touched })
+        : t("{who} touched piece {id}: remove it or pass.", { who, id: v.touched });
+      if (v.passes_in_row) text += " " + t("Passes in a row: {n} of {max}.", { n: v.passes_in_row, max: 2 * v.players });
     }
     status.textContent = text;
     // The feel: only this seat's own reading is in its view.
@@ -273,7 +282,7 @@ export default function createRenderer(root, ctx) {
       feel.hidden = false;
       feel.className = "bt-feel";
       feel.style.background = FEEL_COLOUR[v.reading.feel] || "#333";
-      feel.textContent = `You feel piece ${v.reading.piece}: ${v.reading.feel} (tension ${v.reading.reading.toFixed(2)})`;
+      feel.textContent = t("You feel piece {id}: {feel} (tension {tension})", { id: v.reading.piece, feel: feelWord(v.reading.feel), tension: num(v.reading.reading) });
       feel.dataset.feel = v.reading.feel;
       feel.dataset.piece = v.reading.piece;
     } else {
@@ -283,7 +292,7 @@ export default function createRenderer(root, ctx) {
     while (controls.firstChild) controls.removeChild(controls.firstChild);
     if (myTurn() && v.touched !== null) {
       for (const a of v.legal_actions) {
-        const label = a.text === "remove" ? `Remove piece ${v.touched}` : a.text === "pass" ? "I pass" : a.text;
+        const label = a.text === "remove" ? t("Remove piece {id}", { id: v.touched }) : a.text === "pass" ? t("I pass") : a.text;
         const b = el("button", { "data-action": a.text, text: label, class: a.text === "remove" ? "primary" : "",
                                  onclick: async () => {
           // One send per decision: a double click does not send (or report) it twice.
@@ -294,7 +303,7 @@ export default function createRenderer(root, ctx) {
         } }, controls);
       }
     }
-    side.textContent = v.teaching ? "Teaching mode: purple lines are the contact forces (thicker = more of the bar's force)." : "";
+    side.textContent = v.teaching ? t("Teaching mode: purple lines are the contact forces (thicker = more of the bar's force).") : "";
   }
 
   function showResult(r) {
@@ -304,9 +313,9 @@ export default function createRenderer(root, ctx) {
     result.dataset.result = r.tripped ? "tripped" : "kept";
     const who = ctx.seatLabel(r.seat);
     result.textContent = r.tripped
-      ? `${who}: piece ${r.piece} removed, the bar moved ${marks(r.marks)} — tripped! 3-point penalty` +
-        (r.popped && r.popped.length ? `; ${r.popped.length} more piece(s) jumped out.` : ".")
-      : `${who}: piece ${r.piece} removed, the bar moved ${marks(Math.max(0, r.marks))} — kept.`;
+      ? t("{who}: piece {id} removed, the bar moved {marks} — tripped! 3-point penalty", { who, id: r.piece, marks: marks(r.marks) }) +
+        (r.popped && r.popped.length ? tn("; {n} more piece jumped out.", "; {n} more pieces jumped out.", r.popped.length) : ".")
+      : t("{who}: piece {id} removed, the bar moved {marks} — kept.", { who, id: r.piece, marks: marks(Math.max(0, r.marks)) });
     result.dataset.seat = r.seat;
     result.dataset.piece = r.piece;
   }
@@ -342,8 +351,8 @@ export default function createRenderer(root, ctx) {
     const ring = svg("circle", { cx: lastHole.x, cy: lastHole.y, r: lastHole.r, fill: "none", stroke: "#d97706",
                                  "stroke-width": 1.6, "stroke-dasharray": "4 2", "data-last-move": "1",
                                  "pointer-events": "none" }, pieceLayer);
-    const t = svg("title", {}, ring);
-    t.textContent = `Piece ${lastHole.id} was removed from here`;
+    const title = svg("title", {}, ring);
+    title.textContent = t("Piece {id} was removed from here", { id: lastHole.id });
   }
 
   function drawAll(v) {
@@ -363,7 +372,7 @@ export default function createRenderer(root, ctx) {
       const v = u.view;
       const removal = (u.events || []).find((e) => e.type === "removal");
       for (const e of u.events || []) {
-        if (e.text) el("li", { text: e.text }, news);
+        if (e.text) el("li", { text: ctx.txSeats ? ctx.txSeats(e.text, ctx.seatLabel) : e.text }, news);
       }
       while (news.children.length > 8) news.removeChild(news.firstChild);
       if (removal && !u.sync && view) {
@@ -380,15 +389,16 @@ export default function createRenderer(root, ctx) {
     },
     summary(u) {
       const v = u.view;
-      const reason = [`The game ended with ${v.pieces_left} piece(s) on the tray (it ends at ${v.end_at}); the most points wins.`];
-      if (v.last_removal) reason.push(`Last removal: piece ${v.last_removal.piece}, ${v.last_removal.tripped ? "the bar tripped" : "the bar held"}.`);
+      const reason = [tn("The game ended with {n} piece on the tray (it ends at {end}); the most points wins.", "The game ended with {n} pieces on the tray (it ends at {end}); the most points wins.", v.pieces_left, { end: v.end_at })];
+      if (v.last_removal) reason.push(v.last_removal.tripped ? t("Last removal: piece {id}, the bar tripped.", { id: v.last_removal.piece })
+        : t("Last removal: piece {id}, the bar held.", { id: v.last_removal.piece }));
       return {
         reason,
-        columns: ["Player", "Points", "Pieces kept", "Trips"],
+        columns: [t("Player"), t("Points"), t("Pieces kept"), t("Trips")],
         scores: v.scores.map((s) => ({
           seat: s.seat,
-          cells: [String(s.net) + (s.debt ? ` (owes ${s.debt})` : ""),
-                  ["L", "M", "S"].filter((z) => s.pieces[z]).map((z) => `${s.pieces[z]} ${NAME[z]}`).join(", ") || "none",
+          cells: [String(s.net) + (s.debt ? ` ${t("(owes {n})", { n: s.debt })}` : ""),
+                  ["L", "M", "S"].filter((z) => s.pieces[z]).map((z) => counted(z, s.pieces[z])).join(", ") || t("none"),
                   String(s.trips)],
         })),
       };

@@ -324,9 +324,11 @@ export default function createRenderer(root, ctx) {
       const v = u.view;
       const s = v.score;
       const reason = [];
-      for (const e of u.events || []) if (e.type === "round_over") reason.push(e.text);
-      reason.push(t("Whoever presses the last mouse loses the round; {who} won {n} of the rounds played (final score {n}–{m}).",
-                    { who: who(v.winner), n: Math.max(...s), m: Math.min(...s) }));
+      for (const e of u.events || []) if (e.type === "round_over") reason.push(ctx.txSeats ? ctx.txSeats(e.text, who) : e.text);
+      const score = { who: who(v.winner), n: Math.max(...s), m: Math.min(...s) };
+      reason.push(v.winner === ctx.seat && ctx.mode === "live" && !ctx.shared
+        ? t("Whoever presses the last mouse loses the round; you won {n} of the rounds played (final score {n}–{m}).", score)
+        : t("Whoever presses the last mouse loses the round; {who} won {n} of the rounds played (final score {n}–{m}).", score));
       const title = ctx.seat !== null && ctx.mode === "live" && !ctx.shared
         ? (v.winner === ctx.seat ? t("You win the match!") : t("You lose the match")) : t("{who} wins the match", { who: who(v.winner) });
       return { title, reason, columns: [t("Player"), t("Rounds won")], scores: s.map((n, seat) => ({ seat, cells: [String(n)] })) };
