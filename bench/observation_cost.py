@@ -103,7 +103,9 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}")
     print()
-    print("| game | step (µs) | tensor, kernel (µs) | tensor, adapters (µs) | kernel / step | adapters / step |")
+    print(
+        "| game | step (µs) | tensor, kernel (µs) | tensor, adapters (µs) | kernel / step | adapters / step |"
+    )  # noqa: E501
     print("|---|---|---|---|---|---|")
     for game_id, options, games in GAMES:
         runs = playouts(game_id, options, games)

@@ -29,7 +29,12 @@ from sb3_contrib import MaskablePPO
 import trapworks.adapters.gymnasium  # noqa: F401 (registers the trapworks/... ids)
 
 ENV_ID = "trapworks/LastMouseLost-v0"
-ENV_OPTIONS: dict[str, Any] = {"board": [2, 3, 4], "first_to": 1, "first_player": "random", "opponents": "random"}
+ENV_OPTIONS: dict[str, Any] = {
+    "board": [2, 3, 4],
+    "first_to": 1,
+    "first_player": "random",
+    "opponents": "random",
+}
 
 
 def make_env() -> gym.Env:
@@ -59,7 +64,9 @@ def win_rate(model: MaskablePPO | None, games: int, seed: int) -> float:
     return wins / games
 
 
-def train(timesteps: int = 30_000, eval_games: int = 400, seed: int = 0, n_steps: int = 512) -> dict[str, Any]:
+def train(
+    timesteps: int = 30_000, eval_games: int = 400, seed: int = 0, n_steps: int = 512
+) -> dict[str, Any]:
     """Train MaskablePPO for `timesteps` steps; the win rates before and after, and the time."""
     torch.manual_seed(seed)
     torch.set_num_threads(1)
