@@ -432,8 +432,12 @@ class TrapworksObserver:
     def set_from(self, state: TrapworksState, player: int) -> None:
         tw = state.tw
         enc = self.game.encoder()
+        fast = getattr(enc, "state_tensor", None)  # the view's tensor, vectorised (_common)
         for i, seat in enumerate(self._seats(player)):
-            self.tensor[i * self.size : (i + 1) * self.size] = enc.observation_tensor(tw.view(seat))
+            if fast is not None and seat is not None:
+                self.tensor[i * self.size : (i + 1) * self.size] = fast(tw, seat)
+            else:
+                self.tensor[i * self.size : (i + 1) * self.size] = enc.observation_tensor(tw.view(seat))
         if self.perfect_recall:
             hist = self.dict["history"]
             hist[:] = 0.0
