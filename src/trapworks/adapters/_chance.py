@@ -18,12 +18,18 @@ information set holds one state. A `ChanceLayer` adds those nodes around a kerne
   exactly those cards. Drawing a card of a shuffled pile one at a time is the same distribution
   as shuffling it, and nobody sees the pile's order, so nothing changes but what is explicit.
   The portraits were chance nodes already.
-- Booby Trap (`BoobyTrapChance`): each touch's noise is a chance node with `NOISE_LEVELS`
-  equally likely outcomes, the midpoints (in probability) of the normal distribution of the
-  `tension_noise` option: the toucher reads the true tension plus that noise (never below 0), the
-  other seats do not. The tray's set-up is seen by every seat (to the eye's resolution) and stays
-  the one drawn from the game's `seed` (tray 0 unless a seed is given): its exact positions
-  below the eye's resolution are nobody's secret, so they make no seat's information differ.
+- Booby Trap (`BoobyTrapChance`): the tray's set-up is two chance nodes before the first move.
+  The first, public, picks the tray: one of `TRAYS` equally likely set-ups (the kernel's trays of
+  seeds 0..TRAYS-1, each settled by the physics once per game object and cached). Every seat
+  sees the tray, but only to the eye's resolution (`eye`, EYE_MM): the second node, seen by
+  nobody, draws where exactly each piece and the bar lie within that resolution, one of `JITTERS`
+  equally likely placements, each uniform within the eye's cell around what the seats see (the
+  draw the kernel's own `State.resample` makes for a seat, seeded per outcome so that the tree is
+  fixed). The exact positions decide every tension, so the states of an information set differ
+  in what is hidden from the first move on. Then each touch's noise is a chance node with
+  `NOISE_LEVELS` equally likely outcomes, the midpoints (in probability) of the normal
+  distribution of the `tension_noise` option: the toucher reads the true tension plus that noise
+  (never below 0), the other seats do not.
 
 Outcomes of a layer are numbered from 0 in the layer's own space; the OpenSpiel adapter puts
 them after the kernel's chance outcomes.
@@ -32,6 +38,8 @@ them after the kernel's chance outcomes.
 from __future__ import annotations
 
 import math
+import random
+import weakref
 from collections import Counter
 from statistics import NormalDist
 from typing import Any
@@ -39,6 +47,10 @@ from typing import Any
 from trapworks.core.game import State
 
 NOISE_LEVELS = 5
+# Booby Trap's set-up: how many trays the first chance node picks among (public), and how many
+# placements below the eye's resolution the second draws among (nobody sees it).
+TRAYS = 4
+JITTERS = 3
 
 
 class ChanceLayer:
@@ -309,15 +321,47 @@ class DeadEndDriveChance(ChanceLayer):
         return f"top card {CARD_NAMES[outcome - self.CARD_BASE]}"
 
 
+# Game -> tray number -> the kernel's initial state of that tray (its physics settled once).
+_TRAYS: weakref.WeakKeyDictionary[Any, dict[int, Any]] = weakref.WeakKeyDictionary()
+
+
+def _tray(game: Any, tray: int) -> Any:
+    trays = _TRAYS.setdefault(game, {})
+    if tray not in trays:
+        trays[tray] = game.new_initial_state(seed=tray)
+    return trays[tray].clone()
+
+
+def jittered(tw: Any, jitter: int) -> Any:
+    """tw's packing with every piece and the bar placed anew within the eye's resolution of
+    where the seats see them (uniformly, from a generator seeded by the tray and `jitter`)."""
+    from trapworks.games.booby_trap.game import EYE_MM, eye
+    from trapworks.games.booby_trap.physics import Packing, Piece
+
+    rng = random.Random(f"booby-trap tray {tw.seed} jitter {jitter}")
+    half = EYE_MM / 2
+    pieces = tuple(
+        Piece(p.id, p.size, eye(p.x) + rng.uniform(-half, half), eye(p.y) + rng.uniform(-half, half))
+        for p in tw.packing.pieces
+    )
+    return Packing(pieces, eye(tw.packing.bar) + rng.uniform(-half, half))
+
+
 class BoobyTrapChance(ChanceLayer):
-    """Booby Trap's touch noise as a chance node after every touch (see the module's notes)."""
+    """Booby Trap's tray set-up (the tray, public; its exact placement, nobody's) and touch noise
+    as chance nodes (see the module's notes). Outcomes 0..NOISE_LEVELS-1: the noise levels; then
+    TRAYS trays; then JITTERS placements."""
 
-    num_outcomes = NOISE_LEVELS
+    TRAY_BASE = NOISE_LEVELS
+    JITTER_BASE = NOISE_LEVELS + TRAYS
+    num_outcomes = NOISE_LEVELS + TRAYS + JITTERS
 
-    def __init__(self, sigma: float) -> None:
+    def __init__(self, sigma: float, setup: bool = True) -> None:
         self.sigma = sigma
         self.quantiles = [NormalDist().inv_cdf((i + 0.5) / NOISE_LEVELS) for i in range(NOISE_LEVELS)]
         self.waiting = False
+        # "tray", then "jitter", then None (set up); a position given as such is set up already.
+        self.stage: str | None = "tray" if setup else None
 
     def copy(self) -> BoobyTrapChance:
         new = BoobyTrapChance.__new__(BoobyTrapChance)
@@ -331,7 +375,7 @@ class BoobyTrapChance(ChanceLayer):
                 self.waiting = True
 
     def pending(self) -> bool:
-        return self.waiting
+        return self.waiting or self.stage is not None
 
     def _reading(self, tw: Any, level: int) -> float:
         piece = tw.readings[tw.to_move][-1]["piece"]
@@ -340,6 +384,10 @@ class BoobyTrapChance(ChanceLayer):
     def outcomes(self, tw: State) -> list[tuple[int, float]]:
         # Levels that give the same reading (below 0, read as 0) are one outcome: the toucher
         # sees the reading, not the noise.
+        if self.stage == "tray":
+            return [(self.TRAY_BASE + t, 1 / TRAYS) for t in range(TRAYS)]
+        if self.stage == "jitter":
+            return [(self.JITTER_BASE + j, 1 / JITTERS) for j in range(JITTERS)]
         if not self.waiting:
             return []
         first: dict[float, int] = {}
@@ -354,6 +402,18 @@ class BoobyTrapChance(ChanceLayer):
 
         if outcome not in dict(self.outcomes(tw)):
             raise ValueError(f"chance outcome {outcome} is not possible here")
+        if self.stage == "tray":
+            # The kernel state becomes the initial state of that tray (in place: the adapter's
+            # state holds this object).
+            fresh = _tray(tw.game, outcome - self.TRAY_BASE)
+            tw.__dict__.clear()
+            tw.__dict__.update(fresh.__dict__)
+            self.stage = "jitter"
+            return
+        if self.stage == "jitter":
+            tw.packing = jittered(tw, outcome - self.JITTER_BASE)
+            self.stage = None
+            return
         reading = self._reading(tw, outcome)
         self.waiting = False
         seat = tw.to_move
@@ -367,9 +427,17 @@ class BoobyTrapChance(ChanceLayer):
                 e["text"] = f"You feel piece {entry['piece']}: {entry['feel']} (tension {reading:.2f})."
 
     def visible_to(self, tw: Any) -> int:
+        if self.stage == "tray":
+            return -1  # every seat sees the tray
+        if self.stage == "jitter":
+            return -2  # below the eye's resolution: nobody
         return int(tw.to_move)
 
     def outcome_string(self, outcome: int) -> str:
+        if outcome >= self.JITTER_BASE:
+            return f"placement {outcome - self.JITTER_BASE} below the eye's resolution"
+        if outcome >= self.TRAY_BASE:
+            return f"tray {outcome - self.TRAY_BASE}"
         return f"touch noise {self.quantiles[outcome] * self.sigma:+.3f}"
 
 
@@ -392,11 +460,15 @@ def takes_position(game_id: str) -> bool:
 
 def layer_outcomes(game_id: str) -> int:
     """How many outcomes the layer of `game_id` has (OpenSpiel's max_chance_outcomes adds them)."""
-    return {"dead-end-drive": DeadEndDriveChance.num_outcomes, "booby-trap": NOISE_LEVELS}.get(game_id, 0)
+    layers = {"dead-end-drive": DeadEndDriveChance, "booby-trap": BoobyTrapChance}
+    layer = layers.get(game_id)
+    return layer.num_outcomes if layer is not None else 0
 
 
 __all__ = [
+    "JITTERS",
     "NOISE_LEVELS",
+    "TRAYS",
     "BoobyTrapChance",
     "ChanceLayer",
     "DeadEndDriveChance",

@@ -13,9 +13,9 @@ and written so that they survive OpenSpiel's game strings: a list is `;`-separat
 stands for "random". Games whose setup comes from a seed (spec.seeded_setup: Booby Trap and
 13 Dead End Drive) have a `seed` parameter. `seed=-1` (the default) makes every hidden draw a
 chance node of the tree (trapworks.adapters._chance: 13 Dead End Drive's deal, secret cards and
-trap-pile draws; Booby Trap's touch noise), so that an information set holds every state its seat
-cannot tell apart; `seed=n` reproduces the kernel's seeded deal n instead (no hidden chance: one
-deal). 13 Dead End Drive also takes `position` (its notation) to start from a position, the cards
+trap-pile draws; Booby Trap's tray, its exact placement below the eye's resolution and touch
+noise), so that an information set holds every state its seat cannot tell apart; `seed=n`
+reproduces the kernel's seeded deal n instead (no hidden chance: one deal). 13 Dead End Drive also takes `position` (its notation) to start from a position, the cards
 its public facts leave unknown dealt by chance.
 
 Observers follow `pyspiel.IIGObservationType` (TrapworksObserver): public, one seat's private
