@@ -460,7 +460,10 @@ def takes_position(game_id: str) -> bool:
 
 def layer_outcomes(game_id: str) -> int:
     """How many outcomes the layer of `game_id` has (OpenSpiel's max_chance_outcomes adds them)."""
-    layers = {"dead-end-drive": DeadEndDriveChance, "booby-trap": BoobyTrapChance}
+    layers: dict[str, type[ChanceLayer]] = {
+        "dead-end-drive": DeadEndDriveChance,
+        "booby-trap": BoobyTrapChance,
+    }
     layer = layers.get(game_id)
     return layer.num_outcomes if layer is not None else 0
 
