@@ -4,6 +4,7 @@ information set differ in what is hidden; the `seed` parameter still replays one
 
 from __future__ import annotations
 
+import ast
 import math
 import pickle
 from collections import Counter, defaultdict
@@ -14,15 +15,9 @@ from open_spiel.python import policy as policy_lib
 from open_spiel.python.algorithms import exploitability
 
 import trapworks.adapters.openspiel  # noqa: F401 (registers the games)
-from trapworks.adapters._chance import (
-    JITTERS,
-    NOISE_LEVELS,
-    TRAYS,
-    BoobyTrapChance,
-    DeadEndDriveChance,
-    arrange,
-)
 from trapworks.adapters.openspiel import GAME_CLASSES, PUBLIC
+from trapworks.games.booby_trap.chance_layer import JITTERS, NOISE_LEVELS, TRAYS, BoobyTrapChance
+from trapworks.games.dead_end_drive.chance_layer import DeadEndDriveChance, arrange
 from trapworks.games.dead_end_drive.components import DETECTIVE
 
 # A small 13 Dead End Drive: two players, one move left (player 1 to move a pawn 2 squares),
@@ -406,3 +401,33 @@ def test_random_sim_test_on_positions_with_hidden_chance(position):
         "trapworks_dead_end_drive", {"players": 2, "turn_limit": 3, "first_player": 1, "position": position}
     )
     pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+def test_the_adapters_chance_code_names_no_game():
+    """Issue 23: each game declares its hidden-chance layer in its spec (GameSpec.chance_layer);
+    the adapters find it there and name no game."""
+    from pathlib import Path
+
+    import trapworks
+    from trapworks.adapters import _chance, openspiel
+    from trapworks.core.registry import game_spec
+
+    for module in (_chance, openspiel):
+        tree = ast.parse(Path(module.__file__).read_text())
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                assert not any(g in node.value for g in trapworks.available_games()), (module, node.value)
+            if isinstance(node, ast.ImportFrom):
+                assert not (node.module or "").startswith("trapworks.games"), (module, node.module)
+    assert game_spec("dead-end-drive").chance_layer is DeadEndDriveChance
+    assert game_spec("booby-trap").chance_layer is BoobyTrapChance
+    assert game_spec("last-mouse-lost").chance_layer is None
+    assert _chance.layer_outcomes("booby-trap") == BoobyTrapChance.num_outcomes
+    assert _chance.takes_position("dead-end-drive") and not _chance.takes_position("booby-trap")

@@ -54,7 +54,7 @@ def eliminated(state: State) -> set[int]:
     if isinstance(out, list):
         return {s for s, o in enumerate(out) if o}
     mice = getattr(state, "mice", None)
-    if isinstance(mice, list) and state.game.game_id == "mouse-trap":
+    if isinstance(mice, list):
         return {s for s, m in enumerate(mice) if m is None}
     return set()
 
