@@ -55,10 +55,6 @@ _M = load_mansion()
 N_SQ = _M.width * _M.height
 MAX_CARDS = 32
 
-# Bit sets of squares: W words of 64 bits (a square sq is bit sq % 64 of word sq // 64).
-W = (N_SQ + 63) // 64
-MAX_COUNT = 12  # the longest move: a double six's total
-
 # Phases (the engine's own numbers).
 F_FIRST, F_REVEAL, F_ROLL, F_PORTRAIT, F_SELECT, F_DEST, F_TRAP, F_DRAWN, F_OVER = range(9)
 R_ROLL, R_SELECT, R_CONTINUE = range(3)
@@ -119,8 +115,7 @@ SEL = SEL_N + 1  # up to 13 pawns x 3 counts
 END_N = SEL + 40  # the squares marked in ENDS, as a list (to clear and sort only those)
 END_LIST = END_N + 1
 FIRST_SEAT = END_LIST + N_SQ  # the seat that took the first turn
-DONE = FIRST_SEAT + 1  # W words: squares a search need not find (found, or never an end)
-G_SIZE = DONE + W
+G_SIZE = FIRST_SEAT + 1
 
 # Slots of the parameter vector.
 (P_PLAYERS, P_FIRST, P_LOSE_TURN, P_AFTER_NONE, P_HOPS, P_START_HOP, P_TURN_LIMIT, P_DECK_N) = range(8)
@@ -137,11 +132,7 @@ G_SIZE = DONE + W
     T_REVEAL_CUM,
     T_DECK,
     T_CHAIR_ORDER,
-    T_REACH,
-    T_CHAIR_BITS,
-    T_TRAP_BITS,
-) = range(13)
-
+) = range(10)
 
 _MASK64 = (1 << 64) - 1
 
@@ -229,45 +220,6 @@ def _shuffle(G: Any, base: int, n: int, st: Any) -> None:
 
 
 @njit(cache=True, error_model="numpy")
-def _reach_table(nbr: Any, passages: Any, is_pass: Any, chair: Any, go: int) -> Any:
-    """R[v, k, r]: the squares (a bit set) where a walk can end that takes step k from v (k < 4:
-    to neighbour nbr[v, k]; else a hop to passages[k - 4]) and then r more steps, never straight
-    back to the square it came from; Game Over ends a walk at once. Every move's path is such a
-    walk, whatever the pawns, chairs and hop limits, so a search may skip a step whose set holds
-    no square it still has to find."""
-    n_sq = nbr.shape[0]
-    n_pass = passages.shape[0]
-    R = np.zeros((n_sq, 4 + n_pass, MAX_COUNT, W), np.int64)
-    to = np.full((n_sq, 4 + n_pass), -1, np.int64)
-    for v in range(n_sq):
-        for k in range(4):
-            to[v, k] = nbr[v, k]
-        if is_pass[v]:
-            for j in range(n_pass):
-                if passages[j] != v:
-                    to[v, 4 + j] = passages[j]
-    for r in range(MAX_COUNT):
-        for v in range(n_sq):
-            for k in range(4 + n_pass):
-                w = to[v, k]
-                if w < 0:
-                    continue
-                if w == go and k < 4:
-                    R[v, k, r, w >> 6] |= np.int64(1) << (w & 63)
-                elif r == 0:
-                    if not chair[w]:
-                        R[v, k, r, w >> 6] |= np.int64(1) << (w & 63)
-                else:
-                    for j in range(4 + n_pass):
-                        x = to[w, j]
-                        if x < 0 or x == v:
-                            continue
-                        for i in range(W):
-                            R[v, k, r, i] |= R[w, j, r - 1, i]
-    return R
-
-
-@njit(cache=True, error_model="numpy")
 def _search(
     G: Any,
     T: Any,
@@ -292,19 +244,6 @@ def _search(
     max_hops = P[P_HOPS]
     start_hop = P[P_START_HOP]
     opening = G[OPENING]
-    reach = T[T_REACH]
-    chair_bits = T[T_CHAIR_BITS]
-    trap_bits = T[T_TRAP_BITS]
-    for i in range(W):
-        G[DONE + i] = chair_bits[i] | (trap_bits[i] if opening else 0)
-    if not exit_ok:
-        G[DONE + (go >> 6)] |= np.int64(1) << (go & 63)
-    G[DONE + (start >> 6)] |= np.int64(1) << (start & 63)
-    if blocked:
-        for p in range(NUM_PAWNS):
-            q = G[POS + p]
-            if q >= 0:
-                G[DONE + (q >> 6)] |= np.int64(1) << (q & 63)
     found = 0
     d = 0
     G[STACK] = start
@@ -348,15 +287,6 @@ def _search(
             if not chair[nb]:
                 end = nb
         else:
-            # prune: no square still to find is the end of a walk of r - 1 more steps after
-            # this step (REACH: walks that never step straight back, a superset of the paths)
-            more = False
-            for i in range(W):
-                if reach[sq, k, r - 1, i] & ~G[DONE + i]:
-                    more = True
-                    break
-            if not more:
-                continue
             d += 1
             G[STACK + d] = nb
             G[STACK + 16 + d] = r - 1
@@ -373,7 +303,6 @@ def _search(
                 G[ENDS + end] = 1
                 G[END_LIST + G[END_N]] = end
                 G[END_N] += 1
-                G[DONE + (end >> 6)] |= np.int64(1) << (end & 63)
                 found += 1
     return found
 
@@ -920,27 +849,6 @@ def _play(
 
 
 # --- the Python side ----------------------------------------------------------------
-_REACH: dict[tuple[Any, ...], tuple[Any, Any, Any]] = {}
-
-
-def _reach_tables(nbr: Any, chair: Any, trap: Any, is_pass: Any, passages: tuple[int, ...], go: int) -> Any:
-    """The search's pruning tables (_reach_table; chairs and, in the opening, traps as bit sets),
-    made once per mansion."""
-    key = (nbr.tobytes(), chair.tobytes(), trap.tobytes(), passages, go)
-    got = _REACH.get(key)
-    if got is None:
-        chair_bits = np.zeros(W, np.int64)
-        trap_bits = np.zeros(W, np.int64)
-        for sq in range(N_SQ):
-            if chair[sq]:
-                chair_bits[sq >> 6] |= np.int64(1) << np.int64(sq & 63)
-            if trap[sq] >= 0:
-                trap_bits[sq >> 6] |= np.int64(1) << np.int64(sq & 63)
-        reach = _reach_table(nbr, np.array(passages, np.int64), is_pass, chair, go)
-        got = _REACH[key] = (reach, chair_bits, trap_bits)
-    return got
-
-
 def engine_tables(game: Any) -> dict[str, Any]:
     """The engine's inputs for one game object: options as a vector, board and chance tables
     (the chance tables are the kernel's own floats, so the same draws)."""
@@ -1003,7 +911,6 @@ def engine_tables(game: Any) -> dict[str, Any]:
         reveal_cum,
         deck,
         np.array(m.chair_order, np.int64),
-        *_reach_tables(nbr, chair, trap, is_pass, tuple(m.passages), m.game_over),
     )
     return {"params": params, "tables": tables, "ids": ids, "go": m.game_over, "track_end": len(m.track) - 1}
 
