@@ -4,6 +4,7 @@ information set differ in what is hidden; the `seed` parameter still replays one
 
 from __future__ import annotations
 
+import ast
 import math
 import pickle
 from collections import Counter, defaultdict
@@ -14,8 +15,9 @@ from open_spiel.python import policy as policy_lib
 from open_spiel.python.algorithms import exploitability
 
 import trapworks.adapters.openspiel  # noqa: F401 (registers the games)
-from trapworks.adapters._chance import NOISE_LEVELS, DeadEndDriveChance, arrange
 from trapworks.adapters.openspiel import GAME_CLASSES, PUBLIC
+from trapworks.games.booby_trap.chance_layer import JITTERS, NOISE_LEVELS, TRAYS, BoobyTrapChance
+from trapworks.games.dead_end_drive.chance_layer import DeadEndDriveChance, arrange
 from trapworks.games.dead_end_drive.components import DETECTIVE
 
 # A small 13 Dead End Drive: two players, one move left (player 1 to move a pawn 2 squares),
@@ -175,9 +177,16 @@ def test_arranged_pile_deals_the_chosen_cards():
     assert sorted(pile) == [0, 1, 6]
 
 
+def set_up(state, tray=0, jitter=0):
+    """Resolve Booby Trap's two set-up chance nodes (the tray, then its exact placement)."""
+    state.apply_action(BoobyTrapChance.TRAY_BASE + tray)
+    state.apply_action(BoobyTrapChance.JITTER_BASE + jitter)
+    return state
+
+
 def test_booby_trap_touch_noise_is_chance_hidden_from_other_seats():
     game = pyspiel.load_game("trapworks_booby_trap", {"pieces_per_size": 2})
-    state = game.new_initial_state()
+    state = set_up(game.new_initial_state())
     assert not state.is_chance_node()
     piece = state.legal_actions()[0]
     state.apply_action(piece)  # seat 0 touches a piece
@@ -196,6 +205,75 @@ def test_booby_trap_touch_noise_is_chance_hidden_from_other_seats():
     s = fixed.new_initial_state()
     s.apply_action(piece)
     assert not s.is_chance_node()
+
+
+def test_booby_trap_setup_is_chance_and_information_sets_hold_every_hidden_placement():
+    """The tray is a public chance node, its exact placement below the eye's resolution a hidden
+    one: every information set of the first plies holds one state per placement (JITTERS), and
+    those states differ in the true tensions (what a touch reads). With seed=n: one state."""
+    game = pyspiel.load_game("trapworks_booby_trap", {"pieces_per_size": 2})
+    root = game.new_initial_state()
+    assert root.is_chance_node()
+    assert root.chance_outcomes() == [(BoobyTrapChance.TRAY_BASE + t, 1 / TRAYS) for t in range(TRAYS)]
+    trays = [root.child(a) for a, _ in root.chance_outcomes()]
+    # The tray is public: different trays are told apart by every seat.
+    assert len({str(t.tw.view(0)["pieces"]) for t in trays}) == TRAYS
+    assert all(t.is_chance_node() and t.chance_outcomes()[0][1] == 1 / JITTERS for t in trays)
+
+    def plies(state, depth):
+        """Player nodes down to `depth` player moves (chance resolved every way)."""
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            for a, _ in state.chance_outcomes():
+                yield from plies(state.child(a), depth)
+            return
+        yield state
+        if depth > 0:
+            for a in state.legal_actions()[:2]:
+                yield from plies(state.child(a), depth - 1)
+
+    infosets = defaultdict(list)
+    for tray in trays[:2]:
+        for s in plies(tray, 2):
+            infosets[(s.current_player(), s.information_state_string())].append(s)
+    assert len(infosets) >= 6
+    sizes = [len(v) for v in infosets.values()]
+    # Before anybody touched, an information set is the tray: one state per placement. A touch's
+    # reading may then tell the toucher which placement it is (its information set shrinks);
+    # the other seats never read it (theirs hold every placement and every noise level).
+    first = [v for v in infosets.values() if not v[0].tw.readings[0] and not v[0].tw.readings[1]]
+    assert first and all(len(v) == JITTERS for v in first)
+    assert sum(sizes) / len(sizes) > 2
+    for (player, _), states in infosets.items():
+        if states[0].tw.readings[1 - player]:
+            assert len(states) >= JITTERS
+    for states in first:  # the placements differ in what a touch would read
+        tensions = {tuple(round(s.tw.true_tension(p.id), 6) for p in s.tw.packing.pieces) for s in states}
+        assert len(tensions) > 1
+        assert len({str(s.information_state_tensor()) for s in states}) == 1
+
+    fixed = pyspiel.load_game("trapworks_booby_trap", {"pieces_per_size": 2, "seed": 0})
+    start = fixed.new_initial_state()
+    assert not start.is_chance_node()
+    infosets = defaultdict(set)
+    for s in plies(start, 2):
+        infosets[(s.current_player(), s.information_state_string())].add(s.history_str())
+    assert {len(v) for v in infosets.values()} == {1}
+
+
+def test_booby_trap_resample_redraws_the_hidden_placement_only():
+    game = pyspiel.load_game("trapworks_booby_trap", {"pieces_per_size": 2})
+    state = set_up(game.new_initial_state(), tray=2, jitter=1)
+    state.apply_action(state.legal_actions()[0])
+    sampler = pyspiel.UniformProbabilitySampler(5, 0.0, 1.0)
+    seen = set()
+    for _ in range(30):
+        other = state.resample_from_infostate(1, sampler)
+        assert other.information_state_string(1) == state.information_state_string(1)
+        assert other.history()[0] == state.history()[0]  # the tray (public) is kept
+        seen.add(other.history()[1])
+    assert len(seen) > 1  # the placement (nobody's) is drawn anew
 
 
 def test_seed_parameter_replays_one_deal():
@@ -323,3 +401,33 @@ def test_random_sim_test_on_positions_with_hidden_chance(position):
         "trapworks_dead_end_drive", {"players": 2, "turn_limit": 3, "first_player": 1, "position": position}
     )
     pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+def test_the_adapters_chance_code_names_no_game():
+    """Issue 23: each game declares its hidden-chance layer in its spec (GameSpec.chance_layer);
+    the adapters find it there and name no game."""
+    from pathlib import Path
+
+    import trapworks
+    from trapworks.adapters import _chance, openspiel
+    from trapworks.core.registry import game_spec
+
+    for module in (_chance, openspiel):
+        tree = ast.parse(Path(module.__file__).read_text())
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                assert not any(g in node.value for g in trapworks.available_games()), (module, node.value)
+            if isinstance(node, ast.ImportFrom):
+                assert not (node.module or "").startswith("trapworks.games"), (module, node.module)
+    assert game_spec("dead-end-drive").chance_layer is DeadEndDriveChance
+    assert game_spec("booby-trap").chance_layer is BoobyTrapChance
+    assert game_spec("last-mouse-lost").chance_layer is None
+    assert _chance.layer_outcomes("booby-trap") == BoobyTrapChance.num_outcomes
+    assert _chance.takes_position("dead-end-drive") and not _chance.takes_position("booby-trap")

@@ -277,3 +277,52 @@ def test_gymnasium_action_masks_reach_through_the_wrappers():
     obs, info = env.reset(seed=1)
     masks = env.get_wrapper_attr("action_masks")()
     assert np.array_equal(masks, info["action_mask"].astype(bool)) and masks.any()
+
+
+# --- the parallel API (turn-based: the mover's action applies) -------------------------------
+@pytest.mark.parametrize("case", cases(), ids=case_id)
+def test_parallel_api_test(case):
+    from pettingzoo.test import parallel_api_test
+
+    from trapworks.adapters.pettingzoo import parallel_env
+
+    game_id, options = case
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # PettingZoo's test warns where the API is bent
+        parallel_api_test(parallel_env(game_id, **options), num_cycles=60 if game_id == "booby-trap" else 300)
+
+
+def test_parallel_env_plays_the_aec_game_and_names_a_missing_mover():
+    from trapworks.adapters.pettingzoo import parallel_env, raw_env
+
+    par = parallel_env("mouse-trap", players=3, turn_limit=40)
+    aec = raw_env("mouse-trap", players=3, turn_limit=40)
+    obs, _ = par.reset(seed=5)
+    aec.reset(seed=5)
+    rng = np.random.default_rng(0)
+    total = dict.fromkeys(par.possible_agents, 0.0)
+    steps = 0
+    while par.agents:
+        mover = par.agent_to_move
+        assert mover == aec.agent_selection
+        assert all(not obs[a]["action_mask"].any() for a in par.agents if a != mover)
+        assert np.array_equal(obs[mover]["observation"], aec.observe(mover)["observation"])
+        legal = np.flatnonzero(obs[mover]["action_mask"])
+        action = int(rng.choice(legal))
+        # The others' entries are ignored, whatever they are.
+        actions = {a: (action if a == mover else 0) for a in par.agents}
+        obs, rewards, term, trunc, _ = par.step(actions)
+        aec.step(action)
+        assert rewards == {a: aec.rewards.get(a, 0.0) for a in rewards}
+        assert term == {a: aec.terminations[a] for a in term}
+        while aec.agents and (aec.terminations[aec.agent_selection] or aec.truncations[aec.agent_selection]):
+            aec.step(None)
+        for a, r in rewards.items():
+            total[a] += r
+        steps += 1
+        assert set(par.agents) == set(aec.agents)
+    assert steps > 10
+    assert all(term.values()) or all(trunc.values())  # every agent finished in the last step
+    par.reset(seed=1)
+    with pytest.raises(ValueError, match=par.agent_to_move):
+        par.step({a: 0 for a in par.agents if a != par.agent_to_move})

@@ -2,28 +2,15 @@
 
 The kernel draws what only some seats may know from a state's seeded generators (13 Dead End
 Drive's deal of Character cards, the 2-player secret cards and the trap pile's order; Booby Trap's
-touch noise), so that records replay from a seed. An algorithm that walks the game tree (CFR,
-exploitability, best response) must instead see every hidden draw as a chance node, or every
-information set holds one state. A `ChanceLayer` adds those nodes around a kernel state:
+tray and touch noise), so that records replay from a seed. An algorithm that walks the game tree
+(CFR, exploitability, best response) must instead see every hidden draw as a chance node, or
+every information set holds one state. A chance layer adds those nodes around a kernel state.
 
-- 13 Dead End Drive (`DeadEndDriveChance`): the deal is a run of chance nodes, one per card, each
-  hand dealt in increasing pawn order with the probabilities that make every hand (a set) exactly
-  as likely as a shuffle-and-deal makes it; the Character hands come first, then the 2-player
-  secret cards. Started from a position, the cards its public facts leave unknown are dealt the
-  same way (Character cards only among pawns in play, a knocked-off pawn whose card nobody laid
-  down only among the secret cards), uniformly over every deal those facts allow. The trap pile is
-  drawn card by card: when a player draws, a chance node picks the top card among the cards in
-  the pile (each with its share of the pile), then the next after a Detective card, and after a
-  reshuffle among the cards of the new pile; the kernel's pile is then arranged so that it deals
-  exactly those cards. Drawing a card of a shuffled pile one at a time is the same distribution
-  as shuffling it, and nobody sees the pile's order, so nothing changes but what is explicit.
-  The portraits were chance nodes already.
-- Booby Trap (`BoobyTrapChance`): each touch's noise is a chance node with `NOISE_LEVELS`
-  equally likely outcomes, the midpoints (in probability) of the normal distribution of the
-  `tension_noise` option: the toucher reads the true tension plus that noise (never below 0), the
-  other seats do not. The tray's set-up is seen by every seat (to the eye's resolution) and stays
-  the one drawn from the game's `seed` (tray 0 unless a seed is given): its exact positions
-  below the eye's resolution are nobody's secret, so they make no seat's information differ.
+Each game declares its layer in its spec (`GameSpec.chance_layer`: a class with `num_outcomes`,
+`takes_position` and `for_state(tw)`, whose instances follow `ChanceLayer`'s protocol below):
+games/dead_end_drive/chance_layer.py (the deal, the secret cards and every draw from the trap
+pile) and games/booby_trap/chance_layer.py (the tray, its exact placement below the eye's
+resolution, and every touch's noise). This module names no game.
 
 Outcomes of a layer are numbered from 0 in the layer's own space; the OpenSpiel adapter puts
 them after the kernel's chance outcomes.
@@ -31,14 +18,11 @@ them after the kernel's chance outcomes.
 
 from __future__ import annotations
 
-import math
-from collections import Counter
-from statistics import NormalDist
 from typing import Any
 
 from trapworks.core.game import State
-
-NOISE_LEVELS = 5
+from trapworks.core.registry import game_spec
+from trapworks.core.spec import GameSpec, spec_of
 
 
 class ChanceLayer:
@@ -78,329 +62,33 @@ class ChanceLayer:
         return self.copy()
 
 
-def _comb(n: int, k: int) -> int:
-    return math.comb(n, k) if 0 <= k <= n else 0
+def _layer_class(game: Any) -> Any:
+    """The spec's chance layer of a game (a game id, a spec, a game, a game class or a state)."""
+    if isinstance(game, str):
+        spec: GameSpec | None = game_spec(game)
+    elif isinstance(game, GameSpec):
+        spec = game
+    else:
+        spec = spec_of(game)
+    return getattr(spec, "chance_layer", None) if spec is not None else None
 
 
-class _Arranged:
-    """Stands in for the kernel pile's generator during one draw: each `shuffle` (a reshuffle of
-    the discard pile) puts the cards chance chose on top, in the order chance chose them."""
-
-    def __init__(self, segments: list[list[int]]):
-        self.segments = list(segments)
-
-    def shuffle(self, cards: list[int]) -> None:
-        top = self.segments.pop(0) if self.segments else []
-        arrange(cards, top)
-
-
-def arrange(pile: list[int], top: list[int]) -> None:
-    """Reorder `pile` (top = end of the list) so that popping deals `top` first, in order."""
-    rest = Counter(pile)
-    rest.subtract(top)
-    if any(v < 0 for v in rest.values()):
-        raise AssertionError(f"cards {top} are not all in the pile {pile}")
-    pile[:] = sorted(rest.elements()) + list(reversed(top))
-
-
-class DeadEndDriveChance(ChanceLayer):
-    """13 Dead End Drive's deal and trap-pile draws as chance nodes (see the module's notes).
-
-    Outcomes 0..11: the pawn whose Character card is dealt next; 12..18: the kind of card on top
-    of the trap pile (0-4 the traps, 5 wild, 6 detective).
-    """
-
-    CARD_BASE = 12
-    num_outcomes = 12 + 7
-
-    def __init__(self) -> None:
-        self.hands: list[tuple[str, int, int]] = []  # (chars|secret, seat, cards) still to deal
-        self.taken: list[int] = []  # cards of the hand being dealt, increasing
-        self.live: list[int] = []  # undealt pawns in play
-        self.dead: list[int] = []  # undealt knocked-off pawns (secret cards)
-        # A draw in progress: the action, the simulated pile and discard, the Detective's step,
-        # and the cards chance chose, one list per pile (a reshuffle starts a new one).
-        self.draw: dict[str, Any] | None = None
-
-    def copy(self) -> DeadEndDriveChance:
-        new = DeadEndDriveChance.__new__(DeadEndDriveChance)
-        new.hands = list(self.hands)
-        new.taken = list(self.taken)
-        new.live = list(self.live)
-        new.dead = list(self.dead)
-        if self.draw is None:
-            new.draw = None
-        else:
-            d = self.draw
-            new.draw = {
-                "pile": Counter(d["pile"]),
-                "discard": Counter(d["discard"]),
-                "det": d["det"],
-                "segments": [list(s) for s in d["segments"]],
-                "action": d["action"],
-            }
-        return new
-
-    # --- the deal -------------------------------------------------------------------------
-    def start(self, tw: Any) -> None:
-        """Take every card tw's seats cannot all see out of its hands, to be dealt by chance."""
-        if tw.phase == "over":
-            return
-        n = tw.game.players
-        off = -1
-        held = [p for s in range(n) for p in tw.chars[s] + tw.secret[s]]
-        self.live = sorted(p for p in held if tw.pos[p] != off)
-        self.dead = sorted(p for p in held if tw.pos[p] == off)
-        self.hands = [("chars", s, len(tw.chars[s])) for s in range(n) if tw.chars[s]]
-        self.hands += [("secret", s, len(tw.secret[s])) for s in range(n) if tw.secret[s]]
-        for s in range(n):
-            tw.chars[s] = []
-            tw.secret[s] = []
-        tw._dest_cache.clear()
-        self._settle(tw)
-
-    def _candidates(self) -> tuple[list[int], int]:
-        """The pawns the next card of the hand being dealt may be, and how many cards are left."""
-        kind, _, size = self.hands[0]
-        pool = self.live if kind == "chars" else sorted(self.live + self.dead)
-        last = self.taken[-1] if self.taken else -1
-        return [p for p in pool if p > last], size - len(self.taken)
-
-    def _deal_outcomes(self) -> list[tuple[int, float]]:
-        # A uniformly drawn k-set, written in increasing order: its smallest card is c with
-        # probability C(#candidates above c, k-1) / C(#candidates, k).
-        cands, k = self._candidates()
-        total = _comb(len(cands), k)
-        out = []
-        for i, c in enumerate(cands):
-            ways = _comb(len(cands) - i - 1, k - 1)
-            if ways:
-                out.append((c, ways / total))
-        return out
-
-    def _deal(self, tw: Any, pawn: int) -> None:
-        self.taken.append(pawn)
-        (self.live if pawn in self.live else self.dead).remove(pawn)
-        kind, seat, size = self.hands[0]
-        if len(self.taken) == size:
-            (tw.chars if kind == "chars" else tw.secret)[seat] = list(self.taken)
-            self.taken = []
-            self.hands.pop(0)
-
-    # --- the pile -------------------------------------------------------------------------
-    def intercept(self, tw: Any, action: int) -> bool:
-        if tw.phase != "trap" or action != tw.game.DRAW:
-            return False
-        self.draw = {
-            "pile": Counter(tw.pile),
-            "discard": Counter(tw.discard),
-            "det": tw.detective,
-            "segments": [[]],
-            "action": action,
-        }
-        self._settle(tw)
-        return True
-
-    def _draw_step(self) -> bool:
-        """Reshuffle if the simulated pile is empty; False when the draw needs no more cards."""
-        d = self.draw
-        assert d is not None
-        if sum(d["pile"].values()) == 0:
-            if sum(d["discard"].values()) == 0:
-                return False
-            d["pile"], d["discard"] = d["discard"], Counter()
-            d["segments"].append([])
-        return True
-
-    def _draw_outcomes(self) -> list[tuple[int, float]]:
-        d = self.draw
-        assert d is not None
-        total = sum(d["pile"].values())
-        return [(self.CARD_BASE + k, c / total) for k, c in sorted(d["pile"].items()) if c > 0]
-
-    def _take(self, tw: Any, card: int, track_end: int) -> bool:
-        """Chance put `card` on top; True when the draw goes on (a Detective card, no win)."""
-        d = self.draw
-        assert d is not None
-        d["pile"][card] -= 1
-        d["segments"][-1].append(card)
-        if card != 6:  # components.DETECTIVE
-            return False
-        d["discard"][card] += 1
-        d["det"] += 1
-        return d["det"] < track_end
-
-    def _finish_draw(self, tw: Any) -> None:
-        d = self.draw
-        assert d is not None
-        self.draw = None
-        segments = d["segments"]
-        arrange(tw.pile, segments[0])
-        real = tw.rng
-        tw.rng = _Arranged(segments[1:])
-        try:
-            tw.apply_action(d["action"])
-        finally:
-            tw.rng = real
-
-    # --- the node -------------------------------------------------------------------------
-    def _settle(self, tw: Any) -> None:
-        """Apply every forced outcome (one possibility) so that a chance node always offers a
-        choice; finish a draw whose cards are all chosen."""
-        while True:
-            if self.hands:
-                if self.hands[0][2] == 0:
-                    self.hands.pop(0)
-                    continue
-                outs = self._deal_outcomes()
-                if len(outs) == 1:
-                    self._deal(tw, outs[0][0])
-                    continue
-                return
-            if self.draw is not None:
-                if not self._draw_step():
-                    self._finish_draw(tw)
-                    continue
-                outs = self._draw_outcomes()
-                if len(outs) == 1:
-                    if self._take(tw, outs[0][0] - self.CARD_BASE, len(tw.game.mansion.track) - 1):
-                        continue
-                    self._finish_draw(tw)
-                    continue
-                return
-            return
-
-    def pending(self) -> bool:
-        return bool(self.hands) or self.draw is not None
-
-    def outcomes(self, tw: State) -> list[tuple[int, float]]:
-        if self.hands:
-            return self._deal_outcomes()
-        if self.draw is not None:
-            return self._draw_outcomes()
-        return []
-
-    def apply(self, tw: Any, outcome: int) -> None:
-        legal = dict(self.outcomes(tw))
-        if outcome not in legal:
-            raise ValueError(f"chance outcome {outcome} is not possible here; possible: {sorted(legal)}")
-        if self.hands:
-            self._deal(tw, outcome)
-        elif self._take(tw, outcome - self.CARD_BASE, len(tw.game.mansion.track) - 1):
-            pass
-        else:
-            self._finish_draw(tw)
-        self._settle(tw)
-
-    def visible_to(self, tw: Any) -> int:
-        if self.hands:
-            kind, seat, _ = self.hands[0]
-            return seat if kind == "chars" else -2
-        # A drawn card is the drawer's; a Detective card is public, but which card comes up
-        # is told by the Detective's step in every view: marking every draw the drawer's keeps
-        # the other seats from telling a Detective from another card only in the order.
-        return int(tw.to_move)
-
-    def outcome_string(self, outcome: int) -> str:
-        from trapworks.games.dead_end_drive.components import CARD_NAMES, NAMES
-
-        if outcome < self.CARD_BASE:
-            return f"deal {NAMES[outcome]}"
-        return f"top card {CARD_NAMES[outcome - self.CARD_BASE]}"
-
-
-class BoobyTrapChance(ChanceLayer):
-    """Booby Trap's touch noise as a chance node after every touch (see the module's notes)."""
-
-    num_outcomes = NOISE_LEVELS
-
-    def __init__(self, sigma: float) -> None:
-        self.sigma = sigma
-        self.quantiles = [NormalDist().inv_cdf((i + 0.5) / NOISE_LEVELS) for i in range(NOISE_LEVELS)]
-        self.waiting = False
-
-    def copy(self) -> BoobyTrapChance:
-        new = BoobyTrapChance.__new__(BoobyTrapChance)
-        new.__dict__.update(self.__dict__)
-        return new
-
-    def after(self, tw: Any, action: int, player: int) -> None:
-        # A touch (an action while no piece is touched) is followed by its noise.
-        if self.sigma > 0 and tw.touched is not None and not tw.is_terminal() and action == tw.touched:
-            if tw.readings[player] and tw.readings[player][-1]["touch"] == tw.touches:
-                self.waiting = True
-
-    def pending(self) -> bool:
-        return self.waiting
-
-    def _reading(self, tw: Any, level: int) -> float:
-        piece = tw.readings[tw.to_move][-1]["piece"]
-        return round(max(0.0, tw.true_tension(piece) + self.sigma * self.quantiles[level]), 3)
-
-    def outcomes(self, tw: State) -> list[tuple[int, float]]:
-        # Levels that give the same reading (below 0, read as 0) are one outcome: the toucher
-        # sees the reading, not the noise.
-        if not self.waiting:
-            return []
-        first: dict[float, int] = {}
-        probs: dict[int, float] = {}
-        for level in range(NOISE_LEVELS):
-            i = first.setdefault(self._reading(tw, level), level)
-            probs[i] = probs.get(i, 0.0) + 1 / NOISE_LEVELS
-        return sorted(probs.items())
-
-    def apply(self, tw: Any, outcome: int) -> None:
-        from trapworks.games.booby_trap.game import feel_word
-
-        if outcome not in dict(self.outcomes(tw)):
-            raise ValueError(f"chance outcome {outcome} is not possible here")
-        reading = self._reading(tw, outcome)
-        self.waiting = False
-        seat = tw.to_move
-        entry = tw.readings[seat][-1]
-        entry["reading"] = reading
-        entry["feel"] = feel_word(reading)
-        for e in tw._events:
-            if e.get("type") == "feel" and e.get("seat") == seat:
-                e["reading"] = reading
-                e["feel"] = entry["feel"]
-                e["text"] = f"You feel piece {entry['piece']}: {entry['feel']} (tension {reading:.2f})."
-
-    def visible_to(self, tw: Any) -> int:
-        return int(tw.to_move)
-
-    def outcome_string(self, outcome: int) -> str:
-        return f"touch noise {self.quantiles[outcome] * self.sigma:+.3f}"
-
-
-def layer_for(tw: State) -> ChanceLayer:
+def layer_for(tw: State) -> Any:
     """The hidden-chance layer of a kernel state's game (ChanceLayer(): none)."""
-    game_id = tw.game.game_id
-    if game_id == "dead-end-drive":
-        layer = DeadEndDriveChance()
-        layer.start(tw)
-        return layer
-    if game_id == "booby-trap":
-        return BoobyTrapChance(float(tw.game.options["tension_noise"]))
-    return ChanceLayer()
+    cls = _layer_class(tw.game)
+    return ChanceLayer() if cls is None else cls.for_state(tw)
 
 
-def takes_position(game_id: str) -> bool:
+def takes_position(game: Any) -> bool:
     """Whether the game's layer deals the unknown cards of a start position (OpenSpiel `position`)."""
-    return game_id == "dead-end-drive"
+    cls = _layer_class(game)
+    return bool(cls is not None and cls.takes_position)
 
 
-def layer_outcomes(game_id: str) -> int:
-    """How many outcomes the layer of `game_id` has (OpenSpiel's max_chance_outcomes adds them)."""
-    return {"dead-end-drive": DeadEndDriveChance.num_outcomes, "booby-trap": NOISE_LEVELS}.get(game_id, 0)
+def layer_outcomes(game: Any) -> int:
+    """How many outcomes the game's layer has (OpenSpiel's max_chance_outcomes adds them)."""
+    cls = _layer_class(game)
+    return int(cls.num_outcomes) if cls is not None else 0
 
 
-__all__ = [
-    "NOISE_LEVELS",
-    "BoobyTrapChance",
-    "ChanceLayer",
-    "DeadEndDriveChance",
-    "arrange",
-    "layer_for",
-    "layer_outcomes",
-]
+__all__ = ["ChanceLayer", "layer_for", "layer_outcomes", "takes_position"]

@@ -11,6 +11,13 @@ from trapworks.core.game import CHANCE, Game, State, sample_chance
 
 
 def observation_array(state: State, seat: int) -> np.ndarray:
+    """The seat's observation tensor as float32. A game's encoder may offer `state_tensor(state,
+    seat)`: the same floats written by vectorised code without building the view (bit for bit
+    the view's tensor: tests/research/test_fast_tensors.py); otherwise the view is encoded."""
+    enc = state.game.encoder()
+    fast = getattr(enc, "state_tensor", None)
+    if fast is not None:
+        return fast(state, seat)
     return np.asarray(state.observation_tensor(seat), dtype=np.float32)
 
 
@@ -47,7 +54,7 @@ def eliminated(state: State) -> set[int]:
     if isinstance(out, list):
         return {s for s, o in enumerate(out) if o}
     mice = getattr(state, "mice", None)
-    if isinstance(mice, list) and state.game.game_id == "mouse-trap":
+    if isinstance(mice, list):
         return {s for s, m in enumerate(mice) if m is None}
     return set()
 

@@ -10,13 +10,13 @@ trapworks options (docs/research.md), derived from each game's option schema (ad
 and written so that they survive OpenSpiel's game strings: a list is `;`-separated
 (`board=3;5;6`; one row: `board=5;`), an option whose default is "the variant's value" is
 `variant` or -1 (yes/no for its booleans), a mapping is `key:value;...`, and `first_player=-1`
-stands for "random". Games whose setup comes from a seed (spec.seeded_setup: Booby Trap and
-13 Dead End Drive) have a `seed` parameter. `seed=-1` (the default) makes every hidden draw a
-chance node of the tree (trapworks.adapters._chance: 13 Dead End Drive's deal, secret cards and
-trap-pile draws; Booby Trap's touch noise), so that an information set holds every state its seat
-cannot tell apart; `seed=n` reproduces the kernel's seeded deal n instead (no hidden chance: one
-deal). 13 Dead End Drive also takes `position` (its notation) to start from a position, the cards
-its public facts leave unknown dealt by chance.
+stands for "random". Games whose setup comes from a seed (spec.seeded_setup: Booby Trap and 13 Dead
+End Drive) have a `seed` parameter. `seed=-1` (the default) makes every hidden draw a chance node of
+the tree (trapworks.adapters._chance: 13 Dead End Drive's deal, secret cards and trap-pile draws;
+Booby Trap's tray, its exact placement below the eye's resolution and touch noise), so that an
+information set holds every state its seat cannot tell apart; `seed=n` reproduces the kernel's
+seeded deal n instead (no hidden chance: one deal). 13 Dead End Drive also takes `position` (its
+notation) to start from a position, the cards its public facts leave unknown dealt by chance.
 
 Observers follow `pyspiel.IIGObservationType` (TrapworksObserver): public, one seat's private
 information or every seat's; perfect recall for the information state. Games pickle and copy.
@@ -432,8 +432,12 @@ class TrapworksObserver:
     def set_from(self, state: TrapworksState, player: int) -> None:
         tw = state.tw
         enc = self.game.encoder()
+        fast = getattr(enc, "state_tensor", None)  # the view's tensor, vectorised (_common)
         for i, seat in enumerate(self._seats(player)):
-            self.tensor[i * self.size : (i + 1) * self.size] = enc.observation_tensor(tw.view(seat))
+            if fast is not None and seat is not None:
+                self.tensor[i * self.size : (i + 1) * self.size] = fast(tw, seat)
+            else:
+                self.tensor[i * self.size : (i + 1) * self.size] = enc.observation_tensor(tw.view(seat))
         if self.perfect_recall:
             hist = self.dict["history"]
             hist[:] = 0.0

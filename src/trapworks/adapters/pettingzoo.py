@@ -26,8 +26,20 @@ reward (its place's, with "placement"), and leaves `env.agents` after its last s
 `infos[agent]` after each step: "chance", the chance outcomes drawn since (their notation: dice,
 the trap's stages, portraits), and "events", the events of the actions since that the agent may
 see (its own private ones, every public one). `state()` is the global state: every seat's
-observation tensor, one after the other (for centralised critics). The games are turn-based (one
-agent acts at a time), so there is no parallel API.
+observation tensor, one after the other (for centralised critics).
+
+Parallel API (`parallel_env(game_id, ...)`, `TrapworksParallelEnv`): no trapworks game has
+simultaneous or independent moves (in all four one seat acts at a time, often several actions in
+a turn), so the parallel environment is turn-based, as PettingZoo's `turn_based_aec_to_parallel`
+makes one: `step(actions)` takes an action from every live agent, applies the one of the agent to
+move (the agent whose "action_mask" is not all zero; the others' are ignored, any value) and
+returns every live agent's observation, reward, termination, truncation and infos; an agent
+eliminated or finished leaves `env.agents` in the step that ends it. It is a class of its own
+(tested with PettingZoo's `parallel_api_test` on every game), not a wrapper. PettingZoo's plain
+`aec_to_parallel` (every agent acting once per cycle, in seat order) is valid only where the
+seats strictly take turns one action each from seat 0: Last Mouse Lost with `first_to=1` and a
+fixed `first_player=0` (a match of rounds lets the round's loser open; Mouse Trap, Booby Trap and
+13 Dead End Drive have turns of several actions), so this module does not offer it.
 """
 
 from __future__ import annotations
@@ -37,7 +49,7 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 import trapworks
@@ -247,4 +259,82 @@ def env(game_id: str, render_mode: str | None = None, reward: str = "return", **
     return wrappers.OrderEnforcingWrapper(e)
 
 
-__all__ = ["TrapworksAECEnv", "env", "raw_env"]
+class TrapworksParallelEnv(ParallelEnv):
+    """Every seat of a trapworks game as a PettingZoo parallel agent, turn-based: each step
+    applies the action of the agent to move and ignores the others' (see the module's notes).
+    The same game, seeds, spaces, rewards and infos as the AEC environment it runs."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "trapworks", "is_parallelizable": True}
+
+    def __init__(self, game_id: str, render_mode: str | None = None, reward: str = "return", **options: Any):
+        self.aec = TrapworksAECEnv(game_id, render_mode=render_mode, reward=reward, **options)
+        self.metadata = {**self.metadata, "name": f"{self.aec.metadata['name']}_parallel"}
+        self.render_mode = render_mode
+        self.game = self.aec.game
+        self.possible_agents = self.aec.possible_agents[:]
+        self.observation_spaces = self.aec.observation_spaces
+        self.action_spaces = self.aec.action_spaces
+        self.state_space = self.aec.state_space
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.action_spaces[agent]
+
+    def state(self) -> np.ndarray:
+        """The global state: every seat's observation tensor, one after the other."""
+        return self.aec.state()
+
+    @property
+    def agent_to_move(self) -> str | None:
+        """The agent whose action the next step applies (None once the game is over)."""
+        return self.aec.agent_selection if self.agents else None
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        self.aec.reset(seed=seed, options=options)
+        self.agents = self.aec.agents[:]
+        observations = {a: self.aec.observe(a) for a in self.agents}
+        return observations, {a: dict(self.aec.infos[a]) for a in self.agents}
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+        if not self.agents:
+            raise RuntimeError("the game is over: call reset()")
+        aec = self.aec
+        mover = aec.agent_selection
+        if mover not in actions:
+            raise ValueError(
+                f"no action for {mover}, the agent to move (its action_mask marks its legal actions); "
+                f"actions were given for {sorted(actions)}"
+            )
+        live = self.agents[:]
+        aec.step(int(actions[mover]))
+        rewards = {a: float(aec.rewards.get(a, 0.0)) for a in live}
+        terminations = {a: bool(aec.terminations.get(a, False)) for a in live}
+        truncations = {a: bool(aec.truncations.get(a, False)) for a in live}
+        infos = {a: dict(aec.infos.get(a, {"chance": [], "events": []})) for a in live}
+        observations = {a: aec.observe(a) for a in live}
+        # Finished agents leave now (the AEC environment takes their step(None) first).
+        while aec.agents and (aec.terminations[aec.agent_selection] or aec.truncations[aec.agent_selection]):
+            aec.step(None)
+        self.agents = aec.agents[:]
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        return self.aec.render()
+
+    def close(self) -> None:
+        self.aec.close()
+
+
+def parallel_env(
+    game_id: str, render_mode: str | None = None, reward: str = "return", **options: Any
+) -> TrapworksParallelEnv:
+    """The turn-based parallel environment of game `game_id` with trapworks options."""
+    return TrapworksParallelEnv(game_id, render_mode=render_mode, reward=reward, **options)
+
+
+__all__ = ["TrapworksAECEnv", "TrapworksParallelEnv", "env", "parallel_env", "raw_env"]

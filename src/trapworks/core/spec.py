@@ -112,6 +112,11 @@ class GameSpec:
     # The setup (a tray, a card deal) comes from a seed rather than from chance nodes: research
     # adapters take a `seed` parameter so that one loaded game always starts from the same setup.
     seeded_setup: bool = False
+    # Hidden information as chance for tree search (the OpenSpiel adapter's `seed=-1`): a class
+    # with `num_outcomes`, `takes_position` and `for_state(state)`, whose instances put the draws
+    # the kernel makes from its seed (a deal, a pile's order, a tray) in the tree as chance nodes
+    # (the protocol: trapworks.adapters._chance.ChanceLayer). None: the game has none.
+    chance_layer: type | None = None
     # Whether an action's text can carry a secret, so that a seat reads only its own actions'
     # texts until the end (State.action_text_visible). None: exactly when the game has hidden
     # information.

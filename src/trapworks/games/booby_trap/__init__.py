@@ -3,12 +3,14 @@
 from trapworks.core.spec import AgentSpec, GameSpec
 
 from .agents import PhysicsViewAgent, StressOracleAgent, TouchHeuristicAgent
+from .chance_layer import BoobyTrapChance
 from .encoding import BoobyTrapEncoder
 from .game import BoobyTrapGame, BoobyTrapState
 from .render import render_text
 from .stats import explore_grid, game_stats
 
 SPEC = GameSpec(
+    chance_layer=BoobyTrapChance,  # hidden draws as chance nodes for tree search (OpenSpiel)
     game=BoobyTrapGame,
     state=BoobyTrapState,
     render_text=render_text,

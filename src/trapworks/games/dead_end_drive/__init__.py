@@ -4,6 +4,7 @@ from trapworks.core.spec import AgentSpec, GameSpec, Notation
 
 from .agents import HeuristicAgent
 from .board import Mansion, load_mansion
+from .chance_layer import DeadEndDriveChance
 from .components import CHARACTERS, LETTERS, NAMES, TRAP_KINDS
 from .encoding import DeadEndDriveEncoder
 from .game import DeadEndDriveGame, DeadEndDriveState, static_view
@@ -12,6 +13,7 @@ from .render import render_text
 from .stats import explore_grid, game_stats
 
 SPEC = GameSpec(
+    chance_layer=DeadEndDriveChance,  # hidden draws as chance nodes for tree search (OpenSpiel)
     game=DeadEndDriveGame,
     state=DeadEndDriveState,
     notation=Notation(parse=parse_position, write=write_position),

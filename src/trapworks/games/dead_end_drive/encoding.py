@@ -21,10 +21,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from trapworks.core.encoding import Encoder, one_hot
 
 from .board import COLUMN_NAMES
-from .components import CARD_NAMES, LETTERS, NUM_PAWNS, TOTAL_TRAP_PILE, TRAP_KINDS
+from .components import CARD_NAMES, LETTERS, NUM_PAWNS, OFF, OVER, TOTAL_TRAP_PILE, TRAP_KINDS
 
 PHASES = ("first", "reveal", "roll", "portrait", "select", "dest", "trap", "drawn", "over")
 STATUSES = ("in play", "knocked off", "escaped")
@@ -93,3 +95,130 @@ class DeadEndDriveEncoder(Encoder):
         for flag in ("drew_this_turn", "opening", "terminal", "truncated"):
             out.append(1.0 if view[flag] else 0.0)
         out.append(min(1.0, view["turn"] / self.game.options["turn_limit"]))
+
+    # --- the same tensor from the state, without the view (what the adapters call) ----------
+    def state_tensor(self, state: Any, seat: int) -> np.ndarray:
+        """`observation_tensor(state.view(seat))` as float32, written from the state's fields
+        (no view, no legal-action texts, no names built): the same floats, bit for bit (tested
+        on every seat of random states, tests/research/test_fast_tensors.py). Like the view, it
+        reads the seat's own cards only (`chars[seat]`, `hands[seat]`, the card it just drew)
+        and of every other seat only counts; the 2-player secret cards never."""
+        t = self.__dict__.get("_tables")
+        if t is None:
+            m = self.game.mansion  # type: ignore[attr-defined]  # a 13 Dead End Drive game
+            # square -> (column / width, row / height), as the view's square name encodes them
+            coords = {}
+            for sq in range(m.width * m.height):
+                name = m.name(sq)
+                coords[sq] = ((COLUMN_NAMES.index(name[0]) + 1) / m.width, int(name[1:]) / m.height)
+            t = self._tables = (coords, {p: i for i, p in enumerate(PHASES)}, self.observation_size())
+        coords, phase_index, size = t
+        g = state.game
+        m = g.mansion
+        n = g.players
+        per = n + 11
+        out = [0.0] * size
+        pos = state.pos
+        revealed = state.revealed
+        mine = state.chars[seat]
+        moved = state.moved
+        selected = state.selected[0] if state.selected else None
+        trap_pawn = state.trap_pawn
+        portrait = state.portrait
+        escaped = m.game_over
+        for p in range(NUM_PAWNS):
+            b = p * per
+            sq = pos[p]
+            if sq == OFF:
+                out[b + 1] = 1.0
+            else:
+                out[b + (2 if sq == escaped else 0)] = 1.0
+                out[b + 3], out[b + 4] = coords[sq]
+            if portrait == p:
+                out[b + 5] = 1.0
+            if p in revealed:
+                owner = revealed[p]
+                owner = n if owner is None else owner
+                if 0 <= owner <= n:
+                    out[b + 6 + owner] = 1.0
+            if p in mine:
+                out[b + 7 + n] = 1.0
+            if p in moved:
+                out[b + 8 + n] = 1.0
+            if p == selected:
+                out[b + 9 + n] = 1.0
+            if p == trap_pawn:
+                out[b + 10 + n] = 1.0
+        i = NUM_PAWNS * per
+        out[i] = state.detective / max(1, len(m.track) - 1)
+        unseen = len(state.unseen)
+        out[i + 1] = (unseen + len(state.cycle)) / NUM_PAWNS
+        out[i + 2] = unseen / NUM_PAWNS
+        i += 3
+        for p in state.removed_portraits:
+            out[i + p] = 1.0
+        i += NUM_PAWNS
+        for s in range(n):
+            out[i] = len(state.chars[s]) / 4
+            out[i + 1] = len(state.hands[s]) / TOTAL_TRAP_PILE
+            out[i + 2] = len(state.secret[s]) / 4
+            out[i + 3] = 1.0 if state.out[s] else 0.0
+            i += 4
+        kinds = len(CARD_NAMES)
+        hand = state.hands[seat]
+        counts = [0] * kinds
+        for c, _, _ in hand:
+            counts[c] += 1
+        for k in range(kinds):
+            out[i + k] = counts[k] / TOTAL_TRAP_PILE
+        i += kinds
+        if state.drew:
+            counts = [0] * kinds
+            turn = state.turns
+            for c, _, when in hand:
+                if when == turn:
+                    counts[c] += 1
+            for k in range(kinds):
+                out[i + k] = counts[k] / TOTAL_TRAP_PILE
+        else:
+            for k in range(kinds):
+                out[i + k] = 0 / TOTAL_TRAP_PILE
+        i += kinds
+        if seat == state.to_move and state.drawn is not None:
+            out[i + state.drawn] = 1.0
+        i += 7
+        counts = [0] * kinds
+        for c in state.discard:
+            counts[c] += 1
+        for k in range(kinds):
+            out[i + k] = counts[k] / TOTAL_TRAP_PILE
+        i += kinds
+        out[i] = len(state.pile) / TOTAL_TRAP_PILE
+        i += 1
+        out[i + phase_index[state.phase]] = 1.0
+        i += len(PHASES)
+        player = state.current_player()
+        if 0 <= player < n:
+            out[i + player] = 1.0
+        if state.to_move is not None and 0 <= state.to_move < n:
+            out[i + n + state.to_move] = 1.0
+        out[i + 2 * n + seat] = 1.0
+        i += 3 * n
+        dice = state.dice
+        for d in range(min(2, len(dice))):
+            if 1 <= dice[d] <= 6:
+                out[i + 6 * d + dice[d] - 1] = 1.0
+        i += 12
+        if state.total_ok and len(dice) == 2:
+            out[i] = (dice[0] + dice[1] or 0) / 12
+        out[i + 1] = state.selected[1] / 12 if state.selected else 0.0
+        i += 2
+        if trap_pawn is not None:
+            out[i + TRAP_KINDS.index(m.trap_kind[pos[trap_pawn]])] = 1.0
+        i += len(TRAP_KINDS)
+        out[i] = 1.0 if state.drew else 0.0
+        out[i + 1] = 1.0 if state.opening else 0.0
+        out[i + 2] = 1.0 if state.phase == OVER else 0.0
+        out[i + 3] = 1.0 if state.truncated else 0.0
+        out[i + 4] = min(1.0, (state.turns + 1) / g.options["turn_limit"])
+        return np.asarray(out, dtype=np.float32)

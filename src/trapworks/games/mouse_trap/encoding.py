@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from trapworks.core.encoding import Encoder, one_hot
 
-from .data import FIRING_CHAIN, NUM_SPACES
+from .data import FIRING_CHAIN, NUM_SPACES, PARTS
 from .notation import PHASE_NAMES
 
 
@@ -58,3 +60,64 @@ class MouseTrapEncoder(Encoder):
             out[start + s] = 1.0
         limit = view["turn_limit"]
         out.append(min(1.0, view["turn"] / limit) if limit else 0.0)
+
+    # --- the same tensor from the state, vectorised (what the adapters call) ------------------
+    def state_tensor(self, state: Any, seat: int) -> np.ndarray:
+        """`observation_tensor(state.view(seat))` as float32, written from the state's fields
+        with precomputed offsets (no view is built): the same floats, bit for bit (tested on
+        random states, tests/research/test_fast_tensors.py). Mouse Trap has no secret: every
+        field read here is in every seat's view."""
+        n = state.game.players
+        size = self.__dict__.get("_size")
+        if size is None:
+            size = self._size = self.observation_size()
+        supply = max(1, state.game.supply)
+        per = NUM_SPACES + 2
+        # (index, value) of every non-zero entry, written in one vectorised assignment
+        idx: list[int] = []
+        val: list[float] = []
+        for s, (mouse, cheese) in enumerate(zip(state.mice, state.cheese, strict=True)):
+            idx += (s * per + (NUM_SPACES if mouse is None else mouse), s * per + NUM_SPACES + 1)
+            val += (1.0, cheese / supply)
+        i = n * per
+        phase = state.phase
+        idx += (i, i + 1, i + 2 + phase)
+        val += (state.pile / supply, state.parts / len(PARTS), 1.0)
+        i += 2 + len(PHASE_NAMES)
+        player = state.current_player()
+        if player >= 0:
+            idx += (i + state.to_move, i + n + player, i + 2 * n + seat)
+            val += (1.0, 1.0, 1.0)
+        else:
+            idx += (i + state.to_move, i + 2 * n + seat)
+            val += (1.0, 1.0)
+        i += 3 * n
+        if phase == _FIRE and state.stage is not None and 0 <= state.stage < len(FIRING_CHAIN):
+            idx.append(i + state.stage)
+            val.append(1.0)
+        i += len(FIRING_CHAIN)
+        if state.last_die is not None:
+            idx.append(i + state.last_die - 1)
+            val.append(1.0)
+        i += 6
+        if state.push_target is not None:
+            idx.append(i + state.push_target)
+            val.append(1.0)
+        i += n
+        if phase == _STEAL:
+            idx.append(i)
+            val.append(state.steal_owed / supply)
+            for s in state.steal_from:
+                idx.append(i + 1 + s)
+                val.append(1.0)
+        i += 1 + n
+        limit = state.game.turn_limit
+        idx.append(i)
+        val.append(min(1.0, state.turn / limit) if limit else 0.0)
+        out = np.zeros(size, np.float32)
+        out.put(idx, val)
+        return out
+
+
+_FIRE = PHASE_NAMES.index("fire")
+_STEAL = PHASE_NAMES.index("steal")

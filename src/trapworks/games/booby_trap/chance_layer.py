@@ -1,0 +1,167 @@
+"""Booby Trap's hidden draws as chance nodes for tree search (the spec's `chance_layer`).
+
+The kernel sets the tray up and draws the touch noise from the state's seeded generators, so that
+records replay from a seed. For an algorithm that walks the game tree (the OpenSpiel adapter with
+`seed=-1`) they are chance nodes instead. `BoobyTrapChance` (the protocol:
+trapworks.adapters._chance.ChanceLayer):
+
+- the tray's set-up is two chance nodes before the first move. The first, public, picks the tray:
+  one of `TRAYS` equally likely set-ups (the kernel's trays of seeds 0..TRAYS-1, each settled by
+  the physics once per game object and cached). Every seat sees the tray, but only to the eye's
+  resolution (`eye`, EYE_MM): the second node, seen by nobody, draws where exactly each piece
+  and the bar lie within that resolution, one of `JITTERS` equally likely placements, each
+  uniform within the eye's cell around what the seats see (the draw the kernel's own
+  `State.resample` makes for a seat, seeded per outcome so that the tree is fixed). The exact
+  positions decide every tension, so the states of an information set differ in what is hidden
+  from the first move on.
+- each touch's noise is a chance node with `NOISE_LEVELS` equally likely outcomes, the midpoints
+  (in probability) of the normal distribution of the `tension_noise` option: the toucher reads
+  the true tension plus that noise (never below 0), the other seats do not.
+"""
+
+from __future__ import annotations
+
+import random
+import weakref
+from statistics import NormalDist
+from typing import Any
+
+NOISE_LEVELS = 5
+# How many trays the first set-up node picks among (public), and how many placements below the
+# eye's resolution the second draws among (nobody sees it).
+TRAYS = 4
+JITTERS = 3
+
+# Game -> tray number -> the kernel's initial state of that tray (its physics settled once).
+_TRAYS: weakref.WeakKeyDictionary[Any, dict[int, Any]] = weakref.WeakKeyDictionary()
+
+
+def _tray(game: Any, tray: int) -> Any:
+    trays = _TRAYS.setdefault(game, {})
+    if tray not in trays:
+        trays[tray] = game.new_initial_state(seed=tray)
+    return trays[tray].clone()
+
+
+def jittered(tw: Any, jitter: int) -> Any:
+    """tw's packing with every piece and the bar placed anew within the eye's resolution of
+    where the seats see them (uniformly, from a generator seeded by the tray and `jitter`)."""
+    from .game import EYE_MM, eye
+    from .physics import Packing, Piece
+
+    rng = random.Random(f"booby-trap tray {tw.seed} jitter {jitter}")
+    half = EYE_MM / 2
+    pieces = tuple(
+        Piece(p.id, p.size, eye(p.x) + rng.uniform(-half, half), eye(p.y) + rng.uniform(-half, half))
+        for p in tw.packing.pieces
+    )
+    return Packing(pieces, eye(tw.packing.bar) + rng.uniform(-half, half))
+
+
+class BoobyTrapChance:
+    """Booby Trap's tray set-up (the tray, public; its exact placement, nobody's) and touch noise
+    as chance nodes (see the module's notes). Outcomes 0..NOISE_LEVELS-1: the noise levels; then
+    TRAYS trays; then JITTERS placements."""
+
+    TRAY_BASE = NOISE_LEVELS
+    JITTER_BASE = NOISE_LEVELS + TRAYS
+    num_outcomes = NOISE_LEVELS + TRAYS + JITTERS
+    takes_position = False
+
+    @classmethod
+    def for_state(cls, tw: Any) -> BoobyTrapChance:
+        """The layer of a kernel state of a new game (its tray to be set up by chance)."""
+        return cls(float(tw.game.options["tension_noise"]))
+
+    def __init__(self, sigma: float, setup: bool = True) -> None:
+        self.sigma = sigma
+        self.quantiles = [NormalDist().inv_cdf((i + 0.5) / NOISE_LEVELS) for i in range(NOISE_LEVELS)]
+        self.waiting = False
+        # "tray", then "jitter", then None (set up); a position given as such is set up already.
+        self.stage: str | None = "tray" if setup else None
+
+    def copy(self) -> BoobyTrapChance:
+        new = BoobyTrapChance.__new__(BoobyTrapChance)
+        new.__dict__.update(self.__dict__)
+        return new
+
+    def after(self, tw: Any, action: int, player: int) -> None:
+        # A touch (an action while no piece is touched) is followed by its noise.
+        if self.sigma > 0 and tw.touched is not None and not tw.is_terminal() and action == tw.touched:
+            if tw.readings[player] and tw.readings[player][-1]["touch"] == tw.touches:
+                self.waiting = True
+
+    def pending(self) -> bool:
+        return self.waiting or self.stage is not None
+
+    def intercept(self, tw: Any, action: int) -> bool:
+        return False
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> BoobyTrapChance:
+        return self.copy()
+
+    def _reading(self, tw: Any, level: int) -> float:
+        piece = tw.readings[tw.to_move][-1]["piece"]
+        return round(max(0.0, tw.true_tension(piece) + self.sigma * self.quantiles[level]), 3)
+
+    def outcomes(self, tw: Any) -> list[tuple[int, float]]:
+        # Levels that give the same reading (below 0, read as 0) are one outcome: the toucher
+        # sees the reading, not the noise.
+        if self.stage == "tray":
+            return [(self.TRAY_BASE + t, 1 / TRAYS) for t in range(TRAYS)]
+        if self.stage == "jitter":
+            return [(self.JITTER_BASE + j, 1 / JITTERS) for j in range(JITTERS)]
+        if not self.waiting:
+            return []
+        first: dict[float, int] = {}
+        probs: dict[int, float] = {}
+        for level in range(NOISE_LEVELS):
+            i = first.setdefault(self._reading(tw, level), level)
+            probs[i] = probs.get(i, 0.0) + 1 / NOISE_LEVELS
+        return sorted(probs.items())
+
+    def apply(self, tw: Any, outcome: int) -> None:
+        from .game import feel_word
+
+        if outcome not in dict(self.outcomes(tw)):
+            raise ValueError(f"chance outcome {outcome} is not possible here")
+        if self.stage == "tray":
+            # The kernel state becomes the initial state of that tray (in place: the adapter's
+            # state holds this object).
+            fresh = _tray(tw.game, outcome - self.TRAY_BASE)
+            tw.__dict__.clear()
+            tw.__dict__.update(fresh.__dict__)
+            self.stage = "jitter"
+            return
+        if self.stage == "jitter":
+            tw.packing = jittered(tw, outcome - self.JITTER_BASE)
+            self.stage = None
+            return
+        reading = self._reading(tw, outcome)
+        self.waiting = False
+        seat = tw.to_move
+        entry = tw.readings[seat][-1]
+        entry["reading"] = reading
+        entry["feel"] = feel_word(reading)
+        for e in tw._events:
+            if e.get("type") == "feel" and e.get("seat") == seat:
+                e["reading"] = reading
+                e["feel"] = entry["feel"]
+                e["text"] = f"You feel piece {entry['piece']}: {entry['feel']} (tension {reading:.2f})."
+
+    def visible_to(self, tw: Any) -> int:
+        if self.stage == "tray":
+            return -1  # every seat sees the tray
+        if self.stage == "jitter":
+            return -2  # below the eye's resolution: nobody
+        return int(tw.to_move)
+
+    def outcome_string(self, outcome: int) -> str:
+        if outcome >= self.JITTER_BASE:
+            return f"placement {outcome - self.JITTER_BASE} below the eye's resolution"
+        if outcome >= self.TRAY_BASE:
+            return f"tray {outcome - self.TRAY_BASE}"
+        return f"touch noise {self.quantiles[outcome] * self.sigma:+.3f}"
+
+
+__all__ = ["JITTERS", "NOISE_LEVELS", "TRAYS", "BoobyTrapChance", "jittered"]
