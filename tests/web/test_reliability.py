@@ -22,6 +22,7 @@ from sqlalchemy.exc import OperationalError
 from trapworks.server import create_app
 from trapworks.server import outbox as outbox_module
 from trapworks.server.limits import uvicorn_settings
+from trapworks.server.room import Room
 from trapworks.server.store import Store
 
 from .conftest import create_game
@@ -287,7 +288,7 @@ def test_an_agent_move_whose_write_fails_is_retried(client, monkeypatch):
         return real(rows)
 
     monkeypatch.setattr(store, "_insert", flaky)
-    monkeypatch.setattr(client.app.state.service, "_agent_is_fast", lambda live, seat: False)
+    monkeypatch.setattr(Room, "_agent_is_fast", lambda room, seat: False)
     g = create_game(client, seats=[{"kind": "human"}, {"kind": "agent", "agent": "random"}])
     assert move(client, g, 0, "a1", ply=0).status_code == 200
     wait_for(lambda: state_of(client, g)["ply"] >= 2, timeout=20, what="the AI's retried move")
@@ -354,23 +355,23 @@ def test_a_full_disk_answers_503_and_the_server_serves_again_once_space_is_back(
 def test_an_agent_move_during_a_full_disk_is_stored_once_space_is_back(small_disk):
     url = f"sqlite:///{small_disk / 'ai.sqlite'}"
     with TestClient(create_app(url)) as c:
-        c.app.state.service._agent_is_fast = lambda live, seat: False  # the agent moves on its own
         g = create_game(c, seats=[{"kind": "human"}, {"kind": "agent", "agent": "random"}])
         live = c.app.state.service.get(g["id"])
+        live._agent_is_fast = lambda seat: False  # the agent moves on its own (the room's advance)
         # Fill the disk between the human's stored move and the agent's: the agent's write fails.
-        real = c.app.state.service._agent_step
+        real = live._agent_step
         filled = {}
 
-        async def slow_step(live_game, seat, state):
+        async def slow_step(seat, state):
             filled["f"] = fill(small_disk)
-            return await real(live_game, seat, state)
+            return await real(seat, state)
 
-        c.app.state.service._agent_step = slow_step
+        live._agent_step = slow_step
         assert move(c, g, 0, "a1", ply=0).status_code == 200
         wait_for(lambda: "f" in filled, what="the agent thinking")
         time.sleep(0.5)  # a few failed writes and retries
         assert live.ply() == 1  # nothing applied that is not stored
-        c.app.state.service._agent_step = real
+        live._agent_step = real
         filled["f"].unlink()
         wait_for(lambda: state_of(c, g)["ply"] >= 2, timeout=20, what="the agent's move after the disk")
     store = Store(url)

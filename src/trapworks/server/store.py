@@ -15,6 +15,7 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -465,15 +466,15 @@ class Store:
         with self.sessions.begin() as s:
             s.execute(delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.ply >= keep))
 
-    def save_control(self, game_id: str, data: dict[str, Any]) -> None:
-        """Store a game's control document (server/control.py), committed on return."""
+    def save_control(self, game_id: str, data: Mapping[str, Any]) -> None:
+        """Store a game's control document (server/room.py ControlDoc), committed on return."""
         self.check_file()
         with self.sessions.begin() as s:
             row = s.get(ControlRow, game_id)
             if row is None:
-                s.add(ControlRow(game_id=game_id, data=data))
+                s.add(ControlRow(game_id=game_id, data=dict(data)))
             else:
-                row.data = data
+                row.data = dict(data)
 
     # --- reading ----------------------------------------------------------------
     def load_game(self, game_id: str) -> StoredGame | None:

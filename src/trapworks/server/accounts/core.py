@@ -42,7 +42,8 @@ from .models import (
 )
 
 if TYPE_CHECKING:
-    from ..service import GameService, LiveGame
+    from ..room import Room
+    from ..service import GameService
 
 log = logging.getLogger("trapworks.accounts")
 
@@ -276,7 +277,7 @@ class Accounts:
                 self._none_since[gid] = time.monotonic()
         return self._games[gid]
 
-    def register_game(self, live: LiveGame, rated: bool) -> None:
+    def register_game(self, live: Room, rated: bool) -> None:
         """A game made through the accounts (rated or not): its row, before any seat is attached."""
         now = _now()
         with self.db.begin() as s:
@@ -300,7 +301,7 @@ class Accounts:
         if not isinstance(gid, str) or not isinstance(token, str):
             raise ServiceError(400, "bad_seat", "a seat is {game: id, token: its seat token}")
         live = self.service.get(gid)
-        seat = self.service.seat_for(live, token)
+        seat = live.seat_for(token)
         if seat is None:
             raise ServiceError(400, "spectator", "a spectator link holds no seat")
         if self._game(gid) is None:
@@ -328,7 +329,7 @@ class Accounts:
         self._games.pop(gid, None)
         # The game may have ended while the seat was anonymous: its result is filled in now.
         self.game_changed(live)
-        if self.service.control.ended(live):
+        if live.ended():
             self._fill_result(gid, seat)
         return seat
 
@@ -348,11 +349,11 @@ class Accounts:
         return {"joined": joined, "refused": refused}
 
     # --- the end of a game: results and ratings -------------------------------------------------
-    def game_changed(self, live: LiveGame) -> None:
+    def game_changed(self, live: Room) -> None:
         """Called on every change of a game (the control's hook): a game with account seats that
         has just ended gets its results and, if rated, its ratings; once."""
         info = self._game(live.id)
-        if info is None or info["status"] != "on" or not self.service.control.ended(live):
+        if info is None or info["status"] != "on" or not live.ended():
             return
         try:
             info = self._game(live.id, fresh=True)  # the seats as stored now (any node may add one)
@@ -362,8 +363,8 @@ class Accounts:
             log.exception("game %s: its results could not be stored", live.id)
         self._games.pop(live.id, None)
 
-    def _finish(self, live: LiveGame, info: dict[str, Any]) -> None:
-        result = self.service.control.outcome(live)
+    def _finish(self, live: Room, info: dict[str, Any]) -> None:
+        result = live.outcome()
         n = len(live.stored.seats)
         seats: dict[int, int] = dict(info["seats"])
         if result.aborted or result.returns is None:
@@ -402,9 +403,7 @@ class Accounts:
                 self._rate(s, live, seats, result.returns, now)
         log.info("game %s ended: %s", live.id, status)
 
-    def _rate(
-        self, s: Any, live: LiveGame, seats: dict[int, int], returns: list[float], now: datetime
-    ) -> None:
+    def _rate(self, s: Any, live: Room, seats: dict[int, int], returns: list[float], now: datetime) -> None:
         n = len(returns)
         game = live.stored.game
         rows = []
@@ -647,7 +646,7 @@ class Accounts:
         except ServiceError:
             return {"state": "waiting", "title": None}
         self.game_changed(live)  # an ended game found here gets its result now
-        if self.service.control.ended(live):
+        if live.ended():
             return {"state": "finished"}
         ctl = live.control
         deadline = getattr(ctl, "deadline", None)
