@@ -21,9 +21,9 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypedDict, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, TypeVar, cast
 
 from trapworks.core import (
     CHANCE,
@@ -44,10 +44,13 @@ from .catalog import renderer_url
 from .errors import STORE_RETRY_S, ServiceError
 from .outbox import SocketDropped
 from .seat_player import SeatPlayer
-from .store import PlyTaken, StoredGame
+from .store import PlyTaken, Store, StoredGame
 
 if TYPE_CHECKING:
-    from .features import Host
+    import concurrent.futures
+
+    from .bus import Bus
+    from .messages import CreateGame
 
 log = logging.getLogger("trapworks.server")
 
@@ -140,6 +143,53 @@ class GameControl:
 
 
 Step = tuple[int, str, State]  # (seat, action text, the state after it)
+
+
+class Hooks(Protocol):
+    """What a room asks of each feature (server/features/__init__.py's Feature has it all)."""
+
+    def after_step(self, room: Room) -> None: ...
+    def update(self, room: Room, viewer: int | None, state: Any) -> dict[str, Any]: ...
+    def info(self, room: Room) -> dict[str, Any]: ...
+    def at_end(self, room: Room) -> None: ...
+    def check_play(self, room: Room, seat: int, by: str) -> None: ...
+    def reloaded(self, room: Room) -> None: ...
+
+
+H = TypeVar("H", bound=Hooks)
+
+
+class Host(Protocol):
+    """What rooms and their features need of the service (server/service.py's GameService):
+    named here, not imported, so that nothing below the service imports it."""
+
+    live: dict[str, Room]
+    store: Store
+    bus: Bus
+    store_failures: int
+    last_activity: float
+    catch_ups: int
+    agent_time: dict[tuple[str, str], float]
+    apply_time: dict[str, float]
+    apply_pool: concurrent.futures.ThreadPoolExecutor
+    # game id -> node -> (when heard; seat -> status): seats with a socket on another node
+    remote_seats: dict[str, dict[str, tuple[float, dict[int, str]]]]
+
+    @property
+    def features(self) -> Sequence[Hooks]: ...
+    @property
+    def clustered(self) -> bool: ...
+    def get(self, gid: str) -> Room: ...
+    def store_failed(self, what: str, error: BaseException) -> ServiceError: ...
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> asyncio.Task | None: ...
+    def claim_timer(self, room: Room, kind: str, ply: int, hold_s: float) -> bool: ...
+    def seats_elsewhere(self, gid: str) -> dict[int, str]: ...
+    def rebuild(self, stored: StoredGame) -> Room: ...
+    def free_seats(self, stored: StoredGame) -> list[int]: ...
+    def make_game(self, game_id: str, options: dict[str, Any]) -> Game: ...
+    async def create(self, request: CreateGame, *, rematch_of: str | None = None) -> Room: ...
+    def take_seat(self, room: Room, seat: int) -> None: ...
+    def feature(self, kind: type[H]) -> H: ...
 
 
 @dataclass(eq=False)
@@ -348,9 +398,6 @@ class Room:
             "title": type(self.game).title or self.stored.game,
             "options": self.stored.options,
             "seat": viewer,
-            "players": self.players(),
-            "hints": self.stored.hints,
-            "practice": self.stored.practice,
             "renderer": renderer_url(self.stored.game),
             "static_view": static_view(self.game),  # the views' unchanging part (core/spec.py)
             "help": self.game.help_text(),
@@ -358,8 +405,8 @@ class Room:
             "created": self.stored.created,
             # The creator chose the seed or start position (it may know the secrets).
             "chosen_setup": self.stored.chosen_setup,
-            "public": self.stored.public,
-            "spectator_chat": self.stored.spectator_chat,
+            # The features' part: players (names), hints, practice (undo), public (tables),
+            # spectator_chat (chat), clock, hand_over_after, rematch_of.
             **{k: v for f in self._host.features for k, v in f.info(self).items()},
         }
 

@@ -55,7 +55,7 @@ from .features.resign import Resign
 from .features.tables import Tables
 from .features.undo import Undo
 from .messages import CreateGame, Move, MoveMessage, SeatSpec
-from .room import DEFAULT_HAND_OVER_AFTER_S, Connection, ControlDoc, GameControl, Room, new_doc
+from .room import DEFAULT_HAND_OVER_AFTER_S, Connection, ControlDoc, GameControl, Hooks, Room, new_doc
 from .store import SeatTaken, Store, StoredGame
 
 log = logging.getLogger("trapworks.server")
@@ -79,7 +79,7 @@ FEATURES: tuple[type[Feature], ...] = (
     Chat,
     Tables,
 )
-F = TypeVar("F", bound=Feature)
+F = TypeVar("F", bound=Hooks)
 
 
 def create_request(**fields: Any) -> CreateGame:

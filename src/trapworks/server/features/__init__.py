@@ -17,62 +17,20 @@ hooks (server/room.py):
   from the store, changed by another node, a seat taken, a socket opened or closed, the room
   leaving memory).
 
-Every hook does nothing by default. A feature reaches the rest of the server only through its
-`Host` (the service, named here, not imported: no import cycle in server/).
+Every hook does nothing by default. A feature reaches the rest of the server only through the
+room and its `Host` (the service, named in server/room.py, not imported: no import cycle in
+server/, type-only imports included).
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-if TYPE_CHECKING:
-    import concurrent.futures
+from ..room import Host, Room
 
-    from trapworks.core import Game
-
-    from ..bus import Bus
-    from ..errors import ServiceError
-    from ..messages import CreateGame
-    from ..room import Room
-    from ..store import Store, StoredGame
-
-
-F = TypeVar("F", bound="Feature")
-
-
-class Host(Protocol):
-    """What rooms and features need of the service (server/service.py's GameService)."""
-
-    live: dict[str, Room]
-    store: Store
-    bus: Bus
-    features: list[Feature]
-    store_failures: int
-    last_activity: float
-    catch_ups: int
-    agent_time: dict[tuple[str, str], float]
-    apply_time: dict[str, float]
-    apply_pool: concurrent.futures.ThreadPoolExecutor
-    # game id -> node -> (when heard; seat -> status): seats with a socket on another node
-    remote_seats: dict[str, dict[str, tuple[float, dict[int, str]]]]
-
-    @property
-    def clustered(self) -> bool: ...
-    def get(self, gid: str) -> Room: ...
-    def store_failed(self, what: str, error: BaseException) -> ServiceError: ...
-    def spawn(self, work: Coroutine[Any, Any, Any]) -> asyncio.Task | None: ...
-    def claim_timer(self, room: Room, kind: str, ply: int, hold_s: float) -> bool: ...
-    def seats_elsewhere(self, gid: str) -> dict[int, str]: ...
-    def rebuild(self, stored: StoredGame) -> Room: ...
-    def free_seats(self, stored: StoredGame) -> list[int]: ...
-    def make_game(self, game_id: str, options: dict[str, Any]) -> Game: ...
-    async def create(self, request: CreateGame, *, rematch_of: str | None = None) -> Room: ...
-    def take_seat(self, room: Room, seat: int) -> None: ...
-    def feature(self, kind: type[F]) -> F: ...
+__all__ = ["Feature", "Host"]
 
 
 class Feature:

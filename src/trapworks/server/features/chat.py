@@ -65,6 +65,9 @@ class Chat(Feature):
         super().__init__(host)
         self._rates = RateLimiter(CHAT_RATE_PER_S, CHAT_BURST)
 
+    def info(self, room: Room) -> dict[str, Any]:
+        return {"spectator_chat": room.stored.spectator_chat}  # spectators may write too
+
     def history(self, live: Room) -> list[dict[str, Any]]:
         try:
             return self.host.store.chat_lines(live.id, CHAT_HISTORY)

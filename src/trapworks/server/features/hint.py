@@ -52,6 +52,9 @@ class Hint(Feature):
             and self.agent_name(room.game) is not None
         )
 
+    def info(self, room: Room) -> dict[str, Any]:
+        return {"hints": room.stored.hints}
+
     def update(self, room: Room, viewer: int | None, state: Any) -> dict[str, Any]:
         player = state.current_player()
         return {"can_hint": self.can_hint(room, viewer) and player == viewer}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -72,6 +72,9 @@ class Names(Feature):
     def __init__(self, host: Host):
         super().__init__(host)
         self._spectator_names: dict[Connection, str] = {}
+
+    def info(self, room: Room) -> dict[str, Any]:
+        return {"players": room.players()}  # each seat's kind, agent, name and label
 
     def forget(self, conn: Connection) -> None:
         """A socket closed: its spectator name goes with it."""

@@ -62,6 +62,12 @@ class Presence(Feature):
         self._published: dict[str, list[list[Any]]] = {}
         self._republished = time.monotonic()
 
+    def stop(self, room: Room) -> None:
+        """The room leaves memory (no socket is open to it): what was shown of it is forgotten."""
+        self._shown.pop(room.id, None)
+        self._closed.pop(room.id, None)
+        self._published.pop(room.id, None)
+
     # --- statuses -------------------------------------------------------------------------
     def status(self, live: Room, seat: int, now: float | None = None) -> str | None:
         stored = live.stored

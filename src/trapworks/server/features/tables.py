@@ -10,6 +10,7 @@ never a token, an invite code or the spectator link. Private games are never lis
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar
 
@@ -24,6 +25,8 @@ from . import Feature, Host
 from .names import Names
 from .presence import Presence
 
+log = logging.getLogger("trapworks.server")
+
 LIST_MAX = 50  # tables listed at most (the oldest: see bounds.py for the tables per address)
 LIST_MAX_AGE = timedelta(days=1)  # a table waiting longer leaves the list
 
@@ -35,6 +38,17 @@ class Tables(Feature):
     def __init__(self, host: Host):
         super().__init__(host)
         self._default_options: dict[str, dict[str, Any]] = {}
+
+    def info(self, room: Room) -> dict[str, Any]:
+        return {"public": room.stored.public}  # listed in the lobby while a seat is free
+
+    def at_end(self, room: Room) -> None:
+        """A game over leaves the list for good (listing also checks, for games ended elsewhere)."""
+        if room.stored.public:
+            try:
+                self.host.store.close_table(room.id)
+            except Exception as e:  # the listing closes it on its next look
+                log.error("game %s: its open table could not be closed: %s", room.id, e)
 
     def listing(self) -> list[dict[str, Any]]:
         now = datetime.now(UTC)

@@ -20,6 +20,10 @@ class Undo(Feature):
     name = "undo"
     commands: ClassVar[tuple[type[BaseModel], ...]] = (TokenOnly, UndoMessage)  # POST .../undo, socket
 
+    def info(self, room: Room) -> dict[str, Any]:
+        # A practice game: undo may take back chance and physics outcomes already seen.
+        return {"practice": room.stored.practice}
+
     def update(self, room: Room, viewer: int | None, state: Any) -> dict[str, Any]:
         return {"can_undo": self.can_undo(room, viewer)}
 
