@@ -454,20 +454,20 @@ def test_a_read_only_shm_file_is_a_503_not_a_crash_and_writes_resume_once_it_is_
     store.close()
 
 
-def test_booby_trap_physics_runs_in_the_apply_threads_once_it_is_slow(client):
+def test_booby_trap_physics_runs_in_the_apply_threads_once_it_is_slow(client, monkeypatch):
     """A removal's physics takes tens of ms: after one, the game's actions apply in a thread pool
     (pymunk's C code then runs while the event loop serves the other games)."""
     svc = client.app.state.service
     seats = [{"kind": "human"}, {"kind": "agent", "agent": "heuristic"}]
     g = create_game(client, game="booby-trap", seats=seats)
     threads = set()
-    real = svc._apply_timed
+    real = Room._apply_timed
 
-    def spy(live, state, action):
+    def spy(room, state, action):
         threads.add(threading.current_thread().name)
-        return real(live, state, action)
+        return real(room, state, action)
 
-    svc._apply_timed = spy
+    monkeypatch.setattr(Room, "_apply_timed", spy)
     for _ in range(12):
         s = wait_for(
             lambda: (st := state_of(client, g))["to_move"] in (0, None) and st, timeout=30, what="turn"
@@ -478,6 +478,6 @@ def test_booby_trap_physics_runs_in_the_apply_threads_once_it_is_slow(client):
         # Touch a piece, then remove it: removals run the physics.
         action = next((t for t in legal if "remove" in t), legal[0])
         assert move(client, g, 0, action, ply=s["ply"]).status_code == 200
-    assert svc._apply_is_slow(svc.get(g["id"]))
+    assert svc.get(g["id"])._apply_is_slow()
     assert any(name.startswith("apply") for name in threads), threads
     assert len(svc.get(g["id"]).log) >= 12  # the agent replied throughout
