@@ -83,7 +83,7 @@ class SeatSpec(BaseModel):
 
 
 class ClockSpec(BaseModel):
-    """A game's clock (server/control.py): the server times each human seat's turns."""
+    """A game's clock (server/features/clock.py): the server times each human seat's turns."""
 
     model_config = ConfigDict(extra="forbid")
     mode: Literal["move", "total"] = Field(
@@ -382,7 +382,7 @@ class StateMessage(BaseModel):
     error: str | None
     sync: bool
     log: list[dict[str, Any]] | None = None
-    # Off the board (server/control.py); on the update that shows the game now.
+    # Off the board (server/features/); on the update that shows the game now.
     clock: dict[str, Any] | None = Field(
         None,
         description="the clock: its settings, `running` (the seat on move, or null) and "

@@ -110,7 +110,7 @@ def add_routes(app: FastAPI, social: Social) -> None:
         summary="Take a free seat of an open table: its token, handed out once",
     )
     async def join_table(gid: str, body: JoinTable, request: Request):
-        live, seat = social.tables.join(gid, body.seat, body.name)
+        live, seat = social.tables.join(gid, body)
         if body.name is not None:
             try:
                 await social.names.set_name(live, seat, body.name)

@@ -80,7 +80,7 @@ class GameRow(Base):
     # The creator chose the seed or the start position (allowed only where no two humans share
     # hidden information or chance): shown to the players.
     chosen_setup: Mapped[bool] = mapped_column(Boolean, default=False)
-    # Listed in the lobby's open tables while it has free seats (server/tables.py).
+    # Listed in the lobby's open tables while it has free seats (server/features/tables.py).
     public: Mapped[bool] = mapped_column("is_public", Boolean, default=False)
     # Spectators may write in the chat (by default they only read it).
     spectator_chat: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -125,9 +125,10 @@ class ActionRow(Base):
 
 
 class ControlRow(Base):
-    """What a game's players did off the board (server/control.py): its clock (settings, time left,
-    who is on move since when), resignations and an abort, the clock AI's moves, seats handed to an
-    AI, and a rematch (who accepted, the new game). One JSON document per game, rewritten on change."""
+    """What a game's players did off the board (server/room.py ControlDoc, written by the features
+    in server/features/): its clock (settings, time left, who is on move since when), resignations
+    and an abort, the clock AI's moves, seats handed to an AI, and a rematch (who accepted, the new
+    game). One JSON document per game, rewritten on change."""
 
     __tablename__ = "game_control"
 
@@ -582,7 +583,7 @@ class Store:
         with self.sessions() as s:
             return list(s.scalars(select(GameRow.id).order_by(GameRow.created)))
 
-    # --- seats taken, presence, chat, open tables (server/presence.py, chat.py, tables.py) ------
+    # --- seats taken, presence, chat, open tables (server/features/presence.py, chat.py, tables.py) ------
     def take_seat(self, game_id: str, seat: int, open_seats: int) -> datetime:
         """Record that `seat` is taken and `open_seats` seats are left free (committed on return);
         SeatTaken if the seat already was taken."""

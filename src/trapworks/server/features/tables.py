@@ -101,8 +101,10 @@ class Tables(Feature):
                 self._default_options[game_id] = {}
         return self._default_options[game_id]
 
-    def join(self, gid: str, seat: Any = None, name: Any = None) -> tuple[Room, int]:
-        """Take a free seat of a public game (the given one, else the first): (game, seat)."""
+    def join(self, gid: str, cmd: JoinTable) -> tuple[Room, int]:
+        """Take a free seat of a public game (the given one, else the first): (game, seat). The
+        request's model checked its fields (a seat number >= 0, a name's length)."""
+        seat, name = cmd.seat, cmd.name
         if not isinstance(gid, str) or len(gid) > 64:
             raise ServiceError(404, "no_such_table", "no open table with this id")
         try:
@@ -118,7 +120,7 @@ class Tables(Feature):
             raise ServiceError(409, "game_over", "this game is over: its seats are no longer offered")
         free = self.host.free_seats(live.stored)
         if seat is not None:
-            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(live.stored.seats):
+            if seat >= len(live.stored.seats):
                 raise ServiceError(
                     400, "bad_seat", f"seat {seat!r}: a seat number from 0 to {len(live.stored.seats) - 1}"
                 )
