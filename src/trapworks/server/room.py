@@ -44,7 +44,7 @@ from .catalog import renderer_url
 from .errors import STORE_RETRY_S, ServiceError
 from .outbox import SocketDropped
 from .seat_player import SeatPlayer
-from .store import PlyTaken, Store, StoredGame
+from .store import ControlConflict, PlyTaken, Store, StoredGame
 
 if TYPE_CHECKING:
     import concurrent.futures
@@ -62,6 +62,9 @@ INLINE_APPLY_S = 0.005  # a game whose recent applies took longer applies in a t
 # A cluster node's claim on playing chance or an AI seat at one ply lapses after this long (then
 # another node plays it: the claimant may have died).
 ADVANCE_CLAIM_S = 10.0
+# A change of the control document is made again on the stored one at most this many times when
+# other nodes keep changing it at the same moment (then 409: try again).
+CONTROL_TRIES = 5
 DEFAULT_HAND_OVER_AFTER_S = 120.0  # a seat with no socket this long may be handed to an AI
 
 
@@ -126,6 +129,7 @@ class GameControl:
     """One room's control document (stored) and its features' timers (not stored)."""
 
     data: ControlDoc
+    version: int = 0  # the stored version it was read at (0: none stored): written only over it
     timer: asyncio.Task | None = None  # the clock's (features/clock.py)
     deadline: float | None = None  # wall-clock time the seat on move runs out
     # Seat -> when its last socket closed (time.time()); a seat never connected since this server
@@ -264,10 +268,20 @@ class Room:
         async with self.lock:
             await self.broadcast()
 
-    def save_control(self, what: str) -> None:
-        """Store the control document (503 where the store fails: nothing was acknowledged)."""
+    def store_control(self, what: str) -> bool:
+        """Store the control document over the version read: True. False where another node of
+        a cluster changed it meanwhile: the stored one (and the seats) adopted instead, for the
+        caller to make its change again on it (no node's change is lost). ServiceError 503
+        where the store fails (nothing was acknowledged)."""
         try:
-            self._host.store.save_control(self.id, self.control.data)
+            self.control.version = self._host.store.save_control(
+                self.id, self.control.data, self.control.version
+            )
+            return True
+        except ControlConflict:
+            log.info("game %s: its control changed elsewhere (%s): reloaded", self.id, what)
+            self._reload_control()
+            return False
         except Exception as e:
             raise self._host.store_failed(f"{what} of game {self.id}", e) from None
 
@@ -768,7 +782,7 @@ class Room:
 
     def _reload_control(self) -> None:
         try:
-            data = self._host.store.load_control(self.id)
+            found = self._host.store.load_control_version(self.id)
             seats = self._host.store.load_seats(self.id)
             joins = self._host.store.seat_joins(self.id)
         except Exception as e:
@@ -779,8 +793,9 @@ class Room:
             self.agents.clear()
         self.stored.joins = joins
         self.stored.open_seats = len(self._host.free_seats(self.stored)) if self.stored.public else 0
-        if data is None:
+        if found is None:
             return
+        data, self.control.version = found
         self.control.before, self.control.data = self.control.data, cast(ControlDoc, data)
         for feature in self._host.features:
             feature.reloaded(self)

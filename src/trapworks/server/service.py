@@ -273,7 +273,8 @@ class GameService:
         try:
             self.store.create_game(stored)
             if room.control.data != new_doc(None, DEFAULT_HAND_OVER_AFTER_S, n, None):
-                self.store.save_control(room.id, room.control.data)  # a plain one is not stored
+                # (a plain one is not stored)
+                room.control.version = self.store.save_control(room.id, room.control.data)
         except Exception as e:
             raise self.store_failed("create a game", e) from None
         self.last_activity = time.monotonic()
@@ -326,13 +327,14 @@ class GameService:
         live = self.rebuild(stored)
         live.published_ply = live.ply()
         try:
-            doc = self.store.load_control(live.id)
+            found = self.store.load_control_version(live.id)
         except Exception as e:
             raise self.store_failed(f"load the control of game {gid!r}", e) from None
         n = len(live.stored.seats)
-        live.control = GameControl(
-            cast(ControlDoc, doc) if doc else new_doc(None, DEFAULT_HAND_OVER_AFTER_S, n, None)
-        )
+        if found is None:
+            live.control = GameControl(new_doc(None, DEFAULT_HAND_OVER_AFTER_S, n, None))
+        else:
+            live.control = GameControl(cast(ControlDoc, found[0]), version=found[1])
         for feature in self.features:
             feature.loaded(live)  # a restart: the clock's turn starts again now
         self.live[gid] = live

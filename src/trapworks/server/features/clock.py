@@ -26,7 +26,7 @@ from trapworks.core import CHANCE, Game
 
 from ..errors import STORE_RETRY_S, ServiceError
 from ..messages import ClockSpec
-from ..room import Room
+from ..room import CONTROL_TRIES, Room
 from ..seat_player import IllegalChoice, SeatPlayer
 from . import Feature
 from .resign import forfeit
@@ -118,14 +118,25 @@ class Clock(Feature):
         st = ctl.data["clock_state"]
         if st["turn_seat"] is None or room.waiting_for_invited():
             return
-        st["turn_started"] = time.time()
-        try:
-            self.host.store.save_control(room.id, ctl.data)
-        except Exception as e:  # the clock runs in memory; the next change stores it
-            self.host.store_failures += 1
-            log.error("storage failure (clock of game %s): %s", room.id, e)
+        for _ in range(CONTROL_TRIES):
+            st = ctl.data["clock_state"]
+            if not ctl.clock or room.ended() or st["turn_seat"] is None or room.waiting_for_invited():
+                break  # (as stored by another node meanwhile)
+            st["turn_started"] = time.time()
+            if self._stored(room):
+                break
         self._arm(room)
         self.host.spawn(room.tell_everyone())  # the others' pages start its countdown
+
+    @staticmethod
+    def _stored(room: Room) -> bool:
+        """Store the clock (True); False where another node changed the document meanwhile (the
+        stored one adopted: the caller does its change again). A store failure is logged and the
+        clock runs on in memory (the next change stores it)."""
+        try:
+            return room.store_control("store the clock")
+        except ServiceError:
+            return True
 
     def _clock_view(self, room: Room) -> dict[str, Any] | None:
         ctl = room.control
@@ -167,10 +178,28 @@ class Clock(Feature):
 
     def after_step(self, room: Room) -> None:
         """The game moved on (caller holds the lock, about to tell everyone): end the turn that
-        ended, start the one that began, store the clock and set its timer."""
+        ended, start the one that began, store the clock and set its timer. Where another node
+        changed the control document meanwhile (a resignation, a rematch), the turn is worked out
+        again on the stored document: neither change is lost."""
+        ctl = room.control
+        for _ in range(CONTROL_TRIES):
+            changed = self._turn(room)
+            if changed is None:
+                return  # no clock
+            if not changed:
+                if ctl.timer is None or ctl.timer.done():
+                    self._arm(room)  # a game just loaded (a restart): its timer is set again
+                return  # its timer (or the clock's AI playing the turn) carries on
+            if self._stored(room):
+                break
+        self._arm(room)
+
+    def _turn(self, room: Room) -> bool | None:
+        """Work out the turn in the control document: whether it changed (to be stored); None
+        where the game has no clock."""
         ctl = room.control
         if not ctl.clock:
-            return
+            return None
         st = ctl.data["clock_state"]
         state = room.state
         player = state.current_player()
@@ -180,9 +209,7 @@ class Clock(Feature):
         if turn is not None and player == turn and not room.ended():
             # Still the same seat's turn if nobody else acted since it began (chance may have).
             if ply >= st["turn_ply"] and all(s in (turn, CHANCE) for s, _ in room.log[st["turn_ply"] :]):
-                if ctl.timer is None or ctl.timer.done():
-                    self._arm(room)  # a game just loaded (a restart): its timer is set again
-                return  # its timer (or the clock's AI playing the turn) carries on
+                return False  # still the same turn
         clock = ctl.clock
         if turn is not None and clock["mode"] == "total" and not room.waiting_for_invited():
             # (no time is spent while the clocks wait for a seat to be taken)
@@ -196,12 +223,7 @@ class Clock(Feature):
         st["turn_seat"] = player if human_turn else None
         st["turn_ply"] = ply
         st["turn_started"] = now
-        try:
-            self.host.store.save_control(room.id, ctl.data)
-        except Exception as e:  # the clock keeps running in memory; the next change stores it
-            self.host.store_failures += 1
-            log.error("storage failure (clock of game %s): %s", room.id, e)
-        self._arm(room)
+        return True
 
     def _arm(self, room: Room) -> None:
         ctl = room.control

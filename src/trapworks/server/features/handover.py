@@ -19,9 +19,9 @@ from trapworks.agents import available_agents
 
 from ..errors import ServiceError
 from ..messages import HandOver as HandOverCommand
-from ..room import DEFAULT_HAND_OVER_AFTER_S, Room
+from ..room import CONTROL_TRIES, DEFAULT_HAND_OVER_AFTER_S, Room
 from . import Feature
-from .resign import player_of, stand_in
+from .resign import changed_elsewhere, player_of, stand_in
 
 __all__ = ["DEFAULT_HAND_OVER_AFTER_S", "HAND_OVER_INVITE_FLOOR_S", "HandOver"]
 
@@ -166,16 +166,30 @@ class HandOver(Feature):
                         else ""
                     ),
                 )
-            seats = [dict(s) for s in room.stored.seats]
-            seats[seat].update(kind="agent", agent=level)
-            entry = {"seat": seat, "agent": level, "ply": room.ply(), "by": by}
-            ctl.data["handed"].append(entry)
-            try:
-                self.host.store.update_seats(room.id, seats)
-                self.host.store.save_control(room.id, ctl.data)
-            except Exception as e:
-                ctl.data["handed"].pop()
-                raise self.host.store_failed(f"hand a seat of game {room.id} to an AI", e) from None
+            for _ in range(CONTROL_TRIES):
+                seats = [dict(s) for s in room.stored.seats]
+                seats[seat].update(kind="agent", agent=level)
+                entry = {"seat": seat, "agent": level, "ply": room.ply(), "by": by}
+                ctl.data["handed"].append(entry)
+                try:
+                    stored = room.store_control("hand a seat to an AI")  # first: a conflict changes nothing
+                    if stored:
+                        self.host.store.update_seats(room.id, seats)
+                except Exception as e:
+                    if ctl.data["handed"]:
+                        ctl.data["handed"].pop()
+                    if isinstance(e, ServiceError):
+                        raise
+                    raise self.host.store_failed(f"hand a seat of game {room.id} to an AI", e) from None
+                if stored:
+                    break
+                # Another node changed the document meanwhile (stored one adopted): still to do?
+                if room.ended():
+                    raise ServiceError(409, "game_over", "the game is over")
+                if room.stored.seats[seat]["kind"] != "human":
+                    raise ServiceError(409, "not_gone", f"seat {seat + 1} was handed to an AI already")
+            else:
+                raise changed_elsewhere()
             room.adopt_seats(seats)
             ctl.gone_since.pop(seat, None)
             await room.broadcast(sync=True)

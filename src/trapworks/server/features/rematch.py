@@ -13,9 +13,9 @@ from pydantic import BaseModel
 
 from ..errors import ServiceError
 from ..messages import ClockSpec, CreateGame, SeatSpec, TokenOnly
-from ..room import Room
+from ..room import CONTROL_TRIES, Room
 from . import Feature
-from .resign import player_of
+from .resign import changed_elsewhere, player_of
 
 
 class Rematch(Feature):
@@ -64,23 +64,32 @@ class Rematch(Feature):
             await room.refresh_locked()
             if not room.ended():
                 raise ServiceError(409, "not_over", "a rematch is for a finished game; this one is still on")
-            ctl = room.control
             humans = room.humans()
             if seat not in humans:
                 raise ServiceError(409, "seat_handed", "this seat is played by an AI now: no rematch for it")
-            rematch = ctl.data["rematch"]
-            if rematch["game"] is None:
+            made: str | None = None  # a rematch made here (never made twice)
+            for _ in range(CONTROL_TRIES):
+                # (on the stored document again where another node changed it meanwhile: its
+                # acceptances are kept, and a rematch it made is the rematch)
+                rematch = room.control.data["rematch"]
+                if rematch["game"] is not None:
+                    break
                 if seat not in rematch["accepted"]:
                     rematch["accepted"].append(seat)
                 if set(humans) <= set(rematch["accepted"]):
-                    rematch["game"] = await self._create_rematch(room)
+                    rematch["game"] = made = made or await self._create_rematch(room)
                 try:
-                    self.host.store.save_control(room.id, ctl.data)
-                except Exception as e:
+                    stored = room.store_control("store a rematch")
+                except ServiceError:
                     if rematch["game"] is None:
                         rematch["accepted"].remove(seat)
-                    raise self.host.store_failed(f"store a rematch of game {room.id}", e) from None
-                await room.broadcast(sync=True)
+                    raise
+                if stored:
+                    await room.broadcast(sync=True)
+                    break
+            else:
+                raise changed_elsewhere()
+            rematch = room.control.data["rematch"]
         return {
             "ok": True,
             "accepted": list(rematch["accepted"]),

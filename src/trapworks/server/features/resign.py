@@ -17,10 +17,15 @@ from trapworks.core import Forfeit, abort_refusal
 
 from ..errors import ServiceError
 from ..messages import TokenOnly
-from ..room import Room
+from ..room import CONTROL_TRIES, Room
 from . import Feature
 
 STAND_IN = ("easy", "random")  # who plays an out seat's turns when the game goes on (first offered)
+
+
+def changed_elsewhere() -> ServiceError:
+    """Other nodes kept changing the game's control document at the same moment."""
+    return ServiceError(409, "changed_elsewhere", "the game changed elsewhere at the same moment; try again")
 
 
 def stand_in(room: Room) -> str:
@@ -41,22 +46,31 @@ async def forfeit(room: Room, seat: int, reason: Any) -> None:
     says the game goes on, a stand-in agent plays the seat's turns."""
     host = room.host
     assert host is not None
-    ctl = room.control
-    ctl.data["forfeits"].append(Forfeit(seat, reason, room.ply()).to_dict())
-    seats = None
-    if not room.outcome().ended:
-        seats = [dict(s) for s in room.stored.seats]
-        seats[seat].update(kind="agent", agent=stand_in(room))
-    try:
-        if seats is not None:
-            host.store.update_seats(room.id, seats)
-        host.store.save_control(room.id, ctl.data)
-    except Exception as e:
-        ctl.data["forfeits"].pop()
-        raise host.store_failed(f"store a forfeit in game {room.id}", e) from None
-    if seats is not None:
-        room.adopt_seats(seats)
-    await room.broadcast(sync=True)
+    for _ in range(CONTROL_TRIES):
+        if room.ended() or room.stored.seats[seat]["kind"] != "human":
+            return  # (as another node stored meanwhile: the game ended, or the seat is out)
+        ctl = room.control
+        ctl.data["forfeits"].append(Forfeit(seat, reason, room.ply()).to_dict())
+        seats = None
+        if not room.outcome().ended:
+            seats = [dict(s) for s in room.stored.seats]
+            seats[seat].update(kind="agent", agent=stand_in(room))
+        try:
+            stored = room.store_control("store a forfeit")  # first: a conflict changes nothing
+            if stored and seats is not None:
+                host.store.update_seats(room.id, seats)
+        except Exception as e:
+            if ctl.data["forfeits"]:
+                ctl.data["forfeits"].pop()
+            if isinstance(e, ServiceError):
+                raise
+            raise host.store_failed(f"store a forfeit in game {room.id}", e) from None
+        if stored:
+            if seats is not None:
+                room.adopt_seats(seats)
+            await room.broadcast(sync=True)
+            return
+    raise changed_elsewhere()
 
 
 def seat_moves(room: Room, enough: int = 2) -> int:
@@ -143,12 +157,19 @@ class Resign(Feature):
             why = self.abort_refusal(room)
             if why is not None:
                 raise ServiceError(409, "too_late_to_abort", f"abort refused: {why}")
-            ctl = room.control
-            ctl.data["forfeits"].append(Forfeit(None, "aborted", room.ply()).to_dict())
-            try:
-                self.host.store.save_control(room.id, ctl.data)
-            except Exception as e:
-                ctl.data["forfeits"].pop()
-                raise self.host.store_failed(f"store an abort in game {room.id}", e) from None
+            for _ in range(CONTROL_TRIES):
+                ctl = room.control
+                ctl.data["forfeits"].append(Forfeit(None, "aborted", room.ply()).to_dict())
+                try:
+                    stored = room.store_control("store an abort")
+                except ServiceError:
+                    ctl.data["forfeits"].pop()
+                    raise
+                if stored:
+                    break
+                if room.ended():  # (as another node stored meanwhile)
+                    raise ServiceError(409, "game_over", "the game is over: there is nothing to abort")
+            else:
+                raise changed_elsewhere()
             await room.broadcast(sync=True)
         return {"ok": True, "ended": True, "ply": room.ply()}
