@@ -59,3 +59,20 @@ def test_signed_up_on_one_node_logged_in_on_the_other_each_session_valid_on_both
     on_b.post("/api/account/logout")
     assert me(a_url, on_b.c.cookies) is None
     assert me(b_url, on_a.c.cookies) == {"username": name}
+
+
+def test_failed_log_ins_are_counted_by_the_whole_cluster(two_nodes):
+    """A guesser who spreads attempts over the nodes (behind a balancer every other request lands
+    elsewhere) gets no more tries than on one node: the limiter's window is in the database."""
+    from trapworks.server.accounts.core import LOGIN_FAILS_PER_ACCOUNT
+
+    a_url, b_url = two_nodes
+    name = unique("guessed")
+    browser(a_url).signup(name)
+    nodes = [browser(a_url), browser(b_url)]
+    for i in range(LOGIN_FAILS_PER_ACCOUNT):
+        nodes[i % 2].login(name, password=f"wrong guess {i}", status=401)
+    # The next attempt is refused on either node, even with the right password.
+    for node in nodes:
+        r = node.login(name, status=429)
+        assert r["code"] == "too_many_attempts" and "this account" in r["error"]

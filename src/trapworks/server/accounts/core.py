@@ -12,7 +12,6 @@ import hashlib
 import logging
 import secrets
 import time
-from collections import deque
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -36,6 +35,7 @@ from .models import (
     AccountGameRow,
     AccountRow,
     AccountSeatRow,
+    LoginFailureRow,
     RatingHistoryRow,
     RatingRow,
     SessionRow,
@@ -92,27 +92,35 @@ class Current:
 
 
 class LoginLimiter:
-    """Failed log-ins in a sliding window, per account and per address (in this process)."""
+    """Failed log-ins in a sliding window, per account and per address, in the database: every
+    node of a cluster counts the same failures (a guesser gains nothing by spreading attempts over
+    the nodes behind a balancer)."""
 
-    def __init__(self) -> None:
-        self._fails: dict[tuple[str, str], deque[float]] = {}
+    def __init__(self, db: sessionmaker) -> None:
+        self.db = db
 
-    def _recent(self, key: tuple[str, str]) -> deque[float]:
-        q = self._fails.setdefault(key, deque())
-        cutoff = time.monotonic() - LOGIN_WINDOW_S
-        while q and q[0] < cutoff:
-            q.popleft()
-        return q
+    @staticmethod
+    def _key(kind: str, value: str) -> str:
+        return hashlib.sha256(f"{kind}:{value}".encode()).hexdigest()
 
     def check(self, account: str, address: str) -> None:
-        for key, limit in (
-            (("account", account), LOGIN_FAILS_PER_ACCOUNT),
-            (("address", address), LOGIN_FAILS_PER_ADDRESS),
+        now = _now()
+        since = now - timedelta(seconds=LOGIN_WINDOW_S)
+        for kind, value, limit in (
+            ("account", account, LOGIN_FAILS_PER_ACCOUNT),
+            ("address", address, LOGIN_FAILS_PER_ADDRESS),
         ):
-            q = self._recent(key)
-            if len(q) >= limit:
-                wait = int(q[0] + LOGIN_WINDOW_S - time.monotonic()) + 1
-                what = "this account" if key[0] == "account" else "your address"
+            key = self._key(kind, value)
+            with self.db() as s:
+                count, first = s.execute(
+                    select(func.count(), func.min(LoginFailureRow.at)).where(
+                        LoginFailureRow.key_hash == key, LoginFailureRow.at > since
+                    )
+                ).one()
+            if count >= limit:
+                oldest = _aware(first) or now
+                wait = int((oldest - since).total_seconds()) + 1
+                what = "this account" if kind == "account" else "your address"
                 raise ServiceError(
                     429,
                     "too_many_attempts",
@@ -120,15 +128,24 @@ class LoginLimiter:
                 )
 
     def failed(self, account: str, address: str) -> None:
-        now = time.monotonic()
-        self._recent(("account", account)).append(now)
-        self._recent(("address", address)).append(now)
-        if len(self._fails) > 100_000:  # bounded: drop the keys with no recent failure
-            for key in [k for k, q in self._fails.items() if not q]:
-                del self._fails[key]
+        now = _now()
+        with self.db.begin() as s:
+            # Bounded: what has left the window goes as new failures come.
+            s.execute(
+                delete(LoginFailureRow).where(LoginFailureRow.at <= now - timedelta(seconds=LOGIN_WINDOW_S))
+            )
+            s.add_all(
+                [
+                    LoginFailureRow(key_hash=self._key("account", account), at=now),
+                    LoginFailureRow(key_hash=self._key("address", address), at=now),
+                ]
+            )
 
     def succeeded(self, account: str) -> None:
-        self._fails.pop(("account", account), None)
+        with self.db.begin() as s:
+            s.execute(
+                delete(LoginFailureRow).where(LoginFailureRow.key_hash == self._key("account", account))
+            )
 
 
 class Accounts:
@@ -136,7 +153,7 @@ class Accounts:
         self.service = service
         self.engine = service.store.engine  # its tables: migration 0003 (server/migrations)
         self.db = sessionmaker(self.engine, expire_on_commit=False)
-        self.limiter = LoginLimiter()
+        self.limiter = LoginLimiter(self.db)
         # game id -> {seat: account id} and whether it is rated and still on (None: no account
         # seat). Read once per game per process; kept in step by this class's own writes.
         self._games: dict[str, dict[str, Any] | None] = {}
