@@ -1,20 +1,50 @@
-"""The server package has no import cycle, and imports nothing from the CLI above it (issue 24):
-`server/service.py` and `server/control.py` used to import each other, and `server/app.py` took
-its data folder from `cli.options`. The graph is read from the source, imports inside functions
-included (test_import_layers.runtime_imports)."""
+"""The server package is rooms and features (issue 24), with no import cycle, importing nothing
+from the CLI above it: `server/service.py` and `server/control.py` used to import each other, and
+`server/app.py` took its data folder from `cli.options`. The graph is read from the source,
+imports inside functions included (test_import_layers.runtime_imports).
+
+The layout: a Room (server/room.py) owns one live game and the one path of its actions; each
+off-board feature is one module of server/features/, one class implementing the `Feature`
+protocol (its commands as pydantic models, the hooks the room calls), reaching the rest of the
+server only through the room and its host (never importing the service)."""
 
 from __future__ import annotations
 
 import graphlib
+import importlib
+import inspect
+
+import pytest
+from pydantic import BaseModel
 
 from layers.test_import_layers import SRC, import_graph, module_name, runtime_imports
 
 SERVER = SRC / "trapworks" / "server"
+FEATURES = SERVER / "features"
+# One module per off-board feature (the issue's list), and the class that implements it there.
+FEATURE_MODULES = {
+    "clock": "Clock",
+    "resign": "Resign",  # resign and abort
+    "rematch": "Rematch",
+    "handover": "HandOver",
+    "undo": "Undo",
+    "hint": "Hint",
+    "chat": "Chat",
+    "presence": "Presence",
+    "names": "Names",
+    "tables": "Tables",
+}
+HOOKS = [
+    name
+    for name, member in vars(importlib.import_module("trapworks.server.features").Feature).items()
+    if inspect.isfunction(member) and not name.startswith("_")
+]
 
 
 def test_the_server_package_has_no_import_cycle() -> None:
     graph = import_graph(SERVER)
-    assert "trapworks.server.service" in graph and "trapworks.server.control" in graph
+    expected = {"trapworks.server.service", "trapworks.server.room", "trapworks.server.features.clock"}
+    assert expected <= set(graph)
     graphlib.TopologicalSorter(graph).prepare()  # raises CycleError naming the cycle
 
 
@@ -27,17 +57,70 @@ def test_the_server_imports_nothing_from_the_cli() -> None:
 
 
 def test_the_reader_sees_the_server_edges_and_skips_type_checking_imports() -> None:
-    """A control: the graph has service -> control, and control's import of the service (for
-    type hints only, under TYPE_CHECKING) is not an edge; with it, the cycle would be reported."""
+    """A control: the graph has clock -> room and service -> clock, and the room imports no
+    feature (it names what it asks of them and of the service as Protocols, Hooks and Host); an
+    edge room -> clock would be reported as a cycle."""
     graph = import_graph(SERVER)
-    assert "trapworks.server.control" in graph["trapworks.server.service"]
-    assert "trapworks.server.service" not in graph["trapworks.server.control"]
+    assert "trapworks.server.room" in graph["trapworks.server.features.clock"]
+    assert "trapworks.server.features.clock" in graph["trapworks.server.service"]
+    assert not any(m.startswith("trapworks.server.features") for m in graph["trapworks.server.room"])
     looped = {
         **graph,
-        "trapworks.server.control": graph["trapworks.server.control"] | {"trapworks.server.service"},
+        "trapworks.server.room": graph["trapworks.server.room"] | {"trapworks.server.features.clock"},
     }
-    try:
+    with pytest.raises(graphlib.CycleError):
         graphlib.TopologicalSorter(looped).prepare()
-    except graphlib.CycleError:
-        return
-    raise AssertionError("the cycle service <-> control was not reported")
+
+
+def test_server_control_py_and_live_py_are_gone_the_room_holds_the_game() -> None:
+    """No catch-all control class is left: the features replaced it (moved, not wrapped)."""
+    assert not (SERVER / "control.py").exists() and not (SERVER / "live.py").exists()
+    from trapworks.server.room import Room
+
+    assert inspect.iscoroutinefunction(Room.play)
+    assert list(inspect.signature(Room.play).parameters)[:3] == ["self", "seat", "action"]
+    assert "by" in inspect.signature(Room.play).parameters
+
+
+def test_each_feature_is_one_module_under_server_features() -> None:
+    found = {p.stem for p in FEATURES.glob("*.py") if p.stem != "__init__"}
+    assert found == set(FEATURE_MODULES), "one module per feature, no other"
+
+
+@pytest.mark.parametrize("module", sorted(FEATURE_MODULES))
+def test_each_feature_module_implements_the_one_protocol(module: str) -> None:
+    from trapworks.server.features import Feature
+    from trapworks.server.service import FEATURES as REGISTERED
+
+    mod = importlib.import_module(f"trapworks.server.features.{module}")
+    mine = [
+        c
+        for c in vars(mod).values()
+        if inspect.isclass(c) and issubclass(c, Feature) and c is not Feature and c.__module__ == mod.__name__
+    ]
+    assert [c.__name__ for c in mine] == [FEATURE_MODULES[module]], "exactly one feature class in the module"
+    (cls,) = mine
+    assert cls in REGISTERED, "the service runs its hooks"
+    assert cls.name, "a feature has a name"
+    # Its commands are pydantic models (server/messages.py: the one validation at the boundary).
+    assert cls.commands and all(issubclass(c, BaseModel) for c in cls.commands)
+    # It answers at least one of the room's hooks, each with the protocol's signature (a method of
+    # the same name with other parameters, or a coroutine, would be called wrongly by the room).
+    overridden = [h for h in HOOKS if h in vars(cls)]
+    assert overridden, f"{cls.__name__} implements none of the hooks {HOOKS}"
+    for hook in overridden:
+        mine_sig = inspect.signature(getattr(cls, hook))
+        proto_sig = inspect.signature(getattr(Feature, hook))
+        assert list(mine_sig.parameters) == list(proto_sig.parameters), (cls.__name__, hook)
+        assert not inspect.iscoroutinefunction(getattr(cls, hook)), (cls.__name__, hook)
+
+
+def test_the_features_reach_the_service_only_through_their_host() -> None:
+    """No feature module imports the service, the app or the socket wiring (each is told of the
+    room and its host, like lichess's round features are told of the round)."""
+    graph = import_graph(SERVER)
+    above = {"trapworks.server.service", "trapworks.server.app", "trapworks.server.social"}
+    upward = {
+        name: sorted(graph[name] & above) for name in graph if name.startswith("trapworks.server.features")
+    }
+    assert {m: found for m, found in upward.items() if found} == {}

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from trapworks.server import control as control_module
-from trapworks.server.names import same_name
+from trapworks.server.features import handover as control_module
+from trapworks.server.features.names import same_name
 
 from .conftest import create_game
 from .test_social_api import answer

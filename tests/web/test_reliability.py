@@ -22,6 +22,7 @@ from sqlalchemy.exc import OperationalError
 from trapworks.server import create_app
 from trapworks.server import outbox as outbox_module
 from trapworks.server.limits import uvicorn_settings
+from trapworks.server.room import Room
 from trapworks.server.store import Store
 
 from .conftest import create_game
@@ -303,7 +304,7 @@ def test_an_agent_move_whose_write_fails_is_retried(client, monkeypatch):
         return real(rows)
 
     monkeypatch.setattr(store, "_insert", flaky)
-    monkeypatch.setattr(client.app.state.service, "_agent_is_fast", lambda live, seat: False)
+    monkeypatch.setattr(Room, "_agent_is_fast", lambda room, seat: False)
     g = create_game(client, seats=[{"kind": "human"}, {"kind": "agent", "agent": "random"}])
     assert move(client, g, 0, "a1", ply=0).status_code == 200
     wait_for(lambda: state_of(client, g)["ply"] >= 2, timeout=20, what="the AI's retried move")
@@ -370,23 +371,23 @@ def test_a_full_disk_answers_503_and_the_server_serves_again_once_space_is_back(
 def test_an_agent_move_during_a_full_disk_is_stored_once_space_is_back(small_disk):
     url = f"sqlite:///{small_disk / 'ai.sqlite'}"
     with TestClient(create_app(url)) as c:
-        c.app.state.service._agent_is_fast = lambda live, seat: False  # the agent moves on its own
         g = create_game(c, seats=[{"kind": "human"}, {"kind": "agent", "agent": "random"}])
         live = c.app.state.service.get(g["id"])
+        live._agent_is_fast = lambda seat: False  # the agent moves on its own (the room's advance)
         # Fill the disk between the human's stored move and the agent's: the agent's write fails.
-        real = c.app.state.service._agent_step
+        real = live._agent_step
         filled = {}
 
-        async def slow_step(live_game, seat, state):
+        async def slow_step(seat, state):
             filled["f"] = fill(small_disk)
-            return await real(live_game, seat, state)
+            return await real(seat, state)
 
-        c.app.state.service._agent_step = slow_step
+        live._agent_step = slow_step
         assert move(c, g, 0, "a1", ply=0).status_code == 200
         wait_for(lambda: "f" in filled, what="the agent thinking")
         time.sleep(0.5)  # a few failed writes and retries
         assert live.ply() == 1  # nothing applied that is not stored
-        c.app.state.service._agent_step = real
+        live._agent_step = real
         filled["f"].unlink()
         wait_for(lambda: state_of(c, g)["ply"] >= 2, timeout=20, what="the agent's move after the disk")
     store = Store(url)
@@ -469,20 +470,20 @@ def test_a_read_only_shm_file_is_a_503_not_a_crash_and_writes_resume_once_it_is_
     store.close()
 
 
-def test_booby_trap_physics_runs_in_the_apply_threads_once_it_is_slow(client):
+def test_booby_trap_physics_runs_in_the_apply_threads_once_it_is_slow(client, monkeypatch):
     """A removal's physics takes tens of ms: after one, the game's actions apply in a thread pool
     (pymunk's C code then runs while the event loop serves the other games)."""
     svc = client.app.state.service
     seats = [{"kind": "human"}, {"kind": "agent", "agent": "heuristic"}]
     g = create_game(client, game="booby-trap", seats=seats)
     threads = set()
-    real = svc._apply_timed
+    real = Room._apply_timed
 
-    def spy(live, state, action):
+    def spy(room, state, action):
         threads.add(threading.current_thread().name)
-        return real(live, state, action)
+        return real(room, state, action)
 
-    svc._apply_timed = spy
+    monkeypatch.setattr(Room, "_apply_timed", spy)
     for _ in range(12):
         s = wait_for(
             lambda: (st := state_of(client, g))["to_move"] in (0, None) and st, timeout=30, what="turn"
@@ -493,6 +494,6 @@ def test_booby_trap_physics_runs_in_the_apply_threads_once_it_is_slow(client):
         # Touch a piece, then remove it: removals run the physics.
         action = next((t for t in legal if "remove" in t), legal[0])
         assert move(client, g, 0, action, ply=s["ply"]).status_code == 200
-    assert svc._apply_is_slow(svc.get(g["id"]))
+    assert svc.get(g["id"])._apply_is_slow()
     assert any(name.startswith("apply") for name in threads), threads
     assert len(svc.get(g["id"]).log) >= 12  # the agent replied throughout

@@ -10,7 +10,7 @@ import pytest
 from trapworks.core import CHANCE, GameRecord
 from trapworks.core.randomness import derive, seed_key, stream_seed
 from trapworks.games.booby_trap import physics
-from trapworks.server import service as service_module
+from trapworks.server import room as room_module
 
 from .conftest import create_game
 from .web_helpers import wait_for
@@ -145,7 +145,7 @@ def test_spectators_of_two_games_with_one_public_history_and_different_secrets_s
         outcomes = [a for a, _ in state.chance_outcomes()]
         return dice.setdefault((state.move_number(), tuple(outcomes)), table.choice(outcomes))
 
-    monkeypatch.setattr(service_module, "chance_outcome", same_dice)
+    monkeypatch.setattr(room_module, "chance_outcome", same_dice)
     seats = [{"kind": "human"}, {"kind": "human"}]
     a = create_game(client, game="dead-end-drive", seats=seats, options={"players": 2})
     b = create_game(client, game="dead-end-drive", seats=seats, options={"players": 2})

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from trapworks.server import create_app
-from trapworks.server.chat import CHAT_BURST, CHAT_MAX
-from trapworks.server.names import NAME_MAX, BadName, clean_name
+from trapworks.server.features.chat import CHAT_BURST, CHAT_MAX
+from trapworks.server.features.names import NAME_MAX, BadName, clean_name
 from trapworks.server.store import SeatTaken, Store
 
 from .conftest import create_game
@@ -145,7 +145,7 @@ def test_name_changes_and_presence_messages_are_rate_limited(client):
 
 # --- presence -----------------------------------------------------------------------------------
 def test_presence_goes_online_away_and_left_live(client, monkeypatch):
-    from trapworks.server import presence
+    from trapworks.server.features import presence
 
     monkeypatch.setattr(presence, "LEFT_AFTER_S", 0.2)
     monkeypatch.setattr(presence, "SWEEP_S", 0.05)

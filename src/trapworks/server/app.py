@@ -31,6 +31,9 @@ from .bus import make_bus
 from .cluster import ClusterLink
 from .control_api import add_control_routes
 from .eviction import Evictor
+from .features.clock import Clock
+from .features.hint import Hint
+from .features.undo import Undo
 from .headers import OriginCheck, SecurityHeaders
 from .i18n import add_i18n_routes
 from .limits import SOCKET_RATE_BURST, SOCKET_RATE_PER_S, LimitsMiddleware, RateLimiter
@@ -150,7 +153,7 @@ def create_app(
         if memory is not None:
             memory.start()
         await cluster.start()  # subscribed before serving: no change made elsewhere goes unheard
-        service.control.resume_clocks()  # clocks run again at once, not when a player comes back
+        service.feature(Clock).resume()  # clocks run again at once, not when a player comes back
         evictor.start()  # i26
         yield
         await evictor.stop()  # i26
@@ -211,6 +214,9 @@ def create_app(
                 "missing_ply",
                 "a move needs 'ply': the move count you saw (a repeat is then answered, not applied)",
             )
+        if tuple(first.get("loc", ())) == ("body", "action"):
+            # As on the socket: a move's action text refused by the model is a 400 bad_action.
+            return _error(400, "bad_action", f"action: {first.get('msg')}")
         parts = []
         for e in errors[:5]:
             where = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
@@ -278,24 +284,7 @@ def create_app(
         summary="Create a game; returns seat links with secret tokens",
     )
     async def create(body: CreateGame, request: Request):
-        seats = (
-            [s.model_dump() for s in body.seats]
-            if body.seats is not None
-            else [{"kind": "human"}] * service.make_game(body.game, body.options).num_players()
-        )
-        live = await service.create(
-            body.game,
-            body.options,
-            seats,
-            hints=body.hints,
-            seed=body.seed,
-            start=body.start,
-            practice=body.practice,
-            public=body.public,
-            spectator_chat=body.spectator_chat,
-            clock=body.clock.model_dump() if body.clock else None,
-            hand_over_after=body.hand_over_after,
-        )
+        live = await service.create(body)  # the model is the one validation (server/messages.py)
         base = str(request.base_url).rstrip("/")
         return {
             "id": live.id,
@@ -307,7 +296,7 @@ def create_app(
                     "seat": i,
                     "kind": s["kind"],
                     "agent": s["agent"],
-                    "label": service.seat_label(live, i),
+                    "label": live.seat_label(i),
                     # An invited seat: only its invite link (the token goes to who claims it).
                     "token": None if s.get("invite") else s["token"],
                     "link": (
@@ -340,8 +329,8 @@ def create_app(
     @app.get("/api/games/{gid}", summary="A game as the token's seat sees it")
     async def get_game(gid: str, token: str | None = Query(None)):
         live = await service.fresh(gid)  # in a cluster: never an old ply as current
-        seat = service.seat_for(live, token)
-        return {"info": service.game_info(live, seat), "state": service.snapshot(live, seat, sync=True)}
+        seat = live.seat_for(token)
+        return {"info": live.game_info(seat), "state": live.snapshot(seat, sync=True)}
 
     @app.post(
         "/api/games/{gid}/moves",
@@ -350,15 +339,15 @@ def create_app(
         summary="Play an action for the token's seat",
     )
     async def post_move(gid: str, body: Move):
-        return {"ok": True, **(await service.move(gid, body.token, body.action, body.ply))}
+        return {"ok": True, **(await service.move(gid, body.token, body))}
 
     @app.post("/api/games/{gid}/undo", summary="Take back your last move (against AI only)")
     async def post_undo(gid: str, body: TokenOnly):
-        return {"ok": True, "ply": await service.undo(gid, body.token)}
+        return {"ok": True, "ply": await service.feature(Undo).undo(gid, body.token)}
 
     @app.get("/api/games/{gid}/hint", summary="The game's best agent's move for you (where allowed)")
     async def get_hint(gid: str, token: str | None = Query(None)):
-        return await service.hint(gid, token)
+        return await service.feature(Hint).hint(gid, token)
 
     @app.get("/api/games/{gid}/moment/{ply}", summary="Your view of the game right after move `ply`")
     async def get_moment(gid: str, ply: int, token: str | None = Query(None)):
@@ -396,7 +385,7 @@ def create_app(
         await ws.accept()
         try:
             live = await service.fresh(gid)
-            seat = service.seat_for(live, token)
+            seat = live.seat_for(token)
         except ServiceError as e:
             await ws.send_json({"type": "error", "code": e.code, "message": e.message, "fatal": True})
             await ws.close(code=4000 + e.status)
@@ -418,10 +407,10 @@ def create_app(
         try:
             # The hello also carries the seats' names and presence and the chat so far.
             greeting = await social.connected(live, conn)
-            await send({"type": "hello", "info": service.game_info(live, seat), **greeting})
+            await send({"type": "hello", "info": live.game_info(seat), **greeting})
             live.connections.add(conn)
-            service.control.connected(live, seat)
-            await send(service.snapshot(live, seat, sync=True))
+            service.connected(live, conn)
+            await send(live.snapshot(seat, sync=True))
             while True:
                 await outbox.room()  # back-pressure: read no more while our answers pile up
                 frame = await ws.receive()
@@ -472,20 +461,21 @@ def create_app(
                     f"unknown message type {str(kind)[:40]!r}; use {', '.join(MESSAGE_TYPES)}",
                 )
             try:
-                messages.client_message.validate_python(msg)
+                # The message's model is its one validation: what it holds goes on as checked.
+                command = messages.client_message.validate_python(msg)
             except ValidationError as e:
                 raise _message_error(e) from None
-            if kind == "move":
+            if isinstance(command, messages.MoveMessage):
                 # The ack travels in the same frame as this connection's updates (see _send_steps).
-                await service.move(gid, token, msg.get("action"), msg.get("ply"), reply_to=conn, ref=ref)
+                await service.move(gid, token, command, reply_to=conn, ref=ref)
             elif kind == "undo":
-                ply = await service.undo(gid, token)
+                ply = await service.feature(Undo).undo(gid, token)
                 await send({"type": "ack", "ref": ref, "ply": ply})
             elif kind == "hint":
-                await send({"type": "hint", "ref": ref, **(await service.hint(gid, token))})
+                await send({"type": "hint", "ref": ref, **(await service.feature(Hint).hint(gid, token))})
             elif kind == "sync":
                 live = await service.fresh(gid)
-                await send(service.snapshot(live, seat, sync=True))
+                await send(live.snapshot(seat, sync=True))
             elif kind == "ping":
                 await send({"type": "pong", "ref": ref})
             elif kind in SOCIAL_MESSAGES:
@@ -495,7 +485,7 @@ def create_app(
             if e.code in ("stale", "not_your_turn", "game_over"):
                 # The sender's picture is out of date: send the current one.
                 try:
-                    await send(service.snapshot(service.get(gid), seat, sync=True))
+                    await send(service.get(gid).snapshot(seat, sync=True))
                 except ServiceError:
                     pass
 

@@ -4,6 +4,7 @@ views, and the shared words (forfeit reasons). No rule here; nothing a seat may 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from trapworks.agents import agent_words
@@ -11,6 +12,8 @@ from trapworks.core import Game
 from trapworks.core.forfeit import forfeit_reason_words
 from trapworks.core.registry import game_spec
 from trapworks.core.spec import GameSpec, spec_of
+
+RENDERER_DIR = Path(__file__).resolve().parent.parent / "web" / "static" / "renderers"
 
 
 def spec_for_id(game_id: str) -> GameSpec | None:
@@ -31,3 +34,13 @@ def catalog_words(game: Game) -> dict[str, Any]:
 
 
 __all__ = ["catalog_words", "spec_for_id"]
+
+
+def renderer_url(game_id: str) -> str:
+    """The front end's renderer for a game (its spec's, else one named after it, else generic)."""
+    spec = spec_for_id(game_id)
+    if spec is not None and (RENDERER_DIR / spec.renderer).is_file():
+        return f"/static/renderers/{spec.renderer}"
+    if (RENDERER_DIR / f"{game_id}.js").is_file():
+        return f"/static/renderers/{game_id}.js"
+    return "/static/renderers/generic.js"

@@ -64,7 +64,7 @@ class ClusterLink:
         for live in list(self.service.live.values()):
             try:
                 async with live.lock:
-                    await self.service.catch_up_locked(live, control=True)
-                self.service.schedule_advance(live)
+                    await live.catch_up_locked(control=True)
+                live.schedule_advance()
             except Exception as e:
                 log.error("game %s: cannot catch up after the bus came back: %s", live.id, e)

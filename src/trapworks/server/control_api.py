@@ -1,4 +1,5 @@
-"""HTTP routes for game control (server/control.py) and the public link of a finished game.
+"""HTTP routes for the game-control features (features/resign.py, rematch.py, handover.py) and
+the public link of a finished game.
 
 A finished game's public link is `/replay/<game id>`: the id is not a secret (it is in every seat's
 link before the `#`), the seat tokens are, and none is in the link or in what it serves. Add
@@ -16,15 +17,21 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, Response
 
+from .errors import ServiceError
+from .features.handover import HandOver as HandOverFeature
+from .features.rematch import Rematch
+from .features.resign import Resign
 from .messages import ControlReply, ErrorReply, HandOver, RematchReply, TokenOnly
-from .service import GameService, ServiceError
+from .service import GameService
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
 ERRORS: dict[int | str, dict[str, Any]] = {s: {"model": ErrorReply} for s in (400, 401, 403, 404, 409, 503)}
 
 
 def add_control_routes(app: FastAPI, service: GameService) -> None:
-    control = service.control
+    resigning = service.feature(Resign)
+    rematches = service.feature(Rematch)
+    hand_overs = service.feature(HandOverFeature)
 
     @app.post(
         "/api/games/{gid}/resign",
@@ -33,7 +40,7 @@ def add_control_routes(app: FastAPI, service: GameService) -> None:
         summary="Resign: your seat is out (the kernel decides whether the game ends)",
     )
     async def resign(gid: str, body: TokenOnly):
-        return await control.resign(gid, body.token)
+        return await resigning.resign(gid, body)
 
     @app.post(
         "/api/games/{gid}/abort",
@@ -42,7 +49,7 @@ def add_control_routes(app: FastAPI, service: GameService) -> None:
         summary="Abort the game before its second move: it ends with no result",
     )
     async def abort(gid: str, body: TokenOnly):
-        return await control.abort(gid, body.token)
+        return await resigning.abort(gid, body)
 
     @app.post(
         "/api/games/{gid}/rematch",
@@ -51,7 +58,7 @@ def add_control_routes(app: FastAPI, service: GameService) -> None:
         summary="Accept a rematch of a finished game; made once every human seat accepted",
     )
     async def rematch(gid: str, body: TokenOnly):
-        return await control.rematch(gid, body.token)
+        return await rematches.rematch(gid, body)
 
     @app.post(
         "/api/games/{gid}/hand-over",
@@ -59,7 +66,7 @@ def add_control_routes(app: FastAPI, service: GameService) -> None:
         summary="Hand a seat whose player has gone to an AI",
     )
     async def hand_over(gid: str, body: HandOver):
-        return await control.hand_over(gid, body.token, body.seat, body.agent)
+        return await hand_overs.hand_over(gid, body)
 
     @app.get(
         "/api/public/games/{gid}/record",
@@ -70,16 +77,15 @@ def add_control_routes(app: FastAPI, service: GameService) -> None:
         held = gid in service.live
         live = service.get(gid)
         try:
-            if not control.ended(live):
+            if not live.ended():
                 raise ServiceError(
                     409, "not_finished", "this game is not over yet: its public link works once it has ended"
                 )
             record = service.game_record(live).to_dict()
         finally:
             # Anyone may open public links: a finished game loaded only for one leaves memory again.
-            if not held and not live.connections and control.ended(live):
-                control.stop(live)
-                service.live.pop(gid, None)
+            if not held and not live.connections and live.ended():
+                service.drop(live)
         record["secret_key"] = live.key.hex()  # as the players' own download at the end
         return Response(json.dumps(record, indent=2), media_type="application/json")
 

@@ -72,7 +72,7 @@ class Evictor:
             if ctl.timer is not None and not ctl.timer.done():
                 return True
         try:
-            return bool(self.service._needs_server(live))
+            return bool(live.needs_server())
         except Exception:
             return True
 
@@ -99,11 +99,9 @@ class Evictor:
         out = 0
         for since, gid in idle:
             if now - since >= self.idle_s or out < over:
-                live = live_games.pop(gid, None)
-                watch = getattr(getattr(live, "control", None), "watch", None)
-                if watch is not None:  # it tells open pages of a gone seat: there are none
-                    watch.cancel()
-                    live.control.watch = None
+                live = live_games.get(gid)
+                if live is not None:  # its features' timers stop (none is needed: not busy)
+                    self.service.drop(live)
                 self._last.pop(gid, None)
                 out += 1
         self.evicted += out

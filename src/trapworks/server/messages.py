@@ -48,6 +48,13 @@ SeatNumber = Annotated[StrictInt, Field(ge=0), BeforeValidator(_integral)]
 SeedNumber = Annotated[StrictInt, Field(ge=0, lt=2**63), BeforeValidator(_integral)]
 
 
+def _action_text(text: str) -> str:
+    # The one check of an action text before the game reads it (the game says what it means).
+    if not text.strip():
+        raise ValueError("an action is a non-empty text in the game's notation (as listed in the view)")
+    return text
+
+
 def ref_of(msg: dict[str, Any]) -> int | str | None:
     """A socket message's `ref` as echoed in its answer (None when it is not a valid ref)."""
     ref = _integral(msg.get("ref"))
@@ -76,7 +83,7 @@ class SeatSpec(BaseModel):
 
 
 class ClockSpec(BaseModel):
-    """A game's clock (server/control.py): the server times each human seat's turns."""
+    """A game's clock (server/features/clock.py): the server times each human seat's turns."""
 
     model_config = ConfigDict(extra="forbid")
     mode: Literal["move", "total"] = Field(
@@ -139,12 +146,14 @@ class CheckOptions(BaseModel):
 
 class Move(BaseModel):
     token: str = Field(max_length=MAX_TOKEN, description="your seat token (from your seat link)")
-    action: str = Field(max_length=10_000, description="the action in the game's notation, e.g. c2-4")
+    action: str = Field(max_length=MAX_ACTION, description="the action in the game's notation, e.g. c2-4")
     ply: JsonInt = Field(
         ge=0,
         description="the move count you saw: refused (409) if the game moved on; the same move sent "
         "again with the same ply is answered with the earlier result, never applied twice",
     )
+
+    _action = field_validator("action")(_action_text)
 
 
 class Claim(BaseModel):
@@ -277,11 +286,13 @@ class CreatedGame(BaseModel):
 # --- WebSocket: client to server ------------------------------------------------------------------
 class MoveMessage(BaseModel):
     type: Literal["move"]
-    action: str = Field(max_length=10_000)
+    action: str = Field(max_length=MAX_ACTION)
     ply: JsonInt = Field(
         ge=0, description="the move count you saw (required: a repeat is answered, not applied)"
     )
     ref: Ref
+
+    _action = field_validator("action")(_action_text)
 
 
 class UndoMessage(BaseModel):
@@ -371,7 +382,7 @@ class StateMessage(BaseModel):
     error: str | None
     sync: bool
     log: list[dict[str, Any]] | None = None
-    # Off the board (server/control.py); on the update that shows the game now.
+    # Off the board (server/features/); on the update that shows the game now.
     clock: dict[str, Any] | None = Field(
         None,
         description="the clock: its settings, `running` (the seat on move, or null) and "

@@ -1,7 +1,8 @@
 """Playing with people: names, presence, chat and open tables, wired into the app.
 
-`Social` holds the three parts (presence.py, chat.py, tables.py); `add_routes` adds their HTTP
-endpoints; the game socket calls `connected`, `heard`, `handle` and `disconnected`.
+The four are features of the service (features/names.py, presence.py, chat.py, tables.py);
+`Social` wires them to the game socket (`connected`, `heard`, `handle`, `disconnected`) and
+`add_routes` adds their HTTP endpoints.
 """
 
 from __future__ import annotations
@@ -11,12 +12,15 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 
-from .chat import Chat
+from .errors import ServiceError
+from .features.chat import Chat
+from .features.names import Names
+from .features.presence import Presence
+from .features.tables import Tables
 from .limits import RateLimiter
 from .messages import ErrorReply, Joined, JoinTable, NameChange, NameChanged, TableList
-from .presence import Presence
-from .service import Connection, GameService, LiveGame, ServiceError
-from .tables import Tables
+from .room import Connection, Room
+from .service import GameService
 
 # Socket message types handled here (the rest are the game's: move, undo, hint, sync, ping).
 SOCIAL_MESSAGES = ("name", "chat", "presence")
@@ -29,13 +33,14 @@ PRESENCE_RATE = (1.0, 10.0)  # heartbeats come every 15 s; visibility changes ar
 class Social:
     def __init__(self, service: GameService):
         self.service = service
-        self.presence = Presence(service)
-        self.chat = Chat(service, self.presence)
-        self.tables = Tables(service, self.presence)
+        self.presence = service.feature(Presence)
+        self.names = service.feature(Names)
+        self.chat = service.feature(Chat)
+        self.tables = service.feature(Tables)
         self._name_rate = RateLimiter(*NAME_RATE)
         self._presence_rate = RateLimiter(*PRESENCE_RATE)
 
-    def check_name_rate(self, live: LiveGame, seat: int | None, conn: Connection | None) -> None:
+    def check_name_rate(self, live: Room, seat: int | None, conn: Connection | None) -> None:
         # Keyed by the connection's id, not the object: the limiter must not keep closed sockets alive.
         if not self._name_rate.allow(id(conn) if seat is None else (live.id, seat)):
             raise ServiceError(
@@ -45,24 +50,25 @@ class Social:
                 f"{1 / NAME_RATE[0]:g} s; wait a moment",
             )
 
-    async def connected(self, live: LiveGame, conn: Connection) -> dict[str, Any]:
+    async def connected(self, live: Room, conn: Connection) -> dict[str, Any]:
         """A socket opens: what its hello carries besides the game (the seats' presence, the chat
         so far and whether it may write); the other connections are told it came."""
         return {
-            "presence": await self.presence.connected(live, conn),
+            "presence": await self.presence.socket_opened(live, conn),
             "chat": self.chat.greeting(live, conn),
         }
 
-    async def disconnected(self, live: LiveGame, conn: Connection) -> None:
-        await self.presence.disconnected(live, conn)
+    async def disconnected(self, live: Room, conn: Connection) -> None:
+        await self.presence.socket_closed(live, conn)
+        self.names.forget(conn)
 
-    def heard(self, live: LiveGame, conn: Connection) -> None:
+    def heard(self, live: Room, conn: Connection) -> None:
         self.presence.heard(live, conn)
 
     async def handle(
         self,
         msg: dict[str, Any],
-        live: LiveGame,
+        live: Room,
         conn: Connection,
         send: Callable[[dict[str, Any]], Awaitable[None]],
         ref: Any,
@@ -78,16 +84,16 @@ class Social:
             await self.presence.refresh(live)
             await send({"type": "ack", "ref": ref, "ply": live.ply()})
         elif kind == "name":
-            self.presence.check_name(live, conn.seat, msg["name"])  # a refused name costs nothing
+            self.names.check_name(live, conn.seat, msg["name"])  # a refused name costs nothing
             self.check_name_rate(live, conn.seat, conn)
-            await self.presence.set_name(live, conn.seat, msg["name"], conn)
+            await self.names.set_name(live, conn.seat, msg["name"], conn)
             await send({"type": "ack", "ref": ref, "ply": live.ply()})
         elif kind == "chat":
             await self.chat.say(live, conn, msg["text"])
             await send({"type": "ack", "ref": ref, "ply": live.ply()})
 
     async def stop(self) -> None:
-        await self.presence.stop()
+        await self.presence.shutdown()
 
 
 def add_routes(app: FastAPI, social: Social) -> None:
@@ -104,10 +110,10 @@ def add_routes(app: FastAPI, social: Social) -> None:
         summary="Take a free seat of an open table: its token, handed out once",
     )
     async def join_table(gid: str, body: JoinTable, request: Request):
-        live, seat = social.tables.join(gid, body.seat, body.name)
+        live, seat = social.tables.join(gid, body)
         if body.name is not None:
             try:
-                await social.presence.set_name(live, seat, body.name)
+                await social.names.set_name(live, seat, body.name)
             except ServiceError:
                 pass  # checked before the seat was taken; a name taken meanwhile leaves it unnamed
         token = live.stored.seats[seat]["token"]
@@ -123,10 +129,10 @@ def add_routes(app: FastAPI, social: Social) -> None:
     )
     async def set_name(gid: str, body: NameChange):
         live = service.get(gid)
-        seat = service.seat_for(live, body.token)
+        seat = live.seat_for(body.token)
         if seat is None:
             raise ServiceError(403, "spectator", "a spectator's name is set over the socket, for chat")
-        social.presence.check_name(live, seat, body.name)
+        social.names.check_name(live, seat, body.name)
         social.check_name_rate(live, seat, None)
-        name = await social.presence.set_name(live, seat, body.name)
+        name = await social.names.set_name(live, seat, body.name)
         return {"ok": True, "seat": seat, "name": name}

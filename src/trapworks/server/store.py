@@ -15,6 +15,7 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -79,7 +80,7 @@ class GameRow(Base):
     # The creator chose the seed or the start position (allowed only where no two humans share
     # hidden information or chance): shown to the players.
     chosen_setup: Mapped[bool] = mapped_column(Boolean, default=False)
-    # Listed in the lobby's open tables while it has free seats (server/tables.py).
+    # Listed in the lobby's open tables while it has free seats (server/features/tables.py).
     public: Mapped[bool] = mapped_column("is_public", Boolean, default=False)
     # Spectators may write in the chat (by default they only read it).
     spectator_chat: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -124,14 +125,17 @@ class ActionRow(Base):
 
 
 class ControlRow(Base):
-    """What a game's players did off the board (server/control.py): its clock (settings, time left,
-    who is on move since when), resignations and an abort, the clock AI's moves, seats handed to an
-    AI, and a rematch (who accepted, the new game). One JSON document per game, rewritten on change."""
+    """What a game's players did off the board (server/room.py ControlDoc, written by the features
+    in server/features/): its clock (settings, time left, who is on move since when), resignations
+    and an abort, the clock AI's moves, seats handed to an AI, and a rematch (who accepted, the new
+    game). One JSON document per game, rewritten on change."""
 
     __tablename__ = "game_control"
 
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     data: Mapped[dict] = mapped_column(JSON)
+    # Written only over the version read (save_control): two nodes' changes never overwrite one.
+    version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class TimerClaimRow(Base):
@@ -191,6 +195,10 @@ def _settle(done: asyncio.Future, error: BaseException | None) -> None:
 
 class PlyTaken(Exception):
     """Another writer stored an action at this ply first."""
+
+
+class ControlConflict(Exception):
+    """Another writer changed the game's control document since this one read it."""
 
 
 class StoreUnavailable(Exception):
@@ -465,15 +473,34 @@ class Store:
         with self.sessions.begin() as s:
             s.execute(delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.ply >= keep))
 
-    def save_control(self, game_id: str, data: dict[str, Any]) -> None:
-        """Store a game's control document (server/control.py), committed on return."""
+    def save_control(self, game_id: str, data: Mapping[str, Any], version: int | None = None) -> int:
+        """Store a game's control document (server/room.py ControlDoc), committed on return; its
+        new version. With `version` (the one read: 0 for none stored yet), only over that version:
+        ControlConflict where another writer (a node of a cluster) changed it since."""
         self.check_file()
-        with self.sessions.begin() as s:
-            row = s.get(ControlRow, game_id)
-            if row is None:
-                s.add(ControlRow(game_id=game_id, data=data))
-            else:
-                row.data = data
+        try:
+            with self.sessions.begin() as s:
+                if version is not None and version > 0:
+                    done = s.execute(
+                        update(ControlRow)
+                        .where(ControlRow.game_id == game_id, ControlRow.version == version)
+                        .values(data=dict(data), version=version + 1)
+                    )
+                    if done.rowcount != 1:  # type: ignore[attr-defined]
+                        raise ControlConflict(game_id)
+                    return version + 1
+                row = s.get(ControlRow, game_id)
+                if row is None:
+                    s.add(ControlRow(game_id=game_id, data=dict(data), version=1))
+                    s.flush()  # a row added meanwhile by another writer: IntegrityError
+                    return 1
+                if version == 0:
+                    raise ControlConflict(game_id)  # stored meanwhile by another writer
+                row.data = dict(data)
+                row.version = (row.version or 0) + 1
+                return row.version
+        except IntegrityError:
+            raise ControlConflict(game_id) from None
 
     # --- reading ----------------------------------------------------------------
     def load_game(self, game_id: str) -> StoredGame | None:
@@ -509,9 +536,14 @@ class Store:
             )
 
     def load_control(self, game_id: str) -> dict[str, Any] | None:
+        found = self.load_control_version(game_id)
+        return None if found is None else found[0]
+
+    def load_control_version(self, game_id: str) -> tuple[dict[str, Any], int] | None:
+        """The control document and its version (None: none stored)."""
         with self.sessions() as s:
             row = s.get(ControlRow, game_id)
-            return None if row is None else json.loads(json.dumps(row.data))
+            return None if row is None else (json.loads(json.dumps(row.data)), row.version or 0)
 
     def games_on_the_clock(self) -> list[str]:
         """Games whose clock was running for a seat when last stored (a restart resumes them)."""
@@ -581,7 +613,7 @@ class Store:
         with self.sessions() as s:
             return list(s.scalars(select(GameRow.id).order_by(GameRow.created)))
 
-    # --- seats taken, presence, chat, open tables (server/presence.py, chat.py, tables.py) ------
+    # --- seats taken, presence, chat, open tables (server/features/presence.py, chat.py, tables.py) ------
     def take_seat(self, game_id: str, seat: int, open_seats: int) -> datetime:
         """Record that `seat` is taken and `open_seats` seats are left free (committed on return);
         SeatTaken if the seat already was taken."""

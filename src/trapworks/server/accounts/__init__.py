@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..features import Feature
 from .core import Accounts
 from .matchmaking import Matchmaker
 from .routes import build_router
@@ -16,7 +17,9 @@ from .routes import build_router
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
-    from ..service import GameService, LiveGame
+    from ..features import Host
+    from ..room import Room
+    from ..service import GameService
 
 __all__ = ["Accounts", "Matchmaker", "install"]
 
@@ -31,15 +34,20 @@ def install(app: FastAPI, service: GameService) -> Accounts:
     return accounts
 
 
+class AccountGames(Feature):
+    """The accounts' games, a feature like the others: after every change (a move stored, a
+    resignation, a loss on time, an abort) the accounts look whether the game has ended, and rate
+    it once it has."""
+
+    name = "account_games"
+
+    def __init__(self, host: Host, accounts: Accounts):
+        super().__init__(host)
+        self.accounts = accounts
+
+    def after_step(self, room: Room) -> None:
+        self.accounts.game_changed(room)
+
+
 def _hook_game_end(service: GameService, accounts: Accounts) -> None:
-    """The game's control is told of every change (a move stored, a resignation, a loss on time,
-    an abort): after it, the accounts look whether the game has ended. (At a merge with rooms and
-    features this is the accounts feature's "game finished" event.)"""
-    control = service.control
-    changed = control.changed
-
-    def changed_then_rated(live: LiveGame) -> None:
-        changed(live)
-        accounts.game_changed(live)
-
-    control.changed = changed_then_rated  # type: ignore[method-assign]
+    service.add_feature(AccountGames(service, accounts))

@@ -12,7 +12,6 @@ import hashlib
 import logging
 import secrets
 import time
-from collections import deque
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -36,13 +35,15 @@ from .models import (
     AccountGameRow,
     AccountRow,
     AccountSeatRow,
+    LoginFailureRow,
     RatingHistoryRow,
     RatingRow,
     SessionRow,
 )
 
 if TYPE_CHECKING:
-    from ..service import GameService, LiveGame
+    from ..room import Room
+    from ..service import GameService
 
 log = logging.getLogger("trapworks.accounts")
 
@@ -91,27 +92,35 @@ class Current:
 
 
 class LoginLimiter:
-    """Failed log-ins in a sliding window, per account and per address (in this process)."""
+    """Failed log-ins in a sliding window, per account and per address, in the database: every
+    node of a cluster counts the same failures (a guesser gains nothing by spreading attempts over
+    the nodes behind a balancer)."""
 
-    def __init__(self) -> None:
-        self._fails: dict[tuple[str, str], deque[float]] = {}
+    def __init__(self, db: sessionmaker) -> None:
+        self.db = db
 
-    def _recent(self, key: tuple[str, str]) -> deque[float]:
-        q = self._fails.setdefault(key, deque())
-        cutoff = time.monotonic() - LOGIN_WINDOW_S
-        while q and q[0] < cutoff:
-            q.popleft()
-        return q
+    @staticmethod
+    def _key(kind: str, value: str) -> str:
+        return hashlib.sha256(f"{kind}:{value}".encode()).hexdigest()
 
     def check(self, account: str, address: str) -> None:
-        for key, limit in (
-            (("account", account), LOGIN_FAILS_PER_ACCOUNT),
-            (("address", address), LOGIN_FAILS_PER_ADDRESS),
+        now = _now()
+        since = now - timedelta(seconds=LOGIN_WINDOW_S)
+        for kind, value, limit in (
+            ("account", account, LOGIN_FAILS_PER_ACCOUNT),
+            ("address", address, LOGIN_FAILS_PER_ADDRESS),
         ):
-            q = self._recent(key)
-            if len(q) >= limit:
-                wait = int(q[0] + LOGIN_WINDOW_S - time.monotonic()) + 1
-                what = "this account" if key[0] == "account" else "your address"
+            key = self._key(kind, value)
+            with self.db() as s:
+                count, first = s.execute(
+                    select(func.count(), func.min(LoginFailureRow.at)).where(
+                        LoginFailureRow.key_hash == key, LoginFailureRow.at > since
+                    )
+                ).one()
+            if count >= limit:
+                oldest = _aware(first) or now
+                wait = int((oldest - since).total_seconds()) + 1
+                what = "this account" if kind == "account" else "your address"
                 raise ServiceError(
                     429,
                     "too_many_attempts",
@@ -119,15 +128,24 @@ class LoginLimiter:
                 )
 
     def failed(self, account: str, address: str) -> None:
-        now = time.monotonic()
-        self._recent(("account", account)).append(now)
-        self._recent(("address", address)).append(now)
-        if len(self._fails) > 100_000:  # bounded: drop the keys with no recent failure
-            for key in [k for k, q in self._fails.items() if not q]:
-                del self._fails[key]
+        now = _now()
+        with self.db.begin() as s:
+            # Bounded: what has left the window goes as new failures come.
+            s.execute(
+                delete(LoginFailureRow).where(LoginFailureRow.at <= now - timedelta(seconds=LOGIN_WINDOW_S))
+            )
+            s.add_all(
+                [
+                    LoginFailureRow(key_hash=self._key("account", account), at=now),
+                    LoginFailureRow(key_hash=self._key("address", address), at=now),
+                ]
+            )
 
     def succeeded(self, account: str) -> None:
-        self._fails.pop(("account", account), None)
+        with self.db.begin() as s:
+            s.execute(
+                delete(LoginFailureRow).where(LoginFailureRow.key_hash == self._key("account", account))
+            )
 
 
 class Accounts:
@@ -135,7 +153,7 @@ class Accounts:
         self.service = service
         self.engine = service.store.engine  # its tables: migration 0003 (server/migrations)
         self.db = sessionmaker(self.engine, expire_on_commit=False)
-        self.limiter = LoginLimiter()
+        self.limiter = LoginLimiter(self.db)
         # game id -> {seat: account id} and whether it is rated and still on (None: no account
         # seat). Read once per game per process; kept in step by this class's own writes.
         self._games: dict[str, dict[str, Any] | None] = {}
@@ -276,7 +294,7 @@ class Accounts:
                 self._none_since[gid] = time.monotonic()
         return self._games[gid]
 
-    def register_game(self, live: LiveGame, rated: bool) -> None:
+    def register_game(self, live: Room, rated: bool) -> None:
         """A game made through the accounts (rated or not): its row, before any seat is attached."""
         now = _now()
         with self.db.begin() as s:
@@ -300,7 +318,7 @@ class Accounts:
         if not isinstance(gid, str) or not isinstance(token, str):
             raise ServiceError(400, "bad_seat", "a seat is {game: id, token: its seat token}")
         live = self.service.get(gid)
-        seat = self.service.seat_for(live, token)
+        seat = live.seat_for(token)
         if seat is None:
             raise ServiceError(400, "spectator", "a spectator link holds no seat")
         if self._game(gid) is None:
@@ -328,7 +346,7 @@ class Accounts:
         self._games.pop(gid, None)
         # The game may have ended while the seat was anonymous: its result is filled in now.
         self.game_changed(live)
-        if self.service.control.ended(live):
+        if live.ended():
             self._fill_result(gid, seat)
         return seat
 
@@ -348,11 +366,11 @@ class Accounts:
         return {"joined": joined, "refused": refused}
 
     # --- the end of a game: results and ratings -------------------------------------------------
-    def game_changed(self, live: LiveGame) -> None:
+    def game_changed(self, live: Room) -> None:
         """Called on every change of a game (the control's hook): a game with account seats that
         has just ended gets its results and, if rated, its ratings; once."""
         info = self._game(live.id)
-        if info is None or info["status"] != "on" or not self.service.control.ended(live):
+        if info is None or info["status"] != "on" or not live.ended():
             return
         try:
             info = self._game(live.id, fresh=True)  # the seats as stored now (any node may add one)
@@ -362,8 +380,8 @@ class Accounts:
             log.exception("game %s: its results could not be stored", live.id)
         self._games.pop(live.id, None)
 
-    def _finish(self, live: LiveGame, info: dict[str, Any]) -> None:
-        result = self.service.control.outcome(live)
+    def _finish(self, live: Room, info: dict[str, Any]) -> None:
+        result = live.outcome()
         n = len(live.stored.seats)
         seats: dict[int, int] = dict(info["seats"])
         if result.aborted or result.returns is None:
@@ -402,9 +420,7 @@ class Accounts:
                 self._rate(s, live, seats, result.returns, now)
         log.info("game %s ended: %s", live.id, status)
 
-    def _rate(
-        self, s: Any, live: LiveGame, seats: dict[int, int], returns: list[float], now: datetime
-    ) -> None:
+    def _rate(self, s: Any, live: Room, seats: dict[int, int], returns: list[float], now: datetime) -> None:
         n = len(returns)
         game = live.stored.game
         rows = []
@@ -647,7 +663,7 @@ class Accounts:
         except ServiceError:
             return {"state": "waiting", "title": None}
         self.game_changed(live)  # an ended game found here gets its result now
-        if self.service.control.ended(live):
+        if live.ended():
             return {"state": "finished"}
         ctl = live.control
         deadline = getattr(ctl, "deadline", None)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from trapworks.agents import available_agents
 
-from ..service import ServiceError
+from ..service import ServiceError, create_request
 from . import ratings
 from .core import variant_of
 
@@ -279,7 +279,9 @@ class Matchmaker:
         )
         rated = first.rated and not ai and all(s.account_id is not None for s in group)
         try:
-            live = await self.service.create(first.game, dict(first.options), seats, clock=clock)
+            live = await self.service.create(
+                create_request(game=first.game, options=dict(first.options), seats=seats, clock=clock)
+            )
         except ServiceError as e:
             for s in group:
                 s.result = {"error": e.message}

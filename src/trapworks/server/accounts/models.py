@@ -1,8 +1,8 @@
 """The accounts' tables, on their own metadata (created beside the store's tables on start).
 
-Tables (for a migration at merge): accounts, account_sessions, account_seats, account_games,
-ratings, rating_history. Nothing here holds a secret in the clear: passwords are argon2 hashes,
-sessions are stored as the SHA-256 of their cookie value.
+Tables (migrations 0003 and 0005): accounts, account_sessions, account_seats, account_games,
+ratings, rating_history, login_failures. Nothing here holds a secret in the clear: passwords are
+argon2 hashes, sessions are stored as the SHA-256 of their cookie value.
 """
 
 from __future__ import annotations
@@ -110,3 +110,15 @@ class RatingHistoryRow(AccountsBase):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LoginFailureRow(AccountsBase):
+    """A failed log-in, kept for the limiter's window (core.LoginLimiter) and shared by every node
+    of a cluster. `key_hash`: SHA-256 of "account:<name>" or "address:<address>" (neither in the
+    clear); rows older than the window are deleted as new ones come."""
+
+    __tablename__ = "login_failures"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key_hash: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)

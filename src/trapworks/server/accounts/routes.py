@@ -19,7 +19,7 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, Field
 
-from ..service import ServiceError
+from ..service import ServiceError, create_request
 from . import ratings
 from .core import Accounts, Current
 from .matchmaking import Matchmaker
@@ -249,7 +249,9 @@ def build_router(accounts: Accounts, matchmaker: Matchmaker) -> APIRouter:
             raise ServiceError(400, "bad_clock", "give days_per_move or seconds_per_move, not both")
         per_move = body.days_per_move * 86400 if body.days_per_move else body.seconds_per_move
         clock = {"mode": "move", "seconds": per_move, "on_timeout": "forfeit"} if per_move else None
-        live = await accounts.service.create(body.game, body.options, seats, clock=clock)
+        live = await accounts.service.create(
+            create_request(game=body.game, options=body.options, seats=seats, clock=clock)
+        )
         accounts.register_game(live, rated=body.rated)
         token = live.stored.seats[mine]["token"]
         accounts.attach(who.account_id, live.id, token)

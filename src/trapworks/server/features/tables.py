@@ -10,34 +10,56 @@ never a token, an invite code or the spectator link. Private games are never lis
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
 
 from trapworks.core import make
 
+from ..errors import ServiceError
+from ..messages import JoinTable
+from ..room import Room
+from . import Feature, Host
+from .names import Names
 from .presence import Presence
-from .service import GameService, LiveGame, ServiceError
+
+log = logging.getLogger("trapworks.server")
 
 LIST_MAX = 50  # tables listed at most (the oldest: see bounds.py for the tables per address)
 LIST_MAX_AGE = timedelta(days=1)  # a table waiting longer leaves the list
 
 
-class Tables:
-    def __init__(self, service: GameService, presence: Presence):
-        self.service = service
-        self.presence = presence
+class Tables(Feature):
+    name = "tables"
+    commands: ClassVar[tuple[type[BaseModel], ...]] = (JoinTable,)
+
+    def __init__(self, host: Host):
+        super().__init__(host)
         self._default_options: dict[str, dict[str, Any]] = {}
+
+    def info(self, room: Room) -> dict[str, Any]:
+        return {"public": room.stored.public}  # listed in the lobby while a seat is free
+
+    def at_end(self, room: Room) -> None:
+        """A game over leaves the list for good (listing also checks, for games ended elsewhere)."""
+        if room.stored.public:
+            try:
+                self.host.store.close_table(room.id)
+            except Exception as e:  # the listing closes it on its next look
+                log.error("game %s: its open table could not be closed: %s", room.id, e)
 
     def listing(self) -> list[dict[str, Any]]:
         now = datetime.now(UTC)
         try:
-            rows = self.service.store.open_tables(now - LIST_MAX_AGE, LIST_MAX)
+            rows = self.host.store.open_tables(now - LIST_MAX_AGE, LIST_MAX)
         except Exception as e:
-            raise self.service.store_failed("list the open tables", e) from None
+            raise self.host.store_failed("list the open tables", e) from None
         tables = []
         for gid, created in rows:
             try:
-                live = self.service.get(gid)
+                live = self.host.get(gid)
             except ServiceError:
                 continue  # a game that cannot be loaded is not offered
             if not self._open(live):
@@ -45,17 +67,17 @@ class Tables:
             tables.append(self._describe(live, created, now))
         return tables
 
-    def _open(self, live: LiveGame) -> bool:
+    def _open(self, live: Room) -> bool:
         if live.state.is_terminal():
             try:  # over: it leaves the list for good
-                self.service.store.close_table(live.id)
+                self.host.store.close_table(live.id)
             except Exception:
                 pass
             return False
-        return live.failed is None and bool(self.service.free_seats(live.stored))
+        return live.failed is None and bool(self.host.free_seats(live.stored))
 
-    def _describe(self, live: LiveGame, created: datetime, now: datetime) -> dict[str, Any]:
-        free = set(self.service.free_seats(live.stored))
+    def _describe(self, live: Room, created: datetime, now: datetime) -> dict[str, Any]:
+        free = set(self.host.free_seats(live.stored))
         return {
             "id": live.id,
             "game": live.stored.game,
@@ -66,7 +88,7 @@ class Tables:
                 k: v for k, v in live.stored.options.items() if self._defaults(live.stored.game).get(k) != v
             },
             "ply": live.ply(),
-            "seats": [{**s, "free": s["seat"] in free} for s in self.presence.seats(live)],
+            "seats": [{**s, "free": s["seat"] in free} for s in self.host.feature(Presence).seats(live)],
             "free": len(free),
             "waiting_s": max(0, int((now - created).total_seconds())),
         }
@@ -79,12 +101,14 @@ class Tables:
                 self._default_options[game_id] = {}
         return self._default_options[game_id]
 
-    def join(self, gid: str, seat: Any = None, name: Any = None) -> tuple[LiveGame, int]:
-        """Take a free seat of a public game (the given one, else the first): (game, seat)."""
+    def join(self, gid: str, cmd: JoinTable) -> tuple[Room, int]:
+        """Take a free seat of a public game (the given one, else the first): (game, seat). The
+        request's model checked its fields (a seat number >= 0, a name's length)."""
+        seat, name = cmd.seat, cmd.name
         if not isinstance(gid, str) or len(gid) > 64:
             raise ServiceError(404, "no_such_table", "no open table with this id")
         try:
-            live = self.service.get(gid)
+            live = self.host.get(gid)
         except ServiceError as e:
             if e.status == 404:
                 raise ServiceError(404, "no_such_table", f"no open table {gid!r}") from None
@@ -94,9 +118,9 @@ class Tables:
             raise ServiceError(404, "no_such_table", f"no open table {gid!r}")
         if live.state.is_terminal():
             raise ServiceError(409, "game_over", "this game is over: its seats are no longer offered")
-        free = self.service.free_seats(live.stored)
+        free = self.host.free_seats(live.stored)
         if seat is not None:
-            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(live.stored.seats):
+            if seat >= len(live.stored.seats):
                 raise ServiceError(
                     400, "bad_seat", f"seat {seat!r}: a seat number from 0 to {len(live.stored.seats) - 1}"
                 )
@@ -107,6 +131,6 @@ class Tables:
         chosen = seat if seat is not None else free[0]
         # The name is checked before the seat is taken: a bad name costs no seat.
         if name is not None:
-            self.presence.check_name(live, chosen, name)
-        self.service.take_seat(live, chosen)
+            self.host.feature(Names).check_name(live, chosen, name)
+        self.host.take_seat(live, chosen)
         return live, chosen

@@ -9,11 +9,17 @@ may always write; spectators only read, unless the game was created with `specta
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
+from typing import Any, ClassVar
 
-from .limits import RateLimiter
-from .presence import Presence, send_all
-from .service import Connection, GameService, LiveGame, ServiceError
+from pydantic import BaseModel
+
+from ..errors import ServiceError
+from ..limits import RateLimiter
+from ..messages import ChatMessage
+from ..room import Connection, Room
+from . import Feature, Host
+from .names import Names
+from .presence import send_all
 
 CHAT_MAX = 300  # characters in one line
 CHAT_HISTORY = 100  # lines sent to a connection when it opens
@@ -51,19 +57,24 @@ def clean_text(raw: object) -> str:
     return text
 
 
-class Chat:
-    def __init__(self, service: GameService, presence: Presence):
-        self.service = service
-        self.presence = presence
+class Chat(Feature):
+    name = "chat"
+    commands: ClassVar[tuple[type[BaseModel], ...]] = (ChatMessage,)
+
+    def __init__(self, host: Host):
+        super().__init__(host)
         self._rates = RateLimiter(CHAT_RATE_PER_S, CHAT_BURST)
 
-    def history(self, live: LiveGame) -> list[dict[str, Any]]:
-        try:
-            return self.service.store.chat_lines(live.id, CHAT_HISTORY)
-        except Exception as e:
-            raise self.service.store_failed(f"read the chat of game {live.id}", e) from None
+    def info(self, room: Room) -> dict[str, Any]:
+        return {"spectator_chat": room.stored.spectator_chat}  # spectators may write too
 
-    def greeting(self, live: LiveGame, conn: Connection) -> dict[str, Any]:
+    def history(self, live: Room) -> list[dict[str, Any]]:
+        try:
+            return self.host.store.chat_lines(live.id, CHAT_HISTORY)
+        except Exception as e:
+            raise self.host.store_failed(f"read the chat of game {live.id}", e) from None
+
+    def greeting(self, live: Room, conn: Connection) -> dict[str, Any]:
         """The chat so far and whether this connection may write, for its hello."""
         try:
             lines, error = self.history(live), None
@@ -72,10 +83,10 @@ class Chat:
         return {"lines": lines, "can_chat": self.may_write(live, conn.seat), "error": error}
 
     @staticmethod
-    def may_write(live: LiveGame, seat: int | None) -> bool:
+    def may_write(live: Room, seat: int | None) -> bool:
         return seat is not None or live.stored.spectator_chat
 
-    async def say(self, live: LiveGame, conn: Connection, raw: object) -> dict[str, Any]:
+    async def say(self, live: Room, conn: Connection, raw: object) -> dict[str, Any]:
         """Store a line from this connection and send it to everyone; the line, or the refusal."""
         if not self.may_write(live, conn.seat):
             raise ServiceError(
@@ -91,17 +102,17 @@ class Chat:
                 f"too many chat lines: at most {CHAT_BURST} at once, then one every "
                 f"{1 / CHAT_RATE_PER_S:g} s; wait a moment",
             )
-        name = self.presence.speaker(live, conn)
+        name = self.host.feature(Names).speaker(live, conn)
         try:
-            line = self.service.store.add_chat(live.id, conn.seat, name, text)
+            line = self.host.store.add_chat(live.id, conn.seat, name, text)
         except Exception as e:
-            raise self.service.store_failed(f"store a chat line of game {live.id}", e) from None
+            raise self.host.store_failed(f"store a chat line of game {live.id}", e) from None
         await send_all(live, {"type": "chat", "line": line})
-        self.service.publish("chat", live, line=line)  # the other nodes of a cluster send it too
+        live.publish("chat", line=line)  # the other nodes of a cluster send it too
         return line
 
     async def heard_elsewhere(self, msg: dict[str, Any]) -> None:
         """A line said on another node of the cluster: our sockets of that game get it."""
-        live = self.service.live.get(str(msg.get("g")))
+        live = self.host.live.get(str(msg.get("g")))
         if live is not None and isinstance(msg.get("line"), dict):
             await send_all(live, {"type": "chat", "line": msg["line"]})

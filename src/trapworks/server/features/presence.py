@@ -20,10 +20,13 @@ import logging
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ClassVar
 
-from .names import BadName, clean_name, same_name
-from .service import Connection, GameService, LiveGame, ServiceError
+from pydantic import BaseModel
+
+from ..messages import PresenceMessage
+from ..room import Connection, Room
+from . import Feature, Host
 
 log = logging.getLogger("trapworks.server")
 
@@ -44,11 +47,13 @@ class Heard:
     at: float = 0.0
 
 
-class Presence:
-    def __init__(self, service: GameService):
-        self.service = service
+class Presence(Feature):
+    name = "presence"
+    commands: ClassVar[tuple[type[BaseModel], ...]] = (PresenceMessage,)
+
+    def __init__(self, host: Host):
+        super().__init__(host)
         self._heard: dict[str, dict[Connection, Heard]] = {}  # game id -> its open sockets
-        self._spectator_names: dict[Connection, str] = {}
         # game id -> seat -> when its last socket closed (monotonic), for the grace before "left"
         self._closed: dict[str, dict[int, float]] = {}
         self._shown: dict[str, list[dict[str, Any]]] = {}  # game id -> the seats last broadcast
@@ -57,8 +62,14 @@ class Presence:
         self._published: dict[str, list[list[Any]]] = {}
         self._republished = time.monotonic()
 
+    def stop(self, room: Room) -> None:
+        """The room leaves memory (no socket is open to it): what was shown of it is forgotten."""
+        self._shown.pop(room.id, None)
+        self._closed.pop(room.id, None)
+        self._published.pop(room.id, None)
+
     # --- statuses -------------------------------------------------------------------------
-    def status(self, live: LiveGame, seat: int, now: float | None = None) -> str | None:
+    def status(self, live: Room, seat: int, now: float | None = None) -> str | None:
         stored = live.stored
         s = stored.seats[seat]
         if s["kind"] != "human":
@@ -67,7 +78,7 @@ class Presence:
         here = self._here(live, seat, now)
         if here is not None:
             return here
-        elsewhere = self.service.seats_elsewhere(live.id).get(seat)  # another node of a cluster
+        elsewhere = self.host.seats_elsewhere(live.id).get(seat)  # another node of a cluster
         if elsewhere is not None:
             return elsewhere
         if seat not in stored.joins:
@@ -82,7 +93,7 @@ class Presence:
             return "joined"  # taken (a lobby join, an invite), its page not opened yet
         return "left"
 
-    def _here(self, live: LiveGame, seat: int, now: float) -> str | None:
+    def _here(self, live: Room, seat: int, now: float) -> str | None:
         """The seat's status from its sockets on this node (None: it has none here)."""
         heard = [h for c, h in self._heard.get(live.id, {}).items() if c.seat == seat]
         if not heard:
@@ -94,9 +105,9 @@ class Presence:
             return "away"
         return "online"
 
-    def _publish_here(self, live: LiveGame, force: bool = False) -> None:
+    def _publish_here(self, live: Room, force: bool = False) -> None:
         """Tell the other nodes of a cluster which seats have a socket here, if that changed."""
-        if not self.service.clustered:
+        if not self.host.clustered:
             return
         now = time.monotonic()
         seats = sorted({c.seat for c in self._heard.get(live.id, {}) if c.seat is not None})
@@ -105,24 +116,24 @@ class Presence:
         if not force and self._published.get(live.id, []) == here:
             return
         self._published[live.id] = here
-        self.service.publish("presence", live, seats=here)
+        live.publish("presence", seats=here)
 
     async def heard_elsewhere(self, msg: dict[str, Any]) -> None:
         """Another node of the cluster says which seats of a game have a socket on it."""
         gid, node = str(msg.get("g")), str(msg.get("n"))
         seats = {int(seat): str(status) for seat, status in msg.get("seats", [])}
-        nodes = self.service.remote_seats.setdefault(gid, {})
+        nodes = self.host.remote_seats.setdefault(gid, {})
         before = nodes.get(node, (0.0, {}))[1]
         now = time.monotonic()
         nodes[node] = (now, seats)
         for seat in before:
             if seat not in seats:  # its socket there closed: the grace before "left" starts
                 self._closed.setdefault(gid, {})[seat] = now
-        live = self.service.live.get(gid)
+        live = self.host.live.get(gid)
         if live is not None:
             await self.refresh(live)
 
-    def seats(self, live: LiveGame) -> list[dict[str, Any]]:
+    def seats(self, live: Room) -> list[dict[str, Any]]:
         """Every seat as the presence message shows it (no token, no invite code)."""
         now = time.monotonic()
         return [
@@ -130,13 +141,13 @@ class Presence:
                 "seat": i,
                 "kind": s["kind"],
                 "name": s["name"],
-                "label": self.service.seat_label(live, i),
+                "label": live.seat_label(i),
                 "status": self.status(live, i, now),
             }
             for i, s in enumerate(live.stored.seats)
         ]
 
-    async def refresh(self, live: LiveGame) -> bool:
+    async def refresh(self, live: Room) -> bool:
         """Send every connection the seats if anything shown changed (whether it did)."""
         self._publish_here(live)
         seats = self.seats(live)
@@ -147,7 +158,7 @@ class Presence:
         return True
 
     # --- sockets ----------------------------------------------------------------------------
-    async def connected(self, live: LiveGame, conn: Connection) -> list[dict[str, Any]]:
+    async def socket_opened(self, live: Room, conn: Connection) -> list[dict[str, Any]]:
         """A socket opens (before it joins the game's connections): the others are told if its
         seat's status changes; the seats are returned for its hello."""
         self._heard.setdefault(live.id, {})[conn] = Heard(visible=True, at=time.monotonic())
@@ -158,19 +169,18 @@ class Presence:
         await self.refresh(live)
         return self._shown[live.id]
 
-    async def disconnected(self, live: LiveGame, conn: Connection) -> None:
+    async def socket_closed(self, live: Room, conn: Connection) -> None:
         sockets = self._heard.get(live.id, {})
         sockets.pop(conn, None)
         if not sockets:
             self._heard.pop(live.id, None)
-        self._spectator_names.pop(conn, None)
         seat = conn.seat
         if seat is not None and not any(c.seat == seat for c in sockets):
             self._closed.setdefault(live.id, {})[seat] = time.monotonic()
             self._seen(live, seat)
         # The sweep says "left" once the grace is over; nothing changes on screen before that.
 
-    def heard(self, live: LiveGame, conn: Connection, visible: bool | None = None) -> None:
+    def heard(self, live: Room, conn: Connection, visible: bool | None = None) -> None:
         h = self._heard.get(live.id, {}).get(conn)
         if h is None:
             return
@@ -178,13 +188,13 @@ class Presence:
         if visible is not None:
             h.visible = visible
 
-    def _seen(self, live: LiveGame, seat: int) -> None:
+    def _seen(self, live: Room, seat: int) -> None:
         """Store when the seat's socket last opened or closed (presence after a restart)."""
         now = datetime.now(UTC)
         joined = live.stored.joins.get(seat, (now, None))[0]
         live.stored.joins[seat] = (joined, now)
         try:
-            self.service.store.seat_seen(live.id, seat, now)
+            self.host.store.seat_seen(live.id, seat, now)
         except Exception as e:  # presence is not worth refusing a connection for
             log.error("game %s: could not store seat %d's presence: %s", live.id, seat, e)
 
@@ -201,68 +211,27 @@ class Presence:
             if republish:
                 self._republished = time.monotonic()
             for gid in list(self._heard):
-                if republish and gid in self.service.live:
-                    self._publish_here(self.service.live[gid], force=True)
-                live = self.service.live.get(gid)
+                if republish and gid in self.host.live:
+                    self._publish_here(self.host.live[gid], force=True)
+                live = self.host.live.get(gid)
                 if live is not None:
                     try:
                         await self.refresh(live)
                     except Exception as e:  # one game's failure must not stop the others' presence
                         log.error("presence of game %s: %s", live.id, e)
-            for gid in [g for g in self._shown if g not in self.service.live]:
+            for gid in [g for g in self._shown if g not in self.host.live]:
                 self._shown.pop(gid, None)
                 self._closed.pop(gid, None)
                 self._published.pop(gid, None)
 
-    async def stop(self) -> None:
+    async def shutdown(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._sweeper
 
-    # --- names ------------------------------------------------------------------------------
-    def check_name(self, live: LiveGame, seat: int | None, raw: object) -> str:
-        """The cleaned name, refused if it reads like another seat's name (nobody may pose as
-        another player)."""
-        try:
-            name = clean_name(raw)
-        except BadName as e:
-            raise ServiceError(400, "bad_name", str(e)) from None
-        for i, s in enumerate(live.stored.seats):
-            if i != seat and s["name"] and same_name(s["name"], name):
-                raise ServiceError(409, "name_taken", f"{name!r} is the name of player {i + 1}; pick another")
-        return name
 
-    async def set_name(
-        self, live: LiveGame, seat: int | None, raw: object, conn: Connection | None = None
-    ) -> str:
-        """Name a seat (stored, then shown to everyone), or a spectator's connection (for chat)."""
-        name = self.check_name(live, seat, raw)
-        if seat is None:
-            if conn is not None:
-                self._spectator_names[conn] = name
-            return name
-        if live.stored.seats[seat]["name"] == name:
-            return name
-        seats = [dict(x) for x in live.stored.seats]
-        seats[seat]["name"] = name
-        try:
-            self.service.store.update_seats(live.id, seats)
-        except Exception as e:
-            raise self.service.store_failed(f"name a seat of game {live.id}", e) from None
-        live.stored.seats = seats
-        self.service.publish("seats", live)  # the other nodes of a cluster show the name too
-        await self.refresh(live)
-        return name
-
-    def speaker(self, live: LiveGame, conn: Connection) -> str:
-        """The name a chat line from this connection carries."""
-        if conn.seat is None:
-            return self._spectator_names.get(conn, "Spectator")
-        return live.stored.seats[conn.seat]["name"] or f"Player {conn.seat + 1}"
-
-
-async def send_all(live: LiveGame, msg: dict[str, Any]) -> None:
+async def send_all(live: Room, msg: dict[str, Any]) -> None:
     """Queue one message to every connection of the game (only queued: no network I/O here)."""
     for conn in list(live.connections):
         try:

@@ -1,0 +1,100 @@
+"""Hints: the move an agent would play for the seat on move, and its reason in players' words.
+
+Offered against AI (the seat the only human one) or where the game was created with hints on, in
+games that have an agent for them (the game's own choice, else the strongest of HINT_AGENTS). The
+hint agent plays through a SeatPlayer like every AI seat: it knows what the seat knows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from trapworks.agents import available_agents
+from trapworks.core import Game
+from trapworks.core.agent import advice
+from trapworks.core.spec import spec_of
+
+from ..errors import ServiceError
+from ..messages import HintMessage, TokenOnly
+from ..room import Room
+from ..seat_player import IllegalChoice, SeatPlayer
+from . import Feature, Host
+
+# Agents asked for hints, best first (the game's own exact or strongest player).
+HINT_AGENTS = ("perfect", "hard", "heuristic")
+
+
+class Hint(Feature):
+    name = "hint"
+    commands: ClassVar[tuple[type[BaseModel], ...]] = (TokenOnly, HintMessage)  # GET .../hint, socket
+
+    def __init__(self, host: Host):
+        super().__init__(host)
+        self._agents: dict[type, str | None] = {}  # game class -> its hint agent
+
+    def agent_name(self, game: Game) -> str | None:
+        kind = type(game)  # the agents on offer are a property of the game's class
+        if kind not in self._agents:
+            names = available_agents(game)
+            spec = spec_of(kind)
+            own = spec.hint_agent if spec is not None else None  # the game's choice: from the seat's view
+            self._agents[kind] = own if own in names else next((n for n in HINT_AGENTS if n in names), None)
+        return self._agents[kind]
+
+    def can_hint(self, room: Room, seat: int | None) -> bool:
+        return (
+            seat is not None
+            and room.stored.seats[seat]["kind"] == "human"
+            and (room.stored.hints or room.against_ai_only(seat))
+            and self.agent_name(room.game) is not None
+        )
+
+    def info(self, room: Room) -> dict[str, Any]:
+        return {"hints": room.stored.hints}
+
+    def update(self, room: Room, viewer: int | None, state: Any) -> dict[str, Any]:
+        player = state.current_player()
+        return {"can_hint": self.can_hint(room, viewer) and player == viewer}
+
+    async def hint(self, gid: str, token: str | None) -> dict[str, Any]:
+        room = self.host.get(gid)
+        seat = room.seat_for(token)
+        if not self.can_hint(room, seat):
+            raise ServiceError(
+                403,
+                "no_hint",
+                "hints are allowed only against AI or when the game was created "
+                "with hints on (and the game must have a hint agent)",
+            )
+        async with room.lock:
+            state = room.state.clone()
+            ply = room.ply()
+        if state.current_player() != seat:
+            raise ServiceError(409, "not_your_turn", "a hint is for your own turn")
+        name = self.agent_name(room.game)
+        assert name is not None  # hints are offered only in games that have an agent for them
+        # The hint knows what this seat knows (server/seat_player.py), like every AI seat.
+        helper = SeatPlayer.new(name, room.game, seat, room.key, "hint", ply)
+        try:
+            action, reason = await asyncio.to_thread(helper.choose_with_reason, state, ply)
+        except IllegalChoice:
+            raise ServiceError(
+                500, "hint_failed", "the hint agent suggested a move that is not legal here"
+            ) from None
+        agent = helper.agent
+        # Only reasons in players' words are shown (no search statistics, no hidden readings),
+        # and only when they add something to the move itself ("Roll the die.").
+        text = state.describe_action(action)
+        reason = advice(reason) if reason and agent.speaks_plainly else None
+        if reason and reason.rstrip(".").lower() == text.rstrip(".").lower():
+            reason = None
+        return {
+            "ok": True,
+            "move": state.action_to_string(action),  # for the board (renderers mark it)
+            "text": text,  # for people: the kernel's words
+            "explanation": reason,
+            "ply": ply,
+        }

@@ -1,0 +1,121 @@
+"""Display names without accounts: what a player may call themselves.
+
+A name is shown to every seat and spectator (seats, the log, chat), so it is checked strictly:
+trimmed, inner runs of spaces made one, at most NAME_MAX characters, no control or invisible
+formatting characters (a right-to-left override or a zero-width space could make one name look
+like another), and none of the words the page itself uses for seats ("You", "Player 2").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from ..errors import ServiceError
+from ..messages import NameChange, NameMessage
+from ..room import Connection, Room
+from . import Feature, Host
+from .presence import Presence
+
+NAME_MAX = 24
+# Categories refused: controls, format characters (bidi overrides, zero-width), line and paragraph
+# separators, surrogates, private use and unassigned code points.
+REFUSED_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"}
+RESERVED = re.compile(r"^(you|spectator|chance|server|computer|player\s*\d*)$", re.IGNORECASE)
+
+
+class BadName(ValueError):
+    """A name that cannot be used; the message says why, for the person who typed it."""
+
+
+def clean_name(raw: object) -> str:
+    """The name as shown (trimmed, single spaces), or BadName saying what is wrong."""
+    if not isinstance(raw, str):
+        raise BadName(f"a name is text, not {type(raw).__name__}")
+    if len(raw) > 4 * NAME_MAX:  # a giant name is refused before it is looked at
+        raise BadName(f"a name is at most {NAME_MAX} characters (this one has {len(raw)})")
+    for ch in raw:
+        category = unicodedata.category(ch)
+        if category in REFUSED_CATEGORIES:
+            raise BadName(f"a name cannot hold control or invisible characters (U+{ord(ch):04X} is one)")
+    name = " ".join(raw.split())
+    if not name:
+        raise BadName("a name needs at least one visible character")
+    if len(name) > NAME_MAX:
+        raise BadName(f"a name is at most {NAME_MAX} characters (this one has {len(name)})")
+    if RESERVED.match(name):
+        raise BadName(f"{name!r} is a word the page uses for seats; pick another name")
+    return name
+
+
+def same_name(a: str, b: str) -> bool:
+    """Names that read alike: case and compatibility forms aside ('ＡＬＩＣＥ' is 'alice'), and after
+    folding Unicode confusables (the `confusables` package, from Unicode's confusables data: a
+    Cyrillic 'А' reads as a Latin 'A', 'rn' as 'm', '0' as 'O'), so 'Аlice' is taken beside 'Alice'."""
+    if unicodedata.normalize("NFKC", a).casefold() == unicodedata.normalize("NFKC", b).casefold():
+        return True
+    from confusables import is_confusable
+
+    return bool(is_confusable(a, b))
+
+
+class Names(Feature):
+    """A seat's name (stored with the seats: shown on the seats, in the log and in chat) and a
+    spectator connection's (for chat, not stored)."""
+
+    name = "names"
+    commands: ClassVar[tuple[type[BaseModel], ...]] = (NameChange, NameMessage)
+
+    def __init__(self, host: Host):
+        super().__init__(host)
+        self._spectator_names: dict[Connection, str] = {}
+
+    def info(self, room: Room) -> dict[str, Any]:
+        return {"players": room.players()}  # each seat's kind, agent, name and label
+
+    def forget(self, conn: Connection) -> None:
+        """A socket closed: its spectator name goes with it."""
+        self._spectator_names.pop(conn, None)
+
+    def check_name(self, live: Room, seat: int | None, raw: object) -> str:
+        """The cleaned name, refused if it reads like another seat's name (nobody may pose as
+        another player)."""
+        try:
+            name = clean_name(raw)
+        except BadName as e:
+            raise ServiceError(400, "bad_name", str(e)) from None
+        for i, s in enumerate(live.stored.seats):
+            if i != seat and s["name"] and same_name(s["name"], name):
+                raise ServiceError(409, "name_taken", f"{name!r} is the name of player {i + 1}; pick another")
+        return name
+
+    async def set_name(
+        self, live: Room, seat: int | None, raw: object, conn: Connection | None = None
+    ) -> str:
+        """Name a seat (stored, then shown to everyone), or a spectator's connection (for chat)."""
+        name = self.check_name(live, seat, raw)
+        if seat is None:
+            if conn is not None:
+                self._spectator_names[conn] = name
+            return name
+        if live.stored.seats[seat]["name"] == name:
+            return name
+        seats = [dict(x) for x in live.stored.seats]
+        seats[seat]["name"] = name
+        try:
+            self.host.store.update_seats(live.id, seats)
+        except Exception as e:
+            raise self.host.store_failed(f"name a seat of game {live.id}", e) from None
+        live.stored.seats = seats
+        live.publish("seats")  # the other nodes of a cluster show the name too
+        await self.host.feature(Presence).refresh(live)
+        return name
+
+    def speaker(self, live: Room, conn: Connection) -> str:
+        """The name a chat line from this connection carries."""
+        if conn.seat is None:
+            return self._spectator_names.get(conn, "Spectator")
+        return live.stored.seats[conn.seat]["name"] or f"Player {conn.seat + 1}"

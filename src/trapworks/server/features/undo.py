@@ -1,0 +1,74 @@
+"""Undo: in a game against AI (the seat the only human one), take back the seat's last move and
+everything after it, by the one undo policy shared with the terminal (core.record.undo_refusal:
+no undo after the end, nor of a chance or physics outcome already seen outside practice)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from trapworks.core import undo, undo_refusal
+
+from ..errors import ServiceError
+from ..messages import TokenOnly, UndoMessage
+from ..room import Room
+from . import Feature
+
+
+class Undo(Feature):
+    name = "undo"
+    commands: ClassVar[tuple[type[BaseModel], ...]] = (TokenOnly, UndoMessage)  # POST .../undo, socket
+
+    def info(self, room: Room) -> dict[str, Any]:
+        # A practice game: undo may take back chance and physics outcomes already seen.
+        return {"practice": room.stored.practice}
+
+    def update(self, room: Room, viewer: int | None, state: Any) -> dict[str, Any]:
+        return {"can_undo": self.can_undo(room, viewer)}
+
+    @staticmethod
+    def steps(room: Room, seat: int | None) -> tuple[int | None, str | None]:
+        """(actions to take back, why not)."""
+        if not room.against_ai_only(seat):
+            return None, "undo is only for a game against AI (you the only human seat)"
+        # From the end: in a game against AI the seat's own last move is a few plies back.
+        keep = next((p for p in range(len(room.log) - 1, -1, -1) if room.log[p][0] == seat), None)
+        if keep is None:
+            return None, "you have no move to take back"
+        steps = room.ply() - keep
+        return steps, undo_refusal(room.state, steps, against_ai=True, practice=room.stored.practice)
+
+    def can_undo(self, room: Room, seat: int | None) -> bool:
+        steps, refusal = self.steps(room, seat)
+        return steps is not None and refusal is None
+
+    async def undo(self, gid: str, token: str | None) -> int:
+        """Take back this seat's last move and everything after it; the ply now."""
+        room = self.host.get(gid)
+        seat = room.seat_for(token)
+        if not room.against_ai_only(seat):
+            raise ServiceError(403, "no_undo", "undo is only for a game against AI (you the only human seat)")
+        async with room.lock:
+            if room.ended():
+                raise ServiceError(409, "game_over", "undo refused: there is no undo after the end")
+            steps, refusal = self.steps(room, seat)
+            if steps is None:
+                raise ServiceError(409, "nothing_to_undo", "you have no move to take back")
+            if refusal is not None:
+                code = "game_over" if room.state.is_terminal() else "outcome_revealed"
+                raise ServiceError(409, code, f"undo refused: {refusal}")
+            keep = room.ply() - steps
+            new_state = undo(room.state, steps)
+            try:
+                self.host.store.truncate_actions(room.id, keep)
+            except Exception as e:
+                raise self.host.store_failed(f"undo in game {room.id}", e) from None
+            for key in [k for k in room.sent_texts if k[1] >= keep]:
+                del room.sent_texts[key]
+            room.state = new_state
+            del room.log[keep:]
+            del room.stories[keep:]
+            room.failed = None
+            await room.broadcast(sync=True, rewound=True)
+            return room.ply()
