@@ -148,11 +148,11 @@ class Analyses:
             return self.cache[gid]
         if gid in self.running:
             return await asyncio.shield(self.running[gid])
-        service, control = self.service, self.service.control
+        service = self.service
         held = gid in service.live
         live = service.get(gid)
         try:
-            if not control.ended(live):
+            if not live.ended():
                 raise ServiceError(
                     409, "not_finished", "this game is not over yet: it is analysed once it has ended"
                 )
@@ -160,9 +160,8 @@ class Analyses:
             key = live.key
         finally:
             # As the public record: a finished game loaded only for this leaves memory again.
-            if not held and not live.connections and control.ended(live):
-                control.stop(live)
-                service.live.pop(gid, None)
+            if not held and not live.connections and live.ended():
+                service.drop(live)
         task = asyncio.ensure_future(asyncio.to_thread(analyse, record, key))
         self.running[gid] = task
         try:

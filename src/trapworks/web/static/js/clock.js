@@ -1,5 +1,5 @@
 // Clocks: the lobby's clock choice, and the game page's countdown. The server keeps and enforces
-// every clock (server/control.py); the page only counts down from the numbers it last received.
+// every clock (server/features/clock.py); the page only counts down from the numbers it last received.
 import { clear, el } from "/static/js/dom.js";
 import { t } from "/static/js/i18n.js";
 
