@@ -172,9 +172,9 @@ export default function createRenderer(root, ctx) {
       svg("rect", { class: "halo", x, y, width: w, height: h, rx: 6 }, g);
       const tag = svg("g", { class: "tag" }, g);
       const lw = stage.letter.length > 1 ? 30 : 20;
-      const [tx, ty] = A.STAGE_TAG[stage.id] || [x - 6, y - 8];
-      svg("rect", { x: tx, y: ty, width: lw, height: 18, rx: 9, fill: "#fff", stroke: C.ink }, tag);
-      svg("text", { x: tx + lw / 2, y: ty + 13.5, "font-size": 12, "font-weight": "bold", "text-anchor": "middle", fill: C.ink }, tag)
+      const [tagX, tagY] = A.STAGE_TAG[stage.id] || [x - 6, y - 8];
+      svg("rect", { x: tagX, y: tagY, width: lw, height: 18, rx: 9, fill: "#fff", stroke: C.ink }, tag);
+      svg("text", { x: tagX + lw / 2, y: tagY + 13.5, "font-size": 12, "font-weight": "bold", "text-anchor": "middle", fill: C.ink }, tag)
         .textContent = stage.letter;
       const jam = svg("g", { class: "jam-label", "data-jam-label": stage.id }, g);
       const lx = Math.max(150, Math.min(A.W - 150, x + w / 2)); // inside the track, off its spaces
