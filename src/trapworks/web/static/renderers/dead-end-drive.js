@@ -288,7 +288,7 @@ export default function createRenderer(root, ctx) {
         }
         if (kind === "secret passage") passage(svg("g", { "data-passage-art": name }, gDecor), x, y, CELL, CELL);
         else if (kind === "front door") frontDoor(svg("g", { "data-front-door": name }, gDecor), x, y, CELL, CELL);
-        else if (kind === "game over") gameOver(svg("g", {}, gDecor), x, y, CELL, CELL);
+        else if (kind === "game over") gameOver(svg("g", {}, gDecor), x, y, CELL, CELL, t("GAME|OVER"));
         else if (kind === "detective track" || kind === "detective start") trackSquare(gDecor, x, y, CELL, CELL);
       });
     });
@@ -368,7 +368,7 @@ export default function createRenderer(root, ctx) {
     } else if (kind === "rug") rugSwatch(g, x, y, s, s);
     else if (kind === "secret passage") passage(g, x, y, s, s);
     else if (kind === "front door") frontDoor(g, x, y, s, s);
-    else if (kind === "game over") gameOver(g, x, y, s, s);
+    else if (kind === "game over") gameOver(g, x, y, s, s, t("GAME|OVER"));
     else if (kind === "detective track") { svg("rect", { x, y, width: s, height: s, rx: 3, fill: PALETTE.lawn }, g); trackSquare(g, x, y, s, s); }
     else if (kind === "doorway") {
       svg("rect", { x, y, width: s, height: 6, fill: PALETTE.wall }, g);
@@ -409,7 +409,7 @@ export default function createRenderer(root, ctx) {
       if (mine && movable.has(p.letter) && !magnified) {
         g.classList.add("movable");
         g.setAttribute("data-movable", "1");
-        ctx.actionable(g, `Pawn ${p.name} (${p.letter}) on ${p.square}: pick it`, () => {
+        ctx.actionable(g, t("Pawn {name} ({letter}) on {square}: pick it", { name: p.name, letter: p.letter, square: p.square }), () => {
           picked = p.letter;
           render();
           // the keyboard goes on to the squares it may end on (the nearest first; arrows for the

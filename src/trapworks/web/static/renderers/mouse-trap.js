@@ -20,6 +20,12 @@ export default function createRenderer(root, ctx) {
   // The game's own words (space and part names, the phase, the events): in the page's language.
   const tx = ctx.tx || ((s) => s);
   const txs = (s) => (ctx.txSeats ? ctx.txSeats(s, ctx.seatLabel) : s);
+  // A stage of the firing chain ("Crank turns"): the catalog holds it as the events say it, small.
+  const stageText = (s) => {
+    const small = s.charAt(0).toLowerCase() + s.slice(1);
+    const tr = tx(small);
+    return tr === small ? s : tr.charAt(0).toUpperCase() + tr.slice(1);
+  };
   root.classList.add("mouse-trap");
   const top = el("div", { class: "mt-top" }, root);
   // The whole board fits its box at every size (issue 27: no panning on a phone). Every decision
@@ -183,7 +189,7 @@ export default function createRenderer(root, ctx) {
       svg("text", { x: lx, y: ly + 1, "font-size": 14, "font-weight": "bold", "text-anchor": "middle", fill: C.jam }, jam)
         .textContent = t("jammed here");
       const title = svg("title", {}, g);
-      title.textContent = t("{letter}: {text} (works with probability {p})", { letter: stage.letter, text: tx(stage.text), p: stage.odds.toFixed(3) });
+      title.textContent = t("{letter}: {text} (works with probability {p})", { letter: stage.letter, text: stageText(stage.text), p: stage.odds.toFixed(3) });
       stageGroups[k] = g;
     });
   }
@@ -254,7 +260,7 @@ export default function createRenderer(root, ctx) {
     if (v.firing_stage !== null && v.firing_stage !== undefined) status = t("Firing…");
     else if (last && last.jammed) {
       const st = v.firing_chain[last.stages];
-      status = t("Last firing jammed at {stage}: {what}", { stage: st.letter, what: tx(st.text).toLowerCase() });
+      status = t("Last firing jammed at {stage}: {what}", { stage: st.letter, what: tx(st.text.charAt(0).toLowerCase() + st.text.slice(1)) });
     } else if (last) status = t("Last firing: the cage fell!");
     if (status) {
       const t = line(442, status, 15, "600", last && last.jammed && !(v.firing_stage >= 0 && v.firing_stage !== null) ? C.jam : C.ink);
