@@ -397,8 +397,8 @@ export default function createRenderer(root, ctx) {
       if (lastMoved.has(p.letter)) g.setAttribute("data-last-move", "1"); // walked by the last move
       svg("circle", { class: "body", r: CELL / 2 - 2, fill: pawnColour(p.letter), stroke: "#111", "stroke-width": 1 }, g);
       svg("circle", { r: CELL / 2 - 5, fill: "none", stroke: "rgba(255,255,255,.45)", "stroke-width": 1.2 }, g);
-      const t = svg("text", { y: 5, "text-anchor": "middle", "font-size": 13, "font-weight": 700, fill: "#fff" }, g);
-      t.textContent = p.letter;
+      const letterText = svg("text", { y: 5, "text-anchor": "middle", "font-size": 13, "font-weight": 700, fill: "#fff" }, g);
+      letterText.textContent = p.letter;
       const title = svg("title", {}, g);
       title.textContent = `${p.name} (${p.square})`;
       if (p.letter === view.portrait) svg("circle", { r: CELL / 2 + 1, fill: "none", stroke: "#f59e0b", "stroke-width": 2,

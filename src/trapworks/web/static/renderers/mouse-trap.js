@@ -254,7 +254,7 @@ export default function createRenderer(root, ctx) {
     const name = (k) => v.parts[k].replace(" (with rubber band)", "").replace(" (pipe)", "").replace(" (man)", "");
     line(398, t("The contraption: {n} of {m} parts", { n: v.parts_built, m: v.part_ids.length }), 17, "bold");
     if (!v.trap_complete) line(420, t("Next to build: {n}, {part}", { n: v.parts_built + 1, part: tx(name(v.parts_built)) }));
-    else line(420, t("Complete: it catches with chance {p}%", { p: (v.capture_chance * 100).toFixed(1) }));
+    else line(420, t("Complete: it catches with chance {p}%", { p: (v.capture_chance * 100).toLocaleString(ctx.lang || "en", { minimumFractionDigits: 1, maximumFractionDigits: 1 }) }));
     const last = v.last_firing;
     let status = "";
     if (v.firing_stage !== null && v.firing_stage !== undefined) status = t("Firing…");
@@ -391,10 +391,17 @@ export default function createRenderer(root, ctx) {
   }
 
   let newsPly = -1; // the ply whose events the news list shows last
+  // A stage of a firing ("O-P: Cage falls from the top of the post." or "...  jams!"): the stage's
+  // words through the catalog; every other event as the log's story translates it.
+  function newsText(e) {
+    const m = e.type === "trap_stage" ? /^(.+?): (.*?)(\.\.\. jams!|\.)$/.exec(e.text) : null;
+    if (!m) return txs(e.text);
+    return m[3] === "." ? `${m[1]}: ${stageText(m[2])}.` : `${m[1]}: ${t("{stage}... jams!", { stage: stageText(m[2]) })}`;
+  }
   function drawNews(events) {
     for (const e of events) {
       if (!e.text) continue;
-      el("li", { "data-event": e.type, text: txs(e.text) }, news);
+      el("li", { "data-event": e.type, text: newsText(e) }, news);
     }
     while (news.children.length > 40) news.removeChild(news.firstChild);
     // Scrolled at the next frame: reading scrollHeight now would lay out the whole board once
