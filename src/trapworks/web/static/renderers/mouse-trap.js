@@ -68,7 +68,9 @@ export default function createRenderer(root, ctx) {
     .mt-top { display: flex; gap: .3em 1em; flex-wrap: wrap; align-items: center; margin-bottom: .4em; }
     .mt-player { padding: .15em .6em; border-radius: .4em; border: 2px solid transparent; display: inline-flex; align-items: center; gap: .35em; }
     .mt-player.to-move { border-color: #111; }
-    .mt-player.caught { opacity: .6; text-decoration: line-through; }
+    /* caught: struck through, its pictures faded (faded words would fail contrast) */
+    .mt-player.caught { text-decoration: line-through; }
+    .mt-player.caught .mt-dot, .mt-player.caught svg { opacity: .5; }
     .mt-player svg { height: 1.1em; width: auto; vertical-align: middle; }
     .mt-die { font-size: 1.6em; min-width: 1.4em; text-align: center; border: 2px solid #333;
               border-radius: .25em; background: #fff; }
