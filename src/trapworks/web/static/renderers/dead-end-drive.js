@@ -145,7 +145,7 @@ export default function createRenderer(root, ctx) {
   el("summary", { text: t("Legend") }, legendBox);
   const legendSvg = svg("svg", { role: "img", "aria-label": t("Legend") }, legendBox);
   const barTop = el("div", { class: "ded-info ded-bar-top" }, ctx.bar);
-  const diceBox = el("span", { class: "ded-dice", "data-testid": "dice", role: "group", "aria-label": t("dice") }, barTop);
+  const diceBox = el("span", { class: "ded-dice", "data-testid": "dice", role: "group", "aria-label": t("The dice") }, barTop);
   const turnLine = el("div", { class: "ded-turn", "data-testid": "turn" }, barTop);
   const gCells = svg("g", {}, board);
   const gDecor = svg("g", { class: "decor" }, board);
