@@ -188,9 +188,12 @@ export function frontDoor(p, x, y, w, h) {
   mk("circle", { cx: x + w / 2 + 3, cy: y + h / 2, r: 1.5, fill: PALETTE.goldLight }, p);
 }
 
-export function gameOver(p, x, y, w, h) {
+// words: the square's two lines ("GAME|OVER"), in the page's language.
+export function gameOver(p, x, y, w, h, words = "GAME|OVER") {
   mk("rect", { x, y, width: w, height: h, fill: "#111827", stroke: "#dc2626", "stroke-width": 1.5 }, p);
-  for (const [t, dy] of [["GAME", -1.5], ["OVER", 7.5]]) {
+  const lines = words.split("|").filter((l) => l);
+  const rows = lines.length === 1 ? [[lines[0], 3]] : [[lines[0], -1.5], [lines[1], 7.5]];
+  for (const [t, dy] of rows) {
     const n = mk("text", { x: x + w / 2, y: y + h / 2 + dy, "text-anchor": "middle", "font-size": 7.5, "font-weight": 800,
                            fill: "#fff", "letter-spacing": 0.3 }, p);
     n.textContent = t;

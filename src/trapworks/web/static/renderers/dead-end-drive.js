@@ -39,6 +39,9 @@ function neighbour(name, side) {
 export default function createRenderer(root, ctx) {
   let lastMoved = new Set(); // pawns walked by the last move
   const t = ctx.t || ((m, v) => m.replace(/\{(\w+)\}/g, (x, k) => (v && k in v ? v[k] : x)));
+  // The game's own words (rooms, the legend, the actions, the events): in the page's language.
+  const tx = ctx.tx || ((s) => s);
+  const txs = (s) => (ctx.txSeats ? ctx.txSeats(s, ctx.seatLabel) : s);
   const { el, svg } = ctx;
   root.classList.add("ded");
   const style = el("style", {}, root);
@@ -129,7 +132,7 @@ export default function createRenderer(root, ctx) {
   // to the whole board; picking the pawn itself is also offered as big buttons in the action bar.
   const stage = el("div", { class: "ded-stage board-pan fits", role: "region", "aria-label": t("Mansion") }, root);
   const board = svg("svg", { class: "ded-board", "data-board": "dead-end-drive", role: "group",
-                             "aria-label": "The mansion: rooms, traps, pawns" }, stage);
+                             "aria-label": t("The mansion: rooms, traps, pawns") }, stage);
   ctx.enableArrowKeys(board);
   const zoomButton = el("button", { class: "ded-zoom", type: "button", hidden: true, "data-testid": "zoom" }, statusBox);
   zoomButton.addEventListener("click", () => {
@@ -142,7 +145,7 @@ export default function createRenderer(root, ctx) {
   el("summary", { text: t("Legend") }, legendBox);
   const legendSvg = svg("svg", { role: "img", "aria-label": t("Legend") }, legendBox);
   const barTop = el("div", { class: "ded-info ded-bar-top" }, ctx.bar);
-  const diceBox = el("span", { class: "ded-dice", "data-testid": "dice", "aria-label": "dice" }, barTop);
+  const diceBox = el("span", { class: "ded-dice", "data-testid": "dice", role: "group", "aria-label": t("The dice") }, barTop);
   const turnLine = el("div", { class: "ded-turn", "data-testid": "turn" }, barTop);
   const gCells = svg("g", {}, board);
   const gDecor = svg("g", { class: "decor" }, board);
@@ -156,7 +159,7 @@ export default function createRenderer(root, ctx) {
   const sideCard = el("div", { class: "card" }, ctx.side);
   el("h2", { text: t("What happened") }, sideCard);
   const events = el("ul", { class: "ded-events", "data-testid": "events", tabindex: "0",
-                            "aria-label": "What happened" }, sideCard);
+                            "aria-label": t("What happened") }, sideCard);
   const panels = el("div", { class: "ded-panels" }, sideCard);
   const othersPanel = el("div", { class: "ded-panel", "data-testid": "players" }, panels);
   const offPanel = el("div", { class: "ded-panel", "data-testid": "knocked-off" }, panels);
@@ -285,7 +288,7 @@ export default function createRenderer(root, ctx) {
         }
         if (kind === "secret passage") passage(svg("g", { "data-passage-art": name }, gDecor), x, y, CELL, CELL);
         else if (kind === "front door") frontDoor(svg("g", { "data-front-door": name }, gDecor), x, y, CELL, CELL);
-        else if (kind === "game over") gameOver(svg("g", {}, gDecor), x, y, CELL, CELL);
+        else if (kind === "game over") gameOver(svg("g", {}, gDecor), x, y, CELL, CELL, t("GAME|OVER"));
         else if (kind === "detective track" || kind === "detective start") trackSquare(gDecor, x, y, CELL, CELL);
       });
     });
@@ -293,9 +296,9 @@ export default function createRenderer(root, ctx) {
     b.track.forEach((sq, i) => {
       if (i === b.track.length - 1) return;
       const { x, y } = squareXY(sq);
-      const t = svg("text", { x, y: y + 3.5, "text-anchor": "middle", "font-size": i ? 10 : 7.5, "font-weight": 700,
-                              fill: "#3f3a33" }, gDecor);
-      t.textContent = i ? String(i) : "START";
+      const num = svg("text", { x, y: y + 3.5, "text-anchor": "middle", "font-size": i ? 10 : 7.5, "font-weight": 700,
+                                fill: "#3f3a33" }, gDecor);
+      num.textContent = i ? String(i) : t("Start").toUpperCase();
     });
     // rooms' names on the wall above each room
     for (const m of d.rooms) {
@@ -303,7 +306,7 @@ export default function createRenderer(root, ctx) {
       const t = svg("text", { x: LEFT + (m.label.col + cols / 2) * CELL, y: TOP + m.label.row * CELL + CELL / 2 + 4,
                               "text-anchor": "middle", "font-size": 11, "font-weight": 600, "letter-spacing": 0.6,
                               fill: PALETTE.wallText, "data-room": m.name }, gDecor);
-      t.textContent = m.name.toUpperCase();
+      t.textContent = tx(m.name).toUpperCase();
       // a long name on a short stretch of wall is set smaller so it never runs over a doorway
       const room = cols * CELL - 6;
       const len = t.getComputedTextLength ? t.getComputedTextLength() : 0;
@@ -352,7 +355,7 @@ export default function createRenderer(root, ctx) {
       svg("rect", { x, y, width: 22, height: 22, rx: 3, fill: PALETTE.floor, stroke: PALETTE.grid, "stroke-width": 0.6 }, g);
       legendIcon(g, item.kind, x, y, 22);
       const t = svg("text", { x: x + 28, y: y + 15, "font-size": 11.5, fill: PALETTE.ink }, g);
-      t.textContent = item.label;
+      t.textContent = tx(item.label);
     });
   }
 
@@ -365,7 +368,7 @@ export default function createRenderer(root, ctx) {
     } else if (kind === "rug") rugSwatch(g, x, y, s, s);
     else if (kind === "secret passage") passage(g, x, y, s, s);
     else if (kind === "front door") frontDoor(g, x, y, s, s);
-    else if (kind === "game over") gameOver(g, x, y, s, s);
+    else if (kind === "game over") gameOver(g, x, y, s, s, t("GAME|OVER"));
     else if (kind === "detective track") { svg("rect", { x, y, width: s, height: s, rx: 3, fill: PALETTE.lawn }, g); trackSquare(g, x, y, s, s); }
     else if (kind === "doorway") {
       svg("rect", { x, y, width: s, height: 6, fill: PALETTE.wall }, g);
@@ -394,8 +397,8 @@ export default function createRenderer(root, ctx) {
       if (lastMoved.has(p.letter)) g.setAttribute("data-last-move", "1"); // walked by the last move
       svg("circle", { class: "body", r: CELL / 2 - 2, fill: pawnColour(p.letter), stroke: "#111", "stroke-width": 1 }, g);
       svg("circle", { r: CELL / 2 - 5, fill: "none", stroke: "rgba(255,255,255,.45)", "stroke-width": 1.2 }, g);
-      const t = svg("text", { y: 5, "text-anchor": "middle", "font-size": 13, "font-weight": 700, fill: "#fff" }, g);
-      t.textContent = p.letter;
+      const letterText = svg("text", { y: 5, "text-anchor": "middle", "font-size": 13, "font-weight": 700, fill: "#fff" }, g);
+      letterText.textContent = p.letter;
       const title = svg("title", {}, g);
       title.textContent = `${p.name} (${p.square})`;
       if (p.letter === view.portrait) svg("circle", { r: CELL / 2 + 1, fill: "none", stroke: "#f59e0b", "stroke-width": 2,
@@ -406,7 +409,7 @@ export default function createRenderer(root, ctx) {
       if (mine && movable.has(p.letter) && !magnified) {
         g.classList.add("movable");
         g.setAttribute("data-movable", "1");
-        ctx.actionable(g, `Pawn ${p.name} (${p.letter}) on ${p.square}: pick it`, () => {
+        ctx.actionable(g, t("Pawn {name} ({letter}) on {square}: pick it", { name: p.name, letter: p.letter, square: p.square }), () => {
           picked = p.letter;
           render();
           // the keyboard goes on to the squares it may end on (the nearest first; arrows for the
@@ -422,14 +425,14 @@ export default function createRenderer(root, ctx) {
         });
       } else {
         g.setAttribute("role", "img");
-        g.setAttribute("aria-label", `Pawn ${p.name} (${p.letter}) on ${p.square}`);
+        g.setAttribute("aria-label", t("Pawn {name} ({letter}) on {square}", { name: p.name, letter: p.letter, square: p.square }));
       }
       if (picked === p.letter || (view.selected && view.selected.pawn === p.letter)) g.classList.add("picked");
     }
     // the Detective on his track
     const d = squareXY(view.detective.square);
     const dg = svg("g", { "data-detective": view.detective.step, transform: `translate(${d.x},${d.y})`, role: "img",
-                          "aria-label": `The Detective, step ${view.detective.step} of ${view.detective.steps}` }, gPawns);
+                          "aria-label": t("The Detective, step {n} of {m}", { n: view.detective.step, m: view.detective.steps }) }, gPawns);
     detective(dg, CELL);
     // squares the picked pawn may end on
     if (mine) {
@@ -523,7 +526,7 @@ export default function createRenderer(root, ctx) {
   }
 
   function die(n) {
-    const s = svg("svg", { viewBox: "0 0 24 24", width: 26, height: 26, role: "img", "aria-label": `a ${n}` });
+    const s = svg("svg", { viewBox: "0 0 24 24", width: 26, height: 26, role: "img", "aria-label": t("a {n}", { n }) });
     svg("rect", { x: 1, y: 1, width: 22, height: 22, rx: 4, fill: "#fff", stroke: "#44403c", "stroke-width": 1.6 }, s);
     const at = { 1: [[12, 12]], 2: [[7, 7], [17, 17]], 3: [[7, 7], [12, 12], [17, 17]], 4: [[7, 7], [17, 7], [7, 17], [17, 17]],
                  5: [[7, 7], [17, 7], [12, 12], [7, 17], [17, 17]], 6: [[7, 6], [17, 6], [7, 12], [17, 12], [7, 18], [17, 18]] }[n] || [];
@@ -535,7 +538,7 @@ export default function createRenderer(root, ctx) {
     const name = view.portrait_name;
     if (portraitBox.dataset.portrait !== (view.portrait || "") || !portraitBox.firstChild) {
       portraitBox.replaceChildren();
-      const frame = svg("svg", { class: "frame", viewBox: "0 0 44 54", role: "img", "aria-label": `Portrait of ${name}` }, portraitBox);
+      const frame = svg("svg", { class: "frame", viewBox: "0 0 44 54", role: "img", "aria-label": t("Portrait of {name}", { name }) }, portraitBox);
       svg("rect", { x: 0.5, y: 0.5, width: 43, height: 53, rx: 3, fill: PALETTE.gold, stroke: PALETTE.goldDark, "stroke-width": 1 }, frame);
       svg("rect", { x: 3, y: 3, width: 38, height: 48, fill: PALETTE.goldDark }, frame);
       const colour = view.portrait ? pawnColour(view.portrait) : "#a78bfa";
@@ -560,12 +563,12 @@ export default function createRenderer(root, ctx) {
       pileBox.append(face);
     }
     el("span", { text: t("discard {n}", { n: view.discard.length }) }, pileBox);
-    if (top) el("span", { class: "top", text: `(top: ${top})` }, pileBox);
+    if (top) el("span", { class: "top", text: t("(top: {card})", { card: tx(top) }) }, pileBox);
     if (view.terminal) {
-      turnLine.textContent = view.truncated ? "Stopped by the turn limit: no winner."
-        : `${ctx.seatLabel(view.winner)} win${view.winner === ctx.seat ? "" : "s"} with ${view.winning_pawn} (${view.win_reason}).`;
+      turnLine.textContent = view.truncated ? t("Stopped by the turn limit: no winner.")
+        : t("{who} won with {pawn} ({why}).", { who: ctx.seatLabel(view.winner), pawn: view.winning_pawn, why: tx(view.win_reason) });
     } else if (view.to_move === null) {
-      turnLine.textContent = `${ctx.seatLabel(view.turn_of)}: ${view.phase}…`;
+      turnLine.textContent = `${ctx.seatLabel(view.turn_of)}: ${tx(view.phase)}…`;
     } else {
       const phaseText = { portrait: t("rolled doubles: change the portrait?"), select: t("pick a pawn to move"),
                           dest: t("pick where it ends"), trap: t("on a trap: play a card or draw"),
@@ -580,13 +583,13 @@ export default function createRenderer(root, ctx) {
     el("h2", { text: ctx.seat === null ? t("Spectating") : t("Your hand (secret)") }, handPanel);
     if (ctx.seat === null) { el("p", { class: "muted", text: t("A spectator sees no hand.") }, handPanel); return; }
     if (!revealed) { el("p", { class: "muted", text: t("Hidden (hot seat): open it on your turn.") }, handPanel); return; }
-    const chars = el("div", { class: "cards", "data-testid": "my-characters", "aria-label": "your character cards" }, handPanel);
+    const chars = el("div", { class: "cards", "data-testid": "my-characters", "aria-label": t("your character cards") }, handPanel);
     for (const letter of view.my_characters) {
       const p = view.pawns.find((q) => q.letter === letter);
       card(chars, "character", p.name, { "data-character": letter, title: `${p.name} (${letter})` });
     }
     if (!view.my_characters.length) el("span", { class: "muted", text: t("no character left") }, chars);
-    const traps = el("div", { class: "cards", "data-testid": "my-traps", "aria-label": "your trap cards" }, handPanel);
+    const traps = el("div", { class: "cards", "data-testid": "my-traps", "aria-label": t("your trap cards") }, handPanel);
     for (const c of view.my_trap_cards) card(traps, c, c, { "data-card": c });
     if (!view.my_trap_cards.length) el("span", { class: "muted", text: t("no trap card") }, traps);
     if (view.drawn_card) {
@@ -599,8 +602,8 @@ export default function createRenderer(root, ctx) {
     othersPanel.replaceChildren();
     el("h3", { text: t("Players (hands hidden)") }, othersPanel);
     for (const s of view.seats) {
-      const line = `${ctx.seatLabel(s.seat)}: ${s.character_cards} character, ${s.trap_cards} trap card(s)`
-        + (s.secret_cards ? `, ${s.secret_cards} secret` : "") + (s.out ? " — out" : "");
+      const line = t("{who}: {n} character, {m} trap card(s)", { who: ctx.seatLabel(s.seat), n: s.character_cards, m: s.trap_cards })
+        + (s.secret_cards ? t(", {n} secret", { n: s.secret_cards }) : "") + (s.out ? t(" — out") : "");
       el("div", { text: line, "data-seat-cards": s.seat }, othersPanel);
     }
     offPanel.replaceChildren();
@@ -608,7 +611,7 @@ export default function createRenderer(root, ctx) {
     const off = view.pawns.filter((p) => p.status === "knocked off");
     if (!off.length) el("span", { class: "muted", text: t("nobody yet") }, offPanel);
     for (const p of off) {
-      const owner = p.owner === null || p.owner === undefined ? "secret card" : ctx.seatLabel(p.owner);
+      const owner = p.owner === null || p.owner === undefined ? t("secret card") : ctx.seatLabel(p.owner);
       const line = el("div", { class: "ded-off", "data-off": p.letter }, offPanel);
       const face = svg("svg", { viewBox: "0 0 20 24", width: 20, height: 24, "aria-hidden": "true" }, line);
       portrait(face, p.letter, 0, 0, 20, 24, `${pawnColour(p.letter)}66`);
@@ -662,7 +665,7 @@ export default function createRenderer(root, ctx) {
       return;
     }
     for (const a of entries) {
-      const b = el("button", { class: a.kind === "spring" || a.kind === "play" ? "primary" : "", text: a.text,
+      const b = el("button", { class: a.kind === "spring" || a.kind === "play" ? "primary" : "", text: txs(a.text),
                                "data-action": a.text }, controls);
       b.addEventListener("click", () => send(a.text));
     }
@@ -747,7 +750,7 @@ export default function createRenderer(root, ctx) {
     const ring = svg("circle", { cx: x, cy: y, r: reach, fill: "none", stroke: TRAP_COLOURS[ev.trap], "stroke-width": 1.2 }, lens);
     const name = (view.pawns.find((p) => p.letter === ev.pawn) || { name: ev.pawn }).name;
     // a two-line caption under the spotlight, narrow enough for a phone's view of the board
-    const lines = [`${ev.trap[0].toUpperCase()}${ev.trap.slice(1)} trap!`, `${name} is knocked off`];
+    const lines = [t("{trap} trap!", { trap: tx(`${ev.trap[0].toUpperCase()}${ev.trap.slice(1)}`) }), t("{name} is knocked off", { name })];
     const w = Math.max(...lines.map((l) => l.length)) * 8.2 + 22;
     const lx = Math.min(Math.max(sx, w / 2 + 2), vw - w / 2 - 2);  // the caption stays on the board
     const label = svg("g", { "data-caption": ev.trap }, gFx);
@@ -778,7 +781,7 @@ export default function createRenderer(root, ctx) {
       if (hotSeat && (view.terminal || view.turn_of !== ctx.seat)) revealed = false;
       if (view.phase !== "select") picked = null;
       events.replaceChildren();
-      for (const e of u.events || []) if (e.text) el("li", { text: e.text, "data-event": e.type }, events);
+      for (const e of u.events || []) if (e.text) el("li", { text: txs(e.text), "data-event": e.type }, events);
       const springs = (u.events || []).filter((e) => e.type === "spring");
       sprung += springs.length;
       board.dataset.sprung = String(sprung);
@@ -815,28 +818,28 @@ export default function createRenderer(root, ctx) {
       const v = u.view;
       const name = (l) => { const p = v.pawns.find((q) => q.letter === l); return p ? `${p.name} (${l})` : l; };
       const reason = [];
-      if (v.truncated) reason.push("Stopped by the turn limit: nobody wins.");
-      else if (v.winning_pawn) reason.push(`${name(v.winning_pawn)} wins (${v.win_reason}) for ${ctx.seatLabel(v.winner)}, who held that character card.`);
+      if (v.truncated) reason.push(t("Stopped by the turn limit: nobody wins."));
+      else if (v.winning_pawn) reason.push(t("{pawn} wins ({why}) for {who}, who held that character card.", { pawn: name(v.winning_pawn), why: tx(v.win_reason), who: ctx.seatLabel(v.winner) }));
       const off = v.pawns.filter((p) => p.status === "knocked off");
-      if (off.length) reason.push(`Knocked off: ${off.map((p) => p.name).join(", ")}.`);
+      if (off.length) reason.push(t("Knocked off: {names}.", { names: off.map((p) => p.name).join(", ") }));
       const r = v.revealed || { hands: [] };
       const secrets = [];
       if (r.hands.length) {
-        secrets.push({ heading: "Everyone's cards", lines: r.hands.map((h) => `${ctx.seatLabel(h.seat)}: characters ${h.characters.map(name).join(", ") || "none left"}`
-          + (h.secret_cards.length ? `; secret cards ${h.secret_cards.map(name).join(", ")}` : "")
-          + `; trap cards ${h.trap_cards.join(", ") || "none"}`) });
-        secrets.push({ heading: "The portrait frame, front to back", lines: [
-          `${v.portrait ? name(v.portrait) : "Aunt Agatha"} on the wall`,
-          ...(r.portrait_cycle.length ? [`then ${r.portrait_cycle.map(name).join(", ")}`] : []),
-          ...(r.portraits_never_shown.length ? [`never shown: ${r.portraits_never_shown.map(name).join(", ")}`] : []),
+        secrets.push({ heading: t("Everyone's cards"), lines: r.hands.map((h) => t("{who}: characters {names}", { who: ctx.seatLabel(h.seat), names: h.characters.map(name).join(", ") || t("none left") })
+          + (h.secret_cards.length ? t("; secret cards {names}", { names: h.secret_cards.map(name).join(", ") }) : "")
+          + t("; trap cards {names}", { names: h.trap_cards.map((c) => tx(c)).join(", ") || t("none") })) });
+        secrets.push({ heading: t("The portrait frame, front to back"), lines: [
+          t("{name} on the wall", { name: v.portrait ? name(v.portrait) : "Aunt Agatha" }),
+          ...(r.portrait_cycle.length ? [t("then {names}", { names: r.portrait_cycle.map(name).join(", ") })] : []),
+          ...(r.portraits_never_shown.length ? [t("never shown: {names}", { names: r.portraits_never_shown.map(name).join(", ") })] : []),
         ] });
       }
       return {
         reason,
-        columns: ["Player", "Characters left", "Out"],
+        columns: [t("Player"), t("Characters left"), t("Out")],
         scores: (r.hands.length ? r.hands : v.seats).map((h) => ({
           seat: h.seat,
-          cells: [(h.characters || []).map(name).join(", ") || "—", v.seats[h.seat].out ? "out" : ""],
+          cells: [(h.characters || []).map(name).join(", ") || "—", v.seats[h.seat].out ? t("out") : ""],
         })),
         secrets,
       };

@@ -80,7 +80,7 @@ export function spaceWords(space, t = (m, v) => m.replace(/\{(\w+)\}/g, (x, k) =
       return [t("To the"), t("Wheel")];
     case "dog_bone": return [t("Dog"), t("Bone")];
     case "safe": return [t("Safe")];
-    case "turn_crank": return [t("Turn"), t("Crank")];
+    case "turn_crank": return t("Turn|Crank").split("|"); // one message: "Turn" alone reads as a game turn
     case "cheese_wheel": return [t("Cheese"), t("Wheel")];
     default: return [text];
   }

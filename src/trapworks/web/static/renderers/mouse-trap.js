@@ -17,6 +17,15 @@ export default function createRenderer(root, ctx) {
   let lastMoved = new Set(); // seats whose mouse the last moving action moved
   const { svg, el } = ctx;
   const t = ctx.t || ((m, v) => m.replace(/\{(\w+)\}/g, (x, k) => (v && k in v ? v[k] : x)));
+  // The game's own words (space and part names, the phase, the events): in the page's language.
+  const tx = ctx.tx || ((s) => s);
+  const txs = (s) => (ctx.txSeats ? ctx.txSeats(s, ctx.seatLabel) : s);
+  // A stage of the firing chain ("Crank turns"): the catalog holds it as the events say it, small.
+  const stageText = (s) => {
+    const small = s.charAt(0).toLowerCase() + s.slice(1);
+    const tr = tx(small);
+    return tr === small ? s : tr.charAt(0).toUpperCase() + tr.slice(1);
+  };
   root.classList.add("mouse-trap");
   const top = el("div", { class: "mt-top" }, root);
   // The whole board fits its box at every size (issue 27: no panning on a phone). Every decision
@@ -44,14 +53,14 @@ export default function createRenderer(root, ctx) {
   const board = svg("svg", { viewBox: `0 0 ${A.W} ${A.H}`, class: "mt-board", "data-board": "mouse-trap",
                               preserveAspectRatio: "xMidYMin meet",
                               "data-animations": "0", role: "group",
-                              "aria-label": "The board: the track, the Loop, the Cheese Wheel and the contraption" }, pan);
+                              "aria-label": t("The board: the track, the Loop, the Cheese Wheel and the contraption") }, pan);
   ctx.enableArrowKeys(board);
   const turnBar = el("div", { class: "mt-top" }, ctx.bar);
   const controls = el("div", { class: "mt-controls", "data-controls": "mouse-trap" }, ctx.bar);
   const newsCard = el("div", { class: "card" }, ctx.side);
   el("h2", { text: t("What happened") }, newsCard);
   const news = el("ol", { class: "mt-news", "data-news": "mouse-trap", tabindex: "0",
-                          "aria-label": "What happened" }, newsCard);
+                          "aria-label": t("What happened") }, newsCard);
 
   const style = el("style", {}, root);
   style.textContent = `
@@ -59,7 +68,9 @@ export default function createRenderer(root, ctx) {
     .mt-top { display: flex; gap: .3em 1em; flex-wrap: wrap; align-items: center; margin-bottom: .4em; }
     .mt-player { padding: .15em .6em; border-radius: .4em; border: 2px solid transparent; display: inline-flex; align-items: center; gap: .35em; }
     .mt-player.to-move { border-color: #111; }
-    .mt-player.caught { opacity: .6; text-decoration: line-through; }
+    /* caught: struck through, its pictures faded (faded words would fail contrast) */
+    .mt-player.caught { text-decoration: line-through; }
+    .mt-player.caught .mt-dot, .mt-player.caught svg { opacity: .5; }
     .mt-player svg { height: 1.1em; width: auto; vertical-align: middle; }
     .mt-die { font-size: 1.6em; min-width: 1.4em; text-align: center; border: 2px solid #333;
               border-radius: .25em; background: #fff; }
@@ -134,9 +145,10 @@ export default function createRenderer(root, ctx) {
                     "font-weight": k === 0 ? "600" : "400", "text-anchor": "middle", fill: ink }, g).textContent = line;
     });
     const title = svg("title", {}, g);
-    title.textContent = `${space.index}: ${space.text}${idle ? " (does not build with this many players)" : ""}`;
+    title.textContent = idle ? t("{n}: {text} (does not build with this many players)", { n: space.index, text: tx(space.text) })
+      : `${space.index}: ${tx(space.text)}`;
     g.setAttribute("role", "img");
-    g.setAttribute("aria-label", `Space ${title.textContent}`);
+    g.setAttribute("aria-label", t("Space {what}", { what: title.textContent }));
     spaceGroups[space.index] = g;
   }
 
@@ -147,8 +159,8 @@ export default function createRenderer(root, ctx) {
                         id === "cage" ? cageLayer : partLayer);
       const mv = svg("g", { class: "mv" }, outer);
       art.draw(svg, mv);
-      const t = svg("title", {}, outer);
-      t.textContent = `Part ${k + 1}: ${v.parts[k]}`;
+      const tt = svg("title", {}, outer);
+      tt.textContent = t("Part {n}: {name}", { n: k + 1, name: tx(v.parts[k]) });
       const parts = { outer, mv };
       if (art.extra) { // the lever rides on gear 2's axle but moves on its own
         parts.lever = svg("g", { class: "mv" }, outer);
@@ -168,9 +180,9 @@ export default function createRenderer(root, ctx) {
       svg("rect", { class: "halo", x, y, width: w, height: h, rx: 6 }, g);
       const tag = svg("g", { class: "tag" }, g);
       const lw = stage.letter.length > 1 ? 30 : 20;
-      const [tx, ty] = A.STAGE_TAG[stage.id] || [x - 6, y - 8];
-      svg("rect", { x: tx, y: ty, width: lw, height: 18, rx: 9, fill: "#fff", stroke: C.ink }, tag);
-      svg("text", { x: tx + lw / 2, y: ty + 13.5, "font-size": 12, "font-weight": "bold", "text-anchor": "middle", fill: C.ink }, tag)
+      const [tagX, tagY] = A.STAGE_TAG[stage.id] || [x - 6, y - 8];
+      svg("rect", { x: tagX, y: tagY, width: lw, height: 18, rx: 9, fill: "#fff", stroke: C.ink }, tag);
+      svg("text", { x: tagX + lw / 2, y: tagY + 13.5, "font-size": 12, "font-weight": "bold", "text-anchor": "middle", fill: C.ink }, tag)
         .textContent = stage.letter;
       const jam = svg("g", { class: "jam-label", "data-jam-label": stage.id }, g);
       const lx = Math.max(150, Math.min(A.W - 150, x + w / 2)); // inside the track, off its spaces
@@ -179,7 +191,7 @@ export default function createRenderer(root, ctx) {
       svg("text", { x: lx, y: ly + 1, "font-size": 14, "font-weight": "bold", "text-anchor": "middle", fill: C.jam }, jam)
         .textContent = t("jammed here");
       const title = svg("title", {}, g);
-      title.textContent = `${stage.letter}: ${stage.text} (works with probability ${stage.odds.toFixed(3)})`;
+      title.textContent = t("{letter}: {text} (works with probability {p})", { letter: stage.letter, text: stageText(stage.text), p: stage.odds.toFixed(3) });
       stageGroups[k] = g;
     });
   }
@@ -243,14 +255,14 @@ export default function createRenderer(root, ctx) {
     };
     const name = (k) => v.parts[k].replace(" (with rubber band)", "").replace(" (pipe)", "").replace(" (man)", "");
     line(398, t("The contraption: {n} of {m} parts", { n: v.parts_built, m: v.part_ids.length }), 17, "bold");
-    if (!v.trap_complete) line(420, t("Next to build: {n}, {part}", { n: v.parts_built + 1, part: name(v.parts_built) }));
-    else line(420, t("Complete: it catches with chance {p}%", { p: (v.capture_chance * 100).toFixed(1) }));
+    if (!v.trap_complete) line(420, t("Next to build: {n}, {part}", { n: v.parts_built + 1, part: tx(name(v.parts_built)) }));
+    else line(420, t("Complete: it catches with chance {p}%", { p: (v.capture_chance * 100).toLocaleString(ctx.lang || "en", { minimumFractionDigits: 1, maximumFractionDigits: 1 }) }));
     const last = v.last_firing;
     let status = "";
     if (v.firing_stage !== null && v.firing_stage !== undefined) status = t("Firing…");
     else if (last && last.jammed) {
       const st = v.firing_chain[last.stages];
-      status = t("Last firing jammed at {stage}: {what}", { stage: st.letter, what: st.text.toLowerCase() });
+      status = t("Last firing jammed at {stage}: {what}", { stage: st.letter, what: tx(st.text.charAt(0).toLowerCase() + st.text.slice(1)) });
     } else if (last) status = t("Last firing: the cage fell!");
     if (status) {
       const t = line(442, status, 15, "600", last && last.jammed && !(v.firing_stage >= 0 && v.firing_stage !== null) ? C.jam : C.ink);
@@ -293,8 +305,8 @@ export default function createRenderer(root, ctx) {
       c.setAttribute("data-mouse", seat);
       c.setAttribute("data-at", where);
       if (lastMoved.has(seat)) c.setAttribute("data-last-move", "1"); // moved by the last move
-      const t = svg("title", {}, c);
-      t.textContent = `${ctx.seatLabel(seat)} (${MOUSE_NAMES[seat]} mouse) on ${where}`;
+      const tt = svg("title", {}, c);
+      tt.textContent = t("{who} ({mouse} mouse) on {where}", { who: ctx.seatLabel(seat), mouse: mouseName(seat), where });
       if (pickable.has(seat)) {
         // a transparent hit area of at least 24 px around the mouse, however small the board is drawn
         const scale = board.clientWidth ? Math.min(board.clientWidth / A.W, board.clientHeight / A.H) : 1;
@@ -304,10 +316,10 @@ export default function createRenderer(root, ctx) {
         g.insertBefore(hit, g.firstChild);
         hit.addEventListener("click", () => send(pickable.get(seat)));
         c.classList.add("pickable");
-        ctx.actionable(c, `Move ${t.textContent}`, () => send(pickable.get(seat)));
+        ctx.actionable(c, t("Move {what}", { what: tt.textContent }), () => send(pickable.get(seat)));
       } else {
         c.setAttribute("role", "img");
-        c.setAttribute("aria-label", t.textContent);
+        c.setAttribute("aria-label", tt.textContent);
       }
     });
   }
@@ -324,8 +336,8 @@ export default function createRenderer(root, ctx) {
         const { x, y } = A.spaceXY(wheel(v));
         g.setAttribute("transform", `translate(${x + SLOTS[k % 4][0]},${y + SLOTS[k % 4][1]})`);
         A.drawMouse(svg, g, MOUSE_COLOURS[seat]);
-        const t = svg("title", {}, g);
-        t.textContent = `${ctx.seatLabel(seat)} (${MOUSE_NAMES[seat]} mouse): caught`;
+        const tt = svg("title", {}, g);
+        tt.textContent = t("{who} ({mouse}): caught", { who: ctx.seatLabel(seat), mouse: mouseName(seat) });
       });
     }
   }
@@ -358,16 +370,16 @@ export default function createRenderer(root, ctx) {
     });
     turnBar.replaceChildren();
     el("span", { class: "mt-die", "data-die": v.last_die ?? "", role: "img",
-                 "aria-label": v.last_die ? `die: ${v.last_die}` : "die: not rolled",
+                 "aria-label": v.last_die ? t("die: {n}", { n: v.last_die }) : t("die: not rolled"),
                  text: v.last_die ? "⚀⚁⚂⚃⚄⚅"[v.last_die - 1] : "·" }, turnBar);
-    el("span", { "data-phase": v.phase, text: `Turn ${v.turn}: ${v.phase_text}` }, turnBar);
+    el("span", { "data-phase": v.phase, text: t("Turn {n}: {phase}", { n: v.turn, phase: txs(v.phase_text) }) }, turnBar);
   }
 
   function drawControls(v) {
     controls.replaceChildren();
     if (ctx.mode !== "live" || v.terminal || v.to_move === null || v.to_move !== ctx.seat) return;
     for (const a of v.legal_actions) {
-      const b = el("button", { "data-action": a.text, text: a.label }, controls);
+      const b = el("button", { "data-action": a.text, text: txs(a.label) }, controls);
       b.addEventListener("click", () => send(a.text));
     }
   }
@@ -381,10 +393,17 @@ export default function createRenderer(root, ctx) {
   }
 
   let newsPly = -1; // the ply whose events the news list shows last
+  // A stage of a firing ("O-P: Cage falls from the top of the post." or "...  jams!"): the stage's
+  // words through the catalog; every other event as the log's story translates it.
+  function newsText(e) {
+    const m = e.type === "trap_stage" ? /^(.+?): (.*?)(\.\.\. jams!|\.)$/.exec(e.text) : null;
+    if (!m) return txs(e.text);
+    return m[3] === "." ? `${m[1]}: ${stageText(m[2])}.` : `${m[1]}: ${t("{stage}... jams!", { stage: stageText(m[2]) })}`;
+  }
   function drawNews(events) {
     for (const e of events) {
       if (!e.text) continue;
-      el("li", { "data-event": e.type, text: e.text }, news);
+      el("li", { "data-event": e.type, text: newsText(e) }, news);
     }
     while (news.children.length > 40) news.removeChild(news.firstChild);
     // Scrolled at the next frame: reading scrollHeight now would lay out the whole board once
@@ -559,14 +578,14 @@ export default function createRenderer(root, ctx) {
       const reason = [];
       const free = v.mice.map((m, s) => (m === null ? null : s)).filter((s) => s !== null);
       const caught = v.mice.map((m, s) => (m === null ? s : null)).filter((s) => s !== null);
-      if (v.truncated) reason.push(`Stopped by the turn limit (${v.turn_limit} turns).`);
-      if (caught.length) reason.push(`Caught in the trap: ${caught.map((s) => ctx.seatLabel(s)).join(", ")}.`);
-      if (free.length === 1 && caught.length) reason.push(`${ctx.seatLabel(free[0])} is the last mouse free.`);
-      if (!reason.length && v.phase_text) reason.push(v.phase_text);
+      if (v.truncated) reason.push(t("Stopped by the turn limit ({n} turns).", { n: v.turn_limit }));
+      if (caught.length) reason.push(t("Caught in the trap: {who}.", { who: caught.map((s) => ctx.seatLabel(s)).join(", ") }));
+      if (free.length === 1 && caught.length) reason.push(t("{who} is the last mouse free.", { who: ctx.seatLabel(free[0]) }));
+      if (!reason.length && v.phase_text) reason.push(txs(v.phase_text));
       return {
         reason,
-        columns: ["Player", "Cheese", "Mouse"],
-        scores: v.cheese.map((n, seat) => ({ seat, cells: [String(n), v.mice[seat] === null ? "caught" : `free on ${v.mice[seat]}`] })),
+        columns: [t("Player"), t("Cheese"), t("Mouse")],
+        scores: v.cheese.map((n, seat) => ({ seat, cells: [String(n), v.mice[seat] === null ? t("caught") : t("free on {n}", { n: v.mice[seat] })] })),
       };
     },
     destroy() {
