@@ -31,23 +31,20 @@ therefore a game of the same distribution as the kernel's for the same seed, not
 
 from __future__ import annotations
 
-from bisect import bisect
 from collections.abc import Sequence
 from itertools import accumulate
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numba import njit, prange
 
 from trapworks.core import TrapworksError
-from trapworks.core.stream import SharedStream
+from trapworks.core.stream import _MASK64, SharedStream, sample_chance_from_stream, stream_random
+from trapworks.core.stream_jit import below as _below
+from trapworks.core.stream_jit import sample as _sample
 
 from .board import load_mansion
 from .components import DETECTIVE, HAND_SIZE, NUM_PAWNS, ROLLS, SECRET_CARDS_2P, TRAP_KINDS, WILD
-
-if TYPE_CHECKING:
-    from trapworks.core import State
-
 
 POLICIES = {"random": 0}
 
@@ -134,19 +131,8 @@ G_SIZE = FIRST_SEAT + 1
     T_CHAIR_ORDER,
 ) = range(10)
 
-_MASK64 = (1 << 64) - 1
-
 
 # --- the stream, for the kernel -------------------------------------------------------
-def stream_random(stream: SharedStream) -> float:
-    """A float in [0, 1) from the stream, as the engine draws it."""
-    return (stream.next() >> 11) * (1.0 / 9007199254740992.0)
-
-
-def sample_chance_from_stream(state: State, stream: SharedStream) -> int:
-    """The chance outcome the engine would draw at this state from this stream."""
-    actions, cum = state.chance_table()
-    return actions[bisect(cum, stream_random(stream) * cum[-1], 0, len(cum) - 1)]
 
 
 def stream_shuffle(items: list[Any], stream: SharedStream) -> None:
@@ -185,31 +171,6 @@ def deal_from_stream(state: Any, stream: SharedStream) -> None:
 
 
 # --- compiled helpers ------------------------------------------------------------------
-@njit(cache=True, inline="always", error_model="numpy")
-def _next(st: Any) -> Any:
-    z = st[0] + np.uint64(0x9E3779B97F4A7C15)
-    st[0] = z
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _below(st: Any, n: int) -> Any:
-    return np.int64(((_next(st) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _sample(st: Any, cum: Any, count: int) -> Any:
-    """bisect_right(cum[:count], u * cum[count - 1], 0, count - 1)."""
-    u = np.float64(_next(st) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-    x = u * cum[count - 1]
-    i = 0
-    while i < count - 1 and cum[i] <= x:
-        i += 1
-    return i
-
-
 @njit(cache=True, inline="always", error_model="numpy")
 def _shuffle(G: Any, base: int, n: int, st: Any) -> None:
     for i in range(n - 1, 0, -1):
@@ -1034,4 +995,5 @@ __all__ = [
     "play_batch",
     "play_columns",
     "sample_chance_from_stream",
+    "stream_random",
 ]

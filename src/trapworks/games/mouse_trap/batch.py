@@ -15,15 +15,16 @@ draw for the kernel, so the tests play the kernel with the same stream and compa
 
 from __future__ import annotations
 
-from bisect import bisect
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numba import njit, prange
 
 from trapworks.core import TrapworksError
-from trapworks.core.stream import SharedStream
+from trapworks.core.stream import _MASK64, SharedStream, sample_chance_from_stream, stream_random
+from trapworks.core.stream_jit import below as _below
+from trapworks.core.stream_jit import sample as _sample
 
 from .data import CHEESE_WHEEL, LOOP_LENGTH, LOOP_START, NUM_PARTS, NUM_SPACES, SAFE, SPACES, STAGE_IDS, START
 
@@ -33,9 +34,6 @@ ROLL, CRANK, END, BUILD = 0, 7, 8, 9
 MOVE_BASE, STEAL_BASE = 10, 20
 WORKS, JAMS = 30, 31
 FIRST_BASE = 40
-
-if TYPE_CHECKING:
-    from trapworks.core import State
 
 POLICIES = {"random": 0, "heuristic": 1, "double-catch": 2}
 
@@ -103,44 +101,6 @@ STATE_SIZE = 21
     P_FIRST,
     P_CAPTURE_POSSIBLE,
 ) = range(13)
-
-_MASK64 = (1 << 64) - 1
-
-
-def stream_random(stream: SharedStream) -> float:
-    """A float in [0, 1) from the stream, as the engine draws it."""
-    return (stream.next() >> 11) * (1.0 / 9007199254740992.0)
-
-
-def sample_chance_from_stream(state: State, stream: SharedStream) -> int:
-    """The chance outcome the engine would draw at this state from this stream."""
-    actions, cum = state.chance_table()
-    return actions[bisect(cum, stream_random(stream) * cum[-1], 0, len(cum) - 1)]
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _next(st: Any) -> Any:
-    z = st[0] + np.uint64(0x9E3779B97F4A7C15)
-    st[0] = z
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _below(st: Any, n: int) -> Any:
-    return np.int64(((_next(st) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _sample(st: Any, cum: Any, count: int) -> Any:
-    """Index of the outcome: bisect_right(cum[:count], u * cum[count - 1], 0, count - 1)."""
-    u = np.float64(_next(st) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-    x = u * cum[count - 1]
-    i = 0  # bisect_right over cum[:count - 1]: how many of them are <= x (few: a linear scan)
-    while i < count - 1 and cum[i] <= x:
-        i += 1
-    return i
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -971,4 +931,11 @@ def play_batch(
     return rows
 
 
-__all__ = ["POLICIES", "SharedStream", "play_batch", "play_columns", "sample_chance_from_stream"]
+__all__ = [
+    "POLICIES",
+    "SharedStream",
+    "play_batch",
+    "play_columns",
+    "sample_chance_from_stream",
+    "stream_random",
+]
