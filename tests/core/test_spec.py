@@ -69,6 +69,7 @@ def _toy() -> GameSpec:
         ({"stats": lambda state: {}}, "stats"),
         ({"explore_grid": "module:attr"}, "explore_grid"),
         ({"renderer": "../secrets.js"}, "renderer"),
+        ({"vector_env": "a vector env"}, "vector_env"),
         ({"quick_options": {"bored": 1}}, "quick_options"),
         ({"state": object}, "state"),
     ],

@@ -170,10 +170,6 @@ class TrapworksEnv(gymnasium.Env):
         return text
 
 
-# Games whose batched engine backs `gymnasium.make_vec(...)` (other games: SyncVectorEnv copies).
-VECTOR_ENTRY_POINTS = {"mouse-trap": "trapworks.adapters.gymnasium_vector:MouseTrapVectorEnv"}
-
-
 def register_env(spec: GameSpec | str) -> str:
     """Register a game's Gymnasium environment (once); returns its id. A game registered with
     trapworks after this module was imported (a test's example game) is added by calling this."""
@@ -183,7 +179,8 @@ def register_env(spec: GameSpec | str) -> str:
         gymnasium.register(
             id=env_id,
             entry_point=TrapworksEnv,  # type: ignore[arg-type]
-            vector_entry_point=VECTOR_ENTRY_POINTS.get(spec.game_id),
+            # A game's batched vector env where its spec names one (else make_vec copies the env).
+            vector_entry_point=spec.vector_env,
             kwargs={"game_id": spec.game_id},
         )
     return env_id

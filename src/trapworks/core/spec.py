@@ -24,6 +24,8 @@ classes, and also sets the older class attributes (`agents`, `levels`, `position
 
 from __future__ import annotations
 
+import re
+
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -117,6 +119,10 @@ class GameSpec:
     # the kernel makes from its seed (a deal, a pile's order, a tray) in the tree as chance nodes
     # (the protocol: trapworks.adapters._chance.ChanceLayer). None: the game has none.
     chance_layer: type | None = None
+    # "module:Class" of a Gymnasium VectorEnv backed by the game's batched engine, for
+    # `gymnasium.make_vec` (None: Gymnasium's copies of the single env). A name, not the class,
+    # because the class needs the optional gymnasium and numba, loaded only when it is made.
+    vector_env: str | None = None
     # Whether an action's text can carry a secret, so that a seat reads only its own actions'
     # texts until the end (State.action_text_visible). None: exactly when the game has hidden
     # information.
@@ -229,6 +235,8 @@ class GameSpec:
         _check_callable(fail, "static_view", self.static_view, 1)
         if not isinstance(self.renderer, str) or not self.renderer.endswith(".js") or "/" in self.renderer:
             fail("renderer", f"a .js file name in the renderers folder, got {self.renderer!r}")
+        if self.vector_env is not None and not re.fullmatch(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", str(self.vector_env)):
+            fail("vector_env", f"'package.module:Class', got {self.vector_env!r}")
         if any(not isinstance(s, str) or not s.strip() for s in self.howto):
             fail("howto", "every step is a sentence")
         unknown = sorted(set(self.quick_options) - set(self.game.default_options))

@@ -44,6 +44,7 @@ SPEC = GameSpec(
     explore_grid=explore_grid,  # `trapworks explore` default cells
     renderer="mouse-trap.js",
     static_view=static_view,
+    vector_env="trapworks.games.mouse_trap.vector_env:MouseTrapVectorEnv",
     quick_options={"turn_limit": 12},
     howto=(
         "On your turn click Roll the die: your mouse moves by the die and the space it lands on happens "

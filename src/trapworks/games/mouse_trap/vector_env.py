@@ -1,4 +1,5 @@
-"""Vector environments backed by a game's batched engine (not by N Python copies of the kernel).
+"""Mouse Trap's vector environment, backed by its batched engine (not by N Python copies of the
+kernel); declared in the game's spec (`GameSpec.vector_env`), registered by the Gymnasium adapter.
 
     import gymnasium as gym
     import trapworks.adapters.gymnasium  # registers the ids
@@ -27,7 +28,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 import trapworks
-from trapworks.games.mouse_trap.game import MouseTrapGame
+from .game import MouseTrapGame
 
 
 def stream_seeds(seed: int | None, num_envs: int) -> np.ndarray:
