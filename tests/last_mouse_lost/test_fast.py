@@ -1,7 +1,10 @@
-"""The compiled state (_fastlml.c) and the pure-Python state play the same game, move for move.
+"""The compiled engine (_fastlml.c) against the Python rules, the reference (issue 23).
 
-The compiled hot path is optional (setup.py builds it where a C compiler is found); these tests
-play both implementations side by side on the same random actions, legal and not.
+Last Mouse Lost's rules have two copies: game.py's Python rules (the reference, what runs
+without the extension) and the compiled engine, which single states (`_FastState`) and batches
+(batch.py, tests in test_batch.py) both run. The engine is optional (setup.py builds it where a
+C compiler is found); these tests play both side by side on the same random actions, legal and
+not, and from random positions.
 """
 
 from __future__ import annotations
@@ -25,9 +28,9 @@ pytestmark = pytest.mark.skipif(
 
 
 def pure_twin(game):
-    """The same game whose states take the pure-Python path."""
+    """The same game whose states take the Python reference path."""
     twin = trapworks.make("last-mouse-lost", **game.public_options())
-    twin.state_class = lml_game._AdvancedState if twin.advanced else lml_game._BasicState
+    twin.state_class = lml_game.LastMouseLostState
     twin._initial = twin.state_class(twin)
     return twin
 
@@ -108,7 +111,7 @@ def test_a_pickle_loads_as_the_other_implementation():
     for text in ("c2-4", "a1", "f*"):
         fast.apply_action(fast.string_to_action(text))
     pure = lml_game._restore_state(twin, fast.__getstate__())
-    assert type(pure) is lml_game._AdvancedState
+    assert type(pure) is lml_game.LastMouseLostState
     back = lml_game._restore_state(game, pure.__getstate__())
     assert type(back) is lml_game._FastState
     assert observe(pure) == observe(fast) == observe(back)
@@ -117,7 +120,8 @@ def test_a_pickle_loads_as_the_other_implementation():
 def test_boards_beyond_64_mice_take_the_pure_path():
     game = trapworks.make("last-mouse-lost", board=[16, 16, 16, 16, 1])
     state = game.new_initial_state()
-    assert type(state) is lml_game._BasicState
+    assert type(state) is lml_game.LastMouseLostState
+    assert not game.batched_agents  # nor batches: the engine holds up to 64 mice
     state.apply_action(state.string_to_action("e1"))
     assert state.position().startswith("o" * 16)
 
@@ -126,4 +130,53 @@ def test_trapworks_pure_python_turns_the_compiled_path_off():
     code = "import trapworks; print(type(trapworks.make('last-mouse-lost').new_initial_state()).__name__)"
     env = {**os.environ, "TRAPWORKS_PURE_PYTHON": "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "_BasicState"
+    assert out.stdout.strip() == "LastMouseLostState"
+
+
+def random_position(game, rng):
+    """A random position text of `game`: any raised mice (at least one), score and seat."""
+    while True:
+        rows = ["".join(rng.choice("o.") for _ in range(n)) for n in game.board]
+        if "o" in "".join(rows):
+            break
+    first_to = game.options["first_to"]
+    score = [rng.randrange(first_to), rng.randrange(first_to)]
+    seat = rng.choice("12")
+    full = all("." not in r for r in rows)  # a round not begun: its opener is to move
+    return f"{'/'.join(rows)} {seat} {score[0]}-{score[1]} {seat if full else rng.choice('12')}"
+
+
+@pytest.mark.parametrize("rules", ["basic", "advanced"])
+@pytest.mark.parametrize("opener", lml_game.OPENERS)
+def test_the_engine_agrees_with_the_reference_from_random_positions(rules, opener):
+    """From 300 random positions per case (random boards up to 64 mice, scores, seats), every
+    legal press and a few illegal ones: the engine and the reference give the same legal list,
+    refusals and resulting states (the end of a round and of the match included)."""
+    rng = random.Random(f"{rules}{opener}")
+    for _ in range(30):
+        board = [rng.randint(1, 16) for _ in range(rng.randint(1, 6))]
+        while sum(board) > 64:
+            board.pop()
+        game = trapworks.make(
+            "last-mouse-lost", rules=rules, board=board, opener=opener, first_to=rng.randint(1, 3)
+        )
+        assert game.state_class is lml_game._FastState
+        twin = pure_twin(game)
+        for _ in range(10):
+            text = random_position(game, rng)
+            fast, pure = game.state_from_position(text), twin.state_from_position(text)
+            assert observe(fast) == observe(pure), text
+            legal = pure.legal_actions()
+            others = [a for a in range(game.num_press_actions) if a not in legal]
+            for action in legal + rng.sample(others, min(3, len(others))) + [rng.choice(JUNK)]:
+                a, b = fast.clone(), pure.clone()
+                outcomes = []
+                for s in (a, b):
+                    try:
+                        s.apply_action(action)
+                        outcomes.append("ok")
+                    except (IllegalActionError, TypeError) as e:
+                        outcomes.append(f"{type(e).__name__}: {e}")
+                assert outcomes[0] == outcomes[1], (text, action, outcomes)
+                assert observe(a) == observe(b), (text, action)
+                assert (a.score, a.round_opener, a.last_round) == (b.score, b.round_opener, b.last_round)

@@ -1,12 +1,14 @@
-/* Last Mouse Lost: the hot path of a state in C (optional; game.py falls back to pure Python).
+/* Last Mouse Lost's compiled engine: the one compiled copy of the rules of a press.
  *
- * `Core` is a base class for the state: it holds the board (one 64-bit integer: boards of up to
- * 64 mice), the seat to move, whether a seat is to move ("live") and whether the match is over,
- * and the history list; it implements is_terminal, legal_actions, apply_action and clone. Every
- * case but "a legal press by the seat to move" is handed back to the Python methods
- * (_slow_legal_actions, _checked_apply, _round_over), so the rules live in one place: the press
- * tables here are built from the game's own action numbering (game.py passes it in `Spec`), and
- * tests/last_mouse_lost/test_fast.py plays both implementations side by side.
+ * The rules (which presses are legal, which mice a press takes, and what the end of a round
+ * decides) are the three plain C functions lml_legal, lml_press and lml_round_end below. Two
+ * callers use them: `Core`, the base class of a compiled state (single states: is_terminal,
+ * legal_actions, apply_action and clone in C), and batch.py's numba loop (whole matches in
+ * batches), which calls the same functions through their addresses (`engine_addresses()`).
+ * The Python rules in game.py (the checked path) are the reference: every case but "a legal
+ * press by the seat to move" is handed back to them (_slow_legal_actions, _reference_apply),
+ * and tests/last_mouse_lost/test_fast.py compares this engine with them over random games and
+ * random positions. Boards of up to 64 mice (one 64-bit integer).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -115,6 +117,16 @@ fail:
     return NULL;
 }
 
+static PyObject *Spec_address(PyObject *self, PyObject *unused) {
+    return PyLong_FromUnsignedLongLong((unsigned long long)(uintptr_t)self);
+}
+
+static PyMethodDef Spec_methods[] = {
+    {"address", (PyCFunction)Spec_address, METH_NOARGS,
+     "Where this spec lives (for batch.py's calls; keep the Spec alive while they run)."},
+    {NULL},
+};
+
 static PyTypeObject SpecType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "trapworks.games.last_mouse_lost._fastlml.Spec",
     .tp_basicsize = sizeof(SpecObject),
@@ -122,14 +134,91 @@ static PyTypeObject SpecType = {
     .tp_doc = "The action numbering of one (board, rules) pair, for Core.",
     .tp_new = Spec_new,
     .tp_dealloc = (destructor)Spec_dealloc,
+    .tp_methods = Spec_methods,
 };
+
+/* ------------------------------------------------ The rules: one compiled copy ---------- */
+
+/* The legal press ids of `board`, ascending (row after row), written to `out`; returns how many. */
+static int64_t lml_legal(const SpecObject *sp, uint64_t board, int64_t *out) {
+    int64_t n = 0;
+    for (int r = 0; r < sp->nrows; r++) {
+        uint64_t raised = (board >> sp->row_shift[r]) & ((((uint64_t)1) << sp->row_len[r]) - 1);
+        if (!raised) continue;
+        int first = sp->row_first[r];
+        if (sp->advanced) { /* a run of adjacent mice, all raised */
+            int last = first + sp->row_nacts[r];
+            for (int a = first; a < last; a++) {
+                uint64_t m = sp->act_mask[a];
+                if ((board & m) == m) out[n++] = a;
+            }
+        } else { /* basic: how many mice of the row, 1 to all raised ones */
+            int k = __builtin_popcountll(raised);
+            for (int i = 0; i < k; i++) out[n++] = first + i;
+        }
+    }
+    return n;
+}
+
+/* The mice (bits of the board) that press `a` takes from `board`; 0 when it is not legal there. */
+static uint64_t lml_press(const SpecObject *sp, uint64_t board, int64_t a) {
+    if (a < 0 || a >= sp->nactions) return 0;
+    if (sp->advanced) {
+        uint64_t m = sp->act_mask[a];
+        return (board & m) == m ? m : 0;
+    }
+    uint64_t raised = (board >> sp->act_shift[a]) & sp->act_rowmask[a];
+    int count = sp->act_count[a];
+    if (count > __builtin_popcountll(raised)) return 0;
+    /* basic rules: the `count` rightmost raised mice (game.py's rightmost(): highest bits) */
+    uint64_t press = 0;
+    for (int i = 0; i < count; i++) {
+        uint64_t top = ((uint64_t)1) << (63 - __builtin_clzll(raised));
+        press |= top;
+        raised ^= top;
+    }
+    return press << sp->act_shift[a];
+}
+
+enum { OPENER_ALTERNATE, OPENER_LOSER, OPENER_WINNER, OPENER_SAME };
+
+/* The end of a round: the mover pressed the last mouse and loses it. m = [score of seat 0, of
+ * seat 1, mover, this round's opener, first_to, opener rule]: the winner's score goes up; returns
+ * 1 when that wins the match, else 0 with m[3] set to who opens the next round. */
+static int64_t lml_round_end(int64_t *m) {
+    int64_t mover = m[2], winner = 1 - mover;
+    m[winner] += 1;
+    if (m[winner] >= m[4]) return 1;
+    switch (m[5]) {
+    case OPENER_ALTERNATE: m[3] = 1 - m[3]; break;
+    case OPENER_LOSER: m[3] = mover; break;
+    case OPENER_WINNER: m[3] = winner; break;
+    default: break; /* the same opener */
+    }
+    return 0;
+}
+
+/* The same three for numba (batch.py): plain integers in, the spec and arrays by address. */
+static int64_t ext_legal(int64_t spec, uint64_t board, int64_t out) {
+    return lml_legal((const SpecObject *)(intptr_t)spec, board, (int64_t *)(intptr_t)out);
+}
+static uint64_t ext_press(int64_t spec, uint64_t board, int64_t a) {
+    return lml_press((const SpecObject *)(intptr_t)spec, board, a);
+}
+static int64_t ext_round_end(int64_t m) { return lml_round_end((int64_t *)(intptr_t)m); }
+
+static PyObject *engine_addresses(PyObject *module, PyObject *unused) {
+    return Py_BuildValue("{s:K,s:K,s:K}", "legal", (unsigned long long)(uintptr_t)&ext_legal, "press",
+                         (unsigned long long)(uintptr_t)&ext_press, "round_end",
+                         (unsigned long long)(uintptr_t)&ext_round_end);
+}
 
 /* ---------------------------------------------------------------- Core ---------------- */
 
 /* Names of the Python methods the hot path hands over to, and of the attributes the end of a
  * round sets (interned at import). */
-static PyObject *str_slow_legal, *str_checked_apply, *str_round_over;
-static PyObject *str_score, *str_last_round, *str_events_at, *str_events, *str_press, *str_round_opener;
+static PyObject *str_slow_legal, *str_checked_apply;
+static PyObject *str_score, *str_last_round, *str_events_at, *str_events, *str_round_opener;
 static PyObject *str_ev_round_over, *str_ev_match_over, *str_ev_round_start;
 
 typedef struct {
@@ -137,16 +226,13 @@ typedef struct {
     uint64_t board;
     uint64_t full_board; /* the board a new round starts from */
     int to_move;
-    int first_to;        /* round wins that take the match; 0: the round's end is left to Python */
+    int first_to;        /* round wins that take the match */
     int opener_rule;     /* who opens the next round: OPENER_* */
     char live;
     char over;
     PyObject *history;   /* list */
     PyObject *spec;      /* SpecObject or None */
-    PyObject *no_press;  /* what `_press` becomes when the match is over (game.py's _NO_PRESS) */
 } CoreObject;
-
-enum { OPENER_ALTERNATE, OPENER_LOSER, OPENER_WINNER, OPENER_SAME };
 
 static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     CoreObject *self = (CoreObject *)type->tp_alloc(type, 0);
@@ -158,22 +244,18 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     }
     Py_INCREF(Py_None);
     self->spec = Py_None;
-    Py_INCREF(Py_None);
-    self->no_press = Py_None;
     return (PyObject *)self;
 }
 
 static int Core_traverse(CoreObject *self, visitproc visit, void *arg) {
     Py_VISIT(self->history);
     Py_VISIT(self->spec);
-    Py_VISIT(self->no_press);
     return 0;
 }
 
 static int Core_clear(CoreObject *self) {
     Py_CLEAR(self->history);
     Py_CLEAR(self->spec);
-    Py_CLEAR(self->no_press);
     return 0;
 }
 
@@ -187,28 +269,13 @@ static inline SpecObject *spec_of(CoreObject *self) {
     return Py_IS_TYPE(self->spec, &SpecType) ? (SpecObject *)self->spec : NULL;
 }
 
-/* The legal press ids of the board, ascending (game.py's _row_moves, row after row). */
+/* The legal press ids of the board as a list (lml_legal's). */
 static PyObject *legal_list(SpecObject *sp, uint64_t board) {
-    int buf[MAX_ACTIONS];
-    int n = 0;
-    for (int r = 0; r < sp->nrows; r++) {
-        uint64_t raised = (board >> sp->row_shift[r]) & ((((uint64_t)1) << sp->row_len[r]) - 1);
-        if (!raised) continue;
-        int first = sp->row_first[r];
-        if (sp->advanced) {
-            int last = first + sp->row_nacts[r];
-            for (int a = first; a < last; a++) {
-                uint64_t m = sp->act_mask[a];
-                if ((board & m) == m) buf[n++] = a;
-            }
-        } else {
-            int k = __builtin_popcountll(raised);
-            for (int i = 0; i < k; i++) buf[n++] = first + i;
-        }
-    }
+    int64_t buf[MAX_ACTIONS];
+    int64_t n = lml_legal(sp, board, buf);
     PyObject *out = PyList_New(n);
     if (!out) return NULL;
-    for (int i = 0; i < n; i++) {
+    for (int64_t i = 0; i < n; i++) {
         PyObject *v = PyTuple_GET_ITEM(sp->ids, buf[i]);
         Py_INCREF(v);
         PyList_SET_ITEM(out, i, v);
@@ -250,9 +317,7 @@ static PyObject *Core_legal_actions(CoreObject *self, PyObject *const *args, Py_
     return PyObject_CallMethodOneArg((PyObject *)self, str_slow_legal, player);
 }
 
-/* The round ends: the mover pressed the last mouse and loses it (game.py's _round_over, which
- * this is, step for step; tests/last_mouse_lost/test_fast.py compares the two). Returns -1 on
- * error, 1 when it could not be done here (Python's _round_over then runs). */
+/* A tuple of ints. */
 static PyObject *int_tuple(int n, const long *v) {
     PyObject *t = PyTuple_New(n);
     if (!t) return NULL;
@@ -291,79 +356,54 @@ static int set_steal(PyObject *obj, PyObject *name, PyObject *value) {
     return rc;
 }
 
-/* The round ends: the mover pressed the last mouse and loses it (game.py's _round_over, which
- * this is, step for step; tests/last_mouse_lost/test_fast.py compares the two). Returns -1 on
- * error, 1 when it could not be done here (Python's _round_over then runs). */
+/* The round ends: the mover pressed the last mouse (lml_round_end decides what follows); the
+ * Python fields it changes are those of game.py's _round_over, with the events dated to the move
+ * about to enter the history. Returns -1 on error. */
 static int round_over(CoreObject *self) {
-    if (self->first_to <= 0) return 1;
     PyObject *obj = (PyObject *)self;
     PyObject *score = PyObject_GetAttr(obj, str_score);
     if (!score) return -1;
-    long s[2];
-    int ok = PyList_CheckExact(score) && PyList_GET_SIZE(score) == 2;
+    PyObject *ro = PyObject_GetAttr(obj, str_round_opener);
+    if (!ro) {
+        Py_DECREF(score);
+        return -1;
+    }
+    int64_t m[6] = {0, 0, self->to_move, PyLong_AsLong(ro), self->first_to, self->opener_rule};
+    Py_DECREF(ro);
+    int ok = !PyErr_Occurred() && PyList_CheckExact(score) && PyList_GET_SIZE(score) == 2;
     for (int i = 0; ok && i < 2; i++) {
-        PyObject *v = PyList_GET_ITEM(score, i);
-        ok = PyLong_CheckExact(v);
-        if (ok) {
-            s[i] = PyLong_AsLong(v);
-            if (s[i] == -1 && PyErr_Occurred()) {
-                PyErr_Clear();
-                ok = 0;
-            }
-        }
+        m[i] = PyLong_AsLong(PyList_GET_ITEM(score, i));
+        ok = !PyErr_Occurred();
     }
     if (!ok) {
         Py_DECREF(score);
-        return 1;
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "score is a list of two ints");
+        return -1;
     }
-    int mover = self->to_move, winner = 1 - mover;
-    int match_over = s[winner] + 1 >= self->first_to;
-    long opener = winner;
-    if (!match_over) {
-        if (self->opener_rule == OPENER_LOSER) {
-            opener = mover;
-        } else if (self->opener_rule != OPENER_WINNER) {
-            PyObject *ro = PyObject_GetAttr(obj, str_round_opener);
-            if (!ro) {
-                Py_DECREF(score);
-                return -1;
-            }
-            long r = PyLong_CheckExact(ro) ? PyLong_AsLong(ro) : -1;
-            Py_DECREF(ro);
-            if (r != 0 && r != 1) {
-                PyErr_Clear();
-                Py_DECREF(score);
-                return 1;
-            }
-            opener = self->opener_rule == OPENER_ALTERNATE ? 1 - r : r;
-        }
-    }
-    s[winner] += 1;
-    PyObject *won = PyLong_FromLong(s[winner]);
+    long mover = self->to_move, winner = 1 - mover;
+    int match_over = (int)lml_round_end(m);
+    PyObject *won = PyLong_FromLongLong(m[winner]);
     if (!won) {
         Py_DECREF(score);
         return -1;
     }
     PyList_SetItem(score, winner, won); /* steals `won` */
     Py_DECREF(score);
-    long rnd = s[0] + s[1];
+    long s0 = (long)m[0], s1 = (long)m[1], rnd = s0 + s1;
     long last[3] = {rnd, winner, mover};
     if (set_steal(obj, str_last_round, int_tuple(3, last)) < 0) return -1;
-    if (set_steal(obj, str_events_at, PyLong_FromSsize_t(PyList_GET_SIZE(self->history))) < 0) return -1;
-    long ended[5] = {rnd, winner, mover, s[0], s[1]};
+    if (set_steal(obj, str_events_at, PyLong_FromSsize_t(PyList_GET_SIZE(self->history) + 1)) < 0) return -1;
+    long ended[5] = {rnd, winner, mover, s0, s1};
     PyObject *first = event_tuple(str_ev_round_over, 5, ended);
     PyObject *second;
     if (match_over) {
         self->over = 1;
         self->live = 0;
-        if (PyObject_SetAttr(obj, str_press, self->no_press) < 0) {
-            Py_XDECREF(first);
-            return -1;
-        }
-        long v[3] = {winner, s[0], s[1]};
+        long v[3] = {winner, s0, s1};
         second = event_tuple(str_ev_match_over, 3, v);
     } else {
         self->board = self->full_board; /* "Flip over the playing surface" */
+        long opener = (long)m[3];
         if (set_steal(obj, str_round_opener, PyLong_FromLong(opener)) < 0) {
             Py_XDECREF(first);
             return -1;
@@ -388,47 +428,25 @@ static int round_over(CoreObject *self) {
     return set_steal(obj, str_events, events);
 }
 
+/* The kernel's apply_action (core/game.py) for a legal press by the seat to move, compiled: the
+ * press, then the history (a press reveals no outcome; its events, when it ends a round, are
+ * dated by _events_at). Anything else goes to the kernel's own path (_reference_apply). */
 static PyObject *Core_apply_action(CoreObject *self, PyObject *action) {
     SpecObject *sp = spec_of(self);
     if (self->live && sp && Py_IS_TYPE(action, &PyLong_Type)) {
         int overflow;
         long a = PyLong_AsLongAndOverflow(action, &overflow);
-        if (!overflow && a >= 0 && a < sp->nactions) {
-            uint64_t board = self->board;
-            uint64_t press = 0;
-            if (sp->advanced) {
-                uint64_t m = sp->act_mask[a];
-                if ((board & m) == m) press = m;
-            } else {
-                uint64_t raised = (board >> sp->act_shift[a]) & sp->act_rowmask[a];
-                int count = sp->act_count[a];
-                if (count <= __builtin_popcountll(raised)) {
-                    /* the `count` rightmost raised mice (game.py's rightmost(): highest bits) */
-                    for (int i = 0; i < count; i++) {
-                        uint64_t top = ((uint64_t)1) << (63 - __builtin_clzll(raised));
-                        press |= top;
-                        raised ^= top;
-                    }
-                    press <<= sp->act_shift[a];
-                }
+        uint64_t press = overflow ? 0 : lml_press(sp, self->board, a);
+        if (press) {
+            uint64_t board = self->board ^ press;
+            self->board = board;
+            if (board) {
+                self->to_move ^= 1;
+            } else if (round_over(self) < 0) {
+                return NULL;
             }
-            if (press) {
-                if (PyList_Append(self->history, action) < 0) return NULL;
-                board ^= press;
-                self->board = board;
-                if (board) {
-                    self->to_move ^= 1;
-                    Py_RETURN_NONE;
-                }
-                int done = round_over(self);
-                if (done < 0) return NULL;
-                if (done > 0) {
-                    PyObject *r = PyObject_CallMethodNoArgs((PyObject *)self, str_round_over);
-                    if (!r) return NULL;
-                    Py_DECREF(r);
-                }
-                Py_RETURN_NONE;
-            }
+            if (PyList_Append(self->history, action) < 0) return NULL;
+            Py_RETURN_NONE;
         }
     } else if (PyErr_Occurred()) {
         return NULL;
@@ -448,8 +466,6 @@ static PyObject *Core_clone(CoreObject *self, PyObject *unused) {
     new->to_move = self->to_move;
     new->first_to = self->first_to;
     new->opener_rule = self->opener_rule;
-    Py_INCREF(self->no_press);
-    new->no_press = self->no_press; /* tp_alloc left every field zero */
     new->live = self->live;
     new->over = self->over;
     new->history = PyList_GetSlice(self->history, 0, PyList_GET_SIZE(self->history));
@@ -566,35 +582,31 @@ static int Core_set_spec(CoreObject *self, PyObject *value, void *c) {
     return 0;
 }
 
-/* _round_rules = (full board, first_to, opener rule number, what _press becomes at the end) */
+/* _round_rules = (full board, first_to, opener rule number) */
 static PyObject *Core_get_round_rules(CoreObject *self, void *c) {
-    return Py_BuildValue("(KiiO)", (unsigned long long)self->full_board, self->first_to, self->opener_rule,
-                         self->no_press);
+    return Py_BuildValue("(Kii)", (unsigned long long)self->full_board, self->first_to, self->opener_rule);
 }
 
 static int Core_set_round_rules(CoreObject *self, PyObject *value, void *c) {
     unsigned long long full;
     int first_to, rule;
-    PyObject *no_press;
-    if (!value || !PyArg_ParseTuple(value, "KiiO", &full, &first_to, &rule, &no_press)) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "_round_rules is a 4-tuple");
+    if (!value || !PyArg_ParseTuple(value, "Kii", &full, &first_to, &rule)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "_round_rules is a 3-tuple");
         return -1;
     }
-    if (rule < OPENER_ALTERNATE || rule > OPENER_SAME) {
-        PyErr_SetString(PyExc_ValueError, "no such opener rule");
+    if (rule < OPENER_ALTERNATE || rule > OPENER_SAME || first_to < 1) {
+        PyErr_SetString(PyExc_ValueError, "no such opener rule, or first_to below 1");
         return -1;
     }
     self->full_board = full;
     self->first_to = first_to;
     self->opener_rule = rule;
-    Py_INCREF(no_press);
-    Py_SETREF(self->no_press, no_press);
     return 0;
 }
 
 static PyGetSetDef Core_getset[] = {
     {"_round_rules", (getter)Core_get_round_rules, (setter)Core_set_round_rules,
-     "(full board, first_to, opener rule, what _press becomes at the end)", NULL},
+     "(full board, first_to, opener rule)", NULL},
     {"board", (getter)Core_get_board, (setter)Core_set_board, "raised mice, all rows in one integer", NULL},
     {"to_move", (getter)Core_get_to_move, (setter)Core_set_to_move, "the seat to move", NULL},
     {"match_over", (getter)Core_get_over, (setter)Core_set_over, "the match is over", NULL},
@@ -647,13 +659,15 @@ static PyObject *bind_methods(PyObject *module, PyObject *cls) {
 
 static PyMethodDef module_methods[] = {
     {"bind_methods", (PyCFunction)bind_methods, METH_O, "Copy Core's methods onto a final subclass."},
+    {"engine_addresses", (PyCFunction)engine_addresses, METH_NOARGS,
+     "Addresses of the rule functions legal, press and round_end (for batch.py's numba code)."},
     {NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
     "_fastlml",
-    "Last Mouse Lost's state hot path in C (optional; game.py has the same in Python).",
+    "Last Mouse Lost's compiled engine (optional; game.py's Python rules are the reference).",
     -1,
     module_methods,
 };
@@ -661,19 +675,17 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__fastlml(void) {
     if (PyType_Ready(&SpecType) < 0 || PyType_Ready(&CoreType) < 0) return NULL;
     str_slow_legal = PyUnicode_InternFromString("_slow_legal_actions");
-    str_checked_apply = PyUnicode_InternFromString("_checked_apply");
-    str_round_over = PyUnicode_InternFromString("_round_over");
-    if (!str_slow_legal || !str_checked_apply || !str_round_over) return NULL;
+    str_checked_apply = PyUnicode_InternFromString("_reference_apply");
+    if (!str_slow_legal || !str_checked_apply) return NULL;
     str_score = PyUnicode_InternFromString("score");
     str_last_round = PyUnicode_InternFromString("_last_round");
     str_events_at = PyUnicode_InternFromString("_events_at");
     str_events = PyUnicode_InternFromString("_events");
-    str_press = PyUnicode_InternFromString("_press");
     str_round_opener = PyUnicode_InternFromString("round_opener");
     str_ev_round_over = PyUnicode_InternFromString("round_over");
     str_ev_match_over = PyUnicode_InternFromString("match_over");
     str_ev_round_start = PyUnicode_InternFromString("round_start");
-    if (!str_score || !str_last_round || !str_events_at || !str_events || !str_press || !str_round_opener ||
+    if (!str_score || !str_last_round || !str_events_at || !str_events || !str_round_opener ||
         !str_ev_round_over || !str_ev_match_over || !str_ev_round_start)
         return NULL;
     PyObject *m = PyModule_Create(&module);
