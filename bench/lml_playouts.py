@@ -103,18 +103,18 @@ def main() -> None:
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
 
     ours = trapworks.make("last-mouse-lost", rules="basic", first_to=1)
-    # The same game on the pure-Python path (what runs where the C extension is not built).
+    # The same game on the Python reference path (what runs where the C extension is not built).
     pure = trapworks.make("last-mouse-lost", rules="basic", first_to=1)
-    pure.state_class = lml_game._BasicState
+    pure.state_class = lml_game.LastMouseLostState
     pure._initial = pure.state_class(pure)
-    compiled = type(ours.new_initial_state()) is not lml_game._BasicState
+    compiled = type(ours.new_initial_state()) is not lml_game.LastMouseLostState
     advanced = trapworks.make("last-mouse-lost", rules="advanced", first_to=1)
     theirs = pyspiel.load_game("nim", {"pile_sizes": "3;5;6;6;5;3", "is_misere": True})
     for g in (ours, advanced):  # compile the batched engine before timing
         g.play_batch(["random", "random"], [1])
     nim = "OpenSpiel nim (C++ via pybind11), same loop"
     basic = f"trapworks last-mouse-lost basic ({'compiled state' if compiled else 'Python'}), same loop"
-    p_basic = "trapworks last-mouse-lost basic (pure-Python path), same loop"
+    p_basic = "trapworks last-mouse-lost basic (Python reference path), same loop"
     adv = f"trapworks last-mouse-lost advanced ({'compiled state' if compiled else 'Python'}), same loop"
     b_basic = "trapworks batched basic (numba), columns"
     b_adv = "trapworks batched advanced (numba), columns"

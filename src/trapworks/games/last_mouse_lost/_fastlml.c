@@ -198,12 +198,13 @@ static int64_t lml_round_end(int64_t *m) {
     return 0;
 }
 
-/* The same three for numba (batch.py): plain integers in, the spec and arrays by address. */
-static int64_t ext_legal(int64_t spec, uint64_t board, int64_t out) {
-    return lml_legal((const SpecObject *)(intptr_t)spec, board, (int64_t *)(intptr_t)out);
+/* The same three for numba (batch.py): 64-bit integers in and out (the board as a signed one),
+ * the spec and arrays by address. */
+static int64_t ext_legal(int64_t spec, int64_t board, int64_t out) {
+    return lml_legal((const SpecObject *)(intptr_t)spec, (uint64_t)board, (int64_t *)(intptr_t)out);
 }
-static uint64_t ext_press(int64_t spec, uint64_t board, int64_t a) {
-    return lml_press((const SpecObject *)(intptr_t)spec, board, a);
+static int64_t ext_press(int64_t spec, int64_t board, int64_t a) {
+    return (int64_t)lml_press((const SpecObject *)(intptr_t)spec, (uint64_t)board, a);
 }
 static int64_t ext_round_end(int64_t m) { return lml_round_end((int64_t *)(intptr_t)m); }
 

@@ -1,10 +1,12 @@
 """Batched playouts of Last Mouse Lost: many whole matches in one compiled loop (numba).
 
-The same rules as game.py (both rule sets, any board, the match to `first_to` round wins, every
-`opener` rule, a drawn first player) with the two policies a simulation runs most: `random` (a
-uniform legal move) and `heuristic` (agents.HeuristicAgent's decisions: the misère-Nim endgame
-rule, then a move that hands the opponent a lost endgame, else one that gives no endgame away,
-else any). Action ids, their order in the legal list and the presses are the kernel's.
+The rules are the compiled engine's (_fastlml.c: which presses are legal, which mice a press
+takes, what the end of a round decides), the very C functions a single compiled state runs; this
+loop calls them through their addresses and adds only the match loop and the two policies a
+simulation runs most: `random` (a uniform legal move) and `heuristic` (agents.HeuristicAgent's
+decisions: the misère-Nim endgame rule, then a move that hands the opponent a lost endgame, else
+one that gives no endgame away, else any). Action ids and their order in the legal list are the
+engine's, so the kernel's. Boards of up to 64 mice (the engine's).
 
 Randomness: each game draws from its own SplitMix64 stream seeded with its seed; a choice among
 n items takes item `((draw >> 32) * n) >> 32`. `SharedStream` is the same stream in Python, with
@@ -17,11 +19,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+import numba.experimental.function_type  # noqa: F401  (numba types _Engine objects once imported)
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from trapworks.core import TrapworksError
 from trapworks.core.stream import _MASK64
+
+from . import _fastlml  # the compiled engine (play_batch is offered only where it is built)
 
 
 class LastMouseLostGame(Protocol):
@@ -30,18 +35,45 @@ class LastMouseLostGame(Protocol):
 
     options: dict[str, Any]
     board: tuple[int, ...]
+    offsets: tuple[int, ...]
+    full_board: int
     advanced: bool
     num_press_actions: int
     row_offset: Any
     action_row: Any
     action_count: Any
     action_mask: Any
+    tables: Any
 
     def max_game_length(self) -> int: ...
 
 
 POLICIES = {"random": 0, "heuristic": 1}
 OPENER_RULES = {"alternate": 0, "loser": 1, "winner": 2, "same": 3}
+
+
+class _Engine(types.WrapperAddressProtocol):
+    """One of the compiled engine's rule functions, as numba calls it (by its address)."""
+
+    def __init__(self, address: int, signature: Any):
+        self._address = address
+        self._signature = signature
+
+    def __wrapper_address__(self) -> int:
+        return self._address
+
+    def signature(self) -> Any:
+        return self._signature
+
+
+_I64 = types.int64
+_ADDRESSES = _fastlml.engine_addresses()
+# legal(spec, board, out) -> how many; press(spec, board, action) -> the mice it takes (0:
+# illegal); round_end(match) -> 1 when the match is won (match = score 0, score 1, mover,
+# opener, first_to, opener rule; the score and the next opener updated).
+LEGAL = _Engine(_ADDRESSES["legal"], _I64(_I64, _I64, _I64))
+PRESS = _Engine(_ADDRESSES["press"], _I64(_I64, _I64, _I64))
+ROUND_END = _Engine(_ADDRESSES["round_end"], _I64(_I64))
 
 
 @njit(cache=True)
@@ -61,19 +93,14 @@ def _below(st: Any, n: int) -> Any:  # an int64 (numba)
 @njit(cache=True)
 def _row_stats(width: int) -> Any:
     """Per row value v < 2**width: popcount; its runs (heaps under advanced rules): how many,
-    how many of 2 or more mice, their nim-sum; how many runs it holds as sub-runs (its legal
-    advanced presses); its trailing ones."""
+    how many of 2 or more mice, their nim-sum (what the heuristic reads of a position)."""
     size = 1 << width
     # Small integer types: the tables stay in the cache.
     pop = np.zeros(size, np.int8)
     runs = np.zeros(size, np.int8)
     big = np.zeros(size, np.int8)
     nim = np.zeros(size, np.int8)
-    sub = np.zeros(size, np.int16)
-    ones = np.zeros(size, np.int8)
     for v in range(size):
-        while v >> ones[v] & 1:
-            ones[v] += 1
         i = 0
         while i < width:
             if v >> i & 1:
@@ -86,23 +113,10 @@ def _row_stats(width: int) -> Any:
                 if n >= 2:
                     big[v] += 1
                 nim[v] ^= n
-                sub[v] += n * (n + 1) // 2
                 i = j
             else:
                 i += 1
-    return pop, runs, big, nim, sub, ones
-
-
-@njit(cache=True)
-def _rightmost(raised: int, count: int) -> int:
-    mask = 0
-    for i in range(15, -1, -1):
-        if count == 0:
-            break
-        if raised >> i & 1:
-            mask |= 1 << i
-            count -= 1
-    return mask
+    return pop, runs, big, nim
 
 
 @njit(cache=True)
@@ -113,16 +127,16 @@ def _run_id(row_offset: int, n: int, start: int, length: int) -> int:
 
 @njit(cache=True)
 def _heuristic(
+    afters: Any,
     rows: Any,
+    shifts: Any,
+    full: Any,
     board: Any,
     advanced: bool,
     row_offset: Any,
     legal: Any,
     n_legal: int,
     act_row: Any,
-    act_count: Any,
-    act_mask: Any,
-    left: int,
     pop: Any,
     runs: Any,
     big: Any,
@@ -131,7 +145,8 @@ def _heuristic(
     safe: Any,
     st: Any,
 ) -> int:
-    """agents.HeuristicAgent.choose, decision for decision (the same draws from the stream)."""
+    """agents.HeuristicAgent.choose, decision for decision (the same draws from the stream).
+    `afters[k]`: the board after the k-th legal press (the engine's)."""
     n_rows = rows.shape[0]
     heaps = 0
     bigs = 0
@@ -184,17 +199,17 @@ def _heuristic(
     n_safe = 0
     for k in range(n_legal):
         a = legal[k]
-        if act_count[a] == left:
+        after = afters[k]
+        if after == 0:
             continue  # presses the last mouse: the round is lost
         r = act_row[a]
         v = rows[r]
+        w = (after >> shifts[r]) & full[r]
         if advanced:
-            w = v ^ act_mask[a]
             a_heaps = heaps - runs[v] + runs[w]
             a_big = bigs - big[v] + big[w]
             a_nim = nim_all ^ nim[v] ^ nim[w]
         else:
-            w = v ^ _rightmost(v, act_count[a])
             a_heaps = heaps - (1 if v else 0) + (1 if w else 0)
             a_big = bigs - (1 if pop[v] >= 2 else 0) + (1 if pop[w] >= 2 else 0)
             a_nim = nim_all ^ pop[v] ^ pop[w]
@@ -216,7 +231,13 @@ def _heuristic(
 
 @njit(cache=True)
 def _play(
+    legal_of: Any,
+    press: Any,
+    round_end: Any,
+    spec: int,
+    full_bits: int,
     board: Any,
+    shifts: Any,
     advanced: bool,
     first_to: int,
     opener_rule: int,
@@ -225,34 +246,34 @@ def _play(
     seeds: Any,
     row_offset: Any,
     act_row: Any,
-    act_count: Any,
-    act_mask: Any,
+    legal: Any,
+    legal_at: int,
+    match: Any,
+    match_at: int,
     record: bool,
     max_len: int,
 ) -> Any:
+    """Whole matches, one per seed; `legal` and `match` are scratch arrays at the addresses
+    `legal_at` and `match_at`, where the engine writes."""
     n_games = seeds.shape[0]
     n_rows = board.shape[0]
     n_actions = act_row.shape[0]
-    pop, runs, big, nim, sub, ones = _row_stats(16)
+    heuristic = False
+    for p in range(2):
+        heuristic = heuristic or policies[p] == 1
+    pop, runs, big, nim = _row_stats(16 if heuristic else 0)
     full = np.zeros(n_rows, np.int64)
-    total = 0
     for r in range(n_rows):
         full[r] = (1 << board[r]) - 1
-        total += board[r]
-    # How many legal presses the full board has (basic: one per mouse; advanced: every run).
-    legal_full = 0
-    for r in range(n_rows):
-        legal_full += sub[full[r]] if advanced else board[r]
     winner_out = np.zeros(n_games, np.int8)
     length_out = np.zeros(n_games, np.int32)
     rounds_out = np.zeros(n_games, np.int32)
     opener_wins_out = np.zeros(n_games, np.int32)
     moves = np.full((n_games if record else 0, max_len), -1, np.int32)
-    legal = np.zeros(n_actions, np.int64)
+    afters = np.zeros(n_actions, np.int64)
     win = np.zeros(n_actions, np.int64)
     safe = np.zeros(n_actions, np.int64)
     rows = np.zeros(n_rows, np.int64)
-    count = np.zeros(n_rows, np.int64)  # basic rules: raised mice per row
     st = np.zeros(1, np.uint64)
     for g in range(n_games):
         st[0] = seeds[g]
@@ -264,191 +285,46 @@ def _play(
             length = 1
         else:
             to_move = first_player
-        opener = to_move
-        score0 = 0
-        score1 = 0
+        match[0] = 0  # the score
+        match[1] = 0
+        match[3] = to_move  # this round's opener
+        match[4] = first_to
+        match[5] = opener_rule
         opener_wins = 0
-        rows[:] = full
-        count[:] = board
-        left = total
-        n_legal = legal_full  # kept up to date move by move
+        bits = full_bits
         while True:
+            n_legal = legal_of(spec, bits, legal_at)
             if policies[to_move] == 0:
-                # The k-th legal press in ascending id order, found without listing them.
-                k = _below(st, n_legal)
-                if not advanced:  # basic: one press per raised mouse, counted per row
-                    for r in range(n_rows):
-                        if k < count[r]:
-                            break
-                        k -= count[r]
-                    a = row_offset[r] + k
-                else:
-                    for r in range(n_rows):
-                        v = rows[r]
-                        here = sub[v]
-                        if k < here:
-                            break
-                        k -= here
-                    start = 0
-                    while True:
-                        if v >> start & 1:
-                            run = ones[v >> start]
-                            if k < run:
-                                break
-                            k -= run
-                        start += 1
-                    a = _run_id(row_offset[r], board[r], start, k + 1)
+                a = legal[_below(st, n_legal)]
             else:
-                n_legal = 0
                 for r in range(n_rows):
-                    v = rows[r]
-                    if not v:
-                        continue
-                    if advanced:
-                        n = board[r]
-                        first = row_offset[r]
-                        for a in range(first, first + n * (n + 1) // 2):
-                            if v & act_mask[a] == act_mask[a]:
-                                legal[n_legal] = a
-                                n_legal += 1
-                    else:
-                        for k in range(pop[v]):
-                            legal[n_legal] = row_offset[r] + k
-                            n_legal += 1
+                    rows[r] = (bits >> shifts[r]) & full[r]
+                for k in range(n_legal):
+                    afters[k] = bits ^ press(spec, bits, legal[k])
                 a = _heuristic(
-                    rows, board, advanced, row_offset, legal, n_legal, act_row, act_count,
-                    act_mask, left, pop, runs, big, nim, win, safe, st,
+                    afters, rows, shifts, full, board, advanced, row_offset, legal,
+                    n_legal, act_row, pop, runs, big, nim, win, safe, st,
                 )  # fmt: skip
-            r = act_row[a]
-            v = rows[r]
-            if advanced:
-                w = v ^ act_mask[a]
-                n_legal += sub[w] - sub[v]
-            else:
-                # Rows start full and lose their rightmost mice: always a run from mouse 1.
-                count[r] -= act_count[a]
-                w = (1 << count[r]) - 1
-                n_legal -= act_count[a]
-            rows[r] = w
-            left -= act_count[a]
+            bits ^= press(spec, bits, a)
             if record:
                 moves[g, length] = a
             length += 1
-            if left:
+            if bits:
                 to_move ^= 1
                 continue
-            # The mover pressed the last mouse: they lose the round.
-            winner = 1 - to_move
-            if winner == opener:
+            # The mover pressed the last mouse: the engine ends the round.
+            opener = match[3]
+            match[2] = to_move
+            over = round_end(match_at)
+            if 1 - to_move == opener:
                 opener_wins += 1
-            if winner == 0:
-                score0 += 1
-                won = score0
-            else:
-                score1 += 1
-                won = score1
-            if won >= first_to:
-                winner_out[g] = winner
+            if over:
+                winner_out[g] = 1 - to_move
                 break
-            rows[:] = full
-            count[:] = board
-            left = total
-            n_legal = legal_full
-            if opener_rule == 0:
-                opener = 1 - opener
-            elif opener_rule == 1:
-                opener = to_move  # the loser
-            elif opener_rule == 2:
-                opener = winner
-            to_move = opener
+            bits = full_bits
+            to_move = match[3]
         length_out[g] = length
-        rounds_out[g] = score0 + score1
-        opener_wins_out[g] = opener_wins
-    return winner_out, length_out, rounds_out, opener_wins_out, moves
-
-
-@njit(cache=True)
-def _play_random_basic(
-    board: Any,
-    first_to: int,
-    opener_rule: int,
-    first_player: int,
-    seeds: Any,
-    row_offset: Any,
-    n_actions: int,
-    record: bool,
-    max_len: int,
-) -> Any:
-    """_play for two random players under basic rules, the common simulation: a row is just
-    its count of raised mice, and the legal presses are one per raised mouse (the same ids in
-    the same order, so the same draws give the same games)."""
-    n_games = seeds.shape[0]
-    n_rows = board.shape[0]
-    total = 0
-    for r in range(n_rows):
-        total += board[r]
-    winner_out = np.zeros(n_games, np.int8)
-    length_out = np.zeros(n_games, np.int32)
-    rounds_out = np.zeros(n_games, np.int32)
-    opener_wins_out = np.zeros(n_games, np.int32)
-    moves = np.full((n_games if record else 0, max_len), -1, np.int32)
-    count = np.zeros(n_rows, np.int64)
-    st = np.zeros(1, np.uint64)
-    for g in range(n_games):
-        st[0] = seeds[g]
-        length = 0
-        if first_player == 2:
-            to_move = _below(st, 2)
-            if record:
-                moves[g, 0] = n_actions + to_move
-            length = 1
-        else:
-            to_move = first_player
-        opener = to_move
-        score0 = 0
-        score1 = 0
-        opener_wins = 0
-        for r in range(n_rows):
-            count[r] = board[r]
-        left = total
-        while True:
-            k = _below(st, left)  # the k-th legal press: one per raised mouse
-            r = 0
-            while k >= count[r]:
-                k -= count[r]
-                r += 1
-            count[r] -= k + 1
-            left -= k + 1
-            if record:
-                moves[g, length] = row_offset[r] + k
-            length += 1
-            if left:
-                to_move ^= 1
-                continue
-            winner = 1 - to_move
-            if winner == opener:
-                opener_wins += 1
-            if winner == 0:
-                score0 += 1
-                won = score0
-            else:
-                score1 += 1
-                won = score1
-            if won >= first_to:
-                winner_out[g] = winner
-                break
-            for r in range(n_rows):
-                count[r] = board[r]
-            left = total
-            if opener_rule == 0:
-                opener = 1 - opener
-            elif opener_rule == 1:
-                opener = to_move
-            elif opener_rule == 2:
-                opener = winner
-            to_move = opener
-        length_out[g] = length
-        rounds_out[g] = score0 + score1
+        rounds_out[g] = match[0] + match[1]
         opener_wins_out[g] = opener_wins
     return winner_out, length_out, rounds_out, opener_wins_out, moves
 
@@ -465,30 +341,25 @@ def play_arrays(
         raise TrapworksError(
             f"no batched policy {unknown[0]!r} for Last Mouse Lost; batched: {', '.join(POLICIES)}"
         )
+    spec = game.tables.spec
+    if spec is None:
+        raise TrapworksError("the compiled engine holds boards of up to 64 mice")
     fp = game.options["first_player"]
-    n_actions = game.num_press_actions
     if isinstance(seeds, np.ndarray) and seeds.dtype == np.uint64:
         seed_array = seeds
     else:
         seed_array = np.array([int(s) & _MASK64 for s in seeds], np.uint64)
-    if not game.advanced and agents[0] == agents[1] == "random":
-        winner, length, rounds, opener_wins, played = _play_random_basic(
-            np.array(game.board, np.int64),
-            int(game.options["first_to"]),
-            OPENER_RULES[game.options["opener"]],
-            2 if fp == "random" else int(fp),
-            seed_array,
-            np.array(game.row_offset, np.int64),
-            n_actions,
-            moves,
-            game.max_game_length(),
-        )
-        out = {"winner": winner, "length": length, "rounds": rounds, "opener_wins": opener_wins}
-        if moves:
-            out["moves"] = played
-        return out
+    legal = np.zeros(max(game.num_press_actions, 1), np.int64)
+    match = np.zeros(6, np.int64)
+    full = game.full_board
     winner, length, rounds, opener_wins, played = _play(
+        LEGAL,
+        PRESS,
+        ROUND_END,
+        spec.address(),  # `spec` stays referenced by the game while this runs
+        full - (1 << 64) if full >> 63 else full,  # as a signed 64-bit integer
         np.array(game.board, np.int64),
+        np.array(game.offsets, np.int64),
         game.advanced,
         int(game.options["first_to"]),
         OPENER_RULES[game.options["opener"]],
@@ -497,8 +368,10 @@ def play_arrays(
         seed_array,
         np.array(game.row_offset, np.int64),
         np.array(game.action_row, np.int64),
-        np.array(game.action_count, np.int64),
-        np.array(game.action_mask if game.advanced else [0] * n_actions, np.int64),
+        legal,
+        legal.ctypes.data,
+        match,
+        match.ctypes.data,
         moves,
         game.max_game_length(),
     )
