@@ -1,7 +1,8 @@
 /* Last Mouse Lost's compiled engine: the one compiled copy of the rules of a press.
  *
  * The rules (which presses are legal, which mice a press takes, and what the end of a round
- * decides) are the three plain C functions lml_legal, lml_press and lml_round_end below. Two
+ * decides) are the plain C functions lml_legal (with lml_count and lml_kth, its list's length
+ * and k-th entry without listing it), lml_press and lml_round_end below. Two
  * callers use them: `Core`, the base class of a compiled state (single states: is_terminal,
  * legal_actions, apply_action and clone in C), and batch.py's numba loop (whole matches in
  * batches), which calls the same functions through their addresses (`engine_addresses()`).
@@ -160,6 +161,53 @@ static int64_t lml_legal(const SpecObject *sp, uint64_t board, int64_t *out) {
     return n;
 }
 
+/* How many presses of row `r` are legal with its raised mice `raised` (basic: one per raised
+ * mouse; advanced: every run of adjacent raised mice, n(n+1)/2 in a run of n). */
+static inline int64_t row_count(const SpecObject *sp, uint64_t raised) {
+    if (!sp->advanced) return __builtin_popcountll(raised);
+    int64_t n = 0;
+    while (raised) {
+        int start = __builtin_ctzll(raised);
+        uint64_t rest = raised >> start;
+        int len = (~rest == 0) ? 64 - start : __builtin_ctzll(~rest);
+        n += (int64_t)len * (len + 1) / 2;
+        raised &= ~(((len == 64) ? ~(uint64_t)0 : ((((uint64_t)1) << len) - 1)) << start);
+    }
+    return n;
+}
+
+/* How many legal presses `board` has: the length of lml_legal's list. */
+static int64_t lml_count(const SpecObject *sp, uint64_t board) {
+    if (!sp->advanced) return __builtin_popcountll(board);
+    int64_t n = 0;
+    for (int r = 0; r < sp->nrows; r++)
+        n += row_count(sp, (board >> sp->row_shift[r]) & ((((uint64_t)1) << sp->row_len[r]) - 1));
+    return n;
+}
+
+/* The k-th (from 0) entry of lml_legal's list, found without listing it; -1 past its end. */
+static int64_t lml_kth(const SpecObject *sp, uint64_t board, int64_t k) {
+    for (int r = 0; r < sp->nrows && k >= 0; r++) {
+        uint64_t raised = (board >> sp->row_shift[r]) & ((((uint64_t)1) << sp->row_len[r]) - 1);
+        int64_t here = row_count(sp, raised);
+        if (k >= here) {
+            k -= here;
+            continue;
+        }
+        if (!sp->advanced) return sp->row_first[r] + k;
+        /* advanced ids run over (start, length), start first: scan the raised starts */
+        int n = sp->row_len[r];
+        for (int start = 0; start < n; start++) {
+            if (!(raised >> start & 1)) continue;
+            uint64_t rest = raised >> start;
+            int len = (~rest == 0) ? 64 - start : __builtin_ctzll(~rest); /* runs from `start` */
+            if (k < len) return sp->row_first[r] + start * n - start * (start - 1) / 2 + k;
+            k -= len;
+        }
+    }
+    return -1;
+}
+
 /* The mice (bits of the board) that press `a` takes from `board`; 0 when it is not legal there. */
 static uint64_t lml_press(const SpecObject *sp, uint64_t board, int64_t a) {
     if (a < 0 || a >= sp->nactions) return 0;
@@ -207,11 +255,19 @@ static int64_t ext_press(int64_t spec, int64_t board, int64_t a) {
     return (int64_t)lml_press((const SpecObject *)(intptr_t)spec, (uint64_t)board, a);
 }
 static int64_t ext_round_end(int64_t m) { return lml_round_end((int64_t *)(intptr_t)m); }
+static int64_t ext_count(int64_t spec, int64_t board) {
+    return lml_count((const SpecObject *)(intptr_t)spec, (uint64_t)board);
+}
+static int64_t ext_kth(int64_t spec, int64_t board, int64_t k) {
+    return lml_kth((const SpecObject *)(intptr_t)spec, (uint64_t)board, k);
+}
 
 static PyObject *engine_addresses(PyObject *module, PyObject *unused) {
-    return Py_BuildValue("{s:K,s:K,s:K}", "legal", (unsigned long long)(uintptr_t)&ext_legal, "press",
-                         (unsigned long long)(uintptr_t)&ext_press, "round_end",
-                         (unsigned long long)(uintptr_t)&ext_round_end);
+    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K}", "legal", (unsigned long long)(uintptr_t)&ext_legal,
+                         "press", (unsigned long long)(uintptr_t)&ext_press, "round_end",
+                         (unsigned long long)(uintptr_t)&ext_round_end, "count",
+                         (unsigned long long)(uintptr_t)&ext_count, "kth",
+                         (unsigned long long)(uintptr_t)&ext_kth);
 }
 
 /* ---------------------------------------------------------------- Core ---------------- */

@@ -74,6 +74,9 @@ _ADDRESSES = _fastlml.engine_addresses()
 LEGAL = _Engine(_ADDRESSES["legal"], _I64(_I64, _I64, _I64))
 PRESS = _Engine(_ADDRESSES["press"], _I64(_I64, _I64, _I64))
 ROUND_END = _Engine(_ADDRESSES["round_end"], _I64(_I64))
+# count(spec, board) -> how many legal presses; kth(spec, board, k) -> the k-th of them.
+COUNT = _Engine(_ADDRESSES["count"], _I64(_I64, _I64))
+KTH = _Engine(_ADDRESSES["kth"], _I64(_I64, _I64, _I64))
 
 
 @njit(cache=True)
@@ -232,6 +235,8 @@ def _heuristic(
 @njit(cache=True)
 def _play(
     legal_of: Any,
+    count: Any,
+    kth: Any,
     press: Any,
     round_end: Any,
     spec: int,
@@ -293,10 +298,10 @@ def _play(
         opener_wins = 0
         bits = full_bits
         while True:
-            n_legal = legal_of(spec, bits, legal_at)
-            if policies[to_move] == 0:
-                a = legal[_below(st, n_legal)]
+            if policies[to_move] == 0:  # the k-th legal press, found without listing them
+                a = kth(spec, bits, _below(st, count(spec, bits)))
             else:
+                n_legal = legal_of(spec, bits, legal_at)
                 for r in range(n_rows):
                     rows[r] = (bits >> shifts[r]) & full[r]
                 for k in range(n_legal):
@@ -354,6 +359,8 @@ def play_arrays(
     full = game.full_board
     winner, length, rounds, opener_wins, played = _play(
         LEGAL,
+        COUNT,
+        KTH,
         PRESS,
         ROUND_END,
         spec.address(),  # `spec` stays referenced by the game while this runs

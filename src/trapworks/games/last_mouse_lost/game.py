@@ -809,7 +809,7 @@ class LastMouseLostState(State):
     def round_number(self) -> int:
         return sum(self.score) + (0 if self.match_over else 1)
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def _view(self, seat: int | None = None) -> dict[str, Any]:
         game = self.game
         legal = []
         if self._live:
