@@ -184,7 +184,7 @@ class GameSpec:
             fail("game", f"{self.game.__name__} does not implement new_initial_state")
         if self.game.num_players is Game.num_players:
             fail("game", f"{self.game.__name__} does not implement num_players")
-        if getattr(self.state, "current_player") is State.current_player:
+        if self.state.current_player is State.current_player:
             fail("state", f"{self.state.__name__} does not implement current_player")
         if self.state.view is State.view and self.state._view is State._view:
             fail("state", f"{self.state.__name__} does not implement _view (or view)")

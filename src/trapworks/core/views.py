@@ -102,7 +102,9 @@ def view_shape(view_type: type) -> ViewShape:
     return shape
 
 
-def strip_private(view: dict[str, Any], shape: ViewShape, owner: int | None, viewer: int | None) -> dict[str, Any]:
+def strip_private(
+    view: dict[str, Any], shape: ViewShape, owner: int | None, viewer: int | None
+) -> dict[str, Any]:
     """`view`, made for seat `owner`, as `viewer` (None: a spectator) may read it: every private
     field that is not the viewer's replaced by its empty value (a new dict where one changes)."""
     out = view

@@ -1,8 +1,7 @@
 """Booby Trap's typed view (core/views.py): what State.view(seat) holds. A seat's readings of
 the pieces it touched are its own (Private): the kernel empties them for every other viewer."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: TypedDict reads NotRequired from evaluated annotations.
 from typing import Annotated, Any, NotRequired, TypedDict
 
 from trapworks.core.views import Private

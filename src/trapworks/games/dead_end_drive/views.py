@@ -2,8 +2,7 @@
 its drawing are the static part, sent once). A seat's character cards and trap cards are its own
 (Private): the kernel empties them for every other viewer; "revealed" comes only at the end."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: TypedDict reads NotRequired from evaluated annotations.
 from typing import Annotated, Any, NotRequired, TypedDict
 
 from trapworks.core.views import PerSeat, Private

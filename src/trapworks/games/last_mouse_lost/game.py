@@ -601,7 +601,8 @@ class LastMouseLostState(State):
 
     def all_events(self) -> list[dict[str, Any]]:
         # Events are kept with the move count they belong to, so a move that causes none need
-        # not clear them (the compiled engine's presses never do). None is private (the kernel's last_events filters nothing out).
+        # not clear them (the compiled engine's presses never do). None is private (the
+        # kernel's last_events filters nothing out).
         if self._events_at != len(self._history):
             return []
         return [_event_dict(e) for e in self._events]

@@ -1,8 +1,7 @@
 """Mouse Trap's typed view (core/views.py): what State.view(seat) holds. Nothing in it is
 private: every seat sees the whole game (no hidden information)."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: TypedDict reads NotRequired from evaluated annotations.
 from typing import Any, TypedDict
 
 
