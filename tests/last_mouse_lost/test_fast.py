@@ -10,6 +10,7 @@ not, and from random positions.
 from __future__ import annotations
 
 import copy
+import ctypes
 import os
 import pickle
 import random
@@ -180,3 +181,35 @@ def test_the_engine_agrees_with_the_reference_from_random_positions(rules, opene
                 assert outcomes[0] == outcomes[1], (text, action, outcomes)
                 assert observe(a) == observe(b), (text, action)
                 assert (a.score, a.round_opener, a.last_round) == (b.score, b.round_opener, b.last_round)
+
+
+def test_the_engines_count_and_kth_press_list_the_legal_presses():
+    """The batch's random policy reads the legal list through count and kth (no list made):
+    from random positions, they give the reference's legal list, entry for entry."""
+    addresses = lml_game._fastlml.engine_addresses()
+    i64 = ctypes.c_int64
+    count = ctypes.CFUNCTYPE(i64, i64, i64)(addresses["count"])
+    kth = ctypes.CFUNCTYPE(i64, i64, i64, i64)(addresses["kth"])
+    play_kth = ctypes.CFUNCTYPE(i64, i64, i64, i64, i64)(addresses["play_kth"])
+    rng = random.Random(23)
+    for rules in ("basic", "advanced"):
+        for _ in range(40):
+            board = [rng.randint(1, 16) for _ in range(rng.randint(1, 4))]
+            game = trapworks.make("last-mouse-lost", rules=rules, board=board)
+            twin = pure_twin(game)
+            spec = game.tables.spec.address()
+            for _ in range(10):
+                state = twin.state_from_position(random_position(game, rng))
+                bits = state.board - (1 << 64) if state.board >> 63 else state.board
+                legal = state.legal_actions()
+                assert count(spec, bits) == len(legal)
+                assert [kth(spec, bits, k) for k in range(len(legal))] == legal
+                assert kth(spec, bits, len(legal)) == -1
+                k = rng.randrange(len(legal))
+                out = i64(-2)
+                after = play_kth(spec, bits, k, ctypes.addressof(out))
+                assert out.value == legal[k]
+                score = list(state.score)
+                state.apply_action(legal[k])
+                if state.score == score:  # the round goes on: the board after the press
+                    assert after & ((1 << 64) - 1) == state.board

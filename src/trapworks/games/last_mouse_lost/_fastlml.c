@@ -140,6 +140,15 @@ static PyTypeObject SpecType = {
 
 /* ------------------------------------------------ The rules: one compiled copy ---------- */
 
+/* Set bits of x, inline (GCC's __builtin_popcountll is a library call unless the build targets
+ * a CPU with POPCNT, which a portable build cannot assume). */
+static inline int popcount64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
 /* The legal press ids of `board`, ascending (row after row), written to `out`; returns how many. */
 static int64_t lml_legal(const SpecObject *sp, uint64_t board, int64_t *out) {
     int64_t n = 0;
@@ -154,7 +163,7 @@ static int64_t lml_legal(const SpecObject *sp, uint64_t board, int64_t *out) {
                 if ((board & m) == m) out[n++] = a;
             }
         } else { /* basic: how many mice of the row, 1 to all raised ones */
-            int k = __builtin_popcountll(raised);
+            int k = popcount64(raised);
             for (int i = 0; i < k; i++) out[n++] = first + i;
         }
     }
@@ -164,7 +173,7 @@ static int64_t lml_legal(const SpecObject *sp, uint64_t board, int64_t *out) {
 /* How many presses of row `r` are legal with its raised mice `raised` (basic: one per raised
  * mouse; advanced: every run of adjacent raised mice, n(n+1)/2 in a run of n). */
 static inline int64_t row_count(const SpecObject *sp, uint64_t raised) {
-    if (!sp->advanced) return __builtin_popcountll(raised);
+    if (!sp->advanced) return popcount64(raised);
     int64_t n = 0;
     while (raised) {
         int start = __builtin_ctzll(raised);
@@ -178,7 +187,7 @@ static inline int64_t row_count(const SpecObject *sp, uint64_t raised) {
 
 /* How many legal presses `board` has: the length of lml_legal's list. */
 static int64_t lml_count(const SpecObject *sp, uint64_t board) {
-    if (!sp->advanced) return __builtin_popcountll(board);
+    if (!sp->advanced) return popcount64(board);
     int64_t n = 0;
     for (int r = 0; r < sp->nrows; r++)
         n += row_count(sp, (board >> sp->row_shift[r]) & ((((uint64_t)1) << sp->row_len[r]) - 1));
@@ -217,7 +226,7 @@ static uint64_t lml_press(const SpecObject *sp, uint64_t board, int64_t a) {
     }
     uint64_t raised = (board >> sp->act_shift[a]) & sp->act_rowmask[a];
     int count = sp->act_count[a];
-    if (count > __builtin_popcountll(raised)) return 0;
+    if (count > popcount64(raised)) return 0;
     /* basic rules: the `count` rightmost raised mice (game.py's rightmost(): highest bits) */
     uint64_t press = 0;
     for (int i = 0; i < count; i++) {
@@ -261,13 +270,21 @@ static int64_t ext_count(int64_t spec, int64_t board) {
 static int64_t ext_kth(int64_t spec, int64_t board, int64_t k) {
     return lml_kth((const SpecObject *)(intptr_t)spec, (uint64_t)board, k);
 }
+/* The k-th legal press played: its id written to *action, the board after it returned. */
+static int64_t ext_play_kth(int64_t spec, int64_t board, int64_t k, int64_t action) {
+    const SpecObject *sp = (const SpecObject *)(intptr_t)spec;
+    int64_t a = lml_kth(sp, (uint64_t)board, k);
+    *(int64_t *)(intptr_t)action = a;
+    return (int64_t)((uint64_t)board ^ lml_press(sp, (uint64_t)board, a));
+}
 
 static PyObject *engine_addresses(PyObject *module, PyObject *unused) {
-    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K}", "legal", (unsigned long long)(uintptr_t)&ext_legal,
+    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K}", "legal", (unsigned long long)(uintptr_t)&ext_legal,
                          "press", (unsigned long long)(uintptr_t)&ext_press, "round_end",
                          (unsigned long long)(uintptr_t)&ext_round_end, "count",
                          (unsigned long long)(uintptr_t)&ext_count, "kth",
-                         (unsigned long long)(uintptr_t)&ext_kth);
+                         (unsigned long long)(uintptr_t)&ext_kth, "play_kth",
+                         (unsigned long long)(uintptr_t)&ext_play_kth);
 }
 
 /* ---------------------------------------------------------------- Core ---------------- */

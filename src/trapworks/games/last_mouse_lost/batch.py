@@ -74,9 +74,10 @@ _ADDRESSES = _fastlml.engine_addresses()
 LEGAL = _Engine(_ADDRESSES["legal"], _I64(_I64, _I64, _I64))
 PRESS = _Engine(_ADDRESSES["press"], _I64(_I64, _I64, _I64))
 ROUND_END = _Engine(_ADDRESSES["round_end"], _I64(_I64))
-# count(spec, board) -> how many legal presses; kth(spec, board, k) -> the k-th of them.
+# count(spec, board) -> how many legal presses; play_kth(spec, board, k, action) -> the board
+# after the k-th of them, its id written at `action`.
 COUNT = _Engine(_ADDRESSES["count"], _I64(_I64, _I64))
-KTH = _Engine(_ADDRESSES["kth"], _I64(_I64, _I64, _I64))
+PLAY_KTH = _Engine(_ADDRESSES["play_kth"], _I64(_I64, _I64, _I64, _I64))
 
 
 @njit(cache=True)
@@ -236,7 +237,7 @@ def _heuristic(
 def _play(
     legal_of: Any,
     count: Any,
-    kth: Any,
+    play_kth: Any,
     press: Any,
     round_end: Any,
     spec: int,
@@ -299,7 +300,8 @@ def _play(
         bits = full_bits
         while True:
             if policies[to_move] == 0:  # the k-th legal press, found without listing them
-                a = kth(spec, bits, _below(st, count(spec, bits)))
+                bits = play_kth(spec, bits, _below(st, count(spec, bits)), legal_at)
+                a = legal[0]
             else:
                 n_legal = legal_of(spec, bits, legal_at)
                 for r in range(n_rows):
@@ -310,7 +312,7 @@ def _play(
                     afters, rows, shifts, full, board, advanced, row_offset, legal,
                     n_legal, act_row, pop, runs, big, nim, win, safe, st,
                 )  # fmt: skip
-            bits ^= press(spec, bits, a)
+                bits ^= press(spec, bits, a)
             if record:
                 moves[g, length] = a
             length += 1
@@ -360,7 +362,7 @@ def play_arrays(
     winner, length, rounds, opener_wins, played = _play(
         LEGAL,
         COUNT,
-        KTH,
+        PLAY_KTH,
         PRESS,
         ROUND_END,
         spec.address(),  # `spec` stays referenced by the game while this runs
