@@ -566,6 +566,11 @@ class LastMouseLostState(State):
     def rows(self, rows: Any) -> None:
         self.board = self.game.board_of(rows)
 
+    def row(self, row: int) -> int:
+        """The raised-mice mask of one row."""
+        game = self.game
+        return self.board >> game.offsets[row] & game.full_rows[row]
+
     @property
     def last_round(self) -> dict[str, int] | None:
         """The round that just ended: its number, winner and loser (None before any)."""
@@ -622,14 +627,14 @@ class LastMouseLostState(State):
         row = game.action_row[action]
         if game.advanced:
             return self._why_illegal_run(row, game.action_mask[action])
-        raised = bin(self.rows[row]).count("1")
+        raised = self.row(row).bit_count()
         if game.action_count[action] > raised:
             return f"row {ROW_NAMES[row]} has {raised} raised mice; cannot press {game.action_count[action]}"
         return None
 
     def _why_illegal_run(self, row: int, mask: int) -> str | None:
         name = ROW_NAMES[row]
-        already = mask & ~self.rows[row]
+        already = mask & ~self.row(row)
         if already:
             return f"mice {mice_text(already)} of row {name} are already pressed"
         if not is_run(mask):
@@ -674,7 +679,7 @@ class LastMouseLostState(State):
             self._events_at = len(self._history) + 1  # the kernel adds the action after this
             return
         row = game.action_row[action]
-        mask = game.press_mask(action, self.rows[row])
+        mask = game.press_mask(action, self.row(row))
         self.board ^= mask << game.offsets[row]
         if self.board:
             self.to_move ^= 1
