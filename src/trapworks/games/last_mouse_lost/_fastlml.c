@@ -140,17 +140,19 @@ static PyTypeObject SpecType = {
 
 /* ------------------------------------------------ The rules: one compiled copy ---------- */
 
-/* Set bits of x, inline (GCC's __builtin_popcountll is a library call unless the build targets
- * a CPU with POPCNT, which a portable build cannot assume). */
-static inline int popcount64(uint64_t x) {
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (int)((x * 0x0101010101010101ULL) >> 56);
-}
+/* Set bits of x. GCC's __builtin_popcountll is a library call unless the build targets a CPU
+ * with POPCNT, which a portable build cannot assume: on x86-64 the rule functions are built
+ * twice (ENGINE_CLONES), with POPCNT and without, and the loader picks the one this CPU runs;
+ * elsewhere the builtin is whatever the compiler makes of it. */
+#define popcount64(x) __builtin_popcountll(x)
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__)
+#define ENGINE_CLONES __attribute__((target_clones("popcnt", "default")))
+#else
+#define ENGINE_CLONES
+#endif
 
 /* The legal press ids of `board`, ascending (row after row), written to `out`; returns how many. */
-static int64_t lml_legal(const SpecObject *sp, uint64_t board, int64_t *out) {
+ENGINE_CLONES static int64_t lml_legal(const SpecObject *sp, uint64_t board, int64_t *out) {
     int64_t n = 0;
     for (int r = 0; r < sp->nrows; r++) {
         uint64_t raised = (board >> sp->row_shift[r]) & ((((uint64_t)1) << sp->row_len[r]) - 1);
@@ -186,7 +188,7 @@ static inline int64_t row_count(const SpecObject *sp, uint64_t raised) {
 }
 
 /* How many legal presses `board` has: the length of lml_legal's list. */
-static int64_t lml_count(const SpecObject *sp, uint64_t board) {
+ENGINE_CLONES static int64_t lml_count(const SpecObject *sp, uint64_t board) {
     if (!sp->advanced) return popcount64(board);
     int64_t n = 0;
     for (int r = 0; r < sp->nrows; r++)
@@ -195,7 +197,7 @@ static int64_t lml_count(const SpecObject *sp, uint64_t board) {
 }
 
 /* The k-th (from 0) entry of lml_legal's list, found without listing it; -1 past its end. */
-static int64_t lml_kth(const SpecObject *sp, uint64_t board, int64_t k) {
+ENGINE_CLONES static int64_t lml_kth(const SpecObject *sp, uint64_t board, int64_t k) {
     for (int r = 0; r < sp->nrows && k >= 0; r++) {
         uint64_t raised = (board >> sp->row_shift[r]) & ((((uint64_t)1) << sp->row_len[r]) - 1);
         int64_t here = row_count(sp, raised);
@@ -218,7 +220,7 @@ static int64_t lml_kth(const SpecObject *sp, uint64_t board, int64_t k) {
 }
 
 /* The mice (bits of the board) that press `a` takes from `board`; 0 when it is not legal there. */
-static uint64_t lml_press(const SpecObject *sp, uint64_t board, int64_t a) {
+ENGINE_CLONES static uint64_t lml_press(const SpecObject *sp, uint64_t board, int64_t a) {
     if (a < 0 || a >= sp->nactions) return 0;
     if (sp->advanced) {
         uint64_t m = sp->act_mask[a];
