@@ -29,6 +29,7 @@ typedef struct {
     int row_len[MAX_ROWS];
     int row_first[MAX_ROWS];   /* first action id of the row */
     int row_nacts[MAX_ROWS];   /* how many action ids the row has */
+    int act_row[MAX_ACTIONS];
     int act_shift[MAX_ACTIONS];
     uint64_t act_rowmask[MAX_ACTIONS]; /* the row's full mask, unshifted */
     int act_count[MAX_ACTIONS];        /* basic: how many mice */
@@ -101,6 +102,7 @@ static PyObject *Spec_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
             goto fail;
         }
         self->row_nacts[r]++;
+        self->act_row[a] = r;
         self->act_shift[a] = self->row_shift[r];
         self->act_rowmask[a] = (((uint64_t)1) << self->row_len[r]) - 1;
         self->act_mask[a] = ((uint64_t)(unsigned)masks[a]) << self->row_shift[r];
@@ -140,19 +142,26 @@ static PyTypeObject SpecType = {
 
 /* ------------------------------------------------ The rules: one compiled copy ---------- */
 
-/* Set bits of x. GCC's __builtin_popcountll is a library call unless the build targets a CPU
- * with POPCNT, which a portable build cannot assume: on x86-64 the rule functions are built
- * twice (ENGINE_CLONES), with POPCNT and without, and the loader picks the one this CPU runs;
- * elsewhere the builtin is whatever the compiler makes of it. */
+/* The rule functions (RULE) are written once and inlined into each of their callers: the
+ * batch's match loop (run_batch), a state's legal_actions and apply_action, and the ext_*
+ * functions exported by address. Set bits of x: GCC's __builtin_popcountll is a library call
+ * unless the build targets a CPU with POPCNT, which a portable build cannot assume, so on x86-64
+ * those callers are built twice (ENGINE_CLONES), with POPCNT and without, and the loader picks
+ * the one this CPU runs; elsewhere the builtin is whatever the compiler makes of it. */
 #define popcount64(x) __builtin_popcountll(x)
 #if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__)
 #define ENGINE_CLONES __attribute__((target_clones("popcnt", "default")))
 #else
 #define ENGINE_CLONES
 #endif
+#if defined(__GNUC__)
+#define RULE static inline __attribute__((always_inline))
+#else
+#define RULE static inline
+#endif
 
 /* The legal press ids of `board`, ascending (row after row), written to `out`; returns how many. */
-ENGINE_CLONES static int64_t lml_legal(const SpecObject *sp, uint64_t board, int64_t *out) {
+RULE int64_t lml_legal(const SpecObject *sp, uint64_t board, int64_t *out) {
     int64_t n = 0;
     for (int r = 0; r < sp->nrows; r++) {
         uint64_t raised = (board >> sp->row_shift[r]) & ((((uint64_t)1) << sp->row_len[r]) - 1);
@@ -174,7 +183,7 @@ ENGINE_CLONES static int64_t lml_legal(const SpecObject *sp, uint64_t board, int
 
 /* How many presses of row `r` are legal with its raised mice `raised` (basic: one per raised
  * mouse; advanced: every run of adjacent raised mice, n(n+1)/2 in a run of n). */
-static inline int64_t row_count(const SpecObject *sp, uint64_t raised) {
+RULE int64_t row_count(const SpecObject *sp, uint64_t raised) {
     if (!sp->advanced) return popcount64(raised);
     int64_t n = 0;
     while (raised) {
@@ -188,7 +197,7 @@ static inline int64_t row_count(const SpecObject *sp, uint64_t raised) {
 }
 
 /* How many legal presses `board` has: the length of lml_legal's list. */
-ENGINE_CLONES static int64_t lml_count(const SpecObject *sp, uint64_t board) {
+RULE int64_t lml_count(const SpecObject *sp, uint64_t board) {
     if (!sp->advanced) return popcount64(board);
     int64_t n = 0;
     for (int r = 0; r < sp->nrows; r++)
@@ -197,7 +206,7 @@ ENGINE_CLONES static int64_t lml_count(const SpecObject *sp, uint64_t board) {
 }
 
 /* The k-th (from 0) entry of lml_legal's list, found without listing it; -1 past its end. */
-ENGINE_CLONES static int64_t lml_kth(const SpecObject *sp, uint64_t board, int64_t k) {
+RULE int64_t lml_kth(const SpecObject *sp, uint64_t board, int64_t k) {
     for (int r = 0; r < sp->nrows && k >= 0; r++) {
         uint64_t raised = (board >> sp->row_shift[r]) & ((((uint64_t)1) << sp->row_len[r]) - 1);
         int64_t here = row_count(sp, raised);
@@ -220,7 +229,7 @@ ENGINE_CLONES static int64_t lml_kth(const SpecObject *sp, uint64_t board, int64
 }
 
 /* The mice (bits of the board) that press `a` takes from `board`; 0 when it is not legal there. */
-ENGINE_CLONES static uint64_t lml_press(const SpecObject *sp, uint64_t board, int64_t a) {
+RULE uint64_t lml_press(const SpecObject *sp, uint64_t board, int64_t a) {
     if (a < 0 || a >= sp->nactions) return 0;
     if (sp->advanced) {
         uint64_t m = sp->act_mask[a];
@@ -244,7 +253,7 @@ enum { OPENER_ALTERNATE, OPENER_LOSER, OPENER_WINNER, OPENER_SAME };
 /* The end of a round: the mover pressed the last mouse and loses it. m = [score of seat 0, of
  * seat 1, mover, this round's opener, first_to, opener rule]: the winner's score goes up; returns
  * 1 when that wins the match, else 0 with m[3] set to who opens the next round. */
-static int64_t lml_round_end(int64_t *m) {
+RULE int64_t lml_round_end(int64_t *m) {
     int64_t mover = m[2], winner = 1 - mover;
     m[winner] += 1;
     if (m[winner] >= m[4]) return 1;
@@ -259,21 +268,21 @@ static int64_t lml_round_end(int64_t *m) {
 
 /* The same three for numba (batch.py): 64-bit integers in and out (the board as a signed one),
  * the spec and arrays by address. */
-static int64_t ext_legal(int64_t spec, int64_t board, int64_t out) {
+ENGINE_CLONES static int64_t ext_legal(int64_t spec, int64_t board, int64_t out) {
     return lml_legal((const SpecObject *)(intptr_t)spec, (uint64_t)board, (int64_t *)(intptr_t)out);
 }
-static int64_t ext_press(int64_t spec, int64_t board, int64_t a) {
+ENGINE_CLONES static int64_t ext_press(int64_t spec, int64_t board, int64_t a) {
     return (int64_t)lml_press((const SpecObject *)(intptr_t)spec, (uint64_t)board, a);
 }
 static int64_t ext_round_end(int64_t m) { return lml_round_end((int64_t *)(intptr_t)m); }
-static int64_t ext_count(int64_t spec, int64_t board) {
+ENGINE_CLONES static int64_t ext_count(int64_t spec, int64_t board) {
     return lml_count((const SpecObject *)(intptr_t)spec, (uint64_t)board);
 }
-static int64_t ext_kth(int64_t spec, int64_t board, int64_t k) {
+ENGINE_CLONES static int64_t ext_kth(int64_t spec, int64_t board, int64_t k) {
     return lml_kth((const SpecObject *)(intptr_t)spec, (uint64_t)board, k);
 }
 /* The k-th legal press played: its id written to *action, the board after it returned. */
-static int64_t ext_play_kth(int64_t spec, int64_t board, int64_t k, int64_t action) {
+ENGINE_CLONES static int64_t ext_play_kth(int64_t spec, int64_t board, int64_t k, int64_t action) {
     const SpecObject *sp = (const SpecObject *)(intptr_t)spec;
     int64_t a = lml_kth(sp, (uint64_t)board, k);
     *(int64_t *)(intptr_t)action = a;
@@ -287,6 +296,270 @@ static PyObject *engine_addresses(PyObject *module, PyObject *unused) {
                          (unsigned long long)(uintptr_t)&ext_count, "kth",
                          (unsigned long long)(uintptr_t)&ext_kth, "play_kth",
                          (unsigned long long)(uintptr_t)&ext_play_kth);
+}
+
+/* ------------------------------------------- Batches: whole matches in one C loop ---------- */
+
+/* The batch's random stream: SplitMix64, one per game seeded with its seed (core/stream.py's
+ * SharedStream); a choice among n items takes item ((draw >> 32) * n) >> 32. */
+static inline uint64_t stream_next(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+static inline int64_t stream_below(uint64_t *s, int64_t n) {
+    return (int64_t)(((stream_next(s) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* Per row value v < 2**16: its mice; its runs (heaps under advanced rules): how many, how many
+ * of 2 or more mice, their nim-sum (what the heuristic reads of a position). Filled once. */
+static int8_t stat_pop[1 << 16], stat_runs[1 << 16], stat_big[1 << 16], stat_nim[1 << 16];
+static int stats_ready;
+
+static void fill_row_stats(void) {
+    if (stats_ready) return;
+    for (int v = 0; v < (1 << 16); v++) {
+        int pop = 0, runs = 0, big = 0, nim = 0, i = 0;
+        while (i < 16) {
+            if (v >> i & 1) {
+                int j = i;
+                while (j < 16 && (v >> j & 1)) j++;
+                int n = j - i;
+                pop += n;
+                runs++;
+                if (n >= 2) big++;
+                nim ^= n;
+                i = j;
+            } else {
+                i++;
+            }
+        }
+        stat_pop[v] = (int8_t)pop;
+        stat_runs[v] = (int8_t)runs;
+        stat_big[v] = (int8_t)big;
+        stat_nim[v] = (int8_t)nim;
+    }
+    stats_ready = 1;
+}
+
+/* Advanced ids run over (start, length) in order: runs with a smaller start come first. */
+static inline int64_t run_id(const SpecObject *sp, int r, int start, int length) {
+    int n = sp->row_len[r];
+    return sp->row_first[r] + start * n - start * (start - 1) / 2 + length - 1;
+}
+
+static inline uint64_t row_bits(const SpecObject *sp, uint64_t board, int r) {
+    return (board >> sp->row_shift[r]) & ((((uint64_t)1) << sp->row_len[r]) - 1);
+}
+
+/* agents.HeuristicAgent.choose, decision for decision (the same draws from the stream): the
+ * misère-Nim endgame rule (solver.solve's move), else a press that hands the opponent a lost
+ * endgame, else one that gives no endgame away, else any. `legal`: the engine's legal list of
+ * `board` (n_legal > 0 of them); `afters[k]`: the board after the k-th. */
+static inline int64_t heuristic_press(const SpecObject *sp, uint64_t board, const int64_t *legal,
+                               int64_t n_legal, const uint64_t *afters, int64_t *win,
+                               int64_t *safe, uint64_t *st) {
+    int advanced = sp->advanced, n_rows = sp->nrows;
+    int heaps = 0, bigs = 0, nim_all = 0;
+    for (int r = 0; r < n_rows; r++) {
+        uint64_t v = row_bits(sp, board, r);
+        if (advanced) {
+            heaps += stat_runs[v];
+            bigs += stat_big[v];
+            nim_all ^= stat_nim[v];
+        } else if (v) {
+            heaps += 1;
+            bigs += stat_pop[v] >= 2;
+            nim_all ^= stat_pop[v];
+        }
+    }
+    /* The endgame (at most one heap of 2 or more): solver.solve's move, when it has one. */
+    if (bigs == 0 && heaps % 2 == 0) {
+        for (int r = 0; r < n_rows; r++) { /* the first heap: a single mouse; press it */
+            uint64_t v = row_bits(sp, board, r);
+            if (!v) continue;
+            if (!advanced) return sp->row_first[r];
+            return run_id(sp, r, __builtin_ctzll(v), 1);
+        }
+    }
+    if (bigs == 1) {
+        int leave = (heaps - 1) % 2 == 0 ? 1 : 0;
+        for (int r = 0; r < n_rows; r++) {
+            uint64_t v = row_bits(sp, board, r);
+            if (!v) continue;
+            if (!advanced) {
+                int size = stat_pop[v];
+                if (size >= 2) return sp->row_first[r] + size - leave - 1;
+                continue;
+            }
+            int n = sp->row_len[r], i = 0;
+            while (i < n) {
+                if (v >> i & 1) {
+                    int j = i;
+                    while (j < n && (v >> j & 1)) j++;
+                    if (j - i >= 2) /* press the run's rightmost mice, leave `leave` at its left */
+                        return run_id(sp, r, i + leave, j - i - leave);
+                    i = j;
+                } else {
+                    i++;
+                }
+            }
+        }
+    }
+    /* One move ahead: a press that leaves the opponent a lost endgame, else a safe one. */
+    int64_t n_win = 0, n_safe = 0;
+    for (int64_t k = 0; k < n_legal; k++) {
+        int64_t a = legal[k];
+        uint64_t after = afters[k];
+        if (!after) continue; /* presses the last mouse: the round is lost */
+        int r = sp->act_row[a];
+        uint64_t v = row_bits(sp, board, r), w = row_bits(sp, after, r);
+        int a_heaps, a_big, a_nim;
+        if (advanced) {
+            a_heaps = heaps - stat_runs[v] + stat_runs[w];
+            a_big = bigs - stat_big[v] + stat_big[w];
+            a_nim = nim_all ^ stat_nim[v] ^ stat_nim[w];
+        } else {
+            a_heaps = heaps - (v != 0) + (w != 0);
+            a_big = bigs - (stat_pop[v] >= 2) + (stat_pop[w] >= 2);
+            a_nim = nim_all ^ stat_pop[v] ^ stat_pop[w];
+        }
+        if (a_big > 1) {
+            safe[n_safe++] = a;
+        } else {
+            int opp_wins = a_big ? a_nim != 0 : a_heaps % 2 == 0; /* solver.mover_wins */
+            if (!opp_wins) win[n_win++] = a;
+        }
+    }
+    if (n_win) return win[stream_below(st, n_win)];
+    if (n_safe) return safe[stream_below(st, n_safe)];
+    return legal[stream_below(st, n_legal)];
+}
+
+enum { POLICY_RANDOM, POLICY_HEURISTIC };
+
+/* Whole matches, one per seed, each from the full board (the rules: lml_count, lml_kth,
+ * lml_legal, lml_press, lml_round_end, the functions single states run). first_player 2: the
+ * chance node (who opens round 1, 1/2 each; outcome i recorded as action nactions + i). Writes
+ * each game's winner, length (moves, the chance outcome included), rounds and rounds won by
+ * their opener; with `moves` (max_len per game, -1 filled by the caller) its actions. Returns
+ * -1 when a game runs past max_len, else 0. */
+ENGINE_CLONES static int run_batch(const SpecObject *sp, uint64_t full, int first_to,
+                                   int opener_rule, int first_player, const int *policy,
+                                   const uint64_t *seeds, Py_ssize_t n_games, int8_t *winner_out,
+                                   int32_t *length_out, int32_t *rounds_out,
+                                   int32_t *opener_wins_out, int32_t *moves, Py_ssize_t max_len) {
+    int64_t legal[MAX_ACTIONS], win[MAX_ACTIONS], safe[MAX_ACTIONS];
+    uint64_t afters[MAX_ACTIONS];
+    for (Py_ssize_t g = 0; g < n_games; g++) {
+        uint64_t st = seeds[g];
+        int32_t *played = moves ? moves + g * max_len : NULL;
+        Py_ssize_t length = 0;
+        int64_t to_move;
+        if (first_player == 2) {
+            to_move = stream_below(&st, 2);
+            if (played) {
+                if (max_len < 1) return -1;
+                played[0] = (int32_t)(sp->nactions + to_move);
+            }
+            length = 1;
+        } else {
+            to_move = first_player;
+        }
+        int64_t m[6] = {0, 0, 0, to_move, first_to, opener_rule};
+        int32_t opener_wins = 0;
+        uint64_t bits = full;
+        for (;;) {
+            int64_t a;
+            if (policy[to_move] == POLICY_RANDOM) { /* the k-th legal press, found without listing them */
+                a = lml_kth(sp, bits, stream_below(&st, lml_count(sp, bits)));
+            } else {
+                int64_t n_legal = lml_legal(sp, bits, legal);
+                for (int64_t k = 0; k < n_legal; k++) afters[k] = bits ^ lml_press(sp, bits, legal[k]);
+                a = heuristic_press(sp, bits, legal, n_legal, afters, win, safe, &st);
+            }
+            bits ^= lml_press(sp, bits, a);
+            if (played) {
+                if (length >= max_len) return -1;
+                played[length] = (int32_t)a;
+            }
+            length++;
+            if (bits) {
+                to_move ^= 1;
+                continue;
+            }
+            /* The mover pressed the last mouse: the engine ends the round. */
+            int64_t opener = m[3];
+            m[2] = to_move;
+            int64_t over = lml_round_end(m);
+            if (1 - to_move == opener) opener_wins++;
+            if (over) {
+                winner_out[g] = (int8_t)(1 - to_move);
+                break;
+            }
+            bits = full;
+            to_move = m[3];
+        }
+        length_out[g] = (int32_t)length;
+        rounds_out[g] = (int32_t)(m[0] + m[1]);
+        opener_wins_out[g] = opener_wins;
+    }
+    return 0;
+}
+
+/* play_batch(spec, full_board, first_to, opener_rule, first_player, policies, seeds, winner,
+ * length, rounds, opener_wins, moves, max_len): batch.py's call. policies: two ints (0 random,
+ * 1 heuristic); seeds: uint64 buffer; the outputs: writable C-contiguous buffers, int8 winner
+ * and int32 the rest, one entry per seed (moves: max_len per seed, or empty). */
+static PyObject *play_batch(PyObject *module, PyObject *args) {
+    SpecObject *sp;
+    unsigned long long full;
+    int first_to, opener_rule, first_player, policy[2];
+    Py_ssize_t max_len;
+    Py_buffer b[6] = {{0}}; /* seeds, winner, length, rounds, opener_wins, moves */
+    if (!PyArg_ParseTuple(args, "O!Kiii(ii)y*w*w*w*w*w*n", &SpecType, &sp, &full, &first_to,
+                          &opener_rule, &first_player, &policy[0], &policy[1], &b[0], &b[1], &b[2],
+                          &b[3], &b[4], &b[5], &max_len))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = b[0].len / 8;
+    const char *bad = NULL;
+    if (b[0].len % 8) bad = "seeds: a buffer of 64-bit integers";
+    else if (b[1].len != n) bad = "winner: one int8 per seed";
+    else if (b[2].len != 4 * n || b[3].len != 4 * n || b[4].len != 4 * n)
+        bad = "length, rounds, opener_wins: one int32 per seed";
+    else if (max_len < 0 || (b[5].len != 0 && b[5].len != 4 * n * max_len))
+        bad = "moves: max_len int32 per seed, or empty";
+    else if (first_to < 1 || opener_rule < OPENER_ALTERNATE || opener_rule > OPENER_SAME ||
+             first_player < 0 || first_player > 2)
+        bad = "first_to is at least 1, opener rule 0 to 3, first player 0, 1 or 2 (random)";
+    else if (policy[0] < 0 || policy[0] > 1 || policy[1] < 0 || policy[1] > 1)
+        bad = "a policy is 0 (random) or 1 (heuristic)";
+    else if (!full)
+        bad = "the full board has no mice";
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, bad);
+        goto done;
+    }
+    if (policy[0] == POLICY_HEURISTIC || policy[1] == POLICY_HEURISTIC) fill_row_stats();
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = run_batch(sp, (uint64_t)full, first_to, opener_rule, first_player, policy,
+                   (const uint64_t *)b[0].buf, n, (int8_t *)b[1].buf, (int32_t *)b[2].buf,
+                   (int32_t *)b[3].buf, (int32_t *)b[4].buf,
+                   b[5].len ? (int32_t *)b[5].buf : NULL, max_len);
+    Py_END_ALLOW_THREADS
+    if (rc < 0) {
+        PyErr_SetString(PyExc_ValueError, "a game ran past max_len moves");
+        goto done;
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    for (int i = 0; i < 6; i++)
+        if (b[i].obj) PyBuffer_Release(&b[i]);
+    return result;
 }
 
 /* ---------------------------------------------------------------- Core ---------------- */
@@ -346,7 +619,7 @@ static inline SpecObject *spec_of(CoreObject *self) {
 }
 
 /* The legal press ids of the board as a list (lml_legal's). */
-static PyObject *legal_list(SpecObject *sp, uint64_t board) {
+ENGINE_CLONES static PyObject *legal_list(SpecObject *sp, uint64_t board) {
     int64_t buf[MAX_ACTIONS];
     int64_t n = lml_legal(sp, board, buf);
     PyObject *out = PyList_New(n);
@@ -507,7 +780,7 @@ static int round_over(CoreObject *self) {
 /* The kernel's apply_action (core/game.py) for a legal press by the seat to move, compiled: the
  * press, then the history (a press reveals no outcome; its events, when it ends a round, are
  * dated by _events_at). Anything else goes to the kernel's own path (_reference_apply). */
-static PyObject *Core_apply_action(CoreObject *self, PyObject *action) {
+ENGINE_CLONES static PyObject *Core_apply_action(CoreObject *self, PyObject *action) {
     SpecObject *sp = spec_of(self);
     if (self->live && sp && Py_IS_TYPE(action, &PyLong_Type)) {
         int overflow;
@@ -736,7 +1009,9 @@ static PyObject *bind_methods(PyObject *module, PyObject *cls) {
 static PyMethodDef module_methods[] = {
     {"bind_methods", (PyCFunction)bind_methods, METH_O, "Copy Core's methods onto a final subclass."},
     {"engine_addresses", (PyCFunction)engine_addresses, METH_NOARGS,
-     "Addresses of the rule functions legal, press and round_end (for batch.py's numba code)."},
+     "Addresses of the rule functions (legal, press, round_end, count, kth, play_kth), for ctypes."},
+    {"play_batch", (PyCFunction)play_batch, METH_VARARGS,
+     "Whole matches, one per seed, into the given buffers (batch.py's play_arrays)."},
     {NULL},
 };
 

@@ -30,3 +30,19 @@ class Core:
 
 def bind_methods(cls: type[Core]) -> None: ...
 def engine_addresses() -> dict[str, int]: ...
+def play_batch(
+    spec: Spec,
+    full_board: int,
+    first_to: int,
+    opener_rule: int,
+    first_player: int,
+    policies: tuple[int, int],
+    seeds: Any,
+    winner: Any,
+    length: Any,
+    rounds: Any,
+    opener_wins: Any,
+    moves: Any,
+    max_len: int,
+    /,
+) -> None: ...

@@ -39,8 +39,8 @@ ROW_NAMES = "abcdefghijklmnopqrstuvwxyz"
 
 # The compiled engine (_fastlml.c, built by setup.py where a C compiler is found): the one
 # compiled copy of the rules of a press, run by single states (its `Core` base class) and by
-# batches (batch.py's numba loop calls the same C functions). The Python rules below are the
-# reference the tests compare it against, and what runs without it, for boards of more than 64
+# batches (batch.py calls the engine's own C match loop over the same functions). The Python
+# rules below are the reference the tests compare it against, and what runs without it, for boards of more than 64
 # mice, or when TRAPWORKS_PURE_PYTHON is set.
 _fastlml: Any
 try:
@@ -177,10 +177,10 @@ class LastMouseLostGame(Game):
     )
     has_chance = True  # only when first_player="random"
     # Agents, levels, hints, solver, encoder and analysis hooks: the package's SPEC (__init__.py).
-    # The batched engine (batch.py): numba's loop around the compiled rules (both needed; boards
-    # of up to 64 mice, see __init__).
+    # The batched engine (batch.py): the compiled engine's own match loop around its rules (the
+    # extension and numpy needed; boards of up to 64 mice, see __init__).
     batched_agents: ClassVar[frozenset[str]] = (
-        frozenset({"random", "heuristic"}) if find_spec("numba") and _fastlml is not None else frozenset()
+        frozenset({"random", "heuristic"}) if find_spec("numpy") and _fastlml is not None else frozenset()
     )
 
     def __init__(self, **options: Any):
@@ -299,8 +299,8 @@ class LastMouseLostGame(Game):
         them); with `moves`, also each game's "actions". See batch.py for the random stream."""
         if not self.batched_agents:
             raise NotImplementedError(
-                "batched Last Mouse Lost needs numba (pip install trapworks[fast]), the compiled "
-                "engine (a C compiler at install) and a board of at most 64 mice"
+                "batched Last Mouse Lost needs numpy, the compiled engine (a C compiler at "
+                "install) and a board of at most 64 mice"
             )
         from .batch import play_batch
 
