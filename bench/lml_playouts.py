@@ -6,9 +6,10 @@ Single-state contenders are driven by the *same* Python loop: new state, then
 compiled (_fastlml.c) where the extension is built; the same game on the pure-Python path
 (what runs without it) is a contender too. Also in the same run: trapworks'
 advanced rules through the same loop (a different game, more moves per round), and the batched
-engine (`Game.play_batch`'s numba code, one round per seed, random policy) for both rule sets,
-timed as columns (batch.play_arrays) and as the row dicts play_batch returns. Contenders
-alternate in blocks so that machine load hits all alike; the figure is the median over blocks.
+engine (`Game.play_batch`: the compiled engine's C match loop, one round per seed, random
+policy) for both rule sets, timed as columns (batch.play_arrays) and as the row dicts
+play_batch returns. Contenders alternate in blocks so that machine load hits all alike; the
+figure is the median over blocks.
 
     python bench/lml_playouts.py [--seconds 2] [--blocks 7]
 """
@@ -116,9 +117,9 @@ def main() -> None:
     basic = f"trapworks last-mouse-lost basic ({'compiled state' if compiled else 'Python'}), same loop"
     p_basic = "trapworks last-mouse-lost basic (Python reference path), same loop"
     adv = f"trapworks last-mouse-lost advanced ({'compiled state' if compiled else 'Python'}), same loop"
-    b_basic = "trapworks batched basic (numba), columns"
-    b_adv = "trapworks batched advanced (numba), columns"
-    r_basic = "trapworks batched basic (numba), play_batch row dicts"
+    b_basic = "trapworks batched basic (C match loop), columns"
+    b_adv = "trapworks batched advanced (C match loop), columns"
+    r_basic = "trapworks batched basic (C match loop), play_batch row dicts"
     floor = "floor: a Python state whose methods do nothing, same loop"
     contenders = {
         basic: lambda sec, rng: playout_loop(ours.new_initial_state, sec, rng),

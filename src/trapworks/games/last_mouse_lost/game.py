@@ -40,8 +40,8 @@ ROW_NAMES = "abcdefghijklmnopqrstuvwxyz"
 # The compiled engine (_fastlml.c, built by setup.py where a C compiler is found): the one
 # compiled copy of the rules of a press, run by single states (its `Core` base class) and by
 # batches (batch.py calls the engine's own C match loop over the same functions). The Python
-# rules below are the reference the tests compare it against, and what runs without it, for boards of more than 64
-# mice, or when TRAPWORKS_PURE_PYTHON is set.
+# rules below are the reference the tests compare it against, and what runs without it, for
+# boards of more than 64 mice, or when TRAPWORKS_PURE_PYTHON is set.
 _fastlml: Any
 try:
     if os.environ.get("TRAPWORKS_PURE_PYTHON"):
