@@ -213,3 +213,79 @@ def test_the_engines_count_and_kth_press_list_the_legal_presses():
                 state.apply_action(legal[k])
                 if state.score == score:  # the round goes on: the board after the press
                     assert after & ((1 << 64) - 1) == state.board
+
+
+def test_the_batch_needs_no_numba():
+    """The batch is the engine's own C match loop (play_batch in _fastlml.c): with numba made
+    unimportable, batches are still offered and play the same games."""
+    code = (
+        "import sys; sys.modules['numba'] = None\n"
+        "import trapworks\n"
+        "g = trapworks.make('last-mouse-lost', rules='advanced')\n"
+        "assert g.batched_agents == {'random', 'heuristic'}, g.batched_agents\n"
+        "rows = g.play_batch(['heuristic', 'random'], range(50), moves=True)\n"
+        "print(sum(len(r['actions']) for r in rows), rows[7]['actions'])\n"
+        "assert 'numba' not in [m.split('.')[0] for m in sys.modules if sys.modules[m]]\n"
+    )
+    env = dict(os.environ)
+    env.pop("TRAPWORKS_PURE_PYTHON", None)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    game = trapworks.make("last-mouse-lost", rules="advanced")
+    rows = game.play_batch(["heuristic", "random"], range(50), moves=True)
+    assert out.stdout.split(maxsplit=1) == [
+        str(sum(len(r["actions"]) for r in rows)),
+        f"{rows[7]['actions']}\n",
+    ]
+
+
+def test_the_engines_batch_refuses_malformed_buffers():
+    """play_batch (C) checks its buffers and arguments; a mistake is a clear ValueError, never a
+    write past an array."""
+    import numpy as np
+
+    game = trapworks.make("last-mouse-lost")
+    spec = game.tables.spec
+    seeds = np.arange(4, dtype=np.uint64)
+
+    def call(**change):
+        args = dict(
+            spec=spec,
+            full=game.full_board,
+            first_to=1,
+            opener=0,
+            first=0,
+            policies=(0, 1),
+            seeds=seeds,
+            winner=np.zeros(4, np.int8),
+            length=np.zeros(4, np.int32),
+            rounds=np.zeros(4, np.int32),
+            opener_wins=np.zeros(4, np.int32),
+            moves=np.full((4, 40), -1, np.int32),
+            max_len=40,
+        )
+        args.update(change)
+        lml_game._fastlml.play_batch(*args.values())
+        return args
+
+    done = call()
+    assert set(done["winner"].tolist()) <= {0, 1} and (done["length"] > 0).all()
+    assert (done["moves"][np.arange(4), done["length"] - 1] >= 0).all()
+    for change, words in [
+        ({"winner": np.zeros(3, np.int8)}, "winner"),
+        ({"length": np.zeros(4, np.int64)}, "int32 per seed"),
+        ({"moves": np.zeros((4, 39), np.int32)}, "moves"),
+        ({"max_len": 2, "moves": np.zeros((4, 2), np.int32)}, "past max_len"),
+        ({"policies": (0, 2)}, "policy"),
+        ({"opener": 4}, "opener rule"),
+        ({"first_to": 0}, "first_to"),
+        ({"full": 0}, "no mice"),
+    ]:
+        with pytest.raises(ValueError, match=words):
+            call(**change)
+    with pytest.raises(TypeError):
+        call(spec=object())
+    with pytest.raises(TypeError):  # a read-only output
+        ro = np.zeros(4, np.int8)
+        ro.flags.writeable = False
+        call(winner=ro)
