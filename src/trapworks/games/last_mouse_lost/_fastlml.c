@@ -181,19 +181,43 @@ RULE int64_t lml_legal(const SpecObject *sp, uint64_t board, int64_t *out) {
     return n;
 }
 
-/* How many presses of row `r` are legal with its raised mice `raised` (basic: one per raised
- * mouse; advanced: every run of adjacent raised mice, n(n+1)/2 in a run of n). */
-RULE int64_t row_count(const SpecObject *sp, uint64_t raised) {
-    if (!sp->advanced) return popcount64(raised);
-    int64_t n = 0;
-    while (raised) {
-        int start = __builtin_ctzll(raised);
-        uint64_t rest = raised >> start;
-        int len = (~rest == 0) ? 64 - start : __builtin_ctzll(~rest);
-        n += (int64_t)len * (len + 1) / 2;
-        raised &= ~(((len == 64) ? ~(uint64_t)0 : ((((uint64_t)1) << len) - 1)) << start);
+/* Per row value v < 2**16 (a row holds at most 16 mice): its mice; its runs (heaps under
+ * advanced rules): how many, how many of 2 or more mice, their nim-sum (what the batch's
+ * heuristic reads of a position); and how many advanced presses it has (n(n+1)/2 per run of
+ * n). Filled when the module is imported. */
+static int8_t stat_pop[1 << 16], stat_runs[1 << 16], stat_big[1 << 16], stat_nim[1 << 16];
+static int16_t stat_presses[1 << 16];
+
+static void fill_row_stats(void) {
+    for (int v = 0; v < (1 << 16); v++) {
+        int pop = 0, runs = 0, big = 0, nim = 0, presses = 0, i = 0;
+        while (i < 16) {
+            if (v >> i & 1) {
+                int j = i;
+                while (j < 16 && (v >> j & 1)) j++;
+                int n = j - i;
+                pop += n;
+                runs++;
+                if (n >= 2) big++;
+                nim ^= n;
+                presses += n * (n + 1) / 2;
+                i = j;
+            } else {
+                i++;
+            }
+        }
+        stat_pop[v] = (int8_t)pop;
+        stat_runs[v] = (int8_t)runs;
+        stat_big[v] = (int8_t)big;
+        stat_nim[v] = (int8_t)nim;
+        stat_presses[v] = (int16_t)presses;
     }
-    return n;
+}
+
+/* How many presses of a row are legal with its raised mice `raised` (basic: one per raised
+ * mouse; advanced: every run of adjacent raised mice, n(n+1)/2 in a run of n, from the table). */
+RULE int64_t row_count(const SpecObject *sp, uint64_t raised) {
+    return sp->advanced ? stat_presses[raised] : popcount64(raised);
 }
 
 /* How many legal presses `board` has: the length of lml_legal's list. */
@@ -207,6 +231,15 @@ RULE int64_t lml_count(const SpecObject *sp, uint64_t board) {
 
 /* The k-th (from 0) entry of lml_legal's list, found without listing it; -1 past its end. */
 RULE int64_t lml_kth(const SpecObject *sp, uint64_t board, int64_t k) {
+    if (!sp->advanced) { /* every row, no early exit: a random k costs no mispredicted branch */
+        int64_t found = -1;
+        for (int r = 0; r < sp->nrows; r++) {
+            int64_t here = popcount64((board >> sp->row_shift[r]) & ((((uint64_t)1) << sp->row_len[r]) - 1));
+            found = (k >= 0 && k < here) ? sp->row_first[r] + k : found;
+            k -= here;
+        }
+        return found;
+    }
     for (int r = 0; r < sp->nrows && k >= 0; r++) {
         uint64_t raised = (board >> sp->row_shift[r]) & ((((uint64_t)1) << sp->row_len[r]) - 1);
         int64_t here = row_count(sp, raised);
@@ -237,8 +270,11 @@ RULE uint64_t lml_press(const SpecObject *sp, uint64_t board, int64_t a) {
     }
     uint64_t raised = (board >> sp->act_shift[a]) & sp->act_rowmask[a];
     int count = sp->act_count[a];
-    if (count > popcount64(raised)) return 0;
-    /* basic rules: the `count` rightmost raised mice (game.py's rightmost(): highest bits) */
+    int p = popcount64(raised);
+    if (count > p) return 0;
+    /* basic rules: the `count` rightmost raised mice (game.py's rightmost(): highest bits). In
+     * play from a full row the raised mice are the row's first p: those are the top `count`. */
+    if (!(raised & (raised + 1))) return (raised ^ ((((uint64_t)1) << (p - count)) - 1)) << sp->act_shift[a];
     uint64_t press = 0;
     for (int i = 0; i < count; i++) {
         uint64_t top = ((uint64_t)1) << (63 - __builtin_clzll(raised));
@@ -310,37 +346,6 @@ static inline uint64_t stream_next(uint64_t *s) {
 }
 static inline int64_t stream_below(uint64_t *s, int64_t n) {
     return (int64_t)(((stream_next(s) >> 32) * (uint64_t)n) >> 32);
-}
-
-/* Per row value v < 2**16: its mice; its runs (heaps under advanced rules): how many, how many
- * of 2 or more mice, their nim-sum (what the heuristic reads of a position). Filled once. */
-static int8_t stat_pop[1 << 16], stat_runs[1 << 16], stat_big[1 << 16], stat_nim[1 << 16];
-static int stats_ready;
-
-static void fill_row_stats(void) {
-    if (stats_ready) return;
-    for (int v = 0; v < (1 << 16); v++) {
-        int pop = 0, runs = 0, big = 0, nim = 0, i = 0;
-        while (i < 16) {
-            if (v >> i & 1) {
-                int j = i;
-                while (j < 16 && (v >> j & 1)) j++;
-                int n = j - i;
-                pop += n;
-                runs++;
-                if (n >= 2) big++;
-                nim ^= n;
-                i = j;
-            } else {
-                i++;
-            }
-        }
-        stat_pop[v] = (int8_t)pop;
-        stat_runs[v] = (int8_t)runs;
-        stat_big[v] = (int8_t)big;
-        stat_nim[v] = (int8_t)nim;
-    }
-    stats_ready = 1;
 }
 
 /* Advanced ids run over (start, length) in order: runs with a smaller start come first. */
@@ -542,7 +547,6 @@ static PyObject *play_batch(PyObject *module, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, bad);
         goto done;
     }
-    if (policy[0] == POLICY_HEURISTIC || policy[1] == POLICY_HEURISTIC) fill_row_stats();
     int rc;
     Py_BEGIN_ALLOW_THREADS
     rc = run_batch(sp, (uint64_t)full, first_to, opener_rule, first_player, policy,
@@ -1024,6 +1028,7 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__fastlml(void) {
+    fill_row_stats();
     if (PyType_Ready(&SpecType) < 0 || PyType_Ready(&CoreType) < 0) return NULL;
     str_slow_legal = PyUnicode_InternFromString("_slow_legal_actions");
     str_checked_apply = PyUnicode_InternFromString("_reference_apply");
