@@ -2,10 +2,11 @@
  *
  * The rules (which presses are legal, which mice a press takes, and what the end of a round
  * decides) are the plain C functions lml_legal (with lml_count and lml_kth, its list's length
- * and k-th entry without listing it), lml_press and lml_round_end below. Two
- * callers use them: `Core`, the base class of a compiled state (single states: is_terminal,
- * legal_actions, apply_action and clone in C), and batch.py's numba loop (whole matches in
- * batches), which calls the same functions through their addresses (`engine_addresses()`).
+ * and k-th entry without listing it), lml_press and lml_round_end below, written once and
+ * inlined by the compiler into their two callers: `Core`, the base class of a compiled state
+ * (single states: is_terminal, legal_actions, apply_action and clone in C), and `play_batch`,
+ * the match loop of batches (whole matches, one per seed, with the random and heuristic
+ * policies; batch.py prepares its arrays). `engine_addresses()` exports them for ctypes tests.
  * The Python rules in game.py (the checked path) are the reference: every case but "a legal
  * press by the seat to move" is handed back to them (_slow_legal_actions, _reference_apply),
  * and tests/last_mouse_lost/test_fast.py compares this engine with them over random games and
@@ -235,7 +236,7 @@ RULE int64_t lml_kth(const SpecObject *sp, uint64_t board, int64_t k) {
         int64_t found = -1;
         for (int r = 0; r < sp->nrows; r++) {
             int64_t here = popcount64((board >> sp->row_shift[r]) & ((((uint64_t)1) << sp->row_len[r]) - 1));
-            found = (k >= 0 && k < here) ? sp->row_first[r] + k : found;
+            found = (uint64_t)k < (uint64_t)here ? sp->row_first[r] + k : found; /* 0 <= k < here */
             k -= here;
         }
         return found;
@@ -302,8 +303,8 @@ RULE int64_t lml_round_end(int64_t *m) {
     return 0;
 }
 
-/* The same three for numba (batch.py): 64-bit integers in and out (the board as a signed one),
- * the spec and arrays by address. */
+/* The same functions by address (ctypes, in the tests): 64-bit integers in and out (the board
+ * as a signed one), the spec and arrays by address. */
 ENGINE_CLONES static int64_t ext_legal(int64_t spec, int64_t board, int64_t out) {
     return lml_legal((const SpecObject *)(intptr_t)spec, (uint64_t)board, (int64_t *)(intptr_t)out);
 }
