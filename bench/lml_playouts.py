@@ -6,9 +6,10 @@ Single-state contenders are driven by the *same* Python loop: new state, then
 compiled (_fastlml.c) where the extension is built; the same game on the pure-Python path
 (what runs without it) is a contender too. Also in the same run: trapworks'
 advanced rules through the same loop (a different game, more moves per round), and the batched
-engine (`Game.play_batch`'s numba code, one round per seed, random policy) for both rule sets,
-timed as columns (batch.play_arrays) and as the row dicts play_batch returns. Contenders
-alternate in blocks so that machine load hits all alike; the figure is the median over blocks.
+engine (`Game.play_batch`: the compiled engine's C match loop, one round per seed, random
+policy) for both rule sets, timed as columns (batch.play_arrays) and as the row dicts
+play_batch returns. Contenders alternate in blocks so that machine load hits all alike; the
+figure is the median over blocks.
 
     python bench/lml_playouts.py [--seconds 2] [--blocks 7]
 """
@@ -103,22 +104,22 @@ def main() -> None:
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
 
     ours = trapworks.make("last-mouse-lost", rules="basic", first_to=1)
-    # The same game on the pure-Python path (what runs where the C extension is not built).
+    # The same game on the Python reference path (what runs where the C extension is not built).
     pure = trapworks.make("last-mouse-lost", rules="basic", first_to=1)
-    pure.state_class = lml_game._BasicState
+    pure.state_class = lml_game.LastMouseLostState
     pure._initial = pure.state_class(pure)
-    compiled = type(ours.new_initial_state()) is not lml_game._BasicState
+    compiled = type(ours.new_initial_state()) is not lml_game.LastMouseLostState
     advanced = trapworks.make("last-mouse-lost", rules="advanced", first_to=1)
     theirs = pyspiel.load_game("nim", {"pile_sizes": "3;5;6;6;5;3", "is_misere": True})
     for g in (ours, advanced):  # compile the batched engine before timing
         g.play_batch(["random", "random"], [1])
     nim = "OpenSpiel nim (C++ via pybind11), same loop"
     basic = f"trapworks last-mouse-lost basic ({'compiled state' if compiled else 'Python'}), same loop"
-    p_basic = "trapworks last-mouse-lost basic (pure-Python path), same loop"
+    p_basic = "trapworks last-mouse-lost basic (Python reference path), same loop"
     adv = f"trapworks last-mouse-lost advanced ({'compiled state' if compiled else 'Python'}), same loop"
-    b_basic = "trapworks batched basic (numba), columns"
-    b_adv = "trapworks batched advanced (numba), columns"
-    r_basic = "trapworks batched basic (numba), play_batch row dicts"
+    b_basic = "trapworks batched basic (C match loop), columns"
+    b_adv = "trapworks batched advanced (C match loop), columns"
+    r_basic = "trapworks batched basic (C match loop), play_batch row dicts"
     floor = "floor: a Python state whose methods do nothing, same loop"
     contenders = {
         basic: lambda sec, rng: playout_loop(ours.new_initial_state, sec, rng),

@@ -55,7 +55,7 @@ def test_which_action_texts_a_seat_reads_is_the_games_declaration():
     spec = game_spec("dead-end-drive")
     state = trapworks.make("dead-end-drive").new_initial_state(seed=2)
     # Hidden information: a seat reads its own actions' texts only, until the end.
-    assert spec.secret_action_texts is None and state.game.has_hidden_information
+    assert spec.secret_action_texts is True and state.game.has_hidden_information  # declared
     assert state.action_text_visible(1, 1) and not state.action_text_visible(1, 0)
     assert not state.action_text_visible(1, None)
     public = type("PublicTexts", (spec.game,), {})

@@ -119,7 +119,7 @@ class PigState(State):
             return f"die:{action - DIE + 1}"
         return NAMES[action]
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def _view(self, seat: int | None = None) -> dict[str, Any]:
         to_move = self.current_player()
         return {
             "game": "pig",

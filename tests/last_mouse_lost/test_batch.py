@@ -20,7 +20,10 @@ from trapworks.agents import make_agent
 from trapworks.core import TrapworksError
 from trapworks.core.stream import SharedStream
 
-pytest.importorskip("numba")
+pytestmark = pytest.mark.skipif(
+    not trapworks.make("last-mouse-lost").batched_agents,
+    reason="the batch runs the compiled engine, which is not built (or TRAPWORKS_PURE_PYTHON is set)",
+)
 
 CONFIGS = [
     ({}, ["random", "random"]),

@@ -30,10 +30,9 @@ def test_move_tables_are_bounded_by_the_board_not_by_play(rules):
     tables = game.tables
     bound = tables.bound()
     # The bound is fixed by the board: 4 per-row tables of 2**n entries, two chunks of 14 bits
-    # (rows a-c and d-f), and in basic rules one row table per (row, count).
+    # (rows a-c and d-f); presses are the rules' own (no table).
     assert bound["rows"] == 4 * (2 * 8 + 2 * 32 + 2 * 64)
     assert bound["chunks"] == 2 * 2**14
-    assert bound["press"] == (0 if rules == "advanced" else 2 * 3 * 8 + 2 * 5 * 32 + 2 * 6 * 64)
     random_games(game, 300, seed=19)
     after_300 = tables.sizes()
     random_games(game, 300, seed=20)

@@ -28,8 +28,11 @@ from .game import (
 from .options import Option
 from .record import GameRecord, record_json_schema, undo, undo_refusal
 from .registry import available_games, game_class, make, register_game
+from .views import PerSeat, Private
 
 __all__ = [
+    "PerSeat",
+    "Private",
     "Agent",
     "Forfeit",
     "Outcome",

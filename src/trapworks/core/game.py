@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Protocol
 
 from .errors import IllegalActionError, OptionError, PositionError
 from .options import Option, check_options, untyped
+from .views import ViewShape, strip_private, view_shape
 
 
 class ViewEncoder(Protocol):
@@ -452,7 +453,20 @@ class State:
 
     # --- information --------------------------------------------------------------
     def view(self, seat: int | None = None) -> dict[str, Any]:
-        """A JSON-serialisable dict of what `seat` may know (None: a spectator)."""
+        """A JSON-serialisable dict of what `seat` may know (None: a spectator): the game's
+        `_view(seat)`, with every private field of its typed view (the spec's `view_type`,
+        core/views.py) that is not `seat`'s replaced by its empty value."""
+        return self.view_for(seat, seat)
+
+    def view_for(self, seat: int | None, viewer: int | None) -> dict[str, Any]:
+        """The view made for `seat` as `viewer` may read it (None: a spectator): the kernel
+        strips the private fields that are not the viewer's (a hand-over screen, a review)."""
+        view = self._view(seat)
+        shape = _view_shape_of(self.game)
+        return view if shape is None else strip_private(view, shape, seat, viewer)
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """The game's view for `seat` (None: a spectator), as its view type declares it."""
         raise NotImplementedError
 
     def resample(self, seat: int, rng: random.Random | None = None) -> State:
@@ -586,6 +600,13 @@ class State:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.position()!r}>"
+
+
+def _view_shape_of(game: Game) -> ViewShape | None:
+    """The shape of the view type the game's spec declares (None: no typed view)."""
+    spec = getattr(type(game), "spec", None)
+    view_type = getattr(spec, "view_type", None)
+    return None if view_type is None else view_shape(view_type)
 
 
 _SEAT_NAME = re.compile(r"\b[Pp]layer (\d+)\b")

@@ -36,6 +36,7 @@ from .agent import Agent
 from .encoding import Encoder
 from .errors import TrapworksError
 from .game import Game, State
+from .views import view_shape
 
 # The difficulty levels every game offers (trapworks.agents.levels resolves them).
 LEVEL_NAMES = ("easy", "medium", "hard")
@@ -111,6 +112,10 @@ class GameSpec:
     # The part of every view that never changes during a game (the board, its drawing):
     # static_view(game) -> dict, sent once with the game's info; views leave those keys out.
     static_view: Callable[[Any], dict[str, Any]] | None = None
+    # The seat's dynamic view, typed: a TypedDict of what State.view(seat) returns, with the
+    # fields only one seat may read marked core.views.Private (or inside PerSeat records); the
+    # kernel strips them for every other viewer (State.view, State.view_for). None: untyped.
+    view_type: type | None = None
     # The setup (a tray, a card deal) comes from a seed rather than from chance nodes: research
     # adapters take a `seed` parameter so that one loaded game always starts from the same setup.
     seeded_setup: bool = False
@@ -190,9 +195,15 @@ class GameSpec:
             fail("game", f"{self.game.__name__} does not implement new_initial_state")
         if self.game.num_players is Game.num_players:
             fail("game", f"{self.game.__name__} does not implement num_players")
-        for name, impl in (("current_player", State.current_player), ("view", State.view)):
-            if getattr(self.state, name) is impl:
-                fail("state", f"{self.state.__name__} does not implement {name}")
+        if self.state.current_player is State.current_player:
+            fail("state", f"{self.state.__name__} does not implement current_player")
+        if self.state.view is State.view and self.state._view is State._view:
+            fail("state", f"{self.state.__name__} does not implement _view (or view)")
+        if self.view_type is not None:
+            try:
+                view_shape(self.view_type)
+            except TypeError as e:
+                fail("view_type", str(e))
         if self.notation is not None:
             if not isinstance(self.notation, Notation):
                 fail("notation", f"must be a Notation(parse=..., write=...), got {self.notation!r}")

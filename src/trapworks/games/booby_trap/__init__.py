@@ -8,11 +8,15 @@ from .encoding import BoobyTrapEncoder
 from .game import BoobyTrapGame, BoobyTrapState
 from .render import render_text
 from .stats import explore_grid, game_stats
+from .views import BoobyTrapView
 
 SPEC = GameSpec(
     chance_layer=BoobyTrapChance,  # hidden draws as chance nodes for tree search (OpenSpiel)
     game=BoobyTrapGame,
     state=BoobyTrapState,
+    view_type=BoobyTrapView,  # the seat's dynamic view, typed; private fields marked (views.py)
+    # A seat reads only its own actions' texts until the end (readings are secret).
+    secret_action_texts=True,
     render_text=render_text,
     encoder=BoobyTrapEncoder,
     agents=(

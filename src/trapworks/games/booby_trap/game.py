@@ -623,7 +623,7 @@ class BoobyTrapState(State):
         """How far the bar has moved since the setup, in marks of the scale."""
         return (self.bar_rest - self.packing.bar) / MARK
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def _view(self, seat: int | None = None) -> dict[str, Any]:
         game = self.game
         n = game.players
         legal = []

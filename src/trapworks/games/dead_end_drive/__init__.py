@@ -11,11 +11,15 @@ from .game import DeadEndDriveGame, DeadEndDriveState, static_view
 from .notation import parse_position, write_position
 from .render import render_text
 from .stats import explore_grid, game_stats
+from .views import DeadEndDriveView
 
 SPEC = GameSpec(
     chance_layer=DeadEndDriveChance,  # hidden draws as chance nodes for tree search (OpenSpiel)
     game=DeadEndDriveGame,
     state=DeadEndDriveState,
+    view_type=DeadEndDriveView,  # the seat's dynamic view, typed; private fields marked (views.py)
+    # A seat reads only its own actions' texts until the end (a card played is a secret).
+    secret_action_texts=True,
     notation=Notation(parse=parse_position, write=write_position),
     render_text=render_text,
     encoder=DeadEndDriveEncoder,

@@ -1285,7 +1285,7 @@ class DeadEndDriveState(State):
         raise IllegalActionError(text, "nothing to do now")
 
     # --- information ------------------------------------------------------------------
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def _view(self, seat: int | None = None) -> dict[str, Any]:
         g = self.game
         m = g.mansion
         n = g.players

@@ -9,6 +9,7 @@ from .encoding import LastMouseLostEncoder
 from .game import STANDARD_BOARD, LastMouseLostGame, LastMouseLostState, parse_board
 from .solver import PerfectAgent, Solution, solve
 from .stats import explore_grid, game_stats
+from .views import LastMouseLostView
 
 
 def game_for_position(position: str, **options: Any) -> LastMouseLostGame:
@@ -28,6 +29,9 @@ def solve_position(position: str, **options: Any) -> Solution:
 SPEC = GameSpec(
     game=LastMouseLostGame,
     state=LastMouseLostState,
+    view_type=LastMouseLostView,  # the seat's dynamic view, typed; private fields marked (views.py)
+    # Every action text is public: no hidden information.
+    secret_action_texts=False,
     encoder=LastMouseLostEncoder,
     agents=(
         AgentSpec("perfect", PerfectAgent, "Perfect player (never misses a win)"),

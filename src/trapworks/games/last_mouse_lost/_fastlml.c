@@ -1,12 +1,16 @@
-/* Last Mouse Lost: the hot path of a state in C (optional; game.py falls back to pure Python).
+/* Last Mouse Lost's compiled engine: the one compiled copy of the rules of a press.
  *
- * `Core` is a base class for the state: it holds the board (one 64-bit integer: boards of up to
- * 64 mice), the seat to move, whether a seat is to move ("live") and whether the match is over,
- * and the history list; it implements is_terminal, legal_actions, apply_action and clone. Every
- * case but "a legal press by the seat to move" is handed back to the Python methods
- * (_slow_legal_actions, _checked_apply, _round_over), so the rules live in one place: the press
- * tables here are built from the game's own action numbering (game.py passes it in `Spec`), and
- * tests/last_mouse_lost/test_fast.py plays both implementations side by side.
+ * The rules (which presses are legal, which mice a press takes, and what the end of a round
+ * decides) are the plain C functions lml_legal (with lml_count and lml_kth, its list's length
+ * and k-th entry without listing it), lml_press and lml_round_end below, written once and
+ * inlined by the compiler into their two callers: `Core`, the base class of a compiled state
+ * (single states: is_terminal, legal_actions, apply_action and clone in C), and `play_batch`,
+ * the match loop of batches (whole matches, one per seed, with the random and heuristic
+ * policies; batch.py prepares its arrays). `engine_addresses()` exports them for ctypes tests.
+ * The Python rules in game.py (the checked path) are the reference: every case but "a legal
+ * press by the seat to move" is handed back to them (_slow_legal_actions, _reference_apply),
+ * and tests/last_mouse_lost/test_fast.py compares this engine with them over random games and
+ * random positions. Boards of up to 64 mice (one 64-bit integer).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -26,6 +30,7 @@ typedef struct {
     int row_len[MAX_ROWS];
     int row_first[MAX_ROWS];   /* first action id of the row */
     int row_nacts[MAX_ROWS];   /* how many action ids the row has */
+    int act_row[MAX_ACTIONS];
     int act_shift[MAX_ACTIONS];
     uint64_t act_rowmask[MAX_ACTIONS]; /* the row's full mask, unshifted */
     int act_count[MAX_ACTIONS];        /* basic: how many mice */
@@ -98,6 +103,7 @@ static PyObject *Spec_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
             goto fail;
         }
         self->row_nacts[r]++;
+        self->act_row[a] = r;
         self->act_shift[a] = self->row_shift[r];
         self->act_rowmask[a] = (((uint64_t)1) << self->row_len[r]) - 1;
         self->act_mask[a] = ((uint64_t)(unsigned)masks[a]) << self->row_shift[r];
@@ -115,6 +121,16 @@ fail:
     return NULL;
 }
 
+static PyObject *Spec_address(PyObject *self, PyObject *unused) {
+    return PyLong_FromUnsignedLongLong((unsigned long long)(uintptr_t)self);
+}
+
+static PyMethodDef Spec_methods[] = {
+    {"address", (PyCFunction)Spec_address, METH_NOARGS,
+     "Where this spec lives (for batch.py's calls; keep the Spec alive while they run)."},
+    {NULL},
+};
+
 static PyTypeObject SpecType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "trapworks.games.last_mouse_lost._fastlml.Spec",
     .tp_basicsize = sizeof(SpecObject),
@@ -122,14 +138,441 @@ static PyTypeObject SpecType = {
     .tp_doc = "The action numbering of one (board, rules) pair, for Core.",
     .tp_new = Spec_new,
     .tp_dealloc = (destructor)Spec_dealloc,
+    .tp_methods = Spec_methods,
 };
+
+/* ------------------------------------------------ The rules: one compiled copy ---------- */
+
+/* The rule functions (RULE) are written once and inlined into each of their callers: the
+ * batch's match loop (run_batch), a state's legal_actions and apply_action, and the ext_*
+ * functions exported by address. Set bits of x: GCC's __builtin_popcountll is a library call
+ * unless the build targets a CPU with POPCNT, which a portable build cannot assume, so on x86-64
+ * those callers are built twice (ENGINE_CLONES), with POPCNT and without, and the loader picks
+ * the one this CPU runs; elsewhere the builtin is whatever the compiler makes of it. */
+#define popcount64(x) __builtin_popcountll(x)
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__)
+#define ENGINE_CLONES __attribute__((target_clones("popcnt", "default")))
+#else
+#define ENGINE_CLONES
+#endif
+#if defined(__GNUC__)
+#define RULE static inline __attribute__((always_inline))
+#else
+#define RULE static inline
+#endif
+
+/* The legal press ids of `board`, ascending (row after row), written to `out`; returns how many. */
+RULE int64_t lml_legal(const SpecObject *sp, uint64_t board, int64_t *out) {
+    int64_t n = 0;
+    for (int r = 0; r < sp->nrows; r++) {
+        uint64_t raised = (board >> sp->row_shift[r]) & ((((uint64_t)1) << sp->row_len[r]) - 1);
+        if (!raised) continue;
+        int first = sp->row_first[r];
+        if (sp->advanced) { /* a run of adjacent mice, all raised */
+            int last = first + sp->row_nacts[r];
+            for (int a = first; a < last; a++) {
+                uint64_t m = sp->act_mask[a];
+                if ((board & m) == m) out[n++] = a;
+            }
+        } else { /* basic: how many mice of the row, 1 to all raised ones */
+            int k = popcount64(raised);
+            for (int i = 0; i < k; i++) out[n++] = first + i;
+        }
+    }
+    return n;
+}
+
+/* Per row value v < 2**16 (a row holds at most 16 mice): its mice; its runs (heaps under
+ * advanced rules): how many, how many of 2 or more mice, their nim-sum (what the batch's
+ * heuristic reads of a position); and how many advanced presses it has (n(n+1)/2 per run of
+ * n). Filled when the module is imported. */
+static int8_t stat_pop[1 << 16], stat_runs[1 << 16], stat_big[1 << 16], stat_nim[1 << 16];
+static int16_t stat_presses[1 << 16];
+
+static void fill_row_stats(void) {
+    for (int v = 0; v < (1 << 16); v++) {
+        int pop = 0, runs = 0, big = 0, nim = 0, presses = 0, i = 0;
+        while (i < 16) {
+            if (v >> i & 1) {
+                int j = i;
+                while (j < 16 && (v >> j & 1)) j++;
+                int n = j - i;
+                pop += n;
+                runs++;
+                if (n >= 2) big++;
+                nim ^= n;
+                presses += n * (n + 1) / 2;
+                i = j;
+            } else {
+                i++;
+            }
+        }
+        stat_pop[v] = (int8_t)pop;
+        stat_runs[v] = (int8_t)runs;
+        stat_big[v] = (int8_t)big;
+        stat_nim[v] = (int8_t)nim;
+        stat_presses[v] = (int16_t)presses;
+    }
+}
+
+/* How many presses of a row are legal with its raised mice `raised` (basic: one per raised
+ * mouse; advanced: every run of adjacent raised mice, n(n+1)/2 in a run of n, from the table). */
+RULE int64_t row_count(const SpecObject *sp, uint64_t raised) {
+    return sp->advanced ? stat_presses[raised] : popcount64(raised);
+}
+
+/* How many legal presses `board` has: the length of lml_legal's list. */
+RULE int64_t lml_count(const SpecObject *sp, uint64_t board) {
+    if (!sp->advanced) return popcount64(board);
+    int64_t n = 0;
+    for (int r = 0; r < sp->nrows; r++)
+        n += row_count(sp, (board >> sp->row_shift[r]) & ((((uint64_t)1) << sp->row_len[r]) - 1));
+    return n;
+}
+
+/* The k-th (from 0) entry of lml_legal's list, found without listing it; -1 past its end. */
+RULE int64_t lml_kth(const SpecObject *sp, uint64_t board, int64_t k) {
+    if (!sp->advanced) { /* every row, no early exit: a random k costs no mispredicted branch */
+        int64_t found = -1;
+        for (int r = 0; r < sp->nrows; r++) {
+            int64_t here = popcount64((board >> sp->row_shift[r]) & ((((uint64_t)1) << sp->row_len[r]) - 1));
+            found = (uint64_t)k < (uint64_t)here ? sp->row_first[r] + k : found; /* 0 <= k < here */
+            k -= here;
+        }
+        return found;
+    }
+    for (int r = 0; r < sp->nrows && k >= 0; r++) {
+        uint64_t raised = (board >> sp->row_shift[r]) & ((((uint64_t)1) << sp->row_len[r]) - 1);
+        int64_t here = row_count(sp, raised);
+        if (k >= here) {
+            k -= here;
+            continue;
+        }
+        if (!sp->advanced) return sp->row_first[r] + k;
+        /* advanced ids run over (start, length), start first: scan the raised starts */
+        int n = sp->row_len[r];
+        for (int start = 0; start < n; start++) {
+            if (!(raised >> start & 1)) continue;
+            uint64_t rest = raised >> start;
+            int len = (~rest == 0) ? 64 - start : __builtin_ctzll(~rest); /* runs from `start` */
+            if (k < len) return sp->row_first[r] + start * n - start * (start - 1) / 2 + k;
+            k -= len;
+        }
+    }
+    return -1;
+}
+
+/* The mice (bits of the board) that press `a` takes from `board`; 0 when it is not legal there. */
+RULE uint64_t lml_press(const SpecObject *sp, uint64_t board, int64_t a) {
+    if (a < 0 || a >= sp->nactions) return 0;
+    if (sp->advanced) {
+        uint64_t m = sp->act_mask[a];
+        return (board & m) == m ? m : 0;
+    }
+    uint64_t raised = (board >> sp->act_shift[a]) & sp->act_rowmask[a];
+    int count = sp->act_count[a];
+    int p = popcount64(raised);
+    if (count > p) return 0;
+    /* basic rules: the `count` rightmost raised mice (game.py's rightmost(): highest bits). In
+     * play from a full row the raised mice are the row's first p: those are the top `count`. */
+    if (!(raised & (raised + 1))) return (raised ^ ((((uint64_t)1) << (p - count)) - 1)) << sp->act_shift[a];
+    uint64_t press = 0;
+    for (int i = 0; i < count; i++) {
+        uint64_t top = ((uint64_t)1) << (63 - __builtin_clzll(raised));
+        press |= top;
+        raised ^= top;
+    }
+    return press << sp->act_shift[a];
+}
+
+enum { OPENER_ALTERNATE, OPENER_LOSER, OPENER_WINNER, OPENER_SAME };
+
+/* The end of a round: the mover pressed the last mouse and loses it. m = [score of seat 0, of
+ * seat 1, mover, this round's opener, first_to, opener rule]: the winner's score goes up; returns
+ * 1 when that wins the match, else 0 with m[3] set to who opens the next round. */
+RULE int64_t lml_round_end(int64_t *m) {
+    int64_t mover = m[2], winner = 1 - mover;
+    m[winner] += 1;
+    if (m[winner] >= m[4]) return 1;
+    switch (m[5]) {
+    case OPENER_ALTERNATE: m[3] = 1 - m[3]; break;
+    case OPENER_LOSER: m[3] = mover; break;
+    case OPENER_WINNER: m[3] = winner; break;
+    default: break; /* the same opener */
+    }
+    return 0;
+}
+
+/* The same functions by address (ctypes, in the tests): 64-bit integers in and out (the board
+ * as a signed one), the spec and arrays by address. */
+ENGINE_CLONES static int64_t ext_legal(int64_t spec, int64_t board, int64_t out) {
+    return lml_legal((const SpecObject *)(intptr_t)spec, (uint64_t)board, (int64_t *)(intptr_t)out);
+}
+ENGINE_CLONES static int64_t ext_press(int64_t spec, int64_t board, int64_t a) {
+    return (int64_t)lml_press((const SpecObject *)(intptr_t)spec, (uint64_t)board, a);
+}
+static int64_t ext_round_end(int64_t m) { return lml_round_end((int64_t *)(intptr_t)m); }
+ENGINE_CLONES static int64_t ext_count(int64_t spec, int64_t board) {
+    return lml_count((const SpecObject *)(intptr_t)spec, (uint64_t)board);
+}
+ENGINE_CLONES static int64_t ext_kth(int64_t spec, int64_t board, int64_t k) {
+    return lml_kth((const SpecObject *)(intptr_t)spec, (uint64_t)board, k);
+}
+/* The k-th legal press played: its id written to *action, the board after it returned. */
+ENGINE_CLONES static int64_t ext_play_kth(int64_t spec, int64_t board, int64_t k, int64_t action) {
+    const SpecObject *sp = (const SpecObject *)(intptr_t)spec;
+    int64_t a = lml_kth(sp, (uint64_t)board, k);
+    *(int64_t *)(intptr_t)action = a;
+    return (int64_t)((uint64_t)board ^ lml_press(sp, (uint64_t)board, a));
+}
+
+static PyObject *engine_addresses(PyObject *module, PyObject *unused) {
+    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K}", "legal", (unsigned long long)(uintptr_t)&ext_legal,
+                         "press", (unsigned long long)(uintptr_t)&ext_press, "round_end",
+                         (unsigned long long)(uintptr_t)&ext_round_end, "count",
+                         (unsigned long long)(uintptr_t)&ext_count, "kth",
+                         (unsigned long long)(uintptr_t)&ext_kth, "play_kth",
+                         (unsigned long long)(uintptr_t)&ext_play_kth);
+}
+
+/* ------------------------------------------- Batches: whole matches in one C loop ---------- */
+
+/* The batch's random stream: SplitMix64, one per game seeded with its seed (core/stream.py's
+ * SharedStream); a choice among n items takes item ((draw >> 32) * n) >> 32. */
+static inline uint64_t stream_next(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+static inline int64_t stream_below(uint64_t *s, int64_t n) {
+    return (int64_t)(((stream_next(s) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* Advanced ids run over (start, length) in order: runs with a smaller start come first. */
+static inline int64_t run_id(const SpecObject *sp, int r, int start, int length) {
+    int n = sp->row_len[r];
+    return sp->row_first[r] + start * n - start * (start - 1) / 2 + length - 1;
+}
+
+static inline uint64_t row_bits(const SpecObject *sp, uint64_t board, int r) {
+    return (board >> sp->row_shift[r]) & ((((uint64_t)1) << sp->row_len[r]) - 1);
+}
+
+/* agents.HeuristicAgent.choose, decision for decision (the same draws from the stream): the
+ * misère-Nim endgame rule (solver.solve's move), else a press that hands the opponent a lost
+ * endgame, else one that gives no endgame away, else any. `legal`: the engine's legal list of
+ * `board` (n_legal > 0 of them); `afters[k]`: the board after the k-th. */
+static inline int64_t heuristic_press(const SpecObject *sp, uint64_t board, const int64_t *legal,
+                               int64_t n_legal, const uint64_t *afters, int64_t *win,
+                               int64_t *safe, uint64_t *st) {
+    int advanced = sp->advanced, n_rows = sp->nrows;
+    int heaps = 0, bigs = 0, nim_all = 0;
+    for (int r = 0; r < n_rows; r++) {
+        uint64_t v = row_bits(sp, board, r);
+        if (advanced) {
+            heaps += stat_runs[v];
+            bigs += stat_big[v];
+            nim_all ^= stat_nim[v];
+        } else if (v) {
+            heaps += 1;
+            bigs += stat_pop[v] >= 2;
+            nim_all ^= stat_pop[v];
+        }
+    }
+    /* The endgame (at most one heap of 2 or more): solver.solve's move, when it has one. */
+    if (bigs == 0 && heaps % 2 == 0) {
+        for (int r = 0; r < n_rows; r++) { /* the first heap: a single mouse; press it */
+            uint64_t v = row_bits(sp, board, r);
+            if (!v) continue;
+            if (!advanced) return sp->row_first[r];
+            return run_id(sp, r, __builtin_ctzll(v), 1);
+        }
+    }
+    if (bigs == 1) {
+        int leave = (heaps - 1) % 2 == 0 ? 1 : 0;
+        for (int r = 0; r < n_rows; r++) {
+            uint64_t v = row_bits(sp, board, r);
+            if (!v) continue;
+            if (!advanced) {
+                int size = stat_pop[v];
+                if (size >= 2) return sp->row_first[r] + size - leave - 1;
+                continue;
+            }
+            int n = sp->row_len[r], i = 0;
+            while (i < n) {
+                if (v >> i & 1) {
+                    int j = i;
+                    while (j < n && (v >> j & 1)) j++;
+                    if (j - i >= 2) /* press the run's rightmost mice, leave `leave` at its left */
+                        return run_id(sp, r, i + leave, j - i - leave);
+                    i = j;
+                } else {
+                    i++;
+                }
+            }
+        }
+    }
+    /* One move ahead: a press that leaves the opponent a lost endgame, else a safe one. */
+    int64_t n_win = 0, n_safe = 0;
+    for (int64_t k = 0; k < n_legal; k++) {
+        int64_t a = legal[k];
+        uint64_t after = afters[k];
+        if (!after) continue; /* presses the last mouse: the round is lost */
+        int r = sp->act_row[a];
+        uint64_t v = row_bits(sp, board, r), w = row_bits(sp, after, r);
+        int a_heaps, a_big, a_nim;
+        if (advanced) {
+            a_heaps = heaps - stat_runs[v] + stat_runs[w];
+            a_big = bigs - stat_big[v] + stat_big[w];
+            a_nim = nim_all ^ stat_nim[v] ^ stat_nim[w];
+        } else {
+            a_heaps = heaps - (v != 0) + (w != 0);
+            a_big = bigs - (stat_pop[v] >= 2) + (stat_pop[w] >= 2);
+            a_nim = nim_all ^ stat_pop[v] ^ stat_pop[w];
+        }
+        if (a_big > 1) {
+            safe[n_safe++] = a;
+        } else {
+            int opp_wins = a_big ? a_nim != 0 : a_heaps % 2 == 0; /* solver.mover_wins */
+            if (!opp_wins) win[n_win++] = a;
+        }
+    }
+    if (n_win) return win[stream_below(st, n_win)];
+    if (n_safe) return safe[stream_below(st, n_safe)];
+    return legal[stream_below(st, n_legal)];
+}
+
+enum { POLICY_RANDOM, POLICY_HEURISTIC };
+
+/* Whole matches, one per seed, each from the full board (the rules: lml_count, lml_kth,
+ * lml_legal, lml_press, lml_round_end, the functions single states run). first_player 2: the
+ * chance node (who opens round 1, 1/2 each; outcome i recorded as action nactions + i). Writes
+ * each game's winner, length (moves, the chance outcome included), rounds and rounds won by
+ * their opener; with `moves` (max_len per game, -1 filled by the caller) its actions. Returns
+ * -1 when a game runs past max_len, else 0. */
+ENGINE_CLONES static int run_batch(const SpecObject *sp, uint64_t full, int first_to,
+                                   int opener_rule, int first_player, const int *policy,
+                                   const uint64_t *seeds, Py_ssize_t n_games, int8_t *winner_out,
+                                   int32_t *length_out, int32_t *rounds_out,
+                                   int32_t *opener_wins_out, int32_t *moves, Py_ssize_t max_len) {
+    int64_t legal[MAX_ACTIONS], win[MAX_ACTIONS], safe[MAX_ACTIONS];
+    uint64_t afters[MAX_ACTIONS];
+    for (Py_ssize_t g = 0; g < n_games; g++) {
+        uint64_t st = seeds[g];
+        int32_t *played = moves ? moves + g * max_len : NULL;
+        Py_ssize_t length = 0;
+        int64_t to_move;
+        if (first_player == 2) {
+            to_move = stream_below(&st, 2);
+            if (played) {
+                if (max_len < 1) return -1;
+                played[0] = (int32_t)(sp->nactions + to_move);
+            }
+            length = 1;
+        } else {
+            to_move = first_player;
+        }
+        int64_t m[6] = {0, 0, 0, to_move, first_to, opener_rule};
+        int32_t opener_wins = 0;
+        uint64_t bits = full;
+        for (;;) {
+            int64_t a;
+            if (policy[to_move] == POLICY_RANDOM) { /* the k-th legal press, found without listing them */
+                a = lml_kth(sp, bits, stream_below(&st, lml_count(sp, bits)));
+            } else {
+                int64_t n_legal = lml_legal(sp, bits, legal);
+                for (int64_t k = 0; k < n_legal; k++) afters[k] = bits ^ lml_press(sp, bits, legal[k]);
+                a = heuristic_press(sp, bits, legal, n_legal, afters, win, safe, &st);
+            }
+            bits ^= lml_press(sp, bits, a);
+            if (played) {
+                if (length >= max_len) return -1;
+                played[length] = (int32_t)a;
+            }
+            length++;
+            if (bits) {
+                to_move ^= 1;
+                continue;
+            }
+            /* The mover pressed the last mouse: the engine ends the round. */
+            int64_t opener = m[3];
+            m[2] = to_move;
+            int64_t over = lml_round_end(m);
+            if (1 - to_move == opener) opener_wins++;
+            if (over) {
+                winner_out[g] = (int8_t)(1 - to_move);
+                break;
+            }
+            bits = full;
+            to_move = m[3];
+        }
+        length_out[g] = (int32_t)length;
+        rounds_out[g] = (int32_t)(m[0] + m[1]);
+        opener_wins_out[g] = opener_wins;
+    }
+    return 0;
+}
+
+/* play_batch(spec, full_board, first_to, opener_rule, first_player, policies, seeds, winner,
+ * length, rounds, opener_wins, moves, max_len): batch.py's call. policies: two ints (0 random,
+ * 1 heuristic); seeds: uint64 buffer; the outputs: writable C-contiguous buffers, int8 winner
+ * and int32 the rest, one entry per seed (moves: max_len per seed, or empty). */
+static PyObject *play_batch(PyObject *module, PyObject *args) {
+    SpecObject *sp;
+    unsigned long long full;
+    int first_to, opener_rule, first_player, policy[2];
+    Py_ssize_t max_len;
+    Py_buffer b[6] = {{0}}; /* seeds, winner, length, rounds, opener_wins, moves */
+    if (!PyArg_ParseTuple(args, "O!Kiii(ii)y*w*w*w*w*w*n", &SpecType, &sp, &full, &first_to,
+                          &opener_rule, &first_player, &policy[0], &policy[1], &b[0], &b[1], &b[2],
+                          &b[3], &b[4], &b[5], &max_len))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = b[0].len / 8;
+    const char *bad = NULL;
+    if (b[0].len % 8) bad = "seeds: a buffer of 64-bit integers";
+    else if (b[1].len != n) bad = "winner: one int8 per seed";
+    else if (b[2].len != 4 * n || b[3].len != 4 * n || b[4].len != 4 * n)
+        bad = "length, rounds, opener_wins: one int32 per seed";
+    else if (max_len < 0 || (b[5].len != 0 && b[5].len != 4 * n * max_len))
+        bad = "moves: max_len int32 per seed, or empty";
+    else if (first_to < 1 || opener_rule < OPENER_ALTERNATE || opener_rule > OPENER_SAME ||
+             first_player < 0 || first_player > 2)
+        bad = "first_to is at least 1, opener rule 0 to 3, first player 0, 1 or 2 (random)";
+    else if (policy[0] < 0 || policy[0] > 1 || policy[1] < 0 || policy[1] > 1)
+        bad = "a policy is 0 (random) or 1 (heuristic)";
+    else if (!full)
+        bad = "the full board has no mice";
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, bad);
+        goto done;
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = run_batch(sp, (uint64_t)full, first_to, opener_rule, first_player, policy,
+                   (const uint64_t *)b[0].buf, n, (int8_t *)b[1].buf, (int32_t *)b[2].buf,
+                   (int32_t *)b[3].buf, (int32_t *)b[4].buf,
+                   b[5].len ? (int32_t *)b[5].buf : NULL, max_len);
+    Py_END_ALLOW_THREADS
+    if (rc < 0) {
+        PyErr_SetString(PyExc_ValueError, "a game ran past max_len moves");
+        goto done;
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    for (int i = 0; i < 6; i++)
+        if (b[i].obj) PyBuffer_Release(&b[i]);
+    return result;
+}
 
 /* ---------------------------------------------------------------- Core ---------------- */
 
 /* Names of the Python methods the hot path hands over to, and of the attributes the end of a
  * round sets (interned at import). */
-static PyObject *str_slow_legal, *str_checked_apply, *str_round_over;
-static PyObject *str_score, *str_last_round, *str_events_at, *str_events, *str_press, *str_round_opener;
+static PyObject *str_slow_legal, *str_checked_apply;
+static PyObject *str_score, *str_last_round, *str_events_at, *str_events, *str_round_opener;
 static PyObject *str_ev_round_over, *str_ev_match_over, *str_ev_round_start;
 
 typedef struct {
@@ -137,16 +580,13 @@ typedef struct {
     uint64_t board;
     uint64_t full_board; /* the board a new round starts from */
     int to_move;
-    int first_to;        /* round wins that take the match; 0: the round's end is left to Python */
+    int first_to;        /* round wins that take the match */
     int opener_rule;     /* who opens the next round: OPENER_* */
     char live;
     char over;
     PyObject *history;   /* list */
     PyObject *spec;      /* SpecObject or None */
-    PyObject *no_press;  /* what `_press` becomes when the match is over (game.py's _NO_PRESS) */
 } CoreObject;
-
-enum { OPENER_ALTERNATE, OPENER_LOSER, OPENER_WINNER, OPENER_SAME };
 
 static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     CoreObject *self = (CoreObject *)type->tp_alloc(type, 0);
@@ -158,22 +598,18 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     }
     Py_INCREF(Py_None);
     self->spec = Py_None;
-    Py_INCREF(Py_None);
-    self->no_press = Py_None;
     return (PyObject *)self;
 }
 
 static int Core_traverse(CoreObject *self, visitproc visit, void *arg) {
     Py_VISIT(self->history);
     Py_VISIT(self->spec);
-    Py_VISIT(self->no_press);
     return 0;
 }
 
 static int Core_clear(CoreObject *self) {
     Py_CLEAR(self->history);
     Py_CLEAR(self->spec);
-    Py_CLEAR(self->no_press);
     return 0;
 }
 
@@ -187,28 +623,13 @@ static inline SpecObject *spec_of(CoreObject *self) {
     return Py_IS_TYPE(self->spec, &SpecType) ? (SpecObject *)self->spec : NULL;
 }
 
-/* The legal press ids of the board, ascending (game.py's _row_moves, row after row). */
-static PyObject *legal_list(SpecObject *sp, uint64_t board) {
-    int buf[MAX_ACTIONS];
-    int n = 0;
-    for (int r = 0; r < sp->nrows; r++) {
-        uint64_t raised = (board >> sp->row_shift[r]) & ((((uint64_t)1) << sp->row_len[r]) - 1);
-        if (!raised) continue;
-        int first = sp->row_first[r];
-        if (sp->advanced) {
-            int last = first + sp->row_nacts[r];
-            for (int a = first; a < last; a++) {
-                uint64_t m = sp->act_mask[a];
-                if ((board & m) == m) buf[n++] = a;
-            }
-        } else {
-            int k = __builtin_popcountll(raised);
-            for (int i = 0; i < k; i++) buf[n++] = first + i;
-        }
-    }
+/* The legal press ids of the board as a list (lml_legal's). */
+ENGINE_CLONES static PyObject *legal_list(SpecObject *sp, uint64_t board) {
+    int64_t buf[MAX_ACTIONS];
+    int64_t n = lml_legal(sp, board, buf);
     PyObject *out = PyList_New(n);
     if (!out) return NULL;
-    for (int i = 0; i < n; i++) {
+    for (int64_t i = 0; i < n; i++) {
         PyObject *v = PyTuple_GET_ITEM(sp->ids, buf[i]);
         Py_INCREF(v);
         PyList_SET_ITEM(out, i, v);
@@ -250,9 +671,7 @@ static PyObject *Core_legal_actions(CoreObject *self, PyObject *const *args, Py_
     return PyObject_CallMethodOneArg((PyObject *)self, str_slow_legal, player);
 }
 
-/* The round ends: the mover pressed the last mouse and loses it (game.py's _round_over, which
- * this is, step for step; tests/last_mouse_lost/test_fast.py compares the two). Returns -1 on
- * error, 1 when it could not be done here (Python's _round_over then runs). */
+/* A tuple of ints. */
 static PyObject *int_tuple(int n, const long *v) {
     PyObject *t = PyTuple_New(n);
     if (!t) return NULL;
@@ -291,79 +710,54 @@ static int set_steal(PyObject *obj, PyObject *name, PyObject *value) {
     return rc;
 }
 
-/* The round ends: the mover pressed the last mouse and loses it (game.py's _round_over, which
- * this is, step for step; tests/last_mouse_lost/test_fast.py compares the two). Returns -1 on
- * error, 1 when it could not be done here (Python's _round_over then runs). */
+/* The round ends: the mover pressed the last mouse (lml_round_end decides what follows); the
+ * Python fields it changes are those of game.py's _round_over, with the events dated to the move
+ * about to enter the history. Returns -1 on error. */
 static int round_over(CoreObject *self) {
-    if (self->first_to <= 0) return 1;
     PyObject *obj = (PyObject *)self;
     PyObject *score = PyObject_GetAttr(obj, str_score);
     if (!score) return -1;
-    long s[2];
-    int ok = PyList_CheckExact(score) && PyList_GET_SIZE(score) == 2;
+    PyObject *ro = PyObject_GetAttr(obj, str_round_opener);
+    if (!ro) {
+        Py_DECREF(score);
+        return -1;
+    }
+    int64_t m[6] = {0, 0, self->to_move, PyLong_AsLong(ro), self->first_to, self->opener_rule};
+    Py_DECREF(ro);
+    int ok = !PyErr_Occurred() && PyList_CheckExact(score) && PyList_GET_SIZE(score) == 2;
     for (int i = 0; ok && i < 2; i++) {
-        PyObject *v = PyList_GET_ITEM(score, i);
-        ok = PyLong_CheckExact(v);
-        if (ok) {
-            s[i] = PyLong_AsLong(v);
-            if (s[i] == -1 && PyErr_Occurred()) {
-                PyErr_Clear();
-                ok = 0;
-            }
-        }
+        m[i] = PyLong_AsLong(PyList_GET_ITEM(score, i));
+        ok = !PyErr_Occurred();
     }
     if (!ok) {
         Py_DECREF(score);
-        return 1;
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "score is a list of two ints");
+        return -1;
     }
-    int mover = self->to_move, winner = 1 - mover;
-    int match_over = s[winner] + 1 >= self->first_to;
-    long opener = winner;
-    if (!match_over) {
-        if (self->opener_rule == OPENER_LOSER) {
-            opener = mover;
-        } else if (self->opener_rule != OPENER_WINNER) {
-            PyObject *ro = PyObject_GetAttr(obj, str_round_opener);
-            if (!ro) {
-                Py_DECREF(score);
-                return -1;
-            }
-            long r = PyLong_CheckExact(ro) ? PyLong_AsLong(ro) : -1;
-            Py_DECREF(ro);
-            if (r != 0 && r != 1) {
-                PyErr_Clear();
-                Py_DECREF(score);
-                return 1;
-            }
-            opener = self->opener_rule == OPENER_ALTERNATE ? 1 - r : r;
-        }
-    }
-    s[winner] += 1;
-    PyObject *won = PyLong_FromLong(s[winner]);
+    long mover = self->to_move, winner = 1 - mover;
+    int match_over = (int)lml_round_end(m);
+    PyObject *won = PyLong_FromLongLong(m[winner]);
     if (!won) {
         Py_DECREF(score);
         return -1;
     }
     PyList_SetItem(score, winner, won); /* steals `won` */
     Py_DECREF(score);
-    long rnd = s[0] + s[1];
+    long s0 = (long)m[0], s1 = (long)m[1], rnd = s0 + s1;
     long last[3] = {rnd, winner, mover};
     if (set_steal(obj, str_last_round, int_tuple(3, last)) < 0) return -1;
-    if (set_steal(obj, str_events_at, PyLong_FromSsize_t(PyList_GET_SIZE(self->history))) < 0) return -1;
-    long ended[5] = {rnd, winner, mover, s[0], s[1]};
+    if (set_steal(obj, str_events_at, PyLong_FromSsize_t(PyList_GET_SIZE(self->history) + 1)) < 0) return -1;
+    long ended[5] = {rnd, winner, mover, s0, s1};
     PyObject *first = event_tuple(str_ev_round_over, 5, ended);
     PyObject *second;
     if (match_over) {
         self->over = 1;
         self->live = 0;
-        if (PyObject_SetAttr(obj, str_press, self->no_press) < 0) {
-            Py_XDECREF(first);
-            return -1;
-        }
-        long v[3] = {winner, s[0], s[1]};
+        long v[3] = {winner, s0, s1};
         second = event_tuple(str_ev_match_over, 3, v);
     } else {
         self->board = self->full_board; /* "Flip over the playing surface" */
+        long opener = (long)m[3];
         if (set_steal(obj, str_round_opener, PyLong_FromLong(opener)) < 0) {
             Py_XDECREF(first);
             return -1;
@@ -388,47 +782,25 @@ static int round_over(CoreObject *self) {
     return set_steal(obj, str_events, events);
 }
 
-static PyObject *Core_apply_action(CoreObject *self, PyObject *action) {
+/* The kernel's apply_action (core/game.py) for a legal press by the seat to move, compiled: the
+ * press, then the history (a press reveals no outcome; its events, when it ends a round, are
+ * dated by _events_at). Anything else goes to the kernel's own path (_reference_apply). */
+ENGINE_CLONES static PyObject *Core_apply_action(CoreObject *self, PyObject *action) {
     SpecObject *sp = spec_of(self);
     if (self->live && sp && Py_IS_TYPE(action, &PyLong_Type)) {
         int overflow;
         long a = PyLong_AsLongAndOverflow(action, &overflow);
-        if (!overflow && a >= 0 && a < sp->nactions) {
-            uint64_t board = self->board;
-            uint64_t press = 0;
-            if (sp->advanced) {
-                uint64_t m = sp->act_mask[a];
-                if ((board & m) == m) press = m;
-            } else {
-                uint64_t raised = (board >> sp->act_shift[a]) & sp->act_rowmask[a];
-                int count = sp->act_count[a];
-                if (count <= __builtin_popcountll(raised)) {
-                    /* the `count` rightmost raised mice (game.py's rightmost(): highest bits) */
-                    for (int i = 0; i < count; i++) {
-                        uint64_t top = ((uint64_t)1) << (63 - __builtin_clzll(raised));
-                        press |= top;
-                        raised ^= top;
-                    }
-                    press <<= sp->act_shift[a];
-                }
+        uint64_t press = overflow ? 0 : lml_press(sp, self->board, a);
+        if (press) {
+            uint64_t board = self->board ^ press;
+            self->board = board;
+            if (board) {
+                self->to_move ^= 1;
+            } else if (round_over(self) < 0) {
+                return NULL;
             }
-            if (press) {
-                if (PyList_Append(self->history, action) < 0) return NULL;
-                board ^= press;
-                self->board = board;
-                if (board) {
-                    self->to_move ^= 1;
-                    Py_RETURN_NONE;
-                }
-                int done = round_over(self);
-                if (done < 0) return NULL;
-                if (done > 0) {
-                    PyObject *r = PyObject_CallMethodNoArgs((PyObject *)self, str_round_over);
-                    if (!r) return NULL;
-                    Py_DECREF(r);
-                }
-                Py_RETURN_NONE;
-            }
+            if (PyList_Append(self->history, action) < 0) return NULL;
+            Py_RETURN_NONE;
         }
     } else if (PyErr_Occurred()) {
         return NULL;
@@ -448,8 +820,6 @@ static PyObject *Core_clone(CoreObject *self, PyObject *unused) {
     new->to_move = self->to_move;
     new->first_to = self->first_to;
     new->opener_rule = self->opener_rule;
-    Py_INCREF(self->no_press);
-    new->no_press = self->no_press; /* tp_alloc left every field zero */
     new->live = self->live;
     new->over = self->over;
     new->history = PyList_GetSlice(self->history, 0, PyList_GET_SIZE(self->history));
@@ -566,35 +936,31 @@ static int Core_set_spec(CoreObject *self, PyObject *value, void *c) {
     return 0;
 }
 
-/* _round_rules = (full board, first_to, opener rule number, what _press becomes at the end) */
+/* _round_rules = (full board, first_to, opener rule number) */
 static PyObject *Core_get_round_rules(CoreObject *self, void *c) {
-    return Py_BuildValue("(KiiO)", (unsigned long long)self->full_board, self->first_to, self->opener_rule,
-                         self->no_press);
+    return Py_BuildValue("(Kii)", (unsigned long long)self->full_board, self->first_to, self->opener_rule);
 }
 
 static int Core_set_round_rules(CoreObject *self, PyObject *value, void *c) {
     unsigned long long full;
     int first_to, rule;
-    PyObject *no_press;
-    if (!value || !PyArg_ParseTuple(value, "KiiO", &full, &first_to, &rule, &no_press)) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "_round_rules is a 4-tuple");
+    if (!value || !PyArg_ParseTuple(value, "Kii", &full, &first_to, &rule)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "_round_rules is a 3-tuple");
         return -1;
     }
-    if (rule < OPENER_ALTERNATE || rule > OPENER_SAME) {
-        PyErr_SetString(PyExc_ValueError, "no such opener rule");
+    if (rule < OPENER_ALTERNATE || rule > OPENER_SAME || first_to < 1) {
+        PyErr_SetString(PyExc_ValueError, "no such opener rule, or first_to below 1");
         return -1;
     }
     self->full_board = full;
     self->first_to = first_to;
     self->opener_rule = rule;
-    Py_INCREF(no_press);
-    Py_SETREF(self->no_press, no_press);
     return 0;
 }
 
 static PyGetSetDef Core_getset[] = {
     {"_round_rules", (getter)Core_get_round_rules, (setter)Core_set_round_rules,
-     "(full board, first_to, opener rule, what _press becomes at the end)", NULL},
+     "(full board, first_to, opener rule)", NULL},
     {"board", (getter)Core_get_board, (setter)Core_set_board, "raised mice, all rows in one integer", NULL},
     {"to_move", (getter)Core_get_to_move, (setter)Core_set_to_move, "the seat to move", NULL},
     {"match_over", (getter)Core_get_over, (setter)Core_set_over, "the match is over", NULL},
@@ -647,33 +1013,36 @@ static PyObject *bind_methods(PyObject *module, PyObject *cls) {
 
 static PyMethodDef module_methods[] = {
     {"bind_methods", (PyCFunction)bind_methods, METH_O, "Copy Core's methods onto a final subclass."},
+    {"engine_addresses", (PyCFunction)engine_addresses, METH_NOARGS,
+     "Addresses of the rule functions (legal, press, round_end, count, kth, play_kth), for ctypes."},
+    {"play_batch", (PyCFunction)play_batch, METH_VARARGS,
+     "Whole matches, one per seed, into the given buffers (batch.py's play_arrays)."},
     {NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
     "_fastlml",
-    "Last Mouse Lost's state hot path in C (optional; game.py has the same in Python).",
+    "Last Mouse Lost's compiled engine (optional; game.py's Python rules are the reference).",
     -1,
     module_methods,
 };
 
 PyMODINIT_FUNC PyInit__fastlml(void) {
+    fill_row_stats();
     if (PyType_Ready(&SpecType) < 0 || PyType_Ready(&CoreType) < 0) return NULL;
     str_slow_legal = PyUnicode_InternFromString("_slow_legal_actions");
-    str_checked_apply = PyUnicode_InternFromString("_checked_apply");
-    str_round_over = PyUnicode_InternFromString("_round_over");
-    if (!str_slow_legal || !str_checked_apply || !str_round_over) return NULL;
+    str_checked_apply = PyUnicode_InternFromString("_reference_apply");
+    if (!str_slow_legal || !str_checked_apply) return NULL;
     str_score = PyUnicode_InternFromString("score");
     str_last_round = PyUnicode_InternFromString("_last_round");
     str_events_at = PyUnicode_InternFromString("_events_at");
     str_events = PyUnicode_InternFromString("_events");
-    str_press = PyUnicode_InternFromString("_press");
     str_round_opener = PyUnicode_InternFromString("round_opener");
     str_ev_round_over = PyUnicode_InternFromString("round_over");
     str_ev_match_over = PyUnicode_InternFromString("match_over");
     str_ev_round_start = PyUnicode_InternFromString("round_start");
-    if (!str_score || !str_last_round || !str_events_at || !str_events || !str_press || !str_round_opener ||
+    if (!str_score || !str_last_round || !str_events_at || !str_events || !str_round_opener ||
         !str_ev_round_over || !str_ev_match_over || !str_ev_round_start)
         return NULL;
     PyObject *m = PyModule_Create(&module);

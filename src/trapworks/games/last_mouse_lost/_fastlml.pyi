@@ -1,4 +1,4 @@
-# Types of the compiled module _fastlml.c (optional; see game.py).
+# Types of the compiled engine _fastlml.c (optional; see game.py).
 from collections.abc import Sequence
 from typing import Any, Self
 
@@ -12,6 +12,7 @@ class Spec:
         action_count: Sequence[int],
         action_mask: Sequence[int],
     ) -> None: ...
+    def address(self) -> int: ...
 
 class Core:
     board: int
@@ -20,9 +21,28 @@ class Core:
     _live: bool
     _history: list[int]
     _spec: Spec | None
-    _round_rules: tuple[int, int, int, Any]
+    _round_rules: tuple[int, int, int]
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def is_terminal(self) -> bool: ...
     def legal_actions(self, player: int | None = None) -> list[int]: ...
     def apply_action(self, action: int) -> None: ...
     def clone(self) -> Self: ...
+
+def bind_methods(cls: type[Core]) -> None: ...
+def engine_addresses() -> dict[str, int]: ...
+def play_batch(
+    spec: Spec,
+    full_board: int,
+    first_to: int,
+    opener_rule: int,
+    first_player: int,
+    policies: tuple[int, int],
+    seeds: Any,
+    winner: Any,
+    length: Any,
+    rounds: Any,
+    opener_wins: Any,
+    moves: Any,
+    max_len: int,
+    /,
+) -> None: ...

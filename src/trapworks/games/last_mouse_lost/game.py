@@ -37,9 +37,11 @@ RULES = ("basic", "advanced")
 OPENERS = ("alternate", "loser", "winner", "same")
 ROW_NAMES = "abcdefghijklmnopqrstuvwxyz"
 
-# The compiled hot path of a state (_fastlml.c, built by setup.py where a C compiler is found):
-# the same moves as the pure-Python path below, which is used without it, for boards of more
-# than 64 mice, or when TRAPWORKS_PURE_PYTHON is set.
+# The compiled engine (_fastlml.c, built by setup.py where a C compiler is found): the one
+# compiled copy of the rules of a press, run by single states (its `Core` base class) and by
+# batches (batch.py calls the engine's own C match loop over the same functions). The Python
+# rules below are the reference the tests compare it against, and what runs without it, for
+# boards of more than 64 mice, or when TRAPWORKS_PURE_PYTHON is set.
 _fastlml: Any
 try:
     if os.environ.get("TRAPWORKS_PURE_PYTHON"):
@@ -175,9 +177,10 @@ class LastMouseLostGame(Game):
     )
     has_chance = True  # only when first_player="random"
     # Agents, levels, hints, solver, encoder and analysis hooks: the package's SPEC (__init__.py).
-    # The batched engine (batch.py) is compiled with numba, when it is installed.
+    # The batched engine (batch.py): the compiled engine's own match loop around its rules (the
+    # extension and numpy needed; boards of up to 64 mice, see __init__).
     batched_agents: ClassVar[frozenset[str]] = (
-        frozenset({"random", "heuristic"}) if find_spec("numba") else frozenset()
+        frozenset({"random", "heuristic"}) if find_spec("numpy") and _fastlml is not None else frozenset()
     )
 
     def __init__(self, **options: Any):
@@ -227,8 +230,10 @@ class LastMouseLostGame(Game):
         self.tables: _Tables = tables
         self.empty_rows = (0,) * len(self.board)
         self.state_class: type[LastMouseLostState] = (
-            _FastState if tables.spec is not None else _AdvancedState if self.advanced else _BasicState
+            _FastState if tables.spec is not None else LastMouseLostState
         )
+        if tables.spec is None:  # no compiled engine for this board: no batches either
+            setattr(self, "batched_agents", frozenset())  # noqa: B010 (a ClassVar, per game here)
         self.first_to: int = self.options["first_to"]
         # The initial state, which new_initial_state copies (never handed out itself).
         self._initial: LastMouseLostState = self.state_class(self)
@@ -293,7 +298,10 @@ class LastMouseLostGame(Game):
         "length", "truncated", "rounds" and "opener_wins" (rounds won by the player who opened
         them); with `moves`, also each game's "actions". See batch.py for the random stream."""
         if not self.batched_agents:
-            raise NotImplementedError("batched Last Mouse Lost needs numba (pip install trapworks[fast])")
+            raise NotImplementedError(
+                "batched Last Mouse Lost needs numpy, the compiled engine (a C compiler at "
+                "install) and a board of at most 64 mice"
+            )
         from .batch import play_batch
 
         return play_batch(self, agents, seeds, moves=moves)
@@ -364,25 +372,6 @@ class _Tables:
                 return out
 
             self.chunks.append((shift, (1 << bits) - 1, _LazyTable(make)))
-        # Per press action: advanced rules, the run's bits on the board (legal when all raised);
-        # basic rules, (row shift, row mask, table: row bits -> the bits pressed on the board, 0
-        # when the row has too few raised mice).
-        self.press: dict[int, Any] = {}
-        for a in range(game.num_press_actions):
-            r = game.action_row[a]
-            if advanced:
-                self.press[a] = game.action_mask[a] << offsets[r]
-            else:
-                count, off = game.action_count[a], offsets[r]
-                self.press[a] = (
-                    off,
-                    game.full_rows[r],
-                    _LazyTable(
-                        lambda raised, count=count, off=off: (
-                            rightmost(raised, count) << off if count <= raised.bit_count() else 0
-                        )
-                    ),
-                )
         # Per row: raised mask -> the row's text in positions ("oo..") and the view's cells.
         self.row_text: list[_LazyTable] = [
             _LazyTable(lambda raised, n=n: "".join("o" if raised >> i & 1 else "." for i in range(n)))
@@ -413,7 +402,7 @@ class _Tables:
 
             self.legal = legal
         self.board = board
-        # The compiled state's copy of the action numbering (None: the pure-Python path).
+        # The compiled engine's copy of the action numbering (None: the Python reference path).
         self.spec: Any = None
         if _fastlml is not None and sum(board) <= 64:
             self.spec = _fastlml.Spec(
@@ -431,16 +420,13 @@ class _Tables:
         return {
             "rows": sum(len(t) for kind in per_row for t in kind),
             "chunks": sum(len(t) for _, _, t in self.chunks),
-            "press": sum(len(v[2]) for v in self.press.values() if isinstance(v, tuple)),
         }
 
     def bound(self) -> dict[str, int]:
         """The most entries each kind of table can ever hold (fixed by the board)."""
         rows = 4 * sum(1 << n for n in self.board)
         chunks = sum(mask + 1 for _, mask, _ in self.chunks)
-        press = sum(1 << self.board[r] for r in range(len(self.board)) for _ in range(self.board[r]))
-        press = press if any(isinstance(v, tuple) for v in self.press.values()) else 0
-        return {"rows": rows, "chunks": chunks, "press": press}
+        return {"rows": rows, "chunks": chunks}
 
 
 def _row_moves(game: LastMouseLostGame, row: int, raised: int) -> list[int]:
@@ -473,7 +459,6 @@ def _describe_row(game: LastMouseLostGame, row: int, raised: int) -> list[dict[s
     return out
 
 
-_NO_PRESS: dict[int, Any] = {}  # the press table of a state where no seat is to move
 # (board, advanced rules) -> move tables shared by game objects (at most SHARED_TABLES_LIMIT).
 _SHARED_TABLES: dict[tuple[tuple[int, ...], bool], _Tables] = {}
 
@@ -545,9 +530,9 @@ class LastMouseLostState(State):
         self._legal = game.tables.legal
         self._set_live(not self.awaiting_opener)
 
-    # Views into the game's move tables: copies share them, pickles leave them out and
-    # __setstate__ takes them again from the (rebuilt) game.
-    shared_attrs = ("_legal", "_press")
+    # A view into the game's move tables: copies share it, pickles leave it out and
+    # __setstate__ takes it again from the (rebuilt) game.
+    shared_attrs = ("_legal",)
 
     def __getstate__(self) -> dict[str, Any]:
         state = super().__getstate__()
@@ -569,9 +554,8 @@ class LastMouseLostState(State):
         return (_restore_state, (self.game, self.__getstate__()))
 
     def _set_live(self, live: bool) -> None:
-        # Live: a seat is to move (neither terminal nor a chance node), the fast paths apply.
+        # Live: a seat is to move (neither terminal nor a chance node), the compiled engine's case.
         self._live = live
-        self._press = self.game.tables.press if live else _NO_PRESS
 
     @property
     def rows(self) -> tuple[int, ...]:
@@ -581,6 +565,11 @@ class LastMouseLostState(State):
     @rows.setter
     def rows(self, rows: Any) -> None:
         self.board = self.game.board_of(rows)
+
+    def row(self, row: int) -> int:
+        """The raised-mice mask of one row."""
+        game = self.game
+        return self.board >> game.offsets[row] & game.full_rows[row]
 
     @property
     def last_round(self) -> dict[str, int] | None:
@@ -600,51 +589,25 @@ class LastMouseLostState(State):
         return self.match_over
 
     # --- actions ------------------------------------------------------------------
-    # legal_actions and apply_action have fast paths for the common case (a seat to move, a
-    # press); they are what random playouts and search spend their time in. Anything else
-    # goes through the kernel's checked path.
+    # The rules here are the reference: the kernel's apply_action (validation, then
+    # _apply_action) plays every action of this class. The compiled engine (_FastState) does
+    # a press by the seat to move itself and hands everything else to _reference_apply.
     def legal_actions(self, player: int | None = None) -> list[int]:
-        if player is None and self._live:
+        if self._live and (player is None or player == self.to_move):
             return self._legal(self.board)  # a fresh list: callers may change theirs
-        if self._live and player == self.to_move:
-            return self._legal(self.board)
         return super().legal_actions(player)
 
     def _legal_actions(self) -> list[int]:
         return self._legal(self.board)
 
-    def apply_action(self, action: int) -> None:
-        # Fast path: a press by the seat to move (`_press` is empty otherwise). The press table
-        # gives the bits an action presses; anything it does not allow goes to the checked
-        # path, which explains the refusal. The subclasses below are this without the branch.
-        if action.__class__ is int:
-            press = self._press.get(action)
-            if press is not None:
-                board = self.board
-                if press.__class__ is tuple:  # basic rules: the rightmost raised mice of a row
-                    press = press[2][board >> press[0] & press[1]]
-                    ok = press != 0
-                else:
-                    ok = board & press == press
-                if ok:
-                    self._history.append(action)
-                    self.board = board = board ^ press
-                    if board:
-                        self.to_move ^= 1
-                    else:
-                        self._round_over()
-                    return
-        self._checked_apply(action)
-
-    def _checked_apply(self, action: Any) -> None:
+    def _reference_apply(self, action: Any) -> None:
         """The kernel's path: validate (raising with the reason, state unchanged), then apply."""
-        self._check_action(action)
-        self._history.append(action)
-        self._apply_action(action)
+        State.apply_action(self, action)
 
     def all_events(self) -> list[dict[str, Any]]:
         # Events are kept with the move count they belong to, so a move that causes none need
-        # not clear them. None is private (the kernel's last_events filters nothing out).
+        # not clear them (the compiled engine's presses never do). None is private (the
+        # kernel's last_events filters nothing out).
         if self._events_at != len(self._history):
             return []
         return [_event_dict(e) for e in self._events]
@@ -664,14 +627,14 @@ class LastMouseLostState(State):
         row = game.action_row[action]
         if game.advanced:
             return self._why_illegal_run(row, game.action_mask[action])
-        raised = bin(self.rows[row]).count("1")
+        raised = self.row(row).bit_count()
         if game.action_count[action] > raised:
             return f"row {ROW_NAMES[row]} has {raised} raised mice; cannot press {game.action_count[action]}"
         return None
 
     def _why_illegal_run(self, row: int, mask: int) -> str | None:
         name = ROW_NAMES[row]
-        already = mask & ~self.rows[row]
+        already = mask & ~self.row(row)
         if already:
             return f"mice {mice_text(already)} of row {name} are already pressed"
         if not is_run(mask):
@@ -713,10 +676,10 @@ class LastMouseLostState(State):
             self._set_live(True)
             self.to_move = self.round_opener = game.opener_action.index(action)
             self._events = [("drawn", self.to_move)]
-            self._events_at = len(self._history)
+            self._events_at = len(self._history) + 1  # the kernel adds the action after this
             return
         row = game.action_row[action]
-        mask = game.press_mask(action, self.rows[row])
+        mask = game.press_mask(action, self.row(row))
         self.board ^= mask << game.offsets[row]
         if self.board:
             self.to_move ^= 1
@@ -732,12 +695,11 @@ class LastMouseLostState(State):
         s0, s1 = score
         rnd = s0 + s1
         self._last_round = (rnd, winner, mover)
-        self._events_at = len(self._history)
+        self._events_at = len(self._history) + 1  # the kernel adds the action after this
         game = self.game
         if score[winner] >= game.first_to:
             self.match_over = True
-            self._live = False  # _set_live(False), inlined: every playout ends here
-            self._press = _NO_PRESS
+            self._set_live(False)
             self._events = [("round_over", rnd, winner, mover, s0, s1), ("match_over", winner, s0, s1)]
             return
         self.board = game.full_board  # "Flip over the playing surface"
@@ -853,7 +815,7 @@ class LastMouseLostState(State):
     def round_number(self) -> int:
         return sum(self.score) + (0 if self.match_over else 1)
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def _view(self, seat: int | None = None) -> dict[str, Any]:
         game = self.game
         legal = []
         if self._live:
@@ -907,6 +869,7 @@ class LastMouseLostState(State):
         new.start = self.start
         new._history = self._history[:]
         new._events = self._events[:]  # tuples: immutable
+        new._revealed_upto = self._revealed_upto
         new.board = self.board
         new.score = self.score[:]
         new.awaiting_opener = self.awaiting_opener
@@ -917,7 +880,6 @@ class LastMouseLostState(State):
         new._events_at = self._events_at
         new._legal = self._legal
         new._live = self._live
-        new._press = self._press
         return new
 
     # --- presentation -------------------------------------------------------------
@@ -1029,51 +991,13 @@ def parse_position(game: LastMouseLostGame, text: str) -> LastMouseLostState:
     return state
 
 
-class _BasicState(LastMouseLostState):
-    """A basic-rules state: apply_action's fast path without the rule-set branch."""
-
-    def apply_action(self, action: int) -> None:
-        if action.__class__ is int:
-            press = self._press.get(action)
-            if press is not None:
-                board = self.board
-                press = press[2][board >> press[0] & press[1]]  # the rightmost raised mice
-                if press:
-                    self._history.append(action)
-                    self.board = board = board ^ press
-                    if board:
-                        self.to_move ^= 1
-                    else:
-                        self._round_over()
-                    return
-        self._checked_apply(action)
-
-
-class _AdvancedState(LastMouseLostState):
-    """An advanced-rules state: apply_action's fast path without the rule-set branch."""
-
-    def apply_action(self, action: int) -> None:
-        if action.__class__ is int:
-            press = self._press.get(action)
-            if press is not None:
-                board = self.board
-                if board & press == press:  # the whole run is raised
-                    self._history.append(action)
-                    self.board = board = board ^ press
-                    if board:
-                        self.to_move ^= 1
-                    else:
-                        self._round_over()
-                    return
-        self._checked_apply(action)
-
-
 if _fastlml is not None:
 
     class _FastState(_fastlml.Core, LastMouseLostState):
-        """A state whose is_terminal, legal_actions, apply_action and clone are compiled
-        (_fastlml.c) for both rule sets: a press by the seat to move is done in C, anything else
-        (a refusal, the opener's draw, a round's end) by the Python methods above."""
+        """A state on the compiled engine (_fastlml.c): is_terminal, legal_actions,
+        apply_action and clone in C for both rule sets. A press by the seat to move is done by
+        the engine's rules (the end of a round included); anything else (a refusal, the
+        opener's draw) by the reference path above."""
 
         def __init__(self, game: LastMouseLostGame, seed: int | None = None, start: str | None = None):
             super().__init__(game, seed=seed, start=start)
@@ -1086,9 +1010,9 @@ if _fastlml is not None:
         def _bind_game(self) -> None:
             game = self.game
             self._spec = game.tables.spec
-            # What the end of a round needs (the C code does _round_over's steps itself).
+            # What the end of a round needs (the engine's lml_round_end decides it).
             opener_rule = OPENERS.index(game.options["opener"])
-            self._round_rules = (game.full_board, game.first_to, opener_rule, _NO_PRESS)
+            self._round_rules = (game.full_board, game.first_to, opener_rule)
 
         def _slow_legal_actions(self, player: int | None) -> list[int]:
             return State.legal_actions(self, player)

@@ -10,6 +10,7 @@ from .game import MouseTrapGame, MouseTrapState
 from .notation import format_position, parse_position
 from .render import render_text
 from .stats import explore_grid, game_stats
+from .views import MouseTrapView
 
 # The parts of every view that never change during a game: the track, the contraption's parts and
 # its firing chain with this game's odds (sent once with the game's info, not with every update).
@@ -24,6 +25,9 @@ def static_view(game: MouseTrapGame) -> dict[str, Any]:
 SPEC = GameSpec(
     game=MouseTrapGame,
     state=MouseTrapState,
+    view_type=MouseTrapView,  # the seat's dynamic view, typed; private fields marked (views.py)
+    # Every action text is public: no hidden information.
+    secret_action_texts=False,
     notation=Notation(parse=parse_position, write=format_position),
     render_text=render_text,
     encoder=MouseTrapEncoder,

@@ -1346,7 +1346,7 @@ class MouseTrapState(State):
         return f"player {self.winner + 1} has won"
 
     # --- information ---------------------------------------------------------------------
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def _view(self, seat: int | None = None) -> dict[str, Any]:
         game = self.game
         legal = []
         if not self.is_chance_node() and self.phase != P_OVER:
