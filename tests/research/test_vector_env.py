@@ -16,8 +16,8 @@ import trapworks.adapters.gymnasium  # noqa: F401  (registers the ids)
 from trapworks.agents import make_agent
 
 pytest.importorskip("numba")
-from trapworks.games.mouse_trap.vector_env import MouseTrapVectorEnv, stream_seeds  # noqa: E402
 from trapworks.games.mouse_trap.batch import SharedStream, sample_chance_from_stream  # noqa: E402
+from trapworks.games.mouse_trap.vector_env import MouseTrapVectorEnv, stream_seeds  # noqa: E402
 
 
 class KernelEnv:

@@ -24,9 +24,8 @@ classes, and also sets the older class attributes (`agents`, `levels`, `position
 
 from __future__ import annotations
 
-import re
-
 import inspect
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -246,7 +245,9 @@ class GameSpec:
         _check_callable(fail, "static_view", self.static_view, 1)
         if not isinstance(self.renderer, str) or not self.renderer.endswith(".js") or "/" in self.renderer:
             fail("renderer", f"a .js file name in the renderers folder, got {self.renderer!r}")
-        if self.vector_env is not None and not re.fullmatch(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", str(self.vector_env)):
+        if self.vector_env is not None and not re.fullmatch(
+            r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", str(self.vector_env)
+        ):
             fail("vector_env", f"'package.module:Class', got {self.vector_env!r}")
         if any(not isinstance(s, str) or not s.strip() for s in self.howto):
             fail("howto", "every step is a sentence")
