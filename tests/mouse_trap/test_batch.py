@@ -172,3 +172,45 @@ def test_simulate_uses_the_batched_engine_and_says_so(tmp_path):
     kernel, rows_k = run("--max-actions", "100000")  # --max-actions asks for the kernel's path
     assert batched["engine"] == "batched" and kernel["engine"] == "kernel"
     assert rows_b.schema == rows_k.schema  # the rows are the same schema either way
+
+
+def test_explore_uses_the_batched_engine_and_says_so(tmp_path):
+    """Issue 31: explore, like simulate, says which engine played its cells (summary, --json and
+    the report)."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    def run(name, *extra):
+        out = tmp_path / name
+        args = ["explore", "mouse-trap", "--vary", "variant=milton-bradley,original", "--players", "3"]
+        args += ["-a", "heuristic", "-n", "30", "--out", str(out), *extra]
+        cmd = [str(Path(sys.executable).with_name("trapworks")), *args]
+        done = subprocess.run([*cmd, "--json"], capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout), (out / "report.md").read_text()
+
+    batched, report_b = run("b")
+    kernel, report_k = run("k", "--max-actions", "100000")  # --max-actions asks for the kernel
+    assert batched["engine"] == "batched" and kernel["engine"] == "kernel"
+    assert "batched engine (compiled) played every cell" in report_b
+    assert "the Python kernel played every cell" in report_k
+
+
+def test_tournament_uses_the_batched_engine_and_says_so(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    def run(*extra):
+        args = ["tournament", "mouse-trap", "-a", "heuristic,double-catch", "-n", "20", "--players", "2"]
+        args += ["--out", str(tmp_path / f"t{len(extra)}.parquet"), *extra, "--json"]
+        cmd = [str(Path(sys.executable).with_name("trapworks")), *args]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    assert run()["engine"] == "batched"
+    assert run("--max-actions", "100000")["engine"] == "kernel"

@@ -64,7 +64,7 @@ def register(app: typer.Typer) -> None:
         from trapworks.sim.explore import GridError, Thresholds, build_grid, report
         from trapworks.sim.provenance import provenance
         from trapworks.sim.rows import stream_join
-        from trapworks.sim.runner import Job, RunSpec, default_chunk_size
+        from trapworks.sim.runner import Job, RunSpec, default_chunk_size, uses_batched_engine
 
         from . import console
         from .options import data_dir, parse_options
@@ -123,6 +123,13 @@ def register(app: typer.Typer) -> None:
             )
             for k, cell in enumerate(grid)
         ]
+        batched = [uses_batched_engine(j.spec) for j in jobs]
+        engine = "batched" if all(batched) else "kernel" if not any(batched) else "mixed"
+        engine_words = {
+            "batched": "the game's batched engine (compiled) played every cell",
+            "kernel": "the Python kernel played every cell (no batched engine for these agents or options)",
+            "mixed": f"the batched engine played {sum(batched)} of {len(jobs)} cells, the kernel the rest",
+        }[engine]
         started = time.perf_counter()
         done = run_jobs(jobs, backend, workers, address, resume, retries, as_json, label="explore")
         seconds = time.perf_counter() - started
@@ -154,7 +161,7 @@ def register(app: typer.Typer) -> None:
         load = os.getloadavg()[0]
         machine = (
             f" ({os.cpu_count()} CPUs here, load average {load:.1f} at the end)" if backend == "local" else ""
-        )
+        ) + f"; {engine_words}"
         result = report(
             rows_path,
             labels,
@@ -169,11 +176,19 @@ def register(app: typer.Typer) -> None:
         (out / "report.html").write_text(result.html + "\n")
         (out / "report.png").write_bytes(result.png)
         if as_json:
-            emit_json({"out": str(out), "cells": result.summaries, "tests": result.tests, "seconds": seconds})
+            emit_json(
+                {
+                    "out": str(out),
+                    "cells": result.summaries,
+                    "tests": result.tests,
+                    "seconds": seconds,
+                    "engine": engine,
+                }
+            )
             return
         console.print(
             f"{sum(s['games'] for s in result.summaries.values()):,} games in {len(grid)} cells, "
-            f"{seconds:.0f} s",
+            f"{seconds:.0f} s; {engine_words}",
             markup=False,
         )
         console.print(
