@@ -64,7 +64,7 @@ def register(app: typer.Typer) -> None:
         from trapworks.sim.explore import GridError, Thresholds, build_grid, report
         from trapworks.sim.provenance import provenance
         from trapworks.sim.rows import stream_join
-        from trapworks.sim.runner import Job, RunSpec, default_chunk_size, uses_batched_engine
+        from trapworks.sim.runner import Job, RunSpec, default_chunk_size, engine_used
 
         from . import console
         from .options import data_dir, parse_options
@@ -123,13 +123,7 @@ def register(app: typer.Typer) -> None:
             )
             for k, cell in enumerate(grid)
         ]
-        batched = [uses_batched_engine(j.spec) for j in jobs]
-        engine = "batched" if all(batched) else "kernel" if not any(batched) else "mixed"
-        engine_words = {
-            "batched": "the game's batched engine (compiled) played every cell",
-            "kernel": "the Python kernel played every cell (no batched engine for these agents or options)",
-            "mixed": f"the batched engine played {sum(batched)} of {len(jobs)} cells, the kernel the rest",
-        }[engine]
+        engine, engine_words = engine_used([j.spec for j in jobs], "cell")
         started = time.perf_counter()
         done = run_jobs(jobs, backend, workers, address, resume, retries, as_json, label="explore")
         seconds = time.perf_counter() - started

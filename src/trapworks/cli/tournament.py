@@ -141,7 +141,7 @@ def register(app: typer.Typer) -> None:
         from trapworks.agents import analysis_agents, available_agents
         from trapworks.sim.provenance import command_line, provenance
         from trapworks.sim.rows import iter_batches, stream_join, to_table, write_table
-        from trapworks.sim.runner import Job, RunSpec, default_chunk_size, uses_batched_engine
+        from trapworks.sim.runner import Job, RunSpec, default_chunk_size, engine_used
 
         from . import console
         from .simulate import checked_run, emit_json, fail, json_mode, output_path, run_jobs
@@ -180,13 +180,7 @@ def register(app: typer.Typer) -> None:
             )
             # One file per series while playing (each resumable), joined into `path` at the end.
             jobs.append(Job(spec, path.with_name(f".{path.name}.series{gi}.parquet"), command=command_line()))
-        batched = [uses_batched_engine(j.spec, game) for j in jobs]
-        engine = "batched" if all(batched) else "kernel" if not any(batched) else "mixed"
-        engine_words = {
-            "batched": "the game's batched engine (compiled) played every series",
-            "kernel": "the Python kernel played every series (no batched engine for these agents)",
-            "mixed": f"the batched engine played {sum(batched)} of {len(jobs)} series, the kernel the rest",
-        }[engine]
+        engine, engine_words = engine_used([j.spec for j in jobs], "series", game)
         done = run_jobs(jobs, backend, workers, address, resume, retries, as_json, label="tournament")
         meta = provenance({"agents": names, "n": n, "options": options, "seed": seed}, command_line())
         stream_join(done, path, fmt, meta, rename={"cell": "series"})

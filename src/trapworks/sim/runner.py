@@ -118,6 +118,21 @@ def uses_batched_engine(spec: RunSpec, game: Any | None = None) -> bool:
     )
 
 
+def engine_used(specs: list[RunSpec], unit: str, game: Any | None = None) -> tuple[str, str]:
+    """Which engine a set of runs uses ("batched", "kernel" or "mixed") and a sentence that says
+    so, each run being one `unit` ("cell", "series") of a grid or a tournament."""
+    batched = [uses_batched_engine(spec, game) for spec in specs]
+    if all(batched):
+        return "batched", f"the game's batched engine (compiled) played every {unit}"
+    if not any(batched):
+        return (
+            "kernel",
+            f"the Python kernel played every {unit} (no batched engine for these agents or options)",
+        )
+    units = unit if unit.endswith("s") else unit + "s"
+    return "mixed", f"the batched engine played {sum(batched)} of {len(specs)} {units}, the kernel the rest"
+
+
 def play_chunk(spec_json: dict[str, Any], start: int, stop: int) -> dict[str, Any]:
     """Rows of games start..stop-1, and their records when the run keeps them (what a worker
     runs: plain data in, plain data out)."""
