@@ -3,12 +3,8 @@ it in the `trapworks.games` entry-point group instead): nothing outside this fol
 
 from __future__ import annotations
 
-import socket
 import sys
-import threading
-import time
 
-import httpx
 import pytest
 
 from trapworks.core.registry import register_spec, unregister
@@ -36,26 +32,11 @@ def pig_registered():
 def pig_server(tmp_path_factory, pig_registered):
     """The web app under uvicorn in a thread of this process (so it knows the registered game),
     on a free loopback port; its URL."""
-    import uvicorn
+    from tests.web.web_helpers import serve_in_thread
 
     from trapworks.server import create_app
 
     folder = tmp_path_factory.mktemp("pig-web")
-    app = create_app(f"sqlite:///{folder / 'trapworks.db'}", data_dir=folder)
-    sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            if httpx.get(base + "/api/catalog", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.1)
+    base, stop = serve_in_thread(create_app(f"sqlite:///{folder / 'trapworks.db'}", data_dir=folder))
     yield base
-    srv.should_exit = True
-    thread.join(timeout=10)
+    stop()

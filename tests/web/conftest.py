@@ -1,14 +1,9 @@
-import socket
-import threading
-import time
-
-import httpx
 import pytest
 from fastapi.testclient import TestClient
 
 from trapworks.server import create_app
 
-from .web_helpers import CHROMIUM, CHROMIUM_ARGS, poll_without_eval
+from .web_helpers import CHROMIUM, CHROMIUM_ARGS, poll_without_eval, serve_in_thread, small_tmpfs
 
 
 @pytest.fixture(scope="module")
@@ -25,27 +20,17 @@ def browser():
 @pytest.fixture(scope="module")
 def inprocess_server(tmp_path_factory):
     """The web app under uvicorn in a thread of this process, on a free loopback port; its URL."""
-    import uvicorn
-
     folder = tmp_path_factory.mktemp("web")
-    app = create_app(f"sqlite:///{folder / 'trapworks.db'}", data_dir=folder)
-    sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            if httpx.get(base + "/api/catalog", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.1)
+    base, stop = serve_in_thread(create_app(f"sqlite:///{folder / 'trapworks.db'}", data_dir=folder))
     yield base
-    srv.should_exit = True
-    thread.join(timeout=10)
+    stop()
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 4 MB file system of its own (tmpfs)."""
+    with small_tmpfs(tmp_path, "4m") as mount:
+        yield mount
 
 
 @pytest.fixture

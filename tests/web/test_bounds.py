@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
-import threading
 import time
 
 import httpx
@@ -24,33 +22,13 @@ from trapworks.server.limits import uvicorn_settings
 from .conftest import create_game
 from .test_reliability import masked_text_frame, raw_socket_client
 from .test_social_api import answer, public_game
-from .web_helpers import wait_for
+from .web_helpers import serve_in_thread, wait_for
 
 
 def serve(tmp_path, bounds: Bounds):
     """The app under uvicorn (with the limits' protocols) in a thread; (base URL, app, stop)."""
-    import uvicorn
-
     app = create_app(f"sqlite:///{tmp_path / 'b.sqlite'}", data_dir=tmp_path, bounds=bounds)
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", **uvicorn_settings()))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{sock.getsockname()[1]}"
-
-    def up() -> bool:
-        try:
-            return httpx.get(base + "/api/catalog", timeout=30).status_code == 200
-        except httpx.HTTPError:  # not listening yet
-            return False
-
-    wait_for(up, timeout=60, what="server up")
-
-    def stop():
-        srv.should_exit = True
-        thread.join(timeout=10)
-
+    base, stop = serve_in_thread(app, **uvicorn_settings())
     return base, app, stop
 
 

@@ -2,10 +2,7 @@
 used to log SQLAlchemy's message with its parameters: every seat token, invite and the game's key."""
 
 import logging
-import os
-import subprocess
 
-import pytest
 from fastapi.testclient import TestClient
 
 from trapworks.server import create_app
@@ -14,30 +11,7 @@ from trapworks.server.logsafe import redact_text
 from trapworks.server.store import Store
 
 from .conftest import create_game
-
-
-@pytest.fixture
-def small_disk(tmp_path):
-    mount = tmp_path / "tmpfs"
-    mount.mkdir()
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mount)], capture_output=True)
-    if r.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs here: {r.stderr.decode().strip()}")
-    yield mount
-    subprocess.run(["umount", "-l", str(mount)], check=False)
-
-
-def fill(mount):
-    filler = mount / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
-    try:
-        while True:
-            os.write(fd, b"\0" * 4096)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-    return filler
+from .web_helpers import fill
 
 
 def secrets_of(stored) -> list[str]:

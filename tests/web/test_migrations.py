@@ -79,8 +79,9 @@ def test_a_database_made_before_migrations_is_completed_stamped_and_upgraded(tmp
         again.close()
 
 
-def test_processes_opening_one_new_sqlite_file_together_all_come_up(tmp_path):
-    url = f"sqlite:///{tmp_path / 'new.sqlite'}"
+def stores_opened_at_once(url: str, n: int) -> list[str]:
+    """Open `n` stores on one database at the same moment (threads); the schema revision each
+    found, once every one is open (an error in any fails the test)."""
     revisions: list[str] = []
     errors: list[BaseException] = []
 
@@ -92,36 +93,24 @@ def test_processes_opening_one_new_sqlite_file_together_all_come_up(tmp_path):
         except BaseException as e:
             errors.append(e)
 
-    threads = [threading.Thread(target=open_store) for _ in range(4)]
+    threads = [threading.Thread(target=open_store) for _ in range(n)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     assert not errors, errors
-    assert revisions == [schema.head()] * 4
+    return revisions
+
+
+def test_processes_opening_one_new_sqlite_file_together_all_come_up(tmp_path):
+    url = f"sqlite:///{tmp_path / 'new.sqlite'}"
+    assert stores_opened_at_once(url, 4) == [schema.head()] * 4
 
 
 @needs_pg
 def test_stores_opening_one_empty_postgres_database_together_all_come_up():
     with fresh_schema() as url:
-        revisions: list[str] = []
-        errors: list[BaseException] = []
-
-        def open_store() -> None:
-            try:
-                s = Store(url)
-                revisions.append(s.revision)
-                s.close()
-            except BaseException as e:
-                errors.append(e)
-
-        threads = [threading.Thread(target=open_store) for _ in range(4)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert not errors, errors
-        assert revisions == [schema.head()] * 4
+        assert stores_opened_at_once(url, 4) == [schema.head()] * 4
 
 
 @needs_pg

@@ -27,7 +27,7 @@ from trapworks.server.store import Store
 
 from .conftest import create_game
 from .test_live import receive
-from .web_helpers import wait_for
+from .web_helpers import fill, serve_in_thread, wait_for
 
 GOLDEN_LONG = (
     Path(__file__).resolve().parent.parent / "dead_end_drive" / "golden" / "2p-random-lose-turn.json"
@@ -89,29 +89,12 @@ def test_concurrent_copies_of_one_move_are_applied_once(db_url):
 @pytest.fixture
 def live_server(tmp_path, monkeypatch):
     """The app under uvicorn in a thread, with small outboxes so that a stalled reader shows soon."""
-    import uvicorn
-
     monkeypatch.setattr(outbox_module, "OUTBOX_FRAMES", 16)
     monkeypatch.setattr(outbox_module, "SEND_TIMEOUT_S", 1.0)
     app = create_app(f"sqlite:///{tmp_path / 'live.sqlite'}", data_dir=tmp_path)
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", **uvicorn_settings()))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    wait_for(lambda: _answers(base), timeout=30, what="server up")
+    base, stop = serve_in_thread(app, **uvicorn_settings())
     yield base, app
-    srv.should_exit = True
-    thread.join(timeout=10)
-
-
-def _answers(base):
-    """Whether the server answers yet (starting on a loaded machine, it may not for a while)."""
-    try:
-        return httpx.get(base + "/api/catalog", timeout=5).status_code == 200
-    except httpx.TransportError:
-        return False
+    stop()
 
 
 def raw_socket_client(base, path):
@@ -311,31 +294,6 @@ def test_an_agent_move_whose_write_fails_is_retried(client, monkeypatch):
     assert failures["left"] == 0
     stored = store.load_game(g["id"]).actions
     assert len(stored) >= 2 and stored[1][0] == 1
-
-
-@pytest.fixture
-def small_disk(tmp_path):
-    mount = tmp_path / "tmpfs"
-    mount.mkdir()
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mount)], capture_output=True)
-    if r.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs here: {r.stderr.decode().strip()}")
-    yield mount
-    subprocess.run(["umount", "-l", str(mount)], check=False)
-
-
-def fill(mount):
-    """Fill the small disk to the last block; the file to delete to free it."""
-    filler = mount / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
-    try:
-        while True:
-            os.write(fd, b"\0" * 4096)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-    return filler
 
 
 def test_a_full_disk_answers_503_and_the_server_serves_again_once_space_is_back(small_disk, caplog):

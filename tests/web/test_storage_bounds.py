@@ -6,8 +6,6 @@ written meanwhile is scanned for the games' secrets."""
 from __future__ import annotations
 
 import logging
-import os
-import subprocess
 import threading
 import time
 
@@ -19,6 +17,7 @@ from trapworks.server.bounds import Bounds
 from trapworks.server.store import Store
 
 from .test_logsafe import all_log_text, secrets_of
+from .web_helpers import fill, small_tmpfs
 
 MB = 1024 * 1024
 
@@ -26,30 +25,8 @@ MB = 1024 * 1024
 @pytest.fixture
 def disk(tmp_path):
     """A 24 MB file system of its own (tmpfs)."""
-    mount = tmp_path / "tmpfs"
-    mount.mkdir()
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs", str(mount)], capture_output=True)
-    if r.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs here: {r.stderr.decode().strip()}")
-    yield mount
-    subprocess.run(["umount", "-l", str(mount)], check=False)
-
-
-def fill(mount, leave: int = 0):
-    """Fill the disk until `leave` bytes are free (0: to the last block); the file to delete."""
-    filler = mount / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
-    try:
-        while True:
-            free = walguard.disk_free(mount / "x")
-            if free is not None and free <= leave + 65536:
-                break
-            os.write(fd, b"\0" * 65536)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-    return filler
+    with small_tmpfs(tmp_path, "24m") as mount:
+        yield mount
 
 
 class Player:

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+
+import httpx
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts" / "web"
@@ -181,3 +186,68 @@ def poll_without_eval() -> None:
             return _original(self, *args, **kwargs)
 
         cls.add_script_tag = add_script_tag  # type: ignore[method-assign]
+
+
+def serve_in_thread(app, **settings) -> tuple[str, Callable[[], None]]:
+    """`app` under uvicorn in a thread of this process, on a free loopback port, once it answers
+    (a loaded machine may take a while); (base URL, stop). `settings`: more uvicorn.Config."""
+    import uvicorn
+
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", **settings))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{sock.getsockname()[1]}"
+
+    def up() -> bool:
+        try:
+            return httpx.get(base + "/api/catalog", timeout=5).status_code == 200
+        except httpx.HTTPError:  # not listening yet
+            return False
+
+    wait_for(up, timeout=60, what="server up")
+
+    def stop() -> None:
+        srv.should_exit = True
+        thread.join(timeout=10)
+
+    return base, stop
+
+
+@contextlib.contextmanager
+def small_tmpfs(tmp_path: Path, size: str):
+    """A file system of its own of `size` (e.g. "4m") under tmp_path; the test is skipped where
+    tmpfs cannot be mounted."""
+    import pytest
+
+    mount = tmp_path / "tmpfs"
+    mount.mkdir()
+    r = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount)], capture_output=True
+    )
+    if r.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {r.stderr.decode().strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def fill(mount: Path, leave: int = 0) -> Path:
+    """Fill the disk until about `leave` bytes are free (0: to the last block); the file to delete
+    to free it again."""
+    filler = mount / "filler"
+    block = 65536 if leave else 4096
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    try:
+        while True:
+            if leave and shutil.disk_usage(mount).free <= leave + block:
+                break
+            os.write(fd, b"\0" * block)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+    return filler
