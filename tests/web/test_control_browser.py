@@ -308,7 +308,9 @@ def test_a_gone_players_seat_is_offered_and_handed_to_the_computer(server, brows
         "seats": [{"kind": "human"}, {"kind": "human"}],
         "hand_over_after": 2,
     }
-    created = httpx.post(server.url + "/api/games", json=body, timeout=30).json()
+    r = httpx.post(server.url + "/api/games", json=body, timeout=30)
+    assert r.status_code == 201, r.text
+    created = r.json()
     errors: list[str] = []
     me = open_seat(browser, created["seats"][0]["link"], errors=errors)
     # Player 2 never opens the game: after 2 s the offer appears on my page by itself.

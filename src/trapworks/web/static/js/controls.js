@@ -100,14 +100,6 @@ export function createControls({ box, gid, token, info, message, seatLabel }) {
       message(t("Time ran out: the computer ({level}) played for {who}.", { level: u.clock.ai_level, who }));
     }
     clockMoves = moves.length;
-    // Who left the game off the board, beside their name in the players list.
-    const out = new Set((u.ending && u.ending.out) || []);
-    for (const seat of [...out, ...((u.controls || {}).handed || [])]) {
-      const row = document.querySelector(`#players [data-player="${seat}"]`);
-      if (row && !row.querySelector(".left-game")) {
-        el("span", { class: "left-game muted", text: out.has(seat) ? " · out" : " · played by the computer" }, row);
-      }
-    }
     clear(box);
     const c = u.controls || {};
     const row = el("div", { class: "row-buttons" }, box);
@@ -123,7 +115,7 @@ export function createControls({ box, gid, token, info, message, seatLabel }) {
       const b = el("button", { type: "button", text: t("Let the computer play for them"), "data-testid": `hand-over-${seat}` }, p);
       b.addEventListener("click", async () => {
         b.disabled = true;
-        if ((await post("hand-over", { seat })).ok) message(`${seatLabel(seat)} is played by the computer now.`);
+        if ((await post("hand-over", { seat })).ok) message(t("{who} is played by the computer now.", { who: seatLabel(seat) }));
       });
     }
     if (u.terminal) {

@@ -243,9 +243,12 @@ function drawEndScreen(u) {
   if (first) first.focus({ preventScroll: true });
 }
 
+let handed = []; // seats handed to the computer (an intermediate update of a move has no controls)
 function drawPlayersNow(u) {
+  if (u.controls) handed = u.controls.handed || [];
   // On a shared screen nobody is "you" (issue 27: one vocabulary for seats).
-  drawPlayers($("players"), info.players, { viewer: hotSeat ? null : info.seat, toMove: u.to_move, terminal: u.terminal, winners: u.winners });
+  drawPlayers($("players"), info.players, { viewer: hotSeat ? null : info.seat, toMove: u.to_move, terminal: u.terminal, winners: u.winners,
+                                            out: (u.ending && u.ending.out) || [], handed });
 }
 
 function drawShell(u) {

@@ -21,7 +21,9 @@ export function applyPresence(players, seats) {
 }
 
 // One row per seat: name (or "Player N"), seat number, who it is for this page, and the status.
-export function drawPlayers(box, players, { viewer, toMove, terminal, winners }) {
+// Who left the game off the board (out of a Mouse Trap game, or handed to the computer) is
+// drawn here, from the update, so a later presence message redraws it too.
+export function drawPlayers(box, players, { viewer, toMove, terminal, winners, out = [], handed = [] }) {
   clear(box);
   for (const p of players) {
     const mine = viewer !== null && viewer !== undefined && p.seat === viewer;
@@ -41,6 +43,8 @@ export function drawPlayers(box, players, { viewer, toMove, terminal, winners })
     if (toMove === p.seat) notes.push(t("to move"));
     if (terminal && (winners || []).includes(p.seat)) notes.push(t("★ winner"));
     if (notes.length) el("span", { class: "pnote", text: notes.join(" · ") }, row);
+    if (out.includes(p.seat)) el("span", { class: "left-game muted", text: ` · ${t("out")}` }, row);
+    else if (handed.includes(p.seat)) el("span", { class: "left-game muted", text: ` · ${t("played by the computer")}` }, row);
   }
 }
 
