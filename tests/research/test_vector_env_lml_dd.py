@@ -70,7 +70,8 @@ def play_along(env_id, game_id, options, seat, opponents, num=6, steps=300, seed
     kernels = [KernelEnv(game_id, options, seat, opponents, s) for s in module.stream_seeds(seed, num)]
     for k in kernels:
         k.new()
-    pending_reset = [False] * num
+    # a game over before the seat's first decision (a turn limit): the next step starts anew
+    pending_reset = [k.state.is_terminal() for k in kernels]
     picker = random.Random(5)
     episodes = illegal = 0
     for step in range(steps):
@@ -87,7 +88,7 @@ def play_along(env_id, game_id, options, seat, opponents, num=6, steps=300, seed
         for e, k in enumerate(kernels):
             if pending_reset[e]:
                 k.new()
-                pending_reset[e] = False
+                pending_reset[e] = k.state.is_terminal()
                 assert rewards[e] == 0 and not terminated[e] and not truncated[e]
                 continue
             if not masks[e][actions[e]]:
@@ -175,3 +176,79 @@ def test_last_mouse_lost_same_seed_same_matches():
     assert not np.array_equal(run(3), run(4))
     sync = gymnasium.make_vec("trapworks/LastMouseLost-v0", num_envs=2, vectorization_mode="sync")
     assert isinstance(sync, gymnasium.vector.SyncVectorEnv)
+
+
+# --- 13 Dead End Drive ----------------------------------------------------------------------
+numba = pytest.importorskip("numba")
+
+
+@pytest.mark.parametrize(
+    "options,seat,illegal_every",
+    [
+        ({"players": 4}, 0, 23),
+        ({"players": 2}, 1, 23),
+        ({"players": 3, "first_player": 2, "blocked_die": "lose-turn", "after_draw": "none"}, 2, 23),
+        ({"players": 2, "traps_per_kind": 1, "wild_cards": 0, "detective_cards": 24}, 0, 0),
+        ({"players": 3, "traps_per_kind": 5, "wild_cards": 4, "detective_cards": 0}, 1, 0),
+        ({"players": 4, "passage_hops": 3, "passage_start_hop": True, "turn_limit": 12}, 3, 23),
+        ({"players": 2, "turn_limit": 1, "first_player": 1}, 1, 0),  # over before seat 1 decides
+    ],
+    ids=str,
+)
+def test_dead_end_drive_vector_env_is_the_kernel_step_for_step(options, seat, illegal_every):
+    from trapworks.games.dead_end_drive.vector_env import DeadEndDriveVectorEnv
+
+    envs = gymnasium.make_vec("trapworks/DeadEndDrive-v0", num_envs=2, players=options["players"])
+    assert isinstance(envs.unwrapped, DeadEndDriveVectorEnv)
+    others = ["random"] * (options["players"] - 1)
+    episodes, illegal = play_along(
+        "trapworks/DeadEndDrive-v0",
+        "dead-end-drive",
+        options,
+        seat,
+        others,
+        num=4,
+        steps=400,
+        illegal_every=illegal_every,
+    )
+    if illegal_every:
+        assert illegal >= 1
+    elif options.get("turn_limit") != 1:
+        assert episodes >= 1  # games played to their end, rewards compared
+
+
+def test_dead_end_drive_vector_env_errors_name_the_problem():
+    envs = gymnasium.make_vec("trapworks/DeadEndDrive-v0", num_envs=2, players=3)
+    with pytest.raises(RuntimeError, match="reset"):
+        envs.step(np.array([0, 0]))
+    obs, info = envs.reset(seed=0)
+    n = envs.unwrapped.single_action_space.n
+    with pytest.raises(ValueError, match=f"action {n} for environment 1 is out of range"):
+        envs.step(np.array([0, n]))
+    with pytest.raises(ValueError, match="one per environment"):
+        envs.step(np.array([0, 0, 0]))
+    with pytest.raises(ValueError, match="'heuristic'.*sync"):
+        gymnasium.make_vec("trapworks/DeadEndDrive-v0", num_envs=2, opponents="heuristic")
+    with pytest.raises(ValueError, match="opponents: 1 given for 2"):
+        gymnasium.make_vec("trapworks/DeadEndDrive-v0", num_envs=2, players=3, opponents=["random"])
+    # an id in range but not legal now: that episode ends as a loss, the other plays on
+    bad = int(np.flatnonzero(info["action_mask"][0] == 0)[0])
+    good = int(np.flatnonzero(info["action_mask"][1])[0])
+    obs2, rewards, terminated, truncated, info2 = envs.step(np.array([bad, good]))
+    assert terminated.tolist() == [True, False] and rewards[0] == -1.0 and info2["illegal_action"][0]
+    np.testing.assert_array_equal(obs2[0], obs[0])  # the game was left as it was
+
+
+def test_dead_end_drive_same_seed_same_games():
+    def run(seed):
+        envs = gymnasium.make_vec("trapworks/DeadEndDrive-v0", num_envs=3, players=4)
+        obs, info = envs.reset(seed=seed)
+        out = [obs]
+        for _ in range(40):
+            acts = np.array([np.flatnonzero(m)[-1] if m.any() else 0 for m in info["action_mask"]])
+            obs, r, term, trunc, info = envs.step(acts)
+            out.append(obs)
+        return np.stack(out)
+
+    np.testing.assert_array_equal(run(3), run(3))
+    assert not np.array_equal(run(3), run(4))
