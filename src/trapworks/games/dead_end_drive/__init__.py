@@ -48,6 +48,8 @@ SPEC = GameSpec(
     renderer="dead-end-drive.js",
     static_view=static_view,  # the mansion and its drawing: sent once with the game's info
     quick_options={"turn_limit": 8},
+    # gymnasium.make_vec: the batched engine, one decision at a time (vector_env.py)
+    vector_env="trapworks.games.dead_end_drive.vector_env:DeadEndDriveVectorEnv",
     seeded_setup=True,  # research adapters: the card deal comes from the seed
     howto=(
         "The dice roll for you. Click a pawn with a yellow ring, then the button with how far to move it, "

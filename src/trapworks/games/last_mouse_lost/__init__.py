@@ -46,6 +46,8 @@ SPEC = GameSpec(
     explore_grid=explore_grid,  # `trapworks explore` default cells
     renderer="last-mouse-lost.js",
     quick_options={"board": [1, 2, 3], "first_to": 2},
+    # gymnasium.make_vec: the compiled engine's step-wise batch (vector_env.py)
+    vector_env="trapworks.games.last_mouse_lost.vector_env:LastMouseLostVectorEnv",
     howto=(
         "On your turn, click the raised mice you want to press: any number from one row (advanced rules: "
         "only mice side by side). Drag across a row to pick several.",

@@ -15,6 +15,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
 
 #define MAX_ROWS 64
 #define MAX_ACTIONS 1088 /* 64 mice: at most 4 rows of 16, 136 runs each (advanced) */
@@ -1011,12 +1012,278 @@ static PyObject *bind_methods(PyObject *module, PyObject *cls) {
     Py_RETURN_NONE;
 }
 
+/* ============================================================================================
+ * BEGIN h31vec: the step-wise batched API (issue 31: Last Mouse Lost's vector environment)
+ * --------------------------------------------------------------------------------------------
+ * `vector_reset` and `vector_step` run N matches side by side, one step of the learning seat at
+ * a time, for games/last_mouse_lost/vector_env.py (a gymnasium VectorEnv). Each match is the
+ * single environment's (adapters/gymnasium.py's TrapworksEnv): chance and the opponent seat
+ * (random or heuristic, the batch's own policies above, drawing from the match's stream) play
+ * until the learning seat is to move or the match is over; then the seat's observation (the
+ * encoder's tensor, encoding.py) and its legal-action mask are written. The rule functions are
+ * the same ones (lml_count, lml_kth, lml_legal, lml_press, lml_round_end, heuristic_press).
+ *
+ * Per match, eight uint64 slots (the `state` buffer, N x 8): */
+enum { VS_BOARD, VS_STREAM, VS_SCORE0, VS_SCORE1, VS_TO_MOVE, VS_OPENER, VS_ENDED, VS_SLOTS = 8 };
+/* VS_ENDED: the match ended at the last step (or at reset); the next step starts a new one
+ * (Gymnasium's next-step autoreset: that step's action is ignored, its reward is 0).
+ *
+ * config = (full board, first_to, opener rule, first player (2: drawn), policy of seat 0,
+ * policy of seat 1, learning seat); the learning seat's own policy is not read. */
+typedef struct {
+    uint64_t full;
+    int first_to, opener_rule, first_player, policy[2], seat;
+    int width;          /* the widest row: the observation's grid is nrows x width */
+    Py_ssize_t obs_size; /* nrows * width + 10 */
+} VecConfig;
+
+/* The learning seat's observation (encoding.py's tensor, float for float) and mask. */
+static inline void vec_observe(const SpecObject *sp, const VecConfig *c, const uint64_t *S,
+                               float *obs, int8_t *mask, int64_t *legal) {
+    uint64_t board = S[VS_BOARD];
+    int over = S[VS_ENDED] != 0;
+    float *o = obs;
+    for (int r = 0; r < sp->nrows; r++) {
+        uint64_t v = row_bits(sp, board, r);
+        for (int i = 0; i < c->width; i++) *o++ = (i < sp->row_len[r] && (v >> i & 1)) ? 1.0f : 0.0f;
+    }
+    int64_t to_move = (int64_t)S[VS_TO_MOVE];
+    o[0] = !over && to_move == 0 ? 1.0f : 0.0f;
+    o[1] = !over && to_move == 1 ? 1.0f : 0.0f;
+    o[2] = c->seat == 0 ? 1.0f : 0.0f;
+    o[3] = c->seat == 1 ? 1.0f : 0.0f;
+    o[4] = (float)((double)(int64_t)S[VS_SCORE0] / (double)c->first_to);
+    o[5] = (float)((double)(int64_t)S[VS_SCORE1] / (double)c->first_to);
+    o[6] = S[VS_OPENER] == 0 ? 1.0f : 0.0f;
+    o[7] = S[VS_OPENER] == 1 ? 1.0f : 0.0f;
+    o[8] = 0.0f; /* the opening draw is never pending when the learning seat looks */
+    o[9] = over ? 1.0f : 0.0f;
+    memset(mask, 0, (size_t)sp->nactions);
+    if (!over && to_move == c->seat) {
+        int64_t n = lml_legal(sp, board, legal);
+        for (int64_t k = 0; k < n; k++) mask[legal[k]] = 1;
+    }
+}
+
+/* The press `a` by the seat to move; returns 1 when it ends the match (VS_ENDED set), else 0. */
+static inline int vec_press(const SpecObject *sp, const VecConfig *c, uint64_t *S, int64_t a) {
+    uint64_t board = S[VS_BOARD] ^ lml_press(sp, S[VS_BOARD], a);
+    S[VS_BOARD] = board;
+    if (board) {
+        S[VS_TO_MOVE] ^= 1;
+        return 0;
+    }
+    int64_t m[6] = {(int64_t)S[VS_SCORE0], (int64_t)S[VS_SCORE1], (int64_t)S[VS_TO_MOVE],
+                    (int64_t)S[VS_OPENER], c->first_to, c->opener_rule};
+    int64_t over = lml_round_end(m);
+    S[VS_SCORE0] = (uint64_t)m[0];
+    S[VS_SCORE1] = (uint64_t)m[1];
+    if (over) {
+        S[VS_ENDED] = 1;
+        return 1;
+    }
+    S[VS_BOARD] = c->full; /* "Flip over the playing surface" */
+    S[VS_OPENER] = (uint64_t)m[3];
+    S[VS_TO_MOVE] = (uint64_t)m[3];
+    return 0;
+}
+
+/* The opponent moves until the learning seat is to move or the match is over (1: over). */
+static inline int vec_play_others(const SpecObject *sp, const VecConfig *c, uint64_t *S,
+                                  int64_t *legal, int64_t *win, int64_t *safe, uint64_t *afters) {
+    while ((int64_t)S[VS_TO_MOVE] != c->seat) {
+        uint64_t bits = S[VS_BOARD];
+        int64_t a;
+        if (c->policy[S[VS_TO_MOVE]] == POLICY_RANDOM) {
+            a = lml_kth(sp, bits, stream_below(&S[VS_STREAM], lml_count(sp, bits)));
+        } else {
+            int64_t n_legal = lml_legal(sp, bits, legal);
+            for (int64_t k = 0; k < n_legal; k++) afters[k] = bits ^ lml_press(sp, bits, legal[k]);
+            a = heuristic_press(sp, bits, legal, n_legal, afters, win, safe, &S[VS_STREAM]);
+        }
+        if (vec_press(sp, c, S, a)) return 1;
+    }
+    return 0;
+}
+
+/* A new match on the match's stream (S[VS_STREAM] already set): the opening draw, then the
+ * opponent until the learning seat is to move. */
+static inline void vec_new_match(const SpecObject *sp, const VecConfig *c, uint64_t *S,
+                                 int64_t *legal, int64_t *win, int64_t *safe, uint64_t *afters) {
+    int64_t opener = c->first_player == 2 ? stream_below(&S[VS_STREAM], 2) : c->first_player;
+    S[VS_BOARD] = c->full;
+    S[VS_SCORE0] = S[VS_SCORE1] = 0;
+    S[VS_TO_MOVE] = S[VS_OPENER] = (uint64_t)opener;
+    S[VS_ENDED] = 0;
+    vec_play_others(sp, c, S, legal, win, safe, afters);
+}
+
+ENGINE_CLONES static void vec_reset_all(const SpecObject *sp, const VecConfig *c, uint64_t *state,
+                                        const uint64_t *seeds, Py_ssize_t n, float *obs,
+                                        int8_t *mask) {
+    int64_t legal[MAX_ACTIONS], win[MAX_ACTIONS], safe[MAX_ACTIONS];
+    uint64_t afters[MAX_ACTIONS];
+    for (Py_ssize_t e = 0; e < n; e++) {
+        uint64_t *S = state + e * VS_SLOTS;
+        S[VS_STREAM] = seeds[e];
+        vec_new_match(sp, c, S, legal, win, safe, afters);
+        vec_observe(sp, c, S, obs + e * c->obs_size, mask + e * sp->nactions, legal);
+    }
+}
+
+ENGINE_CLONES static void vec_step_all(const SpecObject *sp, const VecConfig *c, uint64_t *state,
+                                       const int64_t *actions, Py_ssize_t n, float *obs,
+                                       int8_t *mask, double *rewards, char *terminated,
+                                       char *truncated, char *illegal) {
+    int64_t legal[MAX_ACTIONS], win[MAX_ACTIONS], safe[MAX_ACTIONS];
+    uint64_t afters[MAX_ACTIONS];
+    for (Py_ssize_t e = 0; e < n; e++) {
+        uint64_t *S = state + e * VS_SLOTS;
+        rewards[e] = 0.0;
+        terminated[e] = truncated[e] = illegal[e] = 0;
+        if (S[VS_ENDED]) { /* next-step autoreset: the action is ignored */
+            vec_new_match(sp, c, S, legal, win, safe, afters);
+        } else {
+            int64_t a = actions[e];
+            if (a < 0 || a >= sp->nactions || !lml_press(sp, S[VS_BOARD], a)) {
+                /* an illegal press: the match stays as it was and the episode ends as a loss */
+                illegal[e] = terminated[e] = 1;
+                rewards[e] = -1.0;
+                vec_observe(sp, c, S, obs + e * c->obs_size, mask + e * sp->nactions, legal);
+                S[VS_ENDED] = 1;
+                continue;
+            }
+            int over = vec_press(sp, c, S, a) || vec_play_others(sp, c, S, legal, win, safe, afters);
+            if (over) {
+                /* the winner: the one who did not press the last mouse (the seat to move) */
+                int winner = 1 - (int)S[VS_TO_MOVE];
+                rewards[e] = winner == c->seat ? 1.0 : -1.0;
+                terminated[e] = 1;
+            }
+        }
+        vec_observe(sp, c, S, obs + e * c->obs_size, mask + e * sp->nactions, legal);
+    }
+}
+
+/* The config tuple, checked, with the grid's width and the observation's size worked out. */
+static int vec_config(const SpecObject *sp, PyObject *t, VecConfig *c) {
+    unsigned long long full;
+    if (!PyArg_ParseTuple(t, "Kiiiiii;config: (full board, first_to, opener rule, first player, "
+                             "policy 0, policy 1, seat)",
+                          &full, &c->first_to, &c->opener_rule, &c->first_player, &c->policy[0],
+                          &c->policy[1], &c->seat))
+        return -1;
+    const char *bad = NULL;
+    if (!full) bad = "the full board has no mice";
+    else if (c->first_to < 1 || c->opener_rule < OPENER_ALTERNATE || c->opener_rule > OPENER_SAME ||
+             c->first_player < 0 || c->first_player > 2)
+        bad = "first_to is at least 1, opener rule 0 to 3, first player 0, 1 or 2 (random)";
+    else if (c->policy[0] < 0 || c->policy[0] > 1 || c->policy[1] < 0 || c->policy[1] > 1)
+        bad = "a policy is 0 (random) or 1 (heuristic)";
+    else if (c->seat < 0 || c->seat > 1)
+        bad = "the learning seat is 0 or 1";
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, bad);
+        return -1;
+    }
+    c->full = full;
+    c->width = 0;
+    for (int r = 0; r < sp->nrows; r++)
+        if (sp->row_len[r] > c->width) c->width = sp->row_len[r];
+    c->obs_size = (Py_ssize_t)sp->nrows * c->width + 10;
+    return 0;
+}
+
+/* Checks the buffers shared by both calls: state (N x 8 uint64), obs (N x size float32), mask
+ * (N x actions int8); N is taken from state. */
+static const char *vec_check(const SpecObject *sp, const VecConfig *c, Py_buffer *state,
+                             Py_buffer *obs, Py_buffer *mask, Py_ssize_t *n) {
+    if (state->len % (8 * VS_SLOTS)) return "state: 8 uint64 per environment";
+    *n = state->len / (8 * VS_SLOTS);
+    if (obs->len != *n * c->obs_size * 4) return "obs: one float32 row of the observation's size per environment";
+    if (mask->len != *n * sp->nactions) return "mask: one int8 per action id per environment";
+    return NULL;
+}
+
+/* vector_reset(spec, config, state, seeds, obs, mask): every environment starts a match from
+ * its seed (the stream), plays to the learning seat's turn and writes its observation and mask. */
+static PyObject *vector_reset(PyObject *module, PyObject *args) {
+    SpecObject *sp;
+    PyObject *config;
+    Py_buffer b[4] = {{0}}; /* state, seeds, obs, mask */
+    if (!PyArg_ParseTuple(args, "O!Ow*y*w*w*", &SpecType, &sp, &config, &b[0], &b[1], &b[2], &b[3]))
+        return NULL;
+    PyObject *result = NULL;
+    VecConfig c;
+    Py_ssize_t n = 0;
+    if (vec_config(sp, config, &c) < 0) goto done;
+    const char *bad = vec_check(sp, &c, &b[0], &b[2], &b[3], &n);
+    if (!bad && b[1].len != 8 * n) bad = "seeds: one uint64 per environment";
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, bad);
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    vec_reset_all(sp, &c, (uint64_t *)b[0].buf, (const uint64_t *)b[1].buf, n, (float *)b[2].buf,
+                  (int8_t *)b[3].buf);
+    Py_END_ALLOW_THREADS
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    for (int i = 0; i < 4; i++)
+        if (b[i].obj) PyBuffer_Release(&b[i]);
+    return result;
+}
+
+/* vector_step(spec, config, state, actions, obs, mask, rewards, terminated, truncated, illegal):
+ * one step of every environment (actions: int64, one per environment; rewards float64; the
+ * flags one byte each). An action that is not a legal press ends its episode as a loss (-1,
+ * illegal set), the match left as it was, as the single environment does. */
+static PyObject *vector_step(PyObject *module, PyObject *args) {
+    SpecObject *sp;
+    PyObject *config;
+    Py_buffer b[8] = {{0}}; /* state, actions, obs, mask, rewards, terminated, truncated, illegal */
+    if (!PyArg_ParseTuple(args, "O!Ow*y*w*w*w*w*w*w*", &SpecType, &sp, &config, &b[0], &b[1], &b[2],
+                          &b[3], &b[4], &b[5], &b[6], &b[7]))
+        return NULL;
+    PyObject *result = NULL;
+    VecConfig c;
+    Py_ssize_t n = 0;
+    if (vec_config(sp, config, &c) < 0) goto done;
+    const char *bad = vec_check(sp, &c, &b[0], &b[2], &b[3], &n);
+    if (!bad && b[1].len != 8 * n) bad = "actions: one int64 per environment";
+    else if (!bad && b[4].len != 8 * n) bad = "rewards: one float64 per environment";
+    else if (!bad && (b[5].len != n || b[6].len != n || b[7].len != n))
+        bad = "terminated, truncated, illegal: one byte (bool) per environment";
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, bad);
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    vec_step_all(sp, &c, (uint64_t *)b[0].buf, (const int64_t *)b[1].buf, n, (float *)b[2].buf,
+                 (int8_t *)b[3].buf, (double *)b[4].buf, (char *)b[5].buf, (char *)b[6].buf,
+                 (char *)b[7].buf);
+    Py_END_ALLOW_THREADS
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    for (int i = 0; i < 8; i++)
+        if (b[i].obj) PyBuffer_Release(&b[i]);
+    return result;
+}
+/* END h31vec ================================================================================ */
+
 static PyMethodDef module_methods[] = {
     {"bind_methods", (PyCFunction)bind_methods, METH_O, "Copy Core's methods onto a final subclass."},
     {"engine_addresses", (PyCFunction)engine_addresses, METH_NOARGS,
      "Addresses of the rule functions (legal, press, round_end, count, kth, play_kth), for ctypes."},
     {"play_batch", (PyCFunction)play_batch, METH_VARARGS,
      "Whole matches, one per seed, into the given buffers (batch.py's play_arrays)."},
+    /* h31vec: the step-wise batched API (vector_env.py) */
+    {"vector_reset", (PyCFunction)vector_reset, METH_VARARGS,
+     "Start every environment's match and write its observation and mask (vector_env.py)."},
+    {"vector_step", (PyCFunction)vector_step, METH_VARARGS,
+     "One step of every environment into the given buffers (vector_env.py)."},
     {NULL},
 };
 

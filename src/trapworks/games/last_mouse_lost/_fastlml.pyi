@@ -46,3 +46,28 @@ def play_batch(
     max_len: int,
     /,
 ) -> None: ...
+
+# h31vec: the step-wise batched API (vector_env.py). config = (full board, first_to, opener
+# rule, first player (2: drawn), policy of seat 0, policy of seat 1, learning seat).
+def vector_reset(
+    spec: Spec,
+    config: tuple[int, int, int, int, int, int, int],
+    state: Any,
+    seeds: Any,
+    obs: Any,
+    mask: Any,
+    /,
+) -> None: ...
+def vector_step(
+    spec: Spec,
+    config: tuple[int, int, int, int, int, int, int],
+    state: Any,
+    actions: Any,
+    obs: Any,
+    mask: Any,
+    rewards: Any,
+    terminated: Any,
+    truncated: Any,
+    illegal: Any,
+    /,
+) -> None: ...

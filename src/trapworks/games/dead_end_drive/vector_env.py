@@ -1,0 +1,548 @@
+"""13 Dead End Drive's vector environment, backed by the batched engine (batch.py's compiled
+rules, numba), not by N Python copies of the kernel; declared in the game's spec
+(`GameSpec.vector_env`), registered by the Gymnasium adapter.
+
+    import gymnasium as gym
+    import trapworks.adapters.gymnasium  # registers the ids
+    envs = gym.make_vec("trapworks/DeadEndDrive-v0", num_envs=256, players=4)
+    obs, info = envs.reset(seed=0)
+    actions = np.array([np.flatnonzero(m)[0] for m in envs.action_masks()])
+    obs, rewards, terminated, truncated, info = envs.step(actions)
+
+The same game, seat, opponents, observation (encoding.py's tensor, float for float: the seat's
+own cards and of the others only counts), reward and illegal-move rule as the single environment
+(trapworks.adapters.gymnasium.TrapworksEnv), `num_envs` games at once in compiled code. The step
+functions here drive batch.py's rule functions (`_chance`, `_legal`, `_decide`) one decision of
+the learning seat at a time and write the seat's observation from the engine's game vector.
+Opponents are the engine's agents (batch.POLICIES: "random"); any other is refused by name
+(Gymnasium's `vectorization_mode="sync"` copies the single environment for those). An id outside
+the action space raises a ValueError naming it; an id inside it that is not legal now ends that
+episode as a loss (-1, `info["illegal_action"]`), the game left as it was, as the single
+environment does. A game stopped by its turn limit is truncated (reward 0). Episodes that end are
+reset on the next step (Gymnasium's next-step autoreset: that step's action is ignored, its
+reward is 0). `info["action_mask"]` and `action_masks()` give each environment's legal actions.
+
+Randomness: environment i draws its deal, the dice, the portraits, its reshuffles and its
+opponents' choices from its own SplitMix64 stream (batch.py's), seeded from `reset(seed=...)`
+through `stream_seeds(seed, num_envs)`; the same seed gives the same games. The deal comes from
+the stream as batch.py deals it (`deal_from_stream`), not from the kernel's Mersenne Twister:
+each game is a game of the single environment's distribution, not the same game for a seed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+from numba import njit
+
+import trapworks
+from trapworks.core.stream_jit import below as _below
+
+from . import batch
+from .batch import (
+    CHARS,
+    CYCLE,
+    CYCLE_N,
+    DETECTIVE_STEP,
+    DIE0,
+    DIE1,
+    DISC,
+    DISC_N,
+    DRAWN,
+    DREW,
+    F_FIRST,
+    F_OVER,
+    F_REVEAL,
+    F_ROLL,
+    G_SIZE,
+    HAND_CARD,
+    HAND_N,
+    HAND_TURN,
+    MAX_CARDS,
+    MOVED,
+    N_DECISIONS,
+    NDICE,
+    OPENING,
+    OUT,
+    P_PLAYERS,
+    PHASE,
+    PILE_N,
+    PORTRAIT,
+    POS,
+    SECRET,
+    SEL_COUNT,
+    SEL_PAWN,
+    T_TRAP,
+    TO_MOVE,
+    TOTAL_OK,
+    TRAP_PAWN,
+    TRUNC,
+    TURNS,
+    UNSEEN,
+    WINNER_PAWN,
+    _chance,
+    _decide,
+    _legal,
+    _new_game,
+)
+from .board import COLUMN_NAMES
+from .components import CARD_NAMES, NUM_PAWNS, TOTAL_TRAP_PILE, TRAP_KINDS
+from .game import DeadEndDriveGame
+
+N_KINDS = len(CARD_NAMES)
+N_TRAPS = len(TRAP_KINDS)
+N_PHASES = 9  # encoding.PHASES, in the engine's phase numbers F_FIRST .. F_OVER
+
+
+def stream_seeds(seed: int | None, num_envs: int) -> np.ndarray:
+    """Each environment's stream seed: from `seed` by NumPy's SeedSequence (fresh entropy for None)."""
+    return np.random.SeedSequence(seed).generate_state(num_envs, dtype=np.uint64)
+
+
+# --- compiled steps ---------------------------------------------------------------------------
+@njit(cache=True, error_model="numpy")
+def _holder_or_secret(G: Any, n: int, pawn: int) -> int:
+    """Whose Character card `pawn` is (a seat), else n (a secret card, or nobody's)."""
+    for s in range(n):
+        if (G[CHARS + s] >> pawn) & 1:
+            return s
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def _decide_revealing(
+    G: Any, T: Any, P: Any, st: Any, go: int, track_end: int, ids: Any, action: int, scratch: Any, rev: Any
+) -> None:
+    """batch._decide, noting each pawn knocked off by it and whose card it was (the kernel's
+    `revealed`, which the observation shows and the engine does not keep)."""
+    n = P[P_PLAYERS]
+    owners = np.empty(NUM_PAWNS, np.int64)
+    for p in range(NUM_PAWNS):
+        owners[p] = _holder_or_secret(G, n, p) if G[POS + p] >= 0 else -1
+    _decide(G, T, P, st, go, track_end, ids, action, scratch)
+    for p in range(NUM_PAWNS):
+        if owners[p] >= 0 and G[POS + p] < 0:
+            rev[p] = owners[p]
+
+
+@njit(cache=True, error_model="numpy")
+def _advance(
+    G: Any,
+    T: Any,
+    P: Any,
+    st: Any,
+    go: int,
+    track_end: int,
+    ids: Any,
+    seat: int,
+    legal: Any,
+    scratch: Any,
+    rev: Any,
+) -> None:
+    """Chance and the opponents (random) play until the learning seat decides or the game ends."""
+    while G[PHASE] != F_OVER:
+        ph = G[PHASE]
+        if ph == F_FIRST or ph == F_REVEAL or ph == F_ROLL:
+            _chance(G, T, P, st, go, ids[8], ids[9], ids[10], scratch)
+        elif G[TO_MOVE] == seat:
+            return
+        else:
+            k = _legal(G, T, P, go, ids, legal)
+            action = legal[_below(st, k)]
+            G[N_DECISIONS] += 1
+            _decide_revealing(G, T, P, st, go, track_end, ids, action, scratch, rev)
+
+
+@njit(cache=True, error_model="numpy")
+def _observe(
+    G: Any,
+    T: Any,
+    P: Any,
+    go: int,
+    track_end: int,
+    ids: Any,
+    seat: int,
+    coords: Any,
+    turn_limit: float,
+    rev: Any,
+    out: Any,
+    mask: Any,
+    legal: Any,
+) -> None:
+    """The seat's observation (encoding.py's DeadEndDriveEncoder.state_tensor, float for float)
+    and its legal-action mask (all zero when it is not the seat's decision)."""
+    n = P[P_PLAYERS]
+    per = n + 11
+    out[:] = 0.0
+    mask[:] = 0
+    ph = G[PHASE]
+    mine = G[CHARS + seat]
+    for p in range(NUM_PAWNS):
+        b = p * per
+        sq = G[POS + p]
+        if sq < 0:
+            out[b + 1] = 1.0
+        else:
+            out[b + (2 if sq == go else 0)] = 1.0
+            out[b + 3] = coords[sq, 0]
+            out[b + 4] = coords[sq, 1]
+        if G[PORTRAIT] == p:
+            out[b + 5] = 1.0
+        if rev[p] >= 0:
+            out[b + 6 + rev[p]] = 1.0
+        if (mine >> p) & 1:
+            out[b + 7 + n] = 1.0
+        if (G[MOVED] >> p) & 1:
+            out[b + 8 + n] = 1.0
+        if G[SEL_PAWN] == p:
+            out[b + 9 + n] = 1.0
+        if G[TRAP_PAWN] == p:
+            out[b + 10 + n] = 1.0
+    i = NUM_PAWNS * per
+    out[i] = G[DETECTIVE_STEP] / max(1, track_end)
+    unseen = 0
+    for p in range(NUM_PAWNS):
+        unseen += (G[UNSEEN] >> p) & 1
+    out[i + 1] = (unseen + G[CYCLE_N]) / NUM_PAWNS
+    out[i + 2] = unseen / NUM_PAWNS
+    i += 3
+    # removed portraits: every card neither unseen, behind the frame nor in it
+    kept = G[UNSEEN]
+    for j in range(G[CYCLE_N]):
+        kept |= 1 << G[CYCLE + j]
+    if G[PORTRAIT] >= 0:
+        kept |= 1 << G[PORTRAIT]
+    for p in range(NUM_PAWNS):
+        if not (kept >> p) & 1:
+            out[i + p] = 1.0
+    i += NUM_PAWNS
+    for s in range(n):
+        c = 0
+        x = 0
+        for p in range(NUM_PAWNS):
+            c += (G[CHARS + s] >> p) & 1
+            x += (G[SECRET + s] >> p) & 1
+        out[i] = c / 4
+        out[i + 1] = G[HAND_N + s] / TOTAL_TRAP_PILE
+        out[i + 2] = x / 4
+        out[i + 3] = 1.0 if (G[OUT] >> s) & 1 else 0.0
+        i += 4
+    counts = np.zeros(N_KINDS, np.int64)
+    drawn_now = np.zeros(N_KINDS, np.int64)
+    base = seat * MAX_CARDS
+    for j in range(G[HAND_N + seat]):
+        card = G[HAND_CARD + base + j]
+        counts[card] += 1
+        if G[HAND_TURN + base + j] == G[TURNS]:
+            drawn_now[card] += 1
+    for k in range(N_KINDS):
+        out[i + k] = counts[k] / TOTAL_TRAP_PILE
+    i += N_KINDS
+    for k in range(N_KINDS):
+        out[i + k] = (drawn_now[k] if G[DREW] else 0) / TOTAL_TRAP_PILE
+    i += N_KINDS
+    if G[TO_MOVE] == seat and G[DRAWN] >= 0:
+        out[i + G[DRAWN]] = 1.0
+    i += 7
+    counts[:] = 0
+    for j in range(G[DISC_N]):
+        counts[G[DISC + j]] += 1
+    for k in range(N_KINDS):
+        out[i + k] = counts[k] / TOTAL_TRAP_PILE
+    i += N_KINDS
+    out[i] = G[PILE_N] / TOTAL_TRAP_PILE
+    i += 1
+    out[i + ph] = 1.0
+    i += N_PHASES
+    deciding = not (ph == F_FIRST or ph == F_REVEAL or ph == F_ROLL or ph == F_OVER)
+    if deciding:
+        out[i + G[TO_MOVE]] = 1.0
+    if ph != F_FIRST:  # the kernel's to_move is None until the roll-off
+        out[i + n + G[TO_MOVE]] = 1.0
+    out[i + 2 * n + seat] = 1.0
+    i += 3 * n
+    nd = G[NDICE]
+    for d in range(min(2, nd)):
+        v = G[DIE0 + d]
+        if 1 <= v <= 6:
+            out[i + 6 * d + v - 1] = 1.0
+    i += 12
+    if G[TOTAL_OK] and nd == 2:
+        out[i] = (G[DIE0] + G[DIE1]) / 12
+    if G[SEL_PAWN] >= 0:
+        out[i + 1] = G[SEL_COUNT] / 12
+    i += 2
+    if G[TRAP_PAWN] >= 0:
+        out[i + T[T_TRAP][G[POS + G[TRAP_PAWN]]]] = 1.0
+    i += N_TRAPS
+    out[i] = 1.0 if G[DREW] else 0.0
+    out[i + 1] = 1.0 if G[OPENING] else 0.0
+    out[i + 2] = 1.0 if ph == F_OVER else 0.0
+    out[i + 3] = 1.0 if G[TRUNC] else 0.0
+    out[i + 4] = min(1.0, (G[TURNS] + 1) / turn_limit)
+    if deciding and G[TO_MOVE] == seat:
+        k = _legal(G, T, P, go, ids, legal)
+        for j in range(k):
+            mask[legal[j]] = 1
+
+
+@njit(cache=True, error_model="numpy")
+def _winner_seat(G: Any, n: int) -> int:
+    """The seat holding the winning pawn's Character card or its secret card; -1 for none."""
+    wp = G[WINNER_PAWN]
+    if wp < 0 or G[TRUNC]:
+        return -1
+    for s in range(n):
+        if (G[CHARS + s] >> wp) & 1 or (G[SECRET + s] >> wp) & 1:
+            return s
+    return -1
+
+
+@njit(cache=True, error_model="numpy")
+def _start(
+    G: Any, T: Any, P: Any, st: Any, go: int, track_end: int, ids: Any, seat: int, legal: Any, rev: Any
+):
+    scratch = np.zeros(legal.shape[0], np.int64)
+    _new_game(G, T, P, st)
+    rev[:] = -1
+    _advance(G, T, P, st, go, track_end, ids, seat, legal, scratch, rev)
+
+
+@njit(cache=True, error_model="numpy")
+def vector_reset(
+    S: Any,
+    streams: Any,
+    T: Any,
+    P: Any,
+    ids: Any,
+    go: int,
+    track_end: int,
+    seat: int,
+    coords: Any,
+    turn_limit: float,
+    rev: Any,
+    ended: Any,
+    obs: Any,
+    mask: Any,
+) -> None:
+    legal = np.zeros(S.shape[1], np.int64)
+    for e in range(S.shape[0]):
+        _start(S[e], T, P, streams[e], go, track_end, ids, seat, legal, rev[e])
+        ended[e] = S[e, PHASE] == F_OVER
+        _observe(S[e], T, P, go, track_end, ids, seat, coords, turn_limit, rev[e], obs[e], mask[e], legal)
+
+
+@njit(cache=True, error_model="numpy")
+def vector_step(
+    actions: Any,
+    S: Any,
+    streams: Any,
+    T: Any,
+    P: Any,
+    ids: Any,
+    go: int,
+    track_end: int,
+    seat: int,
+    coords: Any,
+    turn_limit: float,
+    lose: float,
+    rev: Any,
+    ended: Any,
+    obs: Any,
+    mask: Any,
+    rewards: Any,
+    terminated: Any,
+    truncated: Any,
+    illegal: Any,
+) -> None:
+    """One step of every environment. An environment that ended at the last step starts a new
+    game instead (Gymnasium's next-step autoreset)."""
+    legal = np.zeros(S.shape[1], np.int64)
+    scratch = np.zeros(S.shape[1], np.int64)
+    n = P[P_PLAYERS]
+    for e in range(S.shape[0]):
+        G = S[e]
+        rewards[e] = 0.0
+        terminated[e] = False
+        truncated[e] = False
+        illegal[e] = False
+        if ended[e]:
+            _start(G, T, P, streams[e], go, track_end, ids, seat, legal, rev[e])
+            ended[e] = G[PHASE] == F_OVER
+        else:
+            a = actions[e]
+            if not mask[e, a]:  # the mask of the last observation: the game has not moved since
+                illegal[e] = True
+                terminated[e] = True
+                rewards[e] = -1.0
+                ended[e] = True
+                continue  # the observation and mask stay those of the unchanged game
+            G[N_DECISIONS] += 1
+            _decide_revealing(G, T, P, streams[e], go, track_end, ids, a, scratch, rev[e])
+            _advance(G, T, P, streams[e], go, track_end, ids, seat, legal, scratch, rev[e])
+            if G[PHASE] == F_OVER:
+                ended[e] = True
+                if G[TRUNC]:
+                    truncated[e] = True
+                else:
+                    terminated[e] = True
+                    rewards[e] = 1.0 if _winner_seat(G, n) == seat else lose
+        _observe(G, T, P, go, track_end, ids, seat, coords, turn_limit, rev[e], obs[e], mask[e], legal)
+
+
+# --- the environment ------------------------------------------------------------------------------
+class DeadEndDriveVectorEnv(VectorEnv):
+    """13 Dead End Drive for one learning seat in `num_envs` games at once (batch.py's engine)."""
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        game_id: str = "dead-end-drive",
+        seat: int = 0,
+        opponents: str | list[str] = "random",
+        render_mode: str | None = None,
+        **options: Any,
+    ):
+        if game_id != "dead-end-drive":
+            raise ValueError(f"DeadEndDriveVectorEnv plays dead-end-drive, not {game_id!r}")
+        if render_mode is not None:
+            raise ValueError("the batched 13 Dead End Drive environments do not render: use TrapworksEnv")
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs {num_envs!r}: a whole number of environments, at least 1")
+        game = trapworks.make(game_id, **options)
+        assert isinstance(game, DeadEndDriveGame)
+        self.game = game
+        n = game.num_players()
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"seat {seat!r}: the learning seat is one of 0..{n - 1}")
+        others = [s for s in range(n) if s != seat]
+        names = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
+        if len(names) != len(others):
+            raise ValueError(f"opponents: {len(names)} given for {len(others)} other seat(s) {others}")
+        for name in names:
+            if name not in batch.POLICIES or batch.POLICIES[name] != 0:
+                raise ValueError(
+                    f"opponent {name!r}: the batched engine's environments play random opponents "
+                    "(use vectorization_mode='sync' for other agents)"
+                )
+        t = batch.engine_tables(game)
+        self._P = t["params"]
+        self._T = t["tables"]
+        self._ids = t["ids"]
+        self._go = int(t["go"])
+        self._track_end = int(t["track_end"])
+        m = game.mansion
+        coords = np.zeros((m.width * m.height, 2), np.float64)
+        for sq in range(m.width * m.height):
+            name = m.name(sq)
+            coords[sq] = ((COLUMN_NAMES.index(name[0]) + 1) / m.width, int(name[1:]) / m.height)
+        self._coords = coords
+        self._turn_limit = float(game.options["turn_limit"])
+        self._lose = float(-1.0 / (n - 1))
+        self.num_envs = num_envs
+        self.seat = seat
+        enc = game.encoder()
+        self.single_observation_space = gymnasium.spaces.Box(
+            enc.low, enc.high, shape=enc.observation_shape(), dtype=np.float32
+        )
+        self._num_actions = game.num_distinct_actions()
+        self.single_action_space = gymnasium.spaces.Discrete(self._num_actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.render_mode = None
+        size = self.single_observation_space.shape[0]
+        self._S = np.zeros((num_envs, G_SIZE), np.int64)
+        self._streams = np.zeros((num_envs, 1), np.uint64)
+        self._rev = np.full((num_envs, NUM_PAWNS), -1, np.int64)
+        self._ended = np.zeros(num_envs, np.bool_)
+        self._obs = np.zeros((num_envs, size), np.float32)
+        self._mask = np.zeros((num_envs, self._num_actions), np.int8)
+        self._rewards = np.zeros(num_envs, np.float64)
+        self._terminated = np.zeros(num_envs, np.bool_)
+        self._truncated = np.zeros(num_envs, np.bool_)
+        self._illegal = np.zeros(num_envs, np.bool_)
+        self._started = False
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        self._streams[:, 0] = stream_seeds(seed, self.num_envs)
+        vector_reset(
+            self._S,
+            self._streams,
+            self._T,
+            self._P,
+            self._ids,
+            self._go,
+            self._track_end,
+            self.seat,
+            self._coords,
+            self._turn_limit,
+            self._rev,
+            self._ended,
+            self._obs,
+            self._mask,
+        )
+        self._started = True
+        return self._obs.copy(), {"action_mask": self._mask.copy()}
+
+    def step(self, actions: Any):
+        if not self._started:
+            raise RuntimeError("call reset() first")
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
+            raise ValueError(
+                f"actions: {self.num_envs} integer action ids, one per environment (got {acts!r})"
+            )
+        bad = np.flatnonzero((acts < 0) | (acts >= self._num_actions))
+        if bad.size:
+            e = int(bad[0])
+            raise ValueError(
+                f"action {int(acts[e])} for environment {e} is out of range: "
+                f"ids are 0..{self._num_actions - 1}"
+            )
+        vector_step(
+            acts.astype(np.int64),
+            self._S,
+            self._streams,
+            self._T,
+            self._P,
+            self._ids,
+            self._go,
+            self._track_end,
+            self.seat,
+            self._coords,
+            self._turn_limit,
+            self._lose,
+            self._rev,
+            self._ended,
+            self._obs,
+            self._mask,
+            self._rewards,
+            self._terminated,
+            self._truncated,
+            self._illegal,
+        )
+        info: dict[str, Any] = {"action_mask": self._mask.copy()}
+        if self._illegal.any():
+            info["illegal_action"] = self._illegal.copy()
+            info["_illegal_action"] = self._illegal.copy()
+        return (
+            self._obs.copy(),
+            self._rewards.copy(),
+            self._terminated.copy(),
+            self._truncated.copy(),
+            info,
+        )
+
+    def action_masks(self) -> np.ndarray:
+        """Each environment's legal actions (True) as of the last reset or step (for MaskablePPO)."""
+        return self._mask.astype(bool)
+
+
+__all__ = ["DeadEndDriveVectorEnv", "stream_seeds"]
