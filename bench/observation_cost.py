@@ -5,7 +5,11 @@ Random playouts of each game are recorded; then, over the same positions:
   chance nodes included (drawn from a seeded rng), per action;
 - tensor (kernel): `state.observation_tensor(seat)` for the seat to move (its view, encoded);
 - tensor (adapters): `trapworks.adapters._common.observation_array(state, seat)`, what the
-  Gymnasium and PettingZoo environments return (a float32 numpy array).
+  Gymnasium and PettingZoo environments return (a float32 numpy array). An encoder that keeps
+  tables (`clear_caches()`) has them cleared before each pass and filled by as many other games
+  (other seeds) first, so that no timed position's tensor was made before (a long run's tables).
+Times are the thread's CPU time (time.thread_time), so that other work on a shared machine counts
+less.
 
     .venv/bin/python bench/observation_cost.py            # prints a Markdown table
     .venv/bin/python bench/observation_cost.py --check    # also: fast path == the view encoder
@@ -33,12 +37,15 @@ GAMES: list[tuple[str, dict[str, Any], int]] = [
 ]
 
 
-def playouts(game_id: str, options: dict[str, Any], games: int, seed: int = 0):
-    """(initial state, actions, positions where a seat is to move) of `games` random games."""
-    game = trapworks.make(game_id, **options)
+def playouts(
+    game_id: str, options: dict[str, Any], games: int, seed: int = 0, game: Any = None, first: int = 0
+):
+    """(initial state, actions, positions where a seat is to move) of `games` random games
+    (game seeds first, first + 1, ...; on `game` when given)."""
+    game = game if game is not None else trapworks.make(game_id, **options)
     rng = random.Random(seed)
     runs = []
-    for g in range(games):
+    for g in range(first, first + games):
         state = game.new_initial_state(seed=g)
         start = state.clone()
         actions: list[int] = []
@@ -60,25 +67,32 @@ def time_steps(runs) -> tuple[float, int]:
     count = 0
     for start, actions, _ in runs:
         state = start.clone()
-        t = time.perf_counter()
+        t = time.thread_time()
         for a in actions:
             if state.current_player() != CHANCE:
                 state.legal_actions()
             state.apply_action(a)
-        total += time.perf_counter() - t
+        total += time.thread_time() - t
         count += len(actions)
     return total, count
 
 
-def time_tensors(runs, fn) -> tuple[float, int]:
+def time_tensors(runs, fn, warm=None) -> tuple[float, int]:
+    if warm is not None:
+        enc = runs[0][0].game.encoder()
+        if hasattr(enc, "clear_caches"):
+            enc.clear_caches()
+        for _, _, positions in warm:
+            for p in positions:
+                fn(p, p.current_player())
     total = 0.0
     count = 0
     for _, _, positions in runs:
         seats = [p.current_player() for p in positions]
-        t = time.perf_counter()
+        t = time.thread_time()
         for p, s in zip(positions, seats, strict=True):
             fn(p, s)
-        total += time.perf_counter() - t
+        total += time.thread_time() - t
         count += len(positions)
     return total, count
 
@@ -109,13 +123,14 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     for game_id, options, games in GAMES:
         runs = playouts(game_id, options, games)
+        warm = playouts(game_id, options, games, seed=1, game=runs[0][0].game, first=10_000)
         if args.check:
             print(f"checked {check(runs)} tensors of {game_id}")
         step_t, steps = min((time_steps(runs) for _ in range(3)), key=lambda x: x[0])
         kern_t, obs = min(
             (time_tensors(runs, lambda p, s: p.observation_tensor(s)) for _ in range(3)), key=lambda x: x[0]
         )
-        adap_t, _ = min((time_tensors(runs, observation_array) for _ in range(3)), key=lambda x: x[0])
+        adap_t, _ = min((time_tensors(runs, observation_array, warm) for _ in range(3)), key=lambda x: x[0])
         step_us = step_t / steps * 1e6
         kern_us = kern_t / obs * 1e6
         adap_us = adap_t / obs * 1e6

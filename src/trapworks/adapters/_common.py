@@ -12,13 +12,24 @@ from trapworks.core.game import CHANCE, Game, State, sample_chance
 
 def observation_array(state: State, seat: int) -> np.ndarray:
     """The seat's observation tensor as float32. A game's encoder may offer `state_tensor(state,
-    seat)`: the same floats written by vectorised code without building the view (bit for bit
-    the view's tensor: tests/research/test_fast_tensors.py); otherwise the view is encoded."""
-    enc = state.game.encoder()
-    fast = getattr(enc, "state_tensor", None)
+    seat)`: the same floats written by vectorised or compiled code without building the view (bit
+    for bit the view's tensor: tests/research/test_fast_tensors.py); otherwise the view is
+    encoded. The first call on a game object looks the encoder up; later calls go straight to it
+    (the adapters call this once per step, so its own cost counts: BENCHMARKS.md)."""
+    try:
+        fast = state.game._fast_tensor  # type: ignore[attr-defined]  # set below, on the game object
+    except AttributeError:
+        fast = _bind_fast_tensor(state.game)
     if fast is not None:
         return fast(state, seat)
     return np.asarray(state.observation_tensor(seat), dtype=np.float32)
+
+
+def _bind_fast_tensor(game: Game) -> Any:
+    """The encoder's `state_tensor` (None: it has none), kept on the game object."""
+    fast = getattr(game.encoder(), "state_tensor", None)
+    game.__dict__["_fast_tensor"] = fast
+    return fast
 
 
 def action_mask(game: Game, state: State, seat: int) -> np.ndarray:

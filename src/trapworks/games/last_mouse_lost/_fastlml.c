@@ -1272,6 +1272,191 @@ done:
     return result;
 }
 /* END h31vec ================================================================================ */
+/* ==================== observation tensor (issue 30, deliver 5; branch h30) ==================
+ *
+ tensor_writer(template, fallback) returns `state_tensor(state, seat)`, a builtin function that
+ * writes the observation tensor of `seat` as a new float32 numpy array from a compiled state's
+ * fields: bit for bit what encoding.py's view encoder writes from `state.view(seat)`
+ * (tests/research/test_fast_tensors.py compares them on random states of every board).
+ * `template` is a float32 array of the tensor's size (each result is its copy, so this file needs
+ * no numpy headers); `fallback(state, seat)` answers for a state that is not a compiled one (the
+ * pure-Python path, a board of more than 64 mice). The two are the builtin's `self` (a tuple),
+ * so that a call goes from Python straight to C (no functools.partial in between). Layout: the rows x widest-row grid (1.0 for a
+ * raised mouse), who is to move (2; none at the opening draw and at the end), the seat (2), the
+ * score over first_to (2), the round's opener (2; none at the opening draw), the draw pending
+ * (1), the match over (1). Last Mouse Lost has no secret, so every seat's tensor differs only in
+ * the seat's one-hot. */
+static PyObject *str_tensor_copy, *str_tensor_awaiting;
+static PyObject *tensor_copy;           /* the template type's `copy` (a method descriptor) */
+static PyTypeObject *tensor_copy_type;  /* ... of this type */
+
+/* A small non-negative int attribute value as a C long (-1 with an error set if it is not). */
+static int tensor_long(PyObject *v, long *out) {
+    if (!PyLong_Check(v)) {
+        PyErr_Format(PyExc_TypeError, "state_tensor: expected an int, got %R", v);
+        return -1;
+    }
+    *out = PyLong_AsLong(v);
+    return (*out == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+/* The float32 values of `arr`, a fresh copy of `template` (a writable, C-contiguous array of
+ * `size` float32 values). Asking numpy for a buffer costs about as much as the rest of the tensor
+ * (it describes the array anew for every new array), so once per process the buffer protocol's
+ * answer is compared with the data pointer that numpy's array struct holds right after the object
+ * header (PyArrayObject_fields.data, the start of numpy's stable ABI); when they agree, copies of
+ * the same type are read through that pointer from then on, else always through the protocol. */
+static int tensor_abi = -1; /* -1 not yet known, 1 the struct's pointer is the data, 0 it is not */
+static PyTypeObject *tensor_type;
+
+static float *tensor_data(PyObject *arr, PyObject *template, Py_ssize_t size) {
+    if (tensor_abi == 1 && Py_TYPE(arr) == tensor_type) return *(float **)((char *)arr + sizeof(PyObject));
+    Py_buffer view;
+    if (PyObject_GetBuffer(arr, &view, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    int ok = view.itemsize == 4 && view.format && strcmp(view.format, "f") == 0 && view.len == size * 4;
+    float *data = (float *)view.buf;
+    PyBuffer_Release(&view);
+    if (!ok) {
+        PyErr_Format(PyExc_ValueError, "state_tensor: the template is not %zd float32 values", size);
+        return NULL;
+    }
+    if (tensor_abi == -1) {
+        tensor_abi = Py_TYPE(arr) == Py_TYPE(template) && *(float **)((char *)arr + sizeof(PyObject)) == data;
+        tensor_type = Py_TYPE(arr);
+    }
+    return data;
+}
+
+static PyObject *write_tensor(PyObject *template, Py_ssize_t tsize, PyObject *fallback, PyObject *state,
+                              PyObject *seatobj) {
+    SpecObject *sp = PyObject_TypeCheck(state, &CoreType) ? spec_of((CoreObject *)state) : NULL;
+    CoreObject *core = (CoreObject *)state;
+    if (!sp || core->first_to < 1) return PyObject_CallFunctionObjArgs(fallback, state, seatobj, NULL);
+    long seat;
+    if (tensor_long(seatobj, &seat) < 0) return NULL;
+    if (!str_tensor_copy) {
+        str_tensor_copy = PyUnicode_InternFromString("copy");
+        str_tensor_awaiting = PyUnicode_InternFromString("awaiting_opener");
+        if (!str_tensor_copy || !str_tensor_awaiting) return NULL;
+    }
+    /* The facts kept in the Python state's __dict__. */
+    PyObject *v = PyObject_GetAttr(state, str_tensor_awaiting);
+    if (!v) return NULL;
+    int awaiting = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    if (awaiting < 0) return NULL;
+    long opener, s0, s1;
+    v = PyObject_GetAttr(state, str_round_opener);
+    if (!v) return NULL;
+    int rc = tensor_long(v, &opener);
+    Py_DECREF(v);
+    if (rc < 0) return NULL;
+    v = PyObject_GetAttr(state, str_score);
+    if (!v) return NULL;
+    PyObject *seq = PySequence_Fast(v, "state_tensor: the score is not a sequence");
+    Py_DECREF(v);
+    if (!seq) return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != 2) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "state_tensor: the score has not two entries");
+        return NULL;
+    }
+    rc = tensor_long(PySequence_Fast_GET_ITEM(seq, 0), &s0);
+    if (rc == 0) rc = tensor_long(PySequence_Fast_GET_ITEM(seq, 1), &s1);
+    Py_DECREF(seq);
+    if (rc < 0) return NULL;
+
+    int width = 0;
+    for (int r = 0; r < sp->nrows; r++)
+        if (sp->row_len[r] > width) width = sp->row_len[r];
+    Py_ssize_t cells = (Py_ssize_t)sp->nrows * width, size = cells + 10;
+    if (size != tsize) {
+        PyErr_Format(PyExc_ValueError, "state_tensor: this state's tensor has %zd values, the encoder's %zd",
+                     size, tsize);
+        return NULL;
+    }
+
+    /* template.copy(), through the type's own method (looked up once per type). */
+    if (Py_TYPE(template) != tensor_copy_type) {
+        PyObject *m = _PyType_Lookup(Py_TYPE(template), str_tensor_copy);
+        if (!m) {
+            PyErr_SetString(PyExc_TypeError, "state_tensor: the template has no copy()");
+            return NULL;
+        }
+        Py_INCREF(m);
+        Py_XSETREF(tensor_copy, m);
+        tensor_copy_type = Py_TYPE(template);
+    }
+    PyObject *arr = PyObject_Vectorcall(tensor_copy, &template, 1, NULL);
+    if (!arr) return NULL;
+    float *out = tensor_data(arr, template, size);
+    if (!out) {
+        Py_DECREF(arr);
+        return NULL;
+    }
+    uint64_t board = core->board;
+    for (int r = 0; r < sp->nrows; r++) {
+        uint64_t row = board >> sp->row_shift[r];
+        int n = sp->row_len[r];
+        float *cell = out + (Py_ssize_t)r * width;
+        for (int i = 0; i < width; i++) cell[i] = (i < n && (row >> i & 1)) ? 1.0f : 0.0f;
+    }
+    float *tail = out + cells;
+    for (int i = 0; i < 10; i++) tail[i] = 0.0f;
+    long to_move = (core->over || awaiting) ? -1 : core->to_move;
+    if (to_move == 0 || to_move == 1) tail[to_move] = 1.0f;
+    if (seat == 0 || seat == 1) tail[2 + seat] = 1.0f;
+    /* As Python's s / first_to (a correctly rounded double), then rounded to float32. */
+    tail[4] = (float)((double)s0 / (double)core->first_to);
+    tail[5] = (float)((double)s1 / (double)core->first_to);
+    if (!awaiting && (opener == 0 || opener == 1)) tail[6 + opener] = 1.0f;
+    tail[8] = awaiting ? 1.0f : 0.0f;
+    tail[9] = core->over ? 1.0f : 0.0f;
+    return arr;
+}
+
+/* The bound writer: self is the tuple (template, fallback, the template's length). */
+static PyObject *bound_state_tensor(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "state_tensor(state, seat) takes 2 arguments");
+        return NULL;
+    }
+    return write_tensor(PyTuple_GET_ITEM(self, 0), PyLong_AsSsize_t(PyTuple_GET_ITEM(self, 2)),
+                        PyTuple_GET_ITEM(self, 1), args[0], args[1]);
+}
+
+static PyMethodDef bound_state_tensor_def = {
+    "state_tensor", (PyCFunction)(void (*)(void))bound_state_tensor, METH_FASTCALL,
+    "state_tensor(state, seat): the seat's observation tensor as float32 (encoding.py's layout)."};
+
+static PyObject *tensor_writer(PyObject *module, PyObject *args) {
+    PyObject *template, *fallback;
+    if (!PyArg_ParseTuple(args, "OO:tensor_writer", &template, &fallback)) return NULL;
+    if (!PyCallable_Check(fallback)) {
+        PyErr_SetString(PyExc_TypeError, "tensor_writer: the fallback is not callable");
+        return NULL;
+    }
+    /* The template: a writable, C-contiguous, one-dimensional float32 array (its copies are too). */
+    Py_buffer view;
+    if (PyObject_GetBuffer(template, &view, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_ND | PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    int ok = view.ndim == 1 && view.itemsize == 4 && view.format && strcmp(view.format, "f") == 0;
+    Py_ssize_t n = view.len / 4;
+    PyBuffer_Release(&view);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "tensor_writer: the template is not a one-dimensional float32 array");
+        return NULL;
+    }
+    PyObject *len = PyLong_FromSsize_t(n);
+    if (!len) return NULL;
+    PyObject *self = PyTuple_Pack(3, template, fallback, len);
+    Py_DECREF(len);
+    if (!self) return NULL;
+    PyObject *f = PyCFunction_NewEx(&bound_state_tensor_def, self, NULL);
+    Py_DECREF(self);
+    return f;
+}
+/* ==================== end of the observation tensor block (h30) ============================= */
 
 static PyMethodDef module_methods[] = {
     {"bind_methods", (PyCFunction)bind_methods, METH_O, "Copy Core's methods onto a final subclass."},
@@ -1284,6 +1469,9 @@ static PyMethodDef module_methods[] = {
      "Start every environment's match and write its observation and mask (vector_env.py)."},
     {"vector_step", (PyCFunction)vector_step, METH_VARARGS,
      "One step of every environment into the given buffers (vector_env.py)."},
+    /* h30: the observation tensor block above (issue 30, deliver 5). */
+    {"tensor_writer", (PyCFunction)tensor_writer, METH_VARARGS,
+     "tensor_writer(template, fallback): state_tensor(state, seat), the observation tensor in C."},
     {NULL},
 };
 

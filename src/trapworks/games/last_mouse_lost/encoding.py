@@ -13,10 +13,22 @@ from typing import Any
 import numpy as np
 
 from trapworks.core.encoding import Encoder, one_hot
+from trapworks.core.game import Game
+
+from .game import _fastlml
 
 
 class LastMouseLostEncoder(Encoder):
     static_keys = ("game", "rules", "board", "first_to", "legal_actions")
+
+    def __init__(self, game: Game):
+        super().__init__(game)
+        if _fastlml is not None and getattr(getattr(game, "tables", None), "spec", None) is not None:
+            # The compiled engine's states: the tensor is written in C (_fastlml.c's
+            # tensor_writer, the same floats), any other state by `_state_tensor` below. An
+            # instance attribute, so that the adapters' call goes straight to C.
+            template = np.zeros(self.observation_size(), np.float32)
+            self.__dict__["state_tensor"] = _fastlml.tensor_writer(template, self._state_tensor)
 
     def observation_shape(self) -> tuple[int, ...]:
         board = self.game.options["board"]
@@ -40,6 +52,12 @@ class LastMouseLostEncoder(Encoder):
     GRID_CACHE = 1 << 15
 
     def state_tensor(self, state: Any, seat: int) -> np.ndarray:
+        """`observation_tensor(state.view(seat))` as float32, written from the state (no view is
+        built): by the compiled engine's `state_tensor` for its states (see __init__), else by
+        `_state_tensor`."""
+        return self._state_tensor(state, seat)
+
+    def _state_tensor(self, state: Any, seat: int) -> np.ndarray:
         """`observation_tensor(state.view(seat))` as float32, written from the state with
         precomputed tables (no view is built): the same floats, bit for bit (tested on random
         states, tests/research/test_fast_tensors.py). The grid of a board integer is unpacked
