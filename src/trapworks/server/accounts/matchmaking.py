@@ -225,14 +225,16 @@ class Matchmaker:
             await self._match()
             seek = await asyncio.to_thread(self._load, key) or seek
         deadline = time.monotonic() + min(max(wait, 0.0), MAX_WAIT_S)
-        while seek.status in ("waiting", "claimed") and (left := deadline - time.monotonic()) > 0:
-            event = self._matched.setdefault(key, asyncio.Event())
-            try:
-                await asyncio.wait_for(event.wait(), timeout=min(left, 1.0))
-            except TimeoutError:
-                await self._match()  # the computer's turn may have come, or a seek made elsewhere
-            seek = await asyncio.to_thread(self._load, key) or seek
-        self._matched.pop(key, None)
+        try:
+            while seek.status in ("waiting", "claimed") and (left := deadline - time.monotonic()) > 0:
+                event = self._matched.setdefault(key, asyncio.Event())
+                try:
+                    await asyncio.wait_for(event.wait(), timeout=min(left, 1.0))
+                except TimeoutError:
+                    await self._match()  # the computer's turn may have come, or a seek made elsewhere
+                seek = await asyncio.to_thread(self._load, key) or seek
+        finally:
+            self._matched.pop(key, None)  # bounded: only polls waiting now hold an event
         seek.secret = secret
         return seek
 
@@ -272,10 +274,12 @@ class Matchmaker:
 
     def listing(self, limit: int = 50) -> list[dict[str, Any]]:
         now = _now()
-        with self.db.begin() as s:
-            self._expire(s, now)
+        with self.db() as s:  # read only (the lobby asks often): expired seeks are left out
             rows = s.scalars(
-                select(SeekRow).where(SeekRow.status == "waiting").order_by(SeekRow.created).limit(limit)
+                select(SeekRow)
+                .where(SeekRow.status == "waiting", SeekRow.polled >= now - SEEK_IDLE_S)
+                .order_by(SeekRow.created)
+                .limit(limit)
             ).all()
             waiting = [Seek.from_row(r) for r in rows]
         return [
