@@ -13,7 +13,7 @@ from sqlalchemy import create_engine, text, update
 
 from trapworks.server import create_app
 from trapworks.server.accounts import core as accounts_core
-from trapworks.server.accounts.models import SessionRow
+from trapworks.server.accounts.models import SeekRow, SessionRow
 
 from .accounts_helpers import PASSWORD, SMALL_LML, Browser, play_to_end
 from .conftest import create_game
@@ -380,9 +380,8 @@ def test_quick_game_prefers_the_nearest_rating_and_gives_an_ai_after_the_wait(ap
     sb = b.post("/api/seeks", {"game": "last-mouse-lost", "ai_after": None}, 201)
     assert sa["rating"] - sb["rating"] > 1000
     assert sb["status"] == "waiting"
-    seeks = {s.secret: s for s in app.state.matchmaker.seeks.values()}
-    for s in seeks.values():
-        s.created -= 60  # as if both had waited a minute
+    with app.state.accounts.db.begin() as s:  # as if both had waited a minute
+        s.execute(update(SeekRow).values(created=SeekRow.created - 60))
     assert a.get(f"/api/seeks/{sa['seek']}")["status"] == "matched"
     # Alone: the computer takes the other seat after the chosen wait.
     solo = a.post("/api/seeks", {"game": "last-mouse-lost", "ai_after": 1}, 201)

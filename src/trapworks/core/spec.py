@@ -70,6 +70,30 @@ class AgentSpec:
     analysis: bool = False
 
 
+@dataclass(frozen=True)
+class MoveVerdict:
+    """A game's own word on one move of a finished game, for its review (`GameSpec.judge_move`):
+    `outcome` is what the position before the move was for the player to move with best play
+    ("win" or "loss"), `verdict` what the move made of it ("winning": it keeps a won position
+    won; "losing" otherwise, every move of a lost position included), `best` a winning move in
+    the game's action notation where the position had one (None in a lost position)."""
+
+    outcome: str
+    verdict: str
+    best: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.outcome not in ("win", "loss"):
+            raise ValueError(f"a move verdict's outcome is 'win' or 'loss', got {self.outcome!r}")
+        if self.verdict not in ("winning", "losing"):
+            raise ValueError(f"a move verdict is 'winning' or 'losing', got {self.verdict!r}")
+        if self.outcome == "loss" and self.verdict == "winning":
+            raise ValueError("no move of a lost position is winning")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"outcome": self.outcome, "best": self.best, "verdict": self.verdict}
+
+
 # What a level maps to: an agent's name, or a dict of settings (trapworks.agents.levels).
 LevelSpec = str | Mapping[str, Any]
 
@@ -100,6 +124,11 @@ class GameSpec:
     explore_grid: Callable[[Any], list[dict[str, Any]]] | None = None
     # solver(position_text, **options) -> a solution with to_dict(): `trapworks solve`.
     solver: Callable[..., Any] | None = None
+    # judge_move(state, action) -> MoveVerdict | None: the game's exact word on one move (the
+    # review of a finished game marks each move winning or losing with it; the server compares
+    # nothing itself). None for a position it cannot judge (a chance node, the game over); a game
+    # without this hook is reviewed with its hint agent's choice beside each move.
+    judge_move: Callable[[Any, int], MoveVerdict | None] | None = None
     # The web renderer: a file name under the front end's renderers folder (generic.js: the
     # generic one, which draws any game from its views and legal actions).
     renderer: str = "generic.js"
@@ -241,6 +270,7 @@ class GameSpec:
         _check_callable(fail, "stats", self.stats, 2)
         _check_callable(fail, "explore_grid", self.explore_grid, 1)
         _check_callable(fail, "solver", self.solver, 1)
+        _check_callable(fail, "judge_move", self.judge_move, 2)
         _check_callable(fail, "extra", self.extra, 4)
         _check_callable(fail, "static_view", self.static_view, 1)
         if not isinstance(self.renderer, str) or not self.renderer.endswith(".js") or "/" in self.renderer:
@@ -323,6 +353,7 @@ __all__ = [
     "AgentSpec",
     "GameSpec",
     "LEVEL_NAMES",
+    "MoveVerdict",
     "Notation",
     "SpecError",
     "dynamic_view",

@@ -4,14 +4,14 @@ analysis says of it, for the replay page.
 GET /api/games/{id}/analysis, for a game that is over only (its record is public then, with every
 secret it held). The server decides no rule: each answer comes from the game's spec.
 
-- A game with a solver (`GameSpec.solver`, position text -> a solution whose `to_dict()` says
-  `outcome` "win"/"loss" for the player to move and a winning `move`): each move is marked
-  winning or losing, with a winning move where the position had one. A move is winning when the
-  mover's position was won and the move keeps it won: it is the solver's move, or the position
-  after it (same round: fewer `heaps` left) is lost for the other player to move.
-- Any other game: the hint agent's choice (`GameSpec.hint_agent`) beside each move, chosen as a
-  hint is, from what that seat knew at the time (server/seat_player.py: a resample of the seat's
-  view, seeded from the game's key, purpose "analysis").
+- A game that judges its own moves (`GameSpec.judge_move(state, action)` -> a
+  `core.spec.MoveVerdict`, e.g. Last Mouse Lost's exact solver): each move is marked winning or
+  losing as the game says, with a winning move where the position had one. The server only
+  copies the verdict: what makes a move winning is the game's rule, not the server's.
+- Any other game: the hint agent's choice (features/hint.py's `hint_agent_name`, the agent a hint
+  would have asked) beside each move, chosen as a hint is, from what that seat knew at the time
+  (server/seat_player.py: a resample of the seat's view, seeded from the game's key, purpose
+  "analysis").
 
 Bounded: at most MAX_DECISIONS decisions a game are analysed (`truncated` says so), one
 computation at a time per game, in a thread (never on the event loop), results cached for the
@@ -21,78 +21,44 @@ CACHE most recent games (a finished game never changes).
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import OrderedDict
 from typing import Any
 
 from fastapi import FastAPI
 
-from trapworks.agents import available_agents
-from trapworks.core import Game, State
+from trapworks.core import State
 from trapworks.core.record import GameRecord
-from trapworks.core.spec import spec_of
+from trapworks.core.spec import MoveVerdict, spec_of
 
 from .errors import ServiceError
+from .features.hint import hint_agent_name
 from .messages import ErrorReply
 from .seat_player import IllegalChoice, SeatPlayer
 from .service import GameService
 
 MAX_DECISIONS = 400
 CACHE = 64
-HINT_AGENTS = ("hard", "heuristic", "perfect")  # the service's own fallback order for hints
+log = logging.getLogger(__name__)
 
 
-def hint_agent_name(game: Game) -> str | None:
-    names = available_agents(game)
-    spec = spec_of(type(game))
-    own = spec.hint_agent if spec is not None else None
-    return own if own in names else next((n for n in HINT_AGENTS if n in names), None)
-
-
-def _solve(solver: Any, state: State, options: dict[str, Any]) -> dict[str, Any] | None:
-    if state.is_terminal() or state.is_chance_node():
-        return None
+def _judged(judge: Any, before: State, action: int) -> MoveVerdict | None:
+    """The game's verdict on one move, on a copy of the position (a judge may play it out)."""
     try:
-        return dict(solver(state.position(), **options).to_dict())
-    except Exception:  # a position the solver does not take: no verdict rather than a wrong one
+        verdict = judge(before.clone(), action)
+    except Exception:  # a position the game cannot judge: no verdict rather than a wrong one
+        log.exception("%s: judge_move failed; the move is shown without a verdict", before.game.game_id)
         return None
-
-
-def _left(solution: dict[str, Any]) -> int | None:
-    heaps = solution.get("heaps")
-    return sum(heaps) if isinstance(heaps, list) else None
-
-
-def judge(
-    solver: Any, before: State, action: int, after: State, options: dict[str, Any]
-) -> dict[str, Any] | None:
-    """The solver's word on one move: winning or losing, and a winning move where one existed."""
-    sol = _solve(solver, before, options)
-    if sol is None or sol.get("outcome") not in ("win", "loss"):
-        return None
-    mover = before.current_player()
-    out: dict[str, Any] = {"outcome": sol["outcome"], "best": sol.get("move")}
-    if sol["outcome"] == "loss":
-        out["verdict"] = "losing"  # every move loses against best play
-        return out
-    winning = sol.get("action") == action
-    if not winning:
-        nxt = _solve(solver, after, options)
-        left_before, left_after = _left(sol), (_left(nxt) if nxt else None)
-        same_round = left_before is not None and left_after is not None and left_after < left_before
-        if nxt is not None and same_round and after.current_player() != mover:
-            winning = nxt.get("outcome") == "loss"
-    out["verdict"] = "winning" if winning else "losing"
-    return out
+    return verdict if isinstance(verdict, MoveVerdict) else None
 
 
 def analyse(record: GameRecord, key: bytes) -> dict[str, Any]:
-    """Every decision of `record`'s game with the solver's verdict or the hint agent's choice."""
+    """Every decision of `record`'s game with the game's own verdict or the hint agent's choice."""
     state = record.initial_state()
     game = state.game
     spec = spec_of(type(game))
-    solver = spec.solver if spec is not None else None
-    agent = None if solver is not None else hint_agent_name(game)
-    options = dict(getattr(game, "options", {}) or {})
+    judge = spec.judge_move if spec is not None else None
+    agent = None if judge is not None else hint_agent_name(game)
     moves: list[dict[str, Any]] = []
     decisions = 0
     truncated = False
@@ -108,10 +74,10 @@ def analyse(record: GameRecord, key: bytes) -> dict[str, Any]:
             else:
                 decisions += 1
                 entry: dict[str, Any] = {"ply": ply, "seat": seat, "move": text}
-                if solver is not None:
-                    verdict = judge(solver, before, action, after, options)
-                    if verdict:
-                        entry.update(verdict)
+                if judge is not None:
+                    verdict = _judged(judge, before, action)
+                    if verdict is not None:
+                        entry.update(verdict.to_dict())
                 elif agent is not None:
                     helper = SeatPlayer.new(agent, game, seat, key, "analysis", ply)
                     try:
@@ -127,7 +93,8 @@ def analyse(record: GameRecord, key: bytes) -> dict[str, Any]:
     return {
         "ok": True,
         "game": game.game_id,
-        "kind": "solver" if solver is not None else "agent" if agent is not None else "none",
+        # "solver": the game's own judge marked the moves (the page's words say so).
+        "kind": "solver" if judge is not None else "agent" if agent is not None else "none",
         "agent": agent,
         "moves": moves,
         "truncated": truncated,

@@ -173,6 +173,7 @@ def create_app(
     app.state.service = service
     app.state.store = store
     app.state.bus = the_bus
+    app.state.cluster = cluster
     app.state.evictor = evictor  # i26
     # i26: per-address and total bounds (sockets, games an hour, open tables, replays): bounds.py.
     app.add_middleware(BoundsMiddleware, bounds=bounds)

@@ -8,7 +8,9 @@ The database is the truth; the bus (server/bus.py) only says what changed where.
 - `seats` (a seat taken, a name): the seats and the control document are read again, and the
   presence is shown again;
 - `chat`: the line goes to this node's sockets of that game;
-- `presence`: which seats of a game have a socket on the sending node.
+- `presence`: which seats of a game have a socket on the sending node;
+- any other kind goes to the handler registered for it (`on`): `seek` (quick-game seeks paired
+  on another node: server/accounts/matchmaking.py wakes its waiting polls).
 A node only acts on games it holds in memory (those its sockets use, or that it loaded); any
 other game is read from the store when someone asks for it. Timers (a clock running out, chance
 or an AI seat to move) fire on the one node whose claim the store takes (`Store.claim_timer`).
@@ -17,6 +19,7 @@ or an AI seat to move) fire on the one node whose claim the store takes (`Store.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from .bus import Bus
@@ -36,6 +39,11 @@ class ClusterLink:
         self.service = service
         self.social = social
         service.bus = bus
+        self.handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {}
+
+    def on(self, kind: str, handler: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
+        """Messages of `kind` (another part of the server's own) go to `handler`."""
+        self.handlers[kind] = handler
 
     async def start(self) -> None:
         await self.bus.start(self.handle, self.resync)
@@ -58,6 +66,8 @@ class ClusterLink:
             await self.social.chat.heard_elsewhere(msg)
         elif kind == "presence":
             await self.social.presence.heard_elsewhere(msg)
+        elif isinstance(kind, str) and kind in self.handlers:
+            await self.handlers[kind](msg)
 
     async def resync(self) -> None:
         """The bus was lost for a while: every game held here catches up from the store."""

@@ -7,7 +7,7 @@ from trapworks.core.spec import AgentSpec, GameSpec
 from .agents import HeuristicAgent
 from .encoding import LastMouseLostEncoder
 from .game import STANDARD_BOARD, LastMouseLostGame, LastMouseLostState, parse_board
-from .solver import PerfectAgent, Solution, solve
+from .solver import PerfectAgent, Solution, judge_move, solve
 from .stats import explore_grid, game_stats
 from .views import LastMouseLostView
 
@@ -42,6 +42,7 @@ SPEC = GameSpec(
     levels={"hard": "perfect", "medium": {"heuristic_share": 0.0, "prior_weight": 0.0}},
     hint_agent="perfect",
     solver=solve_position,
+    judge_move=judge_move,  # the review of a finished game: each move winning or losing
     stats=game_stats,  # columns of simulation rows
     explore_grid=explore_grid,  # `trapworks explore` default cells
     renderer="last-mouse-lost.js",

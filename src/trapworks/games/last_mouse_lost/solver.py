@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trapworks.core import Agent, State, TrapworksError
+from trapworks.core.spec import MoveVerdict
 
 from .game import ROW_NAMES, LastMouseLostState, mice_text, runs_of
 
@@ -186,6 +187,29 @@ def solve(state: State) -> Solution:
         text += f" Winning move: {move}."
     outcome = "win" if target is not None else "loss"
     return Solution(outcome, move, action, nim_sum, sizes, text, game.rules, state.current_player())
+
+
+def judge_move(state: State, action: int) -> MoveVerdict | None:
+    """The solver's word on one move (`GameSpec.judge_move`, for the review of a finished game).
+
+    The position before the move is won or lost for the mover (`solve`). In a lost one every
+    move loses against best play. In a won one the move is winning when it is the solver's move,
+    or when the round goes on (nobody pressed the last mouse: the score is unchanged) and the
+    position it leaves is lost for the opponent, now to move. A move that ends the round lost it:
+    whoever presses the last mouse loses the round. None where nobody is to move (the opener
+    still to be drawn, the match over)."""
+    if not isinstance(state, LastMouseLostState) or state.is_terminal() or state.is_chance_node():
+        return None
+    sol = solve(state)
+    if sol.outcome == "loss":
+        return MoveVerdict("loss", "losing", None)
+    winning = action == sol.action
+    if not winning:
+        after = state.clone()
+        after.apply_action(action)
+        round_goes_on = not after.is_terminal() and after.score == state.score
+        winning = round_goes_on and solve(after).outcome == "loss"
+    return MoveVerdict("win", "winning" if winning else "losing", sol.move)
 
 
 class PerfectAgent(Agent):

@@ -30,6 +30,9 @@ def install(app: FastAPI, service: GameService) -> Accounts:
     _hook_game_end(service, accounts)
     app.state.accounts = accounts
     app.state.matchmaker = matchmaker
+    cluster = getattr(app.state, "cluster", None)
+    if cluster is not None:  # seeks paired on another node wake the polls waiting here
+        cluster.on("seek", matchmaker.heard)
     app.include_router(build_router(accounts, matchmaker))
     return accounts
 

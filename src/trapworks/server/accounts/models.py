@@ -1,8 +1,8 @@
 """The accounts' tables, on their own metadata (created beside the store's tables on start).
 
-Tables (migrations 0003 and 0005): accounts, account_sessions, account_seats, account_games,
-ratings, rating_history, login_failures. Nothing here holds a secret in the clear: passwords are
-argon2 hashes, sessions are stored as the SHA-256 of their cookie value.
+Tables (migrations 0003, 0005 and 0006): accounts, account_sessions, account_seats, account_games,
+ratings, rating_history, login_failures, quick_seeks. Nothing here holds a secret in the clear:
+passwords are argon2 hashes, sessions and seeks are stored as the SHA-256 of their handle.
 """
 
 from __future__ import annotations
@@ -122,3 +122,37 @@ class LoginFailureRow(AccountsBase):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     key_hash: Mapped[str] = mapped_column(String(64), index=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class SeekRow(AccountsBase):
+    """A quick-game seek (accounts/matchmaking.py), shared by every node of a cluster: a seek made
+    on one node is paired with one made on another. `id_hash`: SHA-256 of the seeker's handle (the
+    handle itself is never stored). `status`: waiting, claimed (a node is making its game: the
+    claim is `claim`, taken by a conditional UPDATE, so one seek is never paired twice), matched
+    or failed (`result`: the seat's link, or the error). `pool`: SHA-256 of what must be equal to
+    pair (game, options, rated, clock). Times are seconds since the epoch; a seek not polled for
+    a while (its page gone) is deleted."""
+
+    __tablename__ = "quick_seeks"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(16), unique=True)  # shown in the lobby's list
+    pool: Mapped[str] = mapped_column(String(64), index=True)
+    game: Mapped[str] = mapped_column(String(64))
+    title: Mapped[str] = mapped_column(String(128))
+    options: Mapped[dict] = mapped_column(JSON)
+    players: Mapped[int] = mapped_column(Integer)
+    account_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    username: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    name: Mapped[str] = mapped_column(String(24))
+    rating: Mapped[int] = mapped_column(Integer)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    ai_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+    ai_level: Mapped[str] = mapped_column(String(32))
+    days_per_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created: Mapped[float] = mapped_column(Float)
+    polled: Mapped[float] = mapped_column(Float, index=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    claim: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    claimed_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    result: Mapped[dict | None] = mapped_column(JSON, nullable=True)

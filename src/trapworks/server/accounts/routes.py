@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 from ..service import ServiceError, create_request
 from . import ratings
 from .core import Accounts, Current
-from .matchmaking import Matchmaker
+from .matchmaking import MAX_WAIT_S, Matchmaker
 
 STATIC_DIR = Path(__file__).resolve().parent.parent.parent / "web" / "static"
 SESSION_COOKIE = "tw_session"
@@ -316,8 +316,13 @@ def build_router(accounts: Accounts, matchmaker: Matchmaker) -> APIRouter:
         return Matchmaker.describe(await matchmaker.seek(who, spec))
 
     @router.get("/api/seeks/{secret}", summary="Your seek: still waiting, or your seat's link")
-    async def poll(secret: str):
-        return Matchmaker.describe(await matchmaker.poll(secret[:64]))
+    async def poll(
+        secret: str,
+        wait: float = Query(
+            0.0, ge=0, le=MAX_WAIT_S, description="seconds to wait for a match before answering"
+        ),
+    ):
+        return Matchmaker.describe(await matchmaker.poll(secret[:64], wait))
 
     @router.delete("/api/seeks/{secret}", summary="Stop waiting")
     async def cancel(secret: str):
