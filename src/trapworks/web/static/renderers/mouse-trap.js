@@ -13,6 +13,19 @@ function still() {
   return !!window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
+// The words on a space: 12.5 units, within the space's 56 less a margin of 3 each side. A longer
+// word is drawn a little smaller, down to 11.7 units (10 px on screen at the desktop's and the
+// zoomed phone's scale, the board's legibility floor), then narrowed to the room (SVG textLength).
+const LABEL_SIZE = 12.5, LABEL_ROOM = A.TILE - 6, LABEL_MIN = 11.7;
+let measurer = null;
+// How wide `text` is drawn in the board's font (a canvas measures it without a layout).
+function textWidth(text, weight, size) {
+  if (!measurer) measurer = document.createElement("canvas").getContext("2d");
+  if (!measurer) return text.length * size * 0.6;
+  measurer.font = `${weight} ${size}px system-ui, sans-serif`;
+  return measurer.measureText(text).width;
+}
+
 export default function createRenderer(root, ctx) {
   let lastMoved = new Set(); // seats whose mouse the last moving action moved
   const { svg, el } = ctx;
@@ -141,8 +154,18 @@ export default function createRenderer(root, ctx) {
     A.drawIcon(svg, icon, space, ink);
     const words = A.spaceWords(space, t);
     words.forEach((line, k) => {
-      svg("text", { x: A.TILE / 2, y: (words.length === 1 ? 46 : 38) + k * 13, "font-size": 12.5,
-                    "font-weight": k === 0 ? "600" : "400", "text-anchor": "middle", fill: ink }, g).textContent = line;
+      // A word longer than the space (French "Chien fou", "au + riche") is drawn smaller, to the
+      // width it measures; below LABEL_MIN it is narrowed to the space's width instead.
+      const weight = k === 0 ? "600" : "400";
+      const wide = textWidth(line, weight, LABEL_SIZE);
+      const size = wide > LABEL_ROOM ? Math.max(LABEL_MIN, (LABEL_SIZE * LABEL_ROOM) / wide) : LABEL_SIZE;
+      const node = svg("text", { x: A.TILE / 2, y: (words.length === 1 ? 46 : 38) + k * 13, "font-size": size.toFixed(2),
+                                 "font-weight": weight, "text-anchor": "middle", fill: ink, "data-space-label": k }, g);
+      node.textContent = line;
+      if ((wide * size) / LABEL_SIZE > LABEL_ROOM) {
+        node.setAttribute("textLength", String(LABEL_ROOM));
+        node.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      }
     });
     const title = svg("title", {}, g);
     title.textContent = idle ? t("{n}: {text} (does not build with this many players)", { n: space.index, text: tx(space.text) })
