@@ -6,7 +6,8 @@
                                                         # fr.po leaves untranslated (after a merge)
 
 Messages are the first argument of t("...") and the first two of tn("...", "...", n) in
-src/trapworks/web/static/**/*.js (a double-quoted literal: the code's rule), and the data-i18n* attributes of
+src/trapworks/web/static/**/*.js (a double-quoted literal: the code's rule), the viewer's own forms
+of messages in js/you.js, and the data-i18n* attributes of
 the static HTML pages; and the words the page gets from the server and the games (patterns:
 src/trapworks/web/i18n/patterns.txt for the games' sentences of the log, every refusal of the
 server read from its source, the games' declared option and agent words; see
@@ -30,6 +31,8 @@ CATALOGS = ROOT / "src" / "trapworks" / "web" / "i18n"
 # t("...") and tn("...", "...", n): the messages are double-quoted literals (a rule of the code).
 STRING = r'"((?:[^"\\]|\\.)*)"'
 CALL = re.compile(r"\b(tn?)\(\s*" + STRING + r"(?:\s*,\s*" + STRING + r")?")
+# js/you.js: the viewer's own form of a message ({ who: "You roll {a} and {b}." }) is a message too.
+YOU_FORM = re.compile(r'(?:\b(?:who|whom|winner)|"who winner")\s*:\s*' + STRING)
 ATTR = re.compile(r'data-i18n(?:-label|-placeholder|-title)?="([^"]+)"')
 
 
@@ -46,6 +49,9 @@ def extract() -> dict[str | tuple[str, str], list[str]]:
         for lineno, line in enumerate(path.read_text().splitlines(), 1):
             if line.lstrip().startswith("//"):
                 continue  # a comment's example is no message
+            if path.name == "you.js":
+                for m in YOU_FORM.finditer(line):
+                    found.setdefault(json.loads(f'"{m.group(1)}"'), []).append(f"{where(path)}:{lineno}")
             for m in CALL.finditer(line):
                 key: str | tuple[str, str] = (
                     (json.loads(f'"{m.group(2)}"'), json.loads(f'"{m.group(3)}"'))

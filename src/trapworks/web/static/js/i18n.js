@@ -9,6 +9,8 @@
 // Static words of a page carry data-i18n (their text), data-i18n-label (aria-label),
 // data-i18n-placeholder or data-i18n-title; translatePage() sets them.
 
+import { YOU } from "/static/js/you.js";
+
 const SETTINGS_KEY = "trapworks.settings";
 export const LANGUAGES = { en: "English", fr: "Français" };
 
@@ -48,9 +50,26 @@ function fill(text, vars) {
     .replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
 }
 
+// The message to say instead of `msgid` when the seats named in it are the viewer (js/you.js):
+// `isViewer(name)` says whether the part in placeholder `name` is the viewer's own seat. A form
+// with more placeholders of the viewer wins ("who winner" before "winner").
+function youForm(msgid, isViewer) {
+  const forms = YOU[msgid];
+  if (!forms) return null;
+  let best = null;
+  for (const [names, form] of Object.entries(forms)) {
+    const list = names.split(" ");
+    if (list.every(isViewer) && (!best || list.length > best.n)) best = { n: list.length, form };
+  }
+  return best && best.form;
+}
+
 export function t(msgid, vars) {
-  const tr = messages[msgid];
-  return fill(typeof tr === "string" ? tr : msgid, vars);
+  // "{who} rolls..." with {who} = You -> the viewer's own sentence ("You roll...", "Vous faites...").
+  const you = vars ? youForm(msgid, (name) => vars[name] === t("You")) : null;
+  const id = you && (lang === "en" || typeof messages[you] === "string") ? you : msgid;
+  const tr = messages[id];
+  return fill(typeof tr === "string" ? tr : id, vars);
 }
 
 export function tn(singular, plural, n, vars) {
@@ -88,17 +107,19 @@ function patterns() {
 }
 
 const DECIMAL = (1.5).toLocaleString(lang).replace(/\d/g, "") || ".";
-function part(value, depth) {
+function part(value, depth, viewer) {
   // A number caught in a sentence is written the language's way ("0.08" -> "0,08").
   if (/^[-+]?\d+\.\d+$/.test(value)) return value.replace(".", DECIMAL);
   if (/^(\{P\d+\}|[-+]?[\d.]+|\s*)$/.test(value)) return value;
-  const tr = translate(value, depth);
+  const tr = translate(value, depth, viewer);
   if (tr !== null) return tr;
-  if (value.includes(", ")) return value.split(", ").map((v) => part(v, depth)).join(", ");
+  if (value.includes(", ")) return value.split(", ").map((v) => part(v, depth, viewer)).join(", ");
   return value;
 }
 
-function translate(text, depth) {
+// `viewer`: the seat reference ("{P0}") of the seat looking at the page, or undefined: a sentence
+// whose subject (or owner) is that seat takes the viewer's own form (js/you.js).
+function translate(text, depth, viewer) {
   const tr = messages[text];
   if (typeof tr === "string") return tr;
   if (depth > 3) return null;
@@ -107,9 +128,11 @@ function translate(text, depth) {
     if (!m) continue;
     const raw = {};
     const values = {};
-    p.names.forEach((name, i) => { raw[name] = m[i + 1]; values[name] = part(m[i + 1], depth + 1); });
+    p.names.forEach((name, i) => { raw[name] = m[i + 1]; values[name] = part(m[i + 1], depth + 1, viewer); });
+    const you = viewer ? youForm(p.m, (name) => raw[name] === viewer) : null;
+    const message = you && typeof messages[you] === "string" ? messages[you] : messages[p.m];
     // "{n:fromage|fromages}": the word for the count caught as {n}, by the language's plural rule.
-    return messages[p.m]
+    return message
       .replace(/\{(\w+):([^{}|]*)\|([^{}]*)\}/g, (whole, k, one, other) => (plurals.select(Number(raw[k])) === "one" ? one : other))
       .replace(PLACE, (whole, k) => (k in values ? values[k] : whole));
   }
@@ -118,16 +141,57 @@ function translate(text, depth) {
 
 // A game's sentence that names seats "Player 2" (an event's text): in another language, through
 // the catalog with each seat named by `label(seat)`; in English as the game wrote it.
-export function txSeats(text, label) {
+// The viewer is the seat `label` calls "You" (or `viewer` when given): its sentences take the
+// viewer's own form ("Vous faites 4 et 6.", not "Vous fait 4 et 6.").
+export function txSeats(text, label, viewer) {
   if (lang === "en" || typeof text !== "string") return text;
   const refs = text.replace(/\b[Pp]layer (\d+)\b/g, (m, n) => `{P${Number(n) - 1}}`);
-  return tx(refs).replace(/\{P(\d+)\}/g, (m, n) => label(Number(n)));
+  let seat = viewer;
+  if (seat === undefined || seat === null) {
+    for (const m of refs.matchAll(/\{P(\d+)\}/g)) if (label(Number(m[1])) === t("You")) seat = Number(m[1]);
+  }
+  const tr = refs ? translate(refs, 0, seat === undefined || seat === null ? undefined : `{P${seat}}`) : null;
+  const out = (tr === null ? refs : tr).replace(/\{P(\d+)\}/g, (m, n) => label(Number(n)));
+  return /^\s*\p{Lu}/u.test(text) ? capitalize(out) : out;
 }
 
-export function tx(text) {
+export function tx(text, viewer) {
   if (lang === "en" || typeof text !== "string" || !text) return text;
-  const tr = translate(text, 0);
+  const tr = translate(text, 0, viewer);
   return tr === null ? text : tr;
+}
+
+// A sentence starts with a capital ("votre souris va..." -> "Votre souris va...").
+export function capitalize(text) {
+  return typeof text === "string" ? text.replace(/^(\s*)(\p{Ll})/u, (m, space, c) => space + c.toUpperCase()) : text;
+}
+
+// An English sentence of the games' story with the viewer's seat as "{P<viewer>}": the viewer's
+// own form from js/you.js where one matches ("{P0} rolls 4 and 6." -> "You roll 4 and 6."), the
+// other parts as they came; null where none does.
+let youPatterns = null;
+export function youSentence(text, viewer) {
+  if (!youPatterns) {
+    youPatterns = Object.keys(YOU).map((m) => {
+      const parts = m.split(/\{(\w+)\}/);
+      const names = parts.filter((p, i) => i % 2 === 1);
+      return { m, names, rx: new RegExp("^" + parts.map((p, i) => (i % 2 === 0 ? escape(p) : "([\\s\\S]+?)")).join("") + "$") };
+    }).sort((a, b) => b.m.replace(PLACE, "").length - a.m.replace(PLACE, "").length);
+  }
+  const ref = `{P${viewer}}`;
+  for (const p of youPatterns) {
+    const m = p.rx.exec(text);
+    if (!m) continue;
+    const raw = {};
+    p.names.forEach((name, i) => { raw[name] = m[i + 1]; });
+    const you = youForm(p.m, (name) => raw[name] === ref);
+    if (!you) continue;
+    // A part that is itself a sentence with the viewer ("{P0}'s mouse") takes its own form too.
+    const values = {};
+    for (const name of p.names) values[name] = raw[name] === ref ? raw[name] : (youSentence(raw[name], viewer) ?? raw[name]);
+    return fill(you, values);
+  }
+  return null;
 }
 
 // An AI seat's agent in players' words: the levels and the common kinds (the others by their id).

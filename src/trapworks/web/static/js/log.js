@@ -6,7 +6,7 @@
 // Clicking a line shows the board at that moment, read-only (the seat's own view then).
 import { api, clear, el } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
-import { lang, t, tx } from "/static/js/i18n.js";
+import { capitalize, lang, t, tx, youSentence } from "/static/js/i18n.js";
 
 const REF = /\{P(\d+)\}('s)?/g;
 
@@ -27,18 +27,23 @@ function nameOf(seat, players) {
   return t("Player {n}", { n: seat + 1 });
 }
 
-// One sentence with its seat references filled in for `viewer`.
+// One sentence with its seat references filled in for `viewer`. A sentence whose subject is the
+// viewer takes the viewer's own form where js/you.js has one ("You roll 4 and 6.", "Vous faites
+// 4 et 6."), in every language.
 export function sentence(text, viewer, players) {
+  const mine = viewer !== null && viewer !== undefined;
   if (lang !== "en") {
     // Another language: the game's sentence through the catalog (its patterns keep {P0}), then
-    // each seat by its name; the viewer's own seat is named too, marked "(you)", so that no
-    // verb needs to change person.
-    return tx(text).replace(REF, (whole, n) => {
+    // each seat by its name; where no sentence of the viewer's own fits, the viewer's seat is
+    // named too, marked "(you)", so that no verb needs to change person.
+    return capitalize(tx(text, mine ? `{P${viewer}}` : undefined).replace(REF, (whole, n) => {
       const seat = Number(n);
       const name = nameOf(seat, players);
       return seat === viewer ? t("{name} (you)", { name }) : name;
-    });
+    }));
   }
+  const own = mine ? youSentence(text, viewer) : null;
+  if (own !== null) text = own;
   let out = text.replace(REF, (whole, n, possessive, offset) => {
     const seat = Number(n);
     const start = offset === 0 || /[.!?]\s*$/.test(text.slice(0, offset));
@@ -48,6 +53,7 @@ export function sentence(text, viewer, players) {
     }
     return nameOf(seat, players) + (possessive || "");
   });
+  if (own !== null) return capitalize(out);
   out = out.replace(/\b(You|you) ([a-z]+)\b/g, (whole, you, verb) => `${you} ${conjugate(verb)}`);
   // "You roll highest and goes first": a second verb of the same subject agrees too.
   out = out.replace(/\b(You|you) ([a-z]+)([^.;:!?]*?) and ([a-z]+)\b/g,

@@ -13,6 +13,19 @@ function still() {
   return !!window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
+// The words on a space: 12.5 units, within the space's 56 less a margin of 3 each side. A longer
+// word is drawn a little smaller, down to 11.7 units (10 px on screen at the desktop's and the
+// zoomed phone's scale, the board's legibility floor), then narrowed to the room (SVG textLength).
+const LABEL_SIZE = 12.5, LABEL_ROOM = A.TILE - 6, LABEL_MIN = 11.7;
+let measurer = null;
+// How wide `text` is drawn in the board's font (a canvas measures it without a layout).
+function textWidth(text, weight, size) {
+  if (!measurer) measurer = document.createElement("canvas").getContext("2d");
+  if (!measurer) return text.length * size * 0.6;
+  measurer.font = `${weight} ${size}px system-ui, sans-serif`;
+  return measurer.measureText(text).width;
+}
+
 export default function createRenderer(root, ctx) {
   let lastMoved = new Set(); // seats whose mouse the last moving action moved
   const { svg, el } = ctx;
@@ -28,28 +41,70 @@ export default function createRenderer(root, ctx) {
   };
   root.classList.add("mouse-trap");
   const top = el("div", { class: "mt-top" }, root);
-  // The whole board fits its box at every size (issue 27: no panning on a phone). Every decision
-  // is a button in the action bar (a mouse to move too), so a small board costs no target; a
-  // mouse that may be picked on the board gets a hit area of a finger's size around it. Where the
-  // spaces come out under 24 px, one tap on "Zoom in" draws the board 860 px wide (words of 10 px
-  // and more, spaces of 32 px and more), panning, and "Whole board" brings it back.
+  // On a phone the whole board fitted to the screen's width draws its spaces under 24 px and its
+  // words at 5 px: the page starts zoomed in there (issue 27 review), the board drawn as high as
+  // its box, 860 px wide at least (words of 10 px and more, spaces of 48 px and more), scrolled to the player's mouse (or the
+  // mouse whose turn it is), and it follows the mice that move out of view. "Whole board" fits
+  // the whole board to the box (and is kept: no zooming in again by itself), "Zoom in" goes back.
+  // A wide screen fits the whole board at a readable size and has neither.
   const zoomRow = el("div", { class: "mt-zoom-row", hidden: true }, root);
   const zoomButton = el("button", { type: "button", class: "mt-zoom", "data-testid": "zoom", "aria-pressed": "false",
                                     text: t("Zoom in") }, zoomRow);
   const pan = el("div", { class: "board-pan fits", style: "--pan-w: 860px", role: "region", "aria-label": t("Track and contraption") }, root);
-  zoomButton.addEventListener("click", () => {
-    const on = !pan.classList.contains("zoomed");
+  let zoomChosen = false; // the player pressed the button: their choice stands
+  function setZoom(on) {
+    // Zoomed in, the board fills the box's height (860 px wide at least; a scroll bar's room left).
+    if (on && !pan.classList.contains("zoomed") && pan.clientHeight > 0) {
+      pan.style.setProperty("--pan-w", `${Math.max(860, Math.floor(((pan.clientHeight - 16) * A.W) / A.H))}px`);
+    }
     pan.classList.toggle("zoomed", on);
     // zoomed, the board pans: focusable, so that a keyboard can scroll it too (axe)
     if (on) pan.setAttribute("tabindex", "0"); else pan.removeAttribute("tabindex");
     zoomButton.setAttribute("aria-pressed", on ? "true" : "false");
     zoomButton.textContent = on ? t("Whole board") : t("Zoom in");
+    pan.dataset.zoomed = on ? "1" : "0";
+  }
+  zoomButton.addEventListener("click", () => {
+    zoomChosen = true;
+    setZoom(!pan.classList.contains("zoomed"));
+    if (pan.classList.contains("zoomed") && lastView) lookAt(focusSpace(lastView), true);
   });
-  function fitZoom() {
+  function fitZoom(v) {
     if (pan.classList.contains("zoomed")) { zoomRow.hidden = false; return; }
     const scale = Math.min(pan.clientWidth / A.W, pan.clientHeight / A.H);
-    zoomRow.hidden = !(scale > 0 && A.TILE * scale < 24);
+    const small = scale > 0 && A.TILE * scale < 24;
+    zoomRow.hidden = !small;
+    // (on a page's board only: a moment of the log shown in a dialog stays whole)
+    if (small && !zoomChosen && pan.closest("#board")) {
+      setZoom(true);
+      lookAt(focusSpace(v), true);
+    }
   }
+  // The space the player looks at first: their own mouse; a spectator (or a caught mouse's
+  // player) the mouse whose turn it is.
+  function focusSpace(v) {
+    const mine = ctx.seat !== null && ctx.seat !== undefined ? v.mice[ctx.seat] : null;
+    if (mine !== null && mine !== undefined) return mine;
+    const turn = v.to_move !== null && v.to_move !== undefined && v.to_move >= 0 ? v.mice[v.to_move] : null;
+    return turn === undefined ? null : turn;
+  }
+  // Zoomed in: scroll space `index` into the middle of the view (`always`), or only where it is
+  // out of view (less than a space from an edge).
+  function lookAt(index, always) {
+    if (index === null || index === undefined || !pan.classList.contains("zoomed")) return;
+    const s = board.getBoundingClientRect().width / A.W;
+    if (!(s > 0)) return;
+    const { x, y } = A.spaceXY(index);
+    const margin = A.TILE * s;
+    const cx = x * s, cy = y * s;
+    if (always || cx - margin < pan.scrollLeft || cx + margin > pan.scrollLeft + pan.clientWidth) {
+      pan.scrollLeft = Math.max(0, cx - pan.clientWidth / 2);
+    }
+    if (always || cy - margin < pan.scrollTop || cy + margin > pan.scrollTop + pan.clientHeight) {
+      pan.scrollTop = Math.max(0, cy - pan.clientHeight / 2);
+    }
+  }
+  let lastView = null;
   const board = svg("svg", { viewBox: `0 0 ${A.W} ${A.H}`, class: "mt-board", "data-board": "mouse-trap",
                               preserveAspectRatio: "xMidYMin meet",
                               "data-animations": "0", role: "group",
@@ -141,8 +196,18 @@ export default function createRenderer(root, ctx) {
     A.drawIcon(svg, icon, space, ink);
     const words = A.spaceWords(space, t);
     words.forEach((line, k) => {
-      svg("text", { x: A.TILE / 2, y: (words.length === 1 ? 46 : 38) + k * 13, "font-size": 12.5,
-                    "font-weight": k === 0 ? "600" : "400", "text-anchor": "middle", fill: ink }, g).textContent = line;
+      // A word longer than the space (French "Chien fou", "au + riche") is drawn smaller, to the
+      // width it measures; below LABEL_MIN it is narrowed to the space's width instead.
+      const weight = k === 0 ? "600" : "400";
+      const wide = textWidth(line, weight, LABEL_SIZE);
+      const size = wide > LABEL_ROOM ? Math.max(LABEL_MIN, (LABEL_SIZE * LABEL_ROOM) / wide) : LABEL_SIZE;
+      const node = svg("text", { x: A.TILE / 2, y: (words.length === 1 ? 46 : 38) + k * 13, "font-size": size.toFixed(2),
+                                 "font-weight": weight, "text-anchor": "middle", fill: ink, "data-space-label": k }, g);
+      node.textContent = line;
+      if ((wide * size) / LABEL_SIZE > LABEL_ROOM) {
+        node.setAttribute("textLength", String(LABEL_ROOM));
+        node.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      }
     });
     const title = svg("title", {}, g);
     title.textContent = idle ? t("{n}: {text} (does not build with this many players)", { n: space.index, text: tx(space.text) })
@@ -571,7 +636,14 @@ export default function createRenderer(root, ctx) {
       if (u.sync || u.ply !== newsPly) drawNews(u.events || []);
       newsPly = u.ply;
       drawControls(v);
-      fitZoom();
+      lastView = v;
+      fitZoom(v);
+      // Zoomed in, the mouse that just moved, or the player's own when it is their turn, stays
+      // in view; after a firing the view stays on the trap (where it jammed) until the next move.
+      if (!firingUpdate(u)) {
+        if (!u.sync && lastMoved.size) lookAt(v.mice[[...lastMoved][lastMoved.size - 1]], false);
+        if (v.to_move === ctx.seat && ctx.mode === "live") lookAt(focusSpace(v), false);
+      }
     },
     summary(u) {
       const v = u.view;

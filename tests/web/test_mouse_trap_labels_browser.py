@@ -1,0 +1,65 @@
+"""Mouse Trap's board: every space's words fit their space, in English and in French (issue 27
+review: "Chien fou" and "Gros chat" ran over their spaces on the desktop). Each word line's drawn
+box (getBoundingClientRect) lies inside its space's square, at 1366x768 and 390x844 (zoomed in).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from .test_i18n_browser import SHOTS, create, french_page, settled
+from .web_helpers import CHROMIUM, ServerProcess
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium at /usr/bin/chromium"),
+]
+
+# Each space's word lines that stick out of its square: [{space, text, over}] (px).
+OVERFLOWS = """
+() => {
+  const out = [];
+  let lines = 0;
+  const spaces = document.querySelectorAll('[data-board=mouse-trap] [data-space]');
+  for (const g of spaces) {
+    const box = g.querySelector('rect').getBoundingClientRect();
+    // its texts: the space's number, then its word lines
+    for (const t of [...g.querySelectorAll(':scope > text')].slice(1)) {
+      lines += 1;
+      const b = t.getBoundingClientRect();
+      const over = Math.max(box.left - b.left, b.right - box.right, box.top - b.top, b.bottom - box.bottom);
+      if (over > 0.5) out.push({ space: g.dataset.space, text: t.textContent, over });
+    }
+  }
+  return { n: spaces.length, lines, out };
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    s = ServerProcess(tmp_path_factory.mktemp("mt-labels-home")).start()
+    yield s
+    s.stop()
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("size", [(1366, 768), (390, 844)], ids=["desktop", "phone"])
+@pytest.mark.parametrize("locale", ["fr-FR", "en-US"])
+def test_every_space_label_fits_its_space(server, browser, locale, size):
+    created = create(server, "mouse-trap")
+    errors: list[str] = []
+    ctx, page = french_page(browser, created["seats"][0]["link"] + "&fast", size, errors, locale=locale)
+    settled(page)
+    zoom = page.locator("[data-testid=zoom]")
+    if zoom.is_visible() and zoom.get_attribute("aria-pressed") != "true":
+        zoom.click()  # on a phone: the board drawn large, as a player reads it
+    found = page.evaluate(OVERFLOWS)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"mt-labels-{locale}-{size[0]}.png"))
+    ctx.close()
+    assert found["n"] >= 50 and found["lines"] >= 80, found
+    assert not found["out"], f"{locale} {size}: words over their space: {found['out']}"
+    assert not errors, errors

@@ -1,0 +1,124 @@
+"""The viewer's own sentences (issue 27 review): a sentence whose seat is the one looking reads in
+the second person, in English and in French ("You roll 4 and 6.", "Vous faites 4 et 6."), never
+"You rolls" or "Vous fait". js/you.js lists, for each message that names a seat, the message to use
+when that seat is the viewer; the log (js/log.js), the games' events (txSeats) and the page's own
+words (t()) pick it.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+
+import pytest
+
+from .test_i18n_browser import create, french_page, play, settled
+from .web_helpers import ARTIFACTS, CHROMIUM, ServerProcess
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium at /usr/bin/chromium"),
+]
+
+SHOTS = ARTIFACTS / "i18n"
+
+# A French sentence with "Vous" and a verb of the third person (or "(vous)": no own form found).
+FRENCH_MISMATCH = re.compile(
+    r"\bVous (a|est|fait|prend|paie|construit|finit|tourne|pioche|joue|garde|change|touche|retire|"
+    r"passe|gagne|ouvre|commence|doit|va|perd|rend|possédait|pose|appuie)\b|\(vous\)"
+)
+# An English sentence with "You" and a verb of the third person.
+ENGLISH_MISMATCH = re.compile(
+    r"\bYou (rolls|has|is|was|takes|pays|owes|builds|ends|turns|draws|plays|keeps|changes|touches|"
+    r"removes|wins|goes|opens|loses|returns|does|passes|presses)\b"
+)
+
+# Every message of js/you.js, with the viewer's seat in its placeholders and plain parts elsewhere:
+# the log's sentence() (a story line with seats as {P0}) and t() (the page's words with who="You")
+# must both give the viewer's own form, the same as that form asked for directly.
+EVERY_FORM = """
+async () => {
+  const { YOU } = await import('/static/js/you.js');
+  const { sentence } = await import('/static/js/log.js');
+  const { t } = await import('/static/js/i18n.js');
+  const players = [{ name: '' , kind: 'human' }, { name: 'Zoé', kind: 'human' }];
+  const seats = ['who', 'whom', 'winner'];
+  const out = [];
+  for (const [m, forms] of Object.entries(YOU)) {
+    for (const [names, form] of Object.entries(forms)) {
+      const mine = names.split(' ');
+      const story = {}, page = {}, plain = {};
+      for (const [, k] of m.matchAll(/\\{(\\w+)\\}/g)) {
+        if (mine.includes(k)) { story[k] = '{P0}'; page[k] = t('You'); }
+        else if (seats.includes(k)) { story[k] = '{P1}'; page[k] = 'Zoé'; plain[k] = 'Zoé'; }
+        else { story[k] = '7'; page[k] = '7'; plain[k] = '7'; }
+      }
+      const text = m.replace(/\\{(\\w+)\\}/g, (w, k) => story[k]);
+      const want = t(form, plain);
+      out.push({ m, names, want, log: sentence(text, 0, players), page: t(m, page) });
+    }
+  }
+  return out;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    s = ServerProcess(tmp_path_factory.mktemp("you-sentences-home")).start()
+    yield s
+    s.stop()
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("locale", ["fr-FR", "en-US"])
+def test_every_sentence_of_the_viewer_takes_the_second_person(server, browser, locale):
+    errors: list[str] = []
+    ctx, page = french_page(browser, server.url + "/", (1366, 768), errors, locale=locale)
+    page.wait_for_selector("body[data-ready='1']", timeout=20000)
+    rows = page.evaluate(EVERY_FORM)
+    ctx.close()
+    assert len(rows) >= 60
+    mismatch = FRENCH_MISMATCH if locale == "fr-FR" else ENGLISH_MISMATCH
+    wrong = []
+    for r in rows:
+        for where in ("log", "page"):
+            got = r[where]
+            # The log capitalizes a sentence's first letter; otherwise the very form, filled.
+            if got != r["want"][:1].upper() + r["want"][1:] and got != r["want"]:
+                wrong.append(f"{where}: {r['m']!r} [{r['names']}] -> {got!r}, want {r['want']!r}")
+            if mismatch.search(got):
+                wrong.append(f"{where}: third person for the viewer: {got!r}")
+    assert not wrong, "\n".join(wrong)
+    assert not errors, errors
+
+
+LOG_TEXT = (
+    "() => [...document.querySelectorAll('#log li, #side-extra li, #bar')]"
+    ".map((n) => n.innerText).join('\\n')"
+)
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("game", ["dead-end-drive", "mouse-trap", "booby-trap", "last-mouse-lost"])
+def test_a_game_played_in_french_and_english_says_you_in_the_second_person(server, browser, game):
+    """A few moves of each game by the human seat against the computer: the log names the viewer
+    in the second person in French ("Vous faites 4 et 6.", never "Vous fait" nor "Joueur 1 (vous)")
+    and in English (never "You rolls")."""
+    created = create(server, game)
+    play(server, created, 4, random.Random(3))
+    link = created["seats"][0]["link"] + "&fast"
+    errors: list[str] = []
+    for locale, mismatch, you in (("fr-FR", FRENCH_MISMATCH, "Vous "), ("en-US", ENGLISH_MISMATCH, "You ")):
+        ctx, page = french_page(browser, link, (1366, 768), errors, locale=locale)
+        settled(page)
+        page.wait_for_function("document.querySelectorAll('#log li').length > 1", timeout=20000)
+        text = page.evaluate(LOG_TEXT)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"you-{game}-{locale}.png"))
+        ctx.close()
+        assert you in text, f"{game} {locale}: the viewer's moves are not in the log: {text!r}"
+        bad = mismatch.search(text)
+        assert not bad, f"{game} {locale}: {bad.group(0)!r} in {text!r}"
+    assert not errors, errors
