@@ -66,6 +66,7 @@ def play_until_sprung(server, page, seed: int) -> tuple[str, str, int, bool]:
             "seed": seed,
             "seats": [{"kind": "human"}] + [{"kind": "agent", "agent": "heuristic"}] * 3,
         },
+        timeout=30,
     ).json()
     gid = created["id"]
     token = created["seats"][0]["token"]
@@ -138,6 +139,7 @@ def test_hot_seat_hides_each_hand_between_turns(server, browser):
             "options": {"players": 2, "first_player": 1},
             "seats": [{"kind": "human"}, {"kind": "human"}],
         },
+        timeout=30,
     ).json()
     gid = created["id"]
     t0, t1 = created["seats"][0]["token"], created["seats"][1]["token"]

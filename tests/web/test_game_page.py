@@ -332,7 +332,7 @@ def test_rematch_link_starts_the_same_game_with_seats_rotated(server, browser):
     page.wait_for_function(f"!location.pathname.includes('{created['id']}')", timeout=10000)
     gid = page.url.split("/g/")[1].split("#")[0]
     info = httpx.get(
-        f"{server.url}/api/games/{gid}", params={"token": page.url.split("t=")[1].split("&")[0]}
+        f"{server.url}/api/games/{gid}", params={"token": page.url.split("t=")[1].split("&")[0]}, timeout=30
     ).json()
     assert info["info"]["seat"] == 1  # I moved one seat along
     assert [p["kind"] for p in info["info"]["players"]] == ["agent", "human"]
@@ -355,10 +355,12 @@ def drive_to_end_by_api(server, created, rng):
             time.sleep(0.02)
             continue
         text = rng.choice(views[mover]["legal_actions"])["text"]
-        state = httpx.get(f"{server.url}/api/games/{gid}", params={"token": tokens[mover]}).json()["state"]
+        state = httpx.get(
+            f"{server.url}/api/games/{gid}", params={"token": tokens[mover]}, timeout=30
+        ).json()["state"]
         ply = state["ply"]
         move = {"token": tokens[mover], "action": text, "ply": ply}
-        r = httpx.post(f"{server.url}/api/games/{gid}/moves", json=move)
+        r = httpx.post(f"{server.url}/api/games/{gid}/moves", json=move, timeout=30)
         assert r.status_code < 300 or r.status_code == 409, r.text
     raise AssertionError("no end")
 
@@ -483,7 +485,9 @@ def test_keyboard_play_tab_arrows_and_enter(server, browser):
     assert any(
         e["text"].startswith("abcdef"[int(row)])
         for e in httpx.get(
-            f"{server.url}/api/games/{created['id']}", params={"token": created["seats"][0]["token"]}
+            f"{server.url}/api/games/{created['id']}",
+            params={"token": created["seats"][0]["token"]},
+            timeout=30,
         ).json()["state"]["log"][:1]
     )
     # what happened is spoken: the live region has text

@@ -53,6 +53,7 @@ def test_three_seats_one_human_until_the_trap_fires(server, browser):
             "seed": 11,
             "seats": [{"kind": "human"}] + [{"kind": "agent", "agent": "heuristic"}] * 2,
         },
+        timeout=30,
     ).json()
     gid = created["id"]
     token = created["seats"][0]["token"]

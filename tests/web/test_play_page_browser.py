@@ -519,7 +519,11 @@ def test_on_a_phone_the_rest_is_one_tap_away(server, browser):
 def test_an_embedded_replay_in_a_small_frame_shows_its_controls(server, browser):
     """Issue 27 item 8: an embedded replay in a 640x420 frame hid its controls."""
     created = create(server, "last-mouse-lost", {"first_to": 1, "board": [1, 2]}, VS_EASY, seed=1)
-    httpx.post(f"{server.url}/api/games/{created['id']}/resign", json={"token": created["seats"][0]["token"]})
+    httpx.post(
+        f"{server.url}/api/games/{created['id']}/resign",
+        json={"token": created["seats"][0]["token"]},
+        timeout=30,
+    )
     errors: list[str] = []
     page = new_page(browser, (1366, 768), errors)
     page.goto(server.url + "/static/app.css")  # a page of the same server hosts the frame
