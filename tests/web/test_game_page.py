@@ -257,7 +257,8 @@ def play_to_end(server, browser, game, size, seed=3):
             decide_ded(page, traps, rng)
         clicks += 1
         if label == "pick-a-pawn":  # picking a pawn sends nothing: its counts are offered next
-            page.wait_for_selector("[data-testid=controls] button[data-count]", timeout=5000)
+            # (drawn by the page itself; 20 s: Chromium is slow on a loaded machine)
+            page.wait_for_selector("[data-testid=controls] button[data-count]", timeout=20000)
             continue
         # The click's move is applied (the ply grows) before the next decision is looked at.
         page.wait_for_function("p => Number(document.body.dataset.ply) > p", arg=ply, timeout=20000)
@@ -431,9 +432,12 @@ def test_download_record_mid_game_is_refused_with_a_reason_on_the_page(server, b
     errors: list[str] = []
     page = open_page(browser, created["seats"][0]["link"] + "&fast", (1366, 768), errors)
     page.wait_for_selector("svg[data-board]")
+    # My turn, everything drawn: an agent's move drawn after the refusal would take the message
+    # away with it (a new move drops the messages of the moment before), not the test's point.
+    settled(page)
     page.locator("[data-testid=record]").click()
     toast = page.locator("[data-message=error]")
-    toast.wait_for(timeout=5000)
+    toast.wait_for(timeout=20000)  # a round trip to the server on a loaded machine
     assert "hidden information" in toast.inner_text() and "once the game is over" in toast.inner_text()
     # the message stays until closed
     page.wait_for_timeout(500)

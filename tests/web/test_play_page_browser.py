@@ -227,7 +227,8 @@ def test_hot_seat_one_page_plays_every_seat_to_the_end(server, browser, game, si
             }
             label = decide_ded(page, traps, rng)
             if label == "pick-a-pawn":
-                page.wait_for_selector("[data-testid=controls] button[data-count]", timeout=5000)
+                # (drawn by the page itself, no server; 20 s: Chromium is slow on a loaded machine)
+                page.wait_for_selector("[data-testid=controls] button[data-count]", timeout=20000)
                 continue
         page.wait_for_function(
             "p => Number(document.body.dataset.ply) > p || document.body.dataset.curtain === '1'",
@@ -508,7 +509,12 @@ def test_on_a_phone_the_rest_is_one_tap_away(server, browser):
     assert not page.evaluate(OUTSIDE_JS, "[data-testid=more]")
     assert page.evaluate(OUTSIDE_JS, "[data-testid=hint]")  # below the board before the tap
     page.locator("[data-testid=more]").click()
-    page.wait_for_timeout(300)
+    # The jump to the side panel has happened (a fixed 300 ms was a guess): Hint is in view.
+    page.wait_for_function(
+        "(() => { const b = document.querySelector('[data-testid=hint]').getBoundingClientRect();"
+        " return b.top >= 0 && b.bottom <= window.innerHeight; })()",
+        timeout=10000,
+    )
     box = page.locator("[data-testid=hint]").bounding_box()
     assert box and 0 <= box["y"] and box["y"] + box["height"] <= 844, box
     assert page.locator("[data-testid=resign]").is_visible()
