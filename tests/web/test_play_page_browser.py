@@ -88,8 +88,10 @@ def test_a_friends_clock_waits_for_the_friend(server, browser, size):
     # The friend arrives: now my clock runs, on both pages.
     friend = new_page(browser, size, errors)
     friend.goto(fast(created["seats"][1]["link"]))
+    # (the friend's page loads, claims the seat and connects, then the server tells both pages:
+    # several round trips and a page load on a loaded machine)
     for page in (me, friend):
-        page.wait_for_selector("[data-testid=clock-seat-0][data-running='1']", timeout=10000)
+        page.wait_for_selector("[data-testid=clock-seat-0][data-running='1']", timeout=30000)
     assert not errors
     me.context.close()
     friend.context.close()
