@@ -85,6 +85,7 @@ def test_a_rated_quick_game_between_two_accounts_rates_both_as_openskill_does(br
                 "game": "last-mouse-lost",
                 "seats": [{"kind": "human"}, {"kind": "agent", "agent": "easy"}],
             },
+            timeout=30,
         ).json()
         a.goto(f"/g/{g['id']}#t={g['seats'][0]['token']}&fast")
         a.wait_for_selector("body[data-ply]")
@@ -112,7 +113,9 @@ def test_a_rated_quick_game_between_two_accounts_rates_both_as_openskill_does(br
         tokens = {}
         for page in (a, b):
             page.wait_for_selector("body[data-ply]")
-            info = httpx.get(f"{base}/api/games/{gid}", params={"token": token_of(page)}).json()["info"]
+            info = httpx.get(f"{base}/api/games/{gid}", params={"token": token_of(page)}, timeout=30).json()[
+                "info"
+            ]
             tokens[info["seat"]] = (page, token_of(page))
         names = {0: None, 1: None}
         for seat, (page, _t) in tokens.items():
@@ -130,11 +133,13 @@ def test_a_rated_quick_game_between_two_accounts_rates_both_as_openskill_does(br
 
         # Play to the end on the game pages (each types its move: the biggest take on offer).
         for _ in range(200):
-            state = httpx.get(f"{base}/api/games/{gid}", params={"token": tokens[0][1]}).json()["state"]
+            state = httpx.get(f"{base}/api/games/{gid}", params={"token": tokens[0][1]}, timeout=30).json()[
+                "state"
+            ]
             if state["terminal"]:
                 break
             page, token = tokens[state["to_move"]]
-            mine = httpx.get(f"{base}/api/games/{gid}", params={"token": token}).json()["state"]
+            mine = httpx.get(f"{base}/api/games/{gid}", params={"token": token}, timeout=30).json()["state"]
             page.wait_for_selector(f"body[data-ply='{mine['ply']}']")
             page.fill("#typed-action", mine["view"]["legal_actions"][-1]["text"])
             page.press("#typed-action", "Enter")
@@ -147,7 +152,7 @@ def test_a_rated_quick_game_between_two_accounts_rates_both_as_openskill_does(br
         expected = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2] if winner == 0 else [2, 1])
         shown = {}
         for seat in (0, 1):
-            [r] = httpx.get(f"{base}/api/players/{names[seat]}").json()["ratings"]
+            [r] = httpx.get(f"{base}/api/players/{names[seat]}", timeout=30).json()["ratings"]
             assert r["mu"] == pytest.approx(expected[seat][0].mu)
             assert r["sigma"] == pytest.approx(expected[seat][0].sigma)
             shown[names[seat]] = round(1500 + 60 * (expected[seat][0].mu - 3 * expected[seat][0].sigma))
@@ -187,9 +192,9 @@ def test_quick_game_alone_gets_the_computer_after_the_chosen_wait(browser, inpro
         page.wait_for_url("**/g/**", timeout=20000)
         page.wait_for_selector("body[data-ply]")
         gid = page.url.split("/g/")[1].split("#")[0]
-        info = httpx.get(f"{inprocess_server}/api/games/{gid}", params={"token": token_of(page)}).json()[
-            "info"
-        ]
+        info = httpx.get(
+            f"{inprocess_server}/api/games/{gid}", params={"token": token_of(page)}, timeout=30
+        ).json()["info"]
         assert sorted(p["kind"] for p in info["players"]) == ["agent", "human"]
         assert page.errors == []
     finally:

@@ -49,6 +49,7 @@ def test_touch_then_remove_with_the_settle_animation(server, browser):
             "seed": 7,
             "seats": [{"kind": "human"}, {"kind": "agent", "agent": "heuristic"}],
         },
+        timeout=30,
     ).json()
     link = created["seats"][0]["link"] + "&fast"
     spectator_link = created["spectator"]["link"] + "&fast"

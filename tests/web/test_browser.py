@@ -145,7 +145,7 @@ def test_last_mouse_lost_against_ai_played_to_the_end_of_the_match_by_clicking(s
     shot(page, "lml-match-over")
     assert not errors, errors
 
-    state = httpx.get(f"{server.url}/api/games/{gid}", params={"token": token}).json()["state"]
+    state = httpx.get(f"{server.url}/api/games/{gid}", params={"token": token}, timeout=30).json()["state"]
     assert state["terminal"] and max(state["view"]["score"]) == 3
 
     # The record can be downloaded and replayed step by step in the browser.
@@ -230,6 +230,7 @@ def test_a_dropped_connection_reconnects_and_catches_up(tmp_path, browser):
         g = httpx.post(
             f"{server.url}/api/games",
             json={"game": "last-mouse-lost", "seats": [{"kind": "human"}, {"kind": "human"}]},
+            timeout=30,
         ).json()
         page = new_page(browser, errors)
         page.goto(g["seats"][1]["link"].replace("localhost", "127.0.0.1"))
@@ -242,6 +243,7 @@ def test_a_dropped_connection_reconnects_and_catches_up(tmp_path, browser):
         r = httpx.post(
             f"{server.url}/api/games/{g['id']}/moves",
             json={"token": g["seats"][0]["token"], "action": "e5", "ply": 0},
+            timeout=30,
         )
         assert r.status_code == 200
         page.wait_for_selector("body[data-connected='1'][data-ply='1'][data-my-turn='1']", timeout=20000)
@@ -263,6 +265,7 @@ def test_the_generic_renderer_plays_a_game_by_its_listed_actions(server, browser
             "options": {"first_to": 1},
             "seats": [{"kind": "human"}, {"kind": "agent", "agent": "random"}],
         },
+        timeout=30,
     ).json()
     page = new_page(browser, errors)
     page.goto(g["seats"][0]["link"].replace("localhost", "127.0.0.1") + "&renderer=generic")

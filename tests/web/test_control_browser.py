@@ -227,8 +227,8 @@ def test_screenshots_clock_controls_end_screen_and_embedded_replay(server, brows
         # The other player resigns (by the API, as their browser would) and offers a rematch.
         them = {"token": created["seats"][1]["token"]}
         base = f"{server.url}/api/games/{created['id']}"
-        assert httpx.post(f"{base}/resign", json=them).status_code == 200
-        assert httpx.post(f"{base}/rematch", json=them).status_code == 200
+        assert httpx.post(f"{base}/resign", json=them, timeout=30).status_code == 200
+        assert httpx.post(f"{base}/rematch", json=them, timeout=30).status_code == 200
         me.wait_for_selector("[data-testid=end-screen]:not([hidden])", timeout=10000)
         me.wait_for_selector("#end-links [data-testid=rematch-offer]", timeout=10000)
         me.screenshot(path=str(SHOTS / f"end-after-resignation-{tag}.png"))
@@ -250,7 +250,11 @@ def test_screenshots_clock_controls_end_screen_and_embedded_replay(server, brows
 
 def test_the_embedded_replay_plays_inside_an_iframe(server, browser):
     created = create(server)
-    httpx.post(f"{server.url}/api/games/{created['id']}/resign", json={"token": created["seats"][1]["token"]})
+    httpx.post(
+        f"{server.url}/api/games/{created['id']}/resign",
+        json={"token": created["seats"][1]["token"]},
+        timeout=30,
+    )
     ctx = browser.new_context(viewport={"width": 900, "height": 700})
     page = ctx.new_page()
     page.goto(server.url + "/static/app.css")  # any page of the same server to host the frame

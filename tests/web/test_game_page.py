@@ -257,7 +257,8 @@ def play_to_end(server, browser, game, size, seed=3):
             decide_ded(page, traps, rng)
         clicks += 1
         if label == "pick-a-pawn":  # picking a pawn sends nothing: its counts are offered next
-            page.wait_for_selector("[data-testid=controls] button[data-count]", timeout=5000)
+            # (drawn by the page itself; 20 s: Chromium is slow on a loaded machine)
+            page.wait_for_selector("[data-testid=controls] button[data-count]", timeout=20000)
             continue
         # The click's move is applied (the ply grows) before the next decision is looked at.
         page.wait_for_function("p => Number(document.body.dataset.ply) > p", arg=ply, timeout=20000)
@@ -338,7 +339,7 @@ def test_rematch_link_starts_the_same_game_with_seats_rotated(server, browser):
     page.wait_for_function(f"!location.pathname.includes('{created['id']}')", timeout=10000)
     gid = page.url.split("/g/")[1].split("#")[0]
     info = httpx.get(
-        f"{server.url}/api/games/{gid}", params={"token": page.url.split("t=")[1].split("&")[0]}
+        f"{server.url}/api/games/{gid}", params={"token": page.url.split("t=")[1].split("&")[0]}, timeout=30
     ).json()
     assert info["info"]["seat"] == 1  # I moved one seat along
     assert [p["kind"] for p in info["info"]["players"]] == ["agent", "human"]
@@ -361,10 +362,12 @@ def drive_to_end_by_api(server, created, rng):
             time.sleep(0.02)
             continue
         text = rng.choice(views[mover]["legal_actions"])["text"]
-        state = httpx.get(f"{server.url}/api/games/{gid}", params={"token": tokens[mover]}).json()["state"]
+        state = httpx.get(
+            f"{server.url}/api/games/{gid}", params={"token": tokens[mover]}, timeout=30
+        ).json()["state"]
         ply = state["ply"]
         move = {"token": tokens[mover], "action": text, "ply": ply}
-        r = httpx.post(f"{server.url}/api/games/{gid}/moves", json=move)
+        r = httpx.post(f"{server.url}/api/games/{gid}/moves", json=move, timeout=30)
         assert r.status_code < 300 or r.status_code == 409, r.text
     raise AssertionError("no end")
 
@@ -435,9 +438,12 @@ def test_download_record_mid_game_is_refused_with_a_reason_on_the_page(server, b
     errors: list[str] = []
     page = open_page(browser, created["seats"][0]["link"] + "&fast", (1366, 768), errors)
     page.wait_for_selector("svg[data-board]")
+    # My turn, everything drawn: an agent's move drawn after the refusal would take the message
+    # away with it (a new move drops the messages of the moment before), not the test's point.
+    settled(page)
     page.locator("[data-testid=record]").click()
     toast = page.locator("[data-message=error]")
-    toast.wait_for(timeout=5000)
+    toast.wait_for(timeout=20000)  # a round trip to the server on a loaded machine
     assert "hidden information" in toast.inner_text() and "once the game is over" in toast.inner_text()
     # the message stays until closed
     page.wait_for_timeout(500)
@@ -489,7 +495,9 @@ def test_keyboard_play_tab_arrows_and_enter(server, browser):
     assert any(
         e["text"].startswith("abcdef"[int(row)])
         for e in httpx.get(
-            f"{server.url}/api/games/{created['id']}", params={"token": created["seats"][0]["token"]}
+            f"{server.url}/api/games/{created['id']}",
+            params={"token": created["seats"][0]["token"]},
+            timeout=30,
         ).json()["state"]["log"][:1]
     )
     # what happened is spoken: the live region has text

@@ -55,9 +55,10 @@ def test_option_controls_are_made_from_the_schema(server, browser, game):
     errors = []
     page = open_lobby(browser, server, 1366, 768, errors)
     page.select_option("[data-testid=game-select]", game)
-    schema = {g["id"]: g["options_schema"] for g in httpx.get(server.url + "/api/catalog").json()["games"]}[
-        game
-    ]
+    schema = {
+        g["id"]: g["options_schema"]
+        for g in httpx.get(server.url + "/api/catalog", timeout=30).json()["games"]
+    }[game]
     page.click(".more-options summary") if any(o["advanced"] for o in schema) else None
     for opt in schema:
         control = page.locator(f"[data-option={opt['name']}]")

@@ -39,14 +39,16 @@ def create(server, game, options, agent, seed=3):
     n = trapworks_players(server, game, options)
     seats = [{"kind": "human"}] + [{"kind": "agent", "agent": agent}] * (n - 1)
     r = httpx.post(
-        server.url + "/api/games", json={"game": game, "options": options, "seed": seed, "seats": seats}
+        server.url + "/api/games",
+        json={"game": game, "options": options, "seed": seed, "seats": seats},
+        timeout=30,
     )
     assert r.status_code == 201, r.text
     return r.json()
 
 
 def trapworks_players(server, game, options):
-    r = httpx.post(server.url + f"/api/catalog/{game}/check", json={"options": options})
+    r = httpx.post(server.url + f"/api/catalog/{game}/check", json={"options": options}, timeout=30)
     return r.json()["players"]
 
 

@@ -9,7 +9,7 @@ import time
 import httpx
 import pytest
 
-from .web_helpers import seat_view
+from .web_helpers import settled_with_server
 
 
 @pytest.fixture(scope="module")
@@ -53,6 +53,7 @@ def test_three_seats_one_human_until_the_trap_fires(server, browser):
             "seed": 11,
             "seats": [{"kind": "human"}] + [{"kind": "agent", "agent": "heuristic"}] * 2,
         },
+        timeout=30,
     ).json()
     gid = created["id"]
     token = created["seats"][0]["token"]
@@ -84,11 +85,10 @@ def test_three_seats_one_human_until_the_trap_fires(server, browser):
     assert fired, f"the trap never fired ({len(clicks)} clicks)"
     assert "roll" in clicks and not errors, errors
 
-    # Let the page catch up with the server, then compare what it shows with the view.
-    page.wait_for_timeout(500)
-    view = seat_view(server, gid, token)
-    page.wait_for_function(f"document.body.dataset.ply === '{view['moves_made']}'", timeout=10000)
-    view = seat_view(server, gid, token)
+    # Once the agents wait for the human (or the game is over) and the page has drawn that position,
+    # compare what it shows with the view (read while the agents still moved, the page lagged the
+    # server's view or led it).
+    view = settled_with_server(page, server, gid, token)["view"]
     last = view["last_firing"]
     # The page's latest firing (the agents may have fired the trap again since the first one seen).
     fired = board.get_attribute("data-last-firing")

@@ -88,8 +88,10 @@ def test_a_friends_clock_waits_for_the_friend(server, browser, size):
     # The friend arrives: now my clock runs, on both pages.
     friend = new_page(browser, size, errors)
     friend.goto(fast(created["seats"][1]["link"]))
+    # (the friend's page loads, claims the seat and connects, then the server tells both pages:
+    # several round trips and a page load on a loaded machine)
     for page in (me, friend):
-        page.wait_for_selector("[data-testid=clock-seat-0][data-running='1']", timeout=10000)
+        page.wait_for_selector("[data-testid=clock-seat-0][data-running='1']", timeout=30000)
     assert not errors
     me.context.close()
     friend.context.close()
@@ -227,7 +229,8 @@ def test_hot_seat_one_page_plays_every_seat_to_the_end(server, browser, game, si
             }
             label = decide_ded(page, traps, rng)
             if label == "pick-a-pawn":
-                page.wait_for_selector("[data-testid=controls] button[data-count]", timeout=5000)
+                # (drawn by the page itself, no server; 20 s: Chromium is slow on a loaded machine)
+                page.wait_for_selector("[data-testid=controls] button[data-count]", timeout=20000)
                 continue
         page.wait_for_function(
             "p => Number(document.body.dataset.ply) > p || document.body.dataset.curtain === '1'",
@@ -508,7 +511,12 @@ def test_on_a_phone_the_rest_is_one_tap_away(server, browser):
     assert not page.evaluate(OUTSIDE_JS, "[data-testid=more]")
     assert page.evaluate(OUTSIDE_JS, "[data-testid=hint]")  # below the board before the tap
     page.locator("[data-testid=more]").click()
-    page.wait_for_timeout(300)
+    # The jump to the side panel has happened (a fixed 300 ms was a guess): Hint is in view.
+    page.wait_for_function(
+        "(() => { const b = document.querySelector('[data-testid=hint]').getBoundingClientRect();"
+        " return b.top >= 0 && b.bottom <= window.innerHeight; })()",
+        timeout=10000,
+    )
     box = page.locator("[data-testid=hint]").bounding_box()
     assert box and 0 <= box["y"] and box["y"] + box["height"] <= 844, box
     assert page.locator("[data-testid=resign]").is_visible()
@@ -519,7 +527,11 @@ def test_on_a_phone_the_rest_is_one_tap_away(server, browser):
 def test_an_embedded_replay_in_a_small_frame_shows_its_controls(server, browser):
     """Issue 27 item 8: an embedded replay in a 640x420 frame hid its controls."""
     created = create(server, "last-mouse-lost", {"first_to": 1, "board": [1, 2]}, VS_EASY, seed=1)
-    httpx.post(f"{server.url}/api/games/{created['id']}/resign", json={"token": created["seats"][0]["token"]})
+    httpx.post(
+        f"{server.url}/api/games/{created['id']}/resign",
+        json={"token": created["seats"][0]["token"]},
+        timeout=30,
+    )
     errors: list[str] = []
     page = new_page(browser, (1366, 768), errors)
     page.goto(server.url + "/static/app.css")  # a page of the same server hosts the frame

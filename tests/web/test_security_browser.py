@@ -97,7 +97,7 @@ def test_every_page_runs_with_no_csp_violation(server, browser):
         page.context.close()
     # The replay pages: by the seat's token, the public link and the embed of a finished game.
     g = httpx.post(server.url + "/api/games", json={"game": "last-mouse-lost"}, timeout=30).json()
-    httpx.post(f"{server.url}/api/games/{g['id']}/resign", json={"token": g["seats"][1]["token"]})
+    httpx.post(f"{server.url}/api/games/{g['id']}/resign", json={"token": g["seats"][1]["token"]}, timeout=30)
     for url in (
         f"{server.url}/replay#g={g['id']}&t={g['seats'][0]['token']}",
         f"{server.url}/replay/{g['id']}",
@@ -121,7 +121,7 @@ def test_every_page_runs_with_no_csp_violation(server, browser):
 
 def test_another_site_cannot_frame_the_game_page_but_can_frame_the_embedded_replay(server, browser):
     g = httpx.post(server.url + "/api/games", json={"game": "last-mouse-lost"}, timeout=30).json()
-    httpx.post(f"{server.url}/api/games/{g['id']}/resign", json={"token": g["seats"][1]["token"]})
+    httpx.post(f"{server.url}/api/games/{g['id']}/resign", json={"token": g["seats"][1]["token"]}, timeout=30)
     game_url = f"{server.url}/g/{g['id']}#t={g['seats'][0]['token']}"
     embed_url = f"{server.url}/replay/{g['id']}?embed=1"
     lobby_url = f"{server.url}/"
@@ -140,7 +140,12 @@ def test_another_site_cannot_frame_the_game_page_but_can_frame_the_embedded_repl
         page.wait_for_function("window.frames.length === 3", timeout=10000)
         embed = page.frame(name="embed")
         embed.wait_for_function("document.body.dataset.ready === '1'", timeout=20000)
-        page.wait_for_timeout(500)
+        # The two refusals are told on the console as the frames load (a fixed 500 ms was a guess
+        # on a loaded machine): wait for them, a while at most.
+        for _ in range(100):
+            if sum("frame-ancestors" in c for c in console) >= 2:
+                break
+            page.wait_for_timeout(100)  # (Playwright delivers console events while it waits)
     assert embed.evaluate("document.body.dataset.step") is not None  # the replay plays there
     for name in ("game", "lobby"):
         frame = page.frame(name=name)

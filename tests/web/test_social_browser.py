@@ -341,7 +341,9 @@ def test_screenshots_of_the_open_tables_and_a_game_with_names_presence_and_chat(
         public=True,
     )
     gid = g["id"]
-    httpx.post(f"{server}/api/games/{gid}/name", json={"token": g["seats"][0]["token"], "name": "Alice"})
+    httpx.post(
+        f"{server}/api/games/{gid}/name", json={"token": g["seats"][0]["token"], "name": "Alice"}, timeout=30
+    )
     other = create(
         server,
         game="last-mouse-lost",
@@ -350,7 +352,9 @@ def test_screenshots_of_the_open_tables_and_a_game_with_names_presence_and_chat(
         public=True,
     )
     httpx.post(
-        f"{server}/api/games/{other['id']}/name", json={"token": other["seats"][0]["token"], "name": "Chen"}
+        f"{server}/api/games/{other['id']}/name",
+        json={"token": other["seats"][0]["token"], "name": "Chen"},
+        timeout=30,
     )
     joined = httpx.post(f"{server}/api/tables/{gid}/join", json={"name": "Bob"}, timeout=10).json()
     ca, a = person(browser, viewport)

@@ -148,6 +148,27 @@ def seat_view(base: str, gid: str, token: str) -> dict:
     return httpx.get(f"{base}/api/games/{gid}", params={"token": token}, timeout=10).json()["state"]["view"]
 
 
+def settled_with_server(page, base: str, gid: str, token: str, timeout: float = 60.0) -> dict:
+    """Until the game waits for `token`'s seat (or is over) and `page` has drawn that very
+    position: the server's state then (`seat_view`'s view is its "view"). A page compared with the
+    server while agents still move reads a position the server has already left (or not yet
+    drawn one it has)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        state = httpx.get(f"{base}/api/games/{gid}", params={"token": token}, timeout=30).json()["state"]
+        if state["terminal"] or state["to_move"] == state["seat"]:
+            left = max(1.0, deadline - time.monotonic())
+            page.wait_for_function(
+                "p => document.body.dataset.ply === String(p) && document.body.dataset.busy === '0'",
+                arg=state["ply"],
+                timeout=left * 1000,
+            )
+            return state
+        if time.monotonic() > deadline:
+            raise AssertionError(f"game {gid}: still not this seat's turn nor over after {timeout} s")
+        time.sleep(0.1)
+
+
 # A function's text, as Playwright tells one: `function ...`, `async ...`, `(a, b) => ...`, `p => ...`.
 _FUNCTION = re.compile(r"^\s*(async\b|function\b|\([^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)")
 

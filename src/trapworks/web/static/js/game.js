@@ -319,8 +319,17 @@ function onState(msg) {
     if (u.ply !== drawnPly) { dropStaleMessages(u.ply); drawnPly = u.ply; }
     // Keep the keyboard on the board while the renderer redraws it (an opponent's move).
     const mark = focusMark($("board"));
+    // The same position again (the socket's sync after the page's first fetch, a clock started or
+    // a seat become handable: an update of the same ply) is not drawn again: redrawing would drop
+    // what the player is doing on the board (mice selected, a pawn picked, a hint shown) and show
+    // the last move's events twice. The rest of the page (drawShell) takes it as usual.
+    const key = boardKey(u);
     try {
-      await renderer.update(u);
+      if (key !== drawnBoard.key || drawnBoard.renderer !== renderer) {
+        drawnBoard = { key: null, renderer };
+        await renderer.update(u);
+        drawnBoard = { key, renderer };
+      }
     } catch (e) {
       console.error(e);
       message(t("the board could not be drawn: {error}", { error: e.message }), "error");
@@ -334,6 +343,13 @@ function onState(msg) {
 }
 
 function latestDrawable() { return latestU; }
+
+// What the renderer draws of an update: the position and how the game stands (not the clock, the
+// controls or the log, which the page draws itself).
+let drawnBoard = { key: null, renderer: null };
+function boardKey(u) {
+  return JSON.stringify([u.ply, u.view, u.to_move, u.terminal, u.winners, u.truncated, u.ending || null, u.error || null]);
+}
 
 // Once, when the page first shows this player a move to make and nothing has the focus yet: the
 // keyboard starts on the board (one Tab away from everything else), not at the top of the page.
