@@ -121,3 +121,18 @@ def test_the_bus_message_of_a_match_made_elsewhere_wakes_the_polls_waiting_here(
 
     assert asyncio.run(heard()) == (True, False)
     mm._matched.clear()
+
+
+def test_a_claim_left_by_a_node_that_stopped_becomes_a_failed_seek_not_a_second_game(app, seekers):
+    a, b, _ = seekers
+    mine = a.post("/api/seeks", BODY, 201)
+    mm = app.state.matchmaker
+    assert mm._claim([matchmaking.seek_hash(mine["seek"])], "a-node-that-died")
+    assert a.get(f"/api/seeks/{mine['seek']}")["status"] == "waiting"  # being made elsewhere
+    with app.state.accounts.db.begin() as s:
+        s.execute(update(SeekRow).values(claimed_at=SeekRow.claimed_at - matchmaking.CLAIM_LAPSE_S - 1))
+    mm._swept = 0.0  # the next poll sweeps
+    got = a.get(f"/api/seeks/{mine['seek']}")
+    assert got["status"] == "failed" and got["error"] == "the server making this game stopped; seek again"
+    # A newcomer is not paired with it.
+    assert b.post("/api/seeks", BODY, 201)["status"] == "waiting"

@@ -24,12 +24,14 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import secrets
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import DBAPIError
 
 from trapworks.agents import available_agents
 
@@ -51,6 +53,9 @@ AI_AFTER_MAX_S = 600.0
 MAX_SEEKS = 1000
 MAX_DAYS_PER_MOVE = 7
 MAX_WAIT_S = 25.0  # the longest a poll may wait for its match (?wait=)
+SWEEP_EVERY_S = 1.0  # how often a node deletes expired seeks
+
+log = logging.getLogger("trapworks.server")
 
 
 def _now() -> float:
@@ -147,6 +152,7 @@ class Matchmaker:
         self._postgres = accounts.engine.dialect.name == "postgresql"
         self._lock = asyncio.Lock()  # one matching pass at a time in this process
         self._matched: dict[str, asyncio.Event] = {}  # seek key -> set when it is settled (polls wait)
+        self._swept = 0.0  # when this node last deleted expired seeks
 
     # --- the public operations ------------------------------------------------------------------
     async def seek(self, current: Current | None, body: dict[str, Any]) -> Seek:
@@ -307,22 +313,37 @@ class Matchmaker:
                 event.set()
 
     # --- the database (called in a thread) --------------------------------------------------------
-    def _expire(self, s: Any, now: float) -> None:
-        s.execute(delete(SeekRow).where(SeekRow.status == "waiting", SeekRow.polled < now - SEEK_IDLE_S))
-        s.execute(
-            delete(SeekRow).where(
-                SeekRow.status.in_(("matched", "failed")), SeekRow.polled < now - RESULT_KEEP_S
-            )
-        )
-        s.execute(  # a node stopped while making the game: say so rather than pair the seek twice
-            update(SeekRow)
-            .where(SeekRow.status == "claimed", SeekRow.claimed_at < now - CLAIM_LAPSE_S)
-            .values(status="failed", result={"error": "the server making this game stopped; seek again"})
-        )
+    def _expire(self, now: float) -> None:
+        """Delete seeks whose page stopped polling and results nobody fetched; turn claims left by
+        a node that stopped while making the game into failures. At most once per SWEEP_EVERY_S
+        on a node, in its own short transaction; best effort (two nodes sweeping at once may
+        collide: one of them sweeps next time)."""
+        if now - self._swept < SWEEP_EVERY_S:
+            return
+        self._swept = now
+        try:
+            with self.db.begin() as s:
+                s.execute(
+                    delete(SeekRow).where(SeekRow.status == "waiting", SeekRow.polled < now - SEEK_IDLE_S)
+                )
+                s.execute(
+                    delete(SeekRow).where(
+                        SeekRow.status.in_(("matched", "failed")), SeekRow.polled < now - RESULT_KEEP_S
+                    )
+                )
+                s.execute(  # rather than pair the seek twice: "seek again"
+                    update(SeekRow)
+                    .where(SeekRow.status == "claimed", SeekRow.claimed_at < now - CLAIM_LAPSE_S)
+                    .values(
+                        status="failed", result={"error": "the server making this game stopped; seek again"}
+                    )
+                )
+        except DBAPIError as e:
+            log.warning("quick game: expired seeks not swept this time: %s", type(e).__name__)
 
     def _insert(self, seek: Seek) -> None:
+        self._expire(seek.created)
         with self.db.begin() as s:
-            self._expire(s, seek.created)
             if seek.account_id is not None:  # one waiting seek per account: the newest
                 s.execute(
                     delete(SeekRow).where(SeekRow.account_id == seek.account_id, SeekRow.status == "waiting")
@@ -340,26 +361,37 @@ class Matchmaker:
             return Seek.from_row(row) if row is not None else None
 
     def _touch(self, key: str) -> Seek | None:
+        """The seek `key`, its poll time renewed; None when it is gone or expired."""
         now = _now()
+        self._expire(now)
         with self.db.begin() as s:
-            self._expire(s, now)
-            s.execute(update(SeekRow).where(SeekRow.id_hash == key).values(polled=now))
             row = s.get(SeekRow, key)
-            return Seek.from_row(row) if row is not None else None
+            if row is None or (row.status == "waiting" and row.polled < now - SEEK_IDLE_S):
+                return None  # its page stopped polling: it expired (deleted at the next sweep)
+            row.polled = now
+            return Seek.from_row(row)
 
     def _by_public_id(self, public_id: str) -> Seek | None:
-        with self.db.begin() as s:
-            self._expire(s, _now())
+        now = _now()
+        self._expire(now)
+        with self.db() as s:
             row = s.scalars(
-                select(SeekRow).where(SeekRow.public_id == public_id, SeekRow.status == "waiting")
+                select(SeekRow).where(
+                    SeekRow.public_id == public_id,
+                    SeekRow.status == "waiting",
+                    SeekRow.polled >= now - SEEK_IDLE_S,
+                )
             ).first()
             return Seek.from_row(row) if row is not None else None
 
     def _waiting(self) -> list[Seek]:
-        with self.db.begin() as s:
-            self._expire(s, _now())
+        now = _now()
+        self._expire(now)
+        with self.db() as s:
             rows = s.scalars(
-                select(SeekRow).where(SeekRow.status == "waiting").order_by(SeekRow.created)
+                select(SeekRow)
+                .where(SeekRow.status == "waiting", SeekRow.polled >= now - SEEK_IDLE_S)
+                .order_by(SeekRow.created)
             ).all()
             return [Seek.from_row(r) for r in rows]
 

@@ -30,9 +30,9 @@ from . import Feature, Host
 # has: best first, because a hint and a review both answer "what would a strong player do here".
 # "perfect" (a game's own exact player, by convention) before the "hard" level, which every game
 # offers (a search or a strong heuristic: never better than an exact player, and often slower);
-# "heuristic" last, should a game's levels ever not be offered. One order for both uses: the review of a
-# finished game (analysis.py) shows the hint agent's choice, so it must be the agent a hint
-# would have asked at that move, or the review and the game page would disagree.
+# "heuristic" last, should a game's levels ever not be offered. One order for both uses: the
+# review of a finished game (analysis.py) shows the hint agent's choice, so it must be the agent
+# a hint would have asked at that move, or the review and the game page would disagree.
 HINT_AGENTS = ("perfect", "hard", "heuristic")
 
 
