@@ -4,8 +4,9 @@ Random playouts of each game are recorded; then, over the same positions:
 - step: one kernel step as an environment makes it (`legal_actions()`, then `apply_action`),
   chance nodes included (drawn from a seeded rng), per action;
 - tensor (kernel): `state.observation_tensor(seat)` for the seat to move (its view, encoded);
-- tensor (adapters): `trapworks.adapters._common.observation_array(state, seat)`, what the
-  Gymnasium and PettingZoo environments return (a float32 numpy array). An encoder that keeps
+- tensor (adapters): what the Gymnasium and PettingZoo environments call for their observation
+  (a float32 numpy array): `trapworks.adapters._common.observation_writer(game)`, the function
+  they keep, called with (state, seat). An encoder that keeps
   tables (`clear_caches()`) has them cleared before each pass and filled by as many other games
   (other seeds) first, so that no timed position's tensor was made before (a long run's tables).
 Times are the thread's CPU time (time.thread_time), so that other work on a shared machine counts
@@ -26,7 +27,7 @@ from typing import Any
 import numpy as np
 
 import trapworks
-from trapworks.adapters._common import observation_array
+from trapworks.adapters._common import observation_array, observation_writer
 from trapworks.core.game import CHANCE, sample_chance
 
 GAMES: list[tuple[str, dict[str, Any], int]] = [
@@ -130,7 +131,8 @@ def main() -> None:
         kern_t, obs = min(
             (time_tensors(runs, lambda p, s: p.observation_tensor(s)) for _ in range(3)), key=lambda x: x[0]
         )
-        adap_t, _ = min((time_tensors(runs, observation_array, warm) for _ in range(3)), key=lambda x: x[0])
+        write = observation_writer(runs[0][0].game)
+        adap_t, _ = min((time_tensors(runs, write, warm) for _ in range(3)), key=lambda x: x[0])
         step_us = step_t / steps * 1e6
         kern_us = kern_t / obs * 1e6
         adap_us = adap_t / obs * 1e6

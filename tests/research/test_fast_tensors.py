@@ -125,3 +125,23 @@ def test_mouse_trap_pieces_kept_or_not_give_the_same_tensor():
         assert np.array_equal(a, b) and b.flags.writeable and not np.shares_memory(a, b)
         want = np.asarray(enc.observation_tensor(s.view(s.current_player() % 3)), dtype=np.float32)
         assert np.array_equal(b.view(np.uint32), want.view(np.uint32))
+
+
+@pytest.mark.parametrize("game_id", ["last-mouse-lost", "mouse-trap"])
+def test_environments_keep_the_writer_and_still_pickle_and_copy(game_id):
+    import copy
+    import pickle
+
+    from trapworks.adapters.gymnasium import TrapworksEnv
+    from trapworks.adapters.pettingzoo import TrapworksAECEnv
+
+    env = TrapworksEnv(game_id)
+    obs, _ = env.reset(seed=2)
+    assert env._observe == env.game.encoder().state_tensor
+    for other in (pickle.loads(pickle.dumps(env)), copy.deepcopy(env)):
+        assert np.array_equal(other._observe(other.state, other.seat), obs)
+    aec = TrapworksAECEnv(game_id)
+    aec.reset(seed=2)
+    again = pickle.loads(pickle.dumps(aec))
+    agent = aec.agents[0]
+    assert np.array_equal(again.observe(agent)["observation"], aec.observe(agent)["observation"])

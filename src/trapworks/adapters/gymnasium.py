@@ -39,7 +39,14 @@ from trapworks.core.game import State
 from trapworks.core.registry import game_spec, game_specs
 from trapworks.core.spec import GameSpec
 
-from ._common import action_mask, observation_array, resolve_chance, reward_scale, setup_seed
+from ._common import (
+    KeepsObservationWriter,
+    action_mask,
+    observation_writer,
+    resolve_chance,
+    reward_scale,
+    setup_seed,
+)
 from .params import gym_id
 
 # game id -> Gymnasium id (trapworks/<GameIdInCamelCase>-v0), derived from each game's spec when
@@ -47,7 +54,7 @@ from .params import gym_id
 ENV_IDS: dict[str, str] = {}
 
 
-class TrapworksEnv(gymnasium.Env):
+class TrapworksEnv(KeepsObservationWriter, gymnasium.Env):
     """One seat of a trapworks game as a Gymnasium environment; trapworks agents play the other
     seats (see the module's notes for the arguments, the reward scale and the masks)."""
 
@@ -64,6 +71,7 @@ class TrapworksEnv(gymnasium.Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: choose one of {self.metadata['render_modes']}")
         self.game = trapworks.make(game_id, **options)
+        self._observe = observation_writer(self.game)
         n = self.game.num_players()
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"seat {seat!r}: the learning seat is one of 0..{n - 1}")
@@ -124,7 +132,7 @@ class TrapworksEnv(gymnasium.Env):
             for s, name in self.opponent_names.items()
         }
         self._play_others()
-        return observation_array(self.state, self.seat), self._info()
+        return self._observe(self.state, self.seat), self._info()
 
     def step(self, action: int):
         state = self.state
@@ -146,7 +154,7 @@ class TrapworksEnv(gymnasium.Env):
             # The state stays as it was (the kernel never applies an illegal action); the episode ends.
             self._done = True
             info = {**self._info(), "illegal_action": True}
-            return observation_array(state, self.seat), -1.0, True, False, info
+            return self._observe(state, self.seat), -1.0, True, False, info
         state.apply_action(action)
         self._play_others()
         reward = 0.0
@@ -157,7 +165,7 @@ class TrapworksEnv(gymnasium.Env):
             terminated = not truncated
         if self.render_mode == "human":
             self.render()
-        return observation_array(state, self.seat), reward, terminated, truncated, self._info()
+        return self._observe(state, self.seat), reward, terminated, truncated, self._info()
 
     def render(self) -> str | None:
         if self.render_mode is None:

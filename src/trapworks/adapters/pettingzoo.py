@@ -56,9 +56,10 @@ import trapworks
 from trapworks.core.game import State, sample_chance
 
 from ._common import (
+    KeepsObservationWriter,
     action_mask,
     eliminated,
-    observation_array,
+    observation_writer,
     reward_scale,
     setup_seed,
     visible_events,
@@ -67,7 +68,7 @@ from ._common import (
 REWARDS = ("return", "placement")
 
 
-class TrapworksAECEnv(AECEnv):
+class TrapworksAECEnv(KeepsObservationWriter, AECEnv):
     """Every seat of a trapworks game as a PettingZoo AEC agent (see the module's notes)."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "trapworks", "is_parallelizable": False}
@@ -81,6 +82,7 @@ class TrapworksAECEnv(AECEnv):
         if render_mode is not None and render_mode not in modes:
             raise ValueError(f"render_mode {render_mode!r}: choose one of {self.metadata['render_modes']}")
         self.game = trapworks.make(game_id, **options)
+        self._observe = observation_writer(self.game)
         self.metadata = {**self.metadata, "name": f"trapworks_{game_id.replace('-', '_')}"}
         self.render_mode = render_mode
         n = self.game.num_players()
@@ -108,7 +110,7 @@ class TrapworksAECEnv(AECEnv):
         """The global state: every seat's observation tensor, one after the other."""
         if self.tw_state is None:
             raise RuntimeError("call reset() first")
-        return np.concatenate([observation_array(self.tw_state, s) for s in range(self.game.num_players())])
+        return np.concatenate([self._observe(self.tw_state, s) for s in range(self.game.num_players())])
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
         return self.observation_spaces[agent]
@@ -120,7 +122,7 @@ class TrapworksAECEnv(AECEnv):
         assert self.tw_state is not None, "call reset() first"
         seat = self.agent_name_mapping[agent]
         return {
-            "observation": observation_array(self.tw_state, seat),
+            "observation": self._observe(self.tw_state, seat),
             "action_mask": action_mask(self.game, self.tw_state, seat),
         }
 

@@ -1,7 +1,9 @@
 """Booby Trap's hidden draws as chance nodes for tree search (the spec's `chance_layer`).
 
 The kernel sets the tray up and draws the touch noise from the state's seeded generators, so that
-records replay from a seed. For an algorithm that walks the game tree (the OpenSpiel adapter with
+records replay from a seed (or, with the game option setup=chance, sets the tray up by its own
+chance nodes, the same two as below: game.py's `_chance_outcomes`).
+For an algorithm that walks the game tree (the OpenSpiel adapter with
 `seed=-1`) they are chance nodes instead. `BoobyTrapChance` (the protocol:
 trapworks.adapters._chance.ChanceLayer):
 
@@ -37,19 +39,24 @@ _TRAYS: weakref.WeakKeyDictionary[Any, dict[int, Any]] = weakref.WeakKeyDictiona
 
 
 def _tray(game: Any, tray: int) -> Any:
+    """A copy of the kernel's initial state of seed `tray` (its tray settled once per game)."""
+    from .game import BoobyTrapState
+
     trays = _TRAYS.setdefault(game, {})
     if tray not in trays:
-        trays[tray] = game.new_initial_state(seed=tray)
+        # never a chance set-up (the game's setup option): this is what the chance nodes choose
+        trays[tray] = BoobyTrapState(game, seed=tray, chance_setup=False)
     return trays[tray].clone()
 
 
-def jittered(tw: Any, jitter: int) -> Any:
+def jittered(tw: Any, jitter: int, tray: int | None = None) -> Any:
     """tw's packing with every piece and the bar placed anew within the eye's resolution of
-    where the seats see them (uniformly, from a generator seeded by the tray and `jitter`)."""
+    where the seats see them (uniformly, from a generator seeded by the tray, tw's seed unless
+    given, and `jitter`)."""
     from .game import EYE_MM, eye
     from .physics import Packing, Piece
 
-    rng = random.Random(f"booby-trap tray {tw.seed} jitter {jitter}")
+    rng = random.Random(f"booby-trap tray {tw.seed if tray is None else tray} jitter {jitter}")
     half = EYE_MM / 2
     pieces = tuple(
         Piece(p.id, p.size, eye(p.x) + rng.uniform(-half, half), eye(p.y) + rng.uniform(-half, half))
@@ -70,8 +77,9 @@ class BoobyTrapChance:
 
     @classmethod
     def for_state(cls, tw: Any) -> BoobyTrapChance:
-        """The layer of a kernel state of a new game (its tray to be set up by chance)."""
-        return cls(float(tw.game.options["tension_noise"]))
+        """The layer of a kernel state of a new game (its tray to be set up by chance, unless the
+        kernel's own chance nodes set it up: the game's option setup=chance)."""
+        return cls(float(tw.game.options["tension_noise"]), setup=tw.game.options["setup"] != "chance")
 
     def __init__(self, sigma: float, setup: bool = True) -> None:
         self.sigma = sigma

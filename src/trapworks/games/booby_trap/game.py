@@ -13,10 +13,20 @@ import random
 import re
 from typing import Any
 
-from trapworks.core import TERMINAL, Game, IllegalActionError, Option, OptionError, PositionError, State
+from trapworks.core import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    IllegalActionError,
+    Option,
+    OptionError,
+    PositionError,
+    State,
+)
 from trapworks.core.randomness import new_seed, stream_seed
 
-from . import physics
+from . import chance_layer, physics
+from .chance_layer import JITTERS, TRAYS
 from .physics import MARK, POINTS, SIZE_NAMES, SIZES, Packing, Piece
 
 VARIANTS = ("regular", "solitaire", "sizes-in-order", "no-passes")
@@ -125,9 +135,27 @@ class BoobyTrapGame(Game):
             help="The player who takes the first turn.",
             source="001: 'A player is selected to take the first turn'",
         ),
+        Option.choice(
+            "setup",
+            "seeded",
+            ("seeded", "chance"),
+            labels={
+                "seeded": "Mixed from the game's seed",
+                "chance": "Chance nodes (for tree search)",
+            },
+            label="Tray set-up",
+            help=(
+                "Where the tray comes from: mixed from the game's seed (every game its own tray), or "
+                "two chance nodes before the first move, one of 4 trays (public) and then one of 3 "
+                "placements below the eye's resolution (nobody sees it): the OpenSpiel tree's "
+                "set-up with seed=-1, in the kernel's own chance model."
+            ),
+            source="001 leaves the mixing to the players; docs/research.md",
+            advanced=True,
+        ),
     )
     has_hidden_information = True  # touch readings
-    has_chance = False  # the setup's mixing is seeded; the physics decides the rest
+    has_chance = False  # the setup's mixing is seeded (setup=chance: two chance nodes); physics the rest
     # Agents, levels, hints, encoder and analysis hooks: the package's SPEC (__init__.py).
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
@@ -163,6 +191,16 @@ class BoobyTrapGame(Game):
         # 001: 'until there are as many playing pieces left on the board as there are players';
         # solitaire: 'remove all pieces except one'.
         self.end_at = 1 if self.variant == "solitaire" else self.players
+        # setup=chance: the set-up's chance outcomes, numbered after the seats' actions.
+        self.tray_base = self.num_pieces + 2
+        self.placement_base = self.tray_base + TRAYS
+
+    def chance_actions(self) -> tuple[int, ...]:
+        """setup=chance: the trays, then the placements below the eye's resolution; else none
+        (the tray comes from the seed)."""
+        if self.options["setup"] != "chance":
+            return ()
+        return tuple(range(self.tray_base, self.placement_base + JITTERS))
 
     def num_players(self) -> int:
         return self.players
@@ -218,9 +256,25 @@ class BoobyTrapState(State):
         start: str | None = None,
         packing: Packing | None = None,
         sizes: tuple[str, ...] | None = None,
+        chance_setup: bool | None = None,
     ):
         super().__init__(game, seed=seed, start=start)
         n = game.players
+        # setup=chance: "tray", then "placement", while the set-up's chance nodes are pending.
+        self.setup_stage: str | None = None
+        if packing is None and chance_setup is None:
+            chance_setup = game.options["setup"] == "chance"
+        if chance_setup:
+            # Until the chance nodes have chosen, the state holds tray 0 (what it shows at the
+            # chance node; nothing of the tray to come). Its own seed keeps the touch noise.
+            if seed is None:
+                seed = new_seed()
+            self.__dict__.update(chance_layer._tray(game, 0).__dict__)
+            self.seed = seed
+            self.noise_key = stream_seed(seed, "noise")
+            self.setup_stage = "tray"
+            self.setup_tray: int | None = None
+            return
         if packing is None:
             if seed is None:
                 # A fresh tray each game; the drawn seed is kept, so records and undo replay it.
@@ -257,7 +311,36 @@ class BoobyTrapState(State):
 
     # --- who moves --------------------------------------------------------------
     def current_player(self) -> int:
+        if self.setup_stage is not None:
+            return CHANCE
         return TERMINAL if self.over else self.to_move
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        # setup=chance (the only chance nodes): as the OpenSpiel tree's at seed=-1
+        # (chance_layer.BoobyTrapChance), equally likely trays, then placements.
+        game = self.game
+        if self.setup_stage == "tray":
+            return [(game.tray_base + t, 1 / TRAYS) for t in range(TRAYS)]
+        if self.setup_stage == "placement":
+            return [(game.placement_base + j, 1 / JITTERS) for j in range(JITTERS)]
+        return []
+
+    def _set_up(self, action: int) -> None:
+        """Apply a set-up chance outcome (setup=chance): the tray becomes the kernel's tray of
+        seed t, settled (chance_layer._tray, the same object the OpenSpiel tree uses); then every
+        piece and the bar are placed within the eye's resolution (chance_layer.jittered)."""
+        game = self.game
+        if self.setup_stage == "tray":
+            tray = action - game.tray_base
+            own = ("game", "seed", "start", "noise_key", "_history", "_events", "_revealed_upto")
+            keep = {k: self.__dict__[k] for k in own}
+            self.__dict__.update(chance_layer._tray(game, tray).__dict__)
+            self.__dict__.update(keep)
+            self.setup_tray = tray
+            self.setup_stage = "placement"
+        else:
+            self.packing = chance_layer.jittered(self, action - game.placement_base, tray=self.setup_tray)
+            self.setup_stage = None
 
     def is_terminal(self) -> bool:
         return self.over
@@ -289,6 +372,10 @@ class BoobyTrapState(State):
 
     def _why_illegal(self, action: int) -> str | None:
         game = self.game
+        if self.setup_stage is not None:
+            if action not in [a for a, _ in self._chance_outcomes()]:
+                return f"the tray is being set up by chance ({self.setup_stage}): not one of its outcomes"
+            return None
         if not 0 <= action <= game.remove_action:
             return (
                 f"no such action id (0..{game.num_pieces - 1} touch a piece, {game.pass_action} pass, "
@@ -345,6 +432,9 @@ class BoobyTrapState(State):
 
     def _apply_action(self, action: int) -> None:
         game = self.game
+        if self.setup_stage is not None:
+            self._set_up(action)
+            return
         seat = self.to_move
         if self.touched is None:
             self._touch(seat, action)
@@ -574,6 +664,11 @@ class BoobyTrapState(State):
     # --- notation -----------------------------------------------------------------
     def action_to_string(self, action: int, player: int | None = None) -> str:
         game = self.game
+        if game.options["setup"] == "chance" and isinstance(action, int):
+            if game.tray_base <= action < game.placement_base:
+                return f"tray {action - game.tray_base}"
+            if game.placement_base <= action < game.placement_base + JITTERS:
+                return f"placement {action - game.placement_base}"
         if action == game.pass_action:
             return "pass"
         if action == game.remove_action:
@@ -583,6 +678,7 @@ class BoobyTrapState(State):
         raise IllegalActionError(action, "no such action id")
 
     _TOUCH_RE = re.compile(r"^(?:touch|t)?\s*([sml])?\s*(\d+)$")
+    _SETUP_RE = re.compile(r"^(tray|placement)\s+(\d+)$")
 
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):
@@ -591,7 +687,15 @@ class BoobyTrapState(State):
             raise IllegalActionError(text, "the game is over")
         t = text.strip().lower()
         game = self.game
-        if t in ("pass", "p", "i pass"):
+        m = self._SETUP_RE.match(t) if self.setup_stage is not None else None
+        if m:
+            base, count = (game.tray_base, TRAYS) if m.group(1) == "tray" else (game.placement_base, JITTERS)
+            if int(m.group(2)) >= count:
+                raise IllegalActionError(text, f"{m.group(1)} 0 to {count - 1}")
+            action = base + int(m.group(2))
+        elif self.setup_stage is not None:
+            raise IllegalActionError(text, f"the tray is being set up by chance: write {self.setup_stage} N")
+        elif t in ("pass", "p", "i pass"):
             action = game.pass_action
         elif t in ("remove", "r", "take", "pick"):
             action = game.remove_action
