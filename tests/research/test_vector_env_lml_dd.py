@@ -178,6 +178,19 @@ def test_last_mouse_lost_same_seed_same_matches():
     assert isinstance(sync, gymnasium.vector.SyncVectorEnv)
 
 
+@pytest.mark.skipif(not lml_built, reason="the compiled Last Mouse Lost engine is not built")
+def test_the_training_example_runs_on_last_mouse_lost():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "mouse_trap_vector_pg.py"
+    args = ["--game", "last-mouse-lost", "--updates", "2", "--num-envs", "16", "--steps", "40"]
+    out = subprocess.run([sys.executable, str(example), *args], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "win rate" in out.stdout and "Warning" not in out.stderr
+
+
 # --- 13 Dead End Drive ----------------------------------------------------------------------
 numba = pytest.importorskip("numba")
 
