@@ -106,7 +106,7 @@ def stream_seeds(seed: int | None, num_envs: int) -> np.ndarray:
 
 
 # --- compiled steps ---------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def _holder_or_secret(G: Any, n: int, pawn: int) -> int:
     """Whose Character card `pawn` is (a seat), else n (a secret card, or nobody's)."""
     for s in range(n):
@@ -115,7 +115,7 @@ def _holder_or_secret(G: Any, n: int, pawn: int) -> int:
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def _decide_revealing(
     G: Any, T: Any, P: Any, st: Any, go: int, track_end: int, ids: Any, action: int, scratch: Any, rev: Any
 ) -> None:
@@ -130,7 +130,7 @@ def _decide_revealing(
         rev[pawn] = owner
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def _advance(
     G: Any,
     T: Any,
