@@ -8,6 +8,10 @@ against random 50.6%. One run (the command below, 2 min of CPU): 0.583 after 25 
 after 50, 0.650 after 150.
 
     python examples/mouse_trap_vector_pg.py [--updates 150] [--seed 0]
+
+`--game last-mouse-lost` runs the same loop on Last Mouse Lost's vector environment (board 1-2-3,
+one round, against random; the C engine's step-wise batch). One run (seed 0, 13 s of CPU): 0.514
+after 25 updates, 0.540 after 100, 0.601 after 150.
 """
 
 from __future__ import annotations
@@ -20,6 +24,12 @@ import numpy as np
 
 import trapworks.adapters.gymnasium  # noqa: F401  (registers the ids)
 
+# game -> (Gymnasium id, options): each backed by the game's batched vector environment
+GAMES = {
+    "mouse-trap": ("trapworks/MouseTrap-v0", {"players": 2}),
+    "last-mouse-lost": ("trapworks/LastMouseLost-v0", {"board": [1, 2, 3], "first_to": 1}),
+}
+
 
 def main() -> None:
     ap = argparse.ArgumentParser()
@@ -28,8 +38,10 @@ def main() -> None:
     ap.add_argument("--num-envs", type=int, default=256)
     ap.add_argument("--lr", type=float, default=0.05)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--game", choices=sorted(GAMES), default="mouse-trap")
     args = ap.parse_args()
-    envs = gymnasium.make_vec("trapworks/MouseTrap-v0", num_envs=args.num_envs, players=2, opponents="random")
+    env_id, options = GAMES[args.game]
+    envs = gymnasium.make_vec(env_id, num_envs=args.num_envs, opponents="random", **options)
     rng = np.random.default_rng(args.seed)
     obs, info = envs.reset(seed=args.seed)
     n_obs = obs.shape[1]

@@ -138,6 +138,46 @@ def test_last_mouse_lost_vector_env_is_the_kernel_step_for_step(options, seat, o
 
 
 @pytest.mark.skipif(not lml_built, reason="the compiled Last Mouse Lost engine is not built")
+def test_last_mouse_lost_match_over_before_the_seat_moves():
+    """Board 1, one round, seat 1 second: the opponent presses the only mouse and the match is
+    over at reset (the single environment's reset returns that end); the vector environment shows
+    the final position with no legal action and starts a new match at the next step."""
+    options = {"board": [1], "first_to": 1, "first_player": 0}
+    episodes, illegal = play_along(
+        "trapworks/LastMouseLost-v0", "last-mouse-lost", options, 1, ["random"], num=2, steps=5
+    )
+    assert episodes == 0 and illegal == 0
+    envs = gymnasium.make_vec("trapworks/LastMouseLost-v0", num_envs=2, seat=1, **options)
+    obs, info = envs.reset(seed=1)
+    assert not info["action_mask"].any() and (obs[:, -1] == 1.0).all()  # the match-over flag
+
+
+@pytest.mark.skipif(not lml_built, reason="the compiled Last Mouse Lost engine is not built")
+def test_last_mouse_lost_engine_refuses_wrong_buffers_by_name():
+    from trapworks.games.last_mouse_lost.game import _fastlml
+
+    envs = gymnasium.make_vec("trapworks/LastMouseLost-v0", num_envs=2)
+    u = envs.unwrapped
+    envs.reset(seed=0)
+    acts = np.zeros(2, np.int64)
+    bufs = [u._obs, u._mask, u._rewards, u._terminated, u._truncated, u._illegal]
+    with pytest.raises(ValueError, match="actions: one int64 per environment"):
+        _fastlml.vector_step(u._spec, u._config, u._S, np.zeros(3, np.int64), *bufs)
+    with pytest.raises(ValueError, match="obs: one float32 row"):
+        _fastlml.vector_step(u._spec, u._config, u._S, acts, np.zeros((2, 3), np.float32), *bufs[1:])
+    with pytest.raises(ValueError, match="rewards: one float64"):
+        _fastlml.vector_step(u._spec, u._config, u._S, acts, *bufs[:2], np.zeros(2, np.float32), *bufs[3:])
+    with pytest.raises(ValueError, match="learning seat is 0 or 1"):
+        _fastlml.vector_step(u._spec, u._config[:6] + (2,), u._S, acts, *bufs)
+    with pytest.raises(ValueError, match="policy is 0"):
+        _fastlml.vector_reset(u._spec, u._config[:4] + (5, 0, 0), u._S, np.zeros(2, np.uint64), *bufs[:2])
+    with pytest.raises(ValueError, match="seeds: one uint64"):
+        _fastlml.vector_reset(u._spec, u._config, u._S, np.zeros(3, np.uint64), *bufs[:2])
+    with pytest.raises(TypeError, match="config"):
+        _fastlml.vector_reset(u._spec, (1, 2), u._S, np.zeros(2, np.uint64), *bufs[:2])
+
+
+@pytest.mark.skipif(not lml_built, reason="the compiled Last Mouse Lost engine is not built")
 def test_last_mouse_lost_vector_env_errors_name_the_problem():
     envs = gymnasium.make_vec("trapworks/LastMouseLost-v0", num_envs=2)
     with pytest.raises(RuntimeError, match="reset"):
@@ -176,6 +216,19 @@ def test_last_mouse_lost_same_seed_same_matches():
     assert not np.array_equal(run(3), run(4))
     sync = gymnasium.make_vec("trapworks/LastMouseLost-v0", num_envs=2, vectorization_mode="sync")
     assert isinstance(sync, gymnasium.vector.SyncVectorEnv)
+
+
+@pytest.mark.skipif(not lml_built, reason="the compiled Last Mouse Lost engine is not built")
+def test_the_training_example_runs_on_last_mouse_lost():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "mouse_trap_vector_pg.py"
+    args = ["--game", "last-mouse-lost", "--updates", "2", "--num-envs", "16", "--steps", "40"]
+    out = subprocess.run([sys.executable, str(example), *args], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "win rate" in out.stdout and "Warning" not in out.stderr
 
 
 # --- 13 Dead End Drive ----------------------------------------------------------------------

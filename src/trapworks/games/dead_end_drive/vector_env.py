@@ -37,7 +37,7 @@ import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
-from numba import njit
+from numba import njit, prange
 
 import trapworks
 from trapworks.core.stream_jit import below as _below
@@ -54,10 +54,12 @@ from .batch import (
     DISC_N,
     DRAWN,
     DREW,
+    F_DRAWN,
     F_FIRST,
     F_OVER,
     F_REVEAL,
     F_ROLL,
+    F_TRAP,
     G_SIZE,
     HAND_CARD,
     HAND_N,
@@ -104,7 +106,7 @@ def stream_seeds(seed: int | None, num_envs: int) -> np.ndarray:
 
 
 # --- compiled steps ---------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def _holder_or_secret(G: Any, n: int, pawn: int) -> int:
     """Whose Character card `pawn` is (a seat), else n (a secret card, or nobody's)."""
     for s in range(n):
@@ -113,23 +115,22 @@ def _holder_or_secret(G: Any, n: int, pawn: int) -> int:
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def _decide_revealing(
     G: Any, T: Any, P: Any, st: Any, go: int, track_end: int, ids: Any, action: int, scratch: Any, rev: Any
 ) -> None:
     """batch._decide, noting each pawn knocked off by it and whose card it was (the kernel's
     `revealed`, which the observation shows and the engine does not keep)."""
-    n = P[P_PLAYERS]
-    owners = np.empty(NUM_PAWNS, np.int64)
-    for p in range(NUM_PAWNS):
-        owners[p] = _holder_or_secret(G, n, p) if G[POS + p] >= 0 else -1
+    # Only a trap sprung knocks a pawn off: the pawn on the trap, in the trap or drawn-card phase.
+    ph = G[PHASE]
+    pawn = G[TRAP_PAWN] if ph == F_TRAP or ph == F_DRAWN else -1
+    owner = _holder_or_secret(G, P[P_PLAYERS], pawn) if pawn >= 0 else -1
     _decide(G, T, P, st, go, track_end, ids, action, scratch)
-    for p in range(NUM_PAWNS):
-        if owners[p] >= 0 and G[POS + p] < 0:
-            rev[p] = owners[p]
+    if pawn >= 0 and G[POS + pawn] < 0:
+        rev[pawn] = owner
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always", error_model="numpy")
 def _advance(
     G: Any,
     T: Any,
@@ -304,15 +305,25 @@ def _winner_seat(G: Any, n: int) -> int:
 
 @njit(cache=True, error_model="numpy")
 def _start(
-    G: Any, T: Any, P: Any, st: Any, go: int, track_end: int, ids: Any, seat: int, legal: Any, rev: Any
-):
-    scratch = np.zeros(legal.shape[0], np.int64)
+    G: Any,
+    T: Any,
+    P: Any,
+    st: Any,
+    go: int,
+    track_end: int,
+    ids: Any,
+    seat: int,
+    legal: Any,
+    scratch: Any,
+    rev: Any,
+) -> None:
+    """A new game on the environment's stream, played to the learning seat's first decision."""
     _new_game(G, T, P, st)
     rev[:] = -1
     _advance(G, T, P, st, go, track_end, ids, seat, legal, scratch, rev)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", parallel=True)
 def vector_reset(
     S: Any,
     streams: Any,
@@ -328,15 +339,16 @@ def vector_reset(
     ended: Any,
     obs: Any,
     mask: Any,
+    work: Any,
 ) -> None:
-    legal = np.zeros(S.shape[1], np.int64)
-    for e in range(S.shape[0]):
-        _start(S[e], T, P, streams[e], go, track_end, ids, seat, legal, rev[e])
+    for e in prange(S.shape[0]):
+        legal = work[e, 0]
+        _start(S[e], T, P, streams[e], go, track_end, ids, seat, legal, work[e, 1], rev[e])
         ended[e] = S[e, PHASE] == F_OVER
         _observe(S[e], T, P, go, track_end, ids, seat, coords, turn_limit, rev[e], obs[e], mask[e], legal)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", parallel=True)
 def vector_step(
     actions: Any,
     S: Any,
@@ -358,20 +370,23 @@ def vector_step(
     terminated: Any,
     truncated: Any,
     illegal: Any,
+    work: Any,
 ) -> None:
     """One step of every environment. An environment that ended at the last step starts a new
-    game instead (Gymnasium's next-step autoreset)."""
-    legal = np.zeros(S.shape[1], np.int64)
-    scratch = np.zeros(S.shape[1], np.int64)
+    game instead (Gymnasium's next-step autoreset). `work`: scratch rows, two per environment.
+    (Compiled with parallel=True over the environments, which numba also compiles into faster
+    code than the serial loop, by about 1.8x on one thread.)"""
     n = P[P_PLAYERS]
-    for e in range(S.shape[0]):
+    for e in prange(S.shape[0]):
         G = S[e]
+        legal = work[e, 0]
+        scratch = work[e, 1]
         rewards[e] = 0.0
         terminated[e] = False
         truncated[e] = False
         illegal[e] = False
         if ended[e]:
-            _start(G, T, P, streams[e], go, track_end, ids, seat, legal, rev[e])
+            _start(G, T, P, streams[e], go, track_end, ids, seat, legal, scratch, rev[e])
             ended[e] = G[PHASE] == F_OVER
         else:
             a = actions[e]
@@ -467,6 +482,7 @@ class DeadEndDriveVectorEnv(VectorEnv):
         self._terminated = np.zeros(num_envs, np.bool_)
         self._truncated = np.zeros(num_envs, np.bool_)
         self._illegal = np.zeros(num_envs, np.bool_)
+        self._work = np.zeros((num_envs, 2, batch.N_SQ + 8), np.int64)  # legal lists, scratch
         self._started = False
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -487,6 +503,7 @@ class DeadEndDriveVectorEnv(VectorEnv):
             self._ended,
             self._obs,
             self._mask,
+            self._work,
         )
         self._started = True
         return self._obs.copy(), {"action_mask": self._mask.copy()}
@@ -527,6 +544,7 @@ class DeadEndDriveVectorEnv(VectorEnv):
             self._terminated,
             self._truncated,
             self._illegal,
+            self._work,
         )
         info: dict[str, Any] = {"action_mask": self._mask.copy()}
         if self._illegal.any():
