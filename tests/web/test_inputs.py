@@ -32,10 +32,18 @@ def server(tmp_path, monkeypatch):
     thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    wait_for(lambda: httpx.get(base + "/api/catalog", timeout=1).status_code == 200, what="server up")
+    wait_for(lambda: _answers(base), timeout=30, what="server up")
     yield base, app, url
     srv.should_exit = True
     thread.join(timeout=10)
+
+
+def _answers(base: str) -> bool:
+    # Not listening yet, or slow to answer on a loaded machine: try again (wait_for's deadline).
+    try:
+        return httpx.get(base + "/api/catalog", timeout=5).status_code == 200
+    except httpx.HTTPError:
+        return False
 
 
 def raw_request(base, data: bytes, *, wait: float = 5.0) -> bytes:
