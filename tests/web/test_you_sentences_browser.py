@@ -11,6 +11,7 @@ import os
 import random
 import re
 
+import httpx
 import pytest
 
 from .test_i18n_browser import create, french_page, play, settled
@@ -121,4 +122,29 @@ def test_a_game_played_in_french_and_english_says_you_in_the_second_person(serve
         assert you in text, f"{game} {locale}: the viewer's moves are not in the log: {text!r}"
         bad = mismatch.search(text)
         assert not bad, f"{game} {locale}: {bad.group(0)!r} in {text!r}"
+    assert not errors, errors
+
+
+@pytest.mark.timeout(300)
+def test_the_viewers_own_resignation_reads_in_the_second_person(server, browser):
+    """'Vous avez abandonné', not 'Vous a abandonné' (the forfeit words follow a seat's name)."""
+    created = create(server, "mouse-trap")
+    play(server, created, 2, random.Random(1))
+    r = httpx.post(
+        f"{server.url}/api/games/{created['id']}/resign",
+        json={"token": created["seats"][0]["token"]},
+        timeout=30,
+    )
+    assert r.status_code < 300, r.text
+    errors: list[str] = []
+    for locale, want, wrong in (
+        ("fr-FR", "Vous avez abandonné", re.compile(r"\bVous a\b")),
+        ("en-US", "You resigned", ENGLISH_MISMATCH),
+    ):
+        link = created["seats"][0]["link"] + "&fast"
+        ctx, page = french_page(browser, link, (390, 844), errors, locale=locale)
+        page.wait_for_selector("[data-testid=end-screen]:not([hidden])", timeout=20000)
+        text = page.locator("#end-screen").inner_text()
+        ctx.close()
+        assert want in text and not wrong.search(text), text
     assert not errors, errors
