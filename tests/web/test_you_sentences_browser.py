@@ -11,6 +11,7 @@ import os
 import random
 import re
 
+import httpx
 import pytest
 
 from .test_i18n_browser import create, french_page, play, settled
@@ -35,13 +36,15 @@ ENGLISH_MISMATCH = re.compile(
 )
 
 # Every message of js/you.js, with the viewer's seat in its placeholders and plain parts elsewhere:
-# the log's sentence() (a story line with seats as {P0}) and t() (the page's words with who="You")
-# must both give the viewer's own form, the same as that form asked for directly.
+# the log's sentence() (a story line with seats as {P0}), t() (the page's words with who="You") and
+# txSeats() (an event's text naming "Player 1") must each give the viewer's own form, the same as
+# that form asked for directly.
 EVERY_FORM = """
 async () => {
   const { YOU } = await import('/static/js/you.js');
   const { sentence } = await import('/static/js/log.js');
-  const { t } = await import('/static/js/i18n.js');
+  const { t, txSeats } = await import('/static/js/i18n.js');
+  const label = (n) => (n === 0 ? t('You') : 'Zoé');
   const players = [{ name: '' , kind: 'human' }, { name: 'Zoé', kind: 'human' }];
   const seats = ['who', 'whom', 'winner'];
   const out = [];
@@ -56,7 +59,10 @@ async () => {
       }
       const text = m.replace(/\\{(\\w+)\\}/g, (w, k) => story[k]);
       const want = t(form, plain);
-      out.push({ m, names, want, log: sentence(text, 0, players), page: t(m, page) });
+      // an event's text as the game writes it ("Player 1 rolls 7 and 7."), through txSeats
+      const said = text.replace(/\\{P(\\d)\\}/g, (w, n) => `Player ${Number(n) + 1}`);
+      out.push({ m, names, want, log: sentence(text, 0, players), page: t(m, page),
+                 event: txSeats(said, label) });
     }
   }
   return out;
@@ -83,7 +89,7 @@ def test_every_sentence_of_the_viewer_takes_the_second_person(server, browser, l
     mismatch = FRENCH_MISMATCH if locale == "fr-FR" else ENGLISH_MISMATCH
     wrong = []
     for r in rows:
-        for where in ("log", "page"):
+        for where in ("log", "page", "event"):
             got = r[where]
             # The log capitalizes a sentence's first letter; otherwise the very form, filled.
             if got != r["want"][:1].upper() + r["want"][1:] and got != r["want"]:
@@ -121,4 +127,29 @@ def test_a_game_played_in_french_and_english_says_you_in_the_second_person(serve
         assert you in text, f"{game} {locale}: the viewer's moves are not in the log: {text!r}"
         bad = mismatch.search(text)
         assert not bad, f"{game} {locale}: {bad.group(0)!r} in {text!r}"
+    assert not errors, errors
+
+
+@pytest.mark.timeout(300)
+def test_the_viewers_own_resignation_reads_in_the_second_person(server, browser):
+    """'Vous avez abandonné', not 'Vous a abandonné' (the forfeit words follow a seat's name)."""
+    created = create(server, "mouse-trap")
+    play(server, created, 2, random.Random(1))
+    r = httpx.post(
+        f"{server.url}/api/games/{created['id']}/resign",
+        json={"token": created["seats"][0]["token"]},
+        timeout=30,
+    )
+    assert r.status_code < 300, r.text
+    errors: list[str] = []
+    for locale, want, wrong in (
+        ("fr-FR", "Vous avez abandonné", re.compile(r"\bVous a\b")),
+        ("en-US", "You resigned", ENGLISH_MISMATCH),
+    ):
+        link = created["seats"][0]["link"] + "&fast"
+        ctx, page = french_page(browser, link, (390, 844), errors, locale=locale)
+        page.wait_for_selector("[data-testid=end-screen]:not([hidden])", timeout=20000)
+        text = page.locator("#end-screen").inner_text()
+        ctx.close()
+        assert want in text and not wrong.search(text), text
     assert not errors, errors

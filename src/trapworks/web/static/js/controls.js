@@ -37,13 +37,23 @@ export function createControls({ box, gid, token, info, message, seatLabel }) {
     return b;
   }
 
+  // The viewer's own forfeit in the second person ("Vous avez abandonné", not "Vous a abandonné").
+  const mine = (seat) => seatLabel(seat) === t("You");
   function endingLines(u) {
     const lines = [];
     for (const f of (u.ending && u.ending.forfeits) || []) {
       if (f.reason === "aborted") lines.push(t("The game was aborted before its second move: no result."));
+      else if (mine(f.seat) && f.reason === "resigned") lines.push(tn("You resigned after {n} move.", "You resigned after {n} moves.", f.ply));
+      else if (mine(f.seat) && f.reason === "out_of_time") lines.push(tn("You ran out of time after {n} move.", "You ran out of time after {n} moves.", f.ply));
       else lines.push(tn("{who} {what} after {n} move.", "{who} {what} after {n} moves.", f.ply, { who: seatLabel(f.seat), what: forfeitWords(f.reason) }));
     }
     return lines;
+  }
+
+  function whoLeft(seat, reason) {
+    if (mine(seat) && reason === "resigned") return t("You resigned");
+    if (mine(seat) && reason === "out_of_time") return t("You ran out of time");
+    return `${seatLabel(seat)} ${forfeitWords(reason)}`;
   }
 
   function headline(u) {
@@ -51,7 +61,7 @@ export function createControls({ box, gid, token, info, message, seatLabel }) {
     if (u.ending.aborted) return t("Game aborted: no result.");
     const winners = (u.winners || []).map(seatLabel);
     const last = u.ending.forfeits[u.ending.forfeits.length - 1];
-    const why = `${seatLabel(last.seat)} ${forfeitWords(last.reason)}`;
+    const why = whoLeft(last.seat, last.reason);
     if (!winners.length) return t("{why}: nobody wins.", { why });
     const you = info.seat !== null && (u.winners || []).includes(info.seat);
     const result = you && winners.length === 1 ? t("You win!") : winners.length > 1 ? t("{who} win.", { who: winners.join(t(" and ")) }) : t("{who} wins.", { who: winners[0] });

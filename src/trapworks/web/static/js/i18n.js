@@ -140,15 +140,22 @@ function translate(text, depth, viewer) {
 }
 
 // A game's sentence that names seats "Player 2" (an event's text): in another language, through
-// the catalog with each seat named by `label(seat)`; in English as the game wrote it.
+// the catalog with each seat named by `label(seat)`; in English as the game wrote it (the
+// viewer's own sentences aside, below).
 // The viewer is the seat `label` calls "You" (or `viewer` when given): its sentences take the
 // viewer's own form ("Vous faites 4 et 6.", not "Vous fait 4 et 6.").
 export function txSeats(text, label, viewer) {
-  if (lang === "en" || typeof text !== "string") return text;
+  if (typeof text !== "string") return text;
   const refs = text.replace(/\b[Pp]layer (\d+)\b/g, (m, n) => `{P${Number(n) - 1}}`);
   let seat = viewer;
   if (seat === undefined || seat === null) {
     for (const m of refs.matchAll(/\{P(\d+)\}/g)) if (label(Number(m[1])) === t("You")) seat = Number(m[1]);
+  }
+  if (lang === "en") {
+    // English: as the game wrote it, but a sentence of the viewer's own in the second person
+    // ("player 1 to roll" -> "your turn to roll", "Player 1 rolls 4 and 6." -> "You roll 4 and 6.").
+    const own = seat === undefined || seat === null ? null : youSentence(refs, seat);
+    return own === null ? text : own.replace(/\{P(\d+)\}/g, (m, n) => label(Number(n)));
   }
   const tr = refs ? translate(refs, 0, seat === undefined || seat === null ? undefined : `{P${seat}}`) : null;
   const out = (tr === null ? refs : tr).replace(/\{P(\d+)\}/g, (m, n) => label(Number(n)));

@@ -28,6 +28,11 @@ export const YOU = {
   "{who}'s mouse": { who: "your mouse" },
   "the die for {whom}'s mouse": { whom: "the die for your mouse" },
   "{who} has won": { who: "you have won" },
+  // --- Mouse Trap's phase (after "Turn {n}: ")
+  "{who} to roll": { who: "your turn to roll" },
+  "{who} on Turn Crank: crank, pay to move a mouse, or end": { who: "you are on Turn Crank: crank, pay to move a mouse, or end" },
+  "{who} on a Build space: build, or end the turn without building": { who: "you are on a Build space: build, or end the turn without building" },
+  "{who} chooses whom to take {n} cheese from": { who: "you choose whom to take {n} cheese from" },
   // --- Last Mouse Lost's story
   "{who} pressed {n} mouse in row {row}.": { who: "You pressed {n} mouse in row {row}." },
   "{who} pressed {n} mice in row {row}.": { who: "You pressed {n} mice in row {row}." },
