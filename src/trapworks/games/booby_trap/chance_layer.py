@@ -23,46 +23,15 @@ trapworks.adapters._chance.ChanceLayer):
 
 from __future__ import annotations
 
-import random
-import weakref
 from statistics import NormalDist
 from typing import Any
 
+from .game import JITTERS, TRAYS, _tray, feel_word, jittered
+
 NOISE_LEVELS = 5
-# How many trays the first set-up node picks among (public), and how many placements below the
-# eye's resolution the second draws among (nobody sees it).
-TRAYS = 4
-JITTERS = 3
-
-# Game -> tray number -> the kernel's initial state of that tray (its physics settled once).
-_TRAYS: weakref.WeakKeyDictionary[Any, dict[int, Any]] = weakref.WeakKeyDictionary()
-
-
-def _tray(game: Any, tray: int) -> Any:
-    """A copy of the kernel's initial state of seed `tray` (its tray settled once per game)."""
-    from .game import BoobyTrapState
-
-    trays = _TRAYS.setdefault(game, {})
-    if tray not in trays:
-        # never a chance set-up (the game's setup option): this is what the chance nodes choose
-        trays[tray] = BoobyTrapState(game, seed=tray, chance_setup=False)
-    return trays[tray].clone()
-
-
-def jittered(tw: Any, jitter: int, tray: int | None = None) -> Any:
-    """tw's packing with every piece and the bar placed anew within the eye's resolution of
-    where the seats see them (uniformly, from a generator seeded by the tray, tw's seed unless
-    given, and `jitter`)."""
-    from .game import EYE_MM, eye
-    from .physics import Packing, Piece
-
-    rng = random.Random(f"booby-trap tray {tw.seed if tray is None else tray} jitter {jitter}")
-    half = EYE_MM / 2
-    pieces = tuple(
-        Piece(p.id, p.size, eye(p.x) + rng.uniform(-half, half), eye(p.y) + rng.uniform(-half, half))
-        for p in tw.packing.pieces
-    )
-    return Packing(pieces, eye(tw.packing.bar) + rng.uniform(-half, half))
+# The set-up's trays and placements (TRAYS, JITTERS, _tray, jittered) live with the state they
+# make, in game.py: this layer and the kernel's own chance set-up (setup=chance) read the same ones.
+__all__ = ["JITTERS", "NOISE_LEVELS", "TRAYS", "BoobyTrapChance", "jittered"]
 
 
 class BoobyTrapChance:
@@ -129,8 +98,6 @@ class BoobyTrapChance:
         return sorted(probs.items())
 
     def apply(self, tw: Any, outcome: int) -> None:
-        from .game import feel_word
-
         if outcome not in dict(self.outcomes(tw)):
             raise ValueError(f"chance outcome {outcome} is not possible here")
         if self.stage == "tray":

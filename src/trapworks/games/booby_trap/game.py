@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+import weakref
 from typing import Any
 
 from trapworks.core import (
@@ -25,8 +26,7 @@ from trapworks.core import (
 )
 from trapworks.core.randomness import new_seed, stream_seed
 
-from . import chance_layer, physics
-from .chance_layer import JITTERS, TRAYS
+from . import physics
 from .physics import MARK, POINTS, SIZE_NAMES, SIZES, Packing, Piece
 
 VARIANTS = ("regular", "solitaire", "sizes-in-order", "no-passes")
@@ -53,6 +53,10 @@ FEELS = ((0.02, "loose"), (0.15, "light"), (0.5, "firm"), (float("inf"), "tight"
 # a touch did (issue 25). At 1 mm, with the touch above, the reading is clearly ahead of the best
 # estimate from the view (bench/booby_trap_perception.py, docs/booby-trap.md).
 EYE_MM = 1.0
+# How many trays the first set-up node picks among (public), and how many placements below the
+# eye's resolution the second draws among (nobody sees it).
+TRAYS = 4
+JITTERS = 3
 # Positions as views give them (to EYE_MM) must read back: pieces seen within EYE_MM of the walls
 # or the bar, and seen overlapping by up to about 1.5 EYE_MM more than they do.
 POSITION_SLACK = 1.0 + EYE_MM
@@ -269,7 +273,7 @@ class BoobyTrapState(State):
             # chance node; nothing of the tray to come). Its own seed keeps the touch noise.
             if seed is None:
                 seed = new_seed()
-            self.__dict__.update(chance_layer._tray(game, 0).__dict__)
+            self.__dict__.update(_tray(game, 0).__dict__)
             self.seed = seed
             self.noise_key = stream_seed(seed, "noise")
             self.setup_stage = "tray"
@@ -334,12 +338,12 @@ class BoobyTrapState(State):
             tray = action - game.tray_base
             own = ("game", "seed", "start", "noise_key", "_history", "_events", "_revealed_upto")
             keep = {k: self.__dict__[k] for k in own}
-            self.__dict__.update(chance_layer._tray(game, tray).__dict__)
+            self.__dict__.update(_tray(game, tray).__dict__)
             self.__dict__.update(keep)
             self.setup_tray = tray
             self.setup_stage = "placement"
         else:
-            self.packing = chance_layer.jittered(self, action - game.placement_base, tray=self.setup_tray)
+            self.packing = jittered(self, action - game.placement_base, tray=self.setup_tray)
             self.setup_stage = None
 
     def is_terminal(self) -> bool:
@@ -1123,3 +1127,29 @@ def parse_position(game: BoobyTrapGame, text: str) -> BoobyTrapState:
     if state.touched is not None and state.touched not in state.touchable():
         raise PositionError(text, f"piece {state.touched} may not be touched now (sizes in order)")
     return state
+
+
+# Game -> tray number -> the kernel's initial state of that tray (its physics settled once).
+_TRAYS: weakref.WeakKeyDictionary[Any, dict[int, Any]] = weakref.WeakKeyDictionary()
+
+
+def _tray(game: Any, tray: int) -> Any:
+    """A copy of the kernel's initial state of seed `tray` (its tray settled once per game)."""
+    trays = _TRAYS.setdefault(game, {})
+    if tray not in trays:
+        # never a chance set-up (the game's setup option): this is what the chance nodes choose
+        trays[tray] = BoobyTrapState(game, seed=tray, chance_setup=False)
+    return trays[tray].clone()
+
+
+def jittered(tw: Any, jitter: int, tray: int | None = None) -> Any:
+    """tw's packing with every piece and the bar placed anew within the eye's resolution of
+    where the seats see them (uniformly, from a generator seeded by the tray, tw's seed unless
+    given, and `jitter`)."""
+    rng = random.Random(f"booby-trap tray {tw.seed if tray is None else tray} jitter {jitter}")
+    half = EYE_MM / 2
+    pieces = tuple(
+        Piece(p.id, p.size, eye(p.x) + rng.uniform(-half, half), eye(p.y) + rng.uniform(-half, half))
+        for p in tw.packing.pieces
+    )
+    return Packing(pieces, eye(tw.packing.bar) + rng.uniform(-half, half))
