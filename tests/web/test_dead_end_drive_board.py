@@ -278,29 +278,29 @@ def test_the_portrait_is_a_drawn_face_that_changes_with_the_portrait(server, bro
     page.context.close()
 
 
-def decide(page, traps, rng):
-    """One click for the human seat: a trap square if offered, springs and plays first."""
-    dests = page.locator("rect[data-dest]")
-    if dests.count():
-        squares = [dests.nth(i).get_attribute("data-dest") for i in range(dests.count())]
-        choice = next((sq for sq in squares if sq in traps), rng.choice(squares))
+def decide(page, traps, rng) -> bool:
+    """One click for the human seat: a trap square if offered, springs and plays first. True when
+    the click sends a move (False: a pawn picked, which the page shows by itself)."""
+    squares = page.locator("rect[data-dest]").evaluate_all("ns => ns.map((n) => n.dataset.dest)")
+    if squares:
+        choice = next((sq for sq in squares if sq in traps), None) or rng.choice(squares)
         page.locator(f"rect[data-dest='{choice}']").click()
-        return
+        return True
     counts = page.locator("[data-testid=controls] button[data-count]")
     if counts.count():
         counts.nth(rng.randrange(counts.count())).click()
-        return
+        return True
     pawns = page.locator("g.pawn[data-movable]")
     if pawns.count():
         pawns.nth(rng.randrange(pawns.count())).click()
-        return
+        return False
     buttons = page.locator("[data-testid=controls] button[data-action]")
     texts = [buttons.nth(i).get_attribute("data-action") for i in range(buttons.count())]
     for prefix in ("spring", "play", "draw", "keep", "change"):
         for t in texts:
             if t.startswith(prefix):
                 page.locator(f"[data-testid=controls] button[data-action='{t}']").click()
-                return
+                return True
     raise AssertionError(f"no control to click: {texts}")
 
 
@@ -330,9 +330,14 @@ def test_reduced_motion_skips_the_animations_and_the_game_plays_to_the_end(serve
         )
         if page.evaluate("document.body.dataset.terminal") == "1":
             break
-        decide(page, traps, rng)
+        ply = int(page.evaluate("document.body.dataset.ply"))
+        sent = decide(page, traps, rng)
         clicks += 1
-        page.wait_for_timeout(60)
+        if sent:
+            # The move is applied before the page is looked at again: until its update comes the
+            # page still shows the moment before (CI: a square list read while the update that
+            # took it away was being drawn).
+            page.wait_for_function("p => Number(document.body.dataset.ply) > p", arg=ply, timeout=30000)
     view = seat_view(server, created["id"], created["seats"][0]["token"])
     assert view["terminal"]
     # the pawns jumped to their squares and no trap animation was ever put on the board

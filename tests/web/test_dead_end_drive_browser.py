@@ -25,34 +25,39 @@ def server(inprocess_server):
     return inprocess_server
 
 
-def human_step(page, trap_squares: set[str], pick: int = 0) -> None:
+def human_step(page, trap_squares: set[str], pick: int = 0) -> bool:
     """One click of the human seat: reveal, pick a pawn and a count, pick a square (a trap if it can),
-    or press the best action button (spring > play > draw > keep > the rest)."""
+    or press the best action button (spring > play > draw > keep > the rest). True when the click
+    sends a move (the caller waits for it: until its update comes the page shows the moment before)."""
     curtain = page.locator("[data-testid=reveal-hand]")
     if curtain.count():
         curtain.click()
-        return
-    dests = page.locator("rect[data-dest]")
-    if dests.count():
-        squares = [dests.nth(i).get_attribute("data-dest") for i in range(dests.count())]
-        choice = next((sq for sq in squares if sq in trap_squares), squares[0])
+        return False
+    # (read at once: counted, then read one by one, the squares could be gone in between)
+    squares = page.locator("rect[data-dest]").evaluate_all("ns => ns.map((n) => n.dataset.dest)")
+    if squares:
+        choice = next((sq for sq in squares if sq in trap_squares), None) or squares[0]
         page.locator(f"rect[data-dest='{choice}']").click()
-        return
+        return True
     counts = page.locator("[data-testid=controls] button[data-count]")
     if counts.count():
         counts.first.click()
-        return
+        return True
     pawns = page.locator("g.pawn[data-movable]")
     if pawns.count():
         pawns.nth(pick % pawns.count()).click()
-        return
+        return False
     buttons = page.locator("[data-testid=controls] button[data-action]")
     texts = [buttons.nth(i).get_attribute("data-action") for i in range(buttons.count())]
     for prefix in ("spring", "play", "draw", "keep", "change"):
         for t in texts:
             if t.startswith(prefix):
                 page.locator(f"[data-testid=controls] button[data-action='{t}']").click()
-                return
+                return True
+    return False
+
+
+MOVED_OR_OVER = "p => Number(document.body.dataset.ply) > p || document.body.dataset.terminal === '1'"
 
 
 def play_until_sprung(server, page, seed: int) -> tuple[str, str, int, bool]:
@@ -84,7 +89,9 @@ def play_until_sprung(server, page, seed: int) -> tuple[str, str, int, bool]:
         if seat_view(server, gid, token)["terminal"]:
             break
         if page.evaluate("document.body.dataset.myTurn") == "1":
-            human_step(page, trap_squares, pick=clicks)
+            ply = int(page.evaluate("document.body.dataset.ply"))
+            if human_step(page, trap_squares, pick=clicks):
+                page.wait_for_function(MOVED_OR_OVER, arg=ply, timeout=30000)
             clicks += 1
         page.wait_for_timeout(80)
     return gid, token, clicks, int(board.get_attribute("data-sprung") or 0) >= 1
@@ -177,7 +184,13 @@ def test_hot_seat_hides_each_hand_between_turns(server, browser):
             "document.body.dataset.curtain === '1' || document.body.dataset.busy === '0'", timeout=30000
         )
         if page.evaluate("document.body.dataset.curtain") != "1":
-            human_step(page, set())
+            ply = int(page.evaluate("document.body.dataset.ply"))
+            if human_step(page, set()):
+                page.wait_for_function(
+                    "p => Number(document.body.dataset.ply) > p || document.body.dataset.curtain === '1'",
+                    arg=ply,
+                    timeout=30000,
+                )
         page.wait_for_timeout(120)
     # (the last move's round trip, then the page switching seats: generous on a loaded machine)
     page.wait_for_selector("[data-testid=curtain-ready]", timeout=30000)

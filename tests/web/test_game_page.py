@@ -180,9 +180,9 @@ def decide_mt(page, rng):
 
 
 def decide_ded(page, traps, rng):
-    dests = page.locator("rect[data-dest]")
-    if dests.count():
-        squares = [dests.nth(i).get_attribute("data-dest") for i in range(dests.count())]
+    # (read at once: counted, then read one by one, the squares could be gone in between)
+    squares = page.locator("rect[data-dest]").evaluate_all("ns => ns.map((n) => n.dataset.dest)")
+    if squares:
         choice = next((sq for sq in squares if sq in traps), rng.choice(squares))
         page.locator(f"rect[data-dest='{choice}']").click()
         return "where-it-ends"

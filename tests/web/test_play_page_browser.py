@@ -97,6 +97,36 @@ def test_a_friends_clock_waits_for_the_friend(server, browser, size):
     friend.context.close()
 
 
+def test_an_update_of_the_same_position_keeps_what_the_player_selected(server, browser):
+    """The server sends the page the same position again when something off the board changes (here:
+    the friend takes the invited seat, so the clocks start). The board is not drawn again: the mice
+    the player has selected stay selected (a redraw dropped them under the player's clicks, and under
+    the tests' clicks on a loaded machine)."""
+    clock = {"mode": "total", "seconds": 300}
+    seats = [{"kind": "human"}, {"kind": "human", "invite": True}]
+    created = create(server, "last-mouse-lost", {"first_to": 1, "first_player": 0}, seats, clock=clock)
+    errors: list[str] = []
+    me = new_page(browser, (1366, 768), errors)
+    me.goto(fast(created["seats"][0]["link"]))
+    me.wait_for_function(MY_TURN + " && document.body.dataset.connected === '1'", timeout=20000)
+    assert running(me, 0) == "0"  # the clocks wait for the friend
+    mice = me.locator("svg [data-row='3'][data-raised='1']")
+    mice.nth(0).click()
+    mice.nth(1).click()
+    assert me.locator("svg .mouse.selected").count() == 2
+    invite = created["seats"][1]["link"].split("#i=")[1]
+    r = httpx.post(f"{server.url}/api/games/{created['id']}/claim", json={"invite": invite}, timeout=30)
+    assert r.status_code == 200, r.text
+    # The update that starts my clock has come and is drawn (the same ply: nobody moved).
+    me.wait_for_selector("[data-testid=clock-seat-0][data-running='1']", timeout=30000)
+    me.wait_for_function("document.body.dataset.busy === '0'")
+    assert me.evaluate("document.body.dataset.ply") == "0"
+    assert me.locator("svg .mouse.selected").count() == 2
+    assert me.locator("[data-testid=press]").is_enabled()
+    assert not errors
+    me.context.close()
+
+
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_an_invite_link_opened_again_resumes_the_seat(server, browser, size):
     """Issue 27 item 2: the tab closed, the same invite link clicked again: the seat is back."""
