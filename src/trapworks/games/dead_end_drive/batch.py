@@ -31,6 +31,7 @@ therefore a game of the same distribution as the kernel's for the same seed, not
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from itertools import accumulate
 from typing import Any
@@ -42,11 +43,14 @@ from trapworks.core import TrapworksError
 from trapworks.core.stream import _MASK64, SharedStream, sample_chance_from_stream, stream_random
 from trapworks.core.stream_jit import below as _below
 from trapworks.core.stream_jit import sample as _sample
+from trapworks.core.stream_jit import uniform as _uniform
 
+from .agents import HeuristicAgent
+from .agents import _tables as _heuristic_tables
 from .board import load_mansion
 from .components import DETECTIVE, HAND_SIZE, NUM_PAWNS, ROLLS, SECRET_CARDS_2P, TRAP_KINDS, WILD
 
-POLICIES = {"random": 0}
+POLICIES = {"random": 0, "heuristic": 1}
 
 _M = load_mansion()
 N_SQ = _M.width * _M.height
@@ -114,7 +118,8 @@ END_LIST = END_N + 1
 FIRST_SEAT = END_LIST + N_SQ  # the seat that took the first turn
 TODO = FIRST_SEAT + 1  # the search's squares still to find (a bit set of W words)
 W = (N_SQ + 63) // 64
-G_SIZE = TODO + W
+PLAN = TODO + W  # the heuristic's chosen destination (its plan from select to dest)
+G_SIZE = PLAN + 1
 
 # The destination search prunes only where more than this many steps are left (below, checking
 # costs about what it saves).
@@ -242,6 +247,23 @@ def _reach_arrays(m: Any) -> tuple[Any, ...]:
 
 _NBR, _CHAIR, _TRAP, _PASSAGES, _IS_PASS = _board_arrays(_M)
 _REACH, _REACH_LO, _REACH_HI, _NOEND = _reach_arrays(_M)
+
+
+def _heuristic_arrays() -> tuple[Any, Any]:
+    """agents.py's tables: steps to the door (30 where none), and per square how many trap
+    squares of each kind lie 1-6 steps away."""
+    to_door, near = _heuristic_tables()
+    door = np.array([float(to_door.get(sq, 30)) for sq in range(N_SQ)], np.float64)
+    near_kinds = np.zeros((N_SQ, len(TRAP_KINDS)), np.float64)
+    for sq, kinds in near.items():
+        for kind in kinds:
+            near_kinds[sq, TRAP_KINDS.index(kind)] += 1.0
+    return door, near_kinds
+
+
+_H_DOOR, _H_NEAR = _heuristic_arrays()
+# The heuristic's share of bluffs (agents.HeuristicAgent's default, what `simulate` makes).
+H_BLUFF = float(inspect.signature(HeuristicAgent.__init__).parameters["bluff"].default)
 
 
 # --- compiled helpers ------------------------------------------------------------------
@@ -903,9 +925,126 @@ def _decide(
         _continue_turn(G, T, P, go, scratch)
 
 
+@njit(cache=True, error_model="numpy")
+def _h_score(
+    G: Any, seat: int, pawn: int, sq: int, go: int, st: Any, bluff: float, playable: Any, wild: int
+) -> Any:
+    """agents.HeuristicAgent._score, the same float operations in the same order (and its one
+    draw, the bluff, when its own pawn would end on a trap)."""
+    own = (G[CHARS + seat] >> pawn) & 1
+    if sq == go:
+        return 10_000.0 if own else -10_000.0
+    portrait = G[PORTRAIT]
+    score = 0.0
+    kind = _TRAP[sq]
+    if kind >= 0:
+        if own:
+            score += 25.0 if _uniform(st) < bluff else -60.0
+        elif playable[kind] or wild:
+            score += 500.0 + (200.0 if pawn == portrait else 0.0)
+        else:
+            score += 40.0 + (60.0 if pawn == portrait else 0.0)
+    d0 = _H_DOOR[G[POS + pawn]]
+    d1 = _H_DOOR[sq]
+    if pawn == portrait:
+        score += (8.0 * (d0 - d1)) if own else (6.0 * (d1 - d0))
+    elif own:
+        score += 0.5 * (d0 - d1)
+    near = 0.0
+    for k in range(_H_NEAR.shape[1]):
+        near += _H_NEAR[sq, k] * (2.0 if (wild or playable[k]) else 1.0)
+    score += (-6.0 * near) if own else (3.0 * near)
+    return score
+
+
+@njit(cache=True, error_model="numpy")
+def _heuristic(G: Any, T: Any, P: Any, st: Any, go: int, ids: Any, bluff: float, scratch: Any) -> Any:
+    """agents.HeuristicAgent.step (noise 0, as `simulate` makes it) for the seat to move, drawing
+    from the game's stream where it draws from its rng."""
+    ph = G[PHASE]
+    seat = G[TO_MOVE]
+    mine = G[CHARS + seat]
+    if ph == F_PORTRAIT:
+        portrait = G[PORTRAIT]
+        if portrait >= 0 and (mine >> portrait) & 1:
+            return ids[2]
+        return ids[1]
+    if ph == F_SELECT:  # _best_move: every destination of every choice, scored, plus a jitter
+        playable = np.zeros(len(TRAP_KINDS), np.int64)
+        for k in range(len(TRAP_KINDS)):
+            playable[k] = _playable(G, P, seat, k)
+        wild = 1 if _playable(G, P, seat, WILD) else 0
+        best = -np.inf
+        best_action = -1
+        best_sq = -1
+        first = True
+        for i in range(G[SEL_N]):
+            action = G[SEL + i]
+            pawn = action // 12
+            count = action % 12 + 1
+            n = _destinations(G, P, pawn, count, go)
+            for j in range(n):  # by square
+                sq = G[END_LIST + j]
+                m = j
+                while m > 0 and scratch[m - 1] > sq:
+                    scratch[m] = scratch[m - 1]
+                    m -= 1
+                scratch[m] = sq
+            for j in range(n):
+                sq = scratch[j]
+                score = _h_score(G, seat, pawn, sq, go, st, bluff, playable, wild)
+                score = score + _uniform(st) * 0.5
+                if first or score > best:
+                    first = False
+                    best = score
+                    best_action = action
+                    best_sq = sq
+        G[PLAN] = best_sq
+        return best_action
+    if ph == F_DEST:  # the plan made on selecting (the same pawn and count, nothing moved since)
+        return ids[0] + G[PLAN]
+    if ph == F_TRAP:
+        k = _trap_choices(G, T, P, scratch)
+        has_play = False
+        has_wild = False
+        has_draw = False
+        for i in range(k):
+            if scratch[i] == 0:
+                has_play = True
+            elif scratch[i] == 1:
+                has_wild = True
+            else:
+                has_draw = True
+        if (mine >> G[TRAP_PAWN]) & 1:
+            if has_draw:
+                return ids[5]
+        else:
+            if has_play:
+                return ids[3]
+            if has_wild:
+                return ids[4]
+            if has_draw:
+                return ids[5]
+        return ids[3] + scratch[0]
+    # a drawn card
+    if G[MATCHES] and not (mine >> G[TRAP_PAWN]) & 1:
+        return ids[6]
+    return ids[7]
+
+
 @njit(cache=True, error_model="numpy", parallel=True)
 def _play(
-    seeds: Any, P: Any, T: Any, ids: Any, go: int, track_end: int, record: int, moves: Any, G_out: Any
+    seeds: Any,
+    P: Any,
+    T: Any,
+    ids: Any,
+    go: int,
+    track_end: int,
+    record: int,
+    moves: Any,
+    G_out: Any,
+    policy: Any,
+    bluff: float,
 ) -> None:
     """Whole games, one per seed, each to its end (the state at the end in G_out)."""
     for g in prange(seeds.shape[0]):
@@ -921,8 +1060,11 @@ def _play(
             if ph == F_FIRST or ph == F_REVEAL or ph == F_ROLL:
                 action = _chance(G, T, P, st, go, ids[8], ids[9], ids[10], scratch)
             else:
-                k = _legal(G, T, P, go, ids, legal)
-                action = legal[_below(st, k)]
+                if policy[G[TO_MOVE]] == 1:
+                    action = _heuristic(G, T, P, st, go, ids, bluff, scratch)
+                else:
+                    k = _legal(G, T, P, go, ids, legal)
+                    action = legal[_below(st, k)]
                 G[N_DECISIONS] += 1
                 _decide(G, T, P, st, go, track_end, ids, action, scratch)
             if record and count < moves.shape[1]:
@@ -1027,7 +1169,20 @@ def play_columns(
     seed_arr = np.array([s & _MASK64 for s in seeds], np.uint64) if count else np.zeros(0, np.uint64)
     move_arr = np.full((count, max_moves if moves else 1), -1, np.int64)
     G = np.zeros((count, G_SIZE), np.int64)
-    _play(seed_arr, t["params"], t["tables"], t["ids"], t["go"], t["track_end"], int(moves), move_arr, G)
+    policy = np.array([POLICIES[a] for a in agents], np.int64)
+    _play(
+        seed_arr,
+        t["params"],
+        t["tables"],
+        t["ids"],
+        t["go"],
+        t["track_end"],
+        int(moves),
+        move_arr,
+        G,
+        policy,
+        H_BLUFF,
+    )
     # the winner's seat: whoever holds the winning pawn's Character card, or its secret card
     winner = np.full(count, -1, np.int64)
     wp = G[:, WINNER_PAWN]
