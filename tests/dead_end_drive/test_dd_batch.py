@@ -195,3 +195,39 @@ def test_batched_outcomes_have_the_kernels_distribution(options):
         b = np.array([k.decisions if column == "length" else k.stats[column] for k in kernel], float)
         se = np.sqrt(a.var() / n_batch + b.var() / n_kernel) or 1.0
         assert abs(a.mean() - b.mean()) < 4.5 * se, column
+
+
+def test_simulate_plays_the_heuristic_in_the_batched_engine_and_says_so(tmp_path):
+    """Issue 31: `simulate` with 13 Dead End Drive's heuristic uses the batched engine (and says
+    so); the kernel's path (asked for with --max-actions) writes rows of the same schema."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import pyarrow.parquet as pq
+
+    def run(*extra):
+        out = tmp_path / f"rows{len(extra)}.parquet"
+        args = [
+            "simulate",
+            "dead-end-drive",
+            "-n",
+            "6",
+            "--players",
+            "3",
+            "-a",
+            "heuristic",
+            "--out",
+            str(out),
+        ]
+        cmd = [str(Path(sys.executable).with_name("trapworks")), *args, *extra, "--json"]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout), pq.read_table(out)
+
+    batched, rows_b = run()
+    kernel, rows_k = run("--max-actions", "1000000")
+    assert batched["engine"] == "batched" and kernel["engine"] == "kernel"
+    assert rows_b.schema == rows_k.schema
+    assert rows_b.num_rows == rows_k.num_rows == 6
