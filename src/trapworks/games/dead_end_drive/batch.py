@@ -2,15 +2,21 @@
 
 The rules of game.py, every option included (2-4 players, a drawn or a fixed first player, the
 trap-pile split, both `blocked_die` and both `after_draw` rules, `passage_hops`,
-`passage_start_hop`, `turn_limit`), with the `random` agent (a uniform legal action). The
-`heuristic` agent (agents.py) is refused by name: it scores every destination with its own
-generator and tables, not ported here. Action ids and their order in each legal list are the
-kernel's (moves: pawns in letter order, counts as `counts_available`; destinations by square).
+`passage_start_hop`, `turn_limit`), with two agents: `random` (a uniform legal action) and
+`heuristic` (agents.HeuristicAgent as `simulate` makes it, bluff 0.2, noise 0: the same scores in
+the same float operations, its jitter and bluffs drawn from the game's stream in the kernel
+agent's order; `_heuristic`). Other agents are refused by name. Action ids and their order in
+each legal list are the kernel's (moves: pawns in letter order, counts as `counts_available`;
+destinations by square).
 
 Moves: the kernel reads moves of up to 12 squares from its movement tables and searches the
 rest; the engine searches every move depth-first over simple paths (the kernel's
 `search_destinations` / `search_can_move`, which the tables are tested against), with the same
-Figure 8 rule for the Red Chairs and the same "no trap during the opening" filter.
+Figure 8 rule for the Red Chairs and the same "no trap during the opening" filter. The search
+for every destination of a move keeps the squares it may still find (where some walk of the
+steps left can end, `_REACH`) and skips the steps that can lead to none of them, stopping when
+none is left: the same ends, found sooner. The board's tables are module constants (the engine
+plays mansion.txt only; `engine_tables` refuses another).
 
 Randomness: each game draws from its own SplitMix64 stream seeded with its seed (Last Mouse
 Lost's `SharedStream`). A uniform choice among n takes item `((draw >> 32) * n) >> 32`; a chance
