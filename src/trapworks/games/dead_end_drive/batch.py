@@ -282,6 +282,16 @@ def _shuffle(G: Any, base: int, n: int, st: Any) -> None:
         G[base + j] = t
 
 
+@njit(cache=True, inline="always", error_model="numpy")
+def _popcount(x: int) -> Any:
+    """Bits set in a 64-bit word (SWAR)."""
+    u = np.uint64(x)
+    u = u - ((u >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    u = (u & np.uint64(0x3333333333333333)) + ((u >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    u = (u + (u >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((u * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
 @njit(cache=True, error_model="numpy")
 def _search(
     G: Any,
@@ -317,8 +327,8 @@ def _search(
     start_hop = P[P_START_HOP]
     opening = G[OPENING]
     found = 0
-    todo_n = 0
-    if not first_only:
+    todo_n = 1 << 40  # (no early stop: the short searches go without the bit set)
+    if not first_only and count > PRUNE_FROM:
         noend = _NOEND
         hl0 = 1 if max_hops > 0 else 0
         for w in range(W):
@@ -333,11 +343,9 @@ def _search(
                 q = G[POS + p]
                 if q >= 0:
                     G[TODO + (q >> 6)] &= ~(1 << (q & 63))
+        todo_n = 0
         for w in range(W):
-            x = G[TODO + w]
-            while x:
-                x &= x - 1
-                todo_n += 1
+            todo_n += _popcount(G[TODO + w])
         if todo_n == 0:
             return 0
     d = 0
