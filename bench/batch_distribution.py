@@ -11,6 +11,10 @@ difference); winners by seat (-1: nobody) as shares, with the chi-square p-value
 tables; 13 Dead End Drive's endings the same way.
 
     python bench/batch_distribution.py [--engine 100000] [--kernel 2000] [--only mouse-trap]
+        [--workers 2]
+
+The engine's games are played in calls of 10,000 (the same games as one call: each game is its
+seed's); `--workers` plays the kernel's games in that many processes (the same games, in order).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import argparse
 import random
 import time
 from collections import Counter
+from multiprocessing import Pool
 from typing import Any
 
 import numpy as np
@@ -45,13 +50,27 @@ def _p(a: Counter, b: Counter) -> float:
     return float(chi2_contingency(t)[1]) if t.shape[1] > 1 else 1.0
 
 
-def compare(game_id: str, options: dict, agents: list[str], batch: Any, n_engine: int, n_kernel: int) -> None:
+def _kernel_game(job: tuple[str, dict, list[str], int]) -> Any:
+    return play_one(*job)
+
+
+def compare(
+    game_id: str, options: dict, agents: list[str], batch: Any, n_engine: int, n_kernel: int, workers: int = 1
+) -> None:
     game = trapworks.make(game_id, **options)
     rng = random.Random(2026)
+    seeds = [rng.randrange(2**64) for _ in range(n_engine)]
     t0 = time.perf_counter()
-    rows = batch.play_batch(game, agents, [rng.randrange(2**64) for _ in range(n_engine)])
+    rows = []
+    for i in range(0, n_engine, 10_000):
+        rows.extend(batch.play_batch(game, agents, seeds[i : i + 10_000]))
     t1 = time.perf_counter()
-    kernel = [play_one(game_id, options, agents, seed) for seed in range(n_kernel)]
+    jobs = [(game_id, options, agents, seed) for seed in range(n_kernel)]
+    if workers > 1:
+        with Pool(workers) as pool:
+            kernel = pool.map(_kernel_game, jobs, chunksize=10)
+    else:
+        kernel = [_kernel_game(job) for job in jobs]
     t2 = time.perf_counter()
     print(
         f"\n### {game_id} {options} {','.join(agents)}: engine {n_engine:,} games ({t1 - t0:.1f} s), "
@@ -90,11 +109,17 @@ def main() -> None:
     ap.add_argument("--engine", type=int, default=100_000, help="games in the engine per configuration")
     ap.add_argument("--kernel", type=int, default=2_000, help="games through the kernel per configuration")
     ap.add_argument("--only", default=None, help="one game id")
+    ap.add_argument(
+        "--players", type=int, default=None, help="only the configurations with this many players"
+    )
+    ap.add_argument("--workers", type=int, default=1, help="processes for the kernel's games")
     args = ap.parse_args()
     for game_id, options, agents, batch in CONFIGS:
         if args.only and game_id != args.only:
             continue
-        compare(game_id, options, agents, batch, args.engine, args.kernel)
+        if args.players and options["players"] != args.players:
+            continue
+        compare(game_id, options, agents, batch, args.engine, args.kernel, args.workers)
 
 
 if __name__ == "__main__":

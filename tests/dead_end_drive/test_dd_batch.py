@@ -47,11 +47,13 @@ CONFIGS = [
 ]
 
 
-def kernel_game(game, seed):
-    """The kernel's game with its real random agents, its chance tables, its deal and its
-    reshuffles all drawing from the engine's stream; the state, every event, the seats' decisions."""
+def kernel_game(game, seed, agents=None):
+    """The kernel's game with its real agents (random unless named), its chance tables, its deal
+    and its reshuffles all drawing from the engine's stream; the state, every event, the seats'
+    decisions."""
     stream = SharedStream(seed)
-    seats = [make_agent("random", game, s, seed=0) for s in range(game.players)]
+    agents = agents or ["random"] * game.players
+    seats = [make_agent(agents[s], game, s, seed=0) for s in range(game.players)]
     for agent in seats:
         agent.rng = stream
     state = DeadEndDriveState(game, seed=seed, deal=False)
@@ -92,6 +94,46 @@ def test_batched_games_equal_the_kernel_move_for_move(options):
         assert endings == {"truncated"}
 
 
+def _heuristic_seating(players, seed):
+    """Every seat the heuristic in one game, the heuristic beside random agents in another."""
+    if seed % 2:
+        return ["heuristic"] * players
+    return ["heuristic" if s % 2 == 0 else "random" for s in range(players)]
+
+
+@pytest.mark.parametrize("options", CONFIGS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_batched_heuristic_equals_the_kernel_heuristic_move_for_move(options):
+    """The engine's heuristic (batch._heuristic) against agents.HeuristicAgent, its rng the
+    stream: the same choices, jitter and bluffs drawn in the same order, the same games."""
+    game = trapworks.make("dead-end-drive", **options)
+    seeds = [7, 2**64 - 1, 123456789, 1000, 1001, 1002]
+    endings = Counter()
+    for seed in seeds:
+        agents = _heuristic_seating(game.players, seed)
+        (row,) = game.play_batch(agents, [seed], moves=True)
+        state, events, decisions = kernel_game(game, seed, agents)
+        assert row["moves"] == state.history(), (seed, agents)
+        assert row["length"] == decisions
+        assert row["winners"] == state.winners() and row["returns"] == state.returns(), seed
+        assert row["truncated"] == state.is_truncated()
+        stats = game_stats(state, events)
+        assert {k: row[k] for k in stats} == stats, seed
+        endings[row["ending"]] += 1
+    if options.get("turn_limit") == 1:
+        assert set(endings) == {"truncated"}
+
+
+def test_the_batched_heuristic_bluffs_and_springs_traps():
+    """The heuristic's own branches are reached in the compared games' configurations: it springs
+    traps with its cards (cards_played), draws (draws) and bluffs."""
+    game = trapworks.make("dead-end-drive", players=4)
+    rows = game.play_batch(["heuristic"] * 4, range(40))
+    assert sum(r["cards_played"] for r in rows) > 0
+    assert sum(r["draws"] for r in rows) > 0
+    assert sum(r["bluffs"] for r in rows) > 0
+    assert {r["ending"] for r in rows} >= {"escape"}
+
+
 def test_every_option_is_covered_by_a_configuration():
     game = trapworks.make("dead-end-drive")
     covered = {name for options in CONFIGS for name in options}
@@ -115,11 +157,11 @@ def test_every_ending_and_a_bluff_occur_in_the_move_for_move_games():
 
 def test_unknown_agents_and_seat_counts_are_refused_by_name():
     game = trapworks.make("dead-end-drive", players=3)
-    with pytest.raises(TrapworksError, match="'heuristic'"):
-        game.play_batch(["random", "heuristic", "random"], [1])
+    with pytest.raises(TrapworksError, match="'easy'"):
+        game.play_batch(["random", "easy", "random"], [1])
     with pytest.raises(TrapworksError, match="2 agents for a 3-player game"):
         game.play_batch(["random", "random"], [1])
-    assert type(game).batched_agents == frozenset({"random"})
+    assert type(game).batched_agents == frozenset({"random", "heuristic"})
 
 
 def _table(a, b):
@@ -153,3 +195,39 @@ def test_batched_outcomes_have_the_kernels_distribution(options):
         b = np.array([k.decisions if column == "length" else k.stats[column] for k in kernel], float)
         se = np.sqrt(a.var() / n_batch + b.var() / n_kernel) or 1.0
         assert abs(a.mean() - b.mean()) < 4.5 * se, column
+
+
+def test_simulate_plays_the_heuristic_in_the_batched_engine_and_says_so(tmp_path):
+    """Issue 31: `simulate` with 13 Dead End Drive's heuristic uses the batched engine (and says
+    so); the kernel's path (asked for with --max-actions) writes rows of the same schema."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import pyarrow.parquet as pq
+
+    def run(*extra):
+        out = tmp_path / f"rows{len(extra)}.parquet"
+        args = [
+            "simulate",
+            "dead-end-drive",
+            "-n",
+            "6",
+            "--players",
+            "3",
+            "-a",
+            "heuristic",
+            "--out",
+            str(out),
+        ]
+        cmd = [str(Path(sys.executable).with_name("trapworks")), *args, *extra, "--json"]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout), pq.read_table(out)
+
+    batched, rows_b = run()
+    kernel, rows_k = run("--max-actions", "1000000")
+    assert batched["engine"] == "batched" and kernel["engine"] == "kernel"
+    assert rows_b.schema == rows_k.schema
+    assert rows_b.num_rows == rows_k.num_rows == 6

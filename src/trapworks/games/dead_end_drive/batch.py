@@ -2,15 +2,21 @@
 
 The rules of game.py, every option included (2-4 players, a drawn or a fixed first player, the
 trap-pile split, both `blocked_die` and both `after_draw` rules, `passage_hops`,
-`passage_start_hop`, `turn_limit`), with the `random` agent (a uniform legal action). The
-`heuristic` agent (agents.py) is refused by name: it scores every destination with its own
-generator and tables, not ported here. Action ids and their order in each legal list are the
-kernel's (moves: pawns in letter order, counts as `counts_available`; destinations by square).
+`passage_start_hop`, `turn_limit`), with two agents: `random` (a uniform legal action) and
+`heuristic` (agents.HeuristicAgent as `simulate` makes it, bluff 0.2, noise 0: the same scores in
+the same float operations, its jitter and bluffs drawn from the game's stream in the kernel
+agent's order; `_heuristic`). Other agents are refused by name. Action ids and their order in
+each legal list are the kernel's (moves: pawns in letter order, counts as `counts_available`;
+destinations by square).
 
 Moves: the kernel reads moves of up to 12 squares from its movement tables and searches the
 rest; the engine searches every move depth-first over simple paths (the kernel's
 `search_destinations` / `search_can_move`, which the tables are tested against), with the same
-Figure 8 rule for the Red Chairs and the same "no trap during the opening" filter.
+Figure 8 rule for the Red Chairs and the same "no trap during the opening" filter. The search
+for every destination of a move keeps the squares it may still find (where some walk of the
+steps left can end, `_REACH`) and skips the steps that can lead to none of them, stopping when
+none is left: the same ends, found sooner. The board's tables are module constants (the engine
+plays mansion.txt only; `engine_tables` refuses another).
 
 Randomness: each game draws from its own SplitMix64 stream seeded with its seed (Last Mouse
 Lost's `SharedStream`). A uniform choice among n takes item `((draw >> 32) * n) >> 32`; a chance
@@ -31,6 +37,7 @@ therefore a game of the same distribution as the kernel's for the same seed, not
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from itertools import accumulate
 from typing import Any
@@ -42,11 +49,14 @@ from trapworks.core import TrapworksError
 from trapworks.core.stream import _MASK64, SharedStream, sample_chance_from_stream, stream_random
 from trapworks.core.stream_jit import below as _below
 from trapworks.core.stream_jit import sample as _sample
+from trapworks.core.stream_jit import uniform as _uniform
 
+from .agents import HeuristicAgent
+from .agents import _tables as _heuristic_tables
 from .board import load_mansion
 from .components import DETECTIVE, HAND_SIZE, NUM_PAWNS, ROLLS, SECRET_CARDS_2P, TRAP_KINDS, WILD
 
-POLICIES = {"random": 0}
+POLICIES = {"random": 0, "heuristic": 1}
 
 _M = load_mansion()
 N_SQ = _M.width * _M.height
@@ -112,7 +122,14 @@ SEL = SEL_N + 1  # up to 13 pawns x 3 counts
 END_N = SEL + 40  # the squares marked in ENDS, as a list (to clear and sort only those)
 END_LIST = END_N + 1
 FIRST_SEAT = END_LIST + N_SQ  # the seat that took the first turn
-G_SIZE = FIRST_SEAT + 1
+TODO = FIRST_SEAT + 1  # the search's squares still to find (a bit set of W words)
+W = (N_SQ + 63) // 64
+PLAN = TODO + W  # the heuristic's chosen destination (its plan from select to dest)
+G_SIZE = PLAN + 1
+
+# The destination search prunes only where more than this many steps are left (below, checking
+# costs about what it saves).
+PRUNE_FROM = 2
 
 # Slots of the parameter vector.
 (P_PLAYERS, P_FIRST, P_LOSE_TURN, P_AFTER_NONE, P_HOPS, P_START_HOP, P_TURN_LIMIT, P_DECK_N) = range(8)
@@ -170,6 +187,91 @@ def deal_from_stream(state: Any, stream: SharedStream) -> None:
     state.rng = StreamShuffler(stream)
 
 
+# --- the board, as the compiled code reads it ----------------------------------------
+# The engine plays mansion.txt only (engine_tables refuses another); its tables are module
+# constants, which numba freezes into the compiled code.
+def _board_arrays(m: Any) -> tuple[Any, ...]:
+    nbr = np.full((N_SQ, 4), -1, np.int64)  # each square's neighbours first, then -1
+    for sq, nbs in enumerate(m.neighbours):
+        nbr[sq, : len(nbs)] = nbs
+    chair = np.array([(m.chairs >> sq) & 1 for sq in range(N_SQ)], np.int64)
+    trap = np.full(N_SQ, -1, np.int64)
+    for sq, kind in m.trap_kind.items():
+        trap[sq] = TRAP_KINDS.index(kind)
+    is_pass = np.zeros(N_SQ, np.int64)
+    is_pass[list(m.passages)] = 1
+    return nbr, chair, trap, np.array(m.passages, np.int64), is_pass
+
+
+def _pack(mask: Any) -> Any:
+    """bool [..., N_SQ] -> int64 [..., W]: square s is bit s % 64 of word s // 64."""
+    pad = np.zeros((*mask.shape[:-1], W * 64), np.uint64)
+    pad[..., :N_SQ] = mask
+    words = (pad.reshape(*mask.shape[:-1], W, 64) << np.arange(64, dtype=np.uint64)).sum(
+        axis=-1, dtype=np.uint64
+    )
+    return words.view(np.int64)
+
+
+def _reach_arrays(m: Any) -> tuple[Any, ...]:
+    """REACH[sq, r, hops]: the squares where a walk of r steps from sq can end (squares may
+    repeat, chairs may be crossed, a step onto Game Over ends it at once; hops 1: passage hops
+    allowed, as many as wanted; 0: none). Every simple path of a move is such a walk, so a move's
+    ends are among them. LO/HI: the words where REACH has bits. NOEND: the squares no move ends
+    on (chairs), those none ends on in the opening (traps), Game Over (bit sets)."""
+    go = m.game_over
+    adj = np.zeros((N_SQ, N_SQ), np.float64)
+    for sq, nbs in enumerate(m.neighbours):
+        adj[sq, list(nbs)] = 1
+    hop = adj.copy()
+    for a in m.passages:
+        for b in m.passages:
+            if a != b:
+                hop[a, b] = 1
+    reach = np.zeros((N_SQ, 13, 2, W), np.int64)
+    for hl, step in enumerate((adj, hop)):
+        cont = step.copy()
+        cont[:, go] = 0  # a walk stops on Game Over
+        onto_go = step[:, go] > 0
+        ends = step > 0
+        layers = [np.zeros_like(ends), ends]
+        for _r in range(2, 13):
+            ends = (cont @ ends) > 0
+            ends[:, go] |= onto_go
+            layers.append(ends)
+        reach[:, :, hl, :] = _pack(np.stack(layers, axis=1))
+    nonzero = reach != 0
+    lo = np.where(nonzero.any(axis=-1), nonzero.argmax(axis=-1), 0).astype(np.int64)
+    hi = np.where(nonzero.any(axis=-1), W - nonzero[..., ::-1].argmax(axis=-1), 0).astype(np.int64)
+    noend = np.zeros((3, N_SQ), bool)
+    for sq in range(N_SQ):
+        noend[0, sq] = bool((m.chairs >> sq) & 1)
+        noend[1, sq] = sq in m.trap_kind
+    noend[2, go] = True
+    return reach, lo, hi, _pack(noend)
+
+
+_NBR, _CHAIR, _TRAP, _PASSAGES, _IS_PASS = _board_arrays(_M)
+_REACH, _REACH_LO, _REACH_HI, _NOEND = _reach_arrays(_M)
+
+
+def _heuristic_arrays() -> tuple[Any, Any]:
+    """agents.py's tables: steps to the door (30 where none), and per square how many trap
+    squares of each kind lie 1-6 steps away."""
+    to_door, near = _heuristic_tables()
+    door = np.array([float(to_door.get(sq, 30)) for sq in range(N_SQ)], np.float64)
+    near_kinds = np.zeros((N_SQ, len(TRAP_KINDS)), np.float64)
+    for sq, kinds in near.items():
+        for kind in kinds:
+            near_kinds[sq, TRAP_KINDS.index(kind)] += 1.0
+    return door, near_kinds
+
+
+_H_DOOR, _H_NEAR = _heuristic_arrays()
+# The heuristic's share of bluffs (agents.HeuristicAgent's default, what `simulate` makes).
+H_BLUFF = float(inspect.signature(HeuristicAgent.__init__).parameters["bluff"].default)
+
+
 # --- compiled helpers ------------------------------------------------------------------
 @njit(cache=True, inline="always", error_model="numpy")
 def _shuffle(G: Any, base: int, n: int, st: Any) -> None:
@@ -180,10 +282,19 @@ def _shuffle(G: Any, base: int, n: int, st: Any) -> None:
         G[base + j] = t
 
 
+@njit(cache=True, inline="always", error_model="numpy")
+def _popcount(x: int) -> Any:
+    """Bits set in a 64-bit word (SWAR)."""
+    u = np.uint64(x)
+    u = u - ((u >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    u = (u & np.uint64(0x3333333333333333)) + ((u >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    u = (u + (u >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((u * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
 @njit(cache=True, error_model="numpy")
 def _search(
     G: Any,
-    T: Any,
     P: Any,
     start: int,
     count: int,
@@ -195,17 +306,48 @@ def _search(
 ) -> Any:
     """Depth-first over simple paths of exactly `count` steps from `start` (board.search_*):
     with `first_only`, 1 when some path ends on a square allowed now, else 0; otherwise the
-    allowed ends are marked in G[ENDS:] and their count returned."""
-    nbr = T[T_NBR]
-    chair = T[T_CHAIR]
-    trap = T[T_TRAP]
-    passages = T[T_PASSAGES]
-    is_pass = T[T_IS_PASS]
+    allowed ends are marked in G[ENDS:] and their count returned.
+
+    The board is read from the module's tables (_NBR ...), not from an argument: a tuple of
+    arrays passed to a function called this often costs more than the search. Without
+    `first_only` the search keeps the squares still to find (G[TODO:], a bit set: the squares
+    where some walk can end, _REACH, less those no move may end on) and skips a step whose walks
+    can end on none of them; it stops when none is left. Both only skip paths that could add no
+    end, so the ends are the same."""
+    nbr = _NBR
+    chair = _CHAIR
+    trap = _TRAP
+    passages = _PASSAGES
+    is_pass = _IS_PASS
+    reach = _REACH
+    lo = _REACH_LO
+    hi = _REACH_HI
     n_pass = passages.shape[0]
     max_hops = P[P_HOPS]
     start_hop = P[P_START_HOP]
     opening = G[OPENING]
     found = 0
+    todo_n = 1 << 40  # (no early stop: the short searches go without the bit set)
+    if not first_only and count > PRUNE_FROM:
+        noend = _NOEND
+        hl0 = 1 if max_hops > 0 else 0
+        for w in range(W):
+            x = reach[start, count, hl0, w] & ~noend[0, w]
+            if opening:
+                x &= ~noend[1, w]
+            if not exit_ok:
+                x &= ~noend[2, w]
+            G[TODO + w] = x
+        if blocked:
+            for p in range(NUM_PAWNS):
+                q = G[POS + p]
+                if q >= 0:
+                    G[TODO + (q >> 6)] &= ~(1 << (q & 63))
+        todo_n = 0
+        for w in range(W):
+            todo_n += _popcount(G[TODO + w])
+        if todo_n == 0:
+            return 0
     d = 0
     G[STACK] = start
     G[STACK + 16] = count
@@ -222,7 +364,8 @@ def _search(
         hop = 0
         if k < 4:
             nb = nbr[sq, k]
-            if nb < 0:
+            if nb < 0:  # the neighbours come first: no more of them
+                G[STACK + 48 + d] = 4
                 continue
         elif k < 4 + n_pass:
             if not (h < max_hops and is_pass[sq] and (start_hop or sq != start)):
@@ -248,6 +391,15 @@ def _search(
             if not chair[nb]:
                 end = nb
         else:
+            if not first_only and r > PRUNE_FROM:
+                hl = 1 if h + hop < max_hops else 0
+                live = False
+                for w in range(lo[nb, r - 1, hl], hi[nb, r - 1, hl]):
+                    if reach[nb, r - 1, hl, w] & G[TODO + w]:
+                        live = True
+                        break
+                if not live:
+                    continue  # no walk from here ends on a square still to find
             d += 1
             G[STACK + d] = nb
             G[STACK + 16 + d] = r - 1
@@ -265,6 +417,12 @@ def _search(
                 G[END_LIST + G[END_N]] = end
                 G[END_N] += 1
                 found += 1
+                G[TODO + (end >> 6)] &= ~(1 << (end & 63))
+                todo_n -= 1
+                if todo_n == 0:  # every square left to find is found
+                    for i in range(d + 1):
+                        G[VISITED + G[STACK + i]] = 0
+                    return found
     return found
 
 
@@ -276,40 +434,40 @@ def _clear_ends(G: Any) -> None:
 
 
 @njit(cache=True, error_model="numpy")
-def _can_move(G: Any, T: Any, P: Any, pawn: int, count: int, go: int) -> Any:
+def _can_move(G: Any, P: Any, pawn: int, count: int, go: int) -> Any:
     """DeadEndDriveState.can_move: a move without chairs, or (Figure 8) with chairs when only
     pawns block every chair-free move."""
     start = G[POS + pawn]
     exit_ok = 1 if pawn == G[PORTRAIT] else 0
-    if _search(G, T, P, start, count, 1, 0, exit_ok, 1, go):
+    if _search(G, P, start, count, 1, 0, exit_ok, 1, go):
         return True
-    return bool(_search(G, T, P, start, count, 0, 0, exit_ok, 1, go)) and bool(
-        _search(G, T, P, start, count, 1, 1, exit_ok, 1, go)
+    return bool(_search(G, P, start, count, 0, 0, exit_ok, 1, go)) and bool(
+        _search(G, P, start, count, 1, 1, exit_ok, 1, go)
     )
 
 
 @njit(cache=True, error_model="numpy")
-def _destinations(G: Any, T: Any, P: Any, pawn: int, count: int, go: int) -> Any:
+def _destinations(G: Any, P: Any, pawn: int, count: int, go: int) -> Any:
     """DeadEndDriveState.destinations into G[ENDS:] (cleared first); how many."""
     _clear_ends(G)
     start = G[POS + pawn]
     exit_ok = 1 if pawn == G[PORTRAIT] else 0
-    k = _search(G, T, P, start, count, 1, 0, exit_ok, 0, go)
-    if k == 0 and _search(G, T, P, start, count, 0, 0, exit_ok, 1, go):
-        k = _search(G, T, P, start, count, 1, 1, exit_ok, 0, go)
+    k = _search(G, P, start, count, 1, 0, exit_ok, 0, go)
+    if k == 0 and _search(G, P, start, count, 0, 0, exit_ok, 1, go):
+        k = _search(G, P, start, count, 1, 1, exit_ok, 0, go)
     return k
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _movable(G: Any, T: Any, p: int) -> Any:
+def _movable(G: Any, p: int) -> Any:
     sq = G[POS + p]
     if sq < 0 or (G[MOVED] >> p) & 1:
         return False
-    return not (G[OPENING] and not T[T_CHAIR][sq])
+    return not (G[OPENING] and not _CHAIR[sq])
 
 
 @njit(cache=True, error_model="numpy")
-def _select_choices(G: Any, T: Any, P: Any, go: int, out: Any) -> Any:
+def _select_choices(G: Any, P: Any, go: int, out: Any) -> Any:
     """The pawn-and-count actions in the kernel's order into `out`; their count."""
     counts = np.zeros(3, np.int64)
     nc = 0
@@ -327,10 +485,10 @@ def _select_choices(G: Any, T: Any, P: Any, go: int, out: Any) -> Any:
         nc += 1
     k = 0
     for p in range(NUM_PAWNS):
-        if not _movable(G, T, p):
+        if not _movable(G, p):
             continue
         for i in range(nc):
-            if _can_move(G, T, P, p, counts[i], go):
+            if _can_move(G, P, p, counts[i], go):
                 out[k] = p * 12 + counts[i] - 1
                 k += 1
     return k
@@ -374,13 +532,13 @@ def _enter_select(G: Any, T: Any, P: Any, go: int, scratch: Any) -> None:
                 continue
             ok = False
             for p in range(NUM_PAWNS):
-                if _movable(G, T, p) and _can_move(G, T, P, p, d, go):
+                if _movable(G, p) and _can_move(G, P, p, d, go):
                     ok = True
                     break
             if not ok:
                 _end_turn(G, P)
                 return
-    k = _select_choices(G, T, P, go, G[SEL : SEL + 40])
+    k = _select_choices(G, P, go, G[SEL : SEL + 40])
     G[SEL_N] = k
     if k == 0:
         _end_turn(G, P)
@@ -693,7 +851,7 @@ def _legal(G: Any, T: Any, P: Any, go: int, ids: Any, legal: Any) -> Any:
             legal[i] = G[SEL + i]
         return k
     if ph == F_DEST:
-        _destinations(G, T, P, G[SEL_PAWN], G[SEL_COUNT], go)
+        _destinations(G, P, G[SEL_PAWN], G[SEL_COUNT], go)
         k = G[END_N]
         for i in range(k):  # by square (an insertion sort: the list is short)
             sq = G[END_LIST + i]
@@ -781,9 +939,126 @@ def _decide(
         _continue_turn(G, T, P, go, scratch)
 
 
+@njit(cache=True, error_model="numpy")
+def _h_score(
+    G: Any, seat: int, pawn: int, sq: int, go: int, st: Any, bluff: float, playable: Any, wild: int
+) -> Any:
+    """agents.HeuristicAgent._score, the same float operations in the same order (and its one
+    draw, the bluff, when its own pawn would end on a trap)."""
+    own = (G[CHARS + seat] >> pawn) & 1
+    if sq == go:
+        return 10_000.0 if own else -10_000.0
+    portrait = G[PORTRAIT]
+    score = 0.0
+    kind = _TRAP[sq]
+    if kind >= 0:
+        if own:
+            score += 25.0 if _uniform(st) < bluff else -60.0
+        elif playable[kind] or wild:
+            score += 500.0 + (200.0 if pawn == portrait else 0.0)
+        else:
+            score += 40.0 + (60.0 if pawn == portrait else 0.0)
+    d0 = _H_DOOR[G[POS + pawn]]
+    d1 = _H_DOOR[sq]
+    if pawn == portrait:
+        score += (8.0 * (d0 - d1)) if own else (6.0 * (d1 - d0))
+    elif own:
+        score += 0.5 * (d0 - d1)
+    near = 0.0
+    for k in range(_H_NEAR.shape[1]):
+        near += _H_NEAR[sq, k] * (2.0 if (wild or playable[k]) else 1.0)
+    score += (-6.0 * near) if own else (3.0 * near)
+    return score
+
+
+@njit(cache=True, error_model="numpy")
+def _heuristic(G: Any, T: Any, P: Any, st: Any, go: int, ids: Any, bluff: float, scratch: Any) -> Any:
+    """agents.HeuristicAgent.step (noise 0, as `simulate` makes it) for the seat to move, drawing
+    from the game's stream where it draws from its rng."""
+    ph = G[PHASE]
+    seat = G[TO_MOVE]
+    mine = G[CHARS + seat]
+    if ph == F_PORTRAIT:
+        portrait = G[PORTRAIT]
+        if portrait >= 0 and (mine >> portrait) & 1:
+            return ids[2]
+        return ids[1]
+    if ph == F_SELECT:  # _best_move: every destination of every choice, scored, plus a jitter
+        playable = np.zeros(len(TRAP_KINDS), np.int64)
+        for k in range(len(TRAP_KINDS)):
+            playable[k] = _playable(G, P, seat, k)
+        wild = 1 if _playable(G, P, seat, WILD) else 0
+        best = -np.inf
+        best_action = -1
+        best_sq = -1
+        first = True
+        for i in range(G[SEL_N]):
+            action = G[SEL + i]
+            pawn = action // 12
+            count = action % 12 + 1
+            n = _destinations(G, P, pawn, count, go)
+            for j in range(n):  # by square
+                sq = G[END_LIST + j]
+                m = j
+                while m > 0 and scratch[m - 1] > sq:
+                    scratch[m] = scratch[m - 1]
+                    m -= 1
+                scratch[m] = sq
+            for j in range(n):
+                sq = scratch[j]
+                score = _h_score(G, seat, pawn, sq, go, st, bluff, playable, wild)
+                score = score + _uniform(st) * 0.5
+                if first or score > best:
+                    first = False
+                    best = score
+                    best_action = action
+                    best_sq = sq
+        G[PLAN] = best_sq
+        return best_action
+    if ph == F_DEST:  # the plan made on selecting (the same pawn and count, nothing moved since)
+        return ids[0] + G[PLAN]
+    if ph == F_TRAP:
+        k = _trap_choices(G, T, P, scratch)
+        has_play = False
+        has_wild = False
+        has_draw = False
+        for i in range(k):
+            if scratch[i] == 0:
+                has_play = True
+            elif scratch[i] == 1:
+                has_wild = True
+            else:
+                has_draw = True
+        if (mine >> G[TRAP_PAWN]) & 1:
+            if has_draw:
+                return ids[5]
+        else:
+            if has_play:
+                return ids[3]
+            if has_wild:
+                return ids[4]
+            if has_draw:
+                return ids[5]
+        return ids[3] + scratch[0]
+    # a drawn card
+    if G[MATCHES] and not (mine >> G[TRAP_PAWN]) & 1:
+        return ids[6]
+    return ids[7]
+
+
 @njit(cache=True, error_model="numpy", parallel=True)
 def _play(
-    seeds: Any, P: Any, T: Any, ids: Any, go: int, track_end: int, record: int, moves: Any, G_out: Any
+    seeds: Any,
+    P: Any,
+    T: Any,
+    ids: Any,
+    go: int,
+    track_end: int,
+    record: int,
+    moves: Any,
+    G_out: Any,
+    policy: Any,
+    bluff: float,
 ) -> None:
     """Whole games, one per seed, each to its end (the state at the end in G_out)."""
     for g in prange(seeds.shape[0]):
@@ -799,8 +1074,11 @@ def _play(
             if ph == F_FIRST or ph == F_REVEAL or ph == F_ROLL:
                 action = _chance(G, T, P, st, go, ids[8], ids[9], ids[10], scratch)
             else:
-                k = _legal(G, T, P, go, ids, legal)
-                action = legal[_below(st, k)]
+                if policy[G[TO_MOVE]] == 1:
+                    action = _heuristic(G, T, P, st, go, ids, bluff, scratch)
+                else:
+                    k = _legal(G, T, P, go, ids, legal)
+                    action = legal[_below(st, k)]
                 G[N_DECISIONS] += 1
                 _decide(G, T, P, st, go, track_end, ids, action, scratch)
             if record and count < moves.shape[1]:
@@ -814,7 +1092,12 @@ def engine_tables(game: Any) -> dict[str, Any]:
     """The engine's inputs for one game object: options as a vector, board and chance tables
     (the chance tables are the kernel's own floats, so the same draws)."""
     m = game.mansion
-    if m.width * m.height != N_SQ:
+    if m is not _M and (
+        m.width * m.height != N_SQ
+        or list(m.neighbours) != list(_M.neighbours)
+        or (m.chairs, m.traps, m.trap_kind, m.passages, m.game_over)
+        != (_M.chairs, _M.traps, _M.trap_kind, _M.passages, _M.game_over)
+    ):
         raise TrapworksError("the batched 13 Dead End Drive engine was built for another mansion")
     nbr = np.full((N_SQ, 4), -1, np.int64)
     for sq, nbs in enumerate(m.neighbours):
@@ -900,7 +1183,20 @@ def play_columns(
     seed_arr = np.array([s & _MASK64 for s in seeds], np.uint64) if count else np.zeros(0, np.uint64)
     move_arr = np.full((count, max_moves if moves else 1), -1, np.int64)
     G = np.zeros((count, G_SIZE), np.int64)
-    _play(seed_arr, t["params"], t["tables"], t["ids"], t["go"], t["track_end"], int(moves), move_arr, G)
+    policy = np.array([POLICIES[a] for a in agents], np.int64)
+    _play(
+        seed_arr,
+        t["params"],
+        t["tables"],
+        t["ids"],
+        t["go"],
+        t["track_end"],
+        int(moves),
+        move_arr,
+        G,
+        policy,
+        H_BLUFF,
+    )
     # the winner's seat: whoever holds the winning pawn's Character card, or its secret card
     winner = np.full(count, -1, np.int64)
     wp = G[:, WINNER_PAWN]

@@ -69,7 +69,7 @@ WIN_ESCAPE, WIN_LAST_ALIVE, WIN_DETECTIVE = "escape", "last-alive", "detective"
 try:
     import numba  # noqa: F401  (the batched engine's compiler)
 
-    _BATCHED_AGENTS: frozenset[str] = frozenset({"random"})
+    _BATCHED_AGENTS: frozenset[str] = frozenset({"random", "heuristic"})
 except ImportError:
     _BATCHED_AGENTS = frozenset()
 
