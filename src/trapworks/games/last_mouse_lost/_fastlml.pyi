@@ -71,6 +71,7 @@ def vector_step(
     illegal: Any,
     /,
 ) -> None: ...
+
 # h30 (issue 30, deliver 5): the observation tensor in C (encoding.py's layout).
 def tensor_writer(template: Any, fallback: Any, /) -> Any:
     """state_tensor(state, seat) -> float32 numpy array: copies of `template` written from a
