@@ -33,14 +33,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
-from gymnasium.vector import AutoresetMode, VectorEnv
-from gymnasium.vector.utils import batch_space
 from numba import njit, prange
 
-import trapworks
 from trapworks.core.stream_jit import below as _below
+from trapworks.core.vector_env import BatchedVectorEnv, stream_seeds
 
 from . import batch
 from .batch import (
@@ -98,11 +95,6 @@ from .game import DeadEndDriveGame
 N_KINDS = len(CARD_NAMES)
 N_TRAPS = len(TRAP_KINDS)
 N_PHASES = 9  # encoding.PHASES, in the engine's phase numbers F_FIRST .. F_OVER
-
-
-def stream_seeds(seed: int | None, num_envs: int) -> np.ndarray:
-    """Each environment's stream seed: from `seed` by NumPy's SeedSequence (fresh entropy for None)."""
-    return np.random.SeedSequence(seed).generate_state(num_envs, dtype=np.uint64)
 
 
 # --- compiled steps ---------------------------------------------------------------------------
@@ -410,10 +402,11 @@ def vector_step(
 
 
 # --- the environment ------------------------------------------------------------------------------
-class DeadEndDriveVectorEnv(VectorEnv):
+class DeadEndDriveVectorEnv(BatchedVectorEnv):
     """13 Dead End Drive for one learning seat in `num_envs` games at once (batch.py's engine)."""
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    game_id = "dead-end-drive"
+    title = "13 Dead End Drive"
 
     def __init__(
         self,
@@ -424,28 +417,17 @@ class DeadEndDriveVectorEnv(VectorEnv):
         render_mode: str | None = None,
         **options: Any,
     ):
-        if game_id != "dead-end-drive":
-            raise ValueError(f"DeadEndDriveVectorEnv plays dead-end-drive, not {game_id!r}")
-        if render_mode is not None:
-            raise ValueError("the batched 13 Dead End Drive environments do not render: use TrapworksEnv")
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs {num_envs!r}: a whole number of environments, at least 1")
-        game = trapworks.make(game_id, **options)
+        game, _ = self._open(
+            num_envs,
+            game_id,
+            seat,
+            opponents,
+            render_mode,
+            options,
+            {"random": batch.POLICIES["random"]},
+            refusal="the batched engine's environments play random opponents",
+        )
         assert isinstance(game, DeadEndDriveGame)
-        self.game = game
-        n = game.num_players()
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise ValueError(f"seat {seat!r}: the learning seat is one of 0..{n - 1}")
-        others = [s for s in range(n) if s != seat]
-        names = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
-        if len(names) != len(others):
-            raise ValueError(f"opponents: {len(names)} given for {len(others)} other seat(s) {others}")
-        for name in names:
-            if name not in batch.POLICIES or batch.POLICIES[name] != 0:
-                raise ValueError(
-                    f"opponent {name!r}: the batched engine's environments play random opponents "
-                    "(use vectorization_mode='sync' for other agents)"
-                )
         t = batch.engine_tables(game)
         self._P = t["params"]
         self._T = t["tables"]
@@ -459,36 +441,15 @@ class DeadEndDriveVectorEnv(VectorEnv):
             coords[sq] = ((COLUMN_NAMES.index(name[0]) + 1) / m.width, int(name[1:]) / m.height)
         self._coords = coords
         self._turn_limit = float(game.options["turn_limit"])
-        self._lose = float(-1.0 / (n - 1))
-        self.num_envs = num_envs
-        self.seat = seat
-        enc = game.encoder()
-        self.single_observation_space = gymnasium.spaces.Box(
-            enc.low, enc.high, shape=enc.observation_shape(), dtype=np.float32
-        )
-        self._num_actions = game.num_distinct_actions()
-        self.single_action_space = gymnasium.spaces.Discrete(self._num_actions)
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
-        self.render_mode = None
-        size = self.single_observation_space.shape[0]
         self._S = np.zeros((num_envs, G_SIZE), np.int64)
         self._streams = np.zeros((num_envs, 1), np.uint64)
         self._rev = np.full((num_envs, NUM_PAWNS), -1, np.int64)
         self._ended = np.zeros(num_envs, np.bool_)
-        self._obs = np.zeros((num_envs, size), np.float32)
-        self._mask = np.zeros((num_envs, self._num_actions), np.int8)
-        self._rewards = np.zeros(num_envs, np.float64)
-        self._terminated = np.zeros(num_envs, np.bool_)
-        self._truncated = np.zeros(num_envs, np.bool_)
-        self._illegal = np.zeros(num_envs, np.bool_)
         self._work = np.zeros((num_envs, 2, batch.N_SQ + 8), np.int64)  # legal lists, scratch
-        self._started = False
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        super().reset(seed=seed)
-        self._streams[:, 0] = stream_seeds(seed, self.num_envs)
-        vector_reset(
+    def _engine(self) -> tuple[Any, ...]:
+        # The engine's game arrays and settings, as vector_reset and vector_step take them.
+        return (
             self._S,
             self._streams,
             self._T,
@@ -499,42 +460,18 @@ class DeadEndDriveVectorEnv(VectorEnv):
             self.seat,
             self._coords,
             self._turn_limit,
-            self._rev,
-            self._ended,
-            self._obs,
-            self._mask,
-            self._work,
         )
-        self._started = True
-        return self._obs.copy(), {"action_mask": self._mask.copy()}
 
-    def step(self, actions: Any):
-        if not self._started:
-            raise RuntimeError("call reset() first")
-        acts = np.asarray(actions)
-        if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
-            raise ValueError(
-                f"actions: {self.num_envs} integer action ids, one per environment (got {acts!r})"
-            )
-        bad = np.flatnonzero((acts < 0) | (acts >= self._num_actions))
-        if bad.size:
-            e = int(bad[0])
-            raise ValueError(
-                f"action {int(acts[e])} for environment {e} is out of range: "
-                f"ids are 0..{self._num_actions - 1}"
-            )
-        vector_step(
-            acts.astype(np.int64),
-            self._S,
-            self._streams,
-            self._T,
-            self._P,
-            self._ids,
-            self._go,
-            self._track_end,
-            self.seat,
-            self._coords,
-            self._turn_limit,
+    def _reset_into(self, seeds: np.ndarray) -> None:
+        self._streams[:, 0] = seeds
+        run: Any = vector_reset  # a compiled function (numba's Dispatcher)
+        run(*self._engine(), self._rev, self._ended, self._obs, self._mask, self._work)
+
+    def _step_into(self, actions: np.ndarray) -> None:
+        run: Any = vector_step  # a compiled function (numba's Dispatcher)
+        run(
+            actions,
+            *self._engine(),
             self._lose,
             self._rev,
             self._ended,
@@ -546,21 +483,6 @@ class DeadEndDriveVectorEnv(VectorEnv):
             self._illegal,
             self._work,
         )
-        info: dict[str, Any] = {"action_mask": self._mask.copy()}
-        if self._illegal.any():
-            info["illegal_action"] = self._illegal.copy()
-            info["_illegal_action"] = self._illegal.copy()
-        return (
-            self._obs.copy(),
-            self._rewards.copy(),
-            self._terminated.copy(),
-            self._truncated.copy(),
-            info,
-        )
-
-    def action_masks(self) -> np.ndarray:
-        """Each environment's legal actions (True) as of the last reset or step (for MaskablePPO)."""
-        return self._mask.astype(bool)
 
 
 __all__ = ["DeadEndDriveVectorEnv", "stream_seeds"]
