@@ -12,26 +12,16 @@ It reads only its own view (its Character cards and trap hand) and the public bo
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from trapworks.core import Agent
 
-from .board import Mansion, load_mansion, squares_of, step_distances
+from .board import squares_of
 from .components import CARD_NAMES, NAMES
-from .evaluation import seat_values
+from .evaluation import HEURISTIC_BLUFF, heuristic_tables, seat_values
 from .game import DeadEndDriveGame
 
 OFF = -1
-
-
-@cache
-def _distances(mansion_name: str = "mansion.txt") -> tuple[dict[int, int], dict[int, dict[int, int]]]:
-    """Static step distances (pawns ignored, chairs and passages as in a move): to the door, and
-    from every trap square."""
-    m: Mansion = load_mansion(mansion_name)
-
-    return step_distances(m, m.door), {sq: step_distances(m, sq) for sq in m.trap_kind}
 
 
 class HeuristicAgent(Agent):
@@ -43,7 +33,13 @@ class HeuristicAgent(Agent):
     speaks_plainly = True
 
     def __init__(
-        self, game, seat: int, seed: int | None = None, bluff: float = 0.2, noise: float = 0.0, **options: Any
+        self,
+        game,
+        seat: int,
+        seed: int | None = None,
+        bluff: float = HEURISTIC_BLUFF,
+        noise: float = 0.0,
+        **options: Any,
     ):
         super().__init__(game, seat, seed=seed, **options)
         if not 0.0 <= bluff <= 1.0 or not 0.0 <= noise <= 1.0:
@@ -151,7 +147,7 @@ class HeuristicAgent(Agent):
 
     def _score(self, state, playable: set[str], mine: set[int], pawn: int, count: int, sq: int) -> float:
         m = self.game.mansion
-        to_door, near_traps = _tables()
+        to_door, near_traps = heuristic_tables()
         start = state.pos[pawn]
         portrait = state.portrait
         own = pawn in mine
@@ -180,16 +176,3 @@ class HeuristicAgent(Agent):
             near += 2.0 if (wild or kind in playable) else 1.0
         score += (-6.0 * near) if own else (3.0 * near)
         return score
-
-
-@cache
-def _tables() -> tuple[dict[int, int], dict[int, tuple[str, ...]]]:
-    """Steps to the door, and per square the kinds of the traps 1-6 steps away (as `_distances`)."""
-    m = load_mansion()
-    to_door, from_trap = _distances()
-    near: dict[int, list[str]] = {}
-    for tsq, dist in from_trap.items():
-        for sq, k in dist.items():
-            if 1 <= k <= 6:
-                near.setdefault(sq, []).append(m.trap_kind[tsq])
-    return to_door, {sq: tuple(kinds) for sq, kinds in near.items()}

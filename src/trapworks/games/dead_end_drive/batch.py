@@ -37,7 +37,6 @@ therefore a game of the same distribution as the kernel's for the same seed, not
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Sequence
 from itertools import accumulate
 from typing import Any
@@ -51,10 +50,9 @@ from trapworks.core.stream_jit import below as _below
 from trapworks.core.stream_jit import sample as _sample
 from trapworks.core.stream_jit import uniform as _uniform
 
-from .agents import HeuristicAgent
-from .agents import _tables as _heuristic_tables
 from .board import load_mansion
 from .components import DETECTIVE, HAND_SIZE, NUM_PAWNS, ROLLS, SECRET_CARDS_2P, TRAP_KINDS, WILD
+from .evaluation import HEURISTIC_BLUFF, heuristic_tables
 
 POLICIES = {"random": 0, "heuristic": 1}
 
@@ -258,7 +256,7 @@ _REACH, _REACH_LO, _REACH_HI, _NOEND = _reach_arrays(_M)
 def _heuristic_arrays() -> tuple[Any, Any]:
     """agents.py's tables: steps to the door (30 where none), and per square how many trap
     squares of each kind lie 1-6 steps away."""
-    to_door, near = _heuristic_tables()
+    to_door, near = heuristic_tables()
     door = np.array([float(to_door.get(sq, 30)) for sq in range(N_SQ)], np.float64)
     near_kinds = np.zeros((N_SQ, len(TRAP_KINDS)), np.float64)
     for sq, kinds in near.items():
@@ -269,7 +267,7 @@ def _heuristic_arrays() -> tuple[Any, Any]:
 
 _H_DOOR, _H_NEAR = _heuristic_arrays()
 # The heuristic's share of bluffs (agents.HeuristicAgent's default, what `simulate` makes).
-H_BLUFF = float(inspect.signature(HeuristicAgent.__init__).parameters["bluff"].default)
+H_BLUFF = HEURISTIC_BLUFF
 
 
 # --- compiled helpers ------------------------------------------------------------------

@@ -155,3 +155,33 @@ def seat_values(state, weights: dict[str, float] | None = None) -> list[float]:
             win[o] += chance
     total = sum(win) or 1.0
     return [(x / total) * (1.0 + 1.0 / (n - 1)) - 1.0 / (n - 1) for x in win]
+
+
+# The heuristic agent's (agents.HeuristicAgent) static tables and default share of bluffs, here so
+# that the batched engine (batch.py) reads the same ones without importing the agents.
+HEURISTIC_BLUFF = 0.2
+
+
+@cache
+def heuristic_distances(
+    mansion_name: str = "mansion.txt",
+) -> tuple[dict[int, int], dict[int, dict[int, int]]]:
+    """Static step distances (pawns ignored, chairs and passages as in a move): to the door, and
+    from every trap square."""
+    m = load_mansion(mansion_name)
+
+    return step_distances(m, m.door), {sq: step_distances(m, sq) for sq in m.trap_kind}
+
+
+@cache
+def heuristic_tables() -> tuple[dict[int, int], dict[int, tuple[str, ...]]]:
+    """Steps to the door, and per square the kinds of the traps 1-6 steps away (as
+    `heuristic_distances`)."""
+    m = load_mansion()
+    to_door, from_trap = heuristic_distances()
+    near: dict[int, list[str]] = {}
+    for tsq, dist in from_trap.items():
+        for sq, k in dist.items():
+            if 1 <= k <= 6:
+                near.setdefault(sq, []).append(m.trap_kind[tsq])
+    return to_door, {sq: tuple(kinds) for sq, kinds in near.items()}
