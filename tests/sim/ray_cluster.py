@@ -24,7 +24,10 @@ def free_port() -> int:
 
 
 class Cluster:
-    def __init__(self) -> None:
+    def __init__(self, head_cpus: int = 1) -> None:
+        # head_cpus=0: a head that schedules no task (Ray's advice for real clusters), so every
+        # task runs on a worker node and a test that loses a worker knows it held work.
+        self.head_cpus = head_cpus
         self.temp = tempfile.mkdtemp(prefix="rt", dir="/tmp")  # short: Ray's socket paths have a limit
         self.port = free_port()
         self.address = f"127.0.0.1:{self.port}"
@@ -33,7 +36,7 @@ class Cluster:
         # default, with a token file in the shared home that other Ray users may rewrite).
         self.env = {**os.environ, **RAY_ENV}
 
-    def _start(self, name: str, args: list[str]) -> None:
+    def _start(self, name: str, args: list[str], cpus: int = 1) -> None:
         log = open(Path(self.temp) / f"{name}.log", "wb")  # noqa: SIM115 (kept open for the process)
         # Free ports for what Ray would otherwise put on fixed ones (other Ray users on this machine).
         ports = [
@@ -45,7 +48,8 @@ class Cluster:
             str(100 * 1024 * 1024),
         ]
         self.nodes[name] = subprocess.Popen(
-            [RAY, "start", "--block", "--num-cpus", "1", "--node-ip-address", "127.0.0.1", *ports, *args],
+            [RAY, "start", "--block", "--num-cpus", str(cpus), "--node-ip-address", "127.0.0.1"]
+            + [*ports, *args],
             stdout=log,
             stderr=subprocess.STDOUT,
             env=self.env,
@@ -69,6 +73,7 @@ class Cluster:
                 str(free_port()),
                 "--disable-usage-stats",
             ],
+            cpus=self.head_cpus,
         )
 
     def start_worker(self, name: str = "worker") -> None:

@@ -1,4 +1,4 @@
-"""`trapworks simulate --backend ray` on a real Ray cluster: a head node and a worker node, each
+"""`trapworks simulate --backend ray` on a real Ray cluster: a head node and two worker nodes, each
 its own process on loopback (one cluster for the module: starting one costs seconds)."""
 
 from __future__ import annotations
@@ -21,11 +21,17 @@ RUN = ["simulate", "mouse-trap", "-a", "heuristic", "--players", "3", "--seed", 
 
 @pytest.fixture(scope="module")
 def cluster():
-    c = Cluster()
+    # A head node with no CPU (Ray's advice for real clusters) and two worker nodes: every chunk
+    # runs on a worker, so the test that kills "worker" knows it held work (with a CPU on the head,
+    # a fast run could finish on the head before a worker's first process had started), and the
+    # other worker finishes the chunks already handed out.
+    c = Cluster(head_cpus=0)
     try:
         c.start_head()
         c.start_worker()
         c.wait_nodes(2)
+        c.start_worker("spare")
+        c.wait_nodes(3)
         yield c
     finally:
         c.stop()
@@ -67,8 +73,8 @@ def test_lost_worker_keeps_finished_games_and_resume_completes(cluster, tmp_path
     n = 1500
     out = tmp_path / "run.parquet"
     parts = tmp_path / "run.parquet.parts"
-    # --max-actions: the kernel's path, one game at a time (the batched engine would finish every
-    # chunk on the first node before the worker node joins, and there would be no worker to lose).
+    # --max-actions: the kernel's path, one game at a time, so the run lasts long enough to lose
+    # the worker node in the middle of it.
     args = [*RUN, "--max-actions", "1000000", "-n", str(n), "--chunk", "10", "--backend", "ray"]
     args += ["--address", cluster.address]
     env = {"TRAPWORKS_HOME": str(tmp_path), "PATH": "/usr/bin:/bin", **RAY_ENV}
@@ -90,6 +96,7 @@ def test_lost_worker_keeps_finished_games_and_resume_completes(cluster, tmp_path
         if proc.poll() is None:
             proc.kill()
         cluster.start_worker()  # as the module found it (after killing the old one if still there)
+        cluster.wait_nodes(3)
     assert proc.returncode == 1, stderr
     last = stderr.strip().splitlines()[-1]  # (above it, the progress bar's last state)
     assert last.startswith("error: ") and "NodeDiedError" in last and "rerun with --resume" in last
