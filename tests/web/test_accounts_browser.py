@@ -186,10 +186,21 @@ def test_a_rated_quick_game_between_two_accounts_rates_both_as_openskill_does(br
 
 def test_quick_game_alone_gets_the_computer_after_the_chosen_wait(browser, inprocess_server):
     ctx, page = person(browser, inprocess_server)
+    polls: list[str] = []
+    page.on("request", lambda r: polls.append(r.url) if "/api/seeks/" in r.url else None)
     try:
         quick_game(page, ai_after="5")
         page.wait_for_selector("[data-testid=quick-status]:has-text('the computer plays you after 5 s')")
+        # The count goes on while the server holds the poll.
+        page.wait_for_function(
+            "() => Number((document.querySelector('[data-testid=quick-status]').textContent"
+            ".match(/… (\\d+) s/) || [0, 0])[1]) >= 2",
+            timeout=10000,
+        )
         page.wait_for_url("**/g/**", timeout=20000)
+        # Long polls (?wait=): the server answers when the computer's turn comes, not once a second.
+        assert polls and all("wait=" in url for url in polls), polls
+        assert len(polls) <= 3, polls
         page.wait_for_selector("body[data-ply]")
         gid = page.url.split("/g/")[1].split("#")[0]
         info = httpx.get(

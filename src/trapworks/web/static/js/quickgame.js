@@ -5,7 +5,8 @@ import { api, clear, el } from "/static/js/dom.js";
 import { account, me, send } from "/static/js/account-api.js";
 import { t, tn, tx } from "/static/js/i18n.js";
 
-const POLL_MS = 1000;
+const WAIT_S = 10; // each poll is held by the server until the seek is matched or WAIT_S s pass
+const TICK_MS = 1000;
 const LIST_MS = 4000;
 const VARIANT_OPTIONS = ["players", "variant", "rules"];
 let catalog = [];
@@ -67,14 +68,23 @@ async function waitFor() {
   const s = seeking;
   if (s.status === "matched") { go(s); return; }
   if (s.status === "failed") { stop(); status(s.error || t("no game could be made"), true); return; }
-  const ai = s.ai_after ? t("; the computer plays you after {n} s", { n: Math.round(s.ai_after) }) : "";
-  status(t("Looking for an opponent near {rating} (within ±{window})… {n} s", { rating: s.rating, window: s.window, n: Math.round(s.waited_s) }) + ai);
-  await new Promise((done) => setTimeout(done, POLL_MS));
+  // The server answers when the seek is matched (long poll); meanwhile the count goes on here.
+  const since = performance.now();
+  const show = () => showWaiting(s, s.waited_s + (performance.now() - since) / 1000);
+  show();
+  const tick = setInterval(show, TICK_MS);
+  const r = await api("GET", `/api/seeks/${encodeURIComponent(s.seek)}?wait=${WAIT_S}`);
+  clearInterval(tick);
   if (!seeking) return;
-  const r = await api("GET", `/api/seeks/${encodeURIComponent(s.seek)}`);
   if (!r.ok) { stop(); status(r.error, true); return; }
   seeking = r.data;
   waitFor();
+}
+
+function showWaiting(s, waited) {
+  if (seeking !== s) return;
+  const ai = s.ai_after ? t("; the computer plays you after {n} s", { n: Math.round(s.ai_after) }) : "";
+  status(t("Looking for an opponent near {rating} (within ±{window})… {n} s", { rating: s.rating, window: s.window, n: Math.round(waited) }) + ai);
 }
 
 function go(s) {
