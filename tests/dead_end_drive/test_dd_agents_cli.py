@@ -166,3 +166,44 @@ def test_easy_and_medium_are_the_heuristic_with_less_and_less_noise():
 
     with pytest.raises(ValueError, match="noise"):
         make_agent("heuristic", g, 0, noise=2)
+
+
+def test_terminal_agents_and_hints_play_from_their_seats_view_only(tmp_path, monkeypatch):
+    # As on the server (SeatPlayer): an agent or a hint gets the position as its seat may know
+    # it, other seats' secret characters re-drawn, never the true state.
+    session = TerminalSession(
+        game(4),
+        ["heuristic"] * 4,
+        seed=7,
+        ask=lambda _: "quit",
+        console=Console(file=io.StringIO(), width=160),
+        save_dir=tmp_path,
+    )
+    seen: list[tuple[bool, bool]] = []  # (given the true state, other seats' characters re-drawn)
+
+    def spying(seat, step):
+        def spy(state):
+            truth = session.state
+            assert state.chars[seat] == truth.chars[seat]  # its own secret kept
+            redrawn = any(state.chars[s] != truth.chars[s] for s in range(4) if s != seat)
+            seen.append((state is truth, redrawn))
+            return step(state)
+
+        return spy
+
+    for seat, agent in enumerate(session.agents):
+        agent.step = spying(seat, agent.step)  # type: ignore[method-assign,union-attr]
+    hint_positions = []
+    real = TerminalSession.seat_position
+    monkeypatch.setattr(
+        TerminalSession,
+        "seat_position",
+        lambda self, seat: hint_positions.append(seat) or real(self, seat),
+    )
+    while session.state.current_player() < 0:  # the deal: chance
+        session.state.apply_action(session.state.legal_actions()[0])
+    assert session.hint().startswith("Hint: ")  # the hint agent, too, from the seat's position
+    assert hint_positions == [session.state.current_player()]
+    assert session.run().is_terminal()
+    assert seen and not any(truth for truth, _ in seen)
+    assert any(redrawn for _, redrawn in seen)  # hidden characters really are re-drawn

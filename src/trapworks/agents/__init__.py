@@ -116,4 +116,25 @@ __all__ = [
     "own_agents",
     "GENERIC_AGENTS",
     "GENERIC_AGENT_WORDS",
+    "HINT_AGENTS",
+    "hint_agent_name",
 ]
+
+
+# Agents asked for hints where the game names none (GameSpec.hint_agent), the first one the game
+# has: best first, because a hint and a review both answer "what would a strong player do here".
+# "perfect" (a game's own exact player, by convention) before the "hard" level, which every game
+# offers (a search or a strong heuristic: never better than an exact player, and often slower);
+# "heuristic" last, should a game's levels ever not be offered. One order for both uses: the
+# review of a finished game (analysis.py) shows the hint agent's choice, so it must be the agent
+# a hint would have asked at that move, or the review and the game page would disagree.
+HINT_AGENTS = ("perfect", "hard", "heuristic")
+
+
+def hint_agent_name(game: Game) -> str | None:
+    """The agent that gives hints in `game` (and whose choice a review shows): the game's own
+    choice where it has one, else the first of HINT_AGENTS it has; None: no hints."""
+    names = available_agents(game)
+    spec = spec_of(game)
+    own = spec.hint_agent if spec is not None else None  # the game's choice: from the seat's view
+    return own if own in names else next((n for n in HINT_AGENTS if n in names), None)

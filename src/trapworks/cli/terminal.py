@@ -13,7 +13,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from trapworks.agents import make_agent
+from trapworks.agents import hint_agent_name, make_agent
 from trapworks.core import (
     CHANCE,
     Agent,
@@ -25,8 +25,6 @@ from trapworks.core import (
     undo,
     undo_refusal,
 )
-
-HINT_AGENTS = ("perfect", "hard", "heuristic")
 
 COMMANDS_HELP = """Commands:
   <action>   play a move (see the notation below)
@@ -84,14 +82,21 @@ class TerminalSession:
     def humans(self) -> list[int]:
         return [i for i, a in enumerate(self.agents) if a is None]
 
+    def seat_position(self, seat: int) -> State:
+        """The position as `seat` may know it (hidden parts re-drawn), for an agent playing it or
+        hinting to it: like the server's SeatPlayer, no agent reads another seat's secret."""
+        return self.state.resample(seat, self.rng)
+
     def hint(self) -> str:
-        for name in HINT_AGENTS:
-            if name in self.game.agents:
-                agent = make_agent(name, self.game, self.state.current_player(), seed=0)
-                move = self.state.action_to_string(agent.step(self.state))
-                why = agent.explain(self.state)
-                return f"Hint: {move}" + (f"\n{why}" if why else "")
-        return "No hint is available for this game."
+        name = hint_agent_name(self.game)  # the server's choice of hint agent
+        if name is None:
+            return "No hint is available for this game."
+        seat = self.state.current_player()
+        agent = make_agent(name, self.game, seat, seed=0)
+        position = self.seat_position(seat)
+        move = self.state.action_to_string(agent.step(position.clone()))
+        why = agent.explain(position)
+        return f"Hint: {move}" + (f"\n{why}" if why else "")
 
     def take_back(self) -> None:
         """Undo to the previous decision of a human seat (one move with two humans)."""
@@ -152,7 +157,9 @@ class TerminalSession:
                 continue
             agent = self.agents[player]
             if agent is not None:
-                action = agent.step(self.state)
+                action = agent.step(self.seat_position(player))
+                if action not in self.state.legal_actions():  # a resample keeps the seat's choices
+                    raise RuntimeError(f"{self.label(player)} chose an illegal action")
                 self.say(f"{self.label(player)} plays {self.state.action_to_string(action)}")
                 self._apply(action)
                 continue

@@ -1,11 +1,13 @@
 """Hints: the move an agent would play for the seat on move, and its reason in players' words.
 
 Offered against AI (the seat the only human one) or where the game was created with hints on, in
-games that have an agent for them (the game's own choice, else the strongest of HINT_AGENTS). The
-hint agent plays through a SeatPlayer like every AI seat: it knows what the seat knows.
+games that have an agent for them (`trapworks.agents.hint_agent_name`: the game's own choice, else
+the strongest of HINT_AGENTS). The hint agent plays through a SeatPlayer like every AI seat: it
+knows what the seat knows.
 
-`hint_agent_name` is the one choice of a hint agent in the server: the review of a finished game
-(server/analysis.py) shows the same agent's choice beside each move of a game without a judge.
+`hint_agent_name` is the one choice of a hint agent (the server's and the terminal's): the review
+of a finished game (server/analysis.py) shows the same agent's choice beside each move of a game
+without a judge.
 """
 
 from __future__ import annotations
@@ -15,10 +17,9 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from trapworks.agents import available_agents
+from trapworks.agents import HINT_AGENTS, hint_agent_name
 from trapworks.core import Game
 from trapworks.core.agent import advice
-from trapworks.core.spec import spec_of
 
 from ..errors import ServiceError
 from ..messages import HintMessage, TokenOnly
@@ -26,23 +27,7 @@ from ..room import Room
 from ..seat_player import IllegalChoice, SeatPlayer
 from . import Feature, Host
 
-# Agents asked for hints where the game names none (GameSpec.hint_agent), the first one the game
-# has: best first, because a hint and a review both answer "what would a strong player do here".
-# "perfect" (a game's own exact player, by convention) before the "hard" level, which every game
-# offers (a search or a strong heuristic: never better than an exact player, and often slower);
-# "heuristic" last, should a game's levels ever not be offered. One order for both uses: the
-# review of a finished game (analysis.py) shows the hint agent's choice, so it must be the agent
-# a hint would have asked at that move, or the review and the game page would disagree.
-HINT_AGENTS = ("perfect", "hard", "heuristic")
-
-
-def hint_agent_name(game: Game) -> str | None:
-    """The agent that gives hints in `game` (and whose choice a review shows): the game's own
-    choice where it has one, else the first of HINT_AGENTS it has; None: no hints."""
-    names = available_agents(game)
-    spec = spec_of(game)
-    own = spec.hint_agent if spec is not None else None  # the game's choice: from the seat's view
-    return own if own in names else next((n for n in HINT_AGENTS if n in names), None)
+__all__ = ["HINT_AGENTS", "Hint", "hint_agent_name"]
 
 
 class Hint(Feature):
