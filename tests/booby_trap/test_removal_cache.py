@@ -66,3 +66,31 @@ def test_an_undo_replays_from_the_caches_to_the_same_state():
     physics.resolve_removal.cache_clear()
     physics._SET_UPS.clear()
     assert undo(state, 1).position() == cached.position()
+
+
+def test_the_set_ups_hold_check_leaves_the_first_touchs_reading():
+    """The set-up's hold check builds and loads the very space a reading of the set-up's tray
+    builds (the first touch of every game): it leaves that reading in stress_of's cache, and the
+    numbers are those of a space built afresh, bit for bit; so is the touch a game reports."""
+    game = trapworks.make("booby-trap", pieces_per_size=6, tension_noise=0.0)
+    for seed in (21, 22, 23):
+        physics.stress_of.cache_clear()
+        physics._SET_UPS.clear()
+        cached = game.new_initial_state(seed)
+        packing = cached.packing
+        [(_, at_rest, checks)] = physics._SET_UPS.values()
+        assert at_rest and checks == 0  # held at the first check: the reading is the check's
+        assert packing in physics.stress_of._cache
+        left = physics.stress_of(packing)
+        physics.stress_of.cache_clear()
+        assert physics.stress_of(packing) == left
+        piece = packing.pieces[seed % len(packing.pieces)].id
+        seat = cached.current_player()
+        cached.apply_action(piece)  # touch it: read from the set-up's reading
+        physics.stress_of.cache_clear()
+        physics._SET_UPS.clear()
+        fresh = game.new_initial_state(seed)
+        physics.stress_of.cache_clear()
+        fresh.apply_action(piece)  # read from a space built for the touch
+        assert cached.view(seat) == fresh.view(seat)
+        assert cached.view(seat)["reading"]["reading"] == round(left.load[piece], 3)
