@@ -23,7 +23,7 @@ removal runs its physics. CPU time throughout (`time.process_time`: the machine 
    removals whose steps, stored packing and squeezed pieces are identical; and, with nothing
    removed, how many bodies differ after one step.
 
-    python bench/booby_trap_chipmunk_share.py [--trays 3] [--seed 2026] [--copy-every 3]
+    python bench/booby_trap_chipmunk_share.py [--trays 3] [--seed 2026] [--copy-every 3] [--games 8]
 """
 
 from __future__ import annotations
@@ -41,7 +41,9 @@ import time
 import pymunk
 from pymunk._chipmunk import ffi
 
+import trapworks
 from trapworks.games.booby_trap import physics
+from trapworks.sim import play_one
 
 
 def positions(trays: int, seed: int) -> list[tuple[physics.Packing, int]]:
@@ -222,6 +224,66 @@ def copy_check(todo: list[tuple[physics.Packing, int]]) -> None:
     )
 
 
+def _holds_before(packing: physics.Packing, max_steps: int | None = None):
+    """`physics.holds` before this change: the same check, no reading left in stress_of's cache."""
+    world = physics.LeanWorld(packing)
+    world.warm_up()
+    steps = world.settle(max_steps=max_steps)
+    held = (
+        steps < (physics.MAX_SETTLE_STEPS if max_steps is None else max_steps)
+        and abs(packing.bar - world.bar_face()) < physics.HOLD
+    )
+    return held, world, steps
+
+
+def first_touch(games: int, seed: int) -> None:
+    game = trapworks.make("booby-trap", players=2)
+    master = random.Random(seed)
+    seeds = [master.randrange(2**31) for _ in range(games)]
+    after_holds = physics.holds
+    cost: dict[str, dict[str, list[float]]] = {
+        "set-up + first touch": {"before": [], "after": []},
+        "a whole game": {"before": [], "after": []},
+    }
+    same = True
+    for g, s in enumerate(seeds):
+        got: dict[str, tuple] = {}
+        for label in ("before", "after") if g % 2 == 0 else ("after", "before"):
+            physics.holds = _holds_before if label == "before" else after_holds
+            try:
+                physics.resolve_removal.cache_clear()
+                physics.stress_of.cache_clear()
+                physics._SET_UPS.clear()
+                t0 = time.process_time()
+                state = game.new_initial_state(s)
+                seat = state.current_player()
+                pieces = state.packing.pieces  # type: ignore[attr-defined]
+                state.apply_action(pieces[g % len(pieces)].id)  # a touch
+                cost["set-up + first touch"][label].append(time.process_time() - t0)
+                view = state.view(seat)
+                physics.resolve_removal.cache_clear()
+                physics.stress_of.cache_clear()
+                physics._SET_UPS.clear()
+                t0 = time.process_time()
+                result = play_one("booby-trap", {"players": 2}, ["heuristic", "random"], s)
+                cost["a whole game"][label].append(time.process_time() - t0)
+                got[label] = (view, result.returns, result.stats)
+            finally:
+                physics.holds = after_holds
+        same &= got["before"] == got["after"]
+    if not same:
+        raise SystemExit("first touch: the outcomes before and after differ")
+    print(f"\nfirst touch: {games} games (2 players), CPU, side by side, alternating which goes first\n")
+    print("| workload | before, median | after, median | after / before, median per game | same outcomes |")
+    print("|---|---:|---:|---:|---|")
+    for what, by in cost.items():
+        ratio = statistics.median(a / b for a, b in zip(by["after"], by["before"], strict=True))
+        print(
+            f"| {what} | {1000 * statistics.median(by['before']):.1f} ms | "
+            f"{1000 * statistics.median(by['after']):.1f} ms | {ratio:.3f} | {same} |"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -231,6 +293,7 @@ def main() -> None:
     parser.add_argument(
         "--copy-every", type=int, default=3, help="copy check on every K-th removal (0: none)"
     )
+    parser.add_argument("--games", type=int, default=8, help="games for the first-touch comparison (0: none)")
     args = parser.parse_args()
     print(
         f"python {platform.python_version()}, pymunk {pymunk.version}, {physics.ITERATIONS} solver "
@@ -243,6 +306,8 @@ def main() -> None:
         profile(todo)
         if args.copy_every:
             copy_check(todo[:: args.copy_every])
+        if args.games:
+            first_touch(args.games, args.seed)
     finally:
         physics.resolve_removal.size = size
 
