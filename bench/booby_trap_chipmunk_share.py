@@ -23,7 +23,8 @@ removal runs its physics. CPU time throughout (`time.process_time`: the machine 
    removals whose steps, stored packing and squeezed pieces are identical; and, with nothing
    removed, how many bodies differ after one step.
 
-    python bench/booby_trap_chipmunk_share.py [--trays 3] [--seed 2026] [--copy-every 3] [--games 8]
+    python bench/booby_trap_chipmunk_share.py [--trays 3] [--seed 2026] [--copy-every 3]
+        [--games 8] [--callers 3]
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ import pstats
 import random
 import statistics
 import time
+from collections import defaultdict
 
 import pymunk
 from pymunk._chipmunk import ffi
@@ -284,6 +286,62 @@ def first_touch(games: int, seed: int) -> None:
         )
 
 
+def callers(games: int, seed: int) -> None:
+    counts: dict[str, int] = defaultdict(int)
+    seconds: dict[str, float] = defaultdict(float)
+
+    def timed(label, function):
+        def wrapper(*args, **kwargs):
+            t0 = time.process_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                seconds[label] += time.process_time() - t0
+                counts[label] += 1
+
+        return wrapper
+
+    stress_call = physics._StressOf.__call__
+
+    def reading(self, packing):
+        label = "stress reading served from the cache" if packing in self._cache else "stress reading built"
+        return timed(label, stress_call)(self, packing)
+
+    saved = (physics._StressOf.__call__, physics._resolve_removal, physics._set_up_pile)
+    physics._StressOf.__call__ = reading  # type: ignore[method-assign]
+    physics._resolve_removal = timed("removal physics", physics._resolve_removal)
+    physics._set_up_pile = timed("set-up pile", physics._set_up_pile)
+    print(f"\nwho calls the physics: {games} games per pairing (2 players), CPU\n")
+    print("| pairing | whole games | set-up pile | removals' physics | stress readings built | served |")
+    print("|---|---:|---:|---:|---:|---:|")
+    try:
+        for seats in (["hard", "heuristic"], ["heuristic", "random"]):
+            counts.clear()
+            seconds.clear()
+            t0 = time.process_time()
+            for g in range(games):
+                _caches_emptied()
+                play_one("booby-trap", {"players": 2}, seats, seed + g)
+            total = time.process_time() - t0
+            row = [f"{total:.2f} s"]
+            for label in (
+                "set-up pile",
+                "removal physics",
+                "stress reading built",
+                "stress reading served from the cache",
+            ):
+                row.append(f"{counts[label]}, {seconds[label]:.2f} s")
+            print(f"| {' vs '.join(seats)} | " + " | ".join(row) + " |")
+    finally:
+        physics._StressOf.__call__, physics._resolve_removal, physics._set_up_pile = saved  # type: ignore[method-assign]
+
+
+def _caches_emptied() -> None:
+    physics.resolve_removal.cache_clear()
+    physics.stress_of.cache_clear()
+    physics._SET_UPS.clear()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -294,6 +352,7 @@ def main() -> None:
         "--copy-every", type=int, default=3, help="copy check on every K-th removal (0: none)"
     )
     parser.add_argument("--games", type=int, default=8, help="games for the first-touch comparison (0: none)")
+    parser.add_argument("--callers", type=int, default=3, help="games per pairing for who calls (0: none)")
     args = parser.parse_args()
     print(
         f"python {platform.python_version()}, pymunk {pymunk.version}, {physics.ITERATIONS} solver "
@@ -308,6 +367,8 @@ def main() -> None:
             copy_check(todo[:: args.copy_every])
         if args.games:
             first_touch(args.games, args.seed)
+        if args.callers:
+            callers(args.callers, args.seed)
     finally:
         physics.resolve_removal.size = size
 
