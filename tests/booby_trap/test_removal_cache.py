@@ -3,7 +3,10 @@ set-up per (seed, size, settings); what they serve is what the physics gives whe
 
 import random
 
+import pytest
+
 import trapworks
+from trapworks.agents import make_agent
 from trapworks.core import undo
 from trapworks.games.booby_trap import physics
 
@@ -66,3 +69,64 @@ def test_an_undo_replays_from_the_caches_to_the_same_state():
     physics.resolve_removal.cache_clear()
     physics._SET_UPS.clear()
     assert undo(state, 1).position() == cached.position()
+
+
+def test_the_set_ups_hold_check_leaves_the_first_touchs_reading():
+    """The set-up's hold check builds and loads the very space a reading of the set-up's tray
+    builds (the first touch of every game): it leaves that reading in stress_of's cache, and the
+    numbers are those of a space built afresh, bit for bit; so is the touch a game reports."""
+    game = trapworks.make("booby-trap", pieces_per_size=6, tension_noise=0.0)
+    for seed in (21, 22, 23):
+        physics.stress_of.cache_clear()
+        physics._SET_UPS.clear()
+        cached = game.new_initial_state(seed)
+        packing = cached.packing
+        [(_, at_rest, checks)] = physics._SET_UPS.values()
+        assert at_rest and checks == 0  # held at the first check: the reading is the check's
+        assert packing in physics.stress_of._cache
+        left = physics.stress_of(packing)
+        physics.stress_of.cache_clear()
+        assert physics.stress_of(packing) == left
+        piece = packing.pieces[seed % len(packing.pieces)].id
+        seat = cached.current_player()
+        cached.apply_action(piece)  # touch it: read from the set-up's reading
+        physics.stress_of.cache_clear()
+        physics._SET_UPS.clear()
+        fresh = game.new_initial_state(seed)
+        physics.stress_of.cache_clear()
+        fresh.apply_action(piece)  # read from a space built for the touch
+        assert cached.view(seat) == fresh.view(seat)
+        assert cached.view(seat)["reading"]["reading"] == round(left.load[piece], 3)
+
+
+def _caches_emptied() -> None:
+    physics.resolve_removal.cache_clear()
+    physics.stress_of.cache_clear()
+    physics._SET_UPS.clear()
+
+
+@pytest.mark.slow
+def test_whole_games_with_the_caches_are_the_games_without_them_action_by_action():
+    """The fast path (the set-up, removal and stress caches, the readings left by the hold checks)
+    against the reference (every cache emptied before every action, so each set-up, touch and
+    removal runs its physics on a fresh space): whole games, compared after every action: the
+    position (every piece's stored place, the bar, scores), both seats' views and every event
+    with its animation, exactly."""
+    game = trapworks.make("booby-trap", players=2, pieces_per_size=8, tension_noise=0.1)
+    for seed in (31, 32, 33):
+        _caches_emptied()
+        fast = game.new_initial_state(seed)
+        agents = [make_agent(name, game, s, seed=seed + s) for s, name in enumerate(("heuristic", "random"))]
+        _caches_emptied()
+        reference = game.new_initial_state(seed)
+        removals = 0
+        while not fast.is_terminal():
+            action = agents[fast.current_player()].step(fast)
+            fast.apply_action(action)
+            _caches_emptied()
+            reference.apply_action(action)
+            assert fast.position() == reference.position()
+            assert [fast.view(s) for s in (0, 1)] == [reference.view(s) for s in (0, 1)]
+            removals = fast.removals
+        assert reference.is_terminal() and removals >= 8
+        assert fast.all_events() == reference.all_events()

@@ -866,11 +866,16 @@ def holds(packing: Packing, max_steps: int | None = None) -> tuple[bool, LeanWor
     belongs to the removal when it did not hold) and closes it."""
     world = LeanWorld(packing)
     world.warm_up()
+    loaded = _read_stress(world, packing)  # what stress_of(packing) will give, if it holds
     steps = world.settle(max_steps=max_steps)
     held = (
         steps < (MAX_SETTLE_STEPS if max_steps is None else max_steps)
         and abs(packing.bar - world.bar_face()) < HOLD
     )
+    if held:
+        # As the removal's hold check does: the set-up's tray is read at once (the first touch of
+        # a game), and this is the very space a reading would build and load.
+        stress_of.remember(packing, loaded)
     return held, world, steps
 
 
