@@ -25,9 +25,10 @@ reset on the next step (Gymnasium's next-step autoreset: that step's action is i
 reward is 0). `info["action_mask"]` and `action_masks()` give each environment's legal actions.
 
 Where the time goes (issue 31, `NUMBA_NUM_THREADS=1`, 4 players, random opponents, the
-benchmark's policy): almost all of a step is batch.py's rules (the opponents' turns, the dice,
-and for every move decision the search for the pawns that can move and their destinations);
-the learning seat's observation is about a tenth, the Python side (checks, copies) about 2%.
+benchmark's policy; BENCHMARKS.md): over 90% of a step is batch.py's rules (the opponents' turns,
+the dice, and for every move decision the searches for the pawns that can move and for their
+destinations, the learning seat's own destinations for its mask included); writing the
+observation about 5%; the Python side (checks, copies) too little to measure.
 
 Randomness: environment i draws its deal, the dice, the portraits, its reshuffles and its
 opponents' choices from its own SplitMix64 stream (batch.py's), seeded from `reset(seed=...)`
