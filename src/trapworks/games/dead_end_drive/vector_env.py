@@ -17,12 +17,12 @@ the learning seat at a time and write the seat's observation from the engine's g
 Opponents are the engine's agents (batch.POLICIES: "random", and "heuristic", batch._heuristic:
 the kernel's HeuristicAgent as `make_agent` makes it, move for move), one name for every other
 seat or a list; any other is refused by name (Gymnasium's `vectorization_mode="sync"` copies
-the single environment for those). An id outside
-the action space raises a ValueError naming it; an id inside it that is not legal now ends that
-episode as a loss (-1, `info["illegal_action"]`), the game left as it was, as the single
-environment does. A game stopped by its turn limit is truncated (reward 0). Episodes that end are
-reset on the next step (Gymnasium's next-step autoreset: that step's action is ignored, its
-reward is 0). `info["action_mask"]` and `action_masks()` give each environment's legal actions.
+the single environment for those). An id outside the action space raises a ValueError naming
+it; an id inside it that is not legal now ends that episode as a loss (-1,
+`info["illegal_action"]`), the game left as it was, as the single environment does. A game
+stopped by its turn limit is truncated (reward 0). Episodes that end are reset on the next step
+(Gymnasium's next-step autoreset: that step's action is ignored, its reward is 0).
+`info["action_mask"]` and `action_masks()` give each environment's legal actions.
 
 Where the time goes (issue 31, `NUMBA_NUM_THREADS=1`, 4 players, random opponents, the
 benchmark's policy; BENCHMARKS.md): over 90% of a step is batch.py's rules (the opponents' turns,
