@@ -270,6 +270,41 @@ def test_dead_end_drive_vector_env_is_the_kernel_step_for_step(options, seat, il
         assert episodes >= 1  # games played to their end, rewards compared
 
 
+@pytest.mark.parametrize(
+    "options,seat,opponents,illegal_every",
+    [
+        ({"players": 4}, 0, ["heuristic"] * 3, 23),
+        ({"players": 2}, 1, ["heuristic"], 0),
+        ({"players": 3, "blocked_die": "lose-turn", "after_draw": "none"}, 2, ["heuristic", "random"], 23),
+        (
+            {"players": 4, "traps_per_kind": 5, "wild_cards": 4, "detective_cards": 0, "passage_hops": 2},
+            1,
+            ["random", "heuristic", "heuristic"],
+            0,
+        ),
+        ({"players": 2, "traps_per_kind": 1, "wild_cards": 0, "detective_cards": 24}, 0, ["heuristic"], 0),
+    ],
+    ids=str,
+)
+def test_dead_end_drive_vector_env_heuristic_opponents_step_for_step(options, seat, opponents, illegal_every):
+    """opponents="heuristic" (or a list mixing it with random): the engine's heuristic
+    (batch._heuristic) in each environment plays as the kernel's HeuristicAgent that make_agent
+    makes, drawing its jitter and bluffs from the environment's stream: the same games."""
+    episodes, illegal = play_along(
+        "trapworks/DeadEndDrive-v0",
+        "dead-end-drive",
+        options,
+        seat,
+        opponents,
+        num=4,
+        steps=400,
+        illegal_every=illegal_every,
+    )
+    if illegal_every:
+        assert illegal >= 1
+    assert episodes >= 1  # games played to their end, rewards compared
+
+
 def test_dead_end_drive_vector_env_errors_name_the_problem():
     envs = gymnasium.make_vec("trapworks/DeadEndDrive-v0", num_envs=2, players=3)
     with pytest.raises(RuntimeError, match="reset"):
@@ -280,8 +315,8 @@ def test_dead_end_drive_vector_env_errors_name_the_problem():
         envs.step(np.array([0, n]))
     with pytest.raises(ValueError, match="one per environment"):
         envs.step(np.array([0, 0, 0]))
-    with pytest.raises(ValueError, match="'heuristic'.*sync"):
-        gymnasium.make_vec("trapworks/DeadEndDrive-v0", num_envs=2, opponents="heuristic")
+    with pytest.raises(ValueError, match="'mcts'.*random, heuristic.*sync"):
+        gymnasium.make_vec("trapworks/DeadEndDrive-v0", num_envs=2, opponents="mcts")
     with pytest.raises(ValueError, match="opponents: 1 given for 2"):
         gymnasium.make_vec("trapworks/DeadEndDrive-v0", num_envs=2, players=3, opponents=["random"])
     # an id in range but not legal now: that episode ends as a loss, the other plays on

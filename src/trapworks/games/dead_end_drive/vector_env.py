@@ -14,13 +14,21 @@ own cards and of the others only counts), reward and illegal-move rule as the si
 (trapworks.adapters.gymnasium.TrapworksEnv), `num_envs` games at once in compiled code. The step
 functions here drive batch.py's rule functions (`_chance`, `_legal`, `_decide`) one decision of
 the learning seat at a time and write the seat's observation from the engine's game vector.
-Opponents are the engine's agents (batch.POLICIES: "random"); any other is refused by name
-(Gymnasium's `vectorization_mode="sync"` copies the single environment for those). An id outside
-the action space raises a ValueError naming it; an id inside it that is not legal now ends that
-episode as a loss (-1, `info["illegal_action"]`), the game left as it was, as the single
-environment does. A game stopped by its turn limit is truncated (reward 0). Episodes that end are
-reset on the next step (Gymnasium's next-step autoreset: that step's action is ignored, its
-reward is 0). `info["action_mask"]` and `action_masks()` give each environment's legal actions.
+Opponents are the engine's agents (batch.POLICIES: "random", and "heuristic", batch._heuristic:
+the kernel's HeuristicAgent as `make_agent` makes it, move for move), one name for every other
+seat or a list; any other is refused by name (Gymnasium's `vectorization_mode="sync"` copies
+the single environment for those). An id outside the action space raises a ValueError naming
+it; an id inside it that is not legal now ends that episode as a loss (-1,
+`info["illegal_action"]`), the game left as it was, as the single environment does. A game
+stopped by its turn limit is truncated (reward 0). Episodes that end are reset on the next step
+(Gymnasium's next-step autoreset: that step's action is ignored, its reward is 0).
+`info["action_mask"]` and `action_masks()` give each environment's legal actions.
+
+Where the time goes (issue 31, `NUMBA_NUM_THREADS=1`, 4 players, random opponents, the
+benchmark's policy; BENCHMARKS.md): over 90% of a step is batch.py's rules (the opponents' turns,
+the dice, and for every move decision the searches for the pawns that can move and for their
+destinations, the learning seat's own destinations for its mask included); writing the
+observation about 5%; the Python side (checks, copies) too little to measure.
 
 Randomness: environment i draws its deal, the dice, the portraits, its reshuffles and its
 opponents' choices from its own SplitMix64 stream (batch.py's), seeded from `reset(seed=...)`
@@ -51,6 +59,9 @@ from .batch import (
     DISC_N,
     DRAWN,
     DREW,
+    END_LIST,
+    END_N,
+    F_DEST,
     F_DRAWN,
     F_FIRST,
     F_OVER,
@@ -85,8 +96,11 @@ from .batch import (
     WINNER_PAWN,
     _chance,
     _decide,
+    _destinations,
+    _heuristic,
     _legal,
     _new_game,
+    _popcount,
 )
 from .board import COLUMN_NAMES
 from .components import CARD_NAMES, NUM_PAWNS, TOTAL_TRAP_PILE, TRAP_KINDS
@@ -135,8 +149,11 @@ def _advance(
     legal: Any,
     scratch: Any,
     rev: Any,
+    policy: Any,
+    bluff: float,
 ) -> None:
-    """Chance and the opponents (random) play until the learning seat decides or the game ends."""
+    """Chance and the opponents play until the learning seat decides or the game ends. `policy`:
+    each seat's agent (batch.POLICIES: 0 random, 1 the heuristic, batch._heuristic)."""
     while G[PHASE] != F_OVER:
         ph = G[PHASE]
         if ph == F_FIRST or ph == F_REVEAL or ph == F_ROLL:
@@ -144,8 +161,11 @@ def _advance(
         elif G[TO_MOVE] == seat:
             return
         else:
-            k = _legal(G, T, P, go, ids, legal)
-            action = legal[_below(st, k)]
+            if policy[G[TO_MOVE]] == 1:
+                action = _heuristic(G, T, P, st, go, ids, bluff, scratch)
+            else:
+                k = _legal(G, T, P, go, ids, legal)
+                action = legal[_below(st, k)]
             G[N_DECISIONS] += 1
             _decide_revealing(G, T, P, st, go, track_end, ids, action, scratch, rev)
 
@@ -167,13 +187,21 @@ def _observe(
     legal: Any,
 ) -> None:
     """The seat's observation (encoding.py's DeadEndDriveEncoder.state_tensor, float for float)
-    and its legal-action mask (all zero when it is not the seat's decision)."""
+    and its legal-action mask (all zero when it is not the seat's decision).
+
+    No allocation: the card counts are summed in the observation itself (whole numbers, exact in
+    float32) and divided there; the bits are counted by batch._popcount; a destination mask is
+    marked from the search's list of ends, unsorted (_legal sorts it for the agents' choice)."""
     n = P[P_PLAYERS]
     per = n + 11
     out[:] = 0.0
     mask[:] = 0
     ph = G[PHASE]
     mine = G[CHARS + seat]
+    moved = G[MOVED]
+    portrait = G[PORTRAIT]
+    sel = G[SEL_PAWN]
+    trap_pawn = G[TRAP_PAWN]
     for p in range(NUM_PAWNS):
         b = p * per
         sq = G[POS + p]
@@ -183,23 +211,21 @@ def _observe(
             out[b + (2 if sq == go else 0)] = 1.0
             out[b + 3] = coords[sq, 0]
             out[b + 4] = coords[sq, 1]
-        if G[PORTRAIT] == p:
+        if portrait == p:
             out[b + 5] = 1.0
         if rev[p] >= 0:
             out[b + 6 + rev[p]] = 1.0
         if (mine >> p) & 1:
             out[b + 7 + n] = 1.0
-        if (G[MOVED] >> p) & 1:
+        if (moved >> p) & 1:
             out[b + 8 + n] = 1.0
-        if G[SEL_PAWN] == p:
+        if sel == p:
             out[b + 9 + n] = 1.0
-        if G[TRAP_PAWN] == p:
+        if trap_pawn == p:
             out[b + 10 + n] = 1.0
     i = NUM_PAWNS * per
     out[i] = G[DETECTIVE_STEP] / max(1, track_end)
-    unseen = 0
-    for p in range(NUM_PAWNS):
-        unseen += (G[UNSEEN] >> p) & 1
+    unseen = _popcount(G[UNSEEN])
     out[i + 1] = (unseen + G[CYCLE_N]) / NUM_PAWNS
     out[i + 2] = unseen / NUM_PAWNS
     i += 3
@@ -207,45 +233,38 @@ def _observe(
     kept = G[UNSEEN]
     for j in range(G[CYCLE_N]):
         kept |= 1 << G[CYCLE + j]
-    if G[PORTRAIT] >= 0:
-        kept |= 1 << G[PORTRAIT]
+    if portrait >= 0:
+        kept |= 1 << portrait
     for p in range(NUM_PAWNS):
         if not (kept >> p) & 1:
             out[i + p] = 1.0
     i += NUM_PAWNS
+    out_bits = G[OUT]
     for s in range(n):
-        c = 0
-        x = 0
-        for p in range(NUM_PAWNS):
-            c += (G[CHARS + s] >> p) & 1
-            x += (G[SECRET + s] >> p) & 1
-        out[i] = c / 4
+        out[i] = _popcount(G[CHARS + s]) / 4
         out[i + 1] = G[HAND_N + s] / TOTAL_TRAP_PILE
-        out[i + 2] = x / 4
-        out[i + 3] = 1.0 if (G[OUT] >> s) & 1 else 0.0
+        out[i + 2] = _popcount(G[SECRET + s]) / 4
+        out[i + 3] = 1.0 if (out_bits >> s) & 1 else 0.0
         i += 4
-    counts = np.zeros(N_KINDS, np.int64)
-    drawn_now = np.zeros(N_KINDS, np.int64)
+    # the seat's hand by kind, and the cards it drew this turn: counted in place, then divided
     base = seat * MAX_CARDS
+    drew = G[DREW]
+    turns = G[TURNS]
     for j in range(G[HAND_N + seat]):
         card = G[HAND_CARD + base + j]
-        counts[card] += 1
-        if G[HAND_TURN + base + j] == G[TURNS]:
-            drawn_now[card] += 1
-    for k in range(N_KINDS):
-        out[i + k] = counts[k] / TOTAL_TRAP_PILE
-    i += N_KINDS
-    for k in range(N_KINDS):
-        out[i + k] = (drawn_now[k] if G[DREW] else 0) / TOTAL_TRAP_PILE
-    i += N_KINDS
+        out[i + card] += 1.0
+        if drew and G[HAND_TURN + base + j] == turns:
+            out[i + N_KINDS + card] += 1.0
+    for k in range(2 * N_KINDS):
+        out[i + k] = np.float64(out[i + k]) / TOTAL_TRAP_PILE
+    i += 2 * N_KINDS
     if G[TO_MOVE] == seat and G[DRAWN] >= 0:
         out[i + G[DRAWN]] = 1.0
     i += 7
-    counts[:] = 0
     for j in range(G[DISC_N]):
-        counts[G[DISC + j]] += 1
+        out[i + G[DISC + j]] += 1.0
     for k in range(N_KINDS):
-        out[i + k] = counts[k] / TOTAL_TRAP_PILE
+        out[i + k] = np.float64(out[i + k]) / TOTAL_TRAP_PILE
     i += N_KINDS
     out[i] = G[PILE_N] / TOTAL_TRAP_PILE
     i += 1
@@ -266,21 +285,27 @@ def _observe(
     i += 12
     if G[TOTAL_OK] and nd == 2:
         out[i] = (G[DIE0] + G[DIE1]) / 12
-    if G[SEL_PAWN] >= 0:
+    if sel >= 0:
         out[i + 1] = G[SEL_COUNT] / 12
     i += 2
-    if G[TRAP_PAWN] >= 0:
-        out[i + T[T_TRAP][G[POS + G[TRAP_PAWN]]]] = 1.0
+    if trap_pawn >= 0:
+        out[i + T[T_TRAP][G[POS + trap_pawn]]] = 1.0
     i += N_TRAPS
-    out[i] = 1.0 if G[DREW] else 0.0
+    out[i] = 1.0 if drew else 0.0
     out[i + 1] = 1.0 if G[OPENING] else 0.0
     out[i + 2] = 1.0 if ph == F_OVER else 0.0
     out[i + 3] = 1.0 if G[TRUNC] else 0.0
-    out[i + 4] = min(1.0, (G[TURNS] + 1) / turn_limit)
+    out[i + 4] = min(1.0, (turns + 1) / turn_limit)
     if deciding and G[TO_MOVE] == seat:
-        k = _legal(G, T, P, go, ids, legal)
-        for j in range(k):
-            mask[legal[j]] = 1
+        if ph == F_DEST:  # the mask needs the ends, not _legal's order of them
+            _destinations(G, P, sel, G[SEL_COUNT], go)
+            dest = ids[0]
+            for j in range(G[END_N]):
+                mask[dest + G[END_LIST + j]] = 1
+        else:
+            k = _legal(G, T, P, go, ids, legal)
+            for j in range(k):
+                mask[legal[j]] = 1
 
 
 @njit(cache=True, error_model="numpy")
@@ -308,11 +333,13 @@ def _start(
     legal: Any,
     scratch: Any,
     rev: Any,
+    policy: Any,
+    bluff: float,
 ) -> None:
     """A new game on the environment's stream, played to the learning seat's first decision."""
     _new_game(G, T, P, st)
     rev[:] = -1
-    _advance(G, T, P, st, go, track_end, ids, seat, legal, scratch, rev)
+    _advance(G, T, P, st, go, track_end, ids, seat, legal, scratch, rev, policy, bluff)
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
@@ -327,6 +354,8 @@ def vector_reset(
     seat: int,
     coords: Any,
     turn_limit: float,
+    policy: Any,
+    bluff: float,
     rev: Any,
     ended: Any,
     obs: Any,
@@ -335,7 +364,7 @@ def vector_reset(
 ) -> None:
     for e in prange(S.shape[0]):
         legal = work[e, 0]
-        _start(S[e], T, P, streams[e], go, track_end, ids, seat, legal, work[e, 1], rev[e])
+        _start(S[e], T, P, streams[e], go, track_end, ids, seat, legal, work[e, 1], rev[e], policy, bluff)
         ended[e] = S[e, PHASE] == F_OVER
         _observe(S[e], T, P, go, track_end, ids, seat, coords, turn_limit, rev[e], obs[e], mask[e], legal)
 
@@ -353,6 +382,8 @@ def vector_step(
     seat: int,
     coords: Any,
     turn_limit: float,
+    policy: Any,
+    bluff: float,
     lose: float,
     rev: Any,
     ended: Any,
@@ -378,7 +409,7 @@ def vector_step(
         truncated[e] = False
         illegal[e] = False
         if ended[e]:
-            _start(G, T, P, streams[e], go, track_end, ids, seat, legal, scratch, rev[e])
+            _start(G, T, P, streams[e], go, track_end, ids, seat, legal, scratch, rev[e], policy, bluff)
             ended[e] = G[PHASE] == F_OVER
         else:
             a = actions[e]
@@ -390,7 +421,7 @@ def vector_step(
                 continue  # the observation and mask stay those of the unchanged game
             G[N_DECISIONS] += 1
             _decide_revealing(G, T, P, streams[e], go, track_end, ids, a, scratch, rev[e])
-            _advance(G, T, P, streams[e], go, track_end, ids, seat, legal, scratch, rev[e])
+            _advance(G, T, P, streams[e], go, track_end, ids, seat, legal, scratch, rev[e], policy, bluff)
             if G[PHASE] == F_OVER:
                 ended[e] = True
                 if G[TRUNC]:
@@ -417,16 +448,7 @@ class DeadEndDriveVectorEnv(BatchedVectorEnv):
         render_mode: str | None = None,
         **options: Any,
     ):
-        game, _ = self._open(
-            num_envs,
-            game_id,
-            seat,
-            opponents,
-            render_mode,
-            options,
-            {"random": batch.POLICIES["random"]},
-            refusal="the batched engine's environments play random opponents",
-        )
+        game, others = self._open(num_envs, game_id, seat, opponents, render_mode, options, batch.POLICIES)
         assert isinstance(game, DeadEndDriveGame)
         t = batch.engine_tables(game)
         self._P = t["params"]
@@ -441,6 +463,10 @@ class DeadEndDriveVectorEnv(BatchedVectorEnv):
             coords[sq] = ((COLUMN_NAMES.index(name[0]) + 1) / m.width, int(name[1:]) / m.height)
         self._coords = coords
         self._turn_limit = float(game.options["turn_limit"])
+        self._policy = np.zeros(game.num_players(), np.int64)  # each other seat's agent
+        for s, name in others.items():
+            self._policy[s] = batch.POLICIES[name]
+        self._bluff = float(batch.H_BLUFF)  # the kernel heuristic's default, as make_agent makes it
         self._S = np.zeros((num_envs, G_SIZE), np.int64)
         self._streams = np.zeros((num_envs, 1), np.uint64)
         self._rev = np.full((num_envs, NUM_PAWNS), -1, np.int64)
@@ -460,6 +486,8 @@ class DeadEndDriveVectorEnv(BatchedVectorEnv):
             self.seat,
             self._coords,
             self._turn_limit,
+            self._policy,
+            self._bluff,
         )
 
     def _reset_into(self, seeds: np.ndarray) -> None:
