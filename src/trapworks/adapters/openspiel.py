@@ -286,8 +286,12 @@ class TrapworksState(pyspiel.State):
             self.seen.append(who)
             return
         if self.tw.is_chance_node():
+            # Who sees a kernel chance outcome: everybody, unless the kernel's own chance model
+            # holds hidden draws (13 Dead End Drive's deal=chance: `chance_visible_to`).
+            visible = getattr(self.tw, "chance_visible_to", None)
+            who = PUBLIC if visible is None else visible()
             self.tw.apply_action(self.tw_game.chance_outcome_action(action))
-            self.seen.append(PUBLIC)
+            self.seen.append(who)
             return
         player = self.tw.current_player()
         self.seen.append(PUBLIC)
