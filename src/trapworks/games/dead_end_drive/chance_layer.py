@@ -290,10 +290,27 @@ class DeadEndDriveChance:
 class KernelChance(DeadEndDriveChance):
     """The same chance nodes inside the kernel (the game option deal=chance): the state holds one
     from its first deal on. The kernel has already recorded the player's `draw` when its chance
-    nodes start, so a finished draw runs the kernel's own draw rule, not the action again."""
+    nodes start, so a finished draw runs the kernel's own draw rule, not the action again; and a
+    forced outcome is a node of its own (the tree skips it): every card dealt or drawn is one
+    chance action, so how many there are tells nothing hidden."""
 
     def _apply_draw(self, tw: Any, action: int) -> None:
         tw._draw()
+
+    def _settle(self, tw: Any) -> None:
+        """As the layer's, but a forced outcome stays a node (one outcome, probability 1): the
+        number of chance actions in a history (a game's ply count, the log's length) must not
+        depend on what is hidden (how many of a hand's cards were forced tells what they are)."""
+        while True:
+            if self.hands:
+                if self.hands[0][2] == 0:
+                    self.hands.pop(0)
+                    continue
+                return
+            if self.draw is not None and not self._draw_step():
+                self._finish_draw(tw)
+                continue
+            return
 
 
 __all__ = ["DeadEndDriveChance", "KernelChance", "arrange"]

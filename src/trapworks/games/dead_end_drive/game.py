@@ -235,6 +235,7 @@ class DeadEndDriveGame(Game):
         # kind of card on top of the trap pile), after every other id.
         self.HIDDEN_BASE = self.NUM_ACTIONS
         self.hidden_chance: bool = self.options["deal"] == "chance"
+        self.hidden_chance_in_kernel = self.hidden_chance  # the OpenSpiel adapter adds no layer
         if self.hidden_chance:
             self.NUM_ACTIONS += DeadEndDriveChance.num_outcomes
             self.batched_agents = frozenset()
