@@ -1,7 +1,8 @@
 """13 Dead End Drive's hidden draws as chance in the kernel's own chance model (issue 30, deliver 1:
 "the same in the kernel's chance model"). With the option deal=chance the deal of Character cards
-(004, 'The Cards': "Shuffle the Character cards and deal them"), the 2-player secret cards and every
-card drawn from the trap pile (a reshuffle's too) are kernel chance nodes, the OpenSpiel tree's
+(seed 004: "Shuffle the 12 Character cards and deal them out face down"), the 2-player secret
+cards and every card drawn from the trap pile, a reshuffle's too (004: "If you run out of cards in
+the Trap card pile, shuffle the discard pile."), are kernel chance nodes, the OpenSpiel tree's
 (chance_layer.KernelChance); their texts and outcomes never reach a seat that may not know them.
 The default (deal=seeded) is unchanged (test_dd_golden.py replays the seeded games)."""
 

@@ -174,7 +174,7 @@ class DeadEndDriveGame(Game):
                 "seat that may know them sees: the OpenSpiel tree's with seed=-1, in the kernel's "
                 "own chance model."
             ),
-            source="004: 'shuffle the Character cards and deal'; docs/research.md",
+            source="004: 'Shuffle the 12 Character cards and deal them out face down'; docs/research.md",
             advanced=True,
         ),
         Option.integer(
