@@ -280,9 +280,7 @@ def test_a_card_another_seat_draws_is_not_in_this_seats_reading():
                 state.apply_action(x)
             if state.to_move != 1:
                 continue
-            alternatives = [
-                x for x, _ in state.chance_outcomes() if x != action and x != base + DETECTIVE
-            ]
+            alternatives = [x for x, _ in state.chance_outcomes() if x != action and x != base + DETECTIVE]
             if not alternatives:
                 continue
             twin = state.clone()

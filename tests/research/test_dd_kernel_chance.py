@@ -52,7 +52,9 @@ def test_the_kernels_chance_nodes_are_the_openspiel_trees(players):
                         deal_nodes += 1
                     else:
                         draw_nodes += 1
-                    tree_outcomes = [(kernel.HIDDEN_BASE + o - base, p) for o, p in os_state.chance_outcomes()]
+                    tree_outcomes = [
+                        (kernel.HIDDEN_BASE + o - base, p) for o, p in os_state.chance_outcomes()
+                    ]
                     assert os_state.layer.visible_to(os_state.tw) == tw.chance_visible_to()
                 else:
                     assert not tw.hidden_pending()
@@ -119,7 +121,9 @@ def test_openspiel_information_states_cannot_tell_deals_apart_that_seat_0_may_no
     rng = random.Random(4)
     a = tw_game.new_initial_state(seed=4)
     while not a.is_terminal():
-        a.apply_action(draw(rng, a.chance_outcomes()) if a.is_chance_node() else rng.choice(a.legal_actions()))
+        a.apply_action(
+            draw(rng, a.chance_outcomes()) if a.is_chance_node() else rng.choice(a.legal_actions())
+        )
     history = a.history()
     mine = a.chars[0]
     others = sorted(set(range(12)) - set(mine))
@@ -127,7 +131,11 @@ def test_openspiel_information_states_cannot_tell_deals_apart_that_seat_0_may_no
     while True:
         rng.shuffle(others)
         hands.update(
-            {("chars", 1): sorted(others[:4]), ("secret", 0): sorted(others[4:6]), ("secret", 1): sorted(others[6:])}
+            {
+                ("chars", 1): sorted(others[:4]),
+                ("secret", 0): sorted(others[4:6]),
+                ("secret", 1): sorted(others[6:]),
+            }
         )
         if hands[("chars", 1)] != a.chars[1]:
             break
@@ -161,7 +169,9 @@ def test_resample_from_infostate_draws_the_hidden_deal_anew_under_deal_chance():
     state = game.new_initial_state()
     while state.is_chance_node() or len(state.history()) < 30:
         state.apply_action(
-            draw(rng, state.chance_outcomes()) if state.is_chance_node() else rng.choice(state.legal_actions())
+            draw(rng, state.chance_outcomes())
+            if state.is_chance_node()
+            else rng.choice(state.legal_actions())
         )
     sampler = random.Random(7).random
     deals = set()

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Any
+from typing import Any, Self
 
 
 def _comb(n: int, k: int) -> int:
@@ -89,7 +89,7 @@ class DeadEndDriveChance:
         self.draw: dict[str, Any] | None = None
         self.idle = False  # the kernel deals and draws by its own chance nodes (deal=chance)
 
-    def copy(self) -> DeadEndDriveChance:
+    def copy(self) -> Self:
         new = type(self).__new__(type(self))
         new.idle = self.idle
         new.hands = list(self.hands)

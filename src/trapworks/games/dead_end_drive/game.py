@@ -238,7 +238,7 @@ class DeadEndDriveGame(Game):
         self.hidden_chance_in_kernel = self.hidden_chance  # the OpenSpiel adapter adds no layer
         if self.hidden_chance:
             self.NUM_ACTIONS += DeadEndDriveChance.num_outcomes
-            self.batched_agents = frozenset()
+            setattr(self, "batched_agents", frozenset())  # noqa: B010 (a ClassVar, per game here)
         # The movement tables for these passage rules (board.MoveTables: shared by every game
         # with the same options, filled square by square as moves are asked).
         self.moves: MoveTables = self.mansion.tables(
@@ -425,7 +425,9 @@ class DeadEndDriveState(State):
 
     def is_chance_node(self) -> bool:
         ph = self.phase
-        return ph == ROLL or ph == REVEAL or ph == FIRST or (self.hidden is not None and self.hidden.pending())
+        return (
+            ph == ROLL or ph == REVEAL or ph == FIRST or (self.hidden is not None and self.hidden.pending())
+        )
 
     def hidden_pending(self) -> bool:
         """deal=chance: a hidden chance node (a card dealt or drawn) comes before anything else."""
@@ -1271,7 +1273,7 @@ class DeadEndDriveState(State):
             sq = action - g.DEST_BASE
             return f"to {g.mansion.name(sq)}"
         if action >= g.HIDDEN_BASE:
-            return DeadEndDriveChance().outcome_string(action - g.HIDDEN_BASE)  # deal S.., top card ..
+            return KernelChance().outcome_string(action - g.HIDDEN_BASE)  # deal Smothers, top card wild
         if action >= g.REVEAL_BASE:
             return f"portrait {LETTERS[action - g.REVEAL_BASE]}"
         if action >= g.FIRST_BASE:
