@@ -189,3 +189,43 @@ def test_the_layers_outcome_numbers_are_the_kernels():
     state = kernel.new_initial_state(seed=1)
     for o in range(DeadEndDriveChance.num_outcomes):
         assert state.action_to_string(kernel.HIDDEN_BASE + o) == layer.outcome_string(o)
+
+
+def test_booby_trap_with_its_hidden_chance_in_the_kernel_has_no_layer_and_hides_what_it_must():
+    """Booby Trap with setup=chance and noise=chance: no layer; the tray is seen by every seat, the
+    placement by nobody, a touch's noise by the toucher only; another seat's information state (and
+    perfect-recall observation) is the same whichever noise a touch drew."""
+    params = {"players": 2, "pieces_per_size": 2, "setup": "chance", "noise": "chance", "tension_noise": 0.5}
+    game = pyspiel.load_game("trapworks_booby_trap", params)
+    tw_game = game.tw_game
+    assert not game.hidden_chance and game.any_hidden
+    assert game.max_chance_outcomes() == tw_game.max_chance_outcomes()
+    recall = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    marks = []
+    checked = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            who = state.tw.chance_visible_to()
+            outcomes = state.chance_outcomes()
+            if state.tw.noise_pending and len(outcomes) > 1:
+                other = 1 - state.tw.to_move
+                one, two = state.child(outcomes[0][0]), state.child(outcomes[1][0])
+                assert one.information_state_string(other) == two.information_state_string(other)
+                assert np.array_equal(
+                    one.information_state_tensor(other), two.information_state_tensor(other)
+                )
+                recall.set_from(one, other)
+                first = recall.tensor.copy()
+                recall.set_from(two, other)
+                assert np.array_equal(first, recall.tensor)
+                assert one.information_state_string(1 - other) != two.information_state_string(1 - other)
+                checked += 1
+            state.apply_action(draw(rng, outcomes))
+            marks.append((who, state.seen[-1]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert marks[0] == (PUBLIC, PUBLIC) and marks[1] == (NOBODY, NOBODY)
+    assert all(who == seen for who, seen in marks) and {0, 1} <= {who for who, _ in marks[2:]}
+    assert checked > 0
