@@ -229,3 +229,36 @@ def test_booby_trap_with_its_hidden_chance_in_the_kernel_has_no_layer_and_hides_
     assert marks[0] == (PUBLIC, PUBLIC) and marks[1] == (NOBODY, NOBODY)
     assert all(who == seen for who, seen in marks) and {0, 1} <= {who for who, _ in marks[2:]}
     assert checked > 0
+
+
+def test_pettingzoo_infos_give_a_hidden_draw_only_to_the_seat_that_sees_it():
+    from trapworks.adapters.pettingzoo import raw_env
+
+    env = raw_env("dead-end-drive", players=2, deal="chance", turn_limit=400)
+    env.reset(seed=3)
+    chance = {a: list(env.infos[a]["chance"]) for a in env.agents}
+    mine = [t for t in chance["player_0"] if t.startswith("deal ")]
+    theirs = [t for t in chance["player_1"] if t.startswith("deal ")]
+    # each seat reads the 4 cards of its own hand, never the other's or the secret cards
+    assert len(mine) == len(theirs) == 4 and not set(mine) & set(theirs)
+    assert [t for t in chance["player_0"] if not t.startswith("deal ")] == [
+        t for t in chance["player_1"] if not t.startswith("deal ")
+    ]  # the public ones (who starts, the portrait, the dice) alike
+    draw = env.game.DRAW
+    draws = 0
+    rng = random.Random(3)
+    for agent in env.agent_iter(max_iter=20000):
+        _, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = [i for i, m in enumerate(env.observe(agent)["action_mask"]) if m]
+        action = draw if draw in legal else rng.choice(legal)
+        env.step(action)
+        drawn = {a: [t for t in env.infos[a]["chance"] if t.startswith("top card")] for a in env.infos}
+        if action == draw:
+            draws += bool(drawn[agent])
+            assert all(not texts for a, texts in drawn.items() if a != agent)
+        else:
+            assert not any(drawn.values())
+    assert draws > 3
