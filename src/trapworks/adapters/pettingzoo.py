@@ -25,9 +25,9 @@ reward (its place's, with "placement"), and leaves `env.agents` after its last s
 
 `infos[agent]` after each step: "chance", the chance outcomes drawn since that the agent may see
 (their notation: dice, the trap's stages, portraits; a hidden draw of the kernel's chance model
-only to the seat that sees it, `chance_visible_to`), and "events", the events of the actions since that the agent may
-see (its own private ones, every public one). `state()` is the global state: every seat's
-observation tensor, one after the other (for centralised critics).
+only to the seat that sees it, `chance_visible_to`), and "events", the events of the actions
+since that the agent may see (its own private ones, every public one). `state()` is the global
+state: every seat's observation tensor, one after the other (for centralised critics).
 
 Parallel API (`parallel_env(game_id, ...)`, `TrapworksParallelEnv`): no trapworks game has
 simultaneous or independent moves (in all four one seat acts at a time, often several actions in
