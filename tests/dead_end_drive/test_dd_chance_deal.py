@@ -345,3 +345,28 @@ def test_resample_for_search_keeps_the_seats_view_under_the_option():
             checked += 1
         state.apply_action(pick(rng, state))
     assert checked > 10
+
+
+def test_the_terminal_tells_no_hidden_draw(tmp_path):
+    """Terminal play against agents with deal=chance: the deal and the draws are told as hidden
+    draws, never by name; the public chance (who starts, the portrait, the dice) as before."""
+    import io
+
+    from rich.console import Console
+
+    from trapworks.cli.terminal import TerminalSession
+
+    out = io.StringIO()
+    session = TerminalSession(
+        chance_game(2, turn_limit=200),
+        ["random", "random"],
+        seed=4,
+        ask=lambda _: "quit",
+        console=Console(file=out, width=160, highlight=False),
+        save_dir=tmp_path,
+    )
+    session.run()
+    text = out.getvalue()
+    assert text.count("Chance: a hidden draw") >= 12
+    assert "Chance: deal" not in text and "Chance: top card" not in text
+    assert "Chance: roll" in text and "Chance: portrait" in text
