@@ -155,7 +155,14 @@ class TrapworksGame(pyspiel.Game):
         if self.position:
             g.state_from_position(self.position)  # a bad position is named now, not at the first state
         # Hidden information as chance (seed -1): the layer's outcomes come after the kernel's.
-        self.hidden_chance = self.seed < 0 and layer_outcomes(g.game_id) > 0
+        # A game whose own chance model already holds every hidden draw (13 Dead End Drive's
+        # deal=chance: `hidden_chance_in_kernel`) needs no layer: its kernel chance nodes are the
+        # tree's, each marked with who sees it (`chance_visible_to`).
+        self.kernel_hidden = bool(getattr(g, "hidden_chance_in_kernel", False))
+        self.hidden_chance = self.seed < 0 and layer_outcomes(g.game_id) > 0 and not self.kernel_hidden
+        # Some chance outcome is hidden from some seat: resampling replays them, the perfect-recall
+        # strings keep what the observer saw of them.
+        self.any_hidden = self.hidden_chance or self.kernel_hidden
         self.kernel_outcomes = g.max_chance_outcomes()
         chance_outcomes = self.kernel_outcomes + (layer_outcomes(g.game_id) if self.hidden_chance else 0)
         if self.hidden_chance:
@@ -286,8 +293,12 @@ class TrapworksState(pyspiel.State):
             self.seen.append(who)
             return
         if self.tw.is_chance_node():
+            # Who sees a kernel chance outcome: everybody, unless the kernel's own chance model
+            # holds hidden draws (13 Dead End Drive's deal=chance: `chance_visible_to`).
+            visible = getattr(self.tw, "chance_visible_to", None)
+            who = PUBLIC if visible is None else visible()
             self.tw.apply_action(self.tw_game.chance_outcome_action(action))
-            self.seen.append(PUBLIC)
+            self.seen.append(who)
             return
         player = self.tw.current_player()
         self.seen.append(PUBLIC)
@@ -340,7 +351,7 @@ def resample(state: TrapworksState, player: int, sampler: Callable[[], float]) -
     own games resample). After 500 failed replays the kernel's own resample (the seat's view
     kept, hidden parts redrawn; trapworks.core.game.State.resample) is used instead.
     """
-    if not state.os_game.hidden_chance:
+    if not state.os_game.any_hidden:
         return state.clone()
     target = state.information_state_string(player)
     history = state.history()
@@ -458,7 +469,7 @@ class TrapworksObserver:
             else:
                 parts.append(enc.observation_string(view))
         text = "\n".join(parts)
-        if self.perfect_recall and state.os_game.hidden_chance:
+        if self.perfect_recall and state.os_game.any_hidden:
             # What the observer saw of the hidden chance (its own cards as dealt, its draws): the
             # view shows where those cards are now; this keeps the order in which they came.
             seen = [

@@ -23,10 +23,11 @@ steps (tied seats share the average). An agent eliminated before the end (a Mous
 caught, a 13 Dead End Drive player without Character cards) is terminated then, with the loser's
 reward (its place's, with "placement"), and leaves `env.agents` after its last step(None).
 
-`infos[agent]` after each step: "chance", the chance outcomes drawn since (their notation: dice,
-the trap's stages, portraits), and "events", the events of the actions since that the agent may
-see (its own private ones, every public one). `state()` is the global state: every seat's
-observation tensor, one after the other (for centralised critics).
+`infos[agent]` after each step: "chance", the chance outcomes drawn since that the agent may see
+(their notation: dice, the trap's stages, portraits; a hidden draw of the kernel's chance model
+only to the seat that sees it, `chance_visible_to`), and "events", the events of the actions
+since that the agent may see (its own private ones, every public one). `state()` is the global
+state: every seat's observation tensor, one after the other (for centralised critics).
 
 Parallel API (`parallel_env(game_id, ...)`, `TrapworksParallelEnv`): no trapworks game has
 simultaneous or independent moves (in all four one seat acts at a time, often several actions in
@@ -151,10 +152,15 @@ class TrapworksAECEnv(KeepsObservationWriter, AECEnv):
             if not state.is_chance_node():
                 return
             before = state.clone()
+            # Who sees this outcome: everybody, unless the kernel's chance model holds hidden
+            # draws (13 Dead End Drive deal=chance, Booby Trap setup/noise=chance).
+            visible = getattr(before, "chance_visible_to", None)
+            who = -1 if visible is None else visible()
             outcome = resolve_chance_once(state, self._rng)
             text = before.action_to_string(outcome)
             for a in self.infos:
-                self.infos[a]["chance"].append(text)
+                if who == -1 or who == self.agent_name_mapping[a]:
+                    self.infos[a]["chance"].append(text)
 
     def _place_value(self, places: list[float]) -> float:
         n = self.game.num_players()

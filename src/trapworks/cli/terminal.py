@@ -152,7 +152,13 @@ class TerminalSession:
             player = self.state.current_player()
             if player == CHANCE:
                 action = randomness.chance_outcome(self.state, self.chance_key)
-                self.say(f"Chance: {self.state.action_to_string(action)}")
+                # A hidden draw of the kernel's chance model (a card dealt or drawn, a touch's
+                # noise: `chance_visible_to`) is not told: each seat reads its own in its view.
+                visible = getattr(self.state, "chance_visible_to", None)
+                if visible is None or visible() == -1:
+                    self.say(f"Chance: {self.state.action_to_string(action)}")
+                else:
+                    self.say("Chance: a hidden draw")
                 self._apply(action)
                 continue
             agent = self.agents[player]

@@ -23,14 +23,24 @@ trapworks.adapters._chance.ChanceLayer):
 
 from __future__ import annotations
 
-from statistics import NormalDist
 from typing import Any
 
-from .game import JITTERS, TRAYS, _tray, feel_word, jittered
+from .game import (
+    _QUANTILES,
+    JITTERS,
+    NOISE_LEVELS,
+    TRAYS,
+    _tray,
+    feel_word,
+    jittered,
+    noise_outcomes,
+    noise_value,
+    noisy_reading,
+)
 
-NOISE_LEVELS = 5
-# The set-up's trays and placements (TRAYS, JITTERS, _tray, jittered) live with the state they
-# make, in game.py: this layer and the kernel's own chance set-up (setup=chance) read the same ones.
+# The set-up's trays and placements (TRAYS, JITTERS, _tray, jittered) and the touch's noise
+# levels (NOISE_LEVELS, noise_outcomes, noisy_reading) live with the state they make, in game.py:
+# this layer and the kernel's own chance nodes (setup=chance, noise=chance) read the same ones.
 __all__ = ["JITTERS", "NOISE_LEVELS", "TRAYS", "BoobyTrapChance", "jittered"]
 
 
@@ -48,11 +58,14 @@ class BoobyTrapChance:
     def for_state(cls, tw: Any) -> BoobyTrapChance:
         """The layer of a kernel state of a new game (its tray to be set up by chance, unless the
         kernel's own chance nodes set it up: the game's option setup=chance)."""
-        return cls(float(tw.game.options["tension_noise"]), setup=tw.game.options["setup"] != "chance")
+        options = tw.game.options
+        # noise=chance: the kernel's own node follows each touch; the layer adds none.
+        sigma = 0.0 if options["noise"] == "chance" else float(options["tension_noise"])
+        return cls(sigma, setup=options["setup"] != "chance")
 
     def __init__(self, sigma: float, setup: bool = True) -> None:
         self.sigma = sigma
-        self.quantiles = [NormalDist().inv_cdf((i + 0.5) / NOISE_LEVELS) for i in range(NOISE_LEVELS)]
+        self.quantiles = list(_QUANTILES)
         self.waiting = False
         # "tray", then "jitter", then None (set up); a position given as such is set up already.
         self.stage: str | None = "tray" if setup else None
@@ -79,7 +92,7 @@ class BoobyTrapChance:
 
     def _reading(self, tw: Any, level: int) -> float:
         piece = tw.readings[tw.to_move][-1]["piece"]
-        return round(max(0.0, tw.true_tension(piece) + self.sigma * self.quantiles[level]), 3)
+        return noisy_reading(tw.true_tension(piece), self.sigma, level)
 
     def outcomes(self, tw: Any) -> list[tuple[int, float]]:
         # Levels that give the same reading (below 0, read as 0) are one outcome: the toucher
@@ -90,12 +103,7 @@ class BoobyTrapChance:
             return [(self.JITTER_BASE + j, 1 / JITTERS) for j in range(JITTERS)]
         if not self.waiting:
             return []
-        first: dict[float, int] = {}
-        probs: dict[int, float] = {}
-        for level in range(NOISE_LEVELS):
-            i = first.setdefault(self._reading(tw, level), level)
-            probs[i] = probs.get(i, 0.0) + 1 / NOISE_LEVELS
-        return sorted(probs.items())
+        return noise_outcomes(tw.true_tension(tw.readings[tw.to_move][-1]["piece"]), self.sigma)
 
     def apply(self, tw: Any, outcome: int) -> None:
         if outcome not in dict(self.outcomes(tw)):
@@ -136,7 +144,7 @@ class BoobyTrapChance:
             return f"placement {outcome - self.JITTER_BASE} below the eye's resolution"
         if outcome >= self.TRAY_BASE:
             return f"tray {outcome - self.TRAY_BASE}"
-        return f"touch noise {self.quantiles[outcome] * self.sigma:+.3f}"
+        return f"touch noise {noise_value(self.sigma, outcome):+.3f}"
 
 
 __all__ = ["JITTERS", "NOISE_LEVELS", "TRAYS", "BoobyTrapChance", "jittered"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import re
 import weakref
+from statistics import NormalDist
 from typing import Any
 
 from trapworks.core import (
@@ -57,6 +58,34 @@ EYE_MM = 1.0
 # eye's resolution the second draws among (nobody sees it).
 TRAYS = 4
 JITTERS = 3
+# A touch's noise as chance (the OpenSpiel tree's, and the kernel's with noise=chance): this many
+# equally likely levels, the midpoints in probability of the normal distribution of the
+# `tension_noise` option.
+NOISE_LEVELS = 5
+_QUANTILES = tuple(NormalDist().inv_cdf((i + 0.5) / NOISE_LEVELS) for i in range(NOISE_LEVELS))
+
+
+def noisy_reading(true: float, sigma: float, level: int) -> float:
+    """What a toucher reads at noise level `level`: the true tension plus that level's noise,
+    never below 0."""
+    return round(max(0.0, true + sigma * _QUANTILES[level]), 3)
+
+
+def noise_outcomes(true: float, sigma: float) -> list[tuple[int, float]]:
+    """The noise levels of a touch as chance outcomes (level, probability); levels that give the
+    same reading (below 0, read as 0) are one outcome: the toucher sees the reading, not the noise."""
+    first: dict[float, int] = {}
+    probs: dict[int, float] = {}
+    for level in range(NOISE_LEVELS):
+        i = first.setdefault(noisy_reading(true, sigma, level), level)
+        probs[i] = probs.get(i, 0.0) + 1 / NOISE_LEVELS
+    return sorted(probs.items())
+
+
+def noise_value(sigma: float, level: int) -> float:
+    return _QUANTILES[level] * sigma
+
+
 # Positions as views give them (to EYE_MM) must read back: pieces seen within EYE_MM of the walls
 # or the bar, and seen overlapping by up to about 1.5 EYE_MM more than they do.
 POSITION_SLACK = 1.0 + EYE_MM
@@ -157,6 +186,23 @@ class BoobyTrapGame(Game):
             source="001 leaves the mixing to the players; docs/research.md",
             advanced=True,
         ),
+        Option.choice(
+            "noise",
+            "seeded",
+            ("seeded", "chance"),
+            labels={
+                "seeded": "Drawn from the game's seed",
+                "chance": "Chance nodes (for tree search)",
+            },
+            label="Touch noise",
+            help=(
+                "Where a touch's noise comes from: drawn from the game's seed, or a chance node "
+                "after each touch, one of 5 equally likely levels (only the toucher sees it): the "
+                "OpenSpiel tree's with seed=-1, in the kernel's own chance model."
+            ),
+            source="001 leaves open how much a touch tells; docs/research.md",
+            advanced=True,
+        ),
     )
     has_hidden_information = True  # touch readings
     has_chance = False  # the setup's mixing is seeded (setup=chance: two chance nodes); physics the rest
@@ -198,13 +244,25 @@ class BoobyTrapGame(Game):
         # setup=chance: the set-up's chance outcomes, numbered after the seats' actions.
         self.tray_base = self.num_pieces + 2
         self.placement_base = self.tray_base + TRAYS
+        # noise=chance: a touch's noise levels, after the set-up's (a touch with no noise,
+        # tension_noise=0, has no noise node).
+        self.noise_base = self.placement_base + JITTERS
+        self.noise_chance: bool = self.options["noise"] == "chance" and self.options["tension_noise"] > 0
+        # Every hidden draw is a kernel chance node: the OpenSpiel adapter adds no layer.
+        self.hidden_chance_in_kernel = self.options["setup"] == "chance" and (
+            self.noise_chance or self.options["tension_noise"] == 0
+        )
 
     def chance_actions(self) -> tuple[int, ...]:
         """setup=chance: the trays, then the placements below the eye's resolution; else none
         (the tray comes from the seed)."""
-        if self.options["setup"] != "chance":
-            return ()
-        return tuple(range(self.tray_base, self.placement_base + JITTERS))
+        setup = (
+            tuple(range(self.tray_base, self.placement_base + JITTERS))
+            if self.options["setup"] == "chance"
+            else ()
+        )
+        noise = tuple(range(self.noise_base, self.noise_base + NOISE_LEVELS)) if self.noise_chance else ()
+        return setup + noise
 
     def num_players(self) -> int:
         return self.players
@@ -228,8 +286,10 @@ class BoobyTrapGame(Game):
         return None  # net scores: general-sum
 
     def max_game_length(self) -> int:
-        # Per removal at most 2n passes (touch + pass each) before one touch + remove.
-        return self.num_pieces * (4 * self.players + 2)
+        # Per removal at most 2n passes (touch + pass each) before one touch + remove; with
+        # noise=chance a noise node after each touch; setup=chance: its two nodes.
+        per = 6 * self.players + 3 if self.noise_chance else 4 * self.players + 2
+        return self.num_pieces * per + (2 if self.options["setup"] == "chance" else 0)
 
     def new_initial_state(self, seed: int | None = None) -> BoobyTrapState:
         return BoobyTrapState(self, seed=seed)
@@ -266,6 +326,8 @@ class BoobyTrapState(State):
         n = game.players
         # setup=chance: "tray", then "placement", while the set-up's chance nodes are pending.
         self.setup_stage: str | None = None
+        # noise=chance: a touch's noise is the next chance node (its reading comes with it).
+        self.noise_pending = False
         if packing is None and chance_setup is None:
             chance_setup = game.options["setup"] == "chance"
         if chance_setup:
@@ -315,9 +377,30 @@ class BoobyTrapState(State):
 
     # --- who moves --------------------------------------------------------------
     def current_player(self) -> int:
-        if self.setup_stage is not None:
+        if self.setup_stage is not None or self.noise_pending:
             return CHANCE
         return TERMINAL if self.over else self.to_move
+
+    def chance_visible_to(self) -> int:
+        """Who sees the outcome of this chance node: -1 everybody (the tray), -2 nobody (the
+        placement below the eye's resolution), or the toucher (a touch's noise)."""
+        if self.setup_stage == "placement":
+            return -2
+        if self.noise_pending:
+            return self.to_move
+        return -1
+
+    def public_history(self) -> list[int]:
+        """The actions every seat has seen: the placement below the eye's resolution and the
+        touches' noise (setup=chance, noise=chance) left out."""
+        game = self.game
+        lo, hi = game.placement_base, game.noise_base + NOISE_LEVELS
+        return [a for a in self._history if not lo <= a < hi]
+
+    def story_owner(self, action: int) -> int | None:
+        if self.noise_pending:
+            return self.to_move  # the reading belongs to the toucher's turn
+        return super().story_owner(action)
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         # setup=chance (the only chance nodes): as the OpenSpiel tree's at seed=-1
@@ -327,6 +410,11 @@ class BoobyTrapState(State):
             return [(game.tray_base + t, 1 / TRAYS) for t in range(TRAYS)]
         if self.setup_stage == "placement":
             return [(game.placement_base + j, 1 / JITTERS) for j in range(JITTERS)]
+        if self.noise_pending:
+            # noise=chance: as the OpenSpiel tree's (chance_layer.BoobyTrapChance).
+            sigma = game.options["tension_noise"]
+            true = self.true_tension(self.touched)
+            return [(game.noise_base + level, p) for level, p in noise_outcomes(true, sigma)]
         return []
 
     def _set_up(self, action: int) -> None:
@@ -379,6 +467,10 @@ class BoobyTrapState(State):
         if self.setup_stage is not None:
             if action not in [a for a, _ in self._chance_outcomes()]:
                 return f"the tray is being set up by chance ({self.setup_stage}): not one of its outcomes"
+            return None
+        if self.noise_pending:
+            if action not in [a for a, _ in self._chance_outcomes()]:
+                return "a touch's noise is drawn by chance (noise N): not one of its outcomes"
             return None
         if not 0 <= action <= game.remove_action:
             return (
@@ -440,6 +532,11 @@ class BoobyTrapState(State):
             self._set_up(action)
             return
         seat = self.to_move
+        if self.noise_pending:
+            self.noise_pending = False
+            sigma = game.options["tension_noise"]
+            self._feel(seat, noisy_reading(self.true_tension(self.touched), sigma, action - game.noise_base))
+            return
         if self.touched is None:
             self._touch(seat, action)
         elif action == game.pass_action:
@@ -455,15 +552,6 @@ class BoobyTrapState(State):
     def _touch(self, seat: int, piece: int) -> None:
         self.touched = piece
         self.touches += 1
-        reading = self.reading_for(piece, self.touches)
-        entry = {
-            "touch": self.touches,
-            "settle": self.removals,
-            "piece": piece,
-            "reading": reading,
-            "feel": feel_word(reading),
-        }
-        self.readings[seat].append(entry)
         size = SIZE_NAMES[self.sizes[piece]]
         self._events.append(
             {
@@ -473,6 +561,21 @@ class BoobyTrapState(State):
                 "text": f"Player {seat + 1} touches piece {piece} ({size}).",
             }
         )
+        if self.game.noise_chance:
+            self.noise_pending = True  # the reading comes with the noise's chance node
+            return
+        self._feel(seat, self.reading_for(piece, self.touches))
+
+    def _feel(self, seat: int, reading: float) -> None:
+        piece = self.touched
+        entry = {
+            "touch": self.touches,
+            "settle": self.removals,
+            "piece": piece,
+            "reading": reading,
+            "feel": feel_word(reading),
+        }
+        self.readings[seat].append(entry)
         self._events.append(
             {
                 "type": "feel",
@@ -673,6 +776,8 @@ class BoobyTrapState(State):
                 return f"tray {action - game.tray_base}"
             if game.placement_base <= action < game.placement_base + JITTERS:
                 return f"placement {action - game.placement_base}"
+        if game.noise_chance and isinstance(action, int) and 0 <= action - game.noise_base < NOISE_LEVELS:
+            return f"noise {action - game.noise_base}"
         if action == game.pass_action:
             return "pass"
         if action == game.remove_action:
@@ -683,6 +788,7 @@ class BoobyTrapState(State):
 
     _TOUCH_RE = re.compile(r"^(?:touch|t)?\s*([sml])?\s*(\d+)$")
     _SETUP_RE = re.compile(r"^(tray|placement)\s+(\d+)$")
+    _NOISE_RE = re.compile(r"^noise\s+(\d+)$")
 
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):
@@ -699,6 +805,13 @@ class BoobyTrapState(State):
             action = base + int(m.group(2))
         elif self.setup_stage is not None:
             raise IllegalActionError(text, f"the tray is being set up by chance: write {self.setup_stage} N")
+        elif self.noise_pending:
+            m = self._NOISE_RE.match(t)
+            if not m or int(m.group(1)) >= NOISE_LEVELS:
+                raise IllegalActionError(
+                    text, f"a touch's noise is drawn by chance: write noise 0 to {NOISE_LEVELS - 1}"
+                )
+            action = game.noise_base + int(m.group(1))
         elif t in ("pass", "p", "i pass"):
             action = game.pass_action
         elif t in ("remove", "r", "take", "pick"):
@@ -801,8 +914,9 @@ class BoobyTrapState(State):
             "my_readings": [dict(r) for r in self.readings[seat]] if seat is not None else [],
             "reading": None,
         }
-        if seat is not None and self.touched is not None and seat == self.to_move and self.readings[seat]:
-            v["reading"] = dict(self.readings[seat][-1])
+        mine = self.readings[seat] if seat is not None else []
+        if self.touched is not None and seat == self.to_move and mine and mine[-1]["touch"] == self.touches:
+            v["reading"] = dict(mine[-1])  # (noise=chance: none until the noise's node)
         if game.options["teaching"]:
             stress = physics.stress_of(self.packing)
             v["stress"] = {

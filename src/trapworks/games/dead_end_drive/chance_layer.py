@@ -18,13 +18,18 @@ tell apart. `DeadEndDriveChance` (the protocol: trapworks.adapters._chance.Chanc
   so that it deals exactly those cards. Drawing a card of a shuffled pile one at a time is the
   same distribution as shuffling it, and nobody sees the pile's order, so nothing changes but
   what is explicit. The portraits were chance nodes already.
+
+With the game option deal=chance the kernel itself holds a `KernelChance` (the same logic; only
+the application of a finished draw differs): its chance nodes are these, numbered after the
+kernel's other chance outcomes (game.py's `HIDDEN_BASE`), and the OpenSpiel layer of such a game
+adds nothing (`for_state` gives an idle layer).
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Any
+from typing import Any, Self
 
 
 def _comb(n: int, k: int) -> int:
@@ -65,8 +70,12 @@ class DeadEndDriveChance:
 
     @classmethod
     def for_state(cls, tw: Any) -> DeadEndDriveChance:
-        """The layer of a kernel state: its cards taken out of the hands, to be dealt by chance."""
+        """The layer of a kernel state: its cards taken out of the hands, to be dealt by chance
+        (nothing when the kernel's own chance nodes deal and draw: the game option deal=chance)."""
         layer = cls()
+        if tw.game.options.get("deal") == "chance":
+            layer.idle = True
+            return layer
         layer.start(tw)
         return layer
 
@@ -78,9 +87,11 @@ class DeadEndDriveChance:
         # A draw in progress: the action, the simulated pile and discard, the Detective's step,
         # and the cards chance chose, one list per pile (a reshuffle starts a new one).
         self.draw: dict[str, Any] | None = None
+        self.idle = False  # the kernel deals and draws by its own chance nodes (deal=chance)
 
-    def copy(self) -> DeadEndDriveChance:
-        new = DeadEndDriveChance.__new__(DeadEndDriveChance)
+    def copy(self) -> Self:
+        new = type(self).__new__(type(self))
+        new.idle = self.idle
         new.hands = list(self.hands)
         new.taken = list(self.taken)
         new.live = list(self.live)
@@ -146,7 +157,7 @@ class DeadEndDriveChance:
 
     # --- the pile -------------------------------------------------------------------------
     def intercept(self, tw: Any, action: int) -> bool:
-        if tw.phase != "trap" or action != tw.game.DRAW:
+        if self.idle or tw.phase != "trap" or action != tw.game.DRAW:
             return False
         self.draw = {
             "pile": Counter(tw.pile),
@@ -196,9 +207,13 @@ class DeadEndDriveChance:
         real = tw.rng
         tw.rng = _Arranged(segments[1:])
         try:
-            tw.apply_action(d["action"])
+            self._apply_draw(tw, d["action"])
         finally:
             tw.rng = real
+
+    def _apply_draw(self, tw: Any, action: int) -> None:
+        """The draw, its cards chosen: the adapter's layer applies the player's action now."""
+        tw.apply_action(action)
 
     # --- the node -------------------------------------------------------------------------
     def _settle(self, tw: Any) -> None:
@@ -272,4 +287,30 @@ class DeadEndDriveChance:
         return f"top card {CARD_NAMES[outcome - self.CARD_BASE]}"
 
 
-__all__ = ["DeadEndDriveChance", "arrange"]
+class KernelChance(DeadEndDriveChance):
+    """The same chance nodes inside the kernel (the game option deal=chance): the state holds one
+    from its first deal on. The kernel has already recorded the player's `draw` when its chance
+    nodes start, so a finished draw runs the kernel's own draw rule, not the action again; and a
+    forced outcome is a node of its own (the tree skips it): every card dealt or drawn is one
+    chance action, so how many there are tells nothing hidden."""
+
+    def _apply_draw(self, tw: Any, action: int) -> None:
+        tw._draw()
+
+    def _settle(self, tw: Any) -> None:
+        """As the layer's, but a forced outcome stays a node (one outcome, probability 1): the
+        number of chance actions in a history (a game's ply count, the log's length) must not
+        depend on what is hidden (how many of a hand's cards were forced tells what they are)."""
+        while True:
+            if self.hands:
+                if self.hands[0][2] == 0:
+                    self.hands.pop(0)
+                    continue
+                return
+            if self.draw is not None and not self._draw_step():
+                self._finish_draw(tw)
+                continue
+            return
+
+
+__all__ = ["DeadEndDriveChance", "KernelChance", "arrange"]

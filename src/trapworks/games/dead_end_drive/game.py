@@ -10,6 +10,10 @@ Randomness that everyone sees (dice, who starts, the portrait revealed) is a cha
 only some seats may know (the deal of Character cards, the order of the trap pile) is drawn from
 the state's own seeded generator, so no action text ever names a hidden card: the seed decides
 the deal and the pile, records replay from the seed, and `_resample` redraws both for search.
+With the option deal=chance they are chance nodes too (chance_layer.KernelChance, the OpenSpiel
+tree's: one node per Character or secret card dealt, one per card drawn from the trap pile,
+a reshuffle's cards included): `deal S` and `top card stairs`, secret texts (the spec's
+`secret_action_texts`) left out of `public_history`; a seat learns its cards from its view.
 
 Where the rulebook is silent the behaviour is a named option (see `DeadEndDriveGame.default_options`
 and docs/dead-end-drive.md).
@@ -28,6 +32,7 @@ from trapworks.core.game import FAST_APPLIED, FAST_DECLINED, FAST_REVEALED
 from trapworks.core.randomness import new_seed, stream_seed
 
 from .board import TABLE_DEPTH, Mansion, MoveTables, load_mansion, squares_of
+from .chance_layer import DeadEndDriveChance, KernelChance
 from .components import (
     CARD_NAMES,
     CHANCE_PHASES,
@@ -62,6 +67,7 @@ RESUME_ROLL, RESUME_SELECT, RESUME_CONTINUE = "roll", "select", "continue"
 
 
 BLOCKED_DIE_RULES = ("forfeit", "lose-turn")
+DEAL_RULES = ("seeded", "chance")
 AFTER_DRAW_RULES = ("drawn-only", "none")
 
 WIN_ESCAPE, WIN_LAST_ALIVE, WIN_DETECTIVE = "escape", "last-alive", "detective"
@@ -152,6 +158,25 @@ class DeadEndDriveGame(Game):
             "(Figure 10): the pawn moves onto the passage first",
             advanced=True,
         ),
+        Option.choice(
+            "deal",
+            "seeded",
+            DEAL_RULES,
+            labels={
+                "seeded": "Dealt from the game's seed",
+                "chance": "Chance nodes (for tree search)",
+            },
+            label="Hidden deal and draws",
+            help=(
+                "Where the hidden cards come from: the deal of Character cards (and the 2-player "
+                "secret cards) and the order of the trap pile and of every reshuffle are drawn from "
+                "the game's seed, or are chance nodes, one card at a time, whose outcomes only the "
+                "seat that may know them sees: the OpenSpiel tree's with seed=-1, in the kernel's "
+                "own chance model."
+            ),
+            source="004: 'Shuffle the 12 Character cards and deal them out face down'; docs/research.md",
+            advanced=True,
+        ),
         Option.integer(
             "turn_limit",
             3000,
@@ -165,7 +190,7 @@ class DeadEndDriveGame(Game):
     has_chance = True
     # Agents, levels, hints, encoder and analysis hooks: the package's SPEC (__init__.py).
     # The agents the compiled engine plays (batch.py), where numba is installed.
-    batched_agents = _BATCHED_AGENTS
+    batched_agents = _BATCHED_AGENTS  # none for deal=chance (the engine deals from its own stream)
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         # The schema has checked each value; left: the cross-checks.
@@ -206,6 +231,14 @@ class DeadEndDriveGame(Game):
         self.FIRST_BASE = self.ROLL_BASE + len(ROLLS)
         self.REVEAL_BASE = self.FIRST_BASE + 4
         self.NUM_ACTIONS = self.REVEAL_BASE + NUM_PAWNS
+        # deal=chance: the hidden chance outcomes (chance_layer: a pawn's card dealt, then the
+        # kind of card on top of the trap pile), after every other id.
+        self.HIDDEN_BASE = self.NUM_ACTIONS
+        self.hidden_chance: bool = self.options["deal"] == "chance"
+        self.hidden_chance_in_kernel = self.hidden_chance  # the OpenSpiel adapter adds no layer
+        if self.hidden_chance:
+            self.NUM_ACTIONS += DeadEndDriveChance.num_outcomes
+            setattr(self, "batched_agents", frozenset())  # noqa: B010 (a ClassVar, per game here)
         # The movement tables for these passage rules (board.MoveTables: shared by every game
         # with the same options, filled square by square as moves are asked).
         self.moves: MoveTables = self.mansion.tables(
@@ -232,11 +265,15 @@ class DeadEndDriveGame(Game):
             else ()
         )
         rolls = tuple(range(self.ROLL_BASE, self.ROLL_BASE + len(ROLLS)))
-        return rolls + first + tuple(range(self.REVEAL_BASE, self.REVEAL_BASE + NUM_PAWNS))
+        hidden = tuple(range(self.HIDDEN_BASE, self.NUM_ACTIONS))  # deal=chance only
+        return rolls + first + tuple(range(self.REVEAL_BASE, self.REVEAL_BASE + NUM_PAWNS)) + hidden
 
     def max_game_length(self) -> int:
         # Per turn at most: roll, portrait (+reveal), 2 x (select, dest, trap, drawn, reveal).
-        return 16 * self.options["turn_limit"] + 64
+        # deal=chance: the deal (12 cards at most) and per draw a card, or more after Detective
+        # cards (at most one per step of the track over the game).
+        extra = 12 + 2 * self.options["turn_limit"] + len(self.mansion.track) if self.hidden_chance else 0
+        return 16 * self.options["turn_limit"] + 64 + extra
 
     def new_initial_state(self, seed: int | None = None) -> DeadEndDriveState:
         if seed is None:
@@ -249,6 +286,11 @@ class DeadEndDriveGame(Game):
         """Whole games in the compiled engine (batch.py), one per seed: the rows of stats.game_stats
         with "winners", "returns", "length", "actions" and "truncated"; with `moves`, each game's
         action ids. See batch.py for the random stream and the deal."""
+        if self.hidden_chance:
+            raise NotImplementedError(
+                "the batched 13 Dead End Drive engine deals and draws from its own stream: "
+                "option deal=chance (chance nodes, for tree search) is played by the kernel only"
+            )
         if not self.batched_agents:
             raise NotImplementedError("batched 13 Dead End Drive needs numba (pip install trapworks[fast])")
         from .batch import play_batch
@@ -339,15 +381,23 @@ class DeadEndDriveState(State):
         self.win_reason: str | None = None
         self.truncated = False
         self._dest_cache: dict[Any, Any] = {}  # destinations, chair rules and "occupied", by key
+        # deal=chance: the deal's and the trap pile's chance nodes (None: the seed decides them).
+        # A position (deal=False) keeps its cards; its draws are chance nodes all the same.
+        self.hidden: KernelChance | None = KernelChance() if game.hidden_chance else None
         if deal:
             self._deal()
+            if self.hidden is not None:
+                # The cards just put in the hands in order are taken out, to be dealt by chance.
+                self.hidden.start(self)
 
     def _deal(self) -> None:
         """Seed 004 'The Cards': shuffle the Character cards and deal them; shuffle the trap pile."""
         n = self.game.players
         chars = list(range(NUM_PAWNS))
+        chance = self.game.hidden_chance  # the hands' sizes only: chance nodes deal the cards
         deal_rng = random.Random(stream_seed(self.seed, "deal")) if self.seed is not None else self.rng
-        deal_rng.shuffle(chars)
+        if not chance:
+            deal_rng.shuffle(chars)
         size = HAND_SIZE[n]
         for seat in range(n):
             self.chars[seat] = sorted(chars[seat * size : (seat + 1) * size])
@@ -356,7 +406,8 @@ class DeadEndDriveState(State):
             for seat in range(2):
                 self.secret[seat] = sorted(rest[seat * SECRET_CARDS_2P : (seat + 1) * SECRET_CARDS_2P])
         self.pile = list(self.game.deck)
-        self.rng.shuffle(self.pile)
+        if not chance:  # deal=chance: every card drawn is a chance node; the order is never drawn
+            self.rng.shuffle(self.pile)
 
     # --- queries --------------------------------------------------------------------
     def current_player(self) -> int:
@@ -365,6 +416,8 @@ class DeadEndDriveState(State):
             return TERMINAL
         if ph == ROLL or ph == REVEAL or ph == FIRST:
             return CHANCE
+        if self.hidden is not None and self.hidden.pending():
+            return CHANCE  # deal=chance: a card drawn from the trap pile
         return self.to_move
 
     def is_terminal(self) -> bool:
@@ -372,7 +425,26 @@ class DeadEndDriveState(State):
 
     def is_chance_node(self) -> bool:
         ph = self.phase
-        return ph == ROLL or ph == REVEAL or ph == FIRST
+        return (
+            ph == ROLL or ph == REVEAL or ph == FIRST or (self.hidden is not None and self.hidden.pending())
+        )
+
+    def hidden_pending(self) -> bool:
+        """deal=chance: a hidden chance node (a card dealt or drawn) comes before anything else."""
+        return self.hidden is not None and self.hidden.pending()
+
+    def chance_visible_to(self) -> int:
+        """Who sees the outcome of this chance node: -1 everybody, -2 nobody, or one seat (a
+        Character card dealt: its seat; a secret card: nobody; a card drawn: the drawer)."""
+        if self.hidden_pending():
+            assert self.hidden is not None
+            return self.hidden.visible_to(self)
+        return -1
+
+    def public_history(self) -> list[int]:
+        """The actions every seat has seen: deal=chance's hidden outcomes left out."""
+        base = self.game.HIDDEN_BASE
+        return [a for a in self._history if a < base]
 
     def is_truncated(self) -> bool:
         return self.truncated
@@ -591,6 +663,8 @@ class DeadEndDriveState(State):
         # anything else through the kernel's checked path.
         ph = self.phase
         g = self.game
+        if self.hidden is not None and self.hidden.pending():
+            return FAST_DECLINED
         if ph == ROLL:
             if 0 <= action - g.ROLL_BASE < len(ROLLS):
                 if self._events:
@@ -644,6 +718,9 @@ class DeadEndDriveState(State):
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         g = self.game
+        if self.hidden is not None and self.hidden.pending():
+            base = g.HIDDEN_BASE
+            return [(base + o, p) for o, p in self.hidden.outcomes(self)]
         if self.phase == ROLL:
             return [(g.ROLL_BASE + i, (1 if a == b else 2) / 36) for i, (a, b) in enumerate(ROLLS)]
         if self.phase == FIRST:
@@ -660,15 +737,21 @@ class DeadEndDriveState(State):
         g = self.game
         if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < g.NUM_ACTIONS:
             return f"no such action id (ids are 0..{g.NUM_ACTIONS - 1})"
-        if self.phase in CHANCE_PHASES:
+        if self.phase in CHANCE_PHASES or self.hidden_pending():
             if action in [a for a, _ in self._chance_outcomes()]:
                 return None
             return (
-                f"a chance outcome is due ({self.phase}); {self.action_to_string(action)} is not one of them"
+                f"a chance outcome is due ({self._chance_phase()}); "
+                f"{self.action_to_string(action)} is not one of them"
             )
         if action in self._legal_actions():
             return None
         return self._explain_illegal(action)
+
+    def _chance_phase(self) -> str:
+        if self.hidden is not None and self.hidden.pending():
+            return "the deal" if self.hidden.hands else "a card drawn from the trap pile"
+        return self.phase
 
     def _explain_illegal(self, action: int) -> str:
         g = self.game
@@ -776,11 +859,19 @@ class DeadEndDriveState(State):
         # and a portrait revealed belong to nobody's turn.
         if self.phase == ROLL:
             return self.to_move
+        if self.hidden is not None and self.hidden.draw is not None:
+            return self.to_move  # deal=chance: a card drawn belongs to the drawer's turn
         return super().story_owner(action)
 
     def _apply_action(self, action: int) -> None:
         g = self.game
         ph = self.phase
+        hidden = self.hidden
+        if hidden is not None and hidden.pending():
+            # deal=chance: a card dealt, or a card on top of the trap pile (the draw's rule runs
+            # once chance has chosen every card it needs: KernelChance._apply_draw).
+            hidden.apply(self, action - g.HIDDEN_BASE)
+            return
         if ph == FIRST:
             self.to_move = action - g.FIRST_BASE
             self._say(
@@ -969,7 +1060,12 @@ class DeadEndDriveState(State):
         g = self.game
         seat = self.to_move
         if action == g.DRAW:
-            self._draw()
+            if self.hidden is not None:
+                # deal=chance: chance nodes choose the cards, then the draw runs (or at once when
+                # every card is forced).
+                self.hidden.intercept(self, action)
+            else:
+                self._draw()
             return
         kind = WILD if action == g.PLAY_WILD else self.trap_kind_index(self.trap_pawn)
         hand = self.hands[seat]
@@ -1176,6 +1272,8 @@ class DeadEndDriveState(State):
         if action < g.CHANGE:
             sq = action - g.DEST_BASE
             return f"to {g.mansion.name(sq)}"
+        if action >= g.HIDDEN_BASE:
+            return KernelChance().outcome_string(action - g.HIDDEN_BASE)  # deal Smothers, top card wild
         if action >= g.REVEAL_BASE:
             return f"portrait {LETTERS[action - g.REVEAL_BASE]}"
         if action >= g.FIRST_BASE:
@@ -1216,6 +1314,8 @@ class DeadEndDriveState(State):
         g = self.game
         m = g.mansion
         ph = self.phase
+        if self.hidden is not None and self.hidden.pending():
+            return self._parse_hidden(t, text)
         if ph == ROLL:
             mt = re.fullmatch(r"roll (\d)\s*[-, ]\s*(\d)", t)
             if not mt:
@@ -1283,6 +1383,23 @@ class DeadEndDriveState(State):
                 return g.KEEP_CARD
             raise IllegalActionError(text, "you drew a card: write spring (if it matches) or keep")
         raise IllegalActionError(text, "nothing to do now")
+
+    def _parse_hidden(self, t: str, text: str) -> int:
+        g = self.game
+        if self.hidden is not None and self.hidden.hands:
+            mt = re.fullmatch(r"deal (.+)", t)
+            if not mt:
+                raise IllegalActionError(text, "a Character card is dealt: write e.g. deal Smothers")
+            try:
+                return g.HIDDEN_BASE + pawn_index(mt.group(1))
+            except ValueError as e:
+                raise IllegalActionError(text, str(e)) from None
+        mt = re.fullmatch(r"top card (.+)", t)
+        if not mt or mt.group(1) not in CARD_NAMES:
+            raise IllegalActionError(
+                text, f"a card comes up from the trap pile: write top card and one of {', '.join(CARD_NAMES)}"
+            )
+        return g.HIDDEN_BASE + DeadEndDriveChance.CARD_BASE + CARD_NAMES.index(mt.group(1))
 
     # --- information ------------------------------------------------------------------
     def _view(self, seat: int | None = None) -> dict[str, Any]:
@@ -1440,6 +1557,8 @@ class DeadEndDriveState(State):
         # Lazy events are functions of fixed values: shared; dicts are copied.
         new._events = [dict(e) if e.__class__ is dict else e for e in self._events]
         new._dest_cache = dict(self._dest_cache)
+        if self.hidden is not None:
+            new.hidden = self.hidden.copy()
         return new
 
 

@@ -17,6 +17,10 @@ the pile; Detective cards never sit in a hand, so they stay in the pile.
 
 Every pool is sorted before it is shuffled, so the result depends only on what the seat can see
 and on `rng`, never on the order in which the true state happens to hold its secrets.
+
+With the option deal=chance (the deal and every draw are kernel chance nodes) the same redraw
+holds: it is made at a seat's decision, when no hidden chance node is pending, and the pile's
+order it draws is never read (each card drawn is a chance node over the pile's contents).
 """
 
 from __future__ import annotations
