@@ -744,8 +744,8 @@ def vector_step(
     and draws from its own stream, so the results do not depend on the number of threads).
     numba makes much faster code of the prange loop even on one thread: about 9x here (506 against
     57 us a step of 256 environments, NUMBA_NUM_THREADS=1), as for _play and 13 Dead End Drive's
-    vector_step; the serial machine code makes several times more calls (reference counting of
-    the array views the inlined helpers pass around)."""
+    vector_step (the cause is not pinned down; the serial code keeps many more reference counts
+    of the array views the inlined helpers pass around, a likely part of it)."""
     for e in prange(S.shape[0]):
         legal = work[e, 0]
         scratch = work[e, 1]
