@@ -161,3 +161,42 @@ def test_the_training_example_runs(tmp_path):
     )
     assert out.returncode == 0, out.stderr
     assert "win rate" in out.stdout and "Warning" not in out.stderr
+
+
+def test_results_do_not_depend_on_the_number_of_threads():
+    # The engine's step loop runs the environments in parallel (numba's prange): each reads and
+    # writes only its own rows and draws from its own stream, so one thread or several give the
+    # same games, illegal actions and autoresets included.
+    import numba
+
+    def run(threads):
+        previous = numba.get_num_threads()
+        numba.set_num_threads(threads)
+        try:
+            envs = gymnasium.make_vec(
+                "trapworks/MouseTrap-v0",
+                num_envs=37,
+                players=4,
+                opponents=["random", "heuristic", "double-catch"],
+            )
+            obs, info = envs.reset(seed=21)
+            rng = np.random.default_rng(2)
+            out = [obs, info["action_mask"]]
+            for i in range(300):
+                m = info["action_mask"]
+                acts = np.argmax(m * rng.random(m.shape), axis=1)
+                if i % 25 == 0:  # some illegal actions too
+                    acts = rng.integers(0, m.shape[1], m.shape[0])
+                obs, rewards, terminated, truncated, info = envs.step(acts)
+                out += [obs, info["action_mask"], rewards, terminated, truncated]
+            return out
+        finally:
+            numba.set_num_threads(previous)
+
+    one = run(1)
+    assert sum(int(a.sum()) for a in one[5::5]) >= 20  # terminated: episodes ended
+    most = numba.config.NUMBA_NUM_THREADS
+    if most < 2:
+        pytest.skip("numba has one thread here")
+    for a, b in zip(one, run(most), strict=True):
+        np.testing.assert_array_equal(a, b)

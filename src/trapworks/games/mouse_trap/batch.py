@@ -663,7 +663,7 @@ def _encode(
         out[i] = min(1.0, S[TURN] / float(turn_limit))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", parallel=True)
 def vector_reset(
     S: Any,
     P: Any,
@@ -678,11 +678,13 @@ def vector_reset(
     turn_limit: int,
     obs: Any,
     mask: Any,
+    work: Any,
 ) -> None:
-    """A new game in every environment, played on to the learning seat's first decision."""
-    legal = np.zeros(8, np.int64)
-    scratch = np.zeros(8, np.int64)
-    for e in range(S.shape[0]):
+    """A new game in every environment, played on to the learning seat's first decision.
+    `work`: scratch rows, two per environment (int64, shape (num_envs, 2, 8))."""
+    for e in prange(S.shape[0]):  # environments are independent: each its own rows and stream
+        legal = work[e, 0]
+        scratch = work[e, 1]
         _new_game(S[e], P, mice[e], cheese[e], jams[e], supply)
         _advance(S[e], P, mice[e], cheese[e], jams[e], st[e], T, policies, seat, legal, scratch)
         _observe(S[e], P, mice[e], cheese[e], seat, supply, turn_limit, obs[e], mask[e], legal)
@@ -709,7 +711,7 @@ def _observe(
             mask[legal[j]] = 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", parallel=True)
 def vector_step(
     actions: Any,
     S: Any,
@@ -732,12 +734,21 @@ def vector_step(
     terminated: Any,
     truncated: Any,
     illegal: Any,
+    work: Any,
 ) -> None:
     """One decision of the learning seat in every environment; an environment whose episode
-    ended at the last step starts a new game instead (Gymnasium's next-step autoreset)."""
-    legal = np.zeros(8, np.int64)
-    scratch = np.zeros(8, np.int64)
-    for e in range(S.shape[0]):
+    ended at the last step starts a new game instead (Gymnasium's next-step autoreset).
+    `work`: scratch rows, two per environment (int64, shape (num_envs, 2, 8)).
+
+    Compiled with parallel=True over the environments (each reads and writes only its own rows
+    and draws from its own stream, so the results do not depend on the number of threads).
+    numba makes much faster code of the prange loop even on one thread: about 9x here (506 against
+    57 us a step of 256 environments, NUMBA_NUM_THREADS=1), as for _play and 13 Dead End Drive's
+    vector_step (the cause is not pinned down; the serial code keeps many more reference counts
+    of the array views the inlined helpers pass around, a likely part of it)."""
+    for e in prange(S.shape[0]):
+        legal = work[e, 0]
+        scratch = work[e, 1]
         Se = S[e]
         rewards[e] = 0.0
         terminated[e] = False

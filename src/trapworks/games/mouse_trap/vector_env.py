@@ -65,6 +65,7 @@ class MouseTrapVectorEnv(BatchedVectorEnv):
         self._jams = np.zeros((num_envs, max(1, len(game.stage_odds))), np.int64)
         self._streams = np.zeros((num_envs, 1), np.uint64)
         self._ended = np.zeros(num_envs, np.bool_)
+        self._work = np.zeros((num_envs, 2, 8), np.int64)  # the engine's scratch rows
 
     def _engine(self) -> tuple[Any, ...]:
         # The engine's game arrays and settings, as vector_reset and vector_step take them.
@@ -86,7 +87,7 @@ class MouseTrapVectorEnv(BatchedVectorEnv):
         self._streams[:, 0] = seeds
         self._ended[:] = False
         run: Any = self._batch.vector_reset  # a compiled function (numba's Dispatcher)
-        run(*self._engine(), self._obs, self._mask)
+        run(*self._engine(), self._obs, self._mask, self._work)
 
     def _step_into(self, actions: np.ndarray) -> None:
         run: Any = self._batch.vector_step  # a compiled function (numba's Dispatcher)
@@ -102,6 +103,7 @@ class MouseTrapVectorEnv(BatchedVectorEnv):
             self._terminated,
             self._truncated,
             self._illegal,
+            self._work,
         )
 
 
