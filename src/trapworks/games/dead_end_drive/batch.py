@@ -9,14 +9,17 @@ agent's order; `_heuristic`). Other agents are refused by name. Action ids and t
 each legal list are the kernel's (moves: pawns in letter order, counts as `counts_available`;
 destinations by square).
 
-Moves: the kernel reads moves of up to 12 squares from its movement tables and searches the
-rest; the engine searches every move depth-first over simple paths (the kernel's
-`search_destinations` / `search_can_move`, which the tables are tested against), with the same
-Figure 8 rule for the Red Chairs and the same "no trap during the opening" filter. The search
+Moves: like the kernel, the engine reads the moves of up to TABLE_DEPTH (6) steps that cross no
+Red Chair from the kernel's own movement tables (`board.MoveTables`, flattened into one array per
+passage option set by `move_table_array`: per start square and count, each end square in order
+with its paths; a move is legal when one of its paths holds no pawn) and searches the rest (the
+chair moves of Figure 8, and the 7-12 steps of a doubles total) depth-first over simple paths (the
+kernel's `search_destinations` / `search_can_move`, which the tables are tested against), with the
+same Figure 8 rule for the Red Chairs and the same "no trap during the opening" filter. The search
 for every destination of a move keeps the squares it may still find (where some walk of the
 steps left can end, `_REACH`) and skips the steps that can lead to none of them, stopping when
-none is left: the same ends, found sooner. The board's tables are module constants (the engine
-plays mansion.txt only; `engine_tables` refuses another).
+none is left: the same ends, found sooner. The board's other tables are module constants (the
+engine plays mansion.txt only; `engine_tables` refuses another).
 
 Randomness: each game draws from its own SplitMix64 stream seeded with its seed (Last Mouse
 Lost's `SharedStream`). A uniform choice among n takes item `((draw >> 32) * n) >> 32`; a chance
