@@ -280,7 +280,7 @@ _H_NEAR_ALL = _H_NEAR.sum(axis=1)  # traps of any kind 1-6 steps away
 # chairs is then a scan of its start's paths for one free of pawns, per end, instead of a search.
 # Layout: MT[(sq * 7 + c) * 4 + 0..3] = first group, end of the groups, first exit path, end of
 # the exit paths (of the moves of c steps from sq); a group at MT_G0 + 3 * g is (end, first path,
-# end of the paths); a path at MT_P0 + TABLE_DEPTH * p is its squares (the start left out, the
+# end of the paths); a path at MT[0] + TABLE_DEPTH * p is its squares (the start left out, the
 # end included; an exit path's squares end with Game Over), -1 after the last.
 MT_G0 = N_SQ * 7 * 4
 _MOVE_TABLES: dict[tuple[int, bool], Any] = {}
@@ -318,7 +318,7 @@ def move_table_array(max_hops: int, start_hop: bool) -> Any:
     p0 = MT_G0 + 3 * n_groups
     for i, squares in enumerate(paths):
         out[p0 + TABLE_DEPTH * i : p0 + TABLE_DEPTH * i + len(squares)] = squares
-    # the paths' offset rides in the last header slot of square 0's count 0 (unused)
+    # where the paths begin: MT[0], the first header slot of square 0 and count 0 (no move's)
     out[0] = p0
     _MOVE_TABLES[key] = out
     return out
