@@ -9,14 +9,17 @@ agent's order; `_heuristic`). Other agents are refused by name. Action ids and t
 each legal list are the kernel's (moves: pawns in letter order, counts as `counts_available`;
 destinations by square).
 
-Moves: the kernel reads moves of up to 12 squares from its movement tables and searches the
-rest; the engine searches every move depth-first over simple paths (the kernel's
-`search_destinations` / `search_can_move`, which the tables are tested against), with the same
-Figure 8 rule for the Red Chairs and the same "no trap during the opening" filter. The search
+Moves: like the kernel, the engine reads the moves of up to TABLE_DEPTH (6) steps that cross no
+Red Chair from the kernel's own movement tables (`board.MoveTables`, flattened into one array per
+passage option set by `move_table_array`: per start square and count, each end square in order
+with its paths; a move is legal when one of its paths holds no pawn) and searches the rest (the
+chair moves of Figure 8, and the 7-12 steps of a doubles total) depth-first over simple paths (the
+kernel's `search_destinations` / `search_can_move`, which the tables are tested against), with the
+same Figure 8 rule for the Red Chairs and the same "no trap during the opening" filter. The search
 for every destination of a move keeps the squares it may still find (where some walk of the
 steps left can end, `_REACH`) and skips the steps that can lead to none of them, stopping when
-none is left: the same ends, found sooner. The board's tables are module constants (the engine
-plays mansion.txt only; `engine_tables` refuses another).
+none is left: the same ends, found sooner. The board's other tables are module constants (the
+engine plays mansion.txt only; `engine_tables` refuses another).
 
 Randomness: each game draws from its own SplitMix64 stream seeded with its seed (Last Mouse
 Lost's `SharedStream`). A uniform choice among n takes item `((draw >> 32) * n) >> 32`; a chance
@@ -50,7 +53,7 @@ from trapworks.core.stream_jit import below as _below
 from trapworks.core.stream_jit import sample as _sample
 from trapworks.core.stream_jit import uniform as _uniform
 
-from .board import load_mansion
+from .board import TABLE_DEPTH, MoveTables, load_mansion, squares_of
 from .components import DETECTIVE, HAND_SIZE, NUM_PAWNS, ROLLS, SECRET_CARDS_2P, TRAP_KINDS, WILD
 from .evaluation import HEURISTIC_BLUFF, heuristic_tables
 
@@ -144,7 +147,8 @@ PRUNE_FROM = 2
     T_REVEAL_CUM,
     T_DECK,
     T_CHAIR_ORDER,
-) = range(10)
+    T_MOVES,
+) = range(11)
 
 
 # --- the stream, for the kernel -------------------------------------------------------
@@ -266,6 +270,60 @@ def _heuristic_arrays() -> tuple[Any, Any]:
 
 
 _H_DOOR, _H_NEAR = _heuristic_arrays()
+_H_NEAR_ALL = _H_NEAR.sum(axis=1)  # traps of any kind 1-6 steps away
+
+
+# --- the movement tables, as the compiled code reads them ----------------------------------
+# The kernel's `MoveTables` (board.py: every simple path of 1..TABLE_DEPTH steps that crosses no
+# chair, per start square, grouped by end square, the end squares in order) flattened into one
+# int32 array per (passage_hops, passage_start_hop): a move of up to TABLE_DEPTH steps without
+# chairs is then a scan of its start's paths for one free of pawns, per end, instead of a search.
+# Layout: MT[(sq * 7 + c) * 4 + 0..3] = first group, end of the groups, first exit path, end of
+# the exit paths (of the moves of c steps from sq); a group at MT_G0 + 3 * g is (end, first path,
+# end of the paths); a path at MT[0] + TABLE_DEPTH * p is its squares (the start left out, the
+# end included; an exit path's squares end with Game Over), -1 after the last.
+MT_G0 = N_SQ * 7 * 4
+_MOVE_TABLES: dict[tuple[int, bool], Any] = {}
+
+
+def move_table_array(max_hops: int, start_hop: bool) -> Any:
+    """The flattened movement tables for these passage options (made once, kept)."""
+    key = (int(max_hops), bool(start_hop))
+    got = _MOVE_TABLES.get(key)
+    if got is not None:
+        return got
+    tables = MoveTables(_M, key[0], key[1])
+    header = np.zeros(MT_G0, np.int64)
+    groups: list[int] = []
+    paths: list[list[int]] = []
+    for sq in range(N_SQ):
+        if not _M.neighbours[sq]:
+            continue
+        tab = tables.start(sq)
+        for c in range(1, TABLE_DEPTH + 1):
+            _flat, _flat_nt, grps, exits, _ends, _by_end = tab[c]
+            h = (sq * 7 + c) * 4
+            header[h] = len(groups) // 3
+            for _bit, end, ps, _hs in grps:
+                groups.extend((end, len(paths), len(paths) + len(ps)))
+                paths.extend(squares_of(path) for path in ps)
+            header[h + 1] = len(groups) // 3
+            header[h + 2] = len(paths)
+            paths.extend(squares_of(path) for path in exits[0])
+            header[h + 3] = len(paths)
+    n_groups = len(groups) // 3
+    out = np.full(MT_G0 + 3 * n_groups + TABLE_DEPTH * len(paths), -1, np.int32)
+    out[:MT_G0] = header
+    out[MT_G0 : MT_G0 + 3 * n_groups] = groups
+    p0 = MT_G0 + 3 * n_groups
+    for i, squares in enumerate(paths):
+        out[p0 + TABLE_DEPTH * i : p0 + TABLE_DEPTH * i + len(squares)] = squares
+    # where the paths begin: MT[0], the first header slot of square 0 and count 0 (no move's)
+    out[0] = p0
+    _MOVE_TABLES[key] = out
+    return out
+
+
 # The heuristic's share of bluffs (agents.HeuristicAgent's default, what `simulate` makes).
 H_BLUFF = HEURISTIC_BLUFF
 
@@ -432,11 +490,74 @@ def _clear_ends(G: Any) -> None:
 
 
 @njit(cache=True, error_model="numpy")
-def _can_move(G: Any, P: Any, pawn: int, count: int, go: int) -> Any:
+def _table(
+    G: Any, mt: Any, start: int, count: int, blocked: int, exit_ok: int, first_only: int, go: int
+) -> Any:
+    """`_search` without chairs for 1 <= count <= TABLE_DEPTH, read from the movement tables (mt,
+    `move_table_array`): per end square in order, its first path free of pawns (with `blocked`),
+    then a path onto Game Over (with `exit_ok`). The same answers, marked the same way."""
+    h = (start * 7 + count) * 4
+    p0 = mt[0]
+    opening = G[OPENING]
+    found = 0
+    for g in range(mt[h], mt[h + 1]):
+        b = MT_G0 + 3 * g
+        end = mt[b]
+        if opening and _TRAP[end] >= 0:
+            continue
+        free = not blocked
+        if blocked:
+            for p in range(mt[b + 1], mt[b + 2]):
+                q = p0 + TABLE_DEPTH * p
+                free = True
+                for i in range(count):
+                    if G[OCC + mt[q + i]]:
+                        free = False
+                        break
+                if free:
+                    break
+        if free:
+            if first_only:
+                return 1
+            G[ENDS + end] = 1
+            G[END_LIST + G[END_N]] = end
+            G[END_N] += 1
+            found += 1
+    if exit_ok:
+        for p in range(mt[h + 2], mt[h + 3]):
+            q = p0 + TABLE_DEPTH * p
+            free = True
+            if blocked:
+                for i in range(TABLE_DEPTH):
+                    sq = mt[q + i]
+                    if sq < 0:
+                        break
+                    if G[OCC + sq]:
+                        free = False
+                        break
+            if free:
+                if first_only:
+                    return 1
+                G[ENDS + go] = 1
+                G[END_LIST + G[END_N]] = go
+                G[END_N] += 1
+                found += 1
+                break
+    return found
+
+
+@njit(cache=True, error_model="numpy")
+def _can_move(G: Any, P: Any, mt: Any, pawn: int, count: int, go: int) -> Any:
     """DeadEndDriveState.can_move: a move without chairs, or (Figure 8) with chairs when only
     pawns block every chair-free move."""
     start = G[POS + pawn]
     exit_ok = 1 if pawn == G[PORTRAIT] else 0
+    if count <= TABLE_DEPTH:
+        if _table(G, mt, start, count, 1, exit_ok, 1, go):
+            return True
+        if not _table(G, mt, start, count, 0, exit_ok, 1, go):
+            return False
+        return bool(_search(G, P, start, count, 1, 1, exit_ok, 1, go))
     if _search(G, P, start, count, 1, 0, exit_ok, 1, go):
         return True
     return bool(_search(G, P, start, count, 0, 0, exit_ok, 1, go)) and bool(
@@ -445,11 +566,16 @@ def _can_move(G: Any, P: Any, pawn: int, count: int, go: int) -> Any:
 
 
 @njit(cache=True, error_model="numpy")
-def _destinations(G: Any, P: Any, pawn: int, count: int, go: int) -> Any:
+def _destinations(G: Any, P: Any, mt: Any, pawn: int, count: int, go: int) -> Any:
     """DeadEndDriveState.destinations into G[ENDS:] (cleared first); how many."""
     _clear_ends(G)
     start = G[POS + pawn]
     exit_ok = 1 if pawn == G[PORTRAIT] else 0
+    if count <= TABLE_DEPTH:
+        k = _table(G, mt, start, count, 1, exit_ok, 0, go)
+        if k == 0 and _table(G, mt, start, count, 0, exit_ok, 1, go):
+            k = _search(G, P, start, count, 1, 1, exit_ok, 0, go)
+        return k
     k = _search(G, P, start, count, 1, 0, exit_ok, 0, go)
     if k == 0 and _search(G, P, start, count, 0, 0, exit_ok, 1, go):
         k = _search(G, P, start, count, 1, 1, exit_ok, 0, go)
@@ -465,7 +591,7 @@ def _movable(G: Any, p: int) -> Any:
 
 
 @njit(cache=True, error_model="numpy")
-def _select_choices(G: Any, P: Any, go: int, out: Any) -> Any:
+def _select_choices(G: Any, P: Any, mt: Any, go: int, out: Any) -> Any:
     """The pawn-and-count actions in the kernel's order into `out`; their count."""
     counts = np.zeros(3, np.int64)
     nc = 0
@@ -486,7 +612,7 @@ def _select_choices(G: Any, P: Any, go: int, out: Any) -> Any:
         if not _movable(G, p):
             continue
         for i in range(nc):
-            if _can_move(G, P, p, counts[i], go):
+            if _can_move(G, P, mt, p, counts[i], go):
                 out[k] = p * 12 + counts[i] - 1
                 k += 1
     return k
@@ -530,13 +656,13 @@ def _enter_select(G: Any, T: Any, P: Any, go: int, scratch: Any) -> None:
                 continue
             ok = False
             for p in range(NUM_PAWNS):
-                if _movable(G, p) and _can_move(G, P, p, d, go):
+                if _movable(G, p) and _can_move(G, P, T[T_MOVES], p, d, go):
                     ok = True
                     break
             if not ok:
                 _end_turn(G, P)
                 return
-    k = _select_choices(G, P, go, G[SEL : SEL + 40])
+    k = _select_choices(G, P, T[T_MOVES], go, G[SEL : SEL + 40])
     G[SEL_N] = k
     if k == 0:
         _end_turn(G, P)
@@ -849,7 +975,7 @@ def _legal(G: Any, T: Any, P: Any, go: int, ids: Any, legal: Any) -> Any:
             legal[i] = G[SEL + i]
         return k
     if ph == F_DEST:
-        _destinations(G, P, G[SEL_PAWN], G[SEL_COUNT], go)
+        _destinations(G, P, T[T_MOVES], G[SEL_PAWN], G[SEL_COUNT], go)
         k = G[END_N]
         for i in range(k):  # by square (an insertion sort: the list is short)
             sq = G[END_LIST + i]
@@ -938,35 +1064,77 @@ def _decide(
 
 
 @njit(cache=True, error_model="numpy")
-def _h_score(
-    G: Any, seat: int, pawn: int, sq: int, go: int, st: Any, bluff: float, playable: Any, wild: int
-) -> Any:
-    """agents.HeuristicAgent._score, the same float operations in the same order (and its one
-    draw, the bluff, when its own pawn would end on a trap)."""
-    own = (G[CHARS + seat] >> pawn) & 1
-    if sq == go:
-        return 10_000.0 if own else -10_000.0
+def _h_select(G: Any, P: Any, mt: Any, st: Any, go: int, bluff: float, scratch: Any) -> Any:
+    """agents.HeuristicAgent._best_move for the seat to move: every destination of every choice
+    (choices in the kernel's order, destinations by square) scored as `_score` scores it, plus a
+    jitter of `rnd() * 0.5`, the first best kept; its draws (the bluff when its own pawn would end
+    on a trap, then the jitter) taken from the game's stream in the kernel agent's order. The
+    chosen destination is kept in G[PLAN]; the choice's action id returned.
+
+    A score before its jitter is a sum of small integers and halves (exact in a float, whatever
+    the order of the sum), so the terms that depend only on the pawn are worked out once per
+    choice, and the danger of a square is its count of traps 1-6 steps away plus those of the
+    kinds the seat may play (a Wild: all): the same value as `_score`'s."""
+    seat = G[TO_MOVE]
+    mine = G[CHARS + seat]
     portrait = G[PORTRAIT]
-    score = 0.0
-    kind = _TRAP[sq]
-    if kind >= 0:
-        if own:
-            score += 25.0 if _uniform(st) < bluff else -60.0
-        elif playable[kind] or wild:
-            score += 500.0 + (200.0 if pawn == portrait else 0.0)
-        else:
-            score += 40.0 + (60.0 if pawn == portrait else 0.0)
-    d0 = _H_DOOR[G[POS + pawn]]
-    d1 = _H_DOOR[sq]
-    if pawn == portrait:
-        score += (8.0 * (d0 - d1)) if own else (6.0 * (d1 - d0))
-    elif own:
-        score += 0.5 * (d0 - d1)
-    near = 0.0
-    for k in range(_H_NEAR.shape[1]):
-        near += _H_NEAR[sq, k] * (2.0 if (wild or playable[k]) else 1.0)
-    score += (-6.0 * near) if own else (3.0 * near)
-    return score
+    n_kinds = len(TRAP_KINDS)
+    pbits = 0
+    for k in range(n_kinds):
+        if _playable(G, P, seat, k):
+            pbits |= 1 << k
+    if _playable(G, P, seat, WILD):
+        pbits = (1 << n_kinds) - 1  # "kind in playable or wild" for every kind
+    best = 0.0
+    best_action = -1
+    best_sq = -1
+    for i in range(G[SEL_N]):
+        action = G[SEL + i]
+        pawn = action // 12
+        count = action % 12 + 1
+        n = _destinations(G, P, mt, pawn, count, go)
+        for j in range(n):  # by square (an insertion sort: the list is short, often sorted)
+            sq = G[END_LIST + j]
+            m = j
+            while m > 0 and scratch[m - 1] > sq:
+                scratch[m] = scratch[m - 1]
+                m -= 1
+            scratch[m] = sq
+        own = (mine >> pawn) & 1
+        is_p = pawn == portrait
+        d0 = _H_DOOR[G[POS + pawn]]
+        for j in range(n):
+            sq = scratch[j]
+            if sq == go:
+                score = 10_000.0 if own else -10_000.0
+            else:
+                score = 0.0
+                kind = _TRAP[sq]
+                if kind >= 0:
+                    if own:
+                        score = 25.0 if _uniform(st) < bluff else -60.0
+                    elif (pbits >> kind) & 1:
+                        score = 700.0 if is_p else 500.0
+                    else:
+                        score = 100.0 if is_p else 40.0
+                d1 = _H_DOOR[sq]
+                if is_p:
+                    score += (8.0 * (d0 - d1)) if own else (6.0 * (d1 - d0))
+                elif own:
+                    score += 0.5 * (d0 - d1)
+                near = _H_NEAR_ALL[sq]
+                if pbits:
+                    for k in range(n_kinds):
+                        if (pbits >> k) & 1:
+                            near += _H_NEAR[sq, k]
+                score += (-6.0 * near) if own else (3.0 * near)
+            score = score + _uniform(st) * 0.5
+            if best_action < 0 or score > best:
+                best = score
+                best_action = action
+                best_sq = sq
+    G[PLAN] = best_sq
+    return best_action
 
 
 @njit(cache=True, error_model="numpy")
@@ -981,38 +1149,8 @@ def _heuristic(G: Any, T: Any, P: Any, st: Any, go: int, ids: Any, bluff: float,
         if portrait >= 0 and (mine >> portrait) & 1:
             return ids[2]
         return ids[1]
-    if ph == F_SELECT:  # _best_move: every destination of every choice, scored, plus a jitter
-        playable = np.zeros(len(TRAP_KINDS), np.int64)
-        for k in range(len(TRAP_KINDS)):
-            playable[k] = _playable(G, P, seat, k)
-        wild = 1 if _playable(G, P, seat, WILD) else 0
-        best = -np.inf
-        best_action = -1
-        best_sq = -1
-        first = True
-        for i in range(G[SEL_N]):
-            action = G[SEL + i]
-            pawn = action // 12
-            count = action % 12 + 1
-            n = _destinations(G, P, pawn, count, go)
-            for j in range(n):  # by square
-                sq = G[END_LIST + j]
-                m = j
-                while m > 0 and scratch[m - 1] > sq:
-                    scratch[m] = scratch[m - 1]
-                    m -= 1
-                scratch[m] = sq
-            for j in range(n):
-                sq = scratch[j]
-                score = _h_score(G, seat, pawn, sq, go, st, bluff, playable, wild)
-                score = score + _uniform(st) * 0.5
-                if first or score > best:
-                    first = False
-                    best = score
-                    best_action = action
-                    best_sq = sq
-        G[PLAN] = best_sq
-        return best_action
+    if ph == F_SELECT:  # _best_move
+        return _h_select(G, P, T[T_MOVES], st, go, bluff, scratch)
     if ph == F_DEST:  # the plan made on selecting (the same pawn and count, nothing moved since)
         return ids[0] + G[PLAN]
     if ph == F_TRAP:
@@ -1153,6 +1291,7 @@ def engine_tables(game: Any) -> dict[str, Any]:
         reveal_cum,
         deck,
         np.array(m.chair_order, np.int64),
+        move_table_array(o["passage_hops"], o["passage_start_hop"]),
     )
     return {"params": params, "tables": tables, "ids": ids, "go": m.game_over, "track_end": len(m.track) - 1}
 
