@@ -162,6 +162,19 @@ def test_the_option_is_refused_by_the_batched_engine_and_left_to_the_kernel():
 
     spec = RunSpec("dead-end-drive", ("random",), 2, {"players": 4, "deal": "chance"}, seed=1)
     assert not uses_batched_engine(spec)
+    # The engine's own entry (play_columns) and the vector environment refuse it by name too,
+    # rather than dealing from their own stream.
+    from trapworks.core import TrapworksError
+    from trapworks.games.dead_end_drive.batch import engine_tables
+
+    with pytest.raises(TrapworksError, match="deal=chance"):
+        engine_tables(game)
+    import gymnasium
+
+    import trapworks.adapters.gymnasium  # noqa: F401  (registers the ids)
+
+    with pytest.raises(TrapworksError, match="deal=chance"):
+        gymnasium.make_vec("trapworks/DeadEndDrive-v0", num_envs=2, players=4, deal="chance")
 
 
 def test_a_record_replays_a_chance_dealt_game():

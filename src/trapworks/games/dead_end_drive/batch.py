@@ -1227,6 +1227,11 @@ def _play(
 def engine_tables(game: Any) -> dict[str, Any]:
     """The engine's inputs for one game object: options as a vector, board and chance tables
     (the chance tables are the kernel's own floats, so the same draws)."""
+    if game.options.get("deal", "seeded") != "seeded":  # one place for play_columns and the env
+        raise TrapworksError(
+            "the batched 13 Dead End Drive engine deals and draws from its own stream: "
+            "option deal=chance (chance nodes, for tree search) is played by the kernel only"
+        )
     m = game.mansion
     if m is not _M and (
         m.width * m.height != N_SQ
