@@ -86,6 +86,7 @@ from .batch import (
     SECRET,
     SEL_COUNT,
     SEL_PAWN,
+    T_MOVES,
     T_TRAP,
     TO_MOVE,
     TOTAL_OK,
@@ -298,7 +299,7 @@ def _observe(
     out[i + 4] = min(1.0, (turns + 1) / turn_limit)
     if deciding and G[TO_MOVE] == seat:
         if ph == F_DEST:  # the mask needs the ends, not _legal's order of them
-            _destinations(G, P, sel, G[SEL_COUNT], go)
+            _destinations(G, P, T[T_MOVES], sel, G[SEL_COUNT], go)
             dest = ids[0]
             for j in range(G[END_N]):
                 mask[dest + G[END_LIST + j]] = 1
