@@ -156,7 +156,9 @@ def test_a_draw_offers_each_kind_in_the_pile_by_its_share():
 def test_the_option_is_refused_by_the_batched_engine_and_left_to_the_kernel():
     game = chance_game(4)
     assert not game.batched_agents
-    with pytest.raises(NotImplementedError, match="deal=chance"):
+    from trapworks.core import TrapworksError
+
+    with pytest.raises(TrapworksError, match="deal=chance"):
         game.play_batch(["random"] * 4, [1, 2])
     from trapworks.sim.runner import RunSpec, uses_batched_engine
 
@@ -164,7 +166,6 @@ def test_the_option_is_refused_by_the_batched_engine_and_left_to_the_kernel():
     assert not uses_batched_engine(spec)
     # The engine's own entry (play_columns) and the vector environment refuse it by name too,
     # rather than dealing from their own stream.
-    from trapworks.core import TrapworksError
     from trapworks.games.dead_end_drive.batch import engine_tables
 
     with pytest.raises(TrapworksError, match="deal=chance"):

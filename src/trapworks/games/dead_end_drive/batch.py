@@ -1227,7 +1227,7 @@ def _play(
 def engine_tables(game: Any) -> dict[str, Any]:
     """The engine's inputs for one game object: options as a vector, board and chance tables
     (the chance tables are the kernel's own floats, so the same draws)."""
-    if game.options.get("deal", "seeded") != "seeded":  # one place for play_columns and the env
+    if game.hidden_chance:  # the one refusal, for play_batch, play_columns and the vector env
         raise TrapworksError(
             "the batched 13 Dead End Drive engine deals and draws from its own stream: "
             "option deal=chance (chance nodes, for tree search) is played by the kernel only"

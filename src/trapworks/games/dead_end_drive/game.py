@@ -286,12 +286,7 @@ class DeadEndDriveGame(Game):
         """Whole games in the compiled engine (batch.py), one per seed: the rows of stats.game_stats
         with "winners", "returns", "length", "actions" and "truncated"; with `moves`, each game's
         action ids. See batch.py for the random stream and the deal."""
-        if self.hidden_chance:
-            raise NotImplementedError(
-                "the batched 13 Dead End Drive engine deals and draws from its own stream: "
-                "option deal=chance (chance nodes, for tree search) is played by the kernel only"
-            )
-        if not self.batched_agents:
+        if not _BATCHED_AGENTS:  # (deal=chance is refused by name in batch.engine_tables)
             raise NotImplementedError("batched 13 Dead End Drive needs numba (pip install trapworks[fast])")
         from .batch import play_batch
 
