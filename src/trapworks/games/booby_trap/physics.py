@@ -18,7 +18,9 @@ The same packing therefore gives the same outcome, bit for bit, on the same plat
 from __future__ import annotations
 
 import math
+import os
 import random
+import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -413,6 +415,7 @@ class LeanWorld:
     """A packing's space made with Chipmunk's own calls (see above); `close()` frees it."""
 
     def __init__(self, packing: Packing):
+        self.built_from = packing
         # What close() frees (removed pieces' too), by kind.
         self._bodies: list[ffi.CData] = []
         self._shapes: list[ffi.CData] = []
@@ -513,9 +516,26 @@ class LeanWorld:
             pieces[pid] = (body, shape, slip, spin)
             sizes[pid] = size
         self.load = 1.0
+        self.loaded = False  # warm_up has run
         self._speeds = _Batch(space, _VELOCITY, _BODY_FIELDS_GET)
         self._depths = _Batch(space, _DEPTH, _ARBITER_FIELDS_GET)
         self._places = _Batch(space, _IDS_POSITION, _BODY_FIELDS_GET)
+
+    def copy(self) -> LeanWorld:
+        """An exact copy of this world (`_worldcopy.c`): a space built from the same packing by
+        the same calls, with this one's state written into it. It steps as this world would, bit
+        for bit, from here on. Only for a world whose pieces are all still there (nothing
+        removed), and only where `world_copies.available()`."""
+        if len(self.pieces) != len(self.built_from.pieces):
+            raise ValueError("a world with pieces removed is not copied")
+        twin = LeanWorld(self.built_from)
+        try:
+            _worldcopy.copy_state(_address(self.space), _address(twin.space))  # type: ignore[union-attr]
+        except BaseException:
+            twin.close()
+            raise
+        twin.load, twin.loaded = self.load, self.loaded
+        return twin
 
     @staticmethod
     def _keep(kind: list[ffi.CData], pointer: ffi.CData) -> ffi.CData:
@@ -568,6 +588,7 @@ class LeanWorld:
             step(space, dt)
         lib.cpSpaceSetIterations(space, ITERATIONS)
         self.load = 1.0
+        self.loaded = True
 
     def bar_face(self) -> float:
         return float(lib.cpBodyGetPosition(self.bar).x - BAR_THICKNESS / 2)
@@ -697,6 +718,117 @@ class LeanWorld:
                 if quiet >= REST_CHECKS and n < max_steps:
                     return n
         return max_steps
+
+
+# --- loaded worlds kept for the next removal ------------------------------------------------
+# A removal starts from its stored tray rebuilt and loaded (`warm_up`: 40 steps at 60 solver
+# iterations, a third of a removal). The hold check that stored the tray (`holds`,
+# `_settle_until_it_holds`) has just rebuilt and loaded that very space, so it keeps an exact
+# copy of it here (`LeanWorld.copy`, `_worldcopy.c`) and the next removal from that tray takes it
+# instead of loading the tray again: the same world, bit for bit, for about a tenth of the cost.
+# Where the copy is not available (no compiled extension, another pymunk build, or the process's
+# self-check failed) nothing is kept and every removal loads its tray, with the same outcome.
+
+try:
+    if os.environ.get("TRAPWORKS_PURE_PYTHON"):
+        raise ImportError("TRAPWORKS_PURE_PYTHON is set")
+    from . import _worldcopy  # type: ignore[attr-defined]
+except ImportError:  # no compiler at install time: every removal loads its tray
+    _worldcopy = None
+
+# The build whose private structures _worldcopy.c is written against (read from its debug data).
+WORLD_COPY_PYMUNK = "7.3.1"
+
+
+def _address(pointer: ffi.CData) -> int:
+    return int(ffi.cast("uintptr_t", pointer))
+
+
+def _init_worldcopy() -> None:
+    """Give the extension pymunk's functions that tell the tray's joint kinds apart."""
+    _worldcopy.init(  # type: ignore[union-attr]
+        _address(ffi.addressof(lib, "cpConstraintIsPivotJoint")),
+        _address(ffi.addressof(lib, "cpConstraintIsGearJoint")),
+        _address(ffi.addressof(lib, "cpConstraintIsGrooveJoint")),
+    )
+
+
+def copy_checks_out(world: LeanWorld, steps: int = 60) -> bool:
+    """The self-check before a process keeps its first copy: `world` (just loaded from its
+    packing) is copied, the packing is loaded again from scratch, the middle piece is taken out of
+    both and they are stepped side by side: they must give the same positions, bit for bit."""
+    packing = world.built_from
+    with LeanWorld(packing) as fresh, world.copy() as twin:
+        fresh.warm_up()
+        runs = []
+        for w in (fresh, twin):
+            if packing.pieces:
+                w.remove_piece(packing.pieces[len(packing.pieces) // 2].id)
+            tape = []
+            for _ in range(steps):
+                w.step()
+                tape.append(w.tape())
+            runs.append((tape, w.packing()))
+        return runs[0] == runs[1]
+
+
+class _WorldCopies:
+    """The loaded worlds kept by hold checks, by (packing, the model's settings); each is taken
+    once (a removal changes it). The last `size` are kept; a world let go is freed."""
+
+    def __init__(self, size: int = 32):
+        self.size = size
+        self._worlds: OrderedDict[tuple, LeanWorld] = OrderedDict()
+        self._lock = threading.Lock()
+        self._checked: bool | None = None
+        self.kept = self.taken = 0
+
+    def available(self, world: LeanWorld | None = None) -> bool:
+        """Whether worlds are copied in this process: the extension is built for this pymunk and
+        the self-check (`copy_checks_out`, run on the first world offered) passed."""
+        if self._checked is None:
+            if _worldcopy is None or pymunk.version != WORLD_COPY_PYMUNK:
+                self._checked = False
+            elif world is not None:
+                _init_worldcopy()
+                try:
+                    self._checked = copy_checks_out(world)
+                except ValueError:  # a structure the copy refuses
+                    self._checked = False
+        return bool(self._checked)
+
+    def keep(self, world: LeanWorld) -> None:
+        """Keep a copy of `world`, just loaded from its packing (nothing removed, not settled)."""
+        if self.size <= 0 or not self.available(world):
+            return
+        twin = world.copy()
+        key = (world.built_from, _model_key())
+        with self._lock:
+            old = self._worlds.pop(key, None)
+            self._worlds[key] = twin
+            self.kept += 1
+            evicted = [self._worlds.popitem(last=False)[1] for _ in range(len(self._worlds) - self.size)]
+        for w in evicted + ([old] if old is not None else []):
+            w.close()
+
+    def take(self, packing: Packing) -> LeanWorld | None:
+        """The kept loaded world of `packing`, now the caller's (to close), or None."""
+        with self._lock:
+            world = self._worlds.pop((packing, _model_key()), None)
+            if world is not None:
+                self.taken += 1
+        return world
+
+    def clear(self) -> None:
+        with self._lock:
+            worlds = list(self._worlds.values())
+            self._worlds.clear()
+            self.kept = self.taken = 0
+        for w in worlds:
+            w.close()
+
+
+world_copies = _WorldCopies()
 
 
 def _owner(body_id: int) -> int:
@@ -867,6 +999,7 @@ def holds(packing: Packing, max_steps: int | None = None) -> tuple[bool, LeanWor
     world = LeanWorld(packing)
     world.warm_up()
     loaded = _read_stress(world, packing)  # what stress_of(packing) will give, if it holds
+    world_copies.keep(world)  # the loaded tray the next removal from it starts from
     steps = world.settle(max_steps=max_steps)
     held = (
         steps < (MAX_SETTLE_STEPS if max_steps is None else max_steps)
@@ -915,6 +1048,7 @@ def _settle_until_it_holds(
             world = LeanWorld(after)
             world.warm_up()
             loaded = _read_stress(world, after)  # what stress_of(after) will give, if it is stored
+            world_copies.keep(world)  # the loaded tray the next removal from it starts from
             trial: list | None = [] if recording is not None else None
             pressed: set[int] | None = set() if squeezed is not None else None
             n = world.settle(max_steps=left, tape=trial, squeezed=pressed)
@@ -951,9 +1085,14 @@ def _resolve_removal(packing: Packing, piece: int, frames: bool = False, tape: b
     ids = {p.id for p in packing.pieces}
     if piece not in ids:
         raise ValueError(f"piece {piece} is not on the tray")
-    world = LeanWorld(packing)
+    # The stored tray rebuilt and loaded: the copy its hold check kept, or built and loaded now
+    # (the same world, bit for bit).
+    world = world_copies.take(packing)
+    if world is None:
+        world = LeanWorld(packing)
     try:
-        world.warm_up()
+        if not world.loaded:
+            world.warm_up()
         start = world.bar_face()
         world.remove_piece(piece)
         recording: list | None = [world.tape()] if frames or tape else None  # the piece just lifted out
