@@ -790,7 +790,6 @@ class _WorldCopies:
             if _worldcopy is None or pymunk.version != WORLD_COPY_PYMUNK:
                 self._checked = False
             elif world is not None:
-                _init_worldcopy()
                 try:
                     self._checked = copy_checks_out(world)
                 except ValueError:  # a structure the copy refuses
@@ -828,6 +827,8 @@ class _WorldCopies:
             w.close()
 
 
+if _worldcopy is not None:
+    _init_worldcopy()
 world_copies = _WorldCopies()
 
 
