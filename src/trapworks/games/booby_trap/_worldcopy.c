@@ -30,6 +30,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -346,17 +347,21 @@ static Pair *next_pair(const Pair *pair, const Node *leaf)
 }
 
 /* ------------------------------------------------------------ the copy ------------------- */
-#define MAX_OBJECTS 4096
-
 typedef struct {
     PtrMap objects;  /* bodies, shapes, leaves, nodes, pairs, arbiters, buffers: src -> dst */
-    void *scratch_a[MAX_OBJECTS], *scratch_b[MAX_OBJECTS];
+    void **scratch_a, **scratch_b;
+    int scratch;     /* entries in each scratch array */
 } Copy;
 
 static PyObject *fail(const char *what)
 {
     PyErr_Format(PyExc_ValueError, "cannot copy the space: %s", what);
     return NULL;
+}
+
+static int is_static_leaf(const Node *leaf)
+{
+    return ((const Shape *)leaf->obj)->body->sleeping.idleTime == INFINITY;  /* cpBodyGetType */
 }
 
 static int pair_up_bodies(Copy *c, Array *src, Array *dst, int dynamic)
@@ -380,8 +385,8 @@ static int pair_up_bodies(Copy *c, Array *src, Array *dst, int dynamic)
 /* Leaves of two trees built alike: the same set of shapes, in the same bucket order. */
 static int pair_up_leaves(Copy *c, BBTree *src, BBTree *dst)
 {
-    int ns = set_elements(src->leaves, c->scratch_a, MAX_OBJECTS);
-    int nd = set_elements(dst->leaves, c->scratch_b, MAX_OBJECTS);
+    int ns = set_elements(src->leaves, c->scratch_a, c->scratch);
+    int nd = set_elements(dst->leaves, c->scratch_b, c->scratch);
     if (ns < 0 || ns != nd) return 0;
     for (int i = 0; i < ns; i++) {
         Node *s = c->scratch_a[i], *d = c->scratch_b[i];
@@ -406,22 +411,43 @@ static PyObject *copy_state(PyObject *self, PyObject *args)
         return fail("a space has collision handlers");
     if (src->iterations != dst->iterations || src->collisionPersistence != dst->collisionPersistence)
         return fail("the spaces' settings differ");
-
-    Copy *c = calloc(1, sizeof(Copy));
-    if (!c || !map_init(&c->objects, 4 * MAX_OBJECTS)) {
-        if (c) map_free(&c->objects);
-        free(c);
-        return PyErr_NoMemory();
-    }
-    PyObject *result = NULL;
-    const char *problem = NULL;
     BBTree *stree = (BBTree *)src->dynamicShapes, *dtree = (BBTree *)dst->dynamicShapes;
     BBTree *sstatic = (BBTree *)src->staticShapes, *dstatic = (BBTree *)dst->staticShapes;
-    Node **snodes = (Node **)c->scratch_a, **dnodes = (Node **)c->scratch_b;
-    int n_internal, n_pairs = 0, n_arbiters = 0, n_buffers = 0;
+    if (stree->spatialIndex.klass != dtree->spatialIndex.klass || sstatic->spatialIndex.klass != dtree->spatialIndex.klass ||
+        dstatic->spatialIndex.klass != dtree->spatialIndex.klass || stree->spatialIndex.klass != sstatic->spatialIndex.klass)
+        return fail("the spatial indexes are not both bounding-box trees");
+
+    /* Sizes first: every array and map below is made for exactly this space. */
+    int n_leaves = (int)stree->leaves->entries, n_static = (int)sstatic->leaves->entries;
+    int n_arbiters = (int)src->cachedArbiters->entries;
+    int n_bodies = src->dynamicBodies->num + src->staticBodies->num;
+    Copy copy = {{0}, NULL, NULL, 2 * (n_leaves + n_static) + 16};
+    Copy *c = &copy;
+    PyObject *result = NULL;
+    const char *problem = NULL;
     Pair **pairs = NULL;
     Arbiter **arbs = NULL, **darbs = NULL;
     ContactBufferHeader *sbufs[64], *dbufs[64];
+    int n_internal, n_pairs = 0, n_entries = 0, n_buffers = 0;
+    c->scratch_a = malloc(c->scratch * sizeof(void *));
+    c->scratch_b = malloc(c->scratch * sizeof(void *));
+    if (!c->scratch_a || !c->scratch_b) { result = PyErr_NoMemory(); goto done; }
+    {
+        int n = set_elements(stree->leaves, c->scratch_a, c->scratch);
+        int m = set_elements(sstatic->leaves, c->scratch_a + n, c->scratch - n);
+        for (int i = 0; i < n + m; i++) {
+            Node *leaf = c->scratch_a[i];
+            for (Pair *p = leaf->node.leaf.pairs; p; p = next_pair(p, leaf)) n_entries++;
+        }
+    }
+    pairs = malloc((n_entries + 1) * sizeof(Pair *));
+    arbs = malloc((n_arbiters + 1) * sizeof(Arbiter *));
+    darbs = malloc((n_arbiters + 1) * sizeof(Arbiter *));
+    if (!pairs || !arbs || !darbs ||
+        !map_init(&c->objects, 2 * n_bodies + 3 * (n_leaves + n_static) + n_entries + n_arbiters + 64)) {
+        result = PyErr_NoMemory();
+        goto done;
+    }
 
     /* 1. Everything is checked and paired up before anything of dst is written. */
     if (!pair_up_bodies(c, src->dynamicBodies, dst->dynamicBodies, 1) ||
@@ -438,47 +464,38 @@ static PyObject *copy_state(PyObject *self, PyObject *args)
             goto done;
         }
     }
-    if (stree->spatialIndex.klass != dtree->spatialIndex.klass || sstatic->spatialIndex.klass != dtree->spatialIndex.klass ||
-        dstatic->spatialIndex.klass != dtree->spatialIndex.klass) {
-        problem = "the spatial indexes are not both bounding-box trees";
-        goto done;
-    }
     if (!pair_up_leaves(c, stree, dtree) || !pair_up_leaves(c, sstatic, dstatic)) {
         problem = "the trees' leaves differ";
         goto done;
     }
-    n_internal = internal_nodes(stree->root, snodes, MAX_OBJECTS);
-    if (n_internal < 0 || internal_nodes(dtree->root, dnodes, MAX_OBJECTS) != n_internal) {
-        problem = "the trees' sizes differ";
-        goto done;
-    }
-    for (int i = 0; i < n_internal; i++) map_put(&c->objects, snodes[i], dnodes[i]);
-
-    /* The pairs: every one has a dynamic leaf, so walking the dynamic leaves finds them all. */
-    pairs = malloc(MAX_OBJECTS * sizeof(Pair *));
-    if (!pairs) { result = PyErr_NoMemory(); goto done; }
     {
-        int nleaves = set_elements(stree->leaves, c->scratch_a, MAX_OBJECTS);
-        PtrMap seen;
-        if (!map_init(&seen, MAX_OBJECTS)) { result = PyErr_NoMemory(); goto done; }
-        for (int i = 0; i < nleaves && !problem; i++) {
+        Node **snodes = (Node **)c->scratch_a, **dnodes = (Node **)c->scratch_b;
+        n_internal = internal_nodes(stree->root, snodes, c->scratch);
+        if (n_internal < 0 || internal_nodes(dtree->root, dnodes, c->scratch) != n_internal) {
+            problem = "the trees' sizes differ";
+            goto done;
+        }
+        for (int i = 0; i < n_internal; i++) map_put(&c->objects, snodes[i], dnodes[i]);
+    }
+    /* The pairs, each once: a pair between two dynamic leaves is in both their lists (taken from
+     * its leaf a), one with a static leaf (its leaf a) only in the dynamic leaf's list. */
+    {
+        int n = set_elements(stree->leaves, c->scratch_a, c->scratch);
+        for (int i = 0; i < n; i++) {
             Node *leaf = c->scratch_a[i];
             for (Pair *p = leaf->node.leaf.pairs; p; p = next_pair(p, leaf)) {
-                if (map_get(&seen, p)) continue;
-                if (n_pairs >= MAX_OBJECTS) { problem = "too many pairs"; break; }
-                map_put(&seen, p, p);
+                if (p->a.leaf != leaf && !is_static_leaf(p->a.leaf)) continue;
+                if (n_pairs >= n_entries) { problem = "the pair lists are inconsistent"; goto done; }
                 pairs[n_pairs++] = p;
             }
         }
-        map_free(&seen);
-        if (problem) goto done;
     }
 
     /* The cached arbiters, and the contact buffers their contacts live in. */
-    arbs = malloc(MAX_OBJECTS * sizeof(Arbiter *));
-    if (!arbs) { result = PyErr_NoMemory(); goto done; }
-    n_arbiters = set_elements(src->cachedArbiters, (void **)arbs, MAX_OBJECTS);
-    if (n_arbiters < 0) { problem = "too many contacts"; goto done; }
+    if (set_elements(src->cachedArbiters, (void **)arbs, n_arbiters) != n_arbiters) {
+        problem = "the contact set is inconsistent";
+        goto done;
+    }
     if (src->contactBuffersHead) {
         ContactBufferHeader *b = src->contactBuffersHead;
         do {
@@ -508,9 +525,7 @@ static PyObject *copy_state(PyObject *self, PyObject *args)
     {
         Pair *dpairs = owned_block(dtree->allocatedBuffers, (size_t)n_pairs * sizeof(Pair));
         Arbiter *block = owned_block(dst->allocatedBuffers, (size_t)n_arbiters * sizeof(Arbiter));
-        darbs = malloc((n_arbiters + 1) * sizeof(Arbiter *));
-        if ((n_pairs && !dpairs) || (n_arbiters && !block) || !darbs ||
-            !array_reserve(dst->arbiters, src->arbiters->num)) {
+        if ((n_pairs && !dpairs) || (n_arbiters && !block) || !array_reserve(dst->arbiters, src->arbiters->num)) {
             result = PyErr_NoMemory();
             goto done;
         }
@@ -556,7 +571,8 @@ static PyObject *copy_state(PyObject *self, PyObject *args)
         memcpy((char *)d + sizeof(Constraint), (char *)s + sizeof(Constraint), size - sizeof(Constraint));
     }
 
-    /* Arbiters, in the last step's order in the contact list, and the cached set. */
+    /* Arbiters (their contacts' accumulated impulses in the copied buffers), the cached set and
+     * the last step's list. */
     for (int k = 0; k < n_arbiters; k++) {
         Arbiter *s = arbs[k], *d = darbs[k];
         *d = *s;
@@ -570,31 +586,31 @@ static PyObject *copy_state(PyObject *self, PyObject *args)
         d->thread_b.prev = map_get(&c->objects, s->thread_b.prev);
         d->contacts = NULL;
         for (int i = 0; i < n_buffers && s->contacts; i++) {
-            char *base = (char *)((ContactBuffer *)sbufs[i])->contacts;
-            if ((char *)s->contacts >= base && (char *)s->contacts < base + sizeof(((ContactBuffer *)0)->contacts)) {
-                d->contacts = ((ContactBuffer *)dbufs[i])->contacts + (s->contacts - (Contact *)base);
+            Contact *base = ((ContactBuffer *)sbufs[i])->contacts;
+            if (s->contacts >= base && s->contacts < base + CONTACTS_PER_BUFFER) {
+                d->contacts = ((ContactBuffer *)dbufs[i])->contacts + (s->contacts - base);
                 break;
             }
         }
     }
-    if (!arbiter_set_fill(dst->cachedArbiters, darbs, n_arbiters)) { problem = "the contact set"; goto done; }
+    if (!arbiter_set_fill(dst->cachedArbiters, darbs, n_arbiters)) { result = PyErr_NoMemory(); goto done; }
     for (int k = 0; k < src->arbiters->num; k++) dst->arbiters->arr[k] = map_get(&c->objects, src->arbiters->arr[k]);
     dst->arbiters->num = src->arbiters->num;
 
     /* The dynamic tree: every node's box, parent and children or stamp and pairs. */
     {
-        int nleaves = set_elements(stree->leaves, c->scratch_a, MAX_OBJECTS);
-        Node **leaves = (Node **)c->scratch_a;
-        for (int i = 0; i < nleaves; i++) {
-            Node *s = leaves[i], *d = map_get(&c->objects, s);
+        Node **nodes = (Node **)c->scratch_a;
+        int n = set_elements(stree->leaves, c->scratch_a, c->scratch);
+        for (int i = 0; i < n; i++) {
+            Node *s = nodes[i], *d = map_get(&c->objects, s);
             d->bb = s->bb;
             d->parent = map_get(&c->objects, s->parent);
             d->node.leaf.stamp = s->node.leaf.stamp;
             d->node.leaf.pairs = map_get(&c->objects, s->node.leaf.pairs);
         }
-        n_internal = internal_nodes(stree->root, snodes, MAX_OBJECTS);
-        for (int i = 0; i < n_internal; i++) {
-            Node *s = snodes[i], *d = map_get(&c->objects, s);
+        n = internal_nodes(stree->root, nodes, c->scratch);
+        for (int i = 0; i < n; i++) {
+            Node *s = nodes[i], *d = map_get(&c->objects, s);
             d->bb = s->bb;
             d->parent = map_get(&c->objects, s->parent);
             d->node.children.a = map_get(&c->objects, s->node.children.a);
@@ -603,9 +619,9 @@ static PyObject *copy_state(PyObject *self, PyObject *args)
         dtree->root = map_get(&c->objects, stree->root);
         dtree->stamp = stree->stamp;
         /* The static leaves: their stamps and pair lists (their tree itself is built alike). */
-        nleaves = set_elements(sstatic->leaves, c->scratch_a, MAX_OBJECTS);
-        for (int i = 0; i < nleaves; i++) {
-            Node *s = leaves[i], *d = map_get(&c->objects, s);
+        n = set_elements(sstatic->leaves, c->scratch_a, c->scratch);
+        for (int i = 0; i < n; i++) {
+            Node *s = nodes[i], *d = map_get(&c->objects, s);
             d->node.leaf.stamp = s->node.leaf.stamp;
             d->node.leaf.pairs = map_get(&c->objects, s->node.leaf.pairs);
         }
@@ -629,8 +645,9 @@ done:
     free(pairs);
     free(arbs);
     free(darbs);
+    free(c->scratch_a);
+    free(c->scratch_b);
     map_free(&c->objects);
-    free(c);
     return result;
 }
 

@@ -530,7 +530,7 @@ class LeanWorld:
             raise ValueError("a world with pieces removed is not copied")
         twin = LeanWorld(self.built_from)
         try:
-            _worldcopy.copy_state(_address(self.space), _address(twin.space))  # type: ignore[union-attr]
+            _worldcopy.copy_state(_address(self.space), _address(twin.space))
         except BaseException:
             twin.close()
             raise
@@ -732,9 +732,9 @@ class LeanWorld:
 try:
     if os.environ.get("TRAPWORKS_PURE_PYTHON"):
         raise ImportError("TRAPWORKS_PURE_PYTHON is set")
-    from . import _worldcopy  # type: ignore[attr-defined]
+    from . import _worldcopy
 except ImportError:  # no compiler at install time: every removal loads its tray
-    _worldcopy = None
+    _worldcopy = None  # type: ignore[assignment]
 
 # The build whose private structures _worldcopy.c is written against (read from its debug data).
 WORLD_COPY_PYMUNK = "7.3.1"
@@ -746,7 +746,7 @@ def _address(pointer: ffi.CData) -> int:
 
 def _init_worldcopy() -> None:
     """Give the extension pymunk's functions that tell the tray's joint kinds apart."""
-    _worldcopy.init(  # type: ignore[union-attr]
+    _worldcopy.init(
         _address(ffi.addressof(lib, "cpConstraintIsPivotJoint")),
         _address(ffi.addressof(lib, "cpConstraintIsGearJoint")),
         _address(ffi.addressof(lib, "cpConstraintIsGrooveJoint")),
