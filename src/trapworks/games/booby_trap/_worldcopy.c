@@ -3,10 +3,12 @@
  * A removal starts from the stored tray rebuilt and loaded (physics.LeanWorld + warm_up: 40 steps
  * at 60 solver iterations, a third of a removal's time), and the hold check that stored that tray
  * has just rebuilt and loaded the very same space. Keeping a copy of it saves the next removal
- * its warm-up, but only if the copy steps exactly as the original would: Chipmunk's solver visits
- * contacts in the order its bounding-box tree reports touching pairs, and that order is history
- * (the tree's shape, each leaf's pair list), which no Chipmunk call sets. pymunk's own copy
- * rebuilds the tree, so its copies step differently from the first step on.
+ * its warm-up, but only if the copy steps exactly as the original would, and the state that
+ * decides the next step is more than any Chipmunk call sets: the joints' and contacts'
+ * accumulated impulses (the solver's warm start), the solver's bias velocities, and the order in
+ * which the bounding-box tree reports touching pairs (its shape and each leaf's pair list, which
+ * are history). pymunk's own copy leaves some of it out: its copies step differently from the
+ * first step on (BENCHMARKS.md: 44 of 44 removals differed).
  *
  * `copy_state(src, dst)` therefore copies that history itself. `dst` must be a space built by the
  * same calls in the same order as `src` (physics.LeanWorld on the same packing) and never stepped;
