@@ -169,3 +169,20 @@ def test_a_copy_of_a_world_in_motion_steps_as_its_original(fresh_caches):
                     tape.append(w.tape())
                 runs.append((tape, w.packing(), w.contact_forces()))
     assert runs[0] == runs[1]
+
+
+def test_the_copy_is_built_and_used_wherever_a_compiler_was(fresh_caches):
+    """CI proves the copy is in use: where Last Mouse Lost's extension was built (a compiler and
+    Python's headers were there), this one was too, and with the pymunk it is written for it
+    passes its self-check."""
+    from trapworks.games.last_mouse_lost import game as lml_game
+
+    if lml_game._fastlml is None:
+        pytest.skip("no compiled extension here (no compiler, or TRAPWORKS_PURE_PYTHON is set)")
+    assert physics._worldcopy is not None
+    if pymunk.version != physics.WORLD_COPY_PYMUNK:
+        pytest.skip(f"pymunk {pymunk.version}: the copy is written for {physics.WORLD_COPY_PYMUNK}")
+    packing = physics.set_up(9)
+    physics.resolve_removal(packing, packing.pieces[0].id)
+    assert physics.world_copies.available()
+    assert physics.world_copies.taken == 1
