@@ -87,7 +87,10 @@ def main() -> None:
         if not physics.world_copies.available(world):
             sys.exit("the world copy is not available here (extension not built, or another pymunk)")
 
-    print("| workload (CPU) | without (load every tray) | with (kept copies) | with / without | same outcomes |")
+    print(
+        "| workload (CPU) | without (load every tray) | with (kept copies) | with / without "
+        "| same outcomes |"
+    )
     print("|---|---:|---:|---:|---|")
 
     # (a) fresh removals
