@@ -88,8 +88,7 @@ def main() -> None:
             sys.exit("the world copy is not available here (extension not built, or another pymunk)")
 
     print(
-        "| workload (CPU) | without (load every tray) | with (kept copies) | with / without "
-        "| same outcomes |"
+        "| workload (CPU) | without (load every tray) | with (kept copies) | with / without | same outcomes |"
     )
     print("|---|---:|---:|---:|---|")
 
