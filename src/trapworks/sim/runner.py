@@ -8,7 +8,10 @@ and since each game's seed depends on the run's seed and its index alone (`game_
 are the same whatever the backend, the number of workers or where the run was interrupted.
 
 Ray is the distributed engine (`backend="ray"`): one Ray task per chunk, retried by Ray on a lost
-node (`retries`), progress from `ray.wait` as chunks finish anywhere in the cluster.
+node (`retries`), progress from `ray.wait` as chunks finish anywhere in the cluster. When every
+worker node is lost, Ray would wait for one to join for ever: a run that has had no CPU in the
+cluster and no chunk finished for `stall_timeout` seconds (default `RAY_STALL_TIMEOUT`, or
+$TRAPWORKS_RAY_STALL_TIMEOUT) stops as a Ctrl-C does, keeping the finished chunks for `--resume`.
 
 Memory stays flat in the number of games: only a few chunks per worker are in flight at once
 (`window`), each chunk's rows are written to its part file as soon as it finishes and then
@@ -23,10 +26,12 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import shutil
 import signal
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
@@ -42,6 +47,9 @@ from .rows import FORMATS, base_row, result_row, seat_columns, stream_join, to_t
 
 BACKENDS = ("local", "ray")
 MANIFEST = "run.json"
+# Seconds a Ray run waits with no CPU left in the cluster and no chunk finished before it stops.
+RAY_STALL_TIMEOUT = 300.0
+STALL_ENV = "TRAPWORKS_RAY_STALL_TIMEOUT"
 
 
 class RunError(Exception):
@@ -55,6 +63,24 @@ class RunIncomplete(Exception):
         super().__init__(message)
         self.done = done
         self.total = total
+
+
+class _NoWorkers(Exception):
+    """The Ray cluster has had no CPU for the stall timeout (every worker node lost)."""
+
+
+def stall_timeout() -> float:
+    """The Ray stall timeout: $TRAPWORKS_RAY_STALL_TIMEOUT (seconds) or RAY_STALL_TIMEOUT."""
+    text = os.environ.get(STALL_ENV)
+    if text is None:
+        return RAY_STALL_TIMEOUT
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not seconds > 0 or math.isinf(seconds):
+        raise RunError(f"{STALL_ENV}={text!r}: give a number of seconds above 0")
+    return seconds
 
 
 @dataclass(frozen=True)
@@ -444,6 +470,7 @@ def _ray(
 ) -> Iterator[Outcome]:
     import ray
 
+    stall = stall_timeout()
     started_here = ray_connect(address, workers)
     remote = ray.remote(num_cpus=1, max_retries=retries)(play_chunk)
     todo = iter(tasks)
@@ -461,8 +488,18 @@ def _ray(
 
     try:
         submit()
+        progress = time.monotonic()
         while refs:
-            ready, _ = ray.wait(list(refs), num_returns=1)
+            ready, _ = ray.wait(list(refs), num_returns=1, timeout=min(1.0, stall))
+            if not ready:
+                # Ray waits for a node with a CPU for ever; stop once none has been there (and no
+                # chunk has finished) for the stall timeout.
+                if ray.cluster_resources().get("CPU", 0) > 0:
+                    progress = time.monotonic()
+                elif time.monotonic() - progress >= stall:
+                    raise _NoWorkers(f"no CPU in the Ray cluster for {stall:g} s (every worker node lost?)")
+                continue
+            progress = time.monotonic()
             for ref in ready:
                 key, s = refs.pop(ref)
                 try:
@@ -541,6 +578,12 @@ def execute(
     except KeyboardInterrupt:
         raise RunIncomplete(
             f"interrupted: {n_all - n_todo + played} of {n_all} games kept; rerun with --resume for the rest",
+            n_all - n_todo + played,
+            n_all,
+        ) from None
+    except _NoWorkers as e:
+        raise RunIncomplete(
+            f"{e}: {n_all - n_todo + played} of {n_all} games kept; rerun with --resume when workers are back",
             n_all - n_todo + played,
             n_all,
         ) from None
