@@ -14,7 +14,6 @@ import pytest
 pytest.importorskip("ray")
 
 from sim.ray_cluster import RAY_ENV, Cluster  # noqa: E402
-
 from trapworks.sim import runner  # noqa: E402
 
 TRAPWORKS = str(Path(sys.executable).with_name("trapworks"))

@@ -583,7 +583,8 @@ def execute(
         ) from None
     except _NoWorkers as e:
         raise RunIncomplete(
-            f"{e}: {n_all - n_todo + played} of {n_all} games kept; rerun with --resume when workers are back",
+            f"{e}: {n_all - n_todo + played} of {n_all} games kept; "
+            "rerun with --resume when workers are back",
             n_all - n_todo + played,
             n_all,
         ) from None
