@@ -183,8 +183,11 @@ let endShown = -1;       // the ply whose end screen was drawn (drawn once, may 
 function announce(u) {
   // The screen reader's "what happened": the events of this update in the game's own words.
   if (u.sync) return;
-  const texts = (u.events || []).map((e) => e && e.text).filter(Boolean);
-  if (!texts.length && u.last_action && u.last_action.text) texts.push(`${seatLabel(u.last_action.seat)}: ${u.last_action.text}`);
+  // Seats by their names, in the page's language, as on the rest of the page.
+  const texts = (u.events || []).map((e) => e && e.text).filter(Boolean).map((text) => txSeats(text, seatLabel));
+  if (!texts.length && u.last_action && u.last_action.text) {
+    texts.push(`${seatLabel(u.last_action.seat)}: ${txSeats(u.last_action.text, seatLabel)}`);
+  }
   if (u.terminal) texts.push(resultHeadline(u));
   if (texts.length) $("live").textContent = texts.join(" ");
 }
