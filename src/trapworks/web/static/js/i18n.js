@@ -148,19 +148,35 @@ function translate(text, depth, viewer) {
 // viewer's own form ("Vous faites 4 et 6.", not "Vous fait 4 et 6.").
 export function txSeats(text, label, viewer) {
   if (typeof text !== "string") return text;
-  const refs = text.replace(/\b[Pp]layer (\d+)\b/g, (m, n) => `{P${Number(n) - 1}}`);
+  // The server's seat label ("Player 2 (Bob)", "Player 2 (random)") is one reference too, where
+  // its words in brackets are the seat's name or the page's label for it.
+  const refs = text.replace(/\b[Pp]layer (\d+)(?: \(([^()]*)\))?/g, (whole, n, inside) => {
+    const ref = `{P${Number(n) - 1}}`;
+    if (inside === undefined) return ref;
+    const shown = label(Number(n) - 1);
+    return whole === shown || inside === shown ? ref : `${ref} (${inside})`;
+  });
   let seat = viewer;
   if (seat === undefined || seat === null) {
     for (const m of refs.matchAll(/\{P(\d+)\}/g)) if (label(Number(m[1])) === t("You")) seat = Number(m[1]);
   }
   if (lang === "en") {
     let out = englishSeats(refs, seat, label);
-    // a part of a sentence ("player 1 to roll" after "Turn 3: ") stays in lower case
-    if (/^[a-z]/.test(text) && /^Your?\b/.test(out)) out = out[0].toLowerCase() + out.slice(1);
+    // a part of a sentence ("player 1 to roll" after "Turn 3: ") stays in lower case, but for
+    // another seat's name ("Bob to roll")
+    const lead = /^\{P(\d+)\}/.exec(refs);
+    if (/^[a-z]/.test(text) && (!lead || Number(lead[1]) === seat)) out = out.charAt(0).toLowerCase() + out.slice(1);
     return out;
   }
   const tr = refs ? translate(refs, 0, seat === undefined || seat === null ? undefined : `{P${seat}}`) : null;
-  const out = (tr === null ? refs : tr).replace(/\{P(\d+)\}/g, (m, n) => label(Number(n)));
+  const said = tr === null ? refs : tr;
+  // The viewer named where no sentence of its own fits: "vous" inside a sentence ("La cage tombe
+  // sur vous, Chloé !"), "Vous" at its start.
+  const out = said.replace(/\{P(\d+)\}/g, (m, n, offset) => {
+    const who = label(Number(n));
+    const start = offset === 0 || /[.!?]\s*$/.test(said.slice(0, offset));
+    return Number(n) === seat && !start && who === t("You") ? t("you") : who;
+  });
   return /^\s*\p{Lu}/u.test(text) ? capitalize(out) : out;
 }
 
