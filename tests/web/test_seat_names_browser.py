@@ -126,6 +126,14 @@ def test_every_line_names_the_seats_as_the_seat_list_does(server, browser, game)
             page.wait_for_selector("#toasts .toast", timeout=10000)
         lines = page.evaluate(LINES)
         seen += lines
+        if turns == 3:  # the log mid-game, on a desktop and on a phone
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.evaluate(SCROLL_LOG)
+            page.screenshot(path=str(SHOTS / f"{game}-mid-1366.png"))
+            page.set_viewport_size({"width": 390, "height": 844})
+            page.evaluate(SCROLL_LOG)
+            page.screenshot(path=str(SHOTS / f"{game}-mid-390.png"))
+            page.set_viewport_size({"width": 1366, "height": 768})
         bad.update(raw_seats(lines, "en"))
         view = seat_view(server.url, gid, token)
         if view["terminal"]:
