@@ -293,3 +293,44 @@ def test_the_games_sentences_name_the_seats_in_english_and_french(server, browse
             assert (name in want) == (name in got), f"{text!r} -> {got!r} (want {name} as in {want!r})"
         assert got != text and not ENGLISH_LEFT.search(got), f"{text!r} stayed English in French: {got!r}"
     assert not errors, errors
+
+
+@pytest.mark.timeout(300)
+def test_on_a_shared_screen_the_log_names_every_seat(server, browser):
+    """Hot seat (this browser holds both seats): nobody is "You" in the seat list, so nobody is in
+    the log either; every line names its seat by its name."""
+    from .test_play_page_browser import hold_seats
+
+    seats = [{"kind": "human", "name": "Alice"}, {"kind": "human", "name": "Bob"}]
+    body = {"game": "last-mouse-lost", "options": {"first_to": 2}, "seats": seats}
+    r = httpx.post(server.url + "/api/games", json=body, timeout=30)
+    assert r.status_code == 201, r.text
+    created = r.json()
+    gid = created["id"]
+    tokens = [s["token"] for s in created["seats"]]
+    errors: list[str] = []
+    ctx, page = open_page(browser, server.url + "/", (390, 844), errors)
+    hold_seats(page, server, created, "last-mouse-lost")
+    page.goto(created["seats"][0]["link"] + "&fast")
+    page.wait_for_function("document.body.dataset.hotSeat === '1'", timeout=20000)
+    rng = random.Random(2)
+    for _ in range(4):
+        state = httpx.get(f"{server.url}/api/games/{gid}", params={"token": tokens[0]}, timeout=30).json()
+        seat = state["state"]["to_move"]
+        view = seat_view(server.url, gid, tokens[seat])
+        move = {
+            "token": tokens[seat],
+            "action": rng.choice(view["legal_actions"])["text"],
+            "ply": state["state"]["ply"],
+        }
+        assert httpx.post(f"{server.url}/api/games/{gid}/moves", json=move, timeout=30).status_code < 300
+    page.wait_for_function("document.querySelectorAll('#log li').length >= 4", timeout=20000)
+    text = page.locator("#log").inner_text()
+    page.evaluate(SCROLL_LOG)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "hot-seat-log-390.png"))
+    ctx.close()
+    assert "Alice pressed" in text and "Bob pressed" in text, text
+    assert not re.search(r"\b(You|you|your)\b", text), text
+    assert not RAW_SEAT["en"].search(text), text
+    assert not errors, errors

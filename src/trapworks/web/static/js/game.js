@@ -272,7 +272,7 @@ function drawShell(u) {
     $("end-screen").hidden = true;
     endShown = -1;
   }
-  renderLog($("log"), u.log, { seat: info.seat, players: info.players, gid, token, gameId: info.game,
+  renderLog($("log"), u.log, { seat: info.seat, viewer: hotSeat ? null : info.seat, players: info.players, gid, token, gameId: info.game,
                                renderer: info.renderer, options: info.options });
   announce(u);
   controls.update(u);
@@ -380,7 +380,7 @@ function onPresence(msg) {
   applyPresence(info.players, msg.seats);
   if (shown) {
     drawPlayersNow(shown);
-    renderLog($("log"), shown.log, { seat: info.seat, players: info.players, gid, token, gameId: info.game,
+    renderLog($("log"), shown.log, { seat: info.seat, viewer: hotSeat ? null : info.seat, players: info.players, gid, token, gameId: info.game,
                                      renderer: info.renderer, options: info.options });
   }
   const me = info.seat !== null ? info.players[info.seat] : null;

@@ -71,15 +71,18 @@ export function logLines(entries, viewer, players) {
 
 // Render the log into `container` (an <ol> or any element). ctx: { seat, players, gid, token,
 // gameId, renderer, options } — the last ones let a click show that moment on a board.
+// ctx.viewer: the seat the log calls "you" (default ctx.seat; null on a shared screen, where every
+// seat is named as in the seat list).
 export function renderLog(container, entries, ctx) {
-  const lines = logLines(entries, ctx.seat, ctx.players);
+  const viewer = ctx.viewer !== undefined ? ctx.viewer : ctx.seat;
+  const lines = logLines(entries, viewer, ctx.players);
   const atBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 30;
   clear(container);
   container.classList.add("story-log");
   lines.forEach((line, i) => {
     const last = line.plies[line.plies.length - 1];
     const li = el("li", { "data-ply": line.plies[0], "data-last-ply": last, "data-seat": line.owner ?? "" }, container);
-    if (line.owner === ctx.seat && ctx.seat !== null && ctx.seat !== undefined) li.classList.add("mine");
+    if (line.owner === viewer && viewer !== null && viewer !== undefined) li.classList.add("mine");
     el("span", { class: "num", text: `${i + 1}.`, "aria-hidden": "true" }, li);
     const button = el("button", { type: "button", class: "line", text: line.text, title: t("Show the board at this moment") }, li);
     button.addEventListener("click", () => {
