@@ -334,3 +334,38 @@ def test_on_a_shared_screen_the_log_names_every_seat(server, browser):
     assert not re.search(r"\b(You|you|your)\b", text), text
     assert not RAW_SEAT["en"].search(text), text
     assert not errors, errors
+
+
+@pytest.mark.timeout(300)
+def test_the_replay_names_seats_from_the_records_labels(server, browser):
+    """The record says who sat where as the server's labels ("Player 1 (Alice)", "Player 2
+    (random)"): the replay page names a named seat by its name and a computer seat as the game
+    page does ("Player 2 (random)"), in its players line, its log and its analysis."""
+    seats = [{"kind": "human", "name": "Alice"}, {"kind": "agent", "agent": "random"}]
+    body = {"game": "last-mouse-lost", "options": {"first_to": 1}, "seats": seats, "seed": 5}
+    r = httpx.post(server.url + "/api/games", json=body, timeout=30)
+    assert r.status_code == 201, r.text
+    created = r.json()
+    gid, token = created["id"], created["seats"][0]["token"]
+    rng = random.Random(1)
+    while not (view := seat_view(server.url, gid, token))["terminal"]:
+        if not view["legal_actions"]:
+            time.sleep(0.05)
+            continue
+        ply = httpx.get(f"{server.url}/api/games/{gid}", params={"token": token}, timeout=30).json()["state"][
+            "ply"
+        ]
+        move = {"token": token, "action": rng.choice(view["legal_actions"])["text"], "ply": ply}
+        httpx.post(f"{server.url}/api/games/{gid}/moves", json=move, timeout=30)
+    errors: list[str] = []
+    ctx, page = open_page(browser, f"{server.url}/replay/{gid}#fast", (1366, 768), errors)
+    page.wait_for_selector("body[data-analysis='1']", timeout=60000)
+    players = page.locator("#players").inner_text()
+    log = page.locator("#log").inner_text()
+    analysis = page.locator("#analysis").inner_text()
+    ctx.close()
+    assert players == "Players: Alice (Player 1), Player 2 (random)", players
+    assert "Alice pressed" in log and "Player 2 (random) pressed" in log, log
+    assert "Alice: " in analysis and "Player 2 (random): " in analysis, analysis
+    assert "Player 1" not in log + analysis
+    assert not errors, errors
