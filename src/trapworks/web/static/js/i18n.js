@@ -148,14 +148,10 @@ function translate(text, depth, viewer) {
 // viewer's own form ("Vous faites 4 et 6.", not "Vous fait 4 et 6.").
 export function txSeats(text, label, viewer) {
   if (typeof text !== "string") return text;
-  // The server's seat label ("Player 2 (Bob)", "Player 2 (random)") is one reference too, where
-  // its words in brackets are the seat's name or the page's label for it.
-  const refs = text.replace(/\b[Pp]layer (\d+)(?: \(([^()]*)\))?/g, (whole, n, inside) => {
-    const ref = `{P${Number(n) - 1}}`;
-    if (inside === undefined) return ref;
-    const shown = label(Number(n) - 1);
-    return whole === shown || inside === shown ? ref : `${ref} (${inside})`;
-  });
+  // The server's seat label in a text ("it is not your turn: Player 2 (Bob) is to move"; its
+  // words in brackets are the seat's name or agent) is one reference too: no game writes brackets
+  // right after a seat.
+  const refs = text.replace(/\b[Pp]layer (\d+)(?: \([^()]*\))?/g, (whole, n) => `{P${Number(n) - 1}}`);
   let seat = viewer;
   if (seat === undefined || seat === null) {
     for (const m of refs.matchAll(/\{P(\d+)\}/g)) if (label(Number(m[1])) === t("You")) seat = Number(m[1]);
