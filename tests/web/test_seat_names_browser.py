@@ -230,6 +230,14 @@ SENTENCES = [
     ("Take the cheese from player 3", "Take the cheese from Chloé"),
     ("Player 1 goes first.", "You go first."),
     (
+        "The trap jams at stage C (lever moves and pushes the stop sign); player 2 escape to Safe.",
+        "The trap jams at stage C (lever moves and pushes the stop sign); Bob escapes to Safe.",
+    ),
+    (
+        "The trap jams at stage C (lever moves and pushes the stop sign); player 1, player 3 escape to Safe.",
+        "The trap jams at stage C (lever moves and pushes the stop sign); you, Chloé escape to Safe.",
+    ),
+    (
         "illegal move 'move:4': player 4's mouse has been caught",
         "illegal move 'move:4': Player 4's mouse has been caught",
     ),

@@ -157,7 +157,9 @@ export function txSeats(text, label, viewer) {
     for (const m of refs.matchAll(/\{P(\d+)\}/g)) if (label(Number(m[1])) === t("You")) seat = Number(m[1]);
   }
   if (lang === "en") {
-    let out = englishSeats(refs, seat, label);
+    // Mouse Trap says "player 2, player 3 escape to Safe" for any count: one other seat escapes.
+    const agreed = refs.replace(/; \{P(\d+)\} escape to Safe/, (m, n) => (Number(n) === seat ? m : m.replace("escape", "escapes")));
+    let out = englishSeats(agreed, seat, label);
     // a part of a sentence ("player 1 to roll" after "Turn 3: ") stays in lower case, but for
     // another seat's name ("Bob to roll")
     const lead = /^\{P(\d+)\}/.exec(refs);
