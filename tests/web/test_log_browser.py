@@ -97,7 +97,8 @@ def test_mouse_trap_log_tells_rolls_in_words_with_you(server, browser):
     check_lines(lines)
     texts = [line["text"] for line in lines]
     assert any(re.match(r"You rolled \d and (landed on|came round to) ", t) for t in texts), texts
-    assert any(re.match(r"Player [23] \(computer\) rolled \d", t) for t in texts), texts
+    # a computer seat as the page names it elsewhere (the turn line): by its agent
+    assert any(re.match(r"Player [23] \(heuristic\) rolled \d", t) for t in texts), texts
     assert not any("You takes" in t or "You builds" in t for t in texts), "verbs agree with You"
     # A reload (sync) and a resent update give the same lines, not more.
     page.reload()
@@ -156,7 +157,8 @@ def test_clicking_a_line_shows_that_moment_read_only(server, browser):
     lines = log_lines(page)
     check_lines(lines)
     assert lines[0]["text"].startswith("You pressed 1 mouse in row ")
-    assert lines[1]["text"].startswith("Player 2 (computer) pressed ")
+    # the computer seat as the page names it elsewhere (the turn line, the hint): by its agent
+    assert lines[1]["text"].startswith("Player 2 (random) pressed ")
     now = page.locator("#board svg [data-raised='1']").count()
     page.locator("#log li .line").first.click()
     page.wait_for_selector("dialog#moment[open] [data-moment-ply='1'] svg")

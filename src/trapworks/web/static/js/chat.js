@@ -19,10 +19,11 @@ export function createChat(root, { send, viewer }) {
 
   // The sender's name as sent and its seat (a name alone could be anyone's).
   function who(line) {
-    if (line.seat === null || line.seat === undefined) return `${line.name} (spectator)`;
+    // in the page's language, as the seat list says it ("Alice (Player 1, you)")
+    if (line.seat === null || line.seat === undefined) return t("{name} (spectator)", { name: line.name });
     const seat = t("Player {n}", { n: line.seat + 1 });
-    const mine = line.seat === viewer ? "you" : "";
-    if (line.name === seat) return mine ? `${seat} (you)` : seat;
+    const mine = line.seat === viewer ? t("you") : "";
+    if (line.name === seat || line.name === `Player ${line.seat + 1}`) return mine ? t("{name} (you)", { name: seat }) : seat;
     return `${line.name} (${[seat, mine].filter(Boolean).join(", ")})`;
   }
 

@@ -48,8 +48,10 @@ let drawnPly = -1;   // the ply of the last update drawn
 // what it is about is over (`dropMessages(tag)`: "connection" on reconnecting, "name" on a good save).
 const INFO_MS = 9000;
 const ERROR_MS = 20000;
-function message(text, kind = "info", { tag = "", keep = false } = {}) {
-  text = tx(text); // the server's words (a refusal, a reason) in the page's language
+function message(text, kind = "info", { tag = "", keep = false, seats = false } = {}) {
+  // The server's words (a refusal, a reason) in the page's language; a game's refusal of a move
+  // ("player 2's mouse has been caught") with the seats by their names.
+  text = seats ? txSeats(text, seatLabel) : tx(text);
   const box = $("toasts");
   const current = box.firstElementChild;
   if (current && current.dataset.text === text && current.dataset.message === kind) {
@@ -116,7 +118,7 @@ async function sendAction(text) {
   const ply = latest ? latest.ply : undefined;
   if (inFlight && inFlight.text === String(text) && inFlight.ply === ply) return inFlight.promise;
   const promise = request({ type: "move", action: String(text), ply }).then((reply) => {
-    if (!reply.ok) message(reply.error, "error", { tag: reply.tag || "" });
+    if (!reply.ok) message(reply.error, "error", { tag: reply.tag || "", seats: true });
     return reply;
   });
   inFlight = { text: String(text), ply, promise };
@@ -183,8 +185,11 @@ let endShown = -1;       // the ply whose end screen was drawn (drawn once, may 
 function announce(u) {
   // The screen reader's "what happened": the events of this update in the game's own words.
   if (u.sync) return;
-  const texts = (u.events || []).map((e) => e && e.text).filter(Boolean);
-  if (!texts.length && u.last_action && u.last_action.text) texts.push(`${seatLabel(u.last_action.seat)}: ${u.last_action.text}`);
+  // Seats by their names, in the page's language, as on the rest of the page.
+  const texts = (u.events || []).map((e) => e && e.text).filter(Boolean).map((text) => txSeats(text, seatLabel));
+  if (!texts.length && u.last_action && u.last_action.text) {
+    texts.push(`${seatLabel(u.last_action.seat)}: ${txSeats(u.last_action.text, seatLabel)}`);
+  }
   if (u.terminal) texts.push(resultHeadline(u));
   if (texts.length) $("live").textContent = texts.join(" ");
 }
@@ -255,7 +260,7 @@ function drawShell(u) {
   shown = u;
   drawPlayersNow(u);
   const end = clear($("end"));
-  if (u.error) el("p", { class: "error", text: tx(u.error) }, end);
+  if (u.error) el("p", { class: "error", text: txSeats(u.error, seatLabel) }, end);
   if (u.terminal) {
     el("p", { class: "banner", text: gameOverLine(resultHeadline(u)), "data-testid": "game-over" }, end);
     const show = el("button", { type: "button", id: "show-result", text: t("Show the result"), hidden: true,
@@ -267,7 +272,7 @@ function drawShell(u) {
     $("end-screen").hidden = true;
     endShown = -1;
   }
-  renderLog($("log"), u.log, { seat: info.seat, players: info.players, gid, token, gameId: info.game,
+  renderLog($("log"), u.log, { seat: info.seat, viewer: hotSeat ? null : info.seat, players: info.players, gid, token, gameId: info.game,
                                renderer: info.renderer, options: info.options });
   announce(u);
   controls.update(u);
@@ -375,7 +380,7 @@ function onPresence(msg) {
   applyPresence(info.players, msg.seats);
   if (shown) {
     drawPlayersNow(shown);
-    renderLog($("log"), shown.log, { seat: info.seat, players: info.players, gid, token, gameId: info.game,
+    renderLog($("log"), shown.log, { seat: info.seat, viewer: hotSeat ? null : info.seat, players: info.players, gid, token, gameId: info.game,
                                      renderer: info.renderer, options: info.options });
   }
   const me = info.seat !== null ? info.players[info.seat] : null;

@@ -139,27 +139,85 @@ function translate(text, depth, viewer) {
   return null;
 }
 
-// A game's sentence that names seats "Player 2" (an event's text): in another language, through
-// the catalog with each seat named by `label(seat)`; in English as the game wrote it (the
-// viewer's own sentences aside, below).
+// A game's sentence that names seats "Player 2" (an event's text, an action's label, a hint's
+// reason): each seat by `label(seat)`, the name the page gives it elsewhere (the seat list's
+// name, "You" for the viewer); in another language through the catalog, in English with the
+// seats put into the game's sentence ("player 2's mouse" -> "Bob's mouse", "Player 1 rolls 2
+// and lands on 11." -> "You roll 2 and land on 11.").
 // The viewer is the seat `label` calls "You" (or `viewer` when given): its sentences take the
 // viewer's own form ("Vous faites 4 et 6.", not "Vous fait 4 et 6.").
 export function txSeats(text, label, viewer) {
   if (typeof text !== "string") return text;
-  const refs = text.replace(/\b[Pp]layer (\d+)\b/g, (m, n) => `{P${Number(n) - 1}}`);
+  // The server's seat label in a text ("it is not your turn: Player 2 (Bob) is to move"; its
+  // words in brackets are the seat's name or agent) is one reference too: no game writes brackets
+  // right after a seat.
+  const refs = text.replace(/\b[Pp]layer (\d+)(?: \([^()]*\))?/g, (whole, n) => `{P${Number(n) - 1}}`);
   let seat = viewer;
   if (seat === undefined || seat === null) {
     for (const m of refs.matchAll(/\{P(\d+)\}/g)) if (label(Number(m[1])) === t("You")) seat = Number(m[1]);
   }
   if (lang === "en") {
-    // English: as the game wrote it, but a sentence of the viewer's own in the second person
-    // ("player 1 to roll" -> "your turn to roll", "Player 1 rolls 4 and 6." -> "You roll 4 and 6.").
-    const own = seat === undefined || seat === null ? null : youSentence(refs, seat);
-    return own === null ? text : own.replace(/\{P(\d+)\}/g, (m, n) => label(Number(n)));
+    // Mouse Trap says "player 2, player 3 escape to Safe" for any count: one other seat escapes.
+    const agreed = refs.replace(/; \{P(\d+)\} escape to Safe/, (m, n) => (Number(n) === seat ? m : m.replace("escape", "escapes")));
+    let out = englishSeats(agreed, seat, label);
+    // a part of a sentence ("player 1 to roll" after "Turn 3: ") stays in lower case, but for
+    // another seat's name ("Bob to roll")
+    const lead = /^\{P(\d+)\}/.exec(refs);
+    if (/^[a-z]/.test(text) && (!lead || Number(lead[1]) === seat)) out = out.charAt(0).toLowerCase() + out.slice(1);
+    return out;
   }
   const tr = refs ? translate(refs, 0, seat === undefined || seat === null ? undefined : `{P${seat}}`) : null;
-  const out = (tr === null ? refs : tr).replace(/\{P(\d+)\}/g, (m, n) => label(Number(n)));
+  const said = tr === null ? refs : tr;
+  // The viewer named where no sentence of its own fits: "vous" inside a sentence ("La cage tombe
+  // sur vous, Chloé !"), "Vous" at its start.
+  const out = said.replace(/\{P(\d+)\}/g, (m, n, offset) => {
+    const who = label(Number(n));
+    const start = offset === 0 || /[.!?]\s*$/.test(said.slice(0, offset));
+    return Number(n) === seat && !start && who === t("You") ? t("you") : who;
+  });
   return /^\s*\p{Lu}/u.test(text) ? capitalize(out) : out;
+}
+
+// "You takes 2 cheese" -> "You take 2 cheese": the games write the third person for any seat.
+const IRREGULAR = { has: "have", is: "are", was: "were", does: "do", goes: "go", owes: "owe", pays: "pay" };
+function conjugate(verb) {
+  if (IRREGULAR[verb]) return IRREGULAR[verb];
+  if (/[^aeiou]ies$/.test(verb)) return verb.slice(0, -3) + "y";
+  if (/(ss|sh|ch|x|z)es$/.test(verb)) return verb.slice(0, -2);
+  if (/[^s]s$/.test(verb) && verb.length > 2) return verb.slice(0, -1);
+  return verb;
+}
+
+// An unnamed seat's label with its words in brackets ("Player 2 (easy)", "Player 2 (computer)")
+// owns a thing as "Player 2's mouse", not "Player 2 (easy)'s mouse"; a name as it is ("Bob's").
+function owner(name) {
+  const m = /^(Player \d+) \([^()]*\)$/.exec(name);
+  return m ? m[1] : name;
+}
+
+const SEAT_REF = /\{P(\d+)\}('s)?/g;
+// An English sentence with seats written {P0}, {P1}... (the games' story; an event's text with its
+// "Player N" made references): the viewer's own sentence where js/you.js has one; otherwise each
+// seat by `name(seat)` ("Bob", "Bob's"), the viewer as "you"/"your" with its verbs agreeing.
+export function englishSeats(text, viewer, name) {
+  const mine = viewer !== null && viewer !== undefined;
+  const own = mine ? youSentence(text, viewer) : null;
+  if (own !== null) text = own;
+  let out = text.replace(SEAT_REF, (whole, n, possessive, offset) => {
+    const seat = Number(n);
+    const start = offset === 0 || /[.!?]\s*$/.test(text.slice(0, offset));
+    if (seat === viewer) {
+      const word = possessive ? "your" : "you";
+      return start ? word[0].toUpperCase() + word.slice(1) : word;
+    }
+    return possessive ? owner(name(seat)) + possessive : name(seat);
+  });
+  if (own !== null) return capitalize(out);
+  out = out.replace(/\b(You|you) ([a-z]+)\b/g, (whole, you, verb) => `${you} ${conjugate(verb)}`);
+  // "You roll highest and goes first": a second verb of the same subject agrees too.
+  out = out.replace(/\b(You|you) ([a-z]+)([^.;:!?]*?) and ([a-z]+)\b/g,
+    (whole, you, verb, middle, second) => `${you} ${verb}${middle} and ${conjugate(second)}`);
+  return out;
 }
 
 export function tx(text, viewer) {

@@ -6,23 +6,16 @@
 // Clicking a line shows the board at that moment, read-only (the seat's own view then).
 import { api, clear, el } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
-import { capitalize, lang, t, tx, youSentence } from "/static/js/i18n.js";
+import { agentName, capitalize, englishSeats, lang, t, tx } from "/static/js/i18n.js";
 
 const REF = /\{P(\d+)\}('s)?/g;
 
-// "You takes 2 cheese" -> "You take 2 cheese": the kernel writes the third person for any seat.
-const IRREGULAR = { has: "have", is: "are", was: "were", does: "do", goes: "go", owes: "owe", pays: "pay" };
-function conjugate(verb) {
-  if (IRREGULAR[verb]) return IRREGULAR[verb];
-  if (/[^aeiou]ies$/.test(verb)) return verb.slice(0, -3) + "y";
-  if (/(ss|sh|ch|x|z)es$/.test(verb)) return verb.slice(0, -2);
-  if (/[^s]s$/.test(verb) && verb.length > 2) return verb.slice(0, -1);
-  return verb;
-}
-
+// A seat as the page names it elsewhere (js/game.js seatLabel): its name, or "Player N" with the
+// computer's level.
 function nameOf(seat, players) {
   const p = (players || [])[seat];
   if (p && p.name) return p.name;
+  if (p && p.kind === "agent" && p.agent) return t("Player {n} ({agent})", { n: seat + 1, agent: agentName(p.agent) });
   if (p && p.kind === "agent") return t("Player {n} (computer)", { n: seat + 1 });
   return t("Player {n}", { n: seat + 1 });
 }
@@ -42,23 +35,7 @@ export function sentence(text, viewer, players) {
       return seat === viewer ? t("{name} (you)", { name }) : name;
     }));
   }
-  const own = mine ? youSentence(text, viewer) : null;
-  if (own !== null) text = own;
-  let out = text.replace(REF, (whole, n, possessive, offset) => {
-    const seat = Number(n);
-    const start = offset === 0 || /[.!?]\s*$/.test(text.slice(0, offset));
-    if (seat === viewer) {
-      const word = possessive ? "your" : "you";
-      return start ? word[0].toUpperCase() + word.slice(1) : word;
-    }
-    return nameOf(seat, players) + (possessive || "");
-  });
-  if (own !== null) return capitalize(out);
-  out = out.replace(/\b(You|you) ([a-z]+)\b/g, (whole, you, verb) => `${you} ${conjugate(verb)}`);
-  // "You roll highest and goes first": a second verb of the same subject agrees too.
-  out = out.replace(/\b(You|you) ([a-z]+)([^.;:!?]*?) and ([a-z]+)\b/g,
-    (whole, you, verb, middle, second) => `${you} ${verb}${middle} and ${conjugate(second)}`);
-  return out;
+  return capitalize(englishSeats(text, mine ? viewer : null, (seat) => nameOf(seat, players)));
 }
 
 function subject(owner, viewer, players) {
@@ -94,15 +71,18 @@ export function logLines(entries, viewer, players) {
 
 // Render the log into `container` (an <ol> or any element). ctx: { seat, players, gid, token,
 // gameId, renderer, options } — the last ones let a click show that moment on a board.
+// ctx.viewer: the seat the log calls "you" (default ctx.seat; null on a shared screen, where every
+// seat is named as in the seat list).
 export function renderLog(container, entries, ctx) {
-  const lines = logLines(entries, ctx.seat, ctx.players);
+  const viewer = ctx.viewer !== undefined ? ctx.viewer : ctx.seat;
+  const lines = logLines(entries, viewer, ctx.players);
   const atBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 30;
   clear(container);
   container.classList.add("story-log");
   lines.forEach((line, i) => {
     const last = line.plies[line.plies.length - 1];
     const li = el("li", { "data-ply": line.plies[0], "data-last-ply": last, "data-seat": line.owner ?? "" }, container);
-    if (line.owner === ctx.seat && ctx.seat !== null && ctx.seat !== undefined) li.classList.add("mine");
+    if (line.owner === viewer && viewer !== null && viewer !== undefined) li.classList.add("mine");
     el("span", { class: "num", text: `${i + 1}.`, "aria-hidden": "true" }, li);
     const button = el("button", { type: "button", class: "line", text: line.text, title: t("Show the board at this moment") }, li);
     button.addEventListener("click", () => {

@@ -4,7 +4,7 @@ import { api, clear, el, hashParams } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
 import { renderLog } from "/static/js/log.js";
 import { loadAnalysis, showAnalysis } from "/static/js/analysis.js";
-import { forfeitWords, t, translatePage, tx } from "/static/js/i18n.js";
+import { agentName, forfeitWords, t, translatePage, tx } from "/static/js/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let data = null;
@@ -14,6 +14,30 @@ let timer = null;
 let queue = Promise.resolve();
 let gameId = ""; // the game's id where the page knows it (its analysis is asked for)
 let markStep = () => {};
+let seats = []; // who sat where: [{seat, name, kind, agent, label}] (seatsOf)
+
+// The record says who sat where as text, the server's seat labels: "Player 1 (Alice)" (a name) or
+// "Player 2 (random)" (a computer seat, by its agent). The page names each seat as the game page
+// does (its name; an unnamed computer seat "Player 2 (random)"), in the log and every line.
+// `agents`: the game's agent ids (the catalog); any other text is the seat's name as it is.
+function seatsOf(labels, agents) {
+  return labels.map((text, seat) => {
+    const m = /^Player (\d+) \((.+)\)$/.exec(text);
+    const inside = m && Number(m[1]) === seat + 1 ? m[2] : null;
+    if (inside !== null && agents.includes(inside)) {
+      return { seat, kind: "agent", agent: inside, name: "",
+               label: t("Player {n} ({agent})", { n: seat + 1, agent: agentName(inside) }) };
+    }
+    const name = inside !== null ? inside : text === `Player ${seat + 1}` ? "" : text;
+    return { seat, kind: "human", name, label: name || t("Player {n}", { n: seat + 1 }) };
+  });
+}
+
+async function agentsOf(game) {
+  const r = await api("GET", "/api/catalog");
+  const entry = r.ok ? (r.data.games || []).find((g) => g.id === game) : null;
+  return entry && Array.isArray(entry.agents) ? entry.agents : [];
+}
 
 function message(text, kind = "info") {
   const box = clear($("messages"));
@@ -47,7 +71,7 @@ function show(i, animate) {
 // the reasons' words are the server's one enum (i18n.js forfeitWords).
 function endingText(step) {
   const ending = data.ending;
-  const label = (s) => data.players[s] || t("Player {n}", { n: s + 1 });
+  const label = (s) => (seats[s] ? seats[s].label : t("Player {n}", { n: s + 1 }));
   const winners = (step.winners || []).map(label);
   const result = !winners.length ? ""
     : ` · ${winners.length > 1 ? t("{who} win", { who: winners.join(t(" and ")) }) : t("{who} wins", { who: winners[0] })}`;
@@ -62,8 +86,11 @@ async function start(record) {
   if (!r.ok) { message(r.error, "error"); return; }
   data = r.data;
   $("title").textContent = t("Replay: {title}", { title: tx(data.title) });
-  $("players").textContent = data.players.length ? t("Players: {names}", { names: data.players.join(", ") }) : "";
-  const players = data.players.map((label, seat) => ({ seat, label, kind: "human" }));
+  seats = seatsOf(data.players, data.players.some((p) => /\)$/.test(p)) ? await agentsOf(data.game) : []);
+  // As the game page's seat list: "Alice (Player 1)", an unnamed seat by its number.
+  const names = seats.map((s) => (s.name ? `${s.name} (${t("Player {n}", { n: s.seat + 1 })})` : s.label));
+  $("players").textContent = names.length ? t("Players: {names}", { names: names.join(", ") }) : "";
+  const players = seats;
   const loaded = await loadRenderer(data.renderer);
   if (renderer && renderer.destroy) renderer.destroy();
   const ctx = baseContext({ gameId: data.game, mode: "replay", seat: null, players, options: data.options,
@@ -71,7 +98,7 @@ async function start(record) {
   renderer = loaded.create(clear($("board")), ctx);
   // The log in the kernel's words (each step's story), one line per turn; a click shows it.
   const entries = data.steps.slice(1).map((s) => s.last_action);
-  renderLog($("log"), entries, { seat: null, players: data.players.map((label) => ({ name: label })),
+  renderLog($("log"), entries, { seat: null, players: seats,
                                  onPick: (step) => show(step, false) });
   $("slider").max = String(data.steps.length - 1);
   $("player").hidden = false;
@@ -81,7 +108,7 @@ async function start(record) {
     const analysis = await loadAnalysis(gameId);
     if (analysis) {
       markStep = showAnalysis($("analysis"), $("log"), analysis, {
-        label: (s) => data.players[s] || `Player ${s + 1}`, onPick: (step) => { stop(); show(step, false); } });
+        label: (s) => (seats[s] ? seats[s].label : t("Player {n}", { n: s + 1 })), onPick: (step) => { stop(); show(step, false); } });
       markStep(at);
     }
     document.body.dataset.analysis = analysis ? "1" : "0";

@@ -63,6 +63,15 @@ export const YOU = {
   // --- Mouse Trap's story
   "{who} rolled {n} and landed on {space}.": { who: "You rolled {n} and landed on {space}." },
   "{who} rolled {n} and came round to {space}.": { who: "You rolled {n} and came round to {space}." },
+  "{who} rolls {n} and lands on {m} ({space}).": { who: "You roll {n} and land on {m} ({space})." },
+  "{who} goes first.": { who: "You go first." },
+  "No rival has cheese for {who} to take.": { who: "No rival has cheese for you to take." },
+  "Pay 1 cheese: roll for {whom}'s mouse": { whom: "Pay 1 cheese: roll for your mouse" },
+  "Pay 1 cheese to roll for {whom}'s mouse": { whom: "Pay 1 cheese to roll for your mouse" },
+  "{who} is not an opponent here": { who: "you are not an opponent here" },
+  "{whom}'s mouse has been caught": { whom: "your mouse has been caught" },
+  "{whom}'s mouse is on Safe and cannot be moved": { whom: "your mouse is on Safe and cannot be moved" },
+  "{whom}'s mouse is already on the Cheese Wheel": { whom: "your mouse is already on the Cheese Wheel" },
   "{who} rolled {n} for {whom}'s mouse, which moved to {space}.": {
     who: "You rolled {n} for {whom}'s mouse, which moved to {space}.",
     whom: "{who} rolled {n} for your mouse, which moved to {space}.",
@@ -96,6 +105,10 @@ export const YOU = {
   // --- 13 Dead End Drive's story
   "The {trap} trap is sprung: {pawn} is knocked off! {who} owned {owned} and lays down the Character card.":
     { who: "The {trap} trap is sprung: {pawn} is knocked off! You owned {owned} and lay down the Character card." },
+  "{who} has lost the last Character card and is out of the game, discarding {cards}.":
+    { who: "You have lost the last Character card and are out of the game, discarding {cards}." },
+  "{who} has lost the last Character card and is out of the game.":
+    { who: "You have lost the last Character card and are out of the game." },
   "{who} changes the portrait.": { who: "You change the portrait." },
   "{who} keeps the portrait.": { who: "You keep the portrait." },
   "{who} draws a Detective card: the Detective moves to step {n} of {m}.": { who: "You draw a Detective card: the Detective moves to step {n} of {m}." },

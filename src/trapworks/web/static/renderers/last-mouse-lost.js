@@ -304,8 +304,10 @@ export default function createRenderer(root, ctx) {
       refreshControls();
       if (view.terminal) return;
       if (roundOver && !u.sync) {
-        const lines = events.filter((e) => e.type === "round_start").map((e) => e.text);
-        showOverlay(roundOver.text, lines, [], "round-over");
+        // The events' sentences with the seats by their names (and in the page's language).
+        const said = (text) => (ctx.txSeats ? ctx.txSeats(text, who) : text);
+        const lines = events.filter((e) => e.type === "round_start").map((e) => said(e.text));
+        showOverlay(said(roundOver.text), lines, [], "round-over");
         await ctx.sleep(1400);
         overlay.hidden = true;
       } else if (just && u.last_action.seat !== ctx.seat) {

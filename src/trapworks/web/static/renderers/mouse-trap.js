@@ -651,7 +651,9 @@ export default function createRenderer(root, ctx) {
       const free = v.mice.map((m, s) => (m === null ? null : s)).filter((s) => s !== null);
       const caught = v.mice.map((m, s) => (m === null ? s : null)).filter((s) => s !== null);
       if (v.truncated) reason.push(t("Stopped by the turn limit ({n} turns).", { n: v.turn_limit }));
-      if (caught.length) reason.push(t("Caught in the trap: {who}.", { who: caught.map((s) => ctx.seatLabel(s)).join(", ") }));
+      // the viewer among others: "you" in the list ("Caught in the trap: you, Chloé."); alone: its own sentence
+      const inList = (s) => (caught.length > 1 && ctx.seatLabel(s) === t("You") ? t("you") : ctx.seatLabel(s));
+      if (caught.length) reason.push(t("Caught in the trap: {who}.", { who: caught.map(inList).join(", ") }));
       if (free.length === 1 && caught.length) reason.push(t("{who} is the last mouse free.", { who: ctx.seatLabel(free[0]) }));
       if (!reason.length && v.phase_text) reason.push(txs(v.phase_text));
       return {
