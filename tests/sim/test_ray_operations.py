@@ -154,7 +154,7 @@ def test_ray_keeps_a_few_chunks_in_flight(tmp_path, monkeypatch):
         is_initialized=lambda: True,
         remote=remote,
         cluster_resources=lambda: {"CPU": 2},
-        wait=lambda refs, num_returns=1: (refs[:1], refs[1:]),
+        wait=lambda refs, num_returns=1, timeout=None: (refs[:1], refs[1:]),
         get=lambda ref: ref.value,
         cancel=lambda ref, force=True: calls.append("cancel"),
         shutdown=lambda: None,
