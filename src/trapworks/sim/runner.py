@@ -575,18 +575,12 @@ def execute(
             del result
             if progress:
                 progress(sizes[(key, start)])
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, _NoWorkers) as e:
+        ctrl_c = isinstance(e, KeyboardInterrupt)
+        why, then = ("interrupted", "for the rest") if ctrl_c else (e, "when workers are back")
+        kept = n_all - n_todo + played
         raise RunIncomplete(
-            f"interrupted: {n_all - n_todo + played} of {n_all} games kept; rerun with --resume for the rest",
-            n_all - n_todo + played,
-            n_all,
-        ) from None
-    except _NoWorkers as e:
-        raise RunIncomplete(
-            f"{e}: {n_all - n_todo + played} of {n_all} games kept; "
-            "rerun with --resume when workers are back",
-            n_all - n_todo + played,
-            n_all,
+            f"{why}: {kept} of {n_all} games kept; rerun with --resume {then}", kept, n_all
         ) from None
     except RunError:
         # Nothing could start (a Ray cluster out of reach): leave no parts folder behind that

@@ -1328,10 +1328,7 @@ class DeadEndDriveState(State):
             mt = re.fullmatch(r"portrait (.+)", t)
             if not mt:
                 raise IllegalActionError(text, "a portrait is revealed: write e.g. portrait L")
-            try:
-                return g.REVEAL_BASE + pawn_index(mt.group(1))
-            except ValueError as e:
-                raise IllegalActionError(text, str(e)) from None
+            return g.REVEAL_BASE + _pawn_named(mt.group(1), text)
         if ph == PORTRAIT:
             if t in ("change portrait", "change"):
                 return g.CHANGE
@@ -1344,10 +1341,7 @@ class DeadEndDriveState(State):
                 raise IllegalActionError(
                     text, "pick a pawn and a count: a pawn letter (or name) and a number, e.g. S4"
                 )
-            try:
-                pawn = pawn_index(mt.group(1))
-            except ValueError as e:
-                raise IllegalActionError(text, str(e)) from None
+            pawn = _pawn_named(mt.group(1), text)
             count = int(mt.group(2))
             if not 1 <= count <= 12:
                 raise IllegalActionError(text, f"a move counts 1 to 12 squares, not {count}")
@@ -1385,10 +1379,7 @@ class DeadEndDriveState(State):
             mt = re.fullmatch(r"deal (.+)", t)
             if not mt:
                 raise IllegalActionError(text, "a Character card is dealt: write e.g. deal Smothers")
-            try:
-                return g.HIDDEN_BASE + pawn_index(mt.group(1))
-            except ValueError as e:
-                raise IllegalActionError(text, str(e)) from None
+            return g.HIDDEN_BASE + _pawn_named(mt.group(1), text)
         mt = re.fullmatch(r"top card (.+)", t)
         if not mt or mt.group(1) not in CARD_NAMES:
             raise IllegalActionError(
@@ -1558,6 +1549,14 @@ class DeadEndDriveState(State):
 
 
 # --- lazy events: (function, values) in `_events`, made into dicts by `all_events()` -------------
+def _pawn_named(name: str, text: str) -> int:
+    """The pawn a move's text names (a letter or a name), or the move refused with the reason."""
+    try:
+        return pawn_index(name)
+    except ValueError as e:
+        raise IllegalActionError(text, str(e)) from None
+
+
 def _roll_event(seat: int, a: int, b: int) -> dict[str, Any]:
     return {
         "type": "roll",

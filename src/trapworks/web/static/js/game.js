@@ -3,7 +3,7 @@
 import { api, clear, el, hashParams, myGames, rememberGame } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
 import { focusMark, restoreFocus } from "/static/js/boardkeys.js";
-import { agentName, t, translatePage, tx, txSeats } from "/static/js/i18n.js";
+import { seatName, t, translatePage, tx, txSeats } from "/static/js/i18n.js";
 import { renderLog } from "/static/js/log.js";
 import { createAlerts } from "/static/js/alerts.js";
 import { createChat } from "/static/js/chat.js";
@@ -168,10 +168,7 @@ function seatLabel(s) {
   if (s === -1) return t("Chance");
   if (s === null || s === undefined) return t("Spectator");
   if (s === info.seat && !hotSeat) return t("You");
-  const p = info.players[s];
-  if (p && p.name) return p.name;
-  if (p && p.kind === "agent" && p.agent) return t("Player {n} ({agent})", { n: s + 1, agent: agentName(p.agent) });
-  return t("Player {n}", { n: s + 1 });
+  return seatName(s, info.players[s]);
 }
 
 // "Game over: ..." once, whether the headline says it already or not.

@@ -269,6 +269,16 @@ export function agentName(id) {
   return words[id] || id;
 }
 
+// A seat as every page names it: its player's name, an unnamed computer seat by its agent
+// ("Player 2 (random)"), or "Player N". `p`: the seat's entry of a game's players ({name, kind,
+// agent}). The game page, its log and the replay page all name seats through this.
+export function seatName(seat, p) {
+  if (p && p.name) return p.name;
+  if (p && p.kind === "agent" && p.agent) return t("Player {n} ({agent})", { n: seat + 1, agent: agentName(p.agent) });
+  if (p && p.kind === "agent") return t("Player {n} (computer)", { n: seat + 1 });
+  return t("Player {n}", { n: seat + 1 });
+}
+
 // Why a seat left the game (core/forfeit.py's ForfeitReason), in this language.
 export function forfeitWords(reason) {
   return (shared.forfeit_reasons || {})[reason] || String(reason).replace(/_/g, " ");

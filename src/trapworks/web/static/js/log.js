@@ -6,18 +6,13 @@
 // Clicking a line shows the board at that moment, read-only (the seat's own view then).
 import { api, clear, el } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
-import { agentName, capitalize, englishSeats, lang, t, tx } from "/static/js/i18n.js";
+import { capitalize, englishSeats, lang, seatName, t, tx } from "/static/js/i18n.js";
 
 const REF = /\{P(\d+)\}('s)?/g;
 
-// A seat as the page names it elsewhere (js/game.js seatLabel): its name, or "Player N" with the
-// computer's level.
+// A seat as the page names it elsewhere (i18n.js seatName).
 function nameOf(seat, players) {
-  const p = (players || [])[seat];
-  if (p && p.name) return p.name;
-  if (p && p.kind === "agent" && p.agent) return t("Player {n} ({agent})", { n: seat + 1, agent: agentName(p.agent) });
-  if (p && p.kind === "agent") return t("Player {n} (computer)", { n: seat + 1 });
-  return t("Player {n}", { n: seat + 1 });
+  return seatName(seat, (players || [])[seat]);
 }
 
 // One sentence with its seat references filled in for `viewer`. A sentence whose subject is the

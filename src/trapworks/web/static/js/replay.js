@@ -4,7 +4,7 @@ import { api, clear, el, hashParams } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
 import { renderLog } from "/static/js/log.js";
 import { loadAnalysis, showAnalysis } from "/static/js/analysis.js";
-import { agentName, forfeitWords, t, translatePage, tx } from "/static/js/i18n.js";
+import { forfeitWords, seatName, t, translatePage, tx } from "/static/js/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let data = null;
@@ -24,12 +24,10 @@ function seatsOf(labels, agents) {
   return labels.map((text, seat) => {
     const m = /^Player (\d+) \((.+)\)$/.exec(text);
     const inside = m && Number(m[1]) === seat + 1 ? m[2] : null;
-    if (inside !== null && agents.includes(inside)) {
-      return { seat, kind: "agent", agent: inside, name: "",
-               label: t("Player {n} ({agent})", { n: seat + 1, agent: agentName(inside) }) };
-    }
-    const name = inside !== null ? inside : text === `Player ${seat + 1}` ? "" : text;
-    return { seat, kind: "human", name, label: name || t("Player {n}", { n: seat + 1 }) };
+    const p = inside !== null && agents.includes(inside)
+      ? { kind: "agent", agent: inside, name: "" }
+      : { kind: "human", name: inside !== null ? inside : text === `Player ${seat + 1}` ? "" : text };
+    return { seat, ...p, label: seatName(seat, p) };
   });
 }
 
