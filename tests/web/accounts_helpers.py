@@ -50,7 +50,7 @@ class Browser:
             "/api/account/signup", {"username": username, "password": password, "seats": seats or []}
         )
 
-    def login(self, username: str, password: str = PASSWORD, status: int = 200) -> dict[str, Any]:
+    def login(self, username: str, password: str = PASSWORD, status: int | None = 200) -> dict[str, Any]:
         self.me()
         return self.post("/api/account/login", {"username": username, "password": password}, status=status)
 

@@ -64,13 +64,13 @@ def test_signed_up_on_one_node_logged_in_on_the_other_each_session_valid_on_both
 def test_failed_log_ins_are_counted_by_the_whole_cluster(two_nodes):
     """A guesser who spreads attempts over the nodes (behind a balancer every other request lands
     elsewhere) gets no more tries than on one node: the limiter's window is in the database."""
-    from trapworks.server.accounts.core import LOGIN_FAILS_PER_ACCOUNT
+    from trapworks.server.accounts.throttle import FAILS_PER_PAIR
 
     a_url, b_url = two_nodes
     name = unique("guessed")
     browser(a_url).signup(name)
     nodes = [browser(a_url), browser(b_url)]
-    for i in range(LOGIN_FAILS_PER_ACCOUNT):
+    for i in range(FAILS_PER_PAIR):
         nodes[i % 2].login(name, password=f"wrong guess {i}", status=401)
     # The next attempt is refused on either node, even with the right password.
     for node in nodes:

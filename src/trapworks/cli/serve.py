@@ -33,7 +33,39 @@ def register(app: typer.Typer) -> None:
         log_json: bool = typer.Option(
             False,
             "--log-json",
-            help="Write the access log (one line per request and socket event) as JSON lines.",
+            help="Same as --log-format json.",
+        ),
+        log_format: str | None = typer.Option(
+            None,
+            "--log-format",
+            help="'text' (default) or 'json': every log line of the server as one JSON object, with "
+            "its request id (also TRAPWORKS_LOG_FORMAT, or log_format in the config file).",
+        ),
+        trusted_proxy: list[str] = typer.Option(
+            [],
+            "--trusted-proxy",
+            help="ADDR[,ADDR...]: a load balancer or proxy (address or network) whose "
+            "X-Forwarded-For/-Proto are believed; from anyone else they are ignored. Repeatable; "
+            "also TRAPWORKS_TRUSTED_PROXY or trusted_proxy in the config file. See docs/cluster.md.",
+        ),
+        allowed_host: list[str] = typer.Option(
+            [],
+            "--allowed-host",
+            help="A host name this server answers to (*.example.org for its subdomains); other Host "
+            "headers and WebSocket Origins are refused (DNS rebinding). Default: the addresses served. "
+            "Repeatable; also TRAPWORKS_ALLOWED_HOST or allowed_host in the config file.",
+        ),
+        admin_address: list[str] = typer.Option(
+            [],
+            "--admin-address",
+            help="An address or network that may read /metrics and /api/node (besides the trusted "
+            "proxies). Default: loopback. Repeatable; also TRAPWORKS_ADMIN_ADDRESS.",
+        ),
+        config: str | None = typer.Option(
+            None,
+            "--config",
+            help="A TOML file with trusted_proxy, allowed_host, admin_address, log_format "
+            "(also TRAPWORKS_CONFIG); the command line and the environment come first.",
         ),
         allowed_origin: list[str] = typer.Option(
             [],
@@ -48,11 +80,24 @@ def register(app: typer.Typer) -> None:
         from trapworks.server import create_app
         from trapworks.server.accesslog import configure as configure_access_log
         from trapworks.server.limits import uvicorn_settings
+        from trapworks.server.proxy import OpsSettings, SettingsError
         from trapworks.server.store import default_url
 
         from .options import data_dir
 
-        configure_access_log(json_lines=log_json)
+        try:
+            ops = OpsSettings.load(
+                trusted_proxy=trusted_proxy,
+                allowed_host=allowed_host,
+                admin_address=admin_address,
+                log_format="json" if log_json else log_format,
+                config=config,
+                served_host=host,
+            )
+        except SettingsError as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(2) from None
+        configure_access_log(json_lines=ops.log_format == "json")
         url = db or default_url(data_dir())
         sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -64,7 +109,12 @@ def register(app: typer.Typer) -> None:
         try:
             rate = (rate_limit, 5 * rate_limit) if rate_limit > 0 else (float("inf"), float("inf"))
             web_app = create_app(
-                url, manage_memory=True, request_rate=rate, bus=bus, allowed_origins=tuple(allowed_origin)
+                url,
+                manage_memory=True,
+                request_rate=rate,
+                bus=bus,
+                allowed_origins=tuple(allowed_origin),
+                ops=ops,
             )
         except Exception as e:  # a bad --db URL, an unreachable database
             typer.echo(f"error: cannot open the database {url}: {e}", err=True)
@@ -79,6 +129,8 @@ def register(app: typer.Typer) -> None:
         )
         typer.echo("Open that address in your browser. Press Ctrl+C to stop.")
         # Header, body and handshake limits and timeouts: see server/limits.py.
-        config = uvicorn.Config(web_app, log_level="warning", **uvicorn_settings())
-        server = uvicorn.Server(config)
+        # JSON logs: uvicorn's own logging setup is skipped, its lines go through ours (i40).
+        logging_setup: dict = {"log_config": None} if ops.log_format == "json" else {}
+        server_config = uvicorn.Config(web_app, log_level="warning", **uvicorn_settings(), **logging_setup)
+        server = uvicorn.Server(server_config)
         server.run(sockets=[sock])

@@ -9,14 +9,19 @@ event) and a plain message; `JsonFormatter` writes them as one JSON object per l
 
 from __future__ import annotations
 
+import contextvars
 import json
 import logging
 import re
+import secrets
 import time
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 logger = logging.getLogger("trapworks.access")
+# i40: the request (or socket) being handled: every log line written while handling it carries its
+# id (RequestIdFilter), and each HTTP answer says it in X-Request-ID.
+request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
 
 REDACTED = "[redacted]"
 SECRET_PARAMS = frozenset({"token", "t", "invite", "key"})
@@ -52,6 +57,8 @@ class AccessLogMiddleware:
             return
         path = redact(scope.get("path", ""), scope.get("query_string", b"").decode("latin-1"))
         client = (scope.get("client") or ("-", 0))[0]
+        rid = secrets.token_hex(8)
+        request_id.set(rid)
         start = time.perf_counter()
         status: list[int] = []
 
@@ -60,6 +67,10 @@ class AccessLogMiddleware:
 
             async def send_logged(message: dict[str, Any]) -> None:
                 if message["type"] == "http.response.start":
+                    message = {
+                        **message,
+                        "headers": [*message.get("headers", []), (b"x-request-id", rid.encode())],
+                    }
                     status.append(int(message["status"]))
                     ms = round((time.perf_counter() - start) * 1000, 1)
                     logger.info(
@@ -141,7 +152,16 @@ class AccessLogMiddleware:
             )
 
 
-FIELDS = ("kind", "method", "path", "status", "ms", "event", "code", "client")
+FIELDS = ("kind", "method", "path", "status", "ms", "event", "code", "client", "request_id")
+
+
+class RequestIdFilter(logging.Filter):
+    """Gives every record the id of the request being handled ("-" outside any)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not hasattr(record, "request_id"):
+            record.request_id = request_id.get()
+        return True
 
 
 class JsonFormatter(logging.Formatter):
@@ -157,15 +177,32 @@ class JsonFormatter(logging.Formatter):
         for f in FIELDS:
             if hasattr(record, f):
                 out[f] = getattr(record, f)
+        if record.exc_info and not record.exc_text:
+            record.exc_text = self.formatException(record.exc_info)
+        if record.exc_text:
+            out["exception"] = record.exc_text  # one line of JSON still (logsafe redacted it)
         return json.dumps(out)
 
 
 def configure(json_lines: bool = False) -> None:
-    """Send trapworks.access lines to stderr, plain or as JSON lines."""
+    """Send trapworks.access lines to stderr, plain or as JSON lines; with JSON lines, every other
+    logger of the process too (the server's own, uvicorn's, SQLAlchemy's: i40), each line with its
+    request id."""
     handler = logging.StreamHandler()
+    handler.addFilter(RequestIdFilter())
     handler.setFormatter(
-        JsonFormatter() if json_lines else logging.Formatter("%(asctime)s %(levelname)s %(message)s")
+        JsonFormatter()
+        if json_lines
+        else logging.Formatter("%(asctime)s %(levelname)s [%(request_id)s] %(message)s")
     )
     logger.handlers[:] = [handler]
     logger.setLevel(logging.INFO)
     logger.propagate = False
+    if json_lines:
+        root = logging.getLogger()
+        root.handlers[:] = [handler]
+        root.setLevel(min(root.level, logging.WARNING) if root.level else logging.WARNING)
+        for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+            named = logging.getLogger(name)
+            named.handlers[:] = []
+            named.propagate = True

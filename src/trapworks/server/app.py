@@ -50,7 +50,9 @@ from .messages import (
     ReplayRequest,
     TokenOnly,
 )
+from .operations import install as install_operations
 from .outbox import Outbox, SocketDropped
+from .proxy import OpsSettings
 from .service import Connection, GameService, ServiceError
 from .social import SOCIAL_MESSAGES, Social, add_routes
 from .store import Store, default_url
@@ -127,6 +129,7 @@ def create_app(
     bus: str | None = None,
     allowed_origins: tuple[str, ...] = (),
     bounds: Bounds | None = None,
+    ops: OpsSettings | None = None,
 ) -> FastAPI:
     """The web app. `manage_memory`: run the garbage-collection policy of server/memory.py (for a
     server process of its own, as `trapworks serve` is; not for an app inside another program).
@@ -134,7 +137,10 @@ def create_app(
     `bus`: how the nodes of a cluster hear of each other's changes (server/bus.py make_bus:
     default PostgreSQL's LISTEN/NOTIFY on a PostgreSQL database, nothing on SQLite).
     `allowed_origins`: origins besides the served one whose pages may open sockets (headers.py).
-    `bounds`: what one address may make the server hold (bounds.py); default Bounds.from_env()."""
+    `bounds`: what one address may make the server hold (bounds.py); default Bounds.from_env().
+    `ops`: trusted proxies, allowed hosts, admin addresses (proxy.py; default: none trusted, no
+    Host check, loopback admin); see operations.py."""
+    ops = ops or OpsSettings()
     if db_url is None:
         from trapworks.paths import data_dir as default_data_dir
 
@@ -180,7 +186,7 @@ def create_app(
     # Sizes, body and URL limits and a request rate per client address (see limits.py).
     app.add_middleware(LimitsMiddleware, rate=RateLimiter(*request_rate) if request_rate else None)
     # i26: browser security headers on every answer; sockets only from this origin's pages.
-    app.add_middleware(OriginCheck, allowed_origins=allowed_origins)
+    app.add_middleware(OriginCheck, allowed_origins=allowed_origins, allowed_hosts=ops.allowed_hosts)
     app.add_middleware(SecurityHeaders)
     # Outermost: one log line per request and per socket event, refusals by the limits included.
     app.add_middleware(AccessLogMiddleware)
@@ -379,6 +385,7 @@ def create_app(
     install_accounts(app, service)  # issue 28: accounts, ratings, profiles, my games, quick game
     add_i18n_routes(app)  # the front end's message catalogs (issue 27)
     document_bounds(app)  # i26: the bounds' 413/429/503 answers in the OpenAPI schema
+    install_operations(app, ops, service, store, the_bus)  # i40: proxies, hosts, health, metrics
 
     # --- live play --------------------------------------------------------------------
     @app.websocket("/ws/games/{gid}")

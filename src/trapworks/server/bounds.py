@@ -44,6 +44,7 @@ from typing import Any
 import orjson
 
 from . import walguard
+from .budget import FairBudget
 
 CLOSE_IDLE = 4408  # WebSocket close code: nothing heard from the client for socket_idle_s
 CHUNK = 256 * 1024  # bytes per piece of a large answer
@@ -71,6 +72,10 @@ class Bounds:
     # Bytes free under which new games are refused (at most a twentieth of the file system).
     disk_reserve: int = 64 * 1024 * 1024
     max_addresses: int = 50_000  # per-address records kept (the least recently seen forgotten)
+    # i40: node-wide budgets shared fairly between addresses (budget.py): a flood from many
+    # addresses cannot take the node's time from the games in play.
+    games_per_minute_total: int = 120
+    socket_opens_per_minute_total: int = 3000
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Bounds:
@@ -126,6 +131,8 @@ class BoundsMiddleware:
         self.joined: _PerAddress = _PerAddress(b.max_addresses, deque)
         self.replays: Counter[str] = Counter()
         self.replay_bytes = 0
+        self.game_budget = FairBudget(b.games_per_minute_total)  # i40
+        self.socket_budget = FairBudget(b.socket_opens_per_minute_total)  # i40
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         kind = scope.get("type")
@@ -154,6 +161,8 @@ class BoundsMiddleware:
             refusal = (429, "too_many_sockets", f"at most {b.sockets_per_address} open sockets per address")
         elif self.sockets_open >= b.sockets_total:
             refusal = (503, "server_full", "the server holds as many sockets as it can; try again soon")
+        elif (wait := self.socket_budget.take(client)) is not None:  # i40: budget.py
+            refusal = (429, "busy", f"many sockets are being opened on this server: try again in {wait} s")
         if refusal is not None:
             message = await receive()
             if message.get("type") != "websocket.connect":
@@ -272,6 +281,16 @@ class BoundsMiddleware:
                 retry_after=wait,
             )
             return
+        taken_at = time.monotonic()
+        if (budget_wait := self.game_budget.take(client, taken_at)) is not None:  # i40: budget.py
+            await _refuse_http(
+                send,
+                429,
+                "busy",
+                f"many games are being created on this server: try again in {budget_wait} s",
+                retry_after=budget_wait,
+            )
+            return
         body, again = await self._body(receive)
         public = False
         try:
@@ -281,6 +300,7 @@ class BoundsMiddleware:
             pass  # the app answers a bad body
         tables: list[str] = self.tables.at(client)
         if public and self._open_tables(scope, tables) >= b.open_tables_per_address:
+            self.game_budget.give_back(client, taken_at)
             await _refuse_http(
                 send,
                 429,
@@ -303,6 +323,7 @@ class BoundsMiddleware:
             await self.app(scope, again, send_noted)
         finally:
             if status[:1] != [201]:
+                self.game_budget.give_back(client, taken_at)
                 with contextlib.suppress(ValueError):
                     made.remove(now)
             elif public:

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -49,6 +50,8 @@ class Bus:
         self.node = new_node_id()
         self.published = 0
         self.heard = 0
+        self.connected = True  # i40: /readyz (health.py); a remote bus: its listener is subscribed
+        self.on_lag: Callable[[float], None] | None = None  # i40: metrics.py's bus lag
 
     async def start(self, handler: Handler, on_reconnect: Callable[[], Awaitable[None]]) -> None:
         return None
@@ -73,6 +76,7 @@ class _RemoteBus(Bus):
 
     def __init__(self) -> None:
         super().__init__()
+        self.connected = False
         self._queue: asyncio.Queue[bytes] | None = None
         self._tasks: list[asyncio.Task] = []
         self._handler: Handler | None = None
@@ -92,7 +96,7 @@ class _RemoteBus(Bus):
     def publish(self, msg: dict[str, Any]) -> None:
         if self._queue is None:
             return
-        payload = orjson.dumps({**msg, "n": self.node})
+        payload = orjson.dumps({**msg, "n": self.node, "_sent": time.time()})  # i40: for the lag
         try:
             self._queue.put_nowait(payload)
         except asyncio.QueueFull:
@@ -115,6 +119,8 @@ class _RemoteBus(Bus):
         if not isinstance(msg, dict) or msg.get("n") == self.node:
             return  # our own (the node that changed something told its own sockets already)
         self.heard += 1
+        if self.on_lag is not None and isinstance(msg.get("_sent"), float):
+            self.on_lag(max(0.0, time.time() - msg["_sent"]))
         assert self._handler is not None
         try:
             await self._handler(msg)
@@ -133,11 +139,13 @@ class _RemoteBus(Bus):
             except Exception as e:
                 wait = RECONNECT_S[min(failures, len(RECONNECT_S) - 1)]
                 failures += 1
+                self.connected = False
                 log.error("bus (%s) listener lost: %s; reconnecting in %s s", self.kind, e, wait)
                 await asyncio.sleep(wait)
             first = False
 
     async def _reconnected(self, first: bool) -> None:
+        self.connected = True
         self.ready.set()
         if not first and self._on_reconnect is not None:
             await self._on_reconnect()  # messages may have been missed while we were away

@@ -30,6 +30,8 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
+from .proxy import host_allowed, host_name
+
 CSP = "; ".join(
     [
         "default-src 'self'",
@@ -117,8 +119,12 @@ def _origin_of(value: str) -> tuple[str, str] | None:
     return parts.scheme, parts.netloc.lower()
 
 
-def origin_allowed(headers: dict[bytes, bytes], allowed: Iterable[str] = ()) -> bool:
-    """Whether a WebSocket handshake's Origin is this server's own (its Host) or an allowed one."""
+def origin_allowed(
+    headers: dict[bytes, bytes], allowed: Iterable[str] = (), hosts: Iterable[str] | None = None
+) -> bool:
+    """Whether a WebSocket handshake's Origin is this server's own (its Host, which must be one of
+    the allowed `hosts` where they are given: a DNS-rebinding page's Host and Origin agree, but
+    name another host) or one of the `allowed` origins."""
     origin = headers.get(b"origin")
     if origin is None:
         return True  # not a browser: there is no other site's page behind it
@@ -127,7 +133,7 @@ def origin_allowed(headers: dict[bytes, bytes], allowed: Iterable[str] = ()) -> 
     if seen is None:
         return False  # "null" (a sandboxed frame, a file: page) or garbage
     host = headers.get(b"host", b"").decode("latin-1").strip().lower()
-    if host and seen[1] == host:
+    if host and seen[1] == host and (hosts is None or host_allowed(host_name(host), hosts)):
         return True
     return any(_origin_of(a) == seen for a in allowed)
 
@@ -135,13 +141,16 @@ def origin_allowed(headers: dict[bytes, bytes], allowed: Iterable[str] = ()) -> 
 class OriginCheck:
     """ASGI middleware: a WebSocket from another site's page is refused (403 at the handshake)."""
 
-    def __init__(self, app: Any, allowed_origins: Iterable[str] = ()) -> None:
+    def __init__(
+        self, app: Any, allowed_origins: Iterable[str] = (), allowed_hosts: Iterable[str] | None = None
+    ) -> None:
         self.app = app
         self.allowed = tuple(allowed_origins)
+        self.hosts = tuple(allowed_hosts) if allowed_hosts is not None else None
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope.get("type") == "websocket" and not origin_allowed(
-            dict(scope.get("headers") or []), self.allowed
+            dict(scope.get("headers") or []), self.allowed, self.hosts
         ):
             message = await receive()  # websocket.connect
             if message.get("type") == "websocket.connect":

@@ -294,7 +294,9 @@ def reset(transport: Any) -> None:
     reset, so the kernel frees the connection and its buffers at once."""
     sock = transport.get_extra_info("socket")
     if sock is not None:
-        with contextlib.suppress(OSError):
+        # i40: a socket its client closed has descriptor -1 by now: setsockopt raises ValueError
+        # ("negative file descriptor"), not OSError, and that was a traceback per closed socket.
+        with contextlib.suppress(OSError, ValueError):
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     transport.abort()
 
@@ -330,15 +332,17 @@ class GuardedWSProtocol(WebSocketsSansIOProtocol):
 
     _write_timer: asyncio.TimerHandle | None = None
     _abort_timer: asyncio.TimerHandle | None = None
+    _lost = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(_ClosingTransport(transport, self))  # type: ignore[arg-type]
 
     def _closing(self, transport: Any) -> None:
-        if self._abort_timer is None:
+        if self._abort_timer is None and not self._lost:  # i40: no timer for a connection gone
             self._abort_timer = self.loop.call_later(CLOSE_GRACE_S, reset, transport)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._lost = True
         _cancel(self._write_timer)
         self._write_timer = None
         _cancel(self._abort_timer)
@@ -379,4 +383,7 @@ def uvicorn_settings() -> dict[str, Any]:
         # No per-message deflate: the messages are small views, and compressing each costs more
         # server time than it saves on a local network.
         "ws_per_message_deflate": False,
+        # i40: X-Forwarded-For/-Proto are believed only from the trusted proxies (proxy.py, inside
+        # the app); uvicorn's own default would believe them from any local process.
+        "proxy_headers": False,
     }

@@ -35,11 +35,11 @@ from .models import (
     AccountGameRow,
     AccountRow,
     AccountSeatRow,
-    LoginFailureRow,
     RatingHistoryRow,
     RatingRow,
     SessionRow,
 )
+from .throttle import LoginThrottle
 
 if TYPE_CHECKING:
     from ..room import Room
@@ -48,10 +48,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("trapworks.accounts")
 
 SESSION_DAYS = 30
-# Failed log-ins allowed per window, per account and per client address; then 429 until it passes.
-LOGIN_WINDOW_S = 15 * 60
-LOGIN_FAILS_PER_ACCOUNT = 5
-LOGIN_FAILS_PER_ADDRESS = 20
 WRONG_LOGIN = "wrong username or password"  # the same words for a wrong user and a wrong password
 MAX_ATTACH = 200  # seats sent at once when a browser's anonymous games join an account
 NONE_TTL_S = 10.0  # a game seen with no account seat is looked up again after this long
@@ -91,69 +87,12 @@ class Current:
     session_hash: str
 
 
-class LoginLimiter:
-    """Failed log-ins in a sliding window, per account and per address, in the database: every
-    node of a cluster counts the same failures (a guesser gains nothing by spreading attempts over
-    the nodes behind a balancer)."""
-
-    def __init__(self, db: sessionmaker) -> None:
-        self.db = db
-
-    @staticmethod
-    def _key(kind: str, value: str) -> str:
-        return hashlib.sha256(f"{kind}:{value}".encode()).hexdigest()
-
-    def check(self, account: str, address: str) -> None:
-        now = _now()
-        since = now - timedelta(seconds=LOGIN_WINDOW_S)
-        for kind, value, limit in (
-            ("account", account, LOGIN_FAILS_PER_ACCOUNT),
-            ("address", address, LOGIN_FAILS_PER_ADDRESS),
-        ):
-            key = self._key(kind, value)
-            with self.db() as s:
-                count, first = s.execute(
-                    select(func.count(), func.min(LoginFailureRow.at)).where(
-                        LoginFailureRow.key_hash == key, LoginFailureRow.at > since
-                    )
-                ).one()
-            if count >= limit:
-                oldest = _aware(first) or now
-                wait = int((oldest - since).total_seconds()) + 1
-                what = "this account" if kind == "account" else "your address"
-                raise ServiceError(
-                    429,
-                    "too_many_attempts",
-                    f"too many failed log-ins for {what}: try again in {wait // 60 + 1} minutes",
-                )
-
-    def failed(self, account: str, address: str) -> None:
-        now = _now()
-        with self.db.begin() as s:
-            # Bounded: what has left the window goes as new failures come.
-            s.execute(
-                delete(LoginFailureRow).where(LoginFailureRow.at <= now - timedelta(seconds=LOGIN_WINDOW_S))
-            )
-            s.add_all(
-                [
-                    LoginFailureRow(key_hash=self._key("account", account), at=now),
-                    LoginFailureRow(key_hash=self._key("address", address), at=now),
-                ]
-            )
-
-    def succeeded(self, account: str) -> None:
-        with self.db.begin() as s:
-            s.execute(
-                delete(LoginFailureRow).where(LoginFailureRow.key_hash == self._key("account", account))
-            )
-
-
 class Accounts:
     def __init__(self, service: GameService):
         self.service = service
         self.engine = service.store.engine  # its tables: migration 0003 (server/migrations)
         self.db = sessionmaker(self.engine, expire_on_commit=False)
-        self.limiter = LoginLimiter(self.db)
+        self.limiter = LoginThrottle(self.db)  # i40: by name, by address, by both (throttle.py)
         # game id -> {seat: account id} and whether it is rated and still on (None: no account
         # seat). Read once per game per process; kept in step by this class's own writes.
         self._games: dict[str, dict[str, Any] | None] = {}
@@ -194,7 +133,7 @@ class Accounts:
         if not verify_password(row.password_hash if row else None, password) or row is None:
             self.limiter.failed(key, address)
             raise ServiceError(401, "wrong_login", WRONG_LOGIN)
-        self.limiter.succeeded(key)
+        self.limiter.succeeded(key, address)
         if needs_rehash(row.password_hash):
             with self.db.begin() as s:
                 s.execute(
@@ -525,7 +464,10 @@ class Accounts:
                 .order_by(AccountSeatRow.joined.desc(), AccountSeatRow.pk.desc())
             ).all()
             created = s.get(AccountRow, account_id).created  # type: ignore[union-attr]
-            others = self._seat_names(s, [g.game_id for _, g in seats[:20]])
+            # i40: a public profile lists finished games only: the id of a game still being played
+            # would let anyone find (and watch, or pester) the player in it.
+            finished = [(seat, game) for seat, game in seats if game.status != "on"]
+            others = self._seat_names(s, [g.game_id for _, g in finished[:20]])
         rating_list = []
         for r in sorted(rating_rows, key=lambda r: (r.game, r.players)):
             points = [
@@ -571,7 +513,7 @@ class Accounts:
             if seat.result in ("won", "lost", "drawn"):
                 st[seat.result] += 1
         recent = []
-        for seat, game in seats[:20]:
+        for seat, game in finished[:20]:
             recent.append(
                 {
                     "id": game.game_id,

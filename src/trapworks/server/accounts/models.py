@@ -113,7 +113,7 @@ class RatingHistoryRow(AccountsBase):
 
 
 class LoginFailureRow(AccountsBase):
-    """A failed log-in, kept for the limiter's window (core.LoginLimiter) and shared by every node
+    """A failed log-in, kept for the limiter's window (throttle.LoginThrottle) and shared by every node
     of a cluster. `key_hash`: SHA-256 of "account:<name>" or "address:<address>" (neither in the
     clear); rows older than the window are deleted as new ones come."""
 
@@ -121,6 +121,17 @@ class LoginFailureRow(AccountsBase):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     key_hash: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class LoginKnownRow(AccountsBase):
+    """An address an account has logged in (or signed up) from, for the log-in throttle
+    (server/throttle.py, migration 0007_i40_login_known): `key_hash` is SHA-256 of
+    "known:<name>:<address>"; `at` its last use."""
+
+    __tablename__ = "login_known"
+
+    key_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 

@@ -9,9 +9,7 @@ without one (sign-up, log-in, an anonymous seek) it must equal the `tw_csrf` coo
 
 from __future__ import annotations
 
-import asyncio
 import secrets
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +20,9 @@ from pydantic import BaseModel, Field
 from ..service import ServiceError, create_request
 from . import ratings
 from .core import Accounts, Current
+from .credentials import username_key
 from .matchmaking import MAX_WAIT_S, Matchmaker
+from .throttle import HashQueue
 
 STATIC_DIR = Path(__file__).resolve().parent.parent.parent / "web" / "static"
 SESSION_COOKIE = "tw_session"
@@ -32,7 +32,6 @@ SESSION_MAX_AGE = 30 * 86400
 # argon2 takes about half a second of CPU and 64 MiB per hash: never on the event loop (every game
 # would stall), at most HASH_THREADS at once, and a bounded queue behind them.
 HASH_THREADS = 2
-HASH_QUEUE = 16
 
 
 class Credentials(BaseModel):
@@ -75,7 +74,9 @@ class SeekBody(BaseModel):
 
 
 def _secure(request: Request) -> bool:
-    return request.url.scheme == "https" or request.headers.get("x-forwarded-proto") == "https"
+    # i40: the scheme only: X-Forwarded-Proto is believed from the trusted proxies alone, which
+    # set the request's scheme from it (server/proxy.py); from anyone else it means nothing.
+    return request.url.scheme == "https"
 
 
 def _set_cookies(response: Response, request: Request, cookie: str | None, csrf: str) -> None:
@@ -101,19 +102,8 @@ def _client(request: Request) -> str:
 
 def build_router(accounts: Accounts, matchmaker: Matchmaker) -> APIRouter:
     router = APIRouter()
-    hash_slots = asyncio.Semaphore(HASH_THREADS)
-    waiting = [0]
-
-    async def hashing(work: Callable[..., Any], *args: Any) -> Any:
-        """Run `work` (which hashes or verifies a password) in a thread, a few at a time."""
-        if waiting[0] >= HASH_QUEUE:
-            raise ServiceError(503, "busy", "too many log-ins at once: try again in a moment")
-        waiting[0] += 1
-        try:
-            async with hash_slots:
-                return await asyncio.to_thread(work, *args)
-        finally:
-            waiting[0] -= 1
+    # i40: log-ins first, sign-ups at most one slot of the hashing threads (throttle.py).
+    hashing = HashQueue(slots=HASH_THREADS, signup_slots=1)
 
     def current(request: Request, *, required: bool = False) -> Current | None:
         who = accounts.session(request.cookies.get(SESSION_COOKIE))
@@ -194,14 +184,15 @@ def build_router(accounts: Accounts, matchmaker: Matchmaker) -> APIRouter:
     @router.post("/api/account/signup", summary="Make an account; the browser's anonymous seats join it")
     async def signup(body: Credentials, request: Request):
         check_csrf(request, None)
-        account_id = await hashing(accounts.signup, body.username, body.password)
+        account_id = await hashing.signup(accounts.signup, body.username, body.password)
+        accounts.limiter.remember(username_key(body.username.strip())[:64], _client(request))  # i40
         joined = accounts.attach_many(account_id, body.seats)
         return _logged_in(request, account_id, body.username.strip(), {"seats": joined})
 
     @router.post("/api/account/login", summary="Log in (a new session id every time)")
     async def login(body: Credentials, request: Request):
         check_csrf(request, None)
-        account_id = await hashing(accounts.login, body.username, body.password, _client(request))
+        account_id = await hashing.login(accounts.login, body.username, body.password, _client(request))
         _id, username = accounts.account_id(body.username.strip())
         joined = accounts.attach_many(account_id, body.seats)
         return _logged_in(request, account_id, username, {"seats": joined})
@@ -219,7 +210,7 @@ def build_router(accounts: Accounts, matchmaker: Matchmaker) -> APIRouter:
     async def delete_account(body: Password, request: Request):
         who = acting(request, required=True)
         assert who is not None
-        await hashing(accounts.delete_account, who, body.password)
+        await hashing.login(accounts.delete_account, who, body.password)
         resp = JSONResponse({"ok": True})
         resp.delete_cookie(SESSION_COOKIE, path="/")
         return resp

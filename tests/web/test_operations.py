@@ -1,0 +1,277 @@
+"""Running in front of the internet (issue 40), in one process: trusted proxies, the Host
+allow-list, the log-in throttle, sign-up bounds, the fair hashing queue and budget, health and
+metrics. The same through HAProxy with several client addresses: tests/web/test_cluster_operations.py."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+from prometheus_client.parser import text_string_to_metric_families
+from starlette.websockets import WebSocketDisconnect
+
+from trapworks.server import create_app
+from trapworks.server.accounts import throttle
+from trapworks.server.bounds import Bounds
+from trapworks.server.budget import FairBudget
+from trapworks.server.proxy import OpsSettings, SettingsError
+
+from .accounts_helpers import PASSWORD, Browser
+from .conftest import create_game
+
+BALANCER = "testclient"  # the TestClient's own address: the proxy in front of the app
+
+
+def _client(app, address: str | None = None, **kw) -> TestClient:
+    headers = {"x-forwarded-for": address} if address else {}
+    return TestClient(app, headers=headers, **kw)
+
+
+def test_forwarded_addresses_are_believed_only_from_a_trusted_proxy(db_url, tmp_path):
+    bounds = Bounds(games_per_hour=2)
+    behind = create_app(db_url, bounds=bounds, ops=OpsSettings(trusted_proxies=(BALANCER,)))
+    with _client(behind, "203.0.113.7") as a, _client(behind, "203.0.113.8") as b:
+        create_game(a)
+        create_game(a)
+        r = a.post("/api/games", json={"game": "last-mouse-lost"})
+        assert r.status_code == 429 and r.json()["code"] == "too_many_games"
+        create_game(b)  # another client behind the same balancer: its own bound
+    # Without the proxy trusted, X-Forwarded-For is the client's word: it buys nothing.
+    direct = create_app(f"sqlite:///{tmp_path / 'other.sqlite'}", bounds=bounds)
+    with _client(direct, "203.0.113.7") as a, _client(direct, "203.0.113.8") as b:
+        create_game(a)
+        create_game(a)
+        r = b.post("/api/games", json={"game": "last-mouse-lost"})
+        assert r.status_code == 429 and r.json()["code"] == "too_many_games"
+
+
+def test_the_secure_cookie_follows_x_forwarded_proto_from_a_trusted_proxy_only(db_url):
+    app = create_app(db_url, ops=OpsSettings(trusted_proxies=(BALANCER,)))
+    with TestClient(app, headers={"x-forwarded-proto": "https"}) as c:
+        b = Browser(c)
+        b.me()
+        r = c.post(
+            "/api/account/signup",
+            json={"username": "secure1", "password": PASSWORD},
+            # The CSRF cookie is Secure now: an http test client would not send it back by itself.
+            headers={"x-csrf-token": b.csrf, "cookie": f"tw_csrf={b.csrf}"},
+        )
+        assert r.status_code == 200, r.text
+        assert "Secure" in next(x for x in r.headers.get_list("set-cookie") if x.startswith("tw_session="))
+
+
+def test_settings_come_from_the_command_line_then_the_environment_then_the_config_file(tmp_path):
+    cfg = tmp_path / "trapworks.toml"
+    cfg.write_text(
+        'trusted_proxy = ["10.0.0.5"]\nallowed_host = ["games.example.org"]\nlog_format = "json"\n'
+    )
+    s = OpsSettings.load(config=cfg, environ={})
+    assert s.trusted_proxies == ("10.0.0.5",) and s.allowed_hosts == ("games.example.org",)
+    assert s.log_format == "json"
+    s = OpsSettings.load(config=cfg, environ={"TRAPWORKS_TRUSTED_PROXY": "10.0.0.6,10.0.1.0/24"})
+    assert s.trusted_proxies == ("10.0.0.6", "10.0.1.0/24")
+    s = OpsSettings.load(
+        trusted_proxy=["10.0.0.7"], config=cfg, environ={"TRAPWORKS_TRUSTED_PROXY": "10.0.0.6"}
+    )
+    assert s.trusted_proxies == ("10.0.0.7",)
+    # The default allowed hosts: the addresses served.
+    s = OpsSettings.load(environ={}, served_host="127.0.0.1")
+    assert s.allowed_hosts is not None and {"127.0.0.1", "localhost"} <= set(s.allowed_hosts)
+    assert "evil.example" not in s.allowed_hosts
+    with pytest.raises(SettingsError, match="not an IP address"):
+        OpsSettings.load(trusted_proxy=["balancer!"], environ={})
+    cfg.write_text("trusted_proxies = []\n")
+    with pytest.raises(SettingsError, match="unknown setting"):
+        OpsSettings.load(config=cfg, environ={})
+
+
+def test_a_dns_rebinding_page_is_refused(db_url):
+    app = create_app(db_url, ops=OpsSettings(allowed_hosts=("127.0.0.1", "localhost")))
+    with TestClient(app, base_url="http://127.0.0.1:8000") as c:
+        g = create_game(c)
+        url = f"/ws/games/{g['id']}?token={g['seats'][0]['token']}"
+        # The page of evil.example, its name re-pointed at this server: Host and Origin agree.
+        evil = {"host": "evil.example", "origin": "http://evil.example"}
+        assert c.get("/api/catalog", headers={"host": "evil.example"}).json()["code"] == "unknown_host"
+        with pytest.raises(WebSocketDisconnect), c.websocket_connect(url, headers=evil) as ws:
+            ws.receive_json()
+        # Another site's page, sent to the right host: the Origin is not allowed.
+        other = {"host": "127.0.0.1:8000", "origin": "http://evil.example"}
+        with pytest.raises(WebSocketDisconnect), c.websocket_connect(url, headers=other) as ws:
+            ws.receive_json()
+        own = {"host": "127.0.0.1:8000", "origin": "http://127.0.0.1:8000"}
+        with c.websocket_connect(url, headers=own) as ws:
+            assert ws.receive_json()["type"] == "hello"
+
+
+def test_health_readiness_and_metrics(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    app = create_app(f"sqlite:///{data / 'web.sqlite'}")
+    with TestClient(app, client=("127.0.0.1", 40000)) as admin, TestClient(app) as anyone:
+        assert anyone.get("/healthz").json() == {"ok": True}
+        assert anyone.get("/readyz").status_code == 200
+        # Only the operator's addresses read the node's figures.
+        for path in ("/metrics", "/api/node"):
+            r = anyone.get(path)
+            assert r.status_code == 403 and r.json()["code"] == "admin_only"
+        assert admin.get("/api/node").status_code == 200
+        g = create_game(admin)
+        r = admin.post(
+            f"/api/games/{g['id']}/moves",
+            json={"token": g["seats"][0]["token"], "action": "take 1", "ply": 0},
+        )
+        with admin.websocket_connect(f"/ws/games/{g['id']}?token={g['seats'][1]['token']}") as ws:
+            ws.receive_json()
+            families = {f.name: f for f in text_string_to_metric_families(admin.get("/metrics").text)}
+        assert families["trapworks_sockets_open"].samples[0].value == 1
+        assert families["trapworks_games_live"].samples[0].value >= 1
+        assert families["trapworks_games_created"].samples[0].value == 1
+        moves = [s.value for s in families["trapworks_moves"].samples if s.name == "trapworks_moves_total"]
+        assert moves == [1 if r.status_code == 200 else 0]
+        assert any(
+            s.name == "trapworks_move_seconds_bucket" for s in families["trapworks_move_seconds"].samples
+        )
+        routes = {s.labels.get("route") for s in families["trapworks_http_request_seconds"].samples}
+        assert "/api/games/{gid}/moves" in routes and not any(g["id"] in (x or "") for x in routes)
+        assert "trapworks_bus_lag_seconds" in families and "trapworks_node_info" in families
+        app.state.store.engine.dispose()
+        # The database gone (its folder moved away): not ready, still alive.
+        shutil.move(data, tmp_path / "gone")
+        r = anyone.get("/readyz")
+        assert r.status_code == 503 and "database" in r.json()["problems"]
+        assert anyone.get("/healthz").status_code == 200
+        shutil.move(tmp_path / "gone", data)
+        assert anyone.get("/readyz").status_code == 200
+
+
+def test_refusals_are_counted_in_the_metrics(db_url):
+    app = create_app(db_url, bounds=Bounds(games_per_hour=1))
+    with TestClient(app, client=("127.0.0.1", 40000)) as c:
+        create_game(c)
+        assert c.post("/api/games", json={"game": "last-mouse-lost"}).status_code == 429
+        families = {f.name: f for f in text_string_to_metric_families(c.get("/metrics").text)}
+        refused = {
+            s.labels["code"]: s.value
+            for s in families["trapworks_refusals"].samples
+            if s.name.endswith("_total")
+        }
+        assert refused == {"too_many_games": 1}
+
+
+def test_wrong_log_ins_slow_the_guesser_down_and_nobody_else(db_url):
+    app = create_app(db_url, ops=OpsSettings(trusted_proxies=(BALANCER,)))
+    home, attacker, elsewhere, other_home = "198.51.100.10", "203.0.113.66", "192.0.2.9", "198.51.100.20"
+    with _client(app, home) as h, _client(app, other_home) as o:
+        Browser(h).signup("victim1")
+        Browser(o).signup("bystander1")
+    with _client(app, attacker) as a:
+        guesser = Browser(a)
+        statuses = []
+        for i in range(25):
+            r = guesser.login("victim1", f"wrong guess {i}", status=None)
+            statuses.append(r.get("code"))
+        assert statuses[: throttle.FAILS_PER_PAIR] == ["wrong_login"] * throttle.FAILS_PER_PAIR
+        assert set(statuses[throttle.FAILS_PER_PAIR :]) == {"too_many_attempts"}
+        r = a.post(
+            "/api/account/login",
+            json={"username": "victim1", "password": PASSWORD},
+            headers={"x-csrf-token": guesser.csrf},
+        )
+        assert r.status_code == 429 and int(r.headers["retry-after"]) > 0  # even the right password
+    with _client(app, other_home) as o:
+        assert Browser(o).login("bystander1")["ok"]  # another user, another address: at once
+    with _client(app, home) as h:
+        assert Browser(h).login("victim1")["ok"]  # the victim at home: at once
+    # Wrong log-ins for the name from many addresses: the name is slowed down from new addresses
+    # (one try per SLOW_S), never from its owner's.
+    for n in range(throttle.FAILS_PER_NAME - throttle.FAILS_PER_PAIR):  # the attacker's counted too
+        with _client(app, f"203.0.113.{100 + n}") as x:
+            Browser(x).login("victim1", "wrong again", status=401)
+    with _client(app, elsewhere) as e:
+        r = Browser(e).login("victim1", status=429)
+        assert r["code"] == "slowed_down"
+    with _client(app, home) as h:
+        assert Browser(h).login("victim1")["ok"]
+
+
+def test_sign_ups_are_bounded_per_address_with_retry_after(db_url):
+    app = create_app(db_url, ops=OpsSettings(trusted_proxies=(BALANCER,)))
+    with _client(app, "203.0.113.5") as c:
+        b = Browser(c)
+        b.me()
+        r = c.post(
+            "/api/account/signup",
+            json={"username": "x", "password": "short"},
+            headers={"x-csrf-token": b.csrf},
+        )
+        assert r.status_code == 400  # refused for its content: costs nothing
+        for i in range(throttle_signups_per_address()):
+            b.signup(f"flood{i}")
+        b.me()
+        r = c.post(
+            "/api/account/signup",
+            json={"username": "flood-last", "password": PASSWORD},
+            headers={"x-csrf-token": b.csrf},
+        )
+        assert (
+            r.status_code == 429
+            and r.json()["code"] == "too_many_signups"
+            and int(r.headers["retry-after"]) > 0
+        )
+    with _client(app, "203.0.113.6") as c:
+        Browser(c).signup("another-address")
+
+
+def throttle_signups_per_address() -> int:
+    from trapworks.server.operations import SIGNUPS_PER_ADDRESS_HOUR
+
+    return SIGNUPS_PER_ADDRESS_HOUR
+
+
+def test_the_hashing_queue_serves_log_ins_before_sign_ups():
+    started: list[str] = []
+
+    def work(kind: str) -> None:
+        started.append(kind)
+        time.sleep(0.05)
+
+    async def main() -> list[str]:
+        queue = throttle.HashQueue(slots=2, signup_slots=1, signup_waiting=8)
+        signups = [asyncio.create_task(queue.signup(work, "signup")) for _ in range(6)]
+        await asyncio.sleep(0.01)
+        logins = [asyncio.create_task(queue.login(work, "login")) for _ in range(3)]
+        await asyncio.gather(*signups, *logins)
+        # Past its queue a sign-up is told to come back, never a log-in starved.
+        many = [asyncio.create_task(queue.signup(work, "signup")) for _ in range(12)]
+        results = await asyncio.gather(*many, return_exceptions=True)
+        refused = [r for r in results if isinstance(r, throttle.Throttled)]
+        assert refused and all(r.status == 429 and r.retry_after > 0 for r in refused)
+        return started
+
+    order = asyncio.run(main())
+    first_nine = order[:9]
+    # One sign-up at a time; the three log-ins start before the sign-ups that were waiting.
+    assert first_nine.index("login") <= 2 and first_nine[:5].count("login") == 3
+
+
+def test_the_node_budget_is_shared_fairly_between_addresses():
+    budget = FairBudget(100, window_s=60)
+    granted = {f"flood{i}": 0 for i in range(20)}
+    t = 0.0
+    for _ in range(20):
+        for a in granted:
+            t += 0.001
+            if budget.take(a, t) is None:
+                granted[a] += 1
+    assert sum(granted.values()) <= 100
+    # A player who comes now still gets in (the flooders are past their share, not the budget).
+    assert budget.take("player", t + 0.001) is None
+    while budget.take("player", t + 0.002) is None:
+        pass
+    assert budget.take("flood0", t + 0.003) is not None
+    # The window passes: room again.
+    assert budget.take("flood0", t + 61) is None
