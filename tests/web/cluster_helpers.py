@@ -42,10 +42,18 @@ def fresh_schema() -> Iterator[str]:
         engine.dispose()
 
 
-def start_nodes(home: Path, url: str, n: int, bus: str | None = None) -> list[ServerProcess]:
-    """`n` `trapworks serve` processes on one database, all started at the same moment."""
-    args = ["--db", url, "--rate-limit", "0"] + (["--bus", bus] if bus else [])
-    nodes = [ServerProcess(home / f"node{i}", extra_args=args) for i in range(n)]
+def start_nodes(
+    home: Path, url: str | list[str], n: int, bus: str | None = None, extra: list[str] | None = None
+) -> list[ServerProcess]:
+    """`n` `trapworks serve` processes on one database (or node i on urls[i]), all started at the
+    same moment. The balancer (haproxy() below, on 127.0.0.1) is their trusted proxy: they count
+    each client by the address it sends in X-Forwarded-For (issue 40)."""
+    urls = [url] * n if isinstance(url, str) else url
+    common = ["--rate-limit", "0", "--trusted-proxy", "127.0.0.1"] + (["--bus", bus] if bus else [])
+    nodes = [
+        ServerProcess(home / f"node{i}", extra_args=["--db", urls[i], *common, *(extra or [])])
+        for i in range(n)
+    ]
     errors: list[BaseException] = []
 
     def start(node: ServerProcess) -> None:
@@ -114,10 +122,11 @@ defaults
     retries 3
 frontend web
     bind 127.0.0.1:{port}
+    option forwardfor          # the client's address to the nodes (they trust this balancer)
     default_backend nodes
 backend nodes
     balance roundrobin
-    option httpchk GET /api/node
+    option httpchk GET /readyz # 503 while a node's database or bus is unreachable: taken out
 {servers}
 """
 

@@ -45,6 +45,8 @@ import orjson
 
 LOOPBACK = ("127.0.0.1", "::1")
 ADMIN_PATHS = ("/api/node", "/metrics")
+# A balancer's health check may send no Host (HAProxy's HTTP/1.0 check): these tell nothing secret.
+HEALTH_PATHS = ("/healthz", "/readyz")
 
 
 class SettingsError(ValueError):
@@ -217,7 +219,7 @@ class HostCheck:
         if kind not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        if self.allowed is not None:
+        if self.allowed is not None and scope.get("path") not in HEALTH_PATHS:
             raw = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
             if not host_allowed(host_name(raw), self.allowed):
                 if kind == "websocket":

@@ -1,0 +1,162 @@
+"""A game-creation flood from 20 client addresses against `trapworks serve`, and one normal player
+playing meanwhile (issue 40): the node's creation budget (bounds.py games_per_minute_total,
+shared fairly between addresses: server/budget.py) keeps the player's moves fast.
+
+The server listens on 127.0.0.1; each flooder connects from its own loopback address
+(127.0.1.1 ... 127.0.1.20, Linux answers the whole 127/8), creating Last Mouse Lost games against
+the server's `random` agent as fast as it is answered (20 at once). The player (127.0.2.1)
+plays a game of its own over a socket, one move at a time, and the time from sending a move to
+its ack is recorded. Prints created/refused counts and the player's move p50/p99 as JSON.
+
+    .venv/bin/python bench/creation_flood.py --duration 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+import httpx
+from websockets.asyncio.client import connect
+
+GAME = {"game": "last-mouse-lost", "seats": [{"kind": "human"}, {"kind": "agent", "agent": "random"}]}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def flooder(base: str, address: str, stop: float, counts: dict[int, int]) -> None:
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as c:
+        while time.monotonic() < stop:
+            r = await c.post("/api/games", json=GAME)
+            counts[r.status_code] = counts.get(r.status_code, 0) + 1
+            if r.status_code == 429:  # told to come back: a flooder does not wait long
+                await asyncio.sleep(0.05)
+
+
+async def player(base: str, stop: float, times: list[float]) -> None:
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.2.1")
+    async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as c:
+        while time.monotonic() < stop:
+            r = await c.post("/api/games", json=GAME)
+            if r.status_code == 429:  # the node's budget is spent: come back when it says
+                await asyncio.sleep(
+                    min(float(r.headers.get("retry-after", "1")), max(0.0, stop - time.monotonic()))
+                )
+                continue
+            g = r.json()
+            url = base.replace("http://", "ws://") + f"/ws/games/{g['id']}?token={g['seats'][0]['token']}"
+            async with connect(url, local_addr=("127.0.2.1", 0)) as ws:
+                state = None
+                ref = 0
+                while time.monotonic() < stop:
+                    mine = (
+                        state is not None
+                        and not state.get("terminal")
+                        and state.get("to_move") == 0
+                        and state["view"].get("legal_actions")
+                    )
+                    if state is not None and state.get("terminal"):
+                        break
+                    if not mine:
+                        msg = json.loads(await ws.recv())
+                        for m in msg if isinstance(msg, list) else [msg]:
+                            if m.get("type") == "state":
+                                state = m
+                        continue
+                    assert state is not None
+                    ref += 1
+                    action = state["view"]["legal_actions"][0]["text"]
+                    sent = time.perf_counter()
+                    await ws.send(
+                        json.dumps({"type": "move", "action": action, "ply": state["ply"], "ref": ref})
+                    )
+                    while True:
+                        msg = json.loads(await ws.recv())
+                        got = msg if isinstance(msg, list) else [msg]
+                        for m in got:
+                            if m.get("type") == "state":
+                                state = m
+                        if any(m.get("ref") == ref for m in got):
+                            times.append(time.perf_counter() - sent)
+                            break
+                    await asyncio.sleep(0.1)  # a person's pace
+
+
+def percentile(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
+
+
+async def run(base: str, duration: float, flooders: int) -> dict:
+    stop = time.monotonic() + duration
+    counts: dict[int, int] = {}
+    times: list[float] = []
+    await asyncio.gather(
+        player(base, stop, times),
+        *(flooder(base, f"127.0.1.{i + 1}", stop, counts) for i in range(flooders)),
+    )
+    return {
+        "flooders": flooders,
+        "seconds": duration,
+        "create_answers": counts,
+        "player_moves": len(times),
+        "move_p50_ms": round(percentile(times, 0.5) * 1000, 1),
+        "move_p99_ms": round(percentile(times, 0.99) * 1000, 1),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--duration", type=float, default=30.0)
+    ap.add_argument("--flooders", type=int, default=20)
+    args = ap.parse_args()
+    port = free_port()
+    home = tempfile.mkdtemp(prefix="tw-flood-")
+    env = dict(os.environ, TRAPWORKS_HOME=home)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from trapworks.cli import main; main()",
+            "serve",
+            "--port",
+            str(port),
+            "--rate-limit",
+            "0",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(base + "/healthz").status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise SystemExit("the server did not start")
+            time.sleep(0.2)
+        print(json.dumps(asyncio.run(run(base, args.duration, args.flooders))))
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+if __name__ == "__main__":
+    main()
