@@ -231,6 +231,8 @@ def main() -> None:
     if not args.db:
         sys.exit("needs a PostgreSQL database: --db or TRAPWORKS_TEST_POSTGRES_URL")
     os.environ["TRAPWORKS_TEST_POSTGRES_URL"] = args.db
+    # i40: the node-wide creation budget off: one address makes every game.
+    os.environ.setdefault("TRAPWORKS_BOUND_GAMES_PER_MINUTE_TOTAL", "1000000")
     if not 0 < args.clients <= MAX_CLIENTS or not 0 < args.duration <= MAX_DURATION:
         sys.exit(f"--clients 1-{MAX_CLIENTS}, --duration up to {MAX_DURATION} s")
     if not 0 <= args.idle <= MAX_IDLE:

@@ -85,6 +85,8 @@ def test_eight_unread_replay_answers_leave_the_server_near_its_idle_memory(tmp_p
 def test_ten_thousand_creations_from_one_address_are_refused_past_the_bound(tmp_path, monkeypatch):
     monkeypatch.setenv("TRAPWORKS_BOUND_GAME_IDLE_S", "10")
     monkeypatch.setenv("TRAPWORKS_BOUND_GAME_SWEEP_S", "2")
+    # The per-address bound is tested here, not the node's budget (i40: test_operations.py).
+    monkeypatch.setenv("TRAPWORKS_BOUND_GAMES_PER_MINUTE_TOTAL", "1000000")
     server = ServerProcess(tmp_path / "home", extra_args=["--rate-limit", "0"]).start()
     try:
         body = {"game": "dead-end-drive", "seats": [{"kind": "human"}] * 4}

@@ -72,7 +72,11 @@ def test_a_nearly_full_disk_refuses_new_games_before_moves(disk):
 def test_after_a_full_disk_the_freed_space_serves_moves_for_30_s_and_no_log_holds_a_secret(disk, caplog):
     caplog.set_level(logging.DEBUG)
     url = f"sqlite:///{disk / 'full.sqlite'}"
-    app = create_app(url, request_rate=(1e9, 1e9), bounds=Bounds(disk_reserve=0, games_per_hour=100_000))
+    app = create_app(
+        url,
+        request_rate=(1e9, 1e9),
+        bounds=Bounds(disk_reserve=0, games_per_hour=100_000, games_per_minute_total=100_000),
+    )
     with TestClient(app) as c:
         p = Player(c)
         for _ in range(20):
@@ -109,7 +113,9 @@ def test_the_wal_stays_under_its_bound_over_10000_moves(tmp_path):
     url = f"sqlite:///{tmp_path / 'wal.sqlite'}"
     db = tmp_path / "wal.sqlite"
     stop = threading.Event()
-    app = create_app(url, request_rate=(1e9, 1e9), bounds=Bounds(games_per_hour=100_000))
+    app = create_app(
+        url, request_rate=(1e9, 1e9), bounds=Bounds(games_per_hour=100_000, games_per_minute_total=100_000)
+    )
     with TestClient(app) as c:
         p = Player(c)
         store = c.app.state.store

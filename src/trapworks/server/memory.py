@@ -21,13 +21,36 @@ one a spike in every player's latency). The policy here:
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
 import gc
 import time
+from typing import Any
 
 FREEZE_EVERY_S = 1.0
 IDLE_S = 2.0
 FULL_EVERY_S = 600.0
 NEVER = 1_000_000_000  # young collections between two automatic full ones: never, in practice
+TRIM_EVERY_S = 5.0  # i40: at most this often, while idle, freed heap is handed back to the system
+
+
+def _malloc_trim() -> Any:
+    """glibc's malloc_trim (None elsewhere): the C heap keeps what Python frees (a closed socket's
+    buffers, its tasks) for reuse; trimming gives the free pages back to the system, so the
+    memory of sockets that closed shows as free again (BENCHMARKS.md, bench/socket_memory.py)."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return libc.malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+_TRIM = _malloc_trim()
+
+
+def give_back() -> None:
+    if _TRIM is not None:
+        _TRIM(0)
 
 
 class GarbagePolicy:
@@ -53,6 +76,7 @@ class GarbagePolicy:
 
     async def _run(self) -> None:
         last_full = time.monotonic()
+        last_trim = 0.0
         frozen_since_full = False
         while True:
             await asyncio.sleep(FREEZE_EVERY_S)
@@ -64,6 +88,9 @@ class GarbagePolicy:
                 gc.freeze()
                 last_full, frozen_since_full = now, False
                 self.full_collections += 1
+            if idle and now - last_trim >= TRIM_EVERY_S:  # i40
+                last_trim = now
+                give_back()
             elif not idle:
                 gc.collect(1)  # the young generations only: everything older is frozen
                 gc.freeze()

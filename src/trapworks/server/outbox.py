@@ -97,6 +97,9 @@ class Outbox:
             frame = await self.queue.get()
             try:
                 await asyncio.wait_for(self._send_text(self._encode(frame)), self.send_timeout)
+                # i40: not kept while waiting for the next one: an idle socket would hold its last
+                # state (the whole view, ~10 KB) for as long as it stays open.
+                frame = None
             except TimeoutError:
                 self.drop(f"a send stalled for over {self.send_timeout:g} s")
                 return

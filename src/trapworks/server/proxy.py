@@ -214,25 +214,25 @@ class HostCheck:
         self.allowed = settings.allowed_hosts
         self.admins = Networks((*settings.trusted_proxies, *settings.admin_addresses))
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        # Checks first, then the app's own coroutine returned as it is: an open socket holds no
+        # frame of this middleware (its memory: BENCHMARKS.md, bench/socket_memory.py).
         kind = scope.get("type")
         if kind not in ("http", "websocket"):
-            await self.app(scope, receive, send)
-            return
+            return self.app(scope, receive, send)
         if self.allowed is not None and scope.get("path") not in HEALTH_PATHS:
             raw = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
             if not host_allowed(host_name(raw), self.allowed):
                 if kind == "websocket":
-                    await receive()
-                    await send({"type": "websocket.close", "code": 4400})
-                else:
-                    await _refuse(
-                        send, 400, "unknown_host", f"this server does not serve the host {raw[:80]!r}"
-                    )
-                return
+                    return _close_socket(receive, send, 4400)
+                return _refuse(send, 400, "unknown_host", f"this server does not serve the host {raw[:80]!r}")
         if kind == "http" and scope.get("path") in ADMIN_PATHS:
             client = (scope.get("client") or ("", 0))[0]
             if client not in self.admins:
-                await _refuse(send, 403, "admin_only", "this is for the operator's addresses only")
-                return
-        await self.app(scope, receive, send)
+                return _refuse(send, 403, "admin_only", "this is for the operator's addresses only")
+        return self.app(scope, receive, send)
+
+
+async def _close_socket(receive: Any, send: Any, code: int) -> None:
+    await receive()  # websocket.connect
+    await send({"type": "websocket.close", "code": code})

@@ -240,10 +240,13 @@ class SignupBounds:
         while times and times[0] <= before:
             times.popleft()
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        # Not a coroutine of its own for what passes through: an open socket holds no frame here.
         if scope.get("type") != "http" or scope.get("method") != "POST" or scope.get("path") != SIGNUP_PATH:
-            await self.app(scope, receive, send)
-            return
+            return self.app(scope, receive, send)
+        return self._signup(scope, receive, send)
+
+    async def _signup(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         client = (scope.get("client") or ("?", 0))[0]
         now = time.monotonic()
         mine = self.by_address.pop(client, deque())
