@@ -71,17 +71,25 @@ class Undo(Feature):
             if refusal is not None:
                 code = "game_over" if room.state.is_terminal() else "outcome_revealed"
                 raise ServiceError(409, code, f"undo refused: {refusal}")
-            keep = room.ply() - steps
-            new_state = undo(room.state, steps)
-            try:
-                self.host.store.truncate_actions(room.id, keep)
-            except Exception as e:
-                raise self.host.store_failed(f"undo in game {room.id}", e) from None
-            for key in [k for k in room.sent_texts if k[1] >= keep]:
-                del room.sent_texts[key]
-            room.state = new_state
-            del room.log[keep:]
-            del room.stories[keep:]
-            room.failed = None
-            await room.broadcast(sync=True, rewound=True)
+            await rewind(room, steps, "undo")
             return room.ply()
+
+
+async def rewind(room: Room, steps: int, what: str) -> None:
+    """Take back the last `steps` actions (stored first: the store's rows are cut, then the room's
+    copy), and send everyone the game again. The caller holds the room's lock and has checked the
+    fair-play policy (core.record.undo_refusal). Undo's and takeback's one way back."""
+    assert room.host is not None, "a room rewinds only inside a service"
+    keep = room.ply() - steps
+    new_state = undo(room.state, steps)
+    try:
+        room.host.store.truncate_actions(room.id, keep)
+    except Exception as e:
+        raise room.host.store_failed(f"{what} in game {room.id}", e) from None
+    for key in [k for k in room.sent_texts if k[1] >= keep]:
+        del room.sent_texts[key]
+    room.state = new_state
+    del room.log[keep:]
+    del room.stories[keep:]
+    room.failed = None
+    await room.broadcast(sync=True, rewound=True)
