@@ -275,3 +275,21 @@ def test_the_node_budget_is_shared_fairly_between_addresses():
     assert budget.take("flood0", t + 0.003) is not None
     # The window passes: room again.
     assert budget.take("flood0", t + 61) is None
+
+
+def test_a_public_profile_lists_finished_games_only(db_url):
+    from .accounts_helpers import SMALL_LML, play_to_end
+
+    app = create_app(db_url)
+    with TestClient(app) as c:
+        owner = Browser(c)
+        owner.signup("profiled")
+        on = create_game(c, options=SMALL_LML)
+        done = create_game(c, options=SMALL_LML)
+        seats = [{"game": g["id"], "token": g["seats"][0]["token"]} for g in (on, done)]
+        owner.post("/api/account/seats", {"seats": seats})
+        play_to_end(c, done["id"], [s["token"] for s in done["seats"]])
+    with TestClient(app) as anyone:
+        profile = anyone.get("/api/players/profiled").json()
+    listed = [g["id"] for g in profile["recent"]]
+    assert done["id"] in listed and on["id"] not in listed
