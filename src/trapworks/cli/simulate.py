@@ -234,7 +234,8 @@ def summary_of(path: Path) -> dict[str, Any]:
         "games": games,
         "truncated": truncated,
         "seat_wins": seat_wins,
-        "agent_wins": {k: agent_wins[k] for k in sorted(agent_wins)},
+        # every agent that played, winless ones included (the table reads one row per agent)
+        "agent_wins": {k: agent_wins[k] for k in sorted(agent_games)},
         "agent_games": {k: agent_games[k] for k in sorted(agent_games)},
         "length_mean": float((lengths * np.arange(len(lengths))).sum() / games),
         "length_median": (lo + hi) / 2,
