@@ -335,6 +335,7 @@ def test_the_analyst_libraries_are_dependencies():
     deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     names = {d.split(">")[0].split("[")[0].split("=")[0].strip().lower() for d in deps}
     assert {"pyarrow", "pandas", "scipy", "statsmodels", "duckdb", "altair"} <= names
+    assert "vl-convert-python" in names  # report.html inlines its Vega scripts (works offline)
 
 
 def test_the_start_command_installs_what_the_readme_commands_need():

@@ -757,12 +757,13 @@ def interactive_charts(
 
 
 def _chart_html(chart: Any) -> str:
-    """The chart as HTML: scripts inlined when vl-convert is present (a page that works offline),
-    else loaded from the jsDelivr CDN."""
+    """The chart as a page whose Vega, Vega-Lite and vega-embed scripts are inlined from
+    vl-convert-python (a dependency), so that report.html draws its charts from a file with no
+    network; SVG marks, so that each mark is an element (and a browser test can hover it)."""
     try:
-        return str(chart.to_html(inline=True))
-    except Exception:  # vl-convert missing: the CDN
-        return str(chart.to_html())
+        return str(chart.to_html(inline=True, embed_options={"renderer": "svg"}))
+    except ImportError as e:  # a broken install: say what is missing rather than load a CDN
+        raise RuntimeError(f"report.html needs vl-convert-python to inline its charts: {e}") from e
 
 
 def _fmt(v: Any) -> str:
