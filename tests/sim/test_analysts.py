@@ -168,7 +168,7 @@ def test_every_comparison_has_a_difference_with_an_interval_a_verdict_and_a_samp
     md = report(
         out, ["sure", "flaky"], "t", "cmd", 1.0, "report.png", thresholds=Thresholds(0.02, 0.1)
     ).markdown
-    assert "difference [95%]" in md and "verdict" in md and "games per cell for the threshold" in md
+    assert "effect [95%]" in md and "verdict" in md and "games per cell for the threshold" in md
     assert "2 pp for rates, 10% of the baseline" in md
 
 
