@@ -6,6 +6,7 @@ counted once, `-o` checked in explore), rows that stream, effect sizes beside ev
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tomllib
@@ -34,7 +35,11 @@ cli = CliRunner()
 
 
 def env(tmp_path: Path) -> dict[str, str]:
-    return {"TRAPWORKS_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    return {
+        "TRAPWORKS_HOME": str(tmp_path),
+        "PATH": "/usr/bin:/bin",
+        "NUMBA_CACHE_DIR": os.environ["NUMBA_CACHE_DIR"],
+    }
 
 
 # 1. Last Mouse Lost's rounds and opener_wins on the per-game path ------------------------------

@@ -4,6 +4,7 @@ statistics, and bad arguments in one line (exit 2)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -77,7 +78,11 @@ def test_explore_writes_a_report_that_finds_a_real_difference(tmp_path):
         ],
         capture_output=True,
         text=True,
-        env={"TRAPWORKS_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        env={
+            "TRAPWORKS_HOME": str(tmp_path),
+            "PATH": "/usr/bin:/bin",
+            "NUMBA_CACHE_DIR": os.environ["NUMBA_CACHE_DIR"],
+        },
     )
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout.strip().splitlines()[-1])
@@ -118,7 +123,11 @@ def test_explore_bad_arguments_one_line_exit_2(tmp_path, args, words):
         [TRAPWORKS, "explore", "mouse-trap", "-n", "2", *args],
         capture_output=True,
         text=True,
-        env={"TRAPWORKS_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        env={
+            "TRAPWORKS_HOME": str(tmp_path),
+            "PATH": "/usr/bin:/bin",
+            "NUMBA_CACHE_DIR": os.environ["NUMBA_CACHE_DIR"],
+        },
     )
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()

@@ -159,6 +159,31 @@ def engine_used(specs: list[RunSpec], unit: str, game: Any | None = None) -> tup
     return "mixed", f"the batched engine played {sum(batched)} of {len(specs)} {units}, the kernel the rest"
 
 
+def engines_to_warm(jobs: Sequence[Job]) -> list[RunSpec]:
+    """One run per compiled engine that the jobs use (game, options and agents alike), whose
+    code `warm_up` compiles (or loads from numba's cache) once, before any worker starts."""
+    seen: set[str] = set()
+    out: list[RunSpec] = []
+    for job in jobs:
+        spec = job.spec
+        key = json.dumps([spec.game_id, spec.options, sorted(set(spec.agents))], sort_keys=True, default=str)
+        if key not in seen and uses_batched_engine(spec):
+            seen.add(key)
+            out.append(spec)
+    return out
+
+
+def warm_up(spec: RunSpec) -> None:
+    """Compile a run's batched engine in this process by playing one game with each seating of
+    its agents: numba writes the machine code to its cache (the data folder's numba-cache/) and
+    the workers load it from there (or inherit it, forked) instead of each compiling its own."""
+    game = make(spec.game_id, **spec.options)
+    players = game.num_players()
+    plans = {tuple(seats_for(list(spec.agents), players, i, spec.rotate)) for i in range(players)}
+    for seats in sorted(plans):
+        game.play_batch(list(seats), [game_seed(spec.seed, 0)])
+
+
 def play_chunk(spec_json: dict[str, Any], start: int, stop: int) -> dict[str, Any]:
     """Rows of games start..stop-1, and their records when the run keeps them (what a worker
     runs: plain data in, plain data out)."""
