@@ -52,7 +52,12 @@ def test_one_warm_up_per_engine_and_none_for_the_kernel(tmp_path):
 
 def test_the_command_says_it_compiles_then_compiles_once_before_the_workers(tmp_path, monkeypatch):
     calls: list[str] = []
-    monkeypatch.setattr(runner, "warm_up", lambda spec: calls.append(f"warm {spec.game_id}"))
+
+    def compile_engines(specs, done):
+        calls.extend(f"warm {spec.game_id}" for spec in specs)
+        done()
+
+    monkeypatch.setattr(runner, "compile_engines", compile_engines)
     monkeypatch.setattr(runner, "execute", lambda jobs, **kw: calls.append("workers") or [])
     printed: list[str] = []
     from trapworks.cli import err

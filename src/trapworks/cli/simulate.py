@@ -201,7 +201,7 @@ def warm_engines(jobs: list[Any], quiet: bool) -> None:
     )
 
     from trapworks.paths import numba_cache_dir
-    from trapworks.sim.runner import engines_to_warm, warm_up
+    from trapworks.sim.runner import compile_engines, engines_to_warm
 
     from . import err
 
@@ -227,9 +227,7 @@ def warm_engines(jobs: list[Any], quiet: bool) -> None:
         disable=quiet or not err.is_terminal,
     ) as progress:
         task = progress.add_task("compiling", total=len(specs))
-        for spec in specs:
-            warm_up(spec)
-            progress.advance(task)
+        compile_engines(specs, lambda: progress.advance(task))
     if not quiet:
         err.print(f"Engine ready in {time.monotonic() - start:.1f} s", markup=False, highlight=False)
 

@@ -173,6 +173,19 @@ def engines_to_warm(jobs: Sequence[Job]) -> list[RunSpec]:
     return out
 
 
+def compile_engines(specs: Sequence[RunSpec], done: Callable[[], None] | None = None) -> None:
+    """`warm_up` each run's engine in a child process started fresh ("spawn"), one after the
+    other: the machine code lands in numba's cache for the workers to load, and this process
+    never starts the engines' OpenMP threads (a process that has cannot fork workers safely)."""
+    import multiprocessing
+
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        for spec in specs:
+            pool.submit(warm_up, spec).result()
+            if done:
+                done()
+
+
 def warm_up(spec: RunSpec) -> None:
     """Compile a run's batched engine in this process by playing one game with each seating of
     its agents: numba writes the machine code to its cache (the data folder's numba-cache/) and
