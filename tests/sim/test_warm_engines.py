@@ -40,14 +40,15 @@ def jobs(tmp_path, *specs: RunSpec) -> list[Job]:
     return [Job(spec, tmp_path / f"{k}.parquet") for k, spec in enumerate(specs)]
 
 
-def test_one_warm_up_per_engine_and_none_for_the_kernel(tmp_path):
+def test_one_warm_up_per_game_engine_and_none_for_the_kernel(tmp_path):
     mt = RunSpec("mouse-trap", ("heuristic",), 10, {"players": 2})
     same = RunSpec("mouse-trap", ("heuristic",), 30, {"players": 2}, seed=5, cell="b")
     other = RunSpec("mouse-trap", ("random", "heuristic"), 10, {"players": 2})
     kernel = RunSpec("mouse-trap", ("heuristic",), 10, {"players": 2}, max_actions=5)
     booby = RunSpec("booby-trap", ("random",), 10, {})
-    warm = engines_to_warm(jobs(tmp_path, mt, same, other, kernel, booby))
-    assert warm == [mt, other]
+    dd = RunSpec("dead-end-drive", ("random",), 10, {"players": 2})
+    warm = engines_to_warm(jobs(tmp_path, kernel, mt, same, other, booby, dd))
+    assert warm == [mt, dd]  # one per game: the cells' options and agents are data to the engine
 
 
 def test_the_command_says_it_compiles_then_compiles_once_before_the_workers(tmp_path, monkeypatch):

@@ -160,15 +160,15 @@ def engine_used(specs: list[RunSpec], unit: str, game: Any | None = None) -> tup
 
 
 def engines_to_warm(jobs: Sequence[Job]) -> list[RunSpec]:
-    """One run per compiled engine that the jobs use (game, options and agents alike), whose
-    code `warm_up` compiles (or loads from numba's cache) once, before any worker starts."""
+    """One run per game whose batched engine the jobs use: `warm_up` compiles that engine (or
+    loads it from numba's cache) once, before any worker starts. One is enough per game: the
+    options and agents are arrays and numbers to the compiled code, the same types in every cell."""
     seen: set[str] = set()
     out: list[RunSpec] = []
     for job in jobs:
         spec = job.spec
-        key = json.dumps([spec.game_id, spec.options, sorted(set(spec.agents))], sort_keys=True, default=str)
-        if key not in seen and uses_batched_engine(spec):
-            seen.add(key)
+        if spec.game_id not in seen and uses_batched_engine(spec):
+            seen.add(spec.game_id)
             out.append(spec)
     return out
 
