@@ -219,3 +219,57 @@ def test_the_balancer_takes_a_node_out_when_its_database_is_unreachable(tmp_path
                         assert c.post("/api/games", json={"game": "last-mouse-lost"}).status_code == 201
             finally:
                 stop_nodes(nodes)
+
+
+def test_a_creation_flood_from_20_addresses_is_held_to_the_budget_while_a_player_plays(tmp_path):
+    """Counts, not times (the times: bench/creation_flood.py, BENCHMARKS.md)."""
+    from .conftest import create_game
+
+    with fresh_schema() as url:
+        nodes = start_nodes(tmp_path, url, 1)
+        try:
+            with haproxy(tmp_path / "lb", nodes) as lb:
+                with client_from(lb, "127.0.2.1") as me:
+                    g = create_game(me)  # a whole match: longer than the flood
+                stop = time.monotonic() + 15
+                answers: dict[int, int] = {}
+                lock = threading.Lock()
+
+                def flood(i: int) -> None:
+                    with client_from(lb, f"127.0.1.{i + 1}") as c:
+                        while time.monotonic() < stop:
+                            r = c.post("/api/games", json={"game": "last-mouse-lost"})
+                            with lock:
+                                answers[r.status_code] = answers.get(r.status_code, 0) + 1
+                            if r.status_code == 429:
+                                assert int(r.headers["retry-after"]) > 0
+                                time.sleep(0.05)
+
+                acked = 0
+                with ThreadPoolExecutor(20) as pool:
+                    flooders = [pool.submit(flood, i) for i in range(20)]
+                    with client_from(lb, "127.0.2.1") as me:
+                        ply = 0
+                        while time.monotonic() < stop:
+                            seat = ply % 2
+                            state = me.get(
+                                f"/api/games/{g['id']}", params={"token": g["seats"][seat]["token"]}
+                            ).json()
+                            if state["state"]["terminal"]:
+                                break
+                            action = state["state"]["view"]["legal_actions"][0]["text"]
+                            r = me.post(
+                                f"/api/games/{g['id']}/moves",
+                                json={"token": g["seats"][seat]["token"], "action": action, "ply": ply},
+                            )
+                            assert r.status_code == 200, r.text
+                            acked += 1
+                            ply = r.json()["ply"]
+                    for f in flooders:
+                        f.result()
+                assert acked > 0
+                # The node's budget (120 a minute, fairly shared) holds the flood; the rest is 429.
+                assert 0 < answers.get(201, 0) <= 120 and answers.get(429, 0) > answers[201], answers
+                assert set(answers) <= {201, 429}, answers
+        finally:
+            stop_nodes(nodes)
