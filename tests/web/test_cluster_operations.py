@@ -251,12 +251,19 @@ def test_a_creation_flood_from_20_addresses_is_held_to_the_budget_while_a_player
                     with client_from(lb, "127.0.2.1") as me:
                         ply = 0
                         while time.monotonic() < stop:
-                            seat = ply % 2
+                            seen = me.get(
+                                f"/api/games/{g['id']}", params={"token": g["seats"][0]["token"]}
+                            ).json()
+                            if seen["state"]["terminal"]:
+                                break
+                            seat = seen["state"]["to_move"]
+                            if seat is None:  # chance to move: the server plays it
+                                time.sleep(0.05)
+                                continue
                             state = me.get(
                                 f"/api/games/{g['id']}", params={"token": g["seats"][seat]["token"]}
                             ).json()
-                            if state["state"]["terminal"]:
-                                break
+                            ply = state["state"]["ply"]
                             action = state["state"]["view"]["legal_actions"][0]["text"]
                             r = me.post(
                                 f"/api/games/{g['id']}/moves",
