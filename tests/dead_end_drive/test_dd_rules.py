@@ -477,7 +477,7 @@ class TestTraps:
             s.string_to_action("spring")
         play(s, "keep")
         assert [c for c, _, _ in s.hands[0]] == [2] and s.pos[3] != -1
-        assert any("wrong card" in e["text"] for e in s.last_events())
+        assert any(e.get("msg") == "dead_end_drive.keeps_card" for e in s.last_events())
 
     def test_no_playing_an_old_card_after_a_draw(self):
         cite(
@@ -719,7 +719,7 @@ class TestBlockedDie:
         assert "S3" in texts(play(state_at(pawns=self.ONE_BOXED, dice="1,3", opening=1)))
         play(s, "roll 1-3")  # 3 could be used, 1 cannot: the whole turn is lost
         assert s.phase == "roll" and s.to_move == 1
-        assert "lose-turn" in s.last_events()[-1]["text"]
+        assert s.last_events()[-1]["msg"] == "dead_end_drive.blocked_loses_turn"
 
 
 class TestMoreSentences:

@@ -32,6 +32,7 @@ from trapworks.core import (
     IllegalActionError,
     State,
     TrapworksError,
+    checked_events,
     outcome,
     story_entry,
     story_for,
@@ -384,7 +385,7 @@ class Room:
             "ply": ply,
             # An update leaves out the view's static part (sent once in the game's info).
             "view": state.view(viewer) if sync else dynamic_view(state, viewer),
-            "events": state.last_events(viewer),
+            "events": checked_events(state, viewer),
             "last_action": last,
             "to_move": player if player >= 0 else None,
             "terminal": terminal,

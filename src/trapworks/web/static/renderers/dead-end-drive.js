@@ -781,7 +781,7 @@ export default function createRenderer(root, ctx) {
       if (hotSeat && (view.terminal || view.turn_of !== ctx.seat)) revealed = false;
       if (view.phase !== "select") picked = null;
       events.replaceChildren();
-      for (const e of u.events || []) if (e.text) el("li", { text: txs(e.text), "data-event": e.type }, events);
+      for (const e of u.events || []) if (e.msg) el("li", { text: ctx.say(e), "data-event": e.type }, events);
       const springs = (u.events || []).filter((e) => e.type === "spring");
       sprung += springs.length;
       board.dataset.sprung = String(sprung);
