@@ -289,3 +289,125 @@ def test_the_kernel_refuses_an_undeclared_message_id(tmp_path):
         checked_events(state)
     state._events = [{"type": "x", "msg": "loud.declared", "args": {}}]
     assert story_entry(0, state, 0)["lines"] == [{"msg": "loud.declared", "args": {}}]
+
+
+# --- the sentences issue 37 found wrong, each right in both languages --------------------------
+
+
+def _say(gid: str, item: dict[str, Any], lang: str, viewer: int | None = None) -> str:
+    cat = game_catalog(game_class(gid))
+    return Formatter([cat] if cat else [], lang, viewer).format(item["msg"], item.get("args"))
+
+
+def _event(state: State, kind: str) -> dict[str, Any]:
+    return next(e for e in state.last_events() if e["type"] == kind)
+
+
+def test_the_cage_falls_on_you_in_both_languages():
+    # Was "The cage falls: you caught!" (and "{who} takes their N cheese" for one mouse).
+    item = {
+        "msg": "mouse_trap.cage_falls",
+        "args": {"seats": [0], "loot": {"msg": "mouse_trap.collects", "args": {"who": 1, "n": 3}}},
+    }
+    assert _say("mouse-trap", item, "en", viewer=0) == "The cage falls on you! Player 2 collects 3 cheese."
+    assert (
+        _say("mouse-trap", item, "fr", viewer=0) == "La cage tombe sur vous ! Joueur 2 récupère 3 fromages."
+    )
+    assert _say("mouse-trap", item, "en", viewer=1) == "The cage falls on Player 1! You collect 3 cheese."
+    assert (
+        _say("mouse-trap", item, "fr", viewer=1) == "La cage tombe sur Joueur 1 ! Vous récupérez 3 fromages."
+    )
+
+
+def test_a_stage_of_the_firing_is_french_in_french():
+    # Was "O-P: Cage falls from the top of the post." in the French log.
+    from trapworks.games.mouse_trap.game import _stage_event
+
+    item = _stage_event(14, True)
+    assert _say("mouse-trap", item, "en") == "O-P: cage falls from the top of the post."
+    assert _say("mouse-trap", item, "fr") == "O-P : la cage tombe du haut du poteau."
+
+
+def test_the_mice_that_escape_agree_in_number_and_person():
+    # Was "(escape)" left in French, and "player 2, player 3 escape" for any count.
+    from trapworks.games.mouse_trap.game import _trap_failed_event
+
+    one, two = _trap_failed_event(2, [1]), _trap_failed_event(2, [1, 2])
+    stage = "The trap jammed at stage C (lever moves and pushes the stop sign)"
+    assert _say("mouse-trap", one, "en") == f"{stage}: Player 2 escaped to Safe."
+    assert _say("mouse-trap", two, "en", viewer=2) == f"{stage}: Player 2 and you escaped to Safe."
+    etape = "Le piège s'est coincé à l'étape C (le levier bouge et pousse le panneau stop)"
+    assert _say("mouse-trap", one, "fr") == f"{etape} : Joueur 2 se réfugie à l'Abri."
+    assert _say("mouse-trap", two, "fr") == f"{etape} : Joueur 2 et Joueur 3 se réfugient à l'Abri."
+    assert _say("mouse-trap", one, "fr", viewer=1) == f"{etape} : vous vous réfugiez à l'Abri."
+    assert _say("mouse-trap", two, "fr", viewer=2) == f"{etape} : Joueur 2 et vous vous réfugiez à l'Abri."
+
+
+def test_cheese_counts_agree_in_french_and_never_write_s_in_brackets():
+    # Was "fromage(s)".
+    take = {"msg": "mouse_trap.takes_from", "args": {"who": 0, "whom": 1, "n": 1}}
+    assert _say("mouse-trap", take, "fr") == "Joueur 1 prend 1 fromage à Joueur 2."
+    assert (
+        _say("mouse-trap", {**take, "args": {**take["args"], "n": 3}}, "fr", viewer=1)
+        == "Joueur 1 vous prend 3 fromages."
+    )
+    assert _say("mouse-trap", take, "en", viewer=0) == "You take 1 cheese from Player 2."
+
+
+def test_one_verdict_when_the_last_mouse_is_left():
+    # Was "Player 3 (medium) wins! Player 3 (medium) wins.": the event tells what happened, the
+    # page's end screen says who won.
+    item = {"msg": "mouse_trap.last_mouse", "args": {"who": 2}}
+    assert _say("mouse-trap", item, "en") == "Only Player 3 still has a mouse on the board."
+    assert _say("mouse-trap", item, "fr") == "Il ne reste plus que la souris de Joueur 3 sur le plateau."
+    assert "wins" not in _say("mouse-trap", item, "en", viewer=2)
+
+
+def test_the_forfeited_dice_for_one_die_two_dice_and_a_double():
+    # Was "No pawn can move 2 and 5: the die is forfeited." for two dice.
+    from trapworks.games.dead_end_drive.game import _forfeit_message
+
+    said = {}
+    for dice in ([5], [2, 5], [3, 3]):
+        msg, args = _forfeit_message(dice)
+        said[tuple(dice)] = (
+            _say("dead-end-drive", {"msg": msg, "args": args}, "en"),
+            _say("dead-end-drive", {"msg": msg, "args": args}, "fr"),
+        )
+    assert said[(5,)] == (
+        "No pawn can move 5: the die is forfeited.",
+        "Aucun pion ne peut avancer de 5 : le dé est perdu.",
+    )
+    assert said[(2, 5)] == (
+        "No pawn can move 2 or 5: both dice are forfeited.",
+        "Aucun pion ne peut avancer de 2 ni de 5 : les deux dés sont perdus.",
+    )
+    assert said[(3, 3)] == (
+        "No pawn can move 3: both dice are forfeited.",
+        "Aucun pion ne peut avancer de 3 : les deux dés sont perdus.",
+    )
+
+
+def test_booby_trap_counts_and_measures_in_both_languages():
+    # Was "{n} more piece(s) jumped out" and "Solitaire won: 1 piece(s) left ... 1 time(s)".
+    item = {
+        "msg": "booby_trap.trips_popped",
+        "args": {"who": 1, "piece": 4, "marks": {"decimal": 1.5, "digits": 2}, "n": 1, "pieces": [7]},
+    }
+    assert _say("booby-trap", item, "en") == (
+        "Player 2 removes piece 4 and the spring bar moves 1.50 marks: penalty of 3 points. "
+        "1 more piece jumped out: 7."
+    )
+    assert _say("booby-trap", item, "fr", viewer=1) == (
+        "Vous retirez la pièce 4 et la barre à ressort avance de 1,50 graduations : pénalité de 3 points. "
+        "1 autre pièce a sauté : 7."
+    )
+    won = {
+        "msg": "booby_trap.solitaire_won",
+        "args": {"n": 1, "trips": {"msg": "booby_trap.bar_tripped", "args": {"n": 1}}},
+    }
+    assert _say("booby-trap", won, "en") == "Solitaire won: 1 piece left, the bar tripped 1 time."
+    assert (
+        _say("booby-trap", won, "fr")
+        == "Solitaire gagné : il reste 1 pièce, la barre s'est déclenchée 1 fois."
+    )
