@@ -364,16 +364,15 @@ def test_one_verdict_when_the_last_mouse_is_left():
 
 
 def test_the_forfeited_dice_for_one_die_two_dice_and_a_double():
-    # Was "No pawn can move 2 and 5: the die is forfeited." for two dice.
+    # Was "No pawn can move 2 and 5: the die is forfeited." for two dice (issue 36 made the
+    # English right; the sentence is now the catalog's, in both languages).
     from trapworks.games.dead_end_drive.game import _forfeit_message
 
     said = {}
-    for dice in ([5], [2, 5], [3, 3]):
-        msg, args = _forfeit_message(dice)
-        said[tuple(dice)] = (
-            _say("dead-end-drive", {"msg": msg, "args": args}, "en"),
-            _say("dead-end-drive", {"msg": msg, "args": args}, "fr"),
-        )
+    for dice, counts in (([5], [5]), ([2, 5], [2, 5]), ([3, 3], [3, 6])):
+        msg, args = _forfeit_message(dice, counts)
+        item = {"msg": msg, "args": args}
+        said[tuple(dice)] = (_say("dead-end-drive", item, "en"), _say("dead-end-drive", item, "fr"))
     assert said[(5,)] == (
         "No pawn can move 5: the die is forfeited.",
         "Aucun pion ne peut avancer de 5 : le dé est perdu.",
@@ -383,8 +382,8 @@ def test_the_forfeited_dice_for_one_die_two_dice_and_a_double():
         "Aucun pion ne peut avancer de 2 ni de 5 : les deux dés sont perdus.",
     )
     assert said[(3, 3)] == (
-        "No pawn can move 3: both dice are forfeited.",
-        "Aucun pion ne peut avancer de 3 : les deux dés sont perdus.",
+        "No pawn can move 3 or 6: both dice are forfeited.",
+        "Aucun pion ne peut avancer de 3 ni de 6 : les deux dés sont perdus.",
     )
 
 
