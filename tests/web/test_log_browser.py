@@ -227,4 +227,30 @@ def test_sentences_name_you_and_make_verbs_agree(server, browser):
         "Joueur 2 (ordinateur) paie 1 fromage pour lancer le dé pour vous.",
         "Aucun pion ne peut avancer de 2 ni de 5 : les deux dés sont perdus.",
     ]
+    # The page's own words the issue found wrong, as the pages now say them (tables.js,
+    # controls.js, the Mouse Trap and 13 Dead End Drive boards), in French and in English.
+    page_words = (
+        "async () => { const m = await import('/static/js/i18n.js');"
+        " return [m.t('opened just now'),"
+        " m.t('Time ran out: the computer ({level}) played for {who}.',"
+        " {level: m.agentName('easy'), who: 'Ann'}),"
+        " m.tn('The contraption: {n} of {m} parts', 'The contraption: {n} of {m} parts', 1, {m: 24}),"
+        " m.tn('{who} ({mouse}): {n} cheese', '{who} ({mouse}): {n} cheese', 3, {who: 'Ann', mouse: 'red'}),"
+        " m.t('{who}: {cards}', {who: 'Ann', cards: [m.tn('{n} character card', '{n} character cards', 4),"
+        " m.tn('{n} trap card', '{n} trap cards', 0)].join(', ')})]; }"
+    )
+    assert fr.evaluate(page_words) == [
+        "ouverte à l'instant",
+        "Temps écoulé : l'ordinateur (facile) a joué pour Ann.",
+        "La machine : 1 pièce sur 24",
+        "Ann (red) : 3 fromages",
+        "Ann : 4 cartes Personnage, 0 carte Piège",
+    ]
+    assert page.evaluate(page_words) == [
+        "opened just now",
+        "Time ran out: the computer (easy) played for Ann.",
+        "The contraption: 1 of 24 parts",
+        "Ann (red): 3 cheese",
+        "Ann: 4 character cards, 0 trap cards",
+    ]
     ctx.close()

@@ -1677,6 +1677,12 @@ def _move_event(
     where = (
         {"msg": "dead_end_drive.game_over_square"}
         if sq == m.game_over
+        # The front door is its own room: said once.
+        else {
+            "msg": "dead_end_drive.square_alone",
+            "args": {"square": m.name(sq), "feature": _feature(m, sq)},
+        }
+        if m.feature(sq).lower() == m.room(sq).lower()
         else {
             "msg": "dead_end_drive.square",
             "args": {"square": m.name(sq), "feature": _feature(m, sq), "room": _slug_msg("room", m.room(sq))},
