@@ -647,7 +647,8 @@ class BoobyTrapState(State):
             # 001: 'he has completed a successful play and keeps the piece'
             self.winnings[seat].append(piece)
             self._pay_debt(seat)
-            event["msg"] = "booby_trap.keeps"
+            # A bar that did not move at the eye's resolution is said so, not "0.00 of a mark".
+            event["msg"] = "booby_trap.keeps" if round(max(marks, 0.0), 2) > 0 else "booby_trap.keeps_still"
             event["args"] = {
                 "who": seat,
                 "piece": piece,
