@@ -9,18 +9,19 @@ The search reads a game only through the kernel: `current_player`, `legal_action
 - Chance nodes are explicit tree nodes: each visit samples one outcome by its probability
   and follows (or creates) that outcome's child, so dice, draws and a trap's success are
   averaged over correctly instead of being folded into the parent.
-- Leaves are valued by one rollout: uniformly random moves by default, or the game's
-  registered "heuristic" agent (looked up by name in `game.agents`) for a share of the
-  moves. A rollout that runs past `rollout_limit` actions is cut and valued by the
-  heuristic agent's `evaluate(state)` when it has one (a list of returns), else as a draw.
+- Leaves are valued by one rollout: uniformly random moves by default, or the agent the
+  game declares for rollouts (its spec's `rollout_agent`, "the heuristic" below) for a share
+  of the moves. A rollout that runs past `rollout_limit` actions is cut and valued by that
+  agent's `evaluate(state)` when it has one (a list of returns), else as a draw.
 - Budgets: `iterations`, `time_limit` (seconds), or both (whichever ends first). With an
   iteration budget alone the move is reproducible for a seed.
 - The move played is the most visited root child (ties: higher mean, then first found).
 
 Options (all keyword arguments of the agent): iterations, time_limit, c (exploration,
 default 1.0 on returns normalised to [0, 1], the same as OpenSpiel's uct_c=2 on -1..+1),
-rollout ("random" or "heuristic"), heuristic_share (share of rollout moves made by the
-heuristic, default 1.0 when rollout="heuristic"), rollout_limit (actions, default 400),
+rollout ("random" or "heuristic": the game's declared rollout agent), heuristic_share (share of
+rollout moves made by the heuristic, default 1.0 when rollout="heuristic"), rollout_limit
+(actions, default 400),
 prior_weight (progressive bias toward the heuristic's move at each tree node, default 0:
 UCB gets + prior_weight * c * spread / (visits + 1) on that move, and it is tried first, so
 where rollouts tell little the search falls back on the heuristic's choice).
@@ -157,17 +158,17 @@ class MCTSAgent(Agent):
         # cut every later search short.
         self._step_cost = 0.0
 
-    # --- the game's own heuristic, found by name -----------------------------------------
+    # --- the game's own heuristic: the rollout agent its spec declares -------------------
     def _load_heuristic(self) -> None:
-        from . import _resolve  # the same lookup as make_agent, without a cycle at import
+        from . import rollout_policy  # without a cycle at import
 
-        factory = self.game.agents.get("heuristic")
-        if factory is None:
+        found = rollout_policy(self.game)
+        if found is None:
             raise TrapworksError(
-                f"{self.game.game_id} registers no 'heuristic' agent to use in rollouts or as a prior; "
+                f"{self.game.game_id} declares no rollout_agent to use in rollouts or as a prior; "
                 "use rollout=random and prior_weight=0"
             )
-        cls = _resolve(factory)
+        cls = found[1]
         self._heuristics = [
             cls(self.game, seat, seed=self.rng.randrange(2**63)) for seat in range(self.game.num_players())
         ]

@@ -38,6 +38,7 @@ SPEC = GameSpec(
     # Hints come from the agent that knows only its own touch readings: the "hard" level reads
     # the true forces on every piece, which no player may know.
     hint_agent="heuristic",
+    rollout_agent="heuristic",  # tree search plays rollouts with it and takes it as a prior
     stats=game_stats,  # columns of simulation rows
     explore_grid=explore_grid,  # `trapworks explore` default cells
     renderer="booby-trap.js",

@@ -41,6 +41,7 @@ SPEC = GameSpec(
     # random rollouts (the heuristic's clones per move would cost them most of their iterations).
     levels={"hard": "perfect", "medium": {"heuristic_share": 0.0, "prior_weight": 0.0}},
     hint_agent="perfect",
+    rollout_agent="heuristic",  # tree search plays rollouts with it and takes it as a prior
     solver=solve_position,
     judge_move=judge_move,  # the review of a finished game: each move winning or losing
     stats=game_stats,  # columns of simulation rows

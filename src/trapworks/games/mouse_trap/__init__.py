@@ -44,6 +44,7 @@ SPEC = GameSpec(
     # time; double-catch plays it at once.
     levels={"hard": "double-catch"},
     hint_agent="hard",
+    rollout_agent="heuristic",  # tree search plays rollouts with it and takes it as a prior
     stats=game_stats,  # columns of simulation rows
     explore_grid=explore_grid,  # `trapworks explore` default cells
     renderer="mouse-trap.js",

@@ -1,8 +1,8 @@
 """Hints: the move an agent would play for the seat on move, and its reason in players' words.
 
 Offered against AI (the seat the only human one) or where the game was created with hints on, in
-games that have an agent for them (`trapworks.agents.hint_agent_name`: the game's own choice, else
-the strongest of HINT_AGENTS). The hint agent plays through a SeatPlayer like every AI seat: it
+games that have an agent for them (`trapworks.agents.hint_agent_name`: the game's declared hint
+agent, else the "hard" level). The hint agent plays through a SeatPlayer like every AI seat: it
 knows what the seat knows.
 
 `hint_agent_name` is the one choice of a hint agent (the server's and the terminal's): the review
@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from trapworks.agents import HINT_AGENTS, hint_agent_name
+from trapworks.agents import hint_agent_name
 from trapworks.core import Game
 from trapworks.core.agent import advice
 
@@ -27,7 +27,7 @@ from ..room import Room
 from ..seat_player import IllegalChoice, SeatPlayer
 from . import Feature, Host
 
-__all__ = ["HINT_AGENTS", "Hint", "hint_agent_name"]
+__all__ = ["Hint", "hint_agent_name"]
 
 
 class Hint(Feature):
