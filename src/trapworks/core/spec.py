@@ -22,11 +22,16 @@ and copies nothing onto the classes; the kernel, the agents and the platform rea
 through `spec_of(game)`. Agents are found through declared fields (`rollout_agent`,
 `hint_agent`, `levels`), never by a conventional name.
 
-Every optional hook has a default or its absence is declared (the contract tests skip what a
-game does not offer, tests/contract.py): no notation -> no position text (`State.position`
-raises, record replay still works); no render_text -> the position text, or the view as JSON;
-no encoder -> no research adapters; no agents -> the generic ones and the levels' generic search;
-no rollout_agent -> uniformly random rollouts and no prior; no hint_agent -> the "hard" level.
+Every optional hook has a default or its absence is declared, and the tests that iterate the
+games skip what a game does not offer (Take-away, tests/fixtures/extgame, a game from another
+package that declares only `game` and `state`, passes them all):
+- no notation: no position text (`State.position` raises; records replay from their actions);
+- no render_text: the position text, or the spectator's view as JSON;
+- no encoder: no research adapters (they list only the games with one);
+- no docs page: no options table (docs/<id>.md, or README.md in the game's own folder);
+- no howto: no how-to steps; no catalog: its words stay in English (i18n/<lang>.po in its folder);
+- no agents: the generic ones, and the levels' generic search;
+- no rollout_agent: uniformly random rollouts and no prior; no hint_agent: the "hard" level.
 """
 
 from __future__ import annotations
