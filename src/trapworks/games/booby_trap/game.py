@@ -840,10 +840,6 @@ class BoobyTrapState(State):
         return format_position(self)
 
     # --- information --------------------------------------------------------------
-    def bar_marks(self) -> float:
-        """How far the bar has moved since the setup, in marks of the scale."""
-        return (self.bar_rest - self.packing.bar) / MARK
-
     def _view(self, seat: int | None = None) -> dict[str, Any]:
         game = self.game
         n = game.players

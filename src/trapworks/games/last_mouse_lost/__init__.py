@@ -2,11 +2,12 @@
 
 from typing import Any
 
-from trapworks.core.spec import AgentSpec, GameSpec
+from trapworks.core.spec import AgentSpec, GameSpec, Notation
 
 from .agents import HeuristicAgent
 from .encoding import LastMouseLostEncoder
 from .game import STANDARD_BOARD, LastMouseLostGame, LastMouseLostState, parse_board
+from .notation import parse_position, write_position
 from .solver import PerfectAgent, Solution, judge_move, solve
 from .stats import explore_grid, game_stats
 from .views import LastMouseLostView
@@ -29,6 +30,7 @@ def solve_position(position: str, **options: Any) -> Solution:
 SPEC = GameSpec(
     game=LastMouseLostGame,
     state=LastMouseLostState,
+    notation=Notation(parse=parse_position, write=write_position),
     view_type=LastMouseLostView,  # the seat's dynamic view, typed; private fields marked (views.py)
     # Every action text is public: no hidden information.
     secret_action_texts=False,
