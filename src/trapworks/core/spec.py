@@ -2,7 +2,7 @@
 
     SPEC = GameSpec(
         game=MouseTrapGame, state=MouseTrapState,
-        notation=Notation(parse=parse_position, write=format_position),
+        notation=Notation(parse=parse_position, write=write_position),
         render_text=render_text, encoder=MouseTrapEncoder,
         agents=(AgentSpec("heuristic", HeuristicAgent, "Rule-of-thumb player"),),
         levels={"hard": "double-catch"}, hint_agent="hard",

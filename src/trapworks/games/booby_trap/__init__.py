@@ -1,11 +1,12 @@
 """Booby Trap (seed 001) with a pymunk model of the tray and the spring bar."""
 
-from trapworks.core.spec import AgentSpec, GameSpec
+from trapworks.core.spec import AgentSpec, GameSpec, Notation
 
 from .agents import PhysicsViewAgent, StressOracleAgent, TouchHeuristicAgent
 from .chance_layer import BoobyTrapChance
 from .encoding import BoobyTrapEncoder
-from .game import BoobyTrapGame, BoobyTrapState
+from .game import BoobyTrapGame, BoobyTrapState, write_position
+from .notation import parse_position
 from .render import render_text
 from .stats import explore_grid, game_stats
 from .views import BoobyTrapView
@@ -14,6 +15,7 @@ SPEC = GameSpec(
     chance_layer=BoobyTrapChance,  # hidden draws as chance nodes for tree search (OpenSpiel)
     game=BoobyTrapGame,
     state=BoobyTrapState,
+    notation=Notation(parse=parse_position, write=write_position),
     view_type=BoobyTrapView,  # the seat's dynamic view, typed; private fields marked (views.py)
     # A seat reads only its own actions' texts until the end (readings are secret).
     secret_action_texts=True,

@@ -7,7 +7,7 @@ from trapworks.core.spec import AgentSpec, GameSpec, Notation
 from .agents import DoubleCatchAgent, HeuristicAgent
 from .encoding import MouseTrapEncoder
 from .game import MouseTrapGame, MouseTrapState
-from .notation import format_position, parse_position
+from .notation import parse_position, write_position
 from .render import render_text
 from .stats import explore_grid, game_stats
 from .views import MouseTrapView
@@ -28,7 +28,7 @@ SPEC = GameSpec(
     view_type=MouseTrapView,  # the seat's dynamic view, typed; private fields marked (views.py)
     # Every action text is public: no hidden information.
     secret_action_texts=False,
-    notation=Notation(parse=parse_position, write=format_position),
+    notation=Notation(parse=parse_position, write=write_position),
     render_text=render_text,
     encoder=MouseTrapEncoder,
     agents=(
@@ -60,4 +60,4 @@ SPEC = GameSpec(
     ),
 )
 
-__all__ = ["SPEC", "MouseTrapGame", "MouseTrapState", "format_position", "parse_position"]
+__all__ = ["SPEC", "MouseTrapGame", "MouseTrapState", "write_position", "parse_position"]
