@@ -76,12 +76,15 @@ def missing(lang: str) -> list[str]:
         cat = read_po(f, locale=lang)
     from trapworks.server import i18n as server_i18n
 
+    carried = server_i18n.feature_words(lang)  # the features' own words (server/features/*: translations)
     own = []  # the games' own catalogs (trapworks.server.i18n.game_catalog_paths)
     for path in server_i18n.game_catalog_paths(lang):
         with path.open("rb") as f:
             own.append(read_po(f, locale=lang))
     out = []
     for key in extract():
+        if not isinstance(key, tuple) and carried.get(key):
+            continue
         msgid = key[0] if isinstance(key, tuple) else key
         msg = cat.get(msgid) or next((c.get(msgid) for c in own if c.get(msgid) is not None), None)
         forms = (msg.string if isinstance(msg.string, (list, tuple)) else [msg.string]) if msg else []
