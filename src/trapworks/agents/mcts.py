@@ -260,23 +260,19 @@ class MCTSAgent(Agent):
         assert best is not None, "a searched root has children"
         return best
 
+    # --- the tree-search core: one descent, expansion and backup for MCTS and IS-MCTS ---------
+    # The steps that differ between the two are the hooks below it (ismcts.py overrides them):
+    # who moves at a node, how a chance node draws, which children a node offers and which
+    # action it expands, and how a child is chosen among those offered.
     def _iterate(self, root: Node, s: State) -> None:
-        rng = self.rng
         node = root
         path = [root]
-        log, sqrt = math.log, math.sqrt
         while True:
-            player = node.player
+            player = self._mover(node, s)
             if player == TERMINAL:
                 break
             if player == CHANCE:
-                actions, cum = node.outcomes, node.cum
-                if actions is None or cum is None:  # both are set together, on the first visit
-                    outcomes = s.chance_outcomes()
-                    actions = node.outcomes = [a for a, _ in outcomes]
-                    cum = node.cum = list(accumulate(p for _, p in outcomes))
-                i = bisect_right(cum, rng.random() * cum[-1])
-                a = actions[min(i, len(cum) - 1)]
+                a = self._chance_outcome(node, s)
                 s.apply_action(a)
                 child = node.by_action.get(a)
                 if child is None:
@@ -287,37 +283,64 @@ class MCTSAgent(Agent):
                 node = child
                 path.append(child)
                 continue
-            untried = node.untried
-            if untried is None:
-                untried = node.untried = list(s.legal_actions())
-                rng.shuffle(untried)
-                if self.prior_weight > 0.0:
-                    self._set_hint(node, s, untried)
-            if untried:
-                a = untried.pop()
-                s.apply_action(a)
-                child = Node(s.current_player(), player, a)
-                node.kids.append(child)
+            children, expand = self._offer(node, s, player)
+            if expand is not None:
+                s.apply_action(expand)
+                child = Node(s.current_player(), player, expand)
+                self._adopt(node, child)
                 path.append(child)
                 break
-            # UCB1 over the expanded children.
-            k = self.c * ((self._hi - self._lo) if self._hi > self._lo else 1.0)
-            logn = log(node.n)
-            best, best_v = None, -math.inf
-            hint = node.hint
-            for ch in node.kids:
-                v = ch.w / ch.n + k * sqrt(logn / ch.n)
-                if ch.action == hint:
-                    v += self.prior_weight * k / (ch.n + 1)  # progressive bias toward the heuristic
-                if v > best_v:
-                    best, best_v = ch, v
-            assert best is not None and best.action is not None  # an expanded node has children
+            best = self._select(node, children)
+            assert best.action is not None  # only the root has no action
             s.apply_action(best.action)
             node = best
             path.append(best)
         returns = self._rollout(s)
         if returns is not None:  # None: the time ran out mid-rollout; the search stops now
             self._backup(path, returns)
+
+    def _mover(self, node: Node, s: State) -> int:
+        """Who moves at `node` (the tree's own record: one game, one tree)."""
+        return node.player
+
+    def _chance_outcome(self, node: Node, s: State) -> int:
+        """A chance node's outcome, drawn by its probabilities (cached on the node)."""
+        actions, cum = node.outcomes, node.cum
+        if actions is None or cum is None:  # both are set together, on the first visit
+            outcomes = s.chance_outcomes()
+            actions = node.outcomes = [a for a, _ in outcomes]
+            cum = node.cum = list(accumulate(p for _, p in outcomes))
+        i = bisect_right(cum, self.rng.random() * cum[-1])
+        return actions[min(i, len(cum) - 1)]
+
+    def _offer(self, node: Node, s: State, player: int) -> tuple[list[Node], int | None]:
+        """(the children to choose among, an action to expand instead or None)."""
+        untried = node.untried
+        if untried is None:
+            untried = node.untried = list(s.legal_actions())
+            self.rng.shuffle(untried)
+            if self.prior_weight > 0.0:
+                self._set_hint(node, s, untried)
+        return node.kids, (untried.pop() if untried else None)
+
+    def _adopt(self, node: Node, child: Node) -> None:
+        node.kids.append(child)
+
+    def _select(self, node: Node, children: list[Node]) -> Node:
+        """UCB1 over the expanded children, with the progressive bias toward the heuristic."""
+        k = self.c * ((self._hi - self._lo) if self._hi > self._lo else 1.0)
+        logn = math.log(node.n)
+        sqrt = math.sqrt
+        best, best_v = None, -math.inf
+        hint = node.hint
+        for ch in children:
+            v = ch.w / ch.n + k * sqrt(logn / ch.n)
+            if ch.action == hint:
+                v += self.prior_weight * k / (ch.n + 1)
+            if v > best_v:
+                best, best_v = ch, v
+        assert best is not None  # an expanded node has children
+        return best
 
     def _set_hint(self, node: Node, s: State, untried: list[int]) -> None:
         """Ask the heuristic for its move here; try it first (untried pops from the end)."""
