@@ -259,6 +259,27 @@ class GameSpec:
             isinstance(self.encoder, type) and issubclass(self.encoder, Encoder)
         ):
             fail("encoder", f"must be a trapworks.core.encoding.Encoder subclass, got {self.encoder!r}")
+        self._validate_agents(fail)
+        _check_callable(fail, "stats", self.stats, 2)
+        _check_callable(fail, "explore_grid", self.explore_grid, 1)
+        _check_callable(fail, "solver", self.solver, 1)
+        _check_callable(fail, "judge_move", self.judge_move, 2)
+        _check_callable(fail, "extra", self.extra, 4)
+        _check_callable(fail, "static_view", self.static_view, 1)
+        if not isinstance(self.renderer, str) or not self.renderer.endswith(".js") or "/" in self.renderer:
+            fail("renderer", f"a .js file name in the renderers folder, got {self.renderer!r}")
+        if self.vector_env is not None and not re.fullmatch(
+            r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", str(self.vector_env)
+        ):
+            fail("vector_env", f"'package.module:Class', got {self.vector_env!r}")
+        if any(not isinstance(s, str) or not s.strip() for s in self.howto):
+            fail("howto", "every step is a sentence")
+        unknown = sorted(set(self.quick_options) - set(self.game.default_options))
+        if unknown:
+            fail("quick_options", f"unknown option(s) {', '.join(unknown)}")
+
+    def _validate_agents(self, fail: Callable[[str, str], None]) -> None:
+        """The agents, and the levels, hint agent and rollout agent that name them."""
         names: set[str] = set()
         for i, a in enumerate(self.agents):
             if not isinstance(a, AgentSpec):
@@ -288,23 +309,6 @@ class GameSpec:
             agent = self.agent(self.rollout_agent)
             if agent is None or agent.analysis:
                 fail("rollout_agent", f"{self.rollout_agent!r} is not one of the game's own agents")
-        _check_callable(fail, "stats", self.stats, 2)
-        _check_callable(fail, "explore_grid", self.explore_grid, 1)
-        _check_callable(fail, "solver", self.solver, 1)
-        _check_callable(fail, "judge_move", self.judge_move, 2)
-        _check_callable(fail, "extra", self.extra, 4)
-        _check_callable(fail, "static_view", self.static_view, 1)
-        if not isinstance(self.renderer, str) or not self.renderer.endswith(".js") or "/" in self.renderer:
-            fail("renderer", f"a .js file name in the renderers folder, got {self.renderer!r}")
-        if self.vector_env is not None and not re.fullmatch(
-            r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", str(self.vector_env)
-        ):
-            fail("vector_env", f"'package.module:Class', got {self.vector_env!r}")
-        if any(not isinstance(s, str) or not s.strip() for s in self.howto):
-            fail("howto", "every step is a sentence")
-        unknown = sorted(set(self.quick_options) - set(self.game.default_options))
-        if unknown:
-            fail("quick_options", f"unknown option(s) {', '.join(unknown)}")
 
     def rollout_factory(self) -> Callable[..., Agent] | None:
         """The factory of the declared rollout agent (None: random rollouts)."""
