@@ -18,7 +18,7 @@ import statistics
 import time
 
 import trapworks
-from trapworks.agents import available_agents, make_agent
+from trapworks.agents import available_agents, make_agent, rollout_policy
 from trapworks.agents.levels import GENERIC_LEVELS, describe_levels
 from trapworks.core import CHANCE, sample_chance
 
@@ -28,7 +28,7 @@ def generic_hard(game, seat: int, seed: int):
     settings = dict(GENERIC_LEVELS["hard"])
     settings.pop("agent")
     name = "ismcts" if game.has_hidden_information else "mcts"
-    if "heuristic" not in game.agents:
+    if rollout_policy(game) is None:
         settings.pop("heuristic_share")
         settings.pop("prior_weight")
     return make_agent(

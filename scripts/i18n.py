@@ -74,14 +74,19 @@ def missing(lang: str) -> list[str]:
     """The messages that `lang`'s catalog does not translate (absent, empty or fuzzy)."""
     with (CATALOGS / f"{lang}.po").open("rb") as f:
         cat = read_po(f, locale=lang)
-    from trapworks.server.i18n import feature_words
+    from trapworks.server import i18n as server_i18n
 
-    carried = feature_words(lang)  # the features' own words (server/features/*: translations)
+    carried = server_i18n.feature_words(lang)  # the features' own words (server/features/*: translations)
+    own = []  # the games' own catalogs (trapworks.server.i18n.game_catalog_paths)
+    for path in server_i18n.game_catalog_paths(lang):
+        with path.open("rb") as f:
+            own.append(read_po(f, locale=lang))
     out = []
     for key in extract():
         if not isinstance(key, tuple) and carried.get(key):
             continue
-        msg = cat.get(key[0] if isinstance(key, tuple) else key)
+        msgid = key[0] if isinstance(key, tuple) else key
+        msg = cat.get(msgid) or next((c.get(msgid) for c in own if c.get(msgid) is not None), None)
         forms = (msg.string if isinstance(msg.string, (list, tuple)) else [msg.string]) if msg else []
         if msg is None or msg.fuzzy or not forms or not all(forms):
             out.append(key[0] if isinstance(key, tuple) else key)

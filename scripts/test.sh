@@ -49,24 +49,36 @@ echo "ruff check, ruff format --check, mypy..."
 .venv/bin/ruff check src tests bench
 .venv/bin/ruff format --check src tests bench
 .venv/bin/mypy
-# With arguments: pytest with them, as asked. Without: the whole suite as two pytest processes at
-# once (the web and server tests, which hold the PostgreSQL tests, and everything else), so that
-# the waits of the browser, socket and cluster tests overlap the CPU-bound rest; each writes its
-# own report, shown when both are done.
+# With arguments: pytest with them, as asked. Without: the whole suite as three pytest processes
+# at once, each a lane that writes its own report, shown when all are done:
+#   web   the web and server tests (they hold the PostgreSQL tests): mostly waits on the browser,
+#         sockets and cluster nodes, so they overlap the CPU-bound lanes;
+#   heavy the two files where the suite's CPU time is (Booby Trap's physics at rest over every
+#         stored tray, 13 Dead End Drive's batched engine against the kernel move for move):
+#         on the second core, beside the rest;
+#   rest  everything else.
+# For daily work the fast lane (`pytest -m "not slow"`, README) leaves the exhaustive checks out.
 if [ $# -gt 0 ]; then
   exec .venv/bin/python -m pytest "$@"
 fi
+heavy=(tests/booby_trap/test_at_rest.py tests/dead_end_drive/test_dd_batch.py)
 logs=$(mktemp -d)
 # A real browser against a real server on a loaded machine: a test that fails on a timeout is run
 # once more, as Playwright's own CI set-up does (retries), and every such rerun is listed in the
 # summary ("RERUN"), so a flaky test is seen and fixed rather than hidden. Any other failure fails.
 .venv/bin/python -m pytest tests/web -raR --durations=15 --reruns 1 --reruns-delay 2 --only-rerun TimeoutError > "$logs/web.log" 2>&1 &
 web=$!
-.venv/bin/python -m pytest --ignore=tests/web --durations=15 > "$logs/rest.log" 2>&1 &
+.venv/bin/python -m pytest "${heavy[@]}" --durations=15 > "$logs/heavy.log" 2>&1 &
+slow=$!
+ignore=(--ignore=tests/web)
+for f in "${heavy[@]}"; do ignore+=(--ignore="$f"); done
+.venv/bin/python -m pytest "${ignore[@]}" --durations=15 > "$logs/rest.log" 2>&1 &
 rest=$!
 status=0
 wait $rest || status=1
+wait $slow || status=1
 wait $web || status=1
-echo "=== pytest --ignore=tests/web"; cat "$logs/rest.log"
+echo "=== pytest (the rest: not tests/web, not the heavy lane)"; cat "$logs/rest.log"
+echo "=== pytest ${heavy[*]}"; cat "$logs/heavy.log"
 echo "=== pytest tests/web"; cat "$logs/web.log"
 exit $status

@@ -1,4 +1,5 @@
-"""Rewrite the generated options table in every game's docs page (docs/<game id>.md) from the
+"""Rewrite the generated options table in every game's docs page (docs/<game id>.md, or README.md
+in the game's own folder) from the
 game's option schema. Run after changing an option:
 
     .venv/bin/python scripts/write-docs-tables.py
@@ -18,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def main() -> None:
     for spec in game_specs():
         path = docs_path(spec, ROOT)
-        if not path.exists():
+        if path is None:
             continue
         text = path.read_text(encoding="utf-8")
         new = with_table(text, spec)

@@ -1,8 +1,18 @@
-"""Shared test settings."""
+"""Shared test settings, and the game from another package every game-wide test runs on."""
 
 import os
+from pathlib import Path
 
 from hypothesis import HealthCheck, settings
+
+from fixtures.installed import install
+
+# Take-away (tests/fixtures/extgame) is a package of its own with a `trapworks.games` entry
+# point: installed here as a distribution before any test lists the games, it is found the way
+# any installed game is, so every test that iterates the games checks the contract on a game
+# that lives outside trapworks and declares only `game` and `state`.
+EXTERNAL_GAME = "take-away"
+install(Path(__file__).parent / "fixtures" / "extgame")
 
 # Property tests: a fixed profile in CI so the run is reproducible and bounded.
 settings.register_profile("ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -14,6 +14,7 @@ import random
 from typing import Any
 
 from trapworks.core import CHANCE, TERMINAL, Agent, Game, State
+from trapworks.core.spec import AgentSpec, GameSpec
 
 
 # --- a random game tree with chance nodes --------------------------------------------------
@@ -82,6 +83,9 @@ class TreeState(State):
     def action_to_string(self, action, player=None):
         return f"a{action}"
 
+    def _view(self, seat):
+        return {"history": list(self._history)}  # perfect information: the path taken
+
     def clone(self):
         new = TreeState.__new__(TreeState)
         new.__dict__.update(self.__dict__)
@@ -121,7 +125,6 @@ class MiniPoker(Game):
     title = "Mini poker"
     has_chance = True
     has_hidden_information = True
-    agents = {"heuristic": "search_toy_games:PokerHeuristic"}
 
     def num_players(self) -> int:
         return 2
@@ -246,3 +249,20 @@ class FirstActionHeuristic(Agent):
 
     def step(self, state):
         return state.legal_actions()[0]
+
+
+def with_heuristic(
+    game_cls: type[Game], state_cls: type[State], heuristic: type[Agent], **fields: Any
+) -> GameSpec:
+    """Declare a toy game's spec with `heuristic` as its own agent and its rollout agent (the
+    search finds it through the spec, never by a name)."""
+    return GameSpec(
+        game=game_cls,
+        state=state_cls,
+        agents=(AgentSpec("heuristic", heuristic, "A toy's rule of thumb"),),
+        rollout_agent="heuristic",
+        **fields,
+    )
+
+
+MINI_POKER_SPEC = with_heuristic(MiniPoker, PokerState, PokerHeuristic)

@@ -4,7 +4,7 @@ games, common random numbers, forced moves, budgets, refusal of hidden informati
 from __future__ import annotations
 
 import pytest
-from search_toy_games import MiniPoker, TreeGame
+from search_toy_games import FirstActionHeuristic, MiniPoker, TreeGame, TreeState, with_heuristic
 
 import trapworks
 from trapworks.agents import available_agents, make_agent
@@ -16,7 +16,8 @@ from trapworks.core import TrapworksError
 class FirstPolicyTree(TreeGame):
     """A random game tree whose "heuristic" always plays the first legal action."""
 
-    agents = {"heuristic": "search_toy_games:FirstActionHeuristic"}
+
+with_heuristic(FirstPolicyTree, TreeState, FirstActionHeuristic)
 
 
 def policy_value(node: dict, policy) -> list[float]:
@@ -150,7 +151,7 @@ def test_options_are_checked_and_hidden_information_is_refused():
         RolloutAgent(MiniPoker(), 0)
     assert "rollout" not in available_agents(MiniPoker())
     assert "rollout" in available_agents(trapworks.make("mouse-trap"))
-    with pytest.raises(TrapworksError, match="registers no"):
+    with pytest.raises(TrapworksError, match="declares no rollout_agent"):
         RolloutAgent(TreeGame(tree_seed=0), 0, policy="heuristic")
 
 

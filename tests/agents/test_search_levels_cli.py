@@ -9,17 +9,18 @@ import math
 import random
 
 import pytest
-from search_toy_games import MiniPoker, TreeGame
+from search_toy_games import MiniPoker, TreeGame, TreeState
 from typer.testing import CliRunner
 
 import trapworks
-from trapworks.agents import available_agents, make_agent
+from trapworks.agents import RandomAgent, available_agents, make_agent
 from trapworks.agents.ismcts import ISMCTSAgent
 from trapworks.agents.levels import GENERIC_LEVELS, HARD_TIME_LIMIT, describe_levels, level_spec
 from trapworks.agents.mcts import MCTSAgent
 from trapworks.cli import app
 from trapworks.cli.tournament import Standings, elo_ratings, lineups, wilson
 from trapworks.core import TrapworksError, play_game
+from trapworks.core.spec import AgentSpec, GameSpec
 
 runner = CliRunner()
 
@@ -48,7 +49,7 @@ def test_levels_map_to_search_with_growing_budgets():
     assert agents["easy"].iterations < agents["medium"].iterations < agents["hard"].iterations
     assert agents["hard"].time_limit == HARD_TIME_LIMIT
     assert agents["hard"].level == "hard"
-    # The toy game registers no heuristic: the levels use random rollouts there.
+    # The toy game declares no rollout agent: the levels use random rollouts there.
     assert agents["hard"].heuristic_share == 0.0
     poker = {lv: make_agent(lv, MiniPoker(), 0, seed=1) for lv in ("easy", "hard")}
     assert all(type(a) is ISMCTSAgent for a in poker.values())
@@ -57,27 +58,40 @@ def test_levels_map_to_search_with_growing_budgets():
 
 def test_a_game_can_declare_its_own_levels():
     class Tuned(TreeGame):
-        agents = {"heuristic": "trapworks.agents:RandomAgent", "perfect": "trapworks.agents:RandomAgent"}
-        levels = {"hard": "perfect", "medium": {"iterations": 77, "heuristic_share": 0.0}}
+        pass
 
+    def declare(levels):
+        """Tuned's spec with these levels (a spec is frozen: a new one is linked in its place)."""
+        return GameSpec(
+            game=Tuned,
+            state=TreeState,
+            agents=(
+                AgentSpec("heuristic", RandomAgent, "Plays anything"),
+                AgentSpec("perfect", RandomAgent, "Plays anything too"),
+            ),
+            rollout_agent="heuristic",
+            levels=levels,
+        )
+
+    declare({"hard": "perfect", "medium": {"iterations": 77, "heuristic_share": 0.0}})
     game = Tuned()
     assert level_spec(game, "hard") == ("perfect", {})
     agent, spec = level_spec(game, "medium")
     assert agent == "mcts" and spec["iterations"] == 77 and "rollout" not in spec
     assert make_agent("medium", game, 0).iterations == 77
     # An entry naming another agent with settings gets only its own settings.
-    Tuned.levels = {"easy": {"agent": "heuristic", "noise": 0.4}}
+    declare({"easy": {"agent": "heuristic", "noise": 0.4}})
     assert level_spec(Tuned(), "easy") == ("heuristic", {"noise": 0.4})
-    Tuned.levels = {"hard": "perfect", "medium": {"iterations": 77, "heuristic_share": 0.0}}
+    declare({"hard": "perfect", "medium": {"iterations": 77, "heuristic_share": 0.0}})
     assert describe_levels(game)["hard"] == "perfect"
     # Options given to make_agent win over the level's.
     assert make_agent("easy", game, 0, iterations=5).iterations == 5
 
     class Broken(TreeGame):
-        levels = {"hard": 3}
+        pass
 
     with pytest.raises(TrapworksError, match="levels"):
-        level_spec(Broken(), "hard")
+        GameSpec(game=Broken, state=TreeState, levels={"hard": 3})
 
 
 def test_unknown_level_or_agent_names_the_choices():

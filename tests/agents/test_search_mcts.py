@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from search_toy_games import TreeGame, exact_values
+from search_toy_games import FirstActionHeuristic, TreeGame, TreeState, exact_values, with_heuristic
 
 import trapworks
 from trapworks.agents import make_agent
@@ -180,9 +180,9 @@ def test_bad_budgets_are_refused_with_a_reason(bad):
     assert list(bad)[0] in str(e.value)
 
 
-def test_heuristic_rollout_needs_a_registered_heuristic():
-    game = TreeGame(tree_seed=0)  # registers no heuristic agent
-    with pytest.raises(TrapworksError, match="heuristic"):
+def test_heuristic_rollout_needs_a_declared_rollout_agent():
+    game = TreeGame(tree_seed=0)  # its spec-less class declares no rollout agent
+    with pytest.raises(TrapworksError, match="declares no rollout_agent"):
         MCTSAgent(game, 0, rollout="heuristic")
 
 
@@ -212,7 +212,9 @@ def test_progressive_bias_falls_back_on_the_heuristic_when_rollouts_are_blind():
     not tied to the heuristic."""
 
     class Blind(TreeGame):
-        agents = {"heuristic": "search_toy_games:FirstActionHeuristic"}
+        pass
+
+    with_heuristic(Blind, TreeState, FirstActionHeuristic)
 
     game = Blind(tree_seed=4)
     game.root = {

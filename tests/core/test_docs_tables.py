@@ -17,9 +17,12 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.parametrize("game_id", trapworks.available_games())
 def test_each_games_docs_table_is_the_generated_one(game_id: str) -> None:
     spec = game_spec(game_id)
-    text = docs_path(spec, ROOT).read_text(encoding="utf-8")
+    path = docs_path(spec, ROOT)
+    if path is None:
+        pytest.skip(f"{game_id} has no docs page (docs/{game_id}.md or README.md in its folder)")
+    text = path.read_text(encoding="utf-8")
     assert with_table(text, spec) == text, (
-        f"docs/{game_id}.md's options table is stale: run .venv/bin/python scripts/write-docs-tables.py"
+        f"{path}'s options table is stale: run .venv/bin/python scripts/write-docs-tables.py"
     )
     for o in spec.game.options_schema:
         assert f"| `{o.name}` |" in options_table(spec)

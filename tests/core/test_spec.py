@@ -35,13 +35,15 @@ def test_every_built_in_game_is_an_entry_point_naming_its_packages_spec() -> Non
 def test_each_spec_holds_real_objects_and_its_renderer_exists(spec: GameSpec) -> None:
     spec.validate()
     assert (RENDERERS / spec.renderer).is_file()
-    assert spec.howto, "the web page's how-to steps"
+    # The how-to steps are optional: a game without them shows its rules page alone.
+    assert all(isinstance(step, str) and step for step in spec.howto)
     game = spec.game(**spec.quick_options)
     state = game.new_initial_state(seed=1)
     assert isinstance(state, spec.state)
     if spec.notation is not None:
         assert spec.notation.write(spec.notation.parse(game, state.position())) == state.position()
-    assert game.encoder().observation_size() > 0
+    if spec.encoder is not None:  # no encoder declared: no research adapters (they refuse it)
+        assert game.encoder().observation_size() > 0
     for a in spec.agents:
         agent = make_agent(a.name, game, 0, seed=1)
         assert agent is not None

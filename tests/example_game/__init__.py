@@ -25,6 +25,7 @@ SPEC = GameSpec(
     agents=(AgentSpec("hold-at", HoldAtAgent, "Banks its points at 8 a turn"),),
     levels={"easy": "hold-at"},
     hint_agent="hold-at",
+    rollout_agent="hold-at",
     stats=game_stats,
     quick_options={"target": 10, "turn_limit": 30},
     howto=(

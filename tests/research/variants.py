@@ -54,9 +54,13 @@ def option_sets(spec: GameSpec) -> list[dict[str, Any]]:
     return sets
 
 
-# game id -> list of option sets (trapworks options).
+# game id -> list of option sets (trapworks options), for every game that declares an encoder:
+# the research adapters' observations need one (a game without declares its absence, and the
+# adapters refuse it with an error that says so).
 VARIANTS: dict[str, list[dict[str, Any]]] = {
-    gid: option_sets(game_spec(gid)) for gid in trapworks.available_games()
+    gid: option_sets(game_spec(gid))
+    for gid in trapworks.available_games()
+    if game_spec(gid).encoder is not None
 }
 OPENSPIEL_NAMES = {gid: openspiel_name(game_spec(gid)) for gid in VARIANTS}
 

@@ -146,13 +146,15 @@ def french() -> dict:
 
 def test_the_games_typed_messages_are_served_with_the_catalog(client):
     from trapworks.core.messages import game_catalog
-    from trapworks.core.registry import available_games, game_class
+    from trapworks.core.registry import available_games, game_class, game_spec
 
     for lang in ("en", "fr"):
         texts = client.get(f"/api/i18n/{lang}").json()["texts"]
         assert texts["lang"] == lang
         messages = texts["messages"]
         for gid in available_games():
+            if game_spec(gid).messages is None:
+                continue  # a game that tells no events declares no catalog (test_typed_texts checks)
             cat = game_catalog(game_class(gid))
             assert cat is not None and cat.ids(lang) <= set(messages), gid
         assert messages["common.list"][""] == ("{a} and {b}" if lang == "en" else "{a} et {b}")

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import trapworks
+from trapworks.agents import HINT_LEVEL
 from trapworks.core.record import GameRecord
 from trapworks.core.registry import game_spec, register_spec, unregister
 from trapworks.core.spec import GameSpec, MoveVerdict, SpecError
@@ -25,7 +26,7 @@ from trapworks.games.last_mouse_lost import SPEC as LML
 from trapworks.games.last_mouse_lost.solver import judge_move, solve
 from trapworks.server import analysis
 from trapworks.server.features import hint
-from trapworks.server.features.hint import HINT_AGENTS, Hint, hint_agent_name
+from trapworks.server.features.hint import Hint, hint_agent_name
 
 KEY = secrets.token_bytes(32)
 
@@ -153,8 +154,8 @@ def test_a_verdict_is_checked_when_it_is_made() -> None:
 # --- one list of hint agents ----------------------------------------------------------------
 def test_one_list_of_hint_agents_in_one_place() -> None:
     assert analysis.hint_agent_name is hint.hint_agent_name
-    assert not hasattr(analysis, "HINT_AGENTS")
-    assert HINT_AGENTS[0] == "perfect" and set(HINT_AGENTS) == {"perfect", "hard", "heuristic"}
+    assert not hasattr(analysis, "HINT_LEVEL")
+    assert HINT_LEVEL == "hard"  # a level every game offers: no agent looked up by a conventional name
 
 
 @pytest.mark.parametrize("game_id", trapworks.available_games())
@@ -162,17 +163,17 @@ def test_the_review_shows_the_agent_a_hint_asks(game_id) -> None:
     game = trapworks.make(game_id)
     feature = Hint.__new__(Hint)
     feature._agents = {}
-    assert feature.agent_name(game) == hint_agent_name(game) == game_spec(game_id).hint_agent
+    assert feature.agent_name(game) == hint_agent_name(game) == (game_spec(game_id).hint_agent or HINT_LEVEL)
 
 
-def test_a_game_naming_no_hint_agent_gets_the_strongest_for_hints_and_review(registered) -> None:
+def test_a_game_naming_no_hint_agent_gets_the_hard_level_for_hints_and_review(registered) -> None:
     """Last Mouse Lost renamed without a hint agent and without a judge: both a hint and the
-    review fall back to the list's first agent it has, its exact player (the former review's
-    own list put the "hard" level first: the two disagreed)."""
+    review fall back to the "hard" level (its spec's levels make that its exact player: found
+    through the declared levels, not by the agent's name)."""
     spec = registered(renamed(LML, "hintless-mice", hint_agent=None, judge_move=None))
     game = trapworks.make(spec.game_id)
     feature = Hint.__new__(Hint)
     feature._agents = {}
-    assert feature.agent_name(game) == hint_agent_name(game) == "perfect"
+    assert feature.agent_name(game) == hint_agent_name(game) == "hard"
     record = dataclasses.replace(played("last-mouse-lost", 2, board=[1, 2], first_to=1), game=spec.game_id)
-    assert analysis.analyse(record, KEY)["agent"] == "perfect"
+    assert analysis.analyse(record, KEY)["agent"] == "hard"

@@ -195,7 +195,8 @@ def register_env(spec: GameSpec | str) -> str:
 
 
 for _spec in game_specs():
-    register_env(_spec)
+    if _spec.encoder is not None:  # observations need one: a game without is not offered
+        register_env(_spec)
 
 
 __all__ = ["ENV_IDS", "TrapworksEnv", "register_env"]

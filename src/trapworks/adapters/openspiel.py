@@ -534,7 +534,8 @@ def register(spec: GameSpec | str) -> str:
 
 
 for _spec in game_specs():
-    register(_spec)
+    if _spec.encoder is not None:  # observations need one: a game without is not offered
+        register(_spec)
 
 
 def ismcts_resampler(seed: int = 0) -> Callable[[TrapworksState, int], TrapworksState]:

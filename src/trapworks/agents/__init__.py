@@ -52,15 +52,24 @@ def _resolve(factory: Any) -> Callable[..., Agent]:
 
 
 def own_agents(game: Game) -> dict[str, Any]:
-    """The game's own agents offered to play, name -> factory (from its spec; a game without a
-    spec: its `agents` class attribute)."""
+    """The game's own agents offered to play, name -> factory (from its spec; none without one)."""
     spec = spec_of(game)
-    return spec.play_agents() if spec is not None else dict(game.agents)
+    return spec.play_agents() if spec is not None else {}
 
 
 def _analysis_factories(game: Game) -> dict[str, Any]:
     spec = spec_of(game)
-    return spec.analysis_agents() if spec is not None else dict(game.analysis_agents)
+    return spec.analysis_agents() if spec is not None else {}
+
+
+def rollout_policy(game: Game) -> tuple[str, Callable[..., Agent]] | None:
+    """(name, factory) of the agent the game declares for rollouts and priors (its spec's
+    `rollout_agent`); None: the game declares none (random rollouts, no prior)."""
+    spec = spec_of(game)
+    factory = spec.rollout_factory() if spec is not None else None
+    if spec is None or factory is None or spec.rollout_agent is None:
+        return None
+    return spec.rollout_agent, _resolve(factory)
 
 
 def available_agents(game: Game) -> list[str]:
@@ -116,25 +125,23 @@ __all__ = [
     "own_agents",
     "GENERIC_AGENTS",
     "GENERIC_AGENT_WORDS",
-    "HINT_AGENTS",
+    "HINT_LEVEL",
     "hint_agent_name",
+    "rollout_policy",
 ]
 
 
-# Agents asked for hints where the game names none (GameSpec.hint_agent), the first one the game
-# has: best first, because a hint and a review both answer "what would a strong player do here".
-# "perfect" (a game's own exact player, by convention) before the "hard" level, which every game
-# offers (a search or a strong heuristic: never better than an exact player, and often slower);
-# "heuristic" last, should a game's levels ever not be offered. One order for both uses: the
-# review of a finished game (analysis.py) shows the hint agent's choice, so it must be the agent
-# a hint would have asked at that move, or the review and the game page would disagree.
-HINT_AGENTS = ("perfect", "hard", "heuristic")
+# The agent asked for hints where the game declares none (GameSpec.hint_agent): the "hard" level,
+# which every game offers. One choice for both uses: the review of a finished game (analysis.py)
+# shows the hint agent's choice, so it must be the agent a hint would have asked at that move.
+HINT_LEVEL = "hard"
 
 
 def hint_agent_name(game: Game) -> str | None:
-    """The agent that gives hints in `game` (and whose choice a review shows): the game's own
-    choice where it has one, else the first of HINT_AGENTS it has; None: no hints."""
+    """The agent that gives hints in `game` (and whose choice a review shows): its spec's
+    `hint_agent`, else the "hard" level; None: no hints (neither is available)."""
     names = available_agents(game)
     spec = spec_of(game)
     own = spec.hint_agent if spec is not None else None  # the game's choice: from the seat's view
-    return own if own in names else next((n for n in HINT_AGENTS if n in names), None)
+    choice = own if own is not None else HINT_LEVEL
+    return choice if choice in names else None

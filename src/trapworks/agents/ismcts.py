@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable
 
-from trapworks.core import CHANCE, TERMINAL, State, TrapworksError, sample_chance
+from trapworks.core import State, TrapworksError, sample_chance
 
 from .mcts import NO_HINT, MCTSAgent, Node
 
@@ -59,71 +59,57 @@ class ISMCTSAgent(MCTSAgent):
             )
         return super().search(state)
 
-    def _iterate(self, root: Node, s: State) -> None:
-        rng = self.rng
-        node = root
-        path = [root]
+    # --- the tree-search core's hooks (mcts.py's _iterate): one tree over determinizations ---
+    def _mover(self, node: Node, s: State) -> int:
+        return s.current_player()  # a node is an information set: who moves is the sample's
+
+    def _chance_outcome(self, node: Node, s: State) -> int:
+        return sample_chance(s, self.rng)  # the determinization's own odds
+
+    def _offer(self, node: Node, s: State, player: int) -> tuple[list[Node], int | None]:
+        """The children legal in this determinization (each counted available), and an untried
+        legal action to expand (the heuristic's first, where it has one)."""
+        by_action = node.by_action
+        available = []
+        untried = []
+        for a in s.legal_actions():
+            ch = by_action.get(a)
+            if ch is None:
+                untried.append(a)
+            else:
+                available.append(ch)
+        for ch in available:
+            ch.avail += 1
+        if node.hint == NO_HINT and self.prior_weight > 0.0:
+            node.player = player
+            assert self._heuristics is not None  # loaded whenever prior_weight > 0
+            node.hint = self._heuristics[player].step(s)  # on this determinization
+        if not untried:
+            return available, None
+        if node.hint in untried:
+            return available, node.hint
+        return available, untried[self.rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+
+    def _adopt(self, node: Node, child: Node) -> None:
+        assert child.action is not None
+        child.avail = 1
+        node.by_action[child.action] = child
+        node.kids.append(child)
+
+    def _select(self, node: Node, children: list[Node]) -> Node:
+        """UCB1 with availability counts (an edge is scored against how often it was legal)."""
+        k = self.c * ((self._hi - self._lo) if self._hi > self._lo else 1.0)
         log, sqrt = math.log, math.sqrt
-        while True:
-            player = s.current_player()
-            if player == TERMINAL:
-                break
-            if player == CHANCE:
-                a = sample_chance(s, rng)  # the determinization's own odds
-                s.apply_action(a)
-                child = node.by_action.get(a)
-                if child is None:
-                    child = Node(s.current_player(), CHANCE, a)
-                    node.by_action[a] = child
-                    path.append(child)
-                    break
-                node = child
-                path.append(child)
-                continue
-            legal = s.legal_actions()
-            by_action = node.by_action
-            available = []
-            untried = []
-            for a in legal:
-                ch = by_action.get(a)
-                if ch is None:
-                    untried.append(a)
-                else:
-                    available.append(ch)
-            for ch in available:
-                ch.avail += 1
-            if node.hint == NO_HINT and self.prior_weight > 0.0:
-                node.player = player
-                assert self._heuristics is not None  # loaded whenever prior_weight > 0
-                node.hint = self._heuristics[player].step(s)  # on this determinization
-            if untried:
-                if node.hint in untried:
-                    a = node.hint
-                else:
-                    a = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
-                s.apply_action(a)
-                child = Node(s.current_player(), player, a)
-                child.avail = 1
-                by_action[a] = child
-                node.kids.append(child)
-                path.append(child)
-                break
-            k = self.c * ((self._hi - self._lo) if self._hi > self._lo else 1.0)
-            best, best_v = None, -math.inf
-            hint = node.hint
-            for ch in available:
-                v = ch.w / ch.n + k * sqrt(log(ch.avail) / ch.n)
-                if ch.action == hint:
-                    v += self.prior_weight * k / (ch.n + 1)
-                if v > best_v:
-                    best, best_v = ch, v
-            assert best is not None and best.action is not None  # an expanded node has children
-            s.apply_action(best.action)
-            node = best
-            path.append(best)
-        returns = self._rollout(s)
-        if returns is not None:  # None: the time ran out mid-rollout; the search stops now
-            self._backup(path, returns)
+        best, best_v = None, -math.inf
+        hint = node.hint
+        for ch in children:
+            v = ch.w / ch.n + k * sqrt(log(ch.avail) / ch.n)
+            if ch.action == hint:
+                v += self.prior_weight * k / (ch.n + 1)
+            if v > best_v:
+                best, best_v = ch, v
+        assert best is not None  # an expanded node has children
+        return best
 
 
 __all__ = ["ISMCTSAgent"]

@@ -2,7 +2,8 @@
 
 The generic mapping below fits any game: a tree search ("mcts" for perfect information,
 "ismcts" where the game has secrets) with a budget that grows with the level, using the
-game's registered "heuristic" agent in rollouts (and as a prior) where the game has one.
+game's declared rollout agent (its spec's `rollout_agent`) in rollouts and as a prior where it
+declares one.
 Every level also has a time cap (hard: `HARD_TIME_LIMIT` seconds) so that a move stays under
 a second in every game, however slow its states are to copy and play out; in a game fast
 enough to finish the iterations first, a move depends only on the seed.
@@ -17,6 +18,7 @@ updates the generic search's settings:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from trapworks.core import Game, TrapworksError
@@ -27,7 +29,7 @@ HARD_TIME_LIMIT = 0.85  # seconds; bench/hard_move_time.py times whole moves (ta
 
 # "search" becomes "ismcts" or "mcts" by the game's kind; "heuristic_share" (rollout moves by
 # the game's heuristic) and "prior_weight" (progressive bias toward its move) are dropped for a
-# game that registers no heuristic agent.
+# game that declares no rollout agent.
 GENERIC_LEVELS: dict[str, dict[str, Any]] = {
     "easy": {"agent": "search", "iterations": 30, "time_limit": 0.25, "rollout_limit": 200},
     "medium": {
@@ -55,10 +57,10 @@ def level_spec(game: Game, level: str) -> tuple[str, dict[str, Any]]:
         raise TrapworksError(f"unknown level {level!r}; levels are {', '.join(LEVELS)}")
     spec = dict(GENERIC_LEVELS[level])
     spec_ = spec_of(game)
-    own = (spec_.levels if spec_ is not None else game.levels).get(level)
+    own = spec_.levels.get(level) if spec_ is not None else None
     if isinstance(own, str):
         spec = {"agent": own}
-    elif isinstance(own, dict):
+    elif isinstance(own, Mapping):
         if own.get("agent", "search") in ("search", "mcts", "ismcts"):
             spec.update(own)  # tuning the generic search
         else:
@@ -68,8 +70,7 @@ def level_spec(game: Game, level: str) -> tuple[str, dict[str, Any]]:
     agent = spec.pop("agent")
     if agent == "search":
         agent = "ismcts" if game.has_hidden_information else "mcts"
-    has_heuristic = spec_.agent("heuristic") is not None if spec_ is not None else "heuristic" in game.agents
-    if agent in ("mcts", "ismcts") and not has_heuristic:
+    if agent in ("mcts", "ismcts") and (spec_ is None or spec_.rollout_agent is None):
         spec.pop("heuristic_share", None)
         spec.pop("prior_weight", None)
     return agent, spec

@@ -9,18 +9,19 @@ The search reads a game only through the kernel: `current_player`, `legal_action
 - Chance nodes are explicit tree nodes: each visit samples one outcome by its probability
   and follows (or creates) that outcome's child, so dice, draws and a trap's success are
   averaged over correctly instead of being folded into the parent.
-- Leaves are valued by one rollout: uniformly random moves by default, or the game's
-  registered "heuristic" agent (looked up by name in `game.agents`) for a share of the
-  moves. A rollout that runs past `rollout_limit` actions is cut and valued by the
-  heuristic agent's `evaluate(state)` when it has one (a list of returns), else as a draw.
+- Leaves are valued by one rollout: uniformly random moves by default, or the agent the
+  game declares for rollouts (its spec's `rollout_agent`, "the heuristic" below) for a share
+  of the moves. A rollout that runs past `rollout_limit` actions is cut and valued by that
+  agent's `evaluate(state)` when it has one (a list of returns), else as a draw.
 - Budgets: `iterations`, `time_limit` (seconds), or both (whichever ends first). With an
   iteration budget alone the move is reproducible for a seed.
 - The move played is the most visited root child (ties: higher mean, then first found).
 
 Options (all keyword arguments of the agent): iterations, time_limit, c (exploration,
 default 1.0 on returns normalised to [0, 1], the same as OpenSpiel's uct_c=2 on -1..+1),
-rollout ("random" or "heuristic"), heuristic_share (share of rollout moves made by the
-heuristic, default 1.0 when rollout="heuristic"), rollout_limit (actions, default 400),
+rollout ("random" or "heuristic": the game's declared rollout agent), heuristic_share (share of
+rollout moves made by the heuristic, default 1.0 when rollout="heuristic"), rollout_limit
+(actions, default 400),
 prior_weight (progressive bias toward the heuristic's move at each tree node, default 0:
 UCB gets + prior_weight * c * spread / (visits + 1) on that move, and it is tried first, so
 where rollouts tell little the search falls back on the heuristic's choice).
@@ -157,17 +158,17 @@ class MCTSAgent(Agent):
         # cut every later search short.
         self._step_cost = 0.0
 
-    # --- the game's own heuristic, found by name -----------------------------------------
+    # --- the game's own heuristic: the rollout agent its spec declares -------------------
     def _load_heuristic(self) -> None:
-        from . import _resolve  # the same lookup as make_agent, without a cycle at import
+        from . import rollout_policy  # without a cycle at import
 
-        factory = self.game.agents.get("heuristic")
-        if factory is None:
+        found = rollout_policy(self.game)
+        if found is None:
             raise TrapworksError(
-                f"{self.game.game_id} registers no 'heuristic' agent to use in rollouts or as a prior; "
+                f"{self.game.game_id} declares no rollout_agent to use in rollouts or as a prior; "
                 "use rollout=random and prior_weight=0"
             )
-        cls = _resolve(factory)
+        cls = found[1]
         self._heuristics = [
             cls(self.game, seat, seed=self.rng.randrange(2**63)) for seat in range(self.game.num_players())
         ]
@@ -259,23 +260,19 @@ class MCTSAgent(Agent):
         assert best is not None, "a searched root has children"
         return best
 
+    # --- the tree-search core: one descent, expansion and backup for MCTS and IS-MCTS ---------
+    # The steps that differ between the two are the hooks below it (ismcts.py overrides them):
+    # who moves at a node, how a chance node draws, which children a node offers and which
+    # action it expands, and how a child is chosen among those offered.
     def _iterate(self, root: Node, s: State) -> None:
-        rng = self.rng
         node = root
         path = [root]
-        log, sqrt = math.log, math.sqrt
         while True:
-            player = node.player
+            player = self._mover(node, s)
             if player == TERMINAL:
                 break
             if player == CHANCE:
-                actions, cum = node.outcomes, node.cum
-                if actions is None or cum is None:  # both are set together, on the first visit
-                    outcomes = s.chance_outcomes()
-                    actions = node.outcomes = [a for a, _ in outcomes]
-                    cum = node.cum = list(accumulate(p for _, p in outcomes))
-                i = bisect_right(cum, rng.random() * cum[-1])
-                a = actions[min(i, len(cum) - 1)]
+                a = self._chance_outcome(node, s)
                 s.apply_action(a)
                 child = node.by_action.get(a)
                 if child is None:
@@ -286,37 +283,64 @@ class MCTSAgent(Agent):
                 node = child
                 path.append(child)
                 continue
-            untried = node.untried
-            if untried is None:
-                untried = node.untried = list(s.legal_actions())
-                rng.shuffle(untried)
-                if self.prior_weight > 0.0:
-                    self._set_hint(node, s, untried)
-            if untried:
-                a = untried.pop()
-                s.apply_action(a)
-                child = Node(s.current_player(), player, a)
-                node.kids.append(child)
+            children, expand = self._offer(node, s, player)
+            if expand is not None:
+                s.apply_action(expand)
+                child = Node(s.current_player(), player, expand)
+                self._adopt(node, child)
                 path.append(child)
                 break
-            # UCB1 over the expanded children.
-            k = self.c * ((self._hi - self._lo) if self._hi > self._lo else 1.0)
-            logn = log(node.n)
-            best, best_v = None, -math.inf
-            hint = node.hint
-            for ch in node.kids:
-                v = ch.w / ch.n + k * sqrt(logn / ch.n)
-                if ch.action == hint:
-                    v += self.prior_weight * k / (ch.n + 1)  # progressive bias toward the heuristic
-                if v > best_v:
-                    best, best_v = ch, v
-            assert best is not None and best.action is not None  # an expanded node has children
+            best = self._select(node, children)
+            assert best.action is not None  # only the root has no action
             s.apply_action(best.action)
             node = best
             path.append(best)
         returns = self._rollout(s)
         if returns is not None:  # None: the time ran out mid-rollout; the search stops now
             self._backup(path, returns)
+
+    def _mover(self, node: Node, s: State) -> int:
+        """Who moves at `node` (the tree's own record: one game, one tree)."""
+        return node.player
+
+    def _chance_outcome(self, node: Node, s: State) -> int:
+        """A chance node's outcome, drawn by its probabilities (cached on the node)."""
+        actions, cum = node.outcomes, node.cum
+        if actions is None or cum is None:  # both are set together, on the first visit
+            outcomes = s.chance_outcomes()
+            actions = node.outcomes = [a for a, _ in outcomes]
+            cum = node.cum = list(accumulate(p for _, p in outcomes))
+        i = bisect_right(cum, self.rng.random() * cum[-1])
+        return actions[min(i, len(cum) - 1)]
+
+    def _offer(self, node: Node, s: State, player: int) -> tuple[list[Node], int | None]:
+        """(the children to choose among, an action to expand instead or None)."""
+        untried = node.untried
+        if untried is None:
+            untried = node.untried = list(s.legal_actions())
+            self.rng.shuffle(untried)
+            if self.prior_weight > 0.0:
+                self._set_hint(node, s, untried)
+        return node.kids, (untried.pop() if untried else None)
+
+    def _adopt(self, node: Node, child: Node) -> None:
+        node.kids.append(child)
+
+    def _select(self, node: Node, children: list[Node]) -> Node:
+        """UCB1 over the expanded children, with the progressive bias toward the heuristic."""
+        k = self.c * ((self._hi - self._lo) if self._hi > self._lo else 1.0)
+        logn = math.log(node.n)
+        sqrt = math.sqrt
+        best, best_v = None, -math.inf
+        hint = node.hint
+        for ch in children:
+            v = ch.w / ch.n + k * sqrt(logn / ch.n)
+            if ch.action == hint:
+                v += self.prior_weight * k / (ch.n + 1)
+            if v > best_v:
+                best, best_v = ch, v
+        assert best is not None  # an expanded node has children
+        return best
 
     def _set_hint(self, node: Node, s: State, untried: list[int]) -> None:
         """Ask the heuristic for its move here; try it first (untried pops from the end)."""

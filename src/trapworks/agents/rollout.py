@@ -1,9 +1,9 @@
 """Flat Monte Carlo with common random numbers: one step of policy improvement over a base policy.
 
 For every legal action the agent plays the game out many times from the position after it, every
-seat following the base policy (by default the game's registered "heuristic" agent, or uniformly
-random moves when it has none; `policy` may name another of the game's own agents), and plays the
-action with the best mean return for its seat. Rollout i
+seat following the base policy (by default the game's declared rollout agent, its spec's
+`rollout_agent`, or uniformly random moves when it declares none; `policy` may name another of
+the game's own agents), and plays the action with the best mean return for its seat. Rollout i
 of every action uses the same random numbers (chance outcomes and the policies' own draws come
 from generators seeded by i): the actions are compared on the same dice, so the paired
 differences between them carry far less noise than separate samples would.
@@ -73,8 +73,8 @@ class RolloutAgent(Agent):
     default 24), stop_z
     (default 3.0), tolerance (default 0.02), margin_z (standard errors by which another action
     must beat the base policy's choice to replace it, default 1.0; 0 plays the best mean),
-    policy (the base policy: "random" or the name of one of the game's own agents, e.g.
-    "heuristic", the default where the game registers one),
+    policy (the base policy: "random" or the name of one of the game's own agents; the default
+    and "heuristic": the game's declared rollout agent),
     rollout_limit (actions per rollout before it is cut and valued by the heuristic's
     `evaluate(state)` or as a draw, default 2000).
     """
@@ -110,12 +110,18 @@ class RolloutAgent(Agent):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
                 raise SearchBudgetError(f"{name} {value!r}: a number >= 0")
         self.stop_z, self.tolerance, self.margin_z = float(stop_z), float(tolerance), float(margin_z)
-        if policy is None:
-            policy = "heuristic" if "heuristic" in game.agents else "random"
-        if policy != "random" and (
-            not isinstance(policy, str) or (policy not in game.agents and policy != "heuristic")
-        ):
-            choices = ", ".join(["random", *sorted(game.agents)])
+        from . import own_agents, rollout_policy  # without a cycle at import
+
+        own = own_agents(game)
+        declared = rollout_policy(game)
+        if policy == "heuristic":  # the game's declared rollout agent, which it must declare
+            if declared is None:
+                raise TrapworksError(f"{game.game_id} declares no rollout_agent; use policy=random")
+            policy = declared[0]
+        elif policy is None:
+            policy = declared[0] if declared is not None else "random"
+        if policy != "random" and (not isinstance(policy, str) or policy not in own):
+            choices = ", ".join(["random", *sorted(own)])
             raise SearchBudgetError(f"policy {policy!r}: choose one of {choices}")
         self.policy = policy
         self.rollout_limit = _positive("rollout_limit", rollout_limit, int)
@@ -129,11 +135,11 @@ class RolloutAgent(Agent):
         self.last_seconds = 0.0
 
     def _load_policy(self, name: str) -> None:
-        from . import _resolve  # the same lookup as make_agent, without a cycle at import
+        from . import _resolve, own_agents  # the same lookup as make_agent, without a cycle at import
 
-        factory = self.game.agents.get(name)
+        factory = own_agents(self.game).get(name)
         if factory is None:
-            raise TrapworksError(f"{self.game.game_id} registers no {name!r} agent; use policy=random")
+            raise TrapworksError(f"{self.game.game_id} has no agent {name!r}; use policy=random")
         cls = _resolve(factory)
         self._policies = [cls(self.game, s, seed=s) for s in range(self.game.num_players())]
         evaluate = getattr(self._policies[0], "evaluate", None)

@@ -6,6 +6,7 @@ rewrites them)."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -90,8 +91,15 @@ def options_table(spec: GameSpec) -> str:
     return "\n".join(lines) + "\n"
 
 
-def docs_path(spec: GameSpec, root: Path) -> Path:
-    return root / "docs" / f"{spec.game_id}.md"
+def docs_path(spec: GameSpec, root: Path) -> Path | None:
+    """The game's docs page: README.md in the game's own package folder (a game from another
+    package brings its page along), else docs/<game id>.md under `root`; None: it has none."""
+    module = sys.modules.get(spec.game.__module__)
+    own = Path(module.__file__).parent / "README.md" if module is not None and module.__file__ else None
+    for path in (own, root / "docs" / f"{spec.game_id}.md"):
+        if path is not None and path.is_file():
+            return path
+    return None
 
 
 def with_table(text: str, spec: GameSpec) -> str:

@@ -11,10 +11,10 @@ so an illegal or malformed action never changes a state.
 from __future__ import annotations
 
 import copy
-import importlib
+import json
 import random
 from bisect import bisect
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from itertools import accumulate
 from typing import Any, ClassVar, Protocol
 
@@ -72,22 +72,10 @@ class Game:
     # Whether some seat can ever lack information another seat has (cards, tensions...).
     has_hidden_information: ClassVar[bool] = False
     has_chance: ClassVar[bool] = False
-    # The game's declaration (core/spec.py: a GameSpec), bound here when the spec is made. The
-    # attributes below that it also sets (agents, levels, hint_agent, notation, drawing) are kept
-    # for older readers; new code reads the spec (trapworks.core.spec.spec_of).
+    # The game's declaration (core/spec.py: a GameSpec), linked here when the spec is made: the
+    # one source of every hook (notation, drawing, agents, levels...); the kernel reads them
+    # from it and nothing is copied onto the classes.
     spec: ClassVar[Any] = None
-    # Agents this game provides, name -> "module:callable" or callable(game, seat, seed).
-    agents: ClassVar[dict[str, Any]] = {}
-    # Agents for analysis only (they may read hidden things), and the levels' mapping.
-    analysis_agents: ClassVar[dict[str, Any]] = {}
-    levels: ClassVar[dict[str, Any]] = {}
-    # Notation sits a layer above the rules: a game package binds its parser here (in its
-    # __init__), so the rules module never imports its notation module. parser(game, text).
-    position_parser: ClassVar[Callable[[Any, str], Any] | None] = None
-
-    # The agent that gives hints (None: the host's choice). It must play from the hinted seat's
-    # knowledge only: a hint shows its move and, where it speaks plainly, its reason.
-    hint_agent: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -110,16 +98,6 @@ class Game:
             if o.name == name:
                 return o
         raise KeyError(name)
-
-    # The observation encoder, "module:Class" (a trapworks.core.encoding.Encoder subclass).
-    encoding: ClassVar[str] = ""
-
-    # Analysis hooks, as "module:attribute" so the kernel imports no game code:
-    # `stats`: f(final_state, events) -> {column: scalar}, a finished game's own statistics
-    # (the "ending" key says how it ended); `explore_grid`: f(game_class) -> list of cells, each
-    # {"label": str, "options": dict}, what `trapworks explore` compares by default.
-    stats: ClassVar[str | None] = None
-    explore_grid: ClassVar[str | None] = None
 
     # Agents that `play_batch` can play (a compiled engine playing many games at once); a
     # simulation uses it when every seat's agent is listed here.
@@ -151,10 +129,10 @@ class Game:
 
     def state_from_position(self, text: str) -> State:
         """Set up a state from the game's one-line position notation."""
-        parser = type(self).position_parser
-        if parser is None:
+        notation = getattr(type(self).spec, "notation", None)
+        if notation is None:
             raise PositionError(text, f"{self.game_id} has no position notation")
-        state: State = parser(self, text)
+        state: State = notation.parse(self, text)
         return state
 
     def max_game_length(self) -> int | None:
@@ -235,14 +213,10 @@ class Game:
         return [high if s in remaining else low for s in range(n)]
 
     def encoder(self) -> ViewEncoder:
-        """The game's observation encoder (its spec's `encoder`; or, for a game without a spec,
-        the class attribute `encoding`, "module:Class"), made once."""
+        """The game's observation encoder (its spec's `encoder`), made once."""
         enc = self.__dict__.get("_encoder")
         if enc is None:
-            spec = type(self).spec
-            factory = spec.encoder if spec is not None else None
-            if factory is None and type(self).encoding:
-                factory = _hook(type(self).encoding)
+            factory = getattr(type(self).spec, "encoder", None)
             if factory is None:
                 raise NotImplementedError(f"{self.game_id} has no observation encoding")
             made: ViewEncoder = factory(self)
@@ -283,11 +257,6 @@ class Game:
 
 class State:
     """One position of a game. Subclasses implement the underscored hooks."""
-
-    # Notation and drawing sit a layer above the rules: a game package binds its functions here
-    # (in its __init__) instead of the rules importing them. writer(state), renderer(state, seat).
-    position_writer: ClassVar[Callable[[Any], str] | None] = None
-    text_renderer: ClassVar[Callable[[Any, int | None], str] | None] = None
 
     # Attributes that point into tables the game shares between its states (a transposition
     # table's node, a cache): deepcopy shares them, pickle leaves them out (as None; the state
@@ -445,10 +414,12 @@ class State:
         raise IllegalActionError(text, "not a legal action here")
 
     def position(self) -> str:
-        writer = type(self).position_writer
-        if writer is None:
+        """The position in the game's notation (its spec's `notation.write`)."""
+        notation = getattr(type(self.game).spec, "notation", None)
+        if notation is None:
             raise NotImplementedError(f"{self.game.game_id} has no position notation")
-        return writer(self)
+        text: str = notation.write(self)
+        return text
 
     # --- information --------------------------------------------------------------
     def view(self, seat: int | None = None) -> dict[str, Any]:
@@ -589,15 +560,20 @@ class State:
     # --- presentation -------------------------------------------------------------
     def render_text(self, seat: int | None = None) -> str:
         """A drawing for the terminal from `seat`'s point of view."""
-        renderer = type(self).text_renderer
-        if renderer is None:
+        renderer = getattr(type(self.game).spec, "render_text", None)
+        if renderer is not None:
+            drawn: str = renderer(self, seat)
+            return drawn
+        if getattr(type(self.game).spec, "notation", None) is not None:
             return self.position()
-        return renderer(self, seat)
+        return json.dumps(self.view(seat), sort_keys=True)  # a game that declares neither
 
     def __str__(self) -> str:
         return self.render_text()
 
     def __repr__(self) -> str:
+        if getattr(type(self.game).spec, "notation", None) is None:
+            return f"<{type(self).__name__} after {self.history()!r}>"
         return f"<{type(self).__name__} {self.position()!r}>"
 
 
@@ -679,20 +655,9 @@ def apply_sequence(state: State, actions: Iterable[int | str]) -> State:
     return state
 
 
-def _hook(spec: Any) -> Any:
-    """A hook: a callable as it is, or (older games without a spec) "module:attribute"."""
-    if not isinstance(spec, str):
-        return spec
-    module_name, _, attr = spec.partition(":")
-    return getattr(importlib.import_module(module_name), attr)
-
-
 def stats_hook(game_cls: type[Game]) -> Any:
-    """The game's statistics hook (its spec's `stats`, else the older class attribute), or None."""
-    spec = game_cls.spec
-    if spec is not None:
-        return spec.stats
-    return game_cls.stats
+    """The game's statistics hook (its spec's `stats`), or None."""
+    return getattr(game_cls.spec, "stats", None)
 
 
 def game_statistics(state: State, events: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -703,17 +668,16 @@ def game_statistics(state: State, events: Sequence[dict[str, Any]]) -> dict[str,
     hook = stats_hook(type(state.game))
     if hook is None:
         return {}
-    result: dict[str, Any] = _hook(hook)(state, events)
+    result: dict[str, Any] = hook(state, events)
     return result
 
 
 def explore_cells(game_cls: type[Game]) -> list[dict[str, Any]]:
     """The default cells `trapworks explore` compares for a game (its `explore_grid` hook)."""
-    spec = game_cls.spec
-    grid = spec.explore_grid if spec is not None else game_cls.explore_grid
+    grid = getattr(game_cls.spec, "explore_grid", None)
     if grid is None:
         return [{"label": "defaults", "options": {}}]
-    cells: list[dict[str, Any]] = _hook(grid)(game_cls)
+    cells: list[dict[str, Any]] = grid(game_cls)
     return cells
 
 

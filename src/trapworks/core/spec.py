@@ -2,7 +2,7 @@
 
     SPEC = GameSpec(
         game=MouseTrapGame, state=MouseTrapState,
-        notation=Notation(parse=parse_position, write=format_position),
+        notation=Notation(parse=parse_position, write=write_position),
         render_text=render_text, encoder=MouseTrapEncoder,
         agents=(AgentSpec("heuristic", HeuristicAgent, "Rule-of-thumb player"),),
         levels={"hard": "double-catch"}, hint_agent="hard",
@@ -17,9 +17,21 @@ when the hook is first called. Games are found through the `trapworks.games` ent
 Gymnasium ids, the lobby's words, the how-to, the docs' option tables) is derived from the spec
 and the game's option schema.
 
-The kernel reads the spec through `spec_of(game)`; making a spec binds it to its Game and State
-classes, and also sets the older class attributes (`agents`, `levels`, `position_parser`,
-`text_renderer`...) from it, for code that still reads those.
+The spec is the one source of truth: making a spec links it to its Game class (`Game.spec`)
+and copies nothing onto the classes; the kernel, the agents and the platform read every hook
+through `spec_of(game)`. Agents are found through declared fields (`rollout_agent`,
+`hint_agent`, `levels`), never by a conventional name.
+
+Every optional hook has a default or its absence is declared, and the tests that iterate the
+games skip what a game does not offer (Take-away, tests/fixtures/extgame, a game from another
+package that declares only `game` and `state`, passes them all):
+- no notation: no position text (`State.position` raises; records replay from their actions);
+- no render_text: the position text, or the spectator's view as JSON;
+- no encoder: no research adapters (they list only the games with one);
+- no docs page: no options table (docs/<id>.md, or README.md in the game's own folder);
+- no howto: no how-to steps; no catalog: its words stay in English (i18n/<lang>.po in its folder);
+- no agents: the generic ones, and the levels' generic search;
+- no rollout_agent: uniformly random rollouts and no prior; no hint_agent: the "hard" level.
 """
 
 from __future__ import annotations
@@ -116,8 +128,13 @@ class GameSpec:
     agents: tuple[AgentSpec, ...] = ()
     # Level -> the agent that plays it or the generic search's settings (trapworks.agents.levels).
     levels: Mapping[str, LevelSpec] = field(default_factory=dict)
-    # The agent that gives hints: it must play from the hinted seat's knowledge only.
+    # The agent that gives hints (and whose choice a review shows): it must play from the hinted
+    # seat's knowledge only. None: the "hard" level, which every game offers.
     hint_agent: str | None = None
+    # The game's own agent that tree search (agents/mcts.py, agents/ismcts.py) and the rollout
+    # agent play rollouts with, take as a prior and value cut rollouts by (its `evaluate`, where
+    # it has one). None: uniformly random rollouts and no prior.
+    rollout_agent: str | None = None
     # stats(final_state, events) -> {column: scalar}: a finished game's own statistics.
     stats: Callable[[Any, Any], dict[str, Any]] | None = None
     # explore_grid(game_class) -> [{"label": str, "options": dict}]: `trapworks explore`'s cells.
@@ -174,7 +191,7 @@ class GameSpec:
         object.__setattr__(self, "agents", tuple(self.agents))
         object.__setattr__(self, "howto", tuple(self.howto))
         self.validate()
-        self._bind()
+        self.game.spec = self  # the one link: the kernel finds the spec from a game or a state
 
     # --- derived names ------------------------------------------------------------------
     @property
@@ -245,6 +262,27 @@ class GameSpec:
             isinstance(self.encoder, type) and issubclass(self.encoder, Encoder)
         ):
             fail("encoder", f"must be a trapworks.core.encoding.Encoder subclass, got {self.encoder!r}")
+        self._validate_agents(fail)
+        _check_callable(fail, "stats", self.stats, 2)
+        _check_callable(fail, "explore_grid", self.explore_grid, 1)
+        _check_callable(fail, "solver", self.solver, 1)
+        _check_callable(fail, "judge_move", self.judge_move, 2)
+        _check_callable(fail, "extra", self.extra, 4)
+        _check_callable(fail, "static_view", self.static_view, 1)
+        if not isinstance(self.renderer, str) or not self.renderer.endswith(".js") or "/" in self.renderer:
+            fail("renderer", f"a .js file name in the renderers folder, got {self.renderer!r}")
+        if self.vector_env is not None and not re.fullmatch(
+            r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", str(self.vector_env)
+        ):
+            fail("vector_env", f"'package.module:Class', got {self.vector_env!r}")
+        if any(not isinstance(s, str) or not s.strip() for s in self.howto):
+            fail("howto", "every step is a sentence")
+        unknown = sorted(set(self.quick_options) - set(self.game.default_options))
+        if unknown:
+            fail("quick_options", f"unknown option(s) {', '.join(unknown)}")
+
+    def _validate_agents(self, fail: Callable[[str, str], None]) -> None:
+        """The agents, and the levels, hint agent and rollout agent that name them."""
         names: set[str] = set()
         for i, a in enumerate(self.agents):
             if not isinstance(a, AgentSpec):
@@ -270,38 +308,15 @@ class GameSpec:
             allowed = {a.name for a in self.agents if not a.analysis} | set(LEVEL_NAMES)
             if self.hint_agent not in allowed:
                 fail("hint_agent", f"{self.hint_agent!r} is neither a level nor one of the game's agents")
-        _check_callable(fail, "stats", self.stats, 2)
-        _check_callable(fail, "explore_grid", self.explore_grid, 1)
-        _check_callable(fail, "solver", self.solver, 1)
-        _check_callable(fail, "judge_move", self.judge_move, 2)
-        _check_callable(fail, "extra", self.extra, 4)
-        _check_callable(fail, "static_view", self.static_view, 1)
-        if not isinstance(self.renderer, str) or not self.renderer.endswith(".js") or "/" in self.renderer:
-            fail("renderer", f"a .js file name in the renderers folder, got {self.renderer!r}")
-        if self.vector_env is not None and not re.fullmatch(
-            r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", str(self.vector_env)
-        ):
-            fail("vector_env", f"'package.module:Class', got {self.vector_env!r}")
-        if any(not isinstance(s, str) or not s.strip() for s in self.howto):
-            fail("howto", "every step is a sentence")
-        unknown = sorted(set(self.quick_options) - set(self.game.default_options))
-        if unknown:
-            fail("quick_options", f"unknown option(s) {', '.join(unknown)}")
+        if self.rollout_agent is not None:
+            agent = self.agent(self.rollout_agent)
+            if agent is None or agent.analysis:
+                fail("rollout_agent", f"{self.rollout_agent!r} is not one of the game's own agents")
 
-    def _bind(self) -> None:
-        """Join the spec to its classes: the kernel finds it from a game or a state (spec_of),
-        and older readers find the hooks under their former class attribute names."""
-        g, s = self.game, self.state
-        g.spec = self  # a state finds it through its game (a State class may serve several specs)
-        g.agents = self.play_agents()
-        g.analysis_agents = self.analysis_agents()
-        g.levels = dict(self.levels)
-        g.hint_agent = self.hint_agent
-        if self.notation is not None:
-            g.position_parser = self.notation.parse
-            s.position_writer = self.notation.write
-        if self.render_text is not None:
-            s.text_renderer = self.render_text
+    def rollout_factory(self) -> Callable[..., Agent] | None:
+        """The factory of the declared rollout agent (None: random rollouts)."""
+        agent = self.agent(self.rollout_agent) if self.rollout_agent is not None else None
+        return agent.factory if agent is not None else None
 
 
 def _check_callable(fail: Callable[[str, str], None], hook: str, fn: Any, arity: int) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -58,7 +59,11 @@ def catalog(lang: str) -> dict[str, Any]:
     with path.open("rb") as f:
         cat = read_po(f, locale=lang)
     messages: dict[str, Any] = {}
-    for m in cat:
+    own: list[Any] = []  # the games' own catalogs (a game from another package brings its words along)
+    for game_po in game_catalog_paths(lang):
+        with game_po.open("rb") as f:
+            own.extend(read_po(f, locale=lang))
+    for m in [*own, *cat]:  # the interface's catalog last: its translation wins
         if not m.id or m.fuzzy:
             continue
         if isinstance(m.id, (list, tuple)):
@@ -76,6 +81,20 @@ def catalog(lang: str) -> dict[str, Any]:
         "shared": shared_words(messages, lang),
         "texts": typed_texts(lang),
     }
+
+
+def game_catalog_paths(lang: str) -> list[Path]:
+    """`i18n/<lang>.po` in each registered game's own folder, where it has one: the words of a
+    game that lives in another package (its title, options, agents) travel with it."""
+    from trapworks.core.registry import game_specs
+
+    found = []
+    for spec in game_specs():
+        module = sys.modules.get(spec.game.__module__)
+        folder = Path(module.__file__).parent if module is not None and module.__file__ else None
+        if folder is not None and (folder / "i18n" / f"{lang}.po").is_file():
+            found.append(folder / "i18n" / f"{lang}.po")
+    return found
 
 
 def typed_texts(lang: str) -> dict[str, Any]:

@@ -2,12 +2,13 @@
 
 from pathlib import Path
 
-from trapworks.core.spec import AgentSpec, GameSpec
+from trapworks.core.spec import AgentSpec, GameSpec, Notation
 
 from .agents import PhysicsViewAgent, StressOracleAgent, TouchHeuristicAgent
 from .chance_layer import BoobyTrapChance
 from .encoding import BoobyTrapEncoder
-from .game import BoobyTrapGame, BoobyTrapState
+from .game import BoobyTrapGame, BoobyTrapState, write_position
+from .notation import parse_position
 from .render import render_text
 from .stats import explore_grid, game_stats
 from .views import BoobyTrapView
@@ -16,6 +17,7 @@ SPEC = GameSpec(
     chance_layer=BoobyTrapChance,  # hidden draws as chance nodes for tree search (OpenSpiel)
     game=BoobyTrapGame,
     state=BoobyTrapState,
+    notation=Notation(parse=parse_position, write=write_position),
     view_type=BoobyTrapView,  # the seat's dynamic view, typed; private fields marked (views.py)
     # A seat reads only its own actions' texts until the end (readings are secret).
     secret_action_texts=True,
@@ -40,6 +42,7 @@ SPEC = GameSpec(
     # Hints come from the agent that knows only its own touch readings: the "hard" level reads
     # the true forces on every piece, which no player may know.
     hint_agent="heuristic",
+    rollout_agent="heuristic",  # tree search plays rollouts with it and takes it as a prior
     stats=game_stats,  # columns of simulation rows
     explore_grid=explore_grid,  # `trapworks explore` default cells
     renderer="booby-trap.js",

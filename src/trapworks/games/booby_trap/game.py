@@ -22,7 +22,6 @@ from trapworks.core import (
     IllegalActionError,
     Option,
     OptionError,
-    PositionError,
     State,
 )
 from trapworks.core.randomness import new_seed, stream_seed
@@ -310,9 +309,6 @@ class BoobyTrapGame(Game):
 
     def new_initial_state(self, seed: int | None = None) -> BoobyTrapState:
         return BoobyTrapState(self, seed=seed)
-
-    def state_from_position(self, text: str) -> BoobyTrapState:
-        return parse_position(self, text)
 
     def help_text(self) -> str:
         rules = {
@@ -857,14 +853,7 @@ class BoobyTrapState(State):
             raise IllegalActionError(text, reason)
         return action
 
-    def position(self) -> str:
-        return format_position(self)
-
     # --- information --------------------------------------------------------------
-    def bar_marks(self) -> float:
-        """How far the bar has moved since the setup, in marks of the scale."""
-        return (self.bar_rest - self.packing.bar) / MARK
-
     def _view(self, seat: int | None = None) -> dict[str, Any]:
         game = self.game
         n = game.players
@@ -928,7 +917,7 @@ class BoobyTrapState(State):
             "winners": self.winners(),
             # Without the noise key (with it and the tray a seat could compute every other seat's
             # readings) and with the tray as the eye sees it.
-            "position": format_position(self, with_key=False, by_eye=True),
+            "position": write_position(self, with_key=False, by_eye=True),
             "moves_made": len(self._history),
             "settles": self.removals,
             "setup_at_rest": self.setup_at_rest,
@@ -1057,7 +1046,7 @@ def _ids(items: list[int]) -> str:
     return ".".join(map(str, items)) or "-"
 
 
-def format_position(state: BoobyTrapState, with_key: bool = True, by_eye: bool = False) -> str:
+def write_position(state: BoobyTrapState, with_key: bool = True, by_eye: bool = False) -> str:
     """The position text; `by_eye`: lengths as a seat sees them (EYE_MM), for views."""
 
     def length(v: float) -> str:
@@ -1082,186 +1071,6 @@ def format_position(state: BoobyTrapState, with_key: bool = True, by_eye: bool =
         f"discard={_ids(state.discard)}",
     ]
     return " ".join(f for f in fields if f)
-
-
-def _float(text: str, where: str, whole: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise PositionError(whole, f"{where}: {text!r} is not a number") from None
-    if value != value or value in (float("inf"), float("-inf")):
-        raise PositionError(whole, f"{where}: {text!r} is not a finite number")
-    return value
-
-
-def _int(text: str, where: str, whole: str, low: int = 0, high: int | None = None) -> int:
-    if not re.fullmatch(r"\d+", text):
-        raise PositionError(whole, f"{where}: {text!r} is not a whole number")
-    value = int(text)
-    if value < low or (high is not None and value > high):
-        raise PositionError(whole, f"{where}: {value} is out of range {low}..{high}")
-    return value
-
-
-def _id_list(text: str, where: str, whole: str, n: int) -> list[int]:
-    if text == "-":
-        return []
-    return [_int(t, where, whole, 0, n - 1) for t in text.split(".")]
-
-
-def parse_position(game: BoobyTrapGame, text: str) -> BoobyTrapState:
-    if not isinstance(text, str):
-        raise PositionError(str(text), "a position is a text: " + POSITION_HELP)
-    parts = text.split()
-    if not parts or parts[0] != "bt1":
-        raise PositionError(text, "a Booby Trap position starts with 'bt1': " + POSITION_HELP)
-    fields: dict[str, str] = {}
-    for part in parts[1:]:
-        key, sep, value = part.partition("=")
-        if not sep:
-            raise PositionError(text, f"field {part!r} must look like key=value")
-        if key in fields:
-            raise PositionError(text, f"field {key} is given twice")
-        fields[key] = value
-    wanted = (
-        "sizes",
-        "tray",
-        "bar",
-        "rest",
-        "turn",
-        "touched",
-        "passes",
-        "touches",
-        "key",
-        "settles",
-        "won",
-        "debt",
-        "trips",
-        "discard",
-    )
-    fields.setdefault("key", "0")  # views leave the noise key out; readings then use key 0
-    missing = [k for k in wanted if k not in fields]
-    unknown = [k for k in fields if k not in wanted]
-    if missing or unknown:
-        raise PositionError(
-            text,
-            (f"missing field(s) {', '.join(missing)}" if missing else "")
-            + ("; " if missing and unknown else "")
-            + (f"unknown field(s) {', '.join(unknown)}" if unknown else ""),
-        )
-    n = game.players
-    sizes = tuple(fields["sizes"])
-    if len(sizes) != game.num_pieces or any(s not in SIZES for s in sizes):
-        raise PositionError(text, f"sizes must be {game.num_pieces} letters S, M or L (one per piece id)")
-    per = game.options["pieces_per_size"]
-    for s in SIZES:
-        if sizes.count(s) != per:
-            raise PositionError(
-                text, f"sizes has {sizes.count(s)} {SIZE_NAMES[s]} pieces; this game has {per}"
-            )
-    pieces: list[Piece] = []
-    if fields["tray"] != "-":
-        for item in fields["tray"].split(","):
-            bits = item.split(":")
-            if len(bits) != 3:
-                raise PositionError(text, f"tray entry {item!r} must be id:x:y")
-            pid = _int(bits[0], "tray id", text, 0, game.num_pieces - 1)
-            x = _float(bits[1], f"piece {pid} x", text)
-            y = _float(bits[2], f"piece {pid} y", text)
-            pieces.append(Piece(pid, sizes[pid], x, y))
-    ids = [p.id for p in pieces]
-    if ids != sorted(set(ids)):
-        raise PositionError(text, "tray pieces must be listed once each, by increasing id")
-    bar = _float(fields["bar"], "bar", text)
-    rest = _float(fields["rest"], "rest", text)
-    for p in pieces:
-        r = p.radius
-        slack = POSITION_SLACK
-        if not (r - slack <= p.x <= bar - r + slack and r - slack <= p.y <= physics.TRAY_WIDTH - r + slack):
-            raise PositionError(
-                text,
-                f"piece {p.id} at ({p.x:.1f}, {p.y:.1f}) is not inside the tray "
-                f"in front of the bar (bar at {bar:.1f} mm, width {physics.TRAY_WIDTH} mm)",
-            )
-    for i, a in enumerate(pieces):
-        for b in pieces[i + 1 :]:
-            overlap = a.radius + b.radius - ((a.x - b.x) ** 2 + (a.y - b.y) ** 2) ** 0.5
-            if overlap > MAX_REST_OVERLAP:
-                raise PositionError(
-                    text,
-                    f"pieces {a.id} and {b.id} overlap by {overlap:.1f} mm; pieces at rest "
-                    f"overlap by at most {MAX_REST_OVERLAP} mm",
-                )
-    if not -1.0 <= bar <= physics.BAR_BACK:
-        raise PositionError(text, f"bar {bar}: the bar's face lies between 0 and {physics.BAR_BACK} mm")
-    if pieces and max(p.x + p.radius for p in pieces) < bar - POSITION_SLACK:
-        raise PositionError(
-            text,
-            f"the bar (at {bar:.1f} mm) does not rest against any piece: a position is "
-            "a packing at rest, with the bar against the pieces",
-        )
-    won = fields["won"].split("/")
-    debt = fields["debt"].split("/")
-    trips = fields["trips"].split("/")
-    for name, lst in (("won", won), ("debt", debt), ("trips", trips)):
-        if len(lst) != n:
-            raise PositionError(
-                text, f"{name} has {len(lst)} entries for {n} player(s); separate them with /"
-            )
-    winnings = [_id_list(w, "won", text, game.num_pieces) for w in won]
-    discard = _id_list(fields["discard"], "discard", text, game.num_pieces)
-    everywhere = ids + [p for w in winnings for p in w] + discard
-    dup = sorted({p for p in everywhere if everywhere.count(p) > 1})
-    if dup:
-        raise PositionError(text, f"piece(s) {', '.join(map(str, dup))} are in two places at once")
-    lost = sorted(set(range(game.num_pieces)) - set(everywhere))
-    if lost:
-        raise PositionError(
-            text, f"piece(s) {', '.join(map(str, lost))} are nowhere (tray, winnings or discard)"
-        )
-    state = BoobyTrapState(game, start=text, packing=Packing(tuple(pieces), bar), sizes=sizes)
-    state.bar_rest = rest
-    state.winnings = winnings
-    state.debt = [_int(d, "debt", text) for d in debt]
-    if any(d % PENALTY for d in state.debt):
-        raise PositionError(text, "a debt is a whole number of 3-point penalties")
-    state.trips = [_int(t, "trips", text) for t in trips]
-    state.discard = discard
-    state.passes_in_row = _int(fields["passes"], "passes", text, 0, 2 * n)
-    state.touches = _int(fields["touches"], "touches", text)
-    state.noise_key = _int(fields["key"], "key", text)
-    state.removals = _int(fields["settles"], "settles", text)
-    turn = fields["turn"]
-    over = state._game_ends()
-    if turn == "-":
-        if not over:
-            raise PositionError(text, "turn '-' means the game is over, but it is not")
-        state.over = True
-    else:
-        if over:
-            raise PositionError(text, f"the game is over ({state.pieces_left()} piece(s) left): write turn=-")
-        state.to_move = _int(turn, "turn", text, 1, n) - 1
-    if fields["touched"] != "-":
-        if state.over:
-            raise PositionError(text, "nobody can have touched a piece: the game is over")
-        touched = _int(fields["touched"], "touched", text, 0, game.num_pieces - 1)
-        if touched not in ids:
-            raise PositionError(text, f"touched piece {touched} is not on the tray")
-        state.touched = touched
-        # The toucher's reading is part of the turn in progress; rebuild it.
-        reading = state.reading_for(touched, state.touches)
-        state.readings[state.to_move].append(
-            {
-                "touch": state.touches,
-                "settle": state.removals,
-                "piece": touched,
-                "reading": reading,
-                "feel": feel_word(reading),
-            }
-        )
-    if state.touched is not None and state.touched not in state.touchable():
-        raise PositionError(text, f"piece {state.touched} may not be touched now (sizes in order)")
-    return state
 
 
 # Game -> tray number -> the kernel's initial state of that tray (its physics settled once).

@@ -45,6 +45,7 @@ SPEC = GameSpec(
         },
     },
     hint_agent="heuristic",  # quick, and its reasons are sentences (the host gives it a resample)
+    rollout_agent="heuristic",  # tree search plays rollouts with it and takes it as a prior
     stats=game_stats,  # columns of simulation rows
     explore_grid=explore_grid,  # `trapworks explore` default cells
     renderer="dead-end-drive.js",

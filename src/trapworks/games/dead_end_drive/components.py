@@ -57,10 +57,6 @@ HAND_SIZE = {2: 4, 3: 4, 4: 3}
 SECRET_CARDS_2P = 2
 
 
-def card_name(card: int) -> str:
-    return CARD_NAMES[card]
-
-
 def pawn_index(text: str) -> int:
     """A pawn by its letter or (a prefix of) its name; ValueError naming the problem."""
     t = text.strip()

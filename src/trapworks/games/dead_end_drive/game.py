@@ -566,10 +566,6 @@ class DeadEndDriveState(State):
             return True
         return None
 
-    def chairs_needed(self, pawn: int, count: int) -> bool:
-        """True when this move may cross Red Chairs (Figure 8)."""
-        return bool(self._chair_rule(pawn, count))
-
     def counts_available(self) -> list[int]:
         counts = sorted(set(self.dice))
         if self.total_ok and len(self.dice) == 2:

@@ -3,11 +3,12 @@
 from pathlib import Path
 from typing import Any
 
-from trapworks.core.spec import AgentSpec, GameSpec
+from trapworks.core.spec import AgentSpec, GameSpec, Notation
 
 from .agents import HeuristicAgent
 from .encoding import LastMouseLostEncoder
 from .game import STANDARD_BOARD, LastMouseLostGame, LastMouseLostState, parse_board
+from .notation import parse_position, write_position
 from .solver import PerfectAgent, Solution, judge_move, solve
 from .stats import explore_grid, game_stats
 from .views import LastMouseLostView
@@ -30,6 +31,7 @@ def solve_position(position: str, **options: Any) -> Solution:
 SPEC = GameSpec(
     game=LastMouseLostGame,
     state=LastMouseLostState,
+    notation=Notation(parse=parse_position, write=write_position),
     view_type=LastMouseLostView,  # the seat's dynamic view, typed; private fields marked (views.py)
     # Every action text is public: no hidden information.
     secret_action_texts=False,
@@ -42,6 +44,7 @@ SPEC = GameSpec(
     # random rollouts (the heuristic's clones per move would cost them most of their iterations).
     levels={"hard": "perfect", "medium": {"heuristic_share": 0.0, "prior_weight": 0.0}},
     hint_agent="perfect",
+    rollout_agent="heuristic",  # tree search plays rollouts with it and takes it as a prior
     solver=solve_position,
     judge_move=judge_move,  # the review of a finished game: each move winning or losing
     stats=game_stats,  # columns of simulation rows

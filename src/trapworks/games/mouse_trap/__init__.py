@@ -8,7 +8,7 @@ from trapworks.core.spec import AgentSpec, GameSpec, Notation
 from .agents import DoubleCatchAgent, HeuristicAgent
 from .encoding import MouseTrapEncoder
 from .game import MouseTrapGame, MouseTrapState
-from .notation import format_position, parse_position
+from .notation import parse_position, write_position
 from .render import render_text
 from .stats import explore_grid, game_stats
 from .views import MouseTrapView
@@ -29,7 +29,7 @@ SPEC = GameSpec(
     view_type=MouseTrapView,  # the seat's dynamic view, typed; private fields marked (views.py)
     # Every action text is public: no hidden information.
     secret_action_texts=False,
-    notation=Notation(parse=parse_position, write=format_position),
+    notation=Notation(parse=parse_position, write=write_position),
     render_text=render_text,
     encoder=MouseTrapEncoder,
     agents=(
@@ -45,6 +45,7 @@ SPEC = GameSpec(
     # time; double-catch plays it at once.
     levels={"hard": "double-catch"},
     hint_agent="hard",
+    rollout_agent="heuristic",  # tree search plays rollouts with it and takes it as a prior
     stats=game_stats,  # columns of simulation rows
     explore_grid=explore_grid,  # `trapworks explore` default cells
     renderer="mouse-trap.js",
@@ -61,4 +62,4 @@ SPEC = GameSpec(
     ),
 )
 
-__all__ = ["SPEC", "MouseTrapGame", "MouseTrapState", "format_position", "parse_position"]
+__all__ = ["SPEC", "MouseTrapGame", "MouseTrapState", "write_position", "parse_position"]

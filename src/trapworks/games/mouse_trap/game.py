@@ -237,10 +237,6 @@ except ImportError:
     _BATCHED_AGENTS = frozenset()
 
 
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 def _is_prob(x: Any) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and 0.0 <= float(x) <= 1.0
 
@@ -619,15 +615,6 @@ class MouseTrapState(State):
         """Opponents of the player to move whose mice are on the Cheese Wheel."""
         return [s for s, m in enumerate(self.mice) if m == CHEESE_WHEEL and s != self.to_move]
 
-    def movable_targets(self) -> list[int]:
-        """Opponents whose mice may be moved by paying cheese: not caught, not on Safe, and not
-        already on the Cheese Wheel (the point of paying is to get a mouse there)."""
-        return [
-            s
-            for s, m in enumerate(self.mice)
-            if s != self.to_move and m is not None and m != SAFE and m != CHEESE_WHEEL
-        ]
-
     # --- actions ------------------------------------------------------------------
     # legal_actions, apply_action and chance_table have fast paths for what every turn does
     # (roll, then the die); everything else goes through the kernel's checked path.
@@ -783,7 +770,7 @@ class MouseTrapState(State):
 
     def _crank_choices(self) -> list[int]:
         # One pass over the mice: is an opponent on the Cheese Wheel (on_wheel), and which may
-        # be moved by paying (movable_targets).
+        # be moved by paying (not caught, not on Safe, not already on the Cheese Wheel).
         me = self.to_move
         wheel = False
         movable = []

@@ -52,7 +52,7 @@ HELP = (
 )
 
 
-def format_position(state: MouseTrapState) -> str:
+def write_position(state: MouseTrapState) -> str:
     mice = ",".join("x" if m is None else str(m) for m in state.mice)
     cheese = ",".join(str(c) for c in state.cheese)
     ph = state.phase

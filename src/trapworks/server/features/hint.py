@@ -1,8 +1,8 @@
 """Hints: the move an agent would play for the seat on move, and its reason in players' words.
 
 Offered against AI (the seat the only human one) or where the game was created with hints on, in
-games that have an agent for them (`trapworks.agents.hint_agent_name`: the game's own choice, else
-the strongest of HINT_AGENTS). The hint agent plays through a SeatPlayer like every AI seat: it
+games that have an agent for them (`trapworks.agents.hint_agent_name`: the game's declared hint
+agent, else the "hard" level). The hint agent plays through a SeatPlayer like every AI seat: it
 knows what the seat knows.
 
 `hint_agent_name` is the one choice of a hint agent (the server's and the terminal's): the review
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from fastapi import Query
 from pydantic import BaseModel
 
-from trapworks.agents import HINT_AGENTS, hint_agent_name
+from trapworks.agents import hint_agent_name
 from trapworks.core import Game
 from trapworks.core.agent import advice
 
@@ -31,7 +31,7 @@ from . import Call, Feature, Host
 if TYPE_CHECKING:
     from fastapi import APIRouter
 
-__all__ = ["HINT_AGENTS", "Hint", "hint_agent_name"]
+__all__ = ["Hint", "hint_agent_name"]
 
 
 class Hint(Feature):
