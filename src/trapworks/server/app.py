@@ -29,6 +29,7 @@ from .bounds import Bounds, BoundsMiddleware
 from .bounds import document as document_bounds
 from .bus import make_bus
 from .cluster import ClusterLink
+from .community import install as install_community  # i41
 from .control_api import add_control_routes
 from .eviction import Evictor
 from .features.clock import Clock
@@ -377,6 +378,7 @@ def create_app(
     add_control_routes(app, service)  # resign, abort, rematch, hand-over, public records
     add_analysis_routes(app, service)  # issue 27: review with analysis (server/analysis.py)
     install_accounts(app, service)  # issue 28: accounts, ratings, profiles, my games, quick game
+    install_community(app, service)  # i41: friends, challenges, safety, moderation (server/community)
     add_i18n_routes(app)  # the front end's message catalogs (issue 27)
     document_bounds(app)  # i26: the bounds' 413/429/503 answers in the OpenAPI schema
 

@@ -12,6 +12,7 @@ import hashlib
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -154,6 +155,7 @@ class Accounts:
         self.engine = service.store.engine  # its tables: migration 0003 (server/migrations)
         self.db = sessionmaker(self.engine, expire_on_commit=False)
         self.limiter = LoginLimiter(self.db)
+        self.login_checks: list[Callable[[int], None]] = []  # i41: a ban refuses a log-in
         # game id -> {seat: account id} and whether it is rated and still on (None: no account
         # seat). Read once per game per process; kept in step by this class's own writes.
         self._games: dict[str, dict[str, Any] | None] = {}
@@ -195,6 +197,8 @@ class Accounts:
             self.limiter.failed(key, address)
             raise ServiceError(401, "wrong_login", WRONG_LOGIN)
         self.limiter.succeeded(key)
+        for check in self.login_checks:  # i41: after the password: a guesser learns nothing
+            check(row.id)
         if needs_rehash(row.password_hash):
             with self.db.begin() as s:
                 s.execute(

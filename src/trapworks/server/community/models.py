@@ -1,0 +1,150 @@
+"""The community's tables (issue 41), on their own metadata; made by migration 0007_i41_community.
+
+Accounts are referred to by id (accounts.id); a deleted account's rows go with it (ON DELETE
+CASCADE where the row is about that account). Nothing secret is stored in the clear: an e-mail
+link's token is stored as its SHA-256, as sessions are.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from ..accounts.models import AccountRow  # referred to by id (its own metadata)
+
+
+class CommunityBase(DeclarativeBase):
+    pass
+
+
+def _account(primary: bool = False, index: bool = True) -> Mapped[int]:
+    if primary:
+        return mapped_column(ForeignKey(AccountRow.id, ondelete="CASCADE"), primary_key=True)
+    return mapped_column(ForeignKey(AccountRow.id, ondelete="CASCADE"), index=index)
+
+
+class FollowRow(CommunityBase):
+    """`follower` follows `followee` (one way, as on lichess); friends are the players you follow."""
+
+    __tablename__ = "community_follows"
+
+    follower_id: Mapped[int] = _account(primary=True)
+    followee_id: Mapped[int] = _account(primary=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class BlockRow(CommunityBase):
+    """`blocker` blocks `blocked`: no challenge, no pairing, no follow between them."""
+
+    __tablename__ = "community_blocks"
+
+    blocker_id: Mapped[int] = _account(primary=True)
+    blocked_id: Mapped[int] = _account(primary=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class MuteRow(CommunityBase):
+    """`muter` hides `muted`'s chat lines from their own screen (a personal mute; a moderator's
+    mute, which silences a player everywhere, is a SanctionRow)."""
+
+    __tablename__ = "community_mutes"
+
+    muter_id: Mapped[int] = _account(primary=True)
+    muted_id: Mapped[int] = _account(primary=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PresenceRow(CommunityBase):
+    """When an account was last seen by a community page (seconds since the epoch: one clock for
+    every node)."""
+
+    __tablename__ = "community_presence"
+
+    account_id: Mapped[int] = _account(primary=True)
+    seen: Mapped[float] = mapped_column(Float)
+
+
+class ChallengeRow(CommunityBase):
+    """A challenge from one player to another. `status`: open, accepted, declined, cancelled or
+    expired (an open challenge past `expires` reads as expired; it is written so on the next look).
+    Answered by a conditional UPDATE ... WHERE status = 'open': answered once, on any node."""
+
+    __tablename__ = "community_challenges"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    challenger_id: Mapped[int] = _account()
+    challenged_id: Mapped[int] = _account()
+    game: Mapped[str] = mapped_column(String(64))
+    options: Mapped[dict] = mapped_column(JSON)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    clock: Mapped[dict | None] = mapped_column(JSON, nullable=True)  # {mode, seconds} or None
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the challenger's seat
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    answered: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    challenger_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class ReportRow(CommunityBase):
+    """A player's report of another: a reason and, where given, the game and the chat line."""
+
+    __tablename__ = "community_reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    reporter_id: Mapped[int] = _account()
+    target_id: Mapped[int] = _account()
+    reason: Mapped[str] = mapped_column(String(32))
+    details: Mapped[str] = mapped_column(Text, default="")
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    chat_line: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    chat_text: Mapped[str | None] = mapped_column(Text, nullable=True)  # the line as it was reported
+    status: Mapped[str] = mapped_column(String(16), index=True)  # open, closed
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    closed_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    resolution: Mapped[str | None] = mapped_column(String(200), nullable=True)
+
+
+class RoleRow(CommunityBase):
+    """A role held by an account (`moderator`), granted with `trapworks admin grant-moderator`."""
+
+    __tablename__ = "community_roles"
+
+    account_id: Mapped[int] = _account(primary=True)
+    role: Mapped[str] = mapped_column(String(16), primary_key=True)
+    granted: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SanctionRow(CommunityBase):
+    """A moderator's action on a player: warn (a notice), mute (no chat until `until`), ban (no
+    log-in until `until`, or for good when None). `lifted`: ended early by a moderator."""
+
+    __tablename__ = "community_sanctions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = _account()
+    kind: Mapped[str] = mapped_column(String(8))
+    reason: Mapped[str] = mapped_column(String(300))
+    by_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    lifted: Mapped[bool] = mapped_column(Boolean, default=False)
+    seen: Mapped[bool] = mapped_column(Boolean, default=False)  # a warning read by its player
+
+
+class AuditRow(CommunityBase):
+    """Every moderation action, kept for audit (never deleted with an account: ids only)."""
+
+    __tablename__ = "community_audit"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    actor_id: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: the command line
+    actor: Mapped[str] = mapped_column(String(64))  # the name at the time
+    action: Mapped[str] = mapped_column(String(32))
+    target_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    target: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    detail: Mapped[dict] = mapped_column(JSON)
