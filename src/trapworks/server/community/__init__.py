@@ -2,7 +2,8 @@
 
 One module per feature, each with its own APIRouter: friends.py (follow, friends and their
 presence and games), challenges.py (challenge a named player), safety.py (block, mute, report),
-moderation.py (the moderator's page and actions, bans at log-in, mutes in chat). Tables:
+moderation.py (the moderator's page and actions, bans at log-in, mutes in chat), mail.py (e-mail
+through SMTP: addresses, password reset, reminders, notices; `enable_mail`). Tables:
 models.py (migration 0007_i41_community). `install(app, service)` adds the routers and the three
 hooks the rest of the server calls: a ban check at log-in, a block check in quick-game pairing,
 a mute check in the game chat.
@@ -10,10 +11,12 @@ a mute check in the game chat.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
 
 from ..features.chat import Chat
-from . import challenges, friends, moderation, safety
+from . import challenges, friends, mail, moderation, safety
 from .core import Community
 
 if TYPE_CHECKING:
@@ -21,7 +24,7 @@ if TYPE_CHECKING:
 
     from ..service import GameService
 
-__all__ = ["Community", "install"]
+__all__ = ["Community", "enable_mail", "install"]
 
 
 def install(app: FastAPI, service: GameService) -> Community:
@@ -41,4 +44,33 @@ def install(app: FastAPI, service: GameService) -> Community:
     app.include_router(challenges.build_router(community, the_challenges))
     app.include_router(safety.build_router(community, the_safety))
     app.include_router(moderation.build_router(community, the_moderation))
+    the_mail = mail.Mail(community)
+    the_challenges.on_sent.append(the_mail.challenge_notice)
+    app.state.mail = the_mail
+    app.include_router(mail.build_router(community, the_mail))
+    _run_with_the_app(app, the_mail)
     return community
+
+
+def enable_mail(app: FastAPI, smtp_url: str, sender: str | None = None) -> mail.SmtpSettings:
+    """Send mail through `smtp_url` (`trapworks serve --smtp`); before the app starts. A bad URL:
+    ValueError naming the problem."""
+    settings = mail.parse_smtp_url(smtp_url, sender)
+    app.state.mail.settings = settings
+    return settings
+
+
+def _run_with_the_app(app: FastAPI, the_mail: mail.Mail) -> None:
+    """The mail sender starts and stops with the app (its lifespan, wrapped: app.py is not touched)."""
+    inner = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(a: Any) -> AsyncIterator[Any]:
+        async with inner(a) as state:
+            the_mail.start()
+            try:
+                yield state
+            finally:
+                await the_mail.stop()
+
+    app.router.lifespan_context = lifespan

@@ -148,3 +148,67 @@ class AuditRow(CommunityBase):
     target_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     target: Mapped[str | None] = mapped_column(String(64), nullable=True)
     detail: Mapped[dict] = mapped_column(JSON)
+
+
+class MailAddressRow(CommunityBase):
+    """A player's e-mail address (one per account): confirmed once its link is opened; `language`
+    of the mails (en, fr); `unsubscribed`: no reminders or notices (a password reset still
+    comes); `unsubscribe_hash`: SHA-256 of the key in every mail's unsubscribe link; `base`: the
+    site's address the player set it on (for links in mails sent later, by any node)."""
+
+    __tablename__ = "community_mail_addresses"
+
+    account_id: Mapped[int] = _account(primary=True)
+    address: Mapped[str] = mapped_column(String(254))
+    confirmed: Mapped[bool] = mapped_column(Boolean, default=False)
+    language: Mapped[str] = mapped_column(String(8))
+    unsubscribed: Mapped[bool] = mapped_column(Boolean, default=False)
+    unsubscribe_hash: Mapped[str] = mapped_column(String(64), index=True)
+    base: Mapped[str] = mapped_column(String(200))
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class MailTokenRow(CommunityBase):
+    """A single-use link sent by mail (confirm an address, reset a password): its SHA-256 only."""
+
+    __tablename__ = "community_mail_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = _account()
+    purpose: Mapped[str] = mapped_column(String(16))  # confirm, reset
+    address: Mapped[str] = mapped_column(String(254))
+    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class OutboxRow(CommunityBase):
+    """A mail waiting to be sent (or sent): the queue survives a restart; a node claims a row
+    (`claim`, until `claimed_until`) before sending it, so a mail goes out once; a failure is
+    retried at `next_try` (seconds since the epoch), with a growing wait."""
+
+    __tablename__ = "community_mail_outbox"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    to_address: Mapped[str] = mapped_column(String(254))
+    subject: Mapped[str] = mapped_column(String(200))
+    body: Mapped[str] = mapped_column(Text)
+    kind: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(8), index=True)  # waiting, sent, failed
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_try: Mapped[float] = mapped_column(Float, index=True)
+    claim: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    claimed_until: Mapped[float | None] = mapped_column(Float, nullable=True)
+    last_error: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    sent: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ReminderRow(CommunityBase):
+    """A "your move" reminder sent for one move of one game (never twice, on any node)."""
+
+    __tablename__ = "community_reminders"
+
+    account_id: Mapped[int] = _account(primary=True)
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
