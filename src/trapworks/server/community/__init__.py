@@ -2,6 +2,7 @@
 
 One module per feature, each with its own APIRouter: friends.py (follow, friends and their
 presence and games), challenges.py (challenge a named player), safety.py (block, mute, report),
+watch.py (live games, the featured game per game),
 moderation.py (the moderator's page and actions, bans at log-in, mutes in chat), mail.py (e-mail
 through SMTP: addresses, password reset, reminders, notices; `enable_mail`). Tables:
 models.py (migration 0007_i41_community). `install(app, service)` adds the routers and the three
@@ -16,7 +17,7 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..features.chat import Chat
-from . import challenges, friends, mail, moderation, safety
+from . import challenges, friends, mail, moderation, safety, watch
 from .core import Community
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ def install(app: FastAPI, service: GameService) -> Community:
     app.include_router(challenges.build_router(community, the_challenges))
     app.include_router(safety.build_router(community, the_safety))
     app.include_router(moderation.build_router(community, the_moderation))
+    app.include_router(watch.build_router(community, watch.Watch(community)))
     the_mail = mail.Mail(community)
     the_challenges.on_sent.append(the_mail.challenge_notice)
     app.state.mail = the_mail
