@@ -2,7 +2,7 @@
 
 One module per feature, each with its own APIRouter: friends.py (follow, friends and their
 presence and games), challenges.py (challenge a named player), safety.py (block, mute, report),
-watch.py (live games, the featured game per game),
+watch.py (live games, the featured game per game), arena.py (arenas, trophies),
 moderation.py (the moderator's page and actions, bans at log-in, mutes in chat), mail.py (e-mail
 through SMTP: addresses, password reset, reminders, notices; `enable_mail`). Tables:
 models.py (migration 0007_i41_community). `install(app, service)` adds the routers and the three
@@ -17,7 +17,7 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..features.chat import Chat
-from . import challenges, friends, mail, moderation, safety, watch
+from . import arena, challenges, friends, mail, moderation, safety, watch
 from .core import Community
 
 if TYPE_CHECKING:
@@ -50,7 +50,10 @@ def install(app: FastAPI, service: GameService) -> Community:
     the_challenges.on_sent.append(the_mail.challenge_notice)
     app.state.mail = the_mail
     app.include_router(mail.build_router(community, the_mail))
-    _run_with_the_app(app, the_mail)
+    the_arenas = arena.Arenas(community)
+    app.state.arenas = the_arenas
+    app.include_router(arena.build_router(community, the_arenas))
+    _run_with_the_app(app, the_mail, the_arenas)
     return community
 
 
@@ -62,17 +65,20 @@ def enable_mail(app: FastAPI, smtp_url: str, sender: str | None = None) -> mail.
     return settings
 
 
-def _run_with_the_app(app: FastAPI, the_mail: mail.Mail) -> None:
-    """The mail sender starts and stops with the app (its lifespan, wrapped: app.py is not touched)."""
+def _run_with_the_app(app: FastAPI, the_mail: mail.Mail, the_arenas: arena.Arenas) -> None:
+    """The mail sender and the arena loop start and stop with the app (its lifespan, wrapped:
+    app.py is not touched)."""
     inner = app.router.lifespan_context
 
     @asynccontextmanager
     async def lifespan(a: Any) -> AsyncIterator[Any]:
         async with inner(a) as state:
             the_mail.start()
+            the_arenas.start()
             try:
                 yield state
             finally:
+                await the_arenas.stop()
                 await the_mail.stop()
 
     app.router.lifespan_context = lifespan

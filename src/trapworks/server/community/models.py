@@ -212,3 +212,73 @@ class ReminderRow(CommunityBase):
     game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ArenaRow(CommunityBase):
+    """An arena (lichess's): from `starts` for `minutes`, players join and leave at any time and
+    are paired again as soon as they are free. `wave`/`wave_node`/`wave_at`: the last pairing wave
+    and the node that claimed it (a conditional UPDATE: one node pairs each wave; a claim older
+    than a few waves is taken over, so a node lost stops nothing). `finished`: results written
+    and trophies given, once."""
+
+    __tablename__ = "community_arenas"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    game: Mapped[str] = mapped_column(String(64))
+    options: Mapped[dict] = mapped_column(JSON)
+    clock: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    starts: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    minutes: Mapped[int] = mapped_column(Integer)
+    created_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    wave: Mapped[int] = mapped_column(Integer, default=0)
+    wave_node: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    wave_at: Mapped[float] = mapped_column(Float, default=0.0)
+    finished: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class ArenaPlayerRow(CommunityBase):
+    """A player of an arena: `active` (in the pairing pool; leaving pauses), the score, the
+    current streak of wins (two in a row: later wins and draws count double), games played and the
+    last opponent (never paired again at once)."""
+
+    __tablename__ = "community_arena_players"
+
+    arena_id: Mapped[str] = mapped_column(
+        ForeignKey("community_arenas.id", ondelete="CASCADE"), primary_key=True
+    )
+    account_id: Mapped[int] = _account(primary=True)
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    score: Mapped[int] = mapped_column(Integer, default=0)
+    streak: Mapped[int] = mapped_column(Integer, default=0)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    last_opponent: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    joined: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ArenaGameRow(CommunityBase):
+    """A game of an arena: its two players (seat order) and whether its result was scored (once)."""
+
+    __tablename__ = "community_arena_games"
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    arena_id: Mapped[str] = mapped_column(ForeignKey("community_arenas.id", ondelete="CASCADE"), index=True)
+    players: Mapped[list] = mapped_column(JSON)  # account ids by seat
+    wave: Mapped[int] = mapped_column(Integer)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    scored: Mapped[bool] = mapped_column(Boolean, default=False)
+    points: Mapped[list | None] = mapped_column(JSON, nullable=True)  # by seat, once scored
+
+
+class TrophyRow(CommunityBase):
+    """A place on an event's podium, shown on the player's profile."""
+
+    __tablename__ = "community_trophies"
+
+    account_id: Mapped[int] = _account(primary=True)
+    event_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    event_name: Mapped[str] = mapped_column(String(80))
+    game: Mapped[str] = mapped_column(String(64))
+    place: Mapped[int] = mapped_column(Integer)
+    score: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
