@@ -104,6 +104,12 @@ def test_follow_challenge_play_block_report_mute_ban(browser, server):
         assert state["terminal"]
         profile = httpx.get(f"{base}/api/players/{alice}", timeout=30).json()
         assert profile["recent"][0]["id"] == gid and profile["recent"][0]["rated"] is True
+        # her profile: the rating chart (the accounts'), results against Bob, no trophy yet
+        a.goto(f"/u/{alice}")
+        a.wait_for_selector("body[data-community-ready]")
+        a.wait_for_selector(f"[data-testid=opponents] [data-opponent='{bob}'] [data-k=played]:has-text('1')")
+        assert a.locator("[data-testid=rating-chart] circle").count() == 2
+        assert "No trophy yet." in a.inner_text("[data-testid=trophies]")
 
         # Bob blocks Alice: her challenge is refused with the reason; their seeks never pair.
         friends_page(b)

@@ -2,7 +2,8 @@
 
 One module per feature, each with its own APIRouter: friends.py (follow, friends and their
 presence and games), challenges.py (challenge a named player), safety.py (block, mute, report),
-watch.py (live games, the featured game per game), arena.py (arenas, trophies),
+watch.py (live games, the featured game per game), arena.py (arenas, trophies), profiles.py
+(results by opponent),
 moderation.py (the moderator's page and actions, bans at log-in, mutes in chat), mail.py (e-mail
 through SMTP: addresses, password reset, reminders, notices; `enable_mail`). Tables:
 models.py (migration 0007_i41_community). `install(app, service)` adds the routers and the three
@@ -17,7 +18,7 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..features.chat import Chat
-from . import arena, challenges, friends, mail, moderation, safety, watch
+from . import arena, challenges, friends, mail, moderation, profiles, safety, watch
 from .core import Community
 
 if TYPE_CHECKING:
@@ -53,6 +54,7 @@ def install(app: FastAPI, service: GameService) -> Community:
     the_arenas = arena.Arenas(community)
     app.state.arenas = the_arenas
     app.include_router(arena.build_router(community, the_arenas))
+    app.include_router(profiles.build_router(community, profiles.Records(community), the_arenas))
     _run_with_the_app(app, the_mail, the_arenas)
     return community
 

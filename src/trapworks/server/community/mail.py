@@ -533,7 +533,8 @@ class Mail:
                 live = await self.c.service.fresh(gid)
             except ServiceError:
                 continue
-            clock = getattr(live.control, "clock", None)
+            data = live.control.data  # the clock feature's part of the control document
+            clock = data.get("clock")
             if (
                 not clock
                 or clock.get("mode") != "move"
@@ -541,7 +542,7 @@ class Mail:
                 or live.ended()
             ):
                 continue
-            st = live.control.data.get("clock_state") or {}
+            st = data.get("clock_state") or {}
             if st.get("turn_seat") != seat or live.state.current_player() != seat:
                 continue
             waited = t - float(st.get("turn_started") or t)

@@ -11,6 +11,7 @@ import { nameField, storedName } from "/static/js/names.js";
 import { applyPresence, drawPlayers, startHeartbeat } from "/static/js/presence.js";
 import { createClock } from "/static/js/clock.js";
 import { createControls } from "/static/js/controls.js";
+import { createFeatures } from "/static/js/features.js";
 import { setupRules } from "/static/js/rules.js";
 import { setupSettings } from "/static/js/settings.js";
 
@@ -23,6 +24,7 @@ const fast = params.has("fast");
 let info = null;
 let renderer = null;
 let controls = null; // js/controls.js: resign, abort, rematch, hand-over
+let features = null; // js/features.js: the server's features' own page parts (takeback, ...)
 let clockView = null; // js/clock.js: the countdown from the server's numbers
 let ws = null;
 let latest = null; // the newest state received (may be ahead of what is drawn)
@@ -385,6 +387,7 @@ function onPresence(msg) {
 }
 
 function handleMessage(msg) {
+  if (msg.type === "state" && features) features.update(msg);
   if (msg.type === "presence") onPresence(msg);
   else if (msg.type === "chat") { if (chat) chat.add(msg.line); }
   else if (msg.type === "state") onState(msg);
@@ -403,6 +406,7 @@ function handleMessage(msg) {
       if (msg.fatal) stopped = true;
     }
   }
+  else if (features) features.receive(msg);
 }
 
 function connect() {
@@ -612,6 +616,12 @@ async function openSeat(first = false) {
   renderer = loaded.create(clear($("board")), ctx);
   setupSocial();
   controls = createControls({ box: $("control"), gid, token, info, message, seatLabel });
+  if (!features) {
+    const area = el("div", { class: "features", "data-testid": "features" });
+    $("control").after(area);
+    features = createFeatures(area);
+  }
+  features.load(info, { gid, token, request, message, seatLabel }).then(() => { if (latest) features.update(latest); });
   clockView = clockView || createClock($("clockbar"), { seatLabel }); // one countdown for the page
   document.body.dataset.renderer = loaded.url;
   onState(r.data.state);
