@@ -3,7 +3,7 @@
 One module per feature, each with its own APIRouter: friends.py (follow, friends and their
 presence and games), challenges.py (challenge a named player), safety.py (block, mute, report),
 watch.py (live games, the featured game per game), arena.py (arenas, trophies), profiles.py
-(results by opponent),
+(results by opponent), swiss.py (Swiss for correspondence),
 moderation.py (the moderator's page and actions, bans at log-in, mutes in chat), mail.py (e-mail
 through SMTP: addresses, password reset, reminders, notices; `enable_mail`). Tables:
 models.py (migration 0007_i41_community). `install(app, service)` adds the routers and the three
@@ -18,7 +18,7 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..features.chat import Chat
-from . import arena, challenges, friends, mail, moderation, profiles, safety, watch
+from . import arena, challenges, friends, mail, moderation, profiles, safety, swiss, watch
 from .core import Community
 
 if TYPE_CHECKING:
@@ -51,7 +51,9 @@ def install(app: FastAPI, service: GameService) -> Community:
     the_challenges.on_sent.append(the_mail.challenge_notice)
     app.state.mail = the_mail
     app.include_router(mail.build_router(community, the_mail))
-    the_arenas = arena.Arenas(community)
+    the_swiss = swiss.Swiss(community)
+    the_arenas = arena.Arenas(community, the_swiss)
+    app.include_router(swiss.build_router(community, the_swiss))
     app.state.arenas = the_arenas
     app.include_router(arena.build_router(community, the_arenas))
     app.include_router(profiles.build_router(community, profiles.Records(community), the_arenas))

@@ -35,6 +35,7 @@ from ..service import create_request
 from .core import Community, aware, iso, now
 from .models import ArenaGameRow, ArenaPlayerRow, ArenaRow, TrophyRow
 from .pages import page
+from .swiss import Swiss
 
 log = logging.getLogger("trapworks.arena")
 
@@ -66,8 +67,9 @@ class ArenaBody(BaseModel):
 
 
 class Arenas:
-    def __init__(self, community: Community):
+    def __init__(self, community: Community, swiss: Swiss | None = None):
         self.c = community
+        self.swiss = swiss  # its rounds move on in the same loop
         self.node = secrets.token_hex(6)
         self.wave_s = WAVE_S
         self.rematch_wait_s = REMATCH_WAIT_S
@@ -442,6 +444,8 @@ class Arenas:
         while True:
             try:
                 await self.tick()
+                if self.swiss is not None:
+                    await self.swiss.tick()
             except Exception as e:  # a database hiccup: the next wave tries again
                 log.error("arena loop: %s: %s", type(e).__name__, e)
             await asyncio.sleep(self.wave_s)

@@ -282,3 +282,51 @@ class TrophyRow(CommunityBase):
     place: Mapped[int] = mapped_column(Integer)
     score: Mapped[int] = mapped_column(Integer)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SwissRow(CommunityBase):
+    """A Swiss tournament for correspondence play: `rounds` rounds, every game a correspondence
+    game (`days_per_move`); round r+1 is paired once every game of round r has ended (claimed by
+    a conditional UPDATE of `round`: once in a cluster). `status`: open (joining), running,
+    finished."""
+
+    __tablename__ = "community_swiss"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    game: Mapped[str] = mapped_column(String(64))
+    options: Mapped[dict] = mapped_column(JSON)
+    days_per_move: Mapped[int] = mapped_column(Integer)
+    rounds: Mapped[int] = mapped_column(Integer)
+    round: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(16))
+    created_by: Mapped[int] = mapped_column(Integer)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SwissPlayerRow(CommunityBase):
+    """A player of a Swiss tournament: points counted in halves (win 2, draw 1), the opponents
+    met (no rematch), and byes had (one point each; at most one per player where possible)."""
+
+    __tablename__ = "community_swiss_players"
+
+    swiss_id: Mapped[str] = mapped_column(
+        ForeignKey("community_swiss.id", ondelete="CASCADE"), primary_key=True
+    )
+    account_id: Mapped[int] = _account(primary=True)
+    halves: Mapped[int] = mapped_column(Integer, default=0)
+    opponents: Mapped[list] = mapped_column(JSON)
+    byes: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class SwissGameRow(CommunityBase):
+    """A game of a Swiss round: its two players (seat order), scored once."""
+
+    __tablename__ = "community_swiss_games"
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    swiss_id: Mapped[str] = mapped_column(ForeignKey("community_swiss.id", ondelete="CASCADE"), index=True)
+    round: Mapped[int] = mapped_column(Integer)
+    players: Mapped[list] = mapped_column(JSON)
+    scored: Mapped[bool] = mapped_column(Boolean, default=False)
+    halves: Mapped[list | None] = mapped_column(JSON, nullable=True)
