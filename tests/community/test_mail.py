@@ -266,3 +266,14 @@ def test_bad_smtp_urls_and_addresses_are_refused_by_name(tmp_path, smtp):
             == "bad_language"
         )
         assert b.post("/api/community/mail/confirm", {"token": "nonsense"}, status=404)["code"] == "bad_link"
+
+
+def test_serve_refuses_a_bad_smtp_url_by_name(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from trapworks.cli import app as cli_app
+
+    monkeypatch.setenv("TRAPWORKS_HOME", str(tmp_path / "home"))
+    result = CliRunner().invoke(cli_app, ["serve", "--port", "0", "--smtp", "http://mail.example.org"])
+    assert result.exit_code == 2
+    assert "--smtp 'http': use smtp://user:pass@host:port or smtps://..." in result.output

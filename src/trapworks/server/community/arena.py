@@ -451,15 +451,17 @@ class Arenas:
             await asyncio.sleep(self.wave_s)
 
     def start(self) -> None:
-        if self._task is None:
+        # An app may be started again on another event loop (a test's second client): a task
+        # of the old loop is forgotten, not awaited.
+        if self._task is None or self._task.get_loop() is not asyncio.get_running_loop():
             self._task = asyncio.create_task(self._loop())
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        task, self._task = self._task, None
+        if task is not None and task.get_loop() is asyncio.get_running_loop():
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+                await task
 
 
 def build_router(community: Community, arenas: Arenas) -> APIRouter:

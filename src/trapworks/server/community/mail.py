@@ -288,18 +288,21 @@ class Mail:
             await asyncio.sleep(self.scan_every_s)
 
     def start(self) -> None:
-        if self.settings is None or self._tasks:
+        loop = asyncio.get_running_loop()
+        if self.settings is None or (self._tasks and self._tasks[0].get_loop() is loop):
             return
         log.warning("mail: sending through %s", self.settings.describe())
+        self._wake = asyncio.Event()  # of this loop (an app may be started again on another one)
         self._tasks = [asyncio.create_task(self._sender()), asyncio.create_task(self._reminders())]
 
     async def stop(self) -> None:
-        for task in self._tasks:
+        tasks, self._tasks = self._tasks, []
+        mine = [t for t in tasks if t.get_loop() is asyncio.get_running_loop()]
+        for task in mine:
             task.cancel()
-        for task in self._tasks:
+        for task in mine:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        self._tasks = []
 
     # --- addresses ---------------------------------------------------------------------------------
     def _address(self, account_id: int) -> MailAddressRow | None:
