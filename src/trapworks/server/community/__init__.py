@@ -53,7 +53,7 @@ def install(app: FastAPI, service: GameService) -> Community:
     app.include_router(mail.build_router(community, the_mail))
     the_swiss = swiss.Swiss(community)
     the_arenas = arena.Arenas(community, the_swiss)
-    app.include_router(swiss.build_router(community, the_swiss))
+    app.include_router(swiss.build_router(community, the_swiss, the_arenas.wake))
     app.state.arenas = the_arenas
     app.include_router(arena.build_router(community, the_arenas))
     app.include_router(profiles.build_router(community, profiles.Records(community), the_arenas))

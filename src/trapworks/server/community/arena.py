@@ -33,7 +33,7 @@ from ..accounts.models import AccountGameRow, AccountSeatRow
 from ..errors import ServiceError
 from ..service import create_request
 from .core import Community, aware, iso, now
-from .models import ArenaGameRow, ArenaPlayerRow, ArenaRow, TrophyRow
+from .models import ArenaGameRow, ArenaPlayerRow, ArenaRow, SwissRow, TrophyRow
 from .pages import page
 from .swiss import Swiss
 
@@ -451,6 +451,16 @@ class Arenas:
             await asyncio.sleep(self.wave_s)
 
     def start(self) -> None:
+        """At the app's start: the loop runs if an arena or a Swiss tournament is under way (else
+        it starts with the first one this node is asked about: `wake`)."""
+        with self.c.db() as s:
+            pending = s.scalar(select(ArenaRow.id).where(ArenaRow.finished.is_(False)).limit(1)) or s.scalar(
+                select(SwissRow.id).where(SwissRow.status != "finished").limit(1)
+            )
+        if pending is not None:
+            self.wake()
+
+    def wake(self) -> None:
         # An app may be started again on another event loop (a test's second client): a task
         # of the old loop is forgotten, not awaited.
         if self._task is None or self._task.get_loop() is not asyncio.get_running_loop():
@@ -478,15 +488,18 @@ def build_router(community: Community, arenas: Arenas) -> APIRouter:
     @router.post("/api/community/arenas", status_code=201, summary="Create an arena")
     async def create(body: ArenaBody, request: Request):
         who = community.acting(request)
+        arenas.wake()
         return arenas.create(who.account_id, body)
 
     @router.get("/api/community/arenas/{arena_id}", summary="An arena and its live standings")
     async def standings(arena_id: str):
+        arenas.wake()
         return arenas.standings(arena_id)
 
     @router.post("/api/community/arenas/{arena_id}/join", summary="Join (or come back to) an arena")
     async def join(arena_id: str, request: Request):
         who = community.acting(request)
+        arenas.wake()
         arenas.join(who.account_id, arena_id)
         return {"ok": True}
 

@@ -288,7 +288,7 @@ class SwissRow(CommunityBase):
     """A Swiss tournament for correspondence play: `rounds` rounds, every game a correspondence
     game (`days_per_move`); round r+1 is paired once every game of round r has ended (claimed by
     a conditional UPDATE of `round`: once in a cluster). `status`: open (joining), running,
-    finished."""
+    pairing (a round's games being made), finished."""
 
     __tablename__ = "community_swiss"
 

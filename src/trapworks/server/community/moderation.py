@@ -11,9 +11,9 @@ Enforced here, through hooks the rest of the server calls:
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 from sqlalchemy import delete, or_, select, update
@@ -34,7 +34,7 @@ class Action(BaseModel):
     reason: str = Field(min_length=1, max_length=300)
     minutes: int | None = Field(None, ge=1, le=MAX_MUTE_MINUTES, description="a mute's length")
     days: int | None = Field(None, ge=1, le=MAX_BAN_DAYS, description="a ban's length (none: for good)")
-    report: int | None = Field(None, ge=1, description="the report this answers (closed with it)")
+    report: int | None = Field(None, ge=1, le=2**53, description="the report this answers (closed with it)")
 
 
 class Close(BaseModel):
@@ -375,7 +375,7 @@ def build_router(community: Community, moderation: Moderation) -> APIRouter:
         return moderation.history(username)
 
     @router.get("/api/mod/chat/{game_id}", summary="Moderators: a game's chat around a line")
-    async def chat(game_id: str, request: Request, line: int | None = Query(None, ge=1)):
+    async def chat(game_id: str, request: Request, line: int | None = Query(None, ge=1, le=2**53)):
         moderation.moderator(request)
         return moderation.chat_context(game_id[:32], line)
 
@@ -400,7 +400,7 @@ def build_router(community: Community, moderation: Moderation) -> APIRouter:
         return moderation.unban(who, username)
 
     @router.post("/api/mod/reports/{report_id}/close", summary="Moderators: close a report")
-    async def close(report_id: int, body: Close, request: Request):
+    async def close(report_id: Annotated[int, Path(ge=1, le=2**53)], body: Close, request: Request):
         who = moderation.acting_moderator(request)
         moderation.close(who, report_id, body.resolution)
         return {"ok": True}

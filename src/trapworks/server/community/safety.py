@@ -37,7 +37,7 @@ class ReportBody(BaseModel):
     reason: str = Field(max_length=32, description=f"one of {', '.join(REASONS)}")
     details: str = Field("", max_length=MAX_DETAILS)
     game_id: str | None = Field(None, max_length=32)
-    chat_line: int | None = Field(None, ge=1, description="the chat line's id (in the game given)")
+    chat_line: int | None = Field(None, ge=1, le=2**53, description="the chat line's id (in the game given)")
 
 
 class Safety:

@@ -14,6 +14,7 @@ and float down only as far as needed; a player that cannot be matched gets the b
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 import networkx as nx
@@ -129,11 +130,15 @@ class Swiss:
             took = s.execute(
                 update(SwissRow)
                 .where(SwissRow.id == row.id, SwissRow.status == "open")
-                .values(status="running")
+                .values(status="pairing", round=1)  # round 1 is this request's to pair
             )
         if took.rowcount != 1:
             raise ServiceError(409, "swiss_started", "this tournament has started already")
-        await self.advance(row.id)
+        try:
+            await self._pair_round(row, 1)
+        finally:
+            with self.c.db.begin() as s:
+                s.execute(update(SwissRow).where(SwissRow.id == row.id).values(status="running"))
 
     def _score(self, swiss_id: str) -> None:
         with self.c.db() as s:
@@ -191,7 +196,7 @@ class Swiss:
                 update(SwissRow)
                 .where(SwissRow.id == row.id, SwissRow.round == row.round, SwissRow.status == "running")
                 .values(
-                    round=row.round + (0 if finishing else 1), status="finished" if finishing else "running"
+                    round=row.round + (0 if finishing else 1), status="finished" if finishing else "pairing"
                 )
             )
         if took.rowcount != 1:
@@ -199,7 +204,15 @@ class Swiss:
         if finishing:
             self._trophies(row)
             return True
-        await self._pair_round(row, row.round + 1)
+        try:  # "pairing" while the round's games are made: nobody looks at a half-made round
+            await self._pair_round(row, row.round + 1)
+        finally:
+            with self.c.db.begin() as s:
+                s.execute(
+                    update(SwissRow)
+                    .where(SwissRow.id == row.id, SwissRow.status == "pairing")
+                    .values(status="running")
+                )
         return True
 
     async def _pair_round(self, row: SwissRow, round_no: int) -> None:
@@ -329,7 +342,8 @@ class Swiss:
             await self.advance(swiss_id)
 
 
-def build_router(community: Community, swiss: Swiss) -> APIRouter:
+def build_router(community: Community, swiss: Swiss, wake: Callable[[], None]) -> APIRouter:
+    """`wake`: starts this node's loop (arena.py), which moves the rounds on."""
     router = APIRouter(tags=["community: swiss"])
 
     @router.post(
@@ -343,6 +357,7 @@ def build_router(community: Community, swiss: Swiss) -> APIRouter:
         "/api/community/swiss/{swiss_id}", summary="A Swiss tournament: standings (tie-breaks) and games"
     )
     async def standings(swiss_id: str):
+        wake()
         return swiss.standings(swiss_id)
 
     @router.post("/api/community/swiss/{swiss_id}/join", summary="Join a Swiss tournament before it starts")
@@ -354,6 +369,7 @@ def build_router(community: Community, swiss: Swiss) -> APIRouter:
     @router.post("/api/community/swiss/{swiss_id}/start", summary="Start it (its creator): round 1 is paired")
     async def start(swiss_id: str, request: Request):
         who = community.acting(request)
+        wake()
         await swiss.start(who.account_id, swiss_id)
         return swiss.standings(swiss_id)
 
