@@ -6,6 +6,8 @@ started is refused."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -55,8 +57,14 @@ def test_a_swiss_tournament_of_five_over_three_rounds(tmp_path):
         swiss = c.app.state.arenas.swiss
         plain = TestClient(c.app)
         for round_no in (1, 2, 3):
-            table = plain.get(f"/api/community/swiss/{sid}").json()
-            assert table["round"] == round_no
+            # the round may be being paired by this node's loop right now: its games come in a moment
+            deadline = time.monotonic() + 30
+            while True:
+                table = plain.get(f"/api/community/swiss/{sid}").json()
+                if table["status"] == "running" and table["round"] == round_no or time.monotonic() > deadline:
+                    break
+                time.sleep(0.05)
+            assert table["round"] == round_no and table["status"] == "running"
             games = [g for g in table["games"] if g["round"] == round_no]
             assert len(games) == 2
             for g in games:
