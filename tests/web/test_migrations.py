@@ -25,9 +25,10 @@ needs_pg = pytest.mark.skipif(not PG_URL, reason="set TRAPWORKS_TEST_POSTGRES_UR
 def all_models() -> MetaData:
     """The store's models and the accounts' (server/accounts/models.py), in one MetaData."""
     from trapworks.server.accounts.models import AccountsBase
+    from trapworks.server.community.models import CommunityBase  # i41
 
     combined = MetaData()
-    for metadata in (Base.metadata, AccountsBase.metadata):
+    for metadata in (Base.metadata, AccountsBase.metadata, CommunityBase.metadata):
         for table in metadata.tables.values():
             table.to_metadata(combined)
     return combined

@@ -290,7 +290,7 @@ def solve_command(
 
 
 # Commands that live in their own modules (each defines `register(app)`).
-COMMAND_MODULES = ("serve", "simulate", "tournament", "explore")
+COMMAND_MODULES = ("serve", "simulate", "tournament", "explore", "admin")  # admin: i41
 for _name in COMMAND_MODULES:
     if importlib.util.find_spec(f"{__name__}.{_name}") is not None:
         importlib.import_module(f"{__name__}.{_name}").register(app)

@@ -73,6 +73,13 @@ def register(app: typer.Typer) -> None:
             help="An origin (e.g. https://games.example.org) whose pages may open game sockets, "
             "besides the address the request was sent to (behind a proxy that rewrites Host). Repeatable.",
         ),
+        smtp: str | None = typer.Option(
+            None,
+            "--smtp",
+            help="Send e-mail (address confirmation, password reset, reminders, challenge notices) "
+            "through this SMTP server: smtp://user:pass@host:port (STARTTLS where offered) or smtps://...; "
+            "?from=address sets the sender. Without it the e-mail features are hidden.",
+        ),
     ) -> None:
         """Start the web app: play in the browser, against AI or with friends by link."""
         import uvicorn
@@ -119,6 +126,14 @@ def register(app: typer.Typer) -> None:
         except Exception as e:  # a bad --db URL, an unreachable database
             typer.echo(f"error: cannot open the database {url}: {e}", err=True)
             raise typer.Exit(2) from None
+        if smtp:  # i41: e-mail (server/community/mail.py)
+            from trapworks.server.community import enable_mail
+
+            try:
+                typer.echo(f"e-mail through {enable_mail(web_app, smtp).describe()}")
+            except ValueError as e:
+                typer.echo(f"error: {e}", err=True)
+                raise typer.Exit(2) from None
         shown_host = "localhost" if host in ("127.0.0.1", "::1", "localhost") else host
         if host in ("0.0.0.0", "::"):
             shown_host = "localhost"

@@ -23,6 +23,7 @@ from .bounds import Bounds, BoundsMiddleware
 from .bounds import document as document_bounds
 from .bus import make_bus
 from .cluster import ClusterLink
+from .community import install as install_community  # i41
 from .eviction import Evictor
 from .headers import OriginCheck, SecurityHeaders
 from .i18n import add_i18n_routes
@@ -117,6 +118,7 @@ def create_app(
     app.include_router(games.router)
     add_analysis_routes(app, service)  # issue 27: review with analysis (server/analysis.py)
     install_accounts(app, service)  # issue 28: accounts, ratings, profiles, my games, quick game
+    install_community(app, service)  # i41: friends, challenges, safety, moderation (server/community)
     for feature in service.features:  # each feature's own endpoints (undo, hint, resign, ...)
         feature_routes = APIRouter(tags=[feature.name])
         feature.routes(feature_routes)

@@ -74,6 +74,8 @@ class Authentication(AccountsShared):
             self.limiter.failed(key, address)
             raise ServiceError(401, "wrong_login", WRONG_LOGIN)
         self.limiter.succeeded(key, address)
+        for check in self.login_checks:  # after the password: a guesser learns nothing
+            check(row.id)
         if needs_rehash(row.password_hash):
             with self.db.begin() as s:
                 s.execute(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -69,7 +70,8 @@ class AccountsShared:
         self.service = service
         self.engine = service.store.engine  # its tables: migration 0003 (server/migrations)
         self.db = sessionmaker(self.engine, expire_on_commit=False)
-        self.limiter = LoginThrottle(self.db)  # i40: by address, by name from it, by name (throttle.py)
+        self.limiter = LoginThrottle(self.db)  # by address, by name from it, by name (throttle.py)
+        self.login_checks: list[Callable[[int], None]] = []  # a ban refuses a log-in (community)
         # game id -> {seat: account id} and whether it is rated and still on (None: no account
         # seat). Read once per game per process; kept in step by this class's own writes.
         self._games: dict[str, dict[str, Any] | None] = {}

@@ -27,6 +27,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -153,6 +154,7 @@ class Matchmaker:
         self._lock = asyncio.Lock()  # one matching pass at a time in this process
         self._matched: dict[str, asyncio.Event] = {}  # seek key -> set when it is settled (polls wait)
         self._swept = 0.0  # when this node last deleted expired seeks
+        self.kept_apart: Callable[[int | None, int | None], bool] = lambda a, b: False  # i41: blocks
 
     # --- the public operations ------------------------------------------------------------------
     async def seek(self, current: Current | None, body: dict[str, Any]) -> Seek:
@@ -259,6 +261,8 @@ class Matchmaker:
             raise ServiceError(404, "no_such_seek", "this seek was taken or withdrawn; pick another")
         if current is not None and target.account_id == current.account_id:
             raise ServiceError(409, "own_seek", "this is your own seek")
+        if current is not None and self.kept_apart(current.account_id, target.account_id):  # i41
+            raise ServiceError(403, "blocked", "you cannot play this player: one of you blocks the other")
         if target.rated and current is None:
             raise ServiceError(401, "login_needed", "this seek is for a rated game: log in to accept it")
         if target.players != 2:
@@ -445,7 +449,7 @@ class Matchmaker:
         claimed in the database before its game is made (another node may be pairing too)."""
         async with self._lock:
             waiting = await asyncio.to_thread(self._waiting)
-            for group, ai in plan(waiting, _now()):
+            for group, ai in plan(waiting, _now(), self.kept_apart):
                 token = _token()
                 if await asyncio.to_thread(self._claim, [g.key for g in group], token):
                     await self._start(group, token, ai=ai)
@@ -540,7 +544,9 @@ def _token() -> str:
     return secrets.token_hex(8)
 
 
-def plan(waiting: list[Seek], now: float) -> list[tuple[list[Seek], bool]]:
+def plan(
+    waiting: list[Seek], now: float, kept_apart: Callable[[int | None, int | None], bool] | None = None
+) -> list[tuple[list[Seek], bool]]:
     """The groups to make from `waiting` (oldest first): (seeks, against the computer)."""
     waiting = sorted(waiting, key=lambda s: s.created)
     taken: set[str] = set()
@@ -564,6 +570,8 @@ def plan(waiting: list[Seek], now: float) -> list[tuple[list[Seek], bool]]:
                 break
             if o.account_id is not None and any(g.account_id == o.account_id for g in group):
                 continue
+            if kept_apart and any(kept_apart(g.account_id, o.account_id) for g in group):
+                continue  # i41: a player who blocks another is never paired with them
             group.append(o)
         if len(group) == seek.players:
             taken.update(g.key for g in group)

@@ -126,7 +126,7 @@ class LoginFailureRow(AccountsBase):
 
 class LoginKnownRow(AccountsBase):
     """An address an account has logged in (or signed up) from, for the log-in throttle
-    (server/throttle.py, migration 0007_i40_login_known): `key_hash` is SHA-256 of
+    (server/throttle.py, migration 0007): `key_hash` is SHA-256 of
     "known:<name>:<address>"; `at` its last use."""
 
     __tablename__ = "login_known"

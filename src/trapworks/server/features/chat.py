@@ -9,6 +9,7 @@ may always write; spectators only read, unless the game was created with `specta
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -67,6 +68,7 @@ class Chat(Feature):
     def __init__(self, host: Host):
         super().__init__(host)
         self._rates = RateLimiter(CHAT_RATE_PER_S, CHAT_BURST)
+        self.checks: list[Callable[[str, int | None], None]] = []  # i41: a moderator's mute
 
     def info(self, room: Room) -> dict[str, Any]:
         return {"spectator_chat": room.stored.spectator_chat}  # spectators may write too
@@ -103,6 +105,8 @@ class Chat(Feature):
                 403, "chat_read_only", "spectators read this game's chat but cannot write in it"
             )
         text = clean_text(raw)
+        for check in self.checks:  # i41
+            check(live.id, conn.seat)
         # A seat's sockets share one allowance: more tabs do not buy more lines; so do all the
         # sockets of the game's spectator link (i26: reconnecting bought a new allowance).
         if not self._rates.allow((live.id, conn.seat)):

@@ -3,7 +3,7 @@ attack down for every other address, never for the addresses its owner uses (ser
 Each row is the SHA-256 of the account and the address (neither in the clear) and when it was
 last used.
 
-Revision ID: 0007_i40_login_known
+Revision ID: 0007
 Revises: 0006
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007_i40_login_known"
+revision = "0007"
 down_revision = "0006"
 branch_labels = None
 depends_on = None

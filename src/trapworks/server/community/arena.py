@@ -1,0 +1,516 @@
+"""Arenas (issue 41), as lichess runs them: an arena has a game and its options, a clock, a start
+and a length; players join and leave at any time while it runs; whoever is free is paired again
+at once (by standing: neighbours in the table play), avoiding an immediate rematch where anyone
+else is free (after REMATCH_WAIT_S the two may meet again rather than wait on); a win scores 2, a
+draw 1, a loss 0, and after two wins in a row (a streak: "on fire") a win scores 4 and a draw 2
+until the streak ends. Standings are read from the database on every request; when the arena ends
+the podium gets trophies (shown on the profiles).
+
+Several nodes: every node runs the arena loop; each pairing wave is claimed by a conditional
+UPDATE of the arena's row (wave number seen, nobody's claim running or a claim lapsed), so exactly
+one node pairs each wave and a node lost mid-arena only delays the next wave by LAPSE_S. A game's
+points are written once (a conditional UPDATE of its `scored` flag, in the same transaction as the
+points), from the result the accounts stored when it ended, whichever node played it: no score is
+lost with a node.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from datetime import timedelta
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, Field
+from sqlalchemy import or_, select, update
+
+from ..accounts.models import AccountGameRow, AccountSeatRow
+from ..errors import ServiceError
+from ..service import create_request
+from .core import Community, aware, iso, now
+from .models import ArenaGameRow, ArenaPlayerRow, ArenaRow, SwissRow, TrophyRow
+from .pages import page
+from .swiss import Swiss
+
+log = logging.getLogger("trapworks.arena")
+
+WAVE_S = 1.0  # how often a node looks for a wave to pair
+MIN_GAP_S = 0.5  # the shortest time between two waves of one arena (on any node)
+LAPSE_S = 10.0  # a wave claimed this long ago by a node that did not finish it: taken over
+REMATCH_WAIT_S = 3.0  # two players free only for each other wait this long, then meet again
+MAX_MINUTES = 24 * 60
+PODIUM = 3
+
+
+def points_for(result: str, streak: int) -> tuple[int, int]:
+    """(points, new streak) of a result (won, drawn, lost) for a player on `streak` wins."""
+    fire = streak >= 2
+    if result == "won":
+        return (4 if fire else 2), streak + 1
+    if result == "drawn":
+        return (2 if fire else 1), 0
+    return 0, 0
+
+
+class ArenaBody(BaseModel):
+    name: str = Field(min_length=1, max_length=80)
+    game: str = Field(max_length=64)
+    options: dict[str, Any] = Field(default_factory=dict)
+    minutes: int = Field(ge=1, le=MAX_MINUTES, description="how long it runs")
+    starts_in_s: int = Field(0, ge=0, le=30 * 86400, description="seconds from now to its start")
+    seconds_per_move: int | None = Field(None, ge=5, le=3600)
+
+
+class Arenas:
+    def __init__(self, community: Community, swiss: Swiss | None = None):
+        self.c = community
+        self.swiss = swiss  # its rounds move on in the same loop
+        self.node = secrets.token_hex(6)
+        self.wave_s = WAVE_S
+        self.rematch_wait_s = REMATCH_WAIT_S
+        self._task: asyncio.Task | None = None
+
+    # --- the players' operations ----------------------------------------------------------------------
+    def create(self, account_id: int, body: ArenaBody) -> dict[str, Any]:
+        game = self.c.service.make_game(body.game, body.options)
+        if game.num_players() != 2:
+            raise ServiceError(400, "two_players_only", "an arena's games are between two players")
+        clock = (
+            {"mode": "move", "seconds": body.seconds_per_move, "on_timeout": "forfeit"}
+            if body.seconds_per_move
+            else None
+        )
+        row = ArenaRow(
+            id=secrets.token_urlsafe(9),
+            name=body.name.strip(),
+            game=game.game_id,
+            options=game.public_options(),
+            clock=clock,
+            starts=now() + timedelta(seconds=body.starts_in_s),
+            minutes=body.minutes,
+            created_by=account_id,
+            wave=0,
+            wave_at=0.0,
+            finished=False,
+        )
+        with self.c.db.begin() as s:
+            s.add(row)
+        return self.standings(row.id)
+
+    def _arena(self, arena_id: str) -> ArenaRow:
+        with self.c.db() as s:
+            row = s.get(ArenaRow, arena_id[:16])
+        if row is None:
+            raise ServiceError(404, "no_such_arena", "no such arena")
+        return row
+
+    @staticmethod
+    def _ends(arena: ArenaRow) -> Any:
+        return (aware(arena.starts) or now()) + timedelta(minutes=arena.minutes)
+
+    def join(self, account_id: int, arena_id: str) -> None:
+        arena = self._arena(arena_id)
+        if arena.finished or self._ends(arena) <= now():
+            raise ServiceError(409, "arena_finished", f"the arena {arena.name!r} is over: join another")
+        with self.c.db.begin() as s:
+            row = s.get(ArenaPlayerRow, (arena.id, account_id))
+            if row is None:
+                s.add(
+                    ArenaPlayerRow(
+                        arena_id=arena.id,
+                        account_id=account_id,
+                        active=True,
+                        score=0,
+                        streak=0,
+                        games=0,
+                        joined=now(),
+                    )
+                )
+            else:
+                row.active = True
+
+    def leave(self, account_id: int, arena_id: str) -> None:
+        arena = self._arena(arena_id)
+        with self.c.db.begin() as s:
+            row = s.get(ArenaPlayerRow, (arena.id, account_id))
+            if row is None:
+                raise ServiceError(409, "not_in_arena", "you have not joined this arena")
+            row.active = False  # the score stays; joining again resumes
+
+    def standings(self, arena_id: str) -> dict[str, Any]:
+        arena = self._arena(arena_id)
+        with self.c.db() as s:
+            players = s.scalars(select(ArenaPlayerRow).where(ArenaPlayerRow.arena_id == arena.id)).all()
+            games = s.execute(
+                select(ArenaGameRow, AccountGameRow.status)
+                .join(AccountGameRow, AccountGameRow.game_id == ArenaGameRow.game_id, isouter=True)
+                .where(ArenaGameRow.arena_id == arena.id)
+                .order_by(ArenaGameRow.created)
+            ).all()
+        names = self.c.names({p.account_id for p in players})
+        playing = {a: g.game_id for g, st in games if not g.scored and st == "on" for a in g.players}
+        table = sorted(players, key=lambda p: (-p.score, -p.streak, names.get(p.account_id, "").casefold()))
+        t = now()
+        state = (
+            "finished"
+            if arena.finished or self._ends(arena) <= t
+            else "running"
+            if (aware(arena.starts) or t) <= t
+            else "upcoming"
+        )
+        return {
+            "id": arena.id,
+            "name": arena.name,
+            "game": arena.game,
+            "options": arena.options,
+            "clock": arena.clock,
+            "starts": iso(arena.starts),
+            "ends": iso(self._ends(arena)),
+            "minutes": arena.minutes,
+            "state": state,
+            "waves": arena.wave,
+            "standings": [
+                {
+                    "rank": i + 1,
+                    "username": names.get(p.account_id),
+                    "score": p.score,
+                    "games": p.games,
+                    "streak": p.streak,
+                    "on_fire": p.streak >= 2,
+                    "active": p.active,
+                    "playing": playing.get(p.account_id),
+                }
+                for i, p in enumerate(table)
+            ],
+            "games": [
+                {
+                    "id": g.game_id,
+                    "players": [names.get(a) for a in g.players],
+                    "wave": g.wave,
+                    "points": g.points,
+                    "on": not g.scored and st == "on",
+                }
+                for g, st in games
+            ],
+        }
+
+    def listing(self) -> list[dict[str, Any]]:
+        with self.c.db() as s:
+            rows = s.scalars(select(ArenaRow).order_by(ArenaRow.starts.desc()).limit(50)).all()
+        t = now()
+        return [
+            {
+                "id": a.id,
+                "name": a.name,
+                "game": a.game,
+                "starts": iso(a.starts),
+                "ends": iso(self._ends(a)),
+                "state": "finished"
+                if a.finished or self._ends(a) <= t
+                else "running"
+                if (aware(a.starts) or t) <= t
+                else "upcoming",
+            }
+            for a in rows
+        ]
+
+    def trophies(self, username: str) -> list[dict[str, Any]]:
+        account_id, _ = self.c.player(username)
+        with self.c.db() as s:
+            rows = s.scalars(
+                select(TrophyRow).where(TrophyRow.account_id == account_id).order_by(TrophyRow.at.desc())
+            ).all()
+        return [
+            {
+                "event": r.event_id,
+                "name": r.event_name,
+                "game": r.game,
+                "place": r.place,
+                "score": r.score,
+                "at": iso(r.at),
+            }
+            for r in rows
+        ]
+
+    # --- waves ----------------------------------------------------------------------------------------
+    def _claim(self, arena: ArenaRow) -> bool:
+        t = time.time()
+        with self.c.db.begin() as s:
+            done = s.execute(
+                update(ArenaRow)
+                .where(
+                    ArenaRow.id == arena.id,
+                    ArenaRow.wave == arena.wave,
+                    ArenaRow.finished.is_(False),
+                    ArenaRow.wave_at <= t - MIN_GAP_S,
+                    or_(ArenaRow.wave_node.is_(None), ArenaRow.wave_at < t - LAPSE_S),
+                )
+                .values(wave=arena.wave + 1, wave_node=self.node, wave_at=t)
+            )
+        return done.rowcount == 1
+
+    def _release(self, arena_id: str) -> None:
+        with self.c.db.begin() as s:
+            s.execute(
+                update(ArenaRow)
+                .where(ArenaRow.id == arena_id, ArenaRow.wave_node == self.node)
+                .values(wave_node=None, wave_at=time.time())
+            )
+
+    def _score_ended(self, arena_id: str) -> None:
+        """Points for every game of the arena that has ended and is not scored yet (once each)."""
+        with self.c.db() as s:
+            ended = s.execute(
+                select(ArenaGameRow.game_id, ArenaGameRow.players)
+                .join(AccountGameRow, AccountGameRow.game_id == ArenaGameRow.game_id)
+                .where(
+                    ArenaGameRow.arena_id == arena_id,
+                    ArenaGameRow.scored.is_(False),
+                    AccountGameRow.status != "on",
+                )
+            ).all()
+        for gid, holders in ended:
+            with self.c.db.begin() as s:
+                took = s.execute(
+                    update(ArenaGameRow)
+                    .where(ArenaGameRow.game_id == gid, ArenaGameRow.scored.is_(False))
+                    .values(scored=True)
+                )
+                if took.rowcount != 1:
+                    continue  # scored by another node meanwhile
+                results = dict(
+                    s.execute(
+                        select(AccountSeatRow.seat, AccountSeatRow.result).where(
+                            AccountSeatRow.game_id == gid
+                        )
+                    ).all()
+                )
+                points = []
+                for seat, account_id in enumerate(holders):
+                    player = s.get(ArenaPlayerRow, (arena_id, account_id))
+                    result = results.get(seat) or "aborted"
+                    if player is None or result == "aborted":
+                        points.append(0)
+                        continue
+                    gained, player.streak = points_for(result, player.streak)
+                    player.score += gained
+                    player.games += 1
+                    points.append(gained)
+                s.execute(update(ArenaGameRow).where(ArenaGameRow.game_id == gid).values(points=points))
+
+    def _free(self, arena_id: str) -> tuple[list[ArenaPlayerRow], dict[int, float]]:
+        """Active players in no game going on, best first; and when each one's last game ended."""
+        with self.c.db() as s:
+            players = s.scalars(
+                select(ArenaPlayerRow).where(
+                    ArenaPlayerRow.arena_id == arena_id, ArenaPlayerRow.active.is_(True)
+                )
+            ).all()
+            games = s.execute(
+                select(ArenaGameRow.players, ArenaGameRow.scored, AccountGameRow.status, AccountGameRow.ended)
+                .join(AccountGameRow, AccountGameRow.game_id == ArenaGameRow.game_id, isouter=True)
+                .where(ArenaGameRow.arena_id == arena_id)
+                .order_by(ArenaGameRow.created)
+            ).all()
+        busy: set[int] = set()
+        ended_at: dict[int, float] = {}
+        for holders, scored, status, ended in games:
+            if not scored and status in ("on", None):
+                busy.update(holders)
+            elif ended is not None:
+                for a in holders:
+                    ended_at[a] = (aware(ended) or now()).timestamp()
+        free = [p for p in players if p.account_id not in busy]
+        free.sort(key=lambda p: (-p.score, secrets.randbelow(1 << 30)))
+        return free, ended_at
+
+    def plan(self, free: list[ArenaPlayerRow], ended_at: dict[int, float], t: float) -> list[tuple[int, int]]:
+        """Pairs among the free players: neighbours by score, no immediate rematch where another
+        opponent is free (two free only for each other meet again after rematch_wait_s)."""
+        left = list(free)
+        pairs = []
+        while len(left) >= 2:
+            p = left.pop(0)
+            pick = next(
+                (
+                    q
+                    for q in left
+                    if not (p.last_opponent == q.account_id and q.last_opponent == p.account_id)
+                ),
+                None,
+            )
+            if pick is None:
+                q = left[0]
+                if t - ended_at.get(p.account_id, 0.0) < self.rematch_wait_s:
+                    continue  # p waits a moment for another opponent
+                pick = q
+            left.remove(pick)
+            pairs.append((p.account_id, pick.account_id))
+        return pairs
+
+    async def _pair(self, arena: ArenaRow, wave: int) -> None:
+        free, ended_at = self._free(arena.id)
+        names = self.c.names({p.account_id for p in free})
+        for a, b in self.plan(free, ended_at, time.time()):
+            holders = [a, b] if secrets.randbelow(2) else [b, a]
+            seats = [{"kind": "human", "name": names.get(h, "")} for h in holders]
+            try:
+                live = await self.c.service.create(
+                    create_request(
+                        game=arena.game, options=dict(arena.options), seats=seats, clock=arena.clock
+                    )
+                )
+            except ServiceError as e:
+                log.error("arena %s: a game could not be made: %s", arena.id, e.message)
+                continue
+            accounts = self.c.accounts
+            accounts.register_game(live, rated=True)
+            for seat, holder in enumerate(holders):
+                accounts.attach(holder, live.id, live.stored.seats[seat]["token"])
+            with self.c.db.begin() as s:
+                s.add(
+                    ArenaGameRow(
+                        game_id=live.id,
+                        arena_id=arena.id,
+                        players=holders,
+                        wave=wave,
+                        created=now(),
+                        scored=False,
+                    )
+                )
+                s.execute(
+                    update(ArenaPlayerRow)
+                    .where(ArenaPlayerRow.arena_id == arena.id, ArenaPlayerRow.account_id == a)
+                    .values(last_opponent=b)
+                )
+                s.execute(
+                    update(ArenaPlayerRow)
+                    .where(ArenaPlayerRow.arena_id == arena.id, ArenaPlayerRow.account_id == b)
+                    .values(last_opponent=a)
+                )
+
+    def _finish(self, arena: ArenaRow) -> None:
+        """The arena is over: its podium's trophies, once (the flag set in the same transaction)."""
+        with self.c.db.begin() as s:
+            took = s.execute(
+                update(ArenaRow)
+                .where(ArenaRow.id == arena.id, ArenaRow.finished.is_(False))
+                .values(finished=True)
+            )
+            if took.rowcount != 1:
+                return
+            players = s.scalars(
+                select(ArenaPlayerRow).where(ArenaPlayerRow.arena_id == arena.id, ArenaPlayerRow.games > 0)
+            ).all()
+            ranked = sorted(players, key=lambda p: (-p.score, -p.streak))
+            for place, p in enumerate(ranked[:PODIUM], start=1):
+                s.add(
+                    TrophyRow(
+                        account_id=p.account_id,
+                        event_id=arena.id,
+                        event_name=arena.name,
+                        game=arena.game,
+                        place=place,
+                        score=p.score,
+                        at=now(),
+                    )
+                )
+
+    async def tick(self) -> None:
+        """One look at every arena running or just over: this node pairs the waves it claims."""
+        t = now()
+        with self.c.db() as s:
+            arenas = s.scalars(
+                select(ArenaRow).where(ArenaRow.finished.is_(False), ArenaRow.starts <= t)
+            ).all()
+        for arena in arenas:
+            if not await asyncio.to_thread(self._claim, arena):
+                continue  # another node has this wave
+            try:
+                await asyncio.to_thread(self._score_ended, arena.id)
+                if self._ends(arena) <= now():
+                    await asyncio.to_thread(self._finish, arena)
+                else:
+                    await self._pair(arena, arena.wave + 1)
+            finally:
+                await asyncio.to_thread(self._release, arena.id)
+
+    async def _loop(self) -> None:
+        while True:
+            try:
+                await self.tick()
+                if self.swiss is not None:
+                    await self.swiss.tick()
+            except Exception as e:  # a database hiccup: the next wave tries again
+                log.error("arena loop: %s: %s", type(e).__name__, e)
+            await asyncio.sleep(self.wave_s)
+
+    def start(self) -> None:
+        """At the app's start: the loop runs if an arena or a Swiss tournament is under way (else
+        it starts with the first one this node is asked about: `wake`)."""
+        with self.c.db() as s:
+            pending = s.scalar(select(ArenaRow.id).where(ArenaRow.finished.is_(False)).limit(1)) or s.scalar(
+                select(SwissRow.id).where(SwissRow.status != "finished").limit(1)
+            )
+        if pending is not None:
+            self.wake()
+
+    def wake(self) -> None:
+        # An app may be started again on another event loop (a test's second client): a task
+        # of the old loop is forgotten, not awaited.
+        if self._task is None or self._task.get_loop() is not asyncio.get_running_loop():
+            self._task = asyncio.create_task(self._loop())
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None and task.get_loop() is asyncio.get_running_loop():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+def build_router(community: Community, arenas: Arenas) -> APIRouter:
+    router = APIRouter(tags=["community: arenas"])
+
+    @router.get("/arena", include_in_schema=False)
+    async def arena_page() -> FileResponse:
+        return page("arena.html")
+
+    @router.get("/api/community/arenas", summary="Arenas: upcoming, running and recent")
+    async def listing():
+        return {"arenas": arenas.listing()}
+
+    @router.post("/api/community/arenas", status_code=201, summary="Create an arena")
+    async def create(body: ArenaBody, request: Request):
+        who = community.acting(request)
+        arenas.wake()
+        return arenas.create(who.account_id, body)
+
+    @router.get("/api/community/arenas/{arena_id}", summary="An arena and its live standings")
+    async def standings(arena_id: str):
+        arenas.wake()
+        return arenas.standings(arena_id)
+
+    @router.post("/api/community/arenas/{arena_id}/join", summary="Join (or come back to) an arena")
+    async def join(arena_id: str, request: Request):
+        who = community.acting(request)
+        arenas.wake()
+        arenas.join(who.account_id, arena_id)
+        return {"ok": True}
+
+    @router.post("/api/community/arenas/{arena_id}/leave", summary="Leave an arena (your score stays)")
+    async def leave(arena_id: str, request: Request):
+        who = community.acting(request)
+        arenas.leave(who.account_id, arena_id)
+        return {"ok": True}
+
+    @router.get("/api/community/players/{username}/trophies", summary="A player's trophies from events")
+    async def trophies(username: str):
+        return {"trophies": arenas.trophies(username)}
+
+    return router

@@ -1,0 +1,201 @@
+"""What every community module shares: the database, the accounts, who is who, and requests made
+by a logged-in player (the session cookie and its CSRF header, as the accounts' routes check them).
+
+The database is the truth (every node of a cluster reads the same rows); a conditional UPDATE
+settles anything two nodes could race on (a challenge answered twice).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from fastapi import Request
+from sqlalchemy import Engine, delete, insert, or_, select, update
+from sqlalchemy.orm import sessionmaker
+
+from ..accounts.credentials import username_key
+from ..accounts.models import AccountRow
+from ..errors import ServiceError
+from .models import AuditRow, BlockRow, PresenceRow, RoleRow
+
+if TYPE_CHECKING:
+    from ..accounts.core import Accounts, Current
+    from ..service import GameService
+
+SESSION_COOKIE = "tw_session"  # the accounts' cookie and header (server/accounts/routes.py)
+CSRF_HEADER = "x-csrf-token"
+ONLINE_S = 90.0  # seen by a community page this recently: online
+MODERATOR = "moderator"
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def aware(when: datetime | None) -> datetime | None:
+    if when is None:
+        return None
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
+def iso(when: datetime | None) -> str | None:
+    when = aware(when)
+    return when.isoformat(timespec="seconds") if when else None
+
+
+class Directory:
+    """Who is who and who holds which role, on the database alone (the command line uses it)."""
+
+    def __init__(self, engine: Engine):
+        self.db: sessionmaker = sessionmaker(engine, expire_on_commit=False)
+
+    # --- who --------------------------------------------------------------------------------------
+    def player(self, username: Any) -> tuple[int, str]:
+        """(account id, name as typed) of a username; 404 naming it when there is none."""
+        if not isinstance(username, str) or not username.strip():
+            raise ServiceError(400, "bad_username", "give a player's username")
+        name = username.strip()[:64]
+        with self.db() as s:
+            row = s.execute(
+                select(AccountRow.id, AccountRow.username).where(
+                    AccountRow.username_key == username_key(name)
+                )
+            ).first()
+        if row is None:
+            raise ServiceError(404, "no_such_player", f"no player is called {name[:40]!r}")
+        return int(row[0]), str(row[1])
+
+    def names(self, ids: set[int]) -> dict[int, str]:
+        if not ids:
+            return {}
+        with self.db() as s:
+            return dict(
+                s.execute(select(AccountRow.id, AccountRow.username).where(AccountRow.id.in_(ids))).all()
+            )
+
+    # --- roles and the audit log --------------------------------------------------------------------
+    def is_moderator(self, account_id: int) -> bool:
+        with self.db() as s:
+            return s.get(RoleRow, (account_id, MODERATOR)) is not None
+
+    def grant(self, account_id: int, role: str = MODERATOR, actor: str = "command line") -> bool:
+        """Give `role`; False when it was held already. Logged for audit."""
+        with self.db.begin() as s:
+            if s.get(RoleRow, (account_id, role)) is not None:
+                return False
+            s.add(RoleRow(account_id=account_id, role=role, granted=now()))
+            self.audit(
+                s, None, actor, f"grant-{role}", account_id, self.names({account_id}).get(account_id), {}
+            )
+        return True
+
+    def revoke(self, account_id: int, role: str = MODERATOR, actor: str = "command line") -> bool:
+        with self.db.begin() as s:
+            gone = s.execute(delete(RoleRow).where(RoleRow.account_id == account_id, RoleRow.role == role))
+            if not gone.rowcount:
+                return False
+            self.audit(
+                s, None, actor, f"revoke-{role}", account_id, self.names({account_id}).get(account_id), {}
+            )
+        return True
+
+    @staticmethod
+    def audit(
+        s: Any,
+        actor_id: int | None,
+        actor: str,
+        action: str,
+        target_id: int | None,
+        target: str | None,
+        detail: dict[str, Any],
+    ) -> None:
+        """One line of the audit log, written in the caller's transaction (the action and its
+        record commit together, or neither does)."""
+        s.add(
+            AuditRow(
+                at=now(),
+                actor_id=actor_id,
+                actor=actor,
+                action=action,
+                target_id=target_id,
+                target=target,
+                detail=detail,
+            )
+        )
+
+
+class Community(Directory):
+    """The community's state, shared by its modules (friends, challenges, safety, moderation)."""
+
+    def __init__(self, service: GameService, accounts: Accounts):
+        super().__init__(accounts.engine)
+        self.service = service
+        self.accounts = accounts
+
+    # --- requests ---------------------------------------------------------------------------------
+    def current(self, request: Request) -> Current:
+        """The logged-in player of a request (401 when none); their presence is renewed."""
+        who = self.accounts.session(request.cookies.get(SESSION_COOKIE))
+        if who is None:
+            raise ServiceError(401, "login_needed", "log in first: this is for players with an account")
+        self.seen(who.account_id)
+        return who
+
+    def acting(self, request: Request) -> Current:
+        """The logged-in player of a state-changing request, after its CSRF check."""
+        who = self.current(request)
+        sent = request.headers.get(CSRF_HEADER) or ""
+        if not sent or not secrets.compare_digest(sent.encode(), who.csrf.encode()):
+            raise ServiceError(
+                403,
+                "csrf_failed",
+                "this request's CSRF token is missing or wrong: reload the page and try again",
+            )
+        return who
+
+    # --- presence ---------------------------------------------------------------------------------
+    def seen(self, account_id: int) -> None:
+        t = time.time()
+        with self.db.begin() as s:
+            done = s.execute(update(PresenceRow).where(PresenceRow.account_id == account_id).values(seen=t))
+            if not done.rowcount:
+                s.execute(insert(PresenceRow).values(account_id=account_id, seen=t))
+
+    def online(self, ids: set[int]) -> set[int]:
+        if not ids:
+            return set()
+        since = time.time() - ONLINE_S
+        with self.db() as s:
+            return set(
+                s.scalars(
+                    select(PresenceRow.account_id).where(
+                        PresenceRow.account_id.in_(ids), PresenceRow.seen >= since
+                    )
+                ).all()
+            )
+
+    # --- blocks (read by challenges and pairing) ----------------------------------------------------
+    def blocked_between(self, a: int | None, b: int | None) -> bool:
+        """Whether either of two accounts blocks the other (anonymous players block nobody)."""
+        if a is None or b is None or a == b:
+            return False
+        with self.db() as s:
+            found = s.scalar(
+                select(BlockRow.blocker_id)
+                .where(
+                    or_(
+                        (BlockRow.blocker_id == a) & (BlockRow.blocked_id == b),
+                        (BlockRow.blocker_id == b) & (BlockRow.blocked_id == a),
+                    )
+                )
+                .limit(1)
+            )
+        return found is not None
+
+    def blocks(self, a: int, b: int) -> bool:
+        """Whether `a` blocks `b`."""
+        with self.db() as s:
+            return s.get(BlockRow, (a, b)) is not None

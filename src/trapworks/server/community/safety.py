@@ -1,0 +1,226 @@
+"""Protection between players (issue 41): block, personal mute, report.
+
+- Block: the blocked player can no longer challenge you, be paired with you by the quick game, or
+  follow you; follows both ways and open challenges between you end.
+- Mute: you stop seeing a player's chat lines (GET /api/community/safety lists whom you mute, by
+  name, for the game page's chat to hide); it does not silence them for others (a moderator's
+  mute does: moderation.py).
+- Report: a reason and, where it concerns one, the game and the chat line; the line is copied as
+  it was, so the moderators read what was reported even if the game goes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+from sqlalchemy import delete, or_, select, update
+
+from ..accounts.models import AccountSeatRow
+from ..errors import ServiceError
+from ..store import ChatRow
+from .core import Community, iso, now
+from .models import BlockRow, ChallengeRow, FollowRow, MuteRow, ReportRow
+
+REASONS = ("abuse", "cheating", "spam", "stalling", "other")
+MAX_DETAILS = 1000
+MAX_OPEN_REPORTS_PER_PLAYER = 20  # a reporter's open reports: more wait until some are closed
+
+
+class Named(BaseModel):
+    username: str = Field(max_length=64)
+
+
+class ReportBody(BaseModel):
+    username: str = Field(max_length=64)
+    reason: str = Field(max_length=32, description=f"one of {', '.join(REASONS)}")
+    details: str = Field("", max_length=MAX_DETAILS)
+    game_id: str | None = Field(None, max_length=32)
+    chat_line: int | None = Field(None, ge=1, le=2**53, description="the chat line's id (in the game given)")
+
+
+class Safety:
+    def __init__(self, community: Community):
+        self.c = community
+
+    def block(self, account_id: int, username: str) -> str:
+        target, name = self.c.player(username)
+        if target == account_id:
+            raise ServiceError(400, "block_self", "you cannot block yourself")
+        with self.c.db.begin() as s:
+            if s.get(BlockRow, (account_id, target)) is None:
+                s.add(BlockRow(blocker_id=account_id, blocked_id=target, created=now()))
+            s.execute(
+                delete(FollowRow).where(
+                    or_(
+                        (FollowRow.follower_id == account_id) & (FollowRow.followee_id == target),
+                        (FollowRow.follower_id == target) & (FollowRow.followee_id == account_id),
+                    )
+                )
+            )
+            s.execute(
+                update(ChallengeRow)
+                .where(
+                    ChallengeRow.status == "open",
+                    or_(
+                        (ChallengeRow.challenger_id == account_id) & (ChallengeRow.challenged_id == target),
+                        (ChallengeRow.challenger_id == target) & (ChallengeRow.challenged_id == account_id),
+                    ),
+                )
+                .values(status="cancelled", answered=now())
+            )
+        return name
+
+    def unblock(self, account_id: int, username: str) -> str:
+        target, name = self.c.player(username)
+        with self.c.db.begin() as s:
+            gone = s.execute(
+                delete(BlockRow).where(BlockRow.blocker_id == account_id, BlockRow.blocked_id == target)
+            )
+        if not gone.rowcount:
+            raise ServiceError(404, "not_blocked", f"you do not block {name}")
+        return name
+
+    def mute(self, account_id: int, username: str) -> str:
+        target, name = self.c.player(username)
+        if target == account_id:
+            raise ServiceError(400, "mute_self", "you cannot mute yourself")
+        with self.c.db.begin() as s:
+            if s.get(MuteRow, (account_id, target)) is None:
+                s.add(MuteRow(muter_id=account_id, muted_id=target, created=now()))
+        return name
+
+    def unmute(self, account_id: int, username: str) -> str:
+        target, name = self.c.player(username)
+        with self.c.db.begin() as s:
+            gone = s.execute(
+                delete(MuteRow).where(MuteRow.muter_id == account_id, MuteRow.muted_id == target)
+            )
+        if not gone.rowcount:
+            raise ServiceError(404, "not_muted", f"you do not mute {name}")
+        return name
+
+    def lists(self, account_id: int) -> dict[str, Any]:
+        with self.c.db() as s:
+            blocked = set(
+                s.scalars(select(BlockRow.blocked_id).where(BlockRow.blocker_id == account_id)).all()
+            )
+            muted = set(s.scalars(select(MuteRow.muted_id).where(MuteRow.muter_id == account_id)).all())
+            reports = s.scalars(
+                select(ReportRow)
+                .where(ReportRow.reporter_id == account_id)
+                .order_by(ReportRow.id.desc())
+                .limit(20)
+            ).all()
+        names = self.c.names(blocked | muted | {r.target_id for r in reports})
+        return {
+            "blocked": sorted((names[i] for i in blocked if i in names), key=str.casefold),
+            "muted": sorted((names[i] for i in muted if i in names), key=str.casefold),
+            "reports": [
+                {
+                    "id": r.id,
+                    "username": names.get(r.target_id),
+                    "reason": r.reason,
+                    "status": r.status,
+                    "created": iso(r.created),
+                }
+                for r in reports
+            ],
+        }
+
+    def report(self, account_id: int, body: ReportBody) -> int:
+        target, name = self.c.player(body.username)
+        if target == account_id:
+            raise ServiceError(400, "report_self", "you cannot report yourself")
+        if body.reason not in REASONS:
+            raise ServiceError(400, "bad_reason", f"reason {body.reason[:32]!r}: one of {', '.join(REASONS)}")
+        if body.chat_line is not None and not body.game_id:
+            raise ServiceError(400, "chat_line_needs_game", "a reported chat line needs its game (game_id)")
+        chat_text = None
+        with self.c.db() as s:
+            if body.game_id:
+                seats = dict(
+                    s.execute(
+                        select(AccountSeatRow.seat, AccountSeatRow.account_id).where(
+                            AccountSeatRow.game_id == body.game_id
+                        )
+                    ).all()
+                )
+                if target not in seats.values():
+                    raise ServiceError(404, "not_in_game", f"{name} did not play game {body.game_id}")
+            if body.chat_line is not None:
+                line = s.get(ChatRow, body.chat_line)
+                if line is None or line.game_id != body.game_id:
+                    raise ServiceError(
+                        404, "no_such_line", f"game {body.game_id} has no chat line {body.chat_line}"
+                    )
+                if line.seat is None or seats.get(line.seat) != target:
+                    raise ServiceError(
+                        400, "not_their_line", f"chat line {body.chat_line} was not written by {name}"
+                    )
+                chat_text = line.text
+            mine = len(
+                s.scalars(
+                    select(ReportRow.id).where(
+                        ReportRow.reporter_id == account_id, ReportRow.status == "open"
+                    )
+                ).all()
+            )
+        if mine >= MAX_OPEN_REPORTS_PER_PLAYER:
+            raise ServiceError(
+                429,
+                "too_many_reports",
+                f"you have {mine} reports waiting for a moderator: wait until they are read",
+            )
+        with self.c.db.begin() as s:
+            row = ReportRow(
+                reporter_id=account_id,
+                target_id=target,
+                reason=body.reason,
+                details=body.details.strip(),
+                game_id=body.game_id,
+                chat_line=body.chat_line,
+                chat_text=chat_text,
+                status="open",
+                created=now(),
+            )
+            s.add(row)
+            s.flush()
+            return row.id
+
+
+def build_router(community: Community, safety: Safety) -> APIRouter:
+    router = APIRouter(tags=["community: safety"])
+
+    @router.get("/api/community/safety", summary="Whom you block and mute, your recent reports")
+    async def lists(request: Request):
+        who = community.current(request)
+        return safety.lists(who.account_id)
+
+    @router.post("/api/community/block", summary="Block a player (no challenge, pairing or follow)")
+    async def block(body: Named, request: Request):
+        who = community.acting(request)
+        return {"ok": True, "blocked": safety.block(who.account_id, body.username)}
+
+    @router.post("/api/community/unblock", summary="Unblock a player")
+    async def unblock(body: Named, request: Request):
+        who = community.acting(request)
+        return {"ok": True, "unblocked": safety.unblock(who.account_id, body.username)}
+
+    @router.post("/api/community/mute", summary="Hide a player's chat lines from yourself")
+    async def mute(body: Named, request: Request):
+        who = community.acting(request)
+        return {"ok": True, "muted": safety.mute(who.account_id, body.username)}
+
+    @router.post("/api/community/unmute", summary="See a player's chat lines again")
+    async def unmute(body: Named, request: Request):
+        who = community.acting(request)
+        return {"ok": True, "unmuted": safety.unmute(who.account_id, body.username)}
+
+    @router.post("/api/community/report", status_code=201, summary="Report a player to the moderators")
+    async def report(body: ReportBody, request: Request):
+        who = community.acting(request)
+        return {"ok": True, "report": safety.report(who.account_id, body)}
+
+    return router

@@ -1,0 +1,376 @@
+"""Swiss tournaments for correspondence play (issue 41): players join while it is open; its
+creator starts it; each round pairs every player once (the odd one out gets a bye, a win's points,
+at most once where possible), no two players meet twice, players with equal scores meet where
+they can; a win counts 1, a draw 1/2 (stored in halves). Round r+1 is paired when every game of
+round r has ended: by whichever node's loop sees it first (a conditional UPDATE of the round
+number: once in a cluster). The standings' tie-break is Buchholz (the sum of the opponents'
+scores), then Sonneborn-Berger (the opponents beaten, plus half the opponents drawn, by score).
+
+Pairing is a maximum-weight matching (networkx, the blossom algorithm) over the players who have
+not met: an edge's weight prefers equal scores strongly, so score groups pair inside themselves
+and float down only as far as needed; a player that cannot be matched gets the bye.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+import networkx as nx
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+from sqlalchemy import select, update
+
+from ..accounts.models import AccountGameRow, AccountSeatRow
+from ..errors import ServiceError
+from ..service import create_request
+from .core import Community, iso, now
+from .models import SwissGameRow, SwissPlayerRow, SwissRow, TrophyRow
+
+MAX_ROUNDS = 15
+MAX_DAYS = 7
+
+
+class SwissBody(BaseModel):
+    name: str = Field(min_length=1, max_length=80)
+    game: str = Field(max_length=64)
+    options: dict[str, Any] = Field(default_factory=dict)
+    rounds: int = Field(ge=1, le=MAX_ROUNDS)
+    days_per_move: int = Field(1, ge=1, le=MAX_DAYS)
+
+
+def pair(
+    halves: dict[int, int], met: dict[int, set[int]], byes: dict[int, int]
+) -> tuple[list[tuple[int, int]], int | None]:
+    """A round's pairs and its bye (None with an even count) for players `halves` (scores), never
+    two who met. The bye goes to the lowest-scored player who had none, where possible."""
+    players = sorted(halves, key=lambda p: (-halves[p], p))
+    bye = None
+    if len(players) % 2:
+        for p in reversed(players):  # the lowest score first
+            if byes.get(p, 0) == 0:
+                bye = p
+                break
+        else:
+            bye = players[-1]
+        players.remove(bye)
+    graph = nx.Graph()
+    graph.add_nodes_from(players)
+    top = max((halves[p] for p in players), default=0) + 1
+    for i, a in enumerate(players):
+        for b in players[i + 1 :]:
+            if b in met.get(a, set()):
+                continue
+            diff = abs(halves[a] - halves[b])
+            graph.add_edge(a, b, weight=(top * 4) ** 2 - diff**2)
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    pairs = sorted((min(a, b), max(a, b)) for a, b in matching)
+    paired = {p for pr in pairs for p in pr}
+    left = [p for p in players if p not in paired]
+    if left and bye is None and len(left) == 1:
+        bye = left[0]
+    return pairs, bye
+
+
+class Swiss:
+    def __init__(self, community: Community):
+        self.c = community
+
+    def create(self, account_id: int, body: SwissBody) -> dict[str, Any]:
+        game = self.c.service.make_game(body.game, body.options)
+        if game.num_players() != 2:
+            raise ServiceError(400, "two_players_only", "a Swiss tournament's games are between two players")
+        row = SwissRow(
+            id=secrets.token_urlsafe(9),
+            name=body.name.strip(),
+            game=game.game_id,
+            options=game.public_options(),
+            days_per_move=body.days_per_move,
+            rounds=body.rounds,
+            round=0,
+            status="open",
+            created_by=account_id,
+            created=now(),
+        )
+        with self.c.db.begin() as s:
+            s.add(row)
+        return self.standings(row.id)
+
+    def _get(self, swiss_id: str) -> SwissRow:
+        with self.c.db() as s:
+            row = s.get(SwissRow, swiss_id[:16])
+        if row is None:
+            raise ServiceError(404, "no_such_swiss", "no such Swiss tournament")
+        return row
+
+    def join(self, account_id: int, swiss_id: str) -> None:
+        row = self._get(swiss_id)
+        if row.status != "open":
+            raise ServiceError(
+                409,
+                "swiss_started",
+                f"{row.name!r} has {'ended' if row.status == 'finished' else 'started'}: joining is closed",
+            )
+        with self.c.db.begin() as s:
+            if s.get(SwissPlayerRow, (row.id, account_id)) is None:
+                s.add(SwissPlayerRow(swiss_id=row.id, account_id=account_id, halves=0, opponents=[], byes=0))
+
+    async def start(self, account_id: int, swiss_id: str) -> None:
+        row = self._get(swiss_id)
+        if row.created_by != account_id:
+            raise ServiceError(403, "not_yours", "only the tournament's creator starts it")
+        with self.c.db() as s:
+            count = len(
+                s.scalars(select(SwissPlayerRow.account_id).where(SwissPlayerRow.swiss_id == row.id)).all()
+            )
+        if count < 2:
+            raise ServiceError(409, "too_few_players", "a Swiss tournament needs at least two players")
+        with self.c.db.begin() as s:
+            took = s.execute(
+                update(SwissRow)
+                .where(SwissRow.id == row.id, SwissRow.status == "open")
+                .values(status="pairing", round=1)  # round 1 is this request's to pair
+            )
+        if took.rowcount != 1:
+            raise ServiceError(409, "swiss_started", "this tournament has started already")
+        try:
+            await self._pair_round(row, 1)
+        finally:
+            with self.c.db.begin() as s:
+                s.execute(update(SwissRow).where(SwissRow.id == row.id).values(status="running"))
+
+    def _score(self, swiss_id: str) -> None:
+        with self.c.db() as s:
+            ended = s.execute(
+                select(SwissGameRow.game_id, SwissGameRow.players)
+                .join(AccountGameRow, AccountGameRow.game_id == SwissGameRow.game_id)
+                .where(
+                    SwissGameRow.swiss_id == swiss_id,
+                    SwissGameRow.scored.is_(False),
+                    AccountGameRow.status != "on",
+                )
+            ).all()
+        for gid, holders in ended:
+            with self.c.db.begin() as s:
+                took = s.execute(
+                    update(SwissGameRow)
+                    .where(SwissGameRow.game_id == gid, SwissGameRow.scored.is_(False))
+                    .values(scored=True)
+                )
+                if took.rowcount != 1:
+                    continue
+                results = dict(
+                    s.execute(
+                        select(AccountSeatRow.seat, AccountSeatRow.result).where(
+                            AccountSeatRow.game_id == gid
+                        )
+                    ).all()
+                )
+                got = [{"won": 2, "drawn": 1}.get(results.get(seat) or "", 0) for seat in range(len(holders))]
+                for seat, account_id in enumerate(holders):
+                    player = s.get(SwissPlayerRow, (swiss_id, account_id))
+                    if player is not None:
+                        player.halves += got[seat]
+                s.execute(update(SwissGameRow).where(SwissGameRow.game_id == gid).values(halves=got))
+
+    async def advance(self, swiss_id: str) -> bool:
+        """Score the ended games; when the round is complete, pair the next one (or finish), once."""
+        self._score(swiss_id)
+        row = self._get(swiss_id)
+        if row.status != "running":
+            return False
+        with self.c.db() as s:
+            open_games = s.scalars(
+                select(SwissGameRow.game_id).where(
+                    SwissGameRow.swiss_id == row.id,
+                    SwissGameRow.round == row.round,
+                    SwissGameRow.scored.is_(False),
+                )
+            ).all()
+        if open_games:
+            return False
+        finishing = row.round >= row.rounds
+        with self.c.db.begin() as s:  # the claim: this node moves the tournament on, no other
+            took = s.execute(
+                update(SwissRow)
+                .where(SwissRow.id == row.id, SwissRow.round == row.round, SwissRow.status == "running")
+                .values(
+                    round=row.round + (0 if finishing else 1), status="finished" if finishing else "pairing"
+                )
+            )
+        if took.rowcount != 1:
+            return False
+        if finishing:
+            self._trophies(row)
+            return True
+        try:  # "pairing" while the round's games are made: nobody looks at a half-made round
+            await self._pair_round(row, row.round + 1)
+        finally:
+            with self.c.db.begin() as s:
+                s.execute(
+                    update(SwissRow)
+                    .where(SwissRow.id == row.id, SwissRow.status == "pairing")
+                    .values(status="running")
+                )
+        return True
+
+    async def _pair_round(self, row: SwissRow, round_no: int) -> None:
+        with self.c.db() as s:
+            players = s.scalars(select(SwissPlayerRow).where(SwissPlayerRow.swiss_id == row.id)).all()
+        halves = {p.account_id: p.halves for p in players}
+        met = {p.account_id: set(p.opponents) for p in players}
+        pairs, bye = pair(halves, met, {p.account_id: p.byes for p in players})
+        names = self.c.names(set(halves))
+        for a, b in pairs:
+            holders = [a, b] if secrets.randbelow(2) else [b, a]
+            live = await self.c.service.create(
+                create_request(
+                    game=row.game,
+                    options=dict(row.options),
+                    seats=[{"kind": "human", "name": names.get(h, "")} for h in holders],
+                    clock={"mode": "move", "seconds": row.days_per_move * 86400, "on_timeout": "forfeit"},
+                )
+            )
+            self.c.accounts.register_game(live, rated=True)
+            for seat, holder in enumerate(holders):
+                self.c.accounts.attach(holder, live.id, live.stored.seats[seat]["token"])
+            with self.c.db.begin() as s:
+                s.add(
+                    SwissGameRow(
+                        game_id=live.id, swiss_id=row.id, round=round_no, players=holders, scored=False
+                    )
+                )
+                for me, other in ((a, b), (b, a)):
+                    player = s.get(SwissPlayerRow, (row.id, me))
+                    assert player is not None
+                    player.opponents = [*player.opponents, other]
+        if bye is not None:
+            with self.c.db.begin() as s:
+                player = s.get(SwissPlayerRow, (row.id, bye))
+                assert player is not None
+                player.halves += 2
+                player.byes += 1
+
+    def _table(self, swiss_id: str) -> list[dict[str, Any]]:
+        with self.c.db() as s:
+            players = s.scalars(select(SwissPlayerRow).where(SwissPlayerRow.swiss_id == swiss_id)).all()
+            games = s.scalars(
+                select(SwissGameRow).where(SwissGameRow.swiss_id == swiss_id, SwissGameRow.scored.is_(True))
+            ).all()
+        halves = {p.account_id: p.halves for p in players}
+        sb: dict[int, float] = dict.fromkeys(halves, 0.0)
+        for g in games:
+            for seat, account_id in enumerate(g.players):
+                other = g.players[1 - seat]
+                sb[account_id] += (g.halves or [0, 0])[seat] / 2 * halves.get(other, 0) / 2
+        names = self.c.names(set(halves))
+        rows = [
+            {
+                "username": names.get(p.account_id),
+                "account": p.account_id,
+                "points": p.halves / 2,
+                "buchholz": sum(halves.get(o, 0) for o in p.opponents) / 2,
+                "sonneborn_berger": sb[p.account_id],
+                "byes": p.byes,
+                "opponents": [names.get(o) for o in p.opponents],
+            }
+            for p in players
+        ]
+        rows.sort(
+            key=lambda r: (
+                -r["points"],
+                -r["buchholz"],
+                -r["sonneborn_berger"],
+                str(r["username"]).casefold(),
+            )
+        )
+        for i, r in enumerate(rows):
+            r["rank"] = i + 1
+        return rows
+
+    def _trophies(self, row: SwissRow) -> None:
+        with self.c.db.begin() as s:
+            for r in self._table(row.id)[:3]:
+                s.add(
+                    TrophyRow(
+                        account_id=r["account"],
+                        event_id=row.id,
+                        event_name=row.name,
+                        game=row.game,
+                        place=r["rank"],
+                        score=int(r["points"] * 2),
+                        at=now(),
+                    )
+                )
+
+    def standings(self, swiss_id: str) -> dict[str, Any]:
+        row = self._get(swiss_id)
+        with self.c.db() as s:
+            games = s.scalars(
+                select(SwissGameRow).where(SwissGameRow.swiss_id == row.id).order_by(SwissGameRow.round)
+            ).all()
+        names = self.c.names({a for g in games for a in g.players})
+        table = self._table(row.id)
+        for r in table:
+            r.pop("account")
+        return {
+            "id": row.id,
+            "name": row.name,
+            "game": row.game,
+            "rounds": row.rounds,
+            "round": row.round,
+            "status": row.status,
+            "days_per_move": row.days_per_move,
+            "created": iso(row.created),
+            "standings": table,
+            "games": [
+                {
+                    "id": g.game_id,
+                    "round": g.round,
+                    "players": [names.get(a) for a in g.players],
+                    "points": [h / 2 for h in g.halves] if g.halves else None,
+                }
+                for g in games
+            ],
+        }
+
+    async def tick(self) -> None:
+        with self.c.db() as s:
+            running = s.scalars(select(SwissRow.id).where(SwissRow.status == "running")).all()
+        for swiss_id in running:
+            await self.advance(swiss_id)
+
+
+def build_router(community: Community, swiss: Swiss, wake: Callable[[], None]) -> APIRouter:
+    """`wake`: starts this node's loop (arena.py), which moves the rounds on."""
+    router = APIRouter(tags=["community: swiss"])
+
+    @router.post(
+        "/api/community/swiss", status_code=201, summary="Create a Swiss tournament (correspondence)"
+    )
+    async def create(body: SwissBody, request: Request):
+        who = community.acting(request)
+        return swiss.create(who.account_id, body)
+
+    @router.get(
+        "/api/community/swiss/{swiss_id}", summary="A Swiss tournament: standings (tie-breaks) and games"
+    )
+    async def standings(swiss_id: str):
+        wake()
+        return swiss.standings(swiss_id)
+
+    @router.post("/api/community/swiss/{swiss_id}/join", summary="Join a Swiss tournament before it starts")
+    async def join(swiss_id: str, request: Request):
+        who = community.acting(request)
+        swiss.join(who.account_id, swiss_id)
+        return {"ok": True}
+
+    @router.post("/api/community/swiss/{swiss_id}/start", summary="Start it (its creator): round 1 is paired")
+    async def start(swiss_id: str, request: Request):
+        who = community.acting(request)
+        wake()
+        await swiss.start(who.account_id, swiss_id)
+        return swiss.standings(swiss_id)
+
+    return router

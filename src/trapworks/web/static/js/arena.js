@@ -1,0 +1,71 @@
+// Arenas (issue 41): the list, one arena's live standings (read again every 2 s), join and leave.
+// Your game starts as soon as you are paired: the page opens it.
+import { api, el } from "/static/js/dom.js";
+import { $, act, me, notice, send, table } from "/static/js/community-api.js";
+
+const id = new URLSearchParams(location.search).get("id");
+let username = null;
+let shownGame = null;
+
+async function showList() {
+  const r = await api("GET", "/api/community/arenas");
+  if (!r.ok) return;
+  table($("arenas"), ["Arena", "Game", "Starts", "Ends", "State"], r.data.arenas, (a, tr) => {
+    el("a", { href: `/arena?id=${encodeURIComponent(a.id)}`, text: a.name }, el("td", {}, tr));
+    el("td", { text: a.game }, tr);
+    el("td", { text: a.starts }, tr);
+    el("td", { text: a.ends }, tr);
+    el("td", { text: a.state }, tr);
+  }, "No arena yet.");
+}
+
+async function showArena() {
+  const r = await api("GET", `/api/community/arenas/${encodeURIComponent(id)}`);
+  if (!r.ok) { notice(r.error, true); return; }
+  const a = r.data;
+  $("arena-card").hidden = false;
+  $("arena-title").textContent = a.name;
+  $("arena-info").textContent = `${a.game}, ${a.state}: ${a.starts} to ${a.ends}. Win 2, draw 1; after two wins in a row, double.`;
+  table($("standings"), ["#", "Player", "Score", "Games", "", ""], a.standings, (p, tr) => {
+    tr.setAttribute("data-player", p.username);
+    el("td", { text: String(p.rank) }, tr);
+    el("a", { href: `/u/${encodeURIComponent(p.username)}`, text: p.username }, el("td", {}, tr));
+    el("td", { text: String(p.score), "data-testid": "score" }, tr);
+    el("td", { text: String(p.games) }, tr);
+    el("td", { text: p.on_fire ? "on fire (double points)" : "" }, tr);
+    el("td", { text: p.playing ? "playing" : p.active ? "waiting" : "paused" }, tr);
+  }, "Nobody has joined yet.");
+  const mine = a.standings.find((p) => p.username === username);
+  if (mine && mine.playing && mine.playing !== shownGame) {
+    shownGame = mine.playing;
+    const games = await send("GET", `/api/players/${encodeURIComponent(username)}/games`);
+    const g = games.ok && games.data.games.find((x) => x.id === mine.playing);
+    if (g && g.link) window.open(g.link, "_blank");
+  }
+}
+
+async function start() {
+  const who = await me();
+  username = who.account ? who.account.username : null;
+  const catalog = await api("GET", "/api/catalog");
+  for (const g of (catalog.ok ? catalog.data.games : [])) el("option", { value: g.id, text: g.title || g.id }, $("create").game);
+  $("create").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const f = e.target;
+    let options = {};
+    if (f.options.value.trim()) {
+      try { options = JSON.parse(f.options.value); } catch (err) { notice(`Options: not JSON (${err.message})`, true); return; }
+    }
+    const body = { name: f.name.value.trim(), game: f.game.value, options, minutes: Number(f.minutes.value), starts_in_s: 60 * Number(f.starts.value || 0) };
+    if (f.clock.value) body.seconds_per_move = Number(f.clock.value);
+    const made = await act("POST", "/api/community/arenas", body, "Arena created.");
+    if (made) location.href = `/arena?id=${encodeURIComponent(made.id)}`;
+  });
+  $("join").addEventListener("click", () => act("POST", `/api/community/arenas/${encodeURIComponent(id)}/join`, {}, "You are in: you are paired as soon as someone is free.", showArena));
+  $("leave").addEventListener("click", () => act("POST", `/api/community/arenas/${encodeURIComponent(id)}/leave`, {}, "You left the arena; join again to come back.", showArena));
+  await showList();
+  if (id) { await showArena(); setInterval(showArena, 2000); }
+  document.body.dataset.ready = "1";
+}
+
+start();

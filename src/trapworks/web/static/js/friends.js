@@ -1,0 +1,158 @@
+// Friends, challenges, block / mute / report (issue 41). The lists are read again every few
+// seconds: a challenge received shows up, an accepted one takes its sender to the game.
+import { api, el } from "/static/js/dom.js";
+import { $, act, button, me, notice, send, table } from "/static/js/community-api.js";
+
+const POLL_MS = 2500;
+let openSent = new Set(); // challenges we sent that were open at the last look
+let firstLook = true;
+
+function clockText(clock) {
+  if (!clock) return "no clock";
+  const s = clock.seconds;
+  return s >= 86400 ? `${s / 86400} day(s) a move` : `${s} s a move`;
+}
+
+function challengeText(c) {
+  return `${c.game}${Object.keys(c.options || {}).length ? " " + JSON.stringify(c.options) : ""}, ${clockText(c.clock)}, ${c.rated ? "rated" : "casual"}`;
+}
+
+async function showFriends() {
+  const r = await send("GET", "/api/community/friends");
+  if (!r.ok) return;
+  table($("friends"), ["Player", "Presence", "Games going on", ""], r.data.following, (f, tr) => {
+    tr.setAttribute("data-friend", f.username);
+    el("a", { href: `/u/${encodeURIComponent(f.username)}`, text: f.username }, el("td", {}, tr));
+    el("td", { text: f.online ? "online" : "offline", class: f.online ? "online" : "muted", "data-testid": "presence" }, tr);
+    const games = el("td", {}, tr);
+    for (const g of f.games) el("a", { href: g.watch, text: `watch ${g.game}`, "data-testid": "watch" }, games);
+    const cell = el("td", {}, tr);
+    button(cell, "Challenge", "friend-challenge", () => { $("challenge").username.value = f.username; $("challenge").game.focus(); });
+    button(cell, "Unfollow", "unfollow", () => act("POST", "/api/community/unfollow", { username: f.username }, `You no longer follow ${f.username}.`, refresh));
+  }, "You follow nobody yet: follow a player by name.");
+  $("followers").textContent = r.data.followers.length ? `Following you: ${r.data.followers.join(", ")}` : "";
+}
+
+async function showChallenges() {
+  const r = await send("GET", "/api/community/challenges");
+  if (!r.ok) return;
+  table($("incoming"), ["From", "Game", "Status", ""], r.data.incoming, (c, tr) => {
+    tr.setAttribute("data-challenge", c.id);
+    tr.setAttribute("data-status", c.status);
+    el("td", { text: c.from }, tr);
+    el("td", { text: challengeText(c) }, tr);
+    el("td", { text: c.status, "data-testid": "challenge-status" }, tr);
+    const cell = el("td", {}, tr);
+    if (c.status === "open") {
+      button(cell, "Accept", "accept", async () => {
+        const game = await act("POST", `/api/community/challenges/${c.id}/accept`, {}, "Accepted: to the game!");
+        if (game && game.link) location.href = game.link;
+      });
+      button(cell, "Decline", "decline", () => act("POST", `/api/community/challenges/${c.id}/decline`, {}, "Declined.", refresh));
+    } else if (c.link) el("a", { href: c.link, text: "Play", "data-testid": "play" }, cell);
+  }, "No challenge received.");
+  table($("outgoing"), ["To", "Game", "Status", ""], r.data.outgoing, (c, tr) => {
+    tr.setAttribute("data-challenge", c.id);
+    tr.setAttribute("data-status", c.status);
+    el("td", { text: c.to }, tr);
+    el("td", { text: challengeText(c) }, tr);
+    el("td", { text: c.status, "data-testid": "challenge-status" }, tr);
+    const cell = el("td", {}, tr);
+    if (c.status === "open") button(cell, "Cancel", "cancel", () => act("POST", `/api/community/challenges/${c.id}/cancel`, {}, "Challenge withdrawn.", refresh));
+    else if (c.link) el("a", { href: c.link, text: "Play", "data-testid": "play" }, cell);
+  }, "No challenge sent.");
+  // A challenge of ours accepted since the last look: its game opens (as lichess does).
+  const accepted = r.data.outgoing.find((c) => c.status === "accepted" && c.link && openSent.has(c.id));
+  openSent = new Set(r.data.outgoing.filter((c) => c.status === "open").map((c) => c.id));
+  if (accepted && !firstLook) location.href = accepted.link;
+  firstLook = false;
+}
+
+async function showSafety() {
+  const r = await send("GET", "/api/community/safety");
+  if (!r.ok) return;
+  table($("blocked"), ["Blocked", ""], r.data.blocked, (name, tr) => {
+    tr.setAttribute("data-blocked", name);
+    el("td", { text: name }, tr);
+    button(el("td", {}, tr), "Unblock", "unblock", () => act("POST", "/api/community/unblock", { username: name }, `${name} is unblocked.`, refresh));
+  }, "You block nobody.");
+  table($("muted"), ["Muted", ""], r.data.muted, (name, tr) => {
+    el("td", { text: name }, tr);
+    button(el("td", {}, tr), "Unmute", "unmute", () => act("POST", "/api/community/unmute", { username: name }, `${name} is unmuted.`, refresh));
+  }, "You mute nobody.");
+  table($("reports"), ["Your reports", "Reason", "Status"], r.data.reports, (rep, tr) => {
+    el("td", { text: rep.username }, tr);
+    el("td", { text: rep.reason }, tr);
+    el("td", { text: rep.status, "data-testid": "report-status" }, tr);
+  }, "");
+}
+
+async function showNotices() {
+  const r = await send("GET", "/api/community/me");
+  if (!r.ok) return;
+  const box = $("notices");
+  for (const n of r.data.notices) {
+    const words = { warn: "A moderator warns you", mute: "A moderator muted you", ban: "You are banned" }[n.kind] || n.kind;
+    el("p", { class: "banner", role: "alert", text: `${words}${n.until ? " until " + n.until : ""}: ${n.reason}`, "data-kind": n.kind }, box);
+  }
+  if (r.data.moderator && !document.querySelector("[data-testid=nav-mod]")) {
+    el("a", { href: "/mod", text: "Moderation", "data-testid": "nav-mod" }, document.querySelector("header.top nav"));
+  }
+}
+
+async function refresh() {
+  await Promise.all([showFriends(), showChallenges(), showSafety()]);
+}
+
+function wire() {
+  $("follow").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const name = e.target.username.value.trim();
+    if (await act("POST", "/api/community/follow", { username: name }, `You follow ${name}.`, refresh)) e.target.reset();
+  });
+  $("challenge").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const f = e.target;
+    let options = {};
+    if (f.options.value.trim()) {
+      try { options = JSON.parse(f.options.value); } catch (err) { notice(`Options: not JSON (${err.message})`, true); return; }
+    }
+    const body = { username: f.username.value.trim(), game: f.game.value, options, rated: f.rated.checked };
+    const [kind, n] = f.clock.value.split(":");
+    if (kind === "s") body.seconds_per_move = Number(n);
+    if (kind === "d") body.days_per_move = Number(n);
+    await act("POST", "/api/community/challenges", body, `Challenge sent to ${body.username}.`, refresh);
+  });
+  $("block").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const what = e.submitter ? e.submitter.value : "block";
+    const name = e.target.username.value.trim();
+    const done = what === "block" ? `${name} is blocked.` : `${name}'s chat lines are hidden from you.`;
+    if (await act("POST", `/api/community/${what}`, { username: name }, done, refresh)) e.target.reset();
+  });
+  $("report").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const f = e.target;
+    const body = { username: f.username.value.trim(), reason: f.reason.value, details: f.details.value };
+    if (f.game_id.value.trim()) body.game_id = f.game_id.value.trim();
+    if (f.chat_line.value.trim()) body.chat_line = Number(f.chat_line.value.trim());
+    if (await act("POST", "/api/community/report", body, "Thank you: the moderators will read your report.", refresh)) f.reset();
+  });
+}
+
+async function start() {
+  const who = await me();
+  if (!who.account) { $("logged-out").hidden = false; document.body.dataset.ready = "1"; return; }
+  $("logged-in").hidden = false;
+  const catalog = await api("GET", "/api/catalog");
+  const select = $("challenge").game;
+  for (const g of (catalog.ok ? catalog.data.games : [])) el("option", { value: g.id, text: g.title || g.id }, select);
+  const wanted = new URLSearchParams(location.search).get("challenge");
+  if (wanted) $("challenge").username.value = wanted;
+  wire();
+  await Promise.all([refresh(), showNotices()]);
+  document.body.dataset.ready = "1";
+  setInterval(refresh, POLL_MS);
+}
+
+start();

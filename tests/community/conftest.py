@@ -1,0 +1,3 @@
+"""The web tests' fixtures (headless Chromium) for the community's tests."""
+
+from web.conftest import browser  # noqa: F401  (a fixture: pytest finds it by name)

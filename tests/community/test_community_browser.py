@@ -1,0 +1,214 @@
+"""The community in headless Chromium with three accounts (issue 41, must show): Alice follows
+Bob and challenges him by name on the friends page; Bob accepts, both pages open the game and it
+is played to the end; Bob insults Alice in the chat; Bob blocks Alice: her challenge is refused
+with the reason, and their quick-game seeks are never paired; Alice reports Bob's chat line;
+Carol, made a moderator with `trapworks admin grant-moderator`, reads the report and the line in
+its context on the moderation page, mutes Bob (his next chat line is refused), then bans him: his
+session ends and his log-in is refused. Screenshots land in artifacts/web/community/."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+
+from trapworks.cli import app as cli_app
+from trapworks.server import create_app
+from web.accounts_helpers import PASSWORD, SMALL_LML, unique
+from web.test_accounts_browser import person, sign_up, token_of
+from web.web_helpers import ARTIFACTS, serve_in_thread
+
+pytestmark = pytest.mark.browser
+SHOTS = ARTIFACTS / "community"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("community")
+    db = f"sqlite:///{folder / 'trapworks.db'}"
+    base, stop = serve_in_thread(create_app(db, data_dir=folder))
+    yield base, db
+    stop()
+
+
+def friends_page(page):
+    page.goto("/friends")
+    page.wait_for_selector("body[data-ready]")
+
+
+def notice(page, text: str) -> None:
+    """The page's status line says `text` (waited for: the request may still be on its way)."""
+    page.wait_for_selector(f"[data-testid=notice]:not([hidden]):has-text({json.dumps(text)})")
+    assert page.inner_text("[data-testid=notice]") == text
+
+
+def test_follow_challenge_play_block_report_mute_ban(browser, server):
+    base, db = server
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    alice, bob, carol = unique("alice"), unique("bob"), unique("carol")
+    ca, a = person(browser, base)
+    cb, b = person(browser, base)
+    cc, c = person(browser, base)
+    try:
+        for page, name in ((a, alice), (b, bob), (c, carol)):
+            sign_up(page, name)
+
+        # Follow, then challenge by name.
+        friends_page(b)  # Bob is online
+        friends_page(a)
+        a.fill("[data-testid=follow-name]", bob)
+        a.click("[data-testid=follow-submit]")
+        a.wait_for_selector(f"[data-friend='{bob}'] [data-testid=presence]:has-text('online')")
+        a.fill("[data-testid=challenge-name]", bob)
+        a.select_option("[data-testid=challenge-game]", "last-mouse-lost")
+        a.fill("[data-testid=challenge-options]", json.dumps(SMALL_LML))
+        a.check("[data-testid=challenge-rated]")
+        a.click("[data-testid=challenge-submit]")
+        notice(a, f"Challenge sent to {bob}.")
+        a.wait_for_selector("[data-testid=outgoing] [data-status=open]")
+        b.wait_for_selector("[data-testid=incoming] [data-status=open]")
+        b.screenshot(path=str(SHOTS / "challenge-received.png"), full_page=True)
+        b.click("[data-testid=incoming] [data-status=open] [data-testid=accept]")
+        b.wait_for_url("**/g/**", timeout=15000)
+        a.wait_for_url("**/g/**", timeout=15000)  # the sender's page follows to the game
+        gid = a.url.split("/g/")[1].split("#")[0]
+        assert gid == b.url.split("/g/")[1].split("#")[0]
+        tokens = {}
+        for page in (a, b):
+            page.wait_for_selector("body[data-ply]")
+            info = httpx.get(f"{base}/api/games/{gid}", params={"token": token_of(page)}, timeout=30).json()[
+                "info"
+            ]
+            tokens[info["seat"]] = (page, token_of(page))
+        assert set(tokens) == {0, 1}
+
+        # Bob says something rude in the chat, then they play to the end on the pages.
+        b.fill("[data-testid=chat-input]", "you play like a potato")
+        b.press("[data-testid=chat-input]", "Enter")
+        a.wait_for_selector("[data-testid=chat-text]:has-text('potato')")
+        for _ in range(100):
+            state = httpx.get(f"{base}/api/games/{gid}", params={"token": tokens[0][1]}, timeout=30).json()[
+                "state"
+            ]
+            if state["terminal"]:
+                break
+            page, token = tokens[state["to_move"]]
+            mine = httpx.get(f"{base}/api/games/{gid}", params={"token": token}, timeout=30).json()["state"]
+            page.wait_for_selector(f"body[data-ply='{mine['ply']}']")
+            page.fill("#typed-action", mine["view"]["legal_actions"][-1]["text"])
+            page.press("#typed-action", "Enter")
+            page.wait_for_selector(f"body[data-ply]:not([data-ply='{mine['ply']}'])")
+        assert state["terminal"]
+        profile = httpx.get(f"{base}/api/players/{alice}", timeout=30).json()
+        assert profile["recent"][0]["id"] == gid and profile["recent"][0]["rated"] is True
+        # her profile: the rating chart (the accounts'), results against Bob, no trophy yet
+        a.goto(f"/u/{alice}")
+        a.wait_for_selector("body[data-community-ready]")
+        a.wait_for_selector(f"[data-testid=opponents] [data-opponent='{bob}'] [data-k=played]:has-text('1')")
+        assert a.locator("[data-testid=rating-chart] circle").count() == 2
+        assert "No trophy yet." in a.inner_text("[data-testid=trophies]")
+
+        # Bob blocks Alice: her challenge is refused with the reason; their seeks never pair.
+        friends_page(b)
+        b.fill("[data-testid=block-name]", alice)
+        b.click("[data-testid=block-submit]")
+        b.wait_for_selector(f"[data-blocked='{alice}']")
+        friends_page(a)
+        assert a.locator(f"[data-friend='{bob}']").count() == 0  # the block ended the follow
+        a.fill("[data-testid=challenge-name]", bob)
+        a.select_option("[data-testid=challenge-game]", "last-mouse-lost")
+        a.fill("[data-testid=challenge-options]", json.dumps(SMALL_LML))
+        a.click("[data-testid=challenge-submit]")
+        notice(a, f"{bob} does not accept challenges from you")
+        a.screenshot(path=str(SHOTS / "challenge-refused.png"), full_page=True)
+        seeks = {}
+        for page in (a, b):
+            r = page.evaluate(
+                """async (body) => {
+                    const me = await (await fetch('/api/account/me')).json();
+                    const headers = {'content-type': 'application/json',
+                        'x-csrf-token': me.csrf};
+                    const init = {method: 'POST', headers, body: JSON.stringify(body)};
+                    const r = await fetch('/api/seeks', init);
+                    return await r.json();
+                }""",
+                {"game": "last-mouse-lost", "options": SMALL_LML, "rated": False, "ai_after": None},
+            )
+            seeks[page] = r
+        time.sleep(2)
+        for page in (a, b):
+            again = httpx.get(f"{base}/api/seeks/{seeks[page]['seek']}", timeout=30).json()
+            assert again["status"] == "waiting", again
+        for page in (a, b):
+            httpx.delete(f"{base}/api/seeks/{seeks[page]['seek']}", timeout=30)
+
+        # Alice reports Bob's chat line.
+        line = next(x for x in httpx_chat(base, gid, tokens[0][1]) if "potato" in x["text"])
+        a.fill("[data-testid=report-name]", bob)
+        a.select_option("[data-testid=report-reason]", "abuse")
+        a.fill("[data-testid=report-game]", gid)
+        a.fill("[data-testid=report-line]", str(line["id"]))
+        a.fill("[data-testid=report-details]", "insults after the game")
+        a.click("[data-testid=report-submit]")
+        notice(a, "Thank you: the moderators will read your report.")
+        a.wait_for_selector("[data-testid=report-status]:has-text('open')")
+
+        # Carol is refused the moderation page until the command line makes her a moderator.
+        c.goto("/mod")
+        c.wait_for_selector("body[data-ready]")
+        assert c.inner_text("[data-testid=refused]") == "this is for moderators"
+        result = CliRunner().invoke(cli_app, ["admin", "grant-moderator", carol, "--db", db])
+        assert result.exit_code == 0, result.output
+        c.goto("/mod")
+        c.wait_for_selector("body[data-ready]")
+        row = c.locator("[data-testid=queue] [data-report]").filter(has_text=bob)
+        assert "potato" in row.inner_text()
+        row.locator("[data-testid=context]").click()
+        c.wait_for_selector("[data-testid=context] tr.reported:has-text('potato')")
+        row.locator("[data-testid=handle]").click()
+        c.wait_for_selector(f"[data-testid=history-name]:has-text('{bob}')")
+        c.fill("[data-testid=mod-reason]", "insulting an opponent")
+        c.fill("[data-testid=mod-minutes]", "30")
+        c.click("[data-testid=mod-mute]")
+        c.wait_for_selector("[data-testid=history-name]:has-text('(muted)')")
+        c.wait_for_selector("[data-testid=audit-action]:has-text('mute')")
+        assert c.locator("[data-testid=queue] [data-report]").count() == 0  # answered: closed
+        c.screenshot(path=str(SHOTS / "moderation.png"), full_page=True)
+
+        # Muted: Bob's next chat line is refused and nobody sees it.
+        b.goto(f"/g/{gid}#t={tokens[1][1] if tokens[1][0] is b else tokens[0][1]}")
+        b.wait_for_selector("body[data-ply]")
+        b.fill("[data-testid=chat-input]", "another potato")
+        b.press("[data-testid=chat-input]", "Enter")
+        b.wait_for_selector("[data-testid=chat-note]:has-text('muted you')")
+        assert not any("another potato" in x["text"] for x in httpx_chat(base, gid, tokens[0][1]))
+
+        # Banned: his session ends and his log-in is refused with the reason.
+        c.fill("[data-testid=mod-reason]", "insults again")
+        c.click("[data-testid=mod-ban]")
+        c.wait_for_selector("[data-testid=history-name]:has-text('(banned)')")
+        b.goto("/account")
+        b.wait_for_selector("body[data-ready]")
+        assert b.locator("#logged-in:not([hidden])").count() == 0
+        b.fill("[data-testid=login-username]", bob)
+        b.fill("[data-testid=login-password]", PASSWORD)
+        b.click("[data-testid=login-submit]")
+        b.wait_for_selector("text=this account is banned")
+        b.screenshot(path=str(SHOTS / "banned-log-in.png"), full_page=True)
+        a.goto("/account")  # the others are untouched
+        a.wait_for_selector("#logged-in:not([hidden])")
+        assert a.errors == [] and b.errors == [] and c.errors == []  # type: ignore[attr-defined]
+    finally:
+        for ctx in (ca, cb, cc):
+            ctx.close()
+
+
+def httpx_chat(base: str, gid: str, token: str) -> list[dict]:
+    """The game's chat lines as a seat's socket greets it (the sync client: Playwright's loop runs)."""
+    from websockets.sync.client import connect
+
+    with connect(base.replace("http", "ws") + f"/ws/games/{gid}?token={token}") as ws:
+        return json.loads(ws.recv())["chat"]["lines"]

@@ -1,0 +1,172 @@
+"""Block, mute, report and moderation (issue 41, deliver 4 and 7): a blocked player is never paired
+by the quick game nor accepted from the lobby's list; a report carries the reason, the game and
+the chat line as it was; a moderator (granted by `trapworks admin grant-moderator`) reads the
+queue, a player's history and the chat in context, warns, mutes for a time (the chat refuses the
+player's lines) and bans (the sessions end, the log-in is refused); every action is in the audit
+log; a player who is not a moderator is refused every moderation route."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from trapworks.cli import app as cli_app
+from web.accounts_helpers import PASSWORD
+
+from .helpers import SMALL_LML, app_client, make_moderator, players
+
+
+@pytest.fixture
+def app(tmp_path):
+    with app_client(tmp_path) as c:
+        yield c.app
+
+
+def _seek(b, **extra):
+    return b.post(
+        "/api/seeks",
+        {"game": "last-mouse-lost", "options": SMALL_LML, "rated": False, "ai_after": None, **extra},
+        status=201,
+    )
+
+
+def test_the_quick_game_never_pairs_a_player_with_one_they_block(app):
+    (a, alice), (b, bob), (c, carol) = players(app, "alice", "bob", "carol")
+    a.post("/api/community/block", {"username": bob})
+    sa = _seek(a)
+    sb = _seek(b)
+    assert sa["status"] == "waiting" and sb["status"] == "waiting"  # the same pool, never paired
+    refused = b.post(f"/api/seeks/accept/{sa['id']}", status=403)
+    assert refused["code"] == "blocked"
+    sc = _seek(c)  # carol pairs with the one waiting longest, alice
+    assert sc["status"] == "matched"
+    assert b.get(f"/api/seeks/{sb['seek']}")["status"] == "waiting"
+    assert a.get(f"/api/seeks/{sa['seek']}")["game_id"] == sc["game_id"]
+
+
+def _game_with_chat(app, a, b, bob):
+    """A game between alice (seat 0) and bob (seat 1) where bob says something rude; (gid, line id)."""
+    sent = a.post(
+        "/api/community/challenges",
+        {"username": bob, "game": "last-mouse-lost", "options": SMALL_LML, "seat": 0},
+        status=201,
+    )["challenge"]
+    game = b.post(f"/api/community/challenges/{sent['id']}/accept")
+    store = app.state.store
+    store.add_chat(game["game_id"], 0, "alice", "good luck")
+    line = store.add_chat(game["game_id"], 1, bob, "you are a rude word")
+    store.add_chat(game["game_id"], 0, "alice", "that is not nice")
+    return game["game_id"], line["id"]
+
+
+def test_a_report_keeps_the_line_and_a_moderator_mutes_warns_bans_with_an_audit_trail(app):
+    (a, alice), (b, bob), (m, mod) = players(app, "alice", "bob", "mod")
+    gid, line = _game_with_chat(app, a, b, bob)
+    # bad reports change nothing and say why
+    assert (
+        a.post("/api/community/report", {"username": bob, "reason": "meanie"}, status=400)["code"]
+        == "bad_reason"
+    )
+    assert (
+        a.post(
+            "/api/community/report",
+            {"username": bob, "reason": "abuse", "game_id": gid, "chat_line": line - 1},
+            status=400,
+        )["code"]
+        == "not_their_line"
+    )
+    assert (
+        a.post("/api/community/report", {"username": mod, "reason": "abuse", "game_id": gid}, status=404)[
+            "code"
+        ]
+        == "not_in_game"
+    )
+    report = a.post(
+        "/api/community/report",
+        {"username": bob, "reason": "abuse", "details": "insults", "game_id": gid, "chat_line": line},
+        status=201,
+    )["report"]
+    assert a.get("/api/community/safety")["reports"][0]["status"] == "open"
+    # not yet a moderator: refused
+    assert m.get("/api/mod/reports", status=403)["code"] == "not_moderator"
+    assert m.post(f"/api/mod/players/{bob}/ban", {"reason": "x"}, status=403)["code"] == "not_moderator"
+    make_moderator(app, mod)
+    assert m.get("/api/community/me")["moderator"] is True
+    queue = m.get("/api/mod/reports")["reports"]
+    assert [(r["id"], r["username"], r["reporter"], r["chat_text"]) for r in queue] == [
+        (report, bob, alice, "you are a rude word")
+    ]
+    context = m.get(f"/api/mod/chat/{gid}", line=line)["lines"]
+    assert [(x["text"], x["reported"]) for x in context] == [
+        ("good luck", False),
+        ("you are a rude word", True),
+        ("that is not nice", False),
+    ]
+    assert context[1]["account"] == bob
+    history = m.get(f"/api/mod/players/{bob}")
+    assert history["chat"][0]["text"] == "you are a rude word" and history["reports"][0]["id"] == report
+    # warn: bob reads it once
+    m.post(f"/api/mod/players/{bob}/warn", {"reason": "mind your words"})
+    assert [n["kind"] for n in b.get("/api/community/me")["notices"]] == ["warn"]
+    assert b.get("/api/community/me")["notices"] == []
+    # mute for 10 minutes (closing the report): bob's chat lines are refused
+    assert m.post(f"/api/mod/players/{bob}/mute", {"reason": "x"}, status=400)["code"] == "mute_needs_minutes"
+    m.post(f"/api/mod/players/{bob}/mute", {"reason": "insults", "minutes": 10, "report": report})
+    assert m.get("/api/mod/reports")["reports"] == []
+    assert a.get("/api/community/safety")["reports"][0]["status"] == "closed"
+    chat = app.state.moderation
+    from trapworks.server.errors import ServiceError
+
+    with pytest.raises(ServiceError) as refused:
+        chat.check_chat(gid, 1)
+    assert refused.value.code == "muted" and "until" in refused.value.message
+    chat.check_chat(gid, 0)  # alice is not muted
+    # ban: bob's session ends and his log-in is refused; a wrong password still says only that
+    m.post(f"/api/mod/players/{bob}/ban", {"reason": "repeated insults", "days": 7})
+    assert b.get("/api/account/me")["account"] is None
+    banned = b.login(bob, status=403)
+    assert banned["code"] == "banned" and "repeated insults" in banned["error"]
+    assert b.login(bob, "a wrong password entirely", status=401)["code"] == "wrong_login"
+    assert m.get(f"/api/mod/players/{bob}")["banned"] is True
+    # the audit log holds every action, newest first
+    audit = m.get("/api/mod/audit")["audit"]
+    assert [(x["action"], x["target"]) for x in audit[:3]] == [("ban", bob), ("mute", bob), ("warn", bob)]
+    assert audit[0]["actor"] == mod and audit[0]["detail"]["reason"] == "repeated insults"
+    # lifted: bob logs in again
+    m.post(f"/api/mod/players/{bob}/lift")
+    b.login(bob)
+    assert b.get("/api/account/me")["account"]["username"] == bob
+    assert m.post(f"/api/mod/players/{bob}/lift", status=404)["code"] == "not_sanctioned"
+    assert m.post(f"/api/mod/players/{mod}/ban", {"reason": "x"}, status=400)["code"] == "moderate_self"
+
+
+def test_personal_mutes_are_listed_for_the_chat_to_hide(app):
+    (a, alice), (b, bob) = players(app, "alice", "bob")
+    a.post("/api/community/mute", {"username": bob})
+    assert a.get("/api/community/safety")["muted"] == [bob]
+    a.post("/api/community/unmute", {"username": bob})
+    assert a.get("/api/community/safety")["muted"] == []
+    assert a.post("/api/community/unmute", {"username": bob}, status=404)["code"] == "not_muted"
+    assert a.post("/api/community/block", {"username": alice}, status=400)["code"] == "block_self"
+
+
+def test_admin_grant_moderator_on_the_command_line(tmp_path):
+    db = f"sqlite:///{tmp_path / 'community.sqlite'}"
+    with app_client(tmp_path) as c:
+        ((_, alice),) = players(c.app, "alice")
+    runner = CliRunner()
+    r = runner.invoke(cli_app, ["admin", "grant-moderator", alice, "--db", db])
+    assert r.exit_code == 0 and r.output.strip() == f"{alice} is a moderator", r.output
+    r = runner.invoke(cli_app, ["admin", "grant-moderator", alice, "--db", db])
+    assert r.output.strip() == f"{alice} is a moderator already"
+    r = runner.invoke(cli_app, ["admin", "grant-moderator", "nobody-at-all", "--db", db])
+    assert r.exit_code == 2 and "no player is called 'nobody-at-all'" in r.output
+    with app_client(tmp_path) as c:
+        from web.accounts_helpers import Browser
+
+        b = Browser(c)
+        b.login(alice, PASSWORD)
+        assert b.get("/api/community/me")["moderator"] is True
+        assert b.get("/api/mod/audit")["audit"][0]["action"] == "grant-moderator"
+    r = runner.invoke(cli_app, ["admin", "revoke-moderator", alice, "--db", db])
+    assert r.output.strip() == f"{alice} is no longer a moderator"

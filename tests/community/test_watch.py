@@ -1,0 +1,118 @@
+"""Games to watch across two nodes (issue 41, deliver 2, must show): two server processes' apps
+on one database; games started on one node are listed on the other with players, ratings, moves
+and clock; the featured game is the best rated; when it ends (on the other node) the featured game
+switches; the links are spectator links (no seat token)."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from trapworks.server import create_app
+from web.accounts_helpers import SMALL_LML, Browser, play_to_end, unique
+
+
+@pytest.fixture
+def nodes(tmp_path):
+    url = f"sqlite:///{tmp_path / 'shared.sqlite'}"
+    with (
+        TestClient(create_app(url, data_dir=tmp_path)) as a,
+        TestClient(create_app(url, data_dir=tmp_path)) as b,
+    ):
+        yield a, b
+
+
+def signed_up(node: TestClient, prefix: str) -> tuple[Browser, str]:
+    b = Browser(TestClient(node.app))
+    name = unique(prefix)
+    b.signup(name)
+    return b, name
+
+
+def challenge_game(node_a, node_b, x: str, y: str, **clock) -> tuple[str, list[str]]:
+    """x challenges y on node A, y accepts on node B: (game id, seat tokens)."""
+    bx = Browser(TestClient(node_a.app))
+    bx.login(x)
+    by = Browser(TestClient(node_b.app))
+    by.login(y)
+    sent = bx.post(
+        "/api/community/challenges",
+        {"username": y, "game": "last-mouse-lost", "options": SMALL_LML, "seat": 0, **clock},
+        status=201,
+    )["challenge"]
+    game = by.post(f"/api/community/challenges/{sent['id']}/accept")
+    live = node_b.app.state.accounts.service.get(game["game_id"])
+    return game["game_id"], [s["token"] for s in live.stored.seats]
+
+
+def test_live_games_and_the_featured_game_across_two_nodes(nodes):
+    a, b = nodes
+    names = [signed_up(a, p)[1] for p in ("alice", "bob", "carol", "dave")]
+    alice, bob, carol, dave = names
+    assert b.get("/api/community/live").json() == {"games": [], "featured": {}}
+    first, first_tokens = challenge_game(a, b, alice, bob, days_per_move=1)
+    # carol and dave are rated higher: their game is the one to watch
+    from trapworks.server.accounts.models import RatingRow
+    from trapworks.server.community.core import now
+
+    community = a.app.state.community
+    with community.db.begin() as s:
+        for name in (carol, dave):
+            account_id, _ = community.player(name)
+            s.add(
+                RatingRow(
+                    account_id=account_id,
+                    game="last-mouse-lost",
+                    players=2,
+                    mu=40.0,
+                    sigma=3.0,
+                    games=12,
+                    updated=now(),
+                )
+            )
+    second, second_tokens = challenge_game(b, a, carol, dave)
+    listed = b.get("/api/community/live").json()
+    assert [g["id"] for g in listed["games"]] == [second, first]
+    top = listed["games"][0]
+    assert [(p["username"], p["rating"]) for p in top["players"]] == [
+        (carol, 3360),
+        (dave, 3360),
+    ]  # 1500 + 60 x (40 - 3 x 3)
+    assert listed["featured"]["last-mouse-lost"]["id"] == second
+    low = listed["games"][1]
+    assert [p["username"] for p in low["players"]] == [alice, bob] and low["moves"] == 0
+    assert (
+        low["clock"]["seconds"] == 86400 and low["clock"]["to_move"] == 0 and low["clock"]["left_s"] > 86000
+    )
+    for g in listed["games"]:  # spectator links only
+        spectator = a.app.state.accounts.service.get(g["id"]).stored.spectator_token
+        assert g["watch"] == f"/g/{g['id']}#t={spectator}"
+    # the featured game ends on node A: node B features the other at once
+    play_to_end(a, second, second_tokens)
+    again = b.get("/api/community/live").json()
+    assert [g["id"] for g in again["games"]] == [first]
+    assert again["featured"]["last-mouse-lost"]["id"] == first
+    # a move made on node A shows on node B
+    state = a.get(f"/api/games/{first}", params={"token": first_tokens[0]}).json()["state"]
+    r = a.post(
+        f"/api/games/{first}/moves",
+        json={
+            "token": first_tokens[0],
+            "action": state["view"]["legal_actions"][0]["text"],
+            "ply": state["ply"],
+        },
+    )
+    assert r.status_code == 200, r.text
+    moved = b.get("/api/community/live", params={"game": "last-mouse-lost"}).json()
+    assert moved["games"][0]["moves"] >= 1 and moved["games"][0]["clock"]["to_move"] == 1
+    assert b.get("/api/community/live", params={"game": "mouse-trap"}).json() == {"games": [], "featured": {}}
+
+
+def test_a_game_with_a_seat_not_yet_taken_is_not_listed(nodes):
+    a, _b = nodes
+    br, _name = signed_up(a, "erin")
+    made = br.post(
+        "/api/account/games", {"game": "last-mouse-lost", "options": SMALL_LML, "rated": False}, status=201
+    )
+    assert made["invites"]
+    assert a.get("/api/community/live").json()["games"] == []
