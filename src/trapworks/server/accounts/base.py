@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import sessionmaker
 
+from ..errors import ErrorCode
 from ..service import ServiceError
 from .models import (
     AccountGameRow,
@@ -100,8 +101,7 @@ class LoginLimiter:
                 wait = int((oldest - since).total_seconds()) + 1
                 what = "this account" if kind == "account" else "your address"
                 raise ServiceError(
-                    429,
-                    "too_many_attempts",
+                    ErrorCode.TOO_MANY_ATTEMPTS,
                     f"too many failed log-ins for {what}: try again in {wait // 60 + 1} minutes",
                 )
 
