@@ -31,7 +31,7 @@ from trapworks.core import State
 from trapworks.core.record import GameRecord
 from trapworks.core.spec import MoveVerdict, spec_of
 
-from .errors import ServiceError
+from .errors import ErrorCode, ServiceError
 from .features.hint import hint_agent_name
 from .messages import ErrorReply
 from .seat_player import IllegalChoice, SeatPlayer
@@ -121,7 +121,7 @@ class Analyses:
         try:
             if not live.ended():
                 raise ServiceError(
-                    409, "not_finished", "this game is not over yet: it is analysed once it has ended"
+                    ErrorCode.NOT_FINISHED, "this game is not over yet: it is analysed once it has ended"
                 )
             record = service.game_record(live)
             key = live.key

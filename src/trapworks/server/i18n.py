@@ -186,6 +186,8 @@ def server_patterns() -> list[str]:
                 fname = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
                 if fname in ("ServiceError", "_refuse", "refuse") and len(node.args) >= 3:
                     nodes.append(node.args[2])
+                elif fname == "ServiceError" and len(node.args) == 2:  # ServiceError(ErrorCode.X, message)
+                    nodes.append(node.args[1])
             elif isinstance(node, ast.Dict):
                 for k, v in zip(node.keys, node.values, strict=True):
                     if isinstance(k, ast.Constant) and k.value in ("error", "message") and v is not None:

@@ -43,7 +43,7 @@ from trapworks.core.spec import spec_of
 
 from .bus import Bus, LocalBus
 from .catalog import catalog_words, renderer_url
-from .errors import STORAGE_FAILED, ServiceError
+from .errors import STORAGE_FAILED, ErrorCode, ServiceError
 from .features import Feature, Setup, discover
 from .features.hint import Hint
 from .features.names import BadName, clean_name
@@ -68,14 +68,14 @@ F = TypeVar("F", bound=Hooks)
 
 def create_request(**fields: Any) -> CreateGame:
     """A creation request the server makes itself (the accounts' challenges and quick games),
-    validated by the same model as a client's; a refusal names the field (400)."""
+    validated by the same model as a client's; a refusal names the field (bad_clock, bad_request)."""
     try:
         return CreateGame.model_validate(fields)
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(x) for x in first.get("loc", ())) or "request"
-        code = "bad_clock" if where.startswith("clock") else "bad_request"
-        raise ServiceError(400, code, f"{where}: {first.get('msg')}") from None
+        code = ErrorCode.BAD_CLOCK if where.startswith("clock") else ErrorCode.BAD_REQUEST
+        raise ServiceError(code, f"{where}: {first.get('msg')}") from None
 
 
 def game_key(stored: StoredGame) -> bytes:
@@ -216,15 +216,15 @@ class GameService:
 
     def make_game(self, game_id: str, options: dict[str, Any]) -> Game:
         if not isinstance(options, dict):
-            raise ServiceError(400, "bad_options", "options must be a JSON object of option name -> value")
+            raise ServiceError(ErrorCode.BAD_OPTIONS, "options must be a JSON object of option name -> value")
         try:
             return make(game_id, **options)
         except UnknownGameError as e:
-            raise ServiceError(404, "unknown_game", str(e)) from None
+            raise ServiceError(ErrorCode.UNKNOWN_GAME, str(e)) from None
         except TrapworksError as e:
-            raise ServiceError(400, "bad_options", str(e)) from None
+            raise ServiceError(ErrorCode.BAD_OPTIONS, str(e)) from None
         except TypeError as e:
-            raise ServiceError(400, "bad_options", f"{game_id}: bad options: {e}") from None
+            raise ServiceError(ErrorCode.BAD_OPTIONS, f"{game_id}: bad options: {e}") from None
 
     def check_options(self, game_id: str, options: dict[str, Any]) -> dict[str, Any]:
         return self._describe(self.make_game(game_id, options))
@@ -240,8 +240,7 @@ class GameService:
         seats = request.seats if request.seats is not None else [SeatSpec(kind="human")] * n
         if len(seats) != n:
             raise ServiceError(
-                400,
-                "bad_seats",
+                ErrorCode.BAD_SEATS,
                 f"{game_id} with these options has {n} seats; "
                 f"give exactly {n} seat entries, got {len(seats)}",
             )
@@ -251,7 +250,7 @@ class GameService:
             try:
                 name = clean_name(s.name) if s.name else ""
             except BadName as e:
-                raise ServiceError(400, "bad_name", f"seat {i + 1}: {e}") from None
+                raise ServiceError(ErrorCode.BAD_NAME, f"seat {i + 1}: {e}") from None
             if s.kind == "human":
                 # An invited seat's token goes only to whoever claims its invite link (one use):
                 # the creator hands out the link, never the token.
@@ -268,8 +267,7 @@ class GameService:
             else:
                 if s.agent not in agents:
                     raise ServiceError(
-                        400,
-                        "bad_seats",
+                        ErrorCode.BAD_SEATS,
                         f"seat {i + 1}: unknown agent {s.agent!r}; {game_id} offers {', '.join(agents)}",
                     )
                 seat_rows.append({"kind": "agent", "agent": s.agent, "name": name, "token": None})
@@ -303,7 +301,7 @@ class GameService:
                 else game.new_initial_state(seed=setup_seed(stored))
             )
         except TrapworksError as e:
-            raise ServiceError(400, "bad_position", str(e)) from None
+            raise ServiceError(ErrorCode.BAD_POSITION, str(e)) from None
         control = self.new_control(Setup(request, game, n, rematch_of))  # the clock checked here
         room = Room(stored=stored, game=game, state=state, log=[], key=key, host=self)
         room.control = GameControl(control)
@@ -335,15 +333,13 @@ class GameService:
         cls = type(game)
         if seed is not None and (cls.has_hidden_information or cls.has_chance):
             raise ServiceError(
-                400,
-                "chosen_seed_shared",
+                ErrorCode.CHOSEN_SEED_SHARED,
                 f"a chosen seed fixes every secret and chance outcome of {game.game_id}: "
                 "allowed only with at most one human seat",
             )
         if start is not None and cls.has_hidden_information:
             raise ServiceError(
-                400,
-                "chosen_start_shared",
+                ErrorCode.CHOSEN_START_SHARED,
                 f"a chosen start position shows its hidden parts of {game.game_id} to its creator: "
                 "allowed only with at most one human seat",
             )
@@ -354,13 +350,13 @@ class GameService:
             live.used = time.monotonic()  # i26: a game asked for is not evicted (eviction.py)
             return live
         if not isinstance(gid, str) or len(gid) > 64:
-            raise ServiceError(404, "no_such_game", f"no game {gid!r}")
+            raise ServiceError(ErrorCode.NO_SUCH_GAME, f"no game {gid!r}")
         try:
             stored = self.store.load_game(gid)
         except Exception as e:
             raise self.store_failed(f"load game {gid!r}", e) from None
         if stored is None:
-            raise ServiceError(404, "no_such_game", f"no game {gid!r} on this server")
+            raise ServiceError(ErrorCode.NO_SUCH_GAME, f"no game {gid!r} on this server")
         live = self.rebuild(stored)
         live.published_ply = live.ply()
         try:
@@ -383,7 +379,7 @@ class GameService:
         """Log a failed store operation; the 503 to answer with (nothing was acknowledged)."""
         self.store_failures += 1
         log.error("storage failure (%s): %s: %s", what, type(error).__name__, error)
-        return ServiceError(503, "storage_unavailable", STORAGE_FAILED)
+        return ServiceError(ErrorCode.STORAGE_UNAVAILABLE, STORAGE_FAILED)
 
     def rebuild(self, stored: StoredGame) -> Room:
         """Replay the stored actions: the state after a restart is the state before it."""
@@ -403,12 +399,11 @@ class GameService:
                     stories.append(story_entry(owner, state, action))
                 except IllegalActionError as e:
                     raise ServiceError(
-                        500,
-                        "cannot_resume",
+                        ErrorCode.CANNOT_RESUME,
                         f"game {stored.id}: stored action {i + 1} ({text!r}) no longer replays: {e.reason}",
                     ) from None
         except TrapworksError as e:
-            raise ServiceError(500, "cannot_resume", f"game {stored.id} cannot be resumed: {e}") from None
+            raise ServiceError(ErrorCode.CANNOT_RESUME, f"game {stored.id} cannot be resumed: {e}") from None
         return Room(
             stored=stored,
             game=game,
@@ -429,8 +424,7 @@ class GameService:
                 self.take_seat(live, i)
                 return i
         raise ServiceError(
-            403,
-            "invite_used",
+            ErrorCode.INVITE_USED,
             "this invite link was already used or is not one of this game's; ask for a new one",
         )
 
@@ -451,7 +445,7 @@ class GameService:
             joined = self.store.take_seat(live.id, seat, len(left))
         except SeatTaken:
             raise ServiceError(
-                409, "seat_taken", f"seat {seat + 1} was taken by someone else first"
+                ErrorCode.SEAT_TAKEN, f"seat {seat + 1} was taken by someone else first"
             ) from None
         except Exception as e:
             raise self.store_failed(f"take a seat of game {live.id}", e) from None
@@ -586,7 +580,7 @@ class GameService:
         seat = live.seat_for(token)
         log = list(live.log)
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(log):
-            raise ServiceError(400, "bad_ply", f"move {ply!r} is not in this game (0 to {len(log)})")
+            raise ServiceError(ErrorCode.BAD_PLY, f"move {ply!r} is not in this game (0 to {len(log)})")
         stored = live.stored
         state = (
             live.game.state_from_position(stored.start)
@@ -608,8 +602,7 @@ class GameService:
         """The game's record, refused while a game with hidden information is on (it shows all)."""
         if type(live.game).has_hidden_information and not live.ended():
             raise ServiceError(
-                403,
-                "record_hidden",
+                ErrorCode.RECORD_HIDDEN,
                 "this game has hidden information: its record (which shows "
                 "everything) can be downloaded once the game is over",
             )
@@ -643,35 +636,36 @@ class GameService:
         spec = spec_of(live.game)
         hook = spec.extra if spec is not None else None
         if hook is None:
-            raise ServiceError(404, "no_extra", f"{live.stored.game} offers no extra data")
+            raise ServiceError(ErrorCode.NO_EXTRA, f"{live.stored.game} offers no extra data")
         try:
             return hook(live.state, seat, name, params)
         except TrapworksError as e:
-            raise ServiceError(400, "bad_extra", str(e)) from None
+            raise ServiceError(ErrorCode.BAD_EXTRA, str(e)) from None
         except KeyError:
-            raise ServiceError(404, "no_extra", f"{live.stored.game} offers no extra data {name!r}") from None
+            raise ServiceError(
+                ErrorCode.NO_EXTRA, f"{live.stored.game} offers no extra data {name!r}"
+            ) from None
 
     # --- replay of a record in the browser ----------------------------------------------------
     @staticmethod
     def replay_steps(record: GameRecord, seat: int | None = None, limit: int = 5000) -> dict[str, Any]:
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or seat < 0):
             raise ServiceError(
-                400, "bad_seat", f"seat {seat!r}: a seat number from 0, or null for a spectator"
+                ErrorCode.BAD_SEAT, f"seat {seat!r}: a seat number from 0, or null for a spectator"
             )
         if len(record.actions) > limit:
             raise ServiceError(
-                413, "record_too_long", f"record has {len(record.actions)} actions; at most {limit}"
+                ErrorCode.RECORD_TOO_LONG, f"record has {len(record.actions)} actions; at most {limit}"
             )
         try:
             game = make(record.game, **record.options)
         except TrapworksError as e:
-            raise ServiceError(400, "bad_record", str(e)) from None
+            raise ServiceError(ErrorCode.BAD_RECORD, str(e)) from None
         except TypeError as e:
-            raise ServiceError(400, "bad_record", f"record options: {e}") from None
+            raise ServiceError(ErrorCode.BAD_RECORD, f"record options: {e}") from None
         if seat is not None and seat >= game.num_players():
             raise ServiceError(
-                400,
-                "bad_seat",
+                ErrorCode.BAD_SEAT,
                 f"seat {seat}: this {record.game} game has seats 0-{game.num_players() - 1}",
             )
         steps = []
@@ -704,9 +698,9 @@ class GameService:
                 previous = player
             forfeits = record.forfeit_list()
         except TrapworksError as e:
-            raise ServiceError(400, "bad_record", str(e)) from None
+            raise ServiceError(ErrorCode.BAD_RECORD, str(e)) from None
         except ValueError as e:
-            raise ServiceError(400, "bad_record", f"record forfeits: {e}") from None
+            raise ServiceError(ErrorCode.BAD_RECORD, f"record forfeits: {e}") from None
         ending = None
         if forfeits:
             # Ended off the board (resigned, out of time, aborted): the kernel's result on the last step.
@@ -737,7 +731,7 @@ class GameService:
         loop keeps serving every game meanwhile. At most CPU_QUEUE replays run or wait. The answer
         comes back as JSON bytes, encoded in the worker: encoding megabytes of views is CPU work too."""
         if self._cpu_slots.locked():
-            raise ServiceError(503, "busy", "the server is busy with other replays; try again in a moment")
+            raise ServiceError(ErrorCode.BUSY, "the server is busy with other replays; try again in a moment")
         async with self._cpu_slots:
             if self._cpu_pool is None:
                 # spawn: a fresh interpreter, not a fork of this threaded server process.
@@ -772,5 +766,5 @@ def _replay_job(record_data: dict[str, Any], seat: int | None) -> bytes:
     try:
         record = GameRecord.from_dict(record_data)
     except RecordError as e:
-        raise ServiceError(400, "bad_record", str(e)) from None
+        raise ServiceError(ErrorCode.BAD_RECORD, str(e)) from None
     return orjson.dumps(GameService.replay_steps(record, seat), option=orjson.OPT_NON_STR_KEYS)

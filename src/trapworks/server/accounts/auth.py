@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
+from ..errors import ErrorCode
 from ..service import ServiceError
 from .credentials import (
     BadCredentials,
@@ -44,7 +45,7 @@ class Authentication(AccountsShared):
             name = check_username(username)
             check_password(password, name)
         except BadCredentials as e:
-            raise ServiceError(400, e.code, e.message) from None
+            raise ServiceError(ErrorCode.of(e.code), e.message) from None
         try:
             with self.db.begin() as s:
                 row = AccountRow(
@@ -58,21 +59,21 @@ class Authentication(AccountsShared):
                 account_id = row.id
         except IntegrityError:
             raise ServiceError(
-                409, "username_taken", f"the username {name!r} is taken; choose another"
+                ErrorCode.USERNAME_TAKEN, f"the username {name!r} is taken; choose another"
             ) from None
         log.info("account created: %s", name)
         return account_id
 
     def login(self, username: Any, password: Any, address: str) -> int:
         if not isinstance(username, str) or not isinstance(password, str) or len(password) > 1024:
-            raise ServiceError(401, "wrong_login", WRONG_LOGIN)
+            raise ServiceError(ErrorCode.WRONG_LOGIN, WRONG_LOGIN)
         key = username_key(username.strip())[:64]
         self.limiter.check(key, address)
         with self.db() as s:
             row = s.scalars(select(AccountRow).where(AccountRow.username_key == key)).first()
         if not verify_password(row.password_hash if row else None, password) or row is None:
             self.limiter.failed(key, address)
-            raise ServiceError(401, "wrong_login", WRONG_LOGIN)
+            raise ServiceError(ErrorCode.WRONG_LOGIN, WRONG_LOGIN)
         self.limiter.succeeded(key, address)
         for check in self.login_checks:  # after the password: a guesser learns nothing
             check(row.id)
@@ -110,7 +111,7 @@ class Authentication(AccountsShared):
         if not cookie:
             return None
         if len(cookie) > 200:
-            raise ServiceError(401, "session_expired", "your session has expired: log in again")
+            raise ServiceError(ErrorCode.SESSION_EXPIRED, "your session has expired: log in again")
         h = session_hash(cookie)
         with self.db() as s:
             row = s.execute(
@@ -121,7 +122,7 @@ class Authentication(AccountsShared):
         if row is None or (_aware(row[0].expires) or _now()) <= _now():
             if row is not None:
                 self.end_session(cookie)
-            raise ServiceError(401, "session_expired", "your session has expired: log in again")
+            raise ServiceError(ErrorCode.SESSION_EXPIRED, "your session has expired: log in again")
         sess, username = row
         return Current(sess.account_id, username, sess.csrf, h)
 
@@ -133,7 +134,7 @@ class Authentication(AccountsShared):
         with self.db() as s:
             row = s.get(AccountRow, current.account_id)
         if row is None or not isinstance(password, str) or not verify_password(row.password_hash, password):
-            raise ServiceError(403, "wrong_password", "to delete your account, type your password")
+            raise ServiceError(ErrorCode.WRONG_PASSWORD, "to delete your account, type your password")
         with self.db.begin() as s:
             for table in (SessionRow, AccountSeatRow, RatingRow, RatingHistoryRow):
                 s.execute(delete(table).where(table.account_id == current.account_id))
@@ -147,7 +148,7 @@ class Authentication(AccountsShared):
                 select(AccountRow).where(AccountRow.username_key == username_key(username))
             ).first()
         if row is None:
-            raise ServiceError(404, "no_such_player", f"no player {username[:40]!r}")
+            raise ServiceError(ErrorCode.NO_SUCH_PLAYER, f"no player {username[:40]!r}")
         return row.id, row.username
 
     def count_accounts(self) -> int:

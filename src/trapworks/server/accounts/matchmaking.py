@@ -36,6 +36,7 @@ from sqlalchemy.exc import DBAPIError
 
 from trapworks.agents import available_agents
 
+from ..errors import ErrorCode
 from ..service import ServiceError, create_request
 from . import ratings
 from .core import variant_of
@@ -160,7 +161,7 @@ class Matchmaker:
     async def seek(self, current: Current | None, body: dict[str, Any]) -> Seek:
         game_id = body.get("game")
         if not isinstance(game_id, str):
-            raise ServiceError(400, "bad_game", "game: the id of a game, e.g. last-mouse-lost")
+            raise ServiceError(ErrorCode.BAD_GAME, "game: the id of a game, e.g. last-mouse-lost")
         game = self.service.make_game(game_id, body.get("options") or {})
         agents = available_agents(game)
         ai_after = body.get("ai_after", 30)
@@ -170,26 +171,24 @@ class Matchmaker:
             or not 1 <= ai_after <= AI_AFTER_MAX_S
         ):
             raise ServiceError(
-                400,
-                "bad_ai_after",
+                ErrorCode.BAD_AI_AFTER,
                 f"ai_after {ai_after!r}: seconds from 1 to {AI_AFTER_MAX_S:g}, or null (never)",
             )
         level = body.get("ai_level", "easy")
         if level not in agents:
-            raise ServiceError(400, "bad_ai_level", f"ai_level {level!r}: one of {', '.join(agents)}")
+            raise ServiceError(ErrorCode.BAD_AI_LEVEL, f"ai_level {level!r}: one of {', '.join(agents)}")
         days = body.get("days_per_move")
         if days is not None and (
             isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= MAX_DAYS_PER_MOVE
         ):
             raise ServiceError(
-                400,
-                "bad_days_per_move",
+                ErrorCode.BAD_DAYS_PER_MOVE,
                 f"days_per_move {days!r}: whole days from 1 to {MAX_DAYS_PER_MOVE}, or null",
             )
         rated = bool(body.get("rated", current is not None))
         if rated and current is None:
             raise ServiceError(
-                401, "login_needed", "a rated game is for players with an account: log in, or play casual"
+                ErrorCode.LOGIN_NEEDED, "a rated game is for players with an account: log in, or play casual"
             )
         n = game.num_players()
         if current is not None:
@@ -227,7 +226,7 @@ class Matchmaker:
         seek = await asyncio.to_thread(self._touch, key)
         if seek is None:
             raise ServiceError(
-                404, "no_such_seek", "this seek is gone (cancelled, or not polled for a while)"
+                ErrorCode.NO_SUCH_SEEK, "this seek is gone (cancelled, or not polled for a while)"
             )
         if seek.status == "waiting":
             await self._match()
@@ -252,21 +251,21 @@ class Matchmaker:
                 delete(SeekRow).where(SeekRow.id_hash == seek_hash(secret), SeekRow.status == "waiting")
             )
         if not gone.rowcount:  # type: ignore[attr-defined]
-            raise ServiceError(404, "no_such_seek", "no waiting seek with this id")
+            raise ServiceError(ErrorCode.NO_SUCH_SEEK, "no waiting seek with this id")
 
     async def accept(self, current: Current | None, public_id: str) -> Seek:
         """Take a listed seek: a game with its seeker at once, whatever the ratings."""
         target = await asyncio.to_thread(self._by_public_id, public_id)
         if target is None:
-            raise ServiceError(404, "no_such_seek", "this seek was taken or withdrawn; pick another")
+            raise ServiceError(ErrorCode.NO_SUCH_SEEK, "this seek was taken or withdrawn; pick another")
         if current is not None and target.account_id == current.account_id:
-            raise ServiceError(409, "own_seek", "this is your own seek")
-        if current is not None and self.kept_apart(current.account_id, target.account_id):  # i41
-            raise ServiceError(403, "blocked", "you cannot play this player: one of you blocks the other")
+            raise ServiceError(ErrorCode.OWN_SEEK, "this is your own seek")
+        if current is not None and self.kept_apart(current.account_id, target.account_id):  # community
+            raise ServiceError(ErrorCode.BLOCKED, "you cannot play this player: one of you blocks the other")
         if target.rated and current is None:
-            raise ServiceError(401, "login_needed", "this seek is for a rated game: log in to accept it")
+            raise ServiceError(ErrorCode.LOGIN_NEEDED, "this seek is for a rated game: log in to accept it")
         if target.players != 2:
-            raise ServiceError(409, "not_two_players", "only two-player seeks are accepted from the list")
+            raise ServiceError(ErrorCode.NOT_TWO_PLAYERS, "only two-player seeks are accepted from the list")
         body = {
             "game": target.game,
             "options": target.options,
@@ -355,7 +354,7 @@ class Matchmaker:
             count = s.scalar(select(func.count()).select_from(SeekRow).where(SeekRow.status == "waiting"))
             if (count or 0) >= MAX_SEEKS:
                 raise ServiceError(
-                    503, "busy", "too many players are seeking right now; try again in a moment"
+                    ErrorCode.BUSY, "too many players are seeking right now; try again in a moment"
                 )
             s.add(seek.row())
 

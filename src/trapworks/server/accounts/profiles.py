@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     pass
 
 
+from ..features.clock import Clock
 from .base import _iso
 from .rated import Ratings
 
@@ -189,8 +190,7 @@ class Profiles(Ratings):
         self.game_changed(live)  # an ended game found here gets its result now
         if live.ended():
             return {"state": "finished"}
-        ctl = live.control
-        deadline = getattr(ctl, "deadline", None)
+        deadline = self.service.feature(Clock).deadline(live)
         to_move = live.state.current_player()
         return {
             "state": "your_turn" if to_move == seat else "waiting",

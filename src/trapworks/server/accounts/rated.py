@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
+from ..errors import ErrorCode
 from ..service import ServiceError
 from . import ratings
 from .models import (
@@ -53,11 +54,11 @@ class Ratings(Authentication):
         """The seat that `token` opens in game `gid` joins the account (the token proves it is
         the browser's); the seat number. Refused for a spectator token or a seat another holds."""
         if not isinstance(gid, str) or not isinstance(token, str):
-            raise ServiceError(400, "bad_seat", "a seat is {game: id, token: its seat token}")
+            raise ServiceError(ErrorCode.BAD_SEAT, "a seat is {game: id, token: its seat token}")
         live = self.service.get(gid)
         seat = live.seat_for(token)
         if seat is None:
-            raise ServiceError(400, "spectator", "a spectator link holds no seat")
+            raise ServiceError(ErrorCode.SPECTATOR, "a spectator link holds no seat")
         if self._game(gid) is None:
             self.register_game(live, rated=False)
         try:
@@ -68,7 +69,7 @@ class Ratings(Authentication):
                 if held is not None:
                     if held.account_id != account_id:
                         raise ServiceError(
-                            409, "seat_held", f"seat {seat + 1} of this game belongs to another player"
+                            ErrorCode.SEAT_HELD, f"seat {seat + 1} of this game belongs to another player"
                         )
                     return seat
                 s.add(
@@ -78,7 +79,7 @@ class Ratings(Authentication):
                 )
         except IntegrityError:
             raise ServiceError(
-                409, "seat_held", f"seat {seat + 1} of this game belongs to another player"
+                ErrorCode.SEAT_HELD, f"seat {seat + 1} of this game belongs to another player"
             ) from None
         self._games.pop(gid, None)
         # The game may have ended while the seat was anonymous: its result is filled in now.
@@ -89,7 +90,7 @@ class Ratings(Authentication):
 
     def attach_many(self, account_id: int, seats: Any) -> dict[str, Any]:
         if not isinstance(seats, list) or len(seats) > MAX_ATTACH:
-            raise ServiceError(400, "bad_seats", f"seats: a list of at most {MAX_ATTACH} {{game, token}}")
+            raise ServiceError(ErrorCode.BAD_SEATS, f"seats: a list of at most {MAX_ATTACH} {{game, token}}")
         joined, refused = [], []
         for entry in seats:
             gid = entry.get("game") if isinstance(entry, dict) else None

@@ -17,6 +17,7 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, Field
 
+from ..errors import ErrorCode
 from ..service import ServiceError, create_request
 from . import ratings
 from .core import Accounts, Current
@@ -113,7 +114,7 @@ class Gate:
         who = self.accounts.session(request.cookies.get(SESSION_COOKIE))
         if who is None and required:
             raise ServiceError(
-                401, "login_needed", "log in first (or sign up): this is for players with an account"
+                ErrorCode.LOGIN_NEEDED, "log in first (or sign up): this is for players with an account"
             )
         return who
 
@@ -122,8 +123,7 @@ class Gate:
         expected = who.csrf if who is not None else (request.cookies.get(CSRF_COOKIE) or "")
         if not sent or not expected or not secrets.compare_digest(sent.encode(), expected.encode()):
             raise ServiceError(
-                403,
-                "csrf_failed",
+                ErrorCode.CSRF_FAILED,
                 "this request's CSRF token is missing or wrong: reload the page and try again",
             )
 
@@ -137,7 +137,7 @@ class Gate:
         who = self.current(request, required=True)
         assert who is not None
         if who.username.casefold() != username.casefold():
-            raise ServiceError(403, "not_yours", "this is another player's private data")
+            raise ServiceError(ErrorCode.NOT_YOURS, "this is another player's private data")
         return who
 
 
@@ -296,13 +296,13 @@ def _new_game_routes(router: APIRouter, accounts: Accounts, matchmaker: Matchmak
         n = game.num_players()
         mine = body.seat if body.seat is not None else secrets.randbelow(n)
         if mine >= n:
-            raise ServiceError(400, "bad_seat", f"seat {mine}: this game has seats 0 to {n - 1}")
+            raise ServiceError(ErrorCode.BAD_SEAT, f"seat {mine}: this game has seats 0 to {n - 1}")
         seats = [
             {"kind": "human", "name": who.username} if i == mine else {"kind": "human", "invite": True}
             for i in range(n)
         ]
         if body.days_per_move and body.seconds_per_move:
-            raise ServiceError(400, "bad_clock", "give days_per_move or seconds_per_move, not both")
+            raise ServiceError(ErrorCode.BAD_CLOCK, "give days_per_move or seconds_per_move, not both")
         per_move = body.days_per_move * 86400 if body.days_per_move else body.seconds_per_move
         clock = {"mode": "move", "seconds": per_move, "on_timeout": "forfeit"} if per_move else None
         live = await accounts.service.create(

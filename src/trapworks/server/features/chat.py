@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from ..limits import RateLimiter
 from ..messages import ChatLineMessage, ChatMessage
 from ..room import Connection, Room
@@ -33,26 +33,25 @@ REFUSED_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"}
 
 def _too_long(n: int) -> ServiceError:
     return ServiceError(
-        400, "chat_too_long", f"a chat line is at most {CHAT_MAX} characters (this one has {n})"
+        ErrorCode.CHAT_TOO_LONG, f"a chat line is at most {CHAT_MAX} characters (this one has {n})"
     )
 
 
 def clean_text(raw: object) -> str:
     """A chat line as stored: trimmed, tabs and line breaks made spaces; refused with the reason."""
     if not isinstance(raw, str):
-        raise ServiceError(400, "bad_chat", f"a chat line is text, not {type(raw).__name__}")
+        raise ServiceError(ErrorCode.BAD_CHAT, f"a chat line is text, not {type(raw).__name__}")
     if len(raw) > 4 * CHAT_MAX:
         raise _too_long(len(raw))
     text = raw.replace("\t", " ").replace("\r\n", " ").replace("\r", " ").replace("\n", " ").strip()
     for ch in text:
         if unicodedata.category(ch) in REFUSED_CATEGORIES:
             raise ServiceError(
-                400,
-                "bad_chat",
+                ErrorCode.BAD_CHAT,
                 f"a chat line cannot hold control or invisible characters (U+{ord(ch):04X} is one)",
             )
     if not text:
-        raise ServiceError(400, "bad_chat", "a chat line needs at least one visible character")
+        raise ServiceError(ErrorCode.BAD_CHAT, "a chat line needs at least one visible character")
     if len(text) > CHAT_MAX:
         raise _too_long(len(text))
     return text
@@ -102,7 +101,7 @@ class Chat(Feature):
         """Store a line from this connection and send it to everyone; the line, or the refusal."""
         if not self.may_write(live, conn.seat):
             raise ServiceError(
-                403, "chat_read_only", "spectators read this game's chat but cannot write in it"
+                ErrorCode.CHAT_READ_ONLY, "spectators read this game's chat but cannot write in it"
             )
         text = clean_text(raw)
         for check in self.checks:  # i41
@@ -111,8 +110,7 @@ class Chat(Feature):
         # sockets of the game's spectator link (i26: reconnecting bought a new allowance).
         if not self._rates.allow((live.id, conn.seat)):
             raise ServiceError(
-                429,
-                "chat_rate_limited",
+                ErrorCode.CHAT_RATE_LIMITED,
                 f"too many chat lines: at most {CHAT_BURST} at once, then one every "
                 f"{1 / CHAT_RATE_PER_S:g} s; wait a moment",
             )

@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 from trapworks.agents import available_agents
 from trapworks.core import CHANCE, Game
 
-from ..errors import STORE_RETRY_S, ServiceError
+from ..errors import STORE_RETRY_S, ErrorCode, ServiceError
 from ..messages import ClockSpec
 from ..room import CONTROL_TRIES, Room
 from ..seat_player import IllegalChoice, SeatPlayer
@@ -48,12 +48,11 @@ def check_clock(spec: ClockSpec | None, game: Game) -> dict[str, Any] | None:
     agents = available_agents(game)
     if spec.mode == "move" and spec.increment:
         raise ServiceError(
-            400, "bad_clock", "clock.increment is for mode 'total' (a per-turn clock restarts anyway)"
+            ErrorCode.BAD_CLOCK, "clock.increment is for mode 'total' (a per-turn clock restarts anyway)"
         )
     if spec.on_timeout == "ai" and spec.ai_level not in agents:
         raise ServiceError(
-            400,
-            "bad_clock",
+            ErrorCode.BAD_CLOCK,
             f"clock.ai_level {spec.ai_level!r}: one of this game's agents ({', '.join(agents)})",
         )
     return {
@@ -107,6 +106,11 @@ class Clock(Feature):
             },
             "clock_moves": [],
         }
+
+    def deadline(self, room: Room) -> float | None:
+        """When the seat on move runs out (a Unix time; None: no clock running)."""
+        held = room.control.local.get(self.name)
+        return held.deadline if held is not None else None
 
     def busy(self, room: Room) -> bool:
         held = room.control.local.get(self.name)
@@ -373,7 +377,7 @@ class Clock(Feature):
                 action = await asyncio.to_thread(player.choose, state, ply)
             except IllegalChoice:
                 raise ServiceError(
-                    500, "clock_agent_failed", f"the clock's {level} agent chose an illegal action"
+                    ErrorCode.CLOCK_AGENT_FAILED, f"the clock's {level} agent chose an illegal action"
                 ) from None
             ctl.data["clock_moves"].append(ply)
             try:

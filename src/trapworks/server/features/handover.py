@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from trapworks.agents import available_agents
 
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from ..messages import ERROR_REPLIES
 from ..messages import HandOver as HandOverCommand
 from ..room import CONTROL_TRIES, Room
@@ -180,22 +180,21 @@ class HandOver(Feature):
         seat, agent = cmd.seat, cmd.agent
         if seat >= len(room.stored.seats):  # the model checked it is a number >= 0
             last = len(room.stored.seats) - 1
-            raise ServiceError(400, "bad_seat", f"seat {seat!r}: a seat number from 0 to {last}")
+            raise ServiceError(ErrorCode.BAD_SEAT, f"seat {seat!r}: a seat number from 0 to {last}")
         agents = available_agents(room.game)
         ctl = room.control
         level = agent or (ctl.data.get("clock") or {}).get("ai_level") or stand_in(room)
         if level not in agents:
-            raise ServiceError(400, "bad_agent", f"agent {level!r}: one of {', '.join(agents)}")
+            raise ServiceError(ErrorCode.BAD_AGENT, f"agent {level!r}: one of {', '.join(agents)}")
         async with room.lock:
             await room.refresh_locked()
             if room.ended():
-                raise ServiceError(409, "game_over", "the game is over")
+                raise ServiceError(ErrorCode.GAME_OVER, "the game is over")
             if room.stored.seats[by]["kind"] != "human":
-                raise ServiceError(403, "seat_handed", "your own seat is played by an AI now")
+                raise ServiceError(ErrorCode.SEAT_HANDED, "your own seat is played by an AI now")
             if seat not in self._handable(room, by):
                 raise ServiceError(
-                    409,
-                    "not_gone",
+                    ErrorCode.NOT_GONE,
                     f"seat {seat + 1} cannot be handed to an AI: only another human seat whose player "
                     f"has had no connection for {ctl.data['hand_over_after']:g} s"
                     + (
@@ -224,9 +223,9 @@ class HandOver(Feature):
                     break
                 # Another node changed the document meanwhile (stored one adopted): still to do?
                 if room.ended():
-                    raise ServiceError(409, "game_over", "the game is over")
+                    raise ServiceError(ErrorCode.GAME_OVER, "the game is over")
                 if room.stored.seats[seat]["kind"] != "human":
-                    raise ServiceError(409, "not_gone", f"seat {seat + 1} was handed to an AI already")
+                    raise ServiceError(ErrorCode.NOT_GONE, f"seat {seat + 1} was handed to an AI already")
             else:
                 raise changed_elsewhere()
             room.adopt_seats(seats)

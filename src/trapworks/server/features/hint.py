@@ -22,7 +22,7 @@ from trapworks.agents import hint_agent_name
 from trapworks.core import Game
 from trapworks.core.agent import advice
 
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from ..messages import HintMessage, HintReplyMessage, TokenOnly
 from ..room import Room
 from ..seat_player import IllegalChoice, SeatPlayer
@@ -79,8 +79,7 @@ class Hint(Feature):
         seat = room.seat_for(token)
         if not self.can_hint(room, seat):
             raise ServiceError(
-                403,
-                "no_hint",
+                ErrorCode.NO_HINT,
                 "hints are allowed only against AI or when the game was created "
                 "with hints on (and the game must have a hint agent)",
             )
@@ -88,7 +87,7 @@ class Hint(Feature):
             state = room.state.clone()
             ply = room.ply()
         if state.current_player() != seat:
-            raise ServiceError(409, "not_your_turn", "a hint is for your own turn")
+            raise ServiceError(ErrorCode.NOT_YOUR_TURN, "a hint is for your own turn")
         name = self.agent_name(room.game)
         assert name is not None  # hints are offered only in games that have an agent for them
         # The hint knows what this seat knows (server/seat_player.py), like every AI seat.
@@ -97,7 +96,7 @@ class Hint(Feature):
             action, reason = await asyncio.to_thread(helper.choose_with_reason, state, ply)
         except IllegalChoice:
             raise ServiceError(
-                500, "hint_failed", "the hint agent suggested a move that is not legal here"
+                ErrorCode.HINT_FAILED, "the hint agent suggested a move that is not legal here"
             ) from None
         agent = helper.agent
         # Only reasons in players' words are shown (no search statistics, no hidden readings),

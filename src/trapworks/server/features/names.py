@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel
 
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from ..limits import RateLimiter
 from ..messages import ERROR_REPLIES, NameChange, NameChanged, NameMessage
 from ..room import Connection, Room
@@ -93,8 +93,7 @@ class Names(Feature):
         # Keyed by the connection's id, not the object: the limiter must not keep closed sockets alive.
         if not self._rate.allow(id(conn) if seat is None else (live.id, seat)):
             raise ServiceError(
-                429,
-                "name_rate_limited",
+                ErrorCode.NAME_RATE_LIMITED,
                 f"too many name changes: at most {NAME_RATE[1]:g} at once, then one every "
                 f"{1 / NAME_RATE[0]:g} s; wait a moment",
             )
@@ -116,7 +115,7 @@ class Names(Feature):
             live = self.host.get(gid)
             seat = live.seat_for(body.token)
             if seat is None:
-                raise ServiceError(403, "spectator", "a spectator's name is set over the socket, for chat")
+                raise ServiceError(ErrorCode.SPECTATOR, "a spectator's name is set over the socket, for chat")
             self.check_name(live, seat, body.name)
             self.check_rate(live, seat, None)
             name = await self.set_name(live, seat, body.name)
@@ -128,10 +127,12 @@ class Names(Feature):
         try:
             name = clean_name(raw)
         except BadName as e:
-            raise ServiceError(400, "bad_name", str(e)) from None
+            raise ServiceError(ErrorCode.BAD_NAME, str(e)) from None
         for i, s in enumerate(live.stored.seats):
             if i != seat and s["name"] and same_name(s["name"], name):
-                raise ServiceError(409, "name_taken", f"{name!r} is the name of player {i + 1}; pick another")
+                raise ServiceError(
+                    ErrorCode.NAME_TAKEN, f"{name!r} is the name of player {i + 1}; pick another"
+                )
         return name
 
     async def set_name(

@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from ..limits import RateLimiter
 from ..messages import PresenceMessage, SeatsPresenceMessage
 from ..room import Connection, Room
@@ -130,7 +130,7 @@ class Presence(Feature):
     async def on_message(self, command: PresenceMessage, call: Call) -> None:
         if not self._rate.allow(id(call.conn)):
             raise ServiceError(
-                429, "presence_rate_limited", "too many presence messages: one every 15 s is enough"
+                ErrorCode.PRESENCE_RATE_LIMITED, "too many presence messages: one every 15 s is enough"
             )
         self.mark(call.room, call.conn, visible=command.visible)
         await self.refresh(call.room)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, Field
 
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from ..messages import ERROR_REPLIES, ClockSpec, CreateGame, RematchReply, SeatSpec, TokenOnly
 from ..room import CONTROL_TRIES, Room
 from . import Feature, Setup
@@ -91,10 +91,14 @@ class Rematch(Feature):
         async with room.lock:
             await room.refresh_locked()
             if not room.ended():
-                raise ServiceError(409, "not_over", "a rematch is for a finished game; this one is still on")
+                raise ServiceError(
+                    ErrorCode.NOT_OVER, "a rematch is for a finished game; this one is still on"
+                )
             humans = room.humans()
             if seat not in humans:
-                raise ServiceError(409, "seat_handed", "this seat is played by an AI now: no rematch for it")
+                raise ServiceError(
+                    ErrorCode.SEAT_HANDED, "this seat is played by an AI now: no rematch for it"
+                )
             made: str | None = None  # a rematch made here (never made twice)
             for _ in range(CONTROL_TRIES):
                 # (on the stored document again where another node changed it meanwhile: its

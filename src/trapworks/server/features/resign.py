@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from trapworks.agents import available_agents
 from trapworks.core import Forfeit, abort_refusal
 
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from ..messages import ERROR_REPLIES, ControlReply, TokenOnly
 from ..room import CONTROL_TRIES, Room
 from . import Feature, Setup
@@ -28,7 +28,9 @@ STAND_IN = ("easy", "random")  # who plays an out seat's turns when the game goe
 
 def changed_elsewhere() -> ServiceError:
     """Other nodes kept changing the game's control document at the same moment."""
-    return ServiceError(409, "changed_elsewhere", "the game changed elsewhere at the same moment; try again")
+    return ServiceError(
+        ErrorCode.CHANGED_ELSEWHERE, "the game changed elsewhere at the same moment; try again"
+    )
 
 
 def stand_in(room: Room) -> str:
@@ -40,7 +42,7 @@ def player_of(room: Room, token: str | None, what: str) -> int:
     """The seat of a token that must be a player's (a spectator is refused)."""
     seat = room.seat_for(token)
     if seat is None:
-        raise ServiceError(403, "spectator", f"spectators cannot {what}")
+        raise ServiceError(ErrorCode.SPECTATOR, f"spectators cannot {what}")
     return seat
 
 
@@ -141,7 +143,7 @@ class Resign(Feature):
         if room.stored.seats[seat]["kind"] != "human":
             out = seat in room.outcome().out
             why = "you are out of this game" if out else "your seat was handed to an AI"
-            raise ServiceError(409, "seat_handed", f"{why}: the server plays this seat now")
+            raise ServiceError(ErrorCode.SEAT_HANDED, f"{why}: the server plays this seat now")
 
     def update(self, room: Room, viewer: int | None, state: Any) -> dict[str, Any]:
         """The result off the board and the buttons to resign or abort (see docs/web.md)."""
@@ -184,9 +186,9 @@ class Resign(Feature):
         async with room.lock:
             await room.refresh_locked()
             if room.ended():
-                raise ServiceError(409, "game_over", "the game is over: there is nothing to resign")
+                raise ServiceError(ErrorCode.GAME_OVER, "the game is over: there is nothing to resign")
             if room.stored.seats[seat]["kind"] != "human":
-                raise ServiceError(409, "seat_handed", "this seat is already out or played by an AI")
+                raise ServiceError(ErrorCode.SEAT_HANDED, "this seat is already out or played by an AI")
             await forfeit(room, seat, "resigned")
         room.schedule_advance()
         return {"ok": True, "ended": room.ended(), "ply": room.ply()}
@@ -197,10 +199,10 @@ class Resign(Feature):
         async with room.lock:
             await room.refresh_locked()
             if room.ended():
-                raise ServiceError(409, "game_over", "the game is over: there is nothing to abort")
+                raise ServiceError(ErrorCode.GAME_OVER, "the game is over: there is nothing to abort")
             why = self.abort_refusal(room)
             if why is not None:
-                raise ServiceError(409, "too_late_to_abort", f"abort refused: {why}")
+                raise ServiceError(ErrorCode.TOO_LATE_TO_ABORT, f"abort refused: {why}")
             for _ in range(CONTROL_TRIES):
                 ctl = room.control
                 ctl.data["forfeits"].append(Forfeit(None, "aborted", room.ply()).to_dict())
@@ -212,7 +214,7 @@ class Resign(Feature):
                 if stored:
                     break
                 if room.ended():  # (as another node stored meanwhile)
-                    raise ServiceError(409, "game_over", "the game is over: there is nothing to abort")
+                    raise ServiceError(ErrorCode.GAME_OVER, "the game is over: there is nothing to abort")
             else:
                 raise changed_elsewhere()
             await room.broadcast(sync=True)

@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from trapworks.core import make
 
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from ..messages import ERROR_REPLIES, Joined, JoinTable, TableList
 from ..room import Room
 from . import Feature, Host
@@ -136,28 +136,28 @@ class Tables(Feature):
         request's model checked its fields (a seat number >= 0, a name's length)."""
         seat, name = cmd.seat, cmd.name
         if not isinstance(gid, str) or len(gid) > 64:
-            raise ServiceError(404, "no_such_table", "no open table with this id")
+            raise ServiceError(ErrorCode.NO_SUCH_TABLE, "no open table with this id")
         try:
             live = self.host.get(gid)
         except ServiceError as e:
             if e.status == 404:
-                raise ServiceError(404, "no_such_table", f"no open table {gid!r}") from None
+                raise ServiceError(ErrorCode.NO_SUCH_TABLE, f"no open table {gid!r}") from None
             raise
         if not live.stored.public:
             # The same answer as an unknown id: a private game's existence is not told.
-            raise ServiceError(404, "no_such_table", f"no open table {gid!r}")
+            raise ServiceError(ErrorCode.NO_SUCH_TABLE, f"no open table {gid!r}")
         if live.state.is_terminal():
-            raise ServiceError(409, "game_over", "this game is over: its seats are no longer offered")
+            raise ServiceError(ErrorCode.GAME_OVER, "this game is over: its seats are no longer offered")
         free = self.host.free_seats(live.stored)
         if seat is not None:
             if seat >= len(live.stored.seats):
                 raise ServiceError(
-                    400, "bad_seat", f"seat {seat!r}: a seat number from 0 to {len(live.stored.seats) - 1}"
+                    ErrorCode.BAD_SEAT, f"seat {seat!r}: a seat number from 0 to {len(live.stored.seats) - 1}"
                 )
             if seat not in free:
-                raise ServiceError(409, "seat_taken", f"seat {seat + 1} is not free; join another")
+                raise ServiceError(ErrorCode.SEAT_TAKEN, f"seat {seat + 1} is not free; join another")
         elif not free:
-            raise ServiceError(409, "table_full", "every seat of this table is taken")
+            raise ServiceError(ErrorCode.TABLE_FULL, "every seat of this table is taken")
         chosen = seat if seat is not None else free[0]
         # The name is checked before the seat is taken: a bad name costs no seat.
         if name is not None:

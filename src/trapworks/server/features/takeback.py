@@ -33,7 +33,7 @@ from pydantic import BaseModel, Field
 
 from trapworks.core import undo_refusal
 
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from ..messages import ERROR_REPLIES, MAX_TOKEN, ControlReply, Ref
 from ..room import CONTROL_TRIES, Room
 from . import Call, Feature, Setup
@@ -188,15 +188,14 @@ class Takeback(Feature):
         room = self.host.get(gid)
         seat = room.seat_for(token)
         if seat is None:
-            raise ServiceError(403, "spectator", "a spectator cannot take part in a takeback")
+            raise ServiceError(ErrorCode.SPECTATOR, "a spectator cannot take part in a takeback")
         if not self.between_players(room):
             raise ServiceError(
-                403,
-                "no_takeback",
+                ErrorCode.NO_TAKEBACK,
                 "takeback offers are for games between two or more human players (against AI, use undo)",
             )
         if seat not in room.humans():
-            raise ServiceError(409, "seat_handed", "this seat is played by an AI now: no takeback for it")
+            raise ServiceError(ErrorCode.SEAT_HANDED, "this seat is played by an AI now: no takeback for it")
         async with room.lock:
             await room.refresh_locked()
             steps = self._decide(room, seat, action)
@@ -226,40 +225,40 @@ class Takeback(Feature):
 
     def _proposal_refusal(self, room: Room, seat: int | None) -> ServiceError | None:
         if seat is None or room.ended():
-            return ServiceError(409, "game_over", "the game is over: there is no takeback after the end")
+            return ServiceError(ErrorCode.GAME_OVER, "the game is over: there is no takeback after the end")
         declined = room.control.data["takeback"]["declined"].get(str(seat))
         if declined is not None:
             n = declined["count"]
             if n >= MAX_DECLINED:
                 return ServiceError(
-                    429,
-                    "takeback_declined",
+                    ErrorCode.TAKEBACK_DECLINED,
                     f"your takeback offers were declined {n} times: no more offers in this game",
                 )
             wait = DECLINED_WAIT_S * n * n - (time.time() - declined["at"])
             if wait > 0:
                 wait = round(wait)
                 return ServiceError(
-                    429,
-                    "takeback_too_soon",
+                    ErrorCode.TAKEBACK_TOO_SOON,
                     f"your last takeback offer was declined: wait {wait} s before the next",
                 )
         steps, refusal = self.steps(room, seat)
         if steps is None:
-            return ServiceError(409, "nothing_to_take_back", "you have no move to take back")
+            return ServiceError(ErrorCode.NOTHING_TO_TAKE_BACK, "you have no move to take back")
         if refusal is not None:
-            return ServiceError(409, "takeback_refused", f"takeback refused: {refusal}")
+            return ServiceError(ErrorCode.TAKEBACK_REFUSED, f"takeback refused: {refusal}")
         return None
 
     def _propose(self, room: Room, seat: int, part: dict[str, Any]) -> int | None:
         offer = self.offer(room)
         if offer is not None and offer["by"] == seat:
             raise ServiceError(
-                409, "offer_pending", "you already proposed a takeback: wait for the answer or cancel it"
+                ErrorCode.OFFER_PENDING, "you already proposed a takeback: wait for the answer or cancel it"
             )
         if offer is not None:
             who = room.seat_label(offer["by"])
-            raise ServiceError(409, "offer_pending", f"{who} proposed a takeback: accept or decline it first")
+            raise ServiceError(
+                ErrorCode.OFFER_PENDING, f"{who} proposed a takeback: accept or decline it first"
+            )
         refusal = self._proposal_refusal(room, seat)
         if refusal is not None:
             raise refusal
@@ -270,9 +269,9 @@ class Takeback(Feature):
     def _answerable(self, room: Room, seat: int) -> dict[str, Any]:
         offer = self.offer(room)
         if offer is None:
-            raise ServiceError(409, "no_offer", "there is no takeback offer to answer")
+            raise ServiceError(ErrorCode.NO_OFFER, "there is no takeback offer to answer")
         if offer["by"] == seat:
-            raise ServiceError(409, "own_offer", "this is your own offer: cancel it instead")
+            raise ServiceError(ErrorCode.OWN_OFFER, "this is your own offer: cancel it instead")
         return offer
 
     def _accept(self, room: Room, seat: int, part: dict[str, Any]) -> int | None:
@@ -284,9 +283,9 @@ class Takeback(Feature):
         part["offer"] = None
         steps, refusal = self.steps(room, offer["by"])  # the policy again, on the game now
         if steps is None:
-            raise ServiceError(409, "nothing_to_take_back", "you have no move to take back")
+            raise ServiceError(ErrorCode.NOTHING_TO_TAKE_BACK, "you have no move to take back")
         if refusal is not None:
-            raise ServiceError(409, "takeback_refused", f"takeback refused: {refusal}")
+            raise ServiceError(ErrorCode.TAKEBACK_REFUSED, f"takeback refused: {refusal}")
         return steps
 
     def _decline(self, room: Room, seat: int, part: dict[str, Any]) -> int | None:
@@ -300,6 +299,6 @@ class Takeback(Feature):
     def _cancel(self, room: Room, seat: int, part: dict[str, Any]) -> int | None:
         offer = self.offer(room)
         if offer is None or offer["by"] != seat:
-            raise ServiceError(409, "no_offer", "you have no takeback offer to cancel")
+            raise ServiceError(ErrorCode.NO_OFFER, "you have no takeback offer to cancel")
         part["offer"] = None
         return None

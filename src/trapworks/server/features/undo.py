@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from trapworks.core import undo, undo_refusal
 
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from ..messages import TokenOnly, UndoMessage
 from ..room import Room
 from . import Call, Feature
@@ -61,16 +61,18 @@ class Undo(Feature):
         room = self.host.get(gid)
         seat = room.seat_for(token)
         if not room.against_ai_only(seat):
-            raise ServiceError(403, "no_undo", "undo is only for a game against AI (you the only human seat)")
+            raise ServiceError(
+                ErrorCode.NO_UNDO, "undo is only for a game against AI (you the only human seat)"
+            )
         async with room.lock:
             if room.ended():
-                raise ServiceError(409, "game_over", "undo refused: there is no undo after the end")
+                raise ServiceError(ErrorCode.GAME_OVER, "undo refused: there is no undo after the end")
             steps, refusal = self.steps(room, seat)
             if steps is None:
-                raise ServiceError(409, "nothing_to_undo", "you have no move to take back")
+                raise ServiceError(ErrorCode.NOTHING_TO_UNDO, "you have no move to take back")
             if refusal is not None:
-                code = "game_over" if room.state.is_terminal() else "outcome_revealed"
-                raise ServiceError(409, code, f"undo refused: {refusal}")
+                code = ErrorCode.GAME_OVER if room.state.is_terminal() else ErrorCode.OUTCOME_REVEALED
+                raise ServiceError(code, f"undo refused: {refusal}")
             await rewind(room, steps, "undo")
             return room.ply()
 

@@ -22,7 +22,7 @@ from trapworks.core import (
 )
 from trapworks.core.forfeit import Outcome
 
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from ..seat_player import SeatPlayer
 from ..store import Store, StoredGame
 
@@ -213,8 +213,7 @@ class RoomBase:
         """Seat of a token (None: the spectator token). Raise 401/403 otherwise."""
         if not token:
             raise ServiceError(
-                401,
-                "missing_token",
+                ErrorCode.MISSING_TOKEN,
                 "this game needs a token: the secret from your seat or spectator link (?token=...)",
             )
         given = str(token).encode()
@@ -223,7 +222,7 @@ class RoomBase:
                 return i
         if secrets.compare_digest(self.stored.spectator_token.encode(), given):
             return None
-        raise ServiceError(403, "wrong_token", "this token opens no seat of this game; check the link")
+        raise ServiceError(ErrorCode.WRONG_TOKEN, "this token opens no seat of this game; check the link")
 
     def humans(self) -> list[int]:
         if self.human_seats is None:  # seats never change after creation
@@ -276,7 +275,7 @@ class RoomBase:
         """Whether `seat` may act now off the board: the game not over, and (for a human) the seat
         not resigned or handed to an AI: the features say (features/resign.py, handover.py)."""
         if self.ended():
-            raise ServiceError(409, "game_over", "the game is over")
+            raise ServiceError(ErrorCode.GAME_OVER, "the game is over")
         for feature in self._host.features:
             feature.check_play(self.room, seat, by)
 
@@ -284,7 +283,7 @@ class RoomBase:
         player = self.state.current_player()
         if player != seat:
             whom = "chance" if player == CHANCE else self.seat_label(player)
-            raise ServiceError(409, "not_your_turn", f"it is not your turn: {whom} is to move")
+            raise ServiceError(ErrorCode.NOT_YOUR_TURN, f"it is not your turn: {whom} is to move")
 
     def after_step(self) -> None:
         """The game moved on or changed off the board (caller holds the lock, about to tell

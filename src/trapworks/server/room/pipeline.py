@@ -17,7 +17,7 @@ from trapworks.core import (
 )
 from trapworks.core.randomness import chance_outcome
 
-from ..errors import STORE_RETRY_S, ServiceError
+from ..errors import STORE_RETRY_S, ErrorCode, ServiceError
 from ..seat_player import SeatPlayer
 from ..store import PlyTaken
 
@@ -51,13 +51,13 @@ class MovePipeline(RoomCatchUp):
         the same frame as its updates.
         """
         if seat is None:
-            raise ServiceError(403, "spectator", "spectators cannot move")
+            raise ServiceError(ErrorCode.SPECTATOR, "spectators cannot move")
         shown = text.strip()
         async with self.lock:
             if self._host.bus.clustered and expected_ply > self.ply():
                 await self.catch_up_locked(control=True)  # the player saw moves made elsewhere
             if self.state.is_terminal():
-                raise ServiceError(409, "game_over", "the game is over")
+                raise ServiceError(ErrorCode.GAME_OVER, "the game is over")
             repeat = self._repeat_of(seat, expected_ply, text)
             if repeat is not None:
                 # The same move again (a resend after a lost answer): the earlier result, not applied again.
@@ -67,8 +67,7 @@ class MovePipeline(RoomCatchUp):
             self.check_may_play(seat, "human")
             if expected_ply != self.ply():
                 raise ServiceError(
-                    409,
-                    "stale",
+                    ErrorCode.STALE,
                     f"your move was for move number {expected_ply}, but the game is "
                     f"at {self.ply()} (someone moved first); the board is refreshed",
                 )
@@ -76,9 +75,9 @@ class MovePipeline(RoomCatchUp):
             try:
                 action = self.state.string_to_action(text)
             except IllegalActionError as e:
-                raise ServiceError(422, "illegal_move", f"illegal move {shown!r}: {e.reason}") from None
+                raise ServiceError(ErrorCode.ILLEGAL_MOVE, f"illegal move {shown!r}: {e.reason}") from None
             except TrapworksError as e:
-                raise ServiceError(422, "illegal_move", f"illegal move {shown!r}: {e}") from None
+                raise ServiceError(ErrorCode.ILLEGAL_MOVE, f"illegal move {shown!r}: {e}") from None
             first = self.ply()
             ack = {"type": "ack", "ref": ref, "ply": first + 1}
             await self.play(seat, action, by="human", reply_to=reply_to, reply=ack, shown=shown)
@@ -110,9 +109,9 @@ class MovePipeline(RoomCatchUp):
             after = await self._applied(state, action)
         except IllegalActionError as e:
             what = shown or str(action)
-            raise ServiceError(422, "illegal_move", f"illegal move {what!r}: {e.reason}") from None
+            raise ServiceError(ErrorCode.ILLEGAL_MOVE, f"illegal move {what!r}: {e.reason}") from None
         except TrapworksError as e:
-            raise ServiceError(422, "illegal_move", f"illegal move {shown or action!r}: {e}") from None
+            raise ServiceError(ErrorCode.ILLEGAL_MOVE, f"illegal move {shown or action!r}: {e}") from None
         steps = [(seat, state.action_to_string(action), after)]
         self._fast_replies(steps)
         try:
@@ -189,7 +188,7 @@ class MovePipeline(RoomCatchUp):
                 self._host.live.pop(self.id, None)  # reloaded from the store on the next request
             self.schedule_advance()
             raise ServiceError(
-                409, "stale", "another move was stored first; the board is refreshed"
+                ErrorCode.STALE, "another move was stored first; the board is refreshed"
             ) from None
         except Exception as e:  # the store failed: nothing stored, nothing applied, nothing acked
             raise self._host.store_failed(f"store game {self.id} ply {self.ply()}", e) from None

@@ -12,7 +12,9 @@ from fastapi import Depends, Request
 from ..service import GameService
 
 
-def service_of(request: Request) -> GameService:
+async def service_of(request: Request) -> GameService:
+    # async: a plain function would be run in a worker thread, a hand-off on every request (and
+    # a client that half-closed its side meanwhile would get no answer: tests/web/test_docs_match).
     service: GameService = request.app.state.service
     return service
 

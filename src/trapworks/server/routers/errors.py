@@ -7,25 +7,29 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 
 MISSING_PLY = "a move needs 'ply': the move count you saw (a repeat is then answered, not applied)"
 
 
-def error_reply(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"ok": False, "error": message, "code": code}, status_code=status)
+def error_reply(code: ErrorCode | str, message: str, status: int | None = None) -> JSONResponse:
+    """The API's error answer; its status the code's (or `status`, where FastAPI chose one)."""
+    if status is None:
+        status = code.status if isinstance(code, ErrorCode) else 400
+    return JSONResponse({"ok": False, "error": message, "code": str(code)}, status_code=status)
 
 
 async def service_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
-    return error_reply(exc.status, exc.code, exc.message)
+    return error_reply(exc.code, exc.message, exc.status)
 
 
 async def http_error(_request: Request, exc: Exception) -> JSONResponse:
     """FastAPI's own refusals (an unparsable body, an unknown path): the API's error format."""
     assert isinstance(exc, StarletteHTTPException)
-    codes = {404: "not_found", 405: "method_not_allowed"}
-    reply = error_reply(exc.status_code, codes.get(exc.status_code, "bad_request"), str(exc.detail))
+    codes = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}
+    code = codes.get(exc.status_code, ErrorCode.BAD_REQUEST)
+    reply = error_reply(code, str(exc.detail), exc.status_code)
     reply.headers.update(getattr(exc, "headers", None) or {})  # i26: 405's Allow
     return reply
 
@@ -36,19 +40,19 @@ async def validation_error(_request: Request, exc: Exception) -> JSONResponse:
     for e in errors:
         if e.get("type") == "json_invalid":
             detail = e.get("ctx", {}).get("error", "")
-            return error_reply(400, "bad_json", f"the request body is not valid JSON: {detail}".strip())
+            return error_reply(ErrorCode.BAD_JSON, f"the request body is not valid JSON: {detail}".strip())
     first = errors[0] if errors else {}
     # i26: as on the socket (and in the docs): a move whose first fault is no ply is a 400.
     if first.get("type") == "missing" and tuple(first.get("loc", ())) == ("body", "ply"):
-        return error_reply(400, "missing_ply", MISSING_PLY)
+        return error_reply(ErrorCode.MISSING_PLY, MISSING_PLY)
     if tuple(first.get("loc", ())) == ("body", "action"):
         # As on the socket: a move's action text refused by the model is a 400 bad_action.
-        return error_reply(400, "bad_action", f"action: {first.get('msg')}")
+        return error_reply(ErrorCode.BAD_ACTION, f"action: {first.get('msg')}")
     parts = []
     for e in errors[:5]:
         where = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
         parts.append(f"{where}: {e.get('msg')}")
-    return error_reply(422, "bad_request", "bad request: " + "; ".join(parts))
+    return error_reply(ErrorCode.BAD_REQUEST, "bad request: " + "; ".join(parts))
 
 
 def install(app: FastAPI) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from ..messages import (
     ERROR_REPLIES,
     CheckOptions,
@@ -154,7 +154,7 @@ async def public_record(gid: str, service: Service) -> Response:
     try:
         if not live.ended():
             raise ServiceError(
-                409, "not_finished", "this game is not over yet: its public link works once it has ended"
+                ErrorCode.NOT_FINISHED, "this game is not over yet: its public link works once it has ended"
             )
         record = service.game_record(live).to_dict()
     finally:

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from . import Service
 
 router = APIRouter(tags=["meta"])
@@ -47,7 +47,7 @@ async def schema_of(name: str, service: Service) -> Any:
         return service.protocol.schema(name)
     except KeyError:
         raise ServiceError(
-            404, "no_schema", f"no schema {name[:64]!r}; see /api/schema for the names"
+            ErrorCode.NO_SCHEMA, f"no schema {name[:64]!r}; see /api/schema for the names"
         ) from None
 
 

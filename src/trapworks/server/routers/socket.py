@@ -19,7 +19,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocketDisconnected
 
 from .. import messages
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from ..features import Call
 from ..limits import SOCKET_RATE_BURST, SOCKET_RATE_PER_S, RateLimiter
 from ..outbox import Outbox, SocketDropped
@@ -46,9 +46,9 @@ def parse_message(raw: str) -> dict[str, Any]:
     try:
         msg = orjson.loads(raw)
     except orjson.JSONDecodeError as e:
-        raise ServiceError(400, "bad_json", f"message is not valid JSON: {e}") from None
+        raise ServiceError(ErrorCode.BAD_JSON, f"message is not valid JSON: {e}") from None
     if not isinstance(msg, dict):
-        raise ServiceError(400, "bad_message", "a message is a JSON object with a 'type'")
+        raise ServiceError(ErrorCode.BAD_MESSAGE, "a message is a JSON object with a 'type'")
     return msg
 
 
@@ -60,9 +60,9 @@ def message_error(e: ValidationError, types: tuple[str, ...]) -> ServiceError:
         loc = loc[1:]
     field = loc[0] if loc else "message"
     if field == "ply" and first.get("type") == "missing":
-        return ServiceError(400, "missing_ply", MISSING_PLY)
-    code = {"action": "bad_action", "ply": "bad_ply"}.get(field, "bad_message")
-    return ServiceError(400, code, f"{'.'.join(loc) or 'message'}: {first.get('msg')}")
+        return ServiceError(ErrorCode.MISSING_PLY, MISSING_PLY)
+    code = {"action": ErrorCode.BAD_ACTION, "ply": ErrorCode.BAD_PLY}.get(field, ErrorCode.BAD_MESSAGE)
+    return ServiceError(code, f"{'.'.join(loc) or 'message'}: {first.get('msg')}")
 
 
 class GameSocket:
@@ -134,7 +134,8 @@ class GameSocket:
                 # with one notice per few seconds, not one per refill of the bucket.
                 self.last_rate_notice = time.monotonic()
                 message = "too many messages: slow down (messages over the rate are dropped)"
-                await self.send({"type": "error", "ref": None, "code": "rate_limited", "message": message})
+                refusal = {"type": "error", "ref": None, "code": ErrorCode.RATE_LIMITED, "message": message}
+                await self.send(refusal)
 
     async def handle(self, raw: str) -> None:
         """One message: answered, or refused with an error that names the problem."""
@@ -146,8 +147,7 @@ class GameSocket:
             kind = msg.get("type")
             if kind not in protocol.types:
                 raise ServiceError(
-                    400,
-                    "bad_message",
+                    ErrorCode.BAD_MESSAGE,
                     f"unknown message type {str(kind)[:40]!r}; use {', '.join(protocol.types)}",
                 )
             try:
