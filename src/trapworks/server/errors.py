@@ -141,6 +141,60 @@ class ErrorCode(StrEnum):
     BAD_AI_AFTER = "bad_ai_after", 400, "the wait before the computer plays is out of range"
     BAD_AI_LEVEL = "bad_ai_level", 400, "the game offers no agent of that level"
     BAD_DAYS_PER_MOVE = "bad_days_per_move", 400, "the days per move are out of range"
+    # --- the community: friends, challenges, safety, moderation, mail, arenas, Swiss ----------------
+    FOLLOW_SELF = "follow_self", 400, "a player cannot follow themselves"
+    NOT_FOLLOWING = "not_following", 404, "unfollowing a player one does not follow"
+    TOO_MANY_FOLLOWS = "too_many_follows", 409, "the most players one may follow are followed already"
+    BLOCKED = "blocked", 403, "one of the two players blocks the other"
+    BLOCKING = "blocking", 403, "challenging a player one blocks"
+    BLOCK_SELF = "block_self", 400, "a player cannot block themselves"
+    NOT_BLOCKED = "not_blocked", 404, "unblocking a player one does not block"
+    MUTE_SELF = "mute_self", 400, "a player cannot mute themselves"
+    NOT_MUTED = "not_muted", 404, "unmuting a player one does not mute"
+    CHALLENGE_SELF = "challenge_self", 400, "a player cannot challenge themselves"
+    NO_SUCH_CHALLENGE = "no_such_challenge", 404, "no challenge of that id"
+    NOT_YOUR_CHALLENGE = (
+        "not_your_challenge",
+        403,
+        "only the challenged player answers, only its sender cancels",
+    )
+    CHALLENGE_ANSWERED = (
+        "challenge_answered",
+        409,
+        "the challenge was accepted, declined or cancelled already",
+    )
+    CHALLENGE_EXPIRED = "challenge_expired", 410, "the challenge expired before it was answered"
+    TOO_MANY_CHALLENGES = "too_many_challenges", 429, "too many open challenges sent"
+    TWO_PLAYERS_ONLY = "two_players_only", 400, "challenges, arenas and Swiss games are for two players"
+    BAD_REASON = "bad_reason", 400, "a report's reason is not one of the listed reasons"
+    REPORT_SELF = "report_self", 400, "a player cannot report themselves"
+    NOT_IN_GAME = "not_in_game", 404, "the reported player did not play the named game"
+    CHAT_LINE_NEEDS_GAME = "chat_line_needs_game", 400, "a reported chat line needs its game"
+    NO_SUCH_LINE = "no_such_line", 404, "the game has no chat line of that number"
+    NOT_THEIR_LINE = "not_their_line", 400, "the reported chat line was written by someone else"
+    TOO_MANY_REPORTS = "too_many_reports", 429, "too many reports waiting for a moderator"
+    NOT_MODERATOR = "not_moderator", 403, "this is for moderators"
+    MODERATE_SELF = "moderate_self", 400, "a moderator does not act on their own account"
+    MUTE_NEEDS_MINUTES = "mute_needs_minutes", 400, "a moderator's mute needs its length"
+    NO_SUCH_REPORT = "no_such_report", 404, "no report of that id"
+    REPORT_CLOSED = "report_closed", 409, "the report was closed already"
+    NOT_SANCTIONED = "not_sanctioned", 404, "lifting a sanction from a player who has none"
+    NO_CHAT = "no_chat", 404, "the game has no chat lines"
+    BANNED = "banned", 403, "the account is banned by a moderator"
+    MUTED = "muted", 403, "a moderator muted this player"
+    MAIL_DISABLED = "mail_disabled", 404, "this server sends no e-mail (started without --smtp)"
+    BAD_ADDRESS = "bad_address", 400, "not an e-mail address"
+    BAD_LANGUAGE = "bad_language", 400, "not one of the languages e-mail is written in"
+    NO_ADDRESS = "no_address", 404, "the account has no e-mail address yet"
+    BAD_LINK = "bad_link", 404, "an e-mail link that is not valid"
+    LINK_USED = "link_used", 410, "a single-use e-mail link used already"
+    LINK_EXPIRED = "link_expired", 410, "an e-mail link past its time"
+    NO_SUCH_ARENA = "no_such_arena", 404, "no arena of that id"
+    ARENA_FINISHED = "arena_finished", 409, "the arena is over"
+    NOT_IN_ARENA = "not_in_arena", 409, "leaving an arena one has not joined"
+    NO_SUCH_SWISS = "no_such_swiss", 404, "no Swiss tournament of that id"
+    SWISS_STARTED = "swiss_started", 409, "the Swiss tournament has started or ended"
+    TOO_FEW_PLAYERS = "too_few_players", 409, "a Swiss tournament needs two players or more"
     # --- the server itself -----------------------------------------------------------------------
     STORAGE_UNAVAILABLE = "storage_unavailable", 503, "the store cannot save now: nothing was saved"
     BUSY = "busy", 503, "the server is busy with other work of this kind: try again in a moment"

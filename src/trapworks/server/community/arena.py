@@ -30,7 +30,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import or_, select, update
 
 from ..accounts.models import AccountGameRow, AccountSeatRow
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from ..service import create_request
 from .core import Community, aware, iso, now
 from .models import ArenaGameRow, ArenaPlayerRow, ArenaRow, SwissRow, TrophyRow
@@ -79,7 +79,7 @@ class Arenas:
     def create(self, account_id: int, body: ArenaBody) -> dict[str, Any]:
         game = self.c.service.make_game(body.game, body.options)
         if game.num_players() != 2:
-            raise ServiceError(400, "two_players_only", "an arena's games are between two players")
+            raise ServiceError(ErrorCode.TWO_PLAYERS_ONLY, "an arena's games are between two players")
         clock = (
             {"mode": "move", "seconds": body.seconds_per_move, "on_timeout": "forfeit"}
             if body.seconds_per_move
@@ -106,7 +106,7 @@ class Arenas:
         with self.c.db() as s:
             row = s.get(ArenaRow, arena_id[:16])
         if row is None:
-            raise ServiceError(404, "no_such_arena", "no such arena")
+            raise ServiceError(ErrorCode.NO_SUCH_ARENA, "no such arena")
         return row
 
     @staticmethod
@@ -116,7 +116,7 @@ class Arenas:
     def join(self, account_id: int, arena_id: str) -> None:
         arena = self._arena(arena_id)
         if arena.finished or self._ends(arena) <= now():
-            raise ServiceError(409, "arena_finished", f"the arena {arena.name!r} is over: join another")
+            raise ServiceError(ErrorCode.ARENA_FINISHED, f"the arena {arena.name!r} is over: join another")
         with self.c.db.begin() as s:
             row = s.get(ArenaPlayerRow, (arena.id, account_id))
             if row is None:
@@ -139,7 +139,7 @@ class Arenas:
         with self.c.db.begin() as s:
             row = s.get(ArenaPlayerRow, (arena.id, account_id))
             if row is None:
-                raise ServiceError(409, "not_in_arena", "you have not joined this arena")
+                raise ServiceError(ErrorCode.NOT_IN_ARENA, "you have not joined this arena")
             row.active = False  # the score stays; joining again resumes
 
     def standings(self, arena_id: str) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import or_, select, update
 
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from ..service import create_request
 from .core import Community, aware, iso, now
 from .models import ChallengeRow
@@ -52,23 +52,22 @@ class Challenges:
     def send(self, account_id: int, username: str, body: ChallengeBody) -> dict[str, Any]:
         target, name = self.c.player(body.username)
         if target == account_id:
-            raise ServiceError(400, "challenge_self", "you cannot challenge yourself")
+            raise ServiceError(ErrorCode.CHALLENGE_SELF, "you cannot challenge yourself")
         if self.c.blocks(target, account_id):
-            raise ServiceError(403, "blocked", f"{name} does not accept challenges from you")
+            raise ServiceError(ErrorCode.BLOCKED, f"{name} does not accept challenges from you")
         if self.c.blocks(account_id, target):
-            raise ServiceError(403, "blocking", f"you block {name}: unblock them to challenge them")
+            raise ServiceError(ErrorCode.BLOCKING, f"you block {name}: unblock them to challenge them")
         game = self.c.service.make_game(body.game, body.options)  # unknown game or bad options: 4xx
         n = game.num_players()
         if n != 2:
             raise ServiceError(
-                400,
-                "two_players_only",
+                ErrorCode.TWO_PLAYERS_ONLY,
                 f"a challenge is between two players; these options make a {n}-player game",
             )
         if body.seat is not None and body.seat >= n:
-            raise ServiceError(400, "bad_seat", f"seat {body.seat}: this game has seats 0 to {n - 1}")
+            raise ServiceError(ErrorCode.BAD_SEAT, f"seat {body.seat}: this game has seats 0 to {n - 1}")
         if body.seconds_per_move and body.days_per_move:
-            raise ServiceError(400, "bad_clock", "give seconds_per_move or days_per_move, not both")
+            raise ServiceError(ErrorCode.BAD_CLOCK, "give seconds_per_move or days_per_move, not both")
         per_move = body.days_per_move * 86400 if body.days_per_move else body.seconds_per_move
         clock = {"mode": "move", "seconds": per_move, "on_timeout": "forfeit"} if per_move else None
         wait = body.expires_in_s or (CORRESPONDENCE_EXPIRY_S if body.days_per_move else LIVE_EXPIRY_S)
@@ -82,7 +81,8 @@ class Challenges:
             ).all()
             if len(open_sent) >= MAX_OPEN_SENT:
                 raise ServiceError(
-                    429, "too_many_challenges", f"you have {MAX_OPEN_SENT} open challenges: cancel some first"
+                    ErrorCode.TOO_MANY_CHALLENGES,
+                    f"you have {MAX_OPEN_SENT} open challenges: cancel some first",
                 )
             row = ChallengeRow(
                 id=secrets.token_urlsafe(9),
@@ -115,18 +115,18 @@ class Challenges:
         with self.c.db() as s:
             row = s.get(ChallengeRow, challenge_id[:16])
         if row is None:
-            raise ServiceError(404, "no_such_challenge", "no such challenge")
+            raise ServiceError(ErrorCode.NO_SUCH_CHALLENGE, "no such challenge")
         return row
 
     def _answer(self, row: ChallengeRow, status: str, **values: Any) -> None:
         """Move an open challenge to `status`, once (a conditional UPDATE); the reason otherwise."""
         if row.status == "open" and (aware(row.expires) or now()) <= now():
             self._expire()
-            raise ServiceError(410, "challenge_expired", "this challenge has expired")
+            raise ServiceError(ErrorCode.CHALLENGE_EXPIRED, "this challenge has expired")
         if row.status == "expired":
-            raise ServiceError(410, "challenge_expired", "this challenge has expired")
+            raise ServiceError(ErrorCode.CHALLENGE_EXPIRED, "this challenge has expired")
         if row.status != "open":
-            raise ServiceError(409, "challenge_answered", f"this challenge was {row.status} already")
+            raise ServiceError(ErrorCode.CHALLENGE_ANSWERED, f"this challenge was {row.status} already")
         with self.c.db.begin() as s:
             done = s.execute(
                 update(ChallengeRow)
@@ -134,16 +134,18 @@ class Challenges:
                 .values(status=status, answered=now(), **values)
             )
         if done.rowcount != 1:
-            raise ServiceError(409, "challenge_answered", "this challenge was answered meanwhile")
+            raise ServiceError(ErrorCode.CHALLENGE_ANSWERED, "this challenge was answered meanwhile")
 
     async def accept(self, account_id: int, challenge_id: str) -> dict[str, Any]:
         row = self._get(challenge_id)
         if row.challenged_id != account_id:
             raise ServiceError(
-                403, "not_your_challenge", "only the challenged player may accept this challenge"
+                ErrorCode.NOT_YOUR_CHALLENGE, "only the challenged player may accept this challenge"
             )
         if self.c.blocked_between(row.challenger_id, row.challenged_id):
-            raise ServiceError(403, "blocked", "one of you blocks the other: this challenge cannot be played")
+            raise ServiceError(
+                ErrorCode.BLOCKED, "one of you blocks the other: this challenge cannot be played"
+            )
         # Claimed before the game is made: a second accept (another tab, another node) finds it taken.
         self._answer(row, "accepted")
         names = self.c.names({row.challenger_id, row.challenged_id})
@@ -176,14 +178,14 @@ class Challenges:
         row = self._get(challenge_id)
         if row.challenged_id != account_id:
             raise ServiceError(
-                403, "not_your_challenge", "only the challenged player may decline this challenge"
+                ErrorCode.NOT_YOUR_CHALLENGE, "only the challenged player may decline this challenge"
             )
         self._answer(row, "declined")
 
     def cancel(self, account_id: int, challenge_id: str) -> None:
         row = self._get(challenge_id)
         if row.challenger_id != account_id:
-            raise ServiceError(403, "not_your_challenge", "only who sent this challenge may cancel it")
+            raise ServiceError(ErrorCode.NOT_YOUR_CHALLENGE, "only who sent this challenge may cancel it")
         self._answer(row, "cancelled")
 
     def _describe(self, row: ChallengeRow, names: dict[int, str], viewer: int) -> dict[str, Any]:

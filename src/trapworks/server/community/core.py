@@ -18,7 +18,7 @@ from sqlalchemy.orm import sessionmaker
 
 from ..accounts.credentials import username_key
 from ..accounts.models import AccountRow
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from .models import AuditRow, BlockRow, PresenceRow, RoleRow
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ class Directory:
     def player(self, username: Any) -> tuple[int, str]:
         """(account id, name as typed) of a username; 404 naming it when there is none."""
         if not isinstance(username, str) or not username.strip():
-            raise ServiceError(400, "bad_username", "give a player's username")
+            raise ServiceError(ErrorCode.BAD_USERNAME, "give a player's username")
         name = username.strip()[:64]
         with self.db() as s:
             row = s.execute(
@@ -65,7 +65,7 @@ class Directory:
                 )
             ).first()
         if row is None:
-            raise ServiceError(404, "no_such_player", f"no player is called {name[:40]!r}")
+            raise ServiceError(ErrorCode.NO_SUCH_PLAYER, f"no player is called {name[:40]!r}")
         return int(row[0]), str(row[1])
 
     def names(self, ids: set[int]) -> dict[int, str]:
@@ -140,7 +140,7 @@ class Community(Directory):
         """The logged-in player of a request (401 when none); their presence is renewed."""
         who = self.accounts.session(request.cookies.get(SESSION_COOKIE))
         if who is None:
-            raise ServiceError(401, "login_needed", "log in first: this is for players with an account")
+            raise ServiceError(ErrorCode.LOGIN_NEEDED, "log in first: this is for players with an account")
         self.seen(who.account_id)
         return who
 
@@ -150,8 +150,7 @@ class Community(Directory):
         sent = request.headers.get(CSRF_HEADER) or ""
         if not sent or not secrets.compare_digest(sent.encode(), who.csrf.encode()):
             raise ServiceError(
-                403,
-                "csrf_failed",
+                ErrorCode.CSRF_FAILED,
                 "this request's CSRF token is missing or wrong: reload the page and try again",
             )
         return who

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import delete, select
 
 from ..accounts.models import AccountGameRow, AccountSeatRow
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from ..store import GameRow
 from .core import Community, now
 from .models import FollowRow
@@ -32,9 +32,9 @@ class Friends:
     def follow(self, account_id: int, username: str) -> str:
         target, name = self.c.player(username)
         if target == account_id:
-            raise ServiceError(400, "follow_self", "you cannot follow yourself")
+            raise ServiceError(ErrorCode.FOLLOW_SELF, "you cannot follow yourself")
         if self.c.blocked_between(account_id, target):
-            raise ServiceError(403, "blocked", f"you cannot follow {name}: one of you blocks the other")
+            raise ServiceError(ErrorCode.BLOCKED, f"you cannot follow {name}: one of you blocks the other")
         with self.c.db.begin() as s:
             if s.get(FollowRow, (account_id, target)) is not None:
                 return name
@@ -43,7 +43,8 @@ class Friends:
             )
             if count >= MAX_FOLLOWS:
                 raise ServiceError(
-                    409, "too_many_follows", f"you follow {MAX_FOLLOWS} players already: unfollow some first"
+                    ErrorCode.TOO_MANY_FOLLOWS,
+                    f"you follow {MAX_FOLLOWS} players already: unfollow some first",
                 )
             s.add(FollowRow(follower_id=account_id, followee_id=target, created=now()))
         return name
@@ -55,7 +56,7 @@ class Friends:
                 delete(FollowRow).where(FollowRow.follower_id == account_id, FollowRow.followee_id == target)
             )
         if not gone.rowcount:
-            raise ServiceError(404, "not_following", f"you do not follow {name}")
+            raise ServiceError(ErrorCode.NOT_FOLLOWING, f"you do not follow {name}")
         return name
 
     def following_ids(self, account_id: int) -> list[int]:

@@ -44,7 +44,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..accounts.credentials import BadCredentials, check_password, hash_password
 from ..accounts.models import AccountGameRow, AccountRow, AccountSeatRow, SessionRow
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from .core import Community, aware, now
 from .mail_texts import LANGUAGES, render
 from .models import ChallengeRow, MailAddressRow, MailTokenRow, OutboxRow, ReminderRow
@@ -182,7 +182,7 @@ class Mail:
 
     def need(self) -> SmtpSettings:
         if self.settings is None:
-            raise ServiceError(404, "mail_disabled", DISABLED)
+            raise ServiceError(ErrorCode.MAIL_DISABLED, DISABLED)
         return self.settings
 
     # --- the queue -----------------------------------------------------------------------------------
@@ -330,11 +330,11 @@ class Mail:
         address = body.address.strip()
         if not ADDRESS.match(address):
             raise ServiceError(
-                400, "bad_address", f"{address[:60]!r} is not an e-mail address (name@example.org)"
+                ErrorCode.BAD_ADDRESS, f"{address[:60]!r} is not an e-mail address (name@example.org)"
             )
         if body.language not in LANGUAGES:
             raise ServiceError(
-                400, "bad_language", f"language {body.language[:8]!r}: one of {', '.join(LANGUAGES)}"
+                ErrorCode.BAD_LANGUAGE, f"language {body.language[:8]!r}: one of {', '.join(LANGUAGES)}"
             )
         key = secrets.token_urlsafe(24)
         with self.c.db.begin() as s:
@@ -375,12 +375,12 @@ class Mail:
         self.need()
         if body.language is not None and body.language not in LANGUAGES:
             raise ServiceError(
-                400, "bad_language", f"language {body.language[:8]!r}: one of {', '.join(LANGUAGES)}"
+                ErrorCode.BAD_LANGUAGE, f"language {body.language[:8]!r}: one of {', '.join(LANGUAGES)}"
             )
         with self.c.db.begin() as s:
             row = s.get(MailAddressRow, account_id)
             if row is None:
-                raise ServiceError(404, "no_address", "give your e-mail address first")
+                raise ServiceError(ErrorCode.NO_ADDRESS, "give your e-mail address first")
             if body.language is not None:
                 row.language = body.language
             if body.reminders is not None:
@@ -395,12 +395,12 @@ class Mail:
         what = "confirmation" if purpose == "confirm" else "password reset"
         if row is None or row.purpose != purpose:
             raise ServiceError(
-                404, "bad_link", f"this {what} link is not valid (mistyped, or replaced by a newer one)"
+                ErrorCode.BAD_LINK, f"this {what} link is not valid (mistyped, or replaced by a newer one)"
             )
         if row.used is not None:
-            raise ServiceError(410, "link_used", f"this {what} link was used already: it works once")
+            raise ServiceError(ErrorCode.LINK_USED, f"this {what} link was used already: it works once")
         if (aware(row.expires) or now()) <= now():
-            raise ServiceError(410, "link_expired", f"this {what} link has expired: ask for a new one")
+            raise ServiceError(ErrorCode.LINK_EXPIRED, f"this {what} link has expired: ask for a new one")
         with self.c.db.begin() as s:
             done = s.execute(
                 update(MailTokenRow)
@@ -408,7 +408,7 @@ class Mail:
                 .values(used=now())
             )
         if done.rowcount != 1:
-            raise ServiceError(410, "link_used", f"this {what} link was used already: it works once")
+            raise ServiceError(ErrorCode.LINK_USED, f"this {what} link was used already: it works once")
         return row
 
     def confirm(self, token: str) -> str:
@@ -417,7 +417,9 @@ class Mail:
         with self.c.db.begin() as s:
             address = s.get(MailAddressRow, row.account_id)
             if address is None or address.address != row.address:
-                raise ServiceError(410, "link_expired", "this address was changed since: confirm the new one")
+                raise ServiceError(
+                    ErrorCode.LINK_EXPIRED, "this address was changed since: confirm the new one"
+                )
             address.confirmed = True
         return row.address
 
@@ -479,7 +481,7 @@ class Mail:
             )
         if not done.rowcount:
             raise ServiceError(
-                404, "bad_link", "this unsubscribe link is not valid (the address was changed since?)"
+                ErrorCode.BAD_LINK, "this unsubscribe link is not valid (the address was changed since?)"
             )
 
     # --- notices and reminders ---------------------------------------------------------------------

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import delete, or_, select, update
 
 from ..accounts.models import AccountGameRow, AccountSeatRow, SessionRow
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from ..store import ChatRow
 from .core import Community, aware, iso, now
 from .models import AuditRow, ReportRow, SanctionRow
@@ -69,7 +69,7 @@ class Moderation:
         ban = self.active(account_id, "ban")
         if ban is not None:
             raise ServiceError(
-                403, "banned", f"this account is banned {_until_text(ban.until)}: {ban.reason}"
+                ErrorCode.BANNED, f"this account is banned {_until_text(ban.until)}: {ban.reason}"
             )
 
     def check_chat(self, game_id: str, seat: int | None) -> None:
@@ -86,28 +86,28 @@ class Moderation:
         mute = self.active(account_id, "mute")
         if mute is not None:
             raise ServiceError(
-                403, "muted", f"a moderator muted you {_until_text(mute.until)}: {mute.reason}"
+                ErrorCode.MUTED, f"a moderator muted you {_until_text(mute.until)}: {mute.reason}"
             )
 
     # --- the moderators -------------------------------------------------------------------------------
     def moderator(self, request: Request) -> Any:
         who = self.c.current(request)
         if not self.c.is_moderator(who.account_id):
-            raise ServiceError(403, "not_moderator", "this is for moderators")
+            raise ServiceError(ErrorCode.NOT_MODERATOR, "this is for moderators")
         return who
 
     def acting_moderator(self, request: Request) -> Any:
         who = self.c.acting(request)
         if not self.c.is_moderator(who.account_id):
-            raise ServiceError(403, "not_moderator", "this is for moderators")
+            raise ServiceError(ErrorCode.NOT_MODERATOR, "this is for moderators")
         return who
 
     def act(self, who: Any, username: str, kind: str, body: Action) -> dict[str, Any]:
         target, name = self.c.player(username)
         if target == who.account_id:
-            raise ServiceError(400, "moderate_self", "a moderator does not act on their own account")
+            raise ServiceError(ErrorCode.MODERATE_SELF, "a moderator does not act on their own account")
         if kind == "mute" and body.minutes is None:
-            raise ServiceError(400, "mute_needs_minutes", "a mute needs its length: minutes")
+            raise ServiceError(ErrorCode.MUTE_NEEDS_MINUTES, "a mute needs its length: minutes")
         t = now()
         until = (
             t + timedelta(minutes=body.minutes)
@@ -120,7 +120,7 @@ class Moderation:
             if body.report is not None:
                 report = s.get(ReportRow, body.report)
                 if report is None or report.target_id != target:
-                    raise ServiceError(404, "no_such_report", f"no report {body.report} about {name}")
+                    raise ServiceError(ErrorCode.NO_SUCH_REPORT, f"no report {body.report} about {name}")
             row = SanctionRow(
                 account_id=target,
                 kind=kind,
@@ -166,7 +166,7 @@ class Moderation:
                 .values(lifted=True)
             )
             if not done.rowcount:
-                raise ServiceError(404, "not_sanctioned", f"{name} is neither banned nor muted")
+                raise ServiceError(ErrorCode.NOT_SANCTIONED, f"{name} is neither banned nor muted")
             self.c.audit(s, who.account_id, who.username, "lift", target, name, {})
         return {"ok": True, "username": name}
 
@@ -174,9 +174,9 @@ class Moderation:
         with self.c.db.begin() as s:
             report = s.get(ReportRow, report_id)
             if report is None:
-                raise ServiceError(404, "no_such_report", f"no report {report_id}")
+                raise ServiceError(ErrorCode.NO_SUCH_REPORT, f"no report {report_id}")
             if report.status != "open":
-                raise ServiceError(409, "report_closed", f"report {report_id} is closed already")
+                raise ServiceError(ErrorCode.REPORT_CLOSED, f"report {report_id} is closed already")
             report.status, report.closed_by, report.resolution = "closed", who.account_id, resolution.strip()
             self.c.audit(
                 s,
@@ -294,11 +294,11 @@ class Moderation:
                 ).all()
             )
         if not rows:
-            raise ServiceError(404, "no_chat", f"game {game_id[:32]} has no chat lines")
+            raise ServiceError(ErrorCode.NO_CHAT, f"game {game_id[:32]} has no chat lines")
         if line is not None:
             at = next((i for i, r in enumerate(rows) if r.pk == line), None)
             if at is None:
-                raise ServiceError(404, "no_such_line", f"game {game_id[:32]} has no chat line {line}")
+                raise ServiceError(ErrorCode.NO_SUCH_LINE, f"game {game_id[:32]} has no chat line {line}")
             rows = rows[max(0, at - CONTEXT_LINES) : at + CONTEXT_LINES + 1]
         else:
             rows = rows[-2 * CONTEXT_LINES :]

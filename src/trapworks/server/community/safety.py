@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import delete, or_, select, update
 
 from ..accounts.models import AccountSeatRow
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from ..store import ChatRow
 from .core import Community, iso, now
 from .models import BlockRow, ChallengeRow, FollowRow, MuteRow, ReportRow
@@ -47,7 +47,7 @@ class Safety:
     def block(self, account_id: int, username: str) -> str:
         target, name = self.c.player(username)
         if target == account_id:
-            raise ServiceError(400, "block_self", "you cannot block yourself")
+            raise ServiceError(ErrorCode.BLOCK_SELF, "you cannot block yourself")
         with self.c.db.begin() as s:
             if s.get(BlockRow, (account_id, target)) is None:
                 s.add(BlockRow(blocker_id=account_id, blocked_id=target, created=now()))
@@ -79,13 +79,13 @@ class Safety:
                 delete(BlockRow).where(BlockRow.blocker_id == account_id, BlockRow.blocked_id == target)
             )
         if not gone.rowcount:
-            raise ServiceError(404, "not_blocked", f"you do not block {name}")
+            raise ServiceError(ErrorCode.NOT_BLOCKED, f"you do not block {name}")
         return name
 
     def mute(self, account_id: int, username: str) -> str:
         target, name = self.c.player(username)
         if target == account_id:
-            raise ServiceError(400, "mute_self", "you cannot mute yourself")
+            raise ServiceError(ErrorCode.MUTE_SELF, "you cannot mute yourself")
         with self.c.db.begin() as s:
             if s.get(MuteRow, (account_id, target)) is None:
                 s.add(MuteRow(muter_id=account_id, muted_id=target, created=now()))
@@ -98,7 +98,7 @@ class Safety:
                 delete(MuteRow).where(MuteRow.muter_id == account_id, MuteRow.muted_id == target)
             )
         if not gone.rowcount:
-            raise ServiceError(404, "not_muted", f"you do not mute {name}")
+            raise ServiceError(ErrorCode.NOT_MUTED, f"you do not mute {name}")
         return name
 
     def lists(self, account_id: int) -> dict[str, Any]:
@@ -132,11 +132,15 @@ class Safety:
     def report(self, account_id: int, body: ReportBody) -> int:
         target, name = self.c.player(body.username)
         if target == account_id:
-            raise ServiceError(400, "report_self", "you cannot report yourself")
+            raise ServiceError(ErrorCode.REPORT_SELF, "you cannot report yourself")
         if body.reason not in REASONS:
-            raise ServiceError(400, "bad_reason", f"reason {body.reason[:32]!r}: one of {', '.join(REASONS)}")
+            raise ServiceError(
+                ErrorCode.BAD_REASON, f"reason {body.reason[:32]!r}: one of {', '.join(REASONS)}"
+            )
         if body.chat_line is not None and not body.game_id:
-            raise ServiceError(400, "chat_line_needs_game", "a reported chat line needs its game (game_id)")
+            raise ServiceError(
+                ErrorCode.CHAT_LINE_NEEDS_GAME, "a reported chat line needs its game (game_id)"
+            )
         chat_text = None
         with self.c.db() as s:
             if body.game_id:
@@ -148,16 +152,16 @@ class Safety:
                     ).all()
                 )
                 if target not in seats.values():
-                    raise ServiceError(404, "not_in_game", f"{name} did not play game {body.game_id}")
+                    raise ServiceError(ErrorCode.NOT_IN_GAME, f"{name} did not play game {body.game_id}")
             if body.chat_line is not None:
                 line = s.get(ChatRow, body.chat_line)
                 if line is None or line.game_id != body.game_id:
                     raise ServiceError(
-                        404, "no_such_line", f"game {body.game_id} has no chat line {body.chat_line}"
+                        ErrorCode.NO_SUCH_LINE, f"game {body.game_id} has no chat line {body.chat_line}"
                     )
                 if line.seat is None or seats.get(line.seat) != target:
                     raise ServiceError(
-                        400, "not_their_line", f"chat line {body.chat_line} was not written by {name}"
+                        ErrorCode.NOT_THEIR_LINE, f"chat line {body.chat_line} was not written by {name}"
                     )
                 chat_text = line.text
             mine = len(
@@ -169,8 +173,7 @@ class Safety:
             )
         if mine >= MAX_OPEN_REPORTS_PER_PLAYER:
             raise ServiceError(
-                429,
-                "too_many_reports",
+                ErrorCode.TOO_MANY_REPORTS,
                 f"you have {mine} reports waiting for a moderator: wait until they are read",
             )
         with self.c.db.begin() as s:

@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select, update
 
 from ..accounts.models import AccountGameRow, AccountSeatRow
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from ..service import create_request
 from .core import Community, iso, now
 from .models import SwissGameRow, SwissPlayerRow, SwissRow, TrophyRow
@@ -80,7 +80,9 @@ class Swiss:
     def create(self, account_id: int, body: SwissBody) -> dict[str, Any]:
         game = self.c.service.make_game(body.game, body.options)
         if game.num_players() != 2:
-            raise ServiceError(400, "two_players_only", "a Swiss tournament's games are between two players")
+            raise ServiceError(
+                ErrorCode.TWO_PLAYERS_ONLY, "a Swiss tournament's games are between two players"
+            )
         row = SwissRow(
             id=secrets.token_urlsafe(9),
             name=body.name.strip(),
@@ -101,15 +103,14 @@ class Swiss:
         with self.c.db() as s:
             row = s.get(SwissRow, swiss_id[:16])
         if row is None:
-            raise ServiceError(404, "no_such_swiss", "no such Swiss tournament")
+            raise ServiceError(ErrorCode.NO_SUCH_SWISS, "no such Swiss tournament")
         return row
 
     def join(self, account_id: int, swiss_id: str) -> None:
         row = self._get(swiss_id)
         if row.status != "open":
             raise ServiceError(
-                409,
-                "swiss_started",
+                ErrorCode.SWISS_STARTED,
                 f"{row.name!r} has {'ended' if row.status == 'finished' else 'started'}: joining is closed",
             )
         with self.c.db.begin() as s:
@@ -119,13 +120,13 @@ class Swiss:
     async def start(self, account_id: int, swiss_id: str) -> None:
         row = self._get(swiss_id)
         if row.created_by != account_id:
-            raise ServiceError(403, "not_yours", "only the tournament's creator starts it")
+            raise ServiceError(ErrorCode.NOT_YOURS, "only the tournament's creator starts it")
         with self.c.db() as s:
             count = len(
                 s.scalars(select(SwissPlayerRow.account_id).where(SwissPlayerRow.swiss_id == row.id)).all()
             )
         if count < 2:
-            raise ServiceError(409, "too_few_players", "a Swiss tournament needs at least two players")
+            raise ServiceError(ErrorCode.TOO_FEW_PLAYERS, "a Swiss tournament needs at least two players")
         with self.c.db.begin() as s:
             took = s.execute(
                 update(SwissRow)
@@ -133,7 +134,7 @@ class Swiss:
                 .values(status="pairing", round=1)  # round 1 is this request's to pair
             )
         if took.rowcount != 1:
-            raise ServiceError(409, "swiss_started", "this tournament has started already")
+            raise ServiceError(ErrorCode.SWISS_STARTED, "this tournament has started already")
         try:
             await self._pair_round(row, 1)
         finally:
