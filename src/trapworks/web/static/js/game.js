@@ -10,6 +10,7 @@ import { createChat } from "/static/js/chat.js";
 import { nameField, storedName } from "/static/js/names.js";
 import { applyPresence, drawPlayers, startHeartbeat } from "/static/js/presence.js";
 import { createClock } from "/static/js/clock.js";
+import { createStrips } from "/static/js/strips.js";
 import { createControls } from "/static/js/controls.js";
 import { setupRules } from "/static/js/rules.js";
 import { setupSettings } from "/static/js/settings.js";
@@ -24,6 +25,7 @@ let info = null;
 let renderer = null;
 let controls = null; // js/controls.js: resign, abort, rematch, hand-over
 let clockView = null; // js/clock.js: the countdown from the server's numbers
+const strips = createStrips($("strip-top"), $("strip-bottom")); // js/strips.js: the players beside the board
 let ws = null;
 let latest = null; // the newest state received (may be ahead of what is drawn)
 let log = [];
@@ -251,6 +253,11 @@ function drawPlayersNow(u) {
   // On a shared screen nobody is "you" (issue 27: one vocabulary for seats).
   drawPlayers($("players"), info.players, { viewer: hotSeat ? null : info.seat, toMove: u.to_move, terminal: u.terminal, winners: u.winners,
                                             out: (u.ending && u.ending.out) || [], handed });
+  drawStrips(u);
+}
+
+function drawStrips(u) {
+  strips.draw(info.players, { viewer: hotSeat ? null : info.seat, toMove: u.to_move, terminal: !!u.terminal, winners: u.winners });
 }
 
 function drawShell(u) {
@@ -326,6 +333,7 @@ function onState(msg) {
     // what the player is doing on the board (mice selected, a pawn picked, a hint shown) and show
     // the last move's events twice. The rest of the page (drawShell) takes it as usual.
     const key = boardKey(u);
+    drawStrips(u); // before the board: a renderer that scrolls its board to a piece measures the final layout
     try {
       if (key !== drawnBoard.key || drawnBoard.renderer !== renderer) {
         drawnBoard = { key: null, renderer };
@@ -612,7 +620,7 @@ async function openSeat(first = false) {
   renderer = loaded.create(clear($("board")), ctx);
   setupSocial();
   controls = createControls({ box: $("control"), gid, token, info, message, seatLabel });
-  clockView = clockView || createClock($("clockbar"), { seatLabel }); // one countdown for the page
+  clockView = clockView || createClock($("clockbar"), { seatLabel, onTick: strips.tick }); // one countdown for the page
   document.body.dataset.renderer = loaded.url;
   onState(r.data.state);
   stopped = false;

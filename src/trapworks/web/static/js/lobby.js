@@ -217,7 +217,9 @@ function linkRow(box, title, link, testId) {
   return p;
 }
 
-function showLinks(game, seatChoices) {
+export function showLinks(game, seatChoices) {
+  const dialog = $("new-game-dialog");
+  if (dialog && dialog.open) dialog.close();
   const section = $("created");
   section.hidden = false;
   const box = clear($("created-links"));
@@ -257,8 +259,23 @@ function renderMyGames() {
   }
 }
 
+// The full options of a new game, in their dialog (issue 39: the home page shows the games, not a form).
+export function openNewGame(gameId) {
+  const select = $("game-select");
+  if (gameId && catalog.some((g) => g.id === gameId) && select.value !== gameId) {
+    select.value = gameId;
+    chooseGame(gameId);
+  }
+  const dialog = $("new-game-dialog");
+  if (!dialog.open) dialog.showModal();
+  select.focus();
+}
+
+export function refreshMyGames() { renderMyGames(); }
+
 async function init() {
   renderMyGames();
+  $("new-game-close").addEventListener("click", () => $("new-game-dialog").close());
   // The name is kept in this browser; each game page sends it with the seat (names.js).
   nameField($("lobby-name"), { label: t("Your name (shown to the other players)") });
   tables = startTables($("tables"), $("tables-error"));
