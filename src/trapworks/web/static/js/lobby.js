@@ -293,6 +293,10 @@ async function init() {
   $("create").addEventListener("click", create);
   $("more-agents").addEventListener("change", () => renderSeats(current));
   $("public").addEventListener("change", () => renderSeats(current));
+  const opener = $("open-new-game");
+  if (opener) opener.addEventListener("click", () => openNewGame(select.value));
+  // A link to the form of one game (/?game=...) or to the form (#new-game) opens it.
+  if (wanted || location.hash === "#new-game") openNewGame(select.value);
   document.body.dataset.ready = "1";
 }
 
