@@ -114,7 +114,8 @@ def finished_game(server):
         if state["terminal"]:
             return created
         if state["to_move"] == 0:
-            action = state["view"]["legal_actions"][0]
+            first = state["view"]["legal_actions"][0]
+            action = first["text"] if isinstance(first, dict) else first
             httpx.post(
                 f"{server.url}/api/games/{gid}/moves",
                 json={"token": token, "action": action, "ply": state["ply"]},
