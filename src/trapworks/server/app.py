@@ -31,6 +31,7 @@ from .bus import make_bus
 from .cluster import ClusterLink
 from .control_api import add_control_routes
 from .eviction import Evictor
+from .features.claim import add_claim_routes
 from .features.clock import Clock
 from .features.hint import Hint
 from .features.undo import Undo
@@ -375,6 +376,7 @@ def create_app(
 
     add_routes(app, social)
     add_control_routes(app, service)  # resign, abort, rematch, hand-over, public records
+    add_claim_routes(app, service)  # claim the game against a player who left (issue 39)
     add_analysis_routes(app, service)  # issue 27: review with analysis (server/analysis.py)
     install_accounts(app, service)  # issue 28: accounts, ratings, profiles, my games, quick game
     add_i18n_routes(app)  # the front end's message catalogs (issue 27)

@@ -45,6 +45,7 @@ from .catalog import catalog_words, renderer_url
 from .errors import STORAGE_FAILED, ServiceError
 from .features import Feature
 from .features.chat import Chat
+from .features.claim import Claim
 from .features.clock import Clock, check_clock
 from .features.handover import HandOver
 from .features.hint import Hint
@@ -74,6 +75,7 @@ FEATURES: tuple[type[Feature], ...] = (
     Clock,
     Rematch,
     HandOver,
+    Claim,
     Presence,
     Names,
     Chat,

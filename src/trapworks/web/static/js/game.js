@@ -302,11 +302,19 @@ function drawShell(u) {
 let barHeld = 0;
 function holdBar() {
   const bar = $("actionbar");
+  keyboardScroll(bar);
   if (document.body.dataset.terminal === "1") { barHeld = 0; bar.style.minHeight = ""; return; } // over: nothing to hold
   const h = bar.getBoundingClientRect().height;
   if (h > barHeld + 0.5) { barHeld = h; bar.style.minHeight = `${Math.ceil(h)}px`; }
 }
-window.addEventListener("resize", () => { barHeld = 0; $("actionbar").style.minHeight = ""; });
+window.addEventListener("resize", () => { barHeld = 0; $("actionbar").style.minHeight = ""; keyboardScroll($("actionbar")); });
+
+// A region that scrolls (the action bar beside a phone's board in landscape) is one a keyboard can
+// reach and scroll (WCAG 2.1.1; axe: scrollable-region-focusable); one that does not is no tab stop.
+function keyboardScroll(box) {
+  if (box.scrollHeight > box.clientHeight + 1) box.tabIndex = 0;
+  else box.removeAttribute("tabindex");
+}
 
 function onState(msg) {
   latest = msg;
