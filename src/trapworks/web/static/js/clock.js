@@ -39,11 +39,13 @@ export function renderClockOptions(box, agents) {
 
 // The clock option of POST /api/games (null: no clock).
 export function clockSpec() {
-  const mode = document.getElementById("clock-mode");
+  const byId = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
+  const mode = byId("clock-mode");
   if (!mode || !mode.value) return null;
-  const rule = document.getElementById("clock-rule").value;
-  const spec = { mode: mode.value, seconds: Number(document.getElementById("clock-seconds").value) };
-  if (mode.value === "total") spec.increment = Number(document.getElementById("clock-increment").value || 0);
+  const rule = byId("clock-rule").value;
+  /** @type {{mode: string, seconds: number, increment?: number, on_timeout?: string, ai_level?: string}} */
+  const spec = { mode: mode.value, seconds: Number(byId("clock-seconds").value) };
+  if (mode.value === "total") spec.increment = Number(byId("clock-increment").value || 0);
   if (rule === "forfeit") spec.on_timeout = "forfeit";
   else { spec.on_timeout = "ai"; spec.ai_level = rule.slice(3); }
   return spec;

@@ -15,6 +15,9 @@ import { createControls } from "/static/js/controls.js";
 import { setupRules } from "/static/js/rules.js";
 import { setupSettings } from "/static/js/settings.js";
 
+// The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
+// page's HTML says which; TypeScript checks the rest).
+/** @type {(id: string) => any} */
 const $ = (id) => document.getElementById(id);
 const gid = decodeURIComponent(location.pathname.split("/")[2] || "");
 const params = hashParams();
@@ -243,7 +246,7 @@ function drawEndScreen(u) {
   controls.renderRematch($("end-links"));
   box.hidden = false;
   // The dialog takes the focus (issue 27): its first action, so Enter plays again.
-  const first = actions.querySelector("button, a");
+  const first = /** @type {HTMLElement|null} */ (actions.querySelector("button, a"));
   if (first) first.focus({ preventScroll: true });
 }
 
@@ -376,7 +379,7 @@ function focusBoardOnArrival() {
   if (arrivedOnBoard || document.body.dataset.myTurn !== "1") return;
   arrivedOnBoard = true;
   if (document.activeElement && document.activeElement !== document.body) return;
-  const first = document.querySelector("#board [data-kbd]");
+  const first = /** @type {HTMLElement|null} */ (document.querySelector("#board [data-kbd]"));
   if (first) first.focus({ preventScroll: true });
 }
 
@@ -433,7 +436,7 @@ function connect() {
   sock.addEventListener("message", (e) => { if (mine === generation) onMessage(e); });
   sock.addEventListener("close", () => {
     if (mine !== generation) return; // a seat switch closed it on purpose
-    for (const [ref, resolve] of pending) resolve({ ok: false, error: t("connection lost; reconnecting…"), tag: "connection" });
+    for (const resolve of pending.values()) resolve({ ok: false, error: t("connection lost; reconnecting…"), tag: "connection" });
     pending.clear();
     if (stopped) { setStatus(t("disconnected"), true); return; }
     setStatus(t("connection lost; reconnecting in {s} s…", { s: (backoff / 1000).toFixed(1) }), true);

@@ -33,6 +33,7 @@ function showError(text) {
 async function play(game, against, button) {
   showError("");
   const agent = game.agents.includes(level()) ? level() : game.agents[0];
+  /** @type {Array<{kind: string, invite?: boolean, agent?: string}>} */
   const seats = [{ kind: "human", invite: false }];
   for (let i = 1; i < game.players; i++) {
     // A friend takes the second seat; any seat beyond is the computer's (13 Dead End Drive has four).
