@@ -211,6 +211,14 @@ function drawEndScreen(u) {
   const box = $("end-screen");
   clear(box);
   const summary = controls.endSummary(u) || (renderer && renderer.summary && renderer.summary(u)) || {};
+  // The result for this page's player first, in one word, as lichess and BGA say it (issue 39).
+  const seated = info.seat !== null && !hotSeat && !(u.ending && u.ending.aborted);
+  if (seated) {
+    const won = (u.winners || []).includes(info.seat);
+    const kind = won ? "won" : (u.winners || []).length ? "lost" : "draw";
+    const words = { won: t("You won"), lost: t("You lost"), draw: t("No winner") }[kind];
+    el("p", { class: `end-badge end-${kind}`, text: words, "data-testid": "end-badge" }, box);
+  }
   el("h2", { id: "end-title", text: summary.title || resultHeadline(u) }, box);
   for (const line of summary.reason || []) el("p", { text: line, "data-testid": "end-reason" }, box);
   if (summary.scores && summary.scores.length) {
@@ -238,7 +246,7 @@ function drawEndScreen(u) {
   }
   el("a", { href: "/", text: t("New game"), "data-testid": "new-game" }, actions);
   el("a", { href: $("record").href, text: t("Download record"), download: "", "data-testid": "end-record" }, actions);
-  el("a", { href: $("replay").href, text: t("Replay"), "data-testid": "end-replay" }, actions);
+  el("a", { href: $("replay").href, text: t("Review the game"), "data-testid": "end-replay" }, actions);
   el("button", { type: "button", text: t("Look at the board"), "data-testid": "close-end",
                  onclick: () => { box.hidden = true; $("show-result").hidden = false; $("show-result").focus(); } }, actions);
   controls.endLinks(actions);
