@@ -74,8 +74,13 @@ def missing(lang: str) -> list[str]:
     """The messages that `lang`'s catalog does not translate (absent, empty or fuzzy)."""
     with (CATALOGS / f"{lang}.po").open("rb") as f:
         cat = read_po(f, locale=lang)
+    from trapworks.server.i18n import feature_words
+
+    carried = feature_words(lang)  # the features' own words (server/features/*: translations)
     out = []
     for key in extract():
+        if not isinstance(key, tuple) and carried.get(key):
+            continue
         msg = cat.get(key[0] if isinstance(key, tuple) else key)
         forms = (msg.string if isinstance(msg.string, (list, tuple)) else [msg.string]) if msg else []
         if msg is None or msg.fuzzy or not forms or not all(forms):

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from trapworks.core.record import record_json_schema
-from trapworks.server.messages import write_schemas
+from trapworks.server.protocol import write_schemas
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "schema"
 

@@ -1,11 +1,15 @@
 """13 Dead End Drive (seed 004): one test per rule sentence, each citing it; the situations of
 Figures 6 to 11 are set up from position strings."""
 
+from importlib import resources
+
 import pytest
 from dd_helpers import dests, game, play, state_at, texts
 
 from rulebook import cite
 from trapworks.core import CHANCE, TERMINAL, IllegalActionError
+from trapworks.games.dead_end_drive import game as dead_end_drive_game
+from trapworks.games.dead_end_drive.board import parse_grid
 from trapworks.games.dead_end_drive.components import CHARACTERS, LETTERS, TRAP_KINDS
 
 OPENING = {
@@ -693,31 +697,54 @@ class TestTwoPlayers:
         assert s.win_reason == "detective" and s.winner_seat() == 0
 
 
-class TestBlockedDie:
-    """Not in 004: a die that no pawn can use. Default: that die is forfeited (option blocked_die)."""
+def _pocket_mansion():
+    """mansion.txt with two pockets walled off in the Study by vases: b14-b15 (two squares) and
+    g17 (one). Since the opening's rule is lifted for a die no chair pawn can use (issue 36), a die
+    that no pawn at all can use needs pawns shut in like this: the real mansion has no such place."""
+    text = resources.files("trapworks.games.dead_end_drive").joinpath("mansion.txt").read_text()
+    rows = text.split("# grid:\n", 1)[1].split("\n")
+    rows[15] = rows[15][:1] + "V" + rows[15][2:6] + "V" + rows[15][7:]  # b16, g16
+    rows[16] = rows[16][:5] + "V" + rows[16][6:]  # f17
+    return parse_grid(text.split("# grid:\n", 1)[0] + "# grid:\n" + "\n".join(rows))
 
-    # S and D are the last pawns on the Red Chairs (the opening), each boxed in by pawns.
-    TWO_BOXED = {"S": "j9", "K": "i9", "P": "j8", "D": "o9", "C": "p9", "L": "o8"}
-    ONE_BOXED = {"S": "j9", "D": "i9", "C": "j8", "L": "k8"}
+
+POCKETS = _pocket_mansion()
+
+
+class TestBlockedDie:
+    """Not in 004: a die that no pawn can use. Default: that die is forfeited (option blocked_die).
+
+    S is shut in a two-square pocket (it can move 1, nothing more), D in a one-square pocket; every
+    other pawn is knocked off; two players, who play on without cards."""
+
+    SHUT_IN = {p: None for p in LETTERS if p not in "SD"} | {"S": "b14", "D": "g17"}
+
+    @pytest.fixture(autouse=True)
+    def _pockets(self, monkeypatch):
+        monkeypatch.setattr(dead_end_drive_game, "load_mansion", lambda: POCKETS)
 
     def test_forfeit_the_die_that_no_pawn_can_use(self):
-        s = state_at(pawns=self.TWO_BOXED, dice="1,3", opening=1)
-        # Either can cross free chairs for 3 (Figure 8), neither has any legal move of 1
-        assert {t for t in texts(s)} == {"S3", "D3"}
-        play(s, "S3", "to " + sorted(dests(s, "S", 3))[0])
+        s = state_at(2, pawns=self.SHUT_IN, dice="1,3")
+        assert texts(s) == {"S1"}  # nobody can move 3
+        play(s, "S1", "to b15")
         assert s.phase == "roll" and s.to_move == 1
-        assert any(e["type"] == "blocked_die" and e["dice"] == [1] for e in s.last_events())
+        blocked = [e for e in s.last_events() if e["type"] == "blocked_die"]
+        assert [(e["dice"], e["text"]) for e in blocked] == [
+            ([3], "No pawn can move 3: the die is forfeited.")
+        ]
 
     def test_all_blocked_ends_the_turn(self):
-        s = state_at(pawns=self.ONE_BOXED, phase="roll", opening=1)
-        play(s, "roll 1-1", "keep portrait")  # neither 1 nor the total 2 can be moved
+        s = state_at(2, pawns=self.SHUT_IN, phase="roll")
+        play(s, "roll 2-2", "keep portrait")  # neither 2 nor the total 4 can be moved
         assert s.phase == "roll" and s.to_move == 1
         assert s.last_events()[-1]["type"] == "blocked_die"
+        assert s.last_events()[-1]["text"] == "No pawn can move 2 or 4: both dice are forfeited."
+        play(s, "roll 2-3")  # two dice, neither usable (issue 36: the sentence said "the die")
+        assert s.last_events()[-1]["text"] == "No pawn can move 2 or 3: both dice are forfeited."
 
     def test_lose_turn_variant(self):
-        s = state_at(pawns=self.ONE_BOXED, phase="roll", opening=1, options={"blocked_die": "lose-turn"})
-        assert "S3" in texts(play(state_at(pawns=self.ONE_BOXED, dice="1,3", opening=1)))
-        play(s, "roll 1-3")  # 3 could be used, 1 cannot: the whole turn is lost
+        s = state_at(2, pawns=self.SHUT_IN, phase="roll", options={"blocked_die": "lose-turn"})
+        play(s, "roll 1-3")  # 1 could be used, 3 cannot: the whole turn is lost
         assert s.phase == "roll" and s.to_move == 1
         assert "lose-turn" in s.last_events()[-1]["text"]
 

@@ -58,6 +58,8 @@ CONFIGS = [
         {"players": 2, "variant": "original", "steal_tie": "choose-or-divide", "empty_pile_source": "most"},
         ["random"] * 2,
     ),
+    ({"players": 3, "paid_move_follows": False}, ["random", "double-catch", "random"]),
+    ({"players": 4, "variant": "original", "paid_move_follows": False}, ["random"] * 4),
 ]
 
 

@@ -406,8 +406,9 @@ def test_hit_then_crank_in_003():
     roll(state, 1)
     play(state, "move:2", "die:2")
     assert legal(state) == ["crank", "end"]  # no more paying once a mouse is on the Wheel
+    assert state.cheese[1] == 2  # the Wheel's cheese (paid_move_follows, default true: issue 36)
     play(state, "crank", *ALL_STAGES_WORK)
-    assert state.mice[1] is None and state.cheese[0] == 2
+    assert state.mice[1] is None and state.cheese[0] == 2 + 2  # 2 left after paying, 2 caught
 
 
 def test_repeat_as_cheese_allows():

@@ -26,18 +26,16 @@ from .bus import Bus
 
 if TYPE_CHECKING:
     from .service import GameService
-    from .social import Social
 
 log = logging.getLogger("trapworks.server")
 
 
 class ClusterLink:
-    """Connects a node's service and social parts to the bus."""
+    """Connects a node's service and its features to the bus."""
 
-    def __init__(self, bus: Bus, service: GameService, social: Social):
+    def __init__(self, bus: Bus, service: GameService):
         self.bus = bus
         self.service = service
-        self.social = social
         service.bus = bus
         self.handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {}
 
@@ -57,16 +55,12 @@ class ClusterLink:
         kind = msg.get("k")
         if kind == "state":
             await self.service.heard_state(msg)
-        elif kind == "seats":
+            return
+        if kind == "seats":  # the seats reloaded here first; then the features hear of it
             await self.service.heard_state({**msg, "c": 1, "seats": 1})
-            live = self.service.live.get(str(msg.get("g")))
-            if live is not None:
-                await self.social.presence.refresh(live)
-        elif kind == "chat":
-            await self.social.chat.heard_elsewhere(msg)
-        elif kind == "presence":
-            await self.social.presence.heard_elsewhere(msg)
-        elif isinstance(kind, str) and kind in self.handlers:
+        if await self.service.heard_elsewhere(msg):  # chat, presence, seats: the features'
+            return
+        if isinstance(kind, str) and kind in self.handlers:
             await self.handlers[kind](msg)
 
     async def resync(self) -> None:

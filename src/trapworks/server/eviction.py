@@ -67,10 +67,8 @@ class Evictor:
         """Whether something in memory still needs this game."""
         if live.connections or live.lock.locked():
             return True
-        ctl = live.control
-        if ctl is not None:
-            if ctl.timer is not None and not ctl.timer.done():
-                return True
+        if any(feature.busy(live) for feature in self.service.features):
+            return True  # a feature's timer (the clock's) still runs
         try:
             return bool(live.needs_server())
         except Exception:

@@ -28,6 +28,17 @@ def languages() -> list[str]:
     return [SOURCE_LANGUAGE, *sorted(p.stem for p in CATALOGS.glob("*.po"))]
 
 
+def feature_words(lang: str) -> dict[str, str]:
+    """The words the server's features carry themselves (`Feature.translations`: a feature is one
+    module, its page part and its refusals included), for the catalog's gaps."""
+    from .features import discover
+
+    words: dict[str, str] = {}
+    for feature in discover():
+        words.update(feature.translations.get(lang, {}))
+    return words
+
+
 @lru_cache(maxsize=8)
 def catalog(lang: str) -> dict[str, Any]:
     """One language's messages as the browser gets them (KeyError: no such language)."""
@@ -55,6 +66,8 @@ def catalog(lang: str) -> dict[str, Any]:
                 messages[m.id[0]] = forms
         elif m.string:
             messages[m.id] = m.string
+    for english, words in feature_words(lang).items():  # a feature's own words (issue 38)
+        messages.setdefault(english, words)
     return {
         "lang": lang,
         "plural_forms": cat.plural_forms,

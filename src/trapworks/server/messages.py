@@ -1,18 +1,15 @@
 """The API's messages as pydantic models: HTTP request and response bodies and WebSocket messages.
 
-The server validates what it receives with these models (not hand-written checks), serves their
-JSON Schema at /api/schema/<name>, and docs/schema/ holds the same schemas (written by
-`python -m trapworks.server.messages docs/schema`; a test keeps them equal).
+The server validates what it receives with these models (not hand-written checks) and serves their
+JSON Schema at /api/schema/<name> (server/protocol.py adds the socket's messages, made with the
+features' parts; docs/schema/ holds the same schemas, written by scripts/write-schemas.py).
 """
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, TypeAdapter, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, field_validator
 
 from ..core.record import RecordModel
 
@@ -251,6 +248,12 @@ class ErrorReply(BaseModel):
     )
 
 
+# The error answers an endpoint documents (OpenAPI): every one in the API's error format.
+ERROR_REPLIES: dict[int | str, dict[str, Any]] = {
+    s: {"model": ErrorReply} for s in (400, 401, 403, 404, 409, 422, 429, 503)
+}
+
+
 class MoveReply(BaseModel):
     ok: Literal[True] = True
     ply: int = Field(description="the move count after your move")
@@ -333,20 +336,6 @@ class PresenceMessage(BaseModel):
     ref: Ref
 
 
-ClientMessage = Annotated[
-    MoveMessage
-    | UndoMessage
-    | HintMessage
-    | SyncMessage
-    | PingMessage
-    | NameMessage
-    | ChatMessage
-    | PresenceMessage,
-    Field(discriminator="type"),
-]
-client_message = TypeAdapter(ClientMessage)
-
-
 # --- WebSocket: server to client (a frame holds one of these or a list of them) ----------------
 class AckMessage(BaseModel):
     type: Literal["ack"]
@@ -363,7 +352,10 @@ class ErrorMessage(BaseModel):
     fatal: bool | None = Field(None, description="true: the socket is closed after this message")
 
 
-class StateMessage(BaseModel):
+class StateCore(BaseModel):
+    """The state message's own fields; each feature adds its own (`Feature.state_fields`), and
+    server/protocol.py makes the whole StateMessage of them."""
+
     type: Literal["state"]
     id: str
     game: str
@@ -377,27 +369,9 @@ class StateMessage(BaseModel):
     returns: list[float] | None
     winners: list[int] | None
     truncated: bool
-    can_undo: bool
-    can_hint: bool
     error: str | None
     sync: bool
     log: list[dict[str, Any]] | None = None
-    # Off the board (server/features/); on the update that shows the game now.
-    clock: dict[str, Any] | None = Field(
-        None,
-        description="the clock: its settings, `running` (the seat on move, or null) and "
-        "`remaining_ms` per seat as of sending (null: not timed)",
-    )
-    ending: dict[str, Any] | None = Field(
-        None, description="how the game ended off the board: {forfeits: [{seat, reason, ply}], aborted, out}"
-    )
-    controls: dict[str, Any] | None = Field(
-        None, description="what this seat may do now: can_resign, can_abort, can_rematch, handable (seats)"
-    )
-    rematch: dict[str, Any] | None = Field(
-        None,
-        description="{accepted: seats, needed: seats, game: new id or null, link: your new link or null}",
-    )
 
 
 class HintReplyMessage(BaseModel):
@@ -456,18 +430,7 @@ class HelloMessage(BaseModel):
     chat: HelloChat | None = None
 
 
-ServerMessage = Annotated[
-    AckMessage
-    | ErrorMessage
-    | StateMessage
-    | HelloMessage
-    | HintReplyMessage
-    | PongMessage
-    | SeatsPresenceMessage
-    | ChatLineMessage,
-    Field(discriminator="type"),
-]
-
+# The HTTP messages; server/protocol.py adds the socket's (made with the features' parts).
 SCHEMAS: dict[str, Any] = {
     "create-game": CreateGame,
     "created-game": CreatedGame,
@@ -488,30 +451,5 @@ SCHEMAS: dict[str, Any] = {
     "join-table": JoinTable,
     "joined": Joined,
     "table-list": TableList,
-    "socket-client-message": TypeAdapter(ClientMessage),
-    "socket-server-message": TypeAdapter(ServerMessage),
     "record": RecordModel,  # a record file, as downloaded and as POST /api/replay takes it
 }
-
-
-def schema(name: str) -> dict[str, Any]:
-    """The JSON Schema of one message (KeyError: no such name)."""
-    model = SCHEMAS[name]
-    out: dict[str, Any] = model.json_schema() if isinstance(model, TypeAdapter) else model.model_json_schema()
-    out.setdefault("title", name)
-    return out
-
-
-def write_schemas(folder: Path) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name in SCHEMAS:
-        path = folder / f"{name}.json"
-        path.write_text(json.dumps(schema(name), indent=2, sort_keys=True) + "\n")
-        written.append(path)
-    return written
-
-
-if __name__ == "__main__":
-    for p in write_schemas(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/schema")):
-        print("wrote", p)

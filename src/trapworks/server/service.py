@@ -18,7 +18,7 @@ import multiprocessing
 import os
 import secrets
 import time
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
@@ -43,20 +43,12 @@ from trapworks.core.spec import spec_of
 from .bus import Bus, LocalBus
 from .catalog import catalog_words, renderer_url
 from .errors import STORAGE_FAILED, ServiceError
-from .features import Feature
-from .features.chat import Chat
-from .features.claim import Claim
-from .features.clock import Clock, check_clock
-from .features.handover import HandOver
+from .features import Feature, Setup, discover
 from .features.hint import Hint
-from .features.names import BadName, Names, clean_name
-from .features.presence import Presence
-from .features.rematch import Rematch
-from .features.resign import Resign
-from .features.tables import Tables
-from .features.undo import Undo
+from .features.names import BadName, clean_name
 from .messages import CreateGame, Move, MoveMessage, SeatSpec
-from .room import DEFAULT_HAND_OVER_AFTER_S, Connection, ControlDoc, GameControl, Hooks, Room, new_doc
+from .protocol import Protocol
+from .room import Connection, ControlDoc, GameControl, Hooks, Room
 from .store import SeatTaken, Store, StoredGame
 
 log = logging.getLogger("trapworks.server")
@@ -66,21 +58,10 @@ APPLY_THREADS = 4  # threads for actions whose physics take time (Booby Trap)
 CPU_QUEUE = 8  # requests running or waiting for a worker; more are refused (503, retry later)
 # Another node's word on which seats it has sockets for counts this long (it repeats it sooner).
 REMOTE_PRESENCE_TTL_S = 40.0
-# The features, in the order their hooks run and their fields join a seat's update (undo and
-# hint before resign: a game ended off the board offers neither).
-FEATURES: tuple[type[Feature], ...] = (
-    Undo,
-    Hint,
-    Resign,
-    Clock,
-    Rematch,
-    HandOver,
-    Claim,
-    Presence,
-    Names,
-    Chat,
-    Tables,
-)
+# The features: every module of server/features/, in the order their hooks run and their fields
+# join a seat's update (each declares its `order`: undo and hint before resign, a game ended off
+# the board offers neither).
+FEATURES: tuple[type[Feature], ...] = discover()
 F = TypeVar("F", bound=Hooks)
 
 
@@ -131,10 +112,66 @@ class GameService:
         self.remote_seats: dict[str, dict[str, tuple[float, dict[int, str]]]] = {}
         self.features: list[Feature] = [kind(self) for kind in FEATURES]
         self._by_kind: dict[type, Feature] = {type(f): f for f in self.features}
+        self._protocol: Protocol | None = None
 
     def add_feature(self, feature: Feature) -> None:
         """A feature from elsewhere (the accounts' games): its hooks run after the others'."""
         self.features.append(feature)
+        self._by_kind[type(feature)] = feature
+        self._protocol = None
+
+    @property
+    def protocol(self) -> Protocol:
+        """The socket protocol the features make (server/protocol.py)."""
+        if self._protocol is None:
+            self._protocol = Protocol(self.features)
+        return self._protocol
+
+    def owner(self, message_type: str) -> Feature:
+        """The feature that answers a socket message type (KeyError: none does)."""
+        return self.feature(self.protocol.owners[message_type])
+
+    def plain_control(self, seats: int) -> ControlDoc:
+        """The control document of a game created with no off-board choice (not stored)."""
+        return self.new_control(Setup(None, None, seats))
+
+    def new_control(self, setup: Setup) -> ControlDoc:
+        """A new game's control document: each feature's part."""
+        doc: ControlDoc = {}
+        for feature in self.features:
+            doc.update(feature.control(setup))
+        return doc
+
+    # --- sockets and the server's life: each feature's part ----------------------------------------
+    async def socket_opened(self, live: Room, conn: Connection) -> dict[str, Any]:
+        """A socket opens: what its hello carries besides the game (the features' parts)."""
+        hello: dict[str, Any] = {}
+        for feature in self.features:
+            hello.update(await feature.hello(live, conn))
+        return hello
+
+    async def socket_closed(self, live: Room, conn: Connection) -> None:
+        for feature in self.features:
+            await feature.socket_closed(live, conn)
+
+    def heard(self, live: Room, conn: Connection) -> None:
+        for feature in self.features:
+            feature.heard(live, conn)
+
+    async def heard_elsewhere(self, msg: dict[str, Any]) -> bool:
+        """A bus message for the features (whether any feature answers its kind)."""
+        hearing = [f for f in self.features if msg.get("k") in f.bus_kinds]
+        for feature in hearing:
+            await feature.heard_elsewhere(msg)
+        return bool(hearing)
+
+    async def start(self) -> None:
+        for feature in self.features:
+            await feature.start()
+
+    async def stop_features(self) -> None:
+        for feature in self.features:
+            await feature.shutdown()
         self._by_kind[type(feature)] = feature
 
     def feature(self, kind: type[F]) -> F:
@@ -266,15 +303,12 @@ class GameService:
             )
         except TrapworksError as e:
             raise ServiceError(400, "bad_position", str(e)) from None
-        clock = check_clock(request.clock, game)
-        hand_over_after = (
-            DEFAULT_HAND_OVER_AFTER_S if request.hand_over_after is None else float(request.hand_over_after)
-        )
+        control = self.new_control(Setup(request, game, n, rematch_of))  # the clock checked here
         room = Room(stored=stored, game=game, state=state, log=[], key=key, host=self)
-        room.control = GameControl(new_doc(clock, hand_over_after, n, rematch_of))
+        room.control = GameControl(control)
         try:
             self.store.create_game(stored)
-            if room.control.data != new_doc(None, DEFAULT_HAND_OVER_AFTER_S, n, None):
+            if room.control.data != self.plain_control(n):
                 # (a plain one is not stored)
                 room.control.version = self.store.save_control(room.id, room.control.data)
         except Exception as e:
@@ -332,11 +366,11 @@ class GameService:
             found = self.store.load_control_version(live.id)
         except Exception as e:
             raise self.store_failed(f"load the control of game {gid!r}", e) from None
-        n = len(live.stored.seats)
+        plain = self.plain_control(len(live.stored.seats))
         if found is None:
-            live.control = GameControl(new_doc(None, DEFAULT_HAND_OVER_AFTER_S, n, None))
-        else:
-            live.control = GameControl(cast(ControlDoc, found[0]), version=found[1])
+            live.control = GameControl(plain)
+        else:  # (stored before a feature existed: that feature's keys as for a new game)
+            live.control = GameControl({**plain, **found[0]}, version=found[1])
         for feature in self.features:
             feature.loaded(live)  # a restart: the clock's turn starts again now
         self.live[gid] = live

@@ -608,6 +608,7 @@ def _select_choices(G: Any, P: Any, mt: Any, go: int, out: Any) -> Any:
         counts[nc] = G[DIE0] + G[DIE1]
         nc += 1
     k = 0
+    used = np.zeros(3, np.int64)
     for p in range(NUM_PAWNS):
         if not _movable(G, p):
             continue
@@ -615,6 +616,30 @@ def _select_choices(G: Any, P: Any, mt: Any, go: int, out: Any) -> Any:
             if _can_move(G, P, mt, p, counts[i], go):
                 out[k] = p * 12 + counts[i] - 1
                 k += 1
+                used[i] = 1
+    if not G[OPENING]:
+        return k
+    # Rule 2 lifted for a die no pawn on a chair can use (DeadEndDriveState.freed_pawns); a
+    # doubles total only when the die itself is freed.
+    freed = np.zeros(3, np.int64)
+    nf = 0
+    for i in range(nc):
+        if not used[i] and (i < nc - 1 or not G[TOTAL_OK] or G[NDICE] != 2 or not used[0]):
+            freed[i] = 1
+            nf += 1
+    if nf == 0:
+        return k
+    k0 = k
+    for p in range(NUM_PAWNS):
+        sq = G[POS + p]
+        if sq < 0 or (G[MOVED] >> p) & 1 or _CHAIR[sq]:
+            continue
+        for i in range(nc):
+            if freed[i] and _can_move(G, P, mt, p, counts[i], go):
+                out[k] = p * 12 + counts[i] - 1
+                k += 1
+    if k > k0:
+        out[:k] = np.sort(out[:k])
     return k
 
 
@@ -659,6 +684,13 @@ def _enter_select(G: Any, T: Any, P: Any, go: int, scratch: Any) -> None:
                 if _movable(G, p) and _can_move(G, P, T[T_MOVES], p, d, go):
                     ok = True
                     break
+            if not ok and G[OPENING]:
+                # Rule 2 lifted: a die no pawn on a chair can use may move one that has left.
+                for p in range(NUM_PAWNS):
+                    sq = G[POS + p]
+                    if sq >= 0 and not _CHAIR[sq] and _can_move(G, P, T[T_MOVES], p, d, go):
+                        ok = True
+                        break
             if not ok:
                 _end_turn(G, P)
                 return

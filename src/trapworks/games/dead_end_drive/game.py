@@ -577,17 +577,34 @@ class DeadEndDriveState(State):
         return counts
 
     def movable_pawns(self) -> list[int]:
+        """Pawns rule 2 lets move first: while any pawn is on a Red Chair, only those (and not
+        one moved this turn). `freed_pawns` are the others a die nobody here can use may move."""
         m = self.game.mansion
         out = []
         for p in range(NUM_PAWNS):
             sq = self.pos[p]
             if sq == OFF or p in self.moved:
                 continue
-            # Rule 2: while any pawn is on a Red Chair, only those pawns move.
             if self.opening and not (m.chairs >> sq & 1):
                 continue
             out.append(p)
         return out
+
+    def freed_pawns(self) -> list[int]:
+        """During the opening, the pawns that have left the Red Chairs (not moved this turn).
+
+        Rule 2 read literally can stop the game for good: a pawn still on a chair boxed in by
+        pawns that have left can never move, so no die could ever be used again. The rule is
+        there to clear the chairs, not to stop the game: a die that no pawn on a chair can use
+        may move one of these instead (still not onto a trap). docs/dead-end-drive.md."""
+        if not self.opening:
+            return []
+        m = self.game.mansion
+        return [
+            p
+            for p in range(NUM_PAWNS)
+            if self.pos[p] != OFF and p not in self.moved and not (m.chairs >> self.pos[p] & 1)
+        ]
 
     def select_actions(self) -> list[int]:
         return list(self._select_choices())
@@ -599,14 +616,27 @@ class DeadEndDriveState(State):
         got: tuple[int, ...] | None = self._dest_cache.get(key)
         if got is not None:
             return got
-        out = []
         counts = self.counts_available()
+        out = self._pawn_counts(self.movable_pawns(), counts)
+        if self.opening:
+            # Rule 2 lifted for a die no pawn on a chair can use (freed_pawns).
+            # A doubles total uses both dice: it is freed only when the die itself is.
+            used = {a % 12 + 1 for a in out}
+            stuck = [c for c in counts if c not in used and (c in self.dice or self.dice[0] not in used)]
+            if stuck:
+                out = sorted(out + self._pawn_counts(self.freed_pawns(), stuck))
+        got = self._dest_cache[key] = tuple(out)
+        return got
+
+    def _pawn_counts(self, pawns: list[int], counts: list[int]) -> list[int]:
+        """The pick actions (pawn * 12 + count - 1) of `pawns` that have a legal move of a count."""
+        out = []
         g = self.game
         moves = g.moves
         tables = moves._start
         occupied = self.occupied()
         which = 1 if self.opening else 0  # the opening: no move may end on a trap (rule 2)
-        for p in self.movable_pawns():
+        for p in pawns:
             start = self.pos[p]
             blocked = occupied & ~(1 << start)
             tab = tables[start] or moves.start(start)
@@ -623,8 +653,11 @@ class DeadEndDriveState(State):
                             out.append(p * 12 + c - 1)
                 elif self.can_move(p, c):
                     out.append(p * 12 + c - 1)
-        got = self._dest_cache[key] = tuple(out)
-        return got
+        return out
+
+    def die_usable(self, count: int) -> bool:
+        """Whether some pawn may move `count` now (rule 2 and its lift included)."""
+        return any(a % 12 + 1 == count for a in self._select_choices())
 
     def playable_cards(self, seat: int) -> list[int]:
         """Card kinds `seat` may play now (after a draw this turn only cards drawn this turn, by option)."""
@@ -769,7 +802,7 @@ class DeadEndDriveState(State):
                 return f"{NAMES[pawn]} has already moved this turn: move two different pawns"
             if count not in self.counts_available():
                 return f"no die shows {count} (dice left: {', '.join(map(str, self.dice))})"
-            if self.opening and not (g.mansion.chairs >> self.pos[pawn] & 1):
+            if self.opening and not (g.mansion.chairs >> self.pos[pawn] & 1) and self.can_move(pawn, count):
                 return (
                     "every pawn must leave the Red Chairs before any pawn moves a second time; "
                     f"{NAMES[pawn]} has already left"
@@ -980,7 +1013,7 @@ class DeadEndDriveState(State):
             return
         if self.game.options["blocked_die"] == "lose-turn" and not self.moved:
             for d in sorted(set(self.dice)):
-                if not any(self.can_move(p, d) for p in self.movable_pawns()):
+                if not self.die_usable(d):
                     self._say(
                         "blocked_die",
                         f"No pawn can move {d}: {self.seat_name(self.to_move)} loses the turn "
@@ -991,10 +1024,16 @@ class DeadEndDriveState(State):
                     self._end_turn()
                     return
         if not self._select_choices():
-            lost = " and ".join(map(str, self.dice))
+            # The counts nobody can move: one die, two dice, or on doubles the die and the total.
+            counts = self.counts_available()
+            text = (
+                f"No pawn can move {counts[0]}: the die is forfeited."
+                if len(self.dice) == 1
+                else f"No pawn can move {counts[0]} or {counts[-1]}: both dice are forfeited."
+            )
             self._say(
                 "blocked_die",
-                f"No pawn can move {lost}: the die is forfeited.",
+                text,
                 seat=self.to_move,
                 dice=list(self.dice),
             )

@@ -100,7 +100,8 @@ STATE_SIZE = 21
     P_STAGES,
     P_FIRST,
     P_CAPTURE_POSSIBLE,
-) = range(13)
+    P_PAID_FOLLOWS,
+) = range(14)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -304,6 +305,38 @@ def _land(
     _end_turn(S, P, mice)
 
 
+@njit(cache=True, error_model="numpy")
+def _pushed_lands(
+    S: Any, P: Any, mice: Any, cheese: Any, kinds: Any, amounts: Any, targets: Any, owner: int, pos: int
+) -> Any:
+    """MouseTrapState._pushed_lands: a mouse moved by a paid roll follows a movement space (and on
+    where follow_destination says); on the Cheese Wheel its owner takes the wheel's cheese from
+    the pile, what it holds. Where the mouse ends."""
+    seen = 0
+    while True:
+        kind = kinds[pos]
+        if pos == CHEESE_WHEEL:
+            got = min(amounts[pos], S[PILE])
+            S[PILE] -= got
+            cheese[owner] += got
+            return pos
+        if not (kind == K_BACK or kind == K_AHEAD or kind == K_GOTO):
+            return pos
+        if kind == K_BACK:
+            dest = max(START, pos - amounts[pos])
+        elif kind == K_AHEAD:
+            dest = pos + amounts[pos]
+            if dest >= LOOP_START:
+                dest = LOOP_START + (dest - LOOP_START) % LOOP_LENGTH
+        else:
+            dest = targets[pos]
+        seen |= 1 << pos
+        mice[owner] = dest
+        if not P[P_FOLLOW] or (seen >> dest) & 1:
+            return dest
+        pos = dest
+
+
 @njit(cache=True, inline="always", error_model="numpy")
 def _distance_to_wheel(position: int) -> Any:
     if position >= LOOP_START:
@@ -401,6 +434,8 @@ def _chance(S: Any, P: Any, mice: Any, cheese: Any, jams: Any, st: Any, T: Any, 
         dest = advance[mice[target], action]
         mice[target] = dest
         S[PUSH_TARGET] = -1
+        if P[P_PAID_FOLLOWS]:
+            dest = _pushed_lands(S, P, mice, cheese, T[T_KINDS], T[T_AMOUNTS], T[T_TARGETS], target, dest)
         if dest != CHEESE_WHEEL and P[P_MISS_ENDS]:
             _end_turn(S, P, mice)
         else:
@@ -801,7 +836,7 @@ def engine_tables(game: Any) -> dict[str, Any]:
         probe = game.new_initial_state()  # the draw of who goes first
         _ids, first_table = probe.chance_table()
         first_cum[: len(first_table)] = first_table
-    params = np.zeros(13, np.int64)
+    params = np.zeros(14, np.int64)
     params[P_PLAYERS] = game.players
     params[P_FOLLOW] = game.follow_destination
     params[P_PAY_ON_WHEEL] = game.pay_while_on_wheel
@@ -815,6 +850,7 @@ def engine_tables(game: Any) -> dict[str, Any]:
     params[P_STAGES] = n_stages
     params[P_FIRST] = -1 if first == "random" else int(first)
     params[P_CAPTURE_POSSIBLE] = game.capture_chance > 0
+    params[P_PAID_FOLLOWS] = game.paid_move_follows
     return {
         "params": params,
         "die_cum": np.array(game.die_table[1], np.float64),

@@ -199,6 +199,7 @@ ROW_OPTIONS = (
     "empty_pile_source",
     "crank_required",
     "build_optional",
+    "paid_move_follows",
 )
 STEAL_TIES = ("choose-or-divide", "choose")
 PILE_SOURCES = ("most", "any")
@@ -348,6 +349,23 @@ class MouseTrapGame(Game):
             help="On a Build space you decide whether to build the next part.",
             source="000: 'you may build one piece'; 003: 'the player may add one part'",
         ),
+        Option.boolean(
+            "paid_move_follows",
+            None,
+            nullable=True,
+            null_label="as the rulebook says",
+            label="A paid roll follows the space",
+            help=(
+                "A rival's mouse moved by a paid roll (Turn Crank) that lands on Go back, Move ahead "
+                "or Go to goes on to the space shown, and on the Cheese Wheel its owner takes the "
+                "wheel's cheese; off: it stays where the die put it and nothing happens."
+            ),
+            source=(
+                "000: 'When you land on one of these spaces, you must go to the space indicated'; "
+                "003: 'follow the instructions for the space they land on'; neither says whether a "
+                "mouse moved by an opponent is meant"
+            ),
+        ),
         Option.choice(
             "first_player",
             0,
@@ -416,6 +434,7 @@ class MouseTrapGame(Game):
         self.players: int = o["players"]
         self.supply: int = o["cheese_supply"]
         self.follow_destination: bool = o["follow_destination"]
+        self.paid_move_follows: bool = o["paid_move_follows"]
         self.pay_while_on_wheel: bool = o["pay_while_mouse_on_wheel"]
         self.pay_miss_ends_turn: bool = o["pay_miss_ends_turn"]
         self.divide_ties: bool = o["steal_tie"] == "choose-or-divide"
@@ -1182,6 +1201,8 @@ class MouseTrapState(State):
         self.push_target = None
         self.last_die = die
         self._events.append((_push_event, self.to_move, target, die, start, dest))
+        if self.game.paid_move_follows:
+            dest = self._pushed_lands(target, dest)
         if dest != CHEESE_WHEEL and self.game.pay_miss_ends_turn:
             self._end_turn()
             return
@@ -1189,6 +1210,55 @@ class MouseTrapState(State):
             self._end_turn()
             return
         self.phase = P_CRANK
+
+    def _pushed_lands(self, owner: int, pos: int) -> int:
+        """paid_move_follows: the space a mouse moved by a paid roll lands on acts on it (000 "When
+        you land on one of these spaces, you must go to the space indicated"; 003 "follow the
+        instructions for the space they land on"): a Go back / Move ahead / Go to space sends it on
+        (and on again where follow_destination says), and the Cheese Wheel gives its owner the
+        wheel's cheese. Other spaces do nothing to it: building, taking and losing belong to a
+        player's own move. Returns where the mouse ends."""
+        game = self.game
+        seen: set[int] = set()
+        while True:
+            kind = _KINDS[pos]
+            space = SPACES[pos]
+            if kind == "cheese_wheel":
+                # From the pile (the payer has just put a card there): the owner is not on turn,
+                # so there is no choice of rival to make for a shortfall; they get what it holds.
+                got = min(space["amount"], self.pile)
+                self.pile -= got
+                self.cheese[owner] += got
+                self._event(
+                    "pushed_take",
+                    f"Player {owner + 1}'s mouse lands on the Cheese Wheel: Player {owner + 1} "
+                    f"takes {got} cheese.",
+                    player=owner,
+                    amount=got,
+                )
+                return pos
+            if kind not in ("go_back", "move_ahead", "go_to"):
+                return pos
+            if kind == "go_back":
+                dest = max(START, pos - space["amount"])
+            elif kind == "move_ahead":
+                dest = self.advance(pos, space["amount"])
+            else:
+                dest = space["target"]
+            seen.add(pos)
+            self.mice[owner] = dest
+            carried = game.follow_destination and dest not in seen
+            note = "" if carried else "; its message is not followed"
+            self._event(
+                "pushed_jump",
+                f"Player {owner + 1}'s mouse goes on to {dest} ({SPACES[dest]['text']}){note}.",
+                player=owner,
+                start=pos,
+                dest=dest,
+            )
+            if not carried:
+                return dest
+            pos = dest
 
     def _fire_stage(self, works: bool) -> None:
         game = self.game

@@ -99,31 +99,35 @@ def _client(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def build_router(accounts: Accounts, matchmaker: Matchmaker) -> APIRouter:
-    router = APIRouter()
-    hash_slots = asyncio.Semaphore(HASH_THREADS)
-    waiting = [0]
+class Gate:
+    """Who is asking: the session's account, the CSRF check of a state-changing request, and
+    password hashing off the event loop (a few at a time)."""
 
-    async def hashing(work: Callable[..., Any], *args: Any) -> Any:
+    def __init__(self, accounts: Accounts):
+        self.accounts = accounts
+        self.hash_slots = asyncio.Semaphore(HASH_THREADS)
+        self.waiting = 0
+
+    async def hashing(self, work: Callable[..., Any], *args: Any) -> Any:
         """Run `work` (which hashes or verifies a password) in a thread, a few at a time."""
-        if waiting[0] >= HASH_QUEUE:
+        if self.waiting >= HASH_QUEUE:
             raise ServiceError(503, "busy", "too many log-ins at once: try again in a moment")
-        waiting[0] += 1
+        self.waiting += 1
         try:
-            async with hash_slots:
+            async with self.hash_slots:
                 return await asyncio.to_thread(work, *args)
         finally:
-            waiting[0] -= 1
+            self.waiting -= 1
 
-    def current(request: Request, *, required: bool = False) -> Current | None:
-        who = accounts.session(request.cookies.get(SESSION_COOKIE))
+    def current(self, request: Request, *, required: bool = False) -> Current | None:
+        who = self.accounts.session(request.cookies.get(SESSION_COOKIE))
         if who is None and required:
             raise ServiceError(
                 401, "login_needed", "log in first (or sign up): this is for players with an account"
             )
         return who
 
-    def check_csrf(request: Request, who: Current | None) -> None:
+    def check_csrf(self, request: Request, who: Current | None) -> None:
         sent = request.headers.get(CSRF_HEADER) or ""
         expected = who.csrf if who is not None else (request.cookies.get(CSRF_COOKIE) or "")
         if not sent or not expected or not secrets.compare_digest(sent.encode(), expected.encode()):
@@ -133,19 +137,33 @@ def build_router(accounts: Accounts, matchmaker: Matchmaker) -> APIRouter:
                 "this request's CSRF token is missing or wrong: reload the page and try again",
             )
 
-    def acting(request: Request, *, required: bool = False) -> Current | None:
+    def acting(self, request: Request, *, required: bool = False) -> Current | None:
         """The account of a state-changing request, after its CSRF check."""
-        who = current(request, required=required)
-        check_csrf(request, who)
+        who = self.current(request, required=required)
+        self.check_csrf(request, who)
         return who
 
-    def owner(request: Request, username: str) -> Current:
-        who = current(request, required=True)
+    def owner(self, request: Request, username: str) -> Current:
+        who = self.current(request, required=True)
         assert who is not None
         if who.username.casefold() != username.casefold():
             raise ServiceError(403, "not_yours", "this is another player's private data")
         return who
 
+
+def build_router(accounts: Accounts, matchmaker: Matchmaker) -> APIRouter:
+    """The accounts' routes: pages, the account itself, players, and new games (challenges and
+    quick games)."""
+    router = APIRouter()
+    gate = Gate(accounts)
+    _page_routes(router)
+    _account_routes(router, accounts, gate)
+    _player_routes(router, accounts, gate)
+    _new_game_routes(router, accounts, matchmaker, gate)
+    return router
+
+
+def _page_routes(router: APIRouter) -> None:
     # --- pages ---------------------------------------------------------------------------------
     @router.get("/account", include_in_schema=False)
     async def account_page():
@@ -158,6 +176,10 @@ def build_router(accounts: Accounts, matchmaker: Matchmaker) -> APIRouter:
     @router.get("/leaderboard", include_in_schema=False)
     async def leaderboard_page():
         return FileResponse(STATIC_DIR / "leaderboard.html")
+
+
+def _account_routes(router: APIRouter, accounts: Accounts, gate: Gate) -> None:
+    current, check_csrf, acting, hashing = gate.current, gate.check_csrf, gate.acting, gate.hashing
 
     # --- accounts ------------------------------------------------------------------------------
     @router.get("/api/account/me", summary="Who this browser is logged in as, and its CSRF token")
@@ -230,6 +252,49 @@ def build_router(accounts: Accounts, matchmaker: Matchmaker) -> APIRouter:
         assert who is not None
         return {"ok": True, **accounts.attach_many(who.account_id, body.seats)}
 
+
+def _player_routes(router: APIRouter, accounts: Accounts, gate: Gate) -> None:
+    owner = gate.owner
+
+    # --- players ---------------------------------------------------------------------------------
+    @router.get(
+        "/api/players/{username}", summary="A player's public profile: ratings, results, recent games"
+    )
+    async def profile(username: str):
+        return accounts.profile(username[:64])
+
+    @router.get(
+        "/api/players/{username}/games", summary="Your games (yours only): your turn, waiting, finished"
+    )
+    async def my_games(username: str, request: Request, game: str | None = Query(None, max_length=64)):
+        who = owner(request, username)
+        return {"games": accounts.my_games(who.account_id, game=game)}
+
+    @router.get(
+        "/api/players/{username}/export", summary="Everything stored about you, your games as records"
+    )
+    async def export(username: str, request: Request):
+        who = owner(request, username)
+        data = accounts.export(who.account_id)
+        return JSONResponse(
+            data, headers={"Content-Disposition": f'attachment; filename="trapworks-{who.username}.json"'}
+        )
+
+    @router.get("/api/leaderboard", summary="The best ratings of a game (per player count)")
+    async def leaderboard(
+        game: str = Query(..., max_length=64), players: int | None = Query(None, ge=1, le=16)
+    ):
+        return {
+            "game": game,
+            "players": players,
+            "formula": f"{ratings.DISPLAY_BASE:g} + {ratings.DISPLAY_SCALE:g} x (mu - 3 sigma)",
+            "rows": accounts.leaderboard(game, players),
+        }
+
+
+def _new_game_routes(router: APIRouter, accounts: Accounts, matchmaker: Matchmaker, gate: Gate) -> None:
+    acting = gate.acting
+
     @router.post(
         "/api/account/games", status_code=201, summary="Create a game with invited seats, rated or casual"
     )
@@ -267,41 +332,6 @@ def build_router(accounts: Accounts, matchmaker: Matchmaker) -> APIRouter:
             ],
         }
 
-    # --- players ---------------------------------------------------------------------------------
-    @router.get(
-        "/api/players/{username}", summary="A player's public profile: ratings, results, recent games"
-    )
-    async def profile(username: str):
-        return accounts.profile(username[:64])
-
-    @router.get(
-        "/api/players/{username}/games", summary="Your games (yours only): your turn, waiting, finished"
-    )
-    async def my_games(username: str, request: Request, game: str | None = Query(None, max_length=64)):
-        who = owner(request, username)
-        return {"games": accounts.my_games(who.account_id, game=game)}
-
-    @router.get(
-        "/api/players/{username}/export", summary="Everything stored about you, your games as records"
-    )
-    async def export(username: str, request: Request):
-        who = owner(request, username)
-        data = accounts.export(who.account_id)
-        return JSONResponse(
-            data, headers={"Content-Disposition": f'attachment; filename="trapworks-{who.username}.json"'}
-        )
-
-    @router.get("/api/leaderboard", summary="The best ratings of a game (per player count)")
-    async def leaderboard(
-        game: str = Query(..., max_length=64), players: int | None = Query(None, ge=1, le=16)
-    ):
-        return {
-            "game": game,
-            "players": players,
-            "formula": f"{ratings.DISPLAY_BASE:g} + {ratings.DISPLAY_SCALE:g} x (mu - 3 sigma)",
-            "rows": accounts.leaderboard(game, players),
-        }
-
     # --- quick game ----------------------------------------------------------------------------
     @router.get("/api/seeks", summary="Players waiting for a quick game (no secrets)")
     async def seeks():
@@ -335,5 +365,3 @@ def build_router(accounts: Accounts, matchmaker: Matchmaker) -> APIRouter:
     async def accept(public_id: str, request: Request):
         who = acting(request)
         return Matchmaker.describe(await matchmaker.accept(who, public_id[:32]))
-
-    return router

@@ -15,9 +15,9 @@ from pydantic import BaseModel
 
 from ..errors import ServiceError
 from ..limits import RateLimiter
-from ..messages import ChatMessage
+from ..messages import ChatLineMessage, ChatMessage
 from ..room import Connection, Room
-from . import Feature, Host
+from . import Call, Feature, Host
 from .names import Names
 from .presence import send_all
 
@@ -59,7 +59,10 @@ def clean_text(raw: object) -> str:
 
 class Chat(Feature):
     name = "chat"
+    order = 90
     commands: ClassVar[tuple[type[BaseModel], ...]] = (ChatMessage,)
+    replies: ClassVar[tuple[type[BaseModel], ...]] = (ChatLineMessage,)
+    bus_kinds = ("chat",)
 
     def __init__(self, host: Host):
         super().__init__(host)
@@ -73,6 +76,13 @@ class Chat(Feature):
             return self.host.store.chat_lines(live.id, CHAT_HISTORY)
         except Exception as e:
             raise self.host.store_failed(f"read the chat of game {live.id}", e) from None
+
+    async def hello(self, room: Room, conn: Connection) -> dict[str, Any]:
+        return {"chat": self.greeting(room, conn)}
+
+    async def on_message(self, command: ChatMessage, call: Call) -> None:
+        await self.say(call.room, call.conn, command.text)
+        await call.ack()
 
     def greeting(self, live: Room, conn: Connection) -> dict[str, Any]:
         """The chat so far and whether this connection may write, for its hello."""

@@ -18,16 +18,16 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pydantic import BaseModel, Field
 
 from ..errors import ServiceError
-from ..messages import MAX_TOKEN
+from ..messages import ERROR_REPLIES, MAX_TOKEN, ControlReply
 from ..room import Room
 from . import Feature
 from .handover import HandOver
 from .resign import forfeit, player_of
 
 if TYPE_CHECKING:
-    from fastapi import FastAPI
+    from fastapi import APIRouter
 
-__all__ = ["Claim", "ClaimWin", "add_claim_routes"]
+__all__ = ["Claim", "ClaimWin"]
 
 
 class ClaimWin(BaseModel):
@@ -39,7 +39,26 @@ class ClaimWin(BaseModel):
 
 class Claim(Feature):
     name = "claim"
-    commands: ClassVar[tuple[type[BaseModel], ...]] = (ClaimWin,)
+    order = 61  # just after the hand-over, whose rule of who is gone it uses
+    commands: ClassVar[tuple[type[BaseModel], ...]] = (ClaimWin,)  # POST .../claim-win
+    translations: ClassVar[dict[str, dict[str, str]]] = {
+        "fr": {
+            "the game is over: there is nothing to claim": "la partie est finie : il n'y a rien à réclamer",
+            "seat {x} cannot be claimed against: only another player's seat whose player has had no "
+            "connection for {wait} s": "la place {x} ne peut pas être réclamée : seulement la place "
+            "d'un autre joueur resté sans connexion depuis {wait} s",
+        }
+    }
+
+    def routes(self, router: APIRouter) -> None:
+        @router.post(
+            "/api/games/{gid}/claim-win",
+            response_model=ControlReply,
+            responses=ERROR_REPLIES,
+            summary="Claim the game against a player who left (gone longer than the hand-over wait)",
+        )
+        async def claim_win(gid: str, body: ClaimWin) -> dict[str, Any]:
+            return await self.claim(gid, body)
 
     def claimable(self, room: Room, viewer: int | None) -> list[int]:
         """The seats `viewer` may claim against now: gone as long as the hand-over asks."""
@@ -73,23 +92,6 @@ class Claim(Feature):
                     f"player has had no connection for {wait:g} s",
                 )
             await forfeit(room, cmd.seat, "left")
-            room.control.gone_since.pop(cmd.seat, None)
+            self.host.feature(HandOver).local(room).gone_since.pop(cmd.seat, None)
         room.schedule_advance()
         return {"ok": True, "ended": room.ended(), "ply": room.ply()}
-
-
-def add_claim_routes(app: FastAPI, service: Any) -> None:
-    """POST /api/games/{gid}/claim-win (the feature's one route)."""
-    from ..control_api import ERRORS
-    from ..messages import ControlReply
-
-    claims = service.feature(Claim)
-
-    @app.post(
-        "/api/games/{gid}/claim-win",
-        response_model=ControlReply,
-        responses=ERRORS,
-        summary="Claim the game against a player who left (gone longer than the hand-over wait)",
-    )
-    async def claim_win(gid: str, body: ClaimWin):
-        return await claims.claim(gid, body)

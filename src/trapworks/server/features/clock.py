@@ -17,9 +17,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from trapworks.agents import available_agents
 from trapworks.core import CHANCE, Game
@@ -28,7 +29,7 @@ from ..errors import STORE_RETRY_S, ServiceError
 from ..messages import ClockSpec
 from ..room import CONTROL_TRIES, Room
 from ..seat_player import IllegalChoice, SeatPlayer
-from . import Feature
+from . import Feature, Setup
 from .resign import forfeit
 
 log = logging.getLogger("trapworks.server")
@@ -64,9 +65,55 @@ def check_clock(spec: ClockSpec | None, game: Game) -> dict[str, Any] | None:
     }
 
 
+@dataclass(eq=False)
+class ClockTimer:
+    """A room's clock in memory: the task that wakes when the seat on move runs out."""
+
+    timer: asyncio.Task[None] | None = None
+    deadline: float | None = None  # wall-clock time the seat on move runs out
+
+
 class Clock(Feature):
     name = "clock"
+    order = 40
     commands: ClassVar[tuple[type[BaseModel], ...]] = (ClockSpec,)  # a creation option
+    state_fields: ClassVar[dict[str, Any]] = {
+        "clock": (
+            dict[str, Any] | None,
+            Field(
+                None,
+                description="the clock: its settings, `running` (the seat on move, or null) and "
+                "`remaining_ms` per seat as of sending (null: not timed)",
+            ),
+        )
+    }
+    Local = ClockTimer
+
+    # --- its part of the control document --------------------------------------------------------
+    def control(self, setup: Setup) -> dict[str, Any]:
+        """`clock` (its settings, None: untimed), `clock_state` (the turn on move and the time
+        left per seat) and `clock_moves` (the plies its AI played)."""
+        request = setup.request
+        clock = None
+        if request is not None and setup.game is not None:
+            clock = check_clock(request.clock, setup.game)
+        return {
+            "clock": clock,
+            "clock_state": {
+                "remaining": [clock["seconds"]] * setup.seats if clock else [],
+                "turn_seat": None,
+                "turn_ply": 0,
+                "turn_started": 0.0,
+            },
+            "clock_moves": [],
+        }
+
+    def busy(self, room: Room) -> bool:
+        held = room.control.local.get(self.name)
+        return held is not None and held.timer is not None and not held.timer.done()
+
+    async def start(self) -> None:
+        self.resume()  # clocks run again at once, not when a player comes back
 
     # --- the room's life -----------------------------------------------------------------------
     def loaded(self, room: Room) -> None:
@@ -74,16 +121,19 @@ class Clock(Feature):
         not charged)."""
         state = room.control.data["clock_state"]
         # In a cluster another node may be serving the game right now: its clock runs on as stored.
-        if room.control.clock and state["turn_seat"] is not None and not self.host.clustered:
+        if room.control.data["clock"] and state["turn_seat"] is not None and not self.host.clustered:
             state["turn_started"] = time.time()
 
     def reloaded(self, room: Room) -> None:
         """Another node changed the game's control document (adopted by the room): the timer set
         again where the clock's turn changed."""
+        held = self.local(room)
         ctl = room.control
         before = ctl.before["clock_state"] if ctl.before is not None else None
-        if ctl.clock and (ctl.data["clock_state"] != before or ctl.timer is None or ctl.timer.done()):
-            if ctl.timer is None or ctl.timer is not asyncio.current_task():
+        if ctl.data["clock"] and (
+            ctl.data["clock_state"] != before or held.timer is None or held.timer.done()
+        ):
+            if held.timer is None or held.timer is not asyncio.current_task():
                 self._arm(room)
 
     def resume(self) -> None:
@@ -101,10 +151,10 @@ class Clock(Feature):
                 log.error("game %s: its clock cannot resume: %s", gid, e.message)
 
     def stop(self, room: Room) -> None:
-        ctl = room.control
-        if ctl.timer is not None and ctl.timer is not asyncio.current_task():
-            ctl.timer.cancel()
-        ctl.timer = None
+        held = self.local(room)
+        if held.timer is not None and held.timer is not asyncio.current_task():
+            held.timer.cancel()
+        held.timer = None
 
     def at_end(self, room: Room) -> None:
         self.stop(room)  # no turn runs any more
@@ -113,14 +163,14 @@ class Clock(Feature):
         """An invited or open seat was just taken: once every human seat is, the turn of the
         seat on move starts now."""
         ctl = room.control
-        if not ctl.clock or room.ended():
+        if not ctl.data["clock"] or room.ended():
             return
         st = ctl.data["clock_state"]
         if st["turn_seat"] is None or room.waiting_for_invited():
             return
         for _ in range(CONTROL_TRIES):
             st = ctl.data["clock_state"]
-            if not ctl.clock or room.ended() or st["turn_seat"] is None or room.waiting_for_invited():
+            if not ctl.data["clock"] or room.ended() or st["turn_seat"] is None or room.waiting_for_invited():
                 break  # (as stored by another node meanwhile)
             st["turn_started"] = time.time()
             if self._stored(room):
@@ -140,7 +190,7 @@ class Clock(Feature):
 
     def _clock_view(self, room: Room) -> dict[str, Any] | None:
         ctl = room.control
-        clock = ctl.clock
+        clock = ctl.data["clock"]
         if not clock:
             return None
         st = ctl.data["clock_state"]
@@ -168,7 +218,7 @@ class Clock(Feature):
         return {"clock": self._clock_view(room)} if state is room.state else {}
 
     def info(self, room: Room) -> dict[str, Any]:
-        return {"clock": room.control.clock}
+        return {"clock": room.control.data["clock"]}
 
     def record(self, room: Room) -> dict[str, Any]:
         d = room.control.data
@@ -181,13 +231,13 @@ class Clock(Feature):
         ended, start the one that began, store the clock and set its timer. Where another node
         changed the control document meanwhile (a resignation, a rematch), the turn is worked out
         again on the stored document: neither change is lost."""
-        ctl = room.control
+        held = self.local(room)
         for _ in range(CONTROL_TRIES):
             changed = self._turn(room)
             if changed is None:
                 return  # no clock
             if not changed:
-                if ctl.timer is None or ctl.timer.done():
+                if held.timer is None or held.timer.done():
                     self._arm(room)  # a game just loaded (a restart): its timer is set again
                 return  # its timer (or the clock's AI playing the turn) carries on
             if self._stored(room):
@@ -198,7 +248,7 @@ class Clock(Feature):
         """Work out the turn in the control document: whether it changed (to be stored); None
         where the game has no clock."""
         ctl = room.control
-        if not ctl.clock:
+        if not ctl.data["clock"]:
             return None
         st = ctl.data["clock_state"]
         state = room.state
@@ -210,7 +260,7 @@ class Clock(Feature):
             # Still the same seat's turn if nobody else acted since it began (chance may have).
             if ply >= st["turn_ply"] and all(s in (turn, CHANCE) for s, _ in room.log[st["turn_ply"] :]):
                 return False  # still the same turn
-        clock = ctl.clock
+        clock = ctl.data["clock"]
         if turn is not None and clock["mode"] == "total" and not room.waiting_for_invited():
             # (no time is spent while the clocks wait for a seat to be taken)
             spent = now - st["turn_started"]
@@ -226,22 +276,24 @@ class Clock(Feature):
         return True
 
     def _arm(self, room: Room) -> None:
+        held = self.local(room)
         ctl = room.control
-        if ctl.timer is not None and ctl.timer is not asyncio.current_task():
-            ctl.timer.cancel()
-        ctl.timer = None
+        if held.timer is not None and held.timer is not asyncio.current_task():
+            held.timer.cancel()
+        held.timer = None
         st = ctl.data["clock_state"]
-        clock = ctl.clock
+        clock = ctl.data["clock"]
         if not clock or st["turn_seat"] is None or room.ended():
-            ctl.deadline = None
+            held.deadline = None
             return
         seat = st["turn_seat"]
         if room.waiting_for_invited():
-            ctl.deadline = None  # its clock starts when its player takes the seat (seat_taken)
+            held.deadline = None  # its clock starts when its player takes the seat (seat_taken)
             return
         budget = st["remaining"][seat] if clock["mode"] == "total" else clock["seconds"]
-        ctl.deadline = st["turn_started"] + budget
-        ctl.timer = self.host.spawn(self._expire_at(room, st["turn_ply"], seat, ctl.deadline))
+        deadline = st["turn_started"] + budget
+        held.deadline = deadline
+        held.timer = self.host.spawn(self._expire_at(room, st["turn_ply"], seat, deadline))
 
     async def _expire_at(self, room: Room, turn_ply: int, seat: int, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - time.time()))
@@ -269,6 +321,7 @@ class Clock(Feature):
 
     async def _expire(self, room: Room, turn_ply: int, seat: int) -> None:
         """The seat on move ran out of time: the chosen rule, under the game's lock."""
+        held = self.local(room)
         ctl = room.control
         async with room.lock:
             await room.refresh_locked()  # in a cluster: as stored, moves made elsewhere
@@ -281,20 +334,24 @@ class Clock(Feature):
                 or room.state.current_player() != seat
             ):
                 return  # the turn ended meanwhile (a move arrived as the timer fired)
-            assert ctl.clock is not None
-            budget = st["remaining"][seat] if ctl.clock["mode"] == "total" else ctl.clock["seconds"]
+            assert ctl.data["clock"] is not None
+            budget = (
+                st["remaining"][seat]
+                if ctl.data["clock"]["mode"] == "total"
+                else ctl.data["clock"]["seconds"]
+            )
             if time.time() < st["turn_started"] + budget - 0.01:
                 self._arm(room)  # the turn was restarted meanwhile (a seat taken): not yet
                 return
             if not self.host.claim_timer(room, "clock", turn_ply, CLOCK_CLAIM_S):
                 # Another node acts on it. Should it die first, its claim lapses: look again then.
-                ctl.timer = self.host.spawn(
+                held.timer = self.host.spawn(
                     self._expire_at(room, turn_ply, seat, time.time() + CLOCK_CLAIM_S + 0.1)
                 )
                 return
-            if ctl.clock["mode"] == "total":
+            if ctl.data["clock"]["mode"] == "total":
                 st["remaining"][seat] = 0.0
-            if ctl.clock["on_timeout"] == "forfeit":
+            if ctl.data["clock"]["on_timeout"] == "forfeit":
                 await forfeit(room, seat, "out_of_time")
             else:
                 await self._clock_plays(room, seat)
@@ -303,8 +360,8 @@ class Clock(Feature):
     async def _clock_plays(self, room: Room, seat: int) -> None:
         """The clock's AI plays the rest of `seat`'s turn (caller holds the lock)."""
         ctl = room.control
-        assert ctl.clock is not None
-        level = ctl.clock["ai_level"]
+        assert ctl.data["clock"] is not None
+        level = ctl.data["clock"]["ai_level"]
         for _ in range(MAX_CLOCK_TURN_ACTIONS):
             state = room.state
             if room.ended() or state.current_player() != seat:

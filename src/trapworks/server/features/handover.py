@@ -11,28 +11,64 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any, ClassVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel
 
 from trapworks.agents import available_agents
 
 from ..errors import ServiceError
+from ..messages import ERROR_REPLIES
 from ..messages import HandOver as HandOverCommand
-from ..room import CONTROL_TRIES, DEFAULT_HAND_OVER_AFTER_S, Room
-from . import Feature
+from ..room import CONTROL_TRIES, Room
+from . import Feature, Setup
 from .resign import changed_elsewhere, player_of, stand_in
+
+if TYPE_CHECKING:
+    from fastapi import APIRouter
 
 __all__ = ["DEFAULT_HAND_OVER_AFTER_S", "HAND_OVER_INVITE_FLOOR_S", "HandOver"]
 
 # i26: an invited seat whose link nobody has opened yet is handed to an AI no sooner than this,
 # whatever hand_over_after says (the invited friend needs time to get the link and arrive).
 HAND_OVER_INVITE_FLOOR_S = 300.0
+DEFAULT_HAND_OVER_AFTER_S = 120.0  # a seat with no socket this long may be handed to an AI
+
+
+@dataclass(eq=False)
+class GoneWatch:
+    """A room's hand-over in memory: since when each seat has had no socket, and the timer that
+    tells the others when one becomes handable."""
+
+    # Seat -> when its last socket closed (time.time()); a seat never connected since this server
+    # loaded the game counts from then.
+    gone_since: dict[int, float] = field(default_factory=dict)
+    watch: asyncio.TimerHandle | None = None
 
 
 class HandOver(Feature):
     name = "hand_over"
+    order = 60
     commands: ClassVar[tuple[type[BaseModel], ...]] = (HandOverCommand,)  # POST .../hand-over
+    Local = GoneWatch
+
+    def routes(self, router: APIRouter) -> None:
+        @router.post(
+            "/api/games/{gid}/hand-over",
+            responses=ERROR_REPLIES,
+            summary="Hand a seat whose player has gone to an AI",
+        )
+        async def hand_over(gid: str, body: HandOverCommand) -> dict[str, Any]:
+            return await self.hand_over(gid, body)
+
+    def control(self, setup: Setup) -> dict[str, Any]:
+        """`handed` (the hand-overs so far) and `hand_over_after` (the wait chosen at creation)."""
+        after = setup.request.hand_over_after if setup.request is not None else None
+        return {
+            "handed": [],
+            "hand_over_after": DEFAULT_HAND_OVER_AFTER_S if after is None else float(after),
+        }
 
     def loaded(self, room: Room) -> None:
         self._start_gone_watch(room)
@@ -41,10 +77,10 @@ class HandOver(Feature):
         self._watch_gone(room)
 
     def stop(self, room: Room) -> None:
-        ctl = room.control
-        if ctl.watch is not None:
-            ctl.watch.cancel()
-            ctl.watch = None
+        held = self.local(room)
+        if held.watch is not None:
+            held.watch.cancel()
+            held.watch = None
 
     def at_end(self, room: Room) -> None:
         self.stop(room)  # nothing to hand over any more
@@ -68,50 +104,52 @@ class HandOver(Feature):
         return {"handed_to_ai": list(room.control.data["handed"])}
 
     def _start_gone_watch(self, room: Room) -> None:
+        held = self.local(room)
         now = time.time()
-        ctl = room.control
         for i, s in enumerate(room.stored.seats):
             if s["kind"] == "human":
-                ctl.gone_since.setdefault(i, now)
+                held.gone_since.setdefault(i, now)
         self._watch_gone(room)
 
     def connected(self, room: Room, seat: int | None) -> None:
+        held = self.local(room)
         if seat is not None:
-            room.control.gone_since.pop(seat, None)
+            held.gone_since.pop(seat, None)
 
     def disconnected(self, room: Room, seat: int | None) -> None:
         """A socket closed: if its seat has no other, it is gone from now; the other players are
         told when it has been gone long enough to be handed to an AI."""
+        held = self.local(room)
         if seat is None:
             return
         if any(c.seat == seat for c in room.connections):
             return
-        room.control.gone_since[seat] = time.time()
+        held.gone_since[seat] = time.time()
         self._watch_gone(room)
 
     def _watch_gone(self, room: Room) -> None:
-        ctl = room.control
-        if ctl.watch is not None:
-            ctl.watch.cancel()
-            ctl.watch = None
-        if not ctl.gone_since or room.ended() or len(room.humans()) < 2:
+        held = self.local(room)
+        if held.watch is not None:
+            held.watch.cancel()
+            held.watch = None
+        if not held.gone_since or room.ended() or len(room.humans()) < 2:
             return  # nobody else to offer a seat to
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return
         now = time.time()
-        later = [t + self._hand_over_wait(room, i) for i, t in ctl.gone_since.items()]
+        later = [t + self._hand_over_wait(room, i) for i, t in held.gone_since.items()]
         later = [t for t in later if t > now]
         if not later:
             return
         due = min(later)
-        ctl.watch = loop.call_later(due - now + 0.05, self._gone_due, room)
+        held.watch = loop.call_later(due - now + 0.05, self._gone_due, room)
 
     def _gone_due(self, room: Room) -> None:
+        held = self.local(room)
         # A seat just became handable: everyone's page is told (the offer appears live).
-        ctl = room.control
-        ctl.watch = None
+        held.watch = None
         self.host.spawn(room.tell_everyone())
         self._watch_gone(room)
 
@@ -122,12 +160,12 @@ class HandOver(Feature):
         return wait
 
     def _handable(self, room: Room, viewer: int | None) -> list[int]:
-        ctl = room.control
+        held = self.local(room)
         now = time.time()
         elsewhere = self.host.seats_elsewhere(room.id)  # connected to another node of a cluster
         return [
             i
-            for i, since in sorted(ctl.gone_since.items())
+            for i, since in sorted(held.gone_since.items())
             if i != viewer
             and room.stored.seats[i]["kind"] == "human"
             and not any(c.seat == i for c in room.connections)
@@ -137,6 +175,7 @@ class HandOver(Feature):
 
     async def hand_over(self, gid: str, cmd: HandOverCommand) -> dict[str, Any]:
         room = self.host.get(gid)
+        held = self.local(room)
         by = player_of(room, cmd.token, "hand a seat to an AI")
         seat, agent = cmd.seat, cmd.agent
         if seat >= len(room.stored.seats):  # the model checked it is a number >= 0
@@ -144,7 +183,7 @@ class HandOver(Feature):
             raise ServiceError(400, "bad_seat", f"seat {seat!r}: a seat number from 0 to {last}")
         agents = available_agents(room.game)
         ctl = room.control
-        level = agent or (ctl.clock or {}).get("ai_level") or stand_in(room)
+        level = agent or (ctl.data.get("clock") or {}).get("ai_level") or stand_in(room)
         if level not in agents:
             raise ServiceError(400, "bad_agent", f"agent {level!r}: one of {', '.join(agents)}")
         async with room.lock:
@@ -191,7 +230,7 @@ class HandOver(Feature):
             else:
                 raise changed_elsewhere()
             room.adopt_seats(seats)
-            ctl.gone_since.pop(seat, None)
+            held.gone_since.pop(seat, None)
             await room.broadcast(sync=True)
         room.schedule_advance()
         return {"ok": True, "seat": seat, "agent": level}

@@ -13,8 +13,9 @@ without a judge.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from fastapi import Query
 from pydantic import BaseModel
 
 from trapworks.agents import HINT_AGENTS, hint_agent_name
@@ -22,17 +23,31 @@ from trapworks.core import Game
 from trapworks.core.agent import advice
 
 from ..errors import ServiceError
-from ..messages import HintMessage, TokenOnly
+from ..messages import HintMessage, HintReplyMessage, TokenOnly
 from ..room import Room
 from ..seat_player import IllegalChoice, SeatPlayer
-from . import Feature, Host
+from . import Call, Feature, Host
+
+if TYPE_CHECKING:
+    from fastapi import APIRouter
 
 __all__ = ["HINT_AGENTS", "Hint", "hint_agent_name"]
 
 
 class Hint(Feature):
     name = "hint"
+    order = 20
     commands: ClassVar[tuple[type[BaseModel], ...]] = (TokenOnly, HintMessage)  # GET .../hint, socket
+    replies: ClassVar[tuple[type[BaseModel], ...]] = (HintReplyMessage,)
+    state_fields: ClassVar[dict[str, Any]] = {"can_hint": (bool, False)}
+
+    def routes(self, router: APIRouter) -> None:
+        @router.get("/api/games/{gid}/hint", summary="The game's best agent's move for you (where allowed)")
+        async def get_hint(gid: str, token: str | None = Query(None)) -> dict[str, Any]:
+            return await self.hint(gid, token)
+
+    async def on_message(self, command: HintMessage, call: Call) -> None:
+        await call.reply({"type": "hint", **(await self.hint(call.room.id, call.token))})
 
     def __init__(self, host: Host):
         super().__init__(host)
@@ -57,7 +72,7 @@ class Hint(Feature):
 
     def update(self, room: Room, viewer: int | None, state: Any) -> dict[str, Any]:
         player = state.current_player()
-        return {"can_hint": self.can_hint(room, viewer) and player == viewer}
+        return {"can_hint": self.can_hint(room, viewer) and player == viewer and not room.ended()}
 
     async def hint(self, gid: str, token: str | None) -> dict[str, Any]:
         room = self.host.get(gid)

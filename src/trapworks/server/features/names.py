@@ -10,20 +10,27 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel
 
 from ..errors import ServiceError
-from ..messages import NameChange, NameMessage
+from ..limits import RateLimiter
+from ..messages import ERROR_REPLIES, NameChange, NameChanged, NameMessage
 from ..room import Connection, Room
-from . import Feature, Host
+from . import Call, Feature, Host
 from .presence import Presence
+
+if TYPE_CHECKING:
+    from fastapi import APIRouter
 
 NAME_MAX = 24
 # Categories refused: controls, format characters (bidi overrides, zero-width), line and paragraph
 # separators, surrogates, private use and unassigned code points.
 REFUSED_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"}
+# Each change is shown to every connection of the game: a client changing names in a loop would
+# flood them all. Per seat (per spectator connection).
+NAME_RATE = (0.2, 3.0)  # 3 changes at once, then one every 5 s
 RESERVED = re.compile(r"^(you|spectator|chance|server|computer|player\s*\d*)$", re.IGNORECASE)
 
 
@@ -67,18 +74,53 @@ class Names(Feature):
     spectator connection's (for chat, not stored)."""
 
     name = "names"
+    order = 80
     commands: ClassVar[tuple[type[BaseModel], ...]] = (NameChange, NameMessage)
 
     def __init__(self, host: Host):
         super().__init__(host)
+        self._rate = RateLimiter(*NAME_RATE)
         self._spectator_names: dict[Connection, str] = {}
 
     def info(self, room: Room) -> dict[str, Any]:
         return {"players": room.players()}  # each seat's kind, agent, name and label
 
-    def forget(self, conn: Connection) -> None:
+    async def socket_closed(self, room: Room, conn: Connection) -> None:
         """A socket closed: its spectator name goes with it."""
         self._spectator_names.pop(conn, None)
+
+    def check_rate(self, live: Room, seat: int | None, conn: Connection | None) -> None:
+        # Keyed by the connection's id, not the object: the limiter must not keep closed sockets alive.
+        if not self._rate.allow(id(conn) if seat is None else (live.id, seat)):
+            raise ServiceError(
+                429,
+                "name_rate_limited",
+                f"too many name changes: at most {NAME_RATE[1]:g} at once, then one every "
+                f"{1 / NAME_RATE[0]:g} s; wait a moment",
+            )
+
+    async def on_message(self, command: NameMessage, call: Call) -> None:
+        self.check_name(call.room, call.seat, command.name)  # a refused name costs nothing
+        self.check_rate(call.room, call.seat, call.conn)
+        await self.set_name(call.room, call.seat, command.name, call.conn)
+        await call.ack()
+
+    def routes(self, router: APIRouter) -> None:
+        @router.post(
+            "/api/games/{gid}/name",
+            response_model=NameChanged,
+            responses=ERROR_REPLIES,
+            summary="Set your seat's display name (shown on the seats, in the log and in chat)",
+        )
+        async def set_name(gid: str, body: NameChange) -> dict[str, Any]:
+            live = self.host.get(gid)
+            seat = live.seat_for(body.token)
+            if seat is None:
+                raise ServiceError(403, "spectator", "a spectator's name is set over the socket, for chat")
+            self.check_name(live, seat, body.name)
+            self.check_rate(live, seat, None)
+            name = await self.set_name(live, seat, body.name)
+            return {"ok": True, "seat": seat, "name": name}
 
     def check_name(self, live: Room, seat: int | None, raw: object) -> str:
         """The cleaned name, refused if it reads like another seat's name (nobody may pose as

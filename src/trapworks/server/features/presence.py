@@ -24,9 +24,11 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from ..messages import PresenceMessage
+from ..errors import ServiceError
+from ..limits import RateLimiter
+from ..messages import PresenceMessage, SeatsPresenceMessage
 from ..room import Connection, Room
-from . import Feature, Host
+from . import Call, Feature, Host
 
 log = logging.getLogger("trapworks.server")
 
@@ -37,6 +39,9 @@ SWEEP_S = 1.0  # how often statuses that change with time alone are looked at
 # In a cluster each node tells the others which seats have a socket on it (on change, and again
 # this often: another node forgets what a node has not repeated in REMOTE_PRESENCE_TTL_S).
 REPUBLISH_S = 15.0
+# Each change is shown to every connection of the game: a client flipping its visibility in a
+# loop would flood them all. Per connection.
+PRESENCE_RATE = (1.0, 10.0)  # heartbeats come every 15 s; visibility changes are rarer still
 
 
 @dataclass
@@ -49,10 +54,14 @@ class Heard:
 
 class Presence(Feature):
     name = "presence"
+    order = 70
     commands: ClassVar[tuple[type[BaseModel], ...]] = (PresenceMessage,)
+    replies: ClassVar[tuple[type[BaseModel], ...]] = (SeatsPresenceMessage,)
+    bus_kinds = ("presence", "seats")
 
     def __init__(self, host: Host):
         super().__init__(host)
+        self._rate = RateLimiter(*PRESENCE_RATE)
         self._heard: dict[str, dict[Connection, Heard]] = {}  # game id -> its open sockets
         # game id -> seat -> when its last socket closed (monotonic), for the grace before "left"
         self._closed: dict[str, dict[int, float]] = {}
@@ -118,8 +127,23 @@ class Presence(Feature):
         self._published[live.id] = here
         live.publish("presence", seats=here)
 
+    async def on_message(self, command: PresenceMessage, call: Call) -> None:
+        if not self._rate.allow(id(call.conn)):
+            raise ServiceError(
+                429, "presence_rate_limited", "too many presence messages: one every 15 s is enough"
+            )
+        self.mark(call.room, call.conn, visible=command.visible)
+        await self.refresh(call.room)
+        await call.ack()
+
     async def heard_elsewhere(self, msg: dict[str, Any]) -> None:
-        """Another node of the cluster says which seats of a game have a socket on it."""
+        """Another node of the cluster says which seats of a game have a socket on it (or its
+        seats changed: names, a seat taken; the service has reloaded them)."""
+        if msg.get("k") == "seats":
+            changed = self.host.live.get(str(msg.get("g")))
+            if changed is not None:
+                await self.refresh(changed)
+            return
         gid, node = str(msg.get("g")), str(msg.get("n"))
         seats = {int(seat): str(status) for seat, status in msg.get("seats", [])}
         nodes = self.host.remote_seats.setdefault(gid, {})
@@ -158,6 +182,9 @@ class Presence(Feature):
         return True
 
     # --- sockets ----------------------------------------------------------------------------
+    async def hello(self, room: Room, conn: Connection) -> dict[str, Any]:
+        return {"presence": await self.socket_opened(room, conn)}
+
     async def socket_opened(self, live: Room, conn: Connection) -> list[dict[str, Any]]:
         """A socket opens (before it joins the game's connections): the others are told if its
         seat's status changes; the seats are returned for its hello."""
@@ -169,19 +196,23 @@ class Presence(Feature):
         await self.refresh(live)
         return self._shown[live.id]
 
-    async def socket_closed(self, live: Room, conn: Connection) -> None:
-        sockets = self._heard.get(live.id, {})
+    async def socket_closed(self, room: Room, conn: Connection) -> None:
+        sockets = self._heard.get(room.id, {})
         sockets.pop(conn, None)
         if not sockets:
-            self._heard.pop(live.id, None)
+            self._heard.pop(room.id, None)
         seat = conn.seat
         if seat is not None and not any(c.seat == seat for c in sockets):
-            self._closed.setdefault(live.id, {})[seat] = time.monotonic()
-            self._seen(live, seat)
+            self._closed.setdefault(room.id, {})[seat] = time.monotonic()
+            self._seen(room, seat)
         # The sweep says "left" once the grace is over; nothing changes on screen before that.
 
-    def heard(self, live: Room, conn: Connection, visible: bool | None = None) -> None:
-        h = self._heard.get(live.id, {}).get(conn)
+    def heard(self, room: Room, conn: Connection) -> None:
+        self.mark(room, conn)
+
+    def mark(self, room: Room, conn: Connection, visible: bool | None = None) -> None:
+        """The connection was heard from now (and its tab is `visible` or not, where it says)."""
+        h = self._heard.get(room.id, {}).get(conn)
         if h is None:
             return
         h.at = time.monotonic()

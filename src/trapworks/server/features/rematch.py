@@ -7,20 +7,48 @@ told); each player's page is sent its own new link.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from ..errors import ServiceError
-from ..messages import ClockSpec, CreateGame, SeatSpec, TokenOnly
+from ..messages import ERROR_REPLIES, ClockSpec, CreateGame, RematchReply, SeatSpec, TokenOnly
 from ..room import CONTROL_TRIES, Room
-from . import Feature
+from . import Feature, Setup
 from .resign import changed_elsewhere, player_of
+
+if TYPE_CHECKING:
+    from fastapi import APIRouter
 
 
 class Rematch(Feature):
     name = "rematch"
+    order = 50
     commands: ClassVar[tuple[type[BaseModel], ...]] = (TokenOnly,)  # POST .../rematch
+    state_fields: ClassVar[dict[str, Any]] = {
+        "rematch": (
+            dict[str, Any] | None,
+            Field(
+                None,
+                description="{accepted: seats, needed: seats, game: new id or null, "
+                "link: your new link or null}",
+            ),
+        )
+    }
+
+    def control(self, setup: Setup) -> dict[str, Any]:
+        """`rematch` (the seats that accepted, the new game once made) and `rematch_of`."""
+        return {"rematch": {"accepted": [], "game": None}, "rematch_of": setup.rematch_of}
+
+    def routes(self, router: APIRouter) -> None:
+        @router.post(
+            "/api/games/{gid}/rematch",
+            response_model=RematchReply,
+            responses=ERROR_REPLIES,
+            summary="Accept a rematch of a finished game; made once every human seat accepted",
+        )
+        async def rematch(gid: str, body: TokenOnly) -> dict[str, Any]:
+            return await self.rematch(gid, body)
 
     def update(self, room: Room, viewer: int | None, state: Any) -> dict[str, Any]:
         if state is not room.state:

@@ -8,17 +8,20 @@ before anyone is told, and a stand-in agent for an out seat's turns where the ga
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from trapworks.agents import available_agents
 from trapworks.core import Forfeit, abort_refusal
 
 from ..errors import ServiceError
-from ..messages import TokenOnly
+from ..messages import ERROR_REPLIES, ControlReply, TokenOnly
 from ..room import CONTROL_TRIES, Room
-from . import Feature
+from . import Feature, Setup
+
+if TYPE_CHECKING:
+    from fastapi import APIRouter
 
 STAND_IN = ("easy", "random")  # who plays an out seat's turns when the game goes on (first offered)
 
@@ -87,7 +90,49 @@ def seat_moves(room: Room, enough: int = 2) -> int:
 
 class Resign(Feature):
     name = "resign"
+    order = 30
     commands: ClassVar[tuple[type[BaseModel], ...]] = (TokenOnly,)  # POST .../resign, .../abort
+    state_fields: ClassVar[dict[str, Any]] = {
+        "ending": (
+            dict[str, Any] | None,
+            Field(
+                None,
+                description="how the game ended off the board: "
+                "{forfeits: [{seat, reason, ply}], aborted, out}",
+            ),
+        ),
+        # Resign's can_resign and can_abort; rematch and hand-over add theirs.
+        "controls": (
+            dict[str, Any] | None,
+            Field(
+                None,
+                description="what this seat may do now: can_resign, can_abort, can_rematch, handable (seats)",
+            ),
+        ),
+    }
+
+    def control(self, setup: Setup) -> dict[str, Any]:
+        """`forfeits`: the seats out off the board (the kernel's Forfeit; the clock adds its own)."""
+        return {"forfeits": []}
+
+    def routes(self, router: APIRouter) -> None:
+        @router.post(
+            "/api/games/{gid}/resign",
+            response_model=ControlReply,
+            responses=ERROR_REPLIES,
+            summary="Resign: your seat is out (the kernel decides whether the game ends)",
+        )
+        async def resign(gid: str, body: TokenOnly) -> dict[str, Any]:
+            return await self.resign(gid, body)
+
+        @router.post(
+            "/api/games/{gid}/abort",
+            response_model=ControlReply,
+            responses=ERROR_REPLIES,
+            summary="Abort the game before its second move: it ends with no result",
+        )
+        async def abort(gid: str, body: TokenOnly) -> dict[str, Any]:
+            return await self.abort(gid, body)
 
     def check_play(self, room: Room, seat: int, by: str) -> None:
         """A resigned (out) seat or one handed to an AI plays no more by its human's hand."""
@@ -107,7 +152,6 @@ class Resign(Feature):
         result = room.outcome() if forfeits else None
         if result is not None and result.ended and not room.state.is_terminal():
             out.update(terminal=True, returns=result.returns, winners=result.winners, to_move=None)
-            out.update(can_undo=False, can_hint=False)
         elif result is not None and room.state.is_terminal():
             out.update(returns=result.returns, winners=result.winners)
         out["ending"] = (

@@ -12,18 +12,22 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime, timedelta
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from fastapi import Request
 from pydantic import BaseModel
 
 from trapworks.core import make
 
 from ..errors import ServiceError
-from ..messages import JoinTable
+from ..messages import ERROR_REPLIES, Joined, JoinTable, TableList
 from ..room import Room
 from . import Feature, Host
 from .names import Names
 from .presence import Presence
+
+if TYPE_CHECKING:
+    from fastapi import APIRouter
 
 log = logging.getLogger("trapworks.server")
 
@@ -33,7 +37,33 @@ LIST_MAX_AGE = timedelta(days=1)  # a table waiting longer leaves the list
 
 class Tables(Feature):
     name = "tables"
+    order = 95
     commands: ClassVar[tuple[type[BaseModel], ...]] = (JoinTable,)
+
+    def routes(self, router: APIRouter) -> None:
+        @router.get(
+            "/api/tables", response_model=TableList, summary="Open tables: public games with free seats"
+        )
+        async def open_tables() -> dict[str, Any]:
+            return {"tables": self.listing()}
+
+        @router.post(
+            "/api/tables/{gid}/join",
+            response_model=Joined,
+            responses=ERROR_REPLIES,
+            summary="Take a free seat of an open table: its token, handed out once",
+        )
+        async def join_table(gid: str, body: JoinTable, request: Request) -> dict[str, Any]:
+            live, seat = self.join(gid, body)
+            if body.name is not None:
+                try:
+                    await self.host.feature(Names).set_name(live, seat, body.name)
+                except ServiceError:
+                    pass  # checked before the seat was taken; a name taken meanwhile leaves it unnamed
+            token = live.stored.seats[seat]["token"]
+            await self.host.feature(Presence).refresh(live)
+            base = str(request.base_url).rstrip("/")
+            return {"ok": True, "seat": seat, "token": token, "link": f"{base}/g/{live.id}#t={token}"}
 
     def __init__(self, host: Host):
         super().__init__(host)

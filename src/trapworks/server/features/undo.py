@@ -4,7 +4,7 @@ no undo after the end, nor of a chance or physics outcome already seen outside p
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -13,12 +13,25 @@ from trapworks.core import undo, undo_refusal
 from ..errors import ServiceError
 from ..messages import TokenOnly, UndoMessage
 from ..room import Room
-from . import Feature
+from . import Call, Feature
+
+if TYPE_CHECKING:
+    from fastapi import APIRouter
 
 
 class Undo(Feature):
     name = "undo"
+    order = 10
     commands: ClassVar[tuple[type[BaseModel], ...]] = (TokenOnly, UndoMessage)  # POST .../undo, socket
+    state_fields: ClassVar[dict[str, Any]] = {"can_undo": (bool, False)}
+
+    def routes(self, router: APIRouter) -> None:
+        @router.post("/api/games/{gid}/undo", summary="Take back your last move (against AI only)")
+        async def post_undo(gid: str, body: TokenOnly) -> dict[str, Any]:
+            return {"ok": True, "ply": await self.undo(gid, body.token)}
+
+    async def on_message(self, command: UndoMessage, call: Call) -> None:
+        await call.ack(await self.undo(call.room.id, call.token))
 
     def info(self, room: Room) -> dict[str, Any]:
         # A practice game: undo may take back chance and physics outcomes already seen.
@@ -41,7 +54,7 @@ class Undo(Feature):
 
     def can_undo(self, room: Room, seat: int | None) -> bool:
         steps, refusal = self.steps(room, seat)
-        return steps is not None and refusal is None
+        return steps is not None and refusal is None and not room.ended()
 
     async def undo(self, gid: str, token: str | None) -> int:
         """Take back this seat's last move and everything after it; the ply now."""
@@ -58,17 +71,25 @@ class Undo(Feature):
             if refusal is not None:
                 code = "game_over" if room.state.is_terminal() else "outcome_revealed"
                 raise ServiceError(409, code, f"undo refused: {refusal}")
-            keep = room.ply() - steps
-            new_state = undo(room.state, steps)
-            try:
-                self.host.store.truncate_actions(room.id, keep)
-            except Exception as e:
-                raise self.host.store_failed(f"undo in game {room.id}", e) from None
-            for key in [k for k in room.sent_texts if k[1] >= keep]:
-                del room.sent_texts[key]
-            room.state = new_state
-            del room.log[keep:]
-            del room.stories[keep:]
-            room.failed = None
-            await room.broadcast(sync=True, rewound=True)
+            await rewind(room, steps, "undo")
             return room.ply()
+
+
+async def rewind(room: Room, steps: int, what: str) -> None:
+    """Take back the last `steps` actions (stored first: the store's rows are cut, then the room's
+    copy), and send everyone the game again. The caller holds the room's lock and has checked the
+    fair-play policy (core.record.undo_refusal). Undo's and takeback's one way back."""
+    assert room.host is not None, "a room rewinds only inside a service"
+    keep = room.ply() - steps
+    new_state = undo(room.state, steps)
+    try:
+        room.host.store.truncate_actions(room.id, keep)
+    except Exception as e:
+        raise room.host.store_failed(f"{what} in game {room.id}", e) from None
+    for key in [k for k in room.sent_texts if k[1] >= keep]:
+        del room.sent_texts[key]
+    room.state = new_state
+    del room.log[keep:]
+    del room.stories[keep:]
+    room.failed = None
+    await room.broadcast(sync=True, rewound=True)

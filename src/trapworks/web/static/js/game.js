@@ -12,6 +12,7 @@ import { applyPresence, drawPlayers, startHeartbeat } from "/static/js/presence.
 import { createClock } from "/static/js/clock.js";
 import { createStrips } from "/static/js/strips.js";
 import { createControls } from "/static/js/controls.js";
+import { createFeatures } from "/static/js/features.js";
 import { setupRules } from "/static/js/rules.js";
 import { setupSettings } from "/static/js/settings.js";
 
@@ -27,6 +28,7 @@ const fast = params.has("fast");
 let info = null;
 let renderer = null;
 let controls = null; // js/controls.js: resign, abort, rematch, hand-over
+let features = null; // js/features.js: the server's features' own page parts (takeback, ...)
 let clockView = null; // js/clock.js: the countdown from the server's numbers
 const strips = createStrips($("strip-top"), $("strip-bottom")); // js/strips.js: the players beside the board
 let ws = null;
@@ -412,6 +414,7 @@ function onPresence(msg) {
 }
 
 function handleMessage(msg) {
+  if (msg.type === "state" && features) features.update(msg);
   if (msg.type === "presence") onPresence(msg);
   else if (msg.type === "chat") { if (chat) chat.add(msg.line); }
   else if (msg.type === "state") onState(msg);
@@ -430,6 +433,7 @@ function handleMessage(msg) {
       if (msg.fatal) stopped = true;
     }
   }
+  else if (features) features.receive(msg);
 }
 
 function connect() {
@@ -639,6 +643,12 @@ async function openSeat(first = false) {
   renderer = loaded.create(clear($("board")), ctx);
   setupSocial();
   controls = createControls({ box: $("control"), gid, token, info, message, seatLabel });
+  if (!features) {
+    const area = el("div", { class: "features", "data-testid": "features" });
+    $("control").after(area);
+    features = createFeatures(area);
+  }
+  features.load(info, { gid, token, request, message, seatLabel }).then(() => { if (latest) features.update(latest); });
   clockView = clockView || createClock($("clockbar"), { seatLabel, onTick: strips.tick }); // one countdown for the page
   document.body.dataset.renderer = loaded.url;
   onState(r.data.state);

@@ -1,0 +1,246 @@
+"""Profiles: a player's public profile, their games across devices, and the export of
+everything stored about them."""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+
+from ..service import ServiceError
+from . import ratings
+from .models import (
+    AccountGameRow,
+    AccountRow,
+    AccountSeatRow,
+    RatingHistoryRow,
+    RatingRow,
+)
+
+if TYPE_CHECKING:
+    pass
+
+
+from .base import _iso
+from .rated import Ratings
+
+log = logging.getLogger("trapworks.accounts")
+
+
+class Profiles(Ratings):
+    def profile(self, username: str) -> dict[str, Any]:
+        account_id, name = self.account_id(username)
+        with self.db() as s:
+            rating_rows = s.scalars(select(RatingRow).where(RatingRow.account_id == account_id)).all()
+            history = s.scalars(
+                select(RatingHistoryRow)
+                .where(RatingHistoryRow.account_id == account_id)
+                .order_by(RatingHistoryRow.pk)
+            ).all()
+            seats = s.execute(
+                select(AccountSeatRow, AccountGameRow)
+                .join(AccountGameRow, AccountGameRow.game_id == AccountSeatRow.game_id)
+                .where(AccountSeatRow.account_id == account_id)
+                .order_by(AccountSeatRow.joined.desc(), AccountSeatRow.pk.desc())
+            ).all()
+            created = s.get(AccountRow, account_id).created  # type: ignore[union-attr]
+            others = self._seat_names(s, [g.game_id for _, g in seats[:20]])
+        rating_list = []
+        for r in sorted(rating_rows, key=lambda r: (r.game, r.players)):
+            points = [
+                {
+                    "game_id": h.game_id,
+                    "at": _iso(h.at),
+                    "rating": ratings.display(h.mu, h.sigma),
+                    "before": ratings.display(h.mu_before, h.sigma_before),
+                    "rank": h.rank,
+                }
+                for h in history
+                if h.game == r.game and h.players == r.players
+            ]
+            rating_list.append(
+                {
+                    "game": r.game,
+                    "players": r.players,
+                    **ratings.describe(r.mu, r.sigma, r.games),
+                    "history": points,
+                }
+            )
+        stats: dict[tuple[str, str], dict[str, Any]] = {}
+        for seat, game in seats:
+            if game.status == "on":
+                continue
+            key = (game.game, game.variant)
+            st = stats.setdefault(
+                key,
+                {
+                    "game": game.game,
+                    "variant": game.variant,
+                    "played": 0,
+                    "won": 0,
+                    "lost": 0,
+                    "drawn": 0,
+                    "aborted": 0,
+                },
+            )
+            if seat.result == "aborted" or game.status == "aborted":
+                st["aborted"] += 1
+                continue
+            st["played"] += 1
+            if seat.result in ("won", "lost", "drawn"):
+                st[seat.result] += 1
+        recent = []
+        for seat, game in seats[:20]:
+            recent.append(
+                {
+                    "id": game.game_id,
+                    "game": game.game,
+                    "variant": game.variant,
+                    "seat": seat.seat,
+                    "rated": game.status == "rated" or (game.rated and game.status == "on"),
+                    "status": "on" if game.status == "on" else "over",
+                    "result": seat.result,
+                    "ended": _iso(game.ended),
+                    "opponents": [
+                        n for (gid, st), n in others.items() if gid == game.game_id and st != seat.seat
+                    ],
+                    "replay": f"/replay/{game.game_id}" if game.status != "on" else None,
+                }
+            )
+        return {
+            "username": name,
+            "joined": _iso(created),
+            "ratings": rating_list,
+            "stats": sorted(stats.values(), key=lambda x: (x["game"], x["variant"])),
+            "recent": recent,
+        }
+
+    @staticmethod
+    def _seat_names(s: Any, gids: list[str]) -> dict[tuple[str, int], str]:
+        if not gids:
+            return {}
+        rows = s.execute(
+            select(AccountSeatRow.game_id, AccountSeatRow.seat, AccountRow.username)
+            .join(AccountRow, AccountRow.id == AccountSeatRow.account_id)
+            .where(AccountSeatRow.game_id.in_(gids))
+        ).all()
+        return {(gid, seat): name for gid, seat, name in rows}
+
+    def my_games(self, account_id: int, game: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+        """The account's seats: your turn first, then waiting for others, then finished (newest
+        first), each with its link (the seat's token: only ever sent to the account itself)."""
+        from ..store import GameRow  # read the seats' tokens without replaying a finished game
+
+        with self.db() as s:
+            q = (
+                select(AccountSeatRow, AccountGameRow)
+                .join(AccountGameRow, AccountGameRow.game_id == AccountSeatRow.game_id)
+                .where(AccountSeatRow.account_id == account_id)
+            )
+            if game:
+                q = q.where(AccountSeatRow.game == game)
+            rows = s.execute(
+                q.order_by(AccountSeatRow.joined.desc(), AccountSeatRow.pk.desc()).limit(limit)
+            ).all()
+            gids = [g.game_id for _, g in rows]
+            tokens = {
+                gid: seats
+                for gid, seats in s.execute(
+                    select(GameRow.id, GameRow.seats).where(GameRow.id.in_(gids))
+                ).all()
+            }
+            names = self._seat_names(s, gids)
+        out = []
+        for seat, g in rows:
+            stored_seats = tokens.get(g.game_id) or []
+            token = stored_seats[seat.seat].get("token") if seat.seat < len(stored_seats) else None
+            entry: dict[str, Any] = {
+                "id": g.game_id,
+                "game": g.game,
+                "variant": g.variant,
+                "seat": seat.seat,
+                "rated": g.rated,
+                "status": g.status,
+                "result": seat.result,
+                "link": f"/g/{g.game_id}#t={token}" if token else None,
+                "replay": f"/replay/{g.game_id}" if g.status != "on" else None,
+                "opponents": [n for (gid, st), n in names.items() if gid == g.game_id and st != seat.seat],
+                "ended": _iso(g.ended),
+                "state": "finished",
+                "deadline": None,
+            }
+            if g.status == "on":
+                entry.update(self._live_state(g.game_id, seat.seat))
+            out.append(entry)
+        order = {"your_turn": 0, "waiting": 1, "finished": 2}
+        out.sort(key=lambda e: order.get(e["state"], 2))  # stable: newest first within each group
+        return out
+
+    def _live_state(self, gid: str, seat: int) -> dict[str, Any]:
+        try:
+            live = self.service.get(gid)
+        except ServiceError:
+            return {"state": "waiting", "title": None}
+        self.game_changed(live)  # an ended game found here gets its result now
+        if live.ended():
+            return {"state": "finished"}
+        ctl = live.control
+        deadline = getattr(ctl, "deadline", None)
+        to_move = live.state.current_player()
+        return {
+            "state": "your_turn" if to_move == seat else "waiting",
+            "ply": live.ply(),
+            "deadline": datetime.fromtimestamp(deadline, UTC).isoformat(timespec="seconds")
+            if deadline
+            else None,
+        }
+
+    def export(self, account_id: int) -> dict[str, Any]:
+        """Everything stored about the account, with its games as records (where the game allows:
+        a game with hidden information still on keeps its record until it ends)."""
+        with self.db() as s:
+            account = s.get(AccountRow, account_id)
+            assert account is not None
+            rating_rows = s.scalars(select(RatingRow).where(RatingRow.account_id == account_id)).all()
+            history = s.scalars(
+                select(RatingHistoryRow).where(RatingHistoryRow.account_id == account_id)
+            ).all()
+        games = []
+        for g in self.my_games(account_id, limit=10_000):
+            token = g["link"].split("#t=", 1)[1] if g["link"] else None
+            entry: dict[str, Any] = {
+                k: g[k] for k in ("id", "game", "variant", "seat", "rated", "status", "result")
+            }
+            try:
+                entry["record"] = self.service.record_dict(g["id"], token)
+            except ServiceError as e:
+                entry["record"] = None
+                entry["why_no_record"] = e.message
+            games.append(entry)
+        return {
+            "format": "trapworks-account-export",
+            "username": account.username,
+            "joined": _iso(account.created),
+            "ratings": [
+                {"game": r.game, "players": r.players, **ratings.describe(r.mu, r.sigma, r.games)}
+                for r in rating_rows
+            ],
+            "rating_history": [
+                {
+                    "game": h.game,
+                    "players": h.players,
+                    "game_id": h.game_id,
+                    "seat": h.seat,
+                    "rank": h.rank,
+                    "mu_before": h.mu_before,
+                    "sigma_before": h.sigma_before,
+                    "mu": h.mu,
+                    "sigma": h.sigma,
+                    "at": _iso(h.at),
+                }
+                for h in history
+            ],
+            "games": games,
+        }

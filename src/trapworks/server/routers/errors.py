@@ -1,0 +1,57 @@
+"""The API's one error format for every refusal: {"ok": false, "error": message, "code": code}."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ..errors import ServiceError
+
+MISSING_PLY = "a move needs 'ply': the move count you saw (a repeat is then answered, not applied)"
+
+
+def error_reply(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"ok": False, "error": message, "code": code}, status_code=status)
+
+
+async def service_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ServiceError)
+    return error_reply(exc.status, exc.code, exc.message)
+
+
+async def http_error(_request: Request, exc: Exception) -> JSONResponse:
+    """FastAPI's own refusals (an unparsable body, an unknown path): the API's error format."""
+    assert isinstance(exc, StarletteHTTPException)
+    codes = {404: "not_found", 405: "method_not_allowed"}
+    reply = error_reply(exc.status_code, codes.get(exc.status_code, "bad_request"), str(exc.detail))
+    reply.headers.update(getattr(exc, "headers", None) or {})  # i26: 405's Allow
+    return reply
+
+
+async def validation_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = exc.errors()
+    for e in errors:
+        if e.get("type") == "json_invalid":
+            detail = e.get("ctx", {}).get("error", "")
+            return error_reply(400, "bad_json", f"the request body is not valid JSON: {detail}".strip())
+    first = errors[0] if errors else {}
+    # i26: as on the socket (and in the docs): a move whose first fault is no ply is a 400.
+    if first.get("type") == "missing" and tuple(first.get("loc", ())) == ("body", "ply"):
+        return error_reply(400, "missing_ply", MISSING_PLY)
+    if tuple(first.get("loc", ())) == ("body", "action"):
+        # As on the socket: a move's action text refused by the model is a 400 bad_action.
+        return error_reply(400, "bad_action", f"action: {first.get('msg')}")
+    parts = []
+    for e in errors[:5]:
+        where = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
+        parts.append(f"{where}: {e.get('msg')}")
+    return error_reply(422, "bad_request", "bad request: " + "; ".join(parts))
+
+
+def install(app: FastAPI) -> None:
+    app.add_exception_handler(ServiceError, service_error)
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(RequestValidationError, validation_error)
