@@ -1,7 +1,7 @@
 """Screenshots of every page as players see them (issue 39), and one contact sheet per page.
 
     .venv/bin/python scripts/screenshots.py                     # a server of its own, into artifacts/screenshots
-    .venv/bin/python scripts/screenshots.py --out DIR --sheets docs/screenshots
+    .venv/bin/python scripts/screenshots.py --out DIR --sheets docs/screenshots/contact-sheets
     .venv/bin/python scripts/screenshots.py --pages home,last-mouse-lost-start --sizes phone-landscape
 
 It starts `trapworks serve` on a free loopback port with a home of its own (or uses --url), plays
@@ -223,6 +223,8 @@ def contact_sheet(folder: Path, target: Path, scale: float) -> None:
             x += cell_w[c] + 8
         y += row_h[r] + 8
     target.parent.mkdir(parents=True, exist_ok=True)
+    if scale < 0.5:  # the project's copy: 256 colours keep it small
+        sheet = sheet.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
     sheet.save(target, optimize=True)
 
 
@@ -248,7 +250,7 @@ def main() -> None:
     for name in names:
         contact_sheet(args.out / name, args.out / f"{name}.png", 0.5)
         if args.sheets:
-            contact_sheet(args.out / name, args.sheets / f"{name}.png", 0.3)
+            contact_sheet(args.out / name, args.sheets / f"{name}.png", 0.28)
     print(f"{len(names)} pages in {args.out}" + (f"; contact sheets in {args.sheets}" if args.sheets else ""))
 
 
