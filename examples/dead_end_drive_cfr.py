@@ -7,7 +7,8 @@ is player 2's Character, and whether the third one is among its own secret cards
 (a pawn that escapes wins for the seat holding its card, secret cards included). Its
 information sets hold 12 states each (tests/research/test_hidden_chance.py).
 
-    .venv/bin/python examples/dead_end_drive_cfr.py   # writes docs/research-cfr.{png,json}
+    .venv/bin/python examples/dead_end_drive_cfr.py             # writes ./research-cfr.{png,json}
+    .venv/bin/python examples/dead_end_drive_cfr.py --out docs  # refreshes the committed figure
 
 Prints the exploitability of CFR's average policy after each iteration, next to the uniform
 policy's in this game and in the same tree where every seat sees every card (its information
@@ -94,11 +95,18 @@ def plot(result: dict[str, Any], path: Path) -> None:
     fig.savefig(path)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=20)
     parser.add_argument("--no-plot", action="store_true")
-    args = parser.parse_args()
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path.cwd(),
+        help="folder for research-cfr.{png,json} (default: the current folder; --out docs "
+        "replaces the committed figure on purpose)",
+    )
+    args = parser.parse_args(argv)
     result = run(args.iterations)
     for c in result["curve"]:
         print(f"iteration {c['iteration']:3d}: exploitability {c['exploitability']:.6f}")
@@ -107,10 +115,11 @@ def main() -> None:
         f"{result['uniform_exploitability_perfect_information']:.4f}); {result['seconds']} s"
     )
     if not args.no_plot:
-        docs = Path(__file__).resolve().parents[1] / "docs"
-        (docs / "research-cfr.json").write_text(json.dumps(result, indent=1) + "\n")
-        plot(result, docs / "research-cfr.png")
-        print(f"wrote {docs / 'research-cfr.png'} and research-cfr.json")
+        out: Path = args.out
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "research-cfr.json").write_text(json.dumps(result, indent=1) + "\n")
+        plot(result, out / "research-cfr.png")
+        print(f"wrote {out / 'research-cfr.png'} and research-cfr.json")
 
 
 if __name__ == "__main__":

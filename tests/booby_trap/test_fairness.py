@@ -14,6 +14,7 @@ from bt_helpers import arch_layout, cite, constructed, piece_at
 import trapworks
 from trapworks.agents import available_agents, make_agent
 from trapworks.agents.levels import level_spec
+from trapworks.core.messages import format_message
 from trapworks.games.booby_trap import physics
 from trapworks.games.booby_trap.game import EYE_MM, eye
 
@@ -118,7 +119,9 @@ def test_a_settle_that_hits_the_cap_is_reported(monkeypatch):
     state.apply_action(keystone)
     state.apply_action(state.game.remove_action)
     removal = next(e for e in state.last_events() if e["type"] == "removal")
-    assert removal["at_rest"] is False and "still moving" in removal["text"]
+    unsettled = [e for e in state.last_events() if e["type"] == "unsettled"]
+    assert removal["at_rest"] is False and len(unsettled) == 1
+    assert "still moving" in format_message(unsettled[0], type(state.game))
 
 
 @pytest.mark.parametrize("seed", [0, 7])

@@ -151,7 +151,7 @@ def test_pass_after_touching():
     state.apply_action(state.touchable()[0])
     assert state.game.pass_action in state.legal_actions()
     state.apply_action(state.game.pass_action)
-    assert any(e["type"] == "pass" and "I pass" in e["text"] for e in state.last_events())
+    assert any(e["type"] == "pass" and e["msg"] == "booby_trap.passes" for e in state.last_events())
     assert state.current_player() == 1 and state.touched is None
     assert len(state.packing.pieces) == 60
 

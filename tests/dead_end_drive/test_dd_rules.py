@@ -8,6 +8,7 @@ from dd_helpers import dests, game, play, state_at, texts
 
 from rulebook import cite
 from trapworks.core import CHANCE, TERMINAL, IllegalActionError
+from trapworks.core.messages import format_message
 from trapworks.games.dead_end_drive import game as dead_end_drive_game
 from trapworks.games.dead_end_drive.board import parse_grid
 from trapworks.games.dead_end_drive.components import CHARACTERS, LETTERS, TRAP_KINDS
@@ -481,7 +482,7 @@ class TestTraps:
             s.string_to_action("spring")
         play(s, "keep")
         assert [c for c, _, _ in s.hands[0]] == [2] and s.pos[3] != -1
-        assert any("wrong card" in e["text"] for e in s.last_events())
+        assert any(e.get("msg") == "dead_end_drive.keeps_card" for e in s.last_events())
 
     def test_no_playing_an_old_card_after_a_draw(self):
         cite(
@@ -729,7 +730,7 @@ class TestBlockedDie:
         play(s, "S1", "to b15")
         assert s.phase == "roll" and s.to_move == 1
         blocked = [e for e in s.last_events() if e["type"] == "blocked_die"]
-        assert [(e["dice"], e["text"]) for e in blocked] == [
+        assert [(e["dice"], format_message(e, type(s.game))) for e in blocked] == [
             ([3], "No pawn can move 3: the die is forfeited.")
         ]
 
@@ -738,15 +739,24 @@ class TestBlockedDie:
         play(s, "roll 2-2", "keep portrait")  # neither 2 nor the total 4 can be moved
         assert s.phase == "roll" and s.to_move == 1
         assert s.last_events()[-1]["type"] == "blocked_die"
-        assert s.last_events()[-1]["text"] == "No pawn can move 2 or 4: both dice are forfeited."
+        assert (
+            format_message(s.last_events()[-1], type(s.game))
+            == "No pawn can move 2 or 4: both dice are forfeited."
+        )
         play(s, "roll 2-3")  # two dice, neither usable (issue 36: the sentence said "the die")
-        assert s.last_events()[-1]["text"] == "No pawn can move 2 or 3: both dice are forfeited."
+        assert (
+            format_message(s.last_events()[-1], type(s.game))
+            == "No pawn can move 2 or 3: both dice are forfeited."
+        )
+        assert format_message(s.last_events()[-1], type(s.game), "fr") == (
+            "Aucun pion ne peut avancer de 2 ni de 3 : les deux dés sont perdus."
+        )
 
     def test_lose_turn_variant(self):
         s = state_at(2, pawns=self.SHUT_IN, phase="roll", options={"blocked_die": "lose-turn"})
         play(s, "roll 1-3")  # 1 could be used, 3 cannot: the whole turn is lost
         assert s.phase == "roll" and s.to_move == 1
-        assert "lose-turn" in s.last_events()[-1]["text"]
+        assert s.last_events()[-1]["msg"] == "dead_end_drive.blocked_loses_turn"
 
 
 class TestMoreSentences:

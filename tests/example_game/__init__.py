@@ -5,6 +5,8 @@ package would through its `trapworks.games` entry point, and then it plays in th
 browser (the generic renderer), `simulate`, OpenSpiel, PettingZoo and Gymnasium.
 """
 
+from pathlib import Path
+
 from trapworks.core.spec import AgentSpec, GameSpec, Notation
 
 from .agents import HoldAtAgent, game_stats
@@ -15,6 +17,8 @@ from .notation import parse_position, render_text, write_position
 SPEC = GameSpec(
     game=PigGame,
     state=PigState,
+    # Its events' words: i18n/en.po and fr.po (message ids, plurals, "you" variants).
+    messages=Path(__file__).parent / "i18n",
     notation=Notation(parse=parse_position, write=write_position),
     render_text=render_text,
     encoder=PigEncoder,

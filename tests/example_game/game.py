@@ -96,21 +96,23 @@ class PigState(State):
             face = action - DIE + 1
             self.last_roll = face
             if face == 1:
-                self._events.append(
-                    {"type": "bust", "text": f"Player {p + 1} rolls a 1 and loses the turn's points"}
-                )
+                self._events.append({"type": "bust", "msg": "pig.bust", "args": {"who": p}})
                 self._next_turn()
             else:
                 self.turn_total += face
-                self._events.append({"type": "roll", "text": f"Player {p + 1} rolls a {face}"})
+                self._events.append({"type": "roll", "msg": "pig.rolls", "args": {"who": p, "face": face}})
         elif action == ROLL:
             self.rolling = True
         else:
             self.scores[p] += self.turn_total
-            self._events.append({"type": "hold", "text": f"Player {p + 1} banks {self.turn_total}"})
+            self._events.append(
+                {"type": "hold", "msg": "pig.banks", "args": {"who": p, "n": self.turn_total}}
+            )
             if self.scores[p] >= self.target:
                 self.winner = p
-                self._events.append({"type": "win", "text": f"Player {p + 1} wins"})
+                self._events.append(
+                    {"type": "win", "msg": "pig.reaches_target", "args": {"who": p, "n": self.target}}
+                )
             else:
                 self._next_turn()
 

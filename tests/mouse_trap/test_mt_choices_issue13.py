@@ -9,6 +9,7 @@ import pytest
 from mouse_trap.mt_helpers import legal, play, pos, roll
 from rulebook import cite
 from trapworks.core import IllegalActionError
+from trapworks.core.messages import format_message
 
 
 @pytest.mark.parametrize("variant", ["milton-bradley", "original"])
@@ -29,7 +30,7 @@ def test_building_is_the_players_choice_in_both_books(variant):
     assert state.position().endswith("phase=build") and legal(state) == ["build", "end"]
     events = play(state, "end")
     assert state.parts == 0 and state.cheese[0] == 0 and state.current_player() == 1
-    assert "does not build" in events[-1]["text"]
+    assert events[-1]["msg"] == "mouse_trap.does_not_build"
     state = pos("mice=12,0 cheese=0,0 parts=0", variant=variant)
     roll(state, 2, build=False)
     play(state, "build")
@@ -89,9 +90,11 @@ def test_move_ahead_says_the_destination_is_not_carried_out():
     events = roll(state, 4)  # 10: Move ahead 4 -> 14, Build 2-3-4
     jump = next(e for e in events if e["type"] == "jump")
     assert state.mice[0] == 14 and state.parts == 0
-    assert jump["text"].startswith("Player 1 goes to 14 (") and "its message is not followed" in jump["text"]
+    assert format_message(jump, type(state.game)).startswith("Player 1 goes to 14 (")
+    assert jump["msg"] == "mouse_trap.goes_to_unfollowed"
+    assert format_message(jump, type(state.game)).endswith("; its message is not followed.")
     # 003 carries the destination out: no such note, and the build is offered.
     orig = pos("mice=6,0 cheese=0,0 parts=0", variant="original")
     events = roll(orig, 4, build=False)
     jump = next(e for e in events if e["type"] == "jump")
-    assert "not followed" not in jump["text"] and legal(orig) == ["build", "end"]
+    assert jump["msg"] == "mouse_trap.goes_to" and legal(orig) == ["build", "end"]

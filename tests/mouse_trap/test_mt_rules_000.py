@@ -11,6 +11,7 @@ import pytest
 from mouse_trap.mt_helpers import ALL_STAGES_WORK, game, kinds, legal, play, pos, roll
 from rulebook import cite
 from trapworks.core import IllegalActionError, OptionError
+from trapworks.core.messages import format_message
 from trapworks.games.mouse_trap.data import FIRING_CHAIN, PARTS, SPACES
 
 MB = {"variant": "milton-bradley"}
@@ -190,7 +191,8 @@ def test_parts_in_numerical_order():
     built = [e for e in first + second if e["type"] == "build"]
     assert [e["parts"] for e in built] == [[1], [2]]
     assert PARTS[0] == "Base A" and PARTS[1] == "Gear support"
-    assert "#1 Base A" in built[0]["text"] and "#2 Gear support" in built[1]["text"]
+    assert "part 1 (base A)" in format_message(built[0], type(state.game))
+    assert "part 2 (gear support)" in format_message(built[1], type(state.game))
 
 
 def test_building_plan_numbers_1_to_24():
@@ -484,7 +486,7 @@ def test_failed_trap_sends_the_mouse_to_safe():
     events = play(state, "crank", "works", "works", "jams")
     assert state.mice == [46, 44, 3] and state.cheese == [0, 2, 0]
     failed = [e for e in events if e["type"] == "trap_failed"][0]
-    assert failed["id"] == "lever" and "jams at stage C" in failed["text"]
+    assert failed["id"] == "lever" and "jammed at stage C" in format_message(failed, type(state.game))
     assert state.current_player() == 1
 
 

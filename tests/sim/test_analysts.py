@@ -6,6 +6,7 @@ counted once, `-o` checked in explore), rows that stream, effect sizes beside ev
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tomllib
@@ -34,7 +35,11 @@ cli = CliRunner()
 
 
 def env(tmp_path: Path) -> dict[str, str]:
-    return {"TRAPWORKS_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    return {
+        "TRAPWORKS_HOME": str(tmp_path),
+        "PATH": "/usr/bin:/bin",
+        "NUMBA_CACHE_DIR": os.environ["NUMBA_CACHE_DIR"],
+    }
 
 
 # 1. Last Mouse Lost's rounds and opener_wins on the per-game path ------------------------------
@@ -168,7 +173,7 @@ def test_every_comparison_has_a_difference_with_an_interval_a_verdict_and_a_samp
     md = report(
         out, ["sure", "flaky"], "t", "cmd", 1.0, "report.png", thresholds=Thresholds(0.02, 0.1)
     ).markdown
-    assert "difference [95%]" in md and "verdict" in md and "games per cell for the threshold" in md
+    assert "effect [95%]" in md and "verdict" in md and "games per cell for the threshold" in md
     assert "2 pp for rates, 10% of the baseline" in md
 
 
@@ -335,6 +340,7 @@ def test_the_analyst_libraries_are_dependencies():
     deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     names = {d.split(">")[0].split("[")[0].split("=")[0].strip().lower() for d in deps}
     assert {"pyarrow", "pandas", "scipy", "statsmodels", "duckdb", "altair"} <= names
+    assert "vl-convert-python" in names  # report.html inlines its Vega scripts (works offline)
 
 
 def test_the_start_command_installs_what_the_readme_commands_need():

@@ -4,6 +4,7 @@ statistics, and bad arguments in one line (exit 2)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -77,7 +78,11 @@ def test_explore_writes_a_report_that_finds_a_real_difference(tmp_path):
         ],
         capture_output=True,
         text=True,
-        env={"TRAPWORKS_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        env={
+            "TRAPWORKS_HOME": str(tmp_path),
+            "PATH": "/usr/bin:/bin",
+            "NUMBA_CACHE_DIR": os.environ["NUMBA_CACHE_DIR"],
+        },
     )
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout.strip().splitlines()[-1])
@@ -118,8 +123,29 @@ def test_explore_bad_arguments_one_line_exit_2(tmp_path, args, words):
         [TRAPWORKS, "explore", "mouse-trap", "-n", "2", *args],
         capture_output=True,
         text=True,
-        env={"TRAPWORKS_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        env={
+            "TRAPWORKS_HOME": str(tmp_path),
+            "PATH": "/usr/bin:/bin",
+            "NUMBA_CACHE_DIR": os.environ["NUMBA_CACHE_DIR"],
+        },
     )
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0], result.stderr
+
+
+def test_the_interactive_page_never_falls_back_to_a_cdn(monkeypatch):
+    """Issue 42, item 2: without vl-convert the page used to load Vega from a CDN (no chart
+    offline). vl-convert-python is a dependency now; a broken install is a clear error."""
+    import sys
+
+    import altair as alt
+
+    from trapworks.sim.explore import _chart_html
+
+    chart = alt.Chart(alt.Data(values=[{"x": 1}])).mark_point().encode(x="x:Q")
+    page = _chart_html(chart)
+    assert "cdn.jsdelivr" not in page and "vegaEmbed" in page
+    monkeypatch.setitem(sys.modules, "vl_convert", None)  # as if it were not installed
+    with pytest.raises(RuntimeError, match="vl-convert-python"):
+        _chart_html(chart)

@@ -5,6 +5,7 @@ its output against the run's own summary too)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -23,7 +24,9 @@ def test_the_notebook_reproduces_the_reports_seat_table(tmp_path, monkeypatch):
     made = subprocess.run(
         [TRAPWORKS, "explore", "mouse-trap", "--vary", "variant=milton-bradley,original", "--players", "3",
          "-n", "40", "--out", str(run), "--json"],
-        capture_output=True, text=True, env={"TRAPWORKS_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        capture_output=True, text=True,
+        env={"TRAPWORKS_HOME": str(tmp_path), "PATH": "/usr/bin:/bin",
+             "NUMBA_CACHE_DIR": os.environ["NUMBA_CACHE_DIR"]},
     )  # fmt: skip
     assert made.returncode == 0, made.stderr
     cells = json.loads(made.stdout)["cells"]

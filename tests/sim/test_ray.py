@@ -3,6 +3,7 @@ its own process on loopback (one cluster for the module: starting one costs seco
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -38,7 +39,12 @@ def cluster():
 
 
 def trapworks(*args: str, env_home: Path) -> subprocess.CompletedProcess[str]:
-    env = {"TRAPWORKS_HOME": str(env_home), "PATH": "/usr/bin:/bin", **RAY_ENV}
+    env = {
+        "TRAPWORKS_HOME": str(env_home),
+        "PATH": "/usr/bin:/bin",
+        "NUMBA_CACHE_DIR": os.environ["NUMBA_CACHE_DIR"],
+        **RAY_ENV,
+    }
     return subprocess.run([TRAPWORKS, *args], capture_output=True, text=True, env=env, timeout=300)
 
 
@@ -77,7 +83,12 @@ def test_lost_worker_keeps_finished_games_and_resume_completes(cluster, tmp_path
     # the worker node in the middle of it.
     args = [*RUN, "--max-actions", "1000000", "-n", str(n), "--chunk", "10", "--backend", "ray"]
     args += ["--address", cluster.address]
-    env = {"TRAPWORKS_HOME": str(tmp_path), "PATH": "/usr/bin:/bin", **RAY_ENV}
+    env = {
+        "TRAPWORKS_HOME": str(tmp_path),
+        "PATH": "/usr/bin:/bin",
+        "NUMBA_CACHE_DIR": os.environ["NUMBA_CACHE_DIR"],
+        **RAY_ENV,
+    }
     proc = subprocess.Popen(
         [TRAPWORKS, *args, "--retries", "0", "--out", str(out)],
         stdout=subprocess.PIPE,

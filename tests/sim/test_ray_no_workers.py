@@ -3,6 +3,7 @@ and keeps its finished games for `--resume` (its own cluster: a head with no CPU
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -34,7 +35,12 @@ def test_a_run_that_loses_every_worker_node_stops_and_keeps_its_games(tmp_path):
         # never comes.
         args += ["--max-actions", "1000000", "-n", str(n), "--chunk", "10", "--backend", "ray"]
         args += ["--address", cluster.address, "--out", str(out)]
-        env = {"TRAPWORKS_HOME": str(tmp_path), "PATH": "/usr/bin:/bin", **RAY_ENV}
+        env = {
+            "TRAPWORKS_HOME": str(tmp_path),
+            "PATH": "/usr/bin:/bin",
+            "NUMBA_CACHE_DIR": os.environ["NUMBA_CACHE_DIR"],
+            **RAY_ENV,
+        }
         env[runner.STALL_ENV] = "5"
         proc = subprocess.Popen(
             [TRAPWORKS, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env

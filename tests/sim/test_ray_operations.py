@@ -23,7 +23,13 @@ TRAPWORKS = str(Path(sys.executable).with_name("trapworks"))
 
 
 def run(*args: str, home: Path, extra: dict[str, str] | None = None, timeout: float = 240):
-    env = {"TRAPWORKS_HOME": str(home), "PATH": "/usr/bin:/bin", **RAY_ENV, **(extra or {})}
+    env = {
+        "TRAPWORKS_HOME": str(home),
+        "PATH": "/usr/bin:/bin",
+        "NUMBA_CACHE_DIR": os.environ["NUMBA_CACHE_DIR"],
+        **RAY_ENV,
+        **(extra or {}),
+    }
     return subprocess.run([TRAPWORKS, *args], capture_output=True, text=True, env=env, timeout=timeout)
 
 

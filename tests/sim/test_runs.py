@@ -4,6 +4,7 @@ the batched-engine hook, and bad arguments answered in one line (exit 2)."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -128,7 +129,11 @@ def test_ctrl_c_keeps_finished_games_and_resume_completes(tmp_path):
     out = tmp_path / "run.parquet"
     parts = tmp_path / "run.parquet.parts"
     args = ["simulate", "mouse-trap", "-a", "heuristic", "-n", "3000", "--chunk", "20", "--seed", "3"]
-    env = {"TRAPWORKS_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    env = {
+        "TRAPWORKS_HOME": str(tmp_path),
+        "PATH": "/usr/bin:/bin",
+        "NUMBA_CACHE_DIR": os.environ["NUMBA_CACHE_DIR"],
+    }
     proc = subprocess.Popen(
         [TRAPWORKS, *args, "--workers", "2", "--out", str(out)], stderr=subprocess.PIPE, text=True, env=env
     )

@@ -254,7 +254,10 @@ def test_record_download_and_replay_steps(client):
         "ply": 0,
         "seat": 0,
         "text": "a3",
-        "story": {"seat": 0, "lines": [{"text": "pressed 3 mice in row a."}]},
+        "story": {
+            "seat": 0,
+            "lines": [{"msg": "last_mouse_lost.pressed", "args": {"who": 0, "n": 3, "row": "a"}}],
+        },
     }
     bad = dict(record, actions=["a3", "a3"])
     r = client.post("/api/replay", json={"record": bad})

@@ -66,7 +66,7 @@ def test_a_touch_with_chance_noise_reads_only_to_the_toucher(client):
     assert mine["view"]["reading"]["piece"] == piece and mine["view"]["my_readings"]
     noise = mine["log"][3]
     assert noise["seat"] == -1 and noise["text"] is None
-    assert any("You feel piece" in line["text"] for line in noise["story"]["lines"])
+    assert any(line["msg"] == "booby_trap.feels" for line in noise["story"]["lines"])
     for token in (tokens[1], spectator):
         other = snapshot(client, gid, token)
         assert other["view"]["reading"] is None and other["view"]["my_readings"] == []

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import re
 from pathlib import Path
 
 import httpx
@@ -140,82 +139,31 @@ def french() -> dict:
     return server_i18n.catalog("fr")["messages"]
 
 
-# Each game played at random with a few option sets: every line of its story (the log) is
-# taken by a message pattern with a French translation (issue 27: "the games' own words").
-STORY_GAMES = [
-    ("last-mouse-lost", {}),
-    ("last-mouse-lost", {"rules": "advanced", "first_to": 2}),
-    ("booby-trap", {"players": 3, "pieces_per_size": 4}),
-    ("booby-trap", {"variant": "solitaire", "players": 1, "pieces_per_size": 4}),
-    ("mouse-trap", {"players": 4}),
-    ("dead-end-drive", {"players": 2}),
-    ("dead-end-drive", {"players": 4, "blocked_die": "lose-turn"}),
-]
+# The games' stories are typed messages from each game's own catalog (issue 37): played and
+# formatted in every language by tests/core/test_typed_texts.py. The catalog served to the page
+# carries them, compiled, for js/i18n.js formatMessage (no pattern matches a sentence).
 
 
-def story_lines(game_id: str, options: dict, seed: int, max_plies: int = 3000) -> set[str]:
-    import random
+def test_the_games_typed_messages_are_served_with_the_catalog(client):
+    from trapworks.core.messages import game_catalog
+    from trapworks.core.registry import available_games, game_class
 
-    from trapworks.core import story_entry
-    from trapworks.core.registry import make
-
-    game = make(game_id, **options)
-    state = game.new_initial_state()
-    rng = random.Random(seed)
-    lines: set[str] = set()
-    for _ in range(max_plies):
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            action = rng.choices(*zip(*state.chance_outcomes(), strict=True))[0]
-        else:
-            action = rng.choice(state.legal_actions())
-        owner = state.story_owner(action)
-        state.apply_action(action)
-        for line in story_entry(owner, state, action)["lines"]:
-            text = line["text"]
-            # The page starts a lower-case line with its seat (js/log.js).
-            lines.add(f"{{P{owner}}} {text}" if text[:1].islower() and owner is not None else text)
-    return lines
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    "game_id,options", STORY_GAMES, ids=[f"{g}-{i}" for i, (g, _) in enumerate(STORY_GAMES)]
-)
-def test_every_line_of_every_games_story_has_a_french_translation(game_id, options):
-    messages = french()
-    lines: set[str] = set()
-    for seed in range(3):
-        lines |= story_lines(game_id, options, seed)
-    assert len(lines) > 5
-    missing = sorted(line for line in lines if server_i18n.translate(line, messages) is None)
-    assert not missing, f"{game_id}: story lines without a French pattern: {missing[:20]}"
-    for line in lines:
-        fr = server_i18n.translate(line, messages)
-        # Seat references survive for the page to name the seats; the English sentence is gone.
-        assert sorted(re.findall(r"\{P\d\}", fr)) == sorted(re.findall(r"\{P\d\}", line)), (line, fr)
-        if re.search(r"[a-z]{4} [a-z]{4}", re.sub(r"\{P\d\}", "", line)):
-            assert fr != line, line
-
-
-def test_story_patterns_translate_their_parts_and_counts():
-    m = french()
-    tr = server_i18n.translate
-    assert tr("{P0} pressed 2 mice in row c.", m) == "{P0} a appuyé sur 2 souris dans la rangée c."
-    # a count's word by French plural rules (CLDR: 0 and 1 are "one")
-    assert tr("{P1} takes 1 cheese.", m) == "{P1} prend 1 fromage."
-    assert tr("{P1} takes 3 cheese.", m) == "{P1} prend 3 fromages."
-    assert tr("{P1} takes 0 cheese.", m) == "{P1} prend 0 fromage."
-    # parts caught by a pattern are translated in turn: a space, a list of parts, a possessive
-    assert tr("{P0} rolled 4 for {P1}'s mouse, which moved to Cheese Wheel.", m) == (
-        "{P0} a fait 4 pour la souris de {P1}, qui va sur Roue à fromage."
-    )
-    assert tr("{P0} builds #3 Gear, #4 Crank.", m) == "{P0} construit nº 3 Engrenage, nº 4 Manivelle."
-    assert tr("Charity moves 3 to d4 (rug, Living room).", m) == (
-        "Charity avance de 3 cases jusqu'en d4 (tapis, Salon)."
-    )
-    assert tr("no such sentence anywhere", m) is None
+    for lang in ("en", "fr"):
+        texts = client.get(f"/api/i18n/{lang}").json()["texts"]
+        assert texts["lang"] == lang
+        messages = texts["messages"]
+        for gid in available_games():
+            cat = game_catalog(game_class(gid))
+            assert cat is not None and cat.ids(lang) <= set(messages), gid
+        assert messages["common.list"][""] == ("{a} and {b}" if lang == "en" else "{a} et {b}")
+    fr = client.get("/api/i18n/fr").json()["texts"]["messages"]
+    assert fr["mouse_trap.takes"] == {
+        "": ["{who} prend {n} fromage.", "{who} prend {n} fromages."],
+        "you:who": ["Vous prenez {n} fromage.", "Vous prenez {n} fromages."],
+    }
+    # No game sentence is left for a pattern to match.
+    patterns = (ROOT / "src" / "trapworks" / "web" / "i18n" / "patterns.txt").read_text()
+    assert "{who} takes {n} cheese" not in patterns and "rolls {a} and {b}" not in patterns
 
 
 def test_every_refusal_of_the_server_is_a_message_with_a_french_translation():

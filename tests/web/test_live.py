@@ -56,7 +56,10 @@ def test_socket_sends_hello_then_the_seats_view_and_each_move_to_both_seats(clie
             "ply": 0,
             "seat": 0,
             "text": "c2",
-            "story": {"seat": 0, "lines": [{"text": "pressed 2 mice in row c."}]},
+            "story": {
+                "seat": 0,
+                "lines": [{"msg": "last_mouse_lost.pressed", "args": {"who": 0, "n": 2, "row": "c"}}],
+            },
         }
         assert theirs["to_move"] == 1
 

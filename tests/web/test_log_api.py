@@ -23,10 +23,11 @@ def test_log_is_keyed_by_ply_and_the_same_after_reload_and_restart(client):
         assert r.status_code == 200, r.text
     first = state_of(client, g["id"], t0)["log"]
     assert [e["ply"] for e in first] == [0, 1, 2]
-    assert [e["story"]["lines"][0]["text"] for e in first] == [
-        "pressed 1 mouse in row a.",
-        "pressed 2 mice in row b.",
-        "pressed 3 mice in row c.",
+    # Typed lines (issue 37): a message id and its arguments, the seat as a number.
+    assert [e["story"]["lines"][0] for e in first] == [
+        {"msg": "last_mouse_lost.pressed", "args": {"who": 0, "n": 1, "row": "a"}},
+        {"msg": "last_mouse_lost.pressed", "args": {"who": 1, "n": 2, "row": "b"}},
+        {"msg": "last_mouse_lost.pressed", "args": {"who": 0, "n": 3, "row": "c"}},
     ]
     assert [e["story"]["seat"] for e in first] == [0, 1, 0]
     assert state_of(client, g["id"], t0)["log"] == first  # a reload: the same entries, no more
@@ -43,9 +44,9 @@ def test_private_lines_are_sent_only_to_their_seat(client):
     mine = state_of(client, g["id"], t0)["log"][0]["story"]["lines"]
     theirs = state_of(client, g["id"], t1)["log"][0]["story"]["lines"]
     spectator = state_of(client, g["id"], g["spectator"]["token"])["log"][0]["story"]["lines"]
-    assert any("You feel piece 3" in line["text"] for line in mine)
-    assert theirs == spectator and all("feel" not in line["text"] for line in theirs)
-    assert any(line["text"].startswith("{P0} touches piece 3") for line in theirs)
+    assert any(line["msg"] == "booby_trap.feels" and line["args"]["piece"] == 3 for line in mine)
+    assert theirs == spectator and all(line["msg"] != "booby_trap.feels" for line in theirs)
+    assert any(line["msg"] == "booby_trap.touches" and line["args"]["who"] == 0 for line in theirs)
     assert len(theirs) == len(mine) - 1
 
 

@@ -121,7 +121,10 @@ def test_sigkill_mid_game_then_restart_and_finish_with_nothing_lost(tmp_path):
             "ply": 0,
             "seat": 0,
             "text": "a1",
-            "story": {"seat": 0, "lines": [{"text": "pressed 1 mouse in row a."}]},
+            "story": {
+                "seat": 0,
+                "lines": [{"msg": "last_mouse_lost.pressed", "args": {"who": 0, "n": 1, "row": "a"}}],
+            },
         }
         assert ai_state["ply"] == 2
 

@@ -10,7 +10,7 @@ import pytest
 from trapworks.core import CHANCE, GameRecord
 from trapworks.core.randomness import derive, seed_key, stream_seed
 from trapworks.games.booby_trap import physics
-from trapworks.server import room as room_module
+from trapworks.server.room import pipeline as room_module  # the move pipeline draws chance
 
 from .conftest import create_game
 from .web_helpers import wait_for

@@ -1,8 +1,7 @@
 """The viewer's own sentences (issue 27 review): a sentence whose seat is the one looking reads in
 the second person, in English and in French ("You roll 4 and 6.", "Vous faites 4 et 6."), never
-"You rolls" or "Vous fait". js/you.js lists, for each message that names a seat, the message to use
-when that seat is the viewer; the log (js/log.js), the games' events (txSeats) and the page's own
-words (t()) pick it.
+"You rolls" or "Vous fait". The games' log and events are typed messages whose "you" forms are
+variants of each game's catalog (issue 37); js/you.js lists them for the page's own words (t()).
 """
 
 from __future__ import annotations
@@ -35,17 +34,14 @@ ENGLISH_MISMATCH = re.compile(
     r"removes|wins|goes|opens|loses|returns|does|passes|presses)\b"
 )
 
-# Every message of js/you.js, with the viewer's seat in its placeholders and plain parts elsewhere:
-# the log's sentence() (a story line with seats as {P0}), t() (the page's words with who="You") and
-# txSeats() (an event's text naming "Player 1") must each give the viewer's own form, the same as
-# that form asked for directly.
+# Every message of js/you.js (the page's own words), with the viewer's seat in its placeholders and
+# plain parts elsewhere: t() (who="You") and txSeats() (a text naming "Player 1") must each give the
+# viewer's own form, the same as that form asked for directly.
 EVERY_FORM = """
 async () => {
   const { YOU } = await import('/static/js/you.js');
-  const { sentence } = await import('/static/js/log.js');
   const { t, txSeats } = await import('/static/js/i18n.js');
   const label = (n) => (n === 0 ? t('You') : 'Zoé');
-  const players = [{ name: '' , kind: 'human' }, { name: 'Zoé', kind: 'human' }];
   const seats = ['who', 'whom', 'winner'];
   const out = [];
   for (const [m, forms] of Object.entries(YOU)) {
@@ -59,10 +55,35 @@ async () => {
       }
       const text = m.replace(/\\{(\\w+)\\}/g, (w, k) => story[k]);
       const want = t(form, plain);
-      // an event's text as the game writes it ("Player 1 rolls 7 and 7."), through txSeats
       const said = text.replace(/\\{P(\\d)\\}/g, (w, n) => `Player ${Number(n) + 1}`);
-      out.push({ m, names, want, log: sentence(text, 0, players), page: t(m, page),
-                 event: txSeats(said, label) });
+      out.push({ m, names, want, page: t(m, page), event: txSeats(said, label) });
+    }
+  }
+  return out;
+}
+"""
+
+# Every "you" variant of every game's typed messages (issue 37), formatted by the log's sentence()
+# with the viewer (seat 0) in the variant's seat arguments and another seat (Zoé) in the others.
+EVERY_TYPED_FORM = """
+async () => {
+  const { sentence } = await import('/static/js/log.js');
+  const lang = document.documentElement.lang || 'en';
+  const texts = (await (await fetch(`/api/i18n/${lang}`)).json()).texts.messages;
+  const players = [{ name: '', kind: 'human' }, { name: 'Zoé', kind: 'human' }];
+  const out = [];
+  for (const [msg, variants] of Object.entries(texts)) {
+    for (const ctx of Object.keys(variants)) {
+      if (!ctx.startsWith('you:')) continue;
+      const mine = ctx.slice(4).split(',');
+      const args = { n: 7 };
+      const forms = [].concat(variants[ctx]);
+      for (const text of forms) for (const [, k] of text.matchAll(/\\{(\\w+)\\}/g)) {
+        if (!(k in args)) args[k] = mine.includes(k) ? 0 : ['who', 'whom', 'seats'].includes(k) ? 1 : '7';
+      }
+      for (const k of mine) args[k] = k === 'seats' ? [0] : 0;
+      if (mine.includes('seats')) args.n = 1;
+      out.push({ msg, ctx, got: sentence({ msg, args }, 0, players) });
     }
   }
   return out;
@@ -84,12 +105,13 @@ def test_every_sentence_of_the_viewer_takes_the_second_person(server, browser, l
     ctx, page = french_page(browser, server.url + "/", (1366, 768), errors, locale=locale)
     page.wait_for_selector("body[data-ready='1']", timeout=20000)
     rows = page.evaluate(EVERY_FORM)
+    typed = page.evaluate(EVERY_TYPED_FORM)
     ctx.close()
-    assert len(rows) >= 60
+    assert len(rows) >= 20 and len(typed) >= 50
     mismatch = FRENCH_MISMATCH if locale == "fr-FR" else ENGLISH_MISMATCH
-    wrong = []
+    wrong = [f"typed: {r['msg']} [{r['ctx']}] -> {r['got']!r}" for r in typed if mismatch.search(r["got"])]
     for r in rows:
-        for where in ("log", "page", "event"):
+        for where in ("page", "event"):
             got = r[where]
             # The log capitalizes a sentence's first letter; otherwise the very form, filled.
             if got != r["want"][:1].upper() + r["want"][1:] and got != r["want"]:

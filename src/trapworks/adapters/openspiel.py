@@ -205,9 +205,14 @@ class TrapworksGame(pyspiel.Game):
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict[str, Any] | None = None
     ) -> TrapworksObserver:
-        if params:
-            raise ValueError(f"observation parameters are not supported; passed {params}")
-        return TrapworksObserver(self, iig_obs_type)
+        window = None
+        for key, value in (params or {}).items():
+            if key != "history_window":
+                raise ValueError(f"unknown observation parameter {key!r}; the one known is history_window")
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"history_window {value!r}: a whole number of actions, at least 1")
+            window = value
+        return TrapworksObserver(self, iig_obs_type, history_window=window)
 
     # --- pickling and copying: a game is its name and parameters -------------------------
     def __reduce__(self) -> tuple[Any, ...]:
@@ -398,10 +403,22 @@ class TrapworksObserver:
       (another seat's card, a secret deal) are left out, their number too (forced outcomes are
       not nodes, so how many there are can depend on what is hidden). Two histories the observer
       can tell apart never share a tensor.
+    - `history_window=k` (an observation parameter, `make_observation(game, type, {"history_window":
+      k})`): a bounded information state for learning. The tensor's "history" is then the last k
+      actions the observer saw (the same rule of what it sees as above), each one-hot over
+      OpenSpiel's ids, oldest first, empty slots all 0, whatever the game's length: its size is
+      the view's plus k x (ids) (docs/research.md, "A bounded information state"). The string
+      ends with the same k actions. Not perfect recall: two histories that share their last k
+      seen actions and their view share it.
     - `public_info=False` is refused: every trapworks observation includes the public state.
     """
 
-    def __init__(self, game: TrapworksGame, iig_obs_type: pyspiel.IIGObservationType | None = None):
+    def __init__(
+        self,
+        game: TrapworksGame,
+        iig_obs_type: pyspiel.IIGObservationType | None = None,
+        history_window: int | None = None,
+    ):
         if iig_obs_type is None:
             iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
         if not iig_obs_type.public_info:
@@ -417,7 +434,11 @@ class TrapworksObserver:
         size = enc.observation_size()
         n = self.game.num_players()
         views = n if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS else 1
-        history = game.history_length if self.perfect_recall else 0
+        self.window = history_window
+        if history_window is not None:
+            history = history_window * game.action_ids
+        else:
+            history = game.history_length if self.perfect_recall else 0
         self.tensor = np.zeros(views * size + history, np.float32)
         self.dict: dict[str, np.ndarray] = {"observation": self.tensor[: views * size]}
         if history:
@@ -449,14 +470,22 @@ class TrapworksObserver:
                 self.tensor[i * self.size : (i + 1) * self.size] = fast(tw, seat)
             else:
                 self.tensor[i * self.size : (i + 1) * self.size] = enc.observation_tensor(tw.view(seat))
-        if self.perfect_recall:
+        if self.window is not None:
             hist = self.dict["history"]
             hist[:] = 0.0
             ids = self.os_game.action_ids
-            history = state.history()
-            seen = [a for a, w in zip(history, state.seen, strict=True) if self._sees(player, w)]
-            seen = seen[: len(hist)]
+            last = self._seen(state, player)[-self.window :]
+            hist[np.arange(len(last)) * ids + np.asarray(last, dtype=np.int64)] = 1.0
+        elif self.perfect_recall:
+            hist = self.dict["history"]
+            hist[:] = 0.0
+            ids = self.os_game.action_ids
+            seen = self._seen(state, player)[: len(hist)]
             hist[: len(seen)] = (np.asarray(seen, dtype=np.float32) + 1.0) / (ids + 1.0)
+
+    def _seen(self, state: TrapworksState, player: int) -> list[int]:
+        """The actions and chance outcomes the observer saw, in order (OpenSpiel's ids)."""
+        return [a for a, w in zip(state.history(), state.seen, strict=True) if self._sees(player, w)]
 
     def string_from(self, state: TrapworksState, player: int) -> str:
         tw = state.tw
@@ -478,6 +507,9 @@ class TrapworksObserver:
                 if w != PUBLIC and self._sees(player, w)
             ]
             text = "seen " + " ".join(seen) + "\n" + text
+        if self.window is not None:
+            last = self._seen(state, player)[-self.window :]
+            text += "\nlast " + " ".join(str(a) for a in last)
         return text
 
 

@@ -157,6 +157,8 @@ def run_jobs(
 
             ray_connect(address, workers)
         planned = plan(jobs, resume)  # bad input ends here, before any progress bar
+        if backend == "local":
+            warm_engines(jobs, quiet)
         with games_progress(label, err, quiet) as progress:
             task = progress.add_task("games", total=None)
 
@@ -181,6 +183,53 @@ def run_jobs(
     except ConnectionError as e:  # Ray cannot reach --address
         fail(f"cannot reach the Ray cluster at {address}: {e}")
     raise AssertionError("unreachable")
+
+
+def warm_engines(jobs: list[Any], quiet: bool) -> None:
+    """Compile (or load from the cache) each compiled engine the jobs use, once, here, before
+    the workers start, saying so at once: a first use compiles for minutes, later runs load the
+    machine code from the data folder's numba-cache/ in seconds."""
+    import time
+
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    from trapworks.paths import numba_cache_dir
+    from trapworks.sim.runner import compile_engines, engines_to_warm
+
+    from . import err
+
+    specs = engines_to_warm(jobs)
+    if not specs:
+        return
+    if not quiet:
+        err.print(
+            f"Compiling the batched engine ({len(specs)} to prepare): minutes on first use, then "
+            f"seconds from the cache in {numba_cache_dir()}",
+            markup=False,
+            highlight=False,
+        )
+    start = time.monotonic()
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("[bold]compiling"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=quiet or not err.is_terminal,
+    ) as progress:
+        task = progress.add_task("compiling", total=len(specs))
+        compile_engines(specs, lambda: progress.advance(task))
+    if not quiet:
+        err.print(f"Engine ready in {time.monotonic() - start:.1f} s", markup=False, highlight=False)
 
 
 def seat_count(path: Path) -> int:
@@ -234,7 +283,8 @@ def summary_of(path: Path) -> dict[str, Any]:
         "games": games,
         "truncated": truncated,
         "seat_wins": seat_wins,
-        "agent_wins": {k: agent_wins[k] for k in sorted(agent_wins)},
+        # every agent that played, winless ones included (the table reads one row per agent)
+        "agent_wins": {k: agent_wins[k] for k in sorted(agent_games)},
         "agent_games": {k: agent_games[k] for k in sorted(agent_games)},
         "length_mean": float((lengths * np.arange(len(lengths))).sum() / games),
         "length_median": (lo + hi) / 2,

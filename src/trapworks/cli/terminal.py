@@ -25,6 +25,7 @@ from trapworks.core import (
     undo,
     undo_refusal,
 )
+from trapworks.core.messages import format_message
 
 COMMANDS_HELP = """Commands:
   <action>   play a move (see the notation below)
@@ -195,7 +196,8 @@ class TerminalSession:
     def _apply(self, action: int) -> None:
         self.state.apply_action(action)
         for event in self.state.last_events():
-            self.say(event.get("text", ""))
+            if event.get("msg"):
+                self.say(format_message(event, type(self.state.game)))
 
     def _command(self, line: str) -> bool:
         """Handle one input line; False ends the session."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 import copy
 import importlib
 import random
-import re
 from bisect import bisect
 from collections.abc import Callable, Iterable, Sequence
 from itertools import accumulate
@@ -493,14 +492,14 @@ class State:
         return player if player >= 0 else None
 
     def story(self, action: int) -> list[dict[str, Any]]:
-        """What `action` (just applied to this state) did, in the words a player uses: dicts with
-        "text" (seats written "Player 1", "player 2") and, for a line private to some seats, "to".
-        The default tells the action's events; games reword or add lines (an action that causes
-        no event, a die folded into the move). Never engine notation."""
+        """What `action` (just applied to this state) did, as typed messages (core/messages.py):
+        dicts with "msg" and "args" (seats as seat numbers) and, for a line private to some
+        seats, "to". The default tells the action's events; games reword or add lines (an action
+        that causes no event, a die folded into the move). Never engine notation."""
         return [
-            {"text": e["text"], **({"to": list(e["to"])} if "to" in e else {})}
+            {"msg": e["msg"], "args": e.get("args", {}), **({"to": list(e["to"])} if "to" in e else {})}
             for e in self.all_events()
-            if e.get("text")
+            if e.get("msg")
         ]
 
     def chance_table(self) -> tuple[Sequence[int], Sequence[float]]:
@@ -609,36 +608,31 @@ def _view_shape_of(game: Game) -> ViewShape | None:
     return None if view_type is None else view_shape(view_type)
 
 
-_SEAT_NAME = re.compile(r"\b[Pp]layer (\d+)\b")
-
-
-def seat_refs(text: str, players: int) -> str:
-    """ "Player 2 takes..." -> "{P1} takes...": a seat reference that a front end shows as "You"
-    to that seat and as the player's name to the others."""
-
-    def ref(m: re.Match[str]) -> str:
-        n = int(m.group(1))
-        return f"{{P{n - 1}}}" if 1 <= n <= players else m.group(0)
-
-    return _SEAT_NAME.sub(ref, text)
-
-
 def story_entry(owner: int | None, state: State, action: int) -> dict[str, Any]:
-    """The log entry of one ply: whose turn it belongs to and its lines (seat references in
-    them), from the state right after `action`; `owner` is `story_owner` asked before it."""
-    n = state.num_players()
-    lines = []
-    for line in state.story(action):
-        out = dict(line)
-        out["text"] = seat_refs(str(line["text"]), n)
-        lines.append(out)
+    """The log entry of one ply: whose turn it belongs to and its typed lines, from the state
+    right after `action`; `owner` is `story_owner` asked before it. The kernel's boundary: a
+    line whose message id the game's catalog does not declare raises UndeclaredMessage."""
+    from .messages import check_messages
+
+    lines = [dict(line) for line in state.story(action)]
+    check_messages(state.game, lines)
     return {"seat": owner, "lines": lines}
+
+
+def checked_events(state: State, seat: int | None = None) -> list[dict[str, Any]]:
+    """`state.last_events(seat)`, each message id checked against the game's catalog (the
+    boundary where events leave the kernel for a front end)."""
+    from .messages import check_messages
+
+    events = state.last_events(seat)
+    check_messages(state.game, events)
+    return events
 
 
 def story_for(entry: dict[str, Any], viewer: int | None) -> dict[str, Any]:
     """A log entry as `viewer` may read it (None: a spectator): private lines of others left out."""
     lines = [
-        {"text": line["text"]}
+        {"msg": line["msg"], "args": line.get("args", {})}
         for line in entry["lines"]
         if "to" not in line or (viewer is not None and viewer in line["to"])
     ]
@@ -743,7 +737,7 @@ __all__: Sequence[str] = [
     "Game",
     "State",
     "sample_chance",
-    "seat_refs",
+    "checked_events",
     "story_entry",
     "story_for",
     "apply_sequence",

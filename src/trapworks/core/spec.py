@@ -164,6 +164,9 @@ class GameSpec:
     # smoke runs start from them (the research tests' option sets are derived from them and the
     # schema).
     quick_options: Mapping[str, Any] = field(default_factory=dict)
+    # The folder of the game's message catalog (issue 37, core/messages.py): <lang>.po files whose
+    # message ids are the "msg" of every event and log line the game emits. None: it emits none.
+    messages: Any = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "levels", _frozen(self.levels))

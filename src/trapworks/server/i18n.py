@@ -48,6 +48,7 @@ def catalog(lang: str) -> dict[str, Any]:
             "plural_forms": "nplurals=2; plural=(n != 1);",
             "messages": {},
             "shared": shared_words({}, lang),
+            "texts": typed_texts(lang),
         }
     path = CATALOGS / f"{lang}.po"
     if not path.is_file():
@@ -73,7 +74,26 @@ def catalog(lang: str) -> dict[str, Any]:
         "plural_forms": cat.plural_forms,
         "messages": messages,
         "shared": shared_words(messages, lang),
+        "texts": typed_texts(lang),
     }
+
+
+def typed_texts(lang: str) -> dict[str, Any]:
+    """Every registered game's typed messages (and the common words) in `lang`, compiled from
+    each game's own catalog (core/messages.py): the browser formats events and log lines with
+    them (js/i18n.js formatMessage)."""
+    from trapworks.core.messages import catalog_json, game_catalog
+    from trapworks.core.registry import available_games, game_class
+
+    catalogs = []
+    for gid in available_games():
+        try:
+            cat = game_catalog(game_class(gid))
+        except Exception:  # noqa: BLE001 - a game that cannot load has no words to show
+            continue
+        if cat is not None:
+            catalogs.append(cat)
+    return catalog_json(catalogs, lang)
 
 
 def shared_words(messages: dict[str, Any], lang: str) -> dict[str, dict[str, str]]:

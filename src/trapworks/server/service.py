@@ -31,6 +31,7 @@ from trapworks.core import (
     TrapworksError,
     UnknownGameError,
     available_games,
+    checked_events,
     game_class,
     make,
     story_entry,
@@ -688,7 +689,7 @@ class GameService:
                     {
                         "ply": i,
                         "view": state.view(seat),
-                        "events": state.last_events(seat),
+                        "events": checked_events(state, seat),
                         "last_action": (
                             {"ply": i - 1, "seat": previous, "text": record.actions[i - 1], "story": story}
                             if i

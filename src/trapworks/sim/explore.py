@@ -8,8 +8,10 @@ through Altair: hover for values, pick cells) and PNG.
 
 Comparisons are made between cells with the same number of players, each against the first such
 cell (the baseline): win rates by a two-proportion z-test (difference: Newcombe's interval),
-lengths and statistics by a Mann-Whitney U test (difference of means: Welch's interval), endings
-by a chi-square test (Cramér's V); the p-values of one report are Holm-adjusted together, so
+lengths and statistics twice, each row one test and its own effect: the difference of means
+(Welch's t-test and its interval) and the probability of superiority (Brunner-Munzel's rank test
+and its interval: a change of shape that leaves the mean alone shows here), endings by a
+chi-square test (Cramér's V); the p-values of one report are Holm-adjusted together, so
 "significant" means below 0.05 after correction for every test in the report. A difference is
 "practical" only when it is significant and its whole interval lies beyond the threshold
 (default 1 percentage point for rates, 5% of the baseline for means).
@@ -41,9 +43,9 @@ from .stats import (
     diff_means,
     diff_proportions,
     holm,
-    mann_whitney,
     n_for_difference,
     n_for_mean_difference,
+    superiority,
     two_proportions,
     uniform_seats,
     verdict,
@@ -55,6 +57,7 @@ FIXED_COLUMNS |= {"length", "actions", "truncated", "ending", "first_seat"}
 ALPHA = 0.05
 MIN_RATE = 0.01  # a change in a rate smaller than 1 percentage point is not worth a rule change
 MIN_CHANGE = 0.05  # nor a change in a mean smaller than 5% of the baseline's
+MIN_SUPERIORITY = 0.05  # nor a probability of superiority within 0.45-0.55 (|Cohen's d| < ~0.18)
 
 
 class GridError(ValueError):
@@ -193,6 +196,7 @@ class Rows:
 class Thresholds:
     rate: float = MIN_RATE
     change: float = MIN_CHANGE
+    superiority: float = MIN_SUPERIORITY
 
 
 def _mean_ci(x: Any, counts: bool) -> tuple[float, float, float]:
@@ -335,6 +339,7 @@ def comparisons(
                 )
         la, lb = rows.col(b, "length").astype(float), rows.col(c, "length").astype(float)
         out.append(_mean_row(b, c, "length (decisions)", la, lb, th))
+        out.append(_rank_row(b, c, "length (decisions)", la, lb, th))
         endings = sorted(set(sb["endings"]) | set(sc["endings"]))
         if len(endings) > 1:
             table = [[s["endings"].get(e, 0) for e in endings] for s in (sb, sc)]
@@ -352,6 +357,7 @@ def comparisons(
                     "Cramér's V",
                     contingency(table),
                     "chi-square",
+                    effect="Cramér's V",
                 )
             )
         for col in stats:
@@ -359,6 +365,7 @@ def comparisons(
                 continue  # compared per crank above (a count per game mixes in the game's length)
             xa, xb = rows.col(b, col).astype(float), rows.col(c, col).astype(float)
             out.append(_mean_row(b, c, col, xa, xb, th))
+            out.append(_rank_row(b, c, col, xa, xb, th))
     for r, p in zip(out, holm([r["p"] for r in out]), strict=True):
         r["p_holm"] = p
         r["significant"] = p < ALPHA
@@ -368,8 +375,9 @@ def comparisons(
                 if r["significant"] and r["diff"] >= 0.1
                 else ("small" if r["significant"] else "negligible" if r["diff"] < 0.1 else "unclear")
             )
-        else:
-            r["verdict"] = verdict(r["significant"], r["lo"], r["hi"], r["threshold"])
+        else:  # an effect's interval against its own null (0, or 1/2 for a probability)
+            null = r["null"]
+            r["verdict"] = verdict(r["significant"], r["lo"] - null, r["hi"] - null, r["threshold"])
     return out
 
 
@@ -387,7 +395,11 @@ def _row(
     test: str,
     threshold: float = 0.1,
     needed: int | None = None,
+    effect: str = "",
+    null: float = 0.0,
 ) -> dict[str, Any]:
+    """One comparison: one test, its effect (named) with the interval from the same test, and the
+    effect's value under no difference (`null`); the verdict is read from these alone."""
     return {
         "baseline": base,
         "cell": cell,
@@ -401,6 +413,8 @@ def _row(
         "threshold": threshold,
         "p": p,
         "test": test,
+        "effect": effect,
+        "null": null,
         "games_needed": needed,
     }
 
@@ -425,11 +439,13 @@ def _rate_row(
         "z-test",
         th.rate,
         need,
+        effect="difference of rates (Newcombe)",
     )
 
 
 def _mean_row(base: str, cell: str, metric: str, a: Any, b: Any, th: Thresholds) -> dict[str, Any]:
-    d, lo, hi = diff_means(b, a)
+    """Difference of means (cell minus baseline): Welch's t-test, its interval and its p."""
+    d, lo, hi, p = diff_means(b, a)
     mean_a = float(a.mean())
     threshold = th.change * abs(mean_a) if mean_a else th.change
     sd = float(a.std(ddof=1)) if len(a) > 1 else 0.0
@@ -443,10 +459,33 @@ def _mean_row(base: str, cell: str, metric: str, a: Any, b: Any, th: Thresholds)
         lo,
         hi,
         "",
-        mann_whitney(a, b),
-        "Mann-Whitney",
+        p,
+        "Welch t",
         threshold,
         n_for_mean_difference(sd, threshold),
+        effect="difference of means (Welch)",
+    )
+
+
+def _rank_row(base: str, cell: str, metric: str, a: Any, b: Any, th: Thresholds) -> dict[str, Any]:
+    """Probability that a game of the cell scores above one of the baseline (ties count half):
+    Brunner-Munzel's rank test, its interval and its p (a change of shape, not only of mean)."""
+    ps, lo, hi, p = superiority(b, a)
+    return _row(
+        base,
+        cell,
+        metric,
+        float(a.mean()),
+        float(b.mean()),
+        ps,
+        lo,
+        hi,
+        "P",
+        p,
+        "Brunner-Munzel",
+        th.superiority,
+        effect="P(cell > baseline) (Brunner-Munzel)",
+        null=0.5,
     )
 
 
@@ -757,12 +796,13 @@ def interactive_charts(
 
 
 def _chart_html(chart: Any) -> str:
-    """The chart as HTML: scripts inlined when vl-convert is present (a page that works offline),
-    else loaded from the jsDelivr CDN."""
+    """The chart as a page whose Vega, Vega-Lite and vega-embed scripts are inlined from
+    vl-convert-python (a dependency), so that report.html draws its charts from a file with no
+    network; SVG marks, so that each mark is an element (and a browser test can hover it)."""
     try:
-        return str(chart.to_html(inline=True))
-    except Exception:  # vl-convert missing: the CDN
-        return str(chart.to_html())
+        return str(chart.to_html(inline=True, embed_options={"renderer": "svg"}))
+    except ImportError as e:  # a broken install: say what is missing rather than load a CDN
+        raise RuntimeError(f"report.html needs vl-convert-python to inline its charts: {e}") from e
 
 
 def _fmt(v: Any) -> str:
@@ -807,6 +847,8 @@ def _p(p: float) -> str:
 def _effect(t: dict[str, Any]) -> str:
     if t["lo"] is None:
         return f"V = {t['diff']:.3f}"
+    if t["unit"] == "P":
+        return f"{t['diff']:.3f} [{t['lo']:.3f}, {t['hi']:.3f}]"
     if t["unit"] == "pp":
         return f"{_pp(t['diff'])} pp [{_pp(t['lo'])}, {_pp(t['hi'])}]"
     return f"{t['diff']:+.3g} [{t['lo']:+.3g}, {t['hi']:+.3g}]"
@@ -962,7 +1004,8 @@ def report(
         "metric",
         "baseline value",
         "cell value",
-        "difference [95%]",
+        "effect",
+        "effect [95%]",
         "threshold",
         "test",
         "p",
@@ -977,8 +1020,15 @@ def report(
             t["metric"],
             t["base_value"],
             t["value"],
+            t["effect"],
             _effect(t),
-            (f"{100 * t['threshold']:g} pp" if t["unit"] == "pp" else t["threshold"])
+            (
+                f"{100 * t['threshold']:g} pp"
+                if t["unit"] == "pp"
+                else f"0.5 ± {t['threshold']:g}"
+                if t["unit"] == "P"
+                else t["threshold"]
+            )
             if t["lo"] is not None
             else "",
             t["test"],
@@ -994,11 +1044,16 @@ def report(
         "interval (statsmodels); 'p (seats equal)' is a chi-square test (scipy) that every seat wins "
         "equally often; the starting player is the seat that made the first decision (column "
         "`first_seat`). Comparisons: each cell against the first cell with as many players. Every "
-        "difference is given with its 95% interval: rates (pp) by Newcombe's interval with a "
-        "two-proportion z-test, means by Welch's interval with a Mann-Whitney U test (scipy), endings "
-        "by a chi-square test with Cramér's V; all p-values of this report Holm-adjusted together "
+        "row is one test, its effect (column 'effect') and that effect's 95% interval from the same "
+        "test, and its verdict comes from that test alone: rates (pp) by a two-proportion z-test "
+        "with Newcombe's interval; each length and statistic twice, as a difference of means by "
+        "Welch's t-test and its interval, and as the probability that a game of the cell scores "
+        "above one of the baseline (ties half; 0.5: no difference) by Brunner-Munzel's rank test and "
+        "its interval (this one sees a change of shape that leaves the mean alone); endings by a "
+        "chi-square test with Cramér's V; all p-values of this report Holm-adjusted together "
         "(statsmodels). Verdict: 'practical' when significant and the whole interval is beyond the "
-        f"threshold ({100 * th.rate:g} pp for rates, {100 * th.change:g}% of the baseline for means; "
+        f"threshold ({100 * th.rate:g} pp for rates, {100 * th.change:g}% of the baseline for means, "
+        f"0.5 ± {th.superiority:g} for a probability of superiority; "
         "`--min-effect`, `--min-change`), 'negligible' when the whole interval is within it, 'small' "
         "when significant but possibly below it, 'unclear' otherwise; the last column is the games per "
         "cell that would find a change of the threshold's size with 80% power at 0.05. Length counts "

@@ -159,6 +159,44 @@ def engine_used(specs: list[RunSpec], unit: str, game: Any | None = None) -> tup
     return "mixed", f"the batched engine played {sum(batched)} of {len(specs)} {units}, the kernel the rest"
 
 
+def engines_to_warm(jobs: Sequence[Job]) -> list[RunSpec]:
+    """One run per game whose batched engine the jobs use: `warm_up` compiles that engine (or
+    loads it from numba's cache) once, before any worker starts. One is enough per game: the
+    options and agents are arrays and numbers to the compiled code, the same types in every cell."""
+    seen: set[str] = set()
+    out: list[RunSpec] = []
+    for job in jobs:
+        spec = job.spec
+        if spec.game_id not in seen and uses_batched_engine(spec):
+            seen.add(spec.game_id)
+            out.append(spec)
+    return out
+
+
+def compile_engines(specs: Sequence[RunSpec], done: Callable[[], None] | None = None) -> None:
+    """`warm_up` each run's engine in a child process started fresh ("spawn"), one after the
+    other: the machine code lands in numba's cache for the workers to load, and this process
+    never starts the engines' OpenMP threads (a process that has cannot fork workers safely)."""
+    import multiprocessing
+
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        for spec in specs:
+            pool.submit(warm_up, spec).result()
+            if done:
+                done()
+
+
+def warm_up(spec: RunSpec) -> None:
+    """Compile a run's batched engine in this process by playing one game with each seating of
+    its agents: numba writes the machine code to its cache (the data folder's numba-cache/) and
+    the workers load it from there (or inherit it, forked) instead of each compiling its own."""
+    game = make(spec.game_id, **spec.options)
+    players = game.num_players()
+    plans = {tuple(seats_for(list(spec.agents), players, i, spec.rotate)) for i in range(players)}
+    for seats in sorted(plans):
+        game.play_batch(list(seats), [game_seed(spec.seed, 0)])
+
+
 def play_chunk(spec_json: dict[str, Any], start: int, stop: int) -> dict[str, Any]:
     """Rows of games start..stop-1, and their records when the run keeps them (what a worker
     runs: plain data in, plain data out)."""

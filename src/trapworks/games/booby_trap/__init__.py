@@ -1,5 +1,7 @@
 """Booby Trap (seed 001) with a pymunk model of the tray and the spring bar."""
 
+from pathlib import Path
+
 from trapworks.core.spec import AgentSpec, GameSpec
 
 from .agents import PhysicsViewAgent, StressOracleAgent, TouchHeuristicAgent
@@ -42,6 +44,7 @@ SPEC = GameSpec(
     explore_grid=explore_grid,  # `trapworks explore` default cells
     renderer="booby-trap.js",
     quick_options={"pieces_per_size": 2},  # physics runs on every removal
+    messages=Path(__file__).parent / "i18n",  # the catalog of its events\' messages
     seeded_setup=True,  # the tray's mixing comes from the seed, not from chance nodes
     howto=(
         "On your turn click a piece to touch it: only you see how it feels (loose, light, firm, tight).",

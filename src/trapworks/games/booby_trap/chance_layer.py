@@ -31,6 +31,7 @@ from .game import (
     NOISE_LEVELS,
     TRAYS,
     _tray,
+    feel_args,
     feel_word,
     jittered,
     noise_outcomes,
@@ -130,7 +131,7 @@ class BoobyTrapChance:
             if e.get("type") == "feel" and e.get("seat") == seat:
                 e["reading"] = reading
                 e["feel"] = entry["feel"]
-                e["text"] = f"You feel piece {entry['piece']}: {entry['feel']} (tension {reading:.2f})."
+                e["args"] = feel_args(entry["piece"], reading)
 
     def visible_to(self, tw: Any) -> int:
         if self.stage == "tray":

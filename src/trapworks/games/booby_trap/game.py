@@ -96,6 +96,23 @@ def eye(value: float) -> float:
     return round(round(value / EYE_MM) * EYE_MM, 2)
 
 
+def decimal(value: float) -> dict[str, Any]:
+    """A measurement for a message: written with two decimals in the reader's language."""
+    return {"decimal": round(float(value), 2), "digits": 2}
+
+
+def size_msg(size: str) -> dict[str, Any]:
+    return {"msg": f"booby_trap.size.{SIZE_NAMES[size]}"}
+
+
+def feel_args(piece: int, reading: float) -> dict[str, Any]:
+    return {
+        "piece": piece,
+        "feel": {"msg": f"booby_trap.feel.{feel_word(reading)}"},
+        "tension": decimal(reading),
+    }
+
+
 def feel_word(reading: float) -> str:
     for limit, word in FEELS:
         if reading < limit:
@@ -511,21 +528,6 @@ class BoobyTrapState(State):
             return f"Touch piece {action} (a {SIZE_NAMES[self.sizes[action]]} one)"
         return self.action_to_string(action)
 
-    def story(self, action: int) -> list[dict[str, Any]]:
-        lines = super().story(action)
-        for line, e in zip(lines, (e for e in self._events if e.get("text")), strict=True):
-            if e["type"] == "pass":
-                line["text"] = f"Player {e['seat'] + 1} passed."
-            elif e["type"] == "removal" and not e["tripped"]:
-                points = POINTS[e["size"]]
-                size = SIZE_NAMES[e["size"]]
-                line["text"] = (
-                    f"Player {e['seat'] + 1} removed piece {e['piece']} ({size}) and kept it "
-                    f"for {points} {'point' if points == 1 else 'points'}: the spring bar moved "
-                    f"{abs(e['marks']):.2f} of a mark."
-                )
-        return lines
-
     def _apply_action(self, action: int) -> None:
         game = self.game
         if self.setup_stage is not None:
@@ -542,7 +544,13 @@ class BoobyTrapState(State):
         elif action == game.pass_action:
             self.passes_in_row += 1
             self._events.append(
-                {"type": "pass", "seat": seat, "piece": self.touched, "text": f'Player {seat + 1}: "I pass."'}
+                {
+                    "type": "pass",
+                    "seat": seat,
+                    "piece": self.touched,
+                    "msg": "booby_trap.passes",
+                    "args": {"who": seat},
+                }
             )
             self.touched = None
             self._next_player()
@@ -552,13 +560,13 @@ class BoobyTrapState(State):
     def _touch(self, seat: int, piece: int) -> None:
         self.touched = piece
         self.touches += 1
-        size = SIZE_NAMES[self.sizes[piece]]
         self._events.append(
             {
                 "type": "touch",
                 "seat": seat,
                 "piece": piece,
-                "text": f"Player {seat + 1} touches piece {piece} ({size}).",
+                "msg": "booby_trap.touches",
+                "args": {"who": seat, "piece": piece, "size": size_msg(self.sizes[piece])},
             }
         )
         if self.game.noise_chance:
@@ -584,7 +592,8 @@ class BoobyTrapState(State):
                 "piece": piece,
                 "reading": reading,
                 "feel": entry["feel"],
-                "text": f"You feel piece {piece}: {entry['feel']} (tension {reading:.2f}).",
+                "msg": "booby_trap.feels",
+                "args": feel_args(piece, reading),
             }
         )
 
@@ -638,10 +647,15 @@ class BoobyTrapState(State):
             # 001: 'he has completed a successful play and keeps the piece'
             self.winnings[seat].append(piece)
             self._pay_debt(seat)
-            event["text"] = (
-                f"Player {seat + 1} removes piece {piece} ({SIZE_NAMES[size]}, "
-                f"{POINTS[size]} pt); the bar moved {max(marks, 0.0):.2f} of a mark. Kept."
-            )
+            # A bar that did not move at the eye's resolution is said so, not "0.00 of a mark".
+            event["msg"] = "booby_trap.keeps" if round(max(marks, 0.0), 2) > 0 else "booby_trap.keeps_still"
+            event["args"] = {
+                "who": seat,
+                "piece": piece,
+                "size": size_msg(size),
+                "n": POINTS[size],
+                "marks": decimal(max(marks, 0.0)),
+            }
             self._events.append(event)
         else:
             # 001: 'the piece that caused the penalty is placed in a discard pile along with any
@@ -651,15 +665,10 @@ class BoobyTrapState(State):
             self.discard.extend(result.popped)
             self.debt[seat] += PENALTY
             paid = self._pay_debt(seat)
-            popped = (
-                f" {len(result.popped)} more piece(s) jumped out: {', '.join(map(str, result.popped))}."
-                if result.popped
-                else ""
-            )
-            event["text"] = (
-                f"Player {seat + 1} removes piece {piece} and the spring bar moves "
-                f"{marks:.2f} marks: penalty of 3 points.{popped}"
-            )
+            event["msg"] = "booby_trap.trips_popped" if result.popped else "booby_trap.trips"
+            event["args"] = {"who": seat, "piece": piece, "marks": decimal(marks)}
+            if result.popped:
+                event["args"].update(n=len(result.popped), pieces=list(result.popped))
             self._events.append(event)
             self._events.append(
                 {
@@ -667,16 +676,17 @@ class BoobyTrapState(State):
                     "seat": seat,
                     "paid": paid,
                     "debt": self.debt[seat],
-                    "text": f"Player {seat + 1} pays "
-                    + ("+".join(SIZE_NAMES[self.sizes[p]] for p in paid) if paid else "nothing")
-                    + (f" and owes {self.debt[seat]} points." if self.debt[seat] else "."),
+                    **self._payment_message(seat, paid),
                 }
             )
         if not result.at_rest:
             # Never seen (docs/booby-trap.md); if the model ever fails to settle, say so.
-            event["text"] += (
-                f" (The tray was still moving after {physics.MAX_SETTLE_STEPS * physics.DT:.0f} model "
-                "seconds; judged where it was.)"
+            self._events.append(
+                {
+                    "type": "unsettled",
+                    "msg": "booby_trap.unsettled",
+                    "args": {"n": round(physics.MAX_SETTLE_STEPS * physics.DT)},
+                }
             )
         self.last_removal = {k: v for k, v in event.items() if k != "frames"}
         if self._game_ends():
@@ -686,7 +696,7 @@ class BoobyTrapState(State):
                     "type": "game_over",
                     "scores": self.scores(),
                     "winners": self.winners(),
-                    "text": self._result_text(),
+                    **self.result_message(),
                 }
             )
         else:
@@ -754,19 +764,30 @@ class BoobyTrapState(State):
             return [0] if self.solitaire_won() else []
         return super().winners()
 
-    def _result_text(self) -> str:
+    def _payment_message(self, seat: int, paid: list[int]) -> dict[str, Any]:
+        """The penalty's payment: the pieces discarded from the winnings, and what is still owed."""
+        pieces = [
+            {"msg": "booby_trap.piece", "args": {"piece": p, "size": size_msg(self.sizes[p])}} for p in paid
+        ]
+        owed = self.debt[seat]
+        if not paid:
+            return {"msg": "booby_trap.owes", "args": {"who": seat, "n": owed}}
+        if owed:
+            return {"msg": "booby_trap.pays_owes", "args": {"who": seat, "pieces": pieces, "n": owed}}
+        return {"msg": "booby_trap.pays", "args": {"who": seat, "pieces": pieces}}
+
+    def result_message(self) -> dict[str, Any]:
+        """The end of the game as a typed message (its scores; the page says who won)."""
+        trips = {"msg": "booby_trap.bar_tripped", "args": {"n": self.trips[0]}}
         if self.game.variant == "solitaire":
             # Pieces that jump out count as removed: ending with none left (after a trip) is a win too.
             if self.solitaire_won():
-                return (
-                    f"Solitaire won: {self.pieces_left()} piece(s) left, the bar tripped "
-                    f"{self.trips[0]} time(s)."
-                )
-            return f"Solitaire lost: the bar tripped {self.trips[0]} times."
-        scores = ", ".join(f"Player {s + 1} {v}" for s, v in enumerate(self.scores()))
-        w = self.winners()
-        who = ("Winner: " + " and ".join(f"Player {s + 1}" for s in w)) if w else "A tie."
-        return f"Game over. Scores: {scores}. {who}"
+                return {"msg": "booby_trap.solitaire_won", "args": {"n": self.pieces_left(), "trips": trips}}
+            return {"msg": "booby_trap.solitaire_lost", "args": {"trips": trips}}
+        scores = [
+            {"msg": "booby_trap.score", "args": {"who": s, "n": v}} for s, v in enumerate(self.scores())
+        ]
+        return {"msg": "booby_trap.game_over", "args": {"scores": scores}}
 
     # --- notation -----------------------------------------------------------------
     def action_to_string(self, action: int, player: int | None = None) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from trapworks.core.messages import format_message
+
 from .game import BoobyTrapState, eye
 from .physics import MARK, POINTS, SIZE_NAMES, SIZES, TRAY_WIDTH
 
@@ -71,7 +73,7 @@ def render_text(state: BoobyTrapState, seat: int | None = None) -> str:
         "  Discard pile: " + (", ".join(f"{disc[z]} {SIZE_NAMES[z]}" for z in SIZES if disc[z]) or "empty")
     )
     if state.last_removal:
-        lines.append("  Last: " + state.last_removal["text"])
+        lines.append("  Last: " + format_message(state.last_removal, type(game)))
     if seat is not None and 0 <= seat < game.players:
         mine = [r for r in state.readings[seat] if r["settle"] == state.removals]
         if mine:
@@ -80,7 +82,7 @@ def render_text(state: BoobyTrapState, seat: int | None = None) -> str:
                 + ", ".join(f"piece {r['piece']} {r['feel']} ({r['reading']:.2f})" for r in mine[-8:])
             )
     if state.over:
-        lines.append("  " + state._result_text())
+        lines.append("  " + format_message(state.result_message(), type(game)))
     else:
         who = f"Player {state.to_move + 1}"
         if state.touched is None:

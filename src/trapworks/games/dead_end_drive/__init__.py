@@ -1,5 +1,7 @@
 """13 Dead End Drive (seed 004): the mansion (a reconstruction), the cards, the rules, the agents."""
 
+from pathlib import Path
+
 from trapworks.core.spec import AgentSpec, GameSpec, Notation
 
 from .agents import HeuristicAgent
@@ -48,6 +50,7 @@ SPEC = GameSpec(
     renderer="dead-end-drive.js",
     static_view=static_view,  # the mansion and its drawing: sent once with the game's info
     quick_options={"turn_limit": 8},
+    messages=Path(__file__).parent / "i18n",  # the catalog of its events\' messages
     # gymnasium.make_vec: the batched engine, one decision at a time (vector_env.py)
     vector_env="trapworks.games.dead_end_drive.vector_env:DeadEndDriveVectorEnv",
     seeded_setup=True,  # research adapters: the card deal comes from the seed

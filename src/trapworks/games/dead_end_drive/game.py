@@ -836,8 +836,11 @@ class DeadEndDriveState(State):
         return f"not legal now: the game waits for {want}"
 
     # --- applying ----------------------------------------------------------------
-    def _say(self, kind: str, text: str, to: list[int] | None = None, **data: Any) -> None:
-        event = {"type": kind, "text": text, **data}
+    def _say(
+        self, kind: str, msg: str, args: dict[str, Any], to: list[int] | None = None, **data: Any
+    ) -> None:
+        # A typed event: its message id and arguments (the catalog words it, i18n/*.po).
+        event = {"type": kind, "msg": msg, "args": args, **data}
         if to is not None:
             event["to"] = to
         self._events.append(event)
@@ -879,7 +882,7 @@ class DeadEndDriveState(State):
     def story(self, action: int) -> list[dict[str, Any]]:
         # Picking a pawn and a count is half a move: the line of the square it reaches tells it.
         lines = super().story(action)
-        told = [e for e in self.all_events() if e.get("text")]
+        told = [e for e in self.all_events() if e.get("msg")]
         return [line for line, e in zip(lines, told, strict=True) if e["type"] != "select"]
 
     def story_owner(self, action: int) -> int | None:
@@ -904,7 +907,8 @@ class DeadEndDriveState(State):
             self.to_move = action - g.FIRST_BASE
             self._say(
                 "first_player",
-                f"{self.seat_name(self.to_move)} rolls highest and goes first.",
+                "dead_end_drive.goes_first",
+                {"who": self.to_move},
                 seat=self.to_move,
             )
             self.phase = REVEAL
@@ -917,7 +921,8 @@ class DeadEndDriveState(State):
             if action == g.CHANGE:
                 self._say(
                     "portrait_change",
-                    f"{self.seat_name(self.to_move)} changes the portrait.",
+                    "dead_end_drive.changes_portrait",
+                    {"who": self.to_move},
                     seat=self.to_move,
                 )
                 self.cycle.append(self.portrait)
@@ -925,7 +930,7 @@ class DeadEndDriveState(State):
                 self._next_portrait(RESUME_SELECT)
             else:
                 self._say(
-                    "portrait_keep", f"{self.seat_name(self.to_move)} keeps the portrait.", seat=self.to_move
+                    "portrait_keep", "dead_end_drive.keeps_portrait", {"who": self.to_move}, seat=self.to_move
                 )
                 self._enter_select()
         elif ph == SELECT:
@@ -960,7 +965,7 @@ class DeadEndDriveState(State):
             self._next_portrait(self.resume)
             return
         self.portrait = pawn
-        self._say("portrait", f"The portrait on the wall now shows {NAMES[pawn]}.", pawn=LETTERS[pawn])
+        self._say("portrait", "dead_end_drive.portrait_shows", {"pawn": NAMES[pawn]}, pawn=LETTERS[pawn])
         resume = self.resume
         if resume == RESUME_ROLL:
             self.phase = ROLL
@@ -973,7 +978,8 @@ class DeadEndDriveState(State):
         self.removed_portraits.append(p)
         self._say(
             "portrait_removed",
-            f"{NAMES[p]}'s portrait comes up and is taken out (that pawn was knocked off).",
+            "dead_end_drive.portrait_out",
+            {"pawn": NAMES[p]},
             pawn=LETTERS[p],
         )
 
@@ -993,7 +999,7 @@ class DeadEndDriveState(State):
             p = self.cycle.pop(0)
             if self.alive(p):
                 self.portrait = p
-                self._say("portrait", f"The portrait on the wall now shows {NAMES[p]}.", pawn=LETTERS[p])
+                self._say("portrait", "dead_end_drive.portrait_shows", {"pawn": NAMES[p]}, pawn=LETTERS[p])
                 break
             self._remove_portrait(p)
         self.resume = resume
@@ -1016,8 +1022,8 @@ class DeadEndDriveState(State):
                 if not self.die_usable(d):
                     self._say(
                         "blocked_die",
-                        f"No pawn can move {d}: {self.seat_name(self.to_move)} loses the turn "
-                        "(blocked_die=lose-turn).",
+                        "dead_end_drive.blocked_loses_turn",
+                        {"who": self.to_move, "die": d},
                         seat=self.to_move,
                         die=d,
                     )
@@ -1025,15 +1031,9 @@ class DeadEndDriveState(State):
                     return
         if not self._select_choices():
             # The counts nobody can move: one die, two dice, or on doubles the die and the total.
-            counts = self.counts_available()
-            text = (
-                f"No pawn can move {counts[0]}: the die is forfeited."
-                if len(self.dice) == 1
-                else f"No pawn can move {counts[0]} or {counts[-1]}: both dice are forfeited."
-            )
             self._say(
                 "blocked_die",
-                text,
+                *_forfeit_message(self.dice, self.counts_available()),
                 seat=self.to_move,
                 dice=list(self.dice),
             )
@@ -1075,16 +1075,16 @@ class DeadEndDriveState(State):
         self.selected = None
         if self.opening and not any(m.chairs >> p & 1 for p in self.pos if p != OFF):
             self.opening = False
-            self._say("opening_over", "Every pawn has left the Red Chairs.")
+            self._say("opening_over", "dead_end_drive.opening_over", {})
         self._events.append(event)
         if sq == m.game_over:
-            self._win(pawn, WIN_ESCAPE, f"{NAMES[pawn]} leaves the mansion while the portrait shows them")
+            self._win(pawn, WIN_ESCAPE)
             return
         if m.traps >> sq & 1:
             self.trap_pawn = pawn
             self.phase = TRAP
             if not self._legal_actions():
-                self._say("no_cards", "No card to play and none to draw: the trap stays set.")
+                self._say("no_cards", "dead_end_drive.no_cards", {})
                 self.trap_pawn = None
                 self._continue_turn()
             return
@@ -1109,7 +1109,8 @@ class DeadEndDriveState(State):
         self.discard.append(kind)
         self._say(
             "play",
-            f"{self.seat_name(seat)} plays a {CARD_NAMES[kind]} card.",
+            "dead_end_drive.plays_card",
+            {"who": seat, "card": _card(kind)},
             seat=seat,
             card=CARD_NAMES[kind],
         )
@@ -1121,7 +1122,7 @@ class DeadEndDriveState(State):
         while True:
             if not self.pile:
                 if not self.discard:
-                    self._say("no_cards", "The trap pile and the discard pile are empty: nothing to draw.")
+                    self._say("no_cards", "dead_end_drive.piles_empty", {})
                     self.trap_pawn = None
                     self._continue_turn()
                     return
@@ -1129,30 +1130,29 @@ class DeadEndDriveState(State):
                 self.discard = []
                 self.rng.shuffle(self.pile)
                 self.epoch += 1
-                self._say(
-                    "reshuffle", "The trap pile has run out: the discard pile is shuffled into a new pile."
-                )
+                self._say("reshuffle", "dead_end_drive.reshuffle", {})
             card = self.pile.pop()
             if card == DETECTIVE:
                 self.discard.append(card)
                 self.detective += 1
                 self._say(
                     "detective",
-                    f"{self.seat_name(seat)} draws a Detective card: the Detective moves to "
-                    f"step {self.detective} of {len(m.track) - 1}.",
+                    "dead_end_drive.detective",
+                    {"who": seat, "step": self.detective, "total": len(m.track) - 1},
                     seat=seat,
                     step=self.detective,
                 )
                 if self.detective >= len(m.track) - 1:
-                    self._win(self.portrait, WIN_DETECTIVE, "the Detective reaches the Game Over square")
+                    self._win(self.portrait, WIN_DETECTIVE)
                     return
                 continue
             self.drawn = card
             self.drew = True
-            self._say("draw", f"{self.seat_name(seat)} draws a card.", seat=seat)
+            self._say("draw", "dead_end_drive.draws", {"who": seat}, seat=seat)
             self._say(
                 "drawn_card",
-                f"You drew a {CARD_NAMES[card]} card.",
+                "dead_end_drive.drew_card",
+                {"who": seat, "card": _card(card)},
                 to=[seat],
                 card=CARD_NAMES[card],
                 matches=self._drawn_matches(),  # only the drawer sees it: a keep after True is a bluff
@@ -1168,7 +1168,8 @@ class DeadEndDriveState(State):
             self.discard.append(card)
             self._say(
                 "play",
-                f"{self.seat_name(seat)} plays the drawn {CARD_NAMES[card]} card.",
+                "dead_end_drive.plays_drawn",
+                {"who": seat, "card": _card(card)},
                 seat=seat,
                 card=CARD_NAMES[card],
             )
@@ -1178,7 +1179,8 @@ class DeadEndDriveState(State):
         # The same words whether the card did not match or the player bluffs (seed 004, Bluffing).
         self._say(
             "keep",
-            f"{self.seat_name(seat)}: wrong card. The trap is not sprung; the card is kept.",
+            "dead_end_drive.keeps_card",
+            {"who": seat},
             seat=seat,
         )
         self.trap_pawn = None
@@ -1195,13 +1197,14 @@ class DeadEndDriveState(State):
         if owner is not None:
             self.chars[owner].remove(pawn)
             self.revealed[pawn] = owner
-            whose = f"{self.seat_name(owner)} owned {NAMES[pawn]} and lays down the Character card."
+            whose = {"msg": "dead_end_drive.owner_lays_down", "args": {"who": owner, "pawn": NAMES[pawn]}}
         else:
             self.revealed[pawn] = None
-            whose = f"Nobody holds {NAMES[pawn]}'s Character card: it is a secret card."
+            whose = {"msg": "dead_end_drive.secret_card", "args": {"pawn": NAMES[pawn]}}
         self._say(
             "spring",
-            f"The {trap} trap is sprung: {NAMES[pawn]} is knocked off! {whose}",
+            "dead_end_drive.sprung",
+            {"trap": _trap(trap), "pawn": NAMES[pawn], "whose": whose},
             seat=seat,
             pawn=LETTERS[pawn],
             trap=trap,
@@ -1215,19 +1218,25 @@ class DeadEndDriveState(State):
             self.hands[owner] = []
             self._say(
                 "out",
-                f"{self.seat_name(owner)} has lost the last Character card and is out of the game"
-                + (f", discarding {', '.join(CARD_NAMES[c] for c in cards)}." if cards else "."),
+                "dead_end_drive.out_discarding" if cards else "dead_end_drive.out",
+                {
+                    "who": owner,
+                    "cards": [{"msg": "dead_end_drive.a_card", "args": {"card": _card(c)}} for c in cards],
+                },
                 seat=owner,
                 discarded=[CARD_NAMES[c] for c in cards],
             )
         if len(live) == 1:
-            self._win(live[0], WIN_LAST_ALIVE, f"{NAMES[live[0]]} is the last pawn alive")
+            self._win(live[0], WIN_LAST_ALIVE)
             return
         if self.portrait == pawn:
             self.removed_portraits.append(pawn)
             self.portrait = None
             self._say(
-                "portrait_removed", f"{NAMES[pawn]}'s portrait is taken out of the frame.", pawn=LETTERS[pawn]
+                "portrait_removed",
+                "dead_end_drive.portrait_removed",
+                {"pawn": NAMES[pawn]},
+                pawn=LETTERS[pawn],
             )
             self._next_portrait(RESUME_CONTINUE)
             return
@@ -1252,7 +1261,7 @@ class DeadEndDriveState(State):
         if self.turns >= self.game.options["turn_limit"]:
             self.phase = OVER
             self.truncated = True
-            self._say("truncated", f"Stopped after {self.turns} turns (turn_limit): nobody wins.")
+            self._say("truncated", "dead_end_drive.turn_limit", {"n": self.turns})
             return
         n = self.game.players
         seat = self.to_move
@@ -1263,18 +1272,18 @@ class DeadEndDriveState(State):
         self.to_move = seat
         self.phase = ROLL
 
-    def _win(self, pawn: int, reason: str, why: str) -> None:
+    def _win(self, pawn: int, reason: str) -> None:
         self.winner_pawn = pawn
         self.win_reason = reason
         self.phase = OVER
         self.dice = []
         seat = self.winner_seat()
-        how = ""
-        if self.game.players == 2 and self.holder(pawn) is None:
-            how = " Neither player holds the Character card; the secret cards are turned over."
+        secret = self.game.players == 2 and self.holder(pawn) is None
+        why = {"msg": f"dead_end_drive.why.{reason}", "args": {"pawn": NAMES[pawn]}}
         self._say(
             "game_over",
-            f"{why}.{how} {self.seat_name(seat)} wins with {NAMES[pawn]}!",
+            "dead_end_drive.wins_secret" if secret else "dead_end_drive.wins",
+            {"why": why, "who": seat, "pawn": NAMES[pawn]},
             pawn=LETTERS[pawn],
             reason=reason,
             winner=seat,
@@ -1596,10 +1605,36 @@ def _pawn_named(name: str, text: str) -> int:
         raise IllegalActionError(text, str(e)) from None
 
 
+def _slug_msg(kind: str, words: str) -> dict[str, Any]:
+    """A name of the board (a room, a feature) as a message of the catalog."""
+    return {"msg": f"dead_end_drive.{kind}.{words.lower().replace(' ', '_')}"}
+
+
+def _card(kind: int) -> dict[str, Any]:
+    return {"msg": f"dead_end_drive.card.{CARD_NAMES[kind]}"}
+
+
+def _trap(trap: str) -> dict[str, Any]:
+    return {"msg": f"dead_end_drive.trap.{trap}"}
+
+
+def _feature(m: Any, sq: int) -> dict[str, Any]:
+    trap = m.trap_kind.get(sq)
+    return _trap(trap) if trap else _slug_msg("feature", m.feature(sq))
+
+
+def _forfeit_message(dice: list[int], counts: list[int]) -> tuple[str, dict[str, Any]]:
+    """The dice no pawn can move (`counts`: what they offer, a double's die and its total)."""
+    if len(dice) == 1:
+        return "dead_end_drive.forfeit_die", {"die": counts[0]}
+    return "dead_end_drive.forfeit_dice", {"a": counts[0], "b": counts[-1]}
+
+
 def _roll_event(seat: int, a: int, b: int) -> dict[str, Any]:
     return {
         "type": "roll",
-        "text": f"Player {seat + 1} rolls {a} and {b}" + (" (doubles)" if a == b else "") + ".",
+        "msg": "dead_end_drive.rolls_double" if a == b else "dead_end_drive.rolls",
+        "args": {"who": seat, "a": a, "b": b},
         "seat": seat,
         "dice": [a, b],
     }
@@ -1608,7 +1643,8 @@ def _roll_event(seat: int, a: int, b: int) -> dict[str, Any]:
 def _select_event(seat: int, pawn: int, count: int) -> dict[str, Any]:
     return {
         "type": "select",
-        "text": f"Player {seat + 1} moves {NAMES[pawn]} {count}.",
+        "msg": "dead_end_drive.picks",
+        "args": {"who": seat, "pawn": NAMES[pawn], "n": count},
         "seat": seat,
         "pawn": LETTERS[pawn],
         "count": count,
@@ -1638,10 +1674,24 @@ def _move_event(
     path = m.path(
         start, count, sq, blocked, chairs=chairs, exit_ok=exit_ok, max_hops=hops, start_hop=start_hop
     ) or [sq]
-    where = "the Game Over square" if sq == m.game_over else f"{m.name(sq)} ({m.feature(sq)}, {m.room(sq)})"
+    where = (
+        {"msg": "dead_end_drive.game_over_square"}
+        if sq == m.game_over
+        # The front door is its own room: said once.
+        else {
+            "msg": "dead_end_drive.square_alone",
+            "args": {"square": m.name(sq), "feature": _feature(m, sq)},
+        }
+        if m.feature(sq).lower() == m.room(sq).lower()
+        else {
+            "msg": "dead_end_drive.square",
+            "args": {"square": m.name(sq), "feature": _feature(m, sq), "room": _slug_msg("room", m.room(sq))},
+        }
+    )
     return {
         "type": "move",
-        "text": f"{NAMES[pawn]} moves {count} to {where}.",
+        "msg": "dead_end_drive.moves",
+        "args": {"pawn": NAMES[pawn], "n": count, "where": where},
         "seat": seat,
         "pawn": LETTERS[pawn],
         "count": count,

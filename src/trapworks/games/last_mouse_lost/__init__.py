@@ -1,5 +1,6 @@
 """Last Mouse Lost (seed 002)."""
 
+from pathlib import Path
 from typing import Any
 
 from trapworks.core.spec import AgentSpec, GameSpec
@@ -47,6 +48,7 @@ SPEC = GameSpec(
     explore_grid=explore_grid,  # `trapworks explore` default cells
     renderer="last-mouse-lost.js",
     quick_options={"board": [1, 2, 3], "first_to": 2},
+    messages=Path(__file__).parent / "i18n",  # the catalog of its events' messages
     # gymnasium.make_vec: the compiled engine's step-wise batch (vector_env.py)
     vector_env="trapworks.games.last_mouse_lost.vector_env:LastMouseLostVectorEnv",
     howto=(

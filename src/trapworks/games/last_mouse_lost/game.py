@@ -464,8 +464,8 @@ _SHARED_TABLES: dict[tuple[tuple[int, ...], bool], _Tables] = {}
 
 
 def _event_dict(event: tuple[Any, ...]) -> dict[str, Any]:
-    """An event as the kernel hands it out; states keep a compact tuple and build this (and
-    its text) only when someone asks (playouts and search never do)."""
+    """An event as the kernel hands it out; states keep a compact tuple and build this only when
+    someone asks (playouts and search never do). Its words are the catalog's (i18n/*.po)."""
     kind = event[0]
     if kind == "round_over":
         _, rnd, winner, loser, s0, s1 = event
@@ -475,7 +475,8 @@ def _event_dict(event: tuple[Any, ...]) -> dict[str, Any]:
             "winner": winner,
             "loser": loser,
             "score": [s0, s1],
-            "text": f"Player {loser + 1} pressed the last mouse and loses round {rnd}. Score {s0}-{s1}.",
+            "msg": "last_mouse_lost.round_lost",
+            "args": {"who": loser, "round": rnd, "a": s0, "b": s1},
         }
     if kind == "match_over":
         _, winner, s0, s1 = event
@@ -483,21 +484,24 @@ def _event_dict(event: tuple[Any, ...]) -> dict[str, Any]:
             "type": "match_over",
             "winner": winner,
             "score": [s0, s1],
-            "text": f"Player {winner + 1} wins the match {max(s0, s1)}-{min(s0, s1)}.",
+            "msg": "last_mouse_lost.match_won",
+            "args": {"who": winner, "a": max(s0, s1), "b": min(s0, s1)},
         }
     if kind == "drawn":
         return {
             "type": "round_start",
             "round": 1,
             "opener": event[1],
-            "text": f"Drawn by lot: Player {event[1] + 1} opens round 1.",
+            "msg": "last_mouse_lost.drawn_opener",
+            "args": {"who": event[1]},
         }
     _, rnd, opener = event  # "round_start"
     return {
         "type": "round_start",
         "round": rnd,
         "opener": opener,
-        "text": f"Round {rnd}: Player {opener + 1} opens.",
+        "msg": "last_mouse_lost.round_opens",
+        "args": {"who": opener, "round": rnd},
     }
 
 
@@ -655,19 +659,26 @@ class LastMouseLostState(State):
         return f"Press {count} {'mouse' if count == 1 else 'mice'} in row {row}"
 
     def story(self, action: int) -> list[dict[str, Any]]:
-        # A press causes no event unless it ends a round: the log says what was pressed (a line
-        # in lower case continues the sentence of the seat whose turn it was).
+        # A press causes no event unless it ends a round: the log says what was pressed, by the
+        # seat that pressed (the one that moved before this action).
         lines = super().story(action)
         game = self.game
         if action in game.opener_action:
             return lines
+        # The seat that pressed: the round's loser when the press ended a round, else the seat
+        # the turn passed from.
+        ended = [e["loser"] for e in self.all_events() if e["type"] == "round_over"]
+        who = ended[0] if ended else 1 - self.to_move
         row, count = ROW_NAMES[game.action_row[action]], game.action_count[action]
         if game.advanced:
             mice = mice_text(game.action_mask[action])
-            what = f"pressed mouse {mice} in row {row}" if count == 1 else f"pressed mice {mice} in row {row}"
+            what = {
+                "msg": "last_mouse_lost.pressed_mice",
+                "args": {"who": who, "n": count, "mice": mice, "row": row},
+            }
         else:
-            what = f"pressed {count} {'mouse' if count == 1 else 'mice'} in row {row}"
-        return [{"text": what + "."}, *lines]
+            what = {"msg": "last_mouse_lost.pressed", "args": {"who": who, "n": count, "row": row}}
+        return [what, *lines]
 
     def _apply_action(self, action: int) -> None:
         game = self.game

@@ -1,5 +1,6 @@
 """Mouse Trap (seeds 000 and 003)."""
 
+from pathlib import Path
 from typing import Any
 
 from trapworks.core.spec import AgentSpec, GameSpec, Notation
@@ -50,6 +51,7 @@ SPEC = GameSpec(
     static_view=static_view,
     vector_env="trapworks.games.mouse_trap.vector_env:MouseTrapVectorEnv",
     quick_options={"turn_limit": 12},
+    messages=Path(__file__).parent / "i18n",  # the catalog of its events\' messages
     howto=(
         "On your turn click Roll the die: your mouse moves by the die and the space it lands on happens "
         "by itself (take cheese, build a part of the trap, go back...).",

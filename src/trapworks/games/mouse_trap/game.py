@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import accumulate
 from typing import Any
 
@@ -84,6 +84,24 @@ _AMOUNT_AT: tuple[int, ...] = tuple(
 )
 
 
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+
+
+# The names of spaces, parts and firing stages as messages of the game's catalog (i18n/*.po):
+# an event names them by these, never by their English words.
+SPACE_MSG: tuple[dict[str, Any], ...] = tuple({"msg": f"mouse_trap.space.{_slug(s['text'])}"} for s in SPACES)
+STAGE_MSG: tuple[dict[str, Any], ...] = tuple({"msg": f"mouse_trap.stage.{f['id']}"} for f in FIRING_CHAIN)
+
+
+def _part_msg(k: int) -> dict[str, Any]:
+    """Part number k (1-based) of the building order, with its name."""
+    return {
+        "msg": "mouse_trap.numbered_part",
+        "args": {"k": k, "part": {"msg": f"mouse_trap.part.{PART_IDS[k - 1]}"}},
+    }
+
+
 # The frequent events, made only when read (the state keeps the function and its arguments).
 def _move_event(me: int, die: int, start: int, dest: int) -> dict[str, Any]:
     return {
@@ -92,7 +110,8 @@ def _move_event(me: int, die: int, start: int, dest: int) -> dict[str, Any]:
         "start": start,
         "dest": dest,
         "type": "move",
-        "text": f"Player {me + 1} rolls {die} and lands on {dest} ({SPACES[dest]['text']}).",
+        "msg": "mouse_trap.comes_round" if dest == start else "mouse_trap.moves",
+        "args": {"who": me, "die": die, "dest": dest, "space": SPACE_MSG[dest]},
     }
 
 
@@ -101,12 +120,13 @@ def _take_event(me: int, from_pile: int) -> dict[str, Any]:
         "player": me,
         "amount": from_pile,
         "type": "take",
-        "text": f"Player {me + 1} takes {from_pile} cheese.",
+        "msg": "mouse_trap.takes",
+        "args": {"who": me, "n": from_pile},
     }
 
 
 def _end_event(me: int) -> dict[str, Any]:
-    return {"player": me, "type": "end", "text": f"Player {me + 1} ends the turn."}
+    return {"player": me, "type": "end", "msg": "mouse_trap.ends_turn", "args": {"who": me}}
 
 
 def _stage_event(stage: int, ok: bool) -> dict[str, Any]:
@@ -116,39 +136,41 @@ def _stage_event(stage: int, ok: bool) -> dict[str, Any]:
         "id": info["id"],
         "ok": ok,
         "type": "trap_stage",
-        "text": f"{info['letter']}: {info['text']}." if ok else f"{info['letter']}: {info['text']}... jams!",
+        "msg": "mouse_trap.stage_works" if ok else "mouse_trap.stage_jams",
+        "args": {"letter": info["letter"], "stage": STAGE_MSG[stage]},
     }
 
 
 def _trap_failed_event(stage: int, targets: list[int]) -> dict[str, Any]:
     info = FIRING_CHAIN[stage]
+    args = {"letter": info["letter"], "stage": STAGE_MSG[stage], "seats": list(targets), "n": len(targets)}
     return {
         "stage": stage,
         "id": info["id"],
         "targets": targets,
         "type": "trap_failed",
-        "text": f"The trap jams at stage {info['letter']} ({info['text'].lower()}); "
-        + ", ".join(f"player {s + 1}" for s in targets)
-        + " escape to Safe.",
+        "msg": "mouse_trap.trap_jams" if targets else "mouse_trap.trap_jams_empty",
+        "args": args,
     }
 
 
 def _nothing_event(me: int) -> dict[str, Any]:
-    return {"player": me, "type": "nothing", "text": "The Mouse Trap is complete: nothing to build."}
+    return {"player": me, "type": "nothing", "msg": "mouse_trap.nothing_to_build", "args": {}}
 
 
 def _no_build_event(me: int) -> dict[str, Any]:
-    return {"player": me, "type": "no_build", "text": f"Player {me + 1} does not build and ends the turn."}
+    return {"player": me, "type": "no_build", "msg": "mouse_trap.does_not_build", "args": {"who": me}}
 
 
 def _build_event(me: int, first: int, total: int) -> dict[str, Any]:
-    names = ", ".join(f"#{k} {PARTS[k - 1]}" for k in range(first, total + 1))
+    parts = list(range(first, total + 1))
     return {
         "player": me,
-        "parts": list(range(first, total + 1)),
+        "parts": parts,
         "total": total,
         "type": "build",
-        "text": f"Player {me + 1} builds {names}.",
+        "msg": "mouse_trap.builds",
+        "args": {"who": me, "parts": [_part_msg(k) for k in parts]},
     }
 
 
@@ -158,7 +180,8 @@ def _steal_event(taker: int, giver: int, amount: int) -> dict[str, Any]:
         "victim": giver,
         "amount": amount,
         "type": "steal",
-        "text": f"Player {taker + 1} takes {amount} cheese from player {giver + 1}.",
+        "msg": "mouse_trap.takes_from",
+        "args": {"who": taker, "whom": giver, "n": amount},
     }
 
 
@@ -167,7 +190,8 @@ def _pay_event(me: int, target: int) -> dict[str, Any]:
         "player": me,
         "target": target,
         "type": "pay",
-        "text": f"Player {me + 1} pays 1 cheese to move player {target + 1}'s mouse.",
+        "msg": "mouse_trap.pays_to_roll",
+        "args": {"who": me, "whom": target},
     }
 
 
@@ -179,7 +203,8 @@ def _push_event(me: int, target: int, die: int, start: int, dest: int) -> dict[s
         "start": start,
         "dest": dest,
         "type": "push",
-        "text": f"Rolled {die}: player {target + 1}'s mouse moves to {dest} ({SPACES[dest]['text']}).",
+        "msg": "mouse_trap.pushed",
+        "args": {"whom": target, "die": die, "dest": dest, "space": SPACE_MSG[dest]},
     }
 
 
@@ -857,42 +882,14 @@ class MouseTrapState(State):
         return super().story_owner(action)
 
     def story(self, action: int) -> list[dict[str, Any]]:
-        lines: list[dict[str, Any]] = []
-        for e in self.all_events():
-            kind = e["type"]
-            if kind == "trap_stage":
-                continue  # the working stages are the animation; a jam is told by trap_failed
-            if kind == "move":
-                where = SPACES[e["dest"]]["text"]
-                went = "came round to" if e["dest"] == e["start"] else "landed on"
-                text = f"Player {e['player'] + 1} rolled {e['die']} and {went} {where}."
-            elif kind == "trap_failed":
-                info = FIRING_CHAIN[e["stage"]]
-                who = " and ".join(f"player {t + 1}" for t in e["targets"]) or "nobody"
-                text = (
-                    f"The trap jammed at {info['letter']} ({info['text'][0].lower()}{info['text'][1:]}): "
-                    f"{who} escaped to Safe."
-                )
-            elif kind == "caught":
-                mice = " and ".join(f"player {c + 1}'s mouse" for c in e["caught"])
-                text = f"The cage fell on {mice}. Player {e['player'] + 1} took their {e['cheese']} cheese."
-            elif kind == "push":
-                text = (
-                    f"Player {e['player'] + 1} rolled {e['die']} for player {e['target'] + 1}'s mouse, "
-                    f"which moved to {SPACES[e['dest']]['text']}."
-                )
-            else:
-                text = e["text"]
-            lines.append({"text": text})
-        return lines
+        # The working stages of a firing are the animation; a jam is told by trap_failed.
+        return [{"msg": e["msg"], "args": e["args"]} for e in self.all_events() if e["type"] != "trap_stage"]
 
-    def _event(self, kind: str, text: str | Callable[[], str], **data: Any) -> None:
-        # `text` may be a function that makes it: playouts and search never read the words, so
-        # events defer the formatting to last_events(). The most frequent events go further
-        # and append a function that makes the whole event. Such functions read only values
-        # fixed when the event happened (locals, never the state).
+    def _event(self, kind: str, msg: str, args: dict[str, Any], **data: Any) -> None:
+        # A typed event: its message id and arguments (the catalog words it, i18n/*.po).
         data["type"] = kind
-        data["text"] = text
+        data["msg"] = msg
+        data["args"] = args
         self._events.append(data)
 
     def __getstate__(self) -> dict[str, Any]:
@@ -900,15 +897,15 @@ class MouseTrapState(State):
         return super().__getstate__()
 
     def all_events(self) -> list[dict[str, Any]]:
+        # The most frequent events are kept as (function, its arguments) or a function, made
+        # only when read: playouts and search never read them. Such functions read only values
+        # fixed when the event happened (locals, never the state).
         events = self._events
         for i, e in enumerate(events):
             if e.__class__ is tuple:  # (function, its arguments)
-                events[i] = e = e[0](*e[1:])
+                events[i] = e[0](*e[1:])
             elif e.__class__ is not dict:
-                events[i] = e = e()  # made once, kept
-            text = e["text"]
-            if text.__class__ is not str:
-                e["text"] = text()
+                events[i] = e()  # made once, kept
         return events
 
     def _apply_action(self, action: int) -> None:
@@ -937,7 +934,7 @@ class MouseTrapState(State):
         if ph == P_FIRST:
             self.to_move = action - FIRST_BASE
             self.phase = P_ROLL
-            self._event("first", f"Player {self.to_move + 1} goes first.", player=self.to_move)
+            self._event("first", "mouse_trap.goes_first", {"who": self.to_move}, player=self.to_move)
             return
         raise AssertionError(f"no action expected in phase {ph}")
 
@@ -950,7 +947,8 @@ class MouseTrapState(State):
         elif action == CRANK:
             self._event(
                 "crank",
-                lambda: f"Player {me + 1} turns the crank!",
+                "mouse_trap.turns_crank",
+                {"who": me},
                 player=me,
                 targets=self.on_wheel(),
             )
@@ -1027,7 +1025,8 @@ class MouseTrapState(State):
                     "player": me,
                     "amount": lost,
                     "type": "lose",
-                    "text": f"Player {me + 1} returns {lost} cheese to the pile.",
+                    "msg": "mouse_trap.returns_cheese",
+                    "args": {"who": me, "n": lost},
                 }
             )
         elif kind == "steal_most":
@@ -1044,14 +1043,15 @@ class MouseTrapState(State):
             # 000: "you must go to the space indicated, but do not follow any message printed in
             # that space!": say so, or a player wonders why e.g. nothing was built there.
             carried = game.follow_destination and dest not in (seen or set()) | {pos}
-            note = "" if carried else "; its message is not followed"
+            msg = "mouse_trap.goes_to" if carried else "mouse_trap.goes_to_unfollowed"
             self._events.append(
                 lambda: {
                     "player": me,
                     "start": pos,
                     "dest": dest,
                     "type": "jump",
-                    "text": f"Player {me + 1} goes to {dest} ({SPACES[dest]['text']}){note}.",
+                    "msg": msg,
+                    "args": {"who": me, "dest": dest, "space": SPACE_MSG[dest]},
                 }
             )
             seen = seen or set()
@@ -1075,7 +1075,7 @@ class MouseTrapState(State):
         self.parts += built
         self._events.append((_build_event, me, first, self.parts))
         if self.parts >= NUM_PARTS:
-            self._event("complete", "The Mouse Trap is complete!", player=me)
+            self._event("complete", "mouse_trap.complete", {}, player=me)
         # One cheese per part built ("take one Cheese Card" per part; two for the Loop's two).
         return self._take(me, built)
 
@@ -1120,7 +1120,8 @@ class MouseTrapState(State):
         if not rivals:
             self._event(
                 "no_cheese",
-                f"The pile is empty and no rival has cheese to take: player {me + 1} gets {owed} fewer.",
+                "mouse_trap.pile_empty",
+                {"who": me, "n": owed},
                 player=me,
                 amount=owed,
             )
@@ -1150,7 +1151,7 @@ class MouseTrapState(State):
     def _steal_most(self, me: int, amount: int) -> bool:
         group = self._richest(me)
         if not group:
-            self._event("no_cheese", f"No rival has cheese for player {me + 1} to take.", player=me, amount=0)
+            self._event("no_cheese", "mouse_trap.no_rival_cheese", {"who": me}, player=me, amount=0)
             return False
         return self._start_steal(me, amount, group, self.game.divide_ties)
 
@@ -1231,8 +1232,8 @@ class MouseTrapState(State):
                 self.cheese[owner] += got
                 self._event(
                     "pushed_take",
-                    f"Player {owner + 1}'s mouse lands on the Cheese Wheel: Player {owner + 1} "
-                    f"takes {got} cheese.",
+                    "mouse_trap.pushed_takes",
+                    {"whom": owner, "n": got},
                     player=owner,
                     amount=got,
                 )
@@ -1248,10 +1249,10 @@ class MouseTrapState(State):
             seen.add(pos)
             self.mice[owner] = dest
             carried = game.follow_destination and dest not in seen
-            note = "" if carried else "; its message is not followed"
             self._event(
                 "pushed_jump",
-                f"Player {owner + 1}'s mouse goes on to {dest} ({SPACES[dest]['text']}){note}.",
+                "mouse_trap.pushed_on" if carried else "mouse_trap.pushed_on_unfollowed",
+                {"whom": owner, "dest": dest, "space": SPACE_MSG[dest]},
                 player=owner,
                 start=pos,
                 dest=dest,
@@ -1289,9 +1290,8 @@ class MouseTrapState(State):
         self.last_firing = {"stages": self.stage, "jammed": None, "targets": caught}
         self._event(
             "caught",
-            "The cage falls: "
-            + ", ".join(f"player {s + 1}" for s in caught)
-            + f" caught! Player {me + 1} takes their {loot} cheese.",
+            "mouse_trap.cage_falls",
+            {"seats": list(caught), "loot": {"msg": "mouse_trap.collects", "args": {"who": me, "n": loot}}},
             player=me,
             caught=caught,
             cheese=loot,
@@ -1303,8 +1303,8 @@ class MouseTrapState(State):
             self.phase = P_OVER
             self._event(
                 "win",
-                f"Player {self.winner + 1}'s mouse is the last one on the board: "
-                f"player {self.winner + 1} wins!",
+                "mouse_trap.last_mouse",
+                {"who": self.winner},
                 player=self.winner,
             )
             return
@@ -1324,7 +1324,7 @@ class MouseTrapState(State):
             limit = game.turn_limit
             self.truncated = True
             self.phase = P_OVER
-            self._event("truncated", f"Turn limit ({limit}) reached: the game stops without a winner.")
+            self._event("truncated", "mouse_trap.turn_limit", {"limit": limit})
             return
         self.turn += 1
         self.phase = P_ROLL

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from trapworks.core import (
     State,
+    checked_events,
 )
 from trapworks.core.spec import dynamic_view, static_view
 
@@ -55,7 +56,7 @@ class RoomFanout(RoomBase):
             "ply": ply,
             # An update leaves out the view's static part (sent once in the game's info).
             "view": state.view(viewer) if sync else dynamic_view(state, viewer),
-            "events": state.last_events(viewer),
+            "events": checked_events(state, viewer),
             "last_action": last,
             "to_move": player if player >= 0 else None,
             "terminal": terminal,

@@ -1,7 +1,7 @@
 // Game control off the board on the game page: resign, abort, hand a gone player's seat to an AI,
 // rematch (offered, accepted, then each player's own new link), and a finished game's public link.
 // The server decides who may do what (u.controls) and what it does to the result (u.ending).
-import { forfeitWords, t, tn } from "/static/js/i18n.js";
+import { agentName, forfeitWords, t, tn } from "/static/js/i18n.js";
 import { api, clear, el } from "/static/js/dom.js";
 
 // The forfeit reasons' words are the server's one enum (core/forfeit.py), published with the
@@ -107,7 +107,7 @@ export function createControls({ box, gid, token, info, message, seatLabel }) {
     if (clockMoves >= 0 && moves.length > clockMoves) {
       const entry = (u.log || [])[moves[moves.length - 1]];
       const who = entry ? seatLabel(entry.seat) : t("a player");
-      message(t("Time ran out: the computer ({level}) played for {who}.", { level: u.clock.ai_level, who }));
+      message(t("Time ran out: the computer ({level}) played for {who}.", { level: agentName(u.clock.ai_level), who }));
     }
     clockMoves = moves.length;
     clear(box);

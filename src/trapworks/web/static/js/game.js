@@ -27,6 +27,7 @@ const fast = params.has("fast");
 
 let info = null;
 let renderer = null;
+let rendererCtx = null; // the renderer's context: its say() words events for this page
 let controls = null; // js/controls.js: resign, abort, rematch, hand-over
 let features = null; // js/features.js: the server's features' own page parts (takeback, ...)
 let clockView = null; // js/clock.js: the countdown from the server's numbers
@@ -190,7 +191,7 @@ function announce(u) {
   // The screen reader's "what happened": the events of this update in the game's own words.
   if (u.sync) return;
   // Seats by their names, in the page's language, as on the rest of the page.
-  const texts = (u.events || []).map((e) => e && e.text).filter(Boolean).map((text) => txSeats(text, seatLabel));
+  const texts = (u.events || []).filter((e) => e && e.msg).map((e) => rendererCtx.say(e));
   if (!texts.length && u.last_action && u.last_action.text) {
     texts.push(`${seatLabel(u.last_action.seat)}: ${txSeats(u.last_action.text, seatLabel)}`);
   }
@@ -640,6 +641,7 @@ async function openSeat(first = false) {
     shared: hotSeat, // one screen for several seats: say names, never "you"
     seatLabel,
   };
+  rendererCtx = ctx;
   renderer = loaded.create(clear($("board")), ctx);
   setupSocial();
   controls = createControls({ box: $("control"), gid, token, info, message, seatLabel });

@@ -3,7 +3,7 @@
 import { actionable, enableArrowKeys } from "/static/js/boardkeys.js";
 import { el, svg } from "/static/js/dom.js";
 import { scaledMs } from "/static/js/settings.js";
-import { lang, t, tn, tx, txSeats } from "/static/js/i18n.js";
+import { formatMessage, lang, t, tn, tx, txSeats } from "/static/js/i18n.js";
 
 export async function loadRenderer(url) {
   try {
@@ -35,7 +35,7 @@ export function baseContext({ gameId, mode, seat, players, options, fast, messag
     const p = (players || [])[s];
     return p ? p.label : t("Player {n}", { n: s + 1 });
   };
-  return {
+  const ctx = {
     gameId, mode, seat, players: players || [], options: options || {},
     el, svg,
     // The page's language (js/i18n.js): a renderer says its words with ctx.t / ctx.tn too.
@@ -57,5 +57,12 @@ export function baseContext({ gameId, mode, seat, players, options, fast, messag
     request: async () => ({ ok: false, error: "no server data here" }),
     links: {},
     hotSeat: false, // the game page sets it: this browser holds two or more human seats (one screen)
+    // An event or a log line (a typed message, {msg, args}) in the page's language, "you" for the
+    // seat this page plays (nobody on a shared screen), the others as seatLabel names them. A
+    // method (call it as ctx.say(e)): a page that copies this context keeps its own seatLabel.
+    say(item) {
+      return formatMessage(item, this.mode === "live" && !this.shared ? this.seat : null, this.seatLabel);
+    },
   };
+  return ctx;
 }

@@ -28,6 +28,9 @@ function chosen() {
 
 export const lang = chosen();
 let messages = {};
+// The games' typed messages (issue 37) in this language: {id: {context: text | [forms]}}, compiled
+// by the server from each game's own catalog (trapworks.core.messages, served with the catalog).
+let texts = {};
 // The shared words (one enum each, published with the catalog: forfeit reasons...) in this
 // language (the server away: the enum's keys).
 export let shared = { forfeit_reasons: {} };
@@ -37,6 +40,7 @@ try {
     const body = await res.json();
     messages = body.messages || {};
     if (body.shared) shared = body.shared;
+    if (body.texts) texts = body.texts.messages || {};
   }
 } catch (e) { /* the server is away: English */ }
 const plurals = new Intl.PluralRules(lang);
@@ -257,6 +261,61 @@ export function youSentence(text, viewer) {
     return fill(you, values);
   }
   return null;
+}
+
+// A typed message (an event or a log line: {msg, args}) in this language, by the rules of
+// trapworks.core.messages (the same catalog, the same choices): `viewer` is the seat to say "you"
+// to (null: nobody), `name(seat)` names the others. A seat argument (who, whom, seats) holds a
+// seat number or a list of them; the variant "you:a,b" is used when those arguments are all the
+// viewer (the one naming the most wins); a plural message takes the form for args.n; an argument
+// {msg, args} is a message itself (a space's name); a list is joined with the language's "and".
+const SEAT_ARGS = new Set(["who", "whom", "seats"]);
+function variant(msg, args, viewer) {
+  const variants = texts[msg];
+  if (!variants) return null;
+  const holds = (v) => viewer !== null && viewer !== undefined && (Array.isArray(v) ? v.includes(viewer) : v === viewer);
+  const mine = new Set([...SEAT_ARGS].filter((a) => a in args && holds(args[a])));
+  let best = variants[""];
+  let size = -1;
+  for (const [ctx, text] of Object.entries(variants)) {
+    if (!ctx.startsWith("you:")) continue;
+    const names = ctx.slice(4).split(",");
+    if (names.every((n) => mine.has(n)) && names.length > size) { best = text; size = names.length; }
+  }
+  return best === undefined ? null : best;
+}
+
+function messageText(msg, args, viewer, name) {
+  args = args || {};
+  let text = variant(msg, args, viewer);
+  if (text === null) return msg; // not in the catalog (the server away): its id, never nothing
+  if (Array.isArray(text)) text = text[plurals.select(Number(args.n)) === "one" || text.length === 1 ? 0 : text.length - 1];
+  const join = (parts) => (parts.length === 0 ? messageText("common.nobody", {}, viewer, name)
+    : parts.length === 1 ? parts[0]
+    : messageText("common.list", { a: parts.slice(0, -1).join(", "), b: parts[parts.length - 1] }, viewer, name));
+  const value = (key, v) => {
+    if (SEAT_ARGS.has(key)) {
+      const seats = Array.isArray(v) ? v : [v];
+      return join(seats.map((s) => (s === viewer ? messageText("common.you", {}, viewer, name) : name(s))));
+    }
+    if (v && typeof v === "object" && !Array.isArray(v) && v.msg) return messageText(v.msg, v.args, viewer, name);
+    if (v && typeof v === "object" && !Array.isArray(v) && "decimal" in v) {
+      const digits = v.digits ?? 2;
+      return Number(v.decimal).toLocaleString(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    }
+    if (Array.isArray(v)) return join(v.map((x) => value(key, x)));
+    if (typeof v === "number" && !Number.isInteger(v)) return v.toLocaleString(lang);
+    return String(v);
+  };
+  // A part that starts a sentence ("...caught! {loot}") starts with a capital.
+  return text.replace(PLACE, (whole, k, offset) => (k in args
+    ? (/[.!?]\s+$/.test(text.slice(0, offset)) ? capitalize(value(k, args[k])) : value(k, args[k])) : whole));
+}
+
+export function formatMessage(item, viewer, name) {
+  if (!item || !item.msg) return "";
+  const named = name || ((s) => t("Player {n}", { n: s + 1 }));
+  return capitalize(messageText(item.msg, item.args, viewer, named));
 }
 
 // An AI seat's agent in players' words: the levels and the common kinds (the others by their id).

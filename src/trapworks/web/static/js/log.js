@@ -1,36 +1,23 @@
-// The game's log in players' words. The kernel words every ply (State.story): whose turn it
-// belongs to and its sentences, with seats written {P0}, {P1}...; this module only lays them out:
-// one line per run of plies of the same seat's turn (a die folded into the move it belongs to),
-// "You" for the viewer's own seat, players' names for the others, numbered turns. Entries are
+// The game's log in players' words. The kernel tells every ply (State.story): whose turn it
+// belongs to and its lines as typed messages ({msg, args}, seats as numbers), which i18n.js's
+// formatMessage words in the page's language from the game's catalog; this module only lays them
+// out: one line per run of plies of the same seat's turn (a die folded into the move it belongs
+// to), "you" for the viewer's own seat, players' names for the others, numbered turns. Entries are
 // keyed by ply, so a reload or a resent update replaces a line instead of adding one.
 // Clicking a line shows the board at that moment, read-only (the seat's own view then).
 import { api, clear, el } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
-import { capitalize, englishSeats, lang, seatName, t, tx } from "/static/js/i18n.js";
-
-const REF = /\{P(\d+)\}('s)?/g;
+import { formatMessage, seatName, t, tx } from "/static/js/i18n.js";
 
 // A seat as the page names it elsewhere (i18n.js seatName).
 function nameOf(seat, players) {
   return seatName(seat, (players || [])[seat]);
 }
 
-// One sentence with its seat references filled in for `viewer`. A sentence whose subject is the
-// viewer takes the viewer's own form where js/you.js has one ("You roll 4 and 6.", "Vous faites
-// 4 et 6."), in every language.
-export function sentence(text, viewer, players) {
+// One log line ({msg, args}) for `viewer` (null: nobody is "you").
+export function sentence(line, viewer, players) {
   const mine = viewer !== null && viewer !== undefined;
-  if (lang !== "en") {
-    // Another language: the game's sentence through the catalog (its patterns keep {P0}), then
-    // each seat by its name; where no sentence of the viewer's own fits, the viewer's seat is
-    // named too, marked "(you)", so that no verb needs to change person.
-    return capitalize(tx(text, mine ? `{P${viewer}}` : undefined).replace(REF, (whole, n) => {
-      const seat = Number(n);
-      const name = nameOf(seat, players);
-      return seat === viewer ? t("{name} (you)", { name }) : name;
-    }));
-  }
-  return capitalize(englishSeats(text, mine ? viewer : null, (seat) => nameOf(seat, players)));
+  return formatMessage(line, mine ? viewer : null, (seat) => nameOf(seat, players));
 }
 
 function subject(owner, viewer, players) {
@@ -45,12 +32,7 @@ export function logLines(entries, viewer, players) {
   for (const entry of entries) {
     if (!entry || !entry.story) continue;
     const owner = entry.story.seat;
-    const texts = entry.story.lines.map((l) => {
-      let text = l.text;
-      // A sentence in lower case continues the sentence of the seat whose turn it is.
-      if (/^[a-z]/.test(text) && owner !== null && owner !== undefined) text = `{P${owner}} ${text}`;
-      return sentence(text, viewer, players);
-    });
+    const texts = entry.story.lines.map((l) => sentence(l, viewer, players));
     const last = lines[lines.length - 1];
     if (last && last.owner === owner && owner !== null && owner !== undefined) {
       last.plies.push(entry.ply);

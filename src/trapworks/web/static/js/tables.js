@@ -60,7 +60,9 @@ export function startTables(box, error) {
     for (const tb of tables) {
       const row = el("div", { class: "open-table", "data-table": tb.id, "data-game": tb.game }, box);
       const infoBox = el("div", { class: "table-info" }, row);
-      el("div", { class: "table-title", text: `${tx(tb.title)} · ${tn("{n} player", "{n} players", tb.seats.length)} · ${t("waiting {time}", { time: waited(tb.waiting_s) })}` }, infoBox);
+      // "opened just now", never "waiting since just now" (issue 37)
+      const since = tb.waiting_s < 60 ? t("opened just now") : t("waiting {time}", { time: waited(tb.waiting_s) });
+      el("div", { class: "table-title", text: `${tx(tb.title)} · ${tn("{n} player", "{n} players", tb.seats.length)} · ${since}` }, infoBox);
       el("div", { class: "table-seats", text: tb.seats.map(seatWords).join(" · "), "data-testid": "table-seats" }, infoBox);
       const changed = optionWords(tb.changed_options);
       el("div", { class: "table-options muted", text: changed || t("standard options") }, infoBox);

@@ -381,7 +381,7 @@ export default function createRenderer(root, ctx) {
       const v = u.view;
       const removal = (u.events || []).find((e) => e.type === "removal");
       for (const e of u.events || []) {
-        if (e.text) el("li", { text: ctx.txSeats ? ctx.txSeats(e.text, ctx.seatLabel) : e.text }, news);
+        if (e.msg) el("li", { text: ctx.say(e) }, news);
       }
       while (news.children.length > 8) news.removeChild(news.firstChild);
       if (removal && !u.sync && view) {

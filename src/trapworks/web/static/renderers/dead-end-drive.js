@@ -39,6 +39,7 @@ function neighbour(name, side) {
 export default function createRenderer(root, ctx) {
   let lastMoved = new Set(); // pawns walked by the last move
   const t = ctx.t || ((m, v) => m.replace(/\{(\w+)\}/g, (x, k) => (v && k in v ? v[k] : x)));
+  const tn = ctx.tn || ((one, many, n, v) => t(n === 1 ? one : many, { n, ...(v || {}) }));
   // The game's own words (rooms, the legend, the actions, the events): in the page's language.
   const tx = ctx.tx || ((s) => s);
   const txs = (s) => (ctx.txSeats ? ctx.txSeats(s, ctx.seatLabel) : s);
@@ -602,7 +603,8 @@ export default function createRenderer(root, ctx) {
     othersPanel.replaceChildren();
     el("h3", { text: t("Players (hands hidden)") }, othersPanel);
     for (const s of view.seats) {
-      const line = t("{who}: {n} character, {m} trap card(s)", { who: ctx.seatLabel(s.seat), n: s.character_cards, m: s.trap_cards })
+      const cards = [tn("{n} character card", "{n} character cards", s.character_cards), tn("{n} trap card", "{n} trap cards", s.trap_cards)];
+      const line = t("{who}: {cards}", { who: ctx.seatLabel(s.seat), cards: cards.join(", ") })
         + (s.secret_cards ? t(", {n} secret", { n: s.secret_cards }) : "") + (s.out ? t(" — out") : "");
       el("div", { text: line, "data-seat-cards": s.seat }, othersPanel);
     }
@@ -781,7 +783,7 @@ export default function createRenderer(root, ctx) {
       if (hotSeat && (view.terminal || view.turn_of !== ctx.seat)) revealed = false;
       if (view.phase !== "select") picked = null;
       events.replaceChildren();
-      for (const e of u.events || []) if (e.text) el("li", { text: txs(e.text), "data-event": e.type }, events);
+      for (const e of u.events || []) if (e.msg) el("li", { text: ctx.say(e), "data-event": e.type }, events);
       const springs = (u.events || []).filter((e) => e.type === "spring");
       sprung += springs.length;
       board.dataset.sprung = String(sprung);

@@ -12,7 +12,7 @@ export default function createRenderer(root, ctx) {
       const who = u.terminal ? "Game over." : u.to_move === null ? "Waiting…" : `${ctx.seatLabel(u.to_move)} to move.`;
       head.textContent = `${ctx.gameId} · move ${u.ply} · ${who}`;
       events.replaceChildren();
-      for (const e of u.events || []) if (e.text) el("li", { text: ctx.txSeats ? ctx.txSeats(e.text, ctx.seatLabel) : e.text }, events);
+      for (const e of u.events || []) if (e.msg) el("li", { text: ctx.say(e) }, events);
       buttons.replaceChildren();
       const legal = Array.isArray(u.view && u.view.legal_actions) ? u.view.legal_actions : [];
       const mine = ctx.mode === "live" && u.to_move !== null && u.to_move === ctx.seat;

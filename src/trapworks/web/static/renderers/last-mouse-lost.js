@@ -304,10 +304,9 @@ export default function createRenderer(root, ctx) {
       refreshControls();
       if (view.terminal) return;
       if (roundOver && !u.sync) {
-        // The events' sentences with the seats by their names (and in the page's language).
-        const said = (text) => (ctx.txSeats ? ctx.txSeats(text, who) : text);
-        const lines = events.filter((e) => e.type === "round_start").map((e) => said(e.text));
-        showOverlay(said(roundOver.text), lines, [], "round-over");
+        // The events in the page's language, the seats by their names (ctx.say, js/host.js).
+        const lines = events.filter((e) => e.type === "round_start").map((e) => ctx.say(e));
+        showOverlay(ctx.say(roundOver), lines, [], "round-over");
         await ctx.sleep(1400);
         overlay.hidden = true;
       } else if (just && u.last_action.seat !== ctx.seat) {
@@ -326,7 +325,7 @@ export default function createRenderer(root, ctx) {
       const v = u.view;
       const s = v.score;
       const reason = [];
-      for (const e of u.events || []) if (e.type === "round_over") reason.push(ctx.txSeats ? ctx.txSeats(e.text, who) : e.text);
+      for (const e of u.events || []) if (e.type === "round_over") reason.push(ctx.say(e));
       const score = { who: who(v.winner), n: Math.max(...s), m: Math.min(...s) };
       reason.push(v.winner === ctx.seat && ctx.mode === "live" && !ctx.shared
         ? t("Whoever presses the last mouse loses the round; you won {n} of the rounds played (final score {n}–{m}).", score)

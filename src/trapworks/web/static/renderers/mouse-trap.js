@@ -30,6 +30,7 @@ export default function createRenderer(root, ctx) {
   let lastMoved = new Set(); // seats whose mouse the last moving action moved
   const { svg, el } = ctx;
   const t = ctx.t || ((m, v) => m.replace(/\{(\w+)\}/g, (x, k) => (v && k in v ? v[k] : x)));
+  const tn = ctx.tn || ((one, many, n, v) => t(n === 1 ? one : many, { n, ...(v || {}) }));
   // The game's own words (space and part names, the phase, the events): in the page's language.
   const tx = ctx.tx || ((s) => s);
   const txs = (s) => (ctx.txSeats ? ctx.txSeats(s, ctx.seatLabel) : s);
@@ -319,7 +320,7 @@ export default function createRenderer(root, ctx) {
       return t;
     };
     const name = (k) => v.parts[k].replace(" (with rubber band)", "").replace(" (pipe)", "").replace(" (man)", "");
-    line(398, t("The contraption: {n} of {m} parts", { n: v.parts_built, m: v.part_ids.length }), 17, "bold");
+    line(398, tn("The contraption: {n} of {m} parts", "The contraption: {n} of {m} parts", v.parts_built, { m: v.part_ids.length }), 17, "bold");
     if (!v.trap_complete) line(420, t("Next to build: {n}, {part}", { n: v.parts_built + 1, part: tx(name(v.parts_built)) }));
     else line(420, t("Complete: it catches with chance {p}%", { p: (v.capture_chance * 100).toLocaleString(ctx.lang || "en", { minimumFractionDigits: 1, maximumFractionDigits: 1 }) }));
     const last = v.last_firing;
@@ -430,7 +431,7 @@ export default function createRenderer(root, ctx) {
       el("span", { class: "mt-dot", style: `background:${MOUSE_COLOURS[seat]}`, "aria-hidden": "true" }, p);
       const mouse = mouseName(seat);
       p.append(caught ? t("{who} ({mouse}): caught", { who: ctx.seatLabel(seat), mouse })
-        : t("{who} ({mouse}): {n} cheese", { who: ctx.seatLabel(seat), mouse, n }));
+        : tn("{who} ({mouse}): {n} cheese", "{who} ({mouse}): {n} cheese", n, { who: ctx.seatLabel(seat), mouse }));
       if (!caught && n) p.append(cheeseCards(n));
     });
     turnBar.replaceChildren();
