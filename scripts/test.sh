@@ -40,6 +40,13 @@ if [ ! -f tests/web/axe/node_modules/axe-core/axe.min.js ]; then
   (cd tests/web/axe && npm ci --no-audit --no-fund --silent)
 fi
 
+# TypeScript and ESLint for the web front end (tests/web/lint: JSDoc types checked by tsc --checkJs,
+# no build step; ESLint's recommended rules), pinned by its package-lock.
+if [ ! -x tests/web/lint/node_modules/.bin/tsc ] || [ ! -x tests/web/lint/node_modules/.bin/eslint ]; then
+  command -v npm >/dev/null 2>&1 || { as_root apt-get update -qq; as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; }
+  (cd tests/web/lint && npm ci --no-audit --no-fund --silent)
+fi
+
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip setuptools  # the venv's own are old (pip 23, setuptools 65)
 .venv/bin/python -m pip install -q -e ".[test,postgres]"
@@ -49,6 +56,9 @@ echo "ruff check, ruff format --check, mypy..."
 .venv/bin/ruff check src tests bench
 .venv/bin/ruff format --check src tests bench
 .venv/bin/mypy
+echo "tsc --checkJs --noEmit, eslint (the web front end)..."
+(cd tests/web/lint && node_modules/.bin/tsc --checkJs --noEmit -p tsconfig.json)
+tests/web/lint/node_modules/.bin/eslint --config tests/web/lint/eslint.config.mjs src/trapworks/web/static
 # With arguments: pytest with them, as asked. Without: the whole suite as three pytest processes
 # at once, each a lane that writes its own report, shown when all are done:
 #   web   the web and server tests (they hold the PostgreSQL tests): mostly waits on the browser,

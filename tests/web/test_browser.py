@@ -9,7 +9,7 @@ import signal
 import httpx
 import pytest
 
-from .web_helpers import ARTIFACTS, CHROMIUM, ServerProcess
+from .web_helpers import ARTIFACTS, CHROMIUM, ServerProcess, open_new_game
 
 pytestmark = [
     pytest.mark.browser,
@@ -67,7 +67,7 @@ def test_last_mouse_lost_against_ai_played_to_the_end_of_the_match_by_clicking(s
     errors = []
     page = new_page(browser, errors)
     page.goto(server.url + "/")
-    page.wait_for_selector("body[data-ready='1']")
+    open_new_game(page)
     assert page.locator("[data-testid=game-select]").input_value() == "last-mouse-lost"
     # Options are checked by the server as they are typed: the game's own message, Create disabled.
     # (Options with a fixed set of values, such as rules, are offered as a list instead.)
@@ -175,7 +175,7 @@ def test_two_humans_each_sees_the_others_move(server, browser):
     errors = []
     host = new_page(browser, errors)
     host.goto(server.url + "/")
-    host.wait_for_selector("body[data-ready='1']")
+    open_new_game(host)
     host.select_option("[data-testid=seat-1]", "invite")
     host.click("[data-testid=create]")
     host.wait_for_selector("#created:not([hidden])")

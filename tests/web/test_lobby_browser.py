@@ -10,7 +10,7 @@ import os
 import httpx
 import pytest
 
-from .web_helpers import ARTIFACTS, CHROMIUM, ServerProcess
+from .web_helpers import ARTIFACTS, CHROMIUM, ServerProcess, open_new_game
 
 pytestmark = [
     pytest.mark.browser,
@@ -46,7 +46,7 @@ def open_lobby(browser, server, width, height, errors):
     page = context.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server.url + "/")
-    page.wait_for_selector("body[data-ready='1']")
+    open_new_game(page)
     return page
 
 

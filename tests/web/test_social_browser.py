@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from .test_game_page import AXE
-from .web_helpers import ARTIFACTS
+from .web_helpers import ARTIFACTS, open_new_game
 
 pytestmark = pytest.mark.browser
 SHOTS = ARTIFACTS / "social"
@@ -157,6 +157,7 @@ def test_joining_an_open_table_from_the_lobby_list(server, browser):
         a.fill("[data-testid=name]", "Host")
         a.click("[data-testid=name-save]")
         wait_text(a, "[data-testid=name-note]", "Saved")
+        open_new_game(a)
         a.select_option("[data-testid=game-select]", "last-mouse-lost")
         a.select_option("[data-testid=seat-1]", "invite")
         a.check("[data-testid=public]")

@@ -130,6 +130,14 @@ class ServerProcess:
             self.proc.stdout.close()
 
 
+def open_new_game(page) -> None:
+    """The home page's full new-game form is a dialog (issue 39): open it (once the page is ready)."""
+    page.wait_for_selector("body[data-ready='1']", timeout=20000)
+    if not page.evaluate("() => document.getElementById('new-game-dialog').open"):
+        page.click("[data-testid=open-new-game]")
+    page.wait_for_selector("#new-game-dialog[open]")
+
+
 def wait_for(predicate, timeout: float = 10.0, interval: float = 0.02, what: str = "condition"):
     deadline = time.monotonic() + timeout
     while True:

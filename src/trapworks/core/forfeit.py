@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from .game import State
 
-Reason = Literal["resigned", "out_of_time", "aborted"]
+Reason = Literal["resigned", "out_of_time", "aborted", "left"]
 
 
 class ForfeitReason(StrEnum):
@@ -33,6 +33,7 @@ class ForfeitReason(StrEnum):
     RESIGNED = "resigned"
     OUT_OF_TIME = "out_of_time"
     ABORTED = "aborted"
+    LEFT = "left"  # gone longer than the wait, and another player claimed the game (issue 39)
 
     @property
     def words(self) -> str:
@@ -44,6 +45,7 @@ _REASON_WORDS = {
     ForfeitReason.RESIGNED: "resigned",
     ForfeitReason.OUT_OF_TIME: "ran out of time",
     ForfeitReason.ABORTED: "aborted the game",
+    ForfeitReason.LEFT: "left the game",
 }
 REASONS: tuple[str, ...] = tuple(r.value for r in ForfeitReason)
 

@@ -37,7 +37,7 @@ class ForfeitModel(BaseModel):
     """A seat out of the game off the board (core/forfeit.py)."""
 
     seat: StrictInt | None = Field(description="The seat (null: the game was aborted).")
-    reason: Literal["resigned", "out_of_time", "aborted"]
+    reason: Literal["resigned", "out_of_time", "aborted", "left"]
     ply: StrictInt = Field(description="Actions applied when it happened.")
 
 

@@ -17,6 +17,7 @@ export function account() { return current && current.account; }
 // A request with the session cookie: the CSRF header, then the same {ok, status, data, error} as api().
 export async function send(method, url, body) {
   if (!csrf) await me();
+  /** @type {RequestInit & {headers: Record<string, string>}} */
   const init = { method, headers: { "x-csrf-token": csrf }, credentials: "same-origin" };
   if (body !== undefined) { init.headers["content-type"] = "application/json"; init.body = JSON.stringify(body); }
   let res;

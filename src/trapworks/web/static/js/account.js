@@ -4,6 +4,9 @@ import { api, clear, el, rememberGame } from "/static/js/dom.js";
 import { account, heldSeats, me, send, syncSeats } from "/static/js/account-api.js";
 import { t, tn, translatePage, tx } from "/static/js/i18n.js";
 
+// The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
+// page's HTML says which; TypeScript checks the rest).
+/** @type {(id: string) => any} */
 const $ = (id) => document.getElementById(id);
 const STATES = { your_turn: () => t("Your turn"), waiting: () => t("Waiting"), finished: () => t("Finished") };
 const RESULTS = { won: () => t("Won"), lost: () => t("Lost"), drawn: () => t("Drawn"), aborted: () => t("Aborted") };

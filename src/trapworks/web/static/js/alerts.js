@@ -45,7 +45,7 @@ export function createAlerts(controls, { baseTitle, seat, gameTitle }) {
 
   function beep() {
     try {
-      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      audio = audio || new (window.AudioContext || /** @type {any} */ (window).webkitAudioContext)();
       if (audio.state === "suspended") audio.resume();
       const osc = audio.createOscillator();
       const gain = audio.createGain();

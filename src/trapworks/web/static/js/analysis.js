@@ -69,7 +69,7 @@ export function showAnalysis(card, log, data, { label, onPick }) {
     tag.title = marks.map((x) => x.w.text).join("\n");
   }
   return function markStep(step) {
-    for (const li of list.children) li.classList.toggle("current", +li.dataset.ply === step - 1);
+    for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (list.children)) li.classList.toggle("current", +li.dataset.ply === step - 1);
     const current = list.querySelector("li.current");
     if (current) current.scrollIntoView({ block: "nearest" });
   };

@@ -86,7 +86,7 @@ function roving(container) {
     const target = e.shiftKey ? rest.filter((n) => !follows(n)).pop() : rest.find(follows);
     if (!target) return; // the browser's own Tab leaves the page
     e.preventDefault();
-    target.focus();
+    /** @type {HTMLElement} */ (target).focus();
   });
 }
 

@@ -127,6 +127,14 @@ export function createControls({ box, gid, token, info, message, seatLabel }) {
         b.disabled = true;
         if ((await post("hand-over", { seat })).ok) message(t("{who} is played by the computer now.", { who: seatLabel(seat) }));
       });
+      // ...or end it, as lichess lets one claim the game (issue 39): the gone seat is out.
+      if ((c.claimable || []).includes(seat)) {
+        const claim = el("button", { type: "button", class: "primary", text: t("Claim the game"), "data-testid": `claim-${seat}` }, p);
+        claim.addEventListener("click", async () => {
+          claim.disabled = true;
+          if (!(await post("claim-win", { seat })).ok) claim.disabled = false;
+        });
+      }
     }
     if (u.terminal) {
       renderRematch(el("div", { class: "rematch-status" }, box), u);

@@ -11,18 +11,35 @@ function setAttrs(node, attrs) {
   return node;
 }
 
+/**
+ * A new HTML element with attributes (`text`: its text; `on...`: a listener), appended to `parent`.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, any>} [attrs]
+ * @param {Node|null} [parent]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function el(tag, attrs, parent) {
   const node = setAttrs(document.createElement(tag), attrs);
   if (parent) parent.appendChild(node);
   return node;
 }
 
+/**
+ * A new SVG element, as `el`.
+ * @template {keyof SVGElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, any>} [attrs]
+ * @param {Node|null} [parent]
+ * @returns {SVGElementTagNameMap[K]}
+ */
 export function svg(tag, attrs, parent) {
   const node = setAttrs(document.createElementNS(SVG_NS, tag), attrs);
   if (parent) parent.appendChild(node);
   return node;
 }
 
+/** @template {Node} N @param {N} node @returns {N} */
 export function clear(node) {
   while (node.firstChild) node.removeChild(node.firstChild);
   return node;

@@ -10,11 +10,15 @@ import { createChat } from "/static/js/chat.js";
 import { nameField, storedName } from "/static/js/names.js";
 import { applyPresence, drawPlayers, startHeartbeat } from "/static/js/presence.js";
 import { createClock } from "/static/js/clock.js";
+import { createStrips } from "/static/js/strips.js";
 import { createControls } from "/static/js/controls.js";
 import { createFeatures } from "/static/js/features.js";
 import { setupRules } from "/static/js/rules.js";
 import { setupSettings } from "/static/js/settings.js";
 
+// The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
+// page's HTML says which; TypeScript checks the rest).
+/** @type {(id: string) => any} */
 const $ = (id) => document.getElementById(id);
 const gid = decodeURIComponent(location.pathname.split("/")[2] || "");
 const params = hashParams();
@@ -27,6 +31,7 @@ let rendererCtx = null; // the renderer's context: its say() words events for th
 let controls = null; // js/controls.js: resign, abort, rematch, hand-over
 let features = null; // js/features.js: the server's features' own page parts (takeback, ...)
 let clockView = null; // js/clock.js: the countdown from the server's numbers
+const strips = createStrips($("strip-top"), $("strip-bottom")); // js/strips.js: the players beside the board
 let ws = null;
 let latest = null; // the newest state received (may be ahead of what is drawn)
 let log = [];
@@ -209,6 +214,14 @@ function drawEndScreen(u) {
   const box = $("end-screen");
   clear(box);
   const summary = controls.endSummary(u) || (renderer && renderer.summary && renderer.summary(u)) || {};
+  // The result for this page's player first, in one word, as lichess and BGA say it (issue 39).
+  const seated = info.seat !== null && !hotSeat && !(u.ending && u.ending.aborted);
+  if (seated) {
+    const won = (u.winners || []).includes(info.seat);
+    const kind = won ? "won" : (u.winners || []).length ? "lost" : "draw";
+    const words = { won: t("You won"), lost: t("You lost"), draw: t("No winner") }[kind];
+    el("p", { class: `end-badge end-${kind}`, text: words, "data-testid": "end-badge" }, box);
+  }
   el("h2", { id: "end-title", text: summary.title || resultHeadline(u) }, box);
   for (const line of summary.reason || []) el("p", { text: line, "data-testid": "end-reason" }, box);
   if (summary.scores && summary.scores.length) {
@@ -236,7 +249,7 @@ function drawEndScreen(u) {
   }
   el("a", { href: "/", text: t("New game"), "data-testid": "new-game" }, actions);
   el("a", { href: $("record").href, text: t("Download record"), download: "", "data-testid": "end-record" }, actions);
-  el("a", { href: $("replay").href, text: t("Replay"), "data-testid": "end-replay" }, actions);
+  el("a", { href: $("replay").href, text: t("Review the game"), "data-testid": "end-replay" }, actions);
   el("button", { type: "button", text: t("Look at the board"), "data-testid": "close-end",
                  onclick: () => { box.hidden = true; $("show-result").hidden = false; $("show-result").focus(); } }, actions);
   controls.endLinks(actions);
@@ -244,7 +257,7 @@ function drawEndScreen(u) {
   controls.renderRematch($("end-links"));
   box.hidden = false;
   // The dialog takes the focus (issue 27): its first action, so Enter plays again.
-  const first = actions.querySelector("button, a");
+  const first = /** @type {HTMLElement|null} */ (actions.querySelector("button, a"));
   if (first) first.focus({ preventScroll: true });
 }
 
@@ -254,6 +267,11 @@ function drawPlayersNow(u) {
   // On a shared screen nobody is "you" (issue 27: one vocabulary for seats).
   drawPlayers($("players"), info.players, { viewer: hotSeat ? null : info.seat, toMove: u.to_move, terminal: u.terminal, winners: u.winners,
                                             out: (u.ending && u.ending.out) || [], handed });
+  drawStrips(u);
+}
+
+function drawStrips(u) {
+  strips.draw(info.players, { viewer: hotSeat ? null : info.seat, toMove: u.to_move, terminal: !!u.terminal, winners: u.winners });
 }
 
 function drawShell(u) {
@@ -298,11 +316,19 @@ function drawShell(u) {
 let barHeld = 0;
 function holdBar() {
   const bar = $("actionbar");
+  keyboardScroll(bar);
   if (document.body.dataset.terminal === "1") { barHeld = 0; bar.style.minHeight = ""; return; } // over: nothing to hold
   const h = bar.getBoundingClientRect().height;
   if (h > barHeld + 0.5) { barHeld = h; bar.style.minHeight = `${Math.ceil(h)}px`; }
 }
-window.addEventListener("resize", () => { barHeld = 0; $("actionbar").style.minHeight = ""; });
+window.addEventListener("resize", () => { barHeld = 0; $("actionbar").style.minHeight = ""; keyboardScroll($("actionbar")); });
+
+// A region that scrolls (the action bar beside a phone's board in landscape) is one a keyboard can
+// reach and scroll (WCAG 2.1.1; axe: scrollable-region-focusable); one that does not is no tab stop.
+function keyboardScroll(box) {
+  if (box.scrollHeight > box.clientHeight + 1) box.tabIndex = 0;
+  else box.removeAttribute("tabindex");
+}
 
 function onState(msg) {
   latest = msg;
@@ -329,6 +355,7 @@ function onState(msg) {
     // what the player is doing on the board (mice selected, a pawn picked, a hint shown) and show
     // the last move's events twice. The rest of the page (drawShell) takes it as usual.
     const key = boardKey(u);
+    drawStrips(u); // before the board: a renderer that scrolls its board to a piece measures the final layout
     try {
       if (key !== drawnBoard.key || drawnBoard.renderer !== renderer) {
         drawnBoard = { key: null, renderer };
@@ -363,7 +390,7 @@ function focusBoardOnArrival() {
   if (arrivedOnBoard || document.body.dataset.myTurn !== "1") return;
   arrivedOnBoard = true;
   if (document.activeElement && document.activeElement !== document.body) return;
-  const first = document.querySelector("#board [data-kbd]");
+  const first = /** @type {HTMLElement|null} */ (document.querySelector("#board [data-kbd]"));
   if (first) first.focus({ preventScroll: true });
 }
 
@@ -422,7 +449,7 @@ function connect() {
   sock.addEventListener("message", (e) => { if (mine === generation) onMessage(e); });
   sock.addEventListener("close", () => {
     if (mine !== generation) return; // a seat switch closed it on purpose
-    for (const [ref, resolve] of pending) resolve({ ok: false, error: t("connection lost; reconnecting…"), tag: "connection" });
+    for (const resolve of pending.values()) resolve({ ok: false, error: t("connection lost; reconnecting…"), tag: "connection" });
     pending.clear();
     if (stopped) { setStatus(t("disconnected"), true); return; }
     setStatus(t("connection lost; reconnecting in {s} s…", { s: (backoff / 1000).toFixed(1) }), true);
@@ -624,7 +651,7 @@ async function openSeat(first = false) {
     features = createFeatures(area);
   }
   features.load(info, { gid, token, request, message, seatLabel }).then(() => { if (latest) features.update(latest); });
-  clockView = clockView || createClock($("clockbar"), { seatLabel }); // one countdown for the page
+  clockView = clockView || createClock($("clockbar"), { seatLabel, onTick: strips.tick }); // one countdown for the page
   document.body.dataset.renderer = loaded.url;
   onState(r.data.state);
   stopped = false;

@@ -22,6 +22,11 @@ function reducedMotion() {
     window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
+/**
+ * What a renderer is given (its ctx): the game, the page's seat and players, and the page's helpers.
+ * @param {{gameId: string, mode: string, seat: number|null, players: any[], options: any, fast?: boolean,
+ *          message?: (text: string, kind?: string) => void, bar?: HTMLElement, side?: HTMLElement}} spec
+ */
 export function baseContext({ gameId, mode, seat, players, options, fast, message, bar, side }) {
   const labelOf = (s) => {
     if (s === -1) return t("Chance");

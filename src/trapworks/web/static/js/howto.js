@@ -58,6 +58,13 @@ const DRAWINGS = {
   "dead-end-drive": drawDeadEndDrive,
 };
 
+// A game's small drawing alone (the home page's game tiles, issue 39); false when it has none.
+export function drawGameArt(box, gameId) {
+  if (!DRAWINGS[gameId]) return false;
+  DRAWINGS[gameId](box);
+  return true;
+}
+
 export function showHowToPlay(box, gameId, title, steps) {
   if (!steps || !steps.length) return;
   const panel = el("details", { class: "how-to-play card-inset", open: true, "data-how-to-play": gameId }, box);

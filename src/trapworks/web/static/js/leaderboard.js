@@ -3,6 +3,9 @@ import { api, clear, el } from "/static/js/dom.js";
 import { ratingText } from "/static/js/account-api.js";
 import { t, tn, translatePage, tx } from "/static/js/i18n.js";
 
+// The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
+// page's HTML says which; TypeScript checks the rest).
+/** @type {(id: string) => any} */
 const $ = (id) => document.getElementById(id);
 let catalog = [];
 

@@ -7,6 +7,9 @@ import { nameField } from "/static/js/names.js";
 import { startTables } from "/static/js/tables.js";
 import { t, tx } from "/static/js/i18n.js";
 
+// The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
+// page's HTML says which; TypeScript checks the rest).
+/** @type {(id: string) => any} */
 const $ = (id) => document.getElementById(id);
 let catalog = [];
 let current = null; // the catalog entry of the chosen game, refreshed by /check
@@ -93,6 +96,7 @@ function renderOptions(entry) {
 }
 
 // AI seats in players' words: three levels up front, every other agent behind "More agents".
+/** @type {Array<[string, () => string]>} */
 const LEVELS = [["easy", () => t("Computer: Easy")], ["medium", () => t("Computer: Medium")], ["hard", () => t("Computer: Hard")]];
 function defaultAgent(agents) {
   for (const name of ["medium", "perfect", "hard", "heuristic", "easy", "random"]) if (agents.includes(name)) return name;
@@ -101,7 +105,7 @@ function defaultAgent(agents) {
 
 function renderSeats(entry) {
   // Read the choices before clearing them (a re-render keeps each seat's choice).
-  const previous = [...document.querySelectorAll("[data-seat]")].map((s) => s.value);
+  const previous = [.../** @type {NodeListOf<HTMLSelectElement>} */ (document.querySelectorAll("[data-seat]"))].map((s) => s.value);
   const box = clear($("seats"));
   const levels = LEVELS.filter(([name]) => entry.agents.includes(name));
   const others = entry.agents.filter((a) => !LEVELS.some(([name]) => name === a));
@@ -160,7 +164,7 @@ function chooseGame(id) {
 
 async function create() {
   $("create-error").textContent = "";
-  const seatChoices = [...document.querySelectorAll("[data-seat]")].map((s) => s.value);
+  const seatChoices = [.../** @type {NodeListOf<HTMLSelectElement>} */ (document.querySelectorAll("[data-seat]"))].map((s) => s.value);
   // An invited seat gets a one-use invite link (its token goes only to the friend who opens it).
   const seats = seatChoices.map((v) => v.startsWith("agent:") ? { kind: "agent", agent: v.slice(6) }
     : { kind: "human", invite: v === "invite" });
@@ -217,7 +221,9 @@ function linkRow(box, title, link, testId) {
   return p;
 }
 
-function showLinks(game, seatChoices) {
+export function showLinks(game, seatChoices) {
+  const dialog = $("new-game-dialog");
+  if (dialog && dialog.open) dialog.close();
   const section = $("created");
   section.hidden = false;
   const box = clear($("created-links"));
@@ -257,8 +263,23 @@ function renderMyGames() {
   }
 }
 
+// The full options of a new game, in their dialog (issue 39: the home page shows the games, not a form).
+export function openNewGame(gameId) {
+  const select = $("game-select");
+  if (gameId && catalog.some((g) => g.id === gameId) && select.value !== gameId) {
+    select.value = gameId;
+    chooseGame(gameId);
+  }
+  const dialog = $("new-game-dialog");
+  if (!dialog.open) dialog.showModal();
+  select.focus();
+}
+
+export function refreshMyGames() { renderMyGames(); }
+
 async function init() {
   renderMyGames();
+  $("new-game-close").addEventListener("click", () => $("new-game-dialog").close());
   // The name is kept in this browser; each game page sends it with the seat (names.js).
   nameField($("lobby-name"), { label: t("Your name (shown to the other players)") });
   tables = startTables($("tables"), $("tables-error"));
@@ -276,6 +297,10 @@ async function init() {
   $("create").addEventListener("click", create);
   $("more-agents").addEventListener("change", () => renderSeats(current));
   $("public").addEventListener("change", () => renderSeats(current));
+  const opener = $("open-new-game");
+  if (opener) opener.addEventListener("click", () => openNewGame(select.value));
+  // A link to the form of one game (/?game=...) or to the form (#new-game) opens it.
+  if (wanted || location.hash === "#new-game") openNewGame(select.value);
   document.body.dataset.ready = "1";
 }
 

@@ -27,6 +27,7 @@ function subject(owner, viewer, players) {
 
 // Lines of the log: [{plies: [first, ..., last], owner, text}], from entries keyed by ply.
 export function logLines(entries, viewer, players) {
+  /** @type {{plies: number[], owner: any, parts: string[], text?: string}[]} */
   const lines = [];
   for (const entry of entries) {
     if (!entry || !entry.story) continue;
@@ -77,7 +78,7 @@ export function renderLog(container, entries, ctx) {
 async function showMoment(ply, title, ctx) {
   if (!ctx.gid) return;
   const r = await api("GET", `/api/games/${encodeURIComponent(ctx.gid)}/moment/${ply}?token=${encodeURIComponent(ctx.token)}`);
-  let dialog = document.getElementById("moment");
+  let dialog = /** @type {HTMLDialogElement|null} */ (document.getElementById("moment"));
   if (!dialog) {
     dialog = el("dialog", { id: "moment", class: "moment", "aria-labelledby": "moment-title" }, document.body);
   }

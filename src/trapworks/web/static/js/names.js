@@ -32,6 +32,10 @@ export function localProblem(name) {
 
 // A "Your name" field with a Save button. `onSave(name)` may return a Promise of an error text
 // (the server's refusal), shown under the field; the name is kept in this browser once accepted.
+/**
+ * @param {HTMLElement} parent
+ * @param {{onSave?: (name: string) => any, label?: string, testId?: string}} [opts]
+ */
 export function nameField(parent, { onSave, label = t("Your name"), testId = "name" } = {}) {
   const form = el("form", { class: "name-field", "data-testid": `${testId}-form` }, parent);
   const id = `${testId}-input`;

@@ -134,7 +134,9 @@ async function listSeeks() {
 
 function build(main) {
   const card = el("section", { class: "card", id: "quick-game", "aria-labelledby": "quick-title", "data-testid": "quick-game" });
-  main.insertBefore(card, main.firstChild);
+  const slot = document.getElementById("quick-slot"); // the home page's place for it (issue 39)
+  if (slot) slot.replaceWith(card);
+  else main.insertBefore(card, main.firstChild);
   el("h2", { id: "quick-title", text: t("Quick game") }, card);
   el("p", { class: "muted small", text: t("Play someone now: you are paired with the nearest rating, the range widening as you wait; if nobody comes, the computer plays you after the wait you choose.") }, card);
   const row = el("div", { class: "quick-row" }, card);

@@ -6,6 +6,9 @@ import { renderLog } from "/static/js/log.js";
 import { loadAnalysis, showAnalysis } from "/static/js/analysis.js";
 import { forfeitWords, seatName, t, translatePage, tx } from "/static/js/i18n.js";
 
+// The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
+// page's HTML says which; TypeScript checks the rest).
+/** @type {(id: string) => any} */
 const $ = (id) => document.getElementById(id);
 let data = null;
 let renderer = null;
@@ -13,6 +16,7 @@ let at = 0;
 let timer = null;
 let queue = Promise.resolve();
 let gameId = ""; // the game's id where the page knows it (its analysis is asked for)
+/** @type {(step: number) => void} */
 let markStep = () => {};
 let seats = []; // who sat where: [{seat, name, kind, agent, label}] (seatsOf)
 

@@ -75,7 +75,7 @@ export function drawSettings(box) {
   input.checked = s.sound;
   input.addEventListener("change", () => {
     change({ sound: input.checked });
-    const page = document.querySelector("[data-testid=alert-sound]");
+    const page = /** @type {HTMLInputElement|null} */ (document.querySelector("[data-testid=alert-sound]"));
     if (page) page.checked = input.checked;
   });
   label.appendChild(document.createTextNode(` ${t("A sound when it is my turn")}`));

@@ -31,6 +31,7 @@ export default function createRenderer(root, ctx) {
     .bt-seat.to-move { border-color: #111; }
     .bt-status { margin: .3em 0; font-weight: 600; }
     .bt-feel { padding: .3em .6em; border-radius: .4em; color: #fff; display: inline-block; margin: .2em 0; }
+    .bt-feel .bt-show-number { font-size: .8em; padding: 0 .45em; min-height: 0; margin-left: .3em; background: #fff; color: #1f2328; }
     .bt-controls button { font-size: 1em; margin: .2em .3em .2em 0; padding: .3em .9em; }
     .bt-result { margin: .3em 0; padding: .3em .6em; border-radius: .4em; display: inline-block; }
     .bt-result.tripped { background: #fee2e2; color: #991b1b; }
@@ -282,7 +283,15 @@ export default function createRenderer(root, ctx) {
       feel.hidden = false;
       feel.className = "bt-feel";
       feel.style.background = FEEL_COLOUR[v.reading.feel] || "#333";
-      feel.textContent = t("You feel piece {id}: {feel} (tension {tension})", { id: v.reading.piece, feel: feelWord(v.reading.feel), tension: num(v.reading.reading) });
+      // The feel in words a player acts on (issue 39); the measured number only on demand.
+      const advice = { loose: t("likely safe to take"), light: t("a small risk"), firm: t("risky"),
+                       tight: t("very risky: think about passing") }[v.reading.feel] || "";
+      feel.textContent = t("You feel piece {id}: {feel}", { id: v.reading.piece, feel: feelWord(v.reading.feel) })
+        + (advice ? ` — ${advice}` : "") + " ";
+      const number = el("span", { class: "bt-tension", text: t("(tension {tension})", { tension: num(v.reading.reading) }), hidden: true }, feel);
+      const show = el("button", { type: "button", class: "bt-show-number", text: t("number"), "aria-expanded": "false",
+                                  "data-testid": "feel-number" }, feel);
+      show.addEventListener("click", () => { number.hidden = !number.hidden; show.setAttribute("aria-expanded", String(!number.hidden)); });
       feel.dataset.feel = v.reading.feel;
       feel.dataset.piece = v.reading.piece;
     } else {

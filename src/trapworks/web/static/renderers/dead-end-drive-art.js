@@ -251,7 +251,7 @@ export function trapIcon(p, kind, x, y, w, h) {
       break;
     case "bookcase":
       mk("rect", { x: 3, y: 2, width: 18, height: 20, fill: PALETTE.woodDark, stroke: "#2d1b0c", "stroke-width": 1 }, g);
-      for (const [row, cols] of [[4, ["#b91c1c", "#1d4ed8", "#15803d", "#ca8a04", "#7e22ce"]], [10.5, ["#0f766e", "#be185d", "#a16207", "#1e3a8a", "#b91c1c"]], [17, ["#15803d", "#ca8a04", "#7e22ce", "#be185d", "#0f766e"]]]) {
+      for (const [row, cols] of /** @type {Array<[number, string[]]>} */ ([[4, ["#b91c1c", "#1d4ed8", "#15803d", "#ca8a04", "#7e22ce"]], [10.5, ["#0f766e", "#be185d", "#a16207", "#1e3a8a", "#b91c1c"]], [17, ["#15803d", "#ca8a04", "#7e22ce", "#be185d", "#0f766e"]]])) {
         cols.forEach((c, i) => mk("rect", { x: 4.5 + i * 3.1, y: row, width: 2.6, height: 4.6, fill: c }, g));
       }
       break;
@@ -513,6 +513,7 @@ export function detectiveIcon(p, x, y, w, h) {
 
 // A card face as an inline <svg> (the caller puts it in an HTML element): a trap card names its trap,
 // a character card shows the character's portrait in their colour.
+/** @param {string} kind @param {{letter?: string, colour?: string, w?: number, h?: number}} [face] */
 export function cardFace(kind, { letter, colour, w = 40, h = 54 } = {}) {
   const s = mk("svg", { viewBox: "0 0 40 54", width: w, height: h, "aria-hidden": "true", class: "ded-card-art" });
   const band = kind === "character" ? colour : kind === "wild" ? "#facc15" : kind === "detective" ? "#44403c"

@@ -749,7 +749,7 @@ export default function createRenderer(root, ctx) {
       }
       inside.append(copy);
     }
-    const ring = svg("circle", { cx: x, cy: y, r: reach, fill: "none", stroke: TRAP_COLOURS[ev.trap], "stroke-width": 1.2 }, lens);
+    svg("circle", { cx: x, cy: y, r: reach, fill: "none", stroke: TRAP_COLOURS[ev.trap], "stroke-width": 1.2 }, lens);
     const name = (view.pawns.find((p) => p.letter === ev.pawn) || { name: ev.pawn }).name;
     // a two-line caption under the spotlight, narrow enough for a phone's view of the board
     const lines = [t("{trap} trap!", { trap: tx(`${ev.trap[0].toUpperCase()}${ev.trap.slice(1)}`) }), t("{name} is knocked off", { name })];

@@ -157,7 +157,7 @@ export default function createRenderer(root, ctx) {
   });
   board.addEventListener("pointermove", (e) => {
     if (!drag) return;
-    const g = mouseAt(e.clientX, e.clientY);
+    const g = /** @type {SVGElement|null} */ (mouseAt(e.clientX, e.clientY));
     if (!g || +g.dataset.row !== drag.row) return;
     const i = +g.dataset.mouse;
     if (i === drag.start && !drag.moved) return;
@@ -183,7 +183,7 @@ export default function createRenderer(root, ctx) {
     if (d.moved) return;
     toggle(d.row, d.start);
   });
-  document.addEventListener("keydown", (e) => {
+  document.addEventListener("keydown", (/** @type {KeyboardEvent & {target: any}} */ e) => {
     if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA" || e.target.tagName === "BUTTON"
         || e.target.tagName === "A" || (e.target.closest && e.target.closest("[data-kbd]")))) return;
     if (e.key === "Enter" && selection.mice.size) press();

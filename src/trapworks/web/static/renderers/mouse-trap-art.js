@@ -440,7 +440,7 @@ const BOWL_PATHS = [
 ];
 
 export function pose(p) {
-  const rot = (deg, [x, y]) => `rotate(${deg.toFixed(2)} ${x} ${y})`;
+  const rot = (/** @type {number} */ deg, /** @type {number[]} */ [x, y]) => `rotate(${deg.toFixed(2)} ${x} ${y})`;
   const tr = (dx, dy) => `translate(${dx.toFixed(2)},${dy.toFixed(2)})`;
   const out = {};
   out.crank = rot(360 * c01(p), PARTS.crank.pivot);

@@ -1,0 +1,97 @@
+"""Claim the game against a player who left (issue 39), as lichess offers "claim victory".
+
+A human seat whose player has been gone longer than the game's wait (the same rule and the same
+wait as the hand-over's: no socket on any node for `hand_over_after` seconds, an invited friend not
+arrived yet longer) may be claimed against by another player of the game: the gone seat is out of
+the game, as a resignation puts it ("left the game" in the record), and the game's own forfeit
+policy (core/forfeit.py, the kernel) says who wins and whether the game goes on, a stand-in agent
+playing the seat's turns where it does. The server decides no rule: a claim is a forfeit.
+
+Each player's update lists the seats they may claim against (`controls.claimable`); the route is
+POST /api/games/{gid}/claim-win {token, seat}.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import BaseModel, Field
+
+from ..errors import ServiceError
+from ..messages import ERROR_REPLIES, MAX_TOKEN, ControlReply
+from ..room import Room
+from . import Feature
+from .handover import HandOver
+from .resign import forfeit, player_of
+
+if TYPE_CHECKING:
+    from fastapi import APIRouter
+
+__all__ = ["Claim", "ClaimWin"]
+
+
+class ClaimWin(BaseModel):
+    """Claim the game against seat `seat`, whose player left."""
+
+    token: str = Field(max_length=MAX_TOKEN, description="your seat token")
+    seat: int = Field(ge=0, le=64, description="the seat whose player left (0-based)")
+
+
+class Claim(Feature):
+    name = "claim"
+    order = 61  # just after the hand-over, whose rule of who is gone it uses
+    commands: ClassVar[tuple[type[BaseModel], ...]] = (ClaimWin,)  # POST .../claim-win
+    translations: ClassVar[dict[str, dict[str, str]]] = {
+        "fr": {
+            "the game is over: there is nothing to claim": "la partie est finie : il n'y a rien à réclamer",
+            "seat {x} cannot be claimed against: only another player's seat whose player has had no "
+            "connection for {wait} s": "la place {x} ne peut pas être réclamée : seulement la place "
+            "d'un autre joueur resté sans connexion depuis {wait} s",
+        }
+    }
+
+    def routes(self, router: APIRouter) -> None:
+        @router.post(
+            "/api/games/{gid}/claim-win",
+            response_model=ControlReply,
+            responses=ERROR_REPLIES,
+            summary="Claim the game against a player who left (gone longer than the hand-over wait)",
+        )
+        async def claim_win(gid: str, body: ClaimWin) -> dict[str, Any]:
+            return await self.claim(gid, body)
+
+    def claimable(self, room: Room, viewer: int | None) -> list[int]:
+        """The seats `viewer` may claim against now: gone as long as the hand-over asks."""
+        if viewer is None or viewer not in room.humans() or room.ended():
+            return []
+        return self.host.feature(HandOver)._handable(room, viewer)  # one rule of who is gone
+
+    def update(self, room: Room, viewer: int | None, state: Any) -> dict[str, Any]:
+        if state is not room.state:
+            return {}
+        return {"controls": {"claimable": self.claimable(room, viewer)}}
+
+    async def claim(self, gid: str, cmd: ClaimWin) -> dict[str, Any]:
+        room = self.host.get(gid)
+        by = player_of(room, cmd.token, "claim a game")
+        if cmd.seat >= len(room.stored.seats):
+            last = len(room.stored.seats) - 1
+            raise ServiceError(400, "bad_seat", f"seat {cmd.seat}: a seat number from 0 to {last}")
+        async with room.lock:
+            await room.refresh_locked()
+            if room.ended():
+                raise ServiceError(409, "game_over", "the game is over: there is nothing to claim")
+            if room.stored.seats[by]["kind"] != "human":
+                raise ServiceError(403, "seat_handed", "your own seat is played by an AI now")
+            if cmd.seat not in self.claimable(room, by):
+                wait = room.control.data["hand_over_after"]
+                raise ServiceError(
+                    409,
+                    "not_gone",
+                    f"seat {cmd.seat + 1} cannot be claimed against: only another player's seat whose "
+                    f"player has had no connection for {wait:g} s",
+                )
+            await forfeit(room, cmd.seat, "left")
+            self.host.feature(HandOver).local(room).gone_since.pop(cmd.seat, None)
+        room.schedule_advance()
+        return {"ok": True, "ended": room.ended(), "ply": room.ply()}

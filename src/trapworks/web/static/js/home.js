@@ -1,0 +1,95 @@
+// The home page's front door (issue 39): the four games as tiles, each with one-tap "Play the
+// computer" (at the level last chosen, remembered in this browser) and "Play a friend" (a link to
+// send); the full options (seats, clock, variants, position) are one tap away in a dialog.
+import { api, clear, el, rememberGame } from "/static/js/dom.js";
+import { t, tx } from "/static/js/i18n.js";
+import { drawGameArt } from "/static/js/howto.js";
+import { openNewGame, refreshMyGames, showLinks } from "/static/js/lobby.js";
+
+const LEVEL_KEY = "trapworks.level";
+const LEVELS = ["easy", "medium", "hard"];
+
+/** @typedef {{id: string, title: string, players: number, agents: string[], error?: string, howto?: string[]}} CatalogGame */
+
+/** The computer's level: the one last chosen here, else Easy (a new player's first game). */
+function level() {
+  const stored = localStorage.getItem(LEVEL_KEY) || "";
+  return LEVELS.includes(stored) ? stored : "easy";
+}
+
+/** @param {string} text */
+function showError(text) {
+  const box = document.getElementById("home-error");
+  if (box) box.textContent = text;
+}
+
+/**
+ * Make a game with this browser in the first seat and `others` for the rest; straight to it when
+ * nobody is invited, else the links to send.
+ * @param {CatalogGame} game
+ * @param {"computer"|"friend"} against
+ * @param {HTMLButtonElement} button
+ */
+async function play(game, against, button) {
+  showError("");
+  const agent = game.agents.includes(level()) ? level() : game.agents[0];
+  /** @type {Array<{kind: string, invite?: boolean, agent?: string}>} */
+  const seats = [{ kind: "human", invite: false }];
+  for (let i = 1; i < game.players; i++) {
+    // A friend takes the second seat; any seat beyond is the computer's (13 Dead End Drive has four).
+    seats.push(against === "friend" && i === 1 ? { kind: "human", invite: true } : { kind: "agent", agent });
+  }
+  button.disabled = true;
+  const r = await api("POST", "/api/games", { game: game.id, options: {}, seats });
+  button.disabled = false;
+  if (!r.ok) { showError(tx(r.error)); return; }
+  const made = r.data;
+  const me = made.seats[0];
+  rememberGame({ id: made.id, token: me.token, seat: me.seat, game: made.game, title: game.title, label: me.label, link: me.link });
+  if (against === "computer") { location.href = me.link; return; }
+  showLinks(made, seats.map((s, i) => (i === 0 ? "me" : s.kind === "agent" ? `agent:${s.agent}` : "invite")));
+  refreshMyGames();
+}
+
+/** @param {HTMLElement} box @param {CatalogGame} game */
+function tile(box, game) {
+  const card = el("article", { class: "game-tile", "data-game-tile": game.id, "aria-labelledby": `tile-${game.id}` }, box);
+  const art = el("div", { class: "tile-art", "aria-hidden": "true" }, card);
+  if (!drawGameArt(art, game.id)) art.hidden = true;
+  el("h3", { id: `tile-${game.id}`, text: tx(game.title) }, card);
+  const players = game.players === 2 ? t("2 players") : t("{n} players", { n: game.players });
+  el("p", { class: "tile-meta", text: players }, card);
+  const actions = el("div", { class: "tile-actions" }, card);
+  if (game.error) {
+    el("p", { class: "error small", text: tx(game.error) }, actions);
+    return;
+  }
+  const computer = /** @type {HTMLButtonElement} */ (el("button", { type: "button", class: "primary", text: t("Play the computer"),
+    "data-testid": `play-computer-${game.id}` }, actions));
+  computer.addEventListener("click", () => play(game, "computer", computer));
+  const friend = /** @type {HTMLButtonElement} */ (el("button", { type: "button", text: t("Play a friend"),
+    "data-testid": `play-friend-${game.id}` }, actions));
+  friend.addEventListener("click", () => play(game, "friend", friend));
+  const more = el("button", { type: "button", class: "link-button", text: t("More options…"),
+    "data-testid": `more-options-${game.id}` }, actions);
+  more.addEventListener("click", () => openNewGame(game.id));
+}
+
+async function init() {
+  const tiles = document.getElementById("game-tiles");
+  if (!tiles) return;
+  for (const radio of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll("#level-pick input[name=level]"))) {
+    radio.checked = radio.value === level();
+    radio.addEventListener("change", () => { if (radio.checked) localStorage.setItem(LEVEL_KEY, radio.value); });
+  }
+  const r = await api("GET", "/api/catalog");
+  if (!r.ok) { showError(tx(r.error)); return; }
+  clear(tiles);
+  const ORDER = ["last-mouse-lost", "mouse-trap", "booby-trap", "dead-end-drive"]; // simplest first
+  const games = /** @type {CatalogGame[]} */ (r.data.games).slice()
+    .sort((a, b) => (ORDER.indexOf(a.id) + 1 || 99) - (ORDER.indexOf(b.id) + 1 || 99));
+  for (const game of games) tile(tiles, game);
+  document.body.dataset.homeReady = "1";
+}
+
+init();

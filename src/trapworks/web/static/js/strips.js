@@ -1,0 +1,86 @@
+// The player strips beside the board (issue 39), as lichess draws them: the other players above
+// the board, this page's player below it; each with the name (the account's when there is one),
+// the rating when the server sends one, the clock, whether they are here, and whose turn it is.
+// Drawn from the same numbers as the Players card (presence.js) and the clock (clock.js).
+import { clear, el } from "/static/js/dom.js";
+import { t, agentName } from "/static/js/i18n.js";
+
+/**
+ * @typedef {{seat: number, kind?: string, agent?: string|null, name?: string|null, status?: string,
+ *            account?: string|null, rating?: number|null}} Player
+ * @typedef {{text: string, running: boolean, low: boolean}} ClockTime
+ */
+
+const STATUS_WORDS = /** @type {Record<string, () => string>} */ ({
+  free: () => t("free seat"), joined: () => t("joined"), online: () => t("online"), away: () => t("away"), left: () => t("left"),
+});
+
+/** The name a strip shows: the account's name, the chosen name, or "Player N". */
+function stripName(/** @type {Player} */ p) {
+  return p.account || p.name || t("Player {n}", { n: p.seat + 1 });
+}
+
+/**
+ * @param {HTMLElement} top the strip above the board
+ * @param {HTMLElement} bottom the strip below the board
+ */
+export function createStrips(top, bottom) {
+  /** @type {Map<number, HTMLElement>} */
+  let clocks = new Map();
+  /** @type {Map<number, ClockTime>|null} */
+  let lastTimes = null;
+  return {
+    /**
+     * @param {Player[]} players
+     * @param {{viewer: number|null, toMove: number|null, terminal: boolean, winners?: number[]}} state
+     */
+    draw(players, { viewer, toMove, terminal, winners }) {
+      clear(top);
+      clear(bottom);
+      clocks = new Map();
+      const mine = players.filter((p) => viewer !== null && p.seat === viewer);
+      // Nobody is "you" (a spectator, a shared screen): the first seat sits below, as on a board.
+      const below = mine.length ? mine : players.slice(0, 1);
+      const above = players.filter((p) => !below.includes(p));
+      for (const [box, list] of [[top, above], [bottom, below]]) {
+        const strip = /** @type {HTMLElement} */ (box);
+        for (const p of /** @type {Player[]} */ (list)) {
+          const turn = !terminal && toMove === p.seat;
+          const won = terminal && (winners || []).includes(p.seat);
+          const item = el("div", { class: "strip-player" + (turn ? " turn" : "") + (won ? " won" : ""),
+                                   "data-strip-seat": p.seat, "data-testid": `strip-${p.seat}` }, strip);
+          const status = p.kind === "agent" ? "online" : (p.status || "joined");
+          el("span", { class: `dot dot-${status}`, title: STATUS_WORDS[status] ? STATUS_WORDS[status]() : status,
+                       "aria-hidden": "true" }, item);
+          const who = el("span", { class: "strip-who" }, item);
+          el("span", { class: "strip-name", text: stripName(p), "data-testid": `strip-name-${p.seat}` }, who);
+          if (p.rating !== null && p.rating !== undefined) {
+            el("span", { class: "strip-rating", text: String(Math.round(p.rating)), "data-testid": `strip-rating-${p.seat}` }, who);
+          }
+          const notes = [];
+          if (p.kind === "agent") notes.push(p.agent ? t("computer: {agent}", { agent: agentName(p.agent) }) : t("computer"));
+          else if (STATUS_WORDS[status]) notes.push(STATUS_WORDS[status]());
+          if (viewer !== null && p.seat === viewer) notes.push(t("you"));
+          el("span", { class: "strip-note", text: notes.join(" · ") }, who);
+          if (turn) el("span", { class: "strip-turn", text: t("to move") }, item);
+          if (won) el("span", { class: "strip-turn", text: t("★ winner") }, item);
+          const clock = el("span", { class: "strip-clock", "data-testid": `strip-clock-${p.seat}`, hidden: true }, item);
+          clocks.set(p.seat, clock);
+        }
+      }
+      this.tick(lastTimes);
+    },
+    /** The clock's numbers, each time the countdown redraws (clock.js). @param {Map<number, ClockTime>|null} times */
+    tick(times) {
+      lastTimes = times;
+      for (const [seat, box] of clocks) {
+        const time = times && times.get(seat);
+        box.hidden = !time;
+        if (!time) continue;
+        box.textContent = time.text;
+        box.classList.toggle("running", time.running);
+        box.classList.toggle("low", time.low);
+      }
+    },
+  };
+}

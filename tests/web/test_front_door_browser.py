@@ -1,0 +1,274 @@
+"""The front door and the game pages as players judge them (issue 39), in headless Chromium.
+
+- The home page: a game against the computer in at most 2 clicks (one: the game's tile's "Play the
+  computer"), at the level last chosen, remembered in this browser.
+- Phone landscape (844x390): every game's board's shorter side is at least 80% of the viewport's
+  height, and every control of the turn is inside the viewport. Phone portrait (390x844): the
+  board is at least 90% of the viewport's width. No page scrolls sideways at 390 px.
+- A correspondence clock reads in days ("3 days"), not "4320:00".
+- axe-core: no violation of any impact on the home page, every game page (start; Last Mouse Lost
+  also at its end screen), the account page and the leaderboard, at four sizes, light and dark,
+  English and French: one browser visits them all.
+
+Each of these failed on the code before issue 39 (the home page had no game tiles; the landscape
+boards were 75 to 120 px tall; the clock read "4320:00"; the dark toasts failed axe's contrast).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import httpx
+import pytest
+
+from .web_helpers import ARTIFACTS, CHROMIUM, ServerProcess
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium at /usr/bin/chromium"),
+]
+sync_api = pytest.importorskip("playwright.sync_api")
+
+AXE = ARTIFACTS.parents[1] / "tests" / "web" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+GAMES = ["last-mouse-lost", "mouse-trap", "booby-trap", "dead-end-drive"]
+SIZES = {"desktop": (1366, 800), "tablet": (1024, 768), "portrait": (390, 844), "landscape": (844, 390)}
+MY_TURN = "() => document.body.dataset.myTurn === '1' && document.body.dataset.busy === '0'"
+
+# The board's drawing on screen: the <svg>'s viewBox scaled into its box (xMidYMid meet), cut by the
+# board's box (a board zoomed in pans) and by the viewport.
+BOARD_DRAWN = """() => {
+  const pan = document.querySelector('#board .board-pan');
+  const svg = pan.querySelector('svg');
+  const pr = pan.getBoundingClientRect(), sr = svg.getBoundingClientRect();
+  const vb = svg.viewBox.baseVal;
+  let dw = sr.width, dh = sr.height, dx = sr.left, dy = sr.top;
+  if (vb && vb.width) {
+    const k = Math.min(sr.width / vb.width, sr.height / vb.height);
+    dw = vb.width * k; dh = vb.height * k;
+    dx = sr.left + (sr.width - dw) / 2; dy = sr.top + (sr.height - dh) / 2;
+  }
+  const left = Math.max(dx, pr.left, 0), right = Math.min(dx + dw, pr.right, innerWidth);
+  const top = Math.max(dy, pr.top, 0), bottom = Math.min(dy + dh, pr.bottom, innerHeight);
+  return {width: right - left, height: bottom - top, vw: innerWidth, vh: innerHeight};
+}"""
+# The controls of the turn (the action bar's buttons and fields) that are not wholly on screen.
+CONTROLS_OUTSIDE = """() => [...document.querySelectorAll(
+    '#bar button, #bar input, #bar select, #bar [role=button]')]
+  .filter((e) => e.getClientRects().length && !e.closest('[hidden], details:not([open])'))
+  .map((e) => [e, e.getBoundingClientRect()])
+  .filter(([e, r]) => r.width > 0
+    && (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5))
+  .map(([e, r]) => `${e.textContent.trim() || e.outerHTML.slice(0, 60)} at ${r.left | 0},${r.top | 0}`)"""
+SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    s = ServerProcess(tmp_path_factory.mktemp("front-door-home")).start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        from .web_helpers import CHROMIUM_ARGS, poll_without_eval
+
+        poll_without_eval()
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def create(server, game, options=None, clock=None):
+    players = {"dead-end-drive": 4}.get(game, 2) if not options else options.get("players", 2)
+    seats = [{"kind": "human"}] + [{"kind": "agent", "agent": "easy"}] * (players - 1)
+    body = {"game": game, "options": options or {}, "seats": seats, "seed": 5}
+    if clock:
+        body["clock"] = clock
+    r = httpx.post(server.url + "/api/games", json=body, timeout=30)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def context(browser, size, errors, theme="light", lang="en"):
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=f"{lang}-FR")
+    settings = json.dumps({"theme": theme, "language": lang})
+    ctx.add_init_script(f"localStorage.setItem('trapworks.settings', {json.dumps(settings)})")
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return page
+
+
+def finished_game(server):
+    """A short Last Mouse Lost game played to its end through the API (one row of 1, one of 2)."""
+    created = create(server, "last-mouse-lost", {"first_to": 1, "board": [1, 2]})
+    gid, token = created["id"], created["seats"][0]["token"]
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        state = httpx.get(f"{server.url}/api/games/{gid}", params={"token": token}, timeout=30).json()[
+            "state"
+        ]
+        if state["terminal"]:
+            return created
+        if state["to_move"] == 0:
+            first = state["view"]["legal_actions"][0]
+            action = first["text"] if isinstance(first, dict) else first
+            httpx.post(
+                f"{server.url}/api/games/{gid}/moves",
+                json={"token": token, "action": action, "ply": state["ply"]},
+                timeout=30,
+            )
+        else:
+            time.sleep(0.1)
+    raise AssertionError("the short game did not end")
+
+
+def test_home_page_to_a_game_against_the_computer_in_one_click_at_the_remembered_level(server, browser):
+    errors: list[str] = []
+    for size in (SIZES["desktop"], SIZES["portrait"]):
+        page = context(browser, size, errors)
+        page.goto(server.url + "/")
+        for game in GAMES:
+            page.wait_for_selector(f"[data-testid=play-computer-{game}]")
+        # The level is one tap, kept for the next visit.
+        page.check("#level-pick input[value=medium]")
+        page.reload()
+        page.wait_for_selector("[data-testid=play-computer-mouse-trap]")
+        assert page.is_checked("#level-pick input[value=medium]")
+        page.click("[data-testid=play-computer-mouse-trap]")  # the one click
+        page.wait_for_url("**/g/**", timeout=20000)
+        page.wait_for_selector("#board svg", timeout=20000)
+        gid = page.url.split("/g/")[1].split("#")[0]
+        token = page.evaluate("() => new URLSearchParams(location.hash.slice(1)).get('t')")
+        info = httpx.get(f"{server.url}/api/games/{gid}", params={"token": token}, timeout=30).json()
+        seats = info["info"]["players"]
+        assert [s["kind"] for s in seats] == ["human", "agent"], seats
+        assert seats[1]["agent"] == "medium", seats
+        page.context.close()
+    assert not errors, errors
+
+
+def test_play_a_friend_gives_a_link_to_send(server, browser):
+    errors: list[str] = []
+    page = context(browser, SIZES["portrait"], errors)
+    page.goto(server.url + "/")
+    page.click("[data-testid=play-friend-last-mouse-lost]")
+    page.wait_for_selector("#created:not([hidden]) [data-link=seat-1]")
+    assert "/g/" in page.locator("[data-link=seat-1]").input_value()
+    # The full options are a dialog one tap away, not a form on the page.
+    assert not page.locator("[data-testid=game-select]").is_visible()
+    page.click("[data-testid=more-options-booby-trap]")
+    page.wait_for_selector("#new-game-dialog[open]")
+    assert page.locator("[data-testid=game-select]").input_value() == "booby-trap"
+    page.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_phone_landscape_board_takes_the_height_and_the_turn_is_in_view(server, browser, game):
+    errors: list[str] = []
+    created = create(server, game)
+    page = context(browser, SIZES["landscape"], errors)
+    page.goto(created["seats"][0]["link"])
+    page.wait_for_function(MY_TURN, timeout=30000)
+    drawn = page.evaluate(BOARD_DRAWN)
+    assert min(drawn["width"], drawn["height"]) >= 0.8 * drawn["vh"], drawn
+    assert page.evaluate(CONTROLS_OUTSIDE) == []
+    assert page.evaluate(SIDEWAYS) <= 0
+    page.screenshot(path=str(ARTIFACTS / f"i39-{game}-landscape.png"))
+    page.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_phone_portrait_board_takes_the_width(server, browser, game):
+    errors: list[str] = []
+    created = create(server, game)
+    page = context(browser, SIZES["portrait"], errors)
+    page.goto(created["seats"][0]["link"])
+    page.wait_for_function(MY_TURN, timeout=30000)
+    drawn = page.evaluate(BOARD_DRAWN)
+    assert drawn["width"] >= 0.9 * drawn["vw"], drawn
+    assert page.evaluate(CONTROLS_OUTSIDE) == []
+    assert page.evaluate(SIDEWAYS) <= 0
+    page.context.close()
+    assert not errors, errors
+
+
+def test_no_page_scrolls_sideways_on_a_phone(server, browser):
+    errors: list[str] = []
+    wide = {}
+    for lang in ("en", "fr"):
+        page = context(browser, SIZES["portrait"], errors, lang=lang)
+        for path in ("/", "/account", "/leaderboard", "/replay"):
+            page.goto(server.url + path)
+            page.wait_for_load_state("networkidle")
+            wide[f"{lang} {path}"] = page.evaluate(SIDEWAYS)
+        for game in GAMES:
+            page.goto(create(server, game)["seats"][0]["link"])
+            page.wait_for_function(MY_TURN, timeout=30000)
+            wide[f"{lang} {game}"] = page.evaluate(SIDEWAYS)
+        page.context.close()
+    assert {k: v for k, v in wide.items() if v > 0} == {}
+    assert not errors, errors
+
+
+def test_a_correspondence_clock_reads_in_days(server, browser):
+    errors: list[str] = []
+    clock = {"mode": "move", "seconds": 3 * 86400, "on_timeout": "forfeit"}
+    created = create(server, "last-mouse-lost", clock=clock)
+    for lang, words in (("en", "3 days"), ("fr", "3 jours")):
+        page = context(browser, SIZES["desktop"], errors, lang=lang)
+        page.goto(created["seats"][0]["link"])
+        page.wait_for_selector("[data-testid=clock-seat-0]")
+        text = page.locator("[data-testid=clock]").inner_text()
+        assert words in text and "4320" not in text, text
+        # The strip beside the board shows the same clock (days, or days and hours once it runs).
+        strip = page.locator("[data-testid=strip-clock-0]").inner_text()
+        assert ("2" in strip or "3" in strip) and "4320" not in strip and ":" not in strip, strip
+        page.context.close()
+    assert not errors, errors
+
+
+def axe_all(page):
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}" for v in result["violations"]
+    ]
+
+
+@pytest.mark.timeout(900)
+def test_axe_finds_no_violation_on_any_page_size_theme_or_language(server, browser):
+    assert AXE.exists(), "axe-core is not installed: cd tests/web/axe && npm ci"
+    errors: list[str] = []
+    links = {game: create(server, game)["seats"][0]["link"] for game in GAMES}
+    links["end screen"] = finished_game(server)["seats"][0]["link"]
+    found: dict[str, list[str]] = {}
+    for size_name, size in SIZES.items():
+        for theme in ("light", "dark"):
+            for lang in ("en", "fr"):
+                page = context(browser, size, errors, theme=theme, lang=lang)
+                where = f"{size_name} {theme} {lang}"
+                page.goto(server.url + "/")
+                page.wait_for_selector("body[data-home-ready='1']")
+                found[f"home {where}"] = axe_all(page)
+                for name, link in links.items():
+                    page.goto(link)
+                    if name == "end screen":
+                        page.wait_for_selector("[data-testid=end-screen]", state="visible", timeout=30000)
+                    else:
+                        page.wait_for_function(MY_TURN, timeout=30000)
+                    found[f"{name} {where}"] = axe_all(page)
+                for path in ("/account", "/leaderboard"):
+                    page.goto(server.url + path)
+                    page.wait_for_load_state("networkidle")
+                    found[f"{path} {where}"] = axe_all(page)
+                page.context.close()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "axe-i39.json").write_text(json.dumps(found, indent=1))
+    assert {k: v for k, v in found.items() if v} == {}
+    assert not errors, errors
