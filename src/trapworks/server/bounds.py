@@ -162,7 +162,7 @@ class BoundsMiddleware:
         elif self.sockets_open >= b.sockets_total:
             refusal = (503, "server_full", "the server holds as many sockets as it can; try again soon")
         elif (wait := self.socket_budget.take(client)) is not None:  # i40: budget.py
-            refusal = (429, "busy", f"many sockets are being opened on this server: try again in {wait} s")
+            refusal = (429, "node_busy", f"many sockets are opening on this server: try again in {wait} s")
         if refusal is not None:
             message = await receive()
             if message.get("type") != "websocket.connect":
@@ -286,7 +286,7 @@ class BoundsMiddleware:
             await _refuse_http(
                 send,
                 429,
-                "busy",
+                "node_busy",
                 f"many games are being created on this server: try again in {budget_wait} s",
                 retry_after=budget_wait,
             )

@@ -203,6 +203,12 @@ class ErrorCode(StrEnum):
     TOO_MANY_GAMES = "too_many_games", 429, "this address made too many games lately"
     TOO_MANY_TABLES = "too_many_tables", 429, "this address has too many open tables"
     TOO_MANY_JOINS = "too_many_joins", 429, "this address joined too many tables lately"
+    UNKNOWN_HOST = "unknown_host", 400, "the Host header names no address this server answers to"
+    ADMIN_ONLY = "admin_only", 403, "for the operator's addresses only (/api/node, /metrics)"
+    NOT_READY = "not_ready", 503, "the node cannot reach its database or bus (readiness check)"
+    NODE_BUSY = "node_busy", 429, "the node's shared budget for new games or sockets is spent"
+    SLOWED_DOWN = "slowed_down", 429, "many failed log-ins for this name: a new address waits between tries"
+    TOO_MANY_SIGNUPS = "too_many_signups", 429, "too many sign-ups from this address or on this server"
     REPLAY_BUSY = "replay_busy", 429, "this address has replays running already"
     REPLAY_TOO_LARGE = "replay_too_large", 413, "the replay's answer would be too large"
 

@@ -40,7 +40,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import sessionmaker
 
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from .models import LoginFailureRow, LoginKnownRow
 
 WINDOW_S = 15 * 60
@@ -54,12 +54,12 @@ KNOWN_DAYS = 90
 class Throttled(ServiceError):
     """A refusal that says when to come back (its answer carries Retry-After)."""
 
-    def __init__(self, code: str, message: str, retry_after: int, status: int = 429):
-        super().__init__(status, code, message)
+    def __init__(self, code: ErrorCode, message: str, retry_after: int):
+        super().__init__(code, message)
         self.retry_after = max(1, int(retry_after))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Throttled, (self.code, self.message, self.retry_after, self.status))
+        return (Throttled, (ErrorCode.of(self.code), self.message, self.retry_after))
 
 
 def _now() -> datetime:
@@ -108,7 +108,7 @@ class LoginThrottle:
             if count >= limit:
                 wait = int(((first or now) - since).total_seconds()) + 1
                 raise Throttled(
-                    "too_many_attempts",
+                    ErrorCode.TOO_MANY_ATTEMPTS,
                     f"too many failed log-ins {what}: try again in {wait // 60 + 1} minutes",
                     wait,
                 )
@@ -117,7 +117,7 @@ class LoginThrottle:
             wait = int((last + timedelta(seconds=SLOW_S) - now).total_seconds()) + 1
             if wait > 0:
                 raise Throttled(
-                    "slowed_down",
+                    ErrorCode.SLOWED_DOWN,
                     f"this account has had many failed log-ins: from a new address, one try every "
                     f"{SLOW_S} s (the next in {wait} s); its usual addresses are not slowed",
                     wait,
@@ -191,7 +191,7 @@ class HashQueue:
             if len(self.waiters[kind]) >= self.caps[kind]:
                 self.refused += 1
                 what = "log-ins" if kind == "login" else "sign-ups"
-                raise Throttled("busy", f"too many {what} at once: try again in a moment", 2)
+                raise Throttled(ErrorCode.NODE_BUSY, f"too many {what} at once: try again in a moment", 2)
             fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             self.waiters[kind].append(fut)
             try:
@@ -266,7 +266,7 @@ class SignupBounds:
             wait = int(self.all[0] + 60 - now) + 1
             refusal = (f"too many sign-ups on this server right now; try again in {wait} s", wait)
         if refusal is not None:
-            body = orjson.dumps({"ok": False, "error": refusal[0], "code": "too_many_signups"})
+            body = orjson.dumps({"ok": False, "error": refusal[0], "code": ErrorCode.TOO_MANY_SIGNUPS.value})
             await send(
                 {
                     "type": "http.response.start",

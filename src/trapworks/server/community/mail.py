@@ -460,7 +460,7 @@ class Mail:
             try:  # a weak password is refused before the link is spent
                 check_password(password, name)
             except BadCredentials as e:
-                raise ServiceError(400, e.code, e.message) from None
+                raise ServiceError(ErrorCode.of(e.code), e.message) from None
         row = self._use_token(token, "reset")
         new_hash = hash_password(password)
         with self.c.db.begin() as s:
