@@ -372,7 +372,7 @@ class BoundsMiddleware:
                 send,
                 429,
                 "replay_busy",
-                f"at most {b.replays_per_address} replay(s) at once per address: wait for the last answer",
+                f"at most {b.replays_per_address} replays at once from one address: wait for the last answer",
                 retry_after=1,
             )
             return

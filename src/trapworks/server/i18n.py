@@ -184,7 +184,11 @@ def server_patterns() -> list[str]:
             if isinstance(node, ast.Call):
                 f = node.func
                 fname = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-                if fname in ("ServiceError", "_refuse", "refuse") and len(node.args) >= 3:
+                # The raw refusals take (send, status, code, message, ...): the message follows the code.
+                args = [a for a in node.args if not (isinstance(a, ast.Name) and a.id == "send")]
+                if fname in ("_refuse", "refuse", "_refuse_http") and len(args) >= 3:
+                    nodes.append(args[2])
+                elif fname == "ServiceError" and len(node.args) >= 3:
                     nodes.append(node.args[2])
                 elif fname == "ServiceError" and len(node.args) == 2:  # ServiceError(ErrorCode.X, message)
                     nodes.append(node.args[1])

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, Field
 
-from ..errors import ServiceError
+from ..errors import ErrorCode, ServiceError
 from ..messages import ERROR_REPLIES, MAX_TOKEN, ControlReply
 from ..room import Room
 from . import Feature
@@ -76,18 +76,17 @@ class Claim(Feature):
         by = player_of(room, cmd.token, "claim a game")
         if cmd.seat >= len(room.stored.seats):
             last = len(room.stored.seats) - 1
-            raise ServiceError(400, "bad_seat", f"seat {cmd.seat}: a seat number from 0 to {last}")
+            raise ServiceError(ErrorCode.BAD_SEAT, f"seat {cmd.seat}: a seat number from 0 to {last}")
         async with room.lock:
             await room.refresh_locked()
             if room.ended():
-                raise ServiceError(409, "game_over", "the game is over: there is nothing to claim")
+                raise ServiceError(ErrorCode.GAME_OVER, "the game is over: there is nothing to claim")
             if room.stored.seats[by]["kind"] != "human":
-                raise ServiceError(403, "seat_handed", "your own seat is played by an AI now")
+                raise ServiceError(ErrorCode.SEAT_HANDED, "your own seat is played by an AI now")
             if cmd.seat not in self.claimable(room, by):
                 wait = room.control.data["hand_over_after"]
                 raise ServiceError(
-                    409,
-                    "not_gone",
+                    ErrorCode.NOT_GONE,
                     f"seat {cmd.seat + 1} cannot be claimed against: only another player's seat whose "
                     f"player has had no connection for {wait:g} s",
                 )

@@ -48,16 +48,18 @@ async function start() {
   const who = await me();
   username = who.account ? who.account.username : null;
   const catalog = await api("GET", "/api/catalog");
-  for (const g of (catalog.ok ? catalog.data.games : [])) el("option", { value: g.id, text: g.title || g.id }, $("create").game);
+  for (const g of (catalog.ok ? catalog.data.games : [])) el("option", { value: g.id, text: g.title || g.id }, /** @type {HTMLSelectElement} */ ((/** @type {HTMLFormElement} */ ($("create"))).elements.namedItem("game")));
   $("create").addEventListener("submit", async (e) => {
     e.preventDefault();
-    const f = e.target;
+    const f = /** @type {HTMLFormElement} */ (e.target);
+    const optionsText = /** @type {HTMLInputElement} */ (f.elements.namedItem("options")).value;
     let options = {};
-    if (f.options.value.trim()) {
-      try { options = JSON.parse(f.options.value); } catch (err) { notice(`Options: not JSON (${err.message})`, true); return; }
+    if (optionsText.trim()) {
+      try { options = JSON.parse(optionsText); } catch (err) { notice(`Options: not JSON (${err.message})`, true); return; }
     }
-    const body = { name: f.name.value.trim(), game: f.game.value, options, minutes: Number(f.minutes.value), starts_in_s: 60 * Number(f.starts.value || 0) };
-    if (f.clock.value) body.seconds_per_move = Number(f.clock.value);
+    const body = { name: /** @type {HTMLInputElement} */ (f.elements.namedItem("name")).value.trim(), game: /** @type {HTMLSelectElement} */ (f.elements.namedItem("game")).value, options, minutes: Number(/** @type {HTMLInputElement} */ (f.elements.namedItem("minutes")).value), starts_in_s: 60 * Number(/** @type {HTMLInputElement} */ (f.elements.namedItem("starts")).value || 0) };
+    const clock = /** @type {HTMLInputElement} */ (f.elements.namedItem("clock")).value;
+    if (clock) body.seconds_per_move = Number(clock);
     const made = await act("POST", "/api/community/arenas", body, "Arena created.");
     if (made) location.href = `/arena?id=${encodeURIComponent(made.id)}`;
   });

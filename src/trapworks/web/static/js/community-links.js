@@ -5,4 +5,4 @@ import { api, el } from "/static/js/dom.js";
 const nav = document.querySelector("header.top nav");
 if (nav) el("a", { href: "/friends", text: "Friends", "data-testid": "nav-friends" }, nav);
 const r = await api("GET", "/api/community/mail");
-if (r.ok && r.data.enabled) for (const a of document.querySelectorAll("[data-mail-link]")) a.hidden = false;
+if (r.ok && r.data.enabled) for (const a of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-mail-link]"))) a.hidden = false;

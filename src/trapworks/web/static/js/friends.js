@@ -27,7 +27,7 @@ async function showFriends() {
     const games = el("td", {}, tr);
     for (const g of f.games) el("a", { href: g.watch, text: `watch ${g.game}`, "data-testid": "watch" }, games);
     const cell = el("td", {}, tr);
-    button(cell, "Challenge", "friend-challenge", () => { $("challenge").username.value = f.username; $("challenge").game.focus(); });
+    button(cell, "Challenge", "friend-challenge", () => { const form = /** @type {HTMLFormElement} */ ($("challenge")); /** @type {HTMLInputElement} */ (form.elements.namedItem("username")).value = f.username; /** @type {HTMLSelectElement} */ (form.elements.namedItem("game")).focus(); });
     button(cell, "Unfollow", "unfollow", () => act("POST", "/api/community/unfollow", { username: f.username }, `You no longer follow ${f.username}.`, refresh));
   }, "You follow nobody yet: follow a player by name.");
   $("followers").textContent = r.data.followers.length ? `Following you: ${r.data.followers.join(", ")}` : "";
@@ -107,35 +107,40 @@ async function refresh() {
 function wire() {
   $("follow").addEventListener("submit", async (e) => {
     e.preventDefault();
-    const name = e.target.username.value.trim();
-    if (await act("POST", "/api/community/follow", { username: name }, `You follow ${name}.`, refresh)) e.target.reset();
+    const form = /** @type {HTMLFormElement} */ (e.target);
+    const name = /** @type {HTMLInputElement} */ (form.elements.namedItem("username")).value.trim();
+    if (await act("POST", "/api/community/follow", { username: name }, `You follow ${name}.`, refresh)) form.reset();
   });
   $("challenge").addEventListener("submit", async (e) => {
     e.preventDefault();
-    const f = e.target;
+    const f = /** @type {HTMLFormElement} */ (e.target);
+    const optionsText = /** @type {HTMLInputElement} */ (f.elements.namedItem("options")).value;
     let options = {};
-    if (f.options.value.trim()) {
-      try { options = JSON.parse(f.options.value); } catch (err) { notice(`Options: not JSON (${err.message})`, true); return; }
+    if (optionsText.trim()) {
+      try { options = JSON.parse(optionsText); } catch (err) { notice(`Options: not JSON (${err.message})`, true); return; }
     }
-    const body = { username: f.username.value.trim(), game: f.game.value, options, rated: f.rated.checked };
-    const [kind, n] = f.clock.value.split(":");
+    const body = { username: /** @type {HTMLInputElement} */ (f.elements.namedItem("username")).value.trim(), game: /** @type {HTMLSelectElement} */ (f.elements.namedItem("game")).value, options, rated: /** @type {HTMLInputElement} */ (f.elements.namedItem("rated")).checked };
+    const [kind, n] = /** @type {HTMLSelectElement} */ (f.elements.namedItem("clock")).value.split(":");
     if (kind === "s") body.seconds_per_move = Number(n);
     if (kind === "d") body.days_per_move = Number(n);
     await act("POST", "/api/community/challenges", body, `Challenge sent to ${body.username}.`, refresh);
   });
   $("block").addEventListener("submit", async (e) => {
     e.preventDefault();
-    const what = e.submitter ? e.submitter.value : "block";
-    const name = e.target.username.value.trim();
+    const form = /** @type {HTMLFormElement} */ (e.target);
+    const what = e.submitter ? /** @type {HTMLButtonElement} */ (e.submitter).value : "block";
+    const name = /** @type {HTMLInputElement} */ (form.elements.namedItem("username")).value.trim();
     const done = what === "block" ? `${name} is blocked.` : `${name}'s chat lines are hidden from you.`;
-    if (await act("POST", `/api/community/${what}`, { username: name }, done, refresh)) e.target.reset();
+    if (await act("POST", `/api/community/${what}`, { username: name }, done, refresh)) form.reset();
   });
   $("report").addEventListener("submit", async (e) => {
     e.preventDefault();
-    const f = e.target;
-    const body = { username: f.username.value.trim(), reason: f.reason.value, details: f.details.value };
-    if (f.game_id.value.trim()) body.game_id = f.game_id.value.trim();
-    if (f.chat_line.value.trim()) body.chat_line = Number(f.chat_line.value.trim());
+    const f = /** @type {HTMLFormElement} */ (e.target);
+    const body = { username: /** @type {HTMLInputElement} */ (f.elements.namedItem("username")).value.trim(), reason: /** @type {HTMLSelectElement} */ (f.elements.namedItem("reason")).value, details: /** @type {HTMLTextAreaElement} */ (f.elements.namedItem("details")).value };
+    const gameId = /** @type {HTMLInputElement} */ (f.elements.namedItem("game_id")).value.trim();
+    const chatLine = /** @type {HTMLInputElement} */ (f.elements.namedItem("chat_line")).value.trim();
+    if (gameId) body.game_id = gameId;
+    if (chatLine) body.chat_line = Number(chatLine);
     if (await act("POST", "/api/community/report", body, "Thank you: the moderators will read your report.", refresh)) f.reset();
   });
 }
@@ -145,10 +150,11 @@ async function start() {
   if (!who.account) { $("logged-out").hidden = false; document.body.dataset.ready = "1"; return; }
   $("logged-in").hidden = false;
   const catalog = await api("GET", "/api/catalog");
-  const select = $("challenge").game;
+  const challenge = /** @type {HTMLFormElement} */ ($("challenge"));
+  const select = /** @type {HTMLSelectElement} */ (challenge.elements.namedItem("game"));
   for (const g of (catalog.ok ? catalog.data.games : [])) el("option", { value: g.id, text: g.title || g.id }, select);
   const wanted = new URLSearchParams(location.search).get("challenge");
-  if (wanted) $("challenge").username.value = wanted;
+  if (wanted) /** @type {HTMLInputElement} */ (challenge.elements.namedItem("username")).value = wanted;
   wire();
   await Promise.all([refresh(), showNotices()]);
   document.body.dataset.ready = "1";

@@ -15,10 +15,12 @@ async function settings() {
   card.hidden = false;
   const d = r.data || {};
   $("status").textContent = d.address ? `${d.address}: ${d.confirmed ? "confirmed" : "not confirmed yet (open the link mailed to it)"}` : "No address yet.";
-  if (d.address) $("address").address.value = d.address;
-  if (d.language) $("address").language.value = d.language;
-  $("reminders").checked = Boolean(d.reminders);
-  $("reminders").disabled = !d.address;
+  const form = /** @type {HTMLFormElement} */ ($("address"));
+  if (d.address) /** @type {HTMLInputElement} */ (form.elements.namedItem("address")).value = d.address;
+  if (d.language) /** @type {HTMLSelectElement} */ (form.elements.namedItem("language")).value = d.language;
+  const reminders = /** @type {HTMLInputElement} */ ($("reminders"));
+  reminders.checked = Boolean(d.reminders);
+  reminders.disabled = !d.address;
 }
 
 async function start() {
@@ -34,9 +36,10 @@ async function start() {
     $("reset-card").hidden = false;
     $("reset").addEventListener("submit", async (e) => {
       e.preventDefault();
-      const r = await send("POST", "/api/community/password/reset", { token: value, password: e.target.password.value });
+      const form = /** @type {HTMLFormElement} */ (e.target);
+      const r = await send("POST", "/api/community/password/reset", { token: value, password: /** @type {HTMLInputElement} */ (form.elements.namedItem("password")).value });
       notice(r.ok ? `Your password is changed, ${r.data.username}: log in with it.` : r.error, !r.ok);
-      if (r.ok) { e.target.reset(); history.replaceState(null, "", "/mail"); }
+      if (r.ok) { form.reset(); history.replaceState(null, "", "/mail"); }
     });
   }
   const who = await me();
@@ -44,7 +47,8 @@ async function start() {
     $("forgot-card").hidden = false;
     $("forgot").addEventListener("submit", async (e) => {
       e.preventDefault();
-      const r = await send("POST", "/api/community/password/forgot", { username: e.target.username.value.trim() });
+      const form = /** @type {HTMLFormElement} */ (e.target);
+      const r = await send("POST", "/api/community/password/forgot", { username: /** @type {HTMLInputElement} */ (form.elements.namedItem("username")).value.trim() });
       notice(r.ok ? "If this account has a confirmed e-mail address, a reset link is on its way." : r.error, !r.ok);
     });
   }
@@ -52,13 +56,15 @@ async function start() {
     await settings();
     $("address").addEventListener("submit", async (e) => {
       e.preventDefault();
-      const r = await send("POST", "/api/community/mail", { address: e.target.address.value.trim(), language: e.target.language.value });
+      const form = /** @type {HTMLFormElement} */ (e.target);
+      const r = await send("POST", "/api/community/mail", { address: /** @type {HTMLInputElement} */ (form.elements.namedItem("address")).value.trim(), language: /** @type {HTMLSelectElement} */ (form.elements.namedItem("language")).value });
       notice(r.ok ? "Saved: open the link we mailed to confirm the address." : r.error, !r.ok);
       await settings();
     });
     $("reminders").addEventListener("change", async (e) => {
-      const r = await send("POST", "/api/community/mail/settings", { reminders: e.target.checked });
-      notice(r.ok ? (e.target.checked ? "Reminders on." : "Reminders off.") : r.error, !r.ok);
+      const box = /** @type {HTMLInputElement} */ (e.target);
+      const r = await send("POST", "/api/community/mail/settings", { reminders: box.checked });
+      notice(r.ok ? (box.checked ? "Reminders on." : "Reminders off.") : r.error, !r.ok);
     });
   }
   document.body.dataset.ready = "1";

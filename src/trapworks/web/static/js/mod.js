@@ -42,9 +42,10 @@ async function show(name) {
   const box = $("history");
   if (!r.ok) { notice(r.error, true); return; }
   player = r.data.username;
-  $("lookup").username.value = player;
-  $("action").hidden = false;
-  $("action").report.value = report || "";
+  /** @type {HTMLInputElement} */ ((/** @type {HTMLFormElement} */ ($("lookup"))).elements.namedItem("username")).value = player;
+  const action = /** @type {HTMLFormElement} */ ($("action"));
+  action.hidden = false;
+  /** @type {HTMLInputElement} */ (action.elements.namedItem("report")).value = report || "";
   box.textContent = "";
   el("h3", { text: `${player}${r.data.banned ? " (banned)" : ""}${r.data.muted ? " (muted)" : ""}`, "data-testid": "history-name" }, box);
   table(el("div", {}, box), ["Sanction", "Reason", "By", "Until", "In force"], r.data.sanctions, (s, tr) => {
@@ -95,18 +96,20 @@ async function start() {
     return;
   }
   $("desk").hidden = false;
-  $("lookup").addEventListener("submit", (e) => { e.preventDefault(); report = null; show(e.target.username.value.trim()); });
+  $("lookup").addEventListener("submit", (e) => { e.preventDefault(); report = null; show(/** @type {HTMLInputElement} */ ((/** @type {HTMLFormElement} */ (e.target)).elements.namedItem("username")).value.trim()); });
   $("action").addEventListener("submit", async (e) => {
     e.preventDefault();
-    const f = e.target;
-    const kind = e.submitter ? e.submitter.value : "warn";
+    const f = /** @type {HTMLFormElement} */ (e.target);
+    const kind = e.submitter ? /** @type {HTMLButtonElement} */ (e.submitter).value : "warn";
+    const reportField = /** @type {HTMLInputElement} */ (f.elements.namedItem("report"));
+    const days = /** @type {HTMLInputElement} */ (f.elements.namedItem("days")).value;
     const url = `/api/mod/players/${encodeURIComponent(player)}/${kind}`;
-    const body = kind === "lift" ? undefined : { reason: f.reason.value.trim() };
-    if (kind === "mute") body.minutes = Number(f.minutes.value);
-    if (kind === "ban" && f.days.value) body.days = Number(f.days.value);
-    if (body && f.report.value) body.report = Number(f.report.value);
+    const body = kind === "lift" ? undefined : { reason: /** @type {HTMLInputElement} */ (f.elements.namedItem("reason")).value.trim() };
+    if (kind === "mute") body.minutes = Number(/** @type {HTMLInputElement} */ (f.elements.namedItem("minutes")).value);
+    if (kind === "ban" && days) body.days = Number(days);
+    if (body && reportField.value) body.report = Number(reportField.value);
     const done = await act("POST", url, body, `${player}: ${kind} done.`, refresh);
-    if (done) { report = null; f.report.value = ""; }
+    if (done) { report = null; reportField.value = ""; }
   });
   await refresh();
   document.body.dataset.ready = "1";

@@ -18,7 +18,7 @@ function clockText(c) {
 }
 
 async function show() {
-  const game = $("game").value;
+  const game = /** @type {HTMLSelectElement} */ ($("game")).value;
   const r = await api("GET", `/api/community/live${game ? `?game=${encodeURIComponent(game)}` : ""}`);
   if (!r.ok) return;
   const featured = Object.values(r.data.featured);
