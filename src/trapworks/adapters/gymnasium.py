@@ -81,7 +81,7 @@ class TrapworksEnv(KeepsObservationWriter, gymnasium.Env):
         if len(names) != len(others):
             raise ValueError(f"opponents: {len(names)} given for {len(others)} other seat(s) {others}")
         self.opponent_names = dict(zip(others, names, strict=True))
-        analysis = getattr(self.game, "analysis_agents", None) or {}
+        analysis = self.game.spec.analysis_agents()
         for s, name in self.opponent_names.items():
             if name in analysis:
                 raise ValueError(
