@@ -59,10 +59,11 @@ echo "ruff check, ruff format --check, mypy..."
 echo "tsc --checkJs --noEmit, eslint (the web front end)..."
 (cd tests/web/lint && node_modules/.bin/tsc --checkJs --noEmit -p tsconfig.json)
 tests/web/lint/node_modules/.bin/eslint --config tests/web/lint/eslint.config.mjs src/trapworks/web/static
-# With arguments: pytest with them, as asked. Without: the whole suite as three pytest processes
+# With arguments: pytest with them, as asked. Without: the whole suite as four pytest processes
 # at once, each a lane that writes its own report, shown when all are done:
-#   web   the web and server tests (they hold the PostgreSQL tests): mostly waits on the browser,
-#         sockets and cluster nodes, so they overlap the CPU-bound lanes;
+#   browser the browser tests (tests/web/*browser*.py): mostly waits on Chromium and the server;
+#   web   the other web and server tests (they hold the PostgreSQL and cluster tests): mostly
+#         waits on sockets and cluster nodes; these two overlap the CPU-bound lanes;
 #   heavy the two files where the suite's CPU time is (Booby Trap's physics at rest over every
 #         stored tray, 13 Dead End Drive's batched engine against the kernel move for move):
 #         on the second core, beside the rest;
@@ -72,23 +73,28 @@ if [ $# -gt 0 ]; then
   exec .venv/bin/python -m pytest "$@"
 fi
 heavy=(tests/booby_trap/test_at_rest.py tests/dead_end_drive/test_dd_batch.py)
+browser=(tests/web/*browser*.py)
 logs=$(mktemp -d)
 # A real browser against a real server on a loaded machine: a test that fails on a timeout is run
 # once more, as Playwright's own CI set-up does (retries), and every such rerun is listed in the
 # summary ("RERUN"), so a flaky test is seen and fixed rather than hidden. Any other failure fails.
-.venv/bin/python -m pytest tests/web -raR --durations=15 --reruns 1 --reruns-delay 2 --only-rerun TimeoutError > "$logs/web.log" 2>&1 &
-web=$!
+retry=(-raR --reruns 1 --reruns-delay 2 --only-rerun TimeoutError)
+.venv/bin/python -m pytest "${browser[@]}" "${retry[@]}" --durations=15 > "$logs/browser.log" 2>&1 &
+lanes=($!)
+web_ignore=()
+for f in "${browser[@]}"; do web_ignore+=(--ignore="$f"); done
+.venv/bin/python -m pytest tests/web "${web_ignore[@]}" "${retry[@]}" --durations=15 > "$logs/web.log" 2>&1 &
+lanes+=($!)
 .venv/bin/python -m pytest "${heavy[@]}" --durations=15 > "$logs/heavy.log" 2>&1 &
-slow=$!
+lanes+=($!)
 ignore=(--ignore=tests/web)
 for f in "${heavy[@]}"; do ignore+=(--ignore="$f"); done
 .venv/bin/python -m pytest "${ignore[@]}" --durations=15 > "$logs/rest.log" 2>&1 &
-rest=$!
+lanes+=($!)
 status=0
-wait $rest || status=1
-wait $slow || status=1
-wait $web || status=1
+for lane in "${lanes[@]}"; do wait "$lane" || status=1; done
 echo "=== pytest (the rest: not tests/web, not the heavy lane)"; cat "$logs/rest.log"
 echo "=== pytest ${heavy[*]}"; cat "$logs/heavy.log"
-echo "=== pytest tests/web"; cat "$logs/web.log"
+echo "=== pytest tests/web (the server's tests, no browser)"; cat "$logs/web.log"
+echo "=== pytest tests/web/*browser*.py (headless Chromium)"; cat "$logs/browser.log"
 exit $status
