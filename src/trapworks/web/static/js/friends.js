@@ -10,7 +10,9 @@ let firstLook = true;
 function clockText(clock) {
   if (!clock) return "no clock";
   const s = clock.seconds;
-  return s >= 86400 ? `${s / 86400} day(s) a move` : `${s} s a move`;
+  if (s < 86400) return `${s} s a move`;
+  const days = s / 86400;
+  return days === 1 ? "1 day a move" : `${days} days a move`;
 }
 
 function challengeText(c) {
