@@ -109,7 +109,8 @@ def test_a_head_over_16_kb_is_refused_however_it_arrives(server, kb, pieces):
     head = b"GET /api/catalog HTTP/1.1\r\n" + host + b"X-Big: " + b"a" * (kb * 1024) + b"\r\n\r\n"
     answer = raw_request(server.port, head, pieces)
     assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
-    small = raw_request(server.port, b"GET /api/catalog HTTP/1.1\r\n" + host + b"Connection: close\r\n\r\n", 1)
+    small_head = b"GET /api/catalog HTTP/1.1\r\n" + host + b"Connection: close\r\n\r\n"
+    small = raw_request(server.port, small_head, 1)
     assert small.startswith(b"HTTP/1.1 200")
 
 
