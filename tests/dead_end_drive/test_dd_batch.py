@@ -173,6 +173,7 @@ def _table(a, b):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # CPU-bound: about 340 s on a loaded 2-core machine, past the default 300
 @pytest.mark.parametrize("options", [{"players": 4}, {"players": 2, "wild_cards": 8, "detective_cards": 6}])
 def test_batched_outcomes_have_the_kernels_distribution(options):
     from scipy.stats import chi2_contingency
