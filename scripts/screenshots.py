@@ -7,8 +7,9 @@
 It starts `trapworks serve` on a free loopback port with a home of its own (or uses --url), plays
 each game against the computer through the API to its start, its middle and its end, and shoots
 the home page, every game page at those three moments (the end with its end screen), the account
-pages (logged out, and logged in with a game played) and the leaderboard, at four sizes (desktop
-1366x800, tablet 1024x768, phone portrait 390x844, phone landscape 844x390), in the light and dark
+pages (logged out, and logged in after rated games between two accounts), a profile and the
+leaderboard, at four sizes (desktop 1366x800, tablet 1024x768, phone portrait 390x844, phone
+landscape 844x390), in the light and dark
 themes, in English and French: DIR/<page>/<size>-<theme>-<lang>.png, and DIR/<page>.png (the
 contact sheet: every size, theme and language of the page on one picture, labelled). --sheets
 also writes the sheets, smaller, to that folder (docs/screenshots/ keeps them in the project).
@@ -100,7 +101,9 @@ def create(url: str, game: str) -> dict:
     options = dict(SHORT.get(game, {}))
     players = options.get("players", 4 if game == "dead-end-drive" else 2)
     seats = [{"kind": "human"}] + [{"kind": "agent", "agent": "easy"}] * (players - 1)
-    r = httpx.post(url + "/api/games", json={"game": game, "options": options, "seats": seats, "seed": 7}, timeout=30)
+    r = httpx.post(
+        url + "/api/games", json={"game": game, "options": options, "seats": seats, "seed": 7}, timeout=30
+    )
     if r.status_code != 201:
         raise SystemExit(f"{game}: {r.text}")
     return r.json()
@@ -126,10 +129,67 @@ def play(url: str, created: dict, until_ply: int | None, rng: random.Random) -> 
             pick = rng.choice(legal)
             action = pick["text"] if isinstance(pick, dict) else str(pick)
             httpx.post(
-                f"{url}/api/games/{gid}/moves", json={"token": token, "action": action, "ply": st["ply"]}, timeout=30
+                f"{url}/api/games/{gid}/moves",
+                json={"token": token, "action": action, "ply": st["ply"]},
+                timeout=30,
             )
         else:
             time.sleep(0.1)
+
+
+PASSWORD = "correct horse battery staple"
+PLAYERS = ("amelie", "bruno")  # the two accounts whose rated games fill the leaderboard and the account page
+RATED_GAMES = 3
+
+
+def account(url: str, name: str) -> tuple[httpx.Client, dict[str, str]]:
+    """A signed-up account's client (its session cookie) and its CSRF header."""
+    client = httpx.Client(base_url=url, timeout=30)
+    csrf = client.get("/api/account/me").json()["csrf"]
+    r = client.post(
+        "/api/account/signup", json={"username": name, "password": PASSWORD}, headers={"x-csrf-token": csrf}
+    )
+    if r.status_code != 200:
+        raise SystemExit(f"sign up {name}: {r.text}")
+    return client, {"x-csrf-token": r.json()["csrf"]}
+
+
+def rated_games(url: str, rng: random.Random) -> None:
+    """Rated Last Mouse Lost games between two accounts, played to the end with random legal moves:
+    the leaderboard, the account page and the profiles then show real ratings and games."""
+    (a, a_csrf), (b, b_csrf) = (account(url, name) for name in PLAYERS)
+    for n in range(RATED_GAMES):
+        r = a.post(
+            "/api/account/games",
+            json={"game": "last-mouse-lost", "options": {"first_to": 1}, "rated": True, "seat": n % 2},
+            headers=a_csrf,
+        )
+        if r.status_code != 201:
+            raise SystemExit(f"rated game: {r.text}")
+        made = r.json()
+        gid, invite = made["id"], made["invites"][0]["link"].split("#i=")[1]
+        tokens = {made["seat"]: made["link"].split("#t=")[1]}
+        claimed = b.post(f"/api/games/{gid}/claim", json={"invite": invite}).json()
+        tokens[claimed["seat"]] = claimed["token"]
+        b.post(
+            "/api/account/seats", json={"seats": [{"game": gid, "token": claimed["token"]}]}, headers=b_csrf
+        )
+        for _ in range(200):
+            st = state(url, gid, tokens[0])
+            if st["terminal"]:
+                break
+            mover = st["to_move"]
+            mine = state(url, gid, tokens[mover])
+            legal = (mine.get("view") or {}).get("legal_actions") or []
+            pick = rng.choice(legal)
+            action = pick["text"] if isinstance(pick, dict) else str(pick)
+            httpx.post(
+                f"{url}/api/games/{gid}/moves",
+                json={"token": tokens[mover], "action": action, "ply": mine["ply"]},
+                timeout=30,
+            )
+    a.close()
+    b.close()
 
 
 def pages_to_shoot(url: str, rng: random.Random) -> dict[str, dict]:
@@ -141,19 +201,34 @@ def pages_to_shoot(url: str, rng: random.Random) -> dict[str, dict]:
         pages[f"{game}-start"] = {"url": link, "wait": "body[data-my-turn='1'][data-busy='0']"}
         middle = create(url, game)
         play(url, middle, MIDDLE_PLIES[game], rng)
-        pages[f"{game}-middle"] = {"url": middle["seats"][0]["link"], "wait": "body[data-busy='0'] #board svg"}
+        pages[f"{game}-middle"] = {
+            "url": middle["seats"][0]["link"],
+            "wait": "body[data-busy='0'] #board svg",
+        }
         end = create(url, game)
         play(url, end, None, rng)
-        pages[f"{game}-end"] = {"url": end["seats"][0]["link"], "wait": "[data-testid=end-screen]:not([hidden])"}
-    pages["account"] = {"url": url + "/account", "wait": "body"}
-    pages["account-logged-in"] = {"url": url + "/account", "wait": "body", "login": True}
-    pages["leaderboard"] = {"url": url + "/leaderboard", "wait": "body"}
+        pages[f"{game}-end"] = {
+            "url": end["seats"][0]["link"],
+            "wait": "[data-testid=end-screen]:not([hidden])",
+        }
+    rated_games(url, rng)
+    pages["account"] = {"url": url + "/account", "wait": "body[data-ready='1']"}
+    pages["account-logged-in"] = {
+        "url": url + "/account",
+        "wait": "body[data-ready='1'] [data-game-row]",
+        "login": True,
+    }
+    pages["leaderboard"] = {
+        "url": url + "/leaderboard?game=last-mouse-lost&players=2",
+        "wait": "body[data-ready='1']",
+    }
+    pages["profile"] = {"url": url + f"/u/{PLAYERS[0]}", "wait": "body"}
     return pages
 
 
-SIGN_UP = """async (name) => {
+LOG_IN = """async (name) => {
   const me = await (await fetch('/api/account/me')).json();
-  const r = await fetch('/api/account/signup', {method: 'POST', headers: {'content-type': 'application/json',
+  const r = await fetch('/api/account/login', {method: 'POST', headers: {'content-type': 'application/json',
     'x-csrf-token': me.csrf}, body: JSON.stringify({username: name, password: 'correct horse battery staple'})});
   return r.status;
 }"""
@@ -166,7 +241,9 @@ def shoot(url: str, out: Path, only_pages: set[str] | None, sizes: list[str]) ->
     pages = pages_to_shoot(url, rng)
     names = [p for p in pages if not only_pages or p in only_pages]
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"]
+        )
         for size in sizes:
             w, h = SIZES[size]
             for theme in THEMES:
@@ -179,7 +256,7 @@ def shoot(url: str, out: Path, only_pages: set[str] | None, sizes: list[str]) ->
                         spec = pages[name]
                         if spec.get("login"):
                             page.goto(url + "/account")
-                            page.evaluate(SIGN_UP, f"player{size[:5]}{theme}{lang}".replace("-", ""))
+                            page.evaluate(LOG_IN, PLAYERS[0])
                         page.goto(spec["url"])
                         try:
                             page.wait_for_selector(spec["wait"], timeout=20000)
@@ -210,7 +287,9 @@ def contact_sheet(folder: Path, target: Path, scale: float) -> None:
     grid = [row for row in grid if row]
     cell_w = [max(int(Image.open(p).width * scale) for p in col) for col in zip(*grid, strict=False)]
     row_h = [max(int(Image.open(p).height * scale) for p in row) + label_h for row in grid]
-    sheet = Image.new("RGB", (sum(cell_w) + 8 * (len(cell_w) + 1), sum(row_h) + 8 * (len(row_h) + 1)), "#d6d3d1")
+    sheet = Image.new(
+        "RGB", (sum(cell_w) + 8 * (len(cell_w) + 1), sum(row_h) + 8 * (len(row_h) + 1)), "#d6d3d1"
+    )
     draw = ImageDraw.Draw(sheet)
     y = 8
     for r, row in enumerate(grid):
@@ -232,7 +311,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--url", help="a running server (default: start one of its own)")
     ap.add_argument("--out", type=Path, default=ROOT / "artifacts" / "screenshots")
-    ap.add_argument("--sheets", type=Path, help="also write smaller contact sheets here (e.g. docs/screenshots)")
+    ap.add_argument(
+        "--sheets", type=Path, help="also write smaller contact sheets here (e.g. docs/screenshots)"
+    )
     ap.add_argument("--pages", help="only these pages (comma-separated names, e.g. home,mouse-trap-end)")
     ap.add_argument("--sizes", default=",".join(SIZES), help="comma-separated: " + ", ".join(SIZES))
     args = ap.parse_args()

@@ -321,7 +321,9 @@ def test_a_gone_players_seat_is_offered_and_handed_to_the_computer(server, brows
     me.locator("[data-testid=hand-over-1]").click(timeout=15000)
     me.locator("[data-message=info]", has_text="played by the computer now").wait_for(timeout=10000)
     me.wait_for_selector("[data-testid=hand-over-1]", state="detached", timeout=10000)
-    me.locator("#players [data-player='1']", has_text="played by the computer").wait_for(timeout=10000)
+    me.locator("#players [data-player='1']", has_text="played by the computer").wait_for(
+        state="attached", timeout=10000
+    )
     record = wait_for(
         lambda: (
             (

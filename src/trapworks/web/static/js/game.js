@@ -623,7 +623,7 @@ async function openSeat(first = false) {
     const before = myGames().find((g) => g.id === gid && g.token === token);
     const invite = pendingInvite || (before && before.invite) || undefined;
     pendingInvite = null;
-    rememberGame({ id: gid, token, seat: info.seat, game: info.game, title: info.title,
+    rememberGame({ id: gid, token, seat: info.seat, game: info.game, title: info.title, players: info.players.length,
                    label: info.players[info.seat].label, link: `${location.origin}/g/${gid}#t=${token}`, invite });
   }
   document.body.dataset.hotSeat = hotSeat ? "1" : "0";

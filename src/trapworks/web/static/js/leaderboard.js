@@ -1,5 +1,5 @@
 // Leaderboards: the best ratings of a game, per player count.
-import { api, clear, el } from "/static/js/dom.js";
+import { api, clear, el, myGames } from "/static/js/dom.js";
 import { ratingText } from "/static/js/account-api.js";
 import { t, tn, translatePage, tx } from "/static/js/i18n.js";
 
@@ -19,7 +19,9 @@ function fillPlayers() {
   const game = catalog.find((g) => g.id === $("game").value);
   const select = clear($("players"));
   for (const n of playerCounts(game)) el("option", { value: String(n), text: tn("{n} player", "{n} players", n) }, select);
-  const wanted = new URLSearchParams(location.search).get("players");
+  // The page opens on the game just played (the last one this browser remembers), as lichess does.
+  const last = myGames()[0];
+  const wanted = new URLSearchParams(location.search).get("players") || (last && last.game === game.id && last.players ? String(last.players) : null);
   if (wanted && [...select.options].some((o) => o.value === wanted)) select.value = wanted;
   else select.value = String(game.players);
 }
@@ -30,12 +32,16 @@ async function show() {
   const r = await api("GET", `/api/leaderboard?${params}`);
   const box = clear($("board"));
   if (!r.ok) { el("p", { class: "error", text: tx(r.error) }, box); return; }
-  if (!r.data.rows.length) { el("p", { class: "muted", text: t("No rated games yet at this player count.") }, box); }
-  else {
-    const table = el("table", { class: "games" }, box);
-    const head = el("tr", {}, el("thead", {}, table));
-    for (const h of ["#", t("Player"), t("Rating"), t("Uncertainty (±)"), t("Rated games")]) el("th", { text: h, scope: "col" }, head);
-    const body = el("tbody", {}, table);
+  // An empty board is still a table: its columns, one row saying so, and where rated games are made.
+  const table = el("table", { class: "games leaderboard-table" }, box);
+  const head = el("tr", {}, el("thead", {}, table));
+  for (const h of ["#", t("Player"), t("Rating"), t("Uncertainty (±)"), t("Rated games")]) el("th", { text: h, scope: "col" }, head);
+  const body = el("tbody", {}, table);
+  if (!r.data.rows.length) {
+    const cell = el("td", { colspan: "5", class: "empty-board", "data-testid": "leaderboard-empty" }, el("tr", {}, body));
+    el("p", { text: t("No rated games yet at this player count.") }, cell);
+    el("a", { href: "/account", class: "button-link", text: t("Play a friend") }, cell);
+  } else {
     for (const row of r.data.rows) {
       const tr = el("tr", { "data-player": row.username }, body);
       el("td", { text: String(row.rank) }, tr);
@@ -54,7 +60,8 @@ async function init() {
   if (!r.ok) { $("board").textContent = tx(r.error); return; }
   catalog = r.data.games.filter((g) => !g.error);
   for (const g of catalog) el("option", { value: g.id, text: tx(g.title) }, $("game"));
-  const wanted = new URLSearchParams(location.search).get("game");
+  const last = myGames()[0];
+  const wanted = new URLSearchParams(location.search).get("game") || (last && last.game);
   if (catalog.some((g) => g.id === wanted)) $("game").value = wanted;
   fillPlayers();
   $("game").addEventListener("change", () => { fillPlayers(); show(); });
