@@ -79,7 +79,7 @@ def _player_counts(cls: type) -> list[int | None]:
     if not players:
         return [None]
     lo, hi = players.get("min", 2), players.get("max", 4)
-    return [n for n in (2, 3, 4) if lo <= n <= hi]
+    return [n for n in (1, 2, 3, 4) if lo <= n <= hi]  # 1: a solitaire variant
 
 
 def _cases() -> list[Any]:
@@ -395,16 +395,30 @@ def test_booby_trap_counts_and_measures_in_both_languages():
     # Was "{n} more piece(s) jumped out" and "Solitaire won: 1 piece(s) left ... 1 time(s)".
     item = {
         "msg": "booby_trap.trips_popped",
-        "args": {"who": 1, "piece": 4, "marks": {"decimal": 1.5, "digits": 2}, "n": 1, "pieces": [7]},
+        "args": {
+            "who": 1,
+            "piece": 4,
+            "marks": {"msg": "booby_trap.marks", "args": {"n": {"decimal": 1.5, "digits": 2}}},
+            "n": 1,
+            "pieces": [7],
+        },
     }
     assert _say("booby-trap", item, "en") == (
         "Player 2 removes piece 4 and the spring bar moves 1.50 marks: penalty of 3 points. "
         "1 more piece jumped out: 7."
     )
     assert _say("booby-trap", item, "fr", viewer=1) == (
-        "Vous retirez la pièce 4 et la barre à ressort avance de 1,50 graduations : pénalité de 3 points. "
+        "Vous retirez la pièce 4 et la barre à ressort avance de 1,50 graduation : pénalité de 3 points. "
         "1 autre pièce a sauté : 7."
     )
+    # French counts 1,50 as one (CLDR: i = 0,1), English as many; 2,00 is plural in both, and
+    # 1.00 is "1.00 marks" in English (a visible decimal), "1,00 graduation" in French.
+    for n, en, fr in ((2.0, "2.00 marks", "2,00 graduations"), (1.0, "1.00 marks", "1,00 graduation")):
+        m = {"msg": "booby_trap.marks", "args": {"n": {"decimal": n, "digits": 2}}}
+        assert (_say("booby-trap", m, "en"), _say("booby-trap", m, "fr")) == (
+            en.capitalize(),
+            fr.capitalize(),
+        )
     won = {
         "msg": "booby_trap.solitaire_won",
         "args": {"n": 1, "trips": {"msg": "booby_trap.bar_tripped", "args": {"n": 1}}},

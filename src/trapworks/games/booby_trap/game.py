@@ -662,7 +662,12 @@ class BoobyTrapState(State):
             self.debt[seat] += PENALTY
             paid = self._pay_debt(seat)
             event["msg"] = "booby_trap.trips_popped" if result.popped else "booby_trap.trips"
-            event["args"] = {"who": seat, "piece": piece, "marks": decimal(marks)}
+            # "1.50 marks", "1,50 graduation": the count agrees with the number as written.
+            event["args"] = {
+                "who": seat,
+                "piece": piece,
+                "marks": {"msg": "booby_trap.marks", "args": {"n": decimal(marks)}},
+            }
             if result.popped:
                 event["args"].update(n=len(result.popped), pieces=list(result.popped))
             self._events.append(event)

@@ -1069,10 +1069,11 @@ class DeadEndDriveState(State):
         self.total_ok = False
         self.moved.append(pawn)
         self.selected = None
+        self._events.append(event)
+        # Told after the move that emptied the last chair (it is that move that ends the opening).
         if self.opening and not any(m.chairs >> p & 1 for p in self.pos if p != OFF):
             self.opening = False
             self._say("opening_over", "dead_end_drive.opening_over", {})
-        self._events.append(event)
         if sq == m.game_over:
             self._win(pawn, WIN_ESCAPE)
             return

@@ -285,11 +285,21 @@ function variant(msg, args, viewer) {
   return best === undefined ? null : best;
 }
 
+// A plural message's count: a number, or a measurement ({decimal, digits}) counted as written
+// ("1.50 marks" in English, "1,50 graduation" in French: CLDR counts the visible decimals).
+function countIsOne(n) {
+  if (n && typeof n === "object" && "decimal" in n) {
+    const digits = n.digits ?? 2;
+    return new Intl.PluralRules(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).select(Number(n.decimal)) === "one";
+  }
+  return plurals.select(Number(n)) === "one";
+}
+
 function messageText(msg, args, viewer, name) {
   args = args || {};
   let text = variant(msg, args, viewer);
   if (text === null) return msg; // not in the catalog (the server away): its id, never nothing
-  if (Array.isArray(text)) text = text[plurals.select(Number(args.n)) === "one" || text.length === 1 ? 0 : text.length - 1];
+  if (Array.isArray(text)) text = text[countIsOne(args.n) || text.length === 1 ? 0 : text.length - 1];
   const join = (parts) => (parts.length === 0 ? messageText("common.nobody", {}, viewer, name)
     : parts.length === 1 ? parts[0]
     : messageText("common.list", { a: parts.slice(0, -1).join(", "), b: parts[parts.length - 1] }, viewer, name));
