@@ -116,8 +116,21 @@ def _play(gid: str, options: dict[str, Any], seed: int, limit: int = 600) -> tup
         items += checked_events(state, None) + [
             e for s in range(state.num_players()) for e in checked_events(state, s)
         ]
+        # The view's typed words (a phase, an action's button: {"msg", "args"} anywhere in it).
+        items += _view_messages(state.view(None))
         plies += 1
     return game, items
+
+
+def _view_messages(value: Any) -> list[dict[str, Any]]:
+    """Every typed message in a view, at any depth (not those nested in another's arguments)."""
+    if isinstance(value, dict):
+        if isinstance(value.get("msg"), str) and isinstance(value.get("args"), dict):
+            return [value]
+        return [m for v in value.values() for m in _view_messages(v)]
+    if isinstance(value, list):
+        return [m for v in value for m in _view_messages(v)]
+    return []
 
 
 def _english_words() -> set[str]:
@@ -155,8 +168,10 @@ def test_every_event_of_every_game_formats_in_every_language(gid, options):
     english = _english_words()
     n = game.num_players()
     seen = 0
+    known = cat.ids() | common_catalog().ids()
     for item in items:
         assert "text" not in item, f"{gid} sent a sentence, not a message id: {item}"
+        assert item["msg"] in known, f"{gid} uses {item['msg']!r}, which its catalog does not declare"
         for lang in LANGS:
             for viewer in [None, *range(n)]:
                 text = Formatter([cat], lang, viewer).format(item["msg"], item.get("args"))
@@ -428,3 +443,28 @@ def test_booby_trap_counts_and_measures_in_both_languages():
         _say("booby-trap", won, "fr")
         == "Solitaire gagné : il reste 1 pièce, la barre s'est déclenchée 1 fois."
     )
+
+
+def test_mouse_trap_phase_and_buttons_are_typed_in_both_languages():
+    # Were English strings ("player 2 to roll", "Pay 1 cheese: roll for player 3's mouse") put
+    # into French by regular expressions (patterns.txt) and into "you" by js/you.js.
+    phase = {"msg": "mouse_trap.phase.push", "args": {"whom": 2, "who": 0}}
+    assert _say("mouse-trap", phase, "en", viewer=2) == "The die for your mouse (paid by Player 1)"
+    assert _say("mouse-trap", phase, "fr", viewer=0) == "Le dé pour la souris de Joueur 3 (payé par vous)"
+    steal = {"msg": "mouse_trap.phase.steal", "args": {"who": 1, "n": 1}}
+    assert _say("mouse-trap", steal, "fr", viewer=1) == "Vous choisissez à qui prendre 1 fromage"
+    assert _say("mouse-trap", {**steal, "args": {"who": 1, "n": 2}}, "fr") == (
+        "Joueur 2 choisit à qui prendre 2 fromages"
+    )
+    from trapworks.core import make
+
+    state = make("mouse-trap", players=3).new_initial_state(seed=3)
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    view = state.view(None)
+    roll = {"msg": "mouse_trap.phase.roll", "args": {"who": view["turn_player"]}}
+    assert view["phase_msg"] == roll
+    assert _say("mouse-trap", roll, "fr", viewer=view["turn_player"]) == "À vous de lancer le dé"
+    buttons = [a["label_msg"] for a in view["legal_actions"]]
+    assert buttons == [{"msg": "mouse_trap.action.roll", "args": {}}]
+    assert _say("mouse-trap", buttons[0], "fr") == "Lancer le dé"

@@ -322,10 +322,12 @@ function messageText(msg, args, viewer, name) {
     ? (/[.!?]\s+$/.test(text.slice(0, offset)) ? capitalize(value(k, args[k])) : value(k, args[k])) : whole));
 }
 
-export function formatMessage(item, viewer, name) {
+// `part`: the message is a part of a sentence ("Turn 3: {phase}"): its first letter as written.
+export function formatMessage(item, viewer, name, part = false) {
   if (!item || !item.msg) return "";
   const named = name || ((s) => t("Player {n}", { n: s + 1 }));
-  return capitalize(messageText(item.msg, item.args, viewer, named));
+  const text = messageText(item.msg, item.args, viewer, named);
+  return part ? text : capitalize(text);
 }
 
 // An AI seat's agent in players' words: the levels and the common kinds (the others by their id).
