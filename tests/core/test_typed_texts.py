@@ -116,8 +116,11 @@ def _play(gid: str, options: dict[str, Any], seed: int, limit: int = 600) -> tup
         items += checked_events(state, None) + [
             e for s in range(state.num_players()) for e in checked_events(state, s)
         ]
-        # The view's typed words (a phase, an action's button: {"msg", "args"} anywhere in it).
+        # The view's typed words (a phase, an action's button: {"msg", "args"} anywhere in it),
+        # and each legal move in players' words (the hint's "Hint: {move}.").
         items += _view_messages(state.view(None))
+        if not state.is_terminal() and state.current_player() >= 0:
+            items += [m for a in state.legal_actions() if (m := state.describe_message(a)) is not None]
         plies += 1
     return game, items
 
@@ -468,3 +471,60 @@ def test_mouse_trap_phase_and_buttons_are_typed_in_both_languages():
     buttons = [a["label_msg"] for a in view["legal_actions"]]
     assert buttons == [{"msg": "mouse_trap.action.roll", "args": {}}]
     assert _say("mouse-trap", buttons[0], "fr") == "Lancer le dé"
+
+
+@pytest.mark.parametrize("gid", available_games())
+def test_the_hint_agents_typed_reasons_format_in_every_language(gid):
+    # A hint's reason is the game's typed message where the agent gives one (issue 37: they were
+    # English sentences put into French by patterns, "piece 4 has 1 visible contact(s)"); a
+    # sentence the agent still writes itself is not checked here.
+    from trapworks.agents import hint_agent_name, make_agent
+    from trapworks.core.agent import ReasonedAgent
+
+    cls = game_class(gid)
+    game = cls(**dict(game_spec(gid).quick_options))
+    name = hint_agent_name(game)
+    if name is None:
+        pytest.skip(f"{gid} gives no hints")
+    cat = game_catalog(cls)
+    rng = random.Random(3)
+    state = game.new_initial_state(seed=3)
+    asked = 0
+    while not state.is_terminal() and asked < 6:
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply_action(sample_chance(state, rng))
+            continue
+        agent = make_agent(name, game, player, seed=1)
+        if isinstance(agent, ReasonedAgent):
+            action, reason = agent.choose(state.clone())
+            asked += 1
+            if isinstance(reason, dict):
+                assert cat is not None and reason["msg"] in cat.ids(), reason
+                for lang in LANGS:
+                    text = Formatter([cat], lang, player).format(reason["msg"], reason["args"])
+                    assert "{" not in text and "(s)" not in text, text
+        else:
+            action = rng.choice(state.legal_actions())
+            asked += 1
+        state.apply_action(action)
+
+
+def test_a_booby_trap_hint_counts_contacts_in_both_languages():
+    # Was "piece 4 has 1 visible contact(s): try it".
+    one = {"msg": "booby_trap.hint.contacts", "args": {"piece": 4, "n": 1}}
+    two = {"msg": "booby_trap.hint.contacts", "args": {"piece": 4, "n": 2}}
+    assert _say("booby-trap", one, "en") == "Piece 4 has 1 visible contact: try it."
+    assert _say("booby-trap", two, "en") == "Piece 4 has 2 visible contacts: try it."
+    assert _say("booby-trap", one, "fr") == "La pièce 4 a 1 contact visible : essayez-la."
+    assert _say("booby-trap", two, "fr") == "La pièce 4 a 2 contacts visibles : essayez-la."
+    felt = {
+        "msg": "booby_trap.hint.feels_looks_pass",
+        "args": {
+            "piece": 3,
+            "feel": {"msg": "booby_trap.feel.firm", "args": {}},
+            "reading": {"decimal": 0.31, "digits": 2},
+            "looks": {"msg": "booby_trap.looks.held", "args": {}},
+        },
+    }
+    assert _say("booby-trap", felt, "fr") == "La pièce 3 semble ferme (0,31) et paraît tenue : passez."

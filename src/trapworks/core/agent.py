@@ -44,18 +44,28 @@ class Agent:
         return f"{type(self).__name__}(seat={self.seat})"
 
 
+# An agent's reason for its move: a sentence (in the first person, English), or a typed message
+# of the game's catalog ({"msg", "args"}, issue 37) that each front end words in its language.
+Reason = str | dict[str, Any]
+
+
 class ReasonedAgent(Agent):
     """An agent that picks an action and says why in one go: implement `choose(state)` returning
     (action, reason); `step` and `explain` come from it."""
 
-    def choose(self, state: State) -> tuple[int, str]:
+    def choose(self, state: State) -> tuple[int, Reason]:
         raise NotImplementedError
 
     def step(self, state: State) -> int:
         return self.choose(state)[0]
 
     def explain(self, state: State) -> str | None:
-        return self.choose(state)[1]
+        reason = self.choose(state)[1]
+        if isinstance(reason, dict):  # a typed reason: in English, "you" for the agent's seat
+            from .messages import format_message
+
+            return format_message(reason, type(self.game), viewer=self.seat)
+        return reason
 
 
 _FIRST_PERSON = (

@@ -380,6 +380,8 @@ class HintReplyMessage(BaseModel):
     ok: bool
     move: str = Field(description="the suggested action text")
     explanation: str | None
+    text_msg: dict[str, Any] | None = Field(None, description="the move in players' words, typed")
+    explanation_msg: dict[str, Any] | None = Field(None, description="the reason, typed")
     agent: str
     ply: int
 

@@ -524,6 +524,19 @@ class BoobyTrapState(State):
             return f"Touch piece {action} (a {SIZE_NAMES[self.sizes[action]]} one)"
         return self.action_to_string(action)
 
+    def describe_message(self, action: int) -> dict[str, Any] | None:
+        game = self.game
+        if action == game.pass_action:
+            return {"msg": "booby_trap.do.pass", "args": {}}
+        if action == game.remove_action:
+            return {"msg": "booby_trap.do.remove", "args": {"piece": self.touched}}
+        if 0 <= action < game.num_pieces:
+            return {
+                "msg": "booby_trap.do.touch",
+                "args": {"piece": action, "size": size_msg(self.sizes[action])},
+            }
+        return None
+
     def _apply_action(self, action: int) -> None:
         game = self.game
         if self.setup_stage is not None:
