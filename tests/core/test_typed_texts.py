@@ -528,3 +528,18 @@ def test_a_booby_trap_hint_counts_contacts_in_both_languages():
         },
     }
     assert _say("booby-trap", felt, "fr") == "La pièce 3 semble ferme (0,31) et paraît tenue : passez."
+
+
+def test_a_mouse_trap_hint_in_both_languages():
+    # Was "Pay 1 cheese: player 2's mouse is 1 spaces from the Cheese Wheel..." in English only,
+    # put into French by a pattern.
+    one = {"msg": "mouse_trap.hint.pay_richest", "args": {"whom": 1, "n": 1}}
+    assert _say("mouse-trap", one, "en", viewer=0) == (
+        "Pay 1 cheese: Player 2's mouse is 1 space from the Cheese Wheel, a 1-in-6 shot, and the richest target."
+    )
+    assert _say("mouse-trap", {**one, "args": {"whom": 1, "n": 4}}, "fr", viewer=0) == (
+        "Payez 1 fromage : la souris de Joueur 2 est à 4 cases de la Roue à fromage, une chance sur 6, "
+        "et c'est la cible la plus riche."
+    )
+    move = {"msg": "mouse_trap.do.pay_roll", "args": {"whom": 0}}
+    assert _say("mouse-trap", move, "fr", viewer=0) == "Payer 1 fromage pour lancer le dé pour votre souris"

@@ -862,6 +862,21 @@ class MouseTrapState(State):
             return f"Take the cheese from player {action - STEAL_BASE + 1}"
         return self.action_to_string(action)
 
+    def describe_message(self, action: int) -> dict[str, Any] | None:
+        if action == ROLL:
+            return {"msg": "mouse_trap.do.roll", "args": {}}
+        if action == CRANK:
+            return {"msg": "mouse_trap.do.crank", "args": {}}
+        if action == END:
+            return {"msg": "mouse_trap.do.end", "args": {}}
+        if action == BUILD:
+            return {"msg": "mouse_trap.do.build", "args": {}}
+        if MOVE_BASE <= action < MOVE_BASE + MAX_PLAYERS:
+            return {"msg": "mouse_trap.do.pay_roll", "args": {"whom": action - MOVE_BASE}}
+        if STEAL_BASE <= action < STEAL_BASE + MAX_PLAYERS:
+            return {"msg": "mouse_trap.do.take", "args": {"whom": action - STEAL_BASE}}
+        return None
+
     def story_owner(self, action: int) -> int | None:
         # The die, a paid roll and the trap's stages belong to the turn of the player to move.
         if self.phase in (P_DIE, P_PUSH, P_FIRE):
