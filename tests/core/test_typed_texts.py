@@ -535,7 +535,8 @@ def test_a_mouse_trap_hint_in_both_languages():
     # put into French by a pattern.
     one = {"msg": "mouse_trap.hint.pay_richest", "args": {"whom": 1, "n": 1}}
     assert _say("mouse-trap", one, "en", viewer=0) == (
-        "Pay 1 cheese: Player 2's mouse is 1 space from the Cheese Wheel, a 1-in-6 shot, and the richest target."
+        "Pay 1 cheese: Player 2's mouse is 1 space from the Cheese Wheel, a 1-in-6 shot, "
+        "and the richest target."
     )
     assert _say("mouse-trap", {**one, "args": {"whom": 1, "n": 4}}, "fr", viewer=0) == (
         "Payez 1 fromage : la souris de Joueur 2 est à 4 cases de la Roue à fromage, une chance sur 6, "
@@ -543,3 +544,59 @@ def test_a_mouse_trap_hint_in_both_languages():
     )
     move = {"msg": "mouse_trap.do.pay_roll", "args": {"whom": 0}}
     assert _say("mouse-trap", move, "fr", viewer=0) == "Payer 1 fromage pour lancer le dé pour votre souris"
+
+
+def test_no_text_writes_a_plural_in_brackets():
+    # "fromage(s)", "contact(s)": every catalog a player reads from (each game's, the common one,
+    # the interface's) in every language, message ids included (the interface's are English).
+    from babel.messages.pofile import read_po
+
+    from trapworks.server.i18n import CATALOGS
+
+    bracketed = re.compile(r"[^\W\d_]\((s|e|es|x)\)")
+    folders = {common_catalog().folder, CATALOGS}
+    for gid in available_games():
+        cat = game_catalog(game_class(gid))
+        if cat is not None:
+            folders.add(cat.folder)
+    found = []
+    for folder in folders:
+        for po in sorted(Path(folder).glob("*.po")):
+            with po.open("rb") as f:
+                for m in read_po(f):
+                    texts = [*(m.id if isinstance(m.id, (list, tuple)) else [m.id])]
+                    texts += list(m.string) if isinstance(m.string, (list, tuple)) else [m.string]
+                    found += [f"{po}: {t!r}" for t in texts if t and bracketed.search(t)]
+    assert not found, found
+
+
+_SENTENCE = re.compile(r"[^.!?]+[.!?]")
+
+
+@pytest.mark.parametrize("gid", available_games())
+def test_no_log_entry_says_the_same_sentence_twice(gid):
+    # Was "Player 3 (medium) wins! Player 3 (medium) wins.": a verdict told by two events of one
+    # move. Every ply's lines, as the log shows them in each language, say each sentence once.
+    cls = game_class(gid)
+    cat = game_catalog(cls)
+    if cat is None:
+        pytest.skip(f"{gid} declares no catalog")
+    for seed in (1, 2):
+        state = cls(**dict(game_spec(gid).quick_options)).new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        plies = 0
+        while not state.is_terminal() and plies < 600:
+            player = state.current_player()
+            action = sample_chance(state, rng) if player == CHANCE else rng.choice(state.legal_actions())
+            owner = state.story_owner(action)
+            state.apply_action(action)
+            lines = story_entry(owner, state, action)["lines"]
+            for lang in LANGS:
+                fmt = Formatter([cat], lang, 0)
+                said = [
+                    s.strip()
+                    for line in lines
+                    for s in _SENTENCE.findall(fmt.format(line["msg"], line.get("args")))
+                ]
+                assert len(said) == len(set(said)), (gid, lang, said)
+            plies += 1
