@@ -53,6 +53,7 @@ SHARED_WORDS = {
     "bowling",
     "base",
     "joker",
+    "secret",
 }
 WORD = re.compile(r"[A-Za-zÀ-ÿ'-]+")
 
@@ -600,3 +601,18 @@ def test_no_log_entry_says_the_same_sentence_twice(gid):
                 ]
                 assert len(said) == len(set(said)), (gid, lang, said)
             plies += 1
+
+
+def test_dead_end_drive_board_words_and_win_reason_are_french_in_french():
+    # Was "(escape)" left in English on the French end screen, and the legend's and the rooms'
+    # names matched against patterns.txt.
+    from trapworks.core import make
+
+    why = {"msg": "dead_end_drive.reason.escape", "args": {}}
+    assert (_say("dead-end-drive", why, "en"), _say("dead-end-drive", why, "fr")) == ("Escape", "Évasion")
+    board = make("dead-end-drive").new_initial_state(seed=1).view(None)["board"]["drawing"]
+    legend = {item["kind"]: _say("dead-end-drive", item["label_msg"], "fr") for item in board["legend"]}
+    assert legend["red chair"] == "Fauteuil rouge (départ)"
+    assert legend["game over"] == "Fin de partie (sortie)"
+    rooms = {room["name"]: _say("dead-end-drive", room["name_msg"], "fr") for room in board["rooms"]}
+    assert rooms["Study"] == "Bureau"
