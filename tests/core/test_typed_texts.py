@@ -616,3 +616,14 @@ def test_dead_end_drive_board_words_and_win_reason_are_french_in_french():
     assert legend["game over"] == "Fin de partie (sortie)"
     rooms = {room["name"]: _say("dead-end-drive", room["name_msg"], "fr") for room in board["rooms"]}
     assert rooms["Study"] == "Bureau"
+
+
+def test_a_dead_end_drive_hint_in_both_languages():
+    # Was "the portrait shows my own pawn: keep it" (first person, rewritten by regular expressions).
+    move = {"msg": "dead_end_drive.do.move", "args": {"pawn": "Lulu", "n": 1}}
+    assert _say("dead-end-drive", move, "en") == "Move Lulu 1 square"
+    assert (
+        _say("dead-end-drive", {**move, "args": {"pawn": "Lulu", "n": 3}}, "fr") == "Avancer Lulu de 3 cases"
+    )
+    why = {"msg": "dead_end_drive.hint.keep_portrait", "args": {}}
+    assert _say("dead-end-drive", why, "fr") == "Le portrait montre votre propre pion : gardez-le."

@@ -37,6 +37,11 @@ class Agent:
         """An optional sentence on why the agent would play what it plays."""
         return None
 
+    def explain_typed(self, state: State) -> Reason | None:
+        """`explain` as the page gets it: a typed message of the game's catalog where the agent
+        has one (the page words it in the viewer's language), else its sentence."""
+        return self.explain(state)
+
     def restart(self) -> None:
         """Forget anything learned during a game (called before a new game)."""
 
@@ -66,6 +71,9 @@ class ReasonedAgent(Agent):
 
             return format_message(reason, type(self.game), viewer=self.seat)
         return reason
+
+    def explain_typed(self, state: State) -> Reason | None:
+        return self.choose(state)[1]
 
 
 _FIRST_PERSON = (

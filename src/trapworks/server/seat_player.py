@@ -67,5 +67,5 @@ class SeatPlayer:
             action, reason = self.agent.choose(position.clone())
         else:
             action = self.agent.step(position.clone())
-            reason = self.agent.explain(position.clone())
+            reason = self.agent.explain_typed(position.clone())
         return self._checked(state, action), reason
