@@ -2,8 +2,9 @@
 
 - Block: the blocked player can no longer challenge you, be paired with you by the quick game, or
   follow you; follows both ways and open challenges between you end.
-- Mute: you stop seeing a player's chat lines (GET /api/community/safety lists whom you mute, by
-  name, for the game page's chat to hide); it does not silence them for others (a moderator's
+- Mute: you stop seeing a player's chat lines: in a game where both hold a seat, the server sends
+  their lines to none of your seat's sockets (`muted_seats`, read by the chat); it does not
+  silence them for others (a moderator's
   mute does: moderation.py).
 - Report: a reason and, where it concerns one, the game and the chat line; the line is copied as
   it was, so the moderators read what was reported even if the game goes.
@@ -16,6 +17,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import delete, or_, select, update
+from sqlalchemy.orm import aliased
 
 from ..accounts.models import AccountSeatRow
 from ..errors import ErrorCode, ServiceError
@@ -90,6 +92,19 @@ class Safety:
             if s.get(MuteRow, (account_id, target)) is None:
                 s.add(MuteRow(muter_id=account_id, muted_id=target, created=now()))
         return name
+
+    def muted_seats(self, game_id: str) -> set[tuple[int, int]]:
+        """(viewer seat, speaker seat) of a game where the viewer's account mutes the speaker's:
+        the chat (features/chat.py) sends that speaker's lines to none of the viewer's sockets."""
+        viewer, speaker = aliased(AccountSeatRow), aliased(AccountSeatRow)
+        with self.c.db() as s:
+            rows = s.execute(
+                select(viewer.seat, speaker.seat)
+                .join(MuteRow, MuteRow.muter_id == viewer.account_id)
+                .join(speaker, (speaker.account_id == MuteRow.muted_id) & (speaker.game_id == viewer.game_id))
+                .where(viewer.game_id == game_id)
+            ).all()
+        return {(int(a), int(b)) for a, b in rows}
 
     def unmute(self, account_id: int, username: str) -> str:
         target, name = self.c.player(username)
