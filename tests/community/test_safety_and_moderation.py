@@ -169,6 +169,7 @@ def test_a_personal_mute_keeps_the_muted_players_lines_from_the_muters_sockets(a
     a.post("/api/community/mute", {"username": bob})
     seats = app.state.service.live[gid].stored.seats
     client = TestClient(app)
+    client.__enter__()  # one event loop for both sockets (each connect would start its own)
     with (
         client.websocket_connect(f"/ws/games/{gid}?token={seats[0]['token']}") as alice_ws,
         client.websocket_connect(f"/ws/games/{gid}?token={seats[1]['token']}") as bob_ws,

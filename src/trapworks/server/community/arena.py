@@ -32,7 +32,7 @@ from sqlalchemy import or_, select, update
 from ..accounts.models import AccountGameRow, AccountSeatRow
 from ..errors import ErrorCode, ServiceError
 from ..service import create_request
-from .core import Community, aware, iso, now
+from .core import Community, aware, iso, now, refusal
 from .models import ArenaGameRow, ArenaPlayerRow, ArenaRow, SwissRow, TrophyRow
 from .pages import page
 from .swiss import Swiss
@@ -116,7 +116,9 @@ class Arenas:
     def join(self, account_id: int, arena_id: str) -> None:
         arena = self._arena(arena_id)
         if arena.finished or self._ends(arena) <= now():
-            raise ServiceError(ErrorCode.ARENA_FINISHED, f"the arena {arena.name!r} is over: join another")
+            raise refusal(
+                ErrorCode.ARENA_FINISHED, "the arena '{name}' is over: join another", name=arena.name
+            )
         with self.c.db.begin() as s:
             row = s.get(ArenaPlayerRow, (arena.id, account_id))
             if row is None:

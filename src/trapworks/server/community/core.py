@@ -31,6 +31,15 @@ ONLINE_S = 90.0  # seen by a community page this recently: online
 MODERATOR = "moderator"
 
 
+def refusal(code: ErrorCode, template: str, **values: str | int | None) -> ServiceError:
+    """A refusal whose words the page can put in its own language: the English sentence as
+    always, and its message id (`template`, a msgid of the catalog) with its values, each a name,
+    a number or a date, never an English word (the reply's "msg" and "args": routers/errors.py)."""
+    error = ServiceError(code, template.format(**values))
+    error.typed = {"msg": template, "args": values}  # type: ignore[attr-defined]
+    return error
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -65,7 +74,7 @@ class Directory:
                 )
             ).first()
         if row is None:
-            raise ServiceError(ErrorCode.NO_SUCH_PLAYER, f"no player is called {name[:40]!r}")
+            raise refusal(ErrorCode.NO_SUCH_PLAYER, "no player is called '{name}'", name=name[:40])
         return int(row[0]), str(row[1])
 
     def names(self, ids: set[int]) -> dict[int, str]:

@@ -22,7 +22,7 @@ from sqlalchemy.orm import aliased
 from ..accounts.models import AccountSeatRow
 from ..errors import ErrorCode, ServiceError
 from ..store import ChatRow
-from .core import Community, iso, now
+from .core import Community, iso, now, refusal
 from .models import BlockRow, ChallengeRow, FollowRow, MuteRow, ReportRow
 
 REASONS = ("abuse", "cheating", "spam", "stalling", "other")
@@ -81,7 +81,7 @@ class Safety:
                 delete(BlockRow).where(BlockRow.blocker_id == account_id, BlockRow.blocked_id == target)
             )
         if not gone.rowcount:
-            raise ServiceError(ErrorCode.NOT_BLOCKED, f"you do not block {name}")
+            raise refusal(ErrorCode.NOT_BLOCKED, "you do not block {name}", name=name)
         return name
 
     def mute(self, account_id: int, username: str) -> str:
@@ -113,7 +113,7 @@ class Safety:
                 delete(MuteRow).where(MuteRow.muter_id == account_id, MuteRow.muted_id == target)
             )
         if not gone.rowcount:
-            raise ServiceError(ErrorCode.NOT_MUTED, f"you do not mute {name}")
+            raise refusal(ErrorCode.NOT_MUTED, "you do not mute {name}", name=name)
         return name
 
     def lists(self, account_id: int) -> dict[str, Any]:
@@ -167,16 +167,24 @@ class Safety:
                     ).all()
                 )
                 if target not in seats.values():
-                    raise ServiceError(ErrorCode.NOT_IN_GAME, f"{name} did not play game {body.game_id}")
+                    raise refusal(
+                        ErrorCode.NOT_IN_GAME, "{name} did not play game {game}", name=name, game=body.game_id
+                    )
             if body.chat_line is not None:
                 line = s.get(ChatRow, body.chat_line)
                 if line is None or line.game_id != body.game_id:
-                    raise ServiceError(
-                        ErrorCode.NO_SUCH_LINE, f"game {body.game_id} has no chat line {body.chat_line}"
+                    raise refusal(
+                        ErrorCode.NO_SUCH_LINE,
+                        "game {game} has no chat line {line}",
+                        game=body.game_id,
+                        line=body.chat_line,
                     )
                 if line.seat is None or seats.get(line.seat) != target:
-                    raise ServiceError(
-                        ErrorCode.NOT_THEIR_LINE, f"chat line {body.chat_line} was not written by {name}"
+                    raise refusal(
+                        ErrorCode.NOT_THEIR_LINE,
+                        "chat line {line} was not written by {name}",
+                        line=body.chat_line,
+                        name=name,
                     )
                 chat_text = line.text
             mine = len(

@@ -25,7 +25,7 @@ from sqlalchemy import select, update
 from ..accounts.models import AccountGameRow, AccountSeatRow
 from ..errors import ErrorCode, ServiceError
 from ..service import create_request
-from .core import Community, iso, now
+from .core import Community, iso, now, refusal
 from .models import SwissGameRow, SwissPlayerRow, SwissRow, TrophyRow
 
 MAX_ROUNDS = 15
@@ -109,9 +109,12 @@ class Swiss:
     def join(self, account_id: int, swiss_id: str) -> None:
         row = self._get(swiss_id)
         if row.status != "open":
-            raise ServiceError(
+            raise refusal(
                 ErrorCode.SWISS_STARTED,
-                f"{row.name!r} has {'ended' if row.status == 'finished' else 'started'}: joining is closed",
+                "'{name}' has ended: joining is closed"
+                if row.status == "finished"
+                else "'{name}' has started: joining is closed",
+                name=row.name,
             )
         with self.c.db.begin() as s:
             if s.get(SwissPlayerRow, (row.id, account_id)) is None:
