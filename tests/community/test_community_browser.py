@@ -41,7 +41,9 @@ def friends_page(page):
 
 def notice(page, text: str) -> None:
     """The page's status line says `text` (waited for: the request may still be on its way)."""
-    page.wait_for_selector(f"[data-testid=notice]:not([hidden]):has-text({json.dumps(text)})")
+    page.wait_for_selector(
+        f"[data-testid=notice]:not([hidden]):has-text({json.dumps(text, ensure_ascii=False)})"
+    )
     assert page.inner_text("[data-testid=notice]") == text
 
 
@@ -212,3 +214,131 @@ def httpx_chat(base: str, gid: str, token: str) -> list[dict]:
 
     with connect(base.replace("http", "ws") + f"/ws/games/{gid}?token={token}") as ws:
         return json.loads(ws.recv())["chat"]["lines"]
+
+
+def _api(page, method: str, url: str, body=None):
+    """A request from the page with its session and CSRF token; the reply's JSON."""
+    return page.evaluate(
+        """async ([method, url, body]) => {
+            const me = await (await fetch('/api/account/me')).json();
+            const init = {method, headers: {'content-type': 'application/json', 'x-csrf-token': me.csrf}};
+            if (body !== null) init.body = JSON.stringify(body);
+            return await (await fetch(url, init)).json();
+        }""",
+        [method, url, body],
+    )
+
+
+def test_every_community_page_in_french_has_no_english_left(browser, server):
+    """A French browser on the friends, watch, arena, moderation and mail pages, each with rows in
+    its tables (a friend, challenges both ways, a block, a mute, a report, a live game between two
+    accounts, an arena with standings, a player's history): no English left; a refusal of the
+    server (an unknown player) reads in French with its name."""
+    from web.test_i18n_browser import english_left, english_probes, proper_nouns
+
+    base, db = server
+    probes = english_probes()
+    fra, frb = unique("fra"), unique("frb")
+    names = [fra, frb, *proper_nouns()]
+    contexts = []
+    pages = []
+    for name in (fra, frb):
+        ctx = browser.new_context(viewport={"width": 1366, "height": 900}, base_url=base, locale="fr-FR")
+        page = ctx.new_page()
+        page.errors = []  # type: ignore[attr-defined]
+        page.on("pageerror", lambda e, p=page: p.errors.append(str(e)))
+        sign_up(page, name)
+        contexts.append(ctx)
+        pages.append(page)
+    a, b = pages
+
+    def french(page, what: str) -> None:
+        page.wait_for_selector("body[data-ready]")
+        assert page.evaluate("document.documentElement.lang") == "fr"
+        text = page.evaluate(
+            "() => [document.title, document.body.innerText, ...[...document.querySelectorAll("
+            "'[aria-label], [placeholder], [title]')].map((n) => n.getAttribute('aria-label') || "
+            "n.getAttribute('placeholder') || n.getAttribute('title'))].join('\\n')"
+        )
+        left = english_left(text, probes, names)
+        assert not left, f"{what}: English left: {left}"
+
+    try:
+        sent = _api(
+            a,
+            "POST",
+            "/api/community/challenges",
+            {"username": frb, "game": "last-mouse-lost", "options": SMALL_LML},
+        )
+        game = _api(b, "POST", f"/api/community/challenges/{sent['challenge']['id']}/accept")
+        assert game["ok"], game
+        _api(
+            a,
+            "POST",
+            "/api/community/challenges",
+            {"username": frb, "game": "last-mouse-lost", "options": SMALL_LML, "days_per_move": 1},
+        )
+        _api(
+            b,
+            "POST",
+            "/api/community/challenges",
+            {"username": fra, "game": "last-mouse-lost", "options": SMALL_LML, "seconds_per_move": 30},
+        )
+        _api(a, "POST", "/api/community/follow", {"username": frb})
+        _api(a, "POST", "/api/community/mute", {"username": frb})
+        _api(a, "POST", "/api/community/report", {"username": frb, "reason": "stalling", "details": "lent"})
+        result = CliRunner().invoke(cli_app, ["admin", "grant-moderator", fra, "--db", db])
+        assert result.exit_code == 0, result.output
+        _api(a, "POST", f"/api/mod/players/{frb}/warn", {"reason": "attention"})
+
+        friends_page(a)
+        a.wait_for_selector("[data-testid=incoming] [data-status=open]")
+        a.wait_for_selector(f"[data-friend='{frb}']")
+        a.fill("[data-testid=follow-name]", "personne-inconnue")
+        a.click("[data-testid=follow-submit]")
+        notice(a, "aucun joueur ne s'appelle « personne-inconnue »")  # the typed refusal, in French
+        french(a, "friends")
+        friends_page(b)
+        b.wait_for_selector("[data-testid=mod-notices] [data-kind=warn]")
+        french(b, "friends (warned)")
+
+        a.goto("/watch")
+        a.wait_for_selector(f"[data-live='{game['game_id']}']")
+        french(a, "watch")
+
+        a.goto("/arena")
+        a.wait_for_selector("body[data-ready]")
+        french(a, "arenas (none)")
+        made = _api(
+            a,
+            "POST",
+            "/api/community/arenas",
+            {
+                "name": "Arène du soir",
+                "game": "last-mouse-lost",
+                "options": SMALL_LML,
+                "minutes": 30,
+                "starts_in_s": 600,
+            },
+        )
+        _api(a, "POST", f"/api/community/arenas/{made['id']}/join")
+        a.goto(f"/arena?id={made['id']}")
+        a.wait_for_selector(f"[data-testid=standings] [data-player='{fra}']")
+        french(a, "arena")
+
+        a.goto("/mod")
+        a.wait_for_selector("[data-testid=queue] [data-report]")
+        a.fill("[data-testid=mod-player]", frb)
+        a.click("[data-testid=mod-lookup]")
+        a.wait_for_selector(f"[data-testid=history-name]:has-text('{frb}')")
+        a.wait_for_selector("[data-testid=audit-action]")
+        french(a, "moderation")
+
+        a.goto("/mail")
+        a.wait_for_selector("[data-testid=mail-disabled]:not([hidden])")
+        french(a, "mail (no SMTP)")
+        for page in pages:
+            assert not page.errors, page.errors  # type: ignore[attr-defined]
+    finally:
+        for ctx in contexts:
+            ctx.close()
