@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from trapworks.cli import app as cli_app
 from trapworks.server import create_app
-from web.accounts_helpers import PASSWORD, SMALL_LML, unique
+from web.accounts_helpers import PASSWORD, SMALL_LML, play_to_end, unique
 from web.test_accounts_browser import person, sign_up, token_of
 from web.web_helpers import ARTIFACTS, serve_in_thread
 
@@ -339,6 +339,46 @@ def test_every_community_page_in_french_has_no_english_left(browser, server):
         french(a, "mail (no SMTP)")
         for page in pages:
             assert not page.errors, page.errors  # type: ignore[attr-defined]
+    finally:
+        for ctx in contexts:
+            ctx.close()
+
+
+def test_the_watch_page_lists_a_live_game_and_drops_it_when_it_ends(browser, server):
+    """Two accounts' game shows on the watch page of a third browser (anonymous) with both names
+    and its spectator link (no seat's token); played to the end, it leaves the list at the next look."""
+    base, _db = server
+    alice, bob = unique("wa"), unique("wb")
+    contexts, pages = [], []
+    for name in (alice, bob, None):
+        ctx, page = person(browser, base)
+        contexts.append(ctx)
+        pages.append(page)
+        if name:
+            sign_up(page, name)
+    a, b, w = pages
+    try:
+        sent = _api(
+            a,
+            "POST",
+            "/api/community/challenges",
+            {"username": bob, "game": "last-mouse-lost", "options": SMALL_LML},
+        )
+        game = _api(b, "POST", f"/api/community/challenges/{sent['challenge']['id']}/accept")
+        gid = game["game_id"]
+        w.goto("/watch")
+        w.wait_for_selector("body[data-ready]")
+        row = w.locator(f"[data-live='{gid}']")
+        row.wait_for(timeout=10000)
+        assert alice in row.inner_text() and bob in row.inner_text()
+        mine = next(g for g in _api(a, "GET", f"/api/players/{alice}/games")["games"] if g["id"] == gid)
+        tokens = {game["seat"]: game["link"].split("#t=")[1], 1 - game["seat"]: mine["link"].split("#t=")[1]}
+        watch = row.locator("[data-testid=watch-live]").get_attribute("href") or ""
+        assert watch.startswith(f"/g/{gid}") and not any(t in watch for t in tokens.values())  # a spectator's
+        with httpx.Client(base_url=base, timeout=30) as client:
+            assert play_to_end(client, gid, [tokens[0], tokens[1]])["terminal"]
+        row.wait_for(state="detached", timeout=15000)  # the page reads the list again every 3 s
+        assert not w.errors  # type: ignore[attr-defined]
     finally:
         for ctx in contexts:
             ctx.close()
