@@ -9,6 +9,7 @@ session ends and his log-in is refused. Screenshots land in artifacts/web/commun
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import httpx
@@ -382,3 +383,54 @@ def test_the_watch_page_lists_a_live_game_and_drops_it_when_it_ends(browser, ser
     finally:
         for ctx in contexts:
             ctx.close()
+
+
+def test_a_correspondence_reminder_mailed_and_followed_in_the_browser(browser, smtp, tmp_path):
+    """Alice gives her address on the mail page, confirms it with the link mailed to her (opened
+    in the browser) and turns reminders on; in a correspondence game where she is to move, the
+    "your move" mail reaches aiosmtpd; its link, opened in her browser, lists the game as her turn,
+    and the game opens on her move."""
+    from .test_mail import body_of, make_app
+
+    inbox, port = smtp
+    app = make_app(tmp_path, port)
+    app.state.mail.scan_every_s = 0.2  # the reminders' scan (every minute in service)
+    app.state.mail.remind_after_s = 0  # the move has waited long enough
+    base, stop = serve_in_thread(app)
+    alice, bob = unique("ma"), unique("mb")
+    (ca, a), (cb, b) = person(browser, base), person(browser, base)
+    try:
+        sign_up(a, alice)
+        sign_up(b, bob)
+        a.goto("/mail")
+        a.wait_for_selector("body[data-ready]")
+        a.fill("[data-testid=mail-address]", f"{alice}@example.org")
+        a.click("[data-testid=mail-submit]")
+        confirm = re.search(r"(/mail#confirm=[A-Za-z0-9_-]+)", body_of(inbox.wait(1)[0])).group(1)
+        a.goto("about:blank")  # the link opened afresh (from /mail, only its fragment would change)
+        a.goto(base + confirm)
+        notice(a, f"{alice}@example.org is confirmed.")
+        a.wait_for_selector("[data-testid=mail-status]:has-text('confirmed')")
+        if not a.is_checked("[data-testid=mail-reminders]"):
+            a.check("[data-testid=mail-reminders]")
+            notice(a, "Reminders on.")
+        sent = _api(
+            a,
+            "POST",
+            "/api/community/challenges",
+            {"username": bob, "game": "last-mouse-lost", "options": SMALL_LML, "days_per_move": 1, "seat": 0},
+        )
+        gid = _api(b, "POST", f"/api/community/challenges/{sent['challenge']['id']}/accept")["game_id"]
+        reminder = next(
+            m for m in inbox.wait(2) if m["To"] == f"{alice}@example.org" and "Your move" in m["Subject"]
+        )
+        link = re.search(r"https?://[^/\s]+(/account#my-games)", body_of(reminder)).group(1)
+        a.goto(link)
+        a.wait_for_selector(f"[data-game-row='{gid}'][data-state=your_turn]")
+        a.click(f"[data-open='{gid}']")
+        a.wait_for_selector("body[data-my-turn='1']", timeout=20000)
+        assert not a.errors  # type: ignore[attr-defined]
+    finally:
+        ca.close()
+        cb.close()
+        stop()
