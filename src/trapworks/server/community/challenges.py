@@ -19,7 +19,6 @@ from pydantic import BaseModel, Field
 from sqlalchemy import or_, select, update
 
 from ..errors import ErrorCode, ServiceError
-from ..service import create_request
 from .core import Community, aware, iso, now, refusal
 from .models import ChallengeRow
 
@@ -60,9 +59,9 @@ class Challenges:
         self.on_sent: list[Any] = []  # callbacks (challenge dict) for the notices (mail)
 
     def send(self, account_id: int, username: str, body: ChallengeBody) -> dict[str, Any]:
-        target, name = self.c.player(body.username)
-        if target == account_id:
-            raise ServiceError(ErrorCode.CHALLENGE_SELF, "you cannot challenge yourself")
+        target, name = self.c.other(
+            account_id, body.username, refusal(ErrorCode.CHALLENGE_SELF, "you cannot challenge yourself")
+        )
         if self.c.blocks(target, account_id):
             raise refusal(ErrorCode.BLOCKED, "{name} does not accept challenges from you", name=name)
         if self.c.blocks(account_id, target):
@@ -162,23 +161,16 @@ class Challenges:
             )
         # Claimed before the game is made: a second accept (another tab, another node) finds it taken.
         self._answer(row, "accepted")
-        names = self.c.names({row.challenger_id, row.challenged_id})
-        n = 2
-        mine = row.seat if row.seat is not None else secrets.randbelow(n)
-        holders = {mine: row.challenger_id, 1 - mine: row.challenged_id}
-        seats = [{"kind": "human", "name": names.get(holders[i], "")} for i in range(n)]
+        mine = row.seat if row.seat is not None else secrets.randbelow(2)
+        holders = (
+            [row.challenger_id, row.challenged_id] if mine == 0 else [row.challenged_id, row.challenger_id]
+        )
         try:
-            live = await self.c.service.create(
-                create_request(game=row.game, options=dict(row.options), seats=seats, clock=row.clock)
-            )
+            live = await self.c.make_game(row.game, row.options, holders, row.clock, rated=row.rated)
         except ServiceError as e:
             with self.c.db.begin() as s:  # the game could not be made: said, not left half-accepted
                 s.execute(update(ChallengeRow).where(ChallengeRow.id == row.id).values(status="failed"))
             raise ServiceError(e.status, e.code, f"the game could not be made: {e.message}") from None
-        accounts = self.c.accounts
-        accounts.register_game(live, rated=row.rated)
-        for seat, holder in holders.items():
-            accounts.attach(holder, live.id, live.stored.seats[seat]["token"])
         with self.c.db.begin() as s:
             s.execute(
                 update(ChallengeRow)

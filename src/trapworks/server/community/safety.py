@@ -22,16 +22,12 @@ from sqlalchemy.orm import aliased
 from ..accounts.models import AccountSeatRow
 from ..errors import ErrorCode, ServiceError
 from ..store import ChatRow
-from .core import Community, iso, now, refusal
+from .core import Community, Named, iso, now, refusal
 from .models import BlockRow, ChallengeRow, FollowRow, MuteRow, ReportRow
 
 REASONS = ("abuse", "cheating", "spam", "stalling", "other")
 MAX_DETAILS = 1000
 MAX_OPEN_REPORTS_PER_PLAYER = 20  # a reporter's open reports: more wait until some are closed
-
-
-class Named(BaseModel):
-    username: str = Field(max_length=64)
 
 
 class ReportBody(BaseModel):
@@ -47,9 +43,9 @@ class Safety:
         self.c = community
 
     def block(self, account_id: int, username: str) -> str:
-        target, name = self.c.player(username)
-        if target == account_id:
-            raise ServiceError(ErrorCode.BLOCK_SELF, "you cannot block yourself")
+        target, name = self.c.other(
+            account_id, username, refusal(ErrorCode.BLOCK_SELF, "you cannot block yourself")
+        )
         with self.c.db.begin() as s:
             if s.get(BlockRow, (account_id, target)) is None:
                 s.add(BlockRow(blocker_id=account_id, blocked_id=target, created=now()))
@@ -85,9 +81,9 @@ class Safety:
         return name
 
     def mute(self, account_id: int, username: str) -> str:
-        target, name = self.c.player(username)
-        if target == account_id:
-            raise ServiceError(ErrorCode.MUTE_SELF, "you cannot mute yourself")
+        target, name = self.c.other(
+            account_id, username, refusal(ErrorCode.MUTE_SELF, "you cannot mute yourself")
+        )
         with self.c.db.begin() as s:
             if s.get(MuteRow, (account_id, target)) is None:
                 s.add(MuteRow(muter_id=account_id, muted_id=target, created=now()))
@@ -145,9 +141,9 @@ class Safety:
         }
 
     def report(self, account_id: int, body: ReportBody) -> int:
-        target, name = self.c.player(body.username)
-        if target == account_id:
-            raise ServiceError(ErrorCode.REPORT_SELF, "you cannot report yourself")
+        target, name = self.c.other(
+            account_id, body.username, refusal(ErrorCode.REPORT_SELF, "you cannot report yourself")
+        )
         if body.reason not in REASONS:
             raise ServiceError(
                 ErrorCode.BAD_REASON, f"reason {body.reason[:32]!r}: one of {', '.join(REASONS)}"

@@ -29,7 +29,6 @@ from sqlalchemy import or_, select, update
 
 from ..accounts.models import AccountGameRow, AccountSeatRow
 from ..errors import ErrorCode, ServiceError
-from ..service import create_request
 from .core import Community, iso, now, refusal
 from .models import SwissGameRow, SwissPlayerRow, SwissRow, TrophyRow
 
@@ -268,22 +267,12 @@ class Swiss:
                     SwissGameRow.swiss_id == swiss_id, SwissGameRow.game_id.like(PENDING + "%")
                 )
             ).all()
-        names = self.c.names({a for g in planned for a in g.players})
         for g in planned:
             lease = self._hold(swiss_id, lease) if lease is not None else None
             if lease is None:
                 return  # another node took the pairing over: it makes the rest
-            live = await self.c.service.create(
-                create_request(
-                    game=row.game,
-                    options=dict(row.options),
-                    seats=[{"kind": "human", "name": names.get(h, "")} for h in g.players],
-                    clock={"mode": "move", "seconds": row.days_per_move * 86400, "on_timeout": "forfeit"},
-                )
-            )
-            self.c.accounts.register_game(live, rated=True)
-            for seat, holder in enumerate(g.players):
-                self.c.accounts.attach(holder, live.id, live.stored.seats[seat]["token"])
+            clock = {"mode": "move", "seconds": row.days_per_move * 86400, "on_timeout": "forfeit"}
+            live = await self.c.make_game(row.game, row.options, list(g.players), clock, rated=True)
             with self.c.db.begin() as s:
                 s.execute(
                     update(SwissGameRow).where(SwissGameRow.game_id == g.game_id).values(game_id=live.id)
