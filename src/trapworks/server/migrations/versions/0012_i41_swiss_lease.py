@@ -1,7 +1,7 @@
 """A Swiss round's pairing lease (issue 41): the node pairing a round holds it until
 `pairing_until`; past that, another node takes the pairing over (server/community/swiss.py).
 
-Revision ID: 0012_i41_swiss_lease
+Revision ID: 0012
 Revises: 0011
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0012_i41_swiss_lease"
+revision = "0012"
 down_revision = "0011"
 branch_labels = None
 depends_on = None
