@@ -449,7 +449,8 @@ export default function createRenderer(root, ctx) {
   }
 
   let newsPly = -1; // the ply whose events the news list shows last
-  // The events are typed messages (issue 37): the news list says them as the log does.
+  // Every event is a typed message ({msg, args}, the game's catalog) said in the page's language;
+  // data-event keeps the event's kind ("crank", "trap_stage", "trap_failed") for tests and CSS.
   function drawNews(events) {
     for (const e of events) {
       if (!e.msg) continue;
