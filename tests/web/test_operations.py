@@ -277,6 +277,21 @@ def test_the_node_budget_is_shared_fairly_between_addresses():
     assert budget.take("flood0", t + 61) is None
 
 
+def test_a_paced_budget_spreads_a_flood_and_keeps_tokens_for_a_newcomer():
+    """120 a minute in bursts of 4: a flood from 20 addresses gets 4 at once, then 2 a second,
+    not the window's 120 at once (a creation is event-loop work: all at once they stalled the
+    players' moves); the last two tokens are kept for an address with nothing in the window."""
+    budget = FairBudget(120, window_s=60, burst=4)
+    granted = 0
+    for step in range(400):  # 20 s of 20 addresses asking every 50 ms
+        for i in range(20):
+            if budget.take(f"flood{i}", step * 0.05) is None:
+                granted += 1
+    assert 40 <= granted <= 46
+    assert budget.take("player", 20.0) is None  # the player gets in at once
+    assert budget.take("flood0", 20.0) is not None
+
+
 def test_a_public_profile_lists_finished_games_only(db_url):
     from .accounts_helpers import SMALL_LML, play_to_end
 
