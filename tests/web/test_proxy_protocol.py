@@ -14,6 +14,7 @@ from ipaddress import IPv4Address
 
 import pytest
 import uvicorn
+import uvloop
 from proxyprotocol.result import ProxyResultIPv4
 from proxyprotocol.v2 import ProxyProtocolV2
 
@@ -40,7 +41,9 @@ def server(trusted: list[str]) -> Iterator[int]:
     settings = uvicorn_settings()
     settings["http"] = with_proxy_protocol(settings["http"], trusted)
     srv = uvicorn.Server(uvicorn.Config(echo_client, log_level="warning", lifespan="off", **settings))
-    thread = threading.Thread(target=lambda: asyncio.run(srv.serve(sockets=[sock])), daemon=True)
+    # uvloop, as `trapworks serve` runs (its transports are not asyncio.Transport instances).
+    runner = asyncio.Runner(loop_factory=uvloop.new_event_loop)
+    thread = threading.Thread(target=lambda: runner.run(srv.serve(sockets=[sock])), daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
     while not srv.started and time.monotonic() < deadline:

@@ -32,7 +32,7 @@ HEADER_TIMEOUT_S = 5.0
 class ProxiedTransport:
     """The connection's transport, but for the peer address: the client's, from the header."""
 
-    def __init__(self, transport: asyncio.Transport, peer: tuple[str, int]) -> None:
+    def __init__(self, transport: Any, peer: tuple[str, int]) -> None:
         self._transport = transport
         self._peer = peer
 
@@ -75,12 +75,11 @@ def with_proxy_protocol(inner: type[asyncio.Protocol], trusted: list[str]) -> An
     class ProxyProtocolReader(asyncio.Protocol):
         def __init__(self, **kwargs: Any) -> None:
             self.inner = inner(**kwargs)
-            self.transport: asyncio.Transport | None = None
+            self.transport: Any = None
             self.buffer = b""
             self.timer: asyncio.TimerHandle | None = None
 
-        def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            assert isinstance(transport, asyncio.Transport)
+        def connection_made(self, transport: Any) -> None:  # uvloop's is no asyncio.Transport
             peer = get_remote_addr(transport)
             if peer is None or peer[0] not in trusted_hosts:
                 self._hand_over(transport, transport, b"")
@@ -107,7 +106,7 @@ def with_proxy_protocol(inner: type[asyncio.Protocol], trusted: list[str]) -> An
             rest, self.buffer = self.buffer[length:], b""
             self._hand_over(self.transport, ProxiedTransport(self.transport, peer), rest)
 
-        def _hand_over(self, real: asyncio.Transport, seen: Any, rest: bytes) -> None:
+        def _hand_over(self, real: Any, seen: Any, rest: bytes) -> None:
             if self.timer is not None:
                 self.timer.cancel()
                 self.timer = None
