@@ -414,7 +414,23 @@ function onPresence(msg) {
   if (me && nameBox && document.activeElement !== nameBox.input && me.name) nameBox.set(me.name);
 }
 
-function handleMessage(msg) {
+// An update leaves out the features' parts (takeback, controls, clock...) that did not change
+// since the last state message and names them in `kept`: the page fills them in from the last.
+let lastState = {};
+function withParts(msg) {
+  if (msg.type !== "state") return msg;
+  let full = msg;
+  if (msg.kept) {
+    full = { ...msg };
+    for (const k of msg.kept) full[k] = lastState[k];
+    delete full.kept;
+  }
+  lastState = msg.sync ? full : { ...lastState, ...full };
+  return full;
+}
+
+function handleMessage(message) {
+  const msg = withParts(message);
   if (msg.type === "state" && features) features.update(msg);
   if (msg.type === "presence") onPresence(msg);
   else if (msg.type === "chat") { if (chat) chat.add(msg.line); }

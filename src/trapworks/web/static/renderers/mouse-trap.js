@@ -459,17 +459,12 @@ export default function createRenderer(root, ctx) {
   }
 
   let newsPly = -1; // the ply whose events the news list shows last
-  // A stage of a firing ("O-P: Cage falls from the top of the post." or "...  jams!"): the stage's
-  // words through the catalog; every other event as the log's story translates it.
-  function newsText(e) {
-    const m = e.type === "trap_stage" ? /^(.+?): (.*?)(\.\.\. jams!|\.)$/.exec(e.text) : null;
-    if (!m) return txs(e.text);
-    return m[3] === "." ? `${m[1]}: ${stageText(m[2])}.` : `${m[1]}: ${t("{stage}... jams!", { stage: stageText(m[2]) })}`;
-  }
+  // Every event is a typed message ({msg, args}, the game's catalog) said in the page's language;
+  // data-event keeps the event's kind ("crank", "trap_stage", "trap_failed") for tests and CSS.
   function drawNews(events) {
     for (const e of events) {
-      if (!e.text) continue;
-      el("li", { "data-event": e.type, text: newsText(e) }, news);
+      if (!e.msg) continue;
+      el("li", { "data-event": e.type, text: ctx.say(e) }, news);
     }
     while (news.children.length > 40) news.removeChild(news.firstChild);
     // Scrolled at the next frame: reading scrollHeight now would lay out the whole board once
