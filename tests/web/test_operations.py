@@ -290,6 +290,9 @@ def test_a_paced_budget_spreads_a_flood_and_keeps_tokens_for_a_newcomer():
     assert 40 <= granted <= 46
     assert budget.take("player", 20.0) is None  # the player gets in at once
     assert budget.take("flood0", 20.0) is not None
+    # One address (or a few) making game after game is not a flood: never paced.
+    alone = FairBudget(120, window_s=60, burst=4)
+    assert [alone.take("a" if i % 2 else "b", i * 0.01) for i in range(20)] == [None] * 20
 
 
 def test_a_public_profile_lists_finished_games_only(db_url):
