@@ -63,16 +63,23 @@ tests/web/lint/node_modules/.bin/eslint --config tests/web/lint/eslint.config.mj
 # at once, each a lane that writes its own report, shown when all are done:
 #   browser the browser tests (tests/web/*browser*.py): mostly waits on Chromium and the server;
 #   web   the other web and server tests (they hold the PostgreSQL and cluster tests): mostly
-#         waits on sockets and cluster nodes; these two overlap the CPU-bound lanes;
-#   heavy the two files where the suite's CPU time is (Booby Trap's physics at rest over every
-#         stored tray, 13 Dead End Drive's batched engine against the kernel move for move):
-#         on the second core, beside the rest;
+#         waits on sockets and cluster nodes; these two start at once and overlap the CPU-bound
+#         lanes;
+#   heavy the files where the suite's CPU time is (Booby Trap's physics at rest over every stored
+#         tray, 13 Dead End Drive's batched engine against the kernel move for move, the vector
+#         environments against the kernel step for step): on the second core, beside the rest;
 #   rest  everything else.
-# For daily work the fast lane (`pytest -m "not slow"`, README) leaves the exhaustive checks out.
+# Four lanes on two cores: the browser and web lanes spend most of their wall time waiting (on
+# Chromium, sockets, cluster nodes, sleeps that are part of what they check), so the two
+# CPU-bound lanes keep both cores busy. Measured (CI, 2 cores, 4 lanes, before the warm-up below):
+# browser 1,952 s, web 1,914 s, heavy 1,177 s, rest 2,658 s wall; see docs/testing.md for the
+# figures after and how to measure them.
+# For daily work the fast lane (`pytest -m "not slow" --ignore=tests/web`, README) leaves the
+# exhaustive checks and the server out.
 if [ $# -gt 0 ]; then
   exec .venv/bin/python -m pytest "$@"
 fi
-heavy=(tests/booby_trap/test_at_rest.py tests/dead_end_drive/test_dd_batch.py)
+heavy=(tests/booby_trap/test_at_rest.py tests/dead_end_drive/test_dd_batch.py tests/research/test_vector_env*.py)
 browser=(tests/web/*browser*.py)
 logs=$(mktemp -d)
 # A real browser against a real server on a loaded machine: a test that fails on a timeout is run
@@ -85,6 +92,22 @@ web_ignore=()
 for f in "${browser[@]}"; do web_ignore+=(--ignore="$f"); done
 .venv/bin/python -m pytest tests/web "${web_ignore[@]}" "${retry[@]}" --durations=15 > "$logs/web.log" 2>&1 &
 lanes+=($!)
+# The compiled engines (numba: Mouse Trap's and 13 Dead End Drive's batched engines) are compiled
+# once here, one engine on each core, into the data folder's numba-cache/, which every lane's tests
+# and their CLI subprocesses then load in seconds. A fresh clone's cache is cold (numba keys it by
+# the source files' path and time), and before this each lane and CLI subprocess that met an engine
+# compiled it for itself, several at once: 50-70 CPU s per engine each time (test_dd_agents_cli's
+# simulate-and-play took 172 s, 5 s with the cache filled). The heavy and rest lanes start after it.
+echo "compiling the batched engines (or loading them from the cache)..."
+warm=()
+for game in mouse-trap dead-end-drive; do
+  .venv/bin/trapworks simulate "$game" -a heuristic,random -p 2 -n 2 -w 1 --out "$logs/warm-$game.csv" --json \
+    > "$logs/warm-$game.log" 2>&1 &
+  warm+=($!)
+done
+for pid in "${warm[@]}"; do
+  wait "$pid" || { cat "$logs"/warm-*.log; kill "${lanes[@]}" 2>/dev/null; exit 1; }
+done
 .venv/bin/python -m pytest "${heavy[@]}" --durations=15 > "$logs/heavy.log" 2>&1 &
 lanes+=($!)
 ignore=(--ignore=tests/web)

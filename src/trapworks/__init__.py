@@ -10,5 +10,5 @@ from .core import available_games, make  # noqa: E402
 # Bumped whenever the rules (or anything else that changes a game's rows) change: simulation rows
 # carry it, and tests/sim/test_provenance.py fails when the games play differently under the
 # same version.
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 __all__ = ["make", "available_games", "__version__"]

@@ -9,6 +9,7 @@ session ends and his log-in is refused. Screenshots land in artifacts/web/commun
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import httpx
@@ -17,7 +18,7 @@ from typer.testing import CliRunner
 
 from trapworks.cli import app as cli_app
 from trapworks.server import create_app
-from web.accounts_helpers import PASSWORD, SMALL_LML, unique
+from web.accounts_helpers import PASSWORD, SMALL_LML, play_to_end, unique
 from web.test_accounts_browser import person, sign_up, token_of
 from web.web_helpers import ARTIFACTS, serve_in_thread
 
@@ -41,7 +42,9 @@ def friends_page(page):
 
 def notice(page, text: str) -> None:
     """The page's status line says `text` (waited for: the request may still be on its way)."""
-    page.wait_for_selector(f"[data-testid=notice]:not([hidden]):has-text({json.dumps(text)})")
+    page.wait_for_selector(
+        f"[data-testid=notice]:not([hidden]):has-text({json.dumps(text, ensure_ascii=False)})"
+    )
     assert page.inner_text("[data-testid=notice]") == text
 
 
@@ -212,3 +215,222 @@ def httpx_chat(base: str, gid: str, token: str) -> list[dict]:
 
     with connect(base.replace("http", "ws") + f"/ws/games/{gid}?token={token}") as ws:
         return json.loads(ws.recv())["chat"]["lines"]
+
+
+def _api(page, method: str, url: str, body=None):
+    """A request from the page with its session and CSRF token; the reply's JSON."""
+    return page.evaluate(
+        """async ([method, url, body]) => {
+            const me = await (await fetch('/api/account/me')).json();
+            const init = {method, headers: {'content-type': 'application/json', 'x-csrf-token': me.csrf}};
+            if (body !== null) init.body = JSON.stringify(body);
+            return await (await fetch(url, init)).json();
+        }""",
+        [method, url, body],
+    )
+
+
+def test_every_community_page_in_french_has_no_english_left(browser, server):
+    """A French browser on the friends, watch, arena, moderation and mail pages, each with rows in
+    its tables (a friend, challenges both ways, a block, a mute, a report, a live game between two
+    accounts, an arena with standings, a player's history): no English left; a refusal of the
+    server (an unknown player) reads in French with its name."""
+    from web.test_i18n_browser import english_left, english_probes, proper_nouns
+
+    base, db = server
+    probes = english_probes()
+    fra, frb = unique("fra"), unique("frb")
+    names = [fra, frb, *proper_nouns()]
+    contexts = []
+    pages = []
+    for name in (fra, frb):
+        ctx = browser.new_context(viewport={"width": 1366, "height": 900}, base_url=base, locale="fr-FR")
+        page = ctx.new_page()
+        page.errors = []  # type: ignore[attr-defined]
+        page.on("pageerror", lambda e, p=page: p.errors.append(str(e)))
+        sign_up(page, name)
+        contexts.append(ctx)
+        pages.append(page)
+    a, b = pages
+
+    def french(page, what: str) -> None:
+        page.wait_for_selector("body[data-ready]")
+        assert page.evaluate("document.documentElement.lang") == "fr"
+        text = page.evaluate(
+            "() => [document.title, document.body.innerText, ...[...document.querySelectorAll("
+            "'[aria-label], [placeholder], [title]')].map((n) => n.getAttribute('aria-label') || "
+            "n.getAttribute('placeholder') || n.getAttribute('title'))].join('\\n')"
+        )
+        left = english_left(text, probes, names)
+        assert not left, f"{what}: English left: {left}"
+
+    try:
+        sent = _api(
+            a,
+            "POST",
+            "/api/community/challenges",
+            {"username": frb, "game": "last-mouse-lost", "options": SMALL_LML},
+        )
+        game = _api(b, "POST", f"/api/community/challenges/{sent['challenge']['id']}/accept")
+        assert game["ok"], game
+        _api(
+            a,
+            "POST",
+            "/api/community/challenges",
+            {"username": frb, "game": "last-mouse-lost", "options": SMALL_LML, "days_per_move": 1},
+        )
+        _api(
+            b,
+            "POST",
+            "/api/community/challenges",
+            {"username": fra, "game": "last-mouse-lost", "options": SMALL_LML, "seconds_per_move": 30},
+        )
+        _api(a, "POST", "/api/community/follow", {"username": frb})
+        _api(a, "POST", "/api/community/mute", {"username": frb})
+        _api(a, "POST", "/api/community/report", {"username": frb, "reason": "stalling", "details": "lent"})
+        result = CliRunner().invoke(cli_app, ["admin", "grant-moderator", fra, "--db", db])
+        assert result.exit_code == 0, result.output
+        _api(a, "POST", f"/api/mod/players/{frb}/warn", {"reason": "attention"})
+
+        friends_page(a)
+        a.wait_for_selector("[data-testid=incoming] [data-status=open]")
+        a.wait_for_selector(f"[data-friend='{frb}']")
+        a.fill("[data-testid=follow-name]", "personne-inconnue")
+        a.click("[data-testid=follow-submit]")
+        notice(a, "aucun joueur ne s'appelle « personne-inconnue »")  # the typed refusal, in French
+        french(a, "friends")
+        friends_page(b)
+        b.wait_for_selector("[data-testid=mod-notices] [data-kind=warn]")
+        french(b, "friends (warned)")
+
+        a.goto("/watch")
+        a.wait_for_selector(f"[data-live='{game['game_id']}']")
+        french(a, "watch")
+
+        a.goto("/arena")
+        a.wait_for_selector("body[data-ready]")
+        french(a, "arenas (none)")
+        made = _api(
+            a,
+            "POST",
+            "/api/community/arenas",
+            {
+                "name": "Arène du soir",
+                "game": "last-mouse-lost",
+                "options": SMALL_LML,
+                "minutes": 30,
+                "starts_in_s": 600,
+            },
+        )
+        _api(a, "POST", f"/api/community/arenas/{made['id']}/join")
+        a.goto(f"/arena?id={made['id']}")
+        a.wait_for_selector(f"[data-testid=standings] [data-player='{fra}']")
+        french(a, "arena")
+
+        a.goto("/mod")
+        a.wait_for_selector("[data-testid=queue] [data-report]")
+        a.fill("[data-testid=mod-player]", frb)
+        a.click("[data-testid=mod-lookup]")
+        a.wait_for_selector(f"[data-testid=history-name]:has-text('{frb}')")
+        a.wait_for_selector("[data-testid=audit-action]")
+        french(a, "moderation")
+
+        a.goto("/mail")
+        a.wait_for_selector("[data-testid=mail-disabled]:not([hidden])")
+        french(a, "mail (no SMTP)")
+        for page in pages:
+            assert not page.errors, page.errors  # type: ignore[attr-defined]
+    finally:
+        for ctx in contexts:
+            ctx.close()
+
+
+def test_the_watch_page_lists_a_live_game_and_drops_it_when_it_ends(browser, server):
+    """Two accounts' game shows on the watch page of a third browser (anonymous) with both names
+    and its spectator link (no seat's token); played to the end, it leaves the list at the next look."""
+    base, _db = server
+    alice, bob = unique("wa"), unique("wb")
+    contexts, pages = [], []
+    for name in (alice, bob, None):
+        ctx, page = person(browser, base)
+        contexts.append(ctx)
+        pages.append(page)
+        if name:
+            sign_up(page, name)
+    a, b, w = pages
+    try:
+        sent = _api(
+            a,
+            "POST",
+            "/api/community/challenges",
+            {"username": bob, "game": "last-mouse-lost", "options": SMALL_LML},
+        )
+        game = _api(b, "POST", f"/api/community/challenges/{sent['challenge']['id']}/accept")
+        gid = game["game_id"]
+        w.goto("/watch")
+        w.wait_for_selector("body[data-ready]")
+        row = w.locator(f"[data-live='{gid}']")
+        row.wait_for(timeout=10000)
+        assert alice in row.inner_text() and bob in row.inner_text()
+        mine = next(g for g in _api(a, "GET", f"/api/players/{alice}/games")["games"] if g["id"] == gid)
+        tokens = {game["seat"]: game["link"].split("#t=")[1], 1 - game["seat"]: mine["link"].split("#t=")[1]}
+        watch = row.locator("[data-testid=watch-live]").get_attribute("href") or ""
+        assert watch.startswith(f"/g/{gid}") and not any(t in watch for t in tokens.values())  # a spectator's
+        with httpx.Client(base_url=base, timeout=30) as client:
+            assert play_to_end(client, gid, [tokens[0], tokens[1]])["terminal"]
+        row.wait_for(state="detached", timeout=15000)  # the page reads the list again every 3 s
+        assert not w.errors  # type: ignore[attr-defined]
+    finally:
+        for ctx in contexts:
+            ctx.close()
+
+
+def test_a_correspondence_reminder_mailed_and_followed_in_the_browser(browser, smtp, tmp_path):
+    """Alice gives her address on the mail page, confirms it with the link mailed to her (opened
+    in the browser) and turns reminders on; in a correspondence game where she is to move, the
+    "your move" mail reaches aiosmtpd; its link, opened in her browser, lists the game as her turn,
+    and the game opens on her move."""
+    from .test_mail import body_of, make_app
+
+    inbox, port = smtp
+    app = make_app(tmp_path, port)
+    app.state.mail.scan_every_s = 0.2  # the reminders' scan (every minute in service)
+    app.state.mail.remind_after_s = 0  # the move has waited long enough
+    base, stop = serve_in_thread(app)
+    alice, bob = unique("ma"), unique("mb")
+    (ca, a), (cb, b) = person(browser, base), person(browser, base)
+    try:
+        sign_up(a, alice)
+        sign_up(b, bob)
+        a.goto("/mail")
+        a.wait_for_selector("body[data-ready]")
+        a.fill("[data-testid=mail-address]", f"{alice}@example.org")
+        a.click("[data-testid=mail-submit]")
+        confirm = re.search(r"(/mail#confirm=[A-Za-z0-9_-]+)", body_of(inbox.wait(1)[0])).group(1)
+        a.goto("about:blank")  # the link opened afresh (from /mail, only its fragment would change)
+        a.goto(base + confirm)
+        notice(a, f"{alice}@example.org is confirmed.")
+        a.wait_for_selector("[data-testid=mail-status]:has-text('confirmed')")
+        if not a.is_checked("[data-testid=mail-reminders]"):
+            a.check("[data-testid=mail-reminders]")
+            notice(a, "Reminders on.")
+        sent = _api(
+            a,
+            "POST",
+            "/api/community/challenges",
+            {"username": bob, "game": "last-mouse-lost", "options": SMALL_LML, "days_per_move": 1, "seat": 0},
+        )
+        gid = _api(b, "POST", f"/api/community/challenges/{sent['challenge']['id']}/accept")["game_id"]
+        reminder = next(
+            m for m in inbox.wait(2) if m["To"] == f"{alice}@example.org" and "Your move" in m["Subject"]
+        )
+        link = re.search(r"https?://[^/\s]+(/account#my-games)", body_of(reminder)).group(1)
+        a.goto(link)
+        a.wait_for_selector(f"[data-game-row='{gid}'][data-state=your_turn]")
+        a.click(f"[data-open='{gid}']")
+        a.wait_for_selector("body[data-my-turn='1']", timeout=20000)
+        assert not a.errors  # type: ignore[attr-defined]
+    finally:
+        ca.close()
+        cb.close()
+        stop()

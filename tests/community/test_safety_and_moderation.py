@@ -7,7 +7,10 @@ log; a player who is not a moderator is refused every moderation route."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from trapworks.cli import app as cli_app
@@ -148,6 +151,44 @@ def test_personal_mutes_are_listed_for_the_chat_to_hide(app):
     assert a.get("/api/community/safety")["muted"] == []
     assert a.post("/api/community/unmute", {"username": bob}, status=404)["code"] == "not_muted"
     assert a.post("/api/community/block", {"username": alice}, status=400)["code"] == "block_self"
+
+
+def _chat_lines(ws, n):
+    """The next `n` chat lines a socket receives (other messages passed)."""
+    lines = []
+    while len(lines) < n:
+        msg = json.loads(ws.receive_text())
+        if msg.get("type") == "chat":
+            lines.append((msg["line"]["seat"], msg["line"]["text"]))
+    return lines
+
+
+def test_a_personal_mute_keeps_the_muted_players_lines_from_the_muters_sockets(app):
+    (a, alice), (b, bob) = players(app, "alice", "bob")
+    gid, _ = _game_with_chat(app, a, b, bob)  # alice seat 0, bob seat 1; bob's rude line stored
+    a.post("/api/community/mute", {"username": bob})
+    seats = app.state.service.live[gid].stored.seats
+    client = TestClient(app)
+    client.__enter__()  # one event loop for both sockets (each connect would start its own)
+    with (
+        client.websocket_connect(f"/ws/games/{gid}?token={seats[0]['token']}") as alice_ws,
+        client.websocket_connect(f"/ws/games/{gid}?token={seats[1]['token']}") as bob_ws,
+    ):
+        alice_hello = json.loads(alice_ws.receive_text())
+        bob_hello = json.loads(bob_ws.receive_text())
+        # the history the server sends alice leaves bob's lines out; bob's has them all
+        assert [x["seat"] for x in alice_hello["chat"]["lines"]] == [0, 0]
+        assert [x["seat"] for x in bob_hello["chat"]["lines"]] == [0, 1, 0]
+        bob_ws.send_text(json.dumps({"type": "chat", "text": "another rude word", "ref": 1}))
+        assert _chat_lines(bob_ws, 1) == [(1, "another rude word")]  # sent to every socket by now
+        alice_ws.send_text(json.dumps({"type": "chat", "text": "bye", "ref": 2}))
+        # bob hears alice; alice's next line is her own: bob's never reached her socket
+        assert _chat_lines(bob_ws, 1) == [(0, "bye")]
+        assert _chat_lines(alice_ws, 1) == [(0, "bye")]
+    a.post("/api/community/unmute", {"username": bob})
+    with client.websocket_connect(f"/ws/games/{gid}?token={seats[0]['token']}") as alice_ws:
+        lines = json.loads(alice_ws.receive_text())["chat"]["lines"]
+        assert [x["seat"] for x in lines] == [0, 1, 0, 1, 0]
 
 
 def test_admin_grant_moderator_on_the_command_line(tmp_path):

@@ -85,3 +85,62 @@ def test_a_swiss_tournament_of_five_over_three_rounds(tmp_path):
         winner = rows[0]["username"]
         trophies = plain.get(f"/api/community/players/{winner}/trophies").json()["trophies"]
         assert trophies[0]["name"] == "Autumn Swiss" and trophies[0]["place"] == 1
+
+
+def test_a_round_whose_pairing_node_is_lost_is_finished_by_another_node(tmp_path):
+    """Node 1 claims round 1 and is lost after making one of its three games (its game creation
+    fails from then on, as a process killed there would: the round stays "pairing", its plan in
+    the database). Node 2, a second app on the same database, leaves it alone while node 1's
+    lease runs, then takes the pairing over: the two games still planned are made, the one made
+    stays, nobody is paired twice, and the tournament runs."""
+    from sqlalchemy import update
+
+    from trapworks.server import create_app
+    from trapworks.server.community.models import SwissRow
+    from trapworks.server.errors import ServiceError
+
+    with app_client(tmp_path) as node1:
+        people = players(node1.app, "ann", "ben", "cat", "dan", "eve", "fay")
+        host = people[0][0]
+        sid = host.post(
+            "/api/community/swiss",
+            {"name": "Lost node", "game": "last-mouse-lost", "options": SMALL_LML, "rounds": 2},
+            status=201,
+        )["id"]
+        for b, _n in people:
+            b.post(f"/api/community/swiss/{sid}/join")
+        service = node1.app.state.service
+        made_before = service.create
+        made = []
+
+        async def lost_after_one(request):
+            if made:
+                raise ServiceError(503, "node_lost", "this node is gone")
+            live = await made_before(request)
+            made.append(live.id)
+            return live
+
+        service.create = lost_after_one
+        host.post(f"/api/community/swiss/{sid}/start", status=503)
+        stuck = TestClient(node1.app).get(f"/api/community/swiss/{sid}").json()
+        assert stuck["status"] == "pairing" and [g["id"] for g in stuck["games"]] == made
+        (tmp_path / "node2").mkdir()
+        with TestClient(
+            create_app(f"sqlite:///{tmp_path / 'community.sqlite'}", data_dir=tmp_path / "node2")
+        ) as node2:
+            swiss2 = node2.app.state.arenas.swiss
+            node2.portal.call(swiss2.take_over)  # node 1's lease still runs: not taken
+            assert node2.get(f"/api/community/swiss/{sid}").json()["status"] == "pairing"
+            with swiss2.c.db.begin() as s:  # node 1's lease runs out (without waiting its 30 s)
+                s.execute(update(SwissRow).where(SwissRow.id == sid).values(pairing_until=time.time() - 1))
+            node2.portal.call(swiss2.tick)
+            table = node2.get(f"/api/community/swiss/{sid}").json()
+            assert table["status"] == "running" and table["round"] == 1
+            games = table["games"]
+            assert len(games) == 3 and made[0] in [g["id"] for g in games]  # the game made stays
+            seated = [p for g in games for p in g["players"]]
+            assert sorted(seated) == sorted(n for _b, n in people)  # each player once: nobody twice
+            for r in table["standings"]:
+                assert len(r["opponents"]) == 1 and r["byes"] == 0
+            node2.portal.call(swiss2.tick)  # again: nothing more is made
+            assert len(node2.get(f"/api/community/swiss/{sid}").json()["games"]) == 3

@@ -268,7 +268,11 @@ class TestMovement:
         # the opening ends once no pawn is on a chair
         s = state_at(pawns=dict(PAWNS_OFF_BUT_ONE), dice="1,2", opening=1)
         play(s, "O1", "to o12")
-        assert not s.opening and any(e["type"] == "opening_over" for e in s.last_events())
+        kinds = [e["type"] for e in s.last_events()]
+        assert not s.opening and "opening_over" in kinds
+        # ...and the log says so after the move that emptied the last chair, not before it
+        # (issue 37: it was told first, before the pawn had left).
+        assert kinds.index("opening_over") > kinds.index("move"), kinds
 
 
 PAWNS_OFF_BUT_ONE = {"O": "o11"}

@@ -39,6 +39,7 @@ def mover_wins(heaps: tuple[int, ...], rules: str) -> bool:
     return any(not mover_wins(nxt, rules) for nxt in successors(heaps, rules))
 
 
+@cache  # a pure function of a row, asked millions of times for the same few hundred rows
 def heaps_of_row(mask: int, length: int, rules: str) -> tuple[int, ...]:
     if rules == "basic":
         return (bin(mask).count("1"),) if mask else ()

@@ -187,7 +187,7 @@ def test_explore_uses_the_batched_engine_and_says_so(tmp_path):
     def run(name, *extra):
         out = tmp_path / name
         args = ["explore", "mouse-trap", "--vary", "variant=milton-bradley,original", "--players", "3"]
-        args += ["-a", "heuristic", "-n", "30", "--out", str(out), *extra]
+        args += ["-a", "heuristic", "-n", "6", "--out", str(out), *extra]
         cmd = [str(Path(sys.executable).with_name("trapworks")), *args]
         done = subprocess.run([*cmd, "--json"], capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stderr

@@ -128,23 +128,43 @@ backend nodes
     balance roundrobin
     option httpchk GET /readyz # 503 while a node's database or bus is unreachable: taken out
 {servers}
+frontend web_proxy_protocol    # the same nodes, the client's address in the PROXY protocol (v2)
+    bind 127.0.0.1:{pp_port}
+    default_backend nodes_proxy_protocol
+backend nodes_proxy_protocol
+    balance roundrobin
+    option httpchk GET /readyz
+{pp_servers}
 """
 
 
+class Balancer(str):
+    """The balancer's URL (X-Forwarded-For); `.proxy_protocol`: its frontend that sends the
+    client's address in the PROXY protocol v2 header instead (HAProxy's send-proxy-v2)."""
+
+    proxy_protocol: str
+
+
 @contextlib.contextmanager
-def haproxy(folder: Path, nodes: list[ServerProcess]) -> Iterator[str]:
+def haproxy(folder: Path, nodes: list[ServerProcess]) -> Iterator[Balancer]:
     """Debian's HAProxy in front of the nodes: round robin, no stickiness, WebSockets tunnelled,
     a node that stops answering its health check taken out of the rotation (a busy node is given
-    5 s to answer it; a dead one refuses connections at once, and HAProxy redispatches those). Its URL."""
+    5 s to answer it; a dead one refuses connections at once, and HAProxy redispatches those). Its
+    URL (a `Balancer`: a second frontend to the same nodes speaks the PROXY protocol)."""
     exe = shutil.which("haproxy") or "/usr/sbin/haproxy"
     port = free_port()
     servers = "\n".join(
         f"    server n{i} 127.0.0.1:{node.port} check inter 1000 fall 3 rise 2"
         for i, node in enumerate(nodes)
     )
+    pp_port = free_port()
+    pp_servers = "\n".join(
+        f"    server p{i} 127.0.0.1:{node.port} send-proxy-v2 check check-send-proxy inter 1000 fall 3 rise 2"
+        for i, node in enumerate(nodes)
+    )
     cfg = folder / "haproxy.cfg"
     folder.mkdir(parents=True, exist_ok=True)
-    cfg.write_text(HAPROXY_CFG.format(port=port, servers=servers))
+    cfg.write_text(HAPROXY_CFG.format(port=port, servers=servers, pp_port=pp_port, pp_servers=pp_servers))
     proc = subprocess.Popen(
         [exe, "-f", str(cfg), "-db"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     )
@@ -164,7 +184,9 @@ def haproxy(folder: Path, nodes: list[ServerProcess]) -> Iterator[str]:
             if time.monotonic() > deadline:
                 raise RuntimeError("haproxy did not answer in time")
             time.sleep(0.1)
-        yield url
+        balancer = Balancer(url)
+        balancer.proxy_protocol = f"http://127.0.0.1:{pp_port}"
+        yield balancer
     finally:
         proc.terminate()
         try:

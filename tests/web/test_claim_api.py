@@ -40,7 +40,10 @@ def test_a_player_who_left_can_be_claimed_against_after_the_wait(client):
             while True:  # the offer comes to seat 1's page once the wait is over
                 frame = ws.receive_json()
                 msgs = frame if isinstance(frame, list) else [frame]
-                if any(m.get("type") == "state" and m["controls"].get("claimable") == [1] for m in msgs):
+                # An update leaves controls out when they did not change (`kept`).
+                if any(
+                    m.get("type") == "state" and m.get("controls", {}).get("claimable") == [1] for m in msgs
+                ):
                     break
                 assert time.monotonic() < deadline, "no claim offered"
             assert post(client, gid, token=spectator, seat=1).json()["code"] == "spectator"

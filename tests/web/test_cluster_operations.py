@@ -42,7 +42,8 @@ async def open_socket(lb: str, path: str, address: str, **headers: str):
 
 
 def test_sockets_are_bounded_per_client_address_behind_the_balancer(tmp_path):
-    """130 sockets from 3 addresses, all accepted, while one address is held to its bound (100)."""
+    """130 sockets from 3 addresses, all accepted, while one address is held to its bound (100);
+    the same through HAProxy's PROXY protocol (send-proxy-v2) frontend."""
     with fresh_schema() as url:
         nodes = start_nodes(tmp_path, url, 1)
         try:
@@ -53,7 +54,7 @@ def test_sockets_are_bounded_per_client_address_behind_the_balancer(tmp_path):
 
                 async def run() -> tuple[dict[str, int], str]:
                     opened: dict[str, list] = {"127.0.0.2": [], "127.0.0.3": [], "127.0.0.4": []}
-                    refused = ""
+                    refused = refused_via_pp = ""
                     try:
                         for address, n in (("127.0.0.2", 100), ("127.0.0.3", 15), ("127.0.0.4", 15)):
                             for _ in range(n):
@@ -63,20 +64,29 @@ def test_sockets_are_bounded_per_client_address_behind_the_balancer(tmp_path):
                             await extra.close()
                         except Exception as e:  # the handshake's refusal
                             refused = str(e)
+                        # i40: through the PROXY protocol frontend (send-proxy-v2) the node sees
+                        # the client too: 127.0.0.2 is at its bound there as well, 127.0.0.6 is not.
+                        try:
+                            extra = await open_socket(lb.proxy_protocol, path, "127.0.0.2")
+                            await extra.close()
+                        except Exception as e:
+                            refused_via_pp = str(e)
+                        opened["127.0.0.6"] = [await open_socket(lb.proxy_protocol, path, "127.0.0.6")]
                         # A DNS-rebinding page: Host and Origin agree, but name another host.
                         with pytest.raises(Exception, match="400|403|4400"):
                             await open_socket(
                                 lb, path, "127.0.0.5", Host="evil.example", Origin="http://evil.example"
                             )
-                        return {a: len(s) for a, s in opened.items()}, refused
+                        return {a: len(s) for a, s in opened.items()}, refused + "|" + refused_via_pp
                     finally:
                         for socks in opened.values():
                             for s in socks:
                                 await s.close()
 
                 counts, refused = asyncio.run(run())
-                assert counts == {"127.0.0.2": 100, "127.0.0.3": 15, "127.0.0.4": 15}
-                assert "429" in refused
+                assert counts == {"127.0.0.2": 100, "127.0.0.3": 15, "127.0.0.4": 15, "127.0.0.6": 1}
+                via_forwardfor, via_proxy_protocol = refused.split("|")
+                assert "429" in via_forwardfor and "429" in via_proxy_protocol
         finally:
             stop_nodes(nodes)
 

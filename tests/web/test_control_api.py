@@ -184,7 +184,7 @@ def test_a_gone_seat_is_offered_to_the_others_and_handed_to_an_ai(client):
         while True:
             frame = ws.receive_json()
             msgs = frame if isinstance(frame, list) else [frame]
-            if any(m.get("type") == "state" and m["controls"]["handable"] == [1] for m in msgs):
+            if any(m.get("type") == "state" and m.get("controls", {}).get("handable") == [1] for m in msgs):
                 break
             assert time.monotonic() < deadline
         r = post(client, gid, "hand-over", token=t0, seat=1, agent="easy")

@@ -114,6 +114,10 @@ def english_probes() -> list[tuple[str, re.Pattern[str]]]:
             if "{" not in m or (" " in f and len(f) >= 8):
                 if f in french_text and "{" in m:
                     continue
+                # A word French writes too ("Pile", the Mouse Trap cheese pile: "Pile de fromage")
+                # is no sign of English.
+                if re.search(r"(?<![\w-])" + re.escape(f) + r"(?![\w-])", french_text):
+                    continue
                 probes.append((m, re.compile(r"(?<![\w-])" + re.escape(f) + r"(?![\w-])")))
     return probes
 

@@ -277,6 +277,24 @@ def test_the_node_budget_is_shared_fairly_between_addresses():
     assert budget.take("flood0", t + 61) is None
 
 
+def test_a_paced_budget_spreads_a_flood_and_keeps_tokens_for_a_newcomer():
+    """120 a minute in bursts of 4: a flood from 20 addresses gets 4 at once, then 2 a second,
+    not the window's 120 at once (a creation is event-loop work: all at once they stalled the
+    players' moves); the last two tokens are kept for an address with nothing in the window."""
+    budget = FairBudget(120, window_s=60, burst=4)
+    granted = 0
+    for step in range(400):  # 20 s of 20 addresses asking every 50 ms
+        for i in range(20):
+            if budget.take(f"flood{i}", step * 0.05) is None:
+                granted += 1
+    assert 40 <= granted <= 46
+    assert budget.take("player", 20.0) is None  # the player gets in at once
+    assert budget.take("flood0", 20.0) is not None
+    # One address (or a few) making game after game is not a flood: never paced.
+    alone = FairBudget(120, window_s=60, burst=4)
+    assert [alone.take("a" if i % 2 else "b", i * 0.01) for i in range(20)] == [None] * 20
+
+
 def test_a_public_profile_lists_finished_games_only(db_url):
     from .accounts_helpers import SMALL_LML, play_to_end
 
@@ -293,3 +311,38 @@ def test_a_public_profile_lists_finished_games_only(db_url):
         profile = anyone.get("/api/players/profiled").json()
     listed = [g["id"] for g in profile["recent"]]
     assert done["id"] in listed and on["id"] not in listed
+
+
+def test_sockets_closed_by_their_clients_leave_no_objects_behind(db_url):
+    """Issue 40 (memory after sockets close): 100 sockets from 100 client addresses opened and
+    closed leave no per-socket objects (the room's connections, per-connection state and
+    coroutines, per-address tables): no gc-tracked type grows with the number of sockets. Not
+    yet traced, and left out of the count: about one dead weakref (and 0.7 bound built-in
+    method) per socket stays alive, held by nothing the gc can see (BENCHMARKS.md)."""
+    import collections
+    import gc
+
+    app = create_app(db_url, ops=OpsSettings(trusted_proxies=(BALANCER,)))
+
+    def sockets(c: TestClient, url: str, n: int, net: int) -> None:
+        for i in range(n):
+            with c.websocket_connect(url, headers={"x-forwarded-for": f"10.0.{net}.{i}"}) as ws:
+                assert ws.receive_json()["type"] == "hello"
+
+    def census() -> collections.Counter[str]:
+        gc.collect()
+        return collections.Counter(type(o).__name__ for o in gc.get_objects())
+
+    with TestClient(app) as c:
+        g = create_game(c)
+        url = f"/ws/games/{g['id']}?token={g['spectator']['token']}"
+        sockets(c, url, 20, 1)  # first use: caches, pools and imports made once
+        before = census()
+        sockets(c, url, 100, 2)
+        grown = census() - before
+        room = app.state.service.get(g["id"])
+    untraced = {"ReferenceType", "builtin_function_or_method"}
+    counted = {kind: n for kind, n in grown.items() if kind not in untraced}
+    assert sum(counted.values()) < 100, grown.most_common(10)
+    assert not [kind for kind, n in counted.items() if n >= 50], grown.most_common(10)
+    assert not room.connections  # no socket left registered with the room

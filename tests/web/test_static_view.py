@@ -10,6 +10,7 @@ import statistics
 
 import trapworks
 from trapworks.core.spec import dynamic_view, static_view
+from trapworks.server.routers.socket import STATE_CORE
 
 from .conftest import create_game
 from .test_live import receive_state
@@ -43,10 +44,12 @@ def test_updates_leave_the_board_out_and_are_three_times_smaller(client):
     static = info["static_view"]
     assert static == json.loads(json.dumps(static_view(trapworks.make("dead-end-drive"))))
     rng = random.Random(2)
-    before, after = [], []
+    before, after, kept = [], [], []
     with client.websocket_connect(f"/ws/games/{gid}?token={tokens[1]}") as ws:
         first = receive_state(ws)
         assert first["sync"] and "board" in first["view"]  # a full view when (re)connecting
+        parts = {k: v for k, v in first.items() if k not in STATE_CORE}  # the features' parts
+        assert {"takeback", "controls", "rematch"} <= set(parts)
         for _ in range(25):
             state = client.get(f"/api/games/{gid}", params={"token": tokens[0]}).json()["state"]
             if state["terminal"]:
@@ -64,11 +67,18 @@ def test_updates_leave_the_board_out_and_are_three_times_smaller(client):
                 assert not update["sync"] and "board" not in update["view"]
                 before.append(compact({**update, "view": {**static, **update["view"]}}))
                 after.append(compact(update))
+                # The features' parts that did not change are left out and named in `kept`.
+                kept += update.get("kept", [])
+                assert not set(update.get("kept", [])) & set(update)
+                parts |= {k: v for k, v in update.items() if k not in STATE_CORE}
                 if update["ply"] >= live.ply():
                     break
                 update = receive_state(ws)
             assert {**static, **update["view"]} == json.loads(json.dumps(live.state.view(1)))
-    assert len(after) >= 10
+            # Filled in from the earlier updates, the parts are the whole state's (HTTP, sync).
+            whole = client.get(f"/api/games/{gid}", params={"token": tokens[1]}).json()["state"]
+            assert parts == {k: v for k, v in whole.items() if k not in STATE_CORE}
+    assert len(after) >= 10 and "takeback" in kept and "controls" in kept
     assert statistics.median(after) * 3 <= statistics.median(before)
 
 

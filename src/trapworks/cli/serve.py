@@ -146,6 +146,11 @@ def register(app: typer.Typer) -> None:
         # Header, body and handshake limits and timeouts: see server/limits.py.
         # JSON logs: uvicorn's own logging setup is skipped, its lines go through ours (i40).
         logging_setup: dict = {"log_config": None} if ops.log_format == "json" else {}
-        server_config = uvicorn.Config(web_app, log_level="warning", **uvicorn_settings(), **logging_setup)
+        settings = uvicorn_settings()
+        if ops.trusted_proxies:  # i40: the PROXY protocol's header believed from them (proxyproto.py)
+            from trapworks.server.proxyproto import with_proxy_protocol
+
+            settings["http"] = with_proxy_protocol(settings["http"], list(ops.trusted_proxies))
+        server_config = uvicorn.Config(web_app, log_level="warning", **settings, **logging_setup)
         server = uvicorn.Server(server_config)
         server.run(sockets=[sock])

@@ -37,6 +37,11 @@ class Agent:
         """An optional sentence on why the agent would play what it plays."""
         return None
 
+    def explain_typed(self, state: State) -> Reason | None:
+        """`explain` as the page gets it: a typed message of the game's catalog where the agent
+        has one (the page words it in the viewer's language), else its sentence."""
+        return self.explain(state)
+
     def restart(self) -> None:
         """Forget anything learned during a game (called before a new game)."""
 
@@ -44,17 +49,30 @@ class Agent:
         return f"{type(self).__name__}(seat={self.seat})"
 
 
+# An agent's reason for its move: a sentence (in the first person, English), or a typed message
+# of the game's catalog ({"msg", "args"}, issue 37) that each front end words in its language.
+Reason = str | dict[str, Any]
+
+
 class ReasonedAgent(Agent):
     """An agent that picks an action and says why in one go: implement `choose(state)` returning
     (action, reason); `step` and `explain` come from it."""
 
-    def choose(self, state: State) -> tuple[int, str]:
+    def choose(self, state: State) -> tuple[int, Reason]:
         raise NotImplementedError
 
     def step(self, state: State) -> int:
         return self.choose(state)[0]
 
     def explain(self, state: State) -> str | None:
+        reason = self.choose(state)[1]
+        if isinstance(reason, dict):  # a typed reason: in English, "you" for the agent's seat
+            from .messages import format_message
+
+            return format_message(reason, type(self.game), viewer=self.seat)
+        return reason
+
+    def explain_typed(self, state: State) -> Reason | None:
         return self.choose(state)[1]
 
 

@@ -400,6 +400,11 @@ class State:
         the default is the action's notation."""
         return self.action_to_string(action)
 
+    def describe_message(self, action: int) -> dict[str, Any] | None:
+        """`describe_action` as a typed message of the game's catalog ({"msg", "args"}: the
+        page words it in the viewer's language); None where the game has none."""
+        return None
+
     def string_to_action(self, text: str) -> int:
         """Parse action text in this state; raise IllegalActionError naming the problem.
 

@@ -20,7 +20,8 @@ served as JSON by /api/i18n/<lang>):
 - A plural message (msgid_plural) takes the form for `args["n"]` by the language's plural rule
   (CLDR's, as Babel and Intl.PluralRules say it; gettext's order [one, other]).
 - A measurement is `{"decimal": 0.4, "digits": 2}`: written with that many decimals in the
-  language's way ("0.40", "0,40").
+  language's way ("0.40", "0,40"). As a plural message's count it picks the form by the number
+  as written ("1.50 marks", "1,50 graduation": CLDR counts the visible decimals).
 - An argument that is itself `{"msg": ..., "args": ...}` (a space's name, a piece's size) is
   formatted in the same language; a list of them is joined like seats.
 - The first letter of the result is upper case, and of a part that starts a sentence in it.
@@ -34,6 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -145,11 +147,16 @@ def _ids(item: Mapping[str, Any]) -> list[Any]:
     return out
 
 
-def plural_index(lang: str, n: float, count: int) -> int:
-    """The form of a gettext plural message (in [one, other] order) for `n` in `lang`."""
+def plural_index(lang: str, n: Any, count: int) -> int:
+    """The form of a gettext plural message (in [one, other] order) for the count `n` in `lang`
+    (a number, or a measurement `{"decimal", "digits"}` counted as written)."""
     from babel import Locale
 
-    number: int | float = int(n) if float(n).is_integer() else n
+    number: int | float | Decimal
+    if isinstance(n, Mapping) and "decimal" in n:
+        number = Decimal(str(n["decimal"])).quantize(Decimal(1).scaleb(-int(n.get("digits", 2))))
+    else:
+        number = int(n) if float(n).is_integer() else n
     return 0 if Locale.parse(lang).plural_form(number) == "one" or count == 1 else count - 1
 
 

@@ -87,6 +87,8 @@ def analyse(record: GameRecord, key: bytes) -> dict[str, Any]:
                     if choice is not None:
                         entry["choice"] = before.action_to_string(choice)
                         entry["choice_text"] = before.describe_action(choice)
+                        # the same words typed (the page says them in its language; None: none)
+                        entry["choice_msg"] = before.describe_message(choice)
                         entry["same"] = choice == action
                 moves.append(entry)
         state = after

@@ -47,6 +47,9 @@ from . import walguard
 from .budget import FairBudget
 
 CLOSE_IDLE = 4408  # WebSocket close code: nothing heard from the client for socket_idle_s
+# i40: the node's game-creation budget is paced (budget.py): at most this many creations back to
+# back, the rest spread at games_per_minute_total / 60 a second, so a flood never stalls play.
+GAME_BURST = 4
 CHUNK = 256 * 1024  # bytes per piece of a large answer
 
 
@@ -131,7 +134,7 @@ class BoundsMiddleware:
         self.joined: _PerAddress = _PerAddress(b.max_addresses, deque)
         self.replays: Counter[str] = Counter()
         self.replay_bytes = 0
-        self.game_budget = FairBudget(b.games_per_minute_total)  # i40
+        self.game_budget = FairBudget(b.games_per_minute_total, burst=GAME_BURST)  # i40: paced
         self.socket_budget = FairBudget(b.socket_opens_per_minute_total)  # i40
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:

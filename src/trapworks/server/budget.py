@@ -9,6 +9,14 @@ newcomer) waits, and the last tenth is kept for addresses with nothing in the wi
 player still gets in while the flooders are held back. When it is all used everyone waits (429
 with Retry-After). The figure for the creation flood is in BENCHMARKS.md
 (bench/creation_flood.py).
+
+`burst` paces the budget as well: without it a flood takes the whole window's budget in its
+first second, and creating a game is work on the event loop (the game set up, its row written),
+so 120 creations at once stalled every player's moves for over a second (bench/creation_flood.py,
+p99 1.7 s). With it, once `pace_from` addresses or more have used the window (a flood; one
+player making game after game, or a few, is never paced), the budget comes back at
+per_window / window_s a second into a bucket of `burst`; the last two tokens are kept for
+addresses with nothing in the window, as above.
 """
 
 from __future__ import annotations
@@ -18,9 +26,15 @@ from collections import Counter, deque
 
 
 class FairBudget:
-    def __init__(self, per_window: int, window_s: float = 60.0) -> None:
+    def __init__(
+        self, per_window: int, window_s: float = 60.0, burst: int | None = None, pace_from: int = 5
+    ) -> None:
         self.per_window = per_window
         self.window_s = window_s
+        self.burst = burst
+        self.pace_from = pace_from
+        self.tokens = float(burst or 0)
+        self.tokens_at: float | None = None
         self.events: deque[tuple[float, str]] = deque()
         self.counts: Counter[str] = Counter()
 
@@ -48,8 +62,24 @@ class FairBudget:
             # Past its share: its own oldest event leaving the window gives room back.
             mine = next(t for t, a in self.events if a == address)
             return int(mine + self.window_s - now) + 1
+        flood = len(self.counts) + (not mine_now) >= self.pace_from
+        if self.burst is not None and flood and (wait := self._pace(now, newcomer=not mine_now)) is not None:
+            return wait
         self.events.append((now, address))
         self.counts[address] += 1
+        return None
+
+    def _pace(self, now: float, newcomer: bool) -> int | None:
+        """Take a token, or the seconds until there is one for this address."""
+        assert self.burst is not None
+        rate = self.per_window / self.window_s
+        if self.tokens_at is not None:
+            self.tokens = min(float(self.burst), self.tokens + (now - self.tokens_at) * rate)
+        self.tokens_at = now
+        need = 1.0 if newcomer else 1.0 + min(2.0, self.burst - 1.0)
+        if self.tokens < need:
+            return int((need - self.tokens) / rate) + 1
+        self.tokens -= 1.0
         return None
 
     def give_back(self, address: str, at: float) -> None:
@@ -58,6 +88,8 @@ class FairBudget:
             self.events.remove((at, address))
         except ValueError:
             return
+        if self.burst is not None:
+            self.tokens = min(float(self.burst), self.tokens + 1.0)
         self.counts[address] -= 1
         if self.counts[address] <= 0:
             del self.counts[address]

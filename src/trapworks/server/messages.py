@@ -372,6 +372,11 @@ class StateCore(BaseModel):
     error: str | None
     sync: bool
     log: list[dict[str, Any]] | None = None
+    kept: list[str] | None = Field(
+        None,
+        description="an update's features' parts left out because they did not change since the "
+        "last state message of this socket: the page keeps the ones it has",
+    )
 
 
 class HintReplyMessage(BaseModel):
@@ -380,6 +385,8 @@ class HintReplyMessage(BaseModel):
     ok: bool
     move: str = Field(description="the suggested action text")
     explanation: str | None
+    text_msg: dict[str, Any] | None = Field(None, description="the move in players' words, typed")
+    explanation_msg: dict[str, Any] | None = Field(None, description="the reason, typed")
     agent: str
     ply: int
 

@@ -58,13 +58,14 @@ class SeatPlayer:
         """The agent's action for the seat in the true `state` (seen only through the seat's view)."""
         return self._checked(state, self.agent.step(self.position(state, ply)))
 
-    def choose_with_reason(self, state: State, ply: int) -> tuple[int, str | None]:
-        """The action and the agent's reason for it (a hint)."""
+    def choose_with_reason(self, state: State, ply: int) -> tuple[int, Any]:
+        """The action and the agent's reason for it (a hint): a sentence, or a typed message of
+        the game's catalog ({"msg", "args"})."""
         position = self.position(state, ply)
-        reason: str | None
+        reason: Any
         if isinstance(self.agent, ReasonedAgent):  # the move and its reason from one decision
             action, reason = self.agent.choose(position.clone())
         else:
             action = self.agent.step(position.clone())
-            reason = self.agent.explain(position.clone())
+            reason = self.agent.explain_typed(position.clone())
         return self._checked(state, action), reason

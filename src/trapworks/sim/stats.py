@@ -8,13 +8,16 @@ from typing import Any
 
 
 def wilson(successes: float, n: int) -> tuple[float, float]:
-    """Wilson score 95% interval for a proportion (statsmodels); (0, 1) when n is 0."""
+    """Wilson score 95% interval for a proportion (statsmodels); (0, 1) when n is 0. The interval
+    always holds successes/n; statsmodels' rounding does not (0 of 139: a low end of 1.7e-18,
+    7 of 7: a high end of 0.9999999999999999), so the ends are brought back to the estimate."""
     if n <= 0:
         return 0.0, 1.0
     from statsmodels.stats.proportion import proportion_confint
 
     lo, hi = proportion_confint(successes, n, alpha=0.05, method="wilson")
-    return float(lo), float(hi)
+    rate = successes / n
+    return min(float(lo), rate), max(float(hi), rate)
 
 
 def elo_ratings(

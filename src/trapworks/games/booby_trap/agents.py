@@ -18,9 +18,23 @@ import random
 from typing import Any, cast
 
 from trapworks.core import Game, ReasonedAgent, State
+from trapworks.core.agent import Reason
 
 from . import physics
-from .game import TOUCH_FLOOR, BoobyTrapGame, BoobyTrapState
+from .game import TOUCH_FLOOR, BoobyTrapGame, BoobyTrapState, decimal
+
+
+def _hint(kind: str, **args: Any) -> dict[str, Any]:
+    """A reason as a typed message of the game's catalog (booby_trap.hint.*, i18n/*.po)."""
+    return {"msg": f"booby_trap.hint.{kind}", "args": args}
+
+
+def _felt(view: dict[str, Any]) -> dict[str, Any]:
+    """The touched piece, how it feels and its reading (two decimals), for a reason."""
+    reading = view["reading"]
+    feel = {"msg": f"booby_trap.feel.{reading['feel']}", "args": {}}
+    return {"piece": view["touched"], "feel": feel, "reading": decimal(reading["reading"])}
+
 
 CONTACT_GAP = 1.0  # mm: closer than this counts as touching when counting contacts by eye (EYE_MM)
 # Chance that a piece with k visible contacts carries load (a rough prior; a piece with fewer
@@ -57,30 +71,24 @@ class TouchHeuristicAgent(ReasonedAgent):
         super().__init__(game, seat, seed=seed, **options)
         self.loose_below = loose_below
 
-    def choose(self, state: State) -> tuple[int, str]:
+    def choose(self, state: State) -> tuple[int, Reason]:
         view = state.view(self.seat)
         legal = [a["id"] for a in view["legal_actions"]]
         game = cast(BoobyTrapGame, state.game)
         if view["touched"] is not None:
             reading = view["reading"]["reading"]
             if reading < self.loose_below:
-                return (
-                    game.remove_action,
-                    f"piece {view['touched']} feels {view['reading']['feel']} ({reading:.2f}): remove it",
-                )
+                return game.remove_action, _hint("feels_remove", **_felt(view))
             if game.pass_action in legal:
-                return (
-                    game.pass_action,
-                    f"piece {view['touched']} feels {view['reading']['feel']} ({reading:.2f}): pass",
-                )
-            return game.remove_action, "passing is not allowed: remove it"
+                return game.pass_action, _hint("feels_pass", **_felt(view))
+            return game.remove_action, _hint("no_pass")
         settle = view["settles"]
         known = {r["piece"]: r["reading"] for r in view["my_readings"] if r["settle"] == settle}
         points = {p["id"]: p["points"] for p in view["pieces"]}
         loose = [p for p in legal if p in known and known[p] < self.loose_below]
         if loose:
             best = max(loose, key=lambda p: (points[p], -known[p], -p))
-            return best, f"piece {best} felt loose before: touch it again"
+            return best, _hint("felt_loose", piece=best)
         contacts = visible_contacts(view)
         unknown = [p for p in legal if p not in known]
         if unknown:
@@ -89,9 +97,9 @@ class TouchHeuristicAgent(ReasonedAgent):
                 return PRIOR_LOADED.get(contacts[p], 0.6)
 
             best = min(unknown, key=lambda p: (risk(p) * 3 - points[p] * (1 - risk(p)), self.rng.random()))
-            return best, f"piece {best} has {contacts[best]} visible contact(s): try it"
+            return best, _hint("contacts", piece=best, n=contacts[best])
         best = min(legal, key=lambda p: (known[p], -points[p]))
-        return best, f"every piece felt tight; piece {best} the least"
+        return best, _hint("all_tight", piece=best)
 
 
 class PhysicsViewAgent(ReasonedAgent):
@@ -144,7 +152,7 @@ class PhysicsViewAgent(ReasonedAgent):
         we, wr = 1 / self.estimate_sd**2, 1 / sd**2
         return (we * estimate + wr * reading) / (we + wr)
 
-    def choose(self, state: State) -> tuple[int, str]:
+    def choose(self, state: State) -> tuple[int, Reason]:
         view = state.view(self.seat)
         game = cast(BoobyTrapGame, state.game)
         legal = [a["id"] for a in view["legal_actions"]]
@@ -154,13 +162,15 @@ class PhysicsViewAgent(ReasonedAgent):
             piece = view["touched"]
             reading = view["reading"]["reading"]
             load = self._combined(est[piece], reading, noise)
-            why = f"piece {piece} feels {view['reading']['feel']} ({reading:.2f}) and looks "
-            why += "loose" if est[piece] < self.loose_below else "held"
+            looks = {
+                "msg": "booby_trap.looks." + ("loose" if est[piece] < self.loose_below else "held"),
+                "args": {},
+            }
             if load < self.loose_below:
-                return game.remove_action, why + ": remove it"
+                return game.remove_action, _hint("feels_looks_remove", **_felt(view), looks=looks)
             if game.pass_action in legal:
-                return game.pass_action, why + ": pass"
-            return game.remove_action, "passing is not allowed: remove it"
+                return game.pass_action, _hint("feels_looks_pass", **_felt(view), looks=looks)
+            return game.remove_action, _hint("no_pass")
         settle = view["settles"]
         known = {r["piece"]: r["reading"] for r in view["my_readings"] if r["settle"] == settle}
         points = {p["id"]: p["points"] for p in view["pieces"]}
@@ -169,8 +179,9 @@ class PhysicsViewAgent(ReasonedAgent):
             return self._combined(est[p], known[p], noise) if p in known else est[p]
 
         best = min(legal, key=lambda p: (judged(p) >= self.loose_below, -points[p], judged(p), p))
-        looks = "looks loose" if judged(best) < self.loose_below else "looks the least held"
-        return best, f"piece {best} {looks} from where the pieces lie"
+        return best, _hint(
+            "looks_loose" if judged(best) < self.loose_below else "looks_least_held", piece=best
+        )
 
 
 class StressOracleAgent(ReasonedAgent):
@@ -183,7 +194,7 @@ class StressOracleAgent(ReasonedAgent):
         super().__init__(game, seat, seed=seed, **options)
         self.loose_below = loose_below
 
-    def choose(self, state: State) -> tuple[int, str]:
+    def choose(self, state: State) -> tuple[int, Reason]:
         state = cast(BoobyTrapState, state)  # made for this game (it reads the true tray)
         game = state.game
         legal = state.legal_actions()
@@ -191,13 +202,10 @@ class StressOracleAgent(ReasonedAgent):
         touched = state.touched
         if touched is not None:
             if load[touched] < self.loose_below:
-                return game.remove_action, f"piece {touched} carries no load: remove it"
+                return game.remove_action, _hint("no_load", piece=touched)
             if game.pass_action in legal:
-                return (
-                    game.pass_action,
-                    f"piece {touched} carries {load[touched]:.2f} of the bar's force: pass",
-                )
-            return game.remove_action, "passing is not allowed: remove it"
+                return game.pass_action, _hint("load_pass", piece=touched, load=decimal(load[touched]))
+            return game.remove_action, _hint("no_pass")
         points = {p.id: physics.POINTS[p.size] for p in state.packing.pieces}
         best = min(legal, key=lambda p: (load[p] >= self.loose_below, -points[p], load[p], p))
-        return best, f"piece {best} carries {load[best]:.2f} of the bar's force"
+        return best, _hint("load", piece=best, load=decimal(load[best]))

@@ -524,6 +524,19 @@ class BoobyTrapState(State):
             return f"Touch piece {action} (a {SIZE_NAMES[self.sizes[action]]} one)"
         return self.action_to_string(action)
 
+    def describe_message(self, action: int) -> dict[str, Any] | None:
+        game = self.game
+        if action == game.pass_action:
+            return {"msg": "booby_trap.do.pass", "args": {}}
+        if action == game.remove_action:
+            return {"msg": "booby_trap.do.remove", "args": {"piece": self.touched}}
+        if 0 <= action < game.num_pieces:
+            return {
+                "msg": "booby_trap.do.touch",
+                "args": {"piece": action, "size": size_msg(self.sizes[action])},
+            }
+        return None
+
     def _apply_action(self, action: int) -> None:
         game = self.game
         if self.setup_stage is not None:
@@ -662,7 +675,12 @@ class BoobyTrapState(State):
             self.debt[seat] += PENALTY
             paid = self._pay_debt(seat)
             event["msg"] = "booby_trap.trips_popped" if result.popped else "booby_trap.trips"
-            event["args"] = {"who": seat, "piece": piece, "marks": decimal(marks)}
+            # "1.50 marks", "1,50 graduation": the count agrees with the number as written.
+            event["args"] = {
+                "who": seat,
+                "piece": piece,
+                "marks": {"msg": "booby_trap.marks", "args": {"n": decimal(marks)}},
+            }
             if result.popped:
                 event["args"].update(n=len(result.popped), pieces=list(result.popped))
             self._events.append(event)

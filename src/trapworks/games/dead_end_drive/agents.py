@@ -24,6 +24,11 @@ from .game import DeadEndDriveGame
 OFF = -1
 
 
+def _hint(kind: str, **args: Any) -> dict[str, Any]:
+    """A reason as a typed message of the game's catalog (dead_end_drive.hint.*, i18n/*.po)."""
+    return {"msg": f"dead_end_drive.hint.{kind}", "args": args}
+
+
 class HeuristicAgent(Agent):
     name = "heuristic"
     game: DeadEndDriveGame  # the game it was made for (the kernel's Agent knows only Game)
@@ -47,7 +52,7 @@ class HeuristicAgent(Agent):
         self.bluff = bluff
         self.noise = noise  # share of decisions taken at random (the easier levels)
         self.plan: tuple[int, int, int] | None = None
-        self.last_reason = ""
+        self.last_reason: dict[str, Any] | None = None
 
     def restart(self) -> None:
         self.plan = None
@@ -73,14 +78,14 @@ class HeuristicAgent(Agent):
         mine = self._mine(state)
         g = self.game
         if self.noise and self.rng.random() < self.noise:
-            self.last_reason = "a move on a whim"
+            self.last_reason = _hint("whim")
             return self.rng.choice(ids)
         if phase == "portrait":
             portrait = state.portrait
             if portrait is not None and portrait in mine:
-                self.last_reason = "the portrait shows my own pawn: keep it"
+                self.last_reason = _hint("keep_portrait")
                 return g.KEEP_PORTRAIT
-            self.last_reason = "the portrait does not show my pawn: change it"
+            self.last_reason = _hint("change_portrait")
             return g.CHANGE
         if phase == "select":
             best = self._best_move(state, ids, mine)
@@ -100,29 +105,37 @@ class HeuristicAgent(Agent):
         if phase == "trap":
             pawn = state.trap_pawn
             if pawn in mine:
-                self.last_reason = "my own pawn is on the trap: draw and keep the card (a bluff)"
+                self.last_reason = _hint("bluff")
                 if g.DRAW in ids:
                     return g.DRAW
             else:
                 for a in (g.PLAY_TRAP, g.PLAY_WILD):
                     if a in ids:
-                        self.last_reason = f"{NAMES[pawn]} is not mine: spring the trap"
+                        self.last_reason = _hint("spring", pawn=NAMES[pawn])
                         return a
                 if g.DRAW in ids:
-                    self.last_reason = f"{NAMES[pawn]} is not mine and I hold no match: draw"
+                    self.last_reason = _hint("draw", pawn=NAMES[pawn])
                     return g.DRAW
             return ids[0]
         if phase == "drawn":
             pawn = state.trap_pawn
             if g.SPRING in ids and pawn not in mine:
-                self.last_reason = f"the drawn card matches and {NAMES[pawn]} is not mine: spring"
+                self.last_reason = _hint("spring_drawn", pawn=NAMES[pawn])
                 return g.SPRING
-            self.last_reason = "keep the card"
+            self.last_reason = _hint("keep_card")
             return g.KEEP_CARD
         return ids[0]
 
     def explain(self, state) -> str | None:
-        return self.last_reason or None
+        # (in English, "you" for this seat: the CLI's hint; the page gets explain_typed)
+        if self.last_reason is None:
+            return None
+        from trapworks.core.messages import format_message
+
+        return format_message(self.last_reason, type(self.game), viewer=self.seat)
+
+    def explain_typed(self, state) -> dict[str, Any] | None:
+        return self.last_reason
 
     def evaluate(self, state) -> list[float]:
         """Expected returns of every seat in `state` (evaluation.py: a fitted model of which pawn
@@ -152,7 +165,7 @@ class HeuristicAgent(Agent):
         portrait = state.portrait
         own = pawn in mine
         if sq == m.game_over:
-            self.last_reason = f"{NAMES[pawn]}'s portrait shows and it is mine: escape"
+            self.last_reason = _hint("escape", pawn=NAMES[pawn])
             return 10_000.0 if own else -10_000.0
         score = 0.0
         wild = "wild" in playable

@@ -14,6 +14,11 @@ _NOT_ROOMS = ("front door", "front lawn")
 _DRAWINGS: dict[tuple[str, ...], dict[str, Any]] = {}
 
 
+def _msg(kind: str, words: str) -> dict[str, Any]:
+    """A board word as a typed message of the game's catalog (dead_end_drive.<kind>.<words>)."""
+    return {"msg": f"dead_end_drive.{kind}.{words.lower().replace(' ', '_')}", "args": {}}
+
+
 def mansion_drawing(m: Mansion) -> dict[str, Any]:
     """Rooms, furniture pieces, trap anchors, doorways and the legend of mansion `m`, as JSON-ready
     data. Made once per grid and shared by every view (a copy per view cost twice the rest of the
@@ -79,6 +84,8 @@ def _drawing(m: Mansion) -> dict[str, Any]:
         rooms.append(
             {
                 "name": name,
+                # the page's words for it (the game's catalog, i18n/*.po)
+                "name_msg": _msg("room", name),
                 "row": r0,
                 "col": c0,
                 "rows": r1 - r0 + 1,
@@ -137,16 +144,23 @@ def _drawing(m: Mansion) -> dict[str, Any]:
         for k in row:
             if k in FURNITURE and kinds[k] not in present:
                 present.append(kinds[k])
-    legend = [{"kind": k, "label": k.capitalize()} for k in present]
-    legend += [{"kind": "red chair", "label": "Red Chair (start)"}]
-    legend += [{"kind": f"{k} trap", "label": f"{k.capitalize()} trap"} for k in TRAP_SQUARES.values()]
+    # Each label with its typed words (label_msg: the game's catalog words it in the page's language).
+    legend = [{"kind": k, "label": k.capitalize(), "label_msg": _msg("feature", k)} for k in present]
+    legend += [{"kind": "red chair", "label": "Red Chair (start)", "label_msg": _msg("legend", "red chair")}]
     legend += [
-        {"kind": "rug", "label": "Rug (floor)"},
-        {"kind": "secret passage", "label": "Secret passage"},
-        {"kind": "doorway", "label": "Doorway"},
-        {"kind": "front door", "label": "Front door"},
-        {"kind": "game over", "label": "Game Over (exit)"},
-        {"kind": "detective track", "label": "Detective's track"},
+        {"kind": f"{k} trap", "label": f"{k.capitalize()} trap", "label_msg": _msg("trap", k)}
+        for k in TRAP_SQUARES.values()
+    ]
+    legend += [
+        {"kind": kind, "label": label, "label_msg": _msg("legend", kind)}
+        for kind, label in (
+            ("rug", "Rug (floor)"),
+            ("secret passage", "Secret passage"),
+            ("doorway", "Doorway"),
+            ("front door", "Front door"),
+            ("game over", "Game Over (exit)"),
+            ("detective track", "Detective's track"),
+        )
     ]
     return {
         "key": {k: kinds[k] for k in sorted({k for row in m.grid for k in row}) if k in kinds},

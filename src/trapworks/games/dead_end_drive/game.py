@@ -875,6 +875,37 @@ class DeadEndDriveState(State):
             return f"Play your {self.action_to_string(action).removeprefix('play ')} card to spring the trap"
         return words.get(action, self.action_to_string(action))
 
+    def describe_message(self, action: int) -> dict[str, Any] | None:
+        g = self.game
+        if action < g.DEST_BASE:
+            pawn, c = divmod(action, 12)
+            return {"msg": "dead_end_drive.do.move", "args": {"pawn": NAMES[pawn], "n": c + 1}}
+        if action < g.CHANGE:
+            square = g.mansion.name(action - g.DEST_BASE)
+            if self.selected is None:
+                return {"msg": "dead_end_drive.do.move_pawn_to", "args": {"square": square}}
+            return {
+                "msg": "dead_end_drive.do.move_to",
+                "args": {"pawn": NAMES[self.selected[0]], "square": square},
+            }
+        plain = {
+            g.CHANGE: "change_portrait",
+            g.KEEP_PORTRAIT: "keep_portrait",
+            g.PLAY_WILD: "play_wild",
+            g.DRAW: "draw",
+            g.SPRING: "spring_drawn",
+            g.KEEP_CARD: "keep_card",
+        }
+        if action in plain:
+            return {"msg": f"dead_end_drive.do.{plain[action]}", "args": {}}
+        if action == g.PLAY_TRAP:
+            card = self.action_to_string(action).removeprefix("play ")
+            return {
+                "msg": "dead_end_drive.do.play_card",
+                "args": {"card": {"msg": f"dead_end_drive.card.{card}", "args": {}}},
+            }
+        return None
+
     def story(self, action: int) -> list[dict[str, Any]]:
         # Picking a pawn and a count is half a move: the line of the square it reaches tells it.
         lines = super().story(action)
@@ -1069,10 +1100,11 @@ class DeadEndDriveState(State):
         self.total_ok = False
         self.moved.append(pawn)
         self.selected = None
+        self._events.append(event)
+        # Told after the move that emptied the last chair (it is that move that ends the opening).
         if self.opening and not any(m.chairs >> p & 1 for p in self.pos if p != OFF):
             self.opening = False
             self._say("opening_over", "dead_end_drive.opening_over", {})
-        self._events.append(event)
         if sq == m.game_over:
             self._win(pawn, WIN_ESCAPE)
             return

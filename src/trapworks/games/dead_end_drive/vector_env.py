@@ -344,33 +344,6 @@ def _start(
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def vector_reset(
-    S: Any,
-    streams: Any,
-    T: Any,
-    P: Any,
-    ids: Any,
-    go: int,
-    track_end: int,
-    seat: int,
-    coords: Any,
-    turn_limit: float,
-    policy: Any,
-    bluff: float,
-    rev: Any,
-    ended: Any,
-    obs: Any,
-    mask: Any,
-    work: Any,
-) -> None:
-    for e in prange(S.shape[0]):
-        legal = work[e, 0]
-        _start(S[e], T, P, streams[e], go, track_end, ids, seat, legal, work[e, 1], rev[e], policy, bluff)
-        ended[e] = S[e, PHASE] == F_OVER
-        _observe(S[e], T, P, go, track_end, ids, seat, coords, turn_limit, rev[e], obs[e], mask[e], legal)
-
-
-@njit(cache=True, error_model="numpy", parallel=True)
 def vector_step(
     actions: Any,
     S: Any,
@@ -397,7 +370,9 @@ def vector_step(
     work: Any,
 ) -> None:
     """One step of every environment. An environment that ended at the last step starts a new
-    game instead (Gymnasium's next-step autoreset). `work`: scratch rows, two per environment.
+    game instead (Gymnasium's next-step autoreset), and so a reset is this step with every
+    environment `ended` (one compiled function, not two: half the cold compile). `work`:
+    scratch rows, two per environment.
     (Compiled with parallel=True over the environments, which numba also compiles into faster
     code than the serial loop, by about 1.8x on one thread.)"""
     n = P[P_PLAYERS]
@@ -475,7 +450,7 @@ class DeadEndDriveVectorEnv(BatchedVectorEnv):
         self._work = np.zeros((num_envs, 2, batch.N_SQ + 8), np.int64)  # legal lists, scratch
 
     def _engine(self) -> tuple[Any, ...]:
-        # The engine's game arrays and settings, as vector_reset and vector_step take them.
+        # The engine's game arrays and settings, as vector_step takes them.
         return (
             self._S,
             self._streams,
@@ -493,8 +468,8 @@ class DeadEndDriveVectorEnv(BatchedVectorEnv):
 
     def _reset_into(self, seeds: np.ndarray) -> None:
         self._streams[:, 0] = seeds
-        run: Any = vector_reset  # a compiled function (numba's Dispatcher)
-        run(*self._engine(), self._rev, self._ended, self._obs, self._mask, self._work)
+        self._ended[:] = True  # the step's autoreset starts every game
+        self._step_into(np.zeros(self.num_envs, np.int64))
 
     def _step_into(self, actions: np.ndarray) -> None:
         run: Any = vector_step  # a compiled function (numba's Dispatcher)

@@ -4,7 +4,10 @@ cheese)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from trapworks.core import ReasonedAgent
+from trapworks.core.agent import Reason
 
 from .data import CHEESE_WHEEL, LOOP_START
 from .game import BUILD, CRANK, END, MOVE_BASE, P_BUILD, P_CRANK, P_STEAL, ROLL, STEAL_BASE
@@ -28,32 +31,34 @@ def richest_target_in_reach(state, legal: list[int]) -> int | None:
     return max(reachable, key=lambda a: (state.cheese[a - MOVE_BASE], -a)) if reachable else None
 
 
+def _hint(kind: str, **args: Any) -> dict[str, Any]:
+    """A reason as a typed message of the game's catalog (mouse_trap.hint.*, i18n/*.po)."""
+    return {"msg": f"mouse_trap.hint.{kind}", "args": args}
+
+
 class HeuristicAgent(ReasonedAgent):
     speaks_plainly = True  # its reasons are sentences about the board everyone sees
     name = "heuristic"
 
-    def choose(self, state) -> tuple[int, str]:
+    def choose(self, state) -> tuple[int, Reason]:
         legal = state.legal_actions()
         if legal == [ROLL]:
-            return ROLL, "Roll the die."
+            return ROLL, _hint("roll")
         if state.phase == P_BUILD:
-            return BUILD, "Build: one more part of the trap and a cheese per part."
+            return BUILD, _hint("build")
         if state.phase == P_STEAL:
             best = max(legal, key=lambda a: (state.cheese[a - STEAL_BASE], -a))
-            return best, f"Take from player {best - STEAL_BASE + 1}, the richest of the tied rivals."
+            return best, _hint("take_richest", whom=best - STEAL_BASE)
         if state.phase == P_CRANK:
             if CRANK in legal:
-                return CRANK, "An opposing mouse is on the Cheese Wheel: turn the crank."
+                return CRANK, _hint("crank")
             if state.game.capture_chance > 0:
                 best = richest_target_in_reach(state, legal)
                 if best is not None:
-                    return best, (
-                        f"Pay 1 cheese: player {best - MOVE_BASE + 1}'s mouse is "
-                        f"{distance_to_wheel(state.mice[best - MOVE_BASE])} spaces from the "
-                        "Cheese Wheel, a 1-in-6 shot, and the richest target."
-                    )
-            return END, "No mouse within one die of the Cheese Wheel: keep the cheese and end the turn."
-        return legal[0], "The only move."
+                    n = distance_to_wheel(state.mice[best - MOVE_BASE])
+                    return best, _hint("pay_richest", whom=best - MOVE_BASE, n=n)
+            return END, _hint("end")
+        return legal[0], _hint("only")
 
 
 class DoubleCatchAgent(HeuristicAgent):
@@ -68,14 +73,11 @@ class DoubleCatchAgent(HeuristicAgent):
 
     name = "double-catch"
 
-    def choose(self, state) -> tuple[int, str]:
+    def choose(self, state) -> tuple[int, Reason]:
         legal = state.legal_actions()
         if state.phase == P_CRANK and CRANK in legal and state.game.capture_chance > 0:
             best = richest_target_in_reach(state, legal)
             if best is not None:
-                return best, (
-                    f"Pay 1 cheese before cranking: player {best - MOVE_BASE + 1}'s mouse is "
-                    f"{distance_to_wheel(state.mice[best - MOVE_BASE])} spaces from the Cheese "
-                    "Wheel; a hit catches two mice with one firing, a miss still leaves the crank."
-                )
+                n = distance_to_wheel(state.mice[best - MOVE_BASE])
+                return best, _hint("pay_before_crank", whom=best - MOVE_BASE, n=n)
         return super().choose(state)

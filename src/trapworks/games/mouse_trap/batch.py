@@ -633,22 +633,32 @@ def _advance(
     T: Any,
     policies: Any,
     seat: int,
+    action: int,
     legal: Any,
     scratch: Any,
-) -> None:
-    """Chance and the other seats move until `seat` is to decide or the game is over."""
+) -> Any:
+    """`seat`'s `action` (none when -1), then chance and the other seats move until `seat` is to
+    decide or the game is over; answers the number of `seat`'s legal actions, listed in `legal`
+    (0 once over). One call site of each rule helper: numba inlines at its own IR level, where
+    every site is typed and compiled again."""
+    pending = action
     while True:
         ph = S[PHASE]
         if ph == F_OVER:
-            return
+            return 0
         if ph == F_FIRST or ph == F_DIE or ph == F_PUSH or ph == F_FIRE:
             _chance(S, P, mice, cheese, jams, st, T, scratch)
             S[N_ACTIONS] += 1
             continue
-        if S[TO_MOVE] == seat:
-            return
         k = _legal(S, P, mice, cheese, legal)
-        _decide(S, P, mice, cheese, T, _policy(S, P, mice, cheese, legal, k, policies[S[TO_MOVE]], st))
+        if S[TO_MOVE] == seat:
+            if pending < 0:
+                return k
+            chosen = pending
+            pending = -1
+        else:
+            chosen = _policy(S, P, mice, cheese, legal, k, policies[S[TO_MOVE]], st)
+        _decide(S, P, mice, cheese, T, chosen)
         S[N_ACTIONS] += 1
 
 
@@ -699,54 +709,6 @@ def _encode(
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def vector_reset(
-    S: Any,
-    P: Any,
-    mice: Any,
-    cheese: Any,
-    jams: Any,
-    st: Any,
-    T: Any,
-    policies: Any,
-    seat: int,
-    supply: int,
-    turn_limit: int,
-    obs: Any,
-    mask: Any,
-    work: Any,
-) -> None:
-    """A new game in every environment, played on to the learning seat's first decision.
-    `work`: scratch rows, two per environment (int64, shape (num_envs, 2, 8))."""
-    for e in prange(S.shape[0]):  # environments are independent: each its own rows and stream
-        legal = work[e, 0]
-        scratch = work[e, 1]
-        _new_game(S[e], P, mice[e], cheese[e], jams[e], supply)
-        _advance(S[e], P, mice[e], cheese[e], jams[e], st[e], T, policies, seat, legal, scratch)
-        _observe(S[e], P, mice[e], cheese[e], seat, supply, turn_limit, obs[e], mask[e], legal)
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _observe(
-    S: Any,
-    P: Any,
-    mice: Any,
-    cheese: Any,
-    seat: int,
-    supply: int,
-    turn_limit: int,
-    obs: Any,
-    mask: Any,
-    legal: Any,
-) -> None:
-    _encode(S, P, mice, cheese, seat, supply, turn_limit, obs)
-    mask[:] = 0
-    if S[PHASE] != F_OVER and S[TO_MOVE] == seat:
-        k = _legal(S, P, mice, cheese, legal)
-        for j in range(k):
-            mask[legal[j]] = 1
-
-
-@njit(cache=True, error_model="numpy", parallel=True)
 def vector_step(
     actions: Any,
     S: Any,
@@ -772,7 +734,9 @@ def vector_step(
     work: Any,
 ) -> None:
     """One decision of the learning seat in every environment; an environment whose episode
-    ended at the last step starts a new game instead (Gymnasium's next-step autoreset).
+    ended at the last step starts a new game instead (Gymnasium's next-step autoreset), and so
+    a reset is this step with every environment `ended` (one compiled function, not two). An
+    action is legal when `mask` (this function's own, of the last step) allows it.
     `work`: scratch rows, two per environment (int64, shape (num_envs, 2, 8)).
 
     Compiled with parallel=True over the environments (each reads and writes only its own rows
@@ -792,23 +756,16 @@ def vector_step(
         if ended[e]:
             ended[e] = False
             _new_game(Se, P, mice[e], cheese[e], jams[e], supply)
+            a = -1
         else:
             a = actions[e]
-            k = _legal(Se, P, mice[e], cheese[e], legal)
-            ok = False
-            for j in range(k):
-                if legal[j] == a:
-                    ok = True
-            if not ok:  # the episode ends as a loss; the state stays as it was
-                illegal[e] = True
+            if mask[e, a] == 0:  # not legal: the episode ends as a loss, the state as it was
+                illegal[e] = True  # (and so are its observation and mask)
                 terminated[e] = True
                 rewards[e] = illegal_reward
                 ended[e] = True
-                _observe(Se, P, mice[e], cheese[e], seat, supply, turn_limit, obs[e], mask[e], legal)
                 continue
-            _decide(Se, P, mice[e], cheese[e], T, a)
-            Se[N_ACTIONS] += 1
-        _advance(Se, P, mice[e], cheese[e], jams[e], st[e], T, policies, seat, legal, scratch)
+        k = _advance(Se, P, mice[e], cheese[e], jams[e], st[e], T, policies, seat, a, legal, scratch)
         if Se[PHASE] == F_OVER:
             ended[e] = True
             if Se[TRUNC]:
@@ -816,7 +773,10 @@ def vector_step(
             else:
                 terminated[e] = True
                 rewards[e] = 1.0 if Se[WINNER] == seat else lose
-        _observe(Se, P, mice[e], cheese[e], seat, supply, turn_limit, obs[e], mask[e], legal)
+        _encode(Se, P, mice[e], cheese[e], seat, supply, turn_limit, obs[e])
+        mask[e, :] = 0
+        for j in range(k):
+            mask[e, legal[j]] = 1
 
 
 def engine_tables(game: Any) -> dict[str, Any]:

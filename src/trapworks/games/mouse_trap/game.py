@@ -862,6 +862,21 @@ class MouseTrapState(State):
             return f"Take the cheese from player {action - STEAL_BASE + 1}"
         return self.action_to_string(action)
 
+    def describe_message(self, action: int) -> dict[str, Any] | None:
+        if action == ROLL:
+            return {"msg": "mouse_trap.do.roll", "args": {}}
+        if action == CRANK:
+            return {"msg": "mouse_trap.do.crank", "args": {}}
+        if action == END:
+            return {"msg": "mouse_trap.do.end", "args": {}}
+        if action == BUILD:
+            return {"msg": "mouse_trap.do.build", "args": {}}
+        if MOVE_BASE <= action < MOVE_BASE + MAX_PLAYERS:
+            return {"msg": "mouse_trap.do.pay_roll", "args": {"whom": action - MOVE_BASE}}
+        if STEAL_BASE <= action < STEAL_BASE + MAX_PLAYERS:
+            return {"msg": "mouse_trap.do.take", "args": {"whom": action - STEAL_BASE}}
+        return None
+
     def story_owner(self, action: int) -> int | None:
         # The die, a paid roll and the trap's stages belong to the turn of the player to move.
         if self.phase in (P_DIE, P_PUSH, P_FIRE):
@@ -1402,13 +1417,65 @@ class MouseTrapState(State):
             return "stopped at the turn limit"
         return f"player {self.winner + 1} has won"
 
+    def _phase_message(self) -> dict[str, Any]:
+        """The turn's phase as a typed message (i18n/*.po, mouse_trap.phase.*): the page words it
+        in the viewer's language, "you" for the viewer; `_phase_words` is its English for the CLI."""
+        ph, p = self.phase, self.to_move
+        if ph == P_FIRST:
+            return {"msg": "mouse_trap.phase.first", "args": {}}
+        if ph == P_ROLL:
+            return {"msg": "mouse_trap.phase.roll", "args": {"who": p}}
+        if ph == P_DIE:
+            return {"msg": "mouse_trap.phase.die", "args": {"whom": p}}
+        if ph == P_CRANK:
+            return {"msg": "mouse_trap.phase.crank", "args": {"who": p}}
+        if ph == P_BUILD:
+            return {"msg": "mouse_trap.phase.build", "args": {"who": p}}
+        if ph == P_PUSH:
+            return {"msg": "mouse_trap.phase.push", "args": {"whom": self.push_target, "who": p}}
+        if ph == P_STEAL:
+            return {"msg": "mouse_trap.phase.steal", "args": {"who": p, "n": self.steal_owed}}
+        if ph == P_FIRE:
+            return {"msg": "mouse_trap.phase.fire", "args": {"letter": FIRING_CHAIN[self.stage]["letter"]}}
+        if self.truncated:
+            return {"msg": "mouse_trap.phase.stopped", "args": {}}
+        return {"msg": "mouse_trap.phase.won", "args": {"who": self.winner}}
+
+    def _action_message(self, a: int) -> dict[str, Any]:
+        """An action's button as a typed message (mouse_trap.action.*); `_action_label` is its English."""
+        if a == ROLL:
+            return {"msg": "mouse_trap.action.roll", "args": {}}
+        if a == CRANK:
+            return {"msg": "mouse_trap.action.crank", "args": {}}
+        if a == END:
+            return {
+                "msg": "mouse_trap.action.skip_build" if self.phase == P_BUILD else "mouse_trap.action.end",
+                "args": {},
+            }
+        if a == BUILD:
+            return {"msg": "mouse_trap.action.build", "args": {}}
+        if MOVE_BASE <= a < MOVE_BASE + MAX_PLAYERS:
+            return {"msg": "mouse_trap.action.pay_roll", "args": {"whom": a - MOVE_BASE}}
+        if STEAL_BASE <= a < STEAL_BASE + MAX_PLAYERS:
+            s = a - STEAL_BASE
+            n = 1 if self.steal_divide else min(self.steal_owed, self.cheese[s])
+            return {"msg": "mouse_trap.action.take", "args": {"n": n, "whom": s}}
+        raise ValueError(f"action {a} is no player's choice")
+
     # --- information ---------------------------------------------------------------------
     def _view(self, seat: int | None = None) -> dict[str, Any]:
         game = self.game
         legal = []
         if not self.is_chance_node() and self.phase != P_OVER:
             for a in self._legal_actions():
-                legal.append({"id": a, "text": self.action_to_string(a), "label": self._action_label(a)})
+                legal.append(
+                    {
+                        "id": a,
+                        "text": self.action_to_string(a),
+                        "label": self._action_label(a),
+                        "label_msg": self._action_message(a),
+                    }
+                )
         player = self.current_player()
         return {
             "game": game.game_id,
@@ -1418,6 +1485,7 @@ class MouseTrapState(State):
             "position": self.position(),
             "phase": PHASE_NAMES[self.phase],
             "phase_text": self._phase_words(),
+            "phase_msg": self._phase_message(),
             "to_move": player if player >= 0 else None,
             "turn_player": self.to_move,
             "turn": self.turn,
@@ -1428,13 +1496,21 @@ class MouseTrapState(State):
             "supply": game.supply,
             "parts_built": self.parts,
             "parts": list(PARTS),
+            # the parts' names as typed messages (the page words them in its language)
+            "part_msgs": [{"msg": f"mouse_trap.part.{p}", "args": {}} for p in PART_IDS],
             # for drawing: every part's stable id, and those built so far (always in order)
             "part_ids": list(PART_IDS),
             "built_parts": list(PART_IDS[: self.parts]),
             "trap_complete": self.trap_complete(),
             "firing_chain": [
-                {"letter": s["letter"], "id": s["id"], "text": s["text"], "odds": p}
-                for s, p in zip(FIRING_CHAIN, game.stage_odds, strict=False)
+                {
+                    "letter": s["letter"],
+                    "id": s["id"],
+                    "text": s["text"],
+                    "text_msg": {**STAGE_MSG[k], "args": {}},
+                    "odds": p,
+                }
+                for k, (s, p) in enumerate(zip(FIRING_CHAIN, game.stage_odds, strict=False))
             ],
             "firing_stage": self.stage if self.phase == P_FIRE else None,
             "last_firing": dict(self.last_firing) if self.last_firing else None,
@@ -1451,6 +1527,7 @@ class MouseTrapState(State):
                     "index": s["index"],
                     "kind": s["kind"],
                     "text": s["text"],
+                    "text_msg": {**SPACE_MSG[s["index"]], "args": {}},
                     "builds": game.builds_here[s["index"]],
                     # how many spaces or cheese, and where a Go to space sends (for the drawing)
                     "amount": s.get("amount"),

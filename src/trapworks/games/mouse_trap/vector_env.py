@@ -68,7 +68,7 @@ class MouseTrapVectorEnv(BatchedVectorEnv):
         self._work = np.zeros((num_envs, 2, 8), np.int64)  # the engine's scratch rows
 
     def _engine(self) -> tuple[Any, ...]:
-        # The engine's game arrays and settings, as vector_reset and vector_step take them.
+        # The engine's game arrays and settings, as vector_step takes them.
         return (
             self._S,
             self._params,
@@ -85,9 +85,8 @@ class MouseTrapVectorEnv(BatchedVectorEnv):
 
     def _reset_into(self, seeds: np.ndarray) -> None:
         self._streams[:, 0] = seeds
-        self._ended[:] = False
-        run: Any = self._batch.vector_reset  # a compiled function (numba's Dispatcher)
-        run(*self._engine(), self._obs, self._mask, self._work)
+        self._ended[:] = True  # the step's autoreset starts every game: one compiled function
+        self._step_into(np.zeros(self.num_envs, np.int64))
 
     def _step_into(self, actions: np.ndarray) -> None:
         run: Any = self._batch.vector_step  # a compiled function (numba's Dispatcher)

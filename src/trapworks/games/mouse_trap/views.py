@@ -5,10 +5,18 @@ private: every seat sees the whole game (no hidden information)."""
 from typing import Any, TypedDict
 
 
+class Message(TypedDict):
+    """A typed text (i18n/*.po): the page words it in the viewer's language."""
+
+    msg: str
+    args: dict[str, Any]
+
+
 class LegalAction(TypedDict):
     id: int
     text: str
     label: str
+    label_msg: Message
 
 
 class MouseTrapView(TypedDict):
@@ -19,6 +27,7 @@ class MouseTrapView(TypedDict):
     position: str
     phase: str
     phase_text: str
+    phase_msg: Message
     to_move: int | None
     turn_player: int
     turn: int
@@ -29,6 +38,7 @@ class MouseTrapView(TypedDict):
     supply: int
     parts_built: int
     parts: list[str]
+    part_msgs: list[Message]
     part_ids: list[str]
     built_parts: list[str]
     trap_complete: bool

@@ -39,6 +39,7 @@ def install(app: FastAPI, service: GameService) -> Community:
     accounts.login_checks.append(the_moderation.check_login)
     app.state.matchmaker.kept_apart = community.blocked_between
     service.feature(Chat).checks.append(the_moderation.check_chat)
+    service.feature(Chat).mutes.append(the_safety.muted_seats)
     app.state.community = community
     app.state.challenges = the_challenges
     app.state.moderation = the_moderation

@@ -31,8 +31,7 @@ from sqlalchemy import or_, select, update
 
 from ..accounts.models import AccountGameRow, AccountSeatRow
 from ..errors import ErrorCode, ServiceError
-from ..service import create_request
-from .core import Community, aware, iso, now
+from .core import Community, aware, iso, now, refusal
 from .models import ArenaGameRow, ArenaPlayerRow, ArenaRow, SwissRow, TrophyRow
 from .pages import page
 from .swiss import Swiss
@@ -116,7 +115,9 @@ class Arenas:
     def join(self, account_id: int, arena_id: str) -> None:
         arena = self._arena(arena_id)
         if arena.finished or self._ends(arena) <= now():
-            raise ServiceError(ErrorCode.ARENA_FINISHED, f"the arena {arena.name!r} is over: join another")
+            raise refusal(
+                ErrorCode.ARENA_FINISHED, "the arena '{name}' is over: join another", name=arena.name
+            )
         with self.c.db.begin() as s:
             row = s.get(ArenaPlayerRow, (arena.id, account_id))
             if row is None:
@@ -355,23 +356,13 @@ class Arenas:
 
     async def _pair(self, arena: ArenaRow, wave: int) -> None:
         free, ended_at = self._free(arena.id)
-        names = self.c.names({p.account_id for p in free})
         for a, b in self.plan(free, ended_at, time.time()):
             holders = [a, b] if secrets.randbelow(2) else [b, a]
-            seats = [{"kind": "human", "name": names.get(h, "")} for h in holders]
             try:
-                live = await self.c.service.create(
-                    create_request(
-                        game=arena.game, options=dict(arena.options), seats=seats, clock=arena.clock
-                    )
-                )
+                live = await self.c.make_game(arena.game, arena.options, holders, arena.clock, rated=True)
             except ServiceError as e:
                 log.error("arena %s: a game could not be made: %s", arena.id, e.message)
                 continue
-            accounts = self.c.accounts
-            accounts.register_game(live, rated=True)
-            for seat, holder in enumerate(holders):
-                accounts.attach(holder, live.id, live.stored.seats[seat]["token"])
             with self.c.db.begin() as s:
                 s.add(
                     ArenaGameRow(

@@ -19,14 +19,23 @@ from pydantic import BaseModel, Field
 from sqlalchemy import or_, select, update
 
 from ..errors import ErrorCode, ServiceError
-from ..service import create_request
-from .core import Community, aware, iso, now
+from .core import Community, aware, iso, now, refusal
 from .models import ChallengeRow
 
 LIVE_EXPIRY_S = 10 * 60  # an open challenge with a live clock (or none) waits this long
 CORRESPONDENCE_EXPIRY_S = 3 * 86400
 MAX_OPEN_SENT = 10  # open challenges one player may have sent at once
 MAX_DAYS_PER_MOVE = 7
+
+
+# A challenge answered before: each status its own sentence (no English word put into a French one).
+ANSWERED_ALREADY = {
+    "accepted": "this challenge was accepted already",
+    "declined": "this challenge was declined already",
+    "cancelled": "this challenge was cancelled already",
+    "expired": "this challenge has expired",
+    "failed": "this challenge's game could not be made",
+}
 
 
 class ChallengeBody(BaseModel):
@@ -50,13 +59,13 @@ class Challenges:
         self.on_sent: list[Any] = []  # callbacks (challenge dict) for the notices (mail)
 
     def send(self, account_id: int, username: str, body: ChallengeBody) -> dict[str, Any]:
-        target, name = self.c.player(body.username)
-        if target == account_id:
-            raise ServiceError(ErrorCode.CHALLENGE_SELF, "you cannot challenge yourself")
+        target, name = self.c.other(
+            account_id, body.username, refusal(ErrorCode.CHALLENGE_SELF, "you cannot challenge yourself")
+        )
         if self.c.blocks(target, account_id):
-            raise ServiceError(ErrorCode.BLOCKED, f"{name} does not accept challenges from you")
+            raise refusal(ErrorCode.BLOCKED, "{name} does not accept challenges from you", name=name)
         if self.c.blocks(account_id, target):
-            raise ServiceError(ErrorCode.BLOCKING, f"you block {name}: unblock them to challenge them")
+            raise refusal(ErrorCode.BLOCKING, "you block {name}: unblock them to challenge them", name=name)
         game = self.c.service.make_game(body.game, body.options)  # unknown game or bad options: 4xx
         n = game.num_players()
         if n != 2:
@@ -65,7 +74,9 @@ class Challenges:
                 f"a challenge is between two players; these options make a {n}-player game",
             )
         if body.seat is not None and body.seat >= n:
-            raise ServiceError(ErrorCode.BAD_SEAT, f"seat {body.seat}: this game has seats 0 to {n - 1}")
+            raise refusal(
+                ErrorCode.BAD_SEAT, "seat {seat}: this game has seats 0 to {last}", seat=body.seat, last=n - 1
+            )
         if body.seconds_per_move and body.days_per_move:
             raise ServiceError(ErrorCode.BAD_CLOCK, "give seconds_per_move or days_per_move, not both")
         per_move = body.days_per_move * 86400 if body.days_per_move else body.seconds_per_move
@@ -126,7 +137,9 @@ class Challenges:
         if row.status == "expired":
             raise ServiceError(ErrorCode.CHALLENGE_EXPIRED, "this challenge has expired")
         if row.status != "open":
-            raise ServiceError(ErrorCode.CHALLENGE_ANSWERED, f"this challenge was {row.status} already")
+            raise ServiceError(
+                ErrorCode.CHALLENGE_ANSWERED, ANSWERED_ALREADY.get(row.status, ANSWERED_ALREADY["accepted"])
+            )
         with self.c.db.begin() as s:
             done = s.execute(
                 update(ChallengeRow)
@@ -148,23 +161,16 @@ class Challenges:
             )
         # Claimed before the game is made: a second accept (another tab, another node) finds it taken.
         self._answer(row, "accepted")
-        names = self.c.names({row.challenger_id, row.challenged_id})
-        n = 2
-        mine = row.seat if row.seat is not None else secrets.randbelow(n)
-        holders = {mine: row.challenger_id, 1 - mine: row.challenged_id}
-        seats = [{"kind": "human", "name": names.get(holders[i], "")} for i in range(n)]
+        mine = row.seat if row.seat is not None else secrets.randbelow(2)
+        holders = (
+            [row.challenger_id, row.challenged_id] if mine == 0 else [row.challenged_id, row.challenger_id]
+        )
         try:
-            live = await self.c.service.create(
-                create_request(game=row.game, options=dict(row.options), seats=seats, clock=row.clock)
-            )
+            live = await self.c.make_game(row.game, row.options, holders, row.clock, rated=row.rated)
         except ServiceError as e:
             with self.c.db.begin() as s:  # the game could not be made: said, not left half-accepted
                 s.execute(update(ChallengeRow).where(ChallengeRow.id == row.id).values(status="failed"))
             raise ServiceError(e.status, e.code, f"the game could not be made: {e.message}") from None
-        accounts = self.c.accounts
-        accounts.register_game(live, rated=row.rated)
-        for seat, holder in holders.items():
-            accounts.attach(holder, live.id, live.stored.seats[seat]["token"])
         with self.c.db.begin() as s:
             s.execute(
                 update(ChallengeRow)

@@ -13,22 +13,34 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from fastapi import Request
+from pydantic import BaseModel, Field
 from sqlalchemy import Engine, delete, insert, or_, select, update
 from sqlalchemy.orm import sessionmaker
 
 from ..accounts.credentials import username_key
 from ..accounts.models import AccountRow
 from ..errors import ErrorCode, ServiceError
+from ..service import create_request
 from .models import AuditRow, BlockRow, PresenceRow, RoleRow
 
 if TYPE_CHECKING:
     from ..accounts.core import Accounts, Current
+    from ..room import Room
     from ..service import GameService
 
 SESSION_COOKIE = "tw_session"  # the accounts' cookie and header (server/accounts/routes.py)
 CSRF_HEADER = "x-csrf-token"
 ONLINE_S = 90.0  # seen by a community page this recently: online
 MODERATOR = "moderator"
+
+
+def refusal(code: ErrorCode, template: str, **values: str | int | None) -> ServiceError:
+    """A refusal whose words the page can put in its own language: the English sentence as
+    always, and its message id (`template`, a msgid of the catalog) with its values, each a name,
+    a number or a date, never an English word (the reply's "msg" and "args": routers/errors.py)."""
+    error = ServiceError(code, template.format(**values))
+    error.typed = {"msg": template, "args": values}  # type: ignore[attr-defined]
+    return error
 
 
 def now() -> datetime:
@@ -65,7 +77,7 @@ class Directory:
                 )
             ).first()
         if row is None:
-            raise ServiceError(ErrorCode.NO_SUCH_PLAYER, f"no player is called {name[:40]!r}")
+            raise refusal(ErrorCode.NO_SUCH_PLAYER, "no player is called '{name}'", name=name[:40])
         return int(row[0]), str(row[1])
 
     def names(self, ids: set[int]) -> dict[int, str]:
@@ -127,6 +139,12 @@ class Directory:
         )
 
 
+class Named(BaseModel):
+    """A request naming one player (follow, block, mute...)."""
+
+    username: str = Field(max_length=64)
+
+
 class Community(Directory):
     """The community's state, shared by its modules (friends, challenges, safety, moderation)."""
 
@@ -154,6 +172,30 @@ class Community(Directory):
                 "this request's CSRF token is missing or wrong: reload the page and try again",
             )
         return who
+
+    # --- who and games, shared by the features ---------------------------------------------------
+    def other(self, account_id: int, username: Any, itself: ServiceError) -> tuple[int, str]:
+        """(account id, name) of the player `username` names, who must not be `account_id`
+        (`itself`: the refusal when it is: "you cannot follow yourself")."""
+        target, name = self.player(username)
+        if target == account_id:
+            raise itself
+        return target, name
+
+    async def make_game(
+        self, game: str, options: dict[str, Any], holders: list[int], clock: Any, rated: bool
+    ) -> Room:
+        """A game between accounts, `holders[seat]` at each seat (named by their usernames), made
+        on this node, registered (rated or not) and attached to each account (their "My games")."""
+        names = self.names(set(holders))
+        seats = [{"kind": "human", "name": names.get(h, "")} for h in holders]
+        live = await self.service.create(
+            create_request(game=game, options=dict(options), seats=seats, clock=clock)
+        )
+        self.accounts.register_game(live, rated=rated)
+        for seat, holder in enumerate(holders):
+            self.accounts.attach(holder, live.id, live.stored.seats[seat]["token"])
+        return live
 
     # --- presence ---------------------------------------------------------------------------------
     def seen(self, account_id: int) -> None:

@@ -8,21 +8,16 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse
-from pydantic import BaseModel, Field
 from sqlalchemy import delete, select
 
 from ..accounts.models import AccountGameRow, AccountSeatRow
 from ..errors import ErrorCode, ServiceError
 from ..store import GameRow
-from .core import Community, now
+from .core import Community, Named, now, refusal
 from .models import FollowRow
 from .pages import page
 
 MAX_FOLLOWS = 500
-
-
-class Named(BaseModel):
-    username: str = Field(max_length=64)
 
 
 class Friends:
@@ -30,11 +25,13 @@ class Friends:
         self.c = community
 
     def follow(self, account_id: int, username: str) -> str:
-        target, name = self.c.player(username)
-        if target == account_id:
-            raise ServiceError(ErrorCode.FOLLOW_SELF, "you cannot follow yourself")
+        target, name = self.c.other(
+            account_id, username, refusal(ErrorCode.FOLLOW_SELF, "you cannot follow yourself")
+        )
         if self.c.blocked_between(account_id, target):
-            raise ServiceError(ErrorCode.BLOCKED, f"you cannot follow {name}: one of you blocks the other")
+            raise refusal(
+                ErrorCode.BLOCKED, "you cannot follow {name}: one of you blocks the other", name=name
+            )
         with self.c.db.begin() as s:
             if s.get(FollowRow, (account_id, target)) is not None:
                 return name
@@ -56,7 +53,7 @@ class Friends:
                 delete(FollowRow).where(FollowRow.follower_id == account_id, FollowRow.followee_id == target)
             )
         if not gone.rowcount:
-            raise ServiceError(ErrorCode.NOT_FOLLOWING, f"you do not follow {name}")
+            raise refusal(ErrorCode.NOT_FOLLOWING, "you do not follow {name}", name=name)
         return name
 
     def following_ids(self, account_id: int) -> list[int]:

@@ -73,6 +73,21 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+# A mailed link refused: each purpose its own sentences (no English word put into a French one).
+LINK_WORDS = {
+    "confirm": {
+        "bad": "this confirmation link is not valid (mistyped, or replaced by a newer one)",
+        "used": "this confirmation link was used already: it works once",
+        "expired": "this confirmation link has expired: ask for a new one",
+    },
+    "reset": {
+        "bad": "this password reset link is not valid (mistyped, or replaced by a newer one)",
+        "used": "this password reset link was used already: it works once",
+        "expired": "this password reset link has expired: ask for a new one",
+    },
+}
+
+
 @dataclass(frozen=True)
 class SmtpSettings:
     host: str
@@ -392,15 +407,12 @@ class Mail:
         h = token_hash(token)
         with self.c.db() as s:
             row = s.get(MailTokenRow, h)
-        what = "confirmation" if purpose == "confirm" else "password reset"
         if row is None or row.purpose != purpose:
-            raise ServiceError(
-                ErrorCode.BAD_LINK, f"this {what} link is not valid (mistyped, or replaced by a newer one)"
-            )
+            raise ServiceError(ErrorCode.BAD_LINK, LINK_WORDS[purpose]["bad"])
         if row.used is not None:
-            raise ServiceError(ErrorCode.LINK_USED, f"this {what} link was used already: it works once")
+            raise ServiceError(ErrorCode.LINK_USED, LINK_WORDS[purpose]["used"])
         if (aware(row.expires) or now()) <= now():
-            raise ServiceError(ErrorCode.LINK_EXPIRED, f"this {what} link has expired: ask for a new one")
+            raise ServiceError(ErrorCode.LINK_EXPIRED, LINK_WORDS[purpose]["expired"])
         with self.c.db.begin() as s:
             done = s.execute(
                 update(MailTokenRow)
@@ -408,7 +420,7 @@ class Mail:
                 .values(used=now())
             )
         if done.rowcount != 1:
-            raise ServiceError(ErrorCode.LINK_USED, f"this {what} link was used already: it works once")
+            raise ServiceError(ErrorCode.LINK_USED, LINK_WORDS[purpose]["used"])
         return row
 
     def confirm(self, token: str) -> str:

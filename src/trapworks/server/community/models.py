@@ -302,6 +302,9 @@ class SwissRow(CommunityBase):
     status: Mapped[str] = mapped_column(String(16))
     created_by: Mapped[int] = mapped_column(Integer)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # While "pairing": the node making the round's games holds it until then (epoch seconds);
+    # past it, another node takes the pairing over (a node lost mid-pairing stalls nothing).
+    pairing_until: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class SwissPlayerRow(CommunityBase):

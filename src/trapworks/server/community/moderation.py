@@ -21,7 +21,7 @@ from sqlalchemy import delete, or_, select, update
 from ..accounts.models import AccountGameRow, AccountSeatRow, SessionRow
 from ..errors import ErrorCode, ServiceError
 from ..store import ChatRow
-from .core import Community, aware, iso, now
+from .core import Community, aware, iso, now, refusal
 from .models import AuditRow, ReportRow, SanctionRow
 from .pages import page
 
@@ -41,9 +41,24 @@ class Close(BaseModel):
     resolution: str = Field(min_length=1, max_length=200)
 
 
-def _until_text(until: Any) -> str:
+def _sanctioned(code: ErrorCode, until: Any, reason: str) -> ServiceError:
+    """The refusal of a banned or muted player: one sentence for good, one until a date (each a
+    message of its own: no English word put into a French sentence)."""
     until = aware(until)
-    return "for good" if until is None else f"until {until.strftime('%Y-%m-%d %H:%M')} UTC"
+    banned = code == ErrorCode.BANNED
+    if until is None:
+        template = (
+            "this account is banned for good: {reason}"
+            if banned
+            else ("a moderator muted you for good: {reason}")
+        )
+        return refusal(code, template, reason=reason)
+    template = (
+        "this account is banned until {until} UTC: {reason}"
+        if banned
+        else ("a moderator muted you until {until} UTC: {reason}")
+    )
+    return refusal(code, template, until=until.strftime("%Y-%m-%d %H:%M"), reason=reason)
 
 
 class Moderation:
@@ -68,9 +83,7 @@ class Moderation:
     def check_login(self, account_id: int) -> None:
         ban = self.active(account_id, "ban")
         if ban is not None:
-            raise ServiceError(
-                ErrorCode.BANNED, f"this account is banned {_until_text(ban.until)}: {ban.reason}"
-            )
+            raise _sanctioned(ErrorCode.BANNED, ban.until, ban.reason)
 
     def check_chat(self, game_id: str, seat: int | None) -> None:
         if seat is None:
@@ -85,9 +98,7 @@ class Moderation:
             return
         mute = self.active(account_id, "mute")
         if mute is not None:
-            raise ServiceError(
-                ErrorCode.MUTED, f"a moderator muted you {_until_text(mute.until)}: {mute.reason}"
-            )
+            raise _sanctioned(ErrorCode.MUTED, mute.until, mute.reason)
 
     # --- the moderators -------------------------------------------------------------------------------
     def moderator(self, request: Request) -> Any:
@@ -120,7 +131,12 @@ class Moderation:
             if body.report is not None:
                 report = s.get(ReportRow, body.report)
                 if report is None or report.target_id != target:
-                    raise ServiceError(ErrorCode.NO_SUCH_REPORT, f"no report {body.report} about {name}")
+                    raise refusal(
+                        ErrorCode.NO_SUCH_REPORT,
+                        "no report {report} about {name}",
+                        report=body.report,
+                        name=name,
+                    )
             row = SanctionRow(
                 account_id=target,
                 kind=kind,
@@ -166,7 +182,7 @@ class Moderation:
                 .values(lifted=True)
             )
             if not done.rowcount:
-                raise ServiceError(ErrorCode.NOT_SANCTIONED, f"{name} is neither banned nor muted")
+                raise refusal(ErrorCode.NOT_SANCTIONED, "{name} is neither banned nor muted", name=name)
             self.c.audit(s, who.account_id, who.username, "lift", target, name, {})
         return {"ok": True, "username": name}
 
@@ -174,9 +190,9 @@ class Moderation:
         with self.c.db.begin() as s:
             report = s.get(ReportRow, report_id)
             if report is None:
-                raise ServiceError(ErrorCode.NO_SUCH_REPORT, f"no report {report_id}")
+                raise refusal(ErrorCode.NO_SUCH_REPORT, "no report {report}", report=report_id)
             if report.status != "open":
-                raise ServiceError(ErrorCode.REPORT_CLOSED, f"report {report_id} is closed already")
+                raise refusal(ErrorCode.REPORT_CLOSED, "report {report} is closed already", report=report_id)
             report.status, report.closed_by, report.resolution = "closed", who.account_id, resolution.strip()
             self.c.audit(
                 s,
@@ -294,11 +310,16 @@ class Moderation:
                 ).all()
             )
         if not rows:
-            raise ServiceError(ErrorCode.NO_CHAT, f"game {game_id[:32]} has no chat lines")
+            raise refusal(ErrorCode.NO_CHAT, "game {game} has no chat lines", game=game_id[:32])
         if line is not None:
             at = next((i for i, r in enumerate(rows) if r.pk == line), None)
             if at is None:
-                raise ServiceError(ErrorCode.NO_SUCH_LINE, f"game {game_id[:32]} has no chat line {line}")
+                raise refusal(
+                    ErrorCode.NO_SUCH_LINE,
+                    "game {game} has no chat line {line}",
+                    game=game_id[:32],
+                    line=line,
+                )
             rows = rows[max(0, at - CONTEXT_LINES) : at + CONTEXT_LINES + 1]
         else:
             rows = rows[-2 * CONTEXT_LINES :]

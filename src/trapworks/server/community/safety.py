@@ -2,8 +2,9 @@
 
 - Block: the blocked player can no longer challenge you, be paired with you by the quick game, or
   follow you; follows both ways and open challenges between you end.
-- Mute: you stop seeing a player's chat lines (GET /api/community/safety lists whom you mute, by
-  name, for the game page's chat to hide); it does not silence them for others (a moderator's
+- Mute: you stop seeing a player's chat lines: in a game where both hold a seat, the server sends
+  their lines to none of your seat's sockets (`muted_seats`, read by the chat); it does not
+  silence them for others (a moderator's
   mute does: moderation.py).
 - Report: a reason and, where it concerns one, the game and the chat line; the line is copied as
   it was, so the moderators read what was reported even if the game goes.
@@ -16,20 +17,17 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import delete, or_, select, update
+from sqlalchemy.orm import aliased
 
 from ..accounts.models import AccountSeatRow
 from ..errors import ErrorCode, ServiceError
 from ..store import ChatRow
-from .core import Community, iso, now
+from .core import Community, Named, iso, now, refusal
 from .models import BlockRow, ChallengeRow, FollowRow, MuteRow, ReportRow
 
 REASONS = ("abuse", "cheating", "spam", "stalling", "other")
 MAX_DETAILS = 1000
 MAX_OPEN_REPORTS_PER_PLAYER = 20  # a reporter's open reports: more wait until some are closed
-
-
-class Named(BaseModel):
-    username: str = Field(max_length=64)
 
 
 class ReportBody(BaseModel):
@@ -45,9 +43,9 @@ class Safety:
         self.c = community
 
     def block(self, account_id: int, username: str) -> str:
-        target, name = self.c.player(username)
-        if target == account_id:
-            raise ServiceError(ErrorCode.BLOCK_SELF, "you cannot block yourself")
+        target, name = self.c.other(
+            account_id, username, refusal(ErrorCode.BLOCK_SELF, "you cannot block yourself")
+        )
         with self.c.db.begin() as s:
             if s.get(BlockRow, (account_id, target)) is None:
                 s.add(BlockRow(blocker_id=account_id, blocked_id=target, created=now()))
@@ -79,17 +77,30 @@ class Safety:
                 delete(BlockRow).where(BlockRow.blocker_id == account_id, BlockRow.blocked_id == target)
             )
         if not gone.rowcount:
-            raise ServiceError(ErrorCode.NOT_BLOCKED, f"you do not block {name}")
+            raise refusal(ErrorCode.NOT_BLOCKED, "you do not block {name}", name=name)
         return name
 
     def mute(self, account_id: int, username: str) -> str:
-        target, name = self.c.player(username)
-        if target == account_id:
-            raise ServiceError(ErrorCode.MUTE_SELF, "you cannot mute yourself")
+        target, name = self.c.other(
+            account_id, username, refusal(ErrorCode.MUTE_SELF, "you cannot mute yourself")
+        )
         with self.c.db.begin() as s:
             if s.get(MuteRow, (account_id, target)) is None:
                 s.add(MuteRow(muter_id=account_id, muted_id=target, created=now()))
         return name
+
+    def muted_seats(self, game_id: str) -> set[tuple[int, int]]:
+        """(viewer seat, speaker seat) of a game where the viewer's account mutes the speaker's:
+        the chat (features/chat.py) sends that speaker's lines to none of the viewer's sockets."""
+        viewer, speaker = aliased(AccountSeatRow), aliased(AccountSeatRow)
+        with self.c.db() as s:
+            rows = s.execute(
+                select(viewer.seat, speaker.seat)
+                .join(MuteRow, MuteRow.muter_id == viewer.account_id)
+                .join(speaker, (speaker.account_id == MuteRow.muted_id) & (speaker.game_id == viewer.game_id))
+                .where(viewer.game_id == game_id)
+            ).all()
+        return {(int(a), int(b)) for a, b in rows}
 
     def unmute(self, account_id: int, username: str) -> str:
         target, name = self.c.player(username)
@@ -98,7 +109,7 @@ class Safety:
                 delete(MuteRow).where(MuteRow.muter_id == account_id, MuteRow.muted_id == target)
             )
         if not gone.rowcount:
-            raise ServiceError(ErrorCode.NOT_MUTED, f"you do not mute {name}")
+            raise refusal(ErrorCode.NOT_MUTED, "you do not mute {name}", name=name)
         return name
 
     def lists(self, account_id: int) -> dict[str, Any]:
@@ -130,9 +141,9 @@ class Safety:
         }
 
     def report(self, account_id: int, body: ReportBody) -> int:
-        target, name = self.c.player(body.username)
-        if target == account_id:
-            raise ServiceError(ErrorCode.REPORT_SELF, "you cannot report yourself")
+        target, name = self.c.other(
+            account_id, body.username, refusal(ErrorCode.REPORT_SELF, "you cannot report yourself")
+        )
         if body.reason not in REASONS:
             raise ServiceError(
                 ErrorCode.BAD_REASON, f"reason {body.reason[:32]!r}: one of {', '.join(REASONS)}"
@@ -152,16 +163,24 @@ class Safety:
                     ).all()
                 )
                 if target not in seats.values():
-                    raise ServiceError(ErrorCode.NOT_IN_GAME, f"{name} did not play game {body.game_id}")
+                    raise refusal(
+                        ErrorCode.NOT_IN_GAME, "{name} did not play game {game}", name=name, game=body.game_id
+                    )
             if body.chat_line is not None:
                 line = s.get(ChatRow, body.chat_line)
                 if line is None or line.game_id != body.game_id:
-                    raise ServiceError(
-                        ErrorCode.NO_SUCH_LINE, f"game {body.game_id} has no chat line {body.chat_line}"
+                    raise refusal(
+                        ErrorCode.NO_SUCH_LINE,
+                        "game {game} has no chat line {line}",
+                        game=body.game_id,
+                        line=body.chat_line,
                     )
                 if line.seat is None or seats.get(line.seat) != target:
-                    raise ServiceError(
-                        ErrorCode.NOT_THEIR_LINE, f"chat line {body.chat_line} was not written by {name}"
+                    raise refusal(
+                        ErrorCode.NOT_THEIR_LINE,
+                        "chat line {line} was not written by {name}",
+                        line=body.chat_line,
+                        name=name,
                     )
                 chat_text = line.text
             mine = len(

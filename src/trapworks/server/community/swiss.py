@@ -3,7 +3,11 @@ creator starts it; each round pairs every player once (the odd one out gets a by
 at most once where possible), no two players meet twice, players with equal scores meet where
 they can; a win counts 1, a draw 1/2 (stored in halves). Round r+1 is paired when every game of
 round r has ended: by whichever node's loop sees it first (a conditional UPDATE of the round
-number: once in a cluster). The standings' tie-break is Buchholz (the sum of the opponents'
+number: once in a cluster). The claim and the round's plan (its pairs as planned games, the bye)
+commit in one transaction; the games are then made one by one under a lease (`pairing_until`): a
+node lost half-way leaves the rest planned, and another node takes the pairing over once the
+lease has run out, making only the games still planned (nothing paired twice, nothing lost).
+The standings' tie-break is Buchholz (the sum of the opponents'
 scores), then Sonneborn-Berger (the opponents beaten, plus half the opponents drawn, by score).
 
 Pairing is a maximum-weight matching (networkx, the blossom algorithm) over the players who have
@@ -14,21 +18,23 @@ and float down only as far as needed; a player that cannot be matched gets the b
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any
 
 import networkx as nx
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 
 from ..accounts.models import AccountGameRow, AccountSeatRow
 from ..errors import ErrorCode, ServiceError
-from ..service import create_request
-from .core import Community, iso, now
+from .core import Community, iso, now, refusal
 from .models import SwissGameRow, SwissPlayerRow, SwissRow, TrophyRow
 
 MAX_ROUNDS = 15
+PAIRING_LEASE_S = 30.0  # a pairing node silent this long has lost the round to another node
+PENDING = "pending-"  # a planned game's id, until its game is made
 MAX_DAYS = 7
 
 
@@ -109,9 +115,12 @@ class Swiss:
     def join(self, account_id: int, swiss_id: str) -> None:
         row = self._get(swiss_id)
         if row.status != "open":
-            raise ServiceError(
+            raise refusal(
                 ErrorCode.SWISS_STARTED,
-                f"{row.name!r} has {'ended' if row.status == 'finished' else 'started'}: joining is closed",
+                "'{name}' has ended: joining is closed"
+                if row.status == "finished"
+                else "'{name}' has started: joining is closed",
+                name=row.name,
             )
         with self.c.db.begin() as s:
             if s.get(SwissPlayerRow, (row.id, account_id)) is None:
@@ -127,19 +136,17 @@ class Swiss:
             )
         if count < 2:
             raise ServiceError(ErrorCode.TOO_FEW_PLAYERS, "a Swiss tournament needs at least two players")
-        with self.c.db.begin() as s:
+        with self.c.db.begin() as s:  # the claim and the round's plan commit together, or neither
             took = s.execute(
                 update(SwissRow)
                 .where(SwissRow.id == row.id, SwissRow.status == "open")
-                .values(status="pairing", round=1)  # round 1 is this request's to pair
+                .values(status="pairing", round=1, pairing_until=time.time() + PAIRING_LEASE_S)
             )
+            if took.rowcount == 1:
+                self._plan(s, row, 1)
         if took.rowcount != 1:
             raise ServiceError(ErrorCode.SWISS_STARTED, "this tournament has started already")
-        try:
-            await self._pair_round(row, 1)
-        finally:
-            with self.c.db.begin() as s:
-                s.execute(update(SwissRow).where(SwissRow.id == row.id).values(status="running"))
+        await self._make_games(row.id)
 
     def _score(self, swiss_id: str) -> None:
         with self.c.db() as s:
@@ -197,61 +204,108 @@ class Swiss:
                 update(SwissRow)
                 .where(SwissRow.id == row.id, SwissRow.round == row.round, SwissRow.status == "running")
                 .values(
-                    round=row.round + (0 if finishing else 1), status="finished" if finishing else "pairing"
+                    round=row.round + (0 if finishing else 1),
+                    status="finished" if finishing else "pairing",
+                    pairing_until=None if finishing else time.time() + PAIRING_LEASE_S,
                 )
             )
+            if took.rowcount == 1 and not finishing:
+                self._plan(s, row, row.round + 1)  # decided with the claim: a takeover makes the same round
         if took.rowcount != 1:
             return False
         if finishing:
             self._trophies(row)
             return True
-        try:  # "pairing" while the round's games are made: nobody looks at a half-made round
-            await self._pair_round(row, row.round + 1)
-        finally:
-            with self.c.db.begin() as s:
-                s.execute(
-                    update(SwissRow)
-                    .where(SwissRow.id == row.id, SwissRow.status == "pairing")
-                    .values(status="running")
-                )
+        await self._make_games(row.id)
         return True
 
-    async def _pair_round(self, row: SwissRow, round_no: int) -> None:
-        with self.c.db() as s:
-            players = s.scalars(select(SwissPlayerRow).where(SwissPlayerRow.swiss_id == row.id)).all()
+    def _plan(self, s: Any, row: SwissRow, round_no: int) -> None:
+        """Decide round `round_no` in the claiming transaction: each pair a planned game (a row
+        whose id is PENDING..., until its game is made), the opponents met, the bye's point."""
+        players = s.scalars(select(SwissPlayerRow).where(SwissPlayerRow.swiss_id == row.id)).all()
         halves = {p.account_id: p.halves for p in players}
         met = {p.account_id: set(p.opponents) for p in players}
         pairs, bye = pair(halves, met, {p.account_id: p.byes for p in players})
-        names = self.c.names(set(halves))
+        by_id = {p.account_id: p for p in players}
         for a, b in pairs:
             holders = [a, b] if secrets.randbelow(2) else [b, a]
-            live = await self.c.service.create(
-                create_request(
-                    game=row.game,
-                    options=dict(row.options),
-                    seats=[{"kind": "human", "name": names.get(h, "")} for h in holders],
-                    clock={"mode": "move", "seconds": row.days_per_move * 86400, "on_timeout": "forfeit"},
+            s.add(
+                SwissGameRow(
+                    game_id=PENDING + secrets.token_hex(8),
+                    swiss_id=row.id,
+                    round=round_no,
+                    players=holders,
+                    scored=False,
                 )
             )
-            self.c.accounts.register_game(live, rated=True)
-            for seat, holder in enumerate(holders):
-                self.c.accounts.attach(holder, live.id, live.stored.seats[seat]["token"])
-            with self.c.db.begin() as s:
-                s.add(
-                    SwissGameRow(
-                        game_id=live.id, swiss_id=row.id, round=round_no, players=holders, scored=False
-                    )
-                )
-                for me, other in ((a, b), (b, a)):
-                    player = s.get(SwissPlayerRow, (row.id, me))
-                    assert player is not None
-                    player.opponents = [*player.opponents, other]
+            by_id[a].opponents = [*by_id[a].opponents, b]
+            by_id[b].opponents = [*by_id[b].opponents, a]
         if bye is not None:
+            by_id[bye].halves += 2
+            by_id[bye].byes += 1
+
+    def _hold(self, swiss_id: str, lease: float) -> float | None:
+        """Renew this node's pairing lease (`lease`: the one it holds); None: another node took it."""
+        renewed = time.time() + PAIRING_LEASE_S
+        with self.c.db.begin() as s:
+            took = s.execute(
+                update(SwissRow)
+                .where(SwissRow.id == swiss_id, SwissRow.status == "pairing", SwissRow.pairing_until == lease)
+                .values(pairing_until=renewed)
+            )
+        return renewed if took.rowcount == 1 else None
+
+    async def _make_games(self, swiss_id: str) -> None:
+        """Make the planned games of the round being paired, one by one, each swapped for its
+        planned row as it is made; then the tournament runs. A node lost half-way leaves the rest
+        planned: `tick` on any node takes the pairing over once the lease has run out."""
+        row = self._get(swiss_id)
+        lease = row.pairing_until
+        with self.c.db() as s:
+            planned = s.scalars(
+                select(SwissGameRow).where(
+                    SwissGameRow.swiss_id == swiss_id, SwissGameRow.game_id.like(PENDING + "%")
+                )
+            ).all()
+        for g in planned:
+            lease = self._hold(swiss_id, lease) if lease is not None else None
+            if lease is None:
+                return  # another node took the pairing over: it makes the rest
+            clock = {"mode": "move", "seconds": row.days_per_move * 86400, "on_timeout": "forfeit"}
+            live = await self.c.make_game(row.game, row.options, list(g.players), clock, rated=True)
             with self.c.db.begin() as s:
-                player = s.get(SwissPlayerRow, (row.id, bye))
-                assert player is not None
-                player.halves += 2
-                player.byes += 1
+                s.execute(
+                    update(SwissGameRow).where(SwissGameRow.game_id == g.game_id).values(game_id=live.id)
+                )
+        with self.c.db.begin() as s:
+            s.execute(
+                update(SwissRow)
+                .where(SwissRow.id == swiss_id, SwissRow.status == "pairing", SwissRow.pairing_until == lease)
+                .values(status="running", pairing_until=None)
+            )
+
+    async def take_over(self) -> None:
+        """A round whose pairing node went quiet past its lease: this node makes its remaining games."""
+        with self.c.db() as s:
+            stuck = s.execute(
+                select(SwissRow.id, SwissRow.pairing_until).where(
+                    SwissRow.status == "pairing",
+                    or_(SwissRow.pairing_until.is_(None), SwissRow.pairing_until < time.time()),
+                )
+            ).all()
+        for swiss_id, old in stuck:
+            with self.c.db.begin() as s:
+                took = s.execute(
+                    update(SwissRow)
+                    .where(
+                        SwissRow.id == swiss_id,
+                        SwissRow.status == "pairing",
+                        SwissRow.pairing_until.is_(None) if old is None else SwissRow.pairing_until == old,
+                    )
+                    .values(pairing_until=time.time() + PAIRING_LEASE_S)
+                )
+            if took.rowcount == 1:
+                await self._make_games(swiss_id)
 
     def _table(self, swiss_id: str) -> list[dict[str, Any]]:
         with self.c.db() as s:
@@ -309,7 +363,9 @@ class Swiss:
         row = self._get(swiss_id)
         with self.c.db() as s:
             games = s.scalars(
-                select(SwissGameRow).where(SwissGameRow.swiss_id == row.id).order_by(SwissGameRow.round)
+                select(SwissGameRow)
+                .where(SwissGameRow.swiss_id == row.id, SwissGameRow.game_id.not_like(PENDING + "%"))
+                .order_by(SwissGameRow.round)
             ).all()
         names = self.c.names({a for g in games for a in g.players})
         table = self._table(row.id)
@@ -337,6 +393,7 @@ class Swiss:
         }
 
     async def tick(self) -> None:
+        await self.take_over()
         with self.c.db() as s:
             running = s.scalars(select(SwissRow.id).where(SwissRow.status == "running")).all()
         for swiss_id in running:

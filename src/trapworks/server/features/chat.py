@@ -68,6 +68,9 @@ class Chat(Feature):
         super().__init__(host)
         self._rates = RateLimiter(CHAT_RATE_PER_S, CHAT_BURST)
         self.checks: list[Callable[[str, int | None], None]] = []  # i41: a moderator's mute
+        # i41: a player's personal mutes in a game, as (viewer seat, speaker seat) pairs: that
+        # speaker's lines never reach that viewer's sockets (the server leaves them out).
+        self.mutes: list[Callable[[str], set[tuple[int, int]]]] = []
 
     def info(self, room: Room) -> dict[str, Any]:
         return {"spectator_chat": room.stored.spectator_chat}  # spectators may write too
@@ -91,6 +94,9 @@ class Chat(Feature):
             lines, error = self.history(live), None
         except ServiceError as e:  # the game is still playable; the page says why the chat is empty
             lines, error = [], e.message
+        if conn.seat is not None and lines:
+            hidden = {speaker for viewer, speaker in self.muted_pairs(live) if viewer == conn.seat}
+            lines = [line for line in lines if line.get("seat") not in hidden]
         return {"lines": lines, "can_chat": self.may_write(live, conn.seat), "error": error}
 
     @staticmethod
@@ -119,12 +125,34 @@ class Chat(Feature):
             line = self.host.store.add_chat(live.id, conn.seat, name, text)
         except Exception as e:
             raise self.host.store_failed(f"store a chat line of game {live.id}", e) from None
-        await send_all(live, {"type": "chat", "line": line})
+        await self.send_line(live, line)
         live.publish("chat", line=line)  # the other nodes of a cluster send it too
         return line
+
+    def muted_pairs(self, live: Room) -> set[tuple[int, int]]:
+        pairs: set[tuple[int, int]] = set()
+        for mutes in self.mutes:
+            pairs |= mutes(live.id)
+        return pairs
+
+    async def send_line(self, live: Room, line: dict[str, Any]) -> None:
+        """One line to every socket of the game but those of a seat that mutes its speaker."""
+        speaker = line.get("seat")
+        pairs = self.muted_pairs(live) if speaker is not None else set()
+        deaf = {viewer for viewer, muted in pairs if muted == speaker}
+        if not deaf:
+            await send_all(live, {"type": "chat", "line": line})
+            return
+        for conn in list(live.connections):
+            if conn.seat in deaf:
+                continue
+            try:
+                await conn.send({"type": "chat", "line": line})
+            except Exception:  # a closed or dropped socket: the others still get it
+                live.connections.discard(conn)
 
     async def heard_elsewhere(self, msg: dict[str, Any]) -> None:
         """A line said on another node of the cluster: our sockets of that game get it."""
         live = self.host.live.get(str(msg.get("g")))
         if live is not None and isinstance(msg.get("line"), dict):
-            await send_all(live, {"type": "chat", "line": msg["line"]})
+            await self.send_line(live, msg["line"])

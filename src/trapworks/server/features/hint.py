@@ -21,6 +21,7 @@ from pydantic import BaseModel
 from trapworks.agents import hint_agent_name
 from trapworks.core import Game
 from trapworks.core.agent import advice
+from trapworks.core.messages import format_message
 
 from ..errors import ErrorCode, ServiceError
 from ..messages import HintMessage, HintReplyMessage, TokenOnly
@@ -102,13 +103,25 @@ class Hint(Feature):
         # Only reasons in players' words are shown (no search statistics, no hidden readings),
         # and only when they add something to the move itself ("Roll the die.").
         text = state.describe_action(action)
-        reason = advice(reason) if reason and agent.speaks_plainly else None
-        if reason and reason.rstrip(".").lower() == text.rstrip(".").lower():
+        text_msg = state.describe_message(action)
+        reason_msg = None
+        if not agent.speaks_plainly:
             reason = None
+        elif isinstance(reason, dict):
+            # A typed reason (issue 37): the page words it from the game's catalog; the English
+            # is for API clients.
+            reason_msg = reason
+            reason = format_message(reason, type(room.game), viewer=seat)
+        elif reason:
+            reason = advice(reason)
+        if reason and reason.rstrip(".").lower() == text.rstrip(".").lower():
+            reason = reason_msg = None
         return {
             "ok": True,
             "move": state.action_to_string(action),  # for the board (renderers mark it)
-            "text": text,  # for people: the kernel's words
+            "text": text,  # for people: the kernel's words (English)
+            "text_msg": text_msg,  # the same, typed (None: the game has no typed words for it)
             "explanation": reason,
+            "explanation_msg": reason_msg,
             "ply": ply,
         }

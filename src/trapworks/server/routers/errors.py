@@ -21,6 +21,10 @@ def error_reply(code: ErrorCode | str, message: str, status: int | None = None) 
 
 async def service_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
+    typed = getattr(exc, "typed", None)  # i41: the message id and values for the page's catalog
+    if typed:
+        body = {"ok": False, "error": exc.message, "code": str(exc.code), **typed}
+        return JSONResponse(body, status_code=exc.status)
     return error_reply(exc.code, exc.message, exc.status)
 
 

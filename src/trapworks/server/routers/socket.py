@@ -27,6 +27,9 @@ from ..room import Connection, Room
 from ..service import GameService
 from .errors import MISSING_PLY
 
+# A state message's own fields (always sent); the others are the features' parts.
+STATE_CORE = frozenset(messages.StateCore.model_fields)
+
 RATE_NOTICE_GAP_S = 5.0  # at most one "rate_limited" notice per socket in this time
 CLOSE_UNSUPPORTED = 1003  # WebSocket close code: a data type the endpoint does not accept
 # Refusals after which the sender's picture is out of date: it is sent the current one.
@@ -73,10 +76,32 @@ class GameSocket:
         self.seat: int | None = None
         # Everything for this socket goes through its outbox: a queue and a writer task of its own.
         self.outbox = Outbox(ws.send_text, lambda code, reason: ws.close(code, reason), encode)
-        self.send = self.outbox.put
+        self.parts: dict[str, Any] = {}  # the features' parts of the state as this socket has them
+        self.send = self._send
         self.conn = Connection(seat=None, send=self.send)
         self.rate = RateLimiter(SOCKET_RATE_PER_S, SOCKET_RATE_BURST)
         self.last_rate_notice = -RATE_NOTICE_GAP_S
+
+    async def _send(self, frame: dict[str, Any] | list[dict[str, Any]]) -> None:
+        """Queue a frame; its state updates carry only the features' parts that changed since
+        the last state this socket was sent (queued in order, so the page has the others)."""
+        if isinstance(frame, list):
+            await self.outbox.put([self._only_changed(m) for m in frame])
+        else:
+            await self.outbox.put(self._only_changed(frame))
+
+    def _only_changed(self, msg: dict[str, Any]) -> dict[str, Any]:
+        if msg.get("type") != "state":
+            return msg
+        parts = {k: v for k, v in msg.items() if k not in STATE_CORE}
+        if msg.get("sync"):
+            self.parts = parts  # a whole state: the page starts again from it
+            return msg
+        kept = [k for k, v in parts.items() if k in self.parts and self.parts[k] == v]
+        self.parts.update(parts)
+        if not kept:
+            return msg
+        return {**{k: v for k, v in msg.items() if k not in kept}, "kept": kept}
 
     async def run(self) -> None:
         await self.ws.accept()

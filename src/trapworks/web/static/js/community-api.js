@@ -1,9 +1,10 @@
 // The community pages' shared helpers (issue 41): requests with the session's CSRF token and the
 // page's status line.
-import { el } from "/static/js/dom.js";
+import { api, el } from "/static/js/dom.js";
 import { me, send } from "/static/js/account-api.js";
+import { t, tn, translatePage } from "/static/js/i18n.js";
 
-export { me, send };
+export { me, send, t, translatePage };
 export const $ = (id) => document.getElementById(id);
 
 export function notice(text, isError) {
@@ -24,14 +25,46 @@ export function table(parent, heads, rows, cells, empty) {
   for (const row of rows) cells(row, el("tr", {}, body));
 }
 
+// The reason of a report, as the server names it, in words.
+export function reasonText(reason) {
+  return { abuse: t("abuse"), cheating: t("cheating"), spam: t("spam"), stalling: t("stalling"), other: t("other") }[reason] || reason;
+}
+
+// The games' titles (proper nouns, the same in every language) by id, from the catalog.
+const titles = {};
+export async function loadGames() {
+  const r = await api("GET", "/api/catalog");
+  const games = r.ok ? r.data.games : [];
+  for (const g of games) titles[g.id] = g.title || g.id;
+  return games;
+}
+export const gameTitle = (id) => titles[id] || id;
+
+// A game's variant as the server names it ("basic, 2 players": its rules option and its player
+// count, server/accounts variant_of) in words.
+export function variantText(variant) {
+  return String(variant).split(", ").map((part) => {
+    const count = /^(\d+) players$/.exec(part);
+    if (count) return tn("{n} player", "{n} players", Number(count[1]));
+    return part === "standard" ? t("standard") : t(part);
+  }).join(", ");
+}
+
 export function button(parent, text, testid, action) {
   return el("button", { type: "button", text, "data-testid": testid, onclick: action }, parent);
+}
+
+// A refusal of the server in the page's language: its message id and values where it sends them
+// (the community's refusals: names, numbers and dates only), else its sentence as a message.
+export function refused(r) {
+  const d = r.data || {};
+  return d.msg ? t(d.msg, d.args || {}) : t(r.error || "");
 }
 
 // Run a request; say its error (the server's words) or `done`, then refresh the page's lists.
 export async function act(method, url, body, done, refresh) {
   const r = await send(method, url, body);
-  if (!r.ok) { notice(r.error, true); return null; }
+  if (!r.ok) { notice(refused(r), true); return null; }
   notice(done, false);
   if (refresh) await refresh();
   return r.data;

@@ -137,8 +137,11 @@ async function hint() {
   const r = await api("GET", `/api/games/${encodeURIComponent(gid)}/hint?token=${encodeURIComponent(token)}`);
   if (!r.ok) { message(r.error, "error"); return { ok: false, error: r.error }; }
   // The move and the reason are the game's words: through the catalog, seats by their names.
-  const move = r.data.text ? txSeats(r.data.text, seatLabel) : r.data.move;
-  const why = r.data.explanation ? ` ${txSeats(r.data.explanation, seatLabel)}` : "";
+  // Typed words (issue 37) where the game has them; otherwise its English through the patterns.
+  const say = (item) => (rendererCtx ? rendererCtx.say(item, true) : item.msg);
+  const move = r.data.text_msg ? say(r.data.text_msg) : r.data.text ? txSeats(r.data.text, seatLabel) : r.data.move;
+  const why = r.data.explanation_msg ? ` ${rendererCtx ? rendererCtx.say(r.data.explanation_msg) : ""}`
+    : r.data.explanation ? ` ${txSeats(r.data.explanation, seatLabel)}` : "";
   message(t("Hint: {move}.", { move }) + why, "info", { tag: "hint" });
   if (renderer && renderer.showHint) renderer.showHint(r.data);
   return r.data;
@@ -414,7 +417,23 @@ function onPresence(msg) {
   if (me && nameBox && document.activeElement !== nameBox.input && me.name) nameBox.set(me.name);
 }
 
-function handleMessage(msg) {
+// An update leaves out the features' parts (takeback, controls, clock...) that did not change
+// since the last state message and names them in `kept`: the page fills them in from the last.
+let lastState = {};
+function withParts(msg) {
+  if (msg.type !== "state") return msg;
+  let full = msg;
+  if (msg.kept) {
+    full = { ...msg };
+    for (const k of msg.kept) full[k] = lastState[k];
+    delete full.kept;
+  }
+  lastState = msg.sync ? full : { ...lastState, ...full };
+  return full;
+}
+
+function handleMessage(message) {
+  const msg = withParts(message);
   if (msg.type === "state" && features) features.update(msg);
   if (msg.type === "presence") onPresence(msg);
   else if (msg.type === "chat") { if (chat) chat.add(msg.line); }

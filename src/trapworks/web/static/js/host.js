@@ -60,8 +60,9 @@ export function baseContext({ gameId, mode, seat, players, options, fast, messag
     // An event or a log line (a typed message, {msg, args}) in the page's language, "you" for the
     // seat this page plays (nobody on a shared screen), the others as seatLabel names them. A
     // method (call it as ctx.say(e)): a page that copies this context keeps its own seatLabel.
-    say(item) {
-      return formatMessage(item, this.mode === "live" && !this.shared ? this.seat : null, this.seatLabel);
+    // say(item, true): a part of a sentence (its first letter as the catalog writes it).
+    say(item, part = false) {
+      return formatMessage(item, this.mode === "live" && !this.shared ? this.seat : null, this.seatLabel, part);
     },
   };
   return ctx;

@@ -285,11 +285,21 @@ function variant(msg, args, viewer) {
   return best === undefined ? null : best;
 }
 
+// A plural message's count: a number, or a measurement ({decimal, digits}) counted as written
+// ("1.50 marks" in English, "1,50 graduation" in French: CLDR counts the visible decimals).
+function countIsOne(n) {
+  if (n && typeof n === "object" && "decimal" in n) {
+    const digits = n.digits ?? 2;
+    return new Intl.PluralRules(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).select(Number(n.decimal)) === "one";
+  }
+  return plurals.select(Number(n)) === "one";
+}
+
 function messageText(msg, args, viewer, name) {
   args = args || {};
   let text = variant(msg, args, viewer);
   if (text === null) return msg; // not in the catalog (the server away): its id, never nothing
-  if (Array.isArray(text)) text = text[plurals.select(Number(args.n)) === "one" || text.length === 1 ? 0 : text.length - 1];
+  if (Array.isArray(text)) text = text[countIsOne(args.n) || text.length === 1 ? 0 : text.length - 1];
   const join = (parts) => (parts.length === 0 ? messageText("common.nobody", {}, viewer, name)
     : parts.length === 1 ? parts[0]
     : messageText("common.list", { a: parts.slice(0, -1).join(", "), b: parts[parts.length - 1] }, viewer, name));
@@ -312,10 +322,12 @@ function messageText(msg, args, viewer, name) {
     ? (/[.!?]\s+$/.test(text.slice(0, offset)) ? capitalize(value(k, args[k])) : value(k, args[k])) : whole));
 }
 
-export function formatMessage(item, viewer, name) {
+// `part`: the message is a part of a sentence ("Turn 3: {phase}"): its first letter as written.
+export function formatMessage(item, viewer, name, part = false) {
   if (!item || !item.msg) return "";
   const named = name || ((s) => t("Player {n}", { n: s + 1 }));
-  return capitalize(messageText(item.msg, item.args, viewer, named));
+  const text = messageText(item.msg, item.args, viewer, named);
+  return part ? text : capitalize(text);
 }
 
 // An AI seat's agent in players' words: the levels and the common kinds (the others by their id).

@@ -20,6 +20,11 @@ export default function createRenderer(root, ctx) {
     : tn("{n} large", "{n} large", n));
   const num = (x) => Number(x).toLocaleString(ctx.lang || "en", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const feelWord = (f) => ({ loose: t("loose"), light: t("light"), firm: t("firm"), tight: t("tight") })[f] || f;
+  // The feel in words a player acts on (issue 39); the measured number only on demand.
+  const ADVICE = { loose: t("likely safe to take"), light: t("a small risk"), firm: t("risky"),
+                   tight: t("very risky: think about passing") };
+  const feelText = (piece, f, advice) =>
+    t("You feel piece {id}: {feel}", { id: piece, feel: feelWord(f) }) + (advice ? ` — ${advice}` : "") + " ";
   root.classList.add("booby-trap");
   const style = el("style", {}, root);
   style.textContent = `
@@ -48,9 +53,17 @@ export default function createRenderer(root, ctx) {
     .bt-controls button { margin: 0; }
     .bt-top { font-size: .9em; gap: .35em; margin-bottom: .25em; }
     .bt-top .bt-seat { padding: .1em .5em; }
+    .bt-feel-slot { display: contents; }
+    .bt-feel-sizer { display: none; }
     @media (max-width: 900px) {
       .bt-row-a { min-height: 4.6em; align-content: flex-start; }
       .bt-row-b { min-height: 5.2em; align-content: flex-start; }
+      /* A phone: the buttons' line keeps its room while empty, and the feel's slot is as high as
+         the longest feel in this language (a hidden copy under it), tension shown included. */
+      .bt-controls { min-height: 2.4em; }
+      .bt-feel-slot { display: grid; flex: 1 0 100%; }
+      .bt-feel-slot > * { grid-area: 1 / 1; align-self: start; }
+      .bt-feel-sizer { display: block; visibility: hidden; }
       .bt-top { font-size: .8em; }
     }
     .bt-tray circle.piece.hinted { stroke: #1d4ed8; stroke-width: 3; stroke-dasharray: 4 2; }
@@ -64,7 +77,17 @@ export default function createRenderer(root, ctx) {
   const result = el("div", { class: "bt-result", "data-result": "", hidden: true }, rowA);
   const rowB = el("div", { class: "bt-row bt-row-b" }, ctx.bar);
   const controls = el("div", { class: "bt-controls", "data-controls": "booby-trap" }, rowB);
-  const feel = el("div", { "data-feel": "", hidden: true }, rowB);
+  const feelSlot = el("div", { class: "bt-feel-slot" }, rowB);
+  const feelSizer = el("div", { class: "bt-feel bt-feel-sizer", "aria-hidden": "true" }, feelSlot);
+  const feel = el("div", { "data-feel": "", hidden: true }, feelSlot);
+  if (ctx.seat !== null && ctx.seat !== undefined) {
+    // The sizer holds the longest feel this page may show (its tension shown too); a spectator
+    // feels nothing, so its page has none.
+    const texts = Object.keys(ADVICE).map((f) => feelText(99, f, ADVICE[f]));
+    feelSizer.textContent = texts.reduce((a, b) => (b.length > a.length ? b : a));
+    el("span", { class: "bt-tension", text: t("(tension {tension})", { tension: num(99.99) }) }, feelSizer);
+    el("button", { type: "button", class: "bt-show-number", tabindex: "-1", text: t("number") }, feelSizer);
+  }
   // The whole tray is in view on a phone too (issue 27: the spring bar was off screen), scaled to
   // the screen's width.
   const pan = el("div", { class: "board-pan" }, root);
@@ -283,11 +306,8 @@ export default function createRenderer(root, ctx) {
       feel.hidden = false;
       feel.className = "bt-feel";
       feel.style.background = FEEL_COLOUR[v.reading.feel] || "#333";
-      // The feel in words a player acts on (issue 39); the measured number only on demand.
-      const advice = { loose: t("likely safe to take"), light: t("a small risk"), firm: t("risky"),
-                       tight: t("very risky: think about passing") }[v.reading.feel] || "";
-      feel.textContent = t("You feel piece {id}: {feel}", { id: v.reading.piece, feel: feelWord(v.reading.feel) })
-        + (advice ? ` — ${advice}` : "") + " ";
+      const advice = ADVICE[v.reading.feel] || "";
+      feel.textContent = feelText(v.reading.piece, v.reading.feel, advice);
       const number = el("span", { class: "bt-tension", text: t("(tension {tension})", { tension: num(v.reading.reading) }), hidden: true }, feel);
       const show = el("button", { type: "button", class: "bt-show-number", text: t("number"), "aria-expanded": "false",
                                   "data-testid": "feel-number" }, feel);

@@ -42,6 +42,10 @@ export default function createRenderer(root, ctx) {
   const tn = ctx.tn || ((one, many, n, v) => t(n === 1 ? one : many, { n, ...(v || {}) }));
   // The game's own words (rooms, the legend, the actions, the events): in the page's language.
   const tx = ctx.tx || ((s) => s);
+  // The game's own words by their catalog ids (issue 37): a trap card ("bookcase", "wild"), how a
+  // game was won ("escape"); the view sends the ids.
+  const cardWords = (card) => ctx.say({ msg: `dead_end_drive.card.${card}`, args: {} });
+  const reasonWords = (why) => ctx.say({ msg: `dead_end_drive.reason.${why}`, args: {} }, true);
   const txs = (s) => (ctx.txSeats ? ctx.txSeats(s, ctx.seatLabel) : s);
   const { el, svg } = ctx;
   root.classList.add("ded");
@@ -307,7 +311,7 @@ export default function createRenderer(root, ctx) {
       const t = svg("text", { x: LEFT + (m.label.col + cols / 2) * CELL, y: TOP + m.label.row * CELL + CELL / 2 + 4,
                               "text-anchor": "middle", "font-size": 11, "font-weight": 600, "letter-spacing": 0.6,
                               fill: PALETTE.wallText, "data-room": m.name }, gDecor);
-      t.textContent = tx(m.name).toUpperCase();
+      t.textContent = ctx.say(m.name_msg).toUpperCase();
       // a long name on a short stretch of wall is set smaller so it never runs over a doorway
       const room = cols * CELL - 6;
       const len = t.getComputedTextLength ? t.getComputedTextLength() : 0;
@@ -356,7 +360,7 @@ export default function createRenderer(root, ctx) {
       svg("rect", { x, y, width: 22, height: 22, rx: 3, fill: PALETTE.floor, stroke: PALETTE.grid, "stroke-width": 0.6 }, g);
       legendIcon(g, item.kind, x, y, 22);
       const t = svg("text", { x: x + 28, y: y + 15, "font-size": 11.5, fill: PALETTE.ink }, g);
-      t.textContent = tx(item.label);
+      t.textContent = ctx.say(item.label_msg);
     });
   }
 
@@ -564,10 +568,10 @@ export default function createRenderer(root, ctx) {
       pileBox.append(face);
     }
     el("span", { text: t("discard {n}", { n: view.discard.length }) }, pileBox);
-    if (top) el("span", { class: "top", text: t("(top: {card})", { card: tx(top) }) }, pileBox);
+    if (top) el("span", { class: "top", text: t("(top: {card})", { card: cardWords(top) }) }, pileBox);
     if (view.terminal) {
       turnLine.textContent = view.truncated ? t("Stopped by the turn limit: no winner.")
-        : t("{who} won with {pawn} ({why}).", { who: ctx.seatLabel(view.winner), pawn: view.winning_pawn, why: tx(view.win_reason) });
+        : t("{who} won with {pawn} ({why}).", { who: ctx.seatLabel(view.winner), pawn: view.winning_pawn, why: reasonWords(view.win_reason) });
     } else if (view.to_move === null) {
       turnLine.textContent = `${ctx.seatLabel(view.turn_of)}: ${tx(view.phase)}…`;
     } else {
@@ -752,7 +756,7 @@ export default function createRenderer(root, ctx) {
     svg("circle", { cx: x, cy: y, r: reach, fill: "none", stroke: TRAP_COLOURS[ev.trap], "stroke-width": 1.2 }, lens);
     const name = (view.pawns.find((p) => p.letter === ev.pawn) || { name: ev.pawn }).name;
     // a two-line caption under the spotlight, narrow enough for a phone's view of the board
-    const lines = [t("{trap} trap!", { trap: tx(`${ev.trap[0].toUpperCase()}${ev.trap.slice(1)}`) }), t("{name} is knocked off", { name })];
+    const lines = [t("{what}!", { what: ctx.say({ msg: `dead_end_drive.trap.${ev.trap}`, args: {} }) }), t("{name} is knocked off", { name })];
     const w = Math.max(...lines.map((l) => l.length)) * 8.2 + 22;
     const lx = Math.min(Math.max(sx, w / 2 + 2), vw - w / 2 - 2);  // the caption stays on the board
     const label = svg("g", { "data-caption": ev.trap }, gFx);
@@ -821,7 +825,7 @@ export default function createRenderer(root, ctx) {
       const name = (l) => { const p = v.pawns.find((q) => q.letter === l); return p ? `${p.name} (${l})` : l; };
       const reason = [];
       if (v.truncated) reason.push(t("Stopped by the turn limit: nobody wins."));
-      else if (v.winning_pawn) reason.push(t("{pawn} wins ({why}) for {who}, who held that character card.", { pawn: name(v.winning_pawn), why: tx(v.win_reason), who: ctx.seatLabel(v.winner) }));
+      else if (v.winning_pawn) reason.push(t("{pawn} wins ({why}) for {who}, who held that character card.", { pawn: name(v.winning_pawn), why: reasonWords(v.win_reason), who: ctx.seatLabel(v.winner) }));
       const off = v.pawns.filter((p) => p.status === "knocked off");
       if (off.length) reason.push(t("Knocked off: {names}.", { names: off.map((p) => p.name).join(", ") }));
       const r = v.revealed || { hands: [] };
@@ -829,7 +833,7 @@ export default function createRenderer(root, ctx) {
       if (r.hands.length) {
         secrets.push({ heading: t("Everyone's cards"), lines: r.hands.map((h) => t("{who}: characters {names}", { who: ctx.seatLabel(h.seat), names: h.characters.map(name).join(", ") || t("none left") })
           + (h.secret_cards.length ? t("; secret cards {names}", { names: h.secret_cards.map(name).join(", ") }) : "")
-          + t("; trap cards {names}", { names: h.trap_cards.map((c) => tx(c)).join(", ") || t("none") })) });
+          + t("; trap cards {names}", { names: h.trap_cards.map(cardWords).join(", ") || t("none") })) });
         secrets.push({ heading: t("The portrait frame, front to back"), lines: [
           t("{name} on the wall", { name: v.portrait ? name(v.portrait) : "Aunt Agatha" }),
           ...(r.portrait_cycle.length ? [t("then {names}", { names: r.portrait_cycle.map(name).join(", ") })] : []),

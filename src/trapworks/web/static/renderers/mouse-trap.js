@@ -31,15 +31,6 @@ export default function createRenderer(root, ctx) {
   const { svg, el } = ctx;
   const t = ctx.t || ((m, v) => m.replace(/\{(\w+)\}/g, (x, k) => (v && k in v ? v[k] : x)));
   const tn = ctx.tn || ((one, many, n, v) => t(n === 1 ? one : many, { n, ...(v || {}) }));
-  // The game's own words (space and part names, the phase, the events): in the page's language.
-  const tx = ctx.tx || ((s) => s);
-  const txs = (s) => (ctx.txSeats ? ctx.txSeats(s, ctx.seatLabel) : s);
-  // A stage of the firing chain ("Crank turns"): the catalog holds it as the events say it, small.
-  const stageText = (s) => {
-    const small = s.charAt(0).toLowerCase() + s.slice(1);
-    const tr = tx(small);
-    return tr === small ? s : tr.charAt(0).toUpperCase() + tr.slice(1);
-  };
   root.classList.add("mouse-trap");
   const top = el("div", { class: "mt-top" }, root);
   // On a phone the whole board fitted to the screen's width draws its spaces under 24 px and its
@@ -211,8 +202,8 @@ export default function createRenderer(root, ctx) {
       }
     });
     const title = svg("title", {}, g);
-    title.textContent = idle ? t("{n}: {text} (does not build with this many players)", { n: space.index, text: tx(space.text) })
-      : `${space.index}: ${tx(space.text)}`;
+    title.textContent = idle ? t("{n}: {text} (does not build with this many players)", { n: space.index, text: ctx.say(space.text_msg) })
+      : `${space.index}: ${ctx.say(space.text_msg)}`;
     g.setAttribute("role", "img");
     g.setAttribute("aria-label", t("Space {what}", { what: title.textContent }));
     spaceGroups[space.index] = g;
@@ -226,7 +217,7 @@ export default function createRenderer(root, ctx) {
       const mv = svg("g", { class: "mv" }, outer);
       art.draw(svg, mv);
       const tt = svg("title", {}, outer);
-      tt.textContent = t("Part {n}: {name}", { n: k + 1, name: tx(v.parts[k]) });
+      tt.textContent = t("Part {n}: {name}", { n: k + 1, name: ctx.say(v.part_msgs[k]) });
       const parts = { outer, mv };
       if (art.extra) { // the lever rides on gear 2's axle but moves on its own
         parts.lever = svg("g", { class: "mv" }, outer);
@@ -257,7 +248,7 @@ export default function createRenderer(root, ctx) {
       svg("text", { x: lx, y: ly + 1, "font-size": 14, "font-weight": "bold", "text-anchor": "middle", fill: C.jam }, jam)
         .textContent = t("jammed here");
       const title = svg("title", {}, g);
-      title.textContent = t("{letter}: {text} (works with probability {p})", { letter: stage.letter, text: stageText(stage.text), p: stage.odds.toFixed(3) });
+      title.textContent = t("{letter}: {text} (works with probability {p})", { letter: stage.letter, text: ctx.say(stage.text_msg), p: stage.odds.toFixed(3) });
       stageGroups[k] = g;
     });
   }
@@ -319,16 +310,15 @@ export default function createRenderer(root, ctx) {
       t.textContent = text;
       return t;
     };
-    const name = (k) => v.parts[k].replace(" (with rubber band)", "").replace(" (pipe)", "").replace(" (man)", "");
     line(398, tn("The contraption: {n} of {m} parts", "The contraption: {n} of {m} parts", v.parts_built, { m: v.part_ids.length }), 17, "bold");
-    if (!v.trap_complete) line(420, t("Next to build: {n}, {part}", { n: v.parts_built + 1, part: tx(name(v.parts_built)) }));
+    if (!v.trap_complete) line(420, t("Next to build: {n}, {part}", { n: v.parts_built + 1, part: ctx.say(v.part_msgs[v.parts_built], true) }));
     else line(420, t("Complete: it catches with chance {p}%", { p: (v.capture_chance * 100).toLocaleString(ctx.lang || "en", { minimumFractionDigits: 1, maximumFractionDigits: 1 }) }));
     const last = v.last_firing;
     let status = "";
     if (v.firing_stage !== null && v.firing_stage !== undefined) status = t("Firing…");
     else if (last && last.jammed) {
       const st = v.firing_chain[last.stages];
-      status = t("Last firing jammed at {stage}: {what}", { stage: st.letter, what: tx(st.text.charAt(0).toLowerCase() + st.text.slice(1)) });
+      status = t("Last firing jammed at {stage}: {what}", { stage: st.letter, what: ctx.say(st.text_msg, true) });
     } else if (last) status = t("Last firing: the cage fell!");
     if (status) {
       const t = line(442, status, 15, "600", last && last.jammed && !(v.firing_stage >= 0 && v.firing_stage !== null) ? C.jam : C.ink);
@@ -438,14 +428,14 @@ export default function createRenderer(root, ctx) {
     el("span", { class: "mt-die", "data-die": v.last_die ?? "", role: "img",
                  "aria-label": v.last_die ? t("die: {n}", { n: v.last_die }) : t("die: not rolled"),
                  text: v.last_die ? "⚀⚁⚂⚃⚄⚅"[v.last_die - 1] : "·" }, turnBar);
-    el("span", { "data-phase": v.phase, text: t("Turn {n}: {phase}", { n: v.turn, phase: txs(v.phase_text) }) }, turnBar);
+    el("span", { "data-phase": v.phase, text: t("Turn {n}: {phase}", { n: v.turn, phase: ctx.say(v.phase_msg, true) }) }, turnBar);
   }
 
   function drawControls(v) {
     controls.replaceChildren();
     if (ctx.mode !== "live" || v.terminal || v.to_move === null || v.to_move !== ctx.seat) return;
     for (const a of v.legal_actions) {
-      const b = el("button", { "data-action": a.text, text: txs(a.label) }, controls);
+      const b = el("button", { "data-action": a.text, text: ctx.say(a.label_msg) }, controls);
       b.addEventListener("click", () => send(a.text));
     }
   }
@@ -459,17 +449,12 @@ export default function createRenderer(root, ctx) {
   }
 
   let newsPly = -1; // the ply whose events the news list shows last
-  // A stage of a firing ("O-P: Cage falls from the top of the post." or "...  jams!"): the stage's
-  // words through the catalog; every other event as the log's story translates it.
-  function newsText(e) {
-    const m = e.type === "trap_stage" ? /^(.+?): (.*?)(\.\.\. jams!|\.)$/.exec(e.text) : null;
-    if (!m) return txs(e.text);
-    return m[3] === "." ? `${m[1]}: ${stageText(m[2])}.` : `${m[1]}: ${t("{stage}... jams!", { stage: stageText(m[2]) })}`;
-  }
+  // Every event is a typed message ({msg, args}, the game's catalog) said in the page's language;
+  // data-event keeps the event's kind ("crank", "trap_stage", "trap_failed") for tests and CSS.
   function drawNews(events) {
     for (const e of events) {
-      if (!e.text) continue;
-      el("li", { "data-event": e.type, text: newsText(e) }, news);
+      if (!e.msg) continue;
+      el("li", { "data-event": e.type, text: ctx.say(e) }, news);
     }
     while (news.children.length > 40) news.removeChild(news.firstChild);
     // Scrolled at the next frame: reading scrollHeight now would lay out the whole board once
@@ -656,7 +641,7 @@ export default function createRenderer(root, ctx) {
       const inList = (s) => (caught.length > 1 && ctx.seatLabel(s) === t("You") ? t("you") : ctx.seatLabel(s));
       if (caught.length) reason.push(t("Caught in the trap: {who}.", { who: caught.map(inList).join(", ") }));
       if (free.length === 1 && caught.length) reason.push(t("{who} is the last mouse free.", { who: ctx.seatLabel(free[0]) }));
-      if (!reason.length && v.phase_text) reason.push(txs(v.phase_text));
+      if (!reason.length && v.phase_msg) reason.push(ctx.say(v.phase_msg));
       return {
         reason,
         columns: [t("Player"), t("Cheese"), t("Mouse")],
