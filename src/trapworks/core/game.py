@@ -18,6 +18,8 @@ from collections.abc import Iterable, Sequence
 from itertools import accumulate
 from typing import Any, ClassVar, Protocol
 
+from trapworks.core.words import plural
+
 from .errors import IllegalActionError, OptionError, PositionError
 from .options import Option, check_options, untyped
 from .views import ViewShape, strip_private, view_shape
@@ -108,7 +110,8 @@ class Game:
         if unknown:
             known = ", ".join(sorted(self.default_options)) or "none"
             raise OptionError(
-                f"{self.game_id}: unknown option(s) {', '.join(unknown)}; known options: {known}"
+                f"{self.game_id}: unknown {plural(len(unknown), 'option')} {', '.join(unknown)}; "
+                f"known options: {known}"
             )
         merged = dict(self.default_options)
         merged.update(options)

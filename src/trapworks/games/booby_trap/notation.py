@@ -154,11 +154,17 @@ def parse_position(game: BoobyTrapGame, text: str) -> BoobyTrapState:
     everywhere = ids + [p for w in winnings for p in w] + discard
     dup = sorted({p for p in everywhere if everywhere.count(p) > 1})
     if dup:
-        raise PositionError(text, f"piece(s) {', '.join(map(str, dup))} are in two places at once")
+        raise PositionError(
+            text,
+            f"{plural(len(dup), 'piece')} {', '.join(map(str, dup))} "
+            f"{plural(len(dup), 'is', 'are')} in two places at once",
+        )
     lost = sorted(set(range(game.num_pieces)) - set(everywhere))
     if lost:
         raise PositionError(
-            text, f"piece(s) {', '.join(map(str, lost))} are nowhere (tray, winnings or discard)"
+            text,
+            f"{plural(len(lost), 'piece')} {', '.join(map(str, lost))} "
+            f"{plural(len(lost), 'is', 'are')} nowhere (tray, winnings or discard)",
         )
     state = BoobyTrapState(game, start=text, packing=Packing(tuple(pieces), bar), sizes=sizes)
     state.bar_rest = rest
@@ -180,7 +186,11 @@ def parse_position(game: BoobyTrapGame, text: str) -> BoobyTrapState:
         state.over = True
     else:
         if over:
-            raise PositionError(text, f"the game is over ({state.pieces_left()} piece(s) left): write turn=-")
+            raise PositionError(
+                text,
+                f"the game is over ({state.pieces_left()} {plural(state.pieces_left(), 'piece')} "
+                "left): write turn=-",
+            )
         state.to_move = _int(turn, "turn", text, 1, n) - 1
     if fields["touched"] != "-":
         if state.over:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from trapworks.core.messages import format_message
+from trapworks.core.words import plural
 
 from .game import BoobyTrapState, eye
 from .physics import MARK, POINTS, SIZE_NAMES, SIZES, TRAY_WIDTH
@@ -66,7 +67,7 @@ def render_text(state: BoobyTrapState, seat: int | None = None) -> str:
         debt = f", owes {state.debt[s]}" if state.debt[s] else ""
         lines.append(
             f"  Player {s + 1}: net {state.scores()[s]} ({held_text}{debt}); "
-            f"tripped the bar {state.trips[s]} time(s)"
+            f"tripped the bar {state.trips[s]} {plural(state.trips[s], 'time')}"
         )
     disc = {z: sum(1 for p in state.discard if state.sizes[p] == z) for z in SIZES}
     lines.append(
