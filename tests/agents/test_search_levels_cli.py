@@ -228,7 +228,7 @@ def test_tournament_command_rotates_seats_and_saves_csv(tmp_path):
         (["--agents", "random,wizard"], "unknown agent 'wizard'"),
         (["--agents", "random,random"], "listed twice"),
         (["--agents", "random,easy", "-n", "0"], "-n must be at least 1"),
-        (["--agents", "random,easy", "-o", "bogus=1"], "unknown option(s) bogus"),
+        (["--agents", "random,easy", "-o", "bogus=1"], "unknown option bogus"),
     ],
 )
 def test_tournament_bad_input_is_named(args, message, tmp_path):

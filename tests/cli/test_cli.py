@@ -125,7 +125,7 @@ def test_play_a_whole_match_against_perfect(tmp_path):
     text = console.export_text()
     assert "Commands:" in text and "Legal moves:" in text and "Hint:" in text
     assert "Not played: row c has 6 raised mice; cannot press 9" in text
-    assert "Took back 2 move(s)." in text
+    assert "Took back 2 moves." in text
     assert "wins the match" in text and "Winner: Player 2 (perfect)" in text
     assert final.is_terminal()
     record = GameRecord.load(session.saved_path)
@@ -142,7 +142,7 @@ def test_two_humans_and_undo(tmp_path):
     )
     state = session.run()
     text = console.export_text()
-    assert "Took back 1 move(s)." in text
+    assert "Took back 1 move." in text
     assert state.position().split()[0] == "ooo/ooooo/....../....../ooooo/ooo"
     assert "Leaving the game." in text
 

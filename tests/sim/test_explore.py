@@ -109,7 +109,7 @@ def test_explore_writes_a_report_that_finds_a_real_difference(tmp_path):
     [
         (["--vary", "variant"], "write OPTION=V1,V2"),
         (["--vary", "variant="], "write OPTION=V1,V2"),
-        (["--vary", "wheels=1,2"], "unknown option(s) wheels"),
+        (["--vary", "wheels=1,2"], "unknown option wheels"),
         (["--vary", "variant=plastic,original"], "variant 'plastic'"),
         (["--players", "two"], "--players 'two'"),
         (["--vary", "players=2,3", "--players", "2"], "not both"),

@@ -186,7 +186,7 @@ def test_csv_on_request(tmp_path):
     [
         (["--out", "/no/such/folder/x.parquet"], "folder /no/such/folder does not exist"),
         (["--out", "x.json"], "name a .parquet or .csv file"),
-        (["-o", "bogus=1"], "unknown option(s) bogus"),
+        (["-o", "bogus=1"], "unknown option bogus"),
         (["-o", "bogus"], "must look like key=value"),
         (["--backend", "spark"], "--backend 'spark': choose local or ray"),
         (["--address", "1.2.3.4:1"], "--address needs --backend ray"),

@@ -26,6 +26,7 @@ from trapworks.core import (
     undo_refusal,
 )
 from trapworks.core.messages import format_message
+from trapworks.core.words import plural
 
 COMMANDS_HELP = """Commands:
   <action>   play a move (see the notation below)
@@ -125,7 +126,7 @@ class TerminalSession:
             self.say(f"Not undone: {refusal}.")
             return
         self.state = probe
-        self.say(f"Took back {steps} move(s).")
+        self.say(f"Took back {steps} {plural(steps, 'move')}.")
 
     def save(self, path: Path | None = None) -> Path:
         record = GameRecord.from_state(self.state, players=self.seat_names, practice=self.practice)

@@ -21,6 +21,7 @@ from typing import Any
 
 import typer
 
+from trapworks.core.words import plural
 from trapworks.sim.stats import elo_ratings, wilson
 
 __all__ = ["Standings", "elo_ratings", "lineups", "register", "wilson"]
@@ -38,9 +39,11 @@ def shared_seats_note(agents: list[str], seats: int) -> str | None:
     """What the standings mean when there are fewer agents than seats (None otherwise)."""
     if len(agents) >= seats:
         return None
+    doubled = seats - len(agents)
     return (
         f"{len(agents)} agents for {seats} seats: the agents fill the seats in turn, rotated game by "
-        f"game, so {seats - len(agents)} agent(s) hold two seats in every game (each agent equally "
+        f"game, so {doubled} {plural(doubled, 'agent holds', 'agents hold')} two seats in every game "
+        "(each agent equally "
         "often, every seat equally often); an agent with two seats wins when either seat wins, "
         f"so win rates are not comparable with 1/{seats}"
     )

@@ -24,6 +24,8 @@ from pydantic import (
     field_validator,
 )
 
+from trapworks.core.words import plural
+
 from .errors import IllegalActionError, RecordError, TrapworksError
 from .forfeit import Forfeit, outcome
 from .game import State
@@ -355,7 +357,7 @@ def undo_refusal(state: State, steps: int, *, against_ai: bool, practice: bool) 
     if state.is_terminal():
         return "the game is over: there is no undo after the end"
     if not 0 < steps <= state.move_number():
-        return f"only {state.move_number()} action(s) to take back"
+        return f"only {state.move_number()} {plural(state.move_number(), 'action')} to take back"
     if against_ai and not practice and state.move_number() - steps < state.revealed_upto():
         return (
             "that would take back a revealed outcome (a chance outcome or a physics result); "
@@ -368,7 +370,7 @@ def undo(state: State, steps: int = 1) -> State:
     """A new state with the last `steps` actions taken back (replayed from the origin)."""
     history = state.history()
     if not 0 <= steps <= len(history):
-        raise IllegalActionError("undo", f"only {len(history)} action(s) to take back")
+        raise IllegalActionError("undo", f"only {len(history)} {plural(len(history), 'action')} to take back")
     new = _origin(state)
     for a in history[: len(history) - steps]:
         new.apply_action(a)

@@ -43,6 +43,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from trapworks.core.words import plural
+
 from .agent import Agent
 from .encoding import Encoder
 from .errors import TrapworksError
@@ -279,7 +281,7 @@ class GameSpec:
             fail("howto", "every step is a sentence")
         unknown = sorted(set(self.quick_options) - set(self.game.default_options))
         if unknown:
-            fail("quick_options", f"unknown option(s) {', '.join(unknown)}")
+            fail("quick_options", f"unknown {plural(len(unknown), 'option')} {', '.join(unknown)}")
 
     def _validate_agents(self, fail: Callable[[str, str], None]) -> None:
         """The agents, and the levels, hint agent and rollout agent that name them."""
@@ -332,7 +334,11 @@ def _check_callable(fail: Callable[[str, str], None], hook: str, fn: Any, arity:
     try:
         sig.bind(*([None] * arity))
     except TypeError as e:
-        fail(hook, f"{getattr(fn, '__qualname__', fn)} cannot be called with {arity} argument(s): {e}")
+        fail(
+            hook,
+            f"{getattr(fn, '__qualname__', fn)} cannot be called with "
+            f"{arity} {plural(arity, 'argument')}: {e}",
+        )
 
 
 def static_view(game: Game) -> dict[str, Any] | None:

@@ -19,6 +19,8 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from trapworks.core.words import plural
+
 from .game import Game
 from .registry import make
 
@@ -64,7 +66,10 @@ class BatchedVectorEnv(VectorEnv):
         others = [s for s in range(n) if s != seat]
         names = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
         if len(names) != len(others):
-            raise ValueError(f"opponents: {len(names)} given for {len(others)} other seat(s) {others}")
+            raise ValueError(
+                f"opponents: {len(names)} given for "
+                f"{len(others)} other {plural(len(others), 'seat')} {others}"
+            )
         for name in names:
             if name not in policies:
                 plays = refusal or f"the batched engine plays {', '.join(policies)}"

@@ -43,6 +43,8 @@ from typing import Any
 
 import orjson
 
+from trapworks.core.words import plural
+
 LOOPBACK = ("127.0.0.1", "::1")
 ADMIN_PATHS = ("/api/node", "/metrics")
 # A balancer's health check may send no Host (HAProxy's HTTP/1.0 check): these tell nothing secret.
@@ -112,7 +114,8 @@ class OpsSettings:
             unknown = set(file) - {"trusted_proxy", "allowed_host", "admin_address", "log_format"}
             if unknown:
                 raise SettingsError(
-                    f"the config file {path}: unknown setting(s) {', '.join(sorted(unknown))}"
+                    f"the config file {path}: unknown {plural(len(unknown), 'setting')} "
+                    f"{', '.join(sorted(unknown))}"
                 )
 
         def pick(cli: Iterable[str], var: str, key: str) -> tuple[str, ...] | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from trapworks.core import PositionError
+from trapworks.core.words import plural
 
 from . import physics
 from .game import (
@@ -85,9 +86,9 @@ def parse_position(game: BoobyTrapGame, text: str) -> BoobyTrapState:
     if missing or unknown:
         raise PositionError(
             text,
-            (f"missing field(s) {', '.join(missing)}" if missing else "")
+            (f"missing {plural(len(missing), 'field')} {', '.join(missing)}" if missing else "")
             + ("; " if missing and unknown else "")
-            + (f"unknown field(s) {', '.join(unknown)}" if unknown else ""),
+            + (f"unknown {plural(len(unknown), 'field')} {', '.join(unknown)}" if unknown else ""),
         )
     n = game.players
     sizes = tuple(fields["sizes"])
@@ -146,7 +147,7 @@ def parse_position(game: BoobyTrapGame, text: str) -> BoobyTrapState:
     for name, lst in (("won", won), ("debt", debt), ("trips", trips)):
         if len(lst) != n:
             raise PositionError(
-                text, f"{name} has {len(lst)} entries for {n} player(s); separate them with /"
+                text, f"{name} has {len(lst)} entries for {n} {plural(n, 'player')}; separate them with /"
             )
     winnings = [_id_list(w, "won", text, game.num_pieces) for w in won]
     discard = _id_list(fields["discard"], "discard", text, game.num_pieces)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 
 from trapworks.core import PositionError
+from trapworks.core.words import plural
 
 from .data import CHEESE_WHEEL, FIRING_CHAIN, NUM_PARTS, NUM_SPACES, SAFE, TURN_CRANK
 from .game import (
@@ -97,7 +98,9 @@ def parse_position(game: MouseTrapGame, text: str) -> MouseTrapState:
     unknown = sorted(set(fields) - known)
     if unknown:
         raise PositionError(
-            text, f"unknown field(s) {', '.join(unknown)}; fields are {', '.join(sorted(known))}"
+            text,
+            f"unknown {plural(len(unknown), 'field')} {', '.join(unknown)}; "
+            f"fields are {', '.join(sorted(known))}",
         )
     for need in ("mice", "cheese", "parts"):
         if need not in fields:
