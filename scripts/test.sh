@@ -98,11 +98,22 @@ lanes+=($!)
 # the source files' path and time), and before this each lane and CLI subprocess that met an engine
 # compiled it for itself, several at once: 50-70 CPU s per engine each time (test_dd_agents_cli's
 # simulate-and-play took 172 s, 5 s with the cache filled). The heavy and rest lanes start after it.
-echo "compiling the batched engines (or loading them from the cache)..."
+echo "compiling the batched engines and vector environments (or loading them from the cache)..."
 warm=()
+# Then, in the same process chain (it loads the engine just cached), the game's vector environment
+# (its own compiled step, ~114 CPU s cold for Mouse Trap's; tests/research/test_vector_env*.py):
+# a reset and a step of each compiles it (Last Mouse Lost's, not numba, is checked on the way).
+vec_warm='import sys, gymnasium, numpy, trapworks.adapters.gymnasium
+for env_id in sys.argv[1:]:
+    envs = gymnasium.make_vec(env_id, num_envs=2)
+    _, info = envs.reset(seed=0)
+    envs.step(numpy.argmax(info["action_mask"], axis=1).astype(numpy.int64))
+    envs.close()'
+declare -A vec_ids=([mouse-trap]="trapworks/MouseTrap-v0"
+                    [dead-end-drive]="trapworks/DeadEndDrive-v0 trapworks/LastMouseLost-v0")
 for game in mouse-trap dead-end-drive; do
-  .venv/bin/trapworks simulate "$game" -a heuristic,random -p 2 -n 2 -w 1 --out "$logs/warm-$game.csv" --json \
-    > "$logs/warm-$game.log" 2>&1 &
+  { .venv/bin/trapworks simulate "$game" -a heuristic,random -p 2 -n 2 -w 1 --out "$logs/warm-$game.csv" --json \
+      && .venv/bin/python -c "$vec_warm" ${vec_ids[$game]}; } > "$logs/warm-$game.log" 2>&1 &
   warm+=($!)
 done
 for pid in "${warm[@]}"; do
