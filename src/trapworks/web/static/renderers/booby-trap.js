@@ -55,6 +55,7 @@ export default function createRenderer(root, ctx) {
     .bt-top .bt-seat { padding: .1em .5em; }
     .bt-feel-slot { display: contents; }
     .bt-feel-sizer { display: none; }
+    .bt-sizer-button { display: inline-block; border: 1px solid transparent; line-height: 1.6; }
     @media (max-width: 900px) {
       .bt-row-a { min-height: 4.6em; align-content: flex-start; }
       .bt-row-b { min-height: 5.2em; align-content: flex-start; }
@@ -86,7 +87,8 @@ export default function createRenderer(root, ctx) {
     const texts = Object.keys(ADVICE).map((f) => feelText(99, f, ADVICE[f]));
     feelSizer.textContent = texts.reduce((a, b) => (b.length > a.length ? b : a));
     el("span", { class: "bt-tension", text: t("(tension {tension})", { tension: num(99.99) }) }, feelSizer);
-    el("button", { type: "button", class: "bt-show-number", tabindex: "-1", text: t("number") }, feelSizer);
+    // A look-alike, not a button: the sizer is never a control (nor counted as one off screen).
+    el("span", { class: "bt-show-number bt-sizer-button", text: t("number") }, feelSizer);
   }
   // The whole tray is in view on a phone too (issue 27: the spring bar was off screen), scaled to
   // the screen's width.
