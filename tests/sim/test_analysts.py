@@ -210,7 +210,7 @@ def test_tournament_with_fewer_agents_than_seats_says_so(tmp_path):
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    assert "hold two seats" in data["note"]
+    assert "holds two seats" in data["note"]
     df = pd.read_parquet(out)
     seats = df[[f"agent_seat{k}" for k in range(1, 5)]]
     per_game = seats.apply(lambda r: r.value_counts().max(), axis=1)
