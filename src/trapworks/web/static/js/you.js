@@ -28,23 +28,11 @@ export const YOU = {
   "{pawn} wins ({why}) for {who}, who held that character card.": { who: "{pawn} wins ({why}) for you, who held that character card." },
   // --- shared parts of the games' sentences
   "{who}'s mouse": { who: "your mouse" },
-  "the die for {whom}'s mouse": { whom: "the die for your mouse" },
-  "{who} has won": { who: "you have won" },
-  // --- Mouse Trap's phase (after "Turn {n}: ")
-  "{who} to roll": { who: "your turn to roll" },
-  "{who} on Turn Crank: crank, pay to move a mouse, or end": { who: "you are on Turn Crank: crank, pay to move a mouse, or end" },
-  "{who} on a Build space: build, or end the turn without building": { who: "you are on a Build space: build, or end the turn without building" },
-  "{who} chooses whom to take {n} cheese from": { who: "you choose whom to take {n} cheese from" },
+  // Mouse Trap's phase, buttons and dice are typed now (their 'you' forms are in its catalog).
   "{who} opens round 1": { who: "You open round 1" },
   // --- Mouse Trap's action labels and refusals
-  "Pay 1 cheese: roll for {whom}'s mouse": { whom: "Pay 1 cheese: roll for your mouse" },
-  "Pay 1 cheese to roll for {whom}'s mouse": { whom: "Pay 1 cheese to roll for your mouse" },
   "{who} is not an opponent here": { who: "you are not an opponent here" },
   "{whom}'s mouse has been caught": { whom: "your mouse has been caught" },
   "{whom}'s mouse is on Safe and cannot be moved": { whom: "your mouse is on Safe and cannot be moved" },
   "{whom}'s mouse is already on the Cheese Wheel": { whom: "your mouse is already on the Cheese Wheel" },
-  "the die for {whom}'s mouse (paid by {who})": {
-    who: "the die for {whom}'s mouse (paid by you)",
-    whom: "the die for your mouse (paid by {who})",
-  },
 };
