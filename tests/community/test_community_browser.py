@@ -230,6 +230,17 @@ def _api(page, method: str, url: str, body=None):
     )
 
 
+def challenge_accepted(a, b, username: str) -> dict:
+    """`a` challenges `username` (signed in on `b`) to a small Last Mouse Lost; `b` accepts."""
+    sent = _api(
+        a,
+        "POST",
+        "/api/community/challenges",
+        {"username": username, "game": "last-mouse-lost", "options": SMALL_LML},
+    )
+    return _api(b, "POST", f"/api/community/challenges/{sent['challenge']['id']}/accept")
+
+
 def test_every_community_page_in_french_has_no_english_left(browser, server):
     """A French browser on the friends, watch, arena, moderation and mail pages, each with rows in
     its tables (a friend, challenges both ways, a block, a mute, a report, a live game between two
@@ -265,13 +276,7 @@ def test_every_community_page_in_french_has_no_english_left(browser, server):
         assert not left, f"{what}: English left: {left}"
 
     try:
-        sent = _api(
-            a,
-            "POST",
-            "/api/community/challenges",
-            {"username": frb, "game": "last-mouse-lost", "options": SMALL_LML},
-        )
-        game = _api(b, "POST", f"/api/community/challenges/{sent['challenge']['id']}/accept")
+        game = challenge_accepted(a, b, frb)
         assert game["ok"], game
         _api(
             a,
@@ -359,13 +364,7 @@ def test_the_watch_page_lists_a_live_game_and_drops_it_when_it_ends(browser, ser
             sign_up(page, name)
     a, b, w = pages
     try:
-        sent = _api(
-            a,
-            "POST",
-            "/api/community/challenges",
-            {"username": bob, "game": "last-mouse-lost", "options": SMALL_LML},
-        )
-        game = _api(b, "POST", f"/api/community/challenges/{sent['challenge']['id']}/accept")
+        game = challenge_accepted(a, b, bob)
         gid = game["game_id"]
         w.goto("/watch")
         w.wait_for_selector("body[data-ready]")
