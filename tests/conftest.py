@@ -28,3 +28,24 @@ def pytest_configure(config):
         import cpu_report
 
         config.pluginmanager.register(cpu_report, "trapworks_cpu_report")
+
+
+# The fast lane (`pytest -m "not slow" --ignore=tests/web`, README) leaves out what costs minutes:
+# besides the tests marked `slow` one by one, every test that drives Chromium (tests/community has
+# some) and the files of scripts/test.sh's heavy lane. The full command runs them all.
+HEAVY_LANE = (
+    "tests/booby_trap/test_at_rest.py",
+    "tests/dead_end_drive/test_dd_batch.py",
+    "tests/research/test_vector_env",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    import pytest
+
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.slow)
+        elif item.nodeid.startswith(HEAVY_LANE):
+            item.add_marker(pytest.mark.slow)
