@@ -20,3 +20,11 @@ settings.register_profile("dev", deadline=None, suppress_health_check=[HealthChe
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 ARTIFACTS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "artifacts")
+
+
+def pytest_configure(config):
+    # TRAPWORKS_CPU_REPORT=path: each test's CPU seconds, this process and its children (cpu_report.py).
+    if os.environ.get("TRAPWORKS_CPU_REPORT"):
+        import cpu_report
+
+        config.pluginmanager.register(cpu_report, "trapworks_cpu_report")

@@ -159,6 +159,15 @@ def test_an_invite_link_opened_again_resumes_the_seat(server, browser, size):
 
 
 # --- one-screen hot seat ----------------------------------------------------------------------
+# 13 Dead End Drive stopped by its turn limit (20 turns, 10 a seat, each a curtain, a roll, a pawn,
+# a distance and a square): two humans cannot choose the seed, so a whole game is hundreds of
+# turns drawn at random (175 CPU s at one size on a quiet machine, 211 s of CI's wall). The
+# hot seat's properties (the page becomes the mover's, a curtain between the seats, every control
+# on screen, the end screen with nobody "You") are the same on every turn; the game played to
+# its natural end by clicking is test_game_page.py's, at both sizes.
+HOT_SEAT_OPTIONS = {**GAMES, "dead-end-drive": {**GAMES["dead-end-drive"], "turn_limit": 20}}
+
+
 def hold_seats(page, server, created, game):
     """This browser holds every human seat of `created` (as the lobby's Create leaves it)."""
     page.goto(server.url + "/")
@@ -216,7 +225,7 @@ def test_the_lobby_sends_a_hot_seat_game_straight_to_its_page(server, browser):
 def test_hot_seat_one_page_plays_every_seat_to_the_end(server, browser, game, size):
     """Issue 27 item 3: both seats "Me": one page, which becomes the seat on move; where hands are
     secret a curtain stands between the seats. Played to the end by clicking."""
-    created = create(server, game, GAMES[game], [{"kind": "human"}, {"kind": "human"}])
+    created = create(server, game, HOT_SEAT_OPTIONS[game], [{"kind": "human"}, {"kind": "human"}])
     secret = game in ("booby-trap", "dead-end-drive")
     errors: list[str] = []
     page = new_page(browser, size, errors)

@@ -21,6 +21,7 @@ from sqlalchemy.exc import OperationalError
 
 from trapworks.server import create_app
 from trapworks.server import outbox as outbox_module
+from trapworks.server import store as store_module
 from trapworks.server.limits import uvicorn_settings
 from trapworks.server.room import Room
 from trapworks.server.store import Store
@@ -326,8 +327,14 @@ def test_a_full_disk_answers_503_and_the_server_serves_again_once_space_is_back(
     store.close()
 
 
-def test_an_agent_move_during_a_full_disk_is_stored_once_space_is_back(small_disk):
+def test_an_agent_move_during_a_full_disk_is_stored_once_space_is_back(small_disk, monkeypatch):
     url = f"sqlite:///{small_disk / 'ai.sqlite'}"
+    # No checkpoint during the test. A checkpoint that has copied the whole WAL into the database
+    # lets the next write rewind the WAL and overwrite blocks the file already holds, so a full disk
+    # does not stop it: on a loaded machine (over 2 s between start and the first move) the agent's
+    # move was then stored and applied in spite of the fill (CI: ply 2 where 1 was expected).
+    # Without a checkpoint the WAL only grows, and a full disk fails the agent's write every time.
+    monkeypatch.setattr(store_module, "CHECKPOINT_EVERY_S", 3600.0)
     with TestClient(create_app(url)) as c:
         g = create_game(c, seats=[{"kind": "human"}, {"kind": "agent", "agent": "random"}])
         live = c.app.state.service.get(g["id"])
@@ -343,7 +350,8 @@ def test_an_agent_move_during_a_full_disk_is_stored_once_space_is_back(small_dis
         live._agent_step = slow_step
         assert move(c, g, 0, "a1", ply=0).status_code == 200
         wait_for(lambda: "f" in filled, what="the agent thinking")
-        time.sleep(0.5)  # a few failed writes and retries
+        # Two failed writes (the server's first): the agent's move was tried on the full disk and retried.
+        wait_for(lambda: live._host.store_failures >= 2, what="the agent's failed writes")
         assert live.ply() == 1  # nothing applied that is not stored
         live._agent_step = real
         filled["f"].unlink()
