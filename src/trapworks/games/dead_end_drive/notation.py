@@ -463,6 +463,33 @@ def _set_turn(
         )
     if phase in (ROLL,) + tuple(CHANCE_PHASES) and dice and phase != "reveal":
         raise PositionError(text, f"phase {phase}: no dice are in play before the roll")
+    _phase_arguments(s, fields, text, drawn)
+    if "opening" in fields:
+        if fields["opening"] not in ("0", "1"):
+            raise PositionError(text, "opening: 0 or 1")
+        s.opening = fields["opening"] == "1"
+    else:
+        s.opening = any(m.chairs >> sq & 1 for sq in s.pos if sq != OFF)
+    if (
+        not s.opening
+        and any(m.chairs >> sq & 1 for sq in s.pos if sq != OFF)
+        and phase not in (DEST, TRAP, DRAWN)
+    ):
+        raise PositionError(text, "a pawn on a Red Chair outside the opening: moves never end on a chair")
+    if s.detective >= len(m.track) - 1 and phase != OVER:
+        raise PositionError(text, "the Detective is at Game Over, so the game is over (phase=over)")
+    _ending(s, fields, text, live, escaped)
+    if phase == "first" and s.portrait is not None:
+        raise PositionError(text, "phase first: the portrait is revealed after the roll-off (portrait=-)")
+
+
+def _turn(fields: dict, n: int, text: str) -> int:
+    return _int(fields.get("turn", "1"), "turn", text, 1, n)
+
+
+def _phase_arguments(s: DeadEndDriveState, fields: dict[str, str], text: str, drawn: int | None) -> None:
+    """resume=, sel=, trap= and drawn=: what the phase in progress needs, and only there."""
+    m, phase = s.game.mansion, s.phase
     if phase == "reveal":
         resume = fields.get("resume", RESUME_ROLL)
         if resume not in (RESUME_ROLL, RESUME_SELECT, RESUME_CONTINUE):
@@ -504,20 +531,13 @@ def _set_turn(
         raise PositionError(text, "trap= belongs to phases trap and drawn only")
     if (phase == DRAWN) != (drawn is not None):
         raise PositionError(text, "drawn= is given exactly in phase drawn")
-    if "opening" in fields:
-        if fields["opening"] not in ("0", "1"):
-            raise PositionError(text, "opening: 0 or 1")
-        s.opening = fields["opening"] == "1"
-    else:
-        s.opening = any(m.chairs >> sq & 1 for sq in s.pos if sq != OFF)
-    if (
-        not s.opening
-        and any(m.chairs >> sq & 1 for sq in s.pos if sq != OFF)
-        and phase not in (DEST, TRAP, DRAWN)
-    ):
-        raise PositionError(text, "a pawn on a Red Chair outside the opening: moves never end on a chair")
-    if s.detective >= len(m.track) - 1 and phase != OVER:
-        raise PositionError(text, "the Detective is at Game Over, so the game is over (phase=over)")
+
+
+def _ending(
+    s: DeadEndDriveState, fields: dict[str, str], text: str, live: list[int], escaped: list[int]
+) -> None:
+    """winner= in phase over; a position whose game has ended must say so."""
+    phase = s.phase
     if phase == OVER:
         w = fields.get("winner", "")
         if w == "-":
@@ -542,9 +562,3 @@ def _set_turn(
         )
     elif len(live) == 1:
         raise PositionError(text, "only one pawn is alive, so the game is over (phase=over)")
-    if phase == "first" and s.portrait is not None:
-        raise PositionError(text, "phase first: the portrait is revealed after the roll-off (portrait=-)")
-
-
-def _turn(fields: dict, n: int, text: str) -> int:
-    return _int(fields.get("turn", "1"), "turn", text, 1, n)
