@@ -24,6 +24,8 @@ import typer
 from trapworks.core.words import plural
 from trapworks.sim.stats import elo_ratings, wilson
 
+from .simulate import ADDRESS_HELP, BACKEND_HELP, FORMAT_HELP, RESUME_HELP, RETRIES_HELP
+
 __all__ = ["Standings", "elo_ratings", "lineups", "register", "wilson"]
 
 
@@ -102,41 +104,54 @@ class Standings:
         return sorted(out, key=lambda r: -r["elo"])
 
 
+# `tournament`'s options, named here so that the command reads as its list of parameters.
+GAME_ID_ARGUMENT = typer.Argument(..., help="Game id (see `trapworks games`).")
+AGENTS_OPTION = typer.Option(
+    ...,
+    "--agents",
+    "-a",
+    help="Agents, comma-separated, e.g. hard,heuristic,random (levels: easy, medium, hard).",
+)
+N_OPTION = typer.Option(100, "-n", help="Games per group of agents (seats rotate game by game).")
+PLAYERS_OPTION = typer.Option(
+    None, "--players", "-p", help="Number of players, for games that allow several."
+)
+OPTION_OPTION = typer.Option(None, "--option", "-o", help="Game option as key=value (repeatable).")
+SEED_OPTION = typer.Option(0, help="Seed of the whole tournament.")
+WORKERS_OPTION = typer.Option(1, "--workers", "-w", help="Worker processes (local) or CPUs (new Ray).")
+MAX_ACTIONS_OPTION = typer.Option(None, help="Stop (truncate: a draw) a game after this many actions.")
+OUT_OPTION = typer.Option(
+    None,
+    help="Rows file, .parquet or .csv (default: a .parquet in the data folder's tournaments/); "
+    "the standings go beside it as *-summary.parquet / .csv.",
+)
+FMT_OPTION = typer.Option(None, "--format", help=FORMAT_HELP)
+BACKEND_OPTION = typer.Option("local", help=BACKEND_HELP)
+ADDRESS_OPTION = typer.Option(None, help=ADDRESS_HELP)
+RESUME_OPTION = typer.Option(False, help=RESUME_HELP)
+RETRIES_OPTION = typer.Option(3, help=RETRIES_HELP)
+AS_JSON_OPTION = typer.Option(False, "--json", help="Print the standings as JSON.")
+
+
 def register(app: typer.Typer) -> None:
-    from .simulate import ADDRESS_HELP, BACKEND_HELP, FORMAT_HELP, RESUME_HELP, RETRIES_HELP
 
     @app.command("tournament")
     def tournament_command(
-        game_id: str = typer.Argument(..., help="Game id (see `trapworks games`)."),
-        agents: str = typer.Option(
-            ...,
-            "--agents",
-            "-a",
-            help="Agents, comma-separated, e.g. hard,heuristic,random (levels: easy, medium, hard).",
-        ),
-        n: int = typer.Option(100, "-n", help="Games per group of agents (seats rotate game by game)."),
-        players: int | None = typer.Option(
-            None, "--players", "-p", help="Number of players, for games that allow several."
-        ),
-        option: list[str] | None = typer.Option(
-            None, "--option", "-o", help="Game option as key=value (repeatable)."
-        ),
-        seed: int = typer.Option(0, help="Seed of the whole tournament."),
-        workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (local) or CPUs (new Ray)."),
-        max_actions: int | None = typer.Option(
-            None, help="Stop (truncate: a draw) a game after this many actions."
-        ),
-        out: Path | None = typer.Option(
-            None,
-            help="Rows file, .parquet or .csv (default: a .parquet in the data folder's tournaments/); "
-            "the standings go beside it as *-summary.parquet / .csv.",
-        ),
-        fmt: str | None = typer.Option(None, "--format", help=FORMAT_HELP),
-        backend: str = typer.Option("local", help=BACKEND_HELP),
-        address: str | None = typer.Option(None, help=ADDRESS_HELP),
-        resume: bool = typer.Option(False, help=RESUME_HELP),
-        retries: int = typer.Option(3, help=RETRIES_HELP),
-        as_json: bool = typer.Option(False, "--json", help="Print the standings as JSON."),
+        game_id: str = GAME_ID_ARGUMENT,
+        agents: str = AGENTS_OPTION,
+        n: int = N_OPTION,
+        players: int | None = PLAYERS_OPTION,
+        option: list[str] | None = OPTION_OPTION,
+        seed: int = SEED_OPTION,
+        workers: int = WORKERS_OPTION,
+        max_actions: int | None = MAX_ACTIONS_OPTION,
+        out: Path | None = OUT_OPTION,
+        fmt: str | None = FMT_OPTION,
+        backend: str = BACKEND_OPTION,
+        address: str | None = ADDRESS_OPTION,
+        resume: bool = RESUME_OPTION,
+        retries: int = RETRIES_OPTION,
+        as_json: bool = AS_JSON_OPTION,
     ) -> None:
         """Seat-rotated matches between agents: win rates with 95% intervals, Elo ratings, rows."""
 
