@@ -44,16 +44,17 @@ def kernel_game(game, agents, seed):
     for agent in seats:
         agent.rng = stream
     state = game.new_initial_state(seed)
-    rounds_won_by_opener = 0
+    rounds_won_by_opener = decisions = 0
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(stream.choice(state.legal_actions()))
             continue
+        decisions += 1
         opener, before = state.round_opener, list(state.score)
         state.apply_action(seats[state.current_player()].step(state))
         if state.score != before and state.score[opener] != before[opener]:
             rounds_won_by_opener += 1
-    return state, rounds_won_by_opener
+    return state, rounds_won_by_opener, decisions
 
 
 @pytest.mark.parametrize("options,agents", CONFIGS)
@@ -62,9 +63,10 @@ def test_batched_games_equal_the_kernel_move_for_move(options, agents):
     seeds = [7, 2**64 - 1, 123456789] + list(range(1000, 1025))
     rows = game.play_batch(agents, seeds, moves=True)
     for seed, row in zip(seeds, rows, strict=True):
-        state, opener_wins = kernel_game(game, agents, seed)
-        assert row["actions"] == state.history(), seed
-        assert row["length"] == len(state.history())
+        state, opener_wins, decisions = kernel_game(game, agents, seed)
+        assert row["moves"] == state.history(), seed
+        assert row["actions"] == len(state.history())  # every action, the opener's draw included
+        assert row["length"] == decisions  # the seats' decisions, as the kernel's rows count them
         assert row["winners"] == state.winners() and row["returns"] == state.returns()
         assert row["rounds"] == sum(state.score) and row["opener_wins"] == opener_wins
         assert row["truncated"] is False
@@ -96,7 +98,7 @@ def test_batched_outcomes_have_the_kernels_distribution(options, n):
         kernel.append(
             {
                 "winners": state.winners(),
-                "length": len(state.history()),
+                "actions": len(state.history()),
                 "rounds": sum(state.score),
                 "opener_wins": opener_wins,
             }
@@ -110,10 +112,10 @@ def test_batched_outcomes_have_the_kernels_distribution(options, n):
     assert table.shape[1] >= 8
     assert chi2_contingency(table).pvalue > 0.001
     # Lengths: bins holding about 5% of the kernel's games each.
-    edges = np.unique(np.quantile([r["length"] for r in kernel], np.linspace(0, 1, 21)))
+    edges = np.unique(np.quantile([r["actions"] for r in kernel], np.linspace(0, 1, 21)))
 
     def length_bin(r):
-        return int(np.searchsorted(edges, r["length"], side="right"))
+        return int(np.searchsorted(edges, r["actions"], side="right"))
 
     table = outcome_table(kernel, batched, length_bin)
     assert table.shape[1] >= 8
@@ -126,9 +128,9 @@ def test_batched_outcomes_have_the_kernels_distribution(options, n):
 def test_batched_engine_refuses_what_it_cannot_play():
     game = trapworks.make("last-mouse-lost")
     assert game.batched_agents == frozenset({"random", "heuristic"})
-    with pytest.raises(TrapworksError, match="no batched policy 'mcts'"):
+    with pytest.raises(TrapworksError, match="no batched Last Mouse Lost agent .mcts."):
         game.play_batch(["mcts", "random"], [1])
-    with pytest.raises(TrapworksError, match="2 seats"):
+    with pytest.raises(TrapworksError, match="1 agent for a 2-player game"):
         game.play_batch(["random"], [1])
     booby_trap = trapworks.make("booby-trap")  # a game with no batched engine (its physics is pymunk)
     assert booby_trap.batched_agents == frozenset()

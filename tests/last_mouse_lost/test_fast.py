@@ -224,7 +224,7 @@ def test_the_batch_needs_no_numba():
         "g = trapworks.make('last-mouse-lost', rules='advanced')\n"
         "assert g.batched_agents == {'random', 'heuristic'}, g.batched_agents\n"
         "rows = g.play_batch(['heuristic', 'random'], range(50), moves=True)\n"
-        "print(sum(len(r['actions']) for r in rows), rows[7]['actions'])\n"
+        "print(sum(len(r['moves']) for r in rows), rows[7]['moves'])\n"
         "assert 'numba' not in [m.split('.')[0] for m in sys.modules if sys.modules[m]]\n"
     )
     env = dict(os.environ)
@@ -234,8 +234,8 @@ def test_the_batch_needs_no_numba():
     game = trapworks.make("last-mouse-lost", rules="advanced")
     rows = game.play_batch(["heuristic", "random"], range(50), moves=True)
     assert out.stdout.split(maxsplit=1) == [
-        str(sum(len(r["actions"]) for r in rows)),
-        f"{rows[7]['actions']}\n",
+        str(sum(len(r["moves"]) for r in rows)),
+        f"{rows[7]['moves']}\n",
     ]
 
 

@@ -24,6 +24,8 @@ import typer
 from trapworks.core.words import plural
 from trapworks.sim.stats import elo_ratings, wilson
 
+from .simulate import ADDRESS_HELP, BACKEND_HELP, FORMAT_HELP, RESUME_HELP, RETRIES_HELP
+
 __all__ = ["Standings", "elo_ratings", "lineups", "register", "wilson"]
 
 
@@ -102,104 +104,79 @@ class Standings:
         return sorted(out, key=lambda r: -r["elo"])
 
 
+# `tournament`'s options, named here so that the command reads as its list of parameters.
+GAME_ID_ARGUMENT = typer.Argument(..., help="Game id (see `trapworks games`).")
+AGENTS_OPTION = typer.Option(
+    ...,
+    "--agents",
+    "-a",
+    help="Agents, comma-separated, e.g. hard,heuristic,random (levels: easy, medium, hard).",
+)
+N_OPTION = typer.Option(100, "-n", help="Games per group of agents (seats rotate game by game).")
+PLAYERS_OPTION = typer.Option(
+    None, "--players", "-p", help="Number of players, for games that allow several."
+)
+OPTION_OPTION = typer.Option(None, "--option", "-o", help="Game option as key=value (repeatable).")
+SEED_OPTION = typer.Option(0, help="Seed of the whole tournament.")
+WORKERS_OPTION = typer.Option(1, "--workers", "-w", help="Worker processes (local) or CPUs (new Ray).")
+MAX_ACTIONS_OPTION = typer.Option(None, help="Stop (truncate: a draw) a game after this many actions.")
+OUT_OPTION = typer.Option(
+    None,
+    help="Rows file, .parquet or .csv (default: a .parquet in the data folder's tournaments/); "
+    "the standings go beside it as *-summary.parquet / .csv.",
+)
+FMT_OPTION = typer.Option(None, "--format", help=FORMAT_HELP)
+BACKEND_OPTION = typer.Option("local", help=BACKEND_HELP)
+ADDRESS_OPTION = typer.Option(None, help=ADDRESS_HELP)
+RESUME_OPTION = typer.Option(False, help=RESUME_HELP)
+RETRIES_OPTION = typer.Option(3, help=RETRIES_HELP)
+AS_JSON_OPTION = typer.Option(False, "--json", help="Print the standings as JSON.")
+
+
 def register(app: typer.Typer) -> None:
-    from .simulate import ADDRESS_HELP, BACKEND_HELP, FORMAT_HELP, RESUME_HELP, RETRIES_HELP
 
     @app.command("tournament")
     def tournament_command(
-        game_id: str = typer.Argument(..., help="Game id (see `trapworks games`)."),
-        agents: str = typer.Option(
-            ...,
-            "--agents",
-            "-a",
-            help="Agents, comma-separated, e.g. hard,heuristic,random (levels: easy, medium, hard).",
-        ),
-        n: int = typer.Option(100, "-n", help="Games per group of agents (seats rotate game by game)."),
-        players: int | None = typer.Option(
-            None, "--players", "-p", help="Number of players, for games that allow several."
-        ),
-        option: list[str] | None = typer.Option(
-            None, "--option", "-o", help="Game option as key=value (repeatable)."
-        ),
-        seed: int = typer.Option(0, help="Seed of the whole tournament."),
-        workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (local) or CPUs (new Ray)."),
-        max_actions: int | None = typer.Option(
-            None, help="Stop (truncate: a draw) a game after this many actions."
-        ),
-        out: Path | None = typer.Option(
-            None,
-            help="Rows file, .parquet or .csv (default: a .parquet in the data folder's tournaments/); "
-            "the standings go beside it as *-summary.parquet / .csv.",
-        ),
-        fmt: str | None = typer.Option(None, "--format", help=FORMAT_HELP),
-        backend: str = typer.Option("local", help=BACKEND_HELP),
-        address: str | None = typer.Option(None, help=ADDRESS_HELP),
-        resume: bool = typer.Option(False, help=RESUME_HELP),
-        retries: int = typer.Option(3, help=RETRIES_HELP),
-        as_json: bool = typer.Option(False, "--json", help="Print the standings as JSON."),
+        game_id: str = GAME_ID_ARGUMENT,
+        agents: str = AGENTS_OPTION,
+        n: int = N_OPTION,
+        players: int | None = PLAYERS_OPTION,
+        option: list[str] | None = OPTION_OPTION,
+        seed: int = SEED_OPTION,
+        workers: int = WORKERS_OPTION,
+        max_actions: int | None = MAX_ACTIONS_OPTION,
+        out: Path | None = OUT_OPTION,
+        fmt: str | None = FMT_OPTION,
+        backend: str = BACKEND_OPTION,
+        address: str | None = ADDRESS_OPTION,
+        resume: bool = RESUME_OPTION,
+        retries: int = RETRIES_OPTION,
+        as_json: bool = AS_JSON_OPTION,
     ) -> None:
         """Seat-rotated matches between agents: win rates with 95% intervals, Elo ratings, rows."""
-        from rich.table import Table
 
-        from trapworks.agents import analysis_agents, available_agents
         from trapworks.sim.provenance import command_line, provenance
-        from trapworks.sim.rows import iter_batches, stream_join, to_table, write_table
-        from trapworks.sim.runner import Job, RunSpec, default_chunk_size, engine_used
+        from trapworks.sim.rows import stream_join, to_table, write_table
+        from trapworks.sim.runner import engine_used
 
         from . import console
-        from .simulate import checked_run, emit_json, fail, json_mode, output_path, run_jobs
+        from .simulate import checked_run, emit_json, json_mode, output_path, run_jobs
 
         if as_json:
             json_mode()
         game, options, names = checked_run(game_id, option, players, agents, n, backend, workers, address)
-        if len(names) < 2:
-            fail("a tournament needs at least two agents, e.g. --agents hard,random")
-        if len(set(names)) != len(names):
-            fail(f"agent listed twice in {agents!r}")
-        known = available_agents(game) + analysis_agents(game)  # an oracle may be measured here
-        for name in names:
-            if name not in known:
-                fail(f"unknown agent {name!r} for {game_id}; available: {', '.join(known)}")
-        try:  # before any game is played: the Elo fit at the end needs OpenSpiel
-            import open_spiel.python.algorithms.elo  # noqa: F401
-        except ImportError:
-            from . import missing_module
-
-            fail(missing_module("open_spiel"))
+        _check_entrants(game, game_id, names, agents)
         groups = lineups(names, game.num_players())
         path, fmt = output_path(out, "tournaments", game_id, fmt)
-        jobs = []
-        for gi, group in enumerate(groups):
-            spec = RunSpec(
-                game_id=game_id,
-                agents=tuple(group),
-                n=n,
-                options=options,
-                seed=seed + 7919 * gi,
-                rotate=True,
-                max_actions=max_actions,
-                cell=",".join(group),
-                chunk_size=default_chunk_size(n, workers),
-            )
-            # One file per series while playing (each resumable), joined into `path` at the end.
-            jobs.append(Job(spec, path.with_name(f".{path.name}.series{gi}.parquet"), command=command_line()))
+        jobs = _series_jobs(game_id, groups, n, options, seed, max_actions, workers, path)
         engine, engine_words = engine_used([j.spec for j in jobs], "series", game)
         done = run_jobs(jobs, backend, workers, address, resume, retries, as_json, label="tournament")
         meta = provenance({"agents": names, "n": n, "options": options, "seed": seed}, command_line())
         stream_join(done, path, fmt, meta, rename={"cell": "series"})
         for job in jobs:
             job.out.unlink(missing_ok=True)
-        standings = Standings(names)
         players_n = game.num_players()
-        cols = [f"agent_seat{k + 1}" for k in range(players_n)] + [
-            f"won_seat{k + 1}" for k in range(players_n)
-        ]
-        for batch in iter_batches(path, [*cols, "truncated"]):
-            data = batch.to_pydict()
-            for i in range(batch.num_rows):
-                seats = [data[f"agent_seat{k + 1}"][i] for k in range(players_n)]
-                winners = [k for k in range(players_n) if data[f"won_seat{k + 1}"][i]]
-                standings.add(seats, winners, data["truncated"][i])
+        standings = _read_standings(path, names, players_n)
         rows = standings.rows()
         note = shared_seats_note(names, players_n)
         summary = path.with_name(f"{path.stem}-summary.{fmt}")
@@ -223,37 +200,123 @@ def register(app: typer.Typer) -> None:
                 }
             )
             return
-        total = n * len(groups)
-        t = Table(title=f"{game.title}: {total} games, seats rotated ({len(groups)} series of {n})")
-        for col, justify in (
-            ("agent", "left"),
-            ("games", "right"),
-            ("wins", "right"),
-            ("draws", "right"),
-            ("win rate", "right"),
-            ("95% CI", "right"),
-            ("Elo", "right"),
-        ):
-            t.add_column(col, justify=justify)  # type: ignore[arg-type]
-        for r in rows:
-            t.add_row(
-                r["agent"],
-                str(r["games"]),
-                str(r["wins"]),
-                str(r["draws"]),
-                f"{r['win_rate']:.1%}",
-                f"{r['ci_low']:.1%}–{r['ci_high']:.1%}",
-                f"{r['elo']:.0f}",
-            )
-        console.print(t)
-        h2h = Table(title="head to head (points of the first agent: win 1, draw 0.5)")
-        for col in ("agents", "games", "score", "95% CI"):
-            h2h.add_column(col)
-        for (a, b), (pts, g) in sorted(standings.pairs.items()):
-            lo, hi = wilson(pts, int(g))
-            h2h.add_row(f"{a} vs {b}", str(int(g)), f"{pts / g:.1%}", f"{lo:.1%}–{hi:.1%}")
-        console.print(h2h)
-        if note:
-            console.print(f"Note: {note}.", markup=False)
+        _print_standings(game, n, groups, standings, rows, note)
         console.print(f"Engine: {engine_words}.", markup=False)
         console.print(f"Rows: {path}\nStandings: {summary}", markup=False)
+
+
+def _check_entrants(game: Any, game_id: str, names: list[str], agents: str) -> None:
+    """Two or more different agents the game knows, and OpenSpiel for the Elo fit at the end,
+    all checked before any game is played."""
+    from trapworks.agents import analysis_agents, available_agents
+
+    from .simulate import fail
+
+    if len(names) < 2:
+        fail("a tournament needs at least two agents, e.g. --agents hard,random")
+    if len(set(names)) != len(names):
+        fail(f"agent listed twice in {agents!r}")
+    known = available_agents(game) + analysis_agents(game)  # an oracle may be measured here
+    for name in names:
+        if name not in known:
+            fail(f"unknown agent {name!r} for {game_id}; available: {', '.join(known)}")
+    try:  # before any game is played: the Elo fit at the end needs OpenSpiel
+        import open_spiel.python.algorithms.elo  # noqa: F401
+    except ImportError:
+        from . import missing_module
+
+        fail(missing_module("open_spiel"))
+
+
+def _series_jobs(
+    game_id: str,
+    groups: list[list[str]],
+    n: int,
+    options: dict[str, Any],
+    seed: int,
+    max_actions: int | None,
+    workers: int,
+    path: Path,
+) -> list[Any]:
+    """One simulation job per group of agents, each written to its own resumable file."""
+    from trapworks.sim.provenance import command_line
+    from trapworks.sim.runner import Job, RunSpec, default_chunk_size
+
+    jobs = []
+    for gi, group in enumerate(groups):
+        spec = RunSpec(
+            game_id=game_id,
+            agents=tuple(group),
+            n=n,
+            options=options,
+            seed=seed + 7919 * gi,
+            rotate=True,
+            max_actions=max_actions,
+            cell=",".join(group),
+            chunk_size=default_chunk_size(n, workers),
+        )
+        # One file per series while playing (each resumable), joined into `path` at the end.
+        jobs.append(Job(spec, path.with_name(f".{path.name}.series{gi}.parquet"), command=command_line()))
+    return jobs
+
+
+def _read_standings(path: Path, names: list[str], players_n: int) -> Standings:
+    """The standings from the joined rows file."""
+    from trapworks.sim.rows import iter_batches
+
+    standings = Standings(names)
+    cols = [f"agent_seat{k + 1}" for k in range(players_n)] + [f"won_seat{k + 1}" for k in range(players_n)]
+    for batch in iter_batches(path, [*cols, "truncated"]):
+        data = batch.to_pydict()
+        for i in range(batch.num_rows):
+            seats = [data[f"agent_seat{k + 1}"][i] for k in range(players_n)]
+            winners = [k for k in range(players_n) if data[f"won_seat{k + 1}"][i]]
+            standings.add(seats, winners, data["truncated"][i])
+    return standings
+
+
+def _print_standings(
+    game: Any,
+    n: int,
+    groups: list[list[str]],
+    standings: Standings,
+    rows: list[dict[str, Any]],
+    note: str | None,
+) -> None:
+    """The standings and head-to-head tables."""
+    from rich.table import Table
+
+    from . import console
+
+    total = n * len(groups)
+    t = Table(title=f"{game.title}: {total} games, seats rotated ({len(groups)} series of {n})")
+    for col, justify in (
+        ("agent", "left"),
+        ("games", "right"),
+        ("wins", "right"),
+        ("draws", "right"),
+        ("win rate", "right"),
+        ("95% CI", "right"),
+        ("Elo", "right"),
+    ):
+        t.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for r in rows:
+        t.add_row(
+            r["agent"],
+            str(r["games"]),
+            str(r["wins"]),
+            str(r["draws"]),
+            f"{r['win_rate']:.1%}",
+            f"{r['ci_low']:.1%}–{r['ci_high']:.1%}",
+            f"{r['elo']:.0f}",
+        )
+    console.print(t)
+    h2h = Table(title="head to head (points of the first agent: win 1, draw 0.5)")
+    for col in ("agents", "games", "score", "95% CI"):
+        h2h.add_column(col)
+    for (a, b), (pts, g) in sorted(standings.pairs.items()):
+        lo, hi = wilson(pts, int(g))
+        h2h.add_row(f"{a} vs {b}", str(int(g)), f"{pts / g:.1%}", f"{lo:.1%}–{hi:.1%}")
+    console.print(h2h)
+    if note:
+        console.print(f"Note: {note}.", markup=False)

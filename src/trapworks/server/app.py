@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import APIRouter, FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -74,6 +75,28 @@ def create_app(
     memory = GarbagePolicy(lambda: service.last_activity) if manage_memory else None
     evictor = Evictor(service)  # i26: idle games leave memory, reloaded on demand (eviction.py)
 
+    lifespan = _lifespan(store, service, cluster, memory, evictor)
+    app = FastAPI(
+        title="trapworks",
+        version=trapworks.__version__,
+        lifespan=lifespan,
+        description="Play trapworks games in the browser: lobby, live play over WebSockets, records.",
+    )
+    app.state.service = service
+    app.state.store = store
+    app.state.bus = the_bus
+    app.state.cluster = cluster
+    app.state.evictor = evictor  # i26
+    _add_middleware(app, bounds, request_rate, allowed_origins, ops)
+    _add_routes(app, service, store, the_bus, ops)
+    return app
+
+
+def _lifespan(
+    store: Store, service: GameService, cluster: ClusterLink, memory: GarbagePolicy | None, evictor: Evictor
+) -> Any:
+    """What starts before the app serves and stops after it, in that order."""
+
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
         if memory is not None:
@@ -90,17 +113,17 @@ def create_app(
         await service.shutdown()
         store.close()
 
-    app = FastAPI(
-        title="trapworks",
-        version=trapworks.__version__,
-        lifespan=lifespan,
-        description="Play trapworks games in the browser: lobby, live play over WebSockets, records.",
-    )
-    app.state.service = service
-    app.state.store = store
-    app.state.bus = the_bus
-    app.state.cluster = cluster
-    app.state.evictor = evictor  # i26
+    return lifespan
+
+
+def _add_middleware(
+    app: FastAPI,
+    bounds: Bounds | None,
+    request_rate: tuple[float, float] | None,
+    allowed_origins: tuple[str, ...],
+    ops: OpsSettings,
+) -> None:
+    """The middleware, innermost first (each add_middleware wraps the ones before it)."""
     # i26: per-address and total bounds (sockets, games an hour, open tables, replays): bounds.py.
     app.add_middleware(BoundsMiddleware, bounds=bounds)
     # Sizes, body and URL limits and a request rate per client address (see limits.py).
@@ -111,6 +134,9 @@ def create_app(
     # Outermost: one log line per request and per socket event, refusals by the limits included.
     app.add_middleware(AccessLogMiddleware)
 
+
+def _add_routes(app: FastAPI, service: GameService, store: Store, the_bus: Any, ops: OpsSettings) -> None:
+    """Every area's routes: pages, the API, features, accounts, community, operations, sockets."""
     errors.install(app)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     app.include_router(pages.router)
@@ -127,4 +153,3 @@ def create_app(
     document_bounds(app)  # i26: the bounds' 413/429/503 answers in the OpenAPI schema
     install_operations(app, ops, service, store, the_bus)  # i40: proxies, hosts, health, metrics
     app.include_router(socket.router)  # live play
-    return app

@@ -51,6 +51,27 @@ def _id_list(text: str, where: str, whole: str, n: int) -> list[int]:
 
 
 def parse_position(game: BoobyTrapGame, text: str) -> BoobyTrapState:
+    fields = _read_fields(text)
+    n = game.players
+    sizes, pieces, bar = _read_tray(game, fields, text)
+    winnings, discard = _read_accounts(game, fields, text, [p.id for p in pieces])
+    state = BoobyTrapState(game, start=text, packing=Packing(tuple(pieces), bar), sizes=sizes)
+    state.bar_rest = _float(fields["rest"], "rest", text)
+    state.winnings = winnings
+    state.debt = [_int(d, "debt", text) for d in fields["debt"].split("/")]
+    if any(d % PENALTY for d in state.debt):
+        raise PositionError(text, "a debt is a whole number of 3-point penalties")
+    state.trips = [_int(t, "trips", text) for t in fields["trips"].split("/")]
+    state.discard = discard
+    state.passes_in_row = _int(fields["passes"], "passes", text, 0, 2 * n)
+    state.touches = _int(fields["touches"], "touches", text)
+    state.noise_key = _int(fields["key"], "key", text)
+    state.removals = _int(fields["settles"], "settles", text)
+    _read_turn(state, fields, text)
+    return state
+
+
+def _read_fields(text: str) -> dict[str, str]:
     if not isinstance(text, str):
         raise PositionError(str(text), "a position is a text: " + POSITION_HELP)
     parts = text.split()
@@ -90,7 +111,13 @@ def parse_position(game: BoobyTrapGame, text: str) -> BoobyTrapState:
             + ("; " if missing and unknown else "")
             + (f"unknown {plural(len(unknown), 'field')} {', '.join(unknown)}" if unknown else ""),
         )
-    n = game.players
+    return fields
+
+
+def _read_tray(
+    game: BoobyTrapGame, fields: dict[str, str], text: str
+) -> tuple[tuple[str, ...], list[Piece], float]:
+    """sizes=, tray= and bar=: the pieces at rest in the tray, against the bar."""
     sizes = tuple(fields["sizes"])
     if len(sizes) != game.num_pieces or any(s not in SIZES for s in sizes):
         raise PositionError(text, f"sizes must be {game.num_pieces} letters S, M or L (one per piece id)")
@@ -114,7 +141,6 @@ def parse_position(game: BoobyTrapGame, text: str) -> BoobyTrapState:
     if ids != sorted(set(ids)):
         raise PositionError(text, "tray pieces must be listed once each, by increasing id")
     bar = _float(fields["bar"], "bar", text)
-    rest = _float(fields["rest"], "rest", text)
     for p in pieces:
         r = p.radius
         slack = POSITION_SLACK
@@ -141,6 +167,14 @@ def parse_position(game: BoobyTrapGame, text: str) -> BoobyTrapState:
             f"the bar (at {bar:.1f} mm) does not rest against any piece: a position is "
             "a packing at rest, with the bar against the pieces",
         )
+    return sizes, pieces, bar
+
+
+def _read_accounts(
+    game: BoobyTrapGame, fields: dict[str, str], text: str, ids: list[int]
+) -> tuple[list[list[int]], list[int]]:
+    """won=, debt=, trips=, discard=: every piece in exactly one place."""
+    n = game.players
     won = fields["won"].split("/")
     debt = fields["debt"].split("/")
     trips = fields["trips"].split("/")
@@ -166,18 +200,13 @@ def parse_position(game: BoobyTrapGame, text: str) -> BoobyTrapState:
             f"{plural(len(lost), 'piece')} {', '.join(map(str, lost))} "
             f"{plural(len(lost), 'is', 'are')} nowhere (tray, winnings or discard)",
         )
-    state = BoobyTrapState(game, start=text, packing=Packing(tuple(pieces), bar), sizes=sizes)
-    state.bar_rest = rest
-    state.winnings = winnings
-    state.debt = [_int(d, "debt", text) for d in debt]
-    if any(d % PENALTY for d in state.debt):
-        raise PositionError(text, "a debt is a whole number of 3-point penalties")
-    state.trips = [_int(t, "trips", text) for t in trips]
-    state.discard = discard
-    state.passes_in_row = _int(fields["passes"], "passes", text, 0, 2 * n)
-    state.touches = _int(fields["touches"], "touches", text)
-    state.noise_key = _int(fields["key"], "key", text)
-    state.removals = _int(fields["settles"], "settles", text)
+    return winnings, discard
+
+
+def _read_turn(state: BoobyTrapState, fields: dict[str, str], text: str) -> None:
+    """turn= and touched=: whose turn it is and the piece being touched."""
+    game, n = state.game, state.game.players
+    ids = [p.id for p in state.packing.pieces]
     turn = fields["turn"]
     over = state._game_ends()
     if turn == "-":
@@ -212,4 +241,3 @@ def parse_position(game: BoobyTrapGame, text: str) -> BoobyTrapState:
         )
     if state.touched is not None and state.touched not in state.touchable():
         raise PositionError(text, f"piece {state.touched} may not be touched now (sizes in order)")
-    return state

@@ -14,6 +14,29 @@ ROW_MM = 9.0  # one line is 9 mm across it (characters are about twice as tall a
 
 def render_text(state: BoobyTrapState, seat: int | None = None) -> str:
     game = state.game
+    grid = _tray_grid(state)
+    cols = len(grid[0])
+    lines = [
+        f"Booby Trap · {game.variant} · {state.pieces_left()} pieces on the tray "
+        f"(the game ends at {game.end_at})"
+    ]
+    lines.append(" +" + "-" * cols + "+")
+    for row in grid:
+        lines.append(" |" + "".join(row) + "#")
+    lines.append(" +" + "-" * cols + "+")
+    lines.append(_scale_line(state, cols))
+    lines.append(
+        "  s/m/l = small (1 pt) / medium (2) / large (3) piece and its number; * = touched; "
+        "# = the spring bar"
+    )
+    lines += _accounts_lines(state, seat)
+    lines += _turn_lines(state)
+    return "\n".join(lines)
+
+
+def _tray_grid(state: BoobyTrapState) -> list[list[str]]:
+    """The tray in characters: disc outlines first, then each piece's label (size letter + id)
+    at its centre."""
     bar = state.packing.bar
     cols = int(bar / COL_MM) + 1
     rows = int(TRAY_WIDTH / ROW_MM) + 1
@@ -32,15 +55,12 @@ def render_text(state: BoobyTrapState, seat: int | None = None) -> str:
         c = max(0, min(cols - len(label), int(p.x / COL_MM) - len(label) // 2))
         for i, ch in enumerate(label):
             grid[r][c + i] = ch
-    lines = [
-        f"Booby Trap · {game.variant} · {state.pieces_left()} pieces on the tray "
-        f"(the game ends at {game.end_at})"
-    ]
-    lines.append(" +" + "-" * cols + "+")
-    for row in grid:
-        lines.append(" |" + "".join(row) + "#")
-    lines.append(" +" + "-" * cols + "+")
-    # The scale: a tick every mark (1/4 inch) counted back from where the bar rested at setup.
+    return grid
+
+
+def _scale_line(state: BoobyTrapState, cols: int) -> str:
+    """The scale: a tick every mark (1/4 inch) counted back from where the bar rested at setup."""
+    bar = state.packing.bar
     scale = [" "] * (cols + 8)
     k = 0
     while True:
@@ -56,11 +76,13 @@ def render_text(state: BoobyTrapState, seat: int | None = None) -> str:
         scale[bar_c] = "^"
     # Read on the scale as an eye reads it (game.EYE_MM), as the views give it.
     moved = (eye(state.bar_rest) - eye(state.packing.bar)) / MARK
-    lines.append("".join(scale) + f"  bar moved {moved:.2f} marks since the setup")
-    lines.append(
-        "  s/m/l = small (1 pt) / medium (2) / large (3) piece and its number; * = touched; "
-        "# = the spring bar"
-    )
+    return "".join(scale) + f"  bar moved {moved:.2f} marks since the setup"
+
+
+def _accounts_lines(state: BoobyTrapState, seat: int | None) -> list[str]:
+    """Each player's winnings, the discard pile, the last removal and the seat's own readings."""
+    game = state.game
+    lines: list[str] = []
     for s in range(game.players):
         held = {z: sum(1 for p in state.winnings[s] if state.sizes[p] == z) for z in SIZES}
         held_text = ", ".join(f"{held[z]} {SIZE_NAMES[z]}" for z in SIZES if held[z]) or "no pieces"
@@ -82,6 +104,13 @@ def render_text(state: BoobyTrapState, seat: int | None = None) -> str:
                 "  Your readings since the last removal: "
                 + ", ".join(f"piece {r['piece']} {r['feel']} ({r['reading']:.2f})" for r in mine[-8:])
             )
+    return lines
+
+
+def _turn_lines(state: BoobyTrapState) -> list[str]:
+    """Who is to do what now, or the result."""
+    game = state.game
+    lines: list[str] = []
     if state.over:
         lines.append("  " + format_message(state.result_message(), type(game)))
     else:
@@ -106,4 +135,4 @@ def render_text(state: BoobyTrapState, seat: int | None = None) -> str:
                 f"  Passes in a row: {state.passes_in_row} (after {2 * game.players} the next "
                 "player must remove)"
             )
-    return "\n".join(lines)
+    return lines

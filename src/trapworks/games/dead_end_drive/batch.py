@@ -48,7 +48,8 @@ import numpy as np
 from numba import njit, prange
 
 from trapworks.core import TrapworksError
-from trapworks.core.stream import _MASK64, SharedStream, sample_chance_from_stream, stream_random
+from trapworks.core.batch import check_agents, check_moves_kept, rows_from_columns, seed_array
+from trapworks.core.stream import SharedStream, sample_chance_from_stream, stream_random
 from trapworks.core.stream_jit import below as _below
 from trapworks.core.stream_jit import sample as _sample
 from trapworks.core.stream_jit import uniform as _uniform
@@ -1345,16 +1346,10 @@ def play_columns(
     "length" (seats' decisions), "actions" (every action, chance included) and the statistics
     columns of stats.game_stats; with `moves`, "moves" (action ids, -1 after each game's end)."""
     n = game.players
-    if len(agents) != n:
-        raise TrapworksError(f"{len(agents)} agents for a {n}-player game")
-    unknown = [a for a in agents if a not in POLICIES]
-    if unknown:
-        raise TrapworksError(
-            f"no batched 13 Dead End Drive agent {unknown[0]!r}; the engine plays {', '.join(POLICIES)}"
-        )
+    check_agents("13 Dead End Drive", agents, n, POLICIES)
     t = engine_tables(game)
-    count = len(seeds)
-    seed_arr = np.array([s & _MASK64 for s in seeds], np.uint64) if count else np.zeros(0, np.uint64)
+    seed_arr = seed_array(seeds)
+    count = len(seed_arr)
     move_arr = np.full((count, max_moves if moves else 1), -1, np.int64)
     G = np.zeros((count, G_SIZE), np.int64)
     policy = np.array([POLICIES[a] for a in agents], np.int64)
@@ -1396,12 +1391,7 @@ def play_columns(
     for i, trap in enumerate(TRAP_KINDS):
         cols[f"knockoffs_{trap}"] = G[:, KNOCK + i]
     if moves:
-        too_long = np.flatnonzero(G[:, N_ACTIONS] > max_moves)
-        if too_long.size:
-            g = int(too_long[0])
-            raise TrapworksError(
-                f"game {g} has {int(G[g, N_ACTIONS])} actions, more than the {max_moves} kept"
-            )
+        check_moves_kept(G[:, N_ACTIONS], max_moves)
         cols["moves"] = move_arr
     return cols
 
@@ -1426,36 +1416,8 @@ def play_batch(
     """play_columns as rows (the form Game.play_batch gives): "winners", "returns", "length",
     "actions", "truncated", "ending" and the statistics; with `moves`, each game's "moves"."""
     cols = play_columns(game, agents, seeds, moves, max_moves)
-    n = game.players
-    lose = -1.0 / (n - 1)
-    stats = [cols[c].tolist() for c in STAT_COLUMNS]
-    first_seats = cols["first_seat"].tolist()
-    rows: list[dict[str, Any]] = []
-    for g, (winner, truncated, ending, length, actions) in enumerate(
-        zip(
-            cols["winner"].tolist(),
-            cols["truncated"].tolist(),
-            cols["ending"].tolist(),
-            cols["length"].tolist(),
-            cols["actions"].tolist(),
-            strict=True,
-        )
-    ):
-        row = dict(zip(STAT_COLUMNS, (c[g] for c in stats), strict=True))
-        row["winners"] = [winner] if winner >= 0 else []
-        if truncated:
-            row["returns"] = [0.0] * n
-        else:
-            row["returns"] = [1.0 if s == winner else lose for s in range(n)]
-        row["truncated"] = truncated
-        row["length"] = length
-        row["actions"] = actions
-        row["ending"] = ENDINGS[ending]
-        row["first_seat"] = first_seats[g]  # the seat that took the first turn (0-based)
-        if moves:
-            row["moves"] = cols["moves"][g, :actions].tolist()
-        rows.append(row)
-    return rows
+    endings = [ENDINGS[e] for e in cols["ending"].tolist()]
+    return rows_from_columns(cols, game.players, endings, STAT_COLUMNS)
 
 
 __all__ = [

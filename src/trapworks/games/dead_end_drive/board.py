@@ -10,7 +10,7 @@ squares counts 1. Which squares a move may end on is the caller's business (trap
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -658,6 +658,33 @@ def squares_of(mask: int) -> list[int]:
 
 
 def parse_grid(text: str) -> Mansion:
+    grid = _read_grid(text)
+    height, width = len(grid), len(grid[0])
+    f = _scan(grid)
+    neighbours = _neighbours(f, width, height)
+    track = _track(f, width, height)
+    return Mansion(
+        width=width,
+        height=height,
+        grid=grid,
+        neighbours=neighbours,
+        walkable=f.walkable,
+        chairs=f.chairs,
+        traps=f.traps,
+        trap_kind=f.trap_kind,
+        trap_square={v: k for k, v in f.trap_kind.items()},
+        passages=tuple(f.passages),
+        passage_mask=f.passage_mask,
+        door=f.door,
+        game_over=f.game_over,
+        track=tuple(track),
+        chair_order=tuple(f.chair_order),
+        balls=_balls(f, neighbours, width * height),
+    )
+
+
+def _read_grid(text: str) -> tuple[str, ...]:
+    """The lines after '# grid:', padded to one width."""
     lines = text.splitlines()
     try:
         start = next(i for i, line in enumerate(lines) if line.strip() == "# grid:") + 1
@@ -665,77 +692,99 @@ def parse_grid(text: str) -> Mansion:
         raise BoardError("mansion file has no '# grid:' line") from None
     grid_lines = [line.rstrip("\n") for line in lines[start:] if line.strip("\n")]
     width = max(len(line) for line in grid_lines)
-    grid = tuple(line.ljust(width) for line in grid_lines)
-    height = len(grid)
+    return tuple(line.ljust(width) for line in grid_lines)
+
+
+@dataclass
+class _Features:
+    """What the grid's characters mark, square by square (bit masks and lists)."""
+
+    walkable: int = 0
+    chairs: int = 0
+    traps: int = 0
+    passage_mask: int = 0
+    trap_kind: dict[int, str] = field(default_factory=dict)
+    passages: list[int] = field(default_factory=list)
+    chair_order: list[int] = field(default_factory=list)
+    track_cells: set[int] = field(default_factory=set)
+    door: int = -1
+    game_over: int = -1
+    track_start: int = -1
+
+
+def _scan(grid: tuple[str, ...]) -> _Features:
+    width = len(grid[0])
     known = set(TRAP_SQUARES) | set(FURNITURE) | set(FLOOR) | set(OUTSIDE)
-    walkable = chairs = traps = passage_mask = 0
-    trap_kind: dict = {}
-    passages = []
-    chair_order = []
-    door = game_over = track_start = None
-    track_cells = set()
+    f = _Features()
     for r, line in enumerate(grid):
         for c, ch in enumerate(line):
             sq = r * width + c
             if ch not in known:
                 raise BoardError(f"unknown character {ch!r} at {COLUMN_NAMES[c]}{r + 1}")
             if ch in FLOOR or ch in TRAP_SQUARES or ch == "X":
-                walkable |= 1 << sq
+                f.walkable |= 1 << sq
             if ch == "R":
-                chairs |= 1 << sq
-                chair_order.append(sq)
+                f.chairs |= 1 << sq
+                f.chair_order.append(sq)
             elif ch in TRAP_SQUARES:
-                if TRAP_SQUARES[ch] in trap_kind.values():
+                if TRAP_SQUARES[ch] in f.trap_kind.values():
                     raise BoardError(f"two {TRAP_SQUARES[ch]} trap squares")
-                traps |= 1 << sq
-                trap_kind[sq] = TRAP_SQUARES[ch]
+                f.traps |= 1 << sq
+                f.trap_kind[sq] = TRAP_SQUARES[ch]
             elif ch == "p":
-                passages.append(sq)
-                passage_mask |= 1 << sq
+                f.passages.append(sq)
+                f.passage_mask |= 1 << sq
             elif ch == "D":
-                door = sq
+                f.door = sq
             elif ch == "X":
-                game_over = sq
+                f.game_over = sq
             elif ch == "o":
-                track_cells.add(sq)
+                f.track_cells.add(sq)
             elif ch == "^":
-                track_start = sq
-    if door is None or game_over is None or track_start is None:
+                f.track_start = sq
+    if f.door < 0 or f.game_over < 0 or f.track_start < 0:
         raise BoardError("the grid needs a front door D, a Game Over square X and a Detective start ^")
-    if len(trap_kind) != 5 or len(passages) != 5 or len(chair_order) != 12:
+    if len(f.trap_kind) != 5 or len(f.passages) != 5 or len(f.chair_order) != 12:
         raise BoardError(
-            f"expected 5 traps, 5 passages, 12 Red Chairs; found {len(trap_kind)}, "
-            f"{len(passages)}, {len(chair_order)}"
+            f"expected 5 traps, 5 passages, 12 Red Chairs; found {len(f.trap_kind)}, "
+            f"{len(f.passages)}, {len(f.chair_order)}"
         )
+    return f
 
-    def orth(sq: int) -> list[int]:
-        r, c = divmod(sq, width)
-        out = []
-        for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)):
-            rr, cc = r + dr, c + dc
-            if 0 <= rr < height and 0 <= cc < width:
-                out.append(rr * width + cc)
-        return out
 
+def _orth(sq: int, width: int, height: int) -> list[int]:
+    r, c = divmod(sq, width)
+    out = []
+    for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)):
+        rr, cc = r + dr, c + dc
+        if 0 <= rr < height and 0 <= cc < width:
+            out.append(rr * width + cc)
+    return out
+
+
+def _neighbours(f: _Features, width: int, height: int) -> tuple[tuple[int, ...], ...]:
     neighbours: list[tuple[int, ...]] = []
     for sq in range(width * height):
-        if not walkable >> sq & 1:
+        if not f.walkable >> sq & 1:
             neighbours.append(())
             continue
-        nbs = [n for n in orth(sq) if walkable >> n & 1]
+        nbs = [n for n in _orth(sq, width, height) if f.walkable >> n & 1]
         # Game Over is entered only from the front door (and left never).
-        if sq == game_over:
+        if sq == f.game_over:
             nbs = []
-        nbs = [n for n in nbs if n != game_over or sq == door]
+        nbs = [n for n in nbs if n != f.game_over or sq == f.door]
         neighbours.append(tuple(nbs))
-    if game_over not in neighbours[door]:
+    if f.game_over not in neighbours[f.door]:
         raise BoardError("the Game Over square must touch the front door")
+    return tuple(neighbours)
 
-    # The Detective's track: Start, then each track square touching the last, then Game Over.
-    track = [track_start]
-    left = set(track_cells)
+
+def _track(f: _Features, width: int, height: int) -> list[int]:
+    """The Detective's track: Start, then each track square touching the last, then Game Over."""
+    track = [f.track_start]
+    left = set(f.track_cells)
     while True:
-        nxt = [n for n in orth(track[-1]) if n in left]
+        nxt = [n for n in _orth(track[-1], width, height) if n in left]
         if not nxt:
             break
         if len(nxt) > 1:
@@ -744,16 +793,18 @@ def parse_grid(text: str) -> Mansion:
             )
         track.append(nxt[0])
         left.discard(nxt[0])
-    if left or game_over not in orth(track[-1]):
+    if left or f.game_over not in _orth(track[-1], width, height):
         raise BoardError("the Detective's track must run from ^ through every o to X")
-    track.append(game_over)
+    track.append(f.game_over)
+    return track
 
-    # Balls for the movement memo: squares within r steps (walking or hopping), r = 0..12.
-    n = width * height
-    hop = {sq: [p for p in passages if p != sq] for sq in passages}
+
+def _balls(f: _Features, neighbours: tuple[tuple[int, ...], ...], n: int) -> tuple[tuple[int, ...], ...]:
+    """For the movement memo: the squares within r steps (walking or hopping), r = 0..12."""
+    hop = {sq: [p for p in f.passages if p != sq] for sq in f.passages}
     balls: list[tuple[int, ...]] = []
     for sq in range(n):
-        if not walkable >> sq & 1:
+        if not f.walkable >> sq & 1:
             balls.append(())
             continue
         dist = {sq: 0}
@@ -769,24 +820,7 @@ def parse_grid(text: str) -> Mansion:
             frontier = nxt
             layers.append(layers[-1] | sum(1 << s for s in nxt))
         balls.append(tuple(layers))
-    return Mansion(
-        width=width,
-        height=height,
-        grid=grid,
-        neighbours=tuple(neighbours),
-        walkable=walkable,
-        chairs=chairs,
-        traps=traps,
-        trap_kind=trap_kind,
-        trap_square={v: k for k, v in trap_kind.items()},
-        passages=tuple(passages),
-        passage_mask=passage_mask,
-        door=door,
-        game_over=game_over,
-        track=tuple(track),
-        chair_order=tuple(chair_order),
-        balls=tuple(balls),
-    )
+    return tuple(balls)
 
 
 @cache

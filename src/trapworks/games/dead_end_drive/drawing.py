@@ -29,16 +29,41 @@ def mansion_drawing(m: Mansion) -> dict[str, Any]:
     return drawing
 
 
+def _cell(m: Mansion, r: int, c: int) -> str:
+    """The grid's character at row r, column c (a space outside the grid)."""
+    return m.grid[r][c] if 0 <= r < m.height and 0 <= c < len(m.grid[r]) else " "
+
+
+def _square(m: Mansion, r: int, c: int) -> str:
+    return m.name(r * m.width + c)
+
+
+def _kinds() -> dict[str, str]:
+    return {**OUTSIDE, **FLOOR, **FURNITURE, **{ch: f"{k} trap" for ch, k in TRAP_SQUARES.items()}}
+
+
 def _drawing(m: Mansion) -> dict[str, Any]:
-    kinds = {**OUTSIDE, **FLOOR, **FURNITURE, **{ch: f"{k} trap" for ch, k in TRAP_SQUARES.items()}}
+    kinds = _kinds()
+    doorways = _doorways(m)
+    return {
+        "key": {k: kinds[k] for k in sorted({k for row in m.grid for k in row}) if k in kinds},
+        "rooms": _rooms(m, {d["square"] for d in doorways}),
+        "pieces": _furniture(m, kinds),
+        "traps": _traps(m),
+        "doorways": doorways,
+        "legend": _legend(m, kinds),
+    }
+
+
+def _doorways(m: Mansion) -> list[dict[str, str]]:
+    """Floor squares set in a wall (walls on both sides), the front door excepted."""
 
     def ch(r: int, c: int) -> str:
-        return m.grid[r][c] if 0 <= r < m.height and 0 <= c < len(m.grid[r]) else " "
+        return _cell(m, r, c)
 
     def sq(r: int, c: int) -> str:
-        return m.name(r * m.width + c)
+        return _square(m, r, c)
 
-    # Doorways: floor squares set in a wall (walls on both sides), the front door excepted.
     doorways = []
     for r in range(m.height):
         for c in range(m.width):
@@ -49,10 +74,19 @@ def _drawing(m: Mansion) -> dict[str, Any]:
             elif ch(r - 1, c) == "#" and ch(r + 1, c) == "#":
                 doorways.append({"square": sq(r, c), "along": "column"})
 
-    in_walls = {d["square"] for d in doorways}
+    return doorways
 
-    # Rooms: the bounding box of each room's squares that are not wall; the name goes on the
-    # longest stretch of wall above the room (a plaque where no pawn ever stands).
+
+def _rooms(m: Mansion, in_walls: set[str]) -> list[dict[str, Any]]:
+    """Each room's bounding box (its squares that are not wall) and where its name plaque goes:
+    the longest stretch of wall above the room, where no pawn ever stands."""
+
+    def ch(r: int, c: int) -> str:
+        return _cell(m, r, c)
+
+    def sq(r: int, c: int) -> str:
+        return _square(m, r, c)
+
     boxes: dict[str, list[int]] = {}
     for r in range(m.height):
         for c in range(m.width):
@@ -94,7 +128,18 @@ def _drawing(m: Mansion) -> dict[str, Any]:
             }
         )
 
-    # Furniture: squares of one kind that touch make one piece (the dining table is six squares).
+    return rooms
+
+
+def _furniture(m: Mansion, kinds: dict[str, str]) -> list[dict[str, Any]]:
+    """Squares of one kind that touch make one piece (the dining table is six squares)."""
+
+    def ch(r: int, c: int) -> str:
+        return _cell(m, r, c)
+
+    def sq(r: int, c: int) -> str:
+        return _square(m, r, c)
+
     pieces = []
     seen: set[tuple[int, int]] = set()
     for r in range(m.height):
@@ -130,7 +175,15 @@ def _drawing(m: Mansion) -> dict[str, Any]:
                 )
             pieces.append(piece)
 
-    # Traps: the side where the trap's furniture stands (a wall, or the statue's plinth), if any.
+    return pieces
+
+
+def _traps(m: Mansion) -> list[dict[str, Any]]:
+    """Each trap and the side where its furniture stands (a wall, or the statue's plinth), if any."""
+
+    def ch(r: int, c: int) -> str:
+        return _cell(m, r, c)
+
     traps = []
     for square, kind in sorted(m.trap_kind.items()):
         r, c = divmod(square, m.width)
@@ -138,7 +191,12 @@ def _drawing(m: Mansion) -> dict[str, Any]:
         against = against or next((side for side, dr, dc in _SIDES if ch(r + dr, c + dc) == "#"), None)
         traps.append({"square": m.name(square), "kind": kind, "against": against})
 
-    # The legend: every kind of thing on this grid, furniture first, in reading order.
+    return traps
+
+
+def _legend(m: Mansion, kinds: dict[str, str]) -> list[dict[str, Any]]:
+    """Every kind of thing on this grid, furniture first, in reading order, with typed words
+    (label_msg: the game's catalog words it in the page's language)."""
     present: list[str] = []
     for row in m.grid:
         for k in row:
@@ -162,11 +220,4 @@ def _drawing(m: Mansion) -> dict[str, Any]:
             ("detective track", "Detective's track"),
         )
     ]
-    return {
-        "key": {k: kinds[k] for k in sorted({k for row in m.grid for k in row}) if k in kinds},
-        "rooms": rooms,
-        "pieces": pieces,
-        "traps": traps,
-        "doorways": doorways,
-        "legend": legend,
-    }
+    return legend

@@ -118,37 +118,7 @@ class DeadEndDriveEncoder(Encoder):
         n = g.players
         per = n + 11
         out = [0.0] * size
-        pos = state.pos
-        revealed = state.revealed
-        mine = state.chars[seat]
-        moved = state.moved
-        selected = state.selected[0] if state.selected else None
-        trap_pawn = state.trap_pawn
-        portrait = state.portrait
-        escaped = m.game_over
-        for p in range(NUM_PAWNS):
-            b = p * per
-            sq = pos[p]
-            if sq == OFF:
-                out[b + 1] = 1.0
-            else:
-                out[b + (2 if sq == escaped else 0)] = 1.0
-                out[b + 3], out[b + 4] = coords[sq]
-            if portrait == p:
-                out[b + 5] = 1.0
-            if p in revealed:
-                owner = revealed[p]
-                owner = n if owner is None else owner
-                if 0 <= owner <= n:
-                    out[b + 6 + owner] = 1.0
-            if p in mine:
-                out[b + 7 + n] = 1.0
-            if p in moved:
-                out[b + 8 + n] = 1.0
-            if p == selected:
-                out[b + 9 + n] = 1.0
-            if p == trap_pawn:
-                out[b + 10 + n] = 1.0
+        _write_pawns(out, state, seat, coords, per)
         i = NUM_PAWNS * per
         out[i] = state.detective / max(1, len(m.track) - 1)
         unseen = len(state.unseen)
@@ -158,43 +128,7 @@ class DeadEndDriveEncoder(Encoder):
         for p in state.removed_portraits:
             out[i + p] = 1.0
         i += NUM_PAWNS
-        for s in range(n):
-            out[i] = len(state.chars[s]) / 4
-            out[i + 1] = len(state.hands[s]) / TOTAL_TRAP_PILE
-            out[i + 2] = len(state.secret[s]) / 4
-            out[i + 3] = 1.0 if state.out[s] else 0.0
-            i += 4
-        kinds = len(CARD_NAMES)
-        hand = state.hands[seat]
-        counts = [0] * kinds
-        for c, _, _ in hand:
-            counts[c] += 1
-        for k in range(kinds):
-            out[i + k] = counts[k] / TOTAL_TRAP_PILE
-        i += kinds
-        if state.drew:
-            counts = [0] * kinds
-            turn = state.turns
-            for c, _, when in hand:
-                if when == turn:
-                    counts[c] += 1
-            for k in range(kinds):
-                out[i + k] = counts[k] / TOTAL_TRAP_PILE
-        else:
-            for k in range(kinds):
-                out[i + k] = 0 / TOTAL_TRAP_PILE
-        i += kinds
-        if seat == state.to_move and state.drawn is not None:
-            out[i + state.drawn] = 1.0
-        i += 7
-        counts = [0] * kinds
-        for c in state.discard:
-            counts[c] += 1
-        for k in range(kinds):
-            out[i + k] = counts[k] / TOTAL_TRAP_PILE
-        i += kinds
-        out[i] = len(state.pile) / TOTAL_TRAP_PILE
-        i += 1
+        i = _write_cards(out, i, state, seat)
         out[i + phase_index[state.phase]] = 1.0
         i += len(PHASES)
         player = state.current_player()
@@ -213,8 +147,8 @@ class DeadEndDriveEncoder(Encoder):
             out[i] = (dice[0] + dice[1] or 0) / 12
         out[i + 1] = state.selected[1] / 12 if state.selected else 0.0
         i += 2
-        if trap_pawn is not None:
-            out[i + TRAP_KINDS.index(m.trap_kind[pos[trap_pawn]])] = 1.0
+        if state.trap_pawn is not None:
+            out[i + TRAP_KINDS.index(m.trap_kind[state.pos[state.trap_pawn]])] = 1.0
         i += len(TRAP_KINDS)
         out[i] = 1.0 if state.drew else 0.0
         out[i + 1] = 1.0 if state.opening else 0.0
@@ -222,3 +156,86 @@ class DeadEndDriveEncoder(Encoder):
         out[i + 3] = 1.0 if state.truncated else 0.0
         out[i + 4] = min(1.0, (state.turns + 1) / g.options["turn_limit"])
         return np.asarray(out, dtype=np.float32)
+
+
+def _write_pawns(
+    out: list[float], state: Any, seat: int, coords: dict[int, tuple[float, float]], per: int
+) -> None:
+    """Each pawn's block of the tensor: where it is, what this seat knows of its card."""
+    n = state.game.players
+    m = state.game.mansion
+    pos = state.pos
+    revealed = state.revealed
+    mine = state.chars[seat]
+    moved = state.moved
+    selected = state.selected[0] if state.selected else None
+    trap_pawn = state.trap_pawn
+    portrait = state.portrait
+    escaped = m.game_over
+    for p in range(NUM_PAWNS):
+        b = p * per
+        sq = pos[p]
+        if sq == OFF:
+            out[b + 1] = 1.0
+        else:
+            out[b + (2 if sq == escaped else 0)] = 1.0
+            out[b + 3], out[b + 4] = coords[sq]
+        if portrait == p:
+            out[b + 5] = 1.0
+        if p in revealed:
+            owner = revealed[p]
+            owner = n if owner is None else owner
+            if 0 <= owner <= n:
+                out[b + 6 + owner] = 1.0
+        if p in mine:
+            out[b + 7 + n] = 1.0
+        if p in moved:
+            out[b + 8 + n] = 1.0
+        if p == selected:
+            out[b + 9 + n] = 1.0
+        if p == trap_pawn:
+            out[b + 10 + n] = 1.0
+
+
+def _write_cards(out: list[float], i: int, state: Any, seat: int) -> int:
+    """The seats' card counts, this seat's own hand (and what it drew), the discard and the pile,
+    from offset i; returns the offset after them."""
+    n = state.game.players
+    for s in range(n):
+        out[i] = len(state.chars[s]) / 4
+        out[i + 1] = len(state.hands[s]) / TOTAL_TRAP_PILE
+        out[i + 2] = len(state.secret[s]) / 4
+        out[i + 3] = 1.0 if state.out[s] else 0.0
+        i += 4
+    kinds = len(CARD_NAMES)
+    hand = state.hands[seat]
+    counts = [0] * kinds
+    for c, _, _ in hand:
+        counts[c] += 1
+    for k in range(kinds):
+        out[i + k] = counts[k] / TOTAL_TRAP_PILE
+    i += kinds
+    if state.drew:
+        counts = [0] * kinds
+        turn = state.turns
+        for c, _, when in hand:
+            if when == turn:
+                counts[c] += 1
+        for k in range(kinds):
+            out[i + k] = counts[k] / TOTAL_TRAP_PILE
+    else:
+        for k in range(kinds):
+            out[i + k] = 0 / TOTAL_TRAP_PILE
+    i += kinds
+    if seat == state.to_move and state.drawn is not None:
+        out[i + state.drawn] = 1.0
+    i += 7
+    counts = [0] * kinds
+    for c in state.discard:
+        counts[c] += 1
+    for k in range(kinds):
+        out[i + k] = counts[k] / TOTAL_TRAP_PILE
+    i += kinds
+    out[i] = len(state.pile) / TOTAL_TRAP_PILE
+    i += 1
+    return i

@@ -1470,22 +1470,6 @@ class DeadEndDriveState(State):
         n = g.players
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
             raise ValueError(f"seat {seat!r} does not exist; seats are 0..{n - 1}")
-        pawns = []
-        for p in range(NUM_PAWNS):
-            sq = self.pos[p]
-            status = "knocked off" if sq == OFF else "escaped" if sq == m.game_over else "in play"
-            entry: dict[str, Any] = {
-                "letter": LETTERS[p],
-                "name": NAMES[p],
-                "square": None if sq == OFF else m.name(sq),
-                "status": status,
-            }
-            if sq != OFF:
-                entry["feature"] = m.feature(sq)
-                entry["room"] = m.room(sq)
-            if p in self.revealed:
-                entry["owner"] = self.revealed[p]  # seat, or None for a 2-player secret card
-            pawns.append(entry)
         to_move = self.current_player()
         mine = seat is not None
         v: dict[str, Any] = {
@@ -1493,7 +1477,7 @@ class DeadEndDriveState(State):
             "seat": seat,
             "players": n,
             "board": board_view(g),
-            "pawns": pawns,
+            "pawns": self._pawns_view(),
             "detective": {
                 "step": self.detective,
                 "steps": len(m.track) - 1,
@@ -1529,16 +1513,7 @@ class DeadEndDriveState(State):
             "trap": (m.trap_kind[self.pos[self.trap_pawn]] if self.trap_pawn is not None else None),
             "drew_this_turn": self.drew,
             "opening": self.opening,
-            "my_characters": [LETTERS[p] for p in self.chars[seat]] if mine else [],
-            "my_trap_cards": sorted(CARD_NAMES[c] for c, _, _ in self.hands[seat]) if mine else [],
-            "my_cards_drawn_this_turn": (
-                sorted(CARD_NAMES[c] for c, _, t in self.hands[seat] if t == self.turns)
-                if mine and self.drew
-                else []
-            ),
-            "drawn_card": (
-                CARD_NAMES[self.drawn] if mine and seat == self.to_move and self.drawn is not None else None
-            ),
+            **self._own_cards_view(seat),
             "terminal": self.phase == OVER,
             "truncated": self.truncated,
             "winner": self.winner_seat() if self.phase == OVER else None,
@@ -1551,6 +1526,43 @@ class DeadEndDriveState(State):
             # end-of-game screen); never before, so resample(seat) can leave a live view unchanged.
             v["revealed"] = self._revealed_view()
         return v
+
+    def _pawns_view(self) -> list[dict[str, Any]]:
+        """Every pawn: where it is, and whose card it was where that has been shown."""
+        m = self.game.mansion
+        pawns = []
+        for p in range(NUM_PAWNS):
+            sq = self.pos[p]
+            status = "knocked off" if sq == OFF else "escaped" if sq == m.game_over else "in play"
+            entry: dict[str, Any] = {
+                "letter": LETTERS[p],
+                "name": NAMES[p],
+                "square": None if sq == OFF else m.name(sq),
+                "status": status,
+            }
+            if sq != OFF:
+                entry["feature"] = m.feature(sq)
+                entry["room"] = m.room(sq)
+            if p in self.revealed:
+                entry["owner"] = self.revealed[p]  # seat, or None for a 2-player secret card
+            pawns.append(entry)
+        return pawns
+
+    def _own_cards_view(self, seat: int | None) -> dict[str, Any]:
+        """The cards only `seat` may see (its Character and Trap cards, what it just drew); none
+        for a spectator."""
+        mine = seat is not None
+        drew_now = mine and seat == self.to_move and self.drawn is not None
+        return {
+            "my_characters": [LETTERS[p] for p in self.chars[seat]] if mine else [],
+            "my_trap_cards": sorted(CARD_NAMES[c] for c, _, _ in self.hands[seat]) if mine else [],
+            "my_cards_drawn_this_turn": (
+                sorted(CARD_NAMES[c] for c, _, t in self.hands[seat] if t == self.turns)
+                if mine and self.drew
+                else []
+            ),
+            "drawn_card": CARD_NAMES[self.drawn] if drew_now else None,
+        }
 
     def _revealed_view(self) -> dict[str, Any]:
         return {

@@ -206,18 +206,8 @@ def parse_position(game: DeadEndDriveGame, text: str) -> DeadEndDriveState:
         raise PositionError(
             str(text), "a position is a text of key=value fields (see docs/dead-end-drive.md)"
         )
-    m = game.mansion
     n = game.players
-    fields: dict[str, str] = {}
-    for token in text.split():
-        key, sep, value = token.partition("=")
-        if not sep or not value:
-            raise PositionError(text, f"{token!r} is not a key=value field")
-        if key not in FIELDS:
-            raise PositionError(text, f"unknown field {key!r}; fields are {', '.join(FIELDS)}")
-        if key in fields:
-            raise PositionError(text, f"field {key!r} is given twice")
-        fields[key] = value
+    fields = _read_fields(text)
     for key in ("players", "pawns", "chars", "traps"):
         if key not in fields:
             raise PositionError(text, f"the field {key}= is missing")
@@ -229,8 +219,32 @@ def parse_position(game: DeadEndDriveGame, text: str) -> DeadEndDriveState:
         )
     seed = zlib.crc32(text.encode())
     s = DeadEndDriveState(game, seed=seed, start=text, deal=False)
+    live, escaped = _place_pawns(s, fields, text)
+    _deal_characters(s, fields, text)
+    drawn = _deal_traps(s, fields, text, seed)
+    _set_portraits(s, fields, text)
+    _set_turn(s, fields, text, drawn, live, escaped)
+    return s
 
-    # Pawns.
+
+def _read_fields(text: str) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    for token in text.split():
+        key, sep, value = token.partition("=")
+        if not sep or not value:
+            raise PositionError(text, f"{token!r} is not a key=value field")
+        if key not in FIELDS:
+            raise PositionError(text, f"unknown field {key!r}; fields are {', '.join(FIELDS)}")
+        if key in fields:
+            raise PositionError(text, f"field {key!r} is given twice")
+        fields[key] = value
+    return fields
+
+
+def _place_pawns(s: DeadEndDriveState, fields: dict[str, str], text: str) -> tuple[list[int], list[int]]:
+    """The pawns= field: every pawn on a square or knocked off; returns the live and escaped pawns."""
+    m = s.game.mansion
+    n = s.game.players
     placed: dict[int, int] = {}
     seen_sq: dict[int, int] = {}
     revealed: dict[int, int | None] = {}
@@ -274,8 +288,13 @@ def parse_position(game: DeadEndDriveGame, text: str) -> DeadEndDriveState:
     escaped = [p for p in live if s.pos[p] == m.game_over]
     if not live:
         raise PositionError(text, "pawns: at least one pawn must be alive")
+    return live, escaped
 
-    # Character cards.
+
+def _deal_characters(s: DeadEndDriveState, fields: dict[str, str], text: str) -> None:
+    """chars= and secret=: who holds each Character card."""
+    n = s.game.players
+    revealed = s.revealed
     groups = fields["chars"].split("/")
     if len(groups) != n:
         raise PositionError(text, f"chars: {len(groups)} hands for {n} players (separate hands with /)")
@@ -330,7 +349,11 @@ def parse_position(game: DeadEndDriveGame, text: str) -> DeadEndDriveState:
     if n > 2:
         s.out = [not h for h in s.chars]
 
-    # Trap cards.
+
+def _deal_traps(s: DeadEndDriveState, fields: dict[str, str], text: str, seed: int) -> int | None:
+    """traps=, discard=, pile=, drawn=, drew=, turns=: the Trap cards; returns the drawn card."""
+    game = s.game
+    n = game.players
     tgroups = fields["traps"].split("/")
     if len(tgroups) != n:
         raise PositionError(text, f"traps: {len(tgroups)} hands for {n} players (separate hands with /)")
@@ -381,8 +404,12 @@ def parse_position(game: DeadEndDriveGame, text: str) -> DeadEndDriveState:
                     f"Player {seat + 1} holds no Character card, so is out of the game "
                     "and cannot hold Trap cards",
                 )
+    return drawn
 
-    # Detective and portraits.
+
+def _set_portraits(s: DeadEndDriveState, fields: dict[str, str], text: str) -> None:
+    """det=, portrait=, cycle=: the Detective and the portraits."""
+    m = s.game.mansion
     s.detective = _int(fields.get("det", "0"), "det", text, 0, len(m.track) - 1)
     pt = fields.get("portrait", "-")
     s.portrait = None if pt == "-" else _pawn_list(pt, "portrait", text)[0]
@@ -396,7 +423,18 @@ def parse_position(game: DeadEndDriveGame, text: str) -> DeadEndDriveState:
     s.unseen = set(range(NUM_PAWNS)) - set(s.cycle) - ({s.portrait} if s.portrait is not None else set())
     s.removed_portraits = []
 
-    # Turn.
+
+def _set_turn(
+    s: DeadEndDriveState,
+    fields: dict[str, str],
+    text: str,
+    drawn: int | None,
+    live: list[int],
+    escaped: list[int],
+) -> None:
+    """turn=, dice=, phase= and what each phase needs."""
+    m = s.game.mansion
+    n = s.game.players
     s.to_move = _turn(fields, n, text) - 1
     if n > 2 and s.out[s.to_move] and fields.get("phase", "roll") != OVER:
         raise PositionError(text, f"Player {s.to_move + 1} is out of the game and cannot be the one to move")
@@ -425,6 +463,33 @@ def parse_position(game: DeadEndDriveGame, text: str) -> DeadEndDriveState:
         )
     if phase in (ROLL,) + tuple(CHANCE_PHASES) and dice and phase != "reveal":
         raise PositionError(text, f"phase {phase}: no dice are in play before the roll")
+    _phase_arguments(s, fields, text, drawn)
+    if "opening" in fields:
+        if fields["opening"] not in ("0", "1"):
+            raise PositionError(text, "opening: 0 or 1")
+        s.opening = fields["opening"] == "1"
+    else:
+        s.opening = any(m.chairs >> sq & 1 for sq in s.pos if sq != OFF)
+    if (
+        not s.opening
+        and any(m.chairs >> sq & 1 for sq in s.pos if sq != OFF)
+        and phase not in (DEST, TRAP, DRAWN)
+    ):
+        raise PositionError(text, "a pawn on a Red Chair outside the opening: moves never end on a chair")
+    if s.detective >= len(m.track) - 1 and phase != OVER:
+        raise PositionError(text, "the Detective is at Game Over, so the game is over (phase=over)")
+    _ending(s, fields, text, live, escaped)
+    if phase == "first" and s.portrait is not None:
+        raise PositionError(text, "phase first: the portrait is revealed after the roll-off (portrait=-)")
+
+
+def _turn(fields: dict, n: int, text: str) -> int:
+    return _int(fields.get("turn", "1"), "turn", text, 1, n)
+
+
+def _phase_arguments(s: DeadEndDriveState, fields: dict[str, str], text: str, drawn: int | None) -> None:
+    """resume=, sel=, trap= and drawn=: what the phase in progress needs, and only there."""
+    m, phase = s.game.mansion, s.phase
     if phase == "reveal":
         resume = fields.get("resume", RESUME_ROLL)
         if resume not in (RESUME_ROLL, RESUME_SELECT, RESUME_CONTINUE):
@@ -466,20 +531,13 @@ def parse_position(game: DeadEndDriveGame, text: str) -> DeadEndDriveState:
         raise PositionError(text, "trap= belongs to phases trap and drawn only")
     if (phase == DRAWN) != (drawn is not None):
         raise PositionError(text, "drawn= is given exactly in phase drawn")
-    if "opening" in fields:
-        if fields["opening"] not in ("0", "1"):
-            raise PositionError(text, "opening: 0 or 1")
-        s.opening = fields["opening"] == "1"
-    else:
-        s.opening = any(m.chairs >> sq & 1 for sq in s.pos if sq != OFF)
-    if (
-        not s.opening
-        and any(m.chairs >> sq & 1 for sq in s.pos if sq != OFF)
-        and phase not in (DEST, TRAP, DRAWN)
-    ):
-        raise PositionError(text, "a pawn on a Red Chair outside the opening: moves never end on a chair")
-    if s.detective >= len(m.track) - 1 and phase != OVER:
-        raise PositionError(text, "the Detective is at Game Over, so the game is over (phase=over)")
+
+
+def _ending(
+    s: DeadEndDriveState, fields: dict[str, str], text: str, live: list[int], escaped: list[int]
+) -> None:
+    """winner= in phase over; a position whose game has ended must say so."""
+    phase = s.phase
     if phase == OVER:
         w = fields.get("winner", "")
         if w == "-":
@@ -504,10 +562,3 @@ def parse_position(game: DeadEndDriveGame, text: str) -> DeadEndDriveState:
         )
     elif len(live) == 1:
         raise PositionError(text, "only one pawn is alive, so the game is over (phase=over)")
-    if phase == "first" and s.portrait is not None:
-        raise PositionError(text, "phase first: the portrait is revealed after the roll-off (portrait=-)")
-    return s
-
-
-def _turn(fields: dict, n: int, text: str) -> int:
-    return _int(fields.get("turn", "1"), "turn", text, 1, n)

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from trapworks.core import TrapworksError
-from trapworks.core.stream import _MASK64
+from trapworks.core.batch import check_agents, rows_from_columns, seed_array
 
 from . import _fastlml  # the compiled engine (play_batch is offered only where it is built)
 
@@ -50,22 +50,13 @@ def play_arrays(
 ) -> dict[str, Any]:
     """The batched engine's columns, one entry per seed (numpy arrays): "winner", "length",
     "rounds", "opener_wins", and with `moves` the actions ("moves", -1 after a game's end)."""
-    if len(agents) != 2:
-        raise TrapworksError(f"Last Mouse Lost has 2 seats; got {len(agents)} agents")
-    unknown = [a for a in agents if a not in POLICIES]
-    if unknown:
-        raise TrapworksError(
-            f"no batched policy {unknown[0]!r} for Last Mouse Lost; batched: {', '.join(POLICIES)}"
-        )
+    check_agents("Last Mouse Lost", agents, 2, POLICIES)
     spec = game.tables.spec
     if spec is None:
         raise TrapworksError("the compiled engine holds boards of up to 64 mice")
     fp = game.options["first_player"]
-    if isinstance(seeds, np.ndarray) and seeds.dtype == np.uint64:
-        seed_array = seeds
-    else:
-        seed_array = np.array([int(s) & _MASK64 for s in seeds], np.uint64)
-    n = len(seed_array)
+    seeds = seed_array(seeds)
+    n = len(seeds)
     winner = np.zeros(n, np.int8)
     length = np.zeros(n, np.int32)
     rounds = np.zeros(n, np.int32)
@@ -79,7 +70,7 @@ def play_arrays(
         OPENER_RULES[game.options["opener"]],
         2 if fp == "random" else int(fp),
         (POLICIES[agents[0]], POLICIES[agents[1]]),
-        np.ascontiguousarray(seed_array),
+        seeds,
         winner,
         length,
         rounds,
@@ -99,26 +90,11 @@ def play_batch(
     """One row per seed: the match played by `agents` (one policy name per seat)."""
     cols = play_arrays(game, agents, seeds, moves)
     first_to = game.options["first_to"]
-    rows = []
-    for g, (w, n, r, o) in enumerate(
-        zip(
-            cols["winner"].tolist(),
-            cols["length"].tolist(),
-            cols["rounds"].tolist(),
-            cols["opener_wins"].tolist(),
-            strict=True,
-        )
-    ):
-        row: dict[str, Any] = {
-            "winners": [w],
-            "returns": [1.0, -1.0] if w == 0 else [-1.0, 1.0],
-            "length": n,
-            "truncated": False,
-            "ending": f"{first_to}-{r - first_to}",  # the match score, as stats.game_stats says it
-            "rounds": r,
-            "opener_wins": o,
-        }
-        if moves:
-            row["actions"] = cols["moves"][g, :n].tolist()
-        rows.append(row)
-    return rows
+    # "length" counts the seats' decisions: with first_player="random" the match's first action
+    # is chance's draw of the opener.
+    chance = 1 if game.options["first_player"] == "random" else 0
+    cols["actions"] = cols.pop("length")
+    cols["length"] = cols["actions"] - chance
+    cols["truncated"] = np.zeros(len(cols["winner"]), bool)
+    endings = [f"{first_to}-{r - first_to}" for r in cols["rounds"].tolist()]  # the match score
+    return rows_from_columns(cols, 2, endings, ("rounds", "opener_wins"))

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from trapworks.core import TrapworksError
-from trapworks.core.stream import _MASK64, SharedStream, sample_chance_from_stream, stream_random
+from trapworks.core.batch import check_agents, check_moves_kept, rows_from_columns, seed_array
+from trapworks.core.stream import SharedStream, sample_chance_from_stream, stream_random
 from trapworks.core.stream_jit import below as _below
 from trapworks.core.stream_jit import sample as _sample
 
@@ -845,16 +845,10 @@ def play_columns(
     (every action, chance included) and the statistics columns of stats.game_stats; with `moves`,
     "moves" (a 2-D array of action ids, -1 after each game's end)."""
     n = game.players
-    if len(agents) != n:
-        raise TrapworksError(f"{len(agents)} agents for a {n}-player game")
-    unknown = [a for a in agents if a not in POLICIES]
-    if unknown:
-        raise TrapworksError(
-            f"no batched Mouse Trap agent {unknown[0]!r}; the engine plays {', '.join(POLICIES)}"
-        )
+    check_agents("Mouse Trap", agents, n, POLICIES)
     t = engine_tables(game)
-    count = len(seeds)
-    seed_arr = np.array([s & _MASK64 for s in seeds], np.uint64) if count else np.zeros(0, np.uint64)
+    seed_arr = seed_array(seeds)
+    count = len(seed_arr)
     policies = np.zeros(4, np.int64)
     policies[:n] = [POLICIES[a] for a in agents]
     move_arr = np.full((count, max_moves if moves else 1), -1, np.int64)
@@ -878,12 +872,7 @@ def play_columns(
     for i, stage in enumerate(STAGE_IDS):
         cols[f"jams_{stage}"] = jams[:, i]
     if moves:
-        too_long = np.flatnonzero(S[:, N_ACTIONS] > max_moves)
-        if too_long.size:
-            g = int(too_long[0])
-            raise TrapworksError(
-                f"game {g} has {int(S[g, N_ACTIONS])} actions, more than the {max_moves} kept"
-            )
+        check_moves_kept(S[:, N_ACTIONS], max_moves)
         cols["moves"] = move_arr
     return cols
 
@@ -909,33 +898,8 @@ def play_batch(
     """play_columns as rows (the form Game.play_batch gives): "winners", "returns", "length",
     "actions", "truncated", "ending" and the statistics; with `moves`, each game's "moves"."""
     cols = play_columns(game, agents, seeds, moves, max_moves)
-    n = game.players
-    lose = -1.0 / (n - 1)
-    returns_by_winner = {w: [1.0 if k == w else lose for k in range(n)] for w in range(n)}
-    stats = [cols[c].tolist() for c in STAT_COLUMNS]
-    first_seats = cols["first_seat"].tolist()
-    rows: list[dict[str, Any]] = []
-    for g, (winner, truncated, length, actions) in enumerate(
-        zip(
-            cols["winner"].tolist(),
-            cols["truncated"].tolist(),
-            cols["length"].tolist(),
-            cols["actions"].tolist(),
-            strict=True,
-        )
-    ):
-        row = dict(zip(STAT_COLUMNS, (c[g] for c in stats), strict=True))
-        row["winners"] = [winner] if winner >= 0 else []
-        row["returns"] = list(returns_by_winner[winner]) if winner >= 0 else [0.0] * n
-        row["truncated"] = truncated
-        row["length"] = length
-        row["actions"] = actions
-        row["ending"] = "truncated" if truncated else "last-mouse"
-        row["first_seat"] = first_seats[g]  # the seat that took the first turn (0-based)
-        if moves:
-            row["moves"] = cols["moves"][g, :actions].tolist()
-        rows.append(row)
-    return rows
+    endings = ["truncated" if t else "last-mouse" for t in cols["truncated"].tolist()]
+    return rows_from_columns(cols, game.players, endings, STAT_COLUMNS)
 
 
 __all__ = [
