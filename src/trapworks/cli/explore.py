@@ -9,144 +9,119 @@ import shutil
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import typer
 
+from .simulate import ADDRESS_HELP, BACKEND_HELP, RESUME_HELP, RETRIES_HELP
+
+# `explore`'s options, named here so that the command reads as its list of parameters.
+GAME_ID_ARGUMENT = typer.Argument(..., help="Game id (see `trapworks games`).")
+VARY_OPTION = typer.Option(
+    None,
+    "--vary",
+    help="An option and its values, OPTION=V1,V2 (repeatable: the grid is every combination). "
+    "Default: the game's own grid of what its rulebooks leave open or disagree on.",
+)
+PLAYERS_OPTION = typer.Option(
+    None, "--players", "-p", help="Player counts, comma-separated, e.g. 2,3,4 (each cell with each)."
+)
+AGENTS_OPTION = typer.Option(
+    "heuristic", "--agents", "-a", help="Agents per seat, comma-separated (one name: all seats)."
+)
+N_OPTION = typer.Option(1000, "-n", help="Games per cell.")
+OPTION_OPTION = typer.Option(None, "--option", "-o", help="Option for every cell, key=value (repeatable).")
+SEED_OPTION = typer.Option(0, help="Seed of the grid (each cell's games get their own from it).")
+ROTATE_OPTION = typer.Option(
+    None, help="Rotate the agents through the seats (default: when several agents are given)."
+)
+MAX_ACTIONS_OPTION = typer.Option(None, help="Stop (truncate) a game after this many actions.")
+OUT_OPTION = typer.Option(
+    None, help="Folder for the report and rows (default: the data folder's explore/<game>-<time>/)."
+)
+WORKERS_OPTION = typer.Option(1, "--workers", "-w", help="Worker processes (local) or CPUs (new Ray).")
+BACKEND_OPTION = typer.Option("local", help=BACKEND_HELP)
+ADDRESS_OPTION = typer.Option(None, help=ADDRESS_HELP)
+RESUME_OPTION = typer.Option(False, help=RESUME_HELP)
+RETRIES_OPTION = typer.Option(3, help=RETRIES_HELP)
+MIN_EFFECT_OPTION = typer.Option(
+    1.0, help="Practical threshold for rates (win rates, jams per crank), in percentage points."
+)
+MIN_CHANGE_OPTION = typer.Option(
+    5.0, help="Practical threshold for means (length, statistics), in % of the baseline cell's."
+)
+KEEP_RECORDS_OPTION = typer.Option(
+    False, "--keep-records", help="Write each game's record beside the rows (records.parquet)."
+)
+AS_JSON_OPTION = typer.Option(False, "--json", help="Print the cells' summaries as JSON.")
+
 
 def register(app: typer.Typer) -> None:
-    from .simulate import ADDRESS_HELP, BACKEND_HELP, RESUME_HELP, RETRIES_HELP
-
     @app.command("explore")
     def explore_command(
-        game_id: str = typer.Argument(..., help="Game id (see `trapworks games`)."),
-        vary: list[str] | None = typer.Option(
-            None,
-            "--vary",
-            help="An option and its values, OPTION=V1,V2 (repeatable: the grid is every combination). "
-            "Default: the game's own grid of what its rulebooks leave open or disagree on.",
-        ),
-        players: str | None = typer.Option(
-            None, "--players", "-p", help="Player counts, comma-separated, e.g. 2,3,4 (each cell with each)."
-        ),
-        agents: str = typer.Option(
-            "heuristic", "--agents", "-a", help="Agents per seat, comma-separated (one name: all seats)."
-        ),
-        n: int = typer.Option(1000, "-n", help="Games per cell."),
-        option: list[str] | None = typer.Option(
-            None, "--option", "-o", help="Option for every cell, key=value (repeatable)."
-        ),
-        seed: int = typer.Option(0, help="Seed of the grid (each cell's games get their own from it)."),
-        rotate: bool | None = typer.Option(
-            None, help="Rotate the agents through the seats (default: when several agents are given)."
-        ),
-        max_actions: int | None = typer.Option(None, help="Stop (truncate) a game after this many actions."),
-        out: Path | None = typer.Option(
-            None, help="Folder for the report and rows (default: the data folder's explore/<game>-<time>/)."
-        ),
-        workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (local) or CPUs (new Ray)."),
-        backend: str = typer.Option("local", help=BACKEND_HELP),
-        address: str | None = typer.Option(None, help=ADDRESS_HELP),
-        resume: bool = typer.Option(False, help=RESUME_HELP),
-        retries: int = typer.Option(3, help=RETRIES_HELP),
-        min_effect: float = typer.Option(
-            1.0, help="Practical threshold for rates (win rates, jams per crank), in percentage points."
-        ),
-        min_change: float = typer.Option(
-            5.0, help="Practical threshold for means (length, statistics), in % of the baseline cell's."
-        ),
-        keep_records: bool = typer.Option(
-            False, "--keep-records", help="Write each game's record beside the rows (records.parquet)."
-        ),
-        as_json: bool = typer.Option(False, "--json", help="Print the cells' summaries as JSON."),
+        game_id: str = GAME_ID_ARGUMENT,
+        vary: list[str] | None = VARY_OPTION,
+        players: str | None = PLAYERS_OPTION,
+        agents: str = AGENTS_OPTION,
+        n: int = N_OPTION,
+        option: list[str] | None = OPTION_OPTION,
+        seed: int = SEED_OPTION,
+        rotate: bool | None = ROTATE_OPTION,
+        max_actions: int | None = MAX_ACTIONS_OPTION,
+        out: Path | None = OUT_OPTION,
+        workers: int = WORKERS_OPTION,
+        backend: str = BACKEND_OPTION,
+        address: str | None = ADDRESS_OPTION,
+        resume: bool = RESUME_OPTION,
+        retries: int = RETRIES_OPTION,
+        min_effect: float = MIN_EFFECT_OPTION,
+        min_change: float = MIN_CHANGE_OPTION,
+        keep_records: bool = KEEP_RECORDS_OPTION,
+        as_json: bool = AS_JSON_OPTION,
     ) -> None:
         """Compare rule variants: seat effects, game length, endings, the game's own statistics."""
-        from trapworks.core import TrapworksError, game_class
-        from trapworks.sim.explore import GridError, Thresholds, build_grid, report
+        from trapworks.sim.explore import Thresholds, report
         from trapworks.sim.provenance import provenance
         from trapworks.sim.rows import stream_join
-        from trapworks.sim.runner import Job, RunSpec, default_chunk_size, engine_used
+        from trapworks.sim.runner import engine_used
 
-        from . import console
-        from .options import data_dir, parse_options
-        from .simulate import check_backend, emit_json, fail, json_mode, run_jobs
+        from .simulate import check_backend, json_mode, run_jobs
 
         if as_json:
             json_mode()
-        if min_effect <= 0 or min_change <= 0:
-            fail("--min-effect and --min-change must be above 0")
-        if n < 1:
-            fail("-n must be at least 1")
+        cls, grid, names = _checked_grid(game_id, vary, players, agents, n, option, min_effect, min_change)
         check_backend(backend, workers, address)
-        counts: list[int] = []
-        if players is not None:
-            try:
-                counts = [int(p) for p in players.split(",") if p.strip()]
-            except ValueError:
-                fail(f"--players {players!r}: whole numbers separated by commas, e.g. 2,3,4")
-            if not counts:
-                fail(f"--players {players!r}: give at least one player count")
-        try:
-            base = parse_options(option)
-            cls = game_class(game_id)
-            grid = build_grid(game_id, vary or [], counts, base)
-        except (typer.BadParameter, TrapworksError, GridError) as e:
-            fail(str(e))
-        names = [a.strip() for a in agents.split(",") if a.strip()]
-        if not names:
-            fail("--agents: give at least one agent")
-        if out is None:
-            out = data_dir() / "explore" / f"{game_id}-{datetime.now(UTC).strftime('%Y%m%dT%H%M%SZ')}"
-            out.mkdir(parents=True, exist_ok=True)
-        elif not out.parent.is_dir():
-            fail(f"--out {out}: folder {out.parent} does not exist")
-        elif out.exists() and not out.is_dir():
-            fail(f"--out {out} is a file: name a folder for the report")
-        out.mkdir(exist_ok=True)
+        out = _out_folder(out, game_id)
         cells_dir = out / "cells"
         cells_dir.mkdir(exist_ok=True)
         do_rotate = len(names) > 1 if rotate is None else rotate
-        jobs = [
-            Job(
-                RunSpec(
-                    game_id=game_id,
-                    agents=tuple(names),
-                    n=n,
-                    options=cell.options,
-                    seed=seed + 7919 * k,
-                    rotate=do_rotate,
-                    max_actions=max_actions,
-                    cell=cell.label,
-                    chunk_size=default_chunk_size(n * len(grid), workers),
-                    keep_records=keep_records,
-                ),
-                cells_dir / f"cell-{k:03d}.parquet",
-            )
-            for k, cell in enumerate(grid)
-        ]
+        jobs = _cell_jobs(
+            game_id, grid, names, n, seed, do_rotate, max_actions, workers, keep_records, cells_dir
+        )
         engine, engine_words = engine_used([j.spec for j in jobs], "cell")
         started = time.perf_counter()
         done = run_jobs(jobs, backend, workers, address, resume, retries, as_json, label="explore")
         seconds = time.perf_counter() - started
         rows_path = out / "rows.parquet"
         labels = [c.label for c in grid]
-        command = ["trapworks", "explore", game_id]
-        for v in vary or []:
-            command += ["--vary", v]
-        if players:
-            command += ["--players", players]
-        command += ["--agents", agents, "-n", str(n), "--seed", str(seed)]
-        for o in option or []:
-            command += ["-o", o]
-        if rotate is not None:
-            command += ["--rotate" if rotate else "--no-rotate"]
-        if max_actions is not None:
-            command += ["--max-actions", str(max_actions)]
-        command += ["--workers", str(workers), "--out", str(out)]
-        if backend != "local":
-            command += ["--backend", backend] + (["--address", address] if address else [])
-        command += ["--min-effect", f"{min_effect:g}", "--min-change", f"{min_change:g}"]
-        if keep_records:
-            command += ["--keep-records"]
+        command = _command_line(
+            game_id,
+            vary,
+            players,
+            agents,
+            n,
+            seed,
+            option,
+            rotate,
+            max_actions,
+            workers,
+            out,
+            backend,
+            address,
+            min_effect,
+            min_change,
+            keep_records,
+        )
         meta = provenance({"grid": [c.options for c in grid], "labels": labels}, shlex.join(command))
         stream_join(done, rows_path, "parquet", meta)  # one cell after another, a row group at a time
         if keep_records:
@@ -166,25 +141,185 @@ def register(app: typer.Typer) -> None:
             machine,
             Thresholds(min_effect / 100, min_change / 100),
         )
-        (out / "report.md").write_text(result.markdown + "\n")
-        (out / "report.html").write_text(result.html + "\n")
-        (out / "report.png").write_bytes(result.png)
-        if as_json:
-            emit_json(
-                {
-                    "out": str(out),
-                    "cells": result.summaries,
-                    "tests": result.tests,
-                    "seconds": seconds,
-                    "engine": engine,
-                }
-            )
-            return
-        console.print(
-            f"{sum(s['games'] for s in result.summaries.values()):,} games in {len(grid)} cells, "
-            f"{seconds:.0f} s; {engine_words}",
-            markup=False,
+        _write_and_tell(out, result, rows_path, len(grid), seconds, engine, engine_words, as_json)
+
+
+def _player_counts(players: str | None) -> list[int]:
+    """--players as a list of counts (empty: the game's default)."""
+    from .simulate import fail
+
+    counts: list[int] = []
+    if players is not None:
+        try:
+            counts = [int(p) for p in players.split(",") if p.strip()]
+        except ValueError:
+            fail(f"--players {players!r}: whole numbers separated by commas, e.g. 2,3,4")
+        if not counts:
+            fail(f"--players {players!r}: give at least one player count")
+    return counts
+
+
+def _out_folder(out: Path | None, game_id: str) -> Path:
+    """The report's folder: --out (a folder, made if its parent exists), or a new one in the data
+    folder's explore/."""
+    from .options import data_dir
+    from .simulate import fail
+
+    if out is None:
+        out = data_dir() / "explore" / f"{game_id}-{datetime.now(UTC).strftime('%Y%m%dT%H%M%SZ')}"
+        out.mkdir(parents=True, exist_ok=True)
+    elif not out.parent.is_dir():
+        fail(f"--out {out}: folder {out.parent} does not exist")
+    elif out.exists() and not out.is_dir():
+        fail(f"--out {out} is a file: name a folder for the report")
+    out.mkdir(exist_ok=True)
+    return out
+
+
+def _command_line(
+    game_id: str,
+    vary: list[str] | None,
+    players: str | None,
+    agents: str,
+    n: int,
+    seed: int,
+    option: list[str] | None,
+    rotate: bool | None,
+    max_actions: int | None,
+    workers: int,
+    out: Path,
+    backend: str,
+    address: str | None,
+    min_effect: float,
+    min_change: float,
+    keep_records: bool,
+) -> list[str]:
+    """The command that makes this report again, every default written out (the report shows it)."""
+    command = ["trapworks", "explore", game_id]
+    for v in vary or []:
+        command += ["--vary", v]
+    if players:
+        command += ["--players", players]
+    command += ["--agents", agents, "-n", str(n), "--seed", str(seed)]
+    for o in option or []:
+        command += ["-o", o]
+    if rotate is not None:
+        command += ["--rotate" if rotate else "--no-rotate"]
+    if max_actions is not None:
+        command += ["--max-actions", str(max_actions)]
+    command += ["--workers", str(workers), "--out", str(out)]
+    if backend != "local":
+        command += ["--backend", backend] + (["--address", address] if address else [])
+    command += ["--min-effect", f"{min_effect:g}", "--min-change", f"{min_change:g}"]
+    if keep_records:
+        command += ["--keep-records"]
+    return command
+
+
+def _cell_jobs(
+    game_id: str,
+    grid: list[Any],
+    names: list[str],
+    n: int,
+    seed: int,
+    rotate: bool,
+    max_actions: int | None,
+    workers: int,
+    keep_records: bool,
+    cells_dir: Path,
+) -> list[Any]:
+    """One simulation job per cell of the grid, each into its own file."""
+    from trapworks.sim.runner import Job, RunSpec, default_chunk_size
+
+    do_rotate = rotate
+    return [
+        Job(
+            RunSpec(
+                game_id=game_id,
+                agents=tuple(names),
+                n=n,
+                options=cell.options,
+                seed=seed + 7919 * k,
+                rotate=do_rotate,
+                max_actions=max_actions,
+                cell=cell.label,
+                chunk_size=default_chunk_size(n * len(grid), workers),
+                keep_records=keep_records,
+            ),
+            cells_dir / f"cell-{k:03d}.parquet",
         )
-        console.print(
-            f"Report: {out / 'report.html'} (also report.md, report.png; rows: {rows_path})", markup=False
+        for k, cell in enumerate(grid)
+    ]
+
+
+def _write_and_tell(
+    out: Path,
+    result: Any,
+    rows_path: Path,
+    cells: int,
+    seconds: float,
+    engine: Any,
+    engine_words: str,
+    as_json: bool,
+) -> None:
+    """The report's files, then where they are (or the JSON summary)."""
+    from . import console
+    from .simulate import emit_json
+
+    (out / "report.md").write_text(result.markdown + "\n")
+    (out / "report.html").write_text(result.html + "\n")
+    (out / "report.png").write_bytes(result.png)
+    if as_json:
+        emit_json(
+            {
+                "out": str(out),
+                "cells": result.summaries,
+                "tests": result.tests,
+                "seconds": seconds,
+                "engine": engine,
+            }
         )
+        return
+    console.print(
+        f"{sum(s['games'] for s in result.summaries.values()):,} games in {cells} cells, "
+        f"{seconds:.0f} s; {engine_words}",
+        markup=False,
+    )
+    console.print(
+        f"Report: {out / 'report.html'} (also report.md, report.png; rows: {rows_path})", markup=False
+    )
+
+
+def _checked_grid(
+    game_id: str,
+    vary: list[str] | None,
+    players: str | None,
+    agents: str,
+    n: int,
+    option: list[str] | None,
+    min_effect: float,
+    min_change: float,
+) -> tuple[Any, list[Any], list[str]]:
+    """The game's class, the grid of cells and the agents' names, each argument checked (a
+    mistake is one line and exit 2)."""
+    from trapworks.core import TrapworksError, game_class
+    from trapworks.sim.explore import GridError, build_grid
+
+    from .options import parse_options
+    from .simulate import fail
+
+    if min_effect <= 0 or min_change <= 0:
+        fail("--min-effect and --min-change must be above 0")
+    if n < 1:
+        fail("-n must be at least 1")
+    counts = _player_counts(players)
+    try:
+        base = parse_options(option)
+        cls = game_class(game_id)
+        grid = build_grid(game_id, vary or [], counts, base)
+    except (typer.BadParameter, TrapworksError, GridError) as e:
+        fail(str(e))
+    names = [a.strip() for a in agents.split(",") if a.strip()]
+    if not names:
+        fail("--agents: give at least one agent")
+    return cls, grid, names

@@ -59,58 +59,71 @@ class AccessLogMiddleware:
         client = (scope.get("client") or ("-", 0))[0]
         rid = secrets.token_hex(8)
         request_id.set(rid)
+        if kind == "http":
+            await self._http(scope, receive, send, path, client, rid)
+        else:
+            await self._websocket(scope, receive, send, path, client)
+
+    async def _http(
+        self, scope: dict[str, Any], receive: Any, send: Any, path: str, client: str, rid: str
+    ) -> None:
+        """One line per request, when its answer starts (or a 500 when the app raised first)."""
         start = time.perf_counter()
         status: list[int] = []
+        method = scope.get("method", "-")
 
-        if kind == "http":
-            method = scope.get("method", "-")
+        async def send_logged(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                message = {
+                    **message,
+                    "headers": [*message.get("headers", []), (b"x-request-id", rid.encode())],
+                }
+                status.append(int(message["status"]))
+                ms = round((time.perf_counter() - start) * 1000, 1)
+                logger.info(
+                    "%s %s %s %.1f ms",
+                    method,
+                    path,
+                    message["status"],
+                    ms,
+                    extra={
+                        "kind": "http",
+                        "method": method,
+                        "path": path,
+                        "status": message["status"],
+                        "ms": ms,
+                        "client": client,
+                    },
+                )
+            await send(message)
 
-            async def send_logged(message: dict[str, Any]) -> None:
-                if message["type"] == "http.response.start":
-                    message = {
-                        **message,
-                        "headers": [*message.get("headers", []), (b"x-request-id", rid.encode())],
-                    }
-                    status.append(int(message["status"]))
-                    ms = round((time.perf_counter() - start) * 1000, 1)
-                    logger.info(
-                        "%s %s %s %.1f ms",
-                        method,
-                        path,
-                        message["status"],
-                        ms,
-                        extra={
-                            "kind": "http",
-                            "method": method,
-                            "path": path,
-                            "status": message["status"],
-                            "ms": ms,
-                            "client": client,
-                        },
-                    )
-                await send(message)
+        try:
+            await self.app(scope, receive, send_logged)
+        except Exception:
+            if not status:
+                ms = round((time.perf_counter() - start) * 1000, 1)
+                logger.error(
+                    "%s %s 500 %.1f ms",
+                    method,
+                    path,
+                    ms,
+                    extra={
+                        "kind": "http",
+                        "method": method,
+                        "path": path,
+                        "status": 500,
+                        "ms": ms,
+                        "client": client,
+                    },
+                )
+            raise
 
-            try:
-                await self.app(scope, receive, send_logged)
-            except Exception:
-                if not status:
-                    ms = round((time.perf_counter() - start) * 1000, 1)
-                    logger.error(
-                        "%s %s 500 %.1f ms",
-                        method,
-                        path,
-                        ms,
-                        extra={
-                            "kind": "http",
-                            "method": method,
-                            "path": path,
-                            "status": 500,
-                            "ms": ms,
-                            "client": client,
-                        },
-                    )
-                raise
-            return
+    async def _websocket(
+        self, scope: dict[str, Any], receive: Any, send: Any, path: str, client: str
+    ) -> None:
+        """A line when the socket opens and one when it closes, with the close code."""
+        start = time.perf_counter()
+        status: list[int] = []
 
         async def send_ws(message: dict[str, Any]) -> None:
             if message["type"] == "websocket.accept":

@@ -132,34 +132,9 @@ def limit_requests(app: Any, *, rate: RateLimiter | None = None) -> Any:
             await app(scope, receive, send)
             return
         # Read the whole body first, with a deadline and a size cap; the app then reads it at once.
-        chunks: list[bytes] = []
-        total = 0
-        deadline = time.monotonic() + BODY_TIMEOUT_S
-        try:
-            while True:
-                message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
-                if message["type"] == "http.disconnect":
-                    return
-                chunk = message.get("body", b"")
-                total += len(chunk)
-                if total > MAX_BODY:
-                    await _json_reply(
-                        send, 413, "body_too_large", f"the request body is over {MAX_BODY} bytes"
-                    )
-                    return
-                chunks.append(chunk)
-                if not message.get("more_body", False):
-                    break
-        except TimeoutError:
-            await _json_reply(
-                send,
-                408,
-                "body_timeout",
-                f"the request body did not arrive within {BODY_TIMEOUT_S:g} s "
-                "(is it shorter than its Content-Length?)",
-            )
+        body = await _read_body(receive, send)
+        if body is None:  # refused (already answered) or the client left
             return
-        body = b"".join(chunks)
         sent = False
 
         async def replay_body() -> dict[str, Any]:
@@ -172,6 +147,37 @@ def limit_requests(app: Any, *, rate: RateLimiter | None = None) -> Any:
         await app(scope, replay_body, send)
 
     return guarded
+
+
+async def _read_body(receive: Any, send: Any) -> bytes | None:
+    """The request body, read within BODY_TIMEOUT_S and MAX_BODY; None when it was refused (the
+    answer is sent here) or the client disconnected."""
+    chunks: list[bytes] = []
+    total = 0
+    deadline = time.monotonic() + BODY_TIMEOUT_S
+    try:
+        while True:
+            message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+            if message["type"] == "http.disconnect":
+                return None
+            chunk = message.get("body", b"")
+            total += len(chunk)
+            if total > MAX_BODY:
+                await _json_reply(send, 413, "body_too_large", f"the request body is over {MAX_BODY} bytes")
+                return None
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+    except TimeoutError:
+        await _json_reply(
+            send,
+            408,
+            "body_timeout",
+            f"the request body did not arrive within {BODY_TIMEOUT_S:g} s "
+            "(is it shorter than its Content-Length?)",
+        )
+        return None
+    return b"".join(chunks)
 
 
 class LimitsMiddleware:

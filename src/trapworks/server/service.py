@@ -244,33 +244,7 @@ class GameService:
                 f"{game_id} with these options has {n} seats; "
                 f"give exactly {n} seat entries, got {len(seats)}",
             )
-        agents = available_agents(game)
-        seat_rows = []
-        for i, s in enumerate(seats):
-            try:
-                name = clean_name(s.name) if s.name else ""
-            except BadName as e:
-                raise ServiceError(ErrorCode.BAD_NAME, f"seat {i + 1}: {e}") from None
-            if s.kind == "human":
-                # An invited seat's token goes only to whoever claims its invite link (one use):
-                # the creator hands out the link, never the token.
-                invite = secrets.token_urlsafe(18) if s.invite else None
-                seat_rows.append(
-                    {
-                        "kind": "human",
-                        "agent": None,
-                        "name": name,
-                        "token": secrets.token_urlsafe(18),
-                        "invite": invite,
-                    }
-                )
-            else:
-                if s.agent not in agents:
-                    raise ServiceError(
-                        ErrorCode.BAD_SEATS,
-                        f"seat {i + 1}: unknown agent {s.agent!r}; {game_id} offers {', '.join(agents)}",
-                    )
-                seat_rows.append({"kind": "agent", "agent": s.agent, "name": name, "token": None})
+        seat_rows = self._seat_rows(game, game_id, seats)
         seed, start = request.seed, request.start
         self._check_chosen_setup(game, seat_rows, seed, start)
         # A server-drawn game: 256 secret bits. A chosen seed stands for its own key (the creator
@@ -319,6 +293,39 @@ class GameService:
         room.after_step()  # a clock starts with the first turn
         room.schedule_advance()
         return room
+
+    @staticmethod
+    def _seat_rows(game: Game, game_id: str, seats: list[SeatSpec]) -> list[dict[str, Any]]:
+        """The stored seats: a human's secret token (and invite, for a seat offered by link), an
+        agent the game offers, each seat's cleaned name."""
+        agents = available_agents(game)
+        seat_rows = []
+        for i, s in enumerate(seats):
+            try:
+                name = clean_name(s.name) if s.name else ""
+            except BadName as e:
+                raise ServiceError(ErrorCode.BAD_NAME, f"seat {i + 1}: {e}") from None
+            if s.kind == "human":
+                # An invited seat's token goes only to whoever claims its invite link (one use):
+                # the creator hands out the link, never the token.
+                invite = secrets.token_urlsafe(18) if s.invite else None
+                seat_rows.append(
+                    {
+                        "kind": "human",
+                        "agent": None,
+                        "name": name,
+                        "token": secrets.token_urlsafe(18),
+                        "invite": invite,
+                    }
+                )
+            else:
+                if s.agent not in agents:
+                    raise ServiceError(
+                        ErrorCode.BAD_SEATS,
+                        f"seat {i + 1}: unknown agent {s.agent!r}; {game_id} offers {', '.join(agents)}",
+                    )
+                seat_rows.append({"kind": "agent", "agent": s.agent, "name": name, "token": None})
+        return seat_rows
 
     @staticmethod
     def _check_chosen_setup(

@@ -886,7 +886,34 @@ def report(
         f"{seconds:.0f} s of wall time{machine}.",
         "Command:",
     ]
-    # What differs, for a designer: practical differences first, then what is real but small.
+    parts = _ReportParts(
+        title=title,
+        command=command,
+        intro=intro,
+        notes=_notes(th),
+        diff_lines=_difference_lines(tests, th),
+        seat_lines=_seat_lines(cells, summaries),
+        tables=_tables(cells, summaries, tests, stats),
+    )
+    chart = _chart_html(interactive_charts(cells, summaries, tests))
+    return Report(_markdown(parts, png_name), _html_page(parts, png, chart), png, summaries, tests)
+
+
+@dataclass
+class _ReportParts:
+    """What the Markdown and the HTML report both show."""
+
+    title: str
+    command: str
+    intro: list[str]
+    notes: list[str]
+    diff_lines: list[str]
+    seat_lines: list[str]
+    tables: dict[str, Any]
+
+
+def _difference_lines(tests: list[dict[str, Any]], th: Thresholds) -> list[str]:
+    """What differs, for a designer: practical differences first, then what is real but small."""
     practical = [t for t in tests if t["verdict"] == "practical"]
     small = [t for t in tests if t["verdict"] == "small"]
     unclear = [t for t in tests if t["verdict"] == "unclear"]
@@ -913,6 +940,11 @@ def report(
             f"threshold): about {need:,} games per cell would settle the hardest of them "
             "(80% power at 0.05 for a change of the threshold's size)."
         )
+    return diff_lines
+
+
+def _seat_lines(cells: list[str], summaries: dict[str, Any]) -> list[str]:
+    """Each cell's most and least favoured seat, and the starting player's win rate."""
     seat_lines = []
     for c in cells:
         s = summaries[c]
@@ -931,6 +963,14 @@ def report(
                 f"{_pp(st['effect'])} pp against 1/{s['players']}"
             )
         seat_lines.append(line + ".")
+    return seat_lines
+
+
+def _tables(
+    cells: list[str], summaries: dict[str, Any], tests: list[dict[str, Any]], stats: list[str]
+) -> dict[str, Any]:
+    """The report's tables as (header, rows), by name; "end_note" and "crank" (the stat names
+    per crank, empty when the game has no crank) beside them."""
     cell_header = [
         "cell",
         "games",
@@ -1039,6 +1079,19 @@ def report(
         ]
         for t in tests
     ]
+    return {
+        "seat": (seat_header, seat_rows),
+        "cell": (cell_header, cell_rows),
+        "end": (end_header, end_rows),
+        "end_note": end_note,
+        "stat": (stat_header, stat_rows),
+        "crank": crank,
+        "crank_table": (crank_header, crank_rows),
+        "test": (test_header, test_rows),
+    }
+
+
+def _notes(th: Thresholds) -> list[str]:
     notes = [
         "Seat effects: each seat's win rate minus 1/players, in percentage points, with its 95% Wilson "
         "interval (statsmodels); 'p (seats equal)' is a chi-square test (scipy) that every seat wins "
@@ -1060,6 +1113,19 @@ def report(
         "decisions (chance outcomes not counted). The rows behind the report (one per game) are "
         "rows.parquet beside it (examples/explore_rows.ipynb reads them with DuckDB)."
     ]
+    return notes
+
+
+def _markdown(r: _ReportParts, png_name: str) -> str:
+    title, intro, command, notes = r.title, r.intro, r.command, r.notes
+    diff_lines, seat_lines, t = r.diff_lines, r.seat_lines, r.tables
+    seat_header, seat_rows = t["seat"]
+    cell_header, cell_rows = t["cell"]
+    end_header, end_rows = t["end"]
+    end_note, crank = t["end_note"], t["crank"]
+    crank_header, crank_rows = t["crank_table"]
+    stat_header, stat_rows = t["stat"]
+    test_header, test_rows = t["test"]
     md = [f"# {title}", "", *intro, "", f"    {command}", "", *notes, "", f"![plots]({png_name})", ""]
     md += [
         "Open report.html for the same figures interactively (hover for values, click a cell in a legend).",
@@ -1073,8 +1139,20 @@ def report(
         md += ["## Jams per crank", "", *_md_table(crank_header, crank_rows), ""]
     md += ["## The game's own statistics (mean per game)", "", *_md_table(stat_header, stat_rows), ""]
     md += ["## Every comparison", "", *_md_table(test_header, test_rows), ""]
+    return "\n".join(md)
+
+
+def _html_page(r: _ReportParts, png: bytes, chart: str) -> str:
+    title, intro, command, notes = r.title, r.intro, r.command, r.notes
+    diff_lines, seat_lines, t = r.diff_lines, r.seat_lines, r.tables
+    seat_header, seat_rows = t["seat"]
+    cell_header, cell_rows = t["cell"]
+    end_header, end_rows = t["end"]
+    end_note, crank = t["end_note"], t["crank"]
+    crank_header, crank_rows = t["crank_table"]
+    stat_header, stat_rows = t["stat"]
+    test_header, test_rows = t["test"]
     b64 = base64.b64encode(png).decode()
-    chart = _chart_html(interactive_charts(cells, summaries, tests))
     # Altair's page: its head (styles, the inlined Vega scripts) and its body (the chart's div and
     # the call that draws it). The scripts themselves contain "<body>": the real tags are the last.
     body_start = chart.rfind("<body>")
@@ -1113,4 +1191,4 @@ def report(
         "<h2>Every comparison</h2>" + _html_table(test_header, test_rows),
         "</body></html>",
     ]
-    return Report("\n".join(md), "\n".join(h), png, summaries, tests)
+    return "\n".join(h)
