@@ -971,6 +971,34 @@ def _tables(
 ) -> dict[str, Any]:
     """The report's tables as (header, rows), by name; "end_note" and "crank" (the stat names
     per crank, empty when the game has no crank) beside them."""
+    cell_header, cell_rows = _cell_table(cells, summaries)
+    seat_header, seat_rows = _seat_table(cells, summaries)
+    test_header, test_rows = _test_table(tests)
+    endings = sorted({e for s in summaries.values() for e in s["endings"]})
+    end_header = ["cell", *endings]
+    end_rows = [
+        [c, *[f"{summaries[c]['endings'].get(e, 0) / summaries[c]['games']:.1%}" for e in endings]]
+        for c in cells
+    ]
+    end_note = [f"Every game ends the same way ({endings[0]}): no plot for it."] if len(endings) == 1 else []
+    stat_header = ["cell", *stats]
+    stat_rows = [[c, *[summaries[c]["stats"][s] for s in stats]] for c in cells]
+    crank = sorted({k for s in summaries.values() for k in s["per_crank"]}, key=lambda k: (k != "jams", k))
+    crank_header = ["cell", *crank]
+    crank_rows = [[c, *[f"{summaries[c]['per_crank'][k]['rate']:.2%}" for k in crank]] for c in cells]
+    return {
+        "seat": (seat_header, seat_rows),
+        "cell": (cell_header, cell_rows),
+        "end": (end_header, end_rows),
+        "end_note": end_note,
+        "stat": (stat_header, stat_rows),
+        "crank": crank,
+        "crank_table": (crank_header, crank_rows),
+        "test": (test_header, test_rows),
+    }
+
+
+def _cell_table(cells: list[str], summaries: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     cell_header = [
         "cell",
         "games",
@@ -1001,6 +1029,10 @@ def _tables(
                 s["truncated"],
             ]
         )
+    return cell_header, cell_rows
+
+
+def _seat_table(cells: list[str], summaries: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     seat_header = ["cell", "seat", "wins", "win rate", "minus 1/players (pp) [95%]"]
     seat_rows = []
     for c in cells:
@@ -1026,18 +1058,10 @@ def _tables(
                     f"{_pp(st['effect'])} [{_pp(st['effect_lo'])}, {_pp(st['effect_hi'])}]",
                 ]
             )
-    endings = sorted({e for s in summaries.values() for e in s["endings"]})
-    end_header = ["cell", *endings]
-    end_rows = [
-        [c, *[f"{summaries[c]['endings'].get(e, 0) / summaries[c]['games']:.1%}" for e in endings]]
-        for c in cells
-    ]
-    end_note = [f"Every game ends the same way ({endings[0]}): no plot for it."] if len(endings) == 1 else []
-    stat_header = ["cell", *stats]
-    stat_rows = [[c, *[summaries[c]["stats"][s] for s in stats]] for c in cells]
-    crank = sorted({k for s in summaries.values() for k in s["per_crank"]}, key=lambda k: (k != "jams", k))
-    crank_header = ["cell", *crank]
-    crank_rows = [[c, *[f"{summaries[c]['per_crank'][k]['rate']:.2%}" for k in crank]] for c in cells]
+    return seat_header, seat_rows
+
+
+def _test_table(tests: list[dict[str, Any]]) -> tuple[list[str], list[list[Any]]]:
     test_header = [
         "baseline",
         "cell",
@@ -1079,16 +1103,7 @@ def _tables(
         ]
         for t in tests
     ]
-    return {
-        "seat": (seat_header, seat_rows),
-        "cell": (cell_header, cell_rows),
-        "end": (end_header, end_rows),
-        "end_note": end_note,
-        "stat": (stat_header, stat_rows),
-        "crank": crank,
-        "crank_table": (crank_header, crank_rows),
-        "test": (test_header, test_rows),
-    }
+    return test_header, test_rows
 
 
 def _notes(th: Thresholds) -> list[str]:
