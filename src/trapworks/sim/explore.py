@@ -546,9 +546,45 @@ def plot(
     colours = plt.get_cmap("tab10" if len(cells) <= 10 else "tab20")(np.arange(len(cells)) % 20)
     y = np.arange(len(cells))[::-1]
     r = 0
+    common = (cells, summaries, y, labels, colours)
     # Seat effects.
     ax = fig.add_subplot(grid[r, :])
     r += 1
+    _plot_seats(ax, *common)
+    if starters:
+        ax = fig.add_subplot(grid[r, :])
+        r += 1
+        _plot_starter(ax, *common)
+    # Length histograms.
+    ax = fig.add_subplot(grid[r, :])
+    r += 1
+    _plot_lengths(ax, *common)
+    if len(endings) > 1:
+        ax = fig.add_subplot(grid[r, :])
+        r += 1
+        _plot_endings(ax, *common, endings)
+    if crank:
+        ax = fig.add_subplot(grid[r, :])
+        r += 1
+        _plot_crank(ax, *common, crank)
+    for k, c in enumerate(shown):
+        ax = fig.add_subplot(grid[r + k // 2, k % 2])
+        means = np.array([summaries[label]["stats"][c] for label in cells])
+        ci = np.array([summaries[label]["stats_ci"][c] for label in cells])
+        ax.errorbar(means, y, xerr=[means - ci[:, 0], ci[:, 1] - means], fmt="o", color="black", capsize=2)
+        ax.scatter(means, y, c=colours[: len(cells)], zorder=3)
+        ax.set_yticks(y, labels, fontsize=7)
+        ax.set_title(f"{c} per game (mean, 95% interval)", fontsize=9)
+    fig.suptitle(title)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _plot_seats(
+    ax: Any, cells: list[str], summaries: dict[str, dict[str, Any]], y: Any, labels: list[str], colours: Any
+) -> None:
     max_p = max(s["players"] for s in summaries.values())
     width = 0.8 / max_p
     for i, label in enumerate(cells):
@@ -577,27 +613,31 @@ def plot(
     ax.set_yticks(y, labels, fontsize=8)
     ax.set_xlabel("win rate minus 1/players, percentage points (95% Wilson interval); number: the seat")
     ax.set_title("Seat effects: which seat is favoured, and by how much")
-    if starters:
-        ax = fig.add_subplot(grid[r, :])
-        r += 1
-        for i, label in enumerate(cells):
-            st = summaries[label]["starter"]
-            e = 100 * st["effect"]
-            ax.errorbar(
-                e,
-                y[i],
-                xerr=[[e - 100 * st["effect_lo"]], [100 * st["effect_hi"] - e]],
-                fmt="o",
-                color=colours[i],
-                capsize=3,
-            )
-        ax.axvline(0, color="grey", linestyle=":")
-        ax.set_yticks(y, labels, fontsize=8)
-        ax.set_xlabel("starting player's win rate minus 1/players, percentage points (95% Wilson interval)")
-        ax.set_title("First-player advantage")
-    # Length histograms.
-    ax = fig.add_subplot(grid[r, :])
-    r += 1
+
+
+def _plot_starter(
+    ax: Any, cells: list[str], summaries: dict[str, dict[str, Any]], y: Any, labels: list[str], colours: Any
+) -> None:
+    for i, label in enumerate(cells):
+        st = summaries[label]["starter"]
+        e = 100 * st["effect"]
+        ax.errorbar(
+            e,
+            y[i],
+            xerr=[[e - 100 * st["effect_lo"]], [100 * st["effect_hi"] - e]],
+            fmt="o",
+            color=colours[i],
+            capsize=3,
+        )
+    ax.axvline(0, color="grey", linestyle=":")
+    ax.set_yticks(y, labels, fontsize=8)
+    ax.set_xlabel("starting player's win rate minus 1/players, percentage points (95% Wilson interval)")
+    ax.set_title("First-player advantage")
+
+
+def _plot_lengths(
+    ax: Any, cells: list[str], summaries: dict[str, dict[str, Any]], y: Any, labels: list[str], colours: Any
+) -> None:
     width = length_bin(summaries)
     for i, label in enumerate(cells):
         starts, share = binned_lengths(summaries[label], width)
@@ -607,51 +647,59 @@ def plot(
     ax.set_ylim(bottom=0)
     ax.set_title("Game length")
     ax.legend(fontsize=7, ncol=2 if len(cells) > 4 else 1, loc="upper right")
-    if len(endings) > 1:
-        ax = fig.add_subplot(grid[r, :])
-        r += 1
-        left = np.zeros(len(cells))
-        ecol = plt.get_cmap("Set2")(np.arange(len(endings)) % 8)
-        for j, e in enumerate(endings):
-            share = np.array([summaries[c]["endings"].get(e, 0) / summaries[c]["games"] for c in cells])
-            ax.barh(y, 100 * share, left=left, color=ecol[j], label=e, edgecolor="white")
-            left += 100 * share
-        ax.set_yticks(y, labels, fontsize=8)
-        ax.set_xlim(0, 100)
-        ax.set_xlabel("% of games")
-        ax.set_title("How games end")
-        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.25), ncol=min(len(endings), 6))
-    if crank:
-        ax = fig.add_subplot(grid[r, :])
-        r += 1
-        h = 0.8 / len(cells)
-        yk = np.arange(len(crank))[::-1]
-        for i, label in enumerate(cells):
-            pc_ = summaries[label]["per_crank"]
-            vals = np.array([100 * pc_[k]["rate"] for k in crank])
-            lo = np.array([100 * pc_[k]["lo"] for k in crank])
-            hi = np.array([100 * pc_[k]["hi"] for k in crank])
-            yy = yk + (len(cells) - 1 - i - (len(cells) - 1) / 2) * h
-            ax.barh(yy, vals, height=h * 0.9, color=colours[i], label=label)
-            ax.errorbar(vals, yy, xerr=[vals - lo, hi - vals], fmt="none", ecolor="black", elinewidth=0.6)
-        ax.set_yticks(yk, crank, fontsize=7)
-        ax.set_xlim(left=0)
-        ax.set_xlabel("% of cranks that jam (95% Wilson interval)")
-        ax.set_title("Jams per crank, by stage")
-        ax.legend(fontsize=7, loc="lower right")
-    for k, c in enumerate(shown):
-        ax = fig.add_subplot(grid[r + k // 2, k % 2])
-        means = np.array([summaries[label]["stats"][c] for label in cells])
-        ci = np.array([summaries[label]["stats_ci"][c] for label in cells])
-        ax.errorbar(means, y, xerr=[means - ci[:, 0], ci[:, 1] - means], fmt="o", color="black", capsize=2)
-        ax.scatter(means, y, c=colours[: len(cells)], zorder=3)
-        ax.set_yticks(y, labels, fontsize=7)
-        ax.set_title(f"{c} per game (mean, 95% interval)", fontsize=9)
-    fig.suptitle(title)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
-    plt.close(fig)
-    return buf.getvalue()
+
+
+def _plot_endings(
+    ax: Any,
+    cells: list[str],
+    summaries: dict[str, dict[str, Any]],
+    y: Any,
+    labels: list[str],
+    colours: Any,
+    endings: list[str],
+) -> None:
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    left = np.zeros(len(cells))
+    ecol = plt.get_cmap("Set2")(np.arange(len(endings)) % 8)
+    for j, e in enumerate(endings):
+        share = np.array([summaries[c]["endings"].get(e, 0) / summaries[c]["games"] for c in cells])
+        ax.barh(y, 100 * share, left=left, color=ecol[j], label=e, edgecolor="white")
+        left += 100 * share
+    ax.set_yticks(y, labels, fontsize=8)
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("% of games")
+    ax.set_title("How games end")
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.25), ncol=min(len(endings), 6))
+
+
+def _plot_crank(
+    ax: Any,
+    cells: list[str],
+    summaries: dict[str, dict[str, Any]],
+    y: Any,
+    labels: list[str],
+    colours: Any,
+    crank: list[str],
+) -> None:
+    import numpy as np
+
+    h = 0.8 / len(cells)
+    yk = np.arange(len(crank))[::-1]
+    for i, label in enumerate(cells):
+        pc_ = summaries[label]["per_crank"]
+        vals = np.array([100 * pc_[k]["rate"] for k in crank])
+        lo = np.array([100 * pc_[k]["lo"] for k in crank])
+        hi = np.array([100 * pc_[k]["hi"] for k in crank])
+        yy = yk + (len(cells) - 1 - i - (len(cells) - 1) / 2) * h
+        ax.barh(yy, vals, height=h * 0.9, color=colours[i], label=label)
+        ax.errorbar(vals, yy, xerr=[vals - lo, hi - vals], fmt="none", ecolor="black", elinewidth=0.6)
+    ax.set_yticks(yk, crank, fontsize=7)
+    ax.set_xlim(left=0)
+    ax.set_xlabel("% of cranks that jam (95% Wilson interval)")
+    ax.set_title("Jams per crank, by stage")
+    ax.legend(fontsize=7, loc="lower right")
 
 
 def interactive_charts(
@@ -971,6 +1019,34 @@ def _tables(
 ) -> dict[str, Any]:
     """The report's tables as (header, rows), by name; "end_note" and "crank" (the stat names
     per crank, empty when the game has no crank) beside them."""
+    cell_header, cell_rows = _cell_table(cells, summaries)
+    seat_header, seat_rows = _seat_table(cells, summaries)
+    test_header, test_rows = _test_table(tests)
+    endings = sorted({e for s in summaries.values() for e in s["endings"]})
+    end_header = ["cell", *endings]
+    end_rows = [
+        [c, *[f"{summaries[c]['endings'].get(e, 0) / summaries[c]['games']:.1%}" for e in endings]]
+        for c in cells
+    ]
+    end_note = [f"Every game ends the same way ({endings[0]}): no plot for it."] if len(endings) == 1 else []
+    stat_header = ["cell", *stats]
+    stat_rows = [[c, *[summaries[c]["stats"][s] for s in stats]] for c in cells]
+    crank = sorted({k for s in summaries.values() for k in s["per_crank"]}, key=lambda k: (k != "jams", k))
+    crank_header = ["cell", *crank]
+    crank_rows = [[c, *[f"{summaries[c]['per_crank'][k]['rate']:.2%}" for k in crank]] for c in cells]
+    return {
+        "seat": (seat_header, seat_rows),
+        "cell": (cell_header, cell_rows),
+        "end": (end_header, end_rows),
+        "end_note": end_note,
+        "stat": (stat_header, stat_rows),
+        "crank": crank,
+        "crank_table": (crank_header, crank_rows),
+        "test": (test_header, test_rows),
+    }
+
+
+def _cell_table(cells: list[str], summaries: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     cell_header = [
         "cell",
         "games",
@@ -1001,6 +1077,10 @@ def _tables(
                 s["truncated"],
             ]
         )
+    return cell_header, cell_rows
+
+
+def _seat_table(cells: list[str], summaries: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     seat_header = ["cell", "seat", "wins", "win rate", "minus 1/players (pp) [95%]"]
     seat_rows = []
     for c in cells:
@@ -1026,18 +1106,10 @@ def _tables(
                     f"{_pp(st['effect'])} [{_pp(st['effect_lo'])}, {_pp(st['effect_hi'])}]",
                 ]
             )
-    endings = sorted({e for s in summaries.values() for e in s["endings"]})
-    end_header = ["cell", *endings]
-    end_rows = [
-        [c, *[f"{summaries[c]['endings'].get(e, 0) / summaries[c]['games']:.1%}" for e in endings]]
-        for c in cells
-    ]
-    end_note = [f"Every game ends the same way ({endings[0]}): no plot for it."] if len(endings) == 1 else []
-    stat_header = ["cell", *stats]
-    stat_rows = [[c, *[summaries[c]["stats"][s] for s in stats]] for c in cells]
-    crank = sorted({k for s in summaries.values() for k in s["per_crank"]}, key=lambda k: (k != "jams", k))
-    crank_header = ["cell", *crank]
-    crank_rows = [[c, *[f"{summaries[c]['per_crank'][k]['rate']:.2%}" for k in crank]] for c in cells]
+    return seat_header, seat_rows
+
+
+def _test_table(tests: list[dict[str, Any]]) -> tuple[list[str], list[list[Any]]]:
     test_header = [
         "baseline",
         "cell",
@@ -1079,16 +1151,7 @@ def _tables(
         ]
         for t in tests
     ]
-    return {
-        "seat": (seat_header, seat_rows),
-        "cell": (cell_header, cell_rows),
-        "end": (end_header, end_rows),
-        "end_note": end_note,
-        "stat": (stat_header, stat_rows),
-        "crank": crank,
-        "crank_table": (crank_header, crank_rows),
-        "test": (test_header, test_rows),
-    }
+    return test_header, test_rows
 
 
 def _notes(th: Thresholds) -> list[str]:
