@@ -708,9 +708,22 @@ def interactive_charts(
     """The report's figures as one Vega-Lite (Altair) chart: hover for the numbers, click a cell
     in the legend to pick it out."""
     import altair as alt
-    import pandas as pd
 
     colour = alt.Color("cell:N", sort=cells, legend=alt.Legend(title="cell (click to pick)", labelLimit=400))
+    charts = [_seat_chart(cells, summaries, colour), _length_chart(cells, summaries, colour)]
+    endings = _endings_chart(cells, summaries)
+    if endings is not None:
+        charts.append(endings)
+    differences = _differences_chart(cells, tests)
+    if differences is not None:
+        charts.append(differences)
+    return alt.vconcat(*charts).resolve_scale(color="independent")
+
+
+def _seat_chart(cells: list[str], summaries: dict[str, dict[str, Any]], colour: Any) -> Any:
+    import altair as alt
+    import pandas as pd
+
     pick = alt.selection_point(fields=["cell"], bind="legend", name="pick_seats")
     opacity = alt.condition(pick, alt.value(1.0), alt.value(0.15))
     seats = pd.DataFrame(
@@ -754,6 +767,13 @@ def interactive_charts(
         .add_params(pick)
         .properties(title="Seat effects", width=700)
     )
+    return seat_chart
+
+
+def _length_chart(cells: list[str], summaries: dict[str, dict[str, Any]], colour: Any) -> Any:
+    import altair as alt
+    import pandas as pd
+
     pick = alt.selection_point(fields=["cell"], bind="legend", name="pick_lengths")
     opacity = alt.condition(pick, alt.value(1.0), alt.value(0.15))
     width = length_bin(summaries)
@@ -777,7 +797,13 @@ def interactive_charts(
         .add_params(pick)
         .properties(title="Game length", width=700)
     )
-    charts = [seat_chart, length_chart]
+    return length_chart
+
+
+def _endings_chart(cells: list[str], summaries: dict[str, dict[str, Any]]) -> Any:
+    import altair as alt
+    import pandas as pd
+
     endings = pd.DataFrame(
         [
             {"cell": c, "ending": e, "share": 100 * k / summaries[c]["games"], "games": k}
@@ -785,18 +811,25 @@ def interactive_charts(
             for e, k in summaries[c]["endings"].items()
         ]
     )
-    if endings["ending"].nunique() > 1:
-        charts.append(
-            alt.Chart(endings)
-            .mark_bar()
-            .encode(
-                y=alt.Y("cell:N", sort=cells, axis=alt.Axis(labelLimit=400)),
-                x=alt.X("share:Q", title="% of games", stack="zero"),
-                color=alt.Color("ending:N"),
-                tooltip=["cell", "ending", alt.Tooltip("share:Q", format=".2f"), "games"],
-            )
-            .properties(title="How games end", width=700)
+    if endings["ending"].nunique() <= 1:
+        return None
+    return (
+        alt.Chart(endings)
+        .mark_bar()
+        .encode(
+            y=alt.Y("cell:N", sort=cells, axis=alt.Axis(labelLimit=400)),
+            x=alt.X("share:Q", title="% of games", stack="zero"),
+            color=alt.Color("ending:N"),
+            tooltip=["cell", "ending", alt.Tooltip("share:Q", format=".2f"), "games"],
         )
+        .properties(title="How games end", width=700)
+    )
+
+
+def _differences_chart(cells: list[str], tests: list[dict[str, Any]]) -> Any:
+    import altair as alt
+    import pandas as pd
+
     diffs = pd.DataFrame(
         [
             {
@@ -810,37 +843,35 @@ def interactive_charts(
             if t["unit"] == "pp"
         ]
     )
-    if len(diffs):
-        metric_pick = alt.selection_point(fields=["verdict"], bind="legend", name="pick_verdicts")
-        b = alt.Chart(diffs).encode(
-            y=alt.Y("metric:N", axis=alt.Axis(labelLimit=300)),
-            yOffset=alt.YOffset("cell:N", sort=cells),
-            color=alt.Color(
-                "verdict:N", scale=alt.Scale(domain=["practical", "small", "negligible", "unclear"])
-            ),
-            opacity=alt.condition(metric_pick, alt.value(1.0), alt.value(0.15)),
-            tooltip=[
-                "cell",
-                "metric",
-                alt.Tooltip("diff:Q", format="+.2f"),
-                alt.Tooltip("lo:Q", format="+.2f"),
-                alt.Tooltip("hi:Q", format="+.2f"),
-                "verdict",
-                alt.Tooltip("p_holm:Q", format=".2g"),
-                "test",
-            ],
-        )
-        charts.append(
-            (
-                b.mark_rule().encode(
-                    x=alt.X("lo:Q", title="difference from the baseline (pp, 95% interval)"), x2="hi:Q"
-                )
-                + b.mark_point(filled=True).encode(x="diff:Q")
+    if not len(diffs):
+        return None
+    metric_pick = alt.selection_point(fields=["verdict"], bind="legend", name="pick_verdicts")
+    b = alt.Chart(diffs).encode(
+        y=alt.Y("metric:N", axis=alt.Axis(labelLimit=300)),
+        yOffset=alt.YOffset("cell:N", sort=cells),
+        color=alt.Color("verdict:N", scale=alt.Scale(domain=["practical", "small", "negligible", "unclear"])),
+        opacity=alt.condition(metric_pick, alt.value(1.0), alt.value(0.15)),
+        tooltip=[
+            "cell",
+            "metric",
+            alt.Tooltip("diff:Q", format="+.2f"),
+            alt.Tooltip("lo:Q", format="+.2f"),
+            alt.Tooltip("hi:Q", format="+.2f"),
+            "verdict",
+            alt.Tooltip("p_holm:Q", format=".2g"),
+            "test",
+        ],
+    )
+    return (
+        (
+            b.mark_rule().encode(
+                x=alt.X("lo:Q", title="difference from the baseline (pp, 95% interval)"), x2="hi:Q"
             )
-            .add_params(metric_pick)
-            .properties(title="Differences in rates against the baseline cell", width=700)
+            + b.mark_point(filled=True).encode(x="diff:Q")
         )
-    return alt.vconcat(*charts).resolve_scale(color="independent")
+        .add_params(metric_pick)
+        .properties(title="Differences in rates against the baseline cell", width=700)
+    )
 
 
 def _chart_html(chart: Any) -> str:
