@@ -51,14 +51,20 @@ fi
 .venv/bin/python -m pip install -q --upgrade pip setuptools  # the venv's own are old (pip 23, setuptools 65)
 .venv/bin/python -m pip install -q -e ".[test,postgres]"
 
-# Lint, format and types first: any finding fails the run before the tests start.
-echo "ruff check, ruff format --check, mypy..."
-.venv/bin/ruff check src tests bench
-.venv/bin/ruff format --check src tests bench
-.venv/bin/mypy
-echo "tsc --checkJs --noEmit, eslint (the web front end)..."
-(cd tests/web/lint && node_modules/.bin/tsc --checkJs --noEmit -p tsconfig.json)
-tests/web/lint/node_modules/.bin/eslint --config tests/web/lint/eslint.config.mjs src/trapworks/web/static
+# Lint, format and types: ruff, mypy, tsc --checkJs, ESLint. Any finding fails the run. With pytest
+# arguments they run first, as before; for the whole suite they run beside the first two lanes
+# (which mostly wait on Chromium and sockets at their start), and the run fails at the end if they
+# found anything: the suite's wall time is its CPU time on two cores, and lint had those cores to
+# itself for a minute or two before.
+lint() {
+  echo "ruff check, ruff format --check, mypy..."
+  .venv/bin/ruff check src tests bench
+  .venv/bin/ruff format --check src tests bench
+  .venv/bin/mypy
+  echo "tsc --checkJs --noEmit, eslint (the web front end)..."
+  (cd tests/web/lint && node_modules/.bin/tsc --checkJs --noEmit -p tsconfig.json)
+  tests/web/lint/node_modules/.bin/eslint --config tests/web/lint/eslint.config.mjs src/trapworks/web/static
+}
 # With arguments: pytest with them, as asked. Without: the whole suite as four pytest processes
 # at once, each a lane that writes its own report, shown when all are done:
 #   browser the browser tests (tests/web/*browser*.py): mostly waits on Chromium and the server;
@@ -77,11 +83,14 @@ tests/web/lint/node_modules/.bin/eslint --config tests/web/lint/eslint.config.mj
 # For daily work the fast lane (`pytest -m "not slow" --ignore=tests/web`, README) leaves the
 # exhaustive checks and the server out.
 if [ $# -gt 0 ]; then
+  lint
   exec .venv/bin/python -m pytest "$@"
 fi
 heavy=(tests/booby_trap/test_at_rest.py tests/dead_end_drive/test_dd_batch.py tests/research/test_vector_env*.py)
 browser=(tests/web/*browser*.py)
 logs=$(mktemp -d)
+(set -e; lint) > "$logs/lint.log" 2>&1 &
+lint_pid=$!
 # A real browser against a real server on a loaded machine: a test that fails on a timeout is run
 # once more, as Playwright's own CI set-up does (retries), and every such rerun is listed in the
 # summary ("RERUN"), so a flaky test is seen and fixed rather than hidden. Any other failure fails.
@@ -117,7 +126,7 @@ for game in mouse-trap dead-end-drive; do
   warm+=($!)
 done
 for pid in "${warm[@]}"; do
-  wait "$pid" || { cat "$logs"/warm-*.log; kill "${lanes[@]}" 2>/dev/null; exit 1; }
+  wait "$pid" || { cat "$logs"/warm-*.log; kill "${lanes[@]}" "$lint_pid" 2>/dev/null; exit 1; }
 done
 .venv/bin/python -m pytest "${heavy[@]}" --durations=15 > "$logs/heavy.log" 2>&1 &
 lanes+=($!)
@@ -126,7 +135,11 @@ for f in "${heavy[@]}"; do ignore+=(--ignore="$f"); done
 .venv/bin/python -m pytest "${ignore[@]}" --durations=15 > "$logs/rest.log" 2>&1 &
 lanes+=($!)
 status=0
+lint_status=0
+wait "$lint_pid" || lint_status=1
 for lane in "${lanes[@]}"; do wait "$lane" || status=1; done
+echo "=== lint (ruff, mypy, tsc, eslint)"; cat "$logs/lint.log"
+if [ $lint_status -ne 0 ]; then echo "lint FAILED (see above)"; status=1; fi
 echo "=== pytest (the rest: not tests/web, not the heavy lane)"; cat "$logs/rest.log"
 echo "=== pytest ${heavy[*]}"; cat "$logs/heavy.log"
 echo "=== pytest tests/web (the server's tests, no browser)"; cat "$logs/web.log"

@@ -28,3 +28,27 @@ def pytest_configure(config):
         import cpu_report
 
         config.pluginmanager.register(cpu_report, "trapworks_cpu_report")
+
+
+# The fast lane (`pytest -m "not slow" --ignore=tests/web`, README) leaves out what costs minutes:
+# besides the tests marked `slow` one by one, every test that drives Chromium (tests/community has
+# some), the files of scripts/test.sh's heavy lane, and the tests that start a Ray cluster (64 +
+# 23 CPU s in the fast lane, docs/testing.md). The full command runs them all.
+LEFT_OUT_OF_THE_FAST_LANE = (
+    "tests/booby_trap/test_at_rest.py",
+    "tests/dead_end_drive/test_dd_batch.py",
+    "tests/research/test_vector_env",
+    "tests/sim/test_ray.py",
+    "tests/sim/test_ray_no_workers.py",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    import pytest
+
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.slow)
+        elif item.nodeid.startswith(LEFT_OUT_OF_THE_FAST_LANE):
+            item.add_marker(pytest.mark.slow)

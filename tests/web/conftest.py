@@ -8,13 +8,26 @@ from .web_helpers import CHROMIUM, CHROMIUM_ARGS, poll_without_eval, serve_in_th
 
 @pytest.fixture(scope="module")
 def browser():
-    """Debian's headless Chromium driven by Playwright, one per test module."""
+    """Debian's headless Chromium driven by Playwright, one per test module (not one per run:
+    while Playwright's sync API is started its event loop counts as running in this thread, and
+    the next modules' asyncio.run() would fail)."""
     sync_api = pytest.importorskip("playwright.sync_api")
     poll_without_eval()  # the pages forbid eval (their CSP): Playwright must poll without it
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(autouse=True)
+def close_leftover_pages(request):
+    """After a browser test, the contexts it left open (a failed test's, one a test forgot) are
+    closed: the browser lives on for the module's next tests, and those pages would keep running
+    (sockets, clocks, timers) in it, on the same two cores."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("browser").contexts:
+            context.close()
 
 
 @pytest.fixture(scope="module")

@@ -71,17 +71,6 @@ def server(tmp_path_factory):
     s.stop()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        from .web_helpers import CHROMIUM_ARGS, poll_without_eval
-
-        poll_without_eval()
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
 def create(server, game, options=None, clock=None):
     players = {"dead-end-drive": 4}.get(game, 2) if not options else options.get("players", 2)
     seats = [{"kind": "human"}] + [{"kind": "agent", "agent": "easy"}] * (players - 1)
