@@ -81,8 +81,6 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Compare rule variants: seat effects, game length, endings, the game's own statistics."""
         from trapworks.sim.explore import Thresholds, report
-        from trapworks.sim.provenance import provenance
-        from trapworks.sim.rows import stream_join
         from trapworks.sim.runner import engine_used
 
         from .simulate import check_backend, json_mode, run_jobs
@@ -122,15 +120,9 @@ def register(app: typer.Typer) -> None:
             min_change,
             keep_records,
         )
-        meta = provenance({"grid": [c.options for c in grid], "labels": labels}, shlex.join(command))
-        stream_join(done, rows_path, "parquet", meta)  # one cell after another, a row group at a time
-        if keep_records:
-            stream_join([j.records for j in jobs], out / "rows.records.parquet", "parquet", meta)
+        _join_rows(done, jobs, grid, command, rows_path, keep_records)
         shutil.rmtree(cells_dir)
-        load = os.getloadavg()[0]
-        machine = (
-            f" ({os.cpu_count()} CPUs here, load average {load:.1f} at the end)" if backend == "local" else ""
-        ) + f"; {engine_words}"
+        machine = _machine_words(backend, engine_words)
         result = report(
             rows_path,
             labels,
@@ -323,3 +315,25 @@ def _checked_grid(
     if not names:
         fail("--agents: give at least one agent")
     return cls, grid, names
+
+
+def _join_rows(
+    done: list[Any], jobs: list[Any], grid: list[Any], command: list[str], rows_path: Path, keep_records: bool
+) -> None:
+    """The cells' files joined into rows.parquet (one cell after another, a row group at a time),
+    with the grid and the command in its metadata; the records beside it when kept."""
+    from trapworks.sim.provenance import provenance
+    from trapworks.sim.rows import stream_join
+
+    labels = [c.label for c in grid]
+    meta = provenance({"grid": [c.options for c in grid], "labels": labels}, shlex.join(command))
+    stream_join(done, rows_path, "parquet", meta)
+    if keep_records:
+        stream_join([j.records for j in jobs], rows_path.with_name("rows.records.parquet"), "parquet", meta)
+
+
+def _machine_words(backend: str, engine_words: str) -> str:
+    """Where the games ran, for the report's first line."""
+    load = os.getloadavg()[0]
+    here = f" ({os.cpu_count()} CPUs here, load average {load:.1f} at the end)" if backend == "local" else ""
+    return here + f"; {engine_words}"

@@ -294,41 +294,58 @@ def summary_of(path: Path) -> dict[str, Any]:
     }
 
 
+# `simulate`'s options, named here so that the command reads as its list of parameters.
+GAME_ID_ARGUMENT = typer.Argument(..., help="Game id.")
+N_OPTION = typer.Option(1000, "-n", help="Number of games.")
+AGENTS_OPTION = typer.Option(
+    "random", "--agents", "-a", help="Agents per seat, comma-separated (one name: all seats)."
+)
+PLAYERS_OPTION = typer.Option(
+    None, "--players", "-p", help="Number of players, for games that allow several."
+)
+OPTION_OPTION = typer.Option(
+    None, "--option", "-o", help="Game option as key=value (repeatable), e.g. -o rules=advanced."
+)
+SEED_OPTION = typer.Option(0, help="Seed of the whole run (each game's seed comes from it and its index).")
+WORKERS_OPTION = typer.Option(1, "--workers", "-w", help="Worker processes (local) or CPUs (new Ray).")
+ROTATE_OPTION = typer.Option(False, help="Rotate the agents through the seats game by game.")
+MAX_ACTIONS_OPTION = typer.Option(None, help="Stop (truncate) a game after this many actions.")
+OUT_OPTION = typer.Option(
+    None, help="Rows file, .parquet or .csv (default: a .parquet in the data folder's simulations/)."
+)
+FMT_OPTION = typer.Option(None, "--format", help=FORMAT_HELP)
+BACKEND_OPTION = typer.Option("local", help=BACKEND_HELP)
+ADDRESS_OPTION = typer.Option(None, help=ADDRESS_HELP)
+RESUME_OPTION = typer.Option(False, help=RESUME_HELP)
+RETRIES_OPTION = typer.Option(3, help=RETRIES_HELP)
+CHUNK_OPTION = typer.Option(None, help="Games per chunk (default: from -n and --workers).")
+KEEP_RECORDS_OPTION = typer.Option(False, "--keep-records", help=KEEP_RECORDS_HELP)
+AS_JSON_OPTION = typer.Option(False, "--json", help="Print the summary as JSON.")
+
+
 def register(app: typer.Typer) -> None:
     @app.command("simulate")
     def simulate_command(
-        game_id: str = typer.Argument(..., help="Game id."),
-        n: int = typer.Option(1000, "-n", help="Number of games."),
-        agents: str = typer.Option(
-            "random", "--agents", "-a", help="Agents per seat, comma-separated (one name: all seats)."
-        ),
-        players: int | None = typer.Option(
-            None, "--players", "-p", help="Number of players, for games that allow several."
-        ),
-        option: list[str] | None = typer.Option(
-            None, "--option", "-o", help="Game option as key=value (repeatable), e.g. -o rules=advanced."
-        ),
-        seed: int = typer.Option(
-            0, help="Seed of the whole run (each game's seed comes from it and its index)."
-        ),
-        workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (local) or CPUs (new Ray)."),
-        rotate: bool = typer.Option(False, help="Rotate the agents through the seats game by game."),
-        max_actions: int | None = typer.Option(None, help="Stop (truncate) a game after this many actions."),
-        out: Path | None = typer.Option(
-            None, help="Rows file, .parquet or .csv (default: a .parquet in the data folder's simulations/)."
-        ),
-        fmt: str | None = typer.Option(None, "--format", help=FORMAT_HELP),
-        backend: str = typer.Option("local", help=BACKEND_HELP),
-        address: str | None = typer.Option(None, help=ADDRESS_HELP),
-        resume: bool = typer.Option(False, help=RESUME_HELP),
-        retries: int = typer.Option(3, help=RETRIES_HELP),
-        chunk: int | None = typer.Option(None, help="Games per chunk (default: from -n and --workers)."),
-        keep_records: bool = typer.Option(False, "--keep-records", help=KEEP_RECORDS_HELP),
-        as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+        game_id: str = GAME_ID_ARGUMENT,
+        n: int = N_OPTION,
+        agents: str = AGENTS_OPTION,
+        players: int | None = PLAYERS_OPTION,
+        option: list[str] | None = OPTION_OPTION,
+        seed: int = SEED_OPTION,
+        workers: int = WORKERS_OPTION,
+        rotate: bool = ROTATE_OPTION,
+        max_actions: int | None = MAX_ACTIONS_OPTION,
+        out: Path | None = OUT_OPTION,
+        fmt: str | None = FMT_OPTION,
+        backend: str = BACKEND_OPTION,
+        address: str | None = ADDRESS_OPTION,
+        resume: bool = RESUME_OPTION,
+        retries: int = RETRIES_OPTION,
+        chunk: int | None = CHUNK_OPTION,
+        keep_records: bool = KEEP_RECORDS_OPTION,
+        as_json: bool = AS_JSON_OPTION,
     ) -> None:
         """Simulate many games between agents: one row per game (Parquet or CSV) and a summary."""
-        from rich.table import Table
-
         from trapworks.sim.provenance import command_line
         from trapworks.sim.runner import Job, RunSpec, default_chunk_size, uses_batched_engine
 
@@ -361,31 +378,41 @@ def register(app: typer.Typer) -> None:
         if as_json:
             emit_json(data)
             return
-        title = f"{game.title}: {n} games, agents {','.join(names)}" + (" (rotated)" if rotate else "")
-        t = Table(title=title)
-        for col, justify in (("who", "left"), ("games", "right"), ("wins", "right"), ("win rate", "right")):
-            t.add_column(col, justify=justify)  # type: ignore[arg-type]
-        games = data["games"]
-        for seat, wins in enumerate(data["seat_wins"]):
-            t.add_row(f"seat {seat + 1}", str(games), str(wins), f"{wins / games:.1%}")
-        for name in sorted(data["agent_games"]):
-            wins, g = data["agent_wins"][name], data["agent_games"][name]
-            t.add_row(f"agent {name}", str(g), str(wins), f"{wins / g:.1%}")
-        t.add_row("truncated", str(games), str(data["truncated"]), f"{data['truncated'] / games:.1%}")
-        console.print(t)
-        console.print(
-            f"Game length (decisions): mean {data['length_mean']:.1f}, median {data['length_median']:g}, "
-            f"min {data['length_min']}, max {data['length_max']}",
-            markup=False,
-        )
-        endings = ", ".join(f"{k} {v}" for k, v in data["endings"].items())
-        console.print(f"How games ended: {endings}", markup=False)
-        console.print(
-            "Engine: the game's batched engine (compiled; every game of the run)"
-            if data["engine"] == "batched"
-            else "Engine: the kernel, one game at a time",
-            markup=False,
-        )
+        _print_summary(game.title, n, names, rotate, data)
         console.print(f"Rows: {path}", markup=False)
         if keep_records:
             console.print(f"Records: {job.records} (trapworks replay {path} --seed SEED)", markup=False)
+
+
+def _print_summary(title: str, n: int, names: list[str], rotate: bool, data: dict[str, Any]) -> None:
+    """The run's summary as a table: wins by seat and by agent, lengths, endings, the engine."""
+    from rich.table import Table
+
+    from . import console
+
+    game_title = title
+    title = f"{game_title}: {n} games, agents {','.join(names)}" + (" (rotated)" if rotate else "")
+    t = Table(title=title)
+    for col, justify in (("who", "left"), ("games", "right"), ("wins", "right"), ("win rate", "right")):
+        t.add_column(col, justify=justify)  # type: ignore[arg-type]
+    games = data["games"]
+    for seat, wins in enumerate(data["seat_wins"]):
+        t.add_row(f"seat {seat + 1}", str(games), str(wins), f"{wins / games:.1%}")
+    for name in sorted(data["agent_games"]):
+        wins, g = data["agent_wins"][name], data["agent_games"][name]
+        t.add_row(f"agent {name}", str(g), str(wins), f"{wins / g:.1%}")
+    t.add_row("truncated", str(games), str(data["truncated"]), f"{data['truncated'] / games:.1%}")
+    console.print(t)
+    console.print(
+        f"Game length (decisions): mean {data['length_mean']:.1f}, median {data['length_median']:g}, "
+        f"min {data['length_min']}, max {data['length_max']}",
+        markup=False,
+    )
+    endings = ", ".join(f"{k} {v}" for k, v in data["endings"].items())
+    console.print(f"How games ended: {endings}", markup=False)
+    console.print(
+        "Engine: the game's batched engine (compiled; every game of the run)"
+        if data["engine"] == "batched"
+        else "Engine: the kernel, one game at a time",
+        markup=False,
+    )

@@ -209,6 +209,34 @@ def _mean_ci(x: Any, counts: bool) -> tuple[float, float, float]:
     return m, max(0.0, lo) if counts else lo, m + half
 
 
+def _starter_wins(rows: Rows, label: str, won: dict[int, Any], players: int) -> dict[str, Any] | None:
+    """How often the seat that made the first decision won (None when rows do not say who)."""
+    import numpy as np
+
+    starter = None
+    if "first_seat" in rows.names:
+        first = rows.col(label, "first_seat")
+        ok = ~np.isnan(first.astype(float))
+        if ok.any():
+            idx = first[ok].astype(int) - 1
+            stack = np.stack([won[k][ok] for k in range(1, players + 1)], axis=1)
+            wins = int(stack[np.arange(len(idx)), idx].sum())
+            m = int(ok.sum())
+            lo, hi = wilson(wins, m)
+            starter = {
+                "games": m,
+                "wins": wins,
+                "rate": wins / m,
+                "lo": lo,
+                "hi": hi,
+                "effect": wins / m - 1 / players,
+                "effect_lo": lo - 1 / players,
+                "effect_hi": hi - 1 / players,
+                "by_seat": {int(s) + 1: int((idx == s).sum()) for s in range(players)},
+            }
+    return starter
+
+
 def cell_summary(rows: Rows, label: str, stats: Sequence[str] | None = None) -> dict[str, Any]:
     import numpy as np
 
@@ -232,27 +260,7 @@ def cell_summary(rows: Rows, label: str, stats: Sequence[str] | None = None) -> 
                 "effect_hi": hi - fair,
             }
         )
-    starter = None
-    if "first_seat" in rows.names:
-        first = rows.col(label, "first_seat")
-        ok = ~np.isnan(first.astype(float))
-        if ok.any():
-            idx = first[ok].astype(int) - 1
-            stack = np.stack([won[k][ok] for k in range(1, players + 1)], axis=1)
-            wins = int(stack[np.arange(len(idx)), idx].sum())
-            m = int(ok.sum())
-            lo, hi = wilson(wins, m)
-            starter = {
-                "games": m,
-                "wins": wins,
-                "rate": wins / m,
-                "lo": lo,
-                "hi": hi,
-                "effect": wins / m - 1 / players,
-                "effect_lo": lo - 1 / players,
-                "effect_hi": hi - 1 / players,
-                "by_seat": {int(s) + 1: int((idx == s).sum()) for s in range(players)},
-            }
+    starter = _starter_wins(rows, label, won, players)
     del won
     lengths = rows.col(label, "length").astype(float)
     agents = set()
@@ -296,6 +304,66 @@ def cell_summary(rows: Rows, label: str, stats: Sequence[str] | None = None) -> 
 
 
 # --- comparisons ------------------------------------------------------------------------------
+def _cell_tests(
+    rows: Rows,
+    b: str,
+    c: str,
+    summaries: dict[str, dict[str, Any]],
+    stats: Sequence[str],
+    th: Thresholds,
+) -> list[dict[str, Any]]:
+    """Cell c against its baseline b: seats, the starting player, jams per crank, length, endings
+    and every statistic (each test one row, before the Holm adjustment)."""
+    out: list[dict[str, Any]] = []
+    players = summaries[c]["players"]
+    sb, sc = summaries[b], summaries[c]
+    nb, nc = sb["games"], sc["games"]
+    for k in range(players):
+        kb, kc = sb["seats"][k]["wins"], sc["seats"][k]["wins"]
+        out.append(_rate_row(b, c, f"seat {k + 1} win rate", kb, nb, kc, nc, th))
+    if sb["starter"] and sc["starter"]:
+        x, y = sb["starter"], sc["starter"]
+        out.append(
+            _rate_row(b, c, "starting player's win rate", x["wins"], x["games"], y["wins"], y["games"], th)
+        )
+    for key, per in sc["per_crank"].items():
+        x = sb["per_crank"].get(key)
+        if x:
+            out.append(
+                _rate_row(b, c, f"{key} per crank", x["count"], x["cranks"], per["count"], per["cranks"], th)
+            )
+    la, lb = rows.col(b, "length").astype(float), rows.col(c, "length").astype(float)
+    out.append(_mean_row(b, c, "length (decisions)", la, lb, th))
+    out.append(_rank_row(b, c, "length (decisions)", la, lb, th))
+    endings = sorted(set(sb["endings"]) | set(sc["endings"]))
+    if len(endings) > 1:
+        table = [[s["endings"].get(e, 0) for e in endings] for s in (sb, sc)]
+        v = cramers_v(table)
+        out.append(
+            _row(
+                b,
+                c,
+                "how games end",
+                None,
+                None,
+                v,
+                None,
+                None,
+                "Cramér's V",
+                contingency(table),
+                "chi-square",
+                effect="Cramér's V",
+            )
+        )
+    for col in stats:
+        if col in sc["per_crank"]:
+            continue  # compared per crank above (a count per game mixes in the game's length)
+        xa, xb = rows.col(b, col).astype(float), rows.col(c, col).astype(float)
+        out.append(_mean_row(b, c, col, xa, xb, th))
+        out.append(_rank_row(b, c, col, xa, xb, th))
+    return out
+
+
 def comparisons(
     rows: Rows | Any,
     cells: list[str],
@@ -316,56 +384,7 @@ def comparisons(
         if players not in baseline:
             baseline[players] = label
             continue
-        b, c = baseline[players], label
-        sb, sc = summaries[b], summaries[c]
-        nb, nc = sb["games"], sc["games"]
-        for k in range(players):
-            kb, kc = sb["seats"][k]["wins"], sc["seats"][k]["wins"]
-            out.append(_rate_row(b, c, f"seat {k + 1} win rate", kb, nb, kc, nc, th))
-        if sb["starter"] and sc["starter"]:
-            x, y = sb["starter"], sc["starter"]
-            out.append(
-                _rate_row(
-                    b, c, "starting player's win rate", x["wins"], x["games"], y["wins"], y["games"], th
-                )
-            )
-        for key, per in sc["per_crank"].items():
-            x = sb["per_crank"].get(key)
-            if x:
-                out.append(
-                    _rate_row(
-                        b, c, f"{key} per crank", x["count"], x["cranks"], per["count"], per["cranks"], th
-                    )
-                )
-        la, lb = rows.col(b, "length").astype(float), rows.col(c, "length").astype(float)
-        out.append(_mean_row(b, c, "length (decisions)", la, lb, th))
-        out.append(_rank_row(b, c, "length (decisions)", la, lb, th))
-        endings = sorted(set(sb["endings"]) | set(sc["endings"]))
-        if len(endings) > 1:
-            table = [[s["endings"].get(e, 0) for e in endings] for s in (sb, sc)]
-            v = cramers_v(table)
-            out.append(
-                _row(
-                    b,
-                    c,
-                    "how games end",
-                    None,
-                    None,
-                    v,
-                    None,
-                    None,
-                    "Cramér's V",
-                    contingency(table),
-                    "chi-square",
-                    effect="Cramér's V",
-                )
-            )
-        for col in stats:
-            if col in sc["per_crank"]:
-                continue  # compared per crank above (a count per game mixes in the game's length)
-            xa, xb = rows.col(b, col).astype(float), rows.col(c, col).astype(float)
-            out.append(_mean_row(b, c, col, xa, xb, th))
-            out.append(_rank_row(b, c, col, xa, xb, th))
+        out += _cell_tests(rows, baseline[players], label, summaries, stats, th)
     for r, p in zip(out, holm([r["p"] for r in out]), strict=True):
         r["p_holm"] = p
         r["significant"] = p < ALPHA
@@ -708,9 +727,22 @@ def interactive_charts(
     """The report's figures as one Vega-Lite (Altair) chart: hover for the numbers, click a cell
     in the legend to pick it out."""
     import altair as alt
-    import pandas as pd
 
     colour = alt.Color("cell:N", sort=cells, legend=alt.Legend(title="cell (click to pick)", labelLimit=400))
+    charts = [_seat_chart(cells, summaries, colour), _length_chart(cells, summaries, colour)]
+    endings = _endings_chart(cells, summaries)
+    if endings is not None:
+        charts.append(endings)
+    differences = _differences_chart(cells, tests)
+    if differences is not None:
+        charts.append(differences)
+    return alt.vconcat(*charts).resolve_scale(color="independent")
+
+
+def _seat_chart(cells: list[str], summaries: dict[str, dict[str, Any]], colour: Any) -> Any:
+    import altair as alt
+    import pandas as pd
+
     pick = alt.selection_point(fields=["cell"], bind="legend", name="pick_seats")
     opacity = alt.condition(pick, alt.value(1.0), alt.value(0.15))
     seats = pd.DataFrame(
@@ -754,6 +786,13 @@ def interactive_charts(
         .add_params(pick)
         .properties(title="Seat effects", width=700)
     )
+    return seat_chart
+
+
+def _length_chart(cells: list[str], summaries: dict[str, dict[str, Any]], colour: Any) -> Any:
+    import altair as alt
+    import pandas as pd
+
     pick = alt.selection_point(fields=["cell"], bind="legend", name="pick_lengths")
     opacity = alt.condition(pick, alt.value(1.0), alt.value(0.15))
     width = length_bin(summaries)
@@ -777,7 +816,13 @@ def interactive_charts(
         .add_params(pick)
         .properties(title="Game length", width=700)
     )
-    charts = [seat_chart, length_chart]
+    return length_chart
+
+
+def _endings_chart(cells: list[str], summaries: dict[str, dict[str, Any]]) -> Any:
+    import altair as alt
+    import pandas as pd
+
     endings = pd.DataFrame(
         [
             {"cell": c, "ending": e, "share": 100 * k / summaries[c]["games"], "games": k}
@@ -785,18 +830,25 @@ def interactive_charts(
             for e, k in summaries[c]["endings"].items()
         ]
     )
-    if endings["ending"].nunique() > 1:
-        charts.append(
-            alt.Chart(endings)
-            .mark_bar()
-            .encode(
-                y=alt.Y("cell:N", sort=cells, axis=alt.Axis(labelLimit=400)),
-                x=alt.X("share:Q", title="% of games", stack="zero"),
-                color=alt.Color("ending:N"),
-                tooltip=["cell", "ending", alt.Tooltip("share:Q", format=".2f"), "games"],
-            )
-            .properties(title="How games end", width=700)
+    if endings["ending"].nunique() <= 1:
+        return None
+    return (
+        alt.Chart(endings)
+        .mark_bar()
+        .encode(
+            y=alt.Y("cell:N", sort=cells, axis=alt.Axis(labelLimit=400)),
+            x=alt.X("share:Q", title="% of games", stack="zero"),
+            color=alt.Color("ending:N"),
+            tooltip=["cell", "ending", alt.Tooltip("share:Q", format=".2f"), "games"],
         )
+        .properties(title="How games end", width=700)
+    )
+
+
+def _differences_chart(cells: list[str], tests: list[dict[str, Any]]) -> Any:
+    import altair as alt
+    import pandas as pd
+
     diffs = pd.DataFrame(
         [
             {
@@ -810,37 +862,35 @@ def interactive_charts(
             if t["unit"] == "pp"
         ]
     )
-    if len(diffs):
-        metric_pick = alt.selection_point(fields=["verdict"], bind="legend", name="pick_verdicts")
-        b = alt.Chart(diffs).encode(
-            y=alt.Y("metric:N", axis=alt.Axis(labelLimit=300)),
-            yOffset=alt.YOffset("cell:N", sort=cells),
-            color=alt.Color(
-                "verdict:N", scale=alt.Scale(domain=["practical", "small", "negligible", "unclear"])
-            ),
-            opacity=alt.condition(metric_pick, alt.value(1.0), alt.value(0.15)),
-            tooltip=[
-                "cell",
-                "metric",
-                alt.Tooltip("diff:Q", format="+.2f"),
-                alt.Tooltip("lo:Q", format="+.2f"),
-                alt.Tooltip("hi:Q", format="+.2f"),
-                "verdict",
-                alt.Tooltip("p_holm:Q", format=".2g"),
-                "test",
-            ],
-        )
-        charts.append(
-            (
-                b.mark_rule().encode(
-                    x=alt.X("lo:Q", title="difference from the baseline (pp, 95% interval)"), x2="hi:Q"
-                )
-                + b.mark_point(filled=True).encode(x="diff:Q")
+    if not len(diffs):
+        return None
+    metric_pick = alt.selection_point(fields=["verdict"], bind="legend", name="pick_verdicts")
+    b = alt.Chart(diffs).encode(
+        y=alt.Y("metric:N", axis=alt.Axis(labelLimit=300)),
+        yOffset=alt.YOffset("cell:N", sort=cells),
+        color=alt.Color("verdict:N", scale=alt.Scale(domain=["practical", "small", "negligible", "unclear"])),
+        opacity=alt.condition(metric_pick, alt.value(1.0), alt.value(0.15)),
+        tooltip=[
+            "cell",
+            "metric",
+            alt.Tooltip("diff:Q", format="+.2f"),
+            alt.Tooltip("lo:Q", format="+.2f"),
+            alt.Tooltip("hi:Q", format="+.2f"),
+            "verdict",
+            alt.Tooltip("p_holm:Q", format=".2g"),
+            "test",
+        ],
+    )
+    return (
+        (
+            b.mark_rule().encode(
+                x=alt.X("lo:Q", title="difference from the baseline (pp, 95% interval)"), x2="hi:Q"
             )
-            .add_params(metric_pick)
-            .properties(title="Differences in rates against the baseline cell", width=700)
+            + b.mark_point(filled=True).encode(x="diff:Q")
         )
-    return alt.vconcat(*charts).resolve_scale(color="independent")
+        .add_params(metric_pick)
+        .properties(title="Differences in rates against the baseline cell", width=700)
+    )
 
 
 def _chart_html(chart: Any) -> str:
