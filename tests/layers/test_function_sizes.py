@@ -1,7 +1,9 @@
-"""Functions a reader can hold in mind (issue 38): in the server package no function is over 150
-lines and at most 10 are over 80 (a long function is split along its seams: the app into routers,
-the socket into its session class, the room and the accounts into their parts). Nested functions
-count on their own and inside the function that holds them."""
+"""Functions a reader can hold in mind (issue 38): in the package no function is over 150 lines
+and at most 10 are over 80 (a long function is split along its seams: the app into routers, the
+socket into its session class, the room and the accounts into their parts, a position reader into
+one reader per field, a report into its parts). Nested functions count on their own and inside the
+function that holds them; a typer command's options are named at module level, so a command reads
+as its list of parameters."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from pathlib import Path
 
 from layers.test_import_layers import SRC
 
-SERVER = SRC / "trapworks" / "server"
+PACKAGE = SRC / "trapworks"
 LONGEST = 150
 LONG = 80
 MOST_LONG = 10
@@ -28,9 +30,9 @@ def function_sizes(folder: Path) -> dict[str, int]:
     return sizes
 
 
-def test_no_server_function_is_over_150_lines_and_at_most_10_over_80() -> None:
-    sizes = function_sizes(SERVER)
-    assert len(sizes) > 500  # the reader sees the package's functions
+def test_no_function_is_over_150_lines_and_at_most_10_over_80() -> None:
+    sizes = function_sizes(PACKAGE)
+    assert len(sizes) > 2000  # the reader sees the package's functions
     assert {f: n for f, n in sizes.items() if n > LONGEST} == {}
     long = sorted((n, f) for f, n in sizes.items() if n > LONG)
     assert len(long) <= MOST_LONG, long

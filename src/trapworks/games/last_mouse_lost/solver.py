@@ -103,25 +103,12 @@ def _describe(state: LastMouseLostState, heap: Heap) -> str:
     return f"row {name} ({heap.size} raised)"
 
 
-def solve(state: State) -> Solution:
-    """Outcome of the current round for the player to move, and a winning move if any."""
-    if not isinstance(state, LastMouseLostState):
-        raise TrapworksError("the Last Mouse Lost solver needs a Last Mouse Lost state")
-    if state.is_terminal():
-        raise TrapworksError("the match is over: there is nothing to solve")
-    if state.is_chance_node():
-        raise TrapworksError("the opener is still to be drawn: solve once a player is to move")
-    game = state.game
-    heaps = heaps_of(state)
-    sizes = [h.size for h in heaps]
-    nim_sum = 0
-    for s in sizes:
-        nim_sum ^= s
-    big = [h for h in heaps if h.size >= 2]
-    unit = "runs" if game.advanced else "rows"
-    listing = ", ".join(str(s) for s in sizes)
-    target: tuple[Heap, int] | None = None  # (heap, how many mice of it to leave raised)
-
+def _plan(
+    state: LastMouseLostState, heaps: list[Heap], big: list[Heap], nim_sum: int, unit: str, listing: str
+) -> tuple[str, tuple[Heap, int] | None]:
+    """Why the position is won or lost, in words, and the winning target (the heap, and how many
+    mice of it to leave raised), or None when every move loses."""
+    target: tuple[Heap, int] | None = None
     if not big:
         ones = len(heaps)
         if ones == 1:
@@ -178,6 +165,27 @@ def solve(state: State) -> Solution:
             f"than one mouse; then leave an odd number of single mice, and your opponent presses "
             f"the last."
         )
+    return text, target
+
+
+def solve(state: State) -> Solution:
+    """Outcome of the current round for the player to move, and a winning move if any."""
+    if not isinstance(state, LastMouseLostState):
+        raise TrapworksError("the Last Mouse Lost solver needs a Last Mouse Lost state")
+    if state.is_terminal():
+        raise TrapworksError("the match is over: there is nothing to solve")
+    if state.is_chance_node():
+        raise TrapworksError("the opener is still to be drawn: solve once a player is to move")
+    game = state.game
+    heaps = heaps_of(state)
+    sizes = [h.size for h in heaps]
+    nim_sum = 0
+    for s in sizes:
+        nim_sum ^= s
+    big = [h for h in heaps if h.size >= 2]
+    unit = "runs" if game.advanced else "rows"
+    listing = ", ".join(str(s) for s in sizes)
+    text, target = _plan(state, heaps, big, nim_sum, unit, listing)
 
     move = action = None
     if target is not None:
