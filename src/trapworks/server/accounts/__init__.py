@@ -9,16 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..features import Feature
 from .core import Accounts
 from .matchmaking import Matchmaker
 from .routes import build_router
+from .seats import AccountGames
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
-    from ..features import Host
-    from ..room import Room
     from ..service import GameService
 
 __all__ = ["Accounts", "Matchmaker", "install"]
@@ -35,21 +33,6 @@ def install(app: FastAPI, service: GameService) -> Accounts:
         cluster.on("seek", matchmaker.heard)
     app.include_router(build_router(accounts, matchmaker))
     return accounts
-
-
-class AccountGames(Feature):
-    """The accounts' games, a feature like the others: after every change (a move stored, a
-    resignation, a loss on time, an abort) the accounts look whether the game has ended, and rate
-    it once it has."""
-
-    name = "account_games"
-
-    def __init__(self, host: Host, accounts: Accounts):
-        super().__init__(host)
-        self.accounts = accounts
-
-    def after_step(self, room: Room) -> None:
-        self.accounts.game_changed(room)
 
 
 def _hook_game_end(service: GameService, accounts: Accounts) -> None:
