@@ -13,6 +13,7 @@ import pytest
 from trapworks.server.accounts import ratings
 
 from .accounts_helpers import PASSWORD, SMALL_LML, play_to_end, unique
+from .test_front_door_browser import axe_all
 
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1366, "height": 800}
@@ -85,10 +86,30 @@ def test_two_accounts_see_each_others_names_ratings_and_rating_changes(browser, 
             assert re.sub(r"\s+", " ", row).strip() == f"{name} 1500? {shown(change[seat])}"
             assert page.inner_text(f"[data-testid=strip-change-{seat}]") == shown(change[seat])
     assert ratings.PROVISIONAL_GAMES > 1  # one game played: both still provisional ("?")
+    assert axe_all(a) == [] and axe_all(b) == [], (axe_all(a), axe_all(b))  # end screens, desktop and phone
 
     # The leaderboard opens on the game just played and lists both.
     a.goto("/leaderboard")
     a.wait_for_selector(f"[data-player='{alice}']")
     a.wait_for_selector(f"[data-player='{bob}']")
     assert "last-mouse-lost" in a.url
+    assert axe_all(a) == []
+    # On a phone, dark: the leaderboard, the profile (rating with its change, no "±") and the
+    # account page fit the width, and axe finds nothing.
+    b.emulate_media(color_scheme="dark")
+    pages = (
+        ("/leaderboard", f"[data-player='{bob}']"),
+        (f"/u/{bob}", "[data-testid=rating-value]"),
+        ("/account", f"[data-game-row='{gid}']"),
+    )
+    for path, ready in pages:
+        b.goto(path)
+        b.wait_for_selector(ready)
+        assert b.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        found = axe_all(b)
+        assert found == [], found
+    b.goto(f"/u/{bob}")
+    b.wait_for_selector("[data-testid=rating-value]")
+    assert b.inner_text("[data-testid=rating-last-change]") == shown(change[1])
+    assert "±" not in b.inner_text("main")
     assert a_errors == [] and b_errors == []

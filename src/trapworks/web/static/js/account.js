@@ -1,7 +1,7 @@
 // The account page: sign up, log in, log out, my games across devices, play a friend (rated or
 // casual, live or correspondence), notifications, data export and account deletion.
 import { api, clear, el, rememberGame } from "/static/js/dom.js";
-import { account, heldSeats, me, send, syncSeats } from "/static/js/account-api.js";
+import { account, heldSeats, me, scrollersReachable, send, syncSeats } from "/static/js/account-api.js";
 import { t, tn, translatePage, tx } from "/static/js/i18n.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
@@ -50,7 +50,8 @@ async function showGames() {
   // Inside a scroller of its own, the links in one cell: the page never scrolls sideways on a phone (issue 39).
   const table = el("table", { class: "games my-games-table" }, el("div", { class: "table-scroll" }, box));
   const head = el("tr", {}, el("thead", {}, table));
-  for (const h of [t("Game"), t("Opponents"), t("Result"), ""]) el("th", { text: h, scope: "col" }, head);
+  for (const h of [t("Game"), t("Opponents"), t("Result")]) el("th", { text: h, scope: "col" }, head);
+  el("span", { class: "sr-only", text: t("Open") }, el("th", { scope: "col" }, head)); // the links' column
   const body = el("tbody", {}, table);
   for (const g of games) {
     const tr = el("tr", { "data-game-row": g.id, "data-state": g.state, class: `state-${g.state}` }, body);
@@ -66,6 +67,7 @@ async function showGames() {
     if (g.link) el("a", { href: g.link, text: g.state === "finished" ? t("Look") : t("Open"), "data-open": g.id }, links);
     if (g.replay) el("a", { href: g.replay, text: t("Replay") }, links);
   }
+  scrollersReachable(box);
 }
 
 function fail(form, r) {
