@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..features.names import Names
 from .core import Accounts
 from .matchmaking import Matchmaker
 from .routes import build_router
@@ -36,4 +37,6 @@ def install(app: FastAPI, service: GameService) -> Accounts:
 
 
 def _hook_game_end(service: GameService, accounts: Accounts) -> None:
-    service.add_feature(AccountGames(service, accounts))
+    games = AccountGames(service, accounts)
+    service.add_feature(games)
+    service.feature(Names).add_account_source(games.held)  # the seats' accounts and ratings (issue 39)

@@ -18,8 +18,8 @@ const STATUS_WORDS = /** @type {Record<string, () => string>} */ ({
 });
 
 /**
- * Who sits at each seat as the server says in every state message (`people`, the accounts'
- * feature: server/accounts/seats.py): the account's name, and in a rated game its rating and,
+ * Who sits at each seat as the server says in every state message (`people`: the names' feature,
+ * server/features/names.py, with the accounts' part): the account's name, and in a rated game its rating and,
  * once rated, the change. Kept on the page's players (presence messages carry the chosen names).
  * @param {Player[]} players
  * @param {Person[]|null|undefined} people
