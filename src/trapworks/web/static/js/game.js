@@ -10,7 +10,7 @@ import { createChat } from "/static/js/chat.js";
 import { nameField, storedName } from "/static/js/names.js";
 import { applyPresence, drawPlayers, startHeartbeat } from "/static/js/presence.js";
 import { createClock } from "/static/js/clock.js";
-import { createStrips } from "/static/js/strips.js";
+import { applyPeople, createStrips, drawRating } from "/static/js/strips.js";
 import { createControls } from "/static/js/controls.js";
 import { createFeatures } from "/static/js/features.js";
 import { setupRules } from "/static/js/rules.js";
@@ -243,6 +243,7 @@ function drawEndScreen(u) {
     const dl = el("ul", { "data-testid": "end-secrets" }, box);
     for (const line of section.lines) el("li", { text: line }, dl);
   }
+  drawEndRatings(box);
   const actions = el("div", { class: "actions" }, box);
   // An aborted game has no result to answer with a rematch (issue 27): New game instead.
   if (u.controls && u.controls.can_rematch && !(u.ending && u.ending.aborted)) {
@@ -262,6 +263,19 @@ function drawEndScreen(u) {
   // The dialog takes the focus (issue 27): its first action, so Enter plays again.
   const first = /** @type {HTMLElement|null} */ (actions.querySelector("button, a"));
   if (first) first.focus({ preventScroll: true });
+}
+
+// Each rated account's rating and its change, as lichess ends a rated game ("alice 1500 +12").
+function drawEndRatings(box) {
+  const rated = info.players.filter((p) => p.rating !== null && p.rating !== undefined && p.change !== null && p.change !== undefined);
+  if (!rated.length) return;
+  el("h3", { text: t("Rating changes") }, box);
+  const list = el("ul", { class: "end-ratings", "data-testid": "end-ratings" }, box);
+  for (const p of rated) {
+    const li = el("li", { "data-seat": p.seat }, list);
+    el("span", { class: "end-rating-name", text: seatName(p.seat, p) }, li);
+    drawRating(p, li, "end");
+  }
 }
 
 let handed = []; // seats handed to the computer (an intermediate update of a move has no controls)
@@ -335,6 +349,7 @@ function keyboardScroll(box) {
 
 function onState(msg) {
   latest = msg;
+  applyPeople(info.players, msg.people); // the accounts' names and ratings (js/strips.js)
   if (msg.sync) log = msg.log.slice();
   else {
     log.length = Math.min(log.length, msg.ply);
