@@ -397,6 +397,8 @@ def test_dead_end_drive_secrets_revealed_to_every_seat_and_the_spectator_only_af
     errors: list[str] = []
     page = open_page(browser, created["spectator"]["link"] + "&fast", (1366, 768), errors)
     page.wait_for_selector("[data-testid=end-screen]", state="visible", timeout=20000)
+    # issue 39: a compact result card; the cards are one tap away under its buttons
+    page.locator("[data-testid=end-details] > summary").click()
     secrets = page.locator("[data-testid=end-secrets]").all_inner_texts()
     assert len(secrets) == 2
     for h in hands:
