@@ -186,7 +186,7 @@ export default function createRenderer(root, ctx) {
     }
     tray.dataset.upright = upright ? "1" : "0";
     // Floor and walls: the far wall at x = 0 on the left, side walls top and bottom.
-    svg("rect", { x: 0, y: 0, width: w, height: tr.width, fill: "#f5efe0" }, base);
+    svg("rect", { x: 0, y: 0, width: w, height: tr.width, fill: "#f5efe0", class: "bt-floor" }, base);
     svg("path", { d: `M ${w} ${-4} H -4 V ${tr.width + 4} H ${w}`, fill: "none", stroke: "#5b4636",
                   "stroke-width": 8 }, base);
     // The scale along the side, filled in per update (it counts marks from the bar's rest).

@@ -236,7 +236,8 @@ export default function createRenderer(root, ctx) {
     const H = TOP * 2 + b.height * CELL;
     // the legend goes beside the mansion where there is width to spare, else under it
     // the legend goes beside the mansion where there is width to spare, else one tap away under it
-    const beside = (root.clientWidth || 1000) >= 720;
+    // (beside only where the mansion keeps squares of 24 px with it: a tablet held upright puts it under)
+    const beside = (root.clientWidth || 1000) >= Math.max(720, ((W + LEGEND_W) * 24) / CELL);
     const vw = beside ? W + LEGEND_W : W;
     const vh = beside ? Math.max(H, 26 + d.legend.length * LEGEND_ROW) : H;
     fullBox = [0, 0, vw, vh];
@@ -781,6 +782,12 @@ export default function createRenderer(root, ctx) {
     const R = reach * zoom;
     const sx = Math.min(Math.max(x, R + 4), vw - R - 4);
     const sy = Math.min(Math.max(y, R + 4), vh - R - 50);
+    if (panZoom) {
+      // the zoomed board (a phone) scrolls so that the spotlight and its caption are in view
+      const k = board.getBoundingClientRect().width / vw;
+      stage.scrollTo({ left: Math.max(0, sx * k - stage.clientWidth / 2), top: Math.max(0, (sy + R / 2) * k - stage.clientHeight / 2) });
+      panFocus = "";
+    }
     const dim = svg("rect", { x: 0, y: 0, width: vw, height: vh, fill: "#0c0a09", opacity: 0 }, gFx);
     const id = `ded-spot-${++spotId}`;
     const clip = svg("clipPath", { id }, svg("defs", {}, gFx));
