@@ -514,9 +514,10 @@ export default function createRenderer(root, ctx) {
     if (p && p.square) squares.push(p.square);
     const xs = squares.map((q) => squareXY(q).x);
     const ys = squares.map((q) => squareXY(q).y);
-    // at least 9 squares across; the stage's own proportions, so that it fills the box
+    // at least 9 squares across, and as many as squares of 32 px allow (a bigger lens loses the
+    // player: at 1024x768 one room filled the board); the stage's own proportions, so that it fills the box
     const ratio = stage.clientHeight > 0 ? stage.clientHeight / stage.clientWidth : 1;
-    let w = Math.max(Math.max(...xs) - Math.min(...xs) + 3 * CELL, 9 * CELL);
+    let w = Math.max(Math.max(...xs) - Math.min(...xs) + 3 * CELL, 9 * CELL, (stage.clientWidth / 32) * CELL);
     let h = Math.max(Math.max(...ys) - Math.min(...ys) + 3 * CELL, w * ratio);
     w = Math.max(w, h / ratio);
     h = w * ratio;
