@@ -227,8 +227,18 @@ function drawEndScreen(u) {
   }
   el("h2", { id: "end-title", text: summary.title || resultHeadline(u) }, box);
   for (const line of summary.reason || []) el("p", { text: line, "data-testid": "end-reason" }, box);
+  // A game with secrets to reveal (13 Dead End Drive) shows a compact card, as lichess does: the
+  // result, how, the ways on; the scores and everyone's cards one tap away (issue 39, pagesB).
+  const compact = !!(summary.secrets && summary.secrets.length);
+  const actions = el("div", { class: "actions" });
+  if (compact) {
+    drawEndRatings(box); // each account's rating and change before the buttons (issue 39)
+    box.append(actions);
+  }
+  const details = compact ? el("details", { class: "end-details", "data-testid": "end-details" }, box) : box;
+  if (compact) el("summary", { text: t("Scores and everyone's cards") }, details);
   if (summary.scores && summary.scores.length) {
-    const table = el("table", { "data-testid": "end-scores" }, box);
+    const table = el("table", { "data-testid": "end-scores" }, details);
     const head = el("tr", {}, el("thead", {}, table));
     for (const h of summary.columns || [t("Player"), t("Result")]) el("th", { text: h, scope: "col" }, head);
     const tb = el("tbody", {}, table);
@@ -239,12 +249,14 @@ function drawEndScreen(u) {
     }
   }
   for (const section of summary.secrets || []) {
-    el("h3", { text: section.heading }, box);
-    const dl = el("ul", { "data-testid": "end-secrets" }, box);
+    el("h3", { text: section.heading }, details);
+    const dl = el("ul", { "data-testid": "end-secrets" }, details);
     for (const line of section.lines) el("li", { text: line }, dl);
   }
-  drawEndRatings(box);
-  const actions = el("div", { class: "actions" }, box);
+  if (!compact) {
+    drawEndRatings(box);
+    box.append(actions);
+  }
   // An aborted game has no result to answer with a rematch (issue 27): New game instead.
   if (u.controls && u.controls.can_rematch && !(u.ending && u.ending.aborted)) {
     // The server makes the rematch once every human seat has accepted (js/controls.js).
