@@ -31,7 +31,7 @@ async function show() {
   history.replaceState(null, "", `/leaderboard?${params}`);
   const r = await api("GET", `/api/leaderboard?${params}`);
   const box = clear($("board"));
-  if (!r.ok) { el("p", { class: "error", text: tx(r.error) }, box); return; }
+  if (!r.ok) { el("p", { class: "error", text: r.error }, box); return; }
   // An empty board is still a table: its columns, one row saying so, and where rated games are made.
   const table = el("table", { class: "games leaderboard-table" }, box);
   const head = el("tr", {}, el("thead", {}, table));
@@ -57,7 +57,7 @@ async function show() {
 async function init() {
   translatePage(); // the page's own words (data-i18n) in the chosen language
   const r = await api("GET", "/api/catalog");
-  if (!r.ok) { $("board").textContent = tx(r.error); return; }
+  if (!r.ok) { $("board").textContent = r.error; return; }
   catalog = r.data.games.filter((g) => !g.error);
   for (const g of catalog) el("option", { value: g.id, text: tx(g.title) }, $("game"));
   const last = myGames()[0];
