@@ -344,11 +344,12 @@ class Matchmaker:
                     update(SeekRow)
                     .where(SeekRow.status == "claimed", SeekRow.claimed_at < now - CLAIM_LAPSE_S)
                     .values(
-                        status="failed", result={
+                        status="failed",
+                        result={
                             "error": "the server making this game stopped; seek again",
                             "msg": "the server making this game stopped; seek again",
                             "args": {},
-                        }
+                        },
                     )
                 )
         except DBAPIError as e:
