@@ -118,7 +118,7 @@ lanes+=($!)
 # and their CLI subprocesses then load in seconds. A fresh clone's cache is cold (numba keys it by
 # the source files' path and time), and before this each lane and CLI subprocess that met an engine
 # compiled it for itself, several at once: 50-70 CPU s per engine each time (test_dd_agents_cli's
-# simulate-and-play took 172 s, 5 s with the cache filled). The heavy and rest lanes start after it.
+# simulate-and-play took 172 s, 5 s with the cache filled). The heavy lane starts after it.
 echo "compiling the batched engines and vector environments (or loading them from the cache)..."
 warm=()
 # Then, in the same process chain (it loads the engine just cached), the game's vector environment
@@ -137,19 +137,16 @@ for game in mouse-trap dead-end-drive; do
       && .venv/bin/python -c "$vec_warm" ${vec_ids[$game]}; } > "$logs/warm-$game.log" 2>&1 &
   warm+=($!)
 done
-# The heavy and rest lanes start at once too, each with its files that never meet a compiled
-# engine first (Booby Trap's physics at rest; the rules, server-free and solver tests), so the
-# cores are busy while the warm-up compiles; the files that run the engines come last in their
-# lane, by which time the warm-up has filled the cache (measured: the lanes waited 3-12 minutes
-# for it before, while the run's CPU was 40% idle).
+# The rest lane starts at once too, its files that never meet a compiled engine first (the rules,
+# server-free and solver tests), so the cores are busy while the warm-up compiles; the files that
+# run the engines come last, by which time the warm-up has filled the cache (measured: the lane
+# waited 3-12 minutes for it before, while the run's CPU was 40% idle).
 engine_files=(tests/agents tests/cli tests/research tests/sim tests/mouse_trap tests/dead_end_drive)
 first_files=()
 for entry in tests/*; do
   case " ${engine_files[*]} tests/web " in *" $entry "*) continue ;; esac
   if [ -d "$entry" ] || [[ "$(basename "$entry")" == test_*.py ]]; then first_files+=("$entry"); fi
 done
-.venv/bin/python -m pytest "${heavy[@]}" --durations=15 > "$logs/heavy.log" 2>&1 &
-lanes+=($!)
 ignore=(--ignore=tests/web)
 for f in "${heavy[@]}"; do ignore+=(--ignore="$f"); done
 .venv/bin/python -m pytest "${first_files[@]}" "${engine_files[@]}" "${ignore[@]}" --durations=15 \
@@ -158,6 +155,10 @@ lanes+=($!)
 for pid in "${warm[@]}"; do
   wait "$pid" || { cat "$logs"/warm-*.log; kill "${lanes[@]}" "$lint_pid" 2>/dev/null; exit 1; }
 done
+# The heavy lane after the warm-up: its tests are long and CPU-bound (pytest's 300 s timeout a
+# test), and started beside the compilation they ran out of time on a loaded machine.
+.venv/bin/python -m pytest "${heavy[@]}" --durations=15 > "$logs/heavy.log" 2>&1 &
+lanes+=($!)
 status=0
 lint_status=0
 wait "$lint_pid" || lint_status=1
