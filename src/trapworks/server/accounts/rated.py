@@ -69,7 +69,7 @@ class Ratings(Authentication):
                 if held is not None:
                     if held.account_id != account_id:
                         raise ServiceError(
-                            ErrorCode.SEAT_HELD, f"seat {seat + 1} of this game belongs to another player"
+                            ErrorCode.SEAT_HELD, "seat {x} of this game belongs to another player", x=seat + 1
                         )
                     return seat
                 s.add(
@@ -79,7 +79,7 @@ class Ratings(Authentication):
                 )
         except IntegrityError:
             raise ServiceError(
-                ErrorCode.SEAT_HELD, f"seat {seat + 1} of this game belongs to another player"
+                ErrorCode.SEAT_HELD, "seat {x} of this game belongs to another player", x=seat + 1
             ) from None
         self._games.pop(gid, None)
         # The game may have ended while the seat was anonymous: its result is filled in now.
@@ -90,7 +90,11 @@ class Ratings(Authentication):
 
     def attach_many(self, account_id: int, seats: Any) -> dict[str, Any]:
         if not isinstance(seats, list) or len(seats) > MAX_ATTACH:
-            raise ServiceError(ErrorCode.BAD_SEATS, f"seats: a list of at most {MAX_ATTACH} {{game, token}}")
+            raise ServiceError(
+                ErrorCode.BAD_SEATS,
+                "seats: a list of at most {MAX_ATTACH} {game, token}",
+                MAX_ATTACH=MAX_ATTACH,
+            )
         joined, refused = [], []
         for entry in seats:
             gid = entry.get("game") if isinstance(entry, dict) else None

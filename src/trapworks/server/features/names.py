@@ -139,8 +139,9 @@ class Names(Feature):
         if not self._rate.allow(id(conn) if seat is None else (live.id, seat)):
             raise ServiceError(
                 ErrorCode.NAME_RATE_LIMITED,
-                f"too many name changes: at most {NAME_RATE[1]:g} at once, then one every "
-                f"{1 / NAME_RATE[0]:g} s; wait a moment",
+                "too many name changes: at most {x} at once, then one every {x2} s; wait a moment",
+                x=format(NAME_RATE[1], "g"),
+                x2=format(1 / NAME_RATE[0], "g"),
             )
 
     async def on_message(self, command: NameMessage, call: Call) -> None:
@@ -176,7 +177,10 @@ class Names(Feature):
         for i, s in enumerate(live.stored.seats):
             if i != seat and s["name"] and same_name(s["name"], name):
                 raise ServiceError(
-                    ErrorCode.NAME_TAKEN, f"{name!r} is the name of player {i + 1}; pick another"
+                    ErrorCode.NAME_TAKEN,
+                    "{name} is the name of player {x}; pick another",
+                    name=repr(name),
+                    x=i + 1,
                 )
         return name
 

@@ -2,6 +2,7 @@
 // session cookie. The cookie is HttpOnly (no script reads it); every state-changing request sends
 // the CSRF token the server gave in /api/account/me in the X-CSRF-Token header.
 import { api, myGames } from "/static/js/dom.js";
+import { refusalText } from "/static/js/i18n.js";
 
 let csrf = "";
 let current = null; // {account, your_turn, expired?} from the last /api/account/me
@@ -25,7 +26,7 @@ export async function send(method, url, body) {
   let data = null;
   try { data = await res.json(); } catch (e) { data = null; }
   if (data && data.csrf) csrf = data.csrf;
-  if (!res.ok) return { ok: false, status: res.status, error: (data && data.error) || `HTTP ${res.status}`, data };
+  if (!res.ok) return { ok: false, status: res.status, error: (data && refusalText(data)) || `HTTP ${res.status}`, data };
   return { ok: true, status: res.status, data };
 }
 

@@ -2,7 +2,7 @@
 // casual, live or correspondence), notifications, data export and account deletion.
 import { api, clear, el, rememberGame } from "/static/js/dom.js";
 import { account, heldSeats, me, scrollersReachable, send, syncSeats } from "/static/js/account-api.js";
-import { t, tn, translatePage, tx } from "/static/js/i18n.js";
+import { refusalText, t, tn, translatePage, tx } from "/static/js/i18n.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
@@ -15,7 +15,7 @@ let catalog = [];
 function field(form, name) { return form.querySelector(`[name=${name}]`); }
 
 function showNotice(text) {
-  $("notice").textContent = tx(text);
+  $("notice").textContent = text;
   $("notice").hidden = !text;
 }
 
@@ -25,7 +25,7 @@ async function show() {
   window.dispatchEvent(new Event("trapworks:account")); // the header's links follow
   $("logged-out").hidden = !!who;
   $("logged-in").hidden = !who;
-  if (data.expired) showNotice(data.message || "Your session has expired: log in again.");
+  if (data.expired) showNotice(data.message ? refusalText(data) : t("Your session has expired: log in again."));
   if (!who) { document.body.dataset.ready = "1"; return; }
   $("profile-link").textContent = who.username;
   $("profile-link").href = `/u/${encodeURIComponent(who.username)}`;
@@ -44,7 +44,7 @@ async function showGames() {
   const url = `/api/players/${encodeURIComponent(who.username)}/games` + (filter ? `?game=${encodeURIComponent(filter)}` : "");
   const r = await api("GET", url);
   const box = clear($("games"));
-  if (!r.ok) { el("p", { class: "error", text: tx(r.error) }, box); return; }
+  if (!r.ok) { el("p", { class: "error", text: r.error }, box); return; }
   const games = r.data.games;
   if (!games.length) { el("p", { class: "muted", text: t("No games yet. Start one in the lobby, or play a friend below.") }, box); return; }
   // Inside a scroller of its own, the links in one cell: the page never scrolls sideways on a phone (issue 39).
@@ -71,7 +71,7 @@ async function showGames() {
 }
 
 function fail(form, r) {
-  form.querySelector(".error").textContent = tx(r.error);
+  form.querySelector(".error").textContent = r.error;
 }
 
 async function signup(ev) {

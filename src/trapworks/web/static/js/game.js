@@ -3,7 +3,7 @@
 import { api, clear, el, hashParams, myGames, rememberGame } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
 import { focusMark, restoreFocus } from "/static/js/boardkeys.js";
-import { seatName, t, translatePage, tx, txSeats } from "/static/js/i18n.js";
+import { refusalText, seatName, t, translatePage, tx, txSeats } from "/static/js/i18n.js";
 import { renderLog } from "/static/js/log.js";
 import { createAlerts } from "/static/js/alerts.js";
 import { createChat } from "/static/js/chat.js";
@@ -56,10 +56,13 @@ let drawnPly = -1;   // the ply of the last update drawn
 // what it is about is over (`dropMessages(tag)`: "connection" on reconnecting, "name" on a good save).
 const INFO_MS = 9000;
 const ERROR_MS = 20000;
-function message(text, kind = "info", { tag = "", keep = false, seats = false } = {}) {
-  // The server's words (a refusal, a reason) in the page's language; a game's refusal of a move
-  // ("player 2's mouse has been caught") with the seats by their names.
-  text = seats ? txSeats(text, seatLabel) : tx(text);
+// A refusal of the socket in the page's language, its seats by their names (a game's reason of
+// an illegal move, "player 2's mouse has been caught", with them too).
+function refused(msg) {
+  return refusalText(msg, seatLabel, (s) => txSeats(s, seatLabel));
+}
+
+function message(text, kind = "info", { tag = "", keep = false } = {}) {
   const box = $("toasts");
   const current = box.firstElementChild;
   if (current && current.dataset.text === text && current.dataset.message === kind) {
@@ -126,7 +129,7 @@ async function sendAction(text) {
   const ply = latest ? latest.ply : undefined;
   if (inFlight && inFlight.text === String(text) && inFlight.ply === ply) return inFlight.promise;
   const promise = request({ type: "move", action: String(text), ply }).then((reply) => {
-    if (!reply.ok) message(reply.error, "error", { tag: reply.tag || "", seats: true });
+    if (!reply.ok) message(reply.error, "error", { tag: reply.tag || "" });
     return reply;
   });
   inFlight = { text: String(text), ply, promise };
@@ -474,9 +477,9 @@ function handleMessage(message) {
     const resolve = msg.ref != null ? pending.get(msg.ref) : null;
     if (resolve) {
       pending.delete(msg.ref);
-      resolve(msg.type === "error" ? { ok: false, error: msg.message, code: msg.code } : { ok: true, ...msg });
+      resolve(msg.type === "error" ? { ok: false, error: refused(msg), code: msg.code } : { ok: true, ...msg });
     } else if (msg.type === "error") {
-      message(msg.message, "error");
+      message(refused(msg), "error");
       if (msg.fatal) stopped = true;
     }
   }

@@ -56,7 +56,7 @@ async function show(game) {
   if (wanted) params.set("players", wanted);
   const r = await api("GET", `/api/leaderboard?${params}`);
   const box = clear($("board"));
-  if (!r.ok) { el("p", { class: "error", text: tx(r.error) }, box); document.body.dataset.ready = "1"; return; }
+  if (!r.ok) { el("p", { class: "error", text: r.error }, box); document.body.dataset.ready = "1"; return; }
   if (!r.data.rows.length) {
     const empty = el("div", { class: "empty-board", "data-testid": "leaderboard-empty" }, box);
     el("p", { text: t("No rated games yet.") }, empty);
@@ -77,7 +77,7 @@ async function show(game) {
 async function init() {
   translatePage(); // the page's own words (data-i18n) in the chosen language
   const r = await api("GET", "/api/catalog");
-  if (!r.ok) { $("board").textContent = tx(r.error); document.body.dataset.ready = "1"; return; }
+  if (!r.ok) { $("board").textContent = r.error; document.body.dataset.ready = "1"; return; }
   catalog = r.data.games.filter((g) => !g.error);
   const game = chosenGame();
   if (!new URLSearchParams(location.search).get("game")) history.replaceState(null, "", `/leaderboard?game=${encodeURIComponent(game)}`);

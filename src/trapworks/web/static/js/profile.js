@@ -53,7 +53,7 @@ async function init() {
   const name = decodeURIComponent(location.pathname.split("/")[2] || "");
   const [cat, r] = await Promise.all([api("GET", "/api/catalog"), api("GET", `/api/players/${encodeURIComponent(name)}`)]);
   if (cat.ok) titles = Object.fromEntries(cat.data.games.map((g) => [g.id, g.title]));
-  if (!r.ok) { $("error").textContent = tx(r.error); document.body.dataset.ready = "1"; return; }
+  if (!r.ok) { $("error").textContent = r.error; document.body.dataset.ready = "1"; return; }
   const p = r.data;
   document.title = `${p.username} · trapworks`;
   $("name").textContent = p.username;
