@@ -316,9 +316,11 @@ def test_a_public_profile_lists_finished_games_only(db_url):
 def test_sockets_closed_by_their_clients_leave_no_objects_behind(db_url):
     """Issue 40 (memory after sockets close): 100 sockets from 100 client addresses opened and
     closed leave no per-socket objects (the room's connections, per-connection state and
-    coroutines, per-address tables): no gc-tracked type grows with the number of sockets. Not
-    yet traced, and left out of the count: about one dead weakref (and 0.7 bound built-in
-    method) per socket stays alive, held by nothing the gc can see (BENCHMARKS.md)."""
+    coroutines, per-address tables): no gc-tracked type grows with the number of sockets. Left
+    out of the count: one dead weakref per socket, traced (tracemalloc) to CPython's sqlite3
+    module, which keeps a weakref to every cursor a connection made and prunes the dead ones
+    only every 200th cursor (each socket's reads make one): bounded per pooled connection, not
+    a leak (BENCHMARKS.md, issue 40)."""
     import collections
     import gc
 
