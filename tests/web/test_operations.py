@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import sqlite3
 import time
 
 import pytest
@@ -348,3 +349,27 @@ def test_sockets_closed_by_their_clients_leave_no_objects_behind(db_url):
     assert sum(counted.values()) < 100, grown.most_common(10)
     assert not [kind for kind, n in counted.items() if n >= 50], grown.most_common(10)
     assert not room.connections  # no socket left registered with the room
+
+
+def test_a_new_games_row_is_committed_off_the_event_loop(db_url):
+    """Issue 40 (creation flood): the game's row is written in a worker thread, so a flood of
+    creations does not run its commits on the event loop between the players' moves."""
+    app = create_app(db_url)
+    threads: list[bool] = []
+    with TestClient(app) as c:
+        store = app.state.service.store
+        insert = store.insert_game
+
+        def recording_insert(game):
+            try:
+                asyncio.get_running_loop()
+                threads.append(True)  # called on the event loop's thread
+            except RuntimeError:
+                threads.append(False)
+            insert(game)
+
+        store.insert_game = recording_insert
+        g = create_game(c)
+    assert threads == [False]
+    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as db:  # and it is stored
+        assert db.execute("SELECT count(*) FROM games WHERE id = ?", (g["id"],)).fetchone() == (1,)

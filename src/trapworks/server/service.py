@@ -285,10 +285,13 @@ class GameService:
         room = Room(stored=stored, game=game, state=state, log=[], key=key, host=self)
         room.control = GameControl(control)
         try:
-            self.store.create_game(stored)
-            if room.control.data != self.plain_control(n):
-                # (a plain one is not stored)
-                room.control.version = self.store.save_control(room.id, room.control.data)
+            self.store.check_file()  # on the loop: it may reopen the move writer's connection
+            if self.store.writes_from_any_thread:
+                # i40: the game's row is committed in a worker thread: during a creation flood
+                # the commits no longer run on the event loop between the players' moves.
+                await asyncio.to_thread(self._insert_game, room, n)
+            else:
+                self._insert_game(room, n)
         except Exception as e:
             raise self.store_failed("create a game", e) from None
         self.last_activity = time.monotonic()
@@ -298,6 +301,12 @@ class GameService:
         room.after_step()  # a clock starts with the first turn
         room.schedule_advance()
         return room
+
+    def _insert_game(self, room: Room, n: int) -> None:
+        self.store.insert_game(room.stored)
+        if room.control.data != self.plain_control(n):
+            # (a plain one is not stored)
+            room.control.version = self.store.save_control(room.id, room.control.data)
 
     @staticmethod
     def _seat_rows(game: Game, game_id: str, seats: list[SeatSpec]) -> list[dict[str, Any]]:

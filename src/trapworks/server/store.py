@@ -372,8 +372,19 @@ class Store:
         self.engine.dispose()
 
     # --- writing ----------------------------------------------------------------
+    @property
+    def writes_from_any_thread(self) -> bool:
+        """Whether a worker thread's pooled connection writes the same database: a file or a
+        server, not an in-memory SQLite database (one per connection)."""
+        return not self.url.startswith("sqlite") or self.path is not None
+
     def create_game(self, game: StoredGame) -> None:
         self.check_file()
+        self.insert_game(game)
+
+    def insert_game(self, game: StoredGame) -> None:
+        """The game's row, committed on return, on a pooled connection (not the move writer's):
+        safe from a worker thread once `check_file` has passed on the event loop."""
         with self.sessions.begin() as s:
             s.add(
                 GameRow(
