@@ -232,7 +232,9 @@ class GameService:
         return self._describe(self.make_game(game_id, options))
 
     # --- creating and loading ---------------------------------------------------------
-    async def create(self, request: CreateGame, *, rematch_of: str | None = None) -> Room:
+    async def create(
+        self, request: CreateGame, *, rematch_of: str | None = None, new_id: str | None = None
+    ) -> Room:
         """A new game as the request asks (checked field by field by its pydantic model, the one
         validation at the boundary: server/messages.py). Only what needs the game is checked here:
         the options (the game's), the number of seats, the agents it offers, the clock's level."""
@@ -256,7 +258,7 @@ class GameService:
         # may know every outcome: allowed only where no other human is at a disadvantage).
         key = seed_key(seed) if seed is not None else new_key()
         stored = StoredGame(
-            id=secrets.token_urlsafe(9),
+            id=new_id or secrets.token_urlsafe(9),  # i41: an id chosen ahead makes it once in a cluster
             game=game_id,
             options=game.public_options(),
             seed=seed if seed is not None else 0,
