@@ -239,3 +239,60 @@ def _arena_with_a_node_killed(node_a: ServerProcess, client_a: httpx.Client, nod
     assert (trophy["name"], trophy["place"], trophy["score"]) == ("Friday arena", 1, winner["score"])
     refused = bots[0].browser.post(f"/api/community/arenas/{aid}/join", status=409)
     assert refused["code"] == "arena_finished" and "over" in refused["error"]
+
+
+def test_a_pair_whose_node_dies_between_making_the_game_and_recording_it_keeps_that_one_game(tmp_path):
+    """The node pairing a wave dies right after its game is stored (the exception stands for the
+    kill: no handler of the pairing runs). The next wave finds the pair's game, recorded in the
+    arena before it was made, and makes nothing new: one game in the store, the arena's, both
+    players seated in it (before: the game was lost outside the arena and the two paired again)."""
+    from sqlalchemy import func
+
+    from trapworks.server.accounts.models import AccountSeatRow
+    from trapworks.server.community.models import ArenaRow
+    from trapworks.server.store import GameRow
+
+    from .helpers import app_client, players
+
+    with app_client(tmp_path) as c:
+        arenas = c.app.state.arenas
+        arenas.wake = lambda: None  # no loop on this node: the test calls the waves itself
+        (host, _), (guest, _) = people = players(c.app, "ann", "ben")
+        aid = host.post(
+            "/api/community/arenas",
+            {"name": "Kill in between", "game": "last-mouse-lost", "options": SMALL_LML, "minutes": 60},
+            status=201,
+        )["id"]
+        for b, _n in people:
+            b.post(f"/api/community/arenas/{aid}/join")
+        service = c.app.state.service
+        made_before = service.create
+        made = []
+
+        async def dies_once_made(request, **chosen):
+            live = await made_before(request, **chosen)
+            made.append(live.id)
+            service.create = made_before
+            raise RuntimeError("node killed")  # not a refusal: nothing of the pairing's handling runs
+
+        service.create = dies_once_made
+
+        def wave() -> None:
+            with arenas.c.db.begin() as s:  # the next wave may start now (no 0.5 s gap to wait)
+                s.execute(update(ArenaRow).where(ArenaRow.id == aid).values(wave_at=0.0, wave_node=None))
+            try:
+                c.portal.call(arenas.tick)
+            except RuntimeError:
+                pass  # the kill
+
+        wave()
+        assert len(made) == 1
+        wave()
+        wave()
+        games = c.get(f"/api/community/arenas/{aid}").json()["games"]
+        assert [g["id"] for g in games] == made
+        with arenas.c.db() as s:
+            stored = s.scalar(select(func.count()).select_from(GameRow))
+            seats = s.execute(select(AccountSeatRow.game_id, AccountSeatRow.seat)).all()
+        assert stored == 1, f"{stored} games stored for one pair"
+        assert sorted(seats) == [(made[0], 0), (made[0], 1)]
