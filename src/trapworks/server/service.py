@@ -114,6 +114,7 @@ class GameService:
         self.features: list[Feature] = [kind(self) for kind in FEATURES]
         self._by_kind: dict[type, Feature] = {type(f): f for f in self.features}
         self._protocol: Protocol | None = None
+        self.viewer_of: Any = lambda _socket: None  # i41: a socket's logged-in account (the community's)
 
     def add_feature(self, feature: Feature) -> None:
         """A feature from elsewhere (the accounts' games): its hooks run after the others'."""

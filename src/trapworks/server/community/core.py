@@ -16,6 +16,7 @@ from fastapi import Request
 from pydantic import BaseModel, Field
 from sqlalchemy import Engine, delete, insert, or_, select, update
 from sqlalchemy.orm import sessionmaker
+from starlette.requests import HTTPConnection
 
 from ..accounts.credentials import username_key
 from ..accounts.models import AccountRow
@@ -159,6 +160,14 @@ class Community(Directory):
             raise ServiceError(ErrorCode.LOGIN_NEEDED, "log in first: this is for players with an account")
         self.seen(who.account_id)
         return who
+
+    def viewer_of(self, socket: HTTPConnection) -> int | None:
+        """The account logged in behind a game socket (its session cookie), or None."""
+        try:
+            who = self.accounts.session(socket.cookies.get(SESSION_COOKIE))
+        except ServiceError:  # an expired session: watching as nobody in particular
+            return None
+        return who.account_id if who is not None else None
 
     def acting(self, request: Request) -> Current:
         """The logged-in player of a state-changing request, after its CSRF check."""

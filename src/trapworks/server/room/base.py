@@ -55,6 +55,7 @@ class Connection:
     seat: int | None
     # Sends one frame: a message (dict), or several in order (list) that arrive together.
     send: Callable[[dict[str, Any] | list[dict[str, Any]]], Awaitable[None]]
+    viewer: Any = None  # i41: the account logged in behind it (service.viewer_of), for personal mutes
 
 
 # The game's control document, stored as JSON (the `game_control` table). Each feature declares
