@@ -12,7 +12,9 @@ and pairing rules are tested on their own."""
 from __future__ import annotations
 
 import signal
+import threading
 import time
+from collections.abc import Callable
 
 import httpx
 from fastapi.testclient import TestClient
@@ -116,16 +118,35 @@ def test_an_arena_of_six_bots_on_two_nodes_survives_a_node_killed(tmp_path):
         node_a = ServerProcess(
             tmp_path / "node-a", extra_args=["--db", url, "--bus", bus, "--rate-limit", "0"]
         )
+        failed: list[BaseException] = []
+
+        def start_a() -> None:
+            try:
+                node_a.start(timeout=90)
+            except BaseException as e:  # raised in the test below
+                failed.append(e)
+
+        # node A starts (seconds: a process importing the server) while the bots sign up on B
+        starting = threading.Thread(target=start_a)
+        starting.start()
+
+        def a_ready() -> httpx.Client:
+            starting.join()
+            if failed:
+                raise failed[0]
+            return httpx.Client(base_url=node_a.url, timeout=30)
+
         try:
-            node_a.start(timeout=60)
-            with httpx.Client(base_url=node_a.url, timeout=30) as client_a:
-                _arena_with_a_node_killed(node_a, client_a, node_b)
+            _arena_with_a_node_killed(node_a, a_ready, node_b)
         finally:
+            starting.join()
             node_a.kill()
             node_b.__exit__(None, None, None)
 
 
-def _arena_with_a_node_killed(node_a: ServerProcess, client_a: httpx.Client, node_b: TestClient) -> None:
+def _arena_with_a_node_killed(
+    node_a: ServerProcess, a_ready: Callable[[], httpx.Client], node_b: TestClient
+) -> None:
     # Until node A is killed, node B's loop pairs nothing: every game going on then is A's.
     b_arenas = node_b.app.state.arenas
     pairs_on_b = b_arenas.tick
@@ -135,6 +156,7 @@ def _arena_with_a_node_killed(node_a: ServerProcess, client_a: httpx.Client, nod
 
     b_arenas.tick = idle
     bots = [Bot(TestClient(node_b.app), level) for level in LEVELS]
+    client_a = a_ready()
     for bot in bots[:3]:
         bot.use(httpx.Client(base_url=node_a.url, timeout=30))
     arena = bots[0].browser.post(
@@ -163,6 +185,7 @@ def _arena_with_a_node_killed(node_a: ServerProcess, client_a: httpx.Client, nod
     first = run_until(lambda s: scored(s) >= 3 and bool(going_on(s)))
     # the standings read the same on both nodes (no move is being made now)
     for_a = client_a.get(f"/api/community/arenas/{aid}").json()["standings"]
+    client_a.close()
     for_b = node_b.get(f"/api/community/arenas/{aid}").json()["standings"]
     key = lambda rows: [(r["username"], r["score"], r["games"]) for r in rows]  # noqa: E731
     assert key(for_a) == key(for_b)
