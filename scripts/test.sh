@@ -10,6 +10,9 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 # server's PostgreSQL tests use a local PostgreSQL on loopback.
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+# Its headless shell (the same Blink, without the full browser's windowing): the browser tests take
+# it when it is there, for about a fifth less CPU per test (tests/web/web_helpers.py CHROMIUM).
+command -v chromium-headless-shell >/dev/null 2>&1 || missing+=(chromium-headless-shell)
 command -v pg_ctlcluster >/dev/null 2>&1 || missing+=(postgresql)
 # A C compiler and Python's headers build Last Mouse Lost's compiled state (setup.py; optional:
 # without them the install still works and the game takes its pure-Python path).
@@ -65,17 +68,17 @@ lint() {
   (cd tests/web/lint && node_modules/.bin/tsc --checkJs --noEmit -p tsconfig.json)
   tests/web/lint/node_modules/.bin/eslint --config tests/web/lint/eslint.config.mjs src/trapworks/web/static
 }
-# With arguments: pytest with them, as asked. Without: the whole suite as four pytest processes
+# With arguments: pytest with them, as asked. Without: the whole suite as five pytest processes
 # at once, each a lane that writes its own report, shown when all are done:
 #   browser the browser tests (tests/web/*browser*.py): mostly waits on Chromium and the server;
+#   pages the game-page and API files of tests/web that need no database server (listed below);
 #   web   the other web and server tests (they hold the PostgreSQL and cluster tests): mostly
-#         waits on sockets and cluster nodes; these two start at once and overlap the CPU-bound
-#         lanes;
+#         waits on sockets and cluster nodes; these three overlap the CPU-bound lanes;
 #   heavy the files where the suite's CPU time is (Booby Trap's physics at rest over every stored
 #         tray, 13 Dead End Drive's batched engine against the kernel move for move, the vector
 #         environments against the kernel step for step): on the second core, beside the rest;
 #   rest  everything else.
-# Four lanes on two cores: the browser and web lanes spend most of their wall time waiting (on
+# Five lanes on two cores: the browser, pages and web lanes spend most of their wall time waiting (on
 # Chromium, sockets, cluster nodes, sleeps that are part of what they check), so the two
 # CPU-bound lanes keep both cores busy. Measured (CI, 2 cores, 4 lanes, before the warm-up below):
 # browser 1,952 s, web 1,914 s, heavy 1,177 s, rest 2,658 s wall; see docs/testing.md for the
@@ -97,8 +100,20 @@ lint_pid=$!
 retry=(-raR --reruns 1 --reruns-delay 2 --only-rerun TimeoutError)
 .venv/bin/python -m pytest "${browser[@]}" "${retry[@]}" --durations=15 > "$logs/browser.log" 2>&1 &
 lanes=($!)
+# The other web tests as two lanes (they wait on servers and pages far more than they compute):
+# "pages", the game pages and the API tests that need no database server, and "web", the rest
+# (PostgreSQL, the cluster behind HAProxy, the small-disk and memory bounds), which share local
+# services and so stay in one process.
+pages=(tests/web/test_game_page.py tests/web/test_dead_end_drive_board.py tests/web/test_mouse_trap_board.py
+       tests/web/test_boards.py tests/web/test_i18n.py tests/web/test_secrets.py tests/web/test_security_headers.py
+       tests/web/test_hints.py tests/web/test_live.py tests/web/test_options_everywhere.py
+       tests/web/test_fair_undo_web.py tests/web/test_takeback.py tests/web/test_server_analysis_hook.py
+       tests/web/test_static_view.py tests/web/test_docs_match.py tests/web/test_error_codes.py
+       tests/web/test_inputs.py tests/web/test_fuzz.py)
+.venv/bin/python -m pytest "${pages[@]}" "${retry[@]}" --durations=15 > "$logs/pages.log" 2>&1 &
+lanes+=($!)
 web_ignore=()
-for f in "${browser[@]}"; do web_ignore+=(--ignore="$f"); done
+for f in "${browser[@]}" "${pages[@]}"; do web_ignore+=(--ignore="$f"); done
 .venv/bin/python -m pytest tests/web "${web_ignore[@]}" "${retry[@]}" --durations=15 > "$logs/web.log" 2>&1 &
 lanes+=($!)
 # The compiled engines (numba: Mouse Trap's and 13 Dead End Drive's batched engines) are compiled
@@ -106,7 +121,7 @@ lanes+=($!)
 # and their CLI subprocesses then load in seconds. A fresh clone's cache is cold (numba keys it by
 # the source files' path and time), and before this each lane and CLI subprocess that met an engine
 # compiled it for itself, several at once: 50-70 CPU s per engine each time (test_dd_agents_cli's
-# simulate-and-play took 172 s, 5 s with the cache filled). The heavy and rest lanes start after it.
+# simulate-and-play took 172 s, 5 s with the cache filled). The heavy lane starts after it.
 echo "compiling the batched engines and vector environments (or loading them from the cache)..."
 warm=()
 # Then, in the same process chain (it loads the engine just cached), the game's vector environment
@@ -125,14 +140,27 @@ for game in mouse-trap dead-end-drive; do
       && .venv/bin/python -c "$vec_warm" ${vec_ids[$game]}; } > "$logs/warm-$game.log" 2>&1 &
   warm+=($!)
 done
+# The rest lane starts at once too, its files that never meet a compiled engine first (the rules,
+# server-free and solver tests), so the cores are busy while the warm-up compiles; the files that
+# run the engines come last, by which time the warm-up has filled the cache (measured: the lane
+# waited 3-12 minutes for it before, while the run's CPU was 40% idle).
+engine_files=(tests/agents tests/cli tests/research tests/sim tests/mouse_trap tests/dead_end_drive)
+first_files=()
+for entry in tests/*; do
+  case " ${engine_files[*]} tests/web " in *" $entry "*) continue ;; esac
+  if [ -d "$entry" ] || [[ "$(basename "$entry")" == test_*.py ]]; then first_files+=("$entry"); fi
+done
+ignore=(--ignore=tests/web)
+for f in "${heavy[@]}"; do ignore+=(--ignore="$f"); done
+.venv/bin/python -m pytest "${first_files[@]}" "${engine_files[@]}" "${ignore[@]}" --durations=15 \
+  > "$logs/rest.log" 2>&1 &
+lanes+=($!)
 for pid in "${warm[@]}"; do
   wait "$pid" || { cat "$logs"/warm-*.log; kill "${lanes[@]}" "$lint_pid" 2>/dev/null; exit 1; }
 done
+# The heavy lane after the warm-up: its tests are long and CPU-bound (pytest's 300 s timeout a
+# test), and started beside the compilation they ran out of time on a loaded machine.
 .venv/bin/python -m pytest "${heavy[@]}" --durations=15 > "$logs/heavy.log" 2>&1 &
-lanes+=($!)
-ignore=(--ignore=tests/web)
-for f in "${heavy[@]}"; do ignore+=(--ignore="$f"); done
-.venv/bin/python -m pytest "${ignore[@]}" --durations=15 > "$logs/rest.log" 2>&1 &
 lanes+=($!)
 status=0
 lint_status=0
@@ -142,6 +170,7 @@ echo "=== lint (ruff, mypy, tsc, eslint)"; cat "$logs/lint.log"
 if [ $lint_status -ne 0 ]; then echo "lint FAILED (see above)"; status=1; fi
 echo "=== pytest (the rest: not tests/web, not the heavy lane)"; cat "$logs/rest.log"
 echo "=== pytest ${heavy[*]}"; cat "$logs/heavy.log"
-echo "=== pytest tests/web (the server's tests, no browser)"; cat "$logs/web.log"
+echo "=== pytest tests/web (the server's tests, no browser, not the pages lane)"; cat "$logs/web.log"
+echo "=== pytest ${pages[*]}"; cat "$logs/pages.log"
 echo "=== pytest tests/web/*browser*.py (headless Chromium)"; cat "$logs/browser.log"
 exit $status
