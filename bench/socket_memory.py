@@ -80,7 +80,9 @@ def main() -> None:
         os.environ,
         TRAPWORKS_HOME=tempfile.mkdtemp(prefix="tw-sockmem-"),
         TRAPWORKS_BOUND_SOCKETS_PER_ADDRESS=str(args.sockets + 10),
-        TRAPWORKS_BOUND_SOCKET_OPENS_PER_MINUTE_TOTAL=str(args.sockets * 3),
+        # One address opens every socket, every round within the minute: past half of the node's
+        # budget one address is held to its fair share (budget.py), so the budget is 2x all of them.
+        TRAPWORKS_BOUND_SOCKET_OPENS_PER_MINUTE_TOTAL=str(args.sockets * args.rounds * 2 + 10),
     )
     proc = subprocess.Popen(
         [sys.executable, "-c", "from trapworks.cli import main; main()", "serve", "--port", str(port)],
