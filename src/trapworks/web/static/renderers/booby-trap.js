@@ -360,8 +360,9 @@ export default function createRenderer(root, ctx) {
                 // How far the bar has crept since set-up is on its scale (and said on demand): a
                 // removal trips on its own travel, so the total tells a new player nothing (issue 39).
                 title: t("The bar has moved {marks} since set-up", { marks: marks(v.bar_marks) }),
-                text: tn("{n} piece on the tray; the game ends at {end}", "{n} pieces on the tray; the game ends at {end}",
-                         v.pieces_left, { end: v.end_at }) }, top);
+                // The end as the pieces still to take ("the game ends at 2" said 2 of nothing).
+                text: `${tn("{n} piece on the tray", "{n} pieces on the tray", v.pieces_left)} · ${
+                  tn("the game ends after {k} more piece", "the game ends after {k} more pieces", Math.max(0, v.pieces_left - v.end_at))}` }, top);
   }
 
   function drawStatus(v) {
@@ -498,7 +499,7 @@ export default function createRenderer(root, ctx) {
     },
     summary(u) {
       const v = u.view;
-      const reason = [tn("The game ended with {n} piece on the tray (it ends at {end}); the most points wins.", "The game ended with {n} pieces on the tray (it ends at {end}); the most points wins.", v.pieces_left, { end: v.end_at })];
+      const reason = [tn("The tray is down to {n} piece: the game is over, and the most points wins.", "The tray is down to {n} pieces: the game is over, and the most points wins.", v.pieces_left)];
       if (v.last_removal) reason.push(v.last_removal.tripped ? t("Last removal: piece {id}, the bar tripped.", { id: v.last_removal.piece })
         : t("Last removal: piece {id}, the bar held.", { id: v.last_removal.piece }));
       return {
