@@ -627,3 +627,31 @@ def test_a_dead_end_drive_hint_in_both_languages():
     )
     why = {"msg": "dead_end_drive.hint.keep_portrait", "args": {}}
     assert _say("dead-end-drive", why, "fr") == "Le portrait montre votre propre pion : gardez-le."
+
+
+def test_dead_end_drive_buttons_are_typed_in_both_languages():
+    # Were the action's notation ("keep portrait", "play wild") put into French by patterns.txt:
+    # each button of a decision that is not a pawn or a square carries its typed words.
+    import random
+
+    from trapworks.core import make
+
+    rng = random.Random(5)
+    said: dict[str, str] = {}
+    wanted = {"keep portrait", "change portrait", "draw", "keep"}
+    for seed in range(20):
+        state = make("dead-end-drive").new_initial_state(seed=seed)
+        while not state.is_terminal() and not wanted <= set(said):
+            if not state.is_chance_node():
+                seat = state.current_player()
+                for entry in state.view(seat)["legal_actions"]:
+                    if entry["kind"] in ("select", "dest"):
+                        assert "label_msg" not in entry  # those are drawn on the board
+                        continue
+                    fr = _say("dead-end-drive", entry["label_msg"], "fr")
+                    assert fr != _say("dead-end-drive", entry["label_msg"], "en"), entry
+                    said[entry["text"]] = fr
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert wanted <= set(said)
+    assert said["keep portrait"] == "Garder le portrait"
+    assert said["keep"] == "Garder la carte piochée"
