@@ -655,3 +655,26 @@ def test_dead_end_drive_buttons_are_typed_in_both_languages():
     assert wanted <= set(said)
     assert said["keep portrait"] == "Garder le portrait"
     assert said["keep"] == "Garder la carte piochée"
+
+
+def test_last_mouse_lost_moves_are_typed_and_say_what_describe_action_says():
+    # Were "Press 2 mice in row b" put into French by patterns.txt: every action (chance's
+    # opener too) has typed words whose English is describe_action's, and French of its own.
+    from trapworks.core import make
+
+    for options in ({}, {"rules": "advanced"}, {"first_player": "random"}):
+        game = make("last-mouse-lost", **options)
+        state = game.new_initial_state(seed=1)
+        actions = (
+            state.legal_actions() if not state.is_chance_node() else [a for a, _ in state.chance_outcomes()]
+        )
+        for a in actions:
+            item = state.describe_message(a)
+            assert item is not None, a
+            assert _say("last-mouse-lost", item, "en") == state.describe_action(a)
+            assert _say("last-mouse-lost", item, "fr").startswith(("Appuyer sur ", "Joueur ")), item
+    item = {"msg": "last_mouse_lost.do.press", "args": {"n": 2, "row": "b"}}
+    assert _say("last-mouse-lost", item, "fr") == "Appuyer sur 2 souris de la rangée b"
+    opener = {"msg": "last_mouse_lost.do.open", "args": {"who": 0}}
+    assert _say("last-mouse-lost", opener, "fr", viewer=0) == "Vous ouvrez la manche 1"
+    assert _say("last-mouse-lost", opener, "en", viewer=1) == "Player 1 opens round 1"
