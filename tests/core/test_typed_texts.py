@@ -678,3 +678,36 @@ def test_last_mouse_lost_moves_are_typed_and_say_what_describe_action_says():
     opener = {"msg": "last_mouse_lost.do.open", "args": {"who": 0}}
     assert _say("last-mouse-lost", opener, "fr", viewer=0) == "Vous ouvrez la manche 1"
     assert _say("last-mouse-lost", opener, "en", viewer=1) == "Player 1 opens round 1"
+
+
+def test_why_a_mouse_trap_move_is_illegal_is_a_typed_message_carried_by_the_refusal():
+    # Was English ("player 2's mouse has been caught") put into French by patterns.txt and you.js:
+    # the reason is the game's message, its English for the terminal, its id and seats for the page.
+    import pickle
+
+    from trapworks.core import IllegalActionError, make
+    from trapworks.server.errors import ErrorCode, ServiceError
+
+    # Seat 1 to move has rolled a 1 onto space 46 (pay to roll for another mouse): seat 2 is caught.
+    state = make("mouse-trap", players=3).state_from_position("mice=45,x,20 cheese=2,0,0 parts=24")
+    for text in ("roll", "die:1"):
+        state.apply_action(state.string_to_action(text))
+    with pytest.raises(IllegalActionError) as raised:
+        state.string_to_action("move:2")
+    reason = raised.value.reason
+    assert (reason.msg, reason.values) == ("mouse_trap.illegal.caught", {"whom": 1})
+    assert reason == "Player 2's mouse has been caught"
+    item = {"msg": reason.msg, "args": reason.values}
+    assert _say("mouse-trap", item, "fr") == "La souris de Joueur 2 a été attrapée"
+    assert _say("mouse-trap", item, "fr", viewer=1) == "Votre souris a été attrapée"
+    with pytest.raises(IllegalActionError) as raised:
+        state.string_to_action("move:1")
+    item = {"msg": raised.value.reason.msg, "args": raised.value.reason.values}
+    assert _say("mouse-trap", item, "en", viewer=0) == "You are not an opponent here"
+    assert _say("mouse-trap", item, "fr", viewer=0) == "Vous n'êtes pas un adversaire ici"
+    refusal = ServiceError(
+        ErrorCode.ILLEGAL_MOVE, "illegal move {what}: {reason}", what="'move:2'", reason=reason
+    )
+    assert refusal.typed["args"]["reason"] == {"msg": "mouse_trap.illegal.caught", "args": {"whom": 1}}
+    assert refusal.message == "illegal move 'move:2': Player 2's mouse has been caught"
+    assert pickle.loads(pickle.dumps(refusal)).message == refusal.message
