@@ -677,7 +677,8 @@ class GameService:
 
     # --- replay of a record in the browser ----------------------------------------------------
     @staticmethod
-    def replay_steps(record: GameRecord, seat: int | None = None, limit: int = 5000) -> dict[str, Any]:
+    def _replayed_game(record: GameRecord, seat: int | None, limit: int) -> Game:
+        """The record's game, once the seat asked for and the record's length are checked."""
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or seat < 0):
             raise ServiceError(
                 ErrorCode.BAD_SEAT,
@@ -705,6 +706,11 @@ class GameService:
                 game=record.game,
                 x=game.num_players() - 1,
             )
+        return game
+
+    @staticmethod
+    def replay_steps(record: GameRecord, seat: int | None = None, limit: int = 5000) -> dict[str, Any]:
+        game = GameService._replayed_game(record, seat, limit)
         steps = []
         previous = None
         before: State | None = None

@@ -243,7 +243,11 @@ def _account_routes(router: APIRouter, accounts: Accounts, gate: Gate) -> None:
     async def attach(body: SeatList, request: Request):
         who = acting(request, required=True)
         assert who is not None
-        return {"ok": True, **accounts.attach_many(who.account_id, body.seats)}
+        done = accounts.attach_many(who.account_id, body.seats)
+        # Everyone at those games sees the account's name (and rating) on the seat now.
+        for seat in done["joined"]:
+            await accounts.service.get(seat["game"]).tell_everyone()
+        return {"ok": True, **done}
 
 
 def _player_routes(router: APIRouter, accounts: Accounts, gate: Gate) -> None:

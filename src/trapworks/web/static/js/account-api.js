@@ -58,3 +58,16 @@ const NUMBERS = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0, use
 export function ratingText(r) {
   return `${NUMBERS.format(r.rating)}${r.provisional ? "?" : ""}`;
 }
+
+// A table wider than a phone scrolls in its own box (never the page); a box that scrolls is one a
+// keyboard can reach (WCAG 2.1.1, axe: scrollable-region-focusable), one that does not is no tab stop.
+export function scrollersReachable(root = document) {
+  const mark = () => {
+    for (const box of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".table-scroll"))) {
+      if (box.scrollWidth > box.clientWidth + 1) box.tabIndex = 0;
+      else box.removeAttribute("tabindex");
+    }
+  };
+  mark();
+  window.addEventListener("resize", mark);
+}

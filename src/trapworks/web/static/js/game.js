@@ -10,7 +10,7 @@ import { createChat } from "/static/js/chat.js";
 import { nameField, storedName } from "/static/js/names.js";
 import { applyPresence, drawPlayers, startHeartbeat } from "/static/js/presence.js";
 import { createClock } from "/static/js/clock.js";
-import { createStrips } from "/static/js/strips.js";
+import { applyPeople, createStrips, drawRating } from "/static/js/strips.js";
 import { createControls } from "/static/js/controls.js";
 import { createFeatures } from "/static/js/features.js";
 import { setupRules } from "/static/js/rules.js";
@@ -230,8 +230,18 @@ function drawEndScreen(u) {
   }
   el("h2", { id: "end-title", text: summary.title || resultHeadline(u) }, box);
   for (const line of summary.reason || []) el("p", { text: line, "data-testid": "end-reason" }, box);
+  // A game with secrets to reveal (13 Dead End Drive) shows a compact card, as lichess does: the
+  // result, how, the ways on; the scores and everyone's cards one tap away (issue 39, pagesB).
+  const compact = !!(summary.secrets && summary.secrets.length);
+  const actions = el("div", { class: "actions" });
+  if (compact) {
+    drawEndRatings(box); // each account's rating and change before the buttons (issue 39)
+    box.append(actions);
+  }
+  const details = compact ? el("details", { class: "end-details", "data-testid": "end-details" }, box) : box;
+  if (compact) el("summary", { text: t("Scores and everyone's cards") }, details);
   if (summary.scores && summary.scores.length) {
-    const table = el("table", { "data-testid": "end-scores" }, box);
+    const table = el("table", { "data-testid": "end-scores" }, details);
     const head = el("tr", {}, el("thead", {}, table));
     for (const h of summary.columns || [t("Player"), t("Result")]) el("th", { text: h, scope: "col" }, head);
     const tb = el("tbody", {}, table);
@@ -242,11 +252,14 @@ function drawEndScreen(u) {
     }
   }
   for (const section of summary.secrets || []) {
-    el("h3", { text: section.heading }, box);
-    const dl = el("ul", { "data-testid": "end-secrets" }, box);
+    el("h3", { text: section.heading }, details);
+    const dl = el("ul", { "data-testid": "end-secrets" }, details);
     for (const line of section.lines) el("li", { text: line }, dl);
   }
-  const actions = el("div", { class: "actions" }, box);
+  if (!compact) {
+    drawEndRatings(box);
+    box.append(actions);
+  }
   // An aborted game has no result to answer with a rematch (issue 27): New game instead.
   if (u.controls && u.controls.can_rematch && !(u.ending && u.ending.aborted)) {
     // The server makes the rematch once every human seat has accepted (js/controls.js).
@@ -265,6 +278,19 @@ function drawEndScreen(u) {
   // The dialog takes the focus (issue 27): its first action, so Enter plays again.
   const first = /** @type {HTMLElement|null} */ (actions.querySelector("button, a"));
   if (first) first.focus({ preventScroll: true });
+}
+
+// Each rated account's rating and its change, as lichess ends a rated game ("alice 1500 +12").
+function drawEndRatings(box) {
+  const rated = info.players.filter((p) => p.rating !== null && p.rating !== undefined && p.change !== null && p.change !== undefined);
+  if (!rated.length) return;
+  el("h3", { text: t("Rating changes") }, box);
+  const list = el("ul", { class: "end-ratings", "data-testid": "end-ratings" }, box);
+  for (const p of rated) {
+    const li = el("li", { "data-seat": p.seat }, list);
+    el("span", { class: "end-rating-name", text: seatName(p.seat, p) }, li);
+    drawRating(p, li, "end");
+  }
 }
 
 let handed = []; // seats handed to the computer (an intermediate update of a move has no controls)
@@ -338,6 +364,7 @@ function keyboardScroll(box) {
 
 function onState(msg) {
   latest = msg;
+  applyPeople(info.players, msg.people); // the accounts' names and ratings (js/strips.js)
   if (msg.sync) log = msg.log.slice();
   else {
     log.length = Math.min(log.length, msg.ply);

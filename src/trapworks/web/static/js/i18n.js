@@ -373,6 +373,7 @@ export function agentName(id) {
 // ("Player 2 (random)"), or "Player N". `p`: the seat's entry of a game's players ({name, kind,
 // agent}). The game page, its log and the replay page all name seats through this.
 export function seatName(seat, p) {
+  if (p && p.account) return p.account; // an account's seat: its name (issue 39)
   if (p && p.name) return p.name;
   if (p && p.kind === "agent" && p.agent) return t("Player {n} ({agent})", { n: seat + 1, agent: agentName(p.agent) });
   if (p && p.kind === "agent") return t("Player {n} (computer)", { n: seat + 1 });
