@@ -711,3 +711,31 @@ def test_why_a_mouse_trap_move_is_illegal_is_a_typed_message_carried_by_the_refu
     assert refusal.typed["args"]["reason"] == {"msg": "mouse_trap.illegal.caught", "args": {"whom": 1}}
     assert refusal.message == "illegal move 'move:2': Player 2's mouse has been caught"
     assert pickle.loads(pickle.dumps(refusal)).message == refusal.message
+
+
+def test_the_last_mouse_lost_heuristics_reasons_are_typed():
+    # Were English sentences put into French by patterns.txt ("This leaves an endgame...").
+    from trapworks.agents import make_agent
+    from trapworks.core import make
+
+    game = make("last-mouse-lost")
+    rng = random.Random(2)
+    said = set()
+    for seed in range(6):
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            action, reason = make_agent("heuristic", game, state.current_player(), seed=seed).choose(
+                state.clone()
+            )
+            assert isinstance(reason, dict), reason
+            said.add(_say("last-mouse-lost", reason, "fr", viewer=state.current_player()))
+            state.apply_action(action)
+    assert "Chaque coup offre à l'adversaire une fin de partie gagnante." in said
+    wins = {"msg": "last_mouse_lost.heuristic.wins_endgame", "args": {}}
+    assert (
+        _say("last-mouse-lost", wins, "fr")
+        == "Cela laisse une fin de partie que l'adversaire ne peut pas gagner."
+    )
