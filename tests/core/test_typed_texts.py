@@ -739,3 +739,29 @@ def test_the_last_mouse_lost_heuristics_reasons_are_typed():
         _say("last-mouse-lost", wins, "fr")
         == "Cela laisse une fin de partie que l'adversaire ne peut pas gagner."
     )
+
+
+@pytest.mark.parametrize("gid", available_games())
+def test_every_legal_move_of_a_game_with_a_catalog_has_typed_words(gid):
+    # The hint ("Hint: {move}.") and the analysis word a move from its typed message
+    # (describe_message); a move without one would reach the page as English.
+    cls = game_class(gid)
+    if game_catalog(cls) is None:
+        pytest.skip(f"{gid} declares no catalog")
+    game = cls(**dict(game_spec(gid).quick_options))
+    rng = random.Random(4)
+    for seed in range(2):
+        state = game.new_initial_state(seed=seed)
+        plies = 0
+        while not state.is_terminal() and plies < 200:
+            if state.current_player() == CHANCE:
+                state.apply_action(sample_chance(state, rng))
+            else:
+                untyped = [
+                    state.describe_action(a)
+                    for a in state.legal_actions()
+                    if state.describe_message(a) is None
+                ]
+                assert not untyped, f"{gid}: moves without typed words: {untyped}"
+                state.apply_action(rng.choice(state.legal_actions()))
+            plies += 1
