@@ -220,6 +220,36 @@ def test_a_personal_mute_holds_where_the_muter_watches_as_a_spectator(app):
         assert _chat_lines(carol_ws, 1) == [(0, "bye")]  # bob's line never reached carol
 
 
+def test_a_moderators_mute_holds_when_the_muted_player_writes_as_a_spectator(app):
+    """bob, muted by a moderator, watches a game whose spectators may chat (nobody's seat is his),
+    logged in: his line is refused as muted and reaches nobody; a spectator who is not muted
+    writes there as before."""
+    (b, bob), (m, mod), (c, _carol) = players(app, "bob", "mod", "carol")
+    make_moderator(app, mod)
+    m.post(f"/api/mod/players/{bob}/mute", {"reason": "insults", "minutes": 10})
+    game = c.post(
+        "/api/games",
+        {"game": "last-mouse-lost", "options": SMALL_LML, "spectator_chat": True},
+        status=201,
+    )
+    watch = f"/ws/games/{game['id']}?token={game['spectator']['token']}"
+    cookie = lambda who: {"cookie": f"tw_session={who.c.cookies.get('tw_session')}"}  # noqa: E731
+    client = TestClient(app)
+    client.__enter__()  # one event loop for both sockets
+    with (
+        client.websocket_connect(watch, headers=cookie(b)) as bob_ws,
+        client.websocket_connect(watch, headers=cookie(c)) as carol_ws,
+    ):
+        json.loads(bob_ws.receive_text())
+        json.loads(carol_ws.receive_text())
+        bob_ws.send_text(json.dumps({"type": "chat", "text": "a rude word", "ref": 1}))
+        carol_ws.send_text(json.dumps({"type": "chat", "text": "hello", "ref": 2}))
+        assert _chat_lines(carol_ws, 1) == [(None, "hello")]  # bob's line never came
+        refused = next(m for m in map(json.loads, iter(bob_ws.receive_text, None)) if m["type"] == "error")
+        assert refused["code"] == "muted" and refused["ref"] == 1
+    assert [x["text"] for x in app.state.store.chat_lines(game["id"], 10)] == ["hello"]
+
+
 def test_admin_grant_moderator_on_the_command_line(tmp_path):
     db = f"sqlite:///{tmp_path / 'community.sqlite'}"
     with app_client(tmp_path) as c:

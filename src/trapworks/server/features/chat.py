@@ -71,7 +71,8 @@ class Chat(Feature):
     def __init__(self, host: Host):
         super().__init__(host)
         self._rates = RateLimiter(CHAT_RATE_PER_S, CHAT_BURST)
-        self.checks: list[Callable[[str, int | None], None]] = []  # i41: a moderator's mute
+        # i41: a moderator's mute: (game id, the writer's seat, the account logged in behind it)
+        self.checks: list[Callable[[str, int | None, Any], None]] = []
         # i41: a player's personal mutes in a game, as (viewer seat, speaker seat) pairs: that
         # speaker's lines never reach that viewer's sockets (the server leaves them out).
         self.mutes: list[Callable[[str], set[tuple[int, int]]]] = []
@@ -119,7 +120,7 @@ class Chat(Feature):
             )
         text = clean_text(raw)
         for check in self.checks:  # i41
-            check(live.id, conn.seat)
+            check(live.id, conn.seat, conn.viewer)
         # A seat's sockets share one allowance: more tabs do not buy more lines; so do all the
         # sockets of the game's spectator link (i26: reconnecting bought a new allowance).
         if not self._rates.allow((live.id, conn.seat)):
