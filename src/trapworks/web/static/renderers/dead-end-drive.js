@@ -117,6 +117,7 @@ export default function createRenderer(root, ctx) {
     .ded-board .dest-count { font-size: 11px; font-weight: 700; fill: #14532d; }
     .ded-controls .chip { min-width: 2.6em; min-height: 2.6em; font-weight: 700; color: #fff; border: 2px solid #111;
                           border-radius: 50%; padding: 0; text-shadow: 0 0 2px #000; }
+    .ded-controls .chip.mine { box-shadow: 0 0 0 3px var(--color-surface, #fff), 0 0 0 6px var(--color-accent, #a84b07); }
     .ded-zoom { flex: none; font-size: .85em; padding: .2em .6em; min-height: 2.2em; }
     .ded-legend { font-size: .85em; margin-top: .2em; }
     .ded-legend summary { cursor: pointer; }
@@ -611,7 +612,9 @@ export default function createRenderer(root, ctx) {
       const phaseText = { portrait: t("rolled doubles: change the portrait?"), select: t("pick a pawn to move"),
                           dest: t("pick where it ends"), trap: t("on a trap: play a card or draw"),
                           drawn: t("drew a card: spring or keep") }[view.phase] || view.phase;
-      turnLine.textContent = myTurn() ? `${ctx.seatLabel(view.to_move)} — ${phaseText}`
+      const pawn = picked && view.phase === "select" && view.pawns.find((q) => q.letter === picked);
+      if (pawn && myTurn()) turnLine.textContent = t("{name}: how many squares?", { name: pawn.name });
+      else turnLine.textContent = myTurn() ? `${ctx.seatLabel(view.to_move)} — ${phaseText}`
         : t("{who} is to move: {what}", { who: ctx.seatLabel(view.to_move), what: phaseText });
     }
   }
@@ -682,16 +685,20 @@ export default function createRenderer(root, ctx) {
         const movable = [...new Set(entries.filter((e) => e.kind === "select").map((e) => e.pawn))];
         for (const letter of movable) {
           const p = view.pawns.find((q) => q.letter === letter);
-          const b = el("button", { class: "chip", type: "button", text: letter, "data-pawn-chip": letter,
-                                   title: p ? p.name : letter, "aria-label": t("Pick {name} ({letter})", { name: p ? p.name : letter, letter }),
+          // Your own secret characters are ringed (only this seat's view has them).
+          const yours = (view.my_characters || []).includes(letter);
+          const b = el("button", { class: yours ? "chip mine" : "chip", type: "button", text: letter, "data-pawn-chip": letter,
+                                   title: p ? (yours ? t("{name}: one of your characters", { name: p.name }) : p.name) : letter, "aria-label": t("Pick {name} ({letter})", { name: p ? p.name : letter, letter }),
                                    style: `background:${pawnColour(letter)}` }, controls);
           b.addEventListener("click", () => { picked = letter; render(); });
         }
       } else {
         for (const a of entries.filter((e) => e.kind === "select" && e.pawn === picked)) {
           if (choosing && !(a.to || []).includes(choosing)) continue;
-          const b = el("button", { class: "primary", text: choosing ? t("Move {pawn} {n} to {sq}", { pawn: picked, n: a.count, sq: choosing })
-            : t("Move {pawn} {n}", { pawn: picked, n: a.count }), "data-count": a.count, "data-action": a.text }, controls);
+          // The pawn is named by the turn line above ("Smothers: how far?"): the button says the count.
+          const b = el("button", { class: "primary", text: choosing ? tn("{n} square, to {sq}", "{n} squares, to {sq}", a.count, { sq: choosing })
+            : tn("{n} square", "{n} squares", a.count), "aria-label": t("Move {pawn} {n}", { pawn: picked, n: a.count }),
+                                   "data-count": a.count, "data-action": a.text }, controls);
           const sq = choosing;
           b.addEventListener("click", () => { if (sq) pendingDest = { square: sq, select: a.text }; send(a.text); });
         }
