@@ -84,6 +84,18 @@ def test_a_username_is_taken_once_whatever_its_case(browsers):
 
 
 # --- security ------------------------------------------------------------------------------------
+def test_an_unknown_users_login_verifies_against_a_hash_of_the_hashers_own_parameters():
+    """The dummy hash (written out, not made at import) has the parameters a stored password's hash
+    has, so a login for no such user costs what a wrong password does; nothing matches it."""
+    from trapworks.server.accounts import credentials
+
+    assert credentials._DUMMY_HASH.startswith("$argon2id$")
+    assert not credentials.hasher.check_needs_rehash(credentials._DUMMY_HASH)
+    assert credentials.hasher.verify(credentials._DUMMY_HASH, "not a password of anyone's")
+    assert not credentials.verify_password(None, "not a password of anyone's")
+    assert not credentials.verify_password(None, "")
+
+
 def test_passwords_are_stored_only_as_argon2_hashes(browsers, db_url):
     a, _ = browsers
     a.signup("hashed", "the secret phrase 42")
@@ -289,7 +301,7 @@ def test_a_rated_game_between_accounts_changes_both_ratings_as_openskill_compute
             expected[seat][0].sigma
         )
         assert r["games"] == 1 and r["provisional"] is True
-        assert r["rating"] == round(1500 + 60 * (expected[seat][0].mu - 3 * expected[seat][0].sigma))
+        assert r["rating"] == round(1500 + 60 * (expected[seat][0].mu - 25))
         assert [p["game_id"] for p in r["history"]] == [gid] and r["history"][0]["before"] == 1500
     board = a.get("/api/leaderboard", game="last-mouse-lost", players=2)["rows"]
     assert [row["username"] for row in board] == (
@@ -382,7 +394,7 @@ def test_quick_game_prefers_the_nearest_rating_and_gives_an_ai_after_the_wait(ap
     monkeypatch.setattr(
         accounts,
         "rating",
-        lambda account_id, game, n: (30.0, 1.0, 9) if account_id == 1 else (25.0, 8.333, 0),
+        lambda account_id, game, n: (45.0, 1.0, 9) if account_id == 1 else (25.0, 8.333, 0),
     )
     sa = a.post("/api/seeks", {"game": "last-mouse-lost", "ai_after": None}, 201)
     sb = b.post("/api/seeks", {"game": "last-mouse-lost", "ai_after": None}, 201)

@@ -59,7 +59,7 @@ const ERROR_MS = 20000;
 // A refusal of the socket in the page's language, its seats by their names (a game's reason of
 // an illegal move, "player 2's mouse has been caught", with them too).
 function refused(msg) {
-  return refusalText(msg, seatLabel, (s) => txSeats(s, seatLabel));
+  return refusalText(msg, seatLabel, (s) => txSeats(s, seatLabel), rendererCtx ? (item) => rendererCtx.say(item, true) : null);
 }
 
 function message(text, kind = "info", { tag = "", keep = false } = {}) {

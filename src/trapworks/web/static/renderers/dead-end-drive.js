@@ -40,13 +40,10 @@ export default function createRenderer(root, ctx) {
   let lastMoved = new Set(); // pawns walked by the last move
   const t = ctx.t || ((m, v) => m.replace(/\{(\w+)\}/g, (x, k) => (v && k in v ? v[k] : x)));
   const tn = ctx.tn || ((one, many, n, v) => t(n === 1 ? one : many, { n, ...(v || {}) }));
-  // The game's own words (rooms, the legend, the actions, the events): in the page's language.
-  const tx = ctx.tx || ((s) => s);
   // The game's own words by their catalog ids (issue 37): a trap card ("bookcase", "wild"), how a
   // game was won ("escape"); the view sends the ids.
   const cardWords = (card) => ctx.say({ msg: `dead_end_drive.card.${card}`, args: {} });
   const reasonWords = (why) => ctx.say({ msg: `dead_end_drive.reason.${why}`, args: {} }, true);
-  const txs = (s) => (ctx.txSeats ? ctx.txSeats(s, ctx.seatLabel) : s);
   const { el, svg } = ctx;
   root.classList.add("ded");
   const style = el("style", {}, root);
@@ -606,7 +603,10 @@ export default function createRenderer(root, ctx) {
       turnLine.textContent = view.truncated ? t("Stopped by the turn limit: no winner.")
         : t("{who} won with {pawn} ({why}).", { who: ctx.seatLabel(view.winner), pawn: view.winning_pawn, why: reasonWords(view.win_reason) });
     } else if (view.to_move === null) {
-      turnLine.textContent = `${ctx.seatLabel(view.turn_of)}: ${tx(view.phase)}…`;
+      // A chance phase (nobody to move): what chance is doing, in the page's language.
+      const chance = { first: t("drawing who goes first"), reveal: t("revealing the next portrait"),
+                       roll: t("rolling the dice") }[view.phase] || view.phase;
+      turnLine.textContent = `${ctx.seatLabel(view.turn_of)}: ${chance}…`;
     } else {
       const phaseText = { portrait: t("rolled doubles: change the portrait?"), select: t("pick a pawn to move"),
                           dest: t("pick where it ends"), trap: t("on a trap: play a card or draw"),
@@ -703,23 +703,13 @@ export default function createRenderer(root, ctx) {
       el("span", { class: "muted", text: t("Click a green square for {pawn} ({n}).", { pawn: view.selected.pawn, n: view.selected.count }) }, controls);
       return;
     }
+    // A button says what it does as a player would ("Keep the card you drew", not "keep"): the
+    // game's own words for the action (label_msg, from its catalog).
     for (const a of entries) {
-      const b = el("button", { class: a.kind === "spring" || a.kind === "play" ? "primary" : "", text: actionWords(a.text),
+      const b = el("button", { class: a.kind === "spring" || a.kind === "play" ? "primary" : "", text: a.label_msg ? ctx.say(a.label_msg) : a.text,
                                "data-action": a.text }, controls);
       b.addEventListener("click", () => send(a.text));
     }
-  }
-
-  // A button says what it does as a player would ("Keep the card you drew", not "keep", issue 39):
-  // the game's own catalog message for the action's text.
-  const ACTION_MSG = { "change portrait": "change_portrait", "keep portrait": "keep_portrait", "play wild": "play_wild",
-                       draw: "draw", spring: "spring_drawn", keep: "keep_card" };
-  function actionWords(text) {
-    if (ACTION_MSG[text]) return ctx.say({ msg: `dead_end_drive.do.${ACTION_MSG[text]}`, args: {} });
-    if (text.startsWith("play ")) {
-      return ctx.say({ msg: "dead_end_drive.do.play_card", args: { card: { msg: `dead_end_drive.card.${text.slice(5)}`, args: {} } } });
-    }
-    return txs(text);
   }
 
   function render() {
