@@ -630,7 +630,10 @@ async function openSeat(first = false) {
   document.title = `${info.title} · trapworks`;
   const seatWords = info.seat === null ? t("spectating")
     : hotSeat ? t("{who}'s turn on this screen", { who: seatLabel(info.seat) }) : t("you are Player {n}", { n: info.seat + 1 });
-  $("title").textContent = `${info.title} · ${seatWords}` + (info.practice ? ` · ${t("practice game")}` : "");
+  // The game's name, then the seat in a span a phone's header leaves out (the strips say it there).
+  const titleBox = clear($("title"));
+  el("span", { class: "title-game", text: info.title }, titleBox);
+  el("span", { class: "title-seat", text: ` · ${seatWords}` + (info.practice ? ` · ${t("practice game")}` : "") }, titleBox);
   if (info.seat === null) { $("typed").hidden = true; $("hint").hidden = true; $("undo").hidden = true; }
   $("help").textContent = tx(info.help);
   // Practice games may take back dice, cards and physics outcomes already seen; say so on the page.

@@ -23,7 +23,10 @@ export default function createRenderer(root, ctx) {
     .lml-score { font-size: 1.25em; font-weight: 700; }
     .lml-stage { position: relative; }
     .lml-board { display: block; margin: 0 auto; touch-action: none; user-select: none; }
-    .lml-board .mouse:focus-visible .sel { stroke: #1d4ed8; }
+    /* The keyboard's place is the mouse's own ring, drawn once a key is used (the page puts the focus
+       on the board when it opens, and a ring on a1 before any key looked like a stray glyph). */
+    .lml-board .mouse:focus-visible { stroke: none; outline: none; }
+    body[data-keys="1"] .lml-board .mouse:focus-visible .sel { stroke: #1d4ed8; }
     .lml-board .mouse[data-raised="1"].live { cursor: pointer; }
     .lml-board .mouse .sel { fill: none; stroke: transparent; stroke-width: 5; }
     .lml-board .mouse.selected .sel { stroke: #f59e0b; }
@@ -189,6 +192,8 @@ export default function createRenderer(root, ctx) {
     if (e.key === "Enter" && selection.mice.size) press();
     if (e.key === "Escape") clearSelection();
   });
+
+  document.addEventListener("keydown", () => { document.body.dataset.keys = "1"; }, { capture: true, once: true });
 
   function drawMouse(parent, x, y, raised, r, i, just) {
     const g = svg("g", { class: "mouse" + (just ? " just" : ""), "data-row": r, "data-mouse": i,
