@@ -47,3 +47,36 @@ def test_one_row_with_one_mouse_left():
     game = trapworks.make("last-mouse-lost")
     text = solve(game.state_from_position("o../...../....../....../...../... 1 0-0 1")).explanation
     assert text.startswith("One row is left and it holds a single mouse: you must press it")
+
+
+def test_the_solvers_plan_is_a_typed_message_in_english_and_french():
+    # Issue 37: the hint's reason is a message of the game's catalog (no pattern of the web
+    # catalog matches its English any more); its English is the same message formatted.
+    from trapworks.core.messages import format_message
+
+    game = trapworks.make("last-mouse-lost", rules="basic")
+    state = game.new_initial_state()
+    sol = solve(state)
+    typed = sol.extra["explanation_msg"]
+    assert typed["msg"] == "last_mouse_lost.solver.lost"
+    assert sol.explanation == format_message(typed, type(game))
+    assert format_message(typed, type(game), "fr") == (
+        "Les rangées ont 3, 5, 6, 6, 5, 3 souris levées ; leur somme de nim (XOR binaire) vaut 0 et plus "
+        "d'une en a 2 ou plus. Chaque coup casse la somme de nim, et votre adversaire peut toujours la "
+        "rétablir : avec un jeu parfait, vous perdez cette manche."
+    )
+    state.apply_action(state.legal_actions()[0])  # a1: now a won position, with its winning move
+    sol = solve(state)
+    assert sol.extra["explanation_msg"]["msg"] == "last_mouse_lost.solver.winning_move"
+    french = format_message(sol.extra["explanation_msg"], type(game), "fr")
+    assert french.startswith("Les rangées ont 2, 5, 6, 6, 5, 3 souris levées") and "Coup gagnant : " in french
+    assert " rows " not in french and "Winning" not in french
+    # The agent gives the page the typed plan (explain_typed), the CLI its English (explain).
+    from trapworks.games.last_mouse_lost.solver import PerfectAgent
+
+    agent = PerfectAgent(game, 1)
+    assert (
+        agent.explain_typed(state) == sol.extra["explanation_msg"] and agent.explain(state) == sol.explanation
+    )
+    patterns = trapworks.__path__[0] + "/web/i18n/patterns.txt"
+    assert "nim-sum" not in open(patterns, encoding="utf-8").read()

@@ -175,7 +175,13 @@ def test_log_in_attempts_are_limited_per_account_and_per_address(browsers):
     assert (
         wrong_user
         == wrong_password
-        == {"ok": False, "error": "wrong username or password", "code": "wrong_login"}
+        == {
+            "ok": False,
+            "error": "wrong username or password",
+            "code": "wrong_login",
+            "msg": "wrong username or password",  # typed (issue 37): the page words it
+            "args": {},
+        }
     )
     for _ in range(throttle.FAILS_PER_PAIR - 1):
         b.login("target", "not the password at all", status=401)

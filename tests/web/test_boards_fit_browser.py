@@ -126,13 +126,20 @@ def targets_at_least(page, selector, px=24):
 def test_on_a_phone_the_whole_board_and_every_control_of_the_turn_are_in_view(server, browser, game):
     options = {"players": 2}
     page, errors = open_game(browser, create(server, game, options), PHONE)
+    zoom = page.locator("[data-testid=zoom]")
     if game == "mouse-trap":
         # issue 27 review: Mouse Trap starts zoomed in on a phone (readable: spaces of 32 px and
         # more), with the player's mouse in view; "Whole board" fits the whole board in one tap
-        zoom = page.locator("[data-testid=zoom]")
         assert zoom.get_attribute("aria-pressed") == "true"
         assert page.evaluate(BOARD_BOX, SQUARES[game])["smallest"] >= 32
         assert page.evaluate(IN_PAN, f"{MT} [data-mouse='0']"), "the player's mouse is out of view"
+        zoom.click()
+    else:
+        # issue 39: so does 13 Dead End Drive (its whole mansion at 390 px had squares of 15 px):
+        # squares of 24 px and more, scrolled to the pawns; "Whole board" in one tap
+        assert zoom.get_attribute("aria-pressed") == "true"
+        assert page.evaluate(BOARD_BOX, SQUARES[game])["smallest"] >= 24
+        assert page.evaluate(IN_PAN, f"{DD} g.pawn[data-pawn='C']"), "the pawns are out of view"
         zoom.click()
     whole_board_in_view(page, game)
     assert not page.evaluate(OUTSIDE_JS, DECISION), page.evaluate(OUTSIDE_JS, DECISION)

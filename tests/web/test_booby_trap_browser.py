@@ -104,7 +104,10 @@ def test_touch_then_remove_with_the_settle_animation(server, browser):
         timeout=10000,
     )
     result = page.locator("[data-result]")
-    assert f"piece {result.get_attribute('data-piece')} removed" in result.inner_text()
+    # issue 39: a kept piece says "the bar held" (not "the bar moved 0.00 marks"), a trip says so
+    words = result.inner_text()
+    assert f"piece {result.get_attribute('data-piece')} " in words, words
+    assert ("tripped" if result.get_attribute("data-result") == "tripped" else "the bar held") in words, words
     page.wait_for_function(f"!document.querySelector(\"circle[data-piece='{piece}']\")", timeout=15000)
     page.screenshot(path=str(shots() / "booby-trap-after-settle.png"))
     # The spectator's page animated the same settle.
@@ -114,3 +117,61 @@ def test_touch_then_remove_with_the_settle_animation(server, browser):
     assert errors == []
     page.close()
     spectator.close()
+
+
+# The background a box is drawn on: its own, or the nearest ancestor's that is not transparent.
+BACKGROUND = """(sel) => { let e = document.querySelector(sel);
+  while (e) { const c = getComputedStyle(e).backgroundColor;
+    if (c && c !== 'transparent' && !c.endsWith(', 0)')) return c.match(/\\d+/g).slice(0, 3).map(Number);
+    e = e.parentElement; }
+  return [255, 255, 255]; }"""
+OFF_SCREEN = """() => [...document.querySelectorAll('#bar button')].filter((e) => e.getClientRects().length)
+  .map((e) => e.getBoundingClientRect())
+  .filter((r) => r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5).length"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390)], ids=["portrait", "landscape"])
+def test_a_phone_shows_pieces_a_finger_can_touch_and_the_feel_as_a_gauge(server, browser, size):
+    """Issue 39: on a phone the pieces were ~19 px and the Remove button fell below the fold after
+    a touch in landscape; 'tension 0.54' told a new player nothing; the dark theme left the bar
+    cream. Now: held upright the tray turns a quarter and its pieces are 32 px and more (28 in
+    landscape, where the height decides); after a touch both buttons are in view, the feel is a
+    word and a gauge (the number on demand); in the dark theme the bar is dark."""
+    created = httpx.post(
+        server + "/api/games",
+        json={
+            "game": "booby-trap",
+            "seed": 4,
+            "seats": [{"kind": "human"}, {"kind": "agent", "agent": "easy"}],
+        },
+        timeout=30,
+    ).json()
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=True)
+    ctx.add_init_script("localStorage.setItem('trapworks.settings', JSON.stringify({theme: 'dark'}))")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(created["seats"][0]["link"] + "&fast")
+    page.wait_for_selector("body[data-my-turn='1'][data-busy='0'] circle.piece.touchable", timeout=20000)
+    smallest = page.evaluate(
+        "Math.min(...[...document.querySelectorAll('circle.piece')]"
+        ".map((c) => c.getBoundingClientRect().width))"
+    )
+    portrait = size[0] < size[1]
+    assert page.locator("svg[data-tray]").get_attribute("data-upright") == ("1" if portrait else "0")
+    assert smallest >= (32 if portrait else 28), smallest
+    assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
+    page.locator("circle.piece.touchable").first.tap()
+    page.wait_for_selector("[data-controls=booby-trap] button[data-action=remove]", timeout=20000)
+    assert page.evaluate(OFF_SCREEN) == 0
+    feel = page.locator("[data-feel]:not([hidden])")
+    word = feel.get_attribute("data-feel")
+    assert feel.locator(f"[data-gauge='{word}'] .bt-band.on").count() == 1
+    assert "tension" not in feel.inner_text()  # the number only on demand
+    feel.locator("[data-testid=feel-number]").click()
+    assert "tension" in feel.inner_text()
+    # the dark theme: the bar and the feel are dark, their words light
+    for sel in ("#actionbar", "[data-feel]:not([hidden])"):
+        assert sum(page.evaluate(BACKGROUND, sel)) < 3 * 90, sel
+    assert errors == []
+    ctx.close()

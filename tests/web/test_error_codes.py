@@ -90,7 +90,14 @@ def test_a_refusal_takes_its_status_from_its_code():
 def test_the_api_answers_with_the_registry(client):
     r = client.get("/api/games/nope", params={"token": "x"})
     assert r.status_code == ErrorCode.NO_SUCH_GAME.status == 404
-    assert r.json() == {"ok": False, "code": "no_such_game", "error": "no game 'nope' on this server"}
+    assert r.json() == {
+        "ok": False,
+        "code": "no_such_game",
+        "error": "no game 'nope' on this server",
+        # typed (issue 37): the page words it from the catalog's message and these values
+        "msg": "no game {gid} on this server",
+        "args": {"gid": "'nope'"},
+    }
     assert client.get("/no/such/page").json()["code"] == ErrorCode.NOT_FOUND
 
 

@@ -298,7 +298,10 @@ def test_every_game_played_to_the_end_by_clicking_with_the_decision_on_screen(se
     view = seat_view(server.url, created["id"], created["seats"][0]["token"])
     assert view["terminal"]
     if game == "dead-end-drive":
-        # every hand is on the end screen, the opponent's included
+        # every hand is on the end screen, the opponent's included (one tap away: issue 39's
+        # compact result card)
+        page.locator("[data-testid=end-details] > summary").click()
+        text = page.locator("[data-testid=end-screen]").inner_text()
         for hand in view["revealed"]["hands"]:
             for letter in hand["characters"] + hand["secret_cards"]:
                 assert f"({letter})" in text
@@ -311,15 +314,18 @@ def test_every_game_played_to_the_end_by_clicking_with_the_decision_on_screen(se
         if page.locator("[data-testid=close-end]").count():
             page.locator("[data-testid=close-end]").click()
         zoom = page.locator("[data-testid=zoom]")
-        if game == "mouse-trap":
-            assert zoom.get_attribute("aria-pressed") == "true"
-            assert page.locator(sel).first.bounding_box()["width"] >= 32
+        # both start zoomed in on a phone (13 Dead End Drive since issue 39: squares of 26 px;
+        # its play may have asked for the whole board)
+        if game == "dead-end-drive" and zoom.get_attribute("aria-pressed") != "true":
             zoom.click()
+        assert zoom.get_attribute("aria-pressed") == "true"
+        assert page.locator(sel).first.bounding_box()["width"] >= (32 if game == "mouse-trap" else 24)
+        zoom.click()
         last = page.locator(sel).last.bounding_box()
         assert last["x"] + last["width"] <= size[0] + 0.5, last
         zoom.click()
         width = page.locator(sel).first.bounding_box()["width"]
-        assert width >= 32, width
+        assert width >= (32 if game == "mouse-trap" else 24), width
     page.context.close()
 
 
@@ -397,6 +403,8 @@ def test_dead_end_drive_secrets_revealed_to_every_seat_and_the_spectator_only_af
     errors: list[str] = []
     page = open_page(browser, created["spectator"]["link"] + "&fast", (1366, 768), errors)
     page.wait_for_selector("[data-testid=end-screen]", state="visible", timeout=20000)
+    # issue 39: a compact result card; the cards are one tap away under its buttons
+    page.locator("[data-testid=end-details] > summary").click()
     secrets = page.locator("[data-testid=end-secrets]").all_inner_texts()
     assert len(secrets) == 2
     for h in hands:

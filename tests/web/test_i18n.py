@@ -168,36 +168,66 @@ def test_the_games_typed_messages_are_served_with_the_catalog(client):
     assert "{who} takes {n} cheese" not in patterns and "rolls {a} and {b}" not in patterns
 
 
-def test_every_refusal_of_the_server_is_a_message_with_a_french_translation():
-    patterns = server_i18n.server_patterns()
-    assert "it is not your turn: {whom} is to move" in patterns
-    assert "a chat line needs at least one visible character" in patterns
-    assert "a game can be aborted only before its second move (resign instead)" in patterns
+def test_every_refusal_of_the_server_is_a_typed_message_with_a_french_translation():
+    # Typed (issue 37): each refusal's message is a template with its values as arguments, never
+    # an f-string (English made at the site, which no catalog can word)...
+    assert server_i18n.untyped_refusals() == []
+    templates = server_i18n.server_messages()
+    assert "it is not your turn: {whom} is to move" in templates
+    assert "a chat line needs at least one visible character" in templates
+    assert "a game can be aborted only before its second move (resign instead)" in templates
+    assert "only {n} actions to take back" in templates  # core's undo policy (a Said)
+    # ... and each has its French, with the same placeholders.
+    from trapworks.core.messages import placeholders
+
     messages = french()
-    assert all(isinstance(messages.get(p), str) for p in patterns), [p for p in patterns if p not in messages]
-    tr = server_i18n.translate
-    assert (
-        tr("it is not your turn: Ann is to move", messages)
-        == "ce n'est pas votre tour : c'est à Ann de jouer"
+    missing = [m for m in templates if not isinstance(messages.get(m), str)]
+    assert missing == []
+    assert [m for m in templates if placeholders(messages[m]) != placeholders(m)] == []
+
+
+def test_a_refusal_travels_as_its_message_id_and_values(client):
+    from trapworks.server.errors import ErrorCode, ServiceError, fill
+
+    # A seat is a seat (the page names it), a refusal inside another is typed in turn.
+    inner = ServiceError(
+        ErrorCode.TOO_LATE_TO_ABORT, "a game can be aborted only before its second move (resign instead)"
     )
-    # a refusal that carries another refusal: both translated
-    assert tr(
-        "abort refused: a game can be aborted only before its second move (resign instead)", messages
-    ) == (
-        "annulation refusée : une partie ne peut être annulée qu'avant son deuxième coup (abandonnez plutôt)"
+    outer = ServiceError(ErrorCode.TOO_LATE_TO_ABORT, "abort refused: {why}", why=inner)
+    assert (
+        outer.message == "abort refused: a game can be aborted only before its second move (resign instead)"
+    )
+    assert outer.typed == {"msg": "abort refused: {why}", "args": {"why": inner.typed}}
+    turn = ServiceError(
+        ErrorCode.NOT_YOUR_TURN,
+        "it is not your turn: {whom} is to move",
+        whom={"seat": 1, "label": "Player 2 (Bob)"},
+    )
+    assert turn.message == "it is not your turn: Player 2 (Bob) is to move"
+    assert fill("only {n} actions to take back", {"n": 3}) == "only 3 actions to take back"
+    # Over HTTP: the English, and the message id with its values, which French words.
+    body = client.get("/api/games/nope", params={"token": "x"}).json()
+    assert body["msg"] == "no game {gid} on this server" and body["args"] == {"gid": "'nope'"}
+    assert (
+        french()[body["msg"]].replace("{gid}", body["args"]["gid"]) == "aucune partie 'nope' sur ce serveur"
     )
 
 
 def test_a_new_refusal_of_the_server_without_translation_is_reported(tmp_path, monkeypatch):
     (tmp_path / "server").mkdir()
     (tmp_path / "core").mkdir()
-    (tmp_path / "core" / "forfeit.py").write_text("")
     (tmp_path / "server" / "new.py").write_text(
-        'def f(seat):\n    raise ServiceError(409, "new_refusal", f"seat {seat} may not dance here")\n'
+        "def f(seat):\n"
+        '    raise ServiceError(ErrorCode.BAD_SEAT, "seat {seat} may not dance here", seat=seat)\n'
+        "def g(seat):\n"
+        '    raise ServiceError(ErrorCode.BAD_SEAT, f"seat {seat} may not sing here")\n'
     )
     monkeypatch.setattr(server_i18n, "SOURCE", tmp_path)
-    assert server_i18n.server_patterns() == ["seat {seat} may not dance here"]
+    assert server_i18n.server_messages() == ["seat {seat} may not dance here"]
     assert "seat {seat} may not dance here" in i18n_script.missing("fr")
+    # An f-string refusal is reported: no catalog can word it.
+    untyped = server_i18n.untyped_refusals()
+    assert len(untyped) == 1 and untyped[0].endswith("server/new.py:4")
 
 
 def test_the_lobby_option_lists_and_the_games_words_are_translated():

@@ -369,7 +369,7 @@ def test_the_account_leaderboard_and_profile_pages_in_french(server, browser, si
     page.wait_for_selector("#logged-in:not([hidden])")
     check_page(page, "account-logged-in", size, probes, names)
     page.goto(server.url + "/leaderboard")
-    page.wait_for_selector("[data-testid=board-game] option", state="attached")
+    page.wait_for_selector("[data-testid=board-game] a", state="attached")
     # The table (or its "no rated games yet") is drawn: the page says it is ready (a fixed 300 ms
     # was not always enough on a loaded machine).
     page.wait_for_selector("body[data-ready='1']", timeout=20000)

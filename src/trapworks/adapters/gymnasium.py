@@ -23,11 +23,18 @@ ValueError naming the range; an id inside it that is illegal now ends the episod
 (reward -1, `info["illegal_action"]` set), so that an unmasked policy learns to avoid it; a game
 stopped by its turn limit is truncated. Analysis agents that read what no seat may know (Booby
 Trap's `oracle`) are refused as opponents.
+
+Randomness: `reset(seed=s)` starts one generator, `env_stream(s)` (core/stream.py: the batched
+engines' SplitMix64 stream as a `random.Random`), which draws the game's setup
+(`Game.new_initial_state_from`), every chance outcome and every opponent's choice (it is their
+`rng`), and runs on through later resets without a seed. A game's batched vector environment
+(`gymnasium.make_vec`) gives environment i of `reset(seed=s)` the stream `env_stream(s + i)` and
+draws from it in the same order, so environment i plays the game this environment plays when
+reset with s + i, step for step (what Gymnasium's SyncVectorEnv gives environment i).
 """
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import gymnasium
@@ -38,6 +45,7 @@ from trapworks.agents import Agent, make_agent
 from trapworks.core.game import State
 from trapworks.core.registry import game_spec, game_specs
 from trapworks.core.spec import GameSpec
+from trapworks.core.stream import SharedStream, env_stream
 
 from ._common import (
     KeepsObservationWriter,
@@ -45,7 +53,6 @@ from ._common import (
     observation_writer,
     resolve_chance,
     reward_scale,
-    setup_seed,
 )
 from .params import gym_id
 
@@ -95,7 +102,7 @@ class TrapworksEnv(KeepsObservationWriter, gymnasium.Env):
             enc.low, enc.high, shape=enc.observation_shape(), dtype=np.float32
         )
         self.action_space = gymnasium.spaces.Discrete(self.game.num_distinct_actions())
-        self._rng = random.Random()
+        self._rng: SharedStream = env_stream(None)
         self.state: State | None = None
         self.opponents: dict[int, Agent] = {}
         self._done = False
@@ -124,13 +131,13 @@ class TrapworksEnv(KeepsObservationWriter, gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
         if seed is not None:
-            self._rng = random.Random(seed)
-        self.state = self.game.new_initial_state(seed=setup_seed(self._rng))
+            self._rng = env_stream(seed)
+        self.state = self.game.new_initial_state_from(self._rng)
         self._done = False
-        self.opponents = {
-            s: make_agent(name, self.game, s, seed=self._rng.getrandbits(63))
-            for s, name in self.opponent_names.items()
-        }
+        self.opponents = {}
+        for s, name in self.opponent_names.items():
+            agent = self.opponents[s] = make_agent(name, self.game, s, seed=0)
+            agent.rng = self._rng  # the opponents draw from the environment's one stream
         self._play_others()
         return self._observe(self.state, self.seat), self._info()
 

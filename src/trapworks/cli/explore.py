@@ -13,7 +13,13 @@ from typing import Any
 
 import typer
 
-from .simulate import ADDRESS_HELP, BACKEND_HELP, RESUME_HELP, RETRIES_HELP
+from .simulate import (  # the options every run command shares, defined once
+    ADDRESS_OPTION,
+    BACKEND_OPTION,
+    RESUME_OPTION,
+    RETRIES_OPTION,
+    WORKERS_OPTION,
+)
 
 # `explore`'s options, named here so that the command reads as its list of parameters.
 GAME_ID_ARGUMENT = typer.Argument(..., help="Game id (see `trapworks games`).")
@@ -39,11 +45,6 @@ MAX_ACTIONS_OPTION = typer.Option(None, help="Stop (truncate) a game after this 
 OUT_OPTION = typer.Option(
     None, help="Folder for the report and rows (default: the data folder's explore/<game>-<time>/)."
 )
-WORKERS_OPTION = typer.Option(1, "--workers", "-w", help="Worker processes (local) or CPUs (new Ray).")
-BACKEND_OPTION = typer.Option("local", help=BACKEND_HELP)
-ADDRESS_OPTION = typer.Option(None, help=ADDRESS_HELP)
-RESUME_OPTION = typer.Option(False, help=RESUME_HELP)
-RETRIES_OPTION = typer.Option(3, help=RETRIES_HELP)
 MIN_EFFECT_OPTION = typer.Option(
     1.0, help="Practical threshold for rates (win rates, jams per crank), in percentage points."
 )

@@ -24,7 +24,15 @@ import typer
 from trapworks.core.words import plural
 from trapworks.sim.stats import elo_ratings, wilson
 
-from .simulate import ADDRESS_HELP, BACKEND_HELP, FORMAT_HELP, RESUME_HELP, RETRIES_HELP
+from .simulate import (  # the options every run command shares, defined once
+    ADDRESS_OPTION,
+    BACKEND_OPTION,
+    FMT_OPTION,
+    PLAYERS_OPTION,
+    RESUME_OPTION,
+    RETRIES_OPTION,
+    WORKERS_OPTION,
+)
 
 __all__ = ["Standings", "elo_ratings", "lineups", "register", "wilson"]
 
@@ -113,23 +121,14 @@ AGENTS_OPTION = typer.Option(
     help="Agents, comma-separated, e.g. hard,heuristic,random (levels: easy, medium, hard).",
 )
 N_OPTION = typer.Option(100, "-n", help="Games per group of agents (seats rotate game by game).")
-PLAYERS_OPTION = typer.Option(
-    None, "--players", "-p", help="Number of players, for games that allow several."
-)
 OPTION_OPTION = typer.Option(None, "--option", "-o", help="Game option as key=value (repeatable).")
 SEED_OPTION = typer.Option(0, help="Seed of the whole tournament.")
-WORKERS_OPTION = typer.Option(1, "--workers", "-w", help="Worker processes (local) or CPUs (new Ray).")
 MAX_ACTIONS_OPTION = typer.Option(None, help="Stop (truncate: a draw) a game after this many actions.")
 OUT_OPTION = typer.Option(
     None,
     help="Rows file, .parquet or .csv (default: a .parquet in the data folder's tournaments/); "
     "the standings go beside it as *-summary.parquet / .csv.",
 )
-FMT_OPTION = typer.Option(None, "--format", help=FORMAT_HELP)
-BACKEND_OPTION = typer.Option("local", help=BACKEND_HELP)
-ADDRESS_OPTION = typer.Option(None, help=ADDRESS_HELP)
-RESUME_OPTION = typer.Option(False, help=RESUME_HELP)
-RETRIES_OPTION = typer.Option(3, help=RETRIES_HELP)
 AS_JSON_OPTION = typer.Option(False, "--json", help="Print the standings as JSON.")
 
 

@@ -22,6 +22,7 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from .game import State
+from .words import Said
 
 Reason = Literal["resigned", "out_of_time", "aborted", "left"]
 
@@ -125,7 +126,7 @@ def abort_refusal(state: State, seat_moves: int) -> str | None:
     """Why the game may not be aborted now (None: it may): only before the second move by a
     seat (chance outcomes do not count), so that nobody aborts a game they are losing."""
     if state.is_terminal():
-        return "the game is over"
+        return Said("the game is over")
     if seat_moves >= 2:
-        return "a game can be aborted only before its second move (resign instead)"
+        return Said("a game can be aborted only before its second move (resign instead)")
     return None

@@ -130,6 +130,13 @@ class Game:
     def new_initial_state(self, seed: int | None = None) -> State:
         raise NotImplementedError
 
+    def new_initial_state_from(self, rng: random.Random) -> State:
+        """A new game whose random setup is drawn from `rng` (the environments' generator, which
+        then draws the game's chance too): here its seed, one 63-bit draw. A game whose batched
+        engine sets up from its stream otherwise (or draws nothing) says so, so that a single
+        environment and the engine's vector environment play the same game from one stream."""
+        return self.new_initial_state(seed=rng.getrandbits(63))
+
     def state_from_position(self, text: str) -> State:
         """Set up a state from the game's one-line position notation."""
         notation = getattr(type(self).spec, "notation", None)

@@ -24,7 +24,7 @@ from pydantic import (
     field_validator,
 )
 
-from trapworks.core.words import plural
+from trapworks.core.words import Said, plural
 
 from .errors import IllegalActionError, RecordError, TrapworksError
 from .forfeit import Forfeit, outcome
@@ -355,11 +355,13 @@ def undo_refusal(state: State, steps: int, *, against_ai: bool, practice: bool) 
       practice undo replays the same dice when the same moves are made again.
     """
     if state.is_terminal():
-        return "the game is over: there is no undo after the end"
+        return Said("the game is over: there is no undo after the end")
     if not 0 < steps <= state.move_number():
-        return f"only {state.move_number()} {plural(state.move_number(), 'action')} to take back"
+        n = state.move_number()
+        # Said: the server sends the message id with the count, the page words it (issue 37).
+        return Said("only 1 action to take back") if n == 1 else Said("only {n} actions to take back", n=n)
     if against_ai and not practice and state.move_number() - steps < state.revealed_upto():
-        return (
+        return Said(
             "that would take back a revealed outcome (a chance outcome or a physics result); "
             "against AI undo stops there unless the game was created as practice"
         )

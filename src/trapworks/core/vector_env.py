@@ -6,7 +6,9 @@ A game's class says how to start and step its engine (`_reset_into`, `_step_into
 buffers `_obs`, `_mask`, `_rewards`, `_terminated`, `_truncated` and `_illegal`); this class is
 the same environment contract for all of them: one learning seat, the other seats played by the
 engine's agents, the single environment's observation and reward, Gymnasium's next-step
-autoreset, and environment i's randomness from its own stream (`stream_seeds`).
+autoreset, and environment i's randomness from its own stream (`stream_seeds`): the single
+environment's for seed + i, drawn from in the same order, so that environment i plays the game
+the single environment plays, step for step (tests/research/test_vector_env_sync.py).
 """
 
 from __future__ import annotations
@@ -23,11 +25,18 @@ from trapworks.core.words import plural
 
 from .game import Game
 from .registry import make
+from .stream import env_stream_seed
 
 
 def stream_seeds(seed: int | None, num_envs: int) -> np.ndarray:
-    """Each environment's stream seed: from `seed` by NumPy's SeedSequence (fresh entropy for None)."""
-    return np.random.SeedSequence(seed).generate_state(num_envs, dtype=np.uint64)
+    """Each environment's stream seed: environment i's is the single environment's for seed + i
+    (`env_stream_seed`), so that it plays what Gymnasium's SyncVectorEnv's environment i plays;
+    fresh entropy for None."""
+    if seed is None:
+        return np.random.SeedSequence().generate_state(num_envs, dtype=np.uint64)
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ValueError(f"seed {seed!r}: a non-negative whole number, or None")
+    return np.array([env_stream_seed(int(seed) + i) for i in range(num_envs)], dtype=np.uint64)
 
 
 class BatchedVectorEnv(VectorEnv):

@@ -4,7 +4,35 @@ Player-facing texts come from the catalogs (core/messages.py); these are the Eng
 refusals that name a count, so none has to write "(s)".
 """
 
+from __future__ import annotations
+
 
 def plural(count: int, one: str, many: str | None = None) -> str:
     """`one` for a count of 1, else `many` (default: `one` + "s")."""
     return one if count == 1 else (many if many is not None else one + "s")
+
+
+class Said(str):
+    """An English sentence that also says which message it is (issue 37): the template, a message
+    id of the web catalog, and its values (numbers, names), so a refusal that carries it (the
+    server's `ServiceError`) is worded in the viewer's language. It is the English text wherever
+    a string is expected (the terminal prints it as is)."""
+
+    msg: str
+    values: dict[str, object]
+
+    def __new__(cls, template: str, **values: object) -> Said:
+        text = template
+        for key, value in values.items():
+            text = text.replace("{" + key + "}", str(value))
+        said = super().__new__(cls, text)
+        said.msg = template
+        said.values = dict(values)
+        return said
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_said, (self.msg, self.values))
+
+
+def _said(template: str, values: dict[str, object]) -> Said:
+    return Said(template, **values)

@@ -45,6 +45,7 @@ import orjson
 
 from . import walguard
 from .budget import FairBudget
+from .errors import refusal_body
 
 CLOSE_IDLE = 4408  # WebSocket close code: nothing heard from the client for socket_idle_s
 # i40: the node's game-creation budget is paced (budget.py): at most this many creations back to
@@ -110,9 +111,9 @@ class _PerAddress(OrderedDict):
 
 
 async def _refuse_http(
-    send: Any, status: int, code: str, message: str, retry_after: int | None = None
+    send: Any, status: int, code: str, message: str, retry_after: int | None = None, **args: Any
 ) -> None:
-    body = orjson.dumps({"ok": False, "error": message, "code": code})
+    body = refusal_body(code, message, **args)  # typed (issue 37): the page words it
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if retry_after is not None:
         headers.append((b"retry-after", str(retry_after).encode()))
@@ -280,8 +281,10 @@ class BoundsMiddleware:
                 send,
                 429,
                 "too_many_games",
-                f"at most {b.games_per_hour} games an hour from one address; the next in {wait} s",
+                "at most {games_per_hour} games an hour from one address; the next in {wait} s",
                 retry_after=wait,
+                games_per_hour=b.games_per_hour,
+                wait=wait,
             )
             return
         taken_at = time.monotonic()
@@ -290,8 +293,9 @@ class BoundsMiddleware:
                 send,
                 429,
                 "node_busy",
-                f"many games are being created on this server: try again in {budget_wait} s",
+                "many games are being created on this server: try again in {budget_wait} s",
                 retry_after=budget_wait,
+                budget_wait=budget_wait,
             )
             return
         body, again = await self._body(receive)
@@ -308,7 +312,8 @@ class BoundsMiddleware:
                 send,
                 429,
                 "too_many_tables",
-                f"at most {b.open_tables_per_address} open tables per address: wait until yours fill or end",
+                "at most {open_tables_per_address} open tables per address: wait until yours fill or end",
+                open_tables_per_address=b.open_tables_per_address,
             )
             return
         made.append(now)  # reserved now (concurrent creates count), given back if refused
@@ -347,9 +352,10 @@ class BoundsMiddleware:
                 send,
                 429,
                 "too_many_joins",
-                f"at most {self.bounds.joins_per_minute} seats a minute from one address; "
-                f"the next in {wait} s",
+                "at most {joins_per_minute} seats a minute from one address; the next in {wait} s",
                 retry_after=wait,
+                joins_per_minute=self.bounds.joins_per_minute,
+                wait=wait,
             )
             return
         taken.append(now)
@@ -375,8 +381,9 @@ class BoundsMiddleware:
                 send,
                 429,
                 "replay_busy",
-                f"at most {b.replays_per_address} replays at once from one address: wait for the last answer",
+                "at most {replays_per_address} replays at once from one address: wait for the last answer",
                 retry_after=1,
+                replays_per_address=b.replays_per_address,
             )
             return
         self.replays[client] += 1
@@ -404,8 +411,9 @@ class BoundsMiddleware:
                     send,
                     413,
                     "replay_too_large",
-                    f"this record's replay is {size // 1_000_000} MB, over the server's "
-                    f"{b.replay_answer_max // 1_000_000} MB: replay a shorter part of it",
+                    "this record's replay is {x} MB, over the server's {x2} MB: replay a shorter part of it",
+                    x=size // 1_000_000,
+                    x2=b.replay_answer_max // 1_000_000,
                 )
                 return
             if self.replay_bytes + size > b.replay_bytes_in_flight:

@@ -11,6 +11,7 @@ current and checks that every site names its code from here).
 
 from __future__ import annotations
 
+import re
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -216,21 +217,89 @@ class ErrorCode(StrEnum):
 class ServiceError(Exception):
     """A request the service refuses: its `code` (from the registry), the HTTP `status` (the
     code's), and `message` saying why, for the person who sent it. `ServiceError(code, message)`;
-    the older `ServiceError(status, code, message)` is read the same way."""
+    the older `ServiceError(status, code, message)` is read the same way.
 
-    def __init__(self, code: ErrorCode | int, message: str | None = None, *legacy: str):
+    The message is typed (issue 37): a template whose `{name}` parts are filled from the keyword
+    arguments, `ServiceError(ErrorCode.NO_SUCH_GAME, "no game {gid} on this server", gid=gid)`.
+    The template is the message id of the web catalog (src/trapworks/web/i18n/<lang>.po), sent
+    beside the English as "msg" and "args" so the page words the refusal in the viewer's language
+    (js/i18n.js refusalText). An argument is a number, a name, a seat (`{"seat": n}`), or another
+    refusal (a ServiceError, or {"msg", "args"}), never an English sentence made here."""
+
+    def __init__(self, code: ErrorCode | int, message: str | None = None, *legacy: str, **args: Any):
         if isinstance(code, ErrorCode):
             self.code: str = code
             self.status = code.status
-            self.message = message if message is not None else code.meaning
+            template = message if message is not None else code.meaning
         else:  # (status, code, message)
             self.status = int(code)
             self.code = str(message)
-            self.message = legacy[0] if legacy else self.code
+            template = legacy[0] if legacy else self.code
+        if not args and isinstance(getattr(template, "msg", None), str):  # a core.words.Said
+            args = dict(template.values)  # type: ignore[attr-defined]
+            template = template.msg  # type: ignore[attr-defined]
+        self.msg = str(template)
+        self.values: dict[str, Any] = {k: typed_value(v) for k, v in args.items()}
+        self.message = fill(template, self.values)
         super().__init__(self.message)
 
+    @property
+    def typed(self) -> dict[str, Any]:
+        """The refusal as the page words it: its message id and values."""
+        return {"msg": self.msg, "args": self.values}
+
     def __reduce__(self) -> tuple[Any, ...]:  # crosses from a worker process intact
-        return (ServiceError, (self.status, str(self.code), self.message))
+        return (_rebuild, (self.status, str(self.code), self.msg, self.values))
+
+
+def _rebuild(status: int, code: str, msg: str, values: dict[str, Any]) -> ServiceError:
+    error = ServiceError(status, code, msg)
+    error.values = values
+    error.message = fill(msg, values)
+    error.args = (error.message,)
+    return error
+
+
+def typed_value(value: Any) -> Any:
+    """An argument of a typed refusal as it travels (JSON): a refusal nested as its message id
+    and values, a seat or a number as is, anything else as its text."""
+    if isinstance(value, str) and isinstance(getattr(value, "msg", None), str):  # core.words.Said
+        return {"msg": value.msg, "args": {k: typed_value(v) for k, v in value.values.items()}}  # type: ignore[attr-defined]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, ServiceError):
+        return value.typed
+    if isinstance(value, dict) and ("msg" in value or "seat" in value):
+        return value
+    return str(value)
+
+
+_PLACE = re.compile(r"\{(\w+)\}")
+
+
+def fill(template: str, values: dict[str, Any]) -> str:
+    """The English of a typed refusal: each `{name}` with its value (a nested refusal's English;
+    a seat as its `label`, else "player N"); a brace not naming an argument stays as written."""
+
+    def one(value: Any) -> str:
+        if isinstance(value, dict) and "msg" in value:
+            return fill(str(value["msg"]), value.get("args") or {})
+        if isinstance(value, dict) and "seat" in value:
+            return str(value.get("label") or f"player {int(value['seat']) + 1}")
+        return str(value)
+
+    return _PLACE.sub(lambda m: one(values[m.group(1)]) if m.group(1) in values else m.group(0), template)
+
+
+def refusal_body(code: str, template: str, **args: Any) -> bytes:
+    """The API's error body, typed, for the refusals written below FastAPI (raw ASGI, the
+    limits): {"ok": false, "error": English, "code", "msg", "args"}."""
+    import orjson
+
+    values = {k: typed_value(v) for k, v in args.items()}
+    return orjson.dumps(
+        {"ok": False, "error": fill(template, values), "code": str(code), "msg": template, "args": values}
+    )
 
 
 def table() -> str:

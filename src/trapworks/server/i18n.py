@@ -150,63 +150,76 @@ def file_patterns() -> list[str]:
     return out
 
 
-def _template(node: ast.AST) -> str | None:
-    """A string or f-string node as a pattern ({name} for each value), None for anything else."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if not isinstance(node, ast.JoinedStr):
-        return None
-    parts: list[str] = []
-    used: dict[str, int] = {}
-    for v in node.values:
-        if isinstance(v, ast.Constant):
-            parts.append(str(v.value))
-        elif isinstance(v, ast.FormattedValue):
-            e = v.value
-            name = e.id if isinstance(e, ast.Name) else e.attr if isinstance(e, ast.Attribute) else "x"
-            used[name] = used.get(name, 0) + 1
-            parts.append("{" + (name if used[name] == 1 else f"{name}{used[name]}") + "}")
-    return "".join(parts)
+# The refusers and which positional argument holds the message (after a raw helper's `send`).
+REFUSERS = {
+    "ServiceError": 1,
+    "Throttled": 1,
+    "BadCredentials": 1,
+    "refusal": 1,
+    "error_reply": 1,
+    "_refuse": 2,
+    "_refuse_http": 2,
+    "Said": 0,
+}
 
 
-def server_patterns() -> list[str]:
-    """Every refusal the server words: the message of each ServiceError(status, code, message)
-    and each {"error": ...} / {"message": ...} reply in src/trapworks/server, and the kernel's
-    refusal to abort (core/forfeit.py)."""
-    found: list[str] = []
-    files = sorted((SOURCE / "server").rglob("*.py")) + [SOURCE / "core" / "forfeit.py"]
+def refusal_sites() -> list[tuple[str, ast.AST]]:
+    """Each message argument of a refusal in src/trapworks/server and core (ServiceError and the
+    other refusers above, core.words.Said), with its place: 'path:line'."""
+    out: list[tuple[str, ast.AST]] = []
+    files = sorted((SOURCE / "server").rglob("*.py")) + sorted((SOURCE / "core").glob("*.py"))
     for path in files:
         if "migrations" in path.parts:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            nodes: list[ast.AST] = []
-            if isinstance(node, ast.Call):
-                f = node.func
-                fname = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-                # The raw refusals take (send, status, code, message, ...): the message follows the code.
-                args = [a for a in node.args if not (isinstance(a, ast.Name) and a.id == "send")]
-                if fname in ("_refuse", "refuse", "_refuse_http") and len(args) >= 3:
-                    nodes.append(args[2])
-                elif fname == "ServiceError" and len(node.args) >= 3:
-                    nodes.append(node.args[2])
-                elif fname == "ServiceError" and len(node.args) == 2:  # ServiceError(ErrorCode.X, message)
-                    nodes.append(node.args[1])
-            elif isinstance(node, ast.Dict):
+            if not isinstance(node, ast.Call):
+                continue
+            f = node.func
+            fname = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            if fname not in REFUSERS:
+                continue
+            args = [a for a in node.args if not (isinstance(a, ast.Name) and a.id == "send")]
+            index = 2 if fname == "ServiceError" and len(args) >= 3 else REFUSERS[fname]
+            if len(args) > index:
+                out.append((f"{path.relative_to(SOURCE.parent)}:{node.lineno}", args[index]))
+    return out
+
+
+def untyped_refusals() -> list[str]:
+    """The refusals whose message is an f-string (English made at the site, which no catalog
+    can word): each must be a template with its values as keyword arguments (issue 37)."""
+    return [where for where, node in refusal_sites() if isinstance(node, ast.JoinedStr)]
+
+
+def server_messages() -> list[str]:
+    """Every refusal the server words, as the message ids the page looks up: each refusal's
+    template (ServiceError(code, template, **values), a Said), each {"error": ...} /
+    {"message": ...} reply in src/trapworks/server, and the module constants sent as refusals."""
+    found: list[str] = []
+
+    def add(text: object) -> None:
+        # A template of placeholders only ("{field}: {why}") says nothing to translate.
+        if isinstance(text, str) and _PLACE.sub("", text).strip(" :.,'\"") and text not in found:
+            found.append(text)
+
+    for _where, node in refusal_sites():
+        if isinstance(node, ast.Constant):
+            add(node.value)
+    for path in sorted((SOURCE / "server").rglob("*.py")):
+        if "migrations" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Dict):
                 for k, v in zip(node.keys, node.values, strict=True):
-                    if isinstance(k, ast.Constant) and k.value in ("error", "message") and v is not None:
-                        nodes.append(v)
+                    if isinstance(k, ast.Constant) and k.value in ("error", "message"):
+                        if isinstance(v, ast.Constant):
+                            add(v.value)
             elif isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == "STORAGE_FAILED" for t in node.targets
+                isinstance(t, ast.Name) and t.id in ("STORAGE_FAILED", "MISSING_PLY") for t in node.targets
             ):
-                nodes.append(node.value)
-            elif isinstance(node, ast.Return) and path.name == "forfeit.py" and node.value is not None:
-                nodes.append(node.value)
-            for n in nodes:
-                text = _template(n)
-                # A pattern of placeholders only ("{e}") says nothing to translate.
-                if text and _PLACE.sub("", text).strip(" :.,'\"") and text not in found:
-                    found.append(text)
+                if isinstance(node.value, ast.Constant):
+                    add(node.value.value)
     return found
 
 
@@ -264,7 +277,7 @@ def patterns() -> list[str]:
 
     out: list[str] = []
     shared = list(forfeit_reason_words().values())
-    for p in [*file_patterns(), *server_patterns(), *game_words(), *shared]:
+    for p in [*file_patterns(), *server_messages(), *game_words(), *shared]:
         if p not in out:
             out.append(p)
     return out

@@ -26,6 +26,8 @@ import orjson
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+from .errors import refusal_body
+
 MAX_URL = 7900  # bytes of path and query (with the request line under websockets' own 8 KB line limit)
 MAX_BODY = 2 * 1024 * 1024  # bytes: a 5,000-move record is far below
 MAX_HEADERS = 16 * 1024  # bytes of request line and headers (uvicorn's h11_max_incomplete_event_size)
@@ -240,7 +242,7 @@ class GuardedH11Protocol(H11Protocol):
         line = len(head) if end < 0 else end
         if line <= MAX_URL + 64:  # the method, a space and " HTTP/1.1"
             return False
-        self._refuse(414, "url_too_long", f"the URL is over {MAX_URL} bytes")
+        self._refuse(414, "url_too_long", "the URL is over {MAX_URL} bytes", MAX_URL=MAX_URL)
         return True
 
     def _head_too_large(self, data: bytes) -> bool:
@@ -251,11 +253,16 @@ class GuardedH11Protocol(H11Protocol):
         size = len(head) if end < 0 else end + 4
         if size <= MAX_HEADERS:
             return False
-        self._refuse(400, "head_too_large", f"the request's line and headers are over {MAX_HEADERS} bytes")
+        self._refuse(
+            400,
+            "head_too_large",
+            "the request's line and headers are over {MAX_HEADERS} bytes",
+            MAX_HEADERS=MAX_HEADERS,
+        )
         return True
 
-    def _refuse(self, status: int, code: str, message: str) -> None:
-        body = orjson.dumps({"ok": False, "error": message, "code": code})
+    def _refuse(self, status: int, code: str, message: str, **args: Any) -> None:
+        body = refusal_body(code, message, **args)  # typed (issue 37): the page words it
         reason = {400: "Bad Request", 408: "Request Timeout", 414: "URI Too Long"}[status]
         self._cancel_head_timer()
         self.transport.write(
@@ -289,7 +296,10 @@ class GuardedH11Protocol(H11Protocol):
             self.transport.close()  # an idle keep-alive connection: uvicorn's own timeout's case
             return
         self._refuse(
-            408, "header_timeout", f"the request's headers did not arrive within {self.head_timeout:g} s"
+            408,
+            "header_timeout",
+            "the request's headers did not arrive within {head_timeout} s",
+            head_timeout=format(self.head_timeout, "g"),
         )
 
 

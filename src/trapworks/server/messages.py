@@ -246,6 +246,12 @@ class ErrorReply(BaseModel):
     code: str = Field(
         description="a stable machine-readable code, e.g. stale, illegal_move, storage_unavailable"
     )
+    msg: str | None = Field(
+        None, description="the message id of the web catalog (its English template): the page words it"
+    )
+    args: dict[str, Any] | None = Field(
+        None, description="the message's values: numbers, names, a seat {seat}, a nested {msg, args}"
+    )
 
 
 # The error answers an endpoint documents (OpenAPI): every one in the API's error format.
@@ -349,6 +355,12 @@ class ErrorMessage(BaseModel):
     ref: Any = None
     code: str
     message: str
+    msg: str | None = Field(
+        None, description="the message id of the web catalog (its English template): the page words it"
+    )
+    args: dict[str, Any] | None = Field(
+        None, description="the message's values: numbers, names, a seat {seat}, a nested {msg, args}"
+    )
     fatal: bool | None = Field(None, description="true: the socket is closed after this message")
 
 

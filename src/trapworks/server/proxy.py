@@ -41,9 +41,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from trapworks.core.words import plural
+
+from .errors import refusal_body
 
 LOOPBACK = ("127.0.0.1", "::1")
 ADMIN_PATHS = ("/api/node", "/metrics")
@@ -196,8 +196,8 @@ class Networks:
         return any(ip in n for n in self.nets)
 
 
-async def _refuse(send: Any, status: int, code: str, message: str) -> None:
-    body = orjson.dumps({"ok": False, "error": message, "code": code})
+async def _refuse(send: Any, status: int, code: str, message: str, **args: Any) -> None:
+    body = refusal_body(code, message, **args)  # typed (issue 37): the page words it
     await send(
         {
             "type": "http.response.start",
@@ -228,7 +228,9 @@ class HostCheck:
             if not host_allowed(host_name(raw), self.allowed):
                 if kind == "websocket":
                     return _close_socket(receive, send, 4400)
-                return _refuse(send, 400, "unknown_host", f"this server does not serve the host {raw[:80]!r}")
+                return _refuse(
+                    send, 400, "unknown_host", "this server does not serve the host {x}", x=repr(raw[:80])
+                )
         if kind == "http" and scope.get("path") in ADMIN_PATHS:
             client = (scope.get("client") or ("", 0))[0]
             if client not in self.admins:

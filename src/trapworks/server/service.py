@@ -75,7 +75,7 @@ def create_request(**fields: Any) -> CreateGame:
         first = e.errors()[0]
         where = ".".join(str(x) for x in first.get("loc", ())) or "request"
         code = ErrorCode.BAD_CLOCK if where.startswith("clock") else ErrorCode.BAD_REQUEST
-        raise ServiceError(code, f"{where}: {first.get('msg')}") from None
+        raise ServiceError(code, "{where}: {x}", where=where, x=first.get("msg")) from None
 
 
 def game_key(stored: StoredGame) -> bytes:
@@ -224,7 +224,9 @@ class GameService:
         except TrapworksError as e:
             raise ServiceError(ErrorCode.BAD_OPTIONS, str(e)) from None
         except TypeError as e:
-            raise ServiceError(ErrorCode.BAD_OPTIONS, f"{game_id}: bad options: {e}") from None
+            raise ServiceError(
+                ErrorCode.BAD_OPTIONS, "{game_id}: bad options: {e}", game_id=game_id, e=e
+            ) from None
 
     def check_options(self, game_id: str, options: dict[str, Any]) -> dict[str, Any]:
         return self._describe(self.make_game(game_id, options))
@@ -241,8 +243,11 @@ class GameService:
         if len(seats) != n:
             raise ServiceError(
                 ErrorCode.BAD_SEATS,
-                f"{game_id} with these options has {n} seats; "
-                f"give exactly {n} seat entries, got {len(seats)}",
+                "{game_id} with these options has {n} seats; give exactly {n2} seat entries, got {x}",
+                game_id=game_id,
+                n=n,
+                n2=n,
+                x=len(seats),
             )
         seat_rows = self._seat_rows(game, game_id, seats)
         seed, start = request.seed, request.start
@@ -304,7 +309,7 @@ class GameService:
             try:
                 name = clean_name(s.name) if s.name else ""
             except BadName as e:
-                raise ServiceError(ErrorCode.BAD_NAME, f"seat {i + 1}: {e}") from None
+                raise ServiceError(ErrorCode.BAD_NAME, "seat {x}: {e}", x=i + 1, e=e) from None
             if s.kind == "human":
                 # An invited seat's token goes only to whoever claims its invite link (one use):
                 # the creator hands out the link, never the token.
@@ -322,7 +327,11 @@ class GameService:
                 if s.agent not in agents:
                     raise ServiceError(
                         ErrorCode.BAD_SEATS,
-                        f"seat {i + 1}: unknown agent {s.agent!r}; {game_id} offers {', '.join(agents)}",
+                        "seat {x}: unknown agent {agent}; {game_id} offers {x2}",
+                        x=i + 1,
+                        agent=repr(s.agent),
+                        game_id=game_id,
+                        x2=", ".join(agents),
                     )
                 seat_rows.append({"kind": "agent", "agent": s.agent, "name": name, "token": None})
         return seat_rows
@@ -341,14 +350,16 @@ class GameService:
         if seed is not None and (cls.has_hidden_information or cls.has_chance):
             raise ServiceError(
                 ErrorCode.CHOSEN_SEED_SHARED,
-                f"a chosen seed fixes every secret and chance outcome of {game.game_id}: "
-                "allowed only with at most one human seat",
+                "a chosen seed fixes every secret and chance outcome of {game_id}:"
+                " allowed only with at most one human seat",
+                game_id=game.game_id,
             )
         if start is not None and cls.has_hidden_information:
             raise ServiceError(
                 ErrorCode.CHOSEN_START_SHARED,
-                f"a chosen start position shows its hidden parts of {game.game_id} to its creator: "
-                "allowed only with at most one human seat",
+                "a chosen start position shows its hidden parts of {game_id} to its creator:"
+                " allowed only with at most one human seat",
+                game_id=game.game_id,
             )
 
     def get(self, gid: str) -> Room:
@@ -357,13 +368,13 @@ class GameService:
             live.used = time.monotonic()  # i26: a game asked for is not evicted (eviction.py)
             return live
         if not isinstance(gid, str) or len(gid) > 64:
-            raise ServiceError(ErrorCode.NO_SUCH_GAME, f"no game {gid!r}")
+            raise ServiceError(ErrorCode.NO_SUCH_GAME, "no game {gid}", gid=repr(gid))
         try:
             stored = self.store.load_game(gid)
         except Exception as e:
             raise self.store_failed(f"load game {gid!r}", e) from None
         if stored is None:
-            raise ServiceError(ErrorCode.NO_SUCH_GAME, f"no game {gid!r} on this server")
+            raise ServiceError(ErrorCode.NO_SUCH_GAME, "no game {gid} on this server", gid=repr(gid))
         live = self.rebuild(stored)
         live.published_ply = live.ply()
         try:
@@ -407,10 +418,16 @@ class GameService:
                 except IllegalActionError as e:
                     raise ServiceError(
                         ErrorCode.CANNOT_RESUME,
-                        f"game {stored.id}: stored action {i + 1} ({text!r}) no longer replays: {e.reason}",
+                        "game {id}: stored action {x} ({text}) no longer replays: {reason}",
+                        id=stored.id,
+                        x=i + 1,
+                        text=repr(text),
+                        reason=e.reason,
                     ) from None
         except TrapworksError as e:
-            raise ServiceError(ErrorCode.CANNOT_RESUME, f"game {stored.id} cannot be resumed: {e}") from None
+            raise ServiceError(
+                ErrorCode.CANNOT_RESUME, "game {id} cannot be resumed: {e}", id=stored.id, e=e
+            ) from None
         return Room(
             stored=stored,
             game=game,
@@ -452,7 +469,7 @@ class GameService:
             joined = self.store.take_seat(live.id, seat, len(left))
         except SeatTaken:
             raise ServiceError(
-                ErrorCode.SEAT_TAKEN, f"seat {seat + 1} was taken by someone else first"
+                ErrorCode.SEAT_TAKEN, "seat {x} was taken by someone else first", x=seat + 1
             ) from None
         except Exception as e:
             raise self.store_failed(f"take a seat of game {live.id}", e) from None
@@ -587,7 +604,9 @@ class GameService:
         seat = live.seat_for(token)
         log = list(live.log)
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(log):
-            raise ServiceError(ErrorCode.BAD_PLY, f"move {ply!r} is not in this game (0 to {len(log)})")
+            raise ServiceError(
+                ErrorCode.BAD_PLY, "move {ply} is not in this game (0 to {x})", ply=repr(ply), x=len(log)
+            )
         stored = live.stored
         state = (
             live.game.state_from_position(stored.start)
@@ -643,38 +662,55 @@ class GameService:
         spec = spec_of(live.game)
         hook = spec.extra if spec is not None else None
         if hook is None:
-            raise ServiceError(ErrorCode.NO_EXTRA, f"{live.stored.game} offers no extra data")
+            raise ServiceError(ErrorCode.NO_EXTRA, "{game} offers no extra data", game=live.stored.game)
         try:
             return hook(live.state, seat, name, params)
         except TrapworksError as e:
             raise ServiceError(ErrorCode.BAD_EXTRA, str(e)) from None
         except KeyError:
             raise ServiceError(
-                ErrorCode.NO_EXTRA, f"{live.stored.game} offers no extra data {name!r}"
+                ErrorCode.NO_EXTRA,
+                "{game} offers no extra data {name}",
+                game=live.stored.game,
+                name=repr(name),
             ) from None
 
     # --- replay of a record in the browser ----------------------------------------------------
     @staticmethod
-    def replay_steps(record: GameRecord, seat: int | None = None, limit: int = 5000) -> dict[str, Any]:
+    def _replayed_game(record: GameRecord, seat: int | None, limit: int) -> Game:
+        """The record's game, once the seat asked for and the record's length are checked."""
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or seat < 0):
             raise ServiceError(
-                ErrorCode.BAD_SEAT, f"seat {seat!r}: a seat number from 0, or null for a spectator"
+                ErrorCode.BAD_SEAT,
+                "seat {seat}: a seat number from 0, or null for a spectator",
+                seat=repr(seat),
             )
         if len(record.actions) > limit:
             raise ServiceError(
-                ErrorCode.RECORD_TOO_LONG, f"record has {len(record.actions)} actions; at most {limit}"
+                ErrorCode.RECORD_TOO_LONG,
+                "record has {x} actions; at most {limit}",
+                x=len(record.actions),
+                limit=limit,
             )
         try:
             game = make(record.game, **record.options)
         except TrapworksError as e:
             raise ServiceError(ErrorCode.BAD_RECORD, str(e)) from None
         except TypeError as e:
-            raise ServiceError(ErrorCode.BAD_RECORD, f"record options: {e}") from None
+            raise ServiceError(ErrorCode.BAD_RECORD, "record options: {e}", e=e) from None
         if seat is not None and seat >= game.num_players():
             raise ServiceError(
                 ErrorCode.BAD_SEAT,
-                f"seat {seat}: this {record.game} game has seats 0-{game.num_players() - 1}",
+                "seat {seat}: this {game} game has seats 0-{x}",
+                seat=seat,
+                game=record.game,
+                x=game.num_players() - 1,
             )
+        return game
+
+    @staticmethod
+    def replay_steps(record: GameRecord, seat: int | None = None, limit: int = 5000) -> dict[str, Any]:
+        game = GameService._replayed_game(record, seat, limit)
         steps = []
         previous = None
         before: State | None = None
@@ -707,7 +743,7 @@ class GameService:
         except TrapworksError as e:
             raise ServiceError(ErrorCode.BAD_RECORD, str(e)) from None
         except ValueError as e:
-            raise ServiceError(ErrorCode.BAD_RECORD, f"record forfeits: {e}") from None
+            raise ServiceError(ErrorCode.BAD_RECORD, "record forfeits: {e}", e=e) from None
         ending = None
         if forfeits:
             # Ended off the board (resigned, out of time, aborted): the kernel's result on the last step.

@@ -280,6 +280,16 @@ class DeadEndDriveGame(Game):
             seed = new_seed()  # a record must replay: keep the seed that was used
         return DeadEndDriveState(self, seed=seed)
 
+    def new_initial_state_from(self, rng: random.Random) -> DeadEndDriveState:
+        """Dealt from `rng` itself, as the batched engine deals from its stream: the Character
+        cards shuffled first, then the trap pile, and every reshuffle later (the state's `rng`)."""
+        if self.hidden_chance:  # chance nodes deal: only the seed's trap-pile stream is left
+            return self.new_initial_state(seed=rng.getrandbits(63))
+        state = DeadEndDriveState(self, deal=False)
+        state.rng = rng
+        state._deal()
+        return state
+
     def play_batch(
         self, agents: Sequence[str], seeds: Sequence[int], moves: bool = False
     ) -> list[dict[str, Any]]:
@@ -1612,7 +1622,7 @@ class DeadEndDriveState(State):
     def clone(self) -> DeadEndDriveState:
         new = DeadEndDriveState.__new__(DeadEndDriveState)
         new.__dict__.update(self.__dict__)
-        new.rng = random.Random()
+        new.rng = type(self.rng)()  # a random.Random, or an environment's stream (SharedStream)
         new.rng.setstate(self.rng.getstate())
         new.pos = self.pos[:]
         new.unseen = set(self.unseen)

@@ -32,9 +32,11 @@ observation about 5%; the Python side (checks, copies) too little to measure.
 
 Randomness: environment i draws its deal, the dice, the portraits, its reshuffles and its
 opponents' choices from its own SplitMix64 stream (batch.py's), seeded from `reset(seed=...)`
-through `stream_seeds(seed, num_envs)`; the same seed gives the same games. The deal comes from
-the stream as batch.py deals it (`deal_from_stream`), not from the kernel's Mersenne Twister:
-each game is a game of the single environment's distribution, not the same game for a seed.
+through `stream_seeds(seed, num_envs)`: the single environment's stream for seed + i. The single
+environment deals from its stream as batch.py deals (`DeadEndDriveGame.new_initial_state_from`,
+`deal_from_stream`) and draws the rest in the same order, so environment i plays the games of
+the single environment reset with seed + i (what Gymnasium's SyncVectorEnv gives environment i),
+step for step.
 """
 
 from __future__ import annotations

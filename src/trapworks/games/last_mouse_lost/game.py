@@ -14,6 +14,7 @@ rulebook; the `opener` option decides it (default: the rounds alternate).
 from __future__ import annotations
 
 import os
+import random
 import re
 from collections.abc import Sequence
 from importlib.util import find_spec
@@ -277,6 +278,10 @@ class LastMouseLostGame(Game):
         if seed is not None:
             state.seed = seed
         return state
+
+    def new_initial_state_from(self, rng: random.Random) -> LastMouseLostState:
+        """Nothing to draw: the board is fixed, who opens is a chance node (as in the engine)."""
+        return self._initial.clone()
 
     def play_batch(
         self, agents: Sequence[str], seeds: Sequence[int], moves: bool = False

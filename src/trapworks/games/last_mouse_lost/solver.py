@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trapworks.core import Agent, State, TrapworksError
+from trapworks.core.messages import format_message
 from trapworks.core.spec import MoveVerdict
 
 from .game import ROW_NAMES, LastMouseLostState, mice_text, runs_of
@@ -96,36 +97,40 @@ def _press_action(state: LastMouseLostState, heap: Heap, leave: int) -> int:
     return game.run_action[(heap.row, pressed)]
 
 
-def _describe(state: LastMouseLostState, heap: Heap) -> str:
+def _msg(name: str, **args: Any) -> dict[str, Any]:
+    """A typed message of the game's catalog (issue 37): the solver's words in every language."""
+    return {"msg": f"last_mouse_lost.solver.{name}", "args": args}
+
+
+def _describe(state: LastMouseLostState, heap: Heap) -> dict[str, Any]:
     name = ROW_NAMES[heap.row]
     if state.game.advanced:
-        return f"the run of {heap.size} in row {name} (mice {mice_text(heap.mask)})"
-    return f"row {name} ({heap.size} raised)"
+        return _msg("heap_run", n=heap.size, row=name, mice=mice_text(heap.mask))
+    return _msg("heap_row", n=heap.size, row=name)
 
 
 def _plan(
-    state: LastMouseLostState, heaps: list[Heap], big: list[Heap], nim_sum: int, unit: str, listing: str
-) -> tuple[str, tuple[Heap, int] | None]:
-    """Why the position is won or lost, in words, and the winning target (the heap, and how many
-    mice of it to leave raised), or None when every move loses."""
+    state: LastMouseLostState, heaps: list[Heap], big: list[Heap], nim_sum: int, listing: str
+) -> tuple[dict[str, Any], tuple[Heap, int] | None]:
+    """Why the position is won or lost, as a typed message addressed to the player to move, and
+    the winning target (the heap, and how many mice of it to leave raised), or None when every
+    move loses."""
+    advanced = state.game.advanced
+    unit, units = (_msg("unit_run"), _msg("unit_runs")) if advanced else (_msg("unit_row"), _msg("unit_rows"))
     target: tuple[Heap, int] | None = None
     if not big:
         ones = len(heaps)
         if ones == 1:
-            text = f"One {unit[:-1]} is left and it holds a single mouse: you must press it, the last one."
+            plan = _msg("last_one", unit=unit)
         elif ones % 2 == 0:
             target = (heaps[0], 0)
-            left = (
-                "leaving a single mouse: your opponent must press it, the last one."
+            plan = (
+                _msg("even_two", n=ones, units=units)
                 if ones == 2
-                else f"leaving {ones - 1}; you and your opponent then alternate and they press the last."
+                else _msg("even_more", n=ones, units=units, m=ones - 1)
             )
-            text = f"All {ones} remaining {unit} hold a single mouse. An even number: press one, {left}"
         else:
-            text = (
-                f"All {ones} remaining {unit} hold a single mouse. An odd number: whatever you do, "
-                f"the single mice run out on you and you press the last one."
-            )
+            plan = _msg("odd", n=ones, units=units)
     elif len(big) == 1:
         h = big[0]
         ones = len(heaps) - 1
@@ -134,22 +139,14 @@ def _plan(
         singles = ones + leave
         # One mouse left is "a single mouse" the opponent must press, not "1 single mice" that
         # players "take one each" of (wording found in review, issue 13).
-        after = (
-            "a single mouse: your opponent must press it, the last one."
+        heap = _describe(state, h)
+        plan = (
+            _msg("one_big_single", heap=heap, k=h.size - leave)
             if singles == 1
-            else f"{singles} single mice (an odd number): you and your opponent then take one each "
-            "and they press the last."
-        )
-        text = (
-            f"Only {_describe(state, h)} holds more than one mouse. "
-            f"Press {h.size - leave} of it to leave {after}"
+            else _msg("one_big_odd", heap=heap, k=h.size - leave, s=singles)
         )
     elif nim_sum == 0:
-        text = (
-            f"The {unit} hold {listing} raised mice; their nim-sum (binary XOR) is 0 and more than "
-            f"one holds 2 or more. Every move breaks the nim-sum, and your opponent can always "
-            f"restore it, so with best play you lose this round."
-        )
+        plan = _msg("lost", units=units, listing=listing)
     else:
         for h in heaps:
             leave = h.size ^ nim_sum
@@ -158,14 +155,17 @@ def _plan(
                 break
         assert target is not None
         h, leave = target
-        text = (
-            f"The {unit} hold {listing} raised mice; their nim-sum (binary XOR) is {nim_sum}, not 0. "
-            f"Press {h.size - leave} of {_describe(state, h)} to leave {leave} there and a nim-sum of 0. "
-            f"Keep the nim-sum at 0 after each of your moves until just one {unit[:-1]} holds more "
-            f"than one mouse; then leave an odd number of single mice, and your opponent presses "
-            f"the last."
+        plan = _msg(
+            "nim",
+            units=units,
+            unit=unit,
+            listing=listing,
+            x=nim_sum,
+            k=h.size - leave,
+            heap=_describe(state, h),
+            leave=leave,
         )
-    return text, target
+    return plan, target
 
 
 def solve(state: State) -> Solution:
@@ -183,18 +183,21 @@ def solve(state: State) -> Solution:
     for s in sizes:
         nim_sum ^= s
     big = [h for h in heaps if h.size >= 2]
-    unit = "runs" if game.advanced else "rows"
     listing = ", ".join(str(s) for s in sizes)
-    text, target = _plan(state, heaps, big, nim_sum, unit, listing)
+    plan, target = _plan(state, heaps, big, nim_sum, listing)
 
     move = action = None
     if target is not None:
         h, leave = target
         action = _press_action(state, h, leave)
         move = state.action_to_string(action)
-        text += f" Winning move: {move}."
+        plan = _msg("winning_move", text=plan, move=move)
     outcome = "win" if target is not None else "loss"
-    return Solution(outcome, move, action, nim_sum, sizes, text, game.rules, state.current_player())
+    # The English of the typed plan (the CLI's and the API's words; the page words the typed one).
+    text = format_message(plan, type(game))
+    solution = Solution(outcome, move, action, nim_sum, sizes, text, game.rules, state.current_player())
+    solution.extra["explanation_msg"] = plan
+    return solution
 
 
 def judge_move(state: State, action: int) -> MoveVerdict | None:
@@ -239,3 +242,6 @@ class PerfectAgent(Agent):
 
     def explain(self, state: State) -> str | None:
         return solve(state).explanation
+
+    def explain_typed(self, state: State) -> dict[str, Any] | None:
+        return solve(state).extra["explanation_msg"]

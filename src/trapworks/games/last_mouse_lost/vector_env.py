@@ -22,7 +22,9 @@ autoreset: that step's action is ignored, its reward is 0). `info["action_mask"]
 
 Randomness: environment i draws the opening draw (first_player="random") and its opponent's
 choices from its own SplitMix64 stream (batch.py's), seeded from `reset(seed=...)` through
-`stream_seeds(seed, num_envs)`; the same seed gives the same matches.
+`stream_seeds(seed, num_envs)`: the single environment's stream for seed + i, drawn from in the
+same order, so environment i plays the matches of the single environment reset with seed + i
+(what Gymnasium's SyncVectorEnv gives environment i), step for step.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import re
 from collections.abc import Sequence
 from itertools import accumulate
@@ -535,6 +536,10 @@ class MouseTrapGame(Game):
 
     def new_initial_state(self, seed: int | None = None) -> MouseTrapState:
         return MouseTrapState(self, seed=seed)
+
+    def new_initial_state_from(self, rng: random.Random) -> MouseTrapState:
+        """Nothing to draw: the setup is fixed, who starts is a chance node (as in the engine)."""
+        return MouseTrapState(self)
 
     def play_batch(
         self, agents: Sequence[str], seeds: Sequence[int], moves: bool = False

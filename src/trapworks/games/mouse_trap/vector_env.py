@@ -15,7 +15,9 @@ reset on the next step (Gymnasium's next-step autoreset: that step's action is i
 is 0). `info["action_mask"]` and `action_masks()` give each environment's legal actions.
 
 Randomness: environment i draws chance and its opponents' choices from its own stream, seeded
-from `reset(seed=...)` through `stream_seeds(seed, num_envs)`; the same seed gives the same games.
+from `reset(seed=...)` through `stream_seeds(seed, num_envs)`: the single environment's stream for
+seed + i, drawn from in the same order, so environment i plays the games of the single environment
+reset with seed + i (what Gymnasium's SyncVectorEnv gives environment i), step for step.
 """
 
 from __future__ import annotations

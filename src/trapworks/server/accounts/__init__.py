@@ -9,16 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..features import Feature
+from ..features.names import Names
 from .core import Accounts
 from .matchmaking import Matchmaker
 from .routes import build_router
+from .seats import AccountGames
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
-    from ..features import Host
-    from ..room import Room
     from ..service import GameService
 
 __all__ = ["Accounts", "Matchmaker", "install"]
@@ -37,20 +36,7 @@ def install(app: FastAPI, service: GameService) -> Accounts:
     return accounts
 
 
-class AccountGames(Feature):
-    """The accounts' games, a feature like the others: after every change (a move stored, a
-    resignation, a loss on time, an abort) the accounts look whether the game has ended, and rate
-    it once it has."""
-
-    name = "account_games"
-
-    def __init__(self, host: Host, accounts: Accounts):
-        super().__init__(host)
-        self.accounts = accounts
-
-    def after_step(self, room: Room) -> None:
-        self.accounts.game_changed(room)
-
-
 def _hook_game_end(service: GameService, accounts: Accounts) -> None:
-    service.add_feature(AccountGames(service, accounts))
+    games = AccountGames(service, accounts)
+    service.add_feature(games)
+    service.feature(Names).add_account_source(games.held)  # the seats' accounts and ratings (issue 39)

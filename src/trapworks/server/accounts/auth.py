@@ -59,7 +59,7 @@ class Authentication(AccountsShared):
                 account_id = row.id
         except IntegrityError:
             raise ServiceError(
-                ErrorCode.USERNAME_TAKEN, f"the username {name!r} is taken; choose another"
+                ErrorCode.USERNAME_TAKEN, "the username {name} is taken; choose another", name=repr(name)
             ) from None
         log.info("account created: %s", name)
         return account_id
@@ -148,7 +148,7 @@ class Authentication(AccountsShared):
                 select(AccountRow).where(AccountRow.username_key == username_key(username))
             ).first()
         if row is None:
-            raise ServiceError(ErrorCode.NO_SUCH_PLAYER, f"no player {username[:40]!r}")
+            raise ServiceError(ErrorCode.NO_SUCH_PLAYER, "no player {x}", x=repr(username[:40]))
         return row.id, row.username
 
     def count_accounts(self) -> int:

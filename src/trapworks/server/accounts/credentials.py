@@ -13,6 +13,8 @@ import unicodedata
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
+from trapworks.core.words import Said
+
 USERNAME_MIN, USERNAME_MAX = 3, 24
 PASSWORD_MIN, PASSWORD_MAX = 10, 128  # longer passwords are refused: hashing them is the server's time
 USERNAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
@@ -44,7 +46,7 @@ _DUMMY_HASH = hasher.hash("not a password of anyone's")
 class BadCredentials(ValueError):
     """A username or password refused at sign-up: the message says why."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str):  # message: a core.words.Said where it has values
         super().__init__(message)
         self.code = code
         self.message = message
@@ -60,9 +62,9 @@ def check_username(name: object) -> str:
         raise BadCredentials("bad_username", "choose a username")
     name = name.strip()
     if len(name) < USERNAME_MIN:
-        raise BadCredentials("bad_username", f"a username has at least {USERNAME_MIN} characters")
+        raise BadCredentials("bad_username", Said("a username has at least {n} characters", n=USERNAME_MIN))
     if len(name) > USERNAME_MAX:
-        raise BadCredentials("bad_username", f"a username has at most {USERNAME_MAX} characters")
+        raise BadCredentials("bad_username", Said("a username has at most {n} characters", n=USERNAME_MAX))
     if not USERNAME_RE.match(name):
         raise BadCredentials(
             "bad_username",
@@ -70,7 +72,9 @@ def check_username(name: object) -> str:
         )
     key = username_key(name)
     if key in RESERVED or re.fullmatch(r"player[-_]?\d+", key):
-        raise BadCredentials("reserved_username", f"the username {name!r} is reserved; choose another")
+        raise BadCredentials(
+            "reserved_username", Said("the username {name} is reserved; choose another", name=repr(name))
+        )
     return name
 
 
@@ -78,10 +82,11 @@ def check_password(password: object, username: str) -> str:
     if not isinstance(password, str) or not password:
         raise BadCredentials("weak_password", "choose a password")
     if len(password) > PASSWORD_MAX:
-        raise BadCredentials("long_password", f"a password has at most {PASSWORD_MAX} characters")
+        raise BadCredentials("long_password", Said("a password has at most {n} characters", n=PASSWORD_MAX))
     if len(password) < PASSWORD_MIN:
         raise BadCredentials(
-            "weak_password", f"a password has at least {PASSWORD_MIN} characters (a short phrase is good)"
+            "weak_password",
+            Said("a password has at least {n} characters (a short phrase is good)", n=PASSWORD_MIN),
         )
     folded = password.casefold()
     if folded in COMMON or len(set(password)) < 4:

@@ -172,18 +172,24 @@ class Matchmaker:
         ):
             raise ServiceError(
                 ErrorCode.BAD_AI_AFTER,
-                f"ai_after {ai_after!r}: seconds from 1 to {AI_AFTER_MAX_S:g}, or null (never)",
+                "ai_after {ai_after}: seconds from 1 to {AI_AFTER_MAX_S}, or null (never)",
+                ai_after=repr(ai_after),
+                AI_AFTER_MAX_S=format(AI_AFTER_MAX_S, "g"),
             )
         level = body.get("ai_level", "easy")
         if level not in agents:
-            raise ServiceError(ErrorCode.BAD_AI_LEVEL, f"ai_level {level!r}: one of {', '.join(agents)}")
+            raise ServiceError(
+                ErrorCode.BAD_AI_LEVEL, "ai_level {level}: one of {x}", level=repr(level), x=", ".join(agents)
+            )
         days = body.get("days_per_move")
         if days is not None and (
             isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= MAX_DAYS_PER_MOVE
         ):
             raise ServiceError(
                 ErrorCode.BAD_DAYS_PER_MOVE,
-                f"days_per_move {days!r}: whole days from 1 to {MAX_DAYS_PER_MOVE}, or null",
+                "days_per_move {days}: whole days from 1 to {MAX_DAYS_PER_MOVE}, or null",
+                days=repr(days),
+                MAX_DAYS_PER_MOVE=MAX_DAYS_PER_MOVE,
             )
         rated = bool(body.get("rated", current is not None))
         if rated and current is None:
@@ -338,7 +344,12 @@ class Matchmaker:
                     update(SeekRow)
                     .where(SeekRow.status == "claimed", SeekRow.claimed_at < now - CLAIM_LAPSE_S)
                     .values(
-                        status="failed", result={"error": "the server making this game stopped; seek again"}
+                        status="failed",
+                        result={
+                            "error": "the server making this game stopped; seek again",
+                            "msg": "the server making this game stopped; seek again",
+                            "args": {},
+                        },
                     )
                 )
         except DBAPIError as e:
@@ -483,7 +494,7 @@ class Matchmaker:
                 create_request(game=first.game, options=dict(first.options), seats=seats, clock=clock)
             )
         except ServiceError as e:
-            await self._settled(token, {s.key: {"error": e.message} for s in group})
+            await self._settled(token, {s.key: {"error": e.message, **e.typed} for s in group})
             return
         if any(s.account_id is not None for s in group):
             self.accounts.register_game(live, rated=rated)

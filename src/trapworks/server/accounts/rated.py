@@ -69,7 +69,7 @@ class Ratings(Authentication):
                 if held is not None:
                     if held.account_id != account_id:
                         raise ServiceError(
-                            ErrorCode.SEAT_HELD, f"seat {seat + 1} of this game belongs to another player"
+                            ErrorCode.SEAT_HELD, "seat {x} of this game belongs to another player", x=seat + 1
                         )
                     return seat
                 s.add(
@@ -79,7 +79,7 @@ class Ratings(Authentication):
                 )
         except IntegrityError:
             raise ServiceError(
-                ErrorCode.SEAT_HELD, f"seat {seat + 1} of this game belongs to another player"
+                ErrorCode.SEAT_HELD, "seat {x} of this game belongs to another player", x=seat + 1
             ) from None
         self._games.pop(gid, None)
         # The game may have ended while the seat was anonymous: its result is filled in now.
@@ -90,7 +90,11 @@ class Ratings(Authentication):
 
     def attach_many(self, account_id: int, seats: Any) -> dict[str, Any]:
         if not isinstance(seats, list) or len(seats) > MAX_ATTACH:
-            raise ServiceError(ErrorCode.BAD_SEATS, f"seats: a list of at most {MAX_ATTACH} {{game, token}}")
+            raise ServiceError(
+                ErrorCode.BAD_SEATS,
+                "seats: a list of at most {MAX_ATTACH} {game, token}",
+                MAX_ATTACH=MAX_ATTACH,
+            )
         joined, refused = [], []
         for entry in seats:
             gid = entry.get("game") if isinstance(entry, dict) else None
@@ -217,6 +221,63 @@ class Ratings(Authentication):
                 .where(AccountSeatRow.game_id == gid, AccountSeatRow.seat == seat)
                 .values(result=result)
             )
+
+    # --- who sits at a game: the accounts' names and ratings, for the seat strips ---------------------
+    def seat_accounts(self, live: Room) -> dict[int, dict[str, Any]]:
+        """Each account seat of a game: {seat: {account, rating, provisional, change}}. Ratings only
+        in a rated game: the rating the account brought to it (lichess shows the rating a game was
+        played at) and, once the game is rated, the change it made (display points)."""
+        info = self._game(live.id)
+        if info is None or not info["seats"]:
+            return {}
+        seats: dict[int, int] = dict(info["seats"])
+        n = len(live.stored.seats)
+        with self.db() as s:
+            names = dict(
+                s.execute(
+                    select(AccountRow.id, AccountRow.username).where(AccountRow.id.in_(set(seats.values())))
+                ).all()
+            )
+            rows = {}
+            changes = {}
+            if info["rated"]:
+                rows = {
+                    r.account_id: r
+                    for r in s.scalars(
+                        select(RatingRow).where(
+                            RatingRow.account_id.in_(set(seats.values())),
+                            RatingRow.game == live.stored.game,
+                            RatingRow.players == n,
+                        )
+                    )
+                }
+                changes = {
+                    h.account_id: h
+                    for h in s.scalars(select(RatingHistoryRow).where(RatingHistoryRow.game_id == live.id))
+                }
+        out: dict[int, dict[str, Any]] = {}
+        for seat, account_id in seats.items():
+            entry: dict[str, Any] = {
+                "account": names.get(account_id),
+                "rating": None,
+                "provisional": False,
+                "change": None,
+            }
+            if info["rated"]:
+                row, change = rows.get(account_id), changes.get(account_id)
+                games = row.games if row is not None else 0
+                if change is not None:  # rated already: the rating before it, and the change
+                    before = ratings.display(change.mu_before, change.sigma_before)
+                    entry["rating"] = before
+                    entry["change"] = ratings.display(change.mu, change.sigma) - before
+                    games -= 1
+                elif row is not None:
+                    entry["rating"] = ratings.display(row.mu, row.sigma)
+                else:
+                    entry["rating"] = ratings.display(ratings.MU0, ratings.SIGMA0)
+                entry["provisional"] = games < ratings.PROVISIONAL_GAMES
+            out[seat] = entry
+        return out
 
     # --- reading: ratings, leaderboards, profiles, my games ----------------------------------------
     def rating(self, account_id: int, game: str, players: int) -> tuple[float, float, int]:

@@ -178,7 +178,9 @@ def _account_routes(router: APIRouter, accounts: Accounts, gate: Gate) -> None:
             who = current(request)
         except ServiceError as e:  # an expired session: said, and the cookie dropped
             csrf = secrets.token_urlsafe(32)
-            resp = JSONResponse({"account": None, "csrf": csrf, "expired": True, "message": e.message})
+            resp = JSONResponse(
+                {"account": None, "csrf": csrf, "expired": True, "message": e.message, **e.typed}
+            )
             resp.delete_cookie(SESSION_COOKIE, path="/")
             _set_cookies(resp, request, None, csrf)
             return resp
@@ -241,7 +243,11 @@ def _account_routes(router: APIRouter, accounts: Accounts, gate: Gate) -> None:
     async def attach(body: SeatList, request: Request):
         who = acting(request, required=True)
         assert who is not None
-        return {"ok": True, **accounts.attach_many(who.account_id, body.seats)}
+        done = accounts.attach_many(who.account_id, body.seats)
+        # Everyone at those games sees the account's name (and rating) on the seat now.
+        for seat in done["joined"]:
+            await accounts.service.get(seat["game"]).tell_everyone()
+        return {"ok": True, **done}
 
 
 def _player_routes(router: APIRouter, accounts: Accounts, gate: Gate) -> None:
@@ -296,7 +302,9 @@ def _new_game_routes(router: APIRouter, accounts: Accounts, matchmaker: Matchmak
         n = game.num_players()
         mine = body.seat if body.seat is not None else secrets.randbelow(n)
         if mine >= n:
-            raise ServiceError(ErrorCode.BAD_SEAT, f"seat {mine}: this game has seats 0 to {n - 1}")
+            raise ServiceError(
+                ErrorCode.BAD_SEAT, "seat {mine}: this game has seats 0 to {x}", mine=mine, x=n - 1
+            )
         seats = [
             {"kind": "human", "name": who.username} if i == mine else {"kind": "human", "invite": True}
             for i in range(n)

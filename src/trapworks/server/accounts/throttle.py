@@ -34,13 +34,14 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import orjson
 from fastapi import Request
 from fastapi.responses import JSONResponse
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import sessionmaker
 
-from ..errors import ErrorCode, ServiceError
+from trapworks.core.words import Said
+
+from ..errors import ErrorCode, ServiceError, refusal_body
 from .models import LoginFailureRow, LoginKnownRow
 
 WINDOW_S = 15 * 60
@@ -59,7 +60,8 @@ class Throttled(ServiceError):
         self.retry_after = max(1, int(retry_after))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Throttled, (ErrorCode.of(self.code), self.message, self.retry_after))
+        said = Said(self.msg, **self.values)
+        return (Throttled, (ErrorCode.of(self.code), said, self.retry_after))
 
 
 def _now() -> datetime:
@@ -101,15 +103,19 @@ class LoginThrottle:
         now = _now()
         since = now - timedelta(seconds=WINDOW_S)
         for key, limit, what in (
-            (_key("address", address), FAILS_PER_ADDRESS, "from your address"),
-            (_key("pair", account, address), FAILS_PER_PAIR, "for this account from your address"),
+            (_key("address", address), FAILS_PER_ADDRESS, Said("from your address")),
+            (_key("pair", account, address), FAILS_PER_PAIR, Said("for this account from your address")),
         ):
             count, first, _last = self._failures(key, since)
             if count >= limit:
                 wait = int(((first or now) - since).total_seconds()) + 1
                 raise Throttled(
                     ErrorCode.TOO_MANY_ATTEMPTS,
-                    f"too many failed log-ins {what}: try again in {wait // 60 + 1} minutes",
+                    Said(
+                        "too many failed log-ins {what}: try again in {n} minutes",
+                        what=what,
+                        n=wait // 60 + 1,
+                    ),
                     wait,
                 )
         count, _first, last = self._failures(_key("account", account), since)
@@ -118,8 +124,12 @@ class LoginThrottle:
             if wait > 0:
                 raise Throttled(
                     ErrorCode.SLOWED_DOWN,
-                    f"this account has had many failed log-ins: from a new address, one try every "
-                    f"{SLOW_S} s (the next in {wait} s); its usual addresses are not slowed",
+                    Said(
+                        "this account has had many failed log-ins: from a new address, one try every "
+                        "{every} s (the next in {wait} s); its usual addresses are not slowed",
+                        every=SLOW_S,
+                        wait=wait,
+                    ),
                     wait,
                 )
 
@@ -190,8 +200,9 @@ class HashQueue:
         if not self._free(kind) or self.waiters[kind]:
             if len(self.waiters[kind]) >= self.caps[kind]:
                 self.refused += 1
-                what = "log-ins" if kind == "login" else "sign-ups"
-                raise Throttled(ErrorCode.NODE_BUSY, f"too many {what} at once: try again in a moment", 2)
+                if kind == "login":
+                    raise Throttled(ErrorCode.NODE_BUSY, "too many log-ins at once: try again in a moment", 2)
+                raise Throttled(ErrorCode.NODE_BUSY, "too many sign-ups at once: try again in a moment", 2)
             fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             self.waiters[kind].append(fut)
             try:
@@ -259,14 +270,22 @@ class SignupBounds:
         if len(mine) >= self.per_address:
             wait = int(mine[0] + 3600 - now) + 1
             refusal = (
-                f"at most {self.per_address} sign-ups an hour from one address; the next in {wait} s",
+                Said(
+                    "at most {n} sign-ups an hour from one address; the next in {wait} s",
+                    n=self.per_address,
+                    wait=wait,
+                ),
                 wait,
             )
         elif len(self.all) >= self.total:
             wait = int(self.all[0] + 60 - now) + 1
-            refusal = (f"too many sign-ups on this server right now; try again in {wait} s", wait)
+            refusal = (
+                Said("too many sign-ups on this server right now; try again in {wait} s", wait=wait),
+                wait,
+            )
         if refusal is not None:
-            body = orjson.dumps({"ok": False, "error": refusal[0], "code": ErrorCode.TOO_MANY_SIGNUPS.value})
+            said = refusal[0]
+            body = refusal_body(ErrorCode.TOO_MANY_SIGNUPS.value, said.msg, **said.values)
             await send(
                 {
                     "type": "http.response.start",
@@ -304,7 +323,7 @@ async def throttled_answer(_request: Request, exc: Exception) -> JSONResponse:
     """The app's answer to a Throttled refusal: its status, code and Retry-After."""
     assert isinstance(exc, Throttled)
     return JSONResponse(
-        {"ok": False, "error": exc.message, "code": exc.code},
+        {"ok": False, "error": exc.message, "code": exc.code, **exc.typed},
         status_code=exc.status,
         headers={"Retry-After": str(exc.retry_after)},
     )

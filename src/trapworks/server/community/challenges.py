@@ -71,7 +71,8 @@ class Challenges:
         if n != 2:
             raise ServiceError(
                 ErrorCode.TWO_PLAYERS_ONLY,
-                f"a challenge is between two players; these options make a {n}-player game",
+                "a challenge is between two players; these options make a {n}-player game",
+                n=n,
             )
         if body.seat is not None and body.seat >= n:
             raise refusal(
@@ -93,7 +94,8 @@ class Challenges:
             if len(open_sent) >= MAX_OPEN_SENT:
                 raise ServiceError(
                     ErrorCode.TOO_MANY_CHALLENGES,
-                    f"you have {MAX_OPEN_SENT} open challenges: cancel some first",
+                    "you have {MAX_OPEN_SENT} open challenges: cancel some first",
+                    MAX_OPEN_SENT=MAX_OPEN_SENT,
                 )
             row = ChallengeRow(
                 id=secrets.token_urlsafe(9),
@@ -170,7 +172,7 @@ class Challenges:
         except ServiceError as e:
             with self.c.db.begin() as s:  # the game could not be made: said, not left half-accepted
                 s.execute(update(ChallengeRow).where(ChallengeRow.id == row.id).values(status="failed"))
-            raise ServiceError(e.status, e.code, f"the game could not be made: {e.message}") from None
+            raise ServiceError(e.status, e.code, "the game could not be made: {why}", why=e) from None
         with self.c.db.begin() as s:
             s.execute(
                 update(ChallengeRow)

@@ -38,9 +38,7 @@ def refusal(code: ErrorCode, template: str, **values: str | int | None) -> Servi
     """A refusal whose words the page can put in its own language: the English sentence as
     always, and its message id (`template`, a msgid of the catalog) with its values, each a name,
     a number or a date, never an English word (the reply's "msg" and "args": routers/errors.py)."""
-    error = ServiceError(code, template.format(**values))
-    error.typed = {"msg": template, "args": values}  # type: ignore[attr-defined]
-    return error
+    return ServiceError(code, template, **values)
 
 
 def now() -> datetime:

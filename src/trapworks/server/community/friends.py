@@ -41,7 +41,8 @@ class Friends:
             if count >= MAX_FOLLOWS:
                 raise ServiceError(
                     ErrorCode.TOO_MANY_FOLLOWS,
-                    f"you follow {MAX_FOLLOWS} players already: unfollow some first",
+                    "you follow {MAX_FOLLOWS} players already: unfollow some first",
+                    MAX_FOLLOWS=MAX_FOLLOWS,
                 )
             s.add(FollowRow(follower_id=account_id, followee_id=target, created=now()))
         return name

@@ -345,11 +345,14 @@ class Mail:
         address = body.address.strip()
         if not ADDRESS.match(address):
             raise ServiceError(
-                ErrorCode.BAD_ADDRESS, f"{address[:60]!r} is not an e-mail address (name@example.org)"
+                ErrorCode.BAD_ADDRESS, "{x} is not an e-mail address (name@example.org)", x=repr(address[:60])
             )
         if body.language not in LANGUAGES:
             raise ServiceError(
-                ErrorCode.BAD_LANGUAGE, f"language {body.language[:8]!r}: one of {', '.join(LANGUAGES)}"
+                ErrorCode.BAD_LANGUAGE,
+                "language {x}: one of {x2}",
+                x=repr(body.language[:8]),
+                x2=", ".join(LANGUAGES),
             )
         key = secrets.token_urlsafe(24)
         with self.c.db.begin() as s:
@@ -390,7 +393,10 @@ class Mail:
         self.need()
         if body.language is not None and body.language not in LANGUAGES:
             raise ServiceError(
-                ErrorCode.BAD_LANGUAGE, f"language {body.language[:8]!r}: one of {', '.join(LANGUAGES)}"
+                ErrorCode.BAD_LANGUAGE,
+                "language {x}: one of {x2}",
+                x=repr(body.language[:8]),
+                x2=", ".join(LANGUAGES),
             )
         with self.c.db.begin() as s:
             row = s.get(MailAddressRow, account_id)

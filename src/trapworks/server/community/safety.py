@@ -146,7 +146,10 @@ class Safety:
         )
         if body.reason not in REASONS:
             raise ServiceError(
-                ErrorCode.BAD_REASON, f"reason {body.reason[:32]!r}: one of {', '.join(REASONS)}"
+                ErrorCode.BAD_REASON,
+                "reason {x}: one of {x2}",
+                x=repr(body.reason[:32]),
+                x2=", ".join(REASONS),
             )
         if body.chat_line is not None and not body.game_id:
             raise ServiceError(
@@ -193,7 +196,8 @@ class Safety:
         if mine >= MAX_OPEN_REPORTS_PER_PLAYER:
             raise ServiceError(
                 ErrorCode.TOO_MANY_REPORTS,
-                f"you have {mine} reports waiting for a moderator: wait until they are read",
+                "you have {mine} reports waiting for a moderator: wait until they are read",
+                mine=mine,
             )
         with self.c.db.begin() as s:
             row = ReportRow(

@@ -33,14 +33,17 @@ REFUSED_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"}
 
 def _too_long(n: int) -> ServiceError:
     return ServiceError(
-        ErrorCode.CHAT_TOO_LONG, f"a chat line is at most {CHAT_MAX} characters (this one has {n})"
+        ErrorCode.CHAT_TOO_LONG,
+        "a chat line is at most {CHAT_MAX} characters (this one has {n})",
+        CHAT_MAX=CHAT_MAX,
+        n=n,
     )
 
 
 def clean_text(raw: object) -> str:
     """A chat line as stored: trimmed, tabs and line breaks made spaces; refused with the reason."""
     if not isinstance(raw, str):
-        raise ServiceError(ErrorCode.BAD_CHAT, f"a chat line is text, not {type(raw).__name__}")
+        raise ServiceError(ErrorCode.BAD_CHAT, "a chat line is text, not {name_x}", name_x=type(raw).__name__)
     if len(raw) > 4 * CHAT_MAX:
         raise _too_long(len(raw))
     text = raw.replace("\t", " ").replace("\r\n", " ").replace("\r", " ").replace("\n", " ").strip()
@@ -48,7 +51,8 @@ def clean_text(raw: object) -> str:
         if unicodedata.category(ch) in REFUSED_CATEGORIES:
             raise ServiceError(
                 ErrorCode.BAD_CHAT,
-                f"a chat line cannot hold control or invisible characters (U+{ord(ch):04X} is one)",
+                "a chat line cannot hold control or invisible characters (U+{x} is one)",
+                x=format(ord(ch), "04X"),
             )
     if not text:
         raise ServiceError(ErrorCode.BAD_CHAT, "a chat line needs at least one visible character")
@@ -117,8 +121,9 @@ class Chat(Feature):
         if not self._rates.allow((live.id, conn.seat)):
             raise ServiceError(
                 ErrorCode.CHAT_RATE_LIMITED,
-                f"too many chat lines: at most {CHAT_BURST} at once, then one every "
-                f"{1 / CHAT_RATE_PER_S:g} s; wait a moment",
+                "too many chat lines: at most {CHAT_BURST} at once, then one every {x} s; wait a moment",
+                CHAT_BURST=CHAT_BURST,
+                x=format(1 / CHAT_RATE_PER_S, "g"),
             )
         name = self.host.feature(Names).speaker(live, conn)
         try:

@@ -76,7 +76,9 @@ class Claim(Feature):
         by = player_of(room, cmd.token, "claim a game")
         if cmd.seat >= len(room.stored.seats):
             last = len(room.stored.seats) - 1
-            raise ServiceError(ErrorCode.BAD_SEAT, f"seat {cmd.seat}: a seat number from 0 to {last}")
+            raise ServiceError(
+                ErrorCode.BAD_SEAT, "seat {seat}: a seat number from 0 to {last}", seat=cmd.seat, last=last
+            )
         async with room.lock:
             await room.refresh_locked()
             if room.ended():
@@ -87,8 +89,10 @@ class Claim(Feature):
                 wait = room.control.data["hand_over_after"]
                 raise ServiceError(
                     ErrorCode.NOT_GONE,
-                    f"seat {cmd.seat + 1} cannot be claimed against: only another player's seat whose "
-                    f"player has had no connection for {wait:g} s",
+                    "seat {x} cannot be claimed against: only another player's seat whose player"
+                    " has had no connection for {wait} s",
+                    x=cmd.seat + 1,
+                    wait=format(wait, "g"),
                 )
             await forfeit(room, cmd.seat, "left")
             self.host.feature(HandOver).local(room).gone_since.pop(cmd.seat, None)

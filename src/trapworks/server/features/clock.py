@@ -53,7 +53,9 @@ def check_clock(spec: ClockSpec | None, game: Game) -> dict[str, Any] | None:
     if spec.on_timeout == "ai" and spec.ai_level not in agents:
         raise ServiceError(
             ErrorCode.BAD_CLOCK,
-            f"clock.ai_level {spec.ai_level!r}: one of this game's agents ({', '.join(agents)})",
+            "clock.ai_level {ai_level}: one of this game's agents ({x})",
+            ai_level=repr(spec.ai_level),
+            x=", ".join(agents),
         )
     return {
         "mode": spec.mode,
@@ -377,7 +379,9 @@ class Clock(Feature):
                 action = await asyncio.to_thread(player.choose, state, ply)
             except IllegalChoice:
                 raise ServiceError(
-                    ErrorCode.CLOCK_AGENT_FAILED, f"the clock's {level} agent chose an illegal action"
+                    ErrorCode.CLOCK_AGENT_FAILED,
+                    "the clock's {level} agent chose an illegal action",
+                    level=level,
                 ) from None
             ctl.data["clock_moves"].append(ply)
             try:

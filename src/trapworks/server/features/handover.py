@@ -180,12 +180,16 @@ class HandOver(Feature):
         seat, agent = cmd.seat, cmd.agent
         if seat >= len(room.stored.seats):  # the model checked it is a number >= 0
             last = len(room.stored.seats) - 1
-            raise ServiceError(ErrorCode.BAD_SEAT, f"seat {seat!r}: a seat number from 0 to {last}")
+            raise ServiceError(
+                ErrorCode.BAD_SEAT, "seat {seat}: a seat number from 0 to {last}", seat=repr(seat), last=last
+            )
         agents = available_agents(room.game)
         ctl = room.control
         level = agent or (ctl.data.get("clock") or {}).get("ai_level") or stand_in(room)
         if level not in agents:
-            raise ServiceError(ErrorCode.BAD_AGENT, f"agent {level!r}: one of {', '.join(agents)}")
+            raise ServiceError(
+                ErrorCode.BAD_AGENT, "agent {level}: one of {x}", level=repr(level), x=", ".join(agents)
+            )
         async with room.lock:
             await room.refresh_locked()
             if room.ended():
@@ -225,7 +229,7 @@ class HandOver(Feature):
                 if room.ended():
                     raise ServiceError(ErrorCode.GAME_OVER, "the game is over")
                 if room.stored.seats[seat]["kind"] != "human":
-                    raise ServiceError(ErrorCode.NOT_GONE, f"seat {seat + 1} was handed to an AI already")
+                    raise ServiceError(ErrorCode.NOT_GONE, "seat {x} was handed to an AI already", x=seat + 1)
             else:
                 raise changed_elsewhere()
             room.adopt_seats(seats)

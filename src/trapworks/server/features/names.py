@@ -4,15 +4,21 @@ A name is shown to every seat and spectator (seats, the log, chat), so it is che
 trimmed, inner runs of spaces made one, at most NAME_MAX characters, no control or invisible
 formatting characters (a right-to-left override or a zero-width space could make one name look
 like another), and none of the words the page itself uses for seats ("You", "Player 2").
+
+Every state message says who sits at each seat (`people`, issue 39): the name shown and, where an
+account holds the seat (the accounts add their part: server/accounts/seats.py), the account's name
+and, in a rated game, its rating and, once rated, the change. All of it public, as lichess shows
+players and spectators alike: never a token or an account id.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from ..errors import ErrorCode, ServiceError
 from ..limits import RateLimiter
@@ -31,6 +37,8 @@ REFUSED_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"}
 # Each change is shown to every connection of the game: a client changing names in a loop would
 # flood them all. Per seat (per spectator connection).
 NAME_RATE = (0.2, 3.0)  # 3 changes at once, then one every 5 s
+# A source of seats' accounts: game -> {seat: {account, rating, provisional, change}}.
+AccountSource = Callable[[Room], dict[int, dict[str, Any]]]
 RESERVED = re.compile(r"^(you|spectator|chance|server|computer|player\s*\d*)$", re.IGNORECASE)
 
 
@@ -76,14 +84,51 @@ class Names(Feature):
     name = "names"
     order = 80
     commands: ClassVar[tuple[type[BaseModel], ...]] = (NameChange, NameMessage)
+    state_fields: ClassVar[dict[str, Any]] = {
+        "people": (
+            list[dict[str, Any]] | None,
+            Field(
+                None,
+                description="who sits at each seat: `seat`, `name` (the account's name when an account "
+                "holds the seat, else the name chosen, null: none), `account` (the account's name or "
+                "null), and in a rated game `rating` (the rating brought to the game), `provisional` "
+                "(few rated games yet) and `change` (the rating's change once the game is rated; null "
+                "before)",
+            ),
+        )
+    }
 
     def __init__(self, host: Host):
         super().__init__(host)
         self._rate = RateLimiter(*NAME_RATE)
         self._spectator_names: dict[Connection, str] = {}
+        self._account_sources: list[AccountSource] = []
 
     def info(self, room: Room) -> dict[str, Any]:
         return {"players": room.players()}  # each seat's kind, agent, name and label
+
+    def add_account_source(self, source: AccountSource) -> None:
+        """Where seats' accounts come from (the accounts, when the server has them)."""
+        self._account_sources.append(source)
+
+    def update(self, room: Room, viewer: int | None, state: Any) -> dict[str, Any]:
+        held: dict[int, dict[str, Any]] = {}
+        for source in self._account_sources:
+            held.update(source(room))
+        people = []
+        for seat, s in enumerate(room.stored.seats):
+            entry = held.get(seat) or {}
+            people.append(
+                {
+                    "seat": seat,
+                    "name": entry.get("account") or s.get("name") or None,
+                    "account": entry.get("account"),
+                    "rating": entry.get("rating"),
+                    "provisional": bool(entry.get("provisional")),
+                    "change": entry.get("change"),
+                }
+            )
+        return {"people": people}
 
     async def socket_closed(self, room: Room, conn: Connection) -> None:
         """A socket closed: its spectator name goes with it."""
@@ -94,8 +139,9 @@ class Names(Feature):
         if not self._rate.allow(id(conn) if seat is None else (live.id, seat)):
             raise ServiceError(
                 ErrorCode.NAME_RATE_LIMITED,
-                f"too many name changes: at most {NAME_RATE[1]:g} at once, then one every "
-                f"{1 / NAME_RATE[0]:g} s; wait a moment",
+                "too many name changes: at most {x} at once, then one every {x2} s; wait a moment",
+                x=format(NAME_RATE[1], "g"),
+                x2=format(1 / NAME_RATE[0], "g"),
             )
 
     async def on_message(self, command: NameMessage, call: Call) -> None:
@@ -131,7 +177,10 @@ class Names(Feature):
         for i, s in enumerate(live.stored.seats):
             if i != seat and s["name"] and same_name(s["name"], name):
                 raise ServiceError(
-                    ErrorCode.NAME_TAKEN, f"{name!r} is the name of player {i + 1}; pick another"
+                    ErrorCode.NAME_TAKEN,
+                    "{name} is the name of player {x}; pick another",
+                    name=repr(name),
+                    x=i + 1,
                 )
         return name
 

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from trapworks.agents import available_agents
 from trapworks.core import Forfeit, abort_refusal
+from trapworks.core.words import Said
 
 from ..errors import ErrorCode, ServiceError
 from ..messages import ERROR_REPLIES, ControlReply, TokenOnly
@@ -42,7 +43,7 @@ def player_of(room: Room, token: str | None, what: str) -> int:
     """The seat of a token that must be a player's (a spectator is refused)."""
     seat = room.seat_for(token)
     if seat is None:
-        raise ServiceError(ErrorCode.SPECTATOR, f"spectators cannot {what}")
+        raise ServiceError(ErrorCode.SPECTATOR, "spectators cannot {what}", what=what)
     return seat
 
 
@@ -142,8 +143,8 @@ class Resign(Feature):
             return
         if room.stored.seats[seat]["kind"] != "human":
             out = seat in room.outcome().out
-            why = "you are out of this game" if out else "your seat was handed to an AI"
-            raise ServiceError(ErrorCode.SEAT_HANDED, f"{why}: the server plays this seat now")
+            why = Said("you are out of this game") if out else Said("your seat was handed to an AI")
+            raise ServiceError(ErrorCode.SEAT_HANDED, "{why}: the server plays this seat now", why=why)
 
     def update(self, room: Room, viewer: int | None, state: Any) -> dict[str, Any]:
         """The result off the board and the buttons to resign or abort (see docs/web.md)."""
@@ -202,7 +203,7 @@ class Resign(Feature):
                 raise ServiceError(ErrorCode.GAME_OVER, "the game is over: there is nothing to abort")
             why = self.abort_refusal(room)
             if why is not None:
-                raise ServiceError(ErrorCode.TOO_LATE_TO_ABORT, f"abort refused: {why}")
+                raise ServiceError(ErrorCode.TOO_LATE_TO_ABORT, "abort refused: {why}", why=why)
             for _ in range(CONTROL_TRIES):
                 ctl = room.control
                 ctl.data["forfeits"].append(Forfeit(None, "aborted", room.ply()).to_dict())

@@ -141,21 +141,24 @@ class Tables(Feature):
             live = self.host.get(gid)
         except ServiceError as e:
             if e.status == 404:
-                raise ServiceError(ErrorCode.NO_SUCH_TABLE, f"no open table {gid!r}") from None
+                raise ServiceError(ErrorCode.NO_SUCH_TABLE, "no open table {gid}", gid=repr(gid)) from None
             raise
         if not live.stored.public:
             # The same answer as an unknown id: a private game's existence is not told.
-            raise ServiceError(ErrorCode.NO_SUCH_TABLE, f"no open table {gid!r}")
+            raise ServiceError(ErrorCode.NO_SUCH_TABLE, "no open table {gid}", gid=repr(gid))
         if live.state.is_terminal():
             raise ServiceError(ErrorCode.GAME_OVER, "this game is over: its seats are no longer offered")
         free = self.host.free_seats(live.stored)
         if seat is not None:
             if seat >= len(live.stored.seats):
                 raise ServiceError(
-                    ErrorCode.BAD_SEAT, f"seat {seat!r}: a seat number from 0 to {len(live.stored.seats) - 1}"
+                    ErrorCode.BAD_SEAT,
+                    "seat {seat}: a seat number from 0 to {x}",
+                    seat=repr(seat),
+                    x=len(live.stored.seats) - 1,
                 )
             if seat not in free:
-                raise ServiceError(ErrorCode.SEAT_TAKEN, f"seat {seat + 1} is not free; join another")
+                raise ServiceError(ErrorCode.SEAT_TAKEN, "seat {x} is not free; join another", x=seat + 1)
         elif not free:
             raise ServiceError(ErrorCode.TABLE_FULL, "every seat of this table is taken")
         chosen = seat if seat is not None else free[0]

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import BaseModel, Field
 
 from trapworks.core import undo_refusal
+from trapworks.core.words import Said
 
 from ..errors import ErrorCode, ServiceError
 from ..messages import ERROR_REPLIES, MAX_TOKEN, ControlReply, Ref
@@ -142,7 +143,7 @@ class Takeback(Feature):
         """(actions to take back: the seat's last move and everything after, why not)."""
         last = next((p for p in range(len(room.log) - 1, -1, -1) if room.log[p][0] == seat), None)
         if last is None:
-            return None, "you have no move to take back"
+            return None, Said("you have no move to take back")
         steps = room.ply() - last
         # Undo's fair-play policy, as against AI: no revealed outcome taken back outside practice.
         return steps, undo_refusal(room.state, steps, against_ai=True, practice=room.stored.practice)
@@ -232,20 +233,22 @@ class Takeback(Feature):
             if n >= MAX_DECLINED:
                 return ServiceError(
                     ErrorCode.TAKEBACK_DECLINED,
-                    f"your takeback offers were declined {n} times: no more offers in this game",
+                    "your takeback offers were declined {n} times: no more offers in this game",
+                    n=n,
                 )
             wait = DECLINED_WAIT_S * n * n - (time.time() - declined["at"])
             if wait > 0:
                 wait = round(wait)
                 return ServiceError(
                     ErrorCode.TAKEBACK_TOO_SOON,
-                    f"your last takeback offer was declined: wait {wait} s before the next",
+                    "your last takeback offer was declined: wait {wait} s before the next",
+                    wait=wait,
                 )
         steps, refusal = self.steps(room, seat)
         if steps is None:
             return ServiceError(ErrorCode.NOTHING_TO_TAKE_BACK, "you have no move to take back")
         if refusal is not None:
-            return ServiceError(ErrorCode.TAKEBACK_REFUSED, f"takeback refused: {refusal}")
+            return ServiceError(ErrorCode.TAKEBACK_REFUSED, "takeback refused: {refusal}", refusal=refusal)
         return None
 
     def _propose(self, room: Room, seat: int, part: dict[str, Any]) -> int | None:
@@ -255,9 +258,9 @@ class Takeback(Feature):
                 ErrorCode.OFFER_PENDING, "you already proposed a takeback: wait for the answer or cancel it"
             )
         if offer is not None:
-            who = room.seat_label(offer["by"])
+            who = {"seat": offer["by"], "label": room.seat_label(offer["by"])}
             raise ServiceError(
-                ErrorCode.OFFER_PENDING, f"{who} proposed a takeback: accept or decline it first"
+                ErrorCode.OFFER_PENDING, "{who} proposed a takeback: accept or decline it first", who=who
             )
         refusal = self._proposal_refusal(room, seat)
         if refusal is not None:
@@ -285,7 +288,7 @@ class Takeback(Feature):
         if steps is None:
             raise ServiceError(ErrorCode.NOTHING_TO_TAKE_BACK, "you have no move to take back")
         if refusal is not None:
-            raise ServiceError(ErrorCode.TAKEBACK_REFUSED, f"takeback refused: {refusal}")
+            raise ServiceError(ErrorCode.TAKEBACK_REFUSED, "takeback refused: {refusal}", refusal=refusal)
         return steps
 
     def _decline(self, room: Room, seat: int, part: dict[str, Any]) -> int | None:

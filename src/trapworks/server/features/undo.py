@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pydantic import BaseModel
 
 from trapworks.core import undo, undo_refusal
+from trapworks.core.words import Said
 
 from ..errors import ErrorCode, ServiceError
 from ..messages import TokenOnly, UndoMessage
@@ -44,11 +45,11 @@ class Undo(Feature):
     def steps(room: Room, seat: int | None) -> tuple[int | None, str | None]:
         """(actions to take back, why not)."""
         if not room.against_ai_only(seat):
-            return None, "undo is only for a game against AI (you the only human seat)"
+            return None, Said("undo is only for a game against AI (you the only human seat)")
         # From the end: in a game against AI the seat's own last move is a few plies back.
         keep = next((p for p in range(len(room.log) - 1, -1, -1) if room.log[p][0] == seat), None)
         if keep is None:
-            return None, "you have no move to take back"
+            return None, Said("you have no move to take back")
         steps = room.ply() - keep
         return steps, undo_refusal(room.state, steps, against_ai=True, practice=room.stored.practice)
 
@@ -72,7 +73,7 @@ class Undo(Feature):
                 raise ServiceError(ErrorCode.NOTHING_TO_UNDO, "you have no move to take back")
             if refusal is not None:
                 code = ErrorCode.GAME_OVER if room.state.is_terminal() else ErrorCode.OUTCOME_REVEALED
-                raise ServiceError(code, f"undo refused: {refusal}")
+                raise ServiceError(code, "undo refused: {refusal}", refusal=refusal)
             await rewind(room, steps, "undo")
             return room.ply()
 

@@ -282,8 +282,11 @@ class RoomBase:
     def _check_turn(self, seat: int) -> None:
         player = self.state.current_player()
         if player != seat:
-            whom = "chance" if player == CHANCE else self.seat_label(player)
-            raise ServiceError(ErrorCode.NOT_YOUR_TURN, f"it is not your turn: {whom} is to move")
+            # A seat as the page names it (its label for the English), chance as a word of the catalog.
+            whom = (
+                {"msg": "chance"} if player == CHANCE else {"seat": player, "label": self.seat_label(player)}
+            )
+            raise ServiceError(ErrorCode.NOT_YOUR_TURN, "it is not your turn: {whom} is to move", whom=whom)
 
     def after_step(self) -> None:
         """The game moved on or changed off the board (caller holds the lock, about to tell

@@ -68,16 +68,25 @@ class MovePipeline(RoomCatchUp):
             if expected_ply != self.ply():
                 raise ServiceError(
                     ErrorCode.STALE,
-                    f"your move was for move number {expected_ply}, but the game is "
-                    f"at {self.ply()} (someone moved first); the board is refreshed",
+                    "your move was for move number {expected_ply}, but the game is at {x}"
+                    " (someone moved first); the board is refreshed",
+                    expected_ply=expected_ply,
+                    x=self.ply(),
                 )
             self._check_turn(seat)
             try:
                 action = self.state.string_to_action(text)
             except IllegalActionError as e:
-                raise ServiceError(ErrorCode.ILLEGAL_MOVE, f"illegal move {shown!r}: {e.reason}") from None
+                raise ServiceError(
+                    ErrorCode.ILLEGAL_MOVE,
+                    "illegal move {shown}: {reason}",
+                    shown=repr(shown),
+                    reason=e.reason,
+                ) from None
             except TrapworksError as e:
-                raise ServiceError(ErrorCode.ILLEGAL_MOVE, f"illegal move {shown!r}: {e}") from None
+                raise ServiceError(
+                    ErrorCode.ILLEGAL_MOVE, "illegal move {shown}: {e}", shown=repr(shown), e=e
+                ) from None
             first = self.ply()
             ack = {"type": "ack", "ref": ref, "ply": first + 1}
             await self.play(seat, action, by="human", reply_to=reply_to, reply=ack, shown=shown)
@@ -109,9 +118,13 @@ class MovePipeline(RoomCatchUp):
             after = await self._applied(state, action)
         except IllegalActionError as e:
             what = shown or str(action)
-            raise ServiceError(ErrorCode.ILLEGAL_MOVE, f"illegal move {what!r}: {e.reason}") from None
+            raise ServiceError(
+                ErrorCode.ILLEGAL_MOVE, "illegal move {what}: {reason}", what=repr(what), reason=e.reason
+            ) from None
         except TrapworksError as e:
-            raise ServiceError(ErrorCode.ILLEGAL_MOVE, f"illegal move {shown or action!r}: {e}") from None
+            raise ServiceError(
+                ErrorCode.ILLEGAL_MOVE, "illegal move {x}: {e}", x=repr(shown or action), e=e
+            ) from None
         steps = [(seat, state.action_to_string(action), after)]
         self._fast_replies(steps)
         try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -12,20 +14,22 @@ from ..errors import ErrorCode, ServiceError
 MISSING_PLY = "a move needs 'ply': the move count you saw (a repeat is then answered, not applied)"
 
 
-def error_reply(code: ErrorCode | str, message: str, status: int | None = None) -> JSONResponse:
-    """The API's error answer; its status the code's (or `status`, where FastAPI chose one)."""
-    if status is None:
-        status = code.status if isinstance(code, ErrorCode) else 400
-    return JSONResponse({"ok": False, "error": message, "code": str(code)}, status_code=status)
+def error_reply(code: ErrorCode | str, message: str, status: int | None = None, **args: Any) -> JSONResponse:
+    """The API's error answer, typed (the message is the catalog's id, filled from `args`: see
+    ServiceError); its status the code's (or `status`, where FastAPI chose one)."""
+    return service_reply(ServiceError(ErrorCode.of(str(code)), message, **args), status)
+
+
+def service_reply(exc: ServiceError, status: int | None = None) -> JSONResponse:
+    """A refusal as the API sends it: the English in "error", and the message id and values the
+    page words in the viewer's language ("msg", "args")."""
+    body = {"ok": False, "error": exc.message, "code": str(exc.code), **exc.typed}
+    return JSONResponse(body, status_code=status or exc.status)
 
 
 async def service_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
-    typed = getattr(exc, "typed", None)  # i41: the message id and values for the page's catalog
-    if typed:
-        body = {"ok": False, "error": exc.message, "code": str(exc.code), **typed}
-        return JSONResponse(body, status_code=exc.status)
-    return error_reply(exc.code, exc.message, exc.status)
+    return service_reply(exc)
 
 
 async def http_error(_request: Request, exc: Exception) -> JSONResponse:
@@ -44,19 +48,21 @@ async def validation_error(_request: Request, exc: Exception) -> JSONResponse:
     for e in errors:
         if e.get("type") == "json_invalid":
             detail = e.get("ctx", {}).get("error", "")
-            return error_reply(ErrorCode.BAD_JSON, f"the request body is not valid JSON: {detail}".strip())
+            return error_reply(
+                ErrorCode.BAD_JSON, "the request body is not valid JSON: {detail}", detail=detail
+            )
     first = errors[0] if errors else {}
     # i26: as on the socket (and in the docs): a move whose first fault is no ply is a 400.
     if first.get("type") == "missing" and tuple(first.get("loc", ())) == ("body", "ply"):
         return error_reply(ErrorCode.MISSING_PLY, MISSING_PLY)
     if tuple(first.get("loc", ())) == ("body", "action"):
         # As on the socket: a move's action text refused by the model is a 400 bad_action.
-        return error_reply(ErrorCode.BAD_ACTION, f"action: {first.get('msg')}")
+        return error_reply(ErrorCode.BAD_ACTION, "action: {why}", why=first.get("msg"))
     parts = []
     for e in errors[:5]:
         where = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
         parts.append(f"{where}: {e.get('msg')}")
-    return error_reply(ErrorCode.BAD_REQUEST, "bad request: " + "; ".join(parts))
+    return error_reply(ErrorCode.BAD_REQUEST, "bad request: {fields}", fields="; ".join(parts))
 
 
 def install(app: FastAPI) -> None:

@@ -49,7 +49,7 @@ def parse_message(raw: str) -> dict[str, Any]:
     try:
         msg = orjson.loads(raw)
     except orjson.JSONDecodeError as e:
-        raise ServiceError(ErrorCode.BAD_JSON, f"message is not valid JSON: {e}") from None
+        raise ServiceError(ErrorCode.BAD_JSON, "message is not valid JSON: {e}", e=e) from None
     if not isinstance(msg, dict):
         raise ServiceError(ErrorCode.BAD_MESSAGE, "a message is a JSON object with a 'type'")
     return msg
@@ -65,7 +65,7 @@ def message_error(e: ValidationError, types: tuple[str, ...]) -> ServiceError:
     if field == "ply" and first.get("type") == "missing":
         return ServiceError(ErrorCode.MISSING_PLY, MISSING_PLY)
     code = {"action": ErrorCode.BAD_ACTION, "ply": ErrorCode.BAD_PLY}.get(field, ErrorCode.BAD_MESSAGE)
-    return ServiceError(code, f"{'.'.join(loc) or 'message'}: {first.get('msg')}")
+    return ServiceError(code, "{x}: {x2}", x=".".join(loc) or "message", x2=first.get("msg"))
 
 
 class GameSocket:
@@ -109,7 +109,9 @@ class GameSocket:
             live = await self.service.fresh(self.gid)
             self.seat = self.conn.seat = live.seat_for(self.token)
         except ServiceError as e:
-            await self.ws.send_json({"type": "error", "code": e.code, "message": e.message, "fatal": True})
+            await self.ws.send_json(
+                {"type": "error", "code": e.code, "message": e.message, **e.typed, "fatal": True}
+            )
             await self.ws.close(code=4000 + e.status)
             return
         reader = asyncio.current_task()
@@ -159,7 +161,14 @@ class GameSocket:
                 # with one notice per few seconds, not one per refill of the bucket.
                 self.last_rate_notice = time.monotonic()
                 message = "too many messages: slow down (messages over the rate are dropped)"
-                refusal = {"type": "error", "ref": None, "code": ErrorCode.RATE_LIMITED, "message": message}
+                refusal: dict[str, Any] = {
+                    "type": "error",
+                    "ref": None,
+                    "code": ErrorCode.RATE_LIMITED,
+                    "message": message,
+                    "msg": message,
+                    "args": {},
+                }
                 await self.send(refusal)
 
     async def handle(self, raw: str) -> None:
@@ -173,7 +182,9 @@ class GameSocket:
             if kind not in protocol.types:
                 raise ServiceError(
                     ErrorCode.BAD_MESSAGE,
-                    f"unknown message type {str(kind)[:40]!r}; use {', '.join(protocol.types)}",
+                    "unknown message type {x}; use {x2}",
+                    x=repr(str(kind)[:40]),
+                    x2=", ".join(protocol.types),
                 )
             try:
                 # The message's model is its one validation: what it holds goes on as checked.
@@ -182,7 +193,7 @@ class GameSocket:
                 raise message_error(e, protocol.types) from None
             await self.dispatch(str(kind), command, ref)
         except ServiceError as e:
-            await self.send({"type": "error", "ref": ref, "code": e.code, "message": e.message})
+            await self.send({"type": "error", "ref": ref, "code": e.code, "message": e.message, **e.typed})
             if e.code in RESYNC_AFTER:
                 try:
                     await self.send(self.service.get(self.gid).snapshot(self.seat, sync=True))

@@ -2,6 +2,7 @@
 // session cookie. The cookie is HttpOnly (no script reads it); every state-changing request sends
 // the CSRF token the server gave in /api/account/me in the X-CSRF-Token header.
 import { api, myGames } from "/static/js/dom.js";
+import { refusalText } from "/static/js/i18n.js";
 
 let csrf = "";
 let current = null; // {account, your_turn, expired?} from the last /api/account/me
@@ -25,7 +26,7 @@ export async function send(method, url, body) {
   let data = null;
   try { data = await res.json(); } catch (e) { data = null; }
   if (data && data.csrf) csrf = data.csrf;
-  if (!res.ok) return { ok: false, status: res.status, error: (data && data.error) || `HTTP ${res.status}`, data };
+  if (!res.ok) return { ok: false, status: res.status, error: (data && refusalText(data)) || `HTTP ${res.status}`, data };
   return { ok: true, status: res.status, data };
 }
 
@@ -56,4 +57,17 @@ const NUMBERS = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0, use
 
 export function ratingText(r) {
   return `${NUMBERS.format(r.rating)}${r.provisional ? "?" : ""}`;
+}
+
+// A table wider than a phone scrolls in its own box (never the page); a box that scrolls is one a
+// keyboard can reach (WCAG 2.1.1, axe: scrollable-region-focusable), one that does not is no tab stop.
+export function scrollersReachable(root = document) {
+  const mark = () => {
+    for (const box of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".table-scroll"))) {
+      if (box.scrollWidth > box.clientWidth + 1) box.tabIndex = 0;
+      else box.removeAttribute("tabindex");
+    }
+  };
+  mark();
+  window.addEventListener("resize", mark);
 }

@@ -1,8 +1,8 @@
 // The account page: sign up, log in, log out, my games across devices, play a friend (rated or
 // casual, live or correspondence), notifications, data export and account deletion.
 import { api, clear, el, rememberGame } from "/static/js/dom.js";
-import { account, heldSeats, me, send, syncSeats } from "/static/js/account-api.js";
-import { t, tn, translatePage, tx } from "/static/js/i18n.js";
+import { account, heldSeats, me, scrollersReachable, send, syncSeats } from "/static/js/account-api.js";
+import { refusalText, t, tn, translatePage, tx } from "/static/js/i18n.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
@@ -15,7 +15,7 @@ let catalog = [];
 function field(form, name) { return form.querySelector(`[name=${name}]`); }
 
 function showNotice(text) {
-  $("notice").textContent = tx(text);
+  $("notice").textContent = text;
   $("notice").hidden = !text;
 }
 
@@ -25,7 +25,7 @@ async function show() {
   window.dispatchEvent(new Event("trapworks:account")); // the header's links follow
   $("logged-out").hidden = !!who;
   $("logged-in").hidden = !who;
-  if (data.expired) showNotice(data.message || "Your session has expired: log in again.");
+  if (data.expired) showNotice(data.message ? refusalText(data) : t("Your session has expired: log in again."));
   if (!who) { document.body.dataset.ready = "1"; return; }
   $("profile-link").textContent = who.username;
   $("profile-link").href = `/u/${encodeURIComponent(who.username)}`;
@@ -44,33 +44,34 @@ async function showGames() {
   const url = `/api/players/${encodeURIComponent(who.username)}/games` + (filter ? `?game=${encodeURIComponent(filter)}` : "");
   const r = await api("GET", url);
   const box = clear($("games"));
-  if (!r.ok) { el("p", { class: "error", text: tx(r.error) }, box); return; }
+  if (!r.ok) { el("p", { class: "error", text: r.error }, box); return; }
   const games = r.data.games;
   if (!games.length) { el("p", { class: "muted", text: t("No games yet. Start one in the lobby, or play a friend below.") }, box); return; }
-  const table = el("table", { class: "games" }, box);
+  // Inside a scroller of its own, the links in one cell: the page never scrolls sideways on a phone (issue 39).
+  const table = el("table", { class: "games my-games-table" }, el("div", { class: "table-scroll" }, box));
   const head = el("tr", {}, el("thead", {}, table));
-  for (const h of ["", t("Game"), t("Opponents"), t("Result"), "", ""]) el("th", { text: h, scope: "col" }, head);
+  for (const h of [t("Game"), t("Opponents"), t("Result")]) el("th", { text: h, scope: "col" }, head);
+  el("span", { class: "sr-only", text: t("Open") }, el("th", { scope: "col" }, head)); // the links' column
   const body = el("tbody", {}, table);
   for (const g of games) {
     const tr = el("tr", { "data-game-row": g.id, "data-state": g.state, class: `state-${g.state}` }, body);
-    const state = el("td", {}, tr);
-    el("strong", { text: STATES[g.state] ? STATES[g.state]() : g.state }, state);
-    if (g.deadline && g.state === "your_turn") el("div", { class: "small muted", text: t("move by {when} UTC", { when: when(g.deadline) }) }, state);
     const title = (catalog.find((c) => c.id === g.game) || {}).title || g.game;
     const name = el("td", {}, tr);
+    el("strong", { class: "game-state", text: STATES[g.state] ? STATES[g.state]() : g.state }, name);
+    if (g.deadline && g.state === "your_turn") el("div", { class: "small muted", text: t("move by {when} UTC", { when: when(g.deadline) }) }, name);
     el("div", { text: tx(title) }, name);
     el("div", { class: "small muted", text: `${tx(g.variant)} · ${g.rated ? t("rated") : t("casual")}` }, name);
     el("td", { text: g.opponents.join(", ") || "—" }, tr);
     el("td", { text: g.result ? (RESULTS[g.result] ? RESULTS[g.result]() : g.result) : "", "data-result": g.result || "" }, tr);
-    const open = el("td", {}, tr);
-    if (g.link) el("a", { href: g.link, text: g.state === "finished" ? t("Look") : t("Open"), "data-open": g.id }, open);
-    const replay = el("td", {}, tr);
-    if (g.replay) el("a", { href: g.replay, text: t("Replay") }, replay);
+    const links = el("td", { class: "game-links" }, tr);
+    if (g.link) el("a", { href: g.link, text: g.state === "finished" ? t("Look") : t("Open"), "data-open": g.id }, links);
+    if (g.replay) el("a", { href: g.replay, text: t("Replay") }, links);
   }
+  scrollersReachable(box);
 }
 
 function fail(form, r) {
-  form.querySelector(".error").textContent = tx(r.error);
+  form.querySelector(".error").textContent = r.error;
 }
 
 async function signup(ev) {

@@ -2,7 +2,7 @@
 // page's status line.
 import { api, el } from "/static/js/dom.js";
 import { me, send } from "/static/js/account-api.js";
-import { t, tn, translatePage } from "/static/js/i18n.js";
+import { refusalText, t, tn, translatePage } from "/static/js/i18n.js";
 
 export { me, send, t, translatePage };
 export const $ = (id) => document.getElementById(id);
@@ -58,7 +58,7 @@ export function button(parent, text, testid, action) {
 // (the community's refusals: names, numbers and dates only), else its sentence as a message.
 export function refused(r) {
   const d = r.data || {};
-  return d.msg ? t(d.msg, d.args || {}) : t(r.error || "");
+  return d.msg ? refusalText(d) : r.error || "";
 }
 
 // Run a request; say its error (the server's words) or `done`, then refresh the page's lists.

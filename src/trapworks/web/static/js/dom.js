@@ -1,4 +1,5 @@
 // Small DOM helpers shared by the pages and given to renderers as ctx.el / ctx.svg.
+import { refusalText } from "/static/js/i18n.js";
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 function setAttrs(node, attrs) {
@@ -60,7 +61,8 @@ export async function api(method, url, body) {
   let data = null;
   try { data = await res.json(); } catch (e) { data = null; }
   if (!res.ok) {
-    return { ok: false, status: res.status, error: (data && data.error) || `HTTP ${res.status}`, data };
+    // The refusal in the page's language (its message id and values: i18n.js refusalText).
+    return { ok: false, status: res.status, error: (data && refusalText(data)) || `HTTP ${res.status}`, data };
   }
   return { ok: true, status: res.status, data };
 }

@@ -3,14 +3,14 @@
 import { api, clear, el, hashParams, myGames, rememberGame } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
 import { focusMark, restoreFocus } from "/static/js/boardkeys.js";
-import { seatName, t, translatePage, tx, txSeats } from "/static/js/i18n.js";
+import { refusalText, seatName, t, translatePage, tx, txSeats } from "/static/js/i18n.js";
 import { renderLog } from "/static/js/log.js";
 import { createAlerts } from "/static/js/alerts.js";
 import { createChat } from "/static/js/chat.js";
 import { nameField, storedName } from "/static/js/names.js";
 import { applyPresence, drawPlayers, startHeartbeat } from "/static/js/presence.js";
 import { createClock } from "/static/js/clock.js";
-import { createStrips } from "/static/js/strips.js";
+import { applyPeople, createStrips, drawRating } from "/static/js/strips.js";
 import { createControls } from "/static/js/controls.js";
 import { createFeatures } from "/static/js/features.js";
 import { setupRules } from "/static/js/rules.js";
@@ -56,10 +56,13 @@ let drawnPly = -1;   // the ply of the last update drawn
 // what it is about is over (`dropMessages(tag)`: "connection" on reconnecting, "name" on a good save).
 const INFO_MS = 9000;
 const ERROR_MS = 20000;
-function message(text, kind = "info", { tag = "", keep = false, seats = false } = {}) {
-  // The server's words (a refusal, a reason) in the page's language; a game's refusal of a move
-  // ("player 2's mouse has been caught") with the seats by their names.
-  text = seats ? txSeats(text, seatLabel) : tx(text);
+// A refusal of the socket in the page's language, its seats by their names (a game's reason of
+// an illegal move, "player 2's mouse has been caught", with them too).
+function refused(msg) {
+  return refusalText(msg, seatLabel, (s) => txSeats(s, seatLabel));
+}
+
+function message(text, kind = "info", { tag = "", keep = false } = {}) {
   const box = $("toasts");
   const current = box.firstElementChild;
   if (current && current.dataset.text === text && current.dataset.message === kind) {
@@ -126,7 +129,7 @@ async function sendAction(text) {
   const ply = latest ? latest.ply : undefined;
   if (inFlight && inFlight.text === String(text) && inFlight.ply === ply) return inFlight.promise;
   const promise = request({ type: "move", action: String(text), ply }).then((reply) => {
-    if (!reply.ok) message(reply.error, "error", { tag: reply.tag || "", seats: true });
+    if (!reply.ok) message(reply.error, "error", { tag: reply.tag || "" });
     return reply;
   });
   inFlight = { text: String(text), ply, promise };
@@ -227,8 +230,18 @@ function drawEndScreen(u) {
   }
   el("h2", { id: "end-title", text: summary.title || resultHeadline(u) }, box);
   for (const line of summary.reason || []) el("p", { text: line, "data-testid": "end-reason" }, box);
+  // A game with secrets to reveal (13 Dead End Drive) shows a compact card, as lichess does: the
+  // result, how, the ways on; the scores and everyone's cards one tap away (issue 39, pagesB).
+  const compact = !!(summary.secrets && summary.secrets.length);
+  const actions = el("div", { class: "actions" });
+  if (compact) {
+    drawEndRatings(box); // each account's rating and change before the buttons (issue 39)
+    box.append(actions);
+  }
+  const details = compact ? el("details", { class: "end-details", "data-testid": "end-details" }, box) : box;
+  if (compact) el("summary", { text: t("Scores and everyone's cards") }, details);
   if (summary.scores && summary.scores.length) {
-    const table = el("table", { "data-testid": "end-scores" }, box);
+    const table = el("table", { "data-testid": "end-scores" }, details);
     const head = el("tr", {}, el("thead", {}, table));
     for (const h of summary.columns || [t("Player"), t("Result")]) el("th", { text: h, scope: "col" }, head);
     const tb = el("tbody", {}, table);
@@ -239,11 +252,14 @@ function drawEndScreen(u) {
     }
   }
   for (const section of summary.secrets || []) {
-    el("h3", { text: section.heading }, box);
-    const dl = el("ul", { "data-testid": "end-secrets" }, box);
+    el("h3", { text: section.heading }, details);
+    const dl = el("ul", { "data-testid": "end-secrets" }, details);
     for (const line of section.lines) el("li", { text: line }, dl);
   }
-  const actions = el("div", { class: "actions" }, box);
+  if (!compact) {
+    drawEndRatings(box);
+    box.append(actions);
+  }
   // An aborted game has no result to answer with a rematch (issue 27): New game instead.
   if (u.controls && u.controls.can_rematch && !(u.ending && u.ending.aborted)) {
     // The server makes the rematch once every human seat has accepted (js/controls.js).
@@ -262,6 +278,19 @@ function drawEndScreen(u) {
   // The dialog takes the focus (issue 27): its first action, so Enter plays again.
   const first = /** @type {HTMLElement|null} */ (actions.querySelector("button, a"));
   if (first) first.focus({ preventScroll: true });
+}
+
+// Each rated account's rating and its change, as lichess ends a rated game ("alice 1500 +12").
+function drawEndRatings(box) {
+  const rated = info.players.filter((p) => p.rating !== null && p.rating !== undefined && p.change !== null && p.change !== undefined);
+  if (!rated.length) return;
+  el("h3", { text: t("Rating changes") }, box);
+  const list = el("ul", { class: "end-ratings", "data-testid": "end-ratings" }, box);
+  for (const p of rated) {
+    const li = el("li", { "data-seat": p.seat }, list);
+    el("span", { class: "end-rating-name", text: seatName(p.seat, p) }, li);
+    drawRating(p, li, "end");
+  }
 }
 
 let handed = []; // seats handed to the computer (an intermediate update of a move has no controls)
@@ -335,6 +364,7 @@ function keyboardScroll(box) {
 
 function onState(msg) {
   latest = msg;
+  applyPeople(info.players, msg.people); // the accounts' names and ratings (js/strips.js)
   if (msg.sync) log = msg.log.slice();
   else {
     log.length = Math.min(log.length, msg.ply);
@@ -447,9 +477,9 @@ function handleMessage(message) {
     const resolve = msg.ref != null ? pending.get(msg.ref) : null;
     if (resolve) {
       pending.delete(msg.ref);
-      resolve(msg.type === "error" ? { ok: false, error: msg.message, code: msg.code } : { ok: true, ...msg });
+      resolve(msg.type === "error" ? { ok: false, error: refused(msg), code: msg.code } : { ok: true, ...msg });
     } else if (msg.type === "error") {
-      message(msg.message, "error");
+      message(refused(msg), "error");
       if (msg.fatal) stopped = true;
     }
   }

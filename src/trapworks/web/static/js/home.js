@@ -42,7 +42,7 @@ async function play(game, against, button) {
   button.disabled = true;
   const r = await api("POST", "/api/games", { game: game.id, options: {}, seats });
   button.disabled = false;
-  if (!r.ok) { showError(tx(r.error)); return; }
+  if (!r.ok) { showError(r.error); return; }
   const made = r.data;
   const me = made.seats[0];
   rememberGame({ id: made.id, token: me.token, seat: me.seat, game: made.game, title: game.title, label: me.label, link: me.link });
@@ -83,7 +83,7 @@ async function init() {
     radio.addEventListener("change", () => { if (radio.checked) localStorage.setItem(LEVEL_KEY, radio.value); });
   }
   const r = await api("GET", "/api/catalog");
-  if (!r.ok) { showError(tx(r.error)); return; }
+  if (!r.ok) { showError(r.error); return; }
   clear(tiles);
   const ORDER = ["last-mouse-lost", "mouse-trap", "booby-trap", "dead-end-drive"]; // simplest first
   const games = /** @type {CatalogGame[]} */ (r.data.games).slice()

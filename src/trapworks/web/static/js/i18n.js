@@ -230,6 +230,25 @@ export function tx(text, viewer) {
   return tr === null ? text : tr;
 }
 
+// A refusal of the server in this language (issue 37): the reply's message id ("msg", the
+// catalog's English template) filled with its values ("args"): a number or a name as is, a seat
+// ({seat}) by `name(seat)` (default "Player N"), chance and other words ({msg}) and a refusal
+// carried inside this one ({msg, args}) worded in turn. A reply without them (a proxy in front
+// of the server): its English sentence.
+export function refusalText(reply, name, words = tx) {
+  if (!reply) return "";
+  if (typeof reply.msg !== "string") return reply.error || reply.message || "";
+  const named = name || ((s) => t("Player {n}", { n: s + 1 }));
+  const args = {};
+  for (const [k, v] of Object.entries(reply.args || {})) {
+    if (v && typeof v === "object" && typeof v.seat === "number") args[k] = named(v.seat);
+    else if (v && typeof v === "object" && typeof v.msg === "string") args[k] = refusalText(v, named, words);
+    else if (typeof v === "string") args[k] = words(v); // a game's reason, still sent in English (issue 37)
+    else args[k] = v === null || v === undefined ? "" : String(v);
+  }
+  return t(reply.msg, args);
+}
+
 // A sentence starts with a capital ("votre souris va..." -> "Votre souris va...").
 export function capitalize(text) {
   return typeof text === "string" ? text.replace(/^(\s*)(\p{Ll})/u, (m, space, c) => space + c.toUpperCase()) : text;
@@ -344,6 +363,7 @@ export function agentName(id) {
 // ("Player 2 (random)"), or "Player N". `p`: the seat's entry of a game's players ({name, kind,
 // agent}). The game page, its log and the replay page all name seats through this.
 export function seatName(seat, p) {
+  if (p && p.account) return p.account; // an account's seat: its name (issue 39)
   if (p && p.name) return p.name;
   if (p && p.kind === "agent" && p.agent) return t("Player {n} ({agent})", { n: seat + 1, agent: agentName(p.agent) });
   if (p && p.kind === "agent") return t("Player {n} (computer)", { n: seat + 1 });

@@ -1,4 +1,5 @@
-// Leaderboards: the best ratings of a game, per player count.
+// Leaderboards: the best ratings of a game, one table per player count that has rated games
+// (issue 39: games as tabs, no nonsense filter such as "1 player", no uncertainty column).
 import { api, clear, el, myGames } from "/static/js/dom.js";
 import { ratingText } from "/static/js/account-api.js";
 import { t, tn, translatePage, tx } from "/static/js/i18n.js";
@@ -9,47 +10,66 @@ import { t, tn, translatePage, tx } from "/static/js/i18n.js";
 const $ = (id) => document.getElementById(id);
 let catalog = [];
 
-function playerCounts(game) {
-  const opt = (game.options_schema || []).find((o) => o.name === "players");
-  const counts = opt && opt.choices ? opt.choices.map((c) => c.value).filter((v) => typeof v === "number") : [];
-  return counts.length ? counts : [game.players];
-}
-
-function fillPlayers() {
-  const game = catalog.find((g) => g.id === $("game").value);
-  const select = clear($("players"));
-  for (const n of playerCounts(game)) el("option", { value: String(n), text: tn("{n} player", "{n} players", n) }, select);
-  // The page opens on the game just played (the last one this browser remembers), as lichess does.
+/** The game to show: the link's, else the game just played (the last one this browser remembers), as lichess does. */
+function chosenGame() {
+  const params = new URLSearchParams(location.search);
   const last = myGames()[0];
-  const wanted = new URLSearchParams(location.search).get("players") || (last && last.game === game.id && last.players ? String(last.players) : null);
-  if (wanted && [...select.options].some((o) => o.value === wanted)) select.value = wanted;
-  else select.value = String(game.players);
+  for (const wanted of [params.get("game"), last && last.game]) {
+    if (wanted && catalog.some((g) => g.id === wanted)) return wanted;
+  }
+  return catalog.length ? catalog[0].id : "";
 }
 
-async function show() {
-  const params = new URLSearchParams({ game: $("game").value, players: $("players").value });
-  history.replaceState(null, "", `/leaderboard?${params}`);
-  const r = await api("GET", `/api/leaderboard?${params}`);
-  const box = clear($("board"));
-  if (!r.ok) { el("p", { class: "error", text: tx(r.error) }, box); return; }
-  // An empty board is still a table: its columns, one row saying so, and where rated games are made.
+function drawTabs(current) {
+  const nav = clear($("game"));
+  for (const g of catalog) {
+    const a = el("a", { href: `/leaderboard?game=${encodeURIComponent(g.id)}`, text: tx(g.title), "data-game": g.id }, nav);
+    if (g.id === current) a.setAttribute("aria-current", "page");
+    a.addEventListener("click", (e) => {
+      e.preventDefault();
+      history.replaceState(null, "", a.getAttribute("href"));
+      show(g.id);
+    });
+  }
+}
+
+function drawTable(box, rows) {
   const table = el("table", { class: "games leaderboard-table" }, box);
   const head = el("tr", {}, el("thead", {}, table));
-  for (const h of ["#", t("Player"), t("Rating"), t("Uncertainty (±)"), t("Rated games")]) el("th", { text: h, scope: "col" }, head);
+  for (const h of ["#", t("Player"), t("Rating"), t("Rated games")]) el("th", { text: h, scope: "col" }, head);
   const body = el("tbody", {}, table);
+  rows.forEach((row, i) => {
+    const tr = el("tr", { "data-player": row.username }, body);
+    el("td", { text: String(i + 1) }, tr);
+    el("a", { href: `/u/${encodeURIComponent(row.username)}`, text: row.username }, el("td", {}, tr));
+    el("td", { text: ratingText(row), "data-rating": String(row.rating),
+               title: row.provisional ? t("Provisional rating: it settles after a few more rated games.") : "" }, tr);
+    el("td", { text: String(row.games) }, tr);
+  });
+}
+
+async function show(game) {
+  document.body.dataset.ready = "";
+  drawTabs(game);
+  const wanted = new URLSearchParams(location.search).get("players");
+  const params = new URLSearchParams({ game });
+  if (wanted) params.set("players", wanted);
+  const r = await api("GET", `/api/leaderboard?${params}`);
+  const box = clear($("board"));
+  if (!r.ok) { el("p", { class: "error", text: r.error }, box); document.body.dataset.ready = "1"; return; }
   if (!r.data.rows.length) {
-    const cell = el("td", { colspan: "5", class: "empty-board", "data-testid": "leaderboard-empty" }, el("tr", {}, body));
-    el("p", { text: t("No rated games yet at this player count.") }, cell);
-    el("a", { href: "/account", class: "button-link", text: t("Play a friend") }, cell);
-  } else {
-    for (const row of r.data.rows) {
-      const tr = el("tr", { "data-player": row.username }, body);
-      el("td", { text: String(row.rank) }, tr);
-      el("a", { href: `/u/${encodeURIComponent(row.username)}`, text: row.username }, el("td", {}, tr));
-      el("td", { text: ratingText(row), "data-rating": String(row.rating), title: row.provisional ? t("provisional") : "" }, tr);
-      el("td", { text: String(row.uncertainty) }, tr);
-      el("td", { text: String(row.games) }, tr);
-    }
+    const empty = el("div", { class: "empty-board", "data-testid": "leaderboard-empty" }, box);
+    el("p", { text: t("No rated games yet.") }, empty);
+    el("a", { href: "/account", class: "button-link", text: t("Play a friend") }, empty);
+    document.body.dataset.ready = "1";
+    return;
+  }
+  // One table per player count (ratings of a 2-player and a 4-player game are not comparable).
+  const counts = [...new Set(r.data.rows.map((row) => row.players))].sort((a, b) => a - b);
+  for (const n of counts) {
+    const section = el("section", { "data-players": n }, box);
+    if (counts.length > 1) el("h3", { text: tn("{n} player", "{n} players", n) }, section);
+    drawTable(el("div", { class: "table-scroll" }, section), r.data.rows.filter((row) => row.players === n));
   }
   document.body.dataset.ready = "1";
 }
@@ -57,16 +77,11 @@ async function show() {
 async function init() {
   translatePage(); // the page's own words (data-i18n) in the chosen language
   const r = await api("GET", "/api/catalog");
-  if (!r.ok) { $("board").textContent = tx(r.error); return; }
+  if (!r.ok) { $("board").textContent = r.error; document.body.dataset.ready = "1"; return; }
   catalog = r.data.games.filter((g) => !g.error);
-  for (const g of catalog) el("option", { value: g.id, text: tx(g.title) }, $("game"));
-  const last = myGames()[0];
-  const wanted = new URLSearchParams(location.search).get("game") || (last && last.game);
-  if (catalog.some((g) => g.id === wanted)) $("game").value = wanted;
-  fillPlayers();
-  $("game").addEventListener("change", () => { fillPlayers(); show(); });
-  $("players").addEventListener("change", show);
-  await show();
+  const game = chosenGame();
+  if (!new URLSearchParams(location.search).get("game")) history.replaceState(null, "", `/leaderboard?game=${encodeURIComponent(game)}`);
+  await show(game);
 }
 
 init();

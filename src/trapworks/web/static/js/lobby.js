@@ -144,7 +144,7 @@ function scheduleCheck() {
 
 async function checkOptions() {
   const r = await api("POST", `/api/catalog/${encodeURIComponent(current.id)}/check`, { options: optionValues() });
-  $("create-error").textContent = r.ok ? "" : tx(r.error);
+  $("create-error").textContent = r.ok ? "" : r.error;
   $("create").disabled = !r.ok;
   if (r.ok && (r.data.players !== current.players || r.data.agents.join() !== current.agents.join())) {
     current = { ...current, players: r.data.players, agents: r.data.agents };
@@ -176,7 +176,7 @@ async function create() {
   $("create").disabled = true;
   const r = await api("POST", "/api/games", body);
   $("create").disabled = false;
-  if (!r.ok) { $("create-error").textContent = tx(r.error); return; }
+  if (!r.ok) { $("create-error").textContent = r.error; return; }
   const game = r.data;
   const mine = game.seats.filter((s, i) => seatChoices[i] === "me");
   for (const s of mine) {
@@ -285,7 +285,7 @@ async function init() {
   tables = startTables($("tables"), $("tables-error"));
   renderClockOptions($("clock-options"), ["easy", "medium", "hard"]); // every game has the levels
   const r = await api("GET", "/api/catalog");
-  if (!r.ok) { $("create-error").textContent = tx(r.error); return; }
+  if (!r.ok) { $("create-error").textContent = r.error; return; }
   catalog = r.data.games;
   const select = $("game-select");
   for (const g of catalog) el("option", { value: g.id, text: tx(g.title) + (g.error ? ` ${t("(unavailable)")}` : "") }, select);

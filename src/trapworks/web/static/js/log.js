@@ -7,7 +7,7 @@
 // Clicking a line shows the board at that moment, read-only (the seat's own view then).
 import { api, clear, el } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
-import { formatMessage, seatName, t, tx } from "/static/js/i18n.js";
+import { formatMessage, seatName, t } from "/static/js/i18n.js";
 
 // A seat as the page names it elsewhere (i18n.js seatName).
 function nameOf(seat, players) {
@@ -88,7 +88,7 @@ async function showMoment(ply, title, ctx) {
   const close = el("button", { type: "button", text: t("Back to the game"), "data-testid": "moment-close" }, head);
   close.addEventListener("click", () => dialog.close());
   const board = el("div", { class: "moment-board", "data-moment-ply": ply }, dialog);
-  if (!r.ok) { el("p", { class: "error", text: tx(r.error) }, board); dialog.showModal(); return; }
+  if (!r.ok) { el("p", { class: "error", text: r.error }, board); dialog.showModal(); return; }
   const loaded = await loadRenderer(ctx.renderer);
   const rctx = baseContext({ gameId: ctx.gameId, mode: "replay", seat: ctx.seat, players: ctx.players,
                              options: ctx.options, fast: true });

@@ -29,9 +29,10 @@ export function drawPlayers(box, players, { viewer, toMove, terminal, winners, o
     const mine = viewer !== null && viewer !== undefined && p.seat === viewer;
     const row = el("div", { class: "player" + (toMove === p.seat ? " to-move" : ""), "data-player": p.seat }, box);
     const who = el("span", { class: "who" }, row);
-    el("span", { class: "pname", text: p.name || t("Player {n}", { n: p.seat + 1 }), "data-testid": `player-name-${p.seat}` }, who);
+    const named = p.account || p.name; // an account's seat goes by the account's name (issue 39)
+    el("span", { class: "pname", text: named || t("Player {n}", { n: p.seat + 1 }), "data-testid": `player-name-${p.seat}` }, who);
     const seatWords = [];
-    if (p.name) seatWords.push(t("Player {n}", { n: p.seat + 1 }));
+    if (named) seatWords.push(t("Player {n}", { n: p.seat + 1 }));
     if (p.kind === "agent") seatWords.push(p.agent ? t("computer: {agent}", { agent: agentName(p.agent) }) : t("computer"));
     if (mine) seatWords.push(t("you"));
     if (seatWords.length) el("span", { class: "pseat muted", text: ` (${seatWords.join(", ")})` }, who);

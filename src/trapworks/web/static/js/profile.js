@@ -1,7 +1,8 @@
 // A player's profile: ratings per game with a chart of their history, results by game and variant,
 // recent games with their replays. Everything here is public; no token is ever on this page.
 import { api, clear, el, svg } from "/static/js/dom.js";
-import { ratingText } from "/static/js/account-api.js";
+import { ratingText, scrollersReachable } from "/static/js/account-api.js";
+import { changeLabel } from "/static/js/strips.js";
 import { t, tn, translatePage, tx } from "/static/js/i18n.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
@@ -52,7 +53,7 @@ async function init() {
   const name = decodeURIComponent(location.pathname.split("/")[2] || "");
   const [cat, r] = await Promise.all([api("GET", "/api/catalog"), api("GET", `/api/players/${encodeURIComponent(name)}`)]);
   if (cat.ok) titles = Object.fromEntries(cat.data.games.map((g) => [g.id, g.title]));
-  if (!r.ok) { $("error").textContent = tx(r.error); document.body.dataset.ready = "1"; return; }
+  if (!r.ok) { $("error").textContent = r.error; document.body.dataset.ready = "1"; return; }
   const p = r.data;
   document.title = `${p.username} · trapworks`;
   $("name").textContent = p.username;
@@ -62,24 +63,39 @@ async function init() {
   for (const rt of p.ratings) {
     const card = el("div", { class: "rating-card", "data-rating-game": rt.game, "data-players": rt.players }, box);
     el("h3", { text: `${title(rt.game)} · ${tn("{n} player", "{n} players", rt.players)}` }, card);
-    const line = el("p", {}, card);
-    el("span", { class: "rating-big", text: ratingText(rt), "data-testid": "rating-value" }, line);
-    el("span", { class: "muted", text: ` ± ${rt.uncertainty} · ${tn("{n} rated game", "{n} rated games", rt.games)}` }, line);
-    if (rt.provisional) el("div", { class: "provisional", text: t("Provisional: fewer than 5 rated games") }, card);
+    // As lichess: the rating ("?" while provisional, said in its tooltip), the games, the last change.
+    const line = el("p", { class: "rating-line" }, card);
+    el("span", { class: "rating-big", text: ratingText(rt), "data-testid": "rating-value",
+                 title: rt.provisional ? t("Provisional rating: it settles after a few more rated games.") : t("Rating") }, line);
+    const last = rt.history.length ? rt.history[rt.history.length - 1] : null;
+    if (last) {
+      const change = last.rating - last.before;
+      el("span", { class: `rating-change ${change > 0 ? "up" : change < 0 ? "down" : "same"}`, text: changeLabel(change),
+                   title: t("Last rated game"), "data-testid": "rating-last-change" }, line);
+    }
+    el("span", { class: "muted", text: tn("{n} rated game", "{n} rated games", rt.games) }, line);
     chart(card, rt.history, t("{game} rating history of {name}", { game: title(rt.game), name: p.username }));
   }
   if (p.stats.length) {
-    table($("stats"), [t("Game"), t("Variant"), t("Played"), t("Won"), t("Lost"), t("Drawn"), t("Aborted")],
-      p.stats.map((s) => [title(s.game), tx(s.variant), String(s.played), String(s.won), String(s.lost), String(s.drawn), String(s.aborted)]));
+    // The variant under the game's name, and Aborted only when some game was: it fits a phone.
+    const aborted = p.stats.some((s) => s.aborted);
+    const gameCell = (s) => {
+      const cell = el("div", { text: title(s.game) });
+      el("div", { class: "small muted", text: tx(s.variant) }, cell);
+      return cell;
+    };
+    table($("stats"), [t("Game"), t("Played"), t("Won"), t("Lost"), t("Drawn"), ...(aborted ? [t("Aborted")] : [])],
+      p.stats.map((s) => [gameCell(s), String(s.played), String(s.won), String(s.lost), String(s.drawn), ...(aborted ? [String(s.aborted)] : [])]));
   } else el("p", { class: "muted", text: t("No finished games yet.") }, clear($("stats")));
   if (p.recent.length) {
-    table($("recent"), [t("Game"), t("Opponents"), t("Result"), ""], p.recent.map((g) => {
+    table($("recent"), [t("Game"), t("Opponents"), t("Result"), t("Replay")], p.recent.map((g) => {
       const link = g.replay ? el("a", { href: g.replay, text: t("Replay"), "data-replay": g.id }) : "";
       const RESULTS = { won: t("won"), lost: t("lost"), drawn: t("drawn"), aborted: t("aborted") };
       const result = g.status === "on" ? t("playing") : (RESULTS[g.result] || g.result || "");
       return [`${title(g.game)} (${tx(g.variant)}${g.rated ? `, ${t("rated")}` : ""})`, g.opponents.join(", ") || "—", result, link];
     }));
   } else el("p", { class: "muted", text: t("No games yet.") }, clear($("recent")));
+  scrollersReachable();
   document.body.dataset.ready = "1";
 }
 

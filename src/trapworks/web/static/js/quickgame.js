@@ -3,7 +3,7 @@
 // waiting now are listed, and anyone may accept one of them.
 import { api, clear, el } from "/static/js/dom.js";
 import { account, me, send } from "/static/js/account-api.js";
-import { t, tn, tx } from "/static/js/i18n.js";
+import { refusalText, t, tn, tx } from "/static/js/i18n.js";
 
 const WAIT_S = 10; // each poll is held by the server until the seek is matched or WAIT_S s pass
 const TICK_MS = 1000;
@@ -40,7 +40,7 @@ function options() {
 }
 
 function status(text, error) {
-  ui.status.textContent = tx(text);
+  ui.status.textContent = text;
   ui.status.classList.toggle("error", !!error);
 }
 
@@ -67,7 +67,7 @@ async function waitFor() {
   if (!seeking) return;
   const s = seeking;
   if (s.status === "matched") { go(s); return; }
-  if (s.status === "failed") { stop(); status(s.error || t("no game could be made"), true); return; }
+  if (s.status === "failed") { stop(); status(s.error ? refusalText(s) : t("no game could be made"), true); return; }
   // The server answers when the seek is matched (long poll); meanwhile the count goes on here.
   const since = performance.now();
   const show = () => showWaiting(s, s.waited_s + (performance.now() - since) / 1000);

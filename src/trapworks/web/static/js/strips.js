@@ -7,13 +7,64 @@ import { t, agentName } from "/static/js/i18n.js";
 
 /**
  * @typedef {{seat: number, kind?: string, agent?: string|null, name?: string|null, status?: string,
- *            account?: string|null, rating?: number|null}} Player
+ *            account?: string|null, rating?: number|null, provisional?: boolean, change?: number|null}} Player
+ * @typedef {{seat: number, name?: string|null, account?: string|null, rating?: number|null,
+ *            provisional?: boolean, change?: number|null}} Person
  * @typedef {{text: string, running: boolean, low: boolean}} ClockTime
  */
 
 const STATUS_WORDS = /** @type {Record<string, () => string>} */ ({
   free: () => t("free seat"), joined: () => t("joined"), online: () => t("online"), away: () => t("away"), left: () => t("left"),
 });
+
+/**
+ * Who sits at each seat as the server says in every state message (`people`: the names' feature,
+ * server/features/names.py, with the accounts' part): the account's name, and in a rated game its rating and,
+ * once rated, the change. Kept on the page's players (presence messages carry the chosen names).
+ * @param {Player[]} players
+ * @param {Person[]|null|undefined} people
+ */
+export function applyPeople(players, people) {
+  for (const person of people || []) {
+    const p = players[person.seat];
+    if (!p) continue;
+    p.account = person.account || null;
+    p.rating = person.rating ?? null;
+    p.provisional = !!person.provisional;
+    p.change = person.change ?? null;
+  }
+}
+
+const NUMBERS = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0, useGrouping: false });
+
+/** A rating as players read it: "1500", "1500?" while provisional (few rated games). @param {Player} p */
+export function ratingLabel(p) {
+  return `${NUMBERS.format(Math.round(Number(p.rating)))}${p.provisional ? "?" : ""}`;
+}
+
+/** A rating change as lichess shows it: "+12", "−12" (a minus sign), "±0". @param {number} change */
+export function changeLabel(change) {
+  const n = NUMBERS.format(Math.abs(Math.round(change)));
+  return change > 0 ? `+${n}` : change < 0 ? `\u2212${n}` : `±${n}`;
+}
+
+/** The words a rating's tooltip says (why a "?"). @param {Player} p */
+export function ratingTitle(p) {
+  return p.provisional ? t("Provisional rating: it settles after a few more rated games.") : t("Rating");
+}
+
+/**
+ * The rating and (after a rated game) its change, as spans in `parent`.
+ * @param {Player} p @param {HTMLElement} parent @param {string} [where] the test ids' prefix
+ */
+export function drawRating(p, parent, where = "strip") {
+  if (p.rating === null || p.rating === undefined) return;
+  el("span", { class: "strip-rating", text: ratingLabel(p), title: ratingTitle(p), "data-testid": `${where}-rating-${p.seat}` }, parent);
+  if (p.change !== null && p.change !== undefined) {
+    const kind = p.change > 0 ? "up" : p.change < 0 ? "down" : "same";
+    el("span", { class: `rating-change ${kind}`, text: changeLabel(p.change), "data-testid": `${where}-change-${p.seat}` }, parent);
+  }
+}
 
 /** The name a strip shows: the account's name, the chosen name, or "Player N". */
 function stripName(/** @type {Player} */ p) {
@@ -54,9 +105,7 @@ export function createStrips(top, bottom) {
                        "aria-hidden": "true" }, item);
           const who = el("span", { class: "strip-who" }, item);
           el("span", { class: "strip-name", text: stripName(p), "data-testid": `strip-name-${p.seat}` }, who);
-          if (p.rating !== null && p.rating !== undefined) {
-            el("span", { class: "strip-rating", text: String(Math.round(p.rating)), "data-testid": `strip-rating-${p.seat}` }, who);
-          }
+          drawRating(p, who);
           const notes = [];
           if (p.kind === "agent") notes.push(p.agent ? t("computer: {agent}", { agent: agentName(p.agent) }) : t("computer"));
           else if (STATUS_WORDS[status]) notes.push(STATUS_WORDS[status]());

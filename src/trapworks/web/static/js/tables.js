@@ -40,7 +40,7 @@ export function startTables(box, error) {
         ? await api("POST", `/api/tables/${encodeURIComponent(table.id)}/join`, {}) : null;
       if (!retry || !retry.ok) {
         button.disabled = false;
-        error.textContent = t("Could not join: {error}", { error: tx((retry || r).error) });
+        error.textContent = t("Could not join: {error}", { error: (retry || r).error });
         refresh();
         return;
       }
@@ -76,7 +76,7 @@ export function startTables(box, error) {
     clearTimeout(timer);
     const r = await api("GET", "/api/tables");
     if (r.ok) { error.textContent = error.textContent.startsWith(t("Open tables")) ? "" : error.textContent; draw(r.data.tables); }
-    else error.textContent = t("Open tables: {error}", { error: tx(r.error) });
+    else error.textContent = t("Open tables: {error}", { error: r.error });
     box.dataset.loaded = "1";
     if (!document.hidden) timer = setTimeout(refresh, REFRESH_MS);
   }

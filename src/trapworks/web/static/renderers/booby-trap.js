@@ -7,7 +7,12 @@
 const FILL = { S: "#f4c430", M: "#2a9d8f", L: "#e63946" };
 const NAME = { S: "small", M: "medium", L: "large" }; // the game's words (ctx.t puts them in the page's language)
 const FEEL_COLOUR = { loose: "#15803d", light: "#65a30d", firm: "#d97706", tight: "#b91c1c" };
-const MARGIN = 14;
+// The feel's bands (games/booby_trap/game.py FEELS: below 0.02 loose, 0.15 light, 0.5 firm, then
+// tight), each a quarter of the gauge: the needle goes along its band by the reading.
+/** @type {Array<[string, number, number]>} */
+const BANDS = [["loose", 0, 0.02], ["light", 0.02, 0.15], ["firm", 0.15, 0.5], ["tight", 0.5, 1.5]];
+const MARGIN = 10;
+const SPRING = 24; // mm of spring drawn beyond the tray's far end
 
 export default function createRenderer(root, ctx) {
   let lastHole = null; // where the last removed piece lay (the board's last move)
@@ -32,19 +37,32 @@ export default function createRenderer(root, ctx) {
     .booby-trap [hidden] { display: none !important; }
     .bt-tray circle.piece:focus-visible { stroke: #1d4ed8; stroke-width: 2.4; }
     .bt-top { display: flex; flex-wrap: wrap; gap: .6em; align-items: center; margin-bottom: .4em; }
-    .bt-seat { padding: .2em .6em; border: 2px solid transparent; border-radius: .4em; background: #f3f4f6; }
-    .bt-seat.to-move { border-color: #111; }
+    .bt-seat { padding: .2em .6em; border: 2px solid transparent; border-radius: .4em; background: var(--color-surface-2);
+               color: var(--color-ink); }
+    .bt-seat.to-move { border-color: var(--color-ink); }
     .bt-status { margin: .3em 0; font-weight: 600; }
-    .bt-feel { padding: .3em .6em; border-radius: .4em; color: #fff; display: inline-block; margin: .2em 0; }
-    .bt-feel .bt-show-number { font-size: .8em; padding: 0 .45em; min-height: 0; margin-left: .3em; background: #fff; color: #1f2328; }
+    /* the feel: its words, then a gauge from safe to springs (the band felt lit, a needle) */
+    .bt-feel { padding: .25em .6em; border-radius: .4em; margin: .2em 0; color: var(--color-ink);
+               background: var(--color-surface-2); border: 1px solid var(--color-line); border-left: 6px solid var(--feel, #57534e); }
+    .bt-feel .bt-show-number { font-size: .8em; padding: 0 .45em; min-height: 0; margin-left: .4em; }
+    .bt-feel-words { line-height: 1.3; }
+    .bt-gauge { display: flex; align-items: center; gap: .4em; margin-top: .2em; font-size: .8em; }
+    .bt-gauge-end { flex: none; color: var(--color-muted); }
+    .bt-gauge-scale { flex: 1 1 auto; position: relative; display: flex; min-width: 8em; border-radius: .3em; overflow: hidden; }
+    .bt-band { flex: 1 1 0; text-align: center; padding: .05em 0; color: #1f2328; font-size: .92em; filter: saturate(.3); }
+    .bt-band.on { filter: none; font-weight: 700; box-shadow: inset 0 0 0 2px #1f2328; }
+    .bt-band-loose { background: #86efac; } .bt-band-light { background: #d9f99d; }
+    .bt-band-firm { background: #fcd34d; } .bt-band-tight { background: #fca5a5; }
+    .bt-needle { position: absolute; top: 0; bottom: 0; width: 4px; background: #1f2328; border-radius: 2px; }
     .bt-controls button { font-size: 1em; margin: .2em .3em .2em 0; padding: .3em .9em; }
     .bt-result { margin: .3em 0; padding: .3em .6em; border-radius: .4em; display: inline-block; }
-    .bt-result.tripped { background: #fee2e2; color: #991b1b; }
-    .bt-result.kept { background: #dcfce7; color: #166534; }
-    .bt-side { font-size: .9em; color: #333; }
+    .bt-result.tripped { background: var(--color-error-bg); color: var(--color-error-ink); }
+    .bt-result.kept { background: var(--color-ok-bg, #dcfce7); color: var(--color-ok-ink, #166534); }
+    .bt-side { font-size: .9em; color: var(--color-ink); }
     .bt-tray circle.piece.touchable { cursor: pointer; }
     .bt-tray circle.piece.touchable:hover { stroke: #111; stroke-width: 1.6; }
     .bt-tray text { pointer-events: none; user-select: none; }
+    .bt-tray { color: var(--color-ink); }
     .bt-row { display: flex; flex-wrap: wrap; align-items: center; gap: .2em .8em; }
     .bt-row-a { min-height: 2.2em; }
     .bt-row-b { min-height: 2.9em; }
@@ -79,16 +97,40 @@ export default function createRenderer(root, ctx) {
   const rowB = el("div", { class: "bt-row bt-row-b" }, ctx.bar);
   const controls = el("div", { class: "bt-controls", "data-controls": "booby-trap" }, rowB);
   const feelSlot = el("div", { class: "bt-feel-slot" }, rowB);
+  // The feel as a player says it (issue 39: "tension 0.54" told a new player nothing): the word,
+  // what it means for the decision, and a gauge from "safe" to "springs the bar"; the measured
+  // number only on demand. `live` false: a look-alike without a button (the phone's sizer).
+  function fillFeel(box, piece, word, reading, live) {
+    box.replaceChildren();
+    const words = el("div", { class: "bt-feel-words" }, box);
+    el("strong", { text: feelText(piece, word, "").trim() }, words);
+    if (ADVICE[word]) el("span", { text: ` — ${ADVICE[word]}` }, words);
+    const band = Math.max(0, BANDS.findIndex((b) => b[0] === word));
+    const [, lo, hi] = BANDS[band];
+    const along = (band + Math.min(1, Math.max(0, (reading - lo) / (hi - lo)))) / BANDS.length;
+    const gauge = el("div", { class: "bt-gauge", "data-gauge": word, role: "img",
+                              "aria-label": t("Risk of springing the bar: {feel}", { feel: feelWord(word) }) }, box);
+    el("span", { class: "bt-gauge-end", text: t("safe"), "aria-hidden": "true" }, gauge);
+    const scale = el("span", { class: "bt-gauge-scale", "aria-hidden": "true" }, gauge);
+    for (const [name] of BANDS) el("span", { class: `bt-band bt-band-${name}` + (name === word ? " on" : ""), text: feelWord(name) }, scale);
+    el("span", { class: "bt-needle" }, scale).style.left = `calc(${(along * 100).toFixed(1)}% - 2px)`;
+    el("span", { class: "bt-gauge-end", text: t("springs"), "aria-hidden": "true" }, gauge);
+    if (!live) {
+      el("span", { class: "bt-show-number bt-sizer-button", text: t("number") }, words);
+      return;
+    }
+    const number = el("span", { class: "bt-tension", text: t("(tension {tension})", { tension: num(reading) }), hidden: true }, words);
+    const show = el("button", { type: "button", class: "bt-show-number", text: t("number"), "aria-expanded": "false",
+                                "data-testid": "feel-number" }, words);
+    show.addEventListener("click", () => { number.hidden = !number.hidden; show.setAttribute("aria-expanded", String(!number.hidden)); });
+  }
   const feelSizer = el("div", { class: "bt-feel bt-feel-sizer", "aria-hidden": "true" }, feelSlot);
   const feel = el("div", { "data-feel": "", hidden: true }, feelSlot);
   if (ctx.seat !== null && ctx.seat !== undefined) {
     // The sizer holds the longest feel this page may show (its tension shown too); a spectator
     // feels nothing, so its page has none.
-    const texts = Object.keys(ADVICE).map((f) => feelText(99, f, ADVICE[f]));
-    feelSizer.textContent = texts.reduce((a, b) => (b.length > a.length ? b : a));
-    el("span", { class: "bt-tension", text: t("(tension {tension})", { tension: num(99.99) }) }, feelSizer);
-    // A look-alike, not a button: the sizer is never a control (nor counted as one off screen).
-    el("span", { class: "bt-show-number bt-sizer-button", text: t("number") }, feelSizer);
+    const longest = Object.keys(ADVICE).reduce((a, b) => (feelText(99, b, ADVICE[b]).length > feelText(99, a, ADVICE[a]).length ? b : a));
+    fillFeel(feelSizer, 99, longest, 99.99, false);
   }
   // The whole tray is in view on a phone too (issue 27: the spring bar was off screen), scaled to
   // the screen's width.
@@ -101,11 +143,19 @@ export default function createRenderer(root, ctx) {
   const side = el("div", { class: "bt-side" }, newsCard);
   const news = el("ol", { class: "bt-side", "data-news": "booby-trap" }, newsCard);
 
-  const base = svg("g", {}, tray);
-  const pieceLayer = svg("g", {}, tray);
+  // Everything drawn in tray millimetres inside `world`; on a box taller than wide (a phone held
+  // upright) the world turns a quarter (the far wall on top, the bar and spring at the bottom) so
+  // that the tray's 216 mm fill the screen's width: pieces of 32 px and more, not 19 (issue 39).
+  // Its words turn back upright.
+  const world = svg("g", { "data-world": "" }, tray);
+  let upright = false; // turned a quarter
+  const turnIt = () => pan.clientHeight > pan.clientWidth * 1.05
+    || (typeof window !== "undefined" && window.innerWidth <= 600 && window.innerHeight > window.innerWidth);
+  const base = svg("g", {}, world);
+  const pieceLayer = svg("g", {}, world);
   // Force lines on top of the pieces (they join centres), never catching clicks.
-  const stressLayer = svg("g", { "data-stress": "", "pointer-events": "none" }, tray);
-  const barLayer = svg("g", {}, tray);
+  const stressLayer = svg("g", { "data-stress": "", "pointer-events": "none" }, world);
+  const barLayer = svg("g", {}, world);
   let geometry = null; // static drawing done for this tray size
   let barRect = null;
   let spring = null;
@@ -113,18 +163,30 @@ export default function createRenderer(root, ctx) {
   const pieceNodes = new Map(); // id -> {circle, knob, label}
   let view = null;
   let animations = 0;
+  let animationRunning = false;
   root.dataset.animations = "0";
 
   function drawStatic(v) {
     const tr = v.tray;
-    const key = `${tr.width}x${tr.length}`;
+    upright = turnIt();
+    const key = `${tr.width}x${tr.length}:${v.bar_rest}:${upright}`;
     if (geometry === key) return;
     geometry = key;
     while (base.firstChild) base.removeChild(base.firstChild);
-    const w = tr.length + tr.bar_thickness + 40;
-    tray.setAttribute("viewBox", `${-MARGIN} ${-MARGIN} ${w + 2 * MARGIN} ${tr.width + 2 * MARGIN + 26}`);
+    while (barLayer.firstChild) barLayer.removeChild(barLayer.firstChild);
+    // The tray ends where the bar rests (beyond it nothing ever lies), then a short spring.
+    const w = Math.min(tr.length, v.bar_rest) + tr.bar_thickness + SPRING;
+    const across = tr.width + 2 * MARGIN + 26; // the tray's width, its walls and the scale under it
+    if (upright) {
+      world.setAttribute("transform", "rotate(90)"); // (x, y) is drawn at (-y, x)
+      tray.setAttribute("viewBox", `${-(tr.width + MARGIN + 26)} ${-MARGIN} ${across} ${w + 2 * MARGIN}`);
+    } else {
+      world.removeAttribute("transform");
+      tray.setAttribute("viewBox", `${-MARGIN} ${-MARGIN} ${w + 2 * MARGIN} ${across}`);
+    }
+    tray.dataset.upright = upright ? "1" : "0";
     // Floor and walls: the far wall at x = 0 on the left, side walls top and bottom.
-    svg("rect", { x: 0, y: 0, width: w, height: tr.width, fill: "#f5efe0" }, base);
+    svg("rect", { x: 0, y: 0, width: w, height: tr.width, fill: "#f5efe0", class: "bt-floor" }, base);
     svg("path", { d: `M ${w} ${-4} H -4 V ${tr.width + 4} H ${w}`, fill: "none", stroke: "#5b4636",
                   "stroke-width": 8 }, base);
     // The scale along the side, filled in per update (it counts marks from the bar's rest).
@@ -132,7 +194,7 @@ export default function createRenderer(root, ctx) {
     spring = svg("polyline", { fill: "none", stroke: "#888", "stroke-width": 2 }, barLayer);
     barRect = svg("rect", { y: 1, height: tr.width - 2, width: tr.bar_thickness, fill: "#6b7280",
                             stroke: "#111", "stroke-width": 1, "data-bar": "" }, barLayer);
-    barMarker = svg("path", { fill: "#111", "data-bar-marker": "" }, barLayer);
+    barMarker = svg("path", { fill: "currentColor", "data-bar-marker": "" }, barLayer); // on the page's paper
   }
   const scaleGroup = svg("g", { "data-scale": "" }, null);
 
@@ -144,10 +206,11 @@ export default function createRenderer(root, ctx) {
       const x = v.bar_rest - k * tr.mark;
       if (x < 0) break;
       const long = k % 4 === 0;
-      svg("line", { x1: x, x2: x, y1: y0, y2: y0 + (long ? 10 : 6), stroke: "#111",
+      svg("line", { x1: x, x2: x, y1: y0, y2: y0 + (long ? 10 : 6), stroke: "currentColor",
                     "stroke-width": long ? 1 : 0.6 }, scaleGroup);
       if (long && k > 0) {
-        svg("text", { x, y: y0 + 19, "font-size": 7, "text-anchor": "middle" }, scaleGroup).textContent = `${k}`;
+        svg("text", { x, y: y0 + 19, "font-size": 8.5, "text-anchor": "middle", fill: "currentColor",
+                      transform: upright ? `rotate(-90 ${x} ${y0 + 17})` : null }, scaleGroup).textContent = `${k}`;
       }
     }
   }
@@ -156,7 +219,7 @@ export default function createRenderer(root, ctx) {
     const tr = v.tray;
     barRect.setAttribute("x", bar);
     const start = bar + tr.bar_thickness;
-    const end = tr.length + tr.bar_thickness + 36;
+    const end = Math.min(tr.length, v.bar_rest) + tr.bar_thickness + SPRING - 4;
     const pts = [];
     const n = 12;
     for (let i = 0; i <= n; i++) {
@@ -193,7 +256,7 @@ export default function createRenderer(root, ctx) {
                                    class: "piece", "data-piece": p.id, "data-size": p.size }, g);
     const knob = svg("circle", { r: p.r * 0.32, fill: "rgba(255,255,255,.35)", stroke: "rgba(0,0,0,.3)",
                                  "stroke-width": 0.5, "pointer-events": "none" }, g);
-    const label = svg("text", { "font-size": p.size === "S" ? 7 : 8, "text-anchor": "middle",
+    const label = svg("text", { "font-size": p.size === "S" ? 8.5 : 10, "text-anchor": "middle",
                                 "dominant-baseline": "central" }, g);
     label.textContent = `${p.id}`;
     circle.addEventListener("click", async () => {
@@ -225,6 +288,8 @@ export default function createRenderer(root, ctx) {
     node.knob.setAttribute("cy", y);
     node.label.setAttribute("x", x);
     node.label.setAttribute("y", y);
+    if (upright) node.label.setAttribute("transform", `rotate(-90 ${x} ${y})`);
+    else node.label.removeAttribute("transform");
   }
 
   function drawPieces(v) {
@@ -274,20 +339,29 @@ export default function createRenderer(root, ctx) {
 
   function drawTop(v) {
     while (top.firstChild) top.removeChild(top.firstChild);
+    drawTopLines(v);
+    // A phone in landscape cuts a long line short: its whole text on a long press / hover.
+    for (const line of top.children) if (!line.getAttribute("title")) line.setAttribute("title", line.textContent);
+  }
+
+  function drawTopLines(v) {
     for (const s of v.scores) {
       const pieces = ["L", "M", "S"].filter((z) => s.pieces[z]).map((z) => counted(z, s.pieces[z])).join(", ");
       el("div", {
         class: "bt-seat" + (v.to_move === s.seat ? " to-move" : ""), "data-seat": s.seat,
         text: t("{label}: ", { label: ctx.seatLabel(s.seat) }) + tn("{n} pt", "{n} pts", s.net) + (s.debt ? ` ${t("(owes {n})", { n: s.debt })}` : "") +
-          ` · ${pieces || t("no pieces")} · ${t("trips {n}", { n: s.trips })}`,
+          ` · ${pieces || t("no pieces")} · ${tn("{n} trip", "{n} trips", s.trips)}`,
       }, top);
     }
     const d = v.discard.count;
     el("div", { class: "bt-seat", "data-discard": v.discard.ids.length,
                 text: t("Discard pile: {n} ({l} large, {m} medium, {s} small)", { n: v.discard.ids.length, l: d.L, m: d.M, s: d.S }) }, top);
     el("div", { class: "bt-seat", "data-tray-count": v.pieces_left,
-                text: t("On the tray: {n} (the game ends at {end}) · the bar has moved {marks} since set-up",
-                        { n: v.pieces_left, end: v.end_at, marks: marks(v.bar_marks) }) }, top);
+                // How far the bar has crept since set-up is on its scale (and said on demand): a
+                // removal trips on its own travel, so the total tells a new player nothing (issue 39).
+                title: t("The bar has moved {marks} since set-up", { marks: marks(v.bar_marks) }),
+                text: tn("{n} piece on the tray; the game ends at {end}", "{n} pieces on the tray; the game ends at {end}",
+                         v.pieces_left, { end: v.end_at }) }, top);
   }
 
   function drawStatus(v) {
@@ -307,13 +381,8 @@ export default function createRenderer(root, ctx) {
     if (v.reading) {
       feel.hidden = false;
       feel.className = "bt-feel";
-      feel.style.background = FEEL_COLOUR[v.reading.feel] || "#333";
-      const advice = ADVICE[v.reading.feel] || "";
-      feel.textContent = feelText(v.reading.piece, v.reading.feel, advice);
-      const number = el("span", { class: "bt-tension", text: t("(tension {tension})", { tension: num(v.reading.reading) }), hidden: true }, feel);
-      const show = el("button", { type: "button", class: "bt-show-number", text: t("number"), "aria-expanded": "false",
-                                  "data-testid": "feel-number" }, feel);
-      show.addEventListener("click", () => { number.hidden = !number.hidden; show.setAttribute("aria-expanded", String(!number.hidden)); });
+      feel.style.setProperty("--feel", FEEL_COLOUR[v.reading.feel] || "#57534e");
+      fillFeel(feel, v.reading.piece, v.reading.feel, v.reading.reading, true);
       feel.dataset.feel = v.reading.feel;
       feel.dataset.piece = v.reading.piece;
     } else {
@@ -346,7 +415,7 @@ export default function createRenderer(root, ctx) {
     result.textContent = r.tripped
       ? t("{who}: piece {id} removed, the bar moved {marks} — tripped! 3-point penalty", { who, id: r.piece, marks: marks(r.marks) }) +
         (r.popped && r.popped.length ? tn("; {n} more piece jumped out.", "; {n} more pieces jumped out.", r.popped.length) : ".")
-      : t("{who}: piece {id} removed, the bar moved {marks} — kept.", { who, id: r.piece, marks: marks(Math.max(0, r.marks)) });
+      : t("{who}: piece {id} taken, the bar held.", { who, id: r.piece });
     result.dataset.seat = r.seat;
     result.dataset.piece = r.piece;
   }
@@ -357,6 +426,7 @@ export default function createRenderer(root, ctx) {
     const gone = pieceNodes.get(event.piece);
     if (gone) { gone.g.remove(); pieceNodes.delete(event.piece); }
     const per = Math.max(8, Math.min(30, Math.floor(900 / frames.length)));
+    animationRunning = true;
     for (const frame of frames) {
       const seen = new Set();
       for (const [id, x, y] of frame.pieces) {
@@ -368,6 +438,7 @@ export default function createRenderer(root, ctx) {
       await ctx.sleep(per);
     }
     for (const node of pieceNodes.values()) node.g.style.opacity = "1";
+    animationRunning = false;
     animations += 1;
     root.dataset.animations = String(animations);
     root.dataset.lastFrames = String(frames.length);
@@ -384,6 +455,13 @@ export default function createRenderer(root, ctx) {
                                  "pointer-events": "none" }, pieceLayer);
     const title = svg("title", {}, ring);
     title.textContent = t("Piece {id} was removed from here", { id: lastHole.id });
+  }
+
+  // A phone turned (or a window resized) past square: the tray turns with it.
+  if (typeof ResizeObserver !== "undefined") {
+    new ResizeObserver(() => {
+      if (view && !animationRunning && turnIt() !== upright) drawAll(view);
+    }).observe(pan);
   }
 
   function drawAll(v) {

@@ -55,7 +55,7 @@ export default function createRenderer(root, ctx) {
     .ded-portrait { display: flex; align-items: center; gap: .5em; min-width: 11em; }
     .ded-portrait .frame { flex: none; width: 44px; height: 54px; }
     .ded-portrait .who { font-weight: 700; line-height: 1.15; }
-    .ded-portrait small { display: block; font-weight: 400; font-size: .78em; color: #78350f; }
+    .ded-portrait small { display: block; font-weight: 400; font-size: .78em; color: var(--color-warn-ink); }
     .ded-portrait.flip .frame { animation: ded-flip .6s ease-in-out; }
     @keyframes ded-flip { 0% { transform: rotateY(0); } 50% { transform: rotateY(90deg); } 100% { transform: rotateY(0); } }
     @media (prefers-reduced-motion: reduce) { .ded-portrait.flip .frame { animation: none; } }
@@ -88,14 +88,14 @@ export default function createRenderer(root, ctx) {
     .ded-turn { text-align: center; font-weight: 600; margin: .2em 0; }
     .ded-controls { display: flex; flex-wrap: wrap; gap: .4em; justify-content: center; min-height: 2.2em; margin: .2em 0; }
     .ded-panels { display: flex; flex-wrap: wrap; gap: .8em; margin-top: .4em; }
-    .ded-panel { flex: 1 1 14em; border: 1px solid #ddd; border-radius: .4em; padding: .4em .6em; background: #fffdf8; }
+    .ded-panel { flex: 1 1 14em; border: 1px solid var(--color-line); border-radius: .4em; padding: .4em .6em; background: var(--color-surface-2); }
     .ded-panel h3 { margin: .1em 0 .3em; }
     .ded-hand { display: flex; flex-wrap: wrap; align-items: center; gap: .3em .8em; padding: .25em .5em; }
     .ded-hand h2 { margin: 0; font-size: .95em; }
     .ded-panel h3 { font-size: 1em; }
     .ded-hand .cards { display: flex; flex-wrap: wrap; align-items: center; gap: .3em; }
     .ded-card { display: inline-flex; flex-direction: column; align-items: center; gap: 1px; padding: 2px 3px 1px;
-                border-radius: .35em; background: #fff; box-shadow: 0 1px 3px rgba(0,0,0,.25); font-size: .74em;
+                border-radius: .35em; background: #fff; color: #1f2328; box-shadow: 0 1px 3px rgba(0,0,0,.25); font-size: .74em;
                 line-height: 1.1; min-width: 3.4em; }
     .ded-card .ded-card-art { display: block; }
     .ded-card.drawn { outline: 3px solid #16a34a; }
@@ -117,13 +117,14 @@ export default function createRenderer(root, ctx) {
     .ded-bar-top .ded-turn { margin: 0; }
     .ded-bar-top .ded-controls { flex: 1 1 auto; justify-content: flex-start; margin: 0; min-height: 0; }
     .ded-board .dest.preview { fill: rgba(22, 163, 74, .3); }
-    .ded-board .dest-count { font-size: 9px; font-weight: 700; fill: #14532d; }
+    .ded-board .dest-count { font-size: 11px; font-weight: 700; fill: #14532d; }
     .ded-controls .chip { min-width: 2.6em; min-height: 2.6em; font-weight: 700; color: #fff; border: 2px solid #111;
                           border-radius: 50%; padding: 0; text-shadow: 0 0 2px #000; }
     .ded-zoom { flex: none; font-size: .85em; padding: .2em .6em; min-height: 2.2em; }
     .ded-legend { font-size: .85em; margin-top: .2em; }
     .ded-legend summary { cursor: pointer; }
     .ded-legend svg { width: 100%; height: auto; display: block; }
+    .ded-board .legend text, .ded-legend text { fill: var(--color-ink); } /* on the page's paper, light or dark */
   `;
 
   const infoBar = el("div", { class: "ded-info" }, root);
@@ -180,7 +181,12 @@ export default function createRenderer(root, ctx) {
   let sprung = 0;
   let pendingDest = null;  // the square clicked with the pawn's count: sent once the dest phase comes
   let zoomOff = false;     // the player asked for the whole board while choosing a square
-  let panZoom = false;
+  // A phone held upright starts zoomed in (issue 39: the whole mansion at 390 px had squares of
+  // 12-15 px): squares of 26 px that pan, scrolled to the pawns of the turn; "Whole board" is one
+  // tap away, as on Mouse Trap's page.
+  const phoneUpright = () => typeof window !== "undefined" && window.innerWidth <= 600 && window.innerHeight > window.innerWidth;
+  let panZoom = phoneUpright();
+  let panFocus = "";       // what the zoomed board was last scrolled to (a player's own scroll is kept until it changes)
   let choosing = null;     // a square two dice reach, clicked on a small board: its dice in the bar
   const smallBoard = () => !!fullBox && stage.clientWidth > 0
     && CELL * Math.min(stage.clientWidth / fullBox[2], stage.clientHeight / fullBox[3] || Infinity) < 24;     // the player asked for the board drawn large (it pans), to read it
@@ -230,13 +236,15 @@ export default function createRenderer(root, ctx) {
     const H = TOP * 2 + b.height * CELL;
     // the legend goes beside the mansion where there is width to spare, else under it
     // the legend goes beside the mansion where there is width to spare, else one tap away under it
-    const beside = (root.clientWidth || 1000) >= 720;
+    // (beside only where the mansion keeps squares of 24 px with it: a tablet held upright puts it under)
+    const beside = (root.clientWidth || 1000) >= Math.max(720, ((W + LEGEND_W) * 24) / CELL);
     const vw = beside ? W + LEGEND_W : W;
     const vh = beside ? Math.max(H, 26 + d.legend.length * LEGEND_ROW) : H;
     fullBox = [0, 0, vw, vh];
     board.setAttribute("viewBox", fullBox.join(" "));
     board.setAttribute("preserveAspectRatio", "xMidYMin meet");
-    stage.style.setProperty("--pan-w", `${Math.ceil((vw * 33) / CELL)}px`);  // "Zoom in": 33 px squares
+    // "Zoom in": squares of 33 px (26 on a phone, where the board starts zoomed)
+    stage.style.setProperty("--pan-w", `${Math.ceil((vw * (phoneUpright() ? 26 : 33)) / CELL)}px`);
     legendBox.hidden = beside;
 
     // the front lawn under the Detective's track, from the row after the front wall down
@@ -301,7 +309,7 @@ export default function createRenderer(root, ctx) {
     b.track.forEach((sq, i) => {
       if (i === b.track.length - 1) return;
       const { x, y } = squareXY(sq);
-      const num = svg("text", { x, y: y + 3.5, "text-anchor": "middle", "font-size": i ? 10 : 7.5, "font-weight": 700,
+      const num = svg("text", { x, y: y + 3.5, "text-anchor": "middle", "font-size": i ? 11 : 7.5, "font-weight": 700,
                                 fill: "#3f3a33" }, gDecor);
       num.textContent = i ? String(i) : t("Start").toUpperCase();
     });
@@ -494,6 +502,8 @@ export default function createRenderer(root, ctx) {
       zoomButton.textContent = panZoom ? t("Whole board") : t("Zoom in");
       zoomButton.setAttribute("aria-pressed", panZoom ? "true" : "false");
       board.dataset.zoomed = "0";
+      if (panZoom) panTo(marks);
+      else panFocus = "";
       return;
     }
     if (!small) { board.setAttribute("viewBox", fullBox.join(" ")); board.dataset.zoomed = "0"; return; }
@@ -504,9 +514,10 @@ export default function createRenderer(root, ctx) {
     if (p && p.square) squares.push(p.square);
     const xs = squares.map((q) => squareXY(q).x);
     const ys = squares.map((q) => squareXY(q).y);
-    // at least 9 squares across; the stage's own proportions, so that it fills the box
+    // at least 9 squares across, and as many as squares of 32 px allow (a bigger lens loses the
+    // player: at 1024x768 one room filled the board); the stage's own proportions, so that it fills the box
     const ratio = stage.clientHeight > 0 ? stage.clientHeight / stage.clientWidth : 1;
-    let w = Math.max(Math.max(...xs) - Math.min(...xs) + 3 * CELL, 9 * CELL);
+    let w = Math.max(Math.max(...xs) - Math.min(...xs) + 3 * CELL, 9 * CELL, (stage.clientWidth / 32) * CELL);
     let h = Math.max(Math.max(...ys) - Math.min(...ys) + 3 * CELL, w * ratio);
     w = Math.max(w, h / ratio);
     h = w * ratio;
@@ -519,6 +530,28 @@ export default function createRenderer(root, ctx) {
     board.setAttribute("viewBox", [x, y, w, h].map((n) => n.toFixed(1)).join(" "));
     zoomButton.textContent = t("Whole board");
     board.dataset.zoomed = "1";
+  }
+
+  // The zoomed board scrolls to what the turn is about: the squares the picked pawn may reach
+  // and the pawn, else the pawns that may move, else every pawn on the board.
+  function panTo(marks) {
+    const squares = marks.map((m) => m.getAttribute("data-to") || m.getAttribute("data-dest"));
+    const pawn = picked || (view.selected && view.selected.pawn);
+    const movable = new Set(legal().filter((a) => a.kind === "select").map((a) => a.pawn));
+    for (const p of view.pawns) {
+      if (!p.square) continue;
+      if (pawn ? p.letter === pawn : (!movable.size || movable.has(p.letter))) squares.push(p.square);
+    }
+    const key = squares.join(",");
+    if (!squares.length || key === panFocus) return;
+    panFocus = key;
+    const xs = squares.map((q) => squareXY(q).x);
+    const ys = squares.map((q) => squareXY(q).y);
+    const k = board.getBoundingClientRect().width / fullBox[2];
+    if (!k) return;
+    const cx = ((Math.max(...xs) + Math.min(...xs)) / 2) * k;
+    const cy = ((Math.max(...ys) + Math.min(...ys)) / 2) * k;
+    stage.scrollTo({ left: Math.max(0, cx - stage.clientWidth / 2), top: Math.max(0, cy - stage.clientHeight / 2) });
   }
 
   // --- panels ---------------------------------------------------------------------------
@@ -671,10 +704,22 @@ export default function createRenderer(root, ctx) {
       return;
     }
     for (const a of entries) {
-      const b = el("button", { class: a.kind === "spring" || a.kind === "play" ? "primary" : "", text: txs(a.text),
+      const b = el("button", { class: a.kind === "spring" || a.kind === "play" ? "primary" : "", text: actionWords(a.text),
                                "data-action": a.text }, controls);
       b.addEventListener("click", () => send(a.text));
     }
+  }
+
+  // A button says what it does as a player would ("Keep the card you drew", not "keep", issue 39):
+  // the game's own catalog message for the action's text.
+  const ACTION_MSG = { "change portrait": "change_portrait", "keep portrait": "keep_portrait", "play wild": "play_wild",
+                       draw: "draw", spring: "spring_drawn", keep: "keep_card" };
+  function actionWords(text) {
+    if (ACTION_MSG[text]) return ctx.say({ msg: `dead_end_drive.do.${ACTION_MSG[text]}`, args: {} });
+    if (text.startsWith("play ")) {
+      return ctx.say({ msg: "dead_end_drive.do.play_card", args: { card: { msg: `dead_end_drive.card.${text.slice(5)}`, args: {} } } });
+    }
+    return txs(text);
   }
 
   function render() {
@@ -738,6 +783,12 @@ export default function createRenderer(root, ctx) {
     const R = reach * zoom;
     const sx = Math.min(Math.max(x, R + 4), vw - R - 4);
     const sy = Math.min(Math.max(y, R + 4), vh - R - 50);
+    if (panZoom) {
+      // the zoomed board (a phone) scrolls so that the spotlight and its caption are in view
+      const k = board.getBoundingClientRect().width / vw;
+      stage.scrollTo({ left: Math.max(0, sx * k - stage.clientWidth / 2), top: Math.max(0, (sy + R / 2) * k - stage.clientHeight / 2) });
+      panFocus = "";
+    }
     const dim = svg("rect", { x: 0, y: 0, width: vw, height: vh, fill: "#0c0a09", opacity: 0 }, gFx);
     const id = `ded-spot-${++spotId}`;
     const clip = svg("clipPath", { id }, svg("defs", {}, gFx));

@@ -1,0 +1,77 @@
+"""Who sits at a game (issue 39): every state message names each seat (the account's name when an
+account holds it) and, in a rated game, gives each account's rating and, once the game is rated,
+its change; spectators see the same, and nothing secret."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+from openskill.models import PlackettLuce
+
+from trapworks.server import create_app
+from trapworks.server.accounts import ratings
+
+from .accounts_helpers import Browser, play_to_end
+from .test_accounts_api import rated_game
+
+
+@pytest.fixture
+def app(db_url):
+    return create_app(db_url)
+
+
+@pytest.fixture
+def browsers(app):
+    """Two browsers (cookie jars) on the same server."""
+    with TestClient(app) as a, TestClient(app) as b:
+        yield Browser(a), Browser(b)
+
+
+def people(client, gid, token):
+    r = client.get(f"/api/games/{gid}", params={"token": token})
+    assert r.status_code == 200, r.text
+    return r.json()["state"]["people"]
+
+
+def spectator(app, gid):
+    return app.state.service.get(gid).stored.spectator_token
+
+
+def test_a_rated_game_names_both_accounts_with_their_ratings_and_then_their_changes(app, browsers):
+    a, b = browsers
+    a.signup("seat-ann")
+    b.signup("seat-ben")
+    gid, tokens = rated_game(a, b)
+    watcher = spectator(app, gid)
+    for token in (*tokens, watcher):  # both seats and a spectator see the same
+        seen = people(a.c, gid, token)
+        assert [(p["name"], p["account"], p["rating"], p["provisional"], p["change"]) for p in seen] == [
+            ("seat-ann", "seat-ann", 1500, True, None),
+            ("seat-ben", "seat-ben", 1500, True, None),
+        ]
+    end = play_to_end(a.c, gid, tokens)
+    winner = end["winners"][0]
+    model = PlackettLuce()
+    after = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2] if winner == 0 else [2, 1])
+    expected = [ratings.display(t[0].mu, t[0].sigma) - 1500 for t in after]
+    for token in (*tokens, watcher):
+        seen = people(a.c, gid, token)
+        assert [p["rating"] for p in seen] == [1500, 1500]  # the rating the game was played at
+        assert [p["change"] for p in seen] == expected
+    assert expected[winner] > 0 > expected[1 - winner]
+    text = str(people(a.c, gid, watcher))
+    assert tokens[0] not in text and tokens[1] not in text
+
+
+def test_a_casual_game_names_accounts_without_ratings(app, browsers):
+    a, b = browsers
+    a.signup("casual-ann")
+    b.signup("casual-ben")
+    gid, tokens = rated_game(a, b, rated=False)
+    seen = people(a.c, gid, tokens[0])
+    assert [(p["name"], p["rating"], p["change"]) for p in seen] == [
+        ("casual-ann", None, None),
+        ("casual-ben", None, None),
+    ]
+    play_to_end(a.c, gid, tokens)
+    assert [p["change"] for p in people(a.c, gid, tokens[1])] == [None, None]
