@@ -273,12 +273,14 @@ HEADER_CUT = """() => [...document.querySelectorAll(
   .map((e) => `${e.className}: ${e.textContent.trim()}`)"""
 
 
-@pytest.mark.parametrize("size", ["portrait", "landscape"])
-def test_phone_header_shows_the_game_name_and_every_button_whole(server, browser, size):
+@pytest.mark.parametrize(
+    ("size", "lang"), [(SIZES["portrait"], "en"), (SIZES["landscape"], "en"), ((768, 1024), "fr")]
+)
+def test_phone_header_shows_the_game_name_and_every_button_whole(server, browser, size, lang):
     """Issue 39: the phone's header cut the game's title ("Last ...") and the Players button
-    ("Players, m..." at 844x390). Failed before: the landscape header clipped the Players link."""
+    ("Players, m..." at 844x390, "Joueurs, c..." at 768x1024). Failed before: both clipped it."""
     errors: list[str] = []
-    page = context(browser, SIZES[size], errors)
+    page = context(browser, size, errors, lang=lang)
     page.goto(create(server, "last-mouse-lost")["seats"][0]["link"])
     page.wait_for_function(MY_TURN, timeout=30000)
     assert page.locator("header.top .title-game").inner_text() == "Last Mouse Lost"
@@ -342,5 +344,25 @@ def test_last_mouse_lost_says_tap_on_a_touch_screen(server, browser):
     page.wait_for_function(MY_TURN, timeout=30000)
     assert page.evaluate("() => matchMedia('(pointer: coarse)').matches")
     assert page.locator("[data-testid=selection]").inner_text().startswith("Tap mice of one row")
+    ctx.close()
+    assert not errors, errors
+
+
+def test_the_name_fields_save_stays_in_view_with_the_large_board(server, browser):
+    """Board size "large" narrows the side panel: the name's Save button was off the screen."""
+    errors: list[str] = []
+    body = {"game": "last-mouse-lost", "options": {}, "seats": [{"kind": "human"}, {"kind": "human"}]}
+    created = httpx.post(server.url + "/api/games", json=body, timeout=30).json()
+    ctx = browser.new_context(viewport={"width": 1366, "height": 800})
+    settings = json.dumps({"theme": "light", "language": "fr", "boardSize": "large"})
+    ctx.add_init_script(f"localStorage.setItem('trapworks.settings', {json.dumps(settings)})")
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(created["seats"][0]["link"])
+    page.wait_for_selector("[data-testid=name-save]")
+    save = page.locator("[data-testid=name-save]").bounding_box()
+    side = page.locator("#side").bounding_box()
+    assert save and side, (save, side)
+    assert save["x"] + save["width"] <= min(side["x"] + side["width"], 1366) + 0.5, (save, side)
     ctx.close()
     assert not errors, errors
