@@ -344,7 +344,8 @@ export default function createRenderer(root, ctx) {
       const reason = [];
       for (const e of u.events || []) if (e.type === "round_over") reason.push(ctx.say(e));
       const score = { who: who(v.winner), n: Math.max(...s), m: Math.min(...s) };
-      reason.push(v.winner === ctx.seat && ctx.mode === "live" && !ctx.shared
+      // A one-round game's round line says it all (issue 39: the score twice read as machine output).
+      if (!reason.length || v.first_to > 1) reason.push(v.winner === ctx.seat && ctx.mode === "live" && !ctx.shared
         ? t("Whoever presses the last mouse loses the round; you won {n} of the rounds played (final score {n}–{m}).", score)
         : t("Whoever presses the last mouse loses the round; {who} won {n} of the rounds played (final score {n}–{m}).", score));
       const title = ctx.seat !== null && ctx.mode === "live" && !ctx.shared
