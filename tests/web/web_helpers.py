@@ -19,7 +19,11 @@ import httpx
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts" / "web"
-CHROMIUM = "/usr/bin/chromium"
+# Debian's chromium-headless-shell when installed (the old headless mode as its own small binary: what
+# Playwright itself drives by default; far less CPU per page than the full browser), else chromium.
+CHROMIUM = os.environ.get("TRAPWORKS_CHROMIUM") or next(
+    (p for p in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium") if os.path.exists(p)), "/usr/bin/chromium"
+)
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
