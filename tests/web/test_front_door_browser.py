@@ -366,3 +366,24 @@ def test_the_name_fields_save_stays_in_view_with_the_large_board(server, browser
     assert save["x"] + save["width"] <= min(side["x"] + side["width"], 1366) + 0.5, (save, side)
     ctx.close()
     assert not errors, errors
+
+
+def test_a_one_round_end_card_says_the_score_once(server, browser):
+    """Last Mouse Lost's end card after a single round: the badge, the headline, the round's line;
+    not the rule and the score again ("won 1 of the rounds played (final score 1-0)"), which read
+    as machine output. The record, public link and embed come after the buttons. Failed before."""
+    errors: list[str] = []
+    page = context(browser, SIZES["portrait"], errors)
+    page.goto(finished_game(server)["seats"][0]["link"])
+    page.wait_for_selector("[data-testid=end-screen]", state="visible", timeout=30000)
+    reasons = page.locator("[data-testid=end-reason]").all_inner_texts()
+    assert len(reasons) == 1 and "rounds played" not in reasons[0], reasons
+    order = page.evaluate(
+        """() => [...document.querySelectorAll('.end-screen .actions > *')]
+             .sort((a, b) => (a.getBoundingClientRect().top - b.getBoundingClientRect().top)
+                             || (a.getBoundingClientRect().left - b.getBoundingClientRect().left))
+             .map((e) => e.dataset.testid)"""
+    )
+    assert order[-3:] == ["end-record", "end-public-link", "end-embed-link"], order
+    page.context.close()
+    assert not errors, errors
