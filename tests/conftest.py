@@ -19,6 +19,35 @@ settings.register_profile("ci", derandomize=True, deadline=None, suppress_health
 settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
+
+def share_one_ssl_context_between_httpx_clients() -> None:
+    """Every `httpx.get()`/`post()` and every `httpx.Client` (FastAPI's TestClient is one) builds a
+    new SSL context, reading and parsing certifi's CA bundle: 37 ms of CPU each on this machine,
+    though the tests speak plain HTTP to loopback servers. Polling loops and API-driven games made
+    hundreds of them a test (the French pages' Mouse Trap game, 240 plies by the API: 11 CPU s of
+    client, 1 of server). The default context (verify=True, no client certificate, the same
+    environment) is made once and shared, as httpx's docs advise (`verify=ctx`); any other
+    arguments build their own as before. Verification is unchanged: the same context, reused."""
+    try:
+        from httpx._transports import default as transports
+    except ImportError:  # another httpx layout: every client builds its own, only slower
+        return
+    build = transports.create_ssl_context
+    made: dict[tuple, object] = {}
+
+    def create_ssl_context(verify=True, cert=None, trust_env=True):
+        if verify is not True or cert is not None or not trust_env:
+            return build(verify=verify, cert=cert, trust_env=trust_env)
+        key = (os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR"))
+        if key not in made:
+            made[key] = build(verify=verify, cert=cert, trust_env=trust_env)
+        return made[key]
+
+    transports.create_ssl_context = create_ssl_context
+
+
+share_one_ssl_context_between_httpx_clients()
+
 ARTIFACTS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "artifacts")
 
 

@@ -3,7 +3,8 @@ an address confirmed by its link; a password reset end to end (the mail received
 once, a second use refused, the new password logs in, the old one and the old sessions do not);
 an expired link refused; a correspondence "your move" reminder in the player's language with a
 working unsubscribe link; a challenge notice; an unreachable SMTP server: the request answered
-at once, the mail kept and retried, and sent after a restart; without --smtp the mail routes say
+at once, the mail kept and retried, and sent after a restart; STARTTLS and the log-in of the
+URL's user (a server of our own certificate authority); without --smtp the mail routes say
 so and nothing is queued."""
 
 from __future__ import annotations
@@ -277,3 +278,131 @@ def test_serve_refuses_a_bad_smtp_url_by_name(tmp_path, monkeypatch):
     result = CliRunner().invoke(cli_app, ["serve", "--port", "0", "--smtp", "http://mail.example.org"])
     assert result.exit_code == 2
     assert "--smtp 'http': use smtp://user:pass@host:port or smtps://..." in result.output
+
+
+def _loopback_certificate(folder) -> tuple[str, str, str]:
+    """A certificate authority of the test's own and a certificate it signs for 127.0.0.1: the
+    paths of (the CA's certificate, the server's certificate, its key)."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    def name(text: str) -> x509.Name:
+        return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, text)])
+
+    start = datetime.datetime.now(datetime.UTC) - datetime.timedelta(minutes=5)
+    end = start + datetime.timedelta(days=1)
+    ca_key, key = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+    ca = (
+        x509.CertificateBuilder()
+        .subject_name(name("trapworks test CA"))
+        .issuer_name(name("trapworks test CA"))
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(start)
+        .not_valid_after(end)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=True,
+                content_commitment=False,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                key_cert_sign=True,
+                crl_sign=True,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False)
+        .sign(ca_key, hashes.SHA256())
+    )
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name("127.0.0.1"))
+        .issuer_name(ca.subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(start)
+        .not_valid_after(end)
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False
+        )
+        .add_extension(
+            x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False
+        )
+        .sign(ca_key, hashes.SHA256())
+    )
+    paths = (str(folder / "ca.pem"), str(folder / "server.pem"), str(folder / "server.key"))
+    pem = serialization.Encoding.PEM
+    (folder / "ca.pem").write_bytes(ca.public_bytes(pem))
+    (folder / "server.pem").write_bytes(cert.public_bytes(pem))
+    (folder / "server.key").write_bytes(
+        key.private_bytes(pem, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    return paths
+
+
+def test_mail_goes_over_starttls_and_logs_in_with_the_urls_user_and_password(tmp_path, monkeypatch):
+    """`--smtp smtp://user:pass@host:port` to a server that offers STARTTLS and takes a log-in
+    only over TLS: the mail goes encrypted (the server's certificate checked against the trusted
+    authorities) and logged in as the URL's user and password (a ':' in it written %3A)."""
+    import ssl
+
+    from aiosmtpd.smtp import AuthResult, LoginPassword
+
+    ca, cert, key = _loopback_certificate(tmp_path)
+    monkeypatch.setenv("SSL_CERT_FILE", ca)  # the test's authority is the one trusted
+    server_tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_tls.load_cert_chain(cert, key)
+    logins: list[tuple[str, bool]] = []  # (user, accepted) of each log-in the server was asked
+
+    def authenticator(server, session, envelope, mechanism, data):
+        ok = isinstance(data, LoginPassword) and (data.login, data.password) == (b"mailer", b"s3cr:et")
+        logins.append((data.login.decode() if isinstance(data, LoginPassword) else "", ok))
+        return AuthResult(success=ok, auth_data=data if ok else None)
+
+    class TlsInbox(Inbox):
+        def __init__(self) -> None:
+            super().__init__()
+            self.sessions: list[tuple[bool, object]] = []
+
+        async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's name)
+            self.sessions.append((session.ssl is not None, getattr(session.auth_data, "login", None)))
+            return await super().handle_DATA(server, session, envelope)
+
+    inbox = TlsInbox()
+    port = free_port()
+    controller = Controller(
+        inbox,
+        hostname="127.0.0.1",
+        port=port,
+        tls_context=server_tls,
+        require_starttls=True,
+        authenticator=authenticator,
+        auth_require_tls=True,
+        auth_required=True,
+    )
+    controller.start()
+    try:
+        app = create_app(f"sqlite:///{tmp_path / 'mail.sqlite'}", data_dir=tmp_path)
+        enable_mail(app, f"smtp://mailer:s3cr%3Aet@127.0.0.1:{port}?from=games%40example.org")
+        app.state.mail.send_every_s = 0.1
+        app.state.mail.retry_s = (0.3,)
+        with TestClient(app) as c:
+            b = Browser(c)
+            name = unique("alice")
+            b.signup(name)
+            b.post("/api/community/mail", {"address": f"{name}@example.org", "language": "en"})
+            mail = inbox.wait(1)[0]
+            assert mail["To"] == f"{name}@example.org"
+            assert inbox.sessions == [(True, b"mailer")]  # over TLS, logged in as the URL's user
+            assert logins == [("mailer", True)]
+    finally:
+        controller.stop()

@@ -191,6 +191,65 @@ def test_a_personal_mute_keeps_the_muted_players_lines_from_the_muters_sockets(a
         assert [x["seat"] for x in lines] == [0, 1, 0, 1, 0]
 
 
+def test_a_personal_mute_holds_where_the_muter_watches_as_a_spectator(app):
+    """carol mutes bob, then watches bob's game with alice by its spectator link, logged in: the
+    server sends her socket none of bob's lines, in the history or live; a spectator who is not
+    logged in (or does not mute him) hears them all."""
+    (a, alice), (b, bob), (c, carol) = players(app, "alice", "bob", "carol")
+    gid, _ = _game_with_chat(app, a, b, bob)  # bob (seat 1) said a rude line
+    c.post("/api/community/mute", {"username": bob})
+    live = app.state.service.live[gid]
+    seats, spectate = live.stored.seats, f"/ws/games/{gid}?token={live.stored.spectator_token}"
+    carols = c.c.cookies.get("tw_session")
+    assert carols
+    client = TestClient(app)
+    client.__enter__()  # one event loop for every socket; only carol's sends her session cookie
+    with (
+        client.websocket_connect(spectate, headers={"cookie": f"tw_session={carols}"}) as carol_ws,
+        client.websocket_connect(spectate) as anyone_ws,
+        client.websocket_connect(f"/ws/games/{gid}?token={seats[1]['token']}") as bob_ws,
+        client.websocket_connect(f"/ws/games/{gid}?token={seats[0]['token']}") as alice_ws,
+    ):
+        hellos = [json.loads(ws.receive_text()) for ws in (carol_ws, anyone_ws, bob_ws, alice_ws)]
+        assert [x["seat"] for x in hellos[0]["chat"]["lines"]] == [0, 0]
+        assert [x["seat"] for x in hellos[1]["chat"]["lines"]] == [0, 1, 0]
+        bob_ws.send_text(json.dumps({"type": "chat", "text": "another rude word", "ref": 1}))
+        assert _chat_lines(anyone_ws, 1) == [(1, "another rude word")]
+        alice_ws.send_text(json.dumps({"type": "chat", "text": "bye", "ref": 2}))
+        assert _chat_lines(anyone_ws, 1) == [(0, "bye")]
+        assert _chat_lines(carol_ws, 1) == [(0, "bye")]  # bob's line never reached carol
+
+
+def test_a_moderators_mute_holds_when_the_muted_player_writes_as_a_spectator(app):
+    """bob, muted by a moderator, watches a game whose spectators may chat (nobody's seat is his),
+    logged in: his line is refused as muted and reaches nobody; a spectator who is not muted
+    writes there as before."""
+    (b, bob), (m, mod), (c, _carol) = players(app, "bob", "mod", "carol")
+    make_moderator(app, mod)
+    m.post(f"/api/mod/players/{bob}/mute", {"reason": "insults", "minutes": 10})
+    game = c.post(
+        "/api/games",
+        {"game": "last-mouse-lost", "options": SMALL_LML, "spectator_chat": True},
+        status=201,
+    )
+    watch = f"/ws/games/{game['id']}?token={game['spectator']['token']}"
+    cookie = lambda who: {"cookie": f"tw_session={who.c.cookies.get('tw_session')}"}  # noqa: E731
+    client = TestClient(app)
+    client.__enter__()  # one event loop for both sockets
+    with (
+        client.websocket_connect(watch, headers=cookie(b)) as bob_ws,
+        client.websocket_connect(watch, headers=cookie(c)) as carol_ws,
+    ):
+        json.loads(bob_ws.receive_text())
+        json.loads(carol_ws.receive_text())
+        bob_ws.send_text(json.dumps({"type": "chat", "text": "a rude word", "ref": 1}))
+        carol_ws.send_text(json.dumps({"type": "chat", "text": "hello", "ref": 2}))
+        assert _chat_lines(carol_ws, 1) == [(None, "hello")]  # bob's line never came
+        refused = next(m for m in map(json.loads, iter(bob_ws.receive_text, None)) if m["type"] == "error")
+        assert refused["code"] == "muted" and refused["ref"] == 1
+    assert [x["text"] for x in app.state.store.chat_lines(game["id"], 10)] == ["hello"]
+
+
 def test_admin_grant_moderator_on_the_command_line(tmp_path):
     db = f"sqlite:///{tmp_path / 'community.sqlite'}"
     with app_client(tmp_path) as c:

@@ -113,10 +113,10 @@ def test_a_round_whose_pairing_node_is_lost_is_finished_by_another_node(tmp_path
         made_before = service.create
         made = []
 
-        async def lost_after_one(request):
+        async def lost_after_one(request, **chosen):
             if made:
                 raise ServiceError(503, "node_lost", "this node is gone")
-            live = await made_before(request)
+            live = await made_before(request, **chosen)
             made.append(live.id)
             return live
 
@@ -133,8 +133,15 @@ def test_a_round_whose_pairing_node_is_lost_is_finished_by_another_node(tmp_path
             assert node2.get(f"/api/community/swiss/{sid}").json()["status"] == "pairing"
             with swiss2.c.db.begin() as s:  # node 1's lease runs out (without waiting its 30 s)
                 s.execute(update(SwissRow).where(SwissRow.id == sid).values(pairing_until=time.time() - 1))
-            node2.portal.call(swiss2.tick)
-            table = node2.get(f"/api/community/swiss/{sid}").json()
+            # This tick, or node 2's own timer if it came first (it may be making the games while
+            # this tick finds the lease taken), finishes the round.
+            deadline = time.monotonic() + 60
+            while True:
+                node2.portal.call(swiss2.tick)
+                table = node2.get(f"/api/community/swiss/{sid}").json()
+                if table["status"] != "pairing" or time.monotonic() > deadline:
+                    break
+                time.sleep(0.2)
             assert table["status"] == "running" and table["round"] == 1
             games = table["games"]
             assert len(games) == 3 and made[0] in [g["id"] for g in games]  # the game made stays
@@ -144,3 +151,61 @@ def test_a_round_whose_pairing_node_is_lost_is_finished_by_another_node(tmp_path
                 assert len(r["opponents"]) == 1 and r["byes"] == 0
             node2.portal.call(swiss2.tick)  # again: nothing more is made
             assert len(node2.get(f"/api/community/swiss/{sid}").json()["games"]) == 3
+
+
+def test_a_game_made_by_a_node_lost_before_recording_it_is_not_made_again(tmp_path):
+    """Node 1 makes round 1's second game and is lost before it records the game in the round
+    (its planned row stays planned: a kill -9 between the two steps). Node 2 takes the pairing over:
+    it finds that game (its id was chosen with the plan) instead of making a second one for the
+    same two players: three games in the store for three pairs, each player seated once."""
+    from sqlalchemy import func, select, update
+
+    from trapworks.server import create_app
+    from trapworks.server.accounts.models import AccountSeatRow
+    from trapworks.server.community.models import SwissRow
+    from trapworks.server.errors import ErrorCode, ServiceError
+    from trapworks.server.store import GameRow
+
+    with app_client(tmp_path) as node1:
+        people = players(node1.app, "ann", "ben", "cat", "dan", "eve", "fay")
+        host = people[0][0]
+        sid = host.post(
+            "/api/community/swiss",
+            {"name": "Lost in between", "game": "last-mouse-lost", "options": SMALL_LML, "rounds": 2},
+            status=201,
+        )["id"]
+        for b, _n in people:
+            b.post(f"/api/community/swiss/{sid}/join")
+        service = node1.app.state.service
+        made_before = service.create
+        made = []
+
+        async def lost_after_making_the_second(request, **chosen):
+            if len(made) == 2:
+                raise ServiceError(ErrorCode.STORAGE_UNAVAILABLE, "this node is gone")
+            live = await made_before(request, **chosen)
+            made.append(live.id)
+            if len(made) == 2:  # made and stored, never recorded in the round
+                raise ServiceError(ErrorCode.STORAGE_UNAVAILABLE, "this node is gone")
+            return live
+
+        service.create = lost_after_making_the_second
+        host.post(f"/api/community/swiss/{sid}/start", status=503)
+        (tmp_path / "node2").mkdir()
+        with TestClient(
+            create_app(f"sqlite:///{tmp_path / 'community.sqlite'}", data_dir=tmp_path / "node2")
+        ) as node2:
+            swiss2 = node2.app.state.arenas.swiss
+            with swiss2.c.db.begin() as s:  # node 1's lease runs out
+                s.execute(update(SwissRow).where(SwissRow.id == sid).values(pairing_until=time.time() - 1))
+            node2.portal.call(swiss2.tick)
+            table = node2.get(f"/api/community/swiss/{sid}").json()
+            assert table["status"] == "running"
+            assert set(made) <= {g["id"] for g in table["games"]}  # both games node 1 made: the round's
+            with swiss2.c.db() as s:
+                stored = s.scalar(select(func.count()).select_from(GameRow))
+                seats = s.execute(
+                    select(AccountSeatRow.account_id, func.count()).group_by(AccountSeatRow.account_id)
+                ).all()
+            assert stored == 3, f"{stored} games stored for the round's 3 pairs"
+            assert len(seats) == 6 and all(n == 1 for _a, n in seats)  # each player seated once

@@ -75,9 +75,9 @@ def test_live_games_and_the_featured_game_across_two_nodes(nodes):
     assert [g["id"] for g in listed["games"]] == [second, first]
     top = listed["games"][0]
     assert [(p["username"], p["rating"]) for p in top["players"]] == [
-        (carol, 3360),
-        (dave, 3360),
-    ]  # 1500 + 60 x (40 - 3 x 3)
+        (carol, 2400),
+        (dave, 2400),
+    ]  # 1500 + 60 x (40 - 25)
     assert listed["featured"]["last-mouse-lost"]["id"] == second
     low = listed["games"][1]
     assert [p["username"] for p in low["players"]] == [alice, bob] and low["moves"] == 0

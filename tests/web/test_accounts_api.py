@@ -289,7 +289,7 @@ def test_a_rated_game_between_accounts_changes_both_ratings_as_openskill_compute
             expected[seat][0].sigma
         )
         assert r["games"] == 1 and r["provisional"] is True
-        assert r["rating"] == round(1500 + 60 * (expected[seat][0].mu - 3 * expected[seat][0].sigma))
+        assert r["rating"] == round(1500 + 60 * (expected[seat][0].mu - 25))
         assert [p["game_id"] for p in r["history"]] == [gid] and r["history"][0]["before"] == 1500
     board = a.get("/api/leaderboard", game="last-mouse-lost", players=2)["rows"]
     assert [row["username"] for row in board] == (
@@ -382,7 +382,7 @@ def test_quick_game_prefers_the_nearest_rating_and_gives_an_ai_after_the_wait(ap
     monkeypatch.setattr(
         accounts,
         "rating",
-        lambda account_id, game, n: (30.0, 1.0, 9) if account_id == 1 else (25.0, 8.333, 0),
+        lambda account_id, game, n: (45.0, 1.0, 9) if account_id == 1 else (25.0, 8.333, 0),
     )
     sa = a.post("/api/seeks", {"game": "last-mouse-lost", "ai_after": None}, 201)
     sb = b.post("/api/seeks", {"game": "last-mouse-lost", "ai_after": None}, 201)

@@ -53,7 +53,7 @@ def test_a_rated_game_names_both_accounts_with_their_ratings_and_then_their_chan
     winner = end["winners"][0]
     model = PlackettLuce()
     after = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2] if winner == 0 else [2, 1])
-    expected = [ratings.display(t[0].mu, t[0].sigma) - 1500 for t in after]
+    expected = [ratings.display(t[0].mu) - 1500 for t in after]
     for token in (*tokens, watcher):
         seen = people(a.c, gid, token)
         assert [p["rating"] for p in seen] == [1500, 1500]  # the rating the game was played at
@@ -75,3 +75,47 @@ def test_a_casual_game_names_accounts_without_ratings(app, browsers):
     ]
     play_to_end(a.c, gid, tokens)
     assert [p["change"] for p in people(a.c, gid, tokens[1])] == [None, None]
+
+
+def test_a_draw_between_equals_moves_nobody_and_a_win_gains_what_the_loss_loses():
+    """The judge's finding (issue 39): a drawn rated game between two new players showed +48 for
+    both (the conservative mu - 3 sigma rises as sigma shrinks). The number shown is the estimate."""
+    new = ratings.Skill(ratings.MU0, ratings.SIGMA0)
+    drawn = ratings.rate([new, new], [0.5, 0.5])
+    assert [ratings.display(s.mu) for s in drawn] == [1500, 1500]
+    won, lost = ratings.rate([new, new], [1.0, 0.0])
+    gain, loss = ratings.display(won.mu) - 1500, ratings.display(lost.mu) - 1500
+    assert gain > 0 and loss == -gain
+
+
+def test_the_leaderboard_ranks_settled_ratings_with_ties_sharing_a_rank_and_lists_provisional_ones_after(app):
+    from trapworks.server.accounts.models import AccountRow, RatingRow
+    from trapworks.server.community.core import now
+
+    accounts = app.state.accounts
+    with TestClient(app):
+        names = {"ann": (30.0, 12), "bob": (30.0, 9), "cid": (28.0, 6), "dan": (45.0, 2), "eve": (20.0, 7)}
+        with accounts.db.begin() as s:
+            for name, (mu, games) in names.items():
+                account = AccountRow(username=name, username_key=name, password_hash="x", created=now())
+                s.add(account)
+                s.flush()
+                s.add(
+                    RatingRow(
+                        account_id=account.id,
+                        game="last-mouse-lost",
+                        players=2,
+                        mu=mu,
+                        sigma=3.0,
+                        games=games,
+                        updated=now(),
+                    )
+                )
+        rows = accounts.leaderboard("last-mouse-lost", 2)
+    assert [(r["username"], r["rank"], r["provisional"]) for r in rows] == [
+        ("ann", 1, False),
+        ("bob", 1, False),  # the same rating: the same rank
+        ("cid", 3, False),
+        ("eve", 4, False),
+        ("dan", None, True),  # 2 games: provisional, unranked however high
+    ]

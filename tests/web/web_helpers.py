@@ -20,9 +20,10 @@ import httpx
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts" / "web"
 # Debian's chromium-headless-shell when installed (the old headless mode as its own small binary: what
-# Playwright itself drives by default; far less CPU per page than the full browser), else chromium.
+# Playwright itself drives by default; about a fifth less CPU per test than the full browser), else chromium.
 CHROMIUM = os.environ.get("TRAPWORKS_CHROMIUM") or next(
-    (p for p in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium") if os.path.exists(p)), "/usr/bin/chromium"
+    (p for p in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium") if os.path.exists(p)),
+    "/usr/bin/chromium",
 )
 CHROMIUM_ARGS = [
     "--headless",

@@ -114,6 +114,7 @@ class GameService:
         self.features: list[Feature] = [kind(self) for kind in FEATURES]
         self._by_kind: dict[type, Feature] = {type(f): f for f in self.features}
         self._protocol: Protocol | None = None
+        self.viewer_of: Any = lambda _socket: None  # i41: a socket's logged-in account (the community's)
 
     def add_feature(self, feature: Feature) -> None:
         """A feature from elsewhere (the accounts' games): its hooks run after the others'."""
@@ -232,7 +233,9 @@ class GameService:
         return self._describe(self.make_game(game_id, options))
 
     # --- creating and loading ---------------------------------------------------------
-    async def create(self, request: CreateGame, *, rematch_of: str | None = None) -> Room:
+    async def create(
+        self, request: CreateGame, *, rematch_of: str | None = None, new_id: str | None = None
+    ) -> Room:
         """A new game as the request asks (checked field by field by its pydantic model, the one
         validation at the boundary: server/messages.py). Only what needs the game is checked here:
         the options (the game's), the number of seats, the agents it offers, the clock's level."""
@@ -256,7 +259,7 @@ class GameService:
         # may know every outcome: allowed only where no other human is at a disadvantage).
         key = seed_key(seed) if seed is not None else new_key()
         stored = StoredGame(
-            id=secrets.token_urlsafe(9),
+            id=new_id or secrets.token_urlsafe(9),  # i41: an id chosen ahead makes it once in a cluster
             game=game_id,
             options=game.public_options(),
             seed=seed if seed is not None else 0,

@@ -198,8 +198,8 @@ class Matchmaker:
             )
         n = game.num_players()
         if current is not None:
-            mu, sigma, _games = self.accounts.rating(current.account_id, game.game_id, n)
-            rating = ratings.display(mu, sigma)
+            mu, _sigma, _games = self.accounts.rating(current.account_id, game.game_id, n)
+            rating = ratings.display(mu)
         else:
             rating = round(ratings.DISPLAY_BASE)
         name = current.username if current else str(body.get("name") or "")[:24]

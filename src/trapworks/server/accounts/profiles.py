@@ -57,8 +57,8 @@ class Profiles(Ratings):
                 {
                     "game_id": h.game_id,
                     "at": _iso(h.at),
-                    "rating": ratings.display(h.mu, h.sigma),
-                    "before": ratings.display(h.mu_before, h.sigma_before),
+                    "rating": ratings.display(h.mu),
+                    "before": ratings.display(h.mu_before),
                     "rank": h.rank,
                 }
                 for h in history

@@ -267,14 +267,14 @@ class Ratings(Authentication):
                 row, change = rows.get(account_id), changes.get(account_id)
                 games = row.games if row is not None else 0
                 if change is not None:  # rated already: the rating before it, and the change
-                    before = ratings.display(change.mu_before, change.sigma_before)
+                    before = ratings.display(change.mu_before)
                     entry["rating"] = before
-                    entry["change"] = ratings.display(change.mu, change.sigma) - before
+                    entry["change"] = ratings.display(change.mu) - before
                     games -= 1
                 elif row is not None:
-                    entry["rating"] = ratings.display(row.mu, row.sigma)
+                    entry["rating"] = ratings.display(row.mu)
                 else:
-                    entry["rating"] = ratings.display(ratings.MU0, ratings.SIGMA0)
+                    entry["rating"] = ratings.display(ratings.MU0)
                 entry["provisional"] = games < ratings.PROVISIONAL_GAMES
             out[seat] = entry
         return out
@@ -303,7 +303,15 @@ class Ratings(Authentication):
             {"username": name, "players": r.players, **ratings.describe(r.mu, r.sigma, r.games)}
             for r, name in rows
         ]
-        out.sort(key=lambda x: (-x["rating"], x["username"].casefold()))
-        for i, row in enumerate(out[:limit]):
-            row["rank"] = i + 1
-        return out[:limit]
+        # Settled ratings first, ranked (equal ratings share a rank: 1, 1, 3), then the provisional
+        # ones, unranked: as lichess, a few lucky first games put nobody at the top.
+        out.sort(key=lambda x: (x["provisional"], -x["rating"], x["username"].casefold()))
+        out = out[:limit]
+        for i, row in enumerate(out):
+            if row["provisional"]:
+                row["rank"] = None
+            elif i and not out[i - 1]["provisional"] and out[i - 1]["rating"] == row["rating"]:
+                row["rank"] = out[i - 1]["rank"]
+            else:
+                row["rank"] = i + 1
+        return out

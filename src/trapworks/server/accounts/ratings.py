@@ -1,9 +1,11 @@
 """Ratings with OpenSkill's Weng-Lin Plackett-Luce model (openskill): one rating per game and
 player count, for 2 to 6 players, from the ranks of a finished game.
 
-A rating is (mu, sigma): the skill estimate and its uncertainty. The number shown to players is
-conservative, `DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 sigma)`: a new player shows 1500 and rises as
-their results make the estimate surer. A rating is provisional until PROVISIONAL_GAMES rated games.
+A rating is (mu, sigma): the skill estimate and its uncertainty. The number shown to players is the
+estimate, `DISPLAY_BASE + DISPLAY_SCALE * (mu - MU0)`, as lichess shows Glicko's rating: a new player
+shows 1500, a win over an equal gains what the loser loses, and a draw between equals moves nobody.
+(The conservative mu - 3 sigma rose for both players of a drawn game, +48 each: every game inflated
+it.) A rating is provisional, shown with a "?" and not ranked, until PROVISIONAL_GAMES rated games.
 """
 
 from __future__ import annotations
@@ -28,9 +30,9 @@ class Skill:
     sigma: float
 
 
-def display(mu: float, sigma: float) -> int:
-    """The conservative rating shown to players."""
-    return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 * sigma))
+def display(mu: float) -> int:
+    """The rating shown to players: the skill estimate in display points."""
+    return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - MU0))
 
 
 def uncertainty(sigma: float) -> int:
@@ -52,7 +54,7 @@ def rate(skills: Sequence[Skill], returns: Sequence[float]) -> list[Skill]:
 
 def describe(mu: float, sigma: float, games: int) -> dict[str, object]:
     return {
-        "rating": display(mu, sigma),
+        "rating": display(mu),
         "uncertainty": uncertainty(sigma),
         "provisional": games < PROVISIONAL_GAMES,
         "mu": mu,

@@ -284,7 +284,7 @@ def _player_routes(router: APIRouter, accounts: Accounts, gate: Gate) -> None:
         return {
             "game": game,
             "players": players,
-            "formula": f"{ratings.DISPLAY_BASE:g} + {ratings.DISPLAY_SCALE:g} x (mu - 3 sigma)",
+            "formula": f"{ratings.DISPLAY_BASE:g} + {ratings.DISPLAY_SCALE:g} x (mu - {ratings.MU0:g})",
             "rows": accounts.leaderboard(game, players),
         }
 

@@ -40,6 +40,8 @@ def install(app: FastAPI, service: GameService) -> Community:
     app.state.matchmaker.kept_apart = community.blocked_between
     service.feature(Chat).checks.append(the_moderation.check_chat)
     service.feature(Chat).mutes.append(the_safety.muted_seats)
+    service.feature(Chat).viewer_mutes.append(the_safety.muted_for)
+    service.viewer_of = community.viewer_of
     app.state.community = community
     app.state.challenges = the_challenges
     app.state.moderation = the_moderation

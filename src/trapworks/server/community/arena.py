@@ -8,7 +8,9 @@ the podium gets trophies (shown on the profiles).
 
 Several nodes: every node runs the arena loop; each pairing wave is claimed by a conditional
 UPDATE of the arena's row (wave number seen, nobody's claim running or a claim lapsed), so exactly
-one node pairs each wave and a node lost mid-arena only delays the next wave by LAPSE_S. A game's
+one node pairs each wave and a node lost mid-arena only delays the next wave by LAPSE_S; a pair
+is recorded (its game's id chosen) before its game is made, and the next wave makes what a lost
+node left recorded but not made, or finds it made: one game per pair, none outside the arena. A game's
 points are written once (a conditional UPDATE of its `scored` flag, in the same transaction as the
 points), from the result the accounts stored when it ended, whichever node played it: no score is
 lost with a node.
@@ -27,7 +29,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
-from sqlalchemy import or_, select, update
+from sqlalchemy import delete, or_, select, update
 
 from ..accounts.models import AccountGameRow, AccountSeatRow
 from ..errors import ErrorCode, ServiceError
@@ -355,18 +357,17 @@ class Arenas:
         return pairs
 
     async def _pair(self, arena: ArenaRow, wave: int) -> None:
+        """Each pair recorded first (its game's id chosen ahead), then its game made: a node lost
+        in between leaves a recorded game that the next wave's node makes (`_make_missing`), or
+        finds made; never a game outside the arena, nor a second game for the same pair."""
         free, ended_at = self._free(arena.id)
         for a, b in self.plan(free, ended_at, time.time()):
             holders = [a, b] if secrets.randbelow(2) else [b, a]
-            try:
-                live = await self.c.make_game(arena.game, arena.options, holders, arena.clock, rated=True)
-            except ServiceError as e:
-                log.error("arena %s: a game could not be made: %s", arena.id, e.message)
-                continue
+            game_id = secrets.token_urlsafe(9)
             with self.c.db.begin() as s:
                 s.add(
                     ArenaGameRow(
-                        game_id=live.id,
+                        game_id=game_id,
                         arena_id=arena.id,
                         players=holders,
                         wave=wave,
@@ -384,6 +385,28 @@ class Arenas:
                     .where(ArenaPlayerRow.arena_id == arena.id, ArenaPlayerRow.account_id == b)
                     .values(last_opponent=a)
                 )
+            await self._make(arena, game_id, holders)
+
+    async def _make(self, arena: ArenaRow, game_id: str, holders: list[int]) -> None:
+        try:
+            await self.c.make_game(
+                arena.game, arena.options, holders, arena.clock, rated=True, game_id=game_id
+            )
+        except ServiceError as e:  # never made: the pair is free again
+            log.error("arena %s: a game could not be made: %s", arena.id, e.message)
+            with self.c.db.begin() as s:
+                s.execute(delete(ArenaGameRow).where(ArenaGameRow.game_id == game_id))
+
+    async def _make_missing(self, arena: ArenaRow) -> None:
+        """The games recorded but not made (their node was lost in between): made, or found made."""
+        with self.c.db() as s:
+            missing = s.execute(
+                select(ArenaGameRow.game_id, ArenaGameRow.players)
+                .join(AccountGameRow, AccountGameRow.game_id == ArenaGameRow.game_id, isouter=True)
+                .where(ArenaGameRow.arena_id == arena.id, AccountGameRow.game_id.is_(None))
+            ).all()
+        for game_id, holders in missing:
+            await self._make(arena, game_id, list(holders))
 
     def _finish(self, arena: ArenaRow) -> None:
         """The arena is over: its podium's trophies, once (the flag set in the same transaction)."""
@@ -423,6 +446,7 @@ class Arenas:
             if not await asyncio.to_thread(self._claim, arena):
                 continue  # another node has this wave
             try:
+                await self._make_missing(arena)
                 await asyncio.to_thread(self._score_ended, arena.id)
                 if self._ends(arena) <= now():
                     await asyncio.to_thread(self._finish, arena)

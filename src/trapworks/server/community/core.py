@@ -16,6 +16,7 @@ from fastapi import Request
 from pydantic import BaseModel, Field
 from sqlalchemy import Engine, delete, insert, or_, select, update
 from sqlalchemy.orm import sessionmaker
+from starlette.requests import HTTPConnection
 
 from ..accounts.credentials import username_key
 from ..accounts.models import AccountRow
@@ -160,6 +161,14 @@ class Community(Directory):
         self.seen(who.account_id)
         return who
 
+    def viewer_of(self, socket: HTTPConnection) -> int | None:
+        """The account logged in behind a game socket (its session cookie), or None."""
+        try:
+            who = self.accounts.session(socket.cookies.get(SESSION_COOKIE))
+        except ServiceError:  # an expired session: watching as nobody in particular
+            return None
+        return who.account_id if who is not None else None
+
     def acting(self, request: Request) -> Current:
         """The logged-in player of a state-changing request, after its CSRF check."""
         who = self.current(request)
@@ -181,19 +190,43 @@ class Community(Directory):
         return target, name
 
     async def make_game(
-        self, game: str, options: dict[str, Any], holders: list[int], clock: Any, rated: bool
+        self,
+        game: str,
+        options: dict[str, Any],
+        holders: list[int],
+        clock: Any,
+        rated: bool,
+        game_id: str | None = None,
     ) -> Room:
         """A game between accounts, `holders[seat]` at each seat (named by their usernames), made
-        on this node, registered (rated or not) and attached to each account (their "My games")."""
-        names = self.names(set(holders))
-        seats = [{"kind": "human", "name": names.get(h, "")} for h in holders]
-        live = await self.service.create(
-            create_request(game=game, options=dict(options), seats=seats, clock=clock)
-        )
-        self.accounts.register_game(live, rated=rated)
+        on this node, registered (rated or not) and attached to each account (their "My games").
+        `game_id`, chosen ahead (a planned game): made once whatever node asks and however often;
+        a game of that id already made (by a node lost before it recorded it) is taken as it is."""
+        live = self._made(game_id)
+        if live is None:
+            names = self.names(set(holders))
+            seats = [{"kind": "human", "name": names.get(h, "")} for h in holders]
+            request = create_request(game=game, options=dict(options), seats=seats, clock=clock)
+            try:
+                live = await self.service.create(request, new_id=game_id)
+            except ServiceError:
+                live = self._made(game_id)  # another node made it that moment (the id is unique)
+                if live is None:
+                    raise
+        self.accounts.register_game(live, rated=rated)  # (both once per game and seat)
         for seat, holder in enumerate(holders):
             self.accounts.attach(holder, live.id, live.stored.seats[seat]["token"])
         return live
+
+    def _made(self, game_id: str | None) -> Room | None:
+        if game_id is None:
+            return None
+        try:
+            return self.service.get(game_id)
+        except ServiceError as e:
+            if e.code == ErrorCode.NO_SUCH_GAME:
+                return None
+            raise
 
     # --- presence ---------------------------------------------------------------------------------
     def seen(self, account_id: int) -> None:

@@ -85,20 +85,23 @@ class Moderation:
         if ban is not None:
             raise _sanctioned(ErrorCode.BANNED, ban.until, ban.reason)
 
-    def check_chat(self, game_id: str, seat: int | None) -> None:
-        if seat is None:
-            return
-        with self.c.db() as s:
-            account_id = s.scalar(
-                select(AccountSeatRow.account_id).where(
-                    AccountSeatRow.game_id == game_id, AccountSeatRow.seat == seat
+    def check_chat(self, game_id: str, seat: int | None, viewer: Any = None) -> None:
+        """Refuses a line from a muted player: the account holding the writer's seat, or the
+        account logged in behind the socket (a spectator writing in a game open to their chat)."""
+        writers = {viewer} if isinstance(viewer, int) else set()
+        if seat is not None:
+            with self.c.db() as s:
+                holder = s.scalar(
+                    select(AccountSeatRow.account_id).where(
+                        AccountSeatRow.game_id == game_id, AccountSeatRow.seat == seat
+                    )
                 )
-            )
-        if account_id is None:
-            return
-        mute = self.active(account_id, "mute")
-        if mute is not None:
-            raise _sanctioned(ErrorCode.MUTED, mute.until, mute.reason)
+            if holder is not None:
+                writers.add(holder)
+        for account_id in sorted(writers):
+            mute = self.active(account_id, "mute")
+            if mute is not None:
+                raise _sanctioned(ErrorCode.MUTED, mute.until, mute.reason)
 
     # --- the moderators -------------------------------------------------------------------------------
     def moderator(self, request: Request) -> Any:

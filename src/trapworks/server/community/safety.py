@@ -3,7 +3,8 @@
 - Block: the blocked player can no longer challenge you, be paired with you by the quick game, or
   follow you; follows both ways and open challenges between you end.
 - Mute: you stop seeing a player's chat lines: in a game where both hold a seat, the server sends
-  their lines to none of your seat's sockets (`muted_seats`, read by the chat); it does not
+  their lines to none of your seat's sockets (`muted_seats`, read by the chat), nor to a socket
+  you watch a game from, logged in, as a spectator (`muted_for`); it does not
   silence them for others (a moderator's
   mute does: moderation.py).
 - Report: a reason and, where it concerns one, the game and the chat line; the line is copied as
@@ -101,6 +102,23 @@ class Safety:
                 .where(viewer.game_id == game_id)
             ).all()
         return {(int(a), int(b)) for a, b in rows}
+
+    def muted_for(self, game_id: str, viewers: set[Any]) -> dict[int, set[int]]:
+        """The accounts among `viewers` (those behind a game's sockets, seated or watching) that
+        mute a player seated in game `game_id`: account -> the muted players' seats."""
+        ids = {v for v in viewers if isinstance(v, int)}
+        if not ids:
+            return {}
+        with self.c.db() as s:
+            rows = s.execute(
+                select(MuteRow.muter_id, AccountSeatRow.seat)
+                .join(AccountSeatRow, AccountSeatRow.account_id == MuteRow.muted_id)
+                .where(AccountSeatRow.game_id == game_id, MuteRow.muter_id.in_(ids))
+            ).all()
+        out: dict[int, set[int]] = {}
+        for muter, seat in rows:
+            out.setdefault(int(muter), set()).add(int(seat))
+        return out
 
     def unmute(self, account_id: int, username: str) -> str:
         target, name = self.c.player(username)

@@ -6,7 +6,9 @@ round r has ended: by whichever node's loop sees it first (a conditional UPDATE 
 number: once in a cluster). The claim and the round's plan (its pairs as planned games, the bye)
 commit in one transaction; the games are then made one by one under a lease (`pairing_until`): a
 node lost half-way leaves the rest planned, and another node takes the pairing over once the
-lease has run out, making only the games still planned (nothing paired twice, nothing lost).
+lease has run out, making only the games still planned (nothing paired twice, nothing lost); a
+planned game's id is chosen with the plan, so a game made by a node lost before it swapped the
+planned row is found and kept by the node taking over, never made twice.
 The standings' tie-break is Buchholz (the sum of the opponents'
 scores), then Sonneborn-Berger (the opponents beaten, plus half the opponents drawn, by score).
 
@@ -231,7 +233,7 @@ class Swiss:
             holders = [a, b] if secrets.randbelow(2) else [b, a]
             s.add(
                 SwissGameRow(
-                    game_id=PENDING + secrets.token_hex(8),
+                    game_id=PENDING + secrets.token_urlsafe(9),  # then the game's own id
                     swiss_id=row.id,
                     round=round_no,
                     players=holders,
@@ -272,7 +274,11 @@ class Swiss:
             if lease is None:
                 return  # another node took the pairing over: it makes the rest
             clock = {"mode": "move", "seconds": row.days_per_move * 86400, "on_timeout": "forfeit"}
-            live = await self.c.make_game(row.game, row.options, list(g.players), clock, rated=True)
+            # The game's id was chosen with the plan: a node lost between making the game and
+            # swapping its row leaves a game that the node taking over finds, not a second one.
+            live = await self.c.make_game(
+                row.game, row.options, list(g.players), clock, rated=True, game_id=g.game_id[len(PENDING) :]
+            )
             with self.c.db.begin() as s:
                 s.execute(
                     update(SwissGameRow).where(SwissGameRow.game_id == g.game_id).values(game_id=live.id)

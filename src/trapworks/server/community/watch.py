@@ -78,7 +78,7 @@ class Watch:
             )
             account_ids = {a for _g, _s, a, _n in seats}
             rating_rows = s.scalars(select(RatingRow).where(RatingRow.account_id.in_(account_ids))).all()
-        rating = {(r.account_id, r.game, r.players): ratings.display(r.mu, r.sigma) for r in rating_rows}
+        rating = {(r.account_id, r.game, r.players): ratings.display(r.mu) for r in rating_rows}
         by_game: dict[str, list[tuple[int, int, str]]] = {}
         for gid, seat, account_id, name in seats:
             by_game.setdefault(gid, []).append((seat, account_id, name))

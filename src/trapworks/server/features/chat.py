@@ -71,10 +71,14 @@ class Chat(Feature):
     def __init__(self, host: Host):
         super().__init__(host)
         self._rates = RateLimiter(CHAT_RATE_PER_S, CHAT_BURST)
-        self.checks: list[Callable[[str, int | None], None]] = []  # i41: a moderator's mute
+        # i41: a moderator's mute: (game id, the writer's seat, the account logged in behind it)
+        self.checks: list[Callable[[str, int | None, Any], None]] = []
         # i41: a player's personal mutes in a game, as (viewer seat, speaker seat) pairs: that
         # speaker's lines never reach that viewer's sockets (the server leaves them out).
         self.mutes: list[Callable[[str], set[tuple[int, int]]]] = []
+        # i41: and wherever the muter watches from (a spectator too): (game id, the accounts behind
+        # its sockets) -> account -> the seats whose lines that account mutes.
+        self.viewer_mutes: list[Callable[[str, set[Any]], dict[Any, set[int]]]] = []
 
     def info(self, room: Room) -> dict[str, Any]:
         return {"spectator_chat": room.stored.spectator_chat}  # spectators may write too
@@ -98,8 +102,9 @@ class Chat(Feature):
             lines, error = self.history(live), None
         except ServiceError as e:  # the game is still playable; the page says why the chat is empty
             lines, error = [], e.message
-        if conn.seat is not None and lines:
+        if lines and (conn.seat is not None or conn.viewer is not None):
             hidden = {speaker for viewer, speaker in self.muted_pairs(live) if viewer == conn.seat}
+            hidden |= self.muted_by_viewers(live, {conn.viewer}).get(conn.viewer, set())
             lines = [line for line in lines if line.get("seat") not in hidden]
         return {"lines": lines, "can_chat": self.may_write(live, conn.seat), "error": error}
 
@@ -115,7 +120,7 @@ class Chat(Feature):
             )
         text = clean_text(raw)
         for check in self.checks:  # i41
-            check(live.id, conn.seat)
+            check(live.id, conn.seat, conn.viewer)
         # A seat's sockets share one allowance: more tabs do not buy more lines; so do all the
         # sockets of the game's spectator link (i26: reconnecting bought a new allowance).
         if not self._rates.allow((live.id, conn.seat)):
@@ -140,16 +145,27 @@ class Chat(Feature):
             pairs |= mutes(live.id)
         return pairs
 
+    def muted_by_viewers(self, live: Room, viewers: set[Any]) -> dict[Any, set[int]]:
+        viewers.discard(None)
+        out: dict[Any, set[int]] = {}
+        for mutes in self.viewer_mutes if viewers else ():
+            for viewer, seats in mutes(live.id, viewers).items():
+                out.setdefault(viewer, set()).update(seats)
+        return out
+
     async def send_line(self, live: Room, line: dict[str, Any]) -> None:
-        """One line to every socket of the game but those of a seat that mutes its speaker."""
+        """One line to every socket of the game but those of a seat, or of an account watching
+        (seated or not), that mutes its speaker."""
         speaker = line.get("seat")
         pairs = self.muted_pairs(live) if speaker is not None else set()
         deaf = {viewer for viewer, muted in pairs if muted == speaker}
-        if not deaf:
+        viewers = {conn.viewer for conn in live.connections} if speaker is not None else set()
+        deaf_viewers = {v for v, seats in self.muted_by_viewers(live, viewers).items() if speaker in seats}
+        if not deaf and not deaf_viewers:
             await send_all(live, {"type": "chat", "line": line})
             return
         for conn in list(live.connections):
-            if conn.seat in deaf:
+            if conn.seat in deaf or (conn.viewer is not None and conn.viewer in deaf_viewers):
                 continue
             try:
                 await conn.send({"type": "chat", "line": line})

@@ -108,6 +108,7 @@ class GameSocket:
         try:
             live = await self.service.fresh(self.gid)
             self.seat = self.conn.seat = live.seat_for(self.token)
+            self.conn.viewer = self.service.viewer_of(self.ws)  # i41: whose personal mutes apply
         except ServiceError as e:
             await self.ws.send_json(
                 {"type": "error", "code": e.code, "message": e.message, **e.typed, "fatal": True}

@@ -38,9 +38,11 @@ function drawTable(box, rows) {
   const head = el("tr", {}, el("thead", {}, table));
   for (const h of ["#", t("Player"), t("Rating"), t("Rated games")]) el("th", { text: h, scope: "col" }, head);
   const body = el("tbody", {}, table);
-  rows.forEach((row, i) => {
+  rows.forEach((row) => {
     const tr = el("tr", { "data-player": row.username }, body);
-    el("td", { text: String(i + 1) }, tr);
+    // Provisional ratings are not ranked (the server says rank null): a few lucky games rank nobody.
+    el("td", { text: row.rank == null ? "–" : String(row.rank),
+               title: row.rank == null ? t("Provisional rating: it settles after a few more rated games.") : "" }, tr);
     el("a", { href: `/u/${encodeURIComponent(row.username)}`, text: row.username }, el("td", {}, tr));
     el("td", { text: ratingText(row), "data-rating": String(row.rating),
                title: row.provisional ? t("Provisional rating: it settles after a few more rated games.") : "" }, tr);
