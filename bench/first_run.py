@@ -58,7 +58,10 @@ def run_once(cmd: list[str], env: dict[str, str]) -> dict[str, float | str | Non
         "ready": marks["ready"],
         "wall": wall,
         "cpu": child_cpu() - cpu0,
-        "summary": " | ".join(x.strip() for x in out.splitlines() if "won" in x.lower())[:300],
+        # the summary table's seat rows and the length line: both runs must show the same games
+        "summary": " | ".join(
+            " ".join(x.strip("│┃ ").split()) for x in out.splitlines() if "seat" in x or "length" in x
+        )[:300],
     }
 
 

@@ -627,3 +627,141 @@ def test_a_dead_end_drive_hint_in_both_languages():
     )
     why = {"msg": "dead_end_drive.hint.keep_portrait", "args": {}}
     assert _say("dead-end-drive", why, "fr") == "Le portrait montre votre propre pion : gardez-le."
+
+
+def test_dead_end_drive_buttons_are_typed_in_both_languages():
+    # Were the action's notation ("keep portrait", "play wild") put into French by patterns.txt:
+    # each button of a decision that is not a pawn or a square carries its typed words.
+    import random
+
+    from trapworks.core import make
+
+    rng = random.Random(5)
+    said: dict[str, str] = {}
+    wanted = {"keep portrait", "change portrait", "draw", "keep"}
+    for seed in range(20):
+        state = make("dead-end-drive").new_initial_state(seed=seed)
+        while not state.is_terminal() and not wanted <= set(said):
+            if not state.is_chance_node():
+                seat = state.current_player()
+                for entry in state.view(seat)["legal_actions"]:
+                    if entry["kind"] in ("select", "dest"):
+                        assert "label_msg" not in entry  # those are drawn on the board
+                        continue
+                    fr = _say("dead-end-drive", entry["label_msg"], "fr")
+                    assert fr != _say("dead-end-drive", entry["label_msg"], "en"), entry
+                    said[entry["text"]] = fr
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert wanted <= set(said)
+    assert said["keep portrait"] == "Garder le portrait"
+    assert said["keep"] == "Garder la carte piochée"
+
+
+def test_last_mouse_lost_moves_are_typed_and_say_what_describe_action_says():
+    # Were "Press 2 mice in row b" put into French by patterns.txt: every action (chance's
+    # opener too) has typed words whose English is describe_action's, and French of its own.
+    from trapworks.core import make
+
+    for options in ({}, {"rules": "advanced"}, {"first_player": "random"}):
+        game = make("last-mouse-lost", **options)
+        state = game.new_initial_state(seed=1)
+        actions = (
+            state.legal_actions() if not state.is_chance_node() else [a for a, _ in state.chance_outcomes()]
+        )
+        for a in actions:
+            item = state.describe_message(a)
+            assert item is not None, a
+            assert _say("last-mouse-lost", item, "en") == state.describe_action(a)
+            assert _say("last-mouse-lost", item, "fr").startswith(("Appuyer sur ", "Joueur ")), item
+    item = {"msg": "last_mouse_lost.do.press", "args": {"n": 2, "row": "b"}}
+    assert _say("last-mouse-lost", item, "fr") == "Appuyer sur 2 souris de la rangée b"
+    opener = {"msg": "last_mouse_lost.do.open", "args": {"who": 0}}
+    assert _say("last-mouse-lost", opener, "fr", viewer=0) == "Vous ouvrez la manche 1"
+    assert _say("last-mouse-lost", opener, "en", viewer=1) == "Player 1 opens round 1"
+
+
+def test_why_a_mouse_trap_move_is_illegal_is_a_typed_message_carried_by_the_refusal():
+    # Was English ("player 2's mouse has been caught") put into French by patterns.txt and you.js:
+    # the reason is the game's message, its English for the terminal, its id and seats for the page.
+    import pickle
+
+    from trapworks.core import IllegalActionError, make
+    from trapworks.server.errors import ErrorCode, ServiceError
+
+    # Seat 1 to move has rolled a 1 onto space 46 (pay to roll for another mouse): seat 2 is caught.
+    state = make("mouse-trap", players=3).state_from_position("mice=45,x,20 cheese=2,0,0 parts=24")
+    for text in ("roll", "die:1"):
+        state.apply_action(state.string_to_action(text))
+    with pytest.raises(IllegalActionError) as raised:
+        state.string_to_action("move:2")
+    reason = raised.value.reason
+    assert (reason.msg, reason.values) == ("mouse_trap.illegal.caught", {"whom": 1})
+    assert reason == "Player 2's mouse has been caught"
+    item = {"msg": reason.msg, "args": reason.values}
+    assert _say("mouse-trap", item, "fr") == "La souris de Joueur 2 a été attrapée"
+    assert _say("mouse-trap", item, "fr", viewer=1) == "Votre souris a été attrapée"
+    with pytest.raises(IllegalActionError) as raised:
+        state.string_to_action("move:1")
+    item = {"msg": raised.value.reason.msg, "args": raised.value.reason.values}
+    assert _say("mouse-trap", item, "en", viewer=0) == "You are not an opponent here"
+    assert _say("mouse-trap", item, "fr", viewer=0) == "Vous n'êtes pas un adversaire ici"
+    refusal = ServiceError(
+        ErrorCode.ILLEGAL_MOVE, "illegal move {what}: {reason}", what="'move:2'", reason=reason
+    )
+    assert refusal.typed["args"]["reason"] == {"msg": "mouse_trap.illegal.caught", "args": {"whom": 1}}
+    assert refusal.message == "illegal move 'move:2': Player 2's mouse has been caught"
+    assert pickle.loads(pickle.dumps(refusal)).message == refusal.message
+
+
+def test_the_last_mouse_lost_heuristics_reasons_are_typed():
+    # Were English sentences put into French by patterns.txt ("This leaves an endgame...").
+    from trapworks.agents import make_agent
+    from trapworks.core import make
+
+    game = make("last-mouse-lost")
+    rng = random.Random(2)
+    said = set()
+    for seed in range(6):
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            action, reason = make_agent("heuristic", game, state.current_player(), seed=seed).choose(
+                state.clone()
+            )
+            assert isinstance(reason, dict), reason
+            said.add(_say("last-mouse-lost", reason, "fr", viewer=state.current_player()))
+            state.apply_action(action)
+    assert "Chaque coup offre à l'adversaire une fin de partie gagnante." in said
+    wins = {"msg": "last_mouse_lost.heuristic.wins_endgame", "args": {}}
+    assert (
+        _say("last-mouse-lost", wins, "fr")
+        == "Cela laisse une fin de partie que l'adversaire ne peut pas gagner."
+    )
+
+
+@pytest.mark.parametrize("gid", available_games())
+def test_every_legal_move_of_a_game_with_a_catalog_has_typed_words(gid):
+    # The hint ("Hint: {move}.") and the analysis word a move from its typed message
+    # (describe_message); a move without one would reach the page as English.
+    cls = game_class(gid)
+    if game_catalog(cls) is None:
+        pytest.skip(f"{gid} declares no catalog")
+    game = cls(**dict(game_spec(gid).quick_options))
+    rng = random.Random(4)
+    for seed in range(2):
+        state = game.new_initial_state(seed=seed)
+        plies = 0
+        while not state.is_terminal() and plies < 200:
+            if state.current_player() == CHANCE:
+                state.apply_action(sample_chance(state, rng))
+            else:
+                untyped = [
+                    state.describe_action(a)
+                    for a in state.legal_actions()
+                    if state.describe_message(a) is None
+                ]
+                assert not untyped, f"{gid}: moves without typed words: {untyped}"
+                state.apply_action(rng.choice(state.legal_actions()))
+            plies += 1

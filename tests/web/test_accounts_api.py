@@ -84,6 +84,18 @@ def test_a_username_is_taken_once_whatever_its_case(browsers):
 
 
 # --- security ------------------------------------------------------------------------------------
+def test_an_unknown_users_login_verifies_against_a_hash_of_the_hashers_own_parameters():
+    """The dummy hash (written out, not made at import) has the parameters a stored password's hash
+    has, so a login for no such user costs what a wrong password does; nothing matches it."""
+    from trapworks.server.accounts import credentials
+
+    assert credentials._DUMMY_HASH.startswith("$argon2id$")
+    assert not credentials.hasher.check_needs_rehash(credentials._DUMMY_HASH)
+    assert credentials.hasher.verify(credentials._DUMMY_HASH, "not a password of anyone's")
+    assert not credentials.verify_password(None, "not a password of anyone's")
+    assert not credentials.verify_password(None, "")
+
+
 def test_passwords_are_stored_only_as_argon2_hashes(browsers, db_url):
     a, _ = browsers
     a.signup("hashed", "the secret phrase 42")

@@ -261,3 +261,129 @@ def test_axe_finds_no_violation_on_any_page_size_theme_or_language(server, brows
     (ARTIFACTS / "axe-i39.json").write_text(json.dumps(found, indent=1))
     assert {k: v for k, v in found.items() if v} == {}
     assert not errors, errors
+
+
+# The header's items that are cut: outside the viewport, or their own words clipped ("Players, m…").
+HEADER_CUT = """() => [...document.querySelectorAll(
+    'header.top .title, header.top button, header.top a.head-button')]
+  .filter((e) => e.getClientRects().length && getComputedStyle(e).display !== 'none')
+  .filter((e) => { const r = e.getBoundingClientRect();
+    return r.left < -0.5 || r.right > innerWidth + 0.5 || r.top < -0.5 || r.bottom > innerHeight + 0.5
+      || e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1; })
+  .map((e) => `${e.className}: ${e.textContent.trim()}`)"""
+
+
+@pytest.mark.parametrize(
+    ("size", "lang"), [(SIZES["portrait"], "en"), (SIZES["landscape"], "en"), ((768, 1024), "fr")]
+)
+def test_phone_header_shows_the_game_name_and_every_button_whole(server, browser, size, lang):
+    """Issue 39: the phone's header cut the game's title ("Last ...") and the Players button
+    ("Players, m..." at 844x390, "Joueurs, c..." at 768x1024). Failed before: both clipped it."""
+    errors: list[str] = []
+    page = context(browser, size, errors, lang=lang)
+    page.goto(create(server, "last-mouse-lost")["seats"][0]["link"])
+    page.wait_for_function(MY_TURN, timeout=30000)
+    assert page.locator("header.top .title-game").inner_text() == "Last Mouse Lost"
+    assert page.evaluate(HEADER_CUT) == []
+    # The site's links are one tap away in the header's menu, and Escape closes it.
+    assert not page.locator("header.top nav a[href='/']").is_visible()
+    page.click("[data-testid=menu-button]")
+    assert page.locator("header.top nav a[href='/']").is_visible()
+    assert page.get_attribute("[data-testid=menu-button]", "aria-expanded") == "true"
+    page.keyboard.press("Escape")
+    assert not page.locator("header.top nav a[href='/']").is_visible()
+    page.context.close()
+    assert not errors, errors
+
+
+def test_home_page_in_phone_landscape_has_every_game_one_tap_in_view(server, browser):
+    """Failed before: at 844x390 the tiles were three a row and 13 Dead End Drive's below the fold."""
+    errors: list[str] = []
+    page = context(browser, SIZES["landscape"], errors)
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-home-ready='1']")
+    outside = page.evaluate(
+        """(games) => games.map((g) => [g, document.querySelector(`[data-testid=play-computer-${g}]`)
+             .getBoundingClientRect()]).filter(([g, r]) => r.bottom > innerHeight || r.right > innerWidth)
+             .map(([g, r]) => `${g} at ${r.left | 0},${r.top | 0}`)""",
+        GAMES,
+    )
+    assert outside == []
+    assert page.evaluate(SIDEWAYS) <= 0
+    page.context.close()
+    assert not errors, errors
+
+
+def test_mouse_trap_rolls_for_the_player_when_asked_and_remembers_it(server, browser):
+    """The "Roll for me" switch: when the roll is the player's only move the page sends it (what the server
+    offers, nothing else); the choice is kept in this browser. Failed before: no such switch."""
+    errors: list[str] = []
+    page = context(browser, SIZES["desktop"], errors)
+    created = create(server, "mouse-trap")
+    page.goto(created["seats"][0]["link"])
+    page.wait_for_function(MY_TURN, timeout=30000)
+    assert page.locator("[data-die]").get_attribute("data-die") == ""
+    page.check("[data-testid=auto-roll]")
+    # No click on "Roll the die": the die shows a number once the page has rolled.
+    page.wait_for_function("() => document.querySelector('[data-die]').dataset.die !== ''", timeout=20000)
+    page.reload()
+    page.wait_for_selector("[data-testid=auto-roll]")
+    assert page.is_checked("[data-testid=auto-roll]")
+    page.uncheck("[data-testid=auto-roll]")
+    page.context.close()
+    assert not errors, errors
+
+
+def test_last_mouse_lost_says_tap_on_a_touch_screen(server, browser):
+    """A phone's player taps: "Click mice…" read as a desktop's words. Failed before: "Click" everywhere."""
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(create(server, "last-mouse-lost")["seats"][0]["link"])
+    page.wait_for_function(MY_TURN, timeout=30000)
+    assert page.evaluate("() => matchMedia('(pointer: coarse)').matches")
+    assert page.locator("[data-testid=selection]").inner_text().startswith("Tap mice of one row")
+    ctx.close()
+    assert not errors, errors
+
+
+def test_the_name_fields_save_stays_in_view_with_the_large_board(server, browser):
+    """Board size "large" narrows the side panel: the name's Save button was off the screen."""
+    errors: list[str] = []
+    body = {"game": "last-mouse-lost", "options": {}, "seats": [{"kind": "human"}, {"kind": "human"}]}
+    created = httpx.post(server.url + "/api/games", json=body, timeout=30).json()
+    ctx = browser.new_context(viewport={"width": 1366, "height": 800})
+    settings = json.dumps({"theme": "light", "language": "fr", "boardSize": "large"})
+    ctx.add_init_script(f"localStorage.setItem('trapworks.settings', {json.dumps(settings)})")
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(created["seats"][0]["link"])
+    page.wait_for_selector("[data-testid=name-save]")
+    save = page.locator("[data-testid=name-save]").bounding_box()
+    side = page.locator("#side").bounding_box()
+    assert save and side, (save, side)
+    assert save["x"] + save["width"] <= min(side["x"] + side["width"], 1366) + 0.5, (save, side)
+    ctx.close()
+    assert not errors, errors
+
+
+def test_a_one_round_end_card_says_the_score_once(server, browser):
+    """Last Mouse Lost's end card after a single round: the badge, the headline, the round's line;
+    not the rule and the score again ("won 1 of the rounds played (final score 1-0)"), which read
+    as machine output. The record, public link and embed come after the buttons. Failed before."""
+    errors: list[str] = []
+    page = context(browser, SIZES["portrait"], errors)
+    page.goto(finished_game(server)["seats"][0]["link"])
+    page.wait_for_selector("[data-testid=end-screen]", state="visible", timeout=30000)
+    reasons = page.locator("[data-testid=end-reason]").all_inner_texts()
+    assert len(reasons) == 1 and "rounds played" not in reasons[0], reasons
+    order = page.evaluate(
+        """() => [...document.querySelectorAll('.end-screen .actions > *')]
+             .sort((a, b) => (a.getBoundingClientRect().top - b.getBoundingClientRect().top)
+                             || (a.getBoundingClientRect().left - b.getBoundingClientRect().left))
+             .map((e) => e.dataset.testid)"""
+    )
+    assert order[-3:] == ["end-record", "end-public-link", "end-embed-link"], order
+    page.context.close()
+    assert not errors, errors

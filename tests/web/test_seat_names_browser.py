@@ -231,18 +231,39 @@ SENTENCES = [
         "it is not your turn: Player 4 (random) is to move",
         "it is not your turn: Player 4 (random) is to move",
     ),
-    ("player 4's mouse has been caught", "Player 4's mouse has been caught"),
-    ("player 3's mouse is on Safe and cannot be moved", "Chloé's mouse is on Safe and cannot be moved"),
+    # Mouse Trap's phase ("player 1 to roll"), action buttons and hints are typed messages now
+    # (mouse_trap.phase/action/do/hint.*: tests/core/test_typed_texts.py).
+]
+# Why a move is illegal: the game's typed message inside the refusal (issue 37), through
+# refusalText as the game page calls it (its say names the viewer "you").
+REFUSALS = [
     (
-        "illegal move 'move:4': player 4's mouse has been caught",
+        {
+            "msg": "illegal move {what}: {reason}",
+            "args": {"what": "'move:4'", "reason": {"msg": "mouse_trap.illegal.caught", "args": {"whom": 3}}},
+        },
         "illegal move 'move:4': Player 4's mouse has been caught",
     ),
     (
-        "illegal move 'move:1': player 1 is not an opponent here",
+        {
+            "msg": "illegal move {what}: {reason}",
+            "args": {
+                "what": "'move:3'",
+                "reason": {"msg": "mouse_trap.illegal.on_safe", "args": {"whom": 2}},
+            },
+        },
+        "illegal move 'move:3': Chloé's mouse is on Safe and cannot be moved",
+    ),
+    (
+        {
+            "msg": "illegal move {what}: {reason}",
+            "args": {
+                "what": "'move:1'",
+                "reason": {"msg": "mouse_trap.illegal.not_opponent", "args": {"who": 0}},
+            },
+        },
         "illegal move 'move:1': you are not an opponent here",
     ),
-    # Mouse Trap's phase ("player 1 to roll"), action buttons and hints are typed messages now
-    # (mouse_trap.phase/action/do/hint.*: tests/core/test_typed_texts.py).
 ]
 # French words that must not stay English in these sentences (a pattern missing from the catalog).
 ENGLISH_LEFT = re.compile(r"\b(the|and|rolls|lands|takes|has|is|of|to|from|player|you|your)\b", re.I)
@@ -254,6 +275,14 @@ async (texts) => {
   return texts.map((text) => txSeats(text, label));
 }
 """
+REFUSE = """
+async (replies) => {
+  const { t, refusalText, formatMessage } = await import('/static/js/i18n.js');
+  const unnamed = t('Player {n} ({agent})', { n: 4, agent: 'random' });
+  const label = (n) => (n === 0 ? t('You') : ['', 'Bob', 'Chloé', unnamed][n]);
+  return replies.map((r) => refusalText(r, label, undefined, (item) => formatMessage(item, 0, label, true)));
+}
+"""
 
 
 @pytest.mark.timeout(120)
@@ -263,7 +292,9 @@ def test_the_games_sentences_name_the_seats_in_english_and_french(server, browse
     ctx, page = open_page(browser, server.url + "/", (1366, 768), errors)
     page.wait_for_selector("body[data-ready='1']", timeout=20000)
     english = page.evaluate(SAY, texts)
+    refused = page.evaluate(REFUSE, [reply for reply, _ in REFUSALS])
     ctx.close()
+    assert refused == [want for _, want in REFUSALS]
     wrong = [
         f"{text!r} -> {got!r}, want {want!r}"
         for (text, want), got in zip(SENTENCES, english, strict=True)
@@ -273,9 +304,12 @@ def test_the_games_sentences_name_the_seats_in_english_and_french(server, browse
     ctx, page = open_page(browser, server.url + "/", (1366, 768), errors, locale="fr-FR")
     page.wait_for_selector("body[data-ready='1']", timeout=20000)
     french = page.evaluate(SAY, texts)
+    refused_fr = page.evaluate(REFUSE, [reply for reply, _ in REFUSALS])
     ctx.close()
+    assert refused_fr[2] == "coup illégal 'move:1' : vous n'êtes pas un adversaire ici", refused_fr
+    assert "Chloé" in refused_fr[1] and "l'Abri" in refused_fr[1], refused_fr
     # French through the catalog: the named seats by their names, never "joueur 1".."joueur 3".
-    for (text, want), got in zip(SENTENCES, french, strict=True):
+    for (text, want), got in zip(SENTENCES + REFUSALS, french + refused_fr, strict=True):
         assert not re.search(r"\b(player|joueur) [1-3]\b", got, re.I), f"{text!r} -> {got!r}"
         for name in ("Bob", "Chloé"):
             assert (name in want) == (name in got), f"{text!r} -> {got!r} (want {name} as in {want!r})"

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import TrapworksError
+from .words import Said
 
 SOURCE_LANGUAGE = "en"
 # The arguments that hold seats (a seat number or a list of them).
@@ -269,6 +270,14 @@ def format_message(
     """One event or log line in `lang` for `viewer` (None: a spectator)."""
     cat = game_catalog(game_cls) if game_cls is not None else None
     return Formatter([cat] if cat else [], lang, viewer, name).format(item["msg"], item.get("args"))
+
+
+def told(game_cls: type, msg: str, **args: Any) -> Said:
+    """A game's message as an English sentence that says which message it is (a reason why an
+    action is illegal): the terminal prints it, the server sends its id and arguments so the page
+    words it in the viewer's language (issue 37). Written inside a sentence: no capital."""
+    cat = game_catalog(game_cls)
+    return Said.worded(Formatter([cat] if cat else []).text(msg, args), msg, args)
 
 
 def catalog_json(catalogs: Sequence[Catalog], lang: str) -> dict[str, Any]:

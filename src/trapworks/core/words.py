@@ -30,9 +30,18 @@ class Said(str):
         said.values = dict(values)
         return said
 
+    @classmethod
+    def worded(cls, text: str, msg: str, values: dict[str, object]) -> Said:
+        """A message whose English is `text`, made by its catalog (a game's message id, not a
+        template: a seat is a number there, named by the catalog's rules)."""
+        said = super().__new__(cls, text)
+        said.msg = msg
+        said.values = dict(values)
+        return said
+
     def __reduce__(self) -> tuple[object, ...]:
-        return (_said, (self.msg, self.values))
+        return (_said, (self.msg, self.values, str(self)))
 
 
-def _said(template: str, values: dict[str, object]) -> Said:
-    return Said(template, **values)
+def _said(template: str, values: dict[str, object], text: str | None = None) -> Said:
+    return Said(template, **values) if text is None else Said.worded(text, template, values)

@@ -240,7 +240,11 @@ class ServiceError(Exception):
             template = template.msg  # type: ignore[attr-defined]
         self.msg = str(template)
         self.values: dict[str, Any] = {k: typed_value(v) for k, v in args.items()}
-        self.message = fill(template, self.values)
+        # A value that is a Said is its own English (a game's message, which no web template fills).
+        english = {
+            k: str(v) if isinstance(getattr(v, "msg", None), str) else self.values[k] for k, v in args.items()
+        }
+        self.message = fill(template, english)
         super().__init__(self.message)
 
     @property
@@ -249,13 +253,15 @@ class ServiceError(Exception):
         return {"msg": self.msg, "args": self.values}
 
     def __reduce__(self) -> tuple[Any, ...]:  # crosses from a worker process intact
-        return (_rebuild, (self.status, str(self.code), self.msg, self.values))
+        return (_rebuild, (self.status, str(self.code), self.msg, self.values, self.message))
 
 
-def _rebuild(status: int, code: str, msg: str, values: dict[str, Any]) -> ServiceError:
+def _rebuild(
+    status: int, code: str, msg: str, values: dict[str, Any], message: str | None = None
+) -> ServiceError:
     error = ServiceError(status, code, msg)
     error.values = values
-    error.message = fill(msg, values)
+    error.message = message if message is not None else fill(msg, values)
     error.args = (error.message,)
     return error
 

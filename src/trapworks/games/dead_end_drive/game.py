@@ -1610,6 +1610,8 @@ class DeadEndDriveState(State):
                 entry.update(kind="dest", square=m.name(sq))
             else:
                 entry["kind"] = entry["text"].split()[0]
+                # The button's words, typed (issue 37): the page says them in its language.
+                entry["label_msg"] = self.describe_message(a)
             out.append(entry)
         return out
 

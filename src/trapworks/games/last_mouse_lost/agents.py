@@ -10,6 +10,7 @@ the game: the exact solver (`perfect`, the hard level) beats it, and it beats ra
 from __future__ import annotations
 
 from trapworks.core import ReasonedAgent, TrapworksError
+from trapworks.core.agent import Reason
 
 from .solver import heaps_of, mover_wins, solve
 
@@ -17,14 +18,14 @@ from .solver import heaps_of, mover_wins, solve
 class HeuristicAgent(ReasonedAgent):
     name = "heuristic"
 
-    def choose(self, state) -> tuple[int, str]:
+    def choose(self, state) -> tuple[int, Reason]:
         if state.is_chance_node() or state.is_terminal():
             raise TrapworksError("the heuristic plays only a player's turn")
         legal = state.legal_actions()
         if sum(1 for h in heaps_of(state) if h.size >= 2) <= 1:
             sol = solve(state)  # the endgame rule decides it exactly
             if sol.action is not None:
-                return sol.action, sol.explanation
+                return sol.action, sol.extra["explanation_msg"]
         winning, safe = [], []
         for action in legal:
             after = state.clone()
@@ -38,7 +39,7 @@ class HeuristicAgent(ReasonedAgent):
                 winning.append(action)  # an endgame the opponent loses
             # else: an endgame the opponent wins; avoided
         if winning:
-            return self.rng.choice(winning), "This leaves an endgame the opponent cannot win."
+            return self.rng.choice(winning), {"msg": "last_mouse_lost.heuristic.wins_endgame", "args": {}}
         if safe:
-            return self.rng.choice(safe), "No winning endgame in reach: a move that gives none away."
-        return self.rng.choice(legal), "Every move gives the opponent a winning endgame."
+            return self.rng.choice(safe), {"msg": "last_mouse_lost.heuristic.keeps_safe", "args": {}}
+        return self.rng.choice(legal), {"msg": "last_mouse_lost.heuristic.all_lose", "args": {}}

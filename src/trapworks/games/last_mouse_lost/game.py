@@ -650,6 +650,16 @@ class LastMouseLostState(State):
             return f"Press mouse {mice} in row {row}" if count == 1 else f"Press mice {mice} in row {row}"
         return f"Press {count} {'mouse' if count == 1 else 'mice'} in row {row}"
 
+    def describe_message(self, action: int) -> dict[str, Any] | None:
+        game = self.game
+        if action in game.opener_action:
+            return {"msg": "last_mouse_lost.do.open", "args": {"who": game.opener_action.index(action)}}
+        row, count = ROW_NAMES[game.action_row[action]], game.action_count[action]
+        if game.advanced:
+            mice = mice_text(game.action_mask[action])
+            return {"msg": "last_mouse_lost.do.press_mice", "args": {"n": count, "mice": mice, "row": row}}
+        return {"msg": "last_mouse_lost.do.press", "args": {"n": count, "row": row}}
+
     def story(self, action: int) -> list[dict[str, Any]]:
         # A press causes no event unless it ends a round: the log says what was pressed, by the
         # seat that pressed (the one that moved before this action).

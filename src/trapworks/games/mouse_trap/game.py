@@ -27,6 +27,7 @@ from typing import Any
 
 from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, Option, OptionError, State
 from trapworks.core.game import FAST_APPLIED, FAST_DECLINED
+from trapworks.core.messages import told
 
 from .data import (
     CHEESE_WHEEL,
@@ -825,33 +826,37 @@ class MouseTrapState(State):
         return self._explain_illegal(action)
 
     def _explain_illegal(self, action: int) -> str:
+        # Each reason a message of the game's catalog (issue 37): English here and at the
+        # terminal, the page words it in the viewer's language.
+        def said(msg: str, **args: Any) -> str:
+            return told(type(self.game), f"mouse_trap.illegal.{msg}", **args)
+
         ph = self.phase
         if ph == P_ROLL:
-            return "it is time to roll the die ('roll')"
+            return said("roll_first")
         if ph == P_STEAL:
-            return "choose the rival to take cheese from: " + ", ".join(
-                f"steal:{s + 1}" for s in self.steal_from if self.cheese[s] > 0
+            return said(
+                "choose_rival",
+                choices=", ".join(f"steal:{s + 1}" for s in self.steal_from if self.cheese[s] > 0),
             )
         if action == CRANK:
             if not self.trap_complete():
-                return "you may only turn the crank when the Mouse Trap is completed"
-            return "no opposing mouse is on the Cheese Wheel"
+                return said("crank_incomplete")
+            return said("crank_nobody")
         if MOVE_BASE <= action < MOVE_BASE + MAX_PLAYERS:
             s = action - MOVE_BASE
             if s >= self.game.players or s == self.to_move:
-                return f"player {s + 1} is not an opponent here"
+                return said("not_opponent", who=s)
             if self.mice[s] is None:
-                return f"player {s + 1}'s mouse has been caught"
+                return said("caught", whom=s)
             if self.mice[s] == SAFE:
-                return f"player {s + 1}'s mouse is on Safe and cannot be moved"
+                return said("on_safe", whom=s)
             if self.mice[s] == CHEESE_WHEEL:
-                return f"player {s + 1}'s mouse is already on the Cheese Wheel"
+                return said("on_wheel", whom=s)
             if self.cheese[self.to_move] <= 0:
-                return "you have no cheese to pay with"
-            return "an opposing mouse is on the Cheese Wheel; this variant allows paying only when none is"
-        return "not a legal action here: " + ", ".join(
-            self.action_to_string(a) for a in self._legal_actions()
-        )
+                return said("no_cheese")
+            return said("pay_blocked")
+        return said("not_legal", legal=", ".join(self.action_to_string(a) for a in self._legal_actions()))
 
     # --- the log in players' words ------------------------------------------------------
     def describe_action(self, action: int) -> str:

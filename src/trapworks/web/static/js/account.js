@@ -64,7 +64,7 @@ async function showGames() {
     el("td", { text: g.opponents.join(", ") || "—" }, tr);
     el("td", { text: g.result ? (RESULTS[g.result] ? RESULTS[g.result]() : g.result) : "", "data-result": g.result || "" }, tr);
     const links = el("td", { class: "game-links" }, tr);
-    if (g.link) el("a", { href: g.link, text: g.state === "finished" ? t("Look") : t("Open"), "data-open": g.id }, links);
+    if (g.link) el("a", { href: g.link, text: g.state === "finished" ? t("Review") : t("Open"), "data-open": g.id }, links);
     if (g.replay) el("a", { href: g.replay, text: t("Replay") }, links);
   }
   scrollersReachable(box);

@@ -19,7 +19,7 @@ if (r && r.ok) {
   }, t("No trophy yet."));
   const opponents = el("section", { class: "card", "aria-labelledby": "opponents-title" }, main);
   el("h2", { id: "opponents-title", text: t("Results by opponent") }, opponents);
-  table(el("div", { "data-testid": "opponents" }, opponents), [t("Opponent"), t("Games"), t("Won"), t("Drawn"), t("Lost")], r.data.opponents, (o, tr) => {
+  table(el("div", { "data-testid": "opponents" }, opponents), [t("Opponent"), t("Games"), t("Wins"), t("Draws"), t("Losses")], r.data.opponents, (o, tr) => {
     tr.setAttribute("data-opponent", o.username);
     el("a", { href: `/u/${encodeURIComponent(o.username)}`, text: o.username }, el("td", {}, tr));
     for (const k of ["played", "won", "drawn", "lost"]) el("td", { text: String(o[k]), "data-k": k }, tr);

@@ -138,8 +138,7 @@ export function createControls({ box, gid, token, info, message, seatLabel }) {
     }
     if (u.terminal) {
       renderRematch(el("div", { class: "rematch-status" }, box), u);
-      const p = el("p", { class: "small" }, box);
-      el("a", { href: `/replay/${encodeURIComponent(gid)}`, text: t("Public link to this game"), "data-testid": "public-link" }, p);
+      // (the public link is the end screen's, once: issue 39 found it twice)
     }
     renderRematch(document.getElementById("end-links"), u, false); // the end screen has its own button
     box.hidden = !box.querySelector("button, a, p");

@@ -59,7 +59,7 @@ const ERROR_MS = 20000;
 // A refusal of the socket in the page's language, its seats by their names (a game's reason of
 // an illegal move, "player 2's mouse has been caught", with them too).
 function refused(msg) {
-  return refusalText(msg, seatLabel, (s) => txSeats(s, seatLabel));
+  return refusalText(msg, seatLabel, (s) => txSeats(s, seatLabel), rendererCtx ? (item) => rendererCtx.say(item, true) : null);
 }
 
 function message(text, kind = "info", { tag = "", keep = false } = {}) {
@@ -228,8 +228,12 @@ function drawEndScreen(u) {
     const words = { won: t("You won"), lost: t("You lost"), draw: t("No winner") }[kind];
     el("p", { class: `end-badge end-${kind}`, text: words, "data-testid": "end-badge" }, box);
   }
-  el("h2", { id: "end-title", text: summary.title || resultHeadline(u) }, box);
-  for (const line of summary.reason || []) el("p", { text: line, "data-testid": "end-reason" }, box);
+  // Under the badge a bare "You win!" says it twice (issue 39): the first reason is the headline then.
+  const reasons = [...(summary.reason || [])];
+  let title = summary.title || resultHeadline(u);
+  if (seated && !summary.title && title === t("You win!") && reasons.length > 1) title = String(reasons.shift());
+  el("h2", { id: "end-title", text: title }, box);
+  for (const line of reasons) el("p", { text: line, "data-testid": "end-reason" }, box);
   // A game with secrets to reveal (13 Dead End Drive) shows a compact card, as lichess does: the
   // result, how, the ways on; the scores and everyone's cards one tap away (issue 39, pagesB).
   const compact = !!(summary.secrets && summary.secrets.length);
@@ -660,7 +664,10 @@ async function openSeat(first = false) {
   document.title = `${info.title} · trapworks`;
   const seatWords = info.seat === null ? t("spectating")
     : hotSeat ? t("{who}'s turn on this screen", { who: seatLabel(info.seat) }) : t("you are Player {n}", { n: info.seat + 1 });
-  $("title").textContent = `${info.title} · ${seatWords}` + (info.practice ? ` · ${t("practice game")}` : "");
+  // The game's name, then the seat in a span a phone's header leaves out (the strips say it there).
+  const titleBox = clear($("title"));
+  el("span", { class: "title-game", text: info.title }, titleBox);
+  el("span", { class: "title-seat", text: ` · ${seatWords}` + (info.practice ? ` · ${t("practice game")}` : "") }, titleBox);
   if (info.seat === null) { $("typed").hidden = true; $("hint").hidden = true; $("undo").hidden = true; }
   $("help").textContent = tx(info.help);
   // Practice games may take back dice, cards and physics outcomes already seen; say so on the page.

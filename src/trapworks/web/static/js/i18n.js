@@ -235,14 +235,19 @@ export function tx(text, viewer) {
 // ({seat}) by `name(seat)` (default "Player N"), chance and other words ({msg}) and a refusal
 // carried inside this one ({msg, args}) worded in turn. A reply without them (a proxy in front
 // of the server): its English sentence.
-export function refusalText(reply, name, words = tx) {
+// A game's own message inside a refusal (why a move is illegal: {msg, args} of the game's
+// catalog) is worded by `say` (default: formatMessage for no viewer), the viewer's "you" forms
+// included when the page passes its ctx.say.
+export function refusalText(reply, name, words = tx, say = null) {
   if (!reply) return "";
   if (typeof reply.msg !== "string") return reply.error || reply.message || "";
   const named = name || ((s) => t("Player {n}", { n: s + 1 }));
   const args = {};
   for (const [k, v] of Object.entries(reply.args || {})) {
     if (v && typeof v === "object" && typeof v.seat === "number") args[k] = named(v.seat);
-    else if (v && typeof v === "object" && typeof v.msg === "string") args[k] = refusalText(v, named, words);
+    else if (v && typeof v === "object" && typeof v.msg === "string" && texts[v.msg]) {
+      args[k] = say ? say(v) : formatMessage(v, null, named, true);
+    } else if (v && typeof v === "object" && typeof v.msg === "string") args[k] = refusalText(v, named, words, say);
     else if (typeof v === "string") args[k] = words(v); // a game's reason, still sent in English (issue 37)
     else args[k] = v === null || v === undefined ? "" : String(v);
   }
@@ -336,9 +341,14 @@ function messageText(msg, args, viewer, name) {
     if (typeof v === "number" && !Number.isInteger(v)) return v.toLocaleString(lang);
     return String(v);
   };
-  // A part that starts a sentence ("...caught! {loot}") starts with a capital.
-  return text.replace(PLACE, (whole, k, offset) => (k in args
-    ? (/[.!?]\s+$/.test(text.slice(0, offset)) ? capitalize(value(k, args[k])) : value(k, args[k])) : whole));
+  // A part that starts a sentence ("...caught! {loot}") starts with a capital. A seat that owns
+  // something ("{whom}'s mouse") without the words in brackets of its label (owner()).
+  return text.replace(PLACE, (whole, k, offset) => {
+    if (!(k in args)) return whole;
+    let out = value(k, args[k]);
+    if (SEAT_ARGS.has(k) && text.startsWith("'s", offset + whole.length)) out = owner(out);
+    return /[.!?]\s+$/.test(text.slice(0, offset)) ? capitalize(out) : out;
+  });
 }
 
 // `part`: the message is a part of a sentence ("Turn 3: {phase}"): its first letter as written.

@@ -10,14 +10,20 @@ import { t, tn, translatePage, tx } from "/static/js/i18n.js";
 const $ = (id) => document.getElementById(id);
 let catalog = [];
 
-/** The game to show: the link's, else the game just played (the last one this browser remembers), as lichess does. */
-function chosenGame() {
+/**
+ * The game to show: the link's, else the game just played (the last one this browser remembers), as
+ * lichess does, else the first game that has rated games (a newcomer is not shown an empty board
+ * beside a full one).
+ */
+async function chosenGame() {
   const params = new URLSearchParams(location.search);
   const last = myGames()[0];
   for (const wanted of [params.get("game"), last && last.game]) {
     if (wanted && catalog.some((g) => g.id === wanted)) return wanted;
   }
-  return catalog.length ? catalog[0].id : "";
+  const boards = await Promise.all(catalog.map((g) => api("GET", `/api/leaderboard?game=${encodeURIComponent(g.id)}`)));
+  const rated = catalog.find((g, i) => boards[i].ok && boards[i].data.rows.length);
+  return (rated || catalog[0] || { id: "" }).id;
 }
 
 function drawTabs(current) {
@@ -81,7 +87,7 @@ async function init() {
   const r = await api("GET", "/api/catalog");
   if (!r.ok) { $("board").textContent = r.error; document.body.dataset.ready = "1"; return; }
   catalog = r.data.games.filter((g) => !g.error);
-  const game = chosenGame();
+  const game = await chosenGame();
   if (!new URLSearchParams(location.search).get("game")) history.replaceState(null, "", `/leaderboard?game=${encodeURIComponent(game)}`);
   await show(game);
 }

@@ -3,7 +3,7 @@
 import { api, clear, el, svg } from "/static/js/dom.js";
 import { ratingText, scrollersReachable } from "/static/js/account-api.js";
 import { changeLabel } from "/static/js/strips.js";
-import { t, tn, translatePage, tx } from "/static/js/i18n.js";
+import { lang, t, tn, translatePage, tx } from "/static/js/i18n.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
@@ -57,7 +57,12 @@ async function init() {
   const p = r.data;
   document.title = `${p.username} · trapworks`;
   $("name").textContent = p.username;
-  $("joined").textContent = t("Playing since {date}", { date: (p.joined || "").slice(0, 10) });
+  // The date as the viewer's language writes it ("29 novembre 2026"), not the stored 2026-11-29.
+  const joined = p.joined ? new Date(p.joined) : null;
+  const date = joined && !isNaN(joined.getTime())
+    ? joined.toLocaleDateString(lang, { year: "numeric", month: "long", day: "numeric" })
+    : "";
+  $("joined").textContent = t("Playing since {date}", { date });
   const box = clear($("ratings"));
   if (!p.ratings.length) el("p", { class: "muted", text: t("No rated games yet.") }, box);
   for (const rt of p.ratings) {
@@ -84,8 +89,9 @@ async function init() {
       el("div", { class: "small muted", text: tx(s.variant) }, cell);
       return cell;
     };
-    table($("stats"), [t("Game"), t("Played"), t("Won"), t("Lost"), t("Drawn"), ...(aborted ? [t("Aborted")] : [])],
-      p.stats.map((s) => [gameCell(s), String(s.played), String(s.won), String(s.lost), String(s.drawn), ...(aborted ? [String(s.aborted)] : [])]));
+    // Wins, draws, losses in that order on both of the page's tables, as lichess counts them.
+    table($("stats"), [t("Game"), t("Played"), t("Wins"), t("Draws"), t("Losses"), ...(aborted ? [t("Aborted")] : [])],
+      p.stats.map((s) => [gameCell(s), String(s.played), String(s.won), String(s.drawn), String(s.lost), ...(aborted ? [String(s.aborted)] : [])]));
   } else el("p", { class: "muted", text: t("No finished games yet.") }, clear($("stats")));
   if (p.recent.length) {
     table($("recent"), [t("Game"), t("Opponents"), t("Result"), t("Replay")], p.recent.map((g) => {

@@ -3,6 +3,7 @@
 // data-theme / data-board-size; renderers' animations read the speed through ctx.sleep).
 import { clear, el } from "/static/js/dom.js";
 import { LANGUAGES, t } from "/static/js/i18n.js";
+import "/static/js/menu.js"; // the phone header's menu button, on every page (issue 39)
 
 const KEY = "trapworks.settings";
 const SOUND_KEY = "trapworks.sound"; // js/alerts.js reads it too

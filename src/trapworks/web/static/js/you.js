@@ -29,10 +29,4 @@ export const YOU = {
   // --- shared parts of the games' sentences
   "{who}'s mouse": { who: "your mouse" },
   // Mouse Trap's phase, buttons and dice are typed now (their 'you' forms are in its catalog).
-  "{who} opens round 1": { who: "You open round 1" },
-  // --- Mouse Trap's action labels and refusals
-  "{who} is not an opponent here": { who: "you are not an opponent here" },
-  "{whom}'s mouse has been caught": { whom: "your mouse has been caught" },
-  "{whom}'s mouse is on Safe and cannot be moved": { whom: "your mouse is on Safe and cannot be moved" },
-  "{whom}'s mouse is already on the Cheese Wheel": { whom: "your mouse is already on the Cheese Wheel" },
 };

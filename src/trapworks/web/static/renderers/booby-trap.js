@@ -5,7 +5,6 @@
 // of one of the view's legal actions.
 
 const FILL = { S: "#f4c430", M: "#2a9d8f", L: "#e63946" };
-const NAME = { S: "small", M: "medium", L: "large" }; // the game's words (ctx.t puts them in the page's language)
 const FEEL_COLOUR = { loose: "#15803d", light: "#65a30d", firm: "#d97706", tight: "#b91c1c" };
 // The feel's bands (games/booby_trap/game.py FEELS: below 0.02 loose, 0.15 light, 0.5 firm, then
 // tight), each a quarter of the gauge: the needle goes along its band by the reading.
@@ -19,7 +18,8 @@ export default function createRenderer(root, ctx) {
   const { svg, el } = ctx;
   const t = ctx.t || ((m, v) => m.replace(/\{(\w+)\}/g, (x, k) => (v && k in v ? v[k] : x)));
   const tn = ctx.tn || ((one, many, n, v) => t(n === 1 ? one : many, { n, ...(v || {}) }));
-  const size = (z) => t(NAME[z]);
+  // A size's word in the page's language (literal calls: scripts/i18n.py extracts them).
+  const size = (z) => ({ S: t("small"), M: t("medium"), L: t("large") })[z] || z;
   // "2 large, 1 small": the count with its size's word (agreeing in number where the language does).
   const counted = (z, n) => (z === "S" ? tn("{n} small", "{n} small", n) : z === "M" ? tn("{n} medium", "{n} medium", n)
     : tn("{n} large", "{n} large", n));
@@ -360,8 +360,9 @@ export default function createRenderer(root, ctx) {
                 // How far the bar has crept since set-up is on its scale (and said on demand): a
                 // removal trips on its own travel, so the total tells a new player nothing (issue 39).
                 title: t("The bar has moved {marks} since set-up", { marks: marks(v.bar_marks) }),
-                text: tn("{n} piece on the tray; the game ends at {end}", "{n} pieces on the tray; the game ends at {end}",
-                         v.pieces_left, { end: v.end_at }) }, top);
+                // The end as the pieces still to take ("the game ends at 2" said 2 of nothing).
+                text: `${tn("{n} piece on the tray", "{n} pieces on the tray", v.pieces_left)} · ${
+                  tn("the game ends after {k} more piece", "the game ends after {k} more pieces", Math.max(0, v.pieces_left - v.end_at))}` }, top);
   }
 
   function drawStatus(v) {
@@ -498,7 +499,7 @@ export default function createRenderer(root, ctx) {
     },
     summary(u) {
       const v = u.view;
-      const reason = [tn("The game ended with {n} piece on the tray (it ends at {end}); the most points wins.", "The game ended with {n} pieces on the tray (it ends at {end}); the most points wins.", v.pieces_left, { end: v.end_at })];
+      const reason = [tn("The tray is down to {n} piece: the game is over, and the most points wins.", "The tray is down to {n} pieces: the game is over, and the most points wins.", v.pieces_left)];
       if (v.last_removal) reason.push(v.last_removal.tripped ? t("Last removal: piece {id}, the bar tripped.", { id: v.last_removal.piece })
         : t("Last removal: piece {id}, the bar held.", { id: v.last_removal.piece }));
       return {

@@ -40,13 +40,10 @@ export default function createRenderer(root, ctx) {
   let lastMoved = new Set(); // pawns walked by the last move
   const t = ctx.t || ((m, v) => m.replace(/\{(\w+)\}/g, (x, k) => (v && k in v ? v[k] : x)));
   const tn = ctx.tn || ((one, many, n, v) => t(n === 1 ? one : many, { n, ...(v || {}) }));
-  // The game's own words (rooms, the legend, the actions, the events): in the page's language.
-  const tx = ctx.tx || ((s) => s);
   // The game's own words by their catalog ids (issue 37): a trap card ("bookcase", "wild"), how a
   // game was won ("escape"); the view sends the ids.
   const cardWords = (card) => ctx.say({ msg: `dead_end_drive.card.${card}`, args: {} });
   const reasonWords = (why) => ctx.say({ msg: `dead_end_drive.reason.${why}`, args: {} }, true);
-  const txs = (s) => (ctx.txSeats ? ctx.txSeats(s, ctx.seatLabel) : s);
   const { el, svg } = ctx;
   root.classList.add("ded");
   const style = el("style", {}, root);
@@ -120,6 +117,7 @@ export default function createRenderer(root, ctx) {
     .ded-board .dest-count { font-size: 11px; font-weight: 700; fill: #14532d; }
     .ded-controls .chip { min-width: 2.6em; min-height: 2.6em; font-weight: 700; color: #fff; border: 2px solid #111;
                           border-radius: 50%; padding: 0; text-shadow: 0 0 2px #000; }
+    .ded-controls .chip.mine { box-shadow: 0 0 0 3px var(--color-surface, #fff), 0 0 0 6px var(--color-accent, #a84b07); }
     .ded-zoom { flex: none; font-size: .85em; padding: .2em .6em; min-height: 2.2em; }
     .ded-legend { font-size: .85em; margin-top: .2em; }
     .ded-legend summary { cursor: pointer; }
@@ -606,12 +604,17 @@ export default function createRenderer(root, ctx) {
       turnLine.textContent = view.truncated ? t("Stopped by the turn limit: no winner.")
         : t("{who} won with {pawn} ({why}).", { who: ctx.seatLabel(view.winner), pawn: view.winning_pawn, why: reasonWords(view.win_reason) });
     } else if (view.to_move === null) {
-      turnLine.textContent = `${ctx.seatLabel(view.turn_of)}: ${tx(view.phase)}…`;
+      // A chance phase (nobody to move): what chance is doing, in the page's language.
+      const chance = { first: t("drawing who goes first"), reveal: t("revealing the next portrait"),
+                       roll: t("rolling the dice") }[view.phase] || view.phase;
+      turnLine.textContent = `${ctx.seatLabel(view.turn_of)}: ${chance}…`;
     } else {
       const phaseText = { portrait: t("rolled doubles: change the portrait?"), select: t("pick a pawn to move"),
                           dest: t("pick where it ends"), trap: t("on a trap: play a card or draw"),
                           drawn: t("drew a card: spring or keep") }[view.phase] || view.phase;
-      turnLine.textContent = myTurn() ? `${ctx.seatLabel(view.to_move)} — ${phaseText}`
+      const pawn = picked && view.phase === "select" && view.pawns.find((q) => q.letter === picked);
+      if (pawn && myTurn()) turnLine.textContent = t("{name}: how many squares?", { name: pawn.name });
+      else turnLine.textContent = myTurn() ? `${ctx.seatLabel(view.to_move)} — ${phaseText}`
         : t("{who} is to move: {what}", { who: ctx.seatLabel(view.to_move), what: phaseText });
     }
   }
@@ -682,16 +685,20 @@ export default function createRenderer(root, ctx) {
         const movable = [...new Set(entries.filter((e) => e.kind === "select").map((e) => e.pawn))];
         for (const letter of movable) {
           const p = view.pawns.find((q) => q.letter === letter);
-          const b = el("button", { class: "chip", type: "button", text: letter, "data-pawn-chip": letter,
-                                   title: p ? p.name : letter, "aria-label": t("Pick {name} ({letter})", { name: p ? p.name : letter, letter }),
+          // Your own secret characters are ringed (only this seat's view has them).
+          const yours = (view.my_characters || []).includes(letter);
+          const b = el("button", { class: yours ? "chip mine" : "chip", type: "button", text: letter, "data-pawn-chip": letter,
+                                   title: p ? (yours ? t("{name}: one of your characters", { name: p.name }) : p.name) : letter, "aria-label": t("Pick {name} ({letter})", { name: p ? p.name : letter, letter }),
                                    style: `background:${pawnColour(letter)}` }, controls);
           b.addEventListener("click", () => { picked = letter; render(); });
         }
       } else {
         for (const a of entries.filter((e) => e.kind === "select" && e.pawn === picked)) {
           if (choosing && !(a.to || []).includes(choosing)) continue;
-          const b = el("button", { class: "primary", text: choosing ? t("Move {pawn} {n} to {sq}", { pawn: picked, n: a.count, sq: choosing })
-            : t("Move {pawn} {n}", { pawn: picked, n: a.count }), "data-count": a.count, "data-action": a.text }, controls);
+          // The pawn is named by the turn line above ("Smothers: how far?"): the button says the count.
+          const b = el("button", { class: "primary", text: choosing ? tn("{n} square, to {sq}", "{n} squares, to {sq}", a.count, { sq: choosing })
+            : tn("{n} square", "{n} squares", a.count), "aria-label": t("Move {pawn} {n}", { pawn: picked, n: a.count }),
+                                   "data-count": a.count, "data-action": a.text }, controls);
           const sq = choosing;
           b.addEventListener("click", () => { if (sq) pendingDest = { square: sq, select: a.text }; send(a.text); });
         }
@@ -703,23 +710,13 @@ export default function createRenderer(root, ctx) {
       el("span", { class: "muted", text: t("Click a green square for {pawn} ({n}).", { pawn: view.selected.pawn, n: view.selected.count }) }, controls);
       return;
     }
+    // A button says what it does as a player would ("Keep the card you drew", not "keep"): the
+    // game's own words for the action (label_msg, from its catalog).
     for (const a of entries) {
-      const b = el("button", { class: a.kind === "spring" || a.kind === "play" ? "primary" : "", text: actionWords(a.text),
+      const b = el("button", { class: a.kind === "spring" || a.kind === "play" ? "primary" : "", text: a.label_msg ? ctx.say(a.label_msg) : a.text,
                                "data-action": a.text }, controls);
       b.addEventListener("click", () => send(a.text));
     }
-  }
-
-  // A button says what it does as a player would ("Keep the card you drew", not "keep", issue 39):
-  // the game's own catalog message for the action's text.
-  const ACTION_MSG = { "change portrait": "change_portrait", "keep portrait": "keep_portrait", "play wild": "play_wild",
-                       draw: "draw", spring: "spring_drawn", keep: "keep_card" };
-  function actionWords(text) {
-    if (ACTION_MSG[text]) return ctx.say({ msg: `dead_end_drive.do.${ACTION_MSG[text]}`, args: {} });
-    if (text.startsWith("play ")) {
-      return ctx.say({ msg: "dead_end_drive.do.play_card", args: { card: { msg: `dead_end_drive.card.${text.slice(5)}`, args: {} } } });
-    }
-    return txs(text);
   }
 
   function render() {

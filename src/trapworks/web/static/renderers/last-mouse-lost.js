@@ -8,6 +8,9 @@ const CELL = 74;
 const ROW_H = 78;
 const LEFT = 50;
 
+// A screen whose main pointer is a finger.
+const TOUCH = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
+
 function mouseNumbers(mice) {
   return [...mice].sort((a, b) => a - b).map((i) => i + 1);
 }
@@ -23,7 +26,10 @@ export default function createRenderer(root, ctx) {
     .lml-score { font-size: 1.25em; font-weight: 700; }
     .lml-stage { position: relative; }
     .lml-board { display: block; margin: 0 auto; touch-action: none; user-select: none; }
-    .lml-board .mouse:focus-visible .sel { stroke: #1d4ed8; }
+    /* The keyboard's place is the mouse's own ring, drawn once a key is used (the page puts the focus
+       on the board when it opens, and a ring on a1 before any key looked like a stray glyph). */
+    .lml-board .mouse:focus-visible { stroke: none; outline: none; }
+    body[data-keys="1"] .lml-board .mouse:focus-visible .sel { stroke: #1d4ed8; }
     .lml-board .mouse[data-raised="1"].live { cursor: pointer; }
     .lml-board .mouse .sel { fill: none; stroke: transparent; stroke-width: 5; }
     .lml-board .mouse.selected .sel { stroke: #f59e0b; }
@@ -38,13 +44,20 @@ export default function createRenderer(root, ctx) {
       .lml-board .mouse.just .body { animation: none; opacity: 0; }
     }
     .lml-board text { pointer-events: none; font-family: system-ui, sans-serif; }
-    .lml-controls { display: flex; flex-wrap: wrap; gap: .6em; align-items: center; justify-content: center; margin-top: .6em; min-height: 2.4em; }
+    .lml-controls { display: flex; flex-wrap: wrap; gap: .4em .6em; align-items: center; justify-content: center; margin-top: .1em; min-height: 2.4em; }
     .lml-controls[hidden] { display: none; }
     /* The selection's words on a line of their own with room for two lines: a longer selection
        never wraps the bar into a new height (issue 27: the board holds still). */
     .lml-controls [data-testid=selection] { flex: 1 0 100%; min-height: 2.6em; display: flex; align-items: center;
-                                            justify-content: center; text-align: center; }
-    .lml-turn { text-align: center; font-weight: 600; margin: .2em 0 .4em; }
+                                            justify-content: center; text-align: center; line-height: 1.3; }
+    .lml-turn { text-align: center; font-weight: 600; margin: 0; }
+    /* A wide bar holds the longest selection's words on one line: no blank line under "Your turn". */
+    @media (min-width: 901px) { .lml-controls [data-testid=selection] { min-height: 1.4em; } }
+    /* A phone upright: the score and the round as one line over the board, inside the screen's edge. */
+    @media (max-width: 600px) and (orientation: portrait) {
+      .lml-info { padding: .2em .5em 0; gap: .1em .8em; margin-bottom: .2em; font-size: .9em; }
+      .lml-score { font-size: 1.1em; }
+    }
     .lml-overlay { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center;
                    background: rgba(251, 248, 241, .88); border-radius: .5em; text-align: center; }
     .lml-overlay[hidden] { display: none; }
@@ -99,7 +112,9 @@ export default function createRenderer(root, ctx) {
     const n = selection.mice.size;
     const match = matchAction();
     if (!myTurn()) selText.textContent = "";
-    else if (!n) selText.textContent = t("Click mice of one row (or drag across them), then Press.");
+    // A touch screen's player taps (issue 39: "Click" read as a desktop page's words on a phone).
+    else if (!n) selText.textContent = TOUCH ? t("Tap mice of one row (or slide across them), then Press.")
+      : t("Click mice of one row (or drag across them), then Press.");
     else selText.textContent = tn("Row {row}: {n} mouse selected", "Row {row}: {n} mice selected", n, { row: ROW_NAMES[selection.row] }) +
       (!match ? ` ${t("(not one of the allowed presses)")}`
         : view.rules === "basic"
@@ -189,6 +204,8 @@ export default function createRenderer(root, ctx) {
     if (e.key === "Enter" && selection.mice.size) press();
     if (e.key === "Escape") clearSelection();
   });
+
+  document.addEventListener("keydown", () => { document.body.dataset.keys = "1"; }, { capture: true, once: true });
 
   function drawMouse(parent, x, y, raised, r, i, just) {
     const g = svg("g", { class: "mouse" + (just ? " just" : ""), "data-row": r, "data-mouse": i,
@@ -327,7 +344,8 @@ export default function createRenderer(root, ctx) {
       const reason = [];
       for (const e of u.events || []) if (e.type === "round_over") reason.push(ctx.say(e));
       const score = { who: who(v.winner), n: Math.max(...s), m: Math.min(...s) };
-      reason.push(v.winner === ctx.seat && ctx.mode === "live" && !ctx.shared
+      // A one-round game's round line says it all (issue 39: the score twice read as machine output).
+      if (!reason.length || v.first_to > 1) reason.push(v.winner === ctx.seat && ctx.mode === "live" && !ctx.shared
         ? t("Whoever presses the last mouse loses the round; you won {n} of the rounds played (final score {n}–{m}).", score)
         : t("Whoever presses the last mouse loses the round; {who} won {n} of the rounds played (final score {n}–{m}).", score));
       const title = ctx.seat !== null && ctx.mode === "live" && !ctx.shared

@@ -17,6 +17,8 @@ function still() {
 // word is drawn a little smaller, down to 11.7 units (10 px on screen at the desktop's and the
 // zoomed phone's scale, the board's legibility floor), then narrowed to the room (SVG textLength).
 const LABEL_SIZE = 12.5, LABEL_ROOM = A.TILE - 6, LABEL_MIN = 11.7;
+// The zoomed board's width: the smallest words (LABEL_MIN) at 11 px and more.
+const ZOOM_W = Math.ceil((11 / LABEL_MIN) * A.W) + 4;
 let measurer = null;
 // How wide `text` is drawn in the board's font (a canvas measures it without a layout).
 function textWidth(text, weight, size) {
@@ -35,19 +37,19 @@ export default function createRenderer(root, ctx) {
   const top = el("div", { class: "mt-top" }, root);
   // On a phone the whole board fitted to the screen's width draws its spaces under 24 px and its
   // words at 5 px: the page starts zoomed in there (issue 27 review), the board drawn as high as
-  // its box, 860 px wide at least (words of 10 px and more, spaces of 48 px and more), scrolled to the player's mouse (or the
+  // its box, ZOOM_W wide at least (words of 11 px and more, spaces of 48 px and more), scrolled to the player's mouse (or the
   // mouse whose turn it is), and it follows the mice that move out of view. "Whole board" fits
   // the whole board to the box (and is kept: no zooming in again by itself), "Zoom in" goes back.
   // A wide screen fits the whole board at a readable size and has neither.
   const zoomRow = el("div", { class: "mt-zoom-row", hidden: true }, root);
   const zoomButton = el("button", { type: "button", class: "mt-zoom", "data-testid": "zoom", "aria-pressed": "false",
                                     text: t("Zoom in") }, zoomRow);
-  const pan = el("div", { class: "board-pan fits", style: "--pan-w: 860px", role: "region", "aria-label": t("Track and contraption") }, root);
+  const pan = el("div", { class: "board-pan fits", style: `--pan-w: ${ZOOM_W}px`, role: "region", "aria-label": t("Track and contraption") }, root);
   let zoomChosen = false; // the player pressed the button: their choice stands
   function setZoom(on) {
-    // Zoomed in, the board fills the box's height (860 px wide at least; a scroll bar's room left).
+    // Zoomed in, the board fills the box's height (ZOOM_W wide at least; a scroll bar's room left).
     if (on && !pan.classList.contains("zoomed") && pan.clientHeight > 0) {
-      pan.style.setProperty("--pan-w", `${Math.max(860, Math.floor(((pan.clientHeight - 16) * A.W) / A.H))}px`);
+      pan.style.setProperty("--pan-w", `${Math.max(ZOOM_W, Math.floor(((pan.clientHeight - 16) * A.W) / A.H))}px`);
     }
     pan.classList.toggle("zoomed", on);
     // zoomed, the board pans: focusable, so that a keyboard can scroll it too (axe)
@@ -64,7 +66,10 @@ export default function createRenderer(root, ctx) {
   function fitZoom(v) {
     if (pan.classList.contains("zoomed")) { zoomRow.hidden = false; return; }
     const scale = Math.min(pan.clientWidth / A.W, pan.clientHeight / A.H);
-    const small = scale > 0 && A.TILE * scale < 24;
+    // A phone (either way up) zooms in where the words would fall under 11 px (issue 39: 7 px at
+    // 844x390); a tablet or desktop keeps the whole board unless its spaces fall under 24 px.
+    const phone = window.innerWidth <= 600 || window.innerHeight <= 520;
+    const small = scale > 0 && (A.TILE * scale < 24 || (phone && LABEL_MIN * scale < 11));
     zoomRow.hidden = !small;
     // (on a page's board only: a moment of the log shown in a dialog stays whole)
     if (small && !zoomChosen && pan.closest("#board")) {
@@ -102,12 +107,29 @@ export default function createRenderer(root, ctx) {
                               "data-animations": "0", role: "group",
                               "aria-label": t("The board: the track, the Loop, the Cheese Wheel and the contraption") }, pan);
   ctx.enableArrowKeys(board);
-  const turnBar = el("div", { class: "mt-top" }, ctx.bar);
-  const controls = el("div", { class: "mt-controls", "data-controls": "mouse-trap" }, ctx.bar);
-  const newsCard = el("div", { class: "card" }, ctx.side);
-  el("h2", { text: t("What happened") }, newsCard);
-  const news = el("ol", { class: "mt-news", "data-news": "mouse-trap", tabindex: "0",
-                          "aria-label": t("What happened") }, newsCard);
+  // The action bar (issue 39: each fact in one place): whose turn and the die, what the last turn
+  // did (the side's move list keeps the whole story), the buttons, and the auto-roll switch.
+  const turnBar = el("div", { class: "mt-top mt-turn" }, ctx.bar);
+  const news = el("p", { class: "mt-news", "data-news": "mouse-trap" }, ctx.bar);
+  const controlRow = el("div", { class: "mt-control-row" }, ctx.bar);
+  const controls = el("div", { class: "mt-controls", "data-controls": "mouse-trap" }, controlRow);
+  // Auto-roll (issue 39: 100 turns of rolling felt endless): when the player's only move is one
+  // the server lists alone (the roll, an "end turn" with nothing else), the page sends it for
+  // them after a beat. It sends only what the server offers; it decides nothing.
+  const AUTO_KEY = "trapworks.mouse-trap.auto-roll";
+  let autoRoll = false;
+  try { autoRoll = localStorage.getItem(AUTO_KEY) === "1"; } catch (e) { autoRoll = false; }
+  const autoLabel = el("label", { class: "mt-auto", title: t("When rolling the die is your only move, the page rolls for you") }, controlRow);
+  const autoBox = /** @type {HTMLInputElement} */ (el("input", { type: "checkbox", "data-testid": "auto-roll" }, autoLabel));
+  autoBox.checked = autoRoll;
+  autoLabel.append(` ${t("Roll for me")}`);
+  autoLabel.hidden = ctx.mode !== "live" || ctx.seat === null || ctx.seat === undefined;
+  let autoTimer = 0;
+  autoBox.addEventListener("change", () => {
+    autoRoll = autoBox.checked;
+    try { localStorage.setItem(AUTO_KEY, autoRoll ? "1" : "0"); } catch (e) { /* private mode: this page only */ }
+    if (autoRoll && lastView) drawControls(lastView);
+  });
 
   const style = el("style", {}, root);
   style.textContent = `
@@ -122,9 +144,11 @@ export default function createRenderer(root, ctx) {
     .mt-die { font-size: 1.6em; min-width: 1.4em; text-align: center; border: 2px solid #333;
               border-radius: .25em; background: #fff; }
     .mt-controls button { margin: .2em; font-size: 1em; padding: .3em .8em; }
-    .mt-news { font-size: .9em; color: #333; max-height: 9em; overflow: auto; margin: .3em 0;
-               border: 1px solid #ddd; border-radius: .3em; padding: .3em .3em .3em 2.2em; background: #fff; }
+    .mt-news { margin: 0 0 .3em; color: inherit; line-height: 1.3; }
     .mt-news:empty { display: none; }
+    .mt-turn { margin-bottom: .2em; font-weight: 600; }
+    .mt-control-row { display: flex; flex-wrap: wrap; align-items: center; gap: .2em 1.2em; }
+    .mt-auto { display: inline-flex; align-items: center; gap: .3em; margin: 0; font-size: .9em; white-space: nowrap; }
     .mt-board text { pointer-events: none; font-family: system-ui, sans-serif; }
     .mt-board [data-mouse].pickable { cursor: pointer; stroke: #111; stroke-width: 3; }
     .mt-board [data-mouse].pickable:focus-visible { stroke: #1d4ed8; stroke-width: 5; }
@@ -433,10 +457,19 @@ export default function createRenderer(root, ctx) {
 
   function drawControls(v) {
     controls.replaceChildren();
+    clearTimeout(autoTimer);
+    if (v.terminal) autoLabel.hidden = true;
     if (ctx.mode !== "live" || v.terminal || v.to_move === null || v.to_move !== ctx.seat) return;
     for (const a of v.legal_actions) {
       const b = el("button", { "data-action": a.text, text: ctx.say(a.label_msg) }, controls);
       b.addEventListener("click", () => send(a.text));
+    }
+    if (autoRoll && v.legal_actions.length === 1) {
+      const only = v.legal_actions[0].text;
+      const ply = v.turn;
+      autoTimer = window.setTimeout(() => {
+        if (autoRoll && lastView && lastView.turn === ply && controls.querySelector("button:not(:disabled)")) send(only);
+      }, ctx.fast ? 0 : 450);
     }
   }
 
@@ -452,19 +485,19 @@ export default function createRenderer(root, ctx) {
   // Every event is a typed message ({msg, args}, the game's catalog) said in the page's language;
   // data-event keeps the event's kind ("crank", "trap_stage", "trap_failed") for tests and CSS.
   function drawNews(events) {
-    for (const e of events) {
-      if (!e.msg) continue;
-      el("li", { "data-event": e.type, text: ctx.say(e) }, news);
-    }
-    while (news.children.length > 40) news.removeChild(news.firstChild);
-    // Scrolled at the next frame: reading scrollHeight now would lay out the whole board once
-    // per update (the slowest part of an update, and several updates come in one frame).
-    requestAnimationFrame(() => { news.scrollTop = news.scrollHeight; });
+    const lines = events.filter((e) => e.msg);
+    if (!lines.length) return;
+    news.replaceChildren();
+    lines.forEach((e, k) => {
+      if (k) news.append(" ");
+      el("span", { "data-event": e.type, text: ctx.say(e) }, news);
+    });
   }
 
   // --- animations ---------------------------------------------------------------------------------
   // tween(ms, f) calls f(t) for t from 0 to 1 in frames of about 40 ms; under reduced motion only
   // f(1). Each animation that plays counts on the board (data-animations), for tests.
+  let pace = 1;
   async function tween(ms, f) {
     if (still()) { f(1); return false; }
     board.setAttribute("data-animations", String(Number(board.getAttribute("data-animations")) + 1));
@@ -475,6 +508,7 @@ export default function createRenderer(root, ctx) {
       f(1);
       return true;
     }
+    ms *= pace; // another seat's turn (the computer's) plays faster: the player waits on it
     const frames = Math.max(2, Math.round(ms / 40));
     for (let k = 1; k <= frames; k++) {
       f(k / frames);
@@ -611,6 +645,8 @@ export default function createRenderer(root, ctx) {
           }
         }
         drawCaught(v, u.events);
+        const others = (u.events || []).some((e) => typeof e.player === "number" && e.player !== ctx.seat);
+        pace = others && ctx.mode === "live" ? 0.5 : 1;
         await animate(u, v);
       }
       drawMice(v);

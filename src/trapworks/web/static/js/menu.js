@@ -1,0 +1,34 @@
+// The site header on a phone (issue 39): a compact app header as lichess's mobile site, the logo
+// and a menu button; the header's links open under it as a list, one tap away. On wide screens
+// the button is hidden (CSS) and the links stay in the header as they are.
+import { el } from "/static/js/dom.js";
+import { t } from "/static/js/i18n.js";
+
+function setUp() {
+  const header = document.querySelector("header.top");
+  const nav = header && header.querySelector("nav");
+  if (!header || !nav || header.querySelector(".menu-button")) return;
+  if (!nav.id) nav.id = "site-nav";
+  const button = /** @type {HTMLButtonElement} */ (el("button", {
+    type: "button", class: "menu-button head-button", "aria-controls": nav.id, "aria-expanded": "false",
+    "aria-label": t("Menu"), title: t("Menu"), "data-testid": "menu-button",
+  }));
+  el("span", { "aria-hidden": "true", text: "☰" }, button);
+  header.appendChild(button);
+  /** @param {boolean} open */
+  const show = (open) => {
+    header.classList.toggle("menu-open", open);
+    button.setAttribute("aria-expanded", open ? "true" : "false");
+  };
+  button.addEventListener("click", (e) => { e.stopPropagation(); show(!header.classList.contains("menu-open")); });
+  document.addEventListener("click", (e) => {
+    if (header.classList.contains("menu-open") && !nav.contains(/** @type {Node} */ (e.target))) show(false);
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && header.classList.contains("menu-open")) { show(false); button.focus(); }
+  });
+  nav.addEventListener("click", (e) => { if (/** @type {Element} */ (e.target).closest("a")) show(false); });
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUp);
+else setUp();
