@@ -341,3 +341,27 @@ def test_a_gone_players_seat_is_offered_and_handed_to_the_computer(server, brows
     assert record["handed_to_ai"][0]["seat"] == 1 and record["handed_to_ai"][0]["by"] == 0
     assert not errors
     me.context.close()
+
+
+def test_a_player_who_left_is_claimed_against_and_the_claimer_wins(server, browser):
+    """Issue 39 (Must show): as lichess lets one claim a game whose opponent left, the seat still at
+    the game ends it once the other has been gone for the game's wait, and wins it."""
+    body = {
+        "game": "last-mouse-lost",
+        "options": SMALL,
+        "seats": [{"kind": "human"}, {"kind": "human"}],
+        "hand_over_after": 2,
+    }
+    r = httpx.post(server.url + "/api/games", json=body, timeout=30)
+    assert r.status_code == 201, r.text
+    created = r.json()
+    errors: list[str] = []
+    me = open_seat(browser, created["seats"][0]["link"], errors=errors)
+    # Player 2 never opens the game: after 2 s the claim is offered beside the hand-over.
+    me.locator("[data-testid=claim-1]").click(timeout=15000)
+    me.locator("[data-testid=end-badge]", has_text="You won").wait_for(timeout=15000)
+    s = state(server, created["id"], created["seats"][0]["token"])["state"]
+    assert s["terminal"] and s["winners"] == [0]
+    assert s["ending"]["forfeits"][0] == {**s["ending"]["forfeits"][0], "seat": 1, "reason": "left"}
+    assert not errors
+    me.context.close()
