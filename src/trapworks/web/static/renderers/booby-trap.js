@@ -362,7 +362,7 @@ export default function createRenderer(root, ctx) {
                 title: t("The bar has moved {marks} since set-up", { marks: marks(v.bar_marks) }),
                 // The end as the pieces still to take ("the game ends at 2" said 2 of nothing).
                 text: `${tn("{n} piece on the tray", "{n} pieces on the tray", v.pieces_left)} · ${
-                  tn("the game ends after {k} more piece", "the game ends after {k} more pieces", Math.max(0, v.pieces_left - v.end_at))}` }, top);
+                  tn("{k} to take", "{k} to take", Math.max(0, v.pieces_left - v.end_at))}` }, top);
   }
 
   function drawStatus(v) {
