@@ -3,6 +3,7 @@ settle animation from the server's physics frames. Also: the feel is shown to th
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -108,6 +109,10 @@ def test_touch_then_remove_with_the_settle_animation(server, browser):
     words = result.inner_text()
     assert f"piece {result.get_attribute('data-piece')} " in words, words
     assert ("tripped" if result.get_attribute("data-result") == "tripped" else "the bar held") in words, words
+    # Every word the page shows is filled in: a placeholder left as "{k}" was shown to players once.
+    tray = page.locator("[data-tray-count]").inner_text()
+    assert re.fullmatch(r"\d+ pieces? on the tray · \d+ to take", tray), tray
+    assert not re.search(r"\{\w+\}", page.inner_text("body")), "a placeholder left unfilled"
     page.wait_for_function(f"!document.querySelector(\"circle[data-piece='{piece}']\")", timeout=15000)
     page.screenshot(path=str(shots() / "booby-trap-after-settle.png"))
     # The spectator's page animated the same settle.

@@ -362,7 +362,7 @@ export default function createRenderer(root, ctx) {
                 title: t("The bar has moved {marks} since set-up", { marks: marks(v.bar_marks) }),
                 // The end as the pieces still to take ("the game ends at 2" said 2 of nothing).
                 text: `${tn("{n} piece on the tray", "{n} pieces on the tray", v.pieces_left)} · ${
-                  tn("{k} to take", "{k} to take", Math.max(0, v.pieces_left - v.end_at))}` }, top);
+                  tn("{n} to take", "{n} to take", Math.max(0, v.pieces_left - v.end_at))}` }, top);
   }
 
   function drawStatus(v) {
@@ -499,7 +499,7 @@ export default function createRenderer(root, ctx) {
     },
     summary(u) {
       const v = u.view;
-      const reason = [tn("The tray is down to {n} piece: the game is over, and the most points wins.", "The tray is down to {n} pieces: the game is over, and the most points wins.", v.pieces_left)];
+      const reason = [tn("Only {n} piece is left on the tray: the player with the most points wins.", "Only {n} pieces are left on the tray: the player with the most points wins.", v.pieces_left)];
       if (v.last_removal) reason.push(v.last_removal.tripped ? t("Last removal: piece {id}, the bar tripped.", { id: v.last_removal.piece })
         : t("Last removal: piece {id}, the bar held.", { id: v.last_removal.piece }));
       return {
