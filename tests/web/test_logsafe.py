@@ -54,13 +54,13 @@ def test_a_failed_write_logs_no_token_invite_or_key(small_disk, caplog):
     # No disk reserve: the creations are tried (and fail at the statement) rather than refused first.
     with TestClient(create_app(url, bounds=Bounds(disk_reserve=0))) as c:
         store = c.app.state.store
-        real_create = store.create_game
+        real_create = store.insert_game  # the game's row (written off the event loop since issue 40)
 
         def spy(stored):  # the game whose creation fails: its tokens never reach the client
             made.append(stored)
             return real_create(stored)
 
-        store.create_game = spy
+        store.insert_game = spy
         g = create_game(c, seats=[{"kind": "human"}, {"kind": "human", "invite": True}])
         token = g["seats"][0]["token"]
         first = {"token": token, "action": "a1", "ply": 0}
