@@ -107,7 +107,9 @@ def test_every_sentence_of_the_viewer_takes_the_second_person(server, browser, l
     rows = page.evaluate(EVERY_FORM)
     typed = page.evaluate(EVERY_TYPED_FORM)
     ctx.close()
-    assert len(rows) >= 20 and len(typed) >= 50
+    # The page's own "you" sentences shrink as the games' texts move to typed catalogs (issue 37):
+    # 15 are left, the typed forms 50 and more.
+    assert len(rows) >= 10 and len(typed) >= 50
     mismatch = FRENCH_MISMATCH if locale == "fr-FR" else ENGLISH_MISMATCH
     wrong = [f"typed: {r['msg']} [{r['ctx']}] -> {r['got']!r}" for r in typed if mismatch.search(r["got"])]
     for r in rows:

@@ -695,10 +695,10 @@ export default function createRenderer(root, ctx) {
       } else {
         for (const a of entries.filter((e) => e.kind === "select" && e.pawn === picked)) {
           if (choosing && !(a.to || []).includes(choosing)) continue;
-          // The pawn is named by the turn line above ("Smothers: how far?"): the button says the count.
+          // The pawn is named by the turn line above ("Smothers: how many squares?"): the button
+          // says the count (its accessible name too: axe wants the visible words in it).
           const b = el("button", { class: "primary", text: choosing ? tn("{n} square, to {sq}", "{n} squares, to {sq}", a.count, { sq: choosing })
-            : tn("{n} square", "{n} squares", a.count), "aria-label": t("Move {pawn} {n}", { pawn: picked, n: a.count }),
-                                   "data-count": a.count, "data-action": a.text }, controls);
+            : tn("{n} square", "{n} squares", a.count), "data-count": a.count, "data-action": a.text }, controls);
           const sq = choosing;
           b.addEventListener("click", () => { if (sq) pendingDest = { square: sq, select: a.text }; send(a.text); });
         }
