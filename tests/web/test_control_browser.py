@@ -305,7 +305,9 @@ def test_the_lobby_creates_a_game_with_a_clock_and_the_friend_sees_it(server, br
     friend.context.close()
 
 
-def test_a_gone_players_seat_is_offered_and_handed_to_the_computer(server, browser):
+def game_with_a_gone_player(server, browser):
+    """A two-seat game whose second player never comes (the wait for a gone player is 2 s), and the
+    first seat's page."""
     body = {
         "game": "last-mouse-lost",
         "options": SMALL,
@@ -316,7 +318,11 @@ def test_a_gone_players_seat_is_offered_and_handed_to_the_computer(server, brows
     assert r.status_code == 201, r.text
     created = r.json()
     errors: list[str] = []
-    me = open_seat(browser, created["seats"][0]["link"], errors=errors)
+    return created, open_seat(browser, created["seats"][0]["link"], errors=errors), errors
+
+
+def test_a_gone_players_seat_is_offered_and_handed_to_the_computer(server, browser):
+    created, me, errors = game_with_a_gone_player(server, browser)
     # Player 2 never opens the game: after 2 s the offer appears on my page by itself.
     me.locator("[data-testid=hand-over-1]").click(timeout=15000)
     me.locator("[data-message=info]", has_text="played by the computer now").wait_for(timeout=10000)
@@ -346,17 +352,7 @@ def test_a_gone_players_seat_is_offered_and_handed_to_the_computer(server, brows
 def test_a_player_who_left_is_claimed_against_and_the_claimer_wins(server, browser):
     """Issue 39 (Must show): as lichess lets one claim a game whose opponent left, the seat still at
     the game ends it once the other has been gone for the game's wait, and wins it."""
-    body = {
-        "game": "last-mouse-lost",
-        "options": SMALL,
-        "seats": [{"kind": "human"}, {"kind": "human"}],
-        "hand_over_after": 2,
-    }
-    r = httpx.post(server.url + "/api/games", json=body, timeout=30)
-    assert r.status_code == 201, r.text
-    created = r.json()
-    errors: list[str] = []
-    me = open_seat(browser, created["seats"][0]["link"], errors=errors)
+    created, me, errors = game_with_a_gone_player(server, browser)
     # Player 2 never opens the game: after 2 s the claim is offered beside the hand-over.
     me.locator("[data-testid=claim-1]").click(timeout=15000)
     me.locator("[data-testid=end-badge]", has_text="You won").wait_for(timeout=15000)
