@@ -391,3 +391,26 @@ def test_the_replay_names_seats_from_the_records_labels(server, browser):
     assert "Alice: " in analysis and "Player 2 (random): " in analysis, analysis
     assert "Player 1" not in log + analysis
     assert not errors, errors
+
+
+NAMED_START = """
+async () => {
+  const { formatMessage } = await import('/static/js/i18n.js');
+  const label = (n) => ['jdgB', 'Bob'][n];
+  const item = (who) => ({ msg: 'last_mouse_lost.pressed', args: { who, n: 2, row: 'b' } });
+  return [formatMessage(item(0), 1, label), formatMessage(item(0), 0, label)];
+}
+"""
+
+
+def test_a_sentence_that_starts_with_a_name_keeps_the_name_as_written(server, browser):
+    """The second judge (issue 39) read "JdgB2053 pressed 2 mice in row b." for the player jdgB2053:
+    the page capitalised the first letter of every sentence, names included."""
+    errors: list[str] = []
+    ctx, page = open_page(browser, server.url + "/", (1366, 768), errors)
+    page.wait_for_selector("body[data-ready='1']", timeout=20000)
+    other, mine = page.evaluate(NAMED_START)
+    assert other == "jdgB pressed 2 mice in row b.", other
+    assert mine.startswith("You "), mine  # the viewer's own sentence still starts with a capital
+    assert not errors
+    ctx.close()

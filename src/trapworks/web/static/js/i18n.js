@@ -356,7 +356,19 @@ export function formatMessage(item, viewer, name, part = false) {
   if (!item || !item.msg) return "";
   const named = name || ((s) => t("Player {n}", { n: s + 1 }));
   const text = messageText(item.msg, item.args, viewer, named);
-  return part ? text : capitalize(text);
+  return part || startsWithAName(item, viewer) ? text : capitalize(text);
+}
+
+// A sentence that starts with a player's name keeps the name as its owner wrote it ("jdgB pressed
+// 2 mice", not "JdgB pressed..."); "you" and the catalog's own words start with a capital.
+function startsWithAName(item, viewer) {
+  const args = item.args || {};
+  let text = variant(item.msg, args, viewer);
+  if (Array.isArray(text)) text = text[0];
+  const first = typeof text === "string" ? /^\{(\w+)\}/.exec(text) : null;
+  if (!first || !SEAT_ARGS.has(first[1]) || !(first[1] in args)) return false;
+  const seats = Array.isArray(args[first[1]]) ? args[first[1]] : [args[first[1]]];
+  return seats.length > 0 && seats[0] !== viewer;
 }
 
 // An AI seat's agent in players' words: the levels and the common kinds (the others by their id).
