@@ -307,8 +307,11 @@ def test_a_full_disk_answers_503_and_the_server_serves_again_once_space_is_back(
         filler = fill(small_disk)
         refused = 0
         for _ in range(200):  # until the WAL cannot grow any more
-            s = state_of(c, g, ply % 2)
-            r = move(c, g, ply % 2, s["view"]["legal_actions"][0]["text"], ply=ply)
+            # The seat to move, as the state says: a new round may open with either player (turns
+            # do not simply alternate; a game whose round ended within the loop failed here).
+            seat = state_of(c, g)["to_move"]
+            s = state_of(c, g, seat)
+            r = move(c, g, seat, s["view"]["legal_actions"][0]["text"], ply=ply)
             if r.status_code == 503:
                 refused += 1
                 assert r.json()["code"] == "storage_unavailable"
@@ -319,8 +322,9 @@ def test_a_full_disk_answers_503_and_the_server_serves_again_once_space_is_back(
         assert refused == 1 and "storage failure" in caplog.text
         assert state_of(c, g)["ply"] == ply  # the refused move was not applied
         filler.unlink()
-        s = state_of(c, g, ply % 2)
-        assert move(c, g, ply % 2, s["view"]["legal_actions"][0]["text"], ply=ply).status_code == 200
+        seat = state_of(c, g)["to_move"]
+        s = state_of(c, g, seat)
+        assert move(c, g, seat, s["view"]["legal_actions"][0]["text"], ply=ply).status_code == 200
         acked.append(ply)
     store = Store(url)
     assert len(store.load_game(g["id"]).actions) == len(acked)
