@@ -87,6 +87,19 @@ def test_a_swiss_tournament_of_five_over_three_rounds(tmp_path):
         assert trophies[0]["name"] == "Autumn Swiss" and trophies[0]["place"] == 1
 
 
+def six_joined(node, name):
+    """Six players on `node` who have joined a new two-round Swiss of Last Mouse Lost: (people, id)."""
+    people = players(node.app, "ann", "ben", "cat", "dan", "eve", "fay")
+    sid = people[0][0].post(
+        "/api/community/swiss",
+        {"name": name, "game": "last-mouse-lost", "options": SMALL_LML, "rounds": 2},
+        status=201,
+    )["id"]
+    for b, _n in people:
+        b.post(f"/api/community/swiss/{sid}/join")
+    return people, sid
+
+
 def test_a_round_whose_pairing_node_is_lost_is_finished_by_another_node(tmp_path):
     """Node 1 claims round 1 and is lost after making one of its three games (its game creation
     fails from then on, as a process killed there would: the round stays "pairing", its plan in
@@ -100,15 +113,7 @@ def test_a_round_whose_pairing_node_is_lost_is_finished_by_another_node(tmp_path
     from trapworks.server.errors import ServiceError
 
     with app_client(tmp_path) as node1:
-        people = players(node1.app, "ann", "ben", "cat", "dan", "eve", "fay")
-        host = people[0][0]
-        sid = host.post(
-            "/api/community/swiss",
-            {"name": "Lost node", "game": "last-mouse-lost", "options": SMALL_LML, "rounds": 2},
-            status=201,
-        )["id"]
-        for b, _n in people:
-            b.post(f"/api/community/swiss/{sid}/join")
+        people, sid = six_joined(node1, "Lost node")
         service = node1.app.state.service
         made_before = service.create
         made = []
@@ -121,7 +126,7 @@ def test_a_round_whose_pairing_node_is_lost_is_finished_by_another_node(tmp_path
             return live
 
         service.create = lost_after_one
-        host.post(f"/api/community/swiss/{sid}/start", status=503)
+        people[0][0].post(f"/api/community/swiss/{sid}/start", status=503)  # the host
         stuck = TestClient(node1.app).get(f"/api/community/swiss/{sid}").json()
         assert stuck["status"] == "pairing" and [g["id"] for g in stuck["games"]] == made
         (tmp_path / "node2").mkdir()
@@ -167,15 +172,7 @@ def test_a_game_made_by_a_node_lost_before_recording_it_is_not_made_again(tmp_pa
     from trapworks.server.store import GameRow
 
     with app_client(tmp_path) as node1:
-        people = players(node1.app, "ann", "ben", "cat", "dan", "eve", "fay")
-        host = people[0][0]
-        sid = host.post(
-            "/api/community/swiss",
-            {"name": "Lost in between", "game": "last-mouse-lost", "options": SMALL_LML, "rounds": 2},
-            status=201,
-        )["id"]
-        for b, _n in people:
-            b.post(f"/api/community/swiss/{sid}/join")
+        people, sid = six_joined(node1, "Lost in between")
         service = node1.app.state.service
         made_before = service.create
         made = []
@@ -190,7 +187,7 @@ def test_a_game_made_by_a_node_lost_before_recording_it_is_not_made_again(tmp_pa
             return live
 
         service.create = lost_after_making_the_second
-        host.post(f"/api/community/swiss/{sid}/start", status=503)
+        people[0][0].post(f"/api/community/swiss/{sid}/start", status=503)  # the host
         (tmp_path / "node2").mkdir()
         with TestClient(
             create_app(f"sqlite:///{tmp_path / 'community.sqlite'}", data_dir=tmp_path / "node2")
