@@ -9,6 +9,8 @@ import { t, tn, translatePage, tx } from "/static/js/i18n.js";
 /** @type {(id: string) => any} */
 const $ = (id) => document.getElementById(id);
 let catalog = [];
+/** @type {Map<string, any>} boards already asked for while choosing the game to show */
+const fetched = new Map();
 
 /**
  * The game to show: the link's, else the game just played (the last one this browser remembers), as
@@ -22,6 +24,7 @@ async function chosenGame() {
     if (wanted && catalog.some((g) => g.id === wanted)) return wanted;
   }
   const boards = await Promise.all(catalog.map((g) => api("GET", `/api/leaderboard?game=${encodeURIComponent(g.id)}`)));
+  catalog.forEach((g, i) => fetched.set(g.id, boards[i])); // show() draws the chosen one without asking again
   const rated = catalog.find((g, i) => boards[i].ok && boards[i].data.rows.length);
   return (rated || catalog[0] || { id: "" }).id;
 }
@@ -62,7 +65,8 @@ async function show(game) {
   const wanted = new URLSearchParams(location.search).get("players");
   const params = new URLSearchParams({ game });
   if (wanted) params.set("players", wanted);
-  const r = await api("GET", `/api/leaderboard?${params}`);
+  const r = (!wanted && fetched.get(game)) || await api("GET", `/api/leaderboard?${params}`);
+  fetched.clear(); // a tab clicked later asks the server afresh
   const box = clear($("board"));
   if (!r.ok) { el("p", { class: "error", text: r.error }, box); document.body.dataset.ready = "1"; return; }
   if (!r.data.rows.length) {
