@@ -306,7 +306,11 @@ def test_two_servers_racing_for_one_seat_hand_it_out_once(backend, db_url):
         first = a.post(f"/api/tables/{gid}/join", json={})
         second = b.post(f"/api/tables/{gid}/join", json={})
         assert first.status_code == 200
-        assert (second.status_code, second.json()["code"]) == (409, "seat_taken")
+        # Over PostgreSQL the bus may tell b of a's seat before b's join arrives: b then refuses it
+        # as a full table without asking the store. Either way the seat went to one player only,
+        # and the store's own refusal is checked below.
+        assert second.status_code == 409
+        assert second.json()["code"] in {"seat_taken", "table_full"}
     store = Store(db_url)
     with pytest.raises(SeatTaken):
         store.take_seat(gid, 1, 0)
