@@ -72,3 +72,24 @@ def test_a_moment_is_the_seats_view_after_that_many_moves(client):
     assert r.status_code == 400 and "move 999 is not in this game" in r.json()["error"]
     r = client.get(f"/api/games/{g['id']}/moment/1", params={"token": "nope"})
     assert r.status_code == 403
+
+
+def test_the_log_tells_a_touch_in_words_and_not_its_measured_tension(client):
+    """Issue 39: the log read "You feel piece 3: firm (tension 0.34)": a number a new player cannot
+    use. It says the feel in words, as the gauge does; the number stays on demand (the gauge)."""
+    import re
+
+    from trapworks.core.messages import format_message
+    from trapworks.games.booby_trap.game import BoobyTrapGame
+
+    g = create_game(client, game="booby-trap")
+    t0 = g["seats"][0]["token"]
+    r = client.post(f"/api/games/{g['id']}/moves", json={"token": t0, "action": "touch 3", "ply": 0})
+    assert r.status_code == 200, r.text
+    lines = state_of(client, g["id"], t0)["log"][0]["story"]["lines"]
+    felt = next(line for line in lines if line["msg"] == "booby_trap.feels")
+    word = felt["args"]["feel"]["msg"]
+    for lang in ("en", "fr"):
+        text = format_message(felt, BoobyTrapGame, lang, viewer=0)
+        assert format_message({"msg": word}, BoobyTrapGame, lang).lower() in text, text
+        assert not re.search(r"\d[.,]\d", text) and "tension" not in text, text

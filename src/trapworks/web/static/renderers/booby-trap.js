@@ -138,10 +138,10 @@ export default function createRenderer(root, ctx) {
   const tray = svg("svg", { class: "bt-tray", "data-tray": "booby-trap", role: "group",
                             "aria-label": t("The tray: pieces held by the spring bar") }, pan);
   ctx.enableArrowKeys(tray);
-  const newsCard = el("div", { class: "card" }, ctx.side);
-  el("h2", { text: t("What happened") }, newsCard);
-  const side = el("div", { class: "bt-side" }, newsCard);
-  const news = el("ol", { class: "bt-side", "data-news": "booby-trap" }, newsCard);
+  // Beside the board only what the Moves log does not say (issue 39: a "What happened" list
+  // repeated it line for line): the teaching mode's key, when it is on.
+  const teachCard = el("div", { class: "card", hidden: true }, ctx.side);
+  const side = el("div", { class: "bt-side" }, teachCard);
 
   // Everything drawn in tray millimetres inside `world`; on a box taller than wide (a phone held
   // upright) the world turns a quarter (the far wall on top, the bar and spring at the bottom) so
@@ -405,6 +405,7 @@ export default function createRenderer(root, ctx) {
       }
     }
     side.textContent = v.teaching ? t("Teaching mode: purple lines are the contact forces (thicker = more of the bar's force).") : "";
+    teachCard.hidden = !v.teaching;
   }
 
   function showResult(r) {
@@ -477,14 +478,25 @@ export default function createRenderer(root, ctx) {
     showResult(v.last_removal);
   }
 
+  // The end card's title: a short verdict, one line (issue 39: it was a two-line sentence); the
+  // how (the tray's last piece, the last removal) goes under it.
+  function verdict(u, scores) {
+    const nets = scores.map((s) => ({ seat: s.seat, net: s.net })).sort((a, b) => b.net - a.net);
+    const winners = u.winners || [];
+    if (!nets.length) return undefined;
+    if (winners.length !== 1) return t("A draw at {a} points.", { a: nets[0].net });
+    const best = nets.find((s) => s.seat === winners[0]) || nets[0];
+    const next = nets.find((s) => s.seat !== best.seat);
+    const a = best.net;
+    const b = next ? next.net : 0;
+    const who = ctx.seatLabel(best.seat); // "You" for this page's own seat (none on a shared screen)
+    return who === t("You") ? t("You win, {a} points to {b}.", { a, b }) : t("{who} wins, {a} points to {b}.", { who, a, b });
+  }
+
   return {
     async update(u) {
       const v = u.view;
       const removal = (u.events || []).find((e) => e.type === "removal");
-      for (const e of u.events || []) {
-        if (e.msg) el("li", { text: ctx.say(e) }, news);
-      }
-      while (news.children.length > 8) news.removeChild(news.firstChild);
       if (removal && !u.sync && view) {
         const was = view.pieces.find((p) => p.id === removal.piece);
         lastHole = was ? { id: was.id, x: was.x, y: was.y, r: was.r } : null;
@@ -503,6 +515,7 @@ export default function createRenderer(root, ctx) {
       if (v.last_removal) reason.push(v.last_removal.tripped ? t("Last removal: piece {id}, the bar tripped.", { id: v.last_removal.piece })
         : t("Last removal: piece {id}, the bar held.", { id: v.last_removal.piece }));
       return {
+        title: verdict(u, v.scores),
         reason,
         columns: [t("Player"), t("Points"), t("Pieces kept"), t("Trips")],
         scores: v.scores.map((s) => ({
