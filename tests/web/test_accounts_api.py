@@ -285,6 +285,44 @@ def test_my_games_lists_your_turn_then_waiting_then_finished_with_results(browse
     assert len(a.get("/api/players/sorter/games", game="last-mouse-lost")["games"]) == 3
 
 
+def test_my_games_names_a_computer_opponent_with_its_level(browsers):
+    """Issue 39 (judge: Account 5/10): a game against the computer listed its opponent as "—".
+    Each other seat now comes as a player names it: an account, the computer and its level, a guest."""
+    a, _ = browsers
+    a.signup("solo")
+    vs_ai = create_game(a.c, seats=[{"kind": "human"}, {"kind": "agent", "agent": "easy"}])
+    a.post("/api/account/seats", {"seats": [{"game": vs_ai["id"], "token": vs_ai["seats"][0]["token"]}]})
+    [listed] = a.get("/api/players/solo/games")["games"]
+    assert listed["others"] == [{"seat": 1, "kind": "computer", "level": "easy"}]
+
+
+def test_a_finished_game_that_cannot_be_loaded_shows_its_result_not_waiting(app, browsers, monkeypatch):
+    """Issue 39: a finished rated game was listed as "Waiting … Open": when the game could not be
+    loaded, its live state said "waiting". It says what the accounts' store knows: finished, and
+    the seat's result."""
+    from trapworks.server.errors import ErrorCode, ServiceError
+
+    a, b = browsers
+    a.signup("loader")
+    b.signup("reader")
+    gid, tokens = rated_game(a, b, rated=True)
+    play_to_end(a.c, gid, tokens)
+    accounts = app.state.accounts
+    results = {g["id"]: g["result"] for g in a.get("/api/players/loader/games")["games"]}
+    assert results[gid] in ("won", "lost")
+
+    def unloadable(gid):
+        raise ServiceError(ErrorCode.NO_SUCH_GAME, "no game {gid} on this server", gid=gid)
+
+    monkeypatch.setattr(accounts.service, "get", unloadable)
+    state = accounts._live_state(gid, 0)
+    assert state["state"] == "finished" and state["result"] == results[gid], state
+    # A game the store has not seen end either: not "waiting" (nobody is waiting on it here).
+    live = create_game(a.c, options=SMALL_LML)
+    a.post("/api/account/seats", {"seats": [{"game": live["id"], "token": live["seats"][0]["token"]}]})
+    assert accounts._live_state(live["id"], 0)["state"] == "unavailable"
+
+
 # --- ratings ----------------------------------------------------------------------------------------
 def test_a_rated_game_between_accounts_changes_both_ratings_as_openskill_computes(browsers):
     a, b = browsers

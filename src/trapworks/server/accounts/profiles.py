@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 
 from ..features.clock import Clock
-from .base import _iso
+from .base import _iso, _seat_result
 from .rated import Ratings
 
 log = logging.getLogger("trapworks.accounts")
@@ -51,6 +51,15 @@ class Profiles(Ratings):
             # would let anyone find (and watch, or pester) the player in it.
             finished = [(seat, game) for seat, game in seats if game.status != "on"]
             others = self._seat_names(s, [g.game_id for _, g in finished[:20]])
+            from ..store import GameRow  # the seats' kinds (a computer and its level); never a token
+
+            kinds = dict(
+                s.execute(
+                    select(GameRow.id, GameRow.seats).where(
+                        GameRow.id.in_([g.game_id for _, g in finished[:20]])
+                    )
+                ).all()
+            )
         rating_list = []
         for r in sorted(rating_rows, key=lambda r: (r.game, r.players)):
             points = [
@@ -110,6 +119,11 @@ class Profiles(Ratings):
                     "opponents": [
                         n for (gid, st), n in others.items() if gid == game.game_id and st != seat.seat
                     ],
+                    "others": [
+                        self._other_seat(i, others.get((game.game_id, i)), stored)
+                        for i, stored in enumerate(kinds.get(game.game_id) or [])
+                        if i != seat.seat
+                    ],
                     "replay": f"/replay/{game.game_id}" if game.status != "on" else None,
                 }
             )
@@ -160,6 +174,13 @@ class Profiles(Ratings):
         for seat, g in rows:
             stored_seats = tokens.get(g.game_id) or []
             token = stored_seats[seat.seat].get("token") if seat.seat < len(stored_seats) else None
+            # Every other seat as a player names it (issue 39: a computer opponent was "—"): the
+            # account's name, the computer and its level, or the name a guest gave.
+            others = [
+                self._other_seat(i, names.get((g.game_id, i)), stored)
+                for i, stored in enumerate(stored_seats)
+                if i != seat.seat
+            ]
             entry: dict[str, Any] = {
                 "id": g.game_id,
                 "game": g.game,
@@ -171,6 +192,7 @@ class Profiles(Ratings):
                 "link": f"/g/{g.game_id}#t={token}" if token else None,
                 "replay": f"/replay/{g.game_id}" if g.status != "on" else None,
                 "opponents": [n for (gid, st), n in names.items() if gid == g.game_id and st != seat.seat],
+                "others": others,
                 "ended": _iso(g.ended),
                 "state": "finished",
                 "deadline": None,
@@ -182,14 +204,31 @@ class Profiles(Ratings):
         out.sort(key=lambda e: order.get(e["state"], 2))  # stable: newest first within each group
         return out
 
+    @staticmethod
+    def _other_seat(seat: int, account: str | None, stored: dict[str, Any]) -> dict[str, Any]:
+        if account:
+            return {"seat": seat, "kind": "account", "name": account}
+        if stored.get("kind") == "agent":
+            return {"seat": seat, "kind": "computer", "level": stored.get("agent")}
+        return {"seat": seat, "kind": "guest", "name": stored.get("name") or None}
+
     def _live_state(self, gid: str, seat: int) -> dict[str, Any]:
         try:
             live = self.service.get(gid)
         except ServiceError:
-            return {"state": "waiting", "title": None}
+            # Not loadable here (another node's, or its record unreadable): what the accounts'
+            # store says now, read afresh; a game it has seen end shows its result, never
+            # "waiting" (issue 39: a finished rated game was listed as Waiting).
+            return self._stored_state(gid, seat)
         self.game_changed(live)  # an ended game found here gets its result now
         if live.ended():
-            return {"state": "finished"}
+            stored = self._stored_state(gid, seat)
+            if stored.get("result"):
+                return stored
+            outcome = live.outcome()  # its results not stored (yet): the game's own
+            winners = list(outcome.winners)
+            result = _seat_result(seat, outcome.returns, winners, len(live.stored.seats))
+            return {"state": "finished", "result": "aborted" if outcome.aborted else result}
         deadline = self.service.feature(Clock).deadline(live)
         to_move = live.state.current_player()
         return {
@@ -198,6 +237,24 @@ class Profiles(Ratings):
             "deadline": datetime.fromtimestamp(deadline, UTC).isoformat(timespec="seconds")
             if deadline
             else None,
+        }
+
+    def _stored_state(self, gid: str, seat: int) -> dict[str, Any]:
+        with self.db() as s:
+            game = s.get(AccountGameRow, gid)
+            result = s.scalar(
+                select(AccountSeatRow.result).where(
+                    AccountSeatRow.game_id == gid, AccountSeatRow.seat == seat
+                )
+            )
+        if game is None or game.status == "on":
+            return {"state": "unavailable", "deadline": None}
+        return {
+            "state": "finished",
+            "status": game.status,
+            "result": result,
+            "ended": _iso(game.ended),
+            "replay": f"/replay/{gid}",
         }
 
     def export(self, account_id: int) -> dict[str, Any]:

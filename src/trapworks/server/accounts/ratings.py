@@ -57,6 +57,8 @@ def describe(mu: float, sigma: float, games: int) -> dict[str, object]:
         "rating": display(mu),
         "uncertainty": uncertainty(sigma),
         "provisional": games < PROVISIONAL_GAMES,
+        # rated games until it is no longer provisional (the profile says so, issue 39)
+        "games_to_settle": max(0, PROVISIONAL_GAMES - games),
         "mu": mu,
         "sigma": sigma,
         "games": games,

@@ -1,7 +1,7 @@
 // Accounts in the browser (issue 28): who is logged in, the CSRF token, and requests made with the
 // session cookie. The cookie is HttpOnly (no script reads it); every state-changing request sends
 // the CSRF token the server gave in /api/account/me in the X-CSRF-Token header.
-import { api, myGames } from "/static/js/dom.js";
+import { api, el, myGames } from "/static/js/dom.js";
 import { refusalText } from "/static/js/i18n.js";
 
 let csrf = "";
@@ -70,4 +70,20 @@ export function scrollersReachable(root = document) {
   };
   mark();
   window.addEventListener("resize", mark);
+}
+
+// A player's picture as lichess and Board Game Arena draw one by default (issue 39): the name's
+// first letters on a colour of its own (the same name, the same colour on every page). Each
+// colour carries white letters at WCAG AA; the name is beside it, so the picture is decoration.
+const AVATAR_COLOURS = ["#9a3412", "#1d4ed8", "#15703a", "#7e22ce", "#be123c", "#0f766e", "#92400e", "#4338ca"];
+
+/** @param {string} name @param {string} [size] "s" (a list), "m" or "l" (a profile's head) */
+export function avatar(name, size = "m") {
+  let hash = 0;
+  for (const ch of name.toLowerCase()) hash = (hash * 31 + ch.codePointAt(0)) >>> 0;
+  const words = name.split(/[_\-.\s]+/).filter(Boolean);
+  const letters = (words.length > 1 ? words[0][0] + words[1][0] : name.slice(0, 2)).toUpperCase();
+  const a = el("span", { class: `avatar avatar-${size}`, "aria-hidden": "true", text: letters, "data-avatar": name });
+  a.style.background = AVATAR_COLOURS[hash % AVATAR_COLOURS.length];
+  return a;
 }

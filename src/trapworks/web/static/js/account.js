@@ -1,14 +1,15 @@
 // The account page: sign up, log in, log out, my games across devices, play a friend (rated or
 // casual, live or correspondence), notifications, data export and account deletion.
 import { api, clear, el, rememberGame } from "/static/js/dom.js";
-import { account, heldSeats, me, scrollersReachable, send, syncSeats } from "/static/js/account-api.js";
-import { refusalText, t, tn, translatePage, tx } from "/static/js/i18n.js";
+import { account, avatar, heldSeats, me, scrollersReachable, send, syncSeats } from "/static/js/account-api.js";
+import { agentName, refusalText, t, tn, translatePage, tx } from "/static/js/i18n.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
 /** @type {(id: string) => any} */
 const $ = (id) => document.getElementById(id);
-const STATES = { your_turn: () => t("Your turn"), waiting: () => t("Waiting"), finished: () => t("Finished") };
+const STATES = { your_turn: () => t("Your turn"), waiting: () => t("Waiting"), finished: () => t("Finished"),
+                 unavailable: () => t("Not available") };
 const RESULTS = { won: () => t("Won"), lost: () => t("Lost"), drawn: () => t("Drawn"), aborted: () => t("Aborted") };
 let catalog = [];
 
@@ -28,11 +29,30 @@ async function show() {
   if (data.expired) showNotice(data.message ? refusalText(data) : t("Your session has expired: log in again."));
   if (!who) { document.body.dataset.ready = "1"; return; }
   $("profile-link").textContent = who.username;
+  const head = $("profile-link").closest("h2");
+  if (head) {
+    const old = head.querySelector(".avatar");
+    if (old) old.remove(); // another account logged in since
+    head.prepend(avatar(who.username, "m"));
+  }
   $("profile-link").href = `/u/${encodeURIComponent(who.username)}`;
   $("export").href = `/api/players/${encodeURIComponent(who.username)}/export`;
   await syncSeats();
   await showGames();
   document.body.dataset.ready = "1";
+}
+
+// The other seats as a player names them: an account's name, "Computer (easy)", a guest's name.
+// An account's name links to its profile.
+function opponents(g, box) {
+  const others = g.others || (g.opponents || []).map((name) => ({ kind: "account", name }));
+  if (!others.length) return;
+  el("span", { class: "muted", text: `${t("vs")} ` }, box);
+  others.forEach((o, i) => {
+    if (i) box.append(", ");
+    if (o.kind === "account") el("a", { href: `/u/${encodeURIComponent(o.name)}`, text: o.name }, box);
+    else box.append(o.kind === "computer" ? t("Computer ({level})", { level: agentName(o.level || "") }) : o.name || t("Player {n}", { n: o.seat + 1 }));
+  });
 }
 
 function when(iso) { return iso ? iso.replace("T", " ").slice(0, 16) : ""; }
@@ -47,25 +67,26 @@ async function showGames() {
   if (!r.ok) { el("p", { class: "error", text: r.error }, box); return; }
   const games = r.data.games;
   if (!games.length) { el("p", { class: "muted", text: t("No games yet. Start one in the lobby, or play a friend below.") }, box); return; }
-  // Inside a scroller of its own, the links in one cell: the page never scrolls sideways on a phone (issue 39).
-  const table = el("table", { class: "games my-games-table" }, el("div", { class: "table-scroll" }, box));
-  const head = el("tr", {}, el("thead", {}, table));
-  for (const h of [t("Game"), t("Opponents"), t("Result")]) el("th", { text: h, scope: "col" }, head);
-  el("span", { class: "sr-only", text: t("Open") }, el("th", { scope: "col" }, head)); // the links' column
-  const body = el("tbody", {}, table);
+  // One card per game (issue 39: a four-column table was crushed on a phone): its state and
+  // result as badges, the game, whom it was against, and its links as buttons. A grid of columns
+  // on a wide screen, stacked lines on a phone (accounts.css).
+  const list = el("ul", { class: "my-games-list", "data-testid": "my-games-list" }, box);
   for (const g of games) {
-    const tr = el("tr", { "data-game-row": g.id, "data-state": g.state, class: `state-${g.state}` }, body);
+    const row = el("li", { "data-game-row": g.id, "data-state": g.state, class: `my-game state-${g.state}` }, list);
     const title = (catalog.find((c) => c.id === g.game) || {}).title || g.game;
-    const name = el("td", {}, tr);
-    el("strong", { class: "game-state", text: STATES[g.state] ? STATES[g.state]() : g.state }, name);
-    if (g.deadline && g.state === "your_turn") el("div", { class: "small muted", text: t("move by {when} UTC", { when: when(g.deadline) }) }, name);
-    el("div", { text: tx(title) }, name);
-    el("div", { class: "small muted", text: `${tx(g.variant)} · ${g.rated ? t("rated") : t("casual")}` }, name);
-    el("td", { text: g.opponents.join(", ") || "—" }, tr);
-    el("td", { text: g.result ? (RESULTS[g.result] ? RESULTS[g.result]() : g.result) : "", "data-result": g.result || "" }, tr);
-    const links = el("td", { class: "game-links" }, tr);
-    if (g.link) el("a", { href: g.link, text: g.state === "finished" ? t("Review") : t("Open"), "data-open": g.id }, links);
-    if (g.replay) el("a", { href: g.replay, text: t("Replay") }, links);
+    const badges = el("div", { class: "my-game-badges" }, row);
+    el("span", { class: `pill pill-${g.state}`, text: STATES[g.state] ? STATES[g.state]() : g.state }, badges);
+    if (g.result) el("span", { class: `pill pill-${g.result}`, text: RESULTS[g.result] ? RESULTS[g.result]() : g.result, "data-result": g.result }, badges);
+    const what = el("div", { class: "my-game-what" }, row);
+    el("strong", { text: tx(title) }, what);
+    el("span", { class: "small muted", text: `${tx(g.variant)} · ${g.rated ? t("rated") : t("casual")}` }, what);
+    if (g.deadline && g.state === "your_turn") el("span", { class: "small", text: t("move by {when} UTC", { when: when(g.deadline) }) }, what);
+    else if (g.ended) el("span", { class: "small muted", text: when(g.ended) }, what);
+    opponents(g, el("div", { class: "my-game-who", "data-opponents": "" }, row));
+    const links = el("div", { class: "game-links" }, row);
+    if (g.link && g.state !== "unavailable") el("a", { href: g.link, class: g.state === "your_turn" ? "button-link" : "button-link quiet",
+                                                      text: g.state === "finished" ? t("Review") : t("Open"), "data-open": g.id }, links);
+    if (g.replay) el("a", { href: g.replay, class: "button-link quiet", text: t("Replay") }, links);
   }
   scrollersReachable(box);
 }

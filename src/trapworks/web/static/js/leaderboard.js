@@ -1,7 +1,7 @@
 // Leaderboards: the best ratings of a game, one table per player count that has rated games
 // (issue 39: games as tabs, no nonsense filter such as "1 player", no uncertainty column).
 import { api, clear, el, myGames } from "/static/js/dom.js";
-import { ratingText } from "/static/js/account-api.js";
+import { avatar, ratingText } from "/static/js/account-api.js";
 import { t, tn, translatePage, tx } from "/static/js/i18n.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
@@ -42,21 +42,49 @@ function drawTabs(current) {
   }
 }
 
+const PROVISIONAL = () => t("Provisional rating: it settles after a few more rated games.");
+
+function playerCell(tr, row) {
+  const td = el("td", { class: "lb-player" }, tr);
+  td.append(avatar(row.username, "s"));
+  el("a", { href: `/u/${encodeURIComponent(row.username)}`, text: row.username }, td);
+  if (row.provisional) el("span", { class: "pill pill-provisional", text: t("provisional"), title: PROVISIONAL() }, td);
+}
+
+// Settled ratings ranked first (1, 2, 3 as medals), then the provisional ones under a line that
+// says why they are not ranked yet: a new site's board is never empty of its players (issue 39).
 function drawTable(box, rows) {
   const table = el("table", { class: "games leaderboard-table" }, box);
   const head = el("tr", {}, el("thead", {}, table));
-  for (const h of ["#", t("Player"), t("Rating"), t("Rated games")]) el("th", { text: h, scope: "col" }, head);
+  for (const h of ["#", t("Player"), t("Rating"), t("Games")]) el("th", { text: h, scope: "col" }, head);
   const body = el("tbody", {}, table);
+  let said = false;
   rows.forEach((row) => {
-    const tr = el("tr", { "data-player": row.username }, body);
+    if (row.rank == null && !said) {
+      said = true;
+      const line = el("tr", { class: "lb-divider" }, body);
+      el("th", { colspan: 4, scope: "colgroup", text: t("Provisional: not ranked until their rating settles") }, line);
+    }
+    const tr = el("tr", { "data-player": row.username, class: row.rank == null ? "lb-provisional" : `lb-rank-${row.rank}` }, body);
     // Provisional ratings are not ranked (the server says rank null): a few lucky games rank nobody.
-    el("td", { text: row.rank == null ? "–" : String(row.rank),
-               title: row.rank == null ? t("Provisional rating: it settles after a few more rated games.") : "" }, tr);
-    el("a", { href: `/u/${encodeURIComponent(row.username)}`, text: row.username }, el("td", {}, tr));
-    el("td", { text: ratingText(row), "data-rating": String(row.rating),
-               title: row.provisional ? t("Provisional rating: it settles after a few more rated games.") : "" }, tr);
-    el("td", { text: String(row.games) }, tr);
+    const rank = el("td", { class: "lb-rank", title: row.rank == null ? PROVISIONAL() : "" }, tr);
+    el("span", { class: "lb-rank-mark", text: row.rank == null ? "?" : String(row.rank) }, rank);
+    playerCell(tr, row);
+    el("td", { class: "lb-rating", text: ratingText(row), "data-rating": String(row.rating),
+               title: row.provisional ? PROVISIONAL() : "" }, tr);
+    el("td", { class: "lb-games", text: String(row.games) }, tr);
   });
+}
+
+// No rated game of this game yet: an invitation, not a blank (issue 39).
+function drawEmpty(box, game) {
+  const empty = el("div", { class: "empty-board", "data-testid": "leaderboard-empty" }, box);
+  const title = tx((catalog.find((g) => g.id === game) || {}).title || game);
+  el("p", { class: "empty-title", text: t("Nobody is on the {game} board yet.", { game: title }) }, empty);
+  el("p", { text: t("Play a rated game against another player with an account: both of you appear here at once, with a provisional rating.") }, empty);
+  const ways = el("div", { class: "empty-ways" }, empty);
+  el("a", { href: "/account#challenge-title", class: "button-link", text: t("Play a friend") }, ways);
+  el("a", { href: "/", class: "button-link quiet", text: t("Quick game") }, ways);
 }
 
 async function show(game) {
@@ -70,9 +98,7 @@ async function show(game) {
   const box = clear($("board"));
   if (!r.ok) { el("p", { class: "error", text: r.error }, box); document.body.dataset.ready = "1"; return; }
   if (!r.data.rows.length) {
-    const empty = el("div", { class: "empty-board", "data-testid": "leaderboard-empty" }, box);
-    el("p", { text: t("No rated games yet.") }, empty);
-    el("a", { href: "/account", class: "button-link", text: t("Play a friend") }, empty);
+    drawEmpty(box, game);
     document.body.dataset.ready = "1";
     return;
   }

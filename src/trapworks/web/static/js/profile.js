@@ -1,9 +1,9 @@
 // A player's profile: ratings per game with a chart of their history, results by game and variant,
 // recent games with their replays. Everything here is public; no token is ever on this page.
 import { api, clear, el, svg } from "/static/js/dom.js";
-import { ratingText, scrollersReachable } from "/static/js/account-api.js";
+import { avatar, ratingText, scrollersReachable } from "/static/js/account-api.js";
 import { changeLabel } from "/static/js/strips.js";
-import { lang, t, tn, translatePage, tx } from "/static/js/i18n.js";
+import { agentName, lang, t, tn, translatePage, tx } from "/static/js/i18n.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
@@ -57,6 +57,14 @@ async function init() {
   const p = r.data;
   document.title = `${p.username} · trapworks`;
   $("name").textContent = p.username;
+  $("name").parentElement.before(avatar(p.username, "l"));
+  // The head's one line of numbers, as a lichess profile opens: games played, won, drawn, lost.
+  const total = p.stats.reduce((n, st) => ({ played: n.played + st.played, won: n.won + st.won, drawn: n.drawn + st.drawn,
+                                           lost: n.lost + st.lost }), { played: 0, won: 0, drawn: 0, lost: 0 });
+  if (total.played) {
+    $("totals").textContent = [tn("{n} game", "{n} games", total.played), tn("{n} win", "{n} wins", total.won),
+                               tn("{n} draw", "{n} draws", total.drawn), tn("{n} loss", "{n} losses", total.lost)].join(" · ");
+  }
   // The date as the viewer's language writes it ("29 novembre 2026"), not the stored 2026-11-29.
   const joined = p.joined ? new Date(p.joined) : null;
   const date = joined && !isNaN(joined.getTime())
@@ -79,6 +87,13 @@ async function init() {
                    title: t("Last rated game"), "data-testid": "rating-last-change" }, line);
     }
     el("span", { class: "muted", text: tn("{n} rated game", "{n} rated games", rt.games) }, line);
+    if (rt.provisional) {
+      // Why a first game moved the rating by 150 or more (issue 39): said as lichess says it.
+      const left = Math.max(1, rt.games_to_settle || 1);
+      el("p", { class: "provisional-note small", "data-testid": "provisional-note",
+                text: t("Provisional (“?”): the site does not know this player yet, so each rated game moves the rating a lot, often by 100 or more.") + " "
+                  + tn("It settles after {n} more rated game.", "It settles after {n} more rated games.", left) }, card);
+    }
     chart(card, rt.history, t("{game} rating history of {name}", { game: title(rt.game), name: p.username }));
   }
   if (p.stats.length) {
@@ -94,12 +109,29 @@ async function init() {
       p.stats.map((s) => [gameCell(s), String(s.played), String(s.won), String(s.drawn), String(s.lost), ...(aborted ? [String(s.aborted)] : [])]));
   } else el("p", { class: "muted", text: t("No finished games yet.") }, clear($("stats")));
   if (p.recent.length) {
-    table($("recent"), [t("Game"), t("Opponents"), t("Result"), t("Replay")], p.recent.map((g) => {
-      const link = g.replay ? el("a", { href: g.replay, text: t("Replay"), "data-replay": g.id }) : "";
-      const RESULTS = { won: t("won"), lost: t("lost"), drawn: t("drawn"), aborted: t("aborted") };
+    // One line per game, as on the account page (issue 39: a four-column table was cramped):
+    // the result as a badge, the game, whom against (an account links to its profile), the replay.
+    const RESULTS = { won: t("won"), lost: t("lost"), drawn: t("drawn"), aborted: t("aborted") };
+    const list = el("ul", { class: "my-games-list recent-list" }, clear($("recent")));
+    for (const g of p.recent) {
+      const row = el("li", { class: "my-game recent-game", "data-recent": g.id }, list);
+      const badges = el("div", { class: "my-game-badges" }, row);
       const result = g.status === "on" ? t("playing") : (RESULTS[g.result] || g.result || "");
-      return [`${title(g.game)} (${tx(g.variant)}${g.rated ? `, ${t("rated")}` : ""})`, g.opponents.join(", ") || "—", result, link];
-    }));
+      if (result) el("span", { class: `pill pill-${g.result || "on"}`, text: result }, badges);
+      const what = el("div", { class: "my-game-what" }, row);
+      el("strong", { text: title(g.game) }, what);
+      el("span", { class: "small muted", text: `${tx(g.variant)}${g.rated ? ` · ${t("rated")}` : ""}` }, what);
+      const who = el("div", { class: "my-game-who" }, row);
+      const others = g.others || g.opponents.map((name) => ({ kind: "account", name }));
+      if (others.length) el("span", { class: "muted", text: `${t("vs")} ` }, who);
+      others.forEach((o, i) => {
+        if (i) who.append(", ");
+        if (o.kind === "account") el("a", { href: `/u/${encodeURIComponent(o.name)}`, text: o.name }, who);
+        else who.append(o.kind === "computer" ? t("Computer ({level})", { level: agentName(o.level || "") }) : o.name || t("Player {n}", { n: o.seat + 1 }));
+      });
+      const links = el("div", { class: "game-links" }, row);
+      if (g.replay) el("a", { href: g.replay, class: "button-link quiet", text: t("Replay"), "data-replay": g.id }, links);
+    }
   } else el("p", { class: "muted", text: t("No games yet.") }, clear($("recent")));
   scrollersReachable();
   document.body.dataset.ready = "1";

@@ -1,0 +1,126 @@
+"""The account, profile and leaderboard pages as a player of lichess or Board Game Arena judges
+them (issue 39; the independent judge scored them 5, 6 and 4 out of 10). One rated game between
+two accounts and one against the computer, then each page at a phone's width (390 px): whom a
+game was against in words (the computer and its level), games as stacked cards that fit, an
+avatar, a provisional rating explained, the provisional players listed and marked, an inviting
+empty leaderboard; axe finds nothing."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from .accounts_helpers import PASSWORD, SMALL_LML, Browser, play_to_end, unique
+from .test_accounts_browser import axe_serious, person
+
+pytestmark = pytest.mark.browser
+PHONE = {"width": 390, "height": 844}
+WIDER_THAN_THE_SCREEN = """() => [...document.querySelectorAll('main *')]
+  .filter((e) => e.getClientRects().length && e.getBoundingClientRect().right > innerWidth + 0.5)
+  .map((e) => e.className || e.tagName).slice(0, 5)"""
+
+
+@pytest.fixture(scope="module")
+def players(inprocess_server):
+    """Two accounts that played one rated Last Mouse Lost game; the first also a casual game
+    against the computer (easy). Their names and the rated game's id."""
+    a, b = (
+        Browser(httpx.Client(base_url=inprocess_server, timeout=30)),
+        Browser(httpx.Client(base_url=inprocess_server, timeout=30)),
+    )
+    alice, bob = unique("al"), unique("bo")
+    for who, name in ((a, alice), (b, bob)):
+        who.me()
+        who.post("/api/account/signup", {"username": name, "password": PASSWORD})
+    made = a.post("/api/account/games", {"game": "last-mouse-lost", "options": SMALL_LML, "seat": 0}, 201)
+    gid = made["id"]
+    invite = made["invites"][0]["link"].split("#i=")[1]
+    claimed = b.c.post(f"/api/games/{gid}/claim", json={"invite": invite}).json()
+    b.post("/api/account/seats", {"seats": [{"game": gid, "token": claimed["token"]}]})
+    play_to_end(a.c, gid, [made["link"].split("#t=")[1], claimed["token"]])
+    vs_ai = a.c.post(
+        "/api/games",
+        json={"game": "last-mouse-lost", "seats": [{"kind": "human"}, {"kind": "agent", "agent": "easy"}]},
+    ).json()
+    a.post("/api/account/seats", {"seats": [{"game": vs_ai["id"], "token": vs_ai["seats"][0]["token"]}]})
+    yield alice, bob, gid
+    a.c.close()
+    b.c.close()
+
+
+def logged_in(browser, base, name, viewport=PHONE):
+    ctx, page = person(browser, base, viewport)
+    page.goto("/account")
+    page.wait_for_selector("body[data-ready]")
+    page.fill("[data-testid=login-username]", name)
+    page.fill("[data-testid=login-password]", PASSWORD)
+    page.click("[data-testid=login-submit]")
+    page.wait_for_selector("#logged-in:not([hidden])")
+    return ctx, page
+
+
+def test_my_games_on_a_phone_are_cards_that_name_the_computer_and_fit(browser, inprocess_server, players):
+    """Judge: Opponents "—" for a computer opponent; the table crushed on a phone."""
+    alice, bob, gid = players
+    ctx, page = logged_in(browser, inprocess_server, alice)
+    page.wait_for_selector(f"[data-game-row='{gid}']")
+    rows = page.locator("[data-game-row]")
+    assert rows.count() == 2
+    against = [t.strip() for t in page.locator("[data-game-row] [data-opponents]").all_inner_texts()]
+    assert "vs Computer (easy)" in against and f"vs {bob}" in against, against
+    assert page.locator(f"[data-game-row='{gid}'] [data-opponents] a[href='/u/{bob}']").count() == 1
+    # a card: the game, its result and its buttons one above the other, inside the screen
+    card = page.locator(f"[data-game-row='{gid}']").bounding_box()
+    assert card and card["width"] <= PHONE["width"] - 20, card
+    result = page.locator(f"[data-game-row='{gid}'] [data-result]").inner_text()
+    assert result in ("Won", "Lost")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate(WIDER_THAN_THE_SCREEN) == []
+    assert page.locator("#logged-in h2 [data-avatar]").count() == 1
+    assert axe_serious(page) == []
+    assert page.errors == []
+    ctx.close()
+
+
+def test_a_profile_has_an_avatar_and_explains_a_provisional_rating(browser, inprocess_server, players):
+    """Judge: no avatar; a rating change of about 150 after one game was unexplained."""
+    alice, bob, gid = players
+    ctx, page = person(browser, inprocess_server, PHONE)
+    page.goto(f"/u/{alice}")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.locator(f".profile-head [data-avatar='{alice}']").count() == 1
+    assert page.inner_text("[data-testid=rating-value]").endswith("?")
+    note = page.inner_text("[data-testid=provisional-note]")
+    assert "Provisional" in note and "4 more rated games" in note, note
+    assert "1 game" in page.inner_text("[data-testid=profile-totals]")
+    assert page.locator(f"[data-recent='{gid}'] a[href='/u/{bob}']").count() == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert axe_serious(page) == []
+    assert page.errors == []
+    ctx.close()
+
+
+def test_the_leaderboard_lists_provisional_players_marked_and_invites_when_empty(
+    browser, inprocess_server, players
+):
+    """Judge (4/10): bare; everyone provisional so nobody ranked. The provisional players are
+    listed under a line that says why they have no rank, each marked; an empty board invites."""
+    alice, bob, _ = players
+    ctx, page = person(browser, inprocess_server, PHONE)
+    page.goto("/leaderboard?game=last-mouse-lost")
+    page.wait_for_selector(f"[data-player='{alice}']")
+    assert page.locator(".lb-divider").inner_text().startswith("Provisional")
+    for name in (alice, bob):
+        row = page.locator(f"[data-player='{name}']")
+        assert row.locator(".lb-rank-mark").inner_text() == "?"
+        assert row.locator(f"[data-avatar='{name}']").count() == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert axe_serious(page) == []
+    page.goto("/leaderboard?game=mouse-trap")
+    empty = page.locator("[data-testid=leaderboard-empty]")
+    empty.wait_for()
+    assert "Nobody is on the Mouse Trap board yet." in empty.inner_text()
+    assert empty.locator("a").count() == 2
+    assert axe_serious(page) == []
+    assert page.errors == []
+    ctx.close()
