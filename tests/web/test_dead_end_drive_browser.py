@@ -270,3 +270,111 @@ def test_platform_sends_no_seat_anothers_secrets(client):
         assert state.position() not in text and "pile=" not in text
         checked += 1
     assert checked > 100
+
+
+@pytest.mark.browser
+def test_pawns_are_their_characters_and_the_prompt_names_them(server, browser):
+    """Issue 39 (judge: 13 Dead End Drive 6/10): small lettered pawns, a prompt with a letter
+    ("Click a green square for K (4)"), the players listed a second time beside the board. Now a
+    pawn is its character's face in its colour (the letter on a small tab), big enough to tell on
+    a phone; the prompt says the character's name; beside the board the hands' sizes, not a list."""
+    created = httpx.post(
+        server + "/api/games",
+        json={
+            "game": "dead-end-drive",
+            "options": {"players": 2},
+            "seats": [{"kind": "human"}, {"kind": "agent", "agent": "easy"}],
+        },
+        timeout=30,
+    ).json()
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(created["seats"][0]["link"] + "&fast")
+    page.wait_for_selector("body[data-my-turn='1'] g.pawn[data-movable]", timeout=30000)
+    pawns = page.locator("g.pawn")
+    assert pawns.count() == 12
+    assert page.locator("g.pawn [data-face]").count() == 12  # every pawn wears its face
+    # the same face as the portrait of that letter
+    faces = page.locator("g.pawn").evaluate_all(
+        "gs => gs.map((g) => [g.dataset.pawn, g.querySelector('[data-face]').dataset.face])"
+    )
+    assert all(letter == face for letter, face in faces), faces
+    smallest = page.evaluate(
+        "Math.min(...[...document.querySelectorAll('g.pawn circle.body')]"
+        ".map((c) => c.getBoundingClientRect().width))"
+    )
+    assert smallest >= 18, smallest
+    assert "hands hidden" not in page.inner_text("body")
+    assert page.locator("table.ded-hands tbody tr").count() == 2
+    # pick a pawn, then a count: the prompt names the character
+    pawn = page.locator("g.pawn[data-movable]").first
+    letter = pawn.get_attribute("data-pawn")
+    name = next(
+        p["name"]
+        for p in seat_view(server, created["id"], created["seats"][0]["token"])["pawns"]
+        if p["letter"] == letter
+    )
+    pawn.click()
+    counts = page.locator("[data-testid=controls] button[data-count]")
+    if counts.count():
+        counts.first.click()
+        page.wait_for_selector("[data-testid=controls] .muted", timeout=20000)
+        prompt = page.inner_text("[data-testid=controls]")
+        assert name in prompt and f"for {letter} (" not in prompt, prompt
+    else:  # one count only: the squares are offered at once, each named with the character
+        label = page.locator("[data-to]").first.get_attribute("aria-label") or ""
+        assert name in label, label
+    assert errors == []
+    ctx.close()
+
+
+# The share of the board's drawing (as far as it is on the screen) that the end card covers.
+COVERED = """(board) => {
+  // the drawing as far as its box shows it (a zoomed board pans inside the board's area)
+  const d = document.querySelector(board).getBoundingClientRect();
+  const box = document.querySelector('#board > .board-pan') || document.querySelector('.board-area');
+  const a = box.getBoundingClientRect();
+  const b = { top: Math.max(d.top, a.top), bottom: Math.min(d.bottom, a.bottom),
+              left: Math.max(d.left, a.left), right: Math.min(d.right, a.right) };
+  const e = document.querySelector('[data-testid=end-screen]').getBoundingClientRect();
+  const top = Math.max(b.top, 0), bottom = Math.min(b.bottom, innerHeight);
+  const left = Math.max(b.left, 0), right = Math.min(b.right, innerWidth);
+  const area = Math.max(0, bottom - top) * Math.max(0, right - left);
+  const w = Math.max(0, Math.min(right, e.right) - Math.max(left, e.left));
+  const h = Math.max(0, Math.min(bottom, e.bottom) - Math.max(top, e.top));
+  return area ? (w * h) / area : 1;
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("game", ["dead-end-drive", "booby-trap"])
+def test_the_end_card_leaves_the_final_board_in_view(server, browser, game):
+    """Issue 39 (judge): the end card covered the board. Beside it on a desktop and on a phone
+    on its side; on a phone upright a sheet at the bottom, the board drawn in the room above it."""
+    created = httpx.post(
+        server + "/api/games",
+        json={
+            "game": game,
+            "options": {"players": 2} if game == "dead-end-drive" else {},
+            "seats": [{"kind": "agent", "agent": "easy"}, {"kind": "agent", "agent": "easy"}],
+        },
+        timeout=30,
+    ).json()
+    deadline = time.monotonic() + 120  # the computer plays both seats to the end (a few seconds)
+    while not httpx.get(
+        f"{server}/api/games/{created['id']}", params={"token": created["spectator"]["token"]}, timeout=30
+    ).json()["state"]["terminal"]:
+        assert time.monotonic() < deadline, "the computer's game did not end"
+        time.sleep(0.5)
+    for size in ((1366, 800), (1024, 768), (844, 390), (390, 844)):
+        ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+        page = ctx.new_page()
+        page.goto(created["spectator"]["link"] + "&fast")
+        page.wait_for_selector("[data-testid=end-screen]:not([hidden])", timeout=60000)
+        page.wait_for_timeout(200)  # the last drawing
+        page.screenshot(path=str(ARTIFACTS / f"end-card-{game}-{size[0]}x{size[1]}.png"))
+        covered = page.evaluate(COVERED, "svg.ded-board" if game == "dead-end-drive" else "svg[data-tray]")
+        assert covered <= 0.01, (size, covered)
+        ctx.close()

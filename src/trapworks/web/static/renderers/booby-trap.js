@@ -511,7 +511,8 @@ export default function createRenderer(root, ctx) {
     },
     summary(u) {
       const v = u.view;
-      const reason = [tn("Only {n} piece is left on the tray: the player with the most points wins.", "Only {n} pieces are left on the tray: the player with the most points wins.", v.pieces_left)];
+      const reason = [v.pieces_left ? tn("Only {n} piece is left on the tray: the player with the most points wins.", "Only {n} pieces are left on the tray: the player with the most points wins.", v.pieces_left)
+        : t("The tray is empty: the player with the most points wins.")];
       if (v.last_removal) reason.push(v.last_removal.tripped ? t("Last removal: piece {id}, the bar tripped.", { id: v.last_removal.piece })
         : t("Last removal: piece {id}, the bar held.", { id: v.last_removal.piece }));
       return {

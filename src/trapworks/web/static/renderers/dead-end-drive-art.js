@@ -562,10 +562,29 @@ const ease = (t) => t * t * (3 - 2 * t);
 
 function ghostPawn(p, colour, letter, r) {
   const g = mk("g", { class: "sprung-pawn" }, p);
-  mk("circle", { r, fill: colour, stroke: "#111", "stroke-width": 1 }, g);
-  const t = mk("text", { y: r * 0.42, "text-anchor": "middle", "font-size": r * 1.15, "font-weight": 700, fill: "#fff" }, g);
-  t.textContent = letter;
+  pawnFace(g, letter, colour, r);
   return g;
+}
+
+// A pawn as the character it is (issue 39: small lettered discs told nobody who was who): the
+// character's face from its portrait, in a ring of its colour, its letter on a small tab (the
+// notation's name for it), centred on (0, 0) with radius r.
+let clipSeq = 0;
+export function pawnFace(p, letter, colour, r) {
+  const id = `ded-pawn-clip-${++clipSeq}`;
+  const clip = mk("clipPath", { id }, p);
+  mk("circle", { r: r - 1 }, clip);
+  mk("circle", { class: "body", r, fill: colour, stroke: "#111", "stroke-width": 1 }, p);
+  const face = mk("g", { "clip-path": `url(#${id})` }, p);
+  // The portrait's head (about 19 of its 60 units from the centre of the face) fills the disc.
+  const s = (r - 1) / 19;
+  portrait(face, letter, -30 * s, -33 * s, 60 * s, 72 * s, "#fff7ed");
+  mk("circle", { r: r - 1.2, fill: "none", stroke: colour, "stroke-width": 2.6 }, p);
+  const tab = mk("g", { transform: `translate(${r * 0.68},${r * 0.68})` }, p);
+  mk("circle", { r: r * 0.42, fill: colour, stroke: "#fff", "stroke-width": 0.9 }, tab);
+  const t = mk("text", { y: r * 0.17, "text-anchor": "middle", "font-size": r * 0.5, "font-weight": 800, fill: "#fff" }, tab);
+  t.textContent = letter;
+  return p;
 }
 
 function puffs(p, cx, cy, n, colour) {

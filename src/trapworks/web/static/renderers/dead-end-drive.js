@@ -9,7 +9,7 @@
 
 import {
   PALETTE, PAWN_COLOURS, TRAP_COLOURS, cardBack, cardFace, detective, doorway, drawPiece, frontDoor, gameOver,
-  passage, portrait, rugSwatch, springTrap, trackSquare, trapFurniture, trapIcon,
+  passage, pawnFace, portrait, rugSwatch, springTrap, trackSquare, trapFurniture, trapIcon,
 } from "./dead-end-drive-art.js";
 
 const COLS = "abcdefghijklmnopqrstuvwxyz";
@@ -70,6 +70,11 @@ export default function createRenderer(root, ctx) {
       .ded-card { font-size: .66em; min-width: 3em; }
       .ded-card .ded-card-art { width: 30px; height: 40px; }
     }
+    .ded-hands { border-collapse: collapse; font-size: .92em; }
+    .ded-hands th, .ded-hands td { padding: .1em .5em .1em 0; text-align: left; font-variant-numeric: tabular-nums; }
+    .ded-hands thead th { font-weight: 600; color: var(--color-muted); font-size: .9em; }
+    .ded-hands tbody th { font-weight: 600; max-width: 10em; overflow-wrap: anywhere; }
+    .ded-hands tr.out { opacity: .7; }
     .ded-dice { display: inline-flex; gap: .25em; }
     .ded-dice svg { display: block; }
     .ded-stage { position: relative; }
@@ -389,6 +394,12 @@ export default function createRenderer(root, ctx) {
   }
 
   // --- pawns, highlights, detective -----------------------------------------------------
+  // A pawn by its character's name (issue 39: prompts said "K", a letter nobody knows).
+  function pawnName(letter) {
+    const p = view && view.pawns.find((q) => q.letter === letter);
+    return p ? p.name : letter;
+  }
+
   function pawnColour(letter) {
     const i = view.pawns.findIndex((p) => p.letter === letter);
     return PAWN_COLOURS[i % PAWN_COLOURS.length];
@@ -406,10 +417,7 @@ export default function createRenderer(root, ctx) {
       const g = svg("g", { class: "pawn", "data-pawn": p.letter, "data-square-at": p.square,
                            transform: `translate(${x},${y})` }, gPawns);
       if (lastMoved.has(p.letter)) g.setAttribute("data-last-move", "1"); // walked by the last move
-      svg("circle", { class: "body", r: CELL / 2 - 2, fill: pawnColour(p.letter), stroke: "#111", "stroke-width": 1 }, g);
-      svg("circle", { r: CELL / 2 - 5, fill: "none", stroke: "rgba(255,255,255,.45)", "stroke-width": 1.2 }, g);
-      const letterText = svg("text", { y: 5, "text-anchor": "middle", "font-size": 13, "font-weight": 700, fill: "#fff" }, g);
-      letterText.textContent = p.letter;
+      pawnFace(g, p.letter, pawnColour(p.letter), CELL / 2 - 0.5);
       const title = svg("title", {}, g);
       title.textContent = `${p.name} (${p.square})`;
       if (p.letter === view.portrait) svg("circle", { r: CELL / 2 + 1, fill: "none", stroke: "#f59e0b", "stroke-width": 2,
@@ -474,7 +482,7 @@ export default function createRenderer(root, ctx) {
           const g = svg("g", { "data-to": sq, "data-count": a.count, "data-action": a.text }, gMarks);
           svg("rect", { class: "dest preview", x: x0, y: y - CELL / 2 + 2, width: w, height: CELL - 4, rx: 4 }, g);
           svg("text", { class: "dest-count", x: x0 + w / 2, y: y + 3.5, "text-anchor": "middle" }, g).textContent = String(a.count);
-          ctx.actionable(g, t("Move {pawn} {n} to {sq}", { pawn: picked, n: a.count, sq }), () => {
+          ctx.actionable(g, t("Move {pawn} {n} to {sq}", { pawn: pawnName(picked), n: a.count, sq }), () => {
             if (!a.text) { choosing = sq; drawControls(); return; }
             pendingDest = { square: sq, select: a.text };
             send(a.text);
@@ -602,7 +610,7 @@ export default function createRenderer(root, ctx) {
     if (top) el("span", { class: "top", text: t("(top: {card})", { card: cardWords(top) }) }, pileBox);
     if (view.terminal) {
       turnLine.textContent = view.truncated ? t("Stopped by the turn limit: no winner.")
-        : t("{who} won with {pawn} ({why}).", { who: ctx.seatLabel(view.winner), pawn: view.winning_pawn, why: reasonWords(view.win_reason) });
+        : t("{who} won with {pawn} ({why}).", { who: ctx.seatLabel(view.winner), pawn: pawnName(view.winning_pawn), why: reasonWords(view.win_reason) });
     } else if (view.to_move === null) {
       // A chance phase (nobody to move): what chance is doing, in the page's language.
       const chance = { first: t("drawing who goes first"), reveal: t("revealing the next portrait"),
@@ -641,12 +649,18 @@ export default function createRenderer(root, ctx) {
   }
   function drawOthers() {
     othersPanel.replaceChildren();
-    el("h3", { text: t("Players (hands hidden)") }, othersPanel);
+    // The hands' sizes, not a second list of the players (issue 39: the players were listed
+    // twice): one small table, a column per kind of card.
+    el("h3", { text: t("Cards in hand") }, othersPanel);
+    const table = el("table", { class: "ded-hands" }, othersPanel);
+    const head = el("tr", {}, el("thead", {}, table));
+    el("td", {}, head);
+    for (const h of [t("Characters"), t("Traps"), t("Secret")]) el("th", { scope: "col", text: h }, head);
+    const body = el("tbody", {}, table);
     for (const s of view.seats) {
-      const cards = [tn("{n} character card", "{n} character cards", s.character_cards), tn("{n} trap card", "{n} trap cards", s.trap_cards)];
-      const line = t("{who}: {cards}", { who: ctx.seatLabel(s.seat), cards: cards.join(", ") })
-        + (s.secret_cards ? t(", {n} secret", { n: s.secret_cards }) : "") + (s.out ? t(" — out") : "");
-      el("div", { text: line, "data-seat-cards": s.seat }, othersPanel);
+      const tr = el("tr", { "data-seat-cards": s.seat, class: s.out ? "out" : "" }, body);
+      el("th", { scope: "row", text: ctx.seatLabel(s.seat) + (s.out ? t(" — out") : "") }, tr);
+      for (const n of [s.character_cards, s.trap_cards, s.secret_cards || 0]) el("td", { text: String(n) }, tr);
     }
     offPanel.replaceChildren();
     el("h3", { text: t("Knocked off") }, offPanel);
@@ -707,7 +721,7 @@ export default function createRenderer(root, ctx) {
       return;
     }
     if (view.phase === "dest") {
-      el("span", { class: "muted", text: t("Click a green square for {pawn} ({n}).", { pawn: view.selected.pawn, n: view.selected.count }) }, controls);
+      el("span", { class: "muted", text: t("Click a green square for {pawn} ({n}).", { pawn: pawnName(view.selected.pawn), n: view.selected.count }) }, controls);
       return;
     }
     // A button says what it does as a player would ("Keep the card you drew", not "keep"): the
