@@ -75,7 +75,8 @@ async function showGames() {
     const row = el("li", { "data-game-row": g.id, "data-state": g.state, class: `my-game state-${g.state}` }, list);
     const title = (catalog.find((c) => c.id === g.game) || {}).title || g.game;
     const badges = el("div", { class: "my-game-badges" }, row);
-    el("span", { class: `pill pill-${g.state}`, text: STATES[g.state] ? STATES[g.state]() : g.state }, badges);
+    // A finished game's badge is its result ("Won"); "Finished" only where none is known.
+    if (!(g.state === "finished" && g.result)) el("span", { class: `pill pill-${g.state}`, text: STATES[g.state] ? STATES[g.state]() : g.state }, badges);
     if (g.result) el("span", { class: `pill pill-${g.result}`, text: RESULTS[g.result] ? RESULTS[g.result]() : g.result, "data-result": g.result }, badges);
     const what = el("div", { class: "my-game-what" }, row);
     el("strong", { text: tx(title) }, what);

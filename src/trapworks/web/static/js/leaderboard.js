@@ -45,10 +45,10 @@ function drawTabs(current) {
 const PROVISIONAL = () => t("Provisional rating: it settles after a few more rated games.");
 
 function playerCell(tr, row) {
-  const td = el("td", { class: "lb-player" }, tr);
-  td.append(avatar(row.username, "s"));
-  el("a", { href: `/u/${encodeURIComponent(row.username)}`, text: row.username }, td);
-  if (row.provisional) el("span", { class: "pill pill-provisional", text: t("provisional"), title: PROVISIONAL() }, td);
+  const who = el("span", { class: "lb-who" }, el("td", { class: "lb-player" }, tr));
+  who.append(avatar(row.username, "s"));
+  el("a", { href: `/u/${encodeURIComponent(row.username)}`, text: row.username }, who);
+  if (row.provisional) el("span", { class: "pill pill-provisional", text: t("provisional"), title: PROVISIONAL() }, who);
 }
 
 // Settled ratings ranked first (1, 2, 3 as medals), then the provisional ones under a line that

@@ -70,10 +70,11 @@ export default function createRenderer(root, ctx) {
       .ded-card { font-size: .66em; min-width: 3em; }
       .ded-card .ded-card-art { width: 30px; height: 40px; }
     }
-    .ded-hands { border-collapse: collapse; font-size: .92em; }
-    .ded-hands th, .ded-hands td { padding: .1em .5em .1em 0; text-align: left; font-variant-numeric: tabular-nums; }
-    .ded-hands thead th { font-weight: 600; color: var(--color-muted); font-size: .9em; }
-    .ded-hands tbody th { font-weight: 600; max-width: 10em; overflow-wrap: anywhere; }
+    .ded-hands { border-collapse: collapse; font-size: .92em; width: 100%; }
+    .ded-hands th, .ded-hands td { padding: .1em .4em .1em 0; text-align: left; font-variant-numeric: tabular-nums; }
+    .ded-hands thead th { font-weight: 600; color: var(--color-muted); font-size: .85em; width: 1%; white-space: nowrap; }
+    .ded-hands td { text-align: center; }
+    .ded-hands tbody th { font-weight: 600; word-break: normal; overflow-wrap: normal; }
     .ded-hands tr.out { opacity: .7; }
     .ded-dice { display: inline-flex; gap: .25em; }
     .ded-dice svg { display: block; }
@@ -113,6 +114,9 @@ export default function createRenderer(root, ctx) {
       #board.ded > .ded-info { flex-direction: column; align-items: flex-start; width: 10.5em; flex: none; margin: 0; }
       #board.ded .ded-portrait { flex-direction: column; align-items: flex-start; min-width: 0; }
       #board.ded .ded-status { flex-direction: column; align-items: flex-start; gap: .4em; }
+      /* each line wraps inside the column (French's longer words ran under the mansion) */
+      #board.ded > .ded-info :is(.ded-portrait, .ded-status) > * { max-width: 100%; min-width: 0; }
+      #board.ded > .ded-info .ded-pile { flex-wrap: wrap; }
       .ded-bar-top { flex-wrap: nowrap; }
     }
     .ded-bar-top { display: flex; flex-wrap: wrap; gap: .3em .8em; align-items: center; }
