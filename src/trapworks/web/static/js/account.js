@@ -85,9 +85,11 @@ async function showGames() {
     else if (g.ended) el("span", { class: "small muted", text: when(g.ended) }, what);
     opponents(g, el("div", { class: "my-game-who", "data-opponents": "" }, row));
     const links = el("div", { class: "game-links" }, row);
-    if (g.link && g.state !== "unavailable") el("a", { href: g.link, class: g.state === "your_turn" ? "button-link" : "button-link quiet",
-                                                      text: g.state === "finished" ? t("Review") : t("Open"), "data-open": g.id }, links);
-    if (g.replay) el("a", { href: g.replay, class: "button-link quiet", text: t("Replay") }, links);
+    // One way in per game (French says "Revoir" for both Review and Replay): a game being played
+    // opens at the seat, a finished one in the replay (its moves one by one).
+    if (g.state === "finished" && g.replay) el("a", { href: g.replay, class: "button-link quiet", text: t("Replay"), "data-replay": g.id }, links);
+    else if (g.link && g.state !== "unavailable") el("a", { href: g.link, class: g.state === "your_turn" ? "button-link" : "button-link quiet",
+                                                           text: g.state === "finished" ? t("Review") : t("Open"), "data-open": g.id }, links);
   }
   scrollersReachable(box);
 }

@@ -105,8 +105,9 @@ async function init() {
       return cell;
     };
     // Wins, draws, losses in that order on both of the page's tables, as lichess counts them.
-    table($("stats"), [t("Game"), t("Played"), t("Wins"), t("Draws"), t("Losses"), ...(aborted ? [t("Aborted")] : [])],
+    const tb = table($("stats"), [t("Game"), t("Played"), t("Wins"), t("Draws"), t("Losses"), ...(aborted ? [t("Aborted")] : [])],
       p.stats.map((s) => [gameCell(s), String(s.played), String(s.won), String(s.drawn), String(s.lost), ...(aborted ? [String(s.aborted)] : [])]));
+    tb.classList.add("stats-table"); // its numbers in narrow columns (accounts.css): it fits a phone
   } else el("p", { class: "muted", text: t("No finished games yet.") }, clear($("stats")));
   if (p.recent.length) {
     // One line per game, as on the account page (issue 39: a four-column table was cramped):

@@ -852,6 +852,8 @@ export default function createRenderer(root, ctx) {
       // hot seat: the curtain comes back as soon as the turn is someone else's
       if (hotSeat && (view.terminal || view.turn_of !== ctx.seat)) revealed = false;
       if (view.phase !== "select") picked = null;
+      // The game over: the whole mansion, as it ended (a phone had it zoomed on the last turn's pawns).
+      if (view.terminal && !(before && before.terminal)) panZoom = false;
       events.replaceChildren();
       for (const e of u.events || []) if (e.msg) el("li", { text: ctx.say(e), "data-event": e.type }, events);
       const springs = (u.events || []).filter((e) => e.type === "spring");
