@@ -53,7 +53,7 @@ class Profiles(Ratings):
             others = self._seat_names(s, [g.game_id for _, g in finished[:20]])
             from ..store import GameRow  # the seats' kinds (a computer and its level); never a token
 
-            kinds = dict(
+            kinds: dict[str, list[Any]] = dict(
                 s.execute(
                     select(GameRow.id, GameRow.seats).where(
                         GameRow.id.in_([g.game_id for _, g in finished[:20]])
