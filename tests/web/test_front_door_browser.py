@@ -387,3 +387,35 @@ def test_a_one_round_end_card_says_the_score_once(server, browser):
     assert order[-3:] == ["end-record", "end-public-link", "end-embed-link"], order
     page.context.close()
     assert not errors, errors
+
+
+def test_an_unknown_page_is_the_sites_404_page_and_the_api_stays_json(server, browser):
+    """Issue 39 (pagesA): /leaderboards answered a browser raw JSON. A page that does not exist is
+    the site's 404 page (its header, the ways on, in the player's language; status 404 all the
+    same); the API and a client asking for JSON keep the JSON error. The API link is in the home
+    page's footer, not its top bar. Failed before: JSON in the browser, "API" in the top bar."""
+    errors: list[str] = []
+    for lang, words in (("en", "This page does not exist"), ("fr", "Cette page n'existe pas")):
+        page = context(browser, SIZES["portrait"], errors, lang=lang, theme="dark")
+        response = page.goto(server.url + "/leaderboards")
+        assert response is not None and response.status == 404
+        page.wait_for_selector("[data-testid=not-found] h2")
+        page.wait_for_function("(w) => document.querySelector('main h2').textContent === w", arg=words)
+        assert page.locator("header.top").count() == 1
+        page.click("[data-testid=not-found-home]")
+        page.wait_for_selector("body[data-home-ready='1']")
+        page.goto(server.url + "/no/such/page")
+        page.wait_for_selector("[data-testid=not-found]")
+        assert axe_all(page) == []
+        page.context.close()
+    api = httpx.get(server.url + "/api/no-such-thing", headers={"accept": "text/html"}, timeout=30)
+    assert api.status_code == 404 and api.json()["code"] == "not_found"
+    plain = httpx.get(server.url + "/leaderboards", timeout=30)
+    assert plain.status_code == 404 and plain.json()["ok"] is False
+    page = context(browser, SIZES["desktop"], errors)
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-home-ready='1']")
+    assert page.locator("header.top a[href='/docs']").count() == 0
+    assert page.locator("footer.site-foot a[href='/docs']").is_visible()
+    page.context.close()
+    assert not errors, errors
