@@ -191,6 +191,8 @@ function gameOverLine(head) {
   return head.startsWith(prefix) ? head : t("Game over: {result}", { result: head });
 }
 
+// Games whose log shows one short line a turn, the rest on demand (issue 39, pagesA's pages).
+const COMPACT_LOG = ["mouse-trap", "last-mouse-lost"];
 let endShown = -1;       // the ply whose end screen was drawn (drawn once, may be closed)
 
 function announce(u) {
@@ -264,20 +266,27 @@ function drawEndScreen(u) {
     drawEndRatings(box);
     box.append(actions);
   }
-  // An aborted game has no result to answer with a rematch (issue 27): New game instead.
-  if (u.controls && u.controls.can_rematch && !(u.ending && u.ending.aborted)) {
+  // One clear way on (issue 39, pagesA): Rematch, or New game where there is none (an aborted
+  // game has no result to answer with a rematch, issue 27); Review beside it, quieter; the
+  // record, the public link and the embed a line of small links; the board behind a corner ×.
+  const rematch = !!(u.controls && u.controls.can_rematch && !(u.ending && u.ending.aborted));
+  if (rematch) {
     // The server makes the rematch once every human seat has accepted (js/controls.js).
     const again = el("button", { type: "button", class: "primary", text: t("Rematch (seats rotated)"), "data-testid": "rematch" }, actions);
     again.addEventListener("click", () => controls.acceptRematch(again));
   }
-  el("a", { href: "/", text: t("New game"), "data-testid": "new-game" }, actions);
-  el("a", { href: $("record").href, text: t("Download record"), download: "", "data-testid": "end-record" }, actions);
-  el("a", { href: $("replay").href, text: t("Review the game"), "data-testid": "end-replay" }, actions);
-  el("button", { type: "button", text: t("Look at the board"), "data-testid": "close-end",
-                 onclick: () => { box.hidden = true; $("show-result").hidden = false; $("show-result").focus(); } }, actions);
-  controls.endLinks(actions);
+  el("a", { href: "/", class: rematch ? "secondary" : "primary", text: t("New game"), "data-testid": "new-game" }, actions);
+  el("a", { href: $("replay").href, class: "secondary", text: t("Review the game"), "data-testid": "end-replay" }, actions);
+  const quiet = el("p", { class: "end-more" });
+  el("a", { href: $("record").href, text: t("Download record"), download: "", "data-testid": "end-record" }, quiet);
+  controls.endLinks(quiet);
+  const close = el("button", { type: "button", class: "end-close", "aria-label": t("Look at the board"), title: t("Look at the board"),
+                               "data-testid": "close-end", text: "×",
+                               onclick: () => { box.hidden = true; $("show-result").hidden = false; $("show-result").focus(); } });
+  actions.after(quiet);
   el("div", { id: "end-links" }, box);
   controls.renderRematch($("end-links"));
+  box.append(close); // drawn in the card's corner; last in the keyboard's order, after the ways on
   box.hidden = false;
   // The dialog takes the focus (issue 27): its first action, so Enter plays again.
   const first = /** @type {HTMLElement|null} */ (actions.querySelector("button, a"));
@@ -327,7 +336,7 @@ function drawShell(u) {
     endShown = -1;
   }
   renderLog($("log"), u.log, { seat: info.seat, viewer: hotSeat ? null : info.seat, players: info.players, gid, token, gameId: info.game,
-                               renderer: info.renderer, options: info.options });
+                               renderer: info.renderer, options: info.options, compact: COMPACT_LOG.includes(info.game) });
   announce(u);
   controls.update(u);
   clockView.update(u.clock);
@@ -335,6 +344,9 @@ function drawShell(u) {
   // No undo after the end (the server refuses it too).
   $("undo").disabled = !u.can_undo || !!u.terminal;
   $("typed").hidden = info.seat === null || u.terminal;
+  // Over: the end card has the record and the review (issue 39: not twice), and hint and undo
+  // are done with; the tools card goes.
+  $("tools").hidden = !!u.terminal;
   $("hint").hidden = info.seat === null;
   $("undo").hidden = info.seat === null;
   document.body.dataset.ply = String(u.ply);
@@ -445,7 +457,7 @@ function onPresence(msg) {
   if (shown) {
     drawPlayersNow(shown);
     renderLog($("log"), shown.log, { seat: info.seat, viewer: hotSeat ? null : info.seat, players: info.players, gid, token, gameId: info.game,
-                                     renderer: info.renderer, options: info.options });
+                                     renderer: info.renderer, options: info.options, compact: COMPACT_LOG.includes(info.game) });
   }
   const me = info.seat !== null ? info.players[info.seat] : null;
   if (me && nameBox && document.activeElement !== nameBox.input && me.name) nameBox.set(me.name);

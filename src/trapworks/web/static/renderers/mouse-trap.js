@@ -326,7 +326,7 @@ export default function createRenderer(root, ctx) {
   }
 
   // --- the status panel, the pile ---------------------------------------------------------------
-  function showInfo(v) {
+  function showInfo(v, over) {
     infoLayer.querySelectorAll("[data-info]").forEach((n) => n.remove());
     const g = svg("g", { "data-info": "" }, infoLayer);
     const line = (y, text, size = 15, weight = "400", fill = C.ink) => {
@@ -339,7 +339,8 @@ export default function createRenderer(root, ctx) {
     else line(420, t("Complete: it catches with chance {p}%", { p: (v.capture_chance * 100).toLocaleString(ctx.lang || "en", { minimumFractionDigits: 1, maximumFractionDigits: 1 }) }));
     const last = v.last_firing;
     let status = "";
-    if (v.firing_stage !== null && v.firing_stage !== undefined) status = t("Firing…");
+    // A game that ended mid-firing (resigned, out of time) fires no more: no "Firing…" left standing.
+    if (v.firing_stage !== null && v.firing_stage !== undefined) status = over ? "" : t("Firing…");
     else if (last && last.jammed) {
       const st = v.firing_chain[last.stages];
       status = t("Last firing jammed at {stage}: {what}", { stage: st.letter, what: ctx.say(st.text_msg, true) });
@@ -653,7 +654,7 @@ export default function createRenderer(root, ctx) {
       if (!u.sync) drawCaught(v, u.events);
       showParts(v);
       showChain(v);
-      showInfo(v);
+      showInfo(v, !!(u.terminal || v.terminal));
       // Keyed by ply: an update seen twice (a resent frame, a retry) adds no second copy.
       if (u.sync || u.ply !== newsPly) drawNews(u.events || []);
       newsPly = u.ply;
