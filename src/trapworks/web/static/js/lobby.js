@@ -247,6 +247,9 @@ export function showLinks(game, seatChoices) {
 function renderMyGames() {
   const box = clear($("my-games"));
   const list = myGames();
+  // No game yet: no empty card on the front door (issue 39: boxes and forms dominated it).
+  const card = document.getElementById("my-games-card");
+  if (card) card.hidden = !list.length;
   if (!list.length) { el("p", { class: "muted", text: t("No games yet in this browser.") }, box); return; }
   const table = el("table", { class: "games" }, box);
   const head = el("tr", {}, table);
