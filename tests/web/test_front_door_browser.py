@@ -578,6 +578,10 @@ def test_the_home_page_shows_whats_going_on_now(server, browser):
             "href"
         )
         assert page.evaluate(SIDEWAYS) <= 0
+        # The match's length is said on the tile (the judge: the same button gave matches of
+        # different lengths): "Play the computer" makes the game's default, best of five.
+        meta = page.locator("[data-testid=tile-meta-last-mouse-lost]").inner_text()
+        assert meta == "2 players · first to 3 rounds", meta
         page.context.close()
     player.context.close()
     a.close()

@@ -47,15 +47,24 @@ async function refresh() {
   const [activity, live, seeks] = await Promise.all([
     api("GET", "/api/activity"), api("GET", "/api/community/live"), api("GET", "/api/seeks"),
   ]);
-  const parts = [];
+  /** @type {[number, string, string][]} */
+  const stats = [];
   if (activity.ok) {
-    parts.push(tn("{n} game being played", "{n} games being played", activity.data.playing));
-    parts.push(tn("{n} player online", "{n} players online", activity.data.online));
+    stats.push([activity.data.playing, "{n} game being played", "{n} games being played"]);
+    stats.push([activity.data.online, "{n} player online", "{n} players online"]);
   }
-  const tables = document.querySelectorAll("#tables [data-table]").length;
-  parts.push(tn("{n} open table", "{n} open tables", tables));
-  if (seeks.ok) parts.push(tn("{n} player waiting for a quick game", "{n} players waiting for a quick game", seeks.data.seeks.length));
-  counts.textContent = parts.join(" · ");
+  stats.push([document.querySelectorAll("#tables [data-table]").length, "{n} open table", "{n} open tables"]);
+  if (seeks.ok) stats.push([seeks.data.seeks.length, "{n} player waiting for a quick game", "{n} players waiting for a quick game"]);
+  clear(counts);
+  // Each count big, its words under it ("3" / "games being played"); the whole phrase for a screen reader.
+  for (const [n, one, many] of stats) {
+    const words = tn(one, many, n);
+    const stat = el("span", { class: "live-stat" }, counts);
+    const at = words.indexOf(String(n));
+    el("b", { text: String(n), "aria-hidden": "true" }, stat);
+    el("span", { text: (at >= 0 ? words.slice(0, at) + words.slice(at + String(n).length) : words).trim(), "aria-hidden": "true" }, stat);
+    el("span", { class: "sr-only", text: words }, stat);
+  }
   const liveBox = document.getElementById("live-games-box");
   if (live.ok) drawGames(gamesBox, live.data.games);
   if (liveBox) liveBox.hidden = !live.ok; // a server without the community's watch pages

@@ -138,13 +138,15 @@ function build(main) {
   if (slot) slot.replaceWith(card);
   else main.insertBefore(card, main.firstChild);
   el("h2", { id: "quick-title", text: t("Quick game") }, card);
-  el("p", { class: "muted small", text: t("Play someone now: you are paired with the nearest rating, the range widening as you wait; if nobody comes, the computer plays you after the wait you choose.") }, card);
-  const row = el("div", { class: "quick-row" }, card);
+  el("p", { class: "muted small", text: t("Play someone now, paired by rating; if nobody comes, the computer plays you.") }, card);
+  // The game and "Find a game" on one line, the settings a smaller line under it (issue 39: the
+  // front door read as forms).
+  const row = el("div", { class: "quick-row quick-main" }, card);
   const gl = el("label", {}, row);
   el("span", { class: "name", text: t("Game") }, gl);
   const game = el("select", { "data-testid": "quick-game-select" }, gl);
   const variants = el("span", { class: "quick-row" }, row);
-  const row2 = el("div", { class: "quick-row" }, card);
+  const row2 = el("div", { class: "quick-row quick-settings" }, card);
   const al = el("label", {}, row2);
   el("span", { class: "name", text: t("Computer after") }, al);
   const ai = el("select", { "data-testid": "quick-ai-after" }, al);
@@ -161,7 +163,7 @@ function build(main) {
   const rl = el("label", {}, row2);
   const rated = el("input", { type: "checkbox", "data-testid": "quick-rated" }, rl);
   rl.append(" " + t("Rated (players with an account)"));
-  const row3 = el("div", { class: "row-buttons" }, card);
+  const row3 = el("div", { class: "row-buttons" }, row);
   const find = el("button", { type: "button", class: "primary", text: t("Find a game"), "data-testid": "quick-find" }, row3);
   const cancel = el("button", { type: "button", text: t("Stop waiting"), "data-testid": "quick-cancel", hidden: true }, row3);
   const st = el("p", { class: "seek-status", role: "status", "aria-live": "polite", "data-testid": "quick-status" }, card);
