@@ -58,7 +58,8 @@ def play_one(
 ) -> GameResult:
     game = make(game_id, **options)
     rng = random.Random(seed)
-    agents = [make_agent(name, game, seat, seed=rng.randrange(2**63)) for seat, name in enumerate(seats)]
+    # Untimed: the same seed gives the same game on any machine, whatever its load.
+    agents = [make_agent(a, game, s, seed=rng.randrange(2**63), timed=False) for s, a in enumerate(seats)]
     state = game.new_initial_state(seed=rng.randrange(2**63))
     want_stats = stats_hook(type(game)) is not None
     events: list[dict[str, Any]] = []
