@@ -127,7 +127,7 @@ def checked_run(
         fail("-n must be at least 1")
     check_backend(backend, workers, address)
     try:
-        options = game_options(option, players)
+        options = game_options(option, players, game_id)
     except typer.BadParameter as e:
         fail(str(e))
     game = make_game(game_id, options)
