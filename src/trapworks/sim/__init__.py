@@ -80,9 +80,9 @@ def play_one(
             decisions += 1
         actions += 1
         if want_stats:
-            # Each event once: state.all_events() is the game's own list (private ones included);
+            # Each event once: state.stat_events() is the game's own list (private ones included);
             # gathering every seat's view would count an event once per seat that sees it.
-            events.extend(state.all_events())
+            events.extend(state.stat_events())
     finished = state.is_terminal()
     truncated = (not finished) or state.is_truncated()
     returns = state.returns() if finished else [0.0] * n
