@@ -3,7 +3,7 @@
 import { api, clear, el, hashParams, myGames, rememberGame } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
 import { focusMark, restoreFocus } from "/static/js/boardkeys.js";
-import { refusalText, seatName, t, translatePage, tx, txSeats } from "/static/js/i18n.js";
+import { refusalText, seatName, t, translatePage, txSeats } from "/static/js/i18n.js";
 import { renderLog } from "/static/js/log.js";
 import { createAlerts } from "/static/js/alerts.js";
 import { createChat } from "/static/js/chat.js";
@@ -314,7 +314,8 @@ function drawShell(u) {
   shown = u;
   drawPlayersNow(u);
   const end = clear($("end"));
-  if (u.error) el("p", { class: "error", text: txSeats(u.error, seatLabel) }, end);
+  // Why the game stopped (the server could not play a seat): typed, in the page's language.
+  if (u.error_msg || u.error) el("p", { class: "error", text: u.error_msg ? refused(u.error_msg) : u.error }, end);
   if (u.terminal) {
     el("p", { class: "banner", text: gameOverLine(resultHeadline(u)), "data-testid": "game-over" }, end);
     const show = el("button", { type: "button", id: "show-result", text: t("Show the result"), hidden: true,
@@ -669,7 +670,7 @@ async function openSeat(first = false) {
   el("span", { class: "title-game", text: info.title }, titleBox);
   el("span", { class: "title-seat", text: ` · ${seatWords}` + (info.practice ? ` · ${t("practice game")}` : "") }, titleBox);
   if (info.seat === null) { $("typed").hidden = true; $("hint").hidden = true; $("undo").hidden = true; }
-  $("help").textContent = tx(info.help);
+  $("help").textContent = t(info.help);
   // Practice games may take back dice, cards and physics outcomes already seen; say so on the page.
   $("practice").hidden = !info.practice;
   const base = `/api/games/${encodeURIComponent(gid)}`;

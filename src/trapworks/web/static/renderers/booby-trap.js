@@ -355,7 +355,7 @@ export default function createRenderer(root, ctx) {
     }
     const d = v.discard.count;
     el("div", { class: "bt-seat", "data-discard": v.discard.ids.length,
-                text: t("Discard pile: {n} ({l} large, {m} medium, {s} small)", { n: v.discard.ids.length, l: d.L, m: d.M, s: d.S }) }, top);
+                text: t("Discard pile: {n} ({sizes})", { n: v.discard.ids.length, sizes: [counted("L", d.L), counted("M", d.M), counted("S", d.S)].join(", ") }) }, top);
     el("div", { class: "bt-seat", "data-tray-count": v.pieces_left,
                 // How far the bar has crept since set-up is on its scale (and said on demand): a
                 // removal trips on its own travel, so the total tells a new player nothing (issue 39).

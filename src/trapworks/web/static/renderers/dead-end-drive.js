@@ -645,7 +645,7 @@ export default function createRenderer(root, ctx) {
     for (const s of view.seats) {
       const cards = [tn("{n} character card", "{n} character cards", s.character_cards), tn("{n} trap card", "{n} trap cards", s.trap_cards)];
       const line = t("{who}: {cards}", { who: ctx.seatLabel(s.seat), cards: cards.join(", ") })
-        + (s.secret_cards ? t(", {n} secret", { n: s.secret_cards }) : "") + (s.out ? t(" — out") : "");
+        + (s.secret_cards ? tn(", {n} secret", ", {n} secret", s.secret_cards) : "") + (s.out ? t(" — out") : "");
       el("div", { text: line, "data-seat-cards": s.seat }, othersPanel);
     }
     offPanel.replaceChildren();
