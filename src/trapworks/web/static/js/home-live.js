@@ -4,7 +4,7 @@
 // games between players going on now, each one tap from watching (GET /api/community/live).
 // Read again every REFRESH_MS while the page is visible.
 import { api, clear, el } from "/static/js/dom.js";
-import { t, tn, tx } from "/static/js/i18n.js";
+import { t, tn } from "/static/js/i18n.js";
 
 const REFRESH_MS = 5000;
 const SHOWN = 5; // games listed here; the rest on /watch
@@ -32,7 +32,7 @@ function drawGames(box, games) {
   for (const g of games.slice(0, SHOWN)) {
     const li = el("li", { "data-live-game": g.id }, list);
     const what = el("div", { class: "live-what" }, li);
-    el("span", { class: "live-game-title", text: tx(titles[g.game] || g.game) }, what);
+    el("span", { class: "live-game-title", text: t(titles[g.game] || g.game) }, what);
     el("span", { class: "live-players", text: playersText(g.players) }, what);
     el("span", { class: "muted small", text: `${tn("{n} move", "{n} moves", g.moves)} · ${g.rated ? t("rated") : t("casual")}` }, what);
     el("a", { href: g.watch, class: "live-watch", text: t("Watch"), "data-testid": "live-watch" }, li);
