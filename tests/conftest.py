@@ -104,10 +104,13 @@ LEFT_OUT_OF_THE_FAST_LANE = (
     "tests/research/test_example.py::test_q_learning_beats_random_and_learns_the_misere_rule",  # 3
     "tests/dead_end_drive/test_dd_chance_deal.py::test_no_seat_can_tell_two_deals_apart",  # 3 + 3
     "tests/sim/test_ray_operations.py",  # a Ray instance each
-    # Measured after those (this session's report): the cluster tests that lose a node, and the
-    # compiled engine against the reference from random positions under the advanced rules (the
-    # basic rules' stay).
+    # Measured after those (this session's report): the cluster tests that lose a node, the solver's
+    # standard board, the explore checks that run it, and the compiled engine against the reference
+    # from random positions under the advanced rules (the basic rules' stay).
     "tests/community/test_arena.py::test_an_arena_of_six_bots_on_two_nodes_survives_a_node_killed",  # 11
+    "tests/last_mouse_lost/test_solver.py::test_every_standard_board_position_basic",  # 8
+    "tests/sim/test_analysts.py::test_dead_end_drive_rows_say_who_started",  # 6
+    "tests/sim/test_explore.py::test_the_interactive_page_never_falls_back_to_a_cdn",  # 4
     "tests/community/test_watch.py::test_live_games_and_the_featured_game_across_two_nodes",  # 4
     "tests/community/test_swiss.py::test_a_round_whose_pairing_node_is_lost",  # 3
     "tests/last_mouse_lost/test_fast.py::test_the_engine_agrees_with_the_reference_from_random_positions"
