@@ -3,7 +3,7 @@
 import { api, clear, el, hashParams, myGames, rememberGame } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
 import { focusMark, restoreFocus } from "/static/js/boardkeys.js";
-import { refusalText, seatName, t, translatePage, tx, txSeats } from "/static/js/i18n.js";
+import { refusalText, seatName, t, translatePage } from "/static/js/i18n.js";
 import { renderLog } from "/static/js/log.js";
 import { createAlerts } from "/static/js/alerts.js";
 import { createChat } from "/static/js/chat.js";
@@ -57,9 +57,9 @@ let drawnPly = -1;   // the ply of the last update drawn
 const INFO_MS = 9000;
 const ERROR_MS = 20000;
 // A refusal of the socket in the page's language, its seats by their names (a game's reason of
-// an illegal move, "player 2's mouse has been caught", with them too).
+// an illegal move is a typed message of its catalog: the viewer's "you" forms through ctx.say).
 function refused(msg) {
-  return refusalText(msg, seatLabel, (s) => txSeats(s, seatLabel), rendererCtx ? (item) => rendererCtx.say(item, true) : null);
+  return refusalText(msg, seatLabel, t, rendererCtx ? (item) => rendererCtx.say(item, true) : null);
 }
 
 function message(text, kind = "info", { tag = "", keep = false } = {}) {
@@ -139,12 +139,11 @@ async function sendAction(text) {
 async function hint() {
   const r = await api("GET", `/api/games/${encodeURIComponent(gid)}/hint?token=${encodeURIComponent(token)}`);
   if (!r.ok) { message(r.error, "error"); return { ok: false, error: r.error }; }
-  // The move and the reason are the game's words: through the catalog, seats by their names.
-  // Typed words (issue 37) where the game has them; otherwise its English through the patterns.
+  // The move and the reason are the game's typed words (issue 37), from its catalog in the page's
+  // language, seats by their names; a move without words of its own is shown as its notation.
   const say = (item) => (rendererCtx ? rendererCtx.say(item, true) : item.msg);
-  const move = r.data.text_msg ? say(r.data.text_msg) : r.data.text ? txSeats(r.data.text, seatLabel) : r.data.move;
-  const why = r.data.explanation_msg ? ` ${rendererCtx ? rendererCtx.say(r.data.explanation_msg) : ""}`
-    : r.data.explanation ? ` ${txSeats(r.data.explanation, seatLabel)}` : "";
+  const move = r.data.text_msg ? say(r.data.text_msg) : r.data.move;
+  const why = r.data.explanation_msg && rendererCtx ? ` ${rendererCtx.say(r.data.explanation_msg)}` : "";
   message(t("Hint: {move}.", { move }) + why, "info", { tag: "hint" });
   if (renderer && renderer.showHint) renderer.showHint(r.data);
   return r.data;
@@ -198,9 +197,9 @@ function announce(u) {
   if (u.sync) return;
   // Seats by their names, in the page's language, as on the rest of the page.
   const texts = (u.events || []).filter((e) => e && e.msg).map((e) => rendererCtx.say(e));
-  if (!texts.length && u.last_action && u.last_action.text) {
-    texts.push(`${seatLabel(u.last_action.seat)}: ${txSeats(u.last_action.text, seatLabel)}`);
-  }
+  // No event: the move's lines of the log (typed, as the log words them).
+  const story = u.last_action && u.last_action.story;
+  if (!texts.length && story) texts.push(...story.lines.map((l) => rendererCtx.say(l)));
   if (u.terminal) texts.push(resultHeadline(u));
   if (texts.length) $("live").textContent = texts.join(" ");
 }
@@ -314,7 +313,8 @@ function drawShell(u) {
   shown = u;
   drawPlayersNow(u);
   const end = clear($("end"));
-  if (u.error) el("p", { class: "error", text: txSeats(u.error, seatLabel) }, end);
+  // Why the game stopped (the server could not play a seat): typed, in the page's language.
+  if (u.error_msg || u.error) el("p", { class: "error", text: u.error_msg ? refused(u.error_msg) : u.error }, end);
   if (u.terminal) {
     el("p", { class: "banner", text: gameOverLine(resultHeadline(u)), "data-testid": "game-over" }, end);
     const show = el("button", { type: "button", id: "show-result", text: t("Show the result"), hidden: true,
@@ -669,7 +669,7 @@ async function openSeat(first = false) {
   el("span", { class: "title-game", text: info.title }, titleBox);
   el("span", { class: "title-seat", text: ` · ${seatWords}` + (info.practice ? ` · ${t("practice game")}` : "") }, titleBox);
   if (info.seat === null) { $("typed").hidden = true; $("hint").hidden = true; $("undo").hidden = true; }
-  $("help").textContent = tx(info.help);
+  $("help").textContent = t(info.help);
   // Practice games may take back dice, cards and physics outcomes already seen; say so on the page.
   $("practice").hidden = !info.practice;
   const base = `/api/games/${encodeURIComponent(gid)}`;

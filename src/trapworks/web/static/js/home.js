@@ -2,7 +2,7 @@
 // computer" (at the level last chosen, remembered in this browser) and "Play a friend" (a link to
 // send); the full options (seats, clock, variants, position) are one tap away in a dialog.
 import { api, clear, el, rememberGame } from "/static/js/dom.js";
-import { t, tx } from "/static/js/i18n.js";
+import { t } from "/static/js/i18n.js";
 import { drawGameArt } from "/static/js/howto.js";
 import { openNewGame, refreshMyGames, showLinks } from "/static/js/lobby.js";
 
@@ -56,12 +56,12 @@ function tile(box, game) {
   const card = el("article", { class: "game-tile", "data-game-tile": game.id, "aria-labelledby": `tile-${game.id}` }, box);
   const art = el("div", { class: "tile-art", "aria-hidden": "true" }, card);
   if (!drawGameArt(art, game.id)) art.hidden = true;
-  el("h3", { id: `tile-${game.id}`, text: tx(game.title) }, card);
+  el("h3", { id: `tile-${game.id}`, text: t(game.title) }, card);
   const players = game.players === 2 ? t("2 players") : t("{n} players", { n: game.players });
   el("p", { class: "tile-meta", text: players }, card);
   const actions = el("div", { class: "tile-actions" }, card);
   if (game.error) {
-    el("p", { class: "error small", text: tx(game.error) }, actions);
+    el("p", { class: "error small", text: t(game.error) }, actions);
     return;
   }
   const computer = /** @type {HTMLButtonElement} */ (el("button", { type: "button", class: "primary", text: t("Play the computer"),

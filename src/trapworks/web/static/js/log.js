@@ -42,7 +42,8 @@ export function logLines(entries, viewer, players) {
     }
   }
   for (const line of lines) {
-    line.text = line.parts.join(" ") || t("{who} moved.", { who: subject(line.owner, viewer, players) }).trim();
+    const mine = viewer !== null && viewer !== undefined && line.owner === viewer;
+    line.text = line.parts.join(" ") || (mine ? t("You moved.") : t("{who} moved.", { who: subject(line.owner, viewer, players) }).trim());
   }
   return lines;
 }

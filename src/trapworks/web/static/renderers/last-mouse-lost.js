@@ -346,8 +346,10 @@ export default function createRenderer(root, ctx) {
       const score = { who: who(v.winner), n: Math.max(...s), m: Math.min(...s) };
       // A one-round game's round line says it all (issue 39: the score twice read as machine output).
       if (!reason.length || v.first_to > 1) reason.push(v.winner === ctx.seat && ctx.mode === "live" && !ctx.shared
-        ? t("Whoever presses the last mouse loses the round; you won {n} of the rounds played (final score {n}–{m}).", score)
-        : t("Whoever presses the last mouse loses the round; {who} won {n} of the rounds played (final score {n}–{m}).", score));
+        ? tn("Whoever presses the last mouse loses the round; you won {n} of the rounds played (final score {n}–{m}).",
+          "Whoever presses the last mouse loses the round; you won {n} of the rounds played (final score {n}–{m}).", score.n, score)
+        : tn("Whoever presses the last mouse loses the round; {who} won {n} of the rounds played (final score {n}–{m}).",
+          "Whoever presses the last mouse loses the round; {who} won {n} of the rounds played (final score {n}–{m}).", score.n, score));
       const title = ctx.seat !== null && ctx.mode === "live" && !ctx.shared
         ? (v.winner === ctx.seat ? t("You win the match!") : t("You lose the match")) : t("{who} wins the match", { who: who(v.winner) });
       return { title, reason, columns: [t("Player"), t("Rounds won")], scores: s.map((n, seat) => ({ seat, cells: [String(n)] })) };

@@ -675,8 +675,10 @@ export default function createRenderer(root, ctx) {
       if (v.truncated) reason.push(t("Stopped by the turn limit ({n} turns).", { n: v.turn_limit }));
       // the viewer among others: "you" in the list ("Caught in the trap: you, Chloé."); alone: its own sentence
       const inList = (s) => (caught.length > 1 && ctx.seatLabel(s) === t("You") ? t("you") : ctx.seatLabel(s));
-      if (caught.length) reason.push(t("Caught in the trap: {who}.", { who: caught.map(inList).join(", ") }));
-      if (free.length === 1 && caught.length) reason.push(t("{who} is the last mouse free.", { who: ctx.seatLabel(free[0]) }));
+      const you = (s) => ctx.seatLabel(s) === t("You");
+      if (caught.length === 1 && you(caught[0])) reason.push(t("Caught in the trap: you."));
+      else if (caught.length) reason.push(t("Caught in the trap: {who}.", { who: caught.map(inList).join(", ") }));
+      if (free.length === 1 && caught.length) reason.push(you(free[0]) ? t("You are the last mouse free.") : t("{who} is the last mouse free.", { who: ctx.seatLabel(free[0]) }));
       if (!reason.length && v.phase_msg) reason.push(ctx.say(v.phase_msg));
       return {
         reason,
