@@ -3,7 +3,7 @@
 import { api, clear, el, svg } from "/static/js/dom.js";
 import { avatar, ratingText, scrollersReachable } from "/static/js/account-api.js";
 import { changeLabel } from "/static/js/strips.js";
-import { agentName, lang, t, tn, translatePage, tx } from "/static/js/i18n.js";
+import { agentName, lang, t, tn, translatePage } from "/static/js/i18n.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
@@ -11,7 +11,7 @@ import { agentName, lang, t, tn, translatePage, tx } from "/static/js/i18n.js";
 const $ = (id) => document.getElementById(id);
 let titles = {};
 
-function title(game) { return tx(titles[game] || game); }
+function title(game) { return t(titles[game] || game); }
 
 function chart(parent, history, label) {
   const W = 320, H = 140, P = 28;
@@ -101,7 +101,7 @@ async function init() {
     const aborted = p.stats.some((s) => s.aborted);
     const gameCell = (s) => {
       const cell = el("div", { text: title(s.game) });
-      el("div", { class: "small muted", text: tx(s.variant) }, cell);
+      el("div", { class: "small muted", text: t(s.variant) }, cell);
       return cell;
     };
     // Wins, draws, losses in that order on both of the page's tables, as lichess counts them.
@@ -121,7 +121,7 @@ async function init() {
       if (result) el("span", { class: `pill pill-${g.result || "on"}`, text: result }, badges);
       const what = el("div", { class: "my-game-what" }, row);
       el("strong", { text: title(g.game) }, what);
-      el("span", { class: "small muted", text: `${tx(g.variant)}${g.rated ? ` · ${t("rated")}` : ""}` }, what);
+      el("span", { class: "small muted", text: `${t(g.variant)}${g.rated ? ` · ${t("rated")}` : ""}` }, what);
       const who = el("div", { class: "my-game-who" }, row);
       const others = g.others || g.opponents.map((name) => ({ kind: "account", name }));
       if (others.length) el("span", { class: "muted", text: `${t("vs")} ` }, who);
