@@ -6,12 +6,12 @@
                                                         # fr.po leaves untranslated (after a merge)
 
 Messages are the first argument of t("...") and the first two of tn("...", "...", n) in
-src/trapworks/web/static/**/*.js (a double-quoted literal: the code's rule), the viewer's own forms
-of messages in js/you.js, and the data-i18n* attributes of
-the static HTML pages; and the words the page gets from the server and the games (patterns:
-src/trapworks/web/i18n/patterns.txt for the games' sentences of the log, every refusal of the
-server read from its source, the games' declared option and agent words; see
-trapworks.server.i18n). Catalogs: src/trapworks/web/i18n/<lang>.po (gettext).
+src/trapworks/web/static/**/*.js (a double-quoted literal: the code's rule) and the data-i18n*
+attributes of the static HTML pages; and the message ids the page gets from the server and the
+games (every refusal of the server read from its source, the games' declared option and agent
+words; see trapworks.server.i18n.declared_words). The games' stories are typed messages of each
+game's own catalog (trapworks.core.messages), checked by tests/core/test_typed_texts.py.
+Catalogs: src/trapworks/web/i18n/<lang>.po (gettext).
 """
 
 from __future__ import annotations
@@ -31,8 +31,6 @@ CATALOGS = ROOT / "src" / "trapworks" / "web" / "i18n"
 # t("...") and tn("...", "...", n): the messages are double-quoted literals (a rule of the code).
 STRING = r'"((?:[^"\\]|\\.)*)"'
 CALL = re.compile(r"\b(tn?)\(\s*" + STRING + r"(?:\s*,\s*" + STRING + r")?")
-# js/you.js: the viewer's own form of a message ({ who: "You roll {a} and {b}." }) is a message too.
-YOU_FORM = re.compile(r'(?:\b(?:who|whom|winner)|"who winner")\s*:\s*' + STRING)
 ATTR = re.compile(r'data-i18n(?:-label|-placeholder|-title)?="([^"]+)"')
 
 
@@ -49,9 +47,6 @@ def extract() -> dict[str | tuple[str, str], list[str]]:
         for lineno, line in enumerate(path.read_text().splitlines(), 1):
             if line.lstrip().startswith("//"):
                 continue  # a comment's example is no message
-            if path.name == "you.js":
-                for m in YOU_FORM.finditer(line):
-                    found.setdefault(json.loads(f'"{m.group(1)}"'), []).append(f"{where(path)}:{lineno}")
             for m in CALL.finditer(line):
                 key: str | tuple[str, str] = (
                     (json.loads(f'"{m.group(2)}"'), json.loads(f'"{m.group(3)}"'))
@@ -65,8 +60,8 @@ def extract() -> dict[str | tuple[str, str], list[str]]:
                 found.setdefault(html.unescape(m.group(1)), []).append(f"{where(path)}:{lineno}")
     from trapworks.server import i18n as server_i18n
 
-    for pattern in server_i18n.patterns():
-        found.setdefault(pattern, []).append(f"{where(server_i18n.PATTERNS_FILE)}:0")
+    for word in server_i18n.declared_words():
+        found.setdefault(word, []).append("src/trapworks/server/i18n.py:0")
     return found
 
 

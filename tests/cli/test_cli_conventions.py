@@ -167,7 +167,7 @@ def test_expected_failures_are_one_line(tmp_path: Path, monkeypatch: pytest.Monk
         )
 
     # A TrapworksError from deep inside a command (not caught by the command itself).
-    def bad_options(pairs: list[str] | None, players: int | None) -> dict[str, int]:
+    def bad_options(pairs: list[str] | None, players: int | None, game_id: str) -> dict[str, int]:
         raise OptionError("players: 9 is more than the game allows")
 
     monkeypatch.setattr(cli, "game_options", bad_options)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from trapworks.core import CHANCE, checked_events, sample_chance, story_entry
+from trapworks.core import CHANCE, IllegalActionError, checked_events, sample_chance, story_entry
 from trapworks.core.game import Game, State
 from trapworks.core.messages import (
     SEAT_ARGS,
@@ -54,6 +54,7 @@ SHARED_WORDS = {
     "base",
     "joker",
     "secret",
+    "action",
 }
 WORD = re.compile(r"[A-Za-zÀ-ÿ'-]+")
 
@@ -765,3 +766,65 @@ def test_every_legal_move_of_a_game_with_a_catalog_has_typed_words(gid):
                 assert not untyped, f"{gid}: moves without typed words: {untyped}"
                 state.apply_action(rng.choice(state.legal_actions()))
             plies += 1
+
+
+@pytest.mark.parametrize("gid", available_games())
+def test_why_a_move_is_illegal_is_a_typed_message_in_every_game(gid):
+    # Issue 37: Booby Trap's, Last Mouse Lost's and 13 Dead End Drive's reasons were English
+    # sentences (the page put them into French by patterns). Every registered game with a catalog:
+    # at each decision of a random game, illegal action ids and malformed texts are refused with a
+    # message of the game's catalog that formats in every language, with no English in the French
+    # (the game's notation, which a player types as it is, aside).
+    if game_spec(gid).messages is None:
+        pytest.skip(f"{gid} declares no catalog")
+    cls = game_class(gid)
+    game = cls(**game_spec(gid).quick_options)
+    cat = game_catalog(cls)
+    assert cat is not None
+    known = cat.ids() | common_catalog().ids()
+    english = _english_words()
+    rng = random.Random(5)
+    state = game.new_initial_state(seed=5)
+    reasons: dict[str, dict[str, Any]] = {}
+    notation: set[str] = set()
+    outcomes = {*game.chance_actions(), *cls().chance_actions()}  # under the default options too
+    for ply in range(400):
+        if state.is_terminal():
+            break
+        player = state.current_player()
+        legal = set(state.legal_actions())
+        if player == CHANCE:
+            legal |= {a for a, _ in state.chance_outcomes()}
+        # The game's notation (a player types it as it is): the words of its moves and outcomes.
+        for a in [*range(game.num_distinct_actions()), *legal, *outcomes]:
+            try:
+                notation |= {w.lower() for w in WORD.findall(state.action_to_string(a))}
+            except IllegalActionError:
+                continue
+        action = sample_chance(state, rng) if player == CHANCE else rng.choice(sorted(legal))
+        if ply >= 120:
+            state.apply_action(action)
+            continue
+        illegal = [a for a in range(game.num_distinct_actions()) if a not in legal]
+        for a in rng.sample(illegal, min(12, len(illegal))):
+            why = state._why_illegal(a)
+            assert why is not None and isinstance(getattr(why, "msg", None), str), (gid, a, why)
+            reasons.setdefault(why.msg, why.values)  # type: ignore[attr-defined]
+        for text in ("", "zzz 99", "touch 999", "z9", "to q99"):
+            try:
+                state.string_to_action(text)
+            except IllegalActionError as e:
+                assert isinstance(getattr(e.reason, "msg", None), str), (gid, text, e.reason)
+                reasons.setdefault(e.reason.msg, e.reason.values)  # type: ignore[attr-defined]
+        state.apply_action(action)
+    assert len(reasons) >= 2, reasons
+    for msg, values in reasons.items():
+        assert msg in known, f"{gid}: {msg!r} is not declared in its catalog"
+        for lang in LANGS:
+            for viewer in [None, 0]:
+                text = Formatter([cat], lang, viewer).format(msg, values)
+                assert "{" not in text and "(s)" not in text, text
+                if lang == "fr":
+                    foreign = {w.lower() for w in WORD.findall(text)} & english
+                    foreign -= notation | _data_words(values) | SHARED_WORDS
+                    assert not foreign, f"English {sorted(foreign)} in French: {text!r}"

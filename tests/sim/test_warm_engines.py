@@ -69,3 +69,25 @@ def test_the_command_says_it_compiles_then_compiles_once_before_the_workers(tmp_
     assert calls == ["warm mouse-trap", "workers"]
     assert printed and printed[0].startswith("Compiling the batched engine")
     assert str(numba_cache_dir()) in printed[0]  # where the compiled code will be kept
+
+
+def test_a_long_compile_says_it_goes_on_where_no_spinner_is_drawn(tmp_path, monkeypatch):
+    """In a log or a pipe (no terminal, so no spinner) a minutes-long first compile printed one
+    line and then nothing until it ended."""
+    import time
+
+    def compile_engines(specs, done):
+        time.sleep(0.35)
+        done()
+
+    monkeypatch.setattr(runner, "compile_engines", compile_engines)
+    monkeypatch.setattr(simulate_cli, "HEARTBEAT_S", 0.1)
+    printed: list[str] = []
+    from trapworks.cli import err
+
+    monkeypatch.setattr(err, "print", lambda *a, **kw: printed.append(" ".join(map(str, a))))
+    spec = RunSpec("mouse-trap", ("heuristic",), 10, {"players": 2})
+    simulate_cli.warm_engines(jobs(tmp_path, spec), quiet=False)
+    beats = [p for p in printed if p.startswith("Still compiling")]
+    assert len(beats) >= 2, printed
+    assert printed[0].startswith("Compiling") and printed[-1].startswith("Engine ready")

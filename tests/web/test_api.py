@@ -90,7 +90,7 @@ def test_bad_options_and_bad_seats_are_400(client):
     r = client.post("/api/games", json={"game": "last-mouse-lost", "options": {"colour": "red"}})
     assert r.status_code == 400 and "unknown option" in r.json()["error"]
     r = client.post("/api/games", json={"game": "last-mouse-lost", "seats": [{"kind": "human"}]})
-    assert r.status_code == 400 and "2 seats" in r.json()["error"]
+    assert r.status_code == 400 and "one entry per seat: expected 2, got 1" in r.json()["error"]
     r = client.post(
         "/api/games",
         json={

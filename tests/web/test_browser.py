@@ -4,6 +4,7 @@ Screenshots go to artifacts/web/ (kept as test artefacts, gitignored).
 """
 
 import os
+import re
 import signal
 
 import httpx
@@ -141,7 +142,9 @@ def test_last_mouse_lost_against_ai_played_to_the_end_of_the_match_by_clicking(s
     end = page.locator("[data-testid=end-screen]")
     end.wait_for()
     assert "the match" in end.inner_text()
-    assert "final score 3" in end.inner_text()
+    # the score in the board's one format, the seats in order (issue 39: "3-1" and "1 – 3" before)
+    assert re.search(r"Final score: You [0-3] – [0-3] Player 2", end.inner_text()), end.inner_text()
+    assert re.search(r"You [0-3] – [0-3] Player 2", end.inner_text())
     shot(page, "lml-match-over")
     assert not errors, errors
 

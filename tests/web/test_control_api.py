@@ -317,6 +317,10 @@ def test_a_clock_agent_that_fails_is_reported_to_the_players_and_the_server_goes
     token = g["seats"][1]["token"]
     failed = wait_for(lambda: game_state(client, g["id"], token)["error"], timeout=10, what="the failure")
     assert "the clock could not play for Player 1" in failed and "out of ideas" in failed
+    # Typed for the page (issue 37): the catalog's message, the seat as a seat, not an English label.
+    typed = game_state(client, g["id"], token)["error_msg"]
+    assert typed["msg"] == "the clock could not play for {who} when time ran out: {why}"
+    assert typed["args"]["who"]["seat"] == 0 and "out of ideas" in typed["args"]["why"]
     assert game_state(client, g["id"], token)["ply"] == 0  # nothing half-applied
     assert client.get("/api/catalog").status_code == 200
 

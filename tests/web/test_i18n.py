@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 from pathlib import Path
 
 import httpx
@@ -163,9 +164,21 @@ def test_the_games_typed_messages_are_served_with_the_catalog(client):
         "": ["{who} prend {n} fromage.", "{who} prend {n} fromages."],
         "you:who": ["Vous prenez {n} fromage.", "Vous prenez {n} fromages."],
     }
-    # No game sentence is left for a pattern to match.
-    patterns = (ROOT / "src" / "trapworks" / "web" / "i18n" / "patterns.txt").read_text()
-    assert "{who} takes {n} cheese" not in patterns and "rolls {a} and {b}" not in patterns
+
+
+def test_no_regular_expression_translates_a_text():
+    # Issue 37: patterns.txt, the pattern matching of server/i18n.py (translate) and of the page
+    # (tx(), txSeats()) and js/you.js are gone; every text arrives typed or is a declared word.
+    assert not (ROOT / "src" / "trapworks" / "web" / "i18n" / "patterns.txt").exists()
+    assert not hasattr(server_i18n, "translate") and not hasattr(server_i18n, "patterns")
+    static = ROOT / "src" / "trapworks" / "web" / "static"
+    assert not (static / "js" / "you.js").exists()
+    for path in static.rglob("*.js"):
+        if "node_modules" in path.parts:
+            continue
+        text = path.read_text(encoding="utf-8")
+        for name in ("tx(", "txSeats(", "englishSeats(", "youSentence("):
+            assert not re.search(r"(?<![\w.])" + re.escape(name), text), f"{path.name} still calls {name}"
 
 
 def test_every_refusal_of_the_server_is_a_typed_message_with_a_french_translation():

@@ -463,6 +463,11 @@ SHOTS = ARTIFACTS / "issue27"
 def axe_all(page):
     """Every axe-core violation, of any impact."""
     page.add_script_tag(path=str(AXE))
+    return axe_run(page)
+
+
+def axe_run(page):
+    """Every axe-core violation, of any impact (axe-core already added to the page)."""
     result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
     return [
         f"{v['id']} ({v['impact']}): {v['help']} :: {[n['target'] for n in v['nodes']][:3]}"
@@ -491,51 +496,63 @@ def one_decision(page, game, rng):
     )
 
 
+def show_theme(page, theme):
+    """The system's colour scheme switched on the loaded page (the settings follow the system by
+    default, js/settings.js listens), laid out, and the page's theme checked."""
+    page.emulate_media(color_scheme=theme)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    assert page.evaluate("document.documentElement.dataset.theme") == theme
+
+
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_screenshots_and_axe_of_every_game_light_and_dark_english_and_french(server, browser, size):
     """The lobby and every game page at the start of a game against the computer, in English and
     French, light and dark: a screenshot each (artifacts/web/issue27, copied to docs/screenshots);
     axe-core on each, on each game after a decision (mid-game) and on an end screen: no violation of
-    any impact."""
+    any impact. Each page is loaded once and shown in both themes (the system's colour scheme
+    switched on it), its mid-game in light, as before."""
     errors: list[str] = []
     found: dict[str, list[str]] = {}
     SHOTS.mkdir(parents=True, exist_ok=True)
     rng = random.Random(2)
     for lang in ("en", "fr"):
+        ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=f"{lang}-FR")
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.emulate_media(color_scheme="light")
+        page.goto(server.url + "/")
+        page.wait_for_selector("body[data-ready='1']", timeout=20000)
+        assert page.evaluate("document.documentElement.lang") == lang
+        page.add_script_tag(path=str(AXE))
         for theme in ("light", "dark"):
-            ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=f"{lang}-FR")
-            page = ctx.new_page()
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(server.url + "/")
-            keep = "t => localStorage.setItem('trapworks.settings', JSON.stringify({theme: t}))"
-            page.evaluate(keep, theme)
-            page.reload()
-            page.wait_for_selector("body[data-ready='1']", timeout=20000)
-            assert page.evaluate("document.documentElement.lang") == lang
-            found[f"lobby {lang} {theme}"] = axe_all(page)
-            for game, options in GAMES.items():
-                created = create(server, game, options, VS_HEURISTIC, seed=3)
-                page.goto(fast(created["seats"][0]["link"]))
-                page.wait_for_selector("#board svg", timeout=20000)
-                page.wait_for_function(MY_TURN, timeout=30000)
-                assert page.evaluate("document.documentElement.dataset.theme") == theme
+            show_theme(page, theme)
+            found[f"lobby {lang} {theme}"] = axe_run(page)
+        for game, options in GAMES.items():
+            created = create(server, game, options, VS_HEURISTIC, seed=3)
+            page.emulate_media(color_scheme="light")
+            page.goto(fast(created["seats"][0]["link"]))
+            page.wait_for_selector("#board svg", timeout=20000)
+            page.wait_for_function(MY_TURN, timeout=30000)
+            page.add_script_tag(path=str(AXE))
+            for theme in ("dark", "light"):
+                show_theme(page, theme)
                 page.screenshot(path=str(SHOTS / f"{game}-{size[0]}-{theme}-{lang}.png"))
-                found[f"{game} {lang} {theme} start"] = axe_all(page)
-                if theme == "light":
-                    one_decision(page, game, rng)
-                    found[f"{game} {lang} {theme} mid-game"] = axe_all(page)
-            if theme == "light":  # an end screen: a short game of Last Mouse Lost played out
-                short = {"first_to": 1, "board": [1, 2]}
-                created = create(server, "last-mouse-lost", short, VS_HEURISTIC, seed=1)
-                page.goto(fast(created["seats"][0]["link"]))
-                page.wait_for_function(MY_TURN + " || document.body.dataset.terminal === '1'", timeout=30000)
-                while page.evaluate("document.body.dataset.terminal") != "1":
-                    one_decision(page, "last-mouse-lost", rng)
-                page.locator("[data-testid=end-screen]").wait_for(state="visible", timeout=10000)
-                page.screenshot(path=str(SHOTS / f"end-{size[0]}-{theme}-{lang}.png"))
-                found[f"end screen {lang} {theme}"] = axe_all(page)
-            ctx.close()
+                found[f"{game} {lang} {theme} start"] = axe_run(page)
+            one_decision(page, game, rng)
+            found[f"{game} {lang} light mid-game"] = axe_all(page)
+        # An end screen: a short game of Last Mouse Lost played out.
+        short = {"first_to": 1, "board": [1, 2]}
+        created = create(server, "last-mouse-lost", short, VS_HEURISTIC, seed=1)
+        page.goto(fast(created["seats"][0]["link"]))
+        page.wait_for_function(MY_TURN + " || document.body.dataset.terminal === '1'", timeout=30000)
+        while page.evaluate("document.body.dataset.terminal") != "1":
+            one_decision(page, "last-mouse-lost", rng)
+        page.locator("[data-testid=end-screen]").wait_for(state="visible", timeout=10000)
+        page.screenshot(path=str(SHOTS / f"end-{size[0]}-light-{lang}.png"))
+        found[f"end screen {lang} light"] = axe_all(page)
+        ctx.close()
+    assert len(found) == 2 * (2 + 3 * len(GAMES) + 1)
     (SHOTS / f"axe-{size[0]}.json").write_text(json.dumps(found, indent=1))
     assert not errors, errors
     assert not any(found.values()), {k: v for k, v in found.items() if v}

@@ -302,7 +302,11 @@ def test_a_full_disk_answers_503_and_the_server_serves_again_once_space_is_back(
     url = f"sqlite:///{small_disk / 'full.sqlite'}"
     acked = []
     with TestClient(create_app(url)) as c:
-        g = create_game(c, seats=[{"kind": "human"}, {"kind": "human"}], options={"rules": "advanced"})
+        # A match long enough to outlast the loop: a best of five could end before the WAL filled
+        # the disk (to_move None; CI, 04:00 run).
+        g = create_game(
+            c, seats=[{"kind": "human"}, {"kind": "human"}], options={"rules": "advanced", "first_to": 60}
+        )
         ply = 0
         filler = fill(small_disk)
         refused = 0

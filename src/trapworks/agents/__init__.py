@@ -95,16 +95,29 @@ def agent_words(game: Game) -> dict[str, str]:
     return {n: words[n] for n in available_agents(game) if n in words}
 
 
-def make_agent(name: str, game: Game, seat: int, seed: int | None = None, **options: Any) -> Agent:
-    """Make the agent called `name` for `seat` (the game's own agents take precedence)."""
+# The generic agents whose budget can end on the clock (a level's time cap, or the agent's own
+# default): with timed=False they stop on their count budget alone.
+TIMED_AGENTS = ("mcts", "ismcts", "rollout")
+
+
+def make_agent(
+    name: str, game: Game, seat: int, seed: int | None = None, *, timed: bool = True, **options: Any
+) -> Agent:
+    """Make the agent called `name` for `seat` (the game's own agents take precedence).
+
+    timed=False (simulations, tournaments, explore): no time cap, so every move depends on the
+    seed alone and a run is reproducible on any machine under any load; a level keeps its
+    iteration budget (a move may then take longer than the web app's cap allows)."""
     own = own_agents(game)
     if name in LEVEL_NAMES and name not in own:
         from .levels import level_spec
 
         agent_name, settings = level_spec(game, name)
-        agent = make_agent(agent_name, game, seat, seed=seed, **{**settings, **options})
+        agent = make_agent(agent_name, game, seat, seed=seed, timed=timed, **{**settings, **options})
         agent.level = name
         return agent
+    if not timed and name in TIMED_AGENTS and name not in own:
+        options = {**options, "time_limit": None}
     # A game's analysis agents (e.g. an oracle that reads hidden things) are made by name for
     # analysis, but are never levels and never listed by available_agents (so never in the lobby).
     factory = own.get(name) or GENERIC_AGENTS.get(name) or _analysis_factories(game).get(name)

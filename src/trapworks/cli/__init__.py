@@ -189,7 +189,7 @@ def play_command(
     """Play a game in the terminal: against agents, or several humans at one keyboard."""
     from .terminal import TerminalSession
 
-    options = game_options(option, players)
+    options = game_options(option, players, game_id)
     game = _make_game(game_id, options)
     n = game.num_players()
     names = [s.strip() for s in seats.split(",")] if seats else ["human"] + ["random"] * (n - 1)

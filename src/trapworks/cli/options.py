@@ -29,11 +29,23 @@ def parse_options(pairs: list[str] | None) -> dict[str, Any]:
     return options
 
 
-def game_options(pairs: list[str] | None, players: int | None) -> dict[str, Any]:
-    """Options from -o key=value pairs, with --players as the `players` option when given."""
+def game_options(pairs: list[str] | None, players: int | None, game_id: str) -> dict[str, Any]:
+    """Options from -o key=value pairs, with --players as the `players` option when given (none
+    for a game whose player count is fixed and is the one asked for)."""
+    from trapworks.core import OptionError, TrapworksError, game_class
+    from trapworks.core.registry import player_count_options
+
     options = parse_options(pairs)
-    if players is not None:
-        options["players"] = players
+    if players is None:
+        return options
+    try:
+        game_class(game_id)
+    except TrapworksError:  # an unknown game: the command names it when it makes the game
+        return {**options, "players": players}
+    try:
+        options.update(player_count_options(game_id, players))
+    except OptionError as e:
+        raise typer.BadParameter(f"--players {players}: {e}") from e
     return options
 
 

@@ -127,7 +127,7 @@ def checked_run(
         fail("-n must be at least 1")
     check_backend(backend, workers, address)
     try:
-        options = game_options(option, players)
+        options = game_options(option, players, game_id)
     except typer.BadParameter as e:
         fail(str(e))
     game = make_game(game_id, options)
@@ -185,10 +185,14 @@ def run_jobs(
     raise AssertionError("unreachable")
 
 
+HEARTBEAT_S = 30.0  # seconds between "Still compiling" lines where no spinner is drawn
+
+
 def warm_engines(jobs: list[Any], quiet: bool) -> None:
     """Compile (or load from the cache) each compiled engine the jobs use, once, here, before
     the workers start, saying so at once: a first use compiles for minutes, later runs load the
     machine code from the data folder's numba-cache/ in seconds."""
+    import threading
     import time
 
     from rich.progress import (
@@ -216,6 +220,18 @@ def warm_engines(jobs: list[Any], quiet: bool) -> None:
             highlight=False,
         )
     start = time.monotonic()
+    # Where no spinner can be drawn (a log, a pipe), a line every HEARTBEAT_S seconds says the
+    # compile goes on: a first use takes minutes, which must not look like a hang.
+    beating = not quiet and not err.is_terminal
+    stop = threading.Event()
+
+    def heartbeat() -> None:
+        while not stop.wait(HEARTBEAT_S):
+            err.print(f"Still compiling: {time.monotonic() - start:.0f} s", markup=False, highlight=False)
+
+    beat = threading.Thread(target=heartbeat, daemon=True)
+    if beating:
+        beat.start()
     with Progress(
         SpinnerColumn(),
         TextColumn("[bold]compiling"),
@@ -227,7 +243,12 @@ def warm_engines(jobs: list[Any], quiet: bool) -> None:
         disable=quiet or not err.is_terminal,
     ) as progress:
         task = progress.add_task("compiling", total=len(specs))
-        compile_engines(specs, lambda: progress.advance(task))
+        try:
+            compile_engines(specs, lambda: progress.advance(task))
+        finally:
+            stop.set()
+            if beating:
+                beat.join()
     if not quiet:
         err.print(f"Engine ready in {time.monotonic() - start:.1f} s", markup=False, highlight=False)
 

@@ -369,6 +369,12 @@ class State:
         sorts them out per seat). Games that make their events lazily make them here."""
         return self._events
 
+    def stat_events(self) -> list[dict[str, Any]]:
+        """Every event of the last action as the game's statistics read them (simulation rows):
+        all_events, less what only a viewer needs, which a game may then never make (Booby
+        Trap's removal animation)."""
+        return self.all_events()
+
     # --- hooks a game implements -----------------------------------------------------
     def _legal_actions(self) -> list[int]:
         raise NotImplementedError

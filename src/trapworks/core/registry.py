@@ -19,7 +19,7 @@ import importlib
 from importlib.metadata import entry_points
 from typing import Any
 
-from .errors import UnknownGameError
+from .errors import OptionError, UnknownGameError
 from .game import Game
 from .spec import GameSpec, SpecError
 
@@ -123,6 +123,22 @@ def make(game_id: str, **options: Any) -> Game:
     return game_class(game_id)(**options)
 
 
+def player_count_options(game_id: str, players: int) -> dict[str, Any]:
+    """The options that seat `players` players: {"players": n} in a game with that option; none in
+    a game whose count is fixed (Last Mouse Lost: 2), where asking for that count is no mistake and
+    asking for another is a clear error rather than "unknown option players"."""
+    cls = game_class(game_id)
+    if any(o.name == "players" for o in cls.options_schema):
+        return {"players": players}
+    fixed = cls().num_players()
+    if players != fixed:
+        raise OptionError(
+            f"{game_id} is always played by {fixed} players (it has no players option): "
+            f"ask for {fixed} players or leave the player count out"
+        )
+    return {}
+
+
 __all__ = [
     "GROUP",
     "available_games",
@@ -131,6 +147,7 @@ __all__ = [
     "game_specs",
     "is_loaded",
     "make",
+    "player_count_options",
     "register_game",
     "register_spec",
     "unregister",

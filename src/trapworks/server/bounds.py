@@ -411,9 +411,10 @@ class BoundsMiddleware:
                     send,
                     413,
                     "replay_too_large",
-                    "this record's replay is {x} MB, over the server's {x2} MB: replay a shorter part of it",
-                    x=size // 1_000_000,
-                    x2=b.replay_answer_max // 1_000_000,
+                    "this record's replay is {size} MB, over the server's {limit} MB: "
+                    "replay a shorter part of it",
+                    size=size // 1_000_000,
+                    limit=b.replay_answer_max // 1_000_000,
                 )
                 return
             if self.replay_bytes + size > b.replay_bytes_in_flight:

@@ -90,6 +90,7 @@ class ErrorCode(StrEnum):
     OUTCOME_REVEALED = "outcome_revealed", 409, "undo would take back a revealed outcome"
     NO_HINT = "no_hint", 403, "hints are off for this seat or game"
     HINT_FAILED = "hint_failed", 500, "the hint agent chose an illegal move"
+    AGENT_FAILED = "agent_failed", 500, "the server could not play a seat (its AI or chance failed)"
     NO_EXTRA = "no_extra", 404, "the game has no extra data of that name"
     BAD_EXTRA = "bad_extra", 400, "the extra data's parameters are wrong"
     # --- off the board: resign, abort, rematch, hand-over, clock, takeback ----------------------------

@@ -121,33 +121,22 @@ def shared_words(messages: dict[str, Any], lang: str) -> dict[str, dict[str, str
     from trapworks.core.forfeit import forfeit_reason_words
 
     return {
-        "forfeit_reasons": {k: translate(v, messages, lang) or v for k, v in forfeit_reason_words().items()}
+        "forfeit_reasons": {
+            k: tr if isinstance(tr := messages.get(v), str) else v for k, v in forfeit_reason_words().items()
+        }
     }
 
 
-# --- words the page does not write itself: patterns ---------------------------------------
-# The server's refusals and the games' own words (the log's story, the lobby's option lists)
-# reach the page as English text made by the server or a game. They are translated at the page
-# with the same catalog: each is a message whose msgid is an English *pattern* ("it is not your
-# turn: {whom} is to move"); the page finds the pattern a text matches and fills the language's
-# pattern with the parts it caught, each translated in turn ("{P0}'s mouse", "Cheese Wheel").
-# The patterns come from (1) patterns.txt beside the catalogs (the games' sentences), (2) the
-# server's own refusals, read from its source (every ServiceError message), (3) the games'
-# declared words (titles, option labels, choices, help, agents, how-to steps). A new message of
-# any of them without a translation fails tests/web/test_i18n.py.
+# --- words the page does not write itself: the server's and the games' -----------------------
+# The server's refusals and the games' declared words (titles, option labels, help, agents,
+# how-to steps) reach the page as message ids of this catalog: a refusal as its template and
+# values (ServiceError: "it is not your turn: {whom} is to move", whom={"seat": 1}), a declared
+# word as itself. The page looks each up (js/i18n.js t(), refusalText); nothing is matched
+# against a sentence (issue 37). A new message of either without a translation fails
+# tests/web/test_i18n.py.
 
-PATTERNS_FILE = CATALOGS / "patterns.txt"
 SOURCE = Path(__file__).resolve().parent.parent
 _PLACE = re.compile(r"\{(\w+)\}")
-
-
-def file_patterns() -> list[str]:
-    """The games' sentences (the log's story): patterns.txt, one pattern a line."""
-    out = []
-    for line in PATTERNS_FILE.read_text(encoding="utf-8").splitlines():
-        if line.strip() and not (line.startswith("# ") or line == "#"):
-            out.append(line.rstrip("\n"))
-    return out
 
 
 # The refusers and which positional argument holds the message (after a raw helper's `send`).
@@ -212,7 +201,8 @@ def server_messages() -> list[str]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Dict):
                 for k, v in zip(node.keys, node.values, strict=True):
-                    if isinstance(k, ast.Constant) and k.value in ("error", "message"):
+                    # {"msg": "chance"}: a word of the catalog carried inside a refusal
+                    if isinstance(k, ast.Constant) and k.value in ("error", "message", "msg"):
                         if isinstance(v, ast.Constant):
                             add(v.value)
             elif isinstance(node, ast.Assign) and any(
@@ -271,98 +261,17 @@ def game_words() -> list[str]:
     return words
 
 
-def patterns() -> list[str]:
-    """Every pattern of the words the page does not write itself (see above)."""
+def declared_words() -> list[str]:
+    """Every message id the page gets from the server or a game rather than writing it itself:
+    the refusals' templates, the games' declared words and the forfeit reasons."""
     from trapworks.core.forfeit import forfeit_reason_words
 
     out: list[str] = []
     shared = list(forfeit_reason_words().values())
-    for p in [*file_patterns(), *server_messages(), *game_words(), *shared]:
+    for p in [*server_messages(), *game_words(), *shared]:
         if p not in out:
             out.append(p)
     return out
-
-
-def _regex(pattern: str) -> re.Pattern[str]:
-    parts = _PLACE.split(pattern)
-    rx = "".join(re.escape(p) if i % 2 == 0 else "(.+?)" for i, p in enumerate(parts))
-    return re.compile(f"^{rx}$", re.S)
-
-
-def _matchable(pattern: str) -> bool:
-    # A pattern with no fixed words ("{label}: ") would take any text: it is a message only.
-    return bool(_PLACE.sub("", pattern).strip(" :"))
-
-
-def _specificity(pattern: str) -> tuple[int, int]:
-    # The pattern with the most fixed text wins ("{who} pays nothing and owes {n} points."
-    # before "{who} pays {what}.").
-    return (-len(_PLACE.sub("", pattern)), len(_PLACE.findall(pattern)))
-
-
-# A count's word in a translated pattern: "{n:fromage|fromages}" is the word for the count
-# caught as {n}, by the language's plural rule (CLDR's, as Babel and Intl.PluralRules say it).
-_PLURAL = re.compile(r"\{(\w+):([^{}|]*)\|([^{}]*)\}")
-
-
-@lru_cache(maxsize=64)
-def _compiled(keys: tuple[str, ...]) -> list[tuple[str, re.Pattern[str], list[str]]]:
-    ordered = sorted((m for m in keys if _PLACE.search(m) and _matchable(m)), key=_specificity)
-    return [(m, _regex(m), _PLACE.findall(m)) for m in ordered]
-
-
-def _plural_one(lang: str, value: str) -> bool:
-    from babel import Locale
-
-    try:
-        n = float(value)
-    except ValueError:
-        return False
-    number: int | float = int(n) if n.is_integer() else n
-    return Locale.parse(lang).plural_form(number) == "one"
-
-
-def translate(text: str, messages: dict[str, Any], lang: str = "fr", depth: int = 0) -> str | None:
-    """`text` in the catalog's language (None: no message or pattern matches it). The page does
-    the same (i18n.js tx()); this one is the tests' and the server's."""
-    tr = messages.get(text)
-    if isinstance(tr, str):
-        return tr
-    if depth > 3:
-        return None
-    keys = tuple(k for k, v in messages.items() if isinstance(v, str) and "{" in k)
-    for pattern, rx, names in _compiled(keys):
-        m = rx.match(text)
-        if not m:
-            continue
-        raw = dict(zip(names, m.groups(), strict=True))
-        values = {name: _part(value, messages, lang, depth + 1) for name, value in raw.items()}
-        return _fill(messages[pattern], raw, values, lang)
-    return None
-
-
-def _fill(target: str, raw: dict[str, str], values: dict[str, str], lang: str) -> str:
-    out = _PLURAL.sub(
-        lambda g: g.group(2) if _plural_one(lang, raw.get(g.group(1), "")) else g.group(3), target
-    )
-    return _PLACE.sub(lambda g: values.get(g.group(1), g.group(0)), out)
-
-
-def _part(value: str, messages: dict[str, Any], lang: str, depth: int) -> str:
-    """A caught part in the language: a seat reference or a number as is, a message or pattern
-    translated, a list ("a, b, c") item by item."""
-    if re.fullmatch(r"[-+]?\d+\.\d+", value):  # a number the language's way: "0.08" -> "0,08"
-        from babel.numbers import get_decimal_symbol
-
-        return value.replace(".", get_decimal_symbol(lang))
-    if re.fullmatch(r"\{P\d+\}|[-+]?[\d.]+|\s*", value):
-        return value
-    tr = translate(value, messages, lang, depth)
-    if tr is not None:
-        return tr
-    if ", " in value:
-        return ", ".join(_part(v, messages, lang, depth) for v in value.split(", "))
-    return value
 
 
 def add_i18n_routes(app: FastAPI) -> None:

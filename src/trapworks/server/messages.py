@@ -382,6 +382,9 @@ class StateCore(BaseModel):
     winners: list[int] | None
     truncated: bool
     error: str | None
+    error_msg: dict[str, Any] | None = Field(
+        None, description="why the game stopped, typed: the web catalog's message id and its values"
+    )
     sync: bool
     log: list[dict[str, Any]] | None = None
     kept: list[str] | None = Field(

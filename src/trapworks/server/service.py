@@ -257,11 +257,11 @@ class GameService:
         if len(seats) != n:
             raise ServiceError(
                 ErrorCode.BAD_SEATS,
-                "{game_id} with these options has {n} seats; give exactly {n2} seat entries, got {x}",
+                # Worded so that any count reads right ("1 seats" never), in every language.
+                "{game_id} with these options needs one entry per seat: expected {expected}, got {given}",
                 game_id=game_id,
-                n=n,
-                n2=n,
-                x=len(seats),
+                expected=n,
+                given=len(seats),
             )
         seat_rows = self._seat_rows(game, game_id, seats)
         seed, start = request.seed, request.start
@@ -350,11 +350,11 @@ class GameService:
                 if s.agent not in agents:
                     raise ServiceError(
                         ErrorCode.BAD_SEATS,
-                        "seat {x}: unknown agent {agent}; {game_id} offers {x2}",
-                        x=i + 1,
+                        "seat {seat}: unknown agent {agent}; {game_id} offers {agents}",
+                        seat=i + 1,
                         agent=repr(s.agent),
                         game_id=game_id,
-                        x2=", ".join(agents),
+                        agents=", ".join(agents),
                     )
                 seat_rows.append({"kind": "agent", "agent": s.agent, "name": name, "token": None})
         return seat_rows

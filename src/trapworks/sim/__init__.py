@@ -58,7 +58,8 @@ def play_one(
 ) -> GameResult:
     game = make(game_id, **options)
     rng = random.Random(seed)
-    agents = [make_agent(name, game, seat, seed=rng.randrange(2**63)) for seat, name in enumerate(seats)]
+    # Untimed: the same seed gives the same game on any machine, whatever its load.
+    agents = [make_agent(a, game, s, seed=rng.randrange(2**63), timed=False) for s, a in enumerate(seats)]
     state = game.new_initial_state(seed=rng.randrange(2**63))
     want_stats = stats_hook(type(game)) is not None
     events: list[dict[str, Any]] = []
@@ -79,9 +80,9 @@ def play_one(
             decisions += 1
         actions += 1
         if want_stats:
-            # Each event once: state.all_events() is the game's own list (private ones included);
+            # Each event once: state.stat_events() is the game's own list (private ones included);
             # gathering every seat's view would count an event once per seat that sees it.
-            events.extend(state.all_events())
+            events.extend(state.stat_events())
     finished = state.is_terminal()
     truncated = (not finished) or state.is_truncated()
     returns = state.returns() if finished else [0.0] * n

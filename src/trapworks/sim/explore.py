@@ -34,7 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from trapworks.core import explore_cells, game_class, make
+from trapworks.core import OptionError, explore_cells, game_class, make
+from trapworks.core.registry import player_count_options
 
 from .rows import column_names, read_columns
 from .stats import (
@@ -132,17 +133,34 @@ def build_grid(
         ]
     else:
         cells = [Cell(c["label"], dict(c["options"])) for c in explore_cells(game_class(game_id))]
+    # A default cell made for its own player count (Booby Trap's solitaire: 1 player) is left
+    # out of a grid asked for with other counts, rather than refusing the whole grid.
+    own_count = {c.label for c in cells if not varied and "players" in c.options}
     if players:
+        try:
+            seated = {p: player_count_options(game_id, p) for p in players}
+        except OptionError as e:
+            raise GridError(f"--players {','.join(map(str, players))}: {e}") from e
+        origins = [c.label for p in players for c in cells]
         cells = [
-            Cell(f"{c.label}, {p}p" if len(players) > 1 else c.label, {**c.options, "players": p})
+            Cell(f"{c.label}, {p}p" if len(players) > 1 else c.label, {**c.options, **seated[p]})
             for p in players
             for c in cells
         ]
+    else:
+        origins = [c.label for c in cells]
     out = []
-    for c in cells:
+    for c, origin in zip(cells, origins, strict=True):
         options = {**base, **c.options}
-        make(game_id, **options)  # OptionError names the bad option or value
+        try:
+            make(game_id, **options)  # OptionError names the bad option or value
+        except OptionError:
+            if players and origin in own_count:
+                continue
+            raise
         out.append(Cell(c.label, options))
+    if not out:
+        raise GridError(f"no cell of {game_id}'s grid is played by {', '.join(map(str, players))} players")
     labels = [c.label for c in out]
     if len(set(labels)) != len(labels):
         raise GridError("two cells have the same options")

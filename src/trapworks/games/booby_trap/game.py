@@ -24,6 +24,7 @@ from trapworks.core import (
     OptionError,
     State,
 )
+from trapworks.core.messages import told
 from trapworks.core.randomness import new_seed, stream_seed
 
 from . import physics
@@ -479,34 +480,31 @@ class BoobyTrapState(State):
         game = self.game
         if self.setup_stage is not None:
             if action not in [a for a, _ in self._chance_outcomes()]:
-                return f"the tray is being set up by chance ({self.setup_stage}): not one of its outcomes"
+                return self._said("setup_outcome", stage=self.setup_stage)
             return None
         if self.noise_pending:
             if action not in [a for a, _ in self._chance_outcomes()]:
-                return "a touch's noise is drawn by chance (noise N): not one of its outcomes"
+                return self._said("noise_outcome")
             return None
         if not 0 <= action <= game.remove_action:
-            return (
-                f"no such action id (0..{game.num_pieces - 1} touch a piece, {game.pass_action} pass, "
-                f"{game.remove_action} remove)"
+            return self._said(
+                "no_action", last=game.num_pieces - 1, pass_id=game.pass_action, remove_id=game.remove_action
             )
         if self.touched is None:
             if action >= game.num_pieces:
-                return "touch a piece first: 'On each turn a player is allowed to touch only one piece'"
+                return self._said("touch_first")
             if all(p.id != action for p in self.packing.pieces):
-                return f"piece {action} is not on the tray"
+                return self._said("not_on_tray", piece=action)
             if action not in self.touchable():
-                return (
-                    f"piece {action} is {SIZE_NAMES[self.sizes[action]]}; in this game all "
-                    f"{SIZE_NAMES[self.sizes[self.touchable()[0]]]} pieces must be removed first"
-                )
+                first = SIZE_NAMES[self.sizes[self.touchable()[0]]]
+                return self._said(f"sizes_in_order.{first}", piece=action, size=size_msg(self.sizes[action]))
             return None
         if action < game.num_pieces:
-            return f"you have touched piece {self.touched} already; only one piece a turn: remove it or pass"
+            return self._said("touched_already", piece=self.touched)
         if action == game.pass_action and self.must_remove():
             if game.variant == "no-passes":
-                return "no passes are allowed in this game: remove the piece"
-            return "everyone has passed twice in succession: you must remove the piece"
+                return self._said("no_passes")
+            return self._said("passed_twice")
         return None
 
     def reveals_outcome(self, action: int) -> bool:
@@ -825,27 +823,30 @@ class BoobyTrapState(State):
     _SETUP_RE = re.compile(r"^(tray|placement)\s+(\d+)$")
     _NOISE_RE = re.compile(r"^noise\s+(\d+)$")
 
+    def _said(self, msg: str, **args: Any) -> str:
+        # Why an action is illegal, a message of the game's catalog (issue 37): English here and
+        # at the terminal, the page words it in the viewer's language.
+        return told(type(self.game), f"booby_trap.illegal.{msg}", **args)
+
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):
-            raise IllegalActionError(text, "action text must be a string: touch 17, pass or remove")
+            raise IllegalActionError(text, self._said("not_text"))
         if self.over:
-            raise IllegalActionError(text, "the game is over")
+            raise IllegalActionError(text, self._said("game_over"))
         t = text.strip().lower()
         game = self.game
         m = self._SETUP_RE.match(t) if self.setup_stage is not None else None
         if m:
             base, count = (game.tray_base, TRAYS) if m.group(1) == "tray" else (game.placement_base, JITTERS)
             if int(m.group(2)) >= count:
-                raise IllegalActionError(text, f"{m.group(1)} 0 to {count - 1}")
+                raise IllegalActionError(text, self._said("setup_range", stage=m.group(1), last=count - 1))
             action = base + int(m.group(2))
         elif self.setup_stage is not None:
-            raise IllegalActionError(text, f"the tray is being set up by chance: write {self.setup_stage} N")
+            raise IllegalActionError(text, self._said("setup_write", stage=self.setup_stage))
         elif self.noise_pending:
             m = self._NOISE_RE.match(t)
             if not m or int(m.group(1)) >= NOISE_LEVELS:
-                raise IllegalActionError(
-                    text, f"a touch's noise is drawn by chance: write noise 0 to {NOISE_LEVELS - 1}"
-                )
+                raise IllegalActionError(text, self._said("noise_write", last=NOISE_LEVELS - 1))
             action = game.noise_base + int(m.group(1))
         elif t in ("pass", "p", "i pass"):
             action = game.pass_action
@@ -854,17 +855,19 @@ class BoobyTrapState(State):
         else:
             m = self._TOUCH_RE.match(t)
             if not m:
-                raise IllegalActionError(text, "write touch N (a piece number), pass, or remove")
+                raise IllegalActionError(text, self._said("syntax"))
             action = int(m.group(2))
             if action >= game.num_pieces:
-                raise IllegalActionError(
-                    text, f"there is no piece {action}; pieces are 0-{game.num_pieces - 1}"
-                )
+                raise IllegalActionError(text, self._said("no_piece", piece=action, last=game.num_pieces - 1))
             if m.group(1) and m.group(1).upper() != self.sizes[action]:
                 raise IllegalActionError(
                     text,
-                    f"piece {action} is {SIZE_NAMES[self.sizes[action]]}, "
-                    f"not {SIZE_NAMES[m.group(1).upper()]}",
+                    self._said(
+                        "wrong_size",
+                        piece=action,
+                        size=size_msg(self.sizes[action]),
+                        said=size_msg(m.group(1).upper()),
+                    ),
                 )
         reason = self._why_illegal(action)
         if reason:
@@ -996,6 +999,11 @@ class BoobyTrapState(State):
             if lazy.__class__ is _LazyFrames:
                 e["frames"] = lazy.frames()
         return self._events
+
+    def stat_events(self) -> list[dict[str, Any]]:
+        # The animation's frames are for the eye: a simulation's statistics never read them, and
+        # making them was a sixth of a simulated game's time.
+        return [{k: v for k, v in e.items() if k != "frames"} for e in self._events]
 
     def __getstate__(self) -> dict[str, Any]:
         self.all_events()  # the animation made before pickling (a record of what was seen)

@@ -29,6 +29,7 @@ from typing import Any
 
 from trapworks.core import CHANCE, TERMINAL, Game, IllegalActionError, Option, OptionError, State
 from trapworks.core.game import FAST_APPLIED, FAST_DECLINED, FAST_REVEALED
+from trapworks.core.messages import told
 from trapworks.core.randomness import new_seed, stream_seed
 
 from .board import TABLE_DEPTH, Mansion, MoveTables, load_mansion, squares_of
@@ -36,6 +37,7 @@ from .chance_layer import DeadEndDriveChance, KernelChance
 from .components import (
     CARD_NAMES,
     CHANCE_PHASES,
+    CHARACTERS,
     DEST,
     DETECTIVE,
     DRAWN,
@@ -767,79 +769,71 @@ class DeadEndDriveState(State):
             return [(g.REVEAL_BASE + p, 1 / len(cards)) for p in cards]
         return []
 
+    def _said(self, msg: str, **args: Any) -> str:
+        # Why an action is illegal, a message of the game's catalog (issue 37): English here and
+        # at the terminal, the page words it in the viewer's language.
+        return told(type(self.game), f"dead_end_drive.illegal.{msg}", **args)
+
     def _why_illegal(self, action: int) -> str | None:
         g = self.game
         if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < g.NUM_ACTIONS:
-            return f"no such action id (ids are 0..{g.NUM_ACTIONS - 1})"
+            return self._said("no_action", last=g.NUM_ACTIONS - 1)
         if self.phase in CHANCE_PHASES or self.hidden_pending():
             if action in [a for a, _ in self._chance_outcomes()]:
                 return None
-            return (
-                f"a chance outcome is due ({self._chance_phase()}); "
-                f"{self.action_to_string(action)} is not one of them"
-            )
+            return self._said(f"chance_due.{self._chance_phase()}", move=self.action_to_string(action))
         if action in self._legal_actions():
             return None
         return self._explain_illegal(action)
 
     def _chance_phase(self) -> str:
         if self.hidden is not None and self.hidden.pending():
-            return "the deal" if self.hidden.hands else "a card drawn from the trap pile"
+            return "deal" if self.hidden.hands else "trap_card"
         return self.phase
 
     def _explain_illegal(self, action: int) -> str:
         g = self.game
         ph = self.phase
-        want = {
-            PORTRAIT: "change portrait or keep portrait",
-            SELECT: "a pawn and a count, e.g. S4",
-            DEST: "a square to end on, e.g. to j12",
-            TRAP: "play <trap> / play wild / draw",
-            DRAWN: "spring or keep",
-        }[ph]
+        want = {"msg": f"dead_end_drive.illegal.want.{ph}", "args": {}}
         if action < g.DEST_BASE:
             if ph != SELECT:
-                return f"no pawn is picked now: the game waits for {want}"
+                return self._said("no_pawn_now", want=want)
             pawn, count = divmod(action, 12)
             count += 1
             if not self.alive(pawn):
-                return f"{NAMES[pawn]} has been knocked off"
+                return self._said("knocked_off", pawn=NAMES[pawn])
             if pawn in self.moved:
-                return f"{NAMES[pawn]} has already moved this turn: move two different pawns"
+                return self._said("moved_already", pawn=NAMES[pawn])
             if count not in self.counts_available():
-                return f"no die shows {count} (dice left: {', '.join(map(str, self.dice))})"
+                return self._said("no_die", count=count, dice=", ".join(map(str, self.dice)))
             if self.opening and not (g.mansion.chairs >> self.pos[pawn] & 1) and self.can_move(pawn, count):
-                return (
-                    "every pawn must leave the Red Chairs before any pawn moves a second time; "
-                    f"{NAMES[pawn]} has already left"
-                )
-            return f"{NAMES[pawn]} cannot move exactly {count} squares from {g.mansion.name(self.pos[pawn])}"
+                return self._said("leave_chairs_first", pawn=NAMES[pawn])
+            return self._said("cannot_move", pawn=NAMES[pawn], n=count, square=g.mansion.name(self.pos[pawn]))
         if action < g.CHANGE:
             if ph != DEST:
-                return f"no pawn is picked yet: the game waits for {want}"
+                return self._said("no_pawn_yet", want=want)
             sq = action - g.DEST_BASE
             pawn, count = self.selected
             m = g.mansion
             if sq == m.game_over and pawn != self.portrait:
-                return f"only the pawn whose portrait shows may leave the mansion; {NAMES[pawn]}'s does not"
+                return self._said("not_portrait", pawn=NAMES[pawn])
             if m.traps >> sq & 1 and self.opening:
-                return "no pawn may move onto a trap before every pawn has left the Red Chairs"
+                return self._said("trap_in_opening")
             if m.chairs >> sq & 1:
-                return "a move may cross Red Chairs when pawns block, but never ends on one"
-            return f"{NAMES[pawn]} cannot end a move of {count} on {m.name(sq)}"
+                return self._said("ends_on_chairs")
+            return self._said("cannot_end", pawn=NAMES[pawn], n=count, square=m.name(sq))
         if ph == TRAP and action in (g.PLAY_TRAP, g.PLAY_WILD):
             kind = "wild" if action == g.PLAY_WILD else TRAP_KINDS[self.trap_kind_index(self.trap_pawn)]
             if self.drew and kind in [CARD_NAMES[c] for c, _, _ in self.hands[self.to_move]]:
-                return (
-                    "you cannot draw a card and then play another card "
-                    "that you already had in your hand on the same turn"
-                )
-            return f"you hold no {kind} card"
+                return self._said("drew_then_played")
+            return self._said("no_card", card={"msg": f"dead_end_drive.card.{kind}", "args": {}})
         if ph == TRAP and action == g.DRAW:
-            return "the trap pile and the discard pile are both empty"
+            return self._said("piles_empty")
         if ph == DRAWN and action == g.SPRING:
-            return f"the card drawn ({CARD_NAMES[self.drawn]}) does not match this trap"
-        return f"not legal now: the game waits for {want}"
+            return self._said(
+                "no_match", card={"msg": f"dead_end_drive.card.{CARD_NAMES[self.drawn]}", "args": {}}
+            )
+        return self._said("not_now", want=want)
 
     # --- applying ----------------------------------------------------------------
     def _say(
@@ -1379,12 +1373,12 @@ class DeadEndDriveState(State):
 
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):
-            raise IllegalActionError(text, "action text must be a string, e.g. S4 or to j12")
+            raise IllegalActionError(text, self._said("not_text"))
         t = " ".join(text.strip().lower().split())
         if not t:
-            raise IllegalActionError(text, "empty action")
+            raise IllegalActionError(text, self._said("empty"))
         if self.phase == OVER:
-            raise IllegalActionError(text, "the game is over")
+            raise IllegalActionError(text, self._said("game_over"))
         action = self._parse(t, text)
         reason = self._why_illegal(action)
         if reason:
@@ -1400,37 +1394,35 @@ class DeadEndDriveState(State):
         if ph == ROLL:
             mt = re.fullmatch(r"roll (\d)\s*[-, ]\s*(\d)", t)
             if not mt:
-                raise IllegalActionError(text, "the dice are to be rolled: write e.g. roll 3-5")
+                raise IllegalActionError(text, self._said("write_roll"))
             a, b = sorted((int(mt.group(1)), int(mt.group(2))))
             if (a, b) not in ROLLS:
-                raise IllegalActionError(text, "each die shows 1 to 6")
+                raise IllegalActionError(text, self._said("die_faces"))
             return g.ROLL_BASE + ROLLS.index((a, b))
         if ph == FIRST:
             mt = re.fullmatch(r"first (?:player )?(\d)", t)
             if not mt or not 1 <= int(mt.group(1)) <= g.players:
-                raise IllegalActionError(text, f"who goes first is drawn: write first 1 to first {g.players}")
+                raise IllegalActionError(text, self._said("write_first", last=g.players))
             return g.FIRST_BASE + int(mt.group(1)) - 1
         if ph == REVEAL:
             mt = re.fullmatch(r"portrait (.+)", t)
             if not mt:
-                raise IllegalActionError(text, "a portrait is revealed: write e.g. portrait L")
-            return g.REVEAL_BASE + _pawn_named(mt.group(1), text)
+                raise IllegalActionError(text, self._said("write_portrait"))
+            return g.REVEAL_BASE + self._pawn_named(mt.group(1), text)
         if ph == PORTRAIT:
             if t in ("change portrait", "change"):
                 return g.CHANGE
             if t in ("keep portrait", "keep", "no change"):
                 return g.KEEP_PORTRAIT
-            raise IllegalActionError(text, "you rolled doubles: write change portrait or keep portrait")
+            raise IllegalActionError(text, self._said("write_change"))
         if ph == SELECT:
             mt = self._SELECT_RE.match(t)
             if not mt:
-                raise IllegalActionError(
-                    text, "pick a pawn and a count: a pawn letter (or name) and a number, e.g. S4"
-                )
-            pawn = _pawn_named(mt.group(1), text)
+                raise IllegalActionError(text, self._said("write_select"))
+            pawn = self._pawn_named(mt.group(1), text)
             count = int(mt.group(2))
             if not 1 <= count <= 12:
-                raise IllegalActionError(text, f"a move counts 1 to 12 squares, not {count}")
+                raise IllegalActionError(text, self._said("count_range", count=count))
             return pawn * 12 + count - 1
         if ph == DEST:
             target = t[3:] if t.startswith("to ") else t
@@ -1438,8 +1430,8 @@ class DeadEndDriveState(State):
                 return g.DEST_BASE + m.game_over
             try:
                 return g.DEST_BASE + m.square(target)
-            except ValueError as e:
-                raise IllegalActionError(text, str(e)) from None
+            except ValueError:
+                raise IllegalActionError(text, self._said("not_square", square=repr(target))) from None
         if ph == TRAP:
             if t == "draw":
                 return g.DRAW
@@ -1448,29 +1440,36 @@ class DeadEndDriveState(State):
             kind = TRAP_KINDS[self.trap_kind_index(self.trap_pawn)]
             if t in ("play", "play trap", f"play {kind}", kind):
                 return g.PLAY_TRAP
+            trap = {"msg": f"dead_end_drive.trap.{kind}", "args": {}}
             if t.startswith("play "):
-                raise IllegalActionError(text, f"this is the {kind} trap: play {kind} or play wild, or draw")
-            raise IllegalActionError(text, f"on the {kind} trap: write play {kind}, play wild or draw")
+                raise IllegalActionError(text, self._said("write_trap_play", trap=trap, kind=kind))
+            raise IllegalActionError(text, self._said("write_trap", trap=trap, kind=kind))
         if ph == DRAWN:
             if t == "spring":
                 return g.SPRING
             if t in ("keep", "keep card", "pass"):
                 return g.KEEP_CARD
-            raise IllegalActionError(text, "you drew a card: write spring (if it matches) or keep")
-        raise IllegalActionError(text, "nothing to do now")
+            raise IllegalActionError(text, self._said("write_drawn"))
+        raise IllegalActionError(text, self._said("nothing_now"))
+
+    def _pawn_named(self, name: str, text: str) -> int:
+        """The pawn a move's text names (a letter or a name), or the move refused with the reason."""
+        try:
+            return pawn_index(name)
+        except ValueError:
+            choices = ", ".join(f"{letter} {pawn}" for letter, pawn in CHARACTERS)
+            raise IllegalActionError(text, self._said("not_pawn", name=repr(name), pawns=choices)) from None
 
     def _parse_hidden(self, t: str, text: str) -> int:
         g = self.game
         if self.hidden is not None and self.hidden.hands:
             mt = re.fullmatch(r"deal (.+)", t)
             if not mt:
-                raise IllegalActionError(text, "a Character card is dealt: write e.g. deal Smothers")
-            return g.HIDDEN_BASE + _pawn_named(mt.group(1), text)
+                raise IllegalActionError(text, self._said("write_deal"))
+            return g.HIDDEN_BASE + self._pawn_named(mt.group(1), text)
         mt = re.fullmatch(r"top card (.+)", t)
         if not mt or mt.group(1) not in CARD_NAMES:
-            raise IllegalActionError(
-                text, f"a card comes up from the trap pile: write top card and one of {', '.join(CARD_NAMES)}"
-            )
+            raise IllegalActionError(text, self._said("write_top_card", cards=", ".join(CARD_NAMES)))
         return g.HIDDEN_BASE + DeadEndDriveChance.CARD_BASE + CARD_NAMES.index(mt.group(1))
 
     # --- information ------------------------------------------------------------------
@@ -1649,14 +1648,6 @@ class DeadEndDriveState(State):
 
 
 # --- lazy events: (function, values) in `_events`, made into dicts by `all_events()` -------------
-def _pawn_named(name: str, text: str) -> int:
-    """The pawn a move's text names (a letter or a name), or the move refused with the reason."""
-    try:
-        return pawn_index(name)
-    except ValueError as e:
-        raise IllegalActionError(text, str(e)) from None
-
-
 def _slug_msg(kind: str, words: str) -> dict[str, Any]:
     """A name of the board (a room, a feature) as a message of the catalog."""
     return {"msg": f"dead_end_drive.{kind}.{words.lower().replace(' ', '_')}"}

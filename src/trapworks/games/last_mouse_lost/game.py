@@ -29,6 +29,7 @@ from trapworks.core import (
     OptionError,
     State,
 )
+from trapworks.core.messages import told
 
 STANDARD_BOARD = (3, 5, 6, 6, 5, 3)
 MAX_ROWS = 26  # rows are named by letters a..z
@@ -612,32 +613,34 @@ class LastMouseLostState(State):
         a, b = self.game.opener_action
         return [(a, 0.5), (b, 0.5)]
 
+    def _said(self, msg: str, **args: Any) -> str:
+        # Why an action is illegal, a message of the game's catalog (issue 37): English here and
+        # at the terminal, the page words it in the viewer's language.
+        return told(type(self.game), f"last_mouse_lost.illegal.{msg}", **args)
+
     def _why_illegal(self, action: int) -> str | None:
         game = self.game
         if self.awaiting_opener:
             if action in game.opener_action:
                 return None
-            return "the first player is still to be drawn (a chance node)"
+            return self._said("opener_pending")
         if not 0 <= action < game.num_press_actions:
-            return f"no such action id (ids 0..{game.num_press_actions - 1} press mice)"
+            return self._said("no_action", last=game.num_press_actions - 1)
         row = game.action_row[action]
         if game.advanced:
             return self._why_illegal_run(row, game.action_mask[action])
         raised = self.row(row).bit_count()
         if game.action_count[action] > raised:
-            return f"row {ROW_NAMES[row]} has {raised} raised mice; cannot press {game.action_count[action]}"
+            return self._said("too_many", row=ROW_NAMES[row], n=raised, count=game.action_count[action])
         return None
 
     def _why_illegal_run(self, row: int, mask: int) -> str | None:
         name = ROW_NAMES[row]
         already = mask & ~self.row(row)
         if already:
-            return f"mice {mice_text(already)} of row {name} are already pressed"
+            return self._said("already_pressed", mice=mice_text(already), row=name, n=already.bit_count())
         if not is_run(mask):
-            return (
-                f"advanced rules: the mice pressed must be adjacent and not separated by a "
-                f"space; {mice_text(mask)} of row {name} are not one run"
-            )
+            return self._said("not_a_run", mice=mice_text(mask), row=name)
         return None
 
     def describe_action(self, action: int) -> str:
@@ -746,30 +749,24 @@ class LastMouseLostState(State):
 
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):
-            raise IllegalActionError(text, "action text must be a string such as c2-4")
+            raise IllegalActionError(text, self._said("not_text"))
         game = self.game
         if self.match_over:
-            raise IllegalActionError(text, "the match is over")
+            raise IllegalActionError(text, self._said("match_over"))
         t = text.strip().lower()
         if self.awaiting_opener:
             if t in ("opener:1", "opener:2"):
                 return game.opener_action[int(t[-1]) - 1]
-            raise IllegalActionError(text, "the first player is still to be drawn: opener:1 or opener:2")
+            raise IllegalActionError(text, self._said("opener_write"))
         m = self._ACTION_RE.match(t)
-        example = (
-            "c2 (press 2 mice of row c) or c* (all of row c)"
-            if not game.advanced
-            else "c2 (mouse 2 of row c), c2-4 (mice 2 to 4), or c* (the whole row)"
-        )
+        rules = "advanced" if game.advanced else "basic"
         if not m:
-            raise IllegalActionError(
-                text, f"write a row letter and {'a number' if not game.advanced else 'mice'}, e.g. {example}"
-            )
+            raise IllegalActionError(text, self._said(f"syntax.{rules}"))
         row_name, mice = m.group(1), m.group(2).replace(" ", "")
         row = ROW_NAMES.find(row_name)
         if not 0 <= row < len(game.board):
             raise IllegalActionError(
-                text, f"there is no row {row_name}; rows are a-{ROW_NAMES[len(game.board) - 1]}"
+                text, self._said("no_row", row=row_name, last=ROW_NAMES[len(game.board) - 1])
             )
         length = game.board[row]
         raised = self.rows[row]
@@ -779,32 +776,30 @@ class LastMouseLostState(State):
             elif mice.isdigit():
                 count = int(mice)
             else:
-                raise IllegalActionError(
-                    text, f"basic rules: write how many mice to press in the row, e.g. {example}"
-                )
+                raise IllegalActionError(text, self._said("count_basic"))
             if count < 1:
-                raise IllegalActionError(text, "press at least one mouse")
+                raise IllegalActionError(text, self._said("at_least_one"))
             have = bin(raised).count("1")
             if count > have:
-                raise IllegalActionError(text, f"row {row_name} has {have} raised mice; cannot press {count}")
+                raise IllegalActionError(text, self._said("too_many", row=row_name, n=have, count=count))
             return game.row_offset[row] + count - 1
         if mice == "*":
             mask = raised
             if not mask:
-                raise IllegalActionError(text, f"row {row_name} has no raised mice")
+                raise IllegalActionError(text, self._said("row_empty", row=row_name))
         else:
             mask = 0
             for part in mice.split(","):
                 bounds = part.split("-")
                 if len(bounds) > 2 or not all(b.isdigit() for b in bounds):
-                    raise IllegalActionError(text, f"{part!r} is not a mouse number or a range like 2-4")
+                    raise IllegalActionError(text, self._said("not_mice", part=repr(part)))
                 lo, hi = int(bounds[0]), int(bounds[-1])
                 if lo > hi:
-                    raise IllegalActionError(text, f"range {part} runs backwards; write {hi}-{lo}")
+                    raise IllegalActionError(text, self._said("backwards", part=part, hi=hi, lo=lo))
                 for n in (lo, hi):
                     if not 1 <= n <= length:
                         raise IllegalActionError(
-                            text, f"row {row_name} has mice 1-{length}; there is no mouse {n}"
+                            text, self._said("no_mouse", row=row_name, last=length, mouse=n)
                         )
                 for n in range(lo, hi + 1):
                     mask |= 1 << (n - 1)

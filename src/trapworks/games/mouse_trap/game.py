@@ -820,7 +820,9 @@ class MouseTrapState(State):
         if ph in CHANCE_PHASES:
             if action in [a for a, _ in self._chance_outcomes()]:
                 return None
-            return f"a chance event is pending ({self._phase_words()}); {action} is not one of its outcomes"
+            return told(
+                type(self.game), "mouse_trap.illegal.chance_pending", phase=self._phase_message(), move=action
+            )
         if action in self._legal_actions():
             return None
         return self._explain_illegal(action)
@@ -1367,19 +1369,21 @@ class MouseTrapState(State):
 
     _ACTION_RE = re.compile(r"^(roll|crank|end|build|works|jams|(die|move|steal|first)\s*[: ]\s*(\S+))$")
 
+    def _said(self, msg: str, **args: Any) -> str:
+        # Why an action is illegal, a message of the game's catalog (issue 37).
+        return told(type(self.game), f"mouse_trap.illegal.{msg}", **args)
+
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):
-            raise IllegalActionError(text, "action text must be a string such as roll, crank, move:2")
+            raise IllegalActionError(text, self._said("not_text"))
         if self.phase == P_OVER:
-            raise IllegalActionError(text, "the game is over")
+            raise IllegalActionError(text, self._said("game_over"))
         t = text.strip().lower()
         m = self._ACTION_RE.match(t)
         if not m:
-            raise IllegalActionError(
-                text,
-                "write roll, crank, end, build, move:P, steal:P (P = a player number), "
-                "or a chance outcome die:N, works, jams, first:P",
-            )
+            # The notation is the same in every language: the message's arguments.
+            moves, outcomes = "roll, crank, end, build, move:P, steal:P", "die:N, works, jams, first:P"
+            raise IllegalActionError(text, self._said("syntax", moves=moves, outcomes=outcomes))
         word = m.group(2)
         if word is None:
             words = {"roll": ROLL, "crank": CRANK, "end": END, "build": BUILD, "works": WORKS, "jams": JAMS}
@@ -1387,17 +1391,15 @@ class MouseTrapState(State):
         else:
             arg = m.group(3)
             if not arg.isdigit():
-                raise IllegalActionError(text, f"{arg!r} is not a number")
+                raise IllegalActionError(text, self._said("not_number", text=repr(arg)))
             k = int(arg)
             if word == "die":
                 if k not in DIE_FACES:
-                    raise IllegalActionError(text, f"a die shows 1 to 6, not {k}")
+                    raise IllegalActionError(text, self._said("die_faces", face=k))
                 action = k
             else:
                 if not 1 <= k <= self.game.players:
-                    raise IllegalActionError(
-                        text, f"there is no player {k}; players are 1-{self.game.players}"
-                    )
+                    raise IllegalActionError(text, self._said("no_player", player=k, last=self.game.players))
                 action = {"move": MOVE_BASE, "steal": STEAL_BASE, "first": FIRST_BASE}[word] + k - 1
         reason = self._why_illegal(action)
         if reason:

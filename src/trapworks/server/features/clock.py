@@ -309,7 +309,7 @@ class Clock(Feature):
                 return
             except ServiceError as e:
                 if e.status != 503 or wait is None:
-                    await self._clock_failed(room, seat, e.message)
+                    await self._clock_failed(room, seat, e)
                     return
                 # The store failed: nothing was applied; try again (the turn is checked again).
                 log.error("clock of game %s: %s; retrying in %s s", room.id, e.message, wait)
@@ -319,10 +319,15 @@ class Clock(Feature):
                 await self._clock_failed(room, seat, str(e))
                 return
 
-    async def _clock_failed(self, room: Room, seat: int, why: str) -> None:
+    async def _clock_failed(self, room: Room, seat: int, why: ServiceError | str) -> None:
         async with room.lock:
-            who = room.seat_label(seat)
-            room.failed = f"the clock could not play for {who} when time ran out: {why}"
+            who = {"seat": seat, "label": room.seat_label(seat)}
+            room.failed = ServiceError(
+                ErrorCode.CLOCK_AGENT_FAILED,
+                "the clock could not play for {who} when time ran out: {why}",
+                who=who,
+                why=why,
+            )
             await room.broadcast()
 
     async def _expire(self, room: Room, turn_ply: int, seat: int) -> None:

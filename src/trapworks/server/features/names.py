@@ -139,9 +139,9 @@ class Names(Feature):
         if not self._rate.allow(id(conn) if seat is None else (live.id, seat)):
             raise ServiceError(
                 ErrorCode.NAME_RATE_LIMITED,
-                "too many name changes: at most {x} at once, then one every {x2} s; wait a moment",
-                x=format(NAME_RATE[1], "g"),
-                x2=format(1 / NAME_RATE[0], "g"),
+                "too many name changes: at most {burst} at once, then one every {seconds} s; wait a moment",
+                burst=format(NAME_RATE[1], "g"),
+                seconds=format(1 / NAME_RATE[0], "g"),
             )
 
     async def on_message(self, command: NameMessage, call: Call) -> None:

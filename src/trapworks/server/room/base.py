@@ -147,7 +147,7 @@ class RoomBase:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     agents: dict[int, SeatPlayer] = field(default_factory=dict)  # the AI seats' players
-    failed: str | None = None  # an agent crashed: the reason, shown to the players
+    failed: ServiceError | None = None  # an agent crashed: the reason (typed), shown to the players
     human_seats: list[int] | None = None  # made on first use
     # (seat, ply) -> the action text as sent, for moves applied here: a repeat is answered, not applied.
     sent_texts: dict[tuple[int, int], str] = field(default_factory=dict)

@@ -63,7 +63,9 @@ class RoomFanout(RoomBase):
             "returns": state.returns() if terminal else None,
             "winners": state.winners() if terminal else None,
             "truncated": state.is_truncated() if terminal else False,
-            "error": self.failed,
+            # Why the game stopped (the server could not play a seat): English, and typed for the page.
+            "error": self.failed.message if self.failed else None,
+            "error_msg": self.failed.typed if self.failed else None,
             "sync": sync,
         }
         # What the features add (can_undo, can_hint; now only: the clock, the ending, the controls).

@@ -297,7 +297,7 @@ class MovePipeline(RoomCatchUp):
                     if e.status == 503:
                         failed_write = True
                     elif e.code == "illegal_move":
-                        await self._could_not_play(player, e.message)
+                        await self._could_not_play(player, e)
                         return
                     else:
                         return  # another node stored this ply first (we caught up) or the game ended
@@ -312,7 +312,10 @@ class MovePipeline(RoomCatchUp):
             else:
                 retries = 0
 
-    async def _could_not_play(self, player: int, why: str) -> None:
-        who = self.seat_label(player) if player >= 0 else "chance"
-        self.failed = f"the server could not play {who}: {why}"
+    async def _could_not_play(self, player: int, why: ServiceError | str) -> None:
+        # Typed (issue 37): the page words it in the viewer's language, the seat by its name.
+        who = {"seat": player, "label": self.seat_label(player)} if player >= 0 else {"msg": "chance"}
+        self.failed = ServiceError(
+            ErrorCode.AGENT_FAILED, "the server could not play {who}: {why}", who=who, why=why
+        )
         await self.broadcast()

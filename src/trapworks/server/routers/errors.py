@@ -6,10 +6,11 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import ErrorCode, ServiceError
+from .pages import STATIC_DIR
 
 MISSING_PLY = "a move needs 'ply': the move count you saw (a repeat is then answered, not applied)"
 
@@ -27,14 +28,28 @@ def service_reply(exc: ServiceError, status: int | None = None) -> JSONResponse:
     return JSONResponse(body, status_code=status or exc.status)
 
 
-async def service_error(_request: Request, exc: Exception) -> JSONResponse:
+async def service_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ServiceError)
+    if exc.status == 404 and wants_page(request):  # a page of nobody (/u/nobody): the 404 page
+        return FileResponse(STATIC_DIR / "404.html", status_code=404)
     return service_reply(exc)
 
 
-async def http_error(_request: Request, exc: Exception) -> JSONResponse:
-    """FastAPI's own refusals (an unparsable body, an unknown path): the API's error format."""
+def wants_page(request: Request) -> bool:
+    """A browser asking for a page (not the API, not a file a page loads): it is shown the site's
+    404 page, not JSON (issue 39: /leaderboards answered raw JSON to a player)."""
+    path = request.url.path
+    if path.startswith(("/api/", "/static/", "/ws")) or request.method not in ("GET", "HEAD"):
+        return False
+    return "text/html" in request.headers.get("accept", "")
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """FastAPI's own refusals (an unparsable body, an unknown path): the API's error format; an
+    unknown page asked for by a browser: the styled 404 page (with the 404 status all the same)."""
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 404 and wants_page(request):
+        return FileResponse(STATIC_DIR / "404.html", status_code=404)
     codes = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}
     code = codes.get(exc.status_code, ErrorCode.BAD_REQUEST)
     reply = error_reply(code, str(exc.detail), exc.status_code)

@@ -65,3 +65,17 @@ async def node_info(request: Request, service: Service) -> dict[str, Any]:
         "published": bus.published,
         "heard": bus.heard,
     }
+
+
+@router.get("/api/activity", summary="How lively this server is now: games being played, players here")
+async def activity(service: Service) -> dict[str, int]:
+    """The home page's live line (issue 39: lichess's "N players, N games in play"). Counts only,
+    no game or seat named. `playing`: games not over with a player's page open; `online`: the
+    seats with a page open (a player at two tables counts twice), on this node of a cluster."""
+    playing = online = 0
+    for room in list(service.live.values()):
+        seats = {c.seat for c in list(room.connections) if c.seat is not None}
+        online += len(seats)
+        if seats and not room.state.is_terminal():
+            playing += 1
+    return {"playing": playing, "online": online}

@@ -65,7 +65,7 @@ def message_error(e: ValidationError, types: tuple[str, ...]) -> ServiceError:
     if field == "ply" and first.get("type") == "missing":
         return ServiceError(ErrorCode.MISSING_PLY, MISSING_PLY)
     code = {"action": ErrorCode.BAD_ACTION, "ply": ErrorCode.BAD_PLY}.get(field, ErrorCode.BAD_MESSAGE)
-    return ServiceError(code, "{x}: {x2}", x=".".join(loc) or "message", x2=first.get("msg"))
+    return ServiceError(code, "{field}: {why}", field=".".join(loc) or "message", why=first.get("msg"))
 
 
 class GameSocket:
@@ -183,9 +183,9 @@ class GameSocket:
             if kind not in protocol.types:
                 raise ServiceError(
                     ErrorCode.BAD_MESSAGE,
-                    "unknown message type {x}; use {x2}",
-                    x=repr(str(kind)[:40]),
-                    x2=", ".join(protocol.types),
+                    "unknown message type {kind}; use {types}",
+                    kind=repr(str(kind)[:40]),
+                    types=", ".join(protocol.types),
                 )
             try:
                 # The message's model is its one validation: what it holds goes on as checked.

@@ -14,6 +14,8 @@ function render(data) {
   const nav = document.querySelector("header.top nav");
   if (!nav) return;
   if (!box) {
+    // Watch beside the leaderboards on every page (issue 39: lichess's top bar has it).
+    if (!nav.querySelector("a[href='/watch']")) el("a", { href: "/watch", text: t("Watch"), "data-testid": "nav-watch" }, nav);
     el("a", { href: "/leaderboard", text: t("Leaderboards"), "data-testid": "nav-leaderboard" }, nav);
     box = el("span", { class: "account-nav", "data-testid": "account-nav" }, nav);
   }

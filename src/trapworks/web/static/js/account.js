@@ -2,7 +2,7 @@
 // casual, live or correspondence), notifications, data export and account deletion.
 import { api, clear, el, rememberGame } from "/static/js/dom.js";
 import { account, heldSeats, me, scrollersReachable, send, syncSeats } from "/static/js/account-api.js";
-import { refusalText, t, tn, translatePage, tx } from "/static/js/i18n.js";
+import { refusalText, t, tn, translatePage } from "/static/js/i18n.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
@@ -59,8 +59,8 @@ async function showGames() {
     const name = el("td", {}, tr);
     el("strong", { class: "game-state", text: STATES[g.state] ? STATES[g.state]() : g.state }, name);
     if (g.deadline && g.state === "your_turn") el("div", { class: "small muted", text: t("move by {when} UTC", { when: when(g.deadline) }) }, name);
-    el("div", { text: tx(title) }, name);
-    el("div", { class: "small muted", text: `${tx(g.variant)} · ${g.rated ? t("rated") : t("casual")}` }, name);
+    el("div", { text: t(title) }, name);
+    el("div", { class: "small muted", text: `${t(g.variant)} · ${g.rated ? t("rated") : t("casual")}` }, name);
     el("td", { text: g.opponents.join(", ") || "—" }, tr);
     el("td", { text: g.result ? (RESULTS[g.result] ? RESULTS[g.result]() : g.result) : "", "data-result": g.result || "" }, tr);
     const links = el("td", { class: "game-links" }, tr);
@@ -159,8 +159,8 @@ async function init() {
   if (r.ok) {
     catalog = r.data.games;
     for (const g of catalog) {
-      el("option", { value: g.id, text: tx(g.title) }, $("game-filter"));
-      el("option", { value: g.id, text: tx(g.title) }, document.querySelector("#challenge [name=game]"));
+      el("option", { value: g.id, text: t(g.title) }, $("game-filter"));
+      el("option", { value: g.id, text: t(g.title) }, document.querySelector("#challenge [name=game]"));
     }
   }
   await show();

@@ -93,6 +93,7 @@ export function createAlerts(controls, { baseTitle, seat, gameTitle }) {
     update(u) {
       const myTurn = seat !== null && !u.terminal && u.to_move === seat;
       const over = !!u.terminal;
+      row.hidden = over; // no "notify me on my turn" once there is no turn to come (issue 39)
       if (!last.seen && myTurn) show("turn"); // opened on one's turn: the title says so, quietly
       else if (last.seen && myTurn && !last.myTurn) ring("turn");
       else if (last.seen && over && !last.terminal && seat !== null) ring("over");

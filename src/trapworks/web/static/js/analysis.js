@@ -4,7 +4,7 @@
 // move: a mark on each line of the move list, and a card listing every decision, the current one
 // highlighted. It decides nothing: it shows what the server's answer says.
 import { api, clear, el } from "/static/js/dom.js";
-import { formatMessage, t, txSeats } from "/static/js/i18n.js";
+import { formatMessage, t } from "/static/js/i18n.js";
 
 export async function loadAnalysis(gid) {
   const r = await api("GET", `/api/games/${encodeURIComponent(gid)}/analysis`);
@@ -21,13 +21,12 @@ function words(m, label) {
   }
   if (m.choice !== undefined) {
     // the hint agent's words are the game's: seats by their names, in the page's language
-    // (typed where the game has typed words for it: its catalog, no pattern)
-    const words = m.choice_msg ? formatMessage(m.choice_msg, null, label, true)
-      : m.choice_text ? txSeats(m.choice_text, label) : m.choice_text;
+    // (typed: its catalog, no pattern; a move without words of its own: its notation only)
+    const words = m.choice_msg ? formatMessage(m.choice_msg, null, label, true) : null;
     const kind = m.same ? "same" : "other";
     const mark = m.same ? t("as the hint") : t("not as the hint");
     const text = m.same ? `${who}: ${m.move} — ${t("the hint agent chose the same")}`
-      : m.choice_text && m.choice_text.toLowerCase() !== m.choice.toLowerCase()
+      : words && words.toLowerCase() !== m.choice.toLowerCase()
         ? `${who}: ${m.move} — ${t("the hint agent chose {move} ({words})", { move: m.choice, words })}`
         : `${who}: ${m.move} — ${t("the hint agent chose {move}", { move: m.choice })}`;
     return { mark, text, kind };

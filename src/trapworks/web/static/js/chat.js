@@ -8,7 +8,9 @@ const KEEP = 200; // lines kept on the page
 
 export function createChat(root, { send, viewer }) {
   clear(root);
-  const list = el("ol", { class: "chat-lines", "aria-live": "polite", "data-testid": "chat-lines" }, root);
+  // The empty list's note is the page's word, in the page's language (app.css shows data-empty).
+  const list = el("ol", { class: "chat-lines", "aria-live": "polite", "data-testid": "chat-lines",
+                          "data-empty": t("No messages yet.") }, root);
   const form = el("form", { class: "chat-form", "data-testid": "chat-form" }, root);
   el("label", { for: "chat-input", class: "sr-only", text: t("Chat message") }, form);
   const input = el("input", { type: "text", id: "chat-input", maxlength: String(MAX), autocomplete: "off",

@@ -107,7 +107,9 @@ export function createControls({ box, gid, token, info, message, seatLabel }) {
     if (clockMoves >= 0 && moves.length > clockMoves) {
       const entry = (u.log || [])[moves[moves.length - 1]];
       const who = entry ? seatLabel(entry.seat) : t("a player");
-      message(t("Time ran out: the computer ({level}) played for {who}.", { level: agentName(u.clock.ai_level), who }));
+      const level = agentName(u.clock.ai_level);
+      message(entry && mine(entry.seat) ? t("Time ran out: the computer ({level}) played for you.", { level })
+        : t("Time ran out: the computer ({level}) played for {who}.", { level, who }));
     }
     clockMoves = moves.length;
     clear(box);

@@ -3,7 +3,7 @@
 import { api, clear, el, hashParams, myGames, rememberGame } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
 import { focusMark, restoreFocus } from "/static/js/boardkeys.js";
-import { refusalText, seatName, t, translatePage, tx, txSeats } from "/static/js/i18n.js";
+import { refusalText, seatName, t, translatePage } from "/static/js/i18n.js";
 import { renderLog } from "/static/js/log.js";
 import { createAlerts } from "/static/js/alerts.js";
 import { createChat } from "/static/js/chat.js";
@@ -57,9 +57,9 @@ let drawnPly = -1;   // the ply of the last update drawn
 const INFO_MS = 9000;
 const ERROR_MS = 20000;
 // A refusal of the socket in the page's language, its seats by their names (a game's reason of
-// an illegal move, "player 2's mouse has been caught", with them too).
+// an illegal move is a typed message of its catalog: the viewer's "you" forms through ctx.say).
 function refused(msg) {
-  return refusalText(msg, seatLabel, (s) => txSeats(s, seatLabel), rendererCtx ? (item) => rendererCtx.say(item, true) : null);
+  return refusalText(msg, seatLabel, t, rendererCtx ? (item) => rendererCtx.say(item, true) : null);
 }
 
 function message(text, kind = "info", { tag = "", keep = false } = {}) {
@@ -139,12 +139,11 @@ async function sendAction(text) {
 async function hint() {
   const r = await api("GET", `/api/games/${encodeURIComponent(gid)}/hint?token=${encodeURIComponent(token)}`);
   if (!r.ok) { message(r.error, "error"); return { ok: false, error: r.error }; }
-  // The move and the reason are the game's words: through the catalog, seats by their names.
-  // Typed words (issue 37) where the game has them; otherwise its English through the patterns.
+  // The move and the reason are the game's typed words (issue 37), from its catalog in the page's
+  // language, seats by their names; a move without words of its own is shown as its notation.
   const say = (item) => (rendererCtx ? rendererCtx.say(item, true) : item.msg);
-  const move = r.data.text_msg ? say(r.data.text_msg) : r.data.text ? txSeats(r.data.text, seatLabel) : r.data.move;
-  const why = r.data.explanation_msg ? ` ${rendererCtx ? rendererCtx.say(r.data.explanation_msg) : ""}`
-    : r.data.explanation ? ` ${txSeats(r.data.explanation, seatLabel)}` : "";
+  const move = r.data.text_msg ? say(r.data.text_msg) : r.data.move;
+  const why = r.data.explanation_msg && rendererCtx ? ` ${rendererCtx.say(r.data.explanation_msg)}` : "";
   message(t("Hint: {move}.", { move }) + why, "info", { tag: "hint" });
   if (renderer && renderer.showHint) renderer.showHint(r.data);
   return r.data;
@@ -191,6 +190,8 @@ function gameOverLine(head) {
   return head.startsWith(prefix) ? head : t("Game over: {result}", { result: head });
 }
 
+// Games whose log shows one short line a turn, the rest on demand (issue 39, pagesA's pages).
+const COMPACT_LOG = ["mouse-trap", "last-mouse-lost"];
 let endShown = -1;       // the ply whose end screen was drawn (drawn once, may be closed)
 
 function announce(u) {
@@ -198,9 +199,9 @@ function announce(u) {
   if (u.sync) return;
   // Seats by their names, in the page's language, as on the rest of the page.
   const texts = (u.events || []).filter((e) => e && e.msg).map((e) => rendererCtx.say(e));
-  if (!texts.length && u.last_action && u.last_action.text) {
-    texts.push(`${seatLabel(u.last_action.seat)}: ${txSeats(u.last_action.text, seatLabel)}`);
-  }
+  // No event: the move's lines of the log (typed, as the log words them).
+  const story = u.last_action && u.last_action.story;
+  if (!texts.length && story) texts.push(...story.lines.map((l) => rendererCtx.say(l)));
   if (u.terminal) texts.push(resultHeadline(u));
   if (texts.length) $("live").textContent = texts.join(" ");
 }
@@ -264,20 +265,27 @@ function drawEndScreen(u) {
     drawEndRatings(box);
     box.append(actions);
   }
-  // An aborted game has no result to answer with a rematch (issue 27): New game instead.
-  if (u.controls && u.controls.can_rematch && !(u.ending && u.ending.aborted)) {
+  // One clear way on (issue 39, pagesA): Rematch, or New game where there is none (an aborted
+  // game has no result to answer with a rematch, issue 27); Review beside it, quieter; the
+  // record, the public link and the embed a line of small links; the board behind a corner ×.
+  const rematch = !!(u.controls && u.controls.can_rematch && !(u.ending && u.ending.aborted));
+  if (rematch) {
     // The server makes the rematch once every human seat has accepted (js/controls.js).
     const again = el("button", { type: "button", class: "primary", text: t("Rematch (seats rotated)"), "data-testid": "rematch" }, actions);
     again.addEventListener("click", () => controls.acceptRematch(again));
   }
-  el("a", { href: "/", text: t("New game"), "data-testid": "new-game" }, actions);
-  el("a", { href: $("record").href, text: t("Download record"), download: "", "data-testid": "end-record" }, actions);
-  el("a", { href: $("replay").href, text: t("Review the game"), "data-testid": "end-replay" }, actions);
-  el("button", { type: "button", text: t("Look at the board"), "data-testid": "close-end",
-                 onclick: () => { box.hidden = true; $("show-result").hidden = false; $("show-result").focus(); } }, actions);
-  controls.endLinks(actions);
+  el("a", { href: "/", class: rematch ? "secondary" : "primary", text: t("New game"), "data-testid": "new-game" }, actions);
+  el("a", { href: $("replay").href, class: "secondary", text: t("Review the game"), "data-testid": "end-replay" }, actions);
+  const quiet = el("p", { class: "end-more" });
+  el("a", { href: $("record").href, text: t("Download record"), download: "", "data-testid": "end-record" }, quiet);
+  controls.endLinks(quiet);
+  const close = el("button", { type: "button", class: "end-close", "aria-label": t("Look at the board"), title: t("Look at the board"),
+                               "data-testid": "close-end", text: "×",
+                               onclick: () => { box.hidden = true; $("show-result").hidden = false; $("show-result").focus(); } });
+  actions.after(quiet);
   el("div", { id: "end-links" }, box);
   controls.renderRematch($("end-links"));
+  box.append(close); // drawn in the card's corner; last in the keyboard's order, after the ways on
   box.hidden = false;
   // The dialog takes the focus (issue 27): its first action, so Enter plays again.
   const first = /** @type {HTMLElement|null} */ (actions.querySelector("button, a"));
@@ -314,7 +322,8 @@ function drawShell(u) {
   shown = u;
   drawPlayersNow(u);
   const end = clear($("end"));
-  if (u.error) el("p", { class: "error", text: txSeats(u.error, seatLabel) }, end);
+  // Why the game stopped (the server could not play a seat): typed, in the page's language.
+  if (u.error_msg || u.error) el("p", { class: "error", text: u.error_msg ? refused(u.error_msg) : u.error }, end);
   if (u.terminal) {
     el("p", { class: "banner", text: gameOverLine(resultHeadline(u)), "data-testid": "game-over" }, end);
     const show = el("button", { type: "button", id: "show-result", text: t("Show the result"), hidden: true,
@@ -327,7 +336,7 @@ function drawShell(u) {
     endShown = -1;
   }
   renderLog($("log"), u.log, { seat: info.seat, viewer: hotSeat ? null : info.seat, players: info.players, gid, token, gameId: info.game,
-                               renderer: info.renderer, options: info.options });
+                               renderer: info.renderer, options: info.options, compact: COMPACT_LOG.includes(info.game) });
   announce(u);
   controls.update(u);
   clockView.update(u.clock);
@@ -335,6 +344,9 @@ function drawShell(u) {
   // No undo after the end (the server refuses it too).
   $("undo").disabled = !u.can_undo || !!u.terminal;
   $("typed").hidden = info.seat === null || u.terminal;
+  // Over: the end card has the record and the review (issue 39: not twice), and hint and undo
+  // are done with; the tools card goes.
+  $("tools").hidden = !!u.terminal;
   $("hint").hidden = info.seat === null;
   $("undo").hidden = info.seat === null;
   document.body.dataset.ply = String(u.ply);
@@ -445,7 +457,7 @@ function onPresence(msg) {
   if (shown) {
     drawPlayersNow(shown);
     renderLog($("log"), shown.log, { seat: info.seat, viewer: hotSeat ? null : info.seat, players: info.players, gid, token, gameId: info.game,
-                                     renderer: info.renderer, options: info.options });
+                                     renderer: info.renderer, options: info.options, compact: COMPACT_LOG.includes(info.game) });
   }
   const me = info.seat !== null ? info.players[info.seat] : null;
   if (me && nameBox && document.activeElement !== nameBox.input && me.name) nameBox.set(me.name);
@@ -669,7 +681,7 @@ async function openSeat(first = false) {
   el("span", { class: "title-game", text: info.title }, titleBox);
   el("span", { class: "title-seat", text: ` · ${seatWords}` + (info.practice ? ` · ${t("practice game")}` : "") }, titleBox);
   if (info.seat === null) { $("typed").hidden = true; $("hint").hidden = true; $("undo").hidden = true; }
-  $("help").textContent = tx(info.help);
+  $("help").textContent = t(info.help);
   // Practice games may take back dice, cards and physics outcomes already seen; say so on the page.
   $("practice").hidden = !info.practice;
   const base = `/api/games/${encodeURIComponent(gid)}`;

@@ -2,14 +2,15 @@
 // computer" (at the level last chosen, remembered in this browser) and "Play a friend" (a link to
 // send); the full options (seats, clock, variants, position) are one tap away in a dialog.
 import { api, clear, el, rememberGame } from "/static/js/dom.js";
-import { t, tx } from "/static/js/i18n.js";
+import { t } from "/static/js/i18n.js";
 import { drawGameArt } from "/static/js/howto.js";
 import { openNewGame, refreshMyGames, showLinks } from "/static/js/lobby.js";
 
 const LEVEL_KEY = "trapworks.level";
 const LEVELS = ["easy", "medium", "hard"];
 
-/** @typedef {{id: string, title: string, players: number, agents: string[], error?: string, howto?: string[]}} CatalogGame */
+/** @typedef {{id: string, title: string, players: number, agents: string[], error?: string, howto?: string[],
+ *             options_schema?: {name: string, default?: any}[]}} CatalogGame */
 
 /** The computer's level: the one last chosen here, else Easy (a new player's first game). */
 function level() {
@@ -56,12 +57,16 @@ function tile(box, game) {
   const card = el("article", { class: "game-tile", "data-game-tile": game.id, "aria-labelledby": `tile-${game.id}` }, box);
   const art = el("div", { class: "tile-art", "aria-hidden": "true" }, card);
   if (!drawGameArt(art, game.id)) art.hidden = true;
-  el("h3", { id: `tile-${game.id}`, text: tx(game.title) }, card);
+  el("h3", { id: `tile-${game.id}`, text: t(game.title) }, card);
   const players = game.players === 2 ? t("2 players") : t("{n} players", { n: game.players });
-  el("p", { class: "tile-meta", text: players }, card);
+  // How long a match is, said before it starts (issue 39: a player found matches of different
+  // lengths behind the same button): the game's default, the one "Play the computer" makes.
+  const rounds = (game.options_schema || []).find((o) => o.name === "first_to");
+  const length = rounds && Number(rounds.default) > 1 ? ` · ${t("first to {n} rounds", { n: rounds.default })}` : "";
+  el("p", { class: "tile-meta", text: players + length, "data-testid": `tile-meta-${game.id}` }, card);
   const actions = el("div", { class: "tile-actions" }, card);
   if (game.error) {
-    el("p", { class: "error small", text: tx(game.error) }, actions);
+    el("p", { class: "error small", text: t(game.error) }, actions);
     return;
   }
   const computer = /** @type {HTMLButtonElement} */ (el("button", { type: "button", class: "primary", text: t("Play the computer"),

@@ -3,7 +3,7 @@
 import { actionable, enableArrowKeys } from "/static/js/boardkeys.js";
 import { el, svg } from "/static/js/dom.js";
 import { scaledMs } from "/static/js/settings.js";
-import { formatMessage, lang, t, tn, tx, txSeats } from "/static/js/i18n.js";
+import { formatMessage, lang, t, tn } from "/static/js/i18n.js";
 
 export async function loadRenderer(url) {
   try {
@@ -39,7 +39,7 @@ export function baseContext({ gameId, mode, seat, players, options, fast, messag
     gameId, mode, seat, players: players || [], options: options || {},
     el, svg,
     // The page's language (js/i18n.js): a renderer says its words with ctx.t / ctx.tn too.
-    lang, t, tn, tx, txSeats,
+    lang, t, tn,
     // Where the current decision's controls, your hand and the dice go (the page keeps it on
     // screen), and a panel beside the board for everything else (news, other players' counts).
     bar: bar || el("div"),

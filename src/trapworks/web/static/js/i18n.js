@@ -9,8 +9,6 @@
 // Static words of a page carry data-i18n (their text), data-i18n-label (aria-label),
 // data-i18n-placeholder or data-i18n-title; translatePage() sets them.
 
-import { YOU } from "/static/js/you.js";
-
 const SETTINGS_KEY = "trapworks.settings";
 export const LANGUAGES = { en: "English", fr: "Français" };
 
@@ -45,35 +43,18 @@ try {
 } catch (e) { /* the server is away: English */ }
 const plurals = new Intl.PluralRules(lang);
 
-// "{n:souris|souris}" in a translation: the word for the count `n` by the language's plural rule.
-const COUNT_WORD = /\{(\w+):([^{}|]*)\|([^{}]*)\}/g;
+const PLACE = /\{(\w+)\}/g;
 function fill(text, vars) {
   if (!vars) return text;
-  return text
-    .replace(COUNT_WORD, (m, k, one, other) => (k in vars ? (plurals.select(Number(vars[k])) === "one" ? one : other) : m))
-    .replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+  return text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
 }
 
-// The message to say instead of `msgid` when the seats named in it are the viewer (js/you.js):
-// `isViewer(name)` says whether the part in placeholder `name` is the viewer's own seat. A form
-// with more placeholders of the viewer wins ("who winner" before "winner").
-function youForm(msgid, isViewer) {
-  const forms = YOU[msgid];
-  if (!forms) return null;
-  let best = null;
-  for (const [names, form] of Object.entries(forms)) {
-    const list = names.split(" ");
-    if (list.every(isViewer) && (!best || list.length > best.n)) best = { n: list.length, form };
-  }
-  return best && best.form;
-}
-
+// A message of the page (or a word the server or a game declares: a title, an option's label) in
+// this language; the viewer's own sentences are messages of their own ("You win." beside "{who}
+// wins."), chosen where the page knows whose seat it is (issue 37: no sentence is rebuilt).
 export function t(msgid, vars) {
-  // "{who} rolls..." with {who} = You -> the viewer's own sentence ("You roll...", "Vous faites...").
-  const you = vars ? youForm(msgid, (name) => vars[name] === t("You")) : null;
-  const id = you && (lang === "en" || typeof messages[you] === "string") ? you : msgid;
-  const tr = messages[id];
-  return fill(typeof tr === "string" ? tr : id, vars);
+  const tr = messages[msgid];
+  return fill(typeof tr === "string" ? tr : msgid, vars);
 }
 
 export function tn(singular, plural, n, vars) {
@@ -87,147 +68,11 @@ export function tn(singular, plural, n, vars) {
   return fill(n === 1 ? singular : plural, all);
 }
 
-// Words the page did not write (the server's refusals, the games' story lines and option lists)
-// arrive as English text; tx() finds the catalog's message for it, or the message pattern it
-// matches ("it is not your turn: {whom} is to move"), and fills the language's pattern with the
-// parts it caught, each translated in turn (a list "a, b" item by item). The same rule as
-// trapworks.server.i18n.translate. Unknown text stays as it came.
-const PLACE = /\{(\w+)\}/g;
-const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-let compiled = null;
-function patterns() {
-  if (compiled) return compiled;
-  compiled = Object.keys(messages)
-    // a pattern with no fixed words ("{label}: ") would take any text: it is a message only
-    .filter((m) => typeof messages[m] === "string" && /\{\w+\}/.test(m) && m.replace(PLACE, "").replace(/[\s:]/g, ""))
-    .map((m) => {
-      const parts = m.split(/\{(\w+)\}/);
-      const names = parts.filter((p, i) => i % 2 === 1);
-      const rx = new RegExp("^" + parts.map((p, i) => (i % 2 === 0 ? escape(p) : "([\\s\\S]+?)")).join("") + "$");
-      return { m, names, rx, fixed: m.replace(PLACE, "").length };
-    })
-    .sort((a, b) => b.fixed - a.fixed || a.names.length - b.names.length);
-  return compiled;
-}
-
-const DECIMAL = (1.5).toLocaleString(lang).replace(/\d/g, "") || ".";
-function part(value, depth, viewer) {
-  // A number caught in a sentence is written the language's way ("0.08" -> "0,08").
-  if (/^[-+]?\d+\.\d+$/.test(value)) return value.replace(".", DECIMAL);
-  if (/^(\{P\d+\}|[-+]?[\d.]+|\s*)$/.test(value)) return value;
-  const tr = translate(value, depth, viewer);
-  if (tr !== null) return tr;
-  if (value.includes(", ")) return value.split(", ").map((v) => part(v, depth, viewer)).join(", ");
-  return value;
-}
-
-// `viewer`: the seat reference ("{P0}") of the seat looking at the page, or undefined: a sentence
-// whose subject (or owner) is that seat takes the viewer's own form (js/you.js).
-function translate(text, depth, viewer) {
-  const tr = messages[text];
-  if (typeof tr === "string") return tr;
-  if (depth > 3) return null;
-  for (const p of patterns()) {
-    const m = p.rx.exec(text);
-    if (!m) continue;
-    const raw = {};
-    const values = {};
-    p.names.forEach((name, i) => { raw[name] = m[i + 1]; values[name] = part(m[i + 1], depth + 1, viewer); });
-    const you = viewer ? youForm(p.m, (name) => raw[name] === viewer) : null;
-    const message = you && typeof messages[you] === "string" ? messages[you] : messages[p.m];
-    // "{n:fromage|fromages}": the word for the count caught as {n}, by the language's plural rule.
-    return message
-      .replace(/\{(\w+):([^{}|]*)\|([^{}]*)\}/g, (whole, k, one, other) => (plurals.select(Number(raw[k])) === "one" ? one : other))
-      .replace(PLACE, (whole, k) => (k in values ? values[k] : whole));
-  }
-  return null;
-}
-
-// A game's sentence that names seats "Player 2" (an event's text, an action's label, a hint's
-// reason): each seat by `label(seat)`, the name the page gives it elsewhere (the seat list's
-// name, "You" for the viewer); in another language through the catalog, in English with the
-// seats put into the game's sentence ("player 2's mouse" -> "Bob's mouse", "Player 1 rolls 2
-// and lands on 11." -> "You roll 2 and land on 11.").
-// The viewer is the seat `label` calls "You" (or `viewer` when given): its sentences take the
-// viewer's own form ("Vous faites 4 et 6.", not "Vous fait 4 et 6.").
-export function txSeats(text, label, viewer) {
-  if (typeof text !== "string") return text;
-  // The server's seat label in a text ("it is not your turn: Player 2 (Bob) is to move"; its
-  // words in brackets are the seat's name or agent) is one reference too: no game writes brackets
-  // right after a seat.
-  const refs = text.replace(/\b[Pp]layer (\d+)(?: \([^()]*\))?/g, (whole, n) => `{P${Number(n) - 1}}`);
-  let seat = viewer;
-  if (seat === undefined || seat === null) {
-    for (const m of refs.matchAll(/\{P(\d+)\}/g)) if (label(Number(m[1])) === t("You")) seat = Number(m[1]);
-  }
-  if (lang === "en") {
-    // Mouse Trap says "player 2, player 3 escape to Safe" for any count: one other seat escapes.
-    const agreed = refs.replace(/; \{P(\d+)\} escape to Safe/, (m, n) => (Number(n) === seat ? m : m.replace("escape", "escapes")));
-    let out = englishSeats(agreed, seat, label);
-    // a part of a sentence ("player 1 to roll" after "Turn 3: ") stays in lower case, but for
-    // another seat's name ("Bob to roll")
-    const lead = /^\{P(\d+)\}/.exec(refs);
-    if (/^[a-z]/.test(text) && (!lead || Number(lead[1]) === seat)) out = out.charAt(0).toLowerCase() + out.slice(1);
-    return out;
-  }
-  const tr = refs ? translate(refs, 0, seat === undefined || seat === null ? undefined : `{P${seat}}`) : null;
-  const said = tr === null ? refs : tr;
-  // The viewer named where no sentence of its own fits: "vous" inside a sentence ("La cage tombe
-  // sur vous, Chloé !"), "Vous" at its start.
-  const out = said.replace(/\{P(\d+)\}/g, (m, n, offset) => {
-    const who = label(Number(n));
-    const start = offset === 0 || /[.!?]\s*$/.test(said.slice(0, offset));
-    return Number(n) === seat && !start && who === t("You") ? t("you") : who;
-  });
-  return /^\s*\p{Lu}/u.test(text) ? capitalize(out) : out;
-}
-
-// "You takes 2 cheese" -> "You take 2 cheese": the games write the third person for any seat.
-const IRREGULAR = { has: "have", is: "are", was: "were", does: "do", goes: "go", owes: "owe", pays: "pay" };
-function conjugate(verb) {
-  if (IRREGULAR[verb]) return IRREGULAR[verb];
-  if (/[^aeiou]ies$/.test(verb)) return verb.slice(0, -3) + "y";
-  if (/(ss|sh|ch|x|z)es$/.test(verb)) return verb.slice(0, -2);
-  if (/[^s]s$/.test(verb) && verb.length > 2) return verb.slice(0, -1);
-  return verb;
-}
-
 // An unnamed seat's label with its words in brackets ("Player 2 (easy)", "Player 2 (computer)")
 // owns a thing as "Player 2's mouse", not "Player 2 (easy)'s mouse"; a name as it is ("Bob's").
 function owner(name) {
   const m = /^(Player \d+) \([^()]*\)$/.exec(name);
   return m ? m[1] : name;
-}
-
-const SEAT_REF = /\{P(\d+)\}('s)?/g;
-// An English sentence with seats written {P0}, {P1}... (the games' story; an event's text with its
-// "Player N" made references): the viewer's own sentence where js/you.js has one; otherwise each
-// seat by `name(seat)` ("Bob", "Bob's"), the viewer as "you"/"your" with its verbs agreeing.
-export function englishSeats(text, viewer, name) {
-  const mine = viewer !== null && viewer !== undefined;
-  const own = mine ? youSentence(text, viewer) : null;
-  if (own !== null) text = own;
-  let out = text.replace(SEAT_REF, (whole, n, possessive, offset) => {
-    const seat = Number(n);
-    const start = offset === 0 || /[.!?]\s*$/.test(text.slice(0, offset));
-    if (seat === viewer) {
-      const word = possessive ? "your" : "you";
-      return start ? word[0].toUpperCase() + word.slice(1) : word;
-    }
-    return possessive ? owner(name(seat)) + possessive : name(seat);
-  });
-  if (own !== null) return capitalize(out);
-  out = out.replace(/\b(You|you) ([a-z]+)\b/g, (whole, you, verb) => `${you} ${conjugate(verb)}`);
-  // "You roll highest and goes first": a second verb of the same subject agrees too.
-  out = out.replace(/\b(You|you) ([a-z]+)([^.;:!?]*?) and ([a-z]+)\b/g,
-    (whole, you, verb, middle, second) => `${you} ${verb}${middle} and ${conjugate(second)}`);
-  return out;
-}
-
-export function tx(text, viewer) {
-  if (lang === "en" || typeof text !== "string" || !text) return text;
-  const tr = translate(text, 0, viewer);
-  return tr === null ? text : tr;
 }
 
 // A refusal of the server in this language (issue 37): the reply's message id ("msg", the
@@ -238,7 +83,7 @@ export function tx(text, viewer) {
 // A game's own message inside a refusal (why a move is illegal: {msg, args} of the game's
 // catalog) is worded by `say` (default: formatMessage for no viewer), the viewer's "you" forms
 // included when the page passes its ctx.say.
-export function refusalText(reply, name, words = tx, say = null) {
+export function refusalText(reply, name, words = t, say = null) {
   if (!reply) return "";
   if (typeof reply.msg !== "string") return reply.error || reply.message || "";
   const named = name || ((s) => t("Player {n}", { n: s + 1 }));
@@ -248,7 +93,7 @@ export function refusalText(reply, name, words = tx, say = null) {
     else if (v && typeof v === "object" && typeof v.msg === "string" && texts[v.msg]) {
       args[k] = say ? say(v) : formatMessage(v, null, named, true);
     } else if (v && typeof v === "object" && typeof v.msg === "string") args[k] = refusalText(v, named, words, say);
-    else if (typeof v === "string") args[k] = words(v); // a game's reason, still sent in English (issue 37)
+    else if (typeof v === "string") args[k] = words(v); // a name, a move as typed, a declared word
     else args[k] = v === null || v === undefined ? "" : String(v);
   }
   return t(reply.msg, args);
@@ -257,34 +102,6 @@ export function refusalText(reply, name, words = tx, say = null) {
 // A sentence starts with a capital ("votre souris va..." -> "Votre souris va...").
 export function capitalize(text) {
   return typeof text === "string" ? text.replace(/^(\s*)(\p{Ll})/u, (m, space, c) => space + c.toUpperCase()) : text;
-}
-
-// An English sentence of the games' story with the viewer's seat as "{P<viewer>}": the viewer's
-// own form from js/you.js where one matches ("{P0} rolls 4 and 6." -> "You roll 4 and 6."), the
-// other parts as they came; null where none does.
-let youPatterns = null;
-export function youSentence(text, viewer) {
-  if (!youPatterns) {
-    youPatterns = Object.keys(YOU).map((m) => {
-      const parts = m.split(/\{(\w+)\}/);
-      const names = parts.filter((p, i) => i % 2 === 1);
-      return { m, names, rx: new RegExp("^" + parts.map((p, i) => (i % 2 === 0 ? escape(p) : "([\\s\\S]+?)")).join("") + "$") };
-    }).sort((a, b) => b.m.replace(PLACE, "").length - a.m.replace(PLACE, "").length);
-  }
-  const ref = `{P${viewer}}`;
-  for (const p of youPatterns) {
-    const m = p.rx.exec(text);
-    if (!m) continue;
-    const raw = {};
-    p.names.forEach((name, i) => { raw[name] = m[i + 1]; });
-    const you = youForm(p.m, (name) => raw[name] === ref);
-    if (!you) continue;
-    // A part that is itself a sentence with the viewer ("{P0}'s mouse") takes its own form too.
-    const values = {};
-    for (const name of p.names) values[name] = raw[name] === ref ? raw[name] : (youSentence(raw[name], viewer) ?? raw[name]);
-    return fill(you, values);
-  }
-  return null;
 }
 
 // A typed message (an event or a log line: {msg, args}) in this language, by the rules of

@@ -2,7 +2,7 @@
 // (issue 39: games as tabs, no nonsense filter such as "1 player", no uncertainty column).
 import { api, clear, el, myGames } from "/static/js/dom.js";
 import { ratingText } from "/static/js/account-api.js";
-import { t, tn, translatePage, tx } from "/static/js/i18n.js";
+import { t, tn, translatePage } from "/static/js/i18n.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
@@ -32,7 +32,7 @@ async function chosenGame() {
 function drawTabs(current) {
   const nav = clear($("game"));
   for (const g of catalog) {
-    const a = el("a", { href: `/leaderboard?game=${encodeURIComponent(g.id)}`, text: tx(g.title), "data-game": g.id }, nav);
+    const a = el("a", { href: `/leaderboard?game=${encodeURIComponent(g.id)}`, text: t(g.title), "data-game": g.id }, nav);
     if (g.id === current) a.setAttribute("aria-current", "page");
     a.addEventListener("click", (e) => {
       e.preventDefault();

@@ -5,7 +5,7 @@ import { clockSpec, renderClockOptions } from "/static/js/clock.js";
 import { showHowToPlay } from "/static/js/howto.js";
 import { nameField } from "/static/js/names.js";
 import { startTables } from "/static/js/tables.js";
-import { t, tx } from "/static/js/i18n.js";
+import { t } from "/static/js/i18n.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
@@ -51,7 +51,7 @@ function optionRow(opt, box) {
   const row = el("div", { class: "option", "data-option-row": opt.name }, box);
   const id = `opt-${opt.name}`;
   const label = el("label", { for: id, class: "option-label" }, row);
-  el("span", { class: "name", text: tx(opt.label) }, label);
+  el("span", { class: "name", text: t(opt.label) }, label);
   let input;
   if (opt.control === "toggle") {
     input = el("input", { type: "checkbox", id, role: "switch" }, label);
@@ -59,7 +59,7 @@ function optionRow(opt, box) {
   } else if (opt.control === "select") {
     input = el("select", { id }, label);
     for (const c of opt.choices) {
-      const o = el("option", { value: JSON.stringify(c.value), text: tx(c.label) }, input);
+      const o = el("option", { value: JSON.stringify(c.value), text: t(c.label) }, input);
       if (JSON.stringify(c.value) === JSON.stringify(opt.default)) o.selected = true;
     }
   } else if (opt.control === "number") {
@@ -72,9 +72,9 @@ function optionRow(opt, box) {
   input.dataset.option = opt.name;
   input.dataset.control = opt.control;
   const help = el("p", { class: "option-help muted", id: `${id}-help` }, row);
-  help.textContent = tx(opt.help);
+  help.textContent = t(opt.help);
   if (opt.source) {
-    const source = tx(opt.source);
+    const source = t(opt.source);
     const stop = /[.!?]'?$/.test(source) ? "" : ".";
     el("span", { class: "source", text: ` ${t("Rulebook: {source}", { source })}${stop}` }, help);
   }
@@ -121,7 +121,7 @@ function renderSeats(entry) {
     for (const [name, words] of levels) el("option", { value: `agent:${name}`, text: words() }, select);
     if (others.length) {
       const group = el("optgroup", { label: t("More agents"), "data-more-agents": "1" }, select);
-      for (const a of others) el("option", { value: `agent:${a}`, text: tx((entry.agent_words || {})[a] || a) }, group);
+      for (const a of others) el("option", { value: `agent:${a}`, text: t((entry.agent_words || {})[a] || a) }, group);
       group.hidden = !showMore;
       group.disabled = !showMore;
     }
@@ -155,8 +155,8 @@ async function checkOptions() {
 function chooseGame(id) {
   const entry = catalog.find((g) => g.id === id);
   current = { ...entry, defaults: entry.options };
-  $("game-help").textContent = entry.error ? tx(entry.error) : "";
-  showHowToPlay(clear($("how-to-play")), entry.id, tx(entry.title), (entry.howto || []).map(tx));
+  $("game-help").textContent = entry.error ? t(entry.error) : "";
+  showHowToPlay(clear($("how-to-play")), entry.id, t(entry.title), (entry.howto || []).map((w) => t(w)));
   renderOptions(entry);
   renderSeats(entry);
   $("create").disabled = !!entry.error;
@@ -228,14 +228,14 @@ export function showLinks(game, seatChoices) {
   section.hidden = false;
   const box = clear($("created-links"));
   game.seats.forEach((s, i) => {
-    if (s.kind !== "human") { el("p", { text: t("{seat}: played by the computer", { seat: tx(s.label) }) }, box); return; }
+    if (s.kind !== "human") { el("p", { text: t("{seat}: played by the computer", { seat: t(s.label) }) }, box); return; }
     if (seatChoices[i] === "me") {
       const p = el("p", {}, box);
-      el("strong", { text: t("{seat} (you): ", { seat: tx(s.label) }) }, p);
+      el("strong", { text: t("{seat} (you): ", { seat: t(s.label) }) }, p);
       el("a", { href: s.link, text: t("open my seat"), "data-testid": `open-seat-${i}` }, p);
       return;
     }
-    linkRow(box, t("{seat}: send this link to your friend", { seat: tx(s.label) }), s.link, `seat-${i}`);
+    linkRow(box, t("{seat}: send this link to your friend", { seat: t(s.label) }), s.link, `seat-${i}`);
   });
   linkRow(box, t("Spectators: anyone with this link can watch"), game.spectator.link, "spectator");
   // The links go where they are seen without scrolling: the top of the page.
@@ -247,14 +247,17 @@ export function showLinks(game, seatChoices) {
 function renderMyGames() {
   const box = clear($("my-games"));
   const list = myGames();
+  // No game yet: no empty card on the front door (issue 39: boxes and forms dominated it).
+  const card = document.getElementById("my-games-card");
+  if (card) card.hidden = !list.length;
   if (!list.length) { el("p", { class: "muted", text: t("No games yet in this browser.") }, box); return; }
   const table = el("table", { class: "games" }, box);
   const head = el("tr", {}, table);
   for (const h of [t("game"), t("seat"), t("created"), "", ""]) el("th", { text: h }, head);
   for (const g of list) {
     const tr = el("tr", { "data-my-game": g.id }, table);
-    el("td", { text: tx(g.title || g.game) }, tr);
-    el("td", { text: tx(g.label) || t("Player {n}", { n: g.seat + 1 }) }, tr);
+    el("td", { text: t(g.title || g.game) }, tr);
+    el("td", { text: t(g.label) || t("Player {n}", { n: g.seat + 1 }) }, tr);
     el("td", { text: (g.seen || "").replace("T", " ").slice(0, 16) }, tr);
     const open = el("td", {}, tr);
     el("a", { href: `/g/${g.id}#t=${g.token}`, text: t("resume") }, open);
@@ -288,7 +291,7 @@ async function init() {
   if (!r.ok) { $("create-error").textContent = r.error; return; }
   catalog = r.data.games;
   const select = $("game-select");
-  for (const g of catalog) el("option", { value: g.id, text: tx(g.title) + (g.error ? ` ${t("(unavailable)")}` : "") }, select);
+  for (const g of catalog) el("option", { value: g.id, text: t(g.title) + (g.error ? ` ${t("(unavailable)")}` : "") }, select);
   const wanted = new URLSearchParams(location.search).get("game");
   select.value = catalog.some((g) => g.id === wanted) ? wanted
     : (catalog.some((g) => g.id === "last-mouse-lost") ? "last-mouse-lost" : catalog[0].id);

@@ -42,7 +42,8 @@ export function logLines(entries, viewer, players) {
     }
   }
   for (const line of lines) {
-    line.text = line.parts.join(" ") || t("{who} moved.", { who: subject(line.owner, viewer, players) }).trim();
+    const mine = viewer !== null && viewer !== undefined && line.owner === viewer;
+    line.text = line.parts.join(" ") || (mine ? t("You moved.") : t("{who} moved.", { who: subject(line.owner, viewer, players) }).trim());
   }
   return lines;
 }
@@ -55,6 +56,9 @@ export function renderLog(container, entries, ctx) {
   const viewer = ctx.viewer !== undefined ? ctx.viewer : ctx.seat;
   const lines = logLines(entries, viewer, ctx.players);
   const atBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 30;
+  // A redraw (every update) keeps the lines the player opened open.
+  const opened = new Set([...container.querySelectorAll("li:has(> .log-more[aria-expanded=true])")]
+    .map((li) => /** @type {HTMLElement} */ (li).dataset.ply));
   clear(container);
   container.classList.add("story-log");
   lines.forEach((line, i) => {
@@ -62,7 +66,24 @@ export function renderLog(container, entries, ctx) {
     const li = el("li", { "data-ply": line.plies[0], "data-last-ply": last, "data-seat": line.owner ?? "" }, container);
     if (line.owner === viewer && viewer !== null && viewer !== undefined) li.classList.add("mine");
     el("span", { class: "num", text: `${i + 1}.`, "aria-hidden": "true" }, li);
-    const button = el("button", { type: "button", class: "line", text: line.text, title: t("Show the board at this moment") }, li);
+    // ctx.compact (issue 39): one short line per turn, its first sentence (the move); what followed
+    // (cheese taken, a firing's stages) on demand under a small toggle, as lichess keeps its move list short.
+    const short = ctx.compact && line.parts.length > 1;
+    const button = el("button", { type: "button", class: "line", text: short ? line.parts[0] : line.text,
+                                  title: t("Show the board at this moment") }, li);
+    if (short) {
+      const more = el("button", { type: "button", class: "log-more", "aria-expanded": "false", "data-testid": "log-more",
+                                  "aria-label": t("What followed"), title: t("What followed"), text: "+" }, li);
+      const rest = el("div", { class: "log-rest", "data-testid": "log-rest" }, li);
+      for (const part of line.parts.slice(1)) el("p", { text: part }, rest);
+      const show = (/** @type {boolean} */ open) => {
+        rest.hidden = !open;
+        more.setAttribute("aria-expanded", open ? "true" : "false");
+        more.textContent = open ? "−" : "+";
+      };
+      show(opened.has(String(line.plies[0])));
+      more.addEventListener("click", () => show(rest.hidden));
+    }
     button.addEventListener("click", () => {
       if (ctx.onPick) ctx.onPick(last + 1); // the replay page moves its own board there
       else showMoment(last + 1, t("Move {n}: {text}", { n: i + 1, text: line.text }), ctx);

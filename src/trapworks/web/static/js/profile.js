@@ -3,7 +3,7 @@
 import { api, clear, el, svg } from "/static/js/dom.js";
 import { ratingText, scrollersReachable } from "/static/js/account-api.js";
 import { changeLabel } from "/static/js/strips.js";
-import { lang, t, tn, translatePage, tx } from "/static/js/i18n.js";
+import { lang, t, tn, translatePage } from "/static/js/i18n.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
@@ -11,7 +11,7 @@ import { lang, t, tn, translatePage, tx } from "/static/js/i18n.js";
 const $ = (id) => document.getElementById(id);
 let titles = {};
 
-function title(game) { return tx(titles[game] || game); }
+function title(game) { return t(titles[game] || game); }
 
 function chart(parent, history, label) {
   const W = 320, H = 140, P = 28;
@@ -86,7 +86,7 @@ async function init() {
     const aborted = p.stats.some((s) => s.aborted);
     const gameCell = (s) => {
       const cell = el("div", { text: title(s.game) });
-      el("div", { class: "small muted", text: tx(s.variant) }, cell);
+      el("div", { class: "small muted", text: t(s.variant) }, cell);
       return cell;
     };
     // Wins, draws, losses in that order on both of the page's tables, as lichess counts them.
@@ -98,7 +98,7 @@ async function init() {
       const link = g.replay ? el("a", { href: g.replay, text: t("Replay"), "data-replay": g.id }) : "";
       const RESULTS = { won: t("won"), lost: t("lost"), drawn: t("drawn"), aborted: t("aborted") };
       const result = g.status === "on" ? t("playing") : (RESULTS[g.result] || g.result || "");
-      return [`${title(g.game)} (${tx(g.variant)}${g.rated ? `, ${t("rated")}` : ""})`, g.opponents.join(", ") || "—", result, link];
+      return [`${title(g.game)} (${t(g.variant)}${g.rated ? `, ${t("rated")}` : ""})`, g.opponents.join(", ") || "—", result, link];
     }));
   } else el("p", { class: "muted", text: t("No games yet.") }, clear($("recent")));
   scrollersReachable();

@@ -3,7 +3,7 @@
 // waiting now are listed, and anyone may accept one of them.
 import { api, clear, el } from "/static/js/dom.js";
 import { account, me, send } from "/static/js/account-api.js";
-import { refusalText, t, tn, tx } from "/static/js/i18n.js";
+import { refusalText, t, tn } from "/static/js/i18n.js";
 
 const WAIT_S = 10; // each poll is held by the server until the seek is matched or WAIT_S s pass
 const TICK_MS = 1000;
@@ -15,11 +15,11 @@ let ui = null;
 
 function choiceSelect(opt, row) {
   const label = el("label", {}, row);
-  el("span", { class: "name", text: tx(opt.label) }, label);
+  el("span", { class: "name", text: t(opt.label) }, label);
   const select = el("select", { "data-quick-option": opt.name }, label);
   for (const c of opt.choices || []) {
     if (c.value === null) continue;
-    const o = el("option", { value: JSON.stringify(c.value), text: tx(c.label) }, select);
+    const o = el("option", { value: JSON.stringify(c.value), text: t(c.label) }, select);
     if (JSON.stringify(c.value) === JSON.stringify(opt.default)) o.selected = true;
   }
   return select;
@@ -118,7 +118,7 @@ async function listSeeks() {
     const tr = el("tr", { "data-seek": s.id }, body);
     el("td", { text: s.name }, tr);
     el("td", { text: String(s.rating) }, tr);
-    el("td", { text: `${tx(s.title)} (${tx(s.variant)}) · ${s.rated ? t("rated") : t("casual")}${s.days_per_move ? ` · ${t("{n} d/move", { n: s.days_per_move })}` : ""}` }, tr);
+    el("td", { text: `${t(s.title)} (${t(s.variant)}) · ${s.rated ? t("rated") : t("casual")}${s.days_per_move ? ` · ${t("{n} d/move", { n: s.days_per_move })}` : ""}` }, tr);
     el("td", { class: "small muted", text: `${s.waiting_s} s` }, tr);
     const cell = el("td", {}, tr);
     if (s.players === 2) {
@@ -138,13 +138,15 @@ function build(main) {
   if (slot) slot.replaceWith(card);
   else main.insertBefore(card, main.firstChild);
   el("h2", { id: "quick-title", text: t("Quick game") }, card);
-  el("p", { class: "muted small", text: t("Play someone now: you are paired with the nearest rating, the range widening as you wait; if nobody comes, the computer plays you after the wait you choose.") }, card);
-  const row = el("div", { class: "quick-row" }, card);
+  el("p", { class: "muted small", text: t("Play someone now, paired by rating; if nobody comes, the computer plays you.") }, card);
+  // The game and "Find a game" on one line, the settings a smaller line under it (issue 39: the
+  // front door read as forms).
+  const row = el("div", { class: "quick-row quick-main" }, card);
   const gl = el("label", {}, row);
   el("span", { class: "name", text: t("Game") }, gl);
   const game = el("select", { "data-testid": "quick-game-select" }, gl);
   const variants = el("span", { class: "quick-row" }, row);
-  const row2 = el("div", { class: "quick-row" }, card);
+  const row2 = el("div", { class: "quick-row quick-settings" }, card);
   const al = el("label", {}, row2);
   el("span", { class: "name", text: t("Computer after") }, al);
   const ai = el("select", { "data-testid": "quick-ai-after" }, al);
@@ -161,7 +163,7 @@ function build(main) {
   const rl = el("label", {}, row2);
   const rated = el("input", { type: "checkbox", "data-testid": "quick-rated" }, rl);
   rl.append(" " + t("Rated (players with an account)"));
-  const row3 = el("div", { class: "row-buttons" }, card);
+  const row3 = el("div", { class: "row-buttons" }, row);
   const find = el("button", { type: "button", class: "primary", text: t("Find a game"), "data-testid": "quick-find" }, row3);
   const cancel = el("button", { type: "button", text: t("Stop waiting"), "data-testid": "quick-cancel", hidden: true }, row3);
   const st = el("p", { class: "seek-status", role: "status", "aria-live": "polite", "data-testid": "quick-status" }, card);
@@ -180,7 +182,7 @@ async function init() {
   const [r] = await Promise.all([api("GET", "/api/catalog"), me()]);
   if (!r.ok) return;
   catalog = r.data.games.filter((g) => !g.error);
-  for (const g of catalog) el("option", { value: g.id, text: tx(g.title) }, ui.game);
+  for (const g of catalog) el("option", { value: g.id, text: t(g.title) }, ui.game);
   if (catalog.some((g) => g.id === "last-mouse-lost")) ui.game.value = "last-mouse-lost";
   renderVariants();
   ui.rated.checked = !!account();

@@ -4,7 +4,7 @@ import { api, clear, el, hashParams } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
 import { renderLog } from "/static/js/log.js";
 import { loadAnalysis, showAnalysis } from "/static/js/analysis.js";
-import { forfeitWords, seatName, t, translatePage, tx } from "/static/js/i18n.js";
+import { forfeitWords, seatName, t, translatePage } from "/static/js/i18n.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
@@ -43,7 +43,7 @@ async function agentsOf(game) {
 
 function message(text, kind = "info") {
   const box = clear($("messages"));
-  el("div", { class: `msg ${kind}`, text: tx(text), "data-message": kind }, box);
+  el("div", { class: `msg ${kind}`, text, "data-message": kind }, box);
 }
 
 function show(i, animate) {
@@ -87,7 +87,7 @@ async function start(record) {
   const r = await api("POST", "/api/replay", { record });
   if (!r.ok) { message(r.error, "error"); return; }
   data = r.data;
-  $("title").textContent = t("Replay: {title}", { title: tx(data.title) });
+  $("title").textContent = t("Replay: {title}", { title: t(data.title) });
   seats = seatsOf(data.players, data.players.some((p) => /\)$/.test(p)) ? await agentsOf(data.game) : []);
   // As the game page's seat list: "Alice (Player 1)", an unnamed seat by its number.
   const names = seats.map((s) => (s.name ? `${s.name} (${t("Player {n}", { n: s.seat + 1 })})` : s.label));

@@ -4,13 +4,13 @@
 // move notation for typing. The server decides every rule; this only says them.
 import { api, clear, el } from "/static/js/dom.js";
 import { showHowToPlay } from "/static/js/howto.js";
-import { t, tx } from "/static/js/i18n.js";
+import { t } from "/static/js/i18n.js";
 
 function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 
 function valueWords(opt, value) {
   const choice = (opt.choices || []).find((c) => same(c.value, value));
-  if (choice) return tx(choice.label);
+  if (choice) return t(choice.label);
   if (typeof value === "boolean") return value ? t("on") : t("off");
   if (value === null || value === undefined) return t("(default)");
   return Array.isArray(value) ? value.join(", ") : String(value);
@@ -18,11 +18,11 @@ function valueWords(opt, value) {
 
 export async function drawRules(box, info) {
   clear(box);
-  el("h2", { id: "rules-title", text: t("Rules: {game}", { game: tx(info.title) }) }, box);
+  el("h2", { id: "rules-title", text: t("Rules: {game}", { game: t(info.title) }) }, box);
   const r = await api("GET", "/api/catalog");
   const entry = r.ok ? (r.data.games || []).find((g) => g.id === info.game) : null;
   // The how-to steps are the game's own (its spec), served with the catalog.
-  showHowToPlay(box, info.game, tx(info.title), ((entry && entry.howto) || info.howto || []).map(tx));
+  showHowToPlay(box, info.game, t(info.title), ((entry && entry.howto) || info.howto || []).map((w) => t(w)));
   el("h3", { text: t("Options in force") }, box);
   const list = el("dl", { class: "rules-options", "data-testid": "rules-options" }, box);
   const schema = entry ? entry.options_schema || [] : [];
@@ -32,16 +32,16 @@ export async function drawRules(box, info) {
     const value = info.options[opt.name];
     const changed = !same(opt.name in defaults ? defaults[opt.name] : opt.default, value);
     const dt = el("dt", { "data-option": opt.name }, list);
-    el("strong", { text: t("{label}: ", { label: tx(opt.label) }) }, dt);
+    el("strong", { text: t("{label}: ", { label: t(opt.label) }) }, dt);
     el("span", { text: valueWords(opt, value) + (changed ? ` ${t("(chosen for this game)")}` : "") }, dt);
     const dd = el("dd", {}, list);
-    if (opt.help) el("span", { text: tx(opt.help) }, dd);
-    if (opt.source) el("span", { class: "source muted", text: ` ${t("Rulebook: {source}", { source: tx(opt.source) })}` }, dd);
+    if (opt.help) el("span", { text: t(opt.help) }, dd);
+    if (opt.source) el("span", { class: "source muted", text: ` ${t("Rulebook: {source}", { source: t(opt.source) })}` }, dd);
   }
   if (!schema.length) el("p", { class: "muted", text: t("This game has no options.") }, box);
   if (info.help) {
     el("h3", { text: t("Typing a move") }, box);
-    el("p", { class: "small", text: tx(info.help) }, box);
+    el("p", { class: "small", text: t(info.help) }, box);
   }
 }
 

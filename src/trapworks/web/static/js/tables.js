@@ -3,7 +3,7 @@
 // the server hands that seat's token out once) and opens it.
 import { api, clear, el, rememberGame } from "/static/js/dom.js";
 import { storedName } from "/static/js/names.js";
-import { t, tn, tx } from "/static/js/i18n.js";
+import { t, tn } from "/static/js/i18n.js";
 
 const REFRESH_MS = 5000;
 
@@ -17,14 +17,14 @@ function waited(seconds) {
 
 function optionWords(options) {
   return Object.entries(options || {})
-    .map(([k, v]) => `${tx(k.replace(/_/g, " "))}: ${Array.isArray(v) ? v.join(",") : typeof v === "object" && v !== null ? JSON.stringify(v) : v}`)
+    .map(([k, v]) => `${t(k.replace(/_/g, " "))}: ${Array.isArray(v) ? v.join(",") : typeof v === "object" && v !== null ? JSON.stringify(v) : v}`)
     .join(" · ");
 }
 
 function seatWords(s) {
   if (s.free) return t("Player {n}: free", { n: s.seat + 1 });
   if (s.kind === "agent") return t("Player {n}: computer", { n: s.seat + 1 });
-  return `${s.name || t("Player {n}", { n: s.seat + 1 })}${s.name ? ` (P${s.seat + 1})` : ""}${s.status ? `, ${tx(s.status)}` : ""}`;
+  return `${s.name || t("Player {n}", { n: s.seat + 1 })}${s.name ? ` (P${s.seat + 1})` : ""}${s.status ? `, ${t(s.status)}` : ""}`;
 }
 
 export function startTables(box, error) {
@@ -62,7 +62,7 @@ export function startTables(box, error) {
       const infoBox = el("div", { class: "table-info" }, row);
       // "opened just now", never "waiting since just now" (issue 37)
       const since = tb.waiting_s < 60 ? t("opened just now") : t("waiting {time}", { time: waited(tb.waiting_s) });
-      el("div", { class: "table-title", text: `${tx(tb.title)} · ${tn("{n} player", "{n} players", tb.seats.length)} · ${since}` }, infoBox);
+      el("div", { class: "table-title", text: `${t(tb.title)} · ${tn("{n} player", "{n} players", tb.seats.length)} · ${since}` }, infoBox);
       el("div", { class: "table-seats", text: tb.seats.map(seatWords).join(" · "), "data-testid": "table-seats" }, infoBox);
       const changed = optionWords(tb.changed_options);
       el("div", { class: "table-options muted", text: changed || t("standard options") }, infoBox);

@@ -355,7 +355,7 @@ export default function createRenderer(root, ctx) {
     }
     const d = v.discard.count;
     el("div", { class: "bt-seat", "data-discard": v.discard.ids.length,
-                text: t("Discard pile: {n} ({l} large, {m} medium, {s} small)", { n: v.discard.ids.length, l: d.L, m: d.M, s: d.S }) }, top);
+                text: t("Discard pile: {n} ({sizes})", { n: v.discard.ids.length, sizes: [counted("L", d.L), counted("M", d.M), counted("S", d.S)].join(", ") }) }, top);
     el("div", { class: "bt-seat", "data-tray-count": v.pieces_left,
                 // How far the bar has crept since set-up is on its scale (and said on demand): a
                 // removal trips on its own travel, so the total tells a new player nothing (issue 39).
@@ -368,12 +368,17 @@ export default function createRenderer(root, ctx) {
   function drawStatus(v) {
     let text;
     if (v.terminal) {
-      text = v.winners.length ? t("Game over: {who} won.", { who: v.winners.map((s) => ctx.seatLabel(s)).join(t(" and ")) })
+      const you = v.winners.length === 1 && ctx.seatLabel(v.winners[0]) === t("You");
+      text = you ? t("Game over: you won.") : v.winners.length ? t("Game over: {who} won.", { who: v.winners.map((s) => ctx.seatLabel(s)).join(t(" and ")) })
         : t("Game over.");
     } else {
       const who = ctx.seatLabel(v.to_move);
-      if (v.touched === null) text = myTurn() ? t("Your turn: touch a piece.") : t("{who} to touch a piece.", { who });
-      else text = v.must_remove ? t("{who} touched piece {id} and must remove it.", { who, id: v.touched })
+      // The viewer's own sentences are their own messages (issue 37: no "You touches").
+      const you = who === t("You");
+      if (v.touched === null) text = myTurn() ? t("Your turn: touch a piece.") : you ? t("You are to touch a piece.") : t("{who} to touch a piece.", { who });
+      else if (v.must_remove) text = you ? t("You touched piece {id} and must remove it.", { id: v.touched })
+        : t("{who} touched piece {id} and must remove it.", { who, id: v.touched });
+      else text = you ? t("You touched piece {id}: remove it or pass.", { id: v.touched })
         : t("{who} touched piece {id}: remove it or pass.", { who, id: v.touched });
       if (v.passes_in_row) text += " " + t("Passes in a row: {n} of {max}.", { n: v.passes_in_row, max: 2 * v.players });
     }

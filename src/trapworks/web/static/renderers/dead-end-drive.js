@@ -602,6 +602,7 @@ export default function createRenderer(root, ctx) {
     if (top) el("span", { class: "top", text: t("(top: {card})", { card: cardWords(top) }) }, pileBox);
     if (view.terminal) {
       turnLine.textContent = view.truncated ? t("Stopped by the turn limit: no winner.")
+        : ctx.seatLabel(view.winner) === t("You") ? t("You won with {pawn} ({why}).", { pawn: view.winning_pawn, why: reasonWords(view.win_reason) })
         : t("{who} won with {pawn} ({why}).", { who: ctx.seatLabel(view.winner), pawn: view.winning_pawn, why: reasonWords(view.win_reason) });
     } else if (view.to_move === null) {
       // A chance phase (nobody to move): what chance is doing, in the page's language.
@@ -615,6 +616,7 @@ export default function createRenderer(root, ctx) {
       const pawn = picked && view.phase === "select" && view.pawns.find((q) => q.letter === picked);
       if (pawn && myTurn()) turnLine.textContent = t("{name}: how many squares?", { name: pawn.name });
       else turnLine.textContent = myTurn() ? `${ctx.seatLabel(view.to_move)} — ${phaseText}`
+        : ctx.seatLabel(view.to_move) === t("You") ? t("You are to move: {what}", { what: phaseText })
         : t("{who} is to move: {what}", { who: ctx.seatLabel(view.to_move), what: phaseText });
     }
   }
@@ -645,7 +647,7 @@ export default function createRenderer(root, ctx) {
     for (const s of view.seats) {
       const cards = [tn("{n} character card", "{n} character cards", s.character_cards), tn("{n} trap card", "{n} trap cards", s.trap_cards)];
       const line = t("{who}: {cards}", { who: ctx.seatLabel(s.seat), cards: cards.join(", ") })
-        + (s.secret_cards ? t(", {n} secret", { n: s.secret_cards }) : "") + (s.out ? t(" — out") : "");
+        + (s.secret_cards ? tn(", {n} secret", ", {n} secret", s.secret_cards) : "") + (s.out ? t(" — out") : "");
       el("div", { text: line, "data-seat-cards": s.seat }, othersPanel);
     }
     offPanel.replaceChildren();
@@ -873,6 +875,7 @@ export default function createRenderer(root, ctx) {
       const name = (l) => { const p = v.pawns.find((q) => q.letter === l); return p ? `${p.name} (${l})` : l; };
       const reason = [];
       if (v.truncated) reason.push(t("Stopped by the turn limit: nobody wins."));
+      else if (v.winning_pawn && ctx.seatLabel(v.winner) === t("You")) reason.push(t("{pawn} wins ({why}) for you, who held that character card.", { pawn: name(v.winning_pawn), why: reasonWords(v.win_reason) }));
       else if (v.winning_pawn) reason.push(t("{pawn} wins ({why}) for {who}, who held that character card.", { pawn: name(v.winning_pawn), why: reasonWords(v.win_reason), who: ctx.seatLabel(v.winner) }));
       const off = v.pawns.filter((p) => p.status === "knocked off");
       if (off.length) reason.push(t("Knocked off: {names}.", { names: off.map((p) => p.name).join(", ") }));

@@ -267,11 +267,15 @@ export default function createRenderer(root, ctx) {
     });
   }
 
+  /** The match's score as the page writes it everywhere: "You 1 – 3 Player 2". @param {number[]} s */
+  function scoreLine(s) {
+    return `${who(0)} ${s[0]} – ${s[1]} ${who(1)}`;
+  }
+
   function drawInfo() {
     infoBar.replaceChildren();
     const s = view.score;
-    el("span", { class: "lml-score", "data-testid": "score",
-                 text: `${who(0)} ${s[0]} – ${s[1]} ${who(1)}` }, infoBar);
+    el("span", { class: "lml-score", "data-testid": "score", text: scoreLine(s) }, infoBar);
     const ft = view.first_to;
     el("span", { text: view.terminal ? t("match over") : t("Round {n}", { n: view.round }) + " "
       + (ft > 1 ? t("(first to {n} rounds)", { n: ft }) : t("(a single round)")) }, infoBar);
@@ -343,11 +347,9 @@ export default function createRenderer(root, ctx) {
       const s = v.score;
       const reason = [];
       for (const e of u.events || []) if (e.type === "round_over") reason.push(ctx.say(e));
-      const score = { who: who(v.winner), n: Math.max(...s), m: Math.min(...s) };
-      // A one-round game's round line says it all (issue 39: the score twice read as machine output).
-      if (!reason.length || v.first_to > 1) reason.push(v.winner === ctx.seat && ctx.mode === "live" && !ctx.shared
-        ? t("Whoever presses the last mouse loses the round; you won {n} of the rounds played (final score {n}–{m}).", score)
-        : t("Whoever presses the last mouse loses the round; {who} won {n} of the rounds played (final score {n}–{m}).", score));
+      // One format for the score everywhere (issue 39): the seats in order, as the board's line
+      // says it ("You 1 – 3 Player 2"); a one-round game's round line says it all.
+      if (!reason.length || v.first_to > 1) reason.push(t("Final score: {score}", { score: scoreLine(s) }));
       const title = ctx.seat !== null && ctx.mode === "live" && !ctx.shared
         ? (v.winner === ctx.seat ? t("You win the match!") : t("You lose the match")) : t("{who} wins the match", { who: who(v.winner) });
       return { title, reason, columns: [t("Player"), t("Rounds won")], scores: s.map((n, seat) => ({ seat, cells: [String(n)] })) };

@@ -326,7 +326,7 @@ export default function createRenderer(root, ctx) {
   }
 
   // --- the status panel, the pile ---------------------------------------------------------------
-  function showInfo(v) {
+  function showInfo(v, over) {
     infoLayer.querySelectorAll("[data-info]").forEach((n) => n.remove());
     const g = svg("g", { "data-info": "" }, infoLayer);
     const line = (y, text, size = 15, weight = "400", fill = C.ink) => {
@@ -339,7 +339,8 @@ export default function createRenderer(root, ctx) {
     else line(420, t("Complete: it catches with chance {p}%", { p: (v.capture_chance * 100).toLocaleString(ctx.lang || "en", { minimumFractionDigits: 1, maximumFractionDigits: 1 }) }));
     const last = v.last_firing;
     let status = "";
-    if (v.firing_stage !== null && v.firing_stage !== undefined) status = t("Firing…");
+    // A game that ended mid-firing (resigned, out of time) fires no more: no "Firing…" left standing.
+    if (v.firing_stage !== null && v.firing_stage !== undefined) status = over ? "" : t("Firing…");
     else if (last && last.jammed) {
       const st = v.firing_chain[last.stages];
       status = t("Last firing jammed at {stage}: {what}", { stage: st.letter, what: ctx.say(st.text_msg, true) });
@@ -653,7 +654,7 @@ export default function createRenderer(root, ctx) {
       if (!u.sync) drawCaught(v, u.events);
       showParts(v);
       showChain(v);
-      showInfo(v);
+      showInfo(v, !!(u.terminal || v.terminal));
       // Keyed by ply: an update seen twice (a resent frame, a retry) adds no second copy.
       if (u.sync || u.ply !== newsPly) drawNews(u.events || []);
       newsPly = u.ply;
@@ -675,8 +676,10 @@ export default function createRenderer(root, ctx) {
       if (v.truncated) reason.push(t("Stopped by the turn limit ({n} turns).", { n: v.turn_limit }));
       // the viewer among others: "you" in the list ("Caught in the trap: you, Chloé."); alone: its own sentence
       const inList = (s) => (caught.length > 1 && ctx.seatLabel(s) === t("You") ? t("you") : ctx.seatLabel(s));
-      if (caught.length) reason.push(t("Caught in the trap: {who}.", { who: caught.map(inList).join(", ") }));
-      if (free.length === 1 && caught.length) reason.push(t("{who} is the last mouse free.", { who: ctx.seatLabel(free[0]) }));
+      const you = (s) => ctx.seatLabel(s) === t("You");
+      if (caught.length === 1 && you(caught[0])) reason.push(t("Caught in the trap: you."));
+      else if (caught.length) reason.push(t("Caught in the trap: {who}.", { who: caught.map(inList).join(", ") }));
+      if (free.length === 1 && caught.length) reason.push(you(free[0]) ? t("You are the last mouse free.") : t("{who} is the last mouse free.", { who: ctx.seatLabel(free[0]) }));
       if (!reason.length && v.phase_msg) reason.push(ctx.say(v.phase_msg));
       return {
         reason,

@@ -1,0 +1,82 @@
+// The home page's live activity (issue 39: the front door showed no life, where lichess's says
+// "N players, N games in play" and lists what is going on): a line of counts (games being played
+// and players here, from GET /api/activity; open tables; players waiting for a quick game) and the
+// games between players going on now, each one tap from watching (GET /api/community/live).
+// Read again every REFRESH_MS while the page is visible.
+import { api, clear, el } from "/static/js/dom.js";
+import { t, tn } from "/static/js/i18n.js";
+
+const REFRESH_MS = 5000;
+const SHOWN = 5; // games listed here; the rest on /watch
+/** @type {Record<string, string>} */
+let titles = {};
+/** @type {ReturnType<typeof setTimeout>|undefined} */
+let timer;
+
+/** @param {{username: string, rating: number}[]} players */
+function playersText(players) {
+  return players.map((p) => `${p.username} (${p.rating})`).join(t(" vs "));
+}
+
+/**
+ * @param {HTMLElement} box
+ * @param {Array<{id: string, game: string, players: {username: string, rating: number}[], moves: number, rated: boolean, watch: string}>} games
+ */
+function drawGames(box, games) {
+  clear(box);
+  if (!games.length) {
+    el("p", { class: "muted small", text: t("No game between players right now: start one with Quick game, and it shows here.") }, box);
+    return;
+  }
+  const list = el("ul", { class: "live-list" }, box);
+  for (const g of games.slice(0, SHOWN)) {
+    const li = el("li", { "data-live-game": g.id }, list);
+    const what = el("div", { class: "live-what" }, li);
+    el("span", { class: "live-game-title", text: t(titles[g.game] || g.game) }, what);
+    el("span", { class: "live-players", text: playersText(g.players) }, what);
+    el("span", { class: "muted small", text: `${tn("{n} move", "{n} moves", g.moves)} · ${g.rated ? t("rated") : t("casual")}` }, what);
+    el("a", { href: g.watch, class: "live-watch", text: t("Watch"), "data-testid": "live-watch" }, li);
+  }
+}
+
+async function refresh() {
+  clearTimeout(timer);
+  const counts = document.getElementById("live-counts");
+  const gamesBox = document.getElementById("live-games");
+  if (!counts || !gamesBox) return;
+  const [activity, live, seeks] = await Promise.all([
+    api("GET", "/api/activity"), api("GET", "/api/community/live"), api("GET", "/api/seeks"),
+  ]);
+  /** @type {[number, string, string][]} */
+  const stats = [];
+  if (activity.ok) {
+    stats.push([activity.data.playing, "{n} game being played", "{n} games being played"]);
+    stats.push([activity.data.online, "{n} player online", "{n} players online"]);
+  }
+  stats.push([document.querySelectorAll("#tables [data-table]").length, "{n} open table", "{n} open tables"]);
+  if (seeks.ok) stats.push([seeks.data.seeks.length, "{n} player waiting for a quick game", "{n} players waiting for a quick game"]);
+  clear(counts);
+  // Each count big, its words under it ("3" / "games being played"); the whole phrase for a screen reader.
+  for (const [n, one, many] of stats) {
+    const words = tn(one, many, n);
+    const stat = el("span", { class: "live-stat" }, counts);
+    const at = words.indexOf(String(n));
+    el("b", { text: String(n), "aria-hidden": "true" }, stat);
+    el("span", { text: (at >= 0 ? words.slice(0, at) + words.slice(at + String(n).length) : words).trim(), "aria-hidden": "true" }, stat);
+    el("span", { class: "sr-only", text: words }, stat);
+  }
+  const liveBox = document.getElementById("live-games-box");
+  if (live.ok) drawGames(gamesBox, live.data.games);
+  if (liveBox) liveBox.hidden = !live.ok; // a server without the community's watch pages
+  document.body.dataset.liveReady = "1";
+  if (!document.hidden) timer = setTimeout(refresh, REFRESH_MS);
+}
+
+async function init() {
+  const r = await api("GET", "/api/catalog");
+  if (r.ok) titles = Object.fromEntries(r.data.games.map((/** @type {{id: string, title: string}} */ g) => [g.id, g.title]));
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
+  refresh();
+}
+
+init();
