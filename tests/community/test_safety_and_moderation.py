@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from trapworks.cli import app as cli_app
+from trapworks.server.features.chat import Chat
 from web.accounts_helpers import PASSWORD
 
 from .helpers import SMALL_LML, app_client, make_moderator, players
@@ -218,6 +219,52 @@ def test_a_personal_mute_holds_where_the_muter_watches_as_a_spectator(app):
         alice_ws.send_text(json.dumps({"type": "chat", "text": "bye", "ref": 2}))
         assert _chat_lines(anyone_ws, 1) == [(0, "bye")]
         assert _chat_lines(carol_ws, 1) == [(0, "bye")]  # bob's line never reached carol
+
+
+def test_a_personal_mute_hides_the_muted_players_lines_written_as_a_spectator_everywhere(app):
+    """carol mutes bob. bob, logged in, watches carol's game (spectators may chat) and writes: the
+    line reaches neither carol's seat socket (opened by its link, no cookie) nor alice's spectator
+    socket (alice mutes bob too), in the history or live, nor as it comes from another node of the
+    cluster; an anonymous spectator hears it, and no line as sent names its author's account."""
+    (a, _alice), (b, bob), (c, _carol) = players(app, "alice", "bob", "carol")
+    for muter in (a, c):
+        muter.post("/api/community/mute", {"username": bob})
+    game = c.post(
+        "/api/games",
+        {"game": "last-mouse-lost", "options": SMALL_LML, "spectator_chat": True},
+        status=201,
+    )
+    gid, bobs_account = game["id"], app.state.community.player(bob)[0]
+    carols_seat = game["seats"][0]["token"]
+    c.post("/api/account/seats", {"seats": [{"game": gid, "token": carols_seat}]})
+    app.state.store.add_chat(gid, None, "Spectator", "an old line of bob's", bobs_account)
+    watch = f"/ws/games/{gid}?token={game['spectator']['token']}"
+    cookie = lambda who: {"cookie": f"tw_session={who.c.cookies.get('tw_session')}"}  # noqa: E731
+    client = TestClient(app)
+    client.__enter__()  # one event loop for every socket
+    with (
+        client.websocket_connect(watch, headers=cookie(b)) as bob_ws,
+        client.websocket_connect(watch, headers=cookie(a)) as alice_ws,
+        client.websocket_connect(watch) as anyone_ws,
+        client.websocket_connect(f"/ws/games/{gid}?token={carols_seat}") as carol_ws,
+    ):
+        hellos = [json.loads(ws.receive_text()) for ws in (bob_ws, alice_ws, anyone_ws, carol_ws)]
+        assert [len(h["chat"]["lines"]) for h in hellos] == [1, 0, 1, 0]
+        assert all("author" not in line for h in hellos for line in h["chat"]["lines"])
+        bob_ws.send_text(json.dumps({"type": "chat", "text": "a rude word", "ref": 1}))
+        assert _chat_lines(anyone_ws, 1) == [(None, "a rude word")]
+        # the same line as the bus brings it from another node (the author travels with it)
+        line = app.state.store.chat_lines(gid, 1)[0]
+        assert line["author"] == bobs_account
+        chat = app.state.service.feature(Chat)
+        client.portal.call(chat.heard_elsewhere, {"g": gid, "line": {**line, "text": "from node 2"}})
+        assert _chat_lines(anyone_ws, 1) == [(None, "from node 2")]
+        anyone_ws.send_text(json.dumps({"type": "chat", "text": "hello", "ref": 2}))
+        for ws in (alice_ws, carol_ws):  # bob's two lines never reached them
+            assert _chat_lines(ws, 1) == [(None, "hello")]
+    with client.websocket_connect(f"/ws/games/{gid}?token={carols_seat}") as carol_ws:
+        lines = json.loads(carol_ws.receive_text())["chat"]["lines"]
+        assert [x["text"] for x in lines] == ["hello"]
 
 
 def test_a_moderators_mute_holds_when_the_muted_player_writes_as_a_spectator(app):

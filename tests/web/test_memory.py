@@ -49,3 +49,29 @@ def test_survivors_are_frozen_during_play_and_collected_in_full_when_idle(monkey
     finally:
         gc.unfreeze()
     assert gc.get_freeze_count() == 0
+
+
+def test_an_idle_node_collects_the_cycles_its_young_collections_moved_to_the_oldest_generation():
+    """Issue 40 (memory after sockets close): sockets opened and closed while no move is made
+    leave their cycles in the oldest generation, which only the policy collects; before, an idle
+    node that had frozen nothing never collected it (and the trim could give none of it back)."""
+
+    class Cycle:
+        pass
+
+    policy = memory.GarbagePolicy(lambda: 0.0)  # the last move long ago: idle
+    gc.collect()
+    was = gc.get_threshold()
+    gc.set_threshold(was[0], was[1], 1_000_000_000)  # as the policy runs it: no automatic full one
+    try:
+        held = Cycle()
+        held.me = held  # a cycle, as a closed socket's coroutines and protocol objects are
+        gone = weakref.ref(held)
+        gc.collect(1)  # the young collections move it to the oldest generation while it is used
+        del held  # the socket closes
+        gc.collect(1)
+        assert gone() is not None  # the young collections never free it
+        policy.tick(1000.0)
+        assert gone() is None
+    finally:
+        gc.set_threshold(*was)

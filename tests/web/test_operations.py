@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import shutil
 import sqlite3
+import sys
 import time
 
 import pytest
@@ -14,6 +15,7 @@ from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 from starlette.websockets import WebSocketDisconnect
 
+from trapworks.core.registry import is_loaded, register_game, unregister
 from trapworks.server import create_app
 from trapworks.server.accounts import throttle
 from trapworks.server.bounds import Bounds
@@ -349,6 +351,37 @@ def test_sockets_closed_by_their_clients_leave_no_objects_behind(db_url):
     assert sum(counted.values()) < 100, grown.most_common(10)
     assert not [kind for kind, n in counted.items() if n >= 50], grown.most_common(10)
     assert not room.connections  # no socket left registered with the room
+
+
+def test_a_games_first_creation_imports_its_module_off_the_event_loop(db_url, tmp_path, monkeypatch):
+    """Issue 40 (creation flood): the first game of a kind on a node imports the game's modules
+    (measured 0.3-2 s: numpy, numba, pymunk); on the event loop that stalled every player's
+    moves. A game registered by "module:attr", not imported yet, is imported in a worker thread
+    when its first game is created; the game is made and stored as any other."""
+    (tmp_path / "tw_import_probe.py").write_text(
+        "import asyncio\n"
+        "try:\n"
+        "    asyncio.get_running_loop()\n"
+        "    ON_LOOP = True\n"
+        "except RuntimeError:\n"
+        "    ON_LOOP = False\n"
+        "from tests.example_game import SPEC\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from tests.example_game import SPEC
+
+    register_game(SPEC.game_id, "tw_import_probe:SPEC")
+    try:
+        assert not is_loaded(SPEC.game_id)
+        with TestClient(create_app(db_url)) as c:
+            g = create_game(c, game=SPEC.game_id)
+            assert c.get(f"/api/games/{g['id']}", params={"token": g["seats"][0]["token"]}).status_code == 200
+        import tw_import_probe  # type: ignore[import-not-found]
+
+        assert tw_import_probe.ON_LOOP is False
+    finally:
+        unregister(SPEC.game_id)
+        sys.modules.pop("tw_import_probe", None)
 
 
 def test_a_new_games_row_is_committed_off_the_event_loop(db_url):

@@ -63,6 +63,13 @@ def available_games() -> list[str]:
     return sorted(_REGISTRY)
 
 
+def is_loaded(game_id: str) -> bool:
+    """Whether `game_id`'s module is imported already (an unknown id counts as loaded: nothing to
+    import). A server imports a game's module off its event loop the first time (seconds)."""
+    _scan()
+    return not isinstance(_REGISTRY.get(game_id), str)
+
+
 def _load(game_id: str) -> GameSpec | type[Game]:
     _scan()
     if not isinstance(game_id, str) or game_id not in _REGISTRY:
@@ -138,6 +145,7 @@ __all__ = [
     "game_class",
     "game_spec",
     "game_specs",
+    "is_loaded",
     "make",
     "player_count_options",
     "register_game",

@@ -39,6 +39,7 @@ from trapworks.core import (
 )
 from trapworks.core.forfeit import outcome as forfeit_outcome
 from trapworks.core.randomness import derive, new_key, seed_key
+from trapworks.core.registry import is_loaded
 from trapworks.core.spec import spec_of
 
 from .bus import Bus, LocalBus
@@ -229,6 +230,12 @@ class GameService:
                 ErrorCode.BAD_OPTIONS, "{game_id}: bad options: {e}", game_id=game_id, e=e
             ) from None
 
+    def _first_load(self, game_id: str, options: dict[str, Any]) -> None:
+        """Import what a game's creation needs (its module, its agents); a refusal is left to the
+        creation itself, on the loop."""
+        with contextlib.suppress(ServiceError):
+            available_agents(self.make_game(game_id, options))
+
     def check_options(self, game_id: str, options: dict[str, Any]) -> dict[str, Any]:
         return self._describe(self.make_game(game_id, options))
 
@@ -240,6 +247,10 @@ class GameService:
         validation at the boundary: server/messages.py). Only what needs the game is checked here:
         the options (the game's), the number of seats, the agents it offers, the clock's level."""
         game_id = request.game
+        if not is_loaded(game_id):
+            # i40: a game's first creation on a node imports its modules (measured 0.3-2 s: numpy,
+            # numba, pymunk): in a worker thread, so the loop serves every other game meanwhile.
+            await asyncio.to_thread(self._first_load, game_id, request.options)
         game = self.make_game(game_id, request.options)
         n = game.num_players()
         seats = request.seats if request.seats is not None else [SeatSpec(kind="human")] * n

@@ -111,6 +111,9 @@ class ChatRow(Base):
     name: Mapped[str] = mapped_column(String(64))  # the sender's display name when it was sent
     text: Mapped[str] = mapped_column(Text)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # i41: the account that wrote it (seat holder or logged-in spectator), for personal mutes;
+    # kept on the server: the line as sent never carries it
+    author_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class ActionRow(Base):
@@ -666,19 +669,29 @@ class Store:
         ).all()
         return {seat: (_aware(joined), _aware(seen) if seen else None) for seat, joined, seen in rows}
 
-    def add_chat(self, game_id: str, seat: int | None, name: str, text: str) -> dict[str, Any]:
-        """Store one chat line (committed on return); the line as sent to the players."""
+    def add_chat(
+        self, game_id: str, seat: int | None, name: str, text: str, author: int | None = None
+    ) -> dict[str, Any]:
+        """Store one chat line (committed on return); the line, with its `author` (an account id,
+        or None) that the chat strips before sending it to anyone."""
         self.check_file()
         now = datetime.now(UTC)
         with self.sessions.begin() as s:
-            row = ChatRow(game_id=game_id, seat=seat, name=name, text=text, at=now)
+            row = ChatRow(game_id=game_id, seat=seat, name=name, text=text, at=now, author_id=author)
             s.add(row)
             s.flush()
             pk = row.pk
-        return {"id": pk, "seat": seat, "name": name, "text": text, "at": now.isoformat(timespec="seconds")}
+        return {
+            "id": pk,
+            "seat": seat,
+            "name": name,
+            "text": text,
+            "at": now.isoformat(timespec="seconds"),
+            "author": author,
+        }
 
     def chat_lines(self, game_id: str, last: int) -> list[dict[str, Any]]:
-        """The game's last `last` chat lines, oldest first."""
+        """The game's last `last` chat lines, oldest first (each with its `author`, kept on the server)."""
         with self.sessions() as s:
             rows = s.scalars(
                 select(ChatRow).where(ChatRow.game_id == game_id).order_by(ChatRow.pk.desc()).limit(last)
@@ -690,6 +703,7 @@ class Store:
                     "name": r.name,
                     "text": r.text,
                     "at": _aware(r.at).isoformat(timespec="seconds"),
+                    "author": r.author_id,
                 }
                 for r in reversed(rows)
             ]

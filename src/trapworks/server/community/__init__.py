@@ -39,8 +39,8 @@ def install(app: FastAPI, service: GameService) -> Community:
     accounts.login_checks.append(the_moderation.check_login)
     app.state.matchmaker.kept_apart = community.blocked_between
     service.feature(Chat).checks.append(the_moderation.check_chat)
-    service.feature(Chat).mutes.append(the_safety.muted_seats)
-    service.feature(Chat).viewer_mutes.append(the_safety.muted_for)
+    service.feature(Chat).authors.append(the_safety.author_of)
+    service.feature(Chat).mutes.append(the_safety.mutes_in)
     service.viewer_of = community.viewer_of
     app.state.community = community
     app.state.challenges = the_challenges

@@ -2,11 +2,11 @@
 
 - Block: the blocked player can no longer challenge you, be paired with you by the quick game, or
   follow you; follows both ways and open challenges between you end.
-- Mute: you stop seeing a player's chat lines: in a game where both hold a seat, the server sends
-  their lines to none of your seat's sockets (`muted_seats`, read by the chat), nor to a socket
-  you watch a game from, logged in, as a spectator (`muted_for`); it does not
-  silence them for others (a moderator's
-  mute does: moderation.py).
+- Mute: you stop seeing a player's chat lines, wherever they write them (from a seat, or as a
+  logged-in spectator) and wherever you read (your seat's sockets, or a game you watch logged in),
+  on every node: each line is stored with its author's account (`author_of`), and the chat
+  (features/chat.py) sends it to none of its muters' sockets (`mutes_in`); it does not silence
+  them for others (a moderator's mute does: moderation.py).
 - Report: a reason and, where it concerns one, the game and the chat line; the line is copied as
   it was, so the moderators read what was reported even if the game goes.
 """
@@ -18,7 +18,6 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import delete, or_, select, update
-from sqlalchemy.orm import aliased
 
 from ..accounts.models import AccountSeatRow
 from ..errors import ErrorCode, ServiceError
@@ -90,35 +89,46 @@ class Safety:
                 s.add(MuteRow(muter_id=account_id, muted_id=target, created=now()))
         return name
 
-    def muted_seats(self, game_id: str) -> set[tuple[int, int]]:
-        """(viewer seat, speaker seat) of a game where the viewer's account mutes the speaker's:
-        the chat (features/chat.py) sends that speaker's lines to none of the viewer's sockets."""
-        viewer, speaker = aliased(AccountSeatRow), aliased(AccountSeatRow)
-        with self.c.db() as s:
-            rows = s.execute(
-                select(viewer.seat, speaker.seat)
-                .join(MuteRow, MuteRow.muter_id == viewer.account_id)
-                .join(speaker, (speaker.account_id == MuteRow.muted_id) & (speaker.game_id == viewer.game_id))
-                .where(viewer.game_id == game_id)
-            ).all()
-        return {(int(a), int(b)) for a, b in rows}
+    def author_of(self, game_id: str, seat: int | None, viewer: Any) -> int | None:
+        """The account a chat line is written by: the holder of the writer's seat, else the
+        account logged in behind the socket (a spectator), else nobody known."""
+        if seat is not None:
+            with self.c.db() as s:
+                holder = s.scalar(
+                    select(AccountSeatRow.account_id).where(
+                        AccountSeatRow.game_id == game_id, AccountSeatRow.seat == seat
+                    )
+                )
+            if holder is not None:
+                return int(holder)
+        return viewer if isinstance(viewer, int) else None
 
-    def muted_for(self, game_id: str, viewers: set[Any]) -> dict[int, set[int]]:
-        """The accounts among `viewers` (those behind a game's sockets, seated or watching) that
-        mute a player seated in game `game_id`: account -> the muted players' seats."""
+    def mutes_in(self, game_id: str, viewers: set[Any]) -> tuple[dict[int, set[int]], dict[int, set[int]]]:
+        """Whom they mute: each of `viewers` (the accounts behind a game's sockets, seated or
+        watching) and the holder of each seat of game `game_id` (a socket of that seat may be
+        opened by its link, logged in or not). The chat (features/chat.py) sends a line to none
+        of the sockets whose account, or whose seat's holder, mutes the line's author."""
         ids = {v for v in viewers if isinstance(v, int)}
-        if not ids:
-            return {}
         with self.c.db() as s:
-            rows = s.execute(
-                select(MuteRow.muter_id, AccountSeatRow.seat)
-                .join(AccountSeatRow, AccountSeatRow.account_id == MuteRow.muted_id)
-                .where(AccountSeatRow.game_id == game_id, MuteRow.muter_id.in_(ids))
+            holders = s.execute(
+                select(AccountSeatRow.seat, AccountSeatRow.account_id).where(
+                    AccountSeatRow.game_id == game_id
+                )
             ).all()
-        out: dict[int, set[int]] = {}
-        for muter, seat in rows:
-            out.setdefault(int(muter), set()).add(int(seat))
-        return out
+            muters = ids | {int(a) for _, a in holders}
+            rows = (
+                s.execute(
+                    select(MuteRow.muter_id, MuteRow.muted_id).where(MuteRow.muter_id.in_(muters))
+                ).all()
+                if muters
+                else []
+            )
+        muted: dict[int, set[int]] = {}
+        for muter, target in rows:
+            muted.setdefault(int(muter), set()).add(int(target))
+        by_viewer = {v: muted[v] for v in ids if v in muted}
+        by_seat = {int(seat): muted[int(a)] for seat, a in holders if int(a) in muted}
+        return by_viewer, by_seat
 
     def unmute(self, account_id: int, username: str) -> str:
         target, name = self.c.player(username)

@@ -61,6 +61,11 @@ def clean_text(raw: object) -> str:
     return text
 
 
+def public(line: dict[str, Any]) -> dict[str, Any]:
+    """A line as a socket gets it: without its author's account (a spectator stays anonymous)."""
+    return {k: v for k, v in line.items() if k != "author"}
+
+
 class Chat(Feature):
     name = "chat"
     order = 90
@@ -73,12 +78,13 @@ class Chat(Feature):
         self._rates = RateLimiter(CHAT_RATE_PER_S, CHAT_BURST)
         # i41: a moderator's mute: (game id, the writer's seat, the account logged in behind it)
         self.checks: list[Callable[[str, int | None, Any], None]] = []
-        # i41: a player's personal mutes in a game, as (viewer seat, speaker seat) pairs: that
-        # speaker's lines never reach that viewer's sockets (the server leaves them out).
-        self.mutes: list[Callable[[str], set[tuple[int, int]]]] = []
-        # i41: and wherever the muter watches from (a spectator too): (game id, the accounts behind
-        # its sockets) -> account -> the seats whose lines that account mutes.
-        self.viewer_mutes: list[Callable[[str, set[Any]], dict[Any, set[int]]]] = []
+        # i41: who wrote a line: (game id, the writer's seat, the account logged in behind the
+        # socket) -> the account (or None); stored with the line, never sent with it.
+        self.authors: list[Callable[[str, int | None, Any], Any]] = []
+        # i41: personal mutes: (game id, the accounts behind its sockets) -> (account -> the
+        # accounts it mutes, seat of the game -> the accounts its holder mutes). A muted account's
+        # lines reach none of its muters' sockets, whether it wrote seated or as a spectator.
+        self.mutes: list[Callable[[str, set[Any]], tuple[dict[Any, set[Any]], dict[int, set[Any]]]]] = []
 
     def info(self, room: Room) -> dict[str, Any]:
         return {"spectator_chat": room.stored.spectator_chat}  # spectators may write too
@@ -102,10 +108,20 @@ class Chat(Feature):
             lines, error = self.history(live), None
         except ServiceError as e:  # the game is still playable; the page says why the chat is empty
             lines, error = [], e.message
-        if lines and (conn.seat is not None or conn.viewer is not None):
-            hidden = {speaker for viewer, speaker in self.muted_pairs(live) if viewer == conn.seat}
-            hidden |= self.muted_by_viewers(live, {conn.viewer}).get(conn.viewer, set())
-            lines = [line for line in lines if line.get("seat") not in hidden]
+        if lines:
+            deaf = self.deaf_to(live, {conn.viewer})
+            if any(deaf):
+                holders: dict[int, Any] = {}  # lines from before authors were stored: the seat's holder
+                for line in lines:
+                    if line.get("author") is None and line.get("seat") is not None:
+                        seat = line["seat"]
+                        line["author"] = (
+                            holders[seat]
+                            if seat in holders
+                            else holders.setdefault(seat, self.author_of(live, line))
+                        )
+                lines = [line for line in lines if not self.hidden_from(conn, line, deaf)]
+        lines = [public(line) for line in lines]
         return {"lines": lines, "can_chat": self.may_write(live, conn.seat), "error": error}
 
     @staticmethod
@@ -131,44 +147,61 @@ class Chat(Feature):
                 x=format(1 / CHAT_RATE_PER_S, "g"),
             )
         name = self.host.feature(Names).speaker(live, conn)
+        author = next(
+            (a for a in (find(live.id, conn.seat, conn.viewer) for find in self.authors) if a), None
+        )
         try:
-            line = self.host.store.add_chat(live.id, conn.seat, name, text)
+            line = self.host.store.add_chat(live.id, conn.seat, name, text, author)
         except Exception as e:
             raise self.host.store_failed(f"store a chat line of game {live.id}", e) from None
         await self.send_line(live, line)
         live.publish("chat", line=line)  # the other nodes of a cluster send it too
         return line
 
-    def muted_pairs(self, live: Room) -> set[tuple[int, int]]:
-        pairs: set[tuple[int, int]] = set()
+    def deaf_to(self, live: Room, viewers: set[Any]) -> tuple[dict[Any, set[Any]], dict[int, set[Any]]]:
+        """Whom each of these accounts, and each seat's holder, mutes in this game."""
+        viewers = {v for v in viewers if v is not None}
+        by_viewer: dict[Any, set[Any]] = {}
+        by_seat: dict[int, set[Any]] = {}
         for mutes in self.mutes:
-            pairs |= mutes(live.id)
-        return pairs
+            accounts, seats = mutes(live.id, viewers)
+            for key, muted in accounts.items():
+                by_viewer.setdefault(key, set()).update(muted)
+            for seat, muted in seats.items():
+                by_seat.setdefault(seat, set()).update(muted)
+        return by_viewer, by_seat
 
-    def muted_by_viewers(self, live: Room, viewers: set[Any]) -> dict[Any, set[int]]:
-        viewers.discard(None)
-        out: dict[Any, set[int]] = {}
-        for mutes in self.viewer_mutes if viewers else ():
-            for viewer, seats in mutes(live.id, viewers).items():
-                out.setdefault(viewer, set()).update(seats)
-        return out
+    def author_of(self, live: Room, line: dict[str, Any]) -> Any:
+        """The account behind a line: as stored, or (a line from before authors were stored) the
+        holder of its seat."""
+        if line.get("author") is not None or line.get("seat") is None:
+            return line.get("author")
+        return next((a for a in (find(live.id, line["seat"], None) for find in self.authors) if a), None)
+
+    @staticmethod
+    def hidden_from(
+        conn: Connection, line: dict[str, Any], deaf: tuple[dict[Any, set[Any]], dict[int, set[Any]]]
+    ) -> bool:
+        author = line.get("author")
+        if author is None:
+            return False
+        by_viewer, by_seat = deaf
+        return author in by_viewer.get(conn.viewer, ()) or author in by_seat.get(conn.seat, ())  # type: ignore[arg-type]
 
     async def send_line(self, live: Room, line: dict[str, Any]) -> None:
-        """One line to every socket of the game but those of a seat, or of an account watching
-        (seated or not), that mutes its speaker."""
-        speaker = line.get("seat")
-        pairs = self.muted_pairs(live) if speaker is not None else set()
-        deaf = {viewer for viewer, muted in pairs if muted == speaker}
-        viewers = {conn.viewer for conn in live.connections} if speaker is not None else set()
-        deaf_viewers = {v for v, seats in self.muted_by_viewers(live, viewers).items() if speaker in seats}
-        if not deaf and not deaf_viewers:
-            await send_all(live, {"type": "chat", "line": line})
+        """One line to every socket of the game but those of an account (logged in behind the
+        socket, or holding its seat) that mutes its author, wherever the author wrote it from."""
+        line = {**line, "author": self.author_of(live, line)}
+        message = {"type": "chat", "line": public(line)}
+        deaf = self.deaf_to(live, {conn.viewer for conn in live.connections}) if line["author"] else ({}, {})
+        if not any(deaf):
+            await send_all(live, message)
             return
         for conn in list(live.connections):
-            if conn.seat in deaf or (conn.viewer is not None and conn.viewer in deaf_viewers):
+            if self.hidden_from(conn, line, deaf):
                 continue
             try:
-                await conn.send({"type": "chat", "line": line})
+                await conn.send(message)
             except Exception:  # a closed or dropped socket: the others still get it
                 live.connections.discard(conn)
 
