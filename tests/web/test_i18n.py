@@ -41,6 +41,41 @@ def test_a_message_without_translation_is_reported(tmp_path, monkeypatch):
     assert i18n_script.missing("fr") == ["A brand new message"]
 
 
+def po_message_keys(path: Path) -> list[tuple[str, str]]:
+    """(context, id) of every message of a .po file, as written (continuation lines joined)."""
+    keys: list[tuple[str, str]] = []
+    field, parts = None, {"msgctxt": "", "msgid": ""}
+    for line in path.read_text(encoding="utf-8").splitlines() + [""]:
+        head = line.split(" ", 1)[0]
+        if head in ("msgctxt", "msgid"):
+            field, parts[head] = head, line.split(" ", 1)[1].strip('"')
+        elif line.startswith('"') and field:
+            parts[field] += line.strip('"')
+        else:
+            if field == "msgid" and parts["msgid"]:
+                keys.append((parts["msgctxt"], parts["msgid"]))
+                parts = {"msgctxt": "", "msgid": ""}
+            field = None
+    return keys
+
+
+def test_no_catalog_defines_a_message_twice():
+    """gettext's msgfmt refuses a catalog with a message defined twice, and Babel keeps only one of
+    the two silently: a merge of two branches that both add a word did that once (fr.po)."""
+    catalogs = sorted((ROOT / "src" / "trapworks").glob("**/i18n/*.po"))
+    assert len(catalogs) >= 2
+    for path in catalogs:
+        keys = po_message_keys(path)
+        doubled = sorted({k for k in keys if keys.count(k) > 1})
+        assert doubled == [], f"{path.relative_to(ROOT)} defines these twice: {doubled}"
+
+
+def test_a_message_defined_twice_is_found(tmp_path):
+    po = tmp_path / "fr.po"
+    po.write_text('msgid ""\nmsgstr ""\n\nmsgid "Live"\nmsgstr "En direct"\n\nmsgid "Li"\n"ve"\nmsgstr "x"\n')
+    assert po_message_keys(po) == [("", "Live"), ("", "Live")]
+
+
 def test_the_catalog_is_served_as_json(client):
     fr = client.get("/api/i18n/fr").json()
     assert fr["lang"] == "fr" and "n > 1" in fr["plural_forms"]
