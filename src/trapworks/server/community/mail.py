@@ -345,14 +345,16 @@ class Mail:
         address = body.address.strip()
         if not ADDRESS.match(address):
             raise ServiceError(
-                ErrorCode.BAD_ADDRESS, "{x} is not an e-mail address (name@example.org)", x=repr(address[:60])
+                ErrorCode.BAD_ADDRESS,
+                "{address} is not an e-mail address (name@example.org)",
+                address=repr(address[:60]),
             )
         if body.language not in LANGUAGES:
             raise ServiceError(
                 ErrorCode.BAD_LANGUAGE,
-                "language {x}: one of {x2}",
-                x=repr(body.language[:8]),
-                x2=", ".join(LANGUAGES),
+                "language {language}: one of {languages}",
+                language=repr(body.language[:8]),
+                languages=", ".join(LANGUAGES),
             )
         key = secrets.token_urlsafe(24)
         with self.c.db.begin() as s:
@@ -394,9 +396,9 @@ class Mail:
         if body.language is not None and body.language not in LANGUAGES:
             raise ServiceError(
                 ErrorCode.BAD_LANGUAGE,
-                "language {x}: one of {x2}",
-                x=repr(body.language[:8]),
-                x2=", ".join(LANGUAGES),
+                "language {language}: one of {languages}",
+                language=repr(body.language[:8]),
+                languages=", ".join(LANGUAGES),
             )
         with self.c.db.begin() as s:
             row = s.get(MailAddressRow, account_id)

@@ -175,9 +175,9 @@ class Safety:
         if body.reason not in REASONS:
             raise ServiceError(
                 ErrorCode.BAD_REASON,
-                "reason {x}: one of {x2}",
-                x=repr(body.reason[:32]),
-                x2=", ".join(REASONS),
+                "reason {reason}: one of {reasons}",
+                reason=repr(body.reason[:32]),
+                reasons=", ".join(REASONS),
             )
         if body.chat_line is not None and not body.game_id:
             raise ServiceError(
