@@ -310,6 +310,9 @@ def test_pawns_are_their_characters_and_the_prompt_names_them(server, browser):
     assert smallest >= 18, smallest
     assert "hands hidden" not in page.inner_text("body")
     assert page.locator("table.ded-hands tbody tr").count() == 2
+    # your turn is a sentence to you, not "You — pick a pawn to move" (French read "Vous — a fait
+    # un double" for doubles: the third judge)
+    assert page.inner_text("[data-testid=turn]") == "Pick a pawn to move."
     # pick a pawn, then a count: the prompt names the character
     pawn = page.locator("g.pawn[data-movable]").first
     letter = pawn.get_attribute("data-pawn")

