@@ -66,7 +66,8 @@ function tile(box, game) {
   el("p", { class: "tile-meta", text: players + length, "data-testid": `tile-meta-${game.id}` }, card);
   const actions = el("div", { class: "tile-actions" }, card);
   if (game.error) {
-    el("p", { class: "error small", text: t(game.error) }, actions);
+    // The loader's own words are for the operator (its log, the title); a player reads ours.
+    el("p", { class: "error small", text: t("This game cannot be played on this server right now."), title: game.error }, actions);
     return;
   }
   const computer = /** @type {HTMLButtonElement} */ (el("button", { type: "button", class: "primary", text: t("Play the computer"),

@@ -155,7 +155,7 @@ async function checkOptions() {
 function chooseGame(id) {
   const entry = catalog.find((g) => g.id === id);
   current = { ...entry, defaults: entry.options };
-  $("game-help").textContent = entry.error ? t(entry.error) : "";
+  $("game-help").textContent = entry.error ? t("This game cannot be played on this server right now.") : "";
   showHowToPlay(clear($("how-to-play")), entry.id, t(entry.title), (entry.howto || []).map((w) => t(w)));
   renderOptions(entry);
   renderSeats(entry);
