@@ -287,7 +287,15 @@ def test_an_undo_on_one_node_rewinds_the_other_nodes_copy(two_nodes):
         async with Sock(b.url, gid, spec) as watcher:
             await watcher.wait(lambda m: m["type"] == "state", 10, "the first state")
             for _ in range(2):
+                # Seat 0's turn: the computer's reply to the first move may still be on its way (a
+                # move at the ply before it was refused as stale in a loaded run).
                 s = state_of(a.url, gid, t0)
+                for _wait in range(400):  # up to 20 s
+                    if s["to_move"] == 0:
+                        break
+                    await asyncio.sleep(0.05)
+                    s = state_of(a.url, gid, t0)
+                assert s["to_move"] == 0, s["to_move"]
                 action = s["view"]["legal_actions"][0]["text"]
                 r = httpx.post(
                     f"{a.url}/api/games/{gid}/moves", json={"token": t0, "action": action, "ply": s["ply"]}
