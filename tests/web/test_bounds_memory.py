@@ -62,7 +62,10 @@ def test_eight_unread_replay_answers_leave_the_server_near_its_idle_memory(tmp_p
         sockets = [unread_post(server.port, "/api/replay", body) for _ in range(8)]
         peak, samples = idle, []
         started = time.monotonic()
-        while time.monotonic() - started < 40:  # the answers, then the write timeout (10 s)
+        # The answers, then the write timeout (10 s): 40 s on a machine of its own. On a loaded one
+        # the answers are made more slowly (a CI run still held +66 MB at 40 s, +2 MB alone), so
+        # the memory is given up to 120 s to come back under the bound.
+        while (elapsed := time.monotonic() - started) < 40 or (elapsed < 120 and samples[-1][1] >= 60):
             now = rss(server.proc.pid)
             peak = max(peak, now)
             samples.append((round(time.monotonic() - started, 1), round((now - idle) / MB, 1)))
