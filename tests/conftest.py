@@ -14,6 +14,13 @@ from fixtures.installed import install
 EXTERNAL_GAME = "take-away"
 install(Path(__file__).parent / "fixtures" / "extgame")
 
+# Password hashing at cheap costs (argon2id still, ~1 ms a hash instead of 0.25 CPU s at the
+# production default): every sign-up and log-in of the account, community and cluster tests, and
+# of the test servers and cluster nodes, which inherit the environment. Set before the server is
+# imported. The tests of hashing's cost (the sign-up flood that must not starve log-ins) remove it
+# for their servers; a test checks the production default is argon2-cffi's (test_accounts_api.py).
+os.environ.setdefault("TRAPWORKS_PASSWORD_HASH", "t=1,m=1024,p=1")
+
 # Property tests: a fixed profile in CI so the run is reproducible and bounded.
 settings.register_profile("ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -96,6 +96,76 @@ def test_an_unknown_users_login_verifies_against_a_hash_of_the_hashers_own_param
     assert not credentials.verify_password(None, "")
 
 
+def test_the_production_hash_costs_are_argon2s_defaults(monkeypatch):
+    """With TRAPWORKS_PASSWORD_HASH unset or empty (production) the hasher has argon2-cffi's own
+    parameters (RFC 9106 low-memory: t=3, 64 MiB, p=4), so the tests' cheap costs never reach a
+    server. The module is run afresh without the setting, as a server process starts."""
+    import runpy
+
+    from argon2 import PasswordHasher, Type
+    from argon2.profiles import RFC_9106_LOW_MEMORY
+
+    from trapworks.server.accounts import credentials
+
+    def costs(h: PasswordHasher) -> tuple:
+        return (h.type, h.time_cost, h.memory_cost, h.parallelism, h.hash_len, h.salt_len)
+
+    library = costs(PasswordHasher())
+    assert library == (Type.ID, 3, 65536, 4, 32, 16)
+    assert library == costs(PasswordHasher.from_parameters(RFC_9106_LOW_MEMORY))
+    for unset in (None, ""):
+        if unset is None:
+            monkeypatch.delenv(credentials.HASH_SETTING, raising=False)
+        else:
+            monkeypatch.setenv(credentials.HASH_SETTING, unset)
+        fresh = runpy.run_path(credentials.__file__, run_name="credentials_as_served")
+        assert costs(fresh["hasher"]) == library
+        assert fresh["_DUMMY_HASH"] == fresh["_DEFAULT_DUMMY_HASH"]  # the written-out one, no hash made
+    assert not PasswordHasher().check_needs_rehash(credentials._DEFAULT_DUMMY_HASH)
+
+
+def test_the_hash_setting_names_a_bad_value():
+    from trapworks.server.accounts.credentials import hasher_from_setting
+
+    cheap = hasher_from_setting("t=1, m=1024, p=1")
+    assert (cheap.time_cost, cheap.memory_cost, cheap.parallelism) == (1, 1024, 1)
+    assert hasher_from_setting("m=131072").time_cost == 3  # the others keep the default
+    for bad in ("t=0", "fast", "m=4,p=1", "x=3", "t=three"):
+        with pytest.raises(ValueError, match="TRAPWORKS_PASSWORD_HASH"):
+            hasher_from_setting(bad)
+
+
+def test_a_hash_of_other_costs_still_verifies_and_is_rehashed_at_log_in(browsers, db_url, monkeypatch):
+    """A stored hash is verified with its own parameters; a log-in re-hashes it with the current
+    costs (a server whose costs were raised upgrades each account at its next log-in)."""
+    from trapworks.server.accounts import credentials
+
+    a, _ = browsers
+    a.signup("rehashed")
+    a.post("/api/account/logout")
+    engine = create_engine(db_url)
+
+    def stored() -> str:
+        with engine.connect() as conn:
+            return conn.execute(
+                text("SELECT password_hash FROM accounts WHERE username='rehashed'")
+            ).scalar_one()
+
+    before = stored()
+    raised = credentials.hasher_from_setting("t=2,m=2048,p=1")
+    assert raised.check_needs_rehash(before)
+    monkeypatch.setattr(credentials, "hasher", raised)
+    assert a.login("rehashed")["ok"]
+    after = stored()
+    engine.dispose()
+    assert after != before and "$m=2048,t=2,p=1$" in after and not raised.check_needs_rehash(after)
+    a.post("/api/account/logout")
+    assert (
+        a.login("rehashed")["ok"]
+        and a.login("rehashed", "not the password", status=401)["code"] == "wrong_login"
+    )
+
+
 def test_passwords_are_stored_only_as_argon2_hashes(browsers, db_url):
     a, _ = browsers
     a.signup("hashed", "the secret phrase 42")

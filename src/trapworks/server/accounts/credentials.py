@@ -3,10 +3,18 @@
 Passwords are hashed with argon2id through argon2-cffi (its RFC 9106 low-memory profile); only the
 hash is stored. A login for an unknown user still verifies against a dummy hash, so that a wrong
 user and a wrong password take the same time and get the same answer.
+
+The costs are a setting, `TRAPWORKS_PASSWORD_HASH` (e.g. `t=3,m=65536,p=4`: argon2's time cost,
+memory in KiB and lanes; any left out keep the default). Unset or empty: argon2-cffi's defaults,
+the production setting (a test fails if they change). The test suite sets cheap costs (argon2id
+still, about a millisecond a hash instead of 0.25 CPU s) except where the cost is what is tested.
+A stored hash is always verified with its own parameters (they are in the PHC string), and a
+log-in whose hash was made with other costs re-hashes it with the current ones (`needs_rehash`).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 
@@ -39,13 +47,46 @@ COMMON = frozenset(
     }
 )  # fmt: skip
 
-hasher = PasswordHasher()  # argon2id with argon2-cffi's default (RFC 9106 low-memory) parameters
+HASH_SETTING = "TRAPWORKS_PASSWORD_HASH"
+_HASH_KEYS = {"t": "time_cost", "m": "memory_cost", "p": "parallelism"}
+
+
+def hasher_from_setting(value: str | None) -> PasswordHasher:
+    """The hasher for `TRAPWORKS_PASSWORD_HASH`'s value: `t=..,m=..,p=..` (any subset, comma
+    separated); None or empty: argon2-cffi's defaults (its RFC 9106 low-memory profile)."""
+    if not value or not value.strip():
+        return PasswordHasher()
+    costs: dict[str, int] = {}
+    for part in value.split(","):
+        key, _, number = part.strip().partition("=")
+        if key.strip() not in _HASH_KEYS or not number.strip().isdigit():
+            raise ValueError(
+                f"{HASH_SETTING}: {part.strip()!r} is not t=N (time cost), m=N (memory in KiB) "
+                "or p=N (lanes), e.g. t=3,m=65536,p=4"
+            )
+        costs[_HASH_KEYS[key.strip()]] = int(number)
+    default = PasswordHasher()
+    time_cost = costs.get("time_cost", default.time_cost)
+    parallelism = costs.get("parallelism", default.parallelism)
+    memory_cost = costs.get("memory_cost", default.memory_cost)
+    if time_cost < 1 or parallelism < 1 or memory_cost < 8 * parallelism:
+        raise ValueError(f"{HASH_SETTING}: argon2 needs t >= 1, p >= 1 and m >= 8 x p (KiB), got {value!r}")
+    return PasswordHasher(time_cost=time_cost, memory_cost=memory_cost, parallelism=parallelism)
+
+
+hasher = hasher_from_setting(os.environ.get(HASH_SETTING))
 # The hash an unknown user's login is verified against: argon2id of "not a password of anyone's"
-# with the hasher's parameters, written out once rather than hashed at every import (0.26 s of CPU
-# in every process that imports the server: each node, each test server). A test checks that it
-# still has the hasher's parameters (otherwise the verification would not take the same time).
-_DUMMY_HASH = (
+# with the default parameters, written out once rather than hashed at every import (0.26 s of CPU
+# in every process that imports the server: each node, each test server); under other costs it is
+# made at import. A test checks that it has the hasher's parameters (otherwise the verification
+# would not take the same time).
+_DEFAULT_DUMMY_HASH = (
     "$argon2id$v=19$m=65536,t=3,p=4$UbSsN4ZAtobOuwKy3CZB6g$h2LI+ARQFgZrkCfBvpI84iPtsfHu22zD+C9uYRaKzuY"
+)
+_DUMMY_HASH = (
+    hasher.hash("not a password of anyone's")
+    if hasher.check_needs_rehash(_DEFAULT_DUMMY_HASH)
+    else _DEFAULT_DUMMY_HASH
 )
 
 
@@ -107,7 +148,8 @@ def hash_password(password: str) -> str:
 
 
 def verify_password(stored_hash: str | None, password: str) -> bool:
-    """Whether `password` matches; with no hash (no such user) a dummy verification keeps the time."""
+    """Whether `password` matches; with no hash (no such user) a dummy verification keeps the time.
+    argon2 verifies with the parameters written in the stored hash, whatever the current costs."""
     try:
         return hasher.verify(stored_hash or _DUMMY_HASH, password) and stored_hash is not None
     except (VerifyMismatchError, VerificationError, InvalidHashError):
@@ -115,4 +157,5 @@ def verify_password(stored_hash: str | None, password: str) -> bool:
 
 
 def needs_rehash(stored_hash: str) -> bool:
+    """Whether a stored hash was made with other costs than the current ones (re-hashed at log-in)."""
     return hasher.check_needs_rehash(stored_hash)
