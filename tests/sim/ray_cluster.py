@@ -80,6 +80,19 @@ class Cluster:
         self.kill(name)
         self._start(name, ["--address", self.address])
 
+    def workers(self) -> list[str]:
+        return [name for name in self.nodes if name != "head"]
+
+    def ensure_workers(self, *names: str) -> None:
+        """Start those of the named worker nodes that are not running (a test before killed them),
+        one at a time: two nodes starting at once time out in Ray's start-up on one host."""
+        for name in names:
+            node = self.nodes.get(name)
+            if node is not None and node.poll() is None:
+                continue
+            self.start_worker(name)
+            self.wait_nodes(1 + len(self.workers()))
+
     def alive_nodes(self) -> int:
         code = (
             f"import ray; ray.init(address={self.address!r}, logging_level='ERROR');"

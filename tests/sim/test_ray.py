@@ -1,5 +1,6 @@
 """`trapworks simulate --backend ray` on a real Ray cluster: a head node and two worker nodes, each
-its own process on loopback (one cluster for the module: starting one costs seconds)."""
+its own process on loopback (the session's cluster, tests/sim/conftest.py: starting a node costs
+seconds). The test that kills a worker node runs last: the tests before it find both workers."""
 
 from __future__ import annotations
 
@@ -14,28 +15,18 @@ import pytest
 
 pytest.importorskip("ray")
 
-from sim.ray_cluster import RAY_ENV, Cluster  # noqa: E402
+from sim.ray_cluster import RAY_ENV  # noqa: E402
 
 TRAPWORKS = str(Path(sys.executable).with_name("trapworks"))
 RUN = ["simulate", "mouse-trap", "-a", "heuristic", "--players", "3", "--seed", "5"]
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    # A head node with no CPU (Ray's advice for real clusters) and two worker nodes: every chunk
-    # runs on a worker, so the test that kills "worker" knows it held work (with a CPU on the head,
-    # a fast run could finish on the head before a worker's first process had started), and the
-    # other worker finishes the chunks already handed out.
-    c = Cluster(head_cpus=0)
-    try:
-        c.start_head()
-        c.start_worker()
-        c.wait_nodes(2)
-        c.start_worker("spare")
-        c.wait_nodes(3)
-        yield c
-    finally:
-        c.stop()
+@pytest.fixture
+def cluster(ray_cluster):
+    # Two worker nodes: the test that kills "worker" knows it held work, and the other worker
+    # finishes the chunks already handed out.
+    ray_cluster.ensure_workers("worker", "spare")
+    return ray_cluster
 
 
 def trapworks(*args: str, env_home: Path) -> subprocess.CompletedProcess[str]:
@@ -75,6 +66,28 @@ def test_ray_cluster_gives_exactly_the_local_rows(cluster, tmp_path):
     pd.testing.assert_frame_equal(a, b)
 
 
+def test_explore_on_the_cluster_gives_the_local_rows(cluster, tmp_path):
+    grid = ["explore", "last-mouse-lost", "--vary", "rules=basic,advanced", "-n", "15", "--json"]
+    local = trapworks(*grid, "--out", str(tmp_path / "local"), env_home=tmp_path)
+    assert local.returncode == 0, local.stderr
+    ray = trapworks(
+        *grid,
+        "--backend",
+        "ray",
+        "--address",
+        cluster.address,
+        "--out",
+        str(tmp_path / "ray"),
+        env_home=tmp_path,
+    )
+    assert ray.returncode == 0, ray.stderr
+    pd.testing.assert_frame_equal(
+        pd.read_parquet(tmp_path / "local" / "rows.parquet"),
+        pd.read_parquet(tmp_path / "ray" / "rows.parquet"),
+    )
+    assert "--backend ray" in (tmp_path / "ray" / "report.md").read_text()
+
+
 def test_lost_worker_keeps_finished_games_and_resume_completes(cluster, tmp_path):
     n = 1500
     out = tmp_path / "run.parquet"
@@ -106,8 +119,7 @@ def test_lost_worker_keeps_finished_games_and_resume_completes(cluster, tmp_path
     finally:
         if proc.poll() is None:
             proc.kill()
-        cluster.start_worker()  # as the module found it (after killing the old one if still there)
-        cluster.wait_nodes(3)
+    # The worker stays dead: a later test that needs it starts it again (`ensure_workers`).
     assert proc.returncode == 1, stderr
     last = stderr.strip().splitlines()[-1]  # (above it, the progress bar's last state)
     assert last.startswith("error: ") and "NodeDiedError" in last and "rerun with --resume" in last
@@ -136,25 +148,3 @@ def test_lost_worker_keeps_finished_games_and_resume_completes(cluster, tmp_path
         kept.sort_values("index").reset_index(drop=True),
         rows[rows["index"].isin(kept["index"])].reset_index(drop=True),
     )
-
-
-def test_explore_on_the_cluster_gives_the_local_rows(cluster, tmp_path):
-    grid = ["explore", "last-mouse-lost", "--vary", "rules=basic,advanced", "-n", "15", "--json"]
-    local = trapworks(*grid, "--out", str(tmp_path / "local"), env_home=tmp_path)
-    assert local.returncode == 0, local.stderr
-    ray = trapworks(
-        *grid,
-        "--backend",
-        "ray",
-        "--address",
-        cluster.address,
-        "--out",
-        str(tmp_path / "ray"),
-        env_home=tmp_path,
-    )
-    assert ray.returncode == 0, ray.stderr
-    pd.testing.assert_frame_equal(
-        pd.read_parquet(tmp_path / "local" / "rows.parquet"),
-        pd.read_parquet(tmp_path / "ray" / "rows.parquet"),
-    )
-    assert "--backend ray" in (tmp_path / "ray" / "report.md").read_text()
