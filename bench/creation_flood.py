@@ -6,7 +6,8 @@ The server listens on 127.0.0.1; each flooder connects from its own loopback add
 (127.0.1.1 ... 127.0.1.20, Linux answers the whole 127/8), creating Last Mouse Lost games against
 the server's `random` agent as fast as it is answered (20 at once). The player (127.0.2.1)
 plays a game of its own over a socket, one move at a time, and the time from sending a move to
-its ack is recorded. Prints created/refused counts and the player's move p50/p99 as JSON.
+its ack is recorded. Prints created/refused counts, the player's move p50/p99 and the node's CPU
+time over the flood (in all, and per creation request answered) as JSON.
 
     .venv/bin/python bench/creation_flood.py --duration 30
 """
@@ -96,6 +97,13 @@ async def player(base: str, stop: float, times: list[float]) -> None:
                     await asyncio.sleep(0.1)  # a person's pace
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
@@ -168,7 +176,14 @@ def main() -> None:
             if time.monotonic() > deadline:
                 raise SystemExit("the server did not start")
             time.sleep(0.2)
-        print(json.dumps(asyncio.run(run(base, args.duration, args.flooders))))
+        cpu_before = cpu_seconds(proc.pid)
+        result = asyncio.run(run(base, args.duration, args.flooders))
+        # The node's own CPU time over the flood (user + system, from /proc): unlike the move
+        # times, it does not depend on what else the machine runs.
+        result["node_cpu_s"] = round(cpu_seconds(proc.pid) - cpu_before, 2)
+        answers = sum(result["create_answers"].values())
+        result["node_cpu_ms_per_create_request"] = round(result["node_cpu_s"] * 1000 / max(1, answers), 3)
+        print(json.dumps(result))
     finally:
         proc.terminate()
         proc.wait(timeout=20)

@@ -303,7 +303,7 @@ class GameService:
             if self.store.writes_from_any_thread:
                 # i40: the game's row is committed in a worker thread: during a creation flood
                 # the commits no longer run on the event loop between the players' moves.
-                await asyncio.to_thread(self._insert_game, room, n)
+                await asyncio.to_thread(self._insert_game_after_moves, room, n)
             else:
                 self._insert_game(room, n)
         except Exception as e:
@@ -315,6 +315,11 @@ class GameService:
         room.after_step()  # a clock starts with the first turn
         room.schedule_advance()
         return room
+
+    def _insert_game_after_moves(self, room: Room, n: int) -> None:
+        """In a worker thread: the moves waiting to be committed go first (store.py)."""
+        with self.store.creation_turn():
+            self._insert_game(room, n)
 
     def _insert_game(self, room: Room, n: int) -> None:
         self.store.insert_game(room.stored)
