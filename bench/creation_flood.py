@@ -97,6 +97,23 @@ async def player(base: str, stop: float, times: list[float]) -> None:
                     await asyncio.sleep(0.1)  # a person's pace
 
 
+async def refusals(base: str, duration: float, connections: int = 4) -> dict:
+    """`--refusal-cost`: creations from one address past its hourly bound, as fast as answered
+    on `connections` kept-alive connections: every one refused (the node's cost of a refusal)."""
+    stop = time.monotonic() + duration
+    counts: dict[int, int] = {}
+
+    async def one(c: httpx.AsyncClient) -> None:
+        while time.monotonic() < stop:
+            r = await c.post("/api/games", json=GAME)
+            counts[r.status_code] = counts.get(r.status_code, 0) + 1
+
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.3.1")
+    async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as c:
+        await asyncio.gather(*(one(c) for _ in range(connections)))
+    return {"create_answers": counts}
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a process so far (Linux /proc)."""
     with open(f"/proc/{pid}/stat") as f:
@@ -145,10 +162,18 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--duration", type=float, default=30.0)
     ap.add_argument("--flooders", type=int, default=20)
+    ap.add_argument(
+        "--refusal-cost",
+        action="store_true",
+        help="instead: one address past its hourly bound (1 game), refused as fast as answered; "
+        "prints the node's CPU time per refusal",
+    )
     args = ap.parse_args()
     port = free_port()
     home = tempfile.mkdtemp(prefix="tw-flood-")
     env = dict(os.environ, TRAPWORKS_HOME=home)
+    if args.refusal_cost:
+        env["TRAPWORKS_BOUND_GAMES_PER_HOUR"] = "1"
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -176,7 +201,17 @@ def main() -> None:
             if time.monotonic() > deadline:
                 raise SystemExit("the server did not start")
             time.sleep(0.2)
+        if args.refusal_cost:  # the one game the address may make (not counted: its imports)
+            with httpx.Client(base_url=base, transport=httpx.HTTPTransport(local_address="127.0.3.1")) as c:
+                assert c.post("/api/games", json=GAME).status_code == 201
         cpu_before = cpu_seconds(proc.pid)
+        if args.refusal_cost:
+            result = asyncio.run(refusals(base, args.duration))
+            result["node_cpu_s"] = round(cpu_seconds(proc.pid) - cpu_before, 2)
+            refused = result["create_answers"].get(429, 0)
+            result["node_cpu_us_per_refusal"] = round(result["node_cpu_s"] * 1e6 / max(1, refused), 1)
+            print(json.dumps(result))
+            return
         result = asyncio.run(run(base, args.duration, args.flooders))
         # The node's own CPU time over the flood (user + system, from /proc): unlike the move
         # times, it does not depend on what else the machine runs.
