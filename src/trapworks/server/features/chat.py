@@ -51,8 +51,8 @@ def clean_text(raw: object) -> str:
         if unicodedata.category(ch) in REFUSED_CATEGORIES:
             raise ServiceError(
                 ErrorCode.BAD_CHAT,
-                "a chat line cannot hold control or invisible characters (U+{x} is one)",
-                x=format(ord(ch), "04X"),
+                "a chat line cannot hold control or invisible characters (U+{code_point} is one)",
+                code_point=format(ord(ch), "04X"),
             )
     if not text:
         raise ServiceError(ErrorCode.BAD_CHAT, "a chat line needs at least one visible character")
@@ -147,9 +147,10 @@ class Chat(Feature):
         if not self._rates.allow((live.id, conn.seat)):
             raise ServiceError(
                 ErrorCode.CHAT_RATE_LIMITED,
-                "too many chat lines: at most {CHAT_BURST} at once, then one every {x} s; wait a moment",
+                "too many chat lines: at most {CHAT_BURST} at once, then one every {seconds} s;"
+                " wait a moment",
                 CHAT_BURST=CHAT_BURST,
-                x=format(1 / CHAT_RATE_PER_S, "g"),
+                seconds=format(1 / CHAT_RATE_PER_S, "g"),
             )
         name = self.host.feature(Names).speaker(live, conn)
         try:
