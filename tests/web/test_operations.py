@@ -197,6 +197,16 @@ def test_a_refused_creation_is_answered_before_the_stack_and_logged_as_a_sum(db_
         assert refused == {"too_many_games": 4}
 
 
+def test_a_bound_of_zero_games_refuses_every_creation_with_a_429(db_url):
+    """TRAPWORKS_BOUND_GAMES_PER_HOUR=0 or _GAMES_PER_MINUTE_TOTAL=0 (a node that makes no games):
+    a 429 with Retry-After, not a 500 (there was no earlier game to wait for: IndexError)."""
+    for bounds in (Bounds(games_per_hour=0), Bounds(games_per_minute_total=0)):
+        with TestClient(create_app(db_url, bounds=bounds), client=("127.0.0.1", 40000)) as c:
+            for _ in range(2):  # the bounds' own refusal, then the early one
+                r = c.post("/api/games", json={"game": "last-mouse-lost"})
+                assert r.status_code == 429 and int(r.headers["retry-after"]) > 0, r.text
+
+
 def test_asking_the_budget_takes_nothing():
     budget = FairBudget(10, window_s=60, burst=2, pace_from=1)
     for _ in range(50):

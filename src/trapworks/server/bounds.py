@@ -289,7 +289,8 @@ class BoundsMiddleware:
         while made and made[0] <= now - 3600:
             made.popleft()
         if made is not None and len(made) >= b.games_per_hour:
-            wait = int(made[0] + 3600 - now) + 1
+            # (a bound of 0 games: no game to wait for, the hour)
+            wait = int(made[0] + 3600 - now) + 1 if made else 3600
             return Refusal(
                 429,
                 "too_many_games",

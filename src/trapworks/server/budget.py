@@ -51,8 +51,8 @@ class FairBudget:
         now = time.monotonic() if now is None else now
         self._trim(now)
         used = len(self.events)
-        if used >= self.per_window:
-            return int(self.events[0][0] + self.window_s - now) + 1
+        if used >= self.per_window:  # (a budget of 0: nothing leaves the window, its length)
+            return int(self.events[0][0] + self.window_s - now) + 1 if self.events else int(self.window_s)
         mine_now = self.counts[address]
         # The last tenth is kept for addresses that have had nothing in the window (a player
         # who comes during a flood); past half, nobody takes more than a fair share.
