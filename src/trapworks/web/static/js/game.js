@@ -62,7 +62,8 @@ function refused(msg) {
   return refusalText(msg, seatLabel, t, rendererCtx ? (item) => rendererCtx.say(item, true) : null);
 }
 
-function message(text, kind = "info", { tag = "", keep = false } = {}) {
+// `details`: more words on demand (a hint's reasoning): a "Why?" button in the message shows them.
+function message(text, kind = "info", { tag = "", keep = false, details = "" } = {}) {
   const box = $("toasts");
   const current = box.firstElementChild;
   if (current && current.dataset.text === text && current.dataset.message === kind) {
@@ -74,7 +75,19 @@ function message(text, kind = "info", { tag = "", keep = false } = {}) {
   clear(box);
   const div = el("div", { class: `toast ${kind}`, "data-message": kind, "data-text": text, "data-tag": tag,
                           "data-ply": String(drawnPly), "data-keep": keep ? "1" : "" }, box);
-  el("span", { class: "text", text }, div);
+  const words = el("span", { class: "text", text }, div);
+  if (details) {
+    const more = el("p", { class: "toast-details", text: details, hidden: true, "data-testid": "toast-details" });
+    const why = el("button", { type: "button", class: "toast-why link-button", text: t("Why?"), "aria-expanded": "false",
+                               "data-testid": "toast-why" }, div);
+    why.addEventListener("click", () => {
+      more.hidden = !more.hidden;
+      why.setAttribute("aria-expanded", String(!more.hidden));
+      div.dataset.keep = "1"; // read at the player's pace: it stays until closed or the next move
+    });
+    words.append(" ", why); // at the end of the words: no column of its own
+    div.append(more);
+  }
   el("button", { class: "close", type: "button", "aria-label": t("Dismiss message"), text: "×",
                  onclick: () => div.remove() }, div);
   if (!keep) setTimeout(() => div.remove(), kind === "error" ? ERROR_MS : INFO_MS);
@@ -191,8 +204,12 @@ async function fetchHint() {
   // language, seats by their names; a move without words of its own is shown as its notation.
   const say = (item) => (rendererCtx ? rendererCtx.say(item, true) : item.msg);
   const move = r.data.text_msg ? say(r.data.text_msg) : r.data.move;
-  const why = r.data.explanation_msg && rendererCtx ? ` ${rendererCtx.say(r.data.explanation_msg)}` : "";
-  message(t("Hint: {move}.", { move }) + why, "info", { tag: "hint" });
+  const reason = r.data.explanation_msg && rendererCtx ? rendererCtx.say(r.data.explanation_msg) : "";
+  // A game may say its hint as a player would (the move and what it does), the agent's reasoning
+  // on demand (issue 39: Last Mouse Lost's nim-sum lecture); otherwise the move and the reason.
+  const words = renderer && renderer.hintWords ? renderer.hintWords(r.data, move) : null;
+  if (words) message(words.text, "info", { tag: "hint", details: words.details || reason });
+  else message(t("Hint: {move}.", { move }) + (reason ? ` ${reason}` : ""), "info", { tag: "hint" });
   if (renderer && renderer.showHint) renderer.showHint(r.data);
   return r.data;
 }
@@ -386,7 +403,10 @@ function drawPlayersNow(u) {
 }
 
 function drawStrips(u) {
-  strips.draw(info.players, { viewer: hotSeat ? null : info.seat, toMove: u.to_move, terminal: !!u.terminal, winners: u.winners });
+  // A game's own words per seat beside the name (Booby Trap's points), as BGA's player panels.
+  let extras = null;
+  try { extras = renderer && renderer.stripExtras && u.view ? renderer.stripExtras(u) : null; } catch (e) { console.error(e); }
+  strips.draw(info.players, { viewer: hotSeat ? null : info.seat, toMove: u.to_move, terminal: !!u.terminal, winners: u.winners, extras });
 }
 
 function drawShell(u) {
@@ -773,6 +793,7 @@ async function openSeat(first = false) {
     ...baseContext({ gameId: info.game, mode: "live", seat: info.seat, players: info.players, options: info.options,
                      fast, message, bar: clear($("bar")), side: clear($("side-extra")) }),
     send: sendAction, hint, undo, request: extra,
+    strips: true, // the page draws player strips: a renderer's per-seat lines go there (stripExtras)
     links: { record: $("record").href, replay: $("replay").href, lobby: "/" },
     // Hot seat: the page shows a curtain between seats itself (curtain() above), so a renderer
     // draws the seat's hand at once.

@@ -334,6 +334,18 @@ export default function createRenderer(root, ctx) {
         await ctx.sleep(900); // let the opponent's press be seen before the next update
       }
     },
+    // The hint as a player says it (issue 39: it was the solver's nim-sum lecture): the move and
+    // what it does; the solver's reasoning is the page's "Why?".
+    hintWords(h, move) {
+      const kind = h.explanation_msg ? String(h.explanation_msg.msg || "").split(".").pop() : "";
+      const opponent = view && ctx.seat !== null ? who(1 - ctx.seat) : t("your opponent");
+      if (kind === "winning_move") return { text: t("Hint: {move}: it leaves {who} a losing position.", { move, who: opponent }) };
+      if (kind === "last_one") return { text: t("Hint: {move}: the only move left; this round is lost.", { move }) };
+      if (kind === "lost" || kind === "odd") {
+        return { text: t("Hint: {move} (no move wins here against best play).", { move }) };
+      }
+      return null;
+    },
     showHint(h) {
       const a = (view.legal_actions || []).find((x) => x.text === h.move);
       if (!a) return;
