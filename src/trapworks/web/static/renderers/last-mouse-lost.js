@@ -59,9 +59,9 @@ export default function createRenderer(root, ctx) {
       .lml-score { font-size: 1.1em; }
     }
     .lml-overlay { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center;
-                   background: rgba(251, 248, 241, .88); border-radius: .5em; text-align: center; }
+                   background: color-mix(in srgb, var(--color-surface, #fbf8f1) 88%, transparent); border-radius: .5em; text-align: center; }
     .lml-overlay[hidden] { display: none; }
-    .lml-overlay .box { background: #fff; border: 2px solid #b45309; border-radius: .7em; padding: 1.2em 1.6em; max-width: 90%; }
+    .lml-overlay .box { background: var(--color-surface, #fff); color: var(--color-ink, #1f2328); border: 2px solid #b45309; border-radius: .7em; padding: 1.2em 1.6em; max-width: 90%; }
     .lml-overlay h3 { margin: .1em 0 .4em; font-size: 1.6em; }
     .lml-overlay .actions { display: flex; gap: .8em; justify-content: center; margin-top: .8em; flex-wrap: wrap; }
   `;
