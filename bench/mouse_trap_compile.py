@@ -62,8 +62,8 @@ def main() -> None:
     ap.add_argument("--variants", default="before,now")
     ap.add_argument("--before", default="660bf21", help="the git revision of `before`")
     args = ap.parse_args()
-    print("| variant | cold compile, CPU s | warm games/s (CPU, 1 thread) | same games |")
-    print("|---|---:|---:|---|", flush=True)
+    print("| variant | cold compile, CPU s | warm games/s (CPU, 1 thread) | sum of lengths | same games |")
+    print("|---|---:|---:|---:|---|", flush=True)
     reference = None
     for name in args.variants.split(","):
         folder = Path(tempfile.mkdtemp(prefix="tw-compile-"))
@@ -82,7 +82,7 @@ def main() -> None:
         compile_s, rate, check = out.stdout.split()
         reference = reference or check
         same = "yes" if check == reference else "NO"
-        print(f"| {name} | {float(compile_s):.1f} | {float(rate):,.0f} | {same} |", flush=True)
+        print(f"| {name} | {float(compile_s):.1f} | {float(rate):,.0f} | {int(check):,} | {same} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ draw for the kernel, so the tests play the kernel with the same stream and compa
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,7 @@ from .data import CHEESE_WHEEL, LOOP_LENGTH, LOOP_START, NUM_PARTS, NUM_SPACES, 
 _RULE_OPTIONS: dict[str, Any] = {"cache": True, "error_model": "numpy", "_nrt": False}
 _rules = njit(**_RULE_OPTIONS)
 _rules_inlined = njit(inline="always", **_RULE_OPTIONS)
+_rules_nogil = njit(nogil=True, **_RULE_OPTIONS)
 
 # The kernel's action ids (game.py; not imported from there: game.py calls this module, and
 # tests/mouse_trap/test_batch.py checks that the two agree).
@@ -590,12 +592,13 @@ def _decide(S: Any, P: Any, mice: Any, cheese: Any, T: Any, action: int) -> None
 
 # Compile time (issue 42): every rule function is compiled with `_nrt=False` (no reference
 # counts: they never allocate, and a reference count is an atomic operation on each array a
-# call or an assignment passes on, which made the serial code about 3x slower than the same
-# rules inside a parallel loop), and only the helpers with one call site per loop (and the small
-# `_end_turn`) are inlined at numba's IR level; the others are plain calls that LLVM inlines
-# where it pays. The parallel loops below only call one serial function per game or
-# environment. Cold compile 75-89 s of CPU before (everything inlined into the parallel loop),
-# about 16 s after, at the same warm speed (BENCHMARKS.md, bench/mouse_trap_compile.py).
+# call or an assignment passes on, which made serial code about 3x slower than the same rules
+# inside a parallel loop), and only the helpers with one call site per loop (and the small
+# `_end_turn`, `_new_game`) are inlined at numba's IR level; the others are plain calls that
+# LLVM inlines where it pays. Whole games run in `_play`, a serial loop (threads: play_columns);
+# the vector environments' parallel loop calls one serial function per environment. Cold
+# compile 83 s of CPU before (everything inlined into one parallel loop), a fifth of that
+# after, at the same warm speed (BENCHMARKS.md, bench/mouse_trap_compile.py).
 @_rules
 def _play_one(
     g: int,
@@ -632,7 +635,7 @@ def _play_one(
     S[N_ACTIONS] = count
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
+@_rules_nogil
 def _play(
     seeds: Any,
     policies: Any,
@@ -644,13 +647,16 @@ def _play(
     S_out: Any,
     mice_out: Any,
     jams_out: Any,
+    lo: int,
+    hi: int,
+    st: Any,
+    work: Any,
 ) -> None:
-    """Whole games, one per seed, each to its end (statistics in S_out, jams_out)."""
-    for g in prange(seeds.shape[0]):  # games are independent: one per thread at a time
-        st = np.zeros(1, np.uint64)
-        legal = np.zeros(8, np.int64)
-        scratch = np.zeros(8, np.int64)
-        cheese = np.zeros(4, np.int64)
+    """Games lo..hi-1 of the batch, one after the other (statistics in S_out, jams_out). `st`: a
+    one-item uint64 array, `work`: int64 rows (legal, scratch, cheese). Without the GIL, so that
+    play_columns runs one chunk of games per thread (Python threads, not a parallel loop: numba's
+    parallel lowering copied the whole rule code again, a third of the old compile time)."""
+    for g in range(lo, hi):
         _play_one(
             g,
             seeds[g],
@@ -664,10 +670,19 @@ def _play(
             mice_out[g],
             jams_out[g],
             st,
-            legal,
-            scratch,
-            cheese,
+            work[0],
+            work[1],
+            work[2],
         )
+
+
+def _play_threads(count: int) -> int:
+    """How many threads play a batch of `count` games: numba's thread count (NUMBA_NUM_THREADS,
+    by default the machine's cores), at most one per 1,000 games (a thread's start costs more
+    than a few hundred short games)."""
+    import numba
+
+    return max(1, min(numba.get_num_threads(), count // 1000))
 
 
 # --- step by step, for vector environments (one learning seat, the engine's agents elsewhere) ---
@@ -957,7 +972,29 @@ def play_columns(
     S = np.zeros((count, STATE_SIZE), np.int64)
     mice = np.zeros((count, 4), np.int64)
     jams = np.zeros((count, max(1, len(game.stage_odds))), np.int64)
-    _play(seed_arr, policies, t["params"], engine_tuple(t), game.supply, int(moves), move_arr, S, mice, jams)
+    args = (
+        seed_arr,
+        policies,
+        t["params"],
+        engine_tuple(t),
+        game.supply,
+        int(moves),
+        move_arr,
+        S,
+        mice,
+        jams,
+    )
+    threads = _play_threads(count)
+    bounds = [count * i // threads for i in range(threads + 1)]
+
+    def chunk(i: int) -> None:  # each chunk its own stream state and scratch rows
+        _play(*args, bounds[i], bounds[i + 1], np.zeros(1, np.uint64), np.zeros((3, 8), np.int64))
+
+    if threads == 1:
+        chunk(0)
+    else:
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(chunk, range(threads)))
     cols: dict[str, Any] = {
         "winner": S[:, WINNER],
         "first_seat": S[:, FIRST_SEAT],
