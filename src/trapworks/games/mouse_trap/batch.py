@@ -16,25 +16,27 @@ draw for the kernel, so the tests play the kernel with the same stream and compa
 from __future__ import annotations
 
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 from numba import njit, prange
 
-from trapworks.core.batch import check_agents, check_moves_kept, rows_from_columns, seed_array
+from trapworks.core.batch import (
+    batch_threads,
+    check_agents,
+    check_moves_kept,
+    in_threads,
+    rows_from_columns,
+    seed_array,
+)
 from trapworks.core.stream import SharedStream, sample_chance_from_stream, stream_random
 from trapworks.core.stream_jit import below as _below
+from trapworks.core.stream_jit import rules as _rules
+from trapworks.core.stream_jit import rules_inlined as _rules_inlined
+from trapworks.core.stream_jit import rules_nogil as _rules_nogil
 from trapworks.core.stream_jit import sample as _sample
 
 from .data import CHEESE_WHEEL, LOOP_LENGTH, LOOP_START, NUM_PARTS, NUM_SPACES, SAFE, SPACES, STAGE_IDS, START
-
-# How the rule functions are compiled: without reference counts (numba's `_nrt` flag, which its
-# typed signature of njit does not list): they never allocate, and see _play_one for why.
-_RULE_OPTIONS: dict[str, Any] = {"cache": True, "error_model": "numpy", "_nrt": False}
-_rules = njit(**_RULE_OPTIONS)
-_rules_inlined = njit(inline="always", **_RULE_OPTIONS)
-_rules_nogil = njit(nogil=True, **_RULE_OPTIONS)
 
 # The kernel's action ids (game.py; not imported from there: game.py calls this module, and
 # tests/mouse_trap/test_batch.py checks that the two agree).
@@ -677,12 +679,7 @@ def _play(
 
 
 def _play_threads(count: int) -> int:
-    """How many threads play a batch of `count` games: numba's thread count (NUMBA_NUM_THREADS,
-    by default the machine's cores), at most one per 1,000 games (a thread's start costs more
-    than a few hundred short games)."""
-    import numba
-
-    return max(1, min(numba.get_num_threads(), count // 1000))
+    return batch_threads(count, 1000)  # a game is ~5 us: a thread pays from 1,000 on
 
 
 # --- step by step, for vector environments (one learning seat, the engine's agents elsewhere) ---
@@ -984,17 +981,11 @@ def play_columns(
         mice,
         jams,
     )
-    threads = _play_threads(count)
-    bounds = [count * i // threads for i in range(threads + 1)]
-
-    def chunk(i: int) -> None:  # each chunk its own stream state and scratch rows
-        _play(*args, bounds[i], bounds[i + 1], np.zeros(1, np.uint64), np.zeros((3, 8), np.int64))
-
-    if threads == 1:
-        chunk(0)
-    else:
-        with ThreadPoolExecutor(threads) as pool:
-            list(pool.map(chunk, range(threads)))
+    in_threads(
+        count,
+        _play_threads(count),
+        lambda lo, hi: _play(*args, lo, hi, np.zeros(1, np.uint64), np.zeros((3, 8), np.int64)),
+    )
     cols: dict[str, Any] = {
         "winner": S[:, WINNER],
         "first_seat": S[:, FIRST_SEAT],
