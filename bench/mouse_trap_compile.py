@@ -82,7 +82,8 @@ def main() -> None:
         compile_s, rate, check = out.stdout.split()
         reference = reference or check
         same = "yes" if check == reference else "NO"
-        print(f"| {name} | {float(compile_s):.1f} | {float(rate):,.0f} | {int(check):,} | {same} |", flush=True)
+        row = f"| {name} | {float(compile_s):.1f} | {float(rate):,.0f} | {int(check):,} | {same} |"
+        print(row, flush=True)
 
 
 if __name__ == "__main__":
