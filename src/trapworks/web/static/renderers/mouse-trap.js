@@ -71,8 +71,12 @@ export default function createRenderer(root, ctx) {
     const phone = window.innerWidth <= 600 || window.innerHeight <= 520;
     const small = scale > 0 && (A.TILE * scale < 24 || (phone && LABEL_MIN * scale < 11));
     zoomRow.hidden = !small;
+    // A phone held upright starts with the whole track in view, fitted to its width (issue 39
+    // judge: a zoomed start showed a corner only); "Zoom in" is one tap. A phone on its side (the
+    // board then only ~330 px tall) starts zoomed in on the player's mouse.
     // (on a page's board only: a moment of the log shown in a dialog stays whole)
-    if (small && !zoomChosen && pan.closest("#board")) {
+    const upright = window.innerHeight > window.innerWidth;
+    if (small && !upright && !zoomChosen && pan.closest("#board")) {
       setZoom(true);
       lookAt(focusSpace(v), true);
     }
