@@ -253,7 +253,9 @@ export default function createRenderer(root, ctx) {
     const vh = beside ? Math.max(H, 26 + d.legend.length * LEGEND_ROW) : H;
     fullBox = [0, 0, vw, vh];
     board.setAttribute("viewBox", fullBox.join(" "));
-    board.setAttribute("preserveAspectRatio", "xMidYMin meet");
+    // a phone or tablet held upright: the mansion in the middle of the room between the strips (not a gap under it)
+    const upright = typeof window !== "undefined" && window.innerWidth <= 900 && window.innerHeight > window.innerWidth;
+    board.setAttribute("preserveAspectRatio", upright ? "xMidYMid meet" : "xMidYMin meet");
     // "Zoom in": squares of 33 px (26 on a phone, where the board starts zoomed)
     stage.style.setProperty("--pan-w", `${Math.ceil((vw * (phoneUpright() ? 26 : 33)) / CELL)}px`);
     legendBox.hidden = beside;
