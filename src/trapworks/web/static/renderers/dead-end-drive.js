@@ -494,6 +494,9 @@ export default function createRenderer(root, ctx) {
           svg("rect", { class: "dest preview", x: x0, y: y - CELL / 2 + 2, width: w, height: CELL - 4, rx: 4 }, g);
           svg("text", { class: "dest-count", x: x0 + w / 2, y: y + 3.5, "text-anchor": "middle" }, g).textContent = String(a.count);
           ctx.actionable(g, t("Move {pawn} {n} to {sq}", { pawn: pawnName(picked), n: a.count, sq }), () => {
+            // a square two dice reach, where the hint says which: the hinted die, no second question
+            const hintedDie = !a.text && hinted ? all.find((e) => e.text === hinted.text) : null;
+            if (hintedDie) { pendingDest = { square: sq, select: hintedDie.text }; send(hintedDie.text); return; }
             if (!a.text) { choosing = sq; drawControls(); return; }
             pendingDest = { square: sq, select: a.text };
             send(a.text);
