@@ -144,6 +144,13 @@ def test_on_a_phone_the_whole_board_and_every_control_of_the_turn_are_in_view(se
         assert page.evaluate(BOARD_BOX, SQUARES[game])["smallest"] >= 32
         page.locator("[data-testid=zoom]").click()
         whole_board_in_view(page, game)
+        # a tap on the whole board zooms in where it landed, as on a map (here the Loop)
+        page.locator(f"{MT} [data-space='46'] > rect").click()
+        assert zoom.get_attribute("aria-pressed") == "true"
+        assert page.evaluate(BOARD_BOX, SQUARES[game])["smallest"] >= 32
+        assert page.evaluate(IN_PAN, f"{MT} [data-space='46'] > rect"), "the tapped space is out of view"
+        zoom.click()
+        whole_board_in_view(page, game)
     else:
         to_dd_select(page)
         whole_board_in_view(page, game)

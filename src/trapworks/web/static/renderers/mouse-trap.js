@@ -63,6 +63,21 @@ export default function createRenderer(root, ctx) {
     setZoom(!pan.classList.contains("zoomed"));
     if (pan.classList.contains("zoomed") && lastView) lookAt(focusSpace(lastView), true);
   });
+  // The whole board on a small screen: a tap on it zooms in there, as on a map (a tap on a
+  // mouse to pick stays a pick); "Whole board" goes back.
+  pan.addEventListener("click", (e) => {
+    if (pan.classList.contains("zoomed") || zoomRow.hidden) return;
+    const target = e.target instanceof Element ? e.target : null;
+    if (target && target.closest(".pickable, [role=button], button, a")) return;
+    const ctm = board.getScreenCTM();
+    if (!ctm) return;
+    const at = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse()); // in the board's units
+    zoomChosen = true;
+    setZoom(true);
+    const s = board.getBoundingClientRect().width / A.W;
+    pan.scrollLeft = Math.max(0, at.x * s - pan.clientWidth / 2);
+    pan.scrollTop = Math.max(0, at.y * s - pan.clientHeight / 2);
+  });
   function fitZoom(v) {
     if (pan.classList.contains("zoomed")) { zoomRow.hidden = false; return; }
     const scale = Math.min(pan.clientWidth / A.W, pan.clientHeight / A.H);
