@@ -194,7 +194,6 @@ class Profiles(Ratings):
                 "opponents": [n for (gid, st), n in names.items() if gid == g.game_id and st != seat.seat],
                 "others": others,
                 "ended": _iso(g.ended),
-                "joined": _iso(seat.joined),  # when it became this account's (old games tucked away)
                 "state": "finished",
                 "deadline": None,
             }

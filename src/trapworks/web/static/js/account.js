@@ -28,14 +28,17 @@ async function show() {
   $("logged-in").hidden = !who;
   if (data.expired) showNotice(data.message ? refusalText(data) : t("Your session has expired: log in again."));
   if (!who) { document.body.dataset.ready = "1"; return; }
-  const head = $("account-title");
-  const old = head.querySelector(".avatar");
-  if (old) old.remove(); // another account logged in since
-  head.prepend(avatar(who.username, "m"));
+  $("profile-link").textContent = who.username;
+  const head = $("profile-link").closest("h2");
+  if (head) {
+    const old = head.querySelector(".avatar");
+    if (old) old.remove(); // another account logged in since
+    head.prepend(avatar(who.username, "m"));
+  }
   $("profile-link").href = `/u/${encodeURIComponent(who.username)}`;
   $("export").href = `/api/players/${encodeURIComponent(who.username)}/export`;
   await syncSeats();
-  await Promise.all([showGames(), showRatings(who.username)]);
+  await showGames();
   document.body.dataset.ready = "1";
 }
 
@@ -54,86 +57,6 @@ function opponents(g, box) {
 
 function when(iso) { return iso ? iso.replace("T", " ").slice(0, 16) : ""; }
 
-/** The account's ratings at a glance, as lichess's profile header: one chip per game and player
- * count, "?" while provisional, each a link to the profile's chart. @param {string} username */
-async function showRatings(username) {
-  const box = clear($("rating-summary"));
-  const r = await api("GET", `/api/players/${encodeURIComponent(username)}`);
-  if (!r.ok) return;
-  const ratings = r.data.ratings || [];
-  if (!ratings.length) {
-    el("p", { class: "muted small", text: t("No rating yet: a rated game (Quick game, with an account) gives you one.") }, box);
-    return;
-  }
-  for (const x of ratings) {
-    const title = (catalog.find((c) => c.id === x.game) || {}).title || x.game;
-    const chip = el("a", { class: "rating-chip", href: `/u/${encodeURIComponent(username)}`, "data-rating-chip": x.game }, box);
-    el("span", { class: "rating-chip-game", text: x.players > 2 ? `${t(title)} · ${t("{n} players", { n: x.players })}` : t(title) }, chip);
-    el("b", { text: `${x.rating}${x.provisional ? "?" : ""}` }, chip);
-    el("span", { class: "rating-chip-games", text: tn("{n} game", "{n} games", x.games) }, chip);
-  }
-}
-
-const OLD_MS = 24 * 3600 * 1000; // a game against the computer untouched since then is put away
-
-/** Only the computer sits at the other seats. */
-function againstComputer(g) {
-  return (g.others || []).length > 0 && g.others.every((o) => o.kind === "computer");
-}
-
-/** The seat's token from its link ("/g/ID#t=TOKEN"): the account's own, sent to it alone. */
-function tokenOf(g) { return g.link ? g.link.split("#t=")[1] || "" : ""; }
-
-async function resign(games, button) {
-  if (!window.confirm(tn("Resign {n} game against the computer?", "Resign {n} games against the computer?", games.length))) return;
-  button.disabled = true;
-  for (const g of games) await api("POST", `/api/games/${encodeURIComponent(g.id)}/resign`, { token: tokenOf(g) });
-  await showGames();
-}
-
-function gameRow(list, g) {
-  const row = el("li", { "data-game-row": g.id, "data-state": g.state, class: `my-game state-${g.state}` }, list);
-  const title = (catalog.find((c) => c.id === g.game) || {}).title || g.game;
-  const badges = el("div", { class: "my-game-badges" }, row);
-  // A finished game's badge is its result ("Won"); "Finished" only where none is known.
-  if (!(g.state === "finished" && g.result)) el("span", { class: `pill pill-${g.state}`, text: STATES[g.state] ? STATES[g.state]() : g.state }, badges);
-  if (g.result) el("span", { class: `pill pill-${g.result}`, text: RESULTS[g.result] ? RESULTS[g.result]() : g.result, "data-result": g.result }, badges);
-  const what = el("div", { class: "my-game-what" }, row);
-  el("strong", { text: t(title) }, what);
-  el("span", { class: "small muted", text: `${t(g.variant)} · ${g.rated ? t("rated") : t("casual")}` }, what);
-  if (g.deadline && g.state === "your_turn") el("span", { class: "small", text: t("move by {when} UTC", { when: when(g.deadline) }) }, what);
-  else if (g.ended) el("span", { class: "small muted", text: when(g.ended) }, what);
-  else if (g.joined) el("span", { class: "small muted", text: t("started {when} UTC", { when: when(g.joined) }) }, what);
-  opponents(g, el("div", { class: "my-game-who", "data-opponents": "" }, row));
-  const links = el("div", { class: "game-links" }, row);
-  // One way in per game (French says "Revoir" for both Review and Replay): a game being played
-  // opens at the seat, a finished one in the replay (its moves one by one).
-  if (g.state === "finished" && g.replay) el("a", { href: g.replay, class: "button-link quiet", text: t("Replay"), "data-replay": g.id }, links);
-  else if (g.link && g.state !== "unavailable") el("a", { href: g.link, class: g.state === "your_turn" ? "button-link" : "button-link quiet",
-                                                         text: g.state === "finished" ? t("Review") : t("Open"), "data-open": g.id }, links);
-  // A game against the computer left behind can be resigned from here (lichess: abandoned games
-  // do not pile up as "your turn"); a game against a person is resigned at the board.
-  if (g.state !== "finished" && againstComputer(g) && tokenOf(g)) {
-    const b = el("button", { type: "button", class: "link-button small", text: t("Resign"), "data-resign": g.id }, links);
-    b.addEventListener("click", () => resign([g], b));
-  }
-}
-
-/** A group of games under its heading and count; `shown` first, the rest behind "Show all". */
-function group(box, key, heading, games, shown = games.length) {
-  if (!games.length) return;
-  const section = el("section", { class: "my-games-group", "data-group": key }, box);
-  const h = el("h3", {}, section);
-  h.append(heading + " ");
-  el("span", { class: "count", text: String(games.length) }, h);
-  const list = el("ul", { class: "my-games-list", "data-testid": "my-games-list" }, section);
-  for (const g of games.slice(0, shown)) gameRow(list, g);
-  if (games.length > shown) {
-    const more = el("button", { type: "button", class: "link-button", text: t("Show all {n}", { n: games.length }) }, section);
-    more.addEventListener("click", () => { for (const g of games.slice(shown)) gameRow(list, g); more.remove(); });
-  }
-}
-
 async function showGames() {
   const who = account();
   if (!who) return;
@@ -144,24 +67,29 @@ async function showGames() {
   if (!r.ok) { el("p", { class: "error", text: r.error }, box); return; }
   const games = r.data.games;
   if (!games.length) { el("p", { class: "muted", text: t("No games yet. Start one in the lobby, or play a friend below.") }, box); return; }
-  // Grouped as lichess does (issue 39: one long list of "Your turn" games against the computer):
-  // your turn, waiting for the others, finished (the last few, the rest a tap away); games against
-  // the computer untouched for a day are put away under their own heading, with one tap to resign
-  // them. Each game is a card (accounts.css).
-  const now = Date.now();
-  const stale = (g) => g.state !== "finished" && againstComputer(g) && g.joined && now - Date.parse(g.joined) > OLD_MS;
-  const old = games.filter(stale);
-  const rest = games.filter((g) => !stale(g));
-  group(box, "your_turn", t("Your turn"), rest.filter((g) => g.state === "your_turn"));
-  group(box, "waiting", t("Waiting for the others"), rest.filter((g) => g.state === "waiting" || g.state === "unavailable"));
-  group(box, "finished", t("Finished"), rest.filter((g) => g.state === "finished"), 5);
-  if (old.length) {
-    const details = el("details", { class: "my-games-old", "data-group": "old" }, box);
-    el("summary", { text: tn("{n} old game against the computer", "{n} old games against the computer", old.length) }, details);
-    const all = el("button", { type: "button", text: t("Resign them all"), "data-resign-all": "" }, details);
-    all.addEventListener("click", () => resign(old, all));
-    const list = el("ul", { class: "my-games-list" }, details);
-    for (const g of old) gameRow(list, g);
+  // One card per game (issue 39: a four-column table was crushed on a phone): its state and
+  // result as badges, the game, whom it was against, and its links as buttons. A grid of columns
+  // on a wide screen, stacked lines on a phone (accounts.css).
+  const list = el("ul", { class: "my-games-list", "data-testid": "my-games-list" }, box);
+  for (const g of games) {
+    const row = el("li", { "data-game-row": g.id, "data-state": g.state, class: `my-game state-${g.state}` }, list);
+    const title = (catalog.find((c) => c.id === g.game) || {}).title || g.game;
+    const badges = el("div", { class: "my-game-badges" }, row);
+    // A finished game's badge is its result ("Won"); "Finished" only where none is known.
+    if (!(g.state === "finished" && g.result)) el("span", { class: `pill pill-${g.state}`, text: STATES[g.state] ? STATES[g.state]() : g.state }, badges);
+    if (g.result) el("span", { class: `pill pill-${g.result}`, text: RESULTS[g.result] ? RESULTS[g.result]() : g.result, "data-result": g.result }, badges);
+    const what = el("div", { class: "my-game-what" }, row);
+    el("strong", { text: t(title) }, what);
+    el("span", { class: "small muted", text: `${t(g.variant)} · ${g.rated ? t("rated") : t("casual")}` }, what);
+    if (g.deadline && g.state === "your_turn") el("span", { class: "small", text: t("move by {when} UTC", { when: when(g.deadline) }) }, what);
+    else if (g.ended) el("span", { class: "small muted", text: when(g.ended) }, what);
+    opponents(g, el("div", { class: "my-game-who", "data-opponents": "" }, row));
+    const links = el("div", { class: "game-links" }, row);
+    // One way in per game (French says "Revoir" for both Review and Replay): a game being played
+    // opens at the seat, a finished one in the replay (its moves one by one).
+    if (g.state === "finished" && g.replay) el("a", { href: g.replay, class: "button-link quiet", text: t("Replay"), "data-replay": g.id }, links);
+    else if (g.link && g.state !== "unavailable") el("a", { href: g.link, class: g.state === "your_turn" ? "button-link" : "button-link quiet",
+                                                           text: g.state === "finished" ? t("Review") : t("Open"), "data-open": g.id }, links);
   }
   scrollersReachable(box);
 }

@@ -13,39 +13,22 @@ let titles = {};
 
 function title(game) { return t(titles[game] || game); }
 
-/** A date as the viewer's language writes it, short ("29 nov."). @param {string} iso */
-function shortDate(iso) {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? "" : d.toLocaleDateString(document.documentElement.lang || "en", { day: "numeric", month: "short" });
-}
-
-// The rating over the rated games as lichess draws it (issue 39: the chart was bare): a grid of
-// round ratings on the left, the first and last game's dates under it, each point's game and rating
-// on hover.
 function chart(parent, history, label) {
-  // As wide as its card (drawn 1:1, so its words keep their size on a phone), at most 480.
-  const W = Math.max(260, Math.min(480, Math.round(parent.clientWidth || 480))), H = 190, L = 44, R = 12, T = 10, B = 34;
-  const points = [{ rating: history.length ? history[0].before : 1500, at: history.length ? history[0].at : "" }, ...history];
+  const W = 320, H = 140, P = 28;
+  const points = [{ rating: history.length ? history[0].before : 1500 }, ...history];
   const values = points.map((p) => p.rating);
-  const span = Math.max(...values) - Math.min(...values);
-  const step = span > 400 ? 200 : span > 150 ? 100 : 50;
-  const lo = Math.floor((Math.min(...values) - 10) / step) * step, hi = Math.ceil((Math.max(...values) + 10) / step) * step;
-  const x = (i) => L + (i * (W - L - R)) / Math.max(1, points.length - 1);
-  const y = (v) => T + ((hi - v) * (H - T - B)) / Math.max(1, hi - lo);
+  const lo = Math.min(...values) - 20, hi = Math.max(...values) + 20;
+  const x = (i) => P + (i * (W - 2 * P)) / Math.max(1, points.length - 1);
+  const y = (v) => H - P + 8 - ((v - lo) * (H - P - 8 - 8)) / Math.max(1, hi - lo);
   const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": label, "data-testid": "rating-chart" }, parent);
-  for (let v = lo; v <= hi; v += step) {
-    svg("line", { x1: L, y1: y(v), x2: W - R, y2: y(v), class: v === lo ? "axis" : "grid" }, root);
-    svg("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", text: String(v) }, root);
-  }
-  svg("line", { x1: L, y1: T, x2: L, y2: H - B, class: "axis" }, root);
-  const first = points[0].at, last = points[points.length - 1].at;
-  if (first) svg("text", { x: L, y: H - B + 16, text: shortDate(first) }, root);
-  if (last && points.length > 1) svg("text", { x: W - R, y: H - B + 16, "text-anchor": "end", text: shortDate(last) }, root);
-  svg("text", { x: (L + W - R) / 2, y: H - 4, "text-anchor": "middle", class: "chart-caption",
-                text: tn("{n} rated game", "{n} rated games", history.length) }, root);
+  svg("line", { x1: P, y1: H - P + 8, x2: W - 8, y2: H - P + 8, class: "axis" }, root);
+  svg("line", { x1: P, y1: 8, x2: P, y2: H - P + 8, class: "axis" }, root);
+  svg("text", { x: 2, y: y(hi) + 4, text: String(Math.round(hi)) }, root);
+  svg("text", { x: 2, y: y(lo) + 4, text: String(Math.round(lo)) }, root);
+  svg("text", { x: W / 2 - 30, y: H - 4, text: tn("{n} rated game", "{n} rated games", history.length) }, root);
   svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "), class: "line" }, root);
   points.forEach((p, i) => {
-    const dot = svg("circle", { cx: x(i), cy: y(p.rating), r: 3.5, class: "dot" }, root);
+    const dot = svg("circle", { cx: x(i), cy: y(p.rating), r: 3, class: "dot" }, root);
     svg("title", { text: i ? t("after game {i}: {rating}", { i, rating: p.rating }) : t("start: {rating}", { rating: p.rating }) }, dot);
   });
 }
@@ -107,10 +90,9 @@ async function init() {
     if (rt.provisional) {
       // Why a first game moved the rating by 150 or more (issue 39): said as lichess says it.
       const left = Math.max(1, rt.games_to_settle || 1);
-      // One short line, the why a tap away (issue 39: the note was a big box above the chart).
-      const note = el("details", { class: "provisional-note small", "data-testid": "provisional-note" }, card);
-      el("summary", { text: `${t("Provisional")} (“?”): ${tn("It settles after {n} more rated game.", "It settles after {n} more rated games.", left)}` }, note);
-      el("p", { text: t("Provisional (“?”): the site does not know this player yet, so each rated game moves the rating a lot, often by 100 or more.") }, note);
+      el("p", { class: "provisional-note small", "data-testid": "provisional-note",
+                text: t("Provisional (“?”): the site does not know this player yet, so each rated game moves the rating a lot, often by 100 or more.") + " "
+                  + tn("It settles after {n} more rated game.", "It settles after {n} more rated games.", left) }, card);
     }
     chart(card, rt.history, t("{game} rating history of {name}", { game: title(rt.game), name: p.username }));
   }
