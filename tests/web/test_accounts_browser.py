@@ -52,6 +52,7 @@ def log_in(page, username):
 def quick_game(page, ai_after=""):
     page.goto("/")
     page.wait_for_selector("[data-testid=quick-game-select] option[value=last-mouse-lost]", state="attached")
+    page.click("[data-testid=quick-custom] summary")  # the settings are shut by default (issue 39)
     page.select_option("[data-testid=quick-ai-after]", ai_after)
     page.click("[data-testid=quick-find]")
 

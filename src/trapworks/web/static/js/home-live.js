@@ -39,6 +39,17 @@ function drawGames(box, games) {
   }
 }
 
+let liveGames = 0;
+
+/** Open tables and live games each shown when there are some; when neither, one line says what to do. */
+function showEmpty() {
+  const tables = document.querySelectorAll("#tables [data-table]").length;
+  const open = document.getElementById("open-tables");
+  const empty = document.getElementById("live-empty");
+  if (open) open.hidden = !tables;
+  if (empty) empty.hidden = !!(tables || liveGames);
+}
+
 async function refresh() {
   clearTimeout(timer);
   const counts = document.getElementById("live-counts");
@@ -56,6 +67,8 @@ async function refresh() {
   stats.push([document.querySelectorAll("#tables [data-table]").length, "{n} open table", "{n} open tables"]);
   if (seeks.ok) stats.push([seeks.data.seeks.length, "{n} player waiting for a quick game", "{n} players waiting for a quick game"]);
   clear(counts);
+  // Only what is there: a row of zeros reads as a dead site (issue 39); the empty state says what to do.
+  stats.splice(0, stats.length, ...stats.filter(([n]) => n > 0));
   // Each count big, its words under it ("3" / "games being played"); the whole phrase for a screen reader.
   for (const [n, one, many] of stats) {
     const words = tn(one, many, n);
@@ -67,7 +80,9 @@ async function refresh() {
   }
   const liveBox = document.getElementById("live-games-box");
   if (live.ok) drawGames(gamesBox, live.data.games);
-  if (liveBox) liveBox.hidden = !live.ok; // a server without the community's watch pages
+  liveGames = live.ok ? live.data.games.length : 0;
+  if (liveBox) liveBox.hidden = !live.ok || !liveGames; // none, or a server without the community's watch pages
+  showEmpty();
   document.body.dataset.liveReady = "1";
   if (!document.hidden) timer = setTimeout(refresh, REFRESH_MS);
 }
@@ -75,6 +90,8 @@ async function refresh() {
 async function init() {
   const r = await api("GET", "/api/catalog");
   if (r.ok) titles = Object.fromEntries(r.data.games.map((/** @type {{id: string, title: string}} */ g) => [g.id, g.title]));
+  const tables = document.getElementById("tables");
+  if (tables) new MutationObserver(showEmpty).observe(tables, { childList: true, subtree: true });
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
   refresh();
 }

@@ -4,7 +4,7 @@
 import { api, clear, el, rememberGame } from "/static/js/dom.js";
 import { t } from "/static/js/i18n.js";
 import { drawGameArt } from "/static/js/howto.js";
-import { openNewGame, refreshMyGames, showLinks } from "/static/js/lobby.js";
+import { refreshMyGames, showLinks } from "/static/js/lobby.js";
 
 const LEVEL_KEY = "trapworks.level";
 const LEVELS = ["easy", "medium", "hard"];
@@ -76,17 +76,16 @@ function tile(box, game) {
   const friend = /** @type {HTMLButtonElement} */ (el("button", { type: "button", text: t("Play a friend"),
     "data-testid": `play-friend-${game.id}` }, actions));
   friend.addEventListener("click", () => play(game, "friend", friend));
-  const more = el("button", { type: "button", class: "link-button", text: t("More options…"),
-    "data-testid": `more-options-${game.id}` }, actions);
-  more.addEventListener("click", () => openNewGame(game.id));
 }
 
 async function init() {
   const tiles = document.getElementById("game-tiles");
   if (!tiles) return;
-  for (const radio of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll("#level-pick input[name=level]"))) {
-    radio.checked = radio.value === level();
-    radio.addEventListener("change", () => { if (radio.checked) localStorage.setItem(LEVEL_KEY, radio.value); });
+  // One small choice for every tile (issue 39: three pills per screen read as busy on a phone).
+  const pick = /** @type {HTMLSelectElement|null} */ (document.getElementById("level-pick"));
+  if (pick) {
+    pick.value = level();
+    pick.addEventListener("change", () => localStorage.setItem(LEVEL_KEY, pick.value));
   }
   const r = await api("GET", "/api/catalog");
   if (!r.ok) { showError(r.error); return; }

@@ -39,6 +39,14 @@ function options() {
   return out;
 }
 
+/** The tile being waited for shows it; the others rest until the wait ends. @param {string|null} gameId */
+function markTiles(gameId) {
+  for (const b of ui.tiles.querySelectorAll("[data-quick-tile]")) {
+    b.classList.toggle("seeking", b.dataset.quickTile === gameId);
+    b.disabled = !!gameId;
+  }
+}
+
 function status(text, error) {
   ui.status.textContent = text;
   ui.status.classList.toggle("error", !!error);
@@ -60,6 +68,7 @@ function follow(seek) {
   seeking = seek;
   ui.find.hidden = true;
   ui.cancel.hidden = false;
+  markTiles(ui.game.value);
   waitFor();
 }
 
@@ -98,6 +107,7 @@ async function stop() {
   seeking = null;
   ui.find.hidden = false;
   ui.cancel.hidden = true;
+  markTiles(null);
   if (s && s.status === "waiting") await api("DELETE", `/api/seeks/${encodeURIComponent(s.seek)}`);
   status("");
 }
@@ -109,7 +119,8 @@ async function listSeeks() {
   const box = clear(ui.list);
   const mine = seeking ? seeking.id : null;
   const others = r.data.seeks.filter((s) => s.id !== mine);
-  if (!others.length) { el("p", { class: "muted small", text: t("Nobody is waiting right now.") }, box); return; }
+  ui.waitingHead.hidden = !others.length;
+  if (!others.length) return; // the tiles say what to do; "Live now" counts who waits
   const table = el("table", { class: "games" }, box);
   const head = el("tr", {}, el("thead", {}, table));
   for (const h of [t("Player"), t("Rating"), t("Game"), "", ""]) el("th", { text: h, scope: "col" }, head);
@@ -132,21 +143,59 @@ async function listSeeks() {
   }
 }
 
+const LEVEL_KEY = "trapworks.level"; // the home page's remembered computer level (js/home.js)
+
+/** The level the home page remembers, else Easy. */
+function rememberedLevel() {
+  const v = localStorage.getItem(LEVEL_KEY) || "";
+  return ["easy", "medium", "hard"].includes(v) ? v : "easy";
+}
+
+/** One tap on a game's tile: that game, its default variant, the settings under "Custom game". */
+function quickStart(gameId) {
+  if (seeking) return;
+  ui.game.value = gameId;
+  renderVariants();
+  ui.level.value = rememberedLevel();
+  start();
+}
+
+/** The tiles say what a tap gives: the game, live or days a move, rated or casual. */
+function tileWords() {
+  const days = ui.days.value;
+  const pace = days ? tn("{n} day a move", "{n} days a move", Number(days)) : t("live");
+  const rated = account() && ui.rated.checked ? t("rated") : t("casual");
+  return `${pace} · ${rated}`;
+}
+
+function drawTiles() {
+  const box = clear(ui.tiles);
+  for (const g of catalog) {
+    const b = el("button", { type: "button", class: "quick-tile", "data-quick-tile": g.id, "data-testid": `quick-tile-${g.id}` }, box);
+    el("span", { class: "quick-tile-name", text: t(g.title) }, b);
+    el("span", { class: "quick-tile-meta", text: tileWords() }, b);
+    b.addEventListener("click", () => quickStart(g.id));
+  }
+}
+
 function build(main) {
   const card = el("section", { class: "card", id: "quick-game", "aria-labelledby": "quick-title", "data-testid": "quick-game" });
   const slot = document.getElementById("quick-slot"); // the home page's place for it (issue 39)
   if (slot) slot.replaceWith(card);
   else main.insertBefore(card, main.firstChild);
   el("h2", { id: "quick-title", text: t("Quick game") }, card);
-  el("p", { class: "muted small", text: t("Play someone now, paired by rating; if nobody comes, the computer plays you.") }, card);
-  // The game and "Find a game" on one line, the settings a smaller line under it (issue 39: the
-  // front door read as forms).
-  const row = el("div", { class: "quick-row quick-main" }, card);
+  el("p", { class: "muted small", text: t("Tap a game: you are paired with a player near your rating; if nobody comes, the computer plays you.") }, card);
+  // One tap on a tile seeks that game, as lichess's quick pairing tiles do (issue 39: the card was
+  // a form); every setting is under "Custom game", shut by default.
+  const tiles = el("div", { class: "quick-tiles", "data-testid": "quick-tiles" }, card);
+  const custom = el("details", { class: "quick-custom", "data-testid": "quick-custom" }, card);
+  el("summary", { text: t("Custom game") }, custom);
+  const row = el("div", { class: "quick-row quick-main" }, custom);
   const gl = el("label", {}, row);
   el("span", { class: "name", text: t("Game") }, gl);
   const game = el("select", { "data-testid": "quick-game-select" }, gl);
   const variants = el("span", { class: "quick-row" }, row);
-  const row2 = el("div", { class: "quick-row quick-settings" }, card);
+  const row2 = el("div", { class: "quick-row quick-settings" }, custom);
   const al = el("label", {}, row2);
   el("span", { class: "name", text: t("Computer after") }, al);
   const ai = el("select", { "data-testid": "quick-ai-after" }, al);
@@ -156,6 +205,7 @@ function build(main) {
   el("span", { class: "name", text: t("Computer level") }, ll);
   const level = el("select", {}, ll);
   for (const [v, words] of [["easy", t("Easy")], ["medium", t("Medium")], ["hard", t("Hard")]]) el("option", { value: v, text: words }, level);
+  level.value = rememberedLevel();
   const dl = el("label", {}, row2);
   el("span", { class: "name", text: t("Time per move") }, dl);
   const days = el("select", { "data-testid": "quick-days" }, dl);
@@ -163,16 +213,19 @@ function build(main) {
   const rl = el("label", {}, row2);
   const rated = el("input", { type: "checkbox", "data-testid": "quick-rated" }, rl);
   rl.append(" " + t("Rated (players with an account)"));
-  const row3 = el("div", { class: "row-buttons" }, row);
+  const row3 = el("div", { class: "row-buttons" }, custom);
   const find = el("button", { type: "button", class: "primary", text: t("Find a game"), "data-testid": "quick-find" }, row3);
-  const cancel = el("button", { type: "button", text: t("Stop waiting"), "data-testid": "quick-cancel", hidden: true }, row3);
-  const st = el("p", { class: "seek-status", role: "status", "aria-live": "polite", "data-testid": "quick-status" }, card);
-  el("h3", { text: t("Players waiting"), class: "small" }, card);
+  const waitRow = el("div", { class: "quick-wait" }, card);
+  const st = el("p", { class: "seek-status", role: "status", "aria-live": "polite", "data-testid": "quick-status" }, waitRow);
+  const cancel = el("button", { type: "button", text: t("Stop waiting"), "data-testid": "quick-cancel", hidden: true }, waitRow);
+  const waitingHead = el("h3", { text: t("Players waiting"), class: "small", hidden: true }, card);
   const list = el("div", { "data-testid": "seeks" }, card);
-  ui = { game, variants, ai, level, days, rated, find, cancel, status: st, list };
+  ui = { game, variants, ai, level, days, rated, find, cancel, status: st, list, tiles, custom, waitingHead };
   find.addEventListener("click", start);
   cancel.addEventListener("click", stop);
   game.addEventListener("change", renderVariants);
+  days.addEventListener("change", drawTiles);
+  rated.addEventListener("change", drawTiles);
 }
 
 async function init() {
@@ -181,12 +234,15 @@ async function init() {
   build(main);
   const [r] = await Promise.all([api("GET", "/api/catalog"), me()]);
   if (!r.ok) return;
-  catalog = r.data.games.filter((g) => !g.error);
+  const ORDER = ["last-mouse-lost", "mouse-trap", "booby-trap", "dead-end-drive"]; // as the home's game tiles
+  catalog = r.data.games.filter((g) => !g.error)
+    .sort((a, b) => (ORDER.indexOf(a.id) + 1 || 99) - (ORDER.indexOf(b.id) + 1 || 99));
   for (const g of catalog) el("option", { value: g.id, text: t(g.title) }, ui.game);
   if (catalog.some((g) => g.id === "last-mouse-lost")) ui.game.value = "last-mouse-lost";
   renderVariants();
   ui.rated.checked = !!account();
   ui.rated.disabled = !account();
+  drawTiles();
   listSeeks();
   setInterval(listSeeks, LIST_MS);
   window.addEventListener("pagehide", () => { if (seeking) stop(); });
