@@ -69,7 +69,7 @@ def kernel_game(game, seed, agents=None):
                 state.first_decider = state.current_player()
             state.apply_action(seats[state.current_player()].step(state))
             decisions += 1
-        events.extend(state.all_events())  # the last action's events, each once
+        events.extend(state.stat_events())  # the last action's events, each once, as simulate reads them
     return state, events, decisions
 
 

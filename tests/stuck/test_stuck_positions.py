@@ -123,9 +123,37 @@ def can_end(state, seed: int) -> bool:
     return False
 
 
-def beam_positions(game, seed: int, beam: int, branch: int, depth: int, every: int) -> list:
+class Lineage:
+    """Which position the searches reached from which. A position from which the game is seen to
+    end, by a playout from it or by the searches' own play, shows that the game can end by play
+    from every position it was reached from (the play that reached it, then its end): no playout
+    is needed there. A stuck position stays caught: nothing reached from it can end either, so
+    the last position checked on its line fails as it did. (The same positions are checked as
+    before; about 80% of their playouts were this repetition, 13 Dead End Drive's long ones.)"""
+
+    def __init__(self) -> None:
+        self.parent: dict[int, tuple[Any, Any]] = {}  # id -> (state, parent); holds both alive
+        self.ended: list[Any] = []  # states the searches played to a real end (no truncation)
+
+    def link(self, child, parent) -> None:
+        self.parent[id(child)] = (child, parent)
+        if child.is_terminal() and not child.is_truncated():
+            self.ended.append(child)
+
+    def line(self, state) -> list:
+        """The state and every state it was reached from."""
+        out = []
+        while state is not None:
+            out.append(state)
+            state = self.parent.get(id(state), (None, None))[1]
+        return out
+
+
+def beam_positions(
+    game, seed: int, beam: int, branch: int, depth: int, every: int, lineage: Lineage | None = None
+) -> list:
     """Beam search from the start, keeping the least mobile distinct positions; the beam at every
-    `every`-th step."""
+    `every`-th step (each kept position's parent in `lineage`)."""
     rng = random.Random(seed)
     start = game.new_initial_state(seed=seed)
     _resolve_chance(start, rng)
@@ -142,17 +170,19 @@ def beam_positions(game, seed: int, beam: int, branch: int, depth: int, every: i
                 c = s.clone()
                 c.apply_action(a)
                 _resolve_chance(c, rng)
-                children.append((mobility(c), rng.random(), c))
+                children.append((mobility(c), rng.random(), c, s))
         if not children:
             break
         children.sort(key=lambda t: (t[0], t[1]))
         seen: set[str] = set()
         frontier = []
-        for _m, _r, c in children:
+        for _m, _r, c, parent in children:
             key = c.position() if hasattr(c, "position") else repr(c)
             if key not in seen:
                 seen.add(key)
                 frontier.append(c)
+                if lineage is not None:
+                    lineage.link(c, parent)
             if len(frontier) == beam:
                 break
         going = [s for s in frontier if not s.is_terminal()]
@@ -187,7 +217,9 @@ def _greedy_step(state, rng: random.Random) -> None:
     state.apply_action(rng.choice(best))
 
 
-def greedy_positions(game, seed: int, decisions: int, every: int) -> list:
+def greedy_positions(game, seed: int, decisions: int, every: int, lineage: Lineage | None = None) -> list:
+    """The adversary's game; its position every `every`-th decision (each reached from the one
+    before, and its end if it ended, in `lineage`)."""
     rng = random.Random(seed)
     s = game.new_initial_state(seed=seed)
     out = []
@@ -197,16 +229,30 @@ def greedy_positions(game, seed: int, decisions: int, every: int) -> list:
             break
         _greedy_step(s, rng)
         if i % every == every - 1 and not s.is_terminal():
-            out.append(s.clone())
+            if lineage is not None:
+                lineage.link(s_copy := s.clone(), out[-1] if out else None)
+                out.append(s_copy)
+            else:
+                out.append(s.clone())
+    if lineage is not None and out:
+        lineage.link(s.clone(), out[-1])  # where the game stopped: its end, if it ended
     return out
 
 
-def _check(game, positions: list, seed: int) -> None:
-    for i, s in enumerate(positions):
+def _check(game, positions: list, seed: int, lineage: Lineage | None = None) -> None:
+    """Every position can end by play: seen to (Lineage), else one of its random playouts ends.
+    The last positions first, so that one playout speaks for the line it was reached by."""
+    lineage = lineage or Lineage()
+    ends = {id(s) for end in lineage.ended for s in lineage.line(end)}
+    for i in reversed(range(len(positions))):
+        s = positions[i]
+        if id(s) in ends:
+            continue
         assert can_end(s, seed * 1000 + i), (
             f"{game.game_id} {game.options}: stuck position (no random playout ends it): "
             f"{s.position() if hasattr(s, 'position') else s}"
         )
+        ends.update(id(t) for t in lineage.line(s))
 
 
 # (beam, branch, depth, beam_every) for the beam; (decisions, greedy_every) for the adversary.
@@ -230,10 +276,11 @@ def _guard(game_id: str, options: dict[str, Any], size: str) -> None:
         z[key] = max(1, int(z[key] * factor))
     game = trapworks.make(game_id, **options)
     for seed in range(z["seeds"]):
-        beam = beam_positions(game, seed, z["beam"], z["branch"], z["depth"], z["beam_every"])
-        greedy = greedy_positions(game, seed, z["decisions"], z["greedy_every"])
+        lineage = Lineage()
+        beam = beam_positions(game, seed, z["beam"], z["branch"], z["depth"], z["beam_every"], lineage)
+        greedy = greedy_positions(game, seed, z["decisions"], z["greedy_every"], lineage)
         assert beam or greedy, "the search reached no position to check"
-        _check(game, beam + greedy, seed)
+        _check(game, beam + greedy, seed, lineage)
 
 
 @pytest.mark.parametrize("game_id,options", CONFIGS, ids=[f"{g}-{i}" for i, (g, _) in enumerate(CONFIGS)])
@@ -256,7 +303,12 @@ def test_the_guard_finds_the_issues_deadlock_under_the_old_rule(monkeypatch):
     monkeypatch.setattr(DeadEndDriveState, "freed_pawns", lambda self: [])
     monkeypatch.setitem(BUDGET, "dead-end-drive", 3000)  # a deadlock never ends: no need for more
     game = trapworks.make("dead-end-drive", players=4, turn_limit=100_000)
-    positions = greedy_positions(game, seed=6, decisions=30, every=1)
+    lineage = Lineage()
+    positions = greedy_positions(game, seed=6, decisions=30, every=1, lineage=lineage)
     boxed = [s for s in positions if s.opening and _boxed_in(s) == 0]
     assert boxed, "the adversary boxed no chair pawn in"
     assert not can_end(boxed[0], seed=0)
+    # The guard's check, which lets one playout speak for the positions a line was reached
+    # from, still calls the line stuck.
+    with pytest.raises(AssertionError, match="stuck position"):
+        _check(game, positions, 6, lineage)

@@ -22,7 +22,7 @@ import pytest
 
 from trapworks.server.i18n import catalog
 
-from .web_helpers import ARTIFACTS, CHROMIUM, ServerProcess, open_new_game, seat_view
+from .web_helpers import ARTIFACTS, CHROMIUM, ServerProcess, open_new_game
 
 pytestmark = [
     pytest.mark.browser,
@@ -181,15 +181,16 @@ def play(server, created, moves: int | None, rng: random.Random) -> None:
     deadline = time.monotonic() + 240
     while moves is None or done < moves:
         assert time.monotonic() < deadline, f"{created['game']}: no end"
-        view = seat_view(server.url, gid, token)
+        # One read a move: the view and its ply from the same answer (seat_view reads the same).
+        state = httpx.get(f"{server.url}/api/games/{gid}", params={"token": token}, timeout=30).json()[
+            "state"
+        ]
+        view = state["view"]
         if view["terminal"]:
             return
         if not view["legal_actions"]:
             time.sleep(0.05)
             continue
-        state = httpx.get(f"{server.url}/api/games/{gid}", params={"token": token}, timeout=30).json()[
-            "state"
-        ]
         move = {"token": token, "action": rng.choice(view["legal_actions"])["text"], "ply": state["ply"]}
         r = httpx.post(f"{server.url}/api/games/{gid}/moves", json=move, timeout=30)
         assert r.status_code < 300 or r.status_code == 409, r.text
