@@ -94,6 +94,10 @@ async function init() {
   const games = /** @type {CatalogGame[]} */ (r.data.games).slice()
     .sort((a, b) => (ORDER.indexOf(a.id) + 1 || 99) - (ORDER.indexOf(b.id) + 1 || 99));
   for (const game of games) tile(tiles, game);
+  // "/#mouse-trap" (the 404 page's links): that game's tile, its first button focused.
+  const wanted = location.hash.slice(1);
+  const button = wanted && games.some((g) => g.id === wanted) ? document.querySelector(`[data-testid=play-computer-${wanted}]`) : null;
+  if (button instanceof HTMLElement) { button.scrollIntoView({ block: "center" }); button.focus(); }
   document.body.dataset.homeReady = "1";
 }
 

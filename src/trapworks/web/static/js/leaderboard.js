@@ -1,7 +1,7 @@
 // Leaderboards: the best ratings of a game, one table per player count that has rated games
 // (issue 39: games as tabs, no nonsense filter such as "1 player", no uncertainty column).
 import { api, clear, el, myGames } from "/static/js/dom.js";
-import { avatar, ratingText } from "/static/js/account-api.js";
+import { account, avatar, me, ratingText } from "/static/js/account-api.js";
 import { t, tn, translatePage } from "/static/js/i18n.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
@@ -12,27 +12,63 @@ let catalog = [];
 /** @type {Map<string, any>} boards already asked for while choosing the game to show */
 const fetched = new Map();
 
-/**
- * The game to show: the link's, else the game just played (the last one this browser remembers), as
- * lichess does, else the first game that has rated games (a newcomer is not shown an empty board
- * beside a full one).
- */
-async function chosenGame() {
-  const params = new URLSearchParams(location.search);
-  const last = myGames()[0];
-  for (const wanted of [params.get("game"), last && last.game]) {
-    if (wanted && catalog.some((g) => g.id === wanted)) return wanted;
-  }
+/** Every game's board, asked for once (the tabs' counts, the busiest game, the other games' tops). */
+async function allBoards() {
   const boards = await Promise.all(catalog.map((g) => api("GET", `/api/leaderboard?game=${encodeURIComponent(g.id)}`)));
-  catalog.forEach((g, i) => fetched.set(g.id, boards[i])); // show() draws the chosen one without asking again
-  const rated = catalog.find((g, i) => boards[i].ok && boards[i].data.rows.length);
-  return (rated || catalog[0] || { id: "" }).id;
+  catalog.forEach((g, i) => fetched.set(g.id, boards[i]));
+}
+
+/** How many players a game's board lists (0 when it could not be read). @param {string} game */
+function listed(game) {
+  const r = fetched.get(game);
+  return r && r.ok ? r.data.rows.length : 0;
+}
+
+/**
+ * The game to show: the link's, else the game just played if anyone is on its board (lichess opens
+ * on yours), else the busiest board (issue 39: it opened on a game with nobody on it).
+ */
+function chosenGame() {
+  const params = new URLSearchParams(location.search);
+  const wanted = params.get("game");
+  if (wanted && catalog.some((g) => g.id === wanted)) return wanted;
+  const last = myGames()[0];
+  if (last && catalog.some((g) => g.id === last.game) && listed(last.game)) return last.game;
+  const busiest = catalog.slice().sort((a, b) => listed(b.id) - listed(a.id))[0];
+  return (busiest || { id: "" }).id;
+}
+
+/** The other games' best three each, beside the board (lichess's leaderboard shows every game's top). */
+function drawTops(current) {
+  const box = clear($("tops"));
+  const others = catalog.filter((g) => g.id !== current);
+  if (!others.length) { box.hidden = true; return; }
+  box.hidden = false;
+  el("h2", { text: t("Every game's best") }, box);
+  for (const g of others) {
+    const card = el("section", { class: "lb-top", "data-top": g.id }, box);
+    const h = el("h3", {}, card);
+    el("a", { href: `/leaderboard?game=${encodeURIComponent(g.id)}`, text: t(g.title) }, h);
+    const r = fetched.get(g.id);
+    const rows = r && r.ok ? r.data.rows.slice(0, 3) : [];
+    if (!rows.length) { el("p", { class: "muted small", text: t("Nobody yet: play it rated to be the first.") }, card); continue; }
+    const list = el("ol", { class: "lb-top-list" }, card);
+    for (const row of rows) {
+      const li = el("li", {}, list);
+      li.append(avatar(row.username, "s"));
+      el("a", { href: `/u/${encodeURIComponent(row.username)}`, text: row.username }, li);
+      el("b", { text: ratingText(row) }, li);
+    }
+  }
 }
 
 function drawTabs(current) {
   const nav = clear($("game"));
   for (const g of catalog) {
     const a = el("a", { href: `/leaderboard?game=${encodeURIComponent(g.id)}`, text: t(g.title), "data-game": g.id }, nav);
+    const n = listed(g.id);
+    // How many are on each board, said in the tab (an empty board is one tap away, not a surprise).
+    el("span", { class: "tab-count", text: String(n), title: tn("{n} player", "{n} players", n) }, a);
     if (g.id === current) a.setAttribute("aria-current", "page");
     a.addEventListener("click", (e) => {
       e.preventDefault();
@@ -66,6 +102,8 @@ function drawTable(box, rows) {
       el("th", { colspan: 4, scope: "colgroup", text: t("Provisional: not ranked until their rating settles") }, line);
     }
     const tr = el("tr", { "data-player": row.username, class: row.rank == null ? "lb-provisional" : `lb-rank-${row.rank}` }, body);
+    const who = account();
+    if (who && who.username === row.username) tr.classList.add("lb-me"); // you, found at a glance
     // Provisional ratings are not ranked (the server says rank null): a few lucky games rank nobody.
     const rank = el("td", { class: "lb-rank", title: row.rank == null ? PROVISIONAL() : "" }, tr);
     el("span", { class: "lb-rank-mark", text: row.rank == null ? "?" : String(row.rank) }, rank);
@@ -94,7 +132,7 @@ async function show(game) {
   const params = new URLSearchParams({ game });
   if (wanted) params.set("players", wanted);
   const r = (!wanted && fetched.get(game)) || await api("GET", `/api/leaderboard?${params}`);
-  fetched.clear(); // a tab clicked later asks the server afresh
+  drawTops(game);
   const box = clear($("board"));
   if (!r.ok) { el("p", { class: "error", text: r.error }, box); document.body.dataset.ready = "1"; return; }
   if (!r.data.rows.length) {
@@ -116,8 +154,11 @@ async function init() {
   translatePage(); // the page's own words (data-i18n) in the chosen language
   const r = await api("GET", "/api/catalog");
   if (!r.ok) { $("board").textContent = r.error; document.body.dataset.ready = "1"; return; }
-  catalog = r.data.games.filter((g) => !g.error);
-  const game = await chosenGame();
+  const ORDER = ["last-mouse-lost", "mouse-trap", "booby-trap", "dead-end-drive"]; // as the home page's tiles
+  catalog = r.data.games.filter((g) => !g.error)
+    .sort((a, b) => (ORDER.indexOf(a.id) + 1 || 99) - (ORDER.indexOf(b.id) + 1 || 99));
+  await Promise.all([allBoards(), me()]);
+  const game = chosenGame();
   if (!new URLSearchParams(location.search).get("game")) history.replaceState(null, "", `/leaderboard?game=${encodeURIComponent(game)}`);
   await show(game);
 }
