@@ -6,7 +6,8 @@ The server listens on 127.0.0.1; each flooder connects from its own loopback add
 (127.0.1.1 ... 127.0.1.20, Linux answers the whole 127/8), creating Last Mouse Lost games against
 the server's `random` agent as fast as it is answered (20 at once). The player (127.0.2.1)
 plays a game of its own over a socket, one move at a time, and the time from sending a move to
-its ack is recorded. Prints created/refused counts and the player's move p50/p99 as JSON.
+its ack is recorded. Prints created/refused counts, the player's move p50/p99 and the node's CPU
+time over the flood (in all, and per creation request answered) as JSON.
 
     .venv/bin/python bench/creation_flood.py --duration 30
 """
@@ -96,6 +97,30 @@ async def player(base: str, stop: float, times: list[float]) -> None:
                     await asyncio.sleep(0.1)  # a person's pace
 
 
+async def refusals(base: str, duration: float, connections: int = 4) -> dict:
+    """`--refusal-cost`: creations from one address past its hourly bound, as fast as answered
+    on `connections` kept-alive connections: every one refused (the node's cost of a refusal)."""
+    stop = time.monotonic() + duration
+    counts: dict[int, int] = {}
+
+    async def one(c: httpx.AsyncClient) -> None:
+        while time.monotonic() < stop:
+            r = await c.post("/api/games", json=GAME)
+            counts[r.status_code] = counts.get(r.status_code, 0) + 1
+
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.3.1")
+    async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as c:
+        await asyncio.gather(*(one(c) for _ in range(connections)))
+    return {"create_answers": counts}
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
@@ -108,15 +133,19 @@ async def flood(base: str, duration: float, flooders: int) -> dict[int, int]:
     return counts
 
 
-def flood_process(base: str, duration: float, flooders: int, out: Any) -> None:
+def flood_process(base: str, duration: float, flooders: int, out: Any, nice: int) -> None:
+    # The flooders stand for 20 other machines: at a lower priority (--flooders-nice) their client
+    # work does not take the node's CPU on a machine they share with it.
+    if nice:
+        os.nice(nice)
     out.send(asyncio.run(flood(base, duration, flooders)))
 
 
-async def run(base: str, duration: float, flooders: int) -> dict:
+async def run(base: str, duration: float, flooders: int, nice: int = 0) -> dict:
     # The flooders run in a process of their own: in the player's event loop their 60 requests a
     # second delayed the reading of the player's acks, and that delay was counted as the server's.
     mine, theirs = multiprocessing.Pipe()
-    flooding = multiprocessing.Process(target=flood_process, args=(base, duration, flooders, theirs))
+    flooding = multiprocessing.Process(target=flood_process, args=(base, duration, flooders, theirs, nice))
     flooding.start()
     stop = time.monotonic() + duration
     times: list[float] = []
@@ -137,10 +166,24 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--duration", type=float, default=30.0)
     ap.add_argument("--flooders", type=int, default=20)
+    ap.add_argument(
+        "--flooders-nice",
+        type=int,
+        default=0,
+        help="run the flooders' process this much nicer than the node and the player (e.g. 10)",
+    )
+    ap.add_argument(
+        "--refusal-cost",
+        action="store_true",
+        help="instead: one address past its hourly bound (1 game), refused as fast as answered; "
+        "prints the node's CPU time per refusal",
+    )
     args = ap.parse_args()
     port = free_port()
     home = tempfile.mkdtemp(prefix="tw-flood-")
     env = dict(os.environ, TRAPWORKS_HOME=home)
+    if args.refusal_cost:
+        env["TRAPWORKS_BOUND_GAMES_PER_HOUR"] = "1"
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -168,7 +211,25 @@ def main() -> None:
             if time.monotonic() > deadline:
                 raise SystemExit("the server did not start")
             time.sleep(0.2)
-        print(json.dumps(asyncio.run(run(base, args.duration, args.flooders))))
+        if args.refusal_cost:  # the one game the address may make (not counted: its imports)
+            with httpx.Client(base_url=base, transport=httpx.HTTPTransport(local_address="127.0.3.1")) as c:
+                assert c.post("/api/games", json=GAME).status_code == 201
+        cpu_before = cpu_seconds(proc.pid)
+        if args.refusal_cost:
+            result = asyncio.run(refusals(base, args.duration))
+            result["node_cpu_s"] = round(cpu_seconds(proc.pid) - cpu_before, 2)
+            refused = result["create_answers"].get(429, 0)
+            result["node_cpu_us_per_refusal"] = round(result["node_cpu_s"] * 1e6 / max(1, refused), 1)
+            print(json.dumps(result))
+            return
+        result = asyncio.run(run(base, args.duration, args.flooders, args.flooders_nice))
+        result["flooders_nice"] = args.flooders_nice
+        # The node's own CPU time over the flood (user + system, from /proc): unlike the move
+        # times, it does not depend on what else the machine runs.
+        result["node_cpu_s"] = round(cpu_seconds(proc.pid) - cpu_before, 2)
+        answers = sum(result["create_answers"].values())
+        result["node_cpu_ms_per_create_request"] = round(result["node_cpu_s"] * 1000 / max(1, answers), 3)
+        print(json.dumps(result))
     finally:
         proc.terminate()
         proc.wait(timeout=20)

@@ -1,29 +1,25 @@
-"""What a cold compile of Mouse Trap's batched engine costs, and what the ways of compiling less
-would cost in speed (issue 42 item 3): batch.py as shipped against variants of it, each
-compiled in a fresh process on an empty numba cache, then timed warm on the same games.
+"""What a cold compile of Mouse Trap's batched engine costs, and its warm speed (issue 42 item 3):
+batch.py of this tree against batch.py of a git revision (by default 660bf21, the engine before
+its split into serial rule functions without reference counts), each compiled in a fresh
+process on an empty numba cache, then timed warm on the same games.
 
-Variants (text changes of batch.py, written to a temporary folder, never to the package):
-  shipped   batch.py as it is: `_play` with parallel=True, every rule helper inline="always"
-  serial    `_play` without parallel=True (range, not prange)
-  top-call  `_chance`, `_legal`, `_policy`, `_decide` compiled on their own (not inlined)
+    NUMBA_NUM_THREADS=1 python bench/mouse_trap_compile.py [--games 5000] [--before 660bf21]
+    NUMBA_NUM_THREADS=1 python bench/mouse_trap_compile.py --variants now
 
-    NUMBA_NUM_THREADS=1 python bench/mouse_trap_compile.py [--games 5000] [--variants shipped,serial]
-
-Process CPU time (one thread), so the machine's load changes the wall time, not the figures."""
+Variants: `now` (this tree's batch.py), `before` (the revision's). Process CPU time (one
+thread), so the machine's load changes the wall time, not the figures; "same games" compares
+the sum of the games' lengths with the first variant's."""
 
 from __future__ import annotations
 
 import argparse
 import os
-import re
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 import trapworks.games.mouse_trap as mouse_trap_package
-
-TOP_LEVEL = ("_chance", "_legal", "_policy", "_decide")
 
 # Run in the child: compile (first call), then warm games/s on `games` seeds, 3 blocks, best.
 CHILD = """
@@ -43,49 +39,36 @@ print(compile_s, best, int(cols["length"].sum()))
 """
 
 
-def variant_source(name: str) -> str:
-    source = (Path(mouse_trap_package.__file__).parent / "batch.py").read_text()
-    source = source.replace("from .data import", "from trapworks.games.mouse_trap.data import")
-    shipped = source
-    if name == "serial":
-        source = replaced(
-            source,
-            '@njit(cache=True, error_model="numpy", parallel=True)\ndef _play(',
-            '@njit(cache=True, error_model="numpy")\ndef _play(',
-        )
-        source = replaced(source, "for g in prange(seeds.shape[0]):", "for g in range(seeds.shape[0]):")
-    elif name == "top-call":
-        for fn in TOP_LEVEL:
-            pattern = r'@njit\(cache=True, inline="always", error_model="numpy"\)\ndef ' + fn + r"\("
-            source, count = re.subn(pattern, f'@njit(cache=True, error_model="numpy")\ndef {fn}(', source)
-            if count != 1:
-                raise SystemExit(f"top-call: batch.py no longer declares {fn} as this script expects")
-    elif name != "shipped":
-        raise SystemExit(f"unknown variant {name!r}")
-    assert name == "shipped" or source != shipped
-    return source
+BATCH = "src/trapworks/games/mouse_trap/batch.py"
 
 
-def replaced(source: str, old: str, new: str) -> str:
-    """`old` replaced by `new`, or a stop naming it: a variant that silently equals the shipped
-    file would time the same thing twice."""
-    if old not in source:
-        raise SystemExit(f"batch.py no longer contains {old!r}: update this script")
-    return source.replace(old, new)
+def variant_source(name: str, before: str) -> str:
+    """The text of batch.py for `name`, importable from a temporary folder."""
+    if name == "now":
+        source = (Path(mouse_trap_package.__file__).parent / "batch.py").read_text()
+    elif name == "before":
+        root = Path(__file__).resolve().parent.parent
+        source = subprocess.run(
+            ["git", "-C", str(root), "show", f"{before}:{BATCH}"], capture_output=True, text=True, check=True
+        ).stdout
+    else:
+        raise SystemExit(f"unknown variant {name!r} (now, before)")
+    return source.replace("from .data import", "from trapworks.games.mouse_trap.data import")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=5000)
-    ap.add_argument("--variants", default="shipped,serial,top-call")
+    ap.add_argument("--variants", default="before,now")
+    ap.add_argument("--before", default="660bf21", help="the git revision of `before`")
     args = ap.parse_args()
-    print("| variant | cold compile, CPU s | warm games/s (CPU, 1 thread) | same games |")
-    print("|---|---:|---:|---|", flush=True)
+    print("| variant | cold compile, CPU s | warm games/s (CPU, 1 thread) | sum of lengths | same games |")
+    print("|---|---:|---:|---:|---|", flush=True)
     reference = None
     for name in args.variants.split(","):
         folder = Path(tempfile.mkdtemp(prefix="tw-compile-"))
         module = "mt_batch_" + name.replace("-", "_")
-        (folder / f"{module}.py").write_text(variant_source(name))
+        (folder / f"{module}.py").write_text(variant_source(name, args.before))
         env = dict(os.environ, NUMBA_CACHE_DIR=str(folder / "cache"), NUMBA_NUM_THREADS="1")
         out = subprocess.run(
             [sys.executable, "-c", CHILD, str(folder), module, str(args.games)],
@@ -99,7 +82,8 @@ def main() -> None:
         compile_s, rate, check = out.stdout.split()
         reference = reference or check
         same = "yes" if check == reference else "NO"
-        print(f"| {name} | {float(compile_s):.1f} | {float(rate):,.0f} | {same} |", flush=True)
+        row = f"| {name} | {float(compile_s):.1f} | {float(rate):,.0f} | {int(check):,} | {same} |"
+        print(row, flush=True)
 
 
 if __name__ == "__main__":

@@ -36,8 +36,8 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 SIZES = {
-    "desktop": (1366, 800),
-    "tablet": (1024, 768),
+    "desktop": (1440, 900),
+    "tablet": (820, 1180),
     "phone-portrait": (390, 844),
     "phone-landscape": (844, 390),
 }

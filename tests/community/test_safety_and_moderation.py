@@ -317,3 +317,36 @@ def test_admin_grant_moderator_on_the_command_line(tmp_path):
         assert b.get("/api/mod/audit")["audit"][0]["action"] == "grant-moderator"
     r = runner.invoke(cli_app, ["admin", "revoke-moderator", alice, "--db", db])
     assert r.output.strip() == f"{alice} is no longer a moderator"
+
+
+def test_a_chat_line_asks_the_database_for_its_seats_holder_once(app):
+    """The moderator's mute check and the line's author share one seat-holder lookup (review of
+    issue 41: they made two identical queries per chat line)."""
+    from sqlalchemy import event
+
+    (a, alice), (b, bob) = players(app, "alice", "bob")
+    gid, _ = _game_with_chat(app, a, b, bob)
+    seats = app.state.service.live[gid].stored.seats
+    asked: list[str] = []
+
+    def noted(_conn, _cursor, statement, *_rest):
+        if "account_seats" in statement and statement.lstrip().upper().startswith("SELECT"):
+            asked.append(statement)
+
+    engine = app.state.accounts.engine
+    event.listen(engine, "before_cursor_execute", noted)
+    try:
+        with (
+            TestClient(app) as client,
+            client.websocket_connect(f"/ws/games/{gid}?token={seats[1]['token']}") as bob_ws,
+        ):
+            json.loads(bob_ws.receive_text())  # hello
+            asked.clear()
+            bob_ws.send_text(json.dumps({"type": "chat", "text": "well played", "ref": 1}))
+            assert _chat_lines(bob_ws, 1) == [(1, "well played")]
+            holder_queries = [q for q in asked if "account_seats.seat =" in q]
+    finally:
+        event.remove(engine, "before_cursor_execute", noted)
+    assert len(holder_queries) == 1, holder_queries
+    # and the mute still holds on the seat's holder
+    app.state.moderation.check_chat(gid, 1)

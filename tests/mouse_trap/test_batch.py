@@ -98,6 +98,24 @@ def test_batched_games_equal_the_kernel_move_for_move(options, agents):
         assert {k: row[k] for k in stats} == stats, seed
 
 
+def test_results_do_not_depend_on_the_number_of_threads(monkeypatch):
+    """play_columns splits a batch into one chunk of games per thread (issue 42: the serial
+    engine without numba's parallel loop); each game is its seed's, whatever the split, moves
+    included (a chunk's stream state or scratch shared with another would show here)."""
+    from trapworks.games.mouse_trap import batch
+
+    game = trapworks.make("mouse-trap", players=4, variant="original", first_player="random")
+    agents = ["random", "heuristic", "random", "double-catch"]
+    seeds = list(range(500, 3500))
+    monkeypatch.setattr(batch, "_play_threads", lambda count: 1)
+    one = batch.play_columns(game, agents, seeds, moves=True, max_moves=4000)
+    monkeypatch.setattr(batch, "_play_threads", lambda count: 3)
+    three = batch.play_columns(game, agents, seeds, moves=True, max_moves=4000)
+    assert one.keys() == three.keys()
+    for key in one:
+        assert np.array_equal(one[key], three[key]), key
+
+
 def test_every_option_is_covered_by_a_configuration():
     game = trapworks.make("mouse-trap")
     covered = {name for options, _ in CONFIGS for name in options}

@@ -234,6 +234,23 @@ def test_every_refusal_of_the_server_is_a_typed_message_with_a_french_translatio
     assert [m for m in templates if placeholders(messages[m]) != placeholders(m)] == []
 
 
+def test_no_refusal_of_the_server_has_an_unnamed_placeholder():
+    """Issue 37: a translator reads "seat {seat_number} is not free", not "seat {x} is not free":
+    every placeholder of a refusal (and of the catalog) names what it holds."""
+    unnamed = re.compile(r"\{[xy]\}")
+    assert [m for m in server_i18n.server_messages() if unnamed.search(m)] == []
+    assert [m for m in french() if unnamed.search(m)] == []
+
+
+def test_an_unknown_interface_language_is_a_typed_refusal(client):
+    r = client.get("/api/i18n/xx")
+    body = r.json()
+    assert r.status_code == 404 and body["code"] == "unknown_language"
+    assert body["msg"] == "no interface language {lang}; there are {languages}"
+    assert body["args"] == {"lang": "'xx'", "languages": "en, fr"}
+    assert french()[body["msg"]] == "aucune langue d'interface {lang} ; il y a {languages}"
+
+
 def test_a_refusal_travels_as_its_message_id_and_values(client):
     from trapworks.server.errors import ErrorCode, ServiceError, fill
 

@@ -165,6 +165,59 @@ def test_refusals_are_counted_in_the_metrics(db_url):
         assert refused == {"too_many_games": 1}
 
 
+def test_a_refused_creation_is_answered_before_the_stack_and_logged_as_a_sum(db_url, caplog, monkeypatch):
+    """Issue 40 (creation flood): a creation the bounds refuse anyway is answered by EarlyRefusal,
+    outermost: no access-log line each (one line sums them), the same typed 429 with Retry-After
+    and the security headers, counted in the metrics. (Before: one log line per refusal.)"""
+    from trapworks.server.bounds import EarlyRefusal
+
+    app = create_app(db_url, bounds=Bounds(games_per_hour=1))
+    with TestClient(app, client=("127.0.0.1", 40000)) as c:
+        create_game(c)
+        caplog.set_level("INFO", logger="trapworks.access")
+        caplog.clear()
+        answers = [c.post("/api/games", json={"game": "last-mouse-lost"}) for _ in range(3)]
+        assert [a.status_code for a in answers] == [429] * 3
+        body = answers[0].json()
+        assert body["code"] == "too_many_games" and body["args"]["games_per_hour"] == 1
+        assert body["msg"] == "at most {games_per_hour} games an hour from one address; the next in {wait} s"
+        assert 3500 < int(answers[0].headers["retry-after"]) <= 3601
+        assert answers[0].headers["x-content-type-options"] == "nosniff"
+        assert [r for r in caplog.records if getattr(r, "path", "") == "/api/games"] == []
+        monkeypatch.setattr(EarlyRefusal, "LOG_EVERY_S", 0.0)
+        assert c.post("/api/games", json={"game": "last-mouse-lost"}).status_code == 429
+        (line,) = [r for r in caplog.records if getattr(r, "path", "") == "/api/games"]
+        assert line.count == 4 and line.status == 429 and "too_many_games 4" in line.getMessage()
+        families = {f.name: f for f in text_string_to_metric_families(c.get("/metrics").text)}
+        refused = {
+            s.labels["code"]: s.value
+            for s in families["trapworks_refusals"].samples
+            if s.name.endswith("_total")
+        }
+        assert refused == {"too_many_games": 4}
+
+
+def test_a_bound_of_zero_games_refuses_every_creation_with_a_429(db_url):
+    """TRAPWORKS_BOUND_GAMES_PER_HOUR=0 or _GAMES_PER_MINUTE_TOTAL=0 (a node that makes no games):
+    a 429 with Retry-After, not a 500 (there was no earlier game to wait for: IndexError)."""
+    for bounds in (Bounds(games_per_hour=0), Bounds(games_per_minute_total=0)):
+        with TestClient(create_app(db_url, bounds=bounds), client=("127.0.0.1", 40000)) as c:
+            for _ in range(2):  # the bounds' own refusal, then the early one
+                r = c.post("/api/games", json={"game": "last-mouse-lost"})
+                assert r.status_code == 429 and int(r.headers["retry-after"]) > 0, r.text
+
+
+def test_asking_the_budget_takes_nothing():
+    budget = FairBudget(10, window_s=60, burst=2, pace_from=1)
+    for _ in range(50):
+        assert budget.take("a", 1.0, dry=True) is None
+    assert not budget.events and budget.tokens == 2.0
+    assert budget.take("a", 1.0) is None  # a real take takes
+    assert len(budget.events) == 1 and budget.tokens == 1.0
+    assert budget.take("a", 1.0, dry=True) is not None  # too few tokens left for a repeat: it would wait
+    assert len(budget.events) == 1 and budget.tokens == 1.0
+
+
 def test_wrong_log_ins_slow_the_guesser_down_and_nobody_else(db_url):
     app = create_app(db_url, ops=OpsSettings(trusted_proxies=(BALANCER,)))
     home, attacker, elsewhere, other_home = "198.51.100.10", "203.0.113.66", "192.0.2.9", "198.51.100.20"
@@ -406,3 +459,35 @@ def test_a_new_games_row_is_committed_off_the_event_loop(db_url):
     assert threads == [False]
     with sqlite3.connect(db_url.removeprefix("sqlite:///")) as db:  # and it is stored
         assert db.execute("SELECT count(*) FROM games WHERE id = ?", (g["id"],)).fetchone() == (1,)
+
+
+def test_moves_are_committed_before_a_waiting_creation_and_never_wait_on_it_on_the_loop(db_url):
+    """Issue 40 (creation flood): SQLite has one writer at a time. A move's commit (on the event
+    loop) never blocks the loop on a creation's commit (in a worker thread): it comes back when
+    the creation is done; and a creation waits while moves wait to be committed. (Before: the
+    loop sat in SQLite's busy handler, and creations took the lock whenever they came.)"""
+    app = create_app(db_url)
+    with TestClient(app) as c:
+        gid = create_game(c)["id"]
+    store = app.state.store
+    seen: list[tuple[str, bool]] = []
+
+    async def main() -> None:
+        with store.creation_turn():  # a creation is committing
+            move = store.append_actions_soon(gid, 0, [(0, "x")])
+            for _ in range(5):
+                await asyncio.sleep(0.002)  # the loop goes on meanwhile
+            assert not move.done()
+        await move  # committed once the creation is done
+        waiting = store.append_actions_soon(gid, 1, [(1, "y")])
+
+        def creation() -> None:
+            with store.creation_turn():
+                seen.append(("creation", waiting.done()))
+
+        await asyncio.gather(asyncio.to_thread(creation), waiting)
+
+    asyncio.run(main())
+    assert seen == [("creation", True)]
+    assert store.actions_from(gid, 0) == [(0, "x"), (1, "y")]
+    store.close()

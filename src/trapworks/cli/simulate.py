@@ -214,8 +214,8 @@ def warm_engines(jobs: list[Any], quiet: bool) -> None:
         return
     if not quiet:
         err.print(
-            f"Compiling the batched engine ({len(specs)} to prepare): minutes on first use, then "
-            f"seconds from the cache in {numba_cache_dir()}",
+            f"Compiling the batched engine ({len(specs)} to prepare): up to a minute on first use, "
+            f"then seconds from the cache in {numba_cache_dir()}",
             markup=False,
             highlight=False,
         )

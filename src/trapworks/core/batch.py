@@ -7,6 +7,7 @@ the same thing (what `simulate` writes):
 
 - checks the request: one agent per seat, each one the engine plays (`check_agents`);
 - turns seeds into the engine's 64-bit seeds (`seed_array`);
+- splits a batch into one chunk of games per thread (`in_threads`: the loops release the GIL);
 - refuses a game whose actions overflowed the kept move buffer (`check_moves_kept`);
 - turns the columns into rows (`rows_from_columns`): "winners", "returns" (+1 for the winner,
   -1/(n-1) for each other seat, 0 for all when nobody won), "truncated", "length" (the seats'
@@ -18,7 +19,8 @@ The kernel's rows (`trapworks.sim.play_one`) use the same names with the same me
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -47,6 +49,27 @@ def seed_array(seeds: Any) -> Any:
     if not seeds:
         return np.zeros(0, np.uint64)
     return np.array([int(s) & _MASK64 for s in seeds], np.uint64)
+
+
+def batch_threads(count: int, min_games: int) -> int:
+    """How many threads play a batch of `count` games: numba's thread count (NUMBA_NUM_THREADS,
+    by default the machine's cores), at most one per `min_games` games (a thread's start costs
+    more than a few short games)."""
+    import numba
+
+    return max(1, min(numba.get_num_threads(), count // max(1, min_games)))
+
+
+def in_threads(count: int, threads: int, play: Callable[[int, int], None]) -> None:
+    """`play(lo, hi)` for `threads` consecutive chunks of range(count), one per thread (the
+    engines' loops release the GIL; each chunk gets its own stream state and scratch rows, so
+    the results do not depend on the split)."""
+    bounds = [count * i // threads for i in range(threads + 1)]
+    if threads <= 1:
+        play(0, count)
+        return
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(lambda i: play(bounds[i], bounds[i + 1]), range(threads)))
 
 
 def check_moves_kept(actions: Any, max_moves: int) -> None:

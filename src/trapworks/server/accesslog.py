@@ -165,7 +165,7 @@ class AccessLogMiddleware:
             )
 
 
-FIELDS = ("kind", "method", "path", "status", "ms", "event", "code", "client", "request_id")
+FIELDS = ("kind", "method", "path", "status", "ms", "event", "code", "client", "request_id", "count")
 
 
 class RequestIdFilter(logging.Filter):

@@ -20,7 +20,7 @@ from . import logsafe
 from .accesslog import AccessLogMiddleware
 from .accounts import install as install_accounts  # issue 28: accounts, ratings, quick game
 from .analysis import add_analysis_routes
-from .bounds import Bounds, BoundsMiddleware
+from .bounds import Bounds, BoundsMiddleware, CreationGate
 from .bounds import document as document_bounds
 from .bus import make_bus
 from .cluster import ClusterLink
@@ -125,7 +125,8 @@ def _add_middleware(
 ) -> None:
     """The middleware, innermost first (each add_middleware wraps the ones before it)."""
     # i26: per-address and total bounds (sockets, games an hour, open tables, replays): bounds.py.
-    app.add_middleware(BoundsMiddleware, bounds=bounds)
+    app.state.creation_gate = gate = CreationGate()  # i40: operations.py puts EarlyRefusal outermost
+    app.add_middleware(BoundsMiddleware, bounds=bounds, gate=gate)
     # Sizes, body and URL limits and a request rate per client address (see limits.py).
     app.add_middleware(LimitsMiddleware, rate=RateLimiter(*request_rate) if request_rate else None)
     # i26: browser security headers on every answer; sockets only from this origin's pages.

@@ -33,19 +33,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
+import logging
 import os
 import re
 import resource
 import time
 from collections import Counter, OrderedDict, deque
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
 from . import walguard
 from .budget import FairBudget
 from .errors import refusal_body
+from .headers import headers_for
+
+_log = logging.getLogger("trapworks.access")
 
 CLOSE_IDLE = 4408  # WebSocket close code: nothing heard from the client for socket_idle_s
 # i40: the node's game-creation budget is paced (budget.py): at most this many creations back to
@@ -121,12 +126,28 @@ async def _refuse_http(
     await send({"type": "http.response.body", "body": body})
 
 
+class Refusal(NamedTuple):
+    status: int
+    code: str
+    template: str  # the English message, typed (issue 37): its placeholders are `args`' names
+    retry_after: int | None
+    args: tuple[tuple[str, int], ...]
+
+
+class CreationGate:
+    """Links `EarlyRefusal` (outermost) with the bounds' state (`BoundsMiddleware`, innermost)."""
+
+    bounds: BoundsMiddleware | None = None
+
+
 _JOIN = re.compile(r"^/api/tables/[^/]+/join$")
 
 
 class BoundsMiddleware:
-    def __init__(self, app: Any, bounds: Bounds | None = None) -> None:
+    def __init__(self, app: Any, bounds: Bounds | None = None, gate: CreationGate | None = None) -> None:
         self.app = app
+        if gate is not None:
+            gate.bounds = self  # i40: the early refusal reads the same counts
         self.bounds = b = bounds or Bounds.from_env()
         self.sockets: Counter[str] = Counter()
         self.sockets_open = 0
@@ -201,7 +222,9 @@ class BoundsMiddleware:
             if not accepted:
                 return await receive()
             try:
-                return await asyncio.wait_for(receive(), b.socket_idle_s)
+                # (asyncio.timeout, not wait_for: no task of its own per idle socket, i40 memory)
+                async with asyncio.timeout(b.socket_idle_s):
+                    return await receive()
             except TimeoutError:
                 if not closed:
                     await send_noted(
@@ -257,12 +280,45 @@ class BoundsMiddleware:
         ids[:] = still
         return len(still)
 
+    def creation_refusal(self, client: str, now: float, *, dry: bool = False) -> Refusal | None:
+        """What refuses a game creation from `client` now, cheapest check first: the address's
+        games this hour, then the node's budget (a place taken from it unless `dry`: the early
+        refusal only asks). None: it may go on."""
+        b = self.bounds
+        made: deque[float] | None = self.created.get(client) if dry else self.created.at(client)
+        while made and made[0] <= now - 3600:
+            made.popleft()
+        if made is not None and len(made) >= b.games_per_hour:
+            # (a bound of 0 games: no game to wait for, the hour)
+            wait = int(made[0] + 3600 - now) + 1 if made else 3600
+            return Refusal(
+                429,
+                "too_many_games",
+                "at most {games_per_hour} games an hour from one address; the next in {wait} s",
+                wait,
+                (("games_per_hour", b.games_per_hour), ("wait", wait)),
+            )
+        if (budget_wait := self.game_budget.take(client, now, dry=dry)) is not None:  # i40: budget.py
+            return Refusal(
+                429,
+                "node_busy",
+                "many games are being created on this server: try again in {budget_wait} s",
+                budget_wait,
+                (("budget_wait", budget_wait),),
+            )
+        return None
+
     async def _create(self, scope: dict[str, Any], receive: Any, send: Any, client: str) -> None:
         b = self.bounds
+        now = taken_at = time.monotonic()
+        if (r := self.creation_refusal(client, now)) is not None:
+            await _refuse_http(send, r.status, r.code, r.template, r.retry_after, **dict(r.args))
+            return
         store = getattr(getattr(scope.get("app"), "state", None), "store", None)
         path = getattr(store, "path", None)
         free, size = walguard.disk_free(path), walguard.disk_size(path)
         if free is not None and size is not None and free < min(b.disk_reserve, size // 20):
+            self.game_budget.give_back(client, taken_at)
             await _refuse_http(
                 send,
                 503,
@@ -271,33 +327,7 @@ class BoundsMiddleware:
                 retry_after=60,
             )
             return
-        now = time.monotonic()
         made: deque[float] = self.created.at(client)
-        while made and made[0] <= now - 3600:
-            made.popleft()
-        if len(made) >= b.games_per_hour:
-            wait = int(made[0] + 3600 - now) + 1
-            await _refuse_http(
-                send,
-                429,
-                "too_many_games",
-                "at most {games_per_hour} games an hour from one address; the next in {wait} s",
-                retry_after=wait,
-                games_per_hour=b.games_per_hour,
-                wait=wait,
-            )
-            return
-        taken_at = time.monotonic()
-        if (budget_wait := self.game_budget.take(client, taken_at)) is not None:  # i40: budget.py
-            await _refuse_http(
-                send,
-                429,
-                "node_busy",
-                "many games are being created on this server: try again in {budget_wait} s",
-                retry_after=budget_wait,
-                budget_wait=budget_wait,
-            )
-            return
         body, again = await self._body(receive)
         public = False
         try:
@@ -446,6 +476,86 @@ class BoundsMiddleware:
             self.replays[client] -= 1
             if self.replays[client] <= 0:
                 del self.replays[client]
+
+
+class EarlyRefusal:
+    """ASGI middleware, outermost (inside the trusted proxies' middleware only, which gives the
+    client's address): a game creation that the bounds would refuse anyway (its address's games
+    this hour, the node's budget: `BoundsMiddleware.creation_refusal`, asked without taking) is
+    answered here, before the access log, the metrics' timing, the headers' middlewares and the
+    request's body. During a creation flood from 20 addresses those refusals, 60-85 a second
+    through the whole stack, were a third of the event loop's time (BENCHMARKS.md, issue 40),
+    delaying every player's moves. Each is still counted in `trapworks_refusals_total`; the log
+    gets one line per `LOG_EVERY_S` summing them, not a line each (a flood would bury the log)."""
+
+    LOG_EVERY_S = 10.0
+
+    def __init__(self, app: Any, gate: CreationGate, metrics: Any = None) -> None:
+        self.app = app
+        self.gate = gate
+        self.metrics = metrics
+        self.refused: Counter[str] = Counter()
+        self.addresses: set[str] = set()
+        self.since = time.monotonic()
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        bounds = self.gate.bounds
+        if (
+            bounds is None
+            or scope["type"] != "http"
+            or scope.get("method") != "POST"
+            or scope.get("path") != "/api/games"
+        ):
+            await self.app(scope, receive, send)
+            return
+        client = (scope.get("client") or ("?", 0))[0]
+        now = time.monotonic()
+        refused = bounds.creation_refusal(client, now, dry=True)
+        if refused is None:
+            await self.app(scope, receive, send)
+            return
+        start, body = _early_answer(refused)
+        await send(start)
+        await send(body)
+        if self.metrics is not None:
+            self.metrics.refusals.labels(refused.code).inc()
+        self.refused[refused.code] += 1
+        if len(self.addresses) < 10_000:
+            self.addresses.add(client)
+        if now - self.since >= self.LOG_EVERY_S:
+            self._log(now)
+
+    def _log(self, now: float) -> None:
+        total = sum(self.refused.values())
+        codes = ", ".join(f"{code} {n}" for code, n in sorted(self.refused.items()))
+        _log.info(
+            "POST /api/games 429 x%d from %d addresses in %.0f s (%s)",
+            total,
+            len(self.addresses),
+            now - self.since,
+            codes,
+            extra={"kind": "http", "method": "POST", "path": "/api/games", "status": 429, "count": total},
+        )
+        self.refused.clear()
+        self.addresses.clear()
+        self.since = now
+
+
+@functools.lru_cache(maxsize=512)
+def _early_answer(refused: Refusal) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The 429's two ASGI messages, made once per (code, wait): a flood asks the same few."""
+    body = refusal_body(refused.code, refused.template, **dict(refused.args))
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        *headers_for({"type": "http", "path": "/api/games"}),
+    ]
+    if refused.retry_after is not None:
+        headers.append((b"retry-after", str(refused.retry_after).encode()))
+    return (
+        {"type": "http.response.start", "status": refused.status, "headers": headers},
+        {"type": "http.response.body", "body": body},
+    )
 
 
 # What the bounds answer, for the OpenAPI schema (path, method) -> {status: what}.

@@ -45,13 +45,14 @@ class FairBudget:
             if self.counts[address] <= 0:
                 del self.counts[address]
 
-    def take(self, address: str, now: float | None = None) -> int | None:
-        """Take one from the budget for `address`: None if granted, else the seconds to wait."""
+    def take(self, address: str, now: float | None = None, *, dry: bool = False) -> int | None:
+        """Take one from the budget for `address`: None if granted, else the seconds to wait.
+        `dry`: only say whether it would be granted, taking nothing (bounds.py's early refusal)."""
         now = time.monotonic() if now is None else now
         self._trim(now)
         used = len(self.events)
-        if used >= self.per_window:
-            return int(self.events[0][0] + self.window_s - now) + 1
+        if used >= self.per_window:  # (a budget of 0: nothing leaves the window, its length)
+            return int(self.events[0][0] + self.window_s - now) + 1 if self.events else int(self.window_s)
         mine_now = self.counts[address]
         # The last tenth is kept for addresses that have had nothing in the window (a player
         # who comes during a flood); past half, nobody takes more than a fair share.
@@ -63,14 +64,20 @@ class FairBudget:
             mine = next(t for t, a in self.events if a == address)
             return int(mine + self.window_s - now) + 1
         flood = len(self.counts) + (not mine_now) >= self.pace_from
-        if self.burst is not None and flood and (wait := self._pace(now, newcomer=not mine_now)) is not None:
+        if (
+            self.burst is not None
+            and flood
+            and (wait := self._pace(now, newcomer=not mine_now, dry=dry)) is not None
+        ):
             return wait
+        if dry:
+            return None
         self.events.append((now, address))
         self.counts[address] += 1
         return None
 
-    def _pace(self, now: float, newcomer: bool) -> int | None:
-        """Take a token, or the seconds until there is one for this address."""
+    def _pace(self, now: float, newcomer: bool, dry: bool = False) -> int | None:
+        """Take a token (`dry`: none), or the seconds until there is one for this address."""
         assert self.burst is not None
         rate = self.per_window / self.window_s
         if self.tokens_at is not None:
@@ -79,7 +86,8 @@ class FairBudget:
         need = 1.0 if newcomer else 1.0 + min(2.0, self.burst - 1.0)
         if self.tokens < need:
             return int((need - self.tokens) / rate) + 1
-        self.tokens -= 1.0
+        if not dry:
+            self.tokens -= 1.0
         return None
 
     def give_back(self, address: str, at: float) -> None:

@@ -284,12 +284,13 @@ def add_i18n_routes(app: FastAPI) -> None:
         try:
             body = catalog(lang)
         except KeyError:
-            return JSONResponse(
-                {
-                    "ok": False,
-                    "error": f"no interface language {lang!r}; there are {', '.join(languages())}",
-                    "code": "unknown_language",
-                },
-                status_code=404,
-            )
+            from .errors import ErrorCode, ServiceError
+
+            # typed (issue 37): the page words it from the catalog, like every refusal
+            raise ServiceError(
+                ErrorCode.UNKNOWN_LANGUAGE,
+                "no interface language {lang}; there are {languages}",
+                lang=repr(lang[:20]),
+                languages=", ".join(languages()),
+            ) from None
         return JSONResponse(body, headers={"cache-control": "no-cache"})

@@ -5,7 +5,8 @@
 - `/healthz` and `/readyz` (health.py), `/metrics` and its middleware (metrics.py);
 - the log-in throttle's answers and the sign-up bounds (accounts/throttle.py).
 
-Middleware order, outermost first: trusted proxies, access log, metrics, security headers, Host
+Middleware order, outermost first: trusted proxies, the early refusal of creations (bounds.py
+`EarlyRefusal`), access log, metrics, security headers, Host
 check, Origin check, request limits, sign-up bounds, bounds, the app.
 """
 
@@ -18,7 +19,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from .accesslog import AccessLogMiddleware
 from .accounts.throttle import SignupBounds, Throttled, throttled_answer
-from .bounds import BoundsMiddleware
+from .bounds import BoundsMiddleware, EarlyRefusal
 from .headers import SecurityHeaders
 from .health import add_health_routes
 from .metrics import MetricsMiddleware
@@ -48,5 +49,7 @@ def install(app: Any, settings: OpsSettings, service: Any, store: Any, bus: Any)
     )
     stack.insert(_index(app, SecurityHeaders) + 1, Middleware(HostCheck, settings=settings))
     stack.insert(_index(app, AccessLogMiddleware) + 1, Middleware(MetricsMiddleware, metrics=metrics))
+    # i40: creations the bounds refuse anyway are answered before everything else (bounds.py)
+    stack.insert(0, Middleware(EarlyRefusal, gate=app.state.creation_gate, metrics=metrics))
     if settings.trusted_proxies:
         stack.insert(0, Middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies)))

@@ -229,7 +229,11 @@ class HostCheck:
                 if kind == "websocket":
                     return _close_socket(receive, send, 4400)
                 return _refuse(
-                    send, 400, "unknown_host", "this server does not serve the host {x}", x=repr(raw[:80])
+                    send,
+                    400,
+                    "unknown_host",
+                    "this server does not serve the host {host}",
+                    host=repr(raw[:80]),
                 )
         if kind == "http" and scope.get("path") in ADMIN_PATHS:
             client = (scope.get("client") or ("", 0))[0]

@@ -76,7 +76,7 @@ def create_request(**fields: Any) -> CreateGame:
         first = e.errors()[0]
         where = ".".join(str(x) for x in first.get("loc", ())) or "request"
         code = ErrorCode.BAD_CLOCK if where.startswith("clock") else ErrorCode.BAD_REQUEST
-        raise ServiceError(code, "{where}: {x}", where=where, x=first.get("msg")) from None
+        raise ServiceError(code, "{where}: {why}", where=where, why=first.get("msg")) from None
 
 
 def game_key(stored: StoredGame) -> bytes:
@@ -303,7 +303,7 @@ class GameService:
             if self.store.writes_from_any_thread:
                 # i40: the game's row is committed in a worker thread: during a creation flood
                 # the commits no longer run on the event loop between the players' moves.
-                await asyncio.to_thread(self._insert_game, room, n)
+                await asyncio.to_thread(self._insert_game_after_moves, room, n)
             else:
                 self._insert_game(room, n)
         except Exception as e:
@@ -315,6 +315,11 @@ class GameService:
         room.after_step()  # a clock starts with the first turn
         room.schedule_advance()
         return room
+
+    def _insert_game_after_moves(self, room: Room, n: int) -> None:
+        """In a worker thread: the moves waiting to be committed go first (store.py)."""
+        with self.store.creation_turn():
+            self._insert_game(room, n)
 
     def _insert_game(self, room: Room, n: int) -> None:
         self.store.insert_game(room.stored)
@@ -332,7 +337,9 @@ class GameService:
             try:
                 name = clean_name(s.name) if s.name else ""
             except BadName as e:
-                raise ServiceError(ErrorCode.BAD_NAME, "seat {x}: {e}", x=i + 1, e=e) from None
+                raise ServiceError(
+                    ErrorCode.BAD_NAME, "seat {seat_number}: {e}", seat_number=i + 1, e=e
+                ) from None
             if s.kind == "human":
                 # An invited seat's token goes only to whoever claims its invite link (one use):
                 # the creator hands out the link, never the token.
@@ -441,9 +448,9 @@ class GameService:
                 except IllegalActionError as e:
                     raise ServiceError(
                         ErrorCode.CANNOT_RESUME,
-                        "game {id}: stored action {x} ({text}) no longer replays: {reason}",
+                        "game {id}: stored action {action_number} ({text}) no longer replays: {reason}",
                         id=stored.id,
-                        x=i + 1,
+                        action_number=i + 1,
                         text=repr(text),
                         reason=e.reason,
                     ) from None
@@ -492,7 +499,9 @@ class GameService:
             joined = self.store.take_seat(live.id, seat, len(left))
         except SeatTaken:
             raise ServiceError(
-                ErrorCode.SEAT_TAKEN, "seat {x} was taken by someone else first", x=seat + 1
+                ErrorCode.SEAT_TAKEN,
+                "seat {seat_number} was taken by someone else first",
+                seat_number=seat + 1,
             ) from None
         except Exception as e:
             raise self.store_failed(f"take a seat of game {live.id}", e) from None
@@ -628,7 +637,10 @@ class GameService:
         log = list(live.log)
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= len(log):
             raise ServiceError(
-                ErrorCode.BAD_PLY, "move {ply} is not in this game (0 to {x})", ply=repr(ply), x=len(log)
+                ErrorCode.BAD_PLY,
+                "move {ply} is not in this game (0 to {last_ply})",
+                ply=repr(ply),
+                last_ply=len(log),
             )
         stored = live.stored
         state = (
@@ -711,8 +723,8 @@ class GameService:
         if len(record.actions) > limit:
             raise ServiceError(
                 ErrorCode.RECORD_TOO_LONG,
-                "record has {x} actions; at most {limit}",
-                x=len(record.actions),
+                "record has {actions} actions; at most {limit}",
+                actions=len(record.actions),
                 limit=limit,
             )
         try:
@@ -724,10 +736,10 @@ class GameService:
         if seat is not None and seat >= game.num_players():
             raise ServiceError(
                 ErrorCode.BAD_SEAT,
-                "seat {seat}: this {game} game has seats 0-{x}",
+                "seat {seat}: this {game} game has seats 0-{last_seat}",
                 seat=seat,
                 game=record.game,
-                x=game.num_players() - 1,
+                last_seat=game.num_players() - 1,
             )
         return game
 

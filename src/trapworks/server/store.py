@@ -9,13 +9,14 @@ Every write commits before the caller acknowledges it, so a `kill -9` loses noth
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -209,6 +210,8 @@ class StoreUnavailable(Exception):
 
 
 log = logging.getLogger("trapworks.server")
+TURN_RETRY_S = 0.001  # how soon a write kept out by another's turn asks again
+TURN_WAIT_S = 2.0  # the longest a creation's commit lets moves go first
 
 
 def sqlite_path(url: str) -> Path | None:
@@ -271,6 +274,11 @@ class Store:
         # Group commit: actions stored by concurrent moves in one turn of the event loop share one
         # transaction (see append_actions_soon).
         self._pending: list[tuple[list[dict[str, Any]], asyncio.Future]] = []
+        # i40: moves first. SQLite lets one writer at a time; a creation's commit in a worker
+        # thread (`creation_turn`) waits while moves wait to be committed, and the moves' flush on
+        # the event loop never blocks on a creation being committed (SQLite's busy handler
+        # stalled the whole loop meanwhile): it comes back a moment later.
+        self._write_turn = threading.Lock()
         self._stop = threading.Event()
         self._checkpointer = None
         if url.startswith("sqlite"):
@@ -430,7 +438,35 @@ class Store:
         self._pending.append((_action_rows(game_id, first_ply, actions), done))
         return done
 
+    @contextlib.contextmanager
+    def creation_turn(self) -> Iterator[None]:
+        """Held by a worker thread around a new game's writes: it starts once no move waits to be
+        committed (or after TURN_WAIT_S, so creations are never starved for good)."""
+        if not self.url.startswith("sqlite"):  # a server database takes both writes at once
+            yield
+            return
+        deadline = time.monotonic() + TURN_WAIT_S
+        while True:
+            self._write_turn.acquire()
+            if not self._pending or time.monotonic() > deadline:
+                break
+            self._write_turn.release()
+            time.sleep(TURN_RETRY_S)
+        try:
+            yield
+        finally:
+            self._write_turn.release()
+
     def _flush(self) -> None:
+        if not self._write_turn.acquire(blocking=False):  # a creation is committing: not on the loop
+            asyncio.get_running_loop().call_later(TURN_RETRY_S, self._flush)
+            return
+        try:
+            self._commit_pending()
+        finally:
+            self._write_turn.release()
+
+    def _commit_pending(self) -> None:
         batch, self._pending = self._pending, []
         try:
             self._insert([row for rows, _ in batch for row in rows])

@@ -45,12 +45,21 @@ from itertools import accumulate
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
 
 from trapworks.core import TrapworksError
-from trapworks.core.batch import check_agents, check_moves_kept, rows_from_columns, seed_array
+from trapworks.core.batch import (
+    batch_threads,
+    check_agents,
+    check_moves_kept,
+    in_threads,
+    rows_from_columns,
+    seed_array,
+)
 from trapworks.core.stream import SharedStream, sample_chance_from_stream, stream_random
 from trapworks.core.stream_jit import below as _below
+from trapworks.core.stream_jit import rules as _rules
+from trapworks.core.stream_jit import rules_inlined as _rules_inlined
+from trapworks.core.stream_jit import rules_nogil as _rules_nogil
 from trapworks.core.stream_jit import sample as _sample
 from trapworks.core.stream_jit import uniform as _uniform
 
@@ -330,7 +339,7 @@ H_BLUFF = HEURISTIC_BLUFF
 
 
 # --- compiled helpers ------------------------------------------------------------------
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules_inlined
 def _shuffle(G: Any, base: int, n: int, st: Any) -> None:
     for i in range(n - 1, 0, -1):
         j = _below(st, i + 1)
@@ -339,7 +348,7 @@ def _shuffle(G: Any, base: int, n: int, st: Any) -> None:
         G[base + j] = t
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules_inlined
 def _popcount(x: int) -> Any:
     """Bits set in a 64-bit word (SWAR)."""
     u = np.uint64(x)
@@ -349,7 +358,7 @@ def _popcount(x: int) -> Any:
     return np.int64((u * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@njit(cache=True, error_model="numpy")
+@_rules
 def _search(
     G: Any,
     P: Any,
@@ -483,14 +492,14 @@ def _search(
     return found
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules_inlined
 def _clear_ends(G: Any) -> None:
     for i in range(G[END_N]):
         G[ENDS + G[END_LIST + i]] = 0
     G[END_N] = 0
 
 
-@njit(cache=True, error_model="numpy")
+@_rules
 def _table(
     G: Any, mt: Any, start: int, count: int, blocked: int, exit_ok: int, first_only: int, go: int
 ) -> Any:
@@ -547,7 +556,7 @@ def _table(
     return found
 
 
-@njit(cache=True, error_model="numpy")
+@_rules
 def _can_move(G: Any, P: Any, mt: Any, pawn: int, count: int, go: int) -> Any:
     """DeadEndDriveState.can_move: a move without chairs, or (Figure 8) with chairs when only
     pawns block every chair-free move."""
@@ -566,7 +575,7 @@ def _can_move(G: Any, P: Any, mt: Any, pawn: int, count: int, go: int) -> Any:
     )
 
 
-@njit(cache=True, error_model="numpy")
+@_rules
 def _destinations(G: Any, P: Any, mt: Any, pawn: int, count: int, go: int) -> Any:
     """DeadEndDriveState.destinations into G[ENDS:] (cleared first); how many."""
     _clear_ends(G)
@@ -583,7 +592,7 @@ def _destinations(G: Any, P: Any, mt: Any, pawn: int, count: int, go: int) -> An
     return k
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules_inlined
 def _movable(G: Any, p: int) -> Any:
     sq = G[POS + p]
     if sq < 0 or (G[MOVED] >> p) & 1:
@@ -591,44 +600,46 @@ def _movable(G: Any, p: int) -> Any:
     return not (G[OPENING] and not _CHAIR[sq])
 
 
-@njit(cache=True, error_model="numpy")
+@_rules
 def _select_choices(G: Any, P: Any, mt: Any, go: int, out: Any) -> Any:
-    """The pawn-and-count actions in the kernel's order into `out`; their count."""
-    counts = np.zeros(3, np.int64)
+    """The pawn-and-count actions in the kernel's order into `out`; their count. (No arrays of
+    its own: the rule functions are compiled without reference counts and so cannot allocate;
+    the up to three counts are c0..c2, the dice used and freed are bit masks.)"""
+    c0 = c1 = c2 = 0
     nc = 0
     if G[NDICE] == 2 and G[DIE0] != G[DIE1]:
-        a = min(G[DIE0], G[DIE1])
-        b = max(G[DIE0], G[DIE1])
-        counts[0] = a
-        counts[1] = b
+        c0 = min(G[DIE0], G[DIE1])
+        c1 = max(G[DIE0], G[DIE1])
         nc = 2
     elif G[NDICE] >= 1:
-        counts[0] = G[DIE0]
+        c0 = G[DIE0]
         nc = 1
     if G[TOTAL_OK] and G[NDICE] == 2:
-        counts[nc] = G[DIE0] + G[DIE1]
+        if nc == 1:
+            c1 = G[DIE0] + G[DIE1]
+        else:
+            c2 = G[DIE0] + G[DIE1]
         nc += 1
     k = 0
-    used = np.zeros(3, np.int64)
+    used = 0
     for p in range(NUM_PAWNS):
         if not _movable(G, p):
             continue
         for i in range(nc):
-            if _can_move(G, P, mt, p, counts[i], go):
-                out[k] = p * 12 + counts[i] - 1
+            count = c0 if i == 0 else (c1 if i == 1 else c2)
+            if _can_move(G, P, mt, p, count, go):
+                out[k] = p * 12 + count - 1
                 k += 1
-                used[i] = 1
+                used |= 1 << i
     if not G[OPENING]:
         return k
     # Rule 2 lifted for a die no pawn on a chair can use (DeadEndDriveState.freed_pawns); a
     # doubles total only when the die itself is freed.
-    freed = np.zeros(3, np.int64)
-    nf = 0
+    freed = 0
     for i in range(nc):
-        if not used[i] and (i < nc - 1 or not G[TOTAL_OK] or G[NDICE] != 2 or not used[0]):
-            freed[i] = 1
-            nf += 1
-    if nf == 0:
+        if not (used >> i) & 1 and (i < nc - 1 or not G[TOTAL_OK] or G[NDICE] != 2 or not used & 1):
+            freed |= 1 << i
+    if freed == 0:
         return k
     k0 = k
     for p in range(NUM_PAWNS):
@@ -636,15 +647,22 @@ def _select_choices(G: Any, P: Any, mt: Any, go: int, out: Any) -> Any:
         if sq < 0 or (G[MOVED] >> p) & 1 or _CHAIR[sq]:
             continue
         for i in range(nc):
-            if freed[i] and _can_move(G, P, mt, p, counts[i], go):
-                out[k] = p * 12 + counts[i] - 1
+            count = c0 if i == 0 else (c1 if i == 1 else c2)
+            if (freed >> i) & 1 and _can_move(G, P, mt, p, count, go):
+                out[k] = p * 12 + count - 1
                 k += 1
-    if k > k0:
-        out[:k] = np.sort(out[:k])
+    if k > k0:  # sorted in place (an insertion sort: the list is short)
+        for i in range(1, k):
+            x = out[i]
+            j = i - 1
+            while j >= 0 and out[j] > x:
+                out[j + 1] = out[j]
+                j -= 1
+            out[j + 1] = x
     return k
 
 
-@njit(cache=True, error_model="numpy")
+@_rules
 def _end_turn(G: Any, P: Any) -> None:
     G[NDICE] = 0
     G[TOTAL_OK] = 0
@@ -668,7 +686,7 @@ def _end_turn(G: Any, P: Any) -> None:
     G[PHASE] = F_ROLL
 
 
-@njit(cache=True, error_model="numpy")
+@_rules
 def _enter_select(G: Any, T: Any, P: Any, go: int, scratch: Any) -> None:
     G[PHASE] = F_SELECT
     G[SEL_PAWN] = -1
@@ -701,7 +719,7 @@ def _enter_select(G: Any, T: Any, P: Any, go: int, scratch: Any) -> None:
         _end_turn(G, P)
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules_inlined
 def _continue_turn(G: Any, T: Any, P: Any, go: int, scratch: Any) -> None:
     if (G[OUT] >> G[TO_MOVE]) & 1:
         _end_turn(G, P)
@@ -709,12 +727,12 @@ def _continue_turn(G: Any, T: Any, P: Any, go: int, scratch: Any) -> None:
         _enter_select(G, T, P, go, scratch)
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules_inlined
 def _alive(G: Any, p: int) -> Any:
     return G[POS + p] >= 0
 
 
-@njit(cache=True, error_model="numpy")
+@_rules
 def _next_portrait(G: Any, T: Any, P: Any, resume: int, go: int, scratch: Any) -> None:
     unseen = G[UNSEEN]
     for p in range(NUM_PAWNS):
@@ -740,7 +758,7 @@ def _next_portrait(G: Any, T: Any, P: Any, resume: int, go: int, scratch: Any) -
         G[PHASE] = F_ROLL
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules_inlined
 def _holder(G: Any, P: Any, pawn: int) -> Any:
     for s in range(P[P_PLAYERS]):
         if (G[CHARS + s] >> pawn) & 1:
@@ -748,7 +766,7 @@ def _holder(G: Any, P: Any, pawn: int) -> Any:
     return -1
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules_inlined
 def _win(G: Any, pawn: int, reason: int) -> None:
     G[WINNER_PAWN] = pawn
     G[WIN_REASON] = reason
@@ -756,7 +774,7 @@ def _win(G: Any, pawn: int, reason: int) -> None:
     G[NDICE] = 0
 
 
-@njit(cache=True, error_model="numpy")
+@_rules
 def _spring(G: Any, T: Any, P: Any, pawn: int, go: int, scratch: Any) -> None:
     sq = G[POS + pawn]
     G[KNOCK + T[T_TRAP][sq]] += 1
@@ -788,7 +806,7 @@ def _spring(G: Any, T: Any, P: Any, pawn: int, go: int, scratch: Any) -> None:
     _continue_turn(G, T, P, go, scratch)
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules_inlined
 def _playable(G: Any, P: Any, seat: int, card: int) -> Any:
     if G[DREW] and P[P_AFTER_NONE]:
         return False
@@ -800,7 +818,7 @@ def _playable(G: Any, P: Any, seat: int, card: int) -> Any:
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@_rules
 def _trap_choices(G: Any, T: Any, P: Any, out: Any) -> Any:
     seat = G[TO_MOVE]
     kind = T[T_TRAP][G[POS + G[TRAP_PAWN]]]
@@ -817,7 +835,7 @@ def _trap_choices(G: Any, T: Any, P: Any, out: Any) -> Any:
     return k
 
 
-@njit(cache=True, error_model="numpy")
+@_rules
 def _move(G: Any, T: Any, P: Any, sq: int, go: int, scratch: Any) -> None:
     pawn = G[SEL_PAWN]
     count = G[SEL_COUNT]
@@ -853,7 +871,7 @@ def _move(G: Any, T: Any, P: Any, sq: int, go: int, scratch: Any) -> None:
     _continue_turn(G, T, P, go, scratch)
 
 
-@njit(cache=True, error_model="numpy")
+@_rules
 def _draw(G: Any, T: Any, P: Any, st: Any, go: int, track_end: int, scratch: Any) -> None:
     while True:
         if G[PILE_N] == 0:
@@ -885,7 +903,7 @@ def _draw(G: Any, T: Any, P: Any, st: Any, go: int, track_end: int, scratch: Any
         return
 
 
-@njit(cache=True, error_model="numpy")
+@_rules
 def _new_game(G: Any, T: Any, P: Any, st: Any) -> None:
     G[:] = 0
     n = P[P_PLAYERS]
@@ -901,7 +919,9 @@ def _new_game(G: Any, T: Any, P: Any, st: Any) -> None:
         G[POS + p] = order[p]
         G[OCC + order[p]] = 1
     # the deal: the Character cards, then the trap pile (deal_from_stream's order)
-    chars = np.arange(NUM_PAWNS)
+    chars = G[SEL : SEL + NUM_PAWNS]  # the select phase's rows, free until the first move: no
+    for i in range(NUM_PAWNS):  # array of its own (the rule functions cannot allocate)
+        chars[i] = i
     for i in range(NUM_PAWNS - 1, 0, -1):
         j = _below(st, i + 1)
         t = chars[i]
@@ -915,6 +935,7 @@ def _new_game(G: Any, T: Any, P: Any, st: Any) -> None:
         for s in range(2):
             for i in range(2 * size + s * 2, 2 * size + (s + 1) * 2):
                 G[SECRET + s] |= 1 << chars[i]
+    chars[:] = 0
     deck = T[T_DECK]
     for i in range(P[P_DECK_N]):
         G[PILE + i] = deck[i]
@@ -929,7 +950,7 @@ def _new_game(G: Any, T: Any, P: Any, st: Any) -> None:
         G[PHASE] = F_REVEAL
 
 
-@njit(cache=True, error_model="numpy")
+@_rules
 def _chance(
     G: Any, T: Any, P: Any, st: Any, go: int, roll_base: int, first_base: int, reveal_base: int, scratch: Any
 ) -> Any:
@@ -993,7 +1014,7 @@ def _chance(
     return roll_base + i
 
 
-@njit(cache=True, error_model="numpy")
+@_rules
 def _legal(G: Any, T: Any, P: Any, go: int, ids: Any, legal: Any) -> Any:
     """The deciding seat's legal action ids into `legal`, in the kernel's order; their count.
     ids: DEST_BASE, CHANGE, KEEP_PORTRAIT, PLAY_TRAP, PLAY_WILD, DRAW, SPRING, KEEP_CARD."""
@@ -1032,7 +1053,7 @@ def _legal(G: Any, T: Any, P: Any, go: int, ids: Any, legal: Any) -> Any:
     return 1
 
 
-@njit(cache=True, error_model="numpy")
+@_rules
 def _remove_from_hand(G: Any, seat: int, card: int) -> None:
     base = HAND_CARD + seat * MAX_CARDS
     tbase = HAND_TURN + seat * MAX_CARDS
@@ -1046,7 +1067,7 @@ def _remove_from_hand(G: Any, seat: int, card: int) -> None:
             return
 
 
-@njit(cache=True, error_model="numpy")
+@_rules
 def _decide(
     G: Any, T: Any, P: Any, st: Any, go: int, track_end: int, ids: Any, action: int, scratch: Any
 ) -> None:
@@ -1096,7 +1117,7 @@ def _decide(
         _continue_turn(G, T, P, go, scratch)
 
 
-@njit(cache=True, error_model="numpy")
+@_rules
 def _h_select(G: Any, P: Any, mt: Any, st: Any, go: int, bluff: float, scratch: Any) -> Any:
     """agents.HeuristicAgent._best_move for the seat to move: every destination of every choice
     (choices in the kernel's order, destinations by square) scored as `_score` scores it, plus a
@@ -1170,7 +1191,7 @@ def _h_select(G: Any, P: Any, mt: Any, st: Any, go: int, bluff: float, scratch: 
     return best_action
 
 
-@njit(cache=True, error_model="numpy")
+@_rules
 def _heuristic(G: Any, T: Any, P: Any, st: Any, go: int, ids: Any, bluff: float, scratch: Any) -> Any:
     """agents.HeuristicAgent.step (noise 0, as `simulate` makes it) for the seat to move, drawing
     from the game's stream where it draws from its rng."""
@@ -1215,7 +1236,47 @@ def _heuristic(G: Any, T: Any, P: Any, st: Any, go: int, ids: Any, bluff: float,
     return ids[7]
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
+@_rules
+def _play_one(
+    g: int,
+    seed: Any,
+    P: Any,
+    T: Any,
+    ids: Any,
+    go: int,
+    track_end: int,
+    record: int,
+    moves: Any,
+    G: Any,
+    policy: Any,
+    bluff: float,
+    st: Any,
+    legal: Any,
+    scratch: Any,
+) -> None:
+    """One whole game (game `g` of the batch, seeded `seed`) to its end, its last state in G."""
+    st[0] = seed
+    _new_game(G, T, P, st)
+    count = 0
+    while G[PHASE] != F_OVER:
+        ph = G[PHASE]
+        if ph == F_FIRST or ph == F_REVEAL or ph == F_ROLL:
+            action = _chance(G, T, P, st, go, ids[8], ids[9], ids[10], scratch)
+        else:
+            if policy[G[TO_MOVE]] == 1:
+                action = _heuristic(G, T, P, st, go, ids, bluff, scratch)
+            else:
+                k = _legal(G, T, P, go, ids, legal)
+                action = legal[_below(st, k)]
+            G[N_DECISIONS] += 1
+            _decide(G, T, P, st, go, track_end, ids, action, scratch)
+        if record and count < moves.shape[1]:
+            moves[g, count] = action
+        count += 1
+    G[N_ACTIONS] = count
+
+
+@_rules_nogil
 def _play(
     seeds: Any,
     P: Any,
@@ -1228,35 +1289,40 @@ def _play(
     G_out: Any,
     policy: Any,
     bluff: float,
+    lo: int,
+    hi: int,
+    st: Any,
+    work: Any,
 ) -> None:
-    """Whole games, one per seed, each to its end (the state at the end in G_out)."""
-    for g in prange(seeds.shape[0]):
-        st = np.zeros(1, np.uint64)
-        st[0] = seeds[g]
-        legal = np.zeros(N_SQ + 8, np.int64)
-        scratch = np.zeros(N_SQ + 8, np.int64)
-        G = G_out[g]
-        _new_game(G, T, P, st)
-        count = 0
-        while G[PHASE] != F_OVER:
-            ph = G[PHASE]
-            if ph == F_FIRST or ph == F_REVEAL or ph == F_ROLL:
-                action = _chance(G, T, P, st, go, ids[8], ids[9], ids[10], scratch)
-            else:
-                if policy[G[TO_MOVE]] == 1:
-                    action = _heuristic(G, T, P, st, go, ids, bluff, scratch)
-                else:
-                    k = _legal(G, T, P, go, ids, legal)
-                    action = legal[_below(st, k)]
-                G[N_DECISIONS] += 1
-                _decide(G, T, P, st, go, track_end, ids, action, scratch)
-            if record and count < moves.shape[1]:
-                moves[g, count] = action
-            count += 1
-        G[N_ACTIONS] = count
+    """Games lo..hi-1 of the batch, one after the other (each one's last state in G_out). `st`:
+    a one-item uint64 array, `work`: two int64 rows (legal, scratch). Without the GIL: one
+    chunk of games per thread (play_columns), as Mouse Trap's engine (issue 42: numba's parallel
+    loop over every rule compiled in 63 s of CPU)."""
+    for g in range(lo, hi):
+        _play_one(
+            g,
+            seeds[g],
+            P,
+            T,
+            ids,
+            go,
+            track_end,
+            record,
+            moves,
+            G_out[g],
+            policy,
+            bluff,
+            st,
+            work[0],
+            work[1],
+        )
 
 
 # --- the Python side ----------------------------------------------------------------
+def _play_threads(count: int) -> int:
+    return batch_threads(count, 8)  # a game is ~4 ms: a thread pays from a few games on
+
+
 def engine_tables(game: Any) -> dict[str, Any]:
     """The engine's inputs for one game object: options as a vector, board and chance tables
     (the chance tables are the kernel's own floats, so the same draws)."""
@@ -1353,7 +1419,7 @@ def play_columns(
     move_arr = np.full((count, max_moves if moves else 1), -1, np.int64)
     G = np.zeros((count, G_SIZE), np.int64)
     policy = np.array([POLICIES[a] for a in agents], np.int64)
-    _play(
+    args = (
         seed_arr,
         t["params"],
         t["tables"],
@@ -1364,7 +1430,13 @@ def play_columns(
         move_arr,
         G,
         policy,
-        H_BLUFF,
+    )
+    in_threads(
+        count,
+        _play_threads(count),
+        lambda lo, hi: _play(
+            *args, H_BLUFF, lo, hi, np.zeros(1, np.uint64), np.zeros((2, N_SQ + 8), np.int64)
+        ),
     )
     # the winner's seat: whoever holds the winning pawn's Character card, or its secret card
     winner = np.full(count, -1, np.int64)

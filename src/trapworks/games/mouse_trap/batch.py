@@ -21,9 +21,19 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from trapworks.core.batch import check_agents, check_moves_kept, rows_from_columns, seed_array
+from trapworks.core.batch import (
+    batch_threads,
+    check_agents,
+    check_moves_kept,
+    in_threads,
+    rows_from_columns,
+    seed_array,
+)
 from trapworks.core.stream import SharedStream, sample_chance_from_stream, stream_random
 from trapworks.core.stream_jit import below as _below
+from trapworks.core.stream_jit import rules as _rules
+from trapworks.core.stream_jit import rules_inlined as _rules_inlined
+from trapworks.core.stream_jit import rules_nogil as _rules_nogil
 from trapworks.core.stream_jit import sample as _sample
 
 from .data import CHEESE_WHEEL, LOOP_LENGTH, LOOP_START, NUM_PARTS, NUM_SPACES, SAFE, SPACES, STAGE_IDS, START
@@ -104,7 +114,7 @@ STATE_SIZE = 21
 ) = range(14)
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules_inlined
 def _end_turn(S: Any, P: Any, mice: Any) -> None:
     n = P[P_PLAYERS]
     me = S[TO_MOVE]
@@ -124,7 +134,7 @@ def _end_turn(S: Any, P: Any, mice: Any) -> None:
     S[PHASE] = F_ROLL
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules
 def _transfer(S: Any, cheese: Any, giver: int, taker: int, amount: int) -> None:
     if amount <= 0:
         return
@@ -133,7 +143,7 @@ def _transfer(S: Any, cheese: Any, giver: int, taker: int, amount: int) -> None:
     S[N_STEALS] += 1
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules
 def _richest(P: Any, mice: Any, cheese: Any, me: int) -> Any:
     """Bit mask of the eligible rivals holding the most cheese (0 when none holds any)."""
     most = 0
@@ -151,7 +161,7 @@ def _richest(P: Any, mice: Any, cheese: Any, me: int) -> Any:
     return group
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules
 def _single(mask: int) -> Any:
     """The seat of a one-bit mask, -1 if the mask has more or fewer bits."""
     if mask == 0 or (mask & (mask - 1)) != 0:
@@ -162,7 +172,7 @@ def _single(mask: int) -> Any:
     return s
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules
 def _start_steal(S: Any, cheese: Any, me: int, owed: int, group: int, divide: int) -> bool:
     one = _single(group)
     if one >= 0:
@@ -175,7 +185,7 @@ def _start_steal(S: Any, cheese: Any, me: int, owed: int, group: int, divide: in
     return True
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules
 def _take(S: Any, P: Any, mice: Any, cheese: Any, me: int, amount: int) -> bool:
     """Take cheese from the pile, then from a rival; True when a choice of rival is pending."""
     pile = S[PILE]
@@ -203,14 +213,14 @@ def _take(S: Any, P: Any, mice: Any, cheese: Any, me: int, amount: int) -> bool:
     return _start_steal(S, cheese, me, owed, rivals, P[P_DIVIDE_TIES] if P[P_FROM_MOST] else 0)
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules
 def _build(S: Any, P: Any, mice: Any, cheese: Any, parts_at: Any, me: int, pos: int) -> bool:
     built = min(parts_at[pos], NUM_PARTS - S[PARTS])
     S[PARTS] += built
     return _take(S, P, mice, cheese, me, built)
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules
 def _crank_choices(S: Any, P: Any, mice: Any, cheese: Any, out: Any) -> int:
     """The crank decision's legal actions into `out`, in the kernel's order; their count."""
     me = S[TO_MOVE]
@@ -236,7 +246,7 @@ def _crank_choices(S: Any, P: Any, mice: Any, cheese: Any, out: Any) -> int:
     return k
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules_inlined
 def _land(
     S: Any,
     P: Any,
@@ -305,7 +315,7 @@ def _land(
     _end_turn(S, P, mice)
 
 
-@njit(cache=True, error_model="numpy")
+@_rules
 def _pushed_lands(
     S: Any, P: Any, mice: Any, cheese: Any, kinds: Any, amounts: Any, targets: Any, owner: int, pos: int
 ) -> Any:
@@ -337,14 +347,14 @@ def _pushed_lands(
         pos = dest
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules
 def _distance_to_wheel(position: int) -> Any:
     if position >= LOOP_START:
         return (CHEESE_WHEEL - position) % (CHEESE_WHEEL - LOOP_START + 1)
     return CHEESE_WHEEL - position
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules
 def _richest_in_reach(mice: Any, cheese: Any, legal: Any, k: int) -> Any:
     """agents.richest_target_in_reach: the move:P action for the richest reachable rival, -1 if none."""
     best = -1
@@ -375,7 +385,7 @@ def _richest_in_reach(mice: Any, cheese: Any, legal: Any, k: int) -> Any:
 ) = range(11)
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules_inlined
 def _new_game(S: Any, P: Any, mice: Any, cheese: Any, jams: Any, supply: int) -> None:
     S[:] = 0
     S[PILE] = supply
@@ -395,7 +405,7 @@ def _new_game(S: Any, P: Any, mice: Any, cheese: Any, jams: Any, supply: int) ->
         S[PHASE] = F_ROLL
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules_inlined
 def _chance(S: Any, P: Any, mice: Any, cheese: Any, jams: Any, st: Any, T: Any, scratch: Any) -> Any:
     """Draw and carry out the pending chance outcome; its action id."""
     n = P[P_PLAYERS]
@@ -482,7 +492,7 @@ def _chance(S: Any, P: Any, mice: Any, cheese: Any, jams: Any, st: Any, T: Any, 
     return action
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules_inlined
 def _legal(S: Any, P: Any, mice: Any, cheese: Any, legal: Any) -> Any:
     """The deciding seat's legal actions into `legal`, in the kernel's order; their count."""
     ph = S[PHASE]
@@ -503,7 +513,7 @@ def _legal(S: Any, P: Any, mice: Any, cheese: Any, legal: Any) -> Any:
     return k
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules_inlined
 def _policy(S: Any, P: Any, mice: Any, cheese: Any, legal: Any, k: int, policy: int, st: Any) -> Any:
     """What agent `policy` (0 random, 1 heuristic, 2 double-catch) chooses among legal[:k]."""
     if policy == 0:
@@ -532,7 +542,7 @@ def _policy(S: Any, P: Any, mice: Any, cheese: Any, legal: Any, k: int, policy: 
     return legal[0]
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules_inlined
 def _decide(S: Any, P: Any, mice: Any, cheese: Any, T: Any, action: int) -> None:
     """Carry out a legal decision of the seat to move."""
     n = P[P_PLAYERS]
@@ -582,7 +592,52 @@ def _decide(S: Any, P: Any, mice: Any, cheese: Any, T: Any, action: int) -> None
             _end_turn(S, P, mice)
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
+# Compile time (issue 42): every rule function is compiled with `_nrt=False` (no reference
+# counts: they never allocate, and a reference count is an atomic operation on each array a
+# call or an assignment passes on, which made serial code about 3x slower than the same rules
+# inside a parallel loop), and only the helpers with one call site per loop (and the small
+# `_end_turn`, `_new_game`) are inlined at numba's IR level; the others are plain calls that
+# LLVM inlines where it pays. Whole games run in `_play`, a serial loop (threads: play_columns);
+# the vector environments' parallel loop calls one serial function per environment. Cold
+# compile 83 s of CPU before (everything inlined into one parallel loop), a fifth of that
+# after, at the same warm speed (BENCHMARKS.md, bench/mouse_trap_compile.py).
+@_rules
+def _play_one(
+    g: int,
+    seed: Any,
+    policies: Any,
+    P: Any,
+    T: Any,
+    supply: int,
+    record: int,
+    moves: Any,
+    S: Any,
+    mice: Any,
+    jams: Any,
+    st: Any,
+    legal: Any,
+    scratch: Any,
+    cheese: Any,
+) -> None:
+    """One whole game (game `g` of the batch, seeded `seed`) to its end, statistics in S, jams."""
+    st[0] = seed
+    _new_game(S, P, mice, cheese, jams, supply)
+    count = 0
+    while S[PHASE] != F_OVER:
+        ph = S[PHASE]
+        if ph == F_FIRST or ph == F_DIE or ph == F_PUSH or ph == F_FIRE:
+            action = _chance(S, P, mice, cheese, jams, st, T, scratch)
+        else:
+            k = _legal(S, P, mice, cheese, legal)
+            action = _policy(S, P, mice, cheese, legal, k, policies[S[TO_MOVE]], st)
+            _decide(S, P, mice, cheese, T, action)
+        if record and count < moves.shape[1]:
+            moves[g, count] = action
+        count += 1
+    S[N_ACTIONS] = count
+
+
+@_rules_nogil
 def _play(
     seeds: Any,
     policies: Any,
@@ -594,35 +649,41 @@ def _play(
     S_out: Any,
     mice_out: Any,
     jams_out: Any,
+    lo: int,
+    hi: int,
+    st: Any,
+    work: Any,
 ) -> None:
-    """Whole games, one per seed, each to its end (statistics in S_out, jams_out)."""
-    for g in prange(seeds.shape[0]):  # games are independent: one per thread at a time
-        st = np.zeros(1, np.uint64)
-        st[0] = seeds[g]
-        legal = np.zeros(8, np.int64)
-        scratch = np.zeros(8, np.int64)
-        cheese = np.zeros(4, np.int64)
-        S = S_out[g]
-        mice = mice_out[g]
-        jams = jams_out[g]
-        _new_game(S, P, mice, cheese, jams, supply)
-        count = 0
-        while S[PHASE] != F_OVER:
-            ph = S[PHASE]
-            if ph == F_FIRST or ph == F_DIE or ph == F_PUSH or ph == F_FIRE:
-                action = _chance(S, P, mice, cheese, jams, st, T, scratch)
-            else:
-                k = _legal(S, P, mice, cheese, legal)
-                action = _policy(S, P, mice, cheese, legal, k, policies[S[TO_MOVE]], st)
-                _decide(S, P, mice, cheese, T, action)
-            if record and count < moves.shape[1]:
-                moves[g, count] = action
-            count += 1
-        S[N_ACTIONS] = count
+    """Games lo..hi-1 of the batch, one after the other (statistics in S_out, jams_out). `st`: a
+    one-item uint64 array, `work`: int64 rows (legal, scratch, cheese). Without the GIL, so that
+    play_columns runs one chunk of games per thread (Python threads, not a parallel loop: numba's
+    parallel lowering copied the whole rule code again, a third of the old compile time)."""
+    for g in range(lo, hi):
+        _play_one(
+            g,
+            seeds[g],
+            policies,
+            P,
+            T,
+            supply,
+            record,
+            moves,
+            S_out[g],
+            mice_out[g],
+            jams_out[g],
+            st,
+            work[0],
+            work[1],
+            work[2],
+        )
+
+
+def _play_threads(count: int) -> int:
+    return batch_threads(count, 1000)  # a game is ~5 us: a thread pays from 1,000 on
 
 
 # --- step by step, for vector environments (one learning seat, the engine's agents elsewhere) ---
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules_inlined
 def _advance(
     S: Any,
     P: Any,
@@ -662,7 +723,7 @@ def _advance(
         S[N_ACTIONS] += 1
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules
 def _encode(
     S: Any, P: Any, mice: Any, cheese: Any, seat: int, supply: int, turn_limit: int, out: Any
 ) -> None:
@@ -708,6 +769,66 @@ def _encode(
         out[i] = min(1.0, S[TURN] / float(turn_limit))
 
 
+@_rules
+def _step_env(
+    e: int,
+    actions: Any,
+    S: Any,
+    P: Any,
+    mice: Any,
+    cheese: Any,
+    jams: Any,
+    st: Any,
+    T: Any,
+    policies: Any,
+    seat: int,
+    supply: int,
+    turn_limit: int,
+    lose: float,
+    illegal_reward: float,
+    ended: Any,
+    obs: Any,
+    mask: Any,
+    rewards: Any,
+    terminated: Any,
+    truncated: Any,
+    illegal: Any,
+    work: Any,
+) -> None:
+    """vector_step for environment `e`."""
+    legal = work[e, 0]
+    scratch = work[e, 1]
+    Se = S[e]
+    rewards[e] = 0.0
+    terminated[e] = False
+    truncated[e] = False
+    illegal[e] = False
+    if ended[e]:
+        ended[e] = False
+        _new_game(Se, P, mice[e], cheese[e], jams[e], supply)
+        a = -1
+    else:
+        a = actions[e]
+        if mask[e, a] == 0:  # not legal: the episode ends as a loss, the state as it was
+            illegal[e] = True  # (and so are its observation and mask)
+            terminated[e] = True
+            rewards[e] = illegal_reward
+            ended[e] = True
+            return
+    k = _advance(Se, P, mice[e], cheese[e], jams[e], st[e], T, policies, seat, a, legal, scratch)
+    if Se[PHASE] == F_OVER:
+        ended[e] = True
+        if Se[TRUNC]:
+            truncated[e] = True
+        else:
+            terminated[e] = True
+            rewards[e] = 1.0 if Se[WINNER] == seat else lose
+    _encode(Se, P, mice[e], cheese[e], seat, supply, turn_limit, obs[e])
+    mask[e, :] = 0
+    for j in range(k):
+        mask[e, legal[j]] = 1
+
+
 @njit(cache=True, error_model="numpy", parallel=True)
 def vector_step(
     actions: Any,
@@ -740,43 +861,36 @@ def vector_step(
     `work`: scratch rows, two per environment (int64, shape (num_envs, 2, 8)).
 
     Compiled with parallel=True over the environments (each reads and writes only its own rows
-    and draws from its own stream, so the results do not depend on the number of threads).
-    numba makes much faster code of the prange loop even on one thread: about 9x here (506 against
-    57 us a step of 256 environments, NUMBA_NUM_THREADS=1), as for _play and 13 Dead End Drive's
-    vector_step (the cause is not pinned down; the serial code keeps many more reference counts
-    of the array views the inlined helpers pass around, a likely part of it)."""
+    and draws from its own stream, so the results do not depend on the number of threads); the
+    step of one environment is `_step_env`, serial and without reference counts (see `_play_one`:
+    the serial code with reference counts was about 9x slower, 506 against 57 us a step of 256
+    environments)."""
     for e in prange(S.shape[0]):
-        legal = work[e, 0]
-        scratch = work[e, 1]
-        Se = S[e]
-        rewards[e] = 0.0
-        terminated[e] = False
-        truncated[e] = False
-        illegal[e] = False
-        if ended[e]:
-            ended[e] = False
-            _new_game(Se, P, mice[e], cheese[e], jams[e], supply)
-            a = -1
-        else:
-            a = actions[e]
-            if mask[e, a] == 0:  # not legal: the episode ends as a loss, the state as it was
-                illegal[e] = True  # (and so are its observation and mask)
-                terminated[e] = True
-                rewards[e] = illegal_reward
-                ended[e] = True
-                continue
-        k = _advance(Se, P, mice[e], cheese[e], jams[e], st[e], T, policies, seat, a, legal, scratch)
-        if Se[PHASE] == F_OVER:
-            ended[e] = True
-            if Se[TRUNC]:
-                truncated[e] = True
-            else:
-                terminated[e] = True
-                rewards[e] = 1.0 if Se[WINNER] == seat else lose
-        _encode(Se, P, mice[e], cheese[e], seat, supply, turn_limit, obs[e])
-        mask[e, :] = 0
-        for j in range(k):
-            mask[e, legal[j]] = 1
+        _step_env(
+            e,
+            actions,
+            S,
+            P,
+            mice,
+            cheese,
+            jams,
+            st,
+            T,
+            policies,
+            seat,
+            supply,
+            turn_limit,
+            lose,
+            illegal_reward,
+            ended,
+            obs,
+            mask,
+            rewards,
+            terminated,
+            truncated,
+            illegal,
+            work,
+        )
 
 
 def engine_tables(game: Any) -> dict[str, Any]:
@@ -855,7 +969,23 @@ def play_columns(
     S = np.zeros((count, STATE_SIZE), np.int64)
     mice = np.zeros((count, 4), np.int64)
     jams = np.zeros((count, max(1, len(game.stage_odds))), np.int64)
-    _play(seed_arr, policies, t["params"], engine_tuple(t), game.supply, int(moves), move_arr, S, mice, jams)
+    args = (
+        seed_arr,
+        policies,
+        t["params"],
+        engine_tuple(t),
+        game.supply,
+        int(moves),
+        move_arr,
+        S,
+        mice,
+        jams,
+    )
+    in_threads(
+        count,
+        _play_threads(count),
+        lambda lo, hi: _play(*args, lo, hi, np.zeros(1, np.uint64), np.zeros((3, 8), np.int64)),
+    )
     cols: dict[str, Any] = {
         "winner": S[:, WINNER],
         "first_seat": S[:, FIRST_SEAT],

@@ -148,7 +148,7 @@ class Authentication(AccountsShared):
                 select(AccountRow).where(AccountRow.username_key == username_key(username))
             ).first()
         if row is None:
-            raise ServiceError(ErrorCode.NO_SUCH_PLAYER, "no player {x}", x=repr(username[:40]))
+            raise ServiceError(ErrorCode.NO_SUCH_PLAYER, "no player {name}", name=repr(username[:40]))
         return row.id, row.username
 
     def count_accounts(self) -> int:

@@ -179,7 +179,10 @@ class Matchmaker:
         level = body.get("ai_level", "easy")
         if level not in agents:
             raise ServiceError(
-                ErrorCode.BAD_AI_LEVEL, "ai_level {level}: one of {x}", level=repr(level), x=", ".join(agents)
+                ErrorCode.BAD_AI_LEVEL,
+                "ai_level {level}: one of {levels}",
+                level=repr(level),
+                levels=", ".join(agents),
             )
         days = body.get("days_per_move")
         if days is not None and (

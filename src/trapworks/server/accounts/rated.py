@@ -69,7 +69,9 @@ class Ratings(Authentication):
                 if held is not None:
                     if held.account_id != account_id:
                         raise ServiceError(
-                            ErrorCode.SEAT_HELD, "seat {x} of this game belongs to another player", x=seat + 1
+                            ErrorCode.SEAT_HELD,
+                            "seat {seat_number} of this game belongs to another player",
+                            seat_number=seat + 1,
                         )
                     return seat
                 s.add(
@@ -79,7 +81,9 @@ class Ratings(Authentication):
                 )
         except IntegrityError:
             raise ServiceError(
-                ErrorCode.SEAT_HELD, "seat {x} of this game belongs to another player", x=seat + 1
+                ErrorCode.SEAT_HELD,
+                "seat {seat_number} of this game belongs to another player",
+                seat_number=seat + 1,
             ) from None
         self._games.pop(gid, None)
         # The game may have ended while the seat was anonymous: its result is filled in now.

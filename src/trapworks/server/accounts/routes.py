@@ -303,7 +303,10 @@ def _new_game_routes(router: APIRouter, accounts: Accounts, matchmaker: Matchmak
         mine = body.seat if body.seat is not None else secrets.randbelow(n)
         if mine >= n:
             raise ServiceError(
-                ErrorCode.BAD_SEAT, "seat {mine}: this game has seats 0 to {x}", mine=mine, x=n - 1
+                ErrorCode.BAD_SEAT,
+                "seat {mine}: this game has seats 0 to {last_seat}",
+                mine=mine,
+                last_seat=n - 1,
             )
         seats = [
             {"kind": "human", "name": who.username} if i == mine else {"kind": "human", "invite": True}

@@ -19,7 +19,7 @@ from sqlalchemy.orm import sessionmaker
 from starlette.requests import HTTPConnection
 
 from ..accounts.credentials import username_key
-from ..accounts.models import AccountRow
+from ..accounts.models import AccountRow, AccountSeatRow
 from ..errors import ErrorCode, ServiceError
 from ..service import create_request
 from .models import AuditRow, BlockRow, PresenceRow, RoleRow
@@ -78,6 +78,20 @@ class Directory:
         if row is None:
             raise refusal(ErrorCode.NO_SUCH_PLAYER, "no player is called '{name}'", name=name[:40])
         return int(row[0]), str(row[1])
+
+    def seat_holder(self, game_id: str, seat: int | None) -> int | None:
+        """The account holding seat `seat` of game `game_id` (None: no seat, or nobody logged in
+        took it). The one seat-holder query of a chat line (safety.py's author, moderation.py's
+        mute check)."""
+        if seat is None:
+            return None
+        with self.db() as s:
+            holder = s.scalar(
+                select(AccountSeatRow.account_id).where(
+                    AccountSeatRow.game_id == game_id, AccountSeatRow.seat == seat
+                )
+            )
+        return None if holder is None else int(holder)
 
     def names(self, ids: set[int]) -> dict[int, str]:
         if not ids:

@@ -85,19 +85,14 @@ class Moderation:
         if ban is not None:
             raise _sanctioned(ErrorCode.BANNED, ban.until, ban.reason)
 
-    def check_chat(self, game_id: str, seat: int | None, viewer: Any = None) -> None:
+    def check_chat(self, game_id: str, seat: int | None, viewer: Any = None, author: Any = ...) -> None:
         """Refuses a line from a muted player: the account holding the writer's seat, or the
-        account logged in behind the socket (a spectator writing in a game open to their chat)."""
-        writers = {viewer} if isinstance(viewer, int) else set()
-        if seat is not None:
-            with self.c.db() as s:
-                holder = s.scalar(
-                    select(AccountSeatRow.account_id).where(
-                        AccountSeatRow.game_id == game_id, AccountSeatRow.seat == seat
-                    )
-                )
-            if holder is not None:
-                writers.add(holder)
+        account logged in behind the socket (a spectator writing in a game open to their chat).
+        `author`: the line's author as the chat found it already (safety.py `author_of`: the
+        seat's holder, else `viewer`), so a line costs one seat-holder query; not given, it is
+        looked up."""
+        holder = self.c.seat_holder(game_id, seat) if author is ... else author
+        writers = {w for w in (viewer, holder) if isinstance(w, int)}
         for account_id in sorted(writers):
             mute = self.active(account_id, "mute")
             if mute is not None:

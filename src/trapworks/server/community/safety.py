@@ -92,15 +92,9 @@ class Safety:
     def author_of(self, game_id: str, seat: int | None, viewer: Any) -> int | None:
         """The account a chat line is written by: the holder of the writer's seat, else the
         account logged in behind the socket (a spectator), else nobody known."""
-        if seat is not None:
-            with self.c.db() as s:
-                holder = s.scalar(
-                    select(AccountSeatRow.account_id).where(
-                        AccountSeatRow.game_id == game_id, AccountSeatRow.seat == seat
-                    )
-                )
-            if holder is not None:
-                return int(holder)
+        holder = self.c.seat_holder(game_id, seat)
+        if holder is not None:
+            return holder
         return viewer if isinstance(viewer, int) else None
 
     def mutes_in(self, game_id: str, viewers: set[Any]) -> tuple[dict[int, set[int]], dict[int, set[int]]]:

@@ -51,8 +51,8 @@ def clean_text(raw: object) -> str:
         if unicodedata.category(ch) in REFUSED_CATEGORIES:
             raise ServiceError(
                 ErrorCode.BAD_CHAT,
-                "a chat line cannot hold control or invisible characters (U+{x} is one)",
-                x=format(ord(ch), "04X"),
+                "a chat line cannot hold control or invisible characters (U+{code_point} is one)",
+                code_point=format(ord(ch), "04X"),
             )
     if not text:
         raise ServiceError(ErrorCode.BAD_CHAT, "a chat line needs at least one visible character")
@@ -76,8 +76,9 @@ class Chat(Feature):
     def __init__(self, host: Host):
         super().__init__(host)
         self._rates = RateLimiter(CHAT_RATE_PER_S, CHAT_BURST)
-        # i41: a moderator's mute: (game id, the writer's seat, the account logged in behind it)
-        self.checks: list[Callable[[str, int | None, Any], None]] = []
+        # i41: a moderator's mute: (game id, the writer's seat, the account logged in behind it,
+        # the line's author as `authors` found it)
+        self.checks: list[Callable[[str, int | None, Any, Any], None]] = []
         # i41: who wrote a line: (game id, the writer's seat, the account logged in behind the
         # socket) -> the account (or None); stored with the line, never sent with it.
         self.authors: list[Callable[[str, int | None, Any], Any]] = []
@@ -135,21 +136,23 @@ class Chat(Feature):
                 ErrorCode.CHAT_READ_ONLY, "spectators read this game's chat but cannot write in it"
             )
         text = clean_text(raw)
-        for check in self.checks:  # i41
-            check(live.id, conn.seat, conn.viewer)
+        # i41: found once, for the mute checks and the stored line (one seat-holder query a line)
+        author = next(
+            (a for a in (find(live.id, conn.seat, conn.viewer) for find in self.authors) if a), None
+        )
+        for check in self.checks:
+            check(live.id, conn.seat, conn.viewer, author)
         # A seat's sockets share one allowance: more tabs do not buy more lines; so do all the
         # sockets of the game's spectator link (i26: reconnecting bought a new allowance).
         if not self._rates.allow((live.id, conn.seat)):
             raise ServiceError(
                 ErrorCode.CHAT_RATE_LIMITED,
-                "too many chat lines: at most {CHAT_BURST} at once, then one every {x} s; wait a moment",
+                "too many chat lines: at most {CHAT_BURST} at once, then one every {seconds} s;"
+                " wait a moment",
                 CHAT_BURST=CHAT_BURST,
-                x=format(1 / CHAT_RATE_PER_S, "g"),
+                seconds=format(1 / CHAT_RATE_PER_S, "g"),
             )
         name = self.host.feature(Names).speaker(live, conn)
-        author = next(
-            (a for a in (find(live.id, conn.seat, conn.viewer) for find in self.authors) if a), None
-        )
         try:
             line = self.host.store.add_chat(live.id, conn.seat, name, text, author)
         except Exception as e:

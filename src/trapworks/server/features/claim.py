@@ -44,9 +44,9 @@ class Claim(Feature):
     translations: ClassVar[dict[str, dict[str, str]]] = {
         "fr": {
             "the game is over: there is nothing to claim": "la partie est finie : il n'y a rien à réclamer",
-            "seat {x} cannot be claimed against: only another player's seat whose player has had no "
-            "connection for {wait} s": "la place {x} ne peut pas être réclamée : seulement la place "
-            "d'un autre joueur resté sans connexion depuis {wait} s",
+            "seat {seat_number} cannot be claimed against: only another player's seat whose player "
+            "has had no connection for {wait} s": "la place {seat_number} ne peut pas être réclamée : "
+            "seulement la place d'un autre joueur resté sans connexion depuis {wait} s",
         }
     }
 
@@ -89,9 +89,9 @@ class Claim(Feature):
                 wait = room.control.data["hand_over_after"]
                 raise ServiceError(
                     ErrorCode.NOT_GONE,
-                    "seat {x} cannot be claimed against: only another player's seat whose player"
+                    "seat {seat_number} cannot be claimed against: only another player's seat whose player"
                     " has had no connection for {wait} s",
-                    x=cmd.seat + 1,
+                    seat_number=cmd.seat + 1,
                     wait=format(wait, "g"),
                 )
             await forfeit(room, cmd.seat, "left")

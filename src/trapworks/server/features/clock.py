@@ -53,9 +53,9 @@ def check_clock(spec: ClockSpec | None, game: Game) -> dict[str, Any] | None:
     if spec.on_timeout == "ai" and spec.ai_level not in agents:
         raise ServiceError(
             ErrorCode.BAD_CLOCK,
-            "clock.ai_level {ai_level}: one of this game's agents ({x})",
+            "clock.ai_level {ai_level}: one of this game's agents ({agents})",
             ai_level=repr(spec.ai_level),
-            x=", ".join(agents),
+            agents=", ".join(agents),
         )
     return {
         "mode": spec.mode,

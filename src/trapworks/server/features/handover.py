@@ -188,7 +188,10 @@ class HandOver(Feature):
         level = agent or (ctl.data.get("clock") or {}).get("ai_level") or stand_in(room)
         if level not in agents:
             raise ServiceError(
-                ErrorCode.BAD_AGENT, "agent {level}: one of {x}", level=repr(level), x=", ".join(agents)
+                ErrorCode.BAD_AGENT,
+                "agent {level}: one of {agents}",
+                level=repr(level),
+                agents=", ".join(agents),
             )
         async with room.lock:
             await room.refresh_locked()
@@ -229,7 +232,11 @@ class HandOver(Feature):
                 if room.ended():
                     raise ServiceError(ErrorCode.GAME_OVER, "the game is over")
                 if room.stored.seats[seat]["kind"] != "human":
-                    raise ServiceError(ErrorCode.NOT_GONE, "seat {x} was handed to an AI already", x=seat + 1)
+                    raise ServiceError(
+                        ErrorCode.NOT_GONE,
+                        "seat {seat_number} was handed to an AI already",
+                        seat_number=seat + 1,
+                    )
             else:
                 raise changed_elsewhere()
             room.adopt_seats(seats)

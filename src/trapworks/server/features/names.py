@@ -178,9 +178,9 @@ class Names(Feature):
             if i != seat and s["name"] and same_name(s["name"], name):
                 raise ServiceError(
                     ErrorCode.NAME_TAKEN,
-                    "{name} is the name of player {x}; pick another",
+                    "{name} is the name of player {player}; pick another",
                     name=repr(name),
-                    x=i + 1,
+                    player=i + 1,
                 )
         return name
 

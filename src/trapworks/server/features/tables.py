@@ -153,12 +153,14 @@ class Tables(Feature):
             if seat >= len(live.stored.seats):
                 raise ServiceError(
                     ErrorCode.BAD_SEAT,
-                    "seat {seat}: a seat number from 0 to {x}",
+                    "seat {seat}: a seat number from 0 to {last_seat}",
                     seat=repr(seat),
-                    x=len(live.stored.seats) - 1,
+                    last_seat=len(live.stored.seats) - 1,
                 )
             if seat not in free:
-                raise ServiceError(ErrorCode.SEAT_TAKEN, "seat {x} is not free; join another", x=seat + 1)
+                raise ServiceError(
+                    ErrorCode.SEAT_TAKEN, "seat {seat_number} is not free; join another", seat_number=seat + 1
+                )
         elif not free:
             raise ServiceError(ErrorCode.TABLE_FULL, "every seat of this table is taken")
         chosen = seat if seat is not None else free[0]

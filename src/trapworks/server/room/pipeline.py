@@ -68,10 +68,10 @@ class MovePipeline(RoomCatchUp):
             if expected_ply != self.ply():
                 raise ServiceError(
                     ErrorCode.STALE,
-                    "your move was for move number {expected_ply}, but the game is at {x}"
+                    "your move was for move number {expected_ply}, but the game is at {game_ply}"
                     " (someone moved first); the board is refreshed",
                     expected_ply=expected_ply,
-                    x=self.ply(),
+                    game_ply=self.ply(),
                 )
             self._check_turn(seat)
             try:
@@ -123,7 +123,7 @@ class MovePipeline(RoomCatchUp):
             ) from None
         except TrapworksError as e:
             raise ServiceError(
-                ErrorCode.ILLEGAL_MOVE, "illegal move {x}: {e}", x=repr(shown or action), e=e
+                ErrorCode.ILLEGAL_MOVE, "illegal move {action}: {e}", action=repr(shown or action), e=e
             ) from None
         steps = [(seat, state.action_to_string(action), after)]
         self._fast_replies(steps)

@@ -47,7 +47,7 @@ async def schema_of(name: str, service: Service) -> Any:
         return service.protocol.schema(name)
     except KeyError:
         raise ServiceError(
-            ErrorCode.NO_SCHEMA, "no schema {x}; see /api/schema for the names", x=repr(name[:64])
+            ErrorCode.NO_SCHEMA, "no schema {name}; see /api/schema for the names", name=repr(name[:64])
         ) from None
 
 

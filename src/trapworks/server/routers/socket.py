@@ -117,11 +117,9 @@ class GameSocket:
             return
         reader = asyncio.current_task()
         assert reader is not None  # a socket handler always runs in a task
-        # A socket dropped for not reading: stop waiting for its messages too.
-        dropped = asyncio.create_task(self.outbox.closed.wait())
-        dropped.add_done_callback(
-            lambda _t: reader.cancel() if self.outbox.dropped not in (None, "closed") else None
-        )
+        # A socket dropped for not reading: stop waiting for its messages too (a callback, not a
+        # task waiting for it: i40, an idle socket's memory).
+        self.outbox.on_drop = reader.cancel
         try:
             await self.greet(live)
             await self.read(live)
@@ -131,7 +129,7 @@ class GameSocket:
             if self.outbox.dropped in (None, "closed"):
                 raise  # the server is stopping
         finally:
-            dropped.cancel()
+            self.outbox.on_drop = None
             await self.service.socket_closed(live, self.conn)
             self.service.disconnect(live, self.conn)
             await self.outbox.aclose()

@@ -62,7 +62,8 @@ function refused(msg) {
   return refusalText(msg, seatLabel, t, rendererCtx ? (item) => rendererCtx.say(item, true) : null);
 }
 
-function message(text, kind = "info", { tag = "", keep = false } = {}) {
+// `details`: more words on demand (a hint's reasoning): a "Why?" button in the message shows them.
+function message(text, kind = "info", { tag = "", keep = false, details = "" } = {}) {
   const box = $("toasts");
   const current = box.firstElementChild;
   if (current && current.dataset.text === text && current.dataset.message === kind) {
@@ -74,7 +75,19 @@ function message(text, kind = "info", { tag = "", keep = false } = {}) {
   clear(box);
   const div = el("div", { class: `toast ${kind}`, "data-message": kind, "data-text": text, "data-tag": tag,
                           "data-ply": String(drawnPly), "data-keep": keep ? "1" : "" }, box);
-  el("span", { class: "text", text }, div);
+  const words = el("span", { class: "text", text }, div);
+  if (details) {
+    const more = el("p", { class: "toast-details", text: details, hidden: true, "data-testid": "toast-details" });
+    const why = el("button", { type: "button", class: "toast-why link-button", text: t("Why?"), "aria-expanded": "false",
+                               "data-testid": "toast-why" }, div);
+    why.addEventListener("click", () => {
+      more.hidden = !more.hidden;
+      why.setAttribute("aria-expanded", String(!more.hidden));
+      div.dataset.keep = "1"; // read at the player's pace: it stays until closed or the next move
+    });
+    words.append(" ", why); // at the end of the words: no column of its own
+    div.append(more);
+  }
   el("button", { class: "close", type: "button", "aria-label": t("Dismiss message"), text: "×",
                  onclick: () => div.remove() }, div);
   if (!keep) setTimeout(() => div.remove(), kind === "error" ? ERROR_MS : INFO_MS);
@@ -136,15 +149,67 @@ async function sendAction(text) {
   try { return await promise; } finally { if (inFlight && inFlight.promise === promise) inFlight = null; }
 }
 
+// The Hint button is never greyed out while this player may have hints (issue 39: it was
+// disabled for the half second the opponent's move was being shown): before the turn is this
+// player's (or while the board draws it) a click waits for it, the button looking busy meanwhile.
+let hintsSeen = false; // a state said can_hint: this game gives this seat hints
+function hintsPossible() {
+  if (hintsSeen) return true;
+  // against the computer only, hints are on (server/features/hint.py)
+  return info.seat !== null && info.players.every((p, i) => i === info.seat || p.kind !== "human");
+}
+
+function setHintButton(msg) {
+  const button = $("hint");
+  if (msg.can_hint) hintsSeen = true;
+  const over = !!msg.terminal;
+  button.disabled = over || !(msg.can_hint || hintsPossible());
+  // Not this player's turn yet: offered, but it will answer once the turn comes.
+  button.dataset.waiting = !over && !msg.can_hint && !button.disabled ? "1" : "";
+}
+
+// Until a state lets this seat ask (its turn), at most 20 s.
+function whenHintable(limitMs = 20000) {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const poll = () => {
+      if (latest && latest.can_hint) resolve(true);
+      else if (!latest || latest.terminal || performance.now() - t0 > limitMs) resolve(false);
+      else setTimeout(poll, 50);
+    };
+    poll();
+  });
+}
+
+let hintBusy = false;
 async function hint() {
+  const button = $("hint");
+  if (hintBusy) return { ok: false, error: "busy" };
+  hintBusy = true;
+  button.setAttribute("aria-busy", "true");
+  try {
+    if (!(latest && latest.can_hint) && !(await whenHintable())) return { ok: false, error: "not your turn" };
+    return await fetchHint();
+  } finally {
+    hintBusy = false;
+    button.removeAttribute("aria-busy");
+  }
+}
+
+async function fetchHint() {
   const r = await api("GET", `/api/games/${encodeURIComponent(gid)}/hint?token=${encodeURIComponent(token)}`);
   if (!r.ok) { message(r.error, "error"); return { ok: false, error: r.error }; }
+  await queue; // the board shows the position the hint is about (an opponent's move may still be drawn)
   // The move and the reason are the game's typed words (issue 37), from its catalog in the page's
   // language, seats by their names; a move without words of its own is shown as its notation.
   const say = (item) => (rendererCtx ? rendererCtx.say(item, true) : item.msg);
   const move = r.data.text_msg ? say(r.data.text_msg) : r.data.move;
-  const why = r.data.explanation_msg && rendererCtx ? ` ${rendererCtx.say(r.data.explanation_msg)}` : "";
-  message(t("Hint: {move}.", { move }) + why, "info", { tag: "hint" });
+  const reason = r.data.explanation_msg && rendererCtx ? rendererCtx.say(r.data.explanation_msg) : "";
+  // A game may say its hint as a player would (the move and what it does), the agent's reasoning
+  // on demand (issue 39: Last Mouse Lost's nim-sum lecture); otherwise the move and the reason.
+  const words = renderer && renderer.hintWords ? renderer.hintWords(r.data, move) : null;
+  if (words) message(words.text, "info", { tag: "hint", details: words.details || reason });
+  else message(t("Hint: {move}.", { move }) + (reason ? ` ${reason}` : ""), "info", { tag: "hint" });
   if (renderer && renderer.showHint) renderer.showHint(r.data);
   return r.data;
 }
@@ -223,28 +288,34 @@ function drawEndScreen(u) {
   const summary = controls.endSummary(u) || (renderer && renderer.summary && renderer.summary(u)) || {};
   // The result for this page's player first, in one word, as lichess and BGA say it (issue 39).
   const seated = info.seat !== null && !hotSeat && !(u.ending && u.ending.aborted);
+  const head = el("div", { class: "end-head" }, box); // the badge and the title: one line where they fit
   if (seated) {
     const won = (u.winners || []).includes(info.seat);
     const kind = won ? "won" : (u.winners || []).length ? "lost" : "draw";
     const words = { won: t("You won"), lost: t("You lost"), draw: t("No winner") }[kind];
-    el("p", { class: `end-badge end-${kind}`, text: words, "data-testid": "end-badge" }, box);
+    el("p", { class: `end-badge end-${kind}`, text: words, "data-testid": "end-badge" }, head);
   }
   // Under the badge a bare "You win!" says it twice (issue 39): the first reason is the headline then.
   const reasons = [...(summary.reason || [])];
   let title = summary.title || resultHeadline(u);
   if (seated && !summary.title && title === t("You win!") && reasons.length > 1) title = String(reasons.shift());
-  el("h2", { id: "end-title", text: title }, box);
-  for (const line of reasons) el("p", { text: line, "data-testid": "end-reason" }, box);
+  el("h2", { id: "end-title", text: title }, head);
+  const why = el("div", { class: "end-reasons" }, box);
+  for (const line of reasons) el("p", { text: line, "data-testid": "end-reason" }, why);
   // A game with secrets to reveal (13 Dead End Drive) shows a compact card, as lichess does: the
   // result, how, the ways on; the scores and everyone's cards one tap away (issue 39, pagesB).
+  // The card sits beside the board (issue 39): the ways on first, the scores one tap away under
+  // them (open on a wide screen, where the side column has the room; closed on a phone's bar).
   const compact = !!(summary.secrets && summary.secrets.length);
   const actions = el("div", { class: "actions" });
-  if (compact) {
-    drawEndRatings(box); // each account's rating and change before the buttons (issue 39)
-    box.append(actions);
-  }
-  const details = compact ? el("details", { class: "end-details", "data-testid": "end-details" }, box) : box;
+  drawEndRatings(box); // each account's rating and change before the buttons (issue 39)
+  box.append(actions);
+  const hasScores = !!(summary.scores && summary.scores.length);
+  const details = compact || hasScores ? el("details", { class: "end-details", "data-testid": "end-details" }, box) : box;
   if (compact) el("summary", { text: t("Scores and everyone's cards") }, details);
+  else if (hasScores) {
+    el("summary", { text: t("Scores") }, details); // the headline and the strips say who won
+  }
   if (summary.scores && summary.scores.length) {
     const table = el("table", { "data-testid": "end-scores" }, details);
     const head = el("tr", {}, el("thead", {}, table));
@@ -260,10 +331,6 @@ function drawEndScreen(u) {
     el("h3", { text: section.heading }, details);
     const dl = el("ul", { "data-testid": "end-secrets" }, details);
     for (const line of section.lines) el("li", { text: line }, dl);
-  }
-  if (!compact) {
-    drawEndRatings(box);
-    box.append(actions);
   }
   // One clear way on (issue 39, pagesA): Rematch, or New game where there is none (an aborted
   // game has no result to answer with a rematch, issue 27); Review beside it, quieter; the
@@ -281,15 +348,36 @@ function drawEndScreen(u) {
   controls.endLinks(quiet);
   const close = el("button", { type: "button", class: "end-close", "aria-label": t("Look at the board"), title: t("Look at the board"),
                                "data-testid": "close-end", text: "×",
-                               onclick: () => { box.hidden = true; $("show-result").hidden = false; $("show-result").focus(); } });
+                               onclick: () => { box.hidden = true; showResultButton(true).focus(); } });
   actions.after(quiet);
   el("div", { id: "end-links" }, box);
   controls.renderRematch($("end-links"));
   box.append(close); // drawn in the card's corner; last in the keyboard's order, after the ways on
   box.hidden = false;
-  // The dialog takes the focus (issue 27): its first action, so Enter plays again.
+  showResultButton(false);
+  // The card takes the focus (issue 27): its first action, so Enter plays again.
   const first = /** @type {HTMLElement|null} */ (actions.querySelector("button, a"));
   if (first) first.focus({ preventScroll: true });
+}
+
+// "Show the result" where the card was (under the board on a phone, beside it on a desktop), once
+// the card is closed to look at the board.
+function showResultButton(show) {
+  let button = $("show-result");
+  if (!button) {
+    button = el("button", { type: "button", id: "show-result", class: "show-result", "data-testid": "show-result", text: t("Show the result"),
+                            onclick: () => { $("end-screen").hidden = false; button.hidden = true; } });
+    $("end-screen").after(button);
+  }
+  button.hidden = !show;
+  return button;
+}
+
+// The result as the move list's last line (lichess: "1-0 · White is victorious" under the moves).
+function drawLogResult(u) {
+  const line = $("log-result");
+  line.hidden = !u.terminal;
+  line.textContent = u.terminal ? gameOverLine(resultHeadline(u)) : "";
 }
 
 // Each rated account's rating and its change, as lichess ends a rated game ("alice 1500 +12").
@@ -315,7 +403,10 @@ function drawPlayersNow(u) {
 }
 
 function drawStrips(u) {
-  strips.draw(info.players, { viewer: hotSeat ? null : info.seat, toMove: u.to_move, terminal: !!u.terminal, winners: u.winners });
+  // A game's own words per seat beside the name (Booby Trap's points), as BGA's player panels.
+  let extras = null;
+  try { extras = renderer && renderer.stripExtras && u.view ? renderer.stripExtras(u) : null; } catch (e) { console.error(e); }
+  strips.draw(info.players, { viewer: hotSeat ? null : info.seat, toMove: u.to_move, terminal: !!u.terminal, winners: u.winners, extras });
 }
 
 function drawShell(u) {
@@ -325,22 +416,21 @@ function drawShell(u) {
   // Why the game stopped (the server could not play a seat): typed, in the page's language.
   if (u.error_msg || u.error) el("p", { class: "error", text: u.error_msg ? refused(u.error_msg) : u.error }, end);
   if (u.terminal) {
-    el("p", { class: "banner", text: gameOverLine(resultHeadline(u)), "data-testid": "game-over" }, end);
-    const show = el("button", { type: "button", id: "show-result", text: t("Show the result"), hidden: true,
-                                onclick: () => { $("end-screen").hidden = false; show.hidden = true; } }, end);
-    void show;
+    // The result is the card beside the board and the move list's last line (issue 39): the
+    // Players card does not say it a third time.
     if (endShown !== u.ply) { endShown = u.ply; drawEndScreen(u); }
-    else if ($("end-screen").hidden) show.hidden = false;
   } else {
     $("end-screen").hidden = true;
+    showResultButton(false);
     endShown = -1;
   }
   renderLog($("log"), u.log, { seat: info.seat, viewer: hotSeat ? null : info.seat, players: info.players, gid, token, gameId: info.game,
                                renderer: info.renderer, options: info.options, compact: COMPACT_LOG.includes(info.game) });
+  drawLogResult(u);
   announce(u);
   controls.update(u);
   clockView.update(u.clock);
-  $("hint").disabled = !u.can_hint || u.terminal;
+  setHintButton(latest || u);
   // No undo after the end (the server refuses it too).
   $("undo").disabled = !u.can_undo || !!u.terminal;
   $("typed").hidden = info.seat === null || u.terminal;
@@ -380,6 +470,7 @@ function keyboardScroll(box) {
 
 function onState(msg) {
   latest = msg;
+  if (info.seat !== null) setHintButton(msg); // at once, not after the board's drawing
   applyPeople(info.players, msg.people); // the accounts' names and ratings (js/strips.js)
   if (msg.sync) log = msg.log.slice();
   else {
@@ -702,6 +793,7 @@ async function openSeat(first = false) {
     ...baseContext({ gameId: info.game, mode: "live", seat: info.seat, players: info.players, options: info.options,
                      fast, message, bar: clear($("bar")), side: clear($("side-extra")) }),
     send: sendAction, hint, undo, request: extra,
+    strips: true, // the page draws player strips: a renderer's per-seat lines go there (stripExtras)
     links: { record: $("record").href, replay: $("replay").href, lobby: "/" },
     // Hot seat: the page shows a curtain between seats itself (curtain() above), so a renderer
     // draws the seat's hand at once.

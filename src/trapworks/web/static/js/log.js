@@ -91,6 +91,13 @@ export function renderLog(container, entries, ctx) {
   });
   if (atBottom || !container.dataset.scrolled) container.scrollTop = container.scrollHeight;
   container.dataset.scrolled = "1";
+  // A line scrolled half out at the top fades (app.css) rather than looking cut.
+  const markTop = () => { container.dataset.scrolledTop = container.scrollTop > 2 ? "1" : "0"; };
+  markTop();
+  if (!container.dataset.watchesScroll) {
+    container.dataset.watchesScroll = "1";
+    container.addEventListener("scroll", markTop, { passive: true });
+  }
   return lines;
 }
 

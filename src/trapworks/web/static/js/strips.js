@@ -83,9 +83,11 @@ export function createStrips(top, bottom) {
   return {
     /**
      * @param {Player[]} players
-     * @param {{viewer: number|null, toMove: number|null, terminal: boolean, winners?: number[]}} state
+     * @param {{viewer: number|null, toMove: number|null, terminal: boolean, winners?: number[],
+     *          extras?: Record<number, {score?: string, detail?: string, title?: string}>|null}} state
+     *   extras: a game's words per seat (a renderer's stripExtras: Booby Trap's points)
      */
-    draw(players, { viewer, toMove, terminal, winners }) {
+    draw(players, { viewer, toMove, terminal, winners, extras }) {
       clear(top);
       clear(bottom);
       clocks = new Map();
@@ -111,6 +113,11 @@ export function createStrips(top, bottom) {
           else if (STATUS_WORDS[status]) notes.push(STATUS_WORDS[status]());
           if (viewer !== null && p.seat === viewer) notes.push(t("you"));
           el("span", { class: "strip-note", text: notes.join(" · ") }, who);
+          const extra = extras && extras[p.seat];
+          if (extra && extra.detail) el("span", { class: "strip-detail", text: extra.detail, "data-testid": `strip-detail-${p.seat}` }, who);
+          if (extra && extra.score) {
+            el("span", { class: "strip-score", text: extra.score, title: extra.title || extra.score, "data-testid": `strip-score-${p.seat}` }, item);
+          }
           if (turn) el("span", { class: "strip-turn", text: t("to move") }, item);
           if (won) el("span", { class: "strip-turn", text: t("★ winner") }, item);
           const clock = el("span", { class: "strip-clock", "data-testid": `strip-clock-${p.seat}`, hidden: true }, item);

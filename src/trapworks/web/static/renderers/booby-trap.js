@@ -11,6 +11,8 @@ const FEEL_COLOUR = { loose: "#15803d", light: "#65a30d", firm: "#d97706", tight
 /** @type {Array<[string, number, number]>} */
 const BANDS = [["loose", 0, 0.02], ["light", 0.02, 0.15], ["firm", 0.15, 0.5], ["tight", 0.5, 1.5]];
 const MARGIN = 10;
+// A screen whose main pointer is a finger: "tap", not "click".
+const TOUCH = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
 const SPRING = 24; // mm of spring drawn beyond the tray's far end
 
 export default function createRenderer(root, ctx) {
@@ -86,11 +88,27 @@ export default function createRenderer(root, ctx) {
       .bt-top { font-size: .8em; }
     }
     .bt-tray circle.piece.hinted { stroke: #1d4ed8; stroke-width: 3; stroke-dasharray: 4 2; }
+    /* The turn's two steps (touch, then take or pass): the one to do now lit. */
+    .bt-steps { display: flex; gap: .3em; margin: 0; padding: 0; list-style: none; counter-reset: bt-step; font-size: .85em; }
+    .bt-steps[data-step=""] { visibility: hidden; }
+    .bt-steps li { counter-increment: bt-step; flex: 1 1 0; min-width: 0; padding: .1em .5em; border-radius: 1em; color: var(--color-muted);
+                   border: 1px solid var(--color-line); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+    .bt-steps li::before { content: counter(bt-step) ". "; font-weight: 700; }
+    .bt-steps li.on { color: var(--color-accent-ink); background: var(--color-accent); border-color: var(--color-accent); font-weight: 700; }
+    /* Step 2: the touched piece is what the turn is about; the others step back. */
+    .bt-tray[data-step="2"] g[data-piece-group]:not(:has(> [data-touched])) > * { opacity: .4; }
+    .bt-tray[data-step="2"] circle.piece[data-touched] { stroke: var(--color-accent); stroke-width: 3.2; }
+    .bt-tray[data-step="1"] circle.piece.touchable:hover { stroke: var(--color-accent); stroke-width: 2.4; }
   `;
   const top = el("div", { class: "bt-top" }, root);
   // Two rows that keep their room while empty (issue 27): touching, then removing, never changes
   // the bar's height, so the tray above it keeps its size and its pieces stay where they are.
   // Row one: whose turn and the last removal's result; row two: Remove / Pass and the feel.
+  // A turn is two steps (issue 39: nothing told a new player): touch a piece, then take it or pass.
+  // The steps are shown on this player's turn, the one to do now lit; the tray lights what it needs.
+  const steps = el("ol", { class: "bt-steps", "data-testid": "bt-steps", "data-step": "" }, ctx.bar);
+  el("li", { "data-step": "1", text: t("Touch a piece") }, steps);
+  const stepTwo = el("li", { "data-step": "2", text: t("Take it or pass") }, steps);
   const rowA = el("div", { class: "bt-row bt-row-a" }, ctx.bar);
   const status = el("div", { class: "bt-status", "data-status": "booby-trap" }, rowA);
   const result = el("div", { class: "bt-result", "data-result": "", hidden: true }, rowA);
@@ -344,8 +362,29 @@ export default function createRenderer(root, ctx) {
     for (const line of top.children) if (!line.getAttribute("title")) line.setAttribute("title", line.textContent);
   }
 
+  // The steps of this player's turn, the one to do now lit; the tray dims what is not part of it.
+  function drawSteps(v) {
+    const step = myTurn() ? (v.touched === null ? "1" : "2") : "";
+    steps.dataset.step = step;
+    tray.dataset.step = step;
+    stepTwo.textContent = v.must_remove ? t("Take it (no pass left)") : t("Take it or pass");
+    for (const li of steps.children) {
+      const on = /** @type {HTMLElement} */ (li).dataset.step === step;
+      li.classList.toggle("on", on);
+      if (on) li.setAttribute("aria-current", "step");
+      else li.removeAttribute("aria-current");
+    }
+  }
+
+  // A seat's points and what it kept, short (the page's strips, or the lines over the tray).
+  const seatScore = (s) => tn("{n} pt", "{n} pts", s.net) + (s.debt ? ` ${t("(owes {n})", { n: s.debt })}` : "");
+  const seatDetail = (s) => `${["L", "M", "S"].filter((z) => s.pieces[z]).map((z) => counted(z, s.pieces[z])).join(", ") || t("no pieces")}`
+    + ` · ${tn("{n} trip", "{n} trips", s.trips)}`;
+
   function drawTopLines(v) {
-    for (const s of v.scores) {
+    // The page's player strips say each seat's points (stripExtras): over the tray only the pile
+    // and the tray's count, on one line (issue 39: four dense lines, cut on a phone).
+    for (const s of ctx.strips ? [] : v.scores) {
       const pieces = ["L", "M", "S"].filter((z) => s.pieces[z]).map((z) => counted(z, s.pieces[z])).join(", ");
       el("div", {
         class: "bt-seat" + (v.to_move === s.seat ? " to-move" : ""), "data-seat": s.seat,
@@ -355,7 +394,8 @@ export default function createRenderer(root, ctx) {
     }
     const d = v.discard.count;
     el("div", { class: "bt-seat", "data-discard": v.discard.ids.length,
-                text: t("Discard pile: {n} ({sizes})", { n: v.discard.ids.length, sizes: [counted("L", d.L), counted("M", d.M), counted("S", d.S)].join(", ") }) }, top);
+                title: t("Discard pile: {n} ({sizes})", { n: v.discard.ids.length, sizes: [counted("L", d.L), counted("M", d.M), counted("S", d.S)].join(", ") }),
+                text: t("Discard pile: {n}", { n: v.discard.ids.length }) }, top);
     el("div", { class: "bt-seat", "data-tray-count": v.pieces_left,
                 // How far the bar has crept since set-up is on its scale (and said on demand): a
                 // removal trips on its own travel, so the total tells a new player nothing (issue 39).
@@ -375,7 +415,10 @@ export default function createRenderer(root, ctx) {
       const who = ctx.seatLabel(v.to_move);
       // The viewer's own sentences are their own messages (issue 37: no "You touches").
       const you = who === t("You");
-      if (v.touched === null) text = myTurn() ? t("Your turn: touch a piece.") : you ? t("You are to touch a piece.") : t("{who} to touch a piece.", { who });
+      if (v.touched === null) {
+        text = myTurn() ? (TOUCH ? t("Your turn: tap any piece to feel how tight it is.") : t("Your turn: click any piece to feel how tight it is."))
+          : you ? t("You are to touch a piece.") : t("{who} to touch a piece.", { who });
+      }
       else if (v.must_remove) text = you ? t("You touched piece {id} and must remove it.", { id: v.touched })
         : t("{who} touched piece {id} and must remove it.", { who, id: v.touched });
       else text = you ? t("You touched piece {id}: remove it or pass.", { id: v.touched })
@@ -480,6 +523,7 @@ export default function createRenderer(root, ctx) {
     placeBar(v, v.bar);
     drawStress(v);
     drawStatus(v);
+    drawSteps(v);
     showResult(v.last_removal);
   }
 
@@ -531,6 +575,14 @@ export default function createRenderer(root, ctx) {
                   String(s.trips)],
         })),
       };
+    },
+    // Each seat's points beside its name in the page's strips; what it kept under the name.
+    stripExtras(u) {
+      const v = u.view;
+      if (!v || !v.scores) return null;
+      const out = {};
+      for (const s of v.scores) out[s.seat] = { score: seatScore(s), detail: seatDetail(s) };
+      return out;
     },
     showHint(h) {
       // The hint's piece is outlined on the tray (a touch), or its button is the one marked.

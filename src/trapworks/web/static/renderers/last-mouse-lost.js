@@ -59,9 +59,9 @@ export default function createRenderer(root, ctx) {
       .lml-score { font-size: 1.1em; }
     }
     .lml-overlay { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center;
-                   background: rgba(251, 248, 241, .88); border-radius: .5em; text-align: center; }
+                   background: color-mix(in srgb, var(--color-surface, #fbf8f1) 88%, transparent); border-radius: .5em; text-align: center; }
     .lml-overlay[hidden] { display: none; }
-    .lml-overlay .box { background: #fff; border: 2px solid #b45309; border-radius: .7em; padding: 1.2em 1.6em; max-width: 90%; }
+    .lml-overlay .box { background: var(--color-surface, #fff); color: var(--color-ink, #1f2328); border: 2px solid #b45309; border-radius: .7em; padding: 1.2em 1.6em; max-width: 90%; }
     .lml-overlay h3 { margin: .1em 0 .4em; font-size: 1.6em; }
     .lml-overlay .actions { display: flex; gap: .8em; justify-content: center; margin-top: .8em; flex-wrap: wrap; }
   `;
@@ -333,6 +333,18 @@ export default function createRenderer(root, ctx) {
       } else if (just && u.last_action.seat !== ctx.seat) {
         await ctx.sleep(900); // let the opponent's press be seen before the next update
       }
+    },
+    // The hint as a player says it (issue 39: it was the solver's nim-sum lecture): the move and
+    // what it does; the solver's reasoning is the page's "Why?".
+    hintWords(h, move) {
+      const kind = h.explanation_msg ? String(h.explanation_msg.msg || "").split(".").pop() : "";
+      const opponent = view && ctx.seat !== null ? who(1 - ctx.seat) : t("your opponent");
+      if (kind === "winning_move") return { text: t("Hint: {move}: it leaves {who} a losing position.", { move, who: opponent }) };
+      if (kind === "last_one") return { text: t("Hint: {move}: the only move left; this round is lost.", { move }) };
+      if (kind === "lost" || kind === "odd") {
+        return { text: t("Hint: {move} (no move wins here against best play).", { move }) };
+      }
+      return null;
     },
     showHint(h) {
       const a = (view.legal_actions || []).find((x) => x.text === h.move);
