@@ -107,6 +107,17 @@ def test_the_leaderboard_lists_provisional_players_marked_and_invites_when_empty
     listed under a line that says why they have no rank, each marked; an empty board invites."""
     alice, bob, _ = players
     ctx, page = person(browser, inprocess_server, PHONE)
+    # The game last played here has nobody on its board: the leaderboard opens on a board with
+    # players, each tab saying how many (issue 39: it opened on an empty board; failed before:
+    # it opened on Mouse Trap's).
+    page.add_init_script(
+        "localStorage.setItem('trapworks.myGames',"
+        " JSON.stringify([{id: 'x', game: 'mouse-trap', token: 't'}]))"
+    )
+    page.goto("/leaderboard")
+    page.wait_for_selector(f"[data-player='{alice}']")
+    assert "game=mouse-trap" not in page.url
+    assert page.inner_text("[data-testid=board-game] a[data-game=mouse-trap] .tab-count") == "0"
     page.goto("/leaderboard?game=last-mouse-lost")
     page.wait_for_selector(f"[data-player='{alice}']")
     assert page.locator(".lb-divider").inner_text().startswith("Provisional")

@@ -251,3 +251,21 @@ def test_an_invite_link_opened_again_on_another_device_opens_the_accounts_seat(b
     finally:
         for ctx in (ca, cb, cc):
             ctx.close()
+
+
+def test_quick_game_is_one_tap_on_a_games_tile(browser, inprocess_server):
+    """Issue 39 (judge: "Quick game is still a form"): a game's tile is the whole seek, as lichess's
+    pairing tiles; the wait shows on that tile and can be stopped. Failed before: no tiles."""
+    ctx, page = person(browser, inprocess_server, PHONE)
+    try:
+        page.goto("/")
+        assert not page.locator("[data-testid=quick-ai-after]").is_visible()  # settings folded away
+        page.click("[data-testid=quick-tile-booby-trap]")
+        page.wait_for_selector("[data-testid=quick-status]:has-text('Looking for an opponent')")
+        assert "seeking" in (page.get_attribute("[data-testid=quick-tile-booby-trap]", "class") or "")
+        assert page.locator("[data-testid=seeks]").count() == 1
+        page.click("[data-testid=quick-cancel]")
+        page.wait_for_selector("[data-testid=quick-tile-booby-trap]:not(.seeking):not([disabled])")
+        assert page.errors == []
+    finally:
+        ctx.close()

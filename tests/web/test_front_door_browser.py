@@ -607,3 +607,20 @@ def test_the_home_page_shows_whats_going_on_now(server, browser):
     a.close()
     b.close()
     assert not errors, errors
+
+
+def test_live_now_shows_no_zeros_and_says_what_to_do_when_quiet(server, browser):
+    """Issue 39 (judge: the empty "Live now" card showed zeros): only counts above zero are shown;
+    with no open table and no game between players, one line says what to do. Failed before:
+    "0 open tables" and "0 players waiting"."""
+    errors: list[str] = []
+    page = context(browser, SIZES["portrait"], errors)
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-live-ready='1']")
+    assert "0" not in page.locator("[data-testid=live-counts] b").all_inner_texts()
+    quiet = (
+        page.locator("#tables [data-table]").count() == 0 and page.locator("[data-live-game]").count() == 0
+    )
+    assert page.locator("[data-testid=live-empty]").is_visible() == quiet
+    page.context.close()
+    assert not errors, errors

@@ -52,11 +52,12 @@ function status(text, error) {
   ui.status.classList.toggle("error", !!error);
 }
 
-async function start() {
+/** @param {boolean} [gameDefaults] the game's own default variant (a tile), not the selects' */
+async function start(gameDefaults = false) {
   const ai = ui.ai.value;
   const days = ui.days.value;
   const body = {
-    game: ui.game.value, options: options(), rated: !!(account() && ui.rated.checked),
+    game: ui.game.value, options: gameDefaults === true ? {} : options(), rated: !!(account() && ui.rated.checked),
     ai_after: ai ? Number(ai) : null, ai_level: ui.level.value, days_per_move: days ? Number(days) : null,
   };
   const r = await send("POST", "/api/seeks", body);
@@ -157,7 +158,7 @@ function quickStart(gameId) {
   ui.game.value = gameId;
   renderVariants();
   ui.level.value = rememberedLevel();
-  start();
+  start(true);
 }
 
 /** The tiles say what a tap gives: the game, live or days a move, rated or casual. */
@@ -221,7 +222,7 @@ function build(main) {
   const waitingHead = el("h3", { text: t("Players waiting"), class: "small", hidden: true }, card);
   const list = el("div", { "data-testid": "seeks" }, card);
   ui = { game, variants, ai, level, days, rated, find, cancel, status: st, list, tiles, custom, waitingHead };
-  find.addEventListener("click", start);
+  find.addEventListener("click", () => start());
   cancel.addEventListener("click", stop);
   game.addEventListener("change", renderVariants);
   days.addEventListener("change", drawTiles);
