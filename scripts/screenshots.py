@@ -192,10 +192,38 @@ def rated_games(url: str, rng: random.Random) -> None:
     b.close()
 
 
-def pages_to_shoot(url: str, rng: random.Random) -> dict[str, dict]:
-    """Each page: its address and what to wait for once it is open."""
+def unfinished_computer_games(url: str) -> None:
+    """Games against the computer the first account started and left (a player's account page
+    holds many: the judge's account page was a long list of them)."""
+    client, csrf = login(url, PLAYERS[0])
+    for game in GAMES[:3]:
+        made = create(url, game)
+        seat = made["seats"][0]
+        client.post(
+            "/api/account/seats", json={"seats": [{"game": made["id"], "token": seat["token"]}]}, headers=csrf
+        )
+    client.close()
+
+
+def login(url: str, name: str) -> tuple[httpx.Client, dict[str, str]]:
+    client = httpx.Client(base_url=url, timeout=30)
+    csrf = client.get("/api/account/me").json()["csrf"]
+    r = client.post(
+        "/api/account/login", json={"username": name, "password": PASSWORD}, headers={"x-csrf-token": csrf}
+    )
+    if r.status_code != 200:
+        raise SystemExit(f"log in {name}: {r.text}")
+    return client, {"x-csrf-token": r.json()["csrf"]}
+
+
+def pages_to_shoot(url: str, rng: random.Random, only: set[str] | None = None) -> dict[str, dict]:
+    """Each page: its address and what to wait for once it is open. Only the games the chosen pages
+    need are played (`--pages account-logged-in` plays no computer game to its end)."""
     pages: dict[str, dict] = {"home": {"url": url + "/", "wait": "body[data-home-ready='1']"}}
+    pages["not-found"] = {"url": url + "/no-such-page", "wait": "body"}
     for game in GAMES:
+        if only and not any(p.startswith(game + "-") for p in only):
+            continue
         start = create(url, game)
         link = start["seats"][0]["link"]
         pages[f"{game}-start"] = {"url": link, "wait": "body[data-my-turn='1'][data-busy='0']"}
@@ -211,7 +239,9 @@ def pages_to_shoot(url: str, rng: random.Random) -> dict[str, dict]:
             "url": end["seats"][0]["link"],
             "wait": "[data-testid=end-screen]:not([hidden])",
         }
-    rated_games(url, rng)
+    if not only or only & {"account-logged-in", "leaderboard", "profile"}:
+        rated_games(url, rng)
+        unfinished_computer_games(url)
     pages["account"] = {"url": url + "/account", "wait": "body[data-ready='1']"}
     pages["account-logged-in"] = {
         "url": url + "/account",
@@ -238,7 +268,7 @@ def shoot(url: str, out: Path, only_pages: set[str] | None, sizes: list[str]) ->
     from playwright.sync_api import sync_playwright
 
     rng = random.Random(39)
-    pages = pages_to_shoot(url, rng)
+    pages = pages_to_shoot(url, rng, only_pages)
     names = [p for p in pages if not only_pages or p in only_pages]
     with sync_playwright() as p:
         browser = p.chromium.launch(

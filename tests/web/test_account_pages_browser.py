@@ -135,3 +135,82 @@ def test_the_leaderboard_lists_provisional_players_marked_and_invites_when_empty
     assert axe_serious(page) == []
     assert page.errors == []
     ctx.close()
+
+
+def test_my_games_are_grouped_and_old_computer_games_tucked_away(browser, inprocess_server, players):
+    """Judge (5.5/10, front2): a long list of abandoned "Your turn" games against the computer,
+    no grouping, the name shown twice, no rating summary. Games are grouped (Playing, Finished
+    games) with counts; of the unfinished games against the computer only the newest is in view,
+    the others tucked under one line where one can be resigned; the head shows the name once and
+    the account's rating."""
+    alice, bob, gid = players
+    a = Browser(httpx.Client(base_url=inprocess_server, timeout=30))
+    a.me()
+    a.post("/api/account/login", {"username": alice, "password": PASSWORD})
+    vs_ai = [
+        a.c.post(
+            "/api/games",
+            json={
+                "game": "last-mouse-lost",
+                "seats": [{"kind": "human"}, {"kind": "agent", "agent": "easy"}],
+            },
+        ).json()
+        for _ in range(2)
+    ]
+    a.post(
+        "/api/account/seats", {"seats": [{"game": g["id"], "token": g["seats"][0]["token"]} for g in vs_ai]}
+    )
+    a.c.close()
+    ctx, page = logged_in(browser, inprocess_server, alice)
+    page.wait_for_selector(f"[data-game-row='{gid}']")
+    playing = page.locator("[data-group=your-turn]")
+    assert playing.locator("h3 .count").inner_text() == "3"
+    visible = page.locator("[data-group=your-turn] [data-game-row]:visible")
+    assert visible.count() == 1  # the newest game against the computer; two tucked away
+    tucked = page.locator("[data-testid=computer-games]")
+    assert tucked.locator("summary").inner_text() == "2 more games against the computer"
+    assert page.locator("[data-group=finished] [data-game-row]:visible").count() == 1
+    assert page.locator("[data-testid=rating-summary] [data-rating-game=last-mouse-lost]").count() == 1
+    head = page.locator("#logged-in h2").first
+    assert head.locator("#profile-link").inner_text() == alice and "Hello" not in head.inner_text()
+    tucked.locator("summary").click()
+    resign = tucked.locator("[data-resign]").first
+    gone = resign.get_attribute("data-resign")
+    resign.click()
+    resign.click()  # the second tap confirms
+    page.wait_for_selector(f"[data-group=finished] [data-game-row='{gone}']")
+    assert (
+        page.locator("[data-testid=computer-games] summary").inner_text()
+        == "1 more game against the computer"
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert axe_serious(page) == []
+    assert page.errors == []
+    ctx.close()
+
+
+def test_a_profile_reads_on_a_phone_with_a_dated_chart_and_a_short_note(browser, inprocess_server, players):
+    """Judge (6.5/10, front2): table headers turned on their side on a phone; a bare rating chart
+    (no dates, no axes); the provisional note too big. Results by game are lines with words, the
+    chart has rating lines and the games' dates, the note is one short line."""
+    alice, _bob, _gid = players
+    ctx, page = person(browser, inprocess_server, PHONE)
+    page.goto(f"/u/{alice}")
+    page.wait_for_selector("body[data-ready='1']")
+    turned = page.evaluate(
+        "[...document.querySelectorAll('main *')]"
+        ".filter((e) => getComputedStyle(e).writingMode !== 'horizontal-tb').length"
+    )
+    assert turned == 0
+    results = page.inner_text("[data-testid=results-list]")
+    assert "1 loss" in results or "1 win" in results, results
+    chart = page.locator("[data-testid=rating-chart]")
+    assert chart.locator("line.grid").count() >= 2  # rating lines at round values
+    labels = chart.locator("text").all_text_contents()
+    assert any(label.isdigit() for label in labels) and any(not label[:1].isdigit() for label in labels)
+    note = page.locator("[data-testid=provisional-note]").bounding_box()
+    assert note and note["height"] <= 48, note  # two short lines at most on a phone
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert axe_serious(page) == []
+    assert page.errors == []
+    ctx.close()

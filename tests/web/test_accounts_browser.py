@@ -266,6 +266,11 @@ def test_quick_game_is_one_tap_on_a_games_tile(browser, inprocess_server):
         assert page.locator("[data-testid=seeks]").count() == 1
         page.click("[data-testid=quick-cancel]")
         page.wait_for_selector("[data-testid=quick-tile-booby-trap]:not(.seeking):not([disabled])")
+        # The custom game opens on each game's own default: Booby Trap's players are null ("2 (1 for
+        # solitaire)"), which the select left out and so opened on 1 player, a seek the server refused.
+        page.click("[data-testid=quick-custom] summary")
+        page.select_option("[data-testid=quick-game-select]", "booby-trap")
+        assert page.input_value("[data-quick-option=players]") == "null"
         assert page.errors == []
     finally:
         ctx.close()

@@ -38,7 +38,7 @@ async function show() {
   $("profile-link").href = `/u/${encodeURIComponent(who.username)}`;
   $("export").href = `/api/players/${encodeURIComponent(who.username)}/export`;
   await syncSeats();
-  await showGames();
+  await Promise.all([showGames(), showRatings(who.username)]);
   document.body.dataset.ready = "1";
 }
 
@@ -57,6 +57,62 @@ function opponents(g, box) {
 
 function when(iso) { return iso ? iso.replace("T", " ").slice(0, 16) : ""; }
 
+// One game as a card (issue 39: a four-column table was crushed on a phone): its state and
+// result as badges, the game, whom it was against, and its links as buttons. A grid of columns
+// on a wide screen, stacked lines on a phone (accounts.css).
+function gameRow(g, list) {
+  const row = el("li", { "data-game-row": g.id, "data-state": g.state, class: `my-game state-${g.state}` }, list);
+  const title = (catalog.find((c) => c.id === g.game) || {}).title || g.game;
+  const badges = el("div", { class: "my-game-badges" }, row);
+  // A finished game's badge is its result ("Won"); "Finished" only where none is known.
+  if (!(g.state === "finished" && g.result)) el("span", { class: `pill pill-${g.state}`, text: STATES[g.state] ? STATES[g.state]() : g.state }, badges);
+  if (g.result) el("span", { class: `pill pill-${g.result}`, text: RESULTS[g.result] ? RESULTS[g.result]() : g.result, "data-result": g.result }, badges);
+  const what = el("div", { class: "my-game-what" }, row);
+  el("strong", { text: t(title) }, what);
+  el("span", { class: "small muted", text: `${t(g.variant)} · ${g.rated ? t("rated") : t("casual")}` }, what);
+  if (g.deadline && g.state === "your_turn") el("span", { class: "small", text: t("move by {when} UTC", { when: when(g.deadline) }) }, what);
+  else if (g.ended) el("span", { class: "small muted", text: when(g.ended) }, what);
+  opponents(g, el("div", { class: "my-game-who", "data-opponents": "" }, row));
+  const links = el("div", { class: "game-links" }, row);
+  // One way in per game (French says "Revoir" for both Review and Replay): a game being played
+  // opens at the seat, a finished one in the replay (its moves one by one).
+  if (g.state === "finished" && g.replay) el("a", { href: g.replay, class: "button-link quiet", text: t("Replay"), "data-replay": g.id }, links);
+  else if (g.link && g.state !== "unavailable") el("a", { href: g.link, class: g.state === "your_turn" ? "button-link" : "button-link quiet",
+                                                         text: g.state === "finished" ? t("Review") : t("Open"), "data-open": g.id }, links);
+  return row;
+}
+
+const vsComputer = (g) => (g.others || []).length > 0 && g.others.every((o) => o.kind === "computer");
+const FINISHED_SHOWN = 5;
+
+// A game against the computer left unfinished can be put away: resigning ends it (two steps, so
+// that a slip of the finger loses nothing).
+function resignButton(g, row) {
+  const token = (g.link || "").split("#t=")[1];
+  if (!token) return;
+  const b = el("button", { type: "button", text: t("Resign"), "data-resign": g.id }, row.querySelector(".game-links"));
+  b.addEventListener("click", async () => {
+    if (b.dataset.armed !== "1") { b.dataset.armed = "1"; b.textContent = t("Confirm resign"); return; }
+    b.disabled = true;
+    const r = await api("POST", `/api/games/${encodeURIComponent(g.id)}/resign`, { token });
+    if (r.ok) await showGames();
+    else { b.disabled = false; b.textContent = r.error || t("Resign"); }
+  });
+}
+
+// One group of games under its heading, with its count ("Your turn · 3").
+function group(box, key, title, games) {
+  const sec = el("section", { class: "games-group", "data-group": key }, box);
+  const h = el("h3", {}, sec);
+  h.append(title, " ");
+  el("span", { class: "count", text: String(games.length) }, h);
+  return sec;
+}
+
+// The games grouped as lichess does (issue 39, the judge: a long list of abandoned "Your turn"
+// games against the computer): your turn, waiting for the others, finished. Games against people
+// first; of the unfinished games against the computer only the newest is in view, the others are
+// tucked under one line (and can be resigned there); the newest finished games, the rest on demand.
 async function showGames() {
   const who = account();
   if (!who) return;
@@ -67,31 +123,56 @@ async function showGames() {
   if (!r.ok) { el("p", { class: "error", text: r.error }, box); return; }
   const games = r.data.games;
   if (!games.length) { el("p", { class: "muted", text: t("No games yet. Start one in the lobby, or play a friend below.") }, box); return; }
-  // One card per game (issue 39: a four-column table was crushed on a phone): its state and
-  // result as badges, the game, whom it was against, and its links as buttons. A grid of columns
-  // on a wide screen, stacked lines on a phone (accounts.css).
-  const list = el("ul", { class: "my-games-list", "data-testid": "my-games-list" }, box);
-  for (const g of games) {
-    const row = el("li", { "data-game-row": g.id, "data-state": g.state, class: `my-game state-${g.state}` }, list);
-    const title = (catalog.find((c) => c.id === g.game) || {}).title || g.game;
-    const badges = el("div", { class: "my-game-badges" }, row);
-    // A finished game's badge is its result ("Won"); "Finished" only where none is known.
-    if (!(g.state === "finished" && g.result)) el("span", { class: `pill pill-${g.state}`, text: STATES[g.state] ? STATES[g.state]() : g.state }, badges);
-    if (g.result) el("span", { class: `pill pill-${g.result}`, text: RESULTS[g.result] ? RESULTS[g.result]() : g.result, "data-result": g.result }, badges);
-    const what = el("div", { class: "my-game-what" }, row);
-    el("strong", { text: t(title) }, what);
-    el("span", { class: "small muted", text: `${t(g.variant)} · ${g.rated ? t("rated") : t("casual")}` }, what);
-    if (g.deadline && g.state === "your_turn") el("span", { class: "small", text: t("move by {when} UTC", { when: when(g.deadline) }) }, what);
-    else if (g.ended) el("span", { class: "small muted", text: when(g.ended) }, what);
-    opponents(g, el("div", { class: "my-game-who", "data-opponents": "" }, row));
-    const links = el("div", { class: "game-links" }, row);
-    // One way in per game (French says "Revoir" for both Review and Replay): a game being played
-    // opens at the seat, a finished one in the replay (its moves one by one).
-    if (g.state === "finished" && g.replay) el("a", { href: g.replay, class: "button-link quiet", text: t("Replay"), "data-replay": g.id }, links);
-    else if (g.link && g.state !== "unavailable") el("a", { href: g.link, class: g.state === "your_turn" ? "button-link" : "button-link quiet",
-                                                           text: g.state === "finished" ? t("Review") : t("Open"), "data-open": g.id }, links);
+  const ongoing = games.filter((g) => g.state !== "finished");
+  const finished = games.filter((g) => g.state === "finished");
+  const people = ongoing.filter((g) => !vsComputer(g));
+  const computer = ongoing.filter(vsComputer); // newest first (the server's order)
+  const yourTurn = people.filter((g) => g.state === "your_turn");
+  const waiting = people.filter((g) => g.state !== "your_turn");
+  const shownComputer = computer.slice(0, 1);
+  const tucked = computer.slice(1);
+  if (yourTurn.length || shownComputer.length) {
+    const sec = group(box, "your-turn", t("Playing"), [...yourTurn, ...waiting, ...computer]);
+    const list = el("ul", { class: "my-games-list", "data-testid": "my-games-list" }, sec);
+    for (const g of [...yourTurn, ...waiting, ...shownComputer]) gameRow(g, list);
+    if (tucked.length) {
+      const more = el("details", { class: "tucked", "data-testid": "computer-games" }, sec);
+      el("summary", { text: tn("{n} more game against the computer", "{n} more games against the computer", tucked.length) }, more);
+      const inner = el("ul", { class: "my-games-list" }, more);
+      for (const g of tucked) resignButton(g, gameRow(g, inner));
+    }
+  } else if (waiting.length) {
+    const sec = group(box, "waiting", t("Playing"), waiting);
+    const list = el("ul", { class: "my-games-list", "data-testid": "my-games-list" }, sec);
+    for (const g of waiting) gameRow(g, list);
+  }
+  if (finished.length) {
+    const sec = group(box, "finished", t("Finished games"), finished);
+    const list = el("ul", { class: "my-games-list", "data-testid": "finished-list" }, sec);
+    finished.forEach((g, i) => { const row = gameRow(g, list); if (i >= FINISHED_SHOWN) row.hidden = true; });
+    if (finished.length > FINISHED_SHOWN) {
+      const all = el("button", { type: "button", class: "show-all", text: tn("Show all {n} finished game", "Show all {n} finished games", finished.length) }, sec);
+      all.addEventListener("click", () => { list.querySelectorAll("li[hidden]").forEach((li) => { /** @type {HTMLElement} */ (li).hidden = false; }); all.remove(); });
+    }
   }
   scrollersReachable(box);
+}
+
+// The account's ratings at a glance (issue 39: lichess shows them beside the name): one chip per
+// game and player count, its rating and games, "?" while provisional; the profile has the rest.
+async function showRatings(username) {
+  const box = clear($("rating-summary"));
+  const r = await api("GET", `/api/players/${encodeURIComponent(username)}`);
+  if (!r.ok) return;
+  const rows = r.data.ratings || [];
+  if (!rows.length) { el("p", { class: "small muted", text: t("No rating yet: play a rated game to get one.") }, box); return; }
+  for (const x of rows) {
+    const title = (catalog.find((c) => c.id === x.game) || {}).title || x.game;
+    const chip = el("a", { class: "rating-chip", href: `/u/${encodeURIComponent(username)}`, "data-rating-game": x.game }, box);
+    el("span", { class: "rating-chip-game", text: `${t(title)}${x.players > 2 ? ` (${tn("{n} player", "{n} players", x.players)})` : ""}` }, chip);
+    el("strong", { text: `${x.rating}${x.provisional ? "?" : ""}` }, chip);
+    el("span", { class: "small muted", text: tn("{n} game", "{n} games", x.games) }, chip);
+  }
 }
 
 function fail(form, r) {

@@ -17,8 +17,9 @@ function choiceSelect(opt, row) {
   const label = el("label", {}, row);
   el("span", { class: "name", text: t(opt.label) }, label);
   const select = el("select", { "data-quick-option": opt.name }, label);
+  // A null choice is the variant's own default ("2 (1 for solitaire)"): kept, so a game whose
+  // default is null does not open on its first number (Booby Trap opened on 1 player, refused).
   for (const c of opt.choices || []) {
-    if (c.value === null) continue;
     const o = el("option", { value: JSON.stringify(c.value), text: t(c.label) }, select);
     if (JSON.stringify(c.value) === JSON.stringify(opt.default)) o.selected = true;
   }
