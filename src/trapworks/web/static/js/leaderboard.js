@@ -44,7 +44,7 @@ function drawTops(current) {
   const others = catalog.filter((g) => g.id !== current);
   if (!others.length) { box.hidden = true; return; }
   box.hidden = false;
-  el("h2", { text: t("Every game's best") }, box);
+  el("h2", { text: t("The other games' best") }, box);
   for (const g of others) {
     const card = el("section", { class: "lb-top", "data-top": g.id }, box);
     const h = el("h3", {}, card);
