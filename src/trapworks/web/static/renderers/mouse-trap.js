@@ -190,6 +190,8 @@ export default function createRenderer(root, ctx) {
     html[data-theme="dark"] .mt-board .mt-on-felt-line { stroke: var(--color-muted); }
     html[data-theme="dark"] .mt-board .mt-part.ghost { opacity: .55; }
     html[data-theme="dark"] .mt-board .mt-part.ghost * { stroke: #d6d3d1 !important; }
+    /* built parts drawn dark (the bowling ball, the boot, the posts' ink) lifted off the dark felt */
+    html[data-theme="dark"] .mt-board .mt-part:not(.ghost) { filter: drop-shadow(0 0 1.5px rgba(255, 255, 255, .7)); }
     .mt-board .mt-stage .halo { fill: none; stroke: none; }
     .mt-board .mt-stage .tag { display: none; }
     .mt-board .mt-stage[data-state=worked] .tag rect { fill: #dcfce7; stroke: ${C.worked}; stroke-width: 2; }
