@@ -77,9 +77,22 @@ def test_my_games_on_a_phone_are_cards_that_name_the_computer_and_fit(browser, i
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert page.evaluate(WIDER_THAN_THE_SCREEN) == []
     assert page.locator("#logged-in h2 [data-avatar]").count() == 1
+    # The variant in words of the page's language (issue 39, polish; failed before: "basic" in
+    # English on the French page, the server's key shown as it is).
+    assert "basic rules" in page.locator(f"[data-game-row='{gid}']").inner_text()
     assert axe_serious(page) == []
     assert page.errors == []
     ctx.close()
+    french = browser.new_context(viewport=PHONE, base_url=inprocess_server, locale="fr-FR")
+    page = french.new_page()
+    page.goto("/account")
+    page.wait_for_selector("body[data-ready]")
+    page.fill("[data-testid=login-username]", alice)
+    page.fill("[data-testid=login-password]", PASSWORD)
+    page.click("[data-testid=login-submit]")
+    page.wait_for_selector(f"[data-game-row='{gid}']")
+    assert "règles de base" in page.locator(f"[data-game-row='{gid}']").inner_text()
+    french.close()
 
 
 def test_a_profile_has_an_avatar_and_explains_a_provisional_rating(browser, inprocess_server, players):

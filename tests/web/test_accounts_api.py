@@ -364,6 +364,24 @@ def test_my_games_names_a_computer_opponent_with_its_level(browsers):
     a.post("/api/account/seats", {"seats": [{"game": vs_ai["id"], "token": vs_ai["seats"][0]["token"]}]})
     [listed] = a.get("/api/players/solo/games")["games"]
     assert listed["others"] == [{"seat": 1, "kind": "computer", "level": "easy"}]
+    # The variant as typed data, for the page to word in its language (issue 39, polish: French
+    # pages split the English "regular, 2 players"; failed before: no variant_parts).
+    assert listed["variant"] == "basic"
+    assert listed["variant_parts"] == {"value": "basic", "players": None}
+
+
+def test_a_variant_is_sent_as_its_option_value_and_player_count():
+    """Issue 39 (polish): the key ratings are kept under, read back as typed parts."""
+    from trapworks.server.accounts.core import variant_of, variant_parts
+
+    for options, parts in (
+        ({"variant": "regular", "players": 2}, {"value": "regular", "players": 2}),
+        ({"variant": "sizes-in-order", "players": 3}, {"value": "sizes-in-order", "players": 3}),
+        ({"players": 4}, {"value": None, "players": 4}),
+        ({"rules": "advanced"}, {"value": "advanced", "players": None}),
+        ({}, {"value": None, "players": None}),
+    ):
+        assert variant_parts(variant_of(options)) == parts, options
 
 
 def test_a_finished_game_that_cannot_be_loaded_shows_its_result_not_waiting(app, browsers, monkeypatch):

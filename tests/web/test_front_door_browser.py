@@ -63,6 +63,10 @@ CONTROLS_OUTSIDE = """() => [...document.querySelectorAll(
     && (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5))
   .map(([e, r]) => `${e.textContent.trim() || e.outerHTML.slice(0, 60)} at ${r.left | 0},${r.top | 0}`)"""
 SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
+# Hint and Undo (issue 39, polish): in a phone's landscape view they were below the fold in the side panel.
+TOOLS_OUTSIDE = CONTROLS_OUTSIDE.replace(
+    "'#bar button, #bar input, #bar select, #bar [role=button]'", "'#hint, #undo'"
+)
 
 
 @pytest.fixture(scope="module")
@@ -189,6 +193,7 @@ def test_phone_landscape_board_takes_the_height_and_the_turn_is_in_view(server, 
     drawn = page.evaluate(BOARD_DRAWN)
     assert min(drawn["width"], drawn["height"]) >= 0.8 * drawn["vh"], drawn
     assert page.evaluate(CONTROLS_OUTSIDE) == []
+    assert page.locator("#hint").is_visible() and page.evaluate(TOOLS_OUTSIDE) == []
     assert page.evaluate(SIDEWAYS) <= 0
     page.screenshot(path=str(ARTIFACTS / f"i39-{game}-landscape.png"))
     page.context.close()

@@ -406,3 +406,60 @@ def test_a_catch_drops_the_cage_over_the_caught_mouse(server, browser):
     shot(page, "mouse-trap-caught", board_only=True)
     assert not errors, errors
     page.context.close()
+
+
+TAG_OVER_SPACES = """() => {
+  const tag = document.querySelector('svg[data-board] [data-next-part] rect').getBoundingClientRect();
+  return [...document.querySelectorAll('svg[data-board] g[data-space] > rect')].filter((r) => {
+    const b = r.getBoundingClientRect();
+    return b.left < tag.right && tag.left < b.right && b.top < tag.bottom && tag.top < b.bottom;
+  }).map((r) => r.parentNode.dataset.space);
+}"""
+
+# Every part's "next" label, placed as the board places it (at the widest French label's width),
+# against every space of the track: the indexes of the spaces it would cover, by part.
+EVERY_TAG_OVER_SPACES = """async () => {
+  const A = await import('/static/renderers/mouse-trap-art.js');
+  const over = {};
+  for (const [id, part] of Object.entries(A.PARTS)) {
+    for (const w of [64, 120]) {
+      const [x, y] = A.labelCentre(part.tag[0], part.tag[1], w);
+      for (let i = 0; i <= 49; i++) {
+        const s = A.spaceXY(i), h = A.TILE / 2;
+        const apart = s.x + h <= x - w / 2 || x + w / 2 <= s.x - h || s.y + h <= y - 10 || y + 10 <= s.y - h;
+        if (!apart) (over[id] ||= []).push(i);
+      }
+    }
+  }
+  return over;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_next_part_label_covers_no_space_and_the_felt_follows_the_dark_theme(server, browser, lang):
+    """Issue 39 (polish): "next: 4" beside the crank, at the board's right edge, covered space 21
+    (failed before: ['21']); in the dark theme the felt inside the track and the words on it took
+    the light theme's cream and ink (failed before: the felt stayed rgb(230, 239, 211))."""
+    created = create(server, "mice=3,5 cheese=3,3 pile=24 parts=3 turn=9 next=1 phase=roll")
+    size = {"width": 1440, "height": 900}
+    ctx = browser.new_context(viewport=size, locale=f"{lang}-FR", color_scheme="dark")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(created["seats"][0]["link"] + "&fast")
+    page.wait_for_selector("svg[data-board=mouse-trap] [data-next-part] rect", timeout=20000)
+    settled(page)
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert page.locator("g[data-part=crank]").get_attribute("data-number") == "4"
+    assert page.evaluate(TAG_OVER_SPACES) == []
+    assert page.evaluate(EVERY_TAG_OVER_SPACES) == {}
+    colours = page.evaluate(
+        """() => ({felt: getComputedStyle(document.querySelector('.mt-felt')).fill,
+                   words: getComputedStyle(document.querySelector('[data-info] text')).fill,
+                   area: getComputedStyle(document.querySelector('.board-area')).backgroundColor})"""
+    )
+    dark = {"felt": "rgb(35, 31, 29)", "words": "rgb(236, 232, 228)", "area": "rgb(41, 37, 36)"}
+    assert colours == dark, colours
+    shot(page, f"mouse-trap-dark-next-tag-{lang}")
+    assert not errors, errors
+    ctx.close()

@@ -222,6 +222,12 @@ def test_the_lobby_sends_a_hot_seat_game_straight_to_its_page(server, browser):
     page.locator("[data-testid=create]").click()
     page.wait_for_url("**/g/**", timeout=20000)
     page.wait_for_function("document.body.dataset.hotSeat === '1'", timeout=20000)
+    # Hints between two people on one screen (issue 39, polish): offered to the seat on move
+    # (failed before: the game was made with hints off, the button greyed out).
+    page.wait_for_function("document.body.dataset.myTurn === '1'", timeout=20000)
+    assert page.locator("#hint").is_enabled()
+    page.locator("#hint").click()
+    page.wait_for_selector(".toast[data-tag=hint]", timeout=20000)
     assert not errors
     page.context.close()
 

@@ -55,6 +55,21 @@ def variant_of(options: dict[str, Any]) -> str:
     return ", ".join(parts) or "standard"
 
 
+def variant_parts(key: str) -> dict[str, Any]:
+    """A variant as typed data, for the pages to word in their own language (issue 39: French pages
+    showed "regular, 2 players"): the rules or variant option's value and the player count, read
+    back from the key variant_of made (ratings and results are kept under that key)."""
+    value: str | None = None
+    players: int | None = None
+    for part in key.split(", "):
+        count = part.removesuffix(" players")
+        if count != part and count.isdigit():
+            players = int(count)
+        elif part and part != "standard":
+            value = part
+    return {"value": value, "players": players}
+
+
 @dataclass(frozen=True)
 class Current:
     """The account a request is made by (its session)."""

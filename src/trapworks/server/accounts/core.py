@@ -17,6 +17,7 @@ from .base import (
     Current,
     session_hash,
     variant_of,
+    variant_parts,
 )
 from .profiles import Profiles
 from .rated import Ratings
@@ -33,6 +34,7 @@ __all__ = [
     "Ratings",
     "session_hash",
     "variant_of",
+    "variant_parts",
 ]
 
 

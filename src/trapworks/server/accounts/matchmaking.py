@@ -39,7 +39,7 @@ from trapworks.agents import available_agents
 from ..errors import ErrorCode
 from ..service import ServiceError, create_request
 from . import ratings
-from .core import variant_of
+from .core import variant_of, variant_parts
 from .models import SeekRow
 
 if TYPE_CHECKING:
@@ -306,6 +306,7 @@ class Matchmaker:
                 "game": s.game,
                 "title": s.title,
                 "variant": variant_of(s.options),
+                "variant_parts": variant_parts(variant_of(s.options)),
                 "options": s.options,
                 "players": s.players,
                 "rated": s.rated,

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 
 from ..features.clock import Clock
-from .base import _iso, _seat_result
+from .base import _iso, _seat_result, variant_parts
 from .rated import Ratings
 
 log = logging.getLogger("trapworks.accounts")
@@ -91,6 +91,7 @@ class Profiles(Ratings):
                 {
                     "game": game.game,
                     "variant": game.variant,
+                    "variant_parts": variant_parts(game.variant),
                     "played": 0,
                     "won": 0,
                     "lost": 0,
@@ -111,6 +112,7 @@ class Profiles(Ratings):
                     "id": game.game_id,
                     "game": game.game,
                     "variant": game.variant,
+                    "variant_parts": variant_parts(game.variant),
                     "seat": seat.seat,
                     "rated": game.status == "rated" or (game.rated and game.status == "on"),
                     "status": "on" if game.status == "on" else "over",
@@ -185,6 +187,7 @@ class Profiles(Ratings):
                 "id": g.game_id,
                 "game": g.game,
                 "variant": g.variant,
+                "variant_parts": variant_parts(g.variant),
                 "seat": seat.seat,
                 "rated": g.rated,
                 "status": g.status,

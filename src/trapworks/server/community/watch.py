@@ -16,6 +16,7 @@ from fastapi.responses import FileResponse
 from sqlalchemy import func, select
 
 from ..accounts import ratings
+from ..accounts.base import variant_parts
 from ..accounts.models import AccountGameRow, AccountRow, AccountSeatRow, RatingRow
 from ..store import ActionRow, ControlRow, GameRow
 from .core import Community, iso, now
@@ -102,6 +103,7 @@ class Watch:
                     "id": g.game_id,
                     "game": g.game,
                     "variant": g.variant,
+                    "variant_parts": variant_parts(g.variant),  # typed, for the page's language (issue 39)
                     "rated": g.rated,
                     "players": players,
                     "mean_rating": round(sum(p["rating"] for p in players) / len(players)),

@@ -2,7 +2,7 @@
 // casual, live or correspondence), notifications, data export and account deletion.
 import { api, clear, el, rememberGame } from "/static/js/dom.js";
 import { account, avatar, heldSeats, me, scrollersReachable, send, syncSeats } from "/static/js/account-api.js";
-import { agentName, refusalText, t, tn, translatePage } from "/static/js/i18n.js";
+import { agentName, refusalText, t, tn, translatePage, variantText } from "/static/js/i18n.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
@@ -69,7 +69,7 @@ function gameRow(g, list) {
   if (g.result) el("span", { class: `pill pill-${g.result}`, text: RESULTS[g.result] ? RESULTS[g.result]() : g.result, "data-result": g.result }, badges);
   const what = el("div", { class: "my-game-what" }, row);
   el("strong", { text: t(title) }, what);
-  el("span", { class: "small muted", text: `${t(g.variant)} · ${g.rated ? t("rated") : t("casual")}` }, what);
+  el("span", { class: "small muted", text: `${variantText(g.variant_parts)} · ${g.rated ? t("rated") : t("casual")}` }, what);
   if (g.deadline && g.state === "your_turn") el("span", { class: "small", text: t("move by {when} UTC", { when: when(g.deadline) }) }, what);
   else if (g.ended) el("span", { class: "small muted", text: when(g.ended) }, what);
   opponents(g, el("div", { class: "my-game-who", "data-opponents": "" }, row));

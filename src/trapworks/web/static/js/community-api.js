@@ -2,7 +2,7 @@
 // page's status line.
 import { api, el } from "/static/js/dom.js";
 import { me, send } from "/static/js/account-api.js";
-import { refusalText, t, tn, translatePage } from "/static/js/i18n.js";
+import { refusalText, t, translatePage } from "/static/js/i18n.js";
 
 export { me, send, t, translatePage };
 export const $ = (id) => document.getElementById(id);
@@ -40,15 +40,7 @@ export async function loadGames() {
 }
 export const gameTitle = (id) => titles[id] || id;
 
-// A game's variant as the server names it ("basic, 2 players": its rules option and its player
-// count, server/accounts variant_of) in words.
-export function variantText(variant) {
-  return String(variant).split(", ").map((part) => {
-    const count = /^(\d+) players$/.exec(part);
-    if (count) return tn("{n} player", "{n} players", Number(count[1]));
-    return part === "standard" ? t("standard") : t(part);
-  }).join(", ");
-}
+export { variantText } from "/static/js/i18n.js"; // where account.js and profile.js take it too
 
 export function button(parent, text, testid, action) {
   return el("button", { type: "button", text, "data-testid": testid, onclick: action }, parent);

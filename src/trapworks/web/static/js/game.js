@@ -819,6 +819,15 @@ async function openSeat(first = false) {
   if (hotSeat) keepCompanions();
 }
 
+// Shared frame (issue 39, polish): on a phone in landscape the side panel is below the fold, and
+// scrolling to Hint took the board away: Hint and Undo move into the action bar beside the board
+// there, and back to the side panel's tools at every other size (the same buttons, ids, listeners).
+const PHONE_LANDSCAPE = matchMedia("(orientation: landscape) and (max-height: 520px)");
+function placeTools() {
+  const place = PHONE_LANDSCAPE.matches ? $("bar-tools") : $("tools").querySelector(".row-buttons");
+  if (place) place.prepend($("hint"), $("undo"));
+}
+
 async function init() {
   translatePage();
   if (params.has("i") && !(await claimInvite())) return;
@@ -831,6 +840,8 @@ async function init() {
   $("record").addEventListener("click", downloadRecord);
   $("hint").addEventListener("click", hint);
   $("undo").addEventListener("click", undo);
+  placeTools();
+  PHONE_LANDSCAPE.addEventListener("change", placeTools);
   $("typed").addEventListener("submit", async (e) => {
     e.preventDefault();
     const text = $("typed-action").value.trim();

@@ -168,7 +168,10 @@ async function create() {
   // An invited seat gets a one-use invite link (its token goes only to the friend who opens it).
   const seats = seatChoices.map((v) => v.startsWith("agent:") ? { kind: "agent", agent: v.slice(6) }
     : { kind: "human", invite: v === "invite" });
-  const body = { game: current.id, options: optionValues(), seats, hints: $("hints").checked,
+  // Hot seat (every human seat on this screen): hints on, as between friends at one table (issue 39);
+  // a game with an invited player keeps the box's choice.
+  const hotSeat = seatChoices.filter((v) => v === "me").length > 1 && seatChoices.every((v) => v === "me" || v.startsWith("agent:"));
+  const body = { game: current.id, options: optionValues(), seats, hints: $("hints").checked || hotSeat,
                  practice: $("practice").checked, public: $("public").checked,
                  spectator_chat: $("spectator-chat").checked, clock: clockSpec() };
   const start = $("start").value.trim();

@@ -3,7 +3,7 @@
 import { api, clear, el, svg } from "/static/js/dom.js";
 import { avatar, ratingText, scrollersReachable } from "/static/js/account-api.js";
 import { changeLabel } from "/static/js/strips.js";
-import { agentName, lang, t, tn, translatePage } from "/static/js/i18n.js";
+import { agentName, lang, t, tn, translatePage, variantText } from "/static/js/i18n.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
@@ -71,7 +71,7 @@ function results(parent, stats) {
     const row = el("li", { class: "result-row", "data-stats-game": s.game }, list);
     const what = el("div", { class: "result-what" }, row);
     el("strong", { text: title(s.game) }, what);
-    el("span", { class: "small muted", text: `${t(s.variant)} · ${tn("{n} game", "{n} games", s.played)}` }, what);
+    el("span", { class: "small muted", text: `${variantText(s.variant_parts)} · ${tn("{n} game", "{n} games", s.played)}` }, what);
     const bar = el("div", { class: "result-bar", "aria-hidden": "true" }, row);
     for (const [k, n] of [["won", s.won], ["drawn", s.drawn], ["lost", s.lost]]) {
       if (n) el("span", { class: `seg seg-${k}`, style: `flex-grow: ${n}` }, bar);
@@ -145,7 +145,7 @@ async function init() {
       if (result) el("span", { class: `pill pill-${g.result || "on"}`, text: result }, badges);
       const what = el("div", { class: "my-game-what" }, row);
       el("strong", { text: title(g.game) }, what);
-      el("span", { class: "small muted", text: `${t(g.variant)}${g.rated ? ` · ${t("rated")}` : ""}` }, what);
+      el("span", { class: "small muted", text: `${variantText(g.variant_parts)}${g.rated ? ` · ${t("rated")}` : ""}` }, what);
       const who = el("div", { class: "my-game-who" }, row);
       const others = g.others || g.opponents.map((name) => ({ kind: "account", name }));
       if (others.length) el("span", { class: "muted", text: `${t("vs")} ` }, who);

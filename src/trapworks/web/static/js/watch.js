@@ -24,7 +24,7 @@ async function show() {
   const featured = Object.values(r.data.featured);
   table($("featured"), [t("Game"), t("Players"), t("Moves"), t("Clock"), ""], featured, (g, tr) => {
     tr.setAttribute("data-featured", g.id);
-    el("td", { text: `${gameTitle(g.game)} (${variantText(g.variant)})` }, tr);
+    el("td", { text: `${gameTitle(g.game)} (${variantText(g.variant_parts)})` }, tr);
     el("td", { text: players(g) }, tr);
     el("td", { text: String(g.moves) }, tr);
     el("td", { text: clockText(g.clock) }, tr);
@@ -32,7 +32,7 @@ async function show() {
   }, t("No game is going on."));
   table($("live"), [t("Game"), t("Players"), t("Rated"), t("Moves"), t("Clock"), ""], r.data.games, (g, tr) => {
     tr.setAttribute("data-live", g.id);
-    el("td", { text: `${gameTitle(g.game)} (${variantText(g.variant)})` }, tr);
+    el("td", { text: `${gameTitle(g.game)} (${variantText(g.variant_parts)})` }, tr);
     el("td", { text: players(g) }, tr);
     el("td", { text: g.rated ? t("rated") : t("casual") }, tr);
     el("td", { text: String(g.moves) }, tr);

@@ -53,6 +53,20 @@ export function spaceXY(i) {
   return { x: LOOP_C.x + Math.cos(a) * LOOP_R, y: LOOP_C.y + Math.sin(a) * LOOP_R };
 }
 
+// Where a label of w x h units centred near (x, y) (the "next: 4" tag beside a part) may go: inside
+// the felt, clear of the track's road and spaces on every side and of the Loop (a label beside the
+// crank at the right edge covered space 21 in English, and more in French).
+export const FELT = { left: L + 33 + 4, right: R - 33 - 4, top: T + 33 + 4, bottom: B - 33 - 4 };
+const LOOP_CLEAR = LOOP_R + 42; // the Loop's road and its spaces' corners
+export function labelCentre(x, y, w, h = 20) {
+  const cx = Math.min(Math.max(x, FELT.left + w / 2), FELT.right - w / 2);
+  let cy = Math.min(Math.max(y, FELT.top + h / 2), FELT.bottom - h / 2);
+  // Over the Loop: lifted above it (the contraption is built above and right of it).
+  const nx = Math.min(Math.max(LOOP_C.x, cx - w / 2), cx + w / 2), ny = Math.min(Math.max(LOOP_C.y, cy - h / 2), cy + h / 2);
+  if (Math.hypot(nx - LOOP_C.x, ny - LOOP_C.y) < LOOP_CLEAR) cy = Math.min(cy, LOOP_C.y - LOOP_CLEAR - h / 2);
+  return [cx, cy];
+}
+
 export function roadPath() {
   const pts = [];
   for (let i = 0; i <= 43; i++) pts.push(spaceXY(i));

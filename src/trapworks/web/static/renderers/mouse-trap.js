@@ -169,7 +169,7 @@ export default function createRenderer(root, ctx) {
     .mt-player.caught .mt-dot, .mt-player.caught svg { opacity: .5; }
     .mt-player svg { height: 1.1em; width: auto; vertical-align: middle; }
     .mt-die { font-size: 1.6em; min-width: 1.4em; text-align: center; border: 2px solid #333;
-              border-radius: .25em; background: #fff; }
+              border-radius: .25em; background: #fff; color: #1f2328; }
     .mt-controls button { margin: .2em; font-size: 1em; padding: .3em .8em; }
     .mt-news { margin: 0 0 .3em; color: inherit; line-height: 1.3; }
     .mt-news:empty { display: none; }
@@ -182,6 +182,16 @@ export default function createRenderer(root, ctx) {
     .mt-board .mt-part.ghost { opacity: .4; }
     .mt-board .mt-part.ghost * { fill: none !important; stroke: #57534e !important; stroke-width: 1.2 !important;
                                  stroke-dasharray: 3 3; }
+    /* Dark theme: the felt inside the track and what is drawn on it (words, the contraption still
+       to build) take the theme's tokens; the spaces keep their own colours and inks. */
+    html[data-theme="dark"] .mt-board .mt-felt { fill: var(--color-surface-2); }
+    html[data-theme="dark"] .mt-board .mt-on-felt { fill: var(--color-ink); }
+    html[data-theme="dark"] .mt-board .mt-on-felt-bad { fill: var(--color-bad); }
+    html[data-theme="dark"] .mt-board .mt-on-felt-line { stroke: var(--color-muted); }
+    html[data-theme="dark"] .mt-board .mt-part.ghost { opacity: .55; }
+    html[data-theme="dark"] .mt-board .mt-part.ghost * { stroke: #d6d3d1 !important; }
+    /* built parts drawn dark (the bowling ball, the boot, the posts' ink) lifted off the dark felt */
+    html[data-theme="dark"] .mt-board .mt-part:not(.ghost) { filter: drop-shadow(0 0 1.5px rgba(255, 255, 255, .7)); }
     .mt-board .mt-stage .halo { fill: none; stroke: none; }
     .mt-board .mt-stage .tag { display: none; }
     .mt-board .mt-stage[data-state=worked] .tag rect { fill: #dcfce7; stroke: ${C.worked}; stroke-width: 2; }
@@ -215,7 +225,7 @@ export default function createRenderer(root, ctx) {
   function drawStatic(v) {
     if (staticDrawn) return;
     staticDrawn = true;
-    svg("rect", { x: 2, y: 2, width: A.W - 4, height: A.H - 4, rx: 18, fill: C.board, stroke: C.boardEdge, "stroke-width": 4 }, bg);
+    svg("rect", { class: "mt-felt", x: 2, y: 2, width: A.W - 4, height: A.H - 4, rx: 18, fill: C.board, stroke: C.boardEdge, "stroke-width": 4 }, bg);
     const road = A.roadPath();
     svg("path", { d: road.track, fill: "none", stroke: C.roadEdge, "stroke-width": 66, "stroke-linejoin": "round" }, bg);
     svg("path", { d: road.track, fill: "none", stroke: C.road, "stroke-width": 60, "stroke-linejoin": "round" }, bg);
@@ -316,11 +326,12 @@ export default function createRenderer(root, ctx) {
     nextTag.replaceChildren();
     if (v.parts_built < v.part_ids.length) {
       const id = v.part_ids[v.parts_built];
-      const [x, y] = A.PARTS[id].tag;
       const label = t("next: {n}", { n: v.parts_built + 1 });
-      const w = Math.max(64, label.length * 7.4 + 14);
-      svg("rect", { x: x - w / 2, y: y - 12, width: w, height: 20, rx: 10, fill: "#fff", stroke: C.next, "stroke-width": 2 }, nextTag);
-      svg("text", { x, y: y + 3, "font-size": 12, "font-weight": "bold", "text-anchor": "middle", fill: C.ink }, nextTag).textContent = label;
+      const w = Math.max(64, textWidth(label, "bold", 12) + 16);
+      const [tagX, tagY] = A.PARTS[id].tag;
+      const [x, y] = A.labelCentre(tagX, tagY, w); // on the felt, never over a space
+      svg("rect", { x: x - w / 2, y: y - 10, width: w, height: 20, rx: 10, fill: "#fff", stroke: C.next, "stroke-width": 2 }, nextTag);
+      svg("text", { x, y: y + 4, "font-size": 12, "font-weight": "bold", "text-anchor": "middle", fill: C.ink }, nextTag).textContent = label;
     }
   }
 
@@ -357,7 +368,7 @@ export default function createRenderer(root, ctx) {
     infoLayer.querySelectorAll("[data-info]").forEach((n) => n.remove());
     const g = svg("g", { "data-info": "" }, infoLayer);
     const line = (y, text, size = 15, weight = "400", fill = C.ink) => {
-      const t = svg("text", { x: 300, y, "font-size": size, "font-weight": weight, fill }, g);
+      const t = svg("text", { class: fill === C.jam ? "mt-on-felt-bad" : "mt-on-felt", x: 300, y, "font-size": size, "font-weight": weight, fill }, g);
       t.textContent = text;
       return t;
     };
@@ -380,8 +391,8 @@ export default function createRenderer(root, ctx) {
     const pile = svg("g", { "data-info": "", "data-pile": v.pile }, infoLayer);
     const shown = Math.min(6, Math.ceil(v.pile / 5));
     for (let k = 0; k < shown; k++) A.drawCheeseCard(svg, pile, 780 + k * 3, 262 - k * 4);
-    if (!v.pile) svg("rect", { x: 780, y: 262, width: 40, height: 28, rx: 4, fill: "none", stroke: C.muted, "stroke-dasharray": "4 3" }, pile);
-    const pileText = svg("text", { x: 800, y: 315, "font-size": 15, "text-anchor": "middle", fill: C.ink }, pile);
+    if (!v.pile) svg("rect", { class: "mt-on-felt-line", x: 780, y: 262, width: 40, height: 28, rx: 4, fill: "none", stroke: C.muted, "stroke-dasharray": "4 3" }, pile);
+    const pileText = svg("text", { class: "mt-on-felt", x: 800, y: 315, "font-size": 15, "text-anchor": "middle", fill: C.ink }, pile);
     pileText.textContent = t("Cheese pile: {n} of {m}", { n: v.pile, m: v.supply });
   }
 
