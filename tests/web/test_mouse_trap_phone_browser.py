@@ -1,7 +1,7 @@
-"""Mouse Trap on a phone (issue 27 review: "small until 'Zoom in' is pressed"): the first view is
-readable (spaces of 48 px, words of 10 px and more) and shows the player's mouse; as the game goes
-on, the player's mouse is in view whenever it is their turn; "Whole board" fits the whole board and
-the page keeps that choice; "Zoom in" goes back. Before/after screenshots:
+"""Mouse Trap on a phone: the first view is the whole track (issue 39, judge 3: a zoomed start
+showed a corner only); "Zoom in" is one tap to a readable view (spaces of 48 px, words of 10 px and
+more) on the player's mouse (issue 27 review), which stays in view whenever it is their turn; "Whole
+board" fits the whole board again and the page keeps that choice. Screenshots:
 artifacts/web/i18n/mt-phone-*.png.
 """
 
@@ -56,7 +56,7 @@ def my_turn_again(page):
 
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("locale", ["fr-FR", "en-US"])
-def test_a_phone_starts_readable_on_the_players_mouse_and_keeps_it_in_view(server, browser, locale):
+def test_a_phone_starts_on_the_whole_track_and_zoom_keeps_the_players_mouse_in_view(server, browser, locale):
     created = create(server, "mouse-trap")
     errors: list[str] = []
     ctx, page = french_page(browser, created["seats"][0]["link"] + "&fast", PHONE, errors, locale=locale)
@@ -64,9 +64,16 @@ def test_a_phone_starts_readable_on_the_players_mouse_and_keeps_it_in_view(serve
     zoom = page.locator("[data-testid=zoom]")
     first = page.evaluate(LOOK)
     page.screenshot(path=str(SHOTS / f"mt-phone-start-{locale}.png"))
-    assert zoom.get_attribute("aria-pressed") == "true", first
-    assert first["mouseInView"] and first["boardInView"], first
-    assert first["word"] >= 10 and first["tile"] >= 48, first
+    # The whole track at the start (issue 39, judge 3: a zoomed start showed a corner only) ...
+    assert zoom.get_attribute("aria-pressed") == "false", first
+    assert first["boardInView"] and not first["pans"], first
+    # ... and "Zoom in" is one tap to the player's mouse, readable.
+    zoom.click()
+    settled(page)
+    zoomed = page.evaluate(LOOK)
+    assert zoom.get_attribute("aria-pressed") == "true", zoomed
+    assert zoomed["mouseInView"] and zoomed["boardInView"], zoomed
+    assert zoomed["word"] >= 10 and zoomed["tile"] >= 48, zoomed
     for _ in range(6):
         if page.evaluate("document.body.dataset.terminal") == "1":
             break
