@@ -142,15 +142,15 @@ PLAYERS = ("amelie", "bruno")  # the two accounts whose rated games fill the lea
 RATED_GAMES = 3
 
 
-def account(url: str, name: str) -> tuple[httpx.Client, dict[str, str]]:
-    """A signed-up account's client (its session cookie) and its CSRF header."""
+def account(url: str, name: str, how: str = "signup") -> tuple[httpx.Client, dict[str, str]]:
+    """A signed-up (or, with how="login", logged-in) account's client and its CSRF header."""
     client = httpx.Client(base_url=url, timeout=30)
     csrf = client.get("/api/account/me").json()["csrf"]
     r = client.post(
-        "/api/account/signup", json={"username": name, "password": PASSWORD}, headers={"x-csrf-token": csrf}
+        f"/api/account/{how}", json={"username": name, "password": PASSWORD}, headers={"x-csrf-token": csrf}
     )
     if r.status_code != 200:
-        raise SystemExit(f"sign up {name}: {r.text}")
+        raise SystemExit(f"{how} {name}: {r.text}")
     return client, {"x-csrf-token": r.json()["csrf"]}
 
 
@@ -206,14 +206,8 @@ def unfinished_computer_games(url: str) -> None:
 
 
 def login(url: str, name: str) -> tuple[httpx.Client, dict[str, str]]:
-    client = httpx.Client(base_url=url, timeout=30)
-    csrf = client.get("/api/account/me").json()["csrf"]
-    r = client.post(
-        "/api/account/login", json={"username": name, "password": PASSWORD}, headers={"x-csrf-token": csrf}
-    )
-    if r.status_code != 200:
-        raise SystemExit(f"log in {name}: {r.text}")
-    return client, {"x-csrf-token": r.json()["csrf"]}
+    """An existing account's client and its CSRF header."""
+    return account(url, name, "login")
 
 
 def pages_to_shoot(url: str, rng: random.Random, only: set[str] | None = None) -> dict[str, dict]:
