@@ -224,17 +224,13 @@ export function translatePage(root = document) {
 }
 
 // A game's variant in the page's language, from the server's typed parts (issue 39: French pages
-// read "regular, 2 players"): {value: the rules or variant option's value, players: the count}
-// (server/accounts variant_parts). The words of each value are message ids of the catalog.
-const variantWords = () => ({
-  basic: t("basic rules"), advanced: t("advanced rules"), regular: t("regular game"), solitaire: t("solitaire"),
-  "sizes-in-order": t("sizes in order"), "no-passes": t("no passes"), "milton-bradley": t("Milton Bradley rules"),
-  original: t("original rules"),
-});
-/** @param {{value?: string|null, players?: number|null}|null|undefined} parts */
+// read "regular, 2 players"): {name: the game's own short name of its rules or variant choice (a
+// message id of the catalog, declared with the game's option: core/options.py names), players:
+// the count} (server/accounts variant_parts). The page knows no game's variants (issue 37).
+/** @param {{name?: string|null, value?: string|null, players?: number|null}|null|undefined} parts */
 export function variantText(parts) {
   const words = [];
-  if (parts && parts.value) words.push(variantWords()[parts.value] || t(parts.value));
+  if (parts && (parts.name || parts.value)) words.push(t(parts.name || parts.value));
   if (parts && parts.players) words.push(tn("{n} player", "{n} players", parts.players));
   return words.length ? words.join(", ") : t("standard");
 }
