@@ -516,6 +516,27 @@ def test_export_holds_the_players_games_as_records(browsers):
     record = data["games"][0]["record"]
     assert record["game"] == "last-mouse-lost" and len(record["actions"]) > 0
     assert data["rating_history"][0]["game_id"] == gid
+    assert data["games"][0]["variant_parts"] == {"value": "basic", "players": None, "name": "basic rules"}
+
+
+def test_export_says_why_a_record_is_held_back_as_a_typed_refusal(browsers):
+    """Issue 37: the export said why a game's record is held back as an English sentence only; it
+    is a refusal like every other (code, message id of the catalog, values; French in fr.po).
+    Failed before: why_no_record was a str."""
+    from trapworks.server.i18n import catalog
+
+    a, _ = browsers
+    a.signup("hidden-export")
+    g = create_game(
+        a.c, game="dead-end-drive", seats=[{"kind": "human"}] + [{"kind": "agent", "agent": "random"}] * 3
+    )
+    a.post("/api/account/seats", {"seats": [{"game": g["id"], "token": g["seats"][0]["token"]}]})
+    [entry] = a.get("/api/players/hidden-export/export")["games"]
+    assert entry["record"] is None
+    why = entry["why_no_record"]
+    assert why["code"] == "record_hidden" and why["args"] == {}, why
+    assert why["error"] == why["msg"] and why["msg"].startswith("this game has hidden information")
+    assert isinstance(catalog("fr")["messages"].get(why["msg"]), str), why["msg"]
 
 
 def test_account_deletion_needs_the_password_and_removes_the_account(browsers):
