@@ -242,11 +242,11 @@ async function extra(name, data) {
 
 // One vocabulary for seats (issue 27): "You" for this page's player, the others by name (or
 // "Player N" until they give one). On a shared screen (hot seat) nobody is "You": every seat by name.
-function seatLabel(s) {
+function seatLabel(s, how = undefined) {
   if (s === -1) return t("Chance");
   if (s === null || s === undefined) return t("Spectator");
   if (s === info.seat && !hotSeat) return t("You");
-  return seatName(s, info.players[s]);
+  return seatName(s, info.players[s], how);
 }
 
 // "Game over: ..." once, whether the headline says it already or not.

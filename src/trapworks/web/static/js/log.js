@@ -10,14 +10,14 @@ import { baseContext, loadRenderer } from "/static/js/host.js";
 import { formatMessage, lang, seatName, t } from "/static/js/i18n.js";
 
 // A seat as the page names it elsewhere (i18n.js seatName).
-function nameOf(seat, players) {
-  return seatName(seat, (players || [])[seat]);
+function nameOf(seat, players, how = undefined) {
+  return seatName(seat, (players || [])[seat], how);
 }
 
 // One log line ({msg, args}) for `viewer` (null: nobody is "you").
 export function sentence(line, viewer, players) {
   const mine = viewer !== null && viewer !== undefined;
-  return formatMessage(line, mine ? viewer : null, (seat) => nameOf(seat, players));
+  return formatMessage(line, mine ? viewer : null, (seat, how) => nameOf(seat, players, how));
 }
 
 function subject(owner, viewer, players) {
