@@ -1,8 +1,9 @@
-"""CPU seconds to compile Mouse Trap's vector environment on an empty numba cache (issue 42),
-and the warm step it gives; with --before REV, the code of REV side by side in the same run.
+"""CPU seconds to compile a game's vector environment on an empty numba cache (issue 42), and
+the warm step it gives; with --before REV, the code of REV side by side in the same run.
 
     PYTHONPATH=src python bench/vector_env_cold.py                      # this tree only
     PYTHONPATH=src python bench/vector_env_cold.py --before 9831313     # REV's src/ too, same run
+    PYTHONPATH=src python bench/vector_env_cold.py --game dead-end-drive --before REV
 
 Each variant runs in a fresh process with its own empty NUMBA_CACHE_DIR (nobody else's cache
 read or written), and prints the process CPU time of make_vec, of the first reset (which
@@ -29,7 +30,14 @@ def cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def measure(envs_count: int, steps: int) -> dict[str, float]:
+# --game -> the Gymnasium id and its options (Mouse Trap 2 players, 13 Dead End Drive 4).
+GAMES = {
+    "mouse-trap": ("trapworks/MouseTrap-v0", {"players": 2}),
+    "dead-end-drive": ("trapworks/DeadEndDrive-v0", {"players": 4}),
+}
+
+
+def measure(envs_count: int, steps: int, game: str = "mouse-trap") -> dict[str, float]:
     """In this process (its numba cache is the caller's): the compile and the warm step."""
     import gymnasium
     import numpy as np
@@ -37,16 +45,15 @@ def measure(envs_count: int, steps: int) -> dict[str, float]:
     import trapworks.adapters.gymnasium  # noqa: F401  (registers the ids)
 
     t0 = cpu()
-    envs = gymnasium.make_vec("trapworks/MouseTrap-v0", num_envs=6, seat=0, opponents="random", players=2)
+    gym_id, options = GAMES[game]
+    envs = gymnasium.make_vec(gym_id, num_envs=6, seat=0, opponents="random", **options)
     t1 = cpu()
     envs.reset(seed=11)
     t2 = cpu()
     masks = envs.unwrapped.action_masks()
     envs.step(np.array([np.flatnonzero(m)[0] if m.any() else 0 for m in masks]))
     t3 = cpu()
-    big = gymnasium.make_vec(
-        "trapworks/MouseTrap-v0", num_envs=envs_count, seat=0, opponents="random", players=2
-    )
+    big = gymnasium.make_vec(gym_id, num_envs=envs_count, seat=0, opponents="random", **options)
     obs, _ = big.reset(seed=7)
     rng = np.random.default_rng(3)
     total, best = float(obs.sum()), float("inf")
@@ -67,7 +74,7 @@ def run_variant(src: Path, args: argparse.Namespace) -> dict[str, float]:
     env.setdefault("NUMBA_NUM_THREADS", "1")
     code = f"import json, sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
     code += "import vector_env_cold as b; "
-    code += f"print(json.dumps(b.measure({args.envs}, {args.steps})))"
+    code += f"print(json.dumps(b.measure({args.envs}, {args.steps}, {args.game!r})))"
     try:
         cmd = [sys.executable, "-c", code]
         out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
@@ -94,13 +101,14 @@ def export(rev: str) -> Path:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--before", help="a git revision whose src/ runs first, for a side-by-side run")
+    ap.add_argument("--game", choices=sorted(GAMES), default="mouse-trap")
     ap.add_argument("--envs", type=int, default=256)
     ap.add_argument("--steps", type=int, default=200)
     args = ap.parse_args()
     here = Path(__file__).resolve().parents[1] / "src"
     variants = [("before " + args.before, export(args.before))] if args.before else []
     variants.append(("this tree", here))
-    print(f"load average at the start: {os.getloadavg()[0]:.1f}", flush=True)
+    print(f"{args.game}; load average at the start: {os.getloadavg()[0]:.1f}", flush=True)
     for name, src in variants:
         r = run_variant(src, args)
         print(
