@@ -485,7 +485,9 @@ def vector_step(actions: Any, S: Any, *rest: Any) -> None:
     )
 
 
-_ENVS_PER_THREAD = 2048  # a step is microseconds an environment, a thread pool's start ~100 us
+# A step is about 15 us an environment (4 players) and a thread pool's start ~100-300 us: threads
+# pay from a few dozen environments on.
+_ENVS_PER_THREAD = 64
 
 
 # --- the environment ------------------------------------------------------------------------------
