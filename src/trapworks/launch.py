@@ -38,11 +38,13 @@ def engine_game(argv: list[str]) -> str | None:
     if game is None:
         return None
     package = games[game].split(":")[0]
-    found = importlib.util.find_spec(package.rsplit(".", 1)[0])  # trapworks.games: no game imported
+    try:
+        found = importlib.util.find_spec(package)  # imports its parent package, not the game
+    except (ImportError, ValueError):
+        return None
     if found is None or not found.submodule_search_locations:
         return None
-    folder = package.rsplit(".", 1)[1]
-    engines = [Path(p) / folder / "batch.py" for p in found.submodule_search_locations]
+    engines = [Path(p) / "batch.py" for p in found.submodule_search_locations]
     # numba compiles an engine built on core.stream_jit; Last Mouse Lost's is C, built at install
     if not any(e.exists() and "trapworks.core.stream_jit" in e.read_text(encoding="utf-8") for e in engines):
         return None

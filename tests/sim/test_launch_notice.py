@@ -62,3 +62,13 @@ def test_a_run_the_kernel_plays_takes_the_notice_back(tmp_path, monkeypatch, cap
     kernel = RunSpec("mouse-trap", ("heuristic",), 10, {"players": 2}, max_actions=5)
     simulate_cli.warm_engines([Job(kernel, tmp_path / "k.parquet")], quiet=False)
     assert "Nothing to compile: the kernel plays these agents" in capsys.readouterr().err
+
+
+def test_the_notice_names_exactly_the_games_whose_engine_numba_compiles():
+    # launch.py cannot import a game (that is what it runs before); it reads the engine's module.
+    # The game classes say it too (batched_engine_jit, read by the warm-up): both must agree.
+    from trapworks.core import available_games, game_class
+
+    for game_id in available_games():
+        announced = engine_game(["simulate", game_id]) == game_id
+        assert announced == game_class(game_id).batched_engine_jit, game_id
