@@ -438,6 +438,7 @@ class MouseTrapGame(Game):
     # The agents the compiled engine plays (batch.py), where numba is installed, and the tables
     # it shares with these rules: the die's (actions, cumulative odds) and where a roll lands.
     batched_agents = _BATCHED_AGENTS
+    batched_engine_jit = True
     die_table = _DIE_TABLE
     advance_table = _ADVANCE
 
