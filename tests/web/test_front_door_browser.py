@@ -644,3 +644,50 @@ def test_live_now_shows_no_zeros_and_says_what_to_do_when_quiet(server, browser)
     assert not page.locator("[data-testid=live-empty]").is_visible()
     page.context.close()
     assert not errors, errors
+
+
+def test_the_headers_language_and_theme_switches_hold_on_every_page_on_a_phone(server, browser):
+    """Issue 39 (front): the language and the theme could be changed only in a game page's settings.
+    Every other page's header has both switches, on a phone too, and a choice made on one page holds
+    on the next ones, the game page included (the same stored settings). Failed before: no switch."""
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US", color_scheme="light")
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + "/leaderboard")
+    page.wait_for_selector("[data-testid=theme-toggle]")
+    assert page.evaluate("document.documentElement.dataset.theme") == "light"
+    for name in ("theme-toggle", "language-pick", "menu-button"):  # the phone's header: all in view
+        box = page.locator(f"[data-testid={name}]").bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 80, (
+            name
+        )
+    page.click("[data-testid=theme-toggle]")
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert page.get_attribute("[data-testid=theme-toggle]", "aria-pressed") == "true"
+    with page.expect_navigation():
+        page.select_option("[data-testid=language-pick]", "fr")
+    page.wait_for_function("document.querySelector('main h2').textContent === 'Classements'")
+    for path, ready in (
+        ("/no-such-page", "[data-testid=not-found]"),
+        ("/", "body[data-home-ready='1']"),
+        ("/account", "[data-testid=theme-toggle]"),
+    ):
+        page.goto(server.url + path)
+        page.wait_for_selector(ready)
+        page.wait_for_selector("[data-testid=language-pick]")
+        assert page.evaluate("[document.documentElement.dataset.theme, document.documentElement.lang]") == [
+            "dark",
+            "fr",
+        ], path
+        assert page.input_value("[data-testid=language-pick]") == "fr", path
+    # The game page keeps its own settings button (the full dialog) and takes the same choices.
+    page.goto(create(server, "last-mouse-lost")["seats"][0]["link"])
+    page.wait_for_function(MY_TURN, timeout=30000)
+    assert page.evaluate("[document.documentElement.dataset.theme, document.documentElement.lang]") == [
+        "dark",
+        "fr",
+    ]
+    assert page.locator("[data-testid=head-prefs]").count() == 0
+    ctx.close()
+    assert not errors, errors
