@@ -691,3 +691,33 @@ def test_the_headers_language_and_theme_switches_hold_on_every_page_on_a_phone(s
     assert page.locator("[data-testid=head-prefs]").count() == 0
     ctx.close()
     assert not errors, errors
+
+
+def test_a_tile_plays_two_by_default_and_its_number_of_players_is_one_tap_and_kept(server, browser):
+    """Issue 39 (front): 13 Dead End Drive's "Play the computer" made a four-player game with no
+    choice. A tile of a game for 2 to 4 plays two (you and the computer) unless its players
+    select says more; the choice is kept for the next visit. Failed before: 4 seats, no select."""
+    errors: list[str] = []
+    page = context(browser, SIZES["desktop"], errors)
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-home-ready='1']")
+    assert page.locator("[data-testid=tile-players-last-mouse-lost]").count() == 0  # two, always
+
+    def seats_of_a_tap(game):
+        page.click(f"[data-testid=play-computer-{game}]")
+        page.wait_for_url("**/g/**", timeout=20000)
+        gid = page.url.split("/g/")[1].split("#")[0]
+        token = page.evaluate("() => new URLSearchParams(location.hash.slice(1)).get('t')")
+        info = httpx.get(f"{server.url}/api/games/{gid}", params={"token": token}, timeout=30).json()
+        return [s["kind"] for s in info["info"]["players"]]
+
+    assert page.input_value("[data-testid=tile-players-dead-end-drive]") == "2"
+    assert seats_of_a_tap("dead-end-drive") == ["human", "agent"]
+    page.goto(server.url + "/")
+    page.select_option("[data-testid=tile-players-dead-end-drive]", "3")
+    page.reload()
+    page.wait_for_selector("body[data-home-ready='1']")
+    assert page.input_value("[data-testid=tile-players-dead-end-drive]") == "3"
+    assert seats_of_a_tap("dead-end-drive") == ["human", "agent", "agent"]
+    page.context.close()
+    assert not errors, errors
