@@ -484,6 +484,10 @@ def test_an_unknown_page_is_the_sites_404_page_and_the_api_stays_json(server, br
     same); the API and a client asking for JSON keep the JSON error. The API link is in the home
     page's footer, not its top bar. Failed before: JSON in the browser, "API" in the top bar."""
     errors: list[str] = []
+    ways = {
+        "en": "Where would you like to go?",
+        "fr": "Où voulez-vous aller\u00a0?",
+    }  # not "These are the ways on:"
     for lang, words in (("en", "This page does not exist"), ("fr", "Cette page n'existe pas")):
         page = context(browser, SIZES["portrait"], errors, lang=lang, theme="dark")
         response = page.goto(server.url + "/leaderboards")
@@ -491,6 +495,7 @@ def test_an_unknown_page_is_the_sites_404_page_and_the_api_stays_json(server, br
         page.wait_for_selector("[data-testid=not-found] h2")
         page.wait_for_function("(w) => document.querySelector('main h2').textContent === w", arg=words)
         assert page.locator("header.top").count() == 1
+        assert page.inner_text("[data-testid=not-found] p.muted").endswith(ways[lang])
         page.click("[data-testid=not-found-home]")
         page.wait_for_selector("body[data-home-ready='1']")
         page.goto(server.url + "/no/such/page")
