@@ -677,15 +677,19 @@ def test_the_headers_language_and_theme_switches_hold_on_every_page_on_a_phone(s
         ("/no-such-page", "[data-testid=not-found]"),
         ("/", "body[data-home-ready='1']"),
         ("/account", "[data-testid=theme-toggle]"),
+        ("/replay", "[data-testid=menu-button]"),
     ):
         page.goto(server.url + path)
         page.wait_for_selector(ready)
-        page.wait_for_selector("[data-testid=language-pick]")
+        page.wait_for_selector("[data-testid=language-pick]", state="attached")
         assert page.evaluate("[document.documentElement.dataset.theme, document.documentElement.lang]") == [
             "dark",
             "fr",
         ], path
         assert page.input_value("[data-testid=language-pick]") == "fr", path
+    # The replay's bar is its title: the switches are in its menu, one tap away.
+    page.click("[data-testid=menu-button]")
+    assert page.locator("[data-testid=theme-toggle]").is_visible()
     # The game page keeps its own settings button (the full dialog) and takes the same choices.
     page.goto(create(server, "last-mouse-lost")["seats"][0]["link"])
     page.wait_for_function(MY_TURN, timeout=30000)

@@ -41,5 +41,14 @@ export function setUpHeaderPrefs(store) {
   // The page's words come with the page: it opens again in the chosen language.
   pick.addEventListener("change", () => { store.change({ language: pick.value }); location.reload(); });
 
-  header.insertBefore(box, header.querySelector(".menu-button"));
+  // A page with a game's header (the replay: its title fills the phone's bar) has them in its
+  // menu, where its links are; any other page in the bar, beside the menu button.
+  const nav = header.querySelector("nav");
+  if (document.body.classList.contains("game-page") && nav) {
+    nav.appendChild(box);
+    // Last in the menu, after the account's links (js/account-nav.js adds them later).
+    new MutationObserver(() => { if (nav.lastElementChild !== box) nav.appendChild(box); }).observe(nav, { childList: true });
+  } else {
+    header.insertBefore(box, header.querySelector(".menu-button"));
+  }
 }
