@@ -4,7 +4,7 @@
 // Filters: the player count (where the game's board has several) and how recently they played.
 import { api, clear, el, myGames } from "/static/js/dom.js";
 import { account, avatar, me, ratingText } from "/static/js/account-api.js";
-import { t, tn, translatePage } from "/static/js/i18n.js";
+import { lang, t, tn, translatePage } from "/static/js/i18n.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
@@ -83,6 +83,7 @@ function drawTabs(current) {
   }
 }
 
+const NUMBER = new Intl.NumberFormat(lang, { maximumFractionDigits: 0, useGrouping: false });
 const PROVISIONAL = () => t("Provisional rating: it settles after a few more rated games.");
 
 function playerCell(tr, row) {
@@ -125,7 +126,10 @@ function drawYou(rows, game) {
   clear(box);
   const mine = rows.find((row) => row.username === who.username);
   if (mine) {
-    box.append(t("You are number {rank} on this board, rated {rating}.", { rank: mine.rank, rating: ratingText(mine) }));
+    const rating = NUMBER.format(mine.rating);
+    box.append(mine.provisional
+      ? t("You are number {rank} on this board, with a provisional rating of {rating}.", { rank: mine.rank, rating })
+      : t("You are number {rank} on this board, rated {rating}.", { rank: mine.rank, rating }));
     return;
   }
   const title = t((catalog.find((g) => g.id === game) || {}).title || game);
