@@ -199,6 +199,7 @@ async function show(game) {
   const anyone = everyone && everyone.ok && everyone.data.rows.length;
   // The side card says how to get on a board; an empty board says it in its place.
   $("join-ways").closest(".card").hidden = !anyone;
+  $("filters").hidden = !anyone; // nothing to narrow on an empty board
   if (!anyone) {
     drawEmpty(box, game);
     $("you").hidden = true;
