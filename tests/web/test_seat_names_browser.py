@@ -20,6 +20,7 @@ import time
 
 import httpx
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .web_helpers import ARTIFACTS, CHROMIUM, ServerProcess, seat_view
 
@@ -116,6 +117,24 @@ def create(server, game):
     return r.json()
 
 
+def settle(page, server, gid, token):
+    """Wait for the page to show the seat's turn or the end; a timeout says what the page and the
+    server stood at (CI once timed out here with nothing else to go on)."""
+    try:
+        page.wait_for_function(SETTLED, timeout=30000)
+    except PlaywrightTimeout:
+        body = page.evaluate("() => ({...document.body.dataset})")
+        view = seat_view(server.url, gid, token)
+        summary = {k: view.get(k) for k in ("to_move", "terminal", "ply")}
+        summary["legal"] = len(view.get("legal_actions") or [])
+        shown = page.evaluate("() => document.getElementById('toasts').innerText")
+        log = [line for line in server.lines if "socket" in line.lower() or "error" in line.lower()][-8:]
+        raise AssertionError(
+            f"the page never settled: page {body}, messages {shown!r}, server {summary}, "
+            f"sockets {page.sockets}, log {log}"
+        ) from None
+
+
 def raw_seats(lines, lang):
     return sorted({line for line in lines if RAW_SEAT[lang].search(line)})
 
@@ -124,6 +143,16 @@ def open_page(browser, url, size, errors, locale="en-US"):
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=locale)
     page = ctx.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # The sockets' closes and refusals, for settle()'s message when the page loses its server.
+    page.sockets = []  # type: ignore[attr-defined]
+
+    def watch(ws):
+        ws.on("close", lambda _ws: page.sockets.append("closed"))
+        ws.on(
+            "framereceived", lambda f: '"type":"error"' in str(f)[:40] and page.sockets.append(str(f)[:300])
+        )
+
+    page.on("websocket", watch)
     page.goto(url)
     return ctx, page
 
@@ -143,7 +172,7 @@ def test_every_line_names_the_seats_as_the_seat_list_does(server, browser, game)
     turns = 0
     while True:
         assert time.monotonic() < deadline, f"{game}: no end"
-        page.wait_for_function(SETTLED, timeout=30000)
+        settle(page, server, gid, token)
         if turns % 4 == 1 and page.is_enabled("#hint"):
             page.click("#hint")  # the hint's move and reason are the game's words
             page.wait_for_selector("#toasts .toast", timeout=10000)
