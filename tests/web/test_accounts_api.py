@@ -493,6 +493,31 @@ def test_account_deletion_needs_the_password_and_removes_the_account(browsers):
     b.signup("leaver")  # the name is free again
 
 
+def test_a_password_change_needs_the_current_one_and_ends_the_other_sessions(browsers):
+    """Issue 39 (account page): the current password, a new one passing the sign-up's rules; the
+    other browser logged in to the account is logged out, this one stays."""
+    a, b = browsers
+    a.signup("changer")
+    b.login("changer")
+    wrong = a.post("/api/account/password", {"current": "not my password", "new": "a new phrase 2"}, 403)
+    assert wrong["code"] == "wrong_password" and "current password" in wrong["error"]
+    weak = a.post("/api/account/password", {"current": PASSWORD, "new": "short"}, 400)
+    assert weak["code"] == "weak_password" and "at least 10" in weak["error"]
+    assert (
+        a.post("/api/account/password", {"current": PASSWORD, "new": "changer"}, 400)["code"]
+        == "weak_password"
+    )
+    assert b.me()["account"] == {"username": "changer"}  # nothing changed yet
+    done = a.post("/api/account/password", {"current": PASSWORD, "new": "a new phrase 2"})
+    assert done["other_sessions_ended"] == 1
+    assert a.me()["account"] == {"username": "changer"}
+    after = b.me()
+    assert after["account"] is None and after.get("expired") is True
+    b.login("changer", status=401)
+    b.login("changer", "a new phrase 2")
+    a.post("/api/account/password", {"current": "x", "new": "a new phrase 3"}, status=403, csrf=False)
+
+
 # --- quick game ----------------------------------------------------------------------------------------
 def test_quick_game_pairs_two_waiting_players_and_lists_seeks(browsers):
     a, b = browsers

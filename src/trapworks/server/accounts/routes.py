@@ -23,6 +23,7 @@ from . import ratings
 from .core import Accounts, Current
 from .credentials import username_key
 from .matchmaking import MAX_WAIT_S, Matchmaker
+from .password import add_password_routes
 from .throttle import HashQueue
 
 STATIC_DIR = Path(__file__).resolve().parent.parent.parent / "web" / "static"
@@ -148,6 +149,7 @@ def build_router(accounts: Accounts, matchmaker: Matchmaker) -> APIRouter:
     gate = Gate(accounts)
     _page_routes(router)
     _account_routes(router, accounts, gate)
+    add_password_routes(router, accounts, gate)  # issue 39: change your password
     _player_routes(router, accounts, gate)
     _new_game_routes(router, accounts, matchmaker, gate)
     return router

@@ -3,6 +3,7 @@
 import { api, clear, el, rememberGame } from "/static/js/dom.js";
 import { account, avatar, heldSeats, me, scrollersReachable, send, syncSeats } from "/static/js/account-api.js";
 import { agentName, refusalText, t, tn, translatePage, variantText } from "/static/js/i18n.js";
+import { fieldOfRefusal, passwordRules } from "/static/js/password-rules.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
@@ -179,13 +180,47 @@ function fail(form, r) {
   form.querySelector(".error").textContent = r.error;
 }
 
+// A refusal said under the field it is about (issue 39); any other one under the form.
+// `fields`: the refusal's field ("username", "password") -> its error line's id.
+function failUnder(form, r, fields) {
+  for (const p of form.querySelectorAll(".error")) p.textContent = "";
+  const line = fields[fieldOfRefusal(r.data && r.data.code)];
+  const target = line ? $(line) : form.querySelector(".error:not(.field-error)");
+  target.textContent = sentence(r.error);
+  const input = line && form.querySelector(`[aria-describedby~="${line}"]`);
+  if (input) { input.setAttribute("aria-invalid", "true"); input.focus(); }
+}
+
+// A refusal as a sentence: a capital first letter and a full stop.
+function sentence(text) {
+  const s = String(text || "").trim();
+  return s ? s[0].toUpperCase() + s.slice(1) + (/[.!?]$/.test(s) ? "" : ".") : s;
+}
+
+// The page's own check before sending: an empty field or a too short password, said under it.
+function missing(form, checks) {
+  for (const [name, line, words] of checks) {
+    const input = field(form, name);
+    if (words(input.value)) {
+      $(line).textContent = words(input.value);
+      input.setAttribute("aria-invalid", "true");
+      input.focus();
+      return true;
+    }
+  }
+  return false;
+}
+
 async function signup(ev) {
   ev.preventDefault();
   const form = ev.target;
+  for (const p of form.querySelectorAll(".error")) p.textContent = "";
+  if (missing(form, [["username", "signup-username-error", (v) => (v.trim() ? "" : t("Choose a username."))],
+                     ["password", "signup-password-error", (v) => (v.length >= 10 ? "" : t("Your password needs at least {n} characters.", { n: 10 }))]])) return;
   const r = await send("POST", "/api/account/signup", {
     username: field(form, "username").value, password: field(form, "password").value, seats: heldSeats(),
   });
-  if (!r.ok) { fail(form, r); return; }
+  if (!r.ok) { failUnder(form, r, { username: "signup-username-error", password: "signup-password-error" }); return; }
   const n = r.data.seats.joined.length;
   showNotice(n ? tn("Welcome! {n} game of this browser joined your account.", "Welcome! {n} games of this browser joined your account.", n) : t("Welcome! Your account is ready."));
   form.reset();
@@ -236,6 +271,27 @@ async function challenge(ev) {
   await showGames();
 }
 
+// Change my password (issue 39): the server checks the current one and the new one's rules.
+async function changePassword(ev) {
+  ev.preventDefault();
+  const form = ev.target;
+  for (const p of form.querySelectorAll(".error")) p.textContent = "";
+  if (missing(form, [["current", "password-current-error", (v) => (v ? "" : t("Type your current password."))],
+                     ["new", "password-new-error", (v) => (v.length >= 10 ? "" : t("Your password needs at least {n} characters.", { n: 10 }))]])) return;
+  const r = await send("POST", "/api/account/password", { current: field(form, "current").value, new: field(form, "new").value });
+  if (!r.ok) {
+    const code = r.data && r.data.code;
+    failUnder(form, r, code === "wrong_password" ? { password: "password-current-error" } : { password: "password-new-error" });
+    return;
+  }
+  form.reset();
+  for (const i of form.querySelectorAll("input")) i.removeAttribute("aria-invalid");
+  const n = r.data.other_sessions_ended;
+  showNotice(n ? tn("Your password is changed. {n} other device was logged out.", "Your password is changed. {n} other devices were logged out.", n)
+    : t("Your password is changed."));
+  $("notice").scrollIntoView({ block: "nearest" });
+}
+
 async function remove(ev) {
   ev.preventDefault();
   const form = ev.target;
@@ -254,6 +310,14 @@ async function askNotifications() {
 async function init() {
   translatePage(); // the page's own words (data-i18n) in the chosen language
   $("signup").addEventListener("submit", signup);
+  $("password").addEventListener("submit", changePassword);
+  const signupName = () => field($("signup"), "username").value;
+  const redraw = passwordRules(field($("signup"), "password"), $("signup-password-rules"), signupName);
+  field($("signup"), "username").addEventListener("input", redraw);
+  passwordRules(field($("password"), "new"), $("password-new-rules"), () => (account() ? account().username : ""));
+  for (const input of document.querySelectorAll("form[novalidate] input")) {
+    input.addEventListener("input", () => input.removeAttribute("aria-invalid"));
+  }
   $("login").addEventListener("submit", login);
   $("logout").addEventListener("click", logout);
   $("challenge").addEventListener("submit", challenge);
