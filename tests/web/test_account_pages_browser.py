@@ -272,3 +272,36 @@ def test_password_rules_show_as_you_type_and_refusals_sit_under_their_field(brow
     assert axe_serious(page) == []
     assert page.errors == []
     ctx.close()
+
+
+def test_preferences_chosen_on_one_device_apply_on_another(browser, inprocess_server):
+    """Issue 39: the account page's preferences (theme, board size, default computer level...) are
+    kept with the account: a browser that logs in takes them on every page, and one changed on
+    the page is kept on the server."""
+    name = unique("pf")
+    with httpx.Client(base_url=inprocess_server, timeout=30) as c:
+        other = Browser(c)
+        other.signup(name)
+        r = c.put(
+            "/api/account/preferences",
+            json={"theme": "dark", "boardSize": "large", "level": "medium"},
+            headers={"x-csrf-token": other.csrf},
+        )
+        assert r.status_code == 200, r.text
+        ctx, page = logged_in(browser, inprocess_server, name)
+        page.wait_for_function("document.documentElement.dataset.theme === 'dark'")
+        assert page.evaluate("document.documentElement.dataset.boardSize") == "large"
+        assert page.is_checked("[data-testid=preferences] input[data-setting=level][value=medium]")
+        page.check("[data-testid=preferences] input[data-setting=theme][value=light]")
+        page.wait_for_function("document.documentElement.dataset.theme === 'light'")
+        page.wait_for_selector("[data-testid=preferences-saved]:not(:empty)")
+        for _ in range(50):  # the page's PUT is on its way
+            if other.get("/api/account/preferences")["preferences"]["theme"] == "light":
+                break
+            page.wait_for_timeout(100)
+        kept = other.get("/api/account/preferences")["preferences"]
+        assert (kept["theme"], kept["boardSize"], kept["level"]) == ("light", "large", "medium"), kept
+        page.goto("/leaderboard")  # another page: the same preferences
+        page.wait_for_function("document.documentElement.dataset.boardSize === 'large'")
+        assert page.errors == []
+        ctx.close()

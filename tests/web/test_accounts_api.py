@@ -518,6 +518,38 @@ def test_a_password_change_needs_the_current_one_and_ends_the_other_sessions(bro
     a.post("/api/account/password", {"current": "x", "new": "a new phrase 3"}, status=403, csrf=False)
 
 
+def test_preferences_follow_the_account_to_another_device_and_bad_values_are_named(browsers):
+    """Issue 39 (account page): what one browser chose is kept on the server and handed to
+    every page of another device logged in to the account (/api/account/me)."""
+    a, b = browsers
+    a.signup("prefers")
+    assert a.me()["preferences"] is None  # never saved: the browser's own settings stay
+    r = a.c.put(
+        "/api/account/preferences",
+        json={"theme": "dark", "language": "fr", "boardSize": "large", "level": "hard"},
+        headers={"x-csrf-token": a.csrf},
+    )
+    assert r.status_code == 200, r.text
+    r = a.c.put("/api/account/preferences", json={"sound": True}, headers={"x-csrf-token": a.csrf})
+    want = {"theme": "dark", "language": "fr", "boardSize": "large", "level": "hard", "sound": True}
+    assert r.json()["preferences"] == want  # the others kept
+    b.login("prefers")
+    assert b.me()["preferences"] == want
+    for bad, field in (
+        ({"theme": "pink"}, "theme"),
+        ({"language": "xx"}, "language"),
+        ({"colour": 1}, "colour"),
+    ):
+        r = b.c.put("/api/account/preferences", json=bad, headers={"x-csrf-token": b.csrf})
+        assert r.status_code == 422 and field in r.text, r.text
+    assert b.c.put("/api/account/preferences", json={"theme": "light"}).status_code == 403  # no CSRF token
+    assert a.get("/api/account/preferences")["preferences"] == want
+    a.post("/api/account/delete", {"password": PASSWORD})
+    b.c.cookies.clear()
+    b.signup("prefers")  # the name again, a new account: nothing of the old one's
+    assert b.me()["preferences"] is None
+
+
 # --- quick game ----------------------------------------------------------------------------------------
 def test_quick_game_pairs_two_waiting_players_and_lists_seeks(browsers):
     a, b = browsers

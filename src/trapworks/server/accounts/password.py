@@ -25,7 +25,6 @@ from .models import AccountRow, SessionRow
 
 if TYPE_CHECKING:
     from .core import Accounts, Current
-    from .routes import Gate
 
 log = logging.getLogger("trapworks.accounts")
 
@@ -59,7 +58,8 @@ def change_password(accounts: Accounts, who: Current, current: Any, new: Any, ad
     return ended
 
 
-def add_password_routes(router: APIRouter, accounts: Accounts, gate: Gate) -> None:
+def add_password_routes(router: APIRouter, accounts: Accounts, gate: Any) -> None:
+    # gate: routes.Gate (who asks, the CSRF check, the hashing queue); not imported: routes imports this
     @router.post("/api/account/password", summary="Change your password; your other sessions end")
     async def password(body: PasswordChange, request: Request):
         who = gate.acting(request, required=True)

@@ -1,9 +1,11 @@
 // The account page: sign up, log in, log out, my games across devices, play a friend (rated or
 // casual, live or correspondence), notifications, data export and account deletion.
 import { api, clear, el, rememberGame } from "/static/js/dom.js";
-import { account, avatar, heldSeats, me, scrollersReachable, send, syncSeats } from "/static/js/account-api.js";
+import { account, avatar, heldSeats, keepPreferences as keepWithAccount, me, scrollersReachable, send, syncSeats } from "/static/js/account-api.js";
 import { agentName, refusalText, t, tn, translatePage, variantText } from "/static/js/i18n.js";
 import { fieldOfRefusal, passwordRules } from "/static/js/password-rules.js";
+import { drawSettings } from "/static/js/settings.js";
+import { browserPreferences } from "/static/js/preferences.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
@@ -38,6 +40,7 @@ async function show() {
   }
   $("profile-link").href = `/u/${encodeURIComponent(who.username)}`;
   $("export").href = `/api/players/${encodeURIComponent(who.username)}/export`;
+  showPreferences();
   await syncSeats();
   await Promise.all([showGames(), showRatings(who.username)]);
   document.body.dataset.ready = "1";
@@ -269,6 +272,29 @@ async function challenge(ev) {
                   "data-testid": `invite-${inv.seat}`, class: "invite-link" }, p);
   }
   await showGames();
+}
+
+// Preferences (issue 39): the settings of every page (settings.js draws them; a change is kept
+// with the account through its "trapworks:settings" event) and the default computer level.
+function showPreferences() {
+  const box = $("preferences-body");
+  drawSettings(box);
+  for (const extra of box.querySelectorAll("h2, p.muted")) extra.remove(); // the card has its own
+  const fs = el("fieldset", { class: "setting" }, box);
+  el("legend", { text: t("Default computer level") }, fs);
+  const level = browserPreferences().level || "easy";
+  for (const [v, words] of [["easy", t("Easy")], ["medium", t("Medium")], ["hard", t("Hard")]]) {
+    const label = el("label", { class: "inline" }, fs);
+    const input = el("input", { type: "radio", name: "level", value: v, "data-setting": "level" }, label);
+    input.checked = v === level;
+    input.addEventListener("change", () => {
+      if (!input.checked) return;
+      try { localStorage.setItem("trapworks.level", v); } catch (e) { /* private mode */ }
+      keepWithAccount();
+    });
+    label.appendChild(document.createTextNode(` ${words}`));
+  }
+  box.addEventListener("change", () => { $("preferences-saved").textContent = t("Saved: your other devices use it too."); });
 }
 
 // Change my password (issue 39): the server checks the current one and the new one's rules.
