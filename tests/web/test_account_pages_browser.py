@@ -220,7 +220,11 @@ def test_a_profile_reads_on_a_phone_with_a_dated_chart_and_a_short_note(browser,
     chart = page.locator("[data-testid=rating-chart]")
     assert chart.locator("line.grid").count() >= 2  # rating lines at round values
     labels = chart.locator("text").all_text_contents()
-    assert any(label.isdigit() for label in labels) and any(not label[:1].isdigit() for label in labels)
+    assert any(label.isdigit() for label in labels)  # the ratings' lines
+    # time runs along the axis (issue 39: the games were spread evenly, as if a day were all):
+    # round ticks of the clock or calendar, and since when
+    assert chart.locator("text.date").count() >= 2 and any("since" in label for label in labels), labels
+    assert page.locator("[data-testid=chart-few]").count() == 1  # one rated game: the curve fills in
     note = page.locator("[data-testid=provisional-note]").bounding_box()
     assert note and note["height"] <= 48, note  # two short lines at most on a phone
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -305,3 +309,22 @@ def test_preferences_chosen_on_one_device_apply_on_another(browser, inprocess_se
         page.wait_for_function("document.documentElement.dataset.boardSize === 'large'")
         assert page.errors == []
         ctx.close()
+
+
+def test_a_new_profile_is_one_welcoming_line_with_a_way_to_play(browser, inprocess_server):
+    """Judge (issue 39): a new profile showed five "No ... yet" sections. One line says the player
+    has not played yet, with a link to play; the empty sections are not shown."""
+    name = unique("nw")
+    with httpx.Client(base_url=inprocess_server, timeout=30) as c:
+        Browser(c).signup(name)
+    ctx, page = person(browser, inprocess_server, PHONE)
+    page.goto(f"/u/{name}")
+    page.wait_for_selector("body[data-ready='1'][data-community-ready='1']")
+    assert page.inner_text("[data-testid=profile-welcome]").startswith(f"{name} has not played a game yet.")
+    assert page.get_attribute("[data-testid=profile-play]", "href") == "/"
+    shown = page.locator("main section.card:visible")
+    assert shown.count() == 2, shown.all_inner_texts()  # the head and the welcome
+    assert "yet." not in page.inner_text("main").replace("has not played a game yet.", "")
+    assert axe_serious(page) == []
+    assert page.errors == []
+    ctx.close()
