@@ -328,3 +328,42 @@ def test_a_new_profile_is_one_welcoming_line_with_a_way_to_play(browser, inproce
     assert axe_serious(page) == []
     assert page.errors == []
     ctx.close()
+
+
+def test_the_account_page_adds_an_e_mail_address_where_the_server_sends_mail(browser, inprocess_server):
+    """Issue 39 (account page, over issue 41's mail): where mail is on, the page says the address
+    and whether it is confirmed, and adds one. The server's side (the link mailed through SMTP) is
+    tested in tests/community/test_mail.py; here its answers are played back to the page."""
+    name = unique("ml")
+    with httpx.Client(base_url=inprocess_server, timeout=30) as c:
+        Browser(c).signup(name)
+    ctx, page = logged_in(browser, inprocess_server, name)
+    assert page.locator("[data-testid=account-mail]").is_hidden()  # this server sends no mail
+    held: dict = {"enabled": True}
+    sent: list = []
+
+    def mail(route):
+        if route.request.method == "POST":
+            sent.append(route.request.post_data_json)
+            held.update(address=sent[-1]["address"], confirmed=False)
+            route.fulfill(json={"ok": True})
+        else:
+            route.fulfill(json=held)
+
+    page.route("**/api/community/mail", mail)
+    page.reload()
+    page.wait_for_selector("[data-testid=account-mail]:visible")
+    assert page.inner_text("[data-testid=mail-state]").startswith("No e-mail address yet")
+    page.fill("[data-testid=mail-address]", "not an address")
+    page.click("[data-testid=mail-submit]")
+    assert page.inner_text("[data-testid=mail-error]").startswith("Type an e-mail address")
+    assert sent == []
+    page.fill("[data-testid=mail-address]", "me@example.org")
+    page.click("[data-testid=mail-submit]")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=mail-state]').textContent.includes('waiting')"
+    )
+    assert sent[0]["address"] == "me@example.org"
+    assert "confirmation link was sent to me@example.org" in page.inner_text("#notice")
+    assert page.errors == []
+    ctx.close()

@@ -41,6 +41,7 @@ async function show() {
   $("profile-link").href = `/u/${encodeURIComponent(who.username)}`;
   $("export").href = `/api/players/${encodeURIComponent(who.username)}/export`;
   showPreferences();
+  showMail();
   await syncSeats();
   await Promise.all([showGames(), showRatings(who.username)]);
   document.body.dataset.ready = "1";
@@ -297,6 +298,37 @@ function showPreferences() {
   box.addEventListener("change", () => { $("preferences-saved").textContent = t("Saved: your other devices use it too."); });
 }
 
+// E-mail (issue 39 over issue 41's mail): the address, whether it is confirmed, and a form to add
+// or change it (a confirmation link is mailed); shown only where the server sends mail.
+async function showMail() {
+  const r = await api("GET", "/api/community/mail");
+  const box = $("mail");
+  box.hidden = !(r.ok && r.data.enabled);
+  if (box.hidden) return;
+  const d = r.data;
+  $("mail-state").textContent = !d.address ? t("No e-mail address yet: add one to get your password back if you forget it.")
+    : d.confirmed ? t("{address} (confirmed).", { address: d.address })
+      : t("{address}: waiting for you to open the confirmation link we sent.", { address: d.address });
+  field($("mail-form"), "address").placeholder = d.address || "you@example.org";
+}
+
+async function setMail(ev) {
+  ev.preventDefault();
+  const form = ev.target;
+  $("mail-error").textContent = "";
+  const address = field(form, "address").value.trim();
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(address)) {
+    $("mail-error").textContent = t("Type an e-mail address such as you@example.org.");
+    field(form, "address").setAttribute("aria-invalid", "true");
+    return;
+  }
+  const r = await send("POST", "/api/community/mail", { address, language: document.documentElement.lang === "fr" ? "fr" : "en" });
+  if (!r.ok) { $("mail-error").textContent = sentence(r.error); return; }
+  form.reset();
+  showNotice(t("A confirmation link was sent to {address}: open it to confirm the address.", { address }));
+  await showMail();
+}
+
 // Change my password (issue 39): the server checks the current one and the new one's rules.
 async function changePassword(ev) {
   ev.preventDefault();
@@ -337,6 +369,7 @@ async function init() {
   translatePage(); // the page's own words (data-i18n) in the chosen language
   $("signup").addEventListener("submit", signup);
   $("password").addEventListener("submit", changePassword);
+  $("mail-form").addEventListener("submit", setMail);
   const signupName = () => field($("signup"), "username").value;
   const redraw = passwordRules(field($("signup"), "password"), $("signup-password-rules"), signupName);
   field($("signup"), "username").addEventListener("input", redraw);
