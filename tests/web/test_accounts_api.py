@@ -552,6 +552,63 @@ def test_account_deletion_needs_the_password_and_removes_the_account(browsers):
     b.signup("leaver")  # the name is free again
 
 
+def test_a_password_change_needs_the_current_one_and_ends_the_other_sessions(browsers):
+    """Issue 39 (account page): the current password, a new one passing the sign-up's rules; the
+    other browser logged in to the account is logged out, this one stays."""
+    a, b = browsers
+    a.signup("changer")
+    b.login("changer")
+    wrong = a.post("/api/account/password", {"current": "not my password", "new": "a new phrase 2"}, 403)
+    assert wrong["code"] == "wrong_password" and "current password" in wrong["error"]
+    weak = a.post("/api/account/password", {"current": PASSWORD, "new": "short"}, 400)
+    assert weak["code"] == "weak_password" and "at least 10" in weak["error"]
+    assert (
+        a.post("/api/account/password", {"current": PASSWORD, "new": "changer"}, 400)["code"]
+        == "weak_password"
+    )
+    assert b.me()["account"] == {"username": "changer"}  # nothing changed yet
+    done = a.post("/api/account/password", {"current": PASSWORD, "new": "a new phrase 2"})
+    assert done["other_sessions_ended"] == 1
+    assert a.me()["account"] == {"username": "changer"}
+    after = b.me()
+    assert after["account"] is None and after.get("expired") is True
+    b.login("changer", status=401)
+    b.login("changer", "a new phrase 2")
+    a.post("/api/account/password", {"current": "x", "new": "a new phrase 3"}, status=403, csrf=False)
+
+
+def test_preferences_follow_the_account_to_another_device_and_bad_values_are_named(browsers):
+    """Issue 39 (account page): what one browser chose is kept on the server and handed to
+    every page of another device logged in to the account (/api/account/me)."""
+    a, b = browsers
+    a.signup("prefers")
+    assert a.me()["preferences"] is None  # never saved: the browser's own settings stay
+    r = a.c.put(
+        "/api/account/preferences",
+        json={"theme": "dark", "language": "fr", "boardSize": "large", "level": "hard"},
+        headers={"x-csrf-token": a.csrf},
+    )
+    assert r.status_code == 200, r.text
+    r = a.c.put("/api/account/preferences", json={"sound": True}, headers={"x-csrf-token": a.csrf})
+    want = {"theme": "dark", "language": "fr", "boardSize": "large", "level": "hard", "sound": True}
+    assert r.json()["preferences"] == want  # the others kept
+    b.login("prefers")
+    assert b.me()["preferences"] == want
+    for bad, field in (
+        ({"theme": "pink"}, "theme"),
+        ({"language": "xx"}, "language"),
+        ({"colour": 1}, "colour"),
+    ):
+        r = b.c.put("/api/account/preferences", json=bad, headers={"x-csrf-token": b.csrf})
+        assert r.status_code == 422 and field in r.text, r.text
+    assert b.c.put("/api/account/preferences", json={"theme": "light"}).status_code == 403  # no CSRF token
+    assert a.get("/api/account/preferences")["preferences"] == want
+    a.post("/api/account/delete", {"password": PASSWORD})
+    b.c.cookies.clear()
+    b.signup("prefers")  # the name again, a new account: nothing of the old one's
+    assert b.me()["preferences"] is None
+
+
 # --- quick game ----------------------------------------------------------------------------------------
 def test_quick_game_pairs_two_waiting_players_and_lists_seeks(browsers):
     a, b = browsers
