@@ -188,6 +188,7 @@ export default function createRenderer(root, ctx) {
     .mt-die { font-size: 1.6em; min-width: 1.4em; text-align: center; border: 2px solid #333;
               border-radius: .25em; background: #fff; color: #1f2328; }
     .mt-controls button { margin: .2em; font-size: 1em; padding: .3em .8em; }
+    .mt-controls button.hinted { outline: 3px solid var(--color-accent, #b45309); outline-offset: 2px; font-weight: 700; }
     .mt-news { margin: 0 0 .3em; color: inherit; line-height: 1.3; }
     .mt-news:empty { display: none; }
     .mt-turn { margin-bottom: .2em; font-weight: 600; }
@@ -739,6 +740,13 @@ export default function createRenderer(root, ctx) {
         if (!u.sync && lastMoved.size) lookAt(v.mice[[...lastMoved][lastMoved.size - 1]], false);
         if (v.to_move === ctx.seat && ctx.mode === "live") lookAt(focusSpace(v), false);
       }
+    },
+    // The hinted move's button is marked in the bar (issue 39: the hint names it, the bar shows
+    // where to tap); the next drawing of the buttons clears it.
+    showHint(h) {
+      controls.querySelectorAll("button.hinted").forEach((b) => b.classList.remove("hinted"));
+      const b = [...controls.querySelectorAll("button[data-action]")].find((x) => x.getAttribute("data-action") === h.move);
+      if (b) b.classList.add("hinted");
     },
     summary(u) {
       const v = u.view;
