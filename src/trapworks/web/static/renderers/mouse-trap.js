@@ -85,19 +85,24 @@ export default function createRenderer(root, ctx) {
     // upright (a phone, a tablet), the whole board sits in the middle of the room between the
     // strips (not a gap under it)
     board.setAttribute("preserveAspectRatio", upright && window.innerWidth <= 900 ? "xMidYMid meet" : "xMidYMin meet");
-    if (pan.classList.contains("zoomed")) { zoomRow.hidden = false; sizeLabels(); return; }
     const scale = Math.min(pan.clientWidth / A.W, pan.clientHeight / A.H);
     // A phone (either way up) offers "Zoom in" where the words would fall under 11 px; a tablet
     // or desktop keeps the whole board unless its spaces fall under 24 px.
     const phone = window.innerWidth <= 600 || window.innerHeight <= 520;
     const small = scale > 0 && (A.TILE * scale < 24 || (phone && LABEL_MIN * scale < 11));
-    zoomRow.hidden = !small;
     // A phone held upright draws the whole board 390 px wide: spaces of 21 px, words of 5 px, and
     // empty bands over and under it (issue 39 judge). It starts with the board as high as its box
     // (spaces of 48 px and more), on the player's mouse; a swipe pans, "Whole board" is one tap.
     // On its side the whole board is nearly as high as the box: it stays whole, its words larger.
     // (on a page's board only: a moment of the log shown in a dialog stays whole)
-    if (small && upright && phone && !zoomChosen && pan.closest("#board")) {
+    const startZoomed = small && upright && phone && !!pan.closest("#board");
+    if (pan.classList.contains("zoomed")) {
+      // zoomed by the page on a phone, then the window grew (a turned tablet): whole again
+      if (zoomChosen || startZoomed) { zoomRow.hidden = false; sizeLabels(); return; }
+      setZoom(false);
+    }
+    zoomRow.hidden = !small;
+    if (startZoomed && !zoomChosen) {
       setZoom(true);
       lookAt(focusSpace(v), true);
     }
