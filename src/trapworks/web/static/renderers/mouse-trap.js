@@ -48,12 +48,20 @@ export default function createRenderer(root, ctx) {
                                     text: t("Zoom in") }, zoomRow);
   const pan = el("div", { class: "board-pan fits", style: `--pan-w: ${ZOOM_W}px`, role: "region", "aria-label": t("Track and contraption") }, root);
   let zoomChosen = false; // the player pressed the button: their choice stands
+  // Zoomed on a phone held upright: exactly the box's height (under its scroll bar), the whole
+  // height of the track in view and no band (ZOOM_W cut its top row off on a 500 px box).
+  function fitHeight() {
+    if (!(window.innerHeight > window.innerWidth && window.innerWidth <= 600 && pan.clientHeight > 0)) return;
+    const w = `${Math.floor((pan.clientHeight * A.W) / A.H)}px`;
+    if (pan.style.getPropertyValue("--pan-w") !== w) pan.style.setProperty("--pan-w", w);
+  }
   function setZoom(on) {
     // Zoomed in, the board fills the box's height (ZOOM_W wide at least; a scroll bar's room left).
     if (on && !pan.classList.contains("zoomed") && pan.clientHeight > 0) {
       pan.style.setProperty("--pan-w", `${Math.max(ZOOM_W, Math.floor(((pan.clientHeight - 16) * A.W) / A.H))}px`);
     }
     pan.classList.toggle("zoomed", on);
+    if (on) fitHeight();
     // zoomed, the board pans: focusable, so that a keyboard can scroll it too (axe)
     if (on) pan.setAttribute("tabindex", "0"); else pan.removeAttribute("tabindex");
     zoomButton.setAttribute("aria-pressed", on ? "true" : "false");
@@ -98,7 +106,7 @@ export default function createRenderer(root, ctx) {
     const startZoomed = small && upright && phone && !!pan.closest("#board");
     if (pan.classList.contains("zoomed")) {
       // zoomed by the page on a phone, then the window grew (a turned tablet): whole again
-      if (zoomChosen || startZoomed) { zoomRow.hidden = false; sizeLabels(); return; }
+      if (zoomChosen || startZoomed) { zoomRow.hidden = false; fitHeight(); sizeLabels(); return; }
       setZoom(false);
     }
     zoomRow.hidden = !small;
