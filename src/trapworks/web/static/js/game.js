@@ -14,7 +14,7 @@ import { applyPeople, createStrips, drawRating } from "/static/js/strips.js";
 import { createControls } from "/static/js/controls.js";
 import { createFeatures } from "/static/js/features.js";
 import { setupRules } from "/static/js/rules.js";
-import { setupSettings } from "/static/js/settings.js";
+import { scaledMs, setupSettings } from "/static/js/settings.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
@@ -424,8 +424,7 @@ function drawShell(u) {
     showResultButton(false);
     endShown = -1;
   }
-  renderLog($("log"), u.log, { seat: info.seat, viewer: hotSeat ? null : info.seat, players: info.players, gid, token, gameId: info.game,
-                               renderer: info.renderer, options: info.options, compact: COMPACT_LOG.includes(info.game) });
+  drawLogNow(u);
   drawLogResult(u);
   announce(u);
   controls.update(u);
@@ -468,6 +467,107 @@ function keyboardScroll(box) {
   else box.removeAttribute("tabindex");
 }
 
+// --- pacing of the other seats' moves (issue 39) ------------------------------------------------
+// The server plays the computer's moves as fast as it can and may send several at once; the page
+// shows them one after another, as BGA and lichess do: each drawn no sooner than PACE_MS after the
+// last one (the renderer's own animation counts), its log line with it, the newest line marked.
+// The player may skip (the rest drawn at once); `#fast` (tests) and the animation speed "off" make
+// it 0. The pace is the page's only: the server decides no timing.
+const PACE_MS = 650;
+let lastDrawnAt = 0;  // when the last move finished drawing (performance.now())
+let pacingQueued = 0; // updates waiting in the queue
+let skipping = false; // the player asked to see the rest at once (until the queue is empty)
+let wakePacing = null;
+
+// A seat this page plays itself (its own and, in hot seat, the others this browser holds).
+function playedHere(seat) {
+  if (seat === null || seat === undefined || info.seat === null) return false;
+  return seat === info.seat || heldSeats().has(seat);
+}
+
+// Whose move an update shows: the seat that acted, or, for chance (a die), the seat whose turn it is.
+function moverOf(u) {
+  const a = u.last_action;
+  if (!a) return null;
+  if (a.seat !== undefined && a.seat !== null && a.seat >= 0) return a.seat;
+  return a.story && a.story.seat !== undefined ? a.story.seat : null;
+}
+
+function paceMs() {
+  return fast || skipping ? 0 : scaledMs(PACE_MS);
+}
+
+// Waits before drawing `u` when it is a move the player did not make here (the computer's, a
+// friend's, the opening draw), so that each is seen before the next.
+async function pace(u) {
+  if (u.sync || !u.last_action || playedHere(moverOf(u))) return;
+  const wait = lastDrawnAt + paceMs() - performance.now();
+  if (wait <= 0) return;
+  showSkip(true);
+  await new Promise((resolve) => {
+    const timer = setTimeout(resolve, wait);
+    wakePacing = () => { clearTimeout(timer); resolve(); };
+  });
+  wakePacing = null;
+}
+
+function showSkip(show) {
+  const button = $("skip-moves");
+  if (button) button.hidden = !show;
+}
+
+function skipPacing() {
+  skipping = true;
+  showSkip(false);
+  if (wakePacing) wakePacing();
+}
+
+// The log's newest lines, drawn with the move they tell (not after its animation), marked "fresh".
+function drawLogNow(u) {
+  renderLog($("log"), u.log, { seat: info.seat, viewer: hotSeat ? null : info.seat, players: info.players, gid, token, gameId: info.game,
+                               renderer: info.renderer, options: info.options, compact: COMPACT_LOG.includes(info.game) });
+  if (u.sync || !u.last_action) return;
+  const ply = u.last_action.ply;
+  for (const li of $("log").querySelectorAll("li")) {
+    const first = Number(li.dataset.ply), last = Number(li.dataset.lastPly);
+    if (ply >= first && ply <= last) li.classList.add("fresh");
+  }
+}
+
+// A page opened after the computer has already moved (it opens, or a die says who starts, before
+// the player's first turn; in 13 Dead End Drive it may even win before it) shows those moves one
+// by one from the start, as they would have been seen live (the server's moments: this seat's
+// view after each ply), rather than a position that appeared from nowhere. Not on a reload of a
+// game the player has moved in, and not past OPENING_MAX plies.
+const OPENING_MAX = 40;
+async function replayOpening(state) {
+  const entries = state.log || [];
+  if (fast || !scaledMs(PACE_MS) || !state.ply || state.ply > OPENING_MAX || info.seat === null) return;
+  if (entries.some((e) => e && e.seat >= 0 && playedHere(e.seat))) return;
+  if (!entries.some((e) => e && e.seat >= 0)) return; // only the opening's chance (who starts): nothing to follow
+  document.body.dataset.replayingOpening = "1";
+  showSkip(true);
+  try {
+    for (let p = 0; p <= state.ply && !skipping; p++) {
+      const r = await api("GET", `/api/games/${encodeURIComponent(gid)}/moment/${p}?token=${encodeURIComponent(token)}`);
+      if (!r.ok || skipping) break;
+      const u = { ...r.data, sync: p === 0, log: entries.slice(0, p), to_move: null, can_undo: false, can_hint: false };
+      await pace(u);
+      if (skipping) break;
+      drawStrips(u);
+      drawLogNow(u);
+      await renderer.update(u);
+      lastDrawnAt = performance.now();
+    }
+  } catch (e) {
+    console.error(e); // the position itself is drawn next in any case
+  } finally {
+    skipping = false;
+    showSkip(false);
+    document.body.dataset.replayingOpening = "0";
+  }
+}
+
 function onState(msg) {
   latest = msg;
   if (info.seat !== null) setHintButton(msg); // at once, not after the board's drawing
@@ -485,8 +585,20 @@ function onState(msg) {
   if (msg.ending && msg.terminal && msg.view && !msg.view.terminal) u.view = { ...msg.view, to_move: null, legal_actions: [] };
   document.body.dataset.busy = "1";
   const mine = generation;
+  pacingQueued += 1;
   queue = queue.then(async () => {
+    try { await drawUpdate(u, mine); } finally {
+      pacingQueued -= 1;
+      if (!pacingQueued) { skipping = false; showSkip(false); }
+    }
+  });
+}
+
+async function drawUpdate(u, mine) {
     if (mine !== generation) return; // a seat switch replaced this page's renderer
+    if (pacingQueued > 1 && !u.sync && !playedHere(moverOf(u)) && !fast && scaledMs(PACE_MS) > 0) showSkip(true);
+    await pace(u);
+    if (mine !== generation) return;
     if (u.ply !== drawnPly) { dropStaleMessages(u.ply); drawnPly = u.ply; }
     // Keep the keyboard on the board while the renderer redraws it (an opponent's move).
     const mark = focusMark($("board"));
@@ -496,6 +608,7 @@ function onState(msg) {
     // the last move's events twice. The rest of the page (drawShell) takes it as usual.
     const key = boardKey(u);
     drawStrips(u); // before the board: a renderer that scrolls its board to a piece measures the final layout
+    if (!u.sync) drawLogNow(u); // the move's line appears with the move
     try {
       if (key !== drawnBoard.key || drawnBoard.renderer !== renderer) {
         drawnBoard = { key: null, renderer };
@@ -506,12 +619,12 @@ function onState(msg) {
       console.error(e);
       message(t("the board could not be drawn: {error}", { error: e.message }), "error");
     }
+    lastDrawnAt = performance.now();
     if (mine !== generation) return;
     drawShell(u);
     restoreFocus(mark, $("board"));
     focusBoardOnArrival();
     if (u === latestDrawable()) maybeSwitchSeat(u);
-  });
 }
 
 function latestDrawable() { return latestU; }
@@ -789,9 +902,12 @@ async function openSeat(first = false) {
   document.body.dataset.seat = info.seat === null ? "" : String(info.seat);
   // "#...&renderer=generic" shows any game with the fallback renderer (to debug a game's renderer).
   const loaded = await loadRenderer(params.get("renderer") === "generic" ? "/static/renderers/generic.js" : info.renderer);
+  const baseCtx = baseContext({ gameId: info.game, mode: "live", seat: info.seat, players: info.players, options: info.options,
+                             fast, message, bar: clear($("bar")), side: clear($("side-extra")) });
   const ctx = {
-    ...baseContext({ gameId: info.game, mode: "live", seat: info.seat, players: info.players, options: info.options,
-                     fast, message, bar: clear($("bar")), side: clear($("side-extra")) }),
+    ...baseCtx,
+    // A skip (the player's "Skip") ends the renderers' animations too: the rest is drawn at once.
+    sleep: (ms) => (skipping ? Promise.resolve() : baseCtx.sleep(ms)),
     send: sendAction, hint, undo, request: extra,
     strips: true, // the page draws player strips: a renderer's per-seat lines go there (stripExtras)
     links: { record: $("record").href, replay: $("replay").href, lobby: "/" },
@@ -813,6 +929,7 @@ async function openSeat(first = false) {
   features.load(info, { gid, token, request, message, seatLabel }).then(() => { if (latest) features.update(latest); });
   clockView = clockView || createClock($("clockbar"), { seatLabel, onTick: strips.tick }); // one countdown for the page
   document.body.dataset.renderer = loaded.url;
+  if (first) await replayOpening(r.data.state);
   onState(r.data.state);
   stopped = false;
   connect();
@@ -840,6 +957,8 @@ async function init() {
   $("record").addEventListener("click", downloadRecord);
   $("hint").addEventListener("click", hint);
   $("undo").addEventListener("click", undo);
+  $("skip-moves").addEventListener("click", skipPacing);
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && !$("skip-moves").hidden) skipPacing(); });
   placeTools();
   PHONE_LANDSCAPE.addEventListener("change", placeTools);
   $("typed").addEventListener("submit", async (e) => {
