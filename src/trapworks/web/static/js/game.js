@@ -164,6 +164,8 @@ function setHintButton(msg) {
   if (msg.can_hint) hintsSeen = true;
   const over = !!msg.terminal;
   button.disabled = over || !(msg.can_hint || hintsPossible());
+  button.title = !button.disabled ? t("Suggest a move") : over ? t("The game is over.")
+    : t("No hints in this game.");
   // Not this player's turn yet: offered, but it will answer once the turn comes.
   button.dataset.waiting = !over && !msg.can_hint && !button.disabled ? "1" : "";
 }
@@ -214,7 +216,45 @@ async function fetchHint() {
   return r.data;
 }
 
+// Undo says why it is greyed out (issue 39): the server's reason (a die already seen against the
+// computer, nothing to take back yet, the end) on its tooltip. On a shared screen it is a takeback
+// that everyone at the screen agrees to (server/features/takeback.py: the server refuses what it
+// must, a revealed die included, and the page says why).
+function setUndoButton(u) {
+  const button = $("undo");
+  if (hotSeat) {
+    const mine = (u.log || []).some((e) => e && e.seat >= 0 && heldSeats().has(e.seat));
+    button.disabled = !!u.terminal || !mine;
+    button.title = u.terminal ? t("There is no undo after the end of the game.")
+      : mine ? t("Take back the last move (everyone at this screen agrees)") : t("There is no move to take back yet.");
+    return;
+  }
+  button.disabled = !u.can_undo || !!u.terminal; // no undo after the end (the server refuses it too)
+  button.title = !button.disabled ? t("Take back your last move")
+    : u.undo_why ? t("Undo is not available: {why}", { why: refusalText(u.undo_why, seatLabel) })
+    : t("Undo is not available now.");
+}
+
+// Hot seat: the seat that moved last on this screen proposes, every other seat of the screen accepts.
+async function hotSeatUndo() {
+  const held = heldSeats();
+  const last = [...log].reverse().find((e) => e && e.seat >= 0 && held.has(e.seat));
+  if (!last) { message(t("There is no move to take back yet."), "error"); return { ok: false, error: "nothing" }; }
+  const post = (seatToken, action) => api("POST", `/api/games/${encodeURIComponent(gid)}/takeback`, { token: seatToken, action });
+  const by = held.get(last.seat).token;
+  let r = await post(by, "propose");
+  for (const [seat, entry] of held) {
+    if (!r.ok || seat === last.seat || info.players[seat].kind !== "human") continue;
+    r = await post(entry.token, "accept");
+    if (!r.ok) await post(by, "cancel");
+  }
+  if (!r.ok) { message(t("Undo: {error}", { error: r.error }), "error"); return { ok: false, error: r.error }; }
+  message(t("Move taken back."));
+  return { ok: true, ply: r.data.ply };
+}
+
 async function undo() {
+  if (hotSeat) return hotSeatUndo();
   const r = await api("POST", `/api/games/${encodeURIComponent(gid)}/undo`, { token });
   if (!r.ok) { message(r.error, "error"); return { ok: false, error: r.error }; }
   message(t("Move taken back."));
@@ -415,6 +455,9 @@ function drawShell(u) {
   const end = clear($("end"));
   // Why the game stopped (the server could not play a seat): typed, in the page's language.
   if (u.error_msg || u.error) el("p", { class: "error", text: u.error_msg ? refused(u.error_msg) : u.error }, end);
+  // Over: the header says the result, not whose turn it was (issue 39: "Player 2's turn" after the end).
+  const seatLine = document.querySelector("#title .title-seat");
+  if (seatLine && u.terminal) seatLine.textContent = ` · ${resultHeadline(u)}`;
   if (u.terminal) {
     // The result is the card beside the board and the move list's last line (issue 39): the
     // Players card does not say it a third time.
@@ -430,8 +473,7 @@ function drawShell(u) {
   controls.update(u);
   clockView.update(u.clock);
   setHintButton(latest || u);
-  // No undo after the end (the server refuses it too).
-  $("undo").disabled = !u.can_undo || !!u.terminal;
+  setUndoButton(u);
   $("typed").hidden = info.seat === null || u.terminal;
   // Over: the end card has the record and the review (issue 39: not twice), and hint and undo
   // are done with; the tools card goes.
@@ -883,7 +925,7 @@ async function openSeat(first = false) {
   // The game's name, then the seat in a span a phone's header leaves out (the strips say it there).
   const titleBox = clear($("title"));
   el("span", { class: "title-game", text: info.title }, titleBox);
-  el("span", { class: "title-seat", text: ` · ${seatWords}` + (info.practice ? ` · ${t("practice game")}` : "") }, titleBox);
+  el("span", { class: "title-seat", "data-testid": "title-seat", text: ` · ${seatWords}` + (info.practice ? ` · ${t("practice game")}` : "") }, titleBox);
   if (info.seat === null) { $("typed").hidden = true; $("hint").hidden = true; $("undo").hidden = true; }
   $("help").textContent = t(info.help);
   // Practice games may take back dice, cards and physics outcomes already seen; say so on the page.
@@ -909,6 +951,12 @@ async function openSeat(first = false) {
     // A skip (the player's "Skip") ends the renderers' animations too: the rest is drawn at once.
     sleep: (ms) => (skipping ? Promise.resolve() : baseCtx.sleep(ms)),
     send: sendAction, hint, undo, request: extra,
+    // This seat's view right after `ply` moves (the server's moment; null if refused): a renderer
+    // shows the end's last move from it on a page opened after the end.
+    moment: async (ply) => {
+      const r = await api("GET", `/api/games/${encodeURIComponent(gid)}/moment/${ply}?token=${encodeURIComponent(token)}`);
+      return r.ok ? r.data : null;
+    },
     strips: true, // the page draws player strips: a renderer's per-seat lines go there (stripExtras)
     links: { record: $("record").href, replay: $("replay").href, lobby: "/" },
     // Hot seat: the page shows a curtain between seats itself (curtain() above), so a renderer
@@ -976,7 +1024,11 @@ async function init() {
 function setupSocial() {
   applyPresence(info.players, info.players);
   // Names and chat matter where people meet: two or more human seats, or spectators who chat.
-  const people = info.players.filter((p) => p.kind === "human").length > 1 || info.spectator_chat;
+  // On a shared screen (hot seat) the humans are all here: no chat and no name boxes, unless some
+  // human seat is played from elsewhere (issue 39).
+  const held = heldSeats();
+  const elsewhere = info.players.filter((p, i) => p.kind === "human" && i !== info.seat && !(hotSeat && held.has(i))).length;
+  const people = elsewhere > 0 || info.spectator_chat;
   $("chat-card").hidden = !people;
   clear($("name-box"));
   nameBox = null;
