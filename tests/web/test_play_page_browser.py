@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import time
 
 import httpx
@@ -824,5 +825,14 @@ def test_booby_trap_shows_the_turns_two_steps(server, browser, size):
     dimmed = page.evaluate(f"getComputedStyle(document.querySelector('{other}')).opacity")
     assert float(dimmed) < 1
     assert not page.evaluate(OUTSIDE_JS, "[data-controls=booby-trap] button[data-action]")
+    # The feel names the piece as a player would (its size, ringed on the tray), not "piece 9".
+    assert re.match(r"You feel the (small|medium|large) piece", page.locator("[data-feel]").inner_text())
+    # Each strip's detail (what the seat kept) is whole, on its own line, clear of the points
+    # (issue 39: "1 large, 1 small …" cut; in French it ran into the points). Failed before.
+    for seat in (0, 1):
+        detail = page.locator(f"[data-testid=strip-detail-{seat}]")
+        assert detail.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), detail.inner_text()
+        d, score = detail.bounding_box(), page.locator(f"[data-testid=strip-score-{seat}]").bounding_box()
+        assert d["y"] >= score["y"] + score["height"] - 1 or d["x"] + d["width"] <= score["x"], (d, score)
     page.context.close()
     assert not errors, errors

@@ -296,7 +296,7 @@ function gameOverLine(head) {
 }
 
 // Games whose log shows one short line a turn, the rest on demand (issue 39, pagesA's pages).
-const COMPACT_LOG = ["mouse-trap", "last-mouse-lost"];
+const COMPACT_LOG = ["mouse-trap", "last-mouse-lost", "booby-trap"];
 let endShown = -1;       // the ply whose end screen was drawn (drawn once, may be closed)
 
 function announce(u) {
@@ -567,7 +567,8 @@ function skipPacing() {
 // The log's newest lines, drawn with the move they tell (not after its animation), marked "fresh".
 function drawLogNow(u) {
   renderLog($("log"), u.log, { seat: info.seat, viewer: hotSeat ? null : info.seat, players: info.players, gid, token, gameId: info.game,
-                               renderer: info.renderer, options: info.options, compact: COMPACT_LOG.includes(info.game) });
+                               renderer: info.renderer, options: info.options, compact: COMPACT_LOG.includes(info.game),
+                               headline: renderer && renderer.logHeadline ? (items) => renderer.logHeadline(items) : null });
   if (u.sync || !u.last_action) return;
   const ply = u.last_action.ply;
   for (const li of $("log").querySelectorAll("li")) {
@@ -702,8 +703,7 @@ function onPresence(msg) {
   applyPresence(info.players, msg.seats);
   if (shown) {
     drawPlayersNow(shown);
-    renderLog($("log"), shown.log, { seat: info.seat, viewer: hotSeat ? null : info.seat, players: info.players, gid, token, gameId: info.game,
-                                     renderer: info.renderer, options: info.options, compact: COMPACT_LOG.includes(info.game) });
+    drawLogNow({ ...shown, sync: true }); // the names changed: the same lines, nothing new to light
   }
   const me = info.seat !== null ? info.players[info.seat] : null;
   if (me && nameBox && document.activeElement !== nameBox.input && me.name) nameBox.set(me.name);
