@@ -478,8 +478,9 @@ function drawShell(u) {
   // Over: the end card has the record and the review (issue 39: not twice), and hint and undo
   // are done with; the tools card goes.
   $("tools").hidden = !!u.terminal;
-  $("hint").hidden = info.seat === null;
-  $("undo").hidden = info.seat === null;
+  // (over: gone from a phone's header too, where they sit in landscape)
+  $("hint").hidden = info.seat === null || !!u.terminal;
+  $("undo").hidden = info.seat === null || !!u.terminal;
   document.body.dataset.ply = String(u.ply);
   document.body.dataset.toMove = u.to_move === null ? "" : String(u.to_move);
   document.body.dataset.terminal = u.terminal ? "1" : "0";

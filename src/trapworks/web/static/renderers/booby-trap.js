@@ -554,6 +554,9 @@ export default function createRenderer(root, ctx) {
     async update(u) {
       const v = u.view;
       for (const p of (v && v.pieces) || []) sizes.set(Number(p.id), p.size);
+      for (const r of [v && v.last_removal, ...(u.events || []).filter((e) => e.type === "removal")]) {
+        if (r && r.size) sizes.set(Number(r.piece), r.size); // a piece gone from the tray, still named
+      }
       const removal = (u.events || []).find((e) => e.type === "removal");
       if (removal && !u.sync && view) {
         const was = view.pieces.find((p) => p.id === removal.piece);
