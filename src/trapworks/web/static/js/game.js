@@ -583,7 +583,7 @@ function drawLogNow(u) {
 // by one from the start, as they would have been seen live (the server's moments: this seat's
 // view after each ply), rather than a position that appeared from nowhere. Not on a reload of a
 // game the player has moved in, and not past OPENING_MAX plies.
-const OPENING_MAX = 40;
+const OPENING_MAX = 60;
 async function replayOpening(state) {
   const entries = state.log || [];
   if (fast || !scaledMs(PACE_MS) || !state.ply || state.ply > OPENING_MAX || info.seat === null) return;
