@@ -571,10 +571,11 @@ function drawLogNow(u) {
                                renderer: info.renderer, options: info.options, compact: COMPACT_LOG.includes(info.game),
                                headline: renderer && renderer.logHeadline ? (items) => renderer.logHeadline(items) : null });
   if (u.sync || !u.last_action) return;
+  // From the end only (the move is in the last line or two): the log stays O(1) an update.
   const ply = u.last_action.ply;
-  for (const li of $("log").querySelectorAll("li")) {
-    const first = Number(li.dataset.ply), last = Number(li.dataset.lastPly);
-    if (ply >= first && ply <= last) li.classList.add("fresh");
+  for (let li = /** @type {HTMLElement|null} */ ($("log").lastElementChild); li; li = /** @type {HTMLElement|null} */ (li.previousElementSibling)) {
+    if (ply >= Number(li.dataset.ply) && ply <= Number(li.dataset.lastPly)) { li.classList.add("fresh"); break; }
+    if (Number(li.dataset.lastPly) < ply) break;
   }
 }
 
