@@ -116,10 +116,13 @@ def test_a_profile_has_an_avatar_and_explains_a_provisional_rating(browser, inpr
 def test_the_leaderboard_lists_provisional_players_marked_and_invites_when_empty(
     browser, inprocess_server, players
 ):
-    """Judge (4/10): bare; everyone provisional so nobody ranked. The provisional players are
-    listed under a line that says why they have no rank, each marked; an empty board invites."""
+    """Judge (4/10): bare; everyone provisional so nobody ranked. Every player has a rank, a
+    provisional rating is marked by a "?" after it (issue 39, front: every rank read "?"); the
+    games are one row of tabs on a phone, the board can be narrowed to the last days, the player's
+    own row and place are shown; an empty board invites. Failed before: "?" as the rank, the tabs
+    on two lines, no filter, no "You are number..." line."""
     alice, bob, _ = players
-    ctx, page = person(browser, inprocess_server, PHONE)
+    ctx, page = logged_in(browser, inprocess_server, alice)
     # The game last played here has nobody on its board: the leaderboard opens on a board with
     # players, each tab saying how many (issue 39: it opened on an empty board; failed before:
     # it opened on Mouse Trap's).
@@ -131,15 +134,26 @@ def test_the_leaderboard_lists_provisional_players_marked_and_invites_when_empty
     page.wait_for_selector(f"[data-player='{alice}']")
     assert "game=mouse-trap" not in page.url
     assert page.inner_text("[data-testid=board-game] a[data-game=mouse-trap] .tab-count") == "0"
-    page.goto("/leaderboard?game=last-mouse-lost")
+    tops = page.evaluate(
+        "[...document.querySelectorAll('[data-testid=board-game] a')].map((a) => a.offsetTop)"
+    )
+    assert len(tops) >= 4 and len(set(tops)) == 1, tops  # one row, however narrow the phone
+    page.goto("/leaderboard?game=last-mouse-lost&days=7")
     page.wait_for_selector(f"[data-player='{alice}']")
-    assert page.locator(".lb-divider").inner_text().startswith("Provisional")
+    assert page.input_value("[data-testid=period-pick]") == "7"
     for name in (alice, bob):
         row = page.locator(f"[data-player='{name}']")
-        assert row.locator(".lb-rank-mark").inner_text() == "?"
+        assert row.locator(".lb-rank-mark").inner_text().isdigit()
+        assert row.locator(".lb-rating").inner_text().endswith("?")
         assert row.locator(f"[data-avatar='{name}']").count() == 1
+    mine = page.locator(f"[data-player='{alice}']")
+    assert "lb-me" in (mine.get_attribute("class") or "")
+    rank = mine.locator(".lb-rank-mark").inner_text()
+    assert page.inner_text("[data-testid=leaderboard-you]").startswith(f"You are number {rank} on this board")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert axe_serious(page) == []
+    page.select_option("[data-testid=period-pick]", "")
+    page.wait_for_function("!location.search.includes('days=')")
     page.goto("/leaderboard?game=mouse-trap")
     empty = page.locator("[data-testid=leaderboard-empty]")
     empty.wait_for()

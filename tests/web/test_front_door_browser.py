@@ -484,6 +484,10 @@ def test_an_unknown_page_is_the_sites_404_page_and_the_api_stays_json(server, br
     same); the API and a client asking for JSON keep the JSON error. The API link is in the home
     page's footer, not its top bar. Failed before: JSON in the browser, "API" in the top bar."""
     errors: list[str] = []
+    ways = {
+        "en": "Where would you like to go?",
+        "fr": "Où voulez-vous aller\u00a0?",
+    }  # not "These are the ways on:"
     for lang, words in (("en", "This page does not exist"), ("fr", "Cette page n'existe pas")):
         page = context(browser, SIZES["portrait"], errors, lang=lang, theme="dark")
         response = page.goto(server.url + "/leaderboards")
@@ -491,6 +495,7 @@ def test_an_unknown_page_is_the_sites_404_page_and_the_api_stays_json(server, br
         page.wait_for_selector("[data-testid=not-found] h2")
         page.wait_for_function("(w) => document.querySelector('main h2').textContent === w", arg=words)
         assert page.locator("header.top").count() == 1
+        assert page.inner_text("[data-testid=not-found] p.muted").endswith(ways[lang])
         page.click("[data-testid=not-found-home]")
         page.wait_for_selector("body[data-home-ready='1']")
         page.goto(server.url + "/no/such/page")
@@ -642,5 +647,86 @@ def test_live_now_shows_no_zeros_and_says_what_to_do_when_quiet(server, browser)
         "document.querySelectorAll('[data-testid=live-counts] b').length > 0", timeout=15_000
     )
     assert not page.locator("[data-testid=live-empty]").is_visible()
+    page.context.close()
+    assert not errors, errors
+
+
+def test_the_headers_language_and_theme_switches_hold_on_every_page_on_a_phone(server, browser):
+    """Issue 39 (front): the language and the theme could be changed only in a game page's settings.
+    Every other page's header has both switches, on a phone too, and a choice made on one page holds
+    on the next ones, the game page included (the same stored settings). Failed before: no switch."""
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US", color_scheme="light")
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + "/leaderboard")
+    page.wait_for_selector("[data-testid=theme-toggle]")
+    assert page.evaluate("document.documentElement.dataset.theme") == "light"
+    for name in ("theme-toggle", "language-pick", "menu-button"):  # the phone's header: all in view
+        box = page.locator(f"[data-testid={name}]").bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 80, (
+            name
+        )
+    page.click("[data-testid=theme-toggle]")
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert page.get_attribute("[data-testid=theme-toggle]", "aria-pressed") == "true"
+    with page.expect_navigation():
+        page.select_option("[data-testid=language-pick]", "fr")
+    page.wait_for_function("document.querySelector('main h2').textContent === 'Classements'")
+    for path, ready in (
+        ("/no-such-page", "[data-testid=not-found]"),
+        ("/", "body[data-home-ready='1']"),
+        ("/account", "[data-testid=theme-toggle]"),
+        ("/replay", "[data-testid=menu-button]"),
+    ):
+        page.goto(server.url + path)
+        page.wait_for_selector(ready)
+        page.wait_for_selector("[data-testid=language-pick]", state="attached")
+        assert page.evaluate("[document.documentElement.dataset.theme, document.documentElement.lang]") == [
+            "dark",
+            "fr",
+        ], path
+        assert page.input_value("[data-testid=language-pick]") == "fr", path
+    # The replay's bar is its title: the switches are in its menu, one tap away.
+    page.click("[data-testid=menu-button]")
+    assert page.locator("[data-testid=theme-toggle]").is_visible()
+    # The game page keeps its own settings button (the full dialog) and takes the same choices.
+    page.goto(create(server, "last-mouse-lost")["seats"][0]["link"])
+    page.wait_for_function(MY_TURN, timeout=30000)
+    assert page.evaluate("[document.documentElement.dataset.theme, document.documentElement.lang]") == [
+        "dark",
+        "fr",
+    ]
+    assert page.locator("[data-testid=head-prefs]").count() == 0
+    ctx.close()
+    assert not errors, errors
+
+
+def test_a_tile_plays_two_by_default_and_its_number_of_players_is_one_tap_and_kept(server, browser):
+    """Issue 39 (front): 13 Dead End Drive's "Play the computer" made a four-player game with no
+    choice. A tile of a game for 2 to 4 plays two (you and the computer) unless its players
+    select says more; the choice is kept for the next visit. Failed before: 4 seats, no select."""
+    errors: list[str] = []
+    page = context(browser, SIZES["desktop"], errors)
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-home-ready='1']")
+    assert page.locator("[data-testid=tile-players-last-mouse-lost]").count() == 0  # two, always
+
+    def seats_of_a_tap(game):
+        page.click(f"[data-testid=play-computer-{game}]")
+        page.wait_for_url("**/g/**", timeout=20000)
+        gid = page.url.split("/g/")[1].split("#")[0]
+        token = page.evaluate("() => new URLSearchParams(location.hash.slice(1)).get('t')")
+        info = httpx.get(f"{server.url}/api/games/{gid}", params={"token": token}, timeout=30).json()
+        return [s["kind"] for s in info["info"]["players"]]
+
+    assert page.input_value("[data-testid=tile-players-dead-end-drive]") == "2"
+    assert seats_of_a_tap("dead-end-drive") == ["human", "agent"]
+    page.goto(server.url + "/")
+    page.select_option("[data-testid=tile-players-dead-end-drive]", "3")
+    page.reload()
+    page.wait_for_selector("body[data-home-ready='1']")
+    assert page.input_value("[data-testid=tile-players-dead-end-drive]") == "3"
+    assert seats_of_a_tap("dead-end-drive") == ["human", "agent", "agent"]
     page.context.close()
     assert not errors, errors

@@ -89,12 +89,18 @@ def test_a_draw_between_equals_moves_nobody_and_a_win_gains_what_the_loss_loses(
 
 
 def test_the_leaderboard_ranks_settled_ratings_with_ties_sharing_a_rank_and_lists_provisional_ones_after(app):
+    """Issue 39 (front): every row has its rank, the provisional ones after the settled ones (the
+    judge saw "?" for every rank of a new site's board; failed before: rank None); a board of the
+    last days lists only the players rated in them."""
+    from datetime import timedelta
+
     from trapworks.server.accounts.models import AccountRow, RatingRow
     from trapworks.server.community.core import now
 
     accounts = app.state.accounts
     with TestClient(app):
         names = {"ann": (30.0, 12), "bob": (30.0, 9), "cid": (28.0, 6), "dan": (45.0, 2), "eve": (20.0, 7)}
+        names |= {"fay": (26.0, 1), "gus": (26.0, 3)}
         with accounts.db.begin() as s:
             for name, (mu, games) in names.items():
                 account = AccountRow(username=name, username_key=name, password_hash="x", created=now())
@@ -108,14 +114,19 @@ def test_the_leaderboard_ranks_settled_ratings_with_ties_sharing_a_rank_and_list
                         mu=mu,
                         sigma=3.0,
                         games=games,
-                        updated=now(),
+                        updated=now() - timedelta(days=40 if name == "eve" else 0),
                     )
                 )
         rows = accounts.leaderboard("last-mouse-lost", 2)
+        recent = accounts.leaderboard("last-mouse-lost", 2, active_days=30)
     assert [(r["username"], r["rank"], r["provisional"]) for r in rows] == [
         ("ann", 1, False),
         ("bob", 1, False),  # the same rating: the same rank
         ("cid", 3, False),
         ("eve", 4, False),
-        ("dan", None, True),  # 2 games: provisional, unranked however high
+        ("dan", 5, True),  # 2 games: provisional, after the settled ones however high
+        ("fay", 6, True),
+        ("gus", 6, True),
     ]
+    assert [r["username"] for r in recent] == ["ann", "bob", "cid", "dan", "fay", "gus"]
+    assert [r["rank"] for r in recent] == [1, 1, 3, 4, 5, 5]

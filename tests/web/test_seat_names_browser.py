@@ -20,6 +20,7 @@ import time
 
 import httpx
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .web_helpers import ARTIFACTS, CHROMIUM, ServerProcess, seat_view
 
@@ -116,6 +117,24 @@ def create(server, game):
     return r.json()
 
 
+def settle(page, server, gid, token):
+    """Wait for the page to show the seat's turn or the end; a timeout says what the page and the
+    server stood at (CI once timed out here with nothing else to go on)."""
+    try:
+        page.wait_for_function(SETTLED, timeout=30000)
+    except PlaywrightTimeout:
+        body = page.evaluate("() => ({...document.body.dataset})")
+        view = seat_view(server.url, gid, token)
+        summary = {k: view.get(k) for k in ("to_move", "terminal", "ply")}
+        summary["legal"] = len(view.get("legal_actions") or [])
+        shown = page.evaluate("() => document.getElementById('toasts').innerText")
+        log = [line for line in server.lines if "socket" in line.lower() or "error" in line.lower()][-8:]
+        raise AssertionError(
+            f"the page never settled: page {body}, messages {shown!r}, server {summary}, "
+            f"sockets {page.sockets}, log {log}"
+        ) from None
+
+
 def raw_seats(lines, lang):
     return sorted({line for line in lines if RAW_SEAT[lang].search(line)})
 
@@ -124,6 +143,16 @@ def open_page(browser, url, size, errors, locale="en-US"):
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=locale)
     page = ctx.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # The sockets' closes and refusals, for settle()'s message when the page loses its server.
+    page.sockets = []  # type: ignore[attr-defined]
+
+    def watch(ws):
+        ws.on("close", lambda _ws: page.sockets.append("closed"))
+        ws.on(
+            "framereceived", lambda f: '"type":"error"' in str(f)[:40] and page.sockets.append(str(f)[:300])
+        )
+
+    page.on("websocket", watch)
     page.goto(url)
     return ctx, page
 
@@ -143,7 +172,7 @@ def test_every_line_names_the_seats_as_the_seat_list_does(server, browser, game)
     turns = 0
     while True:
         assert time.monotonic() < deadline, f"{game}: no end"
-        page.wait_for_function(SETTLED, timeout=30000)
+        settle(page, server, gid, token)
         if turns % 4 == 1 and page.is_enabled("#hint"):
             page.click("#hint")  # the hint's move and reason are the game's words
             page.wait_for_selector("#toasts .toast", timeout=10000)
@@ -265,12 +294,21 @@ REFUSALS = [
 ]
 # French words that must not stay English in these sentences (a pattern missing from the catalog).
 ENGLISH_LEFT = re.compile(r"\b(the|and|rolls|lands|takes|has|is|of|to|from|player|you|your)\b", re.I)
+# The seats as the game page names them (i18n.js seatName); a seat that owns a thing ("{whom}'s
+# mouse") is named with OWNER, typed (issue 37: the page parsed "Player 4 (random)" with a
+# pattern to say "Player 4's mouse"). Failed before: no OWNER reached the namer.
 REFUSE = """
 async (replies) => {
-  const { t, refusalText, formatMessage } = await import('/static/js/i18n.js');
-  const unnamed = t('Player {n} ({agent})', { n: 4, agent: 'random' });
-  const label = (n) => (n === 0 ? t('You') : ['', 'Bob', 'Chloé', unnamed][n]);
-  return replies.map((r) => refusalText(r, label, undefined, (item) => formatMessage(item, 0, label, true)));
+  const { t, refusalText, formatMessage, seatName, OWNER } = await import('/static/js/i18n.js');
+  const players = [null, { name: 'Bob' }, { name: 'Chloé' }, { kind: 'agent', agent: 'random' }];
+  const owners = [];
+  const label = (n, how) => {
+    if (how === OWNER) owners.push(n);
+    return n === 0 ? t('You') : seatName(n, players[n], how);
+  };
+  const say = (item) => formatMessage(item, 0, label, true);
+  const said = replies.map((r) => refusalText(r, label, undefined, say));
+  return [...said, owners.length ? owners : null];
 }
 """
 
@@ -280,12 +318,13 @@ def test_the_games_sentences_name_the_seats_in_english_and_french(server, browse
     errors: list[str] = []
     ctx, page = open_page(browser, server.url + "/", (1366, 768), errors)
     page.wait_for_selector("body[data-ready='1']", timeout=20000)
-    refused = page.evaluate(REFUSE, [reply for reply, _ in REFUSALS])
+    *refused, owners = page.evaluate(REFUSE, [reply for reply, _ in REFUSALS])
     ctx.close()
     assert refused == [want for _, want in REFUSALS]
+    assert owners == [3, 2], owners  # "Player 4's mouse", "Chloé's mouse": typed, no pattern
     ctx, page = open_page(browser, server.url + "/", (1366, 768), errors, locale="fr-FR")
     page.wait_for_selector("body[data-ready='1']", timeout=20000)
-    refused_fr = page.evaluate(REFUSE, [reply for reply, _ in REFUSALS])
+    *refused_fr, _ = page.evaluate(REFUSE, [reply for reply, _ in REFUSALS])
     ctx.close()
     assert refused_fr[0] == "ce n'est pas votre tour : c'est à Bob de jouer", refused_fr
     assert refused_fr[4] == "coup illégal 'move:1' : vous n'êtes pas un adversaire ici", refused_fr

@@ -4,7 +4,7 @@ ratings.py), and the leaderboards."""
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select, update
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 
 from .auth import Authentication
-from .base import MAX_ATTACH, _now, _seat_result, variant_of
+from .base import MAX_ATTACH, _aware, _now, _seat_result, variant_of
 
 log = logging.getLogger("trapworks.accounts")
 
@@ -293,7 +293,9 @@ class Ratings(Authentication):
             ).first()
         return (row.mu, row.sigma, row.games) if row else (ratings.MU0, ratings.SIGMA0, 0)
 
-    def leaderboard(self, game: str, players: int | None, limit: int = 100) -> list[dict[str, Any]]:
+    def leaderboard(
+        self, game: str, players: int | None, limit: int = 100, active_days: int | None = None
+    ) -> list[dict[str, Any]]:
         with self.db() as s:
             q = (
                 select(RatingRow, AccountRow.username)
@@ -302,20 +304,25 @@ class Ratings(Authentication):
             )
             if players is not None:
                 q = q.where(RatingRow.players == players)
+            if active_days is not None:  # lichess's boards list the players of the last weeks
+                q = q.where(RatingRow.updated >= _now() - timedelta(days=active_days))
             rows = s.execute(q).all()
         out: list[dict[str, Any]] = [
-            {"username": name, "players": r.players, **ratings.describe(r.mu, r.sigma, r.games)}
+            {
+                "username": name,
+                "players": r.players,
+                "last_played": (_aware(r.updated) or _now()).isoformat(),
+                **ratings.describe(r.mu, r.sigma, r.games),
+            }
             for r, name in rows
         ]
-        # Settled ratings first, ranked (equal ratings share a rank: 1, 1, 3), then the provisional
-        # ones, unranked: as lichess, a few lucky first games put nobody at the top.
+        # Settled ratings first, then the provisional ones (a few lucky first games put nobody at
+        # the top), every row ranked in that order (issue 39: a new site's board of provisional
+        # players read "?" for every rank); equal ratings of the same kind share a rank (1, 1, 3).
         out.sort(key=lambda x: (x["provisional"], -x["rating"], x["username"].casefold()))
         out = out[:limit]
         for i, row in enumerate(out):
-            if row["provisional"]:
-                row["rank"] = None
-            elif i and not out[i - 1]["provisional"] and out[i - 1]["rating"] == row["rating"]:
-                row["rank"] = out[i - 1]["rank"]
-            else:
-                row["rank"] = i + 1
+            before = out[i - 1] if i else row
+            same = i and (before["provisional"], before["rating"]) == (row["provisional"], row["rating"])
+            row["rank"] = before["rank"] if same else i + 1
         return out

@@ -284,13 +284,19 @@ def _player_routes(router: APIRouter, accounts: Accounts, gate: Gate) -> None:
 
     @router.get("/api/leaderboard", summary="The best ratings of a game (per player count)")
     async def leaderboard(
-        game: str = Query(..., max_length=64), players: int | None = Query(None, ge=1, le=16)
+        game: str = Query(..., max_length=64),
+        players: int | None = Query(None, ge=1, le=16),
+        active_days: int | None = Query(
+            None, ge=1, le=3660, description="only players rated in these last days"
+        ),
     ):
         return {
             "game": game,
             "players": players,
+            "active_days": active_days,
+            "provisional_games": ratings.PROVISIONAL_GAMES,
             "formula": f"{ratings.DISPLAY_BASE:g} + {ratings.DISPLAY_SCALE:g} x (mu - {ratings.MU0:g})",
-            "rows": accounts.leaderboard(game, players),
+            "rows": accounts.leaderboard(game, players, active_days=active_days),
         }
 
 

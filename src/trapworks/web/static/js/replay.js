@@ -188,7 +188,7 @@ async function start(record) {
     }
     if (analysis) {
       markStep = showAnalysis($("analysis"), $("log"), analysis, {
-        label: (s) => (seats[s] ? seats[s].label : t("Player {n}", { n: s + 1 })), onPick: (step) => { stop(); show(step, false); } });
+        label: (s, how) => (seats[s] ? (how ? seatName(s, seats[s], how) : seats[s].label) : t("Player {n}", { n: s + 1 })), onPick: (step) => { stop(); show(step, false); } });
       markStep(at);
     }
     document.body.dataset.analysis = analysis ? "1" : "0";

@@ -4,6 +4,7 @@
 import { clear, el } from "/static/js/dom.js";
 import { LANGUAGES, t } from "/static/js/i18n.js";
 import "/static/js/menu.js"; // the phone header's menu button, on every page (issue 39)
+import { setUpHeaderPrefs } from "/static/js/header-prefs.js";
 
 const KEY = "trapworks.settings";
 const SOUND_KEY = "trapworks.sound"; // js/alerts.js reads it too
@@ -96,3 +97,8 @@ export function setupSettings(button, dialog) {
 }
 
 applySettings();
+
+// The header's language and theme switches (issue 39), on every page but a game's.
+const headerStore = { settings, change: (patch) => { const next = { ...settings(), ...patch }; save(next); applySettings(next); } };
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => setUpHeaderPrefs(headerStore));
+else setUpHeaderPrefs(headerStore);
