@@ -74,7 +74,7 @@ def main() -> None:
     home = Path(tempfile.mkdtemp(prefix="trapworks-first-run-"))
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["TRAPWORKS_HOME"] = str(home)
-    cli = [sys.executable, "-c", "from trapworks.cli import main; main()"]
+    cli = [sys.executable, "-c", "from trapworks.launch import main; main()"]  # the `trapworks` script
     results = []
     for k in (1, 2):
         out = home / f"run{k}.parquet"

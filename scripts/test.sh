@@ -37,22 +37,41 @@ if [ -z "${TRAPWORKS_TEST_POSTGRES_URL:-}" ]; then
   export TRAPWORKS_TEST_POSTGRES_URL="postgresql+psycopg://trapworks:trapworks@127.0.0.1/trapworks_test"
 fi
 
+# The two npm installs run in the background while Python's environment is made below (they wait
+# on the npm registry and the disk, pip on PyPI: in a fresh clone ~21 s of wall for both here,
+# which no longer comes before pip's), and are waited for before lint and the lanes need them.
+npm_ci() {
+  local log
+  log=$(mktemp)
+  (cd "$1" && npm ci --no-audit --no-fund --silent) > "$log" 2>&1 || { cat "$log"; rm -f "$log"; return 1; }
+  rm -f "$log"
+}
+npm_pids=()
+need_axe=0 need_lint=0
 # axe-core for the accessibility checks of the browser tests (tests/web/axe, injected by Playwright).
-if [ ! -f tests/web/axe/node_modules/axe-core/axe.min.js ]; then
-  command -v npm >/dev/null 2>&1 || { as_root apt-get update -qq; as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; }
-  (cd tests/web/axe && npm ci --no-audit --no-fund --silent)
-fi
-
+[ -f tests/web/axe/node_modules/axe-core/axe.min.js ] || need_axe=1
 # TypeScript and ESLint for the web front end (tests/web/lint: JSDoc types checked by tsc --checkJs,
 # no build step; ESLint's recommended rules), pinned by its package-lock.
-if [ ! -x tests/web/lint/node_modules/.bin/tsc ] || [ ! -x tests/web/lint/node_modules/.bin/eslint ]; then
+{ [ -x tests/web/lint/node_modules/.bin/tsc ] && [ -x tests/web/lint/node_modules/.bin/eslint ]; } || need_lint=1
+if [ $need_axe = 1 ] || [ $need_lint = 1 ]; then
   command -v npm >/dev/null 2>&1 || { as_root apt-get update -qq; as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; }
-  (cd tests/web/lint && npm ci --no-audit --no-fund --silent)
 fi
+if [ $need_axe = 1 ]; then npm_ci tests/web/axe & npm_pids+=($!); fi
+if [ $need_lint = 1 ]; then npm_ci tests/web/lint & npm_pids+=($!); fi
 
-[ -x .venv/bin/python ] || python3 -m venv .venv
-.venv/bin/python -m pip install -q --upgrade pip setuptools  # the venv's own are old (pip 23, setuptools 65)
-.venv/bin/python -m pip install -q -e ".[test,postgres]"
+# pip byte-compiles what it installs one file after another, on one core while the other waits:
+# about 105 CPU s for the 20,710 .py files of a fresh venv. In a fresh venv (CI's clean clone) it
+# installs without compiling, and compileall compiles on every core (-j 0): the same .pyc files
+# in about half the wall time. Its exit status is not read: a few files of the dependencies are
+# not Python 3.11 (torch's py312_intrinsics.py), which pip skipped the same way. In an existing
+# venv pip compiles the little it installs (compileall would read all 20,710 files: ~16 CPU s).
+compile=()
+if [ ! -x .venv/bin/python ]; then python3 -m venv .venv; compile=(--no-compile); fi
+.venv/bin/python -m pip install -q "${compile[@]}" --upgrade pip setuptools  # the venv's own are old (pip 23, setuptools 65)
+.venv/bin/python -m pip install -q "${compile[@]}" -e ".[test,postgres]"
+if [ ${#compile[@]} -gt 0 ]; then
+  .venv/bin/python -m compileall -qq -j 0 "$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" || true
+fi
 # The editable install leaves src/ uncompiled, and where PYTHONDONTWRITEBYTECODE is set (this
 # machine's environment) no process writes the bytecode it makes: every lane, test server, CLI
 # run and Ray or pool worker compiled the trapworks modules it imports, each time (~0.35 CPU s
@@ -60,6 +79,7 @@ fi
 # Compiling src/ once costs 0.8 CPU s; Python reads the bytecode whatever that variable says, and
 # recompiles (in memory) a file changed since.
 .venv/bin/python -m compileall -q src
+for pid in "${npm_pids[@]}"; do wait "$pid"; done  # the npm installs (above)
 
 # Lint, format and types: ruff, mypy, tsc --checkJs, ESLint. Any finding fails the run. With pytest
 # arguments they run first, as before; for the whole suite they run beside the first two lanes
@@ -113,7 +133,7 @@ lint_pid=$!
 # once more, as Playwright's own CI set-up does (retries), and every such rerun is listed in the
 # summary ("RERUN"), so a flaky test is seen and fixed rather than hidden. Any other failure fails.
 retry=(-raR --reruns 1 --reruns-delay 2 --only-rerun TimeoutError)
-.venv/bin/python -m pytest "${browser[@]}" "${retry[@]}" --durations=15 > "$logs/browser.log" 2>&1 &
+.venv/bin/python -m pytest "${browser[@]}" "${retry[@]}" --durations=30 > "$logs/browser.log" 2>&1 &
 lanes=($!)
 # The other web tests as two lanes (they wait on servers and pages far more than they compute):
 # "pages", the game pages and the API tests that need no database server, and "web", the rest
@@ -130,14 +150,14 @@ pages=(tests/web/test_game_page.py tests/web/test_dead_end_drive_board.py tests/
 # the engines' cache): the stuck-position guard (tests/stuck, ~220 s of the rest lane in CI) and
 # the Ray cluster tests (~175 s).
 moved=(tests/stuck tests/sim/test_ray.py tests/sim/test_ray_no_workers.py tests/sim/test_ray_operations.py)
-.venv/bin/python -m pytest "${pages[@]}" "${moved[@]}" "${retry[@]}" --durations=15 > "$logs/pages.log" 2>&1 &
+.venv/bin/python -m pytest "${pages[@]}" "${moved[@]}" "${retry[@]}" --durations=30 > "$logs/pages.log" 2>&1 &
 lanes+=($!)
 web_ignore=()
 for f in "${browser[@]}" "${late_browser[@]}" "${pages[@]}"; do web_ignore+=(--ignore="$f"); done
 # The community's tests (its browser pages, arenas on two nodes with a node killed, PostgreSQL)
 # wait on servers like the web lane's, which ended 8 minutes before the rest lane in CI (1,307 s
 # against 1,789 s): they run there, after tests/web's own.
-.venv/bin/python -m pytest tests/web tests/community "${web_ignore[@]}" "${retry[@]}" --durations=15 \
+.venv/bin/python -m pytest tests/web tests/community "${web_ignore[@]}" "${retry[@]}" --durations=30 \
   > "$logs/web.log" 2>&1 &
 lanes+=($!)
 # The compiled engines (numba: Mouse Trap's and 13 Dead End Drive's batched engines) are compiled
@@ -176,7 +196,7 @@ for entry in tests/*; do
 done
 ignore=(--ignore=tests/web)
 for f in "${heavy[@]}" "${moved[@]}"; do ignore+=(--ignore="$f"); done
-.venv/bin/python -m pytest "${first_files[@]}" "${engine_files[@]}" "${ignore[@]}" --durations=15 \
+.venv/bin/python -m pytest "${first_files[@]}" "${engine_files[@]}" "${ignore[@]}" --durations=30 \
   > "$logs/rest.log" 2>&1 &
 lanes+=($!)
 for pid in "${warm[@]}"; do
@@ -190,8 +210,8 @@ done
 # Then the late browser files, with the browser lane's retry on a timeout.
 (
   heavy_status=0
-  .venv/bin/python -m pytest "${heavy[@]}" --timeout 900 --durations=15 > "$logs/heavy.log" 2>&1 || heavy_status=1
-  .venv/bin/python -m pytest "${late_browser[@]}" "${retry[@]}" --durations=15 > "$logs/heavy-browser.log" 2>&1 \
+  .venv/bin/python -m pytest "${heavy[@]}" --timeout 900 --durations=30 > "$logs/heavy.log" 2>&1 || heavy_status=1
+  .venv/bin/python -m pytest "${late_browser[@]}" "${retry[@]}" --durations=30 > "$logs/heavy-browser.log" 2>&1 \
     || heavy_status=1
   exit $heavy_status
 ) &

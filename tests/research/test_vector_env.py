@@ -14,6 +14,7 @@ import pytest
 import trapworks
 import trapworks.adapters.gymnasium  # noqa: F401  (registers the ids)
 from trapworks.agents import make_agent
+from trapworks.core.batch import in_threads
 
 pytest.importorskip("numba")
 from trapworks.games.mouse_trap.batch import SharedStream, sample_chance_from_stream  # noqa: E402
@@ -163,11 +164,23 @@ def test_the_training_example_runs(tmp_path):
     assert "win rate" in out.stdout and "Warning" not in out.stderr
 
 
-def test_results_do_not_depend_on_the_number_of_threads():
-    # The engine's step loop runs the environments in parallel (numba's prange): each reads and
-    # writes only its own rows and draws from its own stream, so one thread or several give the
-    # same games, illegal actions and autoresets included.
+def test_results_do_not_depend_on_the_number_of_threads(monkeypatch):
+    # The engine's step runs the environments in chunks, one per thread (batch.vector_step):
+    # each reads and writes only its own rows and draws from its own stream, so one thread or
+    # several give the same games, illegal actions and autoresets included. Chunks of 4
+    # environments here, so that 37 are split (a real run splits from thousands on).
     import numba
+
+    from trapworks.games.mouse_trap import batch
+
+    monkeypatch.setattr(batch, "_ENVS_PER_THREAD", 4)
+    split: list[int] = []  # the thread count of each step
+
+    def counted(count, threads, play):
+        split.append(threads)
+        in_threads(count, threads, play)
+
+    monkeypatch.setattr(batch, "in_threads", counted)
 
     def run(threads):
         previous = numba.get_num_threads()
@@ -198,5 +211,7 @@ def test_results_do_not_depend_on_the_number_of_threads():
     most = numba.config.NUMBA_NUM_THREADS
     if most < 2:
         pytest.skip("numba has one thread here")
+    split.clear()
     for a, b in zip(one, run(most), strict=True):
         np.testing.assert_array_equal(a, b)
+    assert set(split) == {min(most, 37 // 4)}  # the environments were split across threads

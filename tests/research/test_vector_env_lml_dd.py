@@ -340,3 +340,51 @@ def test_dead_end_drive_same_seed_same_games():
 
     np.testing.assert_array_equal(run(3), run(3))
     assert not np.array_equal(run(3), run(4))
+
+
+def test_dead_end_drive_results_do_not_depend_on_the_number_of_threads(monkeypatch):
+    # The step runs the environments in chunks, one per thread (vector_env.vector_step): each
+    # reads and writes only its own rows and draws from its own stream. Chunks of 4 here, so
+    # that 13 environments are split (a real run splits from 64 on).
+    import numba
+
+    from trapworks.core.batch import in_threads
+    from trapworks.games.dead_end_drive import vector_env
+
+    most = numba.config.NUMBA_NUM_THREADS
+    if most < 2:
+        pytest.skip("numba has one thread here")
+    monkeypatch.setattr(vector_env, "_ENVS_PER_THREAD", 4)
+    split: list[int] = []  # the thread count of each step
+
+    def counted(count, threads, play):
+        split.append(threads)
+        in_threads(count, threads, play)
+
+    monkeypatch.setattr(vector_env, "in_threads", counted)
+
+    def run(threads):
+        previous = numba.get_num_threads()
+        numba.set_num_threads(threads)
+        try:
+            envs = gymnasium.make_vec("trapworks/DeadEndDrive-v0", num_envs=13, players=3, opponents="random")
+            obs, info = envs.reset(seed=5)
+            rng = np.random.default_rng(4)
+            out = [obs, info["action_mask"]]
+            for i in range(60):
+                m = info["action_mask"]
+                acts = np.argmax(m * rng.random(m.shape), axis=1)
+                if i % 20 == 0:  # some illegal actions too
+                    acts = rng.integers(0, m.shape[1], m.shape[0])
+                obs, rewards, terminated, truncated, info = envs.step(acts)
+                out += [obs, info["action_mask"], rewards, terminated, truncated]
+            return out
+        finally:
+            numba.set_num_threads(previous)
+
+    one = run(1)
+    assert set(split) == {1}
+    split.clear()
+    for a, b in zip(one, run(most), strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert set(split) == {min(most, 13 // 4)}  # the environments were split across threads

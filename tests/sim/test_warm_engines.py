@@ -47,7 +47,8 @@ def test_one_warm_up_per_game_engine_and_none_for_the_kernel(tmp_path):
     kernel = RunSpec("mouse-trap", ("heuristic",), 10, {"players": 2}, max_actions=5)
     booby = RunSpec("booby-trap", ("random",), 10, {})
     dd = RunSpec("dead-end-drive", ("random",), 10, {"players": 2})
-    warm = engines_to_warm(jobs(tmp_path, kernel, mt, same, other, booby, dd))
+    lml = RunSpec("last-mouse-lost", ("random",), 10, {})  # a C engine, built at install
+    warm = engines_to_warm(jobs(tmp_path, kernel, mt, same, other, booby, lml, dd))
     assert warm == [mt, dd]  # one per game: the cells' options and agents are data to the engine
 
 

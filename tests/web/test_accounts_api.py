@@ -367,21 +367,59 @@ def test_my_games_names_a_computer_opponent_with_its_level(browsers):
     # The variant as typed data, for the page to word in its language (issue 39, polish: French
     # pages split the English "regular, 2 players"; failed before: no variant_parts).
     assert listed["variant"] == "basic"
-    assert listed["variant_parts"] == {"value": "basic", "players": None}
+    # The variant's name is the game's own (its option's short name, issue 37: the page kept a
+    # table of every game's variants; failed before: no "name").
+    assert listed["variant_parts"] == {"value": "basic", "players": None, "name": "basic rules"}
 
 
 def test_a_variant_is_sent_as_its_option_value_and_player_count():
-    """Issue 39 (polish): the key ratings are kept under, read back as typed parts."""
+    """Issue 39 (polish): the key ratings are kept under, read back as typed parts; the name is
+    the game's own short name of the choice (issue 37: no table of variants in the page)."""
     from trapworks.server.accounts.core import variant_of, variant_parts
 
-    for options, parts in (
-        ({"variant": "regular", "players": 2}, {"value": "regular", "players": 2}),
-        ({"variant": "sizes-in-order", "players": 3}, {"value": "sizes-in-order", "players": 3}),
-        ({"players": 4}, {"value": None, "players": 4}),
-        ({"rules": "advanced"}, {"value": "advanced", "players": None}),
-        ({}, {"value": None, "players": None}),
+    for game, options, parts in (
+        (
+            "booby-trap",
+            {"variant": "regular", "players": 2},
+            {"value": "regular", "players": 2, "name": "regular game"},
+        ),
+        (
+            "booby-trap",
+            {"variant": "sizes-in-order", "players": 3},
+            {"value": "sizes-in-order", "players": 3, "name": "sizes in order"},
+        ),
+        (
+            "mouse-trap",
+            {"variant": "original", "players": 4},
+            {"value": "original", "players": 4, "name": "original rules"},
+        ),
+        ("dead-end-drive", {"players": 4}, {"value": None, "players": 4, "name": None}),
+        (
+            "last-mouse-lost",
+            {"rules": "advanced"},
+            {"value": "advanced", "players": None, "name": "advanced rules"},
+        ),
+        ("last-mouse-lost", {}, {"value": None, "players": None, "name": None}),
+        ("no-such-game", {"rules": "advanced"}, {"value": "advanced", "players": None, "name": None}),
     ):
-        assert variant_parts(variant_of(options)) == parts, options
+        assert variant_parts(variant_of(options), game) == parts, options
+
+
+def test_every_variant_choice_of_every_game_has_a_name_translated():
+    """Every registered game's rules/variant choice has a name the pages word from the catalog
+    (a new game's variants included: no list of games here)."""
+    from trapworks.core.registry import available_games, game_class
+    from trapworks.server.accounts.core import variant_parts
+    from trapworks.server.i18n import catalog
+
+    french = catalog("fr")["messages"]
+    for game in available_games():
+        for option in game_class(game).options_schema:
+            if option.name in ("variant", "rules") and option.kind == "choice":
+                for value in option.choices:
+                    name = variant_parts(str(value), game)["name"]
+                    assert name, (game, value)
+                    assert isinstance(french.get(name), str), f"{game} {value}: {name!r} has no French"
 
 
 def test_a_finished_game_that_cannot_be_loaded_shows_its_result_not_waiting(app, browsers, monkeypatch):
@@ -478,6 +516,27 @@ def test_export_holds_the_players_games_as_records(browsers):
     record = data["games"][0]["record"]
     assert record["game"] == "last-mouse-lost" and len(record["actions"]) > 0
     assert data["rating_history"][0]["game_id"] == gid
+    assert data["games"][0]["variant_parts"] == {"value": "basic", "players": None, "name": "basic rules"}
+
+
+def test_export_says_why_a_record_is_held_back_as_a_typed_refusal(browsers):
+    """Issue 37: the export said why a game's record is held back as an English sentence only; it
+    is a refusal like every other (code, message id of the catalog, values; French in fr.po).
+    Failed before: why_no_record was a str."""
+    from trapworks.server.i18n import catalog
+
+    a, _ = browsers
+    a.signup("hidden-export")
+    g = create_game(
+        a.c, game="dead-end-drive", seats=[{"kind": "human"}] + [{"kind": "agent", "agent": "random"}] * 3
+    )
+    a.post("/api/account/seats", {"seats": [{"game": g["id"], "token": g["seats"][0]["token"]}]})
+    [entry] = a.get("/api/players/hidden-export/export")["games"]
+    assert entry["record"] is None
+    why = entry["why_no_record"]
+    assert why["code"] == "record_hidden" and why["args"] == {}, why
+    assert why["error"] == why["msg"] and why["msg"].startswith("this game has hidden information")
+    assert isinstance(catalog("fr")["messages"].get(why["msg"]), str), why["msg"]
 
 
 def test_account_deletion_needs_the_password_and_removes_the_account(browsers):
@@ -491,6 +550,63 @@ def test_account_deletion_needs_the_password_and_removes_the_account(browsers):
     assert b.get("/api/players/leaver", status=404)["code"] == "no_such_player"
     b.login("leaver", status=401)
     b.signup("leaver")  # the name is free again
+
+
+def test_a_password_change_needs_the_current_one_and_ends_the_other_sessions(browsers):
+    """Issue 39 (account page): the current password, a new one passing the sign-up's rules; the
+    other browser logged in to the account is logged out, this one stays."""
+    a, b = browsers
+    a.signup("changer")
+    b.login("changer")
+    wrong = a.post("/api/account/password", {"current": "not my password", "new": "a new phrase 2"}, 403)
+    assert wrong["code"] == "wrong_password" and "current password" in wrong["error"]
+    weak = a.post("/api/account/password", {"current": PASSWORD, "new": "short"}, 400)
+    assert weak["code"] == "weak_password" and "at least 10" in weak["error"]
+    assert (
+        a.post("/api/account/password", {"current": PASSWORD, "new": "changer"}, 400)["code"]
+        == "weak_password"
+    )
+    assert b.me()["account"] == {"username": "changer"}  # nothing changed yet
+    done = a.post("/api/account/password", {"current": PASSWORD, "new": "a new phrase 2"})
+    assert done["other_sessions_ended"] == 1
+    assert a.me()["account"] == {"username": "changer"}
+    after = b.me()
+    assert after["account"] is None and after.get("expired") is True
+    b.login("changer", status=401)
+    b.login("changer", "a new phrase 2")
+    a.post("/api/account/password", {"current": "x", "new": "a new phrase 3"}, status=403, csrf=False)
+
+
+def test_preferences_follow_the_account_to_another_device_and_bad_values_are_named(browsers):
+    """Issue 39 (account page): what one browser chose is kept on the server and handed to
+    every page of another device logged in to the account (/api/account/me)."""
+    a, b = browsers
+    a.signup("prefers")
+    assert a.me()["preferences"] is None  # never saved: the browser's own settings stay
+    r = a.c.put(
+        "/api/account/preferences",
+        json={"theme": "dark", "language": "fr", "boardSize": "large", "level": "hard"},
+        headers={"x-csrf-token": a.csrf},
+    )
+    assert r.status_code == 200, r.text
+    r = a.c.put("/api/account/preferences", json={"sound": True}, headers={"x-csrf-token": a.csrf})
+    want = {"theme": "dark", "language": "fr", "boardSize": "large", "level": "hard", "sound": True}
+    assert r.json()["preferences"] == want  # the others kept
+    b.login("prefers")
+    assert b.me()["preferences"] == want
+    for bad, field in (
+        ({"theme": "pink"}, "theme"),
+        ({"language": "xx"}, "language"),
+        ({"colour": 1}, "colour"),
+    ):
+        r = b.c.put("/api/account/preferences", json=bad, headers={"x-csrf-token": b.csrf})
+        assert r.status_code == 422 and field in r.text, r.text
+    assert b.c.put("/api/account/preferences", json={"theme": "light"}).status_code == 403  # no CSRF token
+    assert a.get("/api/account/preferences")["preferences"] == want
+    a.post("/api/account/delete", {"password": PASSWORD})
+    b.c.cookies.clear()
+    b.signup("prefers")  # the name again, a new account: nothing of the old one's
+    assert b.me()["preferences"] is None
 
 
 # --- quick game ----------------------------------------------------------------------------------------

@@ -172,7 +172,8 @@ def test_a_rated_quick_game_between_two_accounts_rates_both_as_openskill_does(br
             page.goto(f"/u/{name}")
             page.wait_for_selector("body[data-ready]")
             assert page.inner_text("[data-testid=rating-value]") == f"{shown[name]}?"
-            assert page.locator("[data-testid=rating-chart] circle").count() == 2
+            # a dot per rated game (issue 39: the start is where the line begins, the day they joined)
+            assert page.locator("[data-testid=rating-chart] circle").count() == 1
             assert page.locator(f"[data-replay='{gid}']").count() == 1
             result = "won" if (name == names[winner]) else "lost"
             assert result in page.inner_text("[data-testid=profile-recent]")

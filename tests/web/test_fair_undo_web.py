@@ -113,7 +113,9 @@ def test_undo_refused_across_a_revealed_die_against_ai(client):
     r = client.post(f"/api/games/{gid}/moves", json={"token": tok, "action": "roll", "ply": 0})
     assert r.status_code == 200, r.text
     s = my_turn(client, gid, tok)
-    assert s["can_undo"] is False  # the page greys the button out
+    assert s["can_undo"] is False  # the page greys the button out ...
+    # ... and says why on it (issue 39: a greyed-out Undo said nothing): the refusal, typed.
+    assert s["undo_why"]["msg"].startswith("that would take back a revealed outcome")
     r = client.post(f"/api/games/{gid}/undo", json={"token": tok})
     assert r.status_code == 409 and r.json()["code"] == "outcome_revealed"
     assert "revealed outcome" in r.json()["error"]
@@ -162,6 +164,7 @@ def test_no_undo_after_the_end_even_in_practice(client):
         client.post(f"/api/games/{gid}/moves", json={"token": tok, "action": text, "ply": s["ply"]})
     assert state_of(client, gid, tok)["state"]["terminal"]
     assert state_of(client, gid, tok)["state"]["can_undo"] is False
+    assert "no undo after the end" in state_of(client, gid, tok)["state"]["undo_why"]["msg"]
     r = client.post(f"/api/games/{gid}/undo", json={"token": tok})
     assert r.status_code == 409 and r.json()["code"] == "game_over"
     assert "no undo after the end" in r.json()["error"]

@@ -216,6 +216,28 @@ def test_no_regular_expression_translates_a_text():
             assert not re.search(r"(?<![\w.])" + re.escape(name), text), f"{path.name} still calls {name}"
 
 
+def test_the_front_end_knows_no_game_s_variants_nor_parses_a_seat_s_label():
+    """Issue 37: js/i18n.js kept a table of every game's variant values (variantText) and parsed
+    "Player 2 (easy)" with a pattern (owner()); both come typed now (variant_parts' name, the
+    namer's OWNER). Failed before: i18n.js held "sizes-in-order" and the owner() pattern. The
+    page's shared scripts (js/) name no game's option value; a game's own renderer may."""
+    from trapworks.core.registry import available_games, game_class
+
+    values = {
+        str(v)
+        for gid in available_games()
+        for o in game_class(gid).options_schema
+        if o.name in ("variant", "rules") and o.kind == "choice"
+        for v in o.choices
+    }
+    for path in (ROOT / "src" / "trapworks" / "web" / "static" / "js").rglob("*.js"):
+        text = path.read_text(encoding="utf-8")
+        for v in values:
+            quoted = rf"""["'`]{re.escape(v)}["'`]|[{{,]\s*{re.escape(v)}\s*:"""
+            assert not re.search(quoted, text), (path.name, v)
+        assert "/^(Player" not in text, f"{path.name} parses a seat's label"
+
+
 def test_every_refusal_of_the_server_is_a_typed_message_with_a_french_translation():
     # Typed (issue 37): each refusal's message is a template with its values as arguments, never
     # an f-string (English made at the site, which no catalog can word)...

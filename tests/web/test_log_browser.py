@@ -56,6 +56,7 @@ def log_lines(page):
     return page.locator("#log li").evaluate_all(
         "lis => lis.map(li => ({ply: li.dataset.ply, num: li.querySelector('.num').textContent,"
         " text: li.querySelector('.line').textContent,"
+        " all: [...li.querySelectorAll('.line, .log-rest p')].map(e => e.textContent).join(' '),"
         " clipped: li.querySelector('.num').scrollWidth > li.querySelector('.num').clientWidth}))"
     )
 
@@ -130,7 +131,12 @@ def test_booby_trap_log_shows_the_opponents_public_actions(server, browser):
     page.wait_for_function("document.querySelectorAll('#log li').length >= 6", timeout=20000)
     lines = log_lines(page)
     check_lines(lines)
-    texts = [line["text"] for line in lines]
+    texts = [line["all"] for line in lines]
+    # One short line a turn (issue 39: five sentences a move): its outcome; the touch and the feel
+    # under its "+".
+    assert all(re.search(r"(remove|pass)", line["text"]) and "touch" not in line["text"] for line in lines), [
+        line["text"] for line in lines
+    ]
     theirs = [t for t in texts if t.startswith("Player 2")]
     assert theirs and all("touches piece" in t for t in theirs), texts
     assert not any("feel" in t for t in theirs), "another seat's feel stays secret"

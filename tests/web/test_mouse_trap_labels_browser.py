@@ -1,6 +1,7 @@
 """Mouse Trap's board: every space's words fit their space, in English and in French (issue 27
 review: "Chien fou" and "Gros chat" ran over their spaces on the desktop). Each word line's drawn
-box (getBoundingClientRect) lies inside its space's square, at 1366x768 and 390x844 (zoomed in).
+box (getBoundingClientRect) lies inside its space's square, at 1366x768, 390x844 (zoomed in) and
+844x390 (the whole board, whose words are drawn larger there: 7 px before, issue 39 judge 6).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ pytestmark = [
 OVERFLOWS = """
 () => {
   const out = [];
-  let lines = 0;
+  let lines = 0, smallest = 99;
   const spaces = document.querySelectorAll('[data-board=mouse-trap] [data-space]');
   for (const g of spaces) {
     const box = g.querySelector('rect').getBoundingClientRect();
@@ -29,11 +30,12 @@ OVERFLOWS = """
     for (const t of [...g.querySelectorAll(':scope > text')].slice(1)) {
       lines += 1;
       const b = t.getBoundingClientRect();
+      smallest = Math.min(smallest, Number(t.getAttribute('font-size')) * t.getScreenCTM().a);
       const over = Math.max(box.left - b.left, b.right - box.right, box.top - b.top, b.bottom - box.bottom);
       if (over > 0.5) out.push({ space: g.dataset.space, text: t.textContent, over });
     }
   }
-  return { n: spaces.length, lines, out };
+  return { n: spaces.length, lines, out, smallest };
 }
 """
 
@@ -46,7 +48,7 @@ def server(tmp_path_factory):
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("size", [(1366, 768), (390, 844)], ids=["desktop", "phone"])
+@pytest.mark.parametrize("size", [(1366, 768), (390, 844), (844, 390)], ids=["desktop", "phone", "landscape"])
 @pytest.mark.parametrize("locale", ["fr-FR", "en-US"])
 def test_every_space_label_fits_its_space(server, browser, locale, size):
     created = create(server, "mouse-trap")
@@ -54,12 +56,15 @@ def test_every_space_label_fits_its_space(server, browser, locale, size):
     ctx, page = french_page(browser, created["seats"][0]["link"] + "&fast", size, errors, locale=locale)
     settled(page)
     zoom = page.locator("[data-testid=zoom]")
-    if zoom.is_visible() and zoom.get_attribute("aria-pressed") != "true":
-        zoom.click()  # on a phone: the board drawn large, as a player reads it
+    if size[0] < size[1]:  # a phone held upright starts on the board drawn large, as a player reads it
+        assert zoom.get_attribute("aria-pressed") == "true"
+    elif size[1] < 520:  # on its side: the whole board, its words drawn larger
+        assert zoom.get_attribute("aria-pressed") == "false"
     found = page.evaluate(OVERFLOWS)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"mt-labels-{locale}-{size[0]}.png"))
     ctx.close()
     assert found["n"] >= 50 and found["lines"] >= 80, found
     assert not found["out"], f"{locale} {size}: words over their space: {found['out']}"
+    assert found["smallest"] >= 8, found  # the narrowed French words included
     assert not errors, errors

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import time
 
 import httpx
@@ -294,6 +295,88 @@ def test_hot_seat_one_page_plays_every_seat_to_the_end(server, browser, game, si
     page.locator("[data-testid=end-screen]").wait_for(state="visible", timeout=10000)
     # one screen, two people: nobody is "You"
     assert "You" not in page.locator("#players").inner_text()
+    assert not errors, errors
+    page.context.close()
+
+
+def press_first_raised(page):
+    """Last Mouse Lost: press one mouse, the first raised one (by clicks, as a player)."""
+    page.locator("svg .mouse[data-raised='1']").first.click()
+    page.locator("[data-testid=press]").click()
+
+
+def test_hot_seat_says_why_undo_takes_back_and_ends_on_the_result(server, browser):
+    """Issue 39 (frame): on one screen nobody chats or names a seat (everyone is here); Undo says
+    why it is greyed out and, once a move is made, takes it back (everyone at the screen agrees:
+    the server's takeback); after the end the header says the result, not whose turn it was.
+    Failed before: the chat card and the name box showed, Undo was greyed out with no word, and
+    the header said "Player 2's turn" after the end."""
+    created = create(server, "last-mouse-lost", {"board": [1, 2], "first_to": 1}, [{"kind": "human"}] * 2)
+    errors: list[str] = []
+    page = new_page(browser, (1366, 768), errors)
+    hold_seats(page, server, created, "last-mouse-lost")
+    page.goto(fast(created["seats"][0]["link"]))
+    assert wait_decision(page) == "turn"
+    assert page.locator("#chat-card").is_hidden() and page.locator("#name-box input").count() == 0
+    undo = page.locator("[data-testid=undo]")
+    assert undo.is_disabled() and undo.get_attribute("title") == "There is no move to take back yet."
+    seat = page.evaluate("document.body.dataset.seat")
+    press_first_raised(page)
+    page.wait_for_function(
+        "s => document.body.dataset.ply === '1' && document.body.dataset.seat !== s"
+        " && document.body.dataset.busy === '0'",
+        arg=seat,
+    )
+    assert undo.is_enabled() and "everyone at this screen" in undo.get_attribute("title")
+    undo.click()
+    page.wait_for_function(
+        "s => document.body.dataset.ply === '0' && document.body.dataset.seat === s"
+        " && document.body.dataset.busy === '0'",
+        arg=seat,
+        timeout=20000,
+    )
+    while wait_decision(page) == "turn":
+        ply = int(page.evaluate("document.body.dataset.ply"))
+        press_first_raised(page)
+        page.wait_for_function("p => Number(document.body.dataset.ply) > p", arg=ply, timeout=20000)
+    title = page.locator("[data-testid=title-seat]").inner_text()
+    assert "wins" in title and "turn" not in title, title
+    assert not errors, errors
+    page.context.close()
+
+
+def test_the_computers_moves_are_shown_one_by_one_and_can_be_skipped(server, browser):
+    """Issue 39 (frame): without #fast, a page opened after the computer moved shows that move
+    played from the start (not a position from nowhere), with a Skip; the move's log line appears
+    with it, lit. Failed before: no Skip, no replay of the opening (the page drew the position at
+    once). No time is measured: what the page shows, and that Skip ends it."""
+    created = create(
+        server,
+        "last-mouse-lost",
+        {"board": [1, 2, 3, 4, 5], "first_to": 1},
+        [{"kind": "agent", "agent": "easy"}, {"kind": "human"}],
+    )
+    errors: list[str] = []
+    page = new_page(browser, (1366, 768), errors)
+    page.goto(created["seats"][1]["link"])  # no #fast: as a player opens it
+    skip = page.locator("[data-testid=skip-moves]")
+    skip.wait_for(state="visible", timeout=20000)
+    assert page.evaluate("document.body.dataset.replayingOpening") == "1"
+    skip.click()
+    page.wait_for_function(MY_TURN + " && document.body.dataset.replayingOpening === '0'", timeout=20000)
+    assert skip.is_hidden()
+    # The computer's opening is the log's first line, lit as the last move drawn.
+    assert page.locator("#log li").count() == 1
+    ply = int(page.evaluate("document.body.dataset.ply"))
+    press_first_raised(page)
+    page.wait_for_function(
+        "p => Number(document.body.dataset.ply) >= p + 2 || document.body.dataset.terminal === '1'",
+        arg=ply,
+        timeout=20000,
+    )
+    page.wait_for_function("document.body.dataset.busy === '0'", timeout=20000)
+    if page.evaluate("document.body.dataset.terminal") != "1":
+        assert page.locator("#log li").last.evaluate("li => li.classList.contains('fresh')")
     assert not errors, errors
     page.context.close()
 
@@ -742,5 +825,14 @@ def test_booby_trap_shows_the_turns_two_steps(server, browser, size):
     dimmed = page.evaluate(f"getComputedStyle(document.querySelector('{other}')).opacity")
     assert float(dimmed) < 1
     assert not page.evaluate(OUTSIDE_JS, "[data-controls=booby-trap] button[data-action]")
+    # The feel names the piece as a player would (its size, ringed on the tray), not "piece 9".
+    assert re.match(r"You feel the (small|medium|large) piece", page.locator("[data-feel]").inner_text())
+    # Each strip's detail (what the seat kept) is whole, on its own line, clear of the points
+    # (issue 39: "1 large, 1 small …" cut; in French it ran into the points). Failed before.
+    for seat in (0, 1):
+        detail = page.locator(f"[data-testid=strip-detail-{seat}]")
+        assert detail.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), detail.inner_text()
+        d, score = detail.bounding_box(), page.locator(f"[data-testid=strip-score-{seat}]").bounding_box()
+        assert d["y"] >= score["y"] + score["height"] - 1 or d["x"] + d["width"] <= score["x"], (d, score)
     page.context.close()
     assert not errors, errors

@@ -220,6 +220,15 @@ def test_a_replay_runs_off_the_event_loop(db_url):
     assert during >= 5
 
 
+def test_a_played_games_replay_answers_without_starting_a_worker_process(client):
+    """A record of a played game's length is replayed in a thread: the first "Review the game" of
+    a server's life does not wait for a fresh interpreter to start (10 s on a quiet machine, 49 s
+    under load: judge, issue 39); only a record over REPLAY_IN_THREAD_ACTIONS uses the workers."""
+    r = client.post("/api/replay", json={"record": {"game": "last-mouse-lost", "actions": ["a1"]}})
+    assert r.status_code == 200 and len(r.json()["steps"]) == 2
+    assert client.app.state.service._cpu_pool is None
+
+
 @pytest.mark.parametrize("seat", [99, -1, True])
 def test_replay_with_a_bad_seat_is_a_400(client, seat):
     r = client.post("/api/replay", json={"record": {"game": "last-mouse-lost", "actions": []}, "seat": seat})

@@ -100,3 +100,38 @@ def test_other_games_replay_shows_the_hint_agents_choice_beside_each_move(server
     page.screenshot(path=str(SHOTS / f"replay-analysis-mouse-trap-{size[0]}.png"))
     assert not errors, errors
     page.context.close()
+
+
+def test_a_busy_review_says_so_in_a_sentence_and_starts_by_itself(server, browser):
+    """Judge (issue 39): a second review gave a bare "at most 1 replays at once" (a raw 429) and a
+    blank page. The page says what is happening, in words, and asks again by itself; a link to no
+    game says so and what to do."""
+    gid, _ = finished(server, "last-mouse-lost", {"board": [1, 2, 3], "first_to": 1}, seed=4)
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    asked = []
+
+    def busy_once(route):
+        asked.append(1)
+        if len(asked) == 1:  # as the server answers while this address's other replay runs
+            body = '{"ok": false, "code": "replay_busy", "error": "at most 1 replays at once"}'
+            route.fulfill(status=429, headers={"content-type": "application/json"}, body=body)
+        else:
+            route.continue_()
+
+    page.route("**/api/replay", busy_once)
+    page.goto(f"{server}/replay/{gid}#fast")
+    page.wait_for_function("document.body.dataset.waiting === '1'")
+    words = page.locator("[data-testid=replay-loading-words]").inner_text()
+    assert words == "Another review is being prepared for you; this one starts when it is done.", words
+    page.wait_for_function("document.body.dataset.analysis === '1'", timeout=30000)
+    assert len(asked) == 2 and page.locator("[data-testid=replay-loading]").is_hidden()
+    assert page.locator("[data-testid=replay-problem]").is_hidden()
+    page.goto(f"{server}/replay/no-such-game")
+    page.wait_for_function("document.body.dataset.ready === '1'")
+    said = page.locator("[data-testid=replay-problem-words]").inner_text()
+    assert said.startswith("No game has this link on this server."), said
+    assert page.locator("[data-testid=replay-retry]").is_hidden()
+    assert not errors, errors
+    page.context.close()

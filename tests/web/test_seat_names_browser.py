@@ -294,12 +294,21 @@ REFUSALS = [
 ]
 # French words that must not stay English in these sentences (a pattern missing from the catalog).
 ENGLISH_LEFT = re.compile(r"\b(the|and|rolls|lands|takes|has|is|of|to|from|player|you|your)\b", re.I)
+# The seats as the game page names them (i18n.js seatName); a seat that owns a thing ("{whom}'s
+# mouse") is named with OWNER, typed (issue 37: the page parsed "Player 4 (random)" with a
+# pattern to say "Player 4's mouse"). Failed before: no OWNER reached the namer.
 REFUSE = """
 async (replies) => {
-  const { t, refusalText, formatMessage } = await import('/static/js/i18n.js');
-  const unnamed = t('Player {n} ({agent})', { n: 4, agent: 'random' });
-  const label = (n) => (n === 0 ? t('You') : ['', 'Bob', 'Chloé', unnamed][n]);
-  return replies.map((r) => refusalText(r, label, undefined, (item) => formatMessage(item, 0, label, true)));
+  const { t, refusalText, formatMessage, seatName, OWNER } = await import('/static/js/i18n.js');
+  const players = [null, { name: 'Bob' }, { name: 'Chloé' }, { kind: 'agent', agent: 'random' }];
+  const owners = [];
+  const label = (n, how) => {
+    if (how === OWNER) owners.push(n);
+    return n === 0 ? t('You') : seatName(n, players[n], how);
+  };
+  const say = (item) => formatMessage(item, 0, label, true);
+  const said = replies.map((r) => refusalText(r, label, undefined, say));
+  return [...said, owners.length ? owners : null];
 }
 """
 
@@ -309,12 +318,13 @@ def test_the_games_sentences_name_the_seats_in_english_and_french(server, browse
     errors: list[str] = []
     ctx, page = open_page(browser, server.url + "/", (1366, 768), errors)
     page.wait_for_selector("body[data-ready='1']", timeout=20000)
-    refused = page.evaluate(REFUSE, [reply for reply, _ in REFUSALS])
+    *refused, owners = page.evaluate(REFUSE, [reply for reply, _ in REFUSALS])
     ctx.close()
     assert refused == [want for _, want in REFUSALS]
+    assert owners == [3, 2], owners  # "Player 4's mouse", "Chloé's mouse": typed, no pattern
     ctx, page = open_page(browser, server.url + "/", (1366, 768), errors, locale="fr-FR")
     page.wait_for_selector("body[data-ready='1']", timeout=20000)
-    refused_fr = page.evaluate(REFUSE, [reply for reply, _ in REFUSALS])
+    *refused_fr, _ = page.evaluate(REFUSE, [reply for reply, _ in REFUSALS])
     ctx.close()
     assert refused_fr[0] == "ce n'est pas votre tour : c'est à Bob de jouer", refused_fr
     assert refused_fr[4] == "coup illégal 'move:1' : vous n'êtes pas un adversaire ici", refused_fr

@@ -209,10 +209,13 @@ def warm_engines(jobs: list[Any], quiet: bool) -> None:
 
     from . import err
 
+    announced = os.environ.pop("TRAPWORKS_COMPILE_ANNOUNCED", None)  # by trapworks.launch, at the start
     specs = engines_to_warm(jobs)
     if not specs:
+        if announced and not quiet:  # said at the start, before the game was known
+            err.print("Nothing to compile: the kernel plays these agents", markup=False, highlight=False)
         return
-    if not quiet:
+    if not quiet and not announced:  # else said already, at the command's start
         err.print(
             f"Compiling the batched engine ({len(specs)} to prepare): up to a minute on first use, "
             f"then seconds from the cache in {numba_cache_dir()}",

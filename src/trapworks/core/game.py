@@ -104,6 +104,9 @@ class Game:
     # Agents that `play_batch` can play (a compiled engine playing many games at once); a
     # simulation uses it when every seat's agent is listed here.
     batched_agents: ClassVar[frozenset[str]] = frozenset()
+    # Whether that engine is compiled on first use (numba: warmed once before a run's workers
+    # start, trapworks.sim.runner.engines_to_warm), not built at install (a C extension).
+    batched_engine_jit: ClassVar[bool] = False
 
     def __init__(self, **options: Any):
         unknown = sorted(set(options) - set(self.default_options))

@@ -53,6 +53,9 @@ class Option:
     choices: tuple[Any, ...] = ()
     # choice -> words for players, keyed by the choice's JSON text (choice_key); unlisted: str(choice)
     labels: Mapping[str, str] = field(default_factory=dict)
+    # choice -> its short name inside a line ("basic rules" in "basic rules, 2 players": a game's
+    # variant on a profile), keyed like labels; unlisted: its label (choice_name).
+    names: Mapping[str, str] = field(default_factory=dict)
     minimum: float | None = None
     maximum: float | None = None
     # None is allowed (e.g. "take the variant's value"); `null_label` says what it means to players.
@@ -77,10 +80,12 @@ class Option:
         choices: Sequence[Any],
         *,
         labels: Mapping[Any, str] | None = None,
+        names: Mapping[Any, str] | None = None,
         **kw: Any,
     ) -> Option:
         keyed = {choice_key(k): v for k, v in (labels or {}).items()}
-        return cls(name, "choice", default, choices=tuple(choices), labels=keyed, **kw)
+        short = {choice_key(k): v for k, v in (names or {}).items()}
+        return cls(name, "choice", default, choices=tuple(choices), labels=keyed, names=short, **kw)
 
     @classmethod
     def boolean(cls, name: str, default: bool | None, **kw: Any) -> Option:
@@ -111,6 +116,10 @@ class Option:
         if self.kind == "bool" and choice_key(value) not in self.labels:
             return "yes" if value else "no"
         return self.labels.get(choice_key(value), str(value))
+
+    def choice_name(self, value: Any) -> str:
+        """A choice's short name inside a line (a message id of the catalog, like its label)."""
+        return self.names.get(choice_key(value)) or self.choice_label(value)
 
     def _span(self) -> str:
         lo, hi = self.minimum, self.maximum

@@ -72,7 +72,14 @@ def create_app(
     store = Store(db_url)
     service = GameService(store)
     cluster = ClusterLink(the_bus, service)  # the other nodes (server/cluster.py)
-    memory = GarbagePolicy(lambda: service.last_activity) if manage_memory else None
+    memory = (
+        GarbagePolicy(
+            lambda: service.last_activity,
+            lambda: sum(len(live.connections) for live in list(service.live.values())),  # as /api/node
+        )
+        if manage_memory
+        else None
+    )
     evictor = Evictor(service)  # i26: idle games leave memory, reloaded on demand (eviction.py)
 
     lifespan = _lifespan(store, service, cluster, memory, evictor)

@@ -243,6 +243,8 @@ def game_words() -> list[str]:
                 add(j.get(key))
             for c in j.get("choices") or []:
                 add(c.get("label"))
+            for name in o.names.values():  # a choice's short name (a variant on a profile)
+                add(name)
         # The move notation's help (the rules panel's "Typing a move"), for each variant.
         add(game.help_text())
         for o in cls.options_schema:

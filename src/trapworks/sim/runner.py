@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from trapworks.agents import make_agent
-from trapworks.core import make
+from trapworks.core import game_class, make
 
 from . import game_seed, play_one, seats_for
 from .provenance import code_fingerprint, provenance
@@ -160,14 +160,17 @@ def engine_used(specs: list[RunSpec], unit: str, game: Any | None = None) -> tup
 
 
 def engines_to_warm(jobs: Sequence[Job]) -> list[RunSpec]:
-    """One run per game whose batched engine the jobs use: `warm_up` compiles that engine (or
-    loads it from numba's cache) once, before any worker starts. One is enough per game: the
-    options and agents are arrays and numbers to the compiled code, the same types in every cell."""
+    """One run per game whose batched engine the jobs use and numba compiles: `warm_up` compiles
+    that engine (or loads it from numba's cache) once, before any worker starts. One is enough
+    per game: the options and agents are arrays and numbers to the compiled code, the same types
+    in every cell. An engine built at install (Last Mouse Lost's C) needs none."""
     seen: set[str] = set()
     out: list[RunSpec] = []
     for job in jobs:
         spec = job.spec
-        if spec.game_id not in seen and uses_batched_engine(spec):
+        if spec.game_id in seen or not game_class(spec.game_id).batched_engine_jit:
+            continue
+        if uses_batched_engine(spec):
             seen.add(spec.game_id)
             out.append(spec)
     return out

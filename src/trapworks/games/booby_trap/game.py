@@ -146,6 +146,12 @@ class BoobyTrapGame(Game):
                 "sizes-in-order": "Sizes in order (small, then medium, then large)",
                 "no-passes": "No passes",
             },
+            names={
+                "regular": "regular game",
+                "solitaire": "solitaire",
+                "sizes-in-order": "sizes in order",
+                "no-passes": "no passes",
+            },
             label="Game",
             help="The regular game or one of the rulebook's three variant games.",
             source="001: the regular game and its variant games",

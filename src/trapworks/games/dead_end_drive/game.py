@@ -193,6 +193,7 @@ class DeadEndDriveGame(Game):
     # Agents, levels, hints, encoder and analysis hooks: the package's SPEC (__init__.py).
     # The agents the compiled engine plays (batch.py), where numba is installed.
     batched_agents = _BATCHED_AGENTS  # none for deal=chance (the engine deals from its own stream)
+    batched_engine_jit = True
 
     def _validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         # The schema has checked each value; left: the cross-checks.

@@ -44,9 +44,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
 
+from trapworks.core.batch import batch_threads, in_threads
 from trapworks.core.stream_jit import below as _below
+from trapworks.core.stream_jit import rules as _rules
+from trapworks.core.stream_jit import rules_inlined as _rules_inlined
+from trapworks.core.stream_jit import rules_nogil as _rules_nogil
 from trapworks.core.vector_env import BatchedVectorEnv, stream_seeds
 
 from . import batch
@@ -115,7 +118,7 @@ N_PHASES = 9  # encoding.PHASES, in the engine's phase numbers F_FIRST .. F_OVER
 
 
 # --- compiled steps ---------------------------------------------------------------------------
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules_inlined
 def _holder_or_secret(G: Any, n: int, pawn: int) -> int:
     """Whose Character card `pawn` is (a seat), else n (a secret card, or nobody's)."""
     for s in range(n):
@@ -124,7 +127,7 @@ def _holder_or_secret(G: Any, n: int, pawn: int) -> int:
     return n
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules_inlined
 def _decide_revealing(
     G: Any, T: Any, P: Any, st: Any, go: int, track_end: int, ids: Any, action: int, scratch: Any, rev: Any
 ) -> None:
@@ -139,7 +142,7 @@ def _decide_revealing(
         rev[pawn] = owner
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@_rules_inlined
 def _advance(
     G: Any,
     T: Any,
@@ -173,7 +176,7 @@ def _advance(
             _decide_revealing(G, T, P, st, go, track_end, ids, action, scratch, rev)
 
 
-@njit(cache=True, error_model="numpy")
+@_rules
 def _observe(
     G: Any,
     T: Any,
@@ -311,7 +314,7 @@ def _observe(
                 mask[legal[j]] = 1
 
 
-@njit(cache=True, error_model="numpy")
+@_rules
 def _winner_seat(G: Any, n: int) -> int:
     """The seat holding the winning pawn's Character card or its secret card; -1 for none."""
     wp = G[WINNER_PAWN]
@@ -323,7 +326,7 @@ def _winner_seat(G: Any, n: int) -> int:
     return -1
 
 
-@njit(cache=True, error_model="numpy")
+@_rules
 def _start(
     G: Any,
     T: Any,
@@ -345,8 +348,9 @@ def _start(
     _advance(G, T, P, st, go, track_end, ids, seat, legal, scratch, rev, policy, bluff)
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
-def vector_step(
+@_rules
+def _step_env(
+    e: int,
     actions: Any,
     S: Any,
     streams: Any,
@@ -371,43 +375,119 @@ def vector_step(
     illegal: Any,
     work: Any,
 ) -> None:
+    """vector_step for environment `e`."""
+    n = P[P_PLAYERS]
+    G = S[e]
+    legal = work[e, 0]
+    scratch = work[e, 1]
+    rewards[e] = 0.0
+    terminated[e] = False
+    truncated[e] = False
+    illegal[e] = False
+    if ended[e]:
+        _start(G, T, P, streams[e], go, track_end, ids, seat, legal, scratch, rev[e], policy, bluff)
+        ended[e] = G[PHASE] == F_OVER
+    else:
+        a = actions[e]
+        if not mask[e, a]:  # the mask of the last observation: the game has not moved since
+            illegal[e] = True
+            terminated[e] = True
+            rewards[e] = -1.0
+            ended[e] = True
+            return  # the observation and mask stay those of the unchanged game
+        G[N_DECISIONS] += 1
+        _decide_revealing(G, T, P, streams[e], go, track_end, ids, a, scratch, rev[e])
+        _advance(G, T, P, streams[e], go, track_end, ids, seat, legal, scratch, rev[e], policy, bluff)
+        if G[PHASE] == F_OVER:
+            ended[e] = True
+            if G[TRUNC]:
+                truncated[e] = True
+            else:
+                terminated[e] = True
+                rewards[e] = 1.0 if _winner_seat(G, n) == seat else lose
+    _observe(G, T, P, go, track_end, ids, seat, coords, turn_limit, rev[e], obs[e], mask[e], legal)
+
+
+@_rules_nogil
+def _vector_steps(
+    lo: int,
+    hi: int,
+    actions: Any,
+    S: Any,
+    streams: Any,
+    T: Any,
+    P: Any,
+    ids: Any,
+    go: int,
+    track_end: int,
+    seat: int,
+    coords: Any,
+    turn_limit: float,
+    policy: Any,
+    bluff: float,
+    lose: float,
+    rev: Any,
+    ended: Any,
+    obs: Any,
+    mask: Any,
+    rewards: Any,
+    terminated: Any,
+    truncated: Any,
+    illegal: Any,
+    work: Any,
+) -> None:
+    """`_step_env` for environments lo..hi-1, without the GIL (one chunk per thread)."""
+    for e in range(lo, hi):
+        _step_env(
+            e,
+            actions,
+            S,
+            streams,
+            T,
+            P,
+            ids,
+            go,
+            track_end,
+            seat,
+            coords,
+            turn_limit,
+            policy,
+            bluff,
+            lose,
+            rev,
+            ended,
+            obs,
+            mask,
+            rewards,
+            terminated,
+            truncated,
+            illegal,
+            work,
+        )
+
+
+def vector_step(actions: Any, S: Any, *rest: Any) -> None:
     """One step of every environment. An environment that ended at the last step starts a new
     game instead (Gymnasium's next-step autoreset), and so a reset is this step with every
-    environment `ended` (one compiled function, not two: half the cold compile). `work`:
-    scratch rows, two per environment.
-    (Compiled with parallel=True over the environments, which numba also compiles into faster
-    code than the serial loop, by about 1.8x on one thread.)"""
-    n = P[P_PLAYERS]
-    for e in prange(S.shape[0]):
-        G = S[e]
-        legal = work[e, 0]
-        scratch = work[e, 1]
-        rewards[e] = 0.0
-        terminated[e] = False
-        truncated[e] = False
-        illegal[e] = False
-        if ended[e]:
-            _start(G, T, P, streams[e], go, track_end, ids, seat, legal, scratch, rev[e], policy, bluff)
-            ended[e] = G[PHASE] == F_OVER
-        else:
-            a = actions[e]
-            if not mask[e, a]:  # the mask of the last observation: the game has not moved since
-                illegal[e] = True
-                terminated[e] = True
-                rewards[e] = -1.0
-                ended[e] = True
-                continue  # the observation and mask stay those of the unchanged game
-            G[N_DECISIONS] += 1
-            _decide_revealing(G, T, P, streams[e], go, track_end, ids, a, scratch, rev[e])
-            _advance(G, T, P, streams[e], go, track_end, ids, seat, legal, scratch, rev[e], policy, bluff)
-            if G[PHASE] == F_OVER:
-                ended[e] = True
-                if G[TRUNC]:
-                    truncated[e] = True
-                else:
-                    terminated[e] = True
-                    rewards[e] = 1.0 if _winner_seat(G, n) == seat else lose
-        _observe(G, T, P, go, track_end, ids, seat, coords, turn_limit, rev[e], obs[e], mask[e], legal)
+    environment `ended` (one compiled function, not two: half the cold compile). The other
+    arguments: streams, T, P, ids, go, track_end, seat, coords, turn_limit, policy, bluff, lose,
+    rev, ended, obs, mask, rewards, terminated, truncated, illegal and `work` (scratch rows, two
+    per environment).
+
+    Each environment reads and writes only its own rows and draws from its own stream; they are
+    split into chunks run by Python threads (`_vector_steps` releases the GIL), not numba's
+    parallel loop, whose lowering compiled the step code again (issue 42, as Mouse Trap's: the
+    compile figures in BENCHMARKS.md). The rule functions are compiled without reference counts
+    (`core.stream_jit.rules`), which made the serial loop as fast as the parallel one was."""
+    count = S.shape[0]
+    in_threads(
+        count, batch_threads(count, _ENVS_PER_THREAD), lambda lo, hi: _vector_steps(lo, hi, actions, S, *rest)
+    )
+
+
+# A step is about 15 us an environment (4 players) and a thread pool's start ~100-300 us: threads
+# pay from a few dozen environments on.
+_ENVS_PER_THREAD = 64
 
 
 # --- the environment ------------------------------------------------------------------------------
@@ -474,7 +554,7 @@ class DeadEndDriveVectorEnv(BatchedVectorEnv):
         self._step_into(np.zeros(self.num_envs, np.int64))
 
     def _step_into(self, actions: np.ndarray) -> None:
-        run: Any = vector_step  # a compiled function (numba's Dispatcher)
+        run: Any = vector_step  # the compiled step, in chunks of environments
         run(
             actions,
             *self._engine(),

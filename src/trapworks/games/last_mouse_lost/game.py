@@ -132,6 +132,7 @@ class LastMouseLostGame(Game):
             "basic",
             RULES,
             labels={"basic": "Basic: any mice of one row", "advanced": "Advanced: mice side by side"},
+            names={"basic": "basic rules", "advanced": "advanced rules"},
             label="Rules",
             help="Basic: press any number of mice in one row. Advanced: only mice next to each other.",
             source="002: the basic rules and the advanced rules",

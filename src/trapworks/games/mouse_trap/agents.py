@@ -9,8 +9,8 @@ from typing import Any
 from trapworks.core import ReasonedAgent
 from trapworks.core.agent import Reason
 
-from .data import CHEESE_WHEEL, LOOP_START
-from .game import BUILD, CRANK, END, MOVE_BASE, P_BUILD, P_CRANK, P_STEAL, ROLL, STEAL_BASE
+from .data import CHEESE_WHEEL, LOOP_START, NUM_PARTS, SPACES
+from .game import BUILD, CRANK, END, MOVE_BASE, P_BUILD, P_CRANK, P_STEAL, ROLL, STEAL_BASE, MouseTrapState
 
 
 def distance_to_wheel(position: int) -> int:
@@ -36,6 +36,42 @@ def _hint(kind: str, **args: Any) -> dict[str, Any]:
     return {"msg": f"mouse_trap.hint.{kind}", "args": args}
 
 
+# What landing on a space does for the mouse, in the words of a roll's outlook (roll_outlook).
+OUTLOOK_ORDER = ("build", "cheese", "wheel", "crank", "ahead", "setback", "nothing")
+
+
+def landing(state, pos: int) -> str:
+    """What landing on space `pos` does for the mouse to move, as one of OUTLOOK_ORDER."""
+    space = SPACES[pos]
+    kind = space["kind"]
+    if kind in ("build", "loop_build"):
+        return "build" if state.game.builds_here[pos] and state.parts < NUM_PARTS else "nothing"
+    if kind == "cheese_wheel" or (kind == "go_to" and space["target"] == CHEESE_WHEEL):
+        return "wheel"
+    if kind in ("take", "steal_most"):
+        return "cheese"
+    if kind == "turn_crank":
+        return "crank"
+    if kind == "move_ahead" or (kind == "go_to" and space["target"] > pos):
+        return "ahead"
+    if kind in ("lose", "go_back", "go_to"):
+        return "setback"
+    return "nothing"
+
+
+def roll_outlook(state) -> dict[str, Any]:
+    """The reason for a roll that is the only move (issue 39: "Roll the die." said nothing): what
+    the six numbers bring from where the mouse stands ("4 build a part, 1 takes cheese and 1 sets
+    you back"), the game's own movement deciding where each lands."""
+    pos = state.mice[state.to_move]
+    counts: dict[str, int] = {}
+    for die in range(1, 7):
+        what = landing(state, MouseTrapState.advance(pos, die))
+        counts[what] = counts.get(what, 0) + 1
+    items = [_hint(f"roll_{what}", n=counts[what]) for what in OUTLOOK_ORDER if what in counts]
+    return _hint("roll_from", at=pos, outlook=items)
+
+
 class HeuristicAgent(ReasonedAgent):
     speaks_plainly = True  # its reasons are sentences about the board everyone sees
     name = "heuristic"
@@ -43,7 +79,7 @@ class HeuristicAgent(ReasonedAgent):
     def choose(self, state) -> tuple[int, Reason]:
         legal = state.legal_actions()
         if legal == [ROLL]:
-            return ROLL, _hint("roll")
+            return ROLL, roll_outlook(state)
         if state.phase == P_BUILD:
             return BUILD, _hint("build")
         if state.phase == P_STEAL:

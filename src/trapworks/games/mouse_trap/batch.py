@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
 
 from trapworks.core.batch import (
     batch_threads,
@@ -598,7 +597,7 @@ def _decide(S: Any, P: Any, mice: Any, cheese: Any, T: Any, action: int) -> None
 # inside a parallel loop), and only the helpers with one call site per loop (and the small
 # `_end_turn`, `_new_game`) are inlined at numba's IR level; the others are plain calls that
 # LLVM inlines where it pays. Whole games run in `_play`, a serial loop (threads: play_columns);
-# the vector environments' parallel loop calls one serial function per environment. Cold
+# the vector environments' chunks call one serial function per environment. Cold
 # compile 83 s of CPU before (everything inlined into one parallel loop), a fifth of that
 # after, at the same warm speed (BENCHMARKS.md, bench/mouse_trap_compile.py).
 @_rules
@@ -829,8 +828,10 @@ def _step_env(
         mask[e, legal[j]] = 1
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
-def vector_step(
+@_rules_nogil
+def _vector_steps(
+    lo: int,
+    hi: int,
     actions: Any,
     S: Any,
     P: Any,
@@ -854,18 +855,8 @@ def vector_step(
     illegal: Any,
     work: Any,
 ) -> None:
-    """One decision of the learning seat in every environment; an environment whose episode
-    ended at the last step starts a new game instead (Gymnasium's next-step autoreset), and so
-    a reset is this step with every environment `ended` (one compiled function, not two). An
-    action is legal when `mask` (this function's own, of the last step) allows it.
-    `work`: scratch rows, two per environment (int64, shape (num_envs, 2, 8)).
-
-    Compiled with parallel=True over the environments (each reads and writes only its own rows
-    and draws from its own stream, so the results do not depend on the number of threads); the
-    step of one environment is `_step_env`, serial and without reference counts (see `_play_one`:
-    the serial code with reference counts was about 9x slower, 506 against 57 us a step of 256
-    environments)."""
-    for e in prange(S.shape[0]):
+    """`_step_env` for environments lo..hi-1, without the GIL (one chunk per thread)."""
+    for e in range(lo, hi):
         _step_env(
             e,
             actions,
@@ -891,6 +882,32 @@ def vector_step(
             illegal,
             work,
         )
+
+
+def vector_step(actions: Any, S: Any, *rest: Any) -> None:
+    """One decision of the learning seat in every environment; an environment whose episode
+    ended at the last step starts a new game instead (Gymnasium's next-step autoreset), and so
+    a reset is this step with every environment `ended` (one compiled function, not two). An
+    action is legal when `mask` (this function's own, of the last step) allows it. The other
+    arguments: P, mice, cheese, jams, st, T, policies, seat, supply, turn_limit, lose,
+    illegal_reward, ended, obs, mask, rewards, terminated, truncated, illegal and `work`
+    (scratch rows, two per environment: int64, shape (num_envs, 2, 8)).
+
+    Each environment reads and writes only its own rows and draws from its own stream, so the
+    results do not depend on how the environments are split. They are split into chunks run by
+    Python threads (`_vector_steps` releases the GIL), not numba's parallel loop: its lowering
+    copied the whole step code again and was most of a cold compile (issue 42: 71 s of CPU for
+    the first reset, see BENCHMARKS.md). The step of one environment is `_step_env`, serial and
+    without reference counts (see `_play_one`: the serial code with reference counts was about
+    9x slower, 506 against 57 us a step of 256 environments)."""
+    count = S.shape[0]
+    threads = batch_threads(count, _ENVS_PER_THREAD)
+    in_threads(count, threads, lambda lo, hi: _vector_steps(lo, hi, actions, S, *rest))
+
+
+# A step is ~1 us an environment and a thread pool's start ~100 us: threads pay from a few
+# thousand environments on.
+_ENVS_PER_THREAD = 2048
 
 
 def engine_tables(game: Any) -> dict[str, Any]:

@@ -280,6 +280,7 @@ class MouseTrapGame(Game):
             "milton-bradley",
             ["milton-bradley", "original"],
             labels={"milton-bradley": "Milton Bradley rules (000)", "original": "Original rules (003)"},
+            names={"milton-bradley": "Milton Bradley rules", "original": "original rules"},
             label="Rulebook",
             help="Which written rules to follow; the rows below can mix the two.",
             source="000 (Milton Bradley) and 003 (Original Rules) differ in the rows below",
@@ -437,6 +438,7 @@ class MouseTrapGame(Game):
     # The agents the compiled engine plays (batch.py), where numba is installed, and the tables
     # it shares with these rules: the die's (actions, cumulative odds) and where a roll lands.
     batched_agents = _BATCHED_AGENTS
+    batched_engine_jit = True
     die_table = _DIE_TABLE
     advance_table = _ADVANCE
 

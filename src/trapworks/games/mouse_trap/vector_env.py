@@ -91,7 +91,7 @@ class MouseTrapVectorEnv(BatchedVectorEnv):
         self._step_into(np.zeros(self.num_envs, np.int64))
 
     def _step_into(self, actions: np.ndarray) -> None:
-        run: Any = self._batch.vector_step  # a compiled function (numba's Dispatcher)
+        run: Any = self._batch.vector_step  # the compiled step, in chunks of environments
         run(
             actions,
             *self._engine(),

@@ -24,6 +24,7 @@ from .credentials import (
 from .models import (
     AccountRow,
     AccountSeatRow,
+    PreferencesRow,
     RatingHistoryRow,
     RatingRow,
     SessionRow,
@@ -136,7 +137,7 @@ class Authentication(AccountsShared):
         if row is None or not isinstance(password, str) or not verify_password(row.password_hash, password):
             raise ServiceError(ErrorCode.WRONG_PASSWORD, "to delete your account, type your password")
         with self.db.begin() as s:
-            for table in (SessionRow, AccountSeatRow, RatingRow, RatingHistoryRow):
+            for table in (SessionRow, AccountSeatRow, RatingRow, RatingHistoryRow, PreferencesRow):
                 s.execute(delete(table).where(table.account_id == current.account_id))
             s.execute(delete(AccountRow).where(AccountRow.id == current.account_id))
         self._games.clear()

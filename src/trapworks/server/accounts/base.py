@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
@@ -55,10 +56,12 @@ def variant_of(options: dict[str, Any]) -> str:
     return ", ".join(parts) or "standard"
 
 
-def variant_parts(key: str) -> dict[str, Any]:
+def variant_parts(key: str, game: str | None = None) -> dict[str, Any]:
     """A variant as typed data, for the pages to word in their own language (issue 39: French pages
     showed "regular, 2 players"): the rules or variant option's value and the player count, read
-    back from the key variant_of made (ratings and results are kept under that key)."""
+    back from the key variant_of made (ratings and results are kept under that key), and `name`:
+    the game's own short name of that choice (its option's `names`, a message id of the catalog
+    the page words with t(); issue 37: the page keeps no table of the games' variants)."""
     value: str | None = None
     players: int | None = None
     for part in key.split(", "):
@@ -67,7 +70,22 @@ def variant_parts(key: str) -> dict[str, Any]:
             players = int(count)
         elif part and part != "standard":
             value = part
-    return {"value": value, "players": players}
+    return {"value": value, "players": players, "name": variant_name(game, value)}
+
+
+@lru_cache(maxsize=64)
+def variant_name(game: str | None, value: str | None) -> str | None:
+    """The game's short name of its rules or variant choice `value` (None: no such game or choice)."""
+    if game is None or value is None:
+        return None
+    from trapworks.core.registry import available_games, game_class
+
+    if game not in available_games():
+        return None
+    for option in game_class(game).options_schema:
+        if option.name in ("variant", "rules") and option.kind == "choice" and value in option.choices:
+            return option.choice_name(value)
+    return None
 
 
 @dataclass(frozen=True)

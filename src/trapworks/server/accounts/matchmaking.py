@@ -306,7 +306,7 @@ class Matchmaker:
                 "game": s.game,
                 "title": s.title,
                 "variant": variant_of(s.options),
-                "variant_parts": variant_parts(variant_of(s.options)),
+                "variant_parts": variant_parts(variant_of(s.options), s.game),
                 "options": s.options,
                 "players": s.players,
                 "rated": s.rated,

@@ -1,8 +1,9 @@
 """The accounts' tables, on their own metadata (created beside the store's tables on start).
 
-Tables (migrations 0003, 0005 and 0006): accounts, account_sessions, account_seats, account_games,
-ratings, rating_history, login_failures, quick_seeks. Nothing here holds a secret in the clear:
-passwords are argon2 hashes, sessions and seeks are stored as the SHA-256 of their handle.
+Tables (migrations 0003, 0005, 0006 and 0014): accounts, account_sessions, account_seats,
+account_games, ratings, rating_history, login_failures, quick_seeks, account_preferences. Nothing
+here holds a secret in the clear: passwords are argon2 hashes, sessions and seeks are stored as
+the SHA-256 of their handle.
 """
 
 from __future__ import annotations
@@ -167,3 +168,14 @@ class SeekRow(AccountsBase):
     claim: Mapped[str | None] = mapped_column(String(32), nullable=True)
     claimed_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+
+
+class PreferencesRow(AccountsBase):
+    """An account's preferences (issue 39, migration 0014): language, theme, board size, animation
+    speed, sound, default computer level; the browser's settings, kept for every device."""
+
+    __tablename__ = "account_preferences"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    values: Mapped[dict] = mapped_column(JSON)  # checked by server/accounts/preferences.py
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))

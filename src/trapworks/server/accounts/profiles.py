@@ -91,7 +91,7 @@ class Profiles(Ratings):
                 {
                     "game": game.game,
                     "variant": game.variant,
-                    "variant_parts": variant_parts(game.variant),
+                    "variant_parts": variant_parts(game.variant, game.game),
                     "played": 0,
                     "won": 0,
                     "lost": 0,
@@ -112,7 +112,7 @@ class Profiles(Ratings):
                     "id": game.game_id,
                     "game": game.game,
                     "variant": game.variant,
-                    "variant_parts": variant_parts(game.variant),
+                    "variant_parts": variant_parts(game.variant, game.game),
                     "seat": seat.seat,
                     "rated": game.status == "rated" or (game.rated and game.status == "on"),
                     "status": "on" if game.status == "on" else "over",
@@ -187,7 +187,7 @@ class Profiles(Ratings):
                 "id": g.game_id,
                 "game": g.game,
                 "variant": g.variant,
-                "variant_parts": variant_parts(g.variant),
+                "variant_parts": variant_parts(g.variant, g.game),
                 "seat": seat.seat,
                 "rated": g.rated,
                 "status": g.status,
@@ -274,13 +274,16 @@ class Profiles(Ratings):
         for g in self.my_games(account_id, limit=10_000):
             token = g["link"].split("#t=", 1)[1] if g["link"] else None
             entry: dict[str, Any] = {
-                k: g[k] for k in ("id", "game", "variant", "seat", "rated", "status", "result")
+                k: g[k]
+                for k in ("id", "game", "variant", "variant_parts", "seat", "rated", "status", "result")
             }
             try:
                 entry["record"] = self.service.record_dict(g["id"], token)
             except ServiceError as e:
                 entry["record"] = None
-                entry["why_no_record"] = e.message
+                # typed like every refusal (issue 37): its code, message id and values, and the
+                # English for a person reading the file
+                entry["why_no_record"] = {"code": e.code, **e.typed, "error": e.message}
             games.append(entry)
         return {
             "format": "trapworks-account-export",

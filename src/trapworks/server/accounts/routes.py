@@ -23,6 +23,8 @@ from . import ratings
 from .core import Accounts, Current
 from .credentials import username_key
 from .matchmaking import MAX_WAIT_S, Matchmaker
+from .password import add_password_routes
+from .preferences import add_preferences_routes, preferences_of
 from .throttle import HashQueue
 
 STATIC_DIR = Path(__file__).resolve().parent.parent.parent / "web" / "static"
@@ -148,6 +150,8 @@ def build_router(accounts: Accounts, matchmaker: Matchmaker) -> APIRouter:
     gate = Gate(accounts)
     _page_routes(router)
     _account_routes(router, accounts, gate)
+    add_password_routes(router, accounts, gate)  # issue 39: change your password
+    add_preferences_routes(router, accounts, gate)  # issue 39: preferences for every device
     _player_routes(router, accounts, gate)
     _new_game_routes(router, accounts, matchmaker, gate)
     return router
@@ -193,6 +197,7 @@ def _account_routes(router: APIRouter, accounts: Accounts, gate: Gate) -> None:
         return {
             "account": {"username": who.username},
             "csrf": who.csrf,
+            "preferences": preferences_of(accounts, who.account_id),  # issue 39: every page adopts them
             "your_turn": [
                 {"id": g["id"], "game": g["game"], "link": g["link"], "deadline": g["deadline"]}
                 for g in waiting

@@ -24,7 +24,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import networkx as nx
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import or_, select, update
@@ -63,6 +62,10 @@ def pair(
         else:
             bye = players[-1]
         players.remove(bye)
+    # Imported here, at the first pairing, not with the server: networkx is ~0.2 CPU s of every
+    # server start (and of every test process that imports the app), and few servers pair.
+    import networkx as nx
+
     graph = nx.Graph()
     graph.add_nodes_from(players)
     top = max((halves[p] for p in players), default=0) + 1

@@ -103,7 +103,8 @@ class Watch:
                     "id": g.game_id,
                     "game": g.game,
                     "variant": g.variant,
-                    "variant_parts": variant_parts(g.variant),  # typed, for the page's language (issue 39)
+                    # typed, for the page's language (issues 39, 37)
+                    "variant_parts": variant_parts(g.variant, g.game),
                     "rated": g.rated,
                     "players": players,
                     "mean_rating": round(sum(p["rating"] for p in players) / len(players)),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from trapworks.core import undo, undo_refusal
 from trapworks.core.words import Said
@@ -24,7 +24,17 @@ class Undo(Feature):
     name = "undo"
     order = 10
     commands: ClassVar[tuple[type[BaseModel], ...]] = (TokenOnly, UndoMessage)  # POST .../undo, socket
-    state_fields: ClassVar[dict[str, Any]] = {"can_undo": (bool, False)}
+    state_fields: ClassVar[dict[str, Any]] = {
+        "can_undo": (bool, False),
+        "undo_why": (
+            dict[str, Any] | None,
+            Field(
+                None,
+                description="why this seat may not undo now, as a typed message ({msg, args}: the page "
+                "words it on the Undo button); null where it may, or is a spectator",
+            ),
+        ),
+    }
 
     def routes(self, router: APIRouter) -> None:
         @router.post("/api/games/{gid}/undo", summary="Take back your last move (against AI only)")
@@ -39,7 +49,7 @@ class Undo(Feature):
         return {"practice": room.stored.practice}
 
     def update(self, room: Room, viewer: int | None, state: Any) -> dict[str, Any]:
-        return {"can_undo": self.can_undo(room, viewer)}
+        return {"can_undo": self.can_undo(room, viewer), "undo_why": self.why_not(room, viewer)}
 
     @staticmethod
     def steps(room: Room, seat: int | None) -> tuple[int | None, str | None]:
@@ -52,6 +62,20 @@ class Undo(Feature):
             return None, Said("you have no move to take back")
         steps = room.ply() - keep
         return steps, undo_refusal(room.state, steps, against_ai=True, practice=room.stored.practice)
+
+    def why_not(self, room: Room, seat: int | None) -> dict[str, Any] | None:
+        """Why `seat` may not undo now, typed for the page (issue 39: a greyed-out Undo said nothing)."""
+        if seat is None:
+            return None
+        if room.ended():
+            why: str | None = Said("the game is over: there is no undo after the end")
+        else:
+            why = self.steps(room, seat)[1]
+        if why is None:
+            return None
+        if isinstance(why, Said):
+            return {"msg": why.msg, "args": dict(why.values)}
+        return {"msg": str(why), "args": {}}
 
     def can_undo(self, room: Room, seat: int | None) -> bool:
         steps, refusal = self.steps(room, seat)

@@ -3,6 +3,7 @@
 // the CSRF token the server gave in /api/account/me in the X-CSRF-Token header.
 import { api, el, myGames } from "/static/js/dom.js";
 import { refusalText } from "/static/js/i18n.js";
+import { adopt, browserPreferences } from "/static/js/preferences.js";
 
 let csrf = "";
 let current = null; // {account, your_turn, expired?} from the last /api/account/me
@@ -10,8 +11,24 @@ let current = null; // {account, your_turn, expired?} from the last /api/account
 export async function me() {
   const r = await api("GET", "/api/account/me");
   if (r.ok) { current = r.data; csrf = r.data.csrf || ""; }
+  // issue 39: the account's preferences on every page; an account without any takes this browser's
+  if (r.ok && r.data.account) {
+    if (r.data.preferences) adopt(r.data.preferences);
+    else keepPreferences();
+  }
   return r.ok ? r.data : { account: null, error: r.error };
 }
+
+// This browser's settings kept with the account (keepalive: a language change reloads the page).
+export function keepPreferences() {
+  if (!account() || !csrf) return;
+  fetch("/api/account/preferences", {
+    method: "PUT", keepalive: true, credentials: "same-origin",
+    headers: { "content-type": "application/json", "x-csrf-token": csrf }, body: JSON.stringify(browserPreferences()),
+  }).catch(() => {});
+}
+
+window.addEventListener("trapworks:settings", keepPreferences);
 
 export function account() { return current && current.account; }
 

@@ -1,8 +1,11 @@
 // The account page: sign up, log in, log out, my games across devices, play a friend (rated or
 // casual, live or correspondence), notifications, data export and account deletion.
 import { api, clear, el, rememberGame } from "/static/js/dom.js";
-import { account, avatar, heldSeats, me, scrollersReachable, send, syncSeats } from "/static/js/account-api.js";
+import { account, avatar, heldSeats, keepPreferences as keepWithAccount, me, scrollersReachable, send, syncSeats } from "/static/js/account-api.js";
 import { agentName, refusalText, t, tn, translatePage, variantText } from "/static/js/i18n.js";
+import { fieldOfRefusal, passwordRules } from "/static/js/password-rules.js";
+import { drawSettings } from "/static/js/settings.js";
+import { browserPreferences } from "/static/js/preferences.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
@@ -37,6 +40,8 @@ async function show() {
   }
   $("profile-link").href = `/u/${encodeURIComponent(who.username)}`;
   $("export").href = `/api/players/${encodeURIComponent(who.username)}/export`;
+  showPreferences();
+  showMail();
   await syncSeats();
   await Promise.all([showGames(), showRatings(who.username)]);
   document.body.dataset.ready = "1";
@@ -179,13 +184,47 @@ function fail(form, r) {
   form.querySelector(".error").textContent = r.error;
 }
 
+// A refusal said under the field it is about (issue 39); any other one under the form.
+// `fields`: the refusal's field ("username", "password") -> its error line's id.
+function failUnder(form, r, fields) {
+  for (const p of form.querySelectorAll(".error")) p.textContent = "";
+  const line = fields[fieldOfRefusal(r.data && r.data.code)];
+  const target = line ? $(line) : form.querySelector(".error:not(.field-error)");
+  target.textContent = sentence(r.error);
+  const input = line && form.querySelector(`[aria-describedby~="${line}"]`);
+  if (input) { input.setAttribute("aria-invalid", "true"); input.focus(); }
+}
+
+// A refusal as a sentence: a capital first letter and a full stop.
+function sentence(text) {
+  const s = String(text || "").trim();
+  return s ? s[0].toUpperCase() + s.slice(1) + (/[.!?]$/.test(s) ? "" : ".") : s;
+}
+
+// The page's own check before sending: an empty field or a too short password, said under it.
+function missing(form, checks) {
+  for (const [name, line, words] of checks) {
+    const input = field(form, name);
+    if (words(input.value)) {
+      $(line).textContent = words(input.value);
+      input.setAttribute("aria-invalid", "true");
+      input.focus();
+      return true;
+    }
+  }
+  return false;
+}
+
 async function signup(ev) {
   ev.preventDefault();
   const form = ev.target;
+  for (const p of form.querySelectorAll(".error")) p.textContent = "";
+  if (missing(form, [["username", "signup-username-error", (v) => (v.trim() ? "" : t("Choose a username."))],
+                     ["password", "signup-password-error", (v) => (v.length >= 10 ? "" : t("Your password needs at least {n} characters.", { n: 10 }))]])) return;
   const r = await send("POST", "/api/account/signup", {
     username: field(form, "username").value, password: field(form, "password").value, seats: heldSeats(),
   });
-  if (!r.ok) { fail(form, r); return; }
+  if (!r.ok) { failUnder(form, r, { username: "signup-username-error", password: "signup-password-error" }); return; }
   const n = r.data.seats.joined.length;
   showNotice(n ? tn("Welcome! {n} game of this browser joined your account.", "Welcome! {n} games of this browser joined your account.", n) : t("Welcome! Your account is ready."));
   form.reset();
@@ -236,6 +275,81 @@ async function challenge(ev) {
   await showGames();
 }
 
+// Preferences (issue 39): the settings of every page (settings.js draws them; a change is kept
+// with the account through its "trapworks:settings" event) and the default computer level.
+function showPreferences() {
+  const box = $("preferences-body");
+  drawSettings(box);
+  for (const extra of box.querySelectorAll("h2, p.muted")) extra.remove(); // the card has its own
+  const fs = el("fieldset", { class: "setting" }, box);
+  el("legend", { text: t("Default computer level") }, fs);
+  const level = browserPreferences().level || "easy";
+  for (const [v, words] of [["easy", t("Easy")], ["medium", t("Medium")], ["hard", t("Hard")]]) {
+    const label = el("label", { class: "inline" }, fs);
+    const input = el("input", { type: "radio", name: "level", value: v, "data-setting": "level" }, label);
+    input.checked = v === level;
+    input.addEventListener("change", () => {
+      if (!input.checked) return;
+      try { localStorage.setItem("trapworks.level", v); } catch (e) { /* private mode */ }
+      keepWithAccount();
+    });
+    label.appendChild(document.createTextNode(` ${words}`));
+  }
+  box.addEventListener("change", () => { $("preferences-saved").textContent = t("Saved: your other devices use it too."); });
+}
+
+// E-mail (issue 39 over issue 41's mail): the address, whether it is confirmed, and a form to add
+// or change it (a confirmation link is mailed); shown only where the server sends mail.
+async function showMail() {
+  const r = await api("GET", "/api/community/mail");
+  const box = $("mail");
+  box.hidden = !(r.ok && r.data.enabled);
+  if (box.hidden) return;
+  const d = r.data;
+  $("mail-state").textContent = !d.address ? t("No e-mail address yet: add one to get your password back if you forget it.")
+    : d.confirmed ? t("{address} (confirmed).", { address: d.address })
+      : t("{address}: waiting for you to open the confirmation link we sent.", { address: d.address });
+  field($("mail-form"), "address").placeholder = d.address || "you@example.org";
+}
+
+async function setMail(ev) {
+  ev.preventDefault();
+  const form = ev.target;
+  $("mail-error").textContent = "";
+  const address = field(form, "address").value.trim();
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(address)) {
+    $("mail-error").textContent = t("Type an e-mail address such as you@example.org.");
+    field(form, "address").setAttribute("aria-invalid", "true");
+    return;
+  }
+  const r = await send("POST", "/api/community/mail", { address, language: document.documentElement.lang === "fr" ? "fr" : "en" });
+  if (!r.ok) { $("mail-error").textContent = sentence(r.error); return; }
+  form.reset();
+  showNotice(t("A confirmation link was sent to {address}: open it to confirm the address.", { address }));
+  await showMail();
+}
+
+// Change my password (issue 39): the server checks the current one and the new one's rules.
+async function changePassword(ev) {
+  ev.preventDefault();
+  const form = ev.target;
+  for (const p of form.querySelectorAll(".error")) p.textContent = "";
+  if (missing(form, [["current", "password-current-error", (v) => (v ? "" : t("Type your current password."))],
+                     ["new", "password-new-error", (v) => (v.length >= 10 ? "" : t("Your password needs at least {n} characters.", { n: 10 }))]])) return;
+  const r = await send("POST", "/api/account/password", { current: field(form, "current").value, new: field(form, "new").value });
+  if (!r.ok) {
+    const code = r.data && r.data.code;
+    failUnder(form, r, code === "wrong_password" ? { password: "password-current-error" } : { password: "password-new-error" });
+    return;
+  }
+  form.reset();
+  for (const i of form.querySelectorAll("input")) i.removeAttribute("aria-invalid");
+  const n = r.data.other_sessions_ended;
+  showNotice(n ? tn("Your password is changed. {n} other device was logged out.", "Your password is changed. {n} other devices were logged out.", n)
+    : t("Your password is changed."));
+  $("notice").scrollIntoView({ block: "nearest" });
+}
+
 async function remove(ev) {
   ev.preventDefault();
   const form = ev.target;
@@ -254,6 +368,15 @@ async function askNotifications() {
 async function init() {
   translatePage(); // the page's own words (data-i18n) in the chosen language
   $("signup").addEventListener("submit", signup);
+  $("password").addEventListener("submit", changePassword);
+  $("mail-form").addEventListener("submit", setMail);
+  const signupName = () => field($("signup"), "username").value;
+  const redraw = passwordRules(field($("signup"), "password"), $("signup-password-rules"), signupName);
+  field($("signup"), "username").addEventListener("input", redraw);
+  passwordRules(field($("password"), "new"), $("password-new-rules"), () => (account() ? account().username : ""));
+  for (const input of document.querySelectorAll("form[novalidate] input")) {
+    input.addEventListener("input", () => input.removeAttribute("aria-invalid"));
+  }
   $("login").addEventListener("submit", login);
   $("logout").addEventListener("click", logout);
   $("challenge").addEventListener("submit", challenge);

@@ -14,7 +14,7 @@ import { applyPeople, createStrips, drawRating } from "/static/js/strips.js";
 import { createControls } from "/static/js/controls.js";
 import { createFeatures } from "/static/js/features.js";
 import { setupRules } from "/static/js/rules.js";
-import { setupSettings } from "/static/js/settings.js";
+import { scaledMs, setupSettings } from "/static/js/settings.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
@@ -164,6 +164,8 @@ function setHintButton(msg) {
   if (msg.can_hint) hintsSeen = true;
   const over = !!msg.terminal;
   button.disabled = over || !(msg.can_hint || hintsPossible());
+  button.title = !button.disabled ? t("Suggest a move") : over ? t("The game is over.")
+    : t("No hints in this game.");
   // Not this player's turn yet: offered, but it will answer once the turn comes.
   button.dataset.waiting = !over && !msg.can_hint && !button.disabled ? "1" : "";
 }
@@ -214,7 +216,45 @@ async function fetchHint() {
   return r.data;
 }
 
+// Undo says why it is greyed out (issue 39): the server's reason (a die already seen against the
+// computer, nothing to take back yet, the end) on its tooltip. On a shared screen it is a takeback
+// that everyone at the screen agrees to (server/features/takeback.py: the server refuses what it
+// must, a revealed die included, and the page says why).
+function setUndoButton(u) {
+  const button = $("undo");
+  if (hotSeat) {
+    const mine = (u.log || []).some((e) => e && e.seat >= 0 && heldSeats().has(e.seat));
+    button.disabled = !!u.terminal || !mine;
+    button.title = u.terminal ? t("There is no undo after the end of the game.")
+      : mine ? t("Take back the last move (everyone at this screen agrees)") : t("There is no move to take back yet.");
+    return;
+  }
+  button.disabled = !u.can_undo || !!u.terminal; // no undo after the end (the server refuses it too)
+  button.title = !button.disabled ? t("Take back your last move")
+    : u.undo_why ? t("Undo is not available: {why}", { why: refusalText(u.undo_why, seatLabel) })
+    : t("Undo is not available now.");
+}
+
+// Hot seat: the seat that moved last on this screen proposes, every other seat of the screen accepts.
+async function hotSeatUndo() {
+  const held = heldSeats();
+  const last = [...log].reverse().find((e) => e && e.seat >= 0 && held.has(e.seat));
+  if (!last) { message(t("There is no move to take back yet."), "error"); return { ok: false, error: "nothing" }; }
+  const post = (seatToken, action) => api("POST", `/api/games/${encodeURIComponent(gid)}/takeback`, { token: seatToken, action });
+  const by = held.get(last.seat).token;
+  let r = await post(by, "propose");
+  for (const [seat, entry] of held) {
+    if (!r.ok || seat === last.seat || info.players[seat].kind !== "human") continue;
+    r = await post(entry.token, "accept");
+    if (!r.ok) await post(by, "cancel");
+  }
+  if (!r.ok) { message(t("Undo: {error}", { error: r.error }), "error"); return { ok: false, error: r.error }; }
+  message(t("Move taken back."));
+  return { ok: true, ply: r.data.ply };
+}
+
 async function undo() {
+  if (hotSeat) return hotSeatUndo();
   const r = await api("POST", `/api/games/${encodeURIComponent(gid)}/undo`, { token });
   if (!r.ok) { message(r.error, "error"); return { ok: false, error: r.error }; }
   message(t("Move taken back."));
@@ -242,11 +282,11 @@ async function extra(name, data) {
 
 // One vocabulary for seats (issue 27): "You" for this page's player, the others by name (or
 // "Player N" until they give one). On a shared screen (hot seat) nobody is "You": every seat by name.
-function seatLabel(s) {
+function seatLabel(s, how = undefined) {
   if (s === -1) return t("Chance");
   if (s === null || s === undefined) return t("Spectator");
   if (s === info.seat && !hotSeat) return t("You");
-  return seatName(s, info.players[s]);
+  return seatName(s, info.players[s], how);
 }
 
 // "Game over: ..." once, whether the headline says it already or not.
@@ -256,7 +296,7 @@ function gameOverLine(head) {
 }
 
 // Games whose log shows one short line a turn, the rest on demand (issue 39, pagesA's pages).
-const COMPACT_LOG = ["mouse-trap", "last-mouse-lost"];
+const COMPACT_LOG = ["mouse-trap", "last-mouse-lost", "booby-trap"];
 let endShown = -1;       // the ply whose end screen was drawn (drawn once, may be closed)
 
 function announce(u) {
@@ -415,6 +455,9 @@ function drawShell(u) {
   const end = clear($("end"));
   // Why the game stopped (the server could not play a seat): typed, in the page's language.
   if (u.error_msg || u.error) el("p", { class: "error", text: u.error_msg ? refused(u.error_msg) : u.error }, end);
+  // Over: the header says the result, not whose turn it was (issue 39: "Player 2's turn" after the end).
+  const seatLine = document.querySelector("#title .title-seat");
+  if (seatLine && u.terminal) seatLine.textContent = ` · ${resultHeadline(u)}`;
   if (u.terminal) {
     // The result is the card beside the board and the move list's last line (issue 39): the
     // Players card does not say it a third time.
@@ -424,21 +467,20 @@ function drawShell(u) {
     showResultButton(false);
     endShown = -1;
   }
-  renderLog($("log"), u.log, { seat: info.seat, viewer: hotSeat ? null : info.seat, players: info.players, gid, token, gameId: info.game,
-                               renderer: info.renderer, options: info.options, compact: COMPACT_LOG.includes(info.game) });
+  drawLogNow(u);
   drawLogResult(u);
   announce(u);
   controls.update(u);
   clockView.update(u.clock);
   setHintButton(latest || u);
-  // No undo after the end (the server refuses it too).
-  $("undo").disabled = !u.can_undo || !!u.terminal;
+  setUndoButton(u);
   $("typed").hidden = info.seat === null || u.terminal;
   // Over: the end card has the record and the review (issue 39: not twice), and hint and undo
   // are done with; the tools card goes.
   $("tools").hidden = !!u.terminal;
-  $("hint").hidden = info.seat === null;
-  $("undo").hidden = info.seat === null;
+  // (over: gone from a phone's header too, where they sit in landscape)
+  $("hint").hidden = info.seat === null || !!u.terminal;
+  $("undo").hidden = info.seat === null || !!u.terminal;
   document.body.dataset.ply = String(u.ply);
   document.body.dataset.toMove = u.to_move === null ? "" : String(u.to_move);
   document.body.dataset.terminal = u.terminal ? "1" : "0";
@@ -468,6 +510,108 @@ function keyboardScroll(box) {
   else box.removeAttribute("tabindex");
 }
 
+// --- pacing of the other seats' moves (issue 39) ------------------------------------------------
+// The server plays the computer's moves as fast as it can and may send several at once; the page
+// shows them one after another, as BGA and lichess do: each drawn no sooner than PACE_MS after the
+// last one (the renderer's own animation counts), its log line with it, the newest line marked.
+// The player may skip (the rest drawn at once); `#fast` (tests) and the animation speed "off" make
+// it 0. The pace is the page's only: the server decides no timing.
+const PACE_MS = 650;
+let lastDrawnAt = 0;  // when the last move finished drawing (performance.now())
+let pacingQueued = 0; // updates waiting in the queue
+let skipping = false; // the player asked to see the rest at once (until the queue is empty)
+let wakePacing = null;
+
+// A seat this page plays itself (its own and, in hot seat, the others this browser holds).
+function playedHere(seat) {
+  if (seat === null || seat === undefined || info.seat === null) return false;
+  return seat === info.seat || heldSeats().has(seat);
+}
+
+// Whose move an update shows: the seat that acted, or, for chance (a die), the seat whose turn it is.
+function moverOf(u) {
+  const a = u.last_action;
+  if (!a) return null;
+  if (a.seat !== undefined && a.seat !== null && a.seat >= 0) return a.seat;
+  return a.story && a.story.seat !== undefined ? a.story.seat : null;
+}
+
+function paceMs() {
+  return fast || skipping ? 0 : scaledMs(PACE_MS);
+}
+
+// Waits before drawing `u` when it is a move the player did not make here (the computer's, a
+// friend's, the opening draw), so that each is seen before the next.
+async function pace(u) {
+  if (u.sync || !u.last_action || playedHere(moverOf(u))) return;
+  const wait = lastDrawnAt + paceMs() - performance.now();
+  if (wait <= 0) return;
+  showSkip(true);
+  await new Promise((resolve) => {
+    const timer = setTimeout(resolve, wait);
+    wakePacing = () => { clearTimeout(timer); resolve(); };
+  });
+  wakePacing = null;
+}
+
+function showSkip(show) {
+  const button = $("skip-moves");
+  if (button) button.hidden = !show;
+}
+
+function skipPacing() {
+  skipping = true;
+  showSkip(false);
+  if (wakePacing) wakePacing();
+}
+
+// The log's newest lines, drawn with the move they tell (not after its animation), marked "fresh".
+function drawLogNow(u) {
+  renderLog($("log"), u.log, { seat: info.seat, viewer: hotSeat ? null : info.seat, players: info.players, gid, token, gameId: info.game,
+                               renderer: info.renderer, options: info.options, compact: COMPACT_LOG.includes(info.game),
+                               headline: renderer && renderer.logHeadline ? (items) => renderer.logHeadline(items) : null });
+  if (u.sync || !u.last_action) return;
+  const ply = u.last_action.ply;
+  for (const li of $("log").querySelectorAll("li")) {
+    const first = Number(li.dataset.ply), last = Number(li.dataset.lastPly);
+    if (ply >= first && ply <= last) li.classList.add("fresh");
+  }
+}
+
+// A page opened after the computer has already moved (it opens, or a die says who starts, before
+// the player's first turn; in 13 Dead End Drive it may even win before it) shows those moves one
+// by one from the start, as they would have been seen live (the server's moments: this seat's
+// view after each ply), rather than a position that appeared from nowhere. Not on a reload of a
+// game the player has moved in, and not past OPENING_MAX plies.
+const OPENING_MAX = 60;
+async function replayOpening(state) {
+  const entries = state.log || [];
+  if (fast || !scaledMs(PACE_MS) || !state.ply || state.ply > OPENING_MAX || info.seat === null) return;
+  if (entries.some((e) => e && e.seat >= 0 && playedHere(e.seat))) return;
+  if (!entries.some((e) => e && e.seat >= 0)) return; // only the opening's chance (who starts): nothing to follow
+  document.body.dataset.replayingOpening = "1";
+  showSkip(true);
+  try {
+    for (let p = 0; p <= state.ply && !skipping; p++) {
+      const r = await api("GET", `/api/games/${encodeURIComponent(gid)}/moment/${p}?token=${encodeURIComponent(token)}`);
+      if (!r.ok || skipping) break;
+      const u = { ...r.data, sync: p === 0, log: entries.slice(0, p), to_move: null, can_undo: false, can_hint: false };
+      await pace(u);
+      if (skipping) break;
+      drawStrips(u);
+      drawLogNow(u);
+      await renderer.update(u);
+      lastDrawnAt = performance.now();
+    }
+  } catch (e) {
+    console.error(e); // the position itself is drawn next in any case
+  } finally {
+    skipping = false;
+    showSkip(false);
+    document.body.dataset.replayingOpening = "0";
+  }
+}
+
 function onState(msg) {
   latest = msg;
   if (info.seat !== null) setHintButton(msg); // at once, not after the board's drawing
@@ -485,8 +629,20 @@ function onState(msg) {
   if (msg.ending && msg.terminal && msg.view && !msg.view.terminal) u.view = { ...msg.view, to_move: null, legal_actions: [] };
   document.body.dataset.busy = "1";
   const mine = generation;
+  pacingQueued += 1;
   queue = queue.then(async () => {
+    try { await drawUpdate(u, mine); } finally {
+      pacingQueued -= 1;
+      if (!pacingQueued) { skipping = false; showSkip(false); }
+    }
+  });
+}
+
+async function drawUpdate(u, mine) {
     if (mine !== generation) return; // a seat switch replaced this page's renderer
+    if (pacingQueued > 1 && !u.sync && !playedHere(moverOf(u)) && !fast && scaledMs(PACE_MS) > 0) showSkip(true);
+    await pace(u);
+    if (mine !== generation) return;
     if (u.ply !== drawnPly) { dropStaleMessages(u.ply); drawnPly = u.ply; }
     // Keep the keyboard on the board while the renderer redraws it (an opponent's move).
     const mark = focusMark($("board"));
@@ -496,6 +652,7 @@ function onState(msg) {
     // the last move's events twice. The rest of the page (drawShell) takes it as usual.
     const key = boardKey(u);
     drawStrips(u); // before the board: a renderer that scrolls its board to a piece measures the final layout
+    if (!u.sync) drawLogNow(u); // the move's line appears with the move
     try {
       if (key !== drawnBoard.key || drawnBoard.renderer !== renderer) {
         drawnBoard = { key: null, renderer };
@@ -506,12 +663,12 @@ function onState(msg) {
       console.error(e);
       message(t("the board could not be drawn: {error}", { error: e.message }), "error");
     }
+    lastDrawnAt = performance.now();
     if (mine !== generation) return;
     drawShell(u);
     restoreFocus(mark, $("board"));
     focusBoardOnArrival();
     if (u === latestDrawable()) maybeSwitchSeat(u);
-  });
 }
 
 function latestDrawable() { return latestU; }
@@ -547,8 +704,7 @@ function onPresence(msg) {
   applyPresence(info.players, msg.seats);
   if (shown) {
     drawPlayersNow(shown);
-    renderLog($("log"), shown.log, { seat: info.seat, viewer: hotSeat ? null : info.seat, players: info.players, gid, token, gameId: info.game,
-                                     renderer: info.renderer, options: info.options, compact: COMPACT_LOG.includes(info.game) });
+    drawLogNow({ ...shown, sync: true }); // the names changed: the same lines, nothing new to light
   }
   const me = info.seat !== null ? info.players[info.seat] : null;
   if (me && nameBox && document.activeElement !== nameBox.input && me.name) nameBox.set(me.name);
@@ -770,7 +926,7 @@ async function openSeat(first = false) {
   // The game's name, then the seat in a span a phone's header leaves out (the strips say it there).
   const titleBox = clear($("title"));
   el("span", { class: "title-game", text: info.title }, titleBox);
-  el("span", { class: "title-seat", text: ` · ${seatWords}` + (info.practice ? ` · ${t("practice game")}` : "") }, titleBox);
+  el("span", { class: "title-seat", "data-testid": "title-seat", text: ` · ${seatWords}` + (info.practice ? ` · ${t("practice game")}` : "") }, titleBox);
   if (info.seat === null) { $("typed").hidden = true; $("hint").hidden = true; $("undo").hidden = true; }
   $("help").textContent = t(info.help);
   // Practice games may take back dice, cards and physics outcomes already seen; say so on the page.
@@ -789,10 +945,19 @@ async function openSeat(first = false) {
   document.body.dataset.seat = info.seat === null ? "" : String(info.seat);
   // "#...&renderer=generic" shows any game with the fallback renderer (to debug a game's renderer).
   const loaded = await loadRenderer(params.get("renderer") === "generic" ? "/static/renderers/generic.js" : info.renderer);
+  const baseCtx = baseContext({ gameId: info.game, mode: "live", seat: info.seat, players: info.players, options: info.options,
+                             fast, message, bar: clear($("bar")), side: clear($("side-extra")) });
   const ctx = {
-    ...baseContext({ gameId: info.game, mode: "live", seat: info.seat, players: info.players, options: info.options,
-                     fast, message, bar: clear($("bar")), side: clear($("side-extra")) }),
+    ...baseCtx,
+    // A skip (the player's "Skip") ends the renderers' animations too: the rest is drawn at once.
+    sleep: (ms) => (skipping ? Promise.resolve() : baseCtx.sleep(ms)),
     send: sendAction, hint, undo, request: extra,
+    // This seat's view right after `ply` moves (the server's moment; null if refused): a renderer
+    // shows the end's last move from it on a page opened after the end.
+    moment: async (ply) => {
+      const r = await api("GET", `/api/games/${encodeURIComponent(gid)}/moment/${ply}?token=${encodeURIComponent(token)}`);
+      return r.ok ? r.data : null;
+    },
     strips: true, // the page draws player strips: a renderer's per-seat lines go there (stripExtras)
     links: { record: $("record").href, replay: $("replay").href, lobby: "/" },
     // Hot seat: the page shows a curtain between seats itself (curtain() above), so a renderer
@@ -813,6 +978,7 @@ async function openSeat(first = false) {
   features.load(info, { gid, token, request, message, seatLabel }).then(() => { if (latest) features.update(latest); });
   clockView = clockView || createClock($("clockbar"), { seatLabel, onTick: strips.tick }); // one countdown for the page
   document.body.dataset.renderer = loaded.url;
+  if (first) await replayOpening(r.data.state);
   onState(r.data.state);
   stopped = false;
   connect();
@@ -840,6 +1006,8 @@ async function init() {
   $("record").addEventListener("click", downloadRecord);
   $("hint").addEventListener("click", hint);
   $("undo").addEventListener("click", undo);
+  $("skip-moves").addEventListener("click", skipPacing);
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && !$("skip-moves").hidden) skipPacing(); });
   placeTools();
   PHONE_LANDSCAPE.addEventListener("change", placeTools);
   $("typed").addEventListener("submit", async (e) => {
@@ -857,7 +1025,11 @@ async function init() {
 function setupSocial() {
   applyPresence(info.players, info.players);
   // Names and chat matter where people meet: two or more human seats, or spectators who chat.
-  const people = info.players.filter((p) => p.kind === "human").length > 1 || info.spectator_chat;
+  // On a shared screen (hot seat) the humans are all here: no chat and no name boxes, unless some
+  // human seat is played from elsewhere (issue 39).
+  const held = heldSeats();
+  const elsewhere = info.players.filter((p, i) => p.kind === "human" && i !== info.seat && !(hotSeat && held.has(i))).length;
+  const people = elsewhere > 0 || info.spectator_chat;
   $("chat-card").hidden = !people;
   clear($("name-box"));
   nameBox = null;

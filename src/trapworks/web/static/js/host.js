@@ -3,7 +3,7 @@
 import { actionable, enableArrowKeys } from "/static/js/boardkeys.js";
 import { el, svg } from "/static/js/dom.js";
 import { scaledMs } from "/static/js/settings.js";
-import { formatMessage, lang, t, tn } from "/static/js/i18n.js";
+import { formatMessage, lang, seatName, t, tn } from "/static/js/i18n.js";
 
 export async function loadRenderer(url) {
   try {
@@ -28,11 +28,13 @@ function reducedMotion() {
  *          message?: (text: string, kind?: string) => void, bar?: HTMLElement, side?: HTMLElement}} spec
  */
 export function baseContext({ gameId, mode, seat, players, options, fast, message, bar, side }) {
-  const labelOf = (s) => {
+  // `how`: i18n.js OWNER where the seat owns a thing in a sentence ("Player 2's mouse").
+  const labelOf = (s, how = undefined) => {
     if (s === -1) return t("Chance");
     if (s === null || s === undefined) return t("Spectator");
     if (mode === "live" && s === seat) return t("You");
     const p = (players || [])[s];
+    if (p && how && how.owner) return seatName(s, p, how);
     return p ? p.label : t("Player {n}", { n: s + 1 });
   };
   const ctx = {

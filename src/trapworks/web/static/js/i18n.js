@@ -68,12 +68,11 @@ export function tn(singular, plural, n, vars) {
   return fill(n === 1 ? singular : plural, all);
 }
 
-// An unnamed seat's label with its words in brackets ("Player 2 (easy)", "Player 2 (computer)")
-// owns a thing as "Player 2's mouse", not "Player 2 (easy)'s mouse"; a name as it is ("Bob's").
-function owner(name) {
-  const m = /^(Player \d+) \([^()]*\)$/.exec(name);
-  return m ? m[1] : name;
-}
+// A seat that owns a thing ("{whom}'s mouse": the catalog's template puts the possessive right
+// after the seat's placeholder) is named by `name(seat, OWNER)`: a page's namer gives its short
+// form there ("Player 2's mouse", not "Player 2 (easy)'s mouse"; seatName does). Typed: the seat
+// and the template decide, no name is parsed.
+export const OWNER = Object.freeze({ owner: true });
 
 // A refusal of the server in this language (issue 37): the reply's message id ("msg", the
 // catalog's English template) filled with its values ("args"): a number or a name as is, a seat
@@ -144,10 +143,10 @@ function messageText(msg, args, viewer, name) {
   const join = (parts) => (parts.length === 0 ? messageText("common.nobody", {}, viewer, name)
     : parts.length === 1 ? parts[0]
     : messageText("common.list", { a: parts.slice(0, -1).join(", "), b: parts[parts.length - 1] }, viewer, name));
-  const value = (key, v) => {
+  const value = (key, v, how = undefined) => {
     if (SEAT_ARGS.has(key)) {
       const seats = Array.isArray(v) ? v : [v];
-      return join(seats.map((s) => (s === viewer ? messageText("common.you", {}, viewer, name) : name(s))));
+      return join(seats.map((s) => (s === viewer ? messageText("common.you", {}, viewer, name) : name(s, how))));
     }
     if (v && typeof v === "object" && !Array.isArray(v) && v.msg) return messageText(v.msg, v.args, viewer, name);
     if (v && typeof v === "object" && !Array.isArray(v) && "decimal" in v) {
@@ -159,11 +158,10 @@ function messageText(msg, args, viewer, name) {
     return String(v);
   };
   // A part that starts a sentence ("...caught! {loot}") starts with a capital. A seat that owns
-  // something ("{whom}'s mouse") without the words in brackets of its label (owner()).
+  // something ("{whom}'s mouse") by its name as an owner (OWNER).
   return text.replace(PLACE, (whole, k, offset) => {
     if (!(k in args)) return whole;
-    let out = value(k, args[k]);
-    if (SEAT_ARGS.has(k) && text.startsWith("'s", offset + whole.length)) out = owner(out);
+    const out = value(k, args[k], text.startsWith("'s", offset + whole.length) ? OWNER : undefined);
     return /[.!?]\s+$/.test(text.slice(0, offset)) ? capitalize(out) : out;
   });
 }
@@ -200,10 +198,13 @@ export function agentName(id) {
 
 // A seat as every page names it: its player's name, an unnamed computer seat by its agent
 // ("Player 2 (random)"), or "Player N". `p`: the seat's entry of a game's players ({name, kind,
-// agent}). The game page, its log and the replay page all name seats through this.
-export function seatName(seat, p) {
+// agent}); `how`: OWNER where the seat owns a thing (a computer seat then as "Player 2"). The
+// game page, its log and the replay page all name seats through this.
+/** @param {number} seat @param {any} [p] @param {{owner?: boolean}} [how] */
+export function seatName(seat, p, how) {
   if (p && p.account) return p.account; // an account's seat: its name (issue 39)
   if (p && p.name) return p.name;
+  if (how && how.owner) return t("Player {n}", { n: seat + 1 });
   if (p && p.kind === "agent" && p.agent) return t("Player {n} ({agent})", { n: seat + 1, agent: agentName(p.agent) });
   if (p && p.kind === "agent") return t("Player {n} (computer)", { n: seat + 1 });
   return t("Player {n}", { n: seat + 1 });
@@ -223,17 +224,13 @@ export function translatePage(root = document) {
 }
 
 // A game's variant in the page's language, from the server's typed parts (issue 39: French pages
-// read "regular, 2 players"): {value: the rules or variant option's value, players: the count}
-// (server/accounts variant_parts). The words of each value are message ids of the catalog.
-const variantWords = () => ({
-  basic: t("basic rules"), advanced: t("advanced rules"), regular: t("regular game"), solitaire: t("solitaire"),
-  "sizes-in-order": t("sizes in order"), "no-passes": t("no passes"), "milton-bradley": t("Milton Bradley rules"),
-  original: t("original rules"),
-});
-/** @param {{value?: string|null, players?: number|null}|null|undefined} parts */
+// read "regular, 2 players"): {name: the game's own short name of its rules or variant choice (a
+// message id of the catalog, declared with the game's option: core/options.py names), players:
+// the count} (server/accounts variant_parts). The page knows no game's variants (issue 37).
+/** @param {{name?: string|null, value?: string|null, players?: number|null}|null|undefined} parts */
 export function variantText(parts) {
   const words = [];
-  if (parts && parts.value) words.push(variantWords()[parts.value] || t(parts.value));
+  if (parts && (parts.name || parts.value)) words.push(t(parts.name || parts.value));
   if (parts && parts.players) words.push(tn("{n} player", "{n} players", parts.players));
   return words.length ? words.join(", ") : t("standard");
 }

@@ -10,14 +10,14 @@ import { baseContext, loadRenderer } from "/static/js/host.js";
 import { formatMessage, lang, seatName, t } from "/static/js/i18n.js";
 
 // A seat as the page names it elsewhere (i18n.js seatName).
-function nameOf(seat, players) {
-  return seatName(seat, (players || [])[seat]);
+function nameOf(seat, players, how = undefined) {
+  return seatName(seat, (players || [])[seat], how);
 }
 
 // One log line ({msg, args}) for `viewer` (null: nobody is "you").
 export function sentence(line, viewer, players) {
   const mine = viewer !== null && viewer !== undefined;
-  return formatMessage(line, mine ? viewer : null, (seat) => nameOf(seat, players));
+  return formatMessage(line, mine ? viewer : null, (seat, how) => nameOf(seat, players, how));
 }
 
 function subject(owner, viewer, players) {
@@ -41,7 +41,7 @@ function sentenceOnce(line, viewer, players, key) {
 
 // Lines of the log: [{plies: [first, ..., last], owner, text}], from entries keyed by ply.
 export function logLines(entries, viewer, players) {
-  /** @type {{plies: number[], owner: any, parts: string[], text?: string}[]} */
+  /** @type {{plies: number[], owner: any, parts: string[], items: any[], text?: string}[]} */
   const lines = [];
   const key = JSON.stringify([viewer ?? null, lang, players || []]);
   for (const entry of entries) {
@@ -52,8 +52,9 @@ export function logLines(entries, viewer, players) {
     if (last && last.owner === owner && owner !== null && owner !== undefined) {
       last.plies.push(entry.ply);
       last.parts.push(...texts);
+      last.items.push(...entry.story.lines);
     } else {
-      lines.push({ plies: [entry.ply], owner, parts: texts });
+      lines.push({ plies: [entry.ply], owner, parts: texts, items: [...entry.story.lines] });
     }
   }
   for (const line of lines) {
@@ -91,14 +92,17 @@ export function renderLog(container, entries, ctx) {
     el("span", { class: "num", text: `${i + 1}.`, "aria-hidden": "true" }, li);
     // ctx.compact (issue 39): one short line per turn, its first sentence (the move); what followed
     // (cheese taken, a firing's stages) on demand under a small toggle, as lichess keeps its move list short.
+    // ctx.headline(items): which of the turn's typed lines says it best (Booby Trap: the removal, not the touch).
     const short = ctx.compact && line.parts.length > 1;
-    const button = el("button", { type: "button", class: "line", text: short ? line.parts[0] : line.text,
+    const picked = short && ctx.headline ? Number(ctx.headline(line.items)) : 0;
+    const lead = picked >= 0 && picked < line.parts.length ? picked : 0;
+    const button = el("button", { type: "button", class: "line", text: short ? line.parts[lead] : line.text,
                                   title: t("Show the board at this moment") }, li);
     if (short) {
       const more = el("button", { type: "button", class: "log-more", "aria-expanded": "false", "data-testid": "log-more",
                                   "aria-label": t("What followed"), title: t("What followed"), text: "+" }, li);
       const rest = el("div", { class: "log-rest", "data-testid": "log-rest" }, li);
-      for (const part of line.parts.slice(1)) el("p", { text: part }, rest);
+      line.parts.forEach((part, k) => { if (k !== lead) el("p", { text: part }, rest); });
       const show = (/** @type {boolean} */ open) => {
         rest.hidden = !open;
         more.setAttribute("aria-expanded", open ? "true" : "false");

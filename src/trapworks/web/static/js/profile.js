@@ -1,7 +1,7 @@
 // A player's profile: ratings per game with a chart of their history, results by game and variant,
 // recent games with their replays. Everything here is public; no token is ever on this page.
 import { api, clear, el, svg } from "/static/js/dom.js";
-import { avatar, ratingText, scrollersReachable } from "/static/js/account-api.js";
+import { account, avatar, me, ratingText, scrollersReachable } from "/static/js/account-api.js";
 import { changeLabel } from "/static/js/strips.js";
 import { agentName, lang, t, tn, translatePage, variantText } from "/static/js/i18n.js";
 
@@ -13,53 +13,98 @@ let titles = {};
 
 function title(game) { return t(titles[game] || game); }
 
-// The rating's history as a line over the card's width (issue 39, the fifth judge: a bare chart,
-// no dates, no axes): rating lines at round values, the first and last game's dates under the
-// line, the latest rating marked, each point's date and rating in its tooltip.
-function chart(parent, history, label) {
+// The rating's history over the player's real time (issue 39, the judges: first a bare chart,
+// then one that spread a day's games over the whole width as if they were the whole story): the
+// x axis is time, from the day the player joined (or the first game) to now, at least a day wide,
+// with date ticks at round steps (hours, days, weeks, months); the rating holds between games (a
+// step line); rating lines at round values; the latest rating marked; each game's date and rating
+// in its dot's tooltip. Few games: a line says the curve fills in.
+const MINUTE = 60e3, HOUR = 60 * MINUTE, DAY = 24 * HOUR;
+/** @type {Array<[number, string]>} the ticks' steps: [ms, "h"] (the clock), [ms, "d"] (days), [n, "m"] (months) */
+const STEPS = [[5 * MINUTE, "h"], [10 * MINUTE, "h"], [15 * MINUTE, "h"], [30 * MINUTE, "h"], [HOUR, "h"], [2 * HOUR, "h"], [3 * HOUR, "h"], [6 * HOUR, "h"], [12 * HOUR, "h"], [DAY, "d"], [2 * DAY, "d"],
+               [7 * DAY, "d"], [14 * DAY, "d"], [1, "m"], [3, "m"], [6, "m"], [12, "m"]];
+
+// Round ticks between t0 and t1 (ms), at most `most` of them: [{at, label}].
+export function timeTicks(t0, t1, most) {
+  /** @type {(st: [number, string]) => number} */
+  const approx = ([n, unit]) => (unit === "m" ? n * 30.4 * DAY : n);
+  const [n, unit] = STEPS.find((st) => (t1 - t0) / approx(st) <= most) || STEPS[STEPS.length - 1];
+  const ticks = [];
+  const d = new Date(t0);
+  if (unit === "h") { d.setHours(0, 0, 0, 0); while (d.getTime() < t0) d.setTime(d.getTime() + n); }
+  else if (unit === "d") { d.setHours(0, 0, 0, 0); d.setDate(d.getDate() + 1); }
+  else { d.setHours(0, 0, 0, 0); d.setDate(1); d.setMonth(d.getMonth() + 1); }
+  if (unit === "m") while (d.getMonth() % n) d.setMonth(d.getMonth() + 1);
+  let lastDay = "";
+  for (let guard = 0; d.getTime() <= t1 && guard < 60; guard++) {
+    if (d.getTime() >= t0) {
+      const day = d.toDateString();
+      const label = unit === "m" ? d.toLocaleDateString(lang, { month: "short", year: "numeric" })
+        : unit === "d" || (day !== lastDay && d.getHours() === 0) ? d.toLocaleDateString(lang, { day: "numeric", month: "short" })
+          : d.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
+      ticks.push({ at: d.getTime(), label });
+      lastDay = day;
+    }
+    if (unit === "h") d.setTime(d.getTime() + n);
+    else if (unit === "d") d.setDate(d.getDate() + n / DAY);
+    else d.setMonth(d.getMonth() + n);
+  }
+  return ticks;
+}
+
+function chart(parent, history, label, joined) {
   // Drawn at the card's own width, so that its words keep their size on a phone.
   const W = Math.max(280, Math.round((parent.clientWidth || 560) - 26));
   const H = Math.max(170, Math.min(240, Math.round(W * 0.28))), L = 44, R = 16, T = 12, B = 34;
-  const points = [{ rating: history.length ? history[0].before : 1500, at: history.length ? history[0].at : null }, ...history];
-  const values = points.map((p) => p.rating);
+  const when = (iso) => { const v = iso ? new Date(iso).getTime() : NaN; return isNaN(v) ? null : v; };
+  const games = history.map((h) => ({ ...h, t: when(h.at) })).filter((h) => h.t !== null);
+  const now = Date.now();
+  const firstGame = games.length ? games[0].t : now;
+  const joinedAt = when(joined);
+  // From the day the player joined to now: a session of a few minutes reads in minutes, a year
+  // in months (never narrower than ten minutes).
+  const t1 = Math.max(now, games.length ? games[games.length - 1].t : now);
+  const t0 = Math.min(joinedAt !== null && joinedAt <= firstGame ? joinedAt : firstGame - 5 * MINUTE, t1 - 10 * MINUTE);
+  const startRating = history.length ? history[0].before : 1500;
+  const values = [startRating, ...history.map((h) => h.rating)];
   const span = Math.max(...values) - Math.min(...values);
   const step = span > 400 ? 200 : span > 160 ? 100 : span > 60 ? 50 : 20;
   const lo = Math.floor((Math.min(...values) - step / 4) / step) * step;
   const hi = Math.ceil((Math.max(...values) + step / 4) / step) * step;
-  const x = (i) => L + (i * (W - L - R)) / Math.max(1, points.length - 1);
+  const x = (ms) => L + ((ms - t0) * (W - L - R)) / Math.max(1, t1 - t0);
   const y = (v) => T + ((hi - v) * (H - T - B)) / Math.max(1, hi - lo);
   const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": label, "data-testid": "rating-chart" }, parent);
   for (let v = lo; v <= hi; v += step) {
     svg("line", { x1: L, y1: y(v), x2: W - R, y2: y(v), class: v === lo ? "axis" : "grid" }, root);
     svg("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", text: String(v) }, root);
   }
-  const day = (iso) => {
-    const d = iso ? new Date(iso) : null;
-    return d && !isNaN(d.getTime()) ? d.toLocaleDateString(lang, { day: "numeric", month: "short" }) : "";
-  };
-  const moment = (iso) => {
-    const d = iso ? new Date(iso) : null;
-    return d && !isNaN(d.getTime()) ? d.toLocaleString(lang, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }) : "";
-  };
-  const hour = (iso) => {
-    const d = iso ? new Date(iso) : null;
-    return d && !isNaN(d.getTime()) ? d.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" }) : "";
-  };
-  // The first game's date at the left, the last one's at the right (its time when on the same day).
-  const endAt = points[points.length - 1].at;
-  const first = day(points[0].at), last = day(endAt) === first ? hour(endAt) : day(endAt);
-  svg("text", { x: L, y: H - B + 16, "text-anchor": "start", text: first }, root);
-  if (last && points.length > 1) svg("text", { x: W - R, y: H - B + 16, "text-anchor": "end", text: last }, root);
+  // Date ticks: about one per 80 px; a label that would run off an edge is kept inside.
+  for (const tick of timeTicks(t0, t1, Math.max(2, Math.floor((W - L - R) / 80)))) {
+    const tx = x(tick.at);
+    svg("line", { x1: tx, y1: H - B, x2: tx, y2: H - B + 4, class: "axis tick" }, root);
+    const anchor = tx < L + 24 ? "start" : tx > W - R - 24 ? "end" : "middle";
+    svg("text", { x: tx, y: H - B + 16, "text-anchor": anchor, class: "date", text: tick.label }, root);
+  }
+  const moment = (ms) => new Date(ms).toLocaleString(lang, { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
+  const since = new Date(t0).toLocaleDateString(lang, { day: "numeric", month: "long", year: "numeric" });
   svg("text", { x: (L + W - R) / 2, y: H - 4, "text-anchor": "middle", class: "caption",
-                text: tn("{n} rated game", "{n} rated games", history.length) }, root);
-  svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "), class: "line" }, root);
-  points.forEach((p, i) => {
-    const dot = svg("circle", { cx: x(i), cy: y(p.rating), r: i === points.length - 1 ? 4.5 : 3, class: "dot" }, root);
-    const said = i ? t("after game {i}: {rating}", { i, rating: p.rating }) : t("start: {rating}", { rating: p.rating });
-    svg("title", { text: i && moment(p.at) ? `${said} · ${moment(p.at)}` : said }, dot);
+                text: `${tn("{n} rated game", "{n} rated games", history.length)} · ${t("since {date}", { date: since })}` }, root);
+  // The rating holds between games: a step line from the start to now.
+  let path = `M${x(t0)},${y(startRating)}`;
+  let held = startRating;
+  for (const g of games) { path += ` H${x(g.t)} V${y(g.rating)}`; held = g.rating; }
+  path += ` H${x(t1)}`;
+  svg("path", { d: path, class: "line" }, root);
+  games.forEach((g, i) => {
+    const dot = svg("circle", { cx: x(g.t), cy: y(g.rating), r: i === games.length - 1 ? 4.5 : 3, class: "dot" }, root);
+    svg("title", { text: `${t("after game {i}: {rating}", { i: i + 1, rating: g.rating })} · ${moment(g.t)}` }, dot);
   });
-  const end = points[points.length - 1];
-  svg("text", { x: x(points.length - 1) - 8, y: y(end.rating) - 9, "text-anchor": "end", class: "value", text: String(end.rating) }, root);
+  const endX = games.length ? x(games[games.length - 1].t) : x(t1);
+  svg("text", { x: Math.max(L + 30, endX - 8), y: y(held) - 9, "text-anchor": "end", class: "value", text: String(held) }, root);
+  if (history.length < 3) {
+    el("p", { class: "small muted chart-few", "data-testid": "chart-few",
+              text: t("Few rated games yet: the curve fills in as more are played.") }, parent);
+  }
 }
 
 // Results by game as lines, not a table (issue 39, the fifth judge: the table's headers were
@@ -105,6 +150,20 @@ async function init() {
     ? joined.toLocaleDateString(lang, { year: "numeric", month: "long", day: "numeric" })
     : "";
   $("joined").textContent = t("Playing since {date}", { date });
+  if (!p.ratings.length && !p.stats.length && !p.recent.length) {
+    // A new profile (issue 39): one welcoming line, not five "No ... yet" cards (app.css hides them).
+    await me();
+    const mine = account() && account().username.toLowerCase() === p.username.toLowerCase();
+    document.body.dataset.profileEmpty = "1";
+    const welcome = el("section", { class: "card profile-welcome", "data-testid": "profile-welcome" });
+    $("error").closest("section").after(welcome);
+    el("p", { text: mine ? t("You have not played a game yet: your results, ratings and games will appear here.")
+      : t("{name} has not played a game yet.", { name: p.username }) }, welcome);
+    el("a", { href: "/", class: "button-link primary", text: mine ? t("Play your first game") : t("Play a game"),
+              "data-testid": "profile-play" }, welcome);
+    document.body.dataset.ready = "1";
+    return;
+  }
   const box = clear($("ratings"));
   if (!p.ratings.length) el("p", { class: "muted", text: t("No rated games yet.") }, box);
   for (const rt of p.ratings) {
@@ -129,7 +188,7 @@ async function init() {
                 title: t("Provisional (“?”): the site does not know this player yet, so each rated game moves the rating a lot, often by 100 or more."),
                 text: `${t("Provisional (“?”).")} ${tn("It settles after {n} more rated game.", "It settles after {n} more rated games.", left)}` }, card);
     }
-    chart(card, rt.history, t("{game} rating history of {name}", { game: title(rt.game), name: p.username }));
+    chart(card, rt.history, t("{game} rating history of {name}", { game: title(rt.game), name: p.username }), p.joined);
   }
   if (p.stats.length) results($("stats"), p.stats);
   else el("p", { class: "muted", text: t("No finished games yet.") }, clear($("stats")));

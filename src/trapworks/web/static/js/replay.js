@@ -83,9 +83,76 @@ function endingText(step) {
   return ` · ${said}${result}`;
 }
 
+// --- front2 (i39): while the review is prepared, words and a bar; a refusal as a sentence ------
+// The server's refusals that pass (busy with other replays, or this address's one replay at a
+// time, or the network): the page waits and asks again by itself, saying so.
+const PASSING = new Set(["replay_busy", "busy", "node_busy", "too_many_requests"]);
+let retryAction = null;
+let slowTimer = null;
+
+function loading(words) {
+  $("problem").hidden = true;
+  $("loading").hidden = false;
+  $("loading-words").textContent = words;
+  document.body.dataset.loading = "1";
+}
+
+function doneLoading() {
+  clearTimeout(slowTimer);
+  $("loading").hidden = true;
+  document.body.dataset.loading = "0";
+}
+
+// What went wrong, for a player: what happened and what to do (the server's own words inside).
+function problemWords(r) {
+  const code = r.data && r.data.code;
+  if (r.status === 0) return t("The server cannot be reached. Check your connection: the page tries again by itself.");
+  if (code === "replay_busy") return t("Another review is being prepared for you; this one starts when it is done.");
+  if (PASSING.has(code) || r.status === 503 || r.status === 429) return t("The server is preparing other reviews; this one starts in a moment.");
+  if (code === "not_finished") return t("This game is not over yet: its review opens once it has ended.");
+  if (r.status === 404) return t("No game has this link on this server. Check the address, or find the game in your account's list of games.");
+  if (code === "record_too_long" || code === "replay_too_large") return t("This game is too long to be replayed here.");
+  if (code === "bad_record" || code === "bad_seat") return t("This file is not a game record that can be replayed: {error}", { error: r.error });
+  return t("The review could not be prepared ({error}). Try again in a moment.", { error: r.error });
+}
+
+const passing = (r) => r.status === 0 || r.status === 503 || r.status === 429 || PASSING.has(r.data && r.data.code);
+
+// ask(); while the answer is a passing refusal, say so and ask again (1, 2, 4, then every 8 s).
+async function patiently(ask) {
+  for (let tries = 0; ; tries++) {
+    const r = await ask();
+    if (r.ok || !passing(r) || tries >= 40) return r;
+    loading(problemWords(r));
+    document.body.dataset.waiting = String(tries + 1);
+    await new Promise((done) => setTimeout(done, Math.min(1000 * 2 ** tries, 8000)));
+  }
+}
+
+// A refusal that does not pass: its sentence, and a button to try again where that can help.
+function problem(r, retry) {
+  doneLoading();
+  $("problem").hidden = false;
+  $("problem-words").textContent = problemWords(r);
+  retryAction = retry;
+  $("retry").hidden = !retry;
+  document.body.dataset.problem = (r.data && r.data.code) || String(r.status);
+  document.body.dataset.ready = "1";
+}
+
+$("retry").addEventListener("click", () => { if (retryAction) retryAction(); });
+
 async function start(record) {
-  const r = await api("POST", "/api/replay", { record });
-  if (!r.ok) { message(r.error, "error"); return; }
+  const moves = Array.isArray(record && record.actions) ? record.actions.length : 0;
+  loading(t("Preparing the replay of {n} moves…", { n: moves }));
+  clearTimeout(slowTimer);
+  slowTimer = setTimeout(() => {
+    if ($("loading").hidden) return;
+    $("loading-words").textContent = t("Still preparing the replay of {n} moves: the server is busy, it takes a few seconds more.", { n: moves });
+  }, 4000);
+  const r = await patiently(() => api("POST", "/api/replay", { record }));
+  if (!r.ok) { problem(r, $("load").hidden ? () => start(record) : null); return; }
+  doneLoading();
   data = r.data;
   $("title").textContent = t("Replay: {title}", { title: t(data.title) });
   seats = seatsOf(data.players, data.players.some((p) => /\)$/.test(p)) ? await agentsOf(data.game) : []);
@@ -107,10 +174,21 @@ async function start(record) {
   show(0, false);
   document.body.dataset.ready = "1";
   if (gameId) {
+    // the analysis comes after the board: a line says it is on its way
+    const card = clear($("analysis"));
+    card.hidden = false;
+    el("h2", { id: "analysis-title", text: t("Analysis") }, card);
+    el("p", { class: "muted small", "data-testid": "analysis-loading", text: t("Analysing the moves…") }, card);
+    el("progress", { "aria-labelledby": "analysis-title" }, card);
     const analysis = await loadAnalysis(gameId);
+    if (!analysis) {
+      clear(card).hidden = false;
+      el("h2", { id: "analysis-title", text: t("Analysis") }, card);
+      el("p", { class: "muted small", text: t("The analysis could not be prepared; the replay works without it.") }, card);
+    }
     if (analysis) {
       markStep = showAnalysis($("analysis"), $("log"), analysis, {
-        label: (s) => (seats[s] ? seats[s].label : t("Player {n}", { n: s + 1 })), onPick: (step) => { stop(); show(step, false); } });
+        label: (s, how) => (seats[s] ? (how ? seatName(s, seats[s], how) : seats[s].label) : t("Player {n}", { n: s + 1 })), onPick: (step) => { stop(); show(step, false); } });
       markStep(at);
     }
     document.body.dataset.analysis = analysis ? "1" : "0";
@@ -133,7 +211,7 @@ $("file").addEventListener("change", async () => {
   const f = $("file").files[0];
   if (!f) return;
   let record;
-  try { record = JSON.parse(await f.text()); } catch (e) { message(t("{file} is not JSON: {error}", { file: f.name, error: e.message }), "error"); return; }
+  try { record = JSON.parse(await f.text()); } catch (e) { problem({ ok: false, status: 400, error: t("{file} is not JSON: {error}", { file: f.name, error: e.message }), data: { code: "bad_record" } }, null); return; }
   start(record);
 });
 
@@ -148,16 +226,17 @@ async function init() {
     el("a", { href: `/replay/${encodeURIComponent(publicId)}`, target: "_blank", rel: "noopener", text: t("Open on trapworks") }, credit);
   }
   gameId = publicId || p.get("g") || "";
+  const fromServer = async (url) => {
+    $("load").hidden = true;
+    loading(t("Loading the game…"));
+    const r = await patiently(() => api("GET", url));
+    if (!r.ok) { problem(r, r.status === 404 ? null : () => fromServer(url)); return; }
+    start(r.data);
+  };
   if (publicId) {
-    const r = await api("GET", `/api/public/games/${encodeURIComponent(publicId)}/record`);
-    $("load").hidden = true;
-    if (!r.ok) { message(r.error, "error"); document.body.dataset.ready = "1"; return; }
-    start(r.data);
+    fromServer(`/api/public/games/${encodeURIComponent(publicId)}/record`);
   } else if (p.get("g") && p.get("t")) {
-    const r = await api("GET", `/api/games/${encodeURIComponent(p.get("g"))}/record?token=${encodeURIComponent(p.get("t"))}`);
-    if (!r.ok) { message(r.error, "error"); return; }
-    $("load").hidden = true;
-    start(r.data);
+    fromServer(`/api/games/${encodeURIComponent(p.get("g"))}/record?token=${encodeURIComponent(p.get("t"))}`);
   } else {
     document.body.dataset.ready = "1";
   }

@@ -25,6 +25,7 @@ function save(next) {
     localStorage.setItem(KEY, JSON.stringify(rest));
     localStorage.setItem(SOUND_KEY, sound ? "1" : "0");
   } catch (e) { /* private mode: kept for this page only */ }
+  window.dispatchEvent(new Event("trapworks:settings")); // a logged-in account keeps them (js/account-api.js)
 }
 
 const media = typeof window !== "undefined" && window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;

@@ -114,7 +114,6 @@ export function createStrips(top, bottom) {
           if (viewer !== null && p.seat === viewer) notes.push(t("you"));
           el("span", { class: "strip-note", text: notes.join(" · ") }, who);
           const extra = extras && extras[p.seat];
-          if (extra && extra.detail) el("span", { class: "strip-detail", text: extra.detail, "data-testid": `strip-detail-${p.seat}` }, who);
           if (extra && extra.score) {
             el("span", { class: "strip-score", text: extra.score, title: extra.title || extra.score, "data-testid": `strip-score-${p.seat}` }, item);
           }
@@ -122,6 +121,9 @@ export function createStrips(top, bottom) {
           if (won) el("span", { class: "strip-turn", text: t("★ winner") }, item);
           const clock = el("span", { class: "strip-clock", "data-testid": `strip-clock-${p.seat}`, hidden: true }, item);
           clocks.set(p.seat, clock);
+          // A game's detail (Booby Trap: what the seat kept) on a line of its own under the name, the
+          // strip's whole width: never cut, never run into the points (issue 39).
+          if (extra && extra.detail) el("span", { class: "strip-detail", text: extra.detail, "data-testid": `strip-detail-${p.seat}` }, item);
         }
       }
       this.tick(lastTimes);

@@ -30,8 +30,14 @@ export default function createRenderer(root, ctx) {
   // The feel in words a player acts on (issue 39); the measured number only on demand.
   const ADVICE = { loose: t("likely safe to take"), light: t("a small risk"), firm: t("risky"),
                    tight: t("very risky: think about passing") };
+  // A piece as a player names it (issue 39: "You feel piece 99" meant nothing): by its size, the
+  // tray ringing it; its number stays on the piece and in its label.
+  const thePiece = (z) => ({ S: t("the small piece"), M: t("the medium piece"), L: t("the large piece") })[z] || t("the piece");
+  let playedSize = null; // the tray's size on screen during play, kept at the end
+  const sizes = new Map(); // piece id -> size, of every piece seen (a removed one is still named)
+  const pieceWords = (id) => thePiece(sizes.get(Number(id)));
   const feelText = (piece, f, advice) =>
-    t("You feel piece {id}: {feel}", { id: piece, feel: feelWord(f) }) + (advice ? ` — ${advice}` : "") + " ";
+    t("You feel {piece} (ringed): {feel}", { piece: pieceWords(piece), feel: feelWord(f) }) + (advice ? ` — ${advice}` : "") + " ";
   root.classList.add("booby-trap");
   const style = el("style", {}, root);
   style.textContent = `
@@ -147,8 +153,10 @@ export default function createRenderer(root, ctx) {
   if (ctx.seat !== null && ctx.seat !== undefined) {
     // The sizer holds the longest feel this page may show (its tension shown too); a spectator
     // feels nothing, so its page has none.
-    const longest = Object.keys(ADVICE).reduce((a, b) => (feelText(99, b, ADVICE[b]).length > feelText(99, a, ADVICE[a]).length ? b : a));
-    fillFeel(feelSizer, 99, longest, 99.99, false);
+    // (-1: a stand-in piece of the size whose words are longest in this language)
+    sizes.set(-1, ["S", "M", "L"].reduce((a, b) => (thePiece(b).length > thePiece(a).length ? b : a)));
+    const longest = Object.keys(ADVICE).reduce((a, b) => (feelText(-1, b, ADVICE[b]).length > feelText(-1, a, ADVICE[a]).length ? b : a));
+    fillFeel(feelSizer, -1, longest, 99.99, false);
   }
   // The whole tray is in view on a phone too (issue 27: the spring bar was off screen), scaled to
   // the screen's width.
@@ -419,10 +427,10 @@ export default function createRenderer(root, ctx) {
         text = myTurn() ? (TOUCH ? t("Your turn: tap any piece to feel how tight it is.") : t("Your turn: click any piece to feel how tight it is."))
           : you ? t("You are to touch a piece.") : t("{who} to touch a piece.", { who });
       }
-      else if (v.must_remove) text = you ? t("You touched piece {id} and must remove it.", { id: v.touched })
-        : t("{who} touched piece {id} and must remove it.", { who, id: v.touched });
-      else text = you ? t("You touched piece {id}: remove it or pass.", { id: v.touched })
-        : t("{who} touched piece {id}: remove it or pass.", { who, id: v.touched });
+      else if (v.must_remove) text = you ? t("You touched {piece} (ringed) and must remove it.", { piece: pieceWords(v.touched) })
+        : t("{who} touched {piece} (ringed) and must remove it.", { who, piece: pieceWords(v.touched) });
+      else text = you ? t("You touched {piece} (ringed): remove it or pass.", { piece: pieceWords(v.touched) })
+        : t("{who} touched {piece} (ringed): remove it or pass.", { who, piece: pieceWords(v.touched) });
       if (v.passes_in_row) text += " " + t("Passes in a row: {n} of {max}.", { n: v.passes_in_row, max: 2 * v.players });
     }
     status.textContent = text;
@@ -441,7 +449,7 @@ export default function createRenderer(root, ctx) {
     while (controls.firstChild) controls.removeChild(controls.firstChild);
     if (myTurn() && v.touched !== null) {
       for (const a of v.legal_actions) {
-        const label = a.text === "remove" ? t("Remove piece {id}", { id: v.touched }) : a.text === "pass" ? t("I pass") : a.text;
+        const label = a.text === "remove" ? t("Remove it") : a.text === "pass" ? t("I pass") : a.text;
         const b = el("button", { "data-action": a.text, text: label, class: a.text === "remove" ? "primary" : "",
                                  onclick: async () => {
           // One send per decision: a double click does not send (or report) it twice.
@@ -463,9 +471,9 @@ export default function createRenderer(root, ctx) {
     result.dataset.result = r.tripped ? "tripped" : "kept";
     const who = ctx.seatLabel(r.seat);
     result.textContent = r.tripped
-      ? t("{who}: piece {id} removed, the bar moved {marks} — tripped! 3-point penalty", { who, id: r.piece, marks: marks(r.marks) }) +
+      ? t("{who}: {piece} removed, the bar moved {marks} — tripped! 3-point penalty", { who, piece: pieceWords(r.piece), marks: marks(r.marks) }) +
         (r.popped && r.popped.length ? tn("; {n} more piece jumped out.", "; {n} more pieces jumped out.", r.popped.length) : ".")
-      : t("{who}: piece {id} taken, the bar held.", { who, id: r.piece });
+      : t("{who}: {piece} taken, the bar held.", { who, piece: pieceWords(r.piece) });
     result.dataset.seat = r.seat;
     result.dataset.piece = r.piece;
   }
@@ -545,6 +553,10 @@ export default function createRenderer(root, ctx) {
   return {
     async update(u) {
       const v = u.view;
+      for (const p of (v && v.pieces) || []) sizes.set(Number(p.id), p.size);
+      for (const r of [v && v.last_removal, ...(u.events || []).filter((e) => e.type === "removal")]) {
+        if (r && r.size) sizes.set(Number(r.piece), r.size); // a piece gone from the tray, still named
+      }
       const removal = (u.events || []).find((e) => e.type === "removal");
       if (removal && !u.sync && view) {
         const was = view.pieces.find((p) => p.id === removal.piece);
@@ -556,14 +568,24 @@ export default function createRenderer(root, ctx) {
         await animate(v, removal);
       }
       view = v;
+      // The end keeps the tray's scale (issue 39: it was redrawn larger once the action bar went):
+      // no larger than during play; a page opened at the end draws it as it fits.
+      if (!v.terminal) {
+        const box = tray.getBoundingClientRect();
+        if (box.width && box.height) playedSize = { w: box.width, h: box.height };
+        tray.style.maxWidth = tray.style.maxHeight = "";
+      } else if (playedSize) {
+        tray.style.maxWidth = `${Math.ceil(playedSize.w)}px`;
+        tray.style.maxHeight = `${Math.ceil(playedSize.h)}px`;
+      }
       drawAll(v);
     },
     summary(u) {
       const v = u.view;
       const reason = [v.pieces_left ? tn("Only {n} piece is left on the tray: the player with the most points wins.", "Only {n} pieces are left on the tray: the player with the most points wins.", v.pieces_left)
         : t("The tray is empty: the player with the most points wins.")];
-      if (v.last_removal) reason.push(v.last_removal.tripped ? t("Last removal: piece {id}, the bar tripped.", { id: v.last_removal.piece })
-        : t("Last removal: piece {id}, the bar held.", { id: v.last_removal.piece }));
+      if (v.last_removal) reason.push(v.last_removal.tripped ? t("Last removal: {piece}, the bar tripped.", { piece: pieceWords(v.last_removal.piece) })
+        : t("Last removal: {piece}, the bar held.", { piece: pieceWords(v.last_removal.piece) }));
       return {
         title: verdict(u, v.scores),
         reason,
@@ -576,12 +598,19 @@ export default function createRenderer(root, ctx) {
         })),
       };
     },
+    // The Moves log's one line per turn (issue 39: five sentences a move): the outcome (kept,
+    // tripped, passed), the touch and the feel under its "+".
+    logHeadline(items) {
+      const outcome = ["keeps", "keeps_still", "trips", "trips_popped", "passes"].map((k) => `booby_trap.${k}`);
+      return items.findIndex((item) => item && outcome.includes(item.msg));
+    },
     // Each seat's points beside its name in the page's strips; what it kept under the name.
     stripExtras(u) {
       const v = u.view;
       if (!v || !v.scores) return null;
       const out = {};
-      for (const s of v.scores) out[s.seat] = { score: seatScore(s), detail: seatDetail(s) };
+      // The detail also on the points' tooltip: a phone on its side has no room for its line.
+      for (const s of v.scores) out[s.seat] = { score: seatScore(s), detail: seatDetail(s), title: `${seatScore(s)} · ${seatDetail(s)}` };
       return out;
     },
     showHint(h) {

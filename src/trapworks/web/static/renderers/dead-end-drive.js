@@ -90,7 +90,19 @@ export default function createRenderer(root, ctx) {
     .ded-board .dest:hover { fill: rgba(22, 163, 74, .6); }
     .ded-turn { text-align: center; font-weight: 600; margin: .2em 0; }
     .ded-controls { display: flex; flex-wrap: wrap; gap: .4em; justify-content: center; min-height: 2.2em; margin: .2em 0; }
-    .ded-panels { display: flex; flex-wrap: wrap; gap: .8em; margin-top: .4em; }
+    .ded-panels { display: flex; flex-wrap: wrap; gap: .4em .8em; }
+    /* the side's card: the hands and the knocked off in one box, a line a seat (the Moves log
+       under it stays in view on a desktop with four players) */
+    .ded-side { padding-block: .4em; }
+    .ded-side .ded-panels { flex-direction: column; gap: .3em; }
+    .ded-side .ded-panel { flex: none; border: 0; background: none; padding: 0; }
+    .ded-side .ded-panel h3 { margin: 0 0 .1em; }
+    .ded-side .ded-hands tbody th { max-width: 7.5em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+    .ded-side .ded-hands :is(th, td) { padding-block: 0; }
+    .ded-side .ded-hands thead th { padding-left: .3em; text-align: center; }
+    .ded-side .ded-off { margin: 0; font-size: .9em; line-height: 1.25; }
+    .ded-side .ded-off svg { width: 14px; height: 17px; }
+    .ded-panel.ded-off-none p { margin: 0; font-size: .9em; }
     .ded-panel { flex: 1 1 14em; border: 1px solid var(--color-line); border-radius: .4em; padding: .4em .6em; background: var(--color-surface-2); }
     .ded-panel h3 { margin: .1em 0 .3em; }
     .ded-hand { display: flex; flex-wrap: wrap; align-items: center; gap: .3em .8em; padding: .25em .5em; }
@@ -106,7 +118,6 @@ export default function createRenderer(root, ctx) {
     .ded-curtain[hidden] { display: none; }
     .ded-off { display: flex; align-items: center; gap: .4em; margin: .15em 0; }
     .ded-off svg { flex: none; border-radius: 3px; filter: grayscale(.6); }
-    .ded-events { font-size: .85em; max-height: 7em; overflow: auto; margin: .2em 0; padding-left: 1.2em; }
     /* Wide screens (issue 27): the portrait, Detective and pile in a column beside the mansion, the
        dice, the turn and its buttons on one line: the mansion gets the height. */
     @media (min-width: 901px) {
@@ -170,10 +181,9 @@ export default function createRenderer(root, ctx) {
   const controls = el("div", { class: "ded-controls", "data-testid": "controls" }, barTop);
   const curtain = el("div", { class: "ded-curtain", hidden: true, "data-testid": "curtain" }, ctx.bar);
   const handPanel = el("div", { class: "ded-panel ded-hand", "data-testid": "hand" }, ctx.bar);
-  const sideCard = el("div", { class: "card" }, ctx.side);
-  el("h2", { text: t("What happened") }, sideCard);
-  const events = el("ul", { class: "ded-events", "data-testid": "events", tabindex: "0",
-                            "aria-label": t("What happened") }, sideCard);
+  // The side's own card: the hands' sizes and the pawns knocked off (issue 39 judge: a "What
+  // happened" list here repeated the Moves log line for line and pushed it below the fold).
+  const sideCard = el("div", { class: "card ded-side" }, ctx.side);
   const panels = el("div", { class: "ded-panels" }, sideCard);
   const othersPanel = el("div", { class: "ded-panel", "data-testid": "players" }, panels);
   const offPanel = el("div", { class: "ded-panel", "data-testid": "knocked-off" }, panels);
@@ -248,13 +258,16 @@ export default function createRenderer(root, ctx) {
     // the legend goes beside the mansion where there is width to spare, else under it
     // the legend goes beside the mansion where there is width to spare, else one tap away under it
     // (beside only where the mansion keeps squares of 24 px with it: a tablet held upright puts it under)
-    const beside = (root.clientWidth || 1000) >= Math.max(720, ((W + LEGEND_W) * 24) / CELL);
+    // a phone or tablet held upright: the mansion in the middle of the room between the strips (not a gap under it)
+    const upright = typeof window !== "undefined" && window.innerWidth <= 900 && window.innerHeight > window.innerWidth;
+    // (a tablet held upright: the legend under it, the mansion the whole width, issue 39 judge 6)
+    const beside = !upright && (root.clientWidth || 1000) >= Math.max(720, ((W + LEGEND_W) * 24) / CELL);
     const vw = beside ? W + LEGEND_W : W;
     const vh = beside ? Math.max(H, 26 + d.legend.length * LEGEND_ROW) : H;
     fullBox = [0, 0, vw, vh];
     board.setAttribute("viewBox", fullBox.join(" "));
-    // a phone or tablet held upright: the mansion in the middle of the room between the strips (not a gap under it)
-    const upright = typeof window !== "undefined" && window.innerWidth <= 900 && window.innerHeight > window.innerWidth;
+    // the whole board's shape: a tablet held upright sizes its box by it (app.css, boardsB)
+    stage.style.setProperty("--ded-ratio", `${vw} / ${vh}`);
     board.setAttribute("preserveAspectRatio", upright ? "xMidYMid meet" : "xMidYMin meet");
     // "Zoom in": squares of 33 px (26 on a phone, where the board starts zoomed)
     stage.style.setProperty("--pan-w", `${Math.ceil((vw * (phoneUpright() ? 26 : 33)) / CELL)}px`);
@@ -681,13 +694,16 @@ export default function createRenderer(root, ctx) {
     const body = el("tbody", {}, table);
     for (const s of view.seats) {
       const tr = el("tr", { "data-seat-cards": s.seat, class: s.out ? "out" : "" }, body);
-      el("th", { scope: "row", text: ctx.seatLabel(s.seat) + (s.out ? t(" — out") : "") }, tr);
+      const who = ctx.seatLabel(s.seat) + (s.out ? t(" — out") : "");
+      el("th", { scope: "row", text: who, title: who }, tr);
       for (const n of [s.character_cards, s.trap_cards, s.secret_cards || 0]) el("td", { text: String(n) }, tr);
     }
     offPanel.replaceChildren();
-    el("h3", { text: t("Knocked off") }, offPanel);
     const off = view.pawns.filter((p) => p.status === "knocked off");
-    if (!off.length) el("span", { class: "muted", text: t("nobody yet") }, offPanel);
+    // nobody yet: one line ("Knocked off: nobody yet."), not a box with a heading over two words
+    offPanel.classList.toggle("ded-off-none", !off.length);
+    if (!off.length) el("p", { class: "muted", text: t("Knocked off: {names}.", { names: t("nobody yet") }) }, offPanel);
+    else el("h3", { text: t("Knocked off") }, offPanel);
     for (const p of off) {
       const owner = p.owner === null || p.owner === undefined ? t("secret card") : ctx.seatLabel(p.owner);
       const line = el("div", { class: "ded-off", "data-off": p.letter }, offPanel);
@@ -893,8 +909,6 @@ export default function createRenderer(root, ctx) {
       hinted = null; // a hint is for the moment it was asked in
       // The game over: the whole mansion, as it ended (a phone had it zoomed on the last turn's pawns).
       if (view.terminal && !(before && before.terminal)) panZoom = false;
-      events.replaceChildren();
-      for (const e of u.events || []) if (e.msg) el("li", { text: ctx.say(e), "data-event": e.type }, events);
       const springs = (u.events || []).filter((e) => e.type === "spring");
       sprung += springs.length;
       board.dataset.sprung = String(sprung);

@@ -44,6 +44,20 @@ export default function createRenderer(root, ctx) {
       .lml-board .mouse.just .body { animation: none; opacity: 0; }
     }
     .lml-board text { pointer-events: none; font-family: system-ui, sans-serif; }
+    /* The wood, the row letters and the mice's numbers follow the page's theme (issue 39: a bright
+       tan board in the dark theme). */
+    .lml-board .wood { fill: #e7c27d; stroke: #a16207; }
+    .lml-board .row-name { fill: #78350f; }
+    .lml-board .mouse-number { fill: #3f2d1d; }
+    html[data-theme="dark"] .lml-board .wood { fill: #4b3621; stroke: #b7791f; }
+    html[data-theme="dark"] .lml-board .row-name { fill: #f3d39b; }
+    html[data-theme="dark"] .lml-board .mouse-number { fill: #eadbc0; }
+    html[data-theme="dark"] .lml-board .hole { fill: #1a120a; }
+    /* The end: the last press's mice shown in their holes, ringed (the move that ended it). */
+    .lml-board .mouse.final-press .body { opacity: .9; }
+    .lml-board .mouse .final-ring { fill: none; stroke: #dc2626; stroke-width: 4; }
+    html[data-theme="dark"] .lml-board .mouse .final-ring { stroke: #f87171; }
+    .lml-final { font-weight: 600; }
     .lml-controls { display: flex; flex-wrap: wrap; gap: .4em .6em; align-items: center; justify-content: center; margin-top: .1em; min-height: 2.4em; }
     .lml-controls[hidden] { display: none; }
     /* The selection's words on a line of their own with room for two lines: a longer selection
@@ -207,10 +221,16 @@ export default function createRenderer(root, ctx) {
 
   document.addEventListener("keydown", () => { document.body.dataset.keys = "1"; }, { capture: true, once: true });
 
-  function drawMouse(parent, x, y, raised, r, i, just) {
-    const g = svg("g", { class: "mouse" + (just ? " just" : ""), "data-row": r, "data-mouse": i,
+  function drawMouse(parent, x, y, raised, r, i, just, final = false) {
+    const g = svg("g", { class: "mouse" + (just ? " just" : "") + (final ? " final-press" : ""), "data-row": r, "data-mouse": i,
                          "data-raised": raised ? "1" : "0", transform: `translate(${x},${y})` }, parent);
-    svg("ellipse", { cx: 0, cy: 16, rx: 27, ry: 12, fill: "#3f2d1d" }, g); // the hole
+    svg("ellipse", { class: "hole", cx: 0, cy: 16, rx: 27, ry: 12, fill: "#3f2d1d" }, g); // the hole
+    if (final) {
+      // The end (issue 39: the last position was empty holes): the mice of the press that ended it,
+      // seen going into their holes, ringed.
+      g.setAttribute("data-final-press", "1");
+      svg("ellipse", { class: "final-ring", cx: 0, cy: 4, rx: 32, ry: 27 }, g);
+    }
     if (!raised) {
       // Pressed flush into its hole: a dark cap with a rim, nothing like a raised grey mouse.
       svg("ellipse", { class: "cap", cx: 0, cy: 15, rx: 21, ry: 8, fill: "#1c1917", stroke: "#a16207", "stroke-width": 2 }, g);
@@ -219,7 +239,7 @@ export default function createRenderer(root, ctx) {
         svg("ellipse", { class: "just-ring", cx: 0, cy: 12, rx: 30, ry: 17 }, g);
       }
     }
-    if (raised || just) {
+    if (raised || just || final) {
       const body = svg("g", { class: "body" }, g);
       svg("path", { d: "M22 8 C 34 4, 36 -10, 30 -18", stroke: "#9a8c7a", "stroke-width": 3, fill: "none" }, body);
       svg("ellipse", { cx: 0, cy: 4, rx: 24, ry: 16, fill: "#a8a29e", stroke: "#57534e", "stroke-width": 2 }, body);
@@ -231,8 +251,8 @@ export default function createRenderer(root, ctx) {
       svg("circle", { cx: -23, cy: 7, r: 2.4, fill: "#be123c" }, body);
     }
     svg("ellipse", { class: "sel", cx: 0, cy: 4, rx: 31, ry: 26 }, g);
-    svg("text", { x: 0, y: 40, "text-anchor": "middle", "font-size": 12, "font-weight": 600, fill: "#3f2d1d", text: String(i + 1) }, g);
-    if (raised && ctx.mode === "live" && ctx.seat !== null) {
+    svg("text", { class: "mouse-number", x: 0, y: 40, "text-anchor": "middle", "font-size": 12, "font-weight": 600, text: String(i + 1) }, g);
+    if (raised && !final && ctx.mode === "live" && ctx.seat !== null) {
       // Enter or Space selects a mouse; Enter on a selected mouse presses the selection (issue 27:
       // a press by keyboard is arrows, then Enter twice).
       ctx.actionable(g, t("Row {row}, mouse {n}, raised", { row: ROW_NAMES[r], n: i + 1 }), (e) => {
@@ -242,27 +262,30 @@ export default function createRenderer(root, ctx) {
       }, { click: false });
     } else {
       g.setAttribute("role", "img");
-      const state = raised ? t("raised") : just ? t("pressed down by the last move") : t("pressed down");
+      const state = final ? t("the last mouse pressed, which ended the round") : raised ? t("raised")
+        : just ? t("pressed down by the last move") : t("pressed down");
       g.setAttribute("aria-label", t("Row {row}, mouse {n}, {state}", { row: ROW_NAMES[r], n: i + 1, state }));
     }
     return g;
   }
 
-  function drawBoard(justPressed) {
+  // finalPress: {row, mice} the press that ended the game, drawn as mice going down (the end).
+  function drawBoard(justPressed, finalPress = null) {
     board.replaceChildren();
     const widest = Math.max(...view.board);
     const width = LEFT + widest * CELL + 20;
     const height = view.board.length * ROW_H + 20;
     board.setAttribute("viewBox", `0 0 ${width} ${height}`);
-    svg("rect", { x: 4, y: 4, width: width - 8, height: height - 8, rx: 26, fill: "#e7c27d", stroke: "#a16207", "stroke-width": 4 }, board);
+    svg("rect", { class: "wood", x: 4, y: 4, width: width - 8, height: height - 8, rx: 26, "stroke-width": 4 }, board);
     view.board.forEach((n, r) => {
       const y = 20 + r * ROW_H + 30;
-      svg("text", { x: 24, y: y + 10, "text-anchor": "middle", "font-size": 20, "font-weight": 700, fill: "#78350f",
+      svg("text", { class: "row-name", x: 24, y: y + 10, "text-anchor": "middle", "font-size": 20, "font-weight": 700,
                     text: ROW_NAMES[r] }, board);
       const x0 = LEFT + (widest - n) * CELL / 2 + CELL / 2;
       for (let i = 0; i < n; i++) {
         const just = justPressed && justPressed.row === r && justPressed.mice.has(i);
-        drawMouse(board, x0 + i * CELL, y, view.rows[r][i], r, i, just);
+        const final = !!(finalPress && finalPress.row === r && finalPress.mice.has(i));
+        drawMouse(board, x0 + i * CELL, y, view.rows[r][i], r, i, just, final);
       }
     });
   }
@@ -287,6 +310,32 @@ export default function createRenderer(root, ctx) {
     else if (view.awaiting_chance) turnLine.textContent = t("Drawing who opens…");
     else if (myTurn()) turnLine.textContent = ctx.shared ? t("{who}: your turn", { who: who(ctx.seat) }) : t("Your turn");
     else turnLine.textContent = t("{who} to move…", { who: who(view.to_move) });
+  }
+
+  // The end: which mice the last press took down, by whom (issue 39: the end was a board of empty
+  // holes). The mice are those raised just before it (the server's view then: the previous update
+  // live, the game's moment on a page opened at the end); none are worked out here.
+  async function showFinalPress(u, previous) {
+    const final = u.view;
+    let before = previous && !u.sync && previous.round === final.round ? previous : null;
+    if (!before && ctx.moment && u.ply > 0) {
+      const m = await ctx.moment(u.ply - 1);
+      if (m && m.view) before = m.view;
+    }
+    if (!before || view !== final) return; // nothing to compare, or a newer update came meanwhile
+    const last = { row: null, mice: new Set() };
+    before.rows.forEach((row, r) => row.forEach((up, i) => {
+      if (up && final.rows[r] && !final.rows[r][i] && (last.row === null || last.row === r)) { last.row = r; last.mice.add(i); }
+    }));
+    if (!last.mice.size) return;
+    drawBoard(null, last);
+    const by = u.last_action && u.last_action.seat >= 0 ? u.last_action.seat : null;
+    const move = `${ROW_NAMES[last.row]}${mouseNumbers(last.mice).join(",")}`;
+    const yours = by !== null && by === ctx.seat && ctx.mode === "live" && !ctx.shared;
+    const words = by === null ? t("Ringed: the last press ({move}).", { move })
+      : yours ? t("Ringed: your last press ({move}).", { move })
+      : t("Ringed: the last press ({move}), by {who}.", { move, who: who(by) });
+    el("span", { class: "lml-final", "data-testid": "final-press", text: words }, infoBar);
   }
 
   function showOverlay(title, lines, buttons, testid) {
@@ -323,7 +372,7 @@ export default function createRenderer(root, ctx) {
       drawInfo();
       drawBoard(just);
       refreshControls();
-      if (view.terminal) return;
+      if (view.terminal) { await showFinalPress(u, previous); return; }
       if (roundOver && !u.sync) {
         // The events in the page's language, the seats by their names (ctx.say, js/host.js).
         const lines = events.filter((e) => e.type === "round_start").map((e) => ctx.say(e));

@@ -17,6 +17,8 @@ function still() {
 // word is drawn a little smaller, down to 11.7 units (10 px on screen at the desktop's and the
 // zoomed phone's scale, the board's legibility floor), then narrowed to the room (SVG textLength).
 const LABEL_SIZE = 12.5, LABEL_ROOM = A.TILE - 6, LABEL_MIN = 11.7;
+// The largest the words are drawn (where the board is drawn small): two lines under the number.
+const LABEL_BIG = 16;
 // The zoomed board's width: the smallest words (LABEL_MIN) at 11 px and more.
 const ZOOM_W = Math.ceil((11 / LABEL_MIN) * A.W) + 4;
 let measurer = null;
@@ -46,12 +48,20 @@ export default function createRenderer(root, ctx) {
                                     text: t("Zoom in") }, zoomRow);
   const pan = el("div", { class: "board-pan fits", style: `--pan-w: ${ZOOM_W}px`, role: "region", "aria-label": t("Track and contraption") }, root);
   let zoomChosen = false; // the player pressed the button: their choice stands
+  // Zoomed on a phone held upright: exactly the box's height (under its scroll bar), the whole
+  // height of the track in view and no band (ZOOM_W cut its top row off on a 500 px box).
+  function fitHeight() {
+    if (!(window.innerHeight > window.innerWidth && window.innerWidth <= 600 && pan.clientHeight > 0)) return;
+    const w = `${Math.floor((pan.clientHeight * A.W) / A.H)}px`;
+    if (pan.style.getPropertyValue("--pan-w") !== w) pan.style.setProperty("--pan-w", w);
+  }
   function setZoom(on) {
     // Zoomed in, the board fills the box's height (ZOOM_W wide at least; a scroll bar's room left).
     if (on && !pan.classList.contains("zoomed") && pan.clientHeight > 0) {
       pan.style.setProperty("--pan-w", `${Math.max(ZOOM_W, Math.floor(((pan.clientHeight - 16) * A.W) / A.H))}px`);
     }
     pan.classList.toggle("zoomed", on);
+    if (on) fitHeight();
     // zoomed, the board pans: focusable, so that a keyboard can scroll it too (axe)
     if (on) pan.setAttribute("tabindex", "0"); else pan.removeAttribute("tabindex");
     zoomButton.setAttribute("aria-pressed", on ? "true" : "false");
@@ -79,25 +89,43 @@ export default function createRenderer(root, ctx) {
     pan.scrollTop = Math.max(0, at.y * s - pan.clientHeight / 2);
   });
   function fitZoom(v) {
-    if (pan.classList.contains("zoomed")) { zoomRow.hidden = false; return; }
-    const scale = Math.min(pan.clientWidth / A.W, pan.clientHeight / A.H);
-    // A phone (either way up) zooms in where the words would fall under 11 px (issue 39: 7 px at
-    // 844x390); a tablet or desktop keeps the whole board unless its spaces fall under 24 px.
-    const phone = window.innerWidth <= 600 || window.innerHeight <= 520;
-    const small = scale > 0 && (A.TILE * scale < 24 || (phone && LABEL_MIN * scale < 11));
-    zoomRow.hidden = !small;
-    // A phone held upright starts with the whole track in view, fitted to its width (issue 39
-    // judge: a zoomed start showed a corner only); "Zoom in" is one tap. A phone on its side (the
-    // board then only ~330 px tall) starts zoomed in on the player's mouse.
-    // (on a page's board only: a moment of the log shown in a dialog stays whole)
     const upright = window.innerHeight > window.innerWidth;
     // upright (a phone, a tablet), the whole board sits in the middle of the room between the
     // strips (not a gap under it)
     board.setAttribute("preserveAspectRatio", upright && window.innerWidth <= 900 ? "xMidYMid meet" : "xMidYMin meet");
-    if (small && !upright && !zoomChosen && pan.closest("#board")) {
+    const scale = Math.min(pan.clientWidth / A.W, pan.clientHeight / A.H);
+    // A phone (either way up) offers "Zoom in" where the words would fall under 11 px; a tablet
+    // or desktop keeps the whole board unless its spaces fall under 24 px.
+    const phone = window.innerWidth <= 600 || window.innerHeight <= 520;
+    const small = scale > 0 && (A.TILE * scale < 24 || (phone && LABEL_MIN * scale < 11));
+    // A phone held upright draws the whole board 390 px wide: spaces of 21 px, words of 5 px, and
+    // empty bands over and under it (issue 39 judge). It starts with the board as high as its box
+    // (spaces of 48 px and more), on the player's mouse; a swipe pans, "Whole board" is one tap.
+    // On its side the whole board is nearly as high as the box: it stays whole, its words larger.
+    // (on a page's board only: a moment of the log shown in a dialog stays whole)
+    const startZoomed = small && upright && phone && !!pan.closest("#board");
+    if (pan.classList.contains("zoomed")) {
+      // zoomed by the page on a phone, then the window grew (a turned tablet): whole again
+      if (zoomChosen || startZoomed) { zoomRow.hidden = false; fitHeight(); sizeLabels(); return; }
+      setZoom(false);
+    }
+    zoomRow.hidden = !small;
+    if (startZoomed && !zoomChosen) {
       setZoom(true);
       lookAt(focusSpace(v), true);
     }
+    sizeLabels();
+  }
+  // The spaces' words drawn small on screen (the whole board on a phone on its side, 7 px) are
+  // drawn larger in the space's units, up to what two lines fit, so that they read at 9 px.
+  let labelUnits = LABEL_SIZE;
+  function sizeLabels() {
+    const s = board.getBoundingClientRect().width / A.W;
+    if (!(s > 0)) return;
+    const units = Math.min(LABEL_BIG, Math.max(LABEL_SIZE, 9 / s));
+    if (Math.abs(units - labelUnits) < 0.2) return;
+    labelUnits = units;
+    for (const g of spaceGroups) if (g) drawWords(g, units);
   }
   // The space the player looks at first: their own mouse; a spectator (or a caught mouse's
   // player) the mouse whose turn it is.
@@ -129,6 +157,8 @@ export default function createRenderer(root, ctx) {
                               "data-animations": "0", role: "group",
                               "aria-label": t("The board: the track, the Loop, the Cheese Wheel and the contraption") }, pan);
   ctx.enableArrowKeys(board);
+  // A turned phone, a resized window: the zoom and the words' size follow the box.
+  if (typeof ResizeObserver === "function") new ResizeObserver(() => { if (lastView) fitZoom(lastView); }).observe(pan);
   // The action bar (issue 39: each fact in one place): whose turn and the die, what the last turn
   // did (the side's move list keeps the whole story), the buttons, and the auto-roll switch.
   const turnBar = el("div", { class: "mt-top mt-turn" }, ctx.bar);
@@ -171,6 +201,7 @@ export default function createRenderer(root, ctx) {
     .mt-die { font-size: 1.6em; min-width: 1.4em; text-align: center; border: 2px solid #333;
               border-radius: .25em; background: #fff; color: #1f2328; }
     .mt-controls button { margin: .2em; font-size: 1em; padding: .3em .8em; }
+    .mt-controls button.hinted { outline: 3px solid var(--color-accent, #b45309); outline-offset: 2px; font-weight: 700; }
     .mt-news { margin: 0 0 .3em; color: inherit; line-height: 1.3; }
     .mt-news:empty { display: none; }
     .mt-turn { margin-bottom: .2em; font-weight: 600; }
@@ -236,32 +267,48 @@ export default function createRenderer(root, ctx) {
     drawStages(v);
   }
 
+  // A space's word lines at `size` units: a word longer than the space (French "Chien fou",
+  // "au + riche") is drawn smaller, to the width it measures; below its floor it is narrowed to
+  // the space's width instead. Larger words sit lower (under the number and the picture).
+  function drawWords(g, size0) {
+    g.querySelectorAll("[data-space-label]").forEach((n) => n.remove());
+    const words = JSON.parse(g.dataset.words || "[]");
+    const ink = g.dataset.ink;
+    const big = size0 > LABEL_SIZE + 0.2;
+    const floor = (LABEL_MIN * size0) / LABEL_SIZE;
+    const title = g.querySelector("title");
+    // the picture a little smaller over larger words
+    const icon = g.querySelector("[data-icon]");
+    if (icon) icon.setAttribute("transform", big ? "translate(34,3) scale(0.78)" : "translate(29,3) scale(0.95)");
+    words.forEach((line, k) => {
+      const weight = k === 0 ? "600" : "400";
+      const wide = textWidth(line, weight, size0);
+      const size = wide > LABEL_ROOM ? Math.max(floor, (size0 * LABEL_ROOM) / wide) : size0;
+      const y = big ? (words.length === 1 ? 46 : 52 - size0) + k * (size0 - 0.5) : (words.length === 1 ? 46 : 38) + k * 13;
+      const node = svg("text", { x: A.TILE / 2, y: y.toFixed(1), "font-size": size.toFixed(2),
+                                 "font-weight": weight, "text-anchor": "middle", fill: ink, "data-space-label": k });
+      node.textContent = line;
+      if ((wide * size) / size0 > LABEL_ROOM) {
+        node.setAttribute("textLength", String(LABEL_ROOM));
+        node.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      }
+      g.insertBefore(node, title);
+    });
+  }
+
   function drawSpace(space) {
     const { x, y } = A.spaceXY(space.index);
     const [fill, edge, ink] = A.spaceStyle(space);
     const idle = (space.kind === "build" || space.kind === "loop_build") && !space.builds;
     const g = svg("g", { transform: `translate(${(x - A.TILE / 2).toFixed(1)},${(y - A.TILE / 2).toFixed(1)})`,
-                         "data-space": space.index, "data-kind": space.kind }, trackLayer);
+                         "data-space": space.index, "data-kind": space.kind, "data-ink": ink }, trackLayer);
     svg("rect", { width: A.TILE, height: A.TILE, rx: 7, fill, stroke: edge, "stroke-width": 2,
                   "stroke-dasharray": idle ? "4 3" : null }, g);
     svg("text", { x: 4, y: 13, "font-size": 12, "font-weight": "bold", fill: ink }, g).textContent = String(space.index);
-    const icon = svg("g", { transform: "translate(29,3) scale(0.95)", "aria-hidden": "true" }, g);
+    const icon = svg("g", { transform: "translate(29,3) scale(0.95)", "aria-hidden": "true", "data-icon": "" }, g);
     A.drawIcon(svg, icon, space, ink);
-    const words = A.spaceWords(space, t);
-    words.forEach((line, k) => {
-      // A word longer than the space (French "Chien fou", "au + riche") is drawn smaller, to the
-      // width it measures; below LABEL_MIN it is narrowed to the space's width instead.
-      const weight = k === 0 ? "600" : "400";
-      const wide = textWidth(line, weight, LABEL_SIZE);
-      const size = wide > LABEL_ROOM ? Math.max(LABEL_MIN, (LABEL_SIZE * LABEL_ROOM) / wide) : LABEL_SIZE;
-      const node = svg("text", { x: A.TILE / 2, y: (words.length === 1 ? 46 : 38) + k * 13, "font-size": size.toFixed(2),
-                                 "font-weight": weight, "text-anchor": "middle", fill: ink, "data-space-label": k }, g);
-      node.textContent = line;
-      if ((wide * size) / LABEL_SIZE > LABEL_ROOM) {
-        node.setAttribute("textLength", String(LABEL_ROOM));
-        node.setAttribute("lengthAdjust", "spacingAndGlyphs");
-      }
-    });
+    g.dataset.words = JSON.stringify(A.spaceWords(space, t));
+    drawWords(g, labelUnits);
     const title = svg("title", {}, g);
     title.textContent = idle ? t("{n}: {text} (does not build with this many players)", { n: space.index, text: ctx.say(space.text_msg) })
       : `${space.index}: ${ctx.say(space.text_msg)}`;
@@ -706,6 +753,13 @@ export default function createRenderer(root, ctx) {
         if (!u.sync && lastMoved.size) lookAt(v.mice[[...lastMoved][lastMoved.size - 1]], false);
         if (v.to_move === ctx.seat && ctx.mode === "live") lookAt(focusSpace(v), false);
       }
+    },
+    // The hinted move's button is marked in the bar (issue 39: the hint names it, the bar shows
+    // where to tap); the next drawing of the buttons clears it.
+    showHint(h) {
+      controls.querySelectorAll("button.hinted").forEach((b) => b.classList.remove("hinted"));
+      const b = [...controls.querySelectorAll("button[data-action]")].find((x) => x.getAttribute("data-action") === h.move);
+      if (b) b.classList.add("hinted");
     },
     summary(u) {
       const v = u.view;
