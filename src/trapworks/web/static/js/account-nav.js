@@ -18,6 +18,10 @@ function render(data) {
     if (!nav.querySelector("a[href='/watch']")) el("a", { href: "/watch", text: t("Watch"), "data-testid": "nav-watch" }, nav);
     el("a", { href: "/leaderboard", text: t("Leaderboards"), "data-testid": "nav-leaderboard" }, nav);
     box = el("span", { class: "account-nav", "data-testid": "account-nav" }, nav);
+    // The page one is on, said in the header (lichess marks its section): "/" is the home only.
+    for (const a of /** @type {NodeListOf<HTMLAnchorElement>} */ (nav.querySelectorAll(":scope > a[href]"))) {
+      if (a.pathname === location.pathname) a.setAttribute("aria-current", "page");
+    }
   }
   box.textContent = "";
   const who = data.account;
