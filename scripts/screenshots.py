@@ -1,6 +1,6 @@
 """Screenshots of every page as players see them (issue 39), and one contact sheet per page.
 
-    .venv/bin/python scripts/screenshots.py                     # a server of its own, into artifacts/screenshots
+    .venv/bin/python scripts/screenshots.py          # a server of its own, into artifacts/screenshots
     .venv/bin/python scripts/screenshots.py --out DIR --sheets docs/screenshots/contact-sheets
     .venv/bin/python scripts/screenshots.py --pages home,last-mouse-lost-start --sizes phone-landscape
 
@@ -8,8 +8,8 @@ It starts `trapworks serve` on a free loopback port with a home of its own (or u
 each game against the computer through the API to its start, its middle and its end, and shoots
 the home page, every game page at those three moments (the end with its end screen), the account
 pages (logged out, and logged in after rated games between two accounts), a profile and the
-leaderboard, at four sizes (desktop 1366x800, tablet 1024x768, phone portrait 390x844, phone
-landscape 844x390), in the light and dark
+leaderboard, at four sizes (desktop 1440x900, tablet 820x1180, phone portrait 390x844, phone
+landscape 844x390: the independent judges' sizes), in the light and dark
 themes, in English and French: DIR/<page>/<size>-<theme>-<lang>.png, and DIR/<page>.png (the
 contact sheet: every size, theme and language of the page on one picture, labelled). --sheets
 also writes the sheets, smaller, to that folder (docs/screenshots/ keeps them in the project).
@@ -253,7 +253,8 @@ def pages_to_shoot(url: str, rng: random.Random, only: set[str] | None = None) -
 LOG_IN = """async (name) => {
   const me = await (await fetch('/api/account/me')).json();
   const r = await fetch('/api/account/login', {method: 'POST', headers: {'content-type': 'application/json',
-    'x-csrf-token': me.csrf}, body: JSON.stringify({username: name, password: 'correct horse battery staple'})});
+    'x-csrf-token': me.csrf},
+    body: JSON.stringify({username: name, password: 'correct horse battery staple'})});
   return r.status;
 }"""
 
