@@ -18,6 +18,11 @@ RUN_COMMANDS = ("simulate", "tournament", "explore")
 # Flags after which the run plays on the kernel, on Ray's workers, prints only JSON or no run at all.
 NO_LOCAL_ENGINE = ("--backend=ray", "--keep-records", "--max-actions", "--json", "--help", "-h")
 
+# When the early notice is said: "auto" (the default) when stderr is a terminal, where a person
+# waits on it; "always"; "never". A run whose stderr is a pipe or a log gets the warm-up's own line
+# later, and a mistyped option's error stays the one line a script reads.
+NOTICE_ENV = "TRAPWORKS_COMPILE_NOTICE"
+
 # Set once the notice is printed; cli.simulate.warm_engines reads it (this module sits above the
 # CLI's layer and is not imported there) so as not to say it twice.
 ANNOUNCED_ENV = "TRAPWORKS_COMPILE_ANNOUNCED"
@@ -56,6 +61,9 @@ def announce(argv: list[str]) -> bool:
     from the cache later); True when said."""
     from trapworks.paths import numba_cache_dir
 
+    mode = os.environ.get(NOTICE_ENV, "auto")
+    if mode == "never" or (mode != "always" and not sys.stderr.isatty()):
+        return False
     game = engine_game(argv)
     if game is None:
         return False

@@ -18,6 +18,7 @@ from trapworks.launch import engine_game
 def test_the_notice_comes_before_numpy_and_numba_are_imported(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["TRAPWORKS_HOME"] = str(tmp_path)
+    env["TRAPWORKS_COMPILE_NOTICE"] = "always"  # said on a terminal; here stderr is a pipe
     # an unknown option ends the run once the game is made: no engine is compiled here
     argv = ["simulate", "mouse-trap", "-n", "3", "-o", "no_such_option=1", "--out", str(tmp_path / "r.csv")]
     code = "import sys; from trapworks.launch import main; sys.argv = ['trapworks', *sys.argv[1:]]; main()"
@@ -72,3 +73,15 @@ def test_the_notice_names_exactly_the_games_whose_engine_numba_compiles():
     for game_id in available_games():
         announced = engine_game(["simulate", game_id]) == game_id
         assert announced == game_class(game_id).batched_engine_jit, game_id
+
+
+def test_a_pipe_gets_no_early_notice_so_an_error_stays_one_line(tmp_path):
+    # explore's and simulate's bad arguments are one line on stderr (tests/sim/test_explore.py);
+    # the early notice is for a person at a terminal (launch.NOTICE_ENV "auto")
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "TRAPWORKS_COMPILE_NOTICE")}
+    env["TRAPWORKS_HOME"] = str(tmp_path)
+    argv = ["simulate", "mouse-trap", "-n", "3", "-o", "no_such_option=1", "--out", str(tmp_path / "r.csv")]
+    code = "import sys; from trapworks.launch import main; sys.argv = ['trapworks', *sys.argv[1:]]; main()"
+    out = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, env=env)
+    assert out.returncode == 2 and out.stderr.strip().count("\n") == 0, out.stderr
+    assert "no_such_option" in out.stderr
