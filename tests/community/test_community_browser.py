@@ -75,8 +75,8 @@ def test_follow_challenge_play_block_report_mute_ban(browser, server):
         b.wait_for_selector("[data-testid=incoming] [data-status=open]")
         b.screenshot(path=str(SHOTS / "challenge-received.png"), full_page=True)
         b.click("[data-testid=incoming] [data-status=open] [data-testid=accept]")
-        b.wait_for_url("**/g/**", timeout=15000)
-        a.wait_for_url("**/g/**", timeout=15000)  # the sender's page follows to the game
+        b.wait_for_url("**/g/**", timeout=30000)
+        a.wait_for_url("**/g/**", timeout=30000)  # the sender's page follows to the game
         gid = a.url.split("/g/")[1].split("#")[0]
         assert gid == b.url.split("/g/")[1].split("#")[0]
         tokens = {}
