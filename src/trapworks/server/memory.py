@@ -102,19 +102,11 @@ class GarbagePolicy:
 
     def tick(self, now: float) -> None:
         idle = now - self._last_activity() >= IDLE_S
-        if idle and self._closed_a_wave():
-            # i40: a wave of sockets closed: their cycles sit in the young generations (too few
-            # allocations since to collect them) or frozen, so the trim found nothing to give back
-            # (bench/socket_memory.py: 0 of 45 MiB). Collect everything, then trim at once.
-            gc.unfreeze()
-            gc.collect()
-            gc.freeze()
-            self._last_full, self._frozen_since_full = now, False
-            self.full_collections += 1
-            self._last_trim = now
-            give_back()
-            return
-        if self._frozen_since_full and (idle or now - self._last_full >= FULL_EVERY_S):
+        # i40: a wave of sockets closed: their cycles sit in the young generations (too few
+        # allocations since to collect them) or frozen, so the trim found nothing to give back
+        # (bench/socket_memory.py: 0 of 45 MiB). Collect everything, then trim at once.
+        wave = idle and self._closed_a_wave()
+        if wave or (self._frozen_since_full and (idle or now - self._last_full >= FULL_EVERY_S)):
             gc.unfreeze()
             gc.collect()
             gc.freeze()
@@ -128,7 +120,7 @@ class GarbagePolicy:
             gc.collect()
             self._last_full = now
             self.full_collections += 1
-        if idle and now - self._last_trim >= TRIM_EVERY_S:  # i40
+        if wave or (idle and now - self._last_trim >= TRIM_EVERY_S):  # i40
             self._last_trim = now
             give_back()
         elif not idle:

@@ -49,7 +49,12 @@ class Undo(Feature):
         return {"practice": room.stored.practice}
 
     def update(self, room: Room, viewer: int | None, state: Any) -> dict[str, Any]:
-        return {"can_undo": self.can_undo(room, viewer), "undo_why": self.why_not(room, viewer)}
+        steps, refusal = self.steps(room, viewer)  # once: both fields read it
+        ended = room.ended()
+        return {
+            "can_undo": steps is not None and refusal is None and not ended,
+            "undo_why": self.why_not(viewer, ended, refusal),
+        }
 
     @staticmethod
     def steps(room: Room, seat: int | None) -> tuple[int | None, str | None]:
@@ -63,14 +68,13 @@ class Undo(Feature):
         steps = room.ply() - keep
         return steps, undo_refusal(room.state, steps, against_ai=True, practice=room.stored.practice)
 
-    def why_not(self, room: Room, seat: int | None) -> dict[str, Any] | None:
-        """Why `seat` may not undo now, typed for the page (issue 39: a greyed-out Undo said nothing)."""
+    @staticmethod
+    def why_not(seat: int | None, ended: bool, refusal: str | None) -> dict[str, Any] | None:
+        """Why `seat` may not undo now (`refusal`: the policy's, from steps()), typed for the page
+        (issue 39: a greyed-out Undo said nothing)."""
         if seat is None:
             return None
-        if room.ended():
-            why: str | None = Said("the game is over: there is no undo after the end")
-        else:
-            why = self.steps(room, seat)[1]
+        why: str | None = Said("the game is over: there is no undo after the end") if ended else refusal
         if why is None:
             return None
         if isinstance(why, Said):
