@@ -167,6 +167,52 @@ def test_home_page_to_a_game_against_the_computer_in_one_click_at_the_remembered
     assert not errors, errors
 
 
+def test_hot_seat_is_one_tap_on_each_tile_and_the_home_page_leads_to_arenas_and_watching(server, browser):
+    """Judge (issue 39, Home 7/10): hot seat was only in the full dialog, nothing led to arenas or
+    to watching, and a stray name field sat in "Live now". Each tile's Hot seat makes a game whose
+    every seat is this screen's, in one tap, on a phone too."""
+    errors: list[str] = []
+    page = context(browser, SIZES["portrait"], errors)
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-home-ready='1']")
+    width = SIZES["portrait"][0]
+    for game in GAMES:  # every tile's three buttons whole and apart on a phone
+        boxes = [
+            page.locator(f"[data-testid=play-{k}-{game}]").bounding_box()
+            for k in ("computer", "friend", "hotseat")
+        ]
+        assert all(b and b["x"] >= 0 and b["x"] + b["width"] <= width for b in boxes), boxes
+        for i, one in enumerate(boxes):
+            for other in boxes[i + 1 :]:
+                apart = (
+                    one["x"] + one["width"] <= other["x"]
+                    or other["x"] + other["width"] <= one["x"]
+                    or one["y"] + one["height"] <= other["y"]
+                    or other["y"] + other["height"] <= one["y"]
+                )
+                assert apart, (game, boxes)
+    assert page.get_attribute("[data-testid=home-arena]", "href") == "/arena"
+    assert page.get_attribute("[data-testid=home-watch]", "href") == "/watch"
+    # The guest's name is its own card, said what it is for, not in "Live now".
+    assert page.locator("#live-now [data-testid=name]").count() == 0
+    assert page.locator("[data-testid=home-name] [data-testid=name]").is_visible()
+    page.click("[data-testid=play-hotseat-last-mouse-lost]")  # the one tap
+    page.wait_for_url("**/g/**", timeout=20000)
+    page.wait_for_selector("body[data-hot-seat='1']", timeout=20000)
+    gid = page.url.split("/g/")[1].split("#")[0]
+    token = page.evaluate("() => new URLSearchParams(location.hash.slice(1)).get('t')")
+    info = httpx.get(f"{server.url}/api/games/{gid}", params={"token": token}, timeout=30).json()
+    assert [s["kind"] for s in info["info"]["players"]] == ["human", "human"], info["info"]["players"]
+    held = page.evaluate(
+        "(gid) => JSON.parse(localStorage.getItem('trapworks.myGames') || '[]')"
+        ".filter((g) => g.id === gid).length",
+        gid,
+    )
+    assert held == 2
+    page.context.close()
+    assert not errors, errors
+
+
 def test_play_a_friend_gives_a_link_to_send(server, browser):
     errors: list[str] = []
     page = context(browser, SIZES["portrait"], errors)

