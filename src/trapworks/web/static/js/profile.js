@@ -86,8 +86,10 @@ function chart(parent, history, label, joined) {
     svg("text", { x: tx, y: H - B + 16, "text-anchor": anchor, class: "date", text: tick.label }, root);
   }
   const moment = (ms) => new Date(ms).toLocaleString(lang, { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
-  const since = new Date(t0).toLocaleDateString(lang, { day: "numeric", month: "long", year: "numeric" });
-  svg("text", { x: (L + W - R) / 2, y: H - 4, "text-anchor": "middle", class: "caption",
+  // The caption in the chart's middle, the month short: a phone's French "depuis le 29 novembre
+  // 2026" ran off the right edge.
+  const since = new Date(t0).toLocaleDateString(lang, { day: "numeric", month: "short", year: "numeric" });
+  svg("text", { x: W / 2, y: H - 4, "text-anchor": "middle", class: "caption",
                 text: `${tn("{n} rated game", "{n} rated games", history.length)} · ${t("since {date}", { date: since })}` }, root);
   // The rating holds between games: a step line from the start to now.
   let path = `M${x(t0)},${y(startRating)}`;
@@ -324,7 +326,10 @@ async function init() {
       if (result) el("span", { class: `pill pill-${g.result || "on"}`, text: result }, badges);
       const what = el("div", { class: "my-game-what" }, row);
       el("strong", { text: title(g.game) }, what);
-      el("span", { class: "small muted", text: `${variantText(g.variant_parts)}${g.rated ? ` · ${t("rated")}` : ""}` }, what);
+      // When it ended, as the viewer's language writes a date (lichess's game list says when).
+      const ended = g.ended ? new Date(g.ended) : null;
+      const when = ended && !isNaN(ended.getTime()) ? ` · ${ended.toLocaleDateString(lang, { day: "numeric", month: "short" })}` : "";
+      el("span", { class: "small muted", text: `${variantText(g.variant_parts)}${g.rated ? ` · ${t("rated")}` : ""}${when}` }, what);
       const who = el("div", { class: "my-game-who" }, row);
       const others = g.others || g.opponents.map((name) => ({ kind: "account", name }));
       if (others.length) el("span", { class: "muted", text: `${t("vs")} ` }, who);
