@@ -13,9 +13,17 @@ let titles = {};
 /** @type {ReturnType<typeof setTimeout>|undefined} */
 let timer;
 
-/** @param {{username: string, rating: number}[]} players */
-function playersText(players) {
-  return players.map((p) => `${p.username} (${p.rating})`).join(t(" vs "));
+/**
+ * The players, each a link to their profile with their rating (the whole line wraps: a phone
+ * cut "alice (1596) vs bo…").
+ * @param {HTMLElement} parent @param {{username: string, rating: number}[]} players
+ */
+function playersLine(parent, players) {
+  players.forEach((p, i) => {
+    if (i) parent.append(t(" vs "));
+    el("a", { href: `/u/${encodeURIComponent(p.username)}`, text: p.username }, parent);
+    parent.append(` (${p.rating})`);
+  });
 }
 
 /**
@@ -33,7 +41,7 @@ function drawGames(box, games) {
     const li = el("li", { "data-live-game": g.id }, list);
     const what = el("div", { class: "live-what" }, li);
     el("span", { class: "live-game-title", text: t(titles[g.game] || g.game) }, what);
-    el("span", { class: "live-players", text: playersText(g.players) }, what);
+    playersLine(el("span", { class: "live-players" }, what), g.players);
     el("span", { class: "muted small", text: `${tn("{n} move", "{n} moves", g.moves)} · ${g.rated ? t("rated") : t("casual")}` }, what);
     el("a", { href: g.watch, class: "live-watch", text: t("Watch"), "data-testid": "live-watch" }, li);
   }
