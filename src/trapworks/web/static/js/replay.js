@@ -66,8 +66,9 @@ function show(i, animate) {
   }
   // the list scrolls to the line, the page does not (on a phone the board stays in sight)
   scrollWithin($("log"), $("log").querySelector("li.current"));
-  for (const b of ["first", "prev"]) $(b).disabled = i === 0;
-  for (const b of ["next", "last"]) $(b).disabled = i === data.steps.length - 1;
+  // at an end, the buttons that would go past it look off (still pressable: a press does nothing)
+  for (const b of ["first", "prev"]) $(b).dataset.atEnd = i === 0 ? "1" : "0";
+  for (const b of ["next", "last"]) $(b).dataset.atEnd = i === data.steps.length - 1 ? "1" : "0";
   markStep(i);
 }
 
