@@ -6,7 +6,7 @@
 // muted word), a graph over the game (a click jumps there), and the words on the current step.
 // It decides nothing: it presents what the server's answer says.
 import { api, clear, el, svg as svgEl } from "/static/js/dom.js";
-import { formatMessage, t, tn } from "/static/js/i18n.js";
+import { formatMessage, lang, t, tn } from "/static/js/i18n.js";
 
 export async function loadAnalysis(gid) {
   const r = await api("GET", `/api/games/${encodeURIComponent(gid)}/analysis`);
@@ -15,7 +15,8 @@ export async function loadAnalysis(gid) {
 
 // A chance as players say it: "1 in 6 (17%)" where it is one in a whole number, else "2.8%".
 export function chanceWords(p) {
-  const pct = p >= 0.995 ? "100%" : p >= 0.1 ? `${Math.round(p * 100)}%` : `${(p * 100).toFixed(1)}%`;
+  // in the page's language's own way ("2.8%", "2,8 %")
+  const pct = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: p >= 0.1 ? 0 : 1 }).format(p);
   const n = 1 / p;
   return Math.abs(n - Math.round(n)) < 1e-6 && Math.round(n) > 1 ? t("1 in {n} ({percent})", { n: Math.round(n), percent: pct }) : pct;
 }
