@@ -154,7 +154,10 @@ export function showAnalysis(card, log, data, { label, onPick, steps }) {
     const pick = ["blunder", "lost", "other", "roll"].find((k) => kinds.includes(k)) || kinds[0];
     const tag = el("span", { class: "analysis-mark", "data-analysis-mark": pick,
                              text: marked.find((x) => x.w.kind === pick).w.mark }, null);
-    li.insertBefore(tag, li.querySelector(".log-more"));
+    // inside the line, after its words (as lichess's "??"): the line keeps its width for its words
+    const button = li.querySelector("button.line");
+    if (button) button.append(" ", tag);
+    else li.appendChild(tag);
     tag.title = marked.map((x) => x.w.text).join("\n");
   }
   return function markStep(step) {
