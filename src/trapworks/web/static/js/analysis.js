@@ -150,8 +150,8 @@ export function showAnalysis(card, log, data, { label, onPick, steps }) {
     const marked = found.filter((x) => x.w.mark);
     if (!marked.length) continue;
     const kinds = marked.map((x) => x.w.kind);
-    // one short word a line: the worst of the line's marks
-    const pick = ["blunder", "lost", "other", "roll"].find((k) => kinds.includes(k)) || kinds[0];
+    // one short word a line: a blunder first, then a lost position, a rarer roll, a move not as the hint
+    const pick = ["blunder", "lost", "roll", "other"].find((k) => kinds.includes(k)) || kinds[0];
     const tag = el("span", { class: "analysis-mark", "data-analysis-mark": pick,
                              text: marked.find((x) => x.w.kind === pick).w.mark }, null);
     // inside the line, after its words (as lichess's "??"): the line keeps its width for its words
