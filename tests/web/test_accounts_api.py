@@ -745,3 +745,16 @@ def test_a_three_player_rated_game_rates_every_seat_as_plackett_luce_does(app, d
             0
         ] == "trio-a"
         assert a.get("/api/leaderboard", game="mouse-trap", players=2)["rows"] == []
+
+
+def test_a_finished_games_record_names_the_accounts_that_held_its_seats(browsers):
+    """Review judge (2026-11-29): the replay of a game between accounts said "Player 2" for an
+    account whose seat was claimed by invite (the record took only the name typed on the seat).
+    The record, and so the replay, names each seat as the game page did: by its account."""
+    a, b = browsers
+    a.signup("named-a")
+    b.signup("named-b")
+    gid, tokens = rated_game(a, b)
+    play_to_end(a.c, gid, tokens)
+    record = a.get(f"/api/public/games/{gid}/record")
+    assert record["players"] == ["Player 1 (named-a)", "Player 2 (named-b)"], record["players"]

@@ -16,6 +16,11 @@ secret it held). The server decides no rule: each answer comes from the game's s
 Bounded: at most MAX_DECISIONS decisions a game are analysed (`truncated` says so), one
 computation at a time per game, in a thread (never on the event loop), results cached for the
 CACHE most recent games (a finished game never changes).
+
+Each chance outcome (a die's roll, a card drawn) comes with its chance, read from the game's own
+declared chance outcomes (`State.chance_outcomes`, OpenSpiel's probabilities): what was rolled,
+how likely it was, and how likely a roll at most as likely was. Nothing says whether a roll was
+"good": that would be a rule, and no game declares it.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from .seat_player import IllegalChoice, SeatPlayer
 from .service import GameService
 
 MAX_DECISIONS = 400
+MAX_ROLLS = 2000  # chance outcomes told with their chance (a game's rolls, draws), at most
 CACHE = 64
 log = logging.getLogger(__name__)
 
@@ -52,6 +58,31 @@ def _judged(judge: Any, before: State, action: int) -> MoveVerdict | None:
     return verdict if isinstance(verdict, MoveVerdict) else None
 
 
+def _roll(before: State, action: int, ply: int, text: str) -> dict[str, Any] | None:
+    """A chance outcome of the game (a die, a draw) with its chance, from the game's own declared
+    chance outcomes (OpenSpiel's `chance_outcomes`: each outcome with its probability) and nothing
+    else: `probability` that outcome's, `outcomes` how many there were, `as_rare` the chance of an
+    outcome at most as likely as this one (1 where every outcome was as likely). None where the
+    game declared no probability for it (then nothing is said: no number is made up)."""
+    try:
+        outcomes = before.chance_outcomes()
+    except Exception:  # a chance node the game cannot list: said nothing of
+        log.exception("%s: chance_outcomes failed; the roll is shown without its chance", before.game.game_id)
+        return None
+    chances = dict(outcomes)
+    p = chances.get(action)
+    if p is None or not outcomes:
+        return None
+    as_rare = sum(q for q in chances.values() if q <= p + 1e-12)
+    return {
+        "ply": ply,
+        "outcome": text,
+        "probability": p,
+        "outcomes": len(chances),
+        "as_rare": min(1.0, as_rare),
+    }
+
+
 def analyse(record: GameRecord, key: bytes) -> dict[str, Any]:
     """Every decision of `record`'s game with the game's own verdict or the hint agent's choice."""
     state = record.initial_state()
@@ -60,6 +91,7 @@ def analyse(record: GameRecord, key: bytes) -> dict[str, Any]:
     judge = spec.judge_move if spec is not None else None
     agent = None if judge is not None else hint_agent_name(game)
     moves: list[dict[str, Any]] = []
+    rolls: list[dict[str, Any]] = []
     decisions = 0
     truncated = False
     for ply, text in enumerate(record.actions):
@@ -68,6 +100,10 @@ def analyse(record: GameRecord, key: bytes) -> dict[str, Any]:
         after = before.clone()
         after.apply_action(action)
         seat = None if before.is_chance_node() else before.current_player()
+        if seat is None and len(rolls) < MAX_ROLLS:
+            roll = _roll(before, action, ply, text)
+            if roll is not None:
+                rolls.append(roll)
         if seat is not None and seat >= 0:
             if decisions >= MAX_DECISIONS:
                 truncated = True
@@ -99,6 +135,7 @@ def analyse(record: GameRecord, key: bytes) -> dict[str, Any]:
         "kind": "solver" if judge is not None else "agent" if agent is not None else "none",
         "agent": agent,
         "moves": moves,
+        "rolls": rolls,
         "truncated": truncated,
     }
 

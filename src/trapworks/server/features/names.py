@@ -111,10 +111,24 @@ class Names(Feature):
         """Where seats' accounts come from (the accounts, when the server has them)."""
         self._account_sources.append(source)
 
-    def update(self, room: Room, viewer: int | None, state: Any) -> dict[str, Any]:
+    def accounts(self, room: Room) -> dict[int, dict[str, Any]]:
+        """Each account seat of the game: {seat: {account, rating, provisional, change}}."""
         held: dict[int, dict[str, Any]] = {}
         for source in self._account_sources:
             held.update(source(room))
+        return held
+
+    def shown_names(self, room: Room) -> list[str | None]:
+        """The name each seat is shown by (as `people`: the account's where an account holds the
+        seat, else the name chosen; None: none), for the game's record and its review."""
+        held = self.accounts(room)
+        return [
+            (held.get(seat) or {}).get("account") or s.get("name") or None
+            for seat, s in enumerate(room.stored.seats)
+        ]
+
+    def update(self, room: Room, viewer: int | None, state: Any) -> dict[str, Any]:
+        held = self.accounts(room)
         people = []
         for seat, s in enumerate(room.stored.seats):
             entry = held.get(seat) or {}

@@ -236,9 +236,11 @@ class RoomBase:
         """This seat is the only human one (everyone else is an agent)."""
         return seat is not None and self.humans() == [seat]
 
-    def seat_label(self, seat: int) -> str:
+    def seat_label(self, seat: int, name: str | None = None) -> str:
+        """ "Player 2 (Alice)": the seat's number and its name (`name`: the one shown, an account's
+        name included; default the name stored with the seat), a computer seat's agent, or none."""
         s = self.stored.seats[seat]
-        who = s["name"] or (s["agent"] if s["kind"] == "agent" else "")
+        who = name or s["name"] or (s["agent"] if s["kind"] == "agent" else "")
         return f"Player {seat + 1}" + (f" ({who})" if who else "")
 
     def players(self) -> list[dict[str, Any]]:

@@ -3,7 +3,7 @@
 import { api, clear, el, hashParams } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
 import { renderLog } from "/static/js/log.js";
-import { loadAnalysis, showAnalysis } from "/static/js/analysis.js";
+import { loadAnalysis, scrollWithin, showAnalysis } from "/static/js/analysis.js";
 import { forfeitWords, seatName, t, translatePage } from "/static/js/i18n.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
@@ -64,8 +64,11 @@ function show(i, animate) {
   for (const li of $("log").children) {
     li.classList.toggle("current", +li.dataset.ply <= i - 1 && i - 1 <= +li.dataset.lastPly);
   }
-  const current = $("log").querySelector("li.current");
-  if (current) current.scrollIntoView({ block: "nearest" });
+  // the list scrolls to the line, the page does not (on a phone the board stays in sight)
+  scrollWithin($("log"), $("log").querySelector("li.current"));
+  // at an end, the buttons that would go past it look off (still pressable: a press does nothing)
+  for (const b of ["first", "prev"]) $(b).dataset.atEnd = i === 0 ? "1" : "0";
+  for (const b of ["next", "last"]) $(b).dataset.atEnd = i === data.steps.length - 1 ? "1" : "0";
   markStep(i);
 }
 
@@ -167,11 +170,15 @@ async function start(record) {
   renderer = loaded.create(clear($("board")), ctx);
   // The log in the kernel's words (each step's story), one line per turn; a click shows it.
   const entries = data.steps.slice(1).map((s) => s.last_action);
-  renderLog($("log"), entries, { seat: null, players: seats,
-                                 onPick: (step) => show(step, false) });
+  // one line a turn, its first sentence (what followed under a "+"), as lichess keeps its list short
+  renderLog($("log"), entries, { seat: null, players: seats, compact: true,
+                                 onPick: (step) => { stop(); show(step, false); } });
   $("slider").max = String(data.steps.length - 1);
   $("player").hidden = false;
-  show(0, false);
+  $("share").hidden = !gameId;
+  // a shared link opens at its move (#s=<step>)
+  const asked = Number(hashParams().get("s"));
+  show(Number.isInteger(asked) && asked > 0 ? asked : 0, false);
   document.body.dataset.ready = "1";
   if (gameId) {
     // the analysis comes after the board: a line says it is on its way
@@ -188,7 +195,8 @@ async function start(record) {
     }
     if (analysis) {
       markStep = showAnalysis($("analysis"), $("log"), analysis, {
-        label: (s, how) => (seats[s] ? (how ? seatName(s, seats[s], how) : seats[s].label) : t("Player {n}", { n: s + 1 })), onPick: (step) => { stop(); show(step, false); } });
+        label: (s, how) => (seats[s] ? (how ? seatName(s, seats[s], how) : seats[s].label) : t("Player {n}", { n: s + 1 })),
+        onPick: (step) => { stop(); show(step, false); }, steps: data.steps.length - 1 });
       markStep(at);
     }
     document.body.dataset.analysis = analysis ? "1" : "0";
@@ -207,6 +215,57 @@ $("play").addEventListener("click", () => {
   $("play").textContent = t("Pause");
   timer = setInterval(() => { if (at >= data.steps.length - 1) stop(); else show(at + 1, true); }, 900);
 });
+// Share: the public link of this game at this move (never a seat's token: a finished game's review
+// is public at /replay/<id>); the phone's share sheet where there is one, else the clipboard.
+$("share").addEventListener("click", async () => {
+  if (!gameId) return;
+  const url = `${location.origin}/replay/${encodeURIComponent(gameId)}#s=${at}`;
+  document.body.dataset.shared = url;
+  const nav = /** @type {any} */ (navigator);
+  if (typeof nav.share === "function") {
+    try { await nav.share({ title: document.title, url }); return; } catch (e) {
+      if (e && e.name === "AbortError") return; // the player closed the share sheet
+    }
+  }
+  try {
+    await navigator.clipboard.writeText(url);
+    message(t("Link to this move copied: {url}", { url }));
+  } catch (e) {
+    message(t("Copy this link to share this move: {url}", { url }));
+  }
+});
+
+// Arrow keys step (Home and End: the start and the end), as on lichess; not while typing or on the
+// slider (it steps by itself).
+document.addEventListener("keydown", (e) => {
+  if (!data || $("player").hidden || e.altKey || e.ctrlKey || e.metaKey) return;
+  const target = /** @type {HTMLElement} */ (e.target);
+  if (target && target.closest && target.closest("input, textarea, select, [contenteditable=true], dialog")) return;
+  const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: data.steps.length - 1 }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  stop();
+  show(to, e.key === "ArrowRight");
+});
+
+// A swipe across the board steps (left: forward, right: back), unless the board pans sideways
+// (a zoomed board is moved by the finger).
+let touch = null;
+const area = /** @type {HTMLElement} */ (document.querySelector(".board-area"));
+area.addEventListener("touchstart", (/** @type {TouchEvent} */ e) => {
+  const pan = area.querySelector(".board-pan");
+  const pans = pan && pan.scrollWidth > pan.clientWidth + 2;
+  touch = e.touches.length === 1 && !pans ? { x: e.touches[0].clientX, y: e.touches[0].clientY } : null;
+}, { passive: true });
+area.addEventListener("touchend", (/** @type {TouchEvent} */ e) => {
+  if (!touch || !data || !e.changedTouches.length) return;
+  const dx = e.changedTouches[0].clientX - touch.x, dy = e.changedTouches[0].clientY - touch.y;
+  touch = null;
+  if (Math.abs(dx) < 50 || Math.abs(dx) < 1.5 * Math.abs(dy)) return;
+  stop();
+  show(dx < 0 ? at + 1 : at - 1, dx < 0);
+}, { passive: true });
+
 $("file").addEventListener("change", async () => {
   const f = $("file").files[0];
   if (!f) return;
@@ -215,14 +274,23 @@ $("file").addEventListener("change", async () => {
   start(record);
 });
 
+// The board fills the screen between the header and the step bar: the header's real height (its
+// menu button can make it taller than the stylesheet's --header-h) is measured, not assumed.
+function measureHeader() {
+  const header = document.querySelector("header.top");
+  if (header instanceof HTMLElement) document.body.style.setProperty("--replay-top", `${header.offsetHeight}px`);
+}
+window.addEventListener("resize", measureHeader);
+
 async function init() {
+  measureHeader();
   translatePage(); // the page's words (data-i18n) in the chosen language
   const p = hashParams();
   // The public link of a finished game (/replay/<id>, no token); ?embed=1 for an <iframe>.
   const publicId = location.pathname.startsWith("/replay/") ? decodeURIComponent(location.pathname.slice(8)) : "";
   if (new URLSearchParams(location.search).get("embed") === "1") {
     document.body.classList.add("embed");
-    const credit = el("p", { class: "embed-credit muted" }, document.querySelector(".side .card"));
+    const credit = el("p", { class: "embed-credit muted" }, $("controls"));
     el("a", { href: `/replay/${encodeURIComponent(publicId)}`, target: "_blank", rel: "noopener", text: t("Open on trapworks") }, credit);
   }
   gameId = publicId || p.get("g") || "";
