@@ -519,6 +519,7 @@ function keyboardScroll(box) {
 const PACE_MS = 650;
 let lastDrawnAt = 0;  // when the last move finished drawing (performance.now())
 let pacingQueued = 0; // updates waiting in the queue
+const LONG_RUN = 40; // a frame of more updates than a turn's own (roll, move, a 15-stage firing, steals): see drawUpdate
 let skipping = false; // the player asked to see the rest at once (until the queue is empty)
 let wakePacing = null;
 
@@ -613,7 +614,7 @@ async function replayOpening(state) {
   }
 }
 
-function onState(msg) {
+function onState(msg, inLongRun = false) {
   latest = msg;
   if (info.seat !== null) setHintButton(msg); // at once, not after the board's drawing
   applyPeople(info.players, msg.people); // the accounts' names and ratings (js/strips.js)
@@ -622,7 +623,7 @@ function onState(msg) {
     log.length = Math.min(log.length, msg.ply);
     if (msg.last_action) log[msg.last_action.ply] = msg.last_action;
   }
-  const u = { ...msg, log: log.slice() };
+  const u = { ...msg, log: log.slice(), inLongRun };
   // An update leaves out the view's static part (the board): it came once with the game's info.
   if (info.static_view && u.view) u.view = { ...info.static_view, ...u.view };
   latestU = u;
@@ -644,6 +645,13 @@ async function drawUpdate(u, mine) {
     if (pacingQueued > 1 && !u.sync && !playedHere(moverOf(u)) && !fast && scaledMs(PACE_MS) > 0) showSkip(true);
     await pace(u);
     if (mine !== generation) return;
+    // Nothing to pace (#fast, Skip pressed): an update with newer ones queued is not drawn when
+    // the player skipped, or when it is inside a long run of moves that came in one frame (the
+    // server folds up to 64 computer moves into one): the run's last is drawn, and its log holds
+    // every line. Drawing each board cost a loaded machine ~0.3 s apiece; a page 20 s behind
+    // stopped reading its socket until the server dropped it (CI). A turn's few updates (a
+    // firing's 15 stages) are still drawn each.
+    if (pacingQueued > 1 && paceMs() === 0 && (skipping || u.inLongRun) && !u.sync && !u.terminal) return;
     if (u.ply !== drawnPly) { dropStaleMessages(u.ply); drawnPly = u.ply; }
     // Keep the keyboard on the board while the renderer redraws it (an opponent's move).
     const mark = focusMark($("board"));
@@ -697,7 +705,12 @@ function onMessage(event) {
   try { data = JSON.parse(event.data); } catch (e) { return; }
   // A frame holds one message, or several in order (the updates after each action of a move,
   // then its ack).
-  for (const msg of Array.isArray(data) ? data : [data]) handleMessage(msg);
+  const list = Array.isArray(data) ? data : [data];
+  // A long run's states but its last (see drawUpdate): marked, not dropped (the log, the features
+  // and the parts of each are still taken in order).
+  const states = list.filter((m) => m && m.type === "state");
+  const longRun = states.length > LONG_RUN ? new Set(states.slice(0, -1)) : null;
+  for (const msg of list) handleMessage(msg, !!longRun && longRun.has(msg));
 }
 
 // Names and presence changed: the players, the log (it names seats) and later chat lines.
@@ -726,12 +739,12 @@ function withParts(msg) {
   return full;
 }
 
-function handleMessage(message) {
+function handleMessage(message, inLongRun = false) {
   const msg = withParts(message);
   if (msg.type === "state" && features) features.update(msg);
   if (msg.type === "presence") onPresence(msg);
   else if (msg.type === "chat") { if (chat) chat.add(msg.line); }
-  else if (msg.type === "state") onState(msg);
+  else if (msg.type === "state") onState(msg, inLongRun);
   else if (msg.type === "hello") {
     // The game's info is already loaded; the hello adds who is here and the chat so far.
     if (msg.presence) onPresence({ seats: msg.presence });
