@@ -23,6 +23,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class NodeDied(RuntimeError):
+    """A node's `ray start` process exited while the cluster waited for it."""
+
+
 class Cluster:
     def __init__(self, head_cpus: int = 1) -> None:
         # head_cpus=0: a head that schedules no task (Ray's advice for real clusters), so every
@@ -85,13 +89,25 @@ class Cluster:
 
     def ensure_workers(self, *names: str) -> None:
         """Start those of the named worker nodes that are not running (a test before killed them),
-        one at a time: two nodes starting at once time out in Ray's start-up on one host."""
+        one at a time: two nodes starting at once time out in Ray's start-up on one host.
+
+        A node whose `ray start` gave up is started again, up to three times: Ray waits a fixed
+        30 s for a new node to register (ray/_private/node.py, not configurable), which a loaded
+        machine can exceed ("The current node timed out during startup"): that failed the first
+        test of tests/sim/test_ray.py here twice at load 14-18, and the next test, which started
+        the node again, passed."""
         for name in names:
             node = self.nodes.get(name)
             if node is not None and node.poll() is None:
                 continue
-            self.start_worker(name)
-            self.wait_nodes(1 + len(self.workers()))
+            for attempt in range(3):
+                self.start_worker(name)
+                try:
+                    self.wait_nodes(1 + len(self.workers()))
+                    break
+                except NodeDied:
+                    if attempt == 2:
+                        raise
 
     def alive_nodes(self) -> int:
         code = (
@@ -104,14 +120,35 @@ class Cluster:
         except (ValueError, IndexError):
             return 0
 
+    def _said_started(self) -> bool:
+        """Whether every node's `ray start` has written "Ray runtime started." to its log (or has
+        died: the wait below then reports it), read from the files: no process started to ask."""
+        for name, node in self.nodes.items():
+            log = Path(self.temp) / f"{name}.log"
+            if node.poll() is None and "Ray runtime started." not in log.read_text(errors="replace"):
+                return False
+        return True
+
     def wait_nodes(self, count: int, timeout: float = 240) -> None:
         deadline = time.monotonic() + timeout
+        # Each `alive_nodes` is a Python process that imports Ray and joins the cluster (about
+        # 1 CPU s); asked every second while a node starts (15-50 s on a loaded machine) that was
+        # 3-4 CPU s a wait. A node's `ray start` says "Ray runtime started." when the cluster
+        # counts it (measured: the next `alive_nodes` saw it), so the log is read first, and the
+        # cluster asked once it is there (asked again each second, as before, if it is not yet).
+        while time.monotonic() < deadline and not self._said_started():
+            time.sleep(0.2)
+        dead = [name for name, node in self.nodes.items() if node.poll() is not None]
+        if dead:  # a node whose `ray start` exited never joins: no need to wait out the timeout
+            raise NodeDied(f"Ray node(s) {dead} exited while starting: {self._logs()}")
         while time.monotonic() < deadline:
             if self.alive_nodes() >= count:
                 return
             time.sleep(1)
-        logs = {p.name: p.read_text(errors="replace")[-2000:] for p in Path(self.temp).glob("*.log")}
-        raise RuntimeError(f"the Ray cluster did not reach {count} nodes: {logs}")
+        raise RuntimeError(f"the Ray cluster did not reach {count} nodes: {self._logs()}")
+
+    def _logs(self) -> dict[str, str]:
+        return {p.name: p.read_text(errors="replace")[-2000:] for p in Path(self.temp).glob("*.log")}
 
     def _members(self, name: str) -> list[int]:
         """The node's processes: its `ray start` process and every descendant (Ray's workers run

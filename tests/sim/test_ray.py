@@ -4,7 +4,6 @@ seconds). The test that kills a worker node runs last: the tests before it find 
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time
@@ -16,6 +15,10 @@ import pytest
 pytest.importorskip("ray")
 
 from sim.ray_cluster import RAY_ENV  # noqa: E402
+
+# (where trapworks points numba: read, not os.environ, which holds it only once something in the
+# process imported trapworks: run alone, this file never did and its tests failed with a KeyError)
+from trapworks.paths import numba_cache_dir  # noqa: E402
 
 TRAPWORKS = str(Path(sys.executable).with_name("trapworks"))
 RUN = ["simulate", "mouse-trap", "-a", "heuristic", "--players", "3", "--seed", "5"]
@@ -33,7 +36,7 @@ def trapworks(*args: str, env_home: Path) -> subprocess.CompletedProcess[str]:
     env = {
         "TRAPWORKS_HOME": str(env_home),
         "PATH": "/usr/bin:/bin",
-        "NUMBA_CACHE_DIR": os.environ["NUMBA_CACHE_DIR"],
+        "NUMBA_CACHE_DIR": str(numba_cache_dir()),
         **RAY_ENV,
     }
     return subprocess.run([TRAPWORKS, *args], capture_output=True, text=True, env=env, timeout=300)
@@ -99,7 +102,7 @@ def test_lost_worker_keeps_finished_games_and_resume_completes(cluster, tmp_path
     env = {
         "TRAPWORKS_HOME": str(tmp_path),
         "PATH": "/usr/bin:/bin",
-        "NUMBA_CACHE_DIR": os.environ["NUMBA_CACHE_DIR"],
+        "NUMBA_CACHE_DIR": str(numba_cache_dir()),
         **RAY_ENV,
     }
     proc = subprocess.Popen(
