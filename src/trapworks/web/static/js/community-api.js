@@ -61,3 +61,14 @@ export async function act(method, url, body, done, refresh) {
   if (refresh) await refresh();
   return r.data;
 }
+
+// A clock as players name it: "10+5" (minutes each, seconds added a move), "30 s a move",
+// "1 day a move"; "no clock".
+export function clockWords(clock) {
+  if (!clock) return t("no clock");
+  const s = clock.seconds;
+  if (clock.mode === "total") return `${Math.round(s / 60 * 10) / 10}+${clock.increment || 0}`;
+  if (s < 86400) return s % 60 || s < 60 ? t("{n} s a move", { n: s }) : t("{n} min a move", { n: s / 60 });
+  const days = s / 86400;
+  return days === 1 ? t("1 day a move") : t("{n} days a move", { n: days });
+}
