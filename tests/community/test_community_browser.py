@@ -395,7 +395,9 @@ def test_the_watch_page_lists_a_live_game_and_drops_it_when_it_ends(browser, ser
         row = w.locator(f"[data-live='{gid}']")
         row.wait_for(timeout=10000)
         assert alice in row.inner_text() and bob in row.inner_text()
-        assert "(basic rules)" in row.inner_text()  # the variant worded from typed parts (issue 39, polish)
+        assert "basic rules" in row.inner_text()  # the variant worded from typed parts (issue 39, polish)
+        # a live picture of its board, the spectator's (issue 41: lichess TV's thumbnails)
+        w.wait_for_selector(f"[data-live='{gid}'] .board-preview-shown svg")
         mine = next(g for g in _api(a, "GET", f"/api/players/{alice}/games")["games"] if g["id"] == gid)
         tokens = {game["seat"]: game["link"].split("#t=")[1], 1 - game["seat"]: mine["link"].split("#t=")[1]}
         watch = row.locator("[data-testid=watch-live]").get_attribute("href") or ""
