@@ -180,8 +180,19 @@ def test_follow_challenge_play_block_report_mute_ban(browser, server):
         mine.locator(
             "[data-testid=report-note]:has-text('Thank you: the moderators will read your report.')"
         ).wait_for()
+        # ... and mutes him from the same menu: his lines are hidden from her, the friends page lists him
+        more = a.locator(f"[data-chat-id='{line['id']}'] [data-testid=chat-more]")
+        more.click()  # closes the menu
+        more.click()
+        mine.locator("[data-testid=chat-mute]").click()
+        hidden = f"{bob}'s chat lines are hidden from you."
+        a.wait_for_selector(f"[data-testid=chat-menu-note]:has-text({json.dumps(hidden)})")
+        assert a.locator(f"li[data-chat-id='{line['id']}']").is_hidden()
         friends_page(a)
         a.wait_for_selector("[data-testid=report-status]:has-text('open')")
+        assert bob in a.inner_text("[data-testid=muted]")
+        a.click("[data-testid=muted] [data-testid=unmute]")  # (the moderator's mute below is read unmuted)
+        notice(a, f"{bob} is unmuted.")
 
         # Carol is refused the moderation page until the command line makes her a moderator.
         c.goto("/mod")

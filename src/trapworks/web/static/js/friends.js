@@ -103,7 +103,7 @@ async function showSafety() {
     tr.setAttribute("data-blocked", name);
     el("td", { text: name }, tr);
     button(el("td", {}, tr), t("Unblock"), "unblock", () => act("POST", "/api/community/unblock", { username: name }, t("{name} is unblocked.", { name }), refresh));
-  }, t("You block nobody: a player you block can no longer challenge you, be paired with you or follow you."));
+  }, t("You block nobody."));
   table($("muted"), [t("Muted"), ""], r.data.muted, (name, tr) => {
     el("td", { text: name }, tr);
     button(el("td", {}, tr), t("Unmute"), "unmute", () => act("POST", "/api/community/unmute", { username: name }, t("{name} is unmuted.", { name }), refresh));
