@@ -170,3 +170,27 @@ def test_logged_out_players_are_told_to_log_in(app):
     anon = TestClient(app)
     r = anon.get("/api/community/friends")
     assert r.status_code == 401 and r.json()["code"] == "login_needed"
+
+
+def test_a_challenge_with_a_fischer_clock_makes_a_game_with_minutes_each_and_an_increment(app):
+    """lichess's "10+5": ten minutes each for the whole game, five seconds added after each move."""
+    (a, _alice), (b, bob) = players(app, "alice", "bob")
+    body = {
+        "username": bob,
+        "game": "last-mouse-lost",
+        "options": SMALL_LML,
+        "minutes_each": 10,
+        "increment_s": 5,
+    }
+    sent = a.post("/api/community/challenges", body, status=201)["challenge"]
+    assert sent["clock"] == {"mode": "total", "seconds": 600, "increment": 5, "on_timeout": "forfeit"}
+    accepted = b.post(f"/api/community/challenges/{sent['id']}/accept")
+    token = accepted["link"].split("#t=")[1]
+    clock = b.get(f"/api/games/{accepted['game_id']}", token=token)["state"]["clock"]
+    assert (clock["mode"], clock["seconds"], clock["increment"]) == ("total", 600, 5)
+    # two clocks at once, or an increment without minutes: refused with the reason, nothing sent
+    two = a.post("/api/community/challenges", {**body, "seconds_per_move": 30}, status=400)
+    assert two["code"] == "bad_clock" and "not two" in two["error"]
+    alone = {"username": bob, "game": "last-mouse-lost", "options": SMALL_LML, "increment_s": 5}
+    assert "minutes_each" in a.post("/api/community/challenges", alone, status=400)["error"]
+    assert len(a.get("/api/community/challenges")["outgoing"]) == 1

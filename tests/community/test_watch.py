@@ -116,3 +116,13 @@ def test_a_game_with_a_seat_not_yet_taken_is_not_listed(nodes):
     )
     assert made["invites"]
     assert a.get("/api/community/live").json()["games"] == []
+
+
+def test_a_fischer_clock_lists_both_players_time_left(nodes):
+    """lichess TV shows both clocks: a 10+5 game lists each seat's seconds left and the increment."""
+    a, b = nodes
+    x, y = signed_up(a, "xena")[1], signed_up(a, "yann")[1]
+    gid, _tokens = challenge_game(a, b, x, y, minutes_each=10, increment_s=5)
+    clock = next(g for g in b.get("/api/community/live").json()["games"] if g["id"] == gid)["clock"]
+    assert clock["mode"] == "total" and clock["increment"] == 5 and len(clock["remaining_s"]) == 2
+    assert all(590 <= s <= 600 for s in clock["remaining_s"])

@@ -18,6 +18,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import or_, select, update
 
+from ..accounts.base import variant_of, variant_parts
 from ..errors import ErrorCode, ServiceError
 from .core import Community, aware, iso, now, refusal
 from .models import ChallengeRow
@@ -46,6 +47,15 @@ class ChallengeBody(BaseModel):
     seconds_per_move: int | None = Field(None, ge=5, le=3600, description="a live clock: seconds per move")
     days_per_move: int | None = Field(
         None, ge=1, le=MAX_DAYS_PER_MOVE, description="correspondence: days per move"
+    )
+    minutes_each: int | None = Field(
+        None,
+        ge=1,
+        le=180,
+        description="a live clock: minutes for each player's whole game (lichess's 10+5: 10)",
+    )
+    increment_s: int = Field(
+        0, ge=0, le=180, description="with minutes_each: seconds added after each move (10+5: 5)"
     )
     seat: int | None = Field(None, ge=0, le=15, description="your seat (default: chosen at random)")
     expires_in_s: int | None = Field(
@@ -78,10 +88,25 @@ class Challenges:
             raise refusal(
                 ErrorCode.BAD_SEAT, "seat {seat}: this game has seats 0 to {last}", seat=body.seat, last=n - 1
             )
-        if body.seconds_per_move and body.days_per_move:
-            raise ServiceError(ErrorCode.BAD_CLOCK, "give seconds_per_move or days_per_move, not both")
+        if sum(x is not None for x in (body.seconds_per_move, body.days_per_move, body.minutes_each)) > 1:
+            raise ServiceError(
+                ErrorCode.BAD_CLOCK, "give one of seconds_per_move, days_per_move and minutes_each, not two"
+            )
+        if body.increment_s and not body.minutes_each:
+            raise ServiceError(
+                ErrorCode.BAD_CLOCK, "increment_s goes with minutes_each (a clock for the whole game)"
+            )
         per_move = body.days_per_move * 86400 if body.days_per_move else body.seconds_per_move
-        clock = {"mode": "move", "seconds": per_move, "on_timeout": "forfeit"} if per_move else None
+        clock: dict[str, Any] | None = None
+        if per_move:
+            clock = {"mode": "move", "seconds": per_move, "on_timeout": "forfeit"}
+        elif body.minutes_each:
+            clock = {
+                "mode": "total",
+                "seconds": body.minutes_each * 60,
+                "increment": body.increment_s,
+                "on_timeout": "forfeit",
+            }
         wait = body.expires_in_s or (CORRESPONDENCE_EXPIRY_S if body.days_per_move else LIVE_EXPIRY_S)
         self._expire()
         created = now()
@@ -206,6 +231,8 @@ class Challenges:
             "to": names.get(row.challenged_id),
             "game": row.game,
             "options": row.options,
+            # the variant in the page's language (variantText): a challenge reads as a sentence
+            "variant_parts": variant_parts(variant_of({"players": 2, **(row.options or {})}), row.game),
             "rated": row.rated,
             "clock": row.clock,
             "status": status,

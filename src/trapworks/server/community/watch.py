@@ -36,8 +36,16 @@ def _clock(control: dict[str, Any] | None, t: float) -> dict[str, Any] | None:
         "seconds": clock.get("seconds"),
         "to_move": st.get("turn_seat"),
     }
-    if clock.get("mode") == "move" and st.get("turn_seat") is not None and st.get("turn_started"):
+    running = st.get("turn_seat") is not None and st.get("turn_started")
+    if clock.get("mode") == "move" and running:
         out["left_s"] = max(0, int(float(clock.get("seconds") or 0) - (t - float(st["turn_started"]))))
+    if clock.get("mode") == "total":
+        # each seat's time left (the seat on move's running down now), as lichess TV shows both clocks
+        out["increment"] = clock.get("increment") or 0
+        left = [float(x) for x in st.get("remaining") or []]
+        if running and 0 <= st["turn_seat"] < len(left):
+            left[st["turn_seat"]] -= t - float(st["turn_started"])
+        out["remaining_s"] = [max(0, int(x)) for x in left]
     return out
 
 

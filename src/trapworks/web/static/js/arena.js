@@ -1,7 +1,8 @@
 // Arenas (issue 41): the list, one arena's live standings (read again every 2 s), join and leave.
 // Your game starts as soon as you are paired: the page opens it.
-import { api, el } from "/static/js/dom.js";
+import { api, clear, el } from "/static/js/dom.js";
 import { $, act, gameTitle, loadGames, me, notice, refused, send, t, table, translatePage } from "/static/js/community-api.js";
+import { optionValues, renderOptions } from "/static/js/game-options.js";
 
 const id = new URLSearchParams(location.search).get("id");
 let username = null;
@@ -17,16 +18,31 @@ function when(iso) {
   return isNaN(d.getTime()) ? iso : d.toLocaleString(document.documentElement.lang, { dateStyle: "short", timeStyle: "short" });
 }
 
+// The arenas as a list that wraps on a phone: name, game, when, state; none yet: a welcome and
+// the way to make one (issue 41).
 async function showList() {
   const r = await api("GET", "/api/community/arenas");
   if (!r.ok) return;
-  table($("arenas"), [t("Arena"), t("Game"), t("Starts"), t("Ends"), t("State")], r.data.arenas, (a, tr) => {
-    el("a", { href: `/arena?id=${encodeURIComponent(a.id)}`, text: a.name }, el("td", {}, tr));
-    el("td", { text: gameTitle(a.game) }, tr);
-    el("td", { text: when(a.starts) }, tr);
-    el("td", { text: when(a.ends) }, tr);
-    el("td", { text: stateText(a.state) }, tr);
-  }, t("No arena yet."));
+  const box = clear($("arenas"));
+  const arenas = r.data.arenas;
+  if (!arenas.length) {
+    const p = el("p", { class: "muted empty-state", "data-testid": "arenas-empty" }, box);
+    p.append(`${t("No arena is planned yet. Make the first one: choose a game, when it starts and how long it runs, and invite your friends.")} `);
+    el("a", { href: "#create-title", text: t("Create an arena") }, p);
+    return;
+  }
+  const next = arenas.filter((a) => a.state === "upcoming").sort((x, y) => (x.starts < y.starts ? -1 : 1))[0];
+  const running = arenas.filter((a) => a.state === "running");
+  if (!running.length && next) el("p", { class: "empty-state", text: t("No arena is running now; the next one, {name}, starts {when}.", { name: next.name, when: when(next.starts) }) }, box);
+  const list = el("ul", { class: "arena-list" }, box);
+  for (const a of arenas) {
+    const li = el("li", { class: "arena-item", "data-arena": a.id, "data-state": a.state }, list);
+    const who = el("div", { class: "person-who" }, li);
+    el("a", { href: `/arena?id=${encodeURIComponent(a.id)}`, text: a.name, class: "person-name" }, who);
+    el("span", { class: "muted small", text: gameTitle(a.game) }, who);
+    el("span", { class: "small", text: t("{starts} to {ends}", { starts: when(a.starts), ends: when(a.ends) }) }, who);
+    el("span", { class: `status status-${a.state === "running" ? "open" : a.state === "upcoming" ? "accepted" : "closed"}`, text: stateText(a.state) }, li);
+  }
 }
 
 async function showArena() {
@@ -58,16 +74,30 @@ async function start() {
   const who = await me();
   username = who.account ? who.account.username : null;
   translatePage();
-  for (const g of await loadGames()) el("option", { value: g.id, text: g.title || g.id }, /** @type {HTMLSelectElement} */ ((/** @type {HTMLFormElement} */ ($("create"))).elements.namedItem("game")));
-  $("create").addEventListener("submit", async (e) => {
+  const form = /** @type {HTMLFormElement} */ ($("create"));
+  const select = /** @type {HTMLSelectElement} */ (form.elements.namedItem("game"));
+  const games = await loadGames();
+  for (const g of games) el("option", { value: g.id, text: g.title || g.id }, select);
+  // The game's own options (as the lobby and the challenge form draw them); an arena's games are
+  // between two players, so a player-count option offers 2 only.
+  const chooseGame = () => {
+    const entry = games.find((g) => g.id === select.value);
+    if (!entry) return;
+    const common = (entry.options_schema || []).filter((o) => !o.advanced);
+    renderOptions($("arena-options"), entry, {
+      prefix: "arena-opt-",
+      choices: (opt) => (opt.name === "players" ? opt.choices.filter((c) => c.value === 2 || c.value === null) : opt.choices),
+      primary: common.length > 5 ? ["players", "variant", "rules", "first_player"] : undefined,
+    });
+    const players = /** @type {HTMLSelectElement|null} */ ($("arena-options").querySelector("[data-option=players]"));
+    if (players && [...players.options].some((o) => o.value === "2")) players.value = "2";
+  };
+  select.addEventListener("change", chooseGame);
+  chooseGame();
+  form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = /** @type {HTMLFormElement} */ (e.target);
-    const optionsText = /** @type {HTMLInputElement} */ (f.elements.namedItem("options")).value;
-    let options = {};
-    if (optionsText.trim()) {
-      try { options = JSON.parse(optionsText); } catch (err) { notice(t("Options: not JSON ({error})", { error: err.message }), true); return; }
-    }
-    const body = { name: /** @type {HTMLInputElement} */ (f.elements.namedItem("name")).value.trim(), game: /** @type {HTMLSelectElement} */ (f.elements.namedItem("game")).value, options, minutes: Number(/** @type {HTMLInputElement} */ (f.elements.namedItem("minutes")).value), starts_in_s: 60 * Number(/** @type {HTMLInputElement} */ (f.elements.namedItem("starts")).value || 0) };
+    const body = { name: /** @type {HTMLInputElement} */ (f.elements.namedItem("name")).value.trim(), game: select.value, options: optionValues($("arena-options")), minutes: Number(/** @type {HTMLInputElement} */ (f.elements.namedItem("minutes")).value), starts_in_s: 60 * Number(/** @type {HTMLInputElement} */ (f.elements.namedItem("starts")).value || 0) };
     const clock = /** @type {HTMLInputElement} */ (f.elements.namedItem("clock")).value;
     if (clock) body.seconds_per_move = Number(clock);
     const made = await act("POST", "/api/community/arenas", body, t("Arena created."));

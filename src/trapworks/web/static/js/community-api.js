@@ -15,14 +15,26 @@ export function notice(text, isError) {
 }
 
 // A table of rows; `cells(row, tr)` fills one row. Empty: the `empty` sentence instead.
-export function table(parent, heads, rows, cells, empty) {
+// `stack`: on a phone each row reads as a small card, each cell under its column's name (a table
+// of five columns squeezed to 390 px broke its words letter by letter).
+export function table(parent, heads, rows, cells, empty, stack = false) {
   parent.textContent = "";
   if (!rows.length) { el("p", { class: "muted", text: empty }, parent); return; }
-  const t = el("table", {}, parent);
+  const t = el("table", { class: stack ? "stack" : "" }, parent);
   const head = el("tr", {}, el("thead", {}, t));
   for (const h of heads) el("th", { scope: "col", text: h }, head);
   const body = el("tbody", {}, t);
-  for (const row of rows) cells(row, el("tr", {}, body));
+  for (const row of rows) {
+    const tr = el("tr", {}, body);
+    cells(row, tr);
+    if (stack) [...tr.children].forEach((td, i) => { if (heads[i]) td.setAttribute("data-label", heads[i]); });
+  }
+}
+
+// A moment as the page's language writes it (short date and time); the text as it came otherwise.
+export function when(iso) {
+  const d = new Date(iso);
+  return !iso || isNaN(d.getTime()) ? iso || "" : d.toLocaleString(document.documentElement.lang, { dateStyle: "short", timeStyle: "short" });
 }
 
 // The reason of a report, as the server names it, in words.
@@ -60,4 +72,15 @@ export async function act(method, url, body, done, refresh) {
   notice(done, false);
   if (refresh) await refresh();
   return r.data;
+}
+
+// A clock as players name it: "10+5" (minutes each, seconds added a move), "30 s a move",
+// "1 day a move"; "no clock".
+export function clockWords(clock) {
+  if (!clock) return t("no clock");
+  const s = clock.seconds;
+  if (clock.mode === "total") return `${Math.round(s / 60 * 10) / 10}+${clock.increment || 0}`;
+  if (s < 86400) return s % 60 || s < 60 ? t("{n} s a move", { n: s }) : t("{n} min a move", { n: s / 60 });
+  const days = s / 86400;
+  return days === 1 ? t("1 day a move") : t("{n} days a move", { n: days });
 }

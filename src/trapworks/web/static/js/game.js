@@ -1055,7 +1055,7 @@ function setupSocial() {
     const me = info.seat !== null ? info.players[info.seat] : null;
     if (me && me.name && hotSeat) nameBox.set(me.name);
   }
-  chat = createChat(clear($("chat")), { viewer: info.seat, send: (text) => request({ type: "chat", text }) });
+  chat = createChat(clear($("chat")), { viewer: info.seat, players: info.players, gameId: gid, send: (text) => request({ type: "chat", text }) });
   alerts = info.seat !== null ? createAlerts(clear($("alerts")), { baseTitle: document.title, seat: info.seat, gameTitle: info.title }) : null;
   if (started) return;
   started = true;

@@ -6,6 +6,7 @@ import { showHowToPlay } from "/static/js/howto.js";
 import { nameField } from "/static/js/names.js";
 import { startTables } from "/static/js/tables.js";
 import { t } from "/static/js/i18n.js";
+import { optionValues as readOptions, renderOptions as drawOptions } from "/static/js/game-options.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
@@ -16,83 +17,12 @@ let current = null; // the catalog entry of the chosen game, refreshed by /check
 let checkTimer = null;
 let tables = null; // the open tables list (tables.js)
 
-// Same reading as the CLI's -o key=value for free-text options (lists, mappings): JSON when it
-// is JSON, text otherwise; the game checks it and says what is wrong.
-function readText(text) {
-  const s = text.trim();
-  if (s === "") return null;
-  try { return JSON.parse(s); } catch (e) { /* not JSON */ }
-  return s;
-}
-
-function optionText(value) {
-  if (value === null || value === undefined) return "";
-  if (Array.isArray(value)) return value.join(",");
-  if (typeof value === "object") return JSON.stringify(value);
-  return String(value);
-}
-
 function optionValues() {
-  const out = {};
-  for (const input of $("options").querySelectorAll("[data-option]")) {
-    const name = input.dataset.option;
-    const control = input.dataset.control;
-    if (control === "toggle") out[name] = input.checked;
-    else if (control === "select") out[name] = JSON.parse(input.value);
-    else if (control === "number") out[name] = input.value.trim() === "" ? input.value : Number(input.value);
-    else out[name] = readText(input.value);
-  }
-  return out;
-}
-
-// One row per declared option (the game's schema from the catalog): its label, the control the
-// schema asks for, the one-line help and, where it is a rulebook difference, the rulebook source.
-function optionRow(opt, box) {
-  const row = el("div", { class: "option", "data-option-row": opt.name }, box);
-  const id = `opt-${opt.name}`;
-  const label = el("label", { for: id, class: "option-label" }, row);
-  el("span", { class: "name", text: t(opt.label) }, label);
-  let input;
-  if (opt.control === "toggle") {
-    input = el("input", { type: "checkbox", id, role: "switch" }, label);
-    input.checked = !!opt.default;
-  } else if (opt.control === "select") {
-    input = el("select", { id }, label);
-    for (const c of opt.choices) {
-      const o = el("option", { value: JSON.stringify(c.value), text: t(c.label) }, input);
-      if (JSON.stringify(c.value) === JSON.stringify(opt.default)) o.selected = true;
-    }
-  } else if (opt.control === "number") {
-    input = el("input", { type: "number", id, value: optionText(opt.default), step: opt.step,
-                          min: opt.min ?? undefined, max: opt.max ?? undefined }, label);
-  } else {
-    input = el("input", { type: "text", id, value: optionText(opt.default),
-                          placeholder: opt.nullable ? t("(empty: default)") : "" }, label);
-  }
-  input.dataset.option = opt.name;
-  input.dataset.control = opt.control;
-  const help = el("p", { class: "option-help muted", id: `${id}-help` }, row);
-  help.textContent = t(opt.help);
-  if (opt.source) {
-    const source = t(opt.source);
-    const stop = /[.!?]'?$/.test(source) ? "" : ".";
-    el("span", { class: "source", text: ` ${t("Rulebook: {source}", { source })}${stop}` }, help);
-  }
-  input.setAttribute("aria-describedby", help.id);
-  input.addEventListener("change", scheduleCheck);
-  input.addEventListener("input", scheduleCheck);
+  return readOptions($("options"));
 }
 
 function renderOptions(entry) {
-  const box = clear($("options"));
-  const schema = entry.options_schema || [];
-  for (const opt of schema.filter((o) => !o.advanced)) optionRow(opt, box);
-  const advanced = schema.filter((o) => o.advanced);
-  if (advanced.length) {
-    const more = el("details", { class: "more-options" }, box);
-    el("summary", { text: t("More options ({n})", { n: advanced.length }) }, more);
-    for (const opt of advanced) optionRow(opt, more);
-  }
+  drawOptions($("options"), entry, { onChange: scheduleCheck });
 }
 
 // AI seats in players' words: three levels up front, every other agent behind "More agents".

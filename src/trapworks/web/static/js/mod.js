@@ -1,7 +1,7 @@
 // The moderation page (issue 41): the reports queue, a player's history, chat lines in their
 // context, warn / mute / ban / lift, the audit log. Every route refuses non-moderators.
 import { el } from "/static/js/dom.js";
-import { $, act, button, me, notice, reasonText, refused, send, t, table, translatePage } from "/static/js/community-api.js";
+import { $, act, button, me, notice, reasonText, refused, send, t, table, translatePage, when } from "/static/js/community-api.js";
 
 let player = null; // the player shown
 let report = null; // the report being answered (closed with the action)
@@ -29,7 +29,7 @@ async function showQueue() {
     button(cell, t("Handle"), "handle", () => { report = rep.id; show(rep.username); });
     if (rep.game_id) button(cell, t("Chat"), "context", () => showContext(rep.game_id, rep.chat_line));
     button(cell, t("Close"), "close", () => act("POST", `/api/mod/reports/${rep.id}/close`, { resolution: "no action" }, t("Report {id} closed.", { id: rep.id }), refresh));
-  }, t("No report is waiting."));
+  }, t("No report is waiting."), true);
 }
 
 async function showContext(gid, line) {
@@ -43,7 +43,7 @@ async function showContext(gid, line) {
     el("td", { text: l.seat === null ? t("spectator") : String(l.seat + 1) }, tr);
     el("td", { text: l.account || l.name }, tr);
     el("td", { text: l.text }, tr);
-  }, t("No chat."));
+  }, t("No chat."), true);
 }
 
 async function show(name) {
@@ -61,16 +61,16 @@ async function show(name) {
     el("td", { text: kindText(s.kind) }, tr);
     el("td", { text: s.reason }, tr);
     el("td", { text: s.by || "" }, tr);
-    el("td", { text: s.until || (s.kind === "ban" ? t("for good") : "") }, tr);
+    el("td", { text: s.until ? when(s.until) : (s.kind === "ban" ? t("for good") : "") }, tr);
     el("td", { text: s.active ? t("yes") : t("no") }, tr);
-  }, t("No sanction so far."));
+  }, t("No sanction so far."), true);
   table(el("div", {}, box), [t("Report"), t("By"), t("About"), t("Reason"), t("Status")], r.data.reports, (rep, tr) => {
     el("td", { text: String(rep.id) }, tr);
     el("td", { text: rep.reporter }, tr);
     el("td", { text: rep.username }, tr);
     el("td", { text: reasonText(rep.reason) }, tr);
     el("td", { text: rep.status === "open" ? t("open") : t("closed") }, tr);
-  }, t("No report by or about this player."));
+  }, t("No report by or about this player."), true);
   table(el("div", {}, box), [t("Their chat"), t("Game")], r.data.chat, (c, tr) => {
     el("td", { text: c.text }, tr);
     const cell = el("td", {}, tr);
@@ -82,12 +82,12 @@ async function showAudit() {
   const r = await send("GET", "/api/mod/audit");
   if (!r.ok) return;
   table($("audit"), [t("When"), t("Moderator"), t("Action"), t("Player"), t("Detail")], r.data.audit, (a, tr) => {
-    el("td", { text: a.at }, tr);
+    el("td", { text: when(a.at) }, tr);
     el("td", { text: a.actor }, tr);
     el("td", { text: actionText(a.action), "data-testid": "audit-action", "data-action": a.action }, tr);
     el("td", { text: a.target || "" }, tr);
     el("td", { text: a.detail && a.detail.reason ? a.detail.reason : "" }, tr);
-  }, t("Nothing yet."));
+  }, t("Nothing yet."), true);
 }
 
 async function refresh() {
