@@ -179,8 +179,8 @@ export default function createRenderer(root, ctx) {
       return TOUCH ? t("Tap mice side by side in one row (or slide across them), then Press.")
         : t("Click mice side by side in one row (or drag across them), then Press.");
     }
-    return TOUCH ? t("Tap a mouse: it and the raised mice right of it go down (only how many counts). Then Press.")
-      : t("Click a mouse: it and the raised mice right of it go down (only how many counts). Then Press.");
+    return TOUCH ? t("Tap a mouse: it and the mice right of it go down. Then Press.")
+      : t("Click a mouse: it and the mice right of it go down. Then Press.");
   }
 
   function refreshControls() {
