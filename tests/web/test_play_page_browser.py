@@ -924,5 +924,9 @@ def test_board_first_at_the_judges_four_sizes(server, browser, game, size):
         assert bar >= board["right"], (bar, board)  # beside the board, not under it
     if size == (1366, 800):
         assert board["right"] - board["left"] >= 0.5 * size[0], board
+    if game == "booby-trap" and min(size) < 500:  # a phone: every piece a finger's size
+        pieces = "[...document.querySelectorAll('#board circle.piece')]"
+        smallest = page.evaluate(f"Math.min(...{pieces}.map(c => c.getBoundingClientRect().width))")
+        assert smallest >= 28, smallest
     assert not errors, errors
     page.context.close()
