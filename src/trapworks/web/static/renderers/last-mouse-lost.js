@@ -457,9 +457,14 @@ export default function createRenderer(root, ctx) {
       for (const e of u.events || []) if (e.type === "round_over") reason.push(ctx.say(e));
       // One format for the score everywhere (issue 39): the seats in order, as the board's line
       // says it ("You 1 – 3 Player 2"); a one-round game's round line says it all.
+      const seated = ctx.seat !== null && ctx.mode === "live" && !ctx.shared;
+      // A seated player's card has the page's badge ("You won", "You lost") before its title: the
+      // title is then the final score, said once (issue 39: "You lost · You lose the match" and the
+      // final score twice on a phone's card).
+      if (seated) return { title: t("Final score: {score}", { score: scoreLine(s) }), reason,
+                           columns: [t("Player"), t("Rounds won")], scores: s.map((n, seat) => ({ seat, cells: [String(n)] })) };
       if (!reason.length || v.first_to > 1) reason.push(t("Final score: {score}", { score: scoreLine(s) }));
-      const title = ctx.seat !== null && ctx.mode === "live" && !ctx.shared
-        ? (v.winner === ctx.seat ? t("You win the match!") : t("You lose the match")) : t("{who} wins the match", { who: who(v.winner) });
+      const title = t("{who} wins the match", { who: who(v.winner) });
       return { title, reason, columns: [t("Player"), t("Rounds won")], scores: s.map((n, seat) => ({ seat, cells: [String(n)] })) };
     },
     destroy() { overlay.hidden = true; },
