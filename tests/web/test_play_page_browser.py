@@ -349,8 +349,9 @@ def test_last_mouse_lost_what_you_tap_is_what_goes_down(server, browser, size):
 
 
 def press_first_raised(page):
-    """Last Mouse Lost: press one mouse, the first raised one (by clicks, as a player)."""
-    page.locator("svg .mouse[data-raised='1']").first.click()
+    """Last Mouse Lost: press one mouse, the last raised one (by clicks, as a player: a tap on a
+    mouse takes the raised mice right of it too)."""
+    page.locator("svg .mouse[data-raised='1']").last.click()
     page.locator("[data-testid=press]").click()
 
 
