@@ -437,7 +437,7 @@ def test_last_mouse_lost_says_tap_on_a_touch_screen(server, browser):
     page.goto(create(server, "last-mouse-lost")["seats"][0]["link"])
     page.wait_for_function(MY_TURN, timeout=30000)
     assert page.evaluate("() => matchMedia('(pointer: coarse)').matches")
-    assert page.locator("[data-testid=selection]").inner_text().startswith("Tap mice of one row")
+    assert page.locator("[data-testid=selection]").inner_text().startswith("Tap a mouse")
     ctx.close()
     assert not errors, errors
 

@@ -159,7 +159,7 @@ def test_clicking_a_line_shows_that_moment_read_only(server, browser):
     for _ in range(2):
         page.wait_for_selector("body[data-my-turn='1']", timeout=20000)
         ply = int(page.evaluate("document.body.dataset.ply"))
-        page.locator("svg [data-raised='1']").first.click()
+        page.locator("svg [data-raised='1']").last.click()  # one mouse: the rightmost of its row
         page.click("#actionbar [data-testid=press]")
         page.wait_for_function("p => Number(document.body.dataset.ply) > p + 1", arg=ply, timeout=20000)
     lines = log_lines(page)

@@ -65,6 +65,10 @@ def test_two_accounts_see_each_others_names_ratings_and_rating_changes(browser, 
         title = page.get_attribute("[data-testid=strip-rating-1]", "title")
         assert title and "Provisional" in title
     assert a.inner_text("[data-testid=strip-name-0]") == alice  # your own strip: your name too
+    # An account's player has a name: no "Your name" field (issue 39: it showed for them)
+    for page in (a, b):
+        assert page.locator("[data-testid=name-form]").count() == 1  # drawn, for a guest's seat
+        assert page.locator("[data-testid=name-form]").is_hidden()
 
     bob_token = b.evaluate("new URLSearchParams(location.hash.slice(1)).get('t')")
     tokens = [made["link"].split("#t=")[1], bob_token]

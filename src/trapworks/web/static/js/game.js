@@ -618,6 +618,7 @@ function onState(msg, inLongRun = false) {
   latest = msg;
   if (info.seat !== null) setHintButton(msg); // at once, not after the board's drawing
   applyPeople(info.players, msg.people); // the accounts' names and ratings (js/strips.js)
+  showNameBox();
   if (msg.sync) log = msg.log.slice();
   else {
     log.length = Math.min(log.length, msg.ply);
@@ -784,6 +785,17 @@ function connect() {
   });
 }
 
+// A seat an account holds is called by the account's name (the server's `people`): its player
+// gets no "Your name" field (issue 39: a logged-in player was asked for a name); a guest keeps it.
+function heldByAccount() {
+  const me = info && info.seat !== null ? info.players[info.seat] : null;
+  return !!(me && me.account);
+}
+
+function showNameBox() {
+  $("name-box").hidden = heldByAccount();
+}
+
 // On every (re)connect: the tab's visibility, and this browser's name for the seat when it differs
 // from the seat's (not in hot seat: two people share this browser, each names their own seat).
 let nameBox = null;
@@ -792,7 +804,7 @@ function greet() {
   const name = storedName();
   const me = info.seat !== null ? info.players[info.seat] : null;
   const spectatorChats = info.seat === null && info.spectator_chat;
-  if (name && !hotSeat && ((me && me.name !== name) || spectatorChats)) sendName(name);
+  if (name && !hotSeat && !heldByAccount() && ((me && me.name !== name) || spectatorChats)) sendName(name);
 }
 
 async function sendName(name) {

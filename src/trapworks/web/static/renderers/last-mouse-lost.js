@@ -1,7 +1,8 @@
-// Last Mouse Lost renderer: the board of mice in SVG. Click mice to select them (or drag across a
-// run), then Press. It decides no rule: the selection is matched to one of the view's legal
-// actions and that action's text is sent; a selection that matches none is sent as written
-// (row letter + mouse numbers) so the server's message says why it is not allowed.
+// Last Mouse Lost renderer: the board of mice in SVG. Tap mice to select them (or slide across a
+// run), then Press. It decides no rule: a tap builds one of the view's legal actions (their mice
+// are the server's: in basic rules a press of n mice takes the row's n rightmost raised ones), the
+// board rings exactly that action's mice and Press sends that action's text (issue 39: what you
+// tap is what goes down).
 
 const ROW_NAMES = "abcdefghijklmnopqrstuvwxyz";
 const CELL = 74;
@@ -104,22 +105,82 @@ export default function createRenderer(root, ctx) {
   function who(seat) { return ctx.seatLabel(seat); }
 
   function matchAction() {
-    // The listed action pressing exactly the selected mice; in basic rules the notation names only
-    // how many mice of the row are pressed, so an action of the row with that count also matches.
+    // The listed action pressing exactly the selected mice. The selection is always built as one
+    // (select() below), so what the board shows ringed is what goes down.
     if (!view || selection.row === null || selection.mice.size === 0) return null;
     const wanted = mouseNumbers(selection.mice).join(",");
-    const legal = view.legal_actions || [];
-    const exact = legal.find((a) => a.row === selection.row && a.mice.map((i) => i + 1).join(",") === wanted);
-    if (exact) return exact;
-    if (view.rules === "basic") {
-      return legal.find((a) => a.row === selection.row && (a.count ?? a.mice.length) === selection.mice.size) || null;
-    }
-    return null;
+    return (view.legal_actions || []).find((a) => a.row === selection.row && a.mice.map((i) => i + 1).join(",") === wanted) || null;
   }
 
-  function selectionText() {
-    if (selection.row === null || !selection.mice.size) return "";
-    return `${ROW_NAMES[selection.row]}${mouseNumbers(selection.mice).join(",")}`;
+  /** The raised mice of row `r` from `lo` to `hi` (indices, inclusive), or null where one is down.
+   * @param {number} r @param {number} lo @param {number} hi */
+  function run(r, lo, hi) {
+    const mice = new Set();
+    for (let k = lo; k <= hi; k++) {
+      if (!view.rows[r][k]) return null;
+      mice.add(k);
+    }
+    return mice;
+  }
+
+  /** The raised mice of row `r` from index `i` to the row's end: in basic rules the press of that
+   * many mice takes the rightmost ones down (the server's legal action lists them), so tapping a
+   * mouse selects it and the raised mice right of it, the very mice that go down (issue 39: "what
+   * you tap is what goes down"; only how many counts in basic rules).
+   * @param {number} r @param {number} i */
+  function suffix(r, i) {
+    const mice = new Set();
+    view.rows[r].forEach((up, k) => { if (up && k >= i) mice.add(k); });
+    return mice;
+  }
+
+  /** A tap on mouse `i` of row `r`: the selection stays one of the legal presses, always.
+   * Basic rules: the mouse and the raised mice right of it (a tap on the leftmost selected mouse
+   * takes it out). Advanced rules: a run of mice side by side: a tap next to the run (or past
+   * raised mice) stretches it, a tap on one of its ends takes that mouse out, any other tap starts
+   * a new run at that mouse.
+   * @param {number} r @param {number} i */
+  function tapped(r, i) {
+    const same = selection.row === r && selection.mice.size > 0;
+    const lo = same ? Math.min(...selection.mice) : -1;
+    const hi = same ? Math.max(...selection.mice) : -1;
+    let mice;
+    if (view.rules === "basic") {
+      mice = same && i === lo ? suffix(r, i + 1) : suffix(r, i);
+    } else if (same && selection.mice.has(i)) {
+      if (i === lo) mice = run(r, lo + 1, hi);
+      else if (i === hi) mice = run(r, lo, hi - 1);
+      else mice = new Set([i]);
+    } else {
+      mice = (same && run(r, Math.min(lo, i), Math.max(hi, i))) || new Set([i]);
+    }
+    select(r, mice || new Set());
+  }
+
+  /** A slide from mouse `from` to mouse `to` of row `r`: basic rules, from the leftmost of the two
+   * to the row's end; advanced rules, the raised mice side by side from `from` toward `to`.
+   * @param {number} r @param {number} from @param {number} to */
+  function slid(r, from, to) {
+    if (view.rules === "basic") { select(r, suffix(r, Math.min(from, to))); return; }
+    const step = to >= from ? 1 : -1;
+    let end = from;
+    while (end !== to && view.rows[r][end + step]) end += step;
+    select(r, run(r, Math.min(from, end), Math.max(from, end)) || new Set([from]));
+  }
+
+  /** @param {number} r @param {Set<number>} mice */
+  function select(r, mice) {
+    selection = mice.size ? { row: r, mice } : { row: null, mice: new Set() };
+    refreshControls();
+  }
+
+  function instructions() {
+    if (view && view.rules === "advanced") {
+      return TOUCH ? t("Tap mice side by side in one row (or slide across them), then Press.")
+        : t("Click mice side by side in one row (or drag across them), then Press.");
+    }
+    return TOUCH ? t("Tap a mouse: it and the mice right of it go down. Then Press.")
+      : t("Click a mouse: it and the mice right of it go down. Then Press.");
   }
 
   function refreshControls() {
@@ -127,17 +188,14 @@ export default function createRenderer(root, ctx) {
     const match = matchAction();
     if (!myTurn()) selText.textContent = "";
     // A touch screen's player taps (issue 39: "Click" read as a desktop page's words on a phone).
-    else if (!n) selText.textContent = TOUCH ? t("Tap mice of one row (or slide across them), then Press.")
-      : t("Click mice of one row (or drag across them), then Press.");
-    else selText.textContent = tn("Row {row}: {n} mouse selected", "Row {row}: {n} mice selected", n, { row: ROW_NAMES[selection.row] }) +
-      (!match ? ` ${t("(not one of the allowed presses)")}`
-        : view.rules === "basic"
-          // Basic rules count mice, not which ones: say which go down so the board holds no surprise.
-          ? ` ${tn("({move}: only the number counts; the rightmost raised mouse goes down)", "({move}: only the number counts; the {n} rightmost raised mice go down)", n, { move: match.text })}`
-          : ` (${match.text})`);
+    else if (!n) selText.textContent = instructions();
+    // The selection's words say exactly the mice that go down, as the board rings them.
+    else selText.textContent = tn("Row {row}: mouse {mice} goes down.", "Row {row}: mice {mice} go down.", n,
+                                  { row: ROW_NAMES[selection.row], mice: mouseNumbers(selection.mice).join(", ") });
     controls.hidden = ctx.mode !== "live" || ctx.seat === null || !!(view && view.terminal); // no Press after the end
-    pressBtn.disabled = !myTurn() || !n || sending;
+    pressBtn.disabled = !myTurn() || !n || !match || sending;
     pressBtn.textContent = n ? tn("Press {n} mouse", "Press {n} mice", n) : t("Press");
+    pressBtn.dataset.action = match ? match.text : "";
     clearBtn.disabled = !n;
     for (const g of board.querySelectorAll(".mouse")) {
       const r = +g.dataset.row, i = +g.dataset.mouse;
@@ -160,7 +218,8 @@ export default function createRenderer(root, ctx) {
   async function press() {
     if (!myTurn() || !selection.mice.size || sending) return;
     const match = matchAction();
-    const text = match ? match.text : selectionText();
+    if (!match) return; // never sent: the selection is always a legal press (tapped() above)
+    const text = match.text;
     sending = true;
     refreshControls();
     const reply = await ctx.send(text);
@@ -182,7 +241,7 @@ export default function createRenderer(root, ctx) {
     const g = e.target.closest && e.target.closest(".mouse");
     if (!g || !myTurn() || g.dataset.raised !== "1") return;
     e.preventDefault();
-    drag = { row: +g.dataset.row, start: +g.dataset.mouse, moved: false, before: selection };
+    drag = { row: +g.dataset.row, start: +g.dataset.mouse, moved: false };
   });
   board.addEventListener("pointermove", (e) => {
     if (!drag) return;
@@ -191,26 +250,14 @@ export default function createRenderer(root, ctx) {
     const i = +g.dataset.mouse;
     if (i === drag.start && !drag.moved) return;
     drag.moved = true;
-    const [lo, hi] = [Math.min(i, drag.start), Math.max(i, drag.start)];
-    const mice = new Set();
-    for (let k = lo; k <= hi; k++) if (view.rows[drag.row][k]) mice.add(k);
-    selection = { row: drag.row, mice };
-    refreshControls();
+    slid(drag.row, drag.start, i);
   });
-  function toggle(row, i) {
-    // A click toggles one mouse; a click in another row starts a new selection there.
-    if (selection.row !== row) selection = { row, mice: new Set([i]) };
-    else if (selection.mice.has(i)) selection.mice.delete(i);
-    else selection.mice.add(i);
-    if (!selection.mice.size) selection.row = null;
-    refreshControls();
-  }
   window.addEventListener("pointerup", () => {
     if (!drag) return;
     const d = drag;
     drag = null;
     if (d.moved) return;
-    toggle(d.row, d.start);
+    tapped(d.row, d.start);
   });
   document.addEventListener("keydown", (/** @type {KeyboardEvent & {target: any}} */ e) => {
     if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA" || e.target.tagName === "BUTTON"
@@ -258,7 +305,7 @@ export default function createRenderer(root, ctx) {
       ctx.actionable(g, t("Row {row}, mouse {n}, raised", { row: ROW_NAMES[r], n: i + 1 }), (e) => {
         if (!myTurn()) return;
         if (e && e.key === "Enter" && selection.row === r && selection.mice.has(i)) press();
-        else toggle(r, i);
+        else tapped(r, i);
       }, { click: false });
     } else {
       g.setAttribute("role", "img");
@@ -410,9 +457,14 @@ export default function createRenderer(root, ctx) {
       for (const e of u.events || []) if (e.type === "round_over") reason.push(ctx.say(e));
       // One format for the score everywhere (issue 39): the seats in order, as the board's line
       // says it ("You 1 – 3 Player 2"); a one-round game's round line says it all.
+      const seated = ctx.seat !== null && ctx.mode === "live" && !ctx.shared;
+      // A seated player's card has the page's badge ("You won", "You lost") before its title: the
+      // title is then the final score, said once (issue 39: "You lost · You lose the match" and the
+      // final score twice on a phone's card).
+      if (seated) return { title: t("Final score: {score}", { score: scoreLine(s) }), reason,
+                           columns: [t("Player"), t("Rounds won")], scores: s.map((n, seat) => ({ seat, cells: [String(n)] })) };
       if (!reason.length || v.first_to > 1) reason.push(t("Final score: {score}", { score: scoreLine(s) }));
-      const title = ctx.seat !== null && ctx.mode === "live" && !ctx.shared
-        ? (v.winner === ctx.seat ? t("You win the match!") : t("You lose the match")) : t("{who} wins the match", { who: who(v.winner) });
+      const title = t("{who} wins the match", { who: who(v.winner) });
       return { title, reason, columns: [t("Player"), t("Rounds won")], scores: s.map((n, seat) => ({ seat, cells: [String(n)] })) };
     },
     destroy() { overlay.hidden = true; },
