@@ -40,17 +40,22 @@ def csrf_of(context):
     return context.request.get("/api/account/me").json()["csrf"]
 
 
+def rated_game(context):
+    """A rated Last Mouse Lost game made by the account logged in on `context`, in seat 0."""
+    return context.request.post(
+        "/api/account/games",
+        data={"game": "last-mouse-lost", "options": SMALL_LML, "seat": 0, "rated": True},
+        headers={"x-csrf-token": csrf_of(context)},
+    ).json()
+
+
 def test_two_accounts_see_each_others_names_ratings_and_rating_changes(browser, inprocess_server):
     base = inprocess_server
     alice, bob = unique("alice"), unique("bob")
     ca, a, a_errors = signed_up(browser, base, alice, DESKTOP)
     cb, b, b_errors = signed_up(browser, base, bob, PHONE)
     # Alice challenges (seat 0, rated); Bob opens the invite logged in: his seat joins his account.
-    made = ca.request.post(
-        "/api/account/games",
-        data={"game": "last-mouse-lost", "options": SMALL_LML, "seat": 0, "rated": True},
-        headers={"x-csrf-token": csrf_of(ca)},
-    ).json()
+    made = rated_game(ca)
     gid = made["id"]
     a.goto(made["link"] + "&fast")
     b.goto(made["invites"][0]["link"] + "&fast")
@@ -136,11 +141,7 @@ def test_another_players_profile_follows_challenges_reports_blocks_and_shows_the
     alice, bob = unique("alice"), unique("bob")
     ca, a, a_errors = signed_up(browser, base, alice, DESKTOP)
     cb, b, b_errors = signed_up(browser, base, bob, PHONE)
-    made = ca.request.post(
-        "/api/account/games",
-        data={"game": "last-mouse-lost", "options": SMALL_LML, "seat": 0, "rated": True},
-        headers={"x-csrf-token": csrf_of(ca)},
-    ).json()
+    made = rated_game(ca)
     gid, alice_token = made["id"], made["link"].split("#t=")[1]
     invite = made["invites"][0]["link"].split("#i=")[1]
     bob_token = cb.request.post(f"/api/games/{gid}/claim", data={"invite": invite}).json()["token"]

@@ -493,13 +493,21 @@ function drawShell(u) {
 
 // The action bar never shrinks while the page is open (until the window is resized): a decision
 // with fewer words does not make the board jump (issue 27).
+// Measured once a frame, not once an update: reading the layout right after the update changed the
+// page made Chromium lay it out again for each (a profile of the browser tests: a few seconds of
+// every game played; a phone pays it too).
 let barHeld = 0;
+let barMeasure = 0;
 function holdBar() {
-  const bar = $("actionbar");
-  keyboardScroll(bar);
-  if (document.body.dataset.terminal === "1") { barHeld = 0; bar.style.minHeight = ""; return; } // over: nothing to hold
-  const h = bar.getBoundingClientRect().height;
-  if (h > barHeld + 0.5) { barHeld = h; bar.style.minHeight = `${Math.ceil(h)}px`; }
+  if (barMeasure) return;
+  barMeasure = requestAnimationFrame(() => {
+    barMeasure = 0;
+    const bar = $("actionbar");
+    keyboardScroll(bar);
+    if (document.body.dataset.terminal === "1") { barHeld = 0; bar.style.minHeight = ""; return; } // over: nothing to hold
+    const h = bar.getBoundingClientRect().height;
+    if (h > barHeld + 0.5) { barHeld = h; bar.style.minHeight = `${Math.ceil(h)}px`; }
+  });
 }
 window.addEventListener("resize", () => { barHeld = 0; $("actionbar").style.minHeight = ""; keyboardScroll($("actionbar")); });
 

@@ -71,10 +71,6 @@ export function logLines(entries, viewer, players) {
 export function renderLog(container, entries, ctx) {
   const viewer = ctx.viewer !== undefined ? ctx.viewer : ctx.seat;
   const lines = logLines(entries, viewer, ctx.players);
-  const atBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 30;
-  // A redraw (every update) keeps the lines the player opened open.
-  const opened = new Set([...container.querySelectorAll("li:has(> .log-more[aria-expanded=true])")]
-    .map((li) => /** @type {HTMLElement} */ (li).dataset.ply));
   container.classList.add("story-log");
   // Only the lines that changed are drawn again (usually the last one or two): the lines before
   // them are kept, with their listeners and the "+" the player opened.
@@ -83,6 +79,10 @@ export function renderLog(container, entries, ctx) {
   const drawn = /** @type {HTMLElement[]} */ ([...container.children]);
   let same = 0;
   while (same < drawn.length && same < signs.length && drawn[same].dataset.sign === signs[same]) same++;
+  if (same === drawn.length && same === signs.length) return lines; // nothing new: the page's layout untouched
+  // A redraw (every update) keeps the lines the player opened open.
+  const opened = new Set([...container.querySelectorAll("li:has(> .log-more[aria-expanded=true])")]
+    .map((li) => /** @type {HTMLElement} */ (li).dataset.ply));
   for (const child of drawn.slice(same)) child.remove();
   lines.forEach((line, i) => {
     if (i < same) return;
@@ -116,16 +116,33 @@ export function renderLog(container, entries, ctx) {
       else showMoment(last + 1, t("Move {n}: {text}", { n: i + 1, text: line.text }), ctx);
     });
   });
-  if (atBottom || !container.dataset.scrolled) container.scrollTop = container.scrollHeight;
-  container.dataset.scrolled = "1";
+  followNewest(container);
+  return lines;
+}
+
+// The log follows its newest line unless the player scrolled up to read (then it stays there).
+// Whether it was at the bottom is noted when it scrolls, and the scroll made once a frame: reading
+// the layout right after each update's lines made Chromium lay the page out again for each (a
+// profile of the browser tests: seconds of every game played).
+const following = new WeakMap(); // container -> at the bottom when it last scrolled (or never did)
+const scrollFrames = new WeakMap(); // container -> its pending animation frame
+function followNewest(container) {
   // A line scrolled half out at the top fades (app.css) rather than looking cut.
   const markTop = () => { container.dataset.scrolledTop = container.scrollTop > 2 ? "1" : "0"; };
-  markTop();
   if (!container.dataset.watchesScroll) {
     container.dataset.watchesScroll = "1";
-    container.addEventListener("scroll", markTop, { passive: true });
+    container.addEventListener("scroll", () => {
+      following.set(container, container.scrollHeight - container.scrollTop - container.clientHeight < 30);
+      markTop();
+    }, { passive: true });
   }
-  return lines;
+  if (scrollFrames.has(container)) return;
+  scrollFrames.set(container, requestAnimationFrame(() => {
+    scrollFrames.delete(container);
+    if (following.get(container) !== false) container.scrollTop = container.scrollHeight;
+    container.dataset.scrolled = "1";
+    markTop();
+  }));
 }
 
 // The board right after ply `ply`, read-only, as this seat saw it (the server replays the game to
