@@ -279,3 +279,29 @@ def test_dead_end_drive_a_hint_picks_its_pawn_and_is_one_tap(server, browser):
         page.wait_for_function("p => Number(document.body.dataset.ply) >= p + 2", arg=ply, timeout=20000)
     assert not errors, errors
     page.context.close()
+
+
+@pytest.mark.parametrize("game", ["mouse-trap", "dead-end-drive"])
+def test_phone_on_its_side_the_whole_board_is_above_the_screens_bottom(server, browser, game):
+    """Issue 39 judge: at 844x390 the board takes the height, whole: the phone header's 3rem floor
+    (over the 2.2rem the board's box is computed with) pushed each board 13 px under the bottom
+    edge (Mouse Trap's bottom row, 13 Dead End Drive's Detective and last legend line cut off)."""
+    page, errors = open_game(browser, create(server, game, {"players": 2}), (844, 390))
+    box = whole_board_in_view(page, game)
+    assert box["bottom"] - box["top"] >= 0.8 * box["vh"], box  # the board takes the height
+    assert not page.evaluate(OUTSIDE_JS, DECISION), page.evaluate(OUTSIDE_JS, DECISION)
+    assert not errors, errors
+    page.context.close()
+
+
+def test_dead_end_drive_at_1024x768_has_the_info_over_the_mansion(server, browser):
+    """At 1024x768 the portrait, Detective and pile went in a column beside the mansion: it was left
+    465 px wide, squares of 17 px over a 160 px band. They are one line over it now."""
+    page, errors = open_game(browser, create(server, "dead-end-drive", {"players": 2}), (1024, 768))
+    box = whole_board_in_view(page, "dead-end-drive")
+    info = page.locator("#board > .ded-info").bounding_box()
+    pan = page.locator("#board > .board-pan").bounding_box()
+    assert info["y"] + info["height"] <= pan["y"] + 1, (info, pan)  # over it, not beside it
+    assert box["smallest"] >= 20, box
+    assert not errors, errors
+    page.context.close()

@@ -348,3 +348,94 @@ def test_reduced_motion_skips_the_animations_and_the_game_plays_to_the_end(serve
     assert int(page.locator(BOARD).get_attribute("data-sprung")) >= 1
     assert errors == []
     page.context.close()
+
+
+# Issue 39 judge (fewer clicks): the page plays what the server's legal actions leave no choice
+# about. On a trap with no trap card, drawing is the only move; with one die of 1 left and one
+# pawn that may move (O, on g2), it has one square to end on (g3): the whole move.
+NO_CARD_ON_TRAP = (
+    "players=2 turn=1 pawns=" + PAWNS + " chars=SDCP/LKBZ traps=-/- portrait=S opening=0 "
+    "phase=trap trap=L moved=L dice=3"
+)
+ONE_MOVE = (
+    "players=2 turn=1 pawns=S:off1,D:off1,C:off1,P:off1,L:off2,K:off2,B:off2,Z:off2,M:off?,H:off?,"
+    "R:n17,O:g2 chars=-/- traps=-/- portrait=R opening=0 phase=select dice=1 moved=R"
+)
+
+
+@pytest.mark.parametrize("case", ["draw", "move"])
+def test_a_forced_choice_is_played_without_a_click(server, browser, case):
+    start = NO_CARD_ON_TRAP.format(L=trap_square("stairs")) if case == "draw" else ONE_MOVE
+    created = create(server, start=start)
+    token = created["seats"][0]["token"]
+    page, errors = open_page(browser, created["seats"][0]["link"])  # the usual pacing: the beat is seen
+    # said in the bar meanwhile, and no button left to press
+    note = page.locator("[data-testid=controls] [data-testid=forced]")
+    note.wait_for(timeout=20000)
+    if case == "move":
+        assert "g3" in note.inner_text()
+        assert (
+            page.locator(f"{BOARD} g.pawn.picked").get_attribute("data-pawn") == "O"
+        )  # picked for the player
+    assert not page.locator("[data-testid=controls] button[data-action]:not([disabled])").count()
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=forced]') && document.body.dataset.busy === '0'",
+        timeout=20000,
+    )
+    # the position right after the page's moves (the computer plays on after them)
+    plies = 1 if case == "draw" else 2  # the draw; the pawn and its count, then its square
+    moment = httpx.get(
+        f"{server}/api/games/{created['id']}/moment/{plies}", params={"token": token}, timeout=30
+    )
+    view = moment.json()["view"]
+    if case == "draw":
+        assert view["phase"] != "trap", view["phase"]  # the card was drawn
+    else:
+        assert next(p for p in view["pawns"] if p["letter"] == "O")["square"] == "g3"
+    assert not errors, errors
+    page.context.close()
+
+
+# Every word of the side's hands table and the Detective's Start whole (issue 39 judge, French:
+# "Secrè…", "Joueur 2 (f…", and "DÉPART" over the Detective's piece).
+CLIPPED = """() => {
+  const cut = [...document.querySelectorAll('.ded-hands th, .ded-hands td')]
+    .filter((n) => n.scrollWidth > n.clientWidth + 1).map((n) => n.textContent);
+  const table = document.querySelector('.ded-hands').getBoundingClientRect();
+  const card = document.querySelector('.ded-side').getBoundingClientRect();
+  const start = document.querySelector("svg[data-board='dead-end-drive'] [data-track-start]");
+  const startShown = start.getAttribute('visibility') !== 'hidden';
+  return { cut, tableOut: table.right > card.right + 0.5, startShown };
+}"""
+
+
+def test_french_words_are_whole_and_start_is_not_over_the_detective(server, browser):
+    created = create(server, players=4)
+    context = browser.new_context(viewport={"width": 1366, "height": 800}, locale="fr-FR")
+    page = context.new_page()
+    page.goto(created["seats"][0]["link"] + "&fast")
+    page.wait_for_selector(f"{BOARD} [data-furniture-kind]", timeout=20000)
+    page.wait_for_selector(".ded-hands tbody tr >> nth=3", timeout=20000)
+    found = page.evaluate(CLIPPED)
+    assert not found["cut"] and not found["tableOut"], found
+    assert not found["startShown"], "Start's word drawn under the Detective at step 0"
+    context.close()
+    # the Detective 3 steps on: Start's word back, inside its square
+    created = create(server, start=UNDER_WAY)
+    page, errors = open_page(browser, created["seats"][0]["link"] + "&fast")
+    page.wait_for_selector(f"{BOARD} [data-detective='3']", timeout=20000)
+    inside = page.evaluate(
+        """() => {
+      const t = document.querySelector("svg[data-board='dead-end-drive'] [data-track-start]");
+      const b = t.getBoundingClientRect();
+      const x = b.left + b.width / 2, y = b.top + b.height / 2;
+      const sq = [...document.querySelectorAll("svg[data-board='dead-end-drive'] rect[data-square]")]
+        .map((r) => r.getBoundingClientRect())
+        .find((r) => x > r.left && x < r.right && y > r.top && y < r.bottom);
+      const fits = !!sq && b.left >= sq.left - 0.5 && b.right <= sq.right + 0.5;
+      return { shown: t.getAttribute('visibility') !== 'hidden', fits };
+    }"""
+    )
+    assert inside["shown"] and inside["fits"], inside
+    assert not errors, errors
+    page.context.close()

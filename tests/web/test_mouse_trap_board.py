@@ -225,11 +225,14 @@ def test_a_part_built_in_play_appears_in_place(server, browser):
     ids=["motion", "reduced-motion", "phone"],
 )
 def test_a_jam_stops_the_firing_at_the_jammed_stage_marked_there(server, browser, reduced, size):
-    # Every stage works except F (the rickety stairs), which always jams.
+    # Every stage works except F (the rickety stairs), which always jams. A third mouse the player
+    # may pay to move makes the crank a choice, clicked here (a crank that is the only move is
+    # played by the page itself: test_mouse_trap_browser's forced-choice test).
     created = create(
         server,
-        "mice=46,49 cheese=4,4 pile=22 parts=24 turn=40 next=1 phase=crank",
+        "mice=46,49,10 cheese=4,4,0 pile=22 parts=24 turn=40 next=1 phase=crank",
         {"trap_reliability": 1.0, "trap_stage_odds": {"stairs": 0.0}},
+        players=3,
     )
     page, errors = open_game(browser, created, reduced=reduced, size=size)
     settled(page)
@@ -392,7 +395,7 @@ def test_a_catch_drops_the_cage_over_the_caught_mouse(server, browser):
     )
     page, errors = open_game(browser, created)
     settled(page)
-    play_click(page)  # turn the crank
+    # turn the crank: the only move here (no mouse to pay for), so the page turns it itself
     page.locator("[data-testid=close-end]").click(timeout=30000)  # "Look at the board"
     view = seat_view(server.url, created["id"], created["seats"][0]["token"])
     assert view["terminal"] and view["mice"][1] is None and view["last_firing"]["jammed"] is None

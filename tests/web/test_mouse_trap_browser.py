@@ -21,6 +21,8 @@ def human_step(page) -> str:
     """One click of the human seat: crank if offered, else pick a mouse to pay for (clicking it on
     the board), else roll, else end the turn. Returns what was clicked."""
     controls = page.locator("[data-controls=mouse-trap]")
+    if controls.locator("[data-testid=forced]").count():
+        return ""  # the only move: the page plays it (test_a_forced_choice_is_played_without_a_click)
     crank = controls.locator("button[data-action=crank]")
     if crank.count():
         crank.click()
@@ -125,6 +127,45 @@ def test_three_seats_one_human_until_the_trap_fires(server, browser):
     seen = set(page.evaluate("() => window.newsSeen"))
     assert {"crank", "trap_stage"} <= seen and seen & {"caught", "trap_failed"}, seen
     page.screenshot(path=str(_artifact("mouse-trap-fired.png")), full_page=True)
+    page.close()
+
+
+@pytest.mark.browser
+def test_a_forced_choice_is_played_without_a_click(server, browser):
+    """Issue 39 judge (fewer clicks): a decision with one legal action (here the crank the rules
+    require, the player having no cheese to pay for a move instead) is played by the page after
+    its beat, shown meanwhile; the roll stays the player's own tap."""
+    start = "mice=46,49 cheese=0,2 pile=28 parts=24 turn=9 next=1 phase=crank"
+    created = httpx.post(
+        server + "/api/games",
+        json={
+            "game": "mouse-trap",
+            "start": start,
+            "seats": [{"kind": "human"}, {"kind": "agent", "agent": "random"}],
+        },
+        timeout=30,
+    ).json()
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.add_init_script(NEWS_SEEN)
+    page.goto(created["seats"][0]["link"])  # the usual pacing (not &fast): the beat is seen
+    page.wait_for_selector("[data-controls=mouse-trap] [data-testid=forced]", timeout=20000)
+    assert page.locator("[data-controls=mouse-trap] button[data-action=crank]").is_disabled()
+    # no click: the crank is sent, the trap fires
+    page.wait_for_function("() => window.newsSeen.includes('crank')", timeout=20000)
+    view = httpx.get(
+        f"{server}/api/games/{created['id']}", params={"token": created["seats"][0]["token"]}
+    ).json()
+    assert view["state"]["ply"] > 0
+    # a roll is not played for the player (unless "Roll for me"): the button waits for the tap
+    page.wait_for_function(
+        "document.body.dataset.myTurn === '1' && document.body.dataset.busy === '0'", timeout=30000
+    )
+    if page.evaluate("document.body.dataset.terminal") != "1":
+        roll = page.locator("[data-controls=mouse-trap] button[data-action=roll]")
+        assert roll.is_enabled() and not page.locator("[data-testid=forced]").count()
+    assert not errors, errors
     page.close()
 
 

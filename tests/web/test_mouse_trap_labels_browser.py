@@ -2,6 +2,7 @@
 review: "Chien fou" and "Gros chat" ran over their spaces on the desktop). Each word line's drawn
 box (getBoundingClientRect) lies inside its space's square, at 1366x768, 390x844 (zoomed in) and
 844x390 (the whole board, whose words are drawn larger there: 7 px before, issue 39 judge 6).
+The mice, ears and tails included, lie inside the space they are on (issue 39 judge: they overhung).
 """
 
 from __future__ import annotations
@@ -38,6 +39,17 @@ OVERFLOWS = """
   return { n: spaces.length, lines, out, smallest };
 }
 """
+# Each mouse's drawing (its body, ears and tail; not its hit area) that sticks out of its space (px).
+MICE_OVER = """
+() => [...document.querySelectorAll('[data-board=mouse-trap] g.mt-mouse [data-mouse]')].map((c) => {
+  const drawn = c.parentElement.getBoundingClientRect();
+  const space = document.querySelector(`[data-board=mouse-trap] [data-space="${c.dataset.at}"] > rect`)
+    .getBoundingClientRect();
+  const over = Math.max(space.left - drawn.left, drawn.right - space.right, space.top - drawn.top,
+                        drawn.bottom - space.bottom);
+  return { seat: c.dataset.mouse, at: c.dataset.at, over };
+})
+"""
 
 
 @pytest.fixture(scope="module")
@@ -61,10 +73,12 @@ def test_every_space_label_fits_its_space(server, browser, locale, size):
     elif size[1] < 520:  # on its side: the whole board, its words drawn larger
         assert zoom.get_attribute("aria-pressed") == "false"
     found = page.evaluate(OVERFLOWS)
+    mice = page.evaluate(MICE_OVER)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"mt-labels-{locale}-{size[0]}.png"))
     ctx.close()
     assert found["n"] >= 50 and found["lines"] >= 80, found
     assert not found["out"], f"{locale} {size}: words over their space: {found['out']}"
     assert found["smallest"] >= 8, found  # the narrowed French words included
+    assert len(mice) >= 2 and all(m["over"] <= 0.5 for m in mice), f"mice over their space: {mice}"
     assert not errors, errors

@@ -1,7 +1,8 @@
 """Mouse Trap on a phone held upright: the first view is the board as high as its box (issue 39,
 judge 6: the whole board 390 px wide drew spaces of 21 px between empty bands), readable (spaces
 of 48 px, words of 10 px and more), on the player's mouse (issue 27 review), which stays in view
-whenever it is their turn; "Whole board" is one tap to the whole track, and the page keeps that
+whenever it is their turn with the six spaces a die may take it to (issue 39 judge: the path was cut
+off at the screen's edge); "Whole board" is one tap to the whole track, and the page keeps that
 choice; "Zoom in" goes back. Screenshots: artifacts/web/i18n/mt-phone-*.png.
 """
 
@@ -22,6 +23,27 @@ pytestmark = [
 PHONE = (390, 844)
 # The board's box, the player's mouse's box (as scrolled now), the smallest space and word on screen.
 LOOK = """() => {
+  // The turn's path (issue 39 judge: it was cut off at the edge): the mouse's space and the six a
+  // die may take it to, all in view where they fit in the box's width (else the mouse's and the
+  // four after it).
+  const path = (svg, p) => {
+    const at = Number(svg.querySelector("[data-mouse='0']").dataset.at);
+    const spaces = [at];
+    for (let k = 0; k < 6; k++) {
+      const last = spaces[spaces.length - 1];
+      const next = last === 49 ? 44 : last + 1;
+      if (!svg.querySelector(`[data-space='${next}']`)) break;
+      spaces.push(next);
+    }
+    const boxes = spaces.map((i) => svg.querySelector(`[data-space='${i}'] > rect`).getBoundingClientRect());
+    const inside = (b) => b.left >= p.left - 0.5 && b.right <= p.right + 0.5
+      && b.top >= p.top - 0.5 && b.bottom <= p.bottom + 0.5;
+    const span = Math.max(...boxes.map((b) => b.right)) - Math.min(...boxes.map((b) => b.left));
+    const need = span <= p.width - 8 ? boxes : boxes.slice(0, 5);
+    const out = spaces.filter((i, k) => k < need.length && !inside(boxes[k]));
+    return { spaces, inView: need.every(inside), out,
+             phase: document.querySelector('[data-phase]').dataset.phase };
+  };
   const pan = document.querySelector('#board .board-pan');
   const svg = pan.querySelector('svg[data-board=mouse-trap]');
   const p = pan.getBoundingClientRect();
@@ -36,6 +58,7 @@ LOOK = """() => {
     pans: pan.scrollWidth > pan.clientWidth + 1,
     word: Math.min(...words), tile: Math.min(...tiles),
     boardInView: p.left >= 0 && p.right <= innerWidth + 0.5,
+    path: path(svg, p),
     boardHigh: svg.getBoundingClientRect().height, boxHigh: pan.clientHeight,
   };
 }"""
@@ -68,6 +91,7 @@ def test_a_phone_starts_readable_on_the_players_mouse_and_whole_board_is_one_tap
     # The board as high as its box at the start, readable, on the player's mouse (issue 39, judge 6).
     assert zoom.get_attribute("aria-pressed") == "true", first
     assert first["mouseInView"] and first["boardInView"] and first["pans"], first
+    assert first["path"]["phase"] == "roll" and first["path"]["inView"], first["path"]  # (issue 39 judge)
     assert first["word"] >= 10 and first["tile"] >= 48, first
     assert first["boardHigh"] >= first["boxHigh"] - 20, first  # no empty band over or under it
     for _ in range(6):
@@ -78,6 +102,8 @@ def test_a_phone_starts_readable_on_the_players_mouse_and_whole_board_is_one_tap
             break
         now = page.evaluate(LOOK)
         assert now["mouseInView"], now  # the player's turn: their mouse on screen
+        if now["path"]["phase"] == "roll":  # and where the die may take it (a build: the mouse is there)
+            assert now["path"]["inView"], now["path"]
     page.screenshot(path=str(SHOTS / f"mt-phone-later-{locale}.png"))
     # "Whole board": no panning, and the choice stands over the next moves
     zoom.click()

@@ -97,7 +97,11 @@ export default function createRenderer(root, ctx) {
     .ded-side .ded-panels { flex-direction: column; gap: .3em; }
     .ded-side .ded-panel { flex: none; border: 0; background: none; padding: 0; }
     .ded-side .ded-panel h3 { margin: 0 0 .1em; }
-    .ded-side .ded-hands tbody th { max-width: 7.5em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+    /* every word whole (issue 39 judge: French "Secrè…", "Joueur 2 (f…"): a name wraps on its
+       own line's room, a heading may break only between words and is set small */
+    .ded-side .ded-hands { table-layout: auto; }
+    .ded-side .ded-hands tbody th { white-space: normal; overflow-wrap: anywhere; line-height: 1.15; }
+    .ded-side .ded-hands thead th { white-space: normal; font-size: .78em; line-height: 1.1; vertical-align: bottom; width: auto; }
     .ded-side .ded-hands :is(th, td) { padding-block: 0; }
     .ded-side .ded-hands thead th { padding-left: .3em; text-align: center; }
     .ded-side .ded-off { margin: 0; font-size: .9em; line-height: 1.25; }
@@ -138,6 +142,7 @@ export default function createRenderer(root, ctx) {
     .ded-board .dest-count { font-size: 11px; font-weight: 700; fill: #14532d; }
     .ded-controls .chip { min-width: 2.6em; min-height: 2.6em; font-weight: 700; color: #fff; border: 2px solid #111;
                           border-radius: 50%; padding: 0; text-shadow: 0 0 2px #000; }
+    .ded-forced { align-self: center; font-weight: 600; }
     .ded-controls .chip.mine { box-shadow: 0 0 0 3px var(--color-surface, #fff), 0 0 0 6px var(--color-accent, #a84b07); }
     .ded-zoom { flex: none; font-size: .85em; padding: .2em .6em; min-height: 2.2em; }
     .ded-legend { font-size: .85em; margin-top: .2em; }
@@ -338,6 +343,13 @@ export default function createRenderer(root, ctx) {
       const num = svg("text", { x, y: y + 3.5, "text-anchor": "middle", "font-size": i ? 11 : 7.5, "font-weight": 700,
                                 fill: "#3f3a33" }, gDecor);
       num.textContent = i ? String(i) : t("Start").toUpperCase();
+      if (!i) {
+        // Start's word inside its square (French "DÉPART" ran over both sides), and shown only
+        // once the Detective has left it (issue 39 judge: it sat over his piece)
+        num.setAttribute("data-track-start", "");
+        const len = num.getComputedTextLength ? num.getComputedTextLength() : 0;
+        if (len > CELL - 4) { num.setAttribute("textLength", String(CELL - 4)); num.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
+      }
     });
     // rooms' names on the wall above each room
     for (const m of d.rooms) {
@@ -471,7 +483,9 @@ export default function createRenderer(root, ctx) {
       }
       if (picked === p.letter || (view.selected && view.selected.pawn === p.letter)) g.classList.add("picked");
     }
-    // the Detective on his track
+    // the Detective on his track (Start's word hidden under him)
+    const startWord = gDecor.querySelector("[data-track-start]");
+    if (startWord) startWord.setAttribute("visibility", view.detective.step ? "visible" : "hidden");
     const d = squareXY(view.detective.square);
     const dg = svg("g", { "data-detective": view.detective.step, transform: `translate(${d.x},${d.y})`, role: "img",
                           "aria-label": t("The Detective, step {n} of {m}", { n: view.detective.step, m: view.detective.steps }) }, gPawns);
@@ -547,10 +561,12 @@ export default function createRenderer(root, ctx) {
     if (p && p.square) squares.push(p.square);
     const xs = squares.map((q) => squareXY(q).x);
     const ys = squares.map((q) => squareXY(q).y);
-    // at least 9 squares across, and as many as squares of 32 px allow (a bigger lens loses the
-    // player: at 1024x768 one room filled the board); the stage's own proportions, so that it fills the box
+    // at least 9 squares across, and as many as squares of 29 px allow (a bigger lens loses the
+    // player: at 1024x768 one room filled the board; at 32 px a phone showed a room and a half,
+    // the mansion around it cut off; a target, 4 units less than its square, stays 24 px and more);
+    // the stage's own proportions, so that it fills the box
     const ratio = stage.clientHeight > 0 ? stage.clientHeight / stage.clientWidth : 1;
-    let w = Math.max(Math.max(...xs) - Math.min(...xs) + 3 * CELL, 9 * CELL, (stage.clientWidth / 32) * CELL);
+    let w = Math.max(Math.max(...xs) - Math.min(...xs) + 3 * CELL, 9 * CELL, (stage.clientWidth / 29) * CELL);
     let h = Math.max(Math.max(...ys) - Math.min(...ys) + 3 * CELL, w * ratio);
     w = Math.max(w, h / ratio);
     h = w * ratio;
@@ -756,7 +772,8 @@ export default function createRenderer(root, ctx) {
           const sq = choosing;
           b.addEventListener("click", () => { if (sq) pendingDest = { square: sq, select: a.text }; send(a.text); });
         }
-        el("button", { text: t("Other pawn"), onclick: () => { picked = null; choosing = null; render(); } }, controls);
+        // the only pawn that may move was picked for the player: no other to go back to
+        if (!onlyPawn()) el("button", { text: t("Other pawn"), onclick: () => { picked = null; choosing = null; render(); } }, controls);
       }
       return;
     }
@@ -791,8 +808,48 @@ export default function createRenderer(root, ctx) {
     });
   }
 
+  // Forced choices (issue 39 judge: fewer clicks). The page notices what the server's legal
+  // actions leave no choice about, and decides nothing: the only pawn that may move is picked for
+  // the player; a move with one square to end on (the only one left, or the only one of the pawn
+  // the player picked) and a decision with one action are played after the usual beat, said in
+  // the bar meanwhile ("Other pawn" still cancels a pawn the player picked).
+  const onlyPawn = () => {
+    const pawns = new Set(legal().filter((e) => e.kind === "select").map((e) => e.pawn));
+    return pawns.size === 1 ? [...pawns][0] : null;
+  };
+  function forcedMove() {
+    if (!view || !myTurn() || !revealed || hinted) return null;
+    const entries = legal();
+    if (view.phase === "select") {
+      const pool = entries.filter((e) => e.kind === "select" && (!picked || e.pawn === picked));
+      const moves = pool.flatMap((e) => (e.to || []).map((sq) => ({ entry: e, square: sq })));
+      return moves.length === 1 ? moves[0] : null;
+    }
+    return entries.length === 1 ? { entry: entries[0], square: null } : null;
+  }
+  let forcedTimer = 0;
+  function playForced() {
+    window.clearTimeout(forcedTimer);
+    const f = forcedMove();
+    if (!f) return;
+    const a = f.entry;
+    const text = a.kind === "select"
+      ? tn("Only move: {pawn} {n} square to {sq}. Played for you.", "Only move: {pawn} {n} squares to {sq}. Played for you.", a.count, { pawn: pawnName(a.pawn), sq: f.square })
+      : t("Your only move: played for you.");
+    controls.querySelectorAll("button[data-action]").forEach((b) => { if (b instanceof HTMLButtonElement) b.disabled = true; });
+    el("span", { class: "ded-forced", "data-testid": "forced", role: "status", text }, controls);
+    const at = view;
+    forcedTimer = window.setTimeout(() => {
+      const now = forcedMove();
+      if (view !== at || !now || now.entry.text !== a.text || sending) return;
+      if (f.square) pendingDest = { square: f.square, select: a.text };
+      send(a.text);
+    }, ctx.fast ? 0 : 900);
+  }
+
   function render() {
     if (!view) return;
+    if (!picked && view.phase === "select" && myTurn() && revealed) picked = onlyPawn();
     drawBoard(view.board);
     drawInfo();
     drawPieces();
@@ -802,6 +859,7 @@ export default function createRenderer(root, ctx) {
     if (!picked && view.phase !== "dest") zoomOff = false;
     if (!picked) choosing = null;
     fitView();
+    playForced();
   }
 
   // --- animations -------------------------------------------------------------------------

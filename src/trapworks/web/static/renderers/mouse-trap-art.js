@@ -178,8 +178,12 @@ export function drawIcon(s, g, space, ink) {
 }
 
 // --- a mouse (pawn), origin at its centre -------------------------------------------------------
-export function drawMouse(s, g, colour) {
-  s("path", { d: "M7,6 C16,10 14,18 20,16", fill: "none", stroke: C.ink, "stroke-width": 1.6, "stroke-linecap": "round" }, g);
+// Drawn at 0.78 (issue 39 judge: the mice overhung their spaces): from any of a space's four
+// slots (13 units from its middle) the mouse, ears and tail included, stays inside the space's 56.
+export const MOUSE_SCALE = 0.78;
+export function drawMouse(s, g0, colour) {
+  const g = s("g", { transform: `scale(${MOUSE_SCALE})` }, g0);
+  s("path", { d: "M7,6 C14,9 13,15 17,14", fill: "none", stroke: C.ink, "stroke-width": 1.6, "stroke-linecap": "round" }, g);
   for (const x of [-7, 7]) {
     s("circle", { cx: x, cy: -8, r: 5, fill: colour, stroke: C.ink, "stroke-width": 1.2 }, g);
     s("circle", { cx: x, cy: -8, r: 2.5, fill: "#fda4af" }, g);

@@ -71,7 +71,7 @@ export default function createRenderer(root, ctx) {
   zoomButton.addEventListener("click", () => {
     zoomChosen = true;
     setZoom(!pan.classList.contains("zoomed"));
-    if (pan.classList.contains("zoomed") && lastView) lookAt(focusSpace(lastView), true);
+    if (pan.classList.contains("zoomed") && lastView) lookAtTurn(lastView, true);
   });
   // The whole board on a small screen: a tap on it zooms in there, as on a map (a tap on a
   // mouse to pick stays a pick); "Whole board" goes back.
@@ -106,13 +106,20 @@ export default function createRenderer(root, ctx) {
     const startZoomed = small && upright && phone && !!pan.closest("#board");
     if (pan.classList.contains("zoomed")) {
       // zoomed by the page on a phone, then the window grew (a turned tablet): whole again
-      if (zoomChosen || startZoomed) { zoomRow.hidden = false; fitHeight(); sizeLabels(); return; }
+      if (zoomChosen || startZoomed) {
+        zoomRow.hidden = false;
+        fitHeight();
+        sizeLabels();
+        // the box changed (the bar's lines, the strips came in): the turn's path back in view
+        if (v.to_move === ctx.seat && ctx.mode === "live") lookAtTurn(v, false);
+        return;
+      }
       setZoom(false);
     }
     zoomRow.hidden = !small;
     if (startZoomed && !zoomChosen) {
       setZoom(true);
-      lookAt(focusSpace(v), true);
+      lookAtTurn(v, true);
     }
     sizeLabels();
   }
@@ -150,6 +157,45 @@ export default function createRenderer(root, ctx) {
     if (always || cy - margin < pan.scrollTop || cy + margin > pan.scrollTop + pan.clientHeight) {
       pan.scrollTop = Math.max(0, cy - pan.clientHeight / 2);
     }
+  }
+  // The spaces a die may take the mouse on `at` to (1 to 6 ahead, round the Loop as walk() steps):
+  // with the mouse's own, the path the player needs in view for this turn's roll.
+  function reach(v, at) {
+    const out = [at];
+    for (let k = 0; k < 6; k++) {
+      const next = at === wheel(v) ? safe(v) : at + 1;
+      if (!v.track[next]) break;
+      out.push(at = next);
+    }
+    return out;
+  }
+  // Zoomed in (a phone held upright): scroll so that the spaces `indices` are all in view (issue 39
+  // judge: the path and the mice at the edge were cut off), the first (the mouse's) kept in view
+  // where they cannot all be; only where some are out of view, unless `always`.
+  function frame(indices, always) {
+    if (!indices.length || !pan.classList.contains("zoomed")) return;
+    const s = board.getBoundingClientRect().width / A.W;
+    if (!(s > 0)) return;
+    const pts = indices.map((i) => A.spaceXY(i));
+    const half = (A.TILE / 2 + 2) * s;
+    const axis = (key, scroll, view) => {
+      const at = pts[0][key] * s;
+      const lo = Math.min(...pts.map((p) => p[key])) * s - half;
+      const hi = Math.max(...pts.map((p) => p[key])) * s + half;
+      if (!always && lo >= scroll && hi <= scroll + view) return scroll;
+      if (hi - lo <= view) return Math.max(0, (lo + hi) / 2 - view / 2);
+      // longer than the view: from the mouse's end, as much of the path as fits
+      return Math.max(0, at - lo < hi - at ? lo : hi - view);
+    };
+    pan.scrollLeft = axis("x", pan.scrollLeft, pan.clientWidth);
+    pan.scrollTop = axis("y", pan.scrollTop, pan.clientHeight);
+  }
+  // The player's turn to roll: their mouse and the six spaces ahead; else their mouse.
+  function lookAtTurn(v, always) {
+    const at = focusSpace(v);
+    if (at === null || at === undefined) return;
+    if (v.phase === "roll" && v.to_move === ctx.seat && ctx.mode === "live") frame(reach(v, at), always);
+    else lookAt(at, always);
   }
   let lastView = null;
   const board = svg("svg", { viewBox: `0 0 ${A.W} ${A.H}`, class: "mt-board", "data-board": "mouse-trap",
@@ -201,6 +247,8 @@ export default function createRenderer(root, ctx) {
     .mt-die { font-size: 1.6em; min-width: 1.4em; text-align: center; border: 2px solid #333;
               border-radius: .25em; background: #fff; color: #1f2328; }
     .mt-controls button { margin: .2em; font-size: 1em; padding: .3em .8em; }
+    .mt-controls button.forced:disabled { opacity: 1; outline: 3px solid var(--color-accent, #b45309); outline-offset: 2px; }
+    .mt-forced { font-size: .9em; margin-left: .4em; }
     .mt-controls button.hinted { outline: 3px solid var(--color-accent, #b45309); outline-offset: 2px; font-weight: 700; }
     .mt-news { margin: 0 0 .3em; color: inherit; line-height: 1.3; }
     .mt-news:empty { display: none; }
@@ -551,12 +599,23 @@ export default function createRenderer(root, ctx) {
       const b = el("button", { "data-action": a.text, text: ctx.say(a.label_msg) }, controls);
       b.addEventListener("click", () => send(a.text));
     }
-    if (autoRoll && v.legal_actions.length === 1) {
-      const only = v.legal_actions[0].text;
-      const ply = v.turn;
+    // A forced choice (issue 39 judge: fewer clicks): a decision with one legal action other
+    // than the roll (a crank the rules require, the only rival to steal from) is played for the
+    // player after the usual beat, its button shown pressed meanwhile; the roll is the player's own
+    // tap unless "Roll for me" is on. The page only notices the server offered one action.
+    const only = v.legal_actions.length === 1 ? v.legal_actions[0].text : null;
+    const forced = only !== null && only !== "roll";
+    if (forced) {
+      const b = controls.querySelector("button");
+      if (b) { b.classList.add("forced"); b.disabled = true; }
+      el("span", { class: "mt-forced", "data-testid": "forced", text: t("Your only move: played for you.") }, controls);
+    }
+    if (only !== null && (forced || autoRoll)) {
+      const ply = v.turn, phase = v.phase;
       autoTimer = window.setTimeout(() => {
-        if (autoRoll && lastView && lastView.turn === ply && controls.querySelector("button:not(:disabled)")) send(only);
-      }, ctx.fast ? 0 : 450);
+        if (!lastView || lastView.turn !== ply || lastView.phase !== phase || !(forced || autoRoll)) return;
+        if (forced || controls.querySelector("button:not(:disabled)")) send(only);
+      }, ctx.fast ? 0 : forced ? 900 : 450);
     }
   }
 
@@ -751,7 +810,7 @@ export default function createRenderer(root, ctx) {
       // in view; after a firing the view stays on the trap (where it jammed) until the next move.
       if (!firingUpdate(u)) {
         if (!u.sync && lastMoved.size) lookAt(v.mice[[...lastMoved][lastMoved.size - 1]], false);
-        if (v.to_move === ctx.seat && ctx.mode === "live") lookAt(focusSpace(v), false);
+        if (v.to_move === ctx.seat && ctx.mode === "live") lookAtTurn(v, false);
       }
     },
     // The hinted move's button is marked in the bar (issue 39: the hint names it, the bar shows
