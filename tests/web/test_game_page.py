@@ -504,8 +504,16 @@ def test_keyboard_play_tab_arrows_and_enter(server, browser):
     assert label and label.startswith("Row ")
     page.keyboard.press("ArrowRight")  # the next mouse of the row
     assert page.evaluate("document.activeElement.getAttribute('aria-label')") != label
-    page.keyboard.press("Enter")  # select it
-    assert page.locator(".mouse.selected").count() == 1
+    page.keyboard.press("Enter")  # select it: with the basic rules, it and the raised mice right of it
+    # (what goes down when pressed: the rightmost mice of the row, issue 39's "what you tap")
+    expected = page.evaluate(
+        """() => {
+          const a = document.activeElement;
+          return [...document.querySelectorAll(`.mouse[data-row="${a.dataset.row}"][data-raised="1"]`)]
+            .filter((m) => +m.dataset.mouse >= +a.dataset.mouse).length;
+        }"""
+    )
+    assert expected >= 1 and page.locator(".mouse.selected").count() == expected
     assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true"
     row = page.evaluate("document.activeElement.dataset.row")
     page.locator("[data-testid=press]").focus()

@@ -159,8 +159,12 @@ def test_a_forced_choice_is_played_without_a_click(server, browser):
     ).json()
     assert view["state"]["ply"] > 0
     # a roll is not played for the player (unless "Roll for me"): the button waits for the tap
+    # (or the game is over: the firing may catch the last rival mouse; the computer's turn between
+    # is paced, 650 ms a move, so a loaded machine gets a minute)
     page.wait_for_function(
-        "document.body.dataset.myTurn === '1' && document.body.dataset.busy === '0'", timeout=30000
+        "(document.body.dataset.myTurn === '1' || document.body.dataset.terminal === '1')"
+        " && document.body.dataset.busy === '0'",
+        timeout=60000,
     )
     if page.evaluate("document.body.dataset.terminal") != "1":
         roll = page.locator("[data-controls=mouse-trap] button[data-action=roll]")
