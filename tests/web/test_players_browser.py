@@ -172,7 +172,7 @@ def test_another_players_profile_follows_challenges_reports_blocks_and_shows_the
     b.click("[data-testid=profile-report]")
     b.select_option("[data-testid=report-reason]", "spam")
     b.fill("[data-testid=report-details]", "links in the chat")
-    b.click("[data-testid=report-submit]")
+    b.click("[data-testid=report-send]")
     b.wait_for_selector("[data-testid=profile-said]:text('Report sent')")
     [report] = cb.request.get("/api/community/safety").json()["reports"]
     assert (report["username"], report["reason"], report["status"]) == (alice, "spam", "open")

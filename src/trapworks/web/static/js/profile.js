@@ -3,6 +3,7 @@
 import { api, clear, el, svg } from "/static/js/dom.js";
 import { account, avatar, me, ratingText, scrollersReachable, send } from "/static/js/account-api.js";
 import { changeLabel } from "/static/js/strips.js";
+import { openReportForm } from "/static/js/report.js";
 import { agentName, lang, t, tn, translatePage, variantText } from "/static/js/i18n.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
@@ -185,22 +186,17 @@ async function social(name) {
   if (followsYou) el("span", { class: "pill", "data-testid": "profile-follows-you", text: t("Follows you") }, box);
 }
 
-/** The report dialog: a reason and what happened, sent to the moderators. @param {string} name */
+/** The report dialog: the form every report uses (js/report.js), in a dialog. @param {string} name */
 function openReport(name) {
   const dialog = $("report-dialog");
-  const form = $("report-form");
   $("report-title").textContent = t("Report {name}", { name });
-  $("report-error").textContent = "";
-  form.reset();
-  form.onsubmit = async (/** @type {SubmitEvent} */ e) => {
-    e.preventDefault();
-    const r = await send("POST", "/api/community/report", { username: name, reason: form.elements.namedItem("reason").value,
-                                                            details: form.elements.namedItem("details").value.trim() });
-    if (!r.ok) { $("report-error").textContent = r.error; return; }
-    dialog.close();
-    said(t("Report sent: a moderator will read it."));
-  };
-  $("report-cancel").onclick = () => dialog.close();
+  openReportForm($("report-box"), {
+    username: name,
+    onDone: (sent) => {
+      dialog.close();
+      if (sent) said(t("Report sent: a moderator will read it."));
+    },
+  });
   dialog.showModal();
 }
 
