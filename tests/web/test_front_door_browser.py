@@ -142,6 +142,14 @@ def play_to(server, created, until_ply=None, limit_s=90):
         httpx.post(f"{url}/moves", json=body, timeout=30)
 
 
+def seats_of_the_open_game(server, page):
+    """The game the page shows, as the server has it: its id and its seats (the page's token)."""
+    gid = page.url.split("/g/")[1].split("#")[0]
+    token = page.evaluate("() => new URLSearchParams(location.hash.slice(1)).get('t')")
+    info = httpx.get(f"{server.url}/api/games/{gid}", params={"token": token}, timeout=30).json()
+    return gid, info["info"]["players"]
+
+
 def test_home_page_to_a_game_against_the_computer_in_one_click_at_the_remembered_level(server, browser):
     errors: list[str] = []
     for size in (SIZES["desktop"], SIZES["portrait"]):
@@ -157,10 +165,7 @@ def test_home_page_to_a_game_against_the_computer_in_one_click_at_the_remembered
         page.click("[data-testid=play-computer-mouse-trap]")  # the one click
         page.wait_for_url("**/g/**", timeout=20000)
         page.wait_for_selector("#board svg", timeout=20000)
-        gid = page.url.split("/g/")[1].split("#")[0]
-        token = page.evaluate("() => new URLSearchParams(location.hash.slice(1)).get('t')")
-        info = httpx.get(f"{server.url}/api/games/{gid}", params={"token": token}, timeout=30).json()
-        seats = info["info"]["players"]
+        _gid, seats = seats_of_the_open_game(server, page)
         assert [s["kind"] for s in seats] == ["human", "agent"], seats
         assert seats[1]["agent"] == "medium", seats
         page.context.close()
@@ -199,10 +204,8 @@ def test_hot_seat_is_one_tap_on_each_tile_and_the_home_page_leads_to_arenas_and_
     page.click("[data-testid=play-hotseat-last-mouse-lost]")  # the one tap
     page.wait_for_url("**/g/**", timeout=20000)
     page.wait_for_selector("body[data-hot-seat='1']", timeout=20000)
-    gid = page.url.split("/g/")[1].split("#")[0]
-    token = page.evaluate("() => new URLSearchParams(location.hash.slice(1)).get('t')")
-    info = httpx.get(f"{server.url}/api/games/{gid}", params={"token": token}, timeout=30).json()
-    assert [s["kind"] for s in info["info"]["players"]] == ["human", "human"], info["info"]["players"]
+    gid, seats = seats_of_the_open_game(server, page)
+    assert [s["kind"] for s in seats] == ["human", "human"], seats
     held = page.evaluate(
         "(gid) => JSON.parse(localStorage.getItem('trapworks.myGames') || '[]')"
         ".filter((g) => g.id === gid).length",
@@ -761,10 +764,7 @@ def test_a_tile_plays_two_by_default_and_its_number_of_players_is_one_tap_and_ke
     def seats_of_a_tap(game):
         page.click(f"[data-testid=play-computer-{game}]")
         page.wait_for_url("**/g/**", timeout=20000)
-        gid = page.url.split("/g/")[1].split("#")[0]
-        token = page.evaluate("() => new URLSearchParams(location.hash.slice(1)).get('t')")
-        info = httpx.get(f"{server.url}/api/games/{gid}", params={"token": token}, timeout=30).json()
-        return [s["kind"] for s in info["info"]["players"]]
+        return [s["kind"] for s in seats_of_the_open_game(server, page)[1]]
 
     assert page.input_value("[data-testid=tile-players-dead-end-drive]") == "2"
     assert seats_of_a_tap("dead-end-drive") == ["human", "agent"]
