@@ -47,7 +47,7 @@ from .catalog import catalog_words, renderer_url
 from .errors import STORAGE_FAILED, ErrorCode, ServiceError
 from .features import Feature, Setup, discover
 from .features.hint import Hint
-from .features.names import BadName, Names, clean_name
+from .features.names import BadName, clean_name
 from .messages import CreateGame, Move, MoveMessage, SeatSpec
 from .protocol import Protocol
 from .room import Connection, ControlDoc, GameControl, Hooks, Room
@@ -673,16 +673,15 @@ class GameService:
                 "this game has hidden information: its record (which shows "
                 "everything) can be downloaded once the game is over",
             )
-        # Who sat where, by the names the players had: an account's name where one held the seat
-        # (the game page's `people`), so that the review names them as the game did.
-        names_feature = self._by_kind.get(Names)
-        shown = names_feature.shown_names(live) if isinstance(names_feature, Names) else []
+        extra: dict[str, Any] = {}
+        for feature in self.features:  # names, forfeits (resign), clock and its moves, hand-overs
+            extra.update(feature.record(live))
+        # Who sat where, by the names the players had (a feature's "shown_names": an account's name
+        # where one held the seat), so that the review names them as the game did.
+        shown = extra.pop("shown_names", [])
         names = [
             live.seat_label(i, shown[i] if i < len(shown) else None) for i in range(len(live.stored.seats))
         ]
-        extra: dict[str, Any] = {}
-        for feature in self.features:  # forfeits (resign), clock and its moves, hand-overs
-            extra.update(feature.record(live))
         record = GameRecord.from_state(
             live.state, players=names, practice=live.stored.practice, forfeits=extra.pop("forfeits")
         )

@@ -118,6 +118,9 @@ class Names(Feature):
             held.update(source(room))
         return held
 
+    def record(self, room: Room) -> dict[str, Any]:
+        return {"shown_names": self.shown_names(room)}
+
     def shown_names(self, room: Room) -> list[str | None]:
         """The name each seat is shown by (as `people`: the account's where an account holds the
         seat, else the name chosen; None: none), for the game's record and its review."""
