@@ -116,7 +116,8 @@ export function renderLog(container, entries, ctx) {
       else showMoment(last + 1, t("Move {n}: {text}", { n: i + 1, text: line.text }), ctx);
     });
   });
-  followNewest(container);
+  // A review (ctx.onPick) keeps its list where its step is, not at the newest line.
+  followNewest(container, !ctx.onPick);
   return lines;
 }
 
@@ -126,7 +127,7 @@ export function renderLog(container, entries, ctx) {
 // profile of the browser tests: seconds of every game played).
 const following = new WeakMap(); // container -> at the bottom when it last scrolled (or never did)
 const scrollFrames = new WeakMap(); // container -> its pending animation frame
-function followNewest(container) {
+function followNewest(container, follow = true) {
   // A line scrolled half out at the top fades (app.css) rather than looking cut.
   const markTop = () => { container.dataset.scrolledTop = container.scrollTop > 2 ? "1" : "0"; };
   if (!container.dataset.watchesScroll) {
@@ -139,7 +140,7 @@ function followNewest(container) {
   if (scrollFrames.has(container)) return;
   scrollFrames.set(container, requestAnimationFrame(() => {
     scrollFrames.delete(container);
-    if (following.get(container) !== false) container.scrollTop = container.scrollHeight;
+    if (follow && following.get(container) !== false) container.scrollTop = container.scrollHeight;
     container.dataset.scrolled = "1";
     markTop();
   }));

@@ -65,7 +65,9 @@ function show(i, animate) {
     li.classList.toggle("current", +li.dataset.ply <= i - 1 && i - 1 <= +li.dataset.lastPly);
   }
   // the list scrolls to the line, the page does not (on a phone the board stays in sight)
-  scrollWithin($("log"), $("log").querySelector("li.current"));
+  const current = $("log").querySelector("li.current");
+  if (current) scrollWithin($("log"), current);
+  else $("log").scrollTop = 0; // the start: the first moves in view
   // at an end, the buttons that would go past it look off (still pressable: a press does nothing)
   for (const b of ["first", "prev"]) $(b).dataset.atEnd = i === 0 ? "1" : "0";
   for (const b of ["next", "last"]) $(b).dataset.atEnd = i === data.steps.length - 1 ? "1" : "0";
@@ -75,15 +77,31 @@ function show(i, animate) {
 // How a game ended off the board (resigned, out of time, aborted), from the record's forfeits;
 // the reasons' words are the server's one enum (i18n.js forfeitWords).
 function endingText(step) {
+  const words = resultWords(step);
+  return words.length ? ` · ${words.join(" · ")}` : "";
+}
+
+/** What ended the game and who won, as phrases ([] while it goes on). @returns {string[]} */
+function resultWords(step) {
   const ending = data.ending;
   const label = (s) => (seats[s] ? seats[s].label : t("Player {n}", { n: s + 1 }));
   const winners = (step.winners || []).map(label);
-  const result = !winners.length ? ""
-    : ` · ${winners.length > 1 ? t("{who} win", { who: winners.join(t(" and ")) }) : t("{who} wins", { who: winners[0] })}`;
+  const result = !winners.length ? []
+    : [winners.length > 1 ? t("{who} win", { who: winners.join(t(" and ")) }) : t("{who} wins", { who: winners[0] })];
   if (!ending) return result;
-  if (ending.aborted) return ` · ${t("aborted: no result")}`;
+  if (ending.aborted) return [t("aborted: no result")];
   const said = ending.forfeits.map((f) => `${label(f.seat)} ${forfeitWords(f.reason)}`).join(", ");
-  return ` · ${said}${result}`;
+  return [said, ...result];
+}
+
+// The result up front (judge 7: "the result is not shown up front"), as lichess's review says
+// it above the moves: how the game ended, whatever step is shown.
+function showResult() {
+  const last = data.steps[data.steps.length - 1];
+  const box = clear($("result"));
+  const words = last && last.terminal ? resultWords(last) : [];
+  box.hidden = !words.length;
+  if (words.length) el("p", { text: t("Result: {result}", { result: words.join(" · ") }) }, box);
 }
 
 // --- front2 (i39): while the review is prepared, words and a bar; a refusal as a sentence ------
@@ -173,6 +191,7 @@ async function start(record) {
   // one line a turn, its first sentence (what followed under a "+"), as lichess keeps its list short
   renderLog($("log"), entries, { seat: null, players: seats, compact: true,
                                  onPick: (step) => { stop(); show(step, false); } });
+  showResult();
   $("slider").max = String(data.steps.length - 1);
   $("player").hidden = false;
   $("share").hidden = !gameId;

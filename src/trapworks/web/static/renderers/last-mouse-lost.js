@@ -356,6 +356,8 @@ export default function createRenderer(root, ctx) {
     if (view.terminal) turnLine.textContent = "";
     else if (view.awaiting_chance) turnLine.textContent = t("Drawing who opens…");
     else if (myTurn()) turnLine.textContent = ctx.shared ? t("{who}: your turn", { who: who(ctx.seat) }) : t("Your turn");
+    // a review shows a position, not a wait: no "…"
+    else if (ctx.mode !== "live") turnLine.textContent = t("{who} to play", { who: who(view.to_move) });
     else turnLine.textContent = t("{who} to move…", { who: who(view.to_move) });
   }
 
