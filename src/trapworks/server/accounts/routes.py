@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 from ..errors import ErrorCode
 from ..service import ServiceError, create_request
 from . import ratings
+from .clocks import ClockChoice
 from .core import Accounts, Current
 from .credentials import username_key
 from .matchmaking import MAX_WAIT_S, Matchmaker
@@ -53,14 +54,10 @@ class Password(BaseModel):
     password: str = Field(max_length=1024)
 
 
-class Challenge(BaseModel):
+class Challenge(ClockChoice):
     game: str = Field(max_length=64)
     options: dict[str, Any] = Field(default_factory=dict)
     rated: bool = True
-    days_per_move: int | None = Field(None, ge=1, le=7, description="a correspondence clock: days per move")
-    seconds_per_move: int | None = Field(
-        None, ge=5, le=3600, description="a live clock: seconds per move (out of time: the seat loses)"
-    )
     seat: int | None = Field(None, ge=0, le=15, description="your seat (default: random)")
 
 
@@ -323,10 +320,7 @@ def _new_game_routes(router: APIRouter, accounts: Accounts, matchmaker: Matchmak
             {"kind": "human", "name": who.username} if i == mine else {"kind": "human", "invite": True}
             for i in range(n)
         ]
-        if body.days_per_move and body.seconds_per_move:
-            raise ServiceError(ErrorCode.BAD_CLOCK, "give days_per_move or seconds_per_move, not both")
-        per_move = body.days_per_move * 86400 if body.days_per_move else body.seconds_per_move
-        clock = {"mode": "move", "seconds": per_move, "on_timeout": "forfeit"} if per_move else None
+        clock = body.clock()
         live = await accounts.service.create(
             create_request(game=body.game, options=body.options, seats=seats, clock=clock)
         )

@@ -15,10 +15,11 @@ from datetime import timedelta
 from typing import Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
+from pydantic import Field
 from sqlalchemy import or_, select, update
 
 from ..accounts.base import variant_of, variant_parts
+from ..accounts.clocks import ClockChoice
 from ..errors import ErrorCode, ServiceError
 from .core import Community, aware, iso, now, refusal
 from .models import ChallengeRow
@@ -26,7 +27,6 @@ from .models import ChallengeRow
 LIVE_EXPIRY_S = 10 * 60  # an open challenge with a live clock (or none) waits this long
 CORRESPONDENCE_EXPIRY_S = 3 * 86400
 MAX_OPEN_SENT = 10  # open challenges one player may have sent at once
-MAX_DAYS_PER_MOVE = 7
 
 
 # A challenge answered before: each status its own sentence (no English word put into a French one).
@@ -39,24 +39,11 @@ ANSWERED_ALREADY = {
 }
 
 
-class ChallengeBody(BaseModel):
+class ChallengeBody(ClockChoice):
     username: str = Field(max_length=64, description="the player you challenge")
     game: str = Field(max_length=64)
     options: dict[str, Any] = Field(default_factory=dict)
     rated: bool = False
-    seconds_per_move: int | None = Field(None, ge=5, le=3600, description="a live clock: seconds per move")
-    days_per_move: int | None = Field(
-        None, ge=1, le=MAX_DAYS_PER_MOVE, description="correspondence: days per move"
-    )
-    minutes_each: int | None = Field(
-        None,
-        ge=1,
-        le=180,
-        description="a live clock: minutes for each player's whole game (lichess's 10+5: 10)",
-    )
-    increment_s: int = Field(
-        0, ge=0, le=180, description="with minutes_each: seconds added after each move (10+5: 5)"
-    )
     seat: int | None = Field(None, ge=0, le=15, description="your seat (default: chosen at random)")
     expires_in_s: int | None = Field(
         None, ge=10, le=CORRESPONDENCE_EXPIRY_S, description="how long it stays open"
@@ -88,25 +75,7 @@ class Challenges:
             raise refusal(
                 ErrorCode.BAD_SEAT, "seat {seat}: this game has seats 0 to {last}", seat=body.seat, last=n - 1
             )
-        if sum(x is not None for x in (body.seconds_per_move, body.days_per_move, body.minutes_each)) > 1:
-            raise ServiceError(
-                ErrorCode.BAD_CLOCK, "give one of seconds_per_move, days_per_move and minutes_each, not two"
-            )
-        if body.increment_s and not body.minutes_each:
-            raise ServiceError(
-                ErrorCode.BAD_CLOCK, "increment_s goes with minutes_each (a clock for the whole game)"
-            )
-        per_move = body.days_per_move * 86400 if body.days_per_move else body.seconds_per_move
-        clock: dict[str, Any] | None = None
-        if per_move:
-            clock = {"mode": "move", "seconds": per_move, "on_timeout": "forfeit"}
-        elif body.minutes_each:
-            clock = {
-                "mode": "total",
-                "seconds": body.minutes_each * 60,
-                "increment": body.increment_s,
-                "on_timeout": "forfeit",
-            }
+        clock = body.clock()
         wait = body.expires_in_s or (CORRESPONDENCE_EXPIRY_S if body.days_per_move else LIVE_EXPIRY_S)
         self._expire()
         created = now()

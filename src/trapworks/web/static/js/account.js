@@ -6,6 +6,7 @@ import { agentName, refusalText, t, tn, translatePage, variantText } from "/stat
 import { fieldOfRefusal, passwordRules } from "/static/js/password-rules.js";
 import { drawSettings } from "/static/js/settings.js";
 import { browserPreferences } from "/static/js/preferences.js";
+import { clockBody, fillClocks } from "/static/js/clock-pick.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
@@ -253,11 +254,8 @@ async function challenge(ev) {
   ev.preventDefault();
   const form = ev.target;
   form.querySelector(".error").textContent = "";
-  const days = field(form, "days").value;
   const r = await send("POST", "/api/account/games", {
-    game: field(form, "game").value, rated: field(form, "rated").checked,
-    days_per_move: days && !days.startsWith("s") ? Number(days) : null,
-    seconds_per_move: days.startsWith("s") ? Number(days.slice(1)) : null,
+    game: field(form, "game").value, rated: field(form, "rated").checked, ...clockBody(field(form, "clock").value),
   });
   if (!r.ok) { fail(form, r); return; }
   const g = r.data;
@@ -382,6 +380,7 @@ async function init() {
   }
   $("login").addEventListener("submit", login);
   $("logout").addEventListener("click", logout);
+  fillClocks(/** @type {HTMLSelectElement} */ (field($("challenge"), "clock")));
   $("challenge").addEventListener("submit", challenge);
   $("delete").addEventListener("submit", remove);
   $("notify").addEventListener("click", askNotifications);

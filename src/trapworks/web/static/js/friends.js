@@ -2,6 +2,7 @@
 // seconds: a challenge received shows up, an accepted one takes its sender to the game.
 import { clear, el } from "/static/js/dom.js";
 import { $, act, button, clockWords, gameTitle, loadGames, me, reasonText, send, t, table, translatePage, variantText } from "/static/js/community-api.js";
+import { clockBody, fillClocks } from "/static/js/clock-pick.js";
 import { optionValues, renderOptions } from "/static/js/game-options.js";
 
 const POLL_MS = 2500;
@@ -148,16 +149,13 @@ function chooseGame(id) {
   preview();
 }
 
+/** @returns {Record<string, any>} */
 function challengeBody() {
   const f = /** @type {HTMLFormElement} */ ($("challenge"));
   /** @type {Record<string, any>} */
   const body = { username: /** @type {HTMLInputElement} */ (f.elements.namedItem("username")).value.trim(), game: /** @type {HTMLSelectElement} */ (f.elements.namedItem("game")).value,
                  options: optionValues($("challenge-options")), rated: /** @type {HTMLInputElement} */ (f.elements.namedItem("rated")).checked };
-  const [kind, n, inc] = /** @type {HTMLSelectElement} */ (f.elements.namedItem("clock")).value.split(":");
-  if (kind === "s") body.seconds_per_move = Number(n);
-  if (kind === "d") body.days_per_move = Number(n);
-  if (kind === "t") { body.minutes_each = Number(n); body.increment_s = Number(inc); }
-  return body;
+  return { ...body, ...clockBody(/** @type {HTMLSelectElement} */ (f.elements.namedItem("clock")).value) };
 }
 
 // What the form will send, as the challenged player will read it.
@@ -214,10 +212,10 @@ async function start() {
   const select = /** @type {HTMLSelectElement} */ (challenge.elements.namedItem("game"));
   for (const g of games) el("option", { value: g.id, text: g.title || g.id }, select);
   catalog = games;
+  fillClocks(/** @type {HTMLSelectElement} */ (challenge.elements.namedItem("clock")));
   select.value = games.some((g) => g.id === "mouse-trap") ? "mouse-trap" : select.value;
   select.addEventListener("change", () => chooseGame(select.value));
   chooseGame(select.value);
-  for (const g of /** @type {NodeListOf<HTMLOptGroupElement>} */ (document.querySelectorAll("optgroup[data-label]"))) g.label = t(g.dataset.label);
   const wanted = new URLSearchParams(location.search).get("challenge");
   if (wanted) /** @type {HTMLInputElement} */ (challenge.elements.namedItem("username")).value = wanted;
   wire();
