@@ -4,6 +4,7 @@
 import { api, el } from "/static/js/dom.js";
 import { account, me, syncSeats } from "/static/js/account-api.js";
 import { t, tn } from "/static/js/i18n.js";
+import "/static/js/arena-follow.js"; // a player paired in an arena is taken to the game from any page
 
 const POLL_MS = 20000;
 const SYNC_MS = 2000;

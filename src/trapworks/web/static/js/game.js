@@ -15,6 +15,7 @@ import { createControls } from "/static/js/controls.js";
 import { createFeatures } from "/static/js/features.js";
 import { setupRules } from "/static/js/rules.js";
 import { scaledMs, setupSettings } from "/static/js/settings.js";
+import "/static/js/arena-return.js"; // issue 41: an arena game's end screen leads back to its arena
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
