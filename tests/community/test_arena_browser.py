@@ -143,6 +143,7 @@ def test_a_swiss_tournament_on_its_page(browser, server):
         t.wait_for_selector(f"[data-testid=swiss-standings] [data-player='{tom}']")
         s.click("[data-testid=swiss-start]")
         s.wait_for_selector("[data-testid=swiss-round-1] .arena-item")
+        s.wait_for_selector("[data-testid=swiss-list] :text('2 players')")  # the list follows
         row = s.inner_text("[data-testid=swiss-round-1] .arena-item")
         assert sue in row and tom in row
         heads = s.locator("[data-testid=swiss-standings] th").all_inner_texts()
@@ -179,7 +180,7 @@ def test_the_claim_countdown_and_a_spectator_behind_the_game(browser, server):
             line = p0.locator("[data-testid=claim-countdown-1]")
             line.wait_for(timeout=30000)
             first = line.inner_text()
-            assert re.search(r"has left\. You can claim the win in 1:[0-2]\d\.", first), first
+            assert re.search(r"is not here\. You can claim the win in 1:[0-2]\d\.", first), first
             p0.wait_for_function(
                 "(t) => document.querySelector('[data-testid=claim-countdown-1]').textContent !== t",
                 arg=first,

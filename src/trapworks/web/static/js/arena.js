@@ -87,7 +87,7 @@ async function showArena() {
     el("td", { text: String(p.games) }, tr);
     el("td", { text: p.on_fire ? t("on fire (double points)") : "" }, tr);
     el("td", { text: p.playing ? t("playing") : p.active ? t("waiting") : t("paused") }, tr);
-  }, t("Nobody has joined yet."));
+  }, t("Nobody has joined yet."), true); // on a phone each row a small card (no column squeezed to letters)
   if (mine && mine.playing) {
     // Paired: to the game at once, as lichess's arena does (the seat's link, only sent to its player).
     const m = await send("GET", "/api/community/arenas/mine");

@@ -1,6 +1,6 @@
 // The countdown to claiming the game against a player who left (server/features/claim.py, issue 41:
 // the claim used to come after ~2 minutes with no sign of it). From the moment an opponent is gone
-// the players read "{who} has left. You can claim the win in 0:45", counting down each second;
+// the players read "{who} is not here. You can claim the win in 0:45", counting down each second;
 // at zero the claim button comes (js/controls.js draws it with the hand-over); back, it goes.
 // Loaded by js/features.js from the game's info.
 import { el } from "/static/js/dom.js";
@@ -24,8 +24,8 @@ export function install({ box, info, seatLabel }) {
     for (const [seat, at] of due) {
       const left = (at - now) / 1000;
       el("p", { class: "claim-countdown", "data-testid": `claim-countdown-${seat}`, "data-seat": String(seat),
-                text: left > 0 ? t("{who} has left. You can claim the win in {time}.", { who: seatLabel(seat), time: minutes(left) })
-                  : t("{who} has left. You can claim the win in a moment.", { who: seatLabel(seat) }) }, box);
+                text: left > 0 ? t("{who} is not here. You can claim the win in {time}.", { who: seatLabel(seat), time: minutes(left) })
+                  : t("{who} is not here. You can claim the win in a moment.", { who: seatLabel(seat) }) }, box);
     }
     box.hidden = !due.size;
     if (!due.size && timer) { clearInterval(timer); timer = null; }

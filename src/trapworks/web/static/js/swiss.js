@@ -70,7 +70,7 @@ async function showSwiss() {
   const rounds = clear($("swiss-rounds"));
   for (let n = s.round; n >= 1; n--) {
     const games = s.games.filter((g) => g.round === n);
-    el("h3", { text: t("Round {n}", { n }) }, rounds);
+    el("h3", { text: t("Pairings of round {n}", { n }) }, rounds);
     const list = el("ul", { class: "arena-list", "data-testid": `swiss-round-${n}` }, rounds);
     if (!games.length) el("li", { class: "muted", text: t("being paired") }, list);
     for (const g of games) {
@@ -111,8 +111,9 @@ async function start() {
     const made = await act("POST", "/api/community/swiss", body, t("Tournament created."));
     if (made) location.href = `/swiss?id=${encodeURIComponent(made.id)}`;
   });
-  $("swiss-join").addEventListener("click", () => act("POST", `/api/community/swiss/${encodeURIComponent(id)}/join`, {}, t("You are in the tournament."), showSwiss));
-  $("swiss-start").addEventListener("click", () => act("POST", `/api/community/swiss/${encodeURIComponent(id)}/start`, {}, t("Round 1 is paired: your games are in My games."), showSwiss));
+  const both = async () => { await showSwiss(); await showList(); };
+  $("swiss-join").addEventListener("click", () => act("POST", `/api/community/swiss/${encodeURIComponent(id)}/join`, {}, t("You are in the tournament."), both));
+  $("swiss-start").addEventListener("click", () => act("POST", `/api/community/swiss/${encodeURIComponent(id)}/start`, {}, t("Round 1 is paired: your games are in My games."), both));
   await showList();
   if (id) { await showSwiss(); setInterval(() => { if (!document.hidden) showSwiss(); }, 5000); }
   document.body.dataset.ready = "1";
