@@ -50,6 +50,7 @@ REMATCH_WAIT_S = 3.0  # two players free only for each other wait this long, the
 # made its first move this long after the game began (or after the first move, for the second
 # seat) is gone; the game is aborted (no points) and the absent player paused, the other paired again.
 ABSENT_S = 30.0
+ABSENT_MAX_PLIES = 8  # more actions stored than this (chance outcomes included): being played
 MAX_MINUTES = 24 * 60
 PODIUM = 3
 
@@ -395,15 +396,22 @@ class Arenas:
                     ArenaGameRow.created <= cutoff,
                 )
             ).all()
+        store = self.c.service.store
         for gid, holders, created in stale:
+            # From the store first (cheap, and no copy of a game played on another node is loaded
+            # here): a game whose seats have made their first moves is being played.
+            if store.ply_count(gid) > ABSENT_MAX_PLIES:
+                continue
+            moves = sum(1 for seat, _text in store.actions_from(gid, 0) if seat >= 0)
+            age = (now() - (aware(created) or now())).total_seconds()
+            if moves >= 2 or age < self.absent_s * (1 + moves):
+                continue
             try:
                 room = self.c.service.get(gid)
             except ServiceError:
                 continue
-            moves = seat_moves(room)
-            age = (now() - (aware(created) or now())).total_seconds()
-            if room.ended() or moves >= 2 or age < self.absent_s * (1 + moves):
-                continue
+            if room.ended() or seat_moves(room) != moves:
+                continue  # moved meanwhile
             seat = room.state.current_player()
             token = next((st["token"] for st in room.stored.seats if st.get("token")), None)
             if token is None:
