@@ -128,8 +128,8 @@ class Claim(Feature):
     def disconnected(self, room: Room, seat: int | None) -> None:
         """A seat's last socket closed: once the grace is over and it is still gone, the others
         are told (their countdown starts)."""
-        if seat is None or any(c.seat == seat for c in room.connections):
-            return
+        if seat is None or len(room.humans()) < 2 or any(c.seat == seat for c in room.connections):
+            return  # (against the computer alone: nobody to claim)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
