@@ -643,8 +643,10 @@ def build_router(community: Community, arenas: Arenas) -> APIRouter:
             who = community.current(request)
         except ServiceError:
             return {"player": False, "arena": None, "game": None}
-        arenas.wake()
-        return {"player": True, **arenas.mine(who.account_id)}
+        mine = arenas.mine(who.account_id)
+        if mine["arena"] is not None:  # (not the loop started by every page a player opens)
+            arenas.wake()
+        return {"player": True, **mine}
 
     @router.get(
         "/api/community/arenas/of-game/{game_id}", summary="The arena a game was played in (null: none)"
