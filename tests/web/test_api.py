@@ -267,9 +267,10 @@ def test_record_download_and_replay_steps(client):
 
 
 def test_pages_are_served(client):
+    gid = create_game(client)["id"]  # issue 41: a game of no id is the 404 page
     for path in (
         "/",
-        "/g/anything",
+        f"/g/{gid}",
         "/replay",
         "/static/js/game.js",
         "/static/renderers/last-mouse-lost.js",

@@ -781,10 +781,10 @@ def test_a_tile_plays_two_by_default_and_its_number_of_players_is_one_tap_and_ke
 def test_every_page_has_the_same_top_bar_in_the_same_order(server, browser):
     """Judge 7 (Leaderboard 6, 404 7): "the top navigation differs from page to page" (the lobby
     had Lobby and Replay a record, the friends page Lobby and Friends, the arena four links, the
-    game page one). Every page's bar: Lobby, Watch, Arenas, Friends, Leaderboards, then the account."""
+    game page one). Every page's bar: Lobby, Watch, Arenas, Swiss, Friends, Leaderboards, then the account."""
     created = create(server, "last-mouse-lost")
     game = f"/g/{created['id']}#t={created['seats'][0]['token']}"
-    site = ["/", "/watch", "/arena", "/friends", "/leaderboard"]
+    site = ["/", "/watch", "/arena", "/swiss", "/friends", "/leaderboard"]
     errors: list[str] = []
     page = context(browser, SIZES["desktop"], errors)
     for path in [*site, "/account", "/replay", "/nowhere", game]:

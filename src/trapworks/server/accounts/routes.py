@@ -161,7 +161,8 @@ def _page_routes(router: APIRouter) -> None:
         return FileResponse(STATIC_DIR / "account.html")
 
     @router.get("/u/{username}", include_in_schema=False)
-    async def profile_page(username: str):
+    async def profile_page(username: str, request: Request):
+        request.app.state.accounts.account_id(username)  # nobody of that name: the 404 page (issue 41)
         return FileResponse(STATIC_DIR / "profile.html")
 
     @router.get("/leaderboard", include_in_schema=False)

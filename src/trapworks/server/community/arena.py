@@ -33,6 +33,8 @@ from sqlalchemy import delete, or_, select, update
 
 from ..accounts.models import AccountGameRow, AccountSeatRow
 from ..errors import ErrorCode, ServiceError
+from ..features.resign import Resign, seat_moves
+from ..messages import TokenOnly
 from .core import Community, aware, iso, now, refusal
 from .models import ArenaGameRow, ArenaPlayerRow, ArenaRow, SwissRow, TrophyRow
 from .pages import page
@@ -44,6 +46,11 @@ WAVE_S = 1.0  # how often a node looks for a wave to pair
 MIN_GAP_S = 0.5  # the shortest time between two waves of one arena (on any node)
 LAPSE_S = 10.0  # a wave claimed this long ago by a node that did not finish it: taken over
 REMATCH_WAIT_S = 3.0  # two players free only for each other wait this long, then meet again
+# A pairing whose game is not played (a player absent, as lichess's arena): a seat that has not
+# made its first move this long after the game began (or after the first move, for the second
+# seat) is gone; the game is aborted (no points) and the absent player paused, the other paired again.
+ABSENT_S = 30.0
+ABSENT_MAX_PLIES = 8  # more actions stored than this (chance outcomes included): being played
 MAX_MINUTES = 24 * 60
 PODIUM = 3
 
@@ -74,6 +81,7 @@ class Arenas:
         self.node = secrets.token_hex(6)
         self.wave_s = WAVE_S
         self.rematch_wait_s = REMATCH_WAIT_S
+        self.absent_s = ABSENT_S
         self._task: asyncio.Task | None = None
 
     # --- the players' operations ----------------------------------------------------------------------
@@ -240,6 +248,71 @@ class Arenas:
             for r in rows
         ]
 
+    def mine(self, account_id: int) -> dict[str, Any]:
+        """Where the player stands in the arenas they joined that are not over: the arena (the
+        newest such where they are active, else paused), whether they are in the pool, and their
+        arena game going on with their seat's link (only ever sent to the player): every page
+        of the site takes them to it at once (js/arena-follow.js), as lichess's arena does."""
+        t = now()
+        with self.c.db() as s:
+            rows = s.execute(
+                select(ArenaRow, ArenaPlayerRow)
+                .join(ArenaPlayerRow, ArenaPlayerRow.arena_id == ArenaRow.id)
+                .where(ArenaPlayerRow.account_id == account_id, ArenaRow.finished.is_(False))
+            ).all()
+        live = [(a, p) for a, p in rows if self._ends(a) > t]
+        if not live:
+            return {"arena": None, "game": None}
+        live.sort(key=lambda ap: (not ap[1].active, -(aware(ap[0].starts) or t).timestamp()))
+        arena, player = live[0]
+        game = self._game_of(account_id, [a.id for a, _ in live])
+        return {
+            "arena": {
+                "id": arena.id,
+                "name": arena.name,
+                "state": "running" if (aware(arena.starts) or t) <= t else "upcoming",
+                "starts": iso(arena.starts),
+                "ends": iso(self._ends(arena)),
+                "active": player.active,
+            },
+            "game": game,
+        }
+
+    def _game_of(self, account_id: int, arena_ids: list[str]) -> dict[str, Any] | None:
+        """The player's arena game going on (of `arena_ids`), with their seat's link; None."""
+        from ..store import GameRow  # the seat's token, as the account's games list reads it
+
+        with self.c.db() as s:
+            found = s.execute(
+                select(ArenaGameRow.game_id, ArenaGameRow.arena_id, AccountSeatRow.seat, GameRow.seats)
+                .join(AccountGameRow, AccountGameRow.game_id == ArenaGameRow.game_id)
+                .join(AccountSeatRow, AccountSeatRow.game_id == ArenaGameRow.game_id)
+                .join(GameRow, GameRow.id == ArenaGameRow.game_id)
+                .where(
+                    ArenaGameRow.arena_id.in_(arena_ids),
+                    ArenaGameRow.scored.is_(False),
+                    AccountGameRow.status == "on",
+                    AccountSeatRow.account_id == account_id,
+                )
+                .order_by(ArenaGameRow.created.desc())
+                .limit(1)
+            ).first()
+        if found is None:
+            return None
+        gid, arena_id, seat, seats = found
+        token = seats[seat].get("token") if seat < len(seats or []) else None
+        return {"id": gid, "arena": arena_id, "link": f"/g/{gid}#t={token}" if token else f"/g/{gid}"}
+
+    def arena_of_game(self, game_id: str) -> dict[str, Any] | None:
+        """The arena a game was played in (the end screen's "Back to the arena"); None."""
+        with self.c.db() as s:
+            row = s.execute(
+                select(ArenaRow.id, ArenaRow.name)
+                .join(ArenaGameRow, ArenaGameRow.arena_id == ArenaRow.id)
+                .where(ArenaGameRow.game_id == game_id[:32])
+            ).first()
+        return None if row is None else {"id": row[0], "name": row[1]}
+
     # --- waves ----------------------------------------------------------------------------------------
     def _claim(self, arena: ArenaRow) -> bool:
         t = time.time()
@@ -305,6 +378,59 @@ class Arenas:
                     player.games += 1
                     points.append(gained)
                 s.execute(update(ArenaGameRow).where(ArenaGameRow.game_id == gid).values(points=points))
+
+    async def _drop_absent(self, arena_id: str) -> None:
+        """Games of the arena not played: a seat that has not made its first move `absent_s` after
+        the game began (the second seat: twice that) is absent; the game is aborted (no points,
+        as a game aborted by a player) and the absent player paused (join again to come back):
+        the other is free at the next wave, not left waiting on a game nobody plays."""
+        cutoff = now() - timedelta(seconds=self.absent_s)
+        with self.c.db() as s:
+            stale = s.execute(
+                select(ArenaGameRow.game_id, ArenaGameRow.players, ArenaGameRow.created)
+                .join(AccountGameRow, AccountGameRow.game_id == ArenaGameRow.game_id)
+                .where(
+                    ArenaGameRow.arena_id == arena_id,
+                    ArenaGameRow.scored.is_(False),
+                    AccountGameRow.status == "on",
+                    ArenaGameRow.created <= cutoff,
+                )
+            ).all()
+        store = self.c.service.store
+        for gid, holders, created in stale:
+            # From the store first (cheap, and no copy of a game played on another node is loaded
+            # here): a game whose seats have made their first moves is being played.
+            if store.ply_count(gid) > ABSENT_MAX_PLIES:
+                continue
+            moves = sum(1 for seat, _text in store.actions_from(gid, 0) if seat >= 0)
+            age = (now() - (aware(created) or now())).total_seconds()
+            if moves >= 2 or age < self.absent_s * (1 + moves):
+                continue
+            try:
+                room = self.c.service.get(gid)
+            except ServiceError:
+                continue
+            if room.ended() or seat_moves(room) != moves:
+                continue  # moved meanwhile
+            seat = room.state.current_player()
+            token = next((st["token"] for st in room.stored.seats if st.get("token")), None)
+            if token is None:
+                continue
+            try:
+                await self.c.service.feature(Resign).abort(gid, TokenOnly(token=token))
+            except ServiceError as e:  # moved meanwhile, or ended: nothing to drop
+                log.info("arena %s: game %s not aborted: %s", arena_id, gid, e.message)
+                continue
+            if 0 <= seat < len(holders):
+                with self.c.db.begin() as s:
+                    s.execute(
+                        update(ArenaPlayerRow)
+                        .where(
+                            ArenaPlayerRow.arena_id == arena_id, ArenaPlayerRow.account_id == holders[seat]
+                        )
+                        .values(active=False)
+                    )
+            log.info("arena %s: game %s aborted, seat %s absent", arena_id, gid, seat)
 
     def _free(self, arena_id: str) -> tuple[list[ArenaPlayerRow], dict[int, float]]:
         """Active players in no game going on, best first; and when each one's last game ended."""
@@ -447,6 +573,7 @@ class Arenas:
                 continue  # another node has this wave
             try:
                 await self._make_missing(arena)
+                await self._drop_absent(arena.id)
                 await asyncio.to_thread(self._score_ended, arena.id)
                 if self._ends(arena) <= now():
                     await asyncio.to_thread(self._finish, arena)
@@ -505,6 +632,28 @@ def build_router(community: Community, arenas: Arenas) -> APIRouter:
         who = community.acting(request)
         arenas.wake()
         return arenas.create(who.account_id, body)
+
+    @router.get(
+        "/api/community/arenas/mine", summary="Your arena now: in the pool or paused, your game going on"
+    )
+    async def mine(request: Request):
+        # Asked by every page of the site (js/arena-follow.js): nobody logged in is an answer, not
+        # a refusal (a 401 on every page a visitor opens would be noise in their console).
+        try:
+            who = community.current(request)
+        except ServiceError:
+            return {"player": False, "arena": None, "game": None}
+        mine = arenas.mine(who.account_id)
+        if mine["arena"] is not None:  # (not the loop started by every page a player opens)
+            arenas.wake()
+        return {"player": True, **mine}
+
+    @router.get(
+        "/api/community/arenas/of-game/{game_id}", summary="The arena a game was played in (null: none)"
+    )
+    async def of_game(game_id: str):
+        # Every game page asks: a game of no arena is an answer ({"arena": null}), not a 404.
+        return {"arena": arenas.arena_of_game(game_id)}
 
     @router.get("/api/community/arenas/{arena_id}", summary="An arena and its live standings")
     async def standings(arena_id: str):

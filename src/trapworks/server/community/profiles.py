@@ -5,8 +5,10 @@ trophies won in events (arena.py). The rating history chart per game is the acco
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter
+from fastapi.responses import RedirectResponse
 from sqlalchemy import select
 from sqlalchemy.orm import aliased
 
@@ -55,5 +57,12 @@ def build_router(community: Community, records: Records, arenas: Arenas) -> APIR
     @router.get("/api/community/players/{username}/record", summary="Results against each opponent, trophies")
     async def record(username: str):
         return {"opponents": records.by_opponent(username), "trophies": arenas.trophies(username)}
+
+    @router.get("/@/{username}", include_in_schema=False)
+    async def short_profile(username: str) -> RedirectResponse:
+        # lichess's address of a player: their profile; nobody of that name is the site's 404 page
+        # (routers/errors.py: NO_SUCH_PLAYER is a 404).
+        _id, name = community.player(username)
+        return RedirectResponse(f"/u/{quote(name)}", status_code=302)
 
     return router

@@ -25,13 +25,15 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
-from sqlalchemy import or_, select, update
+from sqlalchemy import func, or_, select, update
 
 from ..accounts.models import AccountGameRow, AccountSeatRow
 from ..errors import ErrorCode, ServiceError
 from .core import Community, iso, now, refusal
 from .models import SwissGameRow, SwissPlayerRow, SwissRow, TrophyRow
+from .pages import page
 
 MAX_ROUNDS = 15
 PAIRING_LEASE_S = 30.0  # a pairing node silent this long has lost the round to another node
@@ -376,7 +378,7 @@ class Swiss:
                 .where(SwissGameRow.swiss_id == row.id, SwissGameRow.game_id.not_like(PENDING + "%"))
                 .order_by(SwissGameRow.round)
             ).all()
-        names = self.c.names({a for g in games for a in g.players})
+        names = self.c.names({a for g in games for a in g.players} | {row.created_by})
         table = self._table(row.id)
         for r in table:
             r.pop("account")
@@ -389,6 +391,7 @@ class Swiss:
             "status": row.status,
             "days_per_move": row.days_per_move,
             "created": iso(row.created),
+            "created_by": names.get(row.created_by),
             "standings": table,
             "games": [
                 {
@@ -401,6 +404,34 @@ class Swiss:
             ],
         }
 
+    def listing(self) -> list[dict[str, Any]]:
+        """The newest tournaments (open ones first), with their player counts."""
+        with self.c.db() as s:
+            rows = s.scalars(select(SwissRow).order_by(SwissRow.created.desc()).limit(50)).all()
+            counts = dict(
+                s.execute(
+                    select(SwissPlayerRow.swiss_id, func.count())
+                    .where(SwissPlayerRow.swiss_id.in_([r.id for r in rows]))
+                    .group_by(SwissPlayerRow.swiss_id)
+                ).all()
+            )
+        order = {"open": 0, "pairing": 1, "running": 1, "finished": 2}
+        rows = sorted(rows, key=lambda r: order.get(r.status, 1))  # stable: newest first in each
+        return [
+            {
+                "id": r.id,
+                "name": r.name,
+                "game": r.game,
+                "rounds": r.rounds,
+                "round": r.round,
+                "status": r.status,
+                "days_per_move": r.days_per_move,
+                "players": counts.get(r.id, 0),
+                "created": iso(r.created),
+            }
+            for r in rows
+        ]
+
     async def tick(self) -> None:
         await self.take_over()
         with self.c.db() as s:
@@ -412,6 +443,14 @@ class Swiss:
 def build_router(community: Community, swiss: Swiss, wake: Callable[[], None]) -> APIRouter:
     """`wake`: starts this node's loop (arena.py), which moves the rounds on."""
     router = APIRouter(tags=["community: swiss"])
+
+    @router.get("/swiss", include_in_schema=False)
+    async def swiss_page() -> FileResponse:
+        return page("swiss.html")
+
+    @router.get("/api/community/swiss", summary="Swiss tournaments: open, running and finished")
+    async def listing():
+        return {"swiss": swiss.listing()}
 
     @router.post(
         "/api/community/swiss", status_code=201, summary="Create a Swiss tournament (correspondence)"

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse
+
+from ..errors import ErrorCode, ServiceError
 
 STATIC_DIR = Path(__file__).resolve().parents[2] / "web" / "static"
 
@@ -17,8 +19,15 @@ async def lobby_page() -> FileResponse:
     return FileResponse(STATIC_DIR / "index.html")
 
 
+def _known(request: Request, gid: str) -> None:
+    """A game of no id this server knows: the site's 404 page (issue 41), not an empty page."""
+    if request.app.state.service.store.load_seats(gid[:64]) is None:
+        raise ServiceError(ErrorCode.NO_SUCH_GAME, "no game {gid}", gid=repr(gid[:64]))
+
+
 @router.get("/g/{gid}")
-async def game_page(gid: str) -> FileResponse:
+async def game_page(gid: str, request: Request) -> FileResponse:
+    _known(request, gid)
     return FileResponse(STATIC_DIR / "game.html")
 
 
@@ -28,6 +37,7 @@ async def replay_page() -> FileResponse:
 
 
 @router.get("/replay/{gid}")
-async def public_replay_page(gid: str) -> FileResponse:
+async def public_replay_page(gid: str, request: Request) -> FileResponse:
+    _known(request, gid)
     # The page asks /api/public/games/<gid>/record; `?embed=1` drops the page's chrome.
     return FileResponse(STATIC_DIR / "replay.html")

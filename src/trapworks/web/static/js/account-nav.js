@@ -4,6 +4,7 @@
 import { api, el } from "/static/js/dom.js";
 import { account, me, syncSeats } from "/static/js/account-api.js";
 import { t, tn } from "/static/js/i18n.js";
+import "/static/js/arena-follow.js"; // a player paired in an arena is taken to the game from any page
 
 const POLL_MS = 20000;
 const SYNC_MS = 2000;
@@ -17,6 +18,7 @@ const SITE_LINKS = [
   { href: "/", text: "Lobby", testid: "nav-home" },
   { href: "/watch", text: "Watch", testid: "nav-watch" },
   { href: "/arena", text: "Arenas", testid: "nav-arena" },
+  { href: "/swiss", text: "Swiss", testid: "nav-swiss" },
   { href: "/friends", text: "Friends", testid: "nav-friends" },
   { href: "/leaderboard", text: "Leaderboards", testid: "nav-leaderboard" },
 ];

@@ -1,12 +1,13 @@
 // Arenas (issue 41): the list, one arena's live standings (read again every 2 s), join and leave.
-// Your game starts as soon as you are paired: the page opens it.
+// Your game starts as soon as you are paired: the page goes to it (every other page of the site
+// too: js/arena-follow.js); its end screen has the way back here (js/arena-return.js).
 import { api, clear, el } from "/static/js/dom.js";
-import { $, act, gameTitle, loadGames, me, notice, refused, send, t, table, translatePage } from "/static/js/community-api.js";
+import { $, act, clockWords, gameTitle, loadGames, me, notice, refused, send, t, table, translatePage } from "/static/js/community-api.js";
 import { optionValues, renderOptions } from "/static/js/game-options.js";
+import { goOnce } from "/static/js/arena-follow.js";
 
 const id = new URLSearchParams(location.search).get("id");
 let username = null;
-let shownGame = null;
 
 // An arena's state and times, as the server gives them, in words and the language's date format.
 function stateText(state) {
@@ -45,28 +46,56 @@ async function showList() {
   }
 }
 
+// Where this player stands, in words (lichess: "you are paired as soon as..."): not joined, waiting
+// for an opponent, playing (their game one tap away: the page goes to it at once), paused.
+function yourStatus(a, mine) {
+  if (a.state === "finished") return mine ? t("The arena is over: you finished #{rank} with {score} points.", { rank: mine.rank, score: mine.score }) : "";
+  if (!username) return t("Log in to join the arena.");
+  if (!mine) return a.state === "upcoming" ? t("Join now: your first game starts when the arena starts, {when}.", { when: when(a.starts) })
+    : t("Join to play: you are paired as soon as you join.");
+  if (!mine.active) return t("You are paused: join again to be paired (your score stays).");
+  if (mine.playing) return t("Your game is on: go to it.");
+  if (a.state === "upcoming") return t("You are in: your first game starts when the arena starts, {when}.", { when: when(a.starts) });
+  return t("You are in: your next game starts as soon as another player is free (pairing now).");
+}
+
 async function showArena() {
   const r = await api("GET", `/api/community/arenas/${encodeURIComponent(id)}`);
   if (!r.ok) { notice(refused(r), true); return; }
   const a = r.data;
   $("arena-card").hidden = false;
   $("arena-title").textContent = a.name;
-  $("arena-info").textContent = t("{game}, {state}: {starts} to {ends}. Win 2, draw 1; after two wins in a row, double.", { game: gameTitle(a.game), state: stateText(a.state), starts: when(a.starts), ends: when(a.ends) });
+  const clock = a.clock ? clockWords(a.clock) : t("no clock");
+  $("arena-info").textContent = t("{game}, {state}: {starts} to {ends}. Win 2, draw 1; after two wins in a row, double.", { game: gameTitle(a.game), state: stateText(a.state), starts: when(a.starts), ends: when(a.ends) }) + ` ${clock}.`;
+  const mine = a.standings.find((p) => p.username === username);
+  const you = $("arena-you");
+  you.textContent = yourStatus(a, mine);
+  you.hidden = !you.textContent;
+  you.dataset.state = !mine ? "out" : !mine.active ? "paused" : mine.playing ? "playing" : "waiting";
+  const over = a.state === "finished";
+  $("join").hidden = over || !username || (mine && mine.active);
+  $("join").textContent = mine && !mine.active ? t("Join again") : t("Join");
+  $("leave").hidden = over || !mine || !mine.active;
+  const go = /** @type {HTMLAnchorElement} */ ($("arena-game"));
+  go.hidden = !(mine && mine.playing);
   table($("standings"), ["#", t("Player"), t("Score"), t("Games"), "", ""], a.standings, (p, tr) => {
     tr.setAttribute("data-player", p.username);
+    if (p.username === username) tr.classList.add("me");
     el("td", { text: String(p.rank) }, tr);
     el("a", { href: `/u/${encodeURIComponent(p.username)}`, text: p.username }, el("td", {}, tr));
     el("td", { text: String(p.score), "data-testid": "score" }, tr);
     el("td", { text: String(p.games) }, tr);
     el("td", { text: p.on_fire ? t("on fire (double points)") : "" }, tr);
     el("td", { text: p.playing ? t("playing") : p.active ? t("waiting") : t("paused") }, tr);
-  }, t("Nobody has joined yet."));
-  const mine = a.standings.find((p) => p.username === username);
-  if (mine && mine.playing && mine.playing !== shownGame) {
-    shownGame = mine.playing;
-    const games = await send("GET", `/api/players/${encodeURIComponent(username)}/games`);
-    const g = games.ok && games.data.games.find((x) => x.id === mine.playing);
-    if (g && g.link) window.open(g.link, "_blank");
+  }, t("Nobody has joined yet."), true); // on a phone each row a small card (no column squeezed to letters)
+  if (mine && mine.playing) {
+    // Paired: to the game at once, as lichess's arena does (the seat's link, only sent to its player).
+    const m = await send("GET", "/api/community/arenas/mine");
+    const g = m.ok && m.data.game;
+    if (g && g.id === mine.playing) {
+      go.href = g.link;
+      if (goOnce(g.id)) location.assign(g.link);
+    }
   }
 }
 
@@ -98,15 +127,15 @@ async function start() {
     e.preventDefault();
     const f = /** @type {HTMLFormElement} */ (e.target);
     const body = { name: /** @type {HTMLInputElement} */ (f.elements.namedItem("name")).value.trim(), game: select.value, options: optionValues($("arena-options")), minutes: Number(/** @type {HTMLInputElement} */ (f.elements.namedItem("minutes")).value), starts_in_s: 60 * Number(/** @type {HTMLInputElement} */ (f.elements.namedItem("starts")).value || 0) };
-    const clock = /** @type {HTMLInputElement} */ (f.elements.namedItem("clock")).value;
+    const clock = /** @type {HTMLSelectElement} */ (f.elements.namedItem("clock")).value;
     if (clock) body.seconds_per_move = Number(clock);
     const made = await act("POST", "/api/community/arenas", body, t("Arena created."));
     if (made) location.href = `/arena?id=${encodeURIComponent(made.id)}`;
   });
   $("join").addEventListener("click", () => act("POST", `/api/community/arenas/${encodeURIComponent(id)}/join`, {}, t("You are in: you are paired as soon as someone is free."), showArena));
-  $("leave").addEventListener("click", () => act("POST", `/api/community/arenas/${encodeURIComponent(id)}/leave`, {}, t("You left the arena; join again to come back."), showArena));
+  $("leave").addEventListener("click", () => act("POST", `/api/community/arenas/${encodeURIComponent(id)}/leave`, {}, t("You are paused: join again to be paired (your score stays)."), showArena));
   await showList();
-  if (id) { await showArena(); setInterval(showArena, 2000); }
+  if (id) { await showArena(); setInterval(() => { if (!document.hidden) showArena(); }, 2000); }
   document.body.dataset.ready = "1";
 }
 

@@ -15,6 +15,7 @@ import { createControls } from "/static/js/controls.js";
 import { createFeatures } from "/static/js/features.js";
 import { setupRules } from "/static/js/rules.js";
 import { scaledMs, setupSettings } from "/static/js/settings.js";
+import "/static/js/arena-return.js"; // issue 41: an arena game's end screen leads back to its arena
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
@@ -553,6 +554,7 @@ function paceMs() {
 // friend's, the opening draw), so that each is seen before the next.
 async function pace(u) {
   if (u.sync || !u.last_action || playedHere(moverOf(u))) return;
+  if (info.seat === null && pacingQueued > 1) return; // issue 41: a spectator behind the game jumps to its current move
   const wait = lastDrawnAt + paceMs() - performance.now();
   if (wait <= 0) return;
   showSkip(true);
@@ -660,7 +662,7 @@ async function drawUpdate(u, mine) {
     // every line. Drawing each board cost a loaded machine ~0.3 s apiece; a page 20 s behind
     // stopped reading its socket until the server dropped it (CI). A turn's few updates (a
     // firing's 15 stages) are still drawn each.
-    if (pacingQueued > 1 && paceMs() === 0 && (skipping || u.inLongRun) && !u.sync && !u.terminal) return;
+    if (pacingQueued > 1 && (paceMs() === 0 || info.seat === null) && (skipping || u.inLongRun || info.seat === null) && !u.sync && !u.terminal) return;
     if (u.ply !== drawnPly) { dropStaleMessages(u.ply); drawnPly = u.ply; }
     // Keep the keyboard on the board while the renderer redraws it (an opponent's move).
     const mark = focusMark($("board"));
