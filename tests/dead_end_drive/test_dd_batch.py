@@ -281,13 +281,15 @@ def test_simulate_plays_the_heuristic_in_the_batched_engine_and_says_so(tmp_path
     """Issue 31: `simulate` with 13 Dead End Drive's heuristic uses the batched engine (and says
     so); the kernel's path (asked for with --max-actions) writes rows of the same schema."""
     import json
-    import subprocess
-    import sys
-    from pathlib import Path
 
     import pyarrow.parquet as pq
+    from typer.testing import CliRunner
+
+    from trapworks.cli import app
 
     def run(*extra):
+        # In this process (typer's CliRunner): the command's code and its --json answer, without
+        # a `trapworks` process that imports trapworks and loads the engine again each run.
         out = tmp_path / f"rows{len(extra)}.parquet"
         args = [
             "simulate",
@@ -301,9 +303,8 @@ def test_simulate_plays_the_heuristic_in_the_batched_engine_and_says_so(tmp_path
             "--out",
             str(out),
         ]
-        cmd = [str(Path(sys.executable).with_name("trapworks")), *args, *extra, "--json"]
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-        assert done.returncode == 0, done.stderr
+        done = CliRunner().invoke(app, [*args, *extra, "--json"])
+        assert done.exit_code == 0, (done.output, done.exception)
         return json.loads(done.stdout), pq.read_table(out)
 
     batched, rows_b = run()
