@@ -3,7 +3,7 @@ token test share: one head node for the session, its worker nodes started when a
 them. It runs with token authentication (docs/scale.md's set-up: RAY_AUTH_MODE=token, one
 RAY_AUTH_TOKEN on every node and driver, `cluster.auth`), which the token test needs and the
 others do not mind: before, the token test started a head of its own (a head start and its
-daemons, ~8-15 CPU s, for one test).
+daemons, for one test; a head and a worker started cost 15-17 CPU s, docs/testing.md).
 
 Starting a node is the cost of these tests (each a `ray start` process and Ray's daemons, several
 CPU seconds, and every wait for it imports Ray in a new process): before, each file started its
