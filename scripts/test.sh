@@ -148,8 +148,10 @@ pages=(tests/web/test_game_page.py tests/web/test_dead_end_drive_board.py tests/
 # The pages lane ended about 15 minutes before the rest lane (CI: 958 s against 1,845 s), so it
 # also takes two CPU-bound parts of the rest, after its own files (by then the warm-up has filled
 # the engines' cache): the stuck-position guard (tests/stuck, ~220 s of the rest lane in CI) and
-# the Ray cluster tests (~175 s).
-moved=(tests/stuck tests/sim/test_ray.py tests/sim/test_ray_no_workers.py tests/sim/test_ray_operations.py)
+# the Ray cluster tests (~175 s). The Ray files share one cluster (tests/sim/conftest.py): in this
+# order its worker nodes are each started once (the token test starts one, test_ray.py the second,
+# its lost-worker test kills the first, test_ray_no_workers.py the second).
+moved=(tests/stuck tests/sim/test_ray_operations.py tests/sim/test_ray.py tests/sim/test_ray_no_workers.py)
 .venv/bin/python -m pytest "${pages[@]}" "${moved[@]}" "${retry[@]}" --durations=30 > "$logs/pages.log" 2>&1 &
 lanes+=($!)
 web_ignore=()

@@ -8,6 +8,13 @@ with the same winner, returns and statistics as the kernel's events give (stats.
 Every option of the schema is covered by some configuration. Distribution: with independent
 randomness (the kernel's own deal and Python's Mersenne Twister through trapworks.sim.play_one),
 winners, endings, lengths and every statistics column agree (fixed seeds: deterministic).
+
+What can make the two sides' distributions differ, the games being the same given the draws, is
+the draws themselves, and those are checked directly, sharper and cheaper than whole games can:
+the stream's deal is the kernel's own `_deal` with the stream for its generator (exactly), and the
+stream's uniform choices, shuffles and chance draws are uniform and its consecutive draws
+independent (chi-squared over tens of thousands of draws). The whole-game comparison stays as
+the end-to-end check (simulate's own path, its statistics) with 100 kernel games a configuration.
 """
 
 from __future__ import annotations
@@ -180,7 +187,12 @@ def test_batched_outcomes_have_the_kernels_distribution(options):
 
     from trapworks.sim import play_one
 
-    n_batch, n_kernel = 4000, 250
+    # 100 kernel games (250 before; they are this test's cost, ~0.1-0.3 CPU s each): a column's
+    # mean is still caught when it moves by about half a standard deviation of a game (80% power
+    # at the 4.5 standard errors allowed: (4.5 + 0.84) * sqrt(1/100 + 1/4000) = 0.54 sd; 0.34 at
+    # 250). Its sources of difference, the draws, are checked far more sharply below
+    # (test_the_streams_deal_is_the_kernels_deal..., test_the_streams_draws_are_uniform...).
+    n_batch, n_kernel = 4000, 100
     game = trapworks.make("dead-end-drive", **options)
     agents = ["random"] * game.players
     rng = random.Random(2026)
@@ -200,17 +212,84 @@ def test_batched_outcomes_have_the_kernels_distribution(options):
         assert abs(a.mean() - b.mean()) < 4.5 * se, column
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_streams_deal_is_the_kernels_deal_with_the_stream_for_generator(players):
+    """deal_from_stream is the kernel's `_deal` (hands, 2-player secret cards, the trap pile) with
+    the stream in place of Python's generator, and its reshuffles the stream's `shuffle`: so the
+    batched games' deals are distributed as the kernel's exactly when the stream's shuffle is
+    uniform (next test)."""
+    game = trapworks.make("dead-end-drive", players=players)
+    for seed in [0, 1, 7, 2**64 - 1, *range(1000, 1050)]:
+        kernel = DeadEndDriveState(game, seed=None, deal=False)
+        kernel.rng = SharedStream(seed)  # with no seed, `_deal` draws everything from state.rng
+        kernel._deal()
+        engine = DeadEndDriveState(game, seed=seed, deal=False)
+        deal_from_stream(engine, SharedStream(seed))
+        assert (engine.chars, engine.secret, engine.pile) == (kernel.chars, kernel.secret, kernel.pile)
+        assert sorted(engine.pile) == sorted(game.deck) and len(engine.chars[0]) > 0
+        # The discard pile's reshuffle: the stream's shuffle, draw for draw.
+        mine, theirs = list(range(20)), list(range(20))
+        engine.rng.shuffle(mine)
+        kernel.rng.shuffle(theirs)
+        assert mine == theirs
+
+
+def test_the_streams_draws_are_uniform_and_independent():
+    """The stream's draws, which stand for Python's Mersenne Twister in the batched games: a
+    uniform choice among n (random agents, `below`), a shuffle (the deal: every card equally likely
+    in every place), a chance draw by the kernel's own table (the dice), and two consecutive draws
+    independent. Chi-squared, fixed seeds (deterministic), each at p > 1e-4. Power (noncentral
+    chi-squared, one category's probability off by a share of itself): 5% off fails with
+    probability >= 0.99 for a uniform choice among up to 24 and about that for the dice, 10% off
+    0.98 for a card's place in the shuffle and 0.84 for a pair of consecutive draws."""
+    from types import SimpleNamespace
+
+    from scipy.stats import chisquare
+
+    from trapworks.games.dead_end_drive.components import NUM_PAWNS
+
+    stream = SharedStream(2026)
+    for n in (2, 3, 5, 6, 12, 24):
+        counts = np.bincount([stream.below(n) for _ in range(30_000 * n)], minlength=n)
+        assert chisquare(counts)[1] > 1e-4, (n, counts)
+    # Consecutive draws: the 36 pairs of two dice values, equally likely.
+    pairs = np.bincount([stream.below(6) * 6 + stream.below(6) for _ in range(200_000)], minlength=36)
+    assert chisquare(pairs)[1] > 1e-4, pairs
+    # Shuffles of the Character cards: each card's place, uniform for every card.
+    places = np.zeros((NUM_PAWNS, NUM_PAWNS), int)
+    for _ in range(60_000):
+        cards = list(range(NUM_PAWNS))
+        stream.shuffle(cards)
+        places[cards, np.arange(NUM_PAWNS)] += 1
+    for card in range(NUM_PAWNS):
+        assert chisquare(places[card])[1] > 1e-4, (card, places[card])
+    # The dice, drawn from the kernel's own chance table as the engine draws them.
+    # (a roll's `chance_table` is the game's `roll_table`: DeadEndDriveState.chance_table)
+    table = trapworks.make("dead-end-drive", players=4).roll_table
+    state = SimpleNamespace(chance_table=lambda: table)
+    actions, cum = table
+    probs = np.diff([0.0, *cum]) / cum[-1]
+    index = {a: i for i, a in enumerate(actions)}
+    draws = 200_000
+    counts = np.bincount(
+        [index[sample_chance_from_stream(state, stream)] for _ in range(draws)], minlength=len(actions)
+    )
+    assert chisquare(counts, probs * draws)[1] > 1e-4, counts
+
+
 def test_simulate_plays_the_heuristic_in_the_batched_engine_and_says_so(tmp_path):
     """Issue 31: `simulate` with 13 Dead End Drive's heuristic uses the batched engine (and says
     so); the kernel's path (asked for with --max-actions) writes rows of the same schema."""
     import json
-    import subprocess
-    import sys
-    from pathlib import Path
 
     import pyarrow.parquet as pq
+    from typer.testing import CliRunner
+
+    from trapworks.cli import app
 
     def run(*extra):
+        # In this process (typer's CliRunner): the command's code and its --json answer, without
+        # a `trapworks` process that imports trapworks and loads the engine again each run.
         out = tmp_path / f"rows{len(extra)}.parquet"
         args = [
             "simulate",
@@ -224,9 +303,8 @@ def test_simulate_plays_the_heuristic_in_the_batched_engine_and_says_so(tmp_path
             "--out",
             str(out),
         ]
-        cmd = [str(Path(sys.executable).with_name("trapworks")), *args, *extra, "--json"]
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-        assert done.returncode == 0, done.stderr
+        done = CliRunner().invoke(app, [*args, *extra, "--json"])
+        assert done.exit_code == 0, (done.output, done.exception)
         return json.loads(done.stdout), pq.read_table(out)
 
     batched, rows_b = run()

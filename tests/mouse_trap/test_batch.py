@@ -172,21 +172,29 @@ def test_the_engine_uses_the_kernels_action_ids():
         assert getattr(batch, name) == getattr(game, name), name
 
 
-def test_simulate_uses_the_batched_engine_and_says_so(tmp_path):
+def _cli_json(*args: str) -> dict:
+    """`trapworks ARGS --json`, run in this process by typer's CliRunner: the command's own code
+    and its --json answer, without a new Python process that imports trapworks, loads the
+    compiled engine and the report's libraries again for each run (these three tests ran the CLI
+    six times as subprocesses; the CLI's process itself is tested by tests/cli and tests/sim)."""
     import json
-    import subprocess
-    import sys
-    from pathlib import Path
 
+    from typer.testing import CliRunner
+
+    from trapworks.cli import app
+
+    result = CliRunner().invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, (result.output, result.exception)
+    return json.loads(result.stdout)
+
+
+def test_simulate_uses_the_batched_engine_and_says_so(tmp_path):
     import pyarrow.parquet as pq
 
     def run(*extra):
         out = tmp_path / f"rows{len(extra)}.parquet"
         args = ["simulate", "mouse-trap", "-n", "40", "--players", "3", "-a", "heuristic", "--out", str(out)]
-        cmd = [str(Path(sys.executable).with_name("trapworks")), *args, *extra, "--json"]
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-        assert done.returncode == 0, done.stderr
-        return json.loads(done.stdout), pq.read_table(out)
+        return _cli_json(*args, *extra), pq.read_table(out)
 
     batched, rows_b = run()
     kernel, rows_k = run("--max-actions", "100000")  # --max-actions asks for the kernel's path
@@ -197,19 +205,12 @@ def test_simulate_uses_the_batched_engine_and_says_so(tmp_path):
 def test_explore_uses_the_batched_engine_and_says_so(tmp_path):
     """Issue 31: explore, like simulate, says which engine played its cells (summary, --json and
     the report)."""
-    import json
-    import subprocess
-    import sys
-    from pathlib import Path
 
     def run(name, *extra):
         out = tmp_path / name
         args = ["explore", "mouse-trap", "--vary", "variant=milton-bradley,original", "--players", "3"]
         args += ["-a", "heuristic", "-n", "6", "--out", str(out), *extra]
-        cmd = [str(Path(sys.executable).with_name("trapworks")), *args]
-        done = subprocess.run([*cmd, "--json"], capture_output=True, text=True, timeout=600)
-        assert done.returncode == 0, done.stderr
-        return json.loads(done.stdout), (out / "report.md").read_text()
+        return _cli_json(*args), (out / "report.md").read_text()
 
     batched, report_b = run("b")
     kernel, report_k = run("k", "--max-actions", "100000")  # --max-actions asks for the kernel
@@ -219,18 +220,10 @@ def test_explore_uses_the_batched_engine_and_says_so(tmp_path):
 
 
 def test_tournament_uses_the_batched_engine_and_says_so(tmp_path):
-    import json
-    import subprocess
-    import sys
-    from pathlib import Path
-
     def run(*extra):
         args = ["tournament", "mouse-trap", "-a", "heuristic,double-catch", "-n", "20", "--players", "2"]
-        args += ["--out", str(tmp_path / f"t{len(extra)}.parquet"), *extra, "--json"]
-        cmd = [str(Path(sys.executable).with_name("trapworks")), *args]
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-        assert done.returncode == 0, done.stderr
-        return json.loads(done.stdout)
+        args += ["--out", str(tmp_path / f"t{len(extra)}.parquet"), *extra]
+        return _cli_json(*args)
 
     assert run()["engine"] == "batched"
     assert run("--max-actions", "100000")["engine"] == "kernel"

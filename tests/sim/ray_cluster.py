@@ -28,7 +28,7 @@ class NodeDied(RuntimeError):
 
 
 class Cluster:
-    def __init__(self, head_cpus: int = 1) -> None:
+    def __init__(self, head_cpus: int = 1, token: str | None = None) -> None:
         # head_cpus=0: a head that schedules no task (Ray's advice for real clusters), so every
         # task runs on a worker node and a test that loses a worker knows it held work.
         self.head_cpus = head_cpus
@@ -39,6 +39,12 @@ class Cluster:
         # A private loopback cluster: no token authentication (Ray >= 2.5x enables it on a head by
         # default, with a token file in the shared home that other Ray users may rewrite).
         self.env = {**os.environ, **RAY_ENV}
+        # token: docs/scale.md's set-up instead, RAY_AUTH_MODE=token and the same RAY_AUTH_TOKEN
+        # on every node; a driver joins with `auth` in its environment.
+        self.auth: dict[str, str] = {}
+        if token is not None:
+            self.auth = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token}
+            self.env.update(self.auth)
 
     def _start(self, name: str, args: list[str], cpus: int = 1) -> None:
         log = open(Path(self.temp) / f"{name}.log", "wb")  # noqa: SIM115 (kept open for the process)

@@ -32,19 +32,27 @@ def cluster(ray_cluster):
     return ray_cluster
 
 
-def trapworks(*args: str, env_home: Path) -> subprocess.CompletedProcess[str]:
+def trapworks(*args: str, env_home: Path, auth: dict[str, str]) -> subprocess.CompletedProcess[str]:
     env = {
         "TRAPWORKS_HOME": str(env_home),
         "PATH": "/usr/bin:/bin",
         "NUMBA_CACHE_DIR": str(numba_cache_dir()),
         **RAY_ENV,
+        **auth,  # the session's cluster's token (conftest.py)
     }
     return subprocess.run([TRAPWORKS, *args], capture_output=True, text=True, env=env, timeout=300)
 
 
 def test_ray_cluster_gives_exactly_the_local_rows(cluster, tmp_path):
     local = trapworks(
-        *RUN, "-n", "120", "--out", str(tmp_path / "local.parquet"), "--json", env_home=tmp_path
+        *RUN,
+        "-n",
+        "120",
+        "--out",
+        str(tmp_path / "local.parquet"),
+        "--json",
+        env_home=tmp_path,
+        auth=cluster.auth,
     )
     assert local.returncode == 0, local.stderr
     ray = trapworks(
@@ -61,6 +69,7 @@ def test_ray_cluster_gives_exactly_the_local_rows(cluster, tmp_path):
         str(tmp_path / "ray.parquet"),
         "--json",
         env_home=tmp_path,
+        auth=cluster.auth,
     )
     assert ray.returncode == 0, ray.stderr
     a = pd.read_parquet(tmp_path / "local.parquet")
@@ -71,7 +80,7 @@ def test_ray_cluster_gives_exactly_the_local_rows(cluster, tmp_path):
 
 def test_explore_on_the_cluster_gives_the_local_rows(cluster, tmp_path):
     grid = ["explore", "last-mouse-lost", "--vary", "rules=basic,advanced", "-n", "15", "--json"]
-    local = trapworks(*grid, "--out", str(tmp_path / "local"), env_home=tmp_path)
+    local = trapworks(*grid, "--out", str(tmp_path / "local"), env_home=tmp_path, auth=cluster.auth)
     assert local.returncode == 0, local.stderr
     ray = trapworks(
         *grid,
@@ -82,6 +91,7 @@ def test_explore_on_the_cluster_gives_the_local_rows(cluster, tmp_path):
         "--out",
         str(tmp_path / "ray"),
         env_home=tmp_path,
+        auth=cluster.auth,
     )
     assert ray.returncode == 0, ray.stderr
     pd.testing.assert_frame_equal(
@@ -104,6 +114,7 @@ def test_lost_worker_keeps_finished_games_and_resume_completes(cluster, tmp_path
         "PATH": "/usr/bin:/bin",
         "NUMBA_CACHE_DIR": str(numba_cache_dir()),
         **RAY_ENV,
+        **cluster.auth,
     }
     proc = subprocess.Popen(
         [TRAPWORKS, *args, "--retries", "0", "--out", str(out)],
@@ -129,7 +140,7 @@ def test_lost_worker_keeps_finished_games_and_resume_completes(cluster, tmp_path
     assert "Traceback" not in stderr
     kept = pd.concat(pd.read_parquet(p) for p in parts.glob("part-*.parquet"))
     assert 0 < len(kept) < n and kept["index"].is_unique
-    resumed = trapworks(*args, "--resume", "--out", str(out), "--json", env_home=tmp_path)
+    resumed = trapworks(*args, "--resume", "--out", str(out), "--json", env_home=tmp_path, auth=cluster.auth)
     assert resumed.returncode == 0, resumed.stderr
     assert not parts.exists()
     rows = pd.read_parquet(out)
@@ -143,6 +154,7 @@ def test_lost_worker_keeps_finished_games_and_resume_completes(cluster, tmp_path
         "--out",
         str(tmp_path / "full.parquet"),
         env_home=tmp_path,
+        auth=cluster.auth,
     )
     assert full.returncode == 0, full.stderr
     pd.testing.assert_frame_equal(rows, pd.read_parquet(tmp_path / "full.parquet"))

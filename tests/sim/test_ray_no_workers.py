@@ -39,6 +39,7 @@ def test_a_run_that_loses_every_worker_node_stops_and_keeps_its_games(tmp_path, 
         "PATH": "/usr/bin:/bin",
         "NUMBA_CACHE_DIR": os.environ["NUMBA_CACHE_DIR"],
         **RAY_ENV,
+        **cluster.auth,  # the session's cluster's token (conftest.py)
     }
     env[runner.STALL_ENV] = "5"
     proc = subprocess.Popen(

@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("ray")
 
-from sim.ray_cluster import RAY_ENV, Cluster, free_port  # noqa: E402
+from sim.ray_cluster import RAY_ENV, free_port  # noqa: E402
 from trapworks.sim import runner as runner_mod  # noqa: E402
 
 TRAPWORKS = str(Path(sys.executable).with_name("trapworks"))
@@ -80,42 +80,39 @@ def test_a_silent_cluster_times_out_with_the_cause(monkeypatch):
 
 
 @pytest.mark.slow
-def test_token_authentication_works_with_the_token_and_says_so_without(tmp_path):
+def test_token_authentication_works_with_the_token_and_says_so_without(tmp_path, ray_cluster):
     """docs/scale.md's setup: RAY_AUTH_MODE=token and the same RAY_AUTH_TOKEN on every node and
-    on the driver."""
-    token = os.urandom(16).hex()
-    auth = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token}
-    c = Cluster()
-    c.env = {**c.env, **auth}
-    try:
-        c.start_head()
-        c.wait_nodes(1)
-        args = [
-            "simulate",
-            "last-mouse-lost",
-            "-n",
-            "6",
-            "--backend",
-            "ray",
-            "--address",
-            c.address,
-            "--json",
-        ]
-        good = run(*args, "--out", str(tmp_path / "good.parquet"), home=tmp_path, extra=auth)
-        assert good.returncode == 0, good.stderr
-        assert json.loads(good.stdout)["games"] == 6
-        for name, wrong in (
-            ("none", {"RAY_AUTH_MODE": "token"}),
-            ("wrong", {**auth, "RAY_AUTH_TOKEN": "0" * 32}),
-        ):
-            bad = run(*args, "--out", str(tmp_path / f"{name}.parquet"), home=tmp_path, extra=wrong)
-            assert bad.returncode == 2 and bad.stdout == ""
-            lines = bad.stderr.strip().splitlines()
-            assert len(lines) == 1, bad.stderr
-            assert "authentication" in lines[0] and "RAY_AUTH_MODE=token" in lines[0], bad.stderr
-            assert not (tmp_path / f"{name}.parquet.parts").exists()
-    finally:
-        c.stop()
+    on the driver (the session's cluster runs so: tests/sim/conftest.py; its head has no CPU, so
+    a worker node is started if none is left)."""
+    c = ray_cluster
+    auth = c.auth
+    assert auth["RAY_AUTH_MODE"] == "token" and len(auth["RAY_AUTH_TOKEN"]) == 32
+    if not c.workers():
+        c.ensure_workers("worker")
+    args = [
+        "simulate",
+        "last-mouse-lost",
+        "-n",
+        "6",
+        "--backend",
+        "ray",
+        "--address",
+        c.address,
+        "--json",
+    ]
+    good = run(*args, "--out", str(tmp_path / "good.parquet"), home=tmp_path, extra=auth)
+    assert good.returncode == 0, good.stderr
+    assert json.loads(good.stdout)["games"] == 6
+    for name, wrong in (
+        ("none", {"RAY_AUTH_MODE": "token"}),
+        ("wrong", {**auth, "RAY_AUTH_TOKEN": "0" * 32}),
+    ):
+        bad = run(*args, "--out", str(tmp_path / f"{name}.parquet"), home=tmp_path, extra=wrong)
+        assert bad.returncode == 2 and bad.stdout == ""
+        lines = bad.stderr.strip().splitlines()
+        assert len(lines) == 1, bad.stderr
+        assert "authentication" in lines[0] and "RAY_AUTH_MODE=token" in lines[0], bad.stderr
+        assert not (tmp_path / f"{name}.parquet.parts").exists()
 
 
 @pytest.mark.slow
