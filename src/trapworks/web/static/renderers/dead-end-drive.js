@@ -288,7 +288,7 @@ export default function createRenderer(root, ctx) {
     // the whole board's shape: a tablet held upright sizes its box by it (app.css, boardsB)
     stage.style.setProperty("--ded-ratio", `${vw} / ${vh}`);
     board.setAttribute("preserveAspectRatio", upright ? "xMidYMid meet" : "xMidYMin meet");
-    // "Zoom in": squares of 33 px (26 on a phone, where the board starts zoomed)
+    // "Zoom in": squares of 33 px (26 on a phone held upright)
     panW = Math.ceil((vw * (phoneUpright() ? 26 : 33)) / CELL);
     stage.style.setProperty("--pan-w", `${panW}px`);
     legendBox.hidden = beside;
