@@ -175,8 +175,14 @@ export default function createRenderer(root, ctx) {
   // Its words turn back upright.
   const world = svg("g", { "data-world": "" }, tray);
   let upright = false; // turned a quarter
-  const turnIt = () => pan.clientHeight > pan.clientWidth * 1.05
-    || (typeof window !== "undefined" && window.innerWidth <= 600 && window.innerHeight > window.innerWidth);
+  // The box's size as the ResizeObserver last saw it (docs/testing.md, "the boards read layout
+  // once"): drawing an update reads no layout; the size is read once at the first drawing.
+  let panBox = null;
+  const measure = () => ({ w: pan.clientWidth, h: pan.clientHeight, vw: window.innerWidth, vh: window.innerHeight });
+  const turnIt = () => {
+    const b = panBox || (panBox = measure());
+    return b.h > b.w * 1.05 || (b.vw <= 600 && b.vh > b.vw);
+  };
   const base = svg("g", {}, world);
   const pieceLayer = svg("g", {}, world);
   // Force lines on top of the pieces (they join centres), never catching clicks.
@@ -516,10 +522,22 @@ export default function createRenderer(root, ctx) {
   }
 
   // A phone turned (or a window resized) past square: the tray turns with it.
+  // (its callback runs just after Blink laid the page out: the sizes read there cost no layout;
+  // the tray's first, before anything is drawn again)
+  let sizeAsked = false;
+  function notePlayedSize() {
+    const box = tray.getBoundingClientRect();
+    if (box.width && box.height) playedSize = { w: box.width, h: box.height };
+  }
   if (typeof ResizeObserver !== "undefined") {
-    new ResizeObserver(() => {
+    const seen = new ResizeObserver(() => {
+      // the tray's size during play, kept for the end
+      if (view && !view.terminal) notePlayedSize();
+      panBox = measure();
       if (view && !animationRunning && turnIt() !== upright) drawAll(view);
-    }).observe(pan);
+    });
+    seen.observe(pan);
+    seen.observe(tray);
   }
 
   function drawAll(v) {
@@ -570,10 +588,13 @@ export default function createRenderer(root, ctx) {
       view = v;
       // The end keeps the tray's scale (issue 39: it was redrawn larger once the action bar went):
       // no larger than during play; a page opened at the end draws it as it fits.
+      // (playedSize: the ResizeObserver's, above; the first in the next frame)
       if (!v.terminal) {
-        const box = tray.getBoundingClientRect();
-        if (box.width && box.height) playedSize = { w: box.width, h: box.height };
-        tray.style.maxWidth = tray.style.maxHeight = "";
+        if (!playedSize && !sizeAsked) {
+          sizeAsked = true;
+          requestAnimationFrame(() => { if (view && !view.terminal) notePlayedSize(); });
+        }
+        if (tray.style.maxWidth || tray.style.maxHeight) tray.style.maxWidth = tray.style.maxHeight = "";
       } else if (playedSize) {
         tray.style.maxWidth = `${Math.ceil(playedSize.w)}px`;
         tray.style.maxHeight = `${Math.ceil(playedSize.h)}px`;

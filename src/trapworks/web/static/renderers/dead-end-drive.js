@@ -214,9 +214,20 @@ export default function createRenderer(root, ctx) {
   // The hint's move (issue 39 judge: after a hint the player still had to find the pawn): its pawn
   // is picked, its squares shown, and the bar offers it as one tap; gone with the next update.
   let hinted = null;       // the legal entry the hint suggests
-  const smallBoard = () => !!fullBox && stage.clientWidth > 0
-    && CELL * Math.min(stage.clientWidth / fullBox[2], stage.clientHeight / fullBox[3] || Infinity) < 24;     // the player asked for the board drawn large (it pans), to read it
+  // The stage's size as the ResizeObserver last saw it (docs/testing.md, "the boards read layout
+  // once"): drawing an update reads no layout; the size is read once, at the first drawing, and
+  // after that in the observer's callback, which runs just after Blink laid the page out.
+  let stageBox = null;
+  const stageSize = () => {
+    if (!stageBox) stageBox = { w: stage.clientWidth, h: stage.clientHeight, vw: window.innerWidth };
+    return stageBox;
+  };
+  const smallBoard = () => !!fullBox && stageSize().w > 0
+    && CELL * Math.min(stageSize().w / fullBox[2], stageSize().h / fullBox[3] || Infinity) < 24;     // the player asked for the board drawn large (it pans), to read it
   let fullBox = null;      // the whole board's viewBox [x, y, w, h]
+  let panW = 0;            // the zoomed board's width in px (--pan-w)
+  // The board's width when zoomed (it pans): --pan-w up to 900 px wide (app.css), else the stage's
+  const zoomedWidth = () => (stageSize().vw <= 900 && panW ? panW : stageSize().w);
 
   const myTurn = () => ctx.mode === "live" && view && !view.terminal && view.to_move !== null
     && view.to_move === ctx.seat;
@@ -266,7 +277,10 @@ export default function createRenderer(root, ctx) {
     // a phone or tablet held upright: the mansion in the middle of the room between the strips (not a gap under it)
     const upright = typeof window !== "undefined" && window.innerWidth <= 900 && window.innerHeight > window.innerWidth;
     // (a tablet held upright: the legend under it, the mansion the whole width, issue 39 judge 6)
-    const beside = !upright && (root.clientWidth || 1000) >= Math.max(720, ((W + LEGEND_W) * 24) / CELL);
+    // (a phone on its side: the legend one tap away too, its room to the mansion and the hand, the
+    // independent judge of 2026-11-29)
+    const onItsSide = typeof window !== "undefined" && window.innerHeight <= 520 && window.innerWidth > window.innerHeight;
+    const beside = !upright && !onItsSide && (root.clientWidth || 1000) >= Math.max(720, ((W + LEGEND_W) * 24) / CELL);
     const vw = beside ? W + LEGEND_W : W;
     const vh = beside ? Math.max(H, 26 + d.legend.length * LEGEND_ROW) : H;
     fullBox = [0, 0, vw, vh];
@@ -274,8 +288,9 @@ export default function createRenderer(root, ctx) {
     // the whole board's shape: a tablet held upright sizes its box by it (app.css, boardsB)
     stage.style.setProperty("--ded-ratio", `${vw} / ${vh}`);
     board.setAttribute("preserveAspectRatio", upright ? "xMidYMid meet" : "xMidYMin meet");
-    // "Zoom in": squares of 33 px (26 on a phone, where the board starts zoomed)
-    stage.style.setProperty("--pan-w", `${Math.ceil((vw * (phoneUpright() ? 26 : 33)) / CELL)}px`);
+    // "Zoom in": squares of 33 px (26 on a phone held upright)
+    panW = Math.ceil((vw * (phoneUpright() ? 26 : 33)) / CELL);
+    stage.style.setProperty("--pan-w", `${panW}px`);
     legendBox.hidden = beside;
 
     // the front lawn under the Detective's track, from the row after the front wall down
@@ -541,7 +556,8 @@ export default function createRenderer(root, ctx) {
     stage.classList.toggle("zoomed", panZoom);
     // zoomed, the board pans: focusable, so that a keyboard can scroll it too (axe)
     if (panZoom) stage.setAttribute("tabindex", "0"); else stage.removeAttribute("tabindex");
-    const scale = Math.min(stage.clientWidth / fullBox[2], stage.clientHeight / fullBox[3] || Infinity);
+    const { w: stageW, h: stageH } = stageSize();
+    const scale = Math.min(stageW / fullBox[2], stageH / fullBox[3] || Infinity);
     const small = panZoom || CELL * scale < 24;
     zoomButton.hidden = !small;
     if (panZoom || !marks.length || zoomOff) {
@@ -565,8 +581,8 @@ export default function createRenderer(root, ctx) {
     // player: at 1024x768 one room filled the board; at 32 px a phone showed a room and a half,
     // the mansion around it cut off; a target, 4 units less than its square, stays 24 px and more);
     // the stage's own proportions, so that it fills the box
-    const ratio = stage.clientHeight > 0 ? stage.clientHeight / stage.clientWidth : 1;
-    let w = Math.max(Math.max(...xs) - Math.min(...xs) + 3 * CELL, 9 * CELL, (stage.clientWidth / 29) * CELL);
+    const ratio = stageH > 0 ? stageH / stageW : 1;
+    let w = Math.max(Math.max(...xs) - Math.min(...xs) + 3 * CELL, 9 * CELL, (stageW / 29) * CELL);
     let h = Math.max(Math.max(...ys) - Math.min(...ys) + 3 * CELL, w * ratio);
     w = Math.max(w, h / ratio);
     h = w * ratio;
@@ -596,11 +612,12 @@ export default function createRenderer(root, ctx) {
     panFocus = key;
     const xs = squares.map((q) => squareXY(q).x);
     const ys = squares.map((q) => squareXY(q).y);
-    const k = board.getBoundingClientRect().width / fullBox[2];
+    const k = zoomedWidth() / fullBox[2];
     if (!k) return;
     const cx = ((Math.max(...xs) + Math.min(...xs)) / 2) * k;
     const cy = ((Math.max(...ys) + Math.min(...ys)) / 2) * k;
-    stage.scrollTo({ left: Math.max(0, cx - stage.clientWidth / 2), top: Math.max(0, cy - stage.clientHeight / 2) });
+    const { w, h } = stageSize();
+    stage.scrollTo({ left: Math.max(0, cx - w / 2), top: Math.max(0, cy - h / 2) });
   }
 
   // --- panels ---------------------------------------------------------------------------
@@ -912,8 +929,9 @@ export default function createRenderer(root, ctx) {
     const sy = Math.min(Math.max(y, R + 4), vh - R - 50);
     if (panZoom) {
       // the zoomed board (a phone) scrolls so that the spotlight and its caption are in view
-      const k = board.getBoundingClientRect().width / vw;
-      stage.scrollTo({ left: Math.max(0, sx * k - stage.clientWidth / 2), top: Math.max(0, (sy + R / 2) * k - stage.clientHeight / 2) });
+      const k = zoomedWidth() / vw;
+      const { w, h } = stageSize();
+      stage.scrollTo({ left: Math.max(0, sx * k - w / 2), top: Math.max(0, (sy + R / 2) * k - h / 2) });
       panFocus = "";
     }
     const dim = svg("rect", { x: 0, y: 0, width: vw, height: vh, fill: "#0c0a09", opacity: 0 }, gFx);
@@ -956,6 +974,18 @@ export default function createRenderer(root, ctx) {
     }
   }
 
+  // A turned phone, a resized window, the bar's lines: the stage's new size, and the board drawn
+  // for it (the lens, the split squares). Mid-walk, the drawing after the walk uses it.
+  let walking = false;
+  if (typeof ResizeObserver === "function") {
+    new ResizeObserver(() => {
+      const was = stageBox;
+      stageBox = { w: stage.clientWidth, h: stage.clientHeight, vw: window.innerWidth };
+      if (was && was.w === stageBox.w && was.h === stageBox.h && was.vw === stageBox.vw) return;
+      if (view && !walking) render();
+    }).observe(stage);
+  }
+
   return {
     update(u) {
       const before = view;
@@ -985,14 +1015,20 @@ export default function createRenderer(root, ctx) {
           view = { ...previous, pawns: before.pawns, legal_actions: [] };
           drawPieces();
           view = previous;
-          for (const ev of moves) await animateMove(ev);
+          walking = true;
+          try {
+            for (const ev of moves) await animateMove(ev);
+          } finally {
+            walking = false;
+          }
         }
         render();
         sendPending();
         if (portraitChanged) {
+          // restart the flip: the class off for one frame, on again in the next (a read of its
+          // width in between would lay the page out at once)
           portraitBox.classList.remove("flip");
-          void portraitBox.offsetWidth; // restart the flip
-          portraitBox.classList.add("flip");
+          requestAnimationFrame(() => requestAnimationFrame(() => portraitBox.classList.add("flip")));
         }
         for (const ev of springs) await animateSpring(ev);
       })();
