@@ -266,6 +266,7 @@ class Ratings(Authentication):
                 "rating": None,
                 "provisional": False,
                 "change": None,
+                "provisional_after": False,
             }
             if info["rated"]:
                 row, change = rows.get(account_id), changes.get(account_id)
@@ -280,6 +281,8 @@ class Ratings(Authentication):
                 else:
                     entry["rating"] = ratings.display(ratings.MU0)
                 entry["provisional"] = games < ratings.PROVISIONAL_GAMES
+                # Still provisional with this game counted (the end screen says the new rating so).
+                entry["provisional_after"] = games + (change is not None) < ratings.PROVISIONAL_GAMES
             out[seat] = entry
         return out
 
