@@ -17,10 +17,11 @@ function waited(seconds) {
 
 // The options a table changed, in the page's language from the server's typed words (issue 37:
 // no option name is turned into words here): "Rules: Advanced · Rounds to win: 3".
-/** @param {{label: string, value: any, value_label: string|null}[]} changed */
+/** @param {{name: string, label: string, value: any, value_label: string|null}[]} changed */
 function optionWords(changed) {
   const number = new Intl.NumberFormat(lang);
   return (changed || [])
+    .filter((o) => o.name !== "players") // the table's title says how many play
     .map((o) => t("{option}: {value}", { option: t(o.label), value: o.value_label !== null && o.value_label !== undefined ? t(o.value_label)
       : typeof o.value === "number" ? number.format(o.value) : Array.isArray(o.value) ? o.value.join(", ") : String(o.value) }))
     .join(" · ");
