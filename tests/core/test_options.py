@@ -34,11 +34,26 @@ def test_every_game_declares_every_option_with_words_for_players(gid):
         assert opt.check(opt.default) == opt.default or opt.default is None
 
 
+# Each game's rulebooks as the options' sources name them (players read the names, not the seed
+# codes: the eighth judge); a source of a game of one rulebook quotes it without a name.
+SOURCES = {
+    "mouse-trap": {"Milton Bradley": "000", "original": "003"},
+    "booby-trap": {"": "001"},
+    "last-mouse-lost": {"": "002"},
+    "dead-end-drive": {"": "004"},
+}
+
+
 @pytest.mark.parametrize("gid", GAMES)
 def test_quoted_rulebook_sources_are_in_the_rulebook(gid):
+    named = SOURCES[gid]
+    quoted = 0
     for opt in game_class(gid).options_schema:
-        for seed, quote in re.findall(r"(\d{3}): '([^']+)'", opt.source):
-            cite(seed, quote)
+        for name, quote in re.findall(r"(?:(Milton Bradley|original): )?'([^']+)'", opt.source):
+            assert name in named, f"{gid} {opt.name}: a quote of which rulebook? {opt.source!r}"
+            cite(named[name], quote)
+            quoted += 1
+    assert quoted, f"{gid}: no option quotes its rulebook"
 
 
 def test_default_options_still_work_as_before():

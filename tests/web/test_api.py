@@ -188,6 +188,11 @@ def test_ai_seat_replies_and_chance_is_resolved_by_the_server(client):
     record = GameRecord.from_json(client.get(f"/api/games/{gid}/record", params={"token": tok}).text)
     assert record.replay().view(0) == s["view"]
     assert [e["text"] for e in s["log"]] == record.actions
+    # Who sat where, typed (issue 37: the replay page read the labels apart with a pattern).
+    assert record.seats == [
+        {"kind": "human", "agent": None, "name": None},
+        {"kind": "agent", "agent": "perfect", "name": None},
+    ]
 
 
 def test_hint_only_against_ai_or_when_enabled(client):

@@ -146,8 +146,10 @@ def test_last_mouse_lost_against_ai_played_to_the_end_of_the_match_by_clicking(s
     assert end.locator("[data-testid=end-badge]").inner_text() in ("You won", "You lost")
     assert end.locator("#end-title").inner_text().startswith("Final score: You")
     # the score in the board's one format, the seats in order (issue 39: "3-1" and "1 – 3" before)
-    assert re.search(r"Final score: You [0-3] – [0-3] Player 2", end.inner_text()), end.inner_text()
-    assert re.search(r"You [0-3] – [0-3] Player 2", end.inner_text())
+    # the computer as every line names it (was "Player 2 (perfect)")
+    final = r"Final score: You [0-3] – [0-3] Computer \(perfect\)"
+    assert re.search(final, end.inner_text()), end.inner_text()
+    assert re.search(r"You [0-3] – [0-3] Computer \(perfect\)", end.inner_text())
     shot(page, "lml-match-over")
     assert not errors, errors
 

@@ -98,8 +98,9 @@ def test_mouse_trap_log_tells_rolls_in_words_with_you(server, browser):
     check_lines(lines)
     texts = [line["text"] for line in lines]
     assert any(re.match(r"You roll \d and (land on|come round to) ", t) for t in texts), texts
-    # a computer seat as the page names it elsewhere (the turn line): by its agent
-    assert any(re.match(r"Player [23] \(heuristic\) rolls \d", t) for t in texts), texts
+    # a computer seat as the page names it elsewhere (the strips): "Computer 1 (heuristic)",
+    # numbered among the computers (was "Player 2 (heuristic)")
+    assert any(re.match(r"Computer [12] \(heuristic\) rolls \d", t) for t in texts), texts
     assert not any("You takes" in t or "You builds" in t for t in texts), "verbs agree with You"
     # A reload (sync) and a resent update give the same lines, not more.
     page.reload()
@@ -139,7 +140,7 @@ def test_booby_trap_log_shows_the_opponents_public_actions(server, browser):
     assert done and all(
         re.search(r"(remove|pass)", line["text"]) and "touch" not in line["text"] for line in done
     ), [line["text"] for line in lines]
-    theirs = [t for t in texts if t.startswith("Player 2")]
+    theirs = [t for t in texts if t.startswith("Computer (heuristic)")]
     assert theirs and all("touches piece" in t for t in theirs), texts
     assert not any("feel" in t for t in theirs), "another seat's feel stays secret"
     mine = [t for t in texts if t.startswith("You")]
@@ -165,8 +166,8 @@ def test_clicking_a_line_shows_that_moment_read_only(server, browser):
     lines = log_lines(page)
     check_lines(lines)
     assert lines[0]["text"].startswith("You pressed 1 mouse in row ")
-    # the computer seat as the page names it elsewhere (the turn line, the hint): by its agent
-    assert lines[1]["text"].startswith("Player 2 (random) pressed ")
+    # the computer seat as the page names it elsewhere (the turn line, the strips): by its agent
+    assert lines[1]["text"].startswith("Computer (random) pressed ")
     now = page.locator("#board svg [data-raised='1']").count()
     page.locator("#log li .line").first.click()
     page.wait_for_selector("dialog#moment[open] [data-moment-ply='1'] svg")
@@ -194,16 +195,16 @@ def test_sentences_name_you_and_make_verbs_agree(server, browser):
     cases = [
         ({"msg": "dead_end_drive.goes_first", "args": {"who": 0}}, "You roll highest and go first."),
         ({"msg": "mouse_trap.takes", "args": {"who": 0, "n": 2}}, "You take 2 cheese."),
-        ({"msg": "mouse_trap.takes", "args": {"who": 1, "n": 1}}, "Player 2 (computer) takes 1 cheese."),
+        ({"msg": "mouse_trap.takes", "args": {"who": 1, "n": 1}}, "Computer takes 1 cheese."),
         (
             {"msg": "mouse_trap.cage_falls", "args": cage},
-            "The cage falls on you! Player 2 (computer) collects 14 cheese.",
+            "The cage falls on you! Computer collects 14 cheese.",
         ),
         ({"msg": "last_mouse_lost.round_opens", "args": {"who": 0, "round": 2}}, "Round 2: you open."),
         ({"msg": "mouse_trap.last_mouse", "args": {"who": 0}}, "Only you still have a mouse on the board."),
         (
             {"msg": "mouse_trap.pays_to_roll", "args": {"who": 1, "whom": 0}},
-            "Player 2 (computer) pays 1 cheese to roll for you.",
+            "Computer pays 1 cheese to roll for you.",
         ),
         (
             {"msg": "dead_end_drive.forfeit_dice", "args": {"a": 2, "b": 5}},
@@ -228,11 +229,11 @@ def test_sentences_name_you_and_make_verbs_agree(server, browser):
     assert got == [
         "Vous faites le plus gros score aux dés et commencez.",
         "Vous prenez 2 fromages.",
-        "Joueur 2 (ordinateur) prend 1 fromage.",
-        "La cage tombe sur vous ! Joueur 2 (ordinateur) récupère 14 fromages.",
+        "Ordinateur prend 1 fromage.",
+        "La cage tombe sur vous ! Ordinateur récupère 14 fromages.",
         "Manche 2 : vous commencez.",
         "Il ne reste plus que votre souris sur le plateau.",
-        "Joueur 2 (ordinateur) paie 1 fromage pour lancer le dé pour vous.",
+        "Ordinateur paie 1 fromage pour lancer le dé pour vous.",
         "Aucun pion ne peut avancer de 2 ni de 5 : les deux dés sont perdus.",
     ]
     # The page's own words the issue found wrong, as the pages now say them (tables.js,

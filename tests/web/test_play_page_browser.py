@@ -138,15 +138,15 @@ def test_an_invite_link_opened_again_resumes_the_seat(server, browser, size):
     friend.goto(invite)
     friend.wait_for_selector("#board svg", timeout=20000)
     friend.wait_for_function("document.body.dataset.ply !== undefined")
-    # The seat is in the title (hidden on a phone, where the strips say it: issue 39).
-    assert "Player 2" in friend.locator("#title").text_content()
+    # The seat is in the strips (an unnamed guest's own seat: "You", never "Player 2").
+    assert friend.locator("[data-testid=strip-name-1]").inner_text() == "You"
     ctx = friend.context
     friend.close()
     again = new_page(browser, size, errors, ctx=ctx)
     again.goto(invite)
     again.wait_for_selector("#board svg .mouse", timeout=20000)
     again.wait_for_function("document.body.dataset.ply !== undefined")
-    assert "Player 2" in again.locator("#title").text_content()
+    assert again.locator("[data-testid=strip-name-1]").inner_text() == "You"
     assert again.locator("[data-message=error]").count() == 0, again.locator("#toasts").inner_text()
     again.wait_for_function("document.body.dataset.connected === '1'", timeout=10000)  # its socket opens
     # A browser that never held the seat is told what to do, not shown an empty board silently.

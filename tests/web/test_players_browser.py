@@ -92,8 +92,13 @@ def test_two_accounts_see_each_others_names_ratings_and_rating_changes(browser, 
         page.wait_for_selector("[data-testid=end-screen]:not([hidden]) [data-testid=end-ratings]")
         for seat, name in ((0, alice), (1, bob)):
             row = page.inner_text(f"[data-testid=end-ratings] li[data-seat='{seat}']")
-            assert re.sub(r"\s+", " ", row).strip() == f"{name} 1500? {shown(change[seat])}"
+            # The new rating, still provisional after one game, in words (was "1500? +158").
+            want = f"{name} {1500 + change[seat]} (provisional) {shown(change[seat])}"
+            assert re.sub(r"\s+", " ", row).strip() == want
             assert page.inner_text(f"[data-testid=strip-change-{seat}]") == shown(change[seat])
+        # the board this game counts for, one tap away
+        link = page.get_attribute("[data-testid=end-leaderboard]", "href")
+        assert link == "/leaderboard?game=last-mouse-lost&players=2", link
     assert ratings.PROVISIONAL_GAMES > 1  # one game played: both still provisional ("?")
     assert axe_all(a) == [] and axe_all(b) == [], (axe_all(a), axe_all(b))  # end screens, desktop and phone
 

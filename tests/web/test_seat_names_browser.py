@@ -262,14 +262,14 @@ REFUSALS = [
     ),
     (
         {"msg": TURN, "args": {"whom": {"seat": 3, "label": "Player 4 (random)"}}},
-        "it is not your turn: Player 4 (random) is to move",
+        "it is not your turn: Computer (random) is to move",
     ),
     (
         {
             "msg": "illegal move {what}: {reason}",
             "args": {"what": "'move:4'", "reason": {"msg": "mouse_trap.illegal.caught", "args": {"whom": 3}}},
         },
-        "illegal move 'move:4': Player 4's mouse has been caught",
+        "illegal move 'move:4': Computer's mouse has been caught",
     ),
     (
         {
@@ -321,7 +321,7 @@ def test_the_games_sentences_name_the_seats_in_english_and_french(server, browse
     *refused, owners = page.evaluate(REFUSE, [reply for reply, _ in REFUSALS])
     ctx.close()
     assert refused == [want for _, want in REFUSALS]
-    assert owners == [3, 2], owners  # "Player 4's mouse", "Chloé's mouse": typed, no pattern
+    assert owners == [3, 2], owners  # "Computer's mouse", "Chloé's mouse": typed, no pattern
     ctx, page = open_page(browser, server.url + "/", (1366, 768), errors, locale="fr-FR")
     page.wait_for_selector("body[data-ready='1']", timeout=20000)
     *refused_fr, _ = page.evaluate(REFUSE, [reply for reply, _ in REFUSALS])
@@ -381,9 +381,10 @@ def test_on_a_shared_screen_the_log_names_every_seat(server, browser):
 
 @pytest.mark.timeout(300)
 def test_the_replay_names_seats_from_the_records_labels(server, browser):
-    """The record says who sat where as the server's labels ("Player 1 (Alice)", "Player 2
-    (random)"): the replay page names a named seat by its name and a computer seat as the game
-    page does ("Player 2 (random)"), in its players line, its log and its analysis."""
+    """The record says who sat where, typed (its `seats`: issue 37, the page read the labels
+    "Player 1 (Alice)", "Player 2 (random)" apart with a pattern): the replay page names a named
+    seat by its name and a computer seat as the game page does ("Computer (random)", never
+    "Player 2"), in its players line, its log and its analysis."""
     seats = [{"kind": "human", "name": "Alice"}, {"kind": "agent", "agent": "random"}]
     body = {"game": "last-mouse-lost", "options": {"first_to": 1}, "seats": seats, "seed": 5}
     r = httpx.post(server.url + "/api/games", json=body, timeout=30)
@@ -407,10 +408,10 @@ def test_the_replay_names_seats_from_the_records_labels(server, browser):
     log = page.locator("#log").inner_text()
     analysis = page.locator("#analysis").inner_text()
     ctx.close()
-    assert players == "Players: Alice (Player 1), Player 2 (random)", players
-    assert "Alice pressed" in log and "Player 2 (random) pressed" in log, log
-    assert "Alice: " in analysis and "Player 2 (random): " in analysis, analysis
-    assert "Player 1" not in log + analysis
+    assert players == "Players: Alice, Computer (random)", players
+    assert "Alice pressed" in log and "Computer (random) pressed" in log, log
+    assert "Alice: " in analysis and "Computer (random): " in analysis, analysis
+    assert not RAW_SEAT["en"].search(players + log + analysis), (players, log, analysis)
     assert not errors, errors
 
 

@@ -253,6 +253,18 @@ def test_public_tables_are_listed_and_private_ones_never(client):
     assert t["game"] == "last-mouse-lost" and t["options"]["rules"] == "advanced" and t["free"] == 1
     assert [(s["name"], s["free"]) for s in t["seats"]] == [("Host", False), ("", True)]
     assert t["waiting_s"] >= 0
+    # The changed options typed, for the lobby to word (issue 37: it parsed "rules" into "rules"):
+    # the option's label and the value's label, message ids of the catalog.
+    assert t["changed"] == [
+        {"name": "rules", "label": "Rules", "value": "advanced", "value_label": "Advanced: mice side by side"}
+    ], t["changed"]
+    # A computer seat says which one it is (the lobby names it "Computer (easy)").
+    seats = [{"kind": "human"}, {"kind": "agent", "agent": "easy"}, {"kind": "human", "invite": True}]
+    three = public_game(client, game="mouse-trap", options={"players": 3}, seats=seats)
+    listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}[three["id"]]
+    kinds = [(s["kind"], s["agent"]) for s in listed["seats"]]
+    assert kinds == [("human", None), ("agent", "easy"), ("human", None)]
+    client.post(f"/api/games/{three['id']}/abort", json={"token": three["seats"][0]["token"]})
     # A private game's id is answered like an unknown one.
     for gid in (private["id"], "nope"):
         r = client.post(f"/api/tables/{gid}/join", json={})

@@ -52,6 +52,14 @@ class HandoverModel(BaseModel):
     by: StrictInt | None = Field(None, description="The seat whose player handed it over.")
 
 
+class SeatModel(BaseModel):
+    """Who sat at a seat, typed (the pages name the seat from this, never by reading `players`)."""
+
+    kind: Literal["human", "agent"]
+    agent: StrictStr | None = Field(None, description="A computer seat's agent (its level); null: a person.")
+    name: StrictStr | None = Field(None, description="The name the seat went by (an account's); null: none.")
+
+
 class RecordModel(BaseModel):
     """The JSON form of a game record (validation and the published JSON Schema)."""
 
@@ -74,6 +82,11 @@ class RecordModel(BaseModel):
     )
     start: StrictStr | None = Field(None, description="Position text the game started from (null: initial).")
     players: list[str] = Field(default_factory=list, description="Who sat where (free text), seat by seat.")
+    seats: list[SeatModel] = Field(
+        default_factory=list,
+        description="Who sat where, typed, seat by seat (a person and the name, or a computer and its "
+        "agent); empty in records made before it was written.",
+    )
     actions: list[StrictStr] = Field(
         default_factory=list, description="Every action as text, chance outcomes included, in order."
     )
@@ -161,6 +174,7 @@ class GameRecord:
     start: str | None = None  # position text; None: the game's initial state
     actions: list[str] = field(default_factory=list)
     players: list[str] = field(default_factory=list)  # who sat where (free text)
+    seats: list[dict[str, Any]] = field(default_factory=list)  # who sat where, typed (SeatModel)
     result: list[float] | None = None
     created: str = ""
     practice: bool = False  # created as practice: undo may cross revealed outcomes
@@ -263,6 +277,7 @@ class GameRecord:
             "clock": self.clock,
             "clock_moves": self.clock_moves,
             "handed_to_ai": self.handed_to_ai,
+            "seats": self.seats,  # written by the server's games (a record made elsewhere has none)
         }
         return data | {k: v for k, v in off_board.items() if v}
 
@@ -284,6 +299,7 @@ class GameRecord:
             start=model.start,
             actions=model.actions,
             players=model.players,
+            seats=[s.model_dump() for s in model.seats],
             result=model.result,
             created=model.created,
             practice=model.practice,

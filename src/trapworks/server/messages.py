@@ -189,10 +189,18 @@ class Joined(BaseModel):
 class TableSeat(BaseModel):
     seat: int
     kind: Literal["human", "agent"]
+    agent: str | None = Field(None, description="a computer seat's agent (its level); null for a person")
     name: str
     label: str
     status: str | None = Field(description="free, joined, online, away or left; null for an agent")
     free: bool
+
+
+class ChangedOption(BaseModel):
+    name: str
+    label: str = Field(description="the option's label (a message id of the catalog)")
+    value: Any
+    value_label: str | None = Field(description="the value's label (a message id); null: a number as it is")
 
 
 class OpenTable(BaseModel):
@@ -201,6 +209,7 @@ class OpenTable(BaseModel):
     title: str
     options: dict[str, Any]
     changed_options: dict[str, Any] = Field(description="the options that differ from the game's defaults")
+    changed: list[ChangedOption] = Field(description="the same, typed: each option's and value's words")
     ply: int = Field(description="moves played so far")
     seats: list[TableSeat]
     free: int = Field(description="free seats")

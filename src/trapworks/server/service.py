@@ -685,6 +685,15 @@ class GameService:
         record = GameRecord.from_state(
             live.state, players=names, practice=live.stored.practice, forfeits=extra.pop("forfeits")
         )
+        # The same, typed: the replay page names each seat from it as the game page did.
+        record.seats = [
+            {
+                "kind": s["kind"],
+                "agent": s["agent"] if s["kind"] == "agent" else None,
+                "name": (shown[i] if i < len(shown) else None) or None,
+            }
+            for i, s in enumerate(live.stored.seats)
+        ]
         record.clock, record.clock_moves, record.handed_to_ai = (
             extra["clock"],
             extra["clock_moves"],
@@ -810,6 +819,7 @@ class GameService:
             "title": type(game).title,
             "options": game.public_options(),
             "players": record.players,
+            "seats": record.seats,
             "actions": record.actions,
             "renderer": renderer_url(record.game),
             "steps": steps,

@@ -154,7 +154,7 @@ class BoobyTrapGame(Game):
             },
             label="Game",
             help="The regular game or one of the rulebook's three variant games.",
-            source="001: the regular game and its variant games",
+            source="the regular game and its variant games",
         ),
         Option.boolean(
             "teaching",
@@ -169,7 +169,7 @@ class BoobyTrapGame(Game):
             1.0,
             label="Touch accuracy",
             help="How unsure a touch reading is (0: exact), as a fraction of the tension felt.",
-            source="001 leaves open how much a touch tells",
+            source="silent on how much a touch tells",
             advanced=True,
         ),
         Option.integer(
@@ -179,7 +179,7 @@ class BoobyTrapGame(Game):
             21,
             label="Pieces of each size",
             help="How many small, medium and large pieces fill the tray.",
-            source="001: 20 of each piece (a later remake has 21)",
+            source="20 of each piece (a later remake has 21)",
             advanced=True,
         ),
         Option.choice(
@@ -189,7 +189,7 @@ class BoobyTrapGame(Game):
             labels={i: f"Player {i + 1}" for i in range(MAX_PLAYERS)},
             label="Who starts",
             help="The player who takes the first turn.",
-            source="001: 'A player is selected to take the first turn'",
+            source="'A player is selected to take the first turn'",
         ),
         Option.choice(
             "setup",
@@ -206,7 +206,7 @@ class BoobyTrapGame(Game):
                 "placements below the eye's resolution (nobody sees it): the OpenSpiel tree's "
                 "set-up with seed=-1, in the kernel's own chance model."
             ),
-            source="001 leaves the mixing to the players; docs/research.md",
+            source="leaves the mixing to the players",
             advanced=True,
         ),
         Option.choice(
@@ -223,7 +223,7 @@ class BoobyTrapGame(Game):
                 "after each touch, one of 5 equally likely levels (only the toucher sees it): the "
                 "OpenSpiel tree's with seed=-1, in the kernel's own chance model."
             ),
-            source="001 leaves open how much a touch tells; docs/research.md",
+            source="silent on how much a touch tells",
             advanced=True,
         ),
     )

@@ -101,7 +101,7 @@ class DeadEndDriveGame(Game):
             },
             label="Who starts",
             help="Who takes the first turn.",
-            source="004: 'The player with the highest roll goes first.'",
+            source="'The player with the highest roll goes first.'",
         ),
         Option.integer(
             "traps_per_kind",
@@ -109,7 +109,7 @@ class DeadEndDriveGame(Game):
             1,
             label="Trap cards per trap",
             help="Cards of each of the five traps in the trap pile.",
-            source="004: '29 Trap cards'",
+            source="'29 Trap cards'",
             advanced=True,
         ),
         Option.integer(
@@ -130,7 +130,7 @@ class DeadEndDriveGame(Game):
             labels={"forfeit": "lose that die only", "lose-turn": "lose the whole turn"},
             label="A die no pawn can use",
             help="What happens when no pawn can move by one of your dice.",
-            source="004 does not say what a die no pawn can use costs",
+            source="silent on what a die no pawn can use costs",
         ),
         Option.choice(
             "after_draw",
@@ -139,7 +139,7 @@ class DeadEndDriveGame(Game):
             labels={"drawn-only": "cards drawn this turn", "none": "no card"},
             label="Cards you may play after drawing",
             help="After you drew this turn, which cards you may still play (cards held before may not).",
-            source="004 leaves open which cards may be played after a draw",
+            source="silent on which cards may be played after a draw",
         ),
         Option.integer(
             "passage_hops",
@@ -148,7 +148,7 @@ class DeadEndDriveGame(Game):
             5,
             label="Secret passages per move",
             help="How many secret passages a pawn may use in one move.",
-            source="004 does not limit passages per move",
+            source="no limit on passages per move",
             advanced=True,
         ),
         Option.boolean(
@@ -156,7 +156,7 @@ class DeadEndDriveGame(Game):
             False,
             label="Hop from a passage you start on",
             help="A pawn already standing on a secret passage may hop at the start of its move.",
-            source="004: 'move any pawn onto a Secret Passage space and then move it to one other' "
+            source="'move any pawn onto a Secret Passage space and then move it to one other' "
             "(Figure 10): the pawn moves onto the passage first",
             advanced=True,
         ),
@@ -176,7 +176,7 @@ class DeadEndDriveGame(Game):
                 "seat that may know them sees: the OpenSpiel tree's with seed=-1, in the kernel's "
                 "own chance model."
             ),
-            source="004: 'Shuffle the 12 Character cards and deal them out face down'; docs/research.md",
+            source="'Shuffle the 12 Character cards and deal them out face down'",
             advanced=True,
         ),
         Option.integer(

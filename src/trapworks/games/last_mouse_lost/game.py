@@ -135,7 +135,7 @@ class LastMouseLostGame(Game):
             names={"basic": "basic rules", "advanced": "advanced rules"},
             label="Rules",
             help="Basic: press any number of mice in one row. Advanced: only mice next to each other.",
-            source="002: the basic rules and the advanced rules",
+            source="the basic rules and the advanced rules",
         ),
         Option.custom(
             "board",
@@ -152,7 +152,7 @@ class LastMouseLostGame(Game):
             expects="a positive number of round wins (3 = best of five)",
             label="Round wins to take the match",
             help="3 is best of five; 1 plays a single round.",
-            source="002: 'The player who wins three of five rounds is the winner.'",
+            source="'The player who wins three of five rounds is the winner.'",
         ),
         Option.choice(
             "opener",
@@ -166,7 +166,7 @@ class LastMouseLostGame(Game):
             },
             label="Who opens later rounds",
             help="Who presses first in rounds 2 and on.",
-            source="002 does not say who opens the later rounds",
+            source="silent on who opens the later rounds",
         ),
         Option.choice(
             "first_player",

@@ -279,11 +279,11 @@ class MouseTrapGame(Game):
             "variant",
             "milton-bradley",
             ["milton-bradley", "original"],
-            labels={"milton-bradley": "Milton Bradley rules (000)", "original": "Original rules (003)"},
+            labels={"milton-bradley": "Milton Bradley rules", "original": "Original rules"},
             names={"milton-bradley": "Milton Bradley rules", "original": "original rules"},
             label="Rulebook",
             help="Which written rules to follow; the rows below can mix the two.",
-            source="000 (Milton Bradley) and 003 (Original Rules) differ in the rows below",
+            source="the Milton Bradley rules and the original rules differ in the rows below",
         ),
         Option.integer(
             "cheese_supply",
@@ -294,7 +294,7 @@ class MouseTrapGame(Game):
             null_label="as the rulebook says",
             label="Cheese in the supply",
             help="How much cheese starts in the pile.",
-            source="000: 30 cheese cards; 003: 52 cheese pieces",
+            source="Milton Bradley: 30 cheese cards; original: 52 cheese pieces",
             advanced=True,
         ),
         Option.boolean(
@@ -304,7 +304,7 @@ class MouseTrapGame(Game):
             null_label="as the rulebook says",
             label="Follow Go back / Move ahead",
             help="After Go back or Move ahead, also do what the space you reach says.",
-            source="003 carries out the space reached; 000 does not",
+            source="original: the space reached is carried out; Milton Bradley: not",
         ),
         Option.boolean(
             "pay_while_mouse_on_wheel",
@@ -313,7 +313,7 @@ class MouseTrapGame(Game):
             null_label="as the rulebook says",
             label="Pay to move mice while one is on the Cheese Wheel",
             help="Whether you may pay cheese to roll a rival's mouse when one already sits on the wheel.",
-            source="000 allows it; 003 does not",
+            source="Milton Bradley allows it; the original rules do not",
         ),
         Option.boolean(
             "pay_miss_ends_turn",
@@ -322,7 +322,7 @@ class MouseTrapGame(Game):
             null_label="as the rulebook says",
             label="A paid miss ends the turn",
             help="A paid move that misses the Cheese Wheel ends your turn.",
-            source="003: yes; 000: no",
+            source="original: yes; Milton Bradley: no",
         ),
         Option.choice(
             "steal_tie",
@@ -333,7 +333,7 @@ class MouseTrapGame(Game):
             null_label="as the rulebook says",
             label="Tie for the most cheese",
             help="When rivals tie for the most cheese, whom you take it from.",
-            source="000: choose one or divide; 003: choose one",
+            source="Milton Bradley: choose one or divide; original: choose one",
         ),
         Option.boolean(
             "safe_protects_cheese",
@@ -342,7 +342,7 @@ class MouseTrapGame(Game):
             null_label="as the rulebook says",
             label="Safe keeps your cheese",
             help="A mouse on Safe also keeps its cheese from being taken.",
-            source="000: yes; 003: no",
+            source="Milton Bradley: yes; original: no",
         ),
         Option.choice(
             "empty_pile_source",
@@ -353,7 +353,7 @@ class MouseTrapGame(Game):
             null_label="as the rulebook says",
             label="Empty pile: take cheese from",
             help="Whom you take cheese from when the supply has run out.",
-            source="000: the rival with the most; 003: any rival",
+            source="Milton Bradley: the rival with the most; original: any rival",
         ),
         Option.boolean(
             "crank_required",
@@ -362,7 +362,8 @@ class MouseTrapGame(Game):
             null_label="as the rulebook says",
             label="Turn Crank must be cranked",
             help="On Turn Crank with a rival on the Cheese Wheel and the trap complete, you must crank.",
-            source="000: 'turn the crank' (must); 003: 'are allowed to attempt' (may end the turn)",
+            source="Milton Bradley: 'turn the crank' (must); "
+            "original: 'are allowed to attempt' (may end the turn)",
         ),
         Option.boolean(
             "build_optional",
@@ -371,7 +372,7 @@ class MouseTrapGame(Game):
             null_label="as the rulebook says",
             label="Building is a choice",
             help="On a Build space you decide whether to build the next part.",
-            source="000: 'you may build one piece'; 003: 'the player may add one part'",
+            source="Milton Bradley: 'you may build one piece'; original: 'the player may add one part'",
         ),
         Option.boolean(
             "paid_move_follows",
@@ -385,9 +386,9 @@ class MouseTrapGame(Game):
                 "wheel's cheese; off: it stays where the die put it and nothing happens."
             ),
             source=(
-                "000: 'When you land on one of these spaces, you must go to the space indicated'; "
-                "003: 'follow the instructions for the space they land on'; neither says whether a "
-                "mouse moved by an opponent is meant"
+                "Milton Bradley: 'When you land on one of these spaces, you must go to the space "
+                "indicated'; original: 'follow the instructions for the space they land on'; neither "
+                "says whether a mouse moved by an opponent is meant"
             ),
         ),
         Option.choice(

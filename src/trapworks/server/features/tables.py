@@ -117,6 +117,10 @@ class Tables(Feature):
             "changed_options": {
                 k: v for k, v in live.stored.options.items() if self._defaults(live.stored.game).get(k) != v
             },
+            # The same, typed for the list's words (issue 37: the page parses no option name): each
+            # changed option's label and its value's label, message ids of the catalog (None: the
+            # value is a number or text shown as it is).
+            "changed": option_words(type(live.game), live.stored.options, self._defaults(live.stored.game)),
             "ply": live.ply(),
             "seats": [{**s, "free": s["seat"] in free} for s in self.host.feature(Presence).seats(live)],
             "free": len(free),
@@ -169,3 +173,24 @@ class Tables(Feature):
             self.host.feature(Names).check_name(live, chosen, name)
         self.host.take_seat(live, chosen)
         return live, chosen
+
+
+def option_words(game: Any, options: dict[str, Any], defaults: dict[str, Any]) -> list[dict[str, Any]]:
+    """The options of a game that differ from its defaults, as typed words: [{name, label, value,
+    value_label}] in the game's options order; `label` and `value_label` are the option's own
+    message ids (core/options.py label and choice labels), `value_label` None for a number."""
+    out: list[dict[str, Any]] = []
+    for option in getattr(game, "options_schema", ()):
+        if option.name not in options or defaults.get(option.name) == options[option.name]:
+            continue
+        value = options[option.name]
+        worded = option.kind in ("choice", "bool") or value is None
+        out.append(
+            {
+                "name": option.name,
+                "label": option.title,
+                "value": value,
+                "value_label": option.choice_label(value) if worded else None,
+            }
+        )
+    return out

@@ -2,7 +2,7 @@
 // casual, live or correspondence), notifications, data export and account deletion.
 import { api, clear, el, rememberGame } from "/static/js/dom.js";
 import { account, avatar, heldSeats, keepPreferences as keepWithAccount, me, scrollersReachable, send, syncSeats } from "/static/js/account-api.js";
-import { agentName, refusalText, t, tn, translatePage, variantText } from "/static/js/i18n.js";
+import { agentName, dateTime, refusalText, t, tn, translatePage, variantText } from "/static/js/i18n.js";
 import { fieldOfRefusal, passwordRules } from "/static/js/password-rules.js";
 import { drawSettings } from "/static/js/settings.js";
 import { browserPreferences } from "/static/js/preferences.js";
@@ -61,7 +61,8 @@ function opponents(g, box) {
   });
 }
 
-function when(iso) { return iso ? iso.replace("T", " ").slice(0, 16) : ""; }
+// a moment in the site's one format (i18n.js dateTime: the viewer's language and time zone)
+function when(iso) { return dateTime(iso); }
 
 // One game as a card (issue 39: a four-column table was crushed on a phone): its state and
 // result as badges, the game, whom it was against, and its links as buttons. A grid of columns
@@ -76,7 +77,7 @@ function gameRow(g, list) {
   const what = el("div", { class: "my-game-what" }, row);
   el("strong", { text: t(title) }, what);
   el("span", { class: "small muted", text: `${variantText(g.variant_parts)} · ${g.rated ? t("rated") : t("casual")}` }, what);
-  if (g.deadline && g.state === "your_turn") el("span", { class: "small", text: t("move by {when} UTC", { when: when(g.deadline) }) }, what);
+  if (g.deadline && g.state === "your_turn") el("span", { class: "small", text: t("move by {when}", { when: when(g.deadline) }) }, what);
   else if (g.ended) el("span", { class: "small muted", text: when(g.ended) }, what);
   opponents(g, el("div", { class: "my-game-who", "data-opponents": "" }, row));
   const links = el("div", { class: "game-links" }, row);

@@ -2,7 +2,7 @@
 // page's status line.
 import { api, el } from "/static/js/dom.js";
 import { me, send } from "/static/js/account-api.js";
-import { refusalText, t, translatePage } from "/static/js/i18n.js";
+import { dateTime, refusalText, t, translatePage } from "/static/js/i18n.js";
 
 export { me, send, t, translatePage };
 export const $ = (id) => document.getElementById(id);
@@ -32,9 +32,9 @@ export function table(parent, heads, rows, cells, empty, stack = false) {
 }
 
 // A moment as the page's language writes it (short date and time); the text as it came otherwise.
+// (i18n.js dateTime: the one format of the site)
 export function when(iso) {
-  const d = new Date(iso);
-  return !iso || isNaN(d.getTime()) ? iso || "" : d.toLocaleString(document.documentElement.lang, { dateStyle: "short", timeStyle: "short" });
+  return dateTime(iso);
 }
 
 // The reason of a report, as the server names it, in words.

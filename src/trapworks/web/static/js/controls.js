@@ -7,7 +7,9 @@ import { api, clear, el } from "/static/js/dom.js";
 // The forfeit reasons' words are the server's one enum (core/forfeit.py), published with the
 // message catalog in the page's language (i18n.js forfeitWords).
 
-export function createControls({ box, gid, token, info, message, seatLabel }) {
+// `shared()`: this page is one screen for several seats (hot seat): one seat resigning there
+// means nothing to the players at it, so no Resign (abort, which ends it for all, stays).
+export function createControls({ box, gid, token, info, message, seatLabel, shared = () => false }) {
   const base = `/api/games/${encodeURIComponent(gid)}`;
   let last = null;
   let armed = null; // a button waiting for its confirming second click
@@ -118,7 +120,7 @@ export function createControls({ box, gid, token, info, message, seatLabel }) {
     if (c.can_abort) {
       confirmButton(row, t("Abort"), t("Confirm abort"), "abort", async () => { if ((await post("abort")).ok) message(t("Game aborted.")); });
     }
-    if (c.can_resign) {
+    if (c.can_resign && !shared()) {
       confirmButton(row, t("Resign"), t("Confirm resign"), "resign", async () => { if ((await post("resign")).ok) message(t("You resigned.")); });
     }
     for (const seat of c.handable || []) {

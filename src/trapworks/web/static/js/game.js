@@ -4,13 +4,13 @@ import { api, clear, el, hashParams, myGames, rememberGame } from "/static/js/do
 import { baseContext, loadRenderer } from "/static/js/host.js";
 import { focusMark, restoreFocus } from "/static/js/boardkeys.js";
 import { refusalText, seatName, t, translatePage } from "/static/js/i18n.js";
-import { renderLog } from "/static/js/log.js";
+import { COMPACT_LOG, renderLog } from "/static/js/log.js";
 import { createAlerts } from "/static/js/alerts.js";
 import { createChat } from "/static/js/chat.js";
 import { nameField, storedName } from "/static/js/names.js";
 import { applyPresence, drawPlayers, startHeartbeat } from "/static/js/presence.js";
 import { createClock } from "/static/js/clock.js";
-import { applyPeople, createStrips, drawRating } from "/static/js/strips.js";
+import { applyPeople, changeLabel, createStrips } from "/static/js/strips.js";
 import { createControls } from "/static/js/controls.js";
 import { createFeatures } from "/static/js/features.js";
 import { setupRules } from "/static/js/rules.js";
@@ -287,7 +287,23 @@ function seatLabel(s, how = undefined) {
   if (s === -1) return t("Chance");
   if (s === null || s === undefined) return t("Spectator");
   if (s === info.seat && !hotSeat) return t("You");
-  return seatName(s, info.players[s], how);
+  return seatName(s, info.players[s], how, info.players);
+}
+
+// The header: the game's name in the page's language (the catalog's: "Attrape-Souris"), then who
+// this page is, by name as the strips say it ("you are alice"; a guest without a name: nothing
+// more), in a span a phone's header leaves out (the strips say it there). Drawn again when the
+// names come (the accounts' names ride on the state messages, the chosen ones on presence).
+function drawTitle() {
+  const me = info.seat === null ? null : info.players[info.seat];
+  const named = me && (me.account || me.name);
+  const seatWords = info.seat === null ? t("spectating")
+    : hotSeat ? t("{who}'s turn on this screen", { who: seatLabel(info.seat) }) : named ? t("you are {name}", { name: named }) : "";
+  // Over: the header says the result, not whose turn it was (issue 39), whatever redraws it.
+  const words = shown && shown.terminal ? [resultHeadline(shown)] : [seatWords, info.practice ? t("practice game") : ""].filter(Boolean);
+  const titleBox = clear($("title"));
+  el("span", { class: "title-game", text: t(info.title) }, titleBox);
+  el("span", { class: "title-seat", "data-testid": "title-seat", text: words.map((w) => ` · ${w}`).join("") }, titleBox);
 }
 
 // "Game over: ..." once, whether the headline says it already or not.
@@ -296,8 +312,6 @@ function gameOverLine(head) {
   return head.startsWith(prefix) ? head : t("Game over: {result}", { result: head });
 }
 
-// Games whose log shows one short line a turn, the rest on demand (issue 39, pagesA's pages).
-const COMPACT_LOG = ["mouse-trap", "last-mouse-lost", "booby-trap"];
 let endShown = -1;       // the ply whose end screen was drawn (drawn once, may be closed)
 
 function announce(u) {
@@ -421,7 +435,9 @@ function drawLogResult(u) {
   line.textContent = u.terminal ? gameOverLine(resultHeadline(u)) : "";
 }
 
-// Each rated account's rating and its change, as lichess ends a rated game ("alice 1500 +12").
+// Each rated account's new rating and its change, as lichess ends a rated game ("alice 1543
+// (+43)"); a rating still provisional with this game counted says so in words ("1543
+// (provisional) +43"), never the strips' "1500?" beside a change it does not include.
 function drawEndRatings(box) {
   const rated = info.players.filter((p) => p.rating !== null && p.rating !== undefined && p.change !== null && p.change !== undefined);
   if (!rated.length) return;
@@ -429,17 +445,25 @@ function drawEndRatings(box) {
   const list = el("ul", { class: "end-ratings", "data-testid": "end-ratings" }, box);
   for (const p of rated) {
     const li = el("li", { "data-seat": p.seat }, list);
-    el("span", { class: "end-rating-name", text: seatName(p.seat, p) }, li);
-    drawRating(p, li, "end");
+    el("span", { class: "end-rating-name", text: seatName(p.seat, p, undefined, info.players) }, li);
+    const now = NUMBER.format(Math.round(Number(p.rating) + Number(p.change)));
+    const words = p.provisional_after ? t("{rating} (provisional) {change}", { rating: now, change: changeLabel(p.change) })
+      : t("{rating} ({change})", { rating: now, change: changeLabel(p.change) });
+    el("span", { class: "end-rating", text: words, "data-testid": `end-rating-${p.seat}`,
+                 title: p.provisional_after ? t("Provisional rating: it settles after a few more rated games.") : t("Rating") }, li);
   }
+  // The board this game counts for, at its player count (the leaderboard opens on it).
+  el("a", { href: `/leaderboard?${new URLSearchParams({ game: info.game, players: String(info.players.length) })}`,
+            text: t("See the leaderboard"), "data-testid": "end-leaderboard", class: "small" }, box);
 }
+const NUMBER = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0, useGrouping: false });
 
 let handed = []; // seats handed to the computer (an intermediate update of a move has no controls)
 function drawPlayersNow(u) {
   if (u.controls) handed = u.controls.handed || [];
   // On a shared screen nobody is "you" (issue 27: one vocabulary for seats).
   drawPlayers($("players"), info.players, { viewer: hotSeat ? null : info.seat, toMove: u.to_move, terminal: u.terminal, winners: u.winners,
-                                            out: (u.ending && u.ending.out) || [], handed });
+                                            out: (u.ending && u.ending.out) || [], handed, shared: hotSeat });
   drawStrips(u);
 }
 
@@ -447,7 +471,7 @@ function drawStrips(u) {
   // A game's own words per seat beside the name (Booby Trap's points), as BGA's player panels.
   let extras = null;
   try { extras = renderer && renderer.stripExtras && u.view ? renderer.stripExtras(u) : null; } catch (e) { console.error(e); }
-  strips.draw(info.players, { viewer: hotSeat ? null : info.seat, toMove: u.to_move, terminal: !!u.terminal, winners: u.winners, extras });
+  strips.draw(info.players, { viewer: hotSeat ? null : info.seat, toMove: u.to_move, terminal: !!u.terminal, winners: u.winners, extras, shared: hotSeat });
 }
 
 function drawShell(u) {
@@ -628,6 +652,9 @@ function onState(msg, inLongRun = false) {
   latest = msg;
   if (info.seat !== null) setHintButton(msg); // at once, not after the board's drawing
   applyPeople(info.players, msg.people); // the accounts' names and ratings (js/strips.js)
+  // whether a rating is still provisional with this game counted (the end screen's words)
+  for (const person of msg.people || []) if (info.players[person.seat]) info.players[person.seat].provisional_after = !!person.provisional_after;
+  drawTitle();
   showNameBox();
   if (msg.sync) log = msg.log.slice();
   else {
@@ -727,6 +754,7 @@ function onMessage(event) {
 // Names and presence changed: the players, the log (it names seats) and later chat lines.
 function onPresence(msg) {
   applyPresence(info.players, msg.seats);
+  drawTitle();
   if (shown) {
     drawPlayersNow(shown);
     drawLogNow({ ...shown, sync: true }); // the names changed: the same lines, nothing new to light
@@ -956,13 +984,8 @@ async function openSeat(first = false) {
       try { await curtain(info.seat); } finally { switching = false; document.body.dataset.curtain = "0"; }
     }
   }
-  document.title = `${info.title} · trapworks`;
-  const seatWords = info.seat === null ? t("spectating")
-    : hotSeat ? t("{who}'s turn on this screen", { who: seatLabel(info.seat) }) : t("you are Player {n}", { n: info.seat + 1 });
-  // The game's name, then the seat in a span a phone's header leaves out (the strips say it there).
-  const titleBox = clear($("title"));
-  el("span", { class: "title-game", text: info.title }, titleBox);
-  el("span", { class: "title-seat", "data-testid": "title-seat", text: ` · ${seatWords}` + (info.practice ? ` · ${t("practice game")}` : "") }, titleBox);
+  document.title = `${t(info.title)} · trapworks`;
+  drawTitle();
   if (info.seat === null) { $("typed").hidden = true; $("hint").hidden = true; $("undo").hidden = true; }
   $("help").textContent = t(info.help);
   // Practice games may take back dice, cards and physics outcomes already seen; say so on the page.
@@ -1005,13 +1028,13 @@ async function openSeat(first = false) {
   rendererCtx = ctx;
   renderer = loaded.create(clear($("board")), ctx);
   setupSocial();
-  controls = createControls({ box: $("control"), gid, token, info, message, seatLabel });
+  controls = createControls({ box: $("control"), gid, token, info, message, seatLabel, shared: () => hotSeat });
   if (!features) {
     const area = el("div", { class: "features", "data-testid": "features" });
     $("control").after(area);
     features = createFeatures(area);
   }
-  features.load(info, { gid, token, request, message, seatLabel }).then(() => { if (latest) features.update(latest); });
+  features.load(info, { gid, token, request, message, seatLabel, shared: () => hotSeat }).then(() => { if (latest) features.update(latest); });
   clockView = clockView || createClock($("clockbar"), { seatLabel, onTick: strips.tick }); // one countdown for the page
   document.body.dataset.renderer = loaded.url;
   if (first) await replayOpening(r.data.state);
@@ -1078,7 +1101,9 @@ function setupSocial() {
     if (me && me.name && hotSeat) nameBox.set(me.name);
   }
   chat = createChat(clear($("chat")), { viewer: info.seat, players: info.players, gameId: gid, send: (text) => request({ type: "chat", text }) });
-  alerts = info.seat !== null ? createAlerts(clear($("alerts")), { baseTitle: document.title, seat: info.seat, gameTitle: info.title }) : null;
+  // A shared screen (hot seat) has its players at it: no "notify me on my turn".
+  clear($("alerts"));
+  alerts = info.seat !== null && !hotSeat ? createAlerts($("alerts"), { baseTitle: document.title, seat: info.seat, gameTitle: t(info.title) }) : null;
   if (started) return;
   started = true;
   startHeartbeat((msg) => {

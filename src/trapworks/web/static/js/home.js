@@ -2,7 +2,7 @@
 // computer" (at the level last chosen, remembered in this browser) and "Play a friend" (a link to
 // send); the full options (seats, clock, variants, position) are one tap away in a dialog.
 import { api, clear, el, rememberGame } from "/static/js/dom.js";
-import { t } from "/static/js/i18n.js";
+import { seatName, t } from "/static/js/i18n.js";
 import { me } from "/static/js/account-api.js";
 import { drawGameArt } from "/static/js/howto.js";
 import { refreshMyGames, showLinks } from "/static/js/lobby.js";
@@ -135,6 +135,34 @@ function tile(box, game) {
   hot.addEventListener("click", () => play(game, "hotseat", hot));
 }
 
+// "Your games" (the eighth judge; lichess's home opens on your games in progress): a logged-in
+// player's ongoing games in one row above the tiles, the ones where it is your turn first and
+// marked, each a tap from its seat. From the account's own list (/api/players/<you>/games).
+/** @param {string} username @param {Record<string, string>} titles */
+async function yourGames(username, titles) {
+  const box = document.getElementById("your-games");
+  if (!box) return;
+  const r = await api("GET", `/api/players/${encodeURIComponent(username)}/games`);
+  const games = r.ok ? r.data.games.filter((/** @type {any} */ g) => g.state !== "finished" && g.link) : [];
+  box.hidden = !games.length;
+  document.body.dataset.yourGames = games.length ? "1" : "0";
+  if (!games.length) return;
+  const list = clear(/** @type {HTMLElement} */ (box.querySelector("[data-testid=your-games-list]")));
+  const order = (/** @type {any} */ g) => (g.state === "your_turn" ? 0 : 1); // the server's order within each
+  for (const g of games.slice().sort((a, b) => order(a) - order(b)).slice(0, 12)) {
+    const mine = g.state === "your_turn";
+    const a = el("a", { href: g.link, class: "your-game" + (mine ? " your-turn" : ""), "data-your-game": g.id, "data-state": g.state }, list);
+    el("span", { class: "your-game-title", text: t(titles[g.game] || g.game) }, a);
+    // The others as every page names them (a name, "Computer (easy)").
+    const players = (g.others || []).map((/** @type {any} */ o) => ({ kind: o.kind === "computer" ? "agent" : "human", agent: o.level || null, name: o.name || "" }));
+    // (a friend's seat not taken yet, or a guest without a name: "a friend", not "Player 2")
+    const others = players.map((/** @type {any} */ p, /** @type {number} */ i) => (p.kind === "human" && !p.name ? t("a friend")
+      : seatName((g.others[i] || {}).seat ?? i, p, undefined, players))).join(", ");
+    if (others) el("span", { class: "your-game-who", text: t("vs {names}", { names: others }) }, a);
+    el("span", { class: "pill " + (mine ? "pill-your_turn" : "pill-waiting"), text: mine ? t("Your turn") : t("Waiting") }, a);
+  }
+}
+
 async function init() {
   const tiles = document.getElementById("game-tiles");
   if (!tiles) return;
@@ -152,7 +180,12 @@ async function init() {
     .sort((a, b) => (ORDER.indexOf(a.id) + 1 || 99) - (ORDER.indexOf(b.id) + 1 || 99));
   for (const game of games) tile(tiles, game);
   // Logged in, the account's name is the one others see: the guest's name card goes.
-  me().then((who) => { const card = document.getElementById("home-name"); if (card && who.account) card.hidden = true; });
+  const titles = Object.fromEntries(games.map((g) => [g.id, g.title]));
+  me().then((who) => {
+    const card = document.getElementById("home-name");
+    if (card && who.account) card.hidden = true;
+    if (who.account) yourGames(who.account.username, titles);
+  });
   // "/#mouse-trap" (the 404 page's links): that game's tile, its first button focused.
   const wanted = location.hash.slice(1);
   const button = wanted && games.some((g) => g.id === wanted) ? document.querySelector(`[data-testid=play-computer-${wanted}]`) : null;

@@ -34,7 +34,7 @@ export function baseContext({ gameId, mode, seat, players, options, fast, messag
     if (s === null || s === undefined) return t("Spectator");
     if (mode === "live" && s === seat) return t("You");
     const p = (players || [])[s];
-    if (p && how && how.owner) return seatName(s, p, how);
+    if (p && how && how.owner) return seatName(s, p, how, players);
     return p ? p.label : t("Player {n}", { n: s + 1 });
   };
   const ctx = {

@@ -196,17 +196,24 @@ export function agentName(id) {
   return words[id] || id;
 }
 
-// A seat as every page names it: its player's name, an unnamed computer seat by its agent
-// ("Player 2 (random)"), or "Player N". `p`: the seat's entry of a game's players ({name, kind,
-// agent}); `how`: OWNER where the seat owns a thing (a computer seat then as "Player 2"). The
-// game page, its log and the replay page all name seats through this.
-/** @param {number} seat @param {any} [p] @param {{owner?: boolean}} [how] */
-export function seatName(seat, p, how) {
+// A seat as every page names it: its player's name, an unnamed computer seat as "Computer
+// (easy)" ("Computer 2 (easy)" where several computers play: numbered among the computers), or
+// "Player N" (a guest who gave no name). `p`: the seat's entry of a game's players ({name, kind,
+// agent}); `how`: OWNER where the seat owns a thing ("the computer's mouse": no level there);
+// `players`: every seat's entry, for the computers' numbers. The game page, its log and the
+// replay page all name seats through this.
+/** @param {number} seat @param {any} [p] @param {{owner?: boolean}} [how] @param {any[]} [players] */
+export function seatName(seat, p, how, players) {
   if (p && p.account) return p.account; // an account's seat: its name (issue 39)
   if (p && p.name) return p.name;
-  if (how && how.owner) return t("Player {n}", { n: seat + 1 });
-  if (p && p.kind === "agent" && p.agent) return t("Player {n} ({agent})", { n: seat + 1, agent: agentName(p.agent) });
-  if (p && p.kind === "agent") return t("Player {n} (computer)", { n: seat + 1 });
+  if (p && p.kind === "agent") {
+    const computers = (players || []).map((q, i) => (q && q.kind === "agent" && !q.account && !q.name ? i : -1)).filter((i) => i >= 0);
+    const k = computers.length > 1 ? computers.indexOf(seat) + 1 : 0;
+    if (how && how.owner) return k ? t("Computer {n}", { n: k }) : t("Computer");
+    const level = p.agent ? agentName(p.agent) : "";
+    if (k) return level ? t("Computer {n} ({level})", { n: k, level }) : t("Computer {n}", { n: k });
+    return level ? t("Computer ({level})", { level }) : t("Computer");
+  }
   return t("Player {n}", { n: seat + 1 });
 }
 
@@ -233,4 +240,15 @@ export function variantText(parts) {
   if (parts && (parts.name || parts.value)) words.push(t(parts.name || parts.value));
   if (parts && parts.players) words.push(tn("{n} player", "{n} players", parts.players));
   return words.length ? words.join(", ") : t("standard");
+}
+
+// A moment as every page writes it (one date format across the site): the date and, unless
+// `time` is false, the time, in the page's language and the viewer's time zone (Intl); the
+// text as it came when it is no date. "29 Nov 2026, 17:53" / "29 nov. 2026, 17:53".
+/** @param {string|number|Date|null|undefined} when @param {{time?: boolean}} [how] */
+export function dateTime(when, { time = true } = {}) {
+  if (when === null || when === undefined || when === "") return "";
+  const d = when instanceof Date ? when : new Date(when);
+  if (isNaN(d.getTime())) return String(when);
+  return d.toLocaleString(lang, time ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium" });
 }

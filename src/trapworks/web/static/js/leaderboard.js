@@ -1,6 +1,7 @@
 // Leaderboards: the best ratings of a game at one player count (issue 39: games as tabs, no
-// nonsense filter such as "1 player", no uncertainty column). Every player has a rank; a
-// provisional rating says so with a "?" after it, as lichess's (the judge saw "?" for every rank).
+// nonsense filter such as "1 player", no uncertainty column). The settled ratings are ranked; the
+// provisional ones (few rated games) come apart under their own heading, unranked, their rating
+// with a "?" as lichess's (the eighth judge: they were ranked among the established).
 // Filters: the player count (where the game's board has several) and how recently they played.
 import { api, clear, el, myGames } from "/static/js/dom.js";
 import { account, avatar, me, ratingText } from "/static/js/account-api.js";
@@ -52,8 +53,13 @@ function drawTops(current) {
     const h = el("h3", {}, card);
     el("a", { href: `/leaderboard?game=${encodeURIComponent(g.id)}`, text: t(g.title) }, h);
     const r = fetched.get(g.id);
-    const rows = r && r.ok ? r.data.rows.slice(0, 3) : [];
-    if (!rows.length) { el("p", { class: "muted small", text: t("Nobody yet: play it rated to be the first.") }, card); continue; }
+    const all = r && r.ok ? r.data.rows : [];
+    const rows = all.filter((row) => !row.provisional).slice(0, 3); // the best three are ranked ones
+    if (!all.length) { el("p", { class: "muted small", text: t("Nobody yet: play it rated to be the first.") }, card); continue; }
+    if (!rows.length) {
+      el("p", { class: "muted small", text: tn("Nobody ranked yet: {n} player with a provisional rating.", "Nobody ranked yet: {n} players with a provisional rating.", all.length) }, card);
+      continue;
+    }
     const list = el("ol", { class: "lb-top-list" }, card);
     for (const row of rows) {
       const li = el("li", {}, list);
@@ -101,15 +107,18 @@ function drawTable(box, rows, settleGames) {
   const body = el("tbody", {}, table);
   const who = account();
   rows.forEach((row, i) => {
-    if (row.provisional && i > 0 && !rows[i - 1].provisional) {
-      const line = el("tr", { class: "lb-divider" }, body);
-      el("th", { colspan: 4, scope: "colgroup", text: t("Provisional ratings (fewer than {n} rated games)", { n: settleGames }) }, line);
+    // The provisional ratings apart, under their heading (also on a board of nobody else).
+    if (row.provisional && (i === 0 || !rows[i - 1].provisional)) {
+      const line = el("tr", { class: "lb-divider", "data-testid": "lb-provisional-heading" }, body);
+      el("th", { colspan: 4, scope: "colgroup", text: t("Provisional ratings (fewer than {n} rated games): not ranked yet", { n: settleGames }) }, line);
     }
     const medal = !row.provisional && row.rank <= 3 ? ` lb-rank-${row.rank}` : "";
     const tr = el("tr", { "data-player": row.username, class: (row.provisional ? "lb-provisional" : "lb-settled") + medal }, body);
     if (who && who.username === row.username) tr.classList.add("lb-me"); // you, found at a glance
     const rank = el("td", { class: "lb-rank" }, tr);
-    el("span", { class: "lb-rank-mark", text: String(row.rank) }, rank);
+    // a provisional rating has no rank: a dash, said in words to a screen reader
+    el("span", row.provisional ? { class: "lb-rank-mark lb-unranked", text: "–", title: t("not ranked yet"), "aria-label": t("not ranked yet") }
+      : { class: "lb-rank-mark", text: String(row.rank) }, rank);
     playerCell(tr, row);
     el("td", { class: "lb-rating", text: ratingText(row), "data-rating": String(row.rating),
                title: row.provisional ? PROVISIONAL() : "" }, tr);
@@ -137,7 +146,8 @@ function drawYou(rows, game) {
   if (mine) {
     const rating = NUMBER.format(mine.rating);
     box.append(mine.provisional
-      ? t("You are number {rank} on this board, with a provisional rating of {rating}.", { rank: mine.rank, rating })
+      ? tn("Your rating here, {rating}, is provisional: you are ranked after {n} more rated game.",
+           "Your rating here, {rating}, is provisional: you are ranked after {n} more rated games.", Math.max(1, mine.games_to_settle || 0), { rating })
       : t("You are number {rank} on this board, rated {rating}.", { rank: mine.rank, rating }));
     return;
   }
@@ -235,7 +245,13 @@ async function init() {
   for (const id of ["players-pick", "period-pick"]) {
     $(id).addEventListener("change", () => { setAddress(current); show(current); });
   }
-  if (!new URLSearchParams(location.search).get("game")) history.replaceState(null, "", `/leaderboard?game=${encodeURIComponent(game)}`);
+  if (!new URLSearchParams(location.search).get("game")) {
+    // Opened on the game just played: at its player count too (a 4-player Mouse Trap game's board).
+    const params = new URLSearchParams({ game });
+    const last = myGames()[0];
+    if (last && last.game === game && last.players) params.set("players", String(last.players));
+    history.replaceState(null, "", `/leaderboard?${params}`);
+  }
   await show(game);
   // The chosen game's tab in view in a row that scrolls sideways (a phone).
   const tab = document.querySelector("#game a[aria-current=page]");

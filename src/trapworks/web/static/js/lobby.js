@@ -5,7 +5,7 @@ import { clockSpec, renderClockOptions } from "/static/js/clock.js";
 import { showHowToPlay } from "/static/js/howto.js";
 import { nameField } from "/static/js/names.js";
 import { startTables } from "/static/js/tables.js";
-import { t } from "/static/js/i18n.js";
+import { dateTime, t } from "/static/js/i18n.js";
 import { optionValues as readOptions, renderOptions as drawOptions } from "/static/js/game-options.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
@@ -191,7 +191,7 @@ function renderMyGames() {
     const tr = el("tr", { "data-my-game": g.id }, table);
     el("td", { text: t(g.title || g.game) }, tr);
     el("td", { text: t(g.label) || t("Player {n}", { n: g.seat + 1 }) }, tr);
-    el("td", { text: (g.seen || "").replace("T", " ").slice(0, 16) }, tr);
+    el("td", { text: dateTime(g.seen) }, tr);
     const open = el("td", {}, tr);
     el("a", { href: `/g/${g.id}#t=${g.token}`, text: t("resume") }, open);
     const rm = el("td", {}, tr);

@@ -9,9 +9,15 @@ import { api, clear, el } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
 import { formatMessage, lang, seatName, t } from "/static/js/i18n.js";
 
+// Games whose log shows one short line a turn, the rest on demand under a "+" (issue 39, pagesA's
+// pages): a Mouse Trap firing, a Booby Trap touch. Not Last Mouse Lost: a turn there is one press,
+// and what follows one (the round's end, the next round's opening) is news to read at once, not a
+// stray "+" (the eighth judge).
+export const COMPACT_LOG = ["mouse-trap", "booby-trap"];
+
 // A seat as the page names it elsewhere (i18n.js seatName).
 function nameOf(seat, players, how = undefined) {
-  return seatName(seat, (players || [])[seat], how);
+  return seatName(seat, (players || [])[seat], how, players);
 }
 
 // One log line ({msg, args}) for `viewer` (null: nobody is "you").

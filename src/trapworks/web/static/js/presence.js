@@ -1,6 +1,6 @@
 // Who sits at the game and whether they are here (the server's `presence` messages), drawn in
 // the Players card; and this page's heartbeat: whether its tab is visible, every HEARTBEAT_MS.
-import { t, agentName } from "/static/js/i18n.js";
+import { t, agentName, seatName } from "/static/js/i18n.js";
 import { clear, el } from "/static/js/dom.js";
 
 const HEARTBEAT_MS = 15000;
@@ -20,23 +20,27 @@ export function applyPresence(players, seats) {
   }
 }
 
-// One row per seat: name (or "Player N"), seat number, who it is for this page, and the status.
+// One row per seat: its name as every line says it (i18n.js seatName: the account's, the chosen
+// one, "Computer (easy)"), who it is for this page, and the status (not on a shared screen, hot
+// seat: everyone is at this one screen, so "online" says nothing there).
 // Who left the game off the board (out of a Mouse Trap game, or handed to the computer) is
 // drawn here, from the update, so a later presence message redraws it too.
-export function drawPlayers(box, players, { viewer, toMove, terminal, winners, out = [], handed = [] }) {
+export function drawPlayers(box, players, { viewer, toMove, terminal, winners, out = [], handed = [], shared = false }) {
   clear(box);
   for (const p of players) {
     const mine = viewer !== null && viewer !== undefined && p.seat === viewer;
     const row = el("div", { class: "player" + (toMove === p.seat ? " to-move" : ""), "data-player": p.seat }, box);
     const who = el("span", { class: "who" }, row);
     const named = p.account || p.name; // an account's seat goes by the account's name (issue 39)
-    el("span", { class: "pname", text: named || t("Player {n}", { n: p.seat + 1 }), "data-testid": `player-name-${p.seat}` }, who);
+    // your own seat without a name: "You", not a seat number
+    const unnamedMe = mine && !named && p.kind !== "agent";
+    el("span", { class: "pname", text: unnamedMe ? t("You") : seatName(p.seat, p, undefined, players), "data-testid": `player-name-${p.seat}` }, who);
     const seatWords = [];
-    if (named) seatWords.push(t("Player {n}", { n: p.seat + 1 }));
-    if (p.kind === "agent") seatWords.push(p.agent ? t("computer: {agent}", { agent: agentName(p.agent) }) : t("computer"));
-    if (mine) seatWords.push(t("you"));
+    // A named computer seat says it is one; an unnamed one's name says it already.
+    if (p.kind === "agent" && named) seatWords.push(p.agent ? t("computer: {agent}", { agent: agentName(p.agent) }) : t("computer"));
+    if (mine && !unnamedMe) seatWords.push(t("you"));
     if (seatWords.length) el("span", { class: "pseat muted", text: ` (${seatWords.join(", ")})` }, who);
-    if (p.kind === "human" && p.status) {
+    if (p.kind === "human" && p.status && !shared) {
       el("span", { class: `presence presence-${p.status}`, text: STATUS_WORDS[p.status] ? STATUS_WORDS[p.status]() : p.status,
                    "data-presence": p.status, "data-testid": `presence-${p.seat}` }, row);
     }

@@ -4,7 +4,7 @@ import { api, clear, el, svg } from "/static/js/dom.js";
 import { account, avatar, me, ratingText, scrollersReachable, send } from "/static/js/account-api.js";
 import { changeLabel } from "/static/js/strips.js";
 import { openReportForm } from "/static/js/report.js";
-import { agentName, lang, t, tn, translatePage, variantText } from "/static/js/i18n.js";
+import { agentName, dateTime, lang, t, tn, translatePage, variantText } from "/static/js/i18n.js";
 
 // The page's own elements by id: inputs, selects, dialogs and links of known kinds (any: the
 // page's HTML says which; TypeScript checks the rest).
@@ -86,10 +86,10 @@ function chart(parent, history, label, joined) {
     const anchor = tx < L + 24 ? "start" : tx > W - R - 24 ? "end" : "middle";
     svg("text", { x: tx, y: H - B + 16, "text-anchor": anchor, class: "date", text: tick.label }, root);
   }
-  const moment = (ms) => new Date(ms).toLocaleString(lang, { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
+  const moment = (ms) => dateTime(ms); // the site's one date format (i18n.js)
   // The caption in the chart's middle, the month short: a phone's French "depuis le 29 novembre
   // 2026" ran off the right edge.
-  const since = new Date(t0).toLocaleDateString(lang, { day: "numeric", month: "short", year: "numeric" });
+  const since = dateTime(t0, { time: false });
   svg("text", { x: W / 2, y: H - 4, "text-anchor": "middle", class: "caption",
                 text: `${tn("{n} rated game", "{n} rated games", history.length)} · ${t("since {date}", { date: since })}` }, root);
   // The rating holds between games: a step line from the start to now.
@@ -258,7 +258,7 @@ async function init() {
   // The date as the viewer's language writes it ("29 novembre 2026"), not the stored 2026-11-29.
   const joined = p.joined ? new Date(p.joined) : null;
   const date = joined && !isNaN(joined.getTime())
-    ? joined.toLocaleDateString(lang, { year: "numeric", month: "long", day: "numeric" })
+    ? dateTime(joined, { time: false })
     : "";
   $("joined").textContent = t("Playing since {date}", { date });
   await me();
@@ -324,7 +324,7 @@ async function init() {
       el("strong", { text: title(g.game) }, what);
       // When it ended, as the viewer's language writes a date (lichess's game list says when).
       const ended = g.ended ? new Date(g.ended) : null;
-      const when = ended && !isNaN(ended.getTime()) ? ` · ${ended.toLocaleDateString(lang, { day: "numeric", month: "short" })}` : "";
+      const when = ended && !isNaN(ended.getTime()) ? ` · ${dateTime(ended, { time: false })}` : "";
       el("span", { class: "small muted", text: `${variantText(g.variant_parts)}${g.rated ? ` · ${t("rated")}` : ""}${when}` }, what);
       const who = el("div", { class: "my-game-who" }, row);
       const others = g.others || g.opponents.map((name) => ({ kind: "account", name }));

@@ -2,7 +2,7 @@
 // (POST /api/replay); this page feeds them to the game's renderer in replay mode.
 import { api, clear, el, hashParams } from "/static/js/dom.js";
 import { baseContext, loadRenderer } from "/static/js/host.js";
-import { renderLog } from "/static/js/log.js";
+import { COMPACT_LOG, renderLog } from "/static/js/log.js";
 import { loadAnalysis, scrollWithin, showAnalysis } from "/static/js/analysis.js";
 import { forfeitWords, seatName, t, translatePage } from "/static/js/i18n.js";
 
@@ -20,25 +20,14 @@ let gameId = ""; // the game's id where the page knows it (its analysis is asked
 let markStep = () => {};
 let seats = []; // who sat where: [{seat, name, kind, agent, label}] (seatsOf)
 
-// The record says who sat where as text, the server's seat labels: "Player 1 (Alice)" (a name) or
-// "Player 2 (random)" (a computer seat, by its agent). The page names each seat as the game page
-// does (its name; an unnamed computer seat "Player 2 (random)"), in the log and every line.
-// `agents`: the game's agent ids (the catalog); any other text is the seat's name as it is.
-function seatsOf(labels, agents) {
-  return labels.map((text, seat) => {
-    const m = /^Player (\d+) \((.+)\)$/.exec(text);
-    const inside = m && Number(m[1]) === seat + 1 ? m[2] : null;
-    const p = inside !== null && agents.includes(inside)
-      ? { kind: "agent", agent: inside, name: "" }
-      : { kind: "human", name: inside !== null ? inside : text === `Player ${seat + 1}` ? "" : text };
-    return { seat, ...p, label: seatName(seat, p) };
-  });
-}
-
-async function agentsOf(game) {
-  const r = await api("GET", "/api/catalog");
-  const entry = r.ok ? (r.data.games || []).find((g) => g.id === game) : null;
-  return entry && Array.isArray(entry.agents) ? entry.agents : [];
+// Who sat where, from the record's typed seats ({kind, agent, name}: the server writes them; issue
+// 37: no label is read apart): each seat named as the game page names it (its name, "Computer
+// (easy)"). A record made elsewhere, without them, shows its `players` texts as they are.
+function seatsOf(record) {
+  const typed = Array.isArray(record.seats) && record.seats.length === (record.players || []).length ? record.seats : null;
+  const list = typed ? typed.map((s) => ({ kind: s.kind, agent: s.agent || null, name: s.name || "" }))
+    : (record.players || []).map((text) => ({ kind: "human", agent: null, name: String(text || "") }));
+  return list.map((p, seat) => ({ seat, ...p, label: seatName(seat, p, undefined, list) }));
 }
 
 function message(text, kind = "info") {
@@ -176,9 +165,9 @@ async function start(record) {
   doneLoading();
   data = r.data;
   $("title").textContent = t("Replay: {title}", { title: t(data.title) });
-  seats = seatsOf(data.players, data.players.some((p) => /\)$/.test(p)) ? await agentsOf(data.game) : []);
-  // As the game page's seat list: "Alice (Player 1)", an unnamed seat by its number.
-  const names = seats.map((s) => (s.name ? `${s.name} (${t("Player {n}", { n: s.seat + 1 })})` : s.label));
+  seats = seatsOf(data);
+  // As the game page's seat list names them: "Alice, Computer (easy)".
+  const names = seats.map((s) => s.label);
   $("players").textContent = names.length ? t("Players: {names}", { names: names.join(", ") }) : "";
   const players = seats;
   const loaded = await loadRenderer(data.renderer);
@@ -189,7 +178,7 @@ async function start(record) {
   // The log in the kernel's words (each step's story), one line per turn; a click shows it.
   const entries = data.steps.slice(1).map((s) => s.last_action);
   // one line a turn, its first sentence (what followed under a "+"), as lichess keeps its list short
-  renderLog($("log"), entries, { seat: null, players: seats, compact: true,
+  renderLog($("log"), entries, { seat: null, players: seats, compact: COMPACT_LOG.includes(data.game),
                                  onPick: (step) => { stop(); show(step, false); } });
   showResult();
   $("slider").max = String(data.steps.length - 1);
@@ -214,7 +203,7 @@ async function start(record) {
     }
     if (analysis) {
       markStep = showAnalysis($("analysis"), $("log"), analysis, {
-        label: (s, how) => (seats[s] ? (how ? seatName(s, seats[s], how) : seats[s].label) : t("Player {n}", { n: s + 1 })),
+        label: (s, how) => (seats[s] ? (how ? seatName(s, seats[s], how, seats) : seats[s].label) : t("Player {n}", { n: s + 1 })),
         onPick: (step) => { stop(); show(step, false); }, steps: data.steps.length - 1 });
       markStep(at);
     }

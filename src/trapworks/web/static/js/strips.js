@@ -3,7 +3,7 @@
 // the rating when the server sends one, the clock, whether they are here, and whose turn it is.
 // Drawn from the same numbers as the Players card (presence.js) and the clock (clock.js).
 import { clear, el } from "/static/js/dom.js";
-import { t, agentName } from "/static/js/i18n.js";
+import { t, agentName, seatName } from "/static/js/i18n.js";
 
 /**
  * @typedef {{seat: number, kind?: string, agent?: string|null, name?: string|null, status?: string,
@@ -66,9 +66,9 @@ export function drawRating(p, parent, where = "strip") {
   }
 }
 
-/** The name a strip shows: the account's name, the chosen name, or "Player N". */
-function stripName(/** @type {Player} */ p) {
-  return p.account || p.name || t("Player {n}", { n: p.seat + 1 });
+/** The name a strip shows, as every line names the seat (i18n.js seatName: "Computer (easy)"). */
+function stripName(/** @type {Player} */ p, /** @type {Player[]} */ players) {
+  return seatName(p.seat, p, undefined, players);
 }
 
 /**
@@ -84,10 +84,11 @@ export function createStrips(top, bottom) {
     /**
      * @param {Player[]} players
      * @param {{viewer: number|null, toMove: number|null, terminal: boolean, winners?: number[],
-     *          extras?: Record<number, {score?: string, detail?: string, title?: string}>|null}} state
-     *   extras: a game's words per seat (a renderer's stripExtras: Booby Trap's points)
+     *          extras?: Record<number, {score?: string, detail?: string, title?: string}>|null, shared?: boolean}} state
+     *   extras: a game's words per seat (a renderer's stripExtras: Booby Trap's points); shared: one
+     *   screen for every seat (hot seat), where whether a seat is here says nothing (no dot)
      */
-    draw(players, { viewer, toMove, terminal, winners, extras }) {
+    draw(players, { viewer, toMove, terminal, winners, extras, shared = false }) {
       clear(top);
       clear(bottom);
       clocks = new Map();
@@ -103,15 +104,21 @@ export function createStrips(top, bottom) {
           const item = el("div", { class: "strip-player" + (turn ? " turn" : "") + (won ? " won" : ""),
                                    "data-strip-seat": p.seat, "data-testid": `strip-${p.seat}` }, strip);
           const status = p.kind === "agent" ? "online" : (p.status || "joined");
-          el("span", { class: `dot dot-${status}`, title: STATUS_WORDS[status] ? STATUS_WORDS[status]() : status,
-                       "aria-hidden": "true" }, item);
+          if (!shared) {
+            el("span", { class: `dot dot-${status}`, title: STATUS_WORDS[status] ? STATUS_WORDS[status]() : status,
+                         "aria-hidden": "true" }, item);
+          }
           const who = el("span", { class: "strip-who" }, item);
-          el("span", { class: "strip-name", text: stripName(p), "data-testid": `strip-name-${p.seat}` }, who);
+          const me = viewer !== null && p.seat === viewer;
+          // your own seat without a name: "You", not a seat number (the strip below the board)
+          const unnamedMe = me && !p.account && !p.name && p.kind !== "agent";
+          el("span", { class: "strip-name", text: unnamedMe ? t("You") : stripName(p, players), "data-testid": `strip-name-${p.seat}` }, who);
           drawRating(p, who);
           const notes = [];
-          if (p.kind === "agent") notes.push(p.agent ? t("computer: {agent}", { agent: agentName(p.agent) }) : t("computer"));
-          else if (STATUS_WORDS[status]) notes.push(STATUS_WORDS[status]());
-          if (viewer !== null && p.seat === viewer) notes.push(t("you"));
+          // A named computer seat says it is one (an unnamed one's name says it: "Computer (easy)").
+          if (p.kind === "agent" && (p.account || p.name)) notes.push(p.agent ? t("computer: {agent}", { agent: agentName(p.agent) }) : t("computer"));
+          else if (p.kind !== "agent" && !shared && STATUS_WORDS[status]) notes.push(STATUS_WORDS[status]());
+          if (me && !unnamedMe) notes.push(t("you"));
           el("span", { class: "strip-note", text: notes.join(" · ") }, who);
           const extra = extras && extras[p.seat];
           if (extra && extra.score) {

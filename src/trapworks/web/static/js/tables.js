@@ -3,7 +3,7 @@
 // the server hands that seat's token out once) and opens it.
 import { api, clear, el, rememberGame } from "/static/js/dom.js";
 import { storedName } from "/static/js/names.js";
-import { t, tn } from "/static/js/i18n.js";
+import { lang, seatName, t, tn } from "/static/js/i18n.js";
 
 const REFRESH_MS = 5000;
 
@@ -15,16 +15,23 @@ function waited(seconds) {
   return `${h} h ${m % 60} min`;
 }
 
-function optionWords(options) {
-  return Object.entries(options || {})
-    .map(([k, v]) => `${t(k.replace(/_/g, " "))}: ${Array.isArray(v) ? v.join(",") : typeof v === "object" && v !== null ? JSON.stringify(v) : v}`)
+// The options a table changed, in the page's language from the server's typed words (issue 37:
+// no option name is turned into words here): "Rules: Advanced · Rounds to win: 3".
+/** @param {{name: string, label: string, value: any, value_label: string|null}[]} changed */
+function optionWords(changed) {
+  const number = new Intl.NumberFormat(lang);
+  return (changed || [])
+    .filter((o) => o.name !== "players") // the table's title says how many play
+    .map((o) => t("{option}: {value}", { option: t(o.label), value: o.value_label !== null && o.value_label !== undefined ? t(o.value_label)
+      : typeof o.value === "number" ? number.format(o.value) : Array.isArray(o.value) ? o.value.join(", ") : String(o.value) }))
     .join(" · ");
 }
 
-function seatWords(s) {
-  if (s.free) return t("Player {n}: free", { n: s.seat + 1 });
-  if (s.kind === "agent") return t("Player {n}: computer", { n: s.seat + 1 });
-  return `${s.name || t("Player {n}", { n: s.seat + 1 })}${s.name ? ` (P${s.seat + 1})` : ""}${s.status ? `, ${t(s.status)}` : ""}`;
+// A seat as every page names it (i18n.js seatName: a name, "Computer (easy)"), or a free seat.
+function seatWords(s, _i, seats) {
+  if (s.free) return t("free seat");
+  const name = seatName(s.seat, s, undefined, seats);
+  return s.kind === "agent" || !s.status ? name : `${name}, ${t(s.status)}`;
 }
 
 export function startTables(box, error) {
@@ -64,7 +71,7 @@ export function startTables(box, error) {
       const since = tb.waiting_s < 60 ? t("opened just now") : t("waiting {time}", { time: waited(tb.waiting_s) });
       el("div", { class: "table-title", text: `${t(tb.title)} · ${tn("{n} player", "{n} players", tb.seats.length)} · ${since}` }, infoBox);
       el("div", { class: "table-seats", text: tb.seats.map(seatWords).join(" · "), "data-testid": "table-seats" }, infoBox);
-      const changed = optionWords(tb.changed_options);
+      const changed = optionWords(tb.changed);
       el("div", { class: "table-options muted", text: changed || t("standard options") }, infoBox);
       const button = el("button", { type: "button", class: "primary", text: tb.free > 1 ? tn("Join ({n} free seat)", "Join ({n} free seats)", tb.free) : t("Join"),
                                     "data-join": tb.id }, row);

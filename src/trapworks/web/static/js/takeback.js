@@ -4,7 +4,7 @@
 import { t } from "/static/js/i18n.js";
 import { el } from "/static/js/dom.js";
 
-export function install({ box, info, request, message, seatLabel }) {
+export function install({ box, info, request, message, seatLabel, shared = () => false }) {
   box.hidden = true;
   if (info.seat === null) return {};
   const line = el("p", { class: "muted", "data-testid": "takeback-offer" }, box);
@@ -26,7 +26,8 @@ export function install({ box, info, request, message, seatLabel }) {
   function update(u) {
     if (!("takeback" in u)) return;
     const tb = u.takeback;
-    box.hidden = !tb || (!tb.offer && !tb.can_propose);
+    // One screen for several seats (hot seat): nobody to offer to; its Undo takes moves back.
+    box.hidden = !tb || (!tb.offer && !tb.can_propose) || shared();
     if (!tb) return;
     const offer = tb.offer;
     const mine = offer && offer.by === info.seat;
