@@ -371,9 +371,11 @@ def test_a_forced_choice_is_played_without_a_click(server, browser, case):
     page, errors = open_page(browser, created["seats"][0]["link"])  # the usual pacing: the beat is seen
     # said in the bar meanwhile, and no button left to press
     note = page.locator("[data-testid=controls] [data-testid=forced]")
-    note.wait_for(timeout=20000)
+    note.wait_for(state="attached", timeout=20000)
+    # the turn line says what happens, not "Pick the square…" over it (judge 7)
+    assert page.locator("[data-testid=turn]").first.inner_text() == note.text_content()
     if case == "move":
-        assert "g3" in note.inner_text()
+        assert "g3" in note.text_content()
         assert (
             page.locator(f"{BOARD} g.pawn.picked").get_attribute("data-pawn") == "O"
         )  # picked for the player

