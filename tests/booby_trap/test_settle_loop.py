@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import random
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -97,3 +99,33 @@ def test_the_compiled_settle_refuses_a_check_interval_of_zero(monkeypatch):
     monkeypatch.setattr(physics, "SETTLE_CHECK_EVERY", 0)
     with physics.LeanWorld(packing) as world, pytest.raises(ValueError, match="at least 1 step"):
         world.settle()
+
+
+@needs_loop
+def test_other_threads_run_while_the_compiled_loop_steps(monkeypatch):
+    """The server applies moves in a thread pool: while one thread's tray settles, the others run
+    (as they did while each cffi call stepped), so the loop lets the GIL go while it steps. Here
+    the main thread watches the animation grow while a thread settles a tray that never comes to
+    rest: it sees it part-way, not only before and after."""
+    packing = physics.set_up(9, 4)
+    monkeypatch.setattr(physics, "REST_SPEED", 0.0)  # never at rest: the settle runs its cap
+    tape: list = []
+    started = threading.Event()
+
+    def settle() -> None:
+        with physics.LeanWorld(packing) as world:
+            world.warm_up()
+            started.set()
+            world.settle(max_steps=40_000, tape=tape)
+
+    worker = threading.Thread(target=settle)
+    worker.start()
+    started.wait()
+    seen = set()
+    while worker.is_alive():
+        seen.add(len(tape))
+        time.sleep(0.001)
+    worker.join()
+    assert len(tape) == 40_000 // physics.FRAME_EVERY
+    part_way = {n for n in seen if 0 < n < len(tape)}
+    assert len(part_way) >= 2, seen

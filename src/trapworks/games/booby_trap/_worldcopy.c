@@ -734,6 +734,7 @@ static PyObject *warm_up(PyObject *self, PyObject *args)
     if (!steps_ready()) return NULL;
     if (ramp <= 0) { PyErr_SetString(PyExc_ValueError, "the warm-up's ramp must be at least 1 step"); return NULL; }
     void *space = (void *)(uintptr_t)space_a, *bar = (void *)(uintptr_t)bar_a;
+    Py_BEGIN_ALLOW_THREADS
     cp.set_iterations(space, warm_iterations);
     for (int n = 1; n <= steps; n++) {
         cpFloat load = (cpFloat)n / (cpFloat)ramp; /* Python's min(1.0, n / ramp) */
@@ -741,6 +742,7 @@ static PyObject *warm_up(PyObject *self, PyObject *args)
         spring_step(space, bar, load, &s);
     }
     cp.set_iterations(space, iterations);
+    Py_END_ALLOW_THREADS
     Py_RETURN_NONE;
 }
 
@@ -756,7 +758,9 @@ static PyObject *run(PyObject *self, PyObject *args)
         return NULL;
     if (!steps_ready()) return NULL;
     void *space = (void *)(uintptr_t)space_a, *bar = (void *)(uintptr_t)bar_a;
+    Py_BEGIN_ALLOW_THREADS
     for (long long n = 0; n < steps; n++) spring_step(space, bar, load, &s);
+    Py_END_ALLOW_THREADS
     Py_RETURN_NONE;
 }
 
@@ -801,6 +805,9 @@ static PyObject *settle(PyObject *self, PyObject *args)
     BatchedData *depths = (BatchedData *)(uintptr_t)depths_a;
     BatchedData *places = (BatchedData *)(uintptr_t)places_a;
     int quiet = 0;
+    /* Other threads run while this one steps (as they did while cffi's calls stepped): the server
+     * applies moves in a thread pool. The GIL is taken back only to call Python. */
+    PyThreadState *released = PyEval_SaveThread();
     for (int n = 1; n <= max_steps; n++) {
         spring_step(space, bar, load, &s);
         if (depths && n % squeeze_every == 0) {
@@ -816,15 +823,19 @@ static PyObject *settle(PyObject *self, PyObject *args)
                     else if (d[i] < low) low = d[i];
                 }
                 if (!nan && low < pop) {
+                    PyEval_RestoreThread(released);
                     PyObject *r = PyObject_CallNoArgs(on_squeeze);
                     if (!r) return NULL;
                     Py_DECREF(r);
+                    released = PyEval_SaveThread();
                 }
             }
         }
         if (places && n % frame_every == 0) {
             batch_clear(places);
             cp.each_body(space, cp.body_batched, places);
+            cpFloat face = cp.position(bar).x - s.half;
+            PyEval_RestoreThread(released);
             /* LeanWorld.tape: (bar_face(), bytes of the ids, bytes of the positions) */
             PyObject *ids = PyBytes_FromStringAndSize(
                 places->ints->num ? (const char *)places->ints->arr : "",
@@ -832,7 +843,7 @@ static PyObject *settle(PyObject *self, PyObject *args)
             PyObject *xy = PyBytes_FromStringAndSize(
                 places->floats->num ? (const char *)places->floats->arr : "",
                 (Py_ssize_t)places->floats->num * (Py_ssize_t)sizeof(cpFloat));
-            PyObject *frame = ids && xy ? Py_BuildValue("(dNN)", cp.position(bar).x - s.half, ids, xy) : NULL;
+            PyObject *frame = ids && xy ? Py_BuildValue("(dNN)", face, ids, xy) : NULL;
             if (!frame) {
                 if (!(ids && xy)) { Py_XDECREF(ids); Py_XDECREF(xy); }
                 return NULL;
@@ -840,6 +851,7 @@ static PyObject *settle(PyObject *self, PyObject *args)
             int failed = PyList_Append(tape, frame);
             Py_DECREF(frame);
             if (failed) return NULL;
+            released = PyEval_SaveThread();
         }
         if (n % check_every == 0) {
             /* max_speed: the square root of the largest squared speed (numpy's max: NaN wins). */
@@ -857,9 +869,13 @@ static PyObject *settle(PyObject *self, PyObject *args)
                 top = sqrt(top);
             }
             quiet = top < rest_speed ? quiet + 1 : 0;
-            if (quiet >= rest_checks && n < max_steps) return PyLong_FromLong(n);
+            if (quiet >= rest_checks && n < max_steps) {
+                PyEval_RestoreThread(released);
+                return PyLong_FromLong(n);
+            }
         }
     }
+    PyEval_RestoreThread(released);
     return PyLong_FromLong(max_steps);
 }
 
