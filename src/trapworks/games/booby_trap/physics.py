@@ -903,16 +903,16 @@ def _init_steps() -> types.ModuleType | None:
     added, or where pymunk's batched buffers are not laid out as the loop reads them."""
     if _worldcopy is None or not hasattr(_worldcopy, "settle"):
         return None
-    if (
-        ffi.sizeof("pmFloatArray") != 16
-        or ffi.sizeof("pmIntArray") != 16
-        or ffi.offsetof("pmBatchedData", "floatArray") != 8
-        or ffi.offsetof("pmBatchedData", "fields") != 16
-        or ffi.sizeof("cpVect") != 16
-    ):
-        return None
-    _worldcopy.init_steps(
-        *(
+    try:
+        if (
+            ffi.sizeof("pmFloatArray") != 16
+            or ffi.sizeof("pmIntArray") != 16
+            or ffi.offsetof("pmBatchedData", "floatArray") != 8
+            or ffi.offsetof("pmBatchedData", "fields") != 16
+            or ffi.sizeof("cpVect") != 16
+        ):
+            return None
+        addresses = [
             _address(ffi.addressof(lib, name))
             for name in (
                 "cpSpaceStep",
@@ -924,8 +924,10 @@ def _init_steps() -> types.ModuleType | None:
                 "pmSpaceBodyGetIteratorFuncBatched",
                 "pmSpaceArbiterIteratorFuncBatched",
             )
-        )
-    )
+        ]
+    except (ffi.error, AttributeError, KeyError):  # another pymunk: a type or function it lacks
+        return None
+    _worldcopy.init_steps(*addresses)
     return _worldcopy
 
 
