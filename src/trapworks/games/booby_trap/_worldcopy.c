@@ -653,6 +653,232 @@ done:
     return result;
 }
 
+/* --- the settle loop (issue 42 item 5) ----------------------------------------------------
+ *
+ * physics.LeanWorld.settle and warm_up step a space and, between steps, read it through pymunk's
+ * batched queries: every step the contacts' depths (the squeeze test), every FRAME_EVERY steps the
+ * positions (the tape), every SETTLE_CHECK_EVERY steps the speeds (the rest test). Written in
+ * Python those calls, the spring's force and numpy's reductions cost about a quarter of a game.
+ * Here the same loop makes the very same calls to Chipmunk and to pymunk's own batched iterators
+ * (their addresses given by `init_steps`), into the very buffers physics.py made (pmBatchedData),
+ * and does the same arithmetic in the same order (no contraction into fused multiply-adds, hence
+ * the pragma): the same steps, the same numbers, bit for bit (tests/booby_trap/test_settle_loop.py
+ * compares it with the Python loop). Nothing here reads a private structure.
+ */
+#pragma GCC optimize("fp-contract=off")
+
+typedef void (*SpaceStepFn)(void *space, cpFloat dt);
+typedef void (*BodySetForceFn)(void *body, Vect force);
+typedef Vect (*BodyGetPositionFn)(const void *body);
+typedef void (*SpaceSetIterationsFn)(void *space, int iterations);
+typedef void (*IterFn)(void *object, void *data);
+typedef void (*SpaceEachFn)(void *space, IterFn func, void *data);
+
+typedef struct { int num, max; cpFloat *arr; } FloatArray;
+typedef struct { int num, max; uintptr_t *arr; } IntArray;
+typedef struct { IntArray *ints; FloatArray *floats; int fields; } BatchedData;
+
+static struct {
+    SpaceStepFn step;
+    BodySetForceFn set_force;
+    BodyGetPositionFn position;
+    SpaceSetIterationsFn set_iterations;
+    SpaceEachFn each_body, each_arbiter;
+    IterFn body_batched, arbiter_batched;
+} cp;
+
+typedef struct { cpFloat half, preload, rate, reference, dt; } Spring;
+
+/* World.step: the spring's force on the bar (`load` of it), then one step. */
+static inline void spring_step(void *space, void *bar, cpFloat load, const Spring *s)
+{
+    Vect force = {-load * (s->preload + s->rate * ((cp.position(bar).x - s->half) - s->reference)), 0.0};
+    cp.set_force(bar, force);
+    cp.step(space, s->dt);
+}
+
+static PyObject *init_steps(PyObject *self, PyObject *args)
+{
+    unsigned long long a[8];
+    if (!PyArg_ParseTuple(args, "KKKKKKKK", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6], &a[7])) return NULL;
+    cp.step = (SpaceStepFn)(uintptr_t)a[0];
+    cp.set_force = (BodySetForceFn)(uintptr_t)a[1];
+    cp.position = (BodyGetPositionFn)(uintptr_t)a[2];
+    cp.set_iterations = (SpaceSetIterationsFn)(uintptr_t)a[3];
+    cp.each_body = (SpaceEachFn)(uintptr_t)a[4];
+    cp.each_arbiter = (SpaceEachFn)(uintptr_t)a[5];
+    cp.body_batched = (IterFn)(uintptr_t)a[6];
+    cp.arbiter_batched = (IterFn)(uintptr_t)a[7];
+    Py_RETURN_NONE;
+}
+
+static int steps_ready(void)
+{
+    if (cp.step && cp.set_force && cp.position && cp.set_iterations && cp.each_body && cp.each_arbiter
+        && cp.body_batched && cp.arbiter_batched)
+        return 1;
+    PyErr_SetString(PyExc_RuntimeError, "init_steps was not called");
+    return 0;
+}
+
+/* warm_up(space, bar, steps, ramp, warm_iterations, iterations, half, preload, rate, reference, dt):
+ * LeanWorld.warm_up's loop (the load ramped up over `ramp` steps, at warm_iterations). */
+static PyObject *warm_up(PyObject *self, PyObject *args)
+{
+    unsigned long long space_a, bar_a;
+    int steps, ramp, warm_iterations, iterations;
+    Spring s;
+    if (!PyArg_ParseTuple(args, "KKiiiiddddd", &space_a, &bar_a, &steps, &ramp, &warm_iterations, &iterations,
+                          &s.half, &s.preload, &s.rate, &s.reference, &s.dt))
+        return NULL;
+    if (!steps_ready()) return NULL;
+    if (ramp <= 0) { PyErr_SetString(PyExc_ValueError, "the warm-up's ramp must be at least 1 step"); return NULL; }
+    void *space = (void *)(uintptr_t)space_a, *bar = (void *)(uintptr_t)bar_a;
+    Py_BEGIN_ALLOW_THREADS
+    cp.set_iterations(space, warm_iterations);
+    for (int n = 1; n <= steps; n++) {
+        cpFloat load = (cpFloat)n / (cpFloat)ramp; /* Python's min(1.0, n / ramp) */
+        if (!(load < 1.0)) load = 1.0;
+        spring_step(space, bar, load, &s);
+    }
+    cp.set_iterations(space, iterations);
+    Py_END_ALLOW_THREADS
+    Py_RETURN_NONE;
+}
+
+/* run(space, bar, load, steps, half, preload, rate, reference, dt): `steps` plain steps. */
+static PyObject *run(PyObject *self, PyObject *args)
+{
+    unsigned long long space_a, bar_a;
+    cpFloat load;
+    long long steps;
+    Spring s;
+    if (!PyArg_ParseTuple(args, "KKdLddddd", &space_a, &bar_a, &load, &steps, &s.half, &s.preload, &s.rate,
+                          &s.reference, &s.dt))
+        return NULL;
+    if (!steps_ready()) return NULL;
+    void *space = (void *)(uintptr_t)space_a, *bar = (void *)(uintptr_t)bar_a;
+    Py_BEGIN_ALLOW_THREADS
+    for (long long n = 0; n < steps; n++) spring_step(space, bar, load, &s);
+    Py_END_ALLOW_THREADS
+    Py_RETURN_NONE;
+}
+
+static inline void batch_clear(BatchedData *d)
+{
+    d->ints->num = 0;
+    d->floats->num = 0;
+}
+
+/* settle(space, bar, load, max_steps, half, preload, rate, reference, dt,
+ *        speeds, check_every, rest_speed, rest_checks,
+ *        depths, squeeze_every, pop, on_squeeze,
+ *        places, frame_every, tape):
+ * LeanWorld.settle's loop. `speeds`, `depths`, `places` are the addresses of the world's
+ * pmBatchedData (velocities; contacts' first depths; ids and positions); `depths` 0 for no squeeze
+ * test, else `on_squeeze()` is called after a step with a contact deeper than -pop (numpy's min:
+ * a NaN depth hides the others); `places` 0 for no tape, else every frame_every steps
+ * (bar face, ids bytes, positions bytes) is appended to the list `tape`. Returns the steps. */
+static PyObject *settle(PyObject *self, PyObject *args)
+{
+    unsigned long long space_a, bar_a, speeds_a, depths_a, places_a;
+    cpFloat load, rest_speed, pop;
+    int max_steps, check_every, rest_checks, squeeze_every, frame_every;
+    Spring s;
+    PyObject *on_squeeze, *tape;
+    if (!PyArg_ParseTuple(args, "KKdidddddKidiKidOKiO", &space_a, &bar_a, &load, &max_steps, &s.half,
+                          &s.preload, &s.rate, &s.reference, &s.dt, &speeds_a, &check_every, &rest_speed,
+                          &rest_checks, &depths_a, &squeeze_every, &pop, &on_squeeze, &places_a,
+                          &frame_every, &tape))
+        return NULL;
+    if (!steps_ready()) return NULL;
+    if (check_every <= 0 || (depths_a && squeeze_every <= 0) || (places_a && frame_every <= 0)) {
+        PyErr_SetString(PyExc_ValueError, "the settle's check intervals must be at least 1 step");
+        return NULL;
+    }
+    if (places_a && !PyList_Check(tape)) {
+        PyErr_SetString(PyExc_TypeError, "tape must be a list");
+        return NULL;
+    }
+    void *space = (void *)(uintptr_t)space_a, *bar = (void *)(uintptr_t)bar_a;
+    BatchedData *speeds = (BatchedData *)(uintptr_t)speeds_a;
+    BatchedData *depths = (BatchedData *)(uintptr_t)depths_a;
+    BatchedData *places = (BatchedData *)(uintptr_t)places_a;
+    int quiet = 0;
+    /* Other threads run while this one steps (as they did while cffi's calls stepped): the server
+     * applies moves in a thread pool. The GIL is taken back only to call Python. */
+    PyThreadState *released = PyEval_SaveThread();
+    for (int n = 1; n <= max_steps; n++) {
+        spring_step(space, bar, load, &s);
+        if (depths && n % squeeze_every == 0) {
+            depths->floats->num = 0;
+            cp.each_arbiter(space, cp.arbiter_batched, depths);
+            int k = depths->floats->num;
+            if (k) {
+                const cpFloat *d = depths->floats->arr;
+                cpFloat low = d[0];
+                int nan = 0;
+                for (int i = 0; i < k; i++) {
+                    if (d[i] != d[i]) nan = 1;
+                    else if (d[i] < low) low = d[i];
+                }
+                if (!nan && low < pop) {
+                    PyEval_RestoreThread(released);
+                    PyObject *r = PyObject_CallNoArgs(on_squeeze);
+                    if (!r) return NULL;
+                    Py_DECREF(r);
+                    released = PyEval_SaveThread();
+                }
+            }
+        }
+        if (places && n % frame_every == 0) {
+            batch_clear(places);
+            cp.each_body(space, cp.body_batched, places);
+            cpFloat face = cp.position(bar).x - s.half;
+            PyEval_RestoreThread(released);
+            /* LeanWorld.tape: (bar_face(), bytes of the ids, bytes of the positions) */
+            PyObject *ids = PyBytes_FromStringAndSize(
+                places->ints->num ? (const char *)places->ints->arr : "",
+                (Py_ssize_t)places->ints->num * (Py_ssize_t)sizeof(uintptr_t));
+            PyObject *xy = PyBytes_FromStringAndSize(
+                places->floats->num ? (const char *)places->floats->arr : "",
+                (Py_ssize_t)places->floats->num * (Py_ssize_t)sizeof(cpFloat));
+            PyObject *frame = ids && xy ? Py_BuildValue("(dNN)", face, ids, xy) : NULL;
+            if (!frame) {
+                if (!(ids && xy)) { Py_XDECREF(ids); Py_XDECREF(xy); }
+                return NULL;
+            }
+            int failed = PyList_Append(tape, frame);
+            Py_DECREF(frame);
+            if (failed) return NULL;
+            released = PyEval_SaveThread();
+        }
+        if (n % check_every == 0) {
+            /* max_speed: the square root of the largest squared speed (numpy's max: NaN wins). */
+            speeds->floats->num = 0;
+            cp.each_body(space, cp.body_batched, speeds);
+            int k = speeds->floats->num / 2;
+            cpFloat top = 0.0;
+            if (k) {
+                const cpFloat *v = speeds->floats->arr;
+                top = v[0] * v[0] + v[1] * v[1];
+                for (int i = 1; i < k && top == top; i++) {
+                    cpFloat sq = v[2 * i] * v[2 * i] + v[2 * i + 1] * v[2 * i + 1];
+                    if (sq != sq || sq > top) top = sq;
+                }
+                top = sqrt(top);
+            }
+            quiet = top < rest_speed ? quiet + 1 : 0;
+            if (quiet >= rest_checks && n < max_steps) {
+                PyEval_RestoreThread(released);
+                return PyLong_FromLong(n);
+            }
+        }
+    }
+    PyEval_RestoreThread(released);
+    return PyLong_FromLong(max_steps);
+}
+
 static PyObject *init(PyObject *self, PyObject *args)
 {
     unsigned long long pivot, gear, groove;
@@ -668,6 +894,12 @@ static PyMethodDef methods[] = {
      "init(is_pivot, is_gear, is_groove): the addresses of pymunk's cpConstraintIs* functions."},
     {"copy_state", copy_state, METH_VARARGS,
      "copy_state(src, dst): write the state of space src into dst, built alike and never stepped."},
+    {"init_steps", init_steps, METH_VARARGS,
+     "init_steps(step, set_force, position, set_iterations, each_body, each_arbiter, body_batched, "
+     "arbiter_batched): the addresses the settle loop calls."},
+    {"warm_up", warm_up, METH_VARARGS, "LeanWorld.warm_up's loop."},
+    {"run", run, METH_VARARGS, "Plain spring steps."},
+    {"settle", settle, METH_VARARGS, "LeanWorld.settle's loop."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -21,6 +21,7 @@ import math
 import os
 import random
 import threading
+import types
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -372,7 +373,7 @@ _USER_DATA = [ffi.cast("void *", pid + _PIECE_ID0) for pid in range(4 * PIECES_P
 class _Batch:
     """One pymunk.batch query (its fields and buffers), reused for every call on one world."""
 
-    __slots__ = ("buffer", "data", "func", "space", "_ptr", "_view")
+    __slots__ = ("address", "buffer", "data", "func", "space", "_ptr", "_view")
 
     def __init__(self, space: ffi.CData, fields: int, func: ffi.CData):
         self.buffer = pymunk.batch.Buffer()
@@ -382,6 +383,7 @@ class _Batch:
         self.data.intArray = self.buffer._int_arr
         self.space = space
         self.func = func
+        self.address = _address(self.data)  # for the compiled settle loop (`_steps`)
         self._ptr: ffi.CData = None  # the float array's memory, and a numpy view of all of it
         self._view: np.ndarray = np.zeros(0)
 
@@ -571,7 +573,24 @@ class LeanWorld:
         lib.cpSpaceStep(self.space, DT)
 
     def warm_up(self) -> None:
-        """As `World.warm_up` (its steps written out, as in `settle`)."""
+        """As `World.warm_up` (its steps written out, as in `settle`; in C where `_steps`)."""
+        if _steps is not None:
+            _steps.warm_up(
+                _address(self.space),
+                _address(self.bar),
+                WARMUP_STEPS,
+                WARMUP_RAMP,
+                WARMUP_ITERATIONS,
+                ITERATIONS,
+                BAR_THICKNESS / 2,
+                SPRING_PRELOAD,
+                SPRING_RATE,
+                SPRING_REFERENCE,
+                DT,
+            )
+            self.load = 1.0
+            self.loaded = True
+            return
         space, bar = self.space, self.bar
         set_force, position, step = lib.cpBodySetForce, lib.cpBodyGetPosition, lib.cpSpaceStep
         half, preload, rate, reference, dt = (
@@ -589,6 +608,24 @@ class LeanWorld:
         lib.cpSpaceSetIterations(space, ITERATIONS)
         self.load = 1.0
         self.loaded = True
+
+    def run(self, steps: int) -> None:
+        """`steps` plain steps (`step`), in C where `_steps`."""
+        if _steps is None:
+            for _ in range(steps):
+                self.step()
+            return
+        _steps.run(
+            _address(self.space),
+            _address(self.bar),
+            self.load,
+            steps,
+            BAR_THICKNESS / 2,
+            SPRING_PRELOAD,
+            SPRING_RATE,
+            SPRING_REFERENCE,
+            DT,
+        )
 
     def bar_face(self) -> float:
         return float(lib.cpBodyGetPosition(self.bar).x - BAR_THICKNESS / 2)
@@ -676,9 +713,37 @@ class LeanWorld:
         self, max_steps: int | None = None, tape: list | None = None, squeezed: set[int] | None = None
     ) -> int:
         """`settle` on this world: the same steps, the same rest test and the same squeeze
-        test, with the per-step work written out (it runs for every step of every removal)."""
+        test, with the per-step work written out (it runs for every step of every removal); in C
+        where `_steps` (the same calls and arithmetic: `_worldcopy.c`'s settle)."""
         if max_steps is None:
             max_steps = MAX_SETTLE_STEPS
+        if _steps is not None:
+            return _steps.settle(
+                _address(self.space),
+                _address(self.bar),
+                self.load,
+                max_steps,
+                BAR_THICKNESS / 2,
+                SPRING_PRELOAD,
+                SPRING_RATE,
+                SPRING_REFERENCE,
+                DT,
+                self._speeds.address,
+                SETTLE_CHECK_EVERY,
+                REST_SPEED,
+                REST_CHECKS,
+                self._depths.address if squeezed is not None else 0,
+                SQUEEZE_CHECK_EVERY,
+                -POP_OVERLAP,
+                (lambda: squeezed.update(self.squeezed())) if squeezed is not None else None,
+                self._places.address if tape is not None else 0,
+                FRAME_EVERY,
+                tape,
+            )
+        return self._settle_python(max_steps, tape, squeezed)
+
+    def _settle_python(self, max_steps: int, tape: list | None, squeezed: set[int] | None) -> int:
+        """`settle`'s loop in Python (no extension, or TRAPWORKS_PURE_PYTHON)."""
         space, bar, load = self.space, self.bar, self.load
         set_force, position, step = lib.cpBodySetForce, lib.cpBodyGetPosition, lib.cpSpaceStep
         each_arbiter = lib.cpSpaceEachCachedArbiter
@@ -830,6 +895,44 @@ class _WorldCopies:
 if _worldcopy is not None:
     _init_worldcopy()
 world_copies = _WorldCopies()
+
+
+def _init_steps() -> types.ModuleType | None:
+    """The compiled settle loop (`_worldcopy.c`), given the Chipmunk and pymunk functions it
+    calls; None (the Python loops) without the extension, with one built before the loop was
+    added, or where pymunk's batched buffers are not laid out as the loop reads them."""
+    if _worldcopy is None or not hasattr(_worldcopy, "settle"):
+        return None
+    try:
+        if (
+            ffi.sizeof("pmFloatArray") != 16
+            or ffi.sizeof("pmIntArray") != 16
+            or ffi.offsetof("pmBatchedData", "floatArray") != 8
+            or ffi.offsetof("pmBatchedData", "fields") != 16
+            or ffi.sizeof("cpVect") != 16
+        ):
+            return None
+        addresses = [
+            _address(ffi.addressof(lib, name))
+            for name in (
+                "cpSpaceStep",
+                "cpBodySetForce",
+                "cpBodyGetPosition",
+                "cpSpaceSetIterations",
+                "cpSpaceEachBody",
+                "cpSpaceEachCachedArbiter",
+                "pmSpaceBodyGetIteratorFuncBatched",
+                "pmSpaceArbiterIteratorFuncBatched",
+            )
+        ]
+    except (ffi.error, AttributeError, KeyError):  # another pymunk: a type or function it lacks
+        return None
+    _worldcopy.init_steps(*addresses)
+    return _worldcopy
+
+
+# The settle and warm-up loops in C, or None: the Python loops (the same numbers, slower).
+_steps = _init_steps()
 
 
 def _owner(body_id: int) -> int:
