@@ -23,6 +23,9 @@ from .core import Community, iso, now
 from .pages import page
 
 MAX_LISTED = 100
+# A game without a clock never ends by itself when its players leave (a clock runs out and ends
+# it): the live list keeps it for its first hour only (judge 7: abandoned games in "Live now").
+UNTIMED_LISTED_S = 3600
 
 
 def _clock(control: dict[str, Any] | None, t: float) -> dict[str, Any] | None:
@@ -106,6 +109,10 @@ class Watch:
                 for seat, account_id, name in held
             ]
             created: datetime = g.created
+            age = (t - (created if created.tzinfo else created.replace(tzinfo=t.tzinfo))).total_seconds()
+            clock = _clock(control, time.time())
+            if clock is None and age > UNTIMED_LISTED_S:
+                continue
             out.append(
                 {
                     "id": g.game_id,
@@ -117,13 +124,9 @@ class Watch:
                     "players": players,
                     "mean_rating": round(sum(p["rating"] for p in players) / len(players)),
                     "moves": plies.get(g.game_id, 0),
-                    "clock": _clock(control, time.time()),
+                    "clock": clock,
                     "started": iso(created),
-                    "seconds": int(
-                        (
-                            t - (created if created.tzinfo else created.replace(tzinfo=t.tzinfo))
-                        ).total_seconds()
-                    ),
+                    "seconds": int(age),
                     "watch": f"/g/{g.game_id}#t={spectator}",
                 }
             )
