@@ -3,7 +3,7 @@
 // too: js/arena-follow.js); its end screen has the way back here (js/arena-return.js).
 import { api, clear, el } from "/static/js/dom.js";
 import { $, act, clockWords, gameTitle, loadGames, me, notice, refused, send, t, table, translatePage } from "/static/js/community-api.js";
-import { optionValues, renderOptions } from "/static/js/game-options.js";
+import { optionValues, twoPlayerGameOptions } from "/static/js/game-options.js";
 import { goOnce } from "/static/js/arena-follow.js";
 
 const id = new URLSearchParams(location.search).get("id");
@@ -106,23 +106,8 @@ async function start() {
   const form = /** @type {HTMLFormElement} */ ($("create"));
   const select = /** @type {HTMLSelectElement} */ (form.elements.namedItem("game"));
   const games = await loadGames();
-  for (const g of games) el("option", { value: g.id, text: g.title || g.id }, select);
-  // The game's own options (as the lobby and the challenge form draw them); an arena's games are
-  // between two players, so a player-count option offers 2 only.
-  const chooseGame = () => {
-    const entry = games.find((g) => g.id === select.value);
-    if (!entry) return;
-    const common = (entry.options_schema || []).filter((o) => !o.advanced);
-    renderOptions($("arena-options"), entry, {
-      prefix: "arena-opt-",
-      choices: (opt) => (opt.name === "players" ? opt.choices.filter((c) => c.value === 2 || c.value === null) : opt.choices),
-      primary: common.length > 5 ? ["players", "variant", "rules", "first_player"] : undefined,
-    });
-    const players = /** @type {HTMLSelectElement|null} */ ($("arena-options").querySelector("[data-option=players]"));
-    if (players && [...players.options].some((o) => o.value === "2")) players.value = "2";
-  };
-  select.addEventListener("change", chooseGame);
-  chooseGame();
+  // The game's own options (as the lobby and the challenge form draw them), for two players.
+  twoPlayerGameOptions(select, $("arena-options"), games, "arena-opt-");
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = /** @type {HTMLFormElement} */ (e.target);

@@ -102,3 +102,25 @@ export function renderOptions(box, entry, how = {}) {
     for (const opt of advanced) optionRow(opt, more, how);
   }
 }
+
+// A form's game select and the chosen game's options, for an event between two players (the
+// arena, a Swiss): a player-count option offers 2 only and starts there; a game with many common
+// options (Mouse Trap's rulebook rows) shows the main ones, the rest folded.
+/** @param {HTMLSelectElement} select @param {HTMLElement} box @param {any[]} games @param {string} prefix */
+export function twoPlayerGameOptions(select, box, games, prefix) {
+  for (const g of games) el("option", { value: g.id, text: g.title || g.id }, select);
+  const draw = () => {
+    const entry = games.find((g) => g.id === select.value);
+    if (!entry) return;
+    const common = (entry.options_schema || []).filter((o) => !o.advanced);
+    renderOptions(box, entry, {
+      prefix,
+      choices: (opt) => (opt.name === "players" ? opt.choices.filter((c) => c.value === 2 || c.value === null) : opt.choices),
+      primary: common.length > 5 ? ["players", "variant", "rules", "first_player"] : undefined,
+    });
+    const players = box.querySelector("[data-option=players]");
+    if (players instanceof HTMLSelectElement && [...players.options].some((o) => o.value === "2")) players.value = "2";
+  };
+  select.addEventListener("change", draw);
+  draw();
+}

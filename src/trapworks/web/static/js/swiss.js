@@ -3,7 +3,7 @@
 // Played by correspondence: each game is in the player's "My games" as any other.
 import { api, clear, el } from "/static/js/dom.js";
 import { $, act, gameTitle, loadGames, me, notice, refused, t, table, translatePage } from "/static/js/community-api.js";
-import { optionValues, renderOptions } from "/static/js/game-options.js";
+import { optionValues, twoPlayerGameOptions } from "/static/js/game-options.js";
 import { tn } from "/static/js/i18n.js";
 
 const id = new URLSearchParams(location.search).get("id");
@@ -90,19 +90,7 @@ async function start() {
   const form = /** @type {HTMLFormElement} */ ($("swiss-create"));
   const select = /** @type {HTMLSelectElement} */ (form.elements.namedItem("game"));
   const games = await loadGames();
-  for (const g of games) el("option", { value: g.id, text: g.title || g.id }, select);
-  const chooseGame = () => {
-    const entry = games.find((g) => g.id === select.value);
-    if (!entry) return;
-    renderOptions($("swiss-options"), entry, {
-      prefix: "swiss-opt-",
-      choices: (opt) => (opt.name === "players" ? opt.choices.filter((c) => c.value === 2 || c.value === null) : opt.choices),
-    });
-    const players = /** @type {HTMLSelectElement|null} */ ($("swiss-options").querySelector("[data-option=players]"));
-    if (players && [...players.options].some((o) => o.value === "2")) players.value = "2";
-  };
-  select.addEventListener("change", chooseGame);
-  chooseGame();
+  twoPlayerGameOptions(select, $("swiss-options"), games, "swiss-opt-");
   const field = (name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
