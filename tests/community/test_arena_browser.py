@@ -58,6 +58,8 @@ def test_paired_players_go_to_their_game_and_come_back_to_the_arena(browser, ser
     alice, bob = unique("alice"), unique("bob")
     ca, a = person(browser, base)
     cb, b = person(browser, base)
+    for page in (a, b):  # pairing waves, a game, the end and the next pairing: slow on a loaded machine
+        page.set_default_timeout(60000)
     try:
         sign_up(a, alice)
         sign_up(b, bob)
@@ -87,8 +89,8 @@ def test_paired_players_go_to_their_game_and_come_back_to_the_arena(browser, ser
         b.goto("/leaderboard")
         b.wait_for_selector("[data-testid=nav-username]")
         _join_by_api(b, aid)
-        a.wait_for_url("**/g/**", timeout=30000)
-        b.wait_for_url("**/g/**", timeout=30000)
+        a.wait_for_url("**/g/**", timeout=60000)
+        b.wait_for_url("**/g/**", timeout=60000)
         gid = a.url.split("/g/")[1].split("#")[0]
         assert gid == b.url.split("/g/")[1].split("#")[0]
         tokens = {token_of(a), token_of(b)}
@@ -97,7 +99,7 @@ def test_paired_players_go_to_their_game_and_come_back_to_the_arena(browser, ser
         assert set(seats) == tokens  # each on their own seat
         with httpx.Client(base_url=base) as h:
             play_to_end(h, gid, seats)
-        a.wait_for_selector("[data-testid=back-to-arena]", timeout=30000)
+        a.wait_for_selector("[data-testid=back-to-arena]", timeout=60000)
         assert a.locator(".end-screen .actions > *").first.get_attribute("data-testid") == "back-to-arena"
         a.screenshot(path=str(SHOTS / "arena-game-end.png"))
         a.click("[data-testid=back-to-arena]")
@@ -107,11 +109,11 @@ def test_paired_players_go_to_their_game_and_come_back_to_the_arena(browser, ser
         # paired again: Bob, on the finished game's page, is told, then taken to the new game
         app.state.arenas.rematch_wait_s = 0.0
         b.wait_for_selector(
-            "[data-testid=arena-next]:has-text('Your next arena game starts in')", timeout=30000
+            "[data-testid=arena-next]:has-text('Your next arena game starts in')", timeout=60000
         )
         b.screenshot(path=str(SHOTS / "arena-next-game.png"))
-        b.wait_for_url(lambda url: "/g/" in url and gid not in url, timeout=30000)
-        a.wait_for_url(lambda url: "/g/" in url and gid not in url, timeout=30000)  # from the arena page
+        b.wait_for_url(lambda url: "/g/" in url and gid not in url, timeout=60000)
+        a.wait_for_url(lambda url: "/g/" in url and gid not in url, timeout=60000)  # from the arena page
         assert not a.errors and not b.errors, (a.errors, b.errors)
     finally:
         ca.close()
@@ -178,7 +180,7 @@ def test_the_claim_countdown_and_a_spectator_behind_the_game(browser, server):
             p0.goto(f"/g/{gid}#t={t0}&fast")
             # seat 2 never came: the countdown to the claim, counting down
             line = p0.locator("[data-testid=claim-countdown-1]")
-            line.wait_for(timeout=30000)
+            line.wait_for(timeout=60000)
             first = line.inner_text()
             assert re.search(r"is not here\. You can claim the win in 1:[0-2]\d\.", first), first
             p0.wait_for_function(
@@ -188,7 +190,7 @@ def test_the_claim_countdown_and_a_spectator_behind_the_game(browser, server):
             p0.screenshot(path=str(SHOTS / "claim-countdown.png"))
             # back: the countdown goes
             p1.goto(f"/g/{gid}#t={t1}&fast")
-            line.wait_for(state="detached", timeout=30000)
+            line.wait_for(state="detached", timeout=60000)
             # A spectator whose page draws slowly falls behind quick moves: it jumps to the
             # current move instead of pacing through each (before: each drawn, one by one).
             w.goto(f"/g/{gid}#t={g['spectator']['token']}")
