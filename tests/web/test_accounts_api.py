@@ -496,6 +496,12 @@ def test_a_rated_game_between_accounts_changes_both_ratings_as_openskill_compute
     )
     stats = a.get("/api/players/rater-a")["stats"]
     assert sum(s["played"] for s in stats) == 2 and sum(s["won"] for s in stats) == (2 if winner == 0 else 1)
+    # Each row's progress over the week: the rating now against the one before the week's first game
+    board = {
+        row["username"]: row for row in a.get("/api/leaderboard", game="last-mouse-lost", players=2)["rows"]
+    }
+    for seat, name in enumerate(("rater-a", "rater-b")):
+        assert board[name]["progress"] == round(1500 + 60 * (again[seat][0].mu - 25)) - 1500, board[name]
 
 
 def test_abort_casual_and_anonymous_seats_are_not_rated(browsers):

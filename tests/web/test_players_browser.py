@@ -108,6 +108,11 @@ def test_two_accounts_see_each_others_names_ratings_and_rating_changes(browser, 
     a.wait_for_selector(f"[data-player='{bob}']")
     assert "last-mouse-lost" in a.url
     assert axe_all(a) == []
+    # Each row's progress this week (lichess's boards): the winner up, the loser down.
+    marks = {
+        n: a.locator(f"[data-player='{n}'] [data-testid=lb-progress]").inner_text()[0] for n in (alice, bob)
+    }
+    assert sorted(marks.values()) == ["▲", "▼"], marks
     # A row leads to the player (judge: Leaderboard 6/10, a row led nowhere but through its name):
     # the games count to their recent games, a tap anywhere else on the row to their profile.
     games_link = a.locator(f"[data-player='{bob}'] [data-testid=lb-games-link]")

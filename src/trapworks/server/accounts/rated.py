@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 from .auth import Authentication
 from .base import MAX_ATTACH, _aware, _now, _seat_result, variant_of
 
+PROGRESS_DAYS = 7  # a leaderboard row's progress: the rating's change over this many days
+
 log = logging.getLogger("trapworks.accounts")
 
 
@@ -310,11 +312,27 @@ class Ratings(Authentication):
             if active_days is not None:  # lichess's boards list the players of the last weeks
                 q = q.where(RatingRow.updated >= _now() - timedelta(days=active_days))
             rows = s.execute(q).all()
+            # Each player's progress over the last week, as lichess's boards show it: the rating now
+            # against the rating before their first rated game of the week (0: none this week).
+            week: dict[tuple[int, int], float] = {}
+            since = _now() - timedelta(days=PROGRESS_DAYS)
+            history = s.execute(
+                select(RatingHistoryRow.account_id, RatingHistoryRow.players, RatingHistoryRow.mu_before)
+                .where(RatingHistoryRow.game == game, RatingHistoryRow.at >= since)
+                .order_by(RatingHistoryRow.at.desc(), RatingHistoryRow.pk.desc())
+            ).all()
+            for account_id, n, mu_before in history:  # newest first: the oldest of the week wins
+                week[(account_id, n)] = mu_before
         out: list[dict[str, Any]] = [
             {
                 "username": name,
                 "players": r.players,
                 "last_played": (_aware(r.updated) or _now()).isoformat(),
+                "progress": (
+                    ratings.display(r.mu) - ratings.display(week[(r.account_id, r.players)])
+                    if (r.account_id, r.players) in week
+                    else 0
+                ),
                 **ratings.describe(r.mu, r.sigma, r.games),
             }
             for r, name in rows

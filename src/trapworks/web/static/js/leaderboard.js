@@ -103,14 +103,14 @@ function playerCell(tr, row) {
 function drawTable(box, rows, settleGames) {
   const table = el("table", { class: "games leaderboard-table" }, box);
   const head = el("tr", {}, el("thead", {}, table));
-  for (const h of ["#", t("Player"), t("Rating"), t("Games")]) el("th", { text: h, scope: "col" }, head);
+  for (const h of ["#", t("Player"), t("Rating"), t("This week"), t("Games")]) el("th", { text: h, scope: "col" }, head);
   const body = el("tbody", {}, table);
   const who = account();
   rows.forEach((row, i) => {
     // The provisional ratings apart, under their heading (also on a board of nobody else).
     if (row.provisional && (i === 0 || !rows[i - 1].provisional)) {
       const line = el("tr", { class: "lb-divider", "data-testid": "lb-provisional-heading" }, body);
-      el("th", { colspan: 4, scope: "colgroup", text: t("Provisional ratings (fewer than {n} rated games): not ranked yet", { n: settleGames }) }, line);
+      el("th", { colspan: 5, scope: "colgroup", text: t("Provisional ratings (fewer than {n} rated games): not ranked yet", { n: settleGames }) }, line);
     }
     const medal = !row.provisional && row.rank <= 3 ? ` lb-rank-${row.rank}` : "";
     const tr = el("tr", { "data-player": row.username, class: (row.provisional ? "lb-provisional" : "lb-settled") + medal }, body);
@@ -122,6 +122,11 @@ function drawTable(box, rows, settleGames) {
     playerCell(tr, row);
     el("td", { class: "lb-rating", text: ratingText(row), "data-rating": String(row.rating),
                title: row.provisional ? PROVISIONAL() : "" }, tr);
+    // The rating's change over the last week (lichess's boards show it): up, down, or a dash.
+    const progress = Number(row.progress) || 0;
+    el("td", { class: `lb-progress${progress > 0 ? " lb-up" : progress < 0 ? " lb-down" : ""}`, "data-testid": "lb-progress",
+               text: progress > 0 ? `▲ ${progress}` : progress < 0 ? `▼ ${-progress}` : "–",
+               title: progress ? t("{change} this week", { change: (progress > 0 ? "+" : "−") + Math.abs(progress) }) : t("No rated game this week") }, tr);
     // The games count opens the player's recent games (their profile's list), and a tap anywhere
     // on the row opens the profile (issue 39, judge: a row led nowhere but through its name).
     const games = el("td", { class: "lb-games" }, tr);
