@@ -174,7 +174,8 @@ def test_last_mouse_lost_log_says_a_rounds_end_with_no_stray_plus(browser, inpro
     )
     gid, token = created["id"], created["seats"][0]["token"]
     # Three mice: the first round is over within three presses (one mouse at a time).
-    for _ in range(200):
+    deadline = time.monotonic() + 90  # the computer's replies are slow on a loaded machine
+    while time.monotonic() < deadline:
         state = httpx.get(f"{base}/api/games/{gid}", params={"token": token}, timeout=30).json()["state"]
         if state["terminal"] or state["ply"] >= 4:
             break
@@ -185,8 +186,8 @@ def test_last_mouse_lost_log_says_a_rounds_end_with_no_stray_plus(browser, inpro
         move = {"token": token, "action": legal[0], "ply": state["ply"]}
         httpx.post(f"{base}/api/games/{gid}/moves", json=move, timeout=30)
     ctx, page, errors = open_page(browser, base, path_of(created["seats"][0]["link"]))
-    page.wait_for_selector("#log li", timeout=20000)
-    page.wait_for_function("document.querySelector('#log').innerText.includes('round 1')", timeout=20000)
+    page.wait_for_selector("#log li", timeout=60000)
+    page.wait_for_function("document.querySelector('#log').innerText.includes('round 1')", timeout=60000)
     text = page.locator("#log").inner_text()
     assert "lose round 1" in text, text  # "you lose" or "... loses"
     assert page.locator("[data-testid=log-more]").count() == 0
