@@ -100,9 +100,7 @@ export default function createRenderer(root, ctx) {
     /* every word whole (issue 39 judge: French "Secrè…", "Joueur 2 (f…"): a name wraps on its
        own line's room, a heading may break only between words and is set small */
     .ded-side .ded-hands { table-layout: auto; }
-    /* break-word, not anywhere: the column is at least its longest word wide (judge 8: French
-       "Ordinate / ur (facile)" at 1366), a longer name wraps between words */
-    .ded-side .ded-hands tbody th { white-space: normal; overflow-wrap: break-word; line-height: 1.15; }
+    .ded-side .ded-hands tbody th { white-space: normal; overflow-wrap: anywhere; line-height: 1.15; }
     .ded-side .ded-hands thead th { white-space: normal; font-size: .78em; line-height: 1.1; vertical-align: bottom; width: auto; }
     .ded-side .ded-hands :is(th, td) { padding-block: 0; }
     .ded-side .ded-hands thead th { padding-left: .3em; text-align: center; }
