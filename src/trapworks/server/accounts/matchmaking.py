@@ -39,6 +39,7 @@ from trapworks.agents import available_agents
 from ..errors import ErrorCode
 from ..service import ServiceError, create_request
 from . import ratings
+from .clocks import MAX_DAYS_PER_MOVE
 from .core import variant_of, variant_parts
 from .models import SeekRow
 
@@ -53,7 +54,6 @@ RESULT_KEEP_S = 120.0  # a matched or failed seek's result is kept this long aft
 CLAIM_LAPSE_S = 60.0  # a claim this old was left by a node that stopped while making the game
 AI_AFTER_MAX_S = 600.0
 MAX_SEEKS = 1000
-MAX_DAYS_PER_MOVE = 7
 MAX_WAIT_S = 25.0  # the longest a poll may wait for its match (?wait=)
 SWEEP_EVERY_S = 1.0  # how often a node deletes expired seeks
 
