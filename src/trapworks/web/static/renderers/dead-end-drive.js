@@ -75,7 +75,8 @@ export default function createRenderer(root, ctx) {
     .ded-hands thead th { font-weight: 600; color: var(--color-muted); font-size: .85em; width: 1%; white-space: nowrap; }
     .ded-hands td { text-align: center; }
     .ded-hands tbody th { font-weight: 600; word-break: normal; overflow-wrap: normal; }
-    .ded-hands tr.out { opacity: .7; }
+    .ded-hands tbody.out { opacity: .7; }
+    .ded-hands th.ded-hands-who { text-align: left; padding-top: .25em; }
     .ded-dice { display: inline-flex; gap: .25em; }
     .ded-dice svg { display: block; }
     .ded-stage { position: relative; }
@@ -100,7 +101,7 @@ export default function createRenderer(root, ctx) {
     /* every word whole (issue 39 judge: French "Secrè…", "Joueur 2 (f…"): a name wraps on its
        own line's room, a heading may break only between words and is set small */
     .ded-side .ded-hands { table-layout: auto; }
-    .ded-side .ded-hands tbody th { white-space: normal; overflow-wrap: anywhere; line-height: 1.15; }
+    .ded-side .ded-hands tbody th { white-space: normal; overflow-wrap: normal; line-height: 1.15; }
     .ded-side .ded-hands thead th { white-space: normal; font-size: .78em; line-height: 1.1; vertical-align: bottom; width: auto; }
     .ded-side .ded-hands :is(th, td) { padding-block: 0; }
     .ded-side .ded-hands thead th { padding-left: .3em; text-align: center; }
@@ -721,15 +722,17 @@ export default function createRenderer(root, ctx) {
     // twice): one small table, a column per kind of card.
     el("h3", { text: t("Cards in hand") }, othersPanel);
     const table = el("table", { class: "ded-hands" }, othersPanel);
+    // Each player's name on its own line over their counts (the player-judge of 2026-11-29:
+    // French "Ordinate / ur (facile)" broke mid-word beside three columns of counts): a group of
+    // rows a seat, the name the group's header, so that every name is whole at every width.
     const head = el("tr", {}, el("thead", {}, table));
-    el("td", {}, head);
     for (const h of [t("Characters"), t("Traps"), t("Secret")]) el("th", { scope: "col", text: h }, head);
-    const body = el("tbody", {}, table);
     for (const s of view.seats) {
-      const tr = el("tr", { "data-seat-cards": s.seat, class: s.out ? "out" : "" }, body);
+      const body = el("tbody", { "data-seat-cards": s.seat, class: s.out ? "out" : "" }, table);
       const who = ctx.seatLabel(s.seat) + (s.out ? t(" — out") : "");
-      el("th", { scope: "row", text: who, title: who }, tr);
-      for (const n of [s.character_cards, s.trap_cards, s.secret_cards || 0]) el("td", { text: String(n) }, tr);
+      el("th", { scope: "rowgroup", colspan: 3, class: "ded-hands-who", text: who, title: who }, el("tr", {}, body));
+      const counts = el("tr", {}, body);
+      for (const n of [s.character_cards, s.trap_cards, s.secret_cards || 0]) el("td", { text: String(n) }, counts);
     }
     offPanel.replaceChildren();
     const off = view.pawns.filter((p) => p.status === "knocked off");
