@@ -466,3 +466,25 @@ def test_phone_on_its_side_booby_trap_end_card_is_whole(server, browser, locale)
     assert box[0] <= box[1] + 1, f"the end card scrolls: {box}"
     assert not errors, errors
     ctx.close()
+
+
+def test_dead_end_drive_at_1366x800_the_mansion_fills_the_height_and_the_legend_is_one_tap_away(server, browser):
+    """The player-judge of 2026-11-29 at 1366x800: the legend beside the mansion took a quarter of
+    the board's width (the mansion 630 px wide, 200 px blank under the legend). The mansion now takes
+    the box's whole height; the legend is folded in the column beside it, under the portrait."""
+    page, errors = open_game(browser, create(server, "dead-end-drive", {"players": 2}), (1366, 800))
+    box = whole_board_in_view(page, "dead-end-drive")
+    pan = page.locator("#board > .board-pan").bounding_box()
+    assert page.locator(f"{DD} [data-testid=legend] > *").count() == 0  # not drawn beside the mansion
+    # the mansion's height is the box's (less the lawn under it and a margin), not the width's share
+    assert box["bottom"] - box["top"] >= pan["height"] - 80, (box, pan)
+    assert box["right"] - box["left"] >= 660, box  # its squares (630 px with the walls before)
+    legend = page.locator("[data-testid=legend-details]")
+    assert legend.is_visible() and legend.get_attribute("open") is None
+    at = legend.bounding_box()
+    assert at["x"] + at["width"] <= pan["x"] + 1, (at, pan)  # in the column beside the mansion
+    legend.locator("summary").click()
+    row = page.locator("[data-testid=legend-details] [data-legend] text").first.bounding_box()
+    assert row["height"] >= 10, row  # one entry a line, readable in the column
+    assert not errors, errors
+    page.context.close()

