@@ -141,10 +141,12 @@ def test_on_a_phone_the_whole_board_and_every_control_of_the_turn_are_in_view(se
     page, errors = open_game(browser, create(server, game, options), PHONE)
     zoom = page.locator("[data-testid=zoom]")
     if game == "mouse-trap":
-        # the independent judge of 2026-11-29: a phone held upright starts with the whole board in
-        # view (it started zoomed in on a corner of the track); reading it is one tap ("Zoom in")
-        assert zoom.get_attribute("aria-pressed") == "false"
+        # the player-judge of 2026-11-29: a phone held upright draws the board turned a quarter, as
+        # wide as the screen (the whole board flat was 390x215, its words 6 px); the whole turned
+        # board is one tap ("Whole board")
+        assert zoom.get_attribute("aria-pressed") == "true"
         assert zoom.is_visible()
+        zoom.click()
     else:
         # issue 39 judge: so does 13 Dead End Drive (a zoomed start hid most of the mansion);
         # choosing where a pawn ends magnifies its squares (below)
@@ -155,7 +157,7 @@ def test_on_a_phone_the_whole_board_and_every_control_of_the_turn_are_in_view(se
     if game == "mouse-trap":
         # reading it is one tap away: "Zoom in" draws it large (it pans), "Whole board" goes back
         page.locator("[data-testid=zoom]").click()
-        assert page.evaluate(BOARD_BOX, SQUARES[game])["smallest"] >= 32
+        assert page.evaluate(BOARD_BOX, SQUARES[game])["smallest"] >= 36
         page.locator("[data-testid=zoom]").click()
         whole_board_in_view(page, game)
         # a tap on the whole board zooms in where it landed, as on a map (here the Loop)
@@ -466,3 +468,25 @@ def test_phone_on_its_side_booby_trap_end_card_is_whole(server, browser, locale)
     assert box[0] <= box[1] + 1, f"the end card scrolls: {box}"
     assert not errors, errors
     ctx.close()
+
+
+def test_dead_end_drive_at_1366x800_the_mansion_fills_the_height_legend_one_tap_away(server, browser):
+    """The player-judge of 2026-11-29 at 1366x800: the legend beside the mansion took a quarter of
+    the board's width (the mansion 630 px wide, 200 px blank under the legend). The mansion now takes
+    the box's whole height; the legend is folded in the column beside it, under the portrait."""
+    page, errors = open_game(browser, create(server, "dead-end-drive", {"players": 2}), (1366, 800))
+    box = whole_board_in_view(page, "dead-end-drive")
+    pan = page.locator("#board > .board-pan").bounding_box()
+    assert page.locator(f"{DD} [data-testid=legend] > *").count() == 0  # not drawn beside the mansion
+    # the mansion's height is the box's (less the lawn under it and a margin), not the width's share
+    assert box["bottom"] - box["top"] >= pan["height"] - 80, (box, pan)
+    assert box["right"] - box["left"] >= 660, box  # its squares (630 px with the walls before)
+    legend = page.locator("[data-testid=legend-details]")
+    assert legend.is_visible() and legend.get_attribute("open") is None
+    at = legend.bounding_box()
+    assert at["x"] + at["width"] <= pan["x"] + 1, (at, pan)  # in the column beside the mansion
+    legend.locator("summary").click()
+    row = page.locator("[data-testid=legend-details] [data-legend] text").first.bounding_box()
+    assert row["height"] >= 10, row  # one entry a line, readable in the column
+    assert not errors, errors
+    page.context.close()

@@ -331,7 +331,7 @@ def test_pawns_are_their_characters_and_the_prompt_names_them(server, browser):
     assert page.evaluate(pawn_size) >= 18, page.evaluate(pawn_size)
     page.locator("[data-testid=zoom]").click()
     assert "hands hidden" not in page.inner_text("body")
-    assert page.locator("table.ded-hands tbody tr").count() == 2
+    assert page.locator("table.ded-hands tbody[data-seat-cards]").count() == 2
     # your turn is a sentence to you, not "You — pick a pawn to move" (French read "Vous — a fait
     # un double" for doubles: the third judge)
     assert page.inner_text("[data-testid=turn]") == "Pick a pawn to move."

