@@ -202,6 +202,7 @@ def test_follow_challenge_play_block_report_mute_ban(browser, server):
         a.wait_for_selector(f"[data-testid=chat-menu-note]:has-text({json.dumps(hidden)})")
         assert a.locator(f"li[data-chat-id='{line['id']}']").is_hidden()
         friends_page(a)
+        tab(a, "safety")
         a.wait_for_selector("[data-testid=report-status]:has-text('open')")
         assert bob in a.inner_text("[data-testid=muted]")
         a.click("[data-testid=muted] [data-testid=unmute]")  # (the moderator's mute below is read unmuted)

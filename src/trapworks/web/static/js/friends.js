@@ -41,6 +41,7 @@ function welcome(parent, text, linkText, href) {
 // The tabs: one shown at a time, chosen by a click, the arrow keys (as the ARIA tabs pattern) or
 // the address's #challenges / #safety (the profile's "Challenge" link: ?challenge=name).
 const TABS = ["friends", "challenges", "safety"];
+let tabChosen = false; // by the address or by the player: a challenge arriving does not switch it
 function tabOf(hash) {
   const h = hash.replace(/^#/, "");
   if (h.startsWith("challenge")) return "challenges";
@@ -65,11 +66,11 @@ function showTab(name, focus = false) {
 }
 
 function wireTabs() {
-  for (const tab of TABS) $(`tab-${tab}`).addEventListener("click", () => showTab(tab));
+  for (const tab of TABS) $(`tab-${tab}`).addEventListener("click", () => { tabChosen = true; showTab(tab); });
   $("tab-friends").parentElement.addEventListener("keydown", (e) => {
     const at = TABS.indexOf(document.body.dataset.tab || "friends");
     const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
-    if (step) { e.preventDefault(); showTab(TABS[(at + step + TABS.length) % TABS.length], true); }
+    if (step) { e.preventDefault(); tabChosen = true; showTab(TABS[(at + step + TABS.length) % TABS.length], true); }
   });
   addEventListener("hashchange", () => showTab(tabOf(location.hash)));
 }
@@ -145,7 +146,7 @@ async function showChallenges() {
   const r = await send("GET", "/api/community/challenges");
   if (!r.ok) return;
   for (const [id, rows, incoming, empty] of [["incoming", r.data.incoming, true, t("No challenge received yet: your friends' challenges show here, with Accept and Decline.")],
-    ["outgoing", r.data.outgoing, false, t("No challenge sent yet: choose a player and a game above.")]]) {
+    ["outgoing", r.data.outgoing, false, t("No challenge sent yet: choose a player and a game below.")]]) {
     const box = clear($(id));
     if (!rows.length) { welcome(box, empty, "", ""); continue; }
     const list = el("ul", { class: "challenges" }, box);
@@ -157,7 +158,7 @@ async function showChallenges() {
   count.hidden = !waiting;
   count.textContent = waiting ? String(waiting) : "";
   count.setAttribute("aria-label", waiting ? tn("{n} challenge received", "{n} challenges received", waiting) : "");
-  if (firstLook && waiting && !location.hash) showTab("challenges"); // a challenge waits: open it first
+  if (firstLook && waiting && !tabChosen) showTab("challenges"); // a challenge waits: open it first
   // A challenge of ours accepted since the last look: its game opens (as lichess does).
   const accepted = r.data.outgoing.find((c) => c.status === "accepted" && c.link && openSent.has(c.id));
   openSent = new Set(r.data.outgoing.filter((c) => c.status === "open").map((c) => c.id));
@@ -287,6 +288,7 @@ async function start() {
   const wanted = new URLSearchParams(location.search).get("challenge");
   if (wanted) /** @type {HTMLInputElement} */ (challenge.elements.namedItem("username")).value = wanted;
   wireTabs();
+  tabChosen = Boolean(wanted || location.hash);
   showTab(wanted ? "challenges" : tabOf(location.hash));
   wire();
   await Promise.all([refresh(), showNotices()]);
