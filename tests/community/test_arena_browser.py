@@ -70,6 +70,8 @@ def test_paired_players_go_to_their_game_and_come_back_to_the_arena(browser, ser
         a.wait_for_url("**/swiss")
         a.go_back()
         a.wait_for_selector("body[data-ready]")
+        if not a.evaluate("document.getElementById('create-box').open"):
+            a.click("[data-testid=create-own]")  # folded under the arenas when there are some
         a.fill("[data-testid=arena-new-name]", "Evening arena")
         a.select_option("[data-testid=arena-new-game]", "last-mouse-lost")
         box = a.locator("[data-testid=arena-options]")

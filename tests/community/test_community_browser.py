@@ -40,6 +40,12 @@ def friends_page(page):
     page.wait_for_selector("body[data-ready]")
 
 
+def tab(page, name: str) -> None:
+    """The friends page's tab `name` (friends, challenges, safety) shown."""
+    page.click(f"[data-testid=tab-{name}]")
+    page.wait_for_selector(f"#panel-{name}:not([hidden])")
+
+
 def notice(page, text: str) -> None:
     """The page's status line says `text` (waited for: the request may still be on its way)."""
     page.wait_for_selector(
@@ -72,6 +78,7 @@ def test_follow_challenge_play_block_report_mute_ban(browser, server):
         a.fill("[data-testid=follow-name]", bob)
         a.click("[data-testid=follow-submit]")
         a.wait_for_selector(f"[data-friend='{bob}'] [data-testid=presence]:has-text('online')")
+        tab(a, "challenges")
         a.fill("[data-testid=challenge-name]", bob)
         a.select_option("[data-testid=challenge-game]", "last-mouse-lost")
         choose_small_lml(a)
@@ -85,6 +92,8 @@ def test_follow_challenge_play_block_report_mute_ban(browser, server):
         a.click("[data-testid=challenge-submit]")
         notice(a, f"Challenge sent to {bob}.")
         a.wait_for_selector("[data-testid=outgoing] [data-status=open]")
+        b.wait_for_selector("[data-testid=incoming-count]:has-text('1')")  # seen from the Friends tab
+        tab(b, "challenges")
         b.wait_for_selector("[data-testid=incoming] [data-status=open]")
         assert b.inner_text("[data-testid=incoming] [data-testid=challenge-text]") == (
             f"{alice} challenges you to Last Mouse Lost, basic rules, 2 players, no clock, rated"
@@ -135,11 +144,13 @@ def test_follow_challenge_play_block_report_mute_ban(browser, server):
 
         # Bob blocks Alice: her challenge is refused with the reason; their seeks never pair.
         friends_page(b)
+        tab(b, "safety")
         b.fill("[data-testid=block-name]", alice)
         b.click("[data-testid=block-submit]")
         b.wait_for_selector(f"[data-blocked='{alice}']")
         friends_page(a)
         assert a.locator(f"[data-friend='{bob}']").count() == 0  # the block ended the follow
+        tab(a, "challenges")
         a.fill("[data-testid=challenge-name]", bob)
         a.select_option("[data-testid=challenge-game]", "last-mouse-lost")
         choose_small_lml(a)
@@ -191,6 +202,7 @@ def test_follow_challenge_play_block_report_mute_ban(browser, server):
         a.wait_for_selector(f"[data-testid=chat-menu-note]:has-text({json.dumps(hidden)})")
         assert a.locator(f"li[data-chat-id='{line['id']}']").is_hidden()
         friends_page(a)
+        tab(a, "safety")
         a.wait_for_selector("[data-testid=report-status]:has-text('open')")
         assert bob in a.inner_text("[data-testid=muted]")
         a.click("[data-testid=muted] [data-testid=unmute]")  # (the moderator's mute below is read unmuted)
@@ -335,7 +347,8 @@ def test_every_community_page_in_french_has_no_english_left(browser, server):
         _api(a, "POST", f"/api/mod/players/{frb}/warn", {"reason": "attention"})
 
         friends_page(a)
-        a.wait_for_selector("[data-testid=incoming] [data-status=open]")
+        a.wait_for_selector("[data-testid=incoming] [data-status=open]")  # a challenge waits: its tab opens
+        tab(a, "friends")
         a.wait_for_selector(f"[data-friend='{frb}']")
         a.fill("[data-testid=follow-name]", "personne-inconnue")
         a.click("[data-testid=follow-submit]")

@@ -194,3 +194,38 @@ def test_a_challenge_with_a_fischer_clock_makes_a_game_with_minutes_each_and_an_
     alone = {"username": bob, "game": "last-mouse-lost", "options": SMALL_LML, "increment_s": 5}
     assert "minutes_each" in a.post("/api/community/challenges", alone, status=400)["error"]
     assert len(a.get("/api/community/challenges")["outgoing"]) == 1
+
+
+def test_friends_online_lists_only_followed_players_seen_lately_with_their_games(app):
+    """The home page's row and the top of the friends page (a player-judge's fix 3): the players
+    you follow who are online now, with their games going on; a visitor gets an empty answer."""
+    from fastapi.testclient import TestClient
+
+    (a, _alice), (b, bob), (c, carol), (_d, dave) = players(app, "alice", "bob", "carol", "dave")
+    assert a.get("/api/community/friends/online") == {"player": True, "online": []}
+    a.post("/api/community/follow", {"username": bob})
+    a.post("/api/community/follow", {"username": dave})  # followed, never online since signing up
+    assert a.get("/api/community/friends/online")["online"] == []
+    b.get("/api/community/friends/online")  # bob opens the home page: he is online
+    c.get("/api/community/friends/online")  # carol too, but alice does not follow her
+    assert a.get("/api/community/friends/online")["online"] == [{"username": bob, "games": []}]
+    ch = c.post(
+        "/api/community/challenges",
+        {"username": bob, "game": "last-mouse-lost", "options": SMALL_LML},
+        status=201,
+    )
+    game = b.post(f"/api/community/challenges/{ch['challenge']['id']}/accept")["game_id"]
+    (friend,) = a.get("/api/community/friends/online")["online"]
+    assert [g["id"] for g in friend["games"]] == [game] and "#t=" in friend["games"][0]["watch"]
+    tokens = {s["token"] for s in app.state.accounts.service.get(game).stored.seats}
+    assert friend["games"][0]["watch"].split("#t=")[1] not in tokens  # a spectator link
+    # seen long ago: offline
+    from trapworks.server.community.models import PresenceRow
+
+    community = app.state.community
+    bob_id, _ = community.player(bob)
+    with community.db.begin() as s:
+        s.get(PresenceRow, bob_id).seen -= 3600
+    assert a.get("/api/community/friends/online")["online"] == []
+    visitor = TestClient(app).get("/api/community/friends/online")
+    assert visitor.status_code == 200 and visitor.json() == {"player": False, "online": []}

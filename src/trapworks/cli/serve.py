@@ -78,6 +78,12 @@ SMTP_OPTION = typer.Option(
     "?from=address sets the sender. Without it the e-mail features are hidden.",
 )
 
+RECURRING_ARENAS_OPTION = typer.Option(
+    True,
+    "--recurring-arenas/--no-recurring-arenas",
+    help="Keep an hourly arena per game (40 minutes, 30 s a move), made by one node of a cluster.",
+)
+
 
 def register(app: typer.Typer) -> None:
     @app.command("serve")
@@ -95,6 +101,7 @@ def register(app: typer.Typer) -> None:
         config: str | None = CONFIG_OPTION,
         allowed_origin: list[str] = ALLOWED_ORIGIN_OPTION,
         smtp: str | None = SMTP_OPTION,
+        recurring_arenas: bool = RECURRING_ARENAS_OPTION,
     ) -> None:
         """Start the web app: play in the browser, against AI or with friends by link."""
         serve(
@@ -111,6 +118,7 @@ def register(app: typer.Typer) -> None:
             config=config,
             allowed_origin=allowed_origin,
             smtp=smtp,
+            recurring_arenas=recurring_arenas,
         )
 
 
@@ -128,6 +136,7 @@ def serve(
     config: str | None,
     allowed_origin: list[str],
     smtp: str | None,
+    recurring_arenas: bool = True,
 ) -> None:
     import uvicorn
 
@@ -175,6 +184,10 @@ def serve(
         except ValueError as e:
             typer.echo(f"error: {e}", err=True)
             raise typer.Exit(2) from None
+    if recurring_arenas:  # i41: the hourly arenas per game (server/community/arena.py)
+        from trapworks.server.community import enable_recurring_arenas
+
+        enable_recurring_arenas(web_app)
     _tell_address(host, sock, url)
     # Header, body and handshake limits and timeouts: see server/limits.py.
     # JSON logs: uvicorn's own logging setup is skipped, its lines go through ours (i40).

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
     from ..service import GameService
 
-__all__ = ["Community", "enable_mail", "install"]
+__all__ = ["Community", "enable_mail", "enable_recurring_arenas", "install"]
 
 
 def install(app: FastAPI, service: GameService) -> Community:
@@ -70,6 +70,13 @@ def enable_mail(app: FastAPI, smtp_url: str, sender: str | None = None) -> mail.
     settings = mail.parse_smtp_url(smtp_url, sender)
     app.state.mail.settings = settings
     return settings
+
+
+def enable_recurring_arenas(app: FastAPI, on: bool = True) -> None:
+    """The hourly arenas per game (arena.py RECURRING), made by the arena loop from the app's
+    start (`trapworks serve` turns them on, `--no-recurring-arenas` off; an app made by
+    create_app alone has none, so tests count only the arenas they make). Before the app starts."""
+    app.state.arenas.recurring = on
 
 
 def _run_with_the_app(app: FastAPI, the_mail: mail.Mail, the_arenas: arena.Arenas) -> None:

@@ -14,6 +14,15 @@ node left recorded but not made, or finds it made: one game per pair, none outsi
 points are written once (a conditional UPDATE of its `scored` flag, in the same transaction as the
 points), from the result the accounts stored when it ended, whichever node played it: no score is
 lost with a node.
+
+Recurring arenas (issue 41, a player-judge's fix: "recurring arenas, hourly, per game"): with
+`recurring` on (`trapworks serve` turns it on; `enable_recurring_arenas`), each game of RECURRING
+has an arena every hour, at its own minute of the hour (the games one after another, so one is
+always about to start), RECURRING_MINUTES long, with the game's rulebook options for two and a
+clock of RECURRING_CLOCK_S a move. The arena loop keeps the one running and the next one made.
+Each has an id fixed by its game and its start ("h" + the game's code + the start's time): every
+node of a cluster may try to make it, the database's primary key keeps exactly one (the node
+whose INSERT commits made it; the others find it made).
 """
 
 from __future__ import annotations
@@ -21,15 +30,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import secrets
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
-from sqlalchemy import delete, or_, select, update
+from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy.exc import IntegrityError
 
 from ..accounts.models import AccountGameRow, AccountSeatRow
 from ..errors import ErrorCode, ServiceError
@@ -53,6 +64,16 @@ ABSENT_S = 30.0
 ABSENT_MAX_PLIES = 8  # more actions stored than this (chance outcomes included): being played
 MAX_MINUTES = 24 * 60
 PODIUM = 3
+# Recurring arenas: (game, its code in the arena's id, options for two players, minute of the hour).
+RECURRING: tuple[tuple[str, str, dict[str, Any], int], ...] = (
+    ("last-mouse-lost", "lml", {}, 0),
+    ("booby-trap", "bt", {}, 15),
+    ("mouse-trap", "mt", {}, 30),
+    ("dead-end-drive", "ded", {"players": 2}, 45),
+)
+RECURRING_MINUTES = 40  # each runs 40 minutes of its hour
+RECURRING_CLOCK_S = 30  # seconds a move (the create form's default too)
+RECURRING_CHECK_S = 30.0  # how often a node makes sure the next ones exist
 
 
 def points_for(result: str, streak: int) -> tuple[int, int]:
@@ -82,6 +103,8 @@ class Arenas:
         self.wave_s = WAVE_S
         self.rematch_wait_s = REMATCH_WAIT_S
         self.absent_s = ABSENT_S
+        self.recurring = False  # the hourly arenas per game (enable_recurring_arenas)
+        self._recurring_at = 0.0  # when this node last made sure they exist
         self._task: asyncio.Task | None = None
 
     # --- the players' operations ----------------------------------------------------------------------
@@ -110,6 +133,67 @@ class Arenas:
         with self.c.db.begin() as s:
             s.add(row)
         return self.standings(row.id)
+
+    # --- recurring arenas ----------------------------------------------------------------------------
+    @staticmethod
+    def recurring_id(code: str, starts: datetime) -> str:
+        return f"h{code}-{starts:%y%m%d%H%M}"  # at most 15 characters (the id's column: 16)
+
+    def planned(self, t: datetime) -> list[tuple[str, str, dict[str, Any], datetime]]:
+        """The recurring arenas that should exist at `t`: per game, the one running (if any) and
+        the next one. (game, id, options, start)."""
+        hour = t.replace(minute=0, second=0, microsecond=0)
+        out: list[tuple[str, str, dict[str, Any], datetime]] = []
+        for game, code, options, minute in RECURRING:
+            starts = [hour + timedelta(hours=h, minutes=minute) for h in (-1, 0, 1)]
+            running = [a for a in starts if a <= t < a + timedelta(minutes=RECURRING_MINUTES)]
+            upcoming = [a for a in starts if a > t][:1]
+            out.extend((game, self.recurring_id(code, a), options, a) for a in running + upcoming)
+        return out
+
+    def make_recurring(self, t: datetime | None = None) -> list[str]:
+        """Make the recurring arenas that should exist at `t` (default now) and do not: the ids
+        this node made. Safe on every node at once: a fixed id is inserted once (the others'
+        INSERT fails on the primary key and finds it made)."""
+        t = t or now()
+        made = []
+        for game, arena_id, options, starts in self.planned(t):
+            with self.c.db() as s:
+                if s.get(ArenaRow, arena_id) is not None:
+                    continue
+            the_game = self.c.service.make_game(game, options)
+            row = ArenaRow(
+                id=arena_id,
+                name=f"Hourly {the_game.game_id} arena",  # the page names it in its language
+                game=the_game.game_id,
+                options=the_game.public_options(),
+                clock={"mode": "move", "seconds": RECURRING_CLOCK_S, "on_timeout": "forfeit"},
+                starts=starts,
+                minutes=RECURRING_MINUTES,
+                created_by=None,
+                wave=0,
+                wave_at=0.0,
+                finished=False,
+            )
+            try:
+                with self.c.db.begin() as s:
+                    s.add(row)
+            except IntegrityError:
+                continue  # another node made it that moment
+            made.append(arena_id)
+        return made
+
+    def _keep_recurring(self) -> None:
+        if not self.recurring or time.time() - self._recurring_at < RECURRING_CHECK_S:
+            return
+        self._recurring_at = time.time()
+        made = self.make_recurring()
+        if made:
+            log.info("recurring arenas made: %s", ", ".join(made))
+
+    @staticmethod
+    def is_recurring(arena: ArenaRow) -> bool:
+        return arena.created_by is None and re.fullmatch(r"h[a-z]+-[0-9]{10}", arena.id) is not None
 
     def _arena(self, arena_id: str) -> ArenaRow:
         with self.c.db() as s:
@@ -184,6 +268,7 @@ class Arenas:
             "ends": iso(self._ends(arena)),
             "minutes": arena.minutes,
             "state": state,
+            "recurring": "hourly" if self.is_recurring(arena) else None,
             "waves": arena.wave,
             "standings": [
                 {
@@ -211,24 +296,45 @@ class Arenas:
         }
 
     def listing(self) -> list[dict[str, Any]]:
+        """Upcoming, running and recent arenas, with how many joined each; a recurring arena that
+        ended with nobody in it is left out (an hour of empty ones is noise, not news)."""
         with self.c.db() as s:
-            rows = s.scalars(select(ArenaRow).order_by(ArenaRow.starts.desc()).limit(50)).all()
+            rows = s.scalars(select(ArenaRow).order_by(ArenaRow.starts.desc()).limit(80)).all()
+            joined = dict(
+                s.execute(
+                    select(ArenaPlayerRow.arena_id, func.count())
+                    .where(ArenaPlayerRow.arena_id.in_([a.id for a in rows]))
+                    .group_by(ArenaPlayerRow.arena_id)
+                ).all()
+            )
         t = now()
-        return [
-            {
-                "id": a.id,
-                "name": a.name,
-                "game": a.game,
-                "starts": iso(a.starts),
-                "ends": iso(self._ends(a)),
-                "state": "finished"
+        out = []
+        for a in rows:
+            state = (
+                "finished"
                 if a.finished or self._ends(a) <= t
                 else "running"
                 if (aware(a.starts) or t) <= t
-                else "upcoming",
-            }
-            for a in rows
-        ]
+                else "upcoming"
+            )
+            recurring = self.is_recurring(a)
+            if recurring and state == "finished" and not joined.get(a.id):
+                continue
+            out.append(
+                {
+                    "id": a.id,
+                    "name": a.name,
+                    "game": a.game,
+                    "starts": iso(a.starts),
+                    "ends": iso(self._ends(a)),
+                    "minutes": a.minutes,
+                    "clock": a.clock,
+                    "state": state,
+                    "recurring": "hourly" if recurring else None,
+                    "players": int(joined.get(a.id, 0)),
+                }
+            )
+        return out[:50]
 
     def trophies(self, username: str) -> list[dict[str, Any]]:
         account_id, _ = self.c.player(username)
@@ -561,6 +667,18 @@ class Arenas:
                     )
                 )
 
+    def _quiet(self, arena_ids: list[str]) -> set[str]:
+        """The arenas of `arena_ids` that nobody has joined."""
+        if not arena_ids:
+            return set()
+        with self.c.db() as s:
+            joined = set(
+                s.scalars(
+                    select(ArenaPlayerRow.arena_id).where(ArenaPlayerRow.arena_id.in_(arena_ids)).distinct()
+                ).all()
+            )
+        return set(arena_ids) - joined
+
     async def tick(self) -> None:
         """One look at every arena running or just over: this node pairs the waves it claims."""
         t = now()
@@ -568,7 +686,10 @@ class Arenas:
             arenas = s.scalars(
                 select(ArenaRow).where(ArenaRow.finished.is_(False), ArenaRow.starts <= t)
             ).all()
+        quiet = await asyncio.to_thread(self._quiet, [a.id for a in arenas])
         for arena in arenas:
+            if arena.id in quiet and self._ends(arena) > now():
+                continue  # nobody joined yet: no wave to pair (a recurring arena waits for players)
             if not await asyncio.to_thread(self._claim, arena):
                 continue  # another node has this wave
             try:
@@ -585,6 +706,7 @@ class Arenas:
     async def _loop(self) -> None:
         while True:
             try:
+                await asyncio.to_thread(self._keep_recurring)
                 await self.tick()
                 if self.swiss is not None:
                     await self.swiss.tick()
@@ -594,7 +716,11 @@ class Arenas:
 
     def start(self) -> None:
         """At the app's start: the loop runs if an arena or a Swiss tournament is under way (else
-        it starts with the first one this node is asked about: `wake`)."""
+        it starts with the first one this node is asked about: `wake`); always with recurring
+        arenas (it makes them)."""
+        if self.recurring:
+            self.wake()
+            return
         with self.c.db() as s:
             pending = s.scalar(select(ArenaRow.id).where(ArenaRow.finished.is_(False)).limit(1)) or s.scalar(
                 select(SwissRow.id).where(SwissRow.status != "finished").limit(1)

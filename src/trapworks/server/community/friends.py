@@ -18,6 +18,7 @@ from .models import FollowRow
 from .pages import page
 
 MAX_FOLLOWS = 500
+MAX_ONLINE_LISTED = 30
 
 
 class Friends:
@@ -87,6 +88,17 @@ class Friends:
             )
         return out
 
+    def online_friends(self, account_id: int) -> list[dict[str, Any]]:
+        """The players you follow who are online now (by name), each with their games going on
+        (spectator links): the home page's row and the top of the friends page."""
+        following = set(self.following_ids(account_id))
+        online = self.c.online(following)
+        names = self.c.names(online)
+        games = self.live_games(online)
+        out = [{"username": names[i], "games": games.get(i, [])[:3]} for i in online if i in names]
+        out.sort(key=lambda f: str(f["username"]).casefold())
+        return out[:MAX_ONLINE_LISTED]
+
     def listing(self, account_id: int) -> dict[str, Any]:
         following = self.following_ids(account_id)
         with self.c.db() as s:
@@ -130,6 +142,15 @@ def build_router(community: Community, friends: Friends) -> APIRouter:
     async def unfollow(body: Named, request: Request):
         who = community.acting(request)
         return {"ok": True, "unfollowed": friends.unfollow(who.account_id, body.username)}
+
+    @router.get("/api/community/friends/online", summary="The players you follow who are online now")
+    async def online(request: Request):
+        # Asked by the home page of everyone: nobody logged in is an answer, not a refusal.
+        try:
+            who = community.current(request)
+        except ServiceError:
+            return {"player": False, "online": []}
+        return {"player": True, "online": friends.online_friends(who.account_id)}
 
     @router.get(
         "/api/community/friends", summary="The players you follow (presence, games to watch), your followers"

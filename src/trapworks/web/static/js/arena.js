@@ -5,6 +5,7 @@ import { api, clear, el } from "/static/js/dom.js";
 import { $, act, clockWords, gameTitle, loadGames, me, notice, refused, send, t, table, translatePage } from "/static/js/community-api.js";
 import { optionValues, twoPlayerGameOptions } from "/static/js/game-options.js";
 import { goOnce } from "/static/js/arena-follow.js";
+import { tn } from "/static/js/i18n.js";
 
 const id = new URLSearchParams(location.search).get("id");
 let username = null;
@@ -19,8 +20,38 @@ function when(iso) {
   return isNaN(d.getTime()) ? iso : d.toLocaleString(document.documentElement.lang, { dateStyle: "short", timeStyle: "short" });
 }
 
-// The arenas as a list that wraps on a phone: name, game, when, state; none yet: a welcome and
-// the way to make one (issue 41).
+// An arena's name: a recurring one's in the page's language ("Hourly Mouse Trap arena"), a
+// player's as they wrote it.
+function arenaName(a) {
+  return a.recurring === "hourly" ? t("Hourly {game} arena", { game: gameTitle(a.game) }) : a.name;
+}
+
+// Minutes from now to a moment (at least 1): "in 12 min", "12 min left".
+function minutesTo(iso) {
+  return Math.max(1, Math.round((new Date(iso).getTime() - Date.now()) / 60000));
+}
+
+// One arena as a row that wraps on a phone: name, game and clock, when, who joined; its state.
+function arenaItem(list, a) {
+  const li = el("li", { class: "arena-item", "data-arena": a.id, "data-state": a.state }, list);
+  const who = el("div", { class: "person-who" }, li);
+  el("a", { href: `/arena?id=${encodeURIComponent(a.id)}`, text: arenaName(a), class: "person-name" }, who);
+  el("span", { class: "muted small", text: [gameTitle(a.game), a.clock ? clockWords(a.clock) : t("no clock")].join(" · ") }, who);
+  const timing = a.state === "running" ? t("{n} min left", { n: minutesTo(a.ends) })
+    : a.state === "upcoming" ? (minutesTo(a.starts) <= 90 ? t("starts in {n} min", { n: minutesTo(a.starts) }) : t("{starts} to {ends}", { starts: when(a.starts), ends: when(a.ends) }))
+      : when(a.starts);
+  el("span", { class: "small", text: timing, "data-testid": "arena-when" }, who);
+  if (a.players) el("span", { class: "small", text: tn("{n} player", "{n} players", a.players) }, who);
+  const status = el("span", { class: `status status-${a.state === "running" ? "open" : a.state === "upcoming" ? "accepted" : "closed"}`, text: stateText(a.state) }, li);
+  if (a.state !== "finished") {
+    status.remove();
+    el("a", { href: `/arena?id=${encodeURIComponent(a.id)}`, class: a.state === "running" ? "button primary" : "button", text: a.state === "running" ? t("Join") : t("Open"), "data-testid": "arena-open" }, el("div", { class: "person-actions" }, li));
+  }
+}
+
+// The arenas as lichess lists its tournaments: those running now, then the next ones (the
+// recurring hourly arenas always give one of each), then the recent ones folded; none at all (a
+// server without recurring arenas): a welcome and the create form open.
 async function showList() {
   const r = await api("GET", "/api/community/arenas");
   if (!r.ok) return;
@@ -29,20 +60,27 @@ async function showList() {
   if (!arenas.length) {
     const p = el("p", { class: "muted empty-state", "data-testid": "arenas-empty" }, box);
     p.append(`${t("No arena is planned yet. Make the first one: choose a game, when it starts and how long it runs, and invite your friends.")} `);
-    el("a", { href: "#create-title", text: t("Create an arena") }, p);
+    el("a", { href: "#create-title", text: t("Create an arena"), onclick: () => { /** @type {HTMLDetailsElement} */ ($("create-box")).open = true; } }, p);
+    /** @type {HTMLDetailsElement} */ ($("create-box")).open = true;
     return;
   }
-  const next = arenas.filter((a) => a.state === "upcoming").sort((x, y) => (x.starts < y.starts ? -1 : 1))[0];
-  const running = arenas.filter((a) => a.state === "running");
-  if (!running.length && next) el("p", { class: "empty-state", text: t("No arena is running now; the next one, {name}, starts {when}.", { name: next.name, when: when(next.starts) }) }, box);
-  const list = el("ul", { class: "arena-list" }, box);
-  for (const a of arenas) {
-    const li = el("li", { class: "arena-item", "data-arena": a.id, "data-state": a.state }, list);
-    const who = el("div", { class: "person-who" }, li);
-    el("a", { href: `/arena?id=${encodeURIComponent(a.id)}`, text: a.name, class: "person-name" }, who);
-    el("span", { class: "muted small", text: gameTitle(a.game) }, who);
-    el("span", { class: "small", text: t("{starts} to {ends}", { starts: when(a.starts), ends: when(a.ends) }) }, who);
-    el("span", { class: `status status-${a.state === "running" ? "open" : a.state === "upcoming" ? "accepted" : "closed"}`, text: stateText(a.state) }, li);
+  const running = arenas.filter((a) => a.state === "running").sort((x, y) => (x.ends < y.ends ? -1 : 1));
+  const next = arenas.filter((a) => a.state === "upcoming").sort((x, y) => (x.starts < y.starts ? -1 : 1));
+  const over = arenas.filter((a) => a.state === "finished");
+  const group = (title, rows, testid, empty) => {
+    const section = el("section", { class: "arena-group", "data-testid": testid }, box);
+    el("h3", { text: title }, section);
+    if (!rows.length) { el("p", { class: "muted small empty-state", text: empty }, section); return; }
+    const list = el("ul", { class: "arena-list" }, section);
+    for (const a of rows) arenaItem(list, a);
+  };
+  group(t("Now"), running, "arenas-now", next.length ? t("No arena is running now; the next one, {name}, starts {when}.", { name: arenaName(next[0]), when: when(next[0].starts) }) : t("No arena is running now."));
+  group(t("Next"), next.slice(0, 8), "arenas-next", t("No arena is planned yet."));
+  if (over.length) {
+    const fold = el("details", { class: "arena-group", "data-testid": "arenas-finished" }, box);
+    el("summary", { text: t("Finished ({n})", { n: over.length }) }, fold);
+    const list = el("ul", { class: "arena-list" }, fold);
+    for (const a of over) arenaItem(list, a);
   }
 }
 
@@ -64,7 +102,7 @@ async function showArena() {
   if (!r.ok) { notice(refused(r), true); return; }
   const a = r.data;
   $("arena-card").hidden = false;
-  $("arena-title").textContent = a.name;
+  $("arena-title").textContent = arenaName(a);
   const clock = a.clock ? clockWords(a.clock) : t("no clock");
   $("arena-info").textContent = t("{game}, {state}: {starts} to {ends}. Win 2, draw 1; after two wins in a row, double.", { game: gameTitle(a.game), state: stateText(a.state), starts: when(a.starts), ends: when(a.ends) }) + ` ${clock}.`;
   const mine = a.standings.find((p) => p.username === username);
@@ -119,7 +157,9 @@ async function start() {
   });
   $("join").addEventListener("click", () => act("POST", `/api/community/arenas/${encodeURIComponent(id)}/join`, {}, t("You are in: you are paired as soon as someone is free."), showArena));
   $("leave").addEventListener("click", () => act("POST", `/api/community/arenas/${encodeURIComponent(id)}/leave`, {}, t("You are paused: join again to be paired (your score stays)."), showArena));
+  if (location.hash === "#create-title") /** @type {HTMLDetailsElement} */ ($("create-box")).open = true;
   await showList();
+  setInterval(() => { if (!document.hidden) showList(); }, 30000); // the next one starts, one ends
   if (id) { await showArena(); setInterval(() => { if (!document.hidden) showArena(); }, 2000); }
   document.body.dataset.ready = "1";
 }

@@ -1,9 +1,13 @@
 // Friends, challenges, block / mute / report (issue 41). The lists are read again every few
 // seconds: a challenge received shows up, an accepted one takes its sender to the game.
+// In three tabs (a player-judge's fix 3: the page was 2,511 px tall at 390): Friends (who is
+// online first), Challenges (received, sent, and the form; its tab counts the open ones
+// received), Blocked and reports. The tab is in the address (#challenges...), so a link opens it.
 import { clear, el } from "/static/js/dom.js";
 import { $, act, button, clockWords, gameTitle, loadGames, me, reasonText, send, t, table, translatePage, variantText } from "/static/js/community-api.js";
 import { clockBody, fillClocks } from "/static/js/clock-pick.js";
 import { optionValues, renderOptions } from "/static/js/game-options.js";
+import { tn } from "/static/js/i18n.js";
 
 const POLL_MS = 2500;
 let openSent = new Set(); // challenges we sent that were open at the last look
@@ -34,9 +38,73 @@ function welcome(parent, text, linkText, href) {
   return p;
 }
 
+// The tabs: one shown at a time, chosen by a click, the arrow keys (as the ARIA tabs pattern) or
+// the address's #challenges / #safety (the profile's "Challenge" link: ?challenge=name).
+const TABS = ["friends", "challenges", "safety"];
+let tabChosen = false; // by the address or by the player: a challenge arriving does not switch it
+function tabOf(hash) {
+  const h = hash.replace(/^#/, "");
+  if (h.startsWith("challenge")) return "challenges";
+  if (h.startsWith("safety") || h === "blocked") return "safety";
+  return "friends";
+}
+
+function showTab(name, focus = false) {
+  for (const tab of TABS) {
+    const button = $(`tab-${tab}`);
+    const on = tab === name;
+    button.setAttribute("aria-selected", String(on));
+    button.tabIndex = on ? 0 : -1;
+    $(`panel-${tab}`).hidden = !on;
+    if (on && focus) button.focus();
+  }
+  document.body.dataset.tab = name;
+  const hash = name === "friends" ? "" : `#${name}`;
+  if (location.hash !== hash && !(name === "challenges" && location.hash.startsWith("#challenge"))) {
+    history.replaceState(null, "", `${location.pathname}${location.search}${hash}`);
+  }
+}
+
+function wireTabs() {
+  for (const tab of TABS) $(`tab-${tab}`).addEventListener("click", () => { tabChosen = true; showTab(tab); });
+  $("tab-friends").parentElement.addEventListener("keydown", (e) => {
+    const at = TABS.indexOf(document.body.dataset.tab || "friends");
+    const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
+    if (step) { e.preventDefault(); tabChosen = true; showTab(TABS[(at + step + TABS.length) % TABS.length], true); }
+  });
+  addEventListener("hashchange", () => showTab(tabOf(location.hash)));
+}
+
+// Who of your friends is online, at the top of the page whatever the tab (lichess's "friends
+// online"): their names, each a way to challenge them.
+function showOnlineTop(following) {
+  const row = clear($("online-top"));
+  const online = following.filter((f) => f.online);
+  row.hidden = !online.length;
+  if (!online.length) return;
+  el("span", { class: "presence-dot on", "aria-hidden": "true" }, row);
+  el("b", { text: `${tn("{n} friend online", "{n} friends online", online.length)} ` }, row);
+  online.slice(0, 8).forEach((f, i) => {
+    if (i) row.append(", ");
+    el("a", { href: `/friends?challenge=${encodeURIComponent(f.username)}#challenges`, text: f.username, "data-online-friend": f.username,
+              title: t("Challenge {name}", { name: f.username }), onclick: (/** @type {Event} */ e) => { e.preventDefault(); challengeFriend(f.username); } }, row);
+  });
+}
+
+// A friend's "Challenge": the Challenges tab, its form with their name, the game to choose next.
+function challengeFriend(name) {
+  showTab("challenges");
+  const form = /** @type {HTMLFormElement} */ ($("challenge"));
+  /** @type {HTMLInputElement} */ (form.elements.namedItem("username")).value = name;
+  form.scrollIntoView({ block: "start", behavior: "smooth" });
+  /** @type {HTMLSelectElement} */ (form.elements.namedItem("game")).focus({ preventScroll: true });
+  preview();
+}
+
 async function showFriends() {
   const r = await send("GET", "/api/community/friends");
   if (!r.ok) return;
+  showOnlineTop(r.data.following);
   const box = clear($("friends"));
   if (!r.data.following.length) {
     welcome(box, t("No friends yet: follow a player by name above, or find players on the leaderboard."), t("To the leaderboard"), "/leaderboard");
@@ -50,13 +118,7 @@ async function showFriends() {
     el("span", { text: f.online ? t("online") : t("offline"), class: f.online ? "online small" : "muted small", "data-testid": "presence" }, who);
     for (const g of f.games) el("a", { href: g.watch, class: "small", text: t("watch {game}", { game: gameTitle(g.game) }), "data-testid": "watch" }, who);
     const cell = el("div", { class: "person-actions" }, li);
-    button(cell, t("Challenge"), "friend-challenge", () => {
-      const form = /** @type {HTMLFormElement} */ ($("challenge"));
-      /** @type {HTMLInputElement} */ (form.elements.namedItem("username")).value = f.username;
-      form.scrollIntoView({ block: "start", behavior: "smooth" });
-      /** @type {HTMLSelectElement} */ (form.elements.namedItem("game")).focus({ preventScroll: true });
-      preview();
-    });
+    button(cell, t("Challenge"), "friend-challenge", () => challengeFriend(f.username));
     button(cell, t("Unfollow"), "unfollow", () => act("POST", "/api/community/unfollow", { username: f.username }, t("You no longer follow {name}.", { name: f.username }), refresh));
   }
   $("followers").textContent = r.data.followers.length ? t("Following you: {names}", { names: r.data.followers.join(", ") }) : "";
@@ -84,12 +146,19 @@ async function showChallenges() {
   const r = await send("GET", "/api/community/challenges");
   if (!r.ok) return;
   for (const [id, rows, incoming, empty] of [["incoming", r.data.incoming, true, t("No challenge received yet: your friends' challenges show here, with Accept and Decline.")],
-    ["outgoing", r.data.outgoing, false, t("No challenge sent yet: choose a player and a game above.")]]) {
+    ["outgoing", r.data.outgoing, false, t("No challenge sent yet: choose a player and a game below.")]]) {
     const box = clear($(id));
     if (!rows.length) { welcome(box, empty, "", ""); continue; }
     const list = el("ul", { class: "challenges" }, box);
     for (const c of rows) challengeItem(list, c, incoming);
   }
+  // The Challenges tab counts the open challenges received (seen from any tab).
+  const waiting = r.data.incoming.filter((c) => c.status === "open").length;
+  const count = $("incoming-count");
+  count.hidden = !waiting;
+  count.textContent = waiting ? String(waiting) : "";
+  count.setAttribute("aria-label", waiting ? tn("{n} challenge received", "{n} challenges received", waiting) : "");
+  if (firstLook && waiting && !tabChosen) showTab("challenges"); // a challenge waits: open it first
   // A challenge of ours accepted since the last look: its game opens (as lichess does).
   const accepted = r.data.outgoing.find((c) => c.status === "accepted" && c.link && openSent.has(c.id));
   openSent = new Set(r.data.outgoing.filter((c) => c.status === "open").map((c) => c.id));
@@ -218,6 +287,9 @@ async function start() {
   chooseGame(select.value);
   const wanted = new URLSearchParams(location.search).get("challenge");
   if (wanted) /** @type {HTMLInputElement} */ (challenge.elements.namedItem("username")).value = wanted;
+  wireTabs();
+  tabChosen = Boolean(wanted || location.hash);
+  showTab(wanted ? "challenges" : tabOf(location.hash));
   wire();
   await Promise.all([refresh(), showNotices()]);
   document.body.dataset.ready = "1";

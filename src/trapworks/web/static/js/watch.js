@@ -3,11 +3,14 @@
 // js/board-preview.js), the players with their ratings, the clocks, and a link to watch. Read
 // again every few seconds (any node answers the same: the database is the truth); a card stays
 // while its game goes on, so its picture is drawn again only when a move was made.
+// When no game between players is on (a fresh server: a player-judge's fix 3), the featured game
+// is a player's game against the computer, said so; the others against the computer and the games
+// just finished (each with its result and its review) follow, labelled.
 import { api, clear, el } from "/static/js/dom.js";
-import { $, clockWords, gameTitle, loadGames, t, translatePage, variantText } from "/static/js/community-api.js";
+import { $, clockWords, gameTitle, loadGames, t, translatePage, variantText, when } from "/static/js/community-api.js";
 import { boardPreview } from "/static/js/board-preview.js";
 import { formatClock } from "/static/js/clock.js";
-import { tn } from "/static/js/i18n.js";
+import { agentName, tn } from "/static/js/i18n.js";
 
 const POLL_MS = 3000;
 const PREVIEWS = 24; // cards with a live picture (the rest: words only)
@@ -30,8 +33,10 @@ function fill(card, g, big) {
   // As on a board: the second seat above, the first below (lichess shows the top player first).
   for (const p of big ? [...g.players].reverse() : g.players) {
     const row = el("div", { class: `live-player${g.clock && g.clock.to_move === p.seat ? " to-move" : ""}`, "data-seat": p.seat }, players);
-    el("a", { href: `/u/${encodeURIComponent(p.username)}`, class: "live-name", text: p.username }, row);
-    el("span", { class: "live-rating", text: String(p.rating) }, row);
+    if (p.username) {
+      el("a", { href: `/u/${encodeURIComponent(p.username)}`, class: "live-name", text: p.username }, row);
+      el("span", { class: "live-rating", text: String(p.rating) }, row);
+    } else el("span", { class: "live-name computer", text: t("Computer ({level})", { level: agentName(p.computer || "") }) }, row);
     const clock = seatClock(g, p.seat);
     if (clock) el("span", { class: "live-clock", text: clock, "data-testid": "live-clock" }, row);
   }
@@ -40,9 +45,9 @@ function fill(card, g, big) {
     tn("{n} move", "{n} moves", g.moves)].join(" · ");
 }
 
-function makeCard(g, big, parent) {
+function makeCard(g, big, parent, computer = false) {
   const card = el("article", { class: big ? "live-card featured-card" : "live-card" }, parent);
-  card.setAttribute("data-live", g.id); // every game going on, the featured one too
+  card.setAttribute(computer ? "data-computer" : "data-live", g.id); // every game going on, the featured one too
   if (big) card.setAttribute("data-featured", g.id);
   const picture = el("a", { href: g.watch, class: "live-picture", tabindex: "-1", "aria-hidden": "true" }, card);
   const box = el("div", {}, picture);
@@ -54,20 +59,60 @@ function makeCard(g, big, parent) {
   return { card, preview: boardPreview(box, g.watch), featured: big };
 }
 
+// The games against the computer going on, as cards (those not featured).
+function showComputer(games, featuredId) {
+  const grid = $("computer");
+  const rest = games.filter((g) => g.id !== featuredId);
+  $("computer-box").hidden = !rest.length;
+  for (const g of rest) {
+    const key = `c:${g.id}`;
+    let c = cards.get(key);
+    if (!c) { c = makeCard(g, false, grid, true); cards.set(key, c); }
+    fill(c.card, g, false);
+    c.preview.refresh(g.moves);
+    grid.append(c.card); // the server's order
+  }
+}
+
+// A seat of a finished game as the list names it, with its result.
+function seatWords(p) {
+  const name = p.username || t("Computer ({level})", { level: agentName(p.computer || "") });
+  const result = { won: t("won"), lost: t("lost"), drawn: t("drawn") }[p.result] || "";
+  return result ? `${name} (${result})` : name;
+}
+
+// The games just finished: game, players with their results, when, and the review.
+function showRecent(games) {
+  const list = clear($("recent"));
+  $("recent-box").hidden = !games.length;
+  for (const g of games) {
+    const li = el("li", { class: "recent-item", "data-recent": g.id }, list);
+    const words = el("div", { class: "recent-words" }, li);
+    el("span", { class: "recent-players", text: g.players.map(seatWords).join(t(" vs ")) }, words);
+    el("span", { class: "muted small", text: [gameTitle(g.game), g.against_computer ? t("against the computer") : g.rated ? t("rated") : t("casual"), when(g.ended)].join(" · ") }, words);
+    el("a", { href: g.review, class: "button", text: t("Review"), "data-testid": "recent-review" }, li);
+  }
+}
+
 async function show() {
   const game = /** @type {HTMLSelectElement} */ ($("game")).value;
   const r = await api("GET", `/api/community/live${game ? `?game=${encodeURIComponent(game)}` : ""}`);
   if (!r.ok) return;
   const games = r.data.games;
-  // The featured game: the best rated of those listed (the server's order), large at the top.
+  const computer = r.data.computer || [];
+  // The featured game: the best rated of those between players (the server's order), large at
+  // the top; none: the newest against the computer, said so.
   const top = games[0] || null;
+  const topComputer = !top && computer.length ? computer[0] : null;
+  const featuredGame = top || topComputer;
   const rest = games.slice(1);
-  const wanted = new Set(games.map((g) => `${g === top ? "f" : "l"}:${g.id}`));
+  const wanted = new Set([...games.map((g) => `${g === top ? "f" : "l"}:${g.id}`), ...computer.map((g) => `${g === topComputer ? "f" : "c"}:${g.id}`)]);
   for (const [key, c] of cards) if (!wanted.has(key)) { c.card.remove(); cards.delete(key); }
+  $("featured-title").textContent = topComputer ? t("Against the computer") : t("Featured game");
   const featured = $("featured");
   const emptyTop = featured.querySelector(".empty-state");
   if (emptyTop) emptyTop.remove();
-  if (!top) {
+  if (!featuredGame) {
     const p = el("div", { class: "empty-state card" }, featured);
     el("p", { text: t("No game between players is going on right now.") }, p);
     const more = el("p", { class: "muted" }, p);
@@ -75,6 +120,13 @@ async function show() {
     el("a", { href: "/", text: t("play a quick game") }, more);
     more.append(` ${t("or")} `);
     el("a", { href: "/friends", text: t("challenge a friend") }, more);
+  }
+  if (topComputer) {
+    const key = `f:${topComputer.id}`;
+    let c = cards.get(key);
+    if (!c) { c = makeCard(topComputer, true, featured, true); cards.set(key, c); }
+    fill(c.card, topComputer, true);
+    c.preview.refresh(topComputer.moves);
   }
   const grid = $("live");
   const emptyGrid = grid.querySelector(".empty-state");
@@ -88,9 +140,12 @@ async function show() {
   });
   // keep the server's order
   for (const g of rest) { const c = cards.get(`l:${g.id}`); if (c) grid.append(c.card); }
-  if (!rest.length) {
-    el("p", { class: "muted empty-state", text: top ? t("No other game is going on.") : t("The games going on show here, each with its board.") }, grid);
-  }
+  // No other game between players: the section says so only when there is one (featured); none at
+  // all: the section is left out (the featured slot says it), what there is to watch comes first.
+  $("live-box").hidden = !top;
+  if (top && !rest.length) el("p", { class: "muted empty-state", text: t("No other game is going on.") }, grid);
+  showComputer(computer, topComputer ? topComputer.id : null);
+  showRecent(r.data.recent || []);
   document.body.dataset.live = String(games.length);
 }
 
