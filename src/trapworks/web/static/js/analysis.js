@@ -91,7 +91,8 @@ function curveGraph(card, data, steps, label, onPick) {
                              "aria-label": t("Chance to win after each move: click to go to a move") }, box);
   svgEl("rect", { x: 0, y: 0, width: W, height: H, class: "bg" }, svg);
   svgEl("line", { x1: 0, x2: W, y1: H / 2, y2: H / 2, class: "mid" }, svg);
-  const y = (/** @type {number} */ p) => (H * (1 - p)).toFixed(2);
+  // a margin above 100% and below 0%: a dot on a won or lost position is drawn whole
+  const y = (/** @type {number} */ p) => (6 + (H - 12) * (1 - p)).toFixed(2);
   for (const s of shown) {
     const pts = data.curve.map((c) => `${c.step} ${y(c.chances[s])}`);
     if (seats === 2) {
