@@ -101,6 +101,11 @@ def test_last_mouse_lost_review_marks_only_the_turning_moves_on_an_outcome_curve
     assert "already lost" not in page.locator("#log").inner_text()
     # one move list: the analysis keeps no list of its own
     assert page.locator("#analysis ol, #analysis ul li button").count() == 0
+    # each seat's turning moves counted by name (the marked ones only)
+    sums = page.locator("[data-testid=review-sums]").inner_text()
+    for seat in (0, 1):
+        n = sum(1 for t in turning.values() if t["seat"] == seat)
+        assert (f"{n} blunder" if n else "no turning move") in sums, sums
     # a curve, not bars: one path of the first seat's chance, a dot on each turning move
     graph = page.locator("[data-testid=review-graph] svg")
     assert (

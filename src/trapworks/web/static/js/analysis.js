@@ -155,6 +155,18 @@ export function showAnalysis(card, log, data, { label, onPick, steps }) {
   for (const m of data.moves) byPly.set(m.ply, { m, w: words(m, label, turning.get(m.ply)) });
   for (const r of data.rolls || []) byPly.set(r.ply, { r, w: rollWords(r) });
   const moveGraph = curveGraph(card, data, steps, label, onPick);
+  // each seat's turning moves counted by name, as lichess sums a side's mistakes and blunders
+  // (only the marked ones: a game of scripted players no longer reads "52 blunders")
+  if (data.curve && data.curve.length) {
+    const seatsOf = [...new Set(data.moves.map((m) => m.seat))].sort((a, b) => a - b);
+    const sums = el("ul", { class: "review-sums", "data-testid": "review-sums", "aria-label": t("Turning moves by player") }, card);
+    for (const s of seatsOf) {
+      const mine = (data.turning || []).filter((tm) => tm.seat === s);
+      const b = mine.filter((tm) => tm.word === "blunder").length, m = mine.length - b;
+      const parts = [b ? tn("{n} blunder", "{n} blunders", b) : "", m ? tn("{n} mistake", "{n} mistakes", m) : ""].filter(Boolean);
+      el("li", { "data-seat": s, text: `${label(s)}: ${parts.length ? parts.join(", ") : t("no turning move")}` }, sums);
+    }
+  }
   const now = el("div", { class: "review-now", "data-testid": "analysis", "data-kind": data.kind, "aria-live": "polite" }, card);
   const about = data.kind === "solver" ? t("The game's solver judges each move: a blunder gives away a won position; in a lost position no move is a mistake.")
     : data.kind === "agent" ? t("Beside each move: the hint agent's choice ({agent}), from what that player knew.", { agent: data.agent })
