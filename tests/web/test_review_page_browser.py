@@ -36,7 +36,11 @@ def test_the_review_says_the_result_first_and_shows_a_position_not_a_wait(server
     board = page.locator("#board svg.lml-board").bounding_box()
     assert box and board and box["y"] + box["height"] - (board["y"] + board["height"]) < 12, (box, board)
     assert result.bounding_box()["y"] + 20 < 844 - 70, result.bounding_box()  # over the step bar
-    # the start of the game: a position to study ("… to play"), the first moves in the list
+    # it opens on the final position (a player-judge's fix 4); back at the start: a position to
+    # study ("… to play"), the first moves in the list
+    assert page.evaluate("document.body.dataset.step") == page.get_attribute("#slider", "max")
+    page.keyboard.press("Home")
+    page.wait_for_function("document.body.dataset.step === '0'")
     turn = page.locator(".lml-turn").inner_text()
     assert turn.endswith("to play") and "…" not in turn, turn
     assert page.evaluate("document.getElementById('log').scrollTop") == 0

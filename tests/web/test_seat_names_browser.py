@@ -79,6 +79,7 @@ async (steps) => {
     + REPLAY_LINES.strip()
     + """;
   const out = [];
+  document.querySelector('#first').click(); // the review opens on the final position
   for (let step = 1; step <= steps; step++) {
     document.querySelector('#next').click();
     const t0 = Date.now();

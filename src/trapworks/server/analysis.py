@@ -21,18 +21,30 @@ Each chance outcome (a die's roll, a card drawn) comes with its chance, read fro
 declared chance outcomes (`State.chance_outcomes`, OpenSpiel's probabilities): what was rolled,
 how likely it was, and how likely a roll at most as likely was. Nothing says whether a roll was
 "good": that would be a rule, and no game declares it.
+
+The outcome curve (a player-judge's fix 4: "an outcome curve, only the turning moves marked"):
+each seat's chance to win after each move, as lichess draws its advantage chart. Where the game
+judges its moves, the chance is exact (the game's own verdict: a won position is 1, a lost one 0);
+elsewhere it is estimated by playing the rest of the game out CURVE_ROLLOUTS times from the
+position, every seat by the game's declared rollout agent, chance by its declared probabilities
+(the record is public once the game is over), rollout i of every position on the same random
+numbers. Bounded by CURVE_STEPS moves played and CURVE_SECONDS: a game too slow to play out that
+often gets no curve (`curve` None) rather than a guess. The turning moves are the decisions where
+the mover's own chance fell most (at least MISTAKE), MAX_TURNING at most.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import random
+import time
 from collections import OrderedDict
 from typing import Any
 
 from fastapi import FastAPI
 
-from trapworks.core import State
+from trapworks.core import CHANCE, TERMINAL, State, sample_chance
 from trapworks.core.record import GameRecord
 from trapworks.core.spec import MoveVerdict, spec_of
 
@@ -45,6 +57,13 @@ from .service import GameService
 MAX_DECISIONS = 400
 MAX_ROLLS = 2000  # chance outcomes told with their chance (a game's rolls, draws), at most
 CACHE = 64
+CURVE_ROLLOUTS = 16  # play-outs a position's estimated chances are read from
+CURVE_STEPS = 1_000_000  # moves played for one game's curve, at most
+CURVE_SECONDS = 10.0  # and seconds (once per game: the analysis is cached): past either, no curve
+ROLLOUT_LIMIT = 2000  # moves of one play-out before it is called a draw
+MISTAKE = 0.2  # a decision that cost its mover at least this chance is a turning move
+BLUNDER = 0.4  # ... and a blunder from this much (a won position given away: 1)
+MAX_TURNING = 5  # turning moves marked, at most (the largest falls, the later first)
 log = logging.getLogger(__name__)
 
 
@@ -128,6 +147,7 @@ def analyse(record: GameRecord, key: bytes) -> dict[str, Any]:
                         entry["same"] = choice == action
                 moves.append(entry)
         state = after
+    curve, curve_kind = _curve(record, moves, key, judged=judge is not None)
     return {
         "ok": True,
         "game": game.game_id,
@@ -137,7 +157,163 @@ def analyse(record: GameRecord, key: bytes) -> dict[str, Any]:
         "moves": moves,
         "rolls": rolls,
         "truncated": truncated,
+        # [{"step", "chances": [each seat's chance to win at that step]}], or None (too slow)
+        "curve": curve,
+        # "exact" (the game's verdicts), "model" (its own valuation), "estimate" (play-outs)
+        "curve_kind": curve_kind,
+        "curve_rollouts": CURVE_ROLLOUTS if curve_kind == "estimate" else None,
+        "turning": _turning(moves, curve) if curve is not None else [],
     }
+
+
+def _winners(returns: list[float]) -> list[float]:
+    """Each seat's share of a win in a finished game: the best return wins, a tie shares it."""
+    best = max(returns)
+    top = [i for i, r in enumerate(returns) if r >= best - 1e-9]
+    return [1.0 / len(top) if i in top else 0.0 for i in range(len(returns))]
+
+
+class _TooSlow(Exception):
+    pass
+
+
+def _curve(
+    record: GameRecord, moves: list[dict[str, Any]], key: bytes, judged: bool
+) -> tuple[list[dict[str, Any]] | None, str | None]:
+    """Each seat's chance to win at the steps around each decision (and the start and the end),
+    and how it was found ("exact", "model", "estimate"); (None, None) where it could not be."""
+    states = [record.initial_state()]
+    for text in record.actions:
+        s = states[-1].clone()
+        s.apply_action(s.string_to_action(text))
+        states.append(s)
+    n = len(record.actions)
+    seats = states[0].num_players()
+    final = states[-1]
+    end = _winners(final.returns()) if final.is_terminal() else None
+    points: dict[int, list[float]] = {}
+    kind = "exact"
+    if judged:
+        # the game's own verdict: the mover's position was won (1) or lost (0), before each move
+        for m in moves:
+            if m.get("outcome") not in ("win", "loss"):
+                continue
+            won = m["outcome"] == "win"
+            rest = (0.0 if won else 1.0) / max(seats - 1, 1)
+            points[m["ply"]] = [(1.0 if won else 0.0) if s == m["seat"] else rest for s in range(seats)]
+    else:
+        try:
+            points, kind = _estimated(states, moves, key, end)
+        except _TooSlow:
+            return None, None
+    if end is not None:
+        points[n] = end
+    if not points:
+        return None, None
+    return [{"step": step, "chances": [round(p, 4) for p in points[step]]} for step in sorted(points)], kind
+
+
+def _estimated(
+    states: list[State], moves: list[dict[str, Any]], key: bytes, end: list[float] | None
+) -> tuple[dict[int, list[float]], str]:
+    """Each seat's share of wins over CURVE_ROLLOUTS play-outs from the steps before and after each
+    decision; _TooSlow past the budget. A game whose rollout agent values positions itself (its
+    `evaluate(state)`: each seat's expected return, as tree search cuts its rollouts by) is read
+    from that value instead, scaled between the game's own worst and best final returns."""
+    from trapworks.agents import rollout_policy  # not at import: the agents load the games
+
+    game = states[0].game
+    declared = rollout_policy(game)
+    policies = [declared[1](game, s, seed=s) for s in range(game.num_players())] if declared else None
+    evaluate = getattr(policies[0], "evaluate", None) if policies else None
+    final = states[-1]
+    if callable(evaluate) and end is not None:
+        lo, hi = min(final.returns()), max(final.returns())
+        if hi - lo > 1e-9:
+            return {k: _scaled(evaluate(states[k]), lo, hi) for k in _wanted(states, moves)}, "model"
+    wanted = _wanted(states, moves)
+    base = int.from_bytes(key[:6], "big") if key else 0
+    deadline = time.perf_counter() + CURVE_SECONDS
+    budget = [CURVE_STEPS]
+    points: dict[int, list[float]] = {}
+    start, done, total = time.perf_counter(), 0, len(wanted) * CURVE_ROLLOUTS
+    for k in wanted:
+        wins = [0.0] * game.num_players()
+        for i in range(CURVE_ROLLOUTS):
+            share = _winners(_play_out(states[k].clone(), base + 7919 * i, policies, budget, deadline))
+            wins = [w + x for w, x in zip(wins, share, strict=True)]
+            done += 1
+            # a game that will not fit is given up at once, not after the whole budget
+            if (time.perf_counter() - start) / done * total > 2 * CURVE_SECONDS:
+                raise _TooSlow
+        points[k] = [w / CURVE_ROLLOUTS for w in wins]
+    return points, "estimate"
+
+
+def _wanted(states: list[State], moves: list[dict[str, Any]]) -> list[int]:
+    """The steps before and after each real choice (a forced move, one legal action, turns
+    nothing), and the start."""
+    chosen = [m for m in moves if m["ply"] < len(states) and len(states[m["ply"]].legal_actions()) > 1]
+    wanted = sorted({0, *(m["ply"] for m in chosen), *(m["ply"] + 1 for m in chosen)})
+    return [k for k in wanted if k < len(states) and not states[k].is_terminal()]
+
+
+def _scaled(values: Any, lo: float, hi: float) -> list[float]:
+    """Expected returns as chances: a win's return 1, a loss's 0, shared to sum 1."""
+    p = [min(1.0, max(0.0, (float(v) - lo) / (hi - lo))) for v in values]
+    total = sum(p)
+    return [x / total for x in p] if total > 0 else [1.0 / len(p)] * len(p)
+
+
+def _play_out(
+    s: State, seed: int, policies: list[Any] | None, budget: list[int], deadline: float
+) -> list[float]:
+    """The game played to its end from `s` (the declared rollout agent, or random moves)."""
+    rng = random.Random(seed)
+    if policies is not None:
+        for k, h in enumerate(policies):
+            h.restart()
+            h.rng.seed(seed + k + 1)
+    for steps in range(ROLLOUT_LIMIT):
+        player = s.current_player()
+        if player == TERMINAL:
+            return s.returns()
+        budget[0] -= 1
+        if budget[0] < 0 or (steps % 16 == 0 and time.perf_counter() > deadline):
+            raise _TooSlow
+        if player == CHANCE:
+            a = sample_chance(s, rng)
+        elif policies is not None:
+            a = policies[player].step(s)
+        else:
+            a = rng.choice(s.legal_actions())
+        s.apply_action(a)
+    return [0.0] * s.num_players()  # cut: a draw
+
+
+def _turning(moves: list[dict[str, Any]], curve: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The decisions where the mover's chance fell most: {ply, seat, before, after, word}."""
+    at = {p["step"]: p["chances"] for p in curve}
+    found = []
+    for m in moves:
+        before, after = at.get(m["ply"]), at.get(m["ply"] + 1)
+        if before is None or after is None:
+            continue
+        fall = before[m["seat"]] - after[m["seat"]]
+        if fall >= MISTAKE - 1e-9:
+            word = "blunder" if fall >= BLUNDER - 1e-9 else "mistake"
+            found.append(
+                {
+                    "ply": m["ply"],
+                    "seat": m["seat"],
+                    "before": before[m["seat"]],
+                    "after": after[m["seat"]],
+                    "fall": round(fall, 4),
+                    "word": word,
+                }
+            )
+    found.sort(key=lambda x: (-x["fall"], -x["ply"]))
+    return sorted(found[:MAX_TURNING], key=lambda x: x["ply"])
 
 
 class Analyses:

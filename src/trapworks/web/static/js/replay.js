@@ -18,6 +18,7 @@ let queue = Promise.resolve();
 let gameId = ""; // the game's id where the page knows it (its analysis is asked for)
 /** @type {(step: number) => void} */
 let markStep = () => {};
+let opensAtEnd = false; // a finished game's review opens on its final position
 let seats = []; // who sat where: [{seat, name, kind, agent, label}] (seatsOf)
 
 // Who sat where, from the record's typed seats ({kind, agent, name}: the server writes them; issue
@@ -61,6 +62,7 @@ function show(i, animate) {
   for (const b of ["first", "prev"]) $(b).dataset.atEnd = i === 0 ? "1" : "0";
   for (const b of ["next", "last"]) $(b).dataset.atEnd = i === data.steps.length - 1 ? "1" : "0";
   markStep(i);
+  playWords();
 }
 
 // How a game ended off the board (resigned, out of time, aborted), from the record's forfeits;
@@ -180,13 +182,16 @@ async function start(record) {
   // one line a turn, its first sentence (what followed under a "+"), as lichess keeps its list short
   renderLog($("log"), entries, { seat: null, players: seats, compact: COMPACT_LOG.includes(data.game),
                                  onPick: (step) => { stop(); show(step, false); } });
+  groupRounds($("log"));
   showResult();
   $("slider").max = String(data.steps.length - 1);
   $("player").hidden = false;
   $("share").hidden = !gameId;
-  // a shared link opens at its move (#s=<step>)
+  // a shared link opens at its move (#s=<step>); a finished game's review (/replay/<id>) on its
+  // final position, the result in sight (a player-judge's fix 4), the steps back from there
   const asked = Number(hashParams().get("s"));
-  show(Number.isInteger(asked) && asked > 0 ? asked : 0, false);
+  const last = data.steps.length - 1;
+  show(hashParams().has("s") && Number.isInteger(asked) && asked >= 0 ? asked : opensAtEnd ? last : 0, false);
   document.body.dataset.ready = "1";
   if (gameId) {
     // the analysis comes after the board: a line says it is on its way
@@ -211,7 +216,40 @@ async function start(record) {
   }
 }
 
-function stop() { clearInterval(timer); timer = null; $("play").textContent = t("Play"); }
+// The move list grouped by round (a round: each seat once, as BGA's replays number their rounds):
+// a heading line before the first line of each round; a seat's turn that runs on (two lines of one
+// seat in a row) stays in its round, a line of chance before a round's first move goes with it.
+function groupRounds(log) {
+  let seen = new Set(), prev = null, round = 0, start = null;
+  for (const li of /** @type {HTMLElement[]} */ ([...log.children])) {
+    const owner = li.dataset.seat;
+    if (owner === undefined || owner === "") { start = start || li; continue; }
+    if (!round || (seen.has(owner) && owner !== prev)) {
+      round++;
+      seen = new Set();
+      const head = el("li", { class: "round-head", "data-round": round, text: t("Round {n} of play", { n: round }) }, null);
+      log.insertBefore(head, start || li);
+    }
+    seen.add(owner);
+    prev = owner;
+    start = null;
+  }
+  document.body.dataset.rounds = String(round);
+}
+
+// The play button says what it does: from the final position it replays the moves from the start;
+// elsewhere it plays on from the step shown; while it plays, it pauses.
+function playWords() {
+  const b = $("play");
+  const words = timer ? t("Pause") : data && at >= data.steps.length - 1 ? t("Replay the moves") : t("Play from here");
+  b.querySelector(".play-word").textContent = words;
+  b.querySelector(".play-icon").textContent = timer ? "❚❚" : "▶";
+  b.title = words;
+  b.setAttribute("aria-label", words);
+  b.dataset.does = timer ? "pause" : data && at >= data.steps.length - 1 ? "replay" : "play";
+}
+
+function stop() { clearInterval(timer); timer = null; playWords(); }
 
 $("first").addEventListener("click", () => { stop(); show(0, false); });
 $("prev").addEventListener("click", () => { stop(); show(at - 1, false); });
@@ -220,8 +258,9 @@ $("last").addEventListener("click", () => { stop(); show(data.steps.length - 1, 
 $("slider").addEventListener("input", () => { stop(); show(+$("slider").value, false); });
 $("play").addEventListener("click", () => {
   if (timer) { stop(); return; }
-  $("play").textContent = t("Pause");
+  if (at >= data.steps.length - 1) show(0, false); // "Replay the moves": from the start
   timer = setInterval(() => { if (at >= data.steps.length - 1) stop(); else show(at + 1, true); }, 900);
+  playWords();
 });
 // Share: the public link of this game at this move (never a seat's token: a finished game's review
 // is public at /replay/<id>); the phone's share sheet where there is one, else the clipboard.
@@ -302,6 +341,7 @@ async function init() {
     el("a", { href: `/replay/${encodeURIComponent(publicId)}`, target: "_blank", rel: "noopener", text: t("Open on trapworks") }, credit);
   }
   gameId = publicId || p.get("g") || "";
+  opensAtEnd = !!publicId;
   const fromServer = async (url) => {
     $("load").hidden = true;
     loading(t("Loading the game…"));
