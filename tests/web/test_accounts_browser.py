@@ -12,6 +12,8 @@ import httpx
 import pytest
 from openskill.models import PlackettLuce
 
+from trapworks.server.accounts.ratings import SIGMA0
+
 from .accounts_helpers import PASSWORD, unique
 from .test_game_page import AXE
 from .web_helpers import ARTIFACTS
@@ -150,7 +152,7 @@ def test_a_rated_quick_game_between_two_accounts_rates_both_as_openskill_does(br
         winner = state["winners"][0]
         a.wait_for_selector("[data-testid=end-screen]:not([hidden])")
 
-        model = PlackettLuce()
+        model = PlackettLuce(sigma=SIGMA0)
         expected = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2] if winner == 0 else [2, 1])
         shown = {}
         for seat in (0, 1):

@@ -10,6 +10,7 @@ from openskill.models import PlackettLuce
 
 from trapworks.server import create_app
 from trapworks.server.accounts import ratings
+from trapworks.server.accounts.ratings import SIGMA0
 
 from .accounts_helpers import Browser, play_to_end
 from .test_accounts_api import rated_game
@@ -51,7 +52,7 @@ def test_a_rated_game_names_both_accounts_with_their_ratings_and_then_their_chan
         ]
     end = play_to_end(a.c, gid, tokens)
     winner = end["winners"][0]
-    model = PlackettLuce()
+    model = PlackettLuce(sigma=SIGMA0)
     after = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2] if winner == 0 else [2, 1])
     expected = [ratings.display(t[0].mu) - 1500 for t in after]
     for token in (*tokens, watcher):
