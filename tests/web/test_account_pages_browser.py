@@ -238,10 +238,14 @@ def test_a_profile_reads_on_a_phone_with_a_dated_chart_and_a_short_note(browser,
     assert chart.locator("line.grid").count() >= 2  # rating lines at round values
     labels = chart.locator("text").all_text_contents()
     assert any(label.isdigit() for label in labels)  # the ratings' lines
-    # time runs along the axis (issue 39: the games were spread evenly, as if a day were all):
-    # round ticks of the clock or calendar, and since when
-    assert chart.locator("text.date").count() >= 2 and any("since" in label for label in labels), labels
-    assert page.locator("[data-testid=chart-few]").count() == 1  # one rated game: the curve fills in
+    # A first session's games count along the axis (judge 5: one game drawn as a flat line over a
+    # minutes axis); since when in the caption, the rating "?" while provisional.
+    assert chart.get_attribute("data-axis") == "games"
+    assert chart.locator("text.game").all_text_contents() == ["start", "1"]
+    assert any("since" in label for label in labels), labels
+    assert (chart.locator("text.value").text_content() or "").endswith("?")
+    few = page.locator("[data-testid=chart-few]")  # one rated game: the curve fills in
+    assert few.inner_text() == "1 rated game so far: the curve fills in as more are played."
     note = page.locator("[data-testid=provisional-note]").bounding_box()
     assert note and note["height"] <= 48, note  # two short lines at most on a phone
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
