@@ -143,10 +143,16 @@ def test_the_leaderboard_lists_provisional_players_marked_and_invites_when_empty
     assert page.input_value("[data-testid=period-pick]") == "7"
     # Provisional players (one game each) apart, under their heading, and unranked (the eighth
     # judge: they were ranked among the established; failed before: "1", "2" and no heading).
-    assert "not ranked yet" in page.inner_text("[data-testid=lb-provisional-heading]")
+    # Judge 5: with everyone provisional every rank read "–": on a board of provisional ratings
+    # only, they are numbered in their order, muted, and said unranked.
+    heading = page.inner_text("[data-testid=lb-provisional-heading]")
+    assert heading.startswith("Nobody ranked yet: provisional ratings in their order"), heading
+    marks = page.locator(".lb-rank-mark").all_inner_texts()
+    assert marks == [str(i + 1) for i in range(len(marks))], marks
     for name in (alice, bob):
         row = page.locator(f"[data-player='{name}']")
-        assert row.locator(".lb-rank-mark").inner_text() == "–"
+        assert "lb-unranked" in (row.locator(".lb-rank-mark").get_attribute("class") or "")
+        assert (row.locator(".lb-rank-mark").get_attribute("aria-label") or "").endswith("not ranked yet")
         assert row.locator(".lb-rating").inner_text().endswith("?")
         assert row.locator(f"[data-avatar='{name}']").count() == 1
     mine = page.locator(f"[data-player='{alice}']")
@@ -238,10 +244,14 @@ def test_a_profile_reads_on_a_phone_with_a_dated_chart_and_a_short_note(browser,
     assert chart.locator("line.grid").count() >= 2  # rating lines at round values
     labels = chart.locator("text").all_text_contents()
     assert any(label.isdigit() for label in labels)  # the ratings' lines
-    # time runs along the axis (issue 39: the games were spread evenly, as if a day were all):
-    # round ticks of the clock or calendar, and since when
-    assert chart.locator("text.date").count() >= 2 and any("since" in label for label in labels), labels
-    assert page.locator("[data-testid=chart-few]").count() == 1  # one rated game: the curve fills in
+    # A first session's games count along the axis (judge 5: one game drawn as a flat line over a
+    # minutes axis); since when in the caption, the rating "?" while provisional.
+    assert chart.get_attribute("data-axis") == "games"
+    assert chart.locator("text.game").all_text_contents() == ["start", "1"]
+    assert any("since" in label for label in labels), labels
+    assert (chart.locator("text.value").text_content() or "").endswith("?")
+    few = page.locator("[data-testid=chart-few]")  # one rated game: the curve fills in
+    assert few.inner_text() == "1 rated game so far: the curve fills in as more are played."
     note = page.locator("[data-testid=provisional-note]").bounding_box()
     assert note and note["height"] <= 48, note  # two short lines at most on a phone
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -275,6 +285,7 @@ def test_password_rules_show_as_you_type_and_refusals_sit_under_their_field(brow
     assert [rules.nth(i).get_attribute("data-met") for i in range(3)] == ["1", "1", "1"]
     page.click("[data-testid=signup-submit]")
     page.wait_for_selector("#logged-in:not([hidden])")
+    page.click("#tab-settings")  # the password is under Settings (judge 5: the page's tabs)
     page.click("[data-testid=password-fold] summary")
     page.fill("[data-testid=password-current]", "not my password at all")
     page.fill("[data-testid=password-new]", "a brand new phrase 7")
@@ -315,6 +326,7 @@ def test_preferences_chosen_on_one_device_apply_on_another(browser, inprocess_se
         page.wait_for_function("document.documentElement.dataset.theme === 'dark'")
         assert page.evaluate("document.documentElement.dataset.boardSize") == "large"
         assert page.is_checked("[data-testid=preferences] input[data-setting=level][value=medium]")
+        page.click("#tab-settings")
         page.check("[data-testid=preferences] input[data-setting=theme][value=light]")
         page.wait_for_function("document.documentElement.dataset.theme === 'light'")
         page.wait_for_selector("[data-testid=preferences-saved]:not(:empty)")
@@ -371,6 +383,7 @@ def test_the_account_page_adds_an_e_mail_address_where_the_server_sends_mail(bro
 
     page.route("**/api/community/mail", mail)
     page.reload()
+    page.click("#tab-settings")
     page.wait_for_selector("[data-testid=account-mail]:visible")
     assert page.inner_text("[data-testid=mail-state]").startswith("No e-mail address yet")
     page.fill("[data-testid=mail-address]", "not an address")
@@ -384,5 +397,42 @@ def test_the_account_page_adds_an_e_mail_address_where_the_server_sends_mail(bro
     )
     assert sent[0]["address"] == "me@example.org"
     assert "confirmation link was sent to me@example.org" in page.inner_text("#notice")
+    assert page.errors == []
+    ctx.close()
+
+
+def test_the_account_page_is_three_short_tabs_on_a_phone(browser, inprocess_server, players):
+    """Judge 5: the account page was 1,789 px tall at 390 px, my games, a Play a friend form,
+    password, e-mail and deletion one after another. Three tabs (My games, Play a friend,
+    Settings), one shown at a time: the page is short on a phone and nothing is lost; a link to a
+    part of the page (the leaderboard's to #challenge-title) opens its tab."""
+    alice, _bob, _gid = players
+    ctx, page = logged_in(browser, inprocess_server, alice, PHONE)
+    page.wait_for_selector("[data-game-row]")
+    tabs = page.locator("[data-testid=account-tabs] [role=tab]")
+    assert tabs.all_inner_texts() == ["My games", "Play a friend", "Settings"]
+    assert page.get_attribute("#tab-games", "aria-selected") == "true"
+    assert page.locator("[data-testid=my-games]").is_visible()
+    assert page.locator("[data-testid=challenge-form]").is_hidden()
+    assert page.locator("[data-testid=password-fold]").is_hidden()
+    assert page.evaluate("document.documentElement.scrollHeight") <= 1.5 * PHONE["height"]
+    page.click("#tab-play")
+    assert page.locator("[data-testid=challenge-form]").is_visible()
+    assert page.locator("[data-testid=my-games]").is_hidden()
+    assert page.evaluate("location.hash") == "#play"
+    page.click("#tab-settings")
+    for part in ("preferences", "password-fold", "delete-form"):
+        assert page.locator(f"[data-testid={part}]").count() == 1, part
+    assert page.locator("[data-testid=preferences]").is_visible()
+    assert page.evaluate("document.documentElement.scrollHeight") <= 1.5 * PHONE["height"]
+    # the arrows move between the tabs
+    page.focus("#tab-settings")
+    page.keyboard.press("ArrowLeft")
+    assert page.get_attribute("#tab-play", "aria-selected") == "true"
+    page.goto("/account#challenge-title")
+    page.wait_for_selector("[data-testid=challenge-form]", state="visible")
+    assert page.get_attribute("#tab-play", "aria-selected") == "true"
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert axe_serious(page) == []
     assert page.errors == []
     ctx.close()

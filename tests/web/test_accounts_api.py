@@ -15,6 +15,7 @@ from trapworks.server import create_app
 from trapworks.server.accounts import core as accounts_core
 from trapworks.server.accounts import throttle
 from trapworks.server.accounts.models import SeekRow, SessionRow
+from trapworks.server.accounts.ratings import SIGMA0
 
 from .accounts_helpers import PASSWORD, SMALL_LML, Browser, play_to_end
 from .conftest import create_game
@@ -469,7 +470,7 @@ def test_a_rated_game_between_accounts_changes_both_ratings_as_openskill_compute
     gid, tokens = rated_game(a, b)
     end = play_to_end(a.c, gid, tokens)
     winner = end["winners"][0]
-    model = PlackettLuce()
+    model = PlackettLuce(sigma=SIGMA0)
     expected = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2] if winner == 0 else [2, 1])
     for seat, name in enumerate(("rater-a", "rater-b")):
         [r] = a.get(f"/api/players/{name}")["ratings"]
@@ -687,7 +688,7 @@ def test_a_loss_on_time_is_rated(browsers):
         time.sleep(0.3)
     ending = a.get(f"/api/games/{gid}", token=tokens[0])["state"]["ending"]
     assert ending["forfeits"][0]["reason"] == "out_of_time" and ending["forfeits"][0]["seat"] == 1
-    model = PlackettLuce()
+    model = PlackettLuce(sigma=SIGMA0)
     expected = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2])
     [r] = a.get("/api/players/clock-b")["ratings"]
     assert r["mu"] == pytest.approx(expected[1][0].mu) and r["sigma"] == pytest.approx(expected[1][0].sigma)
@@ -739,7 +740,7 @@ def test_a_three_player_rated_game_rates_every_seat_as_plackett_luce_does(app, d
         assert state["terminal"] and state["winners"] == [0]
         ranks = [1 + sum(r > mine for r in state["returns"]) for mine in state["returns"]]
         assert ranks == [1, 2, 2]
-        model = PlackettLuce()
+        model = PlackettLuce(sigma=SIGMA0)
         expected = model.rate([[model.rating()] for _ in range(3)], ranks=ranks)
         for seat, name in enumerate(("trio-a", "trio-b", "trio-c")):
             [r] = a.get(f"/api/players/{name}")["ratings"]

@@ -112,6 +112,7 @@ def test_touch_then_remove_with_the_settle_animation(server, browser):
     words = result.inner_text()
     assert re.search(r"the (small|medium|large) piece (removed|taken)", words), words
     assert ("tripped" if result.get_attribute("data-result") == "tripped" else "the bar held") in words, words
+    assert not re.search(r"\d[.,]\d", words), words  # judge 5: "the bar moved 9.13 marks"
     # Every word the page shows is filled in: a placeholder left as "{k}" was shown to players once.
     tray = page.locator("[data-tray-count]").inner_text()
     assert re.fullmatch(r"\d+ pieces? on the tray · \d+ to take", tray), tray
@@ -224,4 +225,97 @@ def test_the_end_card_says_a_short_verdict_and_the_side_does_not_repeat_the_move
     assert won["title"] == "You win, 46 points to 5.", won
     assert page.evaluate(SUMMARY, [[0, 1], 0])["title"] == "A draw at 46 points."
     assert len(won["title"]) < 40 and won["reason"], won  # the how stays, under the verdict
+    page.close()
+
+
+@pytest.mark.parametrize("size", [(844, 390), (390, 844)], ids=["phone-landscape", "phone"])
+def test_the_hint_never_hides_the_turn_text(server, browser, size):
+    """Judge 5: at 844x390 the hint's message came first in the decision panel and pushed the turn
+    text ("Your turn: click any piece...") out of it. The turn text is now above the message, in
+    view in the panel as it opens, and the message does not cover it."""
+    created = httpx.post(
+        server + "/api/games",
+        json={
+            "game": "booby-trap",
+            "options": {"tension_noise": 0.0},
+            "seed": 7,
+            "seats": [{"kind": "human"}, {"kind": "agent", "agent": "heuristic"}],
+        },
+        timeout=30,
+    ).json()
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, color_scheme="dark")
+    page = ctx.new_page()
+    page.goto(created["seats"][0]["link"] + "&fast")
+    page.wait_for_selector("body[data-my-turn='1'] circle.piece.touchable", timeout=20000)
+    page.click("#hint")
+    page.wait_for_selector("#toasts .toast", timeout=20000)
+    boxes = page.evaluate(
+        """() => {
+        const r = (q) => { const b = document.querySelector(q).getBoundingClientRect();
+                           return { top: b.top, bottom: b.bottom }; };
+        document.querySelector('#actionbar').scrollTop = 0;
+        return { bar: r('#actionbar'), status: r('[data-status=booby-trap]'), toast: r('#toasts .toast'),
+                 text: document.querySelector('[data-status=booby-trap]').innerText };
+    }"""
+    )
+    status, bar, toast = boxes["status"], boxes["bar"], boxes["toast"]
+    assert boxes["text"].startswith("Your turn"), boxes
+    assert bar["top"] <= status["top"] and status["bottom"] <= bar["bottom"], boxes
+    assert toast["top"] >= status["bottom"], boxes
+    ctx.close()
+
+
+def _near_the_end() -> str:
+    """A tray a few removals from the end (random touches, every touched piece removed), seat 0 to
+    touch: the position the game is started from."""
+    import random
+
+    state = trapworks.make("booby-trap", tension_noise=0.0).new_initial_state(7)
+    rng = random.Random(1)
+    last = None
+    while not state.is_terminal():
+        if state.touched is None and state.to_move == 0:
+            last = state.position()
+        acts = state.legal_actions()
+        texts = [state.action_to_string(a) for a in acts]
+        remove = next((a for a, x in zip(acts, texts, strict=True) if x == "remove"), None)
+        touches = [a for a, x in zip(acts, texts, strict=True) if x != "pass"]
+        state.apply_action(remove if remove is not None else rng.choice(touches))
+    assert last is not None
+    return last
+
+
+def test_the_final_tray_rings_no_hole(server, browser):
+    """Judge 5: the final tray showed a dashed ring where the last piece had been: "a ring around
+    nothing". Where a removed piece lay is marked while the game goes on, not on the end screen."""
+    created = httpx.post(
+        server + "/api/games",
+        json={
+            "game": "booby-trap",
+            "options": {"tension_noise": 0.0},
+            "seed": 7,
+            "start": _near_the_end(),
+            "seats": [{"kind": "human"}, {"kind": "agent", "agent": "heuristic"}],
+        },
+        timeout=30,
+    ).json()
+    page = browser.new_page()
+    page.goto(created["seats"][0]["link"] + "&fast")
+    page.wait_for_selector("svg[data-tray] circle[data-piece]", timeout=20000)
+    for _ in range(10):
+        page.wait_for_selector("body[data-my-turn='1'], #end-screen:not([hidden])", timeout=30000)
+        if page.locator("#end-screen:not([hidden])").count():
+            break
+        page.locator("circle.piece.touchable").first.click()
+        page.wait_for_selector("[data-controls=booby-trap] button[data-action=remove]", timeout=20000)
+        page.click("[data-controls=booby-trap] button[data-action=remove]")
+        page.wait_for_function("!document.querySelector('[data-controls=booby-trap] button')", timeout=20000)
+    page.wait_for_selector("#end-screen:not([hidden])", timeout=30000)
+    # The last removal was seen (animated) on this page, so the ring would have been drawn.
+    assert int(page.locator(".booby-trap").get_attribute("data-animations") or 0) >= 1
+    assert page.locator("[data-last-move]").count() == 0
+    # The bar's travel is read to the quarter mark in the result and the log (judge 5: "9.13 marks").
+    body = page.inner_text("body")
+    assert re.search(r"moves? \d+[¼½¾]? marks?", body), body
+    assert not re.search(r"\d[.,]\d\d marks?", body), body
     page.close()

@@ -10,6 +10,7 @@ from openskill.models import PlackettLuce
 
 from trapworks.server import create_app
 from trapworks.server.accounts import ratings
+from trapworks.server.accounts.ratings import SIGMA0
 
 from .accounts_helpers import Browser, play_to_end
 from .test_accounts_api import rated_game
@@ -51,7 +52,7 @@ def test_a_rated_game_names_both_accounts_with_their_ratings_and_then_their_chan
         ]
     end = play_to_end(a.c, gid, tokens)
     winner = end["winners"][0]
-    model = PlackettLuce()
+    model = PlackettLuce(sigma=SIGMA0)
     after = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2] if winner == 0 else [2, 1])
     expected = [ratings.display(t[0].mu) - 1500 for t in after]
     for token in (*tokens, watcher):
@@ -130,3 +131,22 @@ def test_the_leaderboard_ranks_settled_ratings_with_ties_sharing_a_rank_and_list
     ]
     assert [r["username"] for r in recent] == ["ann", "bob", "cid", "dan", "fay", "gus"]
     assert [r["rank"] for r in recent] == [1, 1, 3, None, None, None]
+
+
+def test_a_game_won_or_lost_off_the_board_says_how_on_the_profile_and_in_my_games(browsers):
+    """Judge 5: a loss on time showed as a plain "lost". A finished game says how it was won or
+    lost where the record knows it (a forfeit's reason); a game played out says nothing more."""
+    a, b = browsers
+    a.signup("how-ann")
+    b.signup("how-ben")
+    resigned, tokens = rated_game(a, b)
+    a.post(f"/api/games/{resigned}/resign", {"token": tokens[1]})
+    played, tokens2 = rated_game(a, b)
+    play_to_end(a.c, played, tokens2)
+    for name, mine in (("how-ann", "won"), ("how-ben", "lost")):
+        recent = {g["id"]: g for g in a.get(f"/api/players/{name}")["recent"]}
+        assert (recent[resigned]["result"], recent[resigned]["how"]) == (mine, "resigned")
+        assert recent[played]["how"] is None
+    games = {g["id"]: g for g in b.get("/api/players/how-ben/games")["games"]}
+    assert (games[resigned]["result"], games[resigned]["how"]) == ("lost", "resigned")
+    assert games[played]["how"] is None

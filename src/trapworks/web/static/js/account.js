@@ -15,6 +15,10 @@ const $ = (id) => document.getElementById(id);
 const STATES = { your_turn: () => t("Your turn"), waiting: () => t("Waiting"), finished: () => t("Finished"),
                  unavailable: () => t("Not available") };
 const RESULTS = { won: () => t("Won"), lost: () => t("Lost"), drawn: () => t("Drawn"), aborted: () => t("Aborted") };
+// How it was won or lost off the board, where the record knows it (judge 5: "Lost" for a loss on time).
+/** @type {Record<string, () => string>} */
+const HOW = { "won:resigned": () => t("Won by resignation"), "won:out_of_time": () => t("Won on time"), "won:left": () => t("Won: the other player left"),
+              "lost:resigned": () => t("Lost by resignation"), "lost:out_of_time": () => t("Lost on time"), "lost:left": () => t("Lost: you left the game") };
 let catalog = [];
 
 function field(form, name) { return form.querySelector(`[name=${name}]`); }
@@ -73,7 +77,8 @@ function gameRow(g, list) {
   const badges = el("div", { class: "my-game-badges" }, row);
   // A finished game's badge is its result ("Won"); "Finished" only where none is known.
   if (!(g.state === "finished" && g.result)) el("span", { class: `pill pill-${g.state}`, text: STATES[g.state] ? STATES[g.state]() : g.state }, badges);
-  if (g.result) el("span", { class: `pill pill-${g.result}`, text: RESULTS[g.result] ? RESULTS[g.result]() : g.result, "data-result": g.result }, badges);
+  const how = HOW[`${g.result}:${g.how}`];
+  if (g.result) el("span", { class: `pill pill-${g.result}`, text: how ? how() : RESULTS[g.result] ? RESULTS[g.result]() : g.result, "data-result": g.result }, badges);
   const what = el("div", { class: "my-game-what" }, row);
   el("strong", { text: t(title) }, what);
   el("span", { class: "small muted", text: `${variantText(g.variant_parts)} · ${g.rated ? t("rated") : t("casual")}` }, what);

