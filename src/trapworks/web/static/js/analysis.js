@@ -127,7 +127,7 @@ function curveGraph(card, data, steps, label, onPick) {
     for (const s of shown) el("span", { class: `curve-key seat-${s % 4}`, text: label(s) }, caption);
     caption.append(" ");
   }
-  el("span", { text: `(${how}) ` }, caption);
+  el("span", { class: "curve-how", text: `(${how}) ` }, caption);
   const n = (data.turning || []).length;
   el("span", { text: n ? tn("The {n} move where the chance fell most is marked.", "The {n} moves where the chance fell most are marked.", n)
     : t("No move changed the outcome much.") }, caption);
