@@ -75,7 +75,7 @@ def test_last_mouse_lost_review_marks_only_the_turning_moves_on_an_outcome_curve
     'Share' is unclear"). The review opens on the final position with the result; the graph is a
     curve of the first seat's chance to win (the game's own verdicts), a dot on each turning move
     and no bars; only the turning moves (the server's `turning`) carry a word in the move list, and
-    only they are called blunders; the list is grouped by round of play; the play button says what
+    only they are called blunders; the list is grouped by turn; the play button says what
     it does."""
     gid, data = finished(server, "last-mouse-lost", {"board": [1, 2, 3, 4], "first_to": 1}, seed=2)
     page, errors = open_replay(browser, server, gid, size)
@@ -118,7 +118,7 @@ def test_last_mouse_lost_review_marks_only_the_turning_moves_on_an_outcome_curve
     # grouped by round: each seat once a round (two seats: at most two lines a round)
     heads = page.locator("#log li.round-head")
     assert heads.count() == int(page.evaluate("document.body.dataset.rounds")) > 1
-    assert heads.first.inner_text().lower() == "round 1 of play"
+    assert heads.first.inner_text().lower() == "turn 1"
     seats_by_round = page.evaluate(
         """() => { const out = []; for (const li of document.querySelectorAll('#log li')) {
              if (li.classList.contains('round-head')) out.push([]);

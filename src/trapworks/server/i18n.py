@@ -192,9 +192,20 @@ def server_messages() -> list[str]:
         if isinstance(text, str) and _PLACE.sub("", text).strip(" :.,'\"") and text not in found:
             found.append(text)
 
+    # A refusal worded by a module constant (auth.py's WRONG_LOGIN, imported from base.py): the
+    # constants of every server and core module, by name.
+    constants: dict[str, str] = {}
+    for path in sorted((SOURCE / "server").rglob("*.py")) + sorted((SOURCE / "core").glob("*.py")):
+        for stmt in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant):
+                for target in stmt.targets:
+                    if isinstance(target, ast.Name) and isinstance(stmt.value.value, str):
+                        constants[target.id] = stmt.value.value
     for _where, node in refusal_sites():
         if isinstance(node, ast.Constant):
             add(node.value)
+        elif isinstance(node, ast.Name) and node.id in constants:
+            add(constants[node.id])
     for path in sorted((SOURCE / "server").rglob("*.py")):
         if "migrations" in path.parts:
             continue

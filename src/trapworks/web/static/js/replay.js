@@ -216,7 +216,8 @@ async function start(record) {
   }
 }
 
-// The move list grouped by round (a round: each seat once, as BGA's replays number their rounds):
+// The move list grouped by turn (a turn: each seat once, as BGA's replays number their rounds; not
+// "round", which Last Mouse Lost's match already names):
 // a heading line before the first line of each round; a seat's turn that runs on (two lines of one
 // seat in a row) stays in its round, a line of chance before a round's first move goes with it.
 function groupRounds(log) {
@@ -227,7 +228,7 @@ function groupRounds(log) {
     if (!round || (seen.has(owner) && owner !== prev)) {
       round++;
       seen = new Set();
-      const head = el("li", { class: "round-head", "data-round": round, text: t("Round {n} of play", { n: round }) }, null);
+      const head = el("li", { class: "round-head", "data-round": round, text: t("Turn {n}", { n: round }) }, null);
       log.insertBefore(head, start || li);
     }
     seen.add(owner);

@@ -1056,8 +1056,8 @@ export default function createRenderer(root, ctx) {
       const name = (l) => { const p = v.pawns.find((q) => q.letter === l); return p ? `${p.name} (${l})` : l; };
       const reason = [];
       if (v.truncated) reason.push(t("Stopped by the turn limit: nobody wins."));
-      else if (v.winning_pawn && ctx.seatLabel(v.winner) === t("You")) reason.push(t("{pawn} wins ({why}) for you, who held that character card.", { pawn: name(v.winning_pawn), why: reasonWords(v.win_reason) }));
-      else if (v.winning_pawn) reason.push(t("{pawn} wins ({why}) for {who}, who held that character card.", { pawn: name(v.winning_pawn), why: reasonWords(v.win_reason), who: ctx.seatLabel(v.winner) }));
+      else if (v.winning_pawn && ctx.seatLabel(v.winner) === t("You")) reason.push(t("{pawn} wins ({why}). You held {pawn}'s card, so you win.", { pawn: name(v.winning_pawn), why: reasonWords(v.win_reason) }));
+      else if (v.winning_pawn) reason.push(t("{pawn} wins ({why}). {who} held {pawn}'s card and wins.", { pawn: name(v.winning_pawn), why: reasonWords(v.win_reason), who: ctx.seatLabel(v.winner) }));
       const off = v.pawns.filter((p) => p.status === "knocked off");
       if (off.length) reason.push(t("Knocked off: {names}.", { names: off.map((p) => p.name).join(", ") }));
       const r = v.revealed || { hands: [] };
