@@ -104,6 +104,9 @@ export default function createRenderer(root, ctx) {
     .ded-side .ded-hands tbody th { white-space: normal; overflow-wrap: normal; line-height: 1.15; }
     .ded-side .ded-hands thead th { white-space: normal; font-size: .78em; line-height: 1.1; vertical-align: bottom; width: auto; }
     .ded-side .ded-hands :is(th, td) { padding-block: 0; }
+    /* a seat's two lines (its name, its counts) set small and tight: the Moves log under them
+       stays in view at 1440x900 with four players */
+    .ded-side .ded-hands tbody :is(th, td) { font-size: .88em; line-height: 1.1; }
     .ded-side .ded-hands thead th { padding-left: .3em; text-align: center; }
     .ded-side .ded-off { margin: 0; font-size: .9em; line-height: 1.25; }
     .ded-side .ded-off svg { width: 14px; height: 17px; }
