@@ -28,6 +28,28 @@ function setUp() {
     if (e.key === "Escape" && header.classList.contains("menu-open")) { show(false); button.focus(); }
   });
   nav.addEventListener("click", (e) => { if (/** @type {Element} */ (e.target).closest("a")) show(false); });
+  // Wider than a phone, the links stay in the header only while it holds them on one line: logged
+  // in, or in French, the links wrapped to a second line at 1366 and cut the game's title ("Vous
+  // gag…", a player-judge of 2026-11-29); then the header is compact, as on a phone.
+  let queued = false;
+  const fit = () => {
+    queued = false;
+    header.classList.remove("compact");
+    const items = /** @type {HTMLElement[]} */ ([...header.children]).filter((c) => c.offsetParent !== null && c !== button);
+    const top = Math.min(...items.map((c) => c.offsetTop));
+    const wrapped = items.some((c) => c.offsetTop > top + c.offsetHeight / 2 && c.offsetTop - top > 8);
+    const title = /** @type {HTMLElement | null} */ (header.querySelector(".title"));
+    const cut = !!title && nav.offsetParent !== null && title.scrollWidth > title.clientWidth + 1;
+    header.classList.toggle("compact", wrapped || cut);
+  };
+  const refit = () => { if (!queued) { queued = true; requestAnimationFrame(fit); } };
+  window.addEventListener("resize", refit);
+  const watch = new MutationObserver(refit);
+  watch.observe(nav, { childList: true, subtree: true, characterData: true });
+  const named = header.querySelector(".title");
+  if (named) watch.observe(named, { childList: true, subtree: true, characterData: true });
+  if (document.fonts) document.fonts.ready.then(refit);
+  refit();
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUp);
