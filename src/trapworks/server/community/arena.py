@@ -686,7 +686,7 @@ class Arenas:
             arenas = s.scalars(
                 select(ArenaRow).where(ArenaRow.finished.is_(False), ArenaRow.starts <= t)
             ).all()
-        quiet = await asyncio.to_thread(self._quiet, [a.id for a in arenas])
+        quiet = await asyncio.to_thread(self._quiet, [a.id for a in arenas]) if arenas else set()
         for arena in arenas:
             if arena.id in quiet and self._ends(arena) > now():
                 continue  # nobody joined yet: no wave to pair (a recurring arena waits for players)
@@ -706,7 +706,8 @@ class Arenas:
     async def _loop(self) -> None:
         while True:
             try:
-                await asyncio.to_thread(self._keep_recurring)
+                if self.recurring:
+                    await asyncio.to_thread(self._keep_recurring)
                 await self.tick()
                 if self.swiss is not None:
                     await self.swiss.tick()

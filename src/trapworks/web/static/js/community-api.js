@@ -42,7 +42,7 @@ export function reasonText(reason) {
   return { abuse: t("abuse"), cheating: t("cheating"), spam: t("spam"), stalling: t("stalling"), other: t("other") }[reason] || reason;
 }
 
-// The games' titles (proper nouns, the same in every language) by id, from the catalog.
+// The games' titles by id, from the catalog (gameTitle: in the page's language where the catalog has it).
 const titles = {};
 export async function loadGames() {
   const r = await api("GET", "/api/catalog");
@@ -50,7 +50,8 @@ export async function loadGames() {
   for (const g of games) titles[g.id] = g.title || g.id;
   return games;
 }
-export const gameTitle = (id) => titles[id] || id;
+// (in the page's language where the catalog has it, as the home page names them: "Attrape-Souris")
+export const gameTitle = (id) => t(titles[id] || id);
 
 export { variantText } from "/static/js/i18n.js"; // where account.js and profile.js take it too
 
