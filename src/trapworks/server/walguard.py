@@ -10,7 +10,7 @@
   of old snapshots, copies every frame, and truncates the file to zero bytes; writers wait for it
   (milliseconds for a few MB). `journal_size_limit` also truncates the file whenever SQLite
   rewinds it on its own. So the WAL stays under about `WAL_SOFT_LIMIT` plus what a quarter of a
-  second of play writes (tested: under 2 x WAL_SOFT_LIMIT = 8 MB over 10,000 moves).
+  second of play writes (tested: under 2 x WAL_SOFT_LIMIT over ten truncations, with the limit set to 1 MB).
 - **A reserve for moves.** `disk_free(path)` is the free space of the database's file system;
   bounds.py refuses new games (503 `disk_nearly_full`) once it is under `Bounds.disk_reserve`
   (64 MB, at most a twentieth of the file system),
