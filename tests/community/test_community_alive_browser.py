@@ -65,6 +65,10 @@ def test_arenas_now_and_next_first_the_create_form_folded(browser, server):
         page.screenshot(path=str(SHOTS / "arenas-recurring-390.png"), full_page=True)
         page.click("[data-testid=create-own]")
         page.wait_for_selector("[data-testid=arena-new-name]")
+        # A visitor opening an arena is one tap from logging in to join it.
+        page.goto("/arena?id=" + items.first.get_attribute("data-arena"))
+        page.wait_for_selector("[data-testid=arena-log-in]", timeout=30000)
+        assert page.get_attribute("[data-testid=arena-log-in]", "href") == "/account"
     finally:
         ctx.close()
 
@@ -108,6 +112,16 @@ def test_watch_has_games_against_the_computer_and_just_finished_when_none_betwee
         assert all(g["seats"][0]["token"] not in html for g in games)  # spectator links only
         assert no_sideways_scroll(page)
         page.screenshot(path=str(SHOTS / "watch-computer-recent-390.png"), full_page=True)
+        # The front door's Live now shows the same (a player-judge: "Live now is just an empty box").
+        page.goto("/")
+        page.wait_for_selector(f"#live-games [data-computer-game='{on['id']}']", timeout=30000)
+        line = page.inner_text(f"#live-games [data-computer-game='{on['id']}']")
+        assert name in line and "Computer (easy)" in line and "against the computer" in line
+        page.wait_for_selector(f"#live-games [data-recent-game='{done['id']}']")
+        review = page.get_attribute(f"[data-recent-game='{done['id']}'] [data-testid=live-review]", "href")
+        assert review == f"/replay/{done['id']}"
+        assert page.is_visible("#live-games-box") and not page.is_visible("[data-testid=live-empty]")
+        assert all(g["seats"][0]["token"] not in page.content() for g in games)
     finally:
         ctx.close()
         c.close()

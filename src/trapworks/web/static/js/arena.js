@@ -108,6 +108,11 @@ async function showArena() {
   const mine = a.standings.find((p) => p.username === username);
   const you = $("arena-you");
   you.textContent = yourStatus(a, mine);
+  // A visitor's way in is one tap (a player-judge: "Log in to join the arena." was a plain box).
+  if (!username && a.state !== "finished") {
+    you.append(" ");
+    el("a", { href: "/account", class: "button", text: t("Log in / Sign up"), "data-testid": "arena-log-in" }, you);
+  }
   you.hidden = !you.textContent;
   you.dataset.state = !mine ? "out" : !mine.active ? "paused" : mine.playing ? "playing" : "waiting";
   const over = a.state === "finished";

@@ -4,7 +4,7 @@
 // games between players going on now, each one tap from watching (GET /api/community/live).
 // Read again every REFRESH_MS while the page is visible.
 import { api, clear, el } from "/static/js/dom.js";
-import { t, tn } from "/static/js/i18n.js";
+import { agentName, t, tn } from "/static/js/i18n.js";
 
 const REFRESH_MS = 5000;
 const SHOWN = 5; // games listed here; the rest on /watch
@@ -16,13 +16,16 @@ let timer;
 /**
  * The players, each a link to their profile with their rating (the whole line wraps: a phone
  * cut "alice (1596) vs bo…").
- * @param {HTMLElement} parent @param {{username: string, rating: number}[]} players
+ * @param {HTMLElement} parent @param {{username: string|null, rating?: number, computer?: string, result?: string}[]} players
  */
 function playersLine(parent, players) {
   players.forEach((p, i) => {
     if (i) parent.append(t(" vs "));
+    if (!p.username) { parent.append(t("Computer ({level})", { level: agentName(p.computer || "") })); return; }
     el("a", { href: `/u/${encodeURIComponent(p.username)}`, text: p.username }, parent);
-    parent.append(` (${p.rating})`);
+    if (p.rating !== undefined && p.rating !== null) parent.append(` (${p.rating})`);
+    const result = { won: t("won"), lost: t("lost"), drawn: t("drawn") }[p.result || ""];
+    if (result) parent.append(` (${result})`);
   });
 }
 
@@ -30,20 +33,31 @@ function playersLine(parent, players) {
  * @param {HTMLElement} box
  * @param {Array<{id: string, game: string, players: {username: string, rating: number}[], moves: number, rated: boolean, watch: string}>} games
  */
-function drawGames(box, games) {
+function drawGames(box, games, computer = [], recent = []) {
   clear(box);
-  if (!games.length) {
-    el("p", { class: "muted small", text: t("No game between players right now: start one with Quick game, and it shows here.") }, box);
-    return;
-  }
-  const list = el("ul", { class: "live-list" }, box);
-  for (const g of games.slice(0, SHOWN)) {
-    const li = el("li", { "data-live-game": g.id }, list);
-    const what = el("div", { class: "live-what" }, li);
-    el("span", { class: "live-game-title", text: t(titles[g.game] || g.game) }, what);
-    playersLine(el("span", { class: "live-players" }, what), g.players);
-    el("span", { class: "muted small", text: `${tn("{n} move", "{n} moves", g.moves)} · ${g.rated ? t("rated") : t("casual")}` }, what);
-    el("a", { href: g.watch, class: "live-watch", text: t("Watch"), "data-testid": "live-watch" }, li);
+  /** @param {any[]} items @param {string} kind */
+  const listOf = (items, kind) => {
+    const list = el("ul", { class: "live-list" }, box);
+    for (const g of items.slice(0, SHOWN)) {
+      const li = el("li", { [`data-${kind}-game`]: g.id }, list);
+      const what = el("div", { class: "live-what" }, li);
+      el("span", { class: "live-game-title", text: t(titles[g.game] || g.game) }, what);
+      playersLine(el("span", { class: "live-players" }, what), g.players);
+      const facts = kind === "recent" ? [] : [tn("{n} move", "{n} moves", g.moves)];
+      facts.push(kind === "live" ? (g.rated ? t("rated") : t("casual")) : kind === "computer" ? t("against the computer") : t("finished"));
+      el("span", { class: "muted small", text: facts.join(" · ") }, what);
+      if (kind === "recent") el("a", { href: g.review, class: "live-watch", text: t("Review"), "data-testid": "live-review" }, li);
+      else el("a", { href: g.watch, class: "live-watch", text: t("Watch"), "data-testid": "live-watch" }, li);
+    }
+  };
+  if (games.length) { listOf(games, "live"); return; }
+  // No game between players: the games against the computer and the ones just finished (as /watch
+  // shows them), so the front door shows play going on rather than an empty box.
+  el("p", { class: "muted small", text: t("No game between players right now: start one with Quick game, and it shows here.") }, box);
+  if (computer.length) listOf(computer, "computer");
+  if (recent.length) {
+    el("h4", { class: "live-sub", text: t("Just finished") }, box);
+    listOf(recent.slice(0, 3), "recent");
   }
 }
 
@@ -90,8 +104,8 @@ async function refresh() {
     el("span", { class: "sr-only", text: words }, stat);
   }
   const liveBox = document.getElementById("live-games-box");
-  if (live.ok) drawGames(gamesBox, live.data.games);
-  liveGames = live.ok ? live.data.games.length : 0;
+  if (live.ok) drawGames(gamesBox, live.data.games, live.data.computer || [], live.data.recent || []);
+  liveGames = live.ok ? live.data.games.length + (live.data.computer || []).length + (live.data.recent || []).length : 0;
   if (liveBox) liveBox.hidden = !live.ok || !liveGames; // none, or a server without the community's watch pages
   showEmpty();
   document.body.dataset.liveReady = "1";
