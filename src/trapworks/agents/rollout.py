@@ -243,30 +243,43 @@ class RolloutAgent(Agent):
         return clear
 
     def _rollout(self, s: State, seed: int) -> list[float]:
-        rng = random.Random(seed)
-        policies = self._policies
-        if policies is not None:
-            for k, h in enumerate(policies):  # the policies' own draws are common to all actions too
-                h.restart()
-                h.rng.seed(seed + k + 1)
-        limit = self.rollout_limit
-        steps = 0
-        while True:
-            player = s.current_player()
-            if player == TERMINAL:
-                return s.returns()
-            if steps >= limit:
-                if self._evaluate is not None:
-                    return list(self._evaluate(s))
-                return [0.0] * s.num_players()
-            if player == CHANCE:
-                a = sample_chance(s, rng)
-            elif policies is not None:
-                a = policies[player].step(s)
-            else:
-                a = rng.choice(s.legal_actions())
-            s.apply_action(a)
-            steps += 1
+        return play_out(s, seed, self._policies, self.rollout_limit, self._evaluate)
 
 
-__all__ = ["RolloutAgent", "ActionStats", "paired_difference"]
+def play_out(
+    s: State,
+    seed: int,
+    policies: list[Any] | None,
+    limit: int,
+    evaluate: Any = None,
+    each_move: Any = None,
+) -> list[float]:
+    """`s` played to its end (modified in place): chance drawn from `seed`, each seat by its policy
+    (`policies`, restarted and seeded from `seed`, so their own draws are common to every action
+    compared) or by random moves. Past `limit` moves: `evaluate(s)` if given, else a draw.
+    `each_move()` is called before each move (the review's budget: it may raise to stop)."""
+    rng = random.Random(seed)
+    if policies is not None:
+        for k, h in enumerate(policies):
+            h.restart()
+            h.rng.seed(seed + k + 1)
+    steps = 0
+    while True:
+        player = s.current_player()
+        if player == TERMINAL:
+            return s.returns()
+        if steps >= limit:
+            return list(evaluate(s)) if evaluate is not None else [0.0] * s.num_players()
+        if each_move is not None:
+            each_move(steps)
+        if player == CHANCE:
+            a = sample_chance(s, rng)
+        elif policies is not None:
+            a = policies[player].step(s)
+        else:
+            a = rng.choice(s.legal_actions())
+        s.apply_action(a)
+        steps += 1
+
+
+__all__ = ["RolloutAgent", "ActionStats", "paired_difference", "play_out"]

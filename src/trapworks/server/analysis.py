@@ -37,14 +37,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import time
 from collections import OrderedDict
 from typing import Any
 
 from fastapi import FastAPI
 
-from trapworks.core import CHANCE, TERMINAL, State, sample_chance
+from trapworks.agents.rollout import play_out
+from trapworks.core import State
 from trapworks.core.record import GameRecord
 from trapworks.core.spec import MoveVerdict, spec_of
 
@@ -268,27 +268,15 @@ def _scaled(values: Any, lo: float, hi: float) -> list[float]:
 def _play_out(
     s: State, seed: int, policies: list[Any] | None, budget: list[int], deadline: float
 ) -> list[float]:
-    """The game played to its end from `s` (the declared rollout agent, or random moves)."""
-    rng = random.Random(seed)
-    if policies is not None:
-        for k, h in enumerate(policies):
-            h.restart()
-            h.rng.seed(seed + k + 1)
-    for steps in range(ROLLOUT_LIMIT):
-        player = s.current_player()
-        if player == TERMINAL:
-            return s.returns()
+    """The game played to its end from `s` (the declared rollout agent, or random moves; past
+    ROLLOUT_LIMIT moves a draw), within the review's budget of moves and time (_TooSlow past it)."""
+
+    def each_move(steps: int) -> None:
         budget[0] -= 1
         if budget[0] < 0 or (steps % 16 == 0 and time.perf_counter() > deadline):
             raise _TooSlow
-        if player == CHANCE:
-            a = sample_chance(s, rng)
-        elif policies is not None:
-            a = policies[player].step(s)
-        else:
-            a = rng.choice(s.legal_actions())
-        s.apply_action(a)
-    return [0.0] * s.num_players()  # cut: a draw
+
+    return play_out(s, seed, policies, ROLLOUT_LIMIT, each_move=each_move)
 
 
 def _turning(moves: list[dict[str, Any]], curve: list[dict[str, Any]]) -> list[dict[str, Any]]:
