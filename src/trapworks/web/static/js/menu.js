@@ -35,12 +35,20 @@ function setUp() {
   const fit = () => {
     queued = false;
     header.classList.remove("compact");
+    // Measured with the game page's Skip shown, which comes and goes with the computer's moves: the
+    // header is laid out once for it, and does not change (nor cut the title) as it comes and goes.
+    const skip = /** @type {HTMLElement | null} */ (header.querySelector(".skip-moves"));
+    const skipHidden = !!skip && skip.hidden;
+    if (skip) skip.hidden = false;
     const items = /** @type {HTMLElement[]} */ ([...header.children]).filter((c) => c.offsetParent !== null && c !== button);
     const top = Math.min(...items.map((c) => c.offsetTop));
     const wrapped = items.some((c) => c.offsetTop > top + c.offsetHeight / 2 && c.offsetTop - top > 8);
+    const link = /** @type {HTMLElement | null} */ (nav.querySelector("a"));
+    const twoLines = !!link && nav.offsetParent !== null && nav.offsetHeight > link.offsetHeight * 1.6;
     const title = /** @type {HTMLElement | null} */ (header.querySelector(".title"));
     const cut = !!title && nav.offsetParent !== null && title.scrollWidth > title.clientWidth + 1;
-    header.classList.toggle("compact", wrapped || cut);
+    if (skip) skip.hidden = skipHidden;
+    header.classList.toggle("compact", wrapped || twoLines || cut);
   };
   const refit = () => { if (!queued) { queued = true; requestAnimationFrame(fit); } };
   window.addEventListener("resize", refit);
