@@ -92,7 +92,7 @@ def test_move_ahead_says_the_destination_is_not_carried_out():
     assert state.mice[0] == 14 and state.parts == 0
     assert format_message(jump, type(state.game)).startswith("Player 1 goes to 14 (")
     assert jump["msg"] == "mouse_trap.goes_to_unfollowed"
-    assert format_message(jump, type(state.game)).endswith("; its message is not followed.")
+    assert format_message(jump, type(state.game)).endswith(" but does not do what that space says.")
     # 003 carries the destination out: no such note, and the build is offered.
     orig = pos("mice=6,0 cheese=0,0 parts=0", variant="original")
     events = roll(orig, 4, build=False)

@@ -705,8 +705,19 @@ export default function createRenderer(root, ctx) {
                                  drawn: t("You drew a card: spring it or keep it.") }[view.phase] || phaseText;
       } else turnLine.textContent = myTurn() ? `${ctx.seatLabel(view.to_move)} — ${phaseText}` // hot seat: whose turn
         : ctx.seatLabel(view.to_move) === t("You") ? t("You are to move: {what}", { what: phaseText })
-        : t("{who} is to move: {what}", { who: ctx.seatLabel(view.to_move), what: phaseText });
+        : othersTurn(view.phase, ctx.seatLabel(view.to_move)) || t("{who} is to move: {what}", { who: ctx.seatLabel(view.to_move), what: phaseText });
     }
+  }
+
+  // Another seat's turn as a sentence about them ("Computer (easy) is to move: pick where it ends"
+  // read as an order to you: judge 10).
+  function othersTurn(phase, who) {
+    const words = { portrait: () => t("{who} rolled doubles and may change the portrait.", { who }),
+                    select: () => t("{who} is picking a pawn to move.", { who }),
+                    dest: () => t("{who} is picking the square where the pawn ends.", { who }),
+                    trap: () => t("{who} is on a trap: a card to play, or a draw.", { who }),
+                    drawn: () => t("{who} drew a card: to spring or to keep.", { who }) }[phase];
+    return words ? words() : "";
   }
 
   function drawHand() {
