@@ -734,8 +734,11 @@ def test_a_three_player_rated_game_rates_every_seat_as_plackett_luce_does(app, d
             )
             tokens.append(claimed.json()["token"])
             browser.post("/api/account/seats", {"seats": [{"game": g["id"], "token": tokens[-1]}]})
-        b.post(f"/api/games/{g['id']}/resign", {"token": tokens[1]})
-        c.post(f"/api/games/{g['id']}/resign", {"token": tokens[2]})
+        # The resignations go through the client whose loop made the room (a seat's token is its
+        # authority): each TestClient runs its own event loop, and the room's lock is bound to the
+        # first (the clean-clone run of 22:21: "Lock ... is bound to a different event loop", 500).
+        a.post(f"/api/games/{g['id']}/resign", {"token": tokens[1]})
+        a.post(f"/api/games/{g['id']}/resign", {"token": tokens[2]})
         state = a.get(f"/api/games/{g['id']}", token=tokens[0])["state"]
         assert state["terminal"] and state["winners"] == [0]
         ranks = [1 + sum(r > mine for r in state["returns"]) for mine in state["returns"]]
