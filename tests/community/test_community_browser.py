@@ -137,7 +137,8 @@ def test_follow_challenge_play_block_report_mute_ban(browser, server):
         a.goto(f"/u/{alice}")
         a.wait_for_selector("body[data-community-ready]")
         a.wait_for_selector(f"[data-testid=opponents] [data-opponent='{bob}'] [data-k=played]:has-text('1')")
-        # a dot per rated game (issue 39; not the hollow start dot); the chart is drawn after the profile's other parts load
+        # a dot per rated game (issue 39; not the hollow start dot); the chart is drawn after the
+        # profile's other parts load
         a.wait_for_selector("[data-testid=rating-chart] circle", timeout=30000)
         assert a.locator("[data-testid=rating-chart] circle.dot:not(.start)").count() == 1
         assert "No trophy yet." in a.inner_text("[data-testid=trophies]")

@@ -166,7 +166,7 @@ def test_a_finished_recurring_arena_nobody_joined_leaves_the_list(tmp_path):
 
 
 def test_serve_keeps_recurring_arenas_unless_told_not_to(tmp_path):
-    on = ServerProcess(tmp_path / "on").start()
+    on = ServerProcess(tmp_path / "on", extra_args=["--recurring-arenas"]).start()
     off = ServerProcess(tmp_path / "off", extra_args=["--no-recurring-arenas"]).start()
     try:
         import httpx

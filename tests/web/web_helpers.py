@@ -60,7 +60,11 @@ class ServerProcess:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 30) -> ServerProcess:
-        env = dict(os.environ, TRAPWORKS_HOME=str(self.home), PYTHONUNBUFFERED="1")
+        # No hourly arenas in a test's server (their loop ticks every second in each of the suite's
+        # servers): a test that wants them says --recurring-arenas.
+        env = dict(
+            os.environ, TRAPWORKS_HOME=str(self.home), PYTHONUNBUFFERED="1", TRAPWORKS_RECURRING_ARENAS="0"
+        )
         self.proc = subprocess.Popen(
             [
                 sys.executable,

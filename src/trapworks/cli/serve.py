@@ -81,6 +81,7 @@ SMTP_OPTION = typer.Option(
 RECURRING_ARENAS_OPTION = typer.Option(
     True,
     "--recurring-arenas/--no-recurring-arenas",
+    envvar="TRAPWORKS_RECURRING_ARENAS",
     help="Keep an hourly arena per game (40 minutes, 30 s a move), made by one node of a cluster.",
 )
 
